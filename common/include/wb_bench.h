@@ -1,0 +1,72 @@
+/* wb_bench.h — timing GPU work and printing benchmark results.
+ *
+ * Timing uses CUDA events around the work on the default stream: warm-up
+ * runs first (module load, first-touch, handle creation stay out), then many
+ * samples; the median is the figure, the minimum is printed beside it. With
+ * flush_l2 a buffer of twice the L2 size is overwritten before each sample
+ * (outside the timed region), so no sample is served from L2. Benchmarks
+ * should still size their working sets well past L2 (wb_bench_bytes()).
+ *
+ * Every speed figure is a ratio to a yardstick measured in the same run:
+ * wb_yard_copy_gbps() for memory-bound kernels (cudaMemcpy device to device,
+ * counting bytes read plus bytes written), a library call for the others. */
+#ifndef WB_BENCH_H
+#define WB_BENCH_H
+
+#include <stddef.h>
+#include "wb_stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    int warmup;    /* untimed runs first (default 3) */
+    int samples;   /* timed runs (default 20) */
+    int flush_l2;  /* overwrite L2 before every sample (default 1) */
+} wb_bench_opts;
+
+#define WB_BENCH_DEFAULTS { 3, 20, 1 }
+
+/* The work to time: enqueue it on the default stream and return; never
+ * synchronise inside. */
+typedef void (*wb_work_fn)(void *ctx);
+
+/* Time `fn` and fill *t with milliseconds per call (median, min, ...).
+ * opts may be NULL for the defaults; WB_BENCH_SAMPLES overrides samples. */
+void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t);
+
+/* A working-set size, in bytes, for one buffer of a memory-bound benchmark:
+ * at least 8x the L2 and 256 MiB, at most an eighth of device memory. */
+size_t wb_bench_bytes(void);
+
+/* Yardstick: device-to-device cudaMemcpy of `bytes`, in GB/s counting read
+ * plus written bytes (2 * bytes per copy); median of warm runs. */
+double wb_yard_copy_gbps(size_t bytes);
+
+/* One line of a benchmark table. `value` and `yard` share `unit`. */
+typedef struct {
+    const char *exercise;  /* "vecadd" */
+    const char *variant;   /* "float4 grid-stride" */
+    size_t      n;         /* problem size (elements, or M=N=K) */
+    double      bytes;     /* bytes the kernel must move (for GB/s, roofline) */
+    double      flops;     /* floating-point operations (0 if none counted) */
+    wb_summary  t;         /* milliseconds */
+    double      value;     /* the figure: GB/s, TFLOP/s, ... */
+    const char *unit;      /* "GB/s" */
+    const char *yard_name; /* "COPY", "cuBLAS", ... (NULL: none) */
+    double      yard;      /* the yardstick's figure in the same unit */
+    double      target;    /* target ratio (0: none) */
+} wb_bench_row;
+
+/* Print the header once per process, then one aligned line per row; when
+ * WB_CSV names a file, append a CSV row (header written if the file is new)
+ * with units in the column names and device/version columns. */
+void wb_bench_emit(const wb_bench_row *r);
+/* The ratio of the row (value / yard, NaN without a yardstick). */
+double wb_bench_ratio(const wb_bench_row *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

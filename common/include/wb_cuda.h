@@ -1,0 +1,75 @@
+/* wb_cuda.h — CUDA runtime helpers: one error check, device facts, poisoned
+ * device buffers. Callable from C (tests, tools) and CUDA C (exercises). */
+#ifndef WB_CUDA_H
+#define WB_CUDA_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* WB_CUDA(expr): evaluate a CUDA runtime call; on failure report the
+ * expression itself, the file, the line and the error, then call the error
+ * handler (tests fail the current test; tools exit). Evaluates to the
+ * cudaError_t so callers may still branch on it. */
+#define WB_CUDA(expr) wb_cuda_check_((expr), #expr, __FILE__, __LINE__)
+
+/* WB_LAUNCH(): check the launch just made (configuration errors) and, with
+ * WB_SYNC_LAUNCHES=1 in the environment, wait and check its execution too. */
+#define WB_LAUNCH() wb_cuda_check_(wb_launch_status_(), "kernel launch", __FILE__, __LINE__)
+
+cudaError_t wb_cuda_check_(cudaError_t e, const char *expr, const char *file, int line);
+cudaError_t wb_launch_status_(void);
+
+/* What happens after WB_CUDA reports an error. The default prints and exits
+ * with status 2; the test harness installs one that fails the test. */
+typedef void (*wb_error_handler)(const char *message);
+void wb_set_error_handler(wb_error_handler h);
+
+/* Facts about a device, read with cudaDeviceGetAttribute, and the
+ * theoretical peaks that follow from them. */
+typedef struct {
+    int    ordinal;
+    char   name[256];
+    int    cc_major, cc_minor;
+    int    sm_count;
+    int    l2_bytes;
+    int    smem_per_block_optin;  /* bytes a block may opt in to */
+    int    sm_clock_khz;          /* peak SM clock */
+    int    mem_clock_khz;         /* peak memory clock */
+    int    bus_width_bits;
+    size_t global_mem_bytes;
+    int    fp32_lanes_per_sm;     /* FP32 FMA units per SM (from the compute capability) */
+    double peak_gbps;             /* 2 (double data rate) * mem clock * bus width / 8 */
+    double peak_fp32_gflops;      /* 2 (FMA) * lanes * SMs * SM clock */
+    int    runtime_version, driver_version;
+} wb_device;
+
+/* FP32 lanes per SM for a compute capability (0 when unknown). */
+int  wb_fp32_lanes_per_sm(int cc_major, int cc_minor);
+/* Fills *d for device `ordinal`; returns cudaSuccess or the first error. */
+cudaError_t wb_device_query(int ordinal, wb_device *d);
+/* The current device's facts, queried once per process. */
+const wb_device *wb_this_device(void);
+
+/* Device buffers. wb_dmalloc never returns NULL for bytes > 0 (a failure
+ * goes through the error handler). wb_dpoison fills with 0xFF bytes: NaN for
+ * float and double, 0xFFFFFFFF for integers, so unwritten outputs show. */
+void *wb_dmalloc(size_t bytes);
+void  wb_dfree(void *p);
+void  wb_dpoison(void *p, size_t bytes);
+void  wb_h2d(void *dst, const void *src, size_t bytes);
+void  wb_d2h(void *dst, const void *src, size_t bytes);
+/* Synchronise the device and report any asynchronous error. */
+void  wb_sync(void);
+
+/* Host buffers that fail loudly; wb_hpoison fills with 0xFF bytes. */
+void *wb_hmalloc(size_t bytes);
+void  wb_hpoison(void *p, size_t bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,26 @@
+/* wb_stats.h — summary statistics of timing samples. */
+#ifndef WB_STATS_H
+#define WB_STATS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct {
+    size_t n;
+    double median, min, max, mean;
+} wb_summary;
+
+/* Median of n values (the mean of the two middle ones when n is even).
+ * Does not reorder `v`. Returns NaN for n == 0. */
+double wb_median(const double *v, size_t n);
+
+/* Fills every field of *s from the n samples; n == 0 gives NaN fields. */
+void wb_summarize(const double *v, size_t n, wb_summary *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+/* wb_bench.c — event timing, the copy yardstick, benchmark rows. */
+#include "wb_bench.h"
+#include "wb_cuda.h"
+#include "wb_rand.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <cuda_runtime_api.h>
+
+static void *flush_buf;
+static size_t flush_bytes;
+
+/* Allocated once per process, before any timed region. */
+static void ensure_flush_buffer(void)
+{
+    if (flush_buf) return;
+    flush_bytes = 2 * (size_t)wb_this_device()->l2_bytes;
+    if (flush_bytes < (64u << 20)) flush_bytes = 64u << 20;
+    flush_buf = wb_dmalloc(flush_bytes);
+}
+
+void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
+{
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    if (opts) o = *opts;
+    const char *e = getenv("WB_BENCH_SAMPLES");
+    if (e && atoi(e) > 0) o.samples = atoi(e);
+    if (o.samples < 1) o.samples = 1;
+    if (o.flush_l2) ensure_flush_buffer();
+
+    cudaEvent_t start, stop;
+    WB_CUDA(cudaEventCreate(&start));
+    WB_CUDA(cudaEventCreate(&stop));
+    for (int i = 0; i < o.warmup; i++) {
+        fn(ctx);
+        WB_LAUNCH();
+    }
+    WB_CUDA(cudaDeviceSynchronize());
+    double *ms = calloc((size_t)o.samples, sizeof *ms);
+    for (int i = 0; i < o.samples; i++) {
+        if (o.flush_l2) WB_CUDA(cudaMemsetAsync(flush_buf, i & 0xFF, flush_bytes, 0));
+        WB_CUDA(cudaEventRecord(start, 0));
+        fn(ctx);
+        WB_CUDA(cudaEventRecord(stop, 0));
+        WB_CUDA(cudaEventSynchronize(stop));
+        WB_LAUNCH();
+        float f = 0;
+        WB_CUDA(cudaEventElapsedTime(&f, start, stop));
+        ms[i] = f;
+    }
+    wb_summarize(ms, (size_t)o.samples, t);
+    free(ms);
+    WB_CUDA(cudaEventDestroy(start));
+    WB_CUDA(cudaEventDestroy(stop));
+}
+
+size_t wb_bench_bytes(void)
+{
+    const wb_device *d = wb_this_device();
+    size_t b = 8 * (size_t)d->l2_bytes;
+    if (b < (256u << 20)) b = 256u << 20;
+    if (b > d->global_mem_bytes / 8) b = d->global_mem_bytes / 8;
+    return b & ~(size_t)4095;
+}
+
+typedef struct { void *dst; const void *src; size_t bytes; } copy_ctx;
+
+static void copy_work(void *p)
+{
+    copy_ctx *c = p;
+    WB_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, cudaMemcpyDeviceToDevice, 0));
+}
+
+double wb_yard_copy_gbps(size_t bytes)
+{
+    copy_ctx c = { wb_dmalloc(bytes), NULL, bytes };
+    void *src = wb_dmalloc(bytes);
+    WB_CUDA(cudaMemset(src, 0x3C, bytes));
+    c.src = src;
+    wb_summary t;
+    wb_bench_opts o = { 3, 20, 0 }; /* working set is far past L2 */
+    wb_time(copy_work, &c, &o, &t);
+    wb_dfree(c.dst);
+    wb_dfree(src);
+    return 2.0 * (double)bytes / (t.median * 1e-3) / 1e9;
+}
+
+double wb_bench_ratio(const wb_bench_row *r)
+{
+    return (r->yard_name && r->yard > 0) ? r->value / r->yard : NAN;
+}
+
+static int header_printed;
+
+void wb_bench_emit(const wb_bench_row *r)
+{
+    const wb_device *d = wb_this_device();
+    double ratio = wb_bench_ratio(r);
+    if (!header_printed) {
+        printf("  %-14s %-30s %12s %10s %10s %12s %-16s %7s %7s\n", "exercise", "variant", "n", "median ms",
+               "min ms", "figure", "yardstick", "ratio", "target");
+        header_printed = 1;
+    }
+    char fig[32], yard[40], tgt[16], rat[16];
+    snprintf(fig, sizeof fig, "%.4g %s", r->value, r->unit);
+    if (r->yard_name) snprintf(yard, sizeof yard, "%s %.4g", r->yard_name, r->yard);
+    else snprintf(yard, sizeof yard, "-");
+    if (isnan(ratio)) snprintf(rat, sizeof rat, "-");
+    else snprintf(rat, sizeof rat, "%.3f", ratio);
+    if (r->target > 0) snprintf(tgt, sizeof tgt, ">= %.2f", r->target);
+    else snprintf(tgt, sizeof tgt, "-");
+    printf("  %-14s %-30s %12zu %10.4f %10.4f %12s %-16s %7s %7s\n", r->exercise, r->variant, r->n, r->t.median,
+           r->t.min, fig, yard, rat, tgt);
+    fflush(stdout);
+
+    const char *csv = getenv("WB_CSV");
+    if (!csv || !*csv) return;
+    struct stat st;
+    int fresh = stat(csv, &st) != 0 || st.st_size == 0;
+    FILE *f = fopen(csv, "a");
+    if (!f) {
+        fprintf(stderr, "warning: cannot append to %s\n", csv);
+        return;
+    }
+    if (fresh)
+        fprintf(f, "date,week,exercise,variant,n,bytes,flops,median_ms,min_ms,samples,value,unit,yardstick,"
+                   "yardstick_value,ratio,target,intensity_flop_per_byte,gflops,gbps,device,cc,sm_count,"
+                   "cuda_runtime,driver,seed\n");
+    char date[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S", &tm);
+    const char *week = getenv("WB_WEEK");
+    double secs = r->t.median * 1e-3;
+    fprintf(f, "%s,%s,%s,\"%s\",%zu,%.0f,%.0f,%.6f,%.6f,%zu,%.6g,%s,%s,%.6g,%.6g,%.3g,%.6g,%.6g,%.6g,\"%s\",%d.%d,%d,%d,%d,%llu\n",
+            date, week ? week : "", r->exercise, r->variant, r->n, r->bytes, r->flops, r->t.median, r->t.min,
+            r->t.n, r->value, r->unit, r->yard_name ? r->yard_name : "", r->yard_name ? r->yard : 0.0,
+            isnan(ratio) ? 0.0 : ratio, r->target, r->bytes > 0 ? r->flops / r->bytes : 0.0,
+            secs > 0 ? r->flops / secs / 1e9 : 0.0, secs > 0 ? r->bytes / secs / 1e9 : 0.0, d->name, d->cc_major,
+            d->cc_minor, d->sm_count, d->runtime_version, d->driver_version, (unsigned long long)wb_base_seed());
+    fclose(f);
+}

@@ -1,0 +1,140 @@
+/* wb_cuda.c — error check, device facts, buffers (CUDA runtime, C API). */
+#include "wb_cuda.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+
+static void default_handler(const char *message)
+{
+    fprintf(stderr, "%s\n", message);
+    exit(2);
+}
+
+static wb_error_handler handler = default_handler;
+
+void wb_set_error_handler(wb_error_handler h) { handler = h ? h : default_handler; }
+
+cudaError_t wb_cuda_check_(cudaError_t e, const char *expr, const char *file, int line)
+{
+    if (e != cudaSuccess) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s:%d: CUDA error in '%s': %s (%s)", file, line, expr, cudaGetErrorString(e),
+                 cudaGetErrorName(e));
+        handler(msg);
+    }
+    return e;
+}
+
+cudaError_t wb_launch_status_(void)
+{
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    const char *s = getenv("WB_SYNC_LAUNCHES");
+    if (s && *s == '1') return cudaDeviceSynchronize();
+    return cudaSuccess;
+}
+
+int wb_fp32_lanes_per_sm(int major, int minor)
+{
+    switch (major) {
+    case 6: return minor == 0 ? 64 : 128;
+    case 7: return 64;
+    case 8: return minor == 0 ? 64 : 128;
+    case 9: return 128;
+    case 10: case 11: case 12: return 128;
+    default: return 0;
+    }
+}
+
+cudaError_t wb_device_query(int ordinal, wb_device *d)
+{
+    memset(d, 0, sizeof *d);
+    d->ordinal = ordinal;
+    cudaError_t e;
+#define ATTR(field, attr) \
+    if ((e = cudaDeviceGetAttribute(&d->field, attr, ordinal)) != cudaSuccess) return e
+    ATTR(cc_major, cudaDevAttrComputeCapabilityMajor);
+    ATTR(cc_minor, cudaDevAttrComputeCapabilityMinor);
+    ATTR(sm_count, cudaDevAttrMultiProcessorCount);
+    ATTR(l2_bytes, cudaDevAttrL2CacheSize);
+    ATTR(smem_per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin);
+    ATTR(sm_clock_khz, cudaDevAttrClockRate);
+    ATTR(mem_clock_khz, cudaDevAttrMemoryClockRate);
+    ATTR(bus_width_bits, cudaDevAttrGlobalMemoryBusWidth);
+#undef ATTR
+    struct cudaDeviceProp prop;
+    if ((e = cudaGetDeviceProperties(&prop, ordinal)) != cudaSuccess) return e;
+    snprintf(d->name, sizeof d->name, "%s", prop.name);
+    d->global_mem_bytes = prop.totalGlobalMem;
+    d->fp32_lanes_per_sm = wb_fp32_lanes_per_sm(d->cc_major, d->cc_minor);
+    d->peak_gbps = 2.0 * d->mem_clock_khz * 1e3 * (d->bus_width_bits / 8.0) / 1e9;
+    d->peak_fp32_gflops = 2.0 * d->fp32_lanes_per_sm * d->sm_count * d->sm_clock_khz * 1e3 / 1e9;
+    cudaRuntimeGetVersion(&d->runtime_version);
+    cudaDriverGetVersion(&d->driver_version);
+    return cudaSuccess;
+}
+
+const wb_device *wb_this_device(void)
+{
+    static wb_device dev;
+    static int have;
+    if (!have) {
+        int ordinal = 0;
+        WB_CUDA(cudaGetDevice(&ordinal));
+        WB_CUDA(wb_device_query(ordinal, &dev));
+        have = 1;
+    }
+    return &dev;
+}
+
+void *wb_dmalloc(size_t bytes)
+{
+    void *p = NULL;
+    if (bytes == 0) return NULL;
+    WB_CUDA(cudaMalloc(&p, bytes));
+    return p;
+}
+
+void wb_dfree(void *p)
+{
+    if (p) WB_CUDA(cudaFree(p));
+}
+
+void wb_dpoison(void *p, size_t bytes)
+{
+    if (p && bytes) WB_CUDA(cudaMemset(p, 0xFF, bytes));
+}
+
+void wb_h2d(void *dst, const void *src, size_t bytes)
+{
+    if (bytes) WB_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+}
+
+void wb_d2h(void *dst, const void *src, size_t bytes)
+{
+    if (bytes) WB_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+}
+
+void wb_sync(void)
+{
+    WB_CUDA(cudaGetLastError());
+    WB_CUDA(cudaDeviceSynchronize());
+}
+
+void *wb_hmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "out of host memory allocating %zu bytes", bytes);
+        handler(msg);
+    }
+    return p;
+}
+
+void wb_hpoison(void *p, size_t bytes)
+{
+    if (p && bytes) memset(p, 0xFF, bytes);
+}

@@ -1,0 +1,341 @@
+/* wb_progress.c — the progress file: parse, render, atomic update. */
+
+#include "wb_progress.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *DEFAULT_HEAD =
+    "# CUDA workbook progress\n"
+    "\n"
+    "Passed checkpoints are recorded below by `make phaseP/weekNN check`.\n"
+    "Write your own notes anywhere outside the records block: they are kept.\n"
+    "\n";
+
+const char *wb_progress_path(void)
+{
+    const char *e = getenv("WB_PROGRESS");
+    return (e && *e) ? e : "progress.md";
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (!d) abort();
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+static void field_copy(char *dst, size_t cap, const char *src)
+{
+    size_t j = 0;
+    for (size_t i = 0; src && src[i] && j + 1 < cap; i++) {
+        char c = src[i];
+        dst[j++] = (c == '|' || c == '\n' || c == '\r') ? '/' : c;
+    }
+    dst[j] = 0;
+    /* trim */
+    while (j && dst[j - 1] == ' ') dst[--j] = 0;
+    size_t k = 0;
+    while (dst[k] == ' ') k++;
+    if (k) memmove(dst, dst + k, strlen(dst + k) + 1);
+}
+
+void wb_record_set(wb_record *r, const char *id, const char *date, const char *gpu, const char *figure,
+                   const char *target)
+{
+    char today[16];
+    if (!date) {
+        time_t t = time(NULL);
+        struct tm tm;
+        localtime_r(&t, &tm);
+        strftime(today, sizeof today, "%Y-%m-%d", &tm);
+        date = today;
+    }
+    field_copy(r->id, sizeof r->id, id);
+    field_copy(r->date, sizeof r->date, date);
+    field_copy(r->gpu, sizeof r->gpu, gpu && *gpu ? gpu : "-");
+    field_copy(r->figure, sizeof r->figure, figure && *figure ? figure : "passed");
+    field_copy(r->target, sizeof r->target, target && *target ? target : "-");
+}
+
+static int valid_date(const char *s)
+{
+    if (strlen(s) != 10) return 0;
+    for (int i = 0; i < 10; i++) {
+        if (i == 4 || i == 7) {
+            if (s[i] != '-') return 0;
+        } else if (!isdigit((unsigned char)s[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int valid_id(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '.' && *s != '-' && *s != '_') return 0;
+    return 1;
+}
+
+/* Parse "- [x] a | b | c | d | e". Returns NULL or what is wrong. */
+static const char *parse_record(const char *line, wb_record *r)
+{
+    if (strncmp(line, "- [x] ", 6) != 0) return "a record must start with '- [x] '";
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", line + 6);
+    char *f[6];
+    int k = 0;
+    char *s = buf;
+    for (;;) {
+        char *bar = strstr(s, " | ");
+        if (k == 5) return "a record has exactly five fields separated by ' | '";
+        f[k++] = s;
+        if (!bar) break;
+        *bar = 0;
+        s = bar + 3;
+    }
+    if (k != 5) return "a record has exactly five fields separated by ' | '";
+    wb_record tmp;
+    field_copy(tmp.id, sizeof tmp.id, f[0]);
+    field_copy(tmp.date, sizeof tmp.date, f[1]);
+    field_copy(tmp.gpu, sizeof tmp.gpu, f[2]);
+    field_copy(tmp.figure, sizeof tmp.figure, f[3]);
+    field_copy(tmp.target, sizeof tmp.target, f[4]);
+    if (!valid_id(tmp.id)) return "the first field must be a checkpoint id (letters, digits, '.', '-', '_')";
+    if (!valid_date(tmp.date)) return "the second field must be a date, YYYY-MM-DD";
+    if (!tmp.gpu[0] || !tmp.figure[0] || !tmp.target[0]) return "empty field";
+    *r = tmp;
+    return NULL;
+}
+
+int wb_progress_parse(const char *text, const char *path, wb_progress *p, char *err, size_t errsz)
+{
+    memset(p, 0, sizeof *p);
+    const char *begin = NULL, *end = NULL, *after_begin = NULL, *after_end = NULL;
+    int lno = 0, begin_lno = 0;
+    int cap = 0;
+    for (const char *line = text; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) : strlen(line);
+        const char *next = nl ? nl + 1 : line + len;
+        lno++;
+        char buf[1024];
+        if (len >= sizeof buf) len = sizeof buf - 1;
+        memcpy(buf, line, len);
+        buf[len] = 0;
+        if (len && buf[len - 1] == '\r') buf[--len] = 0;
+        int is_begin = strncmp(buf, "<!-- wb:records", 15) == 0;
+        int is_end = strcmp(buf, WB_PROGRESS_END) == 0;
+        if (is_begin) {
+            if (begin) {
+                snprintf(err, errsz, "%s:%d: a second records block starts here (the first is at line %d)",
+                         path, lno, begin_lno);
+                goto fail;
+            }
+            begin = line;
+            after_begin = next;
+            begin_lno = lno;
+        } else if (is_end) {
+            if (!begin || end) {
+                snprintf(err, errsz, "%s:%d: '%s' without a records block before it", path, lno,
+                         WB_PROGRESS_END);
+                goto fail;
+            }
+            end = line;
+            after_end = next;
+        } else if (begin && !end) {
+            const char *s = buf;
+            while (*s == ' ' || *s == '\t') s++;
+            if (*s) {
+                if (p->n == cap) {
+                    cap = cap ? 2 * cap : 16;
+                    p->rec = realloc(p->rec, (size_t)cap * sizeof *p->rec);
+                    if (!p->rec) abort();
+                }
+                const char *why = parse_record(buf, &p->rec[p->n]);
+                if (why) {
+                    snprintf(err, errsz, "%s:%d: %s (a record reads '- [x] id | YYYY-MM-DD | gpu | figure | target')",
+                             path, lno, why);
+                    goto fail;
+                }
+                for (int i = 0; i < p->n; i++)
+                    if (strcmp(p->rec[i].id, p->rec[p->n].id) == 0) {
+                        snprintf(err, errsz, "%s:%d: checkpoint '%s' is recorded twice", path, lno, p->rec[i].id);
+                        goto fail;
+                    }
+                p->n++;
+            }
+        }
+        line = next;
+    }
+    if (begin && !end) {
+        snprintf(err, errsz, "%s:%d: the records block has no end line '%s'", path, begin_lno, WB_PROGRESS_END);
+        goto fail;
+    }
+    if (begin) {
+        p->has_block = 1;
+        p->before = xstrndup(text, (size_t)(begin - text));
+        p->after = xstrndup(after_end, strlen(after_end));
+        (void)after_begin;
+    } else {
+        p->before = xstrndup(text, strlen(text));
+        p->after = xstrndup("", 0);
+    }
+    return 0;
+fail:
+    free(p->rec);
+    memset(p, 0, sizeof *p);
+    return -1;
+}
+
+static char *slurp(const char *path, int *missing, char *err, size_t errsz)
+{
+    *missing = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT) {
+            *missing = 1;
+            return xstrndup("", 0);
+        }
+        snprintf(err, errsz, "%s: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *s = malloc(cap);
+    size_t k;
+    while (s && (k = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (n + 1 == cap) s = realloc(s, cap *= 2);
+    }
+    fclose(f);
+    if (!s) abort();
+    s[n] = 0;
+    if (strlen(s) != n) {
+        free(s);
+        snprintf(err, errsz, "%s: contains a NUL byte; not a text file", path);
+        return NULL;
+    }
+    return s;
+}
+
+int wb_progress_load(const char *path, wb_progress *p, char *err, size_t errsz)
+{
+    int missing;
+    char *text = slurp(path, &missing, err, errsz);
+    if (!text) return -1;
+    int rc = wb_progress_parse(missing ? DEFAULT_HEAD : text, path, p, err, errsz);
+    free(text);
+    return rc;
+}
+
+void wb_progress_free(wb_progress *p)
+{
+    free(p->rec);
+    free(p->before);
+    free(p->after);
+    memset(p, 0, sizeof *p);
+}
+
+const wb_record *wb_progress_find(const wb_progress *p, const char *id)
+{
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->rec[i].id, id) == 0) return &p->rec[i];
+    return NULL;
+}
+
+char *wb_progress_render(const wb_progress *p)
+{
+    size_t cap = strlen(p->before) + strlen(p->after) + 256 + (size_t)p->n * 600;
+    char *s = malloc(cap);
+    if (!s) abort();
+    size_t n = 0;
+    n += (size_t)snprintf(s + n, cap - n, "%s", p->before);
+    if (n && s[n - 1] != '\n') n += (size_t)snprintf(s + n, cap - n, "\n");
+    n += (size_t)snprintf(s + n, cap - n, "%s\n", WB_PROGRESS_BEGIN);
+    for (int i = 0; i < p->n; i++) {
+        const wb_record *r = &p->rec[i];
+        n += (size_t)snprintf(s + n, cap - n, "- [x] %s | %s | %s | %s | %s\n", r->id, r->date, r->gpu, r->figure,
+                              r->target);
+    }
+    n += (size_t)snprintf(s + n, cap - n, "%s\n", WB_PROGRESS_END);
+    snprintf(s + n, cap - n, "%s", p->after);
+    return s;
+}
+
+int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *err, size_t errsz)
+{
+    char lockpath[4096], tmppath[4096];
+    snprintf(lockpath, sizeof lockpath, "%s.lock", path);
+    int lfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lfd < 0) {
+        snprintf(err, errsz, "%s: cannot create lock file: %s", lockpath, strerror(errno));
+        return -1;
+    }
+    if (flock(lfd, LOCK_EX) != 0) {
+        snprintf(err, errsz, "%s: cannot lock: %s", lockpath, strerror(errno));
+        close(lfd);
+        return -1;
+    }
+    int rc = -1;
+    wb_progress p;
+    if (wb_progress_load(path, &p, err, errsz) != 0) goto out_unlock;
+    for (int i = 0; i < nrec; i++) {
+        wb_record *old = (wb_record *)wb_progress_find(&p, recs[i].id);
+        if (old) {
+            *old = recs[i];
+        } else {
+            p.rec = realloc(p.rec, (size_t)(p.n + 1) * sizeof *p.rec);
+            if (!p.rec) abort();
+            p.rec[p.n++] = recs[i];
+        }
+    }
+    char *text = wb_progress_render(&p);
+    snprintf(tmppath, sizeof tmppath, "%s.tmp.%ld", path, (long)getpid());
+    int fd = open(tmppath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(err, errsz, "%s: cannot write: %s", tmppath, strerror(errno));
+        goto out_free;
+    }
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t k = write(fd, text + off, len - off);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, errsz, "%s: write failed: %s", tmppath, strerror(errno));
+            close(fd);
+            unlink(tmppath);
+            goto out_free;
+        }
+        off += (size_t)k;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        snprintf(err, errsz, "%s: cannot flush: %s", tmppath, strerror(errno));
+        unlink(tmppath);
+        goto out_free;
+    }
+    if (rename(tmppath, path) != 0) {
+        snprintf(err, errsz, "%s: cannot replace: %s", path, strerror(errno));
+        unlink(tmppath);
+        goto out_free;
+    }
+    rc = 0;
+out_free:
+    free(text);
+    wb_progress_free(&p);
+out_unlock:
+    flock(lfd, LOCK_UN);
+    close(lfd);
+    return rc;
+}

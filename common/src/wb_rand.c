@@ -1,0 +1,101 @@
+/* wb_rand.c — xoshiro256** seeded through splitmix64. */
+#include "wb_rand.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t os_random(void)
+{
+    uint64_t v = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (f) {
+        if (fread(&v, sizeof v, 1, f) != 1) v = 0;
+        fclose(f);
+    }
+    return v ? v : 0x5EED5EEDull;
+}
+
+uint64_t wb_base_seed(void)
+{
+    static int have;
+    static uint64_t seed;
+    if (have) return seed;
+    const char *e = getenv("WB_SEED");
+    if (e && strcmp(e, "random") == 0) {
+        seed = os_random() % 1000000007ull;
+        char buf[32];
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
+        setenv("WB_SEED", buf, 1); /* children and re-reads see the same one */
+    } else if (e && *e) {
+        seed = strtoull(e, NULL, 0);
+    } else {
+        seed = WB_DEFAULT_SEED;
+    }
+    have = 1;
+    return seed;
+}
+
+void wb_rng_seed(wb_rng *r, uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
+}
+
+wb_rng wb_rng_for(const char *tag, int index)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the tag */
+    for (const char *p = tag ? tag : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    wb_rng r;
+    wb_rng_seed(&r, wb_base_seed() ^ h ^ ((uint64_t)(unsigned)index * 0xD1B54A32D192ED03ull));
+    return r;
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t wb_rng_u64(wb_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+double wb_rng_unit(wb_rng *r) { return (double)(wb_rng_u64(r) >> 11) * 0x1.0p-53; }
+
+int64_t wb_rng_int(wb_rng *r, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    return span == 0 ? (int64_t)wb_rng_u64(r) : lo + (int64_t)(wb_rng_u64(r) % span);
+}
+
+void wb_fill_uniform_f32(wb_rng *r, float *v, size_t n, float lo, float hi)
+{
+    for (size_t i = 0; i < n; i++) v[i] = lo + (hi - lo) * (float)wb_rng_unit(r);
+}
+
+void wb_fill_uniform_f64(wb_rng *r, double *v, size_t n, double lo, double hi)
+{
+    for (size_t i = 0; i < n; i++) v[i] = lo + (hi - lo) * wb_rng_unit(r);
+}
+
+void wb_fill_u32(wb_rng *r, uint32_t *v, size_t n, uint32_t mod)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t x = (uint32_t)(wb_rng_u64(r) >> 32);
+        v[i] = mod ? x % mod : x;
+    }
+}

@@ -1,0 +1,342 @@
+/* test_harness.c — the common library's own tests (no GPU needed). */
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wb.h"
+
+static char tmpdir[256];
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/wb-harness-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return NULL;
+    static char buf[65536];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strdup(buf);
+}
+
+/* ---- comparison ---- */
+
+START_TEST(compare_within_tolerance)
+{
+    float ref[4] = { 1.0f, -2.0f, 100.0f, 0.0f };
+    float got[4] = { 1.0f + 1e-6f, -2.0f, 100.001f, 1e-7f };
+    wb_cmp c;
+    ck_assert_uint_eq(wb_compare_f32("x", got, ref, 4, 1e-6, 1e-5, &c), 0);
+    got[2] = 100.01f; /* 1e-2 > 1e-6 + 1e-5 * 100 */
+    ck_assert_uint_eq(wb_compare_f32("x", got, ref, 4, 1e-6, 1e-5, &c), 1);
+    ck_assert_uint_eq(c.first_bad, 2);
+    ck_assert_msg(strstr(c.msg, "x[2] expected 100 got 100.01") != NULL, "message: %s", c.msg);
+}
+END_TEST
+
+START_TEST(compare_nan_never_passes)
+{
+    float ref[3] = { 1.0f, 2.0f, 3.0f }, got[3] = { 1.0f, NAN, 3.0f };
+    wb_cmp c;
+    ck_assert_uint_eq(wb_compare_f32("y", got, ref, 3, 1e9, 1e9, &c), 1);
+    ck_assert_msg(strstr(c.msg, "got nan") != NULL, "message: %s", c.msg);
+    got[1] = INFINITY;
+    ck_assert_uint_eq(wb_compare_f32("y", got, ref, 3, 1e9, 1e9, &c), 1);
+}
+END_TEST
+
+START_TEST(compare_nonfinite_references)
+{
+    ck_assert(wb_close(NAN, NAN, 0, 0));
+    ck_assert(!wb_close(1.0, NAN, 1e9, 1e9));
+    ck_assert(wb_close(INFINITY, INFINITY, 0, 0));
+    ck_assert(!wb_close(-INFINITY, INFINITY, 0, 0));
+    ck_assert(!wb_close(1e30, INFINITY, 1e9, 1e9));
+}
+END_TEST
+
+START_TEST(compare_poisoned_output_fails)
+{
+    float ref[8] = { 0 }, got[8];
+    wb_hpoison(got, sizeof got);
+    ck_assert(isnan(got[0]));
+    wb_cmp c;
+    ck_assert_uint_eq(wb_compare_f32("z", got, ref, 8, 1e-3, 1e-3, &c), 8);
+    ck_assert_msg(strstr(c.msg, "8 of 8 elements wrong") != NULL, "message: %s", c.msg);
+    uint32_t a[3] = { 1, 2, 3 }, b[3] = { 1, 5, 3 };
+    ck_assert_uint_eq(wb_compare_u32("h", a, b, 3, &c), 1);
+    ck_assert_uint_eq(wb_count_not_byte(got, sizeof got, 0xFF), 0);
+}
+END_TEST
+
+/* ---- statistics and random numbers ---- */
+
+START_TEST(stats_median)
+{
+    double odd[5] = { 5, 1, 4, 2, 3 }, even[4] = { 4, 1, 3, 2 };
+    ck_assert_double_eq(wb_median(odd, 5), 3);
+    ck_assert_double_eq(wb_median(even, 4), 2.5);
+    ck_assert_double_eq(odd[0], 5); /* input not reordered */
+    ck_assert(isnan(wb_median(odd, 0)));
+    wb_summary s;
+    wb_summarize(odd, 5, &s);
+    ck_assert_double_eq(s.min, 1);
+    ck_assert_double_eq(s.max, 5);
+    ck_assert_double_eq(s.mean, 3);
+}
+END_TEST
+
+START_TEST(rng_reproducible_and_distinct)
+{
+    wb_rng a = wb_rng_for("t", 0), b = wb_rng_for("t", 0), c = wb_rng_for("t", 1), d = wb_rng_for("u", 0);
+    uint64_t x = wb_rng_u64(&a);
+    ck_assert_uint_eq(x, wb_rng_u64(&b));
+    ck_assert_uint_ne(x, wb_rng_u64(&c));
+    ck_assert_uint_ne(x, wb_rng_u64(&d));
+    float v[1000];
+    wb_fill_uniform_f32(&a, v, 1000, -1, 1);
+    for (int i = 0; i < 1000; i++) ck_assert(v[i] >= -1 && v[i] < 1);
+    for (int i = 0; i < 100; i++) {
+        int64_t k = wb_rng_int(&a, 3, 7);
+        ck_assert(k >= 3 && k <= 7);
+    }
+}
+END_TEST
+
+/* ---- progress file ---- */
+
+static const char *GOOD =
+    "# My progress\n"
+    "\n"
+    "Notes: week 1 was fun.\n"
+    "<!-- wb:records (written by make ... check; edit outside this block) -->\n"
+    "- [x] w01.vecadd | 2026-11-20 | NVIDIA H100 | passed | -\n"
+    "- [x] w01.vecadd-bw | 2026-11-21 | NVIDIA H100 | 0.94 of COPY (2810 GB/s) | >= 0.85 COPY\n"
+    "<!-- wb:end -->\n"
+    "\n"
+    "More notes after the block.\n";
+
+START_TEST(progress_parse_and_render_roundtrip)
+{
+    wb_progress p;
+    char err[600];
+    ck_assert_msg(wb_progress_parse(GOOD, "p.md", &p, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(p.n, 2);
+    ck_assert_str_eq(p.rec[1].figure, "0.94 of COPY (2810 GB/s)");
+    ck_assert_ptr_nonnull(wb_progress_find(&p, "w01.vecadd"));
+    char *s = wb_progress_render(&p);
+    ck_assert_str_eq(s, GOOD);
+    free(s);
+    wb_progress_free(&p);
+}
+END_TEST
+
+START_TEST(progress_corrupt_refused_with_line)
+{
+    const char *bad[] = {
+        "x\n<!-- wb:records -->\n- [x] w01 | 2026-11-20 | gpu | passed\n<!-- wb:end -->\n",
+        "x\n<!-- wb:records -->\n- [x] w01 | yesterday | gpu | passed | -\n<!-- wb:end -->\n",
+        "x\n<!-- wb:records -->\nhello\n<!-- wb:end -->\n",
+        "x\n<!-- wb:records -->\n- [x] w01 | 2026-11-20 | g | f | t\n",
+        "<!-- wb:records -->\n<!-- wb:end -->\n<!-- wb:records -->\n<!-- wb:end -->\n",
+        "x\n<!-- wb:records -->\n- [x] a | 2026-11-20 | g | f | t\n- [x] a | 2026-11-20 | g | f | t\n<!-- wb:end -->\n",
+    };
+    const char *where[] = { "p.md:3:", "p.md:3:", "p.md:3:", "p.md:2:", "p.md:3:", "p.md:4:" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        wb_progress p;
+        char err[600] = "";
+        ck_assert_int_eq(wb_progress_parse(bad[i], "p.md", &p, err, sizeof err), -1);
+        ck_assert_msg(strncmp(err, where[i], strlen(where[i])) == 0, "case %zu: %s", i, err);
+    }
+}
+END_TEST
+
+START_TEST(progress_update_keeps_notes_and_replaces)
+{
+    make_tmpdir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress.md", tmpdir);
+    write_file(path, GOOD);
+    wb_record r[2];
+    wb_record_set(&r[0], "w01.vecadd-bw", "2026-11-22", "NVIDIA H100 | SXM", "0.95 of COPY", ">= 0.85 COPY");
+    wb_record_set(&r[1], "w02.bugs", "2026-11-22", "NVIDIA H100", NULL, NULL);
+    char err[600];
+    ck_assert_msg(wb_progress_update(path, r, 2, err, sizeof err) == 0, "%s", err);
+    char *s = read_file(path);
+    ck_assert_ptr_nonnull(strstr(s, "Notes: week 1 was fun.\n"));
+    ck_assert_ptr_nonnull(strstr(s, "More notes after the block.\n"));
+    ck_assert_ptr_nonnull(strstr(s, "- [x] w01.vecadd-bw | 2026-11-22 | NVIDIA H100 / SXM | 0.95 of COPY | >= 0.85 COPY\n"));
+    ck_assert_ptr_nonnull(strstr(s, "- [x] w02.bugs | 2026-11-22 | NVIDIA H100 | passed | -\n"));
+    ck_assert_ptr_null(strstr(s, "2026-11-21"));
+    /* the first record stays first: order is kept */
+    ck_assert(strstr(s, "w01.vecadd |") < strstr(s, "w01.vecadd-bw"));
+    free(s);
+    /* no temporary file is left behind */
+    char tmp[500];
+    snprintf(tmp, sizeof tmp, "%s/progress.md.tmp.%ld", tmpdir, (long)getpid());
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+}
+END_TEST
+
+START_TEST(progress_update_refuses_corrupt_file_untouched)
+{
+    make_tmpdir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress.md", tmpdir);
+    const char *bad = "mine\n<!-- wb:records -->\n- [x] broken line\n<!-- wb:end -->\n";
+    write_file(path, bad);
+    wb_record r;
+    wb_record_set(&r, "w01.vecadd", NULL, "gpu", NULL, NULL);
+    char err[600];
+    ck_assert_int_eq(wb_progress_update(path, &r, 1, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "progress.md:3:") != NULL, "%s", err);
+    char *s = read_file(path);
+    ck_assert_str_eq(s, bad);
+    free(s);
+}
+END_TEST
+
+START_TEST(progress_created_when_missing)
+{
+    make_tmpdir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/new.md", tmpdir);
+    wb_record r;
+    wb_record_set(&r, "w01.vecadd", NULL, "gpu", NULL, NULL);
+    char err[600];
+    ck_assert_msg(wb_progress_update(path, &r, 1, err, sizeof err) == 0, "%s", err);
+    wb_progress p;
+    ck_assert_msg(wb_progress_load(path, &p, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(p.n, 1);
+    ck_assert_ptr_nonnull(strstr(p.before, "# CUDA workbook progress"));
+    wb_progress_free(&p);
+}
+END_TEST
+
+/* An interrupted writer (killed between writing its temporary file and the
+ * rename) leaves the real file as it was. */
+START_TEST(progress_interrupted_write_leaves_file)
+{
+    make_tmpdir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/progress.md", tmpdir);
+    write_file(path, GOOD);
+    pid_t pid = fork();
+    if (pid == 0) {
+        /* simulate a crash: a partial temporary file, then death */
+        char tmp[500];
+        snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+        write_file(tmp, "# half");
+        _exit(9);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+    char *s = read_file(path);
+    ck_assert_str_eq(s, GOOD);
+    free(s);
+    wb_record r;
+    wb_record_set(&r, "w03.x", NULL, "gpu", NULL, NULL);
+    char err[600];
+    ck_assert_msg(wb_progress_update(path, &r, 1, err, sizeof err) == 0, "%s", err);
+}
+END_TEST
+
+/* ---- week metadata ---- */
+
+START_TEST(meta_parse_and_errors)
+{
+    make_tmpdir();
+    char path[400];
+    snprintf(path, sizeof path, "%s/week.txt", tmpdir);
+    write_file(path, "# comment\ntitle: T\nexercise: vecadd\nlibs: -lcublas\n"
+                     "checkpoint: w01.a | does a\ncheckpoint: w01.b | does b | >= 0.85 COPY\n"
+                     "hint: vecadd | think\n");
+    wb_week w;
+    char err[600];
+    ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.n_checkpoints, 2);
+    ck_assert_double_eq_tol(w.checkpoints[1].target, 0.85, 1e-12);
+    ck_assert_str_eq(w.checkpoints[1].yard, "COPY");
+    ck_assert_str_eq(w.libs, "-lcublas");
+    ck_assert_int_eq(w.n_hints, 1);
+    write_file(path, "title: T\ncheckpoint: w01.b | does b | at least 0.85\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "week.txt:2:") != NULL, "%s", err);
+    write_file(path, "title: T\nbogus: 1\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    write_file(path, "title: T\ncheckpoint: a | x\ncheckpoint: a | y\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+}
+END_TEST
+
+/* ---- device facts that need no device ---- */
+
+START_TEST(fp32_lanes_table)
+{
+    ck_assert_int_eq(wb_fp32_lanes_per_sm(9, 0), 128);
+    ck_assert_int_eq(wb_fp32_lanes_per_sm(8, 0), 64);
+    ck_assert_int_eq(wb_fp32_lanes_per_sm(8, 6), 128);
+    ck_assert_int_eq(wb_fp32_lanes_per_sm(7, 0), 64);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("harness");
+    TCase *t = tcase_create("compare");
+    tcase_add_test(t, compare_within_tolerance);
+    tcase_add_test(t, compare_nan_never_passes);
+    tcase_add_test(t, compare_nonfinite_references);
+    tcase_add_test(t, compare_poisoned_output_fails);
+    suite_add_tcase(s, t);
+    t = tcase_create("stats");
+    tcase_add_test(t, stats_median);
+    tcase_add_test(t, rng_reproducible_and_distinct);
+    tcase_add_test(t, fp32_lanes_table);
+    suite_add_tcase(s, t);
+    t = tcase_create("progress");
+    tcase_add_test(t, progress_parse_and_render_roundtrip);
+    tcase_add_test(t, progress_corrupt_refused_with_line);
+    tcase_add_test(t, progress_update_keeps_notes_and_replaces);
+    tcase_add_test(t, progress_update_refuses_corrupt_file_untouched);
+    tcase_add_test(t, progress_created_when_missing);
+    tcase_add_test(t, progress_interrupted_write_leaves_file);
+    suite_add_tcase(s, t);
+    t = tcase_create("meta");
+    tcase_add_test(t, meta_parse_and_errors);
+    suite_add_tcase(s, t);
+
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    const char *ledger = getenv("WB_LEDGER");
+    if (ledger) {
+        FILE *f = fopen(ledger, "a");
+        TestResult **r = srunner_results(sr);
+        for (int i = 0; f && i < srunner_ntests_run(sr); i++)
+            fprintf(f, "%s\tharness %s\t%s\n", tr_rtype(r[i]) == CK_PASS ? "PASS" : "FAIL", tr_tcname(r[i]),
+                    tr_rtype(r[i]) == CK_PASS ? "" : tr_msg(r[i]));
+        if (f) fclose(f);
+    }
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,213 @@
+/* test_week01.c — week 01's checkpoints: device report, vector add, bandwidth. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "devquery.h"
+#include "vecadd.h"
+
+/* ---------------------------------------------------------------- devquery */
+
+START_TEST(peak_formulas)
+{
+    /* H100 SXM: 2619 MHz HBM3 on a 5120-bit bus; 132 SMs x 128 lanes at 1980 MHz */
+    ck_assert_double_eq_tol(dq_peak_gbps(2619000, 5120), 3352.32, 1e-6);
+    ck_assert_double_eq_tol(dq_peak_fp32_gflops(132, 128, 1980000), 66908.16, 1e-6);
+    /* an RTX 3060-like part, to catch a formula that only fits one device */
+    ck_assert_double_eq_tol(dq_peak_gbps(7501000, 192), 360.048, 1e-6);
+    ck_assert_double_eq_tol(dq_peak_fp32_gflops(28, 128, 1777000), 12737.536, 1e-6);
+}
+END_TEST
+
+START_TEST(report_matches_properties)
+{
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    dq_report r;
+    memset(&r, 0xA5, sizeof r);
+    WB_CUDA(dq_query(dev, &r));
+    struct cudaDeviceProp p;
+    WB_CUDA(cudaGetDeviceProperties(&p, dev));
+    int clk = 0, mclk = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, dev));
+    WB_CUDA(cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, dev));
+    ck_assert_str_eq(r.name, p.name);
+    ck_assert_int_eq(r.cc_major, p.major);
+    ck_assert_int_eq(r.cc_minor, p.minor);
+    ck_assert_int_eq(r.sm_count, p.multiProcessorCount);
+    ck_assert_int_eq(r.l2_bytes, p.l2CacheSize);
+    ck_assert_int_eq(r.bus_width_bits, p.memoryBusWidth);
+    ck_assert_uint_eq(r.global_mem_bytes, p.totalGlobalMem);
+    ck_assert_int_eq(r.sm_clock_khz, clk);
+    ck_assert_int_eq(r.mem_clock_khz, mclk);
+    double gbps = 2.0 * mclk * 1e3 * (p.memoryBusWidth / 8.0) / 1e9;
+    double gflops = 2.0 * wb_fp32_lanes_per_sm(p.major, p.minor) * p.multiProcessorCount * clk * 1e3 / 1e9;
+    ck_assert_msg(wb_close(r.peak_gbps, gbps, 0, 1e-9), "peak_gbps %g, expected %g", r.peak_gbps, gbps);
+    ck_assert_msg(wb_close(r.peak_fp32_gflops, gflops, 0, 1e-9), "peak_fp32_gflops %g, expected %g",
+                  r.peak_fp32_gflops, gflops);
+    printf("  %s: %d SMs, cc %d.%d, L2 %d MiB, %d-bit bus -> %.0f GB/s, %.1f TFLOP/s FP32\n", r.name, r.sm_count,
+           r.cc_major, r.cc_minor, r.l2_bytes >> 20, r.bus_width_bits, r.peak_gbps, r.peak_fp32_gflops / 1e3);
+}
+END_TEST
+
+START_TEST(report_rejects_bad_device)
+{
+    dq_report r;
+    ck_assert_msg(dq_query(9999, &r) != cudaSuccess, "dq_query(9999) must return an error, not cudaSuccess");
+    cudaGetLastError(); /* clear it */
+}
+END_TEST
+
+/* ---------------------------------------------------------------- vecadd */
+
+/* Sizes: empty, one, a warp's worth, block edges, a vector tail, large. */
+static const size_t SIZES[] = { 0, 1, 3, 31, 255, 256, 257, 1023, 4097, 65537, 1000003, (size_t)1 << 24 };
+#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
+#define GUARD 64 /* floats after the end that must stay untouched */
+
+/* Run vecadd on n fresh random elements at element offsets (oa, ob, oc) into
+ * poisoned buffers and check every output and the guard band. */
+static void check_vecadd(wb_rng *rng, size_t n, size_t oa, size_t ob, size_t oc)
+{
+    size_t cap = n + GUARD + 4;
+    float *ha = wb_hmalloc(cap * 4), *hb = wb_hmalloc(cap * 4), *hc = wb_hmalloc(cap * 4),
+          *ref = wb_hmalloc((n ? n : 1) * 4);
+    wb_fill_uniform_f32(rng, ha, cap, -100, 100);
+    wb_fill_uniform_f32(rng, hb, cap, -100, 100);
+    for (size_t i = 0; i < n; i++) ref[i] = ha[oa + i] + hb[ob + i];
+    float *da = wb_dmalloc(cap * 4), *db = wb_dmalloc(cap * 4), *dc = wb_dmalloc(cap * 4);
+    wb_h2d(da, ha, cap * 4);
+    wb_h2d(db, hb, cap * 4);
+    wb_dpoison(dc, cap * 4);
+    WB_CUDA(vecadd(da + oa, db + ob, dc + oc, n));
+    wb_sync();
+    wb_d2h(hc, dc, cap * 4);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu, offsets a+%zu b+%zu c+%zu", n, oa, ob, oc);
+    wb_cmp cmp;
+    wb_compare_f32("c", hc + oc, ref, n, 0, 1e-7, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t touched = wb_count_not_byte(hc, oc * 4, 0xFF) + wb_count_not_byte(hc + oc + n, GUARD * 4, 0xFF);
+    ck_assert_msg(touched == 0, "%s: %zu bytes written outside c[0..n)", what, touched);
+    wb_dfree(da), wb_dfree(db), wb_dfree(dc);
+    free(ha), free(hb), free(hc), free(ref);
+}
+
+START_TEST(vecadd_sizes)
+{
+    wb_rng rng = WB_RNG();
+    check_vecadd(&rng, SIZES[_i], 0, 0, 0);
+}
+END_TEST
+
+/* Sub-arrays start anywhere: float pointers need not be 16-byte aligned. */
+START_TEST(vecadd_offsets)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 1000, 200000);
+    check_vecadd(&rng, n, (size_t)(_i & 3), (size_t)((_i >> 2) & 3), (size_t)wb_rng_int(&rng, 0, 3));
+}
+END_TEST
+
+/* Past 2^31 elements an int index wraps; 3 x 8.6 GB on the device. */
+START_TEST(vecadd_past_2g)
+{
+    size_t n = ((size_t)1 << 31) + 17, bytes = n * 4;
+    size_t free_b = 0, total_b = 0;
+    WB_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (free_b < 3 * bytes + (1u << 30)) {
+        printf("  vecadd_past_2g: needs %.1f GB of device memory, %.1f GB free; checked at 2^28 instead\n",
+               3.0 * bytes / 1e9, free_b / 1e9);
+        n = ((size_t)1 << 28) + 17, bytes = n * 4;
+    }
+    float *ha = wb_hmalloc(bytes), *hb = wb_hmalloc(bytes), *hc = wb_hmalloc(bytes);
+    wb_rng rng = WB_RNG();
+    /* small integers: exact sums, so any wrong index shows */
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = wb_rng_u64(&rng);
+        ha[i] = (float)(r & 0xFFF);
+        hb[i] = (float)((r >> 12) & 0xFFF);
+    }
+    float *da = wb_dmalloc(bytes), *db = wb_dmalloc(bytes), *dc = wb_dmalloc(bytes);
+    wb_h2d(da, ha, bytes);
+    wb_h2d(db, hb, bytes);
+    wb_dpoison(dc, bytes);
+    WB_CUDA(vecadd(da, db, dc, n));
+    wb_sync();
+    wb_d2h(hc, dc, bytes);
+    size_t bad = 0, first = n;
+    for (size_t i = 0; i < n; i++)
+        if (hc[i] != ha[i] + hb[i]) {
+            if (!bad) first = i;
+            bad++;
+        }
+    ck_assert_msg(bad == 0, "n=%zu: %zu elements wrong, first c[%zu] expected %g got %g", n, bad, first,
+                  bad ? ha[first] + hb[first] : 0.0, bad ? hc[first] : 0.0);
+    wb_dfree(da), wb_dfree(db), wb_dfree(dc);
+    free(ha), free(hb), free(hc);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- bandwidth */
+
+typedef struct { const float *a, *b; float *c; size_t n; } vecadd_ctx;
+
+static void vecadd_work(void *p)
+{
+    vecadd_ctx *v = p;
+    WB_CUDA(vecadd(v->a, v->b, v->c, v->n));
+}
+
+static double bench_vecadd(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    vecadd_ctx v = { wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n };
+    WB_CUDA(cudaMemset((void *)v.a, 0x3F, bytes)); /* 0.75f-ish data, not zeros */
+    WB_CUDA(cudaMemset((void *)v.b, 0x40, bytes));
+    double copy = wb_yard_copy_gbps(bytes);
+    wb_bench_row r = { .exercise = "vecadd", .variant = "yours", .n = n, .bytes = 12.0 * n, .flops = (double)n,
+                       .unit = "GB/s", .yard_name = "COPY", .yard = copy,
+                       .target = wb_week_checkpoint(wb_current_week(), "w01.vecadd-bw")->target };
+    wb_time(vecadd_work, &v, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    wb_bench_emit(&r);
+    wb_dfree((void *)v.a), wb_dfree((void *)v.b), wb_dfree(v.c);
+    return wb_bench_ratio(&r);
+}
+
+static double bench_devquery(void)
+{
+    dq_report r;
+    WB_CUDA(dq_query(0, &r));
+    printf("  device: %s, cc %d.%d, %d SMs, L2 %d MiB, %.0f GB/s and %.1f TFLOP/s FP32 in theory\n", r.name,
+           r.cc_major, r.cc_minor, r.sm_count, r.l2_bytes >> 20, r.peak_gbps, r.peak_fp32_gflops / 1e3);
+    return NAN;
+}
+
+START_TEST(vecadd_bandwidth)
+{
+    double ratio = bench_vecadd();
+    char detail[64];
+    snprintf(detail, sizeof detail, "median of warm runs, %zu MiB per array", wb_bench_bytes() >> 20);
+    wb_expect_target("w01.vecadd-bw", ratio, detail);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w01.devquery", WB_T(peak_formulas), WB_CPU, 0 },
+    { "w01.devquery", WB_T(report_matches_properties), WB_GPU, 0 },
+    { "w01.devquery", WB_T(report_rejects_bad_device), WB_GPU, 0 },
+    { "w01.vecadd", WB_T(vecadd_sizes), WB_GPU, N_SIZES },
+    { "w01.vecadd", WB_T(vecadd_offsets), WB_GPU, 16 },
+    { "w01.vecadd", WB_T(vecadd_past_2g), WB_GPU, 0 },
+    { "w01.vecadd-bw", WB_T(vecadd_bandwidth), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "devquery", bench_devquery },
+    { "vecadd", bench_vecadd },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -1,0 +1,532 @@
+/* wb — the workbook's command-line tool, called by the Makefile.
+ *
+ *   wb help                     what to type, and the next week to do
+ *   wb status                   all 52 weeks, progress bars, quizzes, next step
+ *   wb strip SOLUTION.cu        print the starter derived from a solution
+ *   wb drift WEEKDIR            check committed starters equal the derived ones
+ *   wb hint WEEKDIR             show the next hint of a week (one at a time)
+ *   wb reset WEEKDIR [EX]       restore starters, keeping a backup of yours
+ *   wb ledger FILE              sum a test ledger: "N passed, N failed, N skipped"
+ *   wb ledger-add FILE STATUS LABEL [DETAIL]
+ *   wb progress-check           parse the progress file, report problems
+ *
+ * Starter regions in a solution file (lines, in this order):
+ *   //@solution        what the solution has and the starter must not
+ *   //@starter         lines below start with "//| ": the starter's text
+ *   //@end
+ * Everything outside these regions is shared, byte for byte. */
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wb_meta.h"
+#include "wb_progress.h"
+
+/* ---------------- the curriculum map (CURRICULUM.md) ---------------- */
+
+static const char *PHASES[9] = {
+    "Foundation", "CUDA fundamentals", "Performance mental models", "Production patterns",
+    "Domain applications", "GEMM deep dive", "Deep-learning kernels", "ML stack integration",
+    "Multi-GPU & systems",
+};
+static const int PHASE_FIRST[10] = { 1, 5, 9, 13, 17, 21, 29, 39, 47, 53 };
+static const char *WEEKS[53] = {
+    "",
+    "Build system, first kernel", "Debugging", "Performance analysis", "Project templates",
+    "Execution model", "Memory hierarchy", "First real kernels", "Synchronisation & hazards",
+    "Roofline", "Occupancy", "Profiling mastery", "Latency hiding",
+    "Warp-level programming", "CUDA libraries", "Kernel fusion", "Memory management",
+    "Image processing", "AI inference", "Physics simulation", "Integration",
+    "Naive + cuBLAS", "Shared-memory tiling", "Register tiling", "Vectorised loads, double buffering",
+    "Tensor cores: WMMA", "Tensor cores: mma.sync", "CUTLASS architecture", "Epilogue fusion",
+    "Softmax I", "Softmax II", "LayerNorm/RMSNorm forward", "LayerNorm backward",
+    "Attention I", "Attention II", "Fused bias + dropout + residual", "Fusion strategies",
+    "FlashAttention I", "FlashAttention II",
+    "PyTorch C++ extension", "Extension hygiene", "Autograd forward", "Autograd backward",
+    "Triton basics", "Triton tuning", "torch.compile / Inductor", "Custom backends",
+    "NCCL fundamentals", "Algorithms", "Overlap", "Bucketing & pipelines", "CUDA graphs",
+    "Capstone & regression suite",
+};
+
+static int phase_of(int week)
+{
+    for (int p = 0; p < 9; p++)
+        if (week < PHASE_FIRST[p + 1]) return p;
+    return 8;
+}
+
+static void week_dir(int week, char *buf, size_t n) { snprintf(buf, n, "phase%d/week%02d", phase_of(week), week); }
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 8192, n = 0, k;
+    char *s = malloc(cap);
+    while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (n + 1 == cap) s = realloc(s, cap *= 2);
+    }
+    s[n] = 0;
+    fclose(f);
+    return s;
+}
+
+/* ---------------- status and help ---------------- */
+
+typedef struct {
+    int present, total, done;
+    wb_week meta;
+} week_state;
+
+static int load_states(week_state *ws, wb_progress *prog, int *prog_ok, char *perr, size_t perrsz)
+{
+    *prog_ok = wb_progress_load(wb_progress_path(), prog, perr, perrsz) == 0;
+    for (int w = 1; w <= 52; w++) {
+        char dir[64], path[128], err[600];
+        week_dir(w, dir, sizeof dir);
+        snprintf(path, sizeof path, "%s/week.txt", dir);
+        memset(&ws[w], 0, sizeof ws[w]);
+        if (!exists(path)) continue;
+        if (wb_week_load(path, &ws[w].meta, err, sizeof err) != 0) {
+            fprintf(stderr, "warning: %s\n", err);
+            continue;
+        }
+        ws[w].present = 1;
+        ws[w].total = ws[w].meta.n_checkpoints;
+        for (int c = 0; c < ws[w].total && *prog_ok; c++)
+            ws[w].done += wb_progress_find(prog, ws[w].meta.checkpoints[c].id) != NULL;
+    }
+    return 0;
+}
+
+static int next_week(const week_state *ws)
+{
+    for (int w = 1; w <= 52; w++)
+        if (ws[w].present && ws[w].done < ws[w].total) return w;
+    return 0;
+}
+
+static void bar(char *out, int done, int total, int width)
+{
+    int fill = total ? (done * width + total / 2) / total : 0;
+    for (int i = 0; i < width; i++) out[i] = i < fill ? '#' : '.';
+    out[width] = 0;
+}
+
+static int cmd_status(void)
+{
+    static week_state ws[53];
+    wb_progress prog;
+    int ok;
+    char perr[700];
+    load_states(ws, &prog, &ok, perr, sizeof perr);
+    if (!ok) printf("! progress file refused: %s\n  (fix or move that file; nothing is lost, it is left as it is)\n\n", perr);
+    printf("Progress file: %s\n\n", wb_progress_path());
+    int all_done = 0, all_total = 0, present_weeks = 0;
+    for (int p = 0; p < 9; p++) {
+        int pd = 0, pt = 0, pw = 0;
+        for (int w = PHASE_FIRST[p]; w < PHASE_FIRST[p + 1]; w++) {
+            pd += ws[w].done;
+            pt += ws[w].total;
+            pw += ws[w].present;
+        }
+        char b[32];
+        bar(b, pd, pt, 20);
+        char quiz[64] = "quiz: not taken";
+        char qid[32];
+        snprintf(qid, sizeof qid, "quiz.phase%d", p);
+        const wb_record *q = ok ? wb_progress_find(&prog, qid) : NULL;
+        if (q) snprintf(quiz, sizeof quiz, "quiz: %s", q->figure);
+        printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, PHASES[p], b, pd, pt, quiz);
+        for (int w = PHASE_FIRST[p]; w < PHASE_FIRST[p + 1]; w++) {
+            char dir[64];
+            week_dir(w, dir, sizeof dir);
+            if (!ws[w].present) {
+                printf("   -    %-16s %-36s (not in this workbook yet)\n", dir, WEEKS[w]);
+                continue;
+            }
+            const char *mark = ws[w].done == ws[w].total ? "done" : ws[w].done ? "part" : "todo";
+            printf("  %s  %-16s %-36s %d/%d\n", mark, dir, WEEKS[w], ws[w].done, ws[w].total);
+        }
+        all_done += pd;
+        all_total += pt;
+        present_weeks += pw;
+    }
+    int nw = next_week(ws);
+    printf("\n%d of %d checkpoints done across the %d weeks in this workbook (of 52).\n", all_done, all_total,
+           present_weeks);
+    if (nw) {
+        char dir[64];
+        week_dir(nw, dir, sizeof dir);
+        printf("Next: %s (%s): read %s/README.md, then `make %s check`.\n", dir, WEEKS[nw], dir, dir);
+    } else if (present_weeks) {
+        printf("Every week in this workbook is done.\n");
+    }
+    if (ok) wb_progress_free(&prog);
+    return 0;
+}
+
+static int cmd_help(void)
+{
+    static week_state ws[53];
+    wb_progress prog;
+    int ok;
+    char perr[700];
+    load_states(ws, &prog, &ok, perr, sizeof perr);
+    int nw = next_week(ws);
+    char dir[64] = "phase0/week01";
+    if (nw) week_dir(nw, dir, sizeof dir);
+    printf("The CUDA workbook. Each week lives in phaseP/weekNN; type, for example:\n\n"
+           "  make %-26s build your code for that week\n"
+           "  make %s check%*s build and test it; passed checkpoints go to progress.md\n"
+           "  make %s bench%*s benchmark table (+ CSV in build/bench/)\n"
+           "  make %s hint %*s the next hint, one at a time\n"
+           "  make %s reset%*s restore the starters (yours kept as .bak files)\n"
+           "  make %s sanitize   compute-sanitizer memcheck, racecheck, initcheck, synccheck\n"
+           "  make %s profile    Nsight Compute on the week's tests\n"
+           "  make %s ptx | sass the PTX or SASS of your kernels\n"
+           "  make ... IMPL=solution   the same with the reference solution (never recorded)\n"
+           "  make status               where you stand, all 52 weeks\n"
+           "  make test                 the workbook's own test suite\n"
+           "  make clean\n\n",
+           dir, dir, (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir,
+           (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir,
+           (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir,
+           (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir, dir, dir);
+    if (nw) printf("Next for you: %s (%s).\n", dir, WEEKS[nw]);
+    if (!ok) printf("! progress file refused: %s\n", perr);
+    if (ok) wb_progress_free(&prog);
+    return 0;
+}
+
+/* ---------------- starters ---------------- */
+
+/* Derive the starter text from a solution text. Returns NULL with a message
+ * on malformed markers. */
+static char *strip(const char *src, const char *name, char *err, size_t errsz)
+{
+    size_t cap = strlen(src) + 1, n = 0;
+    char *out = malloc(cap);
+    enum { SHARED, SOL, STARTER } state = SHARED;
+    int lno = 0, open_lno = 0;
+    for (const char *line = src; *line;) {
+        const char *nl = strchr(line, '\n');
+        size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+        lno++;
+        const char *t = line;
+        while (*t == ' ' || *t == '\t') t++;
+        size_t tl = len - (size_t)(t - line);
+        int is_sol = strncmp(t, "//@solution", 11) == 0, is_st = strncmp(t, "//@starter", 10) == 0,
+            is_end = strncmp(t, "//@end", 6) == 0;
+        if (is_sol) {
+            if (state != SHARED) goto bad;
+            state = SOL;
+            open_lno = lno;
+        } else if (is_st) {
+            if (state != SOL) goto bad;
+            state = STARTER;
+        } else if (is_end) {
+            if (state == SHARED) goto bad;
+            state = SHARED;
+        } else if (state == SHARED) {
+            memcpy(out + n, line, len);
+            n += len;
+        } else if (state == STARTER) {
+            /* keep the indentation, drop the "//| " (or "//|") prefix */
+            if (strncmp(t, "//|", 3) != 0) {
+                snprintf(err, errsz, "%s:%d: lines in a //@starter region must start with '//| '", name, lno);
+                free(out);
+                return NULL;
+            }
+            size_t ind = (size_t)(t - line), skip = (tl > 3 && t[3] == ' ') ? 4 : 3;
+            memcpy(out + n, line, ind);
+            n += ind;
+            memcpy(out + n, t + skip, tl - skip);
+            n += tl - skip;
+        }
+        line += len;
+        continue;
+    bad:
+        snprintf(err, errsz, "%s:%d: marker out of order (//@solution, //@starter, //@end)", name, lno);
+        free(out);
+        return NULL;
+    }
+    if (state != SHARED) {
+        snprintf(err, errsz, "%s:%d: //@solution region never closed with //@end", name, open_lno);
+        free(out);
+        return NULL;
+    }
+    out[n] = 0;
+    return out;
+}
+
+static int cmd_strip(const char *path)
+{
+    char *src = slurp(path);
+    if (!src) {
+        fprintf(stderr, "wb strip: cannot read %s\n", path);
+        return 2;
+    }
+    char err[300];
+    char *out = strip(src, path, err, sizeof err);
+    free(src);
+    if (!out) {
+        fprintf(stderr, "%s\n", err);
+        return 2;
+    }
+    fputs(out, stdout);
+    free(out);
+    return 0;
+}
+
+/* The pristine starter of one exercise: derived from the solution when it is
+ * there, else the copy a release keeps in WEEKDIR/.starter/. */
+static char *pristine(const char *wdir, const char *ex, char *err, size_t errsz)
+{
+    char sol[512], kept[512];
+    snprintf(sol, sizeof sol, "%s/solution/%s.cu", wdir, ex);
+    snprintf(kept, sizeof kept, "%s/.starter/%s.cu", wdir, ex);
+    char *src = slurp(sol);
+    if (src) {
+        char *s = strip(src, sol, err, errsz);
+        free(src);
+        return s;
+    }
+    src = slurp(kept);
+    if (!src) snprintf(err, errsz, "neither %s nor %s is there", sol, kept);
+    return src;
+}
+
+static int load_week(const char *wdir, wb_week *w)
+{
+    char path[512], err[600];
+    snprintf(path, sizeof path, "%s/week.txt", wdir);
+    if (wb_week_load(path, w, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int cmd_drift(const char *wdir)
+{
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    int bad = 0;
+    for (int i = 0; i < w.n_exercises; i++) {
+        char err[300], path[512];
+        snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
+        char *want = pristine(wdir, w.exercises[i], err, sizeof err);
+        if (!want) {
+            fprintf(stderr, "%s\n", err);
+            bad++;
+            continue;
+        }
+        char *have = slurp(path);
+        if (!have || strcmp(have, want) != 0) {
+            fprintf(stderr,
+                    "%s differs from the starter derived from %s/solution/%s.cu\n"
+                    "  (authors: edit the solution's marked regions and run `make starters`; learners: expected "
+                    "once you edit it)\n",
+                    path, wdir, w.exercises[i]);
+            bad++;
+        }
+        free(have);
+        free(want);
+    }
+    return bad ? 1 : 0;
+}
+
+static int cmd_write_starters(const char *wdir)
+{
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    for (int i = 0; i < w.n_exercises; i++) {
+        char err[300], path[512];
+        char *s = pristine(wdir, w.exercises[i], err, sizeof err);
+        if (!s) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
+        FILE *f = fopen(path, "w");
+        if (!f || fputs(s, f) < 0 || fclose(f) != 0) {
+            fprintf(stderr, "cannot write %s\n", path);
+            return 2;
+        }
+        free(s);
+    }
+    return 0;
+}
+
+static int cmd_reset(const char *wdir, const char *only)
+{
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    int did = 0;
+    for (int i = 0; i < w.n_exercises; i++) {
+        if (only && *only && strcmp(only, w.exercises[i]) != 0) continue;
+        char err[300], path[512], bak[600];
+        char *s = pristine(wdir, w.exercises[i], err, sizeof err);
+        if (!s) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
+        char *have = slurp(path);
+        if (have && strcmp(have, s) == 0) {
+            printf("%s is already the starter\n", path);
+        } else {
+            if (have) {
+                char stamp[32];
+                time_t t = time(NULL);
+                struct tm tm;
+                localtime_r(&t, &tm);
+                strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+                snprintf(bak, sizeof bak, "%s.%s.bak", path, stamp);
+                if (rename(path, bak) != 0) {
+                    fprintf(stderr, "cannot keep a backup at %s: %s; nothing changed\n", bak, strerror(errno));
+                    return 2;
+                }
+                printf("your %s is kept as %s\n", path, bak);
+            }
+            FILE *f = fopen(path, "w");
+            if (!f || fputs(s, f) < 0 || fclose(f) != 0) {
+                fprintf(stderr, "cannot write %s\n", path);
+                return 2;
+            }
+            printf("%s restored to the starter\n", path);
+        }
+        free(have);
+        free(s);
+        did++;
+    }
+    if (!did) {
+        fprintf(stderr, "no exercise '%s' in %s (exercises: ", only, wdir);
+        for (int i = 0; i < w.n_exercises; i++) fprintf(stderr, "%s%s", i ? ", " : "", w.exercises[i]);
+        fprintf(stderr, ")\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* ---------------- hints ---------------- */
+
+static int cmd_hint(const char *wdir)
+{
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    if (!w.n_hints) {
+        printf("%s has no hints; its README's Hints section is the place to look.\n", wdir);
+        return 0;
+    }
+    const char *state = getenv("WB_STATE");
+    char dir[512], path[700];
+    snprintf(dir, sizeof dir, "%s", state && *state ? state : "build/.wb-state");
+    char mk[600];
+    snprintf(mk, sizeof mk, "mkdir -p '%s'", dir);
+    if (system(mk) != 0) return 2;
+    char key[128];
+    snprintf(key, sizeof key, "%s", wdir);
+    for (char *p = key; *p; p++)
+        if (*p == '/') *p = '-';
+    snprintf(path, sizeof path, "%s/hints-%s", dir, key);
+    int shown = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fscanf(f, "%d", &shown) != 1) shown = 0;
+        fclose(f);
+    }
+    if (shown >= w.n_hints) {
+        printf("All %d hints of %s were shown. Again, all of them:\n", w.n_hints, wdir);
+        for (int i = 0; i < w.n_hints; i++) printf("  %d. [%s] %s\n", i + 1, w.hint_exercise[i], w.hints[i]);
+        return 0;
+    }
+    printf("Hint %d of %d for %s (%s.cu):\n  %s\n", shown + 1, w.n_hints, wdir, w.hint_exercise[shown],
+           w.hints[shown]);
+    f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "%d\n", shown + 1);
+        fclose(f);
+    }
+    return 0;
+}
+
+/* ---------------- ledger ---------------- */
+
+static int cmd_ledger(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    int pass = 0, fail = 0, skip = 0;
+    char line[4096];
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            if (strncmp(line, "PASS\t", 5) == 0) pass++;
+            else if (strncmp(line, "SKIP\t", 5) == 0) skip++;
+            else if (strncmp(line, "FAIL\t", 5) == 0) {
+                fail++;
+                line[strcspn(line, "\n")] = 0;
+                char *label = line + 5, *detail = strchr(label, '\t');
+                if (detail) *detail++ = 0;
+                printf("FAILED: %s%s%s\n", label, detail && *detail ? ": " : "", detail ? detail : "");
+            }
+        }
+        fclose(f);
+    }
+    printf("%d passed, %d failed, %d skipped\n", pass, fail, skip);
+    return fail ? 1 : 0;
+}
+
+static int cmd_ledger_add(int argc, char **argv)
+{
+    FILE *f = fopen(argv[2], "a");
+    if (!f) return 2;
+    fprintf(f, "%s\t%s\t%s\n", argv[3], argv[4], argc > 5 ? argv[5] : "");
+    fclose(f);
+    return 0;
+}
+
+static int cmd_progress_check(void)
+{
+    wb_progress p;
+    char err[700];
+    if (wb_progress_load(wb_progress_path(), &p, err, sizeof err) != 0) {
+        fprintf(stderr, "refused: %s\nThe file was left exactly as it is.\n", err);
+        return 1;
+    }
+    printf("%s: %d records, readable\n", wb_progress_path(), p.n);
+    wb_progress_free(&p);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "help";
+    if (strcmp(cmd, "help") == 0) return cmd_help();
+    if (strcmp(cmd, "status") == 0) return cmd_status();
+    if (strcmp(cmd, "strip") == 0 && argc == 3) return cmd_strip(argv[2]);
+    if (strcmp(cmd, "drift") == 0 && argc == 3) return cmd_drift(argv[2]);
+    if (strcmp(cmd, "write-starters") == 0 && argc == 3) return cmd_write_starters(argv[2]);
+    if (strcmp(cmd, "reset") == 0 && argc >= 3) return cmd_reset(argv[2], argc > 3 ? argv[3] : NULL);
+    if (strcmp(cmd, "hint") == 0 && argc == 3) return cmd_hint(argv[2]);
+    if (strcmp(cmd, "ledger") == 0 && argc == 3) return cmd_ledger(argv[2]);
+    if (strcmp(cmd, "ledger-add") == 0 && argc >= 5) return cmd_ledger_add(argc, argv);
+    if (strcmp(cmd, "progress-check") == 0) return cmd_progress_check();
+    fprintf(stderr, "usage: wb help|status|strip F|drift W|write-starters W|reset W [EX]|hint W|ledger F|"
+                    "progress-check\n");
+    return 2;
+}
