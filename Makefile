@@ -60,7 +60,8 @@ test_bin = $(BUILD)/$(1)/$(2)/test
 # ---------------------------------------------------------------- common library and tool
 COMMON_SRC := $(wildcard common/src/*.c)
 HOST_SRC   := common/src/wb_stats.c common/src/wb_rand.c common/src/wb_compare.c common/src/wb_meta.c common/src/wb_progress.c
-COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+COMMON_CU  := $(wildcard common/src/*.cu)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(COMMON_CU:%.cu=$(BUILD)/%.o)
 LIBWB      := $(BUILD)/libwb.a
 WB         := $(BUILD)/wb
 DEPS_OK    := $(BUILD)/.deps-ok
@@ -73,6 +74,11 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/common/src/%.o: common/src/%.cu | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBWB): $(COMMON_OBJ)
 	$(if $(Q),@echo "  AR      $@")
@@ -125,7 +131,7 @@ $(foreach w,$(WEEKS),$(foreach i,$(IMPLS),$(eval $(call impl_rules,$(w),$(i)))))
 
 # ---------------------------------------------------------------- what a learner types
 .PHONY: help status $(WEEKS) $(week_goal) check bench hint reset sanitize profile ptx sass clean test starters
-.PHONY: all build-all
+.PHONY: all build-all test-extra
 
 help: $(WB)
 	@$(WB) help
@@ -233,10 +239,15 @@ test: $(HARNESS_TEST) $(WB)
 	  [ -x $(BUILD)/$$w/starter/test ] && WB_WEEK_DIR=$$w WB_LEDGER=$(LEDGER) WB_IMPL="untouched starter" WB_EXPECT=fail WB_PROGRESS=$(BUILD)/test-progress.md $(BUILD)/$$w/starter/test >$(BUILD)/starter-$${w//\//-}.log 2>&1; \
 	  grep -h "^  \(PASS\|FAIL\|SKIP\) " $(BUILD)/starter-$${w//\//-}.log | sed 's/^/  starter: /' | cut -c1-110; \
 	done; true
-	$(Q)$(MAKE) -s test-plots
+	$(Q)$(MAKE) -s test-extra
 	@echo
 	$(Q)$(WB) ledger $(LEDGER)
 
-# Plot rendering is checked where gnuplot is there (weeks that plot add to this).
-test-plots:
-	@true
+# Fragments in mk/*.mk add tools beside the weeks (plots, grading, quizzes).
+# Each may append a target to TEST_EXTRA; `make test` runs them after the
+# weeks, and they add their own lines to $(LEDGER) with `$(WB) ledger-add`.
+TEST_EXTRA :=
+-include $(sort $(wildcard mk/*.mk))
+
+test-extra: $(WB)
+	$(Q)for t in $(TEST_EXTRA); do $(MAKE) -s $$t LEDGER=$(abspath $(LEDGER)) || $(WB) ledger-add $(LEDGER) FAIL "$$t" "exited non-zero"; done

@@ -57,7 +57,26 @@ typedef struct {
     const char *yard_name; /* "COPY", "cuBLAS", ... (NULL: none) */
     double      yard;      /* the yardstick's figure in the same unit */
     double      target;    /* target ratio (0: none) */
+    int         invalid;   /* set by wb_bench_invalid */
 } wb_bench_row;
+
+/* A benchmark checks the output of its timed runs before it reports a
+ * figure: a kernel that is fast because it is wrong must not pass a speed
+ * checkpoint. wb_dverify_f32 compares `samples` random elements of a device
+ * array (and its first and last 64) with expect(i, ctx); it returns the
+ * number wrong, with the message in *out. */
+#include "wb_compare.h"
+typedef double (*wb_expect_fn)(size_t i, const void *ctx);
+size_t wb_dverify_f32(const char *name, const float *d, size_t n, wb_expect_fn expect, const void *ctx,
+                      size_t samples, double atol, double rtol, wb_cmp *out);
+
+/* Mark a row as having no valid figure (wrong output): value becomes NaN,
+ * the ratio NaN, and `why` is printed and kept for wb_expect_target. */
+void wb_bench_invalid(wb_bench_row *r, const char *why);
+
+/* "3027 GB/s vs COPY 2957 GB/s" for the last row emitted, or why it was
+ * invalid. */
+const char *wb_bench_last_detail(void);
 
 /* Print the header once per process, then one aligned line per row; when
  * WB_CSV names a file, append a CSV row (header written if the file is new)

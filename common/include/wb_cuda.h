@@ -65,6 +65,13 @@ void  wb_d2h(void *dst, const void *src, size_t bytes);
 /* Synchronise the device and report any asynchronous error. */
 void  wb_sync(void);
 
+/* Random inputs made on the device, reproducible on the host: element i of
+ * wb_dfill_uniform_f32(d, n, seed, lo, hi) equals wb_hash_uniform_f32(seed,
+ * i, lo, hi) bit for bit, so a benchmark can fill gigabytes at device speed
+ * and still check any output element on the CPU. Asynchronous (stream 0). */
+void  wb_dfill_uniform_f32(float *d, size_t n, unsigned long long seed, float lo, float hi);
+float wb_hash_uniform_f32(unsigned long long seed, size_t i, float lo, float hi);
+
 /* Host buffers that fail loudly; wb_hpoison fills with 0xFF bytes. */
 void *wb_hmalloc(size_t bytes);
 void  wb_hpoison(void *p, size_t bytes);

@@ -91,15 +91,63 @@ double wb_yard_copy_gbps(size_t bytes)
 
 double wb_bench_ratio(const wb_bench_row *r)
 {
-    return (r->yard_name && r->yard > 0) ? r->value / r->yard : NAN;
+    return (!r->invalid && r->yard_name && r->yard > 0) ? r->value / r->yard : NAN;
 }
 
 static int header_printed;
+static char last_detail[600];
+
+const char *wb_bench_last_detail(void) { return last_detail; }
+
+void wb_bench_invalid(wb_bench_row *r, const char *why)
+{
+    r->value = NAN;
+    snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", why);
+    r->invalid = 1;
+}
+
+size_t wb_dverify_f32(const char *name, const float *d, size_t n, wb_expect_fn expect, const void *ctx,
+                      size_t samples, double atol, double rtol, wb_cmp *out)
+{
+    size_t k = samples + 128 < n ? samples + 128 : n;
+    size_t *idx = malloc((k ? k : 1) * sizeof *idx);
+    float *got = malloc((k ? k : 1) * sizeof *got);
+    double *ref = malloc((k ? k : 1) * sizeof *ref);
+    wb_rng rng = wb_rng_for(name, (int)(n & 0x7fffffff));
+    for (size_t j = 0; j < k; j++) {
+        if (k == n) idx[j] = j;
+        else if (j < 64) idx[j] = j;
+        else if (j < 128) idx[j] = n - 128 + j;
+        else idx[j] = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
+        WB_CUDA(cudaMemcpy(&got[j], d + idx[j], sizeof(float), cudaMemcpyDeviceToHost));
+        ref[j] = expect(idx[j], ctx);
+    }
+    wb_cmp c;
+    wb_compare_f32_f64(name, got, ref, k, atol, rtol, &c);
+    if (c.bad) {
+        /* name the real index of the first wrong element */
+        size_t first = idx[c.first_bad];
+        char msg[sizeof c.msg];
+        snprintf(msg, sizeof msg, "%zu of %zu sampled elements wrong; first %s[%zu] expected %.9g got %.9g", c.bad, k,
+                 name, first, ref[c.first_bad], (double)got[c.first_bad]);
+        snprintf(c.msg, sizeof c.msg, "%s", msg);
+    }
+    if (out) *out = c;
+    free(idx), free(got), free(ref);
+    return c.bad;
+}
 
 void wb_bench_emit(const wb_bench_row *r)
 {
     const wb_device *d = wb_this_device();
     double ratio = wb_bench_ratio(r);
+    if (!r->invalid) {
+        if (r->yard_name)
+            snprintf(last_detail, sizeof last_detail, "%.4g %s vs %s %.4g %s", r->value, r->unit, r->yard_name, r->yard,
+                     r->unit);
+        else
+            snprintf(last_detail, sizeof last_detail, "%.4g %s", r->value, r->unit);
+    }
     if (!header_printed) {
         printf("  %-14s %-30s %12s %10s %10s %12s %-16s %7s %7s\n", "exercise", "variant", "n", "median ms",
                "min ms", "figure", "yardstick", "ratio", "target");
@@ -113,8 +161,10 @@ void wb_bench_emit(const wb_bench_row *r)
     else snprintf(rat, sizeof rat, "%.3f", ratio);
     if (r->target > 0) snprintf(tgt, sizeof tgt, ">= %.2f", r->target);
     else snprintf(tgt, sizeof tgt, "-");
+    if (r->invalid) snprintf(fig, sizeof fig, "WRONG");
     printf("  %-14s %-30s %12zu %10.4f %10.4f %12s %-16s %7s %7s\n", r->exercise, r->variant, r->n, r->t.median,
            r->t.min, fig, yard, rat, tgt);
+    if (r->invalid) printf("    %s\n", last_detail);
     fflush(stdout);
 
     const char *csv = getenv("WB_CSV");

@@ -107,6 +107,8 @@ void wb_expect_target(const char *checkpoint, double ratio, const char *detail)
 {
     const wb_checkpoint *c = wb_week_checkpoint(&g_week, checkpoint);
     ck_assert_msg(c && c->target > 0, "checkpoint %s has no target in week.txt", checkpoint);
+    if (!detail) detail = wb_bench_last_detail();
+    ck_assert_msg(!isnan(ratio), "%s: %s", checkpoint, detail[0] ? detail : "the benchmark gave no figure");
     char fig[160];
     snprintf(fig, sizeof fig, "%.3f of %s (%s)", ratio, c->yard, detail);
     wb_report_figure(checkpoint, fig);
