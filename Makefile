@@ -224,8 +224,12 @@ all: build-all
 # starter/solution/test compile, the solution passes (GPU tests skip with no
 # GPU), the untouched starter fails every checkpoint a GPU could run;
 # 3. one closing line: N passed, N failed, N skipped.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+
 test: $(HARNESS_TEST) $(WB)
 	@rm -f $(LEDGER)
+	@echo "Building every week (solution and starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
+	$(Q)$(MAKE) -k -j$(NPROC) build-all >$(BUILD)/build-all.log 2>&1 || true
 	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
 	$(Q)for w in $(WEEKS); do \
 	  if $(WB) drift $$w; then $(WB) ledger-add $(LEDGER) PASS "$$w starters derive from solutions"; \

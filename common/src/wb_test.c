@@ -354,16 +354,18 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     srunner_print(sr, CK_MINIMAL);
 
     const char *record = getenv("WB_RECORD");
-    int recorded = 0;
+    int recorded = 0, record_failed = 0;
     if (record && *record == '1' && nrec > 0 && g.count > 0 && !expect_fail) {
         if (wb_progress_update(wb_progress_path(), recs, nrec, err, sizeof err) == 0) {
             recorded = 1;
             printf("Recorded %d passed checkpoint%s in %s.\n", nrec, nrec == 1 ? "" : "s", wb_progress_path());
         } else {
-            printf("Progress NOT recorded: %s\nFix that line (or move the file away) and check again.\n", err);
+            record_failed = 1;
+            printf("Progress NOT recorded: %s\nNext: fix that line (or move the file away; it was left untouched) and "
+                   "check again.\n", err);
         }
     }
-    if (!expect_fail) {
+    if (!expect_fail && !record_failed) {
         if (n_fail) {
             printf("Next: fix the failing checkpoint%s in ", n_fail == 1 ? "" : "s");
             for (int i = 0; i < g_week.n_exercises; i++)
@@ -383,5 +385,5 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             if (!res[c].failed && !res[c].skipped && res[c].ran) return 1;
         return 0;
     }
-    return n_fail ? 1 : 0;
+    return n_fail ? 1 : record_failed ? 3 : 0;
 }
