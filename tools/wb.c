@@ -190,23 +190,30 @@ static int cmd_help(void)
     int nw = next_week(ws);
     char dir[64] = "phase0/week01";
     if (nw) week_dir(nw, dir, sizeof dir);
-    printf("The CUDA workbook. Each week lives in phaseP/weekNN; type, for example:\n\n"
-           "  make %-26s build your code for that week\n"
-           "  make %s check%*s build and test it; passed checkpoints go to progress.md\n"
-           "  make %s bench%*s benchmark table (+ CSV in build/bench/)\n"
-           "  make %s hint %*s the next hint, one at a time\n"
-           "  make %s reset%*s restore the starters (yours kept as .bak files)\n"
-           "  make %s sanitize   compute-sanitizer memcheck, racecheck, initcheck, synccheck\n"
-           "  make %s profile    Nsight Compute on the week's tests\n"
-           "  make %s ptx | sass the PTX or SASS of your kernels\n"
-           "  make ... IMPL=solution   the same with the reference solution (never recorded)\n"
-           "  make status               where you stand, all 52 weeks\n"
-           "  make test                 the workbook's own test suite\n"
-           "  make clean\n\n",
-           dir, dir, (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir,
-           (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir,
-           (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir,
-           (int)(13 - strlen(dir) > 0 ? 13 - strlen(dir) : 0) + 8, "", dir, dir, dir);
+    char cmd[12][80];
+    const char *what[12] = {
+        "build your code for that week",
+        "build and test it; passed checkpoints go to progress.md",
+        "benchmark table (+ CSV in build/bench/)",
+        "the next hint, one at a time",
+        "restore the starters (yours kept as .bak files)",
+        "compute-sanitizer: memcheck, racecheck, initcheck, synccheck",
+        "Nsight Compute on the week's benchmarks",
+        "the PTX or SASS of your kernels",
+        "the same with the reference solution (never recorded)",
+        "where you stand, all 52 weeks",
+        "the workbook's own test suite",
+        "remove build/",
+    };
+    const char *suffix[9] = { "", " check", " bench", " hint", " reset", " sanitize", " profile", " ptx | sass",
+                              " check IMPL=solution" };
+    for (int i = 0; i < 9; i++) snprintf(cmd[i], sizeof cmd[i], "make %s%s", dir, suffix[i]);
+    snprintf(cmd[9], sizeof cmd[9], "make status");
+    snprintf(cmd[10], sizeof cmd[10], "make test");
+    snprintf(cmd[11], sizeof cmd[11], "make clean");
+    printf("The CUDA workbook: one folder a week, phaseP/weekNN. Type, for example:\n\n");
+    for (int i = 0; i < 12; i++) printf("  %-44s %s\n", cmd[i], what[i]);
+    printf("\n");
     if (nw) printf("Next for you: %s (%s).\n", dir, WEEKS[nw]);
     if (!ok) printf("! progress file refused: %s\n", perr);
     if (ok) wb_progress_free(&prog);

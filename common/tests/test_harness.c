@@ -13,8 +13,18 @@
 
 static char tmpdir[256];
 
+static void remove_tmpdir(void)
+{
+    if (!tmpdir[0]) return;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmpdir);
+    tmpdir[0] = 0;
+}
+
 static void make_tmpdir(void)
 {
+    atexit(remove_tmpdir);
     snprintf(tmpdir, sizeof tmpdir, "/tmp/wb-harness-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(tmpdir));
 }
