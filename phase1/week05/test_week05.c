@@ -1,0 +1,421 @@
+/* test_week05.c — week 05's checkpoints: grid-stride loops, 2D/3D indexing,
+ * shapes and strides (CPU), stream ordering, and bandwidth. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "wb_test.h"
+#include "ew.h"
+#include "streams.h"
+#include "views.h"
+
+static float relu_ref(float v, float alpha)
+{
+    v *= alpha;
+    return v < 0.f ? 0.f : v;
+}
+
+/* ---------------------------------------------------------------- scale_relu */
+
+static const size_t SIZES[] = { 0, 1, 3, 31, 255, 256, 257, 1023, 4097, 65537, 1000003, ((size_t)1 << 24) + 5 };
+#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
+#define GUARD 64
+
+static void check_scale_relu(wb_rng *rng, size_t n, size_t ox, size_t oy, int specials)
+{
+    size_t cap = n + GUARD + 4;
+    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc((n ? n : 1) * 4);
+    float alpha = (float)wb_rng_unit(rng) * 4.f - 1.f;
+    wb_fill_uniform_f32(rng, hx, cap, -100, 100);
+    if (specials && n >= 4) {
+        hx[ox + 0] = NAN, hx[ox + 1] = INFINITY, hx[ox + 2] = -INFINITY, hx[ox + n - 1] = NAN;
+        alpha = 1.5f;
+    }
+    for (size_t i = 0; i < n; i++) ref[i] = relu_ref(hx[ox + i], alpha);
+    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
+    wb_h2d(dx, hx, cap * 4);
+    wb_dpoison(dy, cap * 4);
+    WB_CUDA(scale_relu(dx + ox, dy + oy, n, alpha));
+    wb_sync();
+    wb_d2h(hy, dy, cap * 4);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu, alpha %g", n, ox, oy, alpha);
+    wb_cmp cmp;
+    wb_compare_f32("y", hy + oy, ref, n, 0, 1e-7, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t touched = wb_count_not_byte(hy, oy * 4, 0xFF) + wb_count_not_byte(hy + oy + n, GUARD * 4, 0xFF);
+    ck_assert_msg(touched == 0, "%s: %zu bytes written outside y[0..n)", what, touched);
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(ref);
+}
+
+START_TEST(scale_relu_sizes)
+{
+    wb_rng rng = WB_RNG();
+    check_scale_relu(&rng, SIZES[_i], 0, 0, 0);
+}
+END_TEST
+
+START_TEST(scale_relu_offsets)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 1000, 300000);
+    check_scale_relu(&rng, n, (size_t)(_i & 3), (size_t)((_i >> 2) & 3), 0);
+}
+END_TEST
+
+START_TEST(scale_relu_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    check_scale_relu(&rng, (size_t)wb_rng_int(&rng, 4, 5000), (size_t)(_i & 1), (size_t)(_i & 1), 1);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- add2d */
+
+START_TEST(add2d_shapes)
+{
+    static const int R[] = { 1, 1, 7, 33, 257, 1000, 70000, 3 }, C[] = { 1, 300, 1, 31, 129, 1000, 5, 65537 };
+    wb_rng rng = WB_RNG();
+    int rows = R[_i], cols = C[_i];
+    size_t lda = (size_t)cols + (size_t)wb_rng_int(&rng, 0, 9), ldb = (size_t)cols + (size_t)wb_rng_int(&rng, 0, 9),
+           ldc = (size_t)cols + (size_t)wb_rng_int(&rng, 1, 9);
+    size_t na = lda * rows, nb = ldb * rows, nc = ldc * rows;
+    float *ha = wb_hmalloc(na * 4), *hb = wb_hmalloc(nb * 4), *hc = wb_hmalloc(nc * 4);
+    float *ref = wb_hmalloc((size_t)rows * cols * 4), *got = wb_hmalloc((size_t)rows * cols * 4);
+    wb_fill_uniform_f32(&rng, ha, na, -10, 10);
+    wb_fill_uniform_f32(&rng, hb, nb, -10, 10);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) ref[(size_t)r * cols + c] = ha[r * lda + c] + hb[r * ldb + c];
+    float *da = wb_dmalloc(na * 4), *db = wb_dmalloc(nb * 4), *dc = wb_dmalloc(nc * 4);
+    wb_h2d(da, ha, na * 4);
+    wb_h2d(db, hb, nb * 4);
+    wb_dpoison(dc, nc * 4);
+    WB_CUDA(add2d(da, lda, db, ldb, dc, ldc, rows, cols));
+    wb_sync();
+    wb_d2h(hc, dc, nc * 4);
+    size_t pad_written = 0;
+    for (int r = 0; r < rows; r++) {
+        memcpy(got + (size_t)r * cols, hc + r * ldc, (size_t)cols * 4);
+        pad_written += wb_count_not_byte(hc + r * ldc + cols, (ldc - cols) * 4, 0xFF);
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%d x %d, ld %zu %zu %zu", rows, cols, lda, ldb, ldc);
+    wb_cmp cmp;
+    wb_compare_f32("c", got, ref, (size_t)rows * cols, 0, 1e-7, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(pad_written == 0, "%s: %zu bytes of row padding written", what, pad_written);
+    wb_dfree(da), wb_dfree(db), wb_dfree(dc);
+    free(ha), free(hb), free(hc), free(ref), free(got);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- tensor3_relu */
+
+/* A strided view of a random contiguous base tensor: permuted and/or sliced
+ * with a step, the way x.permute(...)[::s] would leave it. */
+START_TEST(tensor3_views)
+{
+    static const int SH[][3] = { { 1, 1, 1 }, { 0, 5, 7 }, { 3, 1, 33 }, { 5, 70, 3 }, { 17, 9, 129 },
+                                 { 2, 3, 70001 }, { 70000, 2, 3 }, { 4, 66000, 2 }, { 31, 33, 35 }, { 8, 16, 300 } };
+    wb_rng rng = WB_RNG();
+    int shape[3] = { SH[_i][0], SH[_i][1], SH[_i][2] };
+    int perm[3] = { 0, 1, 2 };
+    for (int d = 2; d > 0; d--) { /* random permutation */
+        int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
+        perm[d] = perm[j], perm[j] = t;
+    }
+    int step[3];
+    long long base_shape[3], base_st[3], st[3];
+    for (int d = 0; d < 3; d++) step[d] = (int)wb_rng_int(&rng, 1, 2);
+    /* the view's dimension d is base dimension perm[d], read with step[d] */
+    for (int d = 0; d < 3; d++) base_shape[perm[d]] = (long long)shape[d] * step[d] + (shape[d] ? 0 : 1);
+    base_st[2] = 1, base_st[1] = base_shape[2], base_st[0] = base_shape[2] * base_shape[1];
+    for (int d = 0; d < 3; d++) st[d] = base_st[perm[d]] * step[d];
+    size_t nbase = (size_t)(base_shape[0] * base_shape[1] * base_shape[2]), nout = (size_t)shape[0] * shape[1] * shape[2];
+    float *hx = wb_hmalloc(nbase * 4), *hy = wb_hmalloc((nout + GUARD) * 4), *ref = wb_hmalloc((nout ? nout : 1) * 4);
+    wb_fill_uniform_f32(&rng, hx, nbase, -5, 5);
+    if (nbase > 2) hx[nbase / 2] = NAN;
+    float alpha = 0.75f;
+    for (int i = 0; i < shape[0]; i++)
+        for (int j = 0; j < shape[1]; j++)
+            for (int k = 0; k < shape[2]; k++)
+                ref[((size_t)i * shape[1] + j) * shape[2] + k] = relu_ref(hx[i * st[0] + j * st[1] + k * st[2]], alpha);
+    float *dx = wb_dmalloc(nbase * 4), *dy = wb_dmalloc((nout + GUARD) * 4);
+    wb_h2d(dx, hx, nbase * 4);
+    wb_dpoison(dy, (nout + GUARD) * 4);
+    WB_CUDA(tensor3_relu(dx, st, dy, shape, alpha));
+    wb_sync();
+    wb_d2h(hy, dy, (nout + GUARD) * 4);
+    char what[128];
+    snprintf(what, sizeof what, "shape %d x %d x %d, strides %lld %lld %lld", shape[0], shape[1], shape[2], st[0], st[1],
+             st[2]);
+    wb_cmp cmp;
+    wb_compare_f32("y", hy, ref, nout, 0, 1e-7, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(wb_count_not_byte(hy + nout, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- views (CPU) */
+
+static long long offset_of(int nd, const long long *shape, const long long *st, long long linear)
+{
+    long long off = 0;
+    for (int d = nd - 1; d >= 0; d--) {
+        off += (linear % shape[d]) * st[d];
+        linear /= shape[d];
+    }
+    return off;
+}
+
+START_TEST(contiguous_known)
+{
+    long long s1[] = { 2, 3, 4 }, e1[] = { 12, 4, 1 }, g[3];
+    memset(g, 0x7f, sizeof g);
+    contiguous_strides(3, s1, g);
+    for (int d = 0; d < 3; d++) ck_assert_msg(g[d] == e1[d], "shape (2,3,4): stride[%d] = %lld, expected %lld", d, g[d], e1[d]);
+    long long s2[] = { 5 }, g2[1] = { 0 };
+    contiguous_strides(1, s2, g2);
+    ck_assert_msg(g2[0] == 1, "shape (5): stride %lld, expected 1", g2[0]);
+}
+END_TEST
+
+START_TEST(permute_random)
+{
+    wb_rng rng = WB_RNG();
+    int nd = (int)wb_rng_int(&rng, 1, 5);
+    long long shape[8], st[8], nshape[8], nst[8];
+    int perm[8];
+    for (int d = 0; d < nd; d++) shape[d] = wb_rng_int(&rng, 1, 5), perm[d] = d;
+    contiguous_strides(nd, shape, st);
+    for (int d = nd - 1; d > 0; d--) {
+        int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
+        perm[d] = perm[j], perm[j] = t;
+    }
+    memset(nshape, 0, sizeof nshape);
+    memset(nst, 0, sizeof nst);
+    ck_assert_int_eq(permute_view(nd, shape, st, perm, nshape, nst), 0);
+    for (int d = 0; d < nd; d++) {
+        ck_assert_msg(nshape[d] == shape[perm[d]], "permuted shape[%d] = %lld, expected %lld", d, nshape[d], shape[perm[d]]);
+        ck_assert_msg(nst[d] == st[perm[d]], "permuted stride[%d] = %lld, expected %lld", d, nst[d], st[perm[d]]);
+    }
+    int bad[3] = { 0, 0, 2 };
+    if (nd == 3) ck_assert_msg(permute_view(3, shape, st, bad, nshape, nst) == -1, "perm (0,0,2) must be refused");
+    int out_of_range[1] = { 1 };
+    ck_assert_msg(permute_view(1, shape, st, out_of_range, nshape, nst) == -1, "perm (1) of a 1-D tensor must be refused");
+}
+END_TEST
+
+/* Known answers (what torch's .view() does). */
+START_TEST(view_known)
+{
+    long long ns[8];
+    long long s23[] = { 2, 3 }, c23[] = { 3, 1 }, t23[] = { 1, 2 } /* (3,2) transposed to (2,3) */;
+    long long s6[] = { 6 }, s32[] = { 3, 2 }, s321[] = { 3, 1, 2 }, s5[] = { 5 };
+    ck_assert_msg(view_strides(2, s23, c23, 1, s6, ns) == 1 && ns[0] == 1, "contiguous (2,3) -> (6): stride 1");
+    ck_assert_msg(view_strides(2, s23, c23, 2, s32, ns) == 1 && ns[0] == 2 && ns[1] == 1, "contiguous (2,3) -> (3,2)");
+    ck_assert_msg(view_strides(2, s23, t23, 1, s6, ns) == 0, "transposed (2,3) -> (6) needs a copy");
+    ck_assert_msg(view_strides(2, s23, t23, 3, s321, ns) == 0, "transposed (2,3) -> (3,1,2) needs a copy");
+    ck_assert_msg(view_strides(2, s23, c23, 1, s5, ns) == -1, "(2,3) -> (5): element counts differ");
+    long long s2x3[] = { 2, 3 }, sl[] = { 6, 1 }; /* x[:, :3] of a (2,6) tensor */
+    ck_assert_msg(view_strides(2, s2x3, sl, 1, s6, ns) == 0, "a column slice (2,3) strides (6,1) -> (6) needs a copy");
+    long long s4[] = { 4, 2 }, st4[] = { 4, 2 }, s8[] = { 2, 2, 2 }; /* x[:, ::2] of (4,4): rows split fine */
+    ck_assert_msg(view_strides(2, s4, st4, 3, s8, ns) == 1 && ns[0] == 8 && ns[1] == 4 && ns[2] == 2,
+                  "(4,2) strides (4,2) -> (2,2,2) is a view with strides (8,4,2)");
+}
+END_TEST
+
+/* Random tensors (permuted, sliced, broadcast with stride 0, size-1 dims)
+ * and random target shapes of the same size: the prediction must match a
+ * brute force that asks whether the element offsets, in logical order, are
+ * an affine function of the new index. */
+START_TEST(view_brute_force)
+{
+    wb_rng rng = WB_RNG();
+    for (int trial = 0; trial < 400; trial++) {
+        int nd = (int)wb_rng_int(&rng, 1, 4);
+        long long shape[8], st[8], base[8], bst[8], pshape[8], pst[8];
+        int perm[8];
+        for (int d = 0; d < nd; d++) base[d] = wb_rng_int(&rng, 1, 4), perm[d] = d;
+        contiguous_strides(nd, base, bst);
+        for (int d = nd - 1; d > 0; d--) {
+            int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
+            perm[d] = perm[j], perm[j] = t;
+        }
+        if (wb_rng_int(&rng, 0, 1)) ck_assert_int_eq(permute_view(nd, base, bst, perm, pshape, pst), 0);
+        else memcpy(pshape, base, sizeof base), memcpy(pst, bst, sizeof bst);
+        for (int d = 0; d < nd; d++) {
+            shape[d] = pshape[d], st[d] = pst[d];
+            long long r = wb_rng_int(&rng, 0, 9);
+            if (r == 0) st[d] = 0;                                 /* broadcast */
+            else if (r == 1 && shape[d] > 1) shape[d] -= 1;        /* slice */
+            else if (r == 2) st[d] *= 2;                           /* step */
+        }
+        long long numel = 1;
+        for (int d = 0; d < nd; d++) numel *= shape[d];
+        /* a random factorisation of numel into 1..4 dimensions */
+        int nn = (int)wb_rng_int(&rng, 1, 4);
+        long long ns[8], left = numel;
+        for (int d = 0; d < nn - 1; d++) {
+            long long f = 1;
+            for (int tries = 0; tries < 8; tries++) {
+                long long c = wb_rng_int(&rng, 1, 6);
+                if (left % c == 0) { f = c; break; }
+            }
+            ns[d] = f, left /= f;
+        }
+        ns[nn - 1] = left;
+        long long got[8];
+        for (int d = 0; d < 8; d++) got[d] = -12345;
+        int r = view_strides(nd, shape, st, nn, ns, got);
+        /* brute force: candidate strides from unit steps, then check all */
+        long long cand[8];
+        int affine = 1;
+        long long off0 = offset_of(nd, shape, st, 0);
+        for (int d = 0; d < nn; d++) {
+            long long lin = 1;
+            for (int e = d + 1; e < nn; e++) lin *= ns[e];
+            cand[d] = ns[d] > 1 ? offset_of(nd, shape, st, lin) - off0 : 0;
+        }
+        for (long long l = 0; l < numel && affine; l++) {
+            long long want = offset_of(nd, shape, st, l), have = 0, rem = l;
+            for (int d = nn - 1; d >= 0; d--) have += (rem % ns[d]) * cand[d], rem /= ns[d];
+            affine = want == have;
+        }
+        char desc[256];
+        int p = snprintf(desc, sizeof desc, "shape (");
+        for (int d = 0; d < nd; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", shape[d], d < nd - 1 ? "," : "");
+        p += snprintf(desc + p, sizeof desc - p, ") strides (");
+        for (int d = 0; d < nd; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", st[d], d < nd - 1 ? "," : "");
+        p += snprintf(desc + p, sizeof desc - p, ") -> (");
+        for (int d = 0; d < nn; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", ns[d], d < nn - 1 ? "," : "");
+        snprintf(desc + p, sizeof desc - p, ")");
+        ck_assert_msg(r == (affine ? 1 : 0), "%s: view_strides says %d, brute force says %s", desc, r,
+                      affine ? "a view (1)" : "a copy (0)");
+        if (r == 1)
+            for (long long l = 0; l < numel; l++) {
+                long long have = 0, rem = l;
+                for (int d = nn - 1; d >= 0; d--) have += (rem % ns[d]) * got[d], rem /= ns[d];
+                ck_assert_msg(have == offset_of(nd, shape, st, l), "%s: the strides returned read element %lld from the wrong place",
+                              desc, l);
+            }
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- streams */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+START_TEST(streams_ordered)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 1, 3000000);
+    float *hx = wb_hmalloc(n * 4), *hy = wb_hmalloc(n * 4), *hz = wb_hmalloc(n * 4), *ry = wb_hmalloc(n * 4),
+          *rz = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -3, 3);
+    for (size_t i = 0; i < n; i++) ry[i] = hx[i] * hx[i], rz[i] = ry[i] + 1.0f;
+    float *dx = wb_dmalloc(n * 4), *dy = wb_dmalloc(n * 4), *dz = wb_dmalloc(n * 4);
+    wb_h2d(dx, hx, n * 4);
+    wb_dpoison(dy, n * 4);
+    wb_dpoison(dz, n * 4);
+    cudaStream_t a, b;
+    cudaEvent_t ev;
+    WB_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
+    WB_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+    WB_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    wb_sync();
+    WB_CUDA(w05_spin(a, 300)); /* stream a is busy for 300 ms */
+    double t0 = now_ms();
+    WB_CUDA(two_stream_chain(dx, dy, dz, n, a, b, ev));
+    double host_ms = now_ms() - t0;
+    int b_busy = cudaStreamQuery(b) == cudaErrorNotReady;
+    wb_sync();
+    wb_d2h(hy, dy, n * 4);
+    wb_d2h(hz, dz, n * 4);
+    char what[64];
+    snprintf(what, sizeof what, "n=%zu", n);
+    wb_cmp cmp;
+    wb_compare_f32("y", hy, ry, n, 0, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    wb_compare_f32("z (read y before stream a wrote it?)", hz, rz, n, 0, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(host_ms < 100, "%s: two_stream_chain kept the host waiting %.0f ms (it must only enqueue)", what, host_ms);
+    ck_assert_msg(b_busy, "%s: stream b was idle right after the call: it did not wait for stream a", what);
+    cudaStreamDestroy(a), cudaStreamDestroy(b), cudaEventDestroy(ev);
+    wb_dfree(dx), wb_dfree(dy), wb_dfree(dz);
+    free(hx), free(hy), free(hz), free(ry), free(rz);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- bandwidth */
+
+typedef struct { const float *x; float *y; size_t n; float alpha; } sr_ctx;
+
+static void sr_work(void *p)
+{
+    sr_ctx *c = p;
+    WB_CUDA(scale_relu(c->x, c->y, c->n, c->alpha));
+}
+
+enum { SEED_X = 51 };
+
+static double sr_expect(size_t i, const void *ctx)
+{
+    return relu_ref(wb_hash_uniform_f32(SEED_X, i, -1, 1), ((const sr_ctx *)ctx)->alpha);
+}
+
+static double bench_scale_relu(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    sr_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 1.25f };
+    wb_dfill_uniform_f32((float *)c.x, n, SEED_X, -1, 1);
+    wb_dpoison(c.y, bytes);
+    double copy = wb_yard_copy_gbps(bytes);
+    wb_bench_row r = { .exercise = "scale_relu", .variant = "grid-stride", .n = n, .bytes = 8.0 * n, .flops = 2.0 * n,
+                       .unit = "GB/s", .yard_name = "COPY", .yard = copy,
+                       .target = wb_week_checkpoint(wb_current_week(), "w05.gridstride-bw")->target };
+    wb_time(sr_work, &c, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", c.y, n, sr_expect, &c, 1 << 14, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_bench_emit(&r);
+    wb_dfree((void *)c.x), wb_dfree(c.y);
+    return wb_bench_ratio(&r);
+}
+
+START_TEST(gridstride_bandwidth)
+{
+    wb_expect_target("w05.gridstride-bw", bench_scale_relu(), NULL);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w05.gridstride", WB_T(scale_relu_sizes), WB_GPU, N_SIZES },
+    { "w05.gridstride", WB_T(scale_relu_offsets), WB_GPU, 16 },
+    { "w05.gridstride", WB_T(scale_relu_nan_inf), WB_GPU, 4 },
+    { "w05.index", WB_T(add2d_shapes), WB_GPU, 8 },
+    { "w05.index", WB_T(tensor3_views), WB_GPU, 10 },
+    { "w05.views", WB_T(contiguous_known), WB_CPU, 0 },
+    { "w05.views", WB_T(permute_random), WB_CPU, 8 },
+    { "w05.views", WB_T(view_known), WB_CPU, 0 },
+    { "w05.views", WB_T(view_brute_force), WB_CPU, 8 },
+    { "w05.streams", WB_T(streams_ordered), WB_GPU, 3 },
+    { "w05.gridstride-bw", WB_T(gridstride_bandwidth), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "scale_relu", bench_scale_relu },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
