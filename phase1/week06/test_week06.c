@@ -1,0 +1,357 @@
+/* test_week06.c — week 06's checkpoints: transposes, the strided sweep,
+ * registers versus local memory, constant memory. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "constmem.h"
+#include "spill.h"
+#include "strided.h"
+#include "transpose.h"
+
+#define GUARD 64
+
+/* ---------------------------------------------------------------- transpose */
+
+typedef cudaError_t (*transpose_fn)(const float *, float *, int, int);
+static const transpose_fn TFN[3] = { transpose_naive, transpose_tiled, transpose_padded };
+static const char *const TNAME[3] = { "transpose_naive", "transpose_tiled", "transpose_padded" };
+static const int TR[] = { 0, 1, 1, 33, 31, 32, 257, 1000, 4097, 3, 2049 };
+static const int TC[] = { 5, 1, 33, 1, 33, 32, 129, 3, 1025, 70001, 2047 };
+#define N_TSHAPES ((int)(sizeof TR / sizeof TR[0]))
+
+START_TEST(transpose_shapes)
+{
+    wb_rng rng = WB_RNG();
+    int rows = TR[_i], cols = TC[_i];
+    size_t n = (size_t)rows * cols;
+    float *hin = wb_hmalloc((n + 1) * 4), *hout = wb_hmalloc((n + GUARD) * 4), *ref = wb_hmalloc((n + 1) * 4);
+    wb_fill_uniform_f32(&rng, hin, n, -1e3f, 1e3f);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) ref[(size_t)c * rows + r] = hin[(size_t)r * cols + c];
+    float *din = wb_dmalloc((n + 1) * 4), *dout = wb_dmalloc((n + GUARD) * 4);
+    wb_h2d(din, hin, (n + 1) * 4);
+    for (int v = 0; v < 3; v++) {
+        wb_dpoison(dout, (n + GUARD) * 4);
+        WB_CUDA(TFN[v](din, dout, rows, cols));
+        wb_sync();
+        wb_d2h(hout, dout, (n + GUARD) * 4);
+        char what[96];
+        snprintf(what, sizeof what, "%s, %d x %d", TNAME[v], rows, cols);
+        wb_cmp cmp;
+        wb_compare_f32("out", hout, ref, n, 0, 0, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        ck_assert_msg(wb_count_not_byte(hout + n, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+    }
+    wb_dfree(din), wb_dfree(dout);
+    free(hin), free(hout), free(ref);
+}
+END_TEST
+
+typedef struct { const float *in; float *out; int rows, cols, which; } tp_ctx;
+
+static void tr_work(void *p)
+{
+    tp_ctx *c = p;
+    WB_CUDA(TFN[c->which](c->in, c->out, c->rows, c->cols));
+}
+
+enum { SEED_T = 61, SEED_S = 62, SEED_M = 63 };
+
+static double tr_expect(size_t i, const void *ctx)
+{
+    const tp_ctx *c = ctx;
+    size_t r = i % (size_t)c->rows, col = i / (size_t)c->rows; /* out[col][r] = in[r][col] */
+    return wb_hash_uniform_f32(SEED_T, r * (size_t)c->cols + col, -1, 1);
+}
+
+/* Three rows (the ladder); returns the padded version's ratio. */
+static double bench_transpose(void)
+{
+    size_t bytes = wb_bench_bytes();
+    int side = ((int)sqrt((double)(bytes / 4)) / 32) * 32;
+    size_t n = (size_t)side * side;
+    tp_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), side, side, 0 };
+    wb_dfill_uniform_f32((float *)c.in, n, SEED_T, -1, 1);
+    double copy = wb_yard_copy_gbps(n * 4), ratio = NAN;
+    static const char *const VAR[3] = { "naive", "shared tile", "shared tile, padded" };
+    for (int v = 0; v < 3; v++) {
+        c.which = v;
+        wb_dpoison(c.out, n * 4);
+        wb_bench_row r = { .exercise = "transpose", .variant = VAR[v], .n = n, .bytes = 8.0 * n, .unit = "GB/s",
+                           .yard_name = "COPY", .yard = copy,
+                           .target = v == 2 ? wb_week_checkpoint(wb_current_week(), "w06.transpose-bw")->target : 0 };
+        wb_time(tr_work, &c, NULL, &r.t);
+        r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+        wb_cmp cmp;
+        if (wb_dverify_f32("out", c.out, n, tr_expect, &c, 1 << 14, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        wb_bench_emit(&r);
+        if (v == 2) ratio = wb_bench_ratio(&r);
+    }
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    return ratio;
+}
+
+START_TEST(transpose_bandwidth)
+{
+    wb_expect_target("w06.transpose-bw", bench_transpose(), NULL);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- strided */
+
+START_TEST(strided_correct)
+{
+    static const int S[] = { 1, 2, 3, 4, 7, 8, 32, 33, 64, 1000 };
+    wb_rng rng = WB_RNG();
+    int s = S[_i];
+    size_t R = (size_t)wb_rng_int(&rng, 1, 20000), n = R * (size_t)s;
+    if (_i == 0) n = 1, R = 1;
+    float *hin = wb_hmalloc(n * 4), *hout = wb_hmalloc((n + GUARD) * 4), *ref = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hin, n, -1, 1);
+    for (size_t i = 0; i < n; i++) ref[i] = hin[(i % R) * s + i / R];
+    float *din = wb_dmalloc(n * 4), *dout = wb_dmalloc((n + GUARD) * 4);
+    wb_h2d(din, hin, n * 4);
+    wb_dpoison(dout, (n + GUARD) * 4);
+    WB_CUDA(strided_copy(din, dout, n, s));
+    wb_sync();
+    wb_d2h(hout, dout, (n + GUARD) * 4);
+    char what[64];
+    snprintf(what, sizeof what, "n=%zu, s=%d", n, s);
+    wb_cmp cmp;
+    wb_compare_f32("out", hout, ref, n, 0, 0, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(wb_count_not_byte(hout + n, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+    ck_assert_msg(strided_copy(din, dout, 7, 2) == cudaErrorInvalidValue, "n %% s != 0 must return cudaErrorInvalidValue");
+    ck_assert_msg(strided_copy(din, dout, n, 0) == cudaErrorInvalidValue, "s = 0 must return cudaErrorInvalidValue");
+    wb_dfree(din), wb_dfree(dout);
+    free(hin), free(hout), free(ref);
+}
+END_TEST
+
+typedef struct { const float *in; float *out; size_t n, R; int s; } st_ctx;
+
+static void st_work(void *p)
+{
+    st_ctx *c = p;
+    WB_CUDA(strided_copy(c->in, c->out, c->n, c->s));
+}
+
+static double st_expect(size_t i, const void *ctx)
+{
+    const st_ctx *c = ctx;
+    return wb_hash_uniform_f32(SEED_S, (i % c->R) * (size_t)c->s + i / c->R, -1, 1);
+}
+
+/* One row per stride: the CSV (make phase1/week06 bench) plots bandwidth
+ * against stride. Returns the fraction of rows with a valid output. */
+static double bench_strided(void)
+{
+    size_t n = (wb_bench_bytes() / 4) & ~(size_t)63;
+    st_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), n, 0, 1 };
+    wb_dfill_uniform_f32((float *)c.in, n, SEED_S, -1, 1);
+    double copy = wb_yard_copy_gbps(n * 4);
+    int valid = 0, rows = 0;
+    wb_bench_opts o = { 1, 10, 1 };
+    for (int s = 1; s <= 64; s *= 2, rows++) {
+        char var[32];
+        snprintf(var, sizeof var, "stride=%d", s);
+        c.s = s, c.R = n / (size_t)s;
+        wb_dpoison(c.out, n * 4);
+        wb_bench_row r = { .exercise = "strided", .variant = var, .n = n, .bytes = 8.0 * n, .unit = "GB/s",
+                           .yard_name = "COPY", .yard = copy };
+        wb_time(st_work, &c, &o, &r.t);
+        r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+        wb_cmp cmp;
+        if (wb_dverify_f32("out", c.out, n, st_expect, &c, 1 << 12, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        else valid++;
+        wb_bench_emit(&r);
+    }
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    return (double)valid / rows;
+}
+
+START_TEST(strided_sweep)
+{
+    double f = bench_strided();
+    ck_assert_msg(f == 1.0, "%.0f%% of the sweep's rows had a wrong output", 100 * (1 - f));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- spill */
+
+static float median9_ref(const float *in, size_t n, size_t i)
+{
+    float a[9];
+    for (int k = 0; k < 9; k++) {
+        long long j = (long long)i + k - 4;
+        a[k] = in[j < 0 ? 0 : (j >= (long long)n ? n - 1 : (size_t)j)];
+    }
+    for (int p = 0; p < 9; p++)
+        for (int j = 0; j < 8 - p; j++)
+            if (a[j] > a[j + 1]) {
+                float t = a[j];
+                a[j] = a[j + 1], a[j + 1] = t;
+            }
+    return a[4];
+}
+
+START_TEST(median9_correct)
+{
+    static const size_t N[] = { 0, 1, 2, 5, 9, 257, 100003 };
+    wb_rng rng = WB_RNG();
+    size_t n = N[_i];
+    float *hin = wb_hmalloc((n + 1) * 4), *hout = wb_hmalloc((n + GUARD) * 4), *ref = wb_hmalloc((n + 1) * 4);
+    wb_fill_uniform_f32(&rng, hin, n, -10, 10);
+    for (size_t i = 0; i < n; i++) ref[i] = median9_ref(hin, n, i);
+    float *din = wb_dmalloc((n + 1) * 4), *dout = wb_dmalloc((n + GUARD) * 4);
+    wb_h2d(din, hin, (n + 1) * 4);
+    cudaError_t (*fn[2])(const float *, float *, size_t) = { median9_local, median9_regs };
+    for (int v = 0; v < 2; v++) {
+        wb_dpoison(dout, (n + GUARD) * 4);
+        WB_CUDA(fn[v](din, dout, n));
+        wb_sync();
+        wb_d2h(hout, dout, (n + GUARD) * 4);
+        char what[64];
+        snprintf(what, sizeof what, "%s, n=%zu", v ? "median9_regs" : "median9_local", n);
+        wb_cmp cmp;
+        wb_compare_f32("out", hout, ref, n, 0, 0, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        ck_assert_msg(wb_count_not_byte(hout + n, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+    }
+    wb_dfree(din), wb_dfree(dout);
+    free(hin), free(hout), free(ref);
+}
+END_TEST
+
+START_TEST(median9_no_local_memory)
+{
+    int lb0 = -1, r0 = -1, lb1 = -1, r1 = -1;
+    WB_CUDA(median9_attrs(0, &lb0, &r0));
+    WB_CUDA(median9_attrs(1, &lb1, &r1));
+    printf("  median9_local: %d bytes local memory, %d registers; median9_regs: %d bytes, %d registers\n", lb0, r0, lb1,
+           r1);
+    ck_assert_msg(lb1 == 0, "median9_regs uses %d bytes of local memory per thread: some index into the window is not a "
+                            "compile-time constant", lb1);
+}
+END_TEST
+
+typedef struct { const float *in; float *out; size_t n; int which; } md_ctx;
+
+static void md_work(void *p)
+{
+    md_ctx *c = p;
+    WB_CUDA(c->which ? median9_regs(c->in, c->out, c->n) : median9_local(c->in, c->out, c->n));
+}
+
+static double md_expect(size_t i, const void *ctx)
+{
+    const md_ctx *c = ctx;
+    float a[9];
+    for (int k = 0; k < 9; k++) {
+        long long j = (long long)i + k - 4;
+        a[k] = wb_hash_uniform_f32(SEED_M, j < 0 ? 0 : (j >= (long long)c->n ? c->n - 1 : (size_t)j), -1, 1);
+    }
+    for (int p = 0; p < 9; p++)
+        for (int j = 0; j < 8 - p; j++)
+            if (a[j] > a[j + 1]) {
+                float t = a[j];
+                a[j] = a[j + 1], a[j + 1] = t;
+            }
+    return a[4];
+}
+
+static double bench_median9(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    md_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 0 };
+    wb_dfill_uniform_f32((float *)c.in, n, SEED_M, -1, 1);
+    double copy = wb_yard_copy_gbps(bytes), ratio = NAN;
+    for (int v = 0; v < 2; v++) {
+        c.which = v;
+        wb_dpoison(c.out, bytes);
+        wb_bench_row r = { .exercise = "median9", .variant = v ? "window in registers" : "window in local memory",
+                           .n = n, .bytes = 8.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
+        wb_time(md_work, &c, NULL, &r.t);
+        r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+        wb_cmp cmp;
+        if (wb_dverify_f32("out", c.out, n, md_expect, &c, 1 << 12, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        wb_bench_emit(&r);
+        ratio = wb_bench_ratio(&r);
+    }
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    return ratio;
+}
+
+/* ---------------------------------------------------------------- constant memory */
+
+static void poly_ref(const float *c, int m, const float *x, double *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        double acc = c[m - 1];
+        for (int k = m - 2; k >= 0; k--) acc = acc * x[i] + c[k];
+        y[i] = acc;
+    }
+}
+
+START_TEST(poly_correct)
+{
+    static const int M[] = { 1, 2, 5, 17, 64 };
+    static const size_t N[] = { 0, 1, 257, 100003, 3 };
+    wb_rng rng = WB_RNG();
+    int m = M[_i];
+    size_t n = N[_i];
+    float coef[POLY_MAX], x_host_coef[POLY_MAX];
+    wb_fill_uniform_f32(&rng, coef, POLY_MAX, -1, 1);
+    memcpy(x_host_coef, coef, sizeof coef);
+    float *hx = wb_hmalloc((n + 1) * 4), *hy = wb_hmalloc((n + GUARD) * 4);
+    double *ref = wb_hmalloc((n + 1) * 8);
+    wb_fill_uniform_f32(&rng, hx, n + 1, -1, 1);
+    float *dx = wb_dmalloc((n + 1) * 4), *dy = wb_dmalloc((n + GUARD) * 4);
+    wb_h2d(dx, hx, (n + 1) * 4);
+    double sumabs = 0;
+    for (int k = 0; k < m; k++) sumabs += fabs(coef[k]);
+    for (int round = 0; round < 2; round++) {
+        WB_CUDA(poly_set(x_host_coef, m));
+        for (int k = 0; k < POLY_MAX; k++) x_host_coef[k] = NAN; /* the copy must already be made */
+        poly_ref(coef, m, hx, ref, n);
+        wb_dpoison(dy, (n + GUARD) * 4);
+        WB_CUDA(poly_eval(dx, dy, n));
+        wb_sync();
+        wb_d2h(hy, dy, (n + GUARD) * 4);
+        char what[64];
+        snprintf(what, sizeof what, "%d coefficients, n=%zu, set %d", m, n, round + 1);
+        wb_cmp cmp;
+        wb_compare_f32_f64("y", hy, ref, n, 4e-7 * m * sumabs, 1e-6, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        ck_assert_msg(wb_count_not_byte(hy + n, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+        /* second round: new coefficients, reversed */
+        for (int k = 0; k < m; k++) x_host_coef[k] = coef[m - 1 - k];
+        memcpy(coef, x_host_coef, (size_t)m * 4);
+    }
+    ck_assert_msg(poly_set(coef, 0) == cudaErrorInvalidValue && poly_set(coef, POLY_MAX + 1) == cudaErrorInvalidValue,
+                  "poly_set must refuse 0 and more than POLY_MAX coefficients");
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w06.transpose", WB_T(transpose_shapes), WB_GPU, N_TSHAPES },
+    { "w06.transpose-bw", WB_T(transpose_bandwidth), WB_GPU, 0 },
+    { "w06.strided", WB_T(strided_correct), WB_GPU, 10 },
+    { "w06.strided", WB_T(strided_sweep), WB_GPU, 0 },
+    { "w06.spill", WB_T(median9_correct), WB_GPU, 7 },
+    { "w06.spill", WB_T(median9_no_local_memory), WB_GPU, 0 },
+    { "w06.const", WB_T(poly_correct), WB_GPU, 5 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "transpose", bench_transpose },
+    { "strided", bench_strided },
+    { "median9", bench_median9 },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
