@@ -1,0 +1,54 @@
+/* intensity.cu — week 09, exercise 1: arithmetic intensity and the roofline.
+ *
+ * Pure host code: the roofline is arithmetic before it is a plot. A kernel's
+ * intensity (flop per byte of DRAM traffic) places it on the x axis; the
+ * device's bandwidth and compute peak draw the roof; the ridge point
+ * peak / bandwidth splits memory-bound from compute-bound. On an H100
+ * (about 3000 GB/s, 60+ TFLOP/s FP32) the ridge sits near 20 flop/byte: every
+ * element-wise kernel is far to its left. */
+#include <math.h>
+#include "intensity.h"
+
+double rl_intensity(double flops, double bytes)
+{
+    //@solution
+    return bytes > 0 ? flops / bytes : NAN;
+    //@starter
+    //| /* TODO: flops per byte; NaN when there are no bytes. */
+    //| (void)flops, (void)bytes;
+    //| return 0;
+    //@end
+}
+
+//@solution
+double rl_ai_vecadd(void) { return rl_intensity(1, 12); }
+double rl_ai_saxpy(void) { return rl_intensity(2, 12); }
+double rl_ai_dot(void) { return rl_intensity(2, 8); }
+double rl_ai_stencil5(void) { return rl_intensity(9, 8); }
+
+double rl_ai_gemm(double m, double n, double k, double elem_bytes)
+{
+    return rl_intensity(2 * m * n * k, (m * k + k * n + m * n) * elem_bytes);
+}
+
+double rl_roof_gflops(double ai, double gbps, double peak_gflops)
+{
+    double mem = gbps * ai;
+    return mem < peak_gflops ? mem : peak_gflops;
+}
+
+double rl_ridge(double gbps, double peak_gflops) { return gbps > 0 ? peak_gflops / gbps : NAN; }
+
+int rl_memory_bound(double ai, double gbps, double peak_gflops) { return ai < rl_ridge(gbps, peak_gflops); }
+//@starter
+//| /* TODO: count flops and bytes for each kernel (intensity.h says what each
+//|  * one reads and writes), then the roof, the ridge and the bound. */
+//| double rl_ai_vecadd(void) { return 0; }
+//| double rl_ai_saxpy(void) { return 0; }
+//| double rl_ai_dot(void) { return 0; }
+//| double rl_ai_stencil5(void) { return 0; }
+//| double rl_ai_gemm(double m, double n, double k, double elem_bytes) { (void)m, (void)n, (void)k, (void)elem_bytes; return 0; }
+//| double rl_roof_gflops(double ai, double gbps, double peak_gflops) { (void)ai, (void)gbps, (void)peak_gflops; return 0; }
+//| double rl_ridge(double gbps, double peak_gflops) { (void)gbps, (void)peak_gflops; return 0; }
+//| int rl_memory_bound(double ai, double gbps, double peak_gflops) { (void)ai, (void)gbps, (void)peak_gflops; return -1; }
+//@end

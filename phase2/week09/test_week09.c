@@ -1,0 +1,263 @@
+/* test_week09.c — week 09's checkpoints: intensity arithmetic, the sweep
+ * kernel, both ends of the roof, and the plot. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "intensity.h"
+#include "sweep.h"
+#include "fmapeak.h"
+
+/* ---------------------------------------------------------------- intensity (CPU) */
+
+#define NEAR(got, want) ck_assert_msg(wb_close((got), (want), 1e-12, 1e-9), "%s = %.9g, expected %.9g", #got, (double)(got), (double)(want))
+
+START_TEST(intensity_given_kernels)
+{
+    NEAR(rl_intensity(10, 4), 2.5);
+    ck_assert_msg(isnan(rl_intensity(10, 0)), "rl_intensity(10, 0) must be NaN (no bytes moved)");
+    NEAR(rl_ai_vecadd(), 1.0 / 12);
+    NEAR(rl_ai_saxpy(), 2.0 / 12);
+    NEAR(rl_ai_dot(), 0.25);
+    NEAR(rl_ai_stencil5(), 9.0 / 8);
+    /* square FP32 GEMM: 2 n^3 / (3 n^2 * 4) = n / 6 */
+    NEAR(rl_ai_gemm(4096, 4096, 4096, 4), 4096.0 / 6);
+    /* a skinny one: matrix-vector is 2 flops per 4-byte weight, about 0.5 */
+    NEAR(rl_ai_gemm(8192, 1, 8192, 4), 2.0 * 8192 * 8192 / ((8192.0 * 8192 + 8192 + 8192) * 4));
+    NEAR(rl_ai_gemm(128, 256, 512, 2), 2.0 * 128 * 256 * 512 / ((128.0 * 512 + 512 * 256 + 128 * 256) * 2));
+}
+END_TEST
+
+START_TEST(intensity_roof_and_ridge)
+{
+    /* an H100-like device: 3000 GB/s, 60000 GFLOP/s -> ridge at 20 flop/byte */
+    NEAR(rl_ridge(3000, 60000), 20);
+    NEAR(rl_roof_gflops(0.25, 3000, 60000), 750);
+    NEAR(rl_roof_gflops(20, 3000, 60000), 60000);
+    NEAR(rl_roof_gflops(256, 3000, 60000), 60000);
+    NEAR(rl_roof_gflops(19.5, 3000, 60000), 58500);
+    /* a smaller part with a different ridge */
+    NEAR(rl_ridge(360, 12737.536), 12737.536 / 360);
+    ck_assert_int_eq(rl_memory_bound(rl_ai_vecadd(), 3000, 60000), 1);
+    ck_assert_int_eq(rl_memory_bound(rl_ai_stencil5(), 3000, 60000), 1);
+    ck_assert_int_eq(rl_memory_bound(rl_ai_gemm(4096, 4096, 4096, 4), 3000, 60000), 0);
+    ck_assert_int_eq(rl_memory_bound(20, 3000, 60000), 0);
+    ck_assert_int_eq(rl_memory_bound(rl_ai_gemm(8192, 1, 8192, 4), 3000, 60000), 1);
+    ck_assert_int_eq(rl_memory_bound(8, 360, 12737.536), 1);
+    ck_assert_int_eq(rl_memory_bound(40, 360, 12737.536), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- sweep correctness */
+
+static const size_t SIZES[] = { 0, 1, 3, 4, 5, 255, 256, 257, 1023, 4097, 65537, 1000003, (size_t)1 << 22 };
+#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
+static const int KS[] = { 0, 1, 3, 17, 64 };
+#define GUARD 64
+
+static float sweep_ref(float v, int k, float a, float b)
+{
+    for (int j = 0; j < k; j++) v = fmaf(v, a, b);
+    return v;
+}
+
+START_TEST(sweep_sizes)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = SIZES[_i % N_SIZES];
+    int k = KS[_i % 5];
+    float a = (float)(0.5 + 0.45 * wb_rng_unit(&rng)), b = (float)(wb_rng_unit(&rng) - 0.5);
+    size_t cap = n + GUARD;
+    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc((n ? n : 1) * 4);
+    wb_fill_uniform_f32(&rng, hx, cap, -10, 10);
+    if (n >= 3 && (_i & 1)) hx[0] = NAN, hx[1] = INFINITY, hx[2] = -INFINITY; /* propagate like fmaf */
+    for (size_t i = 0; i < n; i++) ref[i] = sweep_ref(hx[i], k, a, b);
+    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
+    wb_h2d(dx, hx, cap * 4);
+    wb_dpoison(dy, cap * 4);
+    WB_CUDA(fma_sweep(dx, dy, n, k, a, b));
+    wb_sync();
+    wb_d2h(hy, dy, cap * 4);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu k=%d a=%g b=%g", n, k, a, b);
+    wb_cmp cmp;
+    wb_compare_f32("y", hy, ref, n, 1e-6, 1e-5, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t touched = wb_count_not_byte(hy + n, GUARD * 4, 0xFF);
+    ck_assert_msg(touched == 0, "%s: %zu bytes written past y[n-1]", what, touched);
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the roof, measured */
+
+enum { SEED_X = 91 };
+static const float SA = 0.9f, SB = 0.05f;
+typedef struct { const float *x; float *y; size_t n; int k; } sweep_ctx;
+
+static void sweep_work(void *p)
+{
+    sweep_ctx *s = p;
+    WB_CUDA(fma_sweep(s->x, s->y, s->n, s->k, SA, SB));
+}
+
+static double sweep_expect(size_t i, const void *ctx)
+{
+    const sweep_ctx *s = ctx;
+    return sweep_ref(wb_hash_uniform_f32(SEED_X, i, -1, 1), s->k, SA, SB);
+}
+
+typedef struct { float *out; int sms, iters; } peak_ctx;
+static void peak_work(void *p)
+{
+    peak_ctx *c = p;
+    WB_CUDA(fmapeak_launch(c->out, c->sms, c->iters));
+}
+
+/* The roof's two halves, measured once per process: copy GB/s and FMA GFLOP/s. */
+static double g_copy, g_peak;
+static size_t g_bytes;
+static void measure_roof(void)
+{
+    if (g_copy > 0) return;
+    g_bytes = wb_bench_bytes() & ~(size_t)15;
+    g_copy = wb_yard_copy_gbps(g_bytes);
+    int sms = wb_this_device()->sm_count;
+    peak_ctx c = { wb_dmalloc(fmapeak_threads(sms) * 4), sms, 4096 };
+    wb_bench_opts o = { 3, 20, 0 };
+    wb_summary t;
+    wb_time(peak_work, &c, &o, &t);
+    g_peak = fmapeak_flops(sms, c.iters) / (t.median * 1e-3) / 1e9;
+    wb_dfree(c.out);
+    printf("  roof: copy %.0f GB/s, FMA peak %.0f GFLOP/s measured (datasheet %.0f), ridge %.1f flop/byte\n", g_copy,
+           g_peak, wb_this_device()->peak_fp32_gflops, g_peak / g_copy);
+    wb_bench_row r = { .exercise = "roof", .variant = "copy (cudaMemcpy D2D)", .n = g_bytes / 4,
+                       .bytes = 2.0 * g_bytes, .unit = "GB/s", .value = g_copy };
+    r.t.median = r.t.min = r.bytes / g_copy / 1e6;
+    wb_bench_emit(&r);
+    wb_bench_row q = { .exercise = "roof", .variant = "fma peak (8 chains)", .n = fmapeak_threads(sms),
+                       .flops = fmapeak_flops(sms, c.iters), .t = t, .unit = "GFLOP/s", .value = g_peak };
+    wb_bench_emit(&q);
+}
+
+/* Times fma_sweep at k FMAs per element on a buffer far past L2, verifies
+ * the timed output, and returns GFLOP/s over the roof at its intensity. */
+static double sweep_point(int k, const char *checkpoint, double *gflops_out, double *roof_out)
+{
+    measure_roof();
+    size_t n = g_bytes / 4;
+    sweep_ctx s = { wb_dmalloc(g_bytes), wb_dmalloc(g_bytes), n, k };
+    wb_dfill_uniform_f32((float *)s.x, n, SEED_X, -1, 1);
+    wb_dpoison(s.y, g_bytes);
+    double ai = k / 4.0;
+    double roof = ai * g_copy < g_peak ? ai * g_copy : g_peak;
+    char variant[48];
+    snprintf(variant, sizeof variant, "k=%d (%.3g flop/B)", k, ai);
+    const wb_checkpoint *c = checkpoint ? wb_week_checkpoint(wb_current_week(), checkpoint) : NULL;
+    wb_bench_row r = { .exercise = "sweep", .variant = variant, .n = n, .bytes = 8.0 * n, .flops = 2.0 * k * n,
+                       .unit = "GFLOP/s", .yard_name = "ROOF", .yard = roof, .target = c ? c->target : 0 };
+    wb_time(sweep_work, &s, NULL, &r.t);
+    r.value = r.flops / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", s.y, n, sweep_expect, &s, 1 << 14, 1e-6, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_bench_emit(&r);
+    wb_dfree((void *)s.x), wb_dfree(s.y);
+    if (gflops_out) *gflops_out = r.value;
+    if (roof_out) *roof_out = roof;
+    return wb_bench_ratio(&r);
+}
+
+static double bench_roof_low(void) { return sweep_point(1, "w09.roof-low", NULL, NULL); }
+static double bench_roof_high(void) { return sweep_point(1024, "w09.roof-high", NULL, NULL); }
+
+START_TEST(roof_low) { wb_expect_target("w09.roof-low", bench_roof_low(), NULL); }
+END_TEST
+
+START_TEST(roof_high) { wb_expect_target("w09.roof-high", bench_roof_high(), NULL); }
+END_TEST
+
+/* ---------------------------------------------------------------- the plot */
+
+static const int SWEEP_K[] = { 1, 2, 4, 8, 16, 32, 48, 64, 80, 96, 128, 192, 256, 512, 1024 };
+#define N_SWEEP ((int)(sizeof SWEEP_K / sizeof SWEEP_K[0]))
+
+/* 1 when `png` starts with the PNG signature and is over 1 KB. */
+static int png_ok(const char *png)
+{
+    FILE *f = fopen(png, "rb");
+    if (!f) return 0;
+    unsigned char sig[8] = { 0 };
+    size_t got = fread(sig, 1, 8, f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    static const unsigned char PNG[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    return got == 8 && memcmp(sig, PNG, 8) == 0 && size > 1024;
+}
+
+static double bench_sweep(void)
+{
+    const char *wk = getenv("WB_WEEK_DIR");
+    char dir[256], csv[300], png[300], cmd[1200];
+    snprintf(dir, sizeof dir, "build/%s", wk && *wk ? wk : "phase2/week09");
+    snprintf(csv, sizeof csv, "%s/sweep.csv", dir);
+    snprintf(png, sizeof png, "%s/sweep.png", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    if (system(cmd) != 0) return NAN;
+    FILE *f = fopen(csv, "w");
+    ck_assert_msg(f != NULL, "cannot write %s", csv);
+    int bad = 0;
+    for (int j = 0; j < N_SWEEP; j++) {
+        double gf = 0, roof = 0, ratio = sweep_point(SWEEP_K[j], NULL, &gf, &roof);
+        if (isnan(ratio)) bad++;
+        if (j == 0) fprintf(f, "k,intensity_flop_per_byte,gflops,roof_gflops,ratio,copy_gbps,peak_gflops\n");
+        fprintf(f, "%d,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g\n", SWEEP_K[j], SWEEP_K[j] / 4.0, gf, roof, ratio, g_copy, g_peak);
+    }
+    fclose(f);
+    printf("  sweep: %s (%d points, %d without a valid figure)\n", csv, N_SWEEP, bad);
+    if (bad) return NAN;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        printf("  gnuplot not found: the CSV is written; install gnuplot to draw %s\n", png);
+        return 1;
+    }
+    const char *gp = "phase2/week09/sweep.gp";
+    char gpath[300];
+    snprintf(gpath, sizeof gpath, "%s/sweep.gp", wk && *wk ? wk : "phase2/week09");
+    gp = gpath;
+    snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s'", csv, png, gp);
+    if (system(cmd) != 0 || !png_ok(png)) {
+        printf("  gnuplot failed to draw %s\n", png);
+        return 0;
+    }
+    printf("  plot: %s\n", png);
+    return 1;
+}
+
+START_TEST(sweep_plot)
+{
+    double ok = bench_sweep();
+    ck_assert_msg(!isnan(ok), "some points of the sweep gave wrong output (see the rows above)");
+    ck_assert_msg(ok > 0, "the sweep was measured but the PNG was not drawn");
+    wb_report_figure("w09.plot", "sweep.csv and sweep.png in build/phase2/week09");
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w09.intensity", WB_T(intensity_given_kernels), WB_CPU, 0 },
+    { "w09.intensity", WB_T(intensity_roof_and_ridge), WB_CPU, 0 },
+    { "w09.sweep", WB_T(sweep_sizes), WB_GPU, 2 * N_SIZES },
+    { "w09.roof-low", WB_T(roof_low), WB_GPU, 0 },
+    { "w09.roof-high", WB_T(roof_high), WB_GPU, 0 },
+    { "w09.plot", WB_T(sweep_plot), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "roof-low", bench_roof_low },
+    { "roof-high", bench_roof_high },
+    { "sweep", bench_sweep },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -1,0 +1,121 @@
+/* test_week11.c — week 11's checkpoints: polyt correct, and ten times faster
+ * than the given slow kernel in the same run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "polyt.h"
+
+static double poly_ref(double x, const float *coef)
+{
+    double y = coef[POLYT_TERMS - 1];
+    for (int t = POLYT_TERMS - 2; t >= 0; t--) y = y * x + coef[t];
+    return y;
+}
+
+static const int SHAPES[][2] = { { 0, 0 }, { 0, 5 }, { 1, 1 }, { 1, 37 }, { 37, 1 }, { 32, 32 }, { 33, 65 },
+                                 { 100, 257 }, { 1000, 1003 }, { 2048, 4096 }, { 4099, 1031 } };
+#define N_SHAPES ((int)(sizeof SHAPES / sizeof SHAPES[0]))
+#define GUARD 64
+
+START_TEST(polyt_shapes)
+{
+    wb_rng rng = WB_RNG();
+    int rows = SHAPES[_i][0], cols = SHAPES[_i][1];
+    size_t n = (size_t)rows * cols, cap = n + GUARD;
+    float coef[POLYT_TERMS];
+    wb_fill_uniform_f32(&rng, coef, POLYT_TERMS, -1, 1);
+    float *hin = wb_hmalloc(cap * 4), *hout = wb_hmalloc(cap * 4);
+    double *ref = wb_hmalloc((n ? n : 1) * 8);
+    wb_fill_uniform_f32(&rng, hin, cap, -1, 1);
+    if (n >= 2) hin[n / 2] = NAN, hin[n - 1] = NAN;
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) ref[(size_t)c * rows + r] = poly_ref(hin[(size_t)r * cols + c], coef);
+    float *din = wb_dmalloc(cap * 4), *dout = wb_dmalloc(cap * 4);
+    wb_h2d(din, hin, cap * 4);
+    wb_dpoison(dout, cap * 4);
+    WB_CUDA(polyt(din, dout, rows, cols, coef));
+    wb_sync();
+    wb_d2h(hout, dout, cap * 4);
+    char what[64];
+    snprintf(what, sizeof what, "rows=%d cols=%d", rows, cols);
+    wb_cmp cmp;
+    wb_compare_f32_f64("out", hout, ref, n, 1e-5, 1e-5, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(wb_count_not_byte(hout + n, GUARD * 4, 0xFF) == 0, "%s: written past out[rows*cols-1]", what);
+    wb_dfree(din), wb_dfree(dout);
+    free(hin), free(hout), free(ref);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- speed */
+
+enum { SEED_IN = 111, ROWS = 8192, COLS = 8192 };
+static float g_coef[POLYT_TERMS];
+typedef struct { const float *in; float *out; int given; } pt_ctx;
+
+static void pt_work(void *p)
+{
+    pt_ctx *c = p;
+    if (c->given) WB_CUDA(polyt_given(c->in, c->out, ROWS, COLS, g_coef));
+    else WB_CUDA(polyt(c->in, c->out, ROWS, COLS, g_coef));
+}
+
+static double pt_expect(size_t i, const void *ctx)
+{
+    (void)ctx;
+    size_t c = i / ROWS, r = i % ROWS;
+    return poly_ref(wb_hash_uniform_f32(SEED_IN, r * COLS + c, -1, 1), g_coef);
+}
+
+static double time_one(pt_ctx *c, const char *variant, wb_bench_row *r)
+{
+    size_t n = (size_t)ROWS * COLS;
+    wb_dpoison(c->out, n * 4);
+    r->exercise = "polyt", r->variant = variant, r->n = n, r->bytes = 8.0 * n, r->flops = 30.0 * n, r->unit = "GB/s";
+    wb_time(pt_work, c, NULL, &r->t);
+    r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("out", c->out, n, pt_expect, NULL, 1 << 12, 1e-5, 1e-5, &cmp)) wb_bench_invalid(r, cmp.msg);
+    return r->value;
+}
+
+/* Yours against the given kernel, same matrix, same run: the ratio is how
+ * many times faster yours is (bandwidth ratio = time ratio). */
+static double bench_speed(void)
+{
+    size_t n = (size_t)ROWS * COLS;
+    for (int j = 0; j < POLYT_TERMS; j++) g_coef[j] = (float)((j % 3) - 1) / (j + 1);
+    pt_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), 1 };
+    wb_dfill_uniform_f32((float *)c.in, n, SEED_IN, -1, 1);
+    double copy = wb_yard_copy_gbps(n * 4);
+    wb_bench_row given = { 0 };
+    time_one(&c, "given (support/slow.cu)", &given);
+    given.yard_name = "COPY", given.yard = copy;
+    wb_bench_emit(&given);
+    wb_bench_row mine = { 0 };
+    c.given = 0;
+    time_one(&c, "yours", &mine);
+    mine.yard_name = "GIVEN", mine.yard = given.value;
+    mine.target = wb_week_checkpoint(wb_current_week(), "w11.polyt-speed")->target;
+    wb_bench_emit(&mine);
+    if (!mine.invalid) printf("  yours: %.3f of COPY (%.0f GB/s)\n", mine.value / copy, copy);
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    return wb_bench_ratio(&mine);
+}
+
+START_TEST(polyt_speed) { wb_expect_target("w11.polyt-speed", bench_speed(), NULL); }
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w11.polyt", WB_T(polyt_shapes), WB_GPU, N_SHAPES },
+    { "w11.polyt-speed", WB_T(polyt_speed), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "speed", bench_speed },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

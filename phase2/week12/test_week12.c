@@ -1,0 +1,290 @@
+/* test_week12.c — week 12's checkpoints: ILP, CUDA graph replay, fusion. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "ilp.h"
+#include "graph.h"
+#include "fuse.h"
+
+#define GUARD 64
+static const size_t SIZES[] = { 0, 1, 3, 4, 7, 255, 1023, 1024, 1025, 4099, 65537, 1000003, (size_t)1 << 22 };
+#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
+static const int ILPS[] = { 1, 2, 4, 8 };
+
+/* ---------------------------------------------------------------- ILP */
+
+START_TEST(ilp_sizes)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = SIZES[_i % N_SIZES], cap = n + GUARD;
+    int ilp = ILPS[_i % 4], bps = (_i / N_SIZES) ? 1 : 0;
+    float a = (float)(wb_rng_unit(&rng) * 4 - 2);
+    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc((n ? n : 1) * 4);
+    wb_fill_uniform_f32(&rng, hx, cap, -100, 100);
+    if (n >= 3) hx[0] = NAN, hx[1] = INFINITY, hx[2] = -INFINITY;
+    for (size_t i = 0; i < n; i++) ref[i] = a * hx[i];
+    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
+    wb_h2d(dx, hx, cap * 4);
+    wb_dpoison(dy, cap * 4);
+    WB_CUDA(ilp_scale(dx, dy, n, a, ilp, bps));
+    wb_sync();
+    wb_d2h(hy, dy, cap * 4);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu ilp=%d blocks_per_sm=%d", n, ilp, bps);
+    wb_cmp cmp;
+    wb_compare_f32("y", hy, ref, n, 0, 1e-7, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(wb_count_not_byte(hy + n, GUARD * 4, 0xFF) == 0, "%s: written past y[n-1]", what);
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+enum { SEED_X = 121 };
+static const float A = 1.5f;
+typedef struct { const float *x; float *y; size_t n; int ilp, bps; } ilp_ctx;
+static void ilp_work(void *p)
+{
+    ilp_ctx *c = p;
+    WB_CUDA(ilp_scale(c->x, c->y, c->n, A, c->ilp, c->bps));
+}
+static double ilp_expect(size_t i, const void *ctx)
+{
+    (void)ctx;
+    return (double)(A * wb_hash_uniform_f32(SEED_X, i, -1, 1));
+}
+
+/* One row per (ILP, grid): the ladder at one block per SM shows memory-level
+ * parallelism; the last row (ILP 4, full grid) is the checkpoint's figure. */
+static double ilp_row(ilp_ctx *c, double copy, const char *checkpoint)
+{
+    char variant[48];
+    snprintf(variant, sizeof variant, "ILP %d, %s", c->ilp, c->bps ? "1 block/SM" : "full grid");
+    wb_bench_row r = { .exercise = "ilp", .variant = variant, .n = c->n, .bytes = 8.0 * c->n, .flops = (double)c->n,
+                       .unit = "GB/s", .yard_name = "COPY", .yard = copy,
+                       .target = checkpoint ? wb_week_checkpoint(wb_current_week(), checkpoint)->target : 0 };
+    wb_dpoison(c->y, c->n * 4);
+    wb_time(ilp_work, c, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", c->y, c->n, ilp_expect, NULL, 1 << 14, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_bench_emit(&r);
+    return wb_bench_ratio(&r);
+}
+
+static double run_ilp(int ladder)
+{
+    size_t bytes = wb_bench_bytes() & ~(size_t)15, n = bytes / 4;
+    ilp_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 1, 1 };
+    wb_dfill_uniform_f32((float *)c.x, n, SEED_X, -1, 1);
+    double copy = wb_yard_copy_gbps(bytes);
+    if (ladder)
+        for (int j = 0; j < 4; j++) c.ilp = ILPS[j], c.bps = 1, ilp_row(&c, copy, NULL);
+    c.ilp = 4, c.bps = 0;
+    double ratio = ilp_row(&c, copy, "w12.ilp-bw");
+    wb_dfree((void *)c.x), wb_dfree(c.y);
+    return ratio;
+}
+static double bench_ilp(void) { return run_ilp(1); }
+
+START_TEST(ilp_bandwidth) { wb_expect_target("w12.ilp-bw", run_ilp(0), NULL); }
+END_TEST
+
+/* ---------------------------------------------------------------- graph */
+
+static const int GRAPH_K[] = { 1, 2, 17, 100 };
+
+START_TEST(graph_matches_eager)
+{
+    wb_rng rng = WB_RNG();
+    int k = GRAPH_K[_i % 4], n = (int)wb_rng_int(&rng, 1, 3000), replays = 1 + _i % 3;
+    size_t cap = (size_t)n + GUARD;
+    float *h = wb_hmalloc(cap * 4), *got = wb_hmalloc(cap * 4), *ref = wb_hmalloc(cap * 4);
+    wb_fill_uniform_f32(&rng, h, cap, -1000, 1000);
+    memcpy(ref, h, cap * 4);
+    for (int r = 0; r < replays * k; r++)
+        for (int i = 0; i < n; i++) ref[i] += 1.0f;
+    float *d = wb_dmalloc(cap * 4);
+    wb_h2d(d, h, cap * 4);
+    cudaGraphExec_t g = NULL;
+    WB_CUDA(tiny_graph_create(d, n, k, &g));
+    wb_sync();
+    ck_assert_msg(g != NULL, "tiny_graph_create gave no graph");
+    wb_d2h(got, d, cap * 4);
+    wb_cmp cmp;
+    wb_compare_f32("d", got, h, cap, 0, 0, &cmp); /* capturing must not run anything */
+    WB_EXPECT_CMP(cmp, "after capture, before any replay");
+    for (int r = 0; r < replays; r++) WB_CUDA(tiny_graph_launch(g));
+    wb_sync();
+    wb_d2h(got, d, cap * 4);
+    char what[80];
+    snprintf(what, sizeof what, "n=%d k=%d, %d replays", n, k, replays);
+    wb_compare_f32("d", got, ref, cap, 0, 0, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    WB_CUDA(tiny_graph_destroy(g));
+    wb_dfree(d);
+    free(h), free(got), free(ref);
+}
+END_TEST
+
+enum { TINY_N = 256, TINY_K = 1000, SEED_T = 122 };
+typedef struct { float *d; cudaGraphExec_t g; int calls; } tiny_ctx;
+static void eager_work(void *p)
+{
+    tiny_ctx *c = p;
+    WB_CUDA(tiny_eager(c->d, TINY_N, TINY_K));
+    c->calls++;
+}
+static void graph_work(void *p)
+{
+    tiny_ctx *c = p;
+    WB_CUDA(tiny_graph_launch(c->g));
+    c->calls++;
+}
+static double tiny_expect(size_t i, const void *ctx)
+{
+    const tiny_ctx *c = ctx;
+    float v = wb_hash_uniform_f32(SEED_T, i, -1000, 1000);
+    for (long j = 0; j < (long)c->calls * TINY_K; j++) v += 1.0f;
+    return v;
+}
+
+/* k = 1000 launches of a 256-thread kernel, eager against one graph replay,
+ * in the same run; the figure is microseconds per kernel, the ratio eager
+ * time over graph time. Both timed outputs are checked (every call adds k). */
+static double bench_graph(void)
+{
+    wb_bench_opts o = { 3, 20, 0 };
+    tiny_ctx c = { wb_dmalloc(TINY_N * 4), NULL, 0 };
+    wb_dfill_uniform_f32(c.d, TINY_N, SEED_T, -1000, 1000);
+    wb_bench_row e = { .exercise = "launch", .variant = "eager, 1000 tiny kernels", .n = TINY_K, .unit = "us/kernel" };
+    wb_time(eager_work, &c, &o, &e.t);
+    e.value = e.t.median * 1e3 / TINY_K;
+    wb_cmp cmp;
+    if (wb_dverify_f32("d", c.d, TINY_N, tiny_expect, &c, TINY_N, 0, 0, &cmp)) wb_bench_invalid(&e, cmp.msg);
+    wb_bench_emit(&e);
+
+    wb_dfill_uniform_f32(c.d, TINY_N, SEED_T, -1000, 1000);
+    c.calls = 0;
+    WB_CUDA(tiny_graph_create(c.d, TINY_N, TINY_K, &c.g));
+    wb_bench_row r = { .exercise = "launch", .variant = "graph replay, 1000 tiny kernels", .n = TINY_K,
+                       .unit = "us/kernel", .yard_name = "EAGER", .yard = e.value,
+                       .target = wb_week_checkpoint(wb_current_week(), "w12.graph-speed")->target };
+    if (!c.g) {
+        wb_bench_invalid(&r, "tiny_graph_create gave no graph");
+    } else {
+        wb_time(graph_work, &c, &o, &r.t);
+        r.value = r.t.median * 1e3 / TINY_K;
+        if (wb_dverify_f32("d", c.d, TINY_N, tiny_expect, &c, TINY_N, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    }
+    wb_bench_emit(&r);
+    if (c.g) WB_CUDA(tiny_graph_destroy(c.g));
+    wb_dfree(c.d);
+    /* a time per kernel: lower is better, so the speed-up is eager / graph */
+    return r.invalid || e.invalid ? NAN : e.value / r.value;
+}
+
+START_TEST(graph_speed) { wb_expect_target("w12.graph-speed", bench_graph(), NULL); }
+END_TEST
+
+/* ---------------------------------------------------------------- fusion */
+
+static float chain_ref(float x, float a, float b, float s)
+{
+    float t = fmaf(a, x, b);
+    return (t < 0 ? 0.0f : t) * s;
+}
+
+START_TEST(fuse_sizes)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = SIZES[_i], cap = n + GUARD;
+    float a = (float)(wb_rng_unit(&rng) * 4 - 2), b = (float)(wb_rng_unit(&rng) - 0.5), s = (float)(wb_rng_unit(&rng) + 0.5);
+    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc((n ? n : 1) * 4);
+    wb_fill_uniform_f32(&rng, hx, cap, -10, 10);
+    if (n >= 3) hx[0] = NAN, hx[1] = INFINITY, hx[2] = -INFINITY;
+    for (size_t i = 0; i < n; i++) ref[i] = chain_ref(hx[i], a, b, s);
+    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
+    wb_h2d(dx, hx, cap * 4);
+    wb_dpoison(dy, cap * 4);
+    WB_CUDA(fused_chain(dx, dy, n, a, b, s));
+    wb_sync();
+    wb_d2h(hy, dy, cap * 4);
+    char what[64];
+    snprintf(what, sizeof what, "n=%zu", n);
+    wb_cmp cmp;
+    wb_compare_f32("y", hy, ref, n, 0, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(wb_count_not_byte(hy + n, GUARD * 4, 0xFF) == 0, "%s: written past y[n-1]", what);
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+enum { SEED_F = 123 };
+static const float FA = 1.25f, FB = -0.25f, FS = 0.75f;
+typedef struct { const float *x; float *t1, *t2, *y; size_t n; } fuse_ctx;
+static void unfused_work(void *p)
+{
+    fuse_ctx *c = p;
+    WB_CUDA(unfused_chain(c->x, c->t1, c->t2, c->y, c->n, FA, FB, FS));
+}
+static void fused_work(void *p)
+{
+    fuse_ctx *c = p;
+    WB_CUDA(fused_chain(c->x, c->y, c->n, FA, FB, FS));
+}
+static double fuse_expect(size_t i, const void *ctx)
+{
+    (void)ctx;
+    return chain_ref(wb_hash_uniform_f32(SEED_F, i, -1, 1), FA, FB, FS);
+}
+
+/* Elements per second, fused against the given three-kernel chain. */
+static double bench_fuse(void)
+{
+    size_t bytes = wb_bench_bytes() & ~(size_t)15, n = bytes / 4;
+    fuse_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n };
+    wb_dfill_uniform_f32((float *)c.x, n, SEED_F, -1, 1);
+    wb_bench_row u = { .exercise = "fuse", .variant = "given: 3 kernels", .n = n, .bytes = 24.0 * n, .flops = 4.0 * n,
+                       .unit = "Gelem/s" };
+    wb_dpoison(c.y, bytes);
+    wb_time(unfused_work, &c, NULL, &u.t);
+    u.value = n / (u.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", c.y, n, fuse_expect, NULL, 1 << 14, 0, 1e-6, &cmp)) wb_bench_invalid(&u, cmp.msg);
+    wb_bench_emit(&u);
+    wb_bench_row r = { .exercise = "fuse", .variant = "yours: fused", .n = n, .bytes = 8.0 * n, .flops = 4.0 * n,
+                       .unit = "Gelem/s", .yard_name = "UNFUSED", .yard = u.value,
+                       .target = wb_week_checkpoint(wb_current_week(), "w12.fuse-speed")->target };
+    wb_dpoison(c.y, bytes);
+    wb_time(fused_work, &c, NULL, &r.t);
+    r.value = n / (r.t.median * 1e-3) / 1e9;
+    if (wb_dverify_f32("y", c.y, n, fuse_expect, NULL, 1 << 14, 0, 1e-6, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_bench_emit(&r);
+    wb_dfree((void *)c.x), wb_dfree(c.t1), wb_dfree(c.t2), wb_dfree(c.y);
+    return wb_bench_ratio(&r);
+}
+
+START_TEST(fuse_speed) { wb_expect_target("w12.fuse-speed", bench_fuse(), NULL); }
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w12.ilp", WB_T(ilp_sizes), WB_GPU, 2 * N_SIZES },
+    { "w12.ilp-bw", WB_T(ilp_bandwidth), WB_GPU, 0 },
+    { "w12.graph", WB_T(graph_matches_eager), WB_GPU, 8 },
+    { "w12.graph-speed", WB_T(graph_speed), WB_GPU, 0 },
+    { "w12.fuse", WB_T(fuse_sizes), WB_GPU, N_SIZES },
+    { "w12.fuse-speed", WB_T(fuse_speed), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "ilp", bench_ilp },
+    { "graph", bench_graph },
+    { "fuse", bench_fuse },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
