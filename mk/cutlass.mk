@@ -1,0 +1,23 @@
+# mk/cutlass.mk — CUTLASS headers for phase5/week27 (CUTLASS used as a library).
+#
+# The headers come from the PyPI package nvidia-cutlass, which ships CUTLASS's
+# include/ folder inside its Python package (cutlass_library/source/include).
+# The first build of week 27 installs the package under .deps/cutlass-pkg and
+# copies that folder to .deps/cutlass/include, the path week27/week.txt passes
+# to nvcc (-I.deps/cutlass/include). Offline machines: copy an existing
+# .deps/cutlass/include there, or set CUTLASS_INCLUDE to a CUTLASS checkout's
+# include/ folder and it is copied instead.
+CUTLASS_VERSION ?= 4.2.0.0
+CUTLASS_INCLUDE ?=
+
+.deps/cutlass/include:
+	@echo "  CUTLASS headers -> $@"
+	$(Q)mkdir -p .deps/cutlass
+	$(Q)if [ -n '$(CUTLASS_INCLUDE)' ]; then cp -r '$(CUTLASS_INCLUDE)' $@.tmp; \
+	else python3 -m pip install --quiet --no-deps --target .deps/cutlass-pkg 'nvidia-cutlass==$(CUTLASS_VERSION)' && \
+	  cp -r .deps/cutlass-pkg/cutlass_library/source/include $@.tmp; fi && \
+	  test -f $@.tmp/cutlass/gemm/device/gemm.h && mv $@.tmp $@ || \
+	  { rm -rf $@.tmp; echo ">>> could not get the CUTLASS headers: install nvidia-cutlass==$(CUTLASS_VERSION) with pip, or set CUTLASS_INCLUDE=/path/to/cutlass/include"; exit 1; }
+
+# Every object of week 27 that includes CUTLASS waits for the headers.
+build/phase5/week27/solution/cutlass_gemm.o build/phase5/week27/starter/cutlass_gemm.o build/phase5/week27/learner/cutlass_gemm.o: | .deps/cutlass/include

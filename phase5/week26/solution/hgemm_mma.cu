@@ -1,0 +1,219 @@
+/* hgemm_mma.cu — week 26: HGEMM with PTX mma.sync.m16n8k16, ldmatrix,
+ * XOR-swizzled shared memory and a multistage cp.async pipeline.
+ *
+ * One block of 256 threads (8 warps, 2 x 4) computes a 128 x 256 tile of C;
+ * each warp owns 64 x 64 of it: 4 x 8 mma tiles of 16 x 8, 128 float
+ * accumulators a thread. K advances 32 at a time through a ring of STAGES
+ * shared-memory buffers filled by cp.async (16 bytes a copy, no registers on
+ * the way), so STAGES-1 tiles are in flight while the tensor cores work on
+ * the oldest. Fragments come out of shared memory with ldmatrix (A as is, B
+ * with .trans because B is stored k-major). Rows of the tiles are XOR
+ * swizzled at 16-byte granularity so that the 8 rows one ldmatrix phase reads
+ * fall in 8 different bank groups.
+ *
+ * The kernel needs M, N, K multiples of the tile and 16-byte aligned rows;
+ * the launcher copies other shapes into zero-padded buffers first (zeros add
+ * nothing to a dot product) and the epilogue writes only the M x N inside. */
+#include <cuda_fp16.h>
+#include "hgemm_mma.h"
+
+#define BM 128
+#define BN 256
+#define BK 32
+#define STAGES 4
+#define THREADS 256
+#define SMEM_A (BM * BK) /* halves per stage */
+#define SMEM_B (BK * BN)
+#define SMEM_BYTES (STAGES * (SMEM_A + SMEM_B) * 2)
+#define GROUP_M 8
+
+//@solution
+/* A tile rows are 64 bytes (4 chunks of 16 bytes): rows r and r+1 share a
+ * 128-byte line, so the chunk is XORed with bits 1-2 of the row. B tile rows
+ * are 512 bytes: the chunk is XORed with the row's low 3 bits. */
+static __device__ __forceinline__ int a_off(int r, int c) { return r * BK + ((c ^ ((r >> 1) & 3)) << 3); }
+static __device__ __forceinline__ int b_off(int k, int c) { return k * BN + ((c ^ (k & 7)) << 3); }
+
+static __device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
+}
+static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+static __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+static __device__ __forceinline__ void mma16816(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* Copy the k-tile kt of A (BM x BK) and B (BK x BN) into stage s. */
+static __device__ __forceinline__ void load_tile(uint32_t sA, uint32_t sB, const __half *A, const __half *B, int lda,
+                                                 int ldb, int m0, int n0, int kt)
+{
+    int k0 = kt * BK;
+#pragma unroll
+    for (int i = 0; i < (BM * BK / 8) / THREADS; i++) {
+        int id = threadIdx.x + i * THREADS, r = id / (BK / 8), c = id % (BK / 8);
+        cp_async16(sA + a_off(r, c) * 2, A + (size_t)(m0 + r) * lda + k0 + c * 8);
+    }
+#pragma unroll
+    for (int i = 0; i < (BK * BN / 8) / THREADS; i++) {
+        int id = threadIdx.x + i * THREADS, k = id / (BN / 8), c = id % (BN / 8);
+        cp_async16(sB + b_off(k, c) * 2, B + (size_t)(k0 + k) * ldb + n0 + c * 8);
+    }
+}
+
+static __global__ void __launch_bounds__(THREADS, 1)
+    hgemm_mma_kernel(const __half *__restrict__ A, const __half *__restrict__ B, float *__restrict__ C, int M, int N,
+                     int Kp, int lda, int ldb, int tiles_m, int tiles_n)
+{
+    extern __shared__ __align__(128) unsigned char smem[];
+    /* Grouped order: GROUP_M row-tiles share their B column-tiles in L2. */
+    int pid = blockIdx.x, group = GROUP_M * tiles_n, first_m = (pid / group) * GROUP_M;
+    int gsz = min(tiles_m - first_m, GROUP_M);
+    int bm = first_m + (pid % group) % gsz, bn = (pid % group) / gsz;
+    int m0 = bm * BM, n0 = bn * BN;
+
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    int wm = warp / 4, wn = warp % 4; /* warp tile: rows wm*64, cols wn*64 */
+    uint32_t s_base = (uint32_t)__cvta_generic_to_shared(smem);
+    auto sA = [&](int s) { return s_base + s * (SMEM_A + SMEM_B) * 2; };
+    auto sB = [&](int s) { return s_base + s * (SMEM_A + SMEM_B) * 2 + SMEM_A * 2; };
+
+    float acc[4][8][4];
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) acc[i][j][q] = 0.f;
+
+    int KT = Kp / BK;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; s++) {
+        if (s < KT) load_tile(sA(s), sB(s), A, B, lda, ldb, m0, n0, s);
+        cp_async_commit();
+    }
+    for (int kt = 0; kt < KT; kt++) {
+        cp_async_wait<STAGES - 2>(); /* tile kt has landed (this thread's part) */
+        __syncthreads();             /* ... everyone's part; stage kt-1 is free */
+        int nk = kt + STAGES - 1;
+        if (nk < KT) load_tile(sA(nk % STAGES), sB(nk % STAGES), A, B, lda, ldb, m0, n0, nk);
+        cp_async_commit();
+        uint32_t a_s = sA(kt % STAGES), b_s = sB(kt % STAGES);
+#pragma unroll
+        for (int kk = 0; kk < BK; kk += 16) {
+            uint32_t af[4][4], bf[4][4];
+#pragma unroll
+            for (int mi = 0; mi < 4; mi++)
+                ldmatrix_x4(af[mi], a_s + a_off(wm * 64 + mi * 16 + (lane % 16), kk / 8 + lane / 16) * 2);
+#pragma unroll
+            for (int nj = 0; nj < 4; nj++)
+                ldmatrix_x4_trans(bf[nj], b_s + b_off(kk + (lane % 16), (wn * 64 + nj * 16) / 8 + lane / 16) * 2);
+#pragma unroll
+            for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+                for (int ni = 0; ni < 8; ni++)
+                    mma16816(acc[mi][ni], af[mi], bf[ni / 2][(ni % 2) * 2], bf[ni / 2][(ni % 2) * 2 + 1]);
+        }
+    }
+    cp_async_wait<0>();
+
+    /* Epilogue: thread (g = lane/4, t = lane%4) holds rows g and g+8, columns
+     * 2t and 2t+1 of every 16 x 8 tile. */
+    int g = lane / 4, t = lane % 4;
+    bool pair = (N % 2) == 0;
+#pragma unroll
+    for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+        for (int ni = 0; ni < 8; ni++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                int r = m0 + wm * 64 + mi * 16 + g + h * 8, c = n0 + wn * 64 + ni * 8 + 2 * t;
+                if (r >= M) continue;
+                float *p = C + (size_t)r * N + c;
+                if (pair && c + 1 < N) *(float2 *)p = make_float2(acc[mi][ni][2 * h], acc[mi][ni][2 * h + 1]);
+                else {
+                    if (c < N) p[0] = acc[mi][ni][2 * h];
+                    if (c + 1 < N) p[1] = acc[mi][ni][2 * h + 1];
+                }
+            }
+}
+
+/* dst (rows_p x cols_p) = src (rows x cols) padded with zeros. */
+static __global__ void pad_copy(const __half *src, int rows, int cols, __half *dst, int rows_p, int cols_p)
+{
+    size_t n = (size_t)rows_p * cols_p, stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        int r = (int)(i / cols_p), c = (int)(i % cols_p);
+        dst[i] = (r < rows && c < cols) ? src[(size_t)r * cols + c] : __float2half(0.f);
+    }
+}
+
+static int round_up(int x, int m) { return (x + m - 1) / m * m; }
+static unsigned grid_for(size_t n) { size_t b = (n + 255) / 256; return (unsigned)(b < 65535u * 16u ? b : 65535u * 16u); }
+//@starter
+//| /* TODO: the kernel. Suggested shape: 256 threads (8 warps as 2 x 4) per
+//|  * 128 x 256 tile of C, each warp 64 x 64 = 4 x 8 tiles of m16n8k16.
+//|  *  1. cp.async.cg.shared.global (16 bytes) fills a ring of STAGES shared
+//|  *     buffers; commit a group per tile, cp.async.wait_group STAGES-2, then
+//|  *     __syncthreads() before reading a stage.
+//|  *  2. ldmatrix.x4 gives a 16 x 16 A fragment; ldmatrix.x4.trans gives two
+//|  *     n8 x k16 B fragments from the k-major B tile.
+//|  *  3. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 accumulates.
+//|  *  4. XOR the 16-byte chunk index with bits of the row so ldmatrix's 8
+//|  *     rows hit different banks (check with ncu: shared bank conflicts).
+//|  * Odd shapes: pad A and B with zeros into scratch buffers, guard the stores. */
+//@end
+
+cudaError_t hgemm_mma(const uint16_t *A_, const uint16_t *B_, float *C, int M, int N, int K)
+{
+    //@solution
+    const __half *A = (const __half *)A_, *B = (const __half *)B_;
+    if (M < 0 || N < 0 || K < 0) return cudaErrorInvalidValue;
+    if (M == 0 || N == 0) return cudaSuccess;
+    if (K == 0) return cudaMemsetAsync(C, 0, (size_t)M * N * sizeof(float)); /* 0x00000000 is 0.0f */
+    static bool attr_set = false;
+    if (!attr_set) {
+        cudaError_t e = cudaFuncSetAttribute(hgemm_mma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+        if (e != cudaSuccess) return e;
+        attr_set = true;
+    }
+    int Mp = round_up(M, BM), Np = round_up(N, BN), Kp = round_up(K, BK);
+    bool aligned = (((uintptr_t)A | (uintptr_t)B) & 15) == 0;
+    __half *Ap = NULL, *Bp = NULL;
+    cudaError_t e = cudaSuccess;
+    if (Mp != M || Kp != K || !aligned) {
+        if ((e = cudaMallocAsync((void **)&Ap, (size_t)Mp * Kp * 2, 0)) != cudaSuccess) return e;
+        pad_copy<<<grid_for((size_t)Mp * Kp), 256>>>(A, M, K, Ap, Mp, Kp);
+        A = Ap;
+    }
+    if (Kp != K || Np != N || !aligned) {
+        if ((e = cudaMallocAsync((void **)&Bp, (size_t)Kp * Np * 2, 0)) != cudaSuccess) return e;
+        pad_copy<<<grid_for((size_t)Kp * Np), 256>>>(B, K, N, Bp, Kp, Np);
+        B = Bp;
+    }
+    int tm = Mp / BM, tn = Np / BN;
+    hgemm_mma_kernel<<<tm * tn, THREADS, SMEM_BYTES>>>(A, B, C, M, N, Kp, Kp, Np, tm, tn);
+    e = cudaGetLastError();
+    if (Ap) cudaFreeAsync(Ap, 0);
+    if (Bp) cudaFreeAsync(Bp, 0);
+    return e;
+    //@starter
+    //| (void)A_, (void)B_, (void)C, (void)M, (void)N, (void)K;
+    //| return cudaSuccess;
+    //@end
+}

@@ -1,0 +1,25 @@
+/* gemm_support.h — device helpers the week 26 test uses (support/gemm_support.cu). */
+#ifndef GEMM_SUPPORT_H
+#define GEMM_SUPPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* d[i] = half(wb_hash_uniform_f32(seed, i, lo, hi)), rounded to nearest even:
+ * the host replays any element with wb_hash_uniform_f32 and a half rounding. */
+cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
+/* dst[i] = (float)src[i] for halves. */
+cudaError_t half_to_float(const uint16_t *src, float *dst, size_t n);
+/* A given FP32 GEMM on the CUDA cores (no tensor cores): C = A * B row-major,
+ * 64 x 64 block tiles, 4 x 4 outputs a thread, any M, N, K. */
+cudaError_t sgemm_simt(const float *A, const float *B, float *C, int M, int N, int K);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,315 @@
+/* test_week27.c — week 27's checkpoints: the restructured kernel correct and
+ * as fast as week 26's (given, in support/), and CUTLASS as a library correct. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cublas_v2.h>
+
+#include "wb_test.h"
+#include "hgemm_tiled.h"
+#include "cutlass_gemm.h"
+#include "support/gemm_support.h"
+
+/* ---------------------------------------------------------------- half on the host */
+
+/* float -> half bits, round to nearest even (what __float2half_rn does). */
+static uint16_t f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0));
+    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* 65520 and up round to infinity */
+    if (ax < 0x38800000u) {                                    /* below 2^-14: a subnormal half */
+        float af;
+        memcpy(&af, &ax, 4);
+        return (uint16_t)(sign | (uint32_t)nearbyintf(af * 16777216.0f)); /* units of 2^-24, exact scaling */
+    }
+    uint32_t h = ((((ax >> 23) - 127 + 15) << 10) | ((ax & 0x7fffffu) >> 13)), rem = ax & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static float f16_to_f32(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), (int)e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Products of halves are exact in float; only the float accumulation errs,
+ * about sqrt(K) roundings of the running sum. A result rounded through half
+ * (2^-11 relative) or a dropped product fails. */
+static double gemm_atol(int K) { return 1e-6 + 0.1 * sqrt((double)K) * ldexp(1.0, -11); }
+#define GEMM_RTOL 1e-4
+
+/* ---------------------------------------------------------------- correctness */
+
+typedef struct { int M, N, K; } shape;
+static const shape SHAPES[] = {
+    { 1, 1, 1 },     { 0, 5, 7 },     { 5, 0, 7 },      { 5, 7, 0 },       { 16, 8, 16 },    { 17, 33, 65 },
+    { 128, 256, 32 }, { 129, 257, 33 }, { 256, 512, 96 }, { 333, 1000, 517 }, { 100, 3, 2000 }, { 64, 640, 4096 },
+};
+#define N_SHAPES ((int)(sizeof SHAPES / sizeof SHAPES[0]))
+#define GUARD 64
+
+/* Random halves in [-1, 1] (special: a NaN in A and an infinity in B), the
+ * product in double on the CPU, the device result compared everywhere. */
+typedef cudaError_t (*gemm_fn)(const uint16_t *, const uint16_t *, float *, int, int, int);
+
+static void check_gemm(gemm_fn fn, wb_rng *rng, int M, int N, int K, int special)
+{
+    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+    float *fa = wb_hmalloc((na + 1) * 4), *fb = wb_hmalloc((nb + 1) * 4);
+    uint16_t *ha = wb_hmalloc((na + 1) * 2), *hb = wb_hmalloc((nb + 1) * 2);
+    wb_fill_uniform_f32(rng, fa, na, -1, 1);
+    wb_fill_uniform_f32(rng, fb, nb, -1, 1);
+    if (special && na && nb) {
+        fa[wb_rng_int(rng, 0, (int64_t)na - 1)] = NAN;
+        fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = INFINITY;
+    }
+    for (size_t i = 0; i < na; i++) ha[i] = f32_to_f16(fa[i]), fa[i] = f16_to_f32(ha[i]);
+    for (size_t i = 0; i < nb; i++) hb[i] = f32_to_f16(fb[i]), fb[i] = f16_to_f32(hb[i]);
+    double *ref = wb_hmalloc((nc + 1) * 8);
+    for (size_t i = 0; i < nc; i++) ref[i] = 0;
+    for (int i = 0; i < M; i++)
+        for (int k = 0; k < K; k++) {
+            double a = fa[(size_t)i * K + k];
+            const float *brow = fb + (size_t)k * N;
+            double *crow = ref + (size_t)i * N;
+            for (int j = 0; j < N; j++) crow[j] += a * brow[j];
+        }
+    uint16_t *da = wb_dmalloc((na + 1) * 2), *db = wb_dmalloc((nb + 1) * 2);
+    float *dc = wb_dmalloc((nc + GUARD) * 4), *hc = wb_hmalloc((nc + GUARD) * 4);
+    wb_h2d(da, ha, (na + 1) * 2);
+    wb_h2d(db, hb, (nb + 1) * 2);
+    wb_dpoison(dc, (nc + GUARD) * 4);
+    WB_CUDA(fn(da, db, dc, M, N, K));
+    wb_sync();
+    wb_d2h(hc, dc, (nc + GUARD) * 4);
+    char what[96];
+    snprintf(what, sizeof what, "M=%d N=%d K=%d%s", M, N, K, special ? " with NaN and Inf inputs" : "");
+    wb_cmp cmp;
+    wb_compare_f32_f64("C", hc, ref, nc, gemm_atol(K), GEMM_RTOL, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t touched = wb_count_not_byte(hc + nc, GUARD * 4, 0xFF);
+    ck_assert_msg(touched == 0, "%s: %zu bytes written past C[M*N-1]", what, touched);
+    wb_dfree(da), wb_dfree(db), wb_dfree(dc);
+    free(fa), free(fb), free(ha), free(hb), free(hc), free(ref);
+}
+
+static const shape SPECIAL[] = { { 40, 300, 50 }, { 256, 256, 64 } };
+
+START_TEST(tiled_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_gemm(hgemm_tiled, &rng, SHAPES[_i].M, SHAPES[_i].N, SHAPES[_i].K, 0);
+}
+END_TEST
+
+START_TEST(tiled_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    check_gemm(hgemm_tiled, &rng, SPECIAL[_i].M, SPECIAL[_i].N, SPECIAL[_i].K, 1);
+}
+END_TEST
+
+START_TEST(cutlass_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_gemm(cutlass_hgemm, &rng, SHAPES[_i].M, SHAPES[_i].N, SHAPES[_i].K, 0);
+}
+END_TEST
+
+START_TEST(cutlass_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    check_gemm(cutlass_hgemm, &rng, SPECIAL[_i].M, SPECIAL[_i].N, SPECIAL[_i].K, 1);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- large shapes, sampled */
+
+enum { SEED_A = 271, SEED_B = 272 };
+typedef struct { int M, N, K; unsigned long long sa, sb; } gemm_ctx;
+
+/* Element i of C: one dot product in double over the replayed halves. */
+static double gemm_expect(size_t i, const void *p)
+{
+    const gemm_ctx *g = p;
+    size_t r = i / (size_t)g->N, c = i % (size_t)g->N;
+    double s = 0;
+    for (int k = 0; k < g->K; k++)
+        s += (double)f16_to_f32(f32_to_f16(wb_hash_uniform_f32(g->sa, r * g->K + k, -1, 1))) *
+             (double)f16_to_f32(f32_to_f16(wb_hash_uniform_f32(g->sb, (size_t)k * g->N + c, -1, 1)));
+    return s;
+}
+
+typedef struct { const uint16_t *A, *B; float *C; int M, N, K; cublasHandle_t h; gemm_fn fn; } run_ctx;
+
+static void run_fn(void *p)
+{
+    run_ctx *r = p;
+    WB_CUDA(r->fn(r->A, r->B, r->C, r->M, r->N, r->K));
+}
+
+/* Row-major C = A B is column-major C^T = B^T A^T: hand cuBLAS B first. */
+static void run_cublas(void *p)
+{
+    run_ctx *r = p;
+    const float one = 1.f, zero = 0.f;
+    cublasStatus_t s = cublasGemmEx(r->h, CUBLAS_OP_N, CUBLAS_OP_N, r->N, r->M, r->K, &one, r->B, CUDA_R_16F, r->N,
+                                    r->A, CUDA_R_16F, r->K, &zero, r->C, CUDA_R_32F, r->N, CUBLAS_COMPUTE_32F,
+                                    CUBLAS_GEMM_DEFAULT);
+    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: status %d", (int)s);
+}
+
+/* Device-filled inputs for an M x N x K problem. */
+static run_ctx make_inputs(int M, int N, int K)
+{
+    run_ctx r = { wb_dmalloc((size_t)M * K * 2), wb_dmalloc((size_t)K * N * 2), wb_dmalloc((size_t)M * N * 4),
+                  M, N, K, NULL, NULL };
+    WB_CUDA(fill_half_uniform((uint16_t *)r.A, (size_t)M * K, SEED_A, -1, 1));
+    WB_CUDA(fill_half_uniform((uint16_t *)r.B, (size_t)K * N, SEED_B, -1, 1));
+    return r;
+}
+
+static void free_inputs(run_ctx *r)
+{
+    wb_dfree((void *)r->A), wb_dfree((void *)r->B), wb_dfree(r->C);
+}
+
+static size_t verify_c(run_ctx *r, size_t samples, wb_cmp *cmp)
+{
+    gemm_ctx g = { r->M, r->N, r->K, SEED_A, SEED_B };
+    return wb_dverify_f32("C", r->C, (size_t)r->M * r->N, gemm_expect, &g, samples, gemm_atol(r->K), GEMM_RTOL, cmp);
+}
+
+static void check_large(gemm_fn fn, int M, int N, int K)
+{
+    run_ctx r = make_inputs(M, N, K);
+    wb_dpoison(r.C, (size_t)r.M * r.N * 4);
+    WB_CUDA(fn(r.A, r.B, r.C, r.M, r.N, r.K));
+    wb_sync();
+    wb_cmp cmp;
+    verify_c(&r, 4096, &cmp);
+    char what[64];
+    snprintf(what, sizeof what, "M=%d N=%d K=%d (sampled)", r.M, r.N, r.K);
+    WB_EXPECT_CMP(cmp, what);
+    free_inputs(&r);
+}
+
+static const shape LARGE[] = { { 2047, 2049, 2051 }, { 4096, 4096, 4096 } };
+
+START_TEST(tiled_large)
+{
+    check_large(hgemm_tiled, LARGE[_i].M, LARGE[_i].N, LARGE[_i].K);
+}
+END_TEST
+
+START_TEST(cutlass_large)
+{
+    check_large(cutlass_hgemm, LARGE[_i].M, LARGE[_i].N, LARGE[_i].K);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- speed */
+
+static double tflops(const wb_bench_row *row) { return row->flops / (row->t.median * 1e-3) / 1e12; }
+
+/* Time one GEMM on r's data into a poisoned C and check the timed output. */
+static void time_fn(run_ctx *r, gemm_fn fn, wb_bench_row *row)
+{
+    r->fn = fn;
+    wb_dpoison(r->C, (size_t)r->M * r->N * 4);
+    wb_time(run_fn, r, NULL, &row->t);
+    row->value = tflops(row);
+    wb_cmp cmp;
+    if (verify_c(r, 1024, &cmp)) wb_bench_invalid(row, cmp.msg);
+}
+
+/* 4096^3: cuBLAS, the week-26 kernel, yours restructured (against week 26),
+ * CUTLASS (against cuBLAS), all on the same data in the same run. */
+static double bench_tiled(void)
+{
+    int n = 4096;
+    run_ctx r = make_inputs(n, n, n);
+    cublasHandle_t h;
+    ck_assert_msg(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+    r.h = h;
+    double flops = 2.0 * n * n * n;
+    wb_bench_row lib = { .exercise = "hgemm", .variant = "cuBLAS GemmEx", .n = (size_t)n, .flops = flops,
+                         .unit = "TFLOP/s" };
+    wb_time(run_cublas, &r, NULL, &lib.t);
+    lib.value = tflops(&lib);
+    wb_bench_emit(&lib);
+    wb_bench_row w26 = { .exercise = "hgemm", .variant = "week-26 kernel (given)", .n = (size_t)n, .flops = flops,
+                         .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = lib.value };
+    time_fn(&r, hgemm_w26, &w26);
+    wb_bench_emit(&w26);
+    wb_bench_row row = { .exercise = "hgemm", .variant = "tile/mainloop/epilogue (yours)", .n = (size_t)n,
+                         .flops = flops, .unit = "TFLOP/s", .yard_name = "W26", .yard = w26.value,
+                         .target = wb_week_checkpoint(wb_current_week(), "w27.tiled-speed")->target };
+    time_fn(&r, hgemm_tiled, &row);
+    wb_bench_emit(&row);
+    double ratio = wb_bench_ratio(&row);
+    char detail[256];
+    snprintf(detail, sizeof detail, "%s", wb_bench_last_detail());
+    wb_bench_row cut = { .exercise = "hgemm", .variant = "CUTLASS device::Gemm (yours)", .n = (size_t)n,
+                         .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = lib.value };
+    time_fn(&r, cutlass_hgemm, &cut);
+    wb_bench_emit(&cut);
+    cublasDestroy(h);
+    free_inputs(&r);
+    if (isnan(ratio)) ck_abort_msg("w27.tiled-speed: %s", detail);
+    return ratio;
+}
+
+START_TEST(tiled_speed)
+{
+    wb_expect_target("w27.tiled-speed", bench_tiled(), NULL);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- CPU: the half helpers */
+
+
+START_TEST(half_rounding)
+{
+    ck_assert_uint_eq(f32_to_f16(1.0f), 0x3c00);
+    ck_assert_uint_eq(f32_to_f16(-2.0f), 0xc000);
+    ck_assert_uint_eq(f32_to_f16(65504.0f), 0x7bff);
+    ck_assert_uint_eq(f32_to_f16(65520.0f), 0x7c00);
+    ck_assert_uint_eq(f32_to_f16(1.0f + ldexpf(1, -11)), 0x3c00);                     /* tie: to even */
+    ck_assert_uint_eq(f32_to_f16(1.0f + 3 * ldexpf(1, -11)), 0x3c02);                 /* tie: to even, up */
+    ck_assert_uint_eq(f32_to_f16(ldexpf(1, -24)), 0x0001);                            /* smallest subnormal */
+    ck_assert_uint_eq(f32_to_f16(ldexpf(1, -14) - ldexpf(1, -25)), 0x0400);           /* rounds up to normal */
+    ck_assert(f16_to_f32(0x7e00) != f16_to_f32(0x7e00));                              /* NaN */
+    ck_assert(f16_to_f32(0x0001) == ldexpf(1, -24));
+    wb_rng rng = WB_RNG();
+    for (int i = 0; i < 100000; i++) { /* round trip of every half is exact */
+        uint16_t h = (uint16_t)wb_rng_int(&rng, 0, 0xffff);
+        if (((h >> 10) & 0x1f) == 31) continue;
+        ck_assert_uint_eq(f32_to_f16(f16_to_f32(h)), h);
+    }
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w27.tiled", WB_T(half_rounding), WB_CPU, 0 },
+    { "w27.tiled", WB_T(tiled_shapes), WB_GPU, N_SHAPES },
+    { "w27.tiled", WB_T(tiled_nan_inf), WB_GPU, 2 },
+    { "w27.tiled", WB_T(tiled_large), WB_GPU, 2 },
+    { "w27.tiled-speed", WB_T(tiled_speed), WB_GPU, 0 },
+    { "w27.cutlass", WB_T(cutlass_shapes), WB_GPU, N_SHAPES },
+    { "w27.cutlass", WB_T(cutlass_nan_inf), WB_GPU, 2 },
+    { "w27.cutlass", WB_T(cutlass_large), WB_GPU, 2 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "hgemm", bench_tiled },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
