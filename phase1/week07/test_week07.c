@@ -1,0 +1,633 @@
+/* test_week07.c — week 07's checkpoints: SAXPY, six reductions, three
+ * scans, three histograms, two matmuls; CUB and cuBLAS as yardsticks. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cublas_v2.h>
+
+#include "wb_test.h"
+#include "cubyard.h"
+#include "hist.h"
+#include "matmul.h"
+#include "reduce.h"
+#include "saxpy.h"
+#include "scan.h"
+
+#define GUARD 64
+
+static const size_t SIZES[] = { 0, 1, 2, 31, 255, 256, 257, 511, 512, 513, 1023, 1025, 4095, 4097, 65537, 1000003, 2000000 };
+#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
+
+/* Integer values in [lo, hi] as floats: every partial sum is an integer
+ * below 2^24, so any summation order gives the exact answer. */
+static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
+{
+    for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
+}
+
+/* ---------------------------------------------------------------- saxpy */
+
+static void check_saxpy(wb_rng *rng, size_t n, size_t ox, size_t oy, int specials)
+{
+    size_t cap = n + GUARD + 4;
+    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *got = wb_hmalloc(cap * 4);
+    double *ref = wb_hmalloc((n + 1) * 8);
+    float a = (float)(wb_rng_unit(rng) * 4 - 2);
+    wb_fill_uniform_f32(rng, hx, cap, -10, 10);
+    wb_fill_uniform_f32(rng, hy, cap, -10, 10);
+    if (specials && n >= 3) hx[ox] = NAN, hy[oy + 1] = INFINITY, hx[ox + n - 1] = -INFINITY;
+    for (size_t i = 0; i < n; i++) ref[i] = (double)a * hx[ox + i] + hy[oy + i];
+    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
+    wb_h2d(dx, hx, cap * 4);
+    wb_dpoison(dy, cap * 4);
+    wb_h2d(dy + oy, hy + oy, n * 4);
+    WB_CUDA(saxpy(n, a, dx + ox, dy + oy));
+    wb_sync();
+    wb_d2h(got, dy, cap * 4);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu, a=%g", n, ox, oy, a);
+    wb_cmp cmp;
+    wb_compare_f32_f64("y", got + oy, ref, n, 1e-5, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t touched = wb_count_not_byte(got, oy * 4, 0xFF) + wb_count_not_byte(got + oy + n, GUARD * 4, 0xFF);
+    ck_assert_msg(touched == 0, "%s: %zu bytes written outside y[0..n)", what, touched);
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(hy), free(got), free(ref);
+}
+
+START_TEST(saxpy_sizes)
+{
+    wb_rng rng = WB_RNG();
+    check_saxpy(&rng, SIZES[_i], 0, 0, _i % 3 == 0);
+}
+END_TEST
+
+START_TEST(saxpy_offsets)
+{
+    wb_rng rng = WB_RNG();
+    check_saxpy(&rng, (size_t)wb_rng_int(&rng, 100, 200000), (size_t)(_i & 3), (size_t)(_i >> 2), 0);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- reduce */
+
+static float run_reduce(int v, const float *hx, size_t n, size_t off)
+{
+    float *dx = wb_dmalloc((n + off + 1) * 4), *dout = wb_dmalloc(4);
+    void *tmp = wb_dmalloc(reduce_tmp_bytes(n));
+    wb_h2d(dx + off, hx, n * 4);
+    wb_dpoison(dout, 4);
+    WB_CUDA(reduce_sum(v, dx + off, n, dout, tmp));
+    wb_sync();
+    float got;
+    wb_d2h(&got, dout, 4);
+    wb_dfree(dx), wb_dfree(dout), wb_dfree(tmp);
+    return got;
+}
+
+START_TEST(reduce_exact)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = SIZES[_i];
+    float *hx = wb_hmalloc((n + 1) * 4);
+    fill_int(&rng, hx, n, -3, 5);
+    double ref = 0;
+    for (size_t i = 0; i < n; i++) ref += hx[i];
+    for (int v = 1; v <= REDUCE_VERSIONS; v++) {
+        float got = run_reduce(v, hx, n, (size_t)(_i & 1));
+        ck_assert_msg(got == (float)ref, "v%d, n=%zu, integer data (seed %llu): sum %.1f, expected %.1f", v, n,
+                      (unsigned long long)wb_base_seed(), got, ref);
+    }
+    free(hx);
+}
+END_TEST
+
+START_TEST(reduce_float)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 1, 3000000);
+    float *hx = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 2);
+    double ref = 0, abs_sum = 0;
+    for (size_t i = 0; i < n; i++) ref += hx[i], abs_sum += fabs(hx[i]);
+    for (int v = 1; v <= REDUCE_VERSIONS; v++) {
+        float got = run_reduce(v, hx, n, 0);
+        ck_assert_msg(wb_close(got, ref, 1e-6 * abs_sum + 1e-6, 0), "v%d, n=%zu (seed %llu): sum %.9g, expected %.9g", v,
+                      n, (unsigned long long)wb_base_seed(), got, ref);
+    }
+    free(hx);
+}
+END_TEST
+
+START_TEST(reduce_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 2, 100000);
+    float *hx = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    size_t at = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
+    const char *what = _i == 0 ? "a NaN" : _i == 1 ? "+Inf" : "+Inf and -Inf";
+    float want = _i == 1 ? INFINITY : NAN;
+    if (_i == 0) hx[at] = NAN;
+    else if (_i == 1) hx[at] = INFINITY;
+    else hx[0] = INFINITY, hx[n - 1] = -INFINITY;
+    for (int v = 1; v <= REDUCE_VERSIONS; v++) {
+        float got = run_reduce(v, hx, n, 0);
+        ck_assert_msg(wb_close(got, want, 0, 0), "v%d, n=%zu with %s: sum %g, expected %g", v, n, what, got, want);
+    }
+    free(hx);
+}
+END_TEST
+
+START_TEST(reduce_bad_version)
+{
+    ck_assert_msg(reduce_sum(0, NULL, 10, NULL, NULL) == cudaErrorInvalidValue &&
+                      reduce_sum(7, NULL, 10, NULL, NULL) == cudaErrorInvalidValue,
+                  "versions outside 1..6 must return cudaErrorInvalidValue");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- scan */
+
+typedef cudaError_t (*scan_fn)(const float *, float *, size_t, void *);
+static const scan_fn SCANS[3] = { scan_hs, scan_blelloch, scan_fast };
+static const char *const SCAN_NAMES[3] = { "scan_hs", "scan_blelloch", "scan_fast" };
+
+static void run_scan(int s, const float *hx, float *hy, size_t n, size_t off)
+{
+    float *dx = wb_dmalloc((n + off + 1) * 4), *dy = wb_dmalloc((n + off + GUARD) * 4);
+    void *tmp = wb_dmalloc(scan_tmp_bytes(n));
+    wb_h2d(dx + off, hx, n * 4);
+    wb_dpoison(dy, (n + off + GUARD) * 4);
+    WB_CUDA(SCANS[s](dx + off, dy + off, n, tmp));
+    wb_sync();
+    wb_d2h(hy, dy + off, (n + GUARD) * 4);
+    wb_dfree(dx), wb_dfree(dy), wb_dfree(tmp);
+}
+
+START_TEST(scan_exact)
+{
+    static const size_t MORE[] = { 1 << 18, (1 << 20) + 1 };
+    wb_rng rng = WB_RNG();
+    size_t n = _i < N_SIZES ? SIZES[_i] : MORE[_i - N_SIZES];
+    float *hx = wb_hmalloc((n + 1) * 4), *hy = wb_hmalloc((n + GUARD) * 4), *ref = wb_hmalloc((n + 1) * 4);
+    fill_int(&rng, hx, n, -4, 6);
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) acc += hx[i], ref[i] = (float)acc;
+    for (int s = 0; s < 3; s++) {
+        run_scan(s, hx, hy, n, (size_t)(_i % 3));
+        char what[80];
+        snprintf(what, sizeof what, "%s, n=%zu, offset %d, integer data", SCAN_NAMES[s], n, _i % 3);
+        wb_cmp cmp;
+        wb_compare_f32("y", hy, ref, n, 0, 0, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        ck_assert_msg(wb_count_not_byte(hy + n, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+    }
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+START_TEST(scan_float_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 100, 3000000);
+    float *hx = wb_hmalloc(n * 4), *hy = wb_hmalloc((n + GUARD) * 4);
+    double *ref = wb_hmalloc(n * 8);
+    wb_fill_uniform_f32(&rng, hx, n, 0, 1);
+    if (_i == 1) hx[n / 3] = NAN;
+    if (_i == 2) hx[n / 2] = INFINITY;
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) acc += hx[i], ref[i] = acc;
+    for (int s = 0; s < 3; s++) {
+        run_scan(s, hx, hy, n, 0);
+        char what[80];
+        snprintf(what, sizeof what, "%s, n=%zu%s", SCAN_NAMES[s], n, _i == 1 ? ", a NaN" : _i == 2 ? ", an Inf" : "");
+        wb_cmp cmp;
+        wb_compare_f32_f64("y", hy, ref, n, 1e-3, 2e-5, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+    }
+    free(hx), free(hy), free(ref);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- histogram */
+
+typedef cudaError_t (*hist_fn)(const unsigned char *, size_t, unsigned int *);
+static const hist_fn HISTS[3] = { hist_global, hist_shared, hist_warp };
+static const char *const HIST_NAMES[3] = { "hist_global", "hist_shared", "hist_warp" };
+
+START_TEST(hist_exact)
+{
+    static const size_t HN[] = { 0, 1, 15, 16, 17, 33, 1000, 65537, 1000003, ((size_t)1 << 24) + 3 };
+    wb_rng rng = WB_RNG();
+    size_t n = HN[_i % 10], off = (size_t)wb_rng_int(&rng, 0, 15);
+    int kind = _i / 10; /* 0 uniform, 1 one value, 2 four values */
+    unsigned char *hx = wb_hmalloc(n + 16);
+    for (size_t i = 0; i < n + 16; i++) {
+        uint64_t r = wb_rng_u64(&rng);
+        hx[i] = (unsigned char)(kind == 0 ? r & 255 : kind == 1 ? 200 : 60 + (r & 3) * 50);
+    }
+    uint32_t ref[HIST_BINS] = { 0 }, got[HIST_BINS + 16];
+    for (size_t i = 0; i < n; i++) ref[hx[off + i]]++;
+    unsigned char *dx = wb_dmalloc(n + 16);
+    unsigned int *db = wb_dmalloc((HIST_BINS + 16) * 4);
+    wb_h2d(dx, hx, n + 16);
+    for (int h = 0; h < 3; h++) {
+        wb_dpoison(db, (HIST_BINS + 16) * 4);
+        WB_CUDA(HISTS[h](dx + off, n, db));
+        wb_sync();
+        wb_d2h(got, db, (HIST_BINS + 16) * 4);
+        char what[96];
+        snprintf(what, sizeof what, "%s, n=%zu at byte offset %zu, %s", HIST_NAMES[h], n, off,
+                 kind == 0 ? "uniform bytes" : kind == 1 ? "all one value" : "four values");
+        wb_cmp cmp;
+        wb_compare_u32("bins", got, ref, HIST_BINS, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        ck_assert_msg(wb_count_not_byte(got + HIST_BINS, 16 * 4, 0xFF) == 0, "%s: written past bins[255]", what);
+    }
+    wb_dfree(dx), wb_dfree(db);
+    free(hx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- matmul */
+
+static void check_matmul(wb_rng *rng, int M, int N, int K)
+{
+    size_t na = (size_t)M * K + 1, nb = (size_t)K * N + 1, nc = (size_t)M * N;
+    float *hA = wb_hmalloc(na * 4), *hB = wb_hmalloc(nb * 4), *hC = wb_hmalloc((nc + GUARD) * 4);
+    double *ref = wb_hmalloc((nc + 1) * 8);
+    wb_fill_uniform_f32(rng, hA, na, -1, 1);
+    wb_fill_uniform_f32(rng, hB, nb, -1, 1);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double acc = 0;
+            for (int k = 0; k < K; k++) acc += (double)hA[(size_t)i * K + k] * hB[(size_t)k * N + j];
+            ref[(size_t)i * N + j] = acc;
+        }
+    float *dA = wb_dmalloc(na * 4), *dB = wb_dmalloc(nb * 4), *dC = wb_dmalloc((nc + GUARD) * 4);
+    wb_h2d(dA, hA, na * 4);
+    wb_h2d(dB, hB, nb * 4);
+    for (int v = 0; v < 2; v++) {
+        wb_dpoison(dC, (nc + GUARD) * 4);
+        WB_CUDA(v ? matmul_tiled(dA, dB, dC, M, N, K) : matmul_naive(dA, dB, dC, M, N, K));
+        wb_sync();
+        wb_d2h(hC, dC, (nc + GUARD) * 4);
+        char what[80];
+        snprintf(what, sizeof what, "%s, M=%d N=%d K=%d", v ? "matmul_tiled" : "matmul_naive", M, N, K);
+        wb_cmp cmp;
+        wb_compare_f32_f64("C", hC, ref, nc, 1e-6 * K + 1e-6, 1e-5, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        ck_assert_msg(wb_count_not_byte(hC + nc, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
+    }
+    wb_dfree(dA), wb_dfree(dB), wb_dfree(dC);
+    free(hA), free(hB), free(hC), free(ref);
+}
+
+START_TEST(matmul_shapes)
+{
+    static const int S[][3] = { { 1, 1, 1 }, { 1, 17, 33 }, { 33, 1, 65 }, { 31, 33, 35 }, { 64, 64, 64 },
+                                { 100, 257, 129 }, { 5, 7, 0 }, { 257, 31, 1000 }, { 512, 384, 256 } };
+    wb_rng rng = WB_RNG();
+    check_matmul(&rng, S[_i][0], S[_i][1], S[_i][2]);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- benchmarks */
+
+enum { SEED_X = 71, SEED_Y = 72, SEED_A = 73, SEED_B = 74, SEED_H = 75 };
+
+typedef struct { const float *x; float *y; size_t n; float a; } sx_ctx;
+
+static void sx_work(void *p)
+{
+    sx_ctx *c = p;
+    WB_CUDA(saxpy(c->n, c->a, c->x, c->y));
+}
+
+/* The benchmark runs saxpy k times on the same y: y_k = y_0 + k a x. With
+ * a = 2^-10 and integer x and y (below), every y_k is exact. */
+static double sx_expect(size_t i, const void *ctx)
+{
+    double calls = *(const double *)ctx;
+    double x = floor(wb_hash_uniform_f32(SEED_X, i, -64, 64)), y = floor(wb_hash_uniform_f32(SEED_Y, i, -64, 64));
+    return y + calls * x / 1024.0;
+}
+
+
+static double bench_saxpy(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    sx_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 1.0f / 1024 };
+    /* integer-valued inputs made on the host from the same hash */
+    float *h = wb_hmalloc(bytes);
+    for (size_t i = 0; i < n; i++) h[i] = floorf(wb_hash_uniform_f32(SEED_X, i, -64, 64));
+    wb_h2d((float *)c.x, h, bytes);
+    for (size_t i = 0; i < n; i++) h[i] = floorf(wb_hash_uniform_f32(SEED_Y, i, -64, 64));
+    wb_h2d(c.y, h, bytes);
+    free(h);
+    double copy = wb_yard_copy_gbps(bytes);
+    wb_bench_row r = { .exercise = "saxpy", .variant = "grid-stride float4", .n = n, .bytes = 12.0 * n, .flops = 2.0 * n,
+                       .unit = "GB/s", .yard_name = "COPY", .yard = copy,
+                       .target = wb_week_checkpoint(wb_current_week(), "w07.saxpy-bw")->target };
+    wb_time(sx_work, &c, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    double calls = 3.0 + (double)r.t.n; /* warm-up runs + samples: each added a x once */
+    if (wb_dverify_f32("y", c.y, n, sx_expect, &calls, 1 << 14, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_bench_emit(&r);
+    wb_dfree((void *)c.x), wb_dfree(c.y);
+    return wb_bench_ratio(&r);
+}
+
+START_TEST(saxpy_bandwidth)
+{
+    wb_expect_target("w07.saxpy-bw", bench_saxpy(), NULL);
+}
+END_TEST
+
+typedef struct { const float *x; float *out; size_t n; int v; void *tmp; size_t tmp_bytes; } rd_ctx;
+
+static void rd_work(void *p)
+{
+    rd_ctx *c = p;
+    if (c->v == 0) WB_CUDA(w07_cub_sum(c->tmp, c->tmp_bytes, c->x, c->out, c->n));
+    else WB_CUDA(reduce_sum(c->v, c->x, c->n, c->out, c->tmp));
+}
+
+static double rd_expect(size_t i, const void *ctx)
+{
+    (void)i;
+    return *(const double *)ctx;
+}
+
+/* Host copy of a device array, summed in double. */
+static double host_sum(const float *d, size_t n, double *abs_sum)
+{
+    float *h = wb_hmalloc(n * 4);
+    wb_d2h(h, d, n * 4);
+    double s = 0, a = 0;
+    for (size_t i = 0; i < n; i++) s += h[i], a += fabs(h[i]);
+    free(h);
+    if (abs_sum) *abs_sum = a;
+    return s;
+}
+
+/* The ladder v1..v6 and CUB on the same 100M+ floats; returns v6 / CUB. */
+static double bench_reduce(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    float *x = wb_dmalloc(bytes), *out = wb_dmalloc(4);
+    wb_dfill_uniform_f32(x, n, SEED_X, 0, 1);
+    size_t cub_bytes = w07_cub_sum_bytes(n), my_bytes = reduce_tmp_bytes(n);
+    void *tmp = wb_dmalloc(cub_bytes > my_bytes ? cub_bytes : my_bytes);
+    double abs_sum, sum = host_sum(x, n, &abs_sum);
+    rd_ctx c = { x, out, n, 0, tmp, cub_bytes };
+    wb_bench_row yr = { .exercise = "reduce", .variant = "CUB DeviceReduce::Sum", .n = n, .bytes = 4.0 * n, .unit = "GB/s" };
+    wb_time(rd_work, &c, NULL, &yr.t);
+    yr.value = yr.bytes / (yr.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("sum", out, 1, rd_expect, &sum, 1, 1e-5 * abs_sum, 0, &cmp)) wb_bench_invalid(&yr, cmp.msg);
+    wb_bench_emit(&yr);
+    static const char *const VAR[7] = { "", "v1 interleaved", "v2 sequential", "v3 add on load", "v4 unrolled warp",
+                                        "v5 shuffles, 2 passes", "v6 shuffles + atomics" };
+    double ratio = NAN;
+    for (int v = 1; v <= REDUCE_VERSIONS; v++) {
+        c.v = v;
+        wb_bench_row r = { .exercise = "reduce", .variant = VAR[v], .n = n, .bytes = 4.0 * n, .unit = "GB/s",
+                           .yard_name = "CUB", .yard = yr.value,
+                           .target = v == 6 ? wb_week_checkpoint(wb_current_week(), "w07.reduce-bw")->target : 0 };
+        wb_dpoison(out, 4);
+        wb_time(rd_work, &c, NULL, &r.t);
+        r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+        if (wb_dverify_f32("sum", out, 1, rd_expect, &sum, 1, 1e-5 * abs_sum, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        wb_bench_emit(&r);
+        if (v == 6) ratio = wb_bench_ratio(&r);
+    }
+    wb_dfree(x), wb_dfree(out), wb_dfree(tmp);
+    return ratio;
+}
+
+START_TEST(reduce_speed)
+{
+    wb_expect_target("w07.reduce-bw", bench_reduce(), NULL);
+}
+END_TEST
+
+typedef struct { const float *x; float *y; size_t n; int s; void *tmp; size_t tmp_bytes; } sc_ctx;
+
+static void sc_work(void *p)
+{
+    sc_ctx *c = p;
+    if (c->s < 0) WB_CUDA(w07_cub_scan(c->tmp, c->tmp_bytes, c->x, c->y, c->n));
+    else WB_CUDA(SCANS[c->s](c->x, c->y, c->n, c->tmp));
+}
+
+static double sc_expect(size_t i, const void *ctx) { return ((const double *)ctx)[i]; }
+
+/* Hillis-Steele, Blelloch, fast, and CUB on the same data; returns fast / CUB. */
+static double bench_scan(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    float *x = wb_dmalloc(bytes), *y = wb_dmalloc(bytes);
+    wb_dfill_uniform_f32(x, n, SEED_X, 0, 1);
+    size_t cub_bytes = w07_cub_scan_bytes(n), my_bytes = scan_tmp_bytes(n);
+    void *tmp = wb_dmalloc(cub_bytes > my_bytes ? cub_bytes : my_bytes);
+    double *prefix = wb_hmalloc(n * 8);
+    float *h = wb_hmalloc(bytes);
+    wb_d2h(h, x, bytes);
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) acc += h[i], prefix[i] = acc;
+    free(h);
+    sc_ctx c = { x, y, n, -1, tmp, cub_bytes };
+    wb_bench_row yr = { .exercise = "scan", .variant = "CUB DeviceScan::InclusiveSum", .n = n, .bytes = 8.0 * n,
+                        .unit = "GB/s" };
+    wb_dpoison(y, bytes);
+    wb_time(sc_work, &c, NULL, &yr.t);
+    yr.value = yr.bytes / (yr.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, 1e-2, 1e-4, &cmp)) wb_bench_invalid(&yr, cmp.msg);
+    wb_bench_emit(&yr);
+    static const char *const VAR[3] = { "Hillis-Steele tiles", "Blelloch tiles", "reduce-then-scan" };
+    double ratio = NAN;
+    for (int s = 0; s < 3; s++) {
+        c.s = s;
+        wb_bench_row r = { .exercise = "scan", .variant = VAR[s], .n = n, .bytes = 8.0 * n, .unit = "GB/s",
+                           .yard_name = "CUB", .yard = yr.value,
+                           .target = s == 2 ? wb_week_checkpoint(wb_current_week(), "w07.scan-bw")->target : 0 };
+        wb_dpoison(y, bytes);
+        wb_time(sc_work, &c, NULL, &r.t);
+        r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+        if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, 1e-2, 1e-4, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        wb_bench_emit(&r);
+        if (s == 2) ratio = wb_bench_ratio(&r);
+    }
+    free(prefix);
+    wb_dfree(x), wb_dfree(y), wb_dfree(tmp);
+    return ratio;
+}
+
+START_TEST(scan_speed)
+{
+    wb_expect_target("w07.scan-bw", bench_scan(), NULL);
+}
+END_TEST
+
+typedef struct { const unsigned char *x; unsigned int *bins; size_t n; int h; void *tmp; size_t tmp_bytes; } hi_ctx;
+
+static void hi_work(void *p)
+{
+    hi_ctx *c = p;
+    if (c->h < 0) {
+        WB_CUDA(cudaMemsetAsync(c->bins, 0, HIST_BINS * 4, 0)); /* as the exercises do: a fair comparison */
+        WB_CUDA(w07_cub_hist(c->tmp, c->tmp_bytes, c->x, c->bins, c->n));
+    } else WB_CUDA(HISTS[c->h](c->x, c->n, c->bins));
+}
+
+/* Global, shared, warp-aggregated and CUB on the same bytes (uniform, then
+ * four values); each output must equal CUB's, exactly. Returns shared / CUB
+ * on uniform bytes. */
+static double bench_hist(void)
+{
+    size_t n = wb_bench_bytes();
+    unsigned char *x = wb_dmalloc(n);
+    unsigned int *bins = wb_dmalloc(HIST_BINS * 4);
+    size_t cub_bytes = w07_cub_hist_bytes(n);
+    void *tmp = wb_dmalloc(cub_bytes);
+    double ratio = NAN;
+    for (int skew = 0; skew < 2; skew++) {
+        WB_CUDA(w07_fill_bytes(x, n, SEED_H, skew));
+        hi_ctx c = { x, bins, n, -1, tmp, cub_bytes };
+        wb_bench_row yr = { .exercise = "hist", .variant = skew ? "CUB, 4 values" : "CUB HistogramEven", .n = n,
+                            .bytes = (double)n, .unit = "GB/s" };
+        wb_time(hi_work, &c, NULL, &yr.t);
+        yr.value = yr.bytes / (yr.t.median * 1e-3) / 1e9;
+        uint32_t ref[HIST_BINS], got[HIST_BINS];
+        wb_d2h(ref, bins, sizeof ref);
+        uint64_t total = 0;
+        for (int b = 0; b < HIST_BINS; b++) total += ref[b];
+        if (total != n) wb_bench_invalid(&yr, "CUB's bins do not add up to n");
+        wb_bench_emit(&yr);
+        static const char *const VAR[2][3] = { { "global atomics", "shared, privatised", "warp-aggregated" },
+                                               { "global atomics, 4 values", "shared, 4 values", "warp-aggr., 4 values" } };
+        for (int h = 0; h < 3; h++) {
+            if (skew && h == 0) continue; /* a few hundred ms per call: skipped */
+            c.h = h;
+            wb_bench_row r = { .exercise = "hist", .variant = VAR[skew][h], .n = n, .bytes = (double)n, .unit = "GB/s",
+                               .yard_name = "CUB", .yard = yr.value,
+                               .target = !skew && h == 1 ? wb_week_checkpoint(wb_current_week(), "w07.hist-bw")->target : 0 };
+            wb_dpoison(bins, HIST_BINS * 4);
+            wb_bench_opts o = { 1, h == 0 || skew ? 5 : 20, 1 };
+            wb_time(hi_work, &c, &o, &r.t);
+            r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+            wb_d2h(got, bins, sizeof got);
+            wb_cmp cmp;
+            if (wb_compare_u32("bins", got, ref, HIST_BINS, &cmp)) wb_bench_invalid(&r, cmp.msg);
+            wb_bench_emit(&r);
+            if (!skew && h == 1) ratio = wb_bench_ratio(&r);
+        }
+    }
+    wb_dfree(x), wb_dfree(bins), wb_dfree(tmp);
+    return ratio;
+}
+
+START_TEST(hist_speed)
+{
+    wb_expect_target("w07.hist-bw", bench_hist(), NULL);
+}
+END_TEST
+
+typedef struct { const float *A, *B; float *C; int n, v; cublasHandle_t h; } mm_ctx;
+
+static void mm_work(void *p)
+{
+    mm_ctx *c = p;
+    if (c->v == 0) {
+        const float one = 1, zero = 0; /* row-major C = A B is column-major C^T = B^T A^T */
+        cublasStatus_t s = cublasSgemm(c->h, CUBLAS_OP_N, CUBLAS_OP_N, c->n, c->n, c->n, &one, c->B, c->n, c->A, c->n,
+                                       &zero, c->C, c->n);
+        ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasSgemm failed: %d", (int)s);
+    } else WB_CUDA(c->v == 1 ? matmul_naive(c->A, c->B, c->C, c->n, c->n, c->n) : matmul_tiled(c->A, c->B, c->C, c->n, c->n, c->n));
+}
+
+static double mm_expect(size_t i, const void *ctx)
+{
+    const mm_ctx *c = ctx;
+    size_t n = (size_t)c->n, r = i / n, col = i % n;
+    double acc = 0;
+    for (size_t k = 0; k < n; k++)
+        acc += (double)wb_hash_uniform_f32(SEED_A, r * n + k, -1, 1) * wb_hash_uniform_f32(SEED_B, k * n + col, -1, 1);
+    return acc;
+}
+
+static char mm_figure[200];
+
+/* Naive and tiled against cuBLAS SGEMM (FP32, no TF32) at 4096; returns
+ * tiled / cuBLAS. */
+static double bench_matmul(void)
+{
+    int n = 4096;
+    size_t e = (size_t)n * n;
+    mm_ctx c = { wb_dmalloc(e * 4), wb_dmalloc(e * 4), wb_dmalloc(e * 4), n, 0, NULL };
+    wb_dfill_uniform_f32((float *)c.A, e, SEED_A, -1, 1);
+    wb_dfill_uniform_f32((float *)c.B, e, SEED_B, -1, 1);
+    ck_assert_msg(cublasCreate(&c.h) == CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+    cublasSetMathMode(c.h, CUBLAS_PEDANTIC_MATH);
+    double flops = 2.0 * n * n * (double)n, fig[3] = { NAN, NAN, NAN };
+    static const char *const VAR[3] = { "cuBLAS SGEMM (FP32)", "naive", "shared tiles 32x32" };
+    double yard = NAN;
+    for (int v = 0; v < 3; v++) {
+        c.v = v;
+        wb_bench_row r = { .exercise = "matmul", .variant = VAR[v], .n = (size_t)n, .bytes = 12.0 * e, .flops = flops,
+                           .unit = "TFLOP/s", .yard_name = v ? "cuBLAS" : NULL, .yard = yard };
+        wb_dpoison(c.C, e * 4);
+        wb_bench_opts o = { 1, v == 1 ? 5 : 10, 0 };
+        wb_time(mm_work, &c, &o, &r.t);
+        r.value = flops / (r.t.median * 1e-3) / 1e12;
+        wb_cmp cmp;
+        if (wb_dverify_f32("C", c.C, e, mm_expect, &c, 128, 1e-3, 1e-4, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        wb_bench_emit(&r);
+        if (v == 0) yard = r.value;
+        fig[v] = r.invalid ? NAN : r.value;
+    }
+    cublasDestroy(c.h);
+    wb_dfree((void *)c.A), wb_dfree((void *)c.B), wb_dfree(c.C);
+    snprintf(mm_figure, sizeof mm_figure, "4096^3: naive %.2f, tiled %.2f, cuBLAS %.2f TFLOP/s (tiled %.3f of cuBLAS)",
+             fig[1], fig[2], fig[0], fig[2] / fig[0]);
+    return isnan(fig[1]) ? NAN : fig[2] / fig[0];
+}
+
+START_TEST(matmul_vs_cublas)
+{
+    double r = bench_matmul();
+    ck_assert_msg(!isnan(r), "a timed matmul gave a wrong output: %s", wb_bench_last_detail());
+    wb_report_figure("w07.matmul", mm_figure);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w07.saxpy", WB_T(saxpy_sizes), WB_GPU, N_SIZES },
+    { "w07.saxpy", WB_T(saxpy_offsets), WB_GPU, 16 },
+    { "w07.saxpy-bw", WB_T(saxpy_bandwidth), WB_GPU, 0 },
+    { "w07.reduce", WB_T(reduce_exact), WB_GPU, N_SIZES },
+    { "w07.reduce", WB_T(reduce_float), WB_GPU, 4 },
+    { "w07.reduce", WB_T(reduce_nan_inf), WB_GPU, 3 },
+    { "w07.reduce", WB_T(reduce_bad_version), WB_GPU, 0 },
+    { "w07.reduce-bw", WB_T(reduce_speed), WB_GPU, 0 },
+    { "w07.scan", WB_T(scan_exact), WB_GPU, N_SIZES + 2 },
+    { "w07.scan", WB_T(scan_float_nan_inf), WB_GPU, 3 },
+    { "w07.scan-bw", WB_T(scan_speed), WB_GPU, 0 },
+    { "w07.hist", WB_T(hist_exact), WB_GPU, 30 },
+    { "w07.hist-bw", WB_T(hist_speed), WB_GPU, 0 },
+    { "w07.matmul", WB_T(matmul_shapes), WB_GPU, 9 },
+    { "w07.matmul", WB_T(matmul_vs_cublas), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "saxpy", bench_saxpy }, { "reduce", bench_reduce }, { "scan", bench_scan },
+    { "hist", bench_hist },   { "matmul", bench_matmul },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
