@@ -1,0 +1,402 @@
+/* test_instructor.c — Check tests of the grading and quiz logic; no GPU.
+ * Run from the workbook's top folder (it reads week.txt and the fixtures).
+ * With WB_UNIT_TSV=FILE it also writes one "STATUS\tlabel\tdetail" line a test. */
+#define GRADE_NO_MAIN
+#define QUIZ_NO_MAIN
+#include "grade.c"
+#include "quiz.c"
+
+#include <check.h>
+
+/* ------------------------------------------------------- test output */
+
+static const char *OUT_PASS =
+    "\nphase0/week01 — Build system, first kernel (submission of x)\n"
+    "  PASS  w01.devquery           device report matches cudaGetDeviceProperties\n"
+    "  FAIL  w01.vecadd             vector add correct for any n\n"
+    "        phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong\n"
+    "        (3 of 29 tests of this checkpoint failed)\n"
+    "  FAIL  w01.vecadd-bw          vector add moves data as fast as a copy  [0.620 of COPY (1750 GB/s vs 2822 GB/s)]\n"
+    "        phase0/week01/test_week01.c:201: w01.vecadd-bw: 0.620 of COPY, target >= 0.85\n"
+    "  SKIP  w01.other              something  [target >= 0.85 COPY]\n"
+    "        1 GPU test skipped: no usable CUDA device\n"
+    "  -- 1 of 4 checkpoints passed\n";
+
+START_TEST(parse_lines)
+{
+    cp_out o;
+    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.devquery", &o), 0);
+    ck_assert_int_eq(o.status, ST_PASS);
+    ck_assert_str_eq(o.figure, "");
+    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.vecadd", &o), 0);
+    ck_assert_int_eq(o.status, ST_FAIL);
+    ck_assert_str_eq(o.msg, "phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
+    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.vecadd-bw", &o), 0);
+    ck_assert_int_eq(o.status, ST_FAIL);
+    ck_assert_str_eq(o.figure, "0.620 of COPY (1750 GB/s vs 2822 GB/s)");
+    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.other", &o), 0);
+    ck_assert_int_eq(o.status, ST_SKIP);
+    ck_assert_str_eq(o.figure, ""); /* a target is not a figure */
+    ck_assert_str_eq(o.msg, "1 GPU test skipped: no usable CUDA device");
+    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.vec", &o), -1); /* a prefix is not the id */
+    ck_assert_int_eq(parse_checkpoint("", "w01.vecadd", &o), -1);
+}
+END_TEST
+
+START_TEST(partial_speed_credit)
+{
+    double r = figure_ratio("0.620 of COPY (1750 GB/s)");
+    ck_assert_double_eq_tol(r, 0.62, 1e-12);
+    ck_assert_double_eq_tol(speed_points(10, r, 0.85), 10 * 0.62 / 0.85, 1e-9);
+    ck_assert_double_eq_tol(speed_points(10, 1.3, 0.85), 10, 1e-12); /* capped */
+    ck_assert_double_eq(speed_points(10, NAN, 0.85), 0);
+    ck_assert_double_eq(speed_points(10, -1, 0.85), 0);
+    ck_assert(isnan(figure_ratio("12 GB/s")));
+    ck_assert(isnan(figure_ratio("")));
+}
+END_TEST
+
+START_TEST(failure_reasons)
+{
+    ck_assert_str_eq(classify("Test timeout expired"), "hang (a test ran past its time limit)");
+    ck_assert_str_eq(classify("x.c:9: vecadd(...): an illegal memory access was encountered"), "GPU fault");
+    ck_assert_str_eq(classify("x.c:9: cudaMalloc: out of memory"), "out of memory");
+    ck_assert_str_eq(classify("Received signal 11 (Segmentation fault)"), "crash");
+    ck_assert_str_eq(classify("c: 3 of 1025 elements differ"), "wrong result");
+}
+END_TEST
+
+/* ------------------------------------------------------- processes */
+
+START_TEST(limit_stops_a_hang_and_its_group)
+{
+    char pidfile[] = "/tmp/wb-grade-test-XXXXXX";
+    int fd = mkstemp(pidfile);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "sleep 60 & echo $! > %s; wait", pidfile);
+    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+    job j;
+    double t0 = now_s();
+    ck_assert_int_ne(run_limited(argv, NULL, NULL, NULL, 1.0, &j), 0);
+    double took = now_s() - t0;
+    ck_assert_msg(j.timed_out, "a command past its limit must be reported as timed out");
+    ck_assert_msg(took < 6, "stopping took %.1f s", took);
+    char *s = slurp(pidfile);
+    ck_assert_ptr_nonnull(s);
+    pid_t child = (pid_t)atoi(s);
+    free(s);
+    unlink(pidfile);
+    usleep(200000);
+    /* the grandchild is gone (or a zombie waiting for init) */
+    char stat[64], *st;
+    snprintf(stat, sizeof stat, "/proc/%d/stat", (int)child);
+    st = slurp(stat);
+    int alive = st && !strstr(st, ") Z ");
+    free(st);
+    ck_assert_msg(!alive, "the command's child %d still runs after the limit", (int)child);
+}
+END_TEST
+
+START_TEST(exit_codes_and_signals)
+{
+    job j;
+    char *a1[] = { "/bin/sh", "-c", "exit 3", NULL };
+    run_limited(a1, NULL, NULL, NULL, 10, &j);
+    ck_assert(!j.timed_out && !j.signaled && j.exit_code == 3);
+    char *a2[] = { "/bin/sh", "-c", "kill -SEGV $$", NULL };
+    run_limited(a2, NULL, NULL, NULL, 10, &j);
+    ck_assert_int_eq(j.signaled, SIGSEGV);
+    char *a3[] = { "/bin/sh", "-c", "test \"$WB_SEED\" = 77 && test -z \"$WB_LEDGER\"", NULL };
+    setenv("WB_LEDGER", "/tmp/should-not-leak", 1);
+    ck_assert_int_eq(run_limited(a3, NULL, NULL, (char *[]){ "WB_SEED=77", "WB_LEDGER=", NULL }, 10, &j), 0);
+    unsetenv("WB_LEDGER");
+}
+END_TEST
+
+/* ------------------------------------------------------- submissions */
+
+START_TEST(forbidden_libraries)
+{
+    const forbid_rule *cublas = forbid_find("cublas"), *cub = forbid_find("cub");
+    ck_assert_ptr_nonnull(cublas);
+    ck_assert_ptr_null(forbid_find("nosuchlib"));
+    char what[200];
+    char *t = slurp("instructor/fixtures/class/cublas/phase0/week01/vecadd.cu");
+    ck_assert_ptr_nonnull(t);
+    ck_assert_int_eq(forbid_scan_source(t, cublas->src, what, sizeof what), 2);
+    ck_assert_str_eq(what, "#include <cublas_v2.h>");
+    free(t);
+    t = slurp("instructor/fixtures/class/correct/phase0/week01/vecadd.cu");
+    ck_assert_int_eq(forbid_scan_source(t, cublas->src, what, sizeof what), 0);
+    ck_assert_int_eq(forbid_scan_source(t, cub->src, what, sizeof what), 0);
+    free(t);
+    ck_assert_int_eq(forbid_scan_source("// cublasSaxpy would be cheating\n/* cub::DeviceReduce */\nint x;\n",
+                                        cublas->src, what, sizeof what), 0);
+    ck_assert_int_eq(forbid_scan_source("const char *s = \"cublasSaxpy\";\n", cublas->src, what, sizeof what), 0);
+    ck_assert_int_eq(forbid_scan_source("int a;\n  #include <cub/cub.cuh>\n", cub->src, what, sizeof what), 2);
+    ck_assert_int_eq(forbid_scan_source("x;\ny;\n  cub::DeviceReduce::Sum(0);\n", cub->src, what, sizeof what), 3);
+    ck_assert_int_eq(forbid_scan_source("cublasStatus_t s = cublasSgemm(h);", cublas->src, what, sizeof what), 1);
+}
+END_TEST
+
+START_TEST(submissions_found)
+{
+    static student st[16];
+    char err[300];
+    int n = list_submissions("instructor/fixtures/class", st, 16, err, sizeof err);
+    ck_assert_int_eq(n, 7);
+    ck_assert_str_eq(st[0].id, "broken");
+    ck_assert_str_eq(st[6].id, "wrong");
+    /* archives: names less their extension */
+    char dir[] = "/tmp/wb-subs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd %s && touch a.tar.gz b.zip c.tgz d.tar notes.txt && mkdir 'e f' .hidden", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    n = list_submissions(dir, st, 16, err, sizeof err);
+    ck_assert_int_eq(n, 5);
+    ck_assert_str_eq(st[0].id, "a");
+    ck_assert_str_eq(st[1].id, "b");
+    ck_assert_str_eq(st[2].id, "c");
+    ck_assert_str_eq(st[3].id, "d");
+    ck_assert_str_eq(st[4].id, "e_f");
+    char out[1400];
+    ck_assert_int_eq(find_week_in_sub("instructor/fixtures/archived", "phase0/week01", out, sizeof out), 0);
+    ck_assert_str_eq(out, "instructor/fixtures/archived/alice/phase0/week01");
+    ck_assert_int_eq(find_week_in_sub(dir, "phase0/week01", out, sizeof out), -1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+START_TEST(week_config_files)
+{
+    static week_cfg w;
+    char err[600];
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.meta.n_checkpoints, 3);
+    ck_assert_double_eq(w.points[0], 10);
+    ck_assert_double_eq(w.points[1], 20);
+    ck_assert_int_eq(w.n_seeds, 1);
+    ck_assert_int_eq(w.n_forbid, 3);
+    ck_assert_str_eq(w.forbid[0], "cublas");
+}
+END_TEST
+
+START_TEST(gradebook_and_feedback)
+{
+    static grader G;
+    static student st[2];
+    memset(&G, 0, sizeof G);
+    char err[600];
+    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
+    G.n_weeks = 1;
+    G.seed = 5;
+    G.st = st;
+    G.n_students = 2;
+    memset(st, 0, sizeof st);
+    snprintf(st[0].id, sizeof st[0].id, "ann");
+    snprintf(st[1].id, sizeof st[1].id, "bob, jr");
+    st[0].g[0][0] = (cp_grade){ ST_PASS, 10, "", "" };
+    st[0].g[0][1] = (cp_grade){ ST_PASS, 20, "", "" };
+    st[0].g[0][2] = (cp_grade){ ST_FAIL, 7.29, "0.620 of COPY (x)", "below target" };
+    for (int c = 0; c < 3; c++) st[1].g[0][c] = (cp_grade){ ST_SKIP, 0, "", "not graded: no GPU" };
+    char csv[] = "/tmp/wb-gradebook-XXXXXX";
+    int fd = mkstemp(csv);
+    close(fd);
+    ck_assert_int_eq(write_gradebook(&G, csv), 0);
+    char *t = slurp(csv);
+    ck_assert_msg(strstr(t, "student,phase0/week01 w01.devquery (10),phase0/week01 w01.vecadd (20),"
+                            "phase0/week01 w01.vecadd-bw (10),total,out_of,skipped,seed\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\n\"bob, jr\",SKIP,SKIP,SKIP,0.00,40,3,5\n"), "%s", t);
+    free(t);
+    char fb[] = "/tmp/wb-feedback-XXXXXX";
+    fd = mkstemp(fb);
+    close(fd);
+    ck_assert_int_eq(write_feedback(&G, &st[0], fb), 0);
+    t = slurp(fb);
+    ck_assert(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | 0.620 of COPY (x) | >= 0.85 COPY |"));
+    ck_assert(strstr(t, "**Total: 37.29 of 40 points.**"));
+    free(t);
+    /* a quiz column added to the same gradebook, then replaced */
+    static qz_quiz z;
+    ck_assert_int_eq(qz_load("quizzes/phase0.txt", &z, err, sizeof err), 0);
+    char dir[] = "/tmp/wb-answers-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char p[200];
+    snprintf(p, sizeof p, "%s/ann.txt", dir);
+    FILE *f = fopen(p, "w");
+    fprintf(f, "1: z\n");
+    fclose(f);
+    snprintf(p, sizeof p, "%s/carl.txt", dir);
+    f = fopen(p, "w");
+    fclose(f);
+    FILE *saved = stdout;
+    stdout = fopen("/dev/null", "w");
+    ck_assert_int_eq(qz_cmd_grade("quizzes/phase0.txt", dir, csv), 0);
+    ck_assert_int_eq(qz_cmd_grade("quizzes/phase0.txt", dir, csv), 0);
+    fclose(stdout);
+    stdout = saved;
+    t = slurp(csv);
+    char want[200];
+    snprintf(want, sizeof want, "seed,quiz.phase0 (of %d)\n", z.n);
+    ck_assert_msg(strstr(t, want), "%s", t);
+    ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5,0\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\n\"bob, jr\",SKIP,SKIP,SKIP,0.00,40,3,5,\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\ncarl,,,,,,,,0\n"), "%s", t);
+    free(t);
+    unlink(csv);
+    unlink(fb);
+    snprintf(p, sizeof p, "rm -rf %s", dir);
+    sh(p, NULL);
+}
+END_TEST
+
+/* ------------------------------------------------------- quizzes */
+
+START_TEST(sha256_vectors)
+{
+    char h[65];
+    qz_hash_hex("abc", "", "", h);
+    ck_assert_str_eq(h, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    qz_hash_hex("", "", "", h);
+    ck_assert_str_eq(h, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    qz_hash_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "", "", h);
+    ck_assert_str_eq(h, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+END_TEST
+
+static const char *SRC =
+    "title: Test quiz\nid: t0\npass: 2\n"
+    "q: 1\ntext: How many threads in a warp?\nchoice: a | 16\nchoice: b | 32\nanswer: b\n"
+    "explain: A warp is 32 threads on every NVIDIA GPU so far.\n"
+    "q: 2\ntext: Peak GB/s of 2619 MHz on 5120 bits?\nanswer: 3352 +- 20\nexplain: 2 x 2.619e9 x 640 bytes.\n"
+    "q: 3\ntext: pi?\nanswer: 3.14159 +- 0.001\nexplain: circles.\n";
+
+static void seal_src(qz_quiz *sealed, char **text_out)
+{
+    static qz_quiz src;
+    char err[300];
+    ck_assert_msg(qz_parse(SRC, "src", &src, err, sizeof err) == 0, "%s", err);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    qz_write(f, &src, "src");
+    fclose(f);
+    ck_assert_msg(qz_parse(buf, "sealed", sealed, err, sizeof err) == 0, "%s", err);
+    *text_out = buf;
+}
+
+START_TEST(quiz_seal_and_check)
+{
+    static qz_quiz z;
+    char *text;
+    seal_src(&z, &text);
+    ck_assert(z.sealed);
+    ck_assert_int_eq(z.n, 3);
+    ck_assert_msg(!strstr(text, "\nanswer:") && !strstr(text, "explain:") && !strstr(text, "3352") && !strstr(text, "warp is 32"),
+                  "the sealed quiz gives the answer away:\n%s", text);
+    char right;
+    ck_assert(qz_check(&z.q[0], "b", &right));
+    ck_assert_int_eq(right, 'b');
+    ck_assert(qz_check(&z.q[0], "B) 32", NULL));
+    ck_assert(!qz_check(&z.q[0], "a", &right));
+    ck_assert_int_eq(right, 'b');
+    ck_assert(!qz_check(&z.q[0], "bb", NULL));
+    ck_assert(!qz_check(&z.q[0], "", NULL));
+    ck_assert(qz_check(&z.q[1], "3352", NULL));
+    ck_assert(qz_check(&z.q[1], "3335", NULL));
+    ck_assert(qz_check(&z.q[1], "3369.5", NULL));
+    ck_assert(!qz_check(&z.q[1], "3380", NULL));
+    ck_assert(!qz_check(&z.q[1], "3320", NULL));
+    ck_assert(!qz_check(&z.q[1], "lots", NULL));
+    ck_assert(!qz_check(&z.q[1], "1e300", NULL));
+    ck_assert(qz_check(&z.q[2], "3.1416", NULL));
+    ck_assert(!qz_check(&z.q[2], "3.15", NULL));
+    char why[300];
+    qz_why(&z.q[0], why, sizeof why);
+    ck_assert_str_eq(why, "A warp is 32 threads on every NVIDIA GPU so far.");
+    free(text);
+}
+END_TEST
+
+START_TEST(quiz_answer_files)
+{
+    static qz_quiz z;
+    char *text;
+    seal_src(&z, &text);
+    free(text);
+    static char ans[QZ_MAX_Q][128];
+    ck_assert_int_eq(qz_read_answers("# mine\n1: b\n2) 3350   # roughly\n9: x\n", z.n, ans), 2);
+    ck_assert_str_eq(ans[0], "b");
+    ck_assert_str_eq(ans[1], "3350");
+    ck_assert_str_eq(ans[2], "");
+    ck_assert_int_eq(qz_grade(&z, ans, NULL), 2);
+    char *out = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&out, &n);
+    qz_read_answers("1: a\n2: 1\n3: 3.14159\n", z.n, ans);
+    ck_assert_int_eq(qz_grade(&z, ans, f), 1);
+    fclose(f);
+    ck_assert_msg(strstr(out, "you answered a; the answer is b"), "%s", out);
+    ck_assert_msg(strstr(out, "Why: 2 x 2.619e9 x 640 bytes."), "%s", out);
+    free(out);
+}
+END_TEST
+
+START_TEST(quiz_files_parse)
+{
+    const char *names[] = { "preflight", "phase0", "phase1", "phase2", "phase3", "phase4",
+                            "phase5", "phase6", "phase7", "phase8" };
+    for (int i = 0; i < 10; i++) {
+        static qz_quiz z;
+        char p[100], err[600];
+        snprintf(p, sizeof p, "quizzes/%s.txt", names[i]);
+        ck_assert_msg(qz_load(p, &z, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(z.sealed, "%s is not sealed", p);
+        ck_assert_msg(strcmp(z.id, names[i]) == 0, "%s: id %s", p, z.id);
+        if (i > 0) ck_assert_msg(z.n >= 10 && z.n <= 15, "%s: %d questions", p, z.n);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------- main */
+
+int main(void)
+{
+    Suite *s = suite_create("instructor");
+    /* one case a test: Check reports results by case name */
+#define ADD(t) do { TCase *tc = tcase_create(#t); tcase_set_timeout(tc, 60); tcase_add_test(tc, t); suite_add_tcase(s, tc); } while (0)
+    ADD(parse_lines);
+    ADD(partial_speed_credit);
+    ADD(failure_reasons);
+    ADD(limit_stops_a_hang_and_its_group);
+    ADD(exit_codes_and_signals);
+    ADD(forbidden_libraries);
+    ADD(submissions_found);
+    ADD(week_config_files);
+    ADD(gradebook_and_feedback);
+    ADD(sha256_vectors);
+    ADD(quiz_seal_and_check);
+    ADD(quiz_answer_files);
+    ADD(quiz_files_parse);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int nfail = srunner_ntests_failed(sr);
+    const char *tsv = getenv("WB_UNIT_TSV");
+    FILE *f = tsv ? fopen(tsv, "w") : NULL;
+    TestResult **r = srunner_results(sr);
+    for (int i = 0; f && i < srunner_ntests_run(sr); i++) {
+        char msg[400];
+        snprintf(msg, sizeof msg, "%s", tr_rtype(r[i]) == CK_PASS ? "" : tr_msg(r[i]));
+        for (char *c = msg; *c; c++)
+            if (*c == '\t' || *c == '\n') *c = ' ';
+        fprintf(f, "%s\tinstructor unit: %s\t%s\n", tr_rtype(r[i]) == CK_PASS ? "PASS" : "FAIL", tr_tcname(r[i]), msg);
+    }
+    if (f) fclose(f);
+    srunner_free(sr);
+    return nfail ? 1 : 0;
+}

@@ -1,0 +1,114 @@
+# mk/instructor.mk — quizzes (everyone), and for instructors: the student
+# release, class grading and their tests. Included by the Makefile.
+#
+#   make quiz PHASE=0 [ANSWERS=file]             take a quiz (phase 0-8 or preflight)
+#   make release OUT=dir [WEEKS="phase0/week01 ..."]   the student copy (instructors)
+#   make grade SUBMISSIONS=dir WEEKS="phase0/week01" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=s]
+#   make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]
+#   make grade-fixtures                          grade the fixture class (instructor/fixtures)
+#   make quiz-seal                               authors: seal instructor/quizzes/*.txt into quizzes/
+
+.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures instructor-test
+
+QUIZ_BIN  := $(BUILD)/quizzes/quiz
+HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
+
+$(QUIZ_BIN): quizzes/quiz.c $(HOST_OBJ)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(HOST_OBJ) -lm
+
+PHASE ?=
+quiz_file = quizzes/$(if $(filter preflight,$(PHASE)),preflight,phase$(PHASE)).txt
+
+quiz: $(QUIZ_BIN)
+	@[ -n "$(PHASE)" ] && [ -f "$(quiz_file)" ] || { echo ">>> say which quiz: make quiz PHASE=0 (0-8, or preflight) [ANSWERS=file]"; exit 2; }
+	$(Q)$(QUIZ_BIN) take $(quiz_file) $(ANSWERS)
+
+# A week released without solutions keeps its pristine starter in .starter/:
+# IMPL=starter builds from there.
+$(foreach w,$(WEEKS),$(if $(wildcard $(w)/solution/*.cu),,$(eval \
+$(BUILD)/$(w)/starter-src/%.cu: $(w)/.starter/%.cu ; @mkdir -p $$(@D) && cp $$< $$@)))
+
+ifneq ($(wildcard instructor/grade.c),)
+# ---------------------------------------------------------------- instructors only
+
+GRADE_BIN := $(BUILD)/instructor/grade
+INSTR_TEST := $(BUILD)/instructor/test_instructor
+GRADEBOOK ?= $(BUILD)/instructor/gradebook.csv
+SEED ?= 20261122
+LIMIT ?= 120
+JOBS ?= 8
+abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
+GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
+
+$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
+
+$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(HOST_OBJ)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) -lm $(LDCHECK) -lpthread -lrt
+
+quiz-seal: $(QUIZ_BIN)
+	$(Q)for s in instructor/quizzes/*.txt; do $(QUIZ_BIN) seal $$s quizzes/$$(basename $$s) || exit 1; done
+
+grade-quiz: $(QUIZ_BIN)
+	@[ -n "$(PHASE)" ] && [ -f "$(quiz_file)" ] && [ -d "$(ANSWERS_DIR)" ] || { echo ">>> make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]"; exit 2; }
+	@mkdir -p $(dir $(GRADEBOOK))
+	$(Q)$(QUIZ_BIN) grade $(quiz_file) $(ANSWERS_DIR) $(GRADEBOOK)
+
+release: $(WB)
+	@[ -n "$(OUT)" ] || { echo ">>> say where: make release OUT=dir [WEEKS=\"phase0/week01 ...\"]"; exit 2; }
+	$(Q)bash instructor/release.sh "$(OUT)" $(if $(filter command line,$(origin WEEKS)),$(WEEKS))
+
+# The instructor's build of the graded weeks: libwb, wb, test objects; each
+# student's scratch copy starts from these.
+grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GRADE_BIN) $(foreach w,$(1),$(BUILD)/$(w)/starter/test)
+
+grade: $(WB)
+	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds]"; exit 2; }
+	$(Q)$(call grade_prebuild,$(WEEKS))
+	@mkdir -p $(dir $(GRADEBOOK))
+	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(WEEKS)" --gradebook $(GRADEBOOK) \
+	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) $(GRADE_MAKE_ARGS)
+
+FIXTURE_WEEK := phase0/week01
+FIXTURE_OUT  := $(BUILD)/instructor/fixtures
+
+grade-fixtures:
+	$(Q)$(call grade_prebuild,$(FIXTURE_WEEK))
+	@rm -rf $(FIXTURE_OUT) && mkdir -p $(FIXTURE_OUT)/class
+	@cp -R instructor/fixtures/class/. $(FIXTURE_OUT)/class/
+	@tar -czf $(FIXTURE_OUT)/class/archived.tar.gz -C instructor/fixtures/archived .
+	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE_OUT)/class --weeks "$(FIXTURE_WEEK)" \
+	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
+	  --jobs $(JOBS) $(GRADE_MAKE_ARGS)
+
+# Tests without a GPU: the Check tests of the grading and quiz logic, the
+# fixture class graded with WB_NO_GPU=1, sealed quizzes up to date, and a
+# release built in a temporary folder.
+instructor-test: $(INSTR_TEST) $(QUIZ_BIN) $(WB)
+	@rm -f $(BUILD)/instructor/unit.tsv
+	$(Q)WB_UNIT_TSV=$(BUILD)/instructor/unit.tsv $(INSTR_TEST) >$(BUILD)/instructor/unit.log 2>&1; \
+	  cat $(BUILD)/instructor/unit.log | tail -n 3; \
+	  while IFS=$$'\t' read -r st label detail; do $(WB) ledger-add $(LEDGER) "$$st" "$$label" "$$detail"; done < $(BUILD)/instructor/unit.tsv
+	$(Q)for s in instructor/quizzes/*.txt; do \
+	  if $(QUIZ_BIN) verify $$s quizzes/$$(basename $$s) >/dev/null; then $(WB) ledger-add $(LEDGER) PASS "quiz $$(basename $$s) sealed, up to date"; \
+	  else $(WB) ledger-add $(LEDGER) FAIL "quiz $$(basename $$s) sealed, up to date" "run make quiz-seal"; fi; done
+	$(Q)if WB_NO_GPU=1 $(MAKE) -s grade-fixtures LIMIT=60 >$(BUILD)/instructor/fixtures.log 2>&1 && \
+	  bash instructor/check_fixture_gradebook.sh $(FIXTURE_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures.log 2>&1; \
+	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class without a GPU (SKIP, forbidden, compile error)"; \
+	  else tail -n 20 $(BUILD)/instructor/fixtures.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class without a GPU" "see $(BUILD)/instructor/fixtures.log"; fi
+	$(Q)if bash instructor/release_smoke.sh "$(abs_check)" "$(NVCC)" >$(BUILD)/instructor/release.log 2>&1; \
+	  then $(WB) ledger-add $(LEDGER) PASS "release: no solutions in the student copy; phase0/week01 builds, checks, resets; quiz runs"; \
+	  else tail -n 20 $(BUILD)/instructor/release.log; $(WB) ledger-add $(LEDGER) FAIL "release: student copy" "see $(BUILD)/instructor/release.log"; fi
+
+TEST_EXTRA += instructor-test
+
+else
+release grade grade-quiz grade-fixtures quiz-seal instructor-test:
+	@echo ">>> '$@' is an instructor tool; this copy of the workbook does not have them."; exit 2
+endif

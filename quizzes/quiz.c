@@ -1,0 +1,789 @@
+/* quiz.c — the workbook's checkpoint quizzes.
+ *
+ *   quiz take QUIZ [ANSWERS]        grade an answer file (or ask, when stdin is a terminal)
+ *                                   and record quiz.ID in the progress file when it passes
+ *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV,
+ *                                   adding one column to it when it already exists
+ *   quiz seal SOURCE OUT            authors: turn a quiz with plain answers into the sealed one
+ *   quiz verify SOURCE QUIZ         authors: the sealed quiz accepts every source answer and is
+ *                                   what `seal` writes today
+ *
+ * A quiz file (quizzes/phaseN.txt) is `key: value` lines; '#' starts a comment:
+ *
+ *   title: Phase 0 — Foundation        id: phase0        pass: 10
+ *   q: 1
+ *   text: How many threads are in a warp?   (several text: lines make one paragraph each)
+ *   choice: a | 16
+ *   choice: b | 32
+ *   key: SALT:HASH                     a choice: the hash of the right letter
+ *   key: SALT:STEP:HASH                a number: the hash of round(answer / STEP)
+ *   why: HEX                           the explanation, shown after answering
+ *
+ * The author's source (instructor/quizzes/phaseN.txt) has instead
+ * `answer: b` or `answer: 3352 +- 20` and `explain: text`. Answers are kept
+ * only as salted SHA-256 hashes, so the file a learner gets does not say them;
+ * a number within the tolerance is found by hashing the 17 grid points around
+ * it (STEP = tolerance / 8, so the tolerance holds to within one eighth).
+ * Explanations are XORed with a salt-derived key stream: not a secret (the
+ * tool shows them after any answer), just not readable by opening the file.
+ *
+ * An answer file: one `N: answer` a line ("3: b", "7: 3352"); '#' comments.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wb_progress.h"
+
+/* ------------------------------------------------------------ SHA-256 */
+
+typedef struct {
+    uint32_t h[8];
+    uint64_t len;
+    unsigned char buf[64];
+    size_t nbuf;
+} qz_sha;
+
+static const uint32_t QZ_K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2
+};
+
+#define QZ_ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void qz_sha_block(qz_sha *s, const unsigned char *p)
+{
+    uint32_t w[64], a, b, c, d, e, f, g, h;
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 | (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = QZ_ROR(w[i - 15], 7) ^ QZ_ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = QZ_ROR(w[i - 2], 17) ^ QZ_ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3], e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = h + (QZ_ROR(e, 6) ^ QZ_ROR(e, 11) ^ QZ_ROR(e, 25)) + ((e & f) ^ (~e & g)) + QZ_K[i] + w[i];
+        uint32_t t2 = (QZ_ROR(a, 2) ^ QZ_ROR(a, 13) ^ QZ_ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d, s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
+}
+
+static void qz_sha_init(qz_sha *s)
+{
+    static const uint32_t h0[8] = { 0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                    0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19 };
+    memcpy(s->h, h0, sizeof h0);
+    s->len = 0;
+    s->nbuf = 0;
+}
+
+static void qz_sha_add(qz_sha *s, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    s->len += n;
+    while (n--) {
+        s->buf[s->nbuf++] = *p++;
+        if (s->nbuf == 64) qz_sha_block(s, s->buf), s->nbuf = 0;
+    }
+}
+
+static void qz_sha_end(qz_sha *s, unsigned char out[32])
+{
+    uint64_t bits = s->len * 8;
+    unsigned char pad = 0x80, zero = 0;
+    qz_sha_add(s, &pad, 1);
+    while (s->nbuf != 56) qz_sha_add(s, &zero, 1);
+    unsigned char l[8];
+    for (int i = 0; i < 8; i++) l[i] = (unsigned char)(bits >> (56 - 8 * i));
+    qz_sha_add(s, l, 8);
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 4; k++) out[4 * i + k] = (unsigned char)(s->h[i] >> (24 - 8 * k));
+}
+
+/* hex of SHA-256(a || b || c) */
+static void qz_hash_hex(const char *a, const char *b, const char *c, char out[65])
+{
+    qz_sha s;
+    unsigned char d[32];
+    qz_sha_init(&s);
+    qz_sha_add(&s, a, strlen(a));
+    qz_sha_add(&s, b, strlen(b));
+    qz_sha_add(&s, c, strlen(c));
+    qz_sha_end(&s, d);
+    for (int i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", d[i]);
+}
+
+/* XOR `n` bytes with the key stream SHA-256("why:" salt counter). */
+static void qz_stream(const char *salt, unsigned char *buf, size_t n)
+{
+    for (size_t off = 0, ctr = 0; off < n; ctr++) {
+        char cs[32];
+        snprintf(cs, sizeof cs, ":%zu", ctr);
+        qz_sha s;
+        unsigned char d[32];
+        qz_sha_init(&s);
+        qz_sha_add(&s, "why:", 4);
+        qz_sha_add(&s, salt, strlen(salt));
+        qz_sha_add(&s, cs, strlen(cs));
+        qz_sha_end(&s, d);
+        for (int i = 0; i < 32 && off < n; i++) buf[off++] ^= d[i];
+    }
+}
+
+/* ------------------------------------------------------------ the quiz */
+
+#define QZ_MAX_Q 40
+#define QZ_MAX_CHOICES 8
+
+typedef struct {
+    int    num;
+    char   text[2000];
+    int    n_choices;
+    char   letter[QZ_MAX_CHOICES];
+    char   choice[QZ_MAX_CHOICES][300];
+    int    numeric;
+    /* source form */
+    char   answer[64];
+    double value, tol;
+    char   explain[2000];
+    /* sealed form */
+    char   salt[40];
+    double step;
+    char   hash[65];
+    char   why_hex[4200];
+} qz_question;
+
+typedef struct {
+    char        title[200];
+    char        id[64];
+    int         pass;
+    int         sealed;     /* keys, not answers */
+    int         n;
+    qz_question q[QZ_MAX_Q];
+} qz_quiz;
+
+static char *qz_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    size_t k = fread(s, 1, (size_t)n, f);
+    s[k] = 0;
+    fclose(f);
+    return s;
+}
+
+static char *qz_trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1])) s[--n] = 0;
+    return s;
+}
+
+static void qz_append(char *dst, size_t sz, const char *sep, const char *s)
+{
+    if (dst[0]) strncat(dst, sep, sz - strlen(dst) - 1);
+    strncat(dst, s, sz - strlen(dst) - 1);
+}
+
+/* Parse "3352 +- 20" (or "3352 ± 20", or "3352" meaning exact to 1e-9). */
+static int qz_parse_number(const char *s, double *v, double *tol)
+{
+    char *e;
+    *v = strtod(s, &e);
+    if (e == s) return -1;
+    while (*e == ' ') e++;
+    *tol = 1e-9 * (fabs(*v) > 1 ? fabs(*v) : 1);
+    if (!*e) return 0;
+    if (strncmp(e, "+-", 2) == 0) e += 2;
+    else if (strncmp(e, "\xc2\xb1", 2) == 0) e += 2;
+    else return -1;
+    char *e2;
+    *tol = strtod(e, &e2);
+    if (e2 == e || *tol <= 0) return -1;
+    return 0;
+}
+
+int qz_parse(const char *text, const char *path, qz_quiz *z, char *err, size_t errsz)
+{
+    memset(z, 0, sizeof *z);
+    char *t = strdup(text);
+    int lno = 0, has_keys = 0, has_answers = 0;
+    qz_question *cur = NULL;
+    char *save = NULL;
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        lno++;
+        (void)lno;
+        char *l = qz_trim(line);
+        if (!*l || *l == '#') continue;
+        char *colon = strchr(l, ':');
+        if (!colon) {
+            snprintf(err, errsz, "%s: '%s' is not `key: value`", path, l);
+            free(t);
+            return -1;
+        }
+        *colon = 0;
+        char *k = qz_trim(l), *v = qz_trim(colon + 1);
+        if (strcmp(k, "title") == 0) snprintf(z->title, sizeof z->title, "%s", v);
+        else if (strcmp(k, "id") == 0) snprintf(z->id, sizeof z->id, "%s", v);
+        else if (strcmp(k, "pass") == 0) z->pass = atoi(v);
+        else if (strcmp(k, "q") == 0) {
+            if (z->n == QZ_MAX_Q) {
+                snprintf(err, errsz, "%s: more than %d questions", path, QZ_MAX_Q);
+                free(t);
+                return -1;
+            }
+            cur = &z->q[z->n++];
+            cur->num = atoi(v);
+            if (cur->num != z->n) {
+                snprintf(err, errsz, "%s: question %d follows question %d (number them 1, 2, 3...)", path, cur->num,
+                         z->n - 1);
+                free(t);
+                return -1;
+            }
+        } else if (!cur) {
+            snprintf(err, errsz, "%s: '%s:' before the first `q:`", path, k);
+            free(t);
+            return -1;
+        } else if (strcmp(k, "text") == 0) qz_append(cur->text, sizeof cur->text, "\n", v);
+        else if (strcmp(k, "choice") == 0) {
+            char *bar = strchr(v, '|');
+            if (!bar || cur->n_choices == QZ_MAX_CHOICES) {
+                snprintf(err, errsz, "%s: q %d: a choice reads `choice: a | text`", path, cur->num);
+                free(t);
+                return -1;
+            }
+            *bar = 0;
+            cur->letter[cur->n_choices] = (char)tolower((unsigned char)*qz_trim(v));
+            snprintf(cur->choice[cur->n_choices], sizeof cur->choice[0], "%s", qz_trim(bar + 1));
+            cur->n_choices++;
+        } else if (strcmp(k, "answer") == 0) {
+            has_answers = 1;
+            snprintf(cur->answer, sizeof cur->answer, "%s", v);
+            if (cur->n_choices == 0) {
+                cur->numeric = 1;
+                if (qz_parse_number(v, &cur->value, &cur->tol) != 0) {
+                    snprintf(err, errsz, "%s: q %d: a number answer reads `answer: 3352 +- 20`", path, cur->num);
+                    free(t);
+                    return -1;
+                }
+            } else {
+                cur->answer[0] = (char)tolower((unsigned char)cur->answer[0]);
+                cur->answer[1] = 0;
+                if (!memchr(cur->letter, cur->answer[0], (size_t)cur->n_choices)) {
+                    snprintf(err, errsz, "%s: q %d: the answer '%s' is not one of the choices", path, cur->num, v);
+                    free(t);
+                    return -1;
+                }
+            }
+        } else if (strcmp(k, "explain") == 0) qz_append(cur->explain, sizeof cur->explain, " ", v);
+        else if (strcmp(k, "key") == 0) {
+            has_keys = 1;
+            char *a = v, *b = strchr(a, ':'), *c = b ? strchr(b + 1, ':') : NULL;
+            if (!b) {
+                snprintf(err, errsz, "%s: q %d: bad key", path, cur->num);
+                free(t);
+                return -1;
+            }
+            *b++ = 0;
+            snprintf(cur->salt, sizeof cur->salt, "%s", a);
+            if (c) {
+                *c++ = 0;
+                cur->numeric = 1;
+                cur->step = strtod(b, NULL);
+                snprintf(cur->hash, sizeof cur->hash, "%s", c);
+            } else snprintf(cur->hash, sizeof cur->hash, "%s", b);
+        } else if (strcmp(k, "why") == 0) snprintf(cur->why_hex, sizeof cur->why_hex, "%s", v);
+        else {
+            snprintf(err, errsz, "%s: unknown key '%s'", path, k);
+            free(t);
+            return -1;
+        }
+    }
+    free(t);
+    if (has_keys && has_answers) {
+        snprintf(err, errsz, "%s: holds both answers and keys", path);
+        return -1;
+    }
+    z->sealed = has_keys;
+    if (!z->id[0] || !z->title[0] || z->n == 0 || z->pass <= 0 || z->pass > z->n) {
+        snprintf(err, errsz, "%s: needs title:, id:, at least one q: and 0 < pass: <= the number of questions", path);
+        return -1;
+    }
+    for (int i = 0; i < z->n; i++) {
+        qz_question *x = &z->q[i];
+        if (!x->text[0] || (z->sealed ? !x->hash[0] : !x->answer[0])) {
+            snprintf(err, errsz, "%s: q %d needs text: and %s", path, x->num, z->sealed ? "key:" : "answer:");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int qz_load(const char *path, qz_quiz *z, char *err, size_t errsz)
+{
+    char *s = qz_slurp(path);
+    if (!s) {
+        snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int r = qz_parse(s, path, z, err, errsz);
+    free(s);
+    return r;
+}
+
+/* The grid point of a number: round(v / step) as text. */
+static void qz_grid(double v, double step, long long off, char out[40])
+{
+    snprintf(out, 40, "%lld", llround(v / step) + off);
+}
+
+/* Seal a source quiz: salts from the quiz id and question (so sealing is
+ * reproducible), answers hashed, explanations obscured. */
+static void qz_seal_question(const qz_quiz *z, qz_question *x)
+{
+    char num[16], h[65];
+    snprintf(num, sizeof num, "%d", x->num);
+    qz_hash_hex(z->id, num, x->text, h);
+    snprintf(x->salt, sizeof x->salt, "%.16s", h);
+    if (x->numeric) {
+        x->step = x->tol / 8;
+        char g[40];
+        qz_grid(x->value, x->step, 0, g);
+        qz_hash_hex(x->salt, ":", g, x->hash);
+    } else {
+        char a[2] = { x->answer[0], 0 };
+        qz_hash_hex(x->salt, ":", a, x->hash);
+    }
+    size_t n = strlen(x->explain);
+    unsigned char buf[2000];
+    memcpy(buf, x->explain, n);
+    qz_stream(x->salt, buf, n);
+    for (size_t i = 0; i < n; i++) sprintf(x->why_hex + 2 * i, "%02x", buf[i]);
+    x->why_hex[2 * n] = 0;
+}
+
+static void qz_write(FILE *f, qz_quiz *z, const char *source)
+{
+    fprintf(f, "# Sealed quiz: answers are salted hashes. Generated from %s by `make quiz-seal`; do not edit.\n"
+               "# Take it: make quiz PHASE=%s [ANSWERS=file]   (answer file: one `N: answer` a line)\n",
+            source, strncmp(z->id, "phase", 5) == 0 ? z->id + 5 : z->id);
+    fprintf(f, "title: %s\nid: %s\npass: %d\n", z->title, z->id, z->pass);
+    for (int i = 0; i < z->n; i++) {
+        qz_question *x = &z->q[i];
+        qz_seal_question(z, x);
+        fprintf(f, "\nq: %d\n", x->num);
+        char *t = strdup(x->text), *save = NULL;
+        for (char *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) fprintf(f, "text: %s\n", l);
+        free(t);
+        for (int c = 0; c < x->n_choices; c++) fprintf(f, "choice: %c | %s\n", x->letter[c], x->choice[c]);
+        if (x->numeric) fprintf(f, "key: %s:%.17g:%s\n", x->salt, x->step, x->hash);
+        else fprintf(f, "key: %s:%s\n", x->salt, x->hash);
+        fprintf(f, "why: %s\n", x->why_hex);
+    }
+}
+
+/* The explanation of a sealed question (caller's buffer). */
+static void qz_why(const qz_question *x, char *out, size_t outsz)
+{
+    size_t n = strlen(x->why_hex) / 2;
+    if (n >= outsz) n = outsz - 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned v = 0;
+        sscanf(x->why_hex + 2 * i, "%2x", &v);
+        out[i] = (char)v;
+    }
+    qz_stream(x->salt, (unsigned char *)out, n);
+    out[n] = 0;
+}
+
+/* Is `ans` right for sealed question x? For a choice, *right gets the right
+ * letter (found by hashing each one) so the learner can be told. */
+int qz_check(const qz_question *x, const char *ans_in, char *right)
+{
+    char ans[128], h[65];
+    snprintf(ans, sizeof ans, "%s", ans_in ? ans_in : "");
+    char *a = qz_trim(ans);
+    if (right) *right = 0;
+    if (x->numeric) {
+        char *e;
+        double v = strtod(a, &e);
+        if (e == a || !isfinite(v) || x->step <= 0) return 0;
+        if (fabs(v / x->step) > 9e15) return 0;
+        for (long long off = -8; off <= 8; off++) {
+            char g[40];
+            qz_grid(v, x->step, off, g);
+            qz_hash_hex(x->salt, ":", g, h);
+            if (strcmp(h, x->hash) == 0) return 1;
+        }
+        return 0;
+    }
+    for (int c = 0; c < x->n_choices; c++) {
+        char l[2] = { x->letter[c], 0 };
+        qz_hash_hex(x->salt, ":", l, h);
+        if (strcmp(h, x->hash) == 0 && right) *right = x->letter[c];
+    }
+    if (strlen(a) < 1) return 0;
+    char l[2] = { (char)tolower((unsigned char)a[0]), 0 };
+    if (a[1] && !(a[1] == ')' || a[1] == '.' || isspace((unsigned char)a[1]))) return 0;
+    qz_hash_hex(x->salt, ":", l, h);
+    return strcmp(h, x->hash) == 0;
+}
+
+/* Answers from a file: ans[i] for question i+1 (empty if not answered). */
+int qz_read_answers(const char *text, int n, char ans[][128])
+{
+    for (int i = 0; i < n; i++) ans[i][0] = 0;
+    char *t = strdup(text), *save = NULL;
+    int got = 0;
+    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *l = qz_trim(line);
+        if (!*l || *l == '#') continue;
+        char *e;
+        long k = strtol(l, &e, 10);
+        if (e == l || k < 1 || k > n) continue;
+        while (*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e)) e++;
+        char *hash = strchr(e, '#');
+        if (hash) *hash = 0;
+        snprintf(ans[k - 1], 128, "%s", qz_trim(e));
+        got++;
+    }
+    free(t);
+    return got;
+}
+
+/* Grade answers; print feedback to f (NULL: quiet). Returns the score. */
+int qz_grade(const qz_quiz *z, char ans[][128], FILE *f)
+{
+    int score = 0;
+    for (int i = 0; i < z->n; i++) {
+        const qz_question *x = &z->q[i];
+        char right = 0, why[2100];
+        int ok = qz_check(x, ans[i], &right);
+        score += ok;
+        if (!f) continue;
+        qz_why(x, why, sizeof why);
+        if (ok) fprintf(f, "  %2d  right   %s\n", x->num, ans[i]);
+        else if (!ans[i][0] && right) fprintf(f, "  %2d  WRONG   (no answer); the answer is %c\n", x->num, right);
+        else if (!ans[i][0]) fprintf(f, "  %2d  WRONG   (no answer)\n", x->num);
+        else if (x->numeric) fprintf(f, "  %2d  WRONG   %s is not within the tolerance\n", x->num, ans[i]);
+        else fprintf(f, "  %2d  WRONG   you answered %s; the answer is %c\n", x->num, ans[i], right);
+        if (!ok) {
+            fprintf(f, "        Q: %s\n", x->text);
+            if (why[0]) fprintf(f, "        Why: %s\n", why);
+        }
+    }
+    return score;
+}
+
+/* ------------------------------------------------------------ commands */
+
+static int qz_cmd_seal(const char *src, const char *out)
+{
+    static qz_quiz z;
+    char err[600];
+    if (qz_load(src, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    if (z.sealed) return fprintf(stderr, "%s is already sealed\n", src), 2;
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return fprintf(stderr, "cannot write %s\n", tmp), 2;
+    const char *base = strrchr(src, '/');
+    char shown[600];
+    snprintf(shown, sizeof shown, "instructor/quizzes/%s", base ? base + 1 : src);
+    qz_write(f, &z, shown);
+    if (fclose(f) != 0 || rename(tmp, out) != 0) return fprintf(stderr, "cannot write %s\n", out), 2;
+    printf("%s: %d questions sealed into %s\n", src, z.n, out);
+    return 0;
+}
+
+static int qz_cmd_verify(const char *src, const char *sealed_path)
+{
+    static qz_quiz s, z;
+    char err[600];
+    if (qz_load(src, &s, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    if (qz_load(sealed_path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    int bad = 0;
+    if (!z.sealed) fprintf(stderr, "%s is not sealed: it holds the answers\n", sealed_path), bad++;
+    if (s.n != z.n) fprintf(stderr, "%s has %d questions, %s %d\n", src, s.n, sealed_path, z.n), bad++;
+    for (int i = 0; i < s.n && i < z.n && !bad; i++) {
+        char right;
+        const char *a = s.q[i].answer;
+        char num[64];
+        if (s.q[i].numeric) snprintf(num, sizeof num, "%.17g", s.q[i].value), a = num;
+        if (!qz_check(&z.q[i], a, &right)) fprintf(stderr, "%s: q %d does not accept its answer\n", sealed_path, i + 1), bad++;
+        if (s.q[i].numeric) {
+            char off[64];
+            snprintf(off, sizeof off, "%.17g", s.q[i].value + 0.8 * s.q[i].tol);
+            if (!qz_check(&z.q[i], off, NULL)) fprintf(stderr, "%s: q %d refuses an answer inside its tolerance\n", sealed_path, i + 1), bad++;
+            snprintf(off, sizeof off, "%.17g", s.q[i].value + 1.5 * s.q[i].tol);
+            if (qz_check(&z.q[i], off, NULL)) fprintf(stderr, "%s: q %d accepts an answer outside its tolerance\n", sealed_path, i + 1), bad++;
+        }
+    }
+    /* what seal writes today, byte for byte */
+    char tmp[] = "/tmp/wb-quiz-XXXXXX";
+    int fd = mkstemp(tmp);
+    if (fd >= 0) {
+        FILE *f = fdopen(fd, "w");
+        const char *base = strrchr(src, '/');
+        char shown[600];
+        snprintf(shown, sizeof shown, "instructor/quizzes/%s", base ? base + 1 : src);
+        qz_write(f, &s, shown);
+        fclose(f);
+        char *want = qz_slurp(tmp), *have = qz_slurp(sealed_path);
+        if (!want || !have || strcmp(want, have) != 0)
+            fprintf(stderr, "%s is not what `make quiz-seal` makes from %s today: run it\n", sealed_path, src), bad++;
+        free(want), free(have);
+        unlink(tmp);
+    }
+    if (!bad) printf("%s: %d questions, sealed and up to date\n", sealed_path, z.n);
+    return bad ? 1 : 0;
+}
+
+static void qz_record(const qz_quiz *z, int score)
+{
+    char id[80], fig[32], target[48], err[700];
+    snprintf(id, sizeof id, "quiz.%s", z->id);
+    snprintf(fig, sizeof fig, "%d/%d", score, z->n);
+    snprintf(target, sizeof target, ">= %d/%d", z->pass, z->n);
+    if (score < z->pass) {
+        printf("Below the pass mark (%s): not recorded. Read the explanations above and take it again.\n", target);
+        return;
+    }
+    wb_record r;
+    wb_record_set(&r, id, NULL, "-", fig, target);
+    if (wb_progress_update(wb_progress_path(), &r, 1, err, sizeof err) == 0)
+        printf("Recorded %s %s in %s.\n", id, fig, wb_progress_path());
+    else printf("Progress NOT recorded: %s\n", err);
+}
+
+static int qz_cmd_take(const char *path, const char *answers)
+{
+    static qz_quiz z;
+    static char ans[QZ_MAX_Q][128];
+    char err[600];
+    if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    if (!z.sealed) return fprintf(stderr, "%s holds plain answers: take the sealed quiz in quizzes/\n", path), 2;
+    if (answers && *answers) {
+        char *t = qz_slurp(answers);
+        if (!t) return fprintf(stderr, "cannot read the answer file %s: %s\n", answers, strerror(errno)), 2;
+        qz_read_answers(t, z.n, ans);
+        free(t);
+    } else if (isatty(0)) {
+        printf("%s — %d questions; pass mark %d. Type a letter or a number, Enter to skip.\n", z.title, z.n, z.pass);
+        for (int i = 0; i < z.n; i++) {
+            const qz_question *x = &z.q[i];
+            printf("\n%d. %s\n", x->num, x->text);
+            for (int c = 0; c < x->n_choices; c++) printf("   %c) %s\n", x->letter[c], x->choice[c]);
+            printf("> ");
+            fflush(stdout);
+            char line[256];
+            if (!fgets(line, sizeof line, stdin)) break;
+            snprintf(ans[i], 128, "%s", qz_trim(line));
+            char right;
+            int ok = qz_check(x, ans[i], &right);
+            char why[2100];
+            qz_why(x, why, sizeof why);
+            if (ok) printf("   right. %s\n", why);
+            else if (right) printf("   wrong: the answer is %c. %s\n", right, why);
+            else printf("   wrong. %s\n", why);
+        }
+        printf("\n");
+    } else {
+        return fprintf(stderr, "no answers: give ANSWERS=file (one `N: answer` a line), or run it in a terminal\n"), 2;
+    }
+    printf("%s\n", z.title);
+    int score = qz_grade(&z, ans, stdout);
+    printf("  -- %d of %d right (pass mark %d)\n", score, z.n, z.pass);
+    qz_record(&z, score);
+    return score >= z.pass ? 0 : 1;
+}
+
+/* ---- a small CSV table, to add one column to an existing gradebook ---- */
+
+typedef struct {
+    int    rows, cols;
+    char **cell; /* rows * cols, row 0 the header */
+} qz_csv;
+
+static char *qz_csv_field(const char **p)
+{
+    const char *s = *p;
+    char *out = malloc(strlen(s) + 1);
+    size_t n = 0;
+    if (*s == '"') {
+        s++;
+        while (*s && !(*s == '"' && s[1] != '"')) {
+            if (*s == '"') s++;
+            out[n++] = *s++;
+        }
+        if (*s == '"') s++;
+    } else
+        while (*s && *s != ',' && *s != '\n' && *s != '\r') out[n++] = *s++;
+    out[n] = 0;
+    *p = s;
+    return out;
+}
+
+static void qz_csv_load(const char *text, qz_csv *t)
+{
+    t->rows = t->cols = 0;
+    t->cell = NULL;
+    const char *p = text;
+    int cap = 0;
+    while (p && *p) {
+        int col = 0;
+        char *row[256];
+        for (;;) {
+            row[col++] = qz_csv_field(&p);
+            if (*p == ',' && col < 256) {
+                p++;
+                continue;
+            }
+            break;
+        }
+        while (*p == '\r') p++;
+        if (*p == '\n') p++;
+        if (t->rows == 0) t->cols = col;
+        if (t->rows + 1 > cap) t->cell = realloc(t->cell, sizeof(char *) * (size_t)(cap = 2 * cap + 8) * 256);
+        for (int c = 0; c < 256; c++) t->cell[t->rows * 256 + c] = c < col ? row[c] : (c < t->cols ? strdup("") : NULL);
+        t->rows++;
+    }
+}
+
+static void qz_csv_put(FILE *f, const char *s)
+{
+    if (strpbrk(s, ",\"\n")) {
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"') fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+    } else fputs(s, f);
+}
+
+static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
+{
+    static qz_quiz z;
+    static char ans[QZ_MAX_Q][128];
+    char err[600];
+    if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    DIR *d = opendir(dir);
+    if (!d) return fprintf(stderr, "cannot open %s: %s\n", dir, strerror(errno)), 2;
+    char *names[1024];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 1024)
+        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+    closedir(d);
+    for (int i = 1; i < n; i++) /* insertion sort: a class is small */
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *x = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = x;
+        }
+    /* the gradebook so far (if any), then our column */
+    qz_csv t = { 0, 0, NULL };
+    char *old = qz_slurp(gradebook);
+    if (old && *old) qz_csv_load(old, &t);
+    free(old);
+    if (t.rows == 0) {
+        t.cell = calloc(256 * 8, sizeof(char *));
+        t.cell[0] = strdup("student");
+        t.rows = 1;
+        t.cols = 1;
+    }
+    char col_name[128];
+    snprintf(col_name, sizeof col_name, "quiz.%s (of %d)", z.id, z.n);
+    int col = -1;
+    for (int c = 0; c < t.cols; c++)
+        if (strncmp(t.cell[c], "quiz.", 5) == 0 && strncmp(t.cell[c] + 5, z.id, strlen(z.id)) == 0 &&
+            t.cell[c][5 + strlen(z.id)] == ' ')
+            col = c;
+    if (col < 0) {
+        if (t.cols == 256) return fprintf(stderr, "%s has too many columns\n", gradebook), 2;
+        col = t.cols++;
+        for (int r = 0; r < t.rows; r++) t.cell[r * 256 + col] = strdup("");
+    }
+    free(t.cell[col]);
+    t.cell[col] = strdup(col_name);
+    printf("%s: %d answer file%s in %s\n", z.title, n, n == 1 ? "" : "s", dir);
+    for (int i = 0; i < n; i++) {
+        char p[1400], id[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        snprintf(id, sizeof id, "%s", names[i]);
+        char *dot = strrchr(id, '.');
+        if (dot) *dot = 0;
+        char *text = qz_slurp(p);
+        if (!text) continue;
+        qz_read_answers(text, z.n, ans);
+        free(text);
+        int score = qz_grade(&z, ans, NULL);
+        printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
+        int r = 1;
+        while (r < t.rows && strcmp(t.cell[r * 256], id) != 0) r++;
+        if (r == t.rows) {
+            t.cell = realloc(t.cell, sizeof(char *) * 256 * (size_t)(t.rows + 1));
+            for (int c = 0; c < 256; c++) t.cell[r * 256 + c] = c < t.cols ? strdup("") : NULL;
+            free(t.cell[r * 256]);
+            t.cell[r * 256] = strdup(id);
+            t.rows++;
+        }
+        char v[32];
+        snprintf(v, sizeof v, "%d", score);
+        free(t.cell[r * 256 + col]);
+        t.cell[r * 256 + col] = strdup(v);
+        free(names[i]);
+    }
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", gradebook);
+    FILE *f = fopen(tmp, "w");
+    if (!f) return fprintf(stderr, "cannot write %s\n", tmp), 2;
+    for (int r = 0; r < t.rows; r++) {
+        for (int c = 0; c < t.cols; c++) {
+            if (c) fputc(',', f);
+            qz_csv_put(f, t.cell[r * 256 + c] ? t.cell[r * 256 + c] : "");
+        }
+        fputc('\n', f);
+    }
+    if (fclose(f) != 0 || rename(tmp, gradebook) != 0) return fprintf(stderr, "cannot write %s\n", gradebook), 2;
+    printf("Gradebook: %s (column \"%s\")\n", gradebook, col_name);
+    return 0;
+}
+
+int quiz_main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (strcmp(cmd, "take") == 0 && (argc == 3 || argc == 4)) return qz_cmd_take(argv[2], argc == 4 ? argv[3] : NULL);
+    if (strcmp(cmd, "grade") == 0 && argc == 5) return qz_cmd_grade(argv[2], argv[3], argv[4]);
+    if (strcmp(cmd, "seal") == 0 && argc == 4) return qz_cmd_seal(argv[2], argv[3]);
+    if (strcmp(cmd, "verify") == 0 && argc == 4) return qz_cmd_verify(argv[2], argv[3]);
+    fprintf(stderr, "usage: quiz take QUIZ [ANSWERS] | grade QUIZ DIR GRADEBOOK | seal SOURCE OUT | verify SOURCE QUIZ\n");
+    return 2;
+}
+
+#ifndef QUIZ_NO_MAIN
+int main(int argc, char **argv) { return quiz_main(argc, argv); }
+#endif
