@@ -1,0 +1,71 @@
+# mk/roofline.mk — the roofline plot, the lab notebook and its microbenchmarks.
+#
+#   make roofline      every build/bench/*.csv on one roofline -> build/roofline.png
+#                      (CSV=... to choose files, BW=GB/s PEAK=GFLOP/s to set the roof)
+#   make journal       notebook/daily/YYYY-MM-DD.md from the template (never overwrites)
+#   make microbench    bandwidth (pageable/pinned/D2D) and pointer-chasing latency on
+#                      this GPU -> build/notebook/*.csv and latency.png
+#   make test-roofline the plot renders from the committed fixture CSVs (run by make test)
+#
+# Data wrangling is notebook/tools/roofline_csv.c; drawing is gnuplot.
+
+.PHONY: roofline test-roofline journal microbench
+
+ROOFLINE_TOOL := $(BUILD)/notebook/roofline_csv
+ROOFLINE_GP   := notebook/tools/roofline.gp
+ROOFLINE_FIXTURES := $(wildcard notebook/microbench/roofline-data/fixtures/*.csv)
+CSV  ?= $(wildcard $(BUILD)/bench/*.csv notebook/microbench/roofline-data/*.csv)
+ROOFLINE_PNG ?= $(BUILD)/roofline.png
+PNG_SIG := 89504e470d0a1a0a
+
+$(ROOFLINE_TOOL): notebook/tools/roofline_csv.c
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -o $@ $< -lm
+
+# roofline_draw(csv files, png, extra tool flags)
+define roofline_draw
+$(ROOFLINE_TOOL) $(3) $(2).dat $(2).roof $(1) && \
+  gnuplot -e "dat='$(2).dat'; roof='$(2).roof'; png='$(2)'" $(ROOFLINE_GP)
+endef
+
+roofline: $(ROOFLINE_TOOL)
+	@command -v gnuplot >/dev/null || { echo ">>> gnuplot not found: install it (apt-get install gnuplot-nox) to draw the roofline."; exit 1; }
+	@[ -n "$(strip $(CSV))" ] || { echo ">>> no benchmark CSVs yet: run e.g. make phase2/week09 bench IMPL=solution (and other weeks' bench) first."; exit 1; }
+	@mkdir -p $(dir $(ROOFLINE_PNG))
+	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)))
+	@echo "Roofline: $(ROOFLINE_PNG) (points: $(ROOFLINE_PNG).dat)"
+
+test-roofline: $(ROOFLINE_TOOL) $(WB)
+	$(Q)out=$(BUILD)/notebook/roofline-fixture.png; mkdir -p $(BUILD)/notebook; rm -f $$out; \
+	if ! command -v gnuplot >/dev/null; then \
+	  $(WB) ledger-add $(LEDGER) SKIP "roofline renders" "gnuplot not installed"; exit 0; fi; \
+	if ( $(call roofline_draw,$(ROOFLINE_FIXTURES),$$out,) ) >$(BUILD)/notebook/roofline-fixture.log 2>&1 \
+	   && [ "$$(head -c 8 $$out | od -An -tx1 | tr -d ' \n')" = "$(PNG_SIG)" ] && [ $$(stat -c %s $$out) -gt 1024 ]; then \
+	  $(WB) ledger-add $(LEDGER) PASS "roofline renders" "$$out from $(words $(ROOFLINE_FIXTURES)) fixture CSVs, $$(stat -c %s $$out) bytes"; \
+	else cat $(BUILD)/notebook/roofline-fixture.log; \
+	  $(WB) ledger-add $(LEDGER) FAIL "roofline renders" "no valid PNG from the fixture CSVs (log above)"; fi
+
+TEST_EXTRA += test-roofline
+
+# ---------------------------------------------------------------- the lab notebook
+TODAY = $(shell date +%Y-%m-%d)
+journal:
+	@f=notebook/daily/$(TODAY).md; \
+	if [ -e $$f ]; then echo "$$f already exists: left as it is."; \
+	else sed "s/YYYY-MM-DD/$(TODAY)/g" notebook/daily/TEMPLATE.md > $$f && echo "Created $$f"; fi
+
+MB_DIR := $(BUILD)/notebook
+$(MB_DIR)/%: notebook/microbench/%.cu $(LIBWB)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -o $@ $< $(LIBWB)
+
+microbench: $(MB_DIR)/bandwidth $(MB_DIR)/latency
+	@echo "== bandwidth (256 MiB copies)"
+	$(Q)$(MB_DIR)/bandwidth > $(MB_DIR)/bandwidth.csv
+	@echo "== latency (pointer chasing)"
+	$(Q)$(MB_DIR)/latency > $(MB_DIR)/latency.csv
+	$(Q)if command -v gnuplot >/dev/null; then \
+	  gnuplot -e "csv='$(MB_DIR)/latency.csv'; png='$(MB_DIR)/latency.png'" notebook/microbench/latency.gp && \
+	  echo "Latency plot: $(MB_DIR)/latency.png"; else echo "gnuplot not found: CSVs in $(MB_DIR)"; fi
