@@ -1,0 +1,125 @@
+/* test_week22.c — week 22's checkpoints: the tiled SGEMM at three tile
+ * sizes, its occupancy, and its speed against cuBLAS. */
+#include "../week21/gemm_check.h"
+#include "../week21/naive.h"
+#include "../week21/coalesced.h"
+#include "../week21/support/yard.h"
+#include "tiled.h"
+
+static cudaError_t tiled8(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    return sgemm_tiled_t(8, M, N, K, A, B, C);
+}
+static cudaError_t tiled16(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    return sgemm_tiled_t(16, M, N, K, A, B, C);
+}
+static cudaError_t tiled32(int M, int N, int K, const float *A, const float *B, float *C)
+{
+    return sgemm_tiled_t(32, M, N, K, A, B, C);
+}
+static const int TILES[3] = { 8, 16, 32 };
+static const gemm_fn TILED[3] = { tiled8, tiled16, tiled32 };
+
+/* Every case at every tile size (loop index = case * 3 + tile). */
+START_TEST(tiled_sizes)
+{
+    wb_rng rng = WB_RNG();
+    char name[32];
+    snprintf(name, sizeof name, "tiled T=%d", TILES[_i % 3]);
+    gemm_check_case(name, TILED[_i % 3], &rng, _i / 3);
+}
+END_TEST
+
+START_TEST(tiled_nonfinite)
+{
+    wb_rng rng = WB_RNG();
+    char name[32];
+    snprintf(name, sizeof name, "tiled T=%d", TILES[_i % 3]);
+    gemm_check_nonfinite(name, TILED[_i % 3], &rng, _i / 3);
+}
+END_TEST
+
+START_TEST(tiled_default)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_case("sgemm_tiled", sgemm_tiled, &rng, _i ? 11 : 15); /* 127x129x255, 1000x1001x999 */
+}
+END_TEST
+
+/* Blocks per SM: at least one, never more threads than an SM holds, and 0 for
+ * a tile size that does not exist. */
+START_TEST(tiled_occupancy)
+{
+    int max_threads = 0;
+    WB_CUDA(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+    for (int t = 0; t < 3; t++) {
+        int b = sgemm_tiled_blocks_per_sm(TILES[t]);
+        ck_assert_msg(b >= 1 && b * TILES[t] * TILES[t] <= max_threads,
+                      "sgemm_tiled_blocks_per_sm(%d) = %d: expected 1..%d", TILES[t], b,
+                      max_threads / (TILES[t] * TILES[t]));
+        printf("  T=%2d: %d threads/block, %2d blocks/SM, %d of %d threads\n", TILES[t], TILES[t] * TILES[t], b,
+               b * TILES[t] * TILES[t], max_threads);
+    }
+    ck_assert_int_eq(sgemm_tiled_blocks_per_sm(12), 0);
+    ck_assert_int_eq(sgemm_tiled_t(12, 4, 4, 4, NULL, NULL, NULL), cudaErrorInvalidValue);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- speed */
+
+static double bench_tiled(void)
+{
+    return gemm_vs_cublas_4096("tiled", sgemm_tiled, yard_sgemm_cublas, "w22.tiled-speed");
+}
+
+/* Tile size against occupancy at 4096: which T is fastest, and why. */
+static double bench_sweep(void)
+{
+    gemm_bench g;
+    gemm_bench_open(&g, 4096);
+    wb_bench_row y = gemm_bench_run(&g, "cuBLAS FP32 (pedantic)", yard_sgemm_cublas, NULL, 0, 0);
+    double best = NAN;
+    for (int t = 0; t < 3; t++) {
+        char v[48];
+        int b = sgemm_tiled_blocks_per_sm(TILES[t]);
+        snprintf(v, sizeof v, "tiled T=%d, %d blk=%d warps/SM", TILES[t], b, b * TILES[t] * TILES[t] / 32);
+        wb_bench_row r = gemm_bench_run(&g, v, TILED[t], "cuBLAS", y.invalid ? NAN : y.value, 0);
+        double q = wb_bench_ratio(&r);
+        if (!(best >= q)) best = q;
+    }
+    gemm_bench_close(&g);
+    return best;
+}
+
+static double bench_ladder(void)
+{
+    const gemm_version v[] = {
+        { "naive", sgemm_naive },
+        { "coalesced", sgemm_coalesced },
+        { "tiled", sgemm_tiled },
+    };
+    return gemm_ladder(v, 3, yard_sgemm_cublas, 2, "w22.tiled-speed");
+}
+
+START_TEST(tiled_speed)
+{
+    wb_expect_target("w22.tiled-speed", bench_tiled(), NULL);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w22.tiled", WB_T(tiled_sizes), WB_GPU, GEMM_N_CASES * 3 },
+    { "w22.tiled", WB_T(tiled_nonfinite), WB_GPU, 6 },
+    { "w22.tiled", WB_T(tiled_default), WB_GPU, 2 },
+    { "w22.tiled", WB_T(tiled_occupancy), WB_GPU, 0 },
+    { "w22.tiled-speed", WB_T(tiled_speed), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "tiled", bench_tiled },
+    { "sweep", bench_sweep },
+    { "ladder", bench_ladder },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -1,0 +1,112 @@
+/* test_week24.c — week 24's checkpoints: float4 with a transposed A tile,
+ * double buffering, warp tiling, and the warp-tiled kernel's speed against
+ * cuBLAS. */
+#include "../week21/gemm_check.h"
+#include "../week21/naive.h"
+#include "../week21/coalesced.h"
+#include "../week21/support/yard.h"
+#include "../week22/tiled.h"
+#include "../week23/tile1d.h"
+#include "../week23/tile2d.h"
+#include "vec4.h"
+#include "dbuf.h"
+#include "warptile.h"
+
+START_TEST(vec4_sizes)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_case("vec4", sgemm_vec4, &rng, _i);
+}
+END_TEST
+
+START_TEST(vec4_nonfinite)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_nonfinite("vec4", sgemm_vec4, &rng, _i);
+}
+END_TEST
+
+START_TEST(dbuf_sizes)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_case("dbuf", sgemm_dbuf, &rng, _i);
+}
+END_TEST
+
+START_TEST(dbuf_nonfinite)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_nonfinite("dbuf", sgemm_dbuf, &rng, _i);
+}
+END_TEST
+
+START_TEST(warptile_sizes)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_case("warptile", sgemm_warptile, &rng, _i);
+}
+END_TEST
+
+START_TEST(warptile_nonfinite)
+{
+    wb_rng rng = WB_RNG();
+    gemm_check_nonfinite("warptile", sgemm_warptile, &rng, _i);
+}
+END_TEST
+
+/* A full-tile size large enough for many blocks per SM, checked by sample. */
+START_TEST(warptile_large)
+{
+    wb_rng rng = WB_RNG();
+    int M = 2048, N = 1536, K = 1024;
+    float *hA = wb_hmalloc((size_t)M * K * 4), *hB = wb_hmalloc((size_t)K * N * 4);
+    wb_fill_uniform_f32(&rng, hA, (size_t)M * K, -1, 1);
+    wb_fill_uniform_f32(&rng, hB, (size_t)K * N, -1, 1);
+    gemm_check_inputs("warptile", sgemm_warptile, M, N, K, 0, 1, hA, hB);
+    free(hA), free(hB);
+}
+END_TEST
+
+static double bench_warptile(void)
+{
+    return gemm_vs_cublas_4096("warp tiles", sgemm_warptile, yard_sgemm_cublas, "w24.warptile-speed");
+}
+
+static double bench_ladder(void)
+{
+    const gemm_version v[] = {
+        { "naive", sgemm_naive },
+        { "coalesced", sgemm_coalesced },
+        { "tiled (smem)", sgemm_tiled },
+        { "1D register tiles", sgemm_1d },
+        { "2D register tiles", sgemm_2d },
+        { "float4 + transposed A", sgemm_vec4 },
+        { "double-buffered", sgemm_dbuf },
+        { "warp tiles", sgemm_warptile },
+    };
+    return gemm_ladder(v, 8, yard_sgemm_cublas, 7, "w24.warptile-speed");
+}
+
+START_TEST(warptile_speed)
+{
+    wb_expect_target("w24.warptile-speed", bench_warptile(), NULL);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w24.vec4", WB_T(vec4_sizes), WB_GPU, GEMM_N_CASES },
+    { "w24.vec4", WB_T(vec4_nonfinite), WB_GPU, 2 },
+    { "w24.dbuf", WB_T(dbuf_sizes), WB_GPU, GEMM_N_CASES },
+    { "w24.dbuf", WB_T(dbuf_nonfinite), WB_GPU, 2 },
+    { "w24.warptile", WB_T(warptile_sizes), WB_GPU, GEMM_N_CASES },
+    { "w24.warptile", WB_T(warptile_nonfinite), WB_GPU, 2 },
+    { "w24.warptile", WB_T(warptile_large), WB_GPU, 0 },
+    { "w24.warptile-speed", WB_T(warptile_speed), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "warptile", bench_warptile },
+    { "ladder", bench_ladder },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
