@@ -822,7 +822,8 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     memset(out, 0, sizeof *out);
     if (j.timed_out) {
         out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped", G->limit);
+        snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped (instructors: if a correct "
+                 "solution needs longer, raise LIMIT)", G->limit);
     } else if (!found) {
         out->status = ST_FAIL;
         char tail[300] = "";
