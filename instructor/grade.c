@@ -815,7 +815,8 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     snprintf(abs_bin, sizeof abs_bin, "%s/%s", s->tree, bin);
     argv[0] = abs_bin;
     job j;
-    run_limited(argv, s->tree, log, env, G->limit, &j);
+    memset(&j, 0, sizeof j);
+    if (run_limited(argv, s->tree, log, env, G->limit, &j) < 0) j.exit_code = 127; /* could not fork */
     char *text = slurp(log);
     cp_out o;
     int found = text ? parse_checkpoint(text, id, &o) == 0 : 0;
