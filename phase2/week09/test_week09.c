@@ -208,7 +208,10 @@ static double bench_sweep(void)
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
     if (system(cmd) != 0) return NAN;
     FILE *f = fopen(csv, "w");
-    ck_assert_msg(f != NULL, "cannot write %s", csv);
+    if (!f) {
+        printf("  cannot write %s\n", csv);
+        return NAN;
+    }
     int bad = 0;
     for (int j = 0; j < N_SWEEP; j++) {
         double gf = 0, roof = 0, ratio = sweep_point(SWEEP_K[j], NULL, &gf, &roof);

@@ -16,7 +16,7 @@ static __global__ void sweep_vec4(const float4 *__restrict__ x, float4 *__restri
     size_t stride = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
         float4 v = x[i];
-#pragma unroll 4
+#pragma unroll 16
         for (int j = 0; j < k; j++) {
             v.x = fmaf(v.x, a, b);
             v.y = fmaf(v.y, a, b);
