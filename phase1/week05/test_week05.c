@@ -334,6 +334,13 @@ START_TEST(streams_ordered)
     WB_CUDA(cudaStreamCreateWithFlags(&a, cudaStreamNonBlocking));
     WB_CUDA(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
     WB_CUDA(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming));
+    /* Load both kernels first: with lazy module loading (the CUDA 12+ default)
+     * the first launch of a kernel may wait for the device to go idle, which
+     * would block the host behind the spin below whatever the code does. */
+    WB_CUDA(two_stream_chain(dx, dy, dz, n, a, b, ev));
+    wb_sync();
+    wb_dpoison(dy, n * 4);
+    wb_dpoison(dz, n * 4);
     wb_sync();
     WB_CUDA(w05_spin(a, 300)); /* stream a is busy for 300 ms */
     double t0 = now_ms();
