@@ -554,7 +554,7 @@ static void mm_work(void *p)
         const float one = 1, zero = 0; /* row-major C = A B is column-major C^T = B^T A^T */
         cublasStatus_t s = cublasSgemm(c->h, CUBLAS_OP_N, CUBLAS_OP_N, c->n, c->n, c->n, &one, c->B, c->n, c->A, c->n,
                                        &zero, c->C, c->n);
-        ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasSgemm failed: %d", (int)s);
+        if (s != CUBLAS_STATUS_SUCCESS) fprintf(stderr, "cublasSgemm failed: %d\n", (int)s); /* C stays poisoned: the row shows WRONG */
     } else WB_CUDA(c->v == 1 ? matmul_naive(c->A, c->B, c->C, c->n, c->n, c->n) : matmul_tiled(c->A, c->B, c->C, c->n, c->n, c->n));
 }
 
@@ -579,7 +579,11 @@ static double bench_matmul(void)
     mm_ctx c = { wb_dmalloc(e * 4), wb_dmalloc(e * 4), wb_dmalloc(e * 4), n, 0, NULL };
     wb_dfill_uniform_f32((float *)c.A, e, SEED_A, -1, 1);
     wb_dfill_uniform_f32((float *)c.B, e, SEED_B, -1, 1);
-    ck_assert_msg(cublasCreate(&c.h) == CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
+    if (cublasCreate(&c.h) != CUBLAS_STATUS_SUCCESS) {
+        fprintf(stderr, "cublasCreate failed\n");
+        wb_dfree((void *)c.A), wb_dfree((void *)c.B), wb_dfree(c.C);
+        return NAN;
+    }
     cublasSetMathMode(c.h, CUBLAS_PEDANTIC_MATH);
     double flops = 2.0 * n * n * (double)n, fig[3] = { NAN, NAN, NAN };
     static const char *const VAR[3] = { "cuBLAS SGEMM (FP32)", "naive", "shared tiles 32x32" };
