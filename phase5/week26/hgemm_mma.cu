@@ -3,7 +3,7 @@
  *
  * One block of 256 threads (8 warps, 2 x 4) computes a 128 x 256 tile of C;
  * each warp owns 64 x 64 of it: 4 x 8 mma tiles of 16 x 8, 128 float
- * accumulators a thread. K advances 32 at a time through a ring of STAGES
+ * accumulators a thread. K advances BK (64) at a time through a ring of STAGES
  * shared-memory buffers filled by cp.async (16 bytes a copy, no registers on
  * the way), so STAGES-1 tiles are in flight while the tensor cores work on
  * the oldest. Fragments come out of shared memory with ldmatrix (A as is, B
@@ -17,10 +17,21 @@
 #include <cuda_fp16.h>
 #include "hgemm_mma.h"
 
+/* Tuning knobs, measured on an H100 (see README): BK 64, 3 stages and double-buffered
+ * fragments was the fastest of the four settings tried; -DHG_BK=32 -DHG_STAGES=4 etc. try others. */
+#ifndef HG_BK
+#define HG_BK 64
+#endif
+#ifndef HG_STAGES
+#define HG_STAGES 3
+#endif
+#ifndef HG_FRAG_DB
+#define HG_FRAG_DB 1 /* double-buffer the fragments: load k-step s+1 while the mmas of s run */
+#endif
 #define BM 128
 #define BN 256
-#define BK 32
-#define STAGES 4
+#define BK HG_BK
+#define STAGES HG_STAGES
 #define THREADS 256
 #define SMEM_A (BM * BK) /* halves per stage */
 #define SMEM_B (BK * BN)

@@ -232,6 +232,8 @@ static void time_fn(run_ctx *r, gemm_fn fn, wb_bench_row *row)
 
 /* 4096^3: cuBLAS, the week-26 kernel, yours restructured (against week 26),
  * CUTLASS (against cuBLAS), all on the same data in the same run. */
+static char tiled_detail[256]; /* the restructured row's detail, for the checkpoint */
+
 static double bench_tiled(void)
 {
     int n = 4096;
@@ -255,21 +257,21 @@ static double bench_tiled(void)
     time_fn(&r, hgemm_tiled, &row);
     wb_bench_emit(&row);
     double ratio = wb_bench_ratio(&row);
-    char detail[256];
-    snprintf(detail, sizeof detail, "%s", wb_bench_last_detail());
+    snprintf(tiled_detail, sizeof tiled_detail, "%s", wb_bench_last_detail());
     wb_bench_row cut = { .exercise = "hgemm", .variant = "CUTLASS device::Gemm (yours)", .n = (size_t)n,
                          .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = lib.value };
     time_fn(&r, cutlass_hgemm, &cut);
     wb_bench_emit(&cut);
     cublasDestroy(h);
     free_inputs(&r);
-    if (isnan(ratio)) ck_abort_msg("w27.tiled-speed: %s", detail);
+    if (isnan(ratio)) ck_abort_msg("w27.tiled-speed: %s", tiled_detail);
     return ratio;
 }
 
 START_TEST(tiled_speed)
 {
-    wb_expect_target("w27.tiled-speed", bench_tiled(), NULL);
+    double ratio = bench_tiled();
+    wb_expect_target("w27.tiled-speed", ratio, tiled_detail);
 }
 END_TEST
 

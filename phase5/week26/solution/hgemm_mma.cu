@@ -3,7 +3,7 @@
  *
  * One block of 256 threads (8 warps, 2 x 4) computes a 128 x 256 tile of C;
  * each warp owns 64 x 64 of it: 4 x 8 mma tiles of 16 x 8, 128 float
- * accumulators a thread. K advances 32 at a time through a ring of STAGES
+ * accumulators a thread. K advances BK (64) at a time through a ring of STAGES
  * shared-memory buffers filled by cp.async (16 bytes a copy, no registers on
  * the way), so STAGES-1 tiles are in flight while the tensor cores work on
  * the oldest. Fragments come out of shared memory with ldmatrix (A as is, B
@@ -17,10 +17,21 @@
 #include <cuda_fp16.h>
 #include "hgemm_mma.h"
 
+/* Tuning knobs, measured on an H100 (see README): BK 64, 3 stages and double-buffered
+ * fragments was the fastest of the four settings tried; -DHG_BK=32 -DHG_STAGES=4 etc. try others. */
+#ifndef HG_BK
+#define HG_BK 64
+#endif
+#ifndef HG_STAGES
+#define HG_STAGES 3
+#endif
+#ifndef HG_FRAG_DB
+#define HG_FRAG_DB 1 /* double-buffer the fragments: load k-step s+1 while the mmas of s run */
+#endif
 #define BM 128
 #define BN 256
-#define BK 32
-#define STAGES 4
+#define BK HG_BK
+#define STAGES HG_STAGES
 #define THREADS 256
 #define SMEM_A (BM * BK) /* halves per stage */
 #define SMEM_B (BK * BN)
@@ -28,10 +39,17 @@
 #define GROUP_M 8
 
 //@solution
-/* A tile rows are 64 bytes (4 chunks of 16 bytes): rows r and r+1 share a
- * 128-byte line, so the chunk is XORed with bits 1-2 of the row. B tile rows
- * are 512 bytes: the chunk is XORed with the row's low 3 bits. */
+/* A tile rows are BK halves: with BK = 64 a row is 128 bytes (8 chunks of 16
+ * bytes) and the chunk is XORed with the row's low 3 bits; with BK = 32 rows r
+ * and r+1 share a 128-byte line and the chunk is XORed with bits 1-2 of the
+ * row. B tile rows are 512 bytes: the chunk is XORed with the row's low 3 bits. */
+#if BK == 64
+static __device__ __forceinline__ int a_off(int r, int c) { return r * BK + ((c ^ (r & 7)) << 3); }
+#elif BK == 32
 static __device__ __forceinline__ int a_off(int r, int c) { return r * BK + ((c ^ ((r >> 1) & 3)) << 3); }
+#else
+#error "BK must be 32 or 64"
+#endif
 static __device__ __forceinline__ int b_off(int k, int c) { return k * BN + ((c ^ (k & 7)) << 3); }
 
 static __device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
@@ -101,35 +119,82 @@ static __global__ void __launch_bounds__(THREADS, 1)
 #pragma unroll
             for (int q = 0; q < 4; q++) acc[i][j][q] = 0.f;
 
+    /* Fragments of one 16-wide k-step: 4 A tiles (16 x 16) and 8 B tiles
+     * (16 x 8, two per ldmatrix.x4.trans). */
+    uint32_t af[HG_FRAG_DB + 1][4][4], bf[HG_FRAG_DB + 1][4][4];
+    /* ldmatrix addresses: lane l reads row l % 16 of a 16-row slab, chunk
+     * l / 16 of the k-step; the swizzle term depends on the lane only (slab
+     * rows start at multiples of 8), so it is worked out once here. */
+#if BK == 64
+    const int a_sw = lane & 7;
+#else
+    const int a_sw = ((lane % 16) >> 1) & 3;
+#endif
+    const uint32_t a_lane = (wm * 64 + lane % 16) * (BK * 2), b_lane = (lane % 16) * (BN * 2);
+    uint32_t b_col[4];
+#pragma unroll
+    for (int nj = 0; nj < 4; nj++) b_col[nj] = (wn * 8 + ((nj * 2 + lane / 16) ^ (lane & 7))) << 4;
+    auto load_frags = [&](int buf, int s, int kk) {
+        uint32_t a = sA(s) + a_lane + (((kk / 8 + lane / 16) ^ a_sw) << 4), b = sB(s) + b_lane + kk * (BN * 2);
+#pragma unroll
+        for (int mi = 0; mi < 4; mi++) ldmatrix_x4(af[buf][mi], a + mi * 16 * (BK * 2));
+#pragma unroll
+        for (int nj = 0; nj < 4; nj++) ldmatrix_x4_trans(bf[buf][nj], b + b_col[nj]);
+    };
+    auto mma_all = [&](int buf) {
+#pragma unroll
+        for (int mi = 0; mi < 4; mi++)
+#pragma unroll
+            for (int ni = 0; ni < 8; ni++)
+                mma16816(acc[mi][ni], af[buf][mi], bf[buf][ni / 2][(ni % 2) * 2], bf[buf][ni / 2][(ni % 2) * 2 + 1]);
+    };
+
     int KT = Kp / BK;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
         if (s < KT) load_tile(sA(s), sB(s), A, B, lda, ldb, m0, n0, s);
         cp_async_commit();
     }
+#if HG_FRAG_DB
+    /* Software pipeline: the fragments of the next k-step (of this tile, or
+     * the first of the next tile) are loaded before the mmas of this one, and
+     * the barrier that makes the next tile visible sits before the last
+     * k-step's mmas, so the tensor cores have work queued across it. */
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();
+    load_frags(0, 0, 0);
+    for (int kt = 0; kt < KT; kt++) {
+#pragma unroll
+        for (int ks = 0; ks < BK / 16; ks++) {
+            if (ks == 0) { /* refill the stage freed by tile kt-1 */
+                int nk = kt + STAGES - 1;
+                if (nk < KT) load_tile(sA(nk % STAGES), sB(nk % STAGES), A, B, lda, ldb, m0, n0, nk);
+                cp_async_commit();
+            }
+            if (ks == BK / 16 - 1) {
+                cp_async_wait<STAGES - 2>(); /* tile kt+1 has landed */
+                __syncthreads();             /* ... for every thread; nobody reads tile kt any more */
+                if (kt + 1 < KT) load_frags((ks + 1) % 2, (kt + 1) % STAGES, 0);
+            } else {
+                load_frags((ks + 1) % 2, kt % STAGES, (ks + 1) * 16);
+            }
+            mma_all(ks % 2);
+        }
+    }
+#else
     for (int kt = 0; kt < KT; kt++) {
         cp_async_wait<STAGES - 2>(); /* tile kt has landed (this thread's part) */
         __syncthreads();             /* ... everyone's part; stage kt-1 is free */
         int nk = kt + STAGES - 1;
         if (nk < KT) load_tile(sA(nk % STAGES), sB(nk % STAGES), A, B, lda, ldb, m0, n0, nk);
         cp_async_commit();
-        uint32_t a_s = sA(kt % STAGES), b_s = sB(kt % STAGES);
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
-            uint32_t af[4][4], bf[4][4];
-#pragma unroll
-            for (int mi = 0; mi < 4; mi++)
-                ldmatrix_x4(af[mi], a_s + a_off(wm * 64 + mi * 16 + (lane % 16), kk / 8 + lane / 16) * 2);
-#pragma unroll
-            for (int nj = 0; nj < 4; nj++)
-                ldmatrix_x4_trans(bf[nj], b_s + b_off(kk + (lane % 16), (wn * 64 + nj * 16) / 8 + lane / 16) * 2);
-#pragma unroll
-            for (int mi = 0; mi < 4; mi++)
-#pragma unroll
-                for (int ni = 0; ni < 8; ni++)
-                    mma16816(acc[mi][ni], af[mi], bf[ni / 2][(ni % 2) * 2], bf[ni / 2][(ni % 2) * 2 + 1]);
+            load_frags(0, kt % STAGES, kk);
+            mma_all(0);
         }
     }
+#endif
     cp_async_wait<0>();
 
     /* Epilogue: thread (g = lane/4, t = lane%4) holds rows g and g+8, columns

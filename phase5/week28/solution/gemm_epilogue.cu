@@ -136,11 +136,18 @@ template <class S> struct Mainloop {
 
 /* ---------------------------------------------------------------- Epilogue */
 /* The activations, one definition for the fused and the separate kernel.
- * ReLU keeps NaN (v < 0 is false for NaN); GELU is the tanh form. */
+ * ReLU keeps NaN (v < 0 is false for NaN). GELU is the tanh form, computed as
+ * 0.5 v (1 + tanh(z)) = v / (1 + exp(-2z)): one fast exponential (__expf,
+ * ex2.approx) instead of tanhf, which is several times longer and runs in
+ * the epilogue while the tensor cores wait; and __fdividef (v * 1/y), not
+ * '/': IEEE division takes a slow path whenever 1 + exp(..) passes 2^126,
+ * which happens for every v below about -10. exp overflowing to +inf gives
+ * v * 0 = -0 for very negative v, as it should; NaN and +-Inf follow the
+ * tanh form (GELU(-Inf) = -Inf * 0 = NaN in both). */
 template <int ACT> __device__ __forceinline__ float activate(float v)
 {
     if (ACT == ACT_RELU) return v < 0.f ? 0.f : v;
-    if (ACT == ACT_GELU) return 0.5f * v * (1.f + tanhf(0.7978845608028654f * (v + 0.044715f * v * v * v)));
+    if (ACT == ACT_GELU) return __fdividef(v, 1.f + __expf(-1.5957691216057308f * (v + 0.044715f * v * v * v)));
     return v;
 }
 
