@@ -111,7 +111,23 @@ START_TEST(vecadd_offsets)
 }
 END_TEST
 
-/* Past 2^31 elements an int index wraps; 3 x 8.6 GB on the device. */
+/* Past 2^31 elements an int index wraps; 3 x 8.6 GB on the device. The
+ * inputs are made on the device (wb_dfill_uniform_f32, reproducible on the
+ * host bit for bit) and the output is checked where an int index goes wrong:
+ * the first 4M elements, everything from 2^31 - 4M to the end, and 4096
+ * random elements in between. Float addition is exact to compare: the host
+ * adds the same two floats the kernel does. */
+static void check_range(const float *dc, size_t lo, size_t hi, unsigned long long sa, unsigned long long sb,
+                        size_t n, float *buf)
+{
+    wb_d2h(buf, dc + lo, (hi - lo) * 4);
+    for (size_t i = lo; i < hi; i++) {
+        float want = wb_hash_uniform_f32(sa, i, -100, 100) + wb_hash_uniform_f32(sb, i, -100, 100);
+        ck_assert_msg(buf[i - lo] == want, "n=%zu: c[%zu] expected %.9g got %.9g%s", n, i, (double)want,
+                      (double)buf[i - lo], i >= ((size_t)1 << 31) ? " (past 2^31: is the index an int?)" : "");
+    }
+}
+
 START_TEST(vecadd_past_2g)
 {
     size_t n = ((size_t)1 << 31) + 17, bytes = n * 4;
@@ -122,31 +138,24 @@ START_TEST(vecadd_past_2g)
                3.0 * bytes / 1e9, free_b / 1e9);
         n = ((size_t)1 << 28) + 17, bytes = n * 4;
     }
-    float *ha = wb_hmalloc(bytes), *hb = wb_hmalloc(bytes), *hc = wb_hmalloc(bytes);
     wb_rng rng = WB_RNG();
-    /* small integers: exact sums, so any wrong index shows */
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = wb_rng_u64(&rng);
-        ha[i] = (float)(r & 0xFFF);
-        hb[i] = (float)((r >> 12) & 0xFFF);
-    }
+    unsigned long long sa = wb_rng_u64(&rng), sb = wb_rng_u64(&rng);
     float *da = wb_dmalloc(bytes), *db = wb_dmalloc(bytes), *dc = wb_dmalloc(bytes);
-    wb_h2d(da, ha, bytes);
-    wb_h2d(db, hb, bytes);
+    wb_dfill_uniform_f32(da, n, sa, -100, 100);
+    wb_dfill_uniform_f32(db, n, sb, -100, 100);
     wb_dpoison(dc, bytes);
     WB_CUDA(vecadd(da, db, dc, n));
     wb_sync();
-    wb_d2h(hc, dc, bytes);
-    size_t bad = 0, first = n;
-    for (size_t i = 0; i < n; i++)
-        if (hc[i] != ha[i] + hb[i]) {
-            if (!bad) first = i;
-            bad++;
-        }
-    ck_assert_msg(bad == 0, "n=%zu: %zu elements wrong, first c[%zu] expected %g got %g", n, bad, first,
-                  bad ? ha[first] + hb[first] : 0.0, bad ? hc[first] : 0.0);
+    size_t w = (size_t)1 << 22, edge = n > ((size_t)1 << 31) ? ((size_t)1 << 31) - w : n - w;
+    float *buf = wb_hmalloc((n - edge) * 4);
+    check_range(dc, 0, w, sa, sb, n, buf);
+    check_range(dc, edge, n, sa, sb, n, buf);
+    for (int k = 0; k < 4096; k++) {
+        size_t i = (size_t)wb_rng_int(&rng, (int64_t)w, (int64_t)edge - 1);
+        check_range(dc, i, i + 1, sa, sb, n, buf);
+    }
     wb_dfree(da), wb_dfree(db), wb_dfree(dc);
-    free(ha), free(hb), free(hc);
+    free(buf);
 }
 END_TEST
 
