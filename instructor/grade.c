@@ -809,7 +809,7 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     snprintf(tov, sizeof tov, "WB_TEST_TIMEOUT=%d", (int)G->limit);
     snprintf(implv, sizeof implv, "WB_IMPL=submission of %s", s->id);
     char *env[] = { seedv, casev, weekv, weekd, progv, tov, implv, "WB_RECORD=0", "WB_LEDGER=", "WB_CSV=",
-                    "WB_EXPECT=", "CK_FORK=", "CK_VERBOSITY=", NULL };
+                    "WB_EXPECT=", "CK_FORK=no", "CK_VERBOSITY=", NULL };
     char *argv[] = { bin, NULL };
     char abs_bin[1600];
     snprintf(abs_bin, sizeof abs_bin, "%s/%s", s->tree, bin);
