@@ -10,6 +10,10 @@
 #   - instructor/ (grading tools, fixtures, quiz answers) and every
 #     phaseP/weekNN/instructor/ (hidden tests, forbidden libraries, points);
 #   - .helpers/, .ci/ (its `make test` checks solutions), .git.
+# A week's support/*.cu may include an earlier week's solution (week 24's
+# ladder runs the kernels of weeks 21-23; week 27 times itself against week
+# 26): in the copy the include names the learner's own file of that week
+# instead, and that week is released too.
 # Then checks the copy: no solution/ or instructor/ folder, no //@solution
 # marker, no file byte-identical to a solution file, no plain quiz answer.
 set -euo pipefail
@@ -31,7 +35,20 @@ if [ $# -gt 0 ]; then
     weeks="$weeks $w"
   done
 else
-  weeks=$all_weeks
+  weeks=$(echo $all_weeks)
+fi
+# Weeks whose solutions a released week's support files include.
+deps_of() { grep -ohE '\.\./\.\./week[0-9]{2}/solution/' "$1"/support/*.cu 2>/dev/null \
+  | sed -E "s#\.\./\.\./(week[0-9]{2})/solution/#${1%%/*}/\1#" | sort -u || true; }
+added=""
+for w in $weeks; do
+  for d in $(deps_of "$w"); do
+    [[ " $weeks $added " == *" $d "* ]] || added="$added $d"
+  done
+done
+if [ -n "$added" ]; then
+  weeks="$weeks$added"
+  echo "Also released, because the weeks asked for run their kernels (the learner's own):$added"
 fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -48,6 +65,9 @@ git ls-files -co --exclude-standard -z | while IFS= read -r -d '' f; do
   [ -f "$f" ] || continue
   mkdir -p "$out/$(dirname "$f")"
   cp -p "$f" "$out/$f"
+  case "$f" in
+    phase*/week*/support/*.cu) sed -i -E 's#(\.\./\.\./week[0-9]{2}/)solution/#\1#' "$out/$f" ;;
+  esac
 done
 
 # Pristine starters: EX.cu and the copy reset uses.
@@ -73,9 +93,18 @@ for s in $(git ls-files -co --exclude-standard 'phase*/week*/solution/*' 'instru
   if find "$out" -type f -size "$(stat -c %s "$s")c" -exec sha256sum {} + | grep -q "^$sum"; then
     echo "release check: a copy of $s is in the release" >&2; bad=1; fi
 done
+leaks=$(grep -rlE '/solution/' "$out"/phase*/week*/support 2>/dev/null || true)
+if [ -n "$leaks" ]; then
+  echo "release check: support files still include a solution: $(echo $leaks)" >&2; bad=1; fi
+for w in $weeks; do
+  for f in week.txt README.md; do
+    [ -f "$out/$w/$f" ] || { echo "release check: $w/$f is missing from the copy" >&2; bad=1; }
+  done
+done
 if grep -rIlE '^[[:space:]]*(answer|explain):' "$out/quizzes" 2>/dev/null | grep -q .; then
   echo "release check: plain quiz answers in quizzes/" >&2; bad=1; fi
 [ $bad = 0 ] || { echo ">>> release in $out FAILED its checks (above); do not hand it out" >&2; exit 1; }
 n=$(find "$out" -type f | wc -l)
 echo "Student copy in $out: $(echo $weeks | wc -w) week(s), $n files; no solution/, no instructor/, starters kept in WEEK/.starter/."
-echo "Try it: cd $out && make phase0/week01 check"
+first=$(echo $weeks | tr " " "\n" | sort | head -1)
+echo "Try it: cd $out && make $first check"

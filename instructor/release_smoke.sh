@@ -24,4 +24,10 @@ printf '1: b\n' > ans.txt
 make "${args[@]}" quiz PHASE=0 ANSWERS=ans.txt > quiz.log 2>&1
 grep -q "of .* right" quiz.log || { cat quiz.log; echo "make quiz does not work in the student copy"; exit 1; }
 make grade >/dev/null 2>&1 && { echo "make grade works in the student copy: it should not"; exit 1; }
-echo "release smoke test: phase0/week01 builds, checks, resets and the quiz runs in the student copy"
+# The whole workbook: every week keeps its files, and a week whose benchmark
+# runs earlier weeks' kernels (week 24's ladder) builds from the learner's own.
+cd "$root"
+bash instructor/release.sh "$tmp/all" > "$tmp/all.log" 2>&1 || { cat "$tmp/all.log"; echo "the release of the whole workbook failed"; exit 1; }
+cd "$tmp/all"
+make "${args[@]}" phase5/week24 > build24.log 2>&1 || { tail -20 build24.log; echo "the student copy does not build phase5/week24"; exit 1; }
+echo "release smoke test: phase0/week01 builds, checks, resets and the quiz runs in the student copy; the whole workbook releases and phase5/week24 builds in it"

@@ -103,7 +103,7 @@ instructor-test: $(INSTR_TEST) $(QUIZ_BIN) $(WB)
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class without a GPU (SKIP, forbidden, compile error)"; \
 	  else tail -n 20 $(BUILD)/instructor/fixtures.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class without a GPU" "see $(BUILD)/instructor/fixtures.log"; fi
 	$(Q)if bash instructor/release_smoke.sh "$(abs_check)" "$(NVCC)" >$(BUILD)/instructor/release.log 2>&1; \
-	  then $(WB) ledger-add $(LEDGER) PASS "release: no solutions in the student copy; phase0/week01 builds, checks, resets; quiz runs"; \
+	  then $(WB) ledger-add $(LEDGER) PASS "release: no solutions in the student copy; phase0/week01 builds, checks, resets; quiz runs; whole workbook released, phase5/week24 builds"; \
 	  else tail -n 20 $(BUILD)/instructor/release.log; $(WB) ledger-add $(LEDGER) FAIL "release: student copy" "see $(BUILD)/instructor/release.log"; fi
 
 TEST_EXTRA += instructor-test
