@@ -9,9 +9,10 @@
  * holds the student's edited week files, e.g. phase0/week01/vecadd.cu, at its
  * top or one folder down. For each student:
  *
- *   1. a scratch copy of the workbook (Makefile, common/, tools/, the graded
- *      weeks without solution/ or instructor/, the instructor's prebuilt
- *      library and test objects) in SCRATCH/ID/wb;
+ *   1. a scratch copy of the workbook (Makefile, mk/, common/, tools/, the
+ *      graded weeks without solution/ or instructor/, the instructor's
+ *      prebuilt library, test and support objects, a link to .deps/ for
+ *      third-party headers such as CUTLASS) in SCRATCH/ID/wb;
  *   2. the student's exercise files named in week.txt laid over the starters
  *      (nothing else: not the test, not week.txt); a missing file leaves the
  *      starter and the feedback says so;
@@ -627,7 +628,8 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
     else snprintf(cmd, sizeof cmd, "tar -xf %s -C %s --no-same-owner", q(s->source), q(s->sub));
     if (sh(cmd, log)) return snprintf(err, errsz, "cannot unpack %s (see %s)", s->source, log), -1;
     /* the workbook: sources, the graded weeks without solutions, prebuilt parts */
-    snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile common tools %s/", q(G->root), q(s->tree));
+    snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile mk common tools %s/ && { [ ! -d .deps ] || ln -s \"$PWD/.deps\" %s/.deps; }",
+             q(G->root), q(s->tree), q(s->tree));
     if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the workbook (see %s)", log), -1;
     snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/build && cp -a build/libwb.a build/wb build/.deps-ok build/common %s/build/",
              q(G->root), q(s->tree), q(s->tree));
