@@ -190,8 +190,8 @@ static int cmd_help(void)
     int nw = next_week(ws);
     char dir[64] = "phase0/week01";
     if (nw) week_dir(nw, dir, sizeof dir);
-    char cmd[12][80];
-    const char *what[12] = {
+    char cmd[15][80];
+    const char *what[15] = {
         "build your code for that week",
         "build and test it; passed checkpoints go to progress.md",
         "benchmark table (+ CSV in build/bench/)",
@@ -204,6 +204,9 @@ static int cmd_help(void)
         "where you stand, all 52 weeks",
         "the workbook's own test suite",
         "remove build/",
+        "take a phase's checkpoint quiz (0-8, or preflight)",
+        "make a lab-notebook entry for today",
+        "your roofline from the benchmarks you ran (PNG)",
     };
     const char *suffix[9] = { "", " check", " bench", " hint", " reset", " sanitize", " profile", " ptx | sass",
                               " check IMPL=solution" };
@@ -211,8 +214,11 @@ static int cmd_help(void)
     snprintf(cmd[9], sizeof cmd[9], "make status");
     snprintf(cmd[10], sizeof cmd[10], "make test");
     snprintf(cmd[11], sizeof cmd[11], "make clean");
+    snprintf(cmd[12], sizeof cmd[12], "make quiz PHASE=%c [ANSWERS=file]", dir[5]);
+    snprintf(cmd[13], sizeof cmd[13], "make journal");
+    snprintf(cmd[14], sizeof cmd[14], "make roofline");
     printf("The CUDA workbook: one folder a week, phaseP/weekNN. Type, for example:\n\n");
-    for (int i = 0; i < 12; i++) printf("  %-44s %s\n", cmd[i], what[i]);
+    for (int i = 0; i < 15; i++) printf("  %-44s %s\n", cmd[i], what[i]);
     printf("\n");
     if (nw) printf("Next for you: %s (%s).\n", dir, WEEKS[nw]);
     if (!ok) printf("! progress file refused: %s\n", perr);
