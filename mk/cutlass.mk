@@ -1,4 +1,5 @@
-# mk/cutlass.mk — CUTLASS headers for phase5/week27 (CUTLASS used as a library).
+# mk/cutlass.mk — CUTLASS headers for phase5/week27 (CUTLASS used as a library)
+# and for week 28, whose ladder runs week 27's CUTLASS GEMM.
 #
 # The headers come from the PyPI package nvidia-cutlass, which ships CUTLASS's
 # include/ folder inside its Python package (cutlass_library/source/include).
@@ -21,3 +22,5 @@ CUTLASS_INCLUDE ?=
 
 # Every object of week 27 that includes CUTLASS waits for the headers.
 build/phase5/week27/solution/cutlass_gemm.o build/phase5/week27/starter/cutlass_gemm.o build/phase5/week27/learner/cutlass_gemm.o: | .deps/cutlass/include
+# Week 28's ladder runs week 27's CUTLASS GEMM.
+build/phase5/week28/support/w27_cutlass.o: | .deps/cutlass/include

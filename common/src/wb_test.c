@@ -162,6 +162,40 @@ static void ledger(const char *status, const char *label, const char *detail)
     fclose(f);
 }
 
+/* A benchmark runs as a Check test in this process (no fork: one CUDA
+ * context for all of them), so the ck_assert calls it shares with the speed
+ * checkpoints work, and a failed one is reported, not fatal to the rest. */
+static const wb_benchmark *g_bench;
+
+START_TEST(bench_case)
+{
+    g_bench->run();
+}
+END_TEST
+
+static int run_bench(const wb_benchmark *b)
+{
+    g_bench = b;
+    Suite *s = suite_create("bench");
+    TCase *tc = tcase_create(b->name);
+    tcase_add_checked_fixture(tc, gpu_setup, NULL);
+    tcase_add_test(tc, WB_T(bench_case));
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run(sr, "bench", b->name, CK_SILENT); /* named: CK_RUN_CASE in the environment does not apply */
+    int nf = srunner_ntests_failed(sr);
+    if (nf) {
+        TestResult **r = srunner_failures(sr);
+        fflush(stdout);
+        fprintf(stderr, "benchmark %s failed: %s:%d: %s\n", b->name, tr_lfile(r[0]), tr_lno(r[0]), tr_msg(r[0]));
+        free(r);
+    }
+    srunner_free(sr);
+    fflush(stdout);
+    return nf ? 1 : 0;
+}
+
 static int run_benches(const wb_benchmark *b, int n, const char *only, const gpu_probe *g)
 {
     if (g->count == 0) {
@@ -172,10 +206,10 @@ static int run_benches(const wb_benchmark *b, int n, const char *only, const gpu
     const wb_device *d = wb_this_device();
     printf("%s benchmarks on %s (%d SMs, L2 %d MiB, seed %llu)\n", g_week_dir, d->name, d->sm_count,
            d->l2_bytes >> 20, (unsigned long long)wb_base_seed());
-    int ran = 0;
+    int ran = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         if (only && strcmp(only, b[i].name) != 0) continue;
-        b[i].run();
+        failed += run_bench(&b[i]);
         ran++;
     }
     if (only && !ran) {
@@ -183,7 +217,7 @@ static int run_benches(const wb_benchmark *b, int n, const char *only, const gpu
         return 2;
     }
     if (getenv("WB_CSV")) printf("CSV rows appended to %s\n", getenv("WB_CSV"));
-    return 0;
+    return failed ? 1 : 0;
 }
 
 int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const wb_benchmark *benches,

@@ -10,6 +10,7 @@
 #include "wb_test.h"
 #include "hgemm_wmma.h"
 #include "support/gemm_support.h"
+#include "hgemm_ladder.h"
 
 /* ---------------------------------------------------------------- half on the host */
 
@@ -255,8 +256,15 @@ static const wb_test TESTS[] = {
     { "w25.wmma-speed", WB_T(wmma_speed), WB_GPU, 0 },
 };
 
+static double bench_ladder(void)
+{
+    const hgemm_version v[] = { { "wmma", hgemm_wmma } };
+    return hgemm_ladder(v, 1, 0, "w25.wmma-speed");
+}
+
 static const wb_benchmark BENCHES[] = {
     { "hgemm", bench_wmma },
+    { "ladder", bench_ladder },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

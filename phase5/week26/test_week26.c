@@ -11,6 +11,9 @@
 #include "wb_test.h"
 #include "hgemm_mma.h"
 #include "support/gemm_support.h"
+#include "../week25/hgemm_ladder.h"
+
+cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K); /* support/w25_wmma.cu */
 
 /* ---------------------------------------------------------------- half on the host */
 
@@ -305,9 +308,16 @@ static const wb_test TESTS[] = {
     { "w26.tc-wins", WB_T(tc_wins), WB_GPU, 0 },
 };
 
+static double bench_ladder(void)
+{
+    const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync + ldmatrix + cp.async", hgemm_mma } };
+    return hgemm_ladder(v, 2, 1, "w26.mma-speed");
+}
+
 static const wb_benchmark BENCHES[] = {
     { "hgemm", bench_mma },
     { "tc-vs-simt", bench_tc_wins },
+    { "ladder", bench_ladder },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -11,6 +11,11 @@
 #include "hgemm_tiled.h"
 #include "cutlass_gemm.h"
 #include "support/gemm_support.h"
+#include "../week25/hgemm_ladder.h"
+
+/* support/w25_wmma.cu, support/w26_ref.cu: the earlier weeks' kernels for the ladder */
+cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
+cudaError_t hgemm_mma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
 
 /* ---------------------------------------------------------------- half on the host */
 
@@ -310,8 +315,17 @@ static const wb_test TESTS[] = {
     { "w27.cutlass", WB_T(cutlass_large), WB_GPU, 2 },
 };
 
+static double bench_ladder(void)
+{
+    const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync (week 26)", hgemm_mma },
+                                { "restructured (yours)", hgemm_tiled },
+                                { "CUTLASS device::Gemm (yours)", cutlass_hgemm } };
+    return hgemm_ladder(v, 4, -1, NULL);
+}
+
 static const wb_benchmark BENCHES[] = {
     { "hgemm", bench_tiled },
+    { "ladder", bench_ladder },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -11,6 +11,13 @@
 #include "wb_test.h"
 #include "gemm_epilogue.h"
 #include "support/gemm_support.h"
+#include "../week25/hgemm_ladder.h"
+
+/* support/w25_wmma.cu, w26_mma.cu, w27_tiled.cu, w27_cutlass.cu: the earlier weeks' kernels for the ladder */
+cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
+cudaError_t hgemm_mma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
+cudaError_t hgemm_tiled(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
+cudaError_t cutlass_hgemm(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
 
 /* ---------------------------------------------------------------- half on the host */
 
@@ -395,8 +402,23 @@ static const wb_test TESTS[] = {
     { "w28.fused-speed", WB_T(fused_speed), WB_GPU, 0 },
 };
 
+/* The fused kernel with no bias and no activation: the plain GEMM of the ladder. */
+static cudaError_t gemm_plain(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K)
+{
+    return gemm_bias_act(A, B, NULL, C, M, N, K, ACT_NONE);
+}
+
+static double bench_ladder(void)
+{
+    const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync (week 26)", hgemm_mma },
+                                { "restructured (week 27)", hgemm_tiled }, { "CUTLASS device::Gemm", cutlass_hgemm },
+                                { "epilogue kernel, no bias/act", gemm_plain } };
+    return hgemm_ladder(v, 5, -1, NULL);
+}
+
 static const wb_benchmark BENCHES[] = {
     { "fused", bench_fused },
+    { "ladder", bench_ladder },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
