@@ -114,7 +114,7 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
 
 const wb_checkpoint *wb_week_checkpoint(const wb_week *w, const char *id)
 {
-    for (int i = 0; i < w->n_checkpoints; i++)
+    for (int i = 0; id && i < w->n_checkpoints; i++)
         if (strcmp(w->checkpoints[i].id, id) == 0) return &w->checkpoints[i];
     return NULL;
 }
