@@ -48,7 +48,7 @@ typedef struct {
 
 /* Parse `path`. Returns 0, or -1 with "file:line: what is wrong" in err. */
 int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz);
-/* The checkpoint with this id, or NULL. */
+/* The checkpoint with this id, or NULL (also for a NULL id: no checkpoint). */
 const wb_checkpoint *wb_week_checkpoint(const wb_week *w, const char *id);
 
 #ifdef __cplusplus

@@ -201,7 +201,6 @@ static inline wb_bench_row gemm_bench_run(gemm_bench *g, const char *variant, ge
 
 static inline double gemm_target(const char *checkpoint)
 {
-    if (!checkpoint) return 0.0;
     const wb_checkpoint *c = wb_week_checkpoint(wb_current_week(), checkpoint);
     return c ? c->target : 0.0;
 }

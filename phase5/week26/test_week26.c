@@ -11,36 +11,9 @@
 #include "wb_test.h"
 #include "hgemm_mma.h"
 #include "support/gemm_support.h"
-#include "../week25/hgemm_ladder.h"
+#include "../week25/hgemm_host.h"
 
 cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K); /* support/w25_wmma.cu */
-
-/* ---------------------------------------------------------------- half on the host */
-
-/* float -> half bits, round to nearest even (what __float2half_rn does). */
-static uint16_t f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
-    if (ax >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0));
-    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* 65520 and up round to infinity */
-    if (ax < 0x38800000u) {                                    /* below 2^-14: a subnormal half */
-        float af;
-        memcpy(&af, &ax, 4);
-        return (uint16_t)(sign | (uint32_t)nearbyintf(af * 16777216.0f)); /* units of 2^-24, exact scaling */
-    }
-    uint32_t h = ((((ax >> 23) - 127 + 15) << 10) | ((ax & 0x7fffffu) >> 13)), rem = ax & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
-    return (uint16_t)(sign | h);
-}
-
-static float f16_to_f32(uint16_t h)
-{
-    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
-}
 
 /* Products of halves are exact in float; only the float accumulation errs,
  * about sqrt(K) roundings of the running sum. A result rounded through half
@@ -141,15 +114,11 @@ static void run_mine(void *p)
     WB_CUDA(hgemm_mma(r->A, r->B, r->C, r->M, r->N, r->K));
 }
 
-/* Row-major C = A B is column-major C^T = B^T A^T: hand cuBLAS B first. */
 static void run_cublas(void *p)
 {
     run_ctx *r = p;
-    const float one = 1.f, zero = 0.f;
-    cublasStatus_t s = cublasGemmEx(r->h, CUBLAS_OP_N, CUBLAS_OP_N, r->N, r->M, r->K, &one, r->B, CUDA_R_16F, r->N,
-                                    r->A, CUDA_R_16F, r->K, &zero, r->C, CUDA_R_32F, r->N, CUBLAS_COMPUTE_32F,
-                                    CUBLAS_GEMM_DEFAULT);
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: status %d", (int)s);
+    cublasStatus_t s = hgemm_cublas_rm(r->h, r->M, r->N, r->K, r->A, r->B, r->C);
+    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: %s", cublasGetStatusString(s));
 }
 
 static void run_simt(void *p)

@@ -1,21 +1,63 @@
-/* hgemm_ladder.h — the tensor-core ladder of weeks 25-28, for their tests.
+/* hgemm_host.h — host code the tests of weeks 25-28 share: halves on the
+ * host, cuBLAS's HGEMM from row-major data, and the tensor-core ladder.
  *
- * `make phase5/week2N bench NAME=ladder` prints, at 1024, 2048 and 4096,
+ * The ladder: `make phase5/week2N bench NAME=ladder` prints, at 1024, 2048 and 4096,
  * cublasGemmEx (FP16 in, FP32 accumulate) and then every HGEMM of the
  * lineage so far as TFLOP/s and as a fraction of cuBLAS in the same run. The
  * earlier weeks' kernels are their reference solutions here (in a student
  * copy, the learner's own). Every timed output is checked on 1024 sampled
  * elements against a double-precision dot product; a wrong one is reported
  * as invalid, with no figure. */
-#ifndef HGEMM_LADDER_H
-#define HGEMM_LADDER_H
+#ifndef HGEMM_HOST_H
+#define HGEMM_HOST_H
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cublas_v2.h>
 
 #include "wb_test.h"
+
+/* ---------------------------------------------------------------- half on the host */
+
+/* float -> half bits, round to nearest even (what __float2half_rn does). */
+static inline uint16_t f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    if (ax >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0));
+    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* 65520 and up round to infinity */
+    if (ax < 0x38800000u) {                                    /* below 2^-14: a subnormal half */
+        float af;
+        memcpy(&af, &ax, 4);
+        return (uint16_t)(sign | (uint32_t)nearbyintf(af * 16777216.0f)); /* units of 2^-24, exact scaling */
+    }
+    uint32_t h = ((((ax >> 23) - 127 + 15) << 10) | ((ax & 0x7fffffu) >> 13)), rem = ax & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static inline float f16_to_f32(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), (int)e - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Row-major C (M x N, float) = A (M x K) B (K x N), halves in, FP32
+ * accumulate. cuBLAS is column-major: row-major C = A B is column-major
+ * C^T = B^T A^T, so B goes first and nothing is transposed. */
+static inline cublasStatus_t hgemm_cublas_rm(cublasHandle_t h, int M, int N, int K, const uint16_t *A,
+                                             const uint16_t *B, float *C)
+{
+    const float one = 1.f, zero = 0.f;
+    return cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, B, CUDA_R_16F, N, A, CUDA_R_16F, K, &zero, C,
+                        CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+/* ---------------------------------------------------------------- the ladder */
 
 typedef cudaError_t (*hgemm_fn)(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
 typedef struct { const char *name; hgemm_fn fn; } hgemm_version;
@@ -33,11 +75,10 @@ typedef struct {
     cublasHandle_t h;
 } hl_run;
 
-/* The half the device holds for element i of a filled matrix, as a float
- * (GCC's _Float16 conversion rounds to nearest even, as fill_half_uniform). */
+/* The half the device holds for element i of a filled matrix. */
 static inline double hl_half(unsigned long long seed, size_t i)
 {
-    return (double)(float)(_Float16)wb_hash_uniform_f32(seed, i, -1, 1);
+    return f16_to_f32(f32_to_f16(wb_hash_uniform_f32(seed, i, -1, 1)));
 }
 
 static inline double hl_expect(size_t i, const void *p)
@@ -56,15 +97,11 @@ static inline void hl_work(void *p)
     WB_CUDA(r->fn(r->A, r->B, r->C, r->n, r->n, r->n));
 }
 
-/* Row-major C = A B is column-major C^T = B^T A^T: hand cuBLAS B first. */
 static inline void hl_cublas(void *p)
 {
     hl_run *r = p;
-    const float one = 1.f, zero = 0.f;
-    cublasStatus_t s = cublasGemmEx(r->h, CUBLAS_OP_N, CUBLAS_OP_N, r->n, r->n, r->n, &one, r->B, CUDA_R_16F, r->n,
-                                    r->A, CUDA_R_16F, r->n, &zero, r->C, CUDA_R_32F, r->n, CUBLAS_COMPUTE_32F,
-                                    CUBLAS_GEMM_DEFAULT);
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: status %d", (int)s);
+    cublasStatus_t s = hgemm_cublas_rm(r->h, r->n, r->n, r->n, r->A, r->B, r->C);
+    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: %s", cublasGetStatusString(s));
 }
 
 /* Time one version (or cuBLAS when fn is NULL), check its output, emit its row. */
@@ -104,7 +141,7 @@ static inline double hgemm_ladder(const hgemm_version *v, int nv, int headline, 
         double yard = lib.invalid ? NAN : lib.value;
         for (int i = 0; i < nv; i++) {
             int head = i == headline && n == 4096;
-            const wb_checkpoint *c = head && checkpoint ? wb_week_checkpoint(wb_current_week(), checkpoint) : NULL;
+            const wb_checkpoint *c = head ? wb_week_checkpoint(wb_current_week(), checkpoint) : NULL;
             wb_bench_row row = hl_row(&r, v[i].name, v[i].fn, yard, c ? c->target : 0);
             if (head) ratio = wb_bench_ratio(&row);
         }
