@@ -4,7 +4,9 @@
 # a week edits nothing here. A week folder holds, per exercise, the starter
 # EX.cu the learner edits, solution/EX.cu, the header EX.h both implement, the
 # Check test test_weekNN.c, optional support/*.cu shared by both versions,
-# week.txt (exercises, checkpoints, targets, hints) and README.md.
+# week.txt (exercises, checkpoints, targets, hints, uses, needs) and README.md.
+# week.txt has one reader, the C one (common/src/wb_meta.c): `wb make-vars`
+# turns every week.txt into build/weeks.mk, which this file includes.
 
 .DEFAULT_GOAL := help
 MAKEFLAGS += --no-builtin-rules --no-print-directory
@@ -23,6 +25,12 @@ CC        ?= gcc
 CXX       ?= g++
 # Build for the GPU in this machine; sm_90 (H100) when none can be asked.
 ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '.[:space:]' | sed -n 's/^\([0-9][0-9]*\)$$/sm_\1/p'),sm_90)
+# An ARCH you give must be one this nvcc knows (sm_90a builds as compute_90).
+ifneq ($(filter command line environment,$(origin ARCH)),)
+  ifeq ($(shell $(NVCC) --list-gpu-arch 2>/dev/null | grep -qx 'compute_$(patsubst %a,%,$(patsubst %f,%,$(patsubst sm_%,%,$(ARCH))))' && echo ok),)
+    $(error ARCH=$(ARCH) is not a GPU architecture $(NVCC) can build for (`$(NVCC) --list-gpu-arch` lists them as compute_NN; give ARCH=sm_NN, e.g. sm_90 for the H100))
+  endif
+endif
 # Where Check lives when it is not installed system-wide (headers in include/, static libs in lib/).
 CHECK_DIR ?=
 
@@ -30,41 +38,66 @@ BUILD := build
 CUDA_INC := $(CUDA_HOME)/include
 CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
 
-CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -D_GNU_SOURCE -Icommon/include -I$(CUDA_INC) $(if $(CHECK_DIR),-I$(CHECK_DIR)/include)
+CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers -D_GNU_SOURCE -Icommon/include -I$(CUDA_INC) $(if $(CHECK_DIR),-I$(CHECK_DIR)/include)
 NVFLAGS  := -O3 -lineinfo -arch=$(ARCH) -std=c++17 -Icommon/include -Xcompiler -Wall
 LDCUDA   := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lm
 LDCHECK  := $(if $(CHECK_DIR),-L$(CHECK_DIR)/lib) -Wl,-Bstatic -lcheck_pic -lsubunit -Wl,-Bdynamic
 
 # ---------------------------------------------------------------- weeks
-WEEKS := $(sort $(patsubst %/week.txt,%,$(wildcard phase[0-9]/week[0-9][0-9]/week.txt)))
+# ALL_WEEKS: every folder with a week.txt (WEEKS= on the command line is the
+# grader's and release's list, never this one).
+ALL_WEEKS := $(sort $(patsubst %/week.txt,%,$(wildcard phase[0-9]/week[0-9][0-9]/week.txt)))
 IMPL  ?= learner
 IMPLS := learner solution starter
 
+# phase0/week1 and phase0/week01/ mean phase0/week01.
+canon_week = $(shell echo '$(1)' | sed -E 's#/+$$##; s#^(phase[0-9])/week([0-9])$$#\1/week0\2#')
+# Every week name in $(1) is a week of this workbook, or stop here, before
+# anything is built, saying what the name should have been.
+define check_weeks
+$(foreach w,$(1),$(if $(filter $(w),$(ALL_WEEKS)),,$(error '$(w)' is not a week of this workbook$(if $(filter %/$(notdir $(w)),$(ALL_WEEKS)),: week $(patsubst week%,%,$(notdir $(w))) is $(filter %/$(notdir $(w)),$(ALL_WEEKS)),); `make status` lists them)))
+endef
+
 # The week named on the command line: phase0/week01, phase0/week1 or phase0/week01/.
-week_goal := $(firstword $(filter phase%,$(MAKECMDGOALS)))
-WEEK := $(if $(week_goal),$(shell echo '$(week_goal)' | sed -E 's#/+$$##; s#^(phase[0-9])/week([0-9])$$#\1/week0\2#'))
-ifneq ($(week_goal),)
-  ifeq ($(filter $(WEEK),$(WEEKS)),)
-    $(error '$(week_goal)' is not a week of this workbook; `make status` lists them)
-  endif
+week_goals := $(filter phase%,$(MAKECMDGOALS))
+week_goal  := $(firstword $(week_goals))
+WEEK := $(if $(week_goal),$(call canon_week,$(week_goal)))
+ifneq ($(word 2,$(week_goals)),)
+  $(error one week at a time: you named $(week_goals); run make once for each)
 endif
+$(call check_weeks,$(WEEK))
 ifeq ($(filter $(IMPL),learner solution starter),)
   $(error IMPL must be learner (your code, the default), solution or starter)
 endif
 
-meta = $(shell sed -n 's/^$(2):[[:space:]]*//p' $(1)/week.txt)
-exercises = $(call meta,$(1),exercise)
+# What can be typed (mk/*.mk fragments add theirs to KNOWN_GOALS); anything
+# else stops here, before a build, instead of failing after one.
+ACTIONS := check bench hint reset sanitize profile ptx sass
+KNOWN_GOALS := help status $(ACTIONS) clean distclean test starters all build-all test-extra
+unknown_goals = $(filter-out $(KNOWN_GOALS) $(week_goals) build/% $(BUILD)/% .deps/%,$(MAKECMDGOALS))
+
 src_of = $(if $(filter learner,$(2)),$(1)/$(3).cu,$(if $(filter solution,$(2)),$(1)/solution/$(3).cu,$(BUILD)/$(1)/starter-src/$(3).cu))
 test_bin = $(BUILD)/$(1)/$(2)/test
+results_of = $(BUILD)/$(1)/results-$(2).tsv
 
 # ---------------------------------------------------------------- common library and tool
 COMMON_SRC := $(wildcard common/src/*.c)
-HOST_SRC   := common/src/wb_stats.c common/src/wb_rand.c common/src/wb_compare.c common/src/wb_meta.c common/src/wb_progress.c
+HOST_SRC   := common/src/wb_stats.c common/src/wb_rand.c common/src/wb_compare.c common/src/wb_meta.c \
+              common/src/wb_progress.c common/src/wb_results.c
 COMMON_CU  := $(wildcard common/src/*.cu)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(COMMON_CU:%.cu=$(BUILD)/%.o)
 LIBWB      := $(BUILD)/libwb.a
 WB         := $(BUILD)/wb
 DEPS_OK    := $(BUILD)/.deps-ok
+
+# Every CUDA object depends on this file, which holds the nvcc command line
+# (architecture included): a different ARCH, nvcc or flag rebuilds them all.
+NVCC_STAMP := $(BUILD)/.nvcc-flags
+NVCC_LINE  := $(NVCC) $(NVFLAGS)
+$(NVCC_STAMP): FORCE
+	@mkdir -p $(@D)
+	@[ "$$(cat $@ 2>/dev/null)" = '$(NVCC_LINE)' ] || echo '$(NVCC_LINE)' > $@
+FORCE:
 
 $(DEPS_OK): tools/setup.sh
 	$(Q)CHECK_DIR='$(CHECK_DIR)' NVCC='$(NVCC)' bash tools/setup.sh build
@@ -75,7 +108,7 @@ $(BUILD)/%.o: %.c | $(DEPS_OK)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/src/%.o: common/src/%.cu | $(DEPS_OK)
+$(BUILD)/common/src/%.o: common/src/%.cu $(NVCC_STAMP) | $(DEPS_OK)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
@@ -88,11 +121,52 @@ $(WB): tools/wb.c $(HOST_SRC:%.c=$(BUILD)/%.o)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
+# ---------------------------------------------------------------- what week.txt says
+# build/weeks.mk: WEEK_EX, WEEK_LIBS, WEEK_NVF, WEEK_USES, WEEK_NEEDS for
+# every week, written by `wb make-vars` (make remakes it, then starts again).
+# Not for `make clean` alone: nothing needs building to remove things.
+WEEKS_MK := $(BUILD)/weeks.mk
+ifneq ($(or $(filter-out clean distclean,$(MAKECMDGOALS)),$(if $(MAKECMDGOALS),,help)),)
+include $(WEEKS_MK)
+endif
+$(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
+	$(Q)$(WB) make-vars > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; echo ">>> a week.txt is wrong (the line above names it); fix it and run make again."; exit 1; }
+
+# Third-party headers a week `needs:` come from mk/needs-NAME.mk, which sets
+# NEEDS_NAME_NVF (nvcc flags) and NEEDS_NAME_DEP (what to fetch first).
+-include $(sort $(wildcard mk/needs-*.mk))
+
+# Code shared by the weeks of one phase lives in phaseP/common/: its headers
+# are on every week's include path, its .cu files make one library per phase.
+phase_of_week = $(firstword $(subst /, ,$(1)))
+phase_inc = $(if $(wildcard $(call phase_of_week,$(1))/common),-I$(call phase_of_week,$(1))/common)
+phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu),$(BUILD)/$(call phase_of_week,$(1))/common/libphase.a)
+PHASE_COMMONS := $(patsubst %/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu))))
+
+# Weeks a week `uses:`: their headers on the include path, their exercises
+# linked in, built from the reference solution where this copy has it and
+# from the learner's own file in a student copy (no solution/ folder).
+ref_impl = $(if $(wildcard $(1)/solution/$(2).cu),solution,learner)
+ref_dir  = $(if $(wildcard $(1)/solution),$(1)/solution,$(1))
+used_objs = $(foreach v,$($(1)_USES),$(foreach e,$($(v)_EX),$(BUILD)/$(v)/$(call ref_impl,$(v),$(e))/$(e).o))
+uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
+week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
+week_dep = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_DEP))
+week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)))
+
+define phase_common_rules
+$(BUILD)/$(1)/common/%.o: $(1)/common/%.cu $(NVCC_STAMP) | $(DEPS_OK)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  NVCC    $$<")
+	$(Q)$(NVCC) $(NVFLAGS) -I$(1)/common -MMD -MP -c $$< -o $$@
+$(BUILD)/$(1)/common/libphase.a: $(patsubst $(1)/common/%.cu,$(BUILD)/$(1)/common/%.o,$(wildcard $(1)/common/*.cu))
+	$$(if $(Q),@echo "  AR      $$@")
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach p,$(PHASE_COMMONS),$(eval $(call phase_common_rules,$(p))))
+
 # ---------------------------------------------------------------- per-week rules
 define week_rules
-$(1)_EX   := $$(call exercises,$(1))
-$(1)_LIBS := $$(call meta,$(1),libs)
-$(1)_NVF  := $$(call meta,$(1),nvflags)
 $(1)_TEST := $$(wildcard $(1)/test_*.c)
 $(1)_SUP  := $$(wildcard $(1)/support/*.cu)
 
@@ -103,34 +177,53 @@ $(BUILD)/$(1)/starter-src/%.cu: $(1)/solution/%.cu $(WB)
 $(BUILD)/$(1)/test.o: $$($(1)_TEST) | $(DEPS_OK)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $$<")
-	$(Q)$(CC) $(CFLAGS) -I$(1) -MMD -MP -c $$< -o $$@
+	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/$(1)/support/%.o: $(1)/support/%.cu | $(DEPS_OK)
+# Support files may include a reference exercise of this week or of a used
+# one by name ("EX.cu"): -iquote puts those folders on their path only.
+$(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$(Q)$(NVCC) $(NVFLAGS) $$($(1)_NVF) -I$(1) -MMD -MP -c $$< -o $$@
+	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -iquote $(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-iquote $(call ref_dir,$(v))) -MMD -MP -c $$< -o $$@
 
 endef
 
+# Static pattern rules: a deleted exercise file is an error ("No rule to make
+# target"), never a stale object used as it is.
 define impl_rules
-$(BUILD)/$(1)/$(2)/%.o: $(call src_of,$(1),$(2),%) | $(DEPS_OK)
+$(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)): $(BUILD)/$(1)/$(2)/%.o: $(call src_of,$(1),$(2),%) $(NVCC_STAMP) | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$(Q)$(NVCC) $(NVFLAGS) $$($(1)_NVF) -I$(1) -MMD -MP -c $$< -o $$@ || { \
+	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@ || { \
 	  echo ">>> $$< does not compile: the first error above names the line. Fix it, or 'make $(1) reset' to start again."; exit 1; }
 
-$(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/test.o $$(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$$($(1)_EX)) $$(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$$($(1)_SUP)) $(LIBWB)
+$(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
 	$$(if $(Q),@echo "  LD      $$@")
-	$(Q)$(CXX) -o $$@ $$(filter %.o,$$^) $(LIBWB) $$($(1)_LIBS) $(LDCUDA) $(LDCHECK)
+	$(Q)$(CXX) -o $$@ $$(filter %.o %.a,$$^) $(LIBWB) $(call week_libs,$(1)) $(LDCUDA) $(LDCHECK)
 endef
 
-$(foreach w,$(WEEKS),$(eval $(call week_rules,$(w))))
-$(foreach w,$(WEEKS),$(foreach i,$(IMPLS),$(eval $(call impl_rules,$(w),$(i)))))
+# mk/*.mk fragments add tools beside the weeks (plots, grading, quizzes).
+# Each may append a target to TEST_EXTRA (run by `make test` after the
+# weeks, adding its own ledger lines with `$(WB) ledger-add`) and the goals
+# it answers to KNOWN_GOALS.
+TEST_EXTRA :=
+-include $(filter-out mk/needs-%.mk,$(sort $(wildcard mk/*.mk)))
+
+$(foreach w,$(ALL_WEEKS),$(eval $(call week_rules,$(w))))
+$(foreach w,$(ALL_WEEKS),$(foreach i,$(IMPLS),$(eval $(call impl_rules,$(w),$(i)))))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+ifneq ($(unknown_goals),)
+  $(error '$(firstword $(unknown_goals))' is not something this workbook's make knows; `make help` lists what you can type)
+endif
+# A missing exercise file of the learner's week: say how to get it back.
+ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(filter-out reset clean hint,$(MAKECMDGOALS))),)
+  $(foreach e,$($(WEEK)_EX),$(if $(wildcard $(WEEK)/$(e).cu),,$(error $(WEEK)/$(e).cu is missing: `make $(WEEK) reset EX=$(e)` restores the starter)))
+endif
+
 # ---------------------------------------------------------------- what a learner types
-.PHONY: help status $(WEEKS) $(week_goal) check bench hint reset sanitize profile ptx sass clean test starters
+.PHONY: help status $(ALL_WEEKS) $(week_goal) check bench hint reset sanitize profile ptx sass clean distclean test starters
 .PHONY: all build-all test-extra
 
 help: $(WB)
@@ -139,19 +232,22 @@ help: $(WB)
 status: $(WB)
 	@$(WB) status
 
-ACTIONS := check bench hint reset sanitize profile ptx sass
 need_week = $(if $(WEEK),,$(error say which week: make phase0/week01 $(1)))
 RUN_ENV = WB_WEEK_DIR=$(WEEK) WB_WEEK=$(WEEK)
 IMPL_LABEL = $(if $(filter solution,$(IMPL)),reference solution,$(if $(filter starter,$(IMPL)),untouched starter,your code))
 
 # `make phase0/week01` builds; followed by an action, the action does the work.
-$(WEEKS) $(filter-out $(WEEKS),$(week_goal)):
-	$(if $(filter $(ACTIONS) clean,$(MAKECMDGOALS)),@:,$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) && echo "Built $(call test_bin,$(WEEK),$(IMPL)) from $(IMPL_LABEL). Next: make $(WEEK) check")
+$(ALL_WEEKS) $(filter-out $(ALL_WEEKS),$(week_goal)):
+	$(if $(filter $(ACTIONS) clean distclean,$(MAKECMDGOALS)),@:,$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) && echo "Built $(call test_bin,$(WEEK),$(IMPL)) from $(IMPL_LABEL). Next: make $(WEEK) check")
 
+# The test program writes the results record; `wb report` reads it, records
+# what passed (your own code only) and says what to do next.
 check:
 	$(call need_week,check)
 	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
-	$(Q)$(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RECORD=$(if $(filter learner,$(IMPL)),1,0) $(call test_bin,$(WEEK),$(IMPL))
+	$(Q)rm -f $(call results_of,$(WEEK),$(IMPL)); st=0; \
+	  $(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RESULTS=$(call results_of,$(WEEK),$(IMPL)) $(call test_bin,$(WEEK),$(IMPL)) || st=$$?; \
+	  $(WB) report $(call results_of,$(WEEK),$(IMPL)) $(WEEK) $(if $(filter learner,$(IMPL)),--record) --status $$st
 
 bench:
 	$(call need_week,bench)
@@ -189,15 +285,15 @@ profile:
 ptx:
 	$(call need_week,ptx)
 	@mkdir -p $(BUILD)/$(WEEK)/$(IMPL)
-	$(Q)for ex in $(call exercises,$(WEEK)); do \
-	  $(NVCC) $(NVFLAGS) $($(WEEK)_NVF) -I$(WEEK) -ptx $(call src_of,$(WEEK),$(IMPL),$$ex) -o $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx && \
+	$(Q)for ex in $($(WEEK)_EX); do \
+	  $(NVCC) $(NVFLAGS) $(call week_nvf,$(WEEK)) -I$(WEEK) -ptx $(call src_of,$(WEEK),$(IMPL),$$ex) -o $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx && \
 	  echo "PTX of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx ($$(grep -c '^\s*\(ld\|st\)\.' $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx) loads/stores)"; done
 
 sass:
 	$(call need_week,sass)
-	$(Q)$(MAKE) $(patsubst %,$(BUILD)/$(WEEK)/$(IMPL)/%.o,$(call exercises,$(WEEK)))
+	$(Q)$(MAKE) $(patsubst %,$(BUILD)/$(WEEK)/$(IMPL)/%.o,$($(WEEK)_EX))
 	@command -v cuobjdump >/dev/null || [ -x $(CUDA_HOME)/bin/cuobjdump ] || { echo ">>> cuobjdump not found: it ships with the CUDA toolkit ($(CUDA_HOME)/bin)."; exit 1; }
-	$(Q)for ex in $(call exercises,$(WEEK)); do \
+	$(Q)for ex in $($(WEEK)_EX); do \
 	  $$(command -v cuobjdump || echo $(CUDA_HOME)/bin/cuobjdump) -sass $(BUILD)/$(WEEK)/$(IMPL)/$$ex.o > $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass && \
 	  echo "SASS of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass"; done
 
@@ -206,7 +302,7 @@ clean:
 
 # Regenerate every committed starter from its solution (authors).
 starters: $(WB)
-	$(Q)for w in $(WEEKS); do $(WB) write-starters $$w || exit 1; done
+	$(Q)for w in $(ALL_WEEKS); do $(WB) write-starters $$w || exit 1; done
 
 # ---------------------------------------------------------------- the workbook's own tests
 HARNESS_TEST := $(BUILD)/common/tests/test_harness
@@ -216,7 +312,7 @@ $(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
-build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(WEEKS),$(foreach i,solution starter,$(call test_bin,$(w),$(i))))
+build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(ALL_WEEKS),$(foreach i,solution starter,$(call test_bin,$(w),$(i))))
 
 all: build-all
 
@@ -227,8 +323,11 @@ all: build-all
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 # TEST_WEEKS="phase0/week01 phase1/week05" limits the per-week part (a GPU
 # session with a time limit can run the suite in parts); the default is all.
-TEST_WEEKS ?= $(WEEKS)
+TEST_WEEKS ?= $(ALL_WEEKS)
+override TEST_WEEKS := $(foreach w,$(TEST_WEEKS),$(call canon_week,$(w)))
+$(call check_weeks,$(TEST_WEEKS))
 
+# Each run writes its results record; the ledger lines come from it.
 test: $(HARNESS_TEST) $(WB)
 	@rm -f $(LEDGER)
 	@echo "Building every week (solution and starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
@@ -242,20 +341,17 @@ test: $(HARNESS_TEST) $(WB)
 	      $(WB) ledger-add $(LEDGER) PASS "$$w $$i compiles and links"; \
 	    else cat $(BUILD)/build-$${w//\//-}-$$i.log; $(WB) ledger-add $(LEDGER) FAIL "$$w $$i compiles and links" "see the log above"; continue; fi; \
 	  done; \
-	  [ -x $(BUILD)/$$w/solution/test ] && WB_WEEK_DIR=$$w WB_LEDGER=$(LEDGER) WB_IMPL="reference solution" WB_PROGRESS=$(BUILD)/test-progress.md $(BUILD)/$$w/solution/test; \
-	  [ -x $(BUILD)/$$w/starter/test ] && WB_WEEK_DIR=$$w WB_LEDGER=$(LEDGER) WB_IMPL="untouched starter" WB_EXPECT=fail WB_PROGRESS=$(BUILD)/test-progress.md $(BUILD)/$$w/starter/test >$(BUILD)/starter-$${w//\//-}.log 2>&1; \
-	  grep -h "^  \(PASS\|FAIL\|SKIP\) " $(BUILD)/starter-$${w//\//-}.log | sed 's/^/  starter: /' | cut -c1-110; \
+	  r=$(BUILD)/$$w/results-solution.tsv; rm -f $$r; \
+	  [ -x $(BUILD)/$$w/solution/test ] && { WB_WEEK_DIR=$$w WB_IMPL="reference solution" WB_RESULTS=$$r $(BUILD)/$$w/solution/test; \
+	    $(WB) ledger-results $(LEDGER) $$r "$$w reference solution" pass; }; \
+	  r=$(BUILD)/$$w/results-starter.tsv; rm -f $$r; \
+	  [ -x $(BUILD)/$$w/starter/test ] && { WB_WEEK_DIR=$$w WB_IMPL="untouched starter" WB_RESULTS=$$r $(BUILD)/$$w/starter/test >$(BUILD)/starter-$${w//\//-}.log 2>&1; \
+	    $(WB) ledger-results $(LEDGER) $$r "$$w untouched starter" fail; $(WB) results $$r "  starter: "; }; \
 	  echo "  ($$w: $$((SECONDS - t0)) s)"; \
 	done; true
 	$(Q)$(MAKE) -s test-extra
 	@echo
 	$(Q)$(WB) ledger $(LEDGER)
-
-# Fragments in mk/*.mk add tools beside the weeks (plots, grading, quizzes).
-# Each may append a target to TEST_EXTRA; `make test` runs them after the
-# weeks, and they add their own lines to $(LEDGER) with `$(WB) ledger-add`.
-TEST_EXTRA :=
--include $(sort $(wildcard mk/*.mk))
 
 test-extra: $(WB)
 	$(Q)for t in $(TEST_EXTRA); do $(MAKE) -s $$t LEDGER=$(abspath $(LEDGER)) || $(WB) ledger-add $(LEDGER) FAIL "$$t" "exited non-zero"; done

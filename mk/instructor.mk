@@ -9,6 +9,11 @@
 #   make quiz-seal                               authors: seal instructor/quizzes/*.txt into quizzes/
 
 .PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures instructor-test
+KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures instructor-test
+
+# WEEKS= as the instructor gives it (phase0/week1 is phase0/week01), checked
+# when release or grade runs.
+GIVEN_WEEKS = $(foreach w,$(WEEKS),$(call canon_week,$(w)))
 
 QUIZ_BIN  := $(BUILD)/quizzes/quiz
 HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
@@ -27,7 +32,7 @@ quiz: $(QUIZ_BIN)
 
 # A week released without solutions keeps its pristine starter in .starter/:
 # IMPL=starter builds from there.
-$(foreach w,$(WEEKS),$(if $(wildcard $(w)/solution/*.cu),,$(eval \
+$(foreach w,$(ALL_WEEKS),$(if $(wildcard $(w)/solution/*.cu),,$(eval \
 $(BUILD)/$(w)/starter-src/%.cu: $(w)/.starter/%.cu ; @mkdir -p $$(@D) && cp $$< $$@)))
 
 ifneq ($(wildcard instructor/grade.c),)
@@ -62,7 +67,8 @@ grade-quiz: $(QUIZ_BIN)
 
 release: $(WB)
 	@[ -n "$(OUT)" ] || { echo ">>> say where: make release OUT=dir [WEEKS=\"phase0/week01 ...\"]"; exit 2; }
-	$(Q)bash instructor/release.sh "$(OUT)" $(if $(filter command line,$(origin WEEKS)),$(WEEKS))
+	$(if $(filter command line,$(origin WEEKS)),$(call check_weeks,$(GIVEN_WEEKS)))
+	$(Q)bash instructor/release.sh "$(OUT)" $(if $(filter command line,$(origin WEEKS)),$(GIVEN_WEEKS))
 
 # The instructor's build of the graded weeks: libwb, wb, test objects; each
 # student's scratch copy starts from these.
@@ -70,9 +76,10 @@ grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GRADE_BIN) $(foreach w,$(1),$(BUILD)/$
 
 grade: $(WB)
 	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds]"; exit 2; }
-	$(Q)$(call grade_prebuild,$(WEEKS))
+	$(call check_weeks,$(GIVEN_WEEKS))
+	$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
 	@mkdir -p $(dir $(GRADEBOOK))
-	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(WEEKS)" --gradebook $(GRADEBOOK) \
+	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) $(GRADE_MAKE_ARGS)
 
 FIXTURE_WEEK := phase0/week01

@@ -10,6 +10,7 @@
 # Data wrangling is notebook/tools/roofline_csv.c; drawing is gnuplot.
 
 .PHONY: roofline test-roofline journal microbench
+KNOWN_GOALS += roofline test-roofline journal microbench
 
 ROOFLINE_TOOL := $(BUILD)/notebook/roofline_csv
 ROOFLINE_GP   := notebook/tools/roofline.gp

@@ -33,10 +33,20 @@ install_pkgs() {
     sudo="sudo -n"
   fi
   echo "Installing $want (apt-get)..."
-  $sudo apt-get update -qq >/dev/null 2>&1
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $want >/dev/null 2>&1
+  APT_LOG=$(mktemp)
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $want; } >"$APT_LOG" 2>&1; then
+    # Show what apt-get said: the same command again would fail the same way.
+    echo ">>> apt-get could not install $want. It said:" >&2
+    grep -E '^(E|W|Err):|[Ee]rror|[Uu]nable|[Ff]ailed' "$APT_LOG" | tail -n 5 | sed 's/^/    /' >&2
+    [ -s "$APT_LOG" ] || echo "    (nothing)" >&2
+    APT_FAILED=1
+    rm -f "$APT_LOG"
+    return 1
+  fi
+  rm -f "$APT_LOG"
 }
 
+APT_FAILED=0
 missing=""
 have_check || missing="check"
 command -v gnuplot >/dev/null 2>&1 || missing="$missing gnuplot-nox"
@@ -47,6 +57,8 @@ fi
 if ! have_check; then
   if [ -n "$CHECK_DIR" ]; then
     echo ">>> Check not found under CHECK_DIR=$CHECK_DIR (want include/check.h, lib/libcheck_pic.a, lib/libsubunit.a)." >&2
+  elif [ "$APT_FAILED" = 1 ]; then
+    echo ">>> The tests need Check (the C unit-test library), and apt-get failed (above): fix what it reports (network, package lists, a held lock), or install Check another way and point CHECK_DIR at it (include/check.h, lib/libcheck_pic.a, lib/libsubunit.a)." >&2
   else
     echo ">>> The tests need Check (the C unit-test library). Run: sudo apt-get install check" >&2
   fi

@@ -9,6 +9,12 @@
  *   wb ledger FILE              sum a test ledger: "N passed, N failed, N skipped"
  *   wb ledger-add FILE STATUS LABEL [DETAIL]
  *   wb progress-check           parse the progress file, report problems
+ *   wb report RESULTS WEEK [--record] [--status N]
+ *                               after a check: record what passed, say what next
+ *   wb ledger-results LEDGER RESULTS LABEL pass|fail
+ *                               make test's ledger lines from a results record
+ *   wb make-vars                every week.txt as make variables (build/weeks.mk)
+ *   wb week-info WEEK exercises|uses|needs|title
  *
  * Starter regions in a solution file (lines, in this order):
  *   //@solution        what the solution has and the starter must not
@@ -28,39 +34,22 @@
 
 #include "wb_meta.h"
 #include "wb_progress.h"
+#include "wb_results.h"
 
-/* ---------------- the curriculum map (CURRICULUM.md) ---------------- */
+/* ---------------- the curriculum map (common/curriculum.txt) ---------------- */
 
-static const char *PHASES[9] = {
-    "Foundation", "CUDA fundamentals", "Performance mental models", "Production patterns",
-    "Domain applications", "GEMM deep dive", "Deep-learning kernels", "ML stack integration",
-    "Multi-GPU & systems",
-};
-static const int PHASE_FIRST[10] = { 1, 5, 9, 13, 17, 21, 29, 39, 47, 53 };
-static const char *WEEKS[53] = {
-    "",
-    "Build system, first kernel", "Debugging", "Performance analysis", "Project templates",
-    "Execution model", "Memory hierarchy", "First real kernels", "Synchronisation & hazards",
-    "Roofline", "Occupancy", "Profiling mastery", "Latency hiding",
-    "Warp-level programming", "CUDA libraries", "Kernel fusion", "Memory management",
-    "Image processing", "AI inference", "Physics simulation", "Integration",
-    "Naive + cuBLAS", "Shared-memory tiling", "Register tiling", "Vectorised loads, double buffering",
-    "Tensor cores: WMMA", "Tensor cores: mma.sync", "CUTLASS architecture", "Epilogue fusion",
-    "Softmax I", "Softmax II", "LayerNorm/RMSNorm forward", "LayerNorm backward",
-    "Attention I", "Attention II", "Fused bias + dropout + residual", "Fusion strategies",
-    "FlashAttention I", "FlashAttention II",
-    "PyTorch C++ extension", "Extension hygiene", "Autograd forward", "Autograd backward",
-    "Triton basics", "Triton tuning", "torch.compile / Inductor", "Custom backends",
-    "NCCL fundamentals", "Algorithms", "Overlap", "Bucketing & pipelines", "CUDA graphs",
-    "Capstone & regression suite",
-};
+static wb_curriculum CUR;
 
-static int phase_of(int week)
+static void load_curriculum(void)
 {
-    for (int p = 0; p < 9; p++)
-        if (week < PHASE_FIRST[p + 1]) return p;
-    return 8;
+    char err[600];
+    if (wb_curriculum_load("common/curriculum.txt", &CUR, err, sizeof err) != 0) {
+        fprintf(stderr, "%s\n(run from the workbook's top folder)\n", err);
+        exit(2);
+    }
 }
+
+static int phase_of(int week) { return CUR.phase_of[week]; }
 
 static void week_dir(int week, char *buf, size_t n) { snprintf(buf, n, "phase%d/week%02d", phase_of(week), week); }
 
@@ -139,7 +128,7 @@ static int cmd_status(void)
     int all_done = 0, all_total = 0, present_weeks = 0;
     for (int p = 0; p < 9; p++) {
         int pd = 0, pt = 0, pw = 0;
-        for (int w = PHASE_FIRST[p]; w < PHASE_FIRST[p + 1]; w++) {
+        for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) {
             pd += ws[w].done;
             pt += ws[w].total;
             pw += ws[w].present;
@@ -151,16 +140,16 @@ static int cmd_status(void)
         snprintf(qid, sizeof qid, "quiz.phase%d", p);
         const wb_record *q = ok ? wb_progress_find(&prog, qid) : NULL;
         if (q) snprintf(quiz, sizeof quiz, "quiz: %s", q->figure);
-        printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, PHASES[p], b, pd, pt, quiz);
-        for (int w = PHASE_FIRST[p]; w < PHASE_FIRST[p + 1]; w++) {
+        printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, CUR.phase[p], b, pd, pt, quiz);
+        for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) {
             char dir[64];
             week_dir(w, dir, sizeof dir);
             if (!ws[w].present) {
-                printf("   -    %-16s %-36s (not in this workbook yet)\n", dir, WEEKS[w]);
+                printf("   -    %-16s %-36s (not in this workbook yet)\n", dir, CUR.week[w]);
                 continue;
             }
             const char *mark = ws[w].done == ws[w].total ? "done" : ws[w].done ? "part" : "todo";
-            printf("  %s  %-16s %-36s %d/%d\n", mark, dir, WEEKS[w], ws[w].done, ws[w].total);
+            printf("  %s  %-16s %-36s %d/%d\n", mark, dir, CUR.week[w], ws[w].done, ws[w].total);
         }
         all_done += pd;
         all_total += pt;
@@ -172,7 +161,7 @@ static int cmd_status(void)
     if (nw) {
         char dir[64];
         week_dir(nw, dir, sizeof dir);
-        printf("Next: %s (%s): read %s/README.md, then `make %s check`.\n", dir, WEEKS[nw], dir, dir);
+        printf("Next: %s (%s): read %s/README.md, then `make %s check`.\n", dir, CUR.week[nw], dir, dir);
     } else if (present_weeks) {
         printf("Every week in this workbook is done.\n");
     }
@@ -220,7 +209,7 @@ static int cmd_help(void)
     printf("The CUDA workbook: one folder a week, phaseP/weekNN. Type, for example:\n\n");
     for (int i = 0; i < 15; i++) printf("  %-44s %s\n", cmd[i], what[i]);
     printf("\n");
-    if (nw) printf("Next for you: %s (%s).\n", dir, WEEKS[nw]);
+    if (nw) printf("Next for you: %s (%s).\n", dir, CUR.week[nw]);
     if (!ok) printf("! progress file refused: %s\n", perr);
     if (ok) wb_progress_free(&prog);
     return 0;
@@ -526,9 +515,244 @@ static int cmd_progress_check(void)
     return 0;
 }
 
+/* ---------------- the results record ---------------- */
+
+/* `wb report RESULTS WEEK [--record] [--status N]`: after `make check`, read
+ * the run's results record, record the passed checkpoints in the progress
+ * file (--record: the learner's own code), and print the one line that says
+ * what to do next. N is the test program's exit status. Exit 0, 1 (a
+ * checkpoint failed or the test program stopped early) or 3 (the progress
+ * file could not be written). */
+static int cmd_report(int argc, char **argv)
+{
+    const char *rpath = argv[2], *wdir = argv[3];
+    int record = 0, status = 0;
+    for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "--record") == 0) record = 1;
+        else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc) status = atoi(argv[++i]);
+    }
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    wb_result *r = NULL;
+    char err[700];
+    int n = wb_results_read(rpath, &r, err, sizeof err);
+    if (n < 0) {
+        printf(">>> The test program of %s stopped before it wrote its results (exit status %d): the lines above "
+               "say where. Fix that, then `make %s check` again.\n", wdir, status, wdir);
+        return 1;
+    }
+    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1;
+    wb_record recs[WB_MAX_CHECKPOINTS];
+    int nrec = 0;
+    char why[600] = "";
+    for (int i = 0; i < n; i++) {
+        if (r[i].status == WB_RES_FAIL) fail++;
+        if (r[i].status == WB_RES_PASS) pass++;
+        if (r[i].status == WB_RES_SKIP) {
+            if (strncmp(r[i].message, "not selected", 12) == 0) notsel++;
+            else {
+                nogpu++;
+                if (!why[0]) snprintf(why, sizeof why, "%s", r[i].message);
+            }
+        }
+        /* Only what a GPU ran is recorded: without one nothing is done. */
+        if (record && r[i].status == WB_RES_PASS && r[i].gpu[0] && nrec < WB_MAX_CHECKPOINTS) {
+            char fig[400], tgt[96];
+            wb_result_figure(&r[i], fig, sizeof fig);
+            wb_result_target(&r[i], tgt, sizeof tgt);
+            wb_record_set(&recs[nrec++], r[i].id, NULL, r[i].gpu, fig[0] ? fig : "PASS", tgt);
+        }
+    }
+    free(r);
+    if (nrec > 0) {
+        if (wb_progress_update(wb_progress_path(), recs, nrec, err, sizeof err) == 0) {
+            printf("Recorded %d passed checkpoint%s in %s.\n", nrec, nrec == 1 ? "" : "s", wb_progress_path());
+        } else {
+            printf("Progress NOT recorded: %s\n>>> Next: fix that (the progress file was left as it was), then "
+                   "`make %s check` again.\n", err, wdir);
+            return 3;
+        }
+    }
+    if (fail) {
+        printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
+        for (int i = 0; i < w.n_exercises; i++) printf("%s%s/%s.cu", i ? ", " : "", wdir, w.exercises[i]);
+        printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
+        return 1;
+    }
+    if (nogpu) {
+        printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Run the same check on a "
+               "machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them");
+        return rc;
+    }
+    if (notsel) {
+        printf("%d of %d checkpoints passed; %d not selected (CK_RUN_CASE). Unset it to check the whole week.\n",
+               pass, n, notsel);
+        return rc;
+    }
+    if (rc) {
+        printf(">>> Every checkpoint passed, but the test program exited with status %d: the lines above say why.\n",
+               status);
+        return rc;
+    }
+    printf("All %d checkpoints of %s passed%s. `make status` shows what comes next.\n", n, wdir,
+           nrec ? " and are recorded" : record ? "" : " (not recorded: not your own code)");
+    return 0;
+}
+
+static int ledger_line(FILE *f, const char *st, const char *label, const char *detail)
+{
+    return fprintf(f, "%s\t%s\t%s\n", st, label, detail ? detail : "") < 0;
+}
+
+/* `wb ledger-results LEDGER RESULTS LABEL pass|fail`: the `make test`
+ * ledger's lines for one run, from its results record. With `fail` (an
+ * untouched starter) a checkpoint must fail wherever it could run. */
+static int cmd_ledger_results(char **argv)
+{
+    const char *lpath = argv[2], *rpath = argv[3], *label = argv[4];
+    int expect_fail = strcmp(argv[5], "fail") == 0;
+    FILE *f = fopen(lpath, "a");
+    if (!f) {
+        fprintf(stderr, "cannot append to %s: %s\n", lpath, strerror(errno));
+        return 2;
+    }
+    wb_result *r = NULL;
+    char err[700], l[400];
+    int n = wb_results_read(rpath, &r, err, sizeof err);
+    if (n <= 0) {
+        ledger_line(f, "FAIL", label, n < 0 ? err : "no checkpoints in the results record");
+        fclose(f);
+        return 1;
+    }
+    int bad = 0;
+    for (int i = 0; i < n; i++) {
+        snprintf(l, sizeof l, "%s %s", label, r[i].id);
+        if (expect_fail) {
+            if (r[i].status == WB_RES_FAIL) ledger_line(f, "PASS", l, "fails on the starter, as it must");
+            else if (r[i].status == WB_RES_SKIP) ledger_line(f, "SKIP", l, r[i].message);
+            else ledger_line(f, "FAIL", l, "passes on the untouched starter: its tests cannot catch it"), bad = 1;
+        } else {
+            char fig[400];
+            wb_result_figure(&r[i], fig, sizeof fig);
+            ledger_line(f, r[i].status == WB_RES_PASS ? "PASS" : r[i].status == WB_RES_FAIL ? "FAIL" : "SKIP", l,
+                        r[i].status == WB_RES_PASS ? fig : r[i].message);
+            bad |= r[i].status == WB_RES_FAIL;
+        }
+    }
+    free(r);
+    fclose(f);
+    return bad;
+}
+
+/* `wb results RESULTS [PREFIX]`: one short line a checkpoint, for logs. */
+static int cmd_results(const char *rpath, const char *prefix)
+{
+    wb_result *r = NULL;
+    char err[700];
+    int n = wb_results_read(rpath, &r, err, sizeof err);
+    if (n < 0) {
+        printf("%s%s\n", prefix, err);
+        return 1;
+    }
+    for (int i = 0; i < n; i++) {
+        char fig[400], line[600];
+        wb_result_figure(&r[i], fig, sizeof fig);
+        snprintf(line, sizeof line, "%s%s  %-22s %s", prefix, r[i].status == WB_RES_PASS ? "PASS" :
+                 r[i].status == WB_RES_FAIL ? "FAIL" : "SKIP", r[i].id,
+                 r[i].status == WB_RES_PASS ? fig : r[i].message);
+        printf("%.110s\n", line);
+    }
+    free(r);
+    return 0;
+}
+
+/* ---------------- week.txt for make and scripts ---------------- */
+
+static int week_exists(const char *wdir)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/week.txt", wdir);
+    return exists(path);
+}
+
+static void mk_value(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '$') fputs("$$", stdout);
+        else if (*s == '#') fputs("\\#", stdout);
+        else putchar(*s);
+    }
+}
+
+/* `wb make-vars`: every week's week.txt as make variables (the Makefile
+ * includes this; week.txt has one reader, this C one). */
+static int cmd_make_vars(void)
+{
+    printf("# Generated by `wb make-vars` from every phaseP/weekNN/week.txt; do not edit.\n");
+    char weeks[53][32];
+    int nw = 0;
+    for (int k = 1; k <= 52; k++) {
+        char dir[32];
+        week_dir(k, dir, sizeof dir);
+        if (week_exists(dir)) snprintf(weeks[nw++], 32, "%s", dir);
+    }
+    printf("WEEKS_WITH_VARS :=");
+    for (int i = 0; i < nw; i++) printf(" %s", weeks[i]);
+    printf("\n");
+    for (int i = 0; i < nw; i++) {
+        wb_week w;
+        if (load_week(weeks[i], &w)) return 2;
+        for (int u = 0; u < w.n_uses; u++) {
+            if (!week_exists(w.uses[u])) {
+                fprintf(stderr, "%s/week.txt: uses %s, which is not a week of this workbook\n", weeks[i], w.uses[u]);
+                return 2;
+            }
+            int k = atoi(w.uses[u] + 11);
+            if (k >= w.number) {
+                fprintf(stderr, "%s/week.txt: uses %s, which is not an earlier week\n", weeks[i], w.uses[u]);
+                return 2;
+            }
+        }
+        printf("%s_EX :=", weeks[i]);
+        for (int e = 0; e < w.n_exercises; e++) printf(" %s", w.exercises[e]);
+        printf("\n%s_LIBS := ", weeks[i]);
+        mk_value(w.libs);
+        printf("\n%s_NVF := ", weeks[i]);
+        mk_value(w.nvflags);
+        printf("\n%s_USES :=", weeks[i]);
+        for (int u = 0; u < w.n_uses; u++) printf(" %s", w.uses[u]);
+        printf("\n%s_NEEDS :=", weeks[i]);
+        for (int u = 0; u < w.n_needs; u++) printf(" %s", w.needs[u]);
+        printf("\n");
+    }
+    return 0;
+}
+
+/* `wb week-info WEEK exercises|uses|needs|title`: one fact a line, for scripts. */
+static int cmd_week_info(const char *wdir, const char *what)
+{
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    if (strcmp(what, "exercises") == 0)
+        for (int i = 0; i < w.n_exercises; i++) printf("%s\n", w.exercises[i]);
+    else if (strcmp(what, "uses") == 0)
+        for (int i = 0; i < w.n_uses; i++) printf("%s\n", w.uses[i]);
+    else if (strcmp(what, "needs") == 0)
+        for (int i = 0; i < w.n_needs; i++) printf("%s\n", w.needs[i]);
+    else if (strcmp(what, "title") == 0) printf("%s\n", w.title);
+    else return 2;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "help";
+    load_curriculum();
+    if (strcmp(cmd, "report") == 0 && argc >= 4) return cmd_report(argc, argv);
+    if (strcmp(cmd, "ledger-results") == 0 && argc == 6) return cmd_ledger_results(argv);
+    if (strcmp(cmd, "make-vars") == 0) return cmd_make_vars();
+    if (strcmp(cmd, "results") == 0 && argc >= 3) return cmd_results(argv[2], argc > 3 ? argv[3] : "");
+    if (strcmp(cmd, "week-info") == 0 && argc == 4) return cmd_week_info(argv[2], argv[3]);
     if (strcmp(cmd, "help") == 0) return cmd_help();
     if (strcmp(cmd, "status") == 0) return cmd_status();
     if (strcmp(cmd, "strip") == 0 && argc == 3) return cmd_strip(argv[2]);
@@ -540,6 +764,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "ledger-add") == 0 && argc >= 5) return cmd_ledger_add(argc, argv);
     if (strcmp(cmd, "progress-check") == 0) return cmd_progress_check();
     fprintf(stderr, "usage: wb help|status|strip F|drift W|write-starters W|reset W [EX]|hint W|ledger F|"
+                    "ledger-add F ST LABEL [DETAIL]|ledger-results F RESULTS LABEL pass|fail|"
+                    "report RESULTS W [--record] [--status N]|make-vars|week-info W exercises|uses|needs|title|"
                     "progress-check\n");
     return 2;
 }

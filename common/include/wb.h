@@ -15,5 +15,6 @@
 #include "wb_bench.h"
 #include "wb_meta.h"
 #include "wb_progress.h"
+#include "wb_results.h"
 
 #endif

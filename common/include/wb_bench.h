@@ -85,6 +85,32 @@ void wb_bench_emit(const wb_bench_row *r);
 /* The ratio of the row (value / yard, NaN without a yardstick). */
 double wb_bench_ratio(const wb_bench_row *r);
 
+/* The headline row: the one row of a benchmark that a speed checkpoint
+ * judges. A benchmark named in the test table with WB_SPEED ends with
+ *
+ *     return wb_bench_headline(&row);
+ *
+ * which fills row.target from the checkpoint's target in week.txt (when the
+ * row has none), emits the row like wb_bench_emit, remembers it for the
+ * harness and returns its ratio. The harness then checks that the row's
+ * yardstick is the one the target names, that the figure is valid, and that
+ * the ratio reaches the target. */
+double wb_bench_headline(wb_bench_row *r);
+
+typedef struct {
+    int    set;        /* a headline row was emitted since the last reset */
+    int    invalid;    /* its output was wrong */
+    double value, yard, ratio;
+    char   unit[24];
+    char   yard_name[32];
+    char   detail[200]; /* wb_bench_last_detail() of that row */
+} wb_headline;
+
+/* The harness's side: forget the last headline, say which target the next
+ * benchmark serves (0: none), and read what it emitted. */
+void               wb_bench_reset_headline(double target);
+const wb_headline *wb_bench_last_headline(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -62,6 +62,36 @@ void  wb_dfree(void *p);
 void  wb_dpoison(void *p, size_t bytes);
 void  wb_h2d(void *dst, const void *src, size_t bytes);
 void  wb_d2h(void *dst, const void *src, size_t bytes);
+/* A device copy of host data (wb_dmalloc + wb_h2d); NULL for 0 bytes. */
+void *wb_dcopy(const void *host, size_t bytes);
+
+/* A guarded device output: the output array with WB_GUARD_BYTES of guard
+ * band on each side (and `lead` bytes before it, for an output that starts
+ * at a misaligned offset), all poisoned with 0xFF (NaN for floats) at
+ * allocation. After the run, wb_dout_fetch waits for the device, copies the
+ * output to the host and counts guard bytes that changed: a write past
+ * either end shows. The test-side checks are in wb_test.h
+ * (wb_expect_dout_*), which compare, check the guards and fail the test. */
+#define WB_GUARD_BYTES 256
+typedef struct {
+    const char    *name;  /* "c": names the array in messages */
+    unsigned char *base;  /* the allocation: guard | lead | output | guard */
+    size_t         lead;
+    size_t         bytes;
+} wb_dout;
+
+/* Allocate and poison; returns the device pointer of the output (non-NULL
+ * even for 0 bytes, so a kernel that writes anyway hits the guard). */
+void  *wb_dout_alloc(wb_dout *o, const char *name, size_t bytes, size_t lead);
+/* The output's device pointer. */
+void  *wb_dout_ptr(const wb_dout *o);
+/* Poison the whole allocation again, before another run into it. */
+void   wb_dout_poison(const wb_dout *o);
+/* Synchronise, copy the output's bytes into host (may be NULL for 0 bytes),
+ * and return how many guard or lead bytes are no longer 0xFF. */
+size_t wb_dout_fetch(const wb_dout *o, void *host);
+void   wb_dout_free(wb_dout *o);
+
 /* Synchronise the device and report any asynchronous error. */
 void  wb_sync(void);
 

@@ -1,18 +1,33 @@
-/* wb_meta.h — a week's metadata file, phaseP/weekNN/week.txt.
+/* wb_meta.h — a week's metadata file, phaseP/weekNN/week.txt, and the map
+ * of all 52 weeks, common/curriculum.txt.
  *
- * One place for what the Makefile, the tests, `make status` and `make hint`
- * need to know about a week. Lines are `key: value`; '#' starts a comment.
+ * One place for what the Makefile (through `wb make-vars`), the tests,
+ * `make status`, `make hint`, `make release` and the grader need to know
+ * about a week. This is the only reader of week.txt. Lines are
+ * `key: value`; '#' starts a comment.
  *
- *   title: Build system, first kernel
  *   exercise: vecadd                      (one line per starter .cu)
  *   libs: -lcublas                        (extra link flags, optional)
  *   nvflags: -gencode=arch=compute_90a,code=sm_90a   (extra nvcc flags, optional)
+ *   uses: phase5/week21 phase5/week22     (earlier weeks whose kernels this one runs)
+ *   needs: cutlass                        (third-party headers, mk/needs-NAME.mk)
  *   checkpoint: w01.vecadd | vector add correct for any n
  *   checkpoint: w01.vecadd-bw | vector add bandwidth | >= 0.85 COPY
  *   hint: vecadd | One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x.
  *
  * A checkpoint's optional third field is its target: `>= NUMBER YARDSTICK`,
- * a ratio to the yardstick measured in the same run. */
+ * a ratio to the yardstick measured in the same run.
+ *
+ * `uses: W` means: W's headers are on this week's include path, W's
+ * exercises are linked into this week's test (built from W's reference
+ * solution where the workbook has it, from the learner's own files in a
+ * student copy), and this week's support files (support/NAME.cu) may include "EX.cu" of
+ * W by name to build a variant of it. A week's support files may likewise
+ * include the reference of the week's own exercises (a yardstick).
+ *
+ * The week's title is not here: common/curriculum.txt holds the titles of
+ * all 52 weeks and the phases, `phase: P | name` and `week: N | title` lines
+ * in order (a week belongs to the phase above it). */
 #ifndef WB_META_H
 #define WB_META_H
 
@@ -25,6 +40,7 @@ extern "C" {
 #define WB_MAX_CHECKPOINTS 32
 #define WB_MAX_EXERCISES   16
 #define WB_MAX_HINTS       48
+#define WB_MAX_USES        8
 
 typedef struct {
     char   id[64];
@@ -34,19 +50,39 @@ typedef struct {
 } wb_checkpoint;
 
 typedef struct {
-    char          title[160];
+    int           number;      /* 1..52, from the folder name */
+    int           phase;       /* 0..8 */
+    char          dir[32];     /* "phase0/week01" */
+    char          title[160];  /* from common/curriculum.txt */
     char          libs[256];
     char          nvflags[256];
     int           n_exercises;
     char          exercises[WB_MAX_EXERCISES][64];
     int           n_checkpoints;
     wb_checkpoint checkpoints[WB_MAX_CHECKPOINTS];
+    int           n_uses;
+    char          uses[WB_MAX_USES][32];   /* "phase5/week21" */
+    int           n_needs;
+    char          needs[WB_MAX_USES][32];  /* "cutlass" */
     int           n_hints;
     char          hint_exercise[WB_MAX_HINTS][64];
     char          hints[WB_MAX_HINTS][600];
 } wb_week;
 
-/* Parse `path`. Returns 0, or -1 with "file:line: what is wrong" in err. */
+/* The curriculum map: phases and the titles of the 52 weeks. */
+typedef struct {
+    char phase[9][64];       /* "Foundation" */
+    int  first_week[10];     /* first week of each phase; [9] = 53 */
+    char week[53][96];       /* week[1..52]: title */
+    int  phase_of[53];
+} wb_curriculum;
+
+/* Parse common/curriculum.txt. Returns 0, or -1 with "file:line: ..." in err. */
+int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t errsz);
+
+/* Parse `path` (phaseP/weekNN/week.txt, under any top folder); the title
+ * comes from common/curriculum.txt in that top folder. Returns 0, or -1 with
+ * "file:line: what is wrong" in err. */
 int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz);
 /* The checkpoint with this id, or NULL (also for a NULL id: no checkpoint). */
 const wb_checkpoint *wb_week_checkpoint(const wb_week *w, const char *id);

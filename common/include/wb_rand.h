@@ -22,6 +22,11 @@ typedef struct { uint64_t s[4]; } wb_rng;
 /* The base seed: WB_SEED if set ("random" draws one and remembers it for the
  * life of the process), else WB_DEFAULT_SEED. */
 uint64_t wb_base_seed(void);
+/* Parse a seed as WB_SEED gives it: decimal digits (no sign, no octal, no
+ * trailing text) or "random" (a fresh one from the operating system).
+ * Returns 0, or -1 with the reason in err. An invalid WB_SEED makes
+ * wb_base_seed print that reason and exit with status 2. */
+int      wb_seed_parse(const char *s, uint64_t *out, char *err, size_t errsz);
 
 void     wb_rng_seed(wb_rng *r, uint64_t seed);
 /* A generator for one test: base seed mixed with `tag` and `index`. */

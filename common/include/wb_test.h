@@ -1,26 +1,36 @@
 /* wb_test.h — a week's Check test, the workbook's way.
  *
- * A week's test file writes its tests with Check's START_TEST/END_TEST,
- * lists them in a table that says which checkpoint each serves and whether
- * it needs a GPU, lists its benchmarks, and hands both to wb_test_main:
+ * A week's test file writes its tests with Check's START_TEST/END_TEST and
+ * lists them in one table that says which checkpoint each serves, whether it
+ * needs a GPU, and how many times it loops. A speed checkpoint is one line
+ * naming its benchmark, WB_SPEED: the harness runs the benchmark, takes its
+ * headline row (wb_bench_headline), checks that the row's yardstick is the
+ * one week.txt's target names, and applies the target.
  *
  *   START_TEST(vecadd_sizes) { ... } END_TEST
+ *   static double bench_vecadd(void) { ...; return wb_bench_headline(&row); }
  *   static const wb_test TESTS[] = {
- *       { "w01.vecadd", WB_T(vecadd_sizes), WB_GPU, 8 },   // loop _i = 0..7
+ *       { "w01.vecadd", WB_T(vecadd_sizes), WB_GPU, WB_COUNT(SIZES) },  // _i = 0..n-1
+ *       WB_SPEED("w01.vecadd-bw", bench_vecadd),
  *   };
- *   static const wb_benchmark BENCHES[] = { { "vecadd", bench_vecadd } };
- *   int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
+ *   int main(int argc, char **argv) { return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS); }
+ *
+ * Benchmarks that serve no checkpoint (a ladder, a report) go in a
+ * wb_benchmark table passed with WB_TEST_MAIN; `test --bench` runs those and
+ * every WB_SPEED benchmark (named by its function, less "bench_").
  *
  * wb_test_main builds one Check test case per checkpoint (named by its id),
  * probes for a GPU in a child process (so the parent never touches CUDA and
- * Check's fork mode works), runs the GPU tests only when a device answered
- * and reports them skipped otherwise, prints a result per checkpoint with
- * one line on what to do next, and records passed checkpoints in the
- * progress file when WB_RECORD=1 and a GPU ran them.
+ * Check's fork mode works), runs GPU tests only when a device answered and
+ * reports them skipped otherwise, prints a line per checkpoint, and writes
+ * the results record (wb_results.h) to the file WB_RESULTS names. It never
+ * records progress itself: `wb report --record RESULTS` does, for make check.
  *
- * `test --bench` runs the benchmarks in-process instead; `--list` prints the
- * tests. Environment: WB_SEED (inputs), CK_FORK=no (debugging: one process,
- * for cuda-gdb and compute-sanitizer), CK_RUN_CASE=<checkpoint id>. */
+ * `test --list` prints the tests. Environment: WB_SEED (a decimal number or
+ * "random", resolved once before any test runs), CK_FORK=no (one process, for
+ * cuda-gdb and compute-sanitizer), CK_RUN_CASE=<checkpoint id> (run one
+ * checkpoint; the others are reported skipped as not selected),
+ * WB_TEST_TIMEOUT (seconds per test, default 300), WB_NO_GPU=1. */
 #ifndef WB_TEST_H
 #define WB_TEST_H
 
@@ -42,13 +52,21 @@ enum { WB_CPU = 0, WB_GPU = 1 };
     static void __testname##_fn(int _i CK_ATTRIBUTE_UNUSED)
 
 typedef struct {
-    const char  *checkpoint;  /* id from week.txt */
-    const TTest *test;        /* WB_T(name) */
-    int          gpu;         /* WB_CPU or WB_GPU */
-    int          loops;       /* 0: run once; k: run with _i = 0..k-1 */
+    const char  *checkpoint;        /* id from week.txt */
+    const TTest *test;              /* WB_T(name); NULL for WB_SPEED */
+    int          gpu;               /* WB_CPU or WB_GPU */
+    int          loops;             /* 0: run once; k: run with _i = 0..k-1 */
+    double     (*bench)(void);      /* WB_SPEED: the benchmark behind a speed checkpoint */
+    const char  *bench_name;
 } wb_test;
 
 #define WB_T(name) (&name##_ttest)
+
+/* A speed checkpoint: `fn` is a benchmark ending in wb_bench_headline. */
+#define WB_SPEED(id, fn) { (id), NULL, WB_GPU, 0, (fn), #fn }
+
+/* The number of elements of an array (not a pointer). */
+#define WB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A benchmark prints rows with wb_bench_emit and returns its headline ratio
  * (the figure a speed checkpoint compares with its target). */
@@ -61,10 +79,9 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests,
                  const wb_benchmark *benches, int n_benches);
 
 #define WB_TEST_MAIN(argc, argv, tests, benches) \
-    wb_test_main((argc), (argv), (tests), (int)(sizeof(tests) / sizeof((tests)[0])), \
-                 (benches), (int)(sizeof(benches) / sizeof((benches)[0])))
+    wb_test_main((argc), (argv), (tests), (int)WB_COUNT(tests), (benches), (int)WB_COUNT(benches))
 #define WB_TEST_MAIN_NO_BENCH(argc, argv, tests) \
-    wb_test_main((argc), (argv), (tests), (int)(sizeof(tests) / sizeof((tests)[0])), NULL, 0)
+    wb_test_main((argc), (argv), (tests), (int)WB_COUNT(tests), NULL, 0)
 
 /* Inside a test: a generator for this test and loop index. */
 #define WB_RNG() wb_rng_for(__func__, _i)
@@ -75,8 +92,24 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests,
     ck_assert_msg((cmp).bad == 0, "%s (seed %llu): %s", (what), \
                   (unsigned long long)wb_base_seed(), (cmp).msg)
 
-/* Inside a speed test: report the measured ratio and its detail as the
- * checkpoint's figure, then fail unless ratio >= the target in week.txt. */
+/* Inside a test: check a guarded device output (wb_cuda.h). Waits for the
+ * device, copies the output back, compares its first n elements with ref at
+ * atol + rtol * |ref| (NaN never passes where a number is expected; integers
+ * exactly), checks that the guard bands are untouched, and fails the test
+ * with `what` ("n=1025") and the seed. */
+void wb_expect_dout_f32(const wb_dout *o, const float *ref, size_t n, double atol, double rtol, const char *what);
+void wb_expect_dout_f32_f64(const wb_dout *o, const double *ref, size_t n, double atol, double rtol,
+                            const char *what);
+void wb_expect_dout_f64(const wb_dout *o, const double *ref, size_t n, double atol, double rtol, const char *what);
+void wb_expect_dout_u32(const wb_dout *o, const uint32_t *ref, size_t n, const char *what);
+/* The guards only: fetch the output into host (o->bytes) for the test to
+ * check itself, failing the test if anything was written outside it. */
+void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what);
+
+/* Inside a test whose speed figure is not one benchmark's headline (a ratio
+ * of two of the learner's own kernels, say): report the ratio with its unit
+ * and yardstick figures as the checkpoint's figure, then fail unless it
+ * reaches week.txt's target. Prefer WB_SPEED where it fits. */
 void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
 
 /* Report a figure for a checkpoint without a target (shown and recorded). */

@@ -195,3 +195,32 @@ void wb_bench_emit(const wb_bench_row *r)
             d->cc_minor, d->sm_count, d->runtime_version, d->driver_version, (unsigned long long)wb_base_seed());
     fclose(f);
 }
+
+/* ---- the headline row of a speed checkpoint ---- */
+
+static wb_headline headline;
+static double headline_target;
+
+void wb_bench_reset_headline(double target)
+{
+    memset(&headline, 0, sizeof headline);
+    headline_target = target;
+}
+
+const wb_headline *wb_bench_last_headline(void) { return &headline; }
+
+double wb_bench_headline(wb_bench_row *r)
+{
+    if (r->target <= 0 && headline_target > 0) r->target = headline_target;
+    wb_bench_emit(r);
+    memset(&headline, 0, sizeof headline);
+    headline.set = 1;
+    headline.invalid = r->invalid;
+    headline.value = r->value;
+    headline.yard = r->yard_name ? r->yard : NAN;
+    headline.ratio = wb_bench_ratio(r);
+    snprintf(headline.unit, sizeof headline.unit, "%s", r->unit ? r->unit : "");
+    snprintf(headline.yard_name, sizeof headline.yard_name, "%s", r->yard_name ? r->yard_name : "");
+    snprintf(headline.detail, sizeof headline.detail, "%s", last_detail);
+    return headline.ratio;
+}

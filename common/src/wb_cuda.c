@@ -117,6 +117,49 @@ void wb_d2h(void *dst, const void *src, size_t bytes)
     if (bytes) WB_CUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
 }
 
+void *wb_dcopy(const void *host, size_t bytes)
+{
+    void *d = wb_dmalloc(bytes);
+    wb_h2d(d, host, bytes);
+    return d;
+}
+
+void *wb_dout_alloc(wb_dout *o, const char *name, size_t bytes, size_t lead)
+{
+    o->name = name ? name : "out";
+    o->lead = lead;
+    o->bytes = bytes;
+    o->base = wb_dmalloc(2 * WB_GUARD_BYTES + lead + bytes);
+    wb_dout_poison(o);
+    return wb_dout_ptr(o);
+}
+
+void *wb_dout_ptr(const wb_dout *o) { return o->base + WB_GUARD_BYTES + o->lead; }
+
+void wb_dout_poison(const wb_dout *o) { wb_dpoison(o->base, 2 * WB_GUARD_BYTES + o->lead + o->bytes); }
+
+size_t wb_dout_fetch(const wb_dout *o, void *host)
+{
+    wb_sync();
+    size_t front = WB_GUARD_BYTES + o->lead;
+    unsigned char g[WB_GUARD_BYTES], *f = malloc(front);
+    if (!f) return front;
+    wb_d2h(f, o->base, front);
+    wb_d2h(g, o->base + front + o->bytes, WB_GUARD_BYTES);
+    if (o->bytes) wb_d2h(host, o->base + front, o->bytes);
+    size_t changed = 0;
+    for (size_t i = 0; i < front; i++) changed += f[i] != 0xFF;
+    for (size_t i = 0; i < WB_GUARD_BYTES; i++) changed += g[i] != 0xFF;
+    free(f);
+    return changed;
+}
+
+void wb_dout_free(wb_dout *o)
+{
+    wb_dfree(o->base);
+    o->base = NULL;
+}
+
 void wb_sync(void)
 {
     WB_CUDA(cudaGetLastError());

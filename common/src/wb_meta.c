@@ -2,6 +2,7 @@
 #include "wb_meta.h"
 
 #include <ctype.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,7 +65,26 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
         *colon = 0;
         char *key = trim(s), *val = trim(colon + 1);
         if (strcmp(key, "title") == 0) {
-            copy(w->title, sizeof w->title, val);
+            FAIL("a week's title lives in common/curriculum.txt, not in week.txt");
+        } else if (strcmp(key, "uses") == 0 || strcmp(key, "needs") == 0) {
+            int is_uses = key[0] == 'u';
+            char *save = NULL;
+            for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+                int *n = is_uses ? &w->n_uses : &w->n_needs;
+                char (*list)[32] = is_uses ? w->uses : w->needs;
+                if (*n == WB_MAX_USES) FAIL("too many '%s' entries", key);
+                if (is_uses) {
+                    int p, k, len = 0;
+                    if (sscanf(tok, "phase%1d/week%2d%n", &p, &k, &len) != 2 || len != (int)strlen(tok) ||
+                        strlen(tok) != 13)
+                        FAIL("uses: '%s' must name a week as phaseP/weekNN", tok);
+                } else if (!valid_id(tok)) {
+                    FAIL("needs: '%s' must be a name (letters, digits, '_', '-', '.')", tok);
+                }
+                for (int i = 0; i < *n; i++)
+                    if (strcmp(list[i], tok) == 0) FAIL("%s: '%s' listed twice", key, tok);
+                copy(list[(*n)++], 32, tok);
+            }
         } else if (strcmp(key, "libs") == 0) {
             copy(w->libs, sizeof w->libs, val);
         } else if (strcmp(key, "nvflags") == 0) {
@@ -100,15 +120,93 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             copy(w->hints[w->n_hints], 600, text);
             w->n_hints++;
         } else {
-            FAIL("unknown key '%s' (title, exercise, libs, nvflags, checkpoint, hint)", key);
+            FAIL("unknown key '%s' (exercise, libs, nvflags, uses, needs, checkpoint, hint)", key);
         }
     }
 #undef FAIL
     fclose(f);
-    if (!w->title[0]) {
-        snprintf(err, errsz, "%s: no 'title:' line", path);
+    /* The folder names the week; the curriculum gives its title. */
+    regex_t re;
+    regmatch_t m[4];
+    regcomp(&re, "(^|/)phase([0-9])/week([0-9][0-9])/week\\.txt$", REG_EXTENDED);
+    int found = regexec(&re, path, 4, m, 0) == 0;
+    regfree(&re);
+    if (!found) {
+        snprintf(err, errsz, "%s: a week's file must be phaseP/weekNN/week.txt", path);
         return -1;
     }
+    size_t root_len = (size_t)m[0].rm_so + (m[1].rm_eo > m[1].rm_so ? 1 : 0);
+    w->phase = path[m[2].rm_so] - '0';
+    w->number = atoi(path + m[3].rm_so);
+    snprintf(w->dir, sizeof w->dir, "phase%d/week%02d", w->phase, w->number);
+    char cpath[1024];
+    snprintf(cpath, sizeof cpath, "%.*scommon/curriculum.txt", (int)root_len, path);
+    wb_curriculum cur;
+    if (wb_curriculum_load(cpath, &cur, err, errsz) != 0) return -1;
+    if (w->number < 1 || w->number > 52 || cur.phase_of[w->number] != w->phase) {
+        snprintf(err, errsz, "%s: week %d is not in phase %d (common/curriculum.txt)", path, w->number, w->phase);
+        return -1;
+    }
+    copy(w->title, sizeof w->title, cur.week[w->number]);
+    for (int i = 0; i < w->n_uses; i++)
+        if (strcmp(w->uses[i], w->dir) == 0) {
+            snprintf(err, errsz, "%s: a week cannot use itself", path);
+            return -1;
+        }
+    return 0;
+}
+
+int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t errsz)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errsz, "%s: cannot open (the map of the 52 weeks)", path);
+        return -1;
+    }
+    char line[512];
+    int lno = 0, phase = -1, last = 0;
+#define FAIL(...)                                                   \
+    do {                                                            \
+        int k_ = snprintf(err, errsz, "%s:%d: ", path, lno);        \
+        if (k_ > 0 && (size_t)k_ < errsz) snprintf(err + k_, errsz - (size_t)k_, __VA_ARGS__); \
+        fclose(f);                                                  \
+        return -1;                                                  \
+    } while (0)
+    while (fgets(line, sizeof line, f)) {
+        lno++;
+        char *s = trim(line);
+        if (!*s || *s == '#') continue;
+        char *colon = strchr(s, ':');
+        if (!colon) FAIL("expected 'phase: P | name' or 'week: N | title'");
+        *colon = 0;
+        char *key = trim(s), *val = trim(colon + 1), *text = split_bar(val);
+        if (!text || !*text) FAIL("expected '%s: NUMBER | text'", key);
+        char *end;
+        long num = strtol(val, &end, 10);
+        if (*end || end == val) FAIL("'%s' is not a number", val);
+        if (strcmp(key, "phase") == 0) {
+            if (num != phase + 1 || num > 8) FAIL("phases come in order 0..8; expected %d", phase + 1);
+            phase = (int)num;
+            copy(c->phase[phase], sizeof c->phase[phase], text);
+            c->first_week[phase] = last + 1;
+        } else if (strcmp(key, "week") == 0) {
+            if (phase < 0) FAIL("a week before any phase");
+            if (num != last + 1 || num > 52) FAIL("weeks come in order 1..52; expected %d", last + 1);
+            last = (int)num;
+            copy(c->week[last], sizeof c->week[last], text);
+            c->phase_of[last] = phase;
+        } else {
+            FAIL("unknown key '%s' (phase, week)", key);
+        }
+    }
+#undef FAIL
+    fclose(f);
+    if (phase != 8 || last != 52) {
+        snprintf(err, errsz, "%s: needs phases 0..8 and weeks 1..52 (has up to phase %d, week %d)", path, phase, last);
+        return -1;
+    }
+    c->first_week[9] = 53;
     return 0;
 }
 

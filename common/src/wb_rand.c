@@ -24,19 +24,47 @@ static uint64_t os_random(void)
     return v ? v : 0x5EED5EEDull;
 }
 
+int wb_seed_parse(const char *s, uint64_t *out, char *err, size_t errsz)
+{
+    if (s && strcmp(s, "random") == 0) {
+        *out = os_random() % 1000000007ull;
+        return 0;
+    }
+    /* Decimal digits only: no sign (strtoull wraps "-5"), no octal ("010"),
+     * no hex, no trailing text ("12abc"), nothing past 2^64 - 1. */
+    uint64_t v = 0;
+    int ok = s && *s && strlen(s) <= 20;
+    for (const char *p = s; ok && *p; p++) {
+        if (*p < '0' || *p > '9') ok = 0;
+        else if (v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) ok = 0;
+        else v = v * 10 + (uint64_t)(*p - '0');
+    }
+    if (!ok) {
+        snprintf(err, errsz, "WB_SEED='%s' is not a seed: give a decimal number (0 to 18446744073709551615) or 'random'",
+                 s ? s : "");
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 uint64_t wb_base_seed(void)
 {
     static int have;
     static uint64_t seed;
     if (have) return seed;
     const char *e = getenv("WB_SEED");
-    if (e && strcmp(e, "random") == 0) {
-        seed = os_random() % 1000000007ull;
-        char buf[32];
-        snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
-        setenv("WB_SEED", buf, 1); /* children and re-reads see the same one */
-    } else if (e && *e) {
-        seed = strtoull(e, NULL, 0);
+    if (e && *e) {
+        char err[200];
+        if (wb_seed_parse(e, &seed, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            exit(2);
+        }
+        if (strcmp(e, "random") == 0) {
+            char buf[32];
+            snprintf(buf, sizeof buf, "%llu", (unsigned long long)seed);
+            setenv("WB_SEED", buf, 1); /* children and re-reads see the same one */
+        }
     } else {
         seed = WB_DEFAULT_SEED;
     }

@@ -3,10 +3,8 @@
 #include "wb_test.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <regex.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +14,8 @@
 
 static wb_week g_week;
 static char g_week_dir[256];
-static char g_figures[256];
+static char g_channel[256]; /* results records from test processes to this one */
+static char g_gpu[256];     /* the GPU the probe found ("" for none) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
 
@@ -48,11 +47,16 @@ static void probe_gpu(gpu_probe *g)
         gpu_probe c;
         memset(&c, 0, sizeof c);
         cudaError_t e = cudaGetDeviceCount(&c.count);
-        if (e != cudaSuccess) {
+        if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
+            /* What the runtime says without a driver ("CUDA driver version is
+             * insufficient") misleads: there is no driver or no GPU at all. */
             c.count = 0;
-            snprintf(c.why, sizeof c.why, "no usable CUDA device (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
+            snprintf(c.why, sizeof c.why, "no NVIDIA GPU or driver found on this machine (%s)", cudaGetErrorName(e));
+        } else if (e != cudaSuccess) {
+            c.count = 0;
+            snprintf(c.why, sizeof c.why, "the GPU cannot be used (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
         } else if (c.count == 0) {
-            snprintf(c.why, sizeof c.why, "no CUDA device found");
+            snprintf(c.why, sizeof c.why, "no NVIDIA GPU found on this machine");
         } else {
             struct cudaDeviceProp p;
             if (cudaGetDeviceProperties(&p, 0) == cudaSuccess) snprintf(c.name, sizeof c.name, "%s", p.name);
@@ -70,37 +74,46 @@ static void probe_gpu(gpu_probe *g)
     if (pid > 0) waitpid(pid, NULL, 0);
 }
 
-/* ---- figures reported by tests (children) back to this process ---- */
+/* ---- figures reported by tests (child processes) back to this one ---- */
 
-static void append_line(const char *fmt, ...)
+static void send_figure(const wb_result *r)
 {
-    if (!g_figures[0]) return;
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n <= 0) return;
-    if ((size_t)n >= sizeof buf) n = sizeof buf - 1;
-    int fd = open(g_figures, O_WRONLY | O_APPEND | O_CREAT, 0600);
-    if (fd < 0) return;
-    ssize_t k = write(fd, buf, (size_t)n); /* one write: lines never interleave */
-    (void)k;
-    close(fd);
+    if (g_channel[0] && wb_results_append(g_channel, r) != 0)
+        fprintf(stderr, "warning: the figure of %s could not be passed on (%s)\n", r->id, strerror(errno));
 }
 
-static void note_gpu(void)
+static void figure_base(wb_result *r, const char *checkpoint)
 {
-    int dev = 0;
-    struct cudaDeviceProp p;
-    if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&p, dev) == cudaSuccess)
-        append_line("gpu\t%s\n", p.name);
+    wb_result_init(r);
+    snprintf(r->week, sizeof r->week, "%s", g_week_dir);
+    snprintf(r->id, sizeof r->id, "%s", checkpoint);
+    r->seed = wb_base_seed();
 }
 
 void wb_report_figure(const char *checkpoint, const char *figure)
 {
-    note_gpu();
-    append_line("fig\t%s\t%s\n", checkpoint, figure);
+    wb_result r;
+    figure_base(&r, checkpoint);
+    snprintf(r.detail, sizeof r.detail, "%s", figure);
+    send_figure(&r);
+}
+
+/* The figure of a speed checkpoint from a headline row (or from a ratio and
+ * its detail alone, for wb_expect_target). */
+static void send_speed(const wb_checkpoint *c, const wb_headline *h, double ratio, const char *detail)
+{
+    wb_result r;
+    figure_base(&r, c->id);
+    r.ratio = ratio;
+    r.target = c->target;
+    snprintf(r.yard, sizeof r.yard, "%s", c->yard);
+    if (h) {
+        r.value = h->value;
+        r.yard_value = h->yard;
+        snprintf(r.unit, sizeof r.unit, "%s", h->unit);
+    }
+    snprintf(r.detail, sizeof r.detail, "%s", detail ? detail : "");
+    send_figure(&r);
 }
 
 void wb_expect_target(const char *checkpoint, double ratio, const char *detail)
@@ -109,11 +122,62 @@ void wb_expect_target(const char *checkpoint, double ratio, const char *detail)
     ck_assert_msg(c && c->target > 0, "checkpoint %s has no target in week.txt", checkpoint);
     if (!detail) detail = wb_bench_last_detail();
     ck_assert_msg(!isnan(ratio), "%s: %s", checkpoint, detail[0] ? detail : "the benchmark gave no figure");
-    char fig[160];
-    snprintf(fig, sizeof fig, "%.3f of %s (%s)", ratio, c->yard, detail);
-    wb_report_figure(checkpoint, fig);
+    send_speed(c, NULL, ratio, detail);
     ck_assert_msg(ratio >= c->target, "%s: %.3f of %s, target >= %.2f (%s)", checkpoint, ratio, c->yard, c->target,
                   detail);
+}
+
+/* ---- guarded device outputs ---- */
+
+static void *fetch_checked(const wb_dout *o, size_t n, size_t elem, const char *what)
+{
+    ck_assert_msg(n * elem <= o->bytes, "%s: comparing %zu elements of %s, which holds %zu bytes (test bug)", what, n,
+                  o->name, o->bytes);
+    void *h = wb_hmalloc(o->bytes);
+    size_t touched = wb_dout_fetch(o, h);
+    if (touched) {
+        free(h);
+        ck_abort_msg("%s (seed %llu): %zu bytes written outside %s (before its start or past its end)", what,
+                     (unsigned long long)wb_base_seed(), touched, o->name);
+    }
+    return h;
+}
+
+#define EXPECT_DOUT(T, cmpfn, ...)                                    \
+    do {                                                              \
+        T *got = fetch_checked(o, n, sizeof(T), what);                \
+        wb_cmp cmp;                                                   \
+        cmpfn(o->name, got, ref, n, __VA_ARGS__ &cmp);                \
+        free(got);                                                    \
+        WB_EXPECT_CMP(cmp, what);                                     \
+    } while (0)
+
+void wb_expect_dout_f32(const wb_dout *o, const float *ref, size_t n, double atol, double rtol, const char *what)
+{
+    EXPECT_DOUT(float, wb_compare_f32, atol, rtol, );
+}
+
+void wb_expect_dout_f32_f64(const wb_dout *o, const double *ref, size_t n, double atol, double rtol,
+                            const char *what)
+{
+    EXPECT_DOUT(float, wb_compare_f32_f64, atol, rtol, );
+}
+
+void wb_expect_dout_f64(const wb_dout *o, const double *ref, size_t n, double atol, double rtol, const char *what)
+{
+    EXPECT_DOUT(double, wb_compare_f64, atol, rtol, );
+}
+
+void wb_expect_dout_u32(const wb_dout *o, const uint32_t *ref, size_t n, const char *what)
+{
+    EXPECT_DOUT(uint32_t, wb_compare_u32, );
+}
+
+void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what)
+{
+    void *h = fetch_checked(o, 0, 1, what);
+    if (o->bytes) memcpy(host, h, o->bytes);
+    free(h);
 }
 
 static void fail_test(const char *message) { ck_abort_msg("%s", message); }
@@ -137,14 +201,6 @@ static void find_week_dir(const char *argv0)
     regfree(&re);
 }
 
-/* ---- main ---- */
-
-typedef struct {
-    int ran, passed, failed, skipped;
-    char figure[160];
-    char first_msg[600];
-} cp_result;
-
 static int checkpoint_index(const char *id)
 {
     for (int i = 0; i < g_week.n_checkpoints; i++)
@@ -152,43 +208,68 @@ static int checkpoint_index(const char *id)
     return -1;
 }
 
-static void ledger(const char *status, const char *label, const char *detail)
+/* ---- speed checkpoints: the benchmark's headline against the target ---- */
+
+static const wb_test *g_tests;
+
+static const char *bench_label(const wb_test *t)
 {
-    const char *path = getenv("WB_LEDGER");
-    if (!path || !*path) return;
-    FILE *f = fopen(path, "a");
-    if (!f) return;
-    fprintf(f, "%s\t%s\t%s\n", status, label, detail ? detail : "");
-    fclose(f);
+    return strncmp(t->bench_name, "bench_", 6) == 0 ? t->bench_name + 6 : t->bench_name;
 }
+
+START_TEST(speed_case)
+{
+    const wb_test *t = &g_tests[_i];
+    const wb_checkpoint *c = wb_week_checkpoint(&g_week, t->checkpoint);
+    wb_bench_reset_headline(c->target);
+    double ratio = t->bench();
+    const wb_headline *h = wb_bench_last_headline();
+    ck_assert_msg(h->set, "%s: benchmark %s emitted no headline row (authors: end it with "
+                          "`return wb_bench_headline(&row);`)", c->id, t->bench_name);
+    ck_assert_msg(strcmp(h->yard_name, c->yard) == 0,
+                  "%s: the benchmark measured against %s, but week.txt's target names %s (authors: one of them is "
+                  "wrong)", c->id, h->yard_name[0] ? h->yard_name : "no yardstick", c->yard);
+    ck_assert_msg(isnan(ratio) == isnan(h->ratio) && (isnan(ratio) || ratio == h->ratio),
+                  "%s: benchmark %s returned %g, not its headline row's ratio %g (authors: return "
+                  "wb_bench_headline(&row))", c->id, t->bench_name, ratio, h->ratio);
+    ck_assert_msg(!h->invalid && !isnan(h->ratio), "%s: %s", c->id,
+                  h->detail[0] ? h->detail : "the benchmark gave no figure");
+    send_speed(c, h, h->ratio, h->detail);
+    ck_assert_msg(h->ratio >= c->target, "%s: %.3f of %s, target >= %.2f (%s)", c->id, h->ratio, c->yard, c->target,
+                  h->detail);
+}
+END_TEST
+
+/* ---- benchmarks (--bench) ---- */
 
 /* A benchmark runs as a Check test in this process (no fork: one CUDA
  * context for all of them), so the ck_assert calls it shares with the speed
  * checkpoints work, and a failed one is reported, not fatal to the rest. */
-static const wb_benchmark *g_bench;
+static double (*g_bench_fn)(void);
 
 START_TEST(bench_case)
 {
-    g_bench->run();
+    g_bench_fn();
 }
 END_TEST
 
-static int run_bench(const wb_benchmark *b)
+static int run_bench(const char *name, double (*fn)(void), double target)
 {
-    g_bench = b;
+    g_bench_fn = fn;
+    wb_bench_reset_headline(target);
     Suite *s = suite_create("bench");
-    TCase *tc = tcase_create(b->name);
+    TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, gpu_setup, NULL);
     tcase_add_test(tc, WB_T(bench_case));
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run(sr, "bench", b->name, CK_SILENT); /* named: CK_RUN_CASE in the environment does not apply */
+    srunner_run(sr, "bench", name, CK_SILENT); /* named: CK_RUN_CASE in the environment does not apply */
     int nf = srunner_ntests_failed(sr);
     if (nf) {
         TestResult **r = srunner_failures(sr);
         fflush(stdout);
-        fprintf(stderr, "benchmark %s failed: %s:%d: %s\n", b->name, tr_lfile(r[0]), tr_lno(r[0]), tr_msg(r[0]));
+        fprintf(stderr, "benchmark %s failed: %s:%d: %s\n", name, tr_lfile(r[0]), tr_lno(r[0]), tr_msg(r[0]));
         free(r);
     }
     srunner_free(sr);
@@ -196,11 +277,12 @@ static int run_bench(const wb_benchmark *b)
     return nf ? 1 : 0;
 }
 
-static int run_benches(const wb_benchmark *b, int n, const char *only, const gpu_probe *g)
+static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b, int n, const char *only,
+                       const gpu_probe *g)
 {
     if (g->count == 0) {
-        printf("%s: benchmarks need a GPU; skipped (%s)\n", g_week_dir, g->why);
-        return 0;
+        printf("%s: benchmarks need a GPU; nothing was measured (%s)\n", g_week_dir, g->why);
+        return 3;
     }
     wb_set_error_handler(NULL);
     const wb_device *d = wb_this_device();
@@ -209,16 +291,71 @@ static int run_benches(const wb_benchmark *b, int n, const char *only, const gpu
     int ran = 0, failed = 0;
     for (int i = 0; i < n; i++) {
         if (only && strcmp(only, b[i].name) != 0) continue;
-        failed += run_bench(&b[i]);
+        failed += run_bench(b[i].name, b[i].run, 0);
+        ran++;
+    }
+    for (int i = 0; i < n_tests; i++) {
+        if (!tests[i].bench) continue;
+        int dup = 0;
+        for (int j = 0; j < n; j++) dup |= b[j].run == tests[i].bench;
+        for (int j = 0; j < i; j++) dup |= tests[j].bench == tests[i].bench;
+        if (dup || (only && strcmp(only, bench_label(&tests[i])) != 0)) continue;
+        failed += run_bench(bench_label(&tests[i]), tests[i].bench,
+                            wb_week_checkpoint(&g_week, tests[i].checkpoint)->target);
         ran++;
     }
     if (only && !ran) {
-        fprintf(stderr, "no benchmark named '%s'\n", only);
+        fprintf(stderr, "no benchmark named '%s' in %s (`%s --list` lists them)\n", only, g_week_dir, "test");
         return 2;
     }
     if (getenv("WB_CSV")) printf("CSV rows appended to %s\n", getenv("WB_CSV"));
     return failed ? 1 : 0;
 }
+
+/* ---- main ---- */
+
+static int authoring_checks(const char *path, const wb_test *tests, int n_tests, const wb_benchmark *b, int n_b)
+{
+    for (int i = 0; i < n_tests; i++) {
+        const char *name = tests[i].test ? tests[i].test->name : tests[i].bench_name;
+        int c = checkpoint_index(tests[i].checkpoint);
+        if (c < 0) {
+            fprintf(stderr, "%s: test %s names checkpoint '%s', which week.txt does not list\n", path, name,
+                    tests[i].checkpoint);
+            return 2;
+        }
+        if (!tests[i].test && !tests[i].bench) {
+            fprintf(stderr, "%s: the entry for %s has neither a test nor a benchmark\n", path, tests[i].checkpoint);
+            return 2;
+        }
+        if (tests[i].bench && !(g_week.checkpoints[c].target > 0)) {
+            fprintf(stderr, "%s: %s is a WB_SPEED checkpoint, but week.txt gives it no target (`| >= 0.85 COPY`)\n",
+                    path, tests[i].checkpoint);
+            return 2;
+        }
+    }
+    for (int c = 0; c < g_week.n_checkpoints; c++) {
+        int k = 0;
+        for (int i = 0; i < n_tests; i++) k += strcmp(tests[i].checkpoint, g_week.checkpoints[c].id) == 0;
+        if (!k) {
+            fprintf(stderr, "%s: checkpoint '%s' has no test\n", path, g_week.checkpoints[c].id);
+            return 2;
+        }
+    }
+    for (int i = 0; i < n_b; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(b[i].name, b[j].name) == 0) {
+                fprintf(stderr, "%s: two benchmarks are named '%s'\n", path, b[i].name);
+                return 2;
+            }
+    return 0;
+}
+
+typedef struct {
+    int  ran, passed, failed, skipped;
+    char first_msg[600];
+    char skip_why[300];
+} cp_tally;
 
 int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const wb_benchmark *benches,
                  int n_benches)
@@ -236,6 +373,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             return 2;
         }
     }
+    g_tests = tests;
     find_week_dir(argv[0]);
     char path[512], err[600];
     snprintf(path, sizeof path, "%s/week.txt", g_week_dir[0] ? g_week_dir : ".");
@@ -243,54 +381,70 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         fprintf(stderr, "%s\n(run from the workbook's top folder, or set WB_WEEK_DIR=phaseP/weekNN)\n", err);
         return 2;
     }
-    /* Authoring checks: every test names a known checkpoint, every checkpoint has a test. */
-    for (int i = 0; i < n_tests; i++)
-        if (checkpoint_index(tests[i].checkpoint) < 0) {
-            fprintf(stderr, "%s: test %s names checkpoint '%s', which week.txt does not list\n", path,
-                    tests[i].test->name, tests[i].checkpoint);
-            return 2;
-        }
-    for (int c = 0; c < g_week.n_checkpoints; c++) {
-        int k = 0;
-        for (int i = 0; i < n_tests; i++) k += strcmp(tests[i].checkpoint, g_week.checkpoints[c].id) == 0;
-        if (!k) {
-            fprintf(stderr, "%s: checkpoint '%s' has no test\n", path, g_week.checkpoints[c].id);
-            return 2;
-        }
-    }
+    if (authoring_checks(path, tests, n_tests, benches, n_benches)) return 2;
     if (list) {
         for (int i = 0; i < n_tests; i++)
-            printf("%-24s %-32s %s x%d\n", tests[i].checkpoint, tests[i].test->name, tests[i].gpu ? "gpu" : "cpu",
-                   tests[i].loops ? tests[i].loops : 1);
+            printf("%-24s %-32s %s x%d\n", tests[i].checkpoint, tests[i].test ? tests[i].test->name : tests[i].bench_name,
+                   tests[i].gpu ? "gpu" : "cpu", tests[i].loops ? tests[i].loops : 1);
         for (int i = 0; i < n_benches; i++) printf("bench %s\n", benches[i].name);
+        for (int i = 0; i < n_tests; i++)
+            if (tests[i].bench) printf("bench %s (%s)\n", bench_label(&tests[i]), tests[i].checkpoint);
         return 0;
     }
 
+    /* One seed for the whole run, settled before any test process exists:
+     * an invalid WB_SEED stops here, and "random" is drawn once. */
+    unsigned long long seed = wb_base_seed();
+
+    /* CK_RUN_CASE picks one checkpoint; a name that is none is an error. */
+    const char *sel = getenv("CK_RUN_CASE");
+    if (sel && !*sel) sel = NULL;
+    if (sel && checkpoint_index(sel) < 0) {
+        fprintf(stderr, "CK_RUN_CASE=%s is not a checkpoint of %s; its checkpoints are:", sel, g_week_dir);
+        for (int c = 0; c < g_week.n_checkpoints; c++) fprintf(stderr, " %s", g_week.checkpoints[c].id);
+        fprintf(stderr, "\n");
+        return 2;
+    }
+    if (getenv("CK_RUN_SUITE") && *getenv("CK_RUN_SUITE")) unsetenv("CK_RUN_SUITE"); /* the suite is the week */
+    unsetenv("CK_INCLUDE_TAGS"), unsetenv("CK_EXCLUDE_TAGS");
+
     gpu_probe g;
     probe_gpu(&g);
-    if (bench) return run_benches(benches, n_benches, only, &g);
+    snprintf(g_gpu, sizeof g_gpu, "%s", g.count ? g.name : "");
+    if (bench) return run_benches(tests, n_tests, benches, n_benches, only, &g);
 
-    snprintf(g_figures, sizeof g_figures, "/tmp/wb-figures-XXXXXX");
-    int ffd = mkstemp(g_figures);
-    if (ffd < 0) g_figures[0] = 0;
-    else close(ffd);
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(g_channel, sizeof g_channel, "%s/wb-figures-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int ffd = mkstemp(g_channel);
+    if (ffd < 0 || (close(ffd), wb_results_start(g_channel)) != 0) {
+        fprintf(stderr, "cannot make a temporary file in %s: %s\n", tmpdir && *tmpdir ? tmpdir : "/tmp",
+                strerror(errno));
+        return 2;
+    }
 
     const char *impl = getenv("WB_IMPL");
     if (!impl || !*impl) impl = "your code";
-    int expect_fail = getenv("WB_EXPECT") && strcmp(getenv("WB_EXPECT"), "fail") == 0;
     int timeout = getenv("WB_TEST_TIMEOUT") ? atoi(getenv("WB_TEST_TIMEOUT")) : 300;
+    if (timeout <= 0) timeout = 300;
 
-    cp_result res[WB_MAX_CHECKPOINTS];
+    cp_tally res[WB_MAX_CHECKPOINTS];
     memset(res, 0, sizeof res);
     Suite *s = suite_create(g_week_dir);
     TCase *tc[WB_MAX_CHECKPOINTS] = { 0 };
-    int skipped_total = 0;
     for (int i = 0; i < n_tests; i++) {
         int c = checkpoint_index(tests[i].checkpoint);
         int loops = tests[i].loops > 0 ? tests[i].loops : 1;
-        if (tests[i].gpu && g.count == 0) {
+        const char *why = NULL;
+        char notsel[300];
+        if (sel && strcmp(sel, tests[i].checkpoint) != 0) {
+            snprintf(notsel, sizeof notsel, "not selected (CK_RUN_CASE=%s)", sel);
+            why = notsel;
+        } else if (tests[i].gpu && g.count == 0) {
+            why = g.why;
+        }
+        if (why) {
             res[c].skipped += loops;
-            skipped_total += loops;
+            snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", why);
             continue;
         }
         if (!tc[c]) {
@@ -299,15 +453,14 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             tcase_add_checked_fixture(tc[c], gpu_setup, NULL);
             suite_add_tcase(s, tc[c]);
         }
-        if (tests[i].loops > 0) tcase_add_loop_test(tc[c], tests[i].test, 0, tests[i].loops);
+        if (tests[i].bench) tcase_add_loop_test(tc[c], WB_T(speed_case), i, i + 1);
+        else if (tests[i].loops > 0) tcase_add_loop_test(tc[c], tests[i].test, 0, tests[i].loops);
         else tcase_add_test(tc[c], tests[i].test);
     }
     SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_SILENT);
+    srunner_run(sr, NULL, NULL, CK_SILENT);
     int nres = srunner_ntests_run(sr);
     TestResult **trs = srunner_results(sr);
-
-    printf("\n%s — %s (%s)\n", g_week_dir, g_week.title, impl);
     for (int i = 0; i < nres; i++) {
         int c = checkpoint_index(tr_tcname(trs[i]));
         if (c < 0) continue;
@@ -321,103 +474,76 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
                          tr_msg(trs[i]));
         }
     }
-    /* figures and the GPU name written by the children */
-    char gpu[256] = "";
-    if (g_figures[0]) {
-        FILE *f = fopen(g_figures, "r");
-        char line[1024];
-        while (f && fgets(line, sizeof line, f)) {
-            line[strcspn(line, "\n")] = 0;
-            if (strncmp(line, "gpu\t", 4) == 0) {
-                snprintf(gpu, sizeof gpu, "%s", line + 4);
-            } else if (strncmp(line, "fig\t", 4) == 0) {
-                char *id = line + 4, *fig = strchr(id, '\t');
-                if (!fig) continue;
-                *fig++ = 0;
-                int c = checkpoint_index(id);
-                if (c >= 0) snprintf(res[c].figure, sizeof res[c].figure, "%s", fig);
-            }
-        }
-        if (f) fclose(f);
-        unlink(g_figures);
-    }
-    if (!gpu[0]) snprintf(gpu, sizeof gpu, "%s", g.name);
+    free(trs);
 
-    int n_pass = 0, n_fail = 0, n_skip = 0;
-    wb_record recs[WB_MAX_CHECKPOINTS];
-    int nrec = 0;
+    /* The records: the outcome from Check, the figures from the channel. */
+    wb_result out[WB_MAX_CHECKPOINTS];
     for (int c = 0; c < g_week.n_checkpoints; c++) {
         const wb_checkpoint *cp = &g_week.checkpoints[c];
-        cp_result *r = &res[c];
-        const char *st = r->failed ? "FAIL" : r->skipped ? "SKIP" : r->ran ? "PASS" : "SKIP";
-        char target[96] = "-";
-        if (cp->target > 0) snprintf(target, sizeof target, ">= %.2f %s", cp->target, cp->yard);
-        printf("  %s  %-22s %s", st, cp->id, cp->desc);
-        if (r->figure[0]) printf("  [%s]", r->figure);
-        else if (cp->target > 0) printf("  [target %s]", target);
+        cp_tally *r = &res[c];
+        wb_result *o = &out[c];
+        wb_result_init(o);
+        snprintf(o->week, sizeof o->week, "%s", g_week_dir);
+        snprintf(o->id, sizeof o->id, "%s", cp->id);
+        o->status = r->failed ? WB_RES_FAIL : (r->skipped || !r->ran) ? WB_RES_SKIP : WB_RES_PASS;
+        o->seed = seed;
+        o->tests = r->ran, o->failed = r->failed, o->skipped = r->skipped;
+        if (cp->target > 0) o->target = cp->target, snprintf(o->yard, sizeof o->yard, "%s", cp->yard);
+        if (r->ran) snprintf(o->gpu, sizeof o->gpu, "%s", g_gpu);
+        if (r->failed) snprintf(o->message, sizeof o->message, "%s", r->first_msg);
+        else if (r->skipped) snprintf(o->message, sizeof o->message, "%s", r->skip_why);
+    }
+    wb_result *figs = NULL;
+    int nfig = wb_results_read(g_channel, &figs, err, sizeof err);
+    if (nfig < 0) fprintf(stderr, "warning: figures lost: %s\n", err);
+    for (int i = 0; i < nfig; i++) {
+        int c = checkpoint_index(figs[i].id);
+        if (c < 0) continue;
+        wb_result *o = &out[c];
+        o->value = figs[i].value, o->yard_value = figs[i].yard_value, o->ratio = figs[i].ratio;
+        snprintf(o->unit, sizeof o->unit, "%s", figs[i].unit);
+        if (figs[i].yard[0]) snprintf(o->yard, sizeof o->yard, "%s", figs[i].yard);
+        snprintf(o->detail, sizeof o->detail, "%s", figs[i].detail);
+    }
+    free(figs);
+    unlink(g_channel);
+
+    /* For people. */
+    printf("\n%s — %s (%s)\n", g_week_dir, g_week.title, impl);
+    int n_pass = 0, n_fail = 0, n_skip = 0, skipped_total = 0;
+    for (int c = 0; c < g_week.n_checkpoints; c++) {
+        const wb_checkpoint *cp = &g_week.checkpoints[c];
+        const wb_result *o = &out[c];
+        char fig[400], tgt[96];
+        wb_result_figure(o, fig, sizeof fig);
+        wb_result_target(o, tgt, sizeof tgt);
+        printf("  %s  %-22s %s", o->status == WB_RES_PASS ? "PASS" : o->status == WB_RES_FAIL ? "FAIL" : "SKIP",
+               cp->id, cp->desc);
+        if (fig[0]) printf("  [%s]", fig);
+        else if (cp->target > 0) printf("  [target %s]", tgt);
         printf("\n");
-        if (r->failed) {
-            printf("        %s\n", r->first_msg);
-            if (r->failed > 1) printf("        (%d of %d tests of this checkpoint failed)\n", r->failed, r->ran);
-        } else if (r->skipped) {
-            printf("        %d GPU test%s skipped: %s\n", r->skipped, r->skipped == 1 ? "" : "s", g.why);
+        if (o->status == WB_RES_FAIL) {
+            printf("        %s\n", o->message);
+            if (o->failed > 1) printf("        (%d of %d tests of this checkpoint failed)\n", o->failed, o->tests);
+        } else if (o->skipped) {
+            printf("        %d test%s skipped: %s\n", o->skipped, o->skipped == 1 ? "" : "s", res[c].skip_why);
         }
-        char label[300];
-        snprintf(label, sizeof label, "%s %s %s", g_week_dir, impl, cp->id);
-        if (expect_fail) {
-            /* A starter must fail every checkpoint that ran. */
-            if (r->failed) ledger("PASS", label, "fails on the starter, as it must");
-            else if (r->skipped || !r->ran) ledger("SKIP", label, "needs a GPU");
-            else ledger("FAIL", label, "passes on the untouched starter: its tests cannot catch it");
-        } else {
-            for (int k = 0; k < r->passed; k++) ledger("PASS", label, "");
-            for (int k = 0; k < r->failed; k++) ledger("FAIL", label, r->first_msg);
-            for (int k = 0; k < r->skipped; k++) ledger("SKIP", label, g.why);
-        }
-        if (r->failed) n_fail++;
-        else if (r->skipped || !r->ran) n_skip++;
-        else {
-            n_pass++;
-            wb_record_set(&recs[nrec++], cp->id, NULL, gpu, r->figure, target);
-        }
+        skipped_total += o->skipped;
+        n_pass += o->status == WB_RES_PASS, n_fail += o->status == WB_RES_FAIL, n_skip += o->status == WB_RES_SKIP;
     }
     printf("  -- %d of %d checkpoints passed", n_pass, g_week.n_checkpoints);
     if (n_fail) printf(", %d failed", n_fail);
     if (n_skip) printf(", %d skipped", n_skip);
-    printf(" (%d tests run, %d skipped; seed %llu)\n", nres, skipped_total, (unsigned long long)wb_base_seed());
+    printf(" (%d tests run, %d skipped; seed %llu)\n", nres, skipped_total, seed);
     srunner_print(sr, CK_MINIMAL);
-
-    const char *record = getenv("WB_RECORD");
-    int recorded = 0, record_failed = 0;
-    if (record && *record == '1' && nrec > 0 && g.count > 0 && !expect_fail) {
-        if (wb_progress_update(wb_progress_path(), recs, nrec, err, sizeof err) == 0) {
-            recorded = 1;
-            printf("Recorded %d passed checkpoint%s in %s.\n", nrec, nrec == 1 ? "" : "s", wb_progress_path());
-        } else {
-            record_failed = 1;
-            printf("Progress NOT recorded: %s\nNext: fix that line (or move the file away; it was left untouched) and "
-                   "check again.\n", err);
-        }
-    }
-    if (!expect_fail && !record_failed) {
-        if (n_fail) {
-            printf("Next: fix the failing checkpoint%s in ", n_fail == 1 ? "" : "s");
-            for (int i = 0; i < g_week.n_exercises; i++)
-                printf("%s%s/%s.cu", i ? ", " : "", g_week_dir, g_week.exercises[i]);
-            printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", g_week_dir);
-        } else if (g.count == 0) {
-            printf("Next: no GPU here (%s), so nothing was tested on one and nothing was recorded; "
-                   "run the same check on a machine with an NVIDIA GPU.\n", g.why);
-        } else if (n_skip == 0) {
-            printf("All checkpoints of %s passed%s. `make status` shows what comes next.\n", g_week_dir,
-                   recorded ? " and are recorded" : "");
-        }
-    }
     srunner_free(sr);
-    if (expect_fail) {
-        for (int c = 0; c < g_week.n_checkpoints; c++)
-            if (!res[c].failed && !res[c].skipped && res[c].ran) return 1;
-        return 0;
+    fflush(stdout);
+
+    /* For programs. */
+    const char *rpath = getenv("WB_RESULTS");
+    if (rpath && *rpath && wb_results_write(rpath, out, g_week.n_checkpoints, err, sizeof err) != 0) {
+        fprintf(stderr, "the results record could not be written: %s\n", err);
+        return 2;
     }
-    return n_fail ? 1 : record_failed ? 3 : 0;
+    return n_fail ? 1 : 0;
 }

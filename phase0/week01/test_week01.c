@@ -64,35 +64,25 @@ END_TEST
 
 /* Sizes: empty, one, a warp's worth, block edges, a vector tail, large. */
 static const size_t SIZES[] = { 0, 1, 3, 31, 255, 256, 257, 1023, 4097, 65537, 1000003, (size_t)1 << 24 };
-#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
-#define GUARD 64 /* floats after the end that must stay untouched */
 
-/* Run vecadd on n fresh random elements at element offsets (oa, ob, oc) into
- * poisoned buffers and check every output and the guard band. */
+/* Run vecadd on n fresh random elements, the inputs starting oa and ob
+ * elements into their buffers and the output oc elements into a guarded,
+ * poisoned one; check every output and that nothing was written outside it. */
 static void check_vecadd(wb_rng *rng, size_t n, size_t oa, size_t ob, size_t oc)
 {
-    size_t cap = n + GUARD + 4;
-    float *ha = wb_hmalloc(cap * 4), *hb = wb_hmalloc(cap * 4), *hc = wb_hmalloc(cap * 4),
-          *ref = wb_hmalloc((n ? n : 1) * 4);
-    wb_fill_uniform_f32(rng, ha, cap, -100, 100);
-    wb_fill_uniform_f32(rng, hb, cap, -100, 100);
+    float *ha = wb_hmalloc((n + oa) * 4), *hb = wb_hmalloc((n + ob) * 4), *ref = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(rng, ha, n + oa, -100, 100);
+    wb_fill_uniform_f32(rng, hb, n + ob, -100, 100);
     for (size_t i = 0; i < n; i++) ref[i] = ha[oa + i] + hb[ob + i];
-    float *da = wb_dmalloc(cap * 4), *db = wb_dmalloc(cap * 4), *dc = wb_dmalloc(cap * 4);
-    wb_h2d(da, ha, cap * 4);
-    wb_h2d(db, hb, cap * 4);
-    wb_dpoison(dc, cap * 4);
-    WB_CUDA(vecadd(da + oa, db + ob, dc + oc, n));
-    wb_sync();
-    wb_d2h(hc, dc, cap * 4);
+    float *da = wb_dcopy(ha, (n + oa) * 4), *db = wb_dcopy(hb, (n + ob) * 4);
+    wb_dout c;
+    float *dc = wb_dout_alloc(&c, "c", n * 4, oc * 4);
+    WB_CUDA(vecadd(da ? da + oa : NULL, db ? db + ob : NULL, dc, n));
     char what[96];
     snprintf(what, sizeof what, "n=%zu, offsets a+%zu b+%zu c+%zu", n, oa, ob, oc);
-    wb_cmp cmp;
-    wb_compare_f32("c", hc + oc, ref, n, 0, 1e-7, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    size_t touched = wb_count_not_byte(hc, oc * 4, 0xFF) + wb_count_not_byte(hc + oc + n, GUARD * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written outside c[0..n)", what, touched);
-    wb_dfree(da), wb_dfree(db), wb_dfree(dc);
-    free(ha), free(hb), free(hc), free(ref);
+    wb_expect_dout_f32(&c, ref, n, 0, 1e-7, what);
+    wb_dfree(da), wb_dfree(db), wb_dout_free(&c);
+    free(ha), free(hb), free(ref);
 }
 
 START_TEST(vecadd_sizes)
@@ -191,15 +181,14 @@ static double bench_vecadd(void)
     wb_dpoison(v.c, bytes);
     double copy = wb_yard_copy_gbps(bytes);
     wb_bench_row r = { .exercise = "vecadd", .variant = "yours", .n = n, .bytes = 12.0 * n, .flops = (double)n,
-                       .unit = "GB/s", .yard_name = "COPY", .yard = copy,
-                       .target = wb_week_checkpoint(wb_current_week(), "w01.vecadd-bw")->target };
+                       .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     wb_time(vecadd_work, &v, NULL, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
     if (wb_dverify_f32("c", v.c, n, vecadd_expect, NULL, 1 << 16, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_bench_emit(&r);
     wb_dfree((void *)v.a), wb_dfree((void *)v.b), wb_dfree(v.c);
-    return wb_bench_ratio(&r);
+    return wb_bench_headline(&r);
 }
 
 static double bench_devquery(void)
@@ -211,25 +200,19 @@ static double bench_devquery(void)
     return NAN;
 }
 
-START_TEST(vecadd_bandwidth)
-{
-    wb_expect_target("w01.vecadd-bw", bench_vecadd(), NULL);
-}
-END_TEST
-
 static const wb_test TESTS[] = {
     { "w01.devquery", WB_T(peak_formulas), WB_CPU, 0 },
     { "w01.devquery", WB_T(report_matches_properties), WB_GPU, 0 },
     { "w01.devquery", WB_T(report_rejects_bad_device), WB_GPU, 0 },
-    { "w01.vecadd", WB_T(vecadd_sizes), WB_GPU, N_SIZES },
+    { "w01.vecadd", WB_T(vecadd_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w01.vecadd", WB_T(vecadd_offsets), WB_GPU, 16 },
     { "w01.vecadd", WB_T(vecadd_past_2g), WB_GPU, 0 },
-    { "w01.vecadd-bw", WB_T(vecadd_bandwidth), WB_GPU, 0 },
+    WB_SPEED("w01.vecadd-bw", bench_vecadd),
 };
 
+/* Benchmarks that serve no checkpoint; `--bench` also runs every WB_SPEED one. */
 static const wb_benchmark BENCHES[] = {
     { "devquery", bench_devquery },
-    { "vecadd", bench_vecadd },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

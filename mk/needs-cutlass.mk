@@ -1,5 +1,7 @@
-# mk/cutlass.mk — CUTLASS headers for phase5/week27 (CUTLASS used as a library)
-# and for week 28, whose ladder runs week 27's CUTLASS GEMM.
+# mk/needs-cutlass.mk — CUTLASS headers for the weeks whose week.txt says
+# `needs: cutlass` (week 27 uses CUTLASS as a library; week 28's ladder runs
+# week 27's CUTLASS GEMM). The Makefile gives those weeks' objects
+# NEEDS_cutlass_NVF and makes them wait for NEEDS_cutlass_DEP.
 #
 # The headers come from the PyPI package nvidia-cutlass, which ships CUTLASS's
 # include/ folder inside its Python package (cutlass_library/source/include).
@@ -20,7 +22,5 @@ CUTLASS_INCLUDE ?=
 	  test -f $@.tmp/cutlass/gemm/device/gemm.h && mv $@.tmp $@ || \
 	  { rm -rf $@.tmp; echo ">>> could not get the CUTLASS headers: install nvidia-cutlass==$(CUTLASS_VERSION) with pip, or set CUTLASS_INCLUDE=/path/to/cutlass/include"; exit 1; }
 
-# Every object of week 27 that includes CUTLASS waits for the headers.
-build/phase5/week27/solution/cutlass_gemm.o build/phase5/week27/starter/cutlass_gemm.o build/phase5/week27/learner/cutlass_gemm.o: | .deps/cutlass/include
-# Week 28's ladder runs week 27's CUTLASS GEMM.
-build/phase5/week28/support/w27_cutlass.o: | .deps/cutlass/include
+NEEDS_cutlass_NVF := -I.deps/cutlass/include --expt-relaxed-constexpr
+NEEDS_cutlass_DEP := .deps/cutlass/include
