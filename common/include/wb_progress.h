@@ -14,7 +14,8 @@
  * renamed over the old one, under a lock, so an interrupted run never leaves
  * a half-written file. A symbolic link is followed (the file it points to is
  * replaced, the link stays), and the file keeps its mode and, where allowed,
- * its owner. */
+ * its owner. The lock is PATH.lock beside the file, removed by its holder
+ * before it lets go, so none is left behind. */
 #ifndef WB_PROGRESS_H
 #define WB_PROGRESS_H
 

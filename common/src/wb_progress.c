@@ -388,22 +388,51 @@ int wb_progress_check(const char *path, char *err, size_t errsz)
     return 0;
 }
 
+/* Take the lock: an flock on `lockpath`, which the holder removes before it
+ * lets go, so no lock file outlives a writer. A writer that opened the file
+ * before it was removed gets a lock on a file no longer there: it checks the
+ * path still names the file it locked (same inode) and else starts again.
+ * Returns the locked descriptor, or -1 with the reason. */
+static int lock_take(const char *lockpath, char *err, size_t errsz)
+{
+    for (;;) {
+        int fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            char dir[PATH_MAX];
+            folder_of(lockpath, dir, sizeof dir);
+            snprintf(err, errsz, "cannot write in the folder %s (the lock %s): %s", dir, lockpath, strerror(errno));
+            return -1;
+        }
+        int r;
+        while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
+        if (r != 0) {
+            snprintf(err, errsz, "cannot lock %s: %s", lockpath, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && stat(lockpath, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino)
+            return fd;
+        close(fd); /* its holder removed it while we waited: lock the new one */
+    }
+}
+
+/* Remove, then let go: whoever waits on this file sees it gone and retries. */
+static void lock_drop(int fd, const char *lockpath)
+{
+    unlink(lockpath);
+    close(fd);
+}
+
 int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *err, size_t errsz)
 {
     char real[PATH_MAX], lockpath[PATH_MAX + 8], tmppath[PATH_MAX + 32], dir[PATH_MAX];
     if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
     folder_of(real, dir, sizeof dir);
     snprintf(lockpath, sizeof lockpath, "%s.lock", real);
-    int lfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lfd < 0) {
-        snprintf(err, errsz, "cannot write in the folder %s (the lock %s): %s", dir, lockpath, strerror(errno));
-        return -1;
-    }
-    if (flock(lfd, LOCK_EX) != 0) {
-        snprintf(err, errsz, "cannot lock %s: %s", lockpath, strerror(errno));
-        close(lfd);
-        return -1;
-    }
+    int lfd = lock_take(lockpath, err, errsz);
+    if (lfd < 0) return -1;
     int rc = -1;
     wb_progress p;
     /* read by the name the learner knows, so a refusal names that file */
@@ -474,7 +503,6 @@ out_free:
     free(text);
     wb_progress_free(&p);
 out_unlock:
-    flock(lfd, LOCK_UN);
-    close(lfd);
+    lock_drop(lfd, lockpath);
     return rc;
 }

@@ -297,6 +297,12 @@ START_TEST(progress_symlink_followed_and_mode_kept)
     free(s);
     ck_assert_int_eq(stat(real, &st), 0);
     ck_assert_int_eq(st.st_mode & 07777, 0600);
+    /* nothing is left beside the link or the target */
+    char left[600];
+    snprintf(left, sizeof left, "%s/progress.md.lock", tmpdir);
+    ck_assert_int_ne(access(left, F_OK), 0);
+    snprintf(left, sizeof left, "%s/real.md.lock", dir);
+    ck_assert_int_ne(access(left, F_OK), 0);
 }
 END_TEST
 
@@ -358,6 +364,50 @@ static int leftovers(const char *dir, const char *keep, char *first, size_t n)
     closedir(d);
     return count;
 }
+
+/* Four processes record at once: every record arrives, no lock file stays.
+ * A lock file left by a writer that died (older versions always left one)
+ * is taken over and removed. */
+START_TEST(progress_concurrent_writers_lose_nothing)
+{
+    make_tmpdir();
+    char path[400], stale[500], err[600];
+    snprintf(path, sizeof path, "%s/progress.md", tmpdir);
+    snprintf(stale, sizeof stale, "%s.lock", path);
+    write_file(path, GOOD);
+    write_file(stale, "");
+    enum { WRITERS = 4, EACH = 25 };
+    pid_t pid[WRITERS];
+    for (int w = 0; w < WRITERS; w++) {
+        pid[w] = fork();
+        ck_assert_int_ge(pid[w], 0);
+        if (pid[w] == 0) {
+            for (int i = 0; i < EACH; i++) {
+                wb_record r;
+                char id[32];
+                snprintf(id, sizeof id, "w%d.c%02d", w, i);
+                wb_record_set(&r, id, "2026-11-22", "gpu", NULL, NULL);
+                if (wb_progress_update(path, &r, 1, err, sizeof err) != 0) {
+                    fprintf(stderr, "writer %d: %s\n", w, err);
+                    _exit(1);
+                }
+            }
+            _exit(0);
+        }
+    }
+    for (int w = 0; w < WRITERS; w++) {
+        int st;
+        ck_assert_int_eq(waitpid(pid[w], &st, 0), pid[w]);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer %d failed", w);
+    }
+    wb_progress p;
+    ck_assert_msg(wb_progress_load(path, &p, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(p.n, 2 + WRITERS * EACH);
+    wb_progress_free(&p);
+    char first[300] = "";
+    ck_assert_msg(leftovers(tmpdir, "progress.md", first, sizeof first) == 0, "left behind: %s", first);
+}
+END_TEST
 
 /* A recording into a folder that does not exist names that folder (it said
  * "cannot create lock file"), and make status's check says the same. */
@@ -486,6 +536,7 @@ int main(void)
     tcase_add_test(t, progress_symlink_followed_and_mode_kept);
     tcase_add_test(t, progress_dangling_symlink_creates_target);
     tcase_add_test(t, progress_mode_new_and_kept);
+    tcase_add_test(t, progress_concurrent_writers_lose_nothing);
     tcase_add_test(t, progress_missing_folder_named);
     tcase_add_test(t, progress_directory_refused);
     tcase_add_test(t, progress_unreadable_refused);
