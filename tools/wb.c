@@ -134,7 +134,20 @@ static int cmd_status(void)
     int ok;
     char perr[700];
     load_states(ws, &prog, &ok, perr, sizeof perr);
-    if (!ok) printf("! progress file refused: %s\n  (fix or move that file; nothing is lost, it is left as it is)\n\n", perr);
+    /* what is wrong with the progress file comes first, before 60 lines of
+     * weeks: refused (damaged, a directory, unreadable), or readable but
+     * nothing can be recorded in it (its folder is missing or read-only) */
+    char werr[700];
+    int writable = !ok || wb_progress_check(wb_progress_path(), werr, sizeof werr) == 0;
+    if (!ok)
+        printf("! progress file refused: %s\n"
+               "  (it is left exactly as it is; fix or move it, or set WB_PROGRESS to another file.\n"
+               "   Until then the counts below show nothing and `make ... check` records nothing.)\n\n",
+               perr);
+    else if (!writable)
+        printf("! progress cannot be recorded: %s\n"
+               "  (`make ... check` runs the tests but records nothing until this is fixed)\n\n",
+               werr);
     printf("Progress file: %s\n\n", wb_progress_path());
     int all_done = 0, all_total = 0, present_weeks = 0;
     for (int p = 0; p < 9; p++) {
@@ -176,6 +189,8 @@ static int cmd_status(void)
     } else if (present_weeks) {
         printf("Every week in this workbook is done.\n");
     }
+    if (!ok) printf("! (the progress file was refused: see the first lines above)\n");
+    else if (!writable) printf("! (progress cannot be recorded: see the first lines above)\n");
     if (ok) wb_progress_free(&prog);
     return 0;
 }
