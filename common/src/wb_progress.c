@@ -361,7 +361,8 @@ static int resolve_target(const char *path, char *out, size_t outsz, char *err, 
         char *rdir = realpath(dir, NULL);
         if (!rdir) {
             if (errno == ENOENT)
-                snprintf(err, errsz, "the folder %s does not exist (make it, or set WB_PROGRESS to a file in a folder that does)",
+                snprintf(err, errsz,
+                         "the folder %s does not exist (make it, or set WB_PROGRESS to a file in a folder that does)",
                          dir);
             else if (errno == ENOTDIR)
                 snprintf(err, errsz, "%s is not a folder (a part of it is a file)", dir);
