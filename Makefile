@@ -297,8 +297,15 @@ sass:
 	  $$(command -v cuobjdump || echo $(CUDA_HOME)/bin/cuobjdump) -sass $(BUILD)/$(WEEK)/$(IMPL)/$$ex.o > $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass && \
 	  echo "SASS of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass"; done
 
+# Everything in build/ but what cannot be rebuilt: build/bench (the CSVs
+# make roofline plots) and build/.wb-state (which hints were shown).
 clean:
-	$(if $(WEEK),rm -rf $(BUILD)/$(WEEK),rm -rf $(BUILD))
+	$(if $(WEEK),rm -rf $(BUILD)/$(WEEK),$(Q)[ ! -d $(BUILD) ] || find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name .wb-state -exec rm -rf {} +; \
+	  echo "kept $(BUILD)/bench (roofline data) and hint state; make distclean removes everything")
+
+.PHONY: distclean
+distclean:
+	rm -rf $(BUILD)
 
 # Regenerate every committed starter from its solution (authors).
 starters: $(WB)

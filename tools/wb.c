@@ -123,7 +123,20 @@ static int cmd_status(void)
     int ok;
     char perr[700];
     load_states(ws, &prog, &ok, perr, sizeof perr);
-    if (!ok) printf("! progress file refused: %s\n  (fix or move that file; nothing is lost, it is left as it is)\n\n", perr);
+    /* what is wrong with the progress file comes first, before 60 lines of
+     * weeks: refused (damaged, a directory, unreadable), or readable but
+     * nothing can be recorded in it (its folder is missing or read-only) */
+    char werr[700];
+    int writable = !ok || wb_progress_check(wb_progress_path(), werr, sizeof werr) == 0;
+    if (!ok)
+        printf("! progress file refused: %s\n"
+               "  (it is left exactly as it is; fix or move it, or set WB_PROGRESS to another file.\n"
+               "   Until then the counts below show nothing and `make ... check` records nothing.)\n\n",
+               perr);
+    else if (!writable)
+        printf("! progress cannot be recorded: %s\n"
+               "  (`make ... check` runs the tests but records nothing until this is fixed)\n\n",
+               werr);
     printf("Progress file: %s\n\n", wb_progress_path());
     int all_done = 0, all_total = 0, present_weeks = 0;
     for (int p = 0; p < 9; p++) {
@@ -165,6 +178,8 @@ static int cmd_status(void)
     } else if (present_weeks) {
         printf("Every week in this workbook is done.\n");
     }
+    if (!ok) printf("! (the progress file was refused: see the first lines above)\n");
+    else if (!writable) printf("! (progress cannot be recorded: see the first lines above)\n");
     if (ok) wb_progress_free(&prog);
     return 0;
 }
@@ -375,6 +390,83 @@ static int cmd_write_starters(const char *wdir)
     return 0;
 }
 
+/* Copy the file `from` to the new name `to`, never over an existing file
+ * ("x": fails with EEXIST). 0, or -1 with errno; no partial copy is left. */
+static int copy_new(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in) return -1;
+    FILE *out = fopen(to, "wbx");
+    if (!out) {
+        int e = errno;
+        fclose(in);
+        errno = e;
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fileno(in), &st) == 0) fchmod(fileno(out), st.st_mode & 0777);
+    char buf[65536];
+    size_t k;
+    int bad = 0, e = 0;
+    while (!bad && (k = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, k, out) != k) bad = 1, e = errno;
+    if (!bad && ferror(in)) bad = 1, e = errno;
+    fclose(in);
+    if (!bad && (fflush(out) != 0 || fsync(fileno(out)) != 0)) bad = 1, e = errno;
+    if (fclose(out) != 0 && !bad) bad = 1, e = errno;
+    if (bad) {
+        unlink(to);
+        errno = e ? e : EIO;
+        return -1;
+    }
+    return 0;
+}
+
+/* Keep the learner's `path` as PATH.YYYYMMDD-HHMMSS.bak, or -2, -3, ...
+ * before .bak when a reset in the same second took that name: a hard link
+ * (or, where there are none, a copy) made only under a name not yet there,
+ * so no earlier backup is ever replaced. `path` itself is not touched.
+ * 0 with the name in bak, or -1 with errno. */
+static int keep_backup(const char *path, char *bak, size_t baksz)
+{
+    char stamp[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    for (int n = 1; n < 1000; n++) {
+        if (n == 1) snprintf(bak, baksz, "%s.%s.bak", path, stamp);
+        else snprintf(bak, baksz, "%s.%s-%d.bak", path, stamp, n);
+        if (link(path, bak) == 0) return 0;
+        if (errno == EEXIST) continue;
+        if (copy_new(path, bak) == 0) return 0;
+        if (errno == EEXIST) continue;
+        return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Write `text` to a new temporary file beside `path` (its name in tmp),
+ * with `mode` when it is not -1. 0, or -1 with errno and nothing left. */
+static int write_beside(const char *path, const char *text, int mode, char *tmp, size_t tmpsz)
+{
+    snprintf(tmp, tmpsz, "%s.tmp.%ld", path, (long)getpid());
+    remove(tmp); /* one a killed run of the same pid left */
+    FILE *f = fopen(tmp, "wbx");
+    if (!f) return -1;
+    int bad = (mode != -1 && fchmod(fileno(f), (mode_t)mode) != 0) || fputs(text, f) < 0 || fflush(f) != 0 ||
+              fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) bad = 1, e = errno;
+    if (bad) {
+        remove(tmp);
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
 static int cmd_reset(const char *wdir, const char *only)
 {
     wb_week w;
@@ -382,7 +474,7 @@ static int cmd_reset(const char *wdir, const char *only)
     int did = 0;
     for (int i = 0; i < w.n_exercises; i++) {
         if (only && *only && strcmp(only, w.exercises[i]) != 0) continue;
-        char err[300], path[512], bak[600];
+        char err[300], path[512], bak[600], tmp[600];
         char *s = pristine(wdir, w.exercises[i], err, sizeof err);
         if (!s) {
             fprintf(stderr, "%s\n", err);
@@ -390,25 +482,37 @@ static int cmd_reset(const char *wdir, const char *only)
         }
         snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
         char *have = slurp(path);
+        /* there, even when it cannot be read: it is kept all the same */
+        struct stat lst, st;
+        int present = lstat(path, &lst) == 0;
+        int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1;
         if (have && strcmp(have, s) == 0) {
             printf("%s is already the starter\n", path);
         } else {
-            if (have) {
-                char stamp[32];
-                time_t t = time(NULL);
-                struct tm tm;
-                localtime_r(&t, &tm);
-                strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-                snprintf(bak, sizeof bak, "%s.%s.bak", path, stamp);
-                if (rename(path, bak) != 0) {
+            /* the starter is written first, the backup made next, and only
+             * then the starter renamed over the learner's file: at every
+             * moment their code is at `path`, at the backup, or both */
+            if (write_beside(path, s, mode, tmp, sizeof tmp) != 0) {
+                fprintf(stderr, "cannot write %s: %s; nothing changed\n", tmp, strerror(errno));
+                free(have);
+                free(s);
+                return 2;
+            }
+            if (present) {
+                if (keep_backup(path, bak, sizeof bak) != 0) {
                     fprintf(stderr, "cannot keep a backup at %s: %s; nothing changed\n", bak, strerror(errno));
+                    remove(tmp);
+                    free(have);
+                    free(s);
                     return 2;
                 }
                 printf("your %s is kept as %s\n", path, bak);
             }
-            FILE *f = fopen(path, "w");
-            if (!f || fputs(s, f) < 0 || fclose(f) != 0) {
-                fprintf(stderr, "cannot write %s\n", path);
+            if (rename(tmp, path) != 0) {
+                fprintf(stderr, "cannot replace %s: %s; it is as it was\n", path, strerror(errno));
+                remove(tmp);
+                free(have);
+                free(s);
                 return 2;
             }
             printf("%s restored to the starter\n", path);

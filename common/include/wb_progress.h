@@ -12,7 +12,10 @@
  * target. A file that breaks this is refused with its line number and left
  * untouched. Updates are written to a temporary file in the same folder and
  * renamed over the old one, under a lock, so an interrupted run never leaves
- * a half-written file. */
+ * a half-written file. A symbolic link is followed (the file it points to is
+ * replaced, the link stays), and the file keeps its mode and, where allowed,
+ * its owner. The lock is PATH.lock beside the file, removed by its holder
+ * before it lets go, so none is left behind. */
 #ifndef WB_PROGRESS_H
 #define WB_PROGRESS_H
 
@@ -55,8 +58,13 @@ const wb_record *wb_progress_find(const wb_progress *p, const char *id);
 char *wb_progress_render(const wb_progress *p);
 
 /* Add or replace records in the file at `path`, atomically and under a lock.
- * Returns 0, or -1 with the reason in err (the file is then unchanged). */
+ * Returns 0, or -1 with the reason in err (the file is then unchanged): a
+ * refused file, or what stands in the way ("the folder X does not exist",
+ * "X is a directory, not a file", a folder that cannot be written in). */
 int wb_progress_update(const char *path, const wb_record *recs, int n, char *err, size_t errsz);
+/* Whether an update could write `path`: 0, or -1 with what stands in the way,
+ * as wb_progress_update would say it. Reads and changes nothing. */
+int wb_progress_check(const char *path, char *err, size_t errsz);
 
 /* Fill a record's fields, replacing any '|' or newline so it stays parseable.
  * date NULL means today. */

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,7 +210,16 @@ static char *slurp(const char *path, int *missing, char *err, size_t errsz)
             *missing = 1;
             return xstrndup("", 0);
         }
-        snprintf(err, errsz, "%s: %s", path, strerror(errno));
+        snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    /* fopen opens a directory too, and reading it gives nothing: that read
+     * as an empty progress, so make status showed no records at all */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, errsz, S_ISDIR(st.st_mode) ? "%s is a directory, not a file" : "%s is not a regular file",
+                 path);
+        fclose(f);
         return NULL;
     }
     size_t cap = 4096, n = 0;
@@ -219,8 +229,14 @@ static char *slurp(const char *path, int *missing, char *err, size_t errsz)
         n += k;
         if (n + 1 == cap) s = realloc(s, cap *= 2);
     }
+    int bad = ferror(f), e = errno;
     fclose(f);
     if (!s) abort();
+    if (bad) {
+        free(s);
+        snprintf(err, errsz, "cannot read %s: %s", path, strerror(e));
+        return NULL;
+    }
     s[n] = 0;
     if (strlen(s) != n) {
         free(s);
@@ -274,22 +290,153 @@ char *wb_progress_render(const wb_progress *p)
     return s;
 }
 
+/* The folder part of a path ("." when it has none). */
+static void folder_of(const char *path, char *dir, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, n, ".");
+    else if (slash == path) snprintf(dir, n, "/");
+    else snprintf(dir, n, "%.*s", (int)(slash - path), path);
+}
+
+/* The file an update replaces: `path` with its symbolic links resolved, so
+ * a link stays a link and its target is what gets replaced (a link to a
+ * file not made yet resolves to where it points). The folder must exist and
+ * the file, if there, must be a regular file. Returns 0, or -1 with what
+ * stands in the way, named for a person. */
+static int resolve_target(const char *path, char *out, size_t outsz, char *err, size_t errsz)
+{
+    char cur[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    for (int hops = 0;; hops++) {
+        char *real = realpath(cur, NULL);
+        if (real) {
+            snprintf(out, outsz, "%s", real);
+            free(real);
+            struct stat st;
+            if (stat(out, &st) != 0) {
+                snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
+                return -1;
+            }
+            if (S_ISDIR(st.st_mode)) {
+                snprintf(err, errsz, "%s is a directory, not a file", path);
+                return -1;
+            }
+            if (!S_ISREG(st.st_mode)) {
+                snprintf(err, errsz, "%s is not a regular file", path);
+                return -1;
+            }
+            return 0;
+        }
+        if (errno == ENOTDIR) {
+            snprintf(err, errsz, "%s: a part of this path is a file, not a folder", path);
+            return -1;
+        }
+        if (errno == ELOOP || hops == 40) {
+            snprintf(err, errsz, "%s: too many symbolic links (a link to itself?)", path);
+            return -1;
+        }
+        if (errno != ENOENT) {
+            snprintf(err, errsz, "cannot reach %s: %s", path, strerror(errno));
+            return -1;
+        }
+        /* something is missing: a link to a file not made yet, or the file
+         * itself (fine: it is created), or its folder (not fine) */
+        struct stat st;
+        if (lstat(cur, &st) == 0 && S_ISLNK(st.st_mode)) {
+            char to[PATH_MAX], dir[PATH_MAX];
+            ssize_t k = readlink(cur, to, sizeof to - 1);
+            if (k < 0) {
+                snprintf(err, errsz, "cannot read the link %s: %s", cur, strerror(errno));
+                return -1;
+            }
+            to[k] = 0;
+            folder_of(cur, dir, sizeof dir);
+            if (to[0] == '/') snprintf(cur, sizeof cur, "%s", to);
+            else snprintf(cur, sizeof cur, "%s/%s", dir, to);
+            continue;
+        }
+        char dir[PATH_MAX];
+        folder_of(cur, dir, sizeof dir);
+        char *rdir = realpath(dir, NULL);
+        if (!rdir) {
+            if (errno == ENOENT)
+                snprintf(err, errsz,
+                         "the folder %s does not exist (make it, or set WB_PROGRESS to a file in a folder that does)",
+                         dir);
+            else if (errno == ENOTDIR)
+                snprintf(err, errsz, "%s is not a folder (a part of it is a file)", dir);
+            else
+                snprintf(err, errsz, "cannot reach the folder %s: %s", dir, strerror(errno));
+            return -1;
+        }
+        const char *base = strrchr(cur, '/') ? strrchr(cur, '/') + 1 : cur;
+        snprintf(out, outsz, "%s/%s", strcmp(rdir, "/") ? rdir : "", base);
+        free(rdir);
+        return 0;
+    }
+}
+
+int wb_progress_check(const char *path, char *err, size_t errsz)
+{
+    char real[PATH_MAX], dir[PATH_MAX];
+    if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
+    folder_of(real, dir, sizeof dir);
+    if (access(dir, W_OK | X_OK) != 0) {
+        snprintf(err, errsz, "cannot write in the folder %s (where %s is replaced): %s", dir, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Take the lock: an flock on `lockpath`, which the holder removes before it
+ * lets go, so no lock file outlives a writer. A writer that opened the file
+ * before it was removed gets a lock on a file no longer there: it checks the
+ * path still names the file it locked (same inode) and else starts again.
+ * Returns the locked descriptor, or -1 with the reason. */
+static int lock_take(const char *lockpath, char *err, size_t errsz)
+{
+    for (;;) {
+        int fd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            char dir[PATH_MAX];
+            folder_of(lockpath, dir, sizeof dir);
+            snprintf(err, errsz, "cannot write in the folder %s (the lock %s): %s", dir, lockpath, strerror(errno));
+            return -1;
+        }
+        int r;
+        while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR) {}
+        if (r != 0) {
+            snprintf(err, errsz, "cannot lock %s: %s", lockpath, strerror(errno));
+            close(fd);
+            return -1;
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && stat(lockpath, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino)
+            return fd;
+        close(fd); /* its holder removed it while we waited: lock the new one */
+    }
+}
+
+/* Remove, then let go: whoever waits on this file sees it gone and retries. */
+static void lock_drop(int fd, const char *lockpath)
+{
+    unlink(lockpath);
+    close(fd);
+}
+
 int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *err, size_t errsz)
 {
-    char lockpath[4096], tmppath[4096];
-    snprintf(lockpath, sizeof lockpath, "%s.lock", path);
-    int lfd = open(lockpath, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (lfd < 0) {
-        snprintf(err, errsz, "%s: cannot create lock file: %s", lockpath, strerror(errno));
-        return -1;
-    }
-    if (flock(lfd, LOCK_EX) != 0) {
-        snprintf(err, errsz, "%s: cannot lock: %s", lockpath, strerror(errno));
-        close(lfd);
-        return -1;
-    }
+    char real[PATH_MAX], lockpath[PATH_MAX + 8], tmppath[PATH_MAX + 32], dir[PATH_MAX];
+    if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
+    folder_of(real, dir, sizeof dir);
+    snprintf(lockpath, sizeof lockpath, "%s.lock", real);
+    int lfd = lock_take(lockpath, err, errsz);
+    if (lfd < 0) return -1;
     int rc = -1;
     wb_progress p;
+    /* read by the name the learner knows, so a refusal names that file */
     if (wb_progress_load(path, &p, err, errsz) != 0) goto out_unlock;
     for (int i = 0; i < nrec; i++) {
         wb_record *old = (wb_record *)wb_progress_find(&p, recs[i].id);
@@ -302,11 +449,27 @@ int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *
         }
     }
     char *text = wb_progress_render(&p);
-    snprintf(tmppath, sizeof tmppath, "%s.tmp.%ld", path, (long)getpid());
-    int fd = open(tmppath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* the new file takes the old one's mode and owner (a new file: 0644
+     * less the umask, as any file the learner makes) */
+    struct stat old;
+    int had = stat(real, &old) == 0;
+    snprintf(tmppath, sizeof tmppath, "%s.tmp.%ld", real, (long)getpid());
+    unlink(tmppath); /* one a crashed run of the same pid left */
+    int fd = open(tmppath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, had ? 0600 : 0644);
     if (fd < 0) {
-        snprintf(err, errsz, "%s: cannot write: %s", tmppath, strerror(errno));
+        snprintf(err, errsz, "cannot write in the folder %s (%s): %s", dir, tmppath, strerror(errno));
         goto out_free;
+    }
+    if (had) {
+        if ((old.st_uid != geteuid() || old.st_gid != getegid()) && fchown(fd, old.st_uid, old.st_gid) != 0) {
+            /* not ours to give away: the file becomes ours, mode kept */
+        }
+        if (fchmod(fd, old.st_mode & 07777) != 0) {
+            snprintf(err, errsz, "%s: cannot set its mode: %s", tmppath, strerror(errno));
+            close(fd);
+            unlink(tmppath);
+            goto out_free;
+        }
     }
     size_t len = strlen(text), off = 0;
     while (off < len) {
@@ -325,17 +488,22 @@ int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *
         unlink(tmppath);
         goto out_free;
     }
-    if (rename(tmppath, path) != 0) {
-        snprintf(err, errsz, "%s: cannot replace: %s", path, strerror(errno));
+    if (rename(tmppath, real) != 0) {
+        snprintf(err, errsz, "cannot replace %s: %s", real, strerror(errno));
         unlink(tmppath);
         goto out_free;
+    }
+    /* the rename itself reaches the disk */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
     }
     rc = 0;
 out_free:
     free(text);
     wb_progress_free(&p);
 out_unlock:
-    flock(lfd, LOCK_UN);
-    close(lfd);
+    lock_drop(lfd, lockpath);
     return rc;
 }
