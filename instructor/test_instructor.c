@@ -274,7 +274,10 @@ static const char *SRC =
     "q: 1\ntext: How many threads in a warp?\nchoice: a | 16\nchoice: b | 32\nanswer: b\n"
     "explain: A warp is 32 threads on every NVIDIA GPU so far.\n"
     "q: 2\ntext: Peak GB/s of 2619 MHz on 5120 bits?\nanswer: 3352 +- 20\nexplain: 2 x 2.619e9 x 640 bytes.\n"
-    "q: 3\ntext: pi?\nanswer: 3.14159 +- 0.001\nexplain: circles.\n";
+    "q: 3\ntext: pi?\nanswer: 3.14159 +- 0.001\nexplain: circles.\n"
+    "q: 4\ntext: Which tool finds shared-memory races?\nchoice: a | memcheck\nchoice: b | racecheck\nanswer: b\n"
+    "q: 5\ntext: Odd choices\nchoice: a | c\nchoice: b | b\nchoice: c | x\nanswer: c\n"
+    "q: 6\ntext: How many?\nchoice: a | none\nchoice: b | a lot of them\nanswer: b\n";
 
 static void seal_src(qz_quiz *sealed, char **text_out)
 {
@@ -296,7 +299,7 @@ START_TEST(quiz_seal_and_check)
     char *text;
     seal_src(&z, &text);
     ck_assert(z.sealed);
-    ck_assert_int_eq(z.n, 3);
+    ck_assert_int_eq(z.n, 6);
     ck_assert_msg(!strstr(text, "\nanswer:") && !strstr(text, "explain:") && !strstr(text, "3352") && !strstr(text, "warp is 32"),
                   "the sealed quiz gives the answer away:\n%s", text);
     char right;
@@ -307,6 +310,19 @@ START_TEST(quiz_seal_and_check)
     ck_assert_int_eq(right, 'b');
     ck_assert(!qz_check(&z.q[0], "bb", NULL));
     ck_assert(!qz_check(&z.q[0], "", NULL));
+    /* the text of a choice is that choice (any case, trimmed) */
+    ck_assert(qz_check(&z.q[0], "32", NULL));
+    ck_assert(qz_check(&z.q[0], "  32 ", NULL));
+    ck_assert(!qz_check(&z.q[0], "16", NULL));
+    ck_assert(qz_check(&z.q[3], "RaceCheck", NULL));
+    ck_assert(qz_check(&z.q[3], "racecheck", NULL));
+    ck_assert(!qz_check(&z.q[3], "memcheck", NULL));
+    ck_assert(!qz_check(&z.q[3], "race", NULL));
+    ck_assert(qz_check(&z.q[4], "c", NULL)); /* a letter first, even if a choice's text is a letter */
+    ck_assert(qz_check(&z.q[4], "c) x", NULL));
+    ck_assert(qz_check(&z.q[4], "X", NULL)); /* the text of choice c */
+    ck_assert(!qz_check(&z.q[4], "b", NULL));
+    ck_assert(qz_check(&z.q[5], "A lot of them", NULL)); /* the text, not "a" and a remark */
     ck_assert(qz_check(&z.q[1], "3352", NULL));
     ck_assert(qz_check(&z.q[1], "3335", NULL));
     ck_assert(qz_check(&z.q[1], "3369.5", NULL));
@@ -329,7 +345,7 @@ START_TEST(quiz_answer_files)
     char *text;
     seal_src(&z, &text);
     free(text);
-    static char ans[QZ_MAX_Q][128];
+    static char ans[QZ_MAX_Q][QZ_ANS];
     ck_assert_int_eq(qz_read_answers("# mine\n1: b\n2) 3350   # roughly\n9: x\n", z.n, ans), 2);
     ck_assert_str_eq(ans[0], "b");
     ck_assert_str_eq(ans[1], "3350");

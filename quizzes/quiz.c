@@ -28,6 +28,7 @@
  * tool shows them after any answer), just not readable by opening the file.
  *
  * An answer file: one `N: answer` a line ("3: b", "7: 3352"); '#' comments.
+ * A choice is its letter ("b", "b) 32") or its text ("3: racecheck", any case).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -40,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "wb_progress.h"
@@ -151,6 +153,7 @@ static void qz_stream(const char *salt, unsigned char *buf, size_t n)
 
 #define QZ_MAX_Q 40
 #define QZ_MAX_CHOICES 8
+#define QZ_ANS 320 /* an answer, long enough for the text of a choice */
 
 typedef struct {
     int    num;
@@ -418,19 +421,52 @@ static void qz_why(const qz_question *x, char *out, size_t outsz)
     out[n] = 0;
 }
 
-/* Is `ans` right for sealed question x? For a choice, *right gets the right
- * letter (found by hashing each one) so the learner can be told. */
-int qz_check(const qz_question *x, const char *ans_in, char *right)
+/* An answer as question x takes it, in out: for a choice its letter, given
+ * as the letter ("b", "B) 32") or as the text of a choice ("racecheck", any
+ * case); for a number, the number. A lone listed letter is that letter even
+ * where another choice's text is that letter; the whole text of a choice wins
+ * over a letter followed by words. Returns 0 (out empty) when `in` is none of
+ * these, or empty. */
+int qz_normalize(const qz_question *x, const char *in, char *out, size_t outsz)
 {
-    char ans[128], h[65];
-    snprintf(ans, sizeof ans, "%s", ans_in ? ans_in : "");
-    char *a = qz_trim(ans);
-    if (right) *right = 0;
+    char buf[QZ_ANS];
+    snprintf(buf, sizeof buf, "%s", in ? in : "");
+    char *a = qz_trim(buf);
+    out[0] = 0;
+    if (!*a) return 0;
     if (x->numeric) {
         char *e;
         double v = strtod(a, &e);
-        if (e == a || !isfinite(v) || x->step <= 0) return 0;
-        if (fabs(v / x->step) > 9e15) return 0;
+        if (e == a || !isfinite(v) || *qz_trim(e)) return 0;
+        snprintf(out, outsz, "%s", a);
+        return 1;
+    }
+    char l = (char)tolower((unsigned char)a[0]);
+    int listed = memchr(x->letter, l, (size_t)x->n_choices) != NULL;
+    if (listed && !a[1]) return snprintf(out, outsz, "%c", l), 1;
+    for (int c = 0; c < x->n_choices; c++)
+        if (strcasecmp(a, x->choice[c]) == 0) return snprintf(out, outsz, "%c", x->letter[c]), 1;
+    if (listed && (a[1] == ')' || a[1] == '.' || isspace((unsigned char)a[1]))) return snprintf(out, outsz, "%c", l), 1;
+    return 0;
+}
+
+/* Is `ans` (anything qz_normalize takes) right for sealed question x? For a
+ * choice, *right gets the right letter (found by hashing each one) so the
+ * learner can be told. */
+int qz_check(const qz_question *x, const char *ans_in, char *right)
+{
+    char a[QZ_ANS], h[65];
+    if (right) *right = 0;
+    if (!x->numeric && right)
+        for (int c = 0; c < x->n_choices; c++) {
+            char l[2] = { x->letter[c], 0 };
+            qz_hash_hex(x->salt, ":", l, h);
+            if (strcmp(h, x->hash) == 0) *right = x->letter[c];
+        }
+    if (!qz_normalize(x, ans_in, a, sizeof a)) return 0;
+    if (x->numeric) {
+        double v = strtod(a, NULL);
+        if (x->step <= 0 || fabs(v / x->step) > 9e15) return 0;
         for (long long off = -8; off <= 8; off++) {
             char g[40];
             qz_grid(v, x->step, off, g);
@@ -439,20 +475,12 @@ int qz_check(const qz_question *x, const char *ans_in, char *right)
         }
         return 0;
     }
-    for (int c = 0; c < x->n_choices; c++) {
-        char l[2] = { x->letter[c], 0 };
-        qz_hash_hex(x->salt, ":", l, h);
-        if (strcmp(h, x->hash) == 0 && right) *right = x->letter[c];
-    }
-    if (strlen(a) < 1) return 0;
-    char l[2] = { (char)tolower((unsigned char)a[0]), 0 };
-    if (a[1] && !(a[1] == ')' || a[1] == '.' || isspace((unsigned char)a[1]))) return 0;
-    qz_hash_hex(x->salt, ":", l, h);
+    qz_hash_hex(x->salt, ":", a, h);
     return strcmp(h, x->hash) == 0;
 }
 
 /* Answers from a file: ans[i] for question i+1 (empty if not answered). */
-int qz_read_answers(const char *text, int n, char ans[][128])
+int qz_read_answers(const char *text, int n, char ans[][QZ_ANS])
 {
     for (int i = 0; i < n; i++) ans[i][0] = 0;
     char *t = strdup(text), *save = NULL;
@@ -466,7 +494,7 @@ int qz_read_answers(const char *text, int n, char ans[][128])
         while (*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e)) e++;
         char *hash = strchr(e, '#');
         if (hash) *hash = 0;
-        snprintf(ans[k - 1], 128, "%s", qz_trim(e));
+        snprintf(ans[k - 1], QZ_ANS, "%s", qz_trim(e));
         got++;
     }
     free(t);
@@ -474,7 +502,7 @@ int qz_read_answers(const char *text, int n, char ans[][128])
 }
 
 /* Grade answers; print feedback to f (NULL: quiet). Returns the score. */
-int qz_grade(const qz_quiz *z, char ans[][128], FILE *f)
+int qz_grade(const qz_quiz *z, char ans[][QZ_ANS], FILE *f)
 {
     int score = 0;
     for (int i = 0; i < z->n; i++) {
@@ -581,7 +609,7 @@ static void qz_record(const qz_quiz *z, int score)
 static int qz_cmd_take(const char *path, const char *answers)
 {
     static qz_quiz z;
-    static char ans[QZ_MAX_Q][128];
+    static char ans[QZ_MAX_Q][QZ_ANS];
     char err[600];
     if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
     if (!z.sealed) return fprintf(stderr, "%s holds plain answers: take the sealed quiz in quizzes/\n", path), 2;
@@ -591,7 +619,7 @@ static int qz_cmd_take(const char *path, const char *answers)
         qz_read_answers(t, z.n, ans);
         free(t);
     } else if (isatty(0)) {
-        printf("%s — %d questions; pass mark %d. Type a letter or a number, Enter to skip.\n", z.title, z.n, z.pass);
+        printf("%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to skip.\n", z.title, z.n, z.pass);
         for (int i = 0; i < z.n; i++) {
             const qz_question *x = &z.q[i];
             printf("\n%d. %s\n", x->num, x->text);
@@ -600,7 +628,7 @@ static int qz_cmd_take(const char *path, const char *answers)
             fflush(stdout);
             char line[256];
             if (!fgets(line, sizeof line, stdin)) break;
-            snprintf(ans[i], 128, "%s", qz_trim(line));
+            snprintf(ans[i], QZ_ANS, "%s", qz_trim(line));
             char right;
             int ok = qz_check(x, ans[i], &right);
             char why[2100];
@@ -687,7 +715,7 @@ static void qz_csv_put(FILE *f, const char *s)
 static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
 {
     static qz_quiz z;
-    static char ans[QZ_MAX_Q][128];
+    static char ans[QZ_MAX_Q][QZ_ANS];
     char err[600];
     if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
     DIR *d = opendir(dir);
