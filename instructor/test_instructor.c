@@ -229,7 +229,11 @@ START_TEST(gradebook_and_feedback)
     char p[200];
     snprintf(p, sizeof p, "%s/ann.txt", dir);
     FILE *f = fopen(p, "w");
-    fprintf(f, "1: z\n");
+    fprintf(f, "1: a\n");
+    fclose(f);
+    snprintf(p, sizeof p, "%s/dan.txt", dir);
+    f = fopen(p, "w");
+    fprintf(f, "1: b\n1: z\n40: a\n");
     fclose(f);
     snprintf(p, sizeof p, "%s/carl.txt", dir);
     f = fopen(p, "w");
@@ -242,11 +246,14 @@ START_TEST(gradebook_and_feedback)
     stdout = saved;
     t = slurp(csv);
     char want[200];
-    snprintf(want, sizeof want, "seed,quiz.phase0 (of %d)\n", z.n);
+    snprintf(want, sizeof want, "seed,quiz.phase0 (of %d),quiz.phase0 problems\n", z.n);
     ck_assert_msg(strstr(t, want), "%s", t);
-    ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5,0\n"), "%s", t);
-    ck_assert_msg(strstr(t, "\n\"bob, jr\",SKIP,SKIP,SKIP,0.00,40,3,5,\n"), "%s", t);
-    ck_assert_msg(strstr(t, "\ncarl,,,,,,,,0\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5,0,\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\n\"bob, jr\",SKIP,SKIP,SKIP,0.00,40,3,5,,\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\ncarl,,,,,,,,0,\n"), "%s", t);
+    /* a bad answer file: refused, and its row says why */
+    ck_assert_msg(strstr(t, "\ndan,,,,,,,,REFUSED,dan.txt:2: question 1 is answered twice (also on line 1); "
+                            "dan.txt:3: question 40 does not exist (questions 1-12)\n"), "%s", t);
     free(t);
     unlink(csv);
     unlink(fb);
@@ -346,20 +353,108 @@ START_TEST(quiz_answer_files)
     seal_src(&z, &text);
     free(text);
     static char ans[QZ_MAX_Q][QZ_ANS];
-    ck_assert_int_eq(qz_read_answers("# mine\n1: b\n2) 3350   # roughly\n9: x\n", z.n, ans), 2);
+    char problems[2000];
+    ck_assert_int_eq(qz_read_answers(&z, "# mine\n1: B\n2) 3350   # roughly\n3:\n", "a.txt", ans, problems,
+                                     sizeof problems), 0);
+    ck_assert_str_eq(problems, "");
     ck_assert_str_eq(ans[0], "b");
     ck_assert_str_eq(ans[1], "3350");
     ck_assert_str_eq(ans[2], "");
     ck_assert_int_eq(qz_grade(&z, ans, NULL), 2);
+    ck_assert_int_eq(qz_read_answers(&z, "4: RaceCheck\n9: x\n1 b\n1b\n", "a.txt", ans, problems, sizeof problems), 2);
+    ck_assert_str_eq(ans[3], "b");
+    ck_assert_str_eq(problems, "a.txt:2: question 9 does not exist (questions 1-6)\n"
+                               "a.txt:4: '1b' is not `N: answer` (e.g. `3: b`)\n");
     char *out = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&out, &n);
-    qz_read_answers("1: a\n2: 1\n3: 3.14159\n", z.n, ans);
+    ck_assert_int_eq(qz_read_answers(&z, "1: a\n2: 1\n3: 3.14159\n", "a.txt", ans, problems, sizeof problems), 0);
     ck_assert_int_eq(qz_grade(&z, ans, f), 1);
     fclose(f);
     ck_assert_msg(strstr(out, "you answered a; the answer is b"), "%s", out);
     ck_assert_msg(strstr(out, "Why: 2 x 2.619e9 x 640 bytes."), "%s", out);
     free(out);
+}
+END_TEST
+
+/* Run f with stdout and stderr going to a file; returns what they printed. */
+static char *captured(int (*f)(const char *, const char *), const char *a, const char *b, int *rc)
+{
+    char path[] = "/tmp/wb-quiz-out-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    fflush(stdout), fflush(stderr);
+    int o = dup(1), e = dup(2);
+    dup2(fd, 1), dup2(fd, 2);
+    *rc = f(a, b);
+    fflush(stdout), fflush(stderr);
+    dup2(o, 1), dup2(e, 2);
+    close(o), close(e), close(fd);
+    char *t = slurp(path);
+    unlink(path);
+    return t;
+}
+
+/* A sealed copy of SRC (with `extra` lines before its first question) in a
+ * temporary file; the name in path. */
+static void sealed_file(const char *extra, char path[64])
+{
+    static qz_quiz src;
+    char err[300], *text = NULL;
+    size_t n = 0;
+    snprintf(err, sizeof err, "%s", SRC);
+    char *q1 = strstr(SRC, "q: 1\n");
+    asprintf(&text, "%.*s%s%s", (int)(q1 - SRC), SRC, extra, q1);
+    ck_assert_msg(qz_parse(text, "src", &src, err, sizeof err) == 0, "%s", err);
+    free(text);
+    snprintf(path, 64, "/tmp/wb-quiz-XXXXXX");
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    qz_write(f, &src, "src");
+    fclose(f);
+    (void)n;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+START_TEST(quiz_answer_file_problems)
+{
+    char quiz[64], ans[] = "/tmp/wb-answers-XXXXXX", prog[] = "/tmp/wb-progress-XXXXXX";
+    sealed_file("", quiz);
+    close(mkstemp(ans));
+    close(mkstemp(prog));
+    unlink(prog);
+    setenv("WB_PROGRESS", prog, 1);
+    write_text(ans, "# mine\n1: b\nthis line is nonsense\n9: a\n1: a\n2: lots\n4: racecheck\n5: q\n\n6:\n");
+    int rc;
+    char *out = captured(qz_cmd_take, quiz, ans, &rc);
+    ck_assert_msg(rc == 2, "rc %d: a file with problems must not be graded:\n%s", rc, out);
+    char want[200];
+    const char *each[] = { "3: 'this line is nonsense' is not", "4: question 9 does not exist (questions 1-6)",
+                           "5: question 1 is answered twice (also on line 2)", "6: question 2: 'lots' is not a number",
+                           "8: question 5: 'q' is not a choice" };
+    for (int i = 0; i < 5; i++) {
+        snprintf(want, sizeof want, "%s:%s", ans, each[i]);
+        ck_assert_msg(strstr(out, want), "no \"%s\" in:\n%s", want, out);
+    }
+    ck_assert_msg(!strstr(out, "right") && !strstr(out, "WRONG"), "graded anyway:\n%s", out);
+    ck_assert_msg(access(prog, F_OK) != 0, "a refused file was recorded");
+    free(out);
+    /* the same answers, fixed: graded and recorded */
+    write_text(ans, "1: b\n2: 3352\n4: racecheck\n");
+    out = captured(qz_cmd_take, quiz, ans, &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "3 of 6 right"), "rc %d:\n%s", rc, out);
+    ck_assert_msg(access(prog, F_OK) == 0, "a pass was not recorded:\n%s", out);
+    free(out);
+    unlink(prog), unlink(ans), unlink(quiz);
+    unsetenv("WB_PROGRESS");
 }
 END_TEST
 
@@ -398,6 +493,7 @@ int main(void)
     ADD(sha256_vectors);
     ADD(quiz_seal_and_check);
     ADD(quiz_answer_files);
+    ADD(quiz_answer_file_problems);
     ADD(quiz_files_parse);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -29,6 +29,11 @@
  *
  * An answer file: one `N: answer` a line ("3: b", "7: 3352"); '#' comments.
  * A choice is its letter ("b", "b) 32") or its text ("3: racecheck", any case).
+ * A file with a line that is not `N: answer`, a question the quiz does not
+ * have, a question answered twice or an answer its question cannot take (not
+ * a choice; not a number) is refused, every problem shown as "file:line: what":
+ * `take` exits 2 without grading or recording, `grade` writes REFUSED for
+ * that student and the problems in the column "quiz.ID problems".
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -37,6 +42,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -479,26 +485,82 @@ int qz_check(const qz_question *x, const char *ans_in, char *right)
     return strcmp(h, x->hash) == 0;
 }
 
-/* Answers from a file: ans[i] for question i+1 (empty if not answered). */
-int qz_read_answers(const char *text, int n, char ans[][QZ_ANS])
+/* What question x takes, for messages: "a letter (a, b, c) or ...". */
+static void qz_accepts(const qz_question *x, char *out, size_t outsz)
 {
-    for (int i = 0; i < n; i++) ans[i][0] = 0;
-    char *t = strdup(text), *save = NULL;
-    int got = 0;
-    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *l = qz_trim(line);
-        if (!*l || *l == '#') continue;
-        char *e;
-        long k = strtol(l, &e, 10);
-        if (e == l || k < 1 || k > n) continue;
-        while (*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e)) e++;
-        char *hash = strchr(e, '#');
-        if (hash) *hash = 0;
-        snprintf(ans[k - 1], QZ_ANS, "%s", qz_trim(e));
-        got++;
+    if (x->numeric) {
+        snprintf(out, outsz, "a number (digits only, no units: 1500, 0.25, 2.5e3)");
+        return;
     }
-    free(t);
-    return got;
+    char l[3 * QZ_MAX_CHOICES] = "";
+    for (int c = 0; c < x->n_choices; c++) qz_append(l, sizeof l, ", ", (char[]){ x->letter[c], 0 });
+    snprintf(out, outsz, "a letter (%s) or the text of a choice", l);
+}
+
+static void qz_problem(char *buf, size_t sz, int *n, const char *path, int lno, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void qz_problem(char *buf, size_t sz, int *n, const char *path, int lno, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t used = strlen(buf);
+    if (used + 1 < sz) snprintf(buf + used, sz - used, "%s:%d: %s\n", path, lno, msg);
+    (*n)++;
+}
+
+/* Answers from a file: ans[i] for question i+1, as qz_normalize gives it
+ * (empty if not answered; "3:" with nothing after it is not an answer).
+ * Every problem goes into `problems` as a "path:line: what" line: a line that
+ * is not `N: answer`, a question the quiz does not have, a question answered
+ * twice, an answer its question cannot take. Returns the number of problems:
+ * a file with any is not to be graded. */
+int qz_read_answers(const qz_quiz *z, const char *text, const char *path, char ans[][QZ_ANS], char *problems,
+                    size_t psz)
+{
+    int first[QZ_MAX_Q] = { 0 }, bad = 0, lno = 0;
+    for (int i = 0; i < z->n; i++) ans[i][0] = 0;
+    problems[0] = 0;
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        p += len + (nl ? 1 : 0);
+        lno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char *l = qz_trim(line), *e;
+        if (!*l) continue;
+        long k = strtol(l, &e, 10);
+        if (e == l || !(*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e) || !*e)) {
+            qz_problem(problems, psz, &bad, path, lno, "'%s' is not `N: answer` (e.g. `3: b`)", l);
+            continue;
+        }
+        if (k < 1 || k > z->n) {
+            qz_problem(problems, psz, &bad, path, lno, "question %ld does not exist (questions 1-%d)", k, z->n);
+            continue;
+        }
+        while (*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e)) e++;
+        char *a = qz_trim(e);
+        if (!*a) continue;
+        const qz_question *x = &z->q[k - 1];
+        if (first[k - 1]) {
+            qz_problem(problems, psz, &bad, path, lno, "question %ld is answered twice (also on line %d)", k,
+                       first[k - 1]);
+            continue;
+        }
+        first[k - 1] = lno;
+        if (!qz_normalize(x, a, ans[k - 1], QZ_ANS)) {
+            char acc[200];
+            qz_accepts(x, acc, sizeof acc);
+            qz_problem(problems, psz, &bad, path, lno, "question %ld: '%s' is not %s; give %s", k, a,
+                       x->numeric ? "a number" : "a choice", acc);
+        }
+    }
+    return bad;
 }
 
 /* Grade answers; print feedback to f (NULL: quiet). Returns the score. */
@@ -616,8 +678,15 @@ static int qz_cmd_take(const char *path, const char *answers)
     if (answers && *answers) {
         char *t = qz_slurp(answers);
         if (!t) return fprintf(stderr, "cannot read the answer file %s: %s\n", answers, strerror(errno)), 2;
-        qz_read_answers(t, z.n, ans);
+        static char problems[16384];
+        int bad = qz_read_answers(&z, t, answers, ans, problems, sizeof problems);
         free(t);
+        if (bad) {
+            fputs(problems, stderr);
+            fprintf(stderr, "%s: %d problem%s (above): not graded, nothing recorded. Fix the file and take it again.\n",
+                    answers, bad, bad == 1 ? "" : "s");
+            return 2;
+        }
     } else if (isatty(0)) {
         printf("%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to skip.\n", z.title, z.n, z.pass);
         for (int i = 0; i < z.n; i++) {
@@ -748,7 +817,7 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
     int col = -1;
     for (int c = 0; c < t.cols; c++)
         if (strncmp(t.cell[c], "quiz.", 5) == 0 && strncmp(t.cell[c] + 5, z.id, strlen(z.id)) == 0 &&
-            t.cell[c][5 + strlen(z.id)] == ' ')
+            strncmp(t.cell[c] + 5 + strlen(z.id), " (of ", 5) == 0)
             col = c;
     if (col < 0) {
         if (t.cols == 256) return fprintf(stderr, "%s has too many columns\n", gradebook), 2;
@@ -757,6 +826,12 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
     }
     free(t.cell[col]);
     t.cell[col] = strdup(col_name);
+    /* a refused answer file: REFUSED in the score column, why in this one */
+    char why_name[128];
+    snprintf(why_name, sizeof why_name, "quiz.%s problems", z.id);
+    int why_col = -1, refused = 0;
+    for (int c = 0; c < t.cols; c++)
+        if (strcmp(t.cell[c], why_name) == 0) why_col = c;
     printf("%s: %d answer file%s in %s\n", z.title, n, n == 1 ? "" : "s", dir);
     for (int i = 0; i < n; i++) {
         char p[1400], id[256];
@@ -766,10 +841,27 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
         if (dot) *dot = 0;
         char *text = qz_slurp(p);
         if (!text) continue;
-        qz_read_answers(text, z.n, ans);
+        static char problems[16384], joined[16384];
+        int bad = qz_read_answers(&z, text, names[i], ans, problems, sizeof problems);
         free(text);
-        int score = qz_grade(&z, ans, NULL);
-        printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
+        int score = bad ? 0 : qz_grade(&z, ans, NULL);
+        if (bad) {
+            printf("  %-24s REFUSED: %d problem%s in its answer file, not graded\n", id, bad, bad == 1 ? "" : "s");
+            joined[0] = 0; /* one line, for the gradebook */
+            for (char *l = problems, *nl; *l && (nl = strchr(l, '\n')); l = nl + 1) {
+                *nl = 0;
+                printf("      %s\n", l);
+                qz_append(joined, sizeof joined, "; ", l);
+            }
+            refused++;
+        } else printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
+        if (bad && why_col < 0) {
+            if (t.cols == 256) return fprintf(stderr, "%s has too many columns\n", gradebook), 2;
+            why_col = t.cols++;
+            for (int r = 0; r < t.rows; r++) t.cell[r * 256 + why_col] = strdup("");
+            free(t.cell[why_col]);
+            t.cell[why_col] = strdup(why_name);
+        }
         int r = 1;
         while (r < t.rows && strcmp(t.cell[r * 256], id) != 0) r++;
         if (r == t.rows) {
@@ -780,9 +872,13 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
             t.rows++;
         }
         char v[32];
-        snprintf(v, sizeof v, "%d", score);
+        snprintf(v, sizeof v, bad ? "REFUSED" : "%d", score);
         free(t.cell[r * 256 + col]);
         t.cell[r * 256 + col] = strdup(v);
+        if (why_col >= 0) {
+            free(t.cell[r * 256 + why_col]);
+            t.cell[r * 256 + why_col] = strdup(bad ? joined : "");
+        }
         free(names[i]);
     }
     char tmp[1200];
@@ -798,6 +894,9 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
     }
     if (fclose(f) != 0 || rename(tmp, gradebook) != 0) return fprintf(stderr, "cannot write %s\n", gradebook), 2;
     printf("Gradebook: %s (column \"%s\")\n", gradebook, col_name);
+    if (refused)
+        printf("%d answer file%s REFUSED (above): %s score says REFUSED and \"%s\" says why; fix and grade again.\n",
+               refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their", why_name);
     return 0;
 }
 
