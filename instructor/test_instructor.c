@@ -7,6 +7,8 @@
 #include "quiz.c"
 
 #include <check.h>
+#include <fcntl.h>
+#include <termios.h>
 
 /* ------------------------------------------------------- test output */
 
@@ -458,6 +460,55 @@ START_TEST(quiz_answer_file_problems)
 }
 END_TEST
 
+/* `take` in a terminal (a pseudo-terminal on stdin) typed `typed`, then ^D. */
+static int take_typed(const char *quiz, const char *unused)
+{
+    (void)unused;
+    extern const char *typed_input;
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    ck_assert_int_ge(m, 0);
+    ck_assert_int_eq(grantpt(m), 0);
+    ck_assert_int_eq(unlockpt(m), 0);
+    int sl = open(ptsname(m), O_RDWR | O_NOCTTY);
+    ck_assert_int_ge(sl, 0);
+    struct termios tio;
+    tcgetattr(sl, &tio);
+    tio.c_lflag &= ~(tcflag_t)ECHO; /* what is typed is not printed back */
+    tcsetattr(sl, TCSANOW, &tio);
+    ck_assert(write(m, typed_input, strlen(typed_input)) == (ssize_t)strlen(typed_input));
+    ck_assert(write(m, "\x04", 1) == 1);
+    int in = dup(0);
+    dup2(sl, 0);
+    int rc = qz_cmd_take(quiz, NULL);
+    dup2(in, 0);
+    close(in), close(sl), close(m);
+    return rc;
+}
+const char *typed_input;
+
+START_TEST(quiz_asks_again)
+{
+    char quiz[64], prog[] = "/tmp/wb-progress-XXXXXX";
+    sealed_file("", quiz);
+    close(mkstemp(prog));
+    setenv("WB_PROGRESS", prog, 1);
+    typed_input = "z\n32\nlots\n3352 GB/s\n3352\n\nRaceCheck\n";
+    int rc;
+    char *out = captured(take_typed, quiz, NULL, &rc);
+    ck_assert_msg(strstr(out, "'z' is not an answer to this question: type a letter (a, b) or the text of a choice, "
+                              "or Enter to skip."), "%s", out);
+    ck_assert_msg(strstr(out, "'lots' is not an answer to this question: type a number"), "%s", out);
+    ck_assert_msg(strstr(out, "'3352 GB/s' is not an answer"), "%s", out);
+    ck_assert_msg(strstr(out, "   1  right   b\n") && strstr(out, "   2  right   3352\n") &&
+                  strstr(out, "   3  WRONG   (no answer)\n") && strstr(out, "   4  right   b\n"), "%s", out);
+    ck_assert_msg(strstr(out, "-- 3 of 6 right"), "%s", out);
+    ck_assert_int_eq(rc, 0);
+    free(out);
+    unlink(prog), unlink(quiz);
+    unsetenv("WB_PROGRESS");
+}
+END_TEST
+
 START_TEST(quiz_files_parse)
 {
     const char *names[] = { "preflight", "phase0", "phase1", "phase2", "phase3", "phase4",
@@ -494,6 +545,7 @@ int main(void)
     ADD(quiz_seal_and_check);
     ADD(quiz_answer_files);
     ADD(quiz_answer_file_problems);
+    ADD(quiz_asks_again);
     ADD(quiz_files_parse);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -1,6 +1,7 @@
 /* quiz.c — the workbook's checkpoint quizzes.
  *
- *   quiz take QUIZ [ANSWERS]        grade an answer file (or ask, when stdin is a terminal)
+ *   quiz take QUIZ [ANSWERS]        grade an answer file (or ask, when stdin is a terminal:
+ *                                   an answer the question cannot take is asked for again)
  *                                   and record quiz.ID in the progress file when it passes
  *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV,
  *                                   adding one column to it when it already exists
@@ -668,6 +669,44 @@ static void qz_record(const qz_quiz *z, int score)
     else printf("Progress NOT recorded: %s\n", err);
 }
 
+/* Ask each question on `in` (a terminal) and say right or wrong after it. An
+ * answer the question cannot take is asked for again, saying what it takes;
+ * Enter skips. Stops early at the end of input. */
+static void qz_ask(const qz_quiz *z, FILE *in, FILE *out, char ans[][QZ_ANS])
+{
+    fprintf(out, "%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to skip.\n",
+            z->title, z->n, z->pass);
+    for (int i = 0; i < z->n; i++) {
+        const qz_question *x = &z->q[i];
+        fprintf(out, "\n%d. %s\n", x->num, x->text);
+        for (int c = 0; c < x->n_choices; c++) fprintf(out, "   %c) %s\n", x->letter[c], x->choice[c]);
+        ans[i][0] = 0;
+        for (;;) {
+            fprintf(out, "> ");
+            fflush(out);
+            char line[1024];
+            if (!fgets(line, sizeof line, in)) {
+                fprintf(out, "\n");
+                return;
+            }
+            if (!strchr(line, '\n')) /* the rest of a long line */
+                for (int ch = getc(in); ch != EOF && ch != '\n'; ch = getc(in)) {}
+            char *a = qz_trim(line);
+            if (!*a || qz_normalize(x, a, ans[i], QZ_ANS)) break;
+            char acc[200];
+            qz_accepts(x, acc, sizeof acc);
+            fprintf(out, "   '%s' is not an answer to this question: type %s, or Enter to skip.\n", a, acc);
+        }
+        char right, why[2100];
+        int ok = qz_check(x, ans[i], &right);
+        qz_why(x, why, sizeof why);
+        if (ok) fprintf(out, "   right. %s\n", why);
+        else if (right) fprintf(out, "   wrong: the answer is %c. %s\n", right, why);
+        else fprintf(out, "   wrong. %s\n", why);
+    }
+    fprintf(out, "\n");
+}
+
 static int qz_cmd_take(const char *path, const char *answers)
 {
     static qz_quiz z;
@@ -688,25 +727,7 @@ static int qz_cmd_take(const char *path, const char *answers)
             return 2;
         }
     } else if (isatty(0)) {
-        printf("%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to skip.\n", z.title, z.n, z.pass);
-        for (int i = 0; i < z.n; i++) {
-            const qz_question *x = &z.q[i];
-            printf("\n%d. %s\n", x->num, x->text);
-            for (int c = 0; c < x->n_choices; c++) printf("   %c) %s\n", x->letter[c], x->choice[c]);
-            printf("> ");
-            fflush(stdout);
-            char line[256];
-            if (!fgets(line, sizeof line, stdin)) break;
-            snprintf(ans[i], QZ_ANS, "%s", qz_trim(line));
-            char right;
-            int ok = qz_check(x, ans[i], &right);
-            char why[2100];
-            qz_why(x, why, sizeof why);
-            if (ok) printf("   right. %s\n", why);
-            else if (right) printf("   wrong: the answer is %c. %s\n", right, why);
-            else printf("   wrong. %s\n", why);
-        }
-        printf("\n");
+        qz_ask(&z, stdin, stdout, ans);
     } else {
         return fprintf(stderr, "no answers: give ANSWERS=file (one `N: answer` a line), or run it in a terminal\n"), 2;
     }
