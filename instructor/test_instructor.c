@@ -509,6 +509,35 @@ START_TEST(quiz_asks_again)
 }
 END_TEST
 
+START_TEST(quiz_keeps_the_best)
+{
+    char quiz[64], ans[] = "/tmp/wb-answers-XXXXXX", prog[] = "/tmp/wb-progress-XXXXXX";
+    sealed_file("", quiz);
+    close(mkstemp(ans));
+    close(mkstemp(prog));
+    unlink(prog);
+    setenv("WB_PROGRESS", prog, 1);
+    const char *tries[] = { "1: b\n2: 3352\n", "1: b\n2: 3352\n3: 3.1416\n", "1: b\n2: 3352\n", "1: b\n4: b\n" };
+    const char *said[] = { "Recorded quiz.t0 2/6", "Recorded quiz.t0 3/6", "Your best, 3/6", "Your best, 3/6" };
+    for (int i = 0; i < 4; i++) {
+        write_text(ans, tries[i]);
+        int rc;
+        char *out = captured(qz_cmd_take, quiz, ans, &rc);
+        ck_assert_msg(strstr(out, said[i]), "try %d:\n%s", i + 1, out);
+        free(out);
+        static wb_progress p;
+        char err[300];
+        ck_assert_int_eq(wb_progress_load(prog, &p, err, sizeof err), 0);
+        const wb_record *r = wb_progress_find(&p, "quiz.t0");
+        ck_assert_ptr_nonnull(r);
+        ck_assert_str_eq(r->figure, i == 0 ? "2/6" : "3/6");
+        wb_progress_free(&p);
+    }
+    unlink(prog), unlink(ans), unlink(quiz);
+    unsetenv("WB_PROGRESS");
+}
+END_TEST
+
 START_TEST(quiz_files_parse)
 {
     const char *names[] = { "preflight", "phase0", "phase1", "phase2", "phase3", "phase4",
@@ -546,6 +575,7 @@ int main(void)
     ADD(quiz_answer_files);
     ADD(quiz_answer_file_problems);
     ADD(quiz_asks_again);
+    ADD(quiz_keeps_the_best);
     ADD(quiz_files_parse);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

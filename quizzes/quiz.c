@@ -3,6 +3,7 @@
  *   quiz take QUIZ [ANSWERS]        grade an answer file (or ask, when stdin is a terminal:
  *                                   an answer the question cannot take is asked for again)
  *                                   and record quiz.ID in the progress file when it passes
+ *                                   and beats the score recorded there (the best stays)
  *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV,
  *                                   adding one column to it when it already exists
  *   quiz seal SOURCE OUT            authors: turn a quiz with plain answers into the sealed one
@@ -661,6 +662,24 @@ static void qz_record(const qz_quiz *z, int score)
     if (score < z->pass) {
         printf("Below the pass mark (%s): not recorded. Read the explanations above and take it again.\n", target);
         return;
+    }
+    /* Keep the best: a record that is as good or better stays. (Read before
+     * wb_progress_update takes its lock: two quizzes taken at the same second
+     * in one workbook are not a case to handle.) */
+    wb_progress p;
+    if (wb_progress_load(wb_progress_path(), &p, err, sizeof err) == 0) {
+        const wb_record *old = wb_progress_find(&p, id);
+        int os = 0, on = 0;
+        if (old && sscanf(old->figure, "%d/%d", &os, &on) == 2 && on > 0 && (double)os / on >= (double)score / z->n) {
+            if (os * z->n == score * on)
+                printf("%s %s is already recorded in %s (%s).\n", id, old->figure, wb_progress_path(), old->date);
+            else
+                printf("Your best, %s on %s, stays recorded in %s; this %s is not recorded.\n", old->figure, old->date,
+                       wb_progress_path(), fig);
+            wb_progress_free(&p);
+            return;
+        }
+        wb_progress_free(&p);
     }
     wb_record r;
     wb_record_set(&r, id, NULL, "-", fig, target);
