@@ -538,6 +538,64 @@ START_TEST(quiz_keeps_the_best)
 }
 END_TEST
 
+/* `quiz grade` of SRC's quiz on `answers` (NAME=TEXT pairs) into a gradebook
+ * that holds `book`; returns the gradebook after it (twice: the same). */
+static char *grade_into(const char *book, const char *const *answers, int n)
+{
+    char quiz[64], dir[] = "/tmp/wb-answers-XXXXXX", csv[] = "/tmp/wb-gradebook-XXXXXX", p[300];
+    sealed_file("", quiz);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    close(mkstemp(csv));
+    write_text(csv, book);
+    for (int i = 0; i < n; i += 2) {
+        snprintf(p, sizeof p, "%s/%s", dir, answers[i]);
+        write_text(p, answers[i + 1]);
+    }
+    char *once = NULL;
+    for (int k = 0; k < 2; k++) {
+        int fd = open("/dev/null", O_WRONLY), o = dup(1);
+        fflush(stdout), dup2(fd, 1), close(fd);
+        int rc = qz_cmd_grade(quiz, dir, csv);
+        fflush(stdout), dup2(o, 1), close(o);
+        ck_assert_int_eq(rc, 0);
+        char *t = slurp(csv);
+        if (once) ck_assert_msg(strcmp(once, t) == 0, "grading again changed the gradebook:\n%s\nthen\n%s", once, t);
+        free(once);
+        once = t;
+    }
+    snprintf(p, sizeof p, "rm -rf %s %s %s", dir, csv, quiz);
+    sh(p, NULL);
+    return once;
+}
+
+START_TEST(quiz_gradebook_columns)
+{
+    /* its own column replaced (a student with no file now: blank), other
+     * quizzes' and the week grader's columns kept, a row longer than the
+     * header kept whole, a blank line not made a row */
+    const char *answers[] = { "ann.txt", "1: b\n2: 3352\n", "pat.txt", "1: b\n" };
+    char *t = grade_into("student,a,quiz.t0 (of 5),quiz.t1 (of 5)\nann,1,5,4,extra\r\nold,2,5,3\n\n"
+                         "zed,\"multi\nline, x\",,2\n", answers, 4);
+    ck_assert_str_eq(t, "student,a,quiz.t0 (of 6),quiz.t1 (of 5),\nann,1,2,4,extra\nold,2,,3,\n"
+                        "zed,\"multi\nline, x\",,2,\npat,,1,,\n");
+    free(t);
+    /* a wide gradebook (a whole course) keeps every column */
+    char *wide = NULL, *ann = NULL;
+    size_t n1 = 0, n2 = 0;
+    FILE *h = open_memstream(&wide, &n1), *r = open_memstream(&ann, &n2);
+    fputs("student", h), fputs("ann", r);
+    for (int c = 0; c < 300; c++) fprintf(h, ",c%d", c), fprintf(r, ",%d", c);
+    fclose(h), fclose(r);
+    char *book = NULL;
+    asprintf(&book, "%s\n%s\n", wide, ann);
+    t = grade_into(book, answers, 2);
+    char *want = NULL;
+    asprintf(&want, "%s,quiz.t0 (of 6)\n%s,2\n", wide, ann);
+    ck_assert_str_eq(t, want);
+    free(t), free(want), free(book), free(wide), free(ann);
+}
+END_TEST
+
 START_TEST(quiz_files_parse)
 {
     const char *names[] = { "preflight", "phase0", "phase1", "phase2", "phase3", "phase4",
@@ -576,6 +634,7 @@ int main(void)
     ADD(quiz_answer_file_problems);
     ADD(quiz_asks_again);
     ADD(quiz_keeps_the_best);
+    ADD(quiz_gradebook_columns);
     ADD(quiz_files_parse);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

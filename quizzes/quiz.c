@@ -4,8 +4,9 @@
  *                                   an answer the question cannot take is asked for again)
  *                                   and record quiz.ID in the progress file when it passes
  *                                   and beats the score recorded there (the best stays)
- *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV,
- *                                   adding one column to it when it already exists
+ *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV:
+ *                                   its column quiz.ID is added, or replaced as a whole when
+ *                                   grading again; every other column and row is kept
  *   quiz seal SOURCE OUT            authors: turn a quiz with plain answers into the sealed one
  *   quiz verify SOURCE QUIZ         authors: the sealed quiz accepts every source answer and is
  *                                   what `seal` writes today
@@ -50,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wb_progress.h"
@@ -194,6 +196,12 @@ static char *qz_slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { /* a folder opens, but is no text */
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -757,12 +765,14 @@ static int qz_cmd_take(const char *path, const char *answers)
     return score >= z.pass ? 0 : 1;
 }
 
-/* ---- a small CSV table, to add one column to an existing gradebook ---- */
+/* ---- a small CSV table: the gradebook, whose other columns are kept ---- */
 
 typedef struct {
     int    rows, cols;
-    char **cell; /* rows * cols, row 0 the header */
+    char **cell; /* rows x cols, row 0 the header; short rows padded with "" */
 } qz_csv;
+
+#define QZ_CELL(t, r, c) ((t)->cell[(size_t)(r) * (size_t)(t)->cols + (size_t)(c)])
 
 static char *qz_csv_field(const char **p)
 {
@@ -783,35 +793,71 @@ static char *qz_csv_field(const char **p)
     return out;
 }
 
+/* Every row and every field of `text`, however many; a blank line is no row. */
 static void qz_csv_load(const char *text, qz_csv *t)
 {
-    t->rows = t->cols = 0;
-    t->cell = NULL;
-    const char *p = text;
-    int cap = 0;
-    while (p && *p) {
-        int col = 0;
-        char *row[256];
-        for (;;) {
-            row[col++] = qz_csv_field(&p);
-            if (*p == ',' && col < 256) {
-                p++;
-                continue;
-            }
-            break;
+    char ***row = NULL;
+    int *len = NULL, n = 0, cols = 0;
+    for (const char *p = text; *p;) {
+        if (*p == '\n' || *p == '\r') {
+            p++;
+            continue;
         }
-        while (*p == '\r') p++;
-        if (*p == '\n') p++;
-        if (t->rows == 0) t->cols = col;
-        if (t->rows + 1 > cap) t->cell = realloc(t->cell, sizeof(char *) * (size_t)(cap = 2 * cap + 8) * 256);
-        for (int c = 0; c < 256; c++) t->cell[t->rows * 256 + c] = c < col ? row[c] : (c < t->cols ? strdup("") : NULL);
-        t->rows++;
+        char **f = NULL;
+        int k = 0;
+        for (;;) {
+            f = realloc(f, sizeof *f * (size_t)(k + 1));
+            f[k++] = qz_csv_field(&p);
+            if (*p != ',') break;
+            p++;
+        }
+        row = realloc(row, sizeof *row * (size_t)(n + 1));
+        len = realloc(len, sizeof *len * (size_t)(n + 1));
+        row[n] = f, len[n++] = k;
+        if (k > cols) cols = k;
     }
+    t->rows = n, t->cols = cols;
+    t->cell = malloc(sizeof(char *) * ((size_t)n * (size_t)cols + 1));
+    for (int r = 0; r < n; r++) {
+        for (int c = 0; c < cols; c++) QZ_CELL(t, r, c) = c < len[r] ? row[r][c] : strdup("");
+        free(row[r]);
+    }
+    free(row), free(len);
+}
+
+/* Add a column (header `name`, empty cells); returns its index. */
+static int qz_csv_add_col(qz_csv *t, const char *name)
+{
+    char **cell = malloc(sizeof(char *) * (size_t)t->rows * (size_t)(t->cols + 1));
+    for (int r = 0; r < t->rows; r++) {
+        memcpy(cell + (size_t)r * (size_t)(t->cols + 1), &QZ_CELL(t, r, 0), sizeof(char *) * (size_t)t->cols);
+        cell[(size_t)r * (size_t)(t->cols + 1) + (size_t)t->cols] = strdup(r ? "" : name);
+    }
+    free(t->cell);
+    t->cell = cell;
+    return t->cols++;
+}
+
+/* The row whose first cell is `id`, added (empty cells) if there is none. */
+static int qz_csv_row(qz_csv *t, const char *id)
+{
+    for (int r = 1; r < t->rows; r++)
+        if (strcmp(QZ_CELL(t, r, 0), id) == 0) return r;
+    t->cell = realloc(t->cell, sizeof(char *) * (size_t)(t->rows + 1) * (size_t)t->cols);
+    int r = t->rows++;
+    for (int c = 0; c < t->cols; c++) QZ_CELL(t, r, c) = strdup(c ? "" : id);
+    return r;
+}
+
+static void qz_csv_set(qz_csv *t, int r, int c, const char *v)
+{
+    free(QZ_CELL(t, r, c));
+    QZ_CELL(t, r, c) = strdup(v);
 }
 
 static void qz_csv_put(FILE *f, const char *s)
 {
-    if (strpbrk(s, ",\"\n")) {
+    if (strpbrk(s, ",\"\n\r")) {
         fputc('"', f);
         for (; *s; s++) {
             if (*s == '"') fputc('"', f);
@@ -821,6 +867,9 @@ static void qz_csv_put(FILE *f, const char *s)
     } else fputs(s, f);
 }
 
+/* Grade a class into the gradebook: this quiz's column ("quiz.ID (of N)") is
+ * replaced as a whole (a student without an answer file now is blank in it),
+ * and so is "quiz.ID problems"; every other column and row is kept. */
 static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
 {
     static qz_quiz z;
@@ -841,37 +890,31 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
             names[j] = names[j - 1];
             names[j - 1] = x;
         }
-    /* the gradebook so far (if any), then our column */
+    /* the gradebook so far (if any), then our columns, emptied */
     qz_csv t = { 0, 0, NULL };
     char *old = qz_slurp(gradebook);
-    if (old && *old) qz_csv_load(old, &t);
+    if (old) qz_csv_load(old, &t);
     free(old);
     if (t.rows == 0) {
-        t.cell = calloc(256 * 8, sizeof(char *));
+        t.cell = malloc(sizeof(char *));
         t.cell[0] = strdup("student");
-        t.rows = 1;
-        t.cols = 1;
+        t.rows = t.cols = 1;
     }
-    char col_name[128];
+    char col_name[128], why_name[128], prefix[128];
     snprintf(col_name, sizeof col_name, "quiz.%s (of %d)", z.id, z.n);
-    int col = -1;
-    for (int c = 0; c < t.cols; c++)
-        if (strncmp(t.cell[c], "quiz.", 5) == 0 && strncmp(t.cell[c] + 5, z.id, strlen(z.id)) == 0 &&
-            strncmp(t.cell[c] + 5 + strlen(z.id), " (of ", 5) == 0)
-            col = c;
-    if (col < 0) {
-        if (t.cols == 256) return fprintf(stderr, "%s has too many columns\n", gradebook), 2;
-        col = t.cols++;
-        for (int r = 0; r < t.rows; r++) t.cell[r * 256 + col] = strdup("");
-    }
-    free(t.cell[col]);
-    t.cell[col] = strdup(col_name);
-    /* a refused answer file: REFUSED in the score column, why in this one */
-    char why_name[128];
     snprintf(why_name, sizeof why_name, "quiz.%s problems", z.id);
-    int why_col = -1, refused = 0;
-    for (int c = 0; c < t.cols; c++)
-        if (strcmp(t.cell[c], why_name) == 0) why_col = c;
+    snprintf(prefix, sizeof prefix, "quiz.%s (of ", z.id);
+    int col = -1, why_col = -1, refused = 0;
+    for (int c = 0; c < t.cols; c++) {
+        if (strncmp(QZ_CELL(&t, 0, c), prefix, strlen(prefix)) == 0) col = c;
+        if (strcmp(QZ_CELL(&t, 0, c), why_name) == 0) why_col = c;
+    }
+    if (col < 0) col = qz_csv_add_col(&t, col_name);
+    qz_csv_set(&t, 0, col, col_name);
+    for (int r = 1; r < t.rows; r++) {
+        qz_csv_set(&t, r, col, "");
+        if (why_col >= 0) qz_csv_set(&t, r, why_col, "");
+    }
     printf("%s: %d answer file%s in %s\n", z.title, n, n == 1 ? "" : "s", dir);
     for (int i = 0; i < n; i++) {
         char p[1400], id[256];
@@ -880,7 +923,11 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
         char *dot = strrchr(id, '.');
         if (dot) *dot = 0;
         char *text = qz_slurp(p);
-        if (!text) continue;
+        if (!text) {
+            printf("  %-24s skipped: %s is not a readable file\n", id, names[i]);
+            free(names[i]);
+            continue;
+        }
         static char problems[16384], joined[16384];
         int bad = qz_read_answers(&z, text, names[i], ans, problems, sizeof problems);
         free(text);
@@ -894,31 +941,13 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
                 qz_append(joined, sizeof joined, "; ", l);
             }
             refused++;
+            if (why_col < 0) why_col = qz_csv_add_col(&t, why_name);
         } else printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
-        if (bad && why_col < 0) {
-            if (t.cols == 256) return fprintf(stderr, "%s has too many columns\n", gradebook), 2;
-            why_col = t.cols++;
-            for (int r = 0; r < t.rows; r++) t.cell[r * 256 + why_col] = strdup("");
-            free(t.cell[why_col]);
-            t.cell[why_col] = strdup(why_name);
-        }
-        int r = 1;
-        while (r < t.rows && strcmp(t.cell[r * 256], id) != 0) r++;
-        if (r == t.rows) {
-            t.cell = realloc(t.cell, sizeof(char *) * 256 * (size_t)(t.rows + 1));
-            for (int c = 0; c < 256; c++) t.cell[r * 256 + c] = c < t.cols ? strdup("") : NULL;
-            free(t.cell[r * 256]);
-            t.cell[r * 256] = strdup(id);
-            t.rows++;
-        }
+        int r = qz_csv_row(&t, id);
         char v[32];
         snprintf(v, sizeof v, bad ? "REFUSED" : "%d", score);
-        free(t.cell[r * 256 + col]);
-        t.cell[r * 256 + col] = strdup(v);
-        if (why_col >= 0) {
-            free(t.cell[r * 256 + why_col]);
-            t.cell[r * 256 + why_col] = strdup(bad ? joined : "");
-        }
+        qz_csv_set(&t, r, col, v);
+        if (bad) qz_csv_set(&t, r, why_col, joined);
         free(names[i]);
     }
     char tmp[1200];
@@ -928,11 +957,13 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
     for (int r = 0; r < t.rows; r++) {
         for (int c = 0; c < t.cols; c++) {
             if (c) fputc(',', f);
-            qz_csv_put(f, t.cell[r * 256 + c] ? t.cell[r * 256 + c] : "");
+            qz_csv_put(f, QZ_CELL(&t, r, c));
         }
         fputc('\n', f);
     }
     if (fclose(f) != 0 || rename(tmp, gradebook) != 0) return fprintf(stderr, "cannot write %s\n", gradebook), 2;
+    for (size_t k = 0; k < (size_t)t.rows * (size_t)t.cols; k++) free(t.cell[k]);
+    free(t.cell);
     printf("Gradebook: %s (column \"%s\")\n", gradebook, col_name);
     if (refused)
         printf("%d answer file%s REFUSED (above): %s score says REFUSED and \"%s\" says why; fix and grade again.\n",
