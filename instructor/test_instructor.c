@@ -256,6 +256,15 @@ START_TEST(gradebook_and_feedback)
     /* a bad answer file: refused, and its row says why */
     ck_assert_msg(strstr(t, "\ndan,,,,,,,,REFUSED,dan.txt:2: question 1 is answered twice (also on line 1); "
                             "dan.txt:3: question 40 does not exist (questions 1-12)\n"), "%s", t);
+    /* the weeks graded again: the gradebook is rewritten with the quiz
+     * columns and the quiz-only rows kept, as they were */
+    st[0].g[0][2].points = 8.5;
+    ck_assert_int_eq(write_gradebook(&G, csv), 0);
+    char *again = slurp(csv);
+    char *ann = strstr(t, "\nann,"), *cut = strstr(ann, "7.29,37.29");
+    memcpy(cut, "8.50,38.50", 10);
+    ck_assert_str_eq(again, t);
+    free(again);
     free(t);
     unlink(csv);
     unlink(fb);
