@@ -406,6 +406,22 @@ static char *captured(int (*f)(const char *, const char *), const char *a, const
     return t;
 }
 
+static char *captured2_grade(const char *quiz, const char *dir, const char *csv, int *rc)
+{
+    char path[] = "/tmp/wb-quiz-out-XXXXXX";
+    int fd = mkstemp(path);
+    fflush(stdout), fflush(stderr);
+    int o = dup(1), e = dup(2);
+    dup2(fd, 1), dup2(fd, 2);
+    *rc = qz_cmd_grade(quiz, dir, csv);
+    fflush(stdout), fflush(stderr);
+    dup2(o, 1), dup2(e, 2);
+    close(o), close(e), close(fd);
+    char *t = slurp(path);
+    unlink(path);
+    return t;
+}
+
 /* A sealed copy of SRC (with `extra` lines before its first question) in a
  * temporary file; the name in path. */
 static void sealed_file(const char *extra, char path[64])
@@ -605,6 +621,89 @@ START_TEST(quiz_gradebook_columns)
 }
 END_TEST
 
+/* A graded quiz: its sealed copy holds neither keys nor explanations, `take`
+ * only checks the form of the answers and says nothing of right or wrong,
+ * `grade` grades from the source. */
+START_TEST(quiz_graded_keeps_its_key)
+{
+    char quiz[64], ans[] = "/tmp/wb-answers-XXXXXX", prog[] = "/tmp/wb-progress-XXXXXX";
+    sealed_file("graded: yes\n", quiz);
+    char *text = slurp(quiz);
+    ck_assert_msg(strstr(text, "\ngraded: yes\n") && !strstr(text, "\nkey:") && !strstr(text, "\nwhy:"),
+                  "a graded quiz's sealed copy holds keys or explanations:\n%s", text);
+    free(text);
+    static qz_quiz z;
+    char err[300];
+    ck_assert_msg(qz_load(quiz, &z, err, sizeof err) == 0, "%s", err);
+    ck_assert(z.graded && z.sealed && !z.q[0].numeric && z.q[1].numeric);
+    close(mkstemp(ans));
+    close(mkstemp(prog));
+    unlink(prog);
+    setenv("WB_PROGRESS", prog, 1);
+    /* an answer file: nothing about right or wrong, nothing recorded */
+    write_text(ans, "1: a\n2: 3352\n4: racecheck\n");
+    int rc;
+    char *out = captured(qz_cmd_take, quiz, ans, &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "3 of 6 questions answered (not answered: 3, 5, 6)"), "rc %d:\n%s", rc, out);
+    ck_assert_msg(!strcasestr(out, "right") && !strcasestr(out, "wrong") && !strstr(out, "answer is") &&
+                  !strstr(out, "warp is") && !strstr(out, "2.619e9"), "a graded quiz tells:\n%s", out);
+    ck_assert_msg(access(prog, F_OK) != 0, "a graded quiz was recorded in the progress file");
+    free(out);
+    write_text(ans, "1: z\n");
+    out = captured(qz_cmd_take, quiz, ans, &rc);
+    ck_assert_msg(rc == 2 && strstr(out, ":1: question 1: 'z' is not a choice"), "rc %d:\n%s", rc, out);
+    free(out);
+    /* in the terminal: asked, not told, and the answers saved to hand in */
+    char dir[] = "/tmp/wb-graded-XXXXXX", cwd[1024];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    ck_assert_int_eq(chdir(dir), 0);
+    typed_input = "z\na\n3352\n";
+    out = captured(take_typed, quiz, NULL, &rc);
+    ck_assert_msg(strstr(out, "'z' is not an answer to this question"), "%s", out);
+    ck_assert_msg(!strcasestr(out, "right") && !strcasestr(out, "wrong") && !strstr(out, "warp is"),
+                  "a graded quiz tells:\n%s", out);
+    ck_assert_msg(rc == 0 && strstr(out, "quiz-t0-answers.txt"), "rc %d:\n%s", rc, out);
+    text = slurp("quiz-t0-answers.txt");
+    ck_assert_ptr_nonnull(text);
+    ck_assert_msg(strstr(text, "\n1: a\n2: 3352\n3:\n"), "%s", text);
+    free(text), free(out);
+    out = captured(take_typed, quiz, NULL, &rc); /* a second time: the first file is kept */
+    ck_assert_msg(strstr(out, "quiz-t0-answers-2.txt") && access("quiz-t0-answers.txt", F_OK) == 0, "%s", out);
+    free(out);
+    ck_assert_int_eq(chdir(cwd), 0);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+    /* grading: refused from the student copy, done from the source */
+    char cls[] = "/tmp/wb-class-XXXXXX", csv[] = "/tmp/wb-gradebook-XXXXXX", src[] = "/tmp/wb-source-XXXXXX", p[200];
+    ck_assert_ptr_nonnull(mkdtemp(cls));
+    close(mkstemp(csv));
+    unlink(csv);
+    close(mkstemp(src));
+    char *q1 = strstr(SRC, "q: 1\n"), *body = NULL;
+    asprintf(&body, "%.*sgraded: yes\n%s", (int)(q1 - SRC), SRC, q1);
+    write_text(src, body);
+    free(body);
+    snprintf(p, sizeof p, "%s/ann.txt", cls);
+    write_text(p, "1: b\n2: 3352\n3: 3\n");
+    out = captured2_grade(quiz, cls, csv, &rc);
+    ck_assert_msg(rc == 2 && strstr(out, "grade with its source"), "rc %d:\n%s", rc, out);
+    free(out);
+    out = captured2_grade(src, cls, csv, &rc);
+    ck_assert_msg(rc == 0 && strstr(out, "ann                      2/6"), "rc %d:\n%s", rc, out);
+    free(out);
+    snprintf(p, sizeof p, "rm -rf %s %s %s %s %s", cls, csv, src, quiz, ans);
+    sh(p, NULL);
+    unsetenv("WB_PROGRESS");
+    /* a graded quiz whose sealed copy holds keys is refused */
+    static qz_quiz w;
+    ck_assert_int_eq(qz_parse("title: t\nid: t\npass: 1\ngraded: yes\nq: 1\ntext: x\nchoice: a | 1\nkey: ab:cd\n", "w",
+                              &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "make quiz-seal"), "%s", err);
+}
+END_TEST
+
 START_TEST(quiz_files_parse)
 {
     const char *names[] = { "preflight", "phase0", "phase1", "phase2", "phase3", "phase4",
@@ -644,6 +743,7 @@ int main(void)
     ADD(quiz_asks_again);
     ADD(quiz_keeps_the_best);
     ADD(quiz_gradebook_columns);
+    ADD(quiz_graded_keeps_its_key);
     ADD(quiz_files_parse);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

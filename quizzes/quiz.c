@@ -6,7 +6,8 @@
  *                                   and beats the score recorded there (the best stays)
  *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV:
  *                                   its column quiz.ID is added, or replaced as a whole when
- *                                   grading again; every other column and row is kept
+ *                                   grading again; every other column and row is kept. QUIZ
+ *                                   is the sealed quiz or its source (a graded quiz: the source)
  *   quiz seal SOURCE OUT            authors: turn a quiz with plain answers into the sealed one
  *   quiz verify SOURCE QUIZ         authors: the sealed quiz accepts every source answer and is
  *                                   what `seal` writes today
@@ -30,6 +31,20 @@
  * Explanations are XORed with a salt-derived key stream: not a secret (the
  * tool shows them after any answer), just not readable by opening the file.
  *
+ * Graded quizzes. Hashes of one letter out of four, with the salt beside them,
+ * only keep honest readers honest: hashing a, b, c and d finds the key, and so
+ * does taking the quiz four times when it says right or wrong. So a quiz whose
+ * source says `graded: yes` is sealed without any key or explanation: its
+ * sealed file (the one the student copy gets) has the questions, the choices
+ * and `graded: yes`, nothing else. `take` on it checks the answers' form only
+ * (asks again, or refuses the file, as above), says how many questions are
+ * answered and never right or wrong, records nothing in the progress file,
+ * and in the terminal saves the answers to quiz-ID-answers.txt (-2, -3... when
+ * taken again) to hand in. `grade` grades it from the source (make grade-quiz
+ * does so for every quiz). A sealed file that says `graded: yes` and holds a
+ * key is refused; release.sh checks the student copy for both. Ungraded
+ * quizzes are self-study: feedback, the right letter and the explanation.
+ *
  * An answer file: one `N: answer` a line ("3: b", "7: 3352"); '#' comments.
  * A choice is its letter ("b", "b) 32") or its text ("3: racecheck", any case).
  * A file with a line that is not `N: answer`, a question the quiz does not
@@ -44,6 +59,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -187,7 +203,8 @@ typedef struct {
     char        title[200];
     char        id[64];
     int         pass;
-    int         sealed;     /* keys, not answers */
+    int         sealed;     /* keys, not answers (a graded quiz's: neither) */
+    int         graded;     /* `graded: yes`: the sealed copy holds no keys */
     int         n;
     qz_question q[QZ_MAX_Q];
 } qz_quiz;
@@ -267,6 +284,14 @@ int qz_parse(const char *text, const char *path, qz_quiz *z, char *err, size_t e
         if (strcmp(k, "title") == 0) snprintf(z->title, sizeof z->title, "%s", v);
         else if (strcmp(k, "id") == 0) snprintf(z->id, sizeof z->id, "%s", v);
         else if (strcmp(k, "pass") == 0) z->pass = atoi(v);
+        else if (strcmp(k, "graded") == 0) {
+            if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0) {
+                snprintf(err, errsz, "%s: graded: is yes or no, not '%s'", path, v);
+                free(t);
+                return -1;
+            }
+            z->graded = strcmp(v, "yes") == 0;
+        }
         else if (strcmp(k, "q") == 0) {
             if (z->n == QZ_MAX_Q) {
                 snprintf(err, errsz, "%s: more than %d questions", path, QZ_MAX_Q);
@@ -345,14 +370,20 @@ int qz_parse(const char *text, const char *path, qz_quiz *z, char *err, size_t e
         snprintf(err, errsz, "%s: holds both answers and keys", path);
         return -1;
     }
-    z->sealed = has_keys;
+    if (z->graded && has_keys) {
+        snprintf(err, errsz, "%s: a graded quiz's sealed copy must hold no keys, and this one does: run make quiz-seal",
+                 path);
+        return -1;
+    }
+    z->sealed = has_keys || (z->graded && !has_answers);
     if (!z->id[0] || !z->title[0] || z->n == 0 || z->pass <= 0 || z->pass > z->n) {
         snprintf(err, errsz, "%s: needs title:, id:, at least one q: and 0 < pass: <= the number of questions", path);
         return -1;
     }
     for (int i = 0; i < z->n; i++) {
         qz_question *x = &z->q[i];
-        if (!x->text[0] || (z->sealed ? !x->hash[0] : !x->answer[0])) {
+        if (z->sealed && z->graded) x->numeric = x->n_choices == 0; /* no key to say so */
+        if (!x->text[0] || (z->sealed ? !z->graded && !x->hash[0] : !x->answer[0])) {
             snprintf(err, errsz, "%s: q %d needs text: and %s", path, x->num, z->sealed ? "key:" : "answer:");
             return -1;
         }
@@ -405,10 +436,17 @@ static void qz_seal_question(const qz_quiz *z, qz_question *x)
 
 static void qz_write(FILE *f, qz_quiz *z, const char *source)
 {
-    fprintf(f, "# Sealed quiz: answers are salted hashes. Generated from %s by `make quiz-seal`; do not edit.\n"
-               "# Take it: make quiz PHASE=%s [ANSWERS=file]   (answer file: one `N: answer` a line)\n",
-            source, strncmp(z->id, "phase", 5) == 0 ? z->id + 5 : z->id);
+    const char *phase = strncmp(z->id, "phase", 5) == 0 ? z->id + 5 : z->id;
+    if (z->graded)
+        fprintf(f, "# Graded quiz: this copy holds no answers. Generated from %s by `make quiz-seal`; do not edit.\n"
+                   "# Take it: make quiz PHASE=%s [ANSWERS=file], then hand in your answer file.\n",
+                source, phase);
+    else
+        fprintf(f, "# Sealed quiz: answers are salted hashes. Generated from %s by `make quiz-seal`; do not edit.\n"
+                   "# Take it: make quiz PHASE=%s [ANSWERS=file]   (answer file: one `N: answer` a line)\n",
+                source, phase);
     fprintf(f, "title: %s\nid: %s\npass: %d\n", z->title, z->id, z->pass);
+    if (z->graded) fprintf(f, "graded: yes\n");
     for (int i = 0; i < z->n; i++) {
         qz_question *x = &z->q[i];
         qz_seal_question(z, x);
@@ -417,10 +455,18 @@ static void qz_write(FILE *f, qz_quiz *z, const char *source)
         for (char *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) fprintf(f, "text: %s\n", l);
         free(t);
         for (int c = 0; c < x->n_choices; c++) fprintf(f, "choice: %c | %s\n", x->letter[c], x->choice[c]);
+        if (z->graded) continue; /* no key, no explanation */
         if (x->numeric) fprintf(f, "key: %s:%.17g:%s\n", x->salt, x->step, x->hash);
         else fprintf(f, "key: %s:%s\n", x->salt, x->hash);
         fprintf(f, "why: %s\n", x->why_hex);
     }
+}
+
+/* A source quiz sealed in memory (to grade from the source). */
+static void qz_seal_all(qz_quiz *z)
+{
+    for (int i = 0; i < z->n; i++) qz_seal_question(z, &z->q[i]);
+    z->sealed = 1;
 }
 
 /* The explanation of a sealed question (caller's buffer). */
@@ -614,7 +660,7 @@ static int qz_cmd_seal(const char *src, const char *out)
     snprintf(shown, sizeof shown, "instructor/quizzes/%s", base ? base + 1 : src);
     qz_write(f, &z, shown);
     if (fclose(f) != 0 || rename(tmp, out) != 0) return fprintf(stderr, "cannot write %s\n", out), 2;
-    printf("%s: %d questions sealed into %s\n", src, z.n, out);
+    printf("%s: %d questions sealed into %s%s\n", src, z.n, out, z.graded ? " (graded: no keys, no explanations)" : "");
     return 0;
 }
 
@@ -627,7 +673,7 @@ static int qz_cmd_verify(const char *src, const char *sealed_path)
     int bad = 0;
     if (!z.sealed) fprintf(stderr, "%s is not sealed: it holds the answers\n", sealed_path), bad++;
     if (s.n != z.n) fprintf(stderr, "%s has %d questions, %s %d\n", src, s.n, sealed_path, z.n), bad++;
-    for (int i = 0; i < s.n && i < z.n && !bad; i++) {
+    for (int i = 0; i < s.n && i < z.n && !bad && !z.graded; i++) { /* a graded copy: no keys to check */
         char right;
         const char *a = s.q[i].answer;
         char num[64];
@@ -696,13 +742,18 @@ static void qz_record(const qz_quiz *z, int score)
     else printf("Progress NOT recorded: %s\n", err);
 }
 
-/* Ask each question on `in` (a terminal) and say right or wrong after it. An
- * answer the question cannot take is asked for again, saying what it takes;
- * Enter skips. Stops early at the end of input. */
+/* Ask each question on `in` (a terminal) and, unless the quiz is graded, say
+ * right or wrong after it. An answer the question cannot take is asked for
+ * again, saying what it takes; Enter skips. Stops early at the end of input. */
 static void qz_ask(const qz_quiz *z, FILE *in, FILE *out, char ans[][QZ_ANS])
 {
-    fprintf(out, "%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to skip.\n",
-            z->title, z->n, z->pass);
+    if (z->graded)
+        fprintf(out, "%s — %d questions, graded by your instructor: your answers are saved to hand in, not checked "
+                     "here. Type a letter (or the text of a choice) or a number, Enter to skip.\n", z->title, z->n);
+    else
+        fprintf(out, "%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to "
+                     "skip.\n", z->title, z->n, z->pass);
+    for (int i = 0; i < z->n; i++) ans[i][0] = 0;
     for (int i = 0; i < z->n; i++) {
         const qz_question *x = &z->q[i];
         fprintf(out, "\n%d. %s\n", x->num, x->text);
@@ -724,6 +775,7 @@ static void qz_ask(const qz_quiz *z, FILE *in, FILE *out, char ans[][QZ_ANS])
             qz_accepts(x, acc, sizeof acc);
             fprintf(out, "   '%s' is not an answer to this question: type %s, or Enter to skip.\n", a, acc);
         }
+        if (z->graded) continue;
         char right, why[2100];
         int ok = qz_check(x, ans[i], &right);
         qz_why(x, why, sizeof why);
@@ -732,6 +784,41 @@ static void qz_ask(const qz_quiz *z, FILE *in, FILE *out, char ans[][QZ_ANS])
         else fprintf(out, "   wrong. %s\n", why);
     }
     fprintf(out, "\n");
+}
+
+/* A graded quiz, answered: say how many questions have an answer (never
+ * whether it is right: this copy cannot tell) and where the answer file to
+ * hand in is; answers typed in the terminal are saved to a new file first. */
+static int qz_collected(const qz_quiz *z, char ans[][QZ_ANS], const char *file)
+{
+    char saved[200];
+    if (!file || !*file) {
+        FILE *f = NULL;
+        for (int k = 1; !f && k < 1000; k++) {
+            if (k == 1) snprintf(saved, sizeof saved, "quiz-%s-answers.txt", z->id);
+            else snprintf(saved, sizeof saved, "quiz-%s-answers-%d.txt", z->id, k);
+            int fd = open(saved, O_WRONLY | O_CREAT | O_EXCL, 0644); /* never over an earlier attempt */
+            if (fd >= 0) f = fdopen(fd, "w");
+            else if (errno != EEXIST) break;
+        }
+        if (!f) return fprintf(stderr, "cannot save your answers to %s: %s\n", saved, strerror(errno)), 2;
+        fprintf(f, "# %s\n", z->title);
+        for (int i = 0; i < z->n; i++) fprintf(f, "%d:%s%s\n", z->q[i].num, ans[i][0] ? " " : "", ans[i]);
+        if (fclose(f) != 0) return fprintf(stderr, "cannot save your answers to %s\n", saved), 2;
+        file = saved;
+    }
+    char blank[200] = "";
+    int got = 0;
+    for (int i = 0; i < z->n; i++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", z->q[i].num);
+        if (ans[i][0]) got++;
+        else qz_append(blank, sizeof blank, ", ", num);
+    }
+    printf("%s\n  %d of %d questions answered%s%s%s.\n", z->title, got, z->n, blank[0] ? " (not answered: " : "",
+           blank, blank[0] ? ")" : "");
+    printf("  A graded quiz: your instructor grades it, so nothing is checked or recorded here. Hand in %s.\n", file);
+    return 0;
 }
 
 static int qz_cmd_take(const char *path, const char *answers)
@@ -758,6 +845,7 @@ static int qz_cmd_take(const char *path, const char *answers)
     } else {
         return fprintf(stderr, "no answers: give ANSWERS=file (one `N: answer` a line), or run it in a terminal\n"), 2;
     }
+    if (z.graded) return qz_collected(&z, ans, answers);
     printf("%s\n", z.title);
     int score = qz_grade(&z, ans, stdout);
     printf("  -- %d of %d right (pass mark %d)\n", score, z.n, z.pass);
@@ -876,6 +964,12 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
     static char ans[QZ_MAX_Q][QZ_ANS];
     char err[600];
     if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    if (!z.sealed) qz_seal_all(&z); /* the source: the same keys as the sealed copy */
+    else if (z.graded) {
+        const char *base = strrchr(path, '/');
+        return fprintf(stderr, "%s is a graded quiz's student copy: it holds no keys. grade with its source, "
+                               "instructor/quizzes/%s\n", path, base ? base + 1 : path), 2;
+    }
     DIR *d = opendir(dir);
     if (!d) return fprintf(stderr, "cannot open %s: %s\n", dir, strerror(errno)), 2;
     char *names[1024];
