@@ -1018,7 +1018,7 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
         if (dot) *dot = 0;
         char *text = qz_slurp(p);
         if (!text) {
-            printf("  %-24s skipped: %s is not a readable file\n", id, names[i]);
+            printf("  %-24s skipped: %s: %s\n", id, names[i], strerror(errno));
             free(names[i]);
             continue;
         }
