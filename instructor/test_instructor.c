@@ -365,7 +365,7 @@ START_TEST(quiz_answer_files)
     free(text);
     static char ans[QZ_MAX_Q][QZ_ANS];
     char problems[2000];
-    ck_assert_int_eq(qz_read_answers(&z, "# mine\n1: B\n2) 3350   # roughly\n3:\n", "a.txt", ans, problems,
+    ck_assert_int_eq(qz_read_answers(&z, "\xef\xbb\xbf# mine\r\n1: B\r\n2) 3350   # roughly\n3:\n", "a.txt", ans, problems,
                                      sizeof problems), 0);
     ck_assert_str_eq(problems, "");
     ck_assert_str_eq(ans[0], "b");

@@ -579,6 +579,7 @@ int qz_read_answers(const qz_quiz *z, const char *text, const char *path, char a
     int first[QZ_MAX_Q] = { 0 }, bad = 0, lno = 0;
     for (int i = 0; i < z->n; i++) ans[i][0] = 0;
     problems[0] = 0;
+    if (strncmp(text, "\xef\xbb\xbf", 3) == 0) text += 3; /* the byte-order mark some editors write */
     for (const char *p = text; *p;) {
         const char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
