@@ -24,7 +24,8 @@
  *   why: HEX                           the explanation, shown after answering
  *
  * The author's source (instructor/quizzes/phaseN.txt) has instead
- * `answer: b` or `answer: 3352 +- 20` and `explain: text`. Answers are kept
+ * `answer: b` or `answer: 3352 +- 20` and `explain: text`, and may say
+ * `graded: yes` (below). Answers are kept
  * only as salted SHA-256 hashes, so the file a learner gets does not say them;
  * a number within the tolerance is found by hashing the 17 grid points around
  * it (STEP = tolerance / 8, so the tolerance holds to within one eighth).
@@ -37,7 +38,7 @@
  * source says `graded: yes` is sealed without any key or explanation: its
  * sealed file (the one the student copy gets) has the questions, the choices
  * and `graded: yes`, nothing else. `take` on it checks the answers' form only
- * (asks again, or refuses the file, as above), says how many questions are
+ * (asks again, or refuses the file, as below), says how many questions are
  * answered and never right or wrong, records nothing in the progress file,
  * and in the terminal saves the answers to quiz-ID-answers.txt (-2, -3... when
  * taken again) to hand in. `grade` grades it from the source (make grade-quiz
