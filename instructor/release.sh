@@ -15,7 +15,8 @@
 # 26): in the copy the include names the learner's own file of that week
 # instead, and that week is released too.
 # Then checks the copy: no solution/ or instructor/ folder, no //@solution
-# marker, no file byte-identical to a solution file, no plain quiz answer.
+# marker, no file byte-identical to a solution file, no plain quiz answer, no
+# key or explanation in a graded quiz.
 set -euo pipefail
 out=${1:?usage: release.sh OUT [WEEK...]}
 shift
@@ -103,6 +104,15 @@ for w in $weeks; do
 done
 if grep -rIlE '^[[:space:]]*(answer|explain):' "$out/quizzes" 2>/dev/null | grep -q .; then
   echo "release check: plain quiz answers in quizzes/" >&2; bad=1; fi
+# A graded quiz (`graded: yes` in its source or its copy) is sealed with no
+# key and no explanation (see quizzes/quiz.c): a copy sealed before the quiz
+# was marked graded would let `take` tell the answers.
+for q in "$out"/quizzes/*.txt; do
+  [ -f "$q" ] || continue
+  if grep -qsE '^[[:space:]]*graded:[[:space:]]*yes' "$q" "instructor/quizzes/$(basename "$q")" &&
+     { ! grep -qE '^graded:[[:space:]]*yes' "$q" || grep -qE '^[[:space:]]*(key|why):' "$q"; }; then
+    echo "release check: quizzes/$(basename "$q") is a graded quiz, but its copy holds keys or explanations: run make quiz-seal" >&2; bad=1; fi
+done
 [ $bad = 0 ] || { echo ">>> release in $out FAILED its checks (above); do not hand it out" >&2; exit 1; }
 n=$(find "$out" -type f | wc -l)
 echo "Student copy in $out: $(echo $weeks | wc -w) week(s), $n files; no solution/, no instructor/, starters kept in WEEK/.starter/."

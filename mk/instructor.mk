@@ -60,10 +60,13 @@ $(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(
 quiz-seal: $(QUIZ_BIN)
 	$(Q)for s in instructor/quizzes/*.txt; do $(QUIZ_BIN) seal $$s quizzes/$$(basename $$s) || exit 1; done
 
+# Graded from the source: a graded quiz's sealed copy holds no keys.
+quiz_source = instructor/quizzes/$(notdir $(quiz_file))
+
 grade-quiz: $(QUIZ_BIN)
-	@[ -n "$(PHASE)" ] && [ -f "$(quiz_file)" ] && [ -d "$(ANSWERS_DIR)" ] || { echo ">>> make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]"; exit 2; }
+	@[ -n "$(PHASE)" ] && [ -f "$(quiz_source)" ] && [ -d "$(ANSWERS_DIR)" ] || { echo ">>> make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]"; exit 2; }
 	@mkdir -p $(dir $(GRADEBOOK))
-	$(Q)$(QUIZ_BIN) grade $(quiz_file) $(ANSWERS_DIR) $(GRADEBOOK)
+	$(Q)$(QUIZ_BIN) grade $(quiz_source) $(ANSWERS_DIR) $(GRADEBOOK)
 
 release: $(WB)
 	@[ -n "$(OUT)" ] || { echo ">>> say where: make release OUT=dir [WEEKS=\"phase0/week01 ...\"]"; exit 2; }

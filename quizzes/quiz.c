@@ -1,9 +1,13 @@
 /* quiz.c — the workbook's checkpoint quizzes.
  *
- *   quiz take QUIZ [ANSWERS]        grade an answer file (or ask, when stdin is a terminal)
+ *   quiz take QUIZ [ANSWERS]        grade an answer file (or ask, when stdin is a terminal:
+ *                                   an answer the question cannot take is asked for again)
  *                                   and record quiz.ID in the progress file when it passes
- *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV,
- *                                   adding one column to it when it already exists
+ *                                   and beats the score recorded there (the best stays)
+ *   quiz grade QUIZ DIR GRADEBOOK   grade a class's answer files (DIR/STUDENT.txt) into a CSV:
+ *                                   its column quiz.ID is added, or replaced as a whole when
+ *                                   grading again; every other column and row is kept. QUIZ
+ *                                   is the sealed quiz or its source (a graded quiz: the source)
  *   quiz seal SOURCE OUT            authors: turn a quiz with plain answers into the sealed one
  *   quiz verify SOURCE QUIZ         authors: the sealed quiz accepts every source answer and is
  *                                   what `seal` writes today
@@ -20,14 +24,35 @@
  *   why: HEX                           the explanation, shown after answering
  *
  * The author's source (instructor/quizzes/phaseN.txt) has instead
- * `answer: b` or `answer: 3352 +- 20` and `explain: text`. Answers are kept
+ * `answer: b` or `answer: 3352 +- 20` and `explain: text`, and may say
+ * `graded: yes` (below). Answers are kept
  * only as salted SHA-256 hashes, so the file a learner gets does not say them;
  * a number within the tolerance is found by hashing the 17 grid points around
  * it (STEP = tolerance / 8, so the tolerance holds to within one eighth).
  * Explanations are XORed with a salt-derived key stream: not a secret (the
  * tool shows them after any answer), just not readable by opening the file.
  *
+ * Graded quizzes. Hashes of one letter out of four, with the salt beside them,
+ * only keep honest readers honest: hashing a, b, c and d finds the key, and so
+ * does taking the quiz four times when it says right or wrong. So a quiz whose
+ * source says `graded: yes` is sealed without any key or explanation: its
+ * sealed file (the one the student copy gets) has the questions, the choices
+ * and `graded: yes`, nothing else. `take` on it checks the answers' form only
+ * (asks again, or refuses the file, as below), says how many questions are
+ * answered and never right or wrong, records nothing in the progress file,
+ * and in the terminal saves the answers to quiz-ID-answers.txt (-2, -3... when
+ * taken again) to hand in. `grade` grades it from the source (make grade-quiz
+ * does so for every quiz). A sealed file that says `graded: yes` and holds a
+ * key is refused; release.sh checks the student copy for both. Ungraded
+ * quizzes are self-study: feedback, the right letter and the explanation.
+ *
  * An answer file: one `N: answer` a line ("3: b", "7: 3352"); '#' comments.
+ * A choice is its letter ("b", "b) 32") or its text ("3: racecheck", any case).
+ * A file with a line that is not `N: answer`, a question the quiz does not
+ * have, a question answered twice or an answer its question cannot take (not
+ * a choice; not a number) is refused, every problem shown as "file:line: what":
+ * `take` exits 2 without grading or recording, `grade` writes REFUSED for
+ * that student and the problems in the column "quiz.ID problems".
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -35,11 +60,15 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "wb_progress.h"
@@ -151,6 +180,7 @@ static void qz_stream(const char *salt, unsigned char *buf, size_t n)
 
 #define QZ_MAX_Q 40
 #define QZ_MAX_CHOICES 8
+#define QZ_ANS 320 /* an answer, long enough for the text of a choice */
 
 typedef struct {
     int    num;
@@ -174,7 +204,8 @@ typedef struct {
     char        title[200];
     char        id[64];
     int         pass;
-    int         sealed;     /* keys, not answers */
+    int         sealed;     /* keys, not answers (a graded quiz's: neither) */
+    int         graded;     /* `graded: yes`: the sealed copy holds no keys */
     int         n;
     qz_question q[QZ_MAX_Q];
 } qz_quiz;
@@ -183,6 +214,12 @@ static char *qz_slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { /* a folder opens, but is no text */
+        fclose(f);
+        errno = EISDIR;
+        return NULL;
+    }
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
@@ -248,6 +285,14 @@ int qz_parse(const char *text, const char *path, qz_quiz *z, char *err, size_t e
         if (strcmp(k, "title") == 0) snprintf(z->title, sizeof z->title, "%s", v);
         else if (strcmp(k, "id") == 0) snprintf(z->id, sizeof z->id, "%s", v);
         else if (strcmp(k, "pass") == 0) z->pass = atoi(v);
+        else if (strcmp(k, "graded") == 0) {
+            if (strcmp(v, "yes") != 0 && strcmp(v, "no") != 0) {
+                snprintf(err, errsz, "%s: graded: is yes or no, not '%s'", path, v);
+                free(t);
+                return -1;
+            }
+            z->graded = strcmp(v, "yes") == 0;
+        }
         else if (strcmp(k, "q") == 0) {
             if (z->n == QZ_MAX_Q) {
                 snprintf(err, errsz, "%s: more than %d questions", path, QZ_MAX_Q);
@@ -326,14 +371,20 @@ int qz_parse(const char *text, const char *path, qz_quiz *z, char *err, size_t e
         snprintf(err, errsz, "%s: holds both answers and keys", path);
         return -1;
     }
-    z->sealed = has_keys;
+    if (z->graded && has_keys) {
+        snprintf(err, errsz, "%s: a graded quiz's sealed copy must hold no keys, and this one does: run make quiz-seal",
+                 path);
+        return -1;
+    }
+    z->sealed = has_keys || (z->graded && !has_answers);
     if (!z->id[0] || !z->title[0] || z->n == 0 || z->pass <= 0 || z->pass > z->n) {
         snprintf(err, errsz, "%s: needs title:, id:, at least one q: and 0 < pass: <= the number of questions", path);
         return -1;
     }
     for (int i = 0; i < z->n; i++) {
         qz_question *x = &z->q[i];
-        if (!x->text[0] || (z->sealed ? !x->hash[0] : !x->answer[0])) {
+        if (z->sealed && z->graded) x->numeric = x->n_choices == 0; /* no key to say so */
+        if (!x->text[0] || (z->sealed ? !z->graded && !x->hash[0] : !x->answer[0])) {
             snprintf(err, errsz, "%s: q %d needs text: and %s", path, x->num, z->sealed ? "key:" : "answer:");
             return -1;
         }
@@ -386,10 +437,17 @@ static void qz_seal_question(const qz_quiz *z, qz_question *x)
 
 static void qz_write(FILE *f, qz_quiz *z, const char *source)
 {
-    fprintf(f, "# Sealed quiz: answers are salted hashes. Generated from %s by `make quiz-seal`; do not edit.\n"
-               "# Take it: make quiz PHASE=%s [ANSWERS=file]   (answer file: one `N: answer` a line)\n",
-            source, strncmp(z->id, "phase", 5) == 0 ? z->id + 5 : z->id);
+    const char *phase = strncmp(z->id, "phase", 5) == 0 ? z->id + 5 : z->id;
+    if (z->graded)
+        fprintf(f, "# Graded quiz: this copy holds no answers. Generated from %s by `make quiz-seal`; do not edit.\n"
+                   "# Take it: make quiz PHASE=%s [ANSWERS=file], then hand in your answer file.\n",
+                source, phase);
+    else
+        fprintf(f, "# Sealed quiz: answers are salted hashes. Generated from %s by `make quiz-seal`; do not edit.\n"
+                   "# Take it: make quiz PHASE=%s [ANSWERS=file]   (answer file: one `N: answer` a line)\n",
+                source, phase);
     fprintf(f, "title: %s\nid: %s\npass: %d\n", z->title, z->id, z->pass);
+    if (z->graded) fprintf(f, "graded: yes\n");
     for (int i = 0; i < z->n; i++) {
         qz_question *x = &z->q[i];
         qz_seal_question(z, x);
@@ -398,10 +456,18 @@ static void qz_write(FILE *f, qz_quiz *z, const char *source)
         for (char *l = strtok_r(t, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) fprintf(f, "text: %s\n", l);
         free(t);
         for (int c = 0; c < x->n_choices; c++) fprintf(f, "choice: %c | %s\n", x->letter[c], x->choice[c]);
+        if (z->graded) continue; /* no key, no explanation */
         if (x->numeric) fprintf(f, "key: %s:%.17g:%s\n", x->salt, x->step, x->hash);
         else fprintf(f, "key: %s:%s\n", x->salt, x->hash);
         fprintf(f, "why: %s\n", x->why_hex);
     }
+}
+
+/* A source quiz sealed in memory (to grade from the source). */
+static void qz_seal_all(qz_quiz *z)
+{
+    for (int i = 0; i < z->n; i++) qz_seal_question(z, &z->q[i]);
+    z->sealed = 1;
 }
 
 /* The explanation of a sealed question (caller's buffer). */
@@ -418,19 +484,52 @@ static void qz_why(const qz_question *x, char *out, size_t outsz)
     out[n] = 0;
 }
 
-/* Is `ans` right for sealed question x? For a choice, *right gets the right
- * letter (found by hashing each one) so the learner can be told. */
-int qz_check(const qz_question *x, const char *ans_in, char *right)
+/* An answer as question x takes it, in out: for a choice its letter, given
+ * as the letter ("b", "B) 32") or as the text of a choice ("racecheck", any
+ * case); for a number, the number. A lone listed letter is that letter even
+ * where another choice's text is that letter; the whole text of a choice wins
+ * over a letter followed by words. Returns 0 (out empty) when `in` is none of
+ * these, or empty. */
+int qz_normalize(const qz_question *x, const char *in, char *out, size_t outsz)
 {
-    char ans[128], h[65];
-    snprintf(ans, sizeof ans, "%s", ans_in ? ans_in : "");
-    char *a = qz_trim(ans);
-    if (right) *right = 0;
+    char buf[QZ_ANS];
+    snprintf(buf, sizeof buf, "%s", in ? in : "");
+    char *a = qz_trim(buf);
+    out[0] = 0;
+    if (!*a) return 0;
     if (x->numeric) {
         char *e;
         double v = strtod(a, &e);
-        if (e == a || !isfinite(v) || x->step <= 0) return 0;
-        if (fabs(v / x->step) > 9e15) return 0;
+        if (e == a || !isfinite(v) || *qz_trim(e)) return 0;
+        snprintf(out, outsz, "%s", a);
+        return 1;
+    }
+    char l = (char)tolower((unsigned char)a[0]);
+    int listed = memchr(x->letter, l, (size_t)x->n_choices) != NULL;
+    if (listed && !a[1]) return snprintf(out, outsz, "%c", l), 1;
+    for (int c = 0; c < x->n_choices; c++)
+        if (strcasecmp(a, x->choice[c]) == 0) return snprintf(out, outsz, "%c", x->letter[c]), 1;
+    if (listed && (a[1] == ')' || a[1] == '.' || isspace((unsigned char)a[1]))) return snprintf(out, outsz, "%c", l), 1;
+    return 0;
+}
+
+/* Is `ans` (anything qz_normalize takes) right for sealed question x? For a
+ * choice, *right gets the right letter (found by hashing each one) so the
+ * learner can be told. */
+int qz_check(const qz_question *x, const char *ans_in, char *right)
+{
+    char a[QZ_ANS], h[65];
+    if (right) *right = 0;
+    if (!x->numeric && right)
+        for (int c = 0; c < x->n_choices; c++) {
+            char l[2] = { x->letter[c], 0 };
+            qz_hash_hex(x->salt, ":", l, h);
+            if (strcmp(h, x->hash) == 0) *right = x->letter[c];
+        }
+    if (!qz_normalize(x, ans_in, a, sizeof a)) return 0;
+    if (x->numeric) {
+        double v = strtod(a, NULL);
+        if (x->step <= 0 || fabs(v / x->step) > 9e15) return 0;
         for (long long off = -8; off <= 8; off++) {
             char g[40];
             qz_grid(v, x->step, off, g);
@@ -439,42 +538,91 @@ int qz_check(const qz_question *x, const char *ans_in, char *right)
         }
         return 0;
     }
-    for (int c = 0; c < x->n_choices; c++) {
-        char l[2] = { x->letter[c], 0 };
-        qz_hash_hex(x->salt, ":", l, h);
-        if (strcmp(h, x->hash) == 0 && right) *right = x->letter[c];
-    }
-    if (strlen(a) < 1) return 0;
-    char l[2] = { (char)tolower((unsigned char)a[0]), 0 };
-    if (a[1] && !(a[1] == ')' || a[1] == '.' || isspace((unsigned char)a[1]))) return 0;
-    qz_hash_hex(x->salt, ":", l, h);
+    qz_hash_hex(x->salt, ":", a, h);
     return strcmp(h, x->hash) == 0;
 }
 
-/* Answers from a file: ans[i] for question i+1 (empty if not answered). */
-int qz_read_answers(const char *text, int n, char ans[][128])
+/* What question x takes, for messages: "a letter (a, b, c) or ...". */
+static void qz_accepts(const qz_question *x, char *out, size_t outsz)
 {
-    for (int i = 0; i < n; i++) ans[i][0] = 0;
-    char *t = strdup(text), *save = NULL;
-    int got = 0;
-    for (char *line = strtok_r(t, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        char *l = qz_trim(line);
-        if (!*l || *l == '#') continue;
-        char *e;
-        long k = strtol(l, &e, 10);
-        if (e == l || k < 1 || k > n) continue;
-        while (*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e)) e++;
-        char *hash = strchr(e, '#');
-        if (hash) *hash = 0;
-        snprintf(ans[k - 1], 128, "%s", qz_trim(e));
-        got++;
+    if (x->numeric) {
+        snprintf(out, outsz, "a number (digits only, no units: 1500, 0.25, 2.5e3)");
+        return;
     }
-    free(t);
-    return got;
+    char l[3 * QZ_MAX_CHOICES] = "";
+    for (int c = 0; c < x->n_choices; c++) qz_append(l, sizeof l, ", ", (char[]){ x->letter[c], 0 });
+    snprintf(out, outsz, "a letter (%s) or the text of a choice", l);
+}
+
+static void qz_problem(char *buf, size_t sz, int *n, const char *path, int lno, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void qz_problem(char *buf, size_t sz, int *n, const char *path, int lno, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t used = strlen(buf);
+    if (used + 1 < sz) snprintf(buf + used, sz - used, "%s:%d: %s\n", path, lno, msg);
+    (*n)++;
+}
+
+/* Answers from a file: ans[i] for question i+1, as qz_normalize gives it
+ * (empty if not answered; "3:" with nothing after it is not an answer).
+ * Every problem goes into `problems` as a "path:line: what" line: a line that
+ * is not `N: answer`, a question the quiz does not have, a question answered
+ * twice, an answer its question cannot take. Returns the number of problems:
+ * a file with any is not to be graded. */
+int qz_read_answers(const qz_quiz *z, const char *text, const char *path, char ans[][QZ_ANS], char *problems,
+                    size_t psz)
+{
+    int first[QZ_MAX_Q] = { 0 }, bad = 0, lno = 0;
+    for (int i = 0; i < z->n; i++) ans[i][0] = 0;
+    problems[0] = 0;
+    if (strncmp(text, "\xef\xbb\xbf", 3) == 0) text += 3; /* the byte-order mark some editors write */
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line ? len : sizeof line - 1), p);
+        p += len + (nl ? 1 : 0);
+        lno++;
+        char *hash = strchr(line, '#');
+        if (hash) *hash = 0;
+        char *l = qz_trim(line), *e;
+        if (!*l) continue;
+        long k = strtol(l, &e, 10);
+        if (e == l || !(*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e) || !*e)) {
+            qz_problem(problems, psz, &bad, path, lno, "'%s' is not `N: answer` (e.g. `3: b`)", l);
+            continue;
+        }
+        if (k < 1 || k > z->n) {
+            qz_problem(problems, psz, &bad, path, lno, "question %ld does not exist (questions 1-%d)", k, z->n);
+            continue;
+        }
+        while (*e == ':' || *e == '.' || *e == ')' || isspace((unsigned char)*e)) e++;
+        char *a = qz_trim(e);
+        if (!*a) continue;
+        const qz_question *x = &z->q[k - 1];
+        if (first[k - 1]) {
+            qz_problem(problems, psz, &bad, path, lno, "question %ld is answered twice (also on line %d)", k,
+                       first[k - 1]);
+            continue;
+        }
+        first[k - 1] = lno;
+        if (!qz_normalize(x, a, ans[k - 1], QZ_ANS)) {
+            char acc[200];
+            qz_accepts(x, acc, sizeof acc);
+            qz_problem(problems, psz, &bad, path, lno, "question %ld: '%s' is not %s; give %s", k, a,
+                       x->numeric ? "a number" : "a choice", acc);
+        }
+    }
+    return bad;
 }
 
 /* Grade answers; print feedback to f (NULL: quiet). Returns the score. */
-int qz_grade(const qz_quiz *z, char ans[][128], FILE *f)
+int qz_grade(const qz_quiz *z, char ans[][QZ_ANS], FILE *f)
 {
     int score = 0;
     for (int i = 0; i < z->n; i++) {
@@ -514,7 +662,7 @@ static int qz_cmd_seal(const char *src, const char *out)
     snprintf(shown, sizeof shown, "instructor/quizzes/%s", base ? base + 1 : src);
     qz_write(f, &z, shown);
     if (fclose(f) != 0 || rename(tmp, out) != 0) return fprintf(stderr, "cannot write %s\n", out), 2;
-    printf("%s: %d questions sealed into %s\n", src, z.n, out);
+    printf("%s: %d questions sealed into %s%s\n", src, z.n, out, z.graded ? " (graded: no keys, no explanations)" : "");
     return 0;
 }
 
@@ -527,7 +675,7 @@ static int qz_cmd_verify(const char *src, const char *sealed_path)
     int bad = 0;
     if (!z.sealed) fprintf(stderr, "%s is not sealed: it holds the answers\n", sealed_path), bad++;
     if (s.n != z.n) fprintf(stderr, "%s has %d questions, %s %d\n", src, s.n, sealed_path, z.n), bad++;
-    for (int i = 0; i < s.n && i < z.n && !bad; i++) {
+    for (int i = 0; i < s.n && i < z.n && !bad && !z.graded; i++) { /* a graded copy: no keys to check */
         char right;
         const char *a = s.q[i].answer;
         char num[64];
@@ -571,6 +719,24 @@ static void qz_record(const qz_quiz *z, int score)
         printf("Below the pass mark (%s): not recorded. Read the explanations above and take it again.\n", target);
         return;
     }
+    /* Keep the best: a record that is as good or better stays. (Read before
+     * wb_progress_update takes its lock: two quizzes taken at the same second
+     * in one workbook are not a case to handle.) */
+    wb_progress p;
+    if (wb_progress_load(wb_progress_path(), &p, err, sizeof err) == 0) {
+        const wb_record *old = wb_progress_find(&p, id);
+        int os = 0, on = 0;
+        if (old && sscanf(old->figure, "%d/%d", &os, &on) == 2 && on > 0 && (double)os / on >= (double)score / z->n) {
+            if (os * z->n == score * on)
+                printf("%s %s is already recorded in %s (%s).\n", id, old->figure, wb_progress_path(), old->date);
+            else
+                printf("Your best, %s on %s, stays recorded in %s; this %s is not recorded.\n", old->figure, old->date,
+                       wb_progress_path(), fig);
+            wb_progress_free(&p);
+            return;
+        }
+        wb_progress_free(&p);
+    }
     wb_record r;
     wb_record_set(&r, id, NULL, "-", fig, target);
     if (wb_progress_update(wb_progress_path(), &r, 1, err, sizeof err) == 0)
@@ -578,41 +744,110 @@ static void qz_record(const qz_quiz *z, int score)
     else printf("Progress NOT recorded: %s\n", err);
 }
 
+/* Ask each question on `in` (a terminal) and, unless the quiz is graded, say
+ * right or wrong after it. An answer the question cannot take is asked for
+ * again, saying what it takes; Enter skips. Stops early at the end of input. */
+static void qz_ask(const qz_quiz *z, FILE *in, FILE *out, char ans[][QZ_ANS])
+{
+    if (z->graded)
+        fprintf(out, "%s — %d questions, graded by your instructor: your answers are saved to hand in, not checked "
+                     "here. Type a letter (or the text of a choice) or a number, Enter to skip.\n", z->title, z->n);
+    else
+        fprintf(out, "%s — %d questions; pass mark %d. Type a letter (or the text of a choice) or a number, Enter to "
+                     "skip.\n", z->title, z->n, z->pass);
+    for (int i = 0; i < z->n; i++) ans[i][0] = 0;
+    for (int i = 0; i < z->n; i++) {
+        const qz_question *x = &z->q[i];
+        fprintf(out, "\n%d. %s\n", x->num, x->text);
+        for (int c = 0; c < x->n_choices; c++) fprintf(out, "   %c) %s\n", x->letter[c], x->choice[c]);
+        ans[i][0] = 0;
+        for (;;) {
+            fprintf(out, "> ");
+            fflush(out);
+            char line[1024];
+            if (!fgets(line, sizeof line, in)) {
+                fprintf(out, "\n");
+                return;
+            }
+            if (!strchr(line, '\n')) /* the rest of a long line */
+                for (int ch = getc(in); ch != EOF && ch != '\n'; ch = getc(in)) {}
+            char *a = qz_trim(line);
+            if (!*a || qz_normalize(x, a, ans[i], QZ_ANS)) break;
+            char acc[200];
+            qz_accepts(x, acc, sizeof acc);
+            fprintf(out, "   '%s' is not an answer to this question: type %s, or Enter to skip.\n", a, acc);
+        }
+        if (z->graded) continue;
+        char right, why[2100];
+        int ok = qz_check(x, ans[i], &right);
+        qz_why(x, why, sizeof why);
+        if (ok) fprintf(out, "   right. %s\n", why);
+        else if (right) fprintf(out, "   wrong: the answer is %c. %s\n", right, why);
+        else fprintf(out, "   wrong. %s\n", why);
+    }
+    fprintf(out, "\n");
+}
+
+/* A graded quiz, answered: say how many questions have an answer (never
+ * whether it is right: this copy cannot tell) and where the answer file to
+ * hand in is; answers typed in the terminal are saved to a new file first. */
+static int qz_collected(const qz_quiz *z, char ans[][QZ_ANS], const char *file)
+{
+    char saved[200];
+    if (!file || !*file) {
+        FILE *f = NULL;
+        for (int k = 1; !f && k < 1000; k++) {
+            if (k == 1) snprintf(saved, sizeof saved, "quiz-%s-answers.txt", z->id);
+            else snprintf(saved, sizeof saved, "quiz-%s-answers-%d.txt", z->id, k);
+            int fd = open(saved, O_WRONLY | O_CREAT | O_EXCL, 0644); /* never over an earlier attempt */
+            if (fd >= 0) f = fdopen(fd, "w");
+            else if (errno != EEXIST) break;
+        }
+        if (!f) return fprintf(stderr, "cannot save your answers to %s: %s\n", saved, strerror(errno)), 2;
+        fprintf(f, "# %s\n", z->title);
+        for (int i = 0; i < z->n; i++) fprintf(f, "%d:%s%s\n", z->q[i].num, ans[i][0] ? " " : "", ans[i]);
+        if (fclose(f) != 0) return fprintf(stderr, "cannot save your answers to %s\n", saved), 2;
+        file = saved;
+    }
+    char blank[200] = "";
+    int got = 0;
+    for (int i = 0; i < z->n; i++) {
+        char num[16];
+        snprintf(num, sizeof num, "%d", z->q[i].num);
+        if (ans[i][0]) got++;
+        else qz_append(blank, sizeof blank, ", ", num);
+    }
+    printf("%s\n  %d of %d questions answered%s%s%s.\n", z->title, got, z->n, blank[0] ? " (not answered: " : "",
+           blank, blank[0] ? ")" : "");
+    printf("  A graded quiz: your instructor grades it, so nothing is checked or recorded here. Hand in %s.\n", file);
+    return 0;
+}
+
 static int qz_cmd_take(const char *path, const char *answers)
 {
     static qz_quiz z;
-    static char ans[QZ_MAX_Q][128];
+    static char ans[QZ_MAX_Q][QZ_ANS];
     char err[600];
     if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
     if (!z.sealed) return fprintf(stderr, "%s holds plain answers: take the sealed quiz in quizzes/\n", path), 2;
     if (answers && *answers) {
         char *t = qz_slurp(answers);
         if (!t) return fprintf(stderr, "cannot read the answer file %s: %s\n", answers, strerror(errno)), 2;
-        qz_read_answers(t, z.n, ans);
+        static char problems[16384];
+        int bad = qz_read_answers(&z, t, answers, ans, problems, sizeof problems);
         free(t);
-    } else if (isatty(0)) {
-        printf("%s — %d questions; pass mark %d. Type a letter or a number, Enter to skip.\n", z.title, z.n, z.pass);
-        for (int i = 0; i < z.n; i++) {
-            const qz_question *x = &z.q[i];
-            printf("\n%d. %s\n", x->num, x->text);
-            for (int c = 0; c < x->n_choices; c++) printf("   %c) %s\n", x->letter[c], x->choice[c]);
-            printf("> ");
-            fflush(stdout);
-            char line[256];
-            if (!fgets(line, sizeof line, stdin)) break;
-            snprintf(ans[i], 128, "%s", qz_trim(line));
-            char right;
-            int ok = qz_check(x, ans[i], &right);
-            char why[2100];
-            qz_why(x, why, sizeof why);
-            if (ok) printf("   right. %s\n", why);
-            else if (right) printf("   wrong: the answer is %c. %s\n", right, why);
-            else printf("   wrong. %s\n", why);
+        if (bad) {
+            fputs(problems, stderr);
+            fprintf(stderr, "%s: %d problem%s (above): not graded, nothing recorded. Fix the file and take it again.\n",
+                    answers, bad, bad == 1 ? "" : "s");
+            return 2;
         }
-        printf("\n");
+    } else if (isatty(0)) {
+        qz_ask(&z, stdin, stdout, ans);
     } else {
         return fprintf(stderr, "no answers: give ANSWERS=file (one `N: answer` a line), or run it in a terminal\n"), 2;
     }
+    if (z.graded) return qz_collected(&z, ans, answers);
     printf("%s\n", z.title);
     int score = qz_grade(&z, ans, stdout);
     printf("  -- %d of %d right (pass mark %d)\n", score, z.n, z.pass);
@@ -620,12 +855,14 @@ static int qz_cmd_take(const char *path, const char *answers)
     return score >= z.pass ? 0 : 1;
 }
 
-/* ---- a small CSV table, to add one column to an existing gradebook ---- */
+/* ---- a small CSV table: the gradebook, whose other columns are kept ---- */
 
 typedef struct {
     int    rows, cols;
-    char **cell; /* rows * cols, row 0 the header */
+    char **cell; /* rows x cols, row 0 the header; short rows padded with "" */
 } qz_csv;
+
+#define QZ_CELL(t, r, c) ((t)->cell[(size_t)(r) * (size_t)(t)->cols + (size_t)(c)])
 
 static char *qz_csv_field(const char **p)
 {
@@ -646,35 +883,71 @@ static char *qz_csv_field(const char **p)
     return out;
 }
 
+/* Every row and every field of `text`, however many; a blank line is no row. */
 static void qz_csv_load(const char *text, qz_csv *t)
 {
-    t->rows = t->cols = 0;
-    t->cell = NULL;
-    const char *p = text;
-    int cap = 0;
-    while (p && *p) {
-        int col = 0;
-        char *row[256];
-        for (;;) {
-            row[col++] = qz_csv_field(&p);
-            if (*p == ',' && col < 256) {
-                p++;
-                continue;
-            }
-            break;
+    char ***row = NULL;
+    int *len = NULL, n = 0, cols = 0;
+    for (const char *p = text; *p;) {
+        if (*p == '\n' || *p == '\r') {
+            p++;
+            continue;
         }
-        while (*p == '\r') p++;
-        if (*p == '\n') p++;
-        if (t->rows == 0) t->cols = col;
-        if (t->rows + 1 > cap) t->cell = realloc(t->cell, sizeof(char *) * (size_t)(cap = 2 * cap + 8) * 256);
-        for (int c = 0; c < 256; c++) t->cell[t->rows * 256 + c] = c < col ? row[c] : (c < t->cols ? strdup("") : NULL);
-        t->rows++;
+        char **f = NULL;
+        int k = 0;
+        for (;;) {
+            f = realloc(f, sizeof *f * (size_t)(k + 1));
+            f[k++] = qz_csv_field(&p);
+            if (*p != ',') break;
+            p++;
+        }
+        row = realloc(row, sizeof *row * (size_t)(n + 1));
+        len = realloc(len, sizeof *len * (size_t)(n + 1));
+        row[n] = f, len[n++] = k;
+        if (k > cols) cols = k;
     }
+    t->rows = n, t->cols = cols;
+    t->cell = malloc(sizeof(char *) * ((size_t)n * (size_t)cols + 1));
+    for (int r = 0; r < n; r++) {
+        for (int c = 0; c < cols; c++) QZ_CELL(t, r, c) = c < len[r] ? row[r][c] : strdup("");
+        free(row[r]);
+    }
+    free(row), free(len);
+}
+
+/* Add a column (header `name`, empty cells); returns its index. */
+static int qz_csv_add_col(qz_csv *t, const char *name)
+{
+    char **cell = malloc(sizeof(char *) * (size_t)t->rows * (size_t)(t->cols + 1));
+    for (int r = 0; r < t->rows; r++) {
+        memcpy(cell + (size_t)r * (size_t)(t->cols + 1), &QZ_CELL(t, r, 0), sizeof(char *) * (size_t)t->cols);
+        cell[(size_t)r * (size_t)(t->cols + 1) + (size_t)t->cols] = strdup(r ? "" : name);
+    }
+    free(t->cell);
+    t->cell = cell;
+    return t->cols++;
+}
+
+/* The row whose first cell is `id`, added (empty cells) if there is none. */
+static int qz_csv_row(qz_csv *t, const char *id)
+{
+    for (int r = 1; r < t->rows; r++)
+        if (strcmp(QZ_CELL(t, r, 0), id) == 0) return r;
+    t->cell = realloc(t->cell, sizeof(char *) * (size_t)(t->rows + 1) * (size_t)t->cols);
+    int r = t->rows++;
+    for (int c = 0; c < t->cols; c++) QZ_CELL(t, r, c) = strdup(c ? "" : id);
+    return r;
+}
+
+static void qz_csv_set(qz_csv *t, int r, int c, const char *v)
+{
+    free(QZ_CELL(t, r, c));
+    QZ_CELL(t, r, c) = strdup(v);
 }
 
 static void qz_csv_put(FILE *f, const char *s)
 {
-    if (strpbrk(s, ",\"\n")) {
+    if (strpbrk(s, ",\"\n\r")) {
         fputc('"', f);
         for (; *s; s++) {
             if (*s == '"') fputc('"', f);
@@ -684,12 +957,21 @@ static void qz_csv_put(FILE *f, const char *s)
     } else fputs(s, f);
 }
 
+/* Grade a class into the gradebook: this quiz's column ("quiz.ID (of N)") is
+ * replaced as a whole (a student without an answer file now is blank in it),
+ * and so is "quiz.ID problems"; every other column and row is kept. */
 static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
 {
     static qz_quiz z;
-    static char ans[QZ_MAX_Q][128];
+    static char ans[QZ_MAX_Q][QZ_ANS];
     char err[600];
     if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
+    if (!z.sealed) qz_seal_all(&z); /* the source: the same keys as the sealed copy */
+    else if (z.graded) {
+        const char *base = strrchr(path, '/');
+        return fprintf(stderr, "%s is a graded quiz's student copy: it holds no keys. grade with its source, "
+                               "instructor/quizzes/%s\n", path, base ? base + 1 : path), 2;
+    }
     DIR *d = opendir(dir);
     if (!d) return fprintf(stderr, "cannot open %s: %s\n", dir, strerror(errno)), 2;
     char *names[1024];
@@ -704,31 +986,31 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
             names[j] = names[j - 1];
             names[j - 1] = x;
         }
-    /* the gradebook so far (if any), then our column */
+    /* the gradebook so far (if any), then our columns, emptied */
     qz_csv t = { 0, 0, NULL };
     char *old = qz_slurp(gradebook);
-    if (old && *old) qz_csv_load(old, &t);
+    if (old) qz_csv_load(old, &t);
     free(old);
     if (t.rows == 0) {
-        t.cell = calloc(256 * 8, sizeof(char *));
+        t.cell = malloc(sizeof(char *));
         t.cell[0] = strdup("student");
-        t.rows = 1;
-        t.cols = 1;
+        t.rows = t.cols = 1;
     }
-    char col_name[128];
+    char col_name[128], why_name[128], prefix[128];
     snprintf(col_name, sizeof col_name, "quiz.%s (of %d)", z.id, z.n);
-    int col = -1;
-    for (int c = 0; c < t.cols; c++)
-        if (strncmp(t.cell[c], "quiz.", 5) == 0 && strncmp(t.cell[c] + 5, z.id, strlen(z.id)) == 0 &&
-            t.cell[c][5 + strlen(z.id)] == ' ')
-            col = c;
-    if (col < 0) {
-        if (t.cols == 256) return fprintf(stderr, "%s has too many columns\n", gradebook), 2;
-        col = t.cols++;
-        for (int r = 0; r < t.rows; r++) t.cell[r * 256 + col] = strdup("");
+    snprintf(why_name, sizeof why_name, "quiz.%s problems", z.id);
+    snprintf(prefix, sizeof prefix, "quiz.%s (of ", z.id);
+    int col = -1, why_col = -1, refused = 0;
+    for (int c = 0; c < t.cols; c++) {
+        if (strncmp(QZ_CELL(&t, 0, c), prefix, strlen(prefix)) == 0) col = c;
+        if (strcmp(QZ_CELL(&t, 0, c), why_name) == 0) why_col = c;
     }
-    free(t.cell[col]);
-    t.cell[col] = strdup(col_name);
+    if (col < 0) col = qz_csv_add_col(&t, col_name);
+    qz_csv_set(&t, 0, col, col_name);
+    for (int r = 1; r < t.rows; r++) {
+        qz_csv_set(&t, r, col, "");
+        if (why_col >= 0) qz_csv_set(&t, r, why_col, "");
+    }
     printf("%s: %d answer file%s in %s\n", z.title, n, n == 1 ? "" : "s", dir);
     for (int i = 0; i < n; i++) {
         char p[1400], id[256];
@@ -737,24 +1019,31 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
         char *dot = strrchr(id, '.');
         if (dot) *dot = 0;
         char *text = qz_slurp(p);
-        if (!text) continue;
-        qz_read_answers(text, z.n, ans);
-        free(text);
-        int score = qz_grade(&z, ans, NULL);
-        printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
-        int r = 1;
-        while (r < t.rows && strcmp(t.cell[r * 256], id) != 0) r++;
-        if (r == t.rows) {
-            t.cell = realloc(t.cell, sizeof(char *) * 256 * (size_t)(t.rows + 1));
-            for (int c = 0; c < 256; c++) t.cell[r * 256 + c] = c < t.cols ? strdup("") : NULL;
-            free(t.cell[r * 256]);
-            t.cell[r * 256] = strdup(id);
-            t.rows++;
+        if (!text) {
+            printf("  %-24s skipped: %s: %s\n", id, names[i], strerror(errno));
+            free(names[i]);
+            continue;
         }
+        static char problems[16384], joined[16384];
+        int bad = qz_read_answers(&z, text, names[i], ans, problems, sizeof problems);
+        free(text);
+        int score = bad ? 0 : qz_grade(&z, ans, NULL);
+        if (bad) {
+            printf("  %-24s REFUSED: %d problem%s in its answer file, not graded\n", id, bad, bad == 1 ? "" : "s");
+            joined[0] = 0; /* one line, for the gradebook */
+            for (char *l = problems, *nl; *l && (nl = strchr(l, '\n')); l = nl + 1) {
+                *nl = 0;
+                printf("      %s\n", l);
+                qz_append(joined, sizeof joined, "; ", l);
+            }
+            refused++;
+            if (why_col < 0) why_col = qz_csv_add_col(&t, why_name);
+        } else printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
+        int r = qz_csv_row(&t, id);
         char v[32];
-        snprintf(v, sizeof v, "%d", score);
-        free(t.cell[r * 256 + col]);
-        t.cell[r * 256 + col] = strdup(v);
+        snprintf(v, sizeof v, bad ? "REFUSED" : "%d", score);
+        qz_csv_set(&t, r, col, v);
+        if (bad) qz_csv_set(&t, r, why_col, joined);
         free(names[i]);
     }
     char tmp[1200];
@@ -764,12 +1053,17 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
     for (int r = 0; r < t.rows; r++) {
         for (int c = 0; c < t.cols; c++) {
             if (c) fputc(',', f);
-            qz_csv_put(f, t.cell[r * 256 + c] ? t.cell[r * 256 + c] : "");
+            qz_csv_put(f, QZ_CELL(&t, r, c));
         }
         fputc('\n', f);
     }
     if (fclose(f) != 0 || rename(tmp, gradebook) != 0) return fprintf(stderr, "cannot write %s\n", gradebook), 2;
+    for (size_t k = 0; k < (size_t)t.rows * (size_t)t.cols; k++) free(t.cell[k]);
+    free(t.cell);
     printf("Gradebook: %s (column \"%s\")\n", gradebook, col_name);
+    if (refused)
+        printf("%d answer file%s REFUSED (above): %s score says REFUSED and \"%s\" says why; fix and grade again.\n",
+               refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their", why_name);
     return 0;
 }
 
