@@ -56,16 +56,29 @@ journal:
 	else sed "s/YYYY-MM-DD/$(TODAY)/g" notebook/daily/TEMPLATE.md > $$f && echo "Created $$f"; fi
 
 MB_DIR := $(BUILD)/notebook
-$(MB_DIR)/%: notebook/microbench/%.cu $(LIBWB)
+$(MB_DIR)/%: notebook/microbench/%.cu notebook/microbench/gpu_probe.h $(LIBWB)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -o $@ $< $(LIBWB)
 
-microbench: $(MB_DIR)/bandwidth $(MB_DIR)/latency
+# Exits 0 when the CUDA runtime sees a GPU, else prints why and exits 1:
+# microbench and the top-level `make sanitize` ask it before doing anything.
+GPU_PROBE := $(MB_DIR)/gpu_probe
+$(MB_DIR)/gpu_probe: notebook/microbench/gpu_probe.c notebook/microbench/gpu_probe.h | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LDCUDA)
+
+# mb_run(program, csv): write to csv.tmp, rename on success; a failed or
+# interrupted run leaves no empty or partial CSV behind.
+mb_run = $(1) > $(2).tmp && mv -f $(2).tmp $(2) || { rm -f $(2).tmp; echo ">>> $(notdir $(1)) failed: $(2) not written."; exit 1; }
+
+microbench: $(GPU_PROBE) $(MB_DIR)/bandwidth $(MB_DIR)/latency
+	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make microbench needs an NVIDIA GPU: $$why. Nothing was measured, no CSV written."; exit 1; }
 	@echo "== bandwidth (256 MiB copies)"
-	$(Q)$(MB_DIR)/bandwidth > $(MB_DIR)/bandwidth.csv
+	$(Q)$(call mb_run,$(MB_DIR)/bandwidth,$(MB_DIR)/bandwidth.csv)
 	@echo "== latency (pointer chasing)"
-	$(Q)$(MB_DIR)/latency > $(MB_DIR)/latency.csv
+	$(Q)$(call mb_run,$(MB_DIR)/latency,$(MB_DIR)/latency.csv)
 	$(Q)if command -v gnuplot >/dev/null; then \
 	  gnuplot -e "csv='$(MB_DIR)/latency.csv'; png='$(MB_DIR)/latency.png'" notebook/microbench/latency.gp && \
 	  echo "Latency plot: $(MB_DIR)/latency.png"; else echo "gnuplot not found: CSVs in $(MB_DIR)"; fi
