@@ -8,7 +8,7 @@ set grid
 set key top left
 set xlabel "arithmetic intensity (flop/byte)"
 set ylabel "GFLOP/s"
-set title sprintf("Roofline: %.0f GB/s (measured copy), %.0f GFLOP/s FP32 (measured FMA peak), ridge %.1f flop/byte", bw, pk, pk / bw)
+set title sprintf("Roofline: %.0f GB/s (measured copy), %.0f GFLOP/s FP32 (measured FMA peak), ridge %.1f flop/byte", bw, pk, ridge)
 set xrange [0.01:1000]
 set yrange [1:pk * 3]
 roofline(x) = (bw * x < pk) ? bw * x : pk

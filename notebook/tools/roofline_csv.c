@@ -7,7 +7,7 @@
  * yardstick_value, ...). Writes POINTS.dat, one line per kernel that counted
  * both flops and bytes and has a valid figure (the last row of each week /
  * exercise / variant wins): intensity, GFLOP/s, "label". Writes ROOF.gp with
- * `bw = ...; pk = ...` for the roof: bandwidth from week 09's "roof / copy"
+ * `bw = ...; pk = ...; ridge = ...` for the roof: bandwidth from week 09's "roof / copy"
  * row or else the largest COPY yardstick seen; peak from week 09's
  * "roof / fma peak" row; -b and -p override both. Exits 1 with a message
  * when there is no point or no roof. */
@@ -131,7 +131,9 @@ int main(int argc, char **argv)
     }
     fprintf(o, "# intensity_flop_per_byte gflops label\n");
     for (int j = 0; j < npts; j++) fprintf(o, "%.6g %.6g \"%s\"\n", pts[j].ai, pts[j].gflops, pts[j].label);
-    fprintf(r, "bw = %.6g\npk = %.6g\n", bw, pk);
+    /* Floats with an exponent: gnuplot reads "3000" as an integer, and 55000 / 3000 became 18. The ridge is
+     * computed here once, for the terminal and the plot. */
+    fprintf(r, "bw = %.9e\npk = %.9e\nridge = %.9e\n", bw, pk, pk / bw);
     fclose(o), fclose(r);
     printf("roofline: %d kernels, roof %.0f GB/s and %.0f GFLOP/s (ridge %.1f flop/byte)\n", npts, bw, pk, pk / bw);
     return 0;
