@@ -1,7 +1,9 @@
 # mk/roofline.mk — the roofline plot, the lab notebook and its microbenchmarks.
 #
 #   make roofline      every build/bench/*.csv on one roofline -> build/roofline.png
-#                      (CSV=... to choose files, BW=GB/s PEAK=GFLOP/s to set the roof)
+#                      (CSV=... to choose files, BW=GB/s PEAK=GFLOP/s to set the FP32
+#                      roof, TC=GFLOP/s the FP16/BF16 tensor-core one when the device
+#                      is not in roofline_csv's table of published figures)
 #   make journal       notebook/daily/YYYY-MM-DD.md from the template (never overwrites)
 #   make microbench    bandwidth (pageable/pinned/D2D) and pointer-chasing latency on
 #                      this GPU -> build/notebook/*.csv and latency.png
@@ -21,7 +23,7 @@ PNG_SIG := 89504e470d0a1a0a
 $(ROOFLINE_TOOL): notebook/tools/roofline_csv.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -o $@ $< -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wno-format-truncation -o $@ $< -lm
 
 # roofline_draw(csv files, png, extra tool flags)
 define roofline_draw
@@ -33,7 +35,7 @@ roofline: $(ROOFLINE_TOOL)
 	@command -v gnuplot >/dev/null || { echo ">>> gnuplot not found: install it (apt-get install gnuplot-nox) to draw the roofline."; exit 1; }
 	@[ -n "$(strip $(CSV))" ] || { echo ">>> no benchmark CSVs yet: run e.g. make phase2/week09 bench IMPL=solution (and other weeks' bench) first."; exit 1; }
 	@mkdir -p $(dir $(ROOFLINE_PNG))
-	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)))
+	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)) $(if $(TC),-t $(TC)))
 	@echo "Roofline: $(ROOFLINE_PNG) (points: $(ROOFLINE_PNG).dat)"
 
 test-roofline: $(ROOFLINE_TOOL) $(WB)
