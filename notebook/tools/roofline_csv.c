@@ -8,7 +8,8 @@
  * counted both flops and bytes and has a valid figure (the last row of each
  * week / exercise / variant wins): intensity, GFLOP/s, "label", fixture (1
  * for the made-up rows of roofline-data/fixtures/, whose device starts with
- * FIXTURE). Writes ROOF.gp, loaded by roofline.gp: the numbers (bw, pk,
+ * FIXTURE), and where the label goes (x, y, ends there, leader line; see
+ * place_labels). Writes ROOF.gp, loaded by roofline.gp: the numbers (bw, pk,
  * ridge, tc, the axis ranges), the roof lines as datablocks, and every text
  * the plot shows (title, key entries, ridge labels). The terminal gets the
  * same texts, so what it prints is what the plot says.
@@ -27,7 +28,11 @@
 #define MAXF 40
 #define MAXP 512
 
-typedef struct { char label[160]; double ai, gflops; int fixture; } point;
+typedef struct {
+    char label[160];
+    double ai, gflops, lx, ly; /* the point; where its label is anchored */
+    int fixture, right, leader; /* a made-up row; label ends (1) or starts (0) at lx; a line to it */
+} point;
 static point pts[MAXP];
 static int npts;
 
@@ -40,7 +45,93 @@ static const struct { const char *match, *name; double gflops; } TENSOR_PEAKS[] 
     { "A100", "A100", 312000 },
 };
 
+/* The picture roofline.gp draws, in pixels: W x H, the plot between the
+ * margins (fractions of the picture). Written to ROOF.gp, so that both sides
+ * use these numbers. Point labels are placed here, where the texts are known
+ * (gnuplot would let a label run off the right edge): each label, highest
+ * point first, takes the nearest spot beside its point (right of it, then
+ * left; just below, then above; then a line further away, with a thin line
+ * leading to it) that stays inside the plot and clear of the key, the points
+ * and the labels already placed, preferring not to cross a roof line. */
+enum { W = 1200, H = 800 };
+static const double ML = 0.07, MR = 0.97, MB = 0.08, MT = 0.90;
+static const double EM_LABEL = 10.7, EM_KEY = 12, LABEL_H = 11, KEY_LINE_H = 17; /* px: ",8" and ",9" fonts */
+
+/* Width of a text in ems, near enough for DejaVu Sans (cairo's "Sans"), a
+ * little generous: a label that runs past the edge is cut off. */
+static double text_em(const char *s)
+{
+    double em = 0;
+    for (; *s; s++) {
+        if (strchr("ijl'|!.,:;", *s)) em += 0.3;
+        else if (strchr("frt ()[]/-", *s)) em += 0.4;
+        else if (strchr("mwMW", *s)) em += 0.95;
+        else if (strchr("=+<>~%@", *s)) em += 0.84;
+        else if (*s >= 'A' && *s <= 'Z') em += 0.72;
+        else em += 0.63;
+    }
+    return em;
+}
+
 typedef struct { double xlo, xhi, ylo, yhi; } plot_box;
+typedef struct { double x0, x1, y0, y1; } rect; /* pixels, y upwards */
+
+static double px(const plot_box *b, double x) { return W * (ML + (MR - ML) * log10(x / b->xlo) / log10(b->xhi / b->xlo)); }
+static double py(const plot_box *b, double y) { return H * (MB + (MT - MB) * log10(y / b->ylo) / log10(b->yhi / b->ylo)); }
+static double unpx(const plot_box *b, double p) { return b->xlo * pow(b->xhi / b->xlo, (p / W - ML) / (MR - ML)); }
+static double unpy(const plot_box *b, double p) { return b->ylo * pow(b->yhi / b->ylo, (p / H - MB) / (MT - MB)); }
+static int overlap(rect a, rect c) { return a.x0 < c.x1 && c.x0 < a.x1 && a.y0 < c.y1 && c.y0 < a.y1; }
+
+/* Does the roof min(bw * x, peak) pass through r? It rises with x, so it
+ * does when it is at or below r's top at r's left and at or above r's bottom
+ * at r's right. */
+static int crosses(const plot_box *b, rect r, double bw, double peak)
+{
+    double left = py(b, fmin(bw * unpx(b, r.x0), peak)), right = py(b, fmin(bw * unpx(b, r.x1), peak));
+    return left <= r.y1 && right >= r.y0;
+}
+
+static void place_labels(const plot_box *b, double bw, double pk, double tc, double key_em, int key_lines)
+{
+    static rect placed[MAXP];
+    static int order[MAXP], done[MAXP];
+    rect plot = { W * ML, W * MR, H * MB, H * MT };
+    rect key = { plot.x0, plot.x0 + key_em * EM_KEY + 60, plot.y1 - key_lines * KEY_LINE_H - 12, plot.y1 };
+    for (int j = 0; j < npts; j++) order[j] = j;
+    for (int j = 1; j < npts; j++) /* highest points first: a stack of points gets a stack of labels */
+        for (int k = j; k > 0 && pts[order[k]].gflops > pts[order[k - 1]].gflops; k--) {
+            int t = order[k];
+            order[k] = order[k - 1], order[k - 1] = t;
+        }
+    for (int o = 0; o < npts; o++) {
+        int j = order[o];
+        double x = px(b, pts[j].ai), y = py(b, pts[j].gflops), w = text_em(pts[j].label) * EM_LABEL;
+        double best = INFINITY;
+        /* Spots, nearest first: right of the point just below it, then
+         * just above, then the same left of it; then a line further away. */
+        for (int s = 0; s < 20; s++) {
+            int level = s / 4, right = s % 4 >= 2, below = s % 2 == 0;
+            double ax = x + (right ? -8 : 8), ay = y + (below ? -7 - 12 * level : 8 + 12 * level);
+            rect r = { right ? ax - w : ax, right ? ax : ax + w, ay - LABEL_H / 2, ay + LABEL_H / 2 };
+            double cost = s;
+            if (r.x0 < plot.x0 || r.x1 > plot.x1 || r.y0 < plot.y0 || r.y1 > plot.y1) cost += 10000;
+            if (overlap(r, key)) cost += 1000;
+            for (int k = 0; k < npts; k++) {
+                double qx = px(b, pts[k].ai), qy = py(b, pts[k].gflops);
+                cost += 100 * overlap(r, (rect){ qx - 6, qx + 6, qy - 6, qy + 6 });
+                if (done[k]) cost += 100 * overlap(r, placed[k]);
+                /* a label that starts nearer another point reads as that one's */
+                if (k != j && hypot(ax - qx, ay - qy) < hypot(ax - x, ay - y)) cost += 50;
+            }
+            cost += 5 * crosses(b, r, bw, pk) + (tc > 0 ? 5 * crosses(b, r, bw, tc) : 0);
+            if (cost < best) {
+                best = cost, placed[j] = r;
+                pts[j].lx = unpx(b, ax), pts[j].ly = unpy(b, ay), pts[j].right = right, pts[j].leader = level > 0;
+            }
+        }
+        done[j] = 1;
+    }
+}
 
 /* Split one CSV line in place (double quotes may hold commas). */
 static int split(char *s, char **f)
@@ -223,16 +314,19 @@ int main(int argc, char **argv)
         snprintf(tc_key, sizeof tc_key, "FP16/BF16 tensor roof, dense: %.0f TFLOP/s (%s); %s", tc / 1000, tc_src,
                  tc_ridge_txt);
     }
+    place_labels(&b, bw, pk, tc, fmax(fmax(text_em(fp32_key), text_em(tc_key)), text_em(pts_key)), tc > 0 ? 3 : 2);
 
     FILE *o = fopen(out_pts, "w"), *r = fopen(out_roof, "w");
     if (!o || !r) {
         fprintf(stderr, "roofline_csv: cannot write %s or %s\n", out_pts, out_roof);
         return 1;
     }
-    fprintf(o, "# intensity_flop_per_byte gflops label fixture\n");
+    fprintf(o, "# intensity_flop_per_byte gflops label fixture label_x label_y label_right leader\n");
     for (int j = 0; j < npts; j++)
-        fprintf(o, "%.6g %.6g \"%s\" %d\n", pts[j].ai, pts[j].gflops, pts[j].label, pts[j].fixture);
+        fprintf(o, "%.6g %.6g \"%s\" %d %.6g %.6g %d %d\n", pts[j].ai, pts[j].gflops, pts[j].label, pts[j].fixture,
+                pts[j].lx, pts[j].ly, pts[j].right, pts[j].leader);
     fprintf(r, "# written by roofline_csv; loaded by roofline.gp\n");
+    fprintf(r, "W = %d; H = %d; L = %.9g; R = %.9g; B = %.9g; T = %.9g\n", W, H, ML, MR, MB, MT);
     fprintf(r, "bw = %.9e\npk = %.9e\nridge = %.9e\ntc = %.9e\ntc_ridge = %.9e\n", bw, pk, ridge, tc, tc_ridge);
     fprintf(r, "xlo = %.9e\nxhi = %.9e\nylo = %.9e\nyhi = %.9e\n", b.xlo, b.xhi, b.ylo, b.yhi);
     gp_str(r, "title_txt", title);
