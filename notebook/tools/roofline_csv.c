@@ -246,10 +246,10 @@ int main(int argc, char **argv)
 
     /* Where each roof comes from, said the same way in the terminal and on the plot. */
     char bw_src[80], pk_src[80], tc_src[120] = "";
-    if (bw_opt > 0) bw = bw_opt, snprintf(bw_src, sizeof bw_src, "given with -b");
+    if (bw_opt > 0) bw = bw_opt, snprintf(bw_src, sizeof bw_src, "given with -b, make BW=");
     else if (bw > 0) snprintf(bw_src, sizeof bw_src, "%s: week 09 copy row", bw_fix ? "fixture" : "measured");
     else bw = copy_yard, snprintf(bw_src, sizeof bw_src, "%s: largest COPY yardstick", yard_fix ? "fixture" : "measured");
-    if (pk_opt > 0) pk = pk_opt, snprintf(pk_src, sizeof pk_src, "given with -p");
+    if (pk_opt > 0) pk = pk_opt, snprintf(pk_src, sizeof pk_src, "given with -p, make PEAK=");
     else snprintf(pk_src, sizeof pk_src, "%s: week 09 FMA-peak row", pk_fix ? "fixture" : "measured");
     if (bw <= 0 || pk <= 0) {
         fprintf(stderr, "roofline_csv: no roof in the CSVs (bandwidth %g GB/s, peak %g GFLOP/s): run "
@@ -261,7 +261,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *dev = device[0] ? device : fix_device;
-    if (tc_opt > 0) tc = tc_opt, snprintf(tc_src, sizeof tc_src, "given with -t");
+    if (tc_opt > 0) tc = tc_opt, snprintf(tc_src, sizeof tc_src, "given with -t, make TC=");
     else
         for (size_t k = 0; k < sizeof TENSOR_PEAKS / sizeof TENSOR_PEAKS[0] && dev[0]; k++)
             if (strstr(dev, TENSOR_PEAKS[k].match)) {
