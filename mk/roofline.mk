@@ -72,8 +72,9 @@ $(MB_DIR)/gpu_probe: notebook/microbench/gpu_probe.c notebook/microbench/gpu_pro
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LDCUDA)
 
 # mb_run(program, csv): write to csv.tmp, rename on success; a failed or
-# interrupted run leaves no empty or partial CSV behind.
-mb_run = $(1) > $(2).tmp && mv -f $(2).tmp $(2) || { rm -f $(2).tmp; echo ">>> $(notdir $(1)) failed: $(2) not written."; exit 1; }
+# interrupted (Ctrl-C) run leaves no empty or partial CSV behind: bash runs
+# the EXIT trap on both.
+mb_run = trap 'rm -f $(2).tmp' EXIT; $(1) > $(2).tmp && mv -f $(2).tmp $(2) || { echo ">>> $(notdir $(1)) failed: $(2) not written."; exit 1; }
 
 microbench: $(GPU_PROBE) $(MB_DIR)/bandwidth $(MB_DIR)/latency
 	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make microbench needs an NVIDIA GPU: $$why. Nothing was measured, no CSV written."; exit 1; }
