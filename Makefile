@@ -178,7 +178,8 @@ reset: $(WB)
 SANITIZE_TOOLS ?= memcheck racecheck initcheck synccheck
 sanitize:
 	$(call need_week,sanitize)
-	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) $(GPU_PROBE)
+	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
+	$(Q)$(MAKE) -s $(GPU_PROBE)
 	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make sanitize needs an NVIDIA GPU: $$why. Nothing was checked (compute-sanitizer sees only kernels that run)."; exit 1; }
 	@command -v compute-sanitizer >/dev/null || { echo ">>> compute-sanitizer not found: it ships with the CUDA toolkit ($(CUDA_HOME)/bin); add that folder to PATH."; exit 1; }
 	$(Q)st=0; for t in $(SANITIZE_TOOLS); do echo "== compute-sanitizer --tool $$t"; \
