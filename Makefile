@@ -264,10 +264,19 @@ reset: $(WB)
 	@$(WB) reset $(WEEK) $(EX)
 
 # compute-sanitizer needs one process: Check's fork mode is turned off.
+# It also needs a GPU: with none every GPU test skips, and each tool reports
+# 0 errors on kernels that never ran. So the GPU probe (mk/roofline.mk) asks
+# first, and with no GPU this stops saying that nothing was checked. The probe
+# asks the CUDA runtime the tests link (cudaGetDeviceCount), not nvidia-smi:
+# nvidia-smi can be missing where a GPU works (some containers), and list a
+# GPU this runtime cannot use (driver older than the runtime,
+# CUDA_VISIBLE_DEVICES); the skip lines the tests print are not parsed.
 SANITIZE_TOOLS ?= memcheck racecheck initcheck synccheck
 sanitize:
 	$(call need_week,sanitize)
 	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
+	$(Q)$(MAKE) -s $(GPU_PROBE)
+	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make sanitize needs an NVIDIA GPU: $$why. Nothing was checked (compute-sanitizer sees only kernels that run)."; exit 1; }
 	@command -v compute-sanitizer >/dev/null || { echo ">>> compute-sanitizer not found: it ships with the CUDA toolkit ($(CUDA_HOME)/bin); add that folder to PATH."; exit 1; }
 	$(Q)st=0; for t in $(SANITIZE_TOOLS); do echo "== compute-sanitizer --tool $$t"; \
 	  $(RUN_ENV) CK_FORK=no WB_BENCH_SAMPLES=1 compute-sanitizer --tool $$t --error-exitcode 99 $(call test_bin,$(WEEK),$(IMPL)) >$(BUILD)/$(WEEK)/sanitize-$$t.log 2>&1; rc=$$?; \

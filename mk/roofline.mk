@@ -1,7 +1,9 @@
 # mk/roofline.mk — the roofline plot, the lab notebook and its microbenchmarks.
 #
 #   make roofline      every build/bench/*.csv on one roofline -> build/roofline.png
-#                      (CSV=... to choose files, BW=GB/s PEAK=GFLOP/s to set the roof)
+#                      (CSV=... to choose files, BW=GB/s PEAK=GFLOP/s to set the FP32
+#                      roof, TC=GFLOP/s the FP16/BF16 tensor-core one when the device
+#                      is not in roofline_csv's table of published figures)
 #   make journal       notebook/daily/YYYY-MM-DD.md from the template (never overwrites)
 #   make microbench    bandwidth (pageable/pinned/D2D) and pointer-chasing latency on
 #                      this GPU -> build/notebook/*.csv and latency.png
@@ -22,7 +24,7 @@ PNG_SIG := 89504e470d0a1a0a
 $(ROOFLINE_TOOL): notebook/tools/roofline_csv.c
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -o $@ $< -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wno-format-truncation -o $@ $< -lm
 
 # roofline_draw(csv files, png, extra tool flags)
 define roofline_draw
@@ -34,7 +36,7 @@ roofline: $(ROOFLINE_TOOL)
 	@command -v gnuplot >/dev/null || { echo ">>> gnuplot not found: install it (apt-get install gnuplot-nox) to draw the roofline."; exit 1; }
 	@[ -n "$(strip $(CSV))" ] || { echo ">>> no benchmark CSVs yet: run e.g. make phase2/week09 bench IMPL=solution (and other weeks' bench) first."; exit 1; }
 	@mkdir -p $(dir $(ROOFLINE_PNG))
-	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)))
+	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)) $(if $(TC),-t $(TC)))
 	@echo "Roofline: $(ROOFLINE_PNG) (points: $(ROOFLINE_PNG).dat)"
 
 test-roofline: $(ROOFLINE_TOOL) $(WB)
@@ -57,16 +59,30 @@ journal:
 	else sed "s/YYYY-MM-DD/$(TODAY)/g" notebook/daily/TEMPLATE.md > $$f && echo "Created $$f"; fi
 
 MB_DIR := $(BUILD)/notebook
-$(MB_DIR)/%: notebook/microbench/%.cu $(LIBWB)
+$(MB_DIR)/%: notebook/microbench/%.cu notebook/microbench/gpu_probe.h $(LIBWB)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -o $@ $< $(LIBWB)
 
-microbench: $(MB_DIR)/bandwidth $(MB_DIR)/latency
+# Exits 0 when the CUDA runtime sees a GPU, else prints why and exits 1:
+# microbench and the top-level `make sanitize` ask it before doing anything.
+GPU_PROBE := $(MB_DIR)/gpu_probe
+$(MB_DIR)/gpu_probe: notebook/microbench/gpu_probe.c notebook/microbench/gpu_probe.h | $(DEPS_OK)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LDCUDA)
+
+# mb_run(program, csv): write to csv.tmp, rename on success; a failed or
+# interrupted (Ctrl-C) run leaves no empty or partial CSV behind: bash runs
+# the EXIT trap on both.
+mb_run = trap 'rm -f $(2).tmp' EXIT; $(1) > $(2).tmp && mv -f $(2).tmp $(2) || { echo ">>> $(notdir $(1)) failed: $(2) not written."; exit 1; }
+
+microbench: $(GPU_PROBE) $(MB_DIR)/bandwidth $(MB_DIR)/latency
+	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make microbench needs an NVIDIA GPU: $$why. Nothing was measured, no CSV written."; exit 1; }
 	@echo "== bandwidth (256 MiB copies)"
-	$(Q)$(MB_DIR)/bandwidth > $(MB_DIR)/bandwidth.csv
+	$(Q)$(call mb_run,$(MB_DIR)/bandwidth,$(MB_DIR)/bandwidth.csv)
 	@echo "== latency (pointer chasing)"
-	$(Q)$(MB_DIR)/latency > $(MB_DIR)/latency.csv
+	$(Q)$(call mb_run,$(MB_DIR)/latency,$(MB_DIR)/latency.csv)
 	$(Q)if command -v gnuplot >/dev/null; then \
 	  gnuplot -e "csv='$(MB_DIR)/latency.csv'; png='$(MB_DIR)/latency.png'" notebook/microbench/latency.gp && \
 	  echo "Latency plot: $(MB_DIR)/latency.png"; else echo "gnuplot not found: CSVs in $(MB_DIR)"; fi

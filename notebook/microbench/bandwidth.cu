@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "wb.h"
+#include "gpu_probe.h"
 
 static double time_copy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
@@ -32,6 +33,11 @@ static double time_copy(void *dst, const void *src, size_t bytes, enum cudaMemcp
 
 int main(int argc, char **argv)
 {
+    char why[256];
+    if (!gpu_present(why, sizeof why)) { /* say so, and print no CSV header */
+        fprintf(stderr, "bandwidth: %s\n", why);
+        return 1;
+    }
     size_t mib = argc > 1 ? (size_t)atol(argv[1]) : 256, bytes = mib << 20;
     const wb_device *d = wb_this_device();
     void *pageable = malloc(bytes), *pinned = NULL, *d1 = wb_dmalloc(bytes), *d2 = wb_dmalloc(bytes);

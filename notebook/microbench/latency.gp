@@ -11,6 +11,6 @@ set key off
 set xlabel "working set (bytes)"
 set ylabel "ns per dependent load"
 set yrange [0:*]
-set format x "%.0s%cB"
+set format x "%.0b %BB"  # binary prefixes: 256 KiB, not 262kB
 set title "Pointer-chasing latency (one thread, random 128-byte slots)"
 plot csv using 1:2 every ::1 with linespoints pt 7 lc rgb "#1f77b4"
