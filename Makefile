@@ -97,6 +97,7 @@ NVCC_LINE  := $(NVCC) $(NVFLAGS)
 $(NVCC_STAMP): FORCE
 	@mkdir -p $(@D)
 	@[ "$$(cat $@ 2>/dev/null)" = '$(NVCC_LINE)' ] || echo '$(NVCC_LINE)' > $@
+.PHONY: FORCE
 FORCE:
 
 $(DEPS_OK): tools/setup.sh
@@ -119,7 +120,7 @@ $(LIBWB): $(COMMON_OBJ)
 
 $(WB): tools/wb.c $(HOST_SRC:%.c=$(BUILD)/%.o)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
 # ---------------------------------------------------------------- what week.txt says
 # build/weeks.mk: WEEK_EX, WEEK_LIBS, WEEK_NVF, WEEK_USES, WEEK_NEEDS for

@@ -28,6 +28,7 @@ have_check() {
 install_pkgs() {
   local want="$*" sudo=""
   command -v apt-get >/dev/null 2>&1 || return 1
+  [ "${WB_NO_APT:-0}" = 1 ] && return 1   # a machine with no package network
   if [ "$(id -u)" != 0 ]; then
     sudo -n true 2>/dev/null || return 1
     sudo="sudo -n"

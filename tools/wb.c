@@ -25,6 +25,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,6 +117,33 @@ static void bar(char *out, int done, int total, int width)
     out[width] = 0;
 }
 
+/* The learner's last `make WEEK check` as its results record says (the
+ * record `make check` leaves in build/WEEK/results-learner.tsv): "" when
+ * there was none. */
+static void last_check(const char *dir, char *out, size_t n)
+{
+    char path[256], err[700];
+    snprintf(path, sizeof path, "build/%s/results-learner.tsv", dir);
+    out[0] = 0;
+    if (!exists(path)) return;
+    wb_result *r = NULL;
+    int k = wb_results_read(path, &r, err, sizeof err);
+    if (k <= 0) return;
+    int pass = 0, fail = 0, skip = 0, first_fail = -1;
+    for (int i = 0; i < k; i++) {
+        pass += r[i].status == WB_RES_PASS, skip += r[i].status == WB_RES_SKIP;
+        if (r[i].status == WB_RES_FAIL && fail++ == 0) first_fail = i;
+    }
+    int m = snprintf(out, n, "last check: %d pass, %d fail%s", pass, fail, skip ? ", some skipped" : "");
+    if (first_fail >= 0 && m > 0 && (size_t)m < n) {
+        const wb_result *f = &r[first_fail];
+        if (!isnan(f->ratio)) snprintf(out + m, n - (size_t)m, " (%s %.3f of %s, target %.2f)", f->id, f->ratio, f->yard,
+                                       f->target);
+        else snprintf(out + m, n - (size_t)m, " (%s)", f->id);
+    }
+    free(r);
+}
+
 static int cmd_status(void)
 {
     static week_state ws[53];
@@ -137,7 +165,9 @@ static int cmd_status(void)
         printf("! progress cannot be recorded: %s\n"
                "  (`make ... check` runs the tests but records nothing until this is fixed)\n\n",
                werr);
-    printf("Progress file: %s\n\n", wb_progress_path());
+    printf("Progress file: %s\n", wb_progress_path());
+    const wb_record *pre = ok ? wb_progress_find(&prog, "quiz.preflight") : NULL;
+    printf("Preflight quiz: %s\n\n", pre ? pre->figure : "not taken (make quiz PHASE=preflight: what to know before week 1)");
     int all_done = 0, all_total = 0, present_weeks = 0;
     for (int p = 0; p < 9; p++) {
         int pd = 0, pt = 0, pw = 0;
@@ -153,16 +183,22 @@ static int cmd_status(void)
         snprintf(qid, sizeof qid, "quiz.phase%d", p);
         const wb_record *q = ok ? wb_progress_find(&prog, qid) : NULL;
         if (q) snprintf(quiz, sizeof quiz, "quiz: %s", q->figure);
-        printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, CUR.phase[p], b, pd, pt, quiz);
+        if (pw) printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, CUR.phase[p], b, pd, pt, quiz);
+        else printf("Phase %d  %-26s (no weeks in this workbook yet)\n", p, CUR.phase[p]);
         for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) {
-            char dir[64];
+            char dir[64], title[48], last[300];
             week_dir(w, dir, sizeof dir);
+            /* long titles are cut so the counts stay in one column */
+            if (strlen(CUR.week[w]) > 40) snprintf(title, sizeof title, "%.37s...", CUR.week[w]);
+            else snprintf(title, sizeof title, "%s", CUR.week[w]);
             if (!ws[w].present) {
-                printf("   -    %-16s %-36s (not in this workbook yet)\n", dir, CUR.week[w]);
+                printf("   -    %-16s %-40s (not in this workbook yet)\n", dir, title);
                 continue;
             }
             const char *mark = ws[w].done == ws[w].total ? "done" : ws[w].done ? "part" : "todo";
-            printf("  %s  %-16s %-36s %d/%d\n", mark, dir, CUR.week[w], ws[w].done, ws[w].total);
+            last[0] = 0;
+            if (ws[w].done < ws[w].total) last_check(dir, last, sizeof last);
+            printf("  %s  %-16s %-40s %2d/%-2d %s\n", mark, dir, title, ws[w].done, ws[w].total, last);
         }
         all_done += pd;
         all_total += pt;
