@@ -196,7 +196,7 @@ static const char *parse_line(char *line, wb_result *r)
     get_text(r->yard, sizeof r->yard, f[5]);
     char *end;
     r->seed = strtoull(f[9], &end, 10);
-    if (!*f[9] || *end) return "seed must be a decimal number";
+    if (*f[9] < '0' || *f[9] > '9' || *end) return "seed must be a decimal number";
     get_text(r->gpu, sizeof r->gpu, f[10]);
     if (get_int(f[11], &r->tests) || get_int(f[12], &r->failed) || get_int(f[13], &r->skipped))
         return "tests, failed and skipped are counts";

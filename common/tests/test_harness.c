@@ -475,12 +475,26 @@ END_TEST
 
 /* ---- week metadata ---- */
 
-START_TEST(meta_parse_and_errors)
+/* A workbook in tmpdir: the real curriculum map, one week folder. */
+static void make_week_tree(char *path, size_t n)
 {
     make_tmpdir();
+    char *cur = read_file("common/curriculum.txt");
+    ck_assert_msg(cur != NULL, "run from the workbook's top folder (common/curriculum.txt)");
+    char p[400];
+    snprintf(p, sizeof p, "mkdir -p '%s/common' '%s/phase0/week01' '%s/phase1/week05'", tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(p), 0);
+    snprintf(p, sizeof p, "%s/common/curriculum.txt", tmpdir);
+    write_file(p, cur);
+    free(cur);
+    snprintf(path, n, "%s/phase0/week01/week.txt", tmpdir);
+}
+
+START_TEST(meta_parse_and_errors)
+{
     char path[400];
-    snprintf(path, sizeof path, "%s/week.txt", tmpdir);
-    write_file(path, "# comment\ntitle: T\nexercise: vecadd\nlibs: -lcublas\n"
+    make_week_tree(path, sizeof path);
+    write_file(path, "# comment\nexercise: vecadd\nlibs: -lcublas\n"
                      "checkpoint: w01.a | does a\ncheckpoint: w01.b | does b | >= 0.85 COPY\n"
                      "hint: vecadd | think\n");
     wb_week w;
@@ -491,13 +505,195 @@ START_TEST(meta_parse_and_errors)
     ck_assert_str_eq(w.checkpoints[1].yard, "COPY");
     ck_assert_str_eq(w.libs, "-lcublas");
     ck_assert_int_eq(w.n_hints, 1);
-    write_file(path, "title: T\ncheckpoint: w01.b | does b | at least 0.85\n");
+    ck_assert_str_eq(w.title, "Build system, first kernel"); /* from common/curriculum.txt */
+    ck_assert_str_eq(w.dir, "phase0/week01");
+    ck_assert_int_eq(w.number, 1);
+    write_file(path, "checkpoint: w01.b | does b | at least 0.85\n");
     ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "week.txt:2:") != NULL, "%s", err);
-    write_file(path, "title: T\nbogus: 1\n");
+    ck_assert_msg(strstr(err, "week.txt:1:") != NULL, "%s", err);
+    write_file(path, "bogus: 1\n");
     ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
-    write_file(path, "title: T\ncheckpoint: a | x\ncheckpoint: a | y\n");
+    write_file(path, "checkpoint: a | x\ncheckpoint: a | y\n");
     ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    /* a title is refused: titles live in one place */
+    write_file(path, "title: Something else\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "curriculum.txt") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(meta_uses_and_needs)
+{
+    char path[400], p5[400];
+    make_week_tree(path, sizeof path);
+    snprintf(p5, sizeof p5, "%s/phase1/week05/week.txt", tmpdir);
+    wb_week w;
+    char err[600];
+    write_file(p5, "uses: phase0/week01 phase0/week02\nuses: phase0/week03\nneeds: cutlass\n");
+    ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.n_uses, 3);
+    ck_assert_str_eq(w.uses[2], "phase0/week03");
+    ck_assert_int_eq(w.n_needs, 1);
+    ck_assert_str_eq(w.needs[0], "cutlass");
+    const char *bad[] = { "uses: week01\n", "uses: phase0/week1\n", "uses: phase0/week01 phase0/week01\n",
+                          "uses: phase1/week05\n", "needs: a/b\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(p5, bad[i]);
+        ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == -1, "accepted: %s", bad[i]);
+    }
+    /* a week in the wrong phase's folder */
+    snprintf(p5, sizeof p5, "mkdir -p '%s/phase0/week05'", tmpdir);
+    ck_assert_int_eq(system(p5), 0);
+    snprintf(p5, sizeof p5, "%s/phase0/week05/week.txt", tmpdir);
+    write_file(p5, "exercise: x\n");
+    ck_assert_int_eq(wb_week_load(p5, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "not in phase 0") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(curriculum_map)
+{
+    wb_curriculum c;
+    char err[600];
+    ck_assert_msg(wb_curriculum_load("common/curriculum.txt", &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.first_week[5], 21);
+    ck_assert_int_eq(c.phase_of[38], 6);
+    ck_assert_int_eq(c.first_week[9], 53);
+    for (int w = 1; w <= 52; w++) ck_assert_msg(c.week[w][0], "week %d has no title", w);
+    make_tmpdir();
+    char p[400];
+    snprintf(p, sizeof p, "%s/c.txt", tmpdir);
+    write_file(p, "phase: 0 | A\nweek: 1 | x\nweek: 3 | y\n");
+    ck_assert_int_eq(wb_curriculum_load(p, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "c.txt:3:") != NULL, "%s", err);
+}
+END_TEST
+
+/* ---- the results record ---- */
+
+static wb_result sample_result(const char *id, int status)
+{
+    wb_result r;
+    wb_result_init(&r);
+    snprintf(r.week, sizeof r.week, "phase0/week01");
+    snprintf(r.id, sizeof r.id, "%s", id);
+    r.status = status;
+    r.seed = 18446744073709551615ull;
+    return r;
+}
+
+START_TEST(results_roundtrip)
+{
+    make_tmpdir();
+    char path[400], err[600];
+    snprintf(path, sizeof path, "%s/r.tsv", tmpdir);
+    wb_result in[3] = { sample_result("w01.vecadd-bw", WB_RES_PASS), sample_result("w01.vecadd", WB_RES_FAIL),
+                        sample_result("w01.devquery", WB_RES_SKIP) };
+    in[0].value = 3027.4, in[0].yard_value = 2957.123456789, in[0].ratio = 3027.4 / 2957.123456789, in[0].target = 0.85;
+    snprintf(in[0].unit, sizeof in[0].unit, "GB/s");
+    snprintf(in[0].yard, sizeof in[0].yard, "COPY");
+    snprintf(in[0].gpu, sizeof in[0].gpu, "NVIDIA H100 80GB HBM3");
+    snprintf(in[0].detail, sizeof in[0].detail, "3027 GB/s vs COPY 2957 GB/s");
+    in[0].tests = 1;
+    snprintf(in[1].message, sizeof in[1].message, "test.c:80: n=1\tc[0]\nexpected 1 got nan");
+    in[1].tests = 29, in[1].failed = 3;
+    in[2].skipped = 2;
+    ck_assert_msg(wb_results_write(path, in, 3, err, sizeof err) == 0, "%s", err);
+    wb_result *out = NULL;
+    int n = wb_results_read(path, &out, err, sizeof err);
+    ck_assert_msg(n == 3, "%s", err);
+    ck_assert_str_eq(out[0].id, "w01.vecadd-bw");
+    ck_assert_int_eq(out[0].status, WB_RES_PASS);
+    ck_assert(out[0].value == in[0].value && out[0].yard_value == in[0].yard_value && out[0].ratio == in[0].ratio);
+    ck_assert(out[0].target == 0.85);
+    ck_assert_str_eq(out[0].gpu, "NVIDIA H100 80GB HBM3");
+    ck_assert(out[0].seed == 18446744073709551615ull);
+    ck_assert(isnan(out[1].value) && isnan(out[1].ratio) && isnan(out[1].target));
+    ck_assert_str_eq(out[1].message, "test.c:80: n=1 c[0] expected 1 got nan"); /* TAB and LF made spaces */
+    ck_assert_int_eq(out[1].failed, 3);
+    ck_assert_int_eq(out[2].status, WB_RES_SKIP);
+    ck_assert_str_eq(out[2].gpu, "");
+    char fig[300], tgt[64];
+    wb_result_figure(&out[0], fig, sizeof fig);
+    wb_result_target(&out[0], tgt, sizeof tgt);
+    ck_assert_str_eq(fig, "1.024 of COPY (3027 GB/s vs COPY 2957 GB/s)");
+    ck_assert_str_eq(tgt, ">= 0.85 COPY");
+    free(out);
+}
+END_TEST
+
+START_TEST(results_malformed_refused)
+{
+    make_tmpdir();
+    char path[400], err[600];
+    snprintf(path, sizeof path, "%s/r.tsv", tmpdir);
+    wb_result *out = NULL;
+    const char *bad[] = {
+        "",                                                       /* empty */
+        "PASS  w01.vecadd\n",                                     /* printed lines are not a record */
+        "#wb-results 1\nhead\nw\tid\tok\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n", /* status */
+        "#wb-results 1\nhead\nw\tid\tpass\tfast\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n", /* value */
+        "#wb-results 1\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\n",            /* fields */
+        "#wb-results 1\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t-1\t-\t0\t0\t0\t-\t-\n", /* seed */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(path, bad[i]);
+        ck_assert_msg(wb_results_read(path, &out, err, sizeof err) == -1, "accepted case %zu", i);
+        ck_assert_msg(strstr(err, "r.tsv") != NULL, "%s", err);
+    }
+    snprintf(path, sizeof path, "%s/missing.tsv", tmpdir);
+    ck_assert_int_eq(wb_results_read(path, &out, err, sizeof err), -1);
+}
+END_TEST
+
+/* Records appended by several processes at once (Check forks one per
+ * test) all arrive whole. */
+START_TEST(results_append_from_processes)
+{
+    make_tmpdir();
+    char path[400], err[600];
+    snprintf(path, sizeof path, "%s/chan.tsv", tmpdir);
+    ck_assert_int_eq(wb_results_start(path), 0);
+    enum { PROCS = 4, EACH = 50 };
+    for (int p = 0; p < PROCS; p++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (int k = 0; k < EACH; k++) {
+                char id[32];
+                snprintf(id, sizeof id, "p%d.k%d", p, k);
+                wb_result r = sample_result(id, WB_RES_PASS);
+                memset(r.message, 'x', 500);
+                r.message[500] = 0;
+                if (wb_results_append(path, &r) != 0) _exit(1);
+            }
+            _exit(0);
+        }
+    }
+    for (int p = 0; p < PROCS; p++) {
+        int st;
+        wait(&st);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    wb_result *out = NULL;
+    int n = wb_results_read(path, &out, err, sizeof err);
+    ck_assert_msg(n == PROCS * EACH, "%d records: %s", n, err);
+    free(out);
+}
+END_TEST
+
+START_TEST(seed_parse)
+{
+    uint64_t v;
+    char err[200];
+    ck_assert_int_eq(wb_seed_parse("20261122", &v, err, sizeof err), 0);
+    ck_assert(v == 20261122u);
+    ck_assert_int_eq(wb_seed_parse("010", &v, err, sizeof err), 0);
+    ck_assert(v == 10); /* decimal, not octal */
+    ck_assert_int_eq(wb_seed_parse("18446744073709551615", &v, err, sizeof err), 0);
+    const char *bad[] = { "", "notanumber", "-5", "+5", "0x10", "12abc", " 12", "18446744073709551616", "1e3" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(wb_seed_parse(bad[i], &v, err, sizeof err) == -1, "accepted '%s'", bad[i]);
+    ck_assert_int_eq(wb_seed_parse("random", &v, err, sizeof err), 0);
 }
 END_TEST
 
@@ -543,6 +739,14 @@ int main(void)
     suite_add_tcase(s, t);
     t = tcase_create("meta");
     tcase_add_test(t, meta_parse_and_errors);
+    tcase_add_test(t, meta_uses_and_needs);
+    tcase_add_test(t, curriculum_map);
+    suite_add_tcase(s, t);
+    t = tcase_create("results");
+    tcase_add_test(t, results_roundtrip);
+    tcase_add_test(t, results_malformed_refused);
+    tcase_add_test(t, results_append_from_processes);
+    tcase_add_test(t, seed_parse);
     suite_add_tcase(s, t);
 
     SRunner *sr = srunner_create(s);
