@@ -677,8 +677,12 @@ static int cmd_report(int argc, char **argv)
     char err[700];
     int n = wb_results_read(rpath, &r, err, sizeof err);
     if (n < 0) {
-        printf(">>> The test program of %s stopped before it wrote its results (exit status %d): the lines above "
-               "say where. Fix that, then `make %s check` again.\n", wdir, status, wdir);
+        char how[64];
+        if (status > 128) snprintf(how, sizeof how, "killed by signal %d%s", status - 128,
+                                   status - 128 == 11 ? ", a segmentation fault" : "");
+        else snprintf(how, sizeof how, "exit status %d", status);
+        printf(">>> The test program of %s stopped before it wrote its results (%s): the lines above say "
+               "where. Fix that, then `make %s check` again.\n", wdir, how, wdir);
         return 1;
     }
     int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1;
