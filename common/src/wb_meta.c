@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <regex.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,25 @@ static int valid_id(const char *s)
     return 1;
 }
 
+/* "path:line: what is wrong" into err. */
+static void fail_at(char *err, size_t errsz, const char *path, int lno, const char *fmt, ...)
+{
+    int k = snprintf(err, errsz, "%s:%d: ", path, lno);
+    if (k < 0 || (size_t)k >= errsz) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err + k, errsz - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+/* Inside the two parsers below: report the line, close the file, fail. */
+#define FAIL(...)                                        \
+    do {                                                 \
+        fail_at(err, errsz, path, lno, __VA_ARGS__);     \
+        fclose(f);                                       \
+        return -1;                                       \
+    } while (0)
+
 int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
 {
     memset(w, 0, sizeof *w);
@@ -49,13 +69,6 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
     }
     char line[1024];
     int lno = 0;
-#define FAIL(...)                                                   \
-    do {                                                            \
-        int k_ = snprintf(err, errsz, "%s:%d: ", path, lno);        \
-        if (k_ > 0 && (size_t)k_ < errsz) snprintf(err + k_, errsz - (size_t)k_, __VA_ARGS__); \
-        fclose(f);                                                  \
-        return -1;                                                  \
-    } while (0)
     while (fgets(line, sizeof line, f)) {
         lno++;
         char *s = trim(line);
@@ -123,7 +136,6 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             FAIL("unknown key '%s' (exercise, libs, nvflags, uses, needs, checkpoint, hint)", key);
         }
     }
-#undef FAIL
     fclose(f);
     /* The folder names the week; the curriculum gives its title. */
     regex_t re;
@@ -166,13 +178,6 @@ int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t err
     }
     char line[512];
     int lno = 0, phase = -1, last = 0;
-#define FAIL(...)                                                   \
-    do {                                                            \
-        int k_ = snprintf(err, errsz, "%s:%d: ", path, lno);        \
-        if (k_ > 0 && (size_t)k_ < errsz) snprintf(err + k_, errsz - (size_t)k_, __VA_ARGS__); \
-        fclose(f);                                                  \
-        return -1;                                                  \
-    } while (0)
     while (fgets(line, sizeof line, f)) {
         lno++;
         char *s = trim(line);
@@ -200,7 +205,6 @@ int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t err
             FAIL("unknown key '%s' (phase, week)", key);
         }
     }
-#undef FAIL
     fclose(f);
     if (phase != 8 || last != 52) {
         snprintf(err, errsz, "%s: needs phases 0..8 and weeks 1..52 (has up to phase %d, week %d)", path, phase, last);
