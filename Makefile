@@ -181,11 +181,12 @@ $(BUILD)/$(1)/test.o: $$($(1)_TEST) | $(DEPS_OK)
 	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) -MMD -MP -c $$< -o $$@
 
 # Support files may include a reference exercise of this week or of a used
-# one by name ("EX.cu"): -iquote puts those folders on their path only.
+# one by name ("EX.cu"): those folders go on their include path only, after
+# the week folders (so EX.h still comes from the week folder).
 $(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -iquote $(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-iquote $(call ref_dir,$(v))) -MMD -MP -c $$< -o $$@
+	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -I$(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-I$(call ref_dir,$(v))) -MMD -MP -c $$< -o $$@
 
 endef
 
