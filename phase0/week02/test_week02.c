@@ -234,7 +234,7 @@ START_TEST(check_launch_bad_config)
     float *dy = wb_dmalloc(n * 4);
     char msg[256];
     struct { int block; size_t smem; } bad[] = { { 2048, 0 }, { 256, 1 << 20 } };
-    for (int k = 0; k < 2; k++) {
+    for (size_t k = 0; k < WB_COUNT(bad); k++) {
         memset(msg, 'X', sizeof msg);
         w02_launch_fill(dy, n, 1.0f, bad[k].block, bad[k].smem);
         cudaError_t e = check_launch("fill", 0, msg, sizeof msg);
