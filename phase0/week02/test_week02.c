@@ -13,8 +13,6 @@
 #include "bugs.h"
 #include "w02_support.h"
 
-#define GUARD 64 /* elements after the output that must stay poisoned */
-
 /* Under CK_FORK=no (make sanitize, cuda-gdb) every test shares one process.
  * The tests that launch a bad configuration on purpose skip themselves there:
  * memcheck reports every failing CUDA call as an error, and the point of a
@@ -31,48 +29,56 @@ static int one_process(const char *test)
 
 /* Sizes: empty, one, a warp, block edges, not a multiple of any block, large. */
 static const size_t SIZES[] = { 0, 1, 31, 255, 256, 257, 1000, 1023, 1024, 1025, 4097, 100003, 1 << 20, 3000017 };
-#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
 
 /* ---------------------------------------------------------------- 1. scale */
 
-/* guard > 0: the output has `guard` poisoned elements after it that must stay
- * poisoned. guard == 0: the buffers are exactly n long, so an out-of-bounds
- * access leaves the allocation (memcheck reports it; a normal run may not). */
-static void check_scale(wb_rng *rng, size_t n, size_t guard)
+/* exact == 0: the output is guarded (wb_dout): a band of poison on each side
+ * that must stay poisoned. exact == 1: x and y are exactly n floats, with no
+ * band, so an out-of-bounds access leaves the allocation (memcheck reports
+ * it; a normal run may not). wb_dout always has a band, so that output is
+ * allocated and poisoned here. */
+static void check_scale(wb_rng *rng, size_t n, int exact)
 {
-    size_t cap = n + guard;
-    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc(cap * 4);
-    wb_fill_uniform_f32(rng, hx, cap, -10, 10);
+    float *hx = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(rng, hx, n, -10, 10);
     float s = (float)wb_rng_unit(rng) * 4 - 2;
     for (size_t i = 0; i < n; i++) ref[i] = s * hx[i];
-    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
-    wb_h2d(dx, hx, cap * 4);
-    wb_dpoison(dy, cap * 4);
-    WB_CUDA(bug_scale(dx, dy, n, s));
-    wb_sync();
-    wb_d2h(hy, dy, cap * 4);
+    float *dx = wb_dcopy(hx, n * 4);
     char what[64];
-    snprintf(what, sizeof what, "n=%zu (guard %zu)", n, guard);
-    wb_cmp cmp;
-    wb_compare_f32("y", hy, ref, n, 0, 1e-7, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    size_t touched = wb_count_not_byte(hy + n, guard * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written past y[n-1] (the guard band must stay 0xFF)", what, touched);
-    wb_dfree(dx), wb_dfree(dy);
-    free(hx), free(hy), free(ref);
+    snprintf(what, sizeof what, "n=%zu%s", n, exact ? ", x and y exactly n floats" : "");
+    if (!exact) {
+        wb_dout y;
+        float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
+        WB_CUDA(bug_scale(dx, dy, n, s));
+        wb_expect_dout_f32(&y, ref, n, 0, 1e-7, what);
+        wb_dout_free(&y);
+    } else {
+        float *dy = wb_dmalloc(n * 4), *hy = wb_hmalloc(n * 4);
+        wb_dpoison(dy, n * 4);
+        WB_CUDA(bug_scale(dx, dy, n, s));
+        wb_sync();
+        wb_d2h(hy, dy, n * 4);
+        wb_cmp cmp;
+        wb_compare_f32("y", hy, ref, n, 0, 1e-7, &cmp);
+        WB_EXPECT_CMP(cmp, what);
+        wb_dfree(dy);
+        free(hy);
+    }
+    wb_dfree(dx);
+    free(hx), free(ref);
 }
 
 START_TEST(scale_sizes)
 {
     wb_rng rng = WB_RNG();
-    check_scale(&rng, SIZES[_i], GUARD);
+    check_scale(&rng, SIZES[_i], 0);
 }
 END_TEST
 
 START_TEST(scale_exact_allocation)
 {
     wb_rng rng = WB_RNG();
-    check_scale(&rng, 1000, 0);
+    check_scale(&rng, 1000, 1);
 }
 END_TEST
 
@@ -82,22 +88,18 @@ START_TEST(histogram_sizes)
 {
     size_t n = SIZES[_i];
     wb_rng rng = WB_RNG();
-    unsigned *hk = wb_hmalloc((n ? n : 1) * 4);
+    unsigned *hk = wb_hmalloc(n * 4);
     wb_fill_u32(&rng, hk, n, 1000003u); /* any value: the kernel takes it % HIST_BINS */
-    unsigned ref[HIST_BINS] = { 0 }, got[HIST_BINS];
+    unsigned ref[HIST_BINS] = { 0 };
     for (size_t i = 0; i < n; i++) ref[hk[i] % HIST_BINS]++;
-    unsigned *dk = wb_dmalloc((n ? n : 1) * 4), *dh = wb_dmalloc(HIST_BINS * 4);
-    wb_h2d(dk, hk, n * 4);
-    wb_dpoison(dh, HIST_BINS * 4);
+    unsigned *dk = wb_dcopy(hk, n * 4);
+    wb_dout hist;
+    unsigned *dh = wb_dout_alloc(&hist, "hist", sizeof ref, 0);
     WB_CUDA(bug_histogram(dk, n, dh));
-    wb_sync();
-    wb_d2h(got, dh, sizeof got);
     char what[64];
     snprintf(what, sizeof what, "n=%zu", n);
-    wb_cmp cmp;
-    wb_compare_u32("hist", got, ref, HIST_BINS, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    wb_dfree(dk), wb_dfree(dh);
+    wb_expect_dout_u32(&hist, ref, HIST_BINS, what);
+    wb_dfree(dk), wb_dout_free(&hist);
     free(hk);
 }
 END_TEST
@@ -108,19 +110,15 @@ START_TEST(histogram_one_bin)
     size_t n = 1 << 16;
     wb_rng rng = WB_RNG();
     unsigned b = (unsigned)wb_rng_int(&rng, 0, HIST_BINS - 1);
-    unsigned *hk = wb_hmalloc(n * 4), got[HIST_BINS], ref[HIST_BINS] = { 0 };
+    unsigned *hk = wb_hmalloc(n * 4), ref[HIST_BINS] = { 0 };
     for (size_t i = 0; i < n; i++) hk[i] = b + HIST_BINS * (unsigned)wb_rng_int(&rng, 0, 1000);
     ref[b] = (unsigned)n;
-    unsigned *dk = wb_dmalloc(n * 4), *dh = wb_dmalloc(HIST_BINS * 4);
-    wb_h2d(dk, hk, n * 4);
-    wb_dpoison(dh, HIST_BINS * 4);
+    unsigned *dk = wb_dcopy(hk, n * 4);
+    wb_dout hist;
+    unsigned *dh = wb_dout_alloc(&hist, "hist", sizeof ref, 0);
     WB_CUDA(bug_histogram(dk, n, dh));
-    wb_sync();
-    wb_d2h(got, dh, sizeof got);
-    wb_cmp cmp;
-    wb_compare_u32("hist", got, ref, HIST_BINS, &cmp);
-    WB_EXPECT_CMP(cmp, "n=65536, all keys in one bin");
-    wb_dfree(dk), wb_dfree(dh);
+    wb_expect_dout_u32(&hist, ref, HIST_BINS, "n=65536, all keys in one bin");
+    wb_dfree(dk), wb_dout_free(&hist);
     free(hk);
 }
 END_TEST
@@ -129,29 +127,23 @@ END_TEST
 
 START_TEST(reverse_sizes)
 {
-    size_t n = SIZES[_i], cap = n + GUARD;
+    size_t n = SIZES[_i];
     wb_rng rng = WB_RNG();
-    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc(cap * 4);
-    wb_fill_uniform_f32(&rng, hx, cap, -1, 1);
+    float *hx = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
     for (size_t base = 0; base < n; base += REVERSE_SEG) {
         size_t m = n - base < REVERSE_SEG ? n - base : REVERSE_SEG;
         for (size_t t = 0; t < m; t++) ref[base + t] = hx[base + m - 1 - t];
     }
-    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
-    wb_h2d(dx, hx, cap * 4);
-    wb_dpoison(dy, cap * 4);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
     WB_CUDA(bug_reverse(dx, dy, n));
-    wb_sync();
-    wb_d2h(hy, dy, cap * 4);
     char what[64];
     snprintf(what, sizeof what, "n=%zu", n);
-    wb_cmp cmp;
-    wb_compare_f32("y", hy, ref, n, 0, 0, &cmp); /* a permutation: exact */
-    WB_EXPECT_CMP(cmp, what);
-    size_t touched = wb_count_not_byte(hy + n, GUARD * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written past y[n-1]", what, touched);
-    wb_dfree(dx), wb_dfree(dy);
-    free(hx), free(hy), free(ref);
+    wb_expect_dout_f32(&y, ref, n, 0, 0, what); /* a permutation: exact */
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx), free(ref);
 }
 END_TEST
 
@@ -162,29 +154,22 @@ END_TEST
  * allocation that nothing wrote: what initcheck watches for. */
 static void check_normalise(wb_rng *rng, size_t n, int poison_work)
 {
-    size_t cap = n + GUARD;
-    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc(cap * 4);
-    wb_fill_uniform_f32(rng, hx, cap, 1, 2); /* positive: the sum is far from 0 */
+    float *hx = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(rng, hx, n, 1, 2); /* positive: the sum is far from 0 */
     double sum = 0;
     for (size_t i = 0; i < n; i++) sum += hx[i];
     for (size_t i = 0; i < n; i++) ref[i] = (float)(hx[i] / sum);
-    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
     double *work = wb_dmalloc(sizeof(double));
-    wb_h2d(dx, hx, cap * 4);
-    wb_dpoison(dy, cap * 4);
     if (poison_work) wb_dpoison(work, sizeof(double));
     WB_CUDA(bug_normalise(dx, dy, n, work));
-    wb_sync();
-    wb_d2h(hy, dy, cap * 4);
     char what[80];
     snprintf(what, sizeof what, "n=%zu, workspace %s on entry", n, poison_work ? "NaN" : "fresh");
-    wb_cmp cmp;
-    wb_compare_f32("y", hy, ref, n, 0, 1e-5, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    size_t touched = wb_count_not_byte(hy + n, GUARD * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written past y[n-1]", what, touched);
-    wb_dfree(dx), wb_dfree(dy), wb_dfree(work);
-    free(hx), free(hy), free(ref);
+    wb_expect_dout_f32(&y, ref, n, 0, 1e-5, what);
+    wb_dfree(dx), wb_dout_free(&y), wb_dfree(work);
+    free(hx), free(ref);
 }
 
 START_TEST(normalise_sizes)
@@ -210,38 +195,33 @@ static const struct { int block; size_t smem; int ok; } CONFIGS[] = {
     { 1025, 0, 0 },
     { 256, 1 << 20, 0 },   /* 1 MiB of dynamic shared memory: no device has it */
 };
-#define N_CONFIGS ((int)(sizeof CONFIGS / sizeof CONFIGS[0]))
 
 START_TEST(affine_configs)
 {
     if (!CONFIGS[_i].ok && one_process("affine_configs (a bad configuration)")) return;
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 1000, 300000), cap = n + GUARD;
-    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc(cap * 4);
-    wb_fill_uniform_f32(&rng, hx, cap, -10, 10);
+    size_t n = (size_t)wb_rng_int(&rng, 1000, 300000);
+    float *hx = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -10, 10);
     float a = (float)wb_rng_unit(&rng) * 4 - 2, b = (float)wb_rng_unit(&rng) * 4 - 2;
     for (size_t i = 0; i < n; i++) ref[i] = a * hx[i] + b;
-    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
-    wb_h2d(dx, hx, cap * 4);
-    wb_dpoison(dy, cap * 4);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
     char what[96];
     snprintf(what, sizeof what, "n=%zu, %d threads per block, %zu bytes of dynamic shared memory", n,
              CONFIGS[_i].block, CONFIGS[_i].smem);
     cudaError_t e = bug_affine(dx, dy, n, a, b, CONFIGS[_i].block, CONFIGS[_i].smem);
     if (CONFIGS[_i].ok) {
         ck_assert_msg(e == cudaSuccess, "%s: returned %s for a launch that is valid", what, cudaGetErrorName(e));
-        wb_sync();
-        wb_d2h(hy, dy, cap * 4);
-        wb_cmp cmp;
-        wb_compare_f32("y", hy, ref, n, 1e-6, 1e-6, &cmp);
-        WB_EXPECT_CMP(cmp, what);
+        wb_expect_dout_f32(&y, ref, n, 1e-6, 1e-6, what);
     } else {
         cudaError_t left = cudaGetLastError(); /* clear it whatever happened */
         ck_assert_msg(e != cudaSuccess, "%s: returned cudaSuccess, but the launch failed with %s", what,
                       cudaGetErrorName(left));
     }
-    wb_dfree(dx), wb_dfree(dy);
-    free(hx), free(hy), free(ref);
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx), free(ref);
 }
 END_TEST
 
@@ -254,7 +234,7 @@ START_TEST(check_launch_bad_config)
     float *dy = wb_dmalloc(n * 4);
     char msg[256];
     struct { int block; size_t smem; } bad[] = { { 2048, 0 }, { 256, 1 << 20 } };
-    for (int k = 0; k < 2; k++) {
+    for (size_t k = 0; k < WB_COUNT(bad); k++) {
         memset(msg, 'X', sizeof msg);
         w02_launch_fill(dy, n, 1.0f, bad[k].block, bad[k].smem);
         cudaError_t e = check_launch("fill", 0, msg, sizeof msg);
@@ -282,10 +262,11 @@ START_TEST(check_launch_good)
 {
     wb_rng rng = WB_RNG();
     size_t n = (size_t)wb_rng_int(&rng, 1, 100000);
-    float *dy = wb_dmalloc(n * 4), *hy = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
+    float *ref = wb_hmalloc(n * 4);
     float v = (float)wb_rng_unit(&rng);
     for (size_t i = 0; i < n; i++) ref[i] = v;
-    wb_dpoison(dy, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
     char msg[256];
     memset(msg, 'X', sizeof msg);
     w02_launch_fill(dy, n, v, 256, 0);
@@ -293,13 +274,9 @@ START_TEST(check_launch_good)
     ck_assert_msg(e == cudaSuccess, "a good launch: check_launch returned %s", cudaGetErrorName(e));
     ck_assert_msg(msg[0] == 0, "a good launch: the message must be empty, got \"%.40s\"", msg);
     ck_assert_msg(check_launch("again", 0, NULL, 0) == cudaSuccess, "msg may be NULL when msgsz is 0");
-    /* sync = 1 waited: the result is there without another synchronisation */
-    wb_d2h(hy, dy, n * 4);
-    wb_cmp cmp;
-    wb_compare_f32("y", hy, ref, n, 0, 0, &cmp);
-    WB_EXPECT_CMP(cmp, "fill after check_launch(sync=1)");
-    wb_dfree(dy);
-    free(hy), free(ref);
+    wb_expect_dout_f32(&y, ref, n, 0, 0, "fill after check_launch(sync=1)");
+    wb_dout_free(&y);
+    free(ref);
 }
 END_TEST
 
@@ -322,14 +299,14 @@ START_TEST(check_launch_fault)
 END_TEST
 
 static const wb_test TESTS[] = {
-    { "w02.oob", WB_T(scale_sizes), WB_GPU, N_SIZES },
+    { "w02.oob", WB_T(scale_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w02.oob", WB_T(scale_exact_allocation), WB_GPU, 0 },
-    { "w02.race", WB_T(histogram_sizes), WB_GPU, N_SIZES },
+    { "w02.race", WB_T(histogram_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w02.race", WB_T(histogram_one_bin), WB_GPU, 0 },
-    { "w02.barrier", WB_T(reverse_sizes), WB_GPU, N_SIZES },
-    { "w02.uninit", WB_T(normalise_sizes), WB_GPU, N_SIZES },
+    { "w02.barrier", WB_T(reverse_sizes), WB_GPU, WB_COUNT(SIZES) },
+    { "w02.uninit", WB_T(normalise_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w02.uninit", WB_T(normalise_fresh_workspace), WB_GPU, 0 },
-    { "w02.launch-error", WB_T(affine_configs), WB_GPU, N_CONFIGS },
+    { "w02.launch-error", WB_T(affine_configs), WB_GPU, WB_COUNT(CONFIGS) },
     { "w02.error-report", WB_T(check_launch_bad_config), WB_GPU, 0 },
     { "w02.error-report", WB_T(check_launch_good), WB_GPU, 0 },
     { "w02.error-report", WB_T(check_launch_fault), WB_GPU, 0 },

@@ -10,36 +10,29 @@
 #include "fmachain.h"
 #include "roofline.h"
 
-#define GUARD 64 /* floats after the output that must stay untouched */
-
 /* Sizes: empty, one, a float4 tail of each length, block edges, large. */
 static const size_t SIZES[] = { 0, 1, 2, 3, 4, 5, 7, 255, 256, 1023, 1024, 1025, 4099, 65537, 1000003,
                                 ((size_t)1 << 24) + 3 };
-#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
 
 /* ---------------------------------------------------------------- copy */
 
+/* Copy n elements starting ox into x to a guarded, poisoned output starting
+ * oy elements into its allocation; check every element and that nothing was
+ * written outside it. */
 static void check_copy(wb_rng *rng, size_t n, size_t ox, size_t oy)
 {
-    size_t cap = n + GUARD + 4;
-    float *hx = wb_hmalloc(cap * 4), *hy = wb_hmalloc(cap * 4);
-    wb_fill_uniform_f32(rng, hx, cap, -100, 100);
+    float *hx = wb_hmalloc((n + ox) * 4);
+    wb_fill_uniform_f32(rng, hx, n + ox, -100, 100);
     if (n > 2) hx[ox + n / 2] = NAN, hx[ox + n / 3] = INFINITY; /* a copy moves bits, whatever they are */
-    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
-    wb_h2d(dx, hx, cap * 4);
-    wb_dpoison(dy, cap * 4);
-    WB_CUDA(copy_f32(dx + ox, dy + oy, n));
-    wb_sync();
-    wb_d2h(hy, dy, cap * 4);
+    float *dx = wb_dcopy(hx, (n + ox) * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
+    WB_CUDA(copy_f32(dx ? dx + ox : NULL, dy, n));
     char what[96];
     snprintf(what, sizeof what, "n=%zu, offsets x+%zu y+%zu", n, ox, oy);
-    wb_cmp cmp;
-    wb_compare_f32("y", hy + oy, hx + ox, n, 0, 0, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    size_t touched = wb_count_not_byte(hy, oy * 4, 0xFF) + wb_count_not_byte(hy + oy + n, GUARD * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written outside y[0..n)", what, touched);
-    wb_dfree(dx), wb_dfree(dy);
-    free(hx), free(hy);
+    wb_expect_dout_f32(&y, hx + ox, n, 0, 0, what);
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx);
 }
 
 START_TEST(copy_sizes)
@@ -66,31 +59,24 @@ static float replay(float v, int iters, float a, float b)
 
 static void check_fma(const float *hx, size_t n, int iters, float a, float b, const char *what)
 {
-    size_t cap = n + GUARD;
-    float *hy = wb_hmalloc(cap * 4), *ref = wb_hmalloc(cap * 4);
+    float *ref = wb_hmalloc(n * 4);
     for (size_t i = 0; i < n; i++) ref[i] = replay(hx[i], iters, a, b);
-    float *dx = wb_dmalloc(cap * 4), *dy = wb_dmalloc(cap * 4);
-    wb_h2d(dx, hx, n * 4);
-    wb_dpoison(dy, cap * 4);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
     WB_CUDA(fma_chain(dx, dy, n, iters, a, b));
-    wb_sync();
-    wb_d2h(hy, dy, cap * 4);
     char msg[160];
     snprintf(msg, sizeof msg, "%s: n=%zu iters=%d a=%.9g b=%.9g", what, n, iters, a, b);
-    wb_cmp cmp;
-    wb_compare_f32("y", hy, ref, n, 1e-6, 1e-6, &cmp);
-    WB_EXPECT_CMP(cmp, msg);
-    size_t touched = wb_count_not_byte(hy + n, GUARD * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written past y[n-1]", msg, touched);
-    wb_dfree(dx), wb_dfree(dy);
-    free(hy), free(ref);
+    wb_expect_dout_f32(&y, ref, n, 1e-6, 1e-6, msg);
+    wb_dfree(dx), wb_dout_free(&y);
+    free(ref);
 }
 
 START_TEST(fma_sizes)
 {
     wb_rng rng = WB_RNG();
     size_t n = SIZES[_i];
-    float *hx = wb_hmalloc((n ? n : 1) * 4);
+    float *hx = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hx, n, -2, 2);
     int iters = (int)wb_rng_int(&rng, 0, n > 100000 ? 8 : 64);
     float a = (float)(0.5 + 0.5 * wb_rng_unit(&rng)), b = (float)(2 * wb_rng_unit(&rng) - 1);
@@ -138,7 +124,7 @@ START_TEST(roofline_costs)
         { "stencil5(3,3)", rl_cost_stencil5(3, 3), 4.0 * 9 + 4.0, 5.0 },
         { "stencil5(2,100)", rl_cost_stencil5(2, 100), 800, 0 },
     };
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    for (size_t i = 0; i < WB_COUNT(k); i++) {
         ck_assert_msg(NEAR(k[i].got.bytes, k[i].bytes), "%s: bytes %.17g, expected %.17g", k[i].name, k[i].got.bytes,
                       k[i].bytes);
         ck_assert_msg(NEAR(k[i].got.flops, k[i].flops), "%s: flops %.17g, expected %.17g", k[i].name, k[i].got.flops,
@@ -162,7 +148,7 @@ START_TEST(roofline_bounds)
         { "gemm 256^3", rl_cost_gemm(256, 256, 256), 0.02, "compute", "compute" }, /* I = 42.7 */
         { "gemm 8192x8192x1", rl_cost_gemm(8192, 8192, 1), 0.1, "memory", "memory" }, /* an outer product */
     };
-    for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    for (size_t i = 0; i < WB_COUNT(k); i++) {
         for (int d = 0; d < 2; d++) {
             double bw = d ? R3060_GBPS : H100_GBPS, fl = d ? R3060_GFLOPS : H100_GFLOPS;
             const char *want = d ? k[i].r3060 : k[i].h100, *dev = d ? "RTX 3060-like" : "H100";
@@ -219,7 +205,7 @@ START_TEST(roofline_edges)
         { { 1, 1 }, 1, 1, -5, "peak GFLOP/s < 0" }, { { -1, 1 }, 1, 1, 1, "bytes < 0" },
         { { 1, NAN }, 1, 1, 1, "flops NaN" },       { { 0, 0 }, 1, 1, 1, "no bytes and no flops" },
     };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    for (size_t i = 0; i < WB_COUNT(bad); i++) {
         memset(&p, 0x5A, sizeof p);
         rl_point before = p;
         ck_assert_msg(rl_analyse(bad[i].c, bad[i].ms, bad[i].bw, bad[i].fl, &p) == -1, "%s: must return -1", bad[i].why);
@@ -264,16 +250,15 @@ static double bench_copy(void)
     wb_dpoison(c.y, bytes);
     double copy = wb_yard_copy_gbps(bytes);
     wb_bench_row r = { .exercise = "copy", .variant = "yours", .n = n, .bytes = 8.0 * n, .flops = 0, .unit = "GB/s",
-                       .yard_name = "COPY", .yard = copy,
-                       .target = wb_week_checkpoint(wb_current_week(), "w03.copy-bw")->target };
+                       .yard_name = "COPY", .yard = copy };
     wb_time(copy_work, &c, NULL, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
     if (wb_dverify_f32("y", c.y, n, copy_expect, NULL, 1 << 16, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
-    wb_bench_emit(&r);
+    double ratio = wb_bench_headline(&r);
     if (!r.invalid) print_roofline("copy", (rl_cost){ r.bytes, 0 }, r.t.median);
     wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_ratio(&r);
+    return ratio;
 }
 
 typedef struct { const float *x; float *y; size_t n; int iters; float a, b; } fma_ctx;
@@ -293,7 +278,7 @@ static double fma_expect(size_t i, const void *ctx)
 /* Enough chains for every resident thread 16 times over; 4096 steps each:
  * about 70 GFLOP per run, a millisecond at the peak. The yardstick is the
  * datasheet peak from the device's attributes (2 x lanes x SMs x clock). */
-static double bench_fma(void)
+static double bench_fmachain(void)
 {
     const wb_device *d = wb_this_device();
     size_t n = (size_t)d->sm_count * 2048 * 16;
@@ -302,50 +287,32 @@ static double bench_fma(void)
     wb_dpoison(c.y, n * 4);
     wb_bench_row r = { .exercise = "fmachain", .variant = "yours", .n = n, .bytes = 8.0 * n,
                        .flops = 2.0 * c.iters * (double)n, .unit = "GFLOP/s", .yard_name = "PEAK_FP32",
-                       .yard = d->peak_fp32_gflops,
-                       .target = wb_week_checkpoint(wb_current_week(), "w03.fma-peak")->target };
+                       .yard = d->peak_fp32_gflops };
     wb_bench_opts o = { 3, 20, 0 }; /* nothing to flush: 8 bytes per 8192 flops */
     wb_time(fma_work, &c, &o, &r.t);
     r.value = r.flops / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
     if (wb_dverify_f32("y", c.y, n, fma_expect, &c, 1024, 1e-6, 1e-6, &cmp)) wb_bench_invalid(&r, cmp.msg);
-    wb_bench_emit(&r);
+    double ratio = wb_bench_headline(&r);
     if (!r.invalid) {
         printf("  fmachain: %.0f MHz would give this figure with every FP32 lane busy every clock (datasheet %d MHz)\n",
                r.value * 1e3 / (2.0 * d->fp32_lanes_per_sm * d->sm_count), d->sm_clock_khz / 1000);
         print_roofline("fmachain", (rl_cost){ r.bytes, r.flops }, r.t.median);
     }
     wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_ratio(&r);
+    return ratio;
 }
-
-START_TEST(copy_bandwidth)
-{
-    wb_expect_target("w03.copy-bw", bench_copy(), NULL);
-}
-END_TEST
-
-START_TEST(fma_peak)
-{
-    wb_expect_target("w03.fma-peak", bench_fma(), NULL);
-}
-END_TEST
 
 static const wb_test TESTS[] = {
-    { "w03.copy", WB_T(copy_sizes), WB_GPU, N_SIZES },
+    { "w03.copy", WB_T(copy_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w03.copy", WB_T(copy_offsets), WB_GPU, 16 },
-    { "w03.copy-bw", WB_T(copy_bandwidth), WB_GPU, 0 },
-    { "w03.fma", WB_T(fma_sizes), WB_GPU, N_SIZES },
+    WB_SPEED("w03.copy-bw", bench_copy),
+    { "w03.fma", WB_T(fma_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w03.fma", WB_T(fma_nonfinite), WB_GPU, 3 },
-    { "w03.fma-peak", WB_T(fma_peak), WB_GPU, 0 },
+    WB_SPEED("w03.fma-peak", bench_fmachain),
     { "w03.roofline", WB_T(roofline_costs), WB_CPU, 0 },
     { "w03.roofline", WB_T(roofline_bounds), WB_CPU, 0 },
     { "w03.roofline", WB_T(roofline_edges), WB_CPU, 0 },
 };
 
-static const wb_benchmark BENCHES[] = {
-    { "copy", bench_copy },
-    { "fmachain", bench_fma },
-};
-
-int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
+int main(int argc, char **argv) { return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS); }
