@@ -171,7 +171,8 @@ static const size_t SCAN_MORE[] = { 1 << 18, (1 << 20) + 1 };
 START_TEST(scan_exact)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : SCAN_MORE[(size_t)_i - WB_COUNT(SIZES)], off = (size_t)(_i % 3);
+    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : SCAN_MORE[(size_t)_i - WB_COUNT(SIZES)];
+    size_t off = (size_t)(_i % 3);
     float *hx = wb_hmalloc((n + off) * 4), *ref = wb_hmalloc(n * 4);
     fill_int(&rng, hx, n + off, -4, 6);
     double acc = 0;
