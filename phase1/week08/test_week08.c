@@ -12,10 +12,7 @@
 #include "lfstack.h"
 #include "vote.h"
 
-#define GUARD 64
-
 static const size_t SIZES[] = { 0, 1, 2, 31, 255, 256, 257, 2047, 2049, 65537, 1000003, 2000000 };
-#define N_SIZES ((int)(sizeof SIZES / sizeof SIZES[0]))
 
 /* ---------------------------------------------------------------- lastblock */
 
@@ -27,15 +24,17 @@ START_TEST(lastblock_exact_deterministic)
     for (size_t i = 0; i < n; i++) hx[i] = (float)wb_rng_int(&rng, -3, 5); /* exact in any order */
     double ref = 0;
     for (size_t i = 0; i < n; i++) ref += hx[i];
-    float *dx = wb_dmalloc((n + 1) * 4), *dout = wb_dmalloc(4);
+    float *dx = wb_dcopy(hx, n * 4);
     void *tmp = wb_dmalloc(lastblock_tmp_bytes());
-    wb_h2d(dx, hx, n * 4);
+    wb_dout out;
+    float *dout = wb_dout_alloc(&out, "sum", 4, 0);
+    char what[64];
     for (int run = 0; run < 3; run++) { /* the same workspace: the counter must come back to 0 */
-        wb_dpoison(dout, 4);
+        wb_dout_poison(&out);
         WB_CUDA(reduce_lastblock(dx, n, dout, tmp));
-        wb_sync();
         float got;
-        wb_d2h(&got, dout, 4);
+        snprintf(what, sizeof what, "n=%zu, run %d, integer data", n, run + 1);
+        wb_expect_dout_guards(&out, &got, what);
         ck_assert_msg(got == (float)ref, "n=%zu, run %d (seed %llu): sum %.1f, expected %.1f", n, run + 1,
                       (unsigned long long)wb_base_seed(), got, ref);
     }
@@ -46,11 +45,11 @@ START_TEST(lastblock_exact_deterministic)
     wb_h2d(dx, hx, n * 4);
     uint32_t bits0 = 0;
     for (int run = 0; run < 5; run++) {
-        wb_dpoison(dout, 4);
+        wb_dout_poison(&out);
         WB_CUDA(reduce_lastblock(dx, n, dout, tmp));
-        wb_sync();
         float got;
-        wb_d2h(&got, dout, 4);
+        snprintf(what, sizeof what, "n=%zu, run %d, float data", n, run + 1);
+        wb_expect_dout_guards(&out, &got, what);
         ck_assert_msg(wb_close(got, fref, 1e-6 * abs_sum + 1e-7, 0), "n=%zu float data: sum %.9g, expected %.9g", n, got, fref);
         uint32_t bits;
         memcpy(&bits, &got, 4);
@@ -58,7 +57,7 @@ START_TEST(lastblock_exact_deterministic)
         ck_assert_msg(bits == bits0, "n=%zu: run %d gave different bits (0x%08x vs 0x%08x): the sum is not deterministic",
                       n, run + 1, bits, bits0);
     }
-    wb_dfree(dx), wb_dfree(dout), wb_dfree(tmp);
+    wb_dfree(dx), wb_dout_free(&out), wb_dfree(tmp);
     free(hx);
 }
 END_TEST
@@ -68,29 +67,24 @@ END_TEST
 START_TEST(center_sizes)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i < N_SIZES ? SIZES[_i] : (size_t)wb_rng_int(&rng, 1, 5000000);
-    float *hx = wb_hmalloc((n + 1) * 4), *hy = wb_hmalloc((n + GUARD) * 4);
-    double *ref = wb_hmalloc((n + 1) * 8);
+    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : (size_t)wb_rng_int(&rng, 1, 5000000);
+    float *hx = wb_hmalloc(n * 4);
+    double *ref = wb_hmalloc(n * 8);
     wb_fill_uniform_f32(&rng, hx, n, -1, 3);
     double mean = 0;
     for (size_t i = 0; i < n; i++) mean += hx[i];
     mean = n ? mean / n : 0;
     for (size_t i = 0; i < n; i++) ref[i] = hx[i] - mean;
-    float *dx = wb_dmalloc((n + 1) * 4), *dy = wb_dmalloc((n + GUARD) * 4);
+    float *dx = wb_dcopy(hx, n * 4);
     void *tmp = wb_dmalloc(center_tmp_bytes());
-    wb_h2d(dx, hx, n * 4);
-    wb_dpoison(dy, (n + GUARD) * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
     WB_CUDA(center_mean(dx, dy, n, tmp));
-    wb_sync();
-    wb_d2h(hy, dy, (n + GUARD) * 4);
     char what[48];
     snprintf(what, sizeof what, "n=%zu", n);
-    wb_cmp cmp;
-    wb_compare_f32_f64("y", hy, ref, n, 1e-5, 1e-6, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    ck_assert_msg(wb_count_not_byte(hy + n, GUARD * 4, 0xFF) == 0, "%s: written past the end", what);
-    wb_dfree(dx), wb_dfree(dy), wb_dfree(tmp);
-    free(hx), free(hy), free(ref);
+    wb_expect_dout_f32_f64(&y, ref, n, 1e-5, 1e-6, what);
+    wb_dfree(dx), wb_dout_free(&y), wb_dfree(tmp);
+    free(hx), free(ref);
 }
 END_TEST
 
@@ -105,32 +99,33 @@ static int cmp_float(const void *a, const void *b)
 START_TEST(compact_sizes)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i < N_SIZES ? SIZES[_i] : (size_t)wb_rng_int(&rng, 1, 3000000);
-    float *hx = wb_hmalloc((n + 1) * 4), *hout = wb_hmalloc((n + GUARD) * 4), *ref = wb_hmalloc((n + 1) * 4);
+    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : (size_t)wb_rng_int(&rng, 1, 3000000);
+    float *hx = wb_hmalloc(n * 4), *hout = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
     if (n > 8) hx[1] = NAN, hx[2] = INFINITY, hx[3] = -INFINITY, hx[4] = 0.f, hx[5] = -0.f, hx[6] = 1e-30f;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
         if (hx[i] > 0) ref[k++] = hx[i];
-    float *dx = wb_dmalloc((n + 1) * 4), *dout = wb_dmalloc((n + GUARD) * 4);
-    unsigned int *dcount = wb_dmalloc(4), count = 0;
-    wb_h2d(dx, hx, n * 4);
-    wb_dpoison(dout, (n + GUARD) * 4);
-    wb_dpoison(dcount, 4);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout out, cnt;
+    float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
+    unsigned int *dcount = wb_dout_alloc(&cnt, "count", 4, 0), count = 0;
     WB_CUDA(compact_positive(dx, n, dout, dcount));
-    wb_sync();
-    wb_d2h(&count, dcount, 4);
-    wb_d2h(hout, dout, (n + GUARD) * 4);
+    char what[64];
+    snprintf(what, sizeof what, "n=%zu", n);
+    wb_expect_dout_guards(&cnt, &count, what);
+    /* the kept elements come in any order: the test compares them sorted, and
+     * out[count..n) must still hold the poison (the guards cover past n) */
+    wb_expect_dout_guards(&out, hout, what);
     ck_assert_msg(count == k, "n=%zu (seed %llu): count %u, expected %zu", n, (unsigned long long)wb_base_seed(), count, k);
     qsort(hout, k, 4, cmp_float);
     qsort(ref, k, 4, cmp_float);
-    char what[64];
     snprintf(what, sizeof what, "n=%zu, kept elements sorted", n);
     wb_cmp cmp;
     wb_compare_f32("out", hout, ref, k, 0, 0, &cmp);
     WB_EXPECT_CMP(cmp, what);
-    ck_assert_msg(wb_count_not_byte(hout + k, (n - k + GUARD) * 4, 0xFF) == 0, "n=%zu: written past out[count-1]", n);
-    wb_dfree(dx), wb_dfree(dout), wb_dfree(dcount);
+    ck_assert_msg(wb_count_not_byte(hout + k, (n - k) * 4, 0xFF) == 0, "n=%zu: written past out[count-1]", n);
+    wb_dfree(dx), wb_dout_free(&out), wb_dout_free(&cnt);
     free(hx), free(hout), free(ref);
 }
 END_TEST
@@ -141,16 +136,18 @@ START_TEST(stack_push_pop)
 {
     static const size_t SN[] = { 1, 2, 31, 33, 1000, 100003, (size_t)1 << 20 };
     size_t n = SN[_i], extra = 100, m = n + extra;
-    unsigned int *dhead = wb_dmalloc(4), *dnext = wb_dmalloc(n * 4), *dpop = wb_dmalloc(m * 4);
+    wb_dout head_o, next_o, pop_o;
+    unsigned int *dhead = wb_dout_alloc(&head_o, "head", 4, 0), *dnext = wb_dout_alloc(&next_o, "next", n * 4, 0),
+                 *dpop = wb_dout_alloc(&pop_o, "popped", m * 4, 0);
     unsigned int empty = STACK_EMPTY, head;
     unsigned int *next = wb_hmalloc(n * 4), *pop = wb_hmalloc(m * 4);
     unsigned char *seen = calloc(n, 1);
+    char what[48];
     wb_h2d(dhead, &empty, 4);
-    wb_dpoison(dnext, n * 4);
     WB_CUDA(stack_push_all(dhead, dnext, n));
-    wb_sync();
-    wb_d2h(&head, dhead, 4);
-    wb_d2h(next, dnext, n * 4);
+    snprintf(what, sizeof what, "n=%zu, after the pushes", n);
+    wb_expect_dout_guards(&head_o, &head, what);
+    wb_expect_dout_guards(&next_o, next, what);
     size_t walked = 0;
     for (unsigned v = head; v != STACK_EMPTY; v = next[v]) {
         /* `if ... ck_abort_msg`, not ck_assert, inside loops over a million
@@ -160,11 +157,10 @@ START_TEST(stack_push_pop)
         seen[v] = 1, walked++;
     }
     ck_assert_msg(walked == n, "n=%zu: the stack holds %zu nodes after %zu pushes", n, walked, n);
-    wb_dpoison(dpop, m * 4);
     WB_CUDA(stack_pop_all(dhead, dnext, dpop, m));
-    wb_sync();
-    wb_d2h(pop, dpop, m * 4);
-    wb_d2h(&head, dhead, 4);
+    snprintf(what, sizeof what, "n=%zu, after the pops", n);
+    wb_expect_dout_guards(&pop_o, pop, what);
+    wb_expect_dout_guards(&head_o, &head, what);
     memset(seen, 0, n);
     size_t empties = 0;
     for (size_t t = 0; t < m; t++) {
@@ -178,7 +174,7 @@ START_TEST(stack_push_pop)
     }
     ck_assert_msg(empties == extra, "n=%zu: %zu of %zu pops found the stack empty, expected %zu", n, empties, m, extra);
     ck_assert_msg(head == STACK_EMPTY, "n=%zu: the stack is not empty after popping everything (head %u)", n, head);
-    wb_dfree(dhead), wb_dfree(dnext), wb_dfree(dpop);
+    wb_dout_free(&head_o), wb_dout_free(&next_o), wb_dout_free(&pop_o);
     free(next), free(pop), free(seen);
 }
 END_TEST
@@ -255,9 +251,9 @@ static double bench_compact(void)
 }
 
 static const wb_test TESTS[] = {
-    { "w08.lastblock", WB_T(lastblock_exact_deterministic), WB_GPU, N_SIZES },
-    { "w08.gridsync", WB_T(center_sizes), WB_GPU, N_SIZES + 4 },
-    { "w08.vote", WB_T(compact_sizes), WB_GPU, N_SIZES + 4 },
+    { "w08.lastblock", WB_T(lastblock_exact_deterministic), WB_GPU, WB_COUNT(SIZES) },
+    { "w08.gridsync", WB_T(center_sizes), WB_GPU, WB_COUNT(SIZES) + 4 },
+    { "w08.vote", WB_T(compact_sizes), WB_GPU, WB_COUNT(SIZES) + 4 },
     { "w08.lockfree", WB_T(stack_push_pop), WB_GPU, 7 },
 };
 
