@@ -112,7 +112,10 @@ void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what);
  * reaches week.txt's target. Prefer WB_SPEED where it fits. */
 void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
 
-/* Report a figure for a checkpoint without a target (shown and recorded). */
+/* Inside a test: report a figure for the checkpoint this test serves (one
+ * without a target: shown, and kept in the results record). */
+void wb_report(const char *figure);
+/* The same for a named checkpoint. */
 void wb_report_figure(const char *checkpoint, const char *figure);
 
 /* The loaded week (valid inside tests and benchmarks). */

@@ -98,6 +98,22 @@ void wb_report_figure(const char *checkpoint, const char *figure)
     send_figure(&r);
 }
 
+static const wb_test *g_tests;
+static int g_n_tests;
+
+/* Check's tcase_name() names the running test function; the table says
+ * which checkpoint it serves. */
+void wb_report(const char *figure)
+{
+    const char *fn = tcase_name();
+    for (int i = 0; fn && i < g_n_tests; i++)
+        if (g_tests[i].test && strcmp(g_tests[i].test->name, fn) == 0) {
+            wb_report_figure(g_tests[i].checkpoint, figure);
+            return;
+        }
+    ck_abort_msg("wb_report called outside a test of the table (%s)", fn ? fn : "no test running");
+}
+
 /* The figure of a speed checkpoint from a headline row (or from a ratio and
  * its detail alone, for wb_expect_target). */
 static void send_speed(const wb_checkpoint *c, const wb_headline *h, double ratio, const char *detail)
@@ -210,8 +226,6 @@ static int checkpoint_index(const char *id)
 
 /* ---- speed checkpoints: the benchmark's headline against the target ---- */
 
-static const wb_test *g_tests;
-
 static const char *bench_label(const wb_test *t)
 {
     return strncmp(t->bench_name, "bench_", 6) == 0 ? t->bench_name + 6 : t->bench_name;
@@ -289,11 +303,7 @@ static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b,
     printf("%s benchmarks on %s (%d SMs, L2 %d MiB, seed %llu)\n", g_week_dir, d->name, d->sm_count,
            d->l2_bytes >> 20, (unsigned long long)wb_base_seed());
     int ran = 0, failed = 0;
-    for (int i = 0; i < n; i++) {
-        if (only && strcmp(only, b[i].name) != 0) continue;
-        failed += run_bench(b[i].name, b[i].run, 0);
-        ran++;
-    }
+    /* the speed checkpoints' benchmarks first, in table order, then the rest */
     for (int i = 0; i < n_tests; i++) {
         if (!tests[i].bench) continue;
         int dup = 0;
@@ -302,6 +312,11 @@ static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b,
         if (dup || (only && strcmp(only, bench_label(&tests[i])) != 0)) continue;
         failed += run_bench(bench_label(&tests[i]), tests[i].bench,
                             wb_week_checkpoint(&g_week, tests[i].checkpoint)->target);
+        ran++;
+    }
+    for (int i = 0; i < n; i++) {
+        if (only && strcmp(only, b[i].name) != 0) continue;
+        failed += run_bench(b[i].name, b[i].run, 0);
         ran++;
     }
     if (only && !ran) {
@@ -373,7 +388,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             return 2;
         }
     }
-    g_tests = tests;
+    g_tests = tests, g_n_tests = n_tests;
     find_week_dir(argv[0]);
     char path[512], err[600];
     snprintf(path, sizeof path, "%s/week.txt", g_week_dir[0] ? g_week_dir : ".");
