@@ -142,7 +142,7 @@ $(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
 phase_of_week = $(firstword $(subst /, ,$(1)))
 phase_inc = $(if $(wildcard $(call phase_of_week,$(1))/common),-I$(call phase_of_week,$(1))/common)
 phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu),$(BUILD)/$(call phase_of_week,$(1))/common/libphase.a)
-PHASE_COMMONS := $(patsubst %/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu))))
+PHASE_COMMONS := $(patsubst %/common/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu))))
 
 # Weeks a week `uses:`: their headers on the include path, their exercises
 # linked in, built from the reference solution where this copy has it and
