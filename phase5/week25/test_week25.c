@@ -9,7 +9,7 @@
 
 #include "wb_test.h"
 #include "hgemm_wmma.h"
-#include "support/gemm_support.h"
+#include "gemm_support.h"
 #include "hgemm_host.h"
 
 /* Products of halves are exact in float; only the float accumulation errs,

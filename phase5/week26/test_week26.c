@@ -10,8 +10,8 @@
 
 #include "wb_test.h"
 #include "hgemm_mma.h"
-#include "support/gemm_support.h"
-#include "../week25/hgemm_host.h"
+#include "gemm_support.h"
+#include "hgemm_host.h"
 
 cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K); /* support/w25_wmma.cu */
 

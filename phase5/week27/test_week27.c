@@ -10,12 +10,15 @@
 #include "wb_test.h"
 #include "hgemm_tiled.h"
 #include "cutlass_gemm.h"
-#include "support/gemm_support.h"
-#include "../week25/hgemm_host.h"
+#include "gemm_support.h"
+#include "hgemm_host.h"
 
 /* support/w25_wmma.cu, support/w26_ref.cu: the earlier weeks' kernels for the ladder */
 cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
 cudaError_t hgemm_mma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
+/* support/w26_mma.cu: the week-26 mma.sync HGEMM at its first setting (same
+ * contract as hgemm_tiled), the yardstick the restructured kernel must keep up with. */
+cudaError_t hgemm_w26(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
 
 /* Products of halves are exact in float; only the float accumulation errs,
  * about sqrt(K) roundings of the running sum. A result rounded through half

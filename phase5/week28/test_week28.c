@@ -10,8 +10,8 @@
 
 #include "wb_test.h"
 #include "gemm_epilogue.h"
-#include "support/gemm_support.h"
-#include "../week25/hgemm_host.h"
+#include "gemm_support.h"
+#include "hgemm_host.h"
 
 /* support/w25_wmma.cu, w26_mma.cu, w27_tiled.cu, w27_cutlass.cu: the earlier weeks' kernels for the ladder */
 cudaError_t hgemm_wmma(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
