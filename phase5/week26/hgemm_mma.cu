@@ -48,7 +48,9 @@
  *  3. mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 accumulates.
  *  4. XOR the 16-byte chunk index with bits of the row so ldmatrix's 8
  *     rows hit different banks (check with ncu: shared bank conflicts).
- * Odd shapes: pad A and B with zeros into scratch buffers, guard the stores. */
+ * Odd shapes: pad A and B with zeros into scratch buffers, guard the stores.
+ * Make the kernel and every helper static: week 27 compiles this file a
+ * second time (renamed, at other settings) and links it beside this one. */
 
 cudaError_t hgemm_mma(const uint16_t *A_, const uint16_t *B_, float *C, int M, int N, int K)
 {

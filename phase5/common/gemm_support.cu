@@ -1,8 +1,10 @@
-/* gemm_support.cu — given code for week 26: half inputs made on the device
- * and an FP32 CUDA-core GEMM to compare the tensor cores with. */
+/* gemm_support.cu — given device code for the tests of weeks 25-28: half
+ * inputs made on the device (every week), halves widened to floats and an
+ * FP32 CUDA-core GEMM to compare the tensor cores with (week 26). Built into
+ * phase 5's libphase.a; no exercise's answer lives here. */
 #include <cuda_fp16.h>
 #include "wb_cuda.h"
-#include "support/gemm_support.h"
+#include "gemm_support.h"
 
 static __global__ void f32_to_f16_kernel(const float *src, __half *dst, size_t n)
 {

@@ -1,4 +1,4 @@
-/* gemm_support.h — given device code for week 27 (support/ folder). */
+/* gemm_support.h — device helpers the tests of weeks 25-28 use (phase5/common/gemm_support.cu). */
 #ifndef GEMM_SUPPORT_H
 #define GEMM_SUPPORT_H
 
@@ -13,9 +13,11 @@ extern "C" {
 /* d[i] = half(wb_hash_uniform_f32(seed, i, lo, hi)), rounded to nearest even:
  * the host replays any element with wb_hash_uniform_f32 and a half rounding. */
 cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
-/* The week-26 mma.sync HGEMM (same contract as hgemm_tiled): the yardstick
- * the restructured kernel must keep up with. */
-cudaError_t hgemm_w26(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
+/* dst[i] = (float)src[i] for halves. */
+cudaError_t half_to_float(const uint16_t *src, float *dst, size_t n);
+/* A given FP32 GEMM on the CUDA cores (no tensor cores): C = A * B row-major,
+ * 64 x 64 block tiles, 4 x 4 outputs a thread, any M, N, K. */
+cudaError_t sgemm_simt(const float *A, const float *B, float *C, int M, int N, int K);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,15 @@
-/* hgemm_host.h — host code the tests of weeks 25-28 share: halves on the
- * host, cuBLAS's HGEMM from row-major data, and the tensor-core ladder.
+/* hgemm_host.h — host code the tests of weeks 25-28 share (phase5/common/,
+ * on every phase-5 week's include path): halves on the host, cuBLAS's HGEMM
+ * from row-major data, and the tensor-core ladder.
  *
  * The ladder: `make phase5/week2N bench NAME=ladder` prints, at 1024, 2048 and 4096,
  * cublasGemmEx (FP16 in, FP32 accumulate) and then every HGEMM of the
  * lineage so far as TFLOP/s and as a fraction of cuBLAS in the same run. The
- * earlier weeks' kernels are their reference solutions here (in a student
- * copy, the learner's own). Every timed output is checked on 1024 sampled
- * elements against a double-precision dot product; a wrong one is reported
- * as invalid, with no figure. */
+ * earlier weeks' kernels come from the weeks week.txt `uses:`: their
+ * reference solutions here (in a student copy, the learner's own). Every
+ * timed output is checked on 1024 sampled elements against a
+ * double-precision dot product; a wrong one is reported as invalid, with no
+ * figure. */
 #ifndef HGEMM_HOST_H
 #define HGEMM_HOST_H
 
@@ -18,6 +20,7 @@
 #include <cublas_v2.h>
 
 #include "wb_test.h"
+#include "gemm_support.h" /* fill_half_uniform */
 
 /* ---------------------------------------------------------------- half on the host */
 
@@ -61,9 +64,6 @@ static inline cublasStatus_t hgemm_cublas_rm(cublasHandle_t h, int M, int N, int
 
 typedef cudaError_t (*hgemm_fn)(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K);
 typedef struct { const char *name; hgemm_fn fn; } hgemm_version;
-
-/* From the week's support/gemm_support.cu. */
-cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 
 enum { HL_SEED_A = 2501, HL_SEED_B = 2502 };
 
