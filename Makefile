@@ -171,11 +171,16 @@ define week_rules
 $(1)_TEST := $$(wildcard $(1)/test_*.c)
 $(1)_SUP  := $$(wildcard $(1)/support/*.cu)
 
+# The week's own flags (nvflags, uses, needs, libs): a change rebuilds the week.
+$(BUILD)/$(1)/.week-flags: FORCE
+	@mkdir -p $$(@D)
+	@[ "$$$$(cat $$@ 2>/dev/null)" = '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES)' ] || echo '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES)' > $$@
+
 $(BUILD)/$(1)/starter-src/%.cu: $(1)/solution/%.cu $(WB)
 	@mkdir -p $$(@D)
 	$(Q)$(WB) strip $$< > $$@
 
-$(BUILD)/$(1)/test.o: $$($(1)_TEST) | $(DEPS_OK)
+$(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $$<")
 	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) -MMD -MP -c $$< -o $$@
@@ -183,7 +188,7 @@ $(BUILD)/$(1)/test.o: $$($(1)_TEST) | $(DEPS_OK)
 # Support files may include a reference exercise of this week or of a used
 # one by name ("EX.cu"): those folders go on their include path only, after
 # the week folders (so EX.h still comes from the week folder).
-$(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) | $(DEPS_OK) $(call week_dep,$(1))
+$(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
 	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -I$(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-I$(call ref_dir,$(v))) -MMD -MP -c $$< -o $$@
@@ -193,13 +198,13 @@ endef
 # Static pattern rules: a deleted exercise file is an error ("No rule to make
 # target"), never a stale object used as it is.
 define impl_rules
-$(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)): $(BUILD)/$(1)/$(2)/%.o: $(call src_of,$(1),$(2),%) $(NVCC_STAMP) | $(DEPS_OK) $(call week_dep,$(1))
+$(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)): $(BUILD)/$(1)/$(2)/%.o: $(call src_of,$(1),$(2),%) $(NVCC_STAMP) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
 	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@ || { \
 	  echo ">>> $$< does not compile: the first error above names the line. Fix it, or 'make $(1) reset' to start again."; exit 1; }
 
-$(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
+$(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/.week-flags $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$(CXX) -o $$@ $$(filter %.o %.a,$$^) $(LIBWB) $(call week_libs,$(1)) $(LDCUDA) $(LDCHECK)
 endef
