@@ -1,9 +1,8 @@
 /* test_week22.c — week 22's checkpoints: the tiled SGEMM at three tile
  * sizes, its occupancy, and its speed against cuBLAS. */
-#include "../week21/gemm_check.h"
-#include "../week21/naive.h"
-#include "../week21/coalesced.h"
-#include "../week21/support/yard.h"
+#include "gemm_check.h"
+#include "naive.h"
+#include "coalesced.h"
 #include "tiled.h"
 
 static cudaError_t tiled8(int M, int N, int K, const float *A, const float *B, float *C)
@@ -68,23 +67,21 @@ END_TEST
 
 /* ---------------------------------------------------------------- speed */
 
-static double bench_tiled(void)
-{
-    return gemm_vs_cublas_4096("tiled", sgemm_tiled, yard_sgemm_cublas, "w22.tiled-speed");
-}
+static double bench_tiled(void) { return gemm_vs_cublas_4096("tiled", sgemm_tiled); }
 
 /* Tile size against occupancy at 4096: which T is fastest, and why. */
 static double bench_sweep(void)
 {
     gemm_bench g;
     gemm_bench_open(&g, 4096);
-    wb_bench_row y = gemm_bench_run(&g, "cuBLAS FP32 (pedantic)", yard_sgemm_cublas, NULL, 0, 0);
+    double yard = gemm_bench_cublas(&g);
     double best = NAN;
     for (int t = 0; t < 3; t++) {
         char v[48];
         int b = sgemm_tiled_blocks_per_sm(TILES[t]);
         snprintf(v, sizeof v, "tiled T=%d, %d blk=%d warps/SM", TILES[t], b, b * TILES[t] * TILES[t] / 32);
-        wb_bench_row r = gemm_bench_run(&g, v, TILED[t], "cuBLAS", y.invalid ? NAN : y.value, 0);
+        wb_bench_row r = gemm_bench_row(&g, v, TILED[t], "cuBLAS", yard);
+        wb_bench_emit(&r);
         double q = wb_bench_ratio(&r);
         if (!(best >= q)) best = q;
     }
@@ -99,25 +96,19 @@ static double bench_ladder(void)
         { "coalesced", sgemm_coalesced },
         { "tiled", sgemm_tiled },
     };
-    return gemm_ladder(v, 3, yard_sgemm_cublas, 2, "w22.tiled-speed");
+    return gemm_ladder(v, (int)WB_COUNT(v), 2);
 }
-
-START_TEST(tiled_speed)
-{
-    wb_expect_target("w22.tiled-speed", bench_tiled(), NULL);
-}
-END_TEST
 
 static const wb_test TESTS[] = {
-    { "w22.tiled", WB_T(tiled_sizes), WB_GPU, GEMM_N_CASES * 3 },
+    { "w22.tiled", WB_T(tiled_sizes), WB_GPU, WB_COUNT(GEMM_CASES) * 3 },
     { "w22.tiled", WB_T(tiled_nonfinite), WB_GPU, 6 },
     { "w22.tiled", WB_T(tiled_default), WB_GPU, 2 },
     { "w22.tiled", WB_T(tiled_occupancy), WB_GPU, 0 },
-    { "w22.tiled-speed", WB_T(tiled_speed), WB_GPU, 0 },
+    WB_SPEED("w22.tiled-speed", bench_tiled),
 };
 
+/* Benchmarks that serve no checkpoint; `--bench` also runs every WB_SPEED one. */
 static const wb_benchmark BENCHES[] = {
-    { "tiled", bench_tiled },
     { "sweep", bench_sweep },
     { "ladder", bench_ladder },
 };

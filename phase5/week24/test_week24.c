@@ -1,13 +1,12 @@
 /* test_week24.c — week 24's checkpoints: float4 with a transposed A tile,
  * double buffering, warp tiling, and the warp-tiled kernel's speed against
  * cuBLAS. */
-#include "../week21/gemm_check.h"
-#include "../week21/naive.h"
-#include "../week21/coalesced.h"
-#include "../week21/support/yard.h"
-#include "../week22/tiled.h"
-#include "../week23/tile1d.h"
-#include "../week23/tile2d.h"
+#include "gemm_check.h"
+#include "naive.h"
+#include "coalesced.h"
+#include "tiled.h"
+#include "tile1d.h"
+#include "tile2d.h"
 #include "vec4.h"
 #include "dbuf.h"
 #include "warptile.h"
@@ -67,10 +66,7 @@ START_TEST(warptile_large)
 }
 END_TEST
 
-static double bench_warptile(void)
-{
-    return gemm_vs_cublas_4096("warp tiles", sgemm_warptile, yard_sgemm_cublas, "w24.warptile-speed");
-}
+static double bench_warptile(void) { return gemm_vs_cublas_4096("warp tiles", sgemm_warptile); }
 
 static double bench_ladder(void)
 {
@@ -84,28 +80,22 @@ static double bench_ladder(void)
         { "double-buffered", sgemm_dbuf },
         { "warp tiles", sgemm_warptile },
     };
-    return gemm_ladder(v, 8, yard_sgemm_cublas, 7, "w24.warptile-speed");
+    return gemm_ladder(v, (int)WB_COUNT(v), 7);
 }
-
-START_TEST(warptile_speed)
-{
-    wb_expect_target("w24.warptile-speed", bench_warptile(), NULL);
-}
-END_TEST
 
 static const wb_test TESTS[] = {
-    { "w24.vec4", WB_T(vec4_sizes), WB_GPU, GEMM_N_CASES },
+    { "w24.vec4", WB_T(vec4_sizes), WB_GPU, WB_COUNT(GEMM_CASES) },
     { "w24.vec4", WB_T(vec4_nonfinite), WB_GPU, 2 },
-    { "w24.dbuf", WB_T(dbuf_sizes), WB_GPU, GEMM_N_CASES },
+    { "w24.dbuf", WB_T(dbuf_sizes), WB_GPU, WB_COUNT(GEMM_CASES) },
     { "w24.dbuf", WB_T(dbuf_nonfinite), WB_GPU, 2 },
-    { "w24.warptile", WB_T(warptile_sizes), WB_GPU, GEMM_N_CASES },
+    { "w24.warptile", WB_T(warptile_sizes), WB_GPU, WB_COUNT(GEMM_CASES) },
     { "w24.warptile", WB_T(warptile_nonfinite), WB_GPU, 2 },
     { "w24.warptile", WB_T(warptile_large), WB_GPU, 0 },
-    { "w24.warptile-speed", WB_T(warptile_speed), WB_GPU, 0 },
+    WB_SPEED("w24.warptile-speed", bench_warptile),
 };
 
+/* Benchmarks that serve no checkpoint; `--bench` also runs every WB_SPEED one. */
 static const wb_benchmark BENCHES[] = {
-    { "warptile", bench_warptile },
     { "ladder", bench_ladder },
 };
 

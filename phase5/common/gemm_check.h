@@ -1,5 +1,7 @@
-/* gemm_check.h — what the phase 5 tests (weeks 21-24) share: the CPU
- * reference, the correctness cases and the ladder benchmark.
+/* gemm_check.h — what the SGEMM tests of phase 5 (weeks 21-24) share: the
+ * CPU reference, the correctness cases (a test loops over
+ * WB_COUNT(GEMM_CASES)), and the benchmarks against the cuBLAS yardstick
+ * (sgemm_yard.h): one version at 4096 for a speed checkpoint, the ladder.
  *
  * Included by exactly one test file per binary (it defines static inline
  * functions). Every SGEMM has naive.h's interface: C = A B, row-major.
@@ -21,6 +23,7 @@
 #include <string.h>
 
 #include "wb_test.h"
+#include "sgemm_yard.h"
 
 typedef cudaError_t (*gemm_fn)(int M, int N, int K, const float *A, const float *B, float *C);
 
@@ -40,8 +43,6 @@ static const gemm_case GEMM_CASES[] = {
     { 256, 384, 100, 0, 0 }, { 129, 257, 1031, 0, 0 }, { 256, 256, 256, 3, 0 }, { 1000, 1001, 999, 0, 0 },
     { 1024, 1024, 1024, 0, 1 }, { 2049, 3001, 1999, 0, 1 },
 };
-#define GEMM_N_CASES ((int)(sizeof GEMM_CASES / sizeof GEMM_CASES[0]))
-#define GEMM_GUARD 64 /* floats before and after C that must stay untouched */
 
 /* ref = A B in double, i-k-j order (streams rows of B). */
 static inline void gemm_ref_f64(int M, int N, int K, const float *A, const float *B, double *ref)
@@ -69,42 +70,39 @@ static inline double gemm_expect(size_t i, const void *ctx)
     return s;
 }
 
-/* Run fn on fresh random inputs (or the given ones) into a poisoned C with
- * guard bands, and check every element (or a sample) and the guards. */
+/* Run fn on the given inputs (A, B and C `off` floats past a 256-byte
+ * boundary) into a poisoned C with guard bands (wb_dout), then check every
+ * element (or, sampled, 4096 random ones plus the first and last 64) and
+ * that nothing was written outside C. */
 static inline void gemm_check_inputs(const char *name, gemm_fn fn, int M, int N, int K, int off, int sampled,
                                      const float *hA, const float *hB)
 {
     size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N, o = off > 0 ? (size_t)off : 0;
     float *dA = wb_dmalloc((na + o + 1) * 4), *dB = wb_dmalloc((nb + o + 1) * 4);
-    float *dC = wb_dmalloc((nc + 2 * GEMM_GUARD + o) * 4);
     if (na) wb_h2d(dA + o, hA, na * 4);
     if (nb) wb_h2d(dB + o, hB, nb * 4);
-    wb_dpoison(dC, (nc + 2 * GEMM_GUARD + o) * 4);
-    float *C = dC + o + GEMM_GUARD;
+    wb_dout c;
+    float *C = wb_dout_alloc(&c, "C", nc * 4, o * 4);
     WB_CUDA(fn(M, N, K, dA + o, dB + o, C));
-    wb_sync();
     char what[160];
     snprintf(what, sizeof what, "%s M=%d N=%d K=%d%s%s", name, M, N, K, off > 0 ? " (unaligned pointers)" : "",
              sampled ? " (sampled)" : "");
     double tol = gemm_tol(K);
-    wb_cmp cmp;
-    float *hC = wb_hmalloc((nc + 2 * GEMM_GUARD) * 4);
-    wb_d2h(hC, dC + o, (nc + 2 * GEMM_GUARD) * 4);
     if (sampled) {
+        float *hC = wb_hmalloc(nc * 4);
+        wb_expect_dout_guards(&c, hC, what);
+        free(hC);
         gemm_host g = { hA, hB, N, K };
+        wb_cmp cmp;
         wb_dverify_f32("C", C, nc, gemm_expect, &g, 4096, tol, tol, &cmp);
+        WB_EXPECT_CMP(cmp, what);
     } else {
         double *ref = wb_hmalloc((nc + 1) * sizeof(double));
         gemm_ref_f64(M, N, K, hA, hB, ref);
-        wb_compare_f32_f64("C", hC + GEMM_GUARD, ref, nc, tol, tol, &cmp);
+        wb_expect_dout_f32_f64(&c, ref, nc, tol, tol, what);
         free(ref);
     }
-    WB_EXPECT_CMP(cmp, what);
-    size_t touched = wb_count_not_byte(hC, GEMM_GUARD * 4, 0xFF) +
-                     wb_count_not_byte(hC + GEMM_GUARD + nc, GEMM_GUARD * 4, 0xFF);
-    ck_assert_msg(touched == 0, "%s: %zu bytes written outside C", what, touched);
-    free(hC);
-    wb_dfree(dA), wb_dfree(dB), wb_dfree(dC);
+    wb_dfree(dA), wb_dfree(dB), wb_dout_free(&c);
 }
 
 /* Case i of GEMM_CASES with inputs uniform in [-1, 1]. */
@@ -176,66 +174,78 @@ static inline void gemm_bench_close(gemm_bench *g)
 }
 
 /* Time fn on g's n x n x n problem (fewer samples when one call takes more
- * than 50 ms), check 1024 sampled elements of the timed output, emit a row
- * (TFLOP/s; yardstick yard_name/yard when given) and return it. */
-static inline wb_bench_row gemm_bench_run(gemm_bench *g, const char *variant, gemm_fn fn, const char *yard_name,
-                                          double yard, double target)
+ * than 50 ms) and check 1024 sampled elements of the timed output against
+ * row-major A B (B A with swapped set: the yardstick's product), giving the
+ * row (TFLOP/s; yardstick yard_name/yard when given) without printing it. */
+static inline wb_bench_row gemm_bench_measure(gemm_bench *g, const char *variant, gemm_fn fn, const char *yard_name,
+                                              double yard, int swapped)
 {
     g->fn = fn;
     wb_dpoison(g->C, (size_t)g->n * g->n * 4);
     wb_bench_row r = { .exercise = "sgemm", .variant = variant, .n = (size_t)g->n,
                        .bytes = 3.0 * 4.0 * g->n * g->n, .flops = 2.0 * g->n * (double)g->n * g->n,
-                       .unit = "TFLOP/s", .yard_name = yard_name, .yard = yard, .target = target };
+                       .unit = "TFLOP/s", .yard_name = yard_name, .yard = yard };
     wb_bench_opts probe = { 0, 1, 0 }, slow = { 1, 5, 1 };
     wb_time(gemm_bench_work, g, &probe, &r.t);
     wb_time(gemm_bench_work, g, r.t.median > 50.0 ? &slow : NULL, &r.t);
     r.value = r.flops / (r.t.median * 1e-3) / 1e12;
-    gemm_host h = { g->hA, g->hB, g->n, g->n };
+    gemm_host h = { swapped ? g->hB : g->hA, swapped ? g->hA : g->hB, g->n, g->n };
     wb_cmp cmp;
     double tol = gemm_tol(g->n);
     if (wb_dverify_f32("C", g->C, (size_t)g->n * g->n, gemm_expect, &h, 1024, tol, tol, &cmp))
         wb_bench_invalid(&r, cmp.msg);
-    wb_bench_emit(&r);
     return r;
 }
 
-static inline double gemm_target(const char *checkpoint)
+/* One version's row: print it with wb_bench_emit, or return
+ * wb_bench_headline(&row) when a speed checkpoint judges it. */
+static inline wb_bench_row gemm_bench_row(gemm_bench *g, const char *variant, gemm_fn fn, const char *yard_name,
+                                          double yard)
 {
-    const wb_checkpoint *c = wb_week_checkpoint(wb_current_week(), checkpoint);
-    return c ? c->target : 0.0;
+    return gemm_bench_measure(g, variant, fn, yard_name, yard, 0);
+}
+
+/* The yardstick on g's buffers: yard_sgemm_cublas (sgemm_yard.h), whose
+ * output is row-major B A for these square sizes and is checked as such.
+ * Prints its row; returns its TFLOP/s, NaN if its output was wrong. */
+static inline double gemm_bench_cublas(gemm_bench *g)
+{
+    wb_bench_row y = gemm_bench_measure(g, "cuBLAS FP32 (pedantic)", yard_sgemm_cublas, NULL, 0, 1);
+    wb_bench_emit(&y);
+    return y.invalid ? NAN : y.value;
 }
 
 /* The ladder: at 1024, 2048 and 4096, cuBLAS (pedantic FP32) then every
  * version as TFLOP/s and as a fraction of cuBLAS in the same run. Returns
  * the ratio of version `headline` at 4096 (NaN if wrong). */
-static inline double gemm_ladder(const gemm_version *v, int nv, gemm_fn cublas, int headline, const char *checkpoint)
+static inline double gemm_ladder(const gemm_version *v, int nv, int headline)
 {
     static const int SIZES[] = { 1024, 2048, 4096 };
     double ratio = NAN;
-    for (int s = 0; s < 3; s++) {
+    for (size_t s = 0; s < WB_COUNT(SIZES); s++) {
         gemm_bench g;
         gemm_bench_open(&g, SIZES[s]);
-        wb_bench_row yr = gemm_bench_run(&g, "cuBLAS FP32 (pedantic)", cublas, NULL, 0, 0);
-        double yard = yr.invalid ? NAN : yr.value;
+        double yard = gemm_bench_cublas(&g);
         for (int i = 0; i < nv; i++) {
-            int head = i == headline && SIZES[s] == 4096;
-            wb_bench_row r = gemm_bench_run(&g, v[i].name, v[i].fn, "cuBLAS", yard, head ? gemm_target(checkpoint) : 0);
-            if (head) ratio = wb_bench_ratio(&r);
+            wb_bench_row r = gemm_bench_row(&g, v[i].name, v[i].fn, "cuBLAS", yard);
+            wb_bench_emit(&r);
+            if (i == headline && SIZES[s] == 4096) ratio = wb_bench_ratio(&r);
         }
         gemm_bench_close(&g);
     }
     return ratio;
 }
 
-/* One version against cuBLAS at 4096 only: what a speed checkpoint runs. */
-static inline double gemm_vs_cublas_4096(const char *variant, gemm_fn fn, gemm_fn cublas, const char *checkpoint)
+/* One version against cuBLAS at 4096 only: the benchmark behind a speed
+ * checkpoint (WB_SPEED), ending in the version's headline row. */
+static inline double gemm_vs_cublas_4096(const char *variant, gemm_fn fn)
 {
     gemm_bench g;
     gemm_bench_open(&g, 4096);
-    wb_bench_row yr = gemm_bench_run(&g, "cuBLAS FP32 (pedantic)", cublas, NULL, 0, 0);
-    wb_bench_row r = gemm_bench_run(&g, variant, fn, "cuBLAS", yr.invalid ? NAN : yr.value, gemm_target(checkpoint));
+    double yard = gemm_bench_cublas(&g);
+    wb_bench_row r = gemm_bench_row(&g, variant, fn, "cuBLAS", yard);
     gemm_bench_close(&g);
-    return wb_bench_ratio(&r);
+    return wb_bench_headline(&r);
 }
 
 #endif
