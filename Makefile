@@ -174,7 +174,7 @@ $(1)_SUP  := $$(wildcard $(1)/support/*.cu)
 # The week's own flags (nvflags, uses, needs, libs): a change rebuilds the week.
 $(BUILD)/$(1)/.week-flags: FORCE
 	@mkdir -p $$(@D)
-	@[ "$$$$(cat $$@ 2>/dev/null)" = '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES)' ] || echo '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES)' > $$@
+	@[ "$$$$(cat $$@ 2>/dev/null)" = '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES) | $(call ref_dir,$(1)) $(foreach v,$($(1)_USES),$(call ref_dir,$(v)))' ] || echo '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES) | $(call ref_dir,$(1)) $(foreach v,$($(1)_USES),$(call ref_dir,$(v)))' > $$@
 
 $(BUILD)/$(1)/starter-src/%.cu: $(1)/solution/%.cu $(WB)
 	@mkdir -p $$(@D)
@@ -186,12 +186,13 @@ $(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK)
 	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) -MMD -MP -c $$< -o $$@
 
 # Support files may include a reference exercise of this week or of a used
-# one by name ("EX.cu"): those folders go on their include path only, after
-# the week folders (so EX.h still comes from the week folder).
+# one by name ("EX.cu"): those folders (solution/, which holds only .cu
+# files) come first on their include path, so "EX.cu" is the reference and
+# "EX.h" still comes from the week folder.
 $(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -I$(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-I$(call ref_dir,$(v))) -MMD -MP -c $$< -o $$@
+	$(Q)$(NVCC) -I$(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-I$(call ref_dir,$(v))) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@
 
 endef
 
