@@ -47,7 +47,7 @@ JOBS ?= 8
 abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
 
-$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o
+$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
