@@ -13,7 +13,7 @@
 # Each step is one "PASS|FAIL<TAB>label<TAB>detail" line in TSV (for the
 # `make test` ledger) and on stdout; exit 1 when any failed.
 set -uo pipefail
-check_dir=${1:-}; nvcc=${2:-nvcc}; tsv=${3:-/dev/null}
+check_dir=${1:-}; nvcc=${2:-nvcc}; tsv=$(realpath -m -- "${3:-/dev/null}")
 root=$(cd "$(dirname "$0")/.." && pwd -P)
 tmp=$(mktemp -d /tmp/wb-release-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -121,6 +121,6 @@ if bash instructor/release.sh "$tmp/all" > "$tmp/all.log" 2>&1; then
   else tail -20 build24.log; step FAIL "phase5/week24 builds in the whole copy" "see above"; fi
 else
   grep -E "release check|: solution of " "$tmp/all.log" | head -20
-  step FAIL "the whole workbook releases and passes its checks" "$(grep -E 'release check' "$tmp/all.log" | head -3 | tr '\n' ';')"
+  step FAIL "the whole workbook releases and passes its checks" "$(grep -c ': solution of ' "$tmp/all.log") solution lines; $(grep -E 'release check' "$tmp/all.log" | cut -c1-90 | head -3 | tr '\n' ';')"
 fi
 exit $failed
