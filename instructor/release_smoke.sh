@@ -6,8 +6,9 @@
 #      instructor tools and IMPL=solution, its README and `make help` mention
 #      neither, and its `make test` passes;
 #   2. in a scratch copy of the workbook's tracked files: an untracked file is
-#      not shipped, an OUT inside the workbook is refused, and a solution's
-#      code planted in a released support file makes the release fail;
+#      not shipped, a week's `uses:` weeks are released with it, an OUT inside
+#      the workbook is refused, and a solution's code planted in a released
+#      support file makes the release fail;
 #   3. the whole workbook releases, and phase5/week24 (which runs the kernels
 #      of the weeks it uses) builds in the copy.
 # Each step is one "PASS|FAIL<TAB>label<TAB>detail" line in TSV (for the
@@ -92,10 +93,14 @@ cp -p build/wb "$src/build/" && cp -p build/instructor/leakcheck "$src/build/ins
 ( cd "$src" && git init -q && git add -A ) || { step FAIL "scratch copy of the workbook" "git init failed"; exit 1; }
 cd "$src"
 echo "scratch notes" > phase0/week02/untracked-notes.txt
+echo "uses: phase0/week01" >> phase0/week02/week.txt && git add phase0/week02/week.txt
 if bash instructor/release.sh "$tmp/w02" phase0/week02 > "$tmp/w02.log" 2>&1; then
   if [ -e "$tmp/w02/phase0/week02/untracked-notes.txt" ]; then step FAIL "only tracked files are shipped" "untracked-notes.txt is in the copy"
   else step PASS "only tracked files are shipped (an untracked file is not)"; fi
-else cat "$tmp/w02.log"; step FAIL "only tracked files are shipped" "the release of phase0/week02 failed (above)"; fi
+  if [ -f "$tmp/w02/phase0/week01/vecadd.cu" ] && [ -f "$tmp/w02/phase0/week01/.starter/vecadd.cu" ] && [ ! -e "$tmp/w02/phase0/week03" ]; then
+    step PASS "a week's uses: weeks are released with it"
+  else step FAIL "a week's uses: weeks are released with it" "phase0/week01 missing (or week03 shipped)"; fi
+else cat "$tmp/w02.log"; step FAIL "only tracked files are shipped; uses: weeks released" "the release of phase0/week02 failed (above)"; fi
 if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>&1; then
   step FAIL "an OUT inside the workbook is refused" "it released"
 elif grep -q "inside the workbook" "$tmp/inside.log" && [ ! -e "$src/inside" ]; then
