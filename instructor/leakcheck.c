@@ -6,7 +6,9 @@
  * copy `make release` made. For every solution file of ROOT
  * (phaseP/weekNN/solution/NAME), the lines inside its //@solution regions
  * (up to the //@starter or //@end that closes each) are the solution's code.
- * Each is normalised (runs of blanks made one space, trimmed); those of at
+ * Each is normalised (runs of blanks made one space, trimmed) and taken with
+ * its other forms (what follows a leading "return " or its first " = ", so
+ * the same call with another left-hand side is found too); those of at
  * least MIN_LEN characters that are not also lines of a starter (the text
  * `wb strip` derives: shared lines and //@starter text, which the copy shows
  * anyway) are the lines that give a solution away. Every regular file under
@@ -72,6 +74,19 @@ static char *norm(const char *line, size_t len)
     }
     o[k] = 0;
     return o;
+}
+
+/* A normalised line and the forms a copy of it may take: the line, what
+ * follows a leading "return ", and what follows its first " = " (the same
+ * call or expression given another left-hand side). Returns how many. */
+static int forms(const char *t, const char *v[3])
+{
+    int n = 0;
+    v[n++] = t;
+    if (strncmp(t, "return ", 7) == 0) v[n++] = t + 7;
+    const char *eq = strstr(t, " = ");
+    if (eq) v[n++] = eq + 3;
+    return n;
 }
 
 /* ---------------------------------------------------------- a string set */
@@ -157,17 +172,22 @@ static void add_solution(const char *root, const char *rel)
             if (is_sol) state = SOL;
             else if (is_st) state = STARTER;
             else if (is_end) state = SHARED;
-            else if (pass == 0 && state == STARTER && strncmp(t, "//|", 3) == 0) {
-                set_add(&starter, norm(t + 3, strlen(t + 3)), NULL);
-                set_add(&STARTERS, norm(t + 3, strlen(t + 3)), NULL);
-            } else if (pass == 0 && state == SHARED) {
-                set_add(&starter, strdup(t), NULL);
-                set_add(&STARTERS, strdup(t), NULL);
-            } else if (pass == 1 && state == SOL && strlen(t) >= MIN_LEN && !set_find(&starter, t)) {
-                char *where = malloc(strlen(rel) + 16);
-                sprintf(where, "%s:%d", rel, lno);
-                set_add(&SOLUTION, t, where);
-                t = NULL;
+            else if (pass == 0 && (state == SHARED || (state == STARTER && strncmp(t, "//|", 3) == 0))) {
+                char *st = state == SHARED ? strdup(t) : norm(t + 3, strlen(t + 3));
+                const char *v[3];
+                for (int k = forms(st, v); k-- > 0;) {
+                    set_add(&starter, strdup(v[k]), NULL);
+                    set_add(&STARTERS, strdup(v[k]), NULL);
+                }
+                free(st);
+            } else if (pass == 1 && state == SOL) {
+                const char *v[3];
+                for (int k = forms(t, v); k-- > 0;) {
+                    if (strlen(v[k]) < MIN_LEN || set_find(&starter, v[k])) continue;
+                    char *where = malloc(strlen(rel) + 16);
+                    sprintf(where, "%s:%d", rel, lno);
+                    set_add(&SOLUTION, strdup(v[k]), where);
+                }
             }
             free(t);
             line += len + (nl ? 1 : 0);
@@ -187,7 +207,11 @@ static int load_allow(const char *path)
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         char *t = norm(line, len);
         if (!*t || (t[0] == '#' && (t[1] == ' ' || !t[1]))) free(t);
-        else set_add(&ALLOW, t, NULL);
+        else {
+            const char *v[3];
+            for (int k = forms(t, v); k-- > 0;) set_add(&ALLOW, strdup(v[k]), NULL);
+            free(t);
+        }
         line += len + (nl ? 1 : 0);
     }
     free(text);
@@ -270,8 +294,13 @@ static void scan_file(const char *path)
         lno++;
         if (l >= MIN_LEN) {
             char *t = norm(line, l);
-            const entry *e = strlen(t) >= MIN_LEN ? set_find(&SOLUTION, t) : NULL;
-            if (e && (set_find(&STARTERS, t) || set_find(&ALLOW, t))) e = NULL;
+            const char *v[3];
+            const entry *e = NULL;
+            int n = forms(t, v), shown = 0;
+            /* a line a starter shows, or an allowed one, in any of its forms, is none */
+            for (int k = 0; k < n; k++) shown |= set_find(&STARTERS, v[k]) || set_find(&ALLOW, v[k]);
+            for (int k = 0; k < n && !e && !shown; k++)
+                if (strlen(v[k]) >= MIN_LEN) e = set_find(&SOLUTION, v[k]);
             if (e) {
                 printf("%s:%d: solution of %s: `%.100s%s`\n", path, lno, e->where, t, strlen(t) > 100 ? "..." : "");
                 hits++;
