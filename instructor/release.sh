@@ -95,7 +95,9 @@ if [ -f "$out/README.md" ]; then
   awk '/^<!-- wb:instructor -->$/ { skip = 1; next }
        /^<!-- wb:end -->$/ && skip { skip = 0; next }
        /^<!-- wb:student$/ || /^wb:student -->$/ { next }
-       !skip' README.md > "$out/README.md"
+       skip { next }
+       $0 == "" && blank { next }   # no two blank lines where a block was left out
+       { print; blank = $0 == "" }' README.md > "$out/README.md"
 fi
 
 # Pristine starters: EX.cu and the copy reset uses.
