@@ -24,7 +24,10 @@
  *      (CK_RUN_CASE), each in its own process group with a time limit, with
  *      WB_SEED=the class seed, WB_PROGRESS in the scratch folder; a hang is
  *      stopped (SIGTERM, then SIGKILL to the whole group) and costs only that
- *      checkpoint;
+ *      checkpoint. The outcome (status, ratio, target, message) comes from
+ *      the results record the program writes to WB_RESULTS (a file in the
+ *      scratch folder; common/include/wb_results.h), never from what it
+ *      prints: no record (a crash before the end) is a FAIL;
  *   6. hidden tests: every correctness checkpoint that passed is run again
  *      with each seed of instructor/weeks/WEEK/seeds.txt (or
  *      WEEK/instructor/seeds.txt); failing one costs the checkpoint.
@@ -60,6 +63,7 @@
 #include <unistd.h>
 
 #include "wb_meta.h"
+#include "wb_results.h"
 
 #define MAX_STUDENTS 512
 #define MAX_WEEKS    8
@@ -240,74 +244,9 @@ static const char *q(const char *s)
     return o;
 }
 
-/* ---------------------------------------------- the test binary's output */
+/* ------------------------------------------ what a checkpoint's run gave */
 
 enum { ST_NONE = 0, ST_PASS, ST_FAIL, ST_SKIP };
-
-typedef struct {
-    int    status;          /* ST_* */
-    char   figure[200];     /* inside [...] on the checkpoint line, "" if none */
-    char   msg[600];        /* first failure message, or why it skipped */
-} cp_out;
-
-/* Find checkpoint `id`'s line in a week binary's output:
- *   "  PASS  w01.vecadd             vector add correct ...  [figure]"
- *   "        test_week01.c:85: message"       (after FAIL or SKIP)
- * Returns 0 when found. A "[target ...]" bracket is not a figure. */
-static int parse_checkpoint(const char *text, const char *id, cp_out *o)
-{
-    memset(o, 0, sizeof *o);
-    size_t idn = strlen(id);
-    const char *p = text;
-    while (p && *p) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        int st = 0;
-        if (len > 8 && strncmp(p, "  PASS  ", 8) == 0) st = ST_PASS;
-        else if (len > 8 && strncmp(p, "  FAIL  ", 8) == 0) st = ST_FAIL;
-        else if (len > 8 && strncmp(p, "  SKIP  ", 8) == 0) st = ST_SKIP;
-        if (st && len > 8 + idn && strncmp(p + 8, id, idn) == 0 && (p[8 + idn] == ' ' || p[8 + idn] == '\t')) {
-            o->status = st;
-            /* the last [...] on the line */
-            const char *rb = NULL, *lb = NULL;
-            for (const char *c = p + len - 1; c > p; c--)
-                if (*c == ']') {
-                    rb = c;
-                    break;
-                }
-            if (rb) {
-                int depth = 0;
-                for (const char *c = rb; c > p; c--) {
-                    if (*c == ']') depth++;
-                    else if (*c == '[' && --depth == 0) {
-                        lb = c;
-                        break;
-                    }
-                }
-            }
-            if (lb && rb && strncmp(lb + 1, "target ", 7) != 0)
-                snprintf(o->figure, sizeof o->figure, "%.*s", (int)(rb - lb - 1), lb + 1);
-            if (eol && strncmp(eol + 1, "        ", 8) == 0) {
-                const char *m = eol + 9;
-                while (*m == ' ') m++;
-                const char *me = strchr(m, '\n');
-                snprintf(o->msg, sizeof o->msg, "%.*s", (int)(me ? me - m : (long)strlen(m)), m);
-            }
-            return 0;
-        }
-        p = eol ? eol + 1 : NULL;
-    }
-    return -1;
-}
-
-/* The ratio at the start of a figure "0.620 of COPY (...)", NAN if none. */
-static double figure_ratio(const char *fig)
-{
-    char *end;
-    double r = strtod(fig, &end);
-    if (end == fig || strncmp(end, " of ", 4) != 0) return NAN;
-    return r;
-}
 
 /* Points a speed checkpoint earns: proportional to ratio/target, capped. */
 static double speed_points(double points, double ratio, double target)
@@ -446,8 +385,10 @@ typedef struct {
 typedef struct {
     int    status;             /* ST_PASS / ST_FAIL / ST_SKIP */
     double points;
-    char   figure[200];
+    char   figure[400];        /* for people: wb_result_figure of the record, "" if none */
     char   why[700];
+    double ratio, target;      /* from the results record; NAN / 0 when none */
+    char   yard[32];
 } cp_grade;
 
 typedef struct {
@@ -505,8 +446,8 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
     snprintf(p, sizeof p, "%s/%s/week.txt", root, week);
     if (wb_week_load(p, &w->meta, err, errsz) != 0) return -1;
     for (int c = 0; c < w->meta.n_checkpoints; c++) w->points[c] = DEFAULT_POINTS;
-    char *s = week_config(root, week, "points.txt");
-    for (char *line = s ? strtok(s, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    char *s = week_config(root, week, "points.txt"), *save = NULL;
+    for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
         char id[64];
         double pts;
         if (line[0] == '#' || sscanf(line, "%63s %lf", id, &pts) != 2) continue;
@@ -521,7 +462,7 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
     }
     free(s);
     s = week_config(root, week, "seeds.txt");
-    for (char *line = s ? strtok(s, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
         char *e;
         while (*line == ' ') line++;
         if (!*line || *line == '#') continue;
@@ -530,7 +471,7 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
     }
     free(s);
     s = week_config(root, week, "forbid.txt");
-    for (char *line = s ? strtok(s, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
         char name[32];
         if (line[0] == '#' || sscanf(line, "%31s", name) != 1) continue;
         if (!forbid_find(name)) {
@@ -543,6 +484,41 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
     }
     free(s);
     return 0;
+}
+
+/* The --weeks list: names split on blanks, each made canonical
+ * (phase0/week1 and phase0/week01/ are phase0/week01), a repeat dropped.
+ * Returns how many, or -1 with the reason in err. */
+static int split_weeks(const char *text, char out[][64], char *err, size_t errsz)
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        p += strspn(p, " \t\n");
+        if (!*p) break;
+        size_t len = strcspn(p, " \t\n");
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", (int)(len < 63 ? len : 63), p);
+        p += len;
+        size_t k = strlen(w);
+        while (k && w[k - 1] == '/') w[--k] = 0;
+        int ph, wk, used = 0;
+        if (sscanf(w, "phase%1d/week%2d%n", &ph, &wk, &used) == 2 && used == (int)k && wk >= 1 && wk <= 52)
+            snprintf(w, sizeof w, "phase%d/week%02d", ph, wk);
+        else {
+            snprintf(err, errsz, "'%s' is not a week name (phaseP/weekNN, e.g. phase0/week01)", w);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < n; i++) dup |= strcmp(out[i], w) == 0;
+        if (dup) continue;
+        if (n == MAX_WEEKS) {
+            snprintf(err, errsz, "at most %d weeks at a time", MAX_WEEKS);
+            return -1;
+        }
+        snprintf(out[n++], 64, "%s", w);
+    }
+    return n;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -631,9 +607,35 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
     snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile mk common tools %s/ && { [ ! -d .deps ] || ln -s \"$PWD/.deps\" %s/.deps; }",
              q(G->root), q(s->tree), q(s->tree));
     if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the workbook (see %s)", log), -1;
-    snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/build && cp -a build/libwb.a build/wb build/.deps-ok build/common %s/build/",
-             q(G->root), q(s->tree), q(s->tree));
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/build && cp -a build/libwb.a build/wb build/.deps-ok build/common %s/build/ && "
+             "{ [ ! -f build/.nvcc-flags ] || cp -a build/.nvcc-flags %s/build/; }",
+             q(G->root), q(s->tree), q(s->tree), q(s->tree));
     if (sh(cmd, log)) return snprintf(err, errsz, "the instructor's build/ lacks libwb.a or wb (see %s)", log), -1;
+    /* Weeks a graded week `uses:` (week.txt) and is not graded itself: as the
+     * instructor has them, reference solution included (the same for every
+     * student), with their prebuilt objects; and the phaseP/common/ folders
+     * of every week in the copy. */
+    for (int w = 0; w < G->n_weeks; w++)
+        for (int u = 0; u < G->weeks[w].meta.n_uses; u++) {
+            const char *v = G->weeks[w].meta.uses[u];
+            int graded = 0;
+            for (int k = 0; k < G->n_weeks; k++) graded |= strcmp(G->weeks[k].dir, v) == 0;
+            char there[1400];
+            snprintf(there, sizeof there, "%s/%s", s->tree, v);
+            if (graded || is_dir(there)) continue;
+            snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/%s && cp -a %s/. %s/%s/ && rm -rf %s/%s/instructor && "
+                     "{ [ ! -d build/%s ] || { mkdir -p %s/build/%s && cp -a build/%s/. %s/build/%s/; }; }",
+                     q(G->root), q(s->tree), v, v, q(s->tree), v, q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
+            if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
+        }
+    for (int w = 0; w < G->n_weeks; w++) {
+        char ph[16];
+        snprintf(ph, sizeof ph, "%.*s", (int)strcspn(G->weeks[w].dir, "/"), G->weeks[w].dir);
+        snprintf(cmd, sizeof cmd, "cd %s && { [ ! -d %s/common ] || [ -d %s/%s/common ] || { mkdir -p %s/%s && cp -a %s/common %s/%s/ && "
+                 "{ [ ! -d build/%s/common ] || { mkdir -p %s/build/%s && cp -a build/%s/common %s/build/%s/; }; }; }; }",
+                 q(G->root), ph, q(s->tree), ph, q(s->tree), ph, ph, q(s->tree), ph, ph, q(s->tree), ph, ph, q(s->tree), ph);
+        if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s/common (see %s)", ph, log), -1;
+    }
     for (int w = 0; w < G->n_weeks; w++) {
         const char *wk = G->weeks[w].dir;
         snprintf(cmd, sizeof cmd,
@@ -680,6 +682,10 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
             }
         }
     }
+    /* What week.txt says, for make, written once here: the weeks of one
+     * student build at the same time in this tree, and would each write it. */
+    snprintf(cmd, sizeof cmd, "cd %s && build/wb make-vars > build/weeks.mk", q(s->tree));
+    if (sh(cmd, log)) return snprintf(err, errsz, "wb make-vars failed in the scratch copy (see %s)", log), -1;
     return 0;
 }
 
@@ -793,16 +799,95 @@ static void scan_objects(grader *G, student *s, int w)
     }
 }
 
-/* Run one checkpoint of one week of one student with `seed`. */
+/* A checkpoint's outcome from its results record (common/include/wb_results.h),
+ * which the test program writes to WB_RESULTS when it has run; `j` says how
+ * the process ended and `log` holds what it printed (shown to people when
+ * there is no record, never read for a result). A missing or unreadable
+ * record is a FAIL: the program died or stopped before writing it. */
+static void outcome_from_record(const char *rpath, const char *id, const job *j, double limit, const char *log,
+                                cp_grade *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ratio = NAN;
+    out->status = ST_FAIL;
+    if (j->timed_out) {
+        snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped (instructors: if a "
+                 "correct solution needs longer, raise LIMIT)", limit);
+        return;
+    }
+    wb_result *r = NULL;
+    char err[700];
+    int n = wb_results_read(rpath, &r, err, sizeof err);
+    const wb_result *mine = NULL;
+    for (int i = 0; i < n && !mine; i++)
+        if (strcmp(r[i].id, id) == 0) mine = &r[i];
+    if (!mine) {
+        char what[800];
+        if (n < 0 && access(rpath, F_OK) != 0) snprintf(what, sizeof what, "it wrote no results record");
+        else if (n < 0) snprintf(what, sizeof what, "its results record is unreadable (%s)", err);
+        else snprintf(what, sizeof what, "its results record has no checkpoint %s", id);
+        if (j->signaled)
+            snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s); %s", j->signaled,
+                     strsignal(j->signaled), what);
+        else {
+            /* the last line it printed, for people (the program may have said why it stopped) */
+            char tail[240] = "";
+            char *text = log ? slurp(log) : NULL;
+            if (text) {
+                size_t k = strlen(text);
+                while (k && (text[k - 1] == '\n' || text[k - 1] == ' ')) text[--k] = 0;
+                const char *ls = text + k;
+                while (ls > text && ls[-1] != '\n') ls--;
+                snprintf(tail, sizeof tail, "%s", ls);
+            }
+            free(text);
+            snprintf(out->why, sizeof out->why, "the test program stopped before its results (exit %d): %s%s%s%s",
+                     j->exit_code, what, tail[0] ? "; its last line: \"" : "", tail, tail[0] ? "\"" : "");
+        }
+        free(r);
+        return;
+    }
+    out->status = mine->status == WB_RES_PASS ? ST_PASS : mine->status == WB_RES_FAIL ? ST_FAIL : ST_SKIP;
+    out->ratio = mine->ratio;
+    out->target = mine->target > 0 ? mine->target : 0;
+    snprintf(out->yard, sizeof out->yard, "%s", mine->yard);
+    wb_result_figure(mine, out->figure, sizeof out->figure);
+    if (out->status == ST_FAIL)
+        snprintf(out->why, sizeof out->why, "%s: %s", classify(mine->message), mine->message[0] ? mine->message : "failed");
+    else if (out->status == ST_SKIP)
+        snprintf(out->why, sizeof out->why, "not graded: %s", mine->message[0] ? mine->message : "skipped");
+    free(r);
+}
+
+/* The points a checkpoint's outcome earns out of `pts`: all for a pass; for a
+ * speed checkpoint that ran and missed its target, pts * ratio / target (the
+ * ratio and target its results record gives); nothing otherwise. */
+static void score_checkpoint(cp_grade *g, double pts)
+{
+    g->points = 0;
+    if (g->status == ST_PASS) g->points = pts;
+    else if (g->status == ST_FAIL && g->target > 0 && !isnan(g->ratio)) {
+        g->points = speed_points(pts, g->ratio, g->target);
+        snprintf(g->why, sizeof g->why, "below target: %.3f of %s, target >= %.2f %s: %.2f of %g points", g->ratio,
+                 g->yard, g->target, g->yard, g->points, pts);
+    }
+}
+
+/* Run one checkpoint of one week of one student with `seed`: the test
+ * program with CK_RUN_CASE=the checkpoint and WB_RESULTS=a file in the
+ * scratch folder, whose record gives the outcome. */
 static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
                            cp_grade *out)
 {
     const week_cfg *W = &G->weeks[w];
     const char *id = W->meta.checkpoints[c].id;
-    char bin[1400], log[1600], seedv[64], casev[100], weekv[700], weekd[700], progv[1500], tov[64], implv[200];
+    char bin[1400], log[1600], rec[1600], seedv[64], casev[100], weekv[700], weekd[700], progv[1500], tov[64],
+        implv[200], recv[1700];
     snprintf(bin, sizeof bin, "build/%s/learner/test", W->dir);
     snprintf(log, sizeof log, "%s/../run-%d-%s%s.log", s->tree, w, id, tag);
+    snprintf(rec, sizeof rec, "%s/../results-%d-%s%s.tsv", s->tree, w, id, tag);
     unlink(log);
+    unlink(rec);
     snprintf(seedv, sizeof seedv, "WB_SEED=%llu", seed);
     snprintf(casev, sizeof casev, "CK_RUN_CASE=%s", id);
     snprintf(weekv, sizeof weekv, "WB_WEEK_DIR=%s", W->dir);
@@ -810,41 +895,16 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     snprintf(progv, sizeof progv, "WB_PROGRESS=%s/../progress.md", s->tree);
     snprintf(tov, sizeof tov, "WB_TEST_TIMEOUT=%d", (int)G->limit);
     snprintf(implv, sizeof implv, "WB_IMPL=submission of %s", s->id);
-    char *env[] = { seedv, casev, weekv, weekd, progv, tov, implv, "WB_RECORD=0", "WB_LEDGER=", "WB_CSV=",
+    snprintf(recv, sizeof recv, "WB_RESULTS=%s", rec);
+    char *env[] = { seedv, casev, weekv, weekd, progv, tov, implv, recv, "WB_RECORD=0", "WB_LEDGER=", "WB_CSV=",
                     "WB_EXPECT=", "CK_FORK=no", "CK_VERBOSITY=", NULL };
-    char *argv[] = { bin, NULL };
     char abs_bin[1600];
     snprintf(abs_bin, sizeof abs_bin, "%s/%s", s->tree, bin);
-    argv[0] = abs_bin;
+    char *argv[] = { abs_bin, NULL };
     job j;
     memset(&j, 0, sizeof j);
     if (run_limited(argv, s->tree, log, env, G->limit, &j) < 0) j.exit_code = 127; /* could not fork */
-    char *text = slurp(log);
-    cp_out o;
-    int found = text ? parse_checkpoint(text, id, &o) == 0 : 0;
-    memset(out, 0, sizeof *out);
-    if (j.timed_out) {
-        out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped (instructors: if a correct "
-                 "solution needs longer, raise LIMIT)", G->limit);
-    } else if (!found) {
-        out->status = ST_FAIL;
-        char tail[300] = "";
-        if (text) {
-            size_t n = strlen(text);
-            snprintf(tail, sizeof tail, "%s", n > 200 ? text + n - 200 : text);
-            for (char *p = tail; *p; p++)
-                if (*p == '\n') *p = ' ';
-        }
-        if (j.signaled) snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s)", j.signaled, strsignal(j.signaled));
-        else snprintf(out->why, sizeof out->why, "the test program gave no result (exit %d): %s", j.exit_code, tail);
-    } else {
-        out->status = o.status;
-        snprintf(out->figure, sizeof out->figure, "%s", o.figure);
-        if (o.status == ST_FAIL) snprintf(out->why, sizeof out->why, "%s: %s", classify(o.msg), o.msg);
-        else if (o.status == ST_SKIP) snprintf(out->why, sizeof out->why, "not graded: %s", o.msg[0] ? o.msg : "skipped");
-    }
-    free(text);
+    outcome_from_record(rec, id, &j, G->limit, log, out);
 }
 
 static void grade_student_week(grader *G, student *s, int w)
@@ -865,15 +925,7 @@ static void grade_student_week(grader *G, student *s, int w)
         const wb_checkpoint *cp = &W->meta.checkpoints[c];
         cp_grade *g = &s->g[w][c];
         run_checkpoint(G, s, w, c, G->seed, "", g);
-        double pts = W->points[c];
-        if (g->status == ST_PASS) g->points = pts;
-        else if (g->status == ST_FAIL && cp->target > 0 && g->figure[0]) {
-            double r = figure_ratio(g->figure);
-            g->points = speed_points(pts, r, cp->target);
-            if (!isnan(r))
-                snprintf(g->why, sizeof g->why, "below target: %.3f of %s, target >= %.2f %s: %.2f of %.0f points",
-                         r, cp->yard, cp->target, cp->yard, g->points, pts);
-        }
+        score_checkpoint(g, W->points[c]);
         /* hidden tests: the same checkpoint with the instructor's other seeds */
         if (g->status == ST_PASS && cp->target <= 0)
             for (int k = 0; k < W->n_seeds; k++) {
@@ -1153,11 +1205,11 @@ int grade_main(int argc, char **argv)
     snprintf(G.scratch, sizeof G.scratch, "%s", r);
     free(r);
     char err[1000];
-    for (char *wk = strtok(weeks, " \t\n"); wk; wk = strtok(NULL, " \t\n")) {
-        if (G.n_weeks == MAX_WEEKS) return fprintf(stderr, "at most %d weeks at a time\n", MAX_WEEKS), 2;
-        size_t n = strlen(wk);
-        while (n && wk[n - 1] == '/') wk[--n] = 0;
-        if (load_week_cfg(G.root, wk, &G.weeks[G.n_weeks], err, sizeof err) != 0)
+    char list[MAX_WEEKS][64];
+    int n_list = split_weeks(weeks, list, err, sizeof err);
+    if (n_list < 0) return fprintf(stderr, "%s\n", err), 2;
+    for (int k = 0; k < n_list; k++) {
+        if (load_week_cfg(G.root, list[k], &G.weeks[G.n_weeks], err, sizeof err) != 0)
             return fprintf(stderr, "%s\n", err), 2;
         G.n_weeks++;
     }

@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
 # release.sh OUT [WEEK...] — the student copy of the workbook in OUT.
 #
-# Copies the files git knows (tracked, or new and not ignored) of the whole
-# workbook, or of the weeks named, leaving out what would give solutions away
-# or is for instructors only:
+# Copies the files git tracks (`git ls-files`: never an untracked or ignored
+# file, so a scratch file or an earlier release lying in the tree is not
+# shipped) of the whole workbook, or of the weeks named and every week they
+# use (week.txt's `uses:`, as `wb week-info W uses` reads it, followed
+# through), leaving out what would give solutions away or is for instructors:
 #   - every phaseP/weekNN/solution/ (a pristine starter is kept instead in
 #     phaseP/weekNN/.starter/EX.cu, so `make ... reset` still works), and the
 #     exercise files EX.cu are rewritten as that pristine starter;
 #   - instructor/ (grading tools, fixtures, quiz answers) and every
 #     phaseP/weekNN/instructor/ (hidden tests, forbidden libraries, points);
-#   - .helpers/, .ci/ (its `make test` checks solutions), .git.
-# A week's support/*.cu may include an earlier week's solution (week 24's
-# ladder runs the kernels of weeks 21-23; week 27 times itself against week
-# 26): in the copy the include names the learner's own file of that week
-# instead, and that week is released too.
+#   - .helpers/, .ci/ (its `make test` checks solutions), .git;
+#   - phaseP/README.md and phaseP/common/ of phases with no released week.
+# Nothing is rewritten: a week's support files include a reference exercise
+# by its bare name ("naive.cu"), which make resolves to the learner's own file
+# in a copy without solution/ folders. In README.md, the lines between
+# "<!-- wb:instructor -->" and "<!-- wb:end -->" are left out of the copy and
+# those between "<!-- wb:student" and "wb:student -->" shown.
+# OUT must be outside the workbook (else a second release would ship the
+# first) and new or empty.
 # Then checks the copy: no solution/ or instructor/ folder, no //@solution
-# marker, no file byte-identical to a solution file, no plain quiz answer, no
-# key or explanation in a graded quiz.
+# marker, no file byte-identical to a solution file, no line of a solution's
+# code in any file (build/instructor/leakcheck), no support file naming a
+# solution/ path, no plain quiz answer, no key or explanation in a graded quiz.
 set -euo pipefail
 out=${1:?usage: release.sh OUT [WEEK...]}
 shift
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$root"
-[ -x build/wb ] || { echo ">>> build/wb is missing: run make build/wb first" >&2; exit 2; }
+wb=build/wb leak=build/instructor/leakcheck
+for t in $wb $leak; do
+  [ -x $t ] || { echo ">>> $t is missing: run make $t first (make release builds it)" >&2; exit 2; }
+done
+out_abs=$(realpath -m -- "$out")
+case "$out_abs/" in
+  "$root"/*) echo ">>> OUT=$out is inside the workbook ($root): a second release would ship the first; give a folder outside it" >&2; exit 2 ;;
+esac
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then
   echo ">>> $out exists and is not empty; give a new folder" >&2; exit 2
 fi
@@ -33,49 +47,64 @@ if [ $# -gt 0 ]; then
     w=${w%/}
     [[ $w =~ ^(phase[0-9])/week([0-9])$ ]] && w="${BASH_REMATCH[1]}/week0${BASH_REMATCH[2]}"
     [ -f "$w/week.txt" ] || { echo ">>> $w is not a week of this workbook" >&2; exit 2; }
-    weeks="$weeks $w"
+    [[ " $weeks " == *" $w "* ]] || weeks="$weeks $w"
   done
 else
   weeks=$(echo $all_weeks)
 fi
-# Weeks whose solutions a released week's support files include.
-deps_of() { grep -ohE '\.\./\.\./week[0-9]{2}/solution/' "$1"/support/*.cu 2>/dev/null \
-  | sed -E "s#\.\./\.\./(week[0-9]{2})/solution/#${1%%/*}/\1#" | sort -u || true; }
-added=""
-for w in $weeks; do
-  for d in $(deps_of "$w"); do
-    [[ " $weeks $added " == *" $d "* ]] || added="$added $d"
+# The weeks they use, and the weeks those use: the copy builds them from the
+# learner's own files.
+added="" todo="$weeks"
+while [ -n "$(echo $todo)" ]; do
+  next=""
+  for w in $todo; do
+    uses=$($wb week-info "$w" uses) || { echo ">>> $w/week.txt cannot be read (above)" >&2; exit 2; }
+    for d in $uses; do
+      [[ " $weeks $added " == *" $d "* ]] && continue
+      added="$added $d" next="$next $d"
+    done
   done
+  todo=$next
 done
 if [ -n "$added" ]; then
   weeks="$weeks$added"
-  echo "Also released, because the weeks asked for run their kernels (the learner's own):$added"
+  echo "Also released, because the weeks asked for use them (week.txt uses:; built from the learner's own files):$added"
 fi
+phases=" $(for w in $weeks; do echo "${w%%/*}"; done | sort -u | tr '\n' ' ')"
 mkdir -p "$out"
-out=$(cd "$out" && pwd)
+out=$(cd "$out" && pwd -P)
 
-# Files to ship: what git knows, minus weeks not chosen and instructor-only paths.
-git ls-files -co --exclude-standard -z | while IFS= read -r -d '' f; do
+# Files to ship: what git tracks, minus weeks and phases not chosen and
+# instructor-only paths.
+git ls-files -z | while IFS= read -r -d '' f; do
   case "$f" in
     instructor/*|.helpers/*|.ci/*|*/solution/*|phase*/week*/instructor/*) continue ;;
   esac
   if [[ $f =~ ^(phase[0-9]/week[0-9][0-9])/ ]]; then
-    w=${BASH_REMATCH[1]}
-    [[ " $weeks " == *" $w "* ]] || continue
+    [[ " $weeks " == *" ${BASH_REMATCH[1]} "* ]] || continue
+  elif [[ $f =~ ^(phase[0-9])/ ]]; then
+    [[ "$phases" == *" ${BASH_REMATCH[1]} "* ]] || continue
   fi
   [ -f "$f" ] || continue
   mkdir -p "$out/$(dirname "$f")"
   cp -p "$f" "$out/$f"
-  case "$f" in
-    phase*/week*/support/*.cu) sed -i -E 's#(\.\./\.\./week[0-9]{2}/)solution/#\1#' "$out/$f" ;;
-  esac
 done
+
+# README.md as the copy needs it: no instructor-only lines.
+if [ -f "$out/README.md" ]; then
+  awk '/^<!-- wb:instructor -->$/ { skip = 1; next }
+       /^<!-- wb:end -->$/ && skip { skip = 0; next }
+       /^<!-- wb:student$/ || /^wb:student -->$/ { next }
+       skip { next }
+       $0 == "" && blank { next }   # no two blank lines where a block was left out
+       { print; blank = $0 == "" }' README.md > "$out/README.md"
+fi
 
 # Pristine starters: EX.cu and the copy reset uses.
 for w in $weeks; do
   mkdir -p "$out/$w/.starter"
-  for ex in $(sed -n 's/^exercise:[[:space:]]*//p' "$w/week.txt"); do
-    if [ -f "$w/solution/$ex.cu" ]; then build/wb strip "$w/solution/$ex.cu" > "$out/$w/.starter/$ex.cu"
+  for ex in $($wb week-info "$w" exercises); do
+    if [ -f "$w/solution/$ex.cu" ]; then $wb strip "$w/solution/$ex.cu" > "$out/$w/.starter/$ex.cu"
     else cp "$w/.starter/$ex.cu" "$out/$w/.starter/$ex.cu"; fi
     cp "$out/$w/.starter/$ex.cu" "$out/$w/$ex.cu"
   done
@@ -88,20 +117,26 @@ if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; the
 marked=$(grep -rIlE -- '^[[:space:]]*//@solution' "$out"/phase* 2>/dev/null || true)
 if [ -n "$marked" ]; then
   echo "release check: //@solution regions in: $(echo $marked)" >&2; bad=1; fi
-for s in $(git ls-files -co --exclude-standard 'phase*/week*/solution/*' 'instructor/*'); do
+for s in $(git ls-files 'phase*/week*/solution/*' 'instructor/*'); do
   [ -f "$s" ] || continue
   sum=$(sha256sum < "$s" | cut -c1-64)
   if find "$out" -type f -size "$(stat -c %s "$s")c" -exec sha256sum {} + | grep -q "^$sum"; then
     echo "release check: a copy of $s is in the release" >&2; bad=1; fi
 done
-leaks=$(grep -rlE '/solution/' "$out"/phase*/week*/support 2>/dev/null || true)
-if [ -n "$leaks" ]; then
-  echo "release check: support files still include a solution: $(echo $leaks)" >&2; bad=1; fi
+# Any line of a solution's code, wherever it sits (support files, headers, docs).
+if ! $leak "$root" "$out" instructor/leakcheck-allow.txt >&2; then
+  echo "release check: the copy holds solution code (lines above: file:line: which solution)" >&2; bad=1; fi
+# A support file that names a solution/ path would not build in the copy.
+paths=$(grep -rlE 'solution/' "$out"/phase*/week*/support 2>/dev/null || true)
+if [ -n "$paths" ]; then
+  echo "release check: support files name a solution/ path (include the exercise by its bare name; week.txt uses:): $(echo $paths)" >&2; bad=1; fi
 for w in $weeks; do
   for f in week.txt README.md; do
     [ -f "$out/$w/$f" ] || { echo "release check: $w/$f is missing from the copy" >&2; bad=1; }
   done
 done
+if grep -qE 'IMPL=solution|<!-- wb:(instructor|student)|wb:student -->' "$out/README.md" 2>/dev/null; then
+  echo "release check: README.md in the copy still mentions IMPL=solution or a wb: marker" >&2; bad=1; fi
 if grep -rIlE '^[[:space:]]*(answer|explain):' "$out/quizzes" 2>/dev/null | grep -q .; then
   echo "release check: plain quiz answers in quizzes/" >&2; bad=1; fi
 # A graded quiz (`graded: yes` in its source or its copy) is sealed with no

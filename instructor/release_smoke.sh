@@ -1,33 +1,131 @@
 #!/usr/bin/env bash
-# release_smoke.sh CHECK_DIR NVCC — make a release of phase0/week01 in a
-# temporary folder and use it as a learner would: build, check (without a
-# GPU: the GPU tests skip), reset, check the starter, take a quiz.
+# release_smoke.sh CHECK_DIR NVCC [TSV] — `make release` tested as an
+# instructor and a learner would use it, without a GPU:
+#   1. phase0/week01 released in a temporary folder: it builds, checks (the
+#      GPU tests skip), resets, checks the starter, takes a quiz, refuses the
+#      instructor tools and IMPL=solution, its README and `make help` mention
+#      neither, and its `make test` passes;
+#   2. in a scratch copy of the workbook's tracked files: an untracked file is
+#      not shipped, a week's `uses:` weeks are released with it, an OUT inside
+#      the workbook is refused, and a solution's code planted in a released
+#      support file makes the release fail;
+#   3. the whole workbook releases, and phase5/week24 (which runs the kernels
+#      of the weeks it uses) builds in the copy.
+# Each step is one "PASS|FAIL<TAB>label<TAB>detail" line in TSV (for the
+# `make test` ledger) and on stdout; exit 1 when any failed.
 set -uo pipefail
-check_dir=${1:-}; nvcc=${2:-nvcc}
-root=$(cd "$(dirname "$0")/.." && pwd)
+check_dir=${1:-}; nvcc=${2:-nvcc}; tsv=$(realpath -m -- "${3:-/dev/null}")
+root=$(cd "$(dirname "$0")/.." && pwd -P)
 tmp=$(mktemp -d /tmp/wb-release-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-cd "$root"
-bash instructor/release.sh "$tmp/wb" phase0/week01 || exit 1
-cd "$tmp/wb"
+: > "$tsv"
+failed=0
+step() { # step STATUS LABEL [DETAIL]
+  printf '%s\t%s\t%s\n' "$1" "release: $2" "${3:-}" | tee -a "$tsv"
+  [ "$1" = PASS ] || failed=1
+}
 unset MAKEFLAGS MAKELEVEL
 args=(NVCC="$nvcc"); [ -n "$check_dir" ] && args+=(CHECK_DIR="$check_dir")
-make "${args[@]}" phase0/week01 || { echo "the student copy does not build phase0/week01"; exit 1; }
+# The checkpoint ids a results record holds (its second column), one line.
+ids() { awk -F'\t' 'NR > 2 { printf "%s%s", sep, $2; sep = " " }' "$1" 2>/dev/null; }
+status_of() { awk -F'\t' -v id="$2" 'NR > 2 && $2 == id { print $3 }' "$1" 2>/dev/null; }
+
+# ---- 1. one week, as a learner
+cd "$root"
+if ! bash instructor/release.sh "$tmp/wb" phase0/week01 > "$tmp/rel1.log" 2>&1; then
+  cat "$tmp/rel1.log"; step FAIL "phase0/week01 released" "release.sh failed (above)"; exit 1
+fi
+step PASS "phase0/week01 released, its checks pass"
+cd "$tmp/wb"
+if make "${args[@]}" phase0/week01 > build.log 2>&1; then step PASS "the copy builds phase0/week01"
+else tail -20 build.log; step FAIL "the copy builds phase0/week01" "see above"; fi
 WB_NO_GPU=1 make "${args[@]}" phase0/week01 check > check.log 2>&1
-grep -q "w01.vecadd-bw" check.log || { cat check.log; echo "check printed no checkpoints"; exit 1; }
+got=$(ids build/phase0/week01/results-learner.tsv)
+if [ "$got" = "w01.devquery w01.vecadd w01.vecadd-bw" ]; then step PASS "make check in the copy writes the results record"
+else cat check.log; step FAIL "make check in the copy writes the results record" "checkpoints: '$got'"; fi
 echo "modified" >> phase0/week01/vecadd.cu
-make phase0/week01 reset || exit 1
-cmp phase0/week01/vecadd.cu phase0/week01/.starter/vecadd.cu || { echo "reset did not restore the starter"; exit 1; }
+if make phase0/week01 reset > reset.log 2>&1 && cmp -s phase0/week01/vecadd.cu phase0/week01/.starter/vecadd.cu; then
+  step PASS "reset restores the starter in the copy"
+else cat reset.log; step FAIL "reset restores the starter in the copy"; fi
 WB_NO_GPU=1 make "${args[@]}" phase0/week01 check IMPL=starter > starter.log 2>&1
-grep -q "w01.devquery" starter.log || { cat starter.log; echo "IMPL=starter does not build in the student copy"; exit 1; }
+st=$(status_of build/phase0/week01/results-starter.tsv w01.devquery)
+if [ "$st" = fail ]; then step PASS "IMPL=starter builds and fails in the copy"
+else cat starter.log; step FAIL "IMPL=starter builds and fails in the copy" "w01.devquery: '$st'"; fi
+if make "${args[@]}" phase0/week01 check IMPL=solution > sol.log 2>&1; then
+  step FAIL "IMPL=solution is refused in the copy" "it ran"
+elif grep -q "has no solutions" sol.log; then step PASS "IMPL=solution is refused in the copy, saying why"
+else cat sol.log; step FAIL "IMPL=solution is refused in the copy" "not with the expected reason"; fi
 printf '1: b\n' > ans.txt
 make "${args[@]}" quiz PHASE=0 ANSWERS=ans.txt > quiz.log 2>&1
-grep -q "of .* right" quiz.log || { cat quiz.log; echo "make quiz does not work in the student copy"; exit 1; }
-make grade >/dev/null 2>&1 && { echo "make grade works in the student copy: it should not"; exit 1; }
-# The whole workbook: every week keeps its files, and a week whose benchmark
-# runs earlier weeks' kernels (week 24's ladder) builds from the learner's own.
+if grep -q "of .* right" quiz.log; then step PASS "make quiz runs in the copy"
+else cat quiz.log; step FAIL "make quiz runs in the copy"; fi
+if make grade >/dev/null 2>&1 || make release OUT="$tmp/x" >/dev/null 2>&1; then
+  step FAIL "instructor tools refused in the copy" "make grade or make release ran"
+else step PASS "instructor tools refused in the copy"; fi
+make "${args[@]}" help > help.log 2>&1
+miss=""
+for w in "make microbench" "make distclean" "V=1" "EX=" "NAME=" "WB_SEED" "IMPL=starter"; do
+  grep -qF -- "$w" help.log || miss="$miss '$w'"
+done
+if grep -qE "IMPL=solution|make release|make grade" help.log; then miss="$miss (mentions IMPL=solution or instructor tools)"; fi
+if [ -z "$miss" ]; then step PASS "make help in the copy lists what a learner can type, no IMPL=solution"
+else cat help.log; step FAIL "make help in the copy" "missing:$miss"; fi
+if grep -qE "IMPL=solution|make release|make grade|wb:instructor|wb:student" README.md; then
+  step FAIL "README.md in the copy" "$(grep -nE 'IMPL=solution|make release|make grade|wb:instructor|wb:student' README.md | head -3)"
+elif grep -q ".starter/vecadd.cu" README.md; then step PASS "README.md in the copy: no IMPL=solution, no instructor tools"
+else step FAIL "README.md in the copy" "its student-copy text is missing"; fi
+if make "${args[@]}" test TEST_WEEKS=phase0/week01 > test.log 2>&1; then
+  step PASS "make test TEST_WEEKS=phase0/week01 passes in the copy"
+else
+  grep -E "^FAILED" test.log | head -5
+  step FAIL "make test TEST_WEEKS=phase0/week01 passes in the copy" "$(grep -E '^FAILED' test.log | head -3 | tr '\n' ';')"
+fi
+if grep -q "solution" build/test-ledger.tsv 2>/dev/null; then
+  step FAIL "make test in the copy has no solution steps" "$(grep solution build/test-ledger.tsv | head -2 | tr '\n\t' '; ')"
+else step PASS "make test in the copy has no solution steps"; fi
+
+# ---- 2. what is shipped, in a scratch copy of the tracked files
 cd "$root"
-bash instructor/release.sh "$tmp/all" > "$tmp/all.log" 2>&1 || { cat "$tmp/all.log"; echo "the release of the whole workbook failed"; exit 1; }
-cd "$tmp/all"
-make "${args[@]}" phase5/week24 > build24.log 2>&1 || { tail -20 build24.log; echo "the student copy does not build phase5/week24"; exit 1; }
-echo "release smoke test: phase0/week01 builds, checks, resets and the quiz runs in the student copy; the whole workbook releases and phase5/week24 builds in it"
+src=$tmp/src
+mkdir -p "$src/build/instructor"
+git ls-files -z | tar -cf - --null -T - | tar -xf - -C "$src"
+cp -p build/wb "$src/build/" && cp -p build/instructor/leakcheck "$src/build/instructor/"
+( cd "$src" && git init -q && git add -A ) || { step FAIL "scratch copy of the workbook" "git init failed"; exit 1; }
+cd "$src"
+echo "scratch notes" > phase0/week02/untracked-notes.txt
+echo "uses: phase0/week01" >> phase0/week02/week.txt && git add phase0/week02/week.txt
+if bash instructor/release.sh "$tmp/w02" phase0/week02 > "$tmp/w02.log" 2>&1; then
+  if [ -e "$tmp/w02/phase0/week02/untracked-notes.txt" ]; then step FAIL "only tracked files are shipped" "untracked-notes.txt is in the copy"
+  else step PASS "only tracked files are shipped (an untracked file is not)"; fi
+  if [ -f "$tmp/w02/phase0/week01/vecadd.cu" ] && [ -f "$tmp/w02/phase0/week01/.starter/vecadd.cu" ] && [ ! -e "$tmp/w02/phase0/week03" ]; then
+    step PASS "a week's uses: weeks are released with it"
+  else step FAIL "a week's uses: weeks are released with it" "phase0/week01 missing (or week03 shipped)"; fi
+else cat "$tmp/w02.log"; step FAIL "only tracked files are shipped; uses: weeks released" "the release of phase0/week02 failed (above)"; fi
+if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>&1; then
+  step FAIL "an OUT inside the workbook is refused" "it released"
+elif grep -q "inside the workbook" "$tmp/inside.log" && [ ! -e "$src/inside" ]; then
+  step PASS "an OUT inside the workbook is refused"
+else cat "$tmp/inside.log"; step FAIL "an OUT inside the workbook is refused" "not with the expected reason"; fi
+# A solution's kernel body (its //@solution region) pasted into a released support file.
+awk '/^[[:space:]]*\/\/@solution/ { on = 1; next } /^[[:space:]]*\/\/@(starter|end)/ { on = 0 } on' \
+  phase0/week01/solution/vecadd.cu > "$tmp/body.txt"
+{ echo "/* planted */"; cat "$tmp/body.txt"; } >> phase0/week02/support/launcher.cu
+git add phase0/week02/support/launcher.cu
+if bash instructor/release.sh "$tmp/planted" phase0/week02 > "$tmp/planted.log" 2>&1; then
+  step FAIL "a solution planted in a support file is refused" "the release passed"
+elif grep -q "phase0/week02/support/launcher.cu:[0-9]*: solution of phase0/week01/solution/vecadd.cu" "$tmp/planted.log"; then
+  step PASS "a solution planted in a support file is refused ($(grep -c ': solution of ' "$tmp/planted.log") lines found)"
+else cat "$tmp/planted.log"; step FAIL "a solution planted in a support file is refused" "not for the planted lines"; fi
+
+# ---- 3. the whole workbook
+cd "$root"
+if bash instructor/release.sh "$tmp/all" > "$tmp/all.log" 2>&1; then
+  step PASS "the whole workbook releases and passes its checks"
+  cd "$tmp/all"
+  if make "${args[@]}" phase5/week24 > build24.log 2>&1; then step PASS "phase5/week24 builds in the whole copy (its used weeks from the learner's files)"
+  else tail -20 build24.log; step FAIL "phase5/week24 builds in the whole copy" "see above"; fi
+else
+  grep -E "release check|: solution of " "$tmp/all.log" | head -20
+  step FAIL "the whole workbook releases and passes its checks" "$(grep -c ': solution of ' "$tmp/all.log") solution lines; $(grep -E 'release check' "$tmp/all.log" | cut -c1-90 | head -3 | tr '\n' ';')"
+fi
+exit $failed

@@ -10,51 +10,205 @@
 #include <fcntl.h>
 #include <termios.h>
 
-/* ------------------------------------------------------- test output */
+/* ------------------------------------------------------- results records */
 
-static const char *OUT_PASS =
-    "\nphase0/week01 — Build system, first kernel (submission of x)\n"
-    "  PASS  w01.devquery           device report matches cudaGetDeviceProperties\n"
-    "  FAIL  w01.vecadd             vector add correct for any n\n"
-    "        phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong\n"
-    "        (3 of 29 tests of this checkpoint failed)\n"
-    "  FAIL  w01.vecadd-bw          vector add moves data as fast as a copy  [0.620 of COPY (1750 GB/s vs 2822 GB/s)]\n"
-    "        phase0/week01/test_week01.c:201: w01.vecadd-bw: 0.620 of COPY, target >= 0.85\n"
-    "  SKIP  w01.other              something  [target >= 0.85 COPY]\n"
-    "        1 GPU test skipped: no usable CUDA device\n"
-    "  -- 1 of 4 checkpoints passed\n";
+/* The grader reads a checkpoint's outcome from the results record the test
+ * program writes (WB_RESULTS), never from the lines it prints. */
 
-START_TEST(parse_lines)
+static void rec(wb_result *r, const char *id, int status, const char *msg)
 {
-    cp_out o;
-    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.devquery", &o), 0);
-    ck_assert_int_eq(o.status, ST_PASS);
-    ck_assert_str_eq(o.figure, "");
-    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.vecadd", &o), 0);
-    ck_assert_int_eq(o.status, ST_FAIL);
-    ck_assert_str_eq(o.msg, "phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
-    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.vecadd-bw", &o), 0);
-    ck_assert_int_eq(o.status, ST_FAIL);
-    ck_assert_str_eq(o.figure, "0.620 of COPY (1750 GB/s vs 2822 GB/s)");
-    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.other", &o), 0);
-    ck_assert_int_eq(o.status, ST_SKIP);
-    ck_assert_str_eq(o.figure, ""); /* a target is not a figure */
-    ck_assert_str_eq(o.msg, "1 GPU test skipped: no usable CUDA device");
-    ck_assert_int_eq(parse_checkpoint(OUT_PASS, "w01.vec", &o), -1); /* a prefix is not the id */
-    ck_assert_int_eq(parse_checkpoint("", "w01.vecadd", &o), -1);
+    wb_result_init(r);
+    snprintf(r->week, sizeof r->week, "phase0/week01");
+    snprintf(r->id, sizeof r->id, "%s", id);
+    r->status = status;
+    r->seed = 5;
+    r->tests = 1;
+    r->failed = status == WB_RES_FAIL;
+    r->skipped = status == WB_RES_SKIP;
+    snprintf(r->message, sizeof r->message, "%s", msg);
 }
-END_TEST
 
-START_TEST(partial_speed_credit)
+static char *tmp_file(const char *text)
 {
-    double r = figure_ratio("0.620 of COPY (1750 GB/s)");
-    ck_assert_double_eq_tol(r, 0.62, 1e-12);
-    ck_assert_double_eq_tol(speed_points(10, r, 0.85), 10 * 0.62 / 0.85, 1e-9);
+    static char paths[8][64];
+    static int k;
+    char *p = paths[k++ & 7];
+    snprintf(p, 64, "/tmp/wb-grade-rec-XXXXXX");
+    int fd = mkstemp(p);
+    ck_assert_int_ge(fd, 0);
+    if (text) ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return p;
+}
+
+START_TEST(grade_from_results_record)
+{
+    wb_result r[5];
+    rec(&r[0], "w01.devquery", WB_RES_PASS, "");
+    rec(&r[1], "w01.vecadd", WB_RES_FAIL, "phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
+    rec(&r[2], "w01.vecadd-bw", WB_RES_FAIL, "phase0/week01/test_week01.c:201: 0.620 of COPY, target >= 0.85");
+    r[2].value = 1750, r[2].yard_value = 2822, r[2].ratio = 0.62, r[2].target = 0.85;
+    snprintf(r[2].unit, sizeof r[2].unit, "GB/s");
+    snprintf(r[2].yard, sizeof r[2].yard, "COPY");
+    snprintf(r[2].detail, sizeof r[2].detail, "1750 GB/s vs COPY 2822 GB/s");
+    rec(&r[3], "w01.other", WB_RES_SKIP, "no NVIDIA GPU or driver found on this machine");
+    r[3].target = 0.85;
+    snprintf(r[3].yard, sizeof r[3].yard, "COPY");
+    rec(&r[4], "w01.fast", WB_RES_FAIL, "x.c:9: c: 3 of 1025 elements differ"); /* a speed checkpoint, not measured */
+    r[4].target = 0.85;
+    char *path = tmp_file(NULL), err[600];
+    ck_assert_msg(wb_results_write(path, r, 5, err, sizeof err) == 0, "%s", err);
+    job ok = { .exit_code = 1 };
+    cp_grade g;
+
+    outcome_from_record(path, "w01.devquery", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_PASS);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 10);
+
+    outcome_from_record(path, "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_str_eq(g.why, "wrong result: phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
+    score_checkpoint(&g, 20);
+    ck_assert_double_eq(g.points, 0);
+
+    /* partial speed credit from the record's ratio and target */
+    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_str_eq(g.figure, "0.620 of COPY (1750 GB/s vs COPY 2822 GB/s)");
+    ck_assert_double_eq_tol(g.ratio, 0.62, 1e-12);
+    ck_assert_double_eq_tol(g.target, 0.85, 1e-12);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
+    ck_assert_str_eq(g.why, "below target: 0.620 of COPY, target >= 0.85 COPY: 7.29 of 10 points");
+
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_SKIP);
+    ck_assert_str_eq(g.why, "not graded: no NVIDIA GPU or driver found on this machine");
+    ck_assert_str_eq(g.figure, "");
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+
+    /* a speed checkpoint that failed without a figure earns nothing */
+    outcome_from_record(path, "w01.fast", &ok, 60, NULL, &g);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+    ck_assert_str_eq(g.why, "wrong result: x.c:9: c: 3 of 1025 elements differ");
+    unlink(path);
+
+    /* the speed credit itself */
     ck_assert_double_eq_tol(speed_points(10, 1.3, 0.85), 10, 1e-12); /* capped */
     ck_assert_double_eq(speed_points(10, NAN, 0.85), 0);
     ck_assert_double_eq(speed_points(10, -1, 0.85), 0);
-    ck_assert(isnan(figure_ratio("12 GB/s")));
-    ck_assert(isnan(figure_ratio("")));
+    ck_assert_double_eq(speed_points(10, 0.5, 0), 0);
+}
+END_TEST
+
+START_TEST(no_record_is_a_fail)
+{
+    cp_grade g;
+    job ok = { .exit_code = 1 }, segv = { .signaled = SIGSEGV }, hung = { .timed_out = 1 };
+    /* none written: the program died or stopped first */
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "stopped before its results (exit 1): it wrote no results record"), "%s", g.why);
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &segv, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "crash: the test program died of signal 11") && strstr(g.why, "no results record"),
+                  "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+    /* what it printed last is shown, never read for a result */
+    char *log = tmp_file("  PASS  w01.vecadd   vector add  [1.000 of COPY (x)]\n"
+                         "CK_RUN_CASE=w01.vecadd is not a checkpoint of phase0/week01\n");
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, log, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "its last line: \"CK_RUN_CASE=w01.vecadd is not a checkpoint"), "%s", g.why);
+    unlink(log);
+    /* printed lines in place of a record: unreadable */
+    char *bad = tmp_file("  PASS  w01.vecadd   vector add\n");
+    outcome_from_record(bad, "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "results record is unreadable") && strstr(g.why, "not a results record"), "%s", g.why);
+    unlink(bad);
+    /* a record without this checkpoint */
+    wb_result r;
+    rec(&r, "w01.devquery", WB_RES_PASS, "");
+    char *other = tmp_file(NULL), err[600];
+    ck_assert_int_eq(wb_results_write(other, &r, 1, err, sizeof err), 0);
+    outcome_from_record(other, "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "its results record has no checkpoint w01.vecadd"), "%s", g.why);
+    /* a hang is a hang, whatever a record says */
+    outcome_from_record(other, "w01.devquery", &hung, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strncmp(g.why, "hang: no result within 60 s", 27) == 0, "%s", g.why);
+    unlink(other);
+}
+END_TEST
+
+/* run_checkpoint end to end with a stand-in test program: it gets
+ * CK_RUN_CASE, WB_SEED and WB_RESULTS, and its printed lines count for
+ * nothing. */
+START_TEST(run_checkpoint_uses_the_record)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600];
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    G.n_weeks = 1;
+    G.limit = 30;
+    char dir[] = "/tmp/wb-grade-run-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(st.id, sizeof st.id, "ann");
+    snprintf(st.tree, sizeof st.tree, "%s/wb", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/wb/build/phase0/week01/learner", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    char bin[600];
+    snprintf(bin, sizeof bin, "%s/wb/build/phase0/week01/learner/test", dir);
+    FILE *f = fopen(bin, "w");
+    fprintf(f, "#!/bin/sh\n"
+               "echo \"  PASS  $CK_RUN_CASE   lies  [9.000 of COPY (lies)]\"\n"
+               "[ \"$CK_RUN_CASE\" = w01.vecadd ] && kill -SEGV $$\n"
+               "printf '#wb-results 1\\ncolumns\\nphase0/week01\\t%%s\\tfail\\t1750\\tGB/s\\tCOPY\\t2822\\t0.62\\t0.85\\t%%s"
+               "\\t-\\t1\\t1\\t0\\t1750 GB/s vs COPY 2822 GB/s\\tseed %%s in %%s\\n' "
+               "\"$CK_RUN_CASE\" \"$WB_SEED\" \"$WB_SEED\" \"$(pwd)\" > \"$WB_RESULTS\"\n");
+    fclose(f);
+    chmod(bin, 0755);
+    cp_grade g;
+    run_checkpoint(&G, &st, 0, 2, 77, "", &g); /* w01.vecadd-bw */
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_double_eq_tol(g.ratio, 0.62, 1e-12);
+    char want[800];
+    snprintf(want, sizeof want, "seed 77 in %s/wb", dir);
+    ck_assert_msg(strstr(g.why, want), "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
+    /* it printed PASS, then died: no record, a FAIL */
+    run_checkpoint(&G, &st, 0, 1, 77, "", &g); /* w01.vecadd */
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "crash: the test program died of signal 11"), "%s", g.why);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+START_TEST(week_names)
+{
+    char w[MAX_WEEKS][64], err[300];
+    char many[400] = "";
+    ck_assert_int_eq(split_weeks("phase0/week1  phase0/week03/\tphase0/week01", w, err, sizeof err), 2);
+    ck_assert_str_eq(w[0], "phase0/week01");
+    ck_assert_str_eq(w[1], "phase0/week03");
+    ck_assert_int_eq(split_weeks("phase0/week01 week03", w, err, sizeof err), -1);
+    ck_assert_str_eq(err, "'week03' is not a week name (phaseP/weekNN, e.g. phase0/week01)");
+    ck_assert_int_eq(split_weeks("phase0/week001", w, err, sizeof err), -1);
+    for (int k = 1; k <= MAX_WEEKS + 1; k++) snprintf(many + strlen(many), sizeof many - strlen(many), " phase1/week%d", k);
+    ck_assert_int_eq(split_weeks(many, w, err, sizeof err), -1);
+    ck_assert_int_eq(split_weeks("", w, err, sizeof err), 0);
 }
 END_TEST
 
@@ -727,8 +881,10 @@ int main(void)
     Suite *s = suite_create("instructor");
     /* one case a test: Check reports results by case name */
 #define ADD(t) do { TCase *tc = tcase_create(#t); tcase_set_timeout(tc, 60); tcase_add_test(tc, t); suite_add_tcase(s, tc); } while (0)
-    ADD(parse_lines);
-    ADD(partial_speed_credit);
+    ADD(grade_from_results_record);
+    ADD(no_record_is_a_fail);
+    ADD(run_checkpoint_uses_the_record);
+    ADD(week_names);
     ADD(failure_reasons);
     ADD(limit_stops_a_hang_and_its_group);
     ADD(exit_codes_and_signals);
