@@ -4,8 +4,8 @@
  * sgemm_naive is in.
  *
  * make builds support files with this week's reference folder on the
- * include path: "naive.cu" is solution/naive.cu here, and in a student copy
- * (no solution/ folder) your own naive.cu — there the yardstick is your own
+ * include path: "naive.cu" is the reference naive kernel here, and in a student copy
+ * (no reference solutions) your own naive.cu — there the yardstick is your own
  * naive kernel. */
 #define sgemm_naive yard_sgemm_naive
 #define gemm_tflops yard_gemm_tflops
