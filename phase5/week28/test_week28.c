@@ -10,18 +10,15 @@
 
 #include "wb_test.h"
 #include "gemm_epilogue.h"
-#include "gemm_support.h"
-#include "hgemm_host.h"
+#include "hgemm_check.h"
 #include "hgemm_wmma.h" /* weeks 25-27's kernels, for the ladder (week.txt: uses) */
 #include "hgemm_mma.h"
 #include "hgemm_tiled.h"
 #include "cutlass_gemm.h"
 
-/* Products of halves are exact in float; only the float accumulation errs,
- * about sqrt(K) roundings of the running sum. A result rounded through half
- * (2^-11 relative) or a dropped product fails. */
-static double gemm_atol(int K) { return 1e-6 + 0.1 * sqrt((double)K) * ldexp(1.0, -11); }
-#define GEMM_RTOL 1e-4
+/* The GEMM's tolerance is hgemm_check.h's, with a 20 % margin for the
+ * bias add and the activation. */
+static double fused_atol(int K) { return 1.2 * hgemm_atol(K); }
 
 /* The activations in double, as gemm_epilogue.h defines them. */
 static double act_ref(double v, int act)
@@ -34,58 +31,34 @@ static const char *ACT_NAME[] = { "none", "relu", "gelu" };
 
 /* ---------------------------------------------------------------- correctness */
 
-typedef struct { int M, N, K; } shape;
-static const shape SHAPES[] = {
-    { 1, 1, 1 },     { 0, 5, 7 },     { 5, 0, 7 },      { 5, 7, 0 },       { 16, 8, 16 },    { 17, 33, 65 },
-    { 128, 256, 32 }, { 129, 257, 33 }, { 256, 512, 96 }, { 333, 1000, 517 }, { 100, 3, 2000 }, { 64, 640, 4096 },
-};
-
-/* Random halves in [-1, 1] and a random bias (special: a NaN in A and an
- * infinity in B), act(A B + bias) in double on the CPU, every element
- * checked, C guarded on both sides. */
+/* Random halves in [-1, 1] and a random bias (special: a NaN in A, +Inf and
+ * -Inf in B; hgemm_check.h's inputs and reference), act(A B + bias) in
+ * double on the CPU, every element checked, C guarded on both sides. */
 static void check_fused(wb_rng *rng, int M, int N, int K, int act, int with_bias, int special)
 {
-    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    float *fa = wb_hmalloc((na + 1) * 4), *fb = wb_hmalloc((nb + 1) * 4), *bias = wb_hmalloc(((size_t)N + 1) * 4);
-    uint16_t *ha = wb_hmalloc((na + 1) * 2), *hb = wb_hmalloc((nb + 1) * 2);
-    wb_fill_uniform_f32(rng, fa, na, -1, 1);
-    wb_fill_uniform_f32(rng, fb, nb, -1, 1);
-    wb_fill_uniform_f32(rng, bias, (size_t)N, -2, 2);
-    if (special && na && nb) {
-        fa[wb_rng_int(rng, 0, (int64_t)na - 1)] = NAN;
-        fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = INFINITY;
-        fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = -INFINITY;
-    }
-    for (size_t i = 0; i < na; i++) ha[i] = f32_to_f16(fa[i]), fa[i] = f16_to_f32(ha[i]);
-    for (size_t i = 0; i < nb; i++) hb[i] = f32_to_f16(fb[i]), fb[i] = f16_to_f32(hb[i]);
-    double *ref = wb_hmalloc((nc + 1) * 8);
-    for (size_t i = 0; i < nc; i++) ref[i] = 0;
-    for (int i = 0; i < M; i++)
-        for (int k = 0; k < K; k++) {
-            double a = fa[(size_t)i * K + k];
-            const float *brow = fb + (size_t)k * N;
-            double *crow = ref + (size_t)i * N;
-            for (int j = 0; j < N; j++) crow[j] += a * brow[j];
-        }
-    for (size_t i = 0; i < nc; i++) ref[i] = act_ref(ref[i] + (with_bias ? bias[i % N] : 0), act);
-    uint16_t *da = wb_dcopy(ha, (na + 1) * 2), *db = wb_dcopy(hb, (nb + 1) * 2);
+    size_t nc = (size_t)M * N;
+    float *bias = wb_hmalloc(((size_t)N + 1) * 4);
+    hgemm_case g;
+    hgemm_case_open(&g, rng, M, N, K, bias, special ? HGEMM_NAN_PM_INF : HGEMM_FINITE);
+    for (size_t i = 0; i < nc; i++) g.ref[i] = act_ref(g.ref[i] + (with_bias ? bias[i % N] : 0), act);
     float *dbias = wb_dcopy(bias, ((size_t)N + 1) * 4);
     wb_dout c;
     float *dc = wb_dout_alloc(&c, "C", nc * 4, 0);
-    WB_CUDA(gemm_bias_act(da, db, with_bias ? dbias : NULL, dc, M, N, K, act));
+    WB_CUDA(gemm_bias_act(g.dA, g.dB, with_bias ? dbias : NULL, dc, M, N, K, act));
     char what[128];
     snprintf(what, sizeof what, "M=%d N=%d K=%d act=%s%s%s", M, N, K, ACT_NAME[act], with_bias ? " bias" : " no bias",
              special ? ", NaN and Inf inputs" : "");
-    wb_expect_dout_f32_f64(&c, ref, nc, 1.2 * gemm_atol(K), GEMM_RTOL, what);
-    wb_dfree(da), wb_dfree(db), wb_dfree(dbias), wb_dout_free(&c);
-    free(fa), free(fb), free(bias), free(ha), free(hb), free(ref);
+    wb_expect_dout_f32_f64(&c, g.ref, nc, fused_atol(K), HGEMM_RTOL, what);
+    wb_dfree(dbias), wb_dout_free(&c);
+    hgemm_case_close(&g);
+    free(bias);
 }
 
 /* Every shape with every activation, with and without a bias. */
 START_TEST(fused_shapes)
 {
     wb_rng rng = WB_RNG();
-    const shape *s = &SHAPES[_i / 3];
+    const hgemm_shape *s = &HGEMM_SHAPES[_i / 3];
     check_fused(&rng, s->M, s->N, s->K, _i % 3, (_i / 3) % 4 != 1, 0);
 }
 END_TEST
@@ -99,7 +72,7 @@ END_TEST
 
 /* The separate pass on random C, including NaN and infinities, C guarded on
  * both sides. Every shape with every activation. */
-static const shape BIAS_ACT_SHAPES[] = { { 0, 7, 0 },     { 1, 1, 0 },       { 3, 5, 0 },   { 33, 63, 0 },
+static const hgemm_shape BIAS_ACT_SHAPES[] = { { 0, 7, 0 },     { 1, 1, 0 },       { 3, 5, 0 },   { 33, 63, 0 },
                                          { 64, 256, 0 }, { 1000, 1003, 0 }, { 517, 2048, 0 } };
 
 START_TEST(bias_act_shapes)
@@ -128,65 +101,56 @@ END_TEST
 /* ---------------------------------------------------------------- large shapes, sampled */
 
 enum { SEED_A = 281, SEED_B = 282, SEED_BIAS = 283 };
-typedef struct { int M, N, K, act; } gemm_ctx;
 
-/* Element i of C: one dot product in double over the replayed halves, plus
- * the replayed bias, through the activation. */
-static double fused_expect(size_t i, const void *p)
-{
-    const gemm_ctx *g = p;
-    size_t r = i / (size_t)g->N, c = i % (size_t)g->N;
-    double s = 0;
-    for (int k = 0; k < g->K; k++)
-        s += (double)f16_to_f32(f32_to_f16(wb_hash_uniform_f32(SEED_A, r * g->K + k, -1, 1))) *
-             (double)f16_to_f32(f32_to_f16(wb_hash_uniform_f32(SEED_B, (size_t)k * g->N + c, -1, 1)));
-    return act_ref(s + wb_hash_uniform_f32(SEED_BIAS, c, -2, 2), g->act);
-}
-
+/* Seeded inputs (hgemm_check.h) and a bias; cuBLASLt's state for the benchmark. */
 typedef struct {
-    const uint16_t *A, *B; const float *bias; float *C; int M, N, K, act;
+    hgemm_seeded d; const float *bias; int act;
     cublasLtHandle_t lt; cublasLtMatmulDesc_t op; cublasLtMatrixLayout_t la, lb, lc;
     cublasLtMatmulAlgo_t algo; void *ws; size_t ws_bytes;
 } run_ctx;
+
+/* Element i of C: element i of A B, plus the replayed bias, through the activation. */
+static double fused_expect(size_t i, const void *p)
+{
+    const run_ctx *r = p;
+    size_t c = i % (size_t)r->d.N;
+    return act_ref(hgemm_seeded_dot(&r->d, i) + wb_hash_uniform_f32(SEED_BIAS, c, -2, 2), r->act);
+}
 
 static run_ctx make_inputs(int M, int N, int K)
 {
     run_ctx r;
     memset(&r, 0, sizeof r);
-    r.A = wb_dmalloc((size_t)M * K * 2), r.B = wb_dmalloc((size_t)K * N * 2), r.C = wb_dmalloc((size_t)M * N * 4);
+    r.d = hgemm_seeded_open(M, N, K, SEED_A, SEED_B);
     r.bias = wb_dmalloc((size_t)N * 4);
-    r.M = M, r.N = N, r.K = K;
-    WB_CUDA(fill_half_uniform((uint16_t *)r.A, (size_t)M * K, SEED_A, -1, 1));
-    WB_CUDA(fill_half_uniform((uint16_t *)r.B, (size_t)K * N, SEED_B, -1, 1));
     wb_dfill_uniform_f32((float *)r.bias, (size_t)N, SEED_BIAS, -2, 2);
     return r;
 }
 
 static void free_inputs(run_ctx *r)
 {
-    wb_dfree((void *)r->A), wb_dfree((void *)r->B), wb_dfree((void *)r->bias), wb_dfree(r->C);
+    hgemm_seeded_close(&r->d);
+    wb_dfree((void *)r->bias);
 }
 
 static size_t verify_c(run_ctx *r, size_t samples, wb_cmp *cmp)
 {
-    gemm_ctx g = { r->M, r->N, r->K, r->act };
-    return wb_dverify_f32("C", r->C, (size_t)r->M * r->N, fused_expect, &g, samples, 1.2 * gemm_atol(r->K), GEMM_RTOL,
-                          cmp);
+    return wb_dverify_f32("C", r->d.C, (size_t)r->d.M * r->d.N, fused_expect, r, samples, fused_atol(r->d.K),
+                          HGEMM_RTOL, cmp);
 }
-
-static const shape LARGE[] = { { 2047, 2049, 2051 }, { 4096, 4096, 4096 } };
 
 START_TEST(fused_large)
 {
-    run_ctx r = make_inputs(LARGE[_i].M, LARGE[_i].N, LARGE[_i].K);
+    run_ctx r = make_inputs(HGEMM_LARGE[_i].M, HGEMM_LARGE[_i].N, HGEMM_LARGE[_i].K);
+    hgemm_seeded *d = &r.d;
     r.act = _i ? ACT_RELU : ACT_GELU;
-    wb_dpoison(r.C, (size_t)r.M * r.N * 4);
-    WB_CUDA(gemm_bias_act(r.A, r.B, r.bias, r.C, r.M, r.N, r.K, r.act));
+    wb_dpoison(d->C, (size_t)d->M * d->N * 4);
+    WB_CUDA(gemm_bias_act(d->A, d->B, r.bias, d->C, d->M, d->N, d->K, r.act));
     wb_sync();
     wb_cmp cmp;
     verify_c(&r, 4096, &cmp);
     char what[80];
-    snprintf(what, sizeof what, "M=%d N=%d K=%d act=%s (sampled)", r.M, r.N, r.K, ACT_NAME[r.act]);
+    snprintf(what, sizeof what, "M=%d N=%d K=%d act=%s (sampled)", d->M, d->N, d->K, ACT_NAME[r.act]);
     WB_EXPECT_CMP(cmp, what);
     free_inputs(&r);
 }
@@ -197,14 +161,14 @@ END_TEST
 static void run_fused(void *p)
 {
     run_ctx *r = p;
-    WB_CUDA(gemm_bias_act(r->A, r->B, r->bias, r->C, r->M, r->N, r->K, r->act));
+    WB_CUDA(gemm_bias_act(r->d.A, r->d.B, r->bias, r->d.C, r->d.M, r->d.N, r->d.K, r->act));
 }
 
 static void run_unfused(void *p)
 {
     run_ctx *r = p;
-    WB_CUDA(gemm_bias_act(r->A, r->B, NULL, r->C, r->M, r->N, r->K, ACT_NONE));
-    WB_CUDA(bias_act(r->C, r->bias, r->M, r->N, r->act));
+    WB_CUDA(gemm_bias_act(r->d.A, r->d.B, NULL, r->d.C, r->d.M, r->d.N, r->d.K, ACT_NONE));
+    WB_CUDA(bias_act(r->d.C, r->bias, r->d.M, r->d.N, r->act));
 }
 
 /* cuBLASLt with its fused epilogue. Row-major C = A B is column-major
@@ -219,9 +183,10 @@ static int lt_setup(run_ctx *r, char *why, size_t whysz)
     cublasLtEpilogue_t epi = r->act == ACT_GELU ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_RELU_BIAS;
     LT(cublasLtMatmulDescSetAttribute(r->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
     LT(cublasLtMatmulDescSetAttribute(r->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &r->bias, sizeof r->bias));
-    LT(cublasLtMatrixLayoutCreate(&r->la, CUDA_R_16F, (uint64_t)r->N, (uint64_t)r->K, r->N));
-    LT(cublasLtMatrixLayoutCreate(&r->lb, CUDA_R_16F, (uint64_t)r->K, (uint64_t)r->M, r->K));
-    LT(cublasLtMatrixLayoutCreate(&r->lc, CUDA_R_32F, (uint64_t)r->N, (uint64_t)r->M, r->N));
+    const hgemm_seeded *d = &r->d;
+    LT(cublasLtMatrixLayoutCreate(&r->la, CUDA_R_16F, (uint64_t)d->N, (uint64_t)d->K, d->N));
+    LT(cublasLtMatrixLayoutCreate(&r->lb, CUDA_R_16F, (uint64_t)d->K, (uint64_t)d->M, d->K));
+    LT(cublasLtMatrixLayoutCreate(&r->lc, CUDA_R_32F, (uint64_t)d->N, (uint64_t)d->M, d->N));
     cublasLtMatmulPreference_t pref;
     LT(cublasLtMatmulPreferenceCreate(&pref));
     r->ws_bytes = 32u << 20;
@@ -253,12 +218,10 @@ static void run_lt(void *p)
 {
     run_ctx *r = p;
     const float one = 1.f, zero = 0.f;
-    cublasStatus_t s = cublasLtMatmul(r->lt, r->op, &one, r->B, r->la, r->A, r->lb, &zero, r->C, r->lc, r->C, r->lc,
-                                      &r->algo, r->ws, r->ws_bytes, 0);
+    cublasStatus_t s = cublasLtMatmul(r->lt, r->op, &one, r->d.B, r->la, r->d.A, r->lb, &zero, r->d.C, r->lc, r->d.C,
+                                      r->lc, &r->algo, r->ws, r->ws_bytes, 0);
     ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasLtMatmul failed: status %d", (int)s);
 }
-
-static double tflops(const wb_bench_row *row) { return row->flops / (row->t.median * 1e-3) / 1e12; }
 
 /* An MLP-like layer (8192 tokens, 512 -> 4096): K is small, so C's round
  * trip through memory is a large share of the unfused time. Per activation:
@@ -280,23 +243,23 @@ static double bench_fused(void)
                             .n = (size_t)K, .flops = flops, .unit = "TFLOP/s" };
         if (lt_setup(&r, why, sizeof why) == 0) {
             wb_time(run_lt, &r, NULL, &lt.t);
-            lt.value = tflops(&lt);
+            lt.value = hgemm_tflops(&lt);
         } else wb_bench_invalid(&lt, why);
         wb_bench_emit(&lt);
         lt_teardown(&r);
         wb_bench_row un = { .exercise = "gemm+bias+act", .variant = act == ACT_GELU ? "unfused gelu (yours)" : "unfused relu (yours)",
                             .n = (size_t)K, .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLASLt", .yard = lt.value };
-        wb_dpoison(r.C, (size_t)M * N * 4);
+        wb_dpoison(r.d.C, (size_t)M * N * 4);
         wb_time(run_unfused, &r, NULL, &un.t);
-        un.value = tflops(&un);
+        un.value = hgemm_tflops(&un);
         if (verify_c(&r, 1024, &cmp)) wb_bench_invalid(&un, cmp.msg);
         wb_bench_emit(&un);
         wb_bench_row fu = { .exercise = "gemm+bias+act", .variant = act == ACT_GELU ? "fused gelu (yours)" : "fused relu (yours)",
                             .n = (size_t)K, .flops = flops, .unit = "TFLOP/s", .yard_name = "UNFUSED", .yard = un.value,
                             .target = target };
-        wb_dpoison(r.C, (size_t)M * N * 4);
+        wb_dpoison(r.d.C, (size_t)M * N * 4);
         wb_time(run_fused, &r, NULL, &fu.t);
-        fu.value = tflops(&fu);
+        fu.value = hgemm_tflops(&fu);
         if (verify_c(&r, 1024, &cmp)) wb_bench_invalid(&fu, cmp.msg);
         double ratio = wb_bench_ratio(&fu);
         if (isnan(ratio) || ratio < worst) {
@@ -319,22 +282,8 @@ static double bench_fused(void)
 
 START_TEST(half_rounding)
 {
-    ck_assert_uint_eq(f32_to_f16(1.0f), 0x3c00);
-    ck_assert_uint_eq(f32_to_f16(-2.0f), 0xc000);
-    ck_assert_uint_eq(f32_to_f16(65504.0f), 0x7bff);
-    ck_assert_uint_eq(f32_to_f16(65520.0f), 0x7c00);
-    ck_assert_uint_eq(f32_to_f16(1.0f + ldexpf(1, -11)), 0x3c00);                     /* tie: to even */
-    ck_assert_uint_eq(f32_to_f16(1.0f + 3 * ldexpf(1, -11)), 0x3c02);                 /* tie: to even, up */
-    ck_assert_uint_eq(f32_to_f16(ldexpf(1, -24)), 0x0001);                            /* smallest subnormal */
-    ck_assert_uint_eq(f32_to_f16(ldexpf(1, -14) - ldexpf(1, -25)), 0x0400);           /* rounds up to normal */
-    ck_assert(f16_to_f32(0x7e00) != f16_to_f32(0x7e00));                              /* NaN */
-    ck_assert(f16_to_f32(0x0001) == ldexpf(1, -24));
     wb_rng rng = WB_RNG();
-    for (int i = 0; i < 100000; i++) { /* round trip of every half is exact */
-        uint16_t h = (uint16_t)wb_rng_int(&rng, 0, 0xffff);
-        if (((h >> 10) & 0x1f) == 31) continue;
-        if (f32_to_f16(f16_to_f32(h)) != h) ck_abort_msg("half 0x%04x does not survive the round trip through float", (unsigned)h);
-    }
+    hgemm_check_half_rounding(&rng);
 }
 END_TEST
 
@@ -350,9 +299,9 @@ END_TEST
 static const wb_test TESTS[] = {
     { "w28.fused", WB_T(half_rounding), WB_CPU, 0 },
     { "w28.fused", WB_T(activation_values), WB_CPU, 0 },
-    { "w28.fused", WB_T(fused_shapes), WB_GPU, 3 * WB_COUNT(SHAPES) },
+    { "w28.fused", WB_T(fused_shapes), WB_GPU, 3 * WB_COUNT(HGEMM_SHAPES) },
     { "w28.fused", WB_T(fused_nan_inf), WB_GPU, 6 },
-    { "w28.fused", WB_T(fused_large), WB_GPU, WB_COUNT(LARGE) },
+    { "w28.fused", WB_T(fused_large), WB_GPU, WB_COUNT(HGEMM_LARGE) },
     { "w28.bias-act", WB_T(bias_act_shapes), WB_GPU, 3 * WB_COUNT(BIAS_ACT_SHAPES) },
     WB_SPEED("w28.fused-speed", bench_fused),
 };
