@@ -118,6 +118,10 @@ void wb_report(const char *figure);
 /* The same for a named checkpoint. */
 void wb_report_figure(const char *checkpoint, const char *figure);
 
+/* True when `path` is a PNG file (its signature) of more than 1 KiB: a plot
+ * that was really drawn. */
+int wb_png_ok(const char *path);
+
 /* The loaded week (valid inside tests and benchmarks). */
 const wb_week *wb_current_week(void);
 

@@ -196,6 +196,19 @@ void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what)
     free(h);
 }
 
+int wb_png_ok(const char *path)
+{
+    static const unsigned char PNG[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    unsigned char sig[8] = { 0 };
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t got = fread(sig, 1, 8, f);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return got == 8 && memcmp(sig, PNG, 8) == 0 && size > 1024;
+}
+
 static void fail_test(const char *message) { ck_abort_msg("%s", message); }
 
 static void gpu_setup(void) { wb_set_error_handler(fail_test); }

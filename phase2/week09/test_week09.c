@@ -178,19 +178,6 @@ static double bench_roof_high(void) { return sweep_point(1024, 1, NULL, NULL); }
 static const int SWEEP_K[] = { 1, 2, 4, 8, 16, 32, 48, 64, 80, 96, 128, 192, 256, 512, 1024 };
 
 /* 1 when `png` starts with the PNG signature and is over 1 KB. */
-static int png_ok(const char *png)
-{
-    FILE *f = fopen(png, "rb");
-    if (!f) return 0;
-    unsigned char sig[8] = { 0 };
-    size_t got = fread(sig, 1, 8, f);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
-    static const unsigned char PNG[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    return got == 8 && memcmp(sig, PNG, 8) == 0 && size > 1024;
-}
-
 static double bench_sweep(void)
 {
     const char *wk = getenv("WB_WEEK_DIR");
@@ -224,7 +211,7 @@ static double bench_sweep(void)
     snprintf(gpath, sizeof gpath, "%s/sweep.gp", wk && *wk ? wk : "phase2/week09");
     gp = gpath;
     snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s'", csv, png, gp);
-    if (system(cmd) != 0 || !png_ok(png)) {
+    if (system(cmd) != 0 || !wb_png_ok(png)) {
         printf("  gnuplot failed to draw %s\n", png);
         return 0;
     }

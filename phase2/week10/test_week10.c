@@ -130,19 +130,6 @@ static double scale_expect(size_t i, const void *ctx)
     return (double)(SCALE * wb_hash_uniform_f32(SEED_S, i, -1, 1));
 }
 
-static int png_ok(const char *png)
-{
-    FILE *f = fopen(png, "rb");
-    if (!f) return 0;
-    unsigned char sig[8] = { 0 };
-    size_t got = fread(sig, 1, 8, f);
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
-    static const unsigned char PNG[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    return got == 8 && memcmp(sig, PNG, 8) == 0 && size > 1024;
-}
-
 static const int SW_THREADS[] = { 32, 64, 128, 256, 512, 1024 };
 static const int SW_BPS[] = { 1, 2, 4, 8, 16, 32 };
 
@@ -211,7 +198,7 @@ static double bench_sweep(void)
         return points;
     }
     snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s/sweep.gp'", csv, png, wk);
-    if (system(cmd) != 0 || !png_ok(png)) {
+    if (system(cmd) != 0 || !wb_png_ok(png)) {
         printf("  gnuplot failed to draw %s\n", png);
         return 0;
     }
