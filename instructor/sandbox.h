@@ -27,12 +27,20 @@
  *
  * Limits (0 = none): wall clock (the whole sandbox is killed: its PID 1 dies,
  * the kernel kills every process of the namespace), RLIMIT_CPU (per process),
- * memory (a memory cgroup when one is writable, else RLIMIT_DATA; never
- * RLIMIT_AS, which breaks CUDA's large virtual reservations), RLIMIT_FSIZE,
+ * memory (a memory cgroup when one is writable, else RLIMIT_DATA), RLIMIT_FSIZE,
  * processes (RLIMIT_NPROC, counted in the sandbox's own user namespace, so
  * parallel sandboxes of the same uid do not share one count), output
  * (stdout+stderr go to log_path; past out_bytes the grader stops reading and
  * kills the sandbox). Core dumps are off.
+ *
+ * Memory, measured on an H100 (CUDA 13, a 1 GiB cudaMalloc, a kernel, 256 MiB
+ * of cudaMallocHost): RLIMIT_AS of 4 GiB makes cudaMalloc fail ("out of
+ * memory": the runtime reserves virtual address space in proportion to the
+ * GPU's memory), 16 GiB happens to pass; so RLIMIT_AS is never used.
+ * RLIMIT_DATA of 128 MiB lets the program run, and bounds malloc/new/brk, but
+ * not pinned host memory (the driver maps it shared): a weaker cap, hence the
+ * memory cgroup first, which charges every page the sandbox touches (tmpfs
+ * /tmp included).
  *
  * Limits of the design: no seccomp filter (the kernel's whole syscall surface
  * is reachable, and so is the GPU driver through /dev/nvidia*); RLIMIT_CPU is

@@ -2,7 +2,7 @@
  *
  *   sb-run --scratch DIR [--ro PATH]... [--hide PATH]... [--env K=V]...
  *          [--wall S] [--cpu S] [--mem BYTES] [--fsize BYTES] [--out BYTES]
- *          [--procs N] [--log FILE] [--gpu] [--cgroup DIR|none] -- COMMAND [ARG]...
+ *          [--procs N] [--log FILE] [--gpu] [--cgroup DIR|none] [--bwrap PATH] -- COMMAND [ARG]...
  *   sb-run --check        says whether bwrap works here
  *
  * Prints one line: exit=N signal=N limit=NAME out=BYTES seconds=S; exits 0
@@ -42,6 +42,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--procs")) o.max_procs = atoi(v);
         else if (!strcmp(a, "--log")) o.log_path = v;
         else if (!strcmp(a, "--cgroup")) o.cgroup = v;
+        else if (!strcmp(a, "--bwrap")) o.bwrap = v;
         else { fprintf(stderr, "sb-run: unknown option %s\n", a); return 2; }
     }
     if (!o.scratch || i >= argc) {
