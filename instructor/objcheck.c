@@ -1,0 +1,524 @@
+/* objcheck.c — symbol and header checks on a student's object (see objcheck.h).
+ *
+ * The ELF64 symbol table is read directly (no nm, no binutils output format):
+ * the file is mapped, every offset and size is checked against its length,
+ * and every name against its string table, before use. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "objcheck.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LINES 200
+#define MAX_DEPFILE (64L << 20)
+
+void oc_report_free(oc_report *r)
+{
+    free(r->text);
+    memset(r, 0, sizeof *r);
+}
+
+static void report(oc_report *r, const char *fmt, ...)
+{
+    if (++r->violations > MAX_LINES) return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    if (r->len + (size_t)n + 1 > r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 4096;
+        while (cap < r->len + (size_t)n + 1) cap *= 2;
+        char *t = realloc(r->text, cap);
+        if (!t) return;
+        r->text = t, r->cap = cap;
+    }
+    memcpy(r->text + r->len, line, (size_t)n);
+    r->len += (size_t)n;
+    r->text[r->len] = 0;
+}
+
+static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+static int in_list(const char *const *l, const char *s)
+{
+    for (int i = 0; l && l[i]; i++)
+        if (!strcmp(l[i], s)) return 1;
+    return 0;
+}
+
+static int in_prefixes(const char *const *l, const char *s)
+{
+    for (int i = 0; l && l[i]; i++)
+        if (starts(s, l[i])) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- libraries */
+
+typedef struct {
+    const char *name;     /* as in forbid.txt */
+    const char *cprefix;  /* C API prefix, or NULL */
+    const char *ns;       /* C++ namespace (mangled component), or NULL */
+    const char *hprefix;  /* header file name prefix, or NULL */
+    const char *hdir;     /* include folder name, or NULL */
+} lib;
+
+static const lib known_libs[] = {
+    { "cublas", "cublas", NULL, "cublas", NULL },     { "cublaslt", "cublasLt", NULL, "cublasLt", NULL },
+    { "cufft", "cufft", NULL, "cufft", NULL },        { "curand", "curand", NULL, "curand", NULL },
+    { "cusparse", "cusparse", NULL, "cusparse", NULL }, { "cusolver", "cusolver", NULL, "cusolver", NULL },
+    { "cudnn", "cudnn", NULL, "cudnn", NULL },        { "nccl", "nccl", NULL, "nccl", NULL },
+    { "cub", NULL, "cub", NULL, "cub" },              { "thrust", NULL, "thrust", NULL, "thrust" },
+    { "cutlass", NULL, "cutlass", NULL, "cutlass" },  { "cute", NULL, "cute", NULL, "cute" },
+};
+
+/* The forbid word as a library; "yard_*" is a raw symbol prefix. */
+static lib lib_of(const char *w, char *buf, size_t sz)
+{
+    for (size_t i = 0; i < sizeof known_libs / sizeof *known_libs; i++)
+        if (!strcmp(w, known_libs[i].name)) return known_libs[i];
+    size_t n = strlen(w);
+    if (n && w[n - 1] == '*') {
+        snprintf(buf, sz, "%.*s", (int)(n - 1), w);
+        return (lib){ w, buf, NULL, NULL, NULL };
+    }
+    return (lib){ w, w, w, w, w };
+}
+
+/* Does the mangled name hold the source-name <len><ns> (e.g. "3cub")? The
+ * length must stand alone: "13cubic" is not "3cub". */
+static int has_component(const char *name, const char *ns)
+{
+    char pat[80];
+    int k = snprintf(pat, sizeof pat, "%zu%s", strlen(ns), ns);
+    if (k <= 0 || k >= (int)sizeof pat) return 0;
+    for (const char *p = strstr(name, pat); p; p = strstr(p + 1, pat)) {
+        if (p > name && p[-1] >= '0' && p[-1] <= '9') continue;
+        return 1;
+    }
+    return 0;
+}
+
+/* A replaceable global operator new/delete (not the placement forms
+ * _ZnwmPv, _ZdlPvS_ that <new> defines inline). */
+static int replaces_new_delete(const char *s)
+{
+    if (!(starts(s, "_Znwm") || starts(s, "_Znam") || starts(s, "_ZdlPv") || starts(s, "_ZdaPv"))) return 0;
+    return strcmp(s, "_ZnwmPv") && strcmp(s, "_ZnamPv") && strcmp(s, "_ZdlPvS_") && strcmp(s, "_ZdaPvS_");
+}
+
+static int is_mangled(const char *s) { return s[0] == '_' && s[1] == 'Z'; }
+
+static int lib_symbol(const lib *l, const char *name)
+{
+    if (l->cprefix && !is_mangled(name) && starts(name, l->cprefix)) return 1;
+    if (l->ns && strstr(name, "_Z") && has_component(name, l->ns)) return 1;
+    return 0;
+}
+
+/* A C function of a known library (cublasSgemm_v2, curandCreateGenerator). */
+static int known_lib_api(const char *name)
+{
+    for (size_t i = 0; i < sizeof known_libs / sizeof *known_libs; i++)
+        if (known_libs[i].cprefix && starts(name, known_libs[i].cprefix)) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- references */
+
+static const char *const ok_c[] = {
+    "memcpy", "memmove", "memset", "memcmp", "memchr", "strlen", "strnlen", "strcmp", "strncmp", "strcpy", "strncpy",
+    "strcat", "strncat", "strchr", "strrchr", "strstr", "strerror", "printf", "fprintf", "sprintf", "snprintf",
+    "vprintf", "vfprintf", "vsprintf", "vsnprintf", "puts", "fputs", "putchar", "fputc", "putc", "fwrite", "fflush",
+    "perror", "malloc", "calloc", "realloc", "free", "aligned_alloc", "posix_memalign", "abort", "__assert_fail",
+    "__stack_chk_fail", "__printf_chk", "__fprintf_chk", "__sprintf_chk", "__snprintf_chk", "__vsnprintf_chk",
+    "__vfprintf_chk", "__vprintf_chk", "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk",
+    "__strncpy_chk", "__strcat_chk", "stdout", "stderr", "atexit", "__dso_handle", "_GLOBAL_OFFSET_TABLE_", "qsort",
+    "bsearch", "abs", "labs", "llabs", "div", "ldiv", "rand", "srand", "atoi", "atol", "atof", "strtol", "strtoul",
+    "strtoll", "strtoull", "strtod", "strtof", "clock", "time", "clock_gettime", "gettimeofday", "__errno_location",
+    "sched_yield", "nanosleep", "usleep", "_Unwind_Resume", "__gxx_personality_v0", NULL
+};
+
+static const char *const ok_math[] = {
+    "sqrt", "cbrt", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow", "sin", "cos", "tan", "asin",
+    "acos", "atan", "atan2", "sinh", "cosh", "tanh", "erf", "erfc", "fabs", "floor", "ceil", "round", "lround",
+    "llround", "trunc", "fmod", "remainder", "fma", "fmin", "fmax", "fdim", "hypot", "ldexp", "frexp", "modf",
+    "nearbyint", "rint", "lrint", "llrint", "copysign", "nan", "tgamma", "lgamma", "sincos", "exp10", "scalbn",
+    "ilogb", "logb", "__isnan", "__isinf", "__finite", "__isnanf", "__isinff", "__finitef", NULL
+};
+
+static const char *const ok_prefixes[] = {
+    "cuda", "__cuda", "__cxa_", "_ZSt", "_ZNSt", "_ZNKSt", "_ZTVN10__cxxabiv", "_ZTISt", "_ZTSSt", "_ZTVSt",
+    "_ZNSo", "_ZNKSo", "_ZNSi", "_ZNKSi", "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", NULL
+};
+
+/* std:: pieces that reach files even though they sit in the std namespace */
+static const char *const std_files[] = { "fstream", "filebuf", "10filesystem", "4__fs", NULL };
+
+typedef struct {
+    const char *const names[16];
+    const char *why;
+} bad_group;
+
+static const bad_group bad_refs[] = {
+    { { "dlopen", "dlsym", "dlmopen", "dlvsym", "dlclose", "dlerror", "dladdr", "dlinfo" },
+      "loads code at run time (a forbidden library, a hook on the harness)" },
+    { { "fork", "vfork", "clone", "clone3", "posix_spawn", "posix_spawnp", "execve", "execv", "execvp", "execvpe",
+        "execl", "execlp", "execle", "fexecve", "system", "popen" },
+      "starts another process" },
+    { { "open", "open64", "openat", "openat64", "creat", "creat64", "fopen", "fopen64", "freopen", "fdopen", "read",
+        "write", "pread", "pwrite", "mmap", "mmap64" },
+      "file I/O: an exercise has no file to touch (the answers, the harness's records)" },
+    { { "unlink", "remove", "rename", "mkdir", "opendir", "readdir", "truncate", "ftruncate", "mprotect", "chmod" },
+      "changes files or memory protection" },
+    { { "socket", "connect", "bind", "listen", "accept", "accept4", "send", "sendto", "sendmsg", "recv", "recvfrom",
+        "recvmsg", "getaddrinfo", "gethostbyname" },
+      "network" },
+    { { "syscall", "ptrace", "prctl", "setrlimit", "prlimit", "seccomp" }, "raw system interface" },
+    { { "kill", "signal", "sigaction", "raise", "alarm", "setitimer", "sigprocmask", "pthread_kill" },
+      "signals: could hide a crash or stop the harness" },
+    { { "exit", "_exit", "_Exit", "quick_exit", "longjmp", "siglongjmp", "_longjmp" },
+      "leaves the test early: a checkpoint could look passed" },
+    { { "getenv", "secure_getenv", "environ", "__environ", "setenv", "putenv", "unsetenv", "clearenv" },
+      "reads or changes the environment: could tell a graded run from practice" },
+};
+
+static const char *bad_reason(const char *s)
+{
+    for (size_t g = 0; g < sizeof bad_refs / sizeof *bad_refs; g++)
+        for (int i = 0; i < 16 && bad_refs[g].names[i]; i++)
+            if (!strcmp(s, bad_refs[g].names[i])) return bad_refs[g].why;
+    return NULL;
+}
+
+/* Used by NVTX's header-only loader (cub, thrust): allowed from there only. */
+static int nvtx_may_use(const char *s)
+{
+    return !strcmp(s, "dlopen") || !strcmp(s, "dlsym") || !strcmp(s, "dlclose") || !strcmp(s, "dlerror") ||
+           !strcmp(s, "getenv");
+}
+
+static int math_ok(const char *s)
+{
+    char base[64];
+    size_t n = strlen(s);
+    if (n >= sizeof base) return 0;
+    if (in_list(ok_math, s)) return 1;
+    if (n > 1 && (s[n - 1] == 'f' || s[n - 1] == 'l')) {
+        memcpy(base, s, n - 1);
+        base[n - 1] = 0;
+        return in_list(ok_math, base);
+    }
+    return 0;
+}
+
+static const char *const default_harness[] = { "wb_", "ck_", "srunner_", "suite_", "tcase_", NULL };
+
+/* ------------------------------------------------------------- the object */
+
+typedef struct {
+    const uint8_t *b;
+    size_t size;
+} span;
+
+/* [off, off+len) inside the file? */
+static int fits(const span *f, uint64_t off, uint64_t len) { return off <= f->size && len <= f->size - off; }
+
+static int check_elf(const span *f, const char *path, const oc_policy *p, oc_report *r)
+{
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f->b;
+    if (f->size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_ident[EI_DATA] != ELFDATA2LSB)
+        return report(r, "object: %s: not an ELF64 little-endian file", path), -1;
+    if (eh->e_type != ET_REL) return report(r, "object: %s: not a relocatable object (.o)", path), -1;
+    if (eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shnum == 0 ||
+        !fits(f, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) || eh->e_shoff % 8)
+        return report(r, "object: %s: damaged section table", path), -1;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f->b + eh->e_shoff);
+    unsigned nsec = eh->e_shnum, symidx = 0;
+    for (unsigned i = 0; i < nsec; i++)
+        if (sh[i].sh_type == SHT_SYMTAB) {
+            if (symidx) return report(r, "object: %s: two symbol tables", path), -1;
+            symidx = i;
+        }
+    if (!symidx) return report(r, "object: %s: no symbol table", path), -1;
+    const Elf64_Shdr *st = &sh[symidx];
+    if (st->sh_entsize != sizeof(Elf64_Sym) || !fits(f, st->sh_offset, st->sh_size) || st->sh_offset % 8 ||
+        st->sh_link >= nsec || sh[st->sh_link].sh_type != SHT_STRTAB || !fits(f, sh[st->sh_link].sh_offset, sh[st->sh_link].sh_size))
+        return report(r, "object: %s: damaged symbol table", path), -1;
+    const Elf64_Sym *sym = (const Elf64_Sym *)(f->b + st->sh_offset);
+    size_t nsym = st->sh_size / sizeof(Elf64_Sym);
+    const char *str = (const char *)f->b + sh[st->sh_link].sh_offset;
+    size_t strsz = sh[st->sh_link].sh_size;
+    if (!strsz || str[strsz - 1] != 0) return report(r, "object: %s: damaged string table", path), -1;
+
+    /* Which sections hold only NVTX's weak functions, which anything else. */
+    uint8_t *sec = calloc(nsec, 1); /* bit 1: an nvtx weak function, bit 2: another function */
+    uint32_t *nvtx_uses = calloc(nsym ? nsym : 1, sizeof *nvtx_uses), *other_uses = calloc(nsym ? nsym : 1, sizeof *other_uses);
+    if (!sec || !nvtx_uses || !other_uses) {
+        free(sec), free(nvtx_uses), free(other_uses);
+        return report(r, "object: %s: out of memory", path), -1;
+    }
+    for (size_t i = 1; i < nsym; i++) {
+        if (sym[i].st_name >= strsz) {
+            free(sec), free(nvtx_uses), free(other_uses);
+            return report(r, "object: %s: symbol %zu has a name outside the string table", path, i), -1;
+        }
+        unsigned shn = sym[i].st_shndx;
+        if (ELF64_ST_TYPE(sym[i].st_info) != STT_FUNC || shn == SHN_UNDEF || shn >= nsec) continue;
+        const char *n = str + sym[i].st_name;
+        int nvtx = ELF64_ST_BIND(sym[i].st_info) == STB_WEAK && (starts(n, "nvtx") || strstr(n, "4nvtx"));
+        sec[shn] |= nvtx ? 1 : 2;
+    }
+    for (unsigned s = 0; s < nsec; s++) {
+        if (sh[s].sh_type != SHT_RELA || sh[s].sh_link != symidx) continue;
+        if (sh[s].sh_entsize != sizeof(Elf64_Rela) || !fits(f, sh[s].sh_offset, sh[s].sh_size) || sh[s].sh_offset % 8 ||
+            sh[s].sh_info >= nsec)
+            continue; /* not used for attribution: an unattributed use counts as the student's */
+        const Elf64_Rela *rel = (const Elf64_Rela *)(f->b + sh[s].sh_offset);
+        int only_nvtx = sec[sh[s].sh_info] == 1;
+        for (size_t k = 0; k < sh[s].sh_size / sizeof *rel; k++) {
+            size_t si = ELF64_R_SYM(rel[k].r_info);
+            if (si < nsym) (only_nvtx ? nvtx_uses : other_uses)[si]++;
+        }
+    }
+
+    /* The forbid list as libraries. */
+    enum { MAXL = 32 };
+    lib libs[MAXL];
+    char libbuf[MAXL][64];
+    const char *first[MAXL] = { 0 };
+    long hits[MAXL] = { 0 };
+    int nl = 0;
+    for (int i = 0; p->forbid && p->forbid[i] && nl < MAXL; i++, nl++) libs[nl] = lib_of(p->forbid[i], libbuf[nl], sizeof libbuf[nl]);
+    const char *const *harness = p->harness_prefixes ? p->harness_prefixes : default_harness;
+
+    int before = r->violations;
+    for (size_t i = 1; i < nsym; i++) {
+        const char *n = str + sym[i].st_name;
+        int bind = ELF64_ST_BIND(sym[i].st_info), type = ELF64_ST_TYPE(sym[i].st_info);
+        if (!*n || type == STT_SECTION || type == STT_FILE) continue;
+        int forbidden_lib = 0;
+        for (int l = 0; l < nl; l++)
+            if (lib_symbol(&libs[l], n)) {
+                forbidden_lib = 1;
+                if (hits[l]++ == 0) first[l] = n;
+            }
+        if (bind == STB_LOCAL) continue;
+        int defined = sym[i].st_shndx != SHN_UNDEF;
+        int harness_name = in_prefixes(harness, n);
+        if (defined) {
+            if (in_list(p->api, n)) continue;
+            if (!strcmp(n, "main")) report(r, "defines: main: the test's own main would be displaced");
+            else if (harness_name) report(r, "defines: %s: a harness internal (the linker would take it over the harness's)", n);
+            else if (replaces_new_delete(n))
+                report(r, "defines: %s: replaces the global operator new/delete", n);
+            else if (is_mangled(n) || starts(n, "DW.ref.") || starts(n, "__fatbinwrap_") ||
+                     starts(n, "__cudaRegisterLinkedBinary_") || starts(n, "__nv_") ||
+                     (bind == STB_WEAK && (starts(n, "nvtx") || starts(n, "InitializeInjectionNvtx") || starts(n, "hostRef"))))
+                continue; /* made by nvcc or by the CUDA headers */
+            else report(r, "defines: %s: not the exercise's API (a C symbol here could displace the harness's or the runtime's)", n);
+            continue;
+        }
+        /* a reference */
+        if (harness_name) {
+            if (!in_list(p->harness_allow, n)) report(r, "references: %s: a harness internal exercise code may not call", n);
+            continue;
+        }
+        if (in_list(p->allow_refs, n)) continue;
+        if (forbidden_lib) continue; /* said once, with the library, below */
+        if (known_lib_api(n)) continue; /* a library this week allows (the build links it or fails) */
+        const char *why = bad_reason(n);
+        if (why) {
+            if (nvtx_may_use(n) && nvtx_uses[i] > 0 && other_uses[i] == 0) continue; /* only NVTX's loader */
+            report(r, "references: %s: %s", n, why);
+            continue;
+        }
+        if (is_mangled(n)) {
+            int file = 0;
+            for (int k = 0; std_files[k]; k++) file |= strstr(n, std_files[k]) != NULL;
+            if (file) report(r, "references: %s: C++ file or filesystem access", n);
+            else if (!in_prefixes(ok_prefixes, n)) report(r, "references: %s: not on the allow-list of references", n);
+            continue;
+        }
+        if (in_list(ok_c, n) || math_ok(n) || in_prefixes(ok_prefixes, n) ||
+            (n[0] == 'c' && n[1] == 'u' && n[2] >= 'A' && n[2] <= 'Z'))
+            continue;
+        report(r, "references: %s: not on the allow-list of references", n);
+    }
+    for (int l = 0; l < nl; l++)
+        if (hits[l])
+            report(r, "uses %s (forbidden this week): %s%s", libs[l].name, first[l],
+                   hits[l] > 1 ? " and more symbols of it" : "");
+    free(sec), free(nvtx_uses), free(other_uses);
+    return r->violations - before;
+}
+
+int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+        if (fd >= 0) close(fd);
+        report(r, "object: %s: cannot be read", path);
+        return -1;
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) {
+        report(r, "object: %s: cannot be mapped (%s)", path, strerror(errno));
+        return -1;
+    }
+    span f = { m, (size_t)st.st_size };
+    int n = check_elf(&f, path, p, r);
+    munmap(m, (size_t)st.st_size);
+    return n;
+}
+
+/* ------------------------------------------------------------- headers */
+
+/* "a/./b/../c" -> "a/c", in place; absolute paths only. */
+static void normalize(char *s)
+{
+    char *out = s, *in = s;
+    while (*in) {
+        while (*in == '/') in++;
+        char *seg = in;
+        while (*in && *in != '/') in++;
+        size_t len = (size_t)(in - seg);
+        if (len == 0 || (len == 1 && seg[0] == '.')) continue;
+        if (len == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (out > s && *--out != '/') {}
+            continue;
+        }
+        *out++ = '/';
+        memmove(out, seg, len);
+        out += len;
+    }
+    if (out == s) *out++ = '/';
+    *out = 0;
+}
+
+static int under(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/') n--;
+    return strncmp(path, dir, n) == 0 && (path[n] == '/' || path[n] == 0);
+}
+
+static void check_dep(const char *dep, const char *base, const oc_policy *p, char (*dirs)[PATH_MAX], int ndirs,
+                      const lib *libs, int nl, long *hits, char (*first)[160], oc_report *r)
+{
+    char full[PATH_MAX], real[PATH_MAX];
+    if (strlen(dep) + strlen(base) + 2 >= sizeof full) {
+        report(r, "header: %.80s...: too long a path", dep);
+        return;
+    }
+    if (dep[0] == '/') snprintf(full, sizeof full, "%s", dep);
+    else snprintf(full, sizeof full, "%s/%s", base, dep);
+    if (!realpath(full, real)) { /* gone since the build: judge the text */
+        snprintf(real, sizeof real, "%s", full);
+        normalize(real);
+    }
+    int ok = 0;
+    for (int i = 0; i < ndirs && !ok; i++) ok = under(real, dirs[i]);
+    if (!ok) report(r, "header: %s: outside the allowed folders%s", dep, strstr(dep, "..") ? " (a ../ escape)" : "");
+    /* forbidden libraries by file name or folder, on the path as written and as resolved */
+    const char *paths[2] = { full, real };
+    for (int l = 0; l < nl; l++) {
+        int hit = 0;
+        for (int k = 0; k < 2 && !hit; k++) {
+            const char *bn = strrchr(paths[k], '/');
+            bn = bn ? bn + 1 : paths[k];
+            const char *dot = strrchr(bn, '.');
+            int header = dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hpp") || !strcmp(dot, ".cuh") || !strcmp(dot, ".hxx"));
+            if (libs[l].hprefix && header && starts(bn, libs[l].hprefix)) hit = 1;
+            if (libs[l].hdir) {
+                char comp[80];
+                snprintf(comp, sizeof comp, "/%s/", libs[l].hdir);
+                if (strstr(paths[k], comp)) hit = 1;
+            }
+        }
+        if (hit && hits[l]++ == 0) snprintf(first[l], sizeof first[l], "%s", dep);
+    }
+    (void)p;
+}
+
+int oc_check_deps(const char *dfile, const char *base, const oc_policy *p, oc_report *r)
+{
+    FILE *f = fopen(dfile, "r");
+    if (!f) {
+        report(r, "deps: %s: cannot be read", dfile);
+        return -1;
+    }
+    char *t = malloc(MAX_DEPFILE + 1);
+    size_t n = t ? fread(t, 1, MAX_DEPFILE + 1, f) : 0;
+    fclose(f);
+    if (!t || n > MAX_DEPFILE) {
+        free(t);
+        report(r, "deps: %s: larger than %ld bytes", dfile, MAX_DEPFILE);
+        return -1;
+    }
+    t[n] = 0;
+    static char dirs[64][PATH_MAX];
+    int ndirs = 0;
+    for (int i = 0; p->include_dirs && p->include_dirs[i] && ndirs < 64; i++) {
+        if (!realpath(p->include_dirs[i], dirs[ndirs])) continue;
+        ndirs++;
+    }
+    enum { MAXL = 32 };
+    lib libs[MAXL];
+    char libbuf[MAXL][64], first[MAXL][160];
+    long hits[MAXL] = { 0 };
+    int nl = 0;
+    for (int i = 0; p->forbid && p->forbid[i] && nl < MAXL; i++, nl++) libs[nl] = lib_of(p->forbid[i], libbuf[nl], sizeof libbuf[nl]);
+
+    int before = r->violations;
+    /* One pass: tokens split at unescaped blanks; a token ending in ':' (or a
+     * lone ':') ends the targets of a rule; an unescaped newline ends a rule. */
+    char tok[PATH_MAX + 2];
+    size_t tl = 0;
+    int in_deps = 0, too_long = 0;
+    for (size_t i = 0; i <= n; i++) {
+        char c = i < n ? t[i] : '\n';
+        if (c == '\\' && i + 1 < n && t[i + 1] == '\n') { i++; c = ' '; }
+        else if (c == '\\' && i + 1 < n && t[i + 1] == ' ') { i++; if (tl < PATH_MAX) tok[tl++] = ' '; else too_long = 1; continue; }
+        else if (c == '$' && i + 1 < n && t[i + 1] == '$') { i++; if (tl < PATH_MAX) tok[tl++] = '$'; else too_long = 1; continue; }
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            if (tl || too_long) {
+                tok[tl] = 0;
+                if (!in_deps && tl && tok[tl - 1] == ':') in_deps = 1; /* "target:" */
+                else if (!in_deps && !strcmp(tok, ":")) in_deps = 1;
+                else if (in_deps && too_long) report(r, "header: %.60s...: too long a path", tok);
+                else if (in_deps) check_dep(tok, base, p, dirs, ndirs, libs, nl, hits, first, r);
+                tl = 0, too_long = 0;
+            }
+            if (c == '\n') in_deps = 0;
+            continue;
+        }
+        if (tl < PATH_MAX) tok[tl++] = c;
+        else too_long = 1;
+    }
+    free(t);
+    for (int l = 0; l < nl; l++)
+        if (hits[l])
+            report(r, "header: %s: a header of %s (forbidden this week)%s", first[l], libs[l].name,
+                   hits[l] > 1 ? ", and more of its headers" : "");
+    return r->violations - before;
+}

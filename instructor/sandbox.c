@@ -1,0 +1,572 @@
+/* sandbox.c — one command in a bubblewrap sandbox with limits (see sandbox.h).
+ *
+ * How a run goes: the grader forks; the child sets the per-process limits,
+ * joins the run's memory cgroup, drops to an unprivileged uid if it is root
+ * and execs bwrap with --block-fd. bwrap reports its PID-namespace init on
+ * --info-fd; the grader opens a pidfd on it, sets RLIMIT_NPROC on it (set
+ * there, after the user namespaces exist, the count is per sandbox, not per
+ * uid), and releases the block. The grader then copies output to the log
+ * until the cap, the wall clock or the end. Killing the namespace's init
+ * kills every process in it, daemons included.
+ *
+ * Side effect: the calling process becomes a child subreaper (prctl), so the
+ * sandbox's init, orphaned when bwrap exits, is reaped here; other orphans of
+ * the caller's descendants come to it too (grade.c waits for pids by name,
+ * so they only linger as zombies until it exits).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "sandbox.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <glob.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <grp.h>
+
+#define MAX_ARGS 512
+#define DEFAULT_OUT (16LL << 20)
+#define DEFAULT_TMP (1LL << 30)
+#define DEFAULT_PROCS 512
+
+const char *sb_limit_name(sb_limit l)
+{
+    static const char *n[] = { "none", "wall-clock time", "CPU time", "memory", "file size", "output size" };
+    return (unsigned)l < sizeof n / sizeof *n ? n[l] : "?";
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int fail(sb_result *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->why, sizeof r->why, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *bwrap_path(const sb_opts *o)
+{
+    if (o && o->bwrap) return o->bwrap;
+    return access("/usr/bin/bwrap", X_OK) == 0 ? "/usr/bin/bwrap" : "/usr/local/bin/bwrap";
+}
+
+/* ------------------------------------------------------- the argument list */
+
+typedef struct {
+    char *v[MAX_ARGS];
+    int   n;
+    char  store[32768];   /* strings made here (symlink targets, --setenv values) */
+    size_t used;
+} args;
+
+static int add(args *a, const char *s)
+{
+    if (a->n >= MAX_ARGS - 1) return -1;
+    a->v[a->n++] = (char *)s;
+    a->v[a->n] = NULL;
+    return 0;
+}
+
+static const char *keep(args *a, const char *s)
+{
+    size_t len = strlen(s) + 1;
+    if (a->used + len > sizeof a->store) return NULL;
+    char *p = memcpy(a->store + a->used, s, len);
+    a->used += len;
+    return p;
+}
+
+/* A host path shown read-only (or device-bound) at the same place: a symlink
+ * is recreated as the same symlink (its target must be shown separately). */
+static int show(args *a, const char *path, const char *how)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) return 0; /* absent on this host: nothing to show */
+    if (S_ISLNK(st.st_mode)) {
+        char t[PATH_MAX];
+        ssize_t n = readlink(path, t, sizeof t - 1);
+        if (n < 0) return 0;
+        t[n] = 0;
+        const char *k = keep(a, t);
+        return k && add(a, "--symlink") == 0 && add(a, k) == 0 && add(a, path) == 0 ? 0 : -1;
+    }
+    return add(a, how) == 0 && add(a, path) == 0 && add(a, path) == 0 ? 0 : -1;
+}
+
+static const char *const system_paths[] = { "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", NULL };
+static const char *const etc_paths[] = { "/etc/passwd", "/etc/group", "/etc/ld.so.cache", "/etc/ld.so.conf",
+                                         "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/nsswitch.conf", NULL };
+
+/* Is `inner` the same as `outer` or below it? Both canonical. */
+static int under(const char *inner, const char *outer)
+{
+    size_t n = strlen(outer);
+    if (n == 1 && outer[0] == '/') return 1;
+    return strncmp(inner, outer, n) == 0 && (inner[n] == 0 || inner[n] == '/');
+}
+
+/* Refuse if a path that must stay hidden lies at or under something shown. */
+static int check_hidden(const sb_opts *o, const char *const *shown, int nshown, sb_result *r)
+{
+    for (int i = 0; o->hide && o->hide[i]; i++) {
+        char h[PATH_MAX];
+        if (!realpath(o->hide[i], h)) continue; /* absent on the host: absent inside */
+        for (int k = 0; k < nshown; k++) {
+            char s[PATH_MAX];
+            if (!realpath(shown[k], s)) continue;
+            if (under(h, s)) return fail(r, "sandbox: %s would be visible inside (it is under %s)", o->hide[i], shown[k]);
+        }
+    }
+    return 0;
+}
+
+static int build_args(const sb_opts *o, args *a, int info_fd, int block_fd, char *const argv[], sb_result *r)
+{
+    char num[2][16];
+    const char *shown[64];
+    int nshown = 0;
+    snprintf(num[0], sizeof num[0], "%d", info_fd);
+    snprintf(num[1], sizeof num[1], "%d", block_fd);
+    long long tmp = o->tmp_bytes > 0 ? o->tmp_bytes : DEFAULT_TMP;
+    char tmps[32];
+    snprintf(tmps, sizeof tmps, "%lld", tmp);
+
+    const char *head[] = { bwrap_path(o), "--unshare-all", "--die-with-parent", "--new-session", "--uid", "1000",
+                           "--gid", "1000", "--info-fd", num[0], "--block-fd", num[1], "--proc", "/proc",
+                           "--dev", "/dev", "--size", tmps, "--tmpfs", "/tmp", "--clearenv", NULL };
+    for (int i = 0; head[i]; i++)
+        if (add(a, keep(a, head[i])) != 0) return fail(r, "sandbox: too many arguments");
+    int err = 0;
+    for (int i = 0; system_paths[i]; i++) err |= show(a, system_paths[i], "--ro-bind"), shown[nshown++] = system_paths[i];
+    for (int i = 0; etc_paths[i]; i++) err |= show(a, etc_paths[i], "--ro-bind"), shown[nshown++] = etc_paths[i];
+    for (int i = 0; o->ro_binds && o->ro_binds[i] && nshown < 60; i++) {
+        if (o->ro_binds[i][0] != '/') return fail(r, "sandbox: read-only path %s is not absolute", o->ro_binds[i]);
+        int covered = 0; /* e.g. /usr/local/cuda: already shown with /usr */
+        for (int k = 0; system_paths[k]; k++) covered |= under(o->ro_binds[i], system_paths[k]);
+        if (!covered) err |= show(a, o->ro_binds[i], "--ro-bind");
+        shown[nshown++] = o->ro_binds[i];
+    }
+    if (o->gpu) {
+        err |= show(a, "/usr/local/nvidia", "--ro-bind");
+        glob_t g;
+        if (glob("/dev/nvidia*", 0, NULL, &g) == 0) {
+            for (size_t i = 0; i < g.gl_pathc; i++) err |= show(a, keep(a, g.gl_pathv[i]), "--dev-bind");
+            globfree(&g);
+        }
+    }
+    /* Last, so nothing above can cover it. */
+    err |= add(a, "--bind") | add(a, o->scratch) | add(a, o->scratch);
+    shown[nshown++] = o->scratch;
+    err |= add(a, "--remount-ro") | add(a, "/"); /* bwrap's root tmpfs: only scratch and /tmp stay writable */
+    err |= add(a, "--chdir") | add(a, o->cwd ? o->cwd : o->scratch);
+    const char *path = o->path ? o->path : "/usr/local/cuda/bin:/usr/bin:/bin";
+    err |= add(a, "--setenv") | add(a, "PATH") | add(a, path);
+    err |= add(a, "--setenv") | add(a, "HOME") | add(a, o->scratch);
+    err |= add(a, "--setenv") | add(a, "TMPDIR") | add(a, "/tmp");
+    if (o->ld_library_path) err |= add(a, "--setenv") | add(a, "LD_LIBRARY_PATH") | add(a, o->ld_library_path);
+    for (int i = 0; o->env && o->env[i]; i++) {
+        const char *eq = strchr(o->env[i], '=');
+        if (!eq || eq == o->env[i]) return fail(r, "sandbox: environment entry '%s' is not KEY=VALUE", o->env[i]);
+        char key[256];
+        snprintf(key, sizeof key, "%.*s", (int)(eq - o->env[i]), o->env[i]);
+        err |= add(a, "--setenv") | add(a, keep(a, key)) | add(a, eq + 1);
+    }
+    err |= add(a, "--");
+    for (int i = 0; argv[i]; i++) err |= add(a, argv[i]);
+    if (err) return fail(r, "sandbox: too many arguments");
+    return check_hidden(o, shown, nshown, r);
+}
+
+/* ------------------------------------------------------------ memory cgroup */
+
+typedef struct {
+    char dir[PATH_MAX];   /* the run's own cgroup, "" if none */
+    int  v2;
+} cgroup;
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+    char p[PATH_MAX + 64];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    int fd = open(p, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = write(fd, text, strlen(text));
+    close(fd);
+    return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* This process's cgroup-v1 memory folder, if the hierarchy is mounted. */
+static int v1_memory_parent(char *out, size_t sz)
+{
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (!f) return -1;
+    char line[1024];
+    int found = -1;
+    while (fgets(line, sizeof line, f)) {
+        char *c = strchr(line, ':');
+        if (!c || strncmp(c + 1, "memory:", 7) != 0) continue;
+        c[8 + strcspn(c + 8, "\n")] = 0;
+        snprintf(out, sz, "/sys/fs/cgroup/memory%s", c + 8);
+        found = 0;
+    }
+    fclose(f);
+    return found;
+}
+
+/* A fresh cgroup under the parent with the memory limit; 0 on success. */
+static int cgroup_make(const sb_opts *o, cgroup *cg)
+{
+    char parent[PATH_MAX];
+    cg->dir[0] = 0;
+    if (o->cgroup && strcmp(o->cgroup, "none") == 0) return -1;
+    if (o->cgroup) snprintf(parent, sizeof parent, "%s", o->cgroup);
+    else if (v1_memory_parent(parent, sizeof parent) != 0) return -1;
+    char probe[PATH_MAX + 32];
+    snprintf(probe, sizeof probe, "%s/memory.max", parent);
+    cg->v2 = access(probe, F_OK) == 0 || (snprintf(probe, sizeof probe, "%s/cgroup.subtree_control", parent),
+                                           access(probe, F_OK) == 0);
+    static unsigned seq;
+    snprintf(cg->dir, sizeof cg->dir, "%s/sb-%d-%u", parent, (int)getpid(), seq++);
+    if (mkdir(cg->dir, 0755) != 0) return cg->dir[0] = 0, -1;
+    char lim[32];
+    snprintf(lim, sizeof lim, "%lld", o->mem_bytes);
+    int ok;
+    if (cg->v2) {
+        ok = write_file(cg->dir, "memory.max", lim) == 0;
+        write_file(cg->dir, "memory.swap.max", "0");
+    } else {
+        ok = write_file(cg->dir, "memory.limit_in_bytes", lim) == 0;
+        write_file(cg->dir, "memory.memsw.limit_in_bytes", lim); /* absent without swap accounting */
+    }
+    if (!ok) {
+        rmdir(cg->dir);
+        cg->dir[0] = 0;
+        return -1;
+    }
+    return 0;
+}
+
+/* Did the OOM killer fire in it? */
+static int cgroup_oom(const cgroup *cg)
+{
+    char p[PATH_MAX + 32], line[256];
+    snprintf(p, sizeof p, "%s/%s", cg->dir, cg->v2 ? "memory.events" : "memory.oom_control");
+    FILE *f = fopen(p, "r");
+    if (!f) return 0;
+    long long n = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "oom_kill %lld", &n) == 1 && n > 0) break;
+    fclose(f);
+    return n > 0;
+}
+
+static void cgroup_remove(cgroup *cg)
+{
+    if (!cg->dir[0]) return;
+    for (int i = 0; i < 100 && rmdir(cg->dir) != 0 && errno == EBUSY; i++) usleep(20000);
+    cg->dir[0] = 0;
+}
+
+/* ------------------------------------------------------------------ the run */
+
+static uid_t run_uid;
+static gid_t run_gid;
+
+/* Give the scratch tree to the sandbox's uid. Only folders and regular files
+ * with one link are changed, never through a symlink: a hard link a student
+ * made to a file outside must not change hands. */
+static int chown_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)flag, (void)f;
+    if (S_ISDIR(st->st_mode) || (S_ISREG(st->st_mode) && st->st_nlink == 1))
+        if (st->st_uid != run_uid || st->st_gid != run_gid) (void)lchown(p, run_uid, run_gid);
+    return 0;
+}
+
+static int pidfd_open_(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
+static int pidfd_kill(int fd) { return (int)syscall(SYS_pidfd_send_signal, fd, SIGKILL, NULL, 0); }
+
+/* The namespace's init from bwrap's --info-fd JSON; 0 if none came. */
+static pid_t read_child_pid(int fd, double deadline)
+{
+    char buf[2048];
+    size_t used = 0;
+    while (used < sizeof buf - 1) {
+        int ms = (int)((deadline - now_s()) * 1000);
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        if (ms <= 0 || poll(&p, 1, ms) <= 0) break;
+        ssize_t n = read(fd, buf + used, sizeof buf - 1 - used);
+        if (n <= 0) break;
+        used += (size_t)n;
+        buf[used] = 0;
+        if (strchr(buf, '}')) break;
+    }
+    buf[used] = 0;
+    const char *k = strstr(buf, "\"child-pid\":");
+    return k ? (pid_t)atol(k + 12) : 0;
+}
+
+/* RLIMIT_NPROC on the namespace's init. prlimit(2) on another process needs
+ * the same uids or CAP_SYS_RESOURCE (which a container's root may lack): a
+ * root grader does it from a child that has become the sandbox's uid. */
+static int set_nproc(pid_t init, const struct rlimit *rl)
+{
+    if (geteuid() != 0) return prlimit(init, RLIMIT_NPROC, rl, NULL);
+    pid_t p = fork();
+    if (p < 0) return -1;
+    if (p == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(run_gid) != 0 || setuid(run_uid) != 0) _exit(1);
+        _exit(prlimit(init, RLIMIT_NPROC, rl, NULL) == 0 ? 0 : 1);
+    }
+    int st;
+    if (waitpid(p, &st, 0) != p) return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r, const cgroup *cg)
+{
+    int nul = open("/dev/null", O_RDONLY);
+    if (nul < 0 || dup2(nul, 0) < 0 || dup2(out_w, 1) < 0 || dup2(out_w, 2) < 0) _exit(125);
+    /* bwrap gets only 0-2 and its two pipes (made without CLOEXEC). */
+    DIR *d = opendir("/proc/self/fd");
+    if (d) {
+        struct dirent *e;
+        int keepfd = dirfd(d);
+        while ((e = readdir(d)))
+            if (e->d_name[0] != '.') {
+                int fd = atoi(e->d_name);
+                if (fd > 2 && fd != info_w && fd != block_r && fd != keepfd) close(fd);
+            }
+        closedir(d);
+    }
+    struct rlimit rl;
+    rl = (struct rlimit){ 0, 0 };
+    setrlimit(RLIMIT_CORE, &rl);
+    if (o->cpu_s > 0) {
+        rl.rlim_cur = (rlim_t)(o->cpu_s + 0.999);
+        rl.rlim_max = rl.rlim_cur + 1;
+        setrlimit(RLIMIT_CPU, &rl);
+    }
+    if (o->file_bytes > 0) {
+        rl.rlim_cur = rl.rlim_max = (rlim_t)o->file_bytes;
+        setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    if (o->mem_bytes > 0 && !cg->dir[0]) {
+        rl.rlim_cur = rl.rlim_max = (rlim_t)o->mem_bytes;
+        setrlimit(RLIMIT_DATA, &rl);
+    }
+    if (cg->dir[0] && write_file(cg->dir, "cgroup.procs", "0") != 0) {
+        dprintf(2, "sandbox: cannot join %s: %s\n", cg->dir, strerror(errno));
+        _exit(125);
+    }
+    if (geteuid() == 0) {
+        if (setgroups(0, NULL) != 0 || setgid(run_gid) != 0 || setuid(run_uid) != 0) {
+            dprintf(2, "sandbox: cannot drop to uid %d: %s\n", (int)run_uid, strerror(errno));
+            _exit(125);
+        }
+    }
+    char *envp[] = { "PATH=/usr/bin:/bin", NULL };
+    execve(a->v[0], a->v, envp);
+    dprintf(2, "sandbox: cannot run %s: %s\n", a->v[0], strerror(errno));
+    _exit(127);
+}
+
+int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->exit_code = -1;
+    struct stat st;
+    if (!o->scratch || o->scratch[0] != '/' || stat(o->scratch, &st) != 0 || !S_ISDIR(st.st_mode))
+        return fail(r, "sandbox: scratch folder %s is not an absolute folder", o->scratch ? o->scratch : "(none)");
+    if (!argv || !argv[0]) return fail(r, "sandbox: no command");
+    run_uid = o->uid ? o->uid : 65534;
+    run_gid = o->gid ? o->gid : 65534;
+
+    int info[2] = { -1, -1 }, block[2] = { -1, -1 }, out[2] = { -1, -1 };
+    if (pipe2(out, O_CLOEXEC) != 0 || pipe(info) != 0 || pipe(block) != 0)
+        return fail(r, "sandbox: pipe: %s", strerror(errno));
+    /* The grader's ends must not leak into bwrap. */
+    fcntl(info[0], F_SETFD, FD_CLOEXEC);
+    fcntl(block[1], F_SETFD, FD_CLOEXEC);
+
+    static args a; /* large; sb_run is not reentrant */
+    memset(&a, 0, sizeof a);
+    int rc = build_args(o, &a, info[1], block[0], argv, r);
+    cgroup cg = { "", 0 };
+    if (rc == 0 && o->mem_bytes > 0 && cgroup_make(o, &cg) == 0) r->mem_cgroup = 1;
+    if (rc == 0 && geteuid() == 0) nftw(o->scratch, chown_one, 32, FTW_PHYS);
+
+    int logfd = -1;
+    if (rc == 0) {
+        logfd = open(o->log_path ? o->log_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (logfd < 0) rc = fail(r, "sandbox: cannot write %s: %s", o->log_path, strerror(errno));
+    }
+    pid_t pid = -1;
+    if (rc == 0) {
+        fflush(NULL);
+        pid = fork();
+        if (pid < 0) rc = fail(r, "sandbox: fork: %s", strerror(errno));
+        if (pid == 0) child(o, &a, out[1], info[1], block[0], &cg);
+    }
+    close(out[1]), close(info[1]), close(block[0]);
+    if (rc != 0) {
+        close(out[0]), close(info[0]), close(block[1]);
+        if (logfd >= 0) close(logfd);
+        cgroup_remove(&cg);
+        return rc;
+    }
+
+    /* bwrap exits once its init reports the command's status, leaving init to
+     * be reaped by whoever adopts it: let that be us, not the host's init. */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+    double t0 = now_s();
+    double deadline = o->wall_s > 0 ? t0 + o->wall_s : 1e300;
+    pid_t init = read_child_pid(info[0], t0 + (o->wall_s > 0 && o->wall_s < 30 ? o->wall_s : 30));
+    close(info[0]);
+    int pfd = init > 0 ? pidfd_open_(init) : -1;
+    if (init > 0) {
+        struct rlimit rl = { .rlim_cur = o->max_procs > 0 ? (rlim_t)o->max_procs : DEFAULT_PROCS };
+        rl.rlim_max = rl.rlim_cur;
+        if (pfd < 0 || set_nproc(init, &rl) != 0) {
+            /* No process limit, no run. */
+            if (pfd >= 0) pidfd_kill(pfd);
+            kill(pid, SIGKILL);
+            init = 0;
+        }
+    }
+    if (init > 0 && write(block[1], "g", 1) != 1) kill(pid, SIGKILL);
+    close(block[1]);
+
+    /* Copy output to the log up to the cap; stop at EOF, the cap or the clock. */
+    long long cap = o->out_bytes > 0 ? o->out_bytes : DEFAULT_OUT;
+    char buf[65536];
+    int open_out = 1, status = 0, reaped = 0;
+    sb_limit fired = SB_LIMIT_NONE;
+    while (!reaped || open_out) {
+        if (fired == SB_LIMIT_NONE && now_s() >= deadline) fired = SB_LIMIT_WALL;
+        if (fired != SB_LIMIT_NONE && !reaped) {
+            if (pfd >= 0) pidfd_kill(pfd);
+            kill(pid, SIGKILL); /* bwrap; --die-with-parent takes its child along */
+        }
+        if (open_out) {
+            double left = deadline - now_s();
+            int ms = fired || reaped ? 50 : left > 0.25 ? 250 : (int)(left * 1000) + 1;
+            struct pollfd p = { .fd = out[0], .events = POLLIN };
+            if (poll(&p, 1, ms) > 0) {
+                ssize_t n = read(out[0], buf, sizeof buf);
+                if (n <= 0) open_out = 0;
+                else if (fired == SB_LIMIT_NONE) {
+                    long long room = cap - r->out_bytes;
+                    size_t w = (long long)n < room ? (size_t)n : (size_t)room;
+                    if (w > 0 && write(logfd, buf, w) == (ssize_t)w) r->out_bytes += (long long)w;
+                    if ((long long)n > room) fired = SB_LIMIT_OUTPUT;
+                }
+            } else if (reaped && pfd >= 0) {
+                pidfd_kill(pfd); /* bwrap is gone but a writer is not: end the namespace */
+            }
+        } else {
+            usleep(10000);
+        }
+        if (!reaped && waitpid(pid, &status, WNOHANG) == pid) reaped = 1;
+    }
+    /* bwrap is gone; make sure its namespace is too (pidfd: never a reused pid). */
+    if (pfd >= 0) {
+        pidfd_kill(pfd);
+        struct pollfd p = { .fd = pfd, .events = POLLIN };
+        poll(&p, 1, 5000); /* readable once init is dead, which is after the kernel killed the namespace */
+        siginfo_t si;
+        waitid((idtype_t)3 /* P_PIDFD */, (id_t)pfd, &si, WEXITED | WNOHANG); /* ours as subreaper */
+        close(pfd);
+    }
+    close(out[0]);
+    close(logfd);
+    r->seconds = now_s() - t0;
+
+    if (WIFEXITED(status)) {
+        int code = WEXITSTATUS(status);
+        if (code > 128 && code < 128 + 65 && init > 0) r->signal = code - 128; /* bwrap's 128+signal */
+        else r->exit_code = code;
+    } else if (WIFSIGNALED(status)) {
+        r->signal = WTERMSIG(status);
+    }
+    if (cg.dir[0] && cgroup_oom(&cg) && fired == SB_LIMIT_NONE) fired = SB_LIMIT_MEM;
+    if (fired == SB_LIMIT_NONE && (r->signal == SIGXCPU || (r->signal == SIGKILL && o->cpu_s > 0 &&
+                                                            r->seconds >= o->cpu_s)))
+        fired = SB_LIMIT_CPU;
+    if (fired == SB_LIMIT_NONE && r->signal == SIGXFSZ) fired = SB_LIMIT_FILE;
+    if (fired == SB_LIMIT_WALL || fired == SB_LIMIT_OUTPUT) r->signal = SIGKILL, r->exit_code = -1;
+    r->limit = fired;
+    cgroup_remove(&cg);
+    if (init <= 0 && fired == SB_LIMIT_NONE) {
+        snprintf(r->why, sizeof r->why, "sandbox: bwrap did not start the command (exit %d; see the log)",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return -1;
+    }
+    return 0;
+}
+
+int sb_available(const sb_opts *o, char *why)
+{
+    const char *bw = bwrap_path(o);
+    if (access(bw, X_OK) != 0) {
+        snprintf(why, 512, "%s not found: install bubblewrap 0.8 or later", bw);
+        return 0;
+    }
+    char dir[] = "/tmp/sb-probe-XXXXXX";
+    if (!mkdtemp(dir)) {
+        snprintf(why, 512, "cannot make a probe folder: %s", strerror(errno));
+        return 0;
+    }
+    sb_opts p = o ? *o : (sb_opts){ 0 };
+    p.scratch = dir, p.cwd = NULL, p.wall_s = 20, p.log_path = NULL, p.hide = NULL, p.cgroup = "none";
+    p.mem_bytes = 0;
+    char log[sizeof dir + 8];
+    snprintf(log, sizeof log, "%s.log", dir);
+    p.log_path = log;
+    if (geteuid() == 0) chmod(dir, 0755);
+    char *argv[] = { "/bin/sh", "-c", "echo ok", NULL };
+    sb_result r;
+    int rc = sb_run(&p, argv, &r);
+    char got[600] = "";
+    FILE *f = fopen(log, "r");
+    if (f) {
+        size_t n = fread(got, 1, sizeof got - 1, f);
+        got[n] = 0;
+        fclose(f);
+    }
+    unlink(log);
+    rmdir(dir);
+    if (rc == 0 && r.exit_code == 0 && strcmp(got, "ok\n") == 0) {
+        snprintf(why, 512, "bwrap works");
+        return 1;
+    }
+    got[strcspn(got, "\n")] = 0;
+    snprintf(why, 512, "bwrap cannot make a sandbox here (%s%s%s): unprivileged user namespaces may be off "
+             "(kernel.unprivileged_userns_clone, user.max_user_namespaces, AppArmor's restrict_unprivileged_userns)",
+             rc ? r.why : "", rc ? "; " : "", got);
+    return 0;
+}

@@ -1,0 +1,107 @@
+/* sandbox.h — run one command of one student inside bubblewrap (bwrap).
+ *
+ * The grader builds and runs code it does not trust. sb_run() starts argv in
+ * a fresh set of namespaces (user, mount, PID, network, IPC, UTS, cgroup)
+ * where the process sees only:
+ *
+ *   - the student's scratch folder, read-write, at its own path (the only
+ *     writable place besides a private, size-capped tmpfs /tmp);
+ *   - /usr, /lib, /lib64, /bin, /sbin as they exist on the host, read-only,
+ *     and a minimal /etc (passwd, group, ld.so.cache, ld.so.conf[.d],
+ *     alternatives), read-only;
+ *   - the caller's extra read-only paths (the CUDA toolkit; a symlink such as
+ *     /usr/local/cuda is recreated as the same symlink);
+ *   - /dev/null, zero, urandom, ... (bwrap --dev), the GPU nodes /dev/nvidia*
+ *     that exist (when o->gpu), /usr/local/nvidia read-only if it exists;
+ *   - its own /proc (its own PID namespace: only the sandbox's processes).
+ *
+ * Nothing else is mounted: the parents of the scratch folder are empty
+ * folders made by bwrap, so siblings (other students, the instructor's tree,
+ * the gradebook) are absent, not just unreadable. Paths in o->hide are
+ * checked: sb_run refuses to start if one of them would be visible.
+ *
+ * The environment is exactly PATH, HOME=scratch, LD_LIBRARY_PATH (if given)
+ * and o->env. The command runs as an unprivileged uid: when the grader is
+ * root, bwrap itself is started as o->uid (65534 unless set) and the scratch
+ * tree is chowned to it, because RLIMIT_NPROC does not bind uid 0.
+ *
+ * Limits (0 = none): wall clock (the whole sandbox is killed: its PID 1 dies,
+ * the kernel kills every process of the namespace), RLIMIT_CPU (per process),
+ * memory (a memory cgroup when one is writable, else RLIMIT_DATA), RLIMIT_FSIZE,
+ * processes (RLIMIT_NPROC, counted in the sandbox's own user namespace, so
+ * parallel sandboxes of the same uid do not share one count), output
+ * (stdout+stderr go to log_path; past out_bytes the grader stops reading and
+ * kills the sandbox). Core dumps are off.
+ *
+ * Memory, measured on an H100 (CUDA 13, a 1 GiB cudaMalloc, a kernel, 256 MiB
+ * of cudaMallocHost): RLIMIT_AS of 4 GiB makes cudaMalloc fail ("out of
+ * memory": the runtime reserves virtual address space in proportion to the
+ * GPU's memory), 16 GiB happens to pass; so RLIMIT_AS is never used.
+ * RLIMIT_DATA of 128 MiB lets the program run, and bounds malloc/new/brk, but
+ * not pinned host memory (the driver maps it shared): a weaker cap, hence the
+ * memory cgroup first, which charges every page the sandbox touches (tmpfs
+ * /tmp included).
+ *
+ * Limits of the design: no seccomp filter (the kernel's whole syscall surface
+ * is reachable, and so is the GPU driver through /dev/nvidia*); RLIMIT_CPU is
+ * per process (the wall clock bounds the rest); a process-count or
+ * RLIMIT_DATA hit makes fork/malloc fail inside, which sb_run cannot name.
+ */
+#ifndef SANDBOX_H
+#define SANDBOX_H
+
+#include <sys/types.h>
+
+typedef struct {
+    const char *scratch;             /* absolute folder: read-write, HOME, default cwd */
+    const char *cwd;                 /* absolute, inside scratch; NULL: scratch */
+    const char *const *ro_binds;     /* NULL-terminated absolute paths shown read-only */
+    const char *const *hide;         /* NULL-terminated paths that must be absent inside */
+    const char *const *env;          /* NULL-terminated "KEY=VALUE" added to the environment */
+    const char *path;                /* PATH; NULL: /usr/local/cuda/bin:/usr/bin:/bin */
+    const char *ld_library_path;     /* NULL: not set */
+    double      wall_s, cpu_s;       /* 0: no limit */
+    long long   mem_bytes;           /* memory cgroup, else RLIMIT_DATA; 0: no limit */
+    long long   file_bytes;          /* RLIMIT_FSIZE; 0: no limit */
+    long long   out_bytes;           /* log cap; 0: 16 MiB */
+    long long   tmp_bytes;           /* size of the tmpfs /tmp; 0: 1 GiB */
+    int         max_procs;           /* RLIMIT_NPROC in the sandbox; 0: 512 */
+    const char *log_path;            /* stdout+stderr, truncated first; NULL: discarded */
+    const char *cgroup;              /* memory cgroup parent folder (v1 or v2); NULL: this
+                                        process's v1 memory cgroup if writable; "none": never */
+    int         gpu;                 /* bind /dev/nvidia* and /usr/local/nvidia */
+    uid_t       uid;                 /* uid bwrap runs as when the grader is root; 0: 65534 */
+    gid_t       gid;                 /* its gid; 0: 65534 */
+    const char *bwrap;               /* NULL: /usr/bin/bwrap or /usr/local/bin/bwrap */
+} sb_opts;
+
+typedef enum {
+    SB_LIMIT_NONE = 0,
+    SB_LIMIT_WALL,      /* killed by sb_run at wall_s */
+    SB_LIMIT_CPU,       /* SIGXCPU / SIGKILL from RLIMIT_CPU */
+    SB_LIMIT_MEM,       /* the memory cgroup's OOM killer fired */
+    SB_LIMIT_FILE,      /* SIGXFSZ from RLIMIT_FSIZE */
+    SB_LIMIT_OUTPUT,    /* killed by sb_run past out_bytes */
+} sb_limit;
+
+typedef struct {
+    int       exit_code;    /* the command's exit status; -1 if it died of a signal or was killed */
+    int       signal;       /* the signal that ended it, 0 if none */
+    sb_limit  limit;        /* the limit that fired, if one did */
+    long long out_bytes;    /* bytes written to the log (at most out_bytes) */
+    double    seconds;      /* wall time */
+    int       mem_cgroup;   /* 1: memory was capped by a cgroup, 0: by RLIMIT_DATA or not at all */
+    char      why[512];     /* why sb_run could not run the command (return -1) */
+} sb_result;
+
+/* Run argv (argv[0] is looked up in the sandbox's PATH) under o. Returns 0
+ * when the command ran (whatever its outcome, in r), -1 when the sandbox
+ * could not be set up (r->why says why). */
+int sb_run(const sb_opts *o, char *const argv[], sb_result *r);
+
+/* 1 if bwrap can make a sandbox on this host, else 0 and why (512 bytes). */
+int sb_available(const sb_opts *o, char *why);
+
+const char *sb_limit_name(sb_limit l);
+
+#endif

@@ -1,0 +1,357 @@
+/* test_objcheck.c — Check tests of objcheck.c on objects nvcc builds here
+ * ($NVCC, default /usr/local/cuda/bin/nvcc; sm_90, host side), in a fake
+ * scratch workbook /tmp/oct-XXXXXX/wb/phase0/week01, plus synthetic ELF files
+ * for the pathological cases. The objects are built with -MD, not -MMD:
+ * nvcc passes the CCCL folder (cub, thrust, libcu++) as a system include, and
+ * -MMD leaves system headers out of the .d. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "objcheck.h"
+
+#include <check.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static char root[64], week[128], objdir[160];
+
+static const char *const sources[][2] = {
+    { "harness.cu", "#include \"vecadd.h\"\n"
+                    "extern \"C\" int wb_compare_f32(const float *a, const float *b, size_t n) { return 0; }\n"
+                    "int main() { return 0; }\n"
+                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    { "dl.cu", "#include <dlfcn.h>\n#include <stdlib.h>\n#include \"vecadd.h\"\n"
+               "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) {\n"
+               "  void *h = dlopen(\"libcublas.so\", RTLD_NOW); if (!h || getenv(\"WB_SEED\")) system(\"true\");\n"
+               "  return (cudaError_t)(dlsym(h, \"cublasSgemm_v2\") != 0); }\n" },
+    { "cublas.cu", "#include <cublas_v2.h>\n#include \"vecadd.h\"\n"
+                   "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) {\n"
+                   "  cublasHandle_t h; cublasCreate(&h); float one = 1;\n"
+                   "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 1, 1, 1, &one, a, 1, b, 1, &one, c, 1);\n"
+                   "  return cudaSuccess; }\n" },
+    { "cub.cu", "#include <cub/cub.cuh>\n#include \"vecadd.h\"\n"
+                "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) {\n"
+                "  void *t = nullptr; size_t bytes = 0;\n"
+                "  cub::DeviceReduce::Sum(t, bytes, a, c, (int)n); return cudaSuccess; }\n" },
+    { "alias.cu", "#include <cub/device/device_reduce.cuh>\n#include \"vecadd.h\"\n"
+                  "namespace mycub = cub;\n#define REDUCE mycub::DeviceReduce::Sum\n"
+                  "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) {\n"
+                  "  void *t = nullptr; size_t bytes = 0; REDUCE(t, bytes, a, c, (int)n); return cudaSuccess; }\n" },
+    { "escape.cu", "#include \"../../secret.h\"\n#include \"vecadd.h\"\n"
+                   "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return (cudaError_t)SECRET; }\n" },
+    { "override.cu", "#include \"vecadd.h\"\n"
+                     "extern \"C\" cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {\n"
+                     "  *ms = 1e-3f; return cudaSuccess; }\n"
+                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    { "yard.cu", "#include \"vecadd.h\"\nextern \"C\" cudaError_t yard_copy(void *d, const void *s, size_t n);\n"
+                 "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return yard_copy(c, a, n * 4); }\n" },
+};
+#define NSRC (sizeof sources / sizeof *sources)
+
+static int run(const char *cmd)
+{
+    int rc = system(cmd);
+    if (rc != 0) fprintf(stderr, "failed (%d): %s\n", rc, cmd);
+    return rc;
+}
+
+/* Build every object once, in parallel, before the tests fork. */
+static int build_all(void)
+{
+    snprintf(root, sizeof root, "/tmp/oct-XXXXXX");
+    if (!mkdtemp(root)) return -1;
+    snprintf(week, sizeof week, "%s/wb/phase0/week01", root);
+    snprintf(objdir, sizeof objdir, "%s/wb/phase0/week01", root);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s' '%s/wb/common/include' && cp phase0/week01/vecadd.h '%s/' && "
+             "cp phase0/week01/solution/vecadd.cu '%s/clean.cu' && echo '#define SECRET 42' > '%s/wb/secret.h'",
+             week, root, week, week, root);
+    if (run(cmd)) return -1;
+    for (size_t i = 0; i < NSRC; i++) {
+        char p[300];
+        snprintf(p, sizeof p, "%s/%s", week, sources[i][0]);
+        FILE *f = fopen(p, "w");
+        if (!f) return -1;
+        fputs(sources[i][1], f);
+        fclose(f);
+    }
+    const char *nvcc = getenv("NVCC") ? getenv("NVCC") : "/usr/local/cuda/bin/nvcc";
+    int n = snprintf(cmd, sizeof cmd, "cd '%s' && for f in clean", week);
+    for (size_t i = 0; i < NSRC; i++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %.*s", (int)(strlen(sources[i][0]) - 3), sources[i][0]);
+    snprintf(cmd + n, sizeof cmd - (size_t)n,
+             "; do ( %s -c -arch=sm_90 -std=c++17 -MD -I. -I../../common/include $f.cu -o $f.o 2> $f.err || "
+             "cat $f.err ) & done; wait", nvcc);
+    run(cmd);
+    return 0;
+}
+
+static oc_report rep;
+static char obj[256], dep[256];
+static char cuda_inc[] = "/usr/local/cuda/include";
+
+static oc_policy policy(const char *const *forbid)
+{
+    static const char *api[] = { "vecadd", NULL };
+    static const char *hallow[] = { "wb_cuda_check_", NULL };
+    static char inc[3][300];
+    static const char *dirs[] = { inc[0], inc[1], cuda_inc, "/usr/include", "/usr/lib/gcc", NULL };
+    snprintf(inc[0], sizeof inc[0], "%s", week);
+    snprintf(inc[1], sizeof inc[1], "%s/wb/common/include", root);
+    oc_policy p = { .api = api, .harness_allow = hallow, .forbid = forbid, .include_dirs = dirs };
+    return p;
+}
+
+/* Check one built object and its .d; returns the report text. */
+static const char *verdict(const char *name, const char *const *forbid)
+{
+    oc_report_free(&rep);
+    snprintf(obj, sizeof obj, "%s/%s.o", objdir, name);
+    snprintf(dep, sizeof dep, "%s/%s.d", objdir, name);
+    ck_assert_msg(access(obj, F_OK) == 0, "nvcc did not build %s", obj);
+    oc_policy p = policy(forbid);
+    int a = oc_check_object(obj, &p, &rep);
+    int b = oc_check_deps(dep, week, &p, &rep);
+    ck_assert_msg(a >= 0 && b >= 0, "%s", rep.text);
+    char fl[200] = "";
+    for (int i = 0; forbid && forbid[i]; i++) snprintf(fl + strlen(fl), sizeof fl - strlen(fl), " %s", forbid[i]);
+    fprintf(stderr, "--- %s (forbid:%s): %d violation(s)\n%s", name, fl[0] ? fl : " none", rep.violations,
+            rep.text ? rep.text : "");
+    return rep.text ? rep.text : "";
+}
+
+static const char *const week_forbid[] = { "cublas", "cub", "yard_*", "cubyard_*", NULL };
+
+START_TEST(clean_exercise_passes)
+{
+    const char *t = verdict("clean", week_forbid);
+    ck_assert_msg(rep.violations == 0, "%s", t);
+}
+END_TEST
+
+START_TEST(harness_internals_refused)
+{
+    const char *t = verdict("harness", NULL);
+    ck_assert_msg(strstr(t, "defines: wb_compare_f32: a harness internal"), "%s", t);
+    ck_assert_msg(strstr(t, "defines: main:"), "%s", t);
+}
+END_TEST
+
+START_TEST(dlopen_getenv_system_refused)
+{
+    const char *t = verdict("dl", NULL);
+    ck_assert_msg(strstr(t, "references: dlopen: loads code") && strstr(t, "references: dlsym:"), "%s", t);
+    ck_assert_msg(strstr(t, "references: getenv:") && strstr(t, "references: system: starts another process"), "%s", t);
+}
+END_TEST
+
+START_TEST(cublas_refused_by_symbol_and_header)
+{
+    const char *t = verdict("cublas", week_forbid);
+    ck_assert_msg(strstr(t, "uses cublas (forbidden this week): cublas"), "%s", t);
+    ck_assert_msg(strstr(t, "cublas_v2.h: a header of cublas"), "%s", t);
+    ck_assert_msg(!strstr(t, "not on the allow-list"), "one line for the library, not one a symbol: %s", t);
+    /* and with cublas allowed, the same object is fine */
+    const char *const none[] = { "cub", NULL };
+    t = verdict("cublas", none);
+    ck_assert_msg(rep.violations == 0, "%s", t);
+}
+END_TEST
+
+START_TEST(cub_refused_but_fine_when_allowed)
+{
+    const char *t = verdict("cub", week_forbid);
+    ck_assert_msg(strstr(t, "uses cub (forbidden this week): ") && strstr(t, "3cub"), "%s", t);
+    ck_assert_msg(strstr(t, "a header of cub (forbidden this week)"), "%s", t);
+    ck_assert_msg(!strstr(t, "uses cublas"), "cub is not cublas: %s", t);
+    /* Allowed, cub's NVTX loader uses dlopen and getenv: that alone is fine. */
+    const char *const other[] = { "cublas", NULL };
+    t = verdict("cub", other);
+    ck_assert_msg(rep.violations == 0, "%s", t);
+}
+END_TEST
+
+START_TEST(renamed_cub_still_seen)
+{
+    const char *t = verdict("alias", week_forbid);
+    ck_assert_msg(strstr(t, "uses cub (forbidden this week)") && strstr(t, "a header of cub"), "%s", t);
+}
+END_TEST
+
+START_TEST(include_escape_refused)
+{
+    const char *t = verdict("escape", NULL);
+    ck_assert_msg(strstr(t, "header: ../../secret.h: outside the allowed folders (a ../ escape)"), "%s", t);
+}
+END_TEST
+
+START_TEST(runtime_override_refused)
+{
+    const char *t = verdict("override", NULL);
+    ck_assert_msg(strstr(t, "defines: cudaEventElapsedTime: not the exercise's API"), "%s", t);
+}
+END_TEST
+
+START_TEST(yardstick_wrapper_refused)
+{
+    const char *t = verdict("yard", week_forbid);
+    ck_assert_msg(strstr(t, "uses yard_* (forbidden this week): yard_copy"), "%s", t);
+}
+END_TEST
+
+/* ----------------------------------------------------- pathological inputs */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+START_TEST(megabyte_line_in_deps)
+{
+    char d[256];
+    snprintf(d, sizeof d, "%s/huge.d", root);
+    FILE *f = fopen(d, "w");
+    fputs("x.o : ", f);
+    for (int i = 0; i < (1 << 20); i++) fputc('a', f);   /* one 1 MB token */
+    fputs(" vecadd.h", f);
+    for (int i = 0; i < (1 << 18); i++) fputs(" ../x.h", f); /* 256 Ki short ones on the same line */
+    fputs("\n", f);
+    fclose(f);
+    oc_report_free(&rep);
+    oc_policy p = policy(NULL);
+    double t0 = now();
+    int n = oc_check_deps(d, week, &p, &rep);
+    double s = now() - t0;
+    fprintf(stderr, "1 MB + 1.8 MB line: %d violations in %.2f s\n", n, s);
+    ck_assert_msg(strstr(rep.text, "too long a path"), "%s", rep.text);
+    ck_assert_int_eq(n, 1 + (1 << 18));
+    ck_assert_msg(s < 5, "took %.2f s", s);
+}
+END_TEST
+
+/* A synthetic ELF64 .o: nsym global functions "f<i>" defined in section 1. */
+static void write_elf(const char *path, long nsym)
+{
+    FILE *f = fopen(path, "w");
+    size_t strsz = 1;
+    for (long i = 1; i < nsym; i++) strsz += (size_t)snprintf(NULL, 0, "f%ld", i) + 1;
+    Elf64_Ehdr eh = { .e_type = ET_REL, .e_machine = EM_X86_64, .e_version = EV_CURRENT,
+                      .e_ehsize = sizeof eh, .e_shentsize = sizeof(Elf64_Shdr), .e_shnum = 4 };
+    memcpy(eh.e_ident, ELFMAG, SELFMAG);
+    eh.e_ident[EI_CLASS] = ELFCLASS64, eh.e_ident[EI_DATA] = ELFDATA2LSB, eh.e_ident[EI_VERSION] = EV_CURRENT;
+    uint64_t symoff = 64, symsz = (uint64_t)nsym * sizeof(Elf64_Sym), stroff = symoff + symsz;
+    eh.e_shoff = (stroff + strsz + 7) & ~7ull;
+    fwrite(&eh, sizeof eh, 1, f);
+    Elf64_Sym s0 = { 0 };
+    fwrite(&s0, sizeof s0, 1, f);
+    uint32_t name = 1;
+    for (long i = 1; i < nsym; i++) {
+        Elf64_Sym s = { .st_name = name, .st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), .st_shndx = 1 };
+        fwrite(&s, sizeof s, 1, f);
+        name += (uint32_t)snprintf(NULL, 0, "f%ld", i) + 1;
+    }
+    fputc(0, f);
+    for (long i = 1; i < nsym; i++) fprintf(f, "f%ld%c", i, 0);
+    while ((uint64_t)ftell(f) < eh.e_shoff) fputc(0, f);
+    Elf64_Shdr sh[4] = { { 0 },
+                         { .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC | SHF_EXECINSTR },
+                         { .sh_type = SHT_SYMTAB, .sh_offset = symoff, .sh_size = symsz, .sh_link = 3, .sh_info = 1,
+                           .sh_entsize = sizeof(Elf64_Sym) },
+                         { .sh_type = SHT_STRTAB, .sh_offset = stroff, .sh_size = strsz } };
+    fwrite(sh, sizeof sh, 1, f);
+    fclose(f);
+}
+
+START_TEST(million_symbols_linear)
+{
+    char o[256];
+    snprintf(o, sizeof o, "%s/big.o", root);
+    write_elf(o, 1000001);
+    oc_report_free(&rep);
+    oc_policy p = policy(week_forbid);
+    double t0 = now();
+    int n = oc_check_object(o, &p, &rep);
+    double s = now() - t0;
+    fprintf(stderr, "a million symbols: %d violations in %.2f s, report %zu bytes\n", n, s, rep.len);
+    ck_assert_int_eq(n, 1000000);
+    ck_assert_msg(rep.len < 64 * 1024, "the report must stay small: %zu", rep.len);
+    ck_assert_msg(s < 5, "took %.2f s", s);
+}
+END_TEST
+
+START_TEST(damaged_objects_refused_not_crashed)
+{
+    char o[256];
+    snprintf(o, sizeof o, "%s/small.o", root);
+    write_elf(o, 50);
+    struct stat st;
+    stat(o, &st);
+    FILE *f = fopen(o, "rb");
+    unsigned char *good = malloc((size_t)st.st_size), *bad = malloc((size_t)st.st_size);
+    ck_assert_int_eq(fread(good, 1, (size_t)st.st_size, f), st.st_size);
+    fclose(f);
+    oc_policy p = policy(NULL);
+    srand(7);
+    int refused = 0;
+    for (int k = 0; k < 3000; k++) {
+        memcpy(bad, good, (size_t)st.st_size);
+        size_t len = (size_t)st.st_size;
+        if (k % 3 == 0) len = (size_t)rand() % len + 1; /* truncated */
+        for (int j = 0; j < 1 + k % 8; j++) bad[(size_t)rand() % len] = (unsigned char)rand();
+        f = fopen(o, "wb");
+        fwrite(bad, 1, len, f);
+        fclose(f);
+        oc_report_free(&rep);
+        refused += oc_check_object(o, &p, &rep) < 0;
+    }
+    fprintf(stderr, "damaged objects: %d of 3000 refused as unreadable, none crashed\n", refused);
+    ck_assert_int_gt(refused, 0);
+    free(good), free(bad);
+    snprintf(o, sizeof o, "%s/text.o", root);
+    f = fopen(o, "w");
+    fputs("not an object\n", f);
+    fclose(f);
+    oc_report_free(&rep);
+    ck_assert_int_eq(oc_check_object(o, &p, &rep), -1);
+    ck_assert_msg(strstr(rep.text, "not an ELF64"), "%s", rep.text);
+}
+END_TEST
+
+int main(void)
+{
+    if (build_all() != 0) {
+        fprintf(stderr, "cannot set up %s\n", root);
+        return 1;
+    }
+    Suite *s = suite_create("objcheck");
+    TCase *t = tcase_create("objcheck");
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, clean_exercise_passes);
+    tcase_add_test(t, harness_internals_refused);
+    tcase_add_test(t, dlopen_getenv_system_refused);
+    tcase_add_test(t, cublas_refused_by_symbol_and_header);
+    tcase_add_test(t, cub_refused_but_fine_when_allowed);
+    tcase_add_test(t, renamed_cub_still_seen);
+    tcase_add_test(t, include_escape_refused);
+    tcase_add_test(t, runtime_override_refused);
+    tcase_add_test(t, yardstick_wrapper_refused);
+    tcase_add_test(t, megabyte_line_in_deps);
+    tcase_add_test(t, million_symbols_linear);
+    tcase_add_test(t, damaged_objects_refused_not_crashed);
+    suite_add_tcase(s, t);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    if (failed == 0 && system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", root);
+    return failed ? 1 : 0;
+}
