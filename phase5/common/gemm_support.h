@@ -15,9 +15,6 @@ extern "C" {
 cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 /* dst[i] = (float)src[i] for halves. */
 cudaError_t half_to_float(const uint16_t *src, float *dst, size_t n);
-/* A given FP32 GEMM on the CUDA cores (no tensor cores): C = A * B row-major,
- * 64 x 64 block tiles, 4 x 4 outputs a thread, any M, N, K. */
-cudaError_t sgemm_simt(const float *A, const float *B, float *C, int M, int N, int K);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * CUDA-core GEMM. */
 #include "wb_test.h"
 #include "hgemm_mma.h"
-#include "gemm_support.h" /* sgemm_simt, half_to_float */
+#include "gemm_support.h" /* half_to_float */
+#include "support/sgemm_simt.h"
 #include "hgemm_check.h"
 #include "hgemm_wmma.h" /* week 25's kernel, for the ladder (week.txt: uses) */
 
