@@ -6,7 +6,8 @@
  * `make check`), the `make test` ledger, `make status` and the grader.
  *
  * The format is tab-separated text, so a week written in another language
- * (Phase 7's Python tests) writes it with a few lines of code:
+ * writes it with a few lines of code (Phase 7's Python tests:
+ * phase7/common/wb_results.py, checked against this reader by make test):
  *
  *   line 1   "#wb-results 1"                       (format and version)
  *   line 2   the column names below, tab-separated (ignored by the reader)
