@@ -4,7 +4,7 @@
  *   global memory: 2 loads per FMA; the caches carry it, barely.
  * tiled: a block loads a 32x32 tile of A and one of B into shared memory
  *   once, and each of its 1024 threads reads them 32 times: global traffic
- *   falls 32x, shared-memory bandwidth becomes the limit. Phase 4 goes on
+ *   falls 32x, shared-memory bandwidth becomes the limit. Phase 5 goes on
  *   (register tiles, vector loads, tensor cores); cuBLAS is the yardstick. */
 #include "matmul.h"
 

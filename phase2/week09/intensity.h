@@ -15,6 +15,7 @@ double rl_intensity(double flops, double bytes);
  *   saxpy   y[i] = a * x[i] + y[i]                  2 flops, 12 bytes (y read and written)
  *   dot     s += x[i] * y[i]                        2 flops, 8 bytes (the scalar is free)
  *   stencil out[i] = 5 weighted neighbours (2D)     9 flops (5 mul, 4 add), 8 bytes
+ *           (five distinct weights; week 03's stencil, w * (sum of the 5), is 5 flops: 5/8)
  *   gemm    C = A B, A m x k, B k x n, C written    2 m n k flops, (m k + k n + m n) * elem_bytes */
 double rl_ai_vecadd(void);
 double rl_ai_saxpy(void);
