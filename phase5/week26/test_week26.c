@@ -70,6 +70,7 @@ static double bench_tc_vs_simt(void)
         double flops = 2.0 * n * n * n;
         wb_bench_row simt = { .exercise = "tc-vs-simt", .variant = "FP32 CUDA cores", .n = (size_t)n,
                               .flops = flops, .unit = "TFLOP/s" };
+        wb_dpoison(r.C, (size_t)n * n * 4); /* the check below must see the timed output, not stale memory */
         wb_time(run_simt, &f, NULL, &simt.t);
         simt.value = hgemm_tflops(&simt);
         wb_cmp cmp;
