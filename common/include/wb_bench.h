@@ -58,6 +58,7 @@ typedef struct {
     double      yard;      /* the yardstick's figure in the same unit */
     double      target;    /* target ratio (0: none) */
     int         invalid;   /* set by wb_bench_invalid */
+    char        why[200];  /* wb_bench_invalid's reason, kept with the row */
 } wb_bench_row;
 
 /* A benchmark checks the output of its timed runs before it reports a

@@ -102,6 +102,7 @@ const char *wb_bench_last_detail(void) { return last_detail; }
 void wb_bench_invalid(wb_bench_row *r, const char *why)
 {
     r->value = NAN;
+    snprintf(r->why, sizeof r->why, "%s", why);
     snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", why);
     r->invalid = 1;
 }
@@ -141,13 +142,18 @@ void wb_bench_emit(const wb_bench_row *r)
 {
     const wb_device *d = wb_this_device();
     double ratio = wb_bench_ratio(r);
-    if (!r->invalid) {
-        if (r->yard_name)
-            snprintf(last_detail, sizeof last_detail, "%.4g %s vs %s %.4g %s", r->value, r->unit, r->yard_name, r->yard,
-                     r->unit);
-        else
-            snprintf(last_detail, sizeof last_detail, "%.4g %s", r->value, r->unit);
-    }
+    /* The detail is made from this row (a row measured earlier and emitted
+     * later keeps its own reason), and says when the yardstick failed. */
+    if (r->invalid)
+        snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", r->why[0] ? r->why : "-");
+    else if (r->yard_name && !(r->yard > 0))
+        snprintf(last_detail, sizeof last_detail, "%.4g %s, but the yardstick %s gave no valid figure (its output "
+                 "was wrong or it failed: see its row)", r->value, r->unit, r->yard_name);
+    else if (r->yard_name)
+        snprintf(last_detail, sizeof last_detail, "%.4g %s vs %s %.4g %s", r->value, r->unit, r->yard_name, r->yard,
+                 r->unit);
+    else
+        snprintf(last_detail, sizeof last_detail, "%.4g %s", r->value, r->unit);
     if (!header_printed) {
         printf("  %-14s %-30s %12s %10s %10s %12s %-16s %7s %7s\n", "exercise", "variant", "n", "median ms",
                "min ms", "figure", "yardstick", "ratio", "target");
