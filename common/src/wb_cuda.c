@@ -140,7 +140,7 @@ void wb_dout_poison(const wb_dout *o) { wb_dpoison(o->base, 2 * WB_GUARD_BYTES +
 
 size_t wb_dout_fetch(const wb_dout *o, void *host)
 {
-    wb_sync();
+    wb_sync(); /* first: a failure here leaves nothing allocated behind */
     size_t front = WB_GUARD_BYTES + o->lead;
     unsigned char g[WB_GUARD_BYTES], *f = malloc(front);
     if (!f) return front;
