@@ -50,12 +50,24 @@ SEED ?= 20261122
 LIMIT ?= 120
 JOBS ?= 8
 abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
-GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
+# ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
+GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
 
-$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o
+# The grader's sandbox (bubblewrap), unpacker (libarchive) and object
+# checker: instructor/{sandbox,unpack,objcheck}.c, tested on their own by
+# instructor/Makefile.sandbox. Without libarchive's headers, or without a
+# working bwrap, the grading steps of instructor-test are SKIP, never PASS.
+GRADE_MODS := $(BUILD)/instructor/sandbox.o $(BUILD)/instructor/unpack.o $(BUILD)/instructor/objcheck.o
+HAVE_LIBARCHIVE := $(shell printf '\043include <archive.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo yes)
+$(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+
+$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $^ -lm -larchive
 
 # The release's leak check: no line of a solution's code in the student copy.
 LEAKCHECK := $(BUILD)/instructor/leakcheck
@@ -64,10 +76,10 @@ $(LEAKCHECK): instructor/leakcheck.c
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $<
 
-$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(HOST_OBJ)
+$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) -lm $(LDCHECK) -lpthread -lrt
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) $(GRADE_MODS) -lm -larchive $(LDCHECK) -lpthread -lrt
 
 quiz-seal: $(QUIZ_BIN)
 	$(Q)for s in instructor/quizzes/*.txt; do $(QUIZ_BIN) seal $$s quizzes/$$(basename $$s) || exit 1; done
