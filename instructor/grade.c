@@ -717,7 +717,7 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
     for (int i = 0; i < G->n_make_args; i++) argv[k++] = G->make_args[i];
     for (int e = 0; e < W->meta.n_exercises; e++) {
         argv[k++] = "--eval";
-        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps: %s/%s.cu ; $(NVCC) $(NVFLAGS) $(call week_nvf,%s) -I%s -M "
+        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps: %s/%s.cu ; @mkdir -p $(@D) && $(NVCC) $(NVFLAGS) $(call week_nvf,%s) -I%s -M "
                  "-MT build/%s/learner/%s.o -MF $@ $<", W->dir, W->meta.exercises[e], W->dir, W->meta.exercises[e],
                  W->dir, W->dir, W->dir, W->meta.exercises[e]);
         argv[k++] = store[t++];
