@@ -13,21 +13,30 @@
  *      graded weeks without solution/ or instructor/, the instructor's
  *      prebuilt library, test and support objects, a link to .deps/ for
  *      third-party headers such as CUTLASS) in SCRATCH/ID/wb;
- *   2. the student's exercise files named in week.txt laid over the starters
+ *   2. the submission imported by unpack.c (plain files only, or refused
+ *      whole: links, devices, ../ paths, caps), and its exercise files
+ *      named in week.txt laid over the starters
  *      (nothing else: not the test, not week.txt); a missing file leaves the
  *      starter and the feedback says so;
- *   3. forbidden libraries (instructor/weeks/WEEK/forbid.txt or
- *      WEEK/instructor/forbid.txt: one name a line) looked for in the
- *      submitted sources and in the compiled objects' symbols;
- *   4. the learner test binary built there (students in parallel, --jobs);
- *   5. run on the GPU one student at a time, one process per checkpoint
- *      (CK_RUN_CASE), each in its own process group with a time limit, with
- *      WB_SEED=the class seed, WB_PROGRESS in the scratch folder; a hang is
- *      stopped (SIGTERM, then SIGKILL to the whole group) and costs only that
- *      checkpoint. The outcome (status, ratio, target, message) comes from
- *      the results record the program writes to WB_RESULTS (a file in the
- *      scratch folder; common/include/wb_results.h), never from what it
- *      prints: no record (a crash before the end) is a FAIL;
+ *   3. the learner test binary built there in a bubblewrap sandbox
+ *      (sandbox.h: the scratch copy read-write, the toolkit and .deps/
+ *      read-only, this workbook, the class and the gradebook absent; no
+ *      network; limits on time, memory, processes, files and output),
+ *      students in parallel (--jobs), with nvcc -M full dependency lists;
+ *   4. the object check (objcheck.h) of each exercise object and its
+ *      dependency list, before any of the student's code runs: only the
+ *      exercise's API defined, only allowed references, headers from the
+ *      week, common/ or the toolkit, and no library of the week's forbid.txt
+ *      (instructor/weeks/WEEK/forbid.txt or WEEK/instructor/forbid.txt:
+ *      "NAME [except EXERCISE...]" a line); a finding scores the week 0;
+ *   5. run on the GPU one student at a time, one sandboxed process per
+ *      checkpoint (CK_RUN_CASE; Check's fork mode on, so each test runs in
+ *      its own child), with WB_SEED=the class seed and WB_RESULTS and
+ *      WB_PROGRESS in the scratch copy; a hang is stopped at the limit and
+ *      costs only that checkpoint. The outcome (status, ratio, target,
+ *      message) comes from the results record (common/include/wb_results.h),
+ *      read from a bounded copy, never from what the program prints: no
+ *      record (a crash before the end) is a FAIL;
  *   6. hidden tests: every correctness checkpoint that passed is run again
  *      with each seed of instructor/weeks/WEEK/seeds.txt (or
  *      WEEK/instructor/seeds.txt); failing one costs the checkpoint.
