@@ -13,21 +13,30 @@
  *      graded weeks without solution/ or instructor/, the instructor's
  *      prebuilt library, test and support objects, a link to .deps/ for
  *      third-party headers such as CUTLASS) in SCRATCH/ID/wb;
- *   2. the student's exercise files named in week.txt laid over the starters
+ *   2. the submission imported by unpack.c (plain files only, or refused
+ *      whole: links, devices, ../ paths, caps), and its exercise files
+ *      named in week.txt laid over the starters
  *      (nothing else: not the test, not week.txt); a missing file leaves the
  *      starter and the feedback says so;
- *   3. forbidden libraries (instructor/weeks/WEEK/forbid.txt or
- *      WEEK/instructor/forbid.txt: one name a line) looked for in the
- *      submitted sources and in the compiled objects' symbols;
- *   4. the learner test binary built there (students in parallel, --jobs);
- *   5. run on the GPU one student at a time, one process per checkpoint
- *      (CK_RUN_CASE), each in its own process group with a time limit, with
- *      WB_SEED=the class seed, WB_PROGRESS in the scratch folder; a hang is
- *      stopped (SIGTERM, then SIGKILL to the whole group) and costs only that
- *      checkpoint. The outcome (status, ratio, target, message) comes from
- *      the results record the program writes to WB_RESULTS (a file in the
- *      scratch folder; common/include/wb_results.h), never from what it
- *      prints: no record (a crash before the end) is a FAIL;
+ *   3. the learner test binary built there in a bubblewrap sandbox
+ *      (sandbox.h: the scratch copy read-write, the toolkit and .deps/
+ *      read-only, this workbook, the class and the gradebook absent; no
+ *      network; limits on time, memory, processes, files and output),
+ *      students in parallel (--jobs), with nvcc -M full dependency lists;
+ *   4. the object check (objcheck.h) of each exercise object and its
+ *      dependency list, before any of the student's code runs: only the
+ *      exercise's API defined, only allowed references, headers from the
+ *      week, common/ or the toolkit, and no library of the week's forbid.txt
+ *      (instructor/weeks/WEEK/forbid.txt or WEEK/instructor/forbid.txt:
+ *      "NAME [except EXERCISE...]" a line); a finding scores the week 0;
+ *   5. run on the GPU one student at a time, one sandboxed process per
+ *      checkpoint (CK_RUN_CASE; Check's fork mode on, so each test runs in
+ *      its own child), with WB_SEED=the class seed and WB_RESULTS and
+ *      WB_PROGRESS in the scratch copy; a hang is stopped at the limit and
+ *      costs only that checkpoint. The outcome (status, ratio, target,
+ *      message) comes from the results record (common/include/wb_results.h),
+ *      read from a bounded copy, never from what the program prints: no
+ *      record (a crash before the end) is a FAIL;
  *   6. hidden tests: every correctness checkpoint that passed is run again
  *      with each seed of instructor/weeks/WEEK/seeds.txt (or
  *      WEEK/instructor/seeds.txt); failing one costs the checkpoint.
@@ -36,7 +45,7 @@
  * `checkpoint-id points`) says otherwise. A speed checkpoint that misses its
  * target earns points * ratio / target (its same-run ratio to the yardstick).
  * A checkpoint that could not run for want of a GPU is SKIP in the gradebook
- * and earns nothing.
+ * and earns nothing, and grade exits 3 (the gradebook is incomplete).
  *
  * Output: the gradebook CSV (a row a student, a column a week/checkpoint, the
  * total and the most possible) and FEEDBACK/ID.md per student.
@@ -64,11 +73,16 @@
 
 #include "wb_meta.h"
 #include "wb_results.h"
+#include "objcheck.h"
+#include "sandbox.h"
+#include "unpack.h"
 
 #define MAX_STUDENTS 512
 #define MAX_WEEKS    8
 #define MAX_SEEDS    16
-#define MAX_FORBID   16
+#define MAX_FORBID   32
+#define MAX_API      128
+#define MAX_RECORD   (1L << 20) /* a results record larger than this is refused */
 #define DEFAULT_POINTS 10.0
 
 /* ------------------------------------------------------------------ utils */
@@ -106,12 +120,6 @@ static int is_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int ends_with(const char *s, const char *suf)
-{
-    size_t a = strlen(s), b = strlen(suf);
-    return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
 /* ------------------------------------------------- running with a limit */
@@ -271,104 +279,26 @@ static const char *classify(const char *msg)
 
 /* --------------------------------------------------- forbidden libraries */
 
-typedef struct {
-    const char *name;
-    const char *src;  /* extended regex over the submitted source */
-    const char *sym;  /* extended regex over `nm -C` of the compiled object */
-} forbid_rule;
+/* What forbid.txt may name: a library objcheck knows (by its C prefix, C++
+ * namespace and headers), or a raw symbol prefix ending in '*' ("yard_*"). */
+static const char *const KNOWN_LIBS[] = { "cublas", "cublaslt", "cufft", "curand", "cusparse", "cusolver",
+                                          "cudnn", "nccl", "cub", "thrust", "cutlass", "cute", NULL };
 
-static const forbid_rule RULES[] = {
-    { "cublas", "#[[:space:]]*include[[:space:]]*[<\"]cublas|cublas[A-Z_]", "cublas" },
-    { "cublaslt", "#[[:space:]]*include[[:space:]]*[<\"]cublasLt|cublasLt", "cublasLt" },
-    { "cub", "#[[:space:]]*include[[:space:]]*[<\"]cub/|cub::", "(^|[^a-zA-Z_])cub::" },
-    { "thrust", "#[[:space:]]*include[[:space:]]*[<\"]thrust/|thrust::", "thrust::" },
-    { "cudnn", "#[[:space:]]*include[[:space:]]*[<\"]cudnn|cudnn[A-Z]", "cudnn" },
-    { "cusparse", "#[[:space:]]*include[[:space:]]*[<\"]cusparse|cusparse[A-Z]", "cusparse" },
-    { "cufft", "#[[:space:]]*include[[:space:]]*[<\"]cufft|cufft[A-Z]", "cufft" },
-    { "curand", "#[[:space:]]*include[[:space:]]*[<\"]curand|curand[A-Z_]", "curand" },
-};
-
-static const forbid_rule *forbid_find(const char *name)
+static int forbid_name_ok(const char *name)
 {
-    for (size_t i = 0; i < sizeof RULES / sizeof RULES[0]; i++)
-        if (strcasecmp(RULES[i].name, name) == 0) return &RULES[i];
-    return NULL;
+    for (int i = 0; KNOWN_LIBS[i]; i++)
+        if (strcmp(KNOWN_LIBS[i], name) == 0) return 1;
+    size_t n = strlen(name);
+    if (n < 2 || name[n - 1] != '*') return 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_') return 0;
+    return 1;
 }
 
-/* Does `text` match `rule`'s source pattern outside comments? Returns the
- * 1-based line of the first use, 0 if none. Comments are blanked first so a
- * "do not use cublas" remark does not count. */
-static int forbid_scan_source(const char *text, const char *pattern, char *what, size_t whatsz)
-{
-    char *t = strdup(text);
-    /* blank comments, keep newlines */
-    for (char *c = t; *c; c++) {
-        if (c[0] == '/' && c[1] == '/') {
-            while (*c && *c != '\n') *c++ = ' ';
-            if (!*c) break;
-        } else if (c[0] == '/' && c[1] == '*') {
-            *c++ = ' ';
-            *c = ' ';
-            while (c[1] && !(c[1] == '*' && c[2] == '/')) {
-                c++;
-                if (*c != '\n') *c = ' ';
-            }
-            if (c[1]) c[1] = c[2] = ' ', c += 2;
-        } else if (c[0] == '"') { /* skip string literals, but keep #include "x" visible */
-            const char *ls = c;
-            while (ls > t && ls[-1] != '\n') ls--;
-            while (*ls == ' ' || *ls == '\t') ls++;
-            if (*ls == '#') continue;
-            c++;
-            while (*c && *c != '"' && *c != '\n') {
-                if (*c == '\\' && c[1]) *c++ = ' ';
-                *c++ = ' ';
-            }
-            if (!*c) break;
-        }
-    }
-    regex_t re;
-    int line = 0;
-    if (regcomp(&re, pattern, REG_EXTENDED | REG_NEWLINE) == 0) {
-        regmatch_t m;
-        if (regexec(&re, t, 1, &m, 0) == 0) {
-            line = 1;
-            for (regoff_t i = 0; i < m.rm_so; i++) line += t[i] == '\n';
-            const char *ls = text;
-            for (int k = 1; k < line && ls; k++) ls = strchr(ls, '\n') ? strchr(ls, '\n') + 1 : NULL;
-            if (ls && what) {
-                while (*ls == ' ' || *ls == '\t') ls++;
-                snprintf(what, whatsz, "%.*s", (int)strcspn(ls, "\n"), ls);
-                if (strlen(what) > 80) strcpy(what + 77, "...");
-            }
-        }
-        regfree(&re);
-    }
-    free(t);
-    return line;
-}
-
-static int forbid_scan_symbols(const char *object, const char *pattern, char *what, size_t whatsz)
-{
-    char cmd[1400];
-    snprintf(cmd, sizeof cmd, "nm -C %s 2>/dev/null", q(object));
-    FILE *p = popen(cmd, "r");
-    if (!p) return 0;
-    regex_t re;
-    int found = 0;
-    if (regcomp(&re, pattern, REG_EXTENDED) == 0) {
-        char line[2048];
-        while (fgets(line, sizeof line, p))
-            if (!found && regexec(&re, line, 0, NULL, 0) == 0) {
-                line[strcspn(line, "\n")] = 0;
-                snprintf(what, whatsz, "%.120s", line);
-                found = 1;
-            }
-        regfree(&re);
-    }
-    pclose(p);
-    return found;
-}
+/* Harness functions an exercise file may call (wb_cuda.h's WB_CUDA and
+ * WB_LAUNCH, the device facts, the input generator week 04's CLI uses). */
+static const char *const HARNESS_ALLOW[] = { "wb_cuda_check_", "wb_launch_status_", "wb_fp32_lanes_per_sm",
+                                             "wb_rng_seed", "wb_fill_uniform_f32", NULL };
 
 /* ------------------------------------------------------------ the class */
 
@@ -380,6 +310,9 @@ typedef struct {
     unsigned long long seeds[MAX_SEEDS];
     int    n_forbid;
     char   forbid[MAX_FORBID][32];
+    char   forbid_except[MAX_FORBID][300]; /* " ex1 ex2 ": exercises allowed this library */
+    int    n_api;
+    char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
 } week_cfg;
 
 typedef struct {
@@ -399,6 +332,8 @@ typedef struct {
     char     note[MAX_WEEKS][1200];
     int      built[MAX_WEEKS];
     int      forbidden[MAX_WEEKS];
+    int      refused;          /* the submission itself was refused (unpack) */
+    unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
     double   seconds;
     cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
 } student;
@@ -414,6 +349,13 @@ typedef struct {
     week_cfg weeks[MAX_WEEKS];
     int n_students;
     student *st;
+    /* the sandbox (sandbox.h): what it shows read-only besides the system,
+     * what must stay absent from it */
+    char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], sb_path[800];
+    const char *ro[8], *hide[8];
+    int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
+    int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
+    unsigned run_seq;
 } grader;
 
 static void appendf(char *buf, size_t sz, const char *fmt, ...)
@@ -473,14 +415,40 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
     s = week_config(root, week, "forbid.txt");
     for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
         char name[32];
-        if (line[0] == '#' || sscanf(line, "%31s", name) != 1) continue;
-        if (!forbid_find(name)) {
-            snprintf(err, errsz, "%s forbid.txt: unknown library '%s' (known: cublas cublaslt cub thrust cudnn "
-                     "cusparse cufft curand)", week, name);
+        int used = 0;
+        if (line[0] == '#' || sscanf(line, "%31s%n", name, &used) != 1) continue;
+        if (!forbid_name_ok(name)) {
+            snprintf(err, errsz, "%s forbid.txt: unknown library '%s' (known: cublas cublaslt cufft curand cusparse "
+                     "cusolver cudnn nccl cub thrust cutlass cute, or a symbol prefix such as yard_*)", week, name);
             free(s);
             return -1;
         }
-        if (w->n_forbid < MAX_FORBID) snprintf(w->forbid[w->n_forbid++], 32, "%s", name);
+        if (w->n_forbid == MAX_FORBID) continue;
+        int f = w->n_forbid++;
+        snprintf(w->forbid[f], 32, "%s", name);
+        /* "NAME except EX ...": those exercises may use it (week 21's cublas_rm calls cuBLAS) */
+        char word[64], *rest = line + used;
+        int k;
+        snprintf(w->forbid_except[f], sizeof w->forbid_except[f], " ");
+        if (sscanf(rest, "%63s%n", word, &k) == 1) {
+            if (strcmp(word, "except") != 0) {
+                snprintf(err, errsz, "%s forbid.txt: '%s %s': expected 'NAME' or 'NAME except EXERCISE ...'", week,
+                         name, word);
+                free(s);
+                return -1;
+            }
+            for (rest += k; sscanf(rest, "%63s%n", word, &k) == 1; rest += k) {
+                int known = 0;
+                for (int e = 0; e < w->meta.n_exercises; e++) known |= strcmp(w->meta.exercises[e], word) == 0;
+                if (!known) {
+                    snprintf(err, errsz, "%s forbid.txt: '%s except %s': %s is not an exercise of the week", week,
+                             name, word, word);
+                    free(s);
+                    return -1;
+                }
+                appendf(w->forbid_except[f], sizeof w->forbid_except[f], "%s ", word);
+            }
+        }
     }
     free(s);
     return 0;
@@ -521,46 +489,31 @@ static int split_weeks(const char *text, char out[][64], char *err, size_t errsz
     return n;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* Submissions in `dir`: folders and archives, sorted by name. */
-static int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz)
+/* Submissions in `dir` (unpack.c's up_list: folders and archives, sorted by
+ * id; two entries with one id, bob/ and bob.tar.gz, are an error naming
+ * both, and so is a name unusable as an id). Other entries are listed in
+ * `ignored`. Returns how many, or -1 with the problems in err. */
+static int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
+                            size_t ignsz)
 {
-    DIR *d = opendir(dir);
-    if (!d) {
-        snprintf(err, errsz, "cannot open the submissions folder %s: %s", dir, strerror(errno));
+    up_submission *subs = NULL;
+    int n = 0;
+    if (up_list(dir, &subs, &n, err, errsz, ignored, ignsz) != 0) {
+        free(subs);
         return -1;
     }
-    char *names[MAX_STUDENTS];
-    int n = 0;
-    struct dirent *e;
-    while ((e = readdir(d)) && n < MAX_STUDENTS)
-        if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
-    closedir(d);
-    qsort(names, n, sizeof names[0], cmp_str);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
-        char path[1400], id[256];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        snprintf(id, sizeof id, "%s", names[i]);
-        const char *exts[] = { ".tar.gz", ".tgz", ".tar", ".zip" };
-        int ok = is_dir(path);
-        for (int x = 0; !ok && x < 4; x++)
-            if (ends_with(id, exts[x]) && is_file(path)) {
-                id[strlen(id) - strlen(exts[x])] = 0;
-                ok = 1;
-            }
-        if (ok && k < max) {
-            for (char *c = id; *c; c++)
-                if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_' && *c != '.') *c = '_';
-            memset(&st[k], 0, sizeof st[k]);
-            snprintf(st[k].id, sizeof st[k].id, "%s", id);
-            snprintf(st[k].source, sizeof st[k].source, "%s", path);
-            k++;
-        }
-        free(names[i]);
+    if (n > max) {
+        snprintf(err, errsz, "%d submissions in %s: at most %d at a time", n, dir, max);
+        free(subs);
+        return -1;
     }
-    return k;
+    for (int i = 0; i < n; i++) {
+        memset(&st[i], 0, sizeof st[i]);
+        snprintf(st[i].id, sizeof st[i].id, "%s", subs[i].id);
+        snprintf(st[i].source, sizeof st[i].source, "%s", subs[i].path);
+    }
+    free(subs);
+    return n;
 }
 
 /* The folder inside a submission that holds `week`: SUB/WEEK, or one level
@@ -596,15 +549,18 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
     snprintf(s->sub, sizeof s->sub, "%s/sub", base);
     snprintf(s->tree, sizeof s->tree, "%s/wb", base);
     snprintf(log, sizeof log, "%s/prepare.log", base);
-    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s %s", q(base), q(s->sub), q(s->tree));
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && chmod 755 %s %s", q(base), q(s->tree), q(base), q(s->tree));
     if (sh(cmd, NULL)) return snprintf(err, errsz, "cannot make %s", base), -1;
-    /* the submission */
-    if (is_dir(s->source)) snprintf(cmd, sizeof cmd, "cp -R %s/. %s/", q(s->source), q(s->sub));
-    else if (ends_with(s->source, ".zip")) snprintf(cmd, sizeof cmd, "unzip -qq -o %s -d %s", q(s->source), q(s->sub));
-    else snprintf(cmd, sizeof cmd, "tar -xf %s -C %s --no-same-owner", q(s->source), q(s->sub));
-    if (sh(cmd, log)) return snprintf(err, errsz, "cannot unpack %s (see %s)", s->source, log), -1;
-    /* the workbook: sources, the graded weeks without solutions, prebuilt parts */
-    snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile mk common tools %s/ && { [ ! -d .deps ] || ln -s \"$PWD/.deps\" %s/.deps; }",
+    /* the submission: plain files and folders only, or refused whole (unpack.h) */
+    up_limits lim = { 0, 0, 0 };
+    char why[1000];
+    if (up_import(s->source, s->sub, &lim, why, sizeof why) != 0) {
+        s->refused = 1;
+        return snprintf(err, errsz, "submission refused: %s", why), -1;
+    }
+    /* the workbook: sources, the graded weeks without solutions, prebuilt
+     * parts; .deps/ by its real path, which the sandbox shows read-only */
+    snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile mk common tools %s/ && { [ ! -d .deps ] || ln -s \"$(cd .deps && pwd -P)\" %s/.deps; }",
              q(G->root), q(s->tree), q(s->tree));
     if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the workbook (see %s)", log), -1;
     snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/build && cp -a build/libwb.a build/wb build/.deps-ok build/common %s/build/ && "
@@ -664,23 +620,6 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
             }
         }
         if (!used) appendf(s->note[w], sizeof s->note[w], "- No file of %s was found in the submission.\n", wk);
-        /* forbidden libraries in the submitted sources */
-        for (int f = 0; f < G->weeks[w].n_forbid; f++) {
-            const forbid_rule *r = forbid_find(G->weeks[w].forbid[f]);
-            for (int e = 0; e < m->n_exercises && !s->forbidden[w]; e++) {
-                char to[1500], what[200] = "";
-                snprintf(to, sizeof to, "%s/%s/%s.cu", s->tree, wk, m->exercises[e]);
-                char *text = slurp(to);
-                int line = text ? forbid_scan_source(text, r->src, what, sizeof what) : 0;
-                free(text);
-                if (line) {
-                    s->forbidden[w] = 1;
-                    appendf(s->note[w], sizeof s->note[w],
-                            "- Uses %s, which this week forbids: %s.cu line %d: `%s`. Every checkpoint of the week "
-                            "scores 0.\n", r->name, m->exercises[e], line, what);
-                }
-            }
-        }
     }
     /* What week.txt says, for make, written once here: the weeks of one
      * student build at the same time in this tree, and would each write it. */
@@ -689,17 +628,117 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
     return 0;
 }
 
-static void build_argv(grader *G, student *s, int w, char **argv, char *target, size_t tsz)
+/* ------------------------------------------------------------ the sandbox */
+
+#define GIB (1LL << 30)
+#define BUILD_MEM   (8 * GIB)   /* nvcc on CUTLASS templates needs a few GiB */
+#define RUN_MEM     (16 * GIB)  /* host buffers of the largest tests, with room */
+#define FILE_LIMIT  (2 * GIB)
+#define MAX_PROCS   256
+
+/* Options every sandboxed command of student s starts from: the scratch
+ * workbook read-write; the toolkit, .deps/ and Check read-only; the
+ * workbook, the class, the gradebook and the feedback absent. */
+static void sandbox_opts(const grader *G, const student *s, sb_opts *o)
 {
-    int k = 0;
+    memset(o, 0, sizeof *o);
+    o->scratch = s->tree;
+    o->ro_binds = G->ro;
+    o->hide = G->hide;
+    o->path = G->sb_path;
+    o->max_procs = MAX_PROCS;
+    o->file_bytes = FILE_LIMIT;
+}
+
+/* Why a sandboxed command stopped at a limit, for people. */
+static void limit_text(const sb_result *r, const sb_opts *o, char *out, size_t sz)
+{
+    switch (r->limit) {
+    case SB_LIMIT_WALL: snprintf(out, sz, "it ran past %.0f s and was stopped", o->wall_s); break;
+    case SB_LIMIT_CPU: snprintf(out, sz, "it used more than %.0f s of CPU time", o->cpu_s); break;
+    case SB_LIMIT_MEM: snprintf(out, sz, "it ran out of memory (the limit is %lld GiB of host memory)", o->mem_bytes / GIB); break;
+    case SB_LIMIT_FILE: snprintf(out, sz, "it wrote a file larger than %lld GiB", o->file_bytes / GIB); break;
+    case SB_LIMIT_OUTPUT: snprintf(out, sz, "it printed more than the output limit and was stopped"); break;
+    default: snprintf(out, sz, "it stopped"); break;
+    }
+}
+
+/* A file's contents hashed (FNV-1a, 64 bits), not following a symlink; 0 if
+ * it cannot be read. */
+static unsigned long long file_hash(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return close(fd), 0ULL;
+    unsigned long long h = 1469598103934665603ULL;
+    unsigned char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ULL;
+    close(fd);
+    return h ? h : 1;
+}
+
+/* Copy a file the sandbox wrote (untrusted: perhaps a symlink, a fifo, or
+ * huge) to `to`, a regular file of at most `max` bytes. 0, or -1 with why. */
+static int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz)
+{
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (in < 0) return snprintf(why, whysz, "%s", errno == ENOENT ? "absent" : strerror(errno)), -1;
+    struct stat st;
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max) {
+        snprintf(why, whysz, "%s", S_ISREG(st.st_mode) ? "larger than the grader reads" : "not a regular file");
+        close(in);
+        return -1;
+    }
+    int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out < 0) return close(in), snprintf(why, whysz, "cannot write %s", to), -1;
+    char buf[65536];
+    long total = 0;
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0 && total <= max) {
+        total += n;
+        if (write(out, buf, (size_t)n) != n) break;
+    }
+    close(in);
+    close(out);
+    if (total > max) return unlink(to), snprintf(why, whysz, "larger than the grader reads"), -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ builds */
+
+/* The make command of one week of one student, run in the sandbox: the
+ * learner test, and for each exercise its full dependency list (nvcc -M:
+ * make's -MMD leaves out system headers, and nvcc counts CCCL's cub and
+ * thrust among them), which the object check reads. -k: a file that does
+ * not compile still leaves the others' objects and lists to check. */
+static int build_argv(const grader *G, const student *s, int w, char **argv, char store[][700])
+{
+    const week_cfg *W = &G->weeks[w];
+    int k = 0, t = 0;
     argv[k++] = "make";
     argv[k++] = "-C";
-    argv[k++] = s->tree;
+    argv[k++] = (char *)s->tree;
+    argv[k++] = "-k";
     argv[k++] = "-j4";
     for (int i = 0; i < G->n_make_args; i++) argv[k++] = G->make_args[i];
-    snprintf(target, tsz, "build/%s/learner/test", G->weeks[w].dir);
-    argv[k++] = target;
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        argv[k++] = "--eval";
+        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps: %s/%s.cu ; @mkdir -p $(@D) && $(NVCC) $(NVFLAGS) $(call week_nvf,%s) -I%s -M "
+                 "-MT build/%s/learner/%s.o -MF $@ $<", W->dir, W->meta.exercises[e], W->dir, W->meta.exercises[e],
+                 W->dir, W->dir, W->dir, W->meta.exercises[e]);
+        argv[k++] = store[t++];
+    }
+    snprintf(store[t], 700, "build/%s/learner/test", W->dir);
+    argv[k++] = store[t++];
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps", W->dir, W->meta.exercises[e]);
+        argv[k++] = store[t++];
+    }
     argv[k] = NULL;
+    return k;
 }
 
 /* The first compiler error in a build log, for the feedback. */
@@ -730,89 +769,235 @@ static void set_all(grader *G, student *s, int w, int status, const char *why)
     }
 }
 
-/* Build every student's weeks, `jobs` at a time. */
+typedef struct {
+    pid_t pid;
+    int   fd;      /* the sb_result comes back through this pipe */
+    int   task;
+} build_slot;
+
+/* One build in a child process (sb_run blocks and is not reentrant): the
+ * sb_result and sb_run's return code go back through a pipe. */
+static int build_start(grader *G, int t, build_slot *slot)
+{
+    student *s = &G->st[t / G->n_weeks];
+    int w = t % G->n_weeks;
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC) != 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return close(fd[0]), close(fd[1]), -1;
+    if (pid == 0) {
+        close(fd[0]);
+        static char store[2 * WB_MAX_EXERCISES + 2][700];
+        char *argv[2 * WB_MAX_EXERCISES + 3 * WB_MAX_EXERCISES + 48], log[1400];
+        build_argv(G, s, w, argv, store);
+        snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);
+        sb_opts o;
+        sandbox_opts(G, s, &o);
+        o.wall_s = G->build_limit;
+        o.mem_bytes = BUILD_MEM;
+        o.log_path = log;
+        struct { int rc; sb_result r; } msg;
+        msg.rc = sb_run(&o, argv, &msg.r);
+        ssize_t n = write(fd[1], &msg, sizeof msg);
+        _exit(n == (ssize_t)sizeof msg ? 0 : 1);
+    }
+    close(fd[1]);
+    slot->pid = pid, slot->fd = fd[0], slot->task = t;
+    return 0;
+}
+
+static void build_done(grader *G, build_slot *slot)
+{
+    student *s = &G->st[slot->task / G->n_weeks];
+    int w = slot->task % G->n_weeks;
+    struct { int rc; sb_result r; } msg;
+    memset(&msg, 0, sizeof msg);
+    if (read(slot->fd, &msg, sizeof msg) != (ssize_t)sizeof msg) {
+        msg.rc = -1;
+        snprintf(msg.r.why, sizeof msg.r.why, "the build process died");
+    }
+    close(slot->fd);
+    char log[1400], why[900];
+    snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);
+    if (msg.rc != 0) {
+        G->sandbox_errors++;
+        fprintf(stderr, "grade: %s %s: the sandbox could not start the build: %s\n", s->id, G->weeks[w].dir, msg.r.why);
+        snprintf(why, sizeof why, "not graded: the grader could not start the build (%s); the instructor was told",
+                 msg.r.why);
+        set_all(G, s, w, ST_FAIL, why);
+        s->built[w] = -1;
+        return;
+    }
+    if (msg.r.limit == SB_LIMIT_NONE && msg.r.signal == 0 && msg.r.exit_code == 0) {
+        s->built[w] = 1;
+        return;
+    }
+    char e[400];
+    first_error(log, e, sizeof e);
+    if (msg.r.limit != SB_LIMIT_NONE) {
+        sb_opts o;
+        sandbox_opts(G, s, &o);
+        o.wall_s = G->build_limit, o.mem_bytes = BUILD_MEM;
+        char lt[300];
+        limit_text(&msg.r, &o, lt, sizeof lt);
+        snprintf(why, sizeof why, "did not build: %s", lt);
+    } else snprintf(why, sizeof why, "did not compile: %s", e);
+    set_all(G, s, w, ST_FAIL, why);
+    appendf(s->note[w], sizeof s->note[w], "- The build failed; its log ends:\n\n```\n%s\n```\n", e);
+}
+
+/* Build every student's weeks, `jobs` at a time, each in the sandbox. */
 static void build_all(grader *G)
 {
     int total = G->n_students * G->n_weeks, next = 0, running = 0;
-    job *jobs = calloc(G->jobs, sizeof *jobs);
-    int *slot_task = calloc(G->jobs, sizeof *slot_task);
-    for (int i = 0; i < G->jobs; i++) slot_task[i] = -1;
+    build_slot *slots = calloc(G->jobs, sizeof *slots);
+    for (int i = 0; i < G->jobs; i++) slots[i].pid = 0;
     while (next < total || running) {
         for (int i = 0; i < G->jobs && next < total; i++) {
-            if (slot_task[i] >= 0) continue;
+            if (slots[i].pid) continue;
             int t = next++;
-            student *s = &G->st[t / G->n_weeks];
-            int w = t % G->n_weeks;
-            if (s->built[w] < 0) continue; /* preparation failed or forbidden */
-            char *argv[48], target[700], log[1400];
-            build_argv(G, s, w, argv, target, sizeof target);
-            snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);
-            unlink(log);
-            if (job_start(&jobs[i], argv, NULL, log, (char *[]){ "MAKEFLAGS=", "MAKELEVEL=", NULL }, G->build_limit) == 0) {
-                slot_task[i] = t;
-                running++;
-            }
+            if (G->st[t / G->n_weeks].built[t % G->n_weeks] < 0) continue; /* preparation failed */
+            if (build_start(G, t, &slots[i]) == 0) running++;
         }
         for (int i = 0; i < G->jobs; i++) {
-            if (slot_task[i] < 0 || !job_poll(&jobs[i])) continue;
-            int t = slot_task[i];
-            student *s = &G->st[t / G->n_weeks];
-            int w = t % G->n_weeks;
-            char log[1400];
-            snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);
-            if (!jobs[i].timed_out && !jobs[i].signaled && jobs[i].exit_code == 0) {
-                s->built[w] = 1;
-            } else {
-                char e[400], why[700];
-                first_error(log, e, sizeof e);
-                if (jobs[i].timed_out) snprintf(why, sizeof why, "did not build within %.0f s", G->build_limit);
-                else snprintf(why, sizeof why, "did not compile: %s", e);
-                set_all(G, s, w, ST_FAIL, why);
-                appendf(s->note[w], sizeof s->note[w], "- The build failed; its log ends:\n\n```\n%s\n```\n", e);
-            }
-            slot_task[i] = -1;
+            int status;
+            if (!slots[i].pid || waitpid(slots[i].pid, &status, WNOHANG) != slots[i].pid) continue;
+            build_done(G, &slots[i]);
+            slots[i].pid = 0;
             running--;
         }
         usleep(20000);
     }
-    free(jobs);
-    free(slot_task);
+    free(slots);
 }
 
-/* Forbidden symbols in the compiled exercise objects. */
-static void scan_objects(grader *G, student *s, int w)
+/* ------------------------------------------------------------ object check */
+
+/* The exercise API of week w: the C functions the instructor's own build of
+ * the starters defines (build/WEEK/starter/EX.o, made by `make grade`). */
+static int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
+{
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        char obj[1400];
+        snprintf(obj, sizeof obj, "%s/build/%s/starter/%s.o", root, W->dir, W->meta.exercises[e]);
+        if (oc_api_symbols(obj, W->api, &W->n_api, MAX_API - 1) < 0)
+            return snprintf(err, errsz, "%s: cannot read the exercise API from %s (make grade builds it)", W->dir, obj), -1;
+    }
+    W->api[W->n_api] = NULL;
+    return 0;
+}
+
+/* The policy for exercise e of week w in student s's tree (objcheck.h):
+ * headers from the week, the weeks it uses, common/include, the phase's
+ * common/, the toolkit, the system, .deps/ for a week that needs it. */
+static void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy *p, const char **forbid,
+                            char inc[][1400], const char **incp)
 {
     const week_cfg *W = &G->weeks[w];
-    for (int f = 0; f < W->n_forbid && !s->forbidden[w]; f++) {
-        const forbid_rule *r = forbid_find(W->forbid[f]);
-        for (int e = 0; e < W->meta.n_exercises; e++) {
-            char obj[1500], what[200];
-            snprintf(obj, sizeof obj, "%s/build/%s/learner/%s.o", s->tree, W->dir, W->meta.exercises[e]);
-            if (forbid_scan_symbols(obj, r->sym, what, sizeof what)) {
-                s->forbidden[w] = 1;
-                appendf(s->note[w], sizeof s->note[w],
-                        "- The compiled %s.o refers to %s (`%s`), which this week forbids. Every checkpoint of the "
-                        "week scores 0.\n", W->meta.exercises[e], r->name, what);
-                break;
-            }
-        }
-    }
+    int nf = 0, ni = 0;
+    char pad[80];
+    snprintf(pad, sizeof pad, " %s ", W->meta.exercises[e]);
+    for (int f = 0; f < W->n_forbid; f++)
+        if (!strstr(W->forbid_except[f], pad)) forbid[nf++] = W->forbid[f];
+    forbid[nf] = NULL;
+    char ph[16];
+    snprintf(ph, sizeof ph, "%.*s", (int)strcspn(W->dir, "/"), W->dir);
+    snprintf(inc[ni++], 1400, "%s/%s", s->tree, W->dir);
+    snprintf(inc[ni++], 1400, "%s/common/include", s->tree);
+    snprintf(inc[ni++], 1400, "%s/%s/common", s->tree, ph);
+    for (int u = 0; u < W->meta.n_uses && ni < 12; u++) snprintf(inc[ni++], 1400, "%s/%s", s->tree, W->meta.uses[u]);
+    if (G->cuda_home[0]) snprintf(inc[ni++], 1400, "%s", G->cuda_home);
+    snprintf(inc[ni++], 1400, "/usr/include");
+    snprintf(inc[ni++], 1400, "/usr/lib/gcc");
+    if (W->meta.n_needs && G->deps_real[0]) snprintf(inc[ni++], 1400, "%s", G->deps_real);
+    for (int i = 0; i < ni; i++) incp[i] = inc[i];
+    incp[ni] = NULL;
+    memset(p, 0, sizeof *p);
+    p->api = (const char *const *)W->api;
+    p->harness_allow = HARNESS_ALLOW;
+    p->allow_refs = (const char *const *)W->api; /* one exercise may call another of its week (week 04's cli) */
+    p->forbid = forbid;
+    p->include_dirs = incp;
 }
 
+/* The object check of every built week of student s: each exercise object
+ * and its full dependency list. Runs after the build and before any of the
+ * student's code has run (a run could change the files). A violation scores
+ * the week 0, its lines in the notes. Also notes the test program's hash. */
+static void check_objects(grader *G, student *s, int w)
+{
+    const week_cfg *W = &G->weeks[w];
+    if (s->built[w] < 0) return;
+    oc_report rep;
+    memset(&rep, 0, sizeof rep);
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        char obj[1500], deps[1500], inc[16][1400];
+        const char *forbid[MAX_FORBID + 1], *incp[17];
+        oc_policy p;
+        exercise_policy(G, s, w, e, &p, forbid, inc, incp);
+        snprintf(obj, sizeof obj, "%s/build/%s/learner/%s.o", s->tree, W->dir, W->meta.exercises[e]);
+        snprintf(deps, sizeof deps, "%s/build/%s/learner/%s.fulldeps", s->tree, W->dir, W->meta.exercises[e]);
+        if (!is_file(obj)) continue; /* it did not compile: the build failure says so */
+        oc_check_object(obj, &p, &rep);
+        oc_check_deps(deps, s->tree, &p, &rep);
+    }
+    if (rep.violations) {
+        s->forbidden[w] = 1;
+        char why[300];
+        snprintf(why, sizeof why, "the compiled exercise code breaks the week's rules (%d finding%s, see the notes): "
+                 "every checkpoint of the week scores 0", rep.violations, rep.violations == 1 ? "" : "s");
+        set_all(G, s, w, ST_FAIL, why);
+        appendf(s->note[w], sizeof s->note[w], "- The object check refused the compiled exercise code:\n\n```\n");
+        /* paths in the scratch copy are the grader's business: show them relative to it */
+        size_t tl = strlen(s->tree);
+        for (const char *l = rep.text; l && *l;) {
+            size_t n = strcspn(l, "\n");
+            char line[400];
+            snprintf(line, sizeof line, "%.*s", (int)(n < 399 ? n : 399), l);
+            char *t;
+            while ((t = strstr(line, s->tree))) memmove(t, t + tl + (t[tl] == '/'), strlen(t + tl + (t[tl] == '/')) + 1);
+            appendf(s->note[w], sizeof s->note[w], "%s\n", line);
+            l += n + (l[n] == '\n');
+        }
+        appendf(s->note[w], sizeof s->note[w], "```\n");
+        printf("  %-24s %s: object check: %d finding%s\n", s->id, W->dir, rep.violations, rep.violations == 1 ? "" : "s");
+        for (const char *l = rep.text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+            printf("      %.*s\n", (int)strcspn(l, "\n"), l);
+        s->built[w] = -1;
+    } else if (s->built[w] == 1) {
+        char bin[1500];
+        snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
+        s->bin_hash[w] = file_hash(bin);
+    }
+    oc_report_free(&rep);
+}
+
+/* -------------------------------------------------------------- checkpoints */
+
 /* A checkpoint's outcome from its results record (common/include/wb_results.h),
- * which the test program writes to WB_RESULTS when it has run; `j` says how
- * the process ended and `log` holds what it printed (shown to people when
- * there is no record, never read for a result). A missing or unreadable
- * record is a FAIL: the program died or stopped before writing it. */
-static void outcome_from_record(const char *rpath, const char *id, const job *j, double limit, const char *log,
+ * which the test program writes to WB_RESULTS when it has run (the grader
+ * reads a bounded copy); `r` says how the sandboxed run ended and `log`
+ * holds what it printed (shown to people when there is no record, never read
+ * for a result). A missing or unreadable record is a FAIL: the program died
+ * or stopped before writing it. */
+static void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
                                 cp_grade *out)
 {
     memset(out, 0, sizeof *out);
     out->ratio = NAN;
     out->status = ST_FAIL;
-    if (j->timed_out) {
+    if (j->limit == SB_LIMIT_WALL) {
         snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped (instructors: if a "
                  "correct solution needs longer, raise LIMIT)", limit);
+        return;
+    }
+    if (j->limit != SB_LIMIT_NONE) {
+        const char *what = j->limit == SB_LIMIT_MEM    ? "out of memory: the run passed the sandbox's host-memory limit"
+                           : j->limit == SB_LIMIT_CPU  ? "CPU time limit: the run used more CPU time than allowed"
+                           : j->limit == SB_LIMIT_FILE ? "file size limit: the run wrote too large a file"
+                                                       : "output limit: the run printed too much and was stopped";
+        snprintf(out->why, sizeof out->why, "%s", what);
         return;
     }
     wb_result *r = NULL;
@@ -826,9 +1011,9 @@ static void outcome_from_record(const char *rpath, const char *id, const job *j,
         if (n < 0 && access(rpath, F_OK) != 0) snprintf(what, sizeof what, "it wrote no results record");
         else if (n < 0) snprintf(what, sizeof what, "its results record is unreadable (%s)", err);
         else snprintf(what, sizeof what, "its results record has no checkpoint %s", id);
-        if (j->signaled)
-            snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s); %s", j->signaled,
-                     strsignal(j->signaled), what);
+        if (j->signal)
+            snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s); %s", j->signal,
+                     strsignal(j->signal), what);
         else {
             /* the last line it printed, for people (the program may have said why it stopped) */
             char tail[240] = "";
@@ -873,54 +1058,88 @@ static void score_checkpoint(cp_grade *g, double pts)
     }
 }
 
-/* Run one checkpoint of one week of one student with `seed`: the test
- * program with CK_RUN_CASE=the checkpoint and WB_RESULTS=a file in the
- * scratch folder, whose record gives the outcome. */
+/* The environment of a checkpoint's run, besides PATH and HOME (the sandbox
+ * sets those and nothing else). No CK_FORK: Check's fork mode is on, so
+ * each test of the checkpoint runs in its own child process, as in
+ * practice (week 02's fault tests skip themselves under CK_FORK=no). */
+static int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
+                          const char *rec, char store[][1700], const char **env)
+{
+    const week_cfg *W = &G->weeks[w];
+    int k = 0;
+    snprintf(store[k++], 1700, "WB_SEED=%llu", seed);
+    snprintf(store[k++], 1700, "CK_RUN_CASE=%s", id);
+    snprintf(store[k++], 1700, "WB_WEEK_DIR=%s", W->dir);
+    snprintf(store[k++], 1700, "WB_WEEK=%s", W->dir);
+    snprintf(store[k++], 1700, "WB_PROGRESS=%s/.grade-progress.md", s->tree);
+    snprintf(store[k++], 1700, "WB_TEST_TIMEOUT=%d", (int)G->limit);
+    snprintf(store[k++], 1700, "WB_IMPL=submission of %s", s->id);
+    snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
+    snprintf(store[k++], 1700, "WB_RECORD=0");
+    if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
+    for (int i = 0; i < k; i++) env[i] = store[i];
+    env[k] = NULL;
+    return k;
+}
+
+/* Run one checkpoint of one week of one student with `seed`, in the
+ * sandbox with the GPU: the test program with CK_RUN_CASE=the checkpoint
+ * and WB_RESULTS=a file in the scratch tree, whose record gives the outcome. */
 static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
                            cp_grade *out)
 {
     const week_cfg *W = &G->weeks[w];
     const char *id = W->meta.checkpoints[c].id;
-    char bin[1400], log[1600], rec[1600], seedv[64], casev[100], weekv[700], weekd[700], progv[1500], tov[64],
-        implv[200], recv[1700];
-    snprintf(bin, sizeof bin, "build/%s/learner/test", W->dir);
+    char bin[1400], log[1600], rec[1600], copy[1600], why[300];
+    snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
     snprintf(log, sizeof log, "%s/../run-%d-%s%s.log", s->tree, w, id, tag);
-    snprintf(rec, sizeof rec, "%s/../results-%d-%s%s.tsv", s->tree, w, id, tag);
-    unlink(log);
-    unlink(rec);
-    snprintf(seedv, sizeof seedv, "WB_SEED=%llu", seed);
-    snprintf(casev, sizeof casev, "CK_RUN_CASE=%s", id);
-    snprintf(weekv, sizeof weekv, "WB_WEEK_DIR=%s", W->dir);
-    snprintf(weekd, sizeof weekd, "WB_WEEK=%s", W->dir);
-    snprintf(progv, sizeof progv, "WB_PROGRESS=%s/../progress.md", s->tree);
-    snprintf(tov, sizeof tov, "WB_TEST_TIMEOUT=%d", (int)G->limit);
-    snprintf(implv, sizeof implv, "WB_IMPL=submission of %s", s->id);
-    snprintf(recv, sizeof recv, "WB_RESULTS=%s", rec);
-    char *env[] = { seedv, casev, weekv, weekd, progv, tov, implv, recv, "WB_RECORD=0", "WB_LEDGER=", "WB_CSV=",
-                    "WB_EXPECT=", "CK_FORK=no", "CK_VERBOSITY=", NULL };
-    char abs_bin[1600];
-    snprintf(abs_bin, sizeof abs_bin, "%s/%s", s->tree, bin);
-    char *argv[] = { abs_bin, NULL };
-    job j;
-    memset(&j, 0, sizeof j);
-    if (run_limited(argv, s->tree, log, env, G->limit, &j) < 0) j.exit_code = 127; /* could not fork */
-    outcome_from_record(rec, id, &j, G->limit, log, out);
+    snprintf(rec, sizeof rec, "%s/.grade-results-%u.tsv", s->tree, G->run_seq++); /* a new name: nothing to remove first */
+    snprintf(copy, sizeof copy, "%s/../results-%d-%s%s.tsv", s->tree, w, id, tag);
+    unlink(copy);
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    /* an earlier run of this student's code could have rewritten the test program */
+    if (s->bin_hash[w] && file_hash(bin) != s->bin_hash[w]) {
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN;
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "the test program changed after it was built (an earlier run of this "
+                 "submission rewrote it): not run");
+        return;
+    }
+    char store[12][1700];
+    const char *env[13];
+    checkpoint_env(G, s, w, id, seed, rec, store, env);
+    sb_opts o;
+    sandbox_opts(G, s, &o);
+    o.gpu = 1;
+    o.env = env;
+    o.wall_s = G->limit + 10; /* Check's own per-test limit (WB_TEST_TIMEOUT) comes first */
+    o.mem_bytes = RUN_MEM;
+    o.log_path = log;
+    if (is_dir("/usr/local/nvidia/lib64")) o.ld_library_path = "/usr/local/nvidia/lib64";
+    char *argv[] = { bin, NULL };
+    if (sb_run(&o, argv, &r) != 0) {
+        G->sandbox_errors++;
+        fprintf(stderr, "grade: %s %s: the sandbox could not start the run: %s\n", s->id, id, r.why);
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN;
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "not graded: the grader could not start the run (%s)", r.why);
+        return;
+    }
+    if (copy_untrusted(rec, copy, MAX_RECORD, why, sizeof why) != 0 && strcmp(why, "absent") != 0) {
+        /* a record that is a link, a fifo or huge: as good as none */
+        FILE *f = fopen(copy, "w");
+        if (f) fprintf(f, "refused by the grader: %s\n", why), fclose(f);
+    }
+    outcome_from_record(copy, id, &r, G->limit, log, out);
 }
 
 static void grade_student_week(grader *G, student *s, int w)
 {
     const week_cfg *W = &G->weeks[w];
-    if (s->built[w] < 0 && !s->forbidden[w]) return; /* already set by preparation */
-    if (s->forbidden[w]) {
-        set_all(G, s, w, ST_FAIL, "uses a forbidden library (see the notes)");
-        return;
-    }
-    if (s->built[w] != 1) return; /* the build failure is already recorded */
-    scan_objects(G, s, w);
-    if (s->forbidden[w]) {
-        set_all(G, s, w, ST_FAIL, "uses a forbidden library (see the notes)");
-        return;
-    }
+    if (s->built[w] != 1) return; /* refused, not built, or the object check said no: already recorded */
     for (int c = 0; c < W->meta.n_checkpoints; c++) {
         const wb_checkpoint *cp = &W->meta.checkpoints[c];
         cp_grade *g = &s->g[w][c];
@@ -1187,6 +1406,10 @@ int grade_main(int argc, char **argv)
         i++;
     }
     if (!G.subs[0] || !weeks[0] || !G.gradebook[0]) return usage(), 2;
+    /* Student code runs only in the sandbox: without one, nothing is graded. */
+    char why[512];
+    if (!sb_available(NULL, why))
+        return fprintf(stderr, "grade: refusing to grade: student code runs only in a bubblewrap sandbox, and %s\n", why), 2;
     char *r = realpath(G.root, NULL);
     if (!r) return fprintf(stderr, "no workbook at %s\n", G.root), 2;
     snprintf(G.root, sizeof G.root, "%s", r);
@@ -1204,18 +1427,67 @@ int grade_main(int argc, char **argv)
     r = realpath(G.scratch, NULL);
     snprintf(G.scratch, sizeof G.scratch, "%s", r);
     free(r);
-    char err[1000];
+    /* What the sandbox shows read-only besides the system: the toolkit of the
+     * nvcc make is given, .deps/ (third-party headers), Check if it lives
+     * elsewhere; what must not be there: this workbook, the class, the
+     * gradebook and the feedback. */
+    snprintf(G.nvcc, sizeof G.nvcc, "/usr/local/cuda/bin/nvcc");
+    for (int i = 0; i < G.n_make_args; i++) {
+        if (strncmp(G.make_args[i], "NVCC=", 5) == 0) snprintf(G.nvcc, sizeof G.nvcc, "%s", G.make_args[i] + 5);
+        if (strncmp(G.make_args[i], "CHECK_DIR=", 10) == 0 && G.make_args[i][10]) {
+            r = realpath(G.make_args[i] + 10, NULL);
+            if (r) snprintf(G.check_dir, sizeof G.check_dir, "%s", r);
+            free(r);
+        }
+    }
+    {
+        char home[600];
+        snprintf(home, sizeof home, "%s", G.nvcc);
+        for (int k = 0; k < 2; k++) {
+            char *sl = strrchr(home, '/');
+            if (sl) *sl = 0;
+        }
+        r = home[0] ? realpath(home, NULL) : NULL;
+        if (r) snprintf(G.cuda_home, sizeof G.cuda_home, "%s", r);
+        free(r);
+        snprintf(G.sb_path, sizeof G.sb_path, "%.*s:/usr/local/cuda/bin:/usr/bin:/bin",
+                 (int)(strrchr(G.nvcc, '/') ? strrchr(G.nvcc, '/') - G.nvcc : 0), G.nvcc);
+        if (G.sb_path[0] == ':') memmove(G.sb_path, G.sb_path + 1, strlen(G.sb_path));
+        char deps[700];
+        snprintf(deps, sizeof deps, "%s/.deps", G.root);
+        r = is_dir(deps) ? realpath(deps, NULL) : NULL;
+        if (r) snprintf(G.deps_real, sizeof G.deps_real, "%s", r);
+        free(r);
+        int k = 0;
+        if (G.cuda_home[0]) G.ro[k++] = G.cuda_home;
+        if (G.deps_real[0]) G.ro[k++] = G.deps_real;
+        if (G.check_dir[0]) G.ro[k++] = G.check_dir;
+        G.ro[k] = NULL;
+        r = realpath(G.subs, NULL);
+        if (!r) return fprintf(stderr, "no submissions folder %s\n", G.subs), 2;
+        snprintf(G.subs, sizeof G.subs, "%s", r);
+        free(r);
+        k = 0;
+        G.hide[k++] = G.root, G.hide[k++] = G.subs, G.hide[k++] = G.feedback, G.hide[k++] = G.gradebook;
+        G.hide[k] = NULL;
+        const char *ng = getenv("WB_NO_GPU");
+        G.no_gpu_env = ng && *ng == '1';
+    }
+    char err[4000];
     char list[MAX_WEEKS][64];
     int n_list = split_weeks(weeks, list, err, sizeof err);
     if (n_list < 0) return fprintf(stderr, "%s\n", err), 2;
     for (int k = 0; k < n_list; k++) {
-        if (load_week_cfg(G.root, list[k], &G.weeks[G.n_weeks], err, sizeof err) != 0)
+        if (load_week_cfg(G.root, list[k], &G.weeks[G.n_weeks], err, sizeof err) != 0 ||
+            load_week_api(G.root, &G.weeks[G.n_weeks], err, sizeof err) != 0)
             return fprintf(stderr, "%s\n", err), 2;
         G.n_weeks++;
     }
     G.st = calloc(MAX_STUDENTS, sizeof *G.st);
-    G.n_students = list_submissions(G.subs, G.st, MAX_STUDENTS, err, sizeof err);
-    if (G.n_students < 0) return fprintf(stderr, "%s\n", err), 2;
+    char ignored[2000] = "";
+    G.n_students = list_submissions(G.subs, G.st, MAX_STUDENTS, err, sizeof err, ignored, sizeof ignored);
+    if (G.n_students < 0) return fprintf(stderr, "grade: the class folder %s cannot be graded:\n%s\n", G.subs, err), 2;
+    if (ignored[0]) printf("Not submissions (ignored):\n%s%s", ignored, ignored[strlen(ignored) - 1] == '\n' ? "" : "\n");
     if (G.n_students == 0) return fprintf(stderr, "no submissions (folders or archives) in %s\n", G.subs), 2;
     double t0 = now_s();
     printf("Grading %d submission%s of", G.n_students, G.n_students == 1 ? "" : "s");
@@ -1224,17 +1496,21 @@ int grade_main(int argc, char **argv)
     for (int i = 0; i < G.n_students; i++) {
         student *s = &G.st[i];
         if (prepare_student(&G, s, err, sizeof err) != 0) {
+            if (s->refused) printf("  %-24s %s\n", s->id, err);
+            else fprintf(stderr, "grade: %s: %s\n", s->id, err);
             for (int w = 0; w < G.n_weeks; w++) {
                 set_all(&G, s, w, ST_FAIL, err);
+                if (s->refused) appendf(s->note[w], sizeof s->note[w], "- %s. Every checkpoint scores 0.\n", err);
                 s->built[w] = -1;
             }
             continue;
         }
-        for (int w = 0; w < G.n_weeks; w++)
-            if (s->forbidden[w]) s->built[w] = -1;
     }
     build_all(&G);
-    printf("  prepared and built in %.0f s\n", now_s() - t0);
+    /* before any student's code runs: it could change its own files */
+    for (int i = 0; i < G.n_students; i++)
+        for (int w = 0; w < G.n_weeks; w++) check_objects(&G, &G.st[i], w);
+    printf("  prepared, built and checked in %.0f s\n", now_s() - t0);
     for (int i = 0; i < G.n_students; i++) {
         student *s = &G.st[i];
         double ts = now_s();
@@ -1254,7 +1530,25 @@ int grade_main(int argc, char **argv)
     }
     if (write_gradebook(&G, G.gradebook) != 0) return fprintf(stderr, "cannot write %s\n", G.gradebook), 1;
     printf("Gradebook: %s; feedback: %s/ID.md; %.0f s in all.\n", G.gradebook, G.feedback, now_s() - t0);
+    int skipped = 0;
+    for (int i = 0; i < G.n_students; i++)
+        for (int w = 0; w < G.n_weeks; w++)
+            for (int c = 0; c < G.weeks[w].meta.n_checkpoints; c++) skipped += G.st[i].g[w][c].status == ST_SKIP;
     free(G.st);
+    for (int w = 0; w < G.n_weeks; w++)
+        for (int k = 0; k < G.weeks[w].n_api; k++) free(G.weeks[w].api[k]);
+    if (G.sandbox_errors) {
+        fprintf(stderr, "grade: INCOMPLETE: the sandbox could not start %d build%s or run%s (above); those are not "
+                "the students' doing: fix the host and grade again\n", G.sandbox_errors, G.sandbox_errors == 1 ? "" : "s",
+                G.sandbox_errors == 1 ? "" : "s");
+        return 1;
+    }
+    if (skipped) {
+        fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run (no GPU here%s) and %s SKIP in the gradebook, "
+                "earning nothing: grade again on a GPU host before using these totals\n", skipped,
+                skipped == 1 ? "" : "s", G.no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
+        return 3;
+    }
     return 0;
 }
 

@@ -228,6 +228,8 @@ static int math_ok(const char *s)
     return 0;
 }
 
+static int compiler_made(const char *n, int bind);
+
 static const char *const default_harness[] = { "wb_", "ck_", "srunner_", "suite_", "tcase_", NULL };
 
 /* ------------------------------------------------------------- the object */
@@ -329,9 +331,7 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
             else if (harness_name) report(r, "defines: %s: a harness internal (the linker would take it over the harness's)", n);
             else if (replaces_new_delete(n))
                 report(r, "defines: %s: replaces the global operator new/delete", n);
-            else if (is_mangled(n) || starts(n, "DW.ref.") || starts(n, "__fatbinwrap_") ||
-                     starts(n, "__cudaRegisterLinkedBinary_") || starts(n, "__nv_") ||
-                     (bind == STB_WEAK && (starts(n, "nvtx") || starts(n, "InitializeInjectionNvtx") || starts(n, "hostRef"))))
+            else if (compiler_made(n, bind))
                 continue; /* made by nvcc or by the CUDA headers */
             else report(r, "defines: %s: not the exercise's API (a C symbol here could displace the harness's or the runtime's)", n);
             continue;
@@ -389,6 +389,58 @@ int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
     int n = check_elf(&f, path, p, r);
     munmap(m, (size_t)st.st_size);
     return n;
+}
+
+/* Made by nvcc or by the CUDA headers, not written by a person. */
+static int compiler_made(const char *n, int bind)
+{
+    return is_mangled(n) || starts(n, "DW.ref.") || starts(n, "__fatbinwrap_") || starts(n, "__cudaRegisterLinkedBinary_") ||
+           starts(n, "__nv_") ||
+           (bind == STB_WEAK && (starts(n, "nvtx") || starts(n, "InitializeInjectionNvtx") || starts(n, "hostRef")));
+}
+
+int oc_api_symbols(const char *path, char **names, int *n, int max)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return -1;
+    span f = { m, (size_t)st.st_size };
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.b;
+    int added = -1;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_type != ET_REL ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || !fits(&f, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
+        goto out;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f.b + eh->e_shoff);
+    for (unsigned i = 0; i < eh->e_shnum; i++) {
+        if (sh[i].sh_type != SHT_SYMTAB) continue;
+        const Elf64_Shdr *s = &sh[i];
+        if (s->sh_entsize != sizeof(Elf64_Sym) || !fits(&f, s->sh_offset, s->sh_size) || s->sh_link >= eh->e_shnum ||
+            !fits(&f, sh[s->sh_link].sh_offset, sh[s->sh_link].sh_size) || sh[s->sh_link].sh_size == 0)
+            goto out;
+        const Elf64_Sym *sym = (const Elf64_Sym *)(f.b + s->sh_offset);
+        const char *str = (const char *)f.b + sh[s->sh_link].sh_offset;
+        size_t strsz = sh[s->sh_link].sh_size, nsym = s->sh_size / sizeof *sym;
+        if (str[strsz - 1] != 0) goto out;
+        added = 0;
+        for (size_t k = 1; k < nsym && *n < max; k++) {
+            if (sym[k].st_name >= strsz || sym[k].st_shndx == SHN_UNDEF) continue;
+            int bind = ELF64_ST_BIND(sym[k].st_info), type = ELF64_ST_TYPE(sym[k].st_info);
+            const char *nm = str + sym[k].st_name;
+            if (bind == STB_LOCAL || !*nm || (type != STT_FUNC && type != STT_OBJECT) || compiler_made(nm, bind)) continue;
+            char *c = strdup(nm);
+            if (c) names[(*n)++] = c, added++;
+        }
+        break;
+    }
+out:
+    munmap(m, (size_t)st.st_size);
+    return added;
 }
 
 /* ------------------------------------------------------------- headers */

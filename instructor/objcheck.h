@@ -69,4 +69,11 @@ int oc_check_deps(const char *dfile, const char *base, const oc_policy *p, oc_re
 
 void oc_report_free(oc_report *r);
 
+/* The C names (not C++-mangled, not made by nvcc or the CUDA headers) that a
+ * trusted object defines globally: the exercise's API, read from the
+ * instructor's own build of the exercise. Appends at most max-*n names to
+ * names[*n...] (each malloc'd). Returns how many were added, -1 if the file
+ * is not a readable ELF64 object. */
+int oc_api_symbols(const char *path, char **names, int *n, int max);
+
 #endif
