@@ -120,6 +120,7 @@ grade-fixtures:
 	@rm -rf $(FIXTURE_OUT) && mkdir -p $(FIXTURE_OUT)/class && chmod 755 $(FIXTURE_OUT)
 	@cp -R instructor/fixtures/class/. $(FIXTURE_OUT)/class/
 	@tar -czf $(FIXTURE_OUT)/class/archived.tar.gz -C instructor/fixtures/archived .
+	@bash instructor/fixtures/hostile.sh $(FIXTURE_OUT)/class $(FIXTURE_OUT)/dupclass
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE_OUT)/class --weeks "$(FIXTURE_WEEK)" \
 	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
 	  --jobs $(JOBS) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
@@ -157,6 +158,16 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	  bash instructor/check_fixture_gradebook.sh $(FIXTURE_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class without a GPU (sandboxed; SKIP and exit 3, object check, compile error)"; \
 	  else tail -n 20 $(BUILD)/instructor/fixtures.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class without a GPU" "see $(BUILD)/instructor/fixtures.log"; fi
+	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
+	elif [ ! -d $(FIXTURE_OUT)/dupclass/dup ] || [ ! -f $(FIXTURE_OUT)/dupclass/dup.tar.gz ]; then \
+	  $(WB) ledger-add $(LEDGER) FAIL "grade: one student twice refuses the class" "no $(FIXTURE_OUT)/dupclass (made by grade-fixtures)"; \
+	else WB_NO_GPU=1 $(GRADE_BIN) --root . --submissions $(FIXTURE_OUT)/dupclass --weeks "$(FIXTURE_WEEK)" \
+	  --gradebook $(FIXTURE_OUT)/dup/gradebook.csv --scratch $(FIXTURE_OUT)/dup/scratch --seed $(SEED) --limit 60 \
+	  --jobs $(JOBS) $(GRADE_MAKE_ARGS) >$(BUILD)/instructor/dupclass.log 2>&1; rc=$$?; \
+	  if [ $$rc = 2 ] && grep -qE "/dupclass/dup and [^ ]*/dupclass/dup.tar.gz are both student dup: keep one" $(BUILD)/instructor/dupclass.log && \
+	    [ ! -e $(FIXTURE_OUT)/dup/gradebook.csv ]; \
+	  then $(WB) ledger-add $(LEDGER) PASS "grade: one student twice (dup/ and dup.tar.gz) refuses the class (exit 2, both named)"; \
+	  else cat $(BUILD)/instructor/dupclass.log; $(WB) ledger-add $(LEDGER) FAIL "grade: one student twice refuses the class" "exit $$rc; see $(BUILD)/instructor/dupclass.log"; fi; fi
 else
 	$(Q)for l in "instructor unit tests (grade.c, quiz.c)" "sandbox, unpack, objcheck: module tests" "grade: fixture class without a GPU"; do \
 	  $(WB) ledger-add $(LEDGER) SKIP "$$l" "libarchive's headers are missing: apt-get install -y libarchive-dev"; done
