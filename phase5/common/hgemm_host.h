@@ -124,9 +124,10 @@ static inline wb_bench_row hl_row(hl_run *r, const char *variant, hgemm_fn fn, d
 }
 
 /* The ladder. Returns the ratio to cuBLAS of version `headline` at 4096
- * (NaN when headline < 0 or its output was wrong); `checkpoint` names the
- * target shown on that row. */
-static inline double hgemm_ladder(const hgemm_version *v, int nv, int headline, const char *checkpoint)
+ * (NaN when headline < 0 or its output was wrong). Like the SGEMM ladder
+ * (gemm_check.h), it serves no checkpoint and shows no target: the speed
+ * checkpoint's own benchmark does. */
+static inline double hgemm_ladder(const hgemm_version *v, int nv, int headline)
 {
     static const int SIZES[] = { 1024, 2048, 4096 };
     double ratio = NAN;
@@ -141,8 +142,7 @@ static inline double hgemm_ladder(const hgemm_version *v, int nv, int headline, 
         double yard = lib.invalid ? NAN : lib.value;
         for (int i = 0; i < nv; i++) {
             int head = i == headline && n == 4096;
-            const wb_checkpoint *c = head ? wb_week_checkpoint(wb_current_week(), checkpoint) : NULL;
-            wb_bench_row row = hl_row(&r, v[i].name, v[i].fn, yard, c ? c->target : 0);
+            wb_bench_row row = hl_row(&r, v[i].name, v[i].fn, yard, 0);
             if (head) ratio = wb_bench_ratio(&row);
         }
         cublasDestroy(r.h);

@@ -61,7 +61,7 @@ static const wb_test TESTS[] = {
 static double bench_ladder(void)
 {
     const hgemm_version v[] = { { "wmma", hgemm_wmma } };
-    return hgemm_ladder(v, 1, 0, "w25.wmma-speed");
+    return hgemm_ladder(v, 1, 0);
 }
 
 /* Benchmarks that serve no checkpoint; `--bench` also runs the WB_SPEED one (hgemm). */

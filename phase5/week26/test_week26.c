@@ -110,7 +110,7 @@ static const wb_test TESTS[] = {
 static double bench_ladder(void)
 {
     const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync + ldmatrix + cp.async", hgemm_mma } };
-    return hgemm_ladder(v, 2, 1, "w26.mma-speed");
+    return hgemm_ladder(v, 2, 1);
 }
 
 /* Benchmarks that serve no checkpoint; `--bench` also runs the WB_SPEED ones

@@ -103,7 +103,7 @@ static double bench_ladder(void)
     const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync (week 26)", hgemm_mma },
                                 { "restructured (yours)", hgemm_tiled },
                                 { "CUTLASS device::Gemm (yours)", cutlass_hgemm } };
-    return hgemm_ladder(v, 4, -1, NULL);
+    return hgemm_ladder(v, 4, -1);
 }
 
 /* Benchmarks that serve no checkpoint; `--bench` also runs the WB_SPEED one (hgemm). */

@@ -318,7 +318,7 @@ static double bench_ladder(void)
     const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync (week 26)", hgemm_mma },
                                 { "restructured (week 27)", hgemm_tiled }, { "CUTLASS device::Gemm", cutlass_hgemm },
                                 { "epilogue kernel, no bias/act", gemm_plain } };
-    return hgemm_ladder(v, 5, -1, NULL);
+    return hgemm_ladder(v, 5, -1);
 }
 
 /* Benchmarks that serve no checkpoint; `--bench` also runs the WB_SPEED one (fused). */
