@@ -1075,7 +1075,6 @@ static int checkpoint_env(const grader *G, const student *s, int w, const char *
     snprintf(store[k++], 1700, "WB_TEST_TIMEOUT=%d", (int)G->limit);
     snprintf(store[k++], 1700, "WB_IMPL=submission of %s", s->id);
     snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
-    snprintf(store[k++], 1700, "WB_RECORD=0");
     if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
     for (int i = 0; i < k; i++) env[i] = store[i];
     env[k] = NULL;
