@@ -71,6 +71,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wb_file.h"
 #include "wb_meta.h"
 #include "wb_results.h"
 #include "objcheck.h"
@@ -92,22 +93,6 @@ static double now_s(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0;
-    char *s = malloc(cap);
-    size_t k;
-    while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (cap - n < 2) s = realloc(s, cap *= 2);
-    }
-    s[n] = 0;
-    fclose(f);
-    return s;
 }
 
 static int is_dir(const char *p)
@@ -374,10 +359,10 @@ static char *week_config(const char *root, const char *week, const char *name)
 {
     char p[1400];
     snprintf(p, sizeof p, "%s/instructor/weeks/%s/%s", root, week, name);
-    char *s = slurp(p);
+    char *s = wb_read_file(p, NULL);
     if (s) return s;
     snprintf(p, sizeof p, "%s/%s/instructor/%s", root, week, name);
-    return slurp(p);
+    return wb_read_file(p, NULL);
 }
 
 static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz)
@@ -744,7 +729,7 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
 /* The first compiler error in a build log, for the feedback. */
 static void first_error(const char *log, char *out, size_t outsz)
 {
-    char *t = slurp(log);
+    char *t = wb_read_file(log, NULL);
     out[0] = 0;
     if (!t) return;
     char *p = strstr(t, "error");
@@ -1017,7 +1002,7 @@ static void outcome_from_record(const char *rpath, const char *id, const sb_resu
         else {
             /* the last line it printed, for people (the program may have said why it stopped) */
             char tail[240] = "";
-            char *text = log ? slurp(log) : NULL;
+            char *text = log ? wb_read_file(log, NULL) : NULL;
             if (text) {
                 size_t k = strlen(text);
                 while (k && (text[k - 1] == '\n' || text[k - 1] == ' ')) text[--k] = 0;
@@ -1229,7 +1214,7 @@ typedef struct {
 static void quiz_cols_load(const char *path, quiz_cols *q)
 {
     memset(q, 0, sizeof *q);
-    char *text = slurp(path);
+    char *text = wb_read_file(path, NULL);
     if (!text) return;
     for (const char *p = text; *p;) {
         if (*p == '\n' || *p == '\r') { /* a blank line is no row */

@@ -38,23 +38,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MIN_LEN 30
+#include "wb_file.h"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 4096, n = 0, k;
-    char *s = malloc(cap);
-    while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (cap - n < 2) s = realloc(s, cap *= 2);
-    }
-    s[n] = 0;
-    fclose(f);
-    if (len) *len = n;
-    return s;
-}
+#define MIN_LEN 30
 
 /* A line with runs of blanks made one space, trimmed: malloc'd. */
 static char *norm(const char *line, size_t len)
@@ -153,7 +139,7 @@ static void add_solution(const char *root, const char *rel)
 {
     char path[8200];
     snprintf(path, sizeof path, "%s/%s", root, rel);
-    char *src = slurp(path, NULL);
+    char *src = wb_read_file(path, NULL);
     if (!src) return;
     n_solution_files++;
     enum { SHARED, SOL, STARTER } state = SHARED;
@@ -200,7 +186,7 @@ static void add_solution(const char *root, const char *rel)
 
 static int load_allow(const char *path)
 {
-    char *text = slurp(path, NULL);
+    char *text = wb_read_file(path, NULL);
     if (!text) return -1;
     for (char *line = text; *line;) {
         char *nl = strchr(line, '\n');
@@ -285,7 +271,7 @@ static int hits;
 static void scan_file(const char *path)
 {
     size_t len;
-    char *text = slurp(path, &len);
+    char *text = wb_read_file(path, &len);
     if (!text) return;
     int lno = 0;
     for (const char *line = text; line < text + len;) {

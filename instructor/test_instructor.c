@@ -269,7 +269,7 @@ START_TEST(untrusted_files_copied)
     fprintf(f, "hello\n");
     fclose(f);
     ck_assert_int_eq(copy_untrusted(a, b, 100, why, sizeof why), 0);
-    char *t = slurp(b);
+    char *t = wb_read_file(b, NULL);
     ck_assert_str_eq(t, "hello\n");
     free(t);
     ck_assert_int_eq(copy_untrusted(a, b, 3, why, sizeof why), -1);
@@ -332,7 +332,7 @@ START_TEST(limit_stops_a_hang_and_its_group)
     double took = now_s() - t0;
     ck_assert_msg(j.timed_out, "a command past its limit must be reported as timed out");
     ck_assert_msg(took < 6, "stopping took %.1f s", took);
-    char *s = slurp(pidfile);
+    char *s = wb_read_file(pidfile, NULL);
     ck_assert_ptr_nonnull(s);
     pid_t child = (pid_t)atoi(s);
     free(s);
@@ -341,7 +341,7 @@ START_TEST(limit_stops_a_hang_and_its_group)
     /* the grandchild is gone (or a zombie waiting for init) */
     char stat[64], *st;
     snprintf(stat, sizeof stat, "/proc/%d/stat", (int)child);
-    st = slurp(stat);
+    st = wb_read_file(stat, NULL);
     int alive = st && !strstr(st, ") Z ");
     free(st);
     ck_assert_msg(!alive, "the command's child %d still runs after the limit", (int)child);
@@ -507,7 +507,7 @@ START_TEST(gradebook_and_feedback)
     int fd = mkstemp(csv);
     close(fd);
     ck_assert_int_eq(write_gradebook(&G, csv), 0);
-    char *t = slurp(csv);
+    char *t = wb_read_file(csv, NULL);
     ck_assert_msg(strstr(t, "student,phase0/week01 w01.devquery (10),phase0/week01 w01.vecadd (20),"
                             "phase0/week01 w01.vecadd-bw (10),total,out_of,skipped,seed\n"), "%s", t);
     ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5\n"), "%s", t);
@@ -517,7 +517,7 @@ START_TEST(gradebook_and_feedback)
     fd = mkstemp(fb);
     close(fd);
     ck_assert_int_eq(write_feedback(&G, &st[0], fb), 0);
-    t = slurp(fb);
+    t = wb_read_file(fb, NULL);
     ck_assert(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | 0.620 of COPY (x) | >= 0.85 COPY |"));
     ck_assert(strstr(t, "**Total: 37.29 of 40 points.**"));
     free(t);
@@ -544,7 +544,7 @@ START_TEST(gradebook_and_feedback)
     ck_assert_int_eq(qz_cmd_grade("quizzes/phase0.txt", dir, csv), 0);
     fclose(stdout);
     stdout = saved;
-    t = slurp(csv);
+    t = wb_read_file(csv, NULL);
     char want[200];
     snprintf(want, sizeof want, "seed,quiz.phase0 (of %d),quiz.phase0 problems\n", z.n);
     ck_assert_msg(strstr(t, want), "%s", t);
@@ -558,7 +558,7 @@ START_TEST(gradebook_and_feedback)
      * columns and the quiz-only rows kept, as they were */
     st[0].g[0][2].points = 8.5;
     ck_assert_int_eq(write_gradebook(&G, csv), 0);
-    char *again = slurp(csv);
+    char *again = wb_read_file(csv, NULL);
     char *ann = strstr(t, "\nann,"), *cut = strstr(ann, "7.29,37.29");
     memcpy(cut, "8.50,38.50", 10);
     ck_assert_str_eq(again, t);
@@ -699,7 +699,7 @@ static char *captured(int (*f)(const char *, const char *), const char *a, const
     fflush(stdout), fflush(stderr);
     dup2(o, 1), dup2(e, 2);
     close(o), close(e), close(fd);
-    char *t = slurp(path);
+    char *t = wb_read_file(path, NULL);
     unlink(path);
     return t;
 }
@@ -715,7 +715,7 @@ static char *captured2_grade(const char *quiz, const char *dir, const char *csv,
     fflush(stdout), fflush(stderr);
     dup2(o, 1), dup2(e, 2);
     close(o), close(e), close(fd);
-    char *t = slurp(path);
+    char *t = wb_read_file(path, NULL);
     unlink(path);
     return t;
 }
@@ -881,7 +881,7 @@ static char *grade_into(const char *book, const char *const *answers, int n)
         int rc = qz_cmd_grade(quiz, dir, csv);
         fflush(stdout), dup2(o, 1), close(o);
         ck_assert_int_eq(rc, 0);
-        char *t = slurp(csv);
+        char *t = wb_read_file(csv, NULL);
         if (once) ck_assert_msg(strcmp(once, t) == 0, "grading again changed the gradebook:\n%s\nthen\n%s", once, t);
         free(once);
         once = t;
@@ -926,7 +926,7 @@ START_TEST(quiz_graded_keeps_its_key)
 {
     char quiz[64], ans[] = "/tmp/wb-answers-XXXXXX", prog[] = "/tmp/wb-progress-XXXXXX";
     sealed_file("graded: yes\n", quiz);
-    char *text = slurp(quiz);
+    char *text = wb_read_file(quiz, NULL);
     ck_assert_msg(strstr(text, "\ngraded: yes\n") && !strstr(text, "\nkey:") && !strstr(text, "\nwhy:"),
                   "a graded quiz's sealed copy holds keys or explanations:\n%s", text);
     free(text);
@@ -962,7 +962,7 @@ START_TEST(quiz_graded_keeps_its_key)
     ck_assert_msg(!strcasestr(out, "right") && !strcasestr(out, "wrong") && !strstr(out, "warp is"),
                   "a graded quiz tells:\n%s", out);
     ck_assert_msg(rc == 0 && strstr(out, "quiz-t0-answers.txt"), "rc %d:\n%s", rc, out);
-    text = slurp("quiz-t0-answers.txt");
+    text = wb_read_file("quiz-t0-answers.txt", NULL);
     ck_assert_ptr_nonnull(text);
     ck_assert_msg(strstr(text, "\n1: a\n2: 3352\n3:\n"), "%s", text);
     free(text), free(out);

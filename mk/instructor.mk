@@ -64,17 +64,17 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
 
-$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(GRADE_MODS)
+$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $^ -lm -larchive
 
 # The release's leak check: no line of a solution's code in the student copy.
 LEAKCHECK := $(BUILD)/instructor/leakcheck
-$(LEAKCHECK): instructor/leakcheck.c
+$(LEAKCHECK): instructor/leakcheck.c $(BUILD)/common/src/wb_file.o
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $<
+	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
 $(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
 	@mkdir -p $(@D)

@@ -71,6 +71,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "wb_file.h"
 #include "wb_progress.h"
 
 /* ------------------------------------------------------------ SHA-256 */
@@ -209,26 +210,6 @@ typedef struct {
     int         n;
     qz_question q[QZ_MAX_Q];
 } qz_quiz;
-
-static char *qz_slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) { /* a folder opens, but is no text */
-        fclose(f);
-        errno = EISDIR;
-        return NULL;
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    size_t k = fread(s, 1, (size_t)n, f);
-    s[k] = 0;
-    fclose(f);
-    return s;
-}
 
 static char *qz_trim(char *s)
 {
@@ -394,7 +375,7 @@ int qz_parse(const char *text, const char *path, qz_quiz *z, char *err, size_t e
 
 int qz_load(const char *path, qz_quiz *z, char *err, size_t errsz)
 {
-    char *s = qz_slurp(path);
+    char *s = wb_read_file(path, NULL);
     if (!s) {
         snprintf(err, errsz, "cannot read %s: %s", path, strerror(errno));
         return -1;
@@ -699,7 +680,7 @@ static int qz_cmd_verify(const char *src, const char *sealed_path)
         snprintf(shown, sizeof shown, "instructor/quizzes/%s", base ? base + 1 : src);
         qz_write(f, &s, shown);
         fclose(f);
-        char *want = qz_slurp(tmp), *have = qz_slurp(sealed_path);
+        char *want = wb_read_file(tmp, NULL), *have = wb_read_file(sealed_path, NULL);
         if (!want || !have || strcmp(want, have) != 0)
             fprintf(stderr, "%s is not what `make quiz-seal` makes from %s today: run it\n", sealed_path, src), bad++;
         free(want), free(have);
@@ -831,7 +812,7 @@ static int qz_cmd_take(const char *path, const char *answers)
     if (qz_load(path, &z, err, sizeof err) != 0) return fprintf(stderr, "%s\n", err), 2;
     if (!z.sealed) return fprintf(stderr, "%s holds plain answers: take the sealed quiz in quizzes/\n", path), 2;
     if (answers && *answers) {
-        char *t = qz_slurp(answers);
+        char *t = wb_read_file(answers, NULL);
         if (!t) return fprintf(stderr, "cannot read the answer file %s: %s\n", answers, strerror(errno)), 2;
         static char problems[16384];
         int bad = qz_read_answers(&z, t, answers, ans, problems, sizeof problems);
@@ -988,7 +969,7 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
         }
     /* the gradebook so far (if any), then our columns, emptied */
     qz_csv t = { 0, 0, NULL };
-    char *old = qz_slurp(gradebook);
+    char *old = wb_read_file(gradebook, NULL);
     if (old) qz_csv_load(old, &t);
     free(old);
     if (t.rows == 0) {
@@ -1018,7 +999,7 @@ static int qz_cmd_grade(const char *path, const char *dir, const char *gradebook
         snprintf(id, sizeof id, "%s", names[i]);
         char *dot = strrchr(id, '.');
         if (dot) *dot = 0;
-        char *text = qz_slurp(p);
+        char *text = wb_read_file(p, NULL);
         if (!text) {
             printf("  %-24s skipped: %s: %s\n", id, names[i], strerror(errno));
             free(names[i]);

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "wb_file.h"
 #include "wb_meta.h"
 #include "wb_progress.h"
 #include "wb_results.h"
@@ -58,21 +59,6 @@ static int exists(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 8192, n = 0, k;
-    char *s = malloc(cap);
-    while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (n + 1 == cap) s = realloc(s, cap *= 2);
-    }
-    s[n] = 0;
-    fclose(f);
-    return s;
 }
 
 /* ---------------- status and help ---------------- */
@@ -353,7 +339,7 @@ static char *strip(const char *src, const char *name, char *err, size_t errsz)
 
 static int cmd_strip(const char *path)
 {
-    char *src = slurp(path);
+    char *src = wb_read_file(path, NULL);
     if (!src) {
         fprintf(stderr, "wb strip: cannot read %s\n", path);
         return 2;
@@ -377,13 +363,13 @@ static char *pristine(const char *wdir, const char *ex, char *err, size_t errsz)
     char sol[512], kept[512];
     snprintf(sol, sizeof sol, "%s/solution/%s.cu", wdir, ex);
     snprintf(kept, sizeof kept, "%s/.starter/%s.cu", wdir, ex);
-    char *src = slurp(sol);
+    char *src = wb_read_file(sol, NULL);
     if (src) {
         char *s = strip(src, sol, err, errsz);
         free(src);
         return s;
     }
-    src = slurp(kept);
+    src = wb_read_file(kept, NULL);
     if (!src) snprintf(err, errsz, "neither %s nor %s is there", sol, kept);
     return src;
 }
@@ -413,7 +399,7 @@ static int cmd_drift(const char *wdir)
             bad++;
             continue;
         }
-        char *have = slurp(path);
+        char *have = wb_read_file(path, NULL);
         if (!have || strcmp(have, want) != 0) {
             fprintf(stderr,
                     "%s differs from the starter derived from %s/solution/%s.cu\n"
@@ -541,7 +527,7 @@ static int cmd_reset(const char *wdir, const char *only)
             return 2;
         }
         snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
-        char *have = slurp(path);
+        char *have = wb_read_file(path, NULL);
         /* there, even when it cannot be read: it is kept all the same */
         struct stat lst, st;
         int present = lstat(path, &lst) == 0;

@@ -16,5 +16,6 @@
 #include "wb_meta.h"
 #include "wb_progress.h"
 #include "wb_results.h"
+#include "wb_file.h"
 
 #endif

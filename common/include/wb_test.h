@@ -115,8 +115,6 @@ void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
 /* Inside a test: report a figure for the checkpoint this test serves (one
  * without a target: shown, and kept in the results record). */
 void wb_report(const char *figure);
-/* The same for a named checkpoint. */
-void wb_report_figure(const char *checkpoint, const char *figure);
 
 /* True when `path` is a PNG file (its signature) of more than 1 KiB: a plot
  * that was really drawn. */

@@ -90,7 +90,7 @@ static void figure_base(wb_result *r, const char *checkpoint)
     r->seed = wb_base_seed();
 }
 
-void wb_report_figure(const char *checkpoint, const char *figure)
+static void wb_report_figure(const char *checkpoint, const char *figure)
 {
     wb_result r;
     figure_base(&r, checkpoint);

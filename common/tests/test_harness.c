@@ -40,16 +40,7 @@ static void write_file(const char *path, const char *text)
     fclose(f);
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return NULL;
-    static char buf[65536];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return strdup(buf);
-}
+static char *read_file(const char *path) { return wb_read_file(path, NULL); }
 
 /* ---- comparison ---- */
 
@@ -681,6 +672,29 @@ START_TEST(results_append_from_processes)
 }
 END_TEST
 
+START_TEST(read_file_whole)
+{
+    make_tmpdir();
+    char p[400];
+    snprintf(p, sizeof p, "%s/f.txt", tmpdir);
+    char big[10000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    write_file(p, big);
+    size_t len = 0;
+    char *t = wb_read_file(p, &len);
+    ck_assert_ptr_nonnull(t);
+    ck_assert_uint_eq(len, sizeof big - 1);
+    ck_assert_str_eq(t, big);
+    free(t);
+    errno = 0;
+    ck_assert_ptr_null(wb_read_file(tmpdir, NULL)); /* a folder opens, but is no file */
+    ck_assert_int_eq(errno, EISDIR);
+    snprintf(p, sizeof p, "%s/missing", tmpdir);
+    ck_assert_ptr_null(wb_read_file(p, NULL));
+}
+END_TEST
+
 START_TEST(seed_parse)
 {
     uint64_t v;
@@ -747,6 +761,7 @@ int main(void)
     tcase_add_test(t, results_malformed_refused);
     tcase_add_test(t, results_append_from_processes);
     tcase_add_test(t, seed_parse);
+    tcase_add_test(t, read_file_whole);
     suite_add_tcase(s, t);
 
     SRunner *sr = srunner_create(s);
