@@ -850,9 +850,6 @@ static int cmd_make_vars(void)
         week_dir(k, dir, sizeof dir);
         if (week_exists(dir)) snprintf(weeks[nw++], 32, "%s", dir);
     }
-    printf("WEEKS_WITH_VARS :=");
-    for (int i = 0; i < nw; i++) printf(" %s", weeks[i]);
-    printf("\n");
     for (int i = 0; i < nw; i++) {
         wb_week w;
         if (load_week(weeks[i], &w)) return 2;
