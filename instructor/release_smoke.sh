@@ -24,7 +24,9 @@ step() { # step STATUS LABEL [DETAIL]
   printf '%s\t%s\t%s\n' "$1" "release: $2" "${3:-}" | tee -a "$tsv"
   [ "$1" = PASS ] || failed=1
 }
-unset MAKEFLAGS MAKELEVEL
+# The copy is made from its own defaults: nothing the caller's make or
+# environment chose (TEST_WEEKS="phase5/week25" names a week the copy lacks).
+unset MAKEFLAGS MAKELEVEL MFLAGS TEST_WEEKS WEEKS IMPL EX
 args=(NVCC="$nvcc"); [ -n "$check_dir" ] && args+=(CHECK_DIR="$check_dir")
 # The checkpoint ids a results record holds (its second column), one line.
 ids() { awk -F'\t' 'NR > 2 { printf "%s%s", sep, $2; sep = " " }' "$1" 2>/dev/null; }

@@ -133,7 +133,7 @@ grade-fixtures:
 SB_OUT := $(BUILD)/sandbox
 SB_RUN := $(SB_OUT)/sb-run
 $(SB_RUN): instructor/sandbox_cli.c instructor/sandbox.c instructor/sandbox.h
-	$(Q)$(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) $@ >/dev/null
+	$(Q)$(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) CHECK_DIR=$(abs_check) $@ >/dev/null
 
 # Grading needs libarchive (to build grade) and a working bwrap (to run it):
 # without either, its steps are SKIP with the reason, never PASS.
@@ -149,7 +149,7 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	$(Q)if ! why=$$($(SB_RUN) --check 2>&1); then \
 	  for l in "sandbox, unpack, objcheck: module tests" "grade: fixture class without a GPU"; do \
 	    $(WB) ledger-add $(LEDGER) SKIP "$$l" "no working bubblewrap here ($$why); .ci/run installs it"; done; \
-	elif $(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) NVCC=$(NVCC) test >$(BUILD)/instructor/sandbox.log 2>&1; \
+	elif $(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) NVCC=$(NVCC) CHECK_DIR=$(abs_check) test >$(BUILD)/instructor/sandbox.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "sandbox, unpack, objcheck: module tests"; \
 	  else tail -n 20 $(BUILD)/instructor/sandbox.log; $(WB) ledger-add $(LEDGER) FAIL "sandbox, unpack, objcheck: module tests" "see $(BUILD)/instructor/sandbox.log"; fi
 	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
