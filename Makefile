@@ -38,7 +38,7 @@ BUILD := build
 CUDA_INC := $(CUDA_HOME)/include
 CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
 
-CFLAGS   := -std=c11 -O2 -g -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers -D_GNU_SOURCE -Icommon/include -I$(CUDA_INC) $(if $(CHECK_DIR),-I$(CHECK_DIR)/include)
+CFLAGS   := -std=c11 -O2 -g -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers -D_GNU_SOURCE -Icommon/include -I$(CUDA_INC) $(if $(CHECK_DIR),-I$(CHECK_DIR)/include)
 NVFLAGS  := -O3 -lineinfo -arch=$(ARCH) -std=c++17 -Icommon/include -Xcompiler -Wall
 LDCUDA   := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lm
 LDCHECK  := $(if $(CHECK_DIR),-L$(CHECK_DIR)/lib) -Wl,-Bstatic -lcheck_pic -lsubunit -Wl,-Bdynamic

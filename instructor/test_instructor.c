@@ -729,7 +729,7 @@ static void sealed_file(const char *extra, char path[64])
     size_t n = 0;
     snprintf(err, sizeof err, "%s", SRC);
     char *q1 = strstr(SRC, "q: 1\n");
-    asprintf(&text, "%.*s%s%s", (int)(q1 - SRC), SRC, extra, q1);
+    ck_assert(asprintf(&text, "%.*s%s%s", (int)(q1 - SRC), SRC, extra, q1) > 0);
     ck_assert_msg(qz_parse(text, "src", &src, err, sizeof err) == 0, "%s", err);
     free(text);
     snprintf(path, 64, "/tmp/wb-quiz-XXXXXX");
@@ -910,10 +910,10 @@ START_TEST(quiz_gradebook_columns)
     for (int c = 0; c < 300; c++) fprintf(h, ",c%d", c), fprintf(r, ",%d", c);
     fclose(h), fclose(r);
     char *book = NULL;
-    asprintf(&book, "%s\n%s\n", wide, ann);
+    ck_assert(asprintf(&book, "%s\n%s\n", wide, ann) > 0);
     t = grade_into(book, answers, 2);
     char *want = NULL;
-    asprintf(&want, "%s,quiz.t0 (of 6)\n%s,2\n", wide, ann);
+    ck_assert(asprintf(&want, "%s,quiz.t0 (of 6)\n%s,2\n", wide, ann) > 0);
     ck_assert_str_eq(t, want);
     free(t), free(want), free(book), free(wide), free(ann);
 }
@@ -980,7 +980,7 @@ START_TEST(quiz_graded_keeps_its_key)
     unlink(csv);
     close(mkstemp(src));
     char *q1 = strstr(SRC, "q: 1\n"), *body = NULL;
-    asprintf(&body, "%.*sgraded: yes\n%s", (int)(q1 - SRC), SRC, q1);
+    ck_assert(asprintf(&body, "%.*sgraded: yes\n%s", (int)(q1 - SRC), SRC, q1) > 0);
     write_text(src, body);
     free(body);
     snprintf(p, sizeof p, "%s/ann.txt", cls);
