@@ -55,6 +55,7 @@
 #endif
 #include <ctype.h>
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -960,6 +961,51 @@ static void check_objects(grader *G, student *s, int w)
 
 /* -------------------------------------------------------------- checkpoints */
 
+/* GPUs the driver reports on this host (host_gpu_count, asked once before
+ * grading), 0 without one or with WB_NO_GPU=1. */
+static int g_host_gpus;
+
+/* The harness's reasons for skipping a GPU test (common/src/wb_test.c,
+ * probe_gpu): the run found no usable GPU. */
+static int gpu_unavailable(const char *msg)
+{
+    static const char *const why[] = { "no NVIDIA GPU", "the GPU cannot be used", "the GPU probe process failed",
+                                       "WB_NO_GPU=1 is set", NULL };
+    for (int i = 0; why[i]; i++)
+        if (strncmp(msg, why[i], strlen(why[i])) == 0) return 1;
+    return 0;
+}
+
+/* GPUs on this host, asked of the driver (libcuda) in a child process so the
+ * grader itself never holds a CUDA context across its forks; 0 without a
+ * driver or a GPU. */
+static int host_gpu_count(void)
+{
+    int fd[2];
+    if (pipe(fd) != 0) return 0;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        int n = 0;
+        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+            int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+            if (!init || !count || init(0) != 0 || count(&n) != 0) n = 0;
+        }
+        ssize_t k = write(fd[1], &n, sizeof n);
+        (void)k;
+        _exit(0);
+    }
+    close(fd[1]);
+    int n = 0;
+    if (pid < 0 || read(fd[0], &n, sizeof n) != (ssize_t)sizeof n) n = 0;
+    close(fd[0]);
+    if (pid > 0) waitpid(pid, NULL, 0);
+    return n;
+}
+
 /* A checkpoint's outcome from its results record (common/include/wb_results.h),
  * which the test program writes to WB_RESULTS when it has run (the grader
  * reads a bounded copy); `r` says how the sandboxed run ended and `log`
@@ -1018,6 +1064,16 @@ static void outcome_from_record(const char *rpath, const char *id, const sb_resu
         return;
     }
     out->status = mine->status == WB_RES_PASS ? ST_PASS : mine->status == WB_RES_FAIL ? ST_FAIL : ST_SKIP;
+    if (out->status == ST_SKIP && g_host_gpus > 0 && gpu_unavailable(mine->message)) {
+        /* This host has a GPU, so the run lost it by its own doing (a fork
+         * storm leaves the harness no process for its GPU probe; a changed
+         * environment says WB_NO_GPU=1): a FAIL, not a SKIP to grade again. */
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "no GPU in the run, on a host that has one: \"%s\" (a submission that "
+                 "starves the process limit or hides the GPU from its own test earns nothing)", mine->message);
+        free(r);
+        return;
+    }
     out->ratio = mine->ratio;
     out->target = mine->target > 0 ? mine->target : 0;
     snprintf(out->yard, sizeof out->yard, "%s", mine->yard);
@@ -1456,6 +1512,7 @@ int grade_main(int argc, char **argv)
         G.hide[k] = NULL;
         const char *ng = getenv("WB_NO_GPU");
         G.no_gpu_env = ng && *ng == '1';
+        g_host_gpus = G.no_gpu_env ? 0 : host_gpu_count();
     }
     char err[4000];
     char list[MAX_WEEKS][64];
@@ -1528,9 +1585,15 @@ int grade_main(int argc, char **argv)
         return 1;
     }
     if (skipped) {
-        fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run (no GPU here%s) and %s SKIP in the gradebook, "
-                "earning nothing: grade again on a GPU host before using these totals\n", skipped,
-                skipped == 1 ? "" : "s", G.no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
+        if (g_host_gpus > 0)
+            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run on this host for a reason that is not the "
+                    "student's (each one's feedback says why, a missing gnuplot for instance) and %s SKIP in the "
+                    "gradebook, earning nothing: fix the host and grade again before using these totals\n", skipped,
+                    skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are");
+        else
+            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run (no GPU here%s) and %s SKIP in the gradebook, "
+                    "earning nothing: grade again on a GPU host before using these totals\n", skipped,
+                    skipped == 1 ? "" : "s", G.no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
         return 3;
     }
     return 0;

@@ -89,6 +89,17 @@ START_TEST(grade_from_results_record)
     score_checkpoint(&g, 10);
     ck_assert_double_eq(g.points, 0);
 
+    /* on a host with a GPU, a run that found none lost it by its own doing */
+    g_host_gpus = 1;
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    g_host_gpus = 0;
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "no GPU in the run, on a host that has one") != NULL, "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+    ck_assert(gpu_unavailable("the GPU probe process failed") && gpu_unavailable("WB_NO_GPU=1 is set") &&
+              !gpu_unavailable("gnuplot is missing: no plot"));
+
     /* a speed checkpoint that failed without a figure earns nothing */
     outcome_from_record(path, "w01.fast", &ok, 60, NULL, &g);
     score_checkpoint(&g, 10);
@@ -432,9 +443,9 @@ START_TEST(submissions_found)
     static student st[16];
     char err[1000], ign[600];
     int n = list_submissions("instructor/fixtures/class", st, 16, err, sizeof err, ign, sizeof ign);
-    ck_assert_int_eq(n, 14); /* 7 plain fixtures, 7 adversarial ones (hostile.sh makes the rest at grading time) */
+    ck_assert_int_eq(n, 15); /* 7 plain fixtures, 8 adversarial ones (hostile.sh makes the rest at grading time) */
     ck_assert_str_eq(st[0].id, "broken");
-    ck_assert_str_eq(st[13].id, "wrong");
+    ck_assert_str_eq(st[14].id, "wrong");
     /* archives: names less their extension */
     char dir[] = "/tmp/wb-subs-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));

@@ -50,6 +50,16 @@ static const char *const sources[][2] = {
                      "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
     { "yard.cu", "#include \"vecadd.h\"\nextern \"C\" cudaError_t yard_copy(void *d, const void *s, size_t n);\n"
                  "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return yard_copy(c, a, n * 4); }\n" },
+    { "ctor.cu", "#include \"vecadd.h\"\n"
+                 "static long sc(long n, long a) { long r; __asm__ volatile(\"syscall\" : \"=a\"(r) : \"a\"(n), \"D\"(a) : \"rcx\", \"r11\", \"memory\"); return r; }\n"
+                 "__attribute__((constructor)) static void early(void) { sc(39, 0); }\n"
+                 "__attribute__((destructor)) static void late(void) { }\n"
+                 "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    { "global.cu", "#include \"vecadd.h\"\nstruct Early { int v; Early() : v(1) { __asm__ volatile(\"\" ::: \"memory\"); } ~Early() {} };\n"
+                   "static Early early;\n"
+                   "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return (cudaError_t)(early.v - 1); }\n" },
+    { "iostream.cu", "#include <iostream>\n#include \"vecadd.h\"\n"
+                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
 };
 #define NSRC (sizeof sources / sizeof *sources)
 
@@ -130,6 +140,21 @@ static const char *const week_forbid[] = { "cublas", "cub", "yard_*", "cubyard_*
 START_TEST(clean_exercise_passes)
 {
     const char *t = verdict("clean", week_forbid);
+    ck_assert_msg(rep.violations == 0, "%s", t);
+}
+END_TEST
+
+START_TEST(code_before_or_after_the_test_refused)
+{
+    const char *t = verdict("ctor", NULL);
+    ck_assert_msg(strstr(t, "instruction: syscall in "), "%s", t);
+    ck_assert_msg(strstr(t, "constructor: _ZL5earlyv: runs before the test"), "%s", t);
+    ck_assert_msg(strstr(t, "destructor: _ZL4latev: runs after the test"), "%s", t);
+    t = verdict("global", NULL);
+    ck_assert_msg(strstr(t, "constructor: _GLOBAL__sub_I_"), "%s", t);
+    ck_assert_msg(strstr(t, "references: __cxa_atexit: registers code to run after the test"), "%s", t);
+    /* <iostream>'s std::ios_base::Init alone is let through (CUTLASS includes it) */
+    t = verdict("iostream", week_forbid);
     ck_assert_msg(rep.violations == 0, "%s", t);
 }
 END_TEST
@@ -335,6 +360,7 @@ int main(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, clean_exercise_passes);
     tcase_add_test(t, harness_internals_refused);
+    tcase_add_test(t, code_before_or_after_the_test_refused);
     tcase_add_test(t, dlopen_getenv_system_refused);
     tcase_add_test(t, cublas_refused_by_symbol_and_header);
     tcase_add_test(t, cub_refused_but_fine_when_allowed);

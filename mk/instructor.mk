@@ -67,7 +67,7 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 $(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $^ -lm -larchive
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $^ -lm -larchive -ldl
 
 # The release's leak check: no line of a solution's code in the student copy.
 LEAKCHECK := $(BUILD)/instructor/leakcheck
@@ -79,7 +79,7 @@ $(LEAKCHECK): instructor/leakcheck.c $(BUILD)/common/src/wb_file.o
 $(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) $(GRADE_MODS) -lm -larchive $(LDCHECK) -lpthread -lrt
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) $(GRADE_MODS) -lm -larchive -ldl $(LDCHECK) -lpthread -lrt
 
 quiz-seal: $(QUIZ_BIN)
 	$(Q)for s in instructor/quizzes/*.txt; do $(QUIZ_BIN) seal $$s quizzes/$$(basename $$s) || exit 1; done
