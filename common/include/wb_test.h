@@ -116,6 +116,13 @@ void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
  * without a target: shown, and kept in the results record). */
 void wb_report(const char *figure);
 
+/* Inside a test that cannot do its work on this machine for a reason that is
+ * not the code's (gnuplot is not installed): its checkpoint is SKIP with the
+ * reason, printed and in the results record, never PASS, and nothing is
+ * recorded as done. wb_skip_test(...) says so and returns from the test. */
+void wb_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define wb_skip_test(...) do { wb_skip(__VA_ARGS__); return; } while (0)
+
 /* True when `path` is a PNG file (its signature) of more than 1 KiB: a plot
  * that was really drawn. */
 int wb_png_ok(const char *path);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,7 @@ static void send_figure(const wb_result *r)
 static void figure_base(wb_result *r, const char *checkpoint)
 {
     wb_result_init(r);
+    r->status = WB_RES_PASS; /* a figure; wb_skip sends WB_RES_SKIP */
     snprintf(r->week, sizeof r->week, "%s", g_week_dir);
     snprintf(r->id, sizeof r->id, "%s", checkpoint);
     r->seed = wb_base_seed();
@@ -112,6 +114,27 @@ void wb_report(const char *figure)
             return;
         }
     ck_abort_msg("wb_report called outside a test of the table (%s)", fn ? fn : "no test running");
+}
+
+/* A test that cannot do its work here for a reason that is not the code's
+ * (no gnuplot to draw the plot it checks): its checkpoint is SKIP with the
+ * reason, never PASS. The caller returns right after (wb_skip_test). */
+void wb_skip(const char *fmt, ...)
+{
+    const char *fn = tcase_name();
+    for (int i = 0; fn && i < g_n_tests; i++)
+        if (g_tests[i].test && strcmp(g_tests[i].test->name, fn) == 0) {
+            wb_result r;
+            figure_base(&r, g_tests[i].checkpoint);
+            r.status = WB_RES_SKIP;
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(r.message, sizeof r.message, fmt, ap);
+            va_end(ap);
+            send_figure(&r);
+            return;
+        }
+    ck_abort_msg("wb_skip called outside a test of the table (%s)", fn ? fn : "no test running");
 }
 
 /* The figure of a speed checkpoint from a headline row (or from a ratio and
@@ -557,6 +580,15 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         int c = checkpoint_index(figs[i].id);
         if (c < 0) continue;
         wb_result *o = &out[c];
+        if (figs[i].status == WB_RES_SKIP) { /* wb_skip: the test could not do its work here */
+            res[c].skipped++, o->skipped++;
+            snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", figs[i].message);
+            if (o->status != WB_RES_FAIL) {
+                o->status = WB_RES_SKIP;
+                snprintf(o->message, sizeof o->message, "%s", figs[i].message);
+            }
+            continue;
+        }
         o->value = figs[i].value, o->yard_value = figs[i].yard_value, o->ratio = figs[i].ratio;
         snprintf(o->unit, sizeof o->unit, "%s", figs[i].unit);
         if (figs[i].yard[0]) snprintf(o->yard, sizeof o->yard, "%s", figs[i].yard);
