@@ -41,7 +41,10 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
 size_t wb_bench_bytes(void);
 
 /* Yardstick: device-to-device cudaMemcpy of `bytes`, in GB/s counting read
- * plus written bytes (2 * bytes per copy); median of warm runs. */
+ * plus written bytes (2 * bytes per copy); median of warm runs. It is timed
+ * exactly as wb_time times the learner's work with the default options:
+ * the same warm-up, the same samples, L2 overwritten before each one, so
+ * neither side starts from a cache the other did not get. */
 double wb_yard_copy_gbps(size_t bytes);
 
 /* One line of a benchmark table. `value` and `yard` share `unit`. */
