@@ -6,6 +6,10 @@
  * flush_l2 a buffer of twice the L2 size is overwritten before each sample
  * (outside the timed region), so no sample is served from L2. Benchmarks
  * should still size their working sets well past L2 (wb_bench_bytes()).
+ * After each sample the device must be idle: work still running once the
+ * stop event has completed (a stream the events do not wait for) is found
+ * by waiting for it, and when most samples had some, wb_time gives NaN and
+ * the row says why: work timed on the side gets no figure.
  *
  * Every speed figure is a ratio to a yardstick measured in the same run:
  * wb_yard_copy_gbps() for memory-bound kernels (cudaMemcpy device to device,

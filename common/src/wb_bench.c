@@ -13,6 +13,7 @@
 
 static void *flush_buf;
 static size_t flush_bytes;
+static char time_refused[200]; /* why wb_time gave no figure, for the row's detail */
 
 /* Allocated once per process, before any timed region. */
 static void ensure_flush_buffer(void)
@@ -41,6 +42,7 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
     }
     WB_CUDA(cudaDeviceSynchronize());
     double *ms = calloc((size_t)o.samples, sizeof *ms);
+    int escaped = 0;
     for (int i = 0; i < o.samples; i++) {
         if (o.flush_l2) WB_CUDA(cudaMemsetAsync(flush_buf, i & 0xFF, flush_bytes, 0));
         WB_CUDA(cudaEventRecord(start, 0));
@@ -51,8 +53,24 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
         float f = 0;
         WB_CUDA(cudaEventElapsedTime(&f, start, stop));
         ms[i] = f;
+        /* Device work still running once the stop event has completed was
+         * not timed (a stream the events do not wait for): waiting for it
+         * takes time here. An idle device answers in microseconds. */
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        WB_CUDA(cudaDeviceSynchronize());
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        double tail = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) * 1e-6;
+        if (tail > 0.05 + 0.25 * f) escaped++;
     }
     wb_summarize(ms, (size_t)o.samples, t);
+    /* One late sample is the host's hiccup; most of them is work on the side. */
+    if (2 * escaped > o.samples) {
+        snprintf(time_refused, sizeof time_refused, "device work went on after the timed region in %d of %d samples "
+                 "(work on a stream the timing does not wait for?): no figure", escaped, o.samples);
+        printf("  timing refused: %s\n", time_refused);
+        t->median = t->min = t->max = t->mean = NAN;
+    }
     free(ms);
     WB_CUDA(cudaEventDestroy(start));
     WB_CUDA(cudaEventDestroy(stop));
@@ -145,6 +163,9 @@ void wb_bench_emit(const wb_bench_row *r)
      * later keeps its own reason), and says when the yardstick failed. */
     if (r->invalid)
         snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", r->why[0] ? r->why : "-");
+    else if (isnan(r->t.median) && time_refused[0])
+        snprintf(last_detail, sizeof last_detail, "%s", time_refused);
+    time_refused[0] = 0; /* said once, by the row it belongs to */
     else if (r->yard_name && !(r->yard > 0))
         snprintf(last_detail, sizeof last_detail, "%.4g %s, but the yardstick %s gave no valid figure (its output "
                  "was wrong or it failed: see its row)", r->value, r->unit, r->yard_name);
