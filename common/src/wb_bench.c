@@ -165,7 +165,6 @@ void wb_bench_emit(const wb_bench_row *r)
         snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", r->why[0] ? r->why : "-");
     else if (isnan(r->t.median) && time_refused[0])
         snprintf(last_detail, sizeof last_detail, "%s", time_refused);
-    time_refused[0] = 0; /* said once, by the row it belongs to */
     else if (r->yard_name && !(r->yard > 0))
         snprintf(last_detail, sizeof last_detail, "%.4g %s, but the yardstick %s gave no valid figure (its output "
                  "was wrong or it failed: see its row)", r->value, r->unit, r->yard_name);
@@ -174,6 +173,7 @@ void wb_bench_emit(const wb_bench_row *r)
                  r->unit);
     else
         snprintf(last_detail, sizeof last_detail, "%.4g %s", r->value, r->unit);
+    time_refused[0] = 0; /* said once, by the row it belongs to */
     if (!header_printed) {
         printf("  %-14s %-30s %12s %10s %10s %12s %-16s %7s %7s\n", "exercise", "variant", "n", "median ms",
                "min ms", "figure", "yardstick", "ratio", "target");
