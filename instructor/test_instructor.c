@@ -342,7 +342,7 @@ START_TEST(limit_stops_a_hang_and_its_group)
     ck_assert_int_ne(run_limited(argv, NULL, NULL, NULL, 1.0, &j), 0);
     double took = now_s() - t0;
     ck_assert_msg(j.timed_out, "a command past its limit must be reported as timed out");
-    ck_assert_msg(took < 6, "stopping took %.1f s", took);
+    ck_assert_msg(took < 40, "stopping took %.1f s: not stopped at its 1 s limit (sleep 60 ran on)", took);
     char *s = wb_read_file(pidfile, NULL);
     ck_assert_ptr_nonnull(s);
     pid_t child = (pid_t)atoi(s);
@@ -440,12 +440,12 @@ END_TEST
 
 START_TEST(submissions_found)
 {
-    static student st[16];
+    static student st[32];
     char err[1000], ign[600];
-    int n = list_submissions("instructor/fixtures/class", st, 16, err, sizeof err, ign, sizeof ign);
-    ck_assert_int_eq(n, 15); /* 7 plain fixtures, 8 adversarial ones (hostile.sh makes the rest at grading time) */
+    int n = list_submissions("instructor/fixtures/class", st, 32, err, sizeof err, ign, sizeof ign);
+    ck_assert_int_eq(n, 16); /* 7 plain fixtures, 9 adversarial ones (hostile.sh makes the rest at grading time) */
     ck_assert_str_eq(st[0].id, "broken");
-    ck_assert_str_eq(st[14].id, "wrong");
+    ck_assert_str_eq(st[15].id, "wrong");
     /* archives: names less their extension */
     char dir[] = "/tmp/wb-subs-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));

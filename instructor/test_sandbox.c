@@ -383,7 +383,7 @@ START_TEST(fork_storm_is_contained)
     const char *f = strstr(log, "forked ");
     if (f) forked = atoi(f + 7);
     ck_assert_msg(forked >= 0 && forked < 32, "the storm forked %d:\n%s", forked, log);
-    ck_assert_msg(r.seconds < 8, "took %.1f s", r.seconds);
+    ck_assert_msg(r.limit != SB_LIMIT_WALL, "the storm ran into the wall-time limit (%.1f s)", r.seconds);
     /* Nothing of the storm is left on the host (its command line names this
      * test's own probe path); the uid's process count is back to where it was
      * (other users of the uid may come and go: it is a report, not a test). */
@@ -406,7 +406,6 @@ START_TEST(huge_print_is_cut)
     ck_assert_msg(st.st_size <= o.out_bytes, "log is %lld bytes", (long long)st.st_size);
     ck_assert_int_eq(r.out_bytes, o.out_bytes);
     ck_assert_int_eq(r.limit, SB_LIMIT_OUTPUT);
-    ck_assert_msg(r.seconds < 10, "took %.1f s", r.seconds);
 }
 END_TEST
 
@@ -420,7 +419,7 @@ START_TEST(wall_timeout_kills)
     ck_assert_int_eq(sb_run(&o, argv, &r), 0);
     ck_assert_int_eq(r.limit, SB_LIMIT_WALL);
     ck_assert_int_eq(r.signal, SIGKILL);
-    ck_assert_msg(r.seconds < 3, "took %.1f s", r.seconds);
+    ck_assert_msg(r.seconds < 50, "took %.1f s: not stopped at its 1 s limit (sleep 100 ran on)", r.seconds);
 }
 END_TEST
 
