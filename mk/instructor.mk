@@ -8,8 +8,8 @@
 #   make grade-fixtures                          grade the fixture class (instructor/fixtures)
 #   make quiz-seal                               authors: seal instructor/quizzes/*.txt into quizzes/
 
-.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures instructor-test
-KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures instructor-test
+.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 instructor-test
+KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 instructor-test
 
 # WEEKS= as the instructor gives it (phase0/week1 is phase0/week01), checked
 # when release or grade runs.
@@ -125,6 +125,17 @@ grade-fixtures:
 	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
 	  --jobs $(JOBS) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
 
+# The second fixture class: weeks 07 and 22 (a CUB and a cuBLAS yardstick).
+FIXTURE2_WEEKS := phase1/week07 phase5/week22
+FIXTURE2_OUT   := $(BUILD)/instructor/fixtures2
+grade-fixtures2:
+	$(Q)$(call grade_prebuild,$(FIXTURE2_WEEKS))
+	@rm -rf $(FIXTURE2_OUT) && mkdir -p $(FIXTURE2_OUT) && chmod 755 $(FIXTURE2_OUT)
+	@bash instructor/fixtures/class2.sh $(FIXTURE2_OUT)/class
+	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE2_OUT)/class --weeks "$(FIXTURE2_WEEKS)" \
+	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
+	  --jobs $(JOBS) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
+
 # Tests without a GPU: the Check tests of the grading and quiz logic, the
 # fixture class graded with WB_NO_GPU=1, sealed quizzes up to date, and
 # releases built in a temporary folder (instructor/release_smoke.sh: one
@@ -158,6 +169,11 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	  bash instructor/check_fixture_gradebook.sh $(FIXTURE_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class without a GPU (sandboxed; SKIP and exit 3, object check, compile error)"; \
 	  else tail -n 20 $(BUILD)/instructor/fixtures.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class without a GPU" "see $(BUILD)/instructor/fixtures.log"; fi
+	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
+	elif WB_NO_GPU=1 $(MAKE) -s grade-fixtures2 LIMIT=60 GRADE_OK_RC=3 >$(BUILD)/instructor/fixtures2.log 2>&1 && \
+	  bash instructor/check_fixture_gradebook2.sh $(FIXTURE2_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures2.log 2>&1; \
+	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class of weeks 07 and 22 without a GPU (CUB, its wrapper and cuBLAS refused)"; \
+	  else tail -n 20 $(BUILD)/instructor/fixtures2.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class of weeks 07 and 22 without a GPU" "see $(BUILD)/instructor/fixtures2.log"; fi
 	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
 	elif [ ! -d $(FIXTURE_OUT)/dupclass/dup ] || [ ! -f $(FIXTURE_OUT)/dupclass/dup.tar.gz ]; then \
 	  $(WB) ledger-add $(LEDGER) FAIL "grade: one student twice refuses the class" "no $(FIXTURE_OUT)/dupclass (made by grade-fixtures)"; \
