@@ -24,9 +24,9 @@ said() { # student text: the feedback says why
   grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }
 }
 
-# 8 plain fixtures, 14 adversarial ones (5 of them made at grading time by
+# 8 plain fixtures, 15 adversarial ones (5 of them made at grading time by
 # instructor/fixtures/hostile.sh: linked, symlink, hardlink, device, longline)
-[ "$(grep -c . "$gb")" = 23 ] || { echo "expected a header and 22 students in $gb"; bad=1; }
+[ "$(grep -c . "$gb")" = 24 ] || { echo "expected a header and 23 students in $gb"; bad=1; }
 expect broken "0.00,0.00,0.00,0.00"
 expect cublas "0.00,0.00,0.00,0.00"
 
@@ -53,7 +53,7 @@ for p in wbfx-daemon wbfx-storm; do
 done
 
 if [ "$mode" = nogpu ]; then
-  for s in archived correct fault hang unwritten longline sidestream; do expect $s "SKIP,SKIP,SKIP,0.00"; done
+  for s in archived correct fault hang unwritten longline sidestream cached; do expect $s "SKIP,SKIP,SKIP,0.00"; done
   expect flood "0.00,SKIP,SKIP,0.00"          # devquery.cu not submitted; its vector add is never called
   expect wrong "0.00,SKIP,SKIP,0.00"          # devquery.cu not submitted: the starter fails the CPU test
 else
@@ -80,6 +80,9 @@ else
   # right, but timed on a stream the events do not wait for: no figure
   expect sidestream "10.00,20.00,0.00,30.00"
   said sidestream "device work went on after the timed region"
+  # right, but skips the work when called again with the same arguments: no figure
+  expect cached "10.00,20.00,0.00,30.00"
+  said cached "a timed run on fresh inputs gave a wrong output"
   # longline is the correct submission plus a 1 MiB comment
   expect longline "10.00,20.00,10.00,40.00"
 fi

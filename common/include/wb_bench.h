@@ -28,9 +28,18 @@ typedef struct {
     int warmup;    /* untimed runs first (default 3) */
     int samples;   /* timed runs (default 20) */
     int flush_l2;  /* overwrite L2 before every sample (default 1) */
+    /* A spot check (both or neither): before one timed sample chosen at
+     * random in the second half, fresh(ctx, salt) gives the work new inputs
+     * drawn with `salt` and poisons its output, outside the timed region;
+     * after it, check(ctx, why, size) says whether that output is right (0)
+     * or why not; then fresh(ctx, 0) puts the first inputs back. Work that
+     * skips itself when called again with the same arguments, or answers
+     * from a cache, fails the check, and wb_time gives no figure. */
+    void (*fresh)(void *ctx, unsigned long long salt);
+    int  (*check)(void *ctx, char *why, size_t why_size);
 } wb_bench_opts;
 
-#define WB_BENCH_DEFAULTS { 3, 20, 1 }
+#define WB_BENCH_DEFAULTS { 3, 20, 1, NULL, NULL }
 
 /* The work to time: enqueue it on the default stream and return; never
  * synchronise inside. */

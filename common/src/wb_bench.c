@@ -42,8 +42,20 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
     }
     WB_CUDA(cudaDeviceSynchronize());
     double *ms = calloc((size_t)o.samples, sizeof *ms);
-    int escaped = 0;
+    int escaped = 0, spot = -1, spot_bad = 0;
+    char spot_why[160] = "";
+    if (o.fresh && o.check) {
+        /* a sample of the second half, chosen by the clock: not predictable from the arguments */
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        int half = o.samples / 2, span = o.samples - half;
+        spot = half + (int)((unsigned long long)ts.tv_nsec % (unsigned long long)(span > 0 ? span : 1));
+    }
     for (int i = 0; i < o.samples; i++) {
+        if (i == spot) {
+            o.fresh(ctx, 0x5107ULL + (unsigned long long)i);
+            WB_CUDA(cudaDeviceSynchronize());
+        }
         if (o.flush_l2) WB_CUDA(cudaMemsetAsync(flush_buf, i & 0xFF, flush_bytes, 0));
         WB_CUDA(cudaEventRecord(start, 0));
         fn(ctx);
@@ -62,10 +74,21 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
         clock_gettime(CLOCK_MONOTONIC, &b);
         double tail = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) * 1e-6;
         if (tail > 0.05 + 0.25 * f) escaped++;
+        if (i == spot) {
+            spot_bad = o.check(ctx, spot_why, sizeof spot_why) != 0;
+            o.fresh(ctx, 0);
+            WB_CUDA(cudaDeviceSynchronize());
+        }
     }
     wb_summarize(ms, (size_t)o.samples, t);
+    if (spot_bad) {
+        snprintf(time_refused, sizeof time_refused, "a timed run on fresh inputs gave a wrong output (work skipped "
+                 "or answered from an earlier call?): %s: no figure", spot_why);
+        printf("  timing refused: %s\n", time_refused);
+        t->median = t->min = t->max = t->mean = NAN;
+    }
     /* One late sample is the host's hiccup; most of them is work on the side. */
-    if (2 * escaped > o.samples) {
+    else if (2 * escaped > o.samples) {
         snprintf(time_refused, sizeof time_refused, "device work went on after the timed region in %d of %d samples "
                  "(work on a stream the timing does not wait for?): no figure", escaped, o.samples);
         printf("  timing refused: %s\n", time_refused);

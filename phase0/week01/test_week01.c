@@ -154,7 +154,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- bandwidth */
 
-typedef struct { const float *a, *b; float *c; size_t n; } vecadd_ctx;
+typedef struct { const float *a, *b; float *c; size_t n; unsigned long long salt; } vecadd_ctx;
 
 static void vecadd_work(void *p)
 {
@@ -166,26 +166,49 @@ enum { SEED_A = 11, SEED_B = 12 };
 
 static double vecadd_expect(size_t i, const void *ctx)
 {
-    (void)ctx;
-    return (double)(wb_hash_uniform_f32(SEED_A, i, -1, 1) + wb_hash_uniform_f32(SEED_B, i, -1, 1));
+    const vecadd_ctx *v = ctx;
+    unsigned long long salt = v ? v->salt : 0;
+    return (double)(wb_hash_uniform_f32(SEED_A + salt, i, -1, 1) + wb_hash_uniform_f32(SEED_B + salt, i, -1, 1));
 }
 
 /* Times your vecadd on arrays far past L2, against a device-to-device copy of
  * the same size in the same run, then checks the timed output. */
+/* The timing's spot check (wb_bench_opts): new inputs and a poisoned output
+ * for one timed run, then that output verified. */
+static void vecadd_fresh(void *p, unsigned long long salt)
+{
+    vecadd_ctx *v = p;
+    v->salt = salt;
+    wb_dfill_uniform_f32((float *)v->a, v->n, SEED_A + salt, -1, 1);
+    wb_dfill_uniform_f32((float *)v->b, v->n, SEED_B + salt, -1, 1);
+    wb_dpoison(v->c, v->n * 4);
+}
+
+static int vecadd_check(void *p, char *why, size_t size)
+{
+    vecadd_ctx *v = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("c", v->c, v->n, vecadd_expect, v, 1 << 12, 0, 1e-7, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
 static double bench_vecadd(void)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
-    vecadd_ctx v = { wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n };
+    vecadd_ctx v = { wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n, 0 };
     wb_dfill_uniform_f32((float *)v.a, n, SEED_A, -1, 1);
     wb_dfill_uniform_f32((float *)v.b, n, SEED_B, -1, 1);
     wb_dpoison(v.c, bytes);
     double copy = wb_yard_copy_gbps(bytes);
     wb_bench_row r = { .exercise = "vecadd", .variant = "yours", .n = n, .bytes = 12.0 * n, .flops = (double)n,
                        .unit = "GB/s", .yard_name = "COPY", .yard = copy };
-    wb_time(vecadd_work, &v, NULL, &r.t);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = vecadd_fresh, o.check = vecadd_check;
+    wb_time(vecadd_work, &v, &o, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
-    if (wb_dverify_f32("c", v.c, n, vecadd_expect, NULL, 1 << 16, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    if (wb_dverify_f32("c", v.c, n, vecadd_expect, &v, 1 << 16, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)v.a), wb_dfree((void *)v.b), wb_dfree(v.c);
     return wb_bench_headline(&r); /* prints the row, and the checkpoint judges it */
 }
