@@ -177,6 +177,7 @@ static int check_allocs(alloc_ctx *c, char *why, size_t whysz)
     for (int b = 0; b < ABATCH; b++) {
         q[b] = NULL;
         if (c->mode == 0) WB_CUDA(cudaMalloc(&q[b], bytes[b]));
+        else if (c->mode == 2) WB_CUDA(cudaMallocAsync(&q[b], bytes[b], 0));
         else WB_CUDA(pool_alloc(c->pool, &q[b], bytes[b], 0));
         if (!q[b]) {
             snprintf(why, whysz, "allocation of %zu bytes gave NULL", bytes[b]);
@@ -197,6 +198,7 @@ static int check_allocs(alloc_ctx *c, char *why, size_t whysz)
     }
     for (int b = 0; b < ABATCH; b++) {
         if (c->mode == 0) WB_CUDA(cudaFree(q[b]));
+        else if (c->mode == 2) WB_CUDA(cudaFreeAsync(q[b], 0));
         else WB_CUDA(pool_free(q[b], 0));
     }
     WB_CUDA(cudaDeviceSynchronize());
@@ -238,6 +240,7 @@ static double bench_pool(void)
                            .unit = "pairs/ms", .yard_name = "CUDAMALLOC", .yard = m.value };
         c->mode = 2;
         alloc_row(c, &d);
+        if (check_allocs(c, why, sizeof why)) wb_bench_invalid(&d, why);
         wb_bench_emit(&d);
         wb_bench_row k = { .exercise = "alloc", .variant = "your pool, sync each round", .n = AROUNDS * ABATCH,
                            .unit = "pairs/ms", .yard_name = "CUDAMALLOC", .yard = m.value };
