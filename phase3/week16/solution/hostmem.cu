@@ -59,7 +59,7 @@ static __global__ void zc_vec4(const float4 *__restrict__ x, float4 *__restrict_
 static __global__ void zc_scalar(const float *__restrict__ x, float *__restrict__ y, size_t n, float a)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) y[i] = a * x[i];
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) y[i] = x[i] * a;
 }
 
 static unsigned zc_blocks(size_t work)
