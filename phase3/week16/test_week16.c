@@ -38,6 +38,13 @@ static size_t verify_host_f32(const char *name, const float *h, size_t n, wb_exp
     return out->bad;
 }
 
+/* An assertion for loops over many elements: Check records every passing
+ * ck_assert (a message to the parent process each), this only a failure. */
+#define EXPECT(cond, ...)                        \
+    do {                                         \
+        if (!(cond)) ck_abort_msg(__VA_ARGS__);  \
+    } while (0)
+
 typedef struct { void *dst; const void *src; size_t bytes; enum cudaMemcpyKind kind; } copy_ctx;
 
 static void copy_work(void *p)
@@ -498,7 +505,7 @@ static unsigned char *fake_alloc(fake_range *f, size_t bytes, size_t mis)
 {
     f->len = bytes + mis + 64;
     f->buf = aligned_alloc(4096, (f->len + 4095) / 4096 * 4096);
-    ck_assert_msg(f->buf != NULL, "out of host memory");
+    EXPECT(f->buf != NULL, "out of host memory");
     memset(f->buf, 0xA5, f->len);
     return f->buf + mis;
 }
@@ -507,7 +514,7 @@ static void fake_check(fake_range *f, const char *what)
 {
     size_t touched = wb_count_not_byte(f->buf, f->len, 0xA5);
     free(f->buf);
-    ck_assert_msg(touched == 0, "%s: %zu bytes of the range changed: the slab wrote into its blocks (device memory: "
+    EXPECT(touched == 0, "%s: %zu bytes of the range changed: the slab wrote into its blocks (device memory: "
                                 "keep the bookkeeping in host arrays)", what, touched);
 }
 
@@ -531,43 +538,43 @@ static void slab_fill_and_drain(wb_rng *rng, const slab_case *c, int check_count
     char what[160];
     snprintf(what, sizeof what, "block %zu, align %zu, %zu bytes at base+%zu", c->block, c->align, c->bytes, c->mis);
     if (check_count)
-        ck_assert_msg(want == c->blocks, "%s: test table says %zu blocks, formula %zu (test bug)", what, c->blocks, want);
+        EXPECT(want == c->blocks, "%s: test table says %zu blocks, formula %zu (test bug)", what, c->blocks, want);
     slab s;
-    ck_assert_msg(slab_init(&s, base, c->bytes, c->block, c->align) == cudaSuccess, "%s: slab_init failed", what);
-    ck_assert_msg(slab_capacity(&s) == want, "%s: capacity %zu, expected %zu", what, slab_capacity(&s), want);
+    EXPECT(slab_init(&s, base, c->bytes, c->block, c->align) == cudaSuccess, "%s: slab_init failed", what);
+    EXPECT(slab_capacity(&s) == want, "%s: capacity %zu, expected %zu", what, slab_capacity(&s), want);
     unsigned char *live = calloc(want ? want : 1, 1);
     void **got = calloc(want ? want : 1, sizeof *got);
     for (size_t k = 0; k < want; k++) {
         void *p = slab_alloc(&s);
-        ck_assert_msg(p != NULL, "%s: allocation %zu of %zu gave NULL", what, k + 1, want);
+        EXPECT(p != NULL, "%s: allocation %zu of %zu gave NULL", what, k + 1, want);
         uintptr_t a = (uintptr_t)p;
-        ck_assert_msg(a % c->align == 0, "%s: block %p not aligned to %zu", what, p, c->align);
-        ck_assert_msg(a >= first && (a - first) % stride == 0, "%s: %p is not first + i * stride (first %p, stride %zu)",
+        EXPECT(a % c->align == 0, "%s: block %p not aligned to %zu", what, p, c->align);
+        EXPECT(a >= first && (a - first) % stride == 0, "%s: %p is not first + i * stride (first %p, stride %zu)",
                       what, p, (void *)first, stride);
         size_t i = (a - first) / stride;
-        ck_assert_msg(i < want && a + c->block <= (uintptr_t)base + c->bytes, "%s: block %p ends past the range", what, p);
-        ck_assert_msg(!live[i], "%s: block %zu handed out twice", what, i);
+        EXPECT(i < want && a + c->block <= (uintptr_t)base + c->bytes, "%s: block %p ends past the range", what, p);
+        EXPECT(!live[i], "%s: block %zu handed out twice", what, i);
         live[i] = 1, got[k] = p;
-        ck_assert_msg(slab_in_use(&s) == k + 1, "%s: in use %zu after %zu allocations", what, slab_in_use(&s), k + 1);
+        EXPECT(slab_in_use(&s) == k + 1, "%s: in use %zu after %zu allocations", what, slab_in_use(&s), k + 1);
     }
-    ck_assert_msg(slab_alloc(&s) == NULL, "%s: an allocation past the capacity (%zu) must give NULL", what, want);
+    EXPECT(slab_alloc(&s) == NULL, "%s: an allocation past the capacity (%zu) must give NULL", what, want);
     for (size_t k = want; k > 1; k--) { /* free in a random order */
         size_t j = (size_t)wb_rng_int(rng, 0, (int64_t)k - 1);
         void *t = got[j];
         got[j] = got[k - 1], got[k - 1] = t;
     }
     for (size_t k = 0; k < want; k++) {
-        ck_assert_msg(slab_free(&s, got[k]) == 0, "%s: freeing block %p that is in use was refused", what, got[k]);
-        ck_assert_msg(slab_free(&s, got[k]) == -1, "%s: freeing block %p twice was accepted", what, got[k]);
+        EXPECT(slab_free(&s, got[k]) == 0, "%s: freeing block %p that is in use was refused", what, got[k]);
+        EXPECT(slab_free(&s, got[k]) == -1, "%s: freeing block %p twice was accepted", what, got[k]);
     }
-    ck_assert_msg(slab_in_use(&s) == 0, "%s: in use %zu after every block was freed", what, slab_in_use(&s));
+    EXPECT(slab_in_use(&s) == 0, "%s: in use %zu after every block was freed", what, slab_in_use(&s));
     if (want) {
         void *p = slab_alloc(&s);
-        ck_assert_msg(p != NULL, "%s: no block after every block was freed", what);
-        ck_assert_msg(slab_free(&s, p) == 0, "%s: freeing %p was refused", what, p);
+        EXPECT(p != NULL, "%s: no block after every block was freed", what);
+        EXPECT(slab_free(&s, p) == 0, "%s: freeing %p was refused", what, p);
     }
     slab_destroy(&s);
-    ck_assert_msg(s.free_list == NULL && s.used == NULL && s.nblocks == 0, "%s: slab_destroy must leave *s all zero", what);
+    EXPECT(s.free_list == NULL && s.used == NULL && s.nblocks == 0, "%s: slab_destroy must leave *s all zero", what);
     free(live), free(got);
     fake_check(&f, what);
 }
@@ -596,7 +603,7 @@ START_TEST(slab_random)
     snprintf(what, sizeof what, "block %zu, align %zu, %zu bytes at base+%zu (%zu blocks)", c.block, c.align, c.bytes,
              c.mis, cap);
     slab s;
-    ck_assert_msg(slab_init(&s, base, c.bytes, c.block, c.align) == cudaSuccess, "%s: slab_init failed", what);
+    EXPECT(slab_init(&s, base, c.bytes, c.block, c.align) == cudaSuccess, "%s: slab_init failed", what);
     unsigned char *live = calloc(cap ? cap : 1, 1);
     size_t *ids = calloc(cap ? cap : 1, sizeof *ids), nlive = 0; /* the live indices, unordered */
     for (int op = 0; op < 4000; op++) {
@@ -604,20 +611,20 @@ START_TEST(slab_random)
         if (r < 50) {
             void *p = slab_alloc(&s);
             if (nlive == cap) {
-                ck_assert_msg(p == NULL, "%s, op %d: all %zu blocks in use, yet slab_alloc gave %p", what, op, cap, p);
+                EXPECT(p == NULL, "%s, op %d: all %zu blocks in use, yet slab_alloc gave %p", what, op, cap, p);
                 continue;
             }
-            ck_assert_msg(p != NULL, "%s, op %d: slab_alloc gave NULL with %zu of %zu blocks in use", what, op, nlive, cap);
+            EXPECT(p != NULL, "%s, op %d: slab_alloc gave NULL with %zu of %zu blocks in use", what, op, nlive, cap);
             uintptr_t a = (uintptr_t)p;
-            ck_assert_msg(a >= first && (a - first) % stride == 0 && (a - first) / stride < cap,
+            EXPECT(a >= first && (a - first) % stride == 0 && (a - first) / stride < cap,
                           "%s, op %d: %p is not a block of the slab", what, op, p);
             size_t i = (a - first) / stride;
-            ck_assert_msg(!live[i], "%s, op %d: block %zu handed out while in use", what, op, i);
+            EXPECT(!live[i], "%s, op %d: block %zu handed out while in use", what, op, i);
             live[i] = 1, ids[nlive++] = i;
         } else if (r < 85) {
             if (!nlive) continue;
             size_t j = (size_t)wb_rng_int(&rng, 0, (int64_t)nlive - 1), i = ids[j];
-            ck_assert_msg(slab_free(&s, (void *)(first + i * stride)) == 0, "%s, op %d: freeing block %zu refused", what,
+            EXPECT(slab_free(&s, (void *)(first + i * stride)) == 0, "%s, op %d: freeing block %zu refused", what,
                           op, i);
             live[i] = 0, ids[j] = ids[--nlive];
         } else {
@@ -633,10 +640,10 @@ START_TEST(slab_random)
                 bad = first + i * stride, kind_s = "a free block";
             } else if (kind == 3) bad = first - (size_t)wb_rng_int(&rng, 1, 64), kind_s = "before the first block";
             else bad = first + cap * stride + (size_t)wb_rng_int(&rng, 0, 1) * stride, kind_s = "past the last block";
-            ck_assert_msg(slab_free(&s, (void *)bad) == -1, "%s, op %d: slab_free(%p) must be refused (%s)", what, op,
+            EXPECT(slab_free(&s, (void *)bad) == -1, "%s, op %d: slab_free(%p) must be refused (%s)", what, op,
                           (void *)bad, kind_s);
         }
-        ck_assert_msg(slab_in_use(&s) == nlive, "%s, op %d: in use %zu, expected %zu", what, op, slab_in_use(&s), nlive);
+        EXPECT(slab_in_use(&s) == nlive, "%s, op %d: in use %zu, expected %zu", what, op, slab_in_use(&s), nlive);
     }
     slab_destroy(&s);
     free(live), free(ids);
@@ -656,9 +663,9 @@ START_TEST(slab_bad_args)
     for (size_t k = 0; k < WB_COUNT(bad); k++) {
         memset(&s, 0x5A, sizeof s);
         cudaError_t e = slab_init(&s, bad[k].base, 4096, bad[k].block, bad[k].align);
-        ck_assert_msg(e == cudaErrorInvalidValue, "slab_init with %s must return cudaErrorInvalidValue (%d), got %d",
+        EXPECT(e == cudaErrorInvalidValue, "slab_init with %s must return cudaErrorInvalidValue (%d), got %d",
                       bad[k].what, (int)cudaErrorInvalidValue, (int)e);
-        ck_assert_msg(s.free_list == NULL && s.used == NULL && s.nblocks == 0 && s.owned == NULL,
+        EXPECT(s.free_list == NULL && s.used == NULL && s.nblocks == 0 && s.owned == NULL,
                       "slab_init with %s: *s must be left all zero", bad[k].what);
         slab_destroy(&s);
     }
@@ -687,18 +694,18 @@ START_TEST(slab_device)
     snprintf(what, sizeof what, "slab_create(block %zu, %zu blocks, align %zu)", c->block, c->blocks, c->align);
     slab s;
     WB_CUDA(slab_create(&s, c->block, c->blocks, c->align));
-    ck_assert_msg(slab_capacity(&s) == c->blocks, "%s: capacity %zu", what, slab_capacity(&s));
+    EXPECT(slab_capacity(&s) == c->blocks, "%s: capacity %zu", what, slab_capacity(&s));
     void **p = calloc(c->blocks, sizeof *p);
     unsigned char *h = wb_hmalloc(c->block), *g = wb_hmalloc(c->block);
     for (size_t i = 0; i < c->blocks; i++) {
         p[i] = slab_alloc(&s);
-        ck_assert_msg(p[i] != NULL, "%s: allocation %zu gave NULL", what, i);
-        ck_assert_msg((uintptr_t)p[i] % c->align == 0, "%s: block %p not aligned to %zu", what, p[i], c->align);
+        EXPECT(p[i] != NULL, "%s: allocation %zu gave NULL", what, i);
+        EXPECT((uintptr_t)p[i] % c->align == 0, "%s: block %p not aligned to %zu", what, p[i], c->align);
     }
-    ck_assert_msg(slab_alloc(&s) == NULL, "%s: one allocation past the capacity must give NULL", what);
+    EXPECT(slab_alloc(&s) == NULL, "%s: one allocation past the capacity must give NULL", what);
     struct cudaPointerAttributes at;
     WB_CUDA(cudaPointerGetAttributes(&at, p[0]));
-    ck_assert_msg(at.type == cudaMemoryTypeDevice, "%s: block 0 is not device memory (type %d)", what, (int)at.type);
+    EXPECT(at.type == cudaMemoryTypeDevice, "%s: block 0 is not device memory (type %d)", what, (int)at.type);
     /* each block written whole with a pattern of its own, then all read
      * back: a block overlapping another, or outside the allocation, shows */
     for (size_t i = 0; i < c->blocks; i++) {
@@ -709,7 +716,7 @@ START_TEST(slab_device)
         WB_CUDA(cudaMemcpy(g, p[i], c->block, cudaMemcpyDeviceToHost));
         size_t bad = 0;
         for (size_t j = 0; j < c->block; j++) bad += g[j] != pattern(i, j);
-        ck_assert_msg(bad == 0, "%s: block %zu (%p) lost %zu of its %zu bytes to another block", what, i, p[i], bad,
+        EXPECT(bad == 0, "%s: block %zu (%p) lost %zu of its %zu bytes to another block", what, i, p[i], bad,
                       c->block);
     }
     for (size_t k = c->blocks; k > 1; k--) {
@@ -717,14 +724,14 @@ START_TEST(slab_device)
         void *t = p[j];
         p[j] = p[k - 1], p[k - 1] = t;
     }
-    for (size_t i = 0; i < c->blocks; i++) ck_assert_msg(slab_free(&s, p[i]) == 0, "%s: freeing %p refused", what, p[i]);
-    ck_assert_msg(slab_in_use(&s) == 0, "%s: %zu in use after all were freed", what, slab_in_use(&s));
+    for (size_t i = 0; i < c->blocks; i++) EXPECT(slab_free(&s, p[i]) == 0, "%s: freeing %p refused", what, p[i]);
+    EXPECT(slab_in_use(&s) == 0, "%s: %zu in use after all were freed", what, slab_in_use(&s));
     slab_destroy(&s);
     slab t;
-    ck_assert_msg(slab_create(&t, 16, 0, 16) == cudaErrorInvalidValue, "slab_create of 0 blocks must be refused");
-    ck_assert_msg(slab_create(&t, 0, 16, 16) == cudaErrorInvalidValue, "slab_create of 0-byte blocks must be refused");
-    ck_assert_msg(slab_create(&t, 16, 16, 12) == cudaErrorInvalidValue, "slab_create with align 12 must be refused");
-    ck_assert_msg(slab_create(&t, (size_t)1 << 40, (size_t)1 << 40, 1) == cudaErrorInvalidValue,
+    EXPECT(slab_create(&t, 16, 0, 16) == cudaErrorInvalidValue, "slab_create of 0 blocks must be refused");
+    EXPECT(slab_create(&t, 0, 16, 16) == cudaErrorInvalidValue, "slab_create of 0-byte blocks must be refused");
+    EXPECT(slab_create(&t, 16, 16, 12) == cudaErrorInvalidValue, "slab_create with align 12 must be refused");
+    EXPECT(slab_create(&t, (size_t)1 << 40, (size_t)1 << 40, 1) == cudaErrorInvalidValue,
                   "slab_create of 2^80 bytes (the size overflows) must be refused");
     free(p), free(h), free(g);
 }
