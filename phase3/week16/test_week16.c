@@ -1,0 +1,954 @@
+/* test_week16.c — week 16's checkpoints: a memory pool against cudaMalloc,
+ * pinned and pageable transfers, zero-copy, a slab allocator (CPU and
+ * device), and the chunked copy-compute-copy pipeline over streams. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "pool.h"
+#include "hostmem.h"
+#include "slab.h"
+#include "pipeline.h"
+
+/* Host arrays checked like wb_dverify_f32 checks device ones: the first and
+ * last 64 elements and `samples` random ones against expect(i, ctx). */
+static size_t verify_host_f32(const char *name, const float *h, size_t n, wb_expect_fn expect, const void *ctx,
+                              size_t samples, double rtol, wb_cmp *out)
+{
+    size_t k = samples + 128 < n ? samples + 128 : n;
+    float *got = wb_hmalloc((k ? k : 1) * sizeof *got);
+    double *ref = wb_hmalloc((k ? k : 1) * sizeof *ref);
+    size_t *idx = wb_hmalloc((k ? k : 1) * sizeof *idx);
+    wb_rng rng = wb_rng_for(name, (int)(n & 0x7fffffff));
+    for (size_t j = 0; j < k; j++) {
+        if (k == n || j < 64) idx[j] = j;
+        else if (j < 128) idx[j] = n - 128 + j;
+        else idx[j] = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
+        got[j] = h[idx[j]];
+        ref[j] = expect(idx[j], ctx);
+    }
+    wb_compare_f32_f64(name, got, ref, k, 0, rtol, out);
+    if (out->bad)
+        snprintf(out->msg, sizeof out->msg, "%zu of %zu sampled elements wrong; first %s[%zu] expected %.9g got %.9g",
+                 out->bad, k, name, idx[out->first_bad], ref[out->first_bad], (double)got[out->first_bad]);
+    free(got), free(ref), free(idx);
+    return out->bad;
+}
+
+/* An assertion for loops over many elements: Check records every passing
+ * ck_assert (a message to the parent process each), this only a failure. */
+#define EXPECT(cond, ...)                        \
+    do {                                         \
+        if (!(cond)) ck_abort_msg(__VA_ARGS__);  \
+    } while (0)
+
+typedef struct { void *dst; const void *src; size_t bytes; enum cudaMemcpyKind kind; } copy_ctx;
+
+static void copy_work(void *p)
+{
+    copy_ctx *c = p;
+    WB_CUDA(cudaMemcpyAsync(c->dst, c->src, c->bytes, c->kind, 0));
+}
+
+/* ---------------------------------------------------------------- pool */
+
+/* Do any two of the n ranges [p, p + bytes) share a byte? */
+static int find_overlap(void *const *p, const size_t *bytes, int n, int *a, int *b)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++) {
+            uintptr_t x = (uintptr_t)p[i], y = (uintptr_t)p[j];
+            if (x < y + bytes[j] && y < x + bytes[i]) {
+                *a = i, *b = j;
+                return 1;
+            }
+        }
+    return 0;
+}
+
+/* Random sizes from 1 byte to 4 MiB, allocated on a stream, filled there
+ * with a byte of their own and read back whole; then all freed, and after a
+ * device synchronisation the pool must still hold the memory. */
+START_TEST(pool_allocations)
+{
+    enum { K = 12 };
+    wb_rng rng = WB_RNG();
+    int dev = 0, supported = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    WB_CUDA(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, dev));
+    ck_assert_msg(supported, "this device does not support stream-ordered memory pools");
+    cudaMemPool_t pool = NULL;
+    WB_CUDA(pool_create(dev, &pool));
+    ck_assert_msg(pool != NULL, "pool_create returned cudaSuccess but no pool");
+    cudaStream_t s;
+    WB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    void *p[K];
+    size_t bytes[K], total = 0, largest = 0;
+    for (int k = 0; k < K; k++) {
+        bytes[k] = k < 3 ? (size_t)(2 * k + 1) : (size_t)wb_rng_int(&rng, 1, (k & 1) ? 4096 : (4 << 20));
+        total += bytes[k];
+        if (bytes[k] > largest) largest = bytes[k];
+        p[k] = NULL;
+        WB_CUDA(pool_alloc(pool, &p[k], bytes[k], s));
+        ck_assert_msg(p[k] != NULL, "pool_alloc of %zu bytes returned cudaSuccess but no memory", bytes[k]);
+        ck_assert_msg(((uintptr_t)p[k] & 15) == 0, "pool_alloc of %zu bytes gave %p: not 16-byte aligned", bytes[k],
+                      p[k]);
+    }
+    int a = 0, b = 0;
+    if (find_overlap(p, bytes, K, &a, &b))
+        ck_abort_msg("allocations %d (%p, %zu bytes) and %d (%p, %zu bytes) overlap", a, p[a], bytes[a], b, p[b],
+                     bytes[b]);
+    for (int k = 0; k < K; k++) WB_CUDA(cudaMemsetAsync(p[k], 0x11 + k, bytes[k], s));
+    unsigned char *h = wb_hmalloc(largest);
+    for (int k = 0; k < K; k++) {
+        WB_CUDA(cudaMemcpyAsync(h, p[k], bytes[k], cudaMemcpyDeviceToHost, s));
+        WB_CUDA(cudaStreamSynchronize(s));
+        size_t bad = wb_count_not_byte(h, bytes[k], (unsigned char)(0x11 + k));
+        ck_assert_msg(bad == 0, "allocation %d (%zu bytes): %zu bytes did not hold what was written to them", k,
+                      bytes[k], bad);
+    }
+    for (int k = 0; k < K; k++) WB_CUDA(pool_free(p[k], s));
+    WB_CUDA(cudaStreamSynchronize(s));
+    WB_CUDA(cudaDeviceSynchronize());
+    uint64_t reserved = 0, used = 0, threshold = 0;
+    WB_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+    WB_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+    WB_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    ck_assert_msg(used == 0, "%llu bytes of the pool still in use after every allocation was freed (pool_free)",
+                  (unsigned long long)used);
+    ck_assert_msg(reserved >= total,
+                  "after a synchronisation the pool holds %llu bytes, less than the %zu allocated: it gave its memory "
+                  "back (release threshold %llu; set it to UINT64_MAX)",
+                  (unsigned long long)reserved, total, (unsigned long long)threshold);
+    WB_CUDA(cudaStreamDestroy(s));
+    WB_CUDA(pool_destroy(pool));
+    free(h);
+}
+END_TEST
+
+/* The benchmark's allocation pattern: rounds of 8 allocations of mixed sizes
+ * (64 KiB to 16 MiB, 34 MiB live at most), then their 8 frees. */
+static const size_t ALLOC_SIZES[] = { 256 << 10, 1 << 20, 4 << 20, 16 << 20, 64 << 10, 2 << 20, 8 << 20, 512 << 10 };
+enum { AROUNDS = 32, ABATCH = (int)WB_COUNT(ALLOC_SIZES) };
+
+typedef struct {
+    cudaMemPool_t pool;
+    int           mode; /* 0 cudaMalloc, 1 your pool, 2 default pool + sync each round, 3 your pool + sync */
+    void         *p[AROUNDS][ABATCH];
+} alloc_ctx;
+
+static void alloc_work(void *v)
+{
+    alloc_ctx *c = v;
+    for (int r = 0; r < AROUNDS; r++) {
+        for (int b = 0; b < ABATCH; b++) {
+            c->p[r][b] = NULL;
+            if (c->mode == 0) WB_CUDA(cudaMalloc(&c->p[r][b], ALLOC_SIZES[b]));
+            else if (c->mode == 2) WB_CUDA(cudaMallocAsync(&c->p[r][b], ALLOC_SIZES[b], 0));
+            else WB_CUDA(pool_alloc(c->pool, &c->p[r][b], ALLOC_SIZES[b], 0));
+        }
+        for (int b = 0; b < ABATCH; b++) {
+            if (!c->p[r][b]) continue;
+            if (c->mode == 0) WB_CUDA(cudaFree(c->p[r][b]));
+            else if (c->mode == 2) WB_CUDA(cudaFreeAsync(c->p[r][b], 0));
+            else WB_CUDA(pool_free(c->p[r][b], 0));
+        }
+        if (c->mode >= 2) WB_CUDA(cudaStreamSynchronize(0));
+    }
+}
+
+/* What the timed runs handed out: every pointer set, 16-byte aligned, the 8
+ * of one round disjoint. Then one more round is written (a byte of its own
+ * each, whole) and its first and last bytes read back. 0, or 1 and why. */
+static int check_allocs(alloc_ctx *c, char *why, size_t whysz)
+{
+    size_t bytes[ABATCH];
+    for (int b = 0; b < ABATCH; b++) bytes[b] = ALLOC_SIZES[b];
+    for (int r = 0; r < AROUNDS; r++) {
+        for (int b = 0; b < ABATCH; b++)
+            if (!c->p[r][b] || ((uintptr_t)c->p[r][b] & 15)) {
+                snprintf(why, whysz, "round %d, allocation %d of %zu bytes: %p (NULL or not 16-byte aligned)", r, b,
+                         bytes[b], c->p[r][b]);
+                return 1;
+            }
+        int x = 0, y = 0;
+        if (find_overlap(c->p[r], bytes, ABATCH, &x, &y)) {
+            snprintf(why, whysz, "round %d: allocations %d and %d overlap", r, x, y);
+            return 1;
+        }
+    }
+    void *q[ABATCH];
+    for (int b = 0; b < ABATCH; b++) {
+        q[b] = NULL;
+        if (c->mode == 0) WB_CUDA(cudaMalloc(&q[b], bytes[b]));
+        else if (c->mode == 2) WB_CUDA(cudaMallocAsync(&q[b], bytes[b], 0));
+        else WB_CUDA(pool_alloc(c->pool, &q[b], bytes[b], 0));
+        if (!q[b]) {
+            snprintf(why, whysz, "allocation of %zu bytes gave NULL", bytes[b]);
+            return 1;
+        }
+        WB_CUDA(cudaMemsetAsync(q[b], 0x21 + b, bytes[b], 0));
+    }
+    int bad = 0;
+    for (int b = 0; b < ABATCH && !bad; b++) {
+        unsigned char ends[2] = { 0, 0 };
+        WB_CUDA(cudaMemcpy(&ends[0], q[b], 1, cudaMemcpyDeviceToHost));
+        WB_CUDA(cudaMemcpy(&ends[1], (unsigned char *)q[b] + bytes[b] - 1, 1, cudaMemcpyDeviceToHost));
+        if (ends[0] != 0x21 + b || ends[1] != 0x21 + b) {
+            snprintf(why, whysz, "allocation %d (%zu bytes) did not keep what was written to it: overlap?", b,
+                     bytes[b]);
+            bad = 1;
+        }
+    }
+    for (int b = 0; b < ABATCH; b++) {
+        if (c->mode == 0) WB_CUDA(cudaFree(q[b]));
+        else if (c->mode == 2) WB_CUDA(cudaFreeAsync(q[b], 0));
+        else WB_CUDA(pool_free(q[b], 0));
+    }
+    WB_CUDA(cudaDeviceSynchronize());
+    return bad;
+}
+
+static void alloc_row(alloc_ctx *c, wb_bench_row *r)
+{
+    wb_bench_opts o = { 2, 15, 0 };
+    wb_time(alloc_work, c, &o, &r->t);
+    r->value = AROUNDS * ABATCH / r->t.median; /* pairs a millisecond */
+}
+
+/* Allocate+free pairs a millisecond: cudaMalloc/cudaFree (CUDAMALLOC)
+ * against your pool, same sizes, same order, same run. Two more rows show
+ * what the release threshold is for: with a synchronisation after every
+ * round, the device's default pool (threshold 0) returns its memory each
+ * time and pays the driver again; yours keeps it. */
+static double bench_pool(void)
+{
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    alloc_ctx *c = calloc(1, sizeof *c);
+    char why[200];
+    wb_bench_row m = { .exercise = "alloc", .variant = "cudaMalloc+cudaFree", .n = AROUNDS * ABATCH,
+                       .unit = "pairs/ms" };
+    c->mode = 0;
+    alloc_row(c, &m);
+    if (check_allocs(c, why, sizeof why)) wb_bench_invalid(&m, why);
+    wb_bench_emit(&m);
+
+    wb_bench_row r = { .exercise = "alloc", .variant = "yours: pool, threshold kept", .n = AROUNDS * ABATCH,
+                       .unit = "pairs/ms", .yard_name = "CUDAMALLOC", .yard = m.value };
+    WB_CUDA(pool_create(dev, &c->pool));
+    if (!c->pool) {
+        wb_bench_invalid(&r, "pool_create gave no pool");
+    } else {
+        wb_bench_row d = { .exercise = "alloc", .variant = "default pool, sync each round", .n = AROUNDS * ABATCH,
+                           .unit = "pairs/ms", .yard_name = "CUDAMALLOC", .yard = m.value };
+        c->mode = 2;
+        alloc_row(c, &d);
+        if (check_allocs(c, why, sizeof why)) wb_bench_invalid(&d, why);
+        wb_bench_emit(&d);
+        wb_bench_row k = { .exercise = "alloc", .variant = "your pool, sync each round", .n = AROUNDS * ABATCH,
+                           .unit = "pairs/ms", .yard_name = "CUDAMALLOC", .yard = m.value };
+        c->mode = 3;
+        alloc_row(c, &k);
+        if (check_allocs(c, why, sizeof why)) wb_bench_invalid(&k, why);
+        wb_bench_emit(&k);
+        c->mode = 1;
+        alloc_row(c, &r);
+        if (check_allocs(c, why, sizeof why)) wb_bench_invalid(&r, why);
+    }
+    if (m.invalid && !r.invalid) wb_bench_invalid(&r, "the cudaMalloc yardstick gave wrong allocations");
+    double ratio = wb_bench_headline(&r);
+    if (!r.invalid) printf("  cudaMalloc+cudaFree %.2f us a pair, your pool %.3f us a pair\n", 1e3 / m.value, 1e3 / r.value);
+    if (c->pool) WB_CUDA(pool_destroy(c->pool));
+    free(c);
+    return ratio;
+}
+
+/* ---------------------------------------------------------------- pinned host memory */
+
+static const size_t PIN_SIZES[] = { 1, 4096, 1000003, 64 << 20 };
+
+START_TEST(pinned_alloc)
+{
+    size_t bytes = PIN_SIZES[_i % WB_COUNT(PIN_SIZES)];
+    int mapped = (int)(_i / WB_COUNT(PIN_SIZES));
+    wb_rng rng = WB_RNG();
+    void *p = NULL;
+    WB_CUDA(hm_alloc_pinned(&p, bytes, mapped));
+    ck_assert_msg(p != NULL, "hm_alloc_pinned(%zu bytes, mapped %d) returned cudaSuccess but no memory", bytes, mapped);
+    struct cudaPointerAttributes at;
+    WB_CUDA(cudaPointerGetAttributes(&at, p));
+    ck_assert_msg(at.type == cudaMemoryTypeHost,
+                  "%zu bytes from hm_alloc_pinned are not page-locked host memory (cudaPointerGetAttributes type %d; "
+                  "malloc'd memory is %d)", bytes, (int)at.type, (int)cudaMemoryTypeUnregistered);
+    /* a round trip through the device */
+    unsigned char *src = wb_hmalloc(bytes), *d = wb_dmalloc(bytes);
+    for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
+    memcpy(p, src, bytes);
+    WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyHostToDevice, 0));
+    WB_CUDA(cudaStreamSynchronize(0));
+    memset(p, 0, bytes);
+    WB_CUDA(cudaMemcpyAsync(p, d, bytes, cudaMemcpyDeviceToHost, 0));
+    WB_CUDA(cudaStreamSynchronize(0));
+    ck_assert_msg(memcmp(p, src, bytes) == 0, "%zu bytes: a copy to the device and back changed them", bytes);
+    if (mapped) {
+        void *dp = NULL;
+        WB_CUDA(hm_device_ptr(&dp, p));
+        ck_assert_msg(dp != NULL, "hm_device_ptr gave no device address for mapped memory");
+        /* the device address reads the same host bytes */
+        WB_CUDA(cudaMemset(d, 0, bytes));
+        WB_CUDA(cudaMemcpy(d, dp, bytes, cudaMemcpyDefault));
+        memset(src, 0xEE, bytes);
+        WB_CUDA(cudaMemcpy(src, d, bytes, cudaMemcpyDeviceToHost));
+        ck_assert_msg(memcmp(p, src, bytes) == 0, "%zu bytes read through the device address differ from the host's",
+                      bytes);
+    }
+    void *z = (void *)1;
+    WB_CUDA(hm_alloc_pinned(&z, 0, mapped));
+    ck_assert_msg(z == NULL, "hm_alloc_pinned of 0 bytes must give NULL");
+    WB_CUDA(hm_free_pinned(p));
+    wb_dfree(d);
+    free(src);
+}
+END_TEST
+
+enum { SEED_T = 161, SEED_Z = 162, SEED_P = 163 };
+
+static double hash_expect(size_t i, const void *ctx)
+{
+    return (double)wb_hash_uniform_f32(*(const unsigned long long *)ctx, i, -1, 1);
+}
+
+/* One timed copy of a whole buffer; the destination is then checked. */
+static void transfer_row(wb_bench_row *r, void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+    static const unsigned long long seed = SEED_T;
+    copy_ctx c = { dst, src, bytes, kind };
+    wb_bench_opts o = { 2, 10, 0 };
+    size_t n = bytes / 4;
+    if (kind == cudaMemcpyHostToDevice) wb_dpoison(dst, bytes);
+    else memset(dst, 0xFF, bytes);
+    wb_time(copy_work, &c, &o, &r->t);
+    r->value = bytes / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    size_t bad = kind == cudaMemcpyHostToDevice ? wb_dverify_f32("dst", dst, n, hash_expect, &seed, 4096, 0, 0, &cmp)
+                                                : verify_host_f32("dst", dst, n, hash_expect, &seed, 4096, 0, &cmp);
+    if (bad) wb_bench_invalid(r, cmp.msg);
+}
+
+/* H2D and D2H of 256 MiB, from and to pinned memory (yours) and pageable
+ * memory (malloc), each copy's destination verified. The pinned rows carry
+ * the pageable figure as their yardstick, so their ratio is the gain. */
+static void measure_transfers(char *fig, size_t figsz)
+{
+    size_t bytes = (size_t)256 << 20, n = bytes / 4;
+    float *pin = NULL;
+    WB_CUDA(hm_alloc_pinned((void **)&pin, bytes, 0));
+    ck_assert_msg(pin != NULL, "hm_alloc_pinned returned cudaSuccess but no memory");
+    struct cudaPointerAttributes at;
+    WB_CUDA(cudaPointerGetAttributes(&at, pin));
+    ck_assert_msg(at.type == cudaMemoryTypeHost, "hm_alloc_pinned's memory is not page-locked");
+    float *page = wb_hmalloc(bytes), *d = wb_dmalloc(bytes), *d2 = wb_dmalloc(bytes);
+    memset(page, 0, bytes); /* touch every page first */
+    wb_dfill_uniform_f32(d, n, SEED_T, -1, 1);
+    wb_sync();
+    wb_bench_row dp = { .exercise = "transfer", .variant = "D2H pageable", .n = n, .bytes = (double)bytes, .unit = "GB/s" };
+    wb_bench_row dq = { .exercise = "transfer", .variant = "D2H pinned", .n = n, .bytes = (double)bytes, .unit = "GB/s",
+                        .yard_name = "PAGEABLE" };
+    wb_bench_row hp = { .exercise = "transfer", .variant = "H2D pageable", .n = n, .bytes = (double)bytes, .unit = "GB/s" };
+    wb_bench_row hq = { .exercise = "transfer", .variant = "H2D pinned", .n = n, .bytes = (double)bytes, .unit = "GB/s",
+                        .yard_name = "PAGEABLE" };
+    transfer_row(&dp, page, d, bytes, cudaMemcpyDeviceToHost);
+    transfer_row(&dq, pin, d, bytes, cudaMemcpyDeviceToHost);
+    transfer_row(&hp, d2, page, bytes, cudaMemcpyHostToDevice);
+    transfer_row(&hq, d2, pin, bytes, cudaMemcpyHostToDevice);
+    dq.yard = dp.value, hq.yard = hp.value;
+    wb_bench_emit(&hp), wb_bench_emit(&hq), wb_bench_emit(&dp), wb_bench_emit(&dq);
+    int bad = hp.invalid || hq.invalid || dp.invalid || dq.invalid;
+    snprintf(fig, figsz, "H2D %.1f GB/s pinned, %.1f pageable (%.2fx); D2H %.1f pinned, %.1f pageable (%.2fx); 256 MiB",
+             hq.value, hp.value, hq.value / hp.value, dq.value, dp.value, dq.value / dp.value);
+    WB_CUDA(hm_free_pinned(pin));
+    free(page), wb_dfree(d), wb_dfree(d2);
+    ck_assert_msg(!bad, "a timed copy delivered wrong data (rows above)");
+}
+
+START_TEST(transfer_report)
+{
+    char fig[200];
+    measure_transfers(fig, sizeof fig);
+    printf("  %s\n", fig);
+    wb_report(fig);
+}
+END_TEST
+
+static double bench_transfers(void)
+{
+    char fig[200];
+    measure_transfers(fig, sizeof fig);
+    return NAN;
+}
+
+/* ---------------------------------------------------------------- zero-copy */
+
+static const size_t SIZES[] = { 0, 1, 3, 4, 31, 255, 257, 1023, 4099, 65537, 1000003, (size_t)1 << 22 };
+
+/* Mapped host memory made by the test itself (cudaHostAlloc, mapped), so
+ * that zc_scale is checked even before hm_alloc_pinned works. */
+START_TEST(zerocopy_sizes)
+{
+    wb_rng rng = WB_RNG();
+    /* offsets vary with _i; the largest size runs aligned (the float4 path) */
+    size_t n = SIZES[_i], ox = _i == (int)WB_COUNT(SIZES) - 1 ? 0 : (size_t)(_i % 4), oy = (size_t)((_i >> 2) & 1);
+    float a = (float)(wb_rng_unit(&rng) * 4 - 2);
+    float *hx = NULL, *dx = NULL, *ref = wb_hmalloc(n * 4);
+    WB_CUDA(cudaHostAlloc((void **)&hx, (n + ox) * 4 + 4, cudaHostAllocMapped));
+    WB_CUDA(cudaHostGetDevicePointer((void **)&dx, hx, 0));
+    wb_fill_uniform_f32(&rng, hx, n + ox, -100, 100);
+    if (n >= 3) hx[ox] = NAN, hx[ox + 1] = INFINITY, hx[ox + n - 1] = -INFINITY;
+    for (size_t i = 0; i < n; i++) ref[i] = a * hx[ox + i];
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
+    WB_CUDA(zc_scale(dx + ox, dy, n, a, 0));
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu (x mapped host memory)", n, ox, oy);
+    wb_expect_dout_f32(&y, ref, n, 0, 1e-7, what);
+    wb_dout_free(&y);
+    WB_CUDA(cudaFreeHost(hx));
+    free(ref);
+}
+END_TEST
+
+typedef struct { const float *x; float *y; size_t n; } zc_ctx;
+static const float ZA = 1.5f;
+
+static void zc_work(void *p)
+{
+    zc_ctx *c = p;
+    WB_CUDA(zc_scale(c->x, c->y, c->n, ZA, 0));
+}
+
+static double zc_expect(size_t i, const void *ctx)
+{
+    (void)ctx;
+    return (double)(ZA * wb_hash_uniform_f32(SEED_Z, i, -1, 1));
+}
+
+/* Your zero-copy kernel reading 256 MiB of mapped host memory, as GB/s
+ * read over the link, against a pinned cudaMemcpy H2D of the same buffer. */
+static void measure_zerocopy(char *fig, size_t figsz)
+{
+    size_t bytes = (size_t)256 << 20, n = bytes / 4;
+    float *hx = NULL, *dx = NULL, *tmp = wb_dmalloc(bytes), *dy = wb_dmalloc(bytes);
+    WB_CUDA(cudaHostAlloc((void **)&hx, bytes, cudaHostAllocMapped));
+    WB_CUDA(cudaHostGetDevicePointer((void **)&dx, hx, 0));
+    wb_dfill_uniform_f32(tmp, n, SEED_Z, -1, 1);
+    WB_CUDA(cudaMemcpy(hx, tmp, bytes, cudaMemcpyDeviceToHost));
+    copy_ctx c = { tmp, hx, bytes, cudaMemcpyHostToDevice };
+    wb_bench_opts o = { 2, 10, 0 };
+    wb_bench_row y = { .exercise = "zerocopy", .variant = "pinned cudaMemcpy H2D", .n = n, .bytes = (double)bytes,
+                       .unit = "GB/s" };
+    wb_time(copy_work, &c, &o, &y.t);
+    y.value = bytes / (y.t.median * 1e-3) / 1e9;
+    wb_bench_emit(&y);
+    zc_ctx z = { dx, dy, n };
+    wb_bench_row r = { .exercise = "zerocopy", .variant = "yours: kernel reads host", .n = n, .bytes = (double)bytes,
+                       .flops = (double)n, .unit = "GB/s", .yard_name = "PINNED_H2D", .yard = y.value };
+    wb_dpoison(dy, bytes);
+    wb_time(zc_work, &z, &o, &r.t);
+    r.value = bytes / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", dy, n, zc_expect, NULL, 1 << 14, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_bench_emit(&r);
+    snprintf(fig, figsz, "zero-copy kernel reads host memory at %.1f GB/s, %.2f of a pinned cudaMemcpy H2D (%.1f GB/s)",
+             r.value, r.value / y.value, y.value);
+    WB_CUDA(cudaFreeHost(hx));
+    wb_dfree(tmp), wb_dfree(dy);
+    ck_assert_msg(!r.invalid, "zero-copy: %s", r.why);
+}
+
+START_TEST(zerocopy_report)
+{
+    char fig[200];
+    measure_zerocopy(fig, sizeof fig);
+    printf("  %s\n", fig);
+    wb_report(fig);
+}
+END_TEST
+
+static double bench_zerocopy(void)
+{
+    char fig[200];
+    measure_zerocopy(fig, sizeof fig);
+    return NAN;
+}
+
+/* ---------------------------------------------------------------- slab (CPU) */
+
+/* The layout slab_init must produce, computed here independently. */
+static size_t slab_expect(uintptr_t base, size_t bytes, size_t block, size_t align, uintptr_t *first, size_t *stride)
+{
+    *stride = (block + align - 1) / align * align;
+    *first = (base + align - 1) / align * align;
+    size_t lost = (size_t)(*first - base);
+    return lost >= bytes ? 0 : (bytes - lost) / *stride;
+}
+
+/* A host buffer stands in for the device range (4096-aligned, so `mis`
+ * bytes in gives a known misalignment). It is filled with 0xA5 and must
+ * stay so: the slab never touches its blocks. */
+typedef struct { unsigned char *buf; size_t len; } fake_range;
+
+static unsigned char *fake_alloc(fake_range *f, size_t bytes, size_t mis)
+{
+    f->len = bytes + mis + 64;
+    f->buf = aligned_alloc(4096, (f->len + 4095) / 4096 * 4096);
+    EXPECT(f->buf != NULL, "out of host memory");
+    memset(f->buf, 0xA5, f->len);
+    return f->buf + mis;
+}
+
+static void fake_check(fake_range *f, const char *what)
+{
+    size_t touched = wb_count_not_byte(f->buf, f->len, 0xA5);
+    free(f->buf);
+    EXPECT(touched == 0, "%s: %zu bytes of the range changed: the slab wrote into its blocks (device memory: "
+                                "keep the bookkeeping in host arrays)", what, touched);
+}
+
+typedef struct { size_t block, align, bytes, mis, blocks; } slab_case;
+
+/* Known layouts: blocks counted by hand. */
+static const slab_case SLAB_KNOWN[] = {
+    { 1, 1, 100, 0, 100 },          { 3, 4, 100, 1, 24 },    /* base +1 -> +4, stride 4: 96 / 4 */
+    { 100, 64, 1000, 0, 7 },        /* stride 128 */         { 256, 256, 255, 0, 0 },
+    { 64, 256, 4096, 17, 15 },      /* 239 bytes lost, 3857 / 256 */
+    { 4096, 4096, 1 << 20, 5, 255 }, { 8, 8, 0, 0, 0 },      { 5, 1, 23, 3, 4 },
+    { 24, 8, 200, 7, 8 },           /* +7 -> +8: 192 / 24 */ { 1000, 512, 3000, 0, 2 },
+};
+
+static void slab_fill_and_drain(wb_rng *rng, const slab_case *c, int check_count)
+{
+    fake_range f;
+    unsigned char *base = fake_alloc(&f, c->bytes, c->mis);
+    uintptr_t first;
+    size_t stride, want = slab_expect((uintptr_t)base, c->bytes, c->block, c->align, &first, &stride);
+    char what[160];
+    snprintf(what, sizeof what, "block %zu, align %zu, %zu bytes at base+%zu", c->block, c->align, c->bytes, c->mis);
+    if (check_count)
+        EXPECT(want == c->blocks, "%s: test table says %zu blocks, formula %zu (test bug)", what, c->blocks, want);
+    slab s;
+    EXPECT(slab_init(&s, base, c->bytes, c->block, c->align) == cudaSuccess, "%s: slab_init failed", what);
+    EXPECT(slab_capacity(&s) == want, "%s: capacity %zu, expected %zu", what, slab_capacity(&s), want);
+    unsigned char *live = calloc(want ? want : 1, 1);
+    void **got = calloc(want ? want : 1, sizeof *got);
+    for (size_t k = 0; k < want; k++) {
+        void *p = slab_alloc(&s);
+        EXPECT(p != NULL, "%s: allocation %zu of %zu gave NULL", what, k + 1, want);
+        uintptr_t a = (uintptr_t)p;
+        EXPECT(a % c->align == 0, "%s: block %p not aligned to %zu", what, p, c->align);
+        EXPECT(a >= first && (a - first) % stride == 0, "%s: %p is not first + i * stride (first %p, stride %zu)",
+                      what, p, (void *)first, stride);
+        size_t i = (a - first) / stride;
+        EXPECT(i < want && a + c->block <= (uintptr_t)base + c->bytes, "%s: block %p ends past the range", what, p);
+        EXPECT(!live[i], "%s: block %zu handed out twice", what, i);
+        live[i] = 1, got[k] = p;
+        EXPECT(slab_in_use(&s) == k + 1, "%s: in use %zu after %zu allocations", what, slab_in_use(&s), k + 1);
+    }
+    EXPECT(slab_alloc(&s) == NULL, "%s: an allocation past the capacity (%zu) must give NULL", what, want);
+    for (size_t k = want; k > 1; k--) { /* free in a random order */
+        size_t j = (size_t)wb_rng_int(rng, 0, (int64_t)k - 1);
+        void *t = got[j];
+        got[j] = got[k - 1], got[k - 1] = t;
+    }
+    for (size_t k = 0; k < want; k++) {
+        EXPECT(slab_free(&s, got[k]) == 0, "%s: freeing block %p that is in use was refused", what, got[k]);
+        EXPECT(slab_free(&s, got[k]) == -1, "%s: freeing block %p twice was accepted", what, got[k]);
+    }
+    EXPECT(slab_in_use(&s) == 0, "%s: in use %zu after every block was freed", what, slab_in_use(&s));
+    if (want) {
+        void *p = slab_alloc(&s);
+        EXPECT(p != NULL, "%s: no block after every block was freed", what);
+        EXPECT(slab_free(&s, p) == 0, "%s: freeing %p was refused", what, p);
+    }
+    slab_destroy(&s);
+    EXPECT(s.free_list == NULL && s.used == NULL && s.nblocks == 0, "%s: slab_destroy must leave *s all zero", what);
+    free(live), free(got);
+    fake_check(&f, what);
+}
+
+START_TEST(slab_known)
+{
+    wb_rng rng = WB_RNG();
+    slab_fill_and_drain(&rng, &SLAB_KNOWN[_i], 1);
+}
+END_TEST
+
+/* Random layouts and 4000 random operations against a model: allocations,
+ * frees of live blocks, and frees that must be refused (NULL, inside a
+ * block, a free block, before the first block, past the last). */
+START_TEST(slab_random)
+{
+    wb_rng rng = WB_RNG();
+    slab_case c = { (size_t)wb_rng_int(&rng, 1, 3000), (size_t)1 << wb_rng_int(&rng, 0, 12),
+                    (size_t)wb_rng_int(&rng, 0, 200000), (size_t)wb_rng_int(&rng, 0, 4095), 0 };
+    slab_fill_and_drain(&rng, &c, 0);
+    fake_range f;
+    unsigned char *base = fake_alloc(&f, c.bytes, c.mis);
+    uintptr_t first;
+    size_t stride, cap = slab_expect((uintptr_t)base, c.bytes, c.block, c.align, &first, &stride);
+    char what[160];
+    snprintf(what, sizeof what, "block %zu, align %zu, %zu bytes at base+%zu (%zu blocks)", c.block, c.align, c.bytes,
+             c.mis, cap);
+    slab s;
+    EXPECT(slab_init(&s, base, c.bytes, c.block, c.align) == cudaSuccess, "%s: slab_init failed", what);
+    unsigned char *live = calloc(cap ? cap : 1, 1);
+    size_t *ids = calloc(cap ? cap : 1, sizeof *ids), nlive = 0; /* the live indices, unordered */
+    for (int op = 0; op < 4000; op++) {
+        int r = (int)wb_rng_int(&rng, 0, 99);
+        if (r < 50) {
+            void *p = slab_alloc(&s);
+            if (nlive == cap) {
+                EXPECT(p == NULL, "%s, op %d: all %zu blocks in use, yet slab_alloc gave %p", what, op, cap, p);
+                continue;
+            }
+            EXPECT(p != NULL, "%s, op %d: slab_alloc gave NULL with %zu of %zu blocks in use", what, op, nlive, cap);
+            uintptr_t a = (uintptr_t)p;
+            EXPECT(a >= first && (a - first) % stride == 0 && (a - first) / stride < cap,
+                          "%s, op %d: %p is not a block of the slab", what, op, p);
+            size_t i = (a - first) / stride;
+            EXPECT(!live[i], "%s, op %d: block %zu handed out while in use", what, op, i);
+            live[i] = 1, ids[nlive++] = i;
+        } else if (r < 85) {
+            if (!nlive) continue;
+            size_t j = (size_t)wb_rng_int(&rng, 0, (int64_t)nlive - 1), i = ids[j];
+            EXPECT(slab_free(&s, (void *)(first + i * stride)) == 0, "%s, op %d: freeing block %zu refused", what,
+                          op, i);
+            live[i] = 0, ids[j] = ids[--nlive];
+        } else {
+            uintptr_t bad;
+            const char *kind_s;
+            int kind = (int)wb_rng_int(&rng, 0, 4);
+            if (kind == 0) bad = 0, kind_s = "NULL";
+            else if (kind == 1 && nlive && stride > 1)
+                bad = first + ids[0] * stride + (size_t)wb_rng_int(&rng, 1, (int64_t)stride - 1), kind_s = "inside a block or its padding";
+            else if (kind == 2 && nlive < cap) {
+                size_t i = (size_t)wb_rng_int(&rng, 0, (int64_t)cap - 1);
+                while (live[i]) i = (i + 1) % cap;
+                bad = first + i * stride, kind_s = "a free block";
+            } else if (kind == 3) bad = first - (size_t)wb_rng_int(&rng, 1, 64), kind_s = "before the first block";
+            else bad = first + cap * stride + (size_t)wb_rng_int(&rng, 0, 1) * stride, kind_s = "past the last block";
+            EXPECT(slab_free(&s, (void *)bad) == -1, "%s, op %d: slab_free(%p) must be refused (%s)", what, op,
+                          (void *)bad, kind_s);
+        }
+        EXPECT(slab_in_use(&s) == nlive, "%s, op %d: in use %zu, expected %zu", what, op, slab_in_use(&s), nlive);
+    }
+    slab_destroy(&s);
+    free(live), free(ids);
+    fake_check(&f, what);
+}
+END_TEST
+
+START_TEST(slab_bad_args)
+{
+    fake_range f;
+    unsigned char *base = fake_alloc(&f, 4096, 0);
+    slab s;
+    struct { void *base; size_t block, align; const char *what; } bad[] = {
+        { NULL, 16, 16, "base NULL" },      { base, 0, 16, "block_bytes 0" }, { base, 16, 0, "align 0" },
+        { base, 16, 3, "align 3" },         { base, 16, 24, "align 24" },     { base, 16, 4097, "align 4097" },
+    };
+    for (size_t k = 0; k < WB_COUNT(bad); k++) {
+        memset(&s, 0x5A, sizeof s);
+        cudaError_t e = slab_init(&s, bad[k].base, 4096, bad[k].block, bad[k].align);
+        EXPECT(e == cudaErrorInvalidValue, "slab_init with %s must return cudaErrorInvalidValue (%d), got %d",
+                      bad[k].what, (int)cudaErrorInvalidValue, (int)e);
+        EXPECT(s.free_list == NULL && s.used == NULL && s.nblocks == 0 && s.owned == NULL,
+                      "slab_init with %s: *s must be left all zero", bad[k].what);
+        slab_destroy(&s);
+    }
+    fake_check(&f, "bad arguments");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- slab (device) */
+
+static unsigned char pattern(size_t i, size_t j)
+{
+    uint32_t x = (uint32_t)i * 0x9E3779B1u ^ (uint32_t)j * 0x85EBCA77u ^ (uint32_t)(i >> 32);
+    x ^= x >> 15, x *= 0x2C1B3C6Du, x ^= x >> 12;
+    return (unsigned char)x;
+}
+
+static const slab_case SLAB_DEV[] = {
+    { 1000, 256, 0, 0, 300 }, { 4096, 4096, 0, 0, 64 }, { 3, 1, 0, 0, 1000 }, { 77, 64, 0, 0, 500 },
+};
+
+START_TEST(slab_device)
+{
+    const slab_case *c = &SLAB_DEV[_i];
+    wb_rng rng = WB_RNG();
+    char what[96];
+    snprintf(what, sizeof what, "slab_create(block %zu, %zu blocks, align %zu)", c->block, c->blocks, c->align);
+    slab s;
+    WB_CUDA(slab_create(&s, c->block, c->blocks, c->align));
+    EXPECT(slab_capacity(&s) == c->blocks, "%s: capacity %zu", what, slab_capacity(&s));
+    void **p = calloc(c->blocks, sizeof *p);
+    unsigned char *h = wb_hmalloc(c->block), *g = wb_hmalloc(c->block);
+    for (size_t i = 0; i < c->blocks; i++) {
+        p[i] = slab_alloc(&s);
+        EXPECT(p[i] != NULL, "%s: allocation %zu gave NULL", what, i);
+        EXPECT((uintptr_t)p[i] % c->align == 0, "%s: block %p not aligned to %zu", what, p[i], c->align);
+    }
+    EXPECT(slab_alloc(&s) == NULL, "%s: one allocation past the capacity must give NULL", what);
+    struct cudaPointerAttributes at;
+    WB_CUDA(cudaPointerGetAttributes(&at, p[0]));
+    EXPECT(at.type == cudaMemoryTypeDevice, "%s: block 0 is not device memory (type %d)", what, (int)at.type);
+    /* each block written whole with a pattern of its own, then all read
+     * back: a block overlapping another, or outside the allocation, shows */
+    for (size_t i = 0; i < c->blocks; i++) {
+        for (size_t j = 0; j < c->block; j++) h[j] = pattern(i, j);
+        WB_CUDA(cudaMemcpy(p[i], h, c->block, cudaMemcpyHostToDevice));
+    }
+    for (size_t i = 0; i < c->blocks; i++) {
+        WB_CUDA(cudaMemcpy(g, p[i], c->block, cudaMemcpyDeviceToHost));
+        size_t bad = 0;
+        for (size_t j = 0; j < c->block; j++) bad += g[j] != pattern(i, j);
+        EXPECT(bad == 0, "%s: block %zu (%p) lost %zu of its %zu bytes to another block", what, i, p[i], bad,
+                      c->block);
+    }
+    for (size_t k = c->blocks; k > 1; k--) {
+        size_t j = (size_t)wb_rng_int(&rng, 0, (int64_t)k - 1);
+        void *t = p[j];
+        p[j] = p[k - 1], p[k - 1] = t;
+    }
+    for (size_t i = 0; i < c->blocks; i++) EXPECT(slab_free(&s, p[i]) == 0, "%s: freeing %p refused", what, p[i]);
+    EXPECT(slab_in_use(&s) == 0, "%s: %zu in use after all were freed", what, slab_in_use(&s));
+    slab_destroy(&s);
+    slab t;
+    EXPECT(slab_create(&t, 16, 0, 16) == cudaErrorInvalidValue, "slab_create of 0 blocks must be refused");
+    EXPECT(slab_create(&t, 0, 16, 16) == cudaErrorInvalidValue, "slab_create of 0-byte blocks must be refused");
+    EXPECT(slab_create(&t, 16, 16, 12) == cudaErrorInvalidValue, "slab_create with align 12 must be refused");
+    EXPECT(slab_create(&t, (size_t)1 << 40, (size_t)1 << 40, 1) == cudaErrorInvalidValue,
+                  "slab_create of 2^80 bytes (the size overflows) must be refused");
+    free(p), free(h), free(g);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- pipeline */
+
+static float work_ref(float v, int iters)
+{
+    for (int k = 0; k < iters; k++) v = fmaf(v, W16_A, W16_B);
+    return v;
+}
+
+typedef struct { size_t n, chunk; int nstreams; } pipe_case;
+
+static const pipe_case PIPES[] = {
+    { 0, 1000, 2 },        { 1, 1000, 1 },         { 999, 1000, 3 },        { 1000, 1000, 2 },
+    { 1001, 1000, 2 },     { 5000, 1000, 4 },      { 4097, 1024, 3 },       { 100003, 4096, 2 },
+    { 65537, 100000, 4 },  { 1 << 20, 65536, 4 },  { 3000017, 1 << 18, 3 }, { (1 << 22) + 5, 1 << 20, 1 },
+};
+
+/* Pinned hx and hy (hy with 64 floats of guard, all poisoned), guarded
+ * staging buffers, nstreams blocking streams; NaN and both infinities in
+ * the input; every output element compared. */
+START_TEST(pipeline_cases)
+{
+    const pipe_case *pc = &PIPES[_i];
+    wb_rng rng = WB_RNG();
+    size_t n = pc->n, guard = 64, stage = (size_t)pc->nstreams * pc->chunk * 4;
+    int iters = (int)wb_rng_int(&rng, 1, 24);
+    float *hx = NULL, *hy = NULL, *ref = wb_hmalloc(n * 4);
+    WB_CUDA(cudaMallocHost((void **)&hx, (n + 1) * 4));
+    WB_CUDA(cudaMallocHost((void **)&hy, (n + guard) * 4));
+    wb_fill_uniform_f32(&rng, hx, n, -2, 2);
+    if (n >= 8) hx[1] = NAN, hx[n / 2] = INFINITY, hx[n - 1] = -INFINITY;
+    for (size_t i = 0; i < n; i++) ref[i] = work_ref(hx[i], iters);
+    memset(hy, 0xFF, (n + guard) * 4);
+    wb_dout xo, yo;
+    float *dx = wb_dout_alloc(&xo, "dx (staging)", stage, 0), *dy = wb_dout_alloc(&yo, "dy (staging)", stage, 0);
+    cudaStream_t st[4];
+    for (int k = 0; k < pc->nstreams; k++) WB_CUDA(cudaStreamCreate(&st[k]));
+    char what[128];
+    snprintf(what, sizeof what, "n=%zu, chunk %zu, %d stream%s, %d FMAs an element", n, pc->chunk, pc->nstreams,
+             pc->nstreams > 1 ? "s" : "", iters);
+    WB_CUDA(pipeline_run(hx, hy, n, dx, dy, pc->chunk, iters, st, pc->nstreams));
+    wb_sync();
+    wb_cmp cmp;
+    wb_compare_f32("hy", hy, ref, n, 0, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t unwritten = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isnan(ref[i])) {
+            uint32_t bits;
+            memcpy(&bits, &hy[i], 4);
+            unwritten += bits == 0xFFFFFFFFu;
+        }
+    ck_assert_msg(unwritten == 0, "%s: %zu elements of hy where NaN is expected were never written", what, unwritten);
+    size_t past = wb_count_not_byte(hy + n, guard * 4, 0xFF);
+    ck_assert_msg(past == 0, "%s: %zu bytes written past hy[n-1]", what, past);
+    void *tmp = wb_hmalloc(stage);
+    wb_expect_dout_guards(&xo, tmp, what);
+    wb_expect_dout_guards(&yo, tmp, what);
+    for (int k = 0; k < pc->nstreams; k++) WB_CUDA(cudaStreamDestroy(st[k]));
+    wb_dout_free(&xo), wb_dout_free(&yo);
+    WB_CUDA(cudaFreeHost(hx)), WB_CUDA(cudaFreeHost(hy));
+    free(ref), free(tmp);
+}
+END_TEST
+
+/* The benchmark: 64 Mi floats (256 MiB in, 256 MiB out) in chunks of 2 Mi
+ * (8 MiB), pinned host buffers. */
+enum { PIPE_N = 1 << 26, PIPE_CHUNK = 1 << 21, PIPE_MAXS = 4 };
+
+typedef struct {
+    float *hx, *hy, *dx, *dy;
+    size_t n, chunk;
+    int iters, nstreams;
+    cudaStream_t st[PIPE_MAXS];
+} pipe_ctx;
+
+static void serial_work(void *p)
+{
+    pipe_ctx *c = p;
+    WB_CUDA(w16_serial(c->hx, c->hy, c->n, c->dx, c->dy, c->chunk, c->iters));
+}
+
+/* Enqueued on blocking streams: the timing events on the legacy default
+ * stream wait for them, and they for the start event. */
+static void pipe_work(void *p)
+{
+    pipe_ctx *c = p;
+    WB_CUDA(pipeline_run(c->hx, c->hy, c->n, c->dx, c->dy, c->chunk, c->iters, c->st, c->nstreams));
+}
+
+typedef struct { float *x, *y; size_t n; int iters; } kern_ctx;
+
+static void kern_work(void *p)
+{
+    kern_ctx *k = p;
+    WB_CUDA(w16_work(k->x, k->y, k->n, k->iters, 0));
+}
+
+static double pipe_expect(size_t i, const void *ctx)
+{
+    return (double)work_ref(wb_hash_uniform_f32(SEED_P, i, -1, 1), ((const pipe_ctx *)ctx)->iters);
+}
+
+static double median_ms(wb_work_fn fn, void *ctx)
+{
+    wb_bench_opts o = { 2, 10, 0 };
+    wb_summary t;
+    wb_time(fn, ctx, &o, &t);
+    return t.median;
+}
+
+/* Pick iters so that the kernel on one chunk takes `target_ms`: kernel time
+ * grows linearly with iters; two steps to absorb the fixed part. */
+static int calibrate_iters(pipe_ctx *c, double target_ms)
+{
+    kern_ctx k = { c->dx, c->dy, c->chunk, 1024 };
+    for (int step = 0; step < 2; step++) {
+        double t = median_ms(kern_work, &k);
+        double it = k.iters * target_ms / t;
+        k.iters = it < 16 ? 16 : it > (1 << 16) ? (1 << 16) : (int)lround(it);
+    }
+    return k.iters;
+}
+
+static void pipe_row(pipe_ctx *c, wb_bench_row *r, int serial)
+{
+    wb_bench_opts o = { 2, 10, 0 };
+    memset(c->hy, 0xFF, c->n * 4);
+    wb_time(serial ? serial_work : pipe_work, c, &o, &r->t);
+    r->value = c->n / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (verify_host_f32("hy", c->hy, c->n, pipe_expect, c, 4096, 1e-6, &cmp)) wb_bench_invalid(r, cmp.msg);
+}
+
+/* balanced 0: the kernel lasts as long as one chunk's copy in plus its copy
+ * out (the checkpoint: overlap hides both copies even if the link cannot
+ * carry both directions at once; about 2x at best); 3 streams, the headline.
+ * balanced 1: the kernel lasts as long as the copy in (three equal stages,
+ * 3x at best with full-duplex copies); the ladder 1-4 streams, no target. */
+static double run_pipeline(int balanced)
+{
+    pipe_ctx *c = calloc(1, sizeof *c);
+    c->n = PIPE_N, c->chunk = PIPE_CHUNK;
+    WB_CUDA(cudaMallocHost((void **)&c->hx, c->n * 4));
+    WB_CUDA(cudaMallocHost((void **)&c->hy, c->n * 4));
+    c->dx = wb_dmalloc(PIPE_MAXS * c->chunk * 4), c->dy = wb_dmalloc(PIPE_MAXS * c->chunk * 4);
+    for (int k = 0; k < PIPE_MAXS; k++) WB_CUDA(cudaStreamCreate(&c->st[k]));
+    float *tmp = wb_dmalloc(c->n * 4);
+    wb_dfill_uniform_f32(tmp, c->n, SEED_P, -1, 1);
+    WB_CUDA(cudaMemcpy(c->hx, tmp, c->n * 4, cudaMemcpyDeviceToHost));
+    wb_dfree(tmp);
+
+    copy_ctx in = { c->dx, c->hx, c->chunk * 4, cudaMemcpyHostToDevice };
+    copy_ctx out = { c->hy, c->dy, c->chunk * 4, cudaMemcpyDeviceToHost };
+    double t_in = median_ms(copy_work, &in), t_out = median_ms(copy_work, &out);
+    double target = balanced ? (t_in > t_out ? t_in : t_out) : t_in + t_out;
+    c->iters = calibrate_iters(c, target);
+    kern_ctx k = { c->dx, c->dy, c->chunk, c->iters };
+    double t_k = median_ms(kern_work, &k);
+    printf("  one chunk of %zu floats: copy in %.3f ms, copy out %.3f ms, work %.3f ms (%d FMAs an element)\n",
+           c->chunk, t_in, t_out, t_k, c->iters);
+
+    wb_bench_row s = { .exercise = "pipeline", .variant = "given: serial, 1 stream", .n = c->n,
+                       .bytes = 8.0 * c->n, .flops = 2.0 * c->n * c->iters, .unit = "Gelem/s" };
+    pipe_row(c, &s, 1);
+    wb_bench_emit(&s);
+    double ratio = NAN;
+    for (int ns = balanced ? 1 : 3; ns <= (balanced ? PIPE_MAXS : 3); ns++) {
+        char variant[64];
+        snprintf(variant, sizeof variant, "yours: %d stream%s%s", ns, ns > 1 ? "s" : "",
+                 balanced ? ", balanced" : ", work = in + out");
+        wb_bench_row r = { .exercise = "pipeline", .variant = variant, .n = c->n, .bytes = 8.0 * c->n,
+                           .flops = 2.0 * c->n * c->iters, .unit = "Gelem/s", .yard_name = "SERIAL", .yard = s.value };
+        c->nstreams = ns;
+        pipe_row(c, &r, 0);
+        if (s.invalid && !r.invalid) wb_bench_invalid(&r, "the serial yardstick gave wrong output");
+        if (balanced) {
+            wb_bench_emit(&r);
+            ratio = wb_bench_ratio(&r);
+        } else {
+            ratio = wb_bench_headline(&r);
+        }
+    }
+    for (int j = 0; j < PIPE_MAXS; j++) WB_CUDA(cudaStreamDestroy(c->st[j]));
+    WB_CUDA(cudaFreeHost(c->hx)), WB_CUDA(cudaFreeHost(c->hy));
+    wb_dfree(c->dx), wb_dfree(c->dy);
+    free(c);
+    return ratio;
+}
+
+static double bench_pipeline(void) { return run_pipeline(0); }
+static double bench_pipeline_ladder(void) { return run_pipeline(1); }
+
+static const wb_test TESTS[] = {
+    { "w16.pool", WB_T(pool_allocations), WB_GPU, 4 },
+    WB_SPEED("w16.pool-speed", bench_pool),
+    { "w16.pinned", WB_T(pinned_alloc), WB_GPU, 2 * WB_COUNT(PIN_SIZES) },
+    { "w16.pinned", WB_T(transfer_report), WB_GPU, 0 },
+    { "w16.zerocopy", WB_T(zerocopy_sizes), WB_GPU, WB_COUNT(SIZES) },
+    { "w16.zerocopy", WB_T(zerocopy_report), WB_GPU, 0 },
+    { "w16.slab", WB_T(slab_known), WB_CPU, WB_COUNT(SLAB_KNOWN) },
+    { "w16.slab", WB_T(slab_random), WB_CPU, 16 },
+    { "w16.slab", WB_T(slab_bad_args), WB_CPU, 0 },
+    { "w16.slab-device", WB_T(slab_device), WB_GPU, WB_COUNT(SLAB_DEV) },
+    { "w16.pipeline", WB_T(pipeline_cases), WB_GPU, WB_COUNT(PIPES) },
+    WB_SPEED("w16.pipeline-speed", bench_pipeline),
+};
+
+/* No checkpoint: `--bench` runs these and every WB_SPEED one. */
+static const wb_benchmark BENCHES[] = {
+    { "transfers", bench_transfers },
+    { "zerocopy", bench_zerocopy },
+    { "pipeline_ladder", bench_pipeline_ladder },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
