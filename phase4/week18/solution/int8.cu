@@ -96,7 +96,7 @@ static __global__ void __launch_bounds__(THREADS)
         for (int e = threadIdx.x; e < BM * BK4; e += THREADS) {
             int r = e / BK4, p = p0 + e % BK4;
             int gr = m0 + r, gn = n0 + r;
-            int packed = 0;
+            unsigned packed = 0;
             if (gr < batch && p < ld4) {
                 const float *xr = x + (size_t)gr * in;
                 float inv = s_inv[r];
@@ -104,10 +104,10 @@ static __global__ void __launch_bounds__(THREADS)
                 for (int t = 0; t < 4; t++) {
                     int k = 4 * p + t, qv = 0;
                     if (k < in) qv = (int)fminf(fmaxf(rintf(xr[k] * inv), -127.f), 127.f);
-                    packed |= (qv & 0xff) << (8 * t);
+                    packed |= (unsigned)(qv & 0xff) << (8 * t);
                 }
             }
-            xs[e % BK4][r] = packed;
+            xs[e % BK4][r] = (int)packed;
             ws[e % BK4][r] = (gn < out && p < ld4) ? ((const int *)(qw + (size_t)gn * ld4 * 4))[p] : 0;
         }
         __syncthreads();
