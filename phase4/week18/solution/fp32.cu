@@ -34,7 +34,7 @@ static __global__ void __launch_bounds__(THREADS)
     __shared__ float xs[BK][BM + 1];
     __shared__ float ws[BK][BN + 1];
     int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
-    int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    int ty = threadIdx.x / 16, tx = threadIdx.x % 16; /* a warp: 2 tile rows, 16 columns */
     float acc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; i++)

@@ -70,7 +70,7 @@ static __global__ void __launch_bounds__(THREADS)
     __shared__ float s_inv[BM], s_sx[BM];
     int m0 = blockIdx.x * BM, n0 = blockIdx.y * BN;
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
+    int ty = threadIdx.x / 16, tx = threadIdx.x % 16; /* a warp: 2 tile rows, 16 columns */
 
     for (int r = warp; r < BM; r += THREADS / 32) {
         int gr = m0 + r;
