@@ -14,9 +14,9 @@ static __global__ void bias_relu_kernel(float *__restrict__ y, const float *__re
 
 cudaError_t bias_relu_pass(float *y, const float *b, int rows, int cols, int relu)
 {
-    if (rows < 0 || cols < 1) return cudaErrorInvalidValue;
+    if (cols <= 0 || rows < 0) return cudaErrorInvalidValue;
     size_t total = (size_t)rows * cols;
-    if (total == 0) return cudaSuccess;
+    if (!total) return cudaSuccess; /* nothing to do, nothing to launch */
     size_t want = (total + 255) / 256;
     unsigned grid = (unsigned)(want < 132u * 32u ? want : 132u * 32u);
     bias_relu_kernel<<<grid, 256>>>(y, b, total, cols, relu);
