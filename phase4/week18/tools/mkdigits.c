@@ -7,6 +7,7 @@
  *
  * Build and run from the workbook's top folder (C11, no other library):
  *
+ *   mkdir -p build
  *   cc -std=c11 -O2 -o build/mkdigits phase4/week18/tools/mkdigits.c -lm
  *   build/mkdigits phase4/week18/data
  *
