@@ -1,0 +1,1227 @@
+/* test_week18.c — week 18's checkpoints: the loader, the model's stated
+ * accuracy, the FP32, FP16 and INT8 layers and their tolerances against
+ * FP32, the memory plan, and samples per second against batch size. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "wb_test.h"
+#include "wb_file.h"
+#include "model_io.h"
+#include "fp32.h"
+#include "fp16.h"
+#include "int8.h"
+#include "plan.h"
+#include "bias_relu.h"
+
+/* ---------------------------------------------------------------- what this week states
+ * The shipped model on the 2000 held-out digits (README, "The model"): the
+ * FP32 model classifies HELD_OUT_CORRECT of them right; FP16 weights keep
+ * every logit within FP16_LOGIT_TOL of FP32 and lose at most FP16_MAX_DROP
+ * points of accuracy; INT8 within INT8_LOGIT_TOL and INT8_MAX_DROP points. */
+enum { HELD_OUT_N = 2000, HELD_OUT_CORRECT = 1906 };
+static const int SHIPPED_DIMS[] = { 64, 128, 64, 10 };
+#define FP16_LOGIT_TOL 0.02
+#define FP16_MAX_DROP  0.10  /* points of accuracy (percent) */
+#define INT8_LOGIT_TOL 0.60
+#define INT8_MAX_DROP  0.50
+/* The plan's peak for the shipped model: 2 buffers x 128 floats a sample. */
+#define SHIPPED_PLAN_BYTES_PER_SAMPLE 1024u
+
+/* ---------------------------------------------------------------- files */
+
+static void data_path(char *out, size_t len, const char *name)
+{
+    const char *wk = getenv("WB_WEEK_DIR");
+    snprintf(out, len, "%s/data/%s", wk && *wk ? wk : "phase4/week18", name);
+}
+
+/* Little-endian fields of a file image, the test's own reading and writing. */
+static uint32_t le32_at(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static void le32_put(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static float lef_at(const unsigned char *p)
+{
+    uint32_t u = le32_at(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+static void write_bytes(const char *path, const unsigned char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s: %s", path, strerror(errno));
+    ck_assert_msg(n == 0 || fwrite(b, 1, n, f) == n, "short write to %s", path);
+    fclose(f);
+}
+
+/* A scratch folder for the files the loader test makes. */
+static void scratch_dir(char *dir, size_t len)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, len, "%s/w18-XXXXXX", t && *t ? t : "/tmp");
+    ck_assert_msg(mkdtemp(dir) != NULL, "mkdtemp %s: %s", dir, strerror(errno));
+}
+
+/* The image of a model file: header, then W and b of each layer, values from rng. */
+static unsigned char *model_image(wb_rng *rng, int L, const int *dims, size_t *len)
+{
+    size_t params = 0;
+    for (int l = 0; l < L; l++) params += (size_t)dims[l + 1] * (dims[l] + 1);
+    size_t head = 16 + 4 * (size_t)(L + 1);
+    *len = head + 4 * params;
+    unsigned char *img = wb_hmalloc(*len);
+    memcpy(img, "WB18MLP", 8);
+    le32_put(img + 8, 1);
+    le32_put(img + 12, (uint32_t)L);
+    for (int l = 0; l <= L; l++) le32_put(img + 16 + 4 * l, (uint32_t)dims[l]);
+    for (size_t i = 0; i < params; i++) {
+        float v = (float)(wb_rng_unit(rng) * 2 - 1);
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        le32_put(img + head + 4 * i, u);
+    }
+    return img;
+}
+
+static unsigned char *digits_image(wb_rng *rng, int n, int rows, int cols, size_t *len)
+{
+    size_t f = (size_t)rows * cols;
+    *len = 24 + (size_t)n * (f + 1);
+    unsigned char *img = wb_hmalloc(*len);
+    memcpy(img, "WB18DIG", 8);
+    le32_put(img + 8, 1), le32_put(img + 12, (uint32_t)n), le32_put(img + 16, (uint32_t)rows);
+    le32_put(img + 20, (uint32_t)cols);
+    for (size_t i = 0; i < (size_t)n * f; i++) img[24 + i] = (unsigned char)wb_rng_int(rng, 0, 255);
+    for (int i = 0; i < n; i++) img[24 + (size_t)n * f + i] = (unsigned char)wb_rng_int(rng, 0, 9);
+    return img;
+}
+
+/* The model in img must be exactly what mlp_load gave. */
+static void expect_model_equals(const mlp_model *m, const unsigned char *img, const char *what)
+{
+    int L = (int)le32_at(img + 12);
+    ck_assert_msg(m->n_layers == L, "%s: n_layers %d, the file has %d", what, m->n_layers, L);
+    for (int l = 0; l <= L; l++)
+        ck_assert_msg(m->dims[l] == (int)le32_at(img + 16 + 4 * l), "%s: dims[%d] = %d, the file has %u", what, l,
+                      m->dims[l], le32_at(img + 16 + 4 * l));
+    const unsigned char *p = img + 16 + 4 * (L + 1);
+    for (int l = 0; l < L; l++) {
+        ck_assert_msg(m->W[l] && m->b[l], "%s: W[%d] or b[%d] is NULL", what, l, l);
+        size_t nw = (size_t)m->dims[l + 1] * m->dims[l], bad = 0;
+        for (size_t i = 0; i < nw; i++, p += 4) bad += m->W[l][i] != lef_at(p);
+        for (int i = 0; i < m->dims[l + 1]; i++, p += 4) bad += m->b[l][i] != lef_at(p);
+        if (bad) ck_abort_msg("%s: %zu weights or biases of layer %d differ from the file", what, bad, l);
+    }
+}
+
+static void expect_refused_model(const char *path, const char *what)
+{
+    mlp_model m;
+    memset(&m, 0x5A, sizeof m);
+    char err[256] = "";
+    int rc = mlp_load(path, &m, err, sizeof err);
+    if (rc == 0) mlp_free(&m);
+    ck_assert_msg(rc != 0, "mlp_load accepted %s (%s): it must return -1", path, what);
+    ck_assert_msg(err[0] != 0, "mlp_load refused %s (%s) but wrote no reason into err", path, what);
+    ck_assert_msg(m.n_layers == 0 && m.storage == NULL && m.W[0] == NULL && m.b[0] == NULL,
+                  "mlp_load refused %s (%s) but left the model non-empty (n_layers %d)", path, what, m.n_layers);
+}
+
+static void expect_refused_digits(const char *path, const char *what)
+{
+    digits_set d;
+    memset(&d, 0x5A, sizeof d);
+    char err[256] = "";
+    int rc = digits_load(path, &d, err, sizeof err);
+    if (rc == 0) digits_free(&d);
+    ck_assert_msg(rc != 0, "digits_load accepted %s (%s): it must return -1", path, what);
+    ck_assert_msg(err[0] != 0, "digits_load refused %s (%s) but wrote no reason into err", path, what);
+    ck_assert_msg(d.n == 0 && d.x == NULL && d.label == NULL,
+                  "digits_load refused %s (%s) but left the set non-empty", path, what);
+}
+
+/* ---------------------------------------------------------------- w18.load (CPU) */
+
+START_TEST(load_shipped)
+{
+    char path[512], err[256] = "";
+    data_path(path, sizeof path, "mlp_digits.bin");
+    size_t len = 0;
+    unsigned char *img = (unsigned char *)wb_read_file(path, &len);
+    ck_assert_msg(img != NULL, "cannot read %s (run from the workbook's top folder)", path);
+    mlp_model m;
+    ck_assert_msg(mlp_load(path, &m, err, sizeof err) == 0, "mlp_load(%s): %s", path, err);
+    ck_assert_int_eq(m.n_layers, 3);
+    for (int l = 0; l < 4; l++) ck_assert_int_eq(m.dims[l], SHIPPED_DIMS[l]);
+    expect_model_equals(&m, img, path);
+    mlp_free(&m);
+    ck_assert_msg(m.storage == NULL && m.n_layers == 0, "mlp_free must leave the model empty");
+    free(img);
+
+    data_path(path, sizeof path, "digits_test.bin");
+    img = (unsigned char *)wb_read_file(path, &len);
+    ck_assert_msg(img != NULL, "cannot read %s", path);
+    digits_set d;
+    ck_assert_msg(digits_load(path, &d, err, sizeof err) == 0, "digits_load(%s): %s", path, err);
+    ck_assert_int_eq(d.n, HELD_OUT_N);
+    ck_assert_int_eq(d.features, 64);
+    size_t bad = 0;
+    for (size_t i = 0; i < (size_t)d.n * 64; i++) bad += d.x[i] != img[24 + i] / 255.0f;
+    for (int i = 0; i < d.n; i++) bad += d.label[i] != img[24 + (size_t)d.n * 64 + i];
+    if (bad) ck_abort_msg("%s: %zu pixels or labels differ from the file (x = byte / 255.0f)", path, bad);
+    digits_free(&d);
+    free(img);
+}
+END_TEST
+
+/* A random valid model of 1-4 layers loads exactly; each damaged copy is refused. */
+enum { BAD_MODELS = 12, BAD_DIGITS = 7 };
+START_TEST(load_checks)
+{
+    wb_rng rng = WB_RNG();
+    char dir[300], path[400];
+    scratch_dir(dir, sizeof dir);
+    int L = (int)wb_rng_int(&rng, 1, 4), dims[5];
+    for (int l = 0; l <= L; l++) dims[l] = (int)wb_rng_int(&rng, 1, 40);
+    size_t len;
+    unsigned char *img = model_image(&rng, L, dims, &len);
+    size_t head = 16 + 4 * (size_t)(L + 1);
+
+    snprintf(path, sizeof path, "%s/good.bin", dir);
+    write_bytes(path, img, len);
+    mlp_model m;
+    char err[256] = "";
+    ck_assert_msg(mlp_load(path, &m, err, sizeof err) == 0, "mlp_load of a valid %d-layer model: %s", L, err);
+    expect_model_equals(&m, img, "a valid random model");
+    mlp_free(&m);
+
+    for (int c = 0; c < BAD_MODELS; c++) {
+        unsigned char *b = wb_hmalloc(len + 128); /* room for the last case */
+        memcpy(b, img, len);
+        size_t n = len;
+        const char *what = "";
+        float nan = NAN, inf = INFINITY;
+        switch (c) {
+        case 0: b[3] ^= 0x20, what = "wrong magic"; break;
+        case 1: le32_put(b + 8, 2), what = "version 2"; break;
+        case 2: le32_put(b + 12, 0), what = "0 layers"; break;
+        case 3: le32_put(b + 12, MLP_MAX_LAYERS + 1), what = "too many layers"; break;
+        case 4: le32_put(b + 16 + 4 * (size_t)wb_rng_int(&rng, 0, L), 0), what = "a dimension of 0"; break;
+        case 5: le32_put(b + 16, MLP_MAX_DIM + 1), what = "a dimension past MLP_MAX_DIM"; break;
+        case 6: n = len - 1, what = "one byte short"; break;
+        case 7: b[len] = 0, n = len + 1, what = "one byte too many"; break;
+        case 8: memcpy(b + head + 4 * (size_t)wb_rng_int(&rng, 0, (int64_t)(len - head) / 4 - 1), &nan, 4),
+                what = "a NaN weight"; break;
+        case 9: memcpy(b + len - 4, &inf, 4), what = "an infinite bias"; break;
+        case 10: n = 0, what = "an empty file"; break;
+        default: /* dims whose parameter count overflows 32 bits: the size check must be 64-bit */
+            le32_put(b + 12, 2), le32_put(b + 16, 4096), le32_put(b + 20, 4096), le32_put(b + 24, 4096);
+            n = 28 + 4 * 16, what = "huge dimensions in a small file";
+            break;
+        }
+        snprintf(path, sizeof path, "%s/bad%d.bin", dir, c);
+        write_bytes(path, b, n);
+        expect_refused_model(path, what);
+        unlink(path);
+        free(b);
+    }
+    snprintf(path, sizeof path, "%s/no-such-file.bin", dir);
+    expect_refused_model(path, "a file that does not exist");
+
+    int nd = (int)wb_rng_int(&rng, 1, 50), rows = (int)wb_rng_int(&rng, 1, 9), cols = (int)wb_rng_int(&rng, 1, 9);
+    size_t dlen;
+    unsigned char *dimg = digits_image(&rng, nd, rows, cols, &dlen);
+    snprintf(path, sizeof path, "%s/digits.bin", dir);
+    write_bytes(path, dimg, dlen);
+    digits_set d;
+    ck_assert_msg(digits_load(path, &d, err, sizeof err) == 0, "digits_load of %d valid %d x %d samples: %s", nd,
+                  rows, cols, err);
+    ck_assert_msg(d.n == nd && d.features == rows * cols, "digits_load: n %d features %d, the file has %d and %d",
+                  d.n, d.features, nd, rows * cols);
+    size_t bad = 0;
+    for (size_t i = 0; i < (size_t)nd * rows * cols; i++) bad += d.x[i] != dimg[24 + i] / 255.0f;
+    for (int i = 0; i < nd; i++) bad += d.label[i] != dimg[dlen - nd + i];
+    ck_assert_msg(bad == 0, "digits_load: %zu pixels or labels differ from the file", bad);
+    digits_free(&d);
+    for (int c = 0; c < BAD_DIGITS; c++) {
+        unsigned char *b = wb_hmalloc(dlen + 1);
+        memcpy(b, dimg, dlen);
+        size_t n = dlen;
+        const char *what = "";
+        switch (c) {
+        case 0: b[0] = 'X', what = "wrong magic"; break;
+        case 1: le32_put(b + 8, 7), what = "version 7"; break;
+        case 2: le32_put(b + 12, 0), what = "n = 0"; break;
+        case 3: le32_put(b + 16, 65), what = "65 rows"; break;
+        case 4: n = dlen - 1, what = "one byte short"; break;
+        case 5: b[dlen] = 0, n = dlen + 1, what = "one byte too many"; break;
+        default: b[dlen - 1 - (size_t)wb_rng_int(&rng, 0, nd - 1)] = 10, what = "a label of 10"; break;
+        }
+        snprintf(path, sizeof path, "%s/baddigits%d.bin", dir, c);
+        write_bytes(path, b, n);
+        expect_refused_digits(path, what);
+        unlink(path);
+        free(b);
+    }
+    snprintf(path, sizeof path, "%s/good.bin", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/digits.bin", dir);
+    unlink(path);
+    rmdir(dir);
+    free(img), free(dimg);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- CPU references */
+
+/* float -> the nearest half, as bits (ties to even, overflow to Inf). */
+static uint16_t half_bits(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
+    float a = fabsf(f);
+    if (isnan(f)) return sign | 0x7e00u;
+    if (a >= 65520.0f) return sign | 0x7c00u; /* Inf, and everything rounding past 65504 */
+    if (a < 0x1p-14f) return sign | (uint16_t)nearbyint((double)a * 0x1p24); /* subnormal: units of 2^-24 */
+    int e;
+    double mant = frexp((double)a, &e), M = nearbyint(ldexp(mant, 11)); /* 11 significant bits */
+    if (M == 2048) M = 1024, e++;
+    return sign | (uint16_t)((e + 14) << 10) | (uint16_t)((int)M - 1024);
+}
+
+static float half_value(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m + 1024), e - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+/* int8.h's quantiser on the host: q[0..n), returns the scale. */
+static float quant_ref(const float *v, int n, int8_t *q)
+{
+    float big = 0;
+    for (int k = 0; k < n; k++) big = fabsf(v[k]) > big ? fabsf(v[k]) : big;
+    if (big == 0) {
+        memset(q, 0, (size_t)n);
+        return 0;
+    }
+    float mul = 127.0f / big;
+    for (int k = 0; k < n; k++) {
+        float t = rintf(v[k] * mul);
+        q[k] = (int8_t)(t > 127 ? 127 : t < -127 ? -127 : t);
+    }
+    return big / 127.0f;
+}
+
+/* One layer on the CPU in double: y = act(x W^T + b); W as floats (FP32 and
+ * FP16 after rounding the weights) */
+static void layer_ref(const float *x, const float *W, const float *b, double *y, int batch, int in, int out, int relu)
+{
+    for (int r = 0; r < batch; r++)
+        for (int o = 0; o < out; o++) {
+            double s = 0;
+            const float *xr = x + (size_t)r * in, *wo = W + (size_t)o * in;
+            for (int k = 0; k < in; k++) s += (double)xr[k] * wo[k];
+            s += b[o];
+            y[(size_t)r * out + o] = relu && s < 0 ? 0 : s;
+        }
+}
+
+/* The INT8 layer on the CPU, int8.h's definition step by step. */
+static void layer_ref_i8(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch,
+                         int in, int out, int relu)
+{
+    int ld = I8_LD(in);
+    int8_t *qx = wb_hmalloc((size_t)in);
+    for (int r = 0; r < batch; r++) {
+        float sx = quant_ref(x + (size_t)r * in, in, qx);
+        for (int o = 0; o < out; o++) {
+            int32_t acc = 0;
+            for (int k = 0; k < in; k++) acc += (int32_t)qx[k] * qw[(size_t)o * ld + k];
+            float s = sx * sw[o];
+            float v = (float)acc * s;
+            v = v + b[o];
+            y[(size_t)r * out + o] = relu && v < 0 ? 0 : v;
+        }
+    }
+    free(qx);
+}
+
+static void round_weights_f16(const float *W, float *Wh, size_t n)
+{
+    for (size_t i = 0; i < n; i++) Wh[i] = half_value(half_bits(W[i]));
+}
+
+static void quantize_weights_ref(const float *W, int rows, int cols, int8_t *q, float *s)
+{
+    int ld = I8_LD(cols);
+    memset(q, 0, (size_t)rows * ld);
+    for (int o = 0; o < rows; o++) s[o] = quant_ref(W + (size_t)o * cols, cols, q + (size_t)o * ld);
+}
+
+/* The whole model on the CPU in a precision: logits (n x classes) as floats,
+ * each layer's output kept in float as the device keeps it. */
+static void model_ref(const mlp_model *m, int prec, const float *x, int n, float *logits)
+{
+    int L = m->n_layers, widest = 1;
+    for (int l = 0; l <= L; l++) widest = m->dims[l] > widest ? m->dims[l] : widest;
+    float *a = wb_hmalloc((size_t)n * widest * 4), *c = wb_hmalloc((size_t)n * widest * 4);
+    double *y = wb_hmalloc((size_t)n * widest * 8);
+    memcpy(a, x, (size_t)n * m->dims[0] * 4);
+    for (int l = 0; l < L; l++) {
+        int in = m->dims[l], out = m->dims[l + 1], relu = l < L - 1;
+        size_t nw = (size_t)out * in;
+        if (prec == MLP_INT8) {
+            int8_t *q = wb_hmalloc((size_t)out * I8_LD(in));
+            float *s = wb_hmalloc((size_t)out * 4);
+            quantize_weights_ref(m->W[l], out, in, q, s);
+            layer_ref_i8(a, q, s, m->b[l], c, n, in, out, relu);
+            free(q), free(s);
+        } else {
+            float *W = m->W[l], *Wh = NULL;
+            if (prec == MLP_FP16) round_weights_f16(m->W[l], W = Wh = wb_hmalloc(nw * 4), nw);
+            layer_ref(a, W, m->b[l], y, n, in, out, relu);
+            for (size_t i = 0; i < (size_t)n * out; i++) c[i] = (float)y[i];
+            free(Wh);
+        }
+        float *t = a;
+        a = c, c = t;
+    }
+    memcpy(logits, a, (size_t)n * m->dims[L] * 4);
+    free(a), free(c), free(y);
+}
+
+static int argmax_row(const float *v, int n)
+{
+    int best = 0;
+    for (int c = 1; c < n; c++)
+        if (v[c] > v[best]) best = c;
+    return best;
+}
+
+/* ---------------------------------------------------------------- w18.model (CPU) */
+
+static int count_correct(const float *logits, const uint8_t *label, int n)
+{
+    int ok = 0;
+    for (int i = 0; i < n; i++) ok += argmax_row(logits + (size_t)i * 10, 10) == label[i];
+    return ok;
+}
+
+static double max_abs_diff(const float *a, const float *b, size_t n)
+{
+    double d = 0;
+    for (size_t i = 0; i < n; i++) d = fabs((double)a[i] - b[i]) > d ? fabs((double)a[i] - b[i]) : d;
+    return d;
+}
+
+/* Loads the shipped files with your loaders (and fails the test when they cannot). */
+static void load_shipped(mlp_model *m, digits_set *d)
+{
+    char path[512], err[256] = "";
+    data_path(path, sizeof path, "mlp_digits.bin");
+    ck_assert_msg(mlp_load(path, m, err, sizeof err) == 0, "mlp_load(%s): %s", path, err);
+    data_path(path, sizeof path, "digits_test.bin");
+    ck_assert_msg(digits_load(path, d, err, sizeof err) == 0, "digits_load(%s): %s", path, err);
+    ck_assert_msg(m->n_layers == 3 && m->dims[0] == d->features && m->dims[3] == 10,
+                  "the shipped model and held-out set do not fit together (n_layers %d, inputs %d, features %d)",
+                  m->n_layers, m->dims[0], d->features);
+}
+
+/* The stated figures, on the CPU: FP32 accuracy, and the FP16 and INT8
+ * emulations within their stated tolerances. */
+START_TEST(model_accuracy_cpu)
+{
+    mlp_model m;
+    digits_set d;
+    load_shipped(&m, &d);
+    float *l32 = wb_hmalloc((size_t)d.n * 40), *lq = wb_hmalloc((size_t)d.n * 40);
+    model_ref(&m, MLP_FP32, d.x, d.n, l32);
+    int ok32 = count_correct(l32, d.label, d.n);
+    printf("  CPU FP32: %d of %d held-out digits right (%.2f %%)\n", ok32, d.n, 100.0 * ok32 / d.n);
+    ck_assert_msg(ok32 == HELD_OUT_CORRECT, "the FP32 model gets %d of %d right on the CPU; the week states %d", ok32,
+                  d.n, HELD_OUT_CORRECT);
+    const struct { int prec; const char *name; double tol, drop; } P[] = {
+        { MLP_FP16, "FP16", FP16_LOGIT_TOL, FP16_MAX_DROP },
+        { MLP_INT8, "INT8", INT8_LOGIT_TOL, INT8_MAX_DROP },
+    };
+    for (int p = 0; p < 2; p++) {
+        model_ref(&m, P[p].prec, d.x, d.n, lq);
+        double diff = max_abs_diff(lq, l32, (size_t)d.n * 10);
+        int ok = count_correct(lq, d.label, d.n);
+        double drop = 100.0 * (ok32 - ok) / d.n;
+        printf("  CPU %s emulation: max |logit - FP32| %.4f (stated <= %.2f), %d right (%.2f %%, drop %.2f points, "
+               "stated <= %.2f)\n", P[p].name, diff, P[p].tol, ok, 100.0 * ok / d.n, drop, P[p].drop);
+        ck_assert_msg(diff <= P[p].tol && drop <= P[p].drop, "%s on the CPU: max diff %.4f, drop %.2f points: "
+                      "outside the stated tolerance", P[p].name, diff, drop);
+    }
+    char fig[128];
+    snprintf(fig, sizeof fig, "FP32 %d of %d right (%.2f %%) on the CPU", ok32, d.n, 100.0 * ok32 / d.n);
+    wb_report(fig);
+    free(l32), free(lq);
+    mlp_free(&m), digits_free(&d);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- layer shapes */
+
+typedef struct { int batch, in, out, relu; } layer_shape;
+static const layer_shape SHAPES[] = {
+    { 0, 64, 128, 1 },  { 1, 1, 1, 0 },     { 1, 64, 10, 0 },    { 3, 5, 7, 1 },      { 31, 33, 65, 1 },
+    { 64, 64, 64, 1 },  { 65, 128, 64, 1 }, { 257, 100, 130, 0 }, { 1000, 128, 10, 0 }, { 4097, 64, 128, 1 },
+    { 5, 300, 3, 1 },   { 70001, 128, 64, 1 },
+};
+
+typedef struct {
+    int batch, in, out, relu;
+    float *hx, *hW, *hb;   /* host */
+    float *dx, *dW, *db;   /* device */
+} layer_case;
+
+static void layer_case_make(wb_rng *rng, layer_shape s, layer_case *c)
+{
+    c->batch = s.batch, c->in = s.in, c->out = s.out, c->relu = s.relu;
+    size_t nx = (size_t)s.batch * s.in, nw = (size_t)s.out * s.in;
+    c->hx = wb_hmalloc(nx * 4 + 4), c->hW = wb_hmalloc(nw * 4), c->hb = wb_hmalloc((size_t)s.out * 4);
+    wb_fill_uniform_f32(rng, c->hx, nx, -1, 1);
+    wb_fill_uniform_f32(rng, c->hW, nw, -0.5f, 0.5f);
+    wb_fill_uniform_f32(rng, c->hb, (size_t)s.out, -1, 1);
+    c->dx = wb_dcopy(c->hx, nx * 4), c->dW = wb_dcopy(c->hW, nw * 4), c->db = wb_dcopy(c->hb, (size_t)s.out * 4);
+}
+
+static void layer_case_free(layer_case *c)
+{
+    wb_dfree(c->dx), wb_dfree(c->dW), wb_dfree(c->db);
+    free(c->hx), free(c->hW), free(c->hb);
+}
+
+static void describe(char *what, size_t len, const char *fn, const layer_case *c)
+{
+    snprintf(what, len, "%s batch=%d in=%d out=%d relu=%d", fn, c->batch, c->in, c->out, c->relu);
+}
+
+/* FP32 against the double reference (sums of up to 300 products of
+ * |x| <= 1, |w| <= 0.5). */
+static void check_linear_f32(layer_case *c)
+{
+    size_t ny = (size_t)c->batch * c->out;
+    double *ref = wb_hmalloc(ny * 8 + 8);
+    layer_ref(c->hx, c->hW, c->hb, ref, c->batch, c->in, c->out, c->relu);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
+    WB_CUDA(linear_f32(c->dx, c->dW, c->db, dy, c->batch, c->in, c->out, c->relu));
+    char what[128];
+    describe(what, sizeof what, "linear_f32", c);
+    wb_expect_dout_f32_f64(&y, ref, ny, 1e-4, 1e-4, what);
+    wb_dout_free(&y);
+    free(ref);
+}
+
+START_TEST(fp32_shapes)
+{
+    wb_rng rng = WB_RNG();
+    layer_case c;
+    layer_case_make(&rng, SHAPES[_i], &c);
+    check_linear_f32(&c);
+    layer_case_free(&c);
+}
+END_TEST
+
+/* NaN and +-Inf in the input propagate as the arithmetic says: a NaN row is
+ * all NaN (ReLU keeps it), an Inf gives +-Inf or NaN. */
+START_TEST(fp32_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    layer_shape s = { 37, 70, 50, (int)(_i & 1) };
+    layer_case c;
+    layer_case_make(&rng, s, &c);
+    c.hx[3 * 70 + 5] = NAN, c.hx[10 * 70] = INFINITY, c.hx[11 * 70 + 2] = -INFINITY;
+    c.hx[36 * 70 + 69] = NAN;
+    wb_h2d(c.dx, c.hx, (size_t)s.batch * s.in * 4);
+    check_linear_f32(&c);
+    layer_case_free(&c);
+}
+END_TEST
+
+/* softmax_argmax: random logits; some rows with NaN, -Inf, a repeated
+ * maximum (the first wins) or values near +-1e4 (max subtraction). */
+static const int SOFTMAX_SHAPES[][2] = { { 0, 10 }, { 1, 1 }, { 1, 10 }, { 7, 3 }, { 33, 10 }, { 100, 31 },
+                                         { 9, 32 }, { 77, 33 }, { 5, 1000 }, { 65537, 10 } };
+
+START_TEST(softmax_rows)
+{
+    wb_rng rng = WB_RNG();
+    int batch = SOFTMAX_SHAPES[_i][0], classes = SOFTMAX_SHAPES[_i][1];
+    size_t n = (size_t)batch * classes;
+    float *hl = wb_hmalloc(n * 4 + 4);
+    wb_fill_uniform_f32(&rng, hl, n, -8, 8);
+    for (int r = 0; r < batch && r < 64; r++) {
+        float *row = hl + (size_t)r * classes;
+        int c = (int)wb_rng_int(&rng, 0, classes - 1);
+        switch (r % 8) {
+        case 1: row[c] = NAN; break;
+        case 2: if (classes > 1) row[c] = -INFINITY; break;
+        case 3: if (classes > 2) row[classes - 1] = row[c] = 9.5f; break; /* the maximum twice */
+        case 4: for (int k = 0; k < classes; k++) row[k] += (r & 16) ? 1e4f : -1e4f; break;
+        default: break;
+        }
+    }
+    double *rp = wb_hmalloc(n * 8 + 8);
+    uint32_t *rk = wb_hmalloc((size_t)batch * 4 + 4);
+    for (int r = 0; r < batch; r++) {
+        const float *row = hl + (size_t)r * classes;
+        int has_nan = 0, best = 0;
+        for (int k = 0; k < classes; k++) has_nan |= isnan(row[k]);
+        for (int k = 1; k < classes; k++) best = row[k] > row[best] ? k : best;
+        double z = 0;
+        for (int k = 0; k < classes; k++) z += exp((double)row[k] - row[best]);
+        for (int k = 0; k < classes; k++) rp[(size_t)r * classes + k] = has_nan ? NAN : exp((double)row[k] - row[best]) / z;
+        rk[r] = has_nan ? (uint32_t)-1 : (uint32_t)best;
+    }
+    float *dl = wb_dcopy(hl, n * 4);
+    wb_dout p, k;
+    float *dp = wb_dout_alloc(&p, "probs", n * 4, 0);
+    int *dk = wb_dout_alloc(&k, "pred", (size_t)batch * 4, 0);
+    /* pred's poison would read as -1, a valid answer: fill it with 0x7f7f7f7f (guards stay poisoned) */
+    if (batch) WB_CUDA(cudaMemset(dk, 0x7f, (size_t)batch * 4));
+    WB_CUDA(softmax_argmax(dl, dp, dk, batch, classes));
+    char what[96];
+    snprintf(what, sizeof what, "softmax_argmax batch=%d classes=%d", batch, classes);
+    wb_expect_dout_f32_f64(&p, rp, n, 1e-6, 1e-5, what);
+    wb_expect_dout_u32(&k, rk, (size_t)batch, what);
+    /* probs == NULL: pred alone */
+    wb_dout_poison(&k);
+    if (batch) WB_CUDA(cudaMemset(dk, 0x7f, (size_t)batch * 4));
+    WB_CUDA(softmax_argmax(dl, NULL, dk, batch, classes));
+    snprintf(what, sizeof what, "softmax_argmax probs=NULL batch=%d classes=%d", batch, classes);
+    wb_expect_dout_u32(&k, rk, (size_t)batch, what);
+    wb_dfree(dl), wb_dout_free(&p), wb_dout_free(&k);
+    free(hl), free(rp), free(rk);
+}
+END_TEST
+
+START_TEST(bad_sizes)
+{
+    float *d = wb_dmalloc(256);
+    ck_assert_msg(linear_f32(d, d, d, d, -1, 4, 4, 0) != cudaSuccess, "linear_f32 must refuse batch < 0");
+    ck_assert_msg(linear_f32(d, d, d, d, 4, 0, 4, 0) != cudaSuccess, "linear_f32 must refuse in == 0");
+    ck_assert_msg(linear_f32(d, d, d, d, 4, 4, 0, 0) != cudaSuccess, "linear_f32 must refuse out == 0");
+    ck_assert_msg(softmax_argmax(d, d, (int *)d, 4, 0) != cudaSuccess, "softmax_argmax must refuse classes == 0");
+    cudaGetLastError();
+    wb_dfree(d);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- w18.fp16 */
+
+/* Every kind of float: normal, subnormal in half, below half's range, the
+ * rounding boundaries near 65504, ties, Inf, NaN. */
+START_TEST(f16_convert)
+{
+    wb_rng rng = WB_RNG();
+    static const size_t N[] = { 0, 1, 1000, 1 << 20 };
+    size_t n = N[_i];
+    float *h = wb_hmalloc(n * 4 + 4);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = (uint32_t)wb_rng_u64(&rng);
+        float f;
+        switch (i % 4) {
+        case 0: memcpy(&f, &u, 4); break;                                                /* any bit pattern */
+        case 1: f = (float)((wb_rng_unit(&rng) * 2 - 1) * 70000); break;                 /* around half's range */
+        case 2: f = (float)((wb_rng_unit(&rng) * 2 - 1) * 1e-4); break;                  /* subnormal halves */
+        default: f = half_value((uint16_t)(u & 0x7bff)) + (u >> 31 ? 1 : -1) * ldexpf(1, -25); break; /* near ties */
+        }
+        h[i] = f;
+    }
+    static const float SPECIAL[] = { 0.f, -0.f, 65504.f, 65519.f, 65520.f, 1e9f, INFINITY, -INFINITY, NAN,
+                                     0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1p-26f, 1.00048828125f, 1.00146484375f, 6e-8f };
+    for (size_t i = 0; i < WB_COUNT(SPECIAL) && i < n; i++) h[i] = SPECIAL[i];
+    uint32_t *want = wb_hmalloc(n * 4 + 4);
+    for (size_t i = 0; i < n; i++) want[i] = half_bits(h[i]);
+    float *d = wb_dcopy(h, n * 4);
+    wb_dout o;
+    uint16_t *dh = wb_dout_alloc(&o, "half", n * 2, 0);
+    WB_CUDA(f32_to_f16(d, dh, n));
+    uint16_t *got = wb_hmalloc(n * 2 + 2);
+    char what[64];
+    snprintf(what, sizeof what, "f32_to_f16 n=%zu", n);
+    wb_expect_dout_guards(&o, got, what);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = isnan(h[i]) ? ((got[i] & 0x7c00) == 0x7c00 && (got[i] & 0x3ff) != 0) : got[i] == want[i];
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (bad)
+        ck_abort_msg("%s: %zu of %zu wrong; [%zu] = %.9g gave 0x%04x, expected 0x%04x", what, bad, n, first,
+                     (double)h[first], got[first], (unsigned)want[first]);
+    wb_dfree(d), wb_dout_free(&o);
+    free(h), free(want), free(got);
+}
+END_TEST
+
+START_TEST(fp16_shapes)
+{
+    wb_rng rng = WB_RNG();
+    layer_case c;
+    layer_case_make(&rng, SHAPES[_i], &c);
+    size_t nw = (size_t)c.out * c.in, ny = (size_t)c.batch * c.out;
+    uint16_t *hh = wb_hmalloc(nw * 2);
+    float *wr = wb_hmalloc(nw * 4);
+    for (size_t i = 0; i < nw; i++) hh[i] = half_bits(c.hW[i]), wr[i] = half_value(hh[i]);
+    uint16_t *dh = wb_dcopy(hh, nw * 2);
+    double *ref = wb_hmalloc(ny * 8 + 8);
+    layer_ref(c.hx, wr, c.hb, ref, c.batch, c.in, c.out, c.relu);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
+    WB_CUDA(linear_f16(c.dx, dh, c.db, dy, c.batch, c.in, c.out, c.relu));
+    char what[128];
+    describe(what, sizeof what, "linear_f16", &c);
+    wb_expect_dout_f32_f64(&y, ref, ny, 1e-4, 1e-4, what);
+    wb_dout_free(&y), wb_dfree(dh);
+    free(hh), free(wr), free(ref);
+    layer_case_free(&c);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- w18.int8 */
+
+static const int QROWS[][2] = { { 0, 5 }, { 1, 1 }, { 3, 7 }, { 10, 64 }, { 64, 128 }, { 129, 33 }, { 1000, 300 } };
+
+START_TEST(i8_quantize)
+{
+    wb_rng rng = WB_RNG();
+    int rows = QROWS[_i][0], cols = QROWS[_i][1], ld = I8_LD(cols);
+    size_t nw = (size_t)rows * cols;
+    float *hw = wb_hmalloc(nw * 4 + 4);
+    wb_fill_uniform_f32(&rng, hw, nw, -2, 2);
+    if (rows > 2) memset(hw + (size_t)2 * cols, 0, (size_t)cols * 4); /* a row of zeros: scale 0, q 0 */
+    if (rows > 1) hw[cols + (int)wb_rng_int(&rng, 0, cols - 1)] = 9.f;   /* one large weight in row 1 */
+    int8_t *rq = wb_hmalloc((size_t)rows * ld + 4);
+    float *rs = wb_hmalloc((size_t)rows * 4 + 4);
+    quantize_weights_ref(hw, rows, cols, rq, rs);
+    float *dw = wb_dcopy(hw, nw * 4);
+    wb_dout q, s;
+    int8_t *dq = wb_dout_alloc(&q, "q", (size_t)rows * ld, 0);
+    float *ds = wb_dout_alloc(&s, "scale", (size_t)rows * 4, 0);
+    WB_CUDA(quantize_rows_i8(dw, rows, cols, dq, ds));
+    char what[96];
+    snprintf(what, sizeof what, "quantize_rows_i8 rows=%d cols=%d", rows, cols);
+    wb_expect_dout_f32(&s, rs, (size_t)rows, 0, 0, what);
+    int8_t *gq = wb_hmalloc((size_t)rows * ld + 4);
+    wb_expect_dout_guards(&q, gq, what);
+    for (size_t i = 0; i < (size_t)rows * ld; i++)
+        if (gq[i] != rq[i])
+            ck_abort_msg("%s: q[%zu][%zu] = %d, expected %d (w = %.9g, padding columns are 0)", what, i / ld, i % ld,
+                         gq[i], rq[i], (i % ld) < (size_t)cols ? (double)hw[(i / ld) * cols + i % ld] : 0.0);
+    wb_dfree(dw), wb_dout_free(&q), wb_dout_free(&s);
+    free(hw), free(rq), free(rs), free(gq);
+}
+END_TEST
+
+START_TEST(i8_shapes)
+{
+    wb_rng rng = WB_RNG();
+    layer_case c;
+    layer_case_make(&rng, SHAPES[_i], &c);
+    if (c.batch > 4) memset(c.hx + (size_t)4 * c.in, 0, (size_t)c.in * 4); /* a row of zeros: y = act(b) */
+    wb_h2d(c.dx, c.hx, (size_t)c.batch * c.in * 4);
+    int ld = I8_LD(c.in);
+    size_t ny = (size_t)c.batch * c.out;
+    int8_t *hq = wb_hmalloc((size_t)c.out * ld);
+    float *hs = wb_hmalloc((size_t)c.out * 4), *ref = wb_hmalloc(ny * 4 + 4);
+    quantize_weights_ref(c.hW, c.out, c.in, hq, hs);
+    layer_ref_i8(c.hx, hq, hs, c.hb, ref, c.batch, c.in, c.out, c.relu);
+    int8_t *dq = wb_dcopy(hq, (size_t)c.out * ld);
+    float *dsw = wb_dcopy(hs, (size_t)c.out * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
+    WB_CUDA(linear_i8(c.dx, dq, dsw, c.db, dy, c.batch, c.in, c.out, c.relu));
+    char what[128];
+    describe(what, sizeof what, "linear_i8", &c);
+    /* the int32 sums are exact; only the last multiply-add may round differently (a fused FMA) */
+    wb_expect_dout_f32(&y, ref, ny, 1e-5, 1e-5, what);
+    wb_dout_free(&y), wb_dfree(dq), wb_dfree(dsw);
+    free(hq), free(hs), free(ref);
+    layer_case_free(&c);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the model on the device */
+
+typedef struct {
+    mlp_dev dev;
+    void   *owned[4 * MLP_MAX_LAYERS + 1];
+    int     n_owned;
+} dev_model;
+
+/* Upload a model in every precision; FP16 and INT8 weights are made on the
+ * device by your f32_to_f16 and quantize_rows_i8 (when `convert`). */
+static void dev_model_make(const mlp_model *m, dev_model *g, int convert)
+{
+    memset(g, 0, sizeof *g);
+    g->dev.n_layers = m->n_layers;
+    memcpy(g->dev.dims, m->dims, sizeof m->dims);
+    for (int l = 0; l < m->n_layers; l++) {
+        int in = m->dims[l], out = m->dims[l + 1];
+        size_t nw = (size_t)out * in;
+        float *W = wb_dcopy(m->W[l], nw * 4), *b = wb_dcopy(m->b[l], (size_t)out * 4);
+        g->dev.W32[l] = W, g->dev.b[l] = b;
+        g->owned[g->n_owned++] = W, g->owned[g->n_owned++] = b;
+        if (!convert) continue;
+        uint16_t *Wh = wb_dmalloc(nw * 2);
+        int8_t *q = wb_dmalloc((size_t)out * I8_LD(in));
+        float *s = wb_dmalloc((size_t)out * 4);
+        WB_CUDA(f32_to_f16(W, Wh, nw));
+        WB_CUDA(quantize_rows_i8(W, out, in, q, s));
+        g->dev.W16[l] = Wh, g->dev.W8[l] = q, g->dev.sw8[l] = s;
+        g->owned[g->n_owned++] = Wh, g->owned[g->n_owned++] = q, g->owned[g->n_owned++] = s;
+    }
+    wb_sync();
+}
+
+static void dev_model_free(dev_model *g)
+{
+    for (int i = 0; i < g->n_owned; i++) wb_dfree(g->owned[i]);
+    g->n_owned = 0;
+}
+
+static const char *PREC_NAME[] = { "FP32", "FP16", "INT8" };
+
+/* Runs the shipped model on the held-out set in precision prec through a
+ * guarded workspace of exactly the plan's size; checks the workspace's
+ * guards, returns logits and pred on the host. */
+static void run_held_out(const mlp_model *m, const digits_set *d, int prec, float *logits, int *pred)
+{
+    dev_model g;
+    dev_model_make(m, &g, prec != MLP_FP32);
+    size_t plan = mlp_plan_bytes(m->dims, m->n_layers, d->n);
+    ck_assert_msg(plan == (size_t)SHIPPED_PLAN_BYTES_PER_SAMPLE * d->n, "mlp_plan_bytes = %zu for %d samples, the plan "
+                  "states %u bytes a sample", plan, d->n, SHIPPED_PLAN_BYTES_PER_SAMPLE);
+    float *dx = wb_dcopy(d->x, (size_t)d->n * d->features * 4);
+    wb_dout w, l, p;
+    void *dw = wb_dout_alloc(&w, "workspace", plan, 0);
+    float *dl = wb_dout_alloc(&l, "logits", (size_t)d->n * 40, 0);
+    int *dp = wb_dout_alloc(&p, "pred", (size_t)d->n * 4, 0);
+    WB_CUDA(cudaMemset(dp, 0x7f, (size_t)d->n * 4));
+    WB_CUDA(mlp_forward(&g.dev, prec, dx, d->n, dl, dp, dw, plan));
+    char what[96];
+    snprintf(what, sizeof what, "mlp_forward %s on the held-out set", PREC_NAME[prec]);
+    void *scratch = wb_hmalloc(plan);
+    wb_expect_dout_guards(&w, scratch, what);
+    free(scratch);
+    wb_expect_dout_guards(&l, logits, what);
+    wb_expect_dout_guards(&p, pred, what);
+    wb_dfree(dx), wb_dout_free(&w), wb_dout_free(&l), wb_dout_free(&p);
+    dev_model_free(&g);
+}
+
+/* The preds must be the argmax of the logits the device returned. */
+static void expect_preds_follow(const float *logits, const int *pred, int n, int classes, const char *what)
+{
+    for (int i = 0; i < n; i++)
+        if (pred[i] != argmax_row(logits + (size_t)i * classes, classes))
+            ck_abort_msg("%s: pred[%d] = %d, but the largest of its logits is class %d", what, i, pred[i],
+                         argmax_row(logits + (size_t)i * classes, classes));
+}
+
+START_TEST(fp32_model)
+{
+    mlp_model m;
+    digits_set d;
+    load_shipped(&m, &d);
+    float *ref = wb_hmalloc((size_t)d.n * 40), *got = wb_hmalloc((size_t)d.n * 40);
+    int *pred = wb_hmalloc((size_t)d.n * 4);
+    model_ref(&m, MLP_FP32, d.x, d.n, ref);
+    run_held_out(&m, &d, MLP_FP32, got, pred);
+    wb_cmp cmp;
+    wb_compare_f32("logits", got, ref, (size_t)d.n * 10, 1e-4, 1e-4, &cmp);
+    WB_EXPECT_CMP(cmp, "FP32 logits of the held-out set against the CPU");
+    expect_preds_follow(got, pred, d.n, 10, "FP32 held-out set");
+    int ok = 0;
+    for (int i = 0; i < d.n; i++) ok += pred[i] == d.label[i];
+    ck_assert_msg(ok == HELD_OUT_CORRECT, "FP32 on the device: %d of %d right, the week states %d", ok, d.n,
+                  HELD_OUT_CORRECT);
+    char fig[160];
+    snprintf(fig, sizeof fig, "FP32 on the device: %d of %d right (%.2f %%), logits within %.2g of the CPU", ok, d.n,
+             100.0 * ok / d.n, cmp.max_err);
+    wb_report(fig);
+    free(ref), free(got), free(pred);
+    mlp_free(&m), digits_free(&d);
+}
+END_TEST
+
+/* FP16 or INT8 on the device against the CPU's FP32: the stated tolerance. */
+static void check_quantised_model(int prec, double tol, double max_drop)
+{
+    mlp_model m;
+    digits_set d;
+    load_shipped(&m, &d);
+    float *ref = wb_hmalloc((size_t)d.n * 40), *got = wb_hmalloc((size_t)d.n * 40);
+    int *pred = wb_hmalloc((size_t)d.n * 4);
+    model_ref(&m, MLP_FP32, d.x, d.n, ref);
+    run_held_out(&m, &d, prec, got, pred);
+    char what[64];
+    snprintf(what, sizeof what, "%s logits against FP32", PREC_NAME[prec]);
+    for (size_t i = 0; i < (size_t)d.n * 10; i++)
+        ck_assert_msg(isfinite(got[i]), "%s: logit %zu is %g (never written, or wrong)", what, i, (double)got[i]);
+    double diff = max_abs_diff(got, ref, (size_t)d.n * 10);
+    expect_preds_follow(got, pred, d.n, 10, what);
+    int ok = 0;
+    for (int i = 0; i < d.n; i++) ok += pred[i] == d.label[i];
+    double drop = 100.0 * (HELD_OUT_CORRECT - ok) / d.n;
+    char fig[200];
+    snprintf(fig, sizeof fig, "%s: max |logit - FP32| %.4f (stated <= %.2f); %d of %d right (%.2f %%, %+.2f points "
+             "against FP32, stated drop <= %.2f)", PREC_NAME[prec], diff, tol, ok, d.n, 100.0 * ok / d.n, -drop, max_drop);
+    printf("  %s\n", fig);
+    ck_assert_msg(diff <= tol, "%s", fig);
+    ck_assert_msg(drop <= max_drop, "%s", fig);
+    wb_report(fig);
+    free(ref), free(got), free(pred);
+    mlp_free(&m), digits_free(&d);
+}
+
+START_TEST(fp16_model) { check_quantised_model(MLP_FP16, FP16_LOGIT_TOL, FP16_MAX_DROP); }
+END_TEST
+
+START_TEST(int8_model) { check_quantised_model(MLP_INT8, INT8_LOGIT_TOL, INT8_MAX_DROP); }
+END_TEST
+
+/* ---------------------------------------------------------------- w18.plan */
+
+START_TEST(plan_formula)
+{
+    wb_rng rng = WB_RNG();
+    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 3, 65536) == (size_t)64 << 20,
+                  "the shipped model at batch 65536: mlp_plan_bytes = %zu, the plan states 64 MiB (67108864)",
+                  mlp_plan_bytes(SHIPPED_DIMS, 3, 65536));
+    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 3, 1) == SHIPPED_PLAN_BYTES_PER_SAMPLE, "one sample: %zu bytes, "
+                  "expected %u", mlp_plan_bytes(SHIPPED_DIMS, 3, 1), SHIPPED_PLAN_BYTES_PER_SAMPLE);
+    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 3, 0) == 0, "batch 0 needs no workspace");
+    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 1, 1000) == 0, "a one-layer model has no hidden layer: 0 bytes");
+    for (int t = 0; t < 100; t++) {
+        int L = (int)wb_rng_int(&rng, 1, MLP_MAX_LAYERS), dims[MLP_MAX_LAYERS + 1], batch = (int)wb_rng_int(&rng, 1, 1 << 20);
+        size_t widest = 0;
+        for (int l = 0; l <= L; l++) dims[l] = (int)wb_rng_int(&rng, 1, MLP_MAX_DIM);
+        for (int l = 1; l < L; l++) widest = (size_t)dims[l] > widest ? (size_t)dims[l] : widest;
+        size_t want = 2 * (size_t)batch * widest * 4, got = mlp_plan_bytes(dims, L, batch);
+        ck_assert_msg(got == want, "%d layers, batch %d: mlp_plan_bytes = %zu, expected %zu (2 x batch x widest "
+                      "hidden layer %zu x 4 bytes; inputs and logits are not the plan's)", L, batch, got, want, widest);
+    }
+}
+END_TEST
+
+/* A deep random model whose widest hidden layer is in the middle, through a
+ * guarded workspace of exactly the plan's size: correct logits, nothing
+ * outside the workspace; a workspace 4 bytes short, or an unknown
+ * precision, is refused with nothing written. */
+START_TEST(plan_forward)
+{
+    wb_rng rng = WB_RNG();
+    static const int DIMS[][7] = { { 5, 3, 70, 2, 9, 40, 4 }, { 64, 128, 64, 10 }, { 17, 1 }, { 33, 7, 7, 7, 7, 7, 7 } };
+    static const int LAYERS[] = { 6, 3, 1, 6 }, BATCH[] = { 1000, 129, 33, 1 };
+    mlp_model m;
+    memset(&m, 0, sizeof m);
+    m.n_layers = LAYERS[_i];
+    memcpy(m.dims, DIMS[_i], sizeof DIMS[_i]);
+    size_t total = 0;
+    for (int l = 0; l < m.n_layers; l++) total += (size_t)m.dims[l + 1] * (m.dims[l] + 1);
+    float *store = wb_hmalloc(total * 4), *q = store;
+    for (int l = 0; l < m.n_layers; l++) {
+        size_t nw = (size_t)m.dims[l + 1] * m.dims[l];
+        wb_fill_uniform_f32(&rng, q, nw, -0.6f, 0.6f), m.W[l] = q, q += nw;
+        wb_fill_uniform_f32(&rng, q, (size_t)m.dims[l + 1], -0.2f, 0.4f), m.b[l] = q, q += m.dims[l + 1];
+    }
+    int batch = BATCH[_i], classes = m.dims[m.n_layers];
+    float *hx = wb_hmalloc((size_t)batch * m.dims[0] * 4), *ref = wb_hmalloc((size_t)batch * classes * 4);
+    wb_fill_uniform_f32(&rng, hx, (size_t)batch * m.dims[0], 0, 1);
+    model_ref(&m, MLP_FP32, hx, batch, ref);
+
+    dev_model g;
+    dev_model_make(&m, &g, 0);
+    size_t plan = mlp_plan_bytes(m.dims, m.n_layers, batch);
+    float *dx = wb_dcopy(hx, (size_t)batch * m.dims[0] * 4);
+    wb_dout w, l, p;
+    void *dw = wb_dout_alloc(&w, "workspace", plan, 0);
+    float *dl = wb_dout_alloc(&l, "logits", (size_t)batch * classes * 4, 0);
+    int *dp = wb_dout_alloc(&p, "pred", (size_t)batch * 4, 0);
+    char what[96];
+    snprintf(what, sizeof what, "mlp_forward, %d layers, batch %d", m.n_layers, batch);
+
+    /* refusals first: nothing may be written */
+    if (plan >= 4) {
+        cudaError_t e = mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan - 4);
+        ck_assert_msg(e == cudaErrorInvalidValue, "%s: a workspace 4 bytes short of the plan must give "
+                      "cudaErrorInvalidValue, got %s", what, cudaGetErrorName(e));
+    }
+    ck_assert_msg(mlp_forward(&g.dev, 7, dx, batch, dl, dp, dw, plan) == cudaErrorInvalidValue,
+                  "%s: precision 7 must give cudaErrorInvalidValue", what);
+    ck_assert_msg(mlp_forward(&g.dev, MLP_FP32, dx, 0, dl, dp, dw, 0) == cudaSuccess, "%s: batch 0 must succeed", what);
+    cudaGetLastError();
+    float *hl = wb_hmalloc((size_t)batch * classes * 4);
+    wb_expect_dout_guards(&l, hl, what);
+    for (size_t i = 0; i < (size_t)batch * classes; i++)
+        if (!isnan(hl[i])) ck_abort_msg("%s: a refused call (or batch 0) wrote logits[%zu]", what, i);
+
+    WB_CUDA(cudaMemset(dp, 0x7f, (size_t)batch * 4));
+    WB_CUDA(mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan));
+    void *scratch = wb_hmalloc(plan + 1);
+    wb_expect_dout_guards(&w, scratch, what); /* every activation stayed inside the plan */
+    free(scratch);
+    wb_expect_dout_guards(&l, hl, what);
+    wb_cmp cmp;
+    wb_compare_f32("logits", hl, ref, (size_t)batch * classes, 1e-4, 1e-4, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    int *hp = wb_hmalloc((size_t)batch * 4);
+    wb_expect_dout_guards(&p, hp, what);
+    expect_preds_follow(hl, hp, batch, classes, what); /* pred is the argmax of the logits it returned */
+    free(hp);
+    char fig[128];
+    snprintf(fig, sizeof fig, "plan peak %zu bytes for %d samples of a %d-layer model", plan, batch, m.n_layers);
+    wb_report(fig);
+    wb_dfree(dx), wb_dout_free(&w), wb_dout_free(&l), wb_dout_free(&p);
+    dev_model_free(&g);
+    free(store), free(hx), free(ref), free(hl);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- throughput */
+
+static const int SWEEP_BATCH[] = { 1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144 };
+enum { HEADLINE_BATCH = 65536 };
+
+typedef struct {
+    const mlp_dev *dev;
+    int prec, batch;
+    const float *x;
+    float *logits;
+    int *pred;
+    void *work;
+    size_t work_bytes;
+} fwd_ctx;
+
+static void fwd_work(void *p)
+{
+    fwd_ctx *c = p;
+    WB_CUDA(mlp_forward(c->dev, c->prec, c->x, c->batch, c->logits, c->pred, c->work, c->work_bytes));
+}
+
+/* The held-out logits on the CPU, FP32; a timed output's row r is sample r % n. */
+typedef struct { const float *ref; int n; } ref_ctx;
+static double logit_expect(size_t i, const void *p)
+{
+    const ref_ctx *r = p;
+    return r->ref[((i / 10) % (size_t)r->n) * 10 + i % 10];
+}
+
+/* Samples per second of mlp_forward in each precision against batch size,
+ * every timed output checked against the CPU's FP32 logits (at the stated
+ * tolerance of its precision); build/phase4/week18/throughput.csv, and the
+ * plot when gnuplot is there. *fig says what was found. Returns the number
+ * of rows with a wrong output, or -1 when the sweep could not run. */
+static int throughput_sweep(char *fig, size_t figlen)
+{
+    mlp_model m;
+    digits_set d;
+    load_shipped(&m, &d);
+    float *ref = wb_hmalloc((size_t)d.n * 40);
+    model_ref(&m, MLP_FP32, d.x, d.n, ref);
+    dev_model g;
+    dev_model_make(&m, &g, 1);
+    int maxb = SWEEP_BATCH[WB_COUNT(SWEEP_BATCH) - 1];
+    size_t feat = (size_t)d.features, work_bytes = mlp_plan_bytes(m.dims, m.n_layers, maxb);
+    float *hx = wb_hmalloc((size_t)maxb * feat * 4);
+    for (int r = 0; r < maxb; r++) memcpy(hx + r * feat, d.x + (size_t)(r % d.n) * feat, feat * 4);
+    float *dx = wb_dcopy(hx, (size_t)maxb * feat * 4), *dl = wb_dmalloc((size_t)maxb * 40);
+    int *dp = wb_dmalloc((size_t)maxb * 4);
+    void *dw = wb_dmalloc(work_bytes);
+    free(hx);
+
+    const char *wk = getenv("WB_WEEK_DIR");
+    if (!wk || !*wk) wk = "phase4/week18";
+    char dir[300], csv[400], png[400], cmd[1400];
+    snprintf(dir, sizeof dir, "build/%s", wk);
+    snprintf(csv, sizeof csv, "%s/throughput.csv", dir);
+    snprintf(png, sizeof png, "%s/throughput.png", dir);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    int bad = 0;
+    FILE *f = system(cmd) == 0 ? fopen(csv, "w") : NULL;
+    if (!f) {
+        snprintf(fig, figlen, "cannot write %s", csv);
+        bad = -1;
+        goto out;
+    }
+    fprintf(f, "batch,fp32_samples_per_s,fp16_samples_per_s,int8_samples_per_s,fp32_us,fp16_us,int8_us\n");
+    double head[3] = { 0, 0, 0 }, flops_per_sample = 0;
+    for (int l = 0; l < m.n_layers; l++) flops_per_sample += 2.0 * m.dims[l] * m.dims[l + 1];
+    const double tol[3] = { 1e-4, FP16_LOGIT_TOL, INT8_LOGIT_TOL };
+    for (size_t bi = 0; bi < WB_COUNT(SWEEP_BATCH); bi++) {
+        int batch = SWEEP_BATCH[bi];
+        double sps[3], us[3];
+        for (int prec = 0; prec < 3; prec++) {
+            wb_dpoison(dl, (size_t)batch * 40);
+            fwd_ctx c = { &g.dev, prec, batch, dx, dl, dp, dw, work_bytes };
+            char variant[48];
+            snprintf(variant, sizeof variant, "%s batch %d", PREC_NAME[prec], batch);
+            wb_bench_row r = { .exercise = "mlp_forward", .variant = variant, .n = (size_t)batch,
+                               .bytes = (double)batch * (feat * 4 + 44), .flops = flops_per_sample * batch,
+                               .unit = "Msamples/s" };
+            wb_time(fwd_work, &c, NULL, &r.t);
+            r.value = batch / (r.t.median * 1e-3) / 1e6;
+            ref_ctx rc = { ref, d.n };
+            wb_cmp cmp;
+            if (wb_dverify_f32("logits", dl, (size_t)batch * 10, logit_expect, &rc, 4096, tol[prec],
+                               prec ? 0 : 1e-4, &cmp)) {
+                wb_bench_invalid(&r, cmp.msg);
+                bad++;
+            }
+            wb_bench_emit(&r);
+            sps[prec] = r.invalid ? NAN : r.value * 1e6;
+            us[prec] = r.t.median * 1e3;
+            if (batch == HEADLINE_BATCH) head[prec] = sps[prec];
+        }
+        fprintf(f, "%d,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g\n", batch, sps[0], sps[1], sps[2], us[0], us[1], us[2]);
+    }
+    fclose(f);
+    char plot[200];
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        snprintf(plot, sizeof plot, "plot SKIPPED: gnuplot not found (apt-get install gnuplot-nox to draw it)");
+    } else {
+        snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s/throughput.gp'", csv, png, wk);
+        if (system(cmd) != 0 || !wb_png_ok(png)) {
+            snprintf(plot, sizeof plot, "gnuplot FAILED to draw %s", png);
+            bad += 1000;
+        } else {
+            snprintf(plot, sizeof plot, "plot %s", png);
+        }
+    }
+    printf("  throughput: %s; %s\n", csv, plot);
+    snprintf(fig, figlen, "at batch %d: FP32 %.1f, FP16 %.1f, INT8 %.1f Msamples/s; %s", HEADLINE_BATCH,
+             head[0] / 1e6, head[1] / 1e6, head[2] / 1e6, plot);
+out:
+    wb_dfree(dx), wb_dfree(dl), wb_dfree(dp), wb_dfree(dw);
+    dev_model_free(&g);
+    free(ref);
+    mlp_free(&m), digits_free(&d);
+    return bad;
+}
+
+START_TEST(throughput)
+{
+    char fig[400];
+    int bad = throughput_sweep(fig, sizeof fig);
+    ck_assert_msg(bad == 0, "%s%s", bad >= 1000 ? "the plot was not drawn: " : bad > 0 ? "some timed outputs were "
+                  "wrong (rows marked WRONG above): " : "", fig);
+    wb_report(fig);
+}
+END_TEST
+
+static double bench_sweep(void)
+{
+    char fig[400];
+    int bad = throughput_sweep(fig, sizeof fig);
+    printf("  %s\n", fig);
+    return bad == 0 ? 1 : NAN;
+}
+
+static const wb_test TESTS[] = {
+    { "w18.load", WB_T(load_shipped), WB_CPU, 0 },
+    { "w18.load", WB_T(load_checks), WB_CPU, 4 },
+    { "w18.model", WB_T(model_accuracy_cpu), WB_CPU, 0 },
+    { "w18.fp32", WB_T(fp32_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w18.fp32", WB_T(fp32_nan_inf), WB_GPU, 2 },
+    { "w18.fp32", WB_T(softmax_rows), WB_GPU, WB_COUNT(SOFTMAX_SHAPES) },
+    { "w18.fp32", WB_T(bad_sizes), WB_GPU, 0 },
+    { "w18.fp32-model", WB_T(fp32_model), WB_GPU, 0 },
+    { "w18.fp16", WB_T(f16_convert), WB_GPU, 4 },
+    { "w18.fp16", WB_T(fp16_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w18.fp16-model", WB_T(fp16_model), WB_GPU, 0 },
+    { "w18.int8", WB_T(i8_quantize), WB_GPU, WB_COUNT(QROWS) },
+    { "w18.int8", WB_T(i8_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w18.int8-model", WB_T(int8_model), WB_GPU, 0 },
+    { "w18.plan", WB_T(plan_formula), WB_CPU, 0 },
+    { "w18.plan", WB_T(plan_forward), WB_GPU, 4 },
+    { "w18.throughput", WB_T(throughput), WB_GPU, 0 },
+};
+
+/* ---------------------------------------------------------------- fusion (a benchmark, no checkpoint) */
+
+/* The shipped model's first layer (64 -> 128, ReLU) at a batch of 262144,
+ * whose 128 MiB output is far past L2: your fused linear_f32, against the
+ * same GEMM with a zero bias and no ReLU followed by the given separate
+ * pass (support/bias_relu.cu), which reads the output back and writes it
+ * again. Both outputs are checked on sampled rows. */
+enum { FUSION_BATCH = 262144, SEED_FX = 1801 };
+typedef struct { const float *x, *W, *b, *zero; float *y; int batch, in, out, fused; } fusion_ctx;
+
+static void fusion_work(void *p)
+{
+    fusion_ctx *c = p;
+    if (c->fused) {
+        WB_CUDA(linear_f32(c->x, c->W, c->b, c->y, c->batch, c->in, c->out, 1));
+    } else {
+        WB_CUDA(linear_f32(c->x, c->W, c->zero, c->y, c->batch, c->in, c->out, 0));
+        WB_CUDA(bias_relu_pass(c->y, c->b, c->batch, c->out, 1));
+    }
+}
+
+typedef struct { const mlp_model *m; } fusion_ref;
+static double fusion_expect(size_t i, const void *p)
+{
+    const mlp_model *m = ((const fusion_ref *)p)->m;
+    size_t r = i / 128, o = i % 128;
+    double s = m->b[0][o];
+    for (int k = 0; k < 64; k++) s += (double)wb_hash_uniform_f32(SEED_FX, r * 64 + k, 0, 1) * m->W[0][o * 64 + k];
+    return s < 0 ? 0 : s;
+}
+
+static double bench_fusion(void)
+{
+    mlp_model m;
+    digits_set d;
+    load_shipped(&m, &d);
+    size_t n_in = (size_t)FUSION_BATCH * 64, n_out = (size_t)FUSION_BATCH * 128;
+    float *x = wb_dmalloc(n_in * 4), *y = wb_dmalloc(n_out * 4), *zero = wb_dmalloc(128 * 4);
+    float *W = wb_dcopy(m.W[0], 64 * 128 * 4), *b = wb_dcopy(m.b[0], 128 * 4);
+    wb_dfill_uniform_f32(x, n_in, SEED_FX, 0, 1);
+    WB_CUDA(cudaMemset(zero, 0, 128 * 4));
+    fusion_ref fr = { &m };
+    double tf[2] = { NAN, NAN };
+    wb_bench_row rows[2];
+    for (int fused = 0; fused < 2; fused++) {
+        fusion_ctx c = { x, W, b, zero, y, FUSION_BATCH, 64, 128, fused };
+        wb_dpoison(y, n_out * 4);
+        wb_bench_row r = { .exercise = "layer 64->128", .variant = fused ? "fused (bias+ReLU in epilogue)"
+                                                                         : "GEMM, then bias_relu_pass",
+                           .n = FUSION_BATCH, .bytes = 4.0 * (n_in + (fused ? 1 : 3) * n_out),
+                           .flops = 2.0 * FUSION_BATCH * 64 * 128, .unit = "TFLOP/s" };
+        wb_time(fusion_work, &c, NULL, &r.t);
+        r.value = r.flops / (r.t.median * 1e-3) / 1e12;
+        wb_cmp cmp;
+        if (wb_dverify_f32("y", y, n_out, fusion_expect, &fr, 4096, 1e-4, 1e-4, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        tf[fused] = r.invalid ? NAN : r.value;
+        rows[fused] = r;
+    }
+    rows[1].yard_name = "UNFUSED", rows[1].yard = tf[0];
+    wb_bench_emit(&rows[0]);
+    wb_bench_emit(&rows[1]);
+    wb_dfree(x), wb_dfree(y), wb_dfree(zero), wb_dfree(W), wb_dfree(b);
+    mlp_free(&m), digits_free(&d);
+    return tf[1] / tf[0];
+}
+
+/* `make phase4/week18 bench NAME=sweep` (the samples/s table, CSV and plot
+ * of w18.throughput) and NAME=fusion (what the fused epilogue saves). */
+static const wb_benchmark BENCHES[] = {
+    { "sweep", bench_sweep },
+    { "fusion", bench_fusion },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
