@@ -38,7 +38,8 @@ size_t norm_tmp_bytes(void) { return (NORM_MAX_BLOCKS + 1) * sizeof(float); }
 
 cudaError_t l2norm(const float *x, size_t n, float *out, void *tmp)
 {
-    /* TODO: the two launches above; n == 0 must still write 0 to *out. */
+    /* TODO: launch the two kernels described above; n == 0 must still
+     * launch the second, which writes 0 to *out. */
     (void)x, (void)n, (void)out, (void)tmp;
     return cudaSuccess;
 }
