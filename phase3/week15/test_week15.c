@@ -653,7 +653,7 @@ END_TEST
 static const wb_test TESTS[] = {
     { "w15.traffic", WB_T(traffic_model), WB_CPU, 0 },
     { "w15.gelu", WB_T(gelu_shapes), WB_GPU, WB_COUNT(GSHAPES) },
-    { "w15.gelu", WB_T(gelu_offsets), WB_GPU, 12 },
+    { "w15.gelu", WB_T(gelu_offsets), WB_GPU, 8 },
     WB_SPEED("w15.gelu-speed", bench_gelu),
     { "w15.l2norm", WB_T(l2norm_sizes), WB_GPU, WB_COUNT(NSIZES) },
     { "w15.l2norm", WB_T(l2norm_specials), WB_GPU, 3 },
@@ -662,7 +662,7 @@ static const wb_test TESTS[] = {
     { "w15.softmax", WB_T(softmax_offsets), WB_GPU, 4 },
     WB_SPEED("w15.softmax-speed", bench_softmax),
     { "w15.smooth", WB_T(smooth_sizes), WB_GPU, WB_COUNT(MSIZES) },
-    { "w15.smooth", WB_T(smooth_offsets), WB_GPU, 16 },
+    { "w15.smooth", WB_T(smooth_offsets), WB_GPU, 8 },
     WB_SPEED("w15.smooth-speed", bench_smooth),
     { "w15.linear", WB_T(linear_shapes), WB_GPU, 10 },
     { "w15.linear", WB_T(linear_vs_unfused), WB_GPU, 0 },

@@ -41,13 +41,13 @@ sgemm_tile_kernel(const float *__restrict__ A, const float *__restrict__ B, cons
         __syncthreads();
 #pragma unroll
         for (int k = 0; k < LT_K; k++) {
-            float a[4], b[4];
+            float col_a[4], row_b[4]; /* a column of As, a row of Bs: 8 loads, 16 FMAs */
 #pragma unroll
-            for (int i = 0; i < 4; i++) a[i] = As[k][ty + 16 * i], b[i] = Bs[k][tx + 16 * i];
+            for (int i = 0; i < 4; i++) col_a[i] = As[k][ty + 16 * i], row_b[i] = Bs[k][tx + 16 * i];
 #pragma unroll
             for (int i = 0; i < 4; i++)
 #pragma unroll
-                for (int j = 0; j < 4; j++) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+                for (int j = 0; j < 4; j++) acc[i][j] = fmaf(col_a[i], row_b[j], acc[i][j]);
         }
         __syncthreads();
     }

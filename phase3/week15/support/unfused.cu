@@ -157,7 +157,7 @@ static __global__ void u_sum_root(const float *parts, unsigned count, float *out
     float mine = 0.f;
     for (unsigned k = threadIdx.x; k < count; k += U_THREADS) mine += parts[k];
     const float total = u_block_tree(mine);
-    if (threadIdx.x == 0) *out = sqrtf(total);
+    if (threadIdx.x == 0) out[0] = sqrtf(total);
 }
 
 extern "C" cudaError_t l2norm_unfused(const float *x, float *t, size_t n, float *out, void *tmp)
