@@ -1,0 +1,38 @@
+/* traffic.cu — week 15, exercise 1: count the bytes before you fuse.
+ *
+ * A memory-bound kernel's time is its DRAM bytes over the bandwidth, so the
+ * most a fusion can gain is the ratio of the bytes the chain moves to the
+ * bytes the fused kernel moves. Count, per element of x, what every kernel
+ * of each version reads and writes (4 bytes a float), under the model in
+ * traffic.h: each array once per kernel that touches it, re-reads inside one
+ * kernel free, per-row and per-column vectors free. The benchmarks print the
+ * same figures beside the times they measure. */
+#include "traffic.h"
+
+double traffic_bytes(int chain, int fused)
+{
+    //@solution
+    if (fused != 0 && fused != 1) return -1;
+    switch (chain) {
+    case TR_GELU:      /* unfused: x->t, t->t, t->t, (t, r)->y;  fused: (x, r)->y */
+        return fused ? 12 : 8 + 8 + 8 + 12;
+    case TR_L2NORM:    /* unfused: x->t, then t is read;  fused: x is read */
+        return fused ? 4 : 8 + 4;
+    case TR_SOFTMAX:   /* unfused: read x (max), read x (sum), x->y;  fused: x->y, the row re-read from cache */
+        return fused ? 8 : 4 + 4 + 8;
+    case TR_SMOOTH:    /* unfused: x->t, t->y;  fused: x->y */
+        return fused ? 8 : 8 + 8;
+    case TR_NORMALIZE: /* both: read x for the norm, then x->y; the grid barrier cannot keep 400 MB on chip */
+        return 12;
+    default:
+        return -1;
+    }
+    //@starter
+    //| /* TODO: for each chain (the enum in traffic.h), the bytes one element
+    //|  * costs in the unfused chain (support/unfused.cu: list its kernels and
+    //|  * what each reads and writes) and in your fused kernel. README, "The
+    //|  * chains", describes each one; -1 for anything else. */
+    //| (void)chain, (void)fused;
+    //| return 0;
+    //@end
+}
