@@ -76,7 +76,7 @@ struct wbk_ctx { int ndev; };
 
 wbk_status wbk_create(wbk_ctx **ctx, int max_devices)
 {
-    static const char *func = "wbk_create";
+    const char *const func = "wbk_create";
     /* TODO: check ctx (not NULL; set *ctx = NULL first) and max_devices
      * (>= 0) before anything else; then cudaGetDeviceCount: an error or 0
      * devices is WBK_ERR_NO_DEVICE; then allocate and fill the context. */
@@ -86,7 +86,7 @@ wbk_status wbk_create(wbk_ctx **ctx, int max_devices)
 
 wbk_status wbk_create_on(wbk_ctx **ctx, const int *devices, int ndev)
 {
-    static const char *func = "wbk_create_on";
+    const char *const func = "wbk_create_on";
     /* TODO: as wbk_create, with the list checked first (devices not NULL,
      * 1 <= ndev <= WBK_MAX_DEVICES, no ordinal < 0), then an ordinal past
      * the last device is WBK_ERR_NO_DEVICE. */
@@ -103,14 +103,14 @@ wbk_status wbk_destroy(wbk_ctx *ctx)
 
 wbk_status wbk_device_count(const wbk_ctx *ctx, int *count)
 {
-    static const char *func = "wbk_device_count";
+    const char *const func = "wbk_device_count";
     (void)func, (void)ctx, (void)count;
     return WBK_OK;
 }
 
 wbk_status wbk_saxpy(wbk_ctx *ctx, float a, const float *x, size_t nx, float *y, size_t ny)
 {
-    static const char *func = "wbk_saxpy";
+    const char *const func = "wbk_saxpy";
     /* TODO: check the arguments in order (nx == ny, n <= WBK_MAX_N, x and y
      * not NULL when n > 0), then the context; then each entry uploads its
      * chunk of x and y, runs your week-04 sl_saxpy, and downloads y. */
@@ -121,7 +121,7 @@ wbk_status wbk_saxpy(wbk_ctx *ctx, float a, const float *x, size_t nx, float *y,
 
 wbk_status wbk_dot(wbk_ctx *ctx, const float *x, size_t nx, const float *y, size_t ny, double *result)
 {
-    static const char *func = "wbk_dot";
+    const char *const func = "wbk_dot";
     /* TODO: the checks (as wbk_saxpy, and result not NULL), then each
      * entry's partial dot (your week-04 sl_dot into one float of its
      * workspace), added on the host in double. */
@@ -131,7 +131,7 @@ wbk_status wbk_dot(wbk_ctx *ctx, const float *x, size_t nx, const float *y, size
 
 wbk_status wbk_sum(wbk_ctx *ctx, const float *x, size_t n, double *result)
 {
-    static const char *func = "wbk_sum";
+    const char *const func = "wbk_sum";
     /* TODO: the checks, then each entry's partial sum (your week-07
      * reduce_sum, version 6, with the workspace's reduce_tmp_bytes buffer),
      * added on the host in double. */
@@ -141,7 +141,7 @@ wbk_status wbk_sum(wbk_ctx *ctx, const float *x, size_t n, double *result)
 
 wbk_status wbk_transpose(wbk_ctx *ctx, const float *in, size_t n_in, float *out, size_t n_out, int rows, int cols)
 {
-    static const char *func = "wbk_transpose";
+    const char *const func = "wbk_transpose";
     /* TODO: the checks (rows and cols in 0..WBK_MAX_DIM, n_in == n_out ==
      * rows * cols, pointers, no overlap), then split by rows: entry k
      * transposes its block of rows with your week-06 transpose_padded, and
@@ -153,7 +153,7 @@ wbk_status wbk_transpose(wbk_ctx *ctx, const float *in, size_t n_in, float *out,
 
 wbk_status wbk_standardize(wbk_ctx *ctx, const float *x, size_t nx, float *y, size_t ny, wbk_stats *stats)
 {
-    static const char *func = "wbk_standardize";
+    const char *const func = "wbk_standardize";
     /* TODO: the checks (n >= 1, nx == ny, n <= WBK_MAX_N, x and y not
      * NULL), then with x kept on the devices: the sum (reduce_sum) gives
      * the mean; d = x - mean (fill a vector with -mean, then sl_saxpy with

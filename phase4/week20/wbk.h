@@ -108,8 +108,8 @@ WBK_API wbk_status wbk_device_count(const wbk_ctx *ctx, int *count);
 /* y[i] = a * x[i] + y[i]. nx == ny <= WBK_MAX_N; x, y non-NULL when n > 0. */
 WBK_API wbk_status wbk_saxpy(wbk_ctx *ctx, float a, const float *x, size_t nx, float *y, size_t ny);
 /* *result = sum of x[i] * y[i] (0 for n == 0). nx == ny <= WBK_MAX_N;
- * result non-NULL. Accuracy: week 04's (|error| <= 8 FLT_EPSILON sqrt(n)
- * sqrt(sum (x y)^2) + 1e-6 |exact|). */
+ * result non-NULL. Accuracy, with t = x y: |error| <= 8 FLT_EPSILON sqrt(n)
+ * sqrt(sum t^2) + 1e-6 |exact| + 2e-6 sum |t| (float partial sums). */
 WBK_API wbk_status wbk_dot(wbk_ctx *ctx, const float *x, size_t nx, const float *y, size_t ny, double *result);
 /* *result = sum of x[i] (0 for n == 0); the same accuracy with y = 1. */
 WBK_API wbk_status wbk_sum(wbk_ctx *ctx, const float *x, size_t n, double *result);

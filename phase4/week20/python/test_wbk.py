@@ -120,7 +120,8 @@ def expect_all_close(got, ref, atol, rtol, what):
 def dot_tolerance(prods):
     s = math.fsum(prods)
     sq = math.fsum(t * t for t in prods)
-    return s, 8 * FLT_EPSILON * math.sqrt(len(prods)) * math.sqrt(sq) + 1e-6 * abs(s)
+    sa = math.fsum(abs(t) for t in prods)
+    return s, 8 * FLT_EPSILON * math.sqrt(len(prods)) * math.sqrt(sq) + 1e-6 * abs(s) + 2e-6 * sa
 
 
 def check_ops(ctx, rng, what):

@@ -28,7 +28,7 @@ wbk_status app_standardize_columns(wbk_ctx *ctx, const float *data, int rows, in
         wbk_stats st;
         float *f = t + (size_t)j * rows;
         s = wbk_standardize(ctx, f, (size_t)rows, f, (size_t)rows, &st); /* in place */
-        means[j] = st.mean, stds[j] = st.std;
+        if (s == WBK_OK) means[j] = st.mean, stds[j] = st.std;
     }
     if (s == WBK_OK) s = wbk_transpose(ctx, t, n, out, n, cols, rows);
     free(t);

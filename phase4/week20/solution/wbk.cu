@@ -189,7 +189,7 @@ static cudaError_t fill(float *x, size_t n, float v)
 
 wbk_status wbk_create(wbk_ctx **ctx, int max_devices)
 {
-    static const char *func = "wbk_create";
+    const char *const func = "wbk_create";
     //@solution
     CHECK(ctx, "ctx is NULL (pass the address of a wbk_ctx *)");
     *ctx = NULL;
@@ -206,7 +206,7 @@ wbk_status wbk_create(wbk_ctx **ctx, int max_devices)
 
 wbk_status wbk_create_on(wbk_ctx **ctx, const int *devices, int ndev)
 {
-    static const char *func = "wbk_create_on";
+    const char *const func = "wbk_create_on";
     //@solution
     CHECK(ctx, "ctx is NULL (pass the address of a wbk_ctx *)");
     *ctx = NULL;
@@ -242,7 +242,7 @@ wbk_status wbk_destroy(wbk_ctx *ctx)
 
 wbk_status wbk_device_count(const wbk_ctx *ctx, int *count)
 {
-    static const char *func = "wbk_device_count";
+    const char *const func = "wbk_device_count";
     //@solution
     CHECK(count, "count is NULL");
     CHECK_CTX();
@@ -256,7 +256,7 @@ wbk_status wbk_device_count(const wbk_ctx *ctx, int *count)
 
 wbk_status wbk_saxpy(wbk_ctx *ctx, float a, const float *x, size_t nx, float *y, size_t ny)
 {
-    static const char *func = "wbk_saxpy";
+    const char *const func = "wbk_saxpy";
     //@solution
     CHECK(nx == ny, "x has %zu elements but y has %zu", nx, ny);
     CHECK(nx <= WBK_MAX_N, "n = %zu is more than WBK_MAX_N (%zu)", nx, WBK_MAX_N);
@@ -322,7 +322,7 @@ static wbk_status reduce_chunks(wbk_ctx *ctx, const char *func, const float *x, 
 
 wbk_status wbk_dot(wbk_ctx *ctx, const float *x, size_t nx, const float *y, size_t ny, double *result)
 {
-    static const char *func = "wbk_dot";
+    const char *const func = "wbk_dot";
     //@solution
     CHECK(nx == ny, "x has %zu elements but y has %zu", nx, ny);
     CHECK(nx <= WBK_MAX_N, "n = %zu is more than WBK_MAX_N (%zu)", nx, WBK_MAX_N);
@@ -342,7 +342,7 @@ wbk_status wbk_dot(wbk_ctx *ctx, const float *x, size_t nx, const float *y, size
 
 wbk_status wbk_sum(wbk_ctx *ctx, const float *x, size_t n, double *result)
 {
-    static const char *func = "wbk_sum";
+    const char *const func = "wbk_sum";
     //@solution
     CHECK(n <= WBK_MAX_N, "n = %zu is more than WBK_MAX_N (%zu)", n, WBK_MAX_N);
     CHECK(n == 0 || x, "x is NULL but n = %zu", n);
@@ -361,7 +361,7 @@ wbk_status wbk_sum(wbk_ctx *ctx, const float *x, size_t n, double *result)
 
 wbk_status wbk_transpose(wbk_ctx *ctx, const float *in, size_t n_in, float *out, size_t n_out, int rows, int cols)
 {
-    static const char *func = "wbk_transpose";
+    const char *const func = "wbk_transpose";
     //@solution
     CHECK(rows >= 0 && rows <= WBK_MAX_DIM, "rows = %d must be in 0..%d", rows, WBK_MAX_DIM);
     CHECK(cols >= 0 && cols <= WBK_MAX_DIM, "cols = %d must be in 0..%d", cols, WBK_MAX_DIM);
@@ -406,7 +406,7 @@ wbk_status wbk_transpose(wbk_ctx *ctx, const float *in, size_t n_in, float *out,
 
 wbk_status wbk_standardize(wbk_ctx *ctx, const float *x, size_t nx, float *y, size_t ny, wbk_stats *stats)
 {
-    static const char *func = "wbk_standardize";
+    const char *const func = "wbk_standardize";
     //@solution
     CHECK(nx >= 1, "x is empty (the mean of nothing is undefined)");
     CHECK(nx == ny, "x has %zu elements but y has %zu", nx, ny);
