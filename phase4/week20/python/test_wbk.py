@@ -204,9 +204,12 @@ def main(argv):
         print("usage: test_wbk.py cpu|gpu [SEED] | test_wbk.py installed PREFIX")
         return 2
     global wbk
+    here = os.path.dirname(os.path.abspath(__file__))
     if mode != "installed":
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    elif "WBK_LIBRARY" in os.environ:
+        sys.path.insert(0, here)
+    else:  # python puts the script's folder first on the path: the installed module must win
+        sys.path = [p for p in sys.path if os.path.abspath(p or ".") != here]
+    if mode == "installed" and "WBK_LIBRARY" in os.environ:
         print("installed: unset WBK_LIBRARY (the installed module must find its library by itself)")
         return 2
     import wbk as module

@@ -123,18 +123,18 @@ static void guard_leave(const device_guard *g)
 
 static wbk_status create(const char *func, wbk_ctx **ctx, const int *devices, int ndev)
 {
-    int count = 0;
-    cudaError_t e = cudaGetDeviceCount(&count);
+    int present = 0;
+    cudaError_t e = cudaGetDeviceCount(&present);
     if (e != cudaSuccess) {
         cudaGetLastError();
         return fail(WBK_ERR_NO_DEVICE, func, "no CUDA device: %s (%s)", cudaGetErrorString(e), cudaGetErrorName(e));
     }
-    if (count < 1) return fail(WBK_ERR_NO_DEVICE, func, "no CUDA device on this machine");
-    if (!devices && (ndev == 0 || ndev > count)) ndev = count;
+    if (present < 1) return fail(WBK_ERR_NO_DEVICE, func, "no CUDA device on this machine");
+    if (!devices && (ndev == 0 || ndev > present)) ndev = present;
     if (ndev > WBK_MAX_DEVICES) ndev = WBK_MAX_DEVICES;
     for (int k = 0; devices && k < ndev; k++)
-        if (devices[k] >= count)
-            return fail(WBK_ERR_NO_DEVICE, func, "device %d does not exist (this machine has %d)", devices[k], count);
+        if (devices[k] >= present)
+            return fail(WBK_ERR_NO_DEVICE, func, "device %d does not exist (this machine has %d)", devices[k], present);
     wbk_ctx *c = (wbk_ctx *)calloc(1, sizeof *c);
     if (!c) return fail(WBK_ERR_OUT_OF_MEMORY, func, "out of host memory");
     c->ndev = ndev;
