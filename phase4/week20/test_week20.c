@@ -170,7 +170,7 @@ START_TEST(api_arguments_checked_first)
     EXPECT(wbk_sum(NULL, NULL, 0, &r), WBK_ERR_INVALID_HANDLE, "wbk_sum");
     ck_assert_msg(r == -7, "a failed wbk_dot or wbk_sum wrote its result (%g)", r);
 
-    int rows = (int)wb_rng_int(&rng, 1, 30), cols = (int)(2 * n / (size_t)rows);
+    int rows = (int)wb_rng_int(&rng, 1, n < 30 ? (int64_t)n : 30), cols = (int)(2 * n / (size_t)rows); /* cols >= 2 */
     size_t m = (size_t)rows * (size_t)cols; /* <= 2n */
     float *out = wb_hmalloc(2 * n * sizeof(float));
     EXPECT(wbk_transpose(NULL, x, m, out, m, -1, cols), WBK_ERR_INVALID_ARG, "wbk_transpose");
@@ -270,7 +270,7 @@ static void check_vector_ops(wbk_ctx *ctx, wb_rng *rng, size_t n, const char *ta
 
 static void check_transpose(wbk_ctx *ctx, wb_rng *rng, int rows, int cols, const char *tag)
 {
-    size_t n = (size_t)rows * (size_t)cols;
+    const size_t n = (size_t)rows * (size_t)cols;
     float *in = wb_hmalloc((n + 1) * sizeof(float)), *want = wb_hmalloc((n + 1) * sizeof(float));
     wb_fill_uniform_f32(rng, in, n, -100, 100);
     for (size_t r = 0; r < (size_t)rows; r++)
@@ -432,7 +432,7 @@ START_TEST(app_tables)
 {
     wb_rng rng = WB_RNG();
     int rows = TABLES[_i][0], cols = TABLES[_i][1];
-    size_t n = (size_t)rows * (size_t)cols;
+    const size_t n = (size_t)rows * (size_t)cols;
     float *data = wb_hmalloc(n * sizeof(float)), *col = wb_hmalloc((size_t)rows * sizeof(float));
     double *ref = wb_hmalloc(n * sizeof(double)), *cref = wb_hmalloc((size_t)rows * sizeof(double));
     double *means = wb_hmalloc(cols * sizeof(double)), *stds = wb_hmalloc(cols * sizeof(double));

@@ -19,18 +19,18 @@ wbk_status app_standardize_columns(wbk_ctx *ctx, const float *data, int rows, in
 {
     //@solution
     if (rows < 1 || cols < 1 || !data || !out || !means || !stds) return WBK_ERR_INVALID_ARG;
-    size_t n = (size_t)rows * (size_t)cols;
-    float *t = (float *)malloc(n * sizeof(float));
+    const size_t cells = (size_t)rows * cols; /* the table, and its transpose */
+    float *t = (float *)malloc(cells * sizeof(float));
     if (!t) return WBK_ERR_OUT_OF_MEMORY;
     /* t (cols x rows): row j is feature j, contiguous. */
-    wbk_status s = wbk_transpose(ctx, data, n, t, n, rows, cols);
+    wbk_status s = wbk_transpose(ctx, data, cells, t, cells, rows, cols);
     for (int j = 0; j < cols && s == WBK_OK; j++) {
         wbk_stats st;
         float *f = t + (size_t)j * rows;
         s = wbk_standardize(ctx, f, (size_t)rows, f, (size_t)rows, &st); /* in place */
         if (s == WBK_OK) means[j] = st.mean, stds[j] = st.std;
     }
-    if (s == WBK_OK) s = wbk_transpose(ctx, t, n, out, n, cols, rows);
+    if (s == WBK_OK) s = wbk_transpose(ctx, t, cells, out, cells, cols, rows);
     free(t);
     return s;
     //@starter
