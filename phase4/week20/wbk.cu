@@ -104,6 +104,8 @@ wbk_status wbk_destroy(wbk_ctx *ctx)
 wbk_status wbk_device_count(const wbk_ctx *ctx, int *count)
 {
     const char *const func = "wbk_device_count";
+    /* TODO: count not NULL (INVALID_ARG), then ctx (INVALID_HANDLE); then
+     * *count = the number of entries the context splits across. */
     (void)func, (void)ctx, (void)count;
     return WBK_OK;
 }

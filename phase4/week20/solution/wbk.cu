@@ -249,6 +249,8 @@ wbk_status wbk_device_count(const wbk_ctx *ctx, int *count)
     *count = ctx->ndev;
     return WBK_OK;
     //@starter
+    //| /* TODO: count not NULL (INVALID_ARG), then ctx (INVALID_HANDLE); then
+    //|  * *count = the number of entries the context splits across. */
     //| (void)func, (void)ctx, (void)count;
     //| return WBK_OK;
     //@end
