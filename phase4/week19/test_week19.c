@@ -330,7 +330,9 @@ static float *make_lattice(wb_rng *rng, const grid_case *c)
 static int cell_axis(float x, float cell, int g)
 {
     int i = (int)(x / cell);
-    return i < 0 ? 0 : i >= g ? g - 1 : i;
+    if (i > g - 1) i = g - 1;
+    if (i < 0) i = 0;
+    return i;
 }
 
 START_TEST(grid_pairs)
