@@ -32,7 +32,8 @@
  *  - tiled: __shared__ float4 tile[NB_TILE]; each thread loads one body of
  *    the tile (a massless one past n), __syncthreads(), everyone loops over
  *    the tile, __syncthreads() again before the next load. Threads with
- *    i >= n take part in loading and syncing but write nothing. */
+ *    i >= n take part in loading and syncing but write nothing.
+* README.md, "What one interaction costs", says what the loop should compile to. */
 
 cudaError_t nbody_accel_naive(const float *pos, float *acc, int n, float eps2)
 {

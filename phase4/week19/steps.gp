@@ -6,7 +6,9 @@ set terminal pngcairo size 1000,650 enhanced font ",11"
 set output png
 set datafile separator ","
 set key bottom left
-set logscale xy 2
+set logscale x 2
+set logscale y 10
+set format y "10^{%L}"
 set grid
 set xlabel "bodies n"
 set ylabel "leapfrog steps per second"

@@ -488,6 +488,7 @@ static int time_steps(int n, int samples, wb_summary *t, char *msg, size_t msz)
     wb_rng rng = wb_rng_for("week19-vel", n);
     float *hv = make_vel(&rng, n, 0.1f);
     step_ctx s = { wb_dcopy(hp, (size_t)n * 16), wb_dcopy(hv, (size_t)n * 12), wb_dmalloc((size_t)n * 12), n, 1e-4f };
+    wb_dpoison(s.acc, (size_t)n * 12);
     WB_CUDA(nbody_accel_tiled(s.pos, s.acc, n, 0.01f));
     wb_bench_opts o = { 2, samples, 0 };
     wb_time(step_work, &s, &o, t);
