@@ -13,10 +13,10 @@ static __global__ void __launch_bounds__(BR_THREADS) rowsum_shared_kernel(const 
                                                                           float *__restrict__ out)
 {
     __shared__ float s[BR_THREADS];
-    const float *row = x + (size_t)blockIdx.x * cols;
-    float acc = 0.0f;
-    for (size_t c = threadIdx.x; c < cols; c += BR_THREADS) acc += row[c];
-    s[threadIdx.x] = acc;
+    size_t base = (size_t)blockIdx.x * cols;
+    float part = 0.0f;
+    for (size_t j = threadIdx.x; j < cols; j += BR_THREADS) part += x[base + j];
+    s[threadIdx.x] = part;
     __syncthreads();
     for (unsigned st = BR_THREADS / 2; st > 0; st >>= 1) {
         if (threadIdx.x < st) s[threadIdx.x] += s[threadIdx.x + st];
