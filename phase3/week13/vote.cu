@@ -29,7 +29,7 @@ unsigned vt_lanes_below(unsigned lane) { return lanes_below(lane); }
 /* TODO: both kernels take one thread per element, one warp per group of 32
  * (blocks of THREADS). Start with mask = __ballot_sync(0xffffffff, i < n)
  * while all lanes are present; then lanes past n return.
- * votes_kernel: ballot of v > thr, __any_sync of "v is NaN" (v != v),
+ * votes_kernel: ballot of v > thr, __any_sync of isnan(v),
  * __all_sync of v > thr, all over mask; lane 0 writes ballot[g] and flags[g].
  * compact_kernel: keepers = ballot of v > thr; lane 0 reserves
  * __popc(keepers) slots with atomicAdd(count, ...); __shfl_sync(mask, base, 0)

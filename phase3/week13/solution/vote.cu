@@ -39,7 +39,7 @@ static __global__ void votes_kernel(const float *__restrict__ x, size_t n, float
     if (i >= n) return;
     float v = x[i];
     unsigned above = __ballot_sync(mask, v > thr);
-    int any_nan = __any_sync(mask, v != v);
+    int any_nan = __any_sync(mask, isnan(v));
     int all_above = __all_sync(mask, v > thr);
     if ((threadIdx.x & 31) == 0) {
         ballot[i / 32] = above;
@@ -67,7 +67,7 @@ static __global__ void compact_kernel(const float *__restrict__ x, size_t n, flo
 //| /* TODO: both kernels take one thread per element, one warp per group of 32
 //|  * (blocks of THREADS). Start with mask = __ballot_sync(0xffffffff, i < n)
 //|  * while all lanes are present; then lanes past n return.
-//|  * votes_kernel: ballot of v > thr, __any_sync of "v is NaN" (v != v),
+//|  * votes_kernel: ballot of v > thr, __any_sync of isnan(v),
 //|  * __all_sync of v > thr, all over mask; lane 0 writes ballot[g] and flags[g].
 //|  * compact_kernel: keepers = ballot of v > thr; lane 0 reserves
 //|  * __popc(keepers) slots with atomicAdd(count, ...); __shfl_sync(mask, base, 0)

@@ -38,8 +38,8 @@ unsigned wr_tail_mask(unsigned valid) { return tail_mask(valid); }
 
 //@solution
 /* NaN-propagating max and min: NaN when either side is NaN. */
-static __device__ __forceinline__ float max_nan(float a, float b) { return (a > b || a != a) ? a : b; }
-static __device__ __forceinline__ float min_nan(float a, float b) { return (a < b || a != a) ? a : b; }
+static __device__ __forceinline__ float max_nan(float a, float b) { return (a > b || isnan(a)) ? a : b; }
+static __device__ __forceinline__ float min_nan(float a, float b) { return (a < b || isnan(a)) ? a : b; }
 
 static __device__ __forceinline__ float combine(int op, float a, float b)
 {
