@@ -17,6 +17,13 @@
 /* Sizes around the warp (31, 32, 33), the block (255-257), and large. */
 static const size_t SIZES[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 4097, 65537, 1000003 };
 
+/* Each loop index of a loop test runs PER cases: every forked test pays for
+ * a CUDA context of its own, so 16 sizes make 4 tests, not 16. A failure
+ * names its case (n, shape, offset). */
+enum { PER = 4 };
+#define CASES(fn, count) for (int cs_ = _i * PER; cs_ < (_i + 1) * PER && cs_ < (int)(count); cs_++) fn(cs_)
+#define LOOPS(count) (((int)(count) + PER - 1) / PER)
+
 /* Integer values in [lo, hi] as floats: every partial sum below 2^24 is
  * exact, so any summation order gives the same answer. */
 static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
@@ -82,15 +89,17 @@ static void check_warp_reduce(const float *hx, size_t n, const char *data)
     free(ref);
 }
 
-START_TEST(warp_reduce_sizes)
+static void warp_reduce_sizes_case(int cs)
 {
-    wb_rng rng = WB_RNG();
-    size_t n = SIZES[_i];
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs];
     float *hx = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
     check_warp_reduce(hx, n, "uniform [-1, 1]");
     free(hx);
 }
+
+START_TEST(warp_reduce_sizes) { CASES(warp_reduce_sizes_case, WB_COUNT(SIZES)); }
 END_TEST
 
 /* 0: NaN, +Inf and -Inf planted (one group gets both infinities, the last,
@@ -156,15 +165,17 @@ static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, 
     free(ref);
 }
 
-START_TEST(warp_scan_exact)
+static void warp_scan_exact_case(int cs)
 {
-    wb_rng rng = WB_RNG();
-    size_t n = SIZES[_i], off = (size_t)(_i % 3);
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs], off = (size_t)(cs % 3);
     float *hx = wb_hmalloc((n + off) * 4);
     fill_int(&rng, hx, n + off, -4, 6);
     check_warp_scan(hx, n, off, 0, 0, "integer data");
     free(hx);
 }
+
+START_TEST(warp_scan_exact) { CASES(warp_scan_exact_case, WB_COUNT(SIZES)); }
 END_TEST
 
 /* Float data; 1: NaN planted, 2: +Inf and -Inf planted (NaN from there on
@@ -184,18 +195,18 @@ END_TEST
 
 /* ---------------------------------------------------------------- votes */
 
-START_TEST(votes_sizes)
+static void votes_sizes_case(int cs)
 {
-    wb_rng rng = WB_RNG();
-    size_t n = SIZES[_i], groups = WR_GROUPS(n);
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs], groups = WR_GROUPS(n);
     float *hx = wb_hmalloc(n * 4);
     float thr = (float)(wb_rng_unit(&rng) - 0.5);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
     /* some groups all above thr: the second, and (on odd loops) the last, partial or not */
     for (size_t i = 32; i < 64 && i < n; i++) hx[i] = thr + 1.0f;
-    if ((_i & 1) && n > 0)
+    if ((cs & 1) && n > 0)
         for (size_t i = (groups - 1) * 32; i < n; i++) hx[i] = thr + 0.5f;
-    if (_i % 3 == 0 && n > 0) hx[n - 1] = NAN, hx[n / 2] = NAN;
+    if (cs % 3 == 0 && n > 0) hx[n - 1] = NAN, hx[n / 2] = NAN;
     uint32_t *rb = wb_hmalloc(groups * 4), *rf = wb_hmalloc(groups * 4);
     for (size_t g = 0; g < groups; g++) {
         uint32_t b = 0, any_nan = 0, all = 1;
@@ -217,6 +228,8 @@ START_TEST(votes_sizes)
     wb_dfree(dx), wb_dout_free(&ob), wb_dout_free(&of);
     free(hx), free(rb), free(rf);
 }
+
+START_TEST(votes_sizes) { CASES(votes_sizes_case, WB_COUNT(SIZES)); }
 END_TEST
 
 static int cmp_float(const void *a, const void *b)
@@ -284,15 +297,17 @@ static void check_compact(const float *hx, size_t n, float thr, int ordered, con
     free(ref), free(got);
 }
 
-START_TEST(compact_sizes)
+static void compact_sizes_case(int cs)
 {
-    wb_rng rng = WB_RNG();
-    size_t n = SIZES[_i];
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs];
     float *hx = wb_hmalloc(n * 4);
     for (size_t i = 0; i < n; i++) hx[i] = (float)(i + 1) * (wb_rng_u64(&rng) & 1 ? 1.0f : -1.0f);
     check_compact(hx, n, 0.0f, 1, "values +-(i+1)");
     free(hx);
 }
+
+START_TEST(compact_sizes) { CASES(compact_sizes_case, WB_COUNT(SIZES)); }
 END_TEST
 
 /* Random floats with NaN (never kept), +Inf (kept) and -Inf (not kept). */
@@ -317,14 +332,15 @@ END_TEST
 static const size_t ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },   { 1, 1 },    { 1, 1023 }, { 2, 1024 },
                                            { 3, 1025 }, { 5, 4097 }, { 100, 33 }, { 1000, 100 }, { 7, 100000 },
                                            { 65537, 3 }, { 300, 2048 } };
+#define ROWSUM_CASES (2 * WB_COUNT(ROWSUM_SHAPES))
 
 /* Row sums of a rows x cols matrix starting `off` floats into its buffer;
  * even loops integer data (exact), odd loops uniform floats. */
-START_TEST(rowsum_shapes)
+static void rowsum_shapes_case(int cs)
 {
-    wb_rng rng = WB_RNG();
-    size_t rows = ROWSUM_SHAPES[_i / 2][0], cols = ROWSUM_SHAPES[_i / 2][1], off = (size_t)(_i % 4), m = rows * cols;
-    int exact = _i % 2 == 0;
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t rows = ROWSUM_SHAPES[cs / 2][0], cols = ROWSUM_SHAPES[cs / 2][1], off = (size_t)(cs % 4), m = rows * cols;
+    int exact = cs % 2 == 0;
     float *hx = wb_hmalloc((m + off) * 4);
     double *ref = wb_hmalloc(rows * 8);
     if (exact) fill_int(&rng, hx, m + off, -3, 5);
@@ -344,6 +360,8 @@ START_TEST(rowsum_shapes)
     wb_dfree(dx), wb_dout_free(&out);
     free(hx), free(ref);
 }
+
+START_TEST(rowsum_shapes) { CASES(rowsum_shapes_case, ROWSUM_CASES); }
 END_TEST
 
 START_TEST(rowsum_specials)
@@ -382,6 +400,8 @@ START_TEST(rowsum_too_many_rows)
 }
 END_TEST
 
+#define SUM_CASES (WB_COUNT(SIZES) + 2)
+
 /* br_sum of the n floats at hx[off], into a guarded float. */
 static float run_sum(const float *hx, size_t n, size_t off)
 {
@@ -397,11 +417,11 @@ static float run_sum(const float *hx, size_t n, size_t off)
     return got;
 }
 
-START_TEST(sum_exact)
+static void sum_exact_case(int cs)
 {
     static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
-    wb_rng rng = WB_RNG();
-    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : MORE[(size_t)_i - WB_COUNT(SIZES)], off = (size_t)(_i & 3);
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = (size_t)cs < WB_COUNT(SIZES) ? SIZES[cs] : MORE[(size_t)cs - WB_COUNT(SIZES)], off = (size_t)(cs & 3);
     float *hx = wb_hmalloc((n + off) * 4);
     fill_int(&rng, hx, n + off, -3, 5);
     double ref = 0;
@@ -411,6 +431,8 @@ START_TEST(sum_exact)
                   (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
+
+START_TEST(sum_exact) { CASES(sum_exact_case, SUM_CASES); }
 END_TEST
 
 START_TEST(sum_float)
@@ -451,20 +473,21 @@ END_TEST
 static const size_t GEMV_SHAPES[][2] = { { 0, 7 },    { 5, 0 },    { 1, 1 },     { 1, 31 },     { 3, 32 },
                                          { 7, 33 },   { 9, 4 },    { 33, 100 },  { 100, 1023 }, { 1000, 1024 },
                                          { 4097, 129 }, { 65537, 64 }, { 3, 4099 }, { 20000, 1000 } };
+#define GEMV_CASES (3 * WB_COUNT(GEMV_SHAPES))
 
 /* y = A x on a shape of GEMV_SHAPES; loop k % 3: 0 both aligned, 1 A one
  * float in (scalar path), 2 x two floats in. Loops 3 * shapes. NaN and Inf
  * planted in two rows on every fourth loop. */
-START_TEST(gemv_shapes)
+static void gemv_shapes_case(int cs)
 {
-    wb_rng rng = WB_RNG();
-    size_t rows = GEMV_SHAPES[_i / 3][0], cols = GEMV_SHAPES[_i / 3][1], m = rows * cols;
-    size_t oa = _i % 3 == 1 ? 1 : 0, ox = _i % 3 == 2 ? 2 : 0;
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t rows = GEMV_SHAPES[cs / 3][0], cols = GEMV_SHAPES[cs / 3][1], m = rows * cols;
+    size_t oa = cs % 3 == 1 ? 1 : 0, ox = cs % 3 == 2 ? 2 : 0;
     float *hA = wb_hmalloc((m + oa) * 4), *hx = wb_hmalloc((cols + ox) * 4);
     double *ref = wb_hmalloc(rows * 8);
     wb_fill_uniform_f32(&rng, hA, m + oa, -1, 1);
     wb_fill_uniform_f32(&rng, hx, cols + ox, -1, 1);
-    int specials = _i % 4 == 0 && rows >= 3 && cols >= 2;
+    int specials = cs % 4 == 0 && rows >= 3 && cols >= 2;
     if (specials) hA[oa + 1 * cols + cols - 1] = NAN, hA[oa + 2 * cols] = INFINITY;
     for (size_t r = 0; r < rows; r++) {
         double s = 0;
@@ -481,6 +504,8 @@ START_TEST(gemv_shapes)
     wb_dfree(dA), wb_dfree(dx), wb_dout_free(&y);
     free(hA), free(hx), free(ref);
 }
+
+START_TEST(gemv_shapes) { CASES(gemv_shapes_case, GEMV_CASES); }
 END_TEST
 
 enum { SEED_A = 131, SEED_X = 132, SEED_R = 133, SEED_S = 134 };
@@ -662,23 +687,23 @@ static double bench_gemv(void)
 static const wb_test TESTS[] = {
     { "w13.masks", WB_T(tail_mask_values), WB_CPU, 0 },
     { "w13.masks", WB_T(lanes_below_values), WB_CPU, 0 },
-    { "w13.warpreduce", WB_T(warp_reduce_sizes), WB_GPU, WB_COUNT(SIZES) },
+    { "w13.warpreduce", WB_T(warp_reduce_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.warpreduce", WB_T(warp_reduce_specials), WB_GPU, 3 },
     { "w13.warpreduce", WB_T(warp_reduce_bad_op), WB_GPU, 0 },
-    { "w13.warpscan", WB_T(warp_scan_exact), WB_GPU, WB_COUNT(SIZES) },
+    { "w13.warpscan", WB_T(warp_scan_exact), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, 3 },
-    { "w13.vote", WB_T(votes_sizes), WB_GPU, WB_COUNT(SIZES) },
-    { "w13.vote", WB_T(compact_sizes), WB_GPU, WB_COUNT(SIZES) },
+    { "w13.vote", WB_T(votes_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
+    { "w13.vote", WB_T(compact_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.vote", WB_T(compact_specials), WB_GPU, 3 },
-    { "w13.blockreduce", WB_T(rowsum_shapes), WB_GPU, 2 * WB_COUNT(ROWSUM_SHAPES) },
+    { "w13.blockreduce", WB_T(rowsum_shapes), WB_GPU, LOOPS(ROWSUM_CASES) },
     { "w13.blockreduce", WB_T(rowsum_specials), WB_GPU, 0 },
     { "w13.blockreduce", WB_T(rowsum_too_many_rows), WB_GPU, 0 },
-    { "w13.blockreduce", WB_T(sum_exact), WB_GPU, WB_COUNT(SIZES) + 2 },
+    { "w13.blockreduce", WB_T(sum_exact), WB_GPU, LOOPS(SUM_CASES) },
     { "w13.blockreduce", WB_T(sum_float), WB_GPU, 4 },
     { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, 3 },
     WB_SPEED("w13.shfl-speed", bench_shfl),
     WB_SPEED("w13.reduce-bw", bench_reduce),
-    { "w13.gemv", WB_T(gemv_shapes), WB_GPU, 3 * WB_COUNT(GEMV_SHAPES) },
+    { "w13.gemv", WB_T(gemv_shapes), WB_GPU, LOOPS(GEMV_CASES) },
     { "w13.gemv", WB_T(gemv_many_rows), WB_GPU, 2 },
     WB_SPEED("w13.gemv-bw", bench_gemv),
 };
