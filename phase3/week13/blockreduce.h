@@ -1,0 +1,38 @@
+/* blockreduce.h — week 13: a block reduction built from warp shuffles, used
+ * twice: row sums (one block per row) and the sum of a large array (one
+ * pass, one atomic per block). */
+#ifndef BLOCKREDUCE_H
+#define BLOCKREDUCE_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Threads per block of every kernel of this exercise (and of the given
+ * shared-memory version): 32 warps. */
+#define BR_THREADS 1024
+
+/* out[r] = x[r*cols] + ... + x[r*cols + cols - 1] for r < rows (0 when
+ * cols == 0): one block of BR_THREADS per row, the block's partial sums
+ * combined by shuffles. x is row-major, rows of exactly cols floats, any
+ * alignment. rows must be below 2^31 (cudaErrorInvalidValue otherwise).
+ * Asynchronous (default stream); returns the launch's error. */
+cudaError_t br_rowsum(const float *x, size_t rows, size_t cols, float *out);
+
+/* *out (one device float) = x[0] + ... + x[n-1], 0 when n == 0, in one pass
+ * over x: every block adds its sum to *out with one atomicAdd (*out is
+ * zeroed first, here). NaN and Inf propagate. x may start at any float.
+ * Asynchronous; returns the first error. */
+cudaError_t br_sum(const float *x, size_t n, float *out);
+
+/* Given (support/shared_rowsum.cu): br_rowsum with the classic
+ * shared-memory tree (one __syncthreads per level), the yardstick SHARED. */
+cudaError_t br_rowsum_shared(const float *x, size_t rows, size_t cols, float *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

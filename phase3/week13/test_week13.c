@@ -1,0 +1,716 @@
+/* test_week13.c — week 13's checkpoints: lane masks, warp reductions and
+ * scans, warp votes and compaction, a shuffle block reduction (against the
+ * shared-memory one and against a copy), a warp-per-row GEMV. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "blockreduce.h"
+#include "gemv.h"
+#include "vote.h"
+#include "warpreduce.h"
+#include "warpscan.h"
+
+/* Sizes around the warp (31, 32, 33), the block (255-257), and large. */
+static const size_t SIZES[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 4097, 65537, 1000003 };
+
+/* Each loop index of a loop test runs PER cases: every forked test pays for
+ * a CUDA context of its own, so 16 sizes make 4 tests, not 16. A failure
+ * names its case (n, shape, offset). */
+enum { PER = 4 };
+#define CASES(fn, count) for (int cs_ = _i * PER; cs_ < (_i + 1) * PER && cs_ < (int)(count); cs_++) fn(cs_)
+#define LOOPS(count) (((int)(count) + PER - 1) / PER)
+
+/* Integer values in [lo, hi] as floats: every partial sum below 2^24 is
+ * exact, so any summation order gives the same answer. */
+static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
+{
+    for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
+}
+
+/* Max and min that return NaN when either side is NaN (the week's rule). */
+static float max_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
+static float min_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : b); }
+
+/* ---------------------------------------------------------------- masks (CPU) */
+
+START_TEST(tail_mask_values)
+{
+    for (unsigned v = 0; v <= 32; v++) {
+        unsigned want = (unsigned)((1ull << v) - 1ull), got = wr_tail_mask(v);
+        if (got != want) ck_abort_msg("wr_tail_mask(%u) = 0x%08x, expected 0x%08x", v, got, want);
+    }
+}
+END_TEST
+
+START_TEST(lanes_below_values)
+{
+    for (unsigned lane = 0; lane < 32; lane++) {
+        unsigned want = (unsigned)((1ull << lane) - 1ull), got = vt_lanes_below(lane);
+        if (got != want) ck_abort_msg("vt_lanes_below(%u) = 0x%08x, expected 0x%08x", lane, got, want);
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------------- warp reduce */
+
+static const char *const OP_NAMES[3] = { "sum", "max", "min" };
+
+/* Runs all three ops on hx[0..n) and compares each group with the CPU. */
+static void check_warp_reduce(const float *hx, size_t n, const char *data)
+{
+    size_t groups = WR_GROUPS(n);
+    double *ref = wb_hmalloc(groups * 8);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout out;
+    float *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
+    for (int op = WR_SUM; op <= WR_MIN; op++) {
+        for (size_t g = 0; g < groups; g++) {
+            size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
+            double s = 0;
+            float m = hx[lo];
+            for (size_t i = lo; i < hi; i++) {
+                s += hx[i];
+                if (i > lo) m = op == WR_MAX ? max_nan(m, hx[i]) : min_nan(m, hx[i]);
+            }
+            ref[g] = op == WR_SUM ? s : (double)m;
+        }
+        if (op != WR_SUM) wb_dout_poison(&out);
+        WB_CUDA(wr_warp_reduce(op, dx, n, dout));
+        char what[128];
+        snprintf(what, sizeof what, "warp %s, n=%zu (%zu groups, last has %zu), %s", OP_NAMES[op], n, groups,
+                 n % 32 ? n % 32 : 32, data);
+        wb_expect_dout_f32_f64(&out, ref, groups, op == WR_SUM ? 1e-4 : 0, op == WR_SUM ? 1e-6 : 0, what);
+    }
+    wb_dfree(dx), wb_dout_free(&out);
+    free(ref);
+}
+
+static void warp_reduce_sizes_case(int cs)
+{
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs];
+    float *hx = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    check_warp_reduce(hx, n, "uniform [-1, 1]");
+    free(hx);
+}
+
+START_TEST(warp_reduce_sizes) { CASES(warp_reduce_sizes_case, WB_COUNT(SIZES)); }
+END_TEST
+
+/* 0: NaN, +Inf and -Inf planted (one group gets both infinities, the last,
+ * partial group a NaN in its last element); 1: all negative (a max that
+ * starts from 0, or pads with 0, fails); 2: all positive (the same for min). */
+START_TEST(warp_reduce_specials)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = 32 * (size_t)wb_rng_int(&rng, 4, 200) + (size_t)wb_rng_int(&rng, 1, 31);
+    float *hx = wb_hmalloc(n * 4);
+    const char *data = "";
+    if (_i == 0) {
+        wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+        hx[n - 1] = NAN;                                     /* the partial group's last valid lane */
+        hx[5] = NAN, hx[32 + 31] = INFINITY, hx[64] = -INFINITY; /* groups 0, 1, 2 */
+        hx[96 + 7] = INFINITY, hx[96 + 20] = -INFINITY;         /* group 3: both */
+        data = "NaN, +Inf, -Inf planted";
+    } else if (_i == 1) {
+        wb_fill_uniform_f32(&rng, hx, n, -10, -1);
+        data = "all in [-10, -1]";
+    } else {
+        wb_fill_uniform_f32(&rng, hx, n, 1, 10);
+        data = "all in [1, 10]";
+    }
+    check_warp_reduce(hx, n, data);
+    free(hx);
+}
+END_TEST
+
+START_TEST(warp_reduce_bad_op)
+{
+    ck_assert_msg(wr_warp_reduce(3, NULL, 10, NULL) == cudaErrorInvalidValue &&
+                      wr_warp_reduce(-1, NULL, 10, NULL) == cudaErrorInvalidValue,
+                  "ops other than WR_SUM, WR_MAX, WR_MIN must return cudaErrorInvalidValue");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- warp scan */
+
+/* Both scans of the n floats starting at hx[off] (input off floats into its
+ * buffer, output off floats into its guarded one), against the CPU. */
+static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, double rtol, const char *data)
+{
+    double *ref = wb_hmalloc(n * 8);
+    float *dx = wb_dcopy(hx, (n + off) * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, off * 4);
+    for (int inclusive = 1; inclusive >= 0; inclusive--) {
+        double acc = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (i % 32 == 0) acc = 0;
+            if (inclusive) acc += hx[off + i], ref[i] = acc;
+            else ref[i] = acc, acc += hx[off + i];
+        }
+        if (!inclusive) wb_dout_poison(&y);
+        WB_CUDA(ws_warp_scan(dx ? dx + off : NULL, n, dy, inclusive));
+        char what[128];
+        snprintf(what, sizeof what, "%s warp scan, n=%zu, offset %zu, %s", inclusive ? "inclusive" : "exclusive", n,
+                 off, data);
+        wb_expect_dout_f32_f64(&y, ref, n, atol, rtol, what);
+    }
+    wb_dfree(dx), wb_dout_free(&y);
+    free(ref);
+}
+
+static void warp_scan_exact_case(int cs)
+{
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs], off = (size_t)(cs % 3);
+    float *hx = wb_hmalloc((n + off) * 4);
+    fill_int(&rng, hx, n + off, -4, 6);
+    check_warp_scan(hx, n, off, 0, 0, "integer data");
+    free(hx);
+}
+
+START_TEST(warp_scan_exact) { CASES(warp_scan_exact_case, WB_COUNT(SIZES)); }
+END_TEST
+
+/* Float data; 1: NaN planted, 2: +Inf and -Inf planted (NaN from there on
+ * in the group that has both). */
+START_TEST(warp_scan_float_specials)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 100, 300000);
+    float *hx = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    if (_i == 1) hx[3] = NAN, hx[n / 2] = NAN, hx[n - 1] = NAN;
+    if (_i == 2) hx[40] = INFINITY, hx[70] = -INFINITY, hx[75] = INFINITY, hx[n - 1] = -INFINITY;
+    check_warp_scan(hx, n, 0, 1e-5, 1e-5, _i == 0 ? "uniform [-1, 1]" : _i == 1 ? "NaN planted" : "Inf planted");
+    free(hx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- votes */
+
+static void votes_sizes_case(int cs)
+{
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs], groups = WR_GROUPS(n);
+    float *hx = wb_hmalloc(n * 4);
+    float thr = (float)(wb_rng_unit(&rng) - 0.5);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    /* some groups all above thr: the second, and (on odd loops) the last, partial or not */
+    for (size_t i = 32; i < 64 && i < n; i++) hx[i] = thr + 1.0f;
+    if ((cs & 1) && n > 0)
+        for (size_t i = (groups - 1) * 32; i < n; i++) hx[i] = thr + 0.5f;
+    if (cs % 3 == 0 && n > 0) hx[n - 1] = NAN, hx[n / 2] = NAN;
+    uint32_t *rb = wb_hmalloc(groups * 4), *rf = wb_hmalloc(groups * 4);
+    for (size_t g = 0; g < groups; g++) {
+        uint32_t b = 0, any_nan = 0, all = 1;
+        for (size_t i = 32 * g; i < n && i < 32 * g + 32; i++) {
+            if (hx[i] > thr) b |= 1u << (i - 32 * g);
+            else all = 0;
+            if (isnan(hx[i])) any_nan = 1;
+        }
+        rb[g] = b, rf[g] = (any_nan ? VT_ANY_NAN : 0u) | (all ? VT_ALL_ABOVE : 0u);
+    }
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout ob, of;
+    unsigned *db = wb_dout_alloc(&ob, "ballot", groups * 4, 0), *df = wb_dout_alloc(&of, "flags", groups * 4, 0);
+    WB_CUDA(vt_warp_votes(dx, n, thr, db, df));
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu, thr=%g, last group %zu elements", n, thr, n % 32 ? n % 32 : 32);
+    wb_expect_dout_u32(&ob, rb, groups, what);
+    wb_expect_dout_u32(&of, rf, groups, what);
+    wb_dfree(dx), wb_dout_free(&ob), wb_dout_free(&of);
+    free(hx), free(rb), free(rf);
+}
+
+START_TEST(votes_sizes) { CASES(votes_sizes_case, WB_COUNT(SIZES)); }
+END_TEST
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Compacts hx[0..n) by > thr and checks: the count; the kept values as a
+ * multiset; nothing written past out[count-1]; and, when `ordered` (the
+ * values are then v = +-(i + 1), so v names its index), each group's values
+ * next to each other and in index order. */
+static void check_compact(const float *hx, size_t n, float thr, int ordered, const char *data)
+{
+    float *ref = wb_hmalloc(n * 4), *got = wb_hmalloc(n * 4);
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (hx[i] > thr) ref[kept++] = hx[i];
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout out, cnt;
+    float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
+    unsigned long long *dcnt = wb_dout_alloc(&cnt, "count", 8, 0), count = 0;
+    WB_CUDA(vt_compact(dx, n, thr, dout, dcnt));
+    char what[128];
+    snprintf(what, sizeof what, "compact n=%zu, thr=%g, %s", n, thr, data);
+    wb_expect_dout_guards(&cnt, &count, what);
+    wb_expect_dout_guards(&out, got, what);
+    ck_assert_msg(count == kept, "%s (seed %llu): *count = %llu, expected %zu", what,
+                  (unsigned long long)wb_base_seed(), count, kept);
+    for (size_t k = kept; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &got[k], 4);
+        if (bits != 0xFFFFFFFFu)
+            ck_abort_msg("%s (seed %llu): out[%zu] was written, past the %zu kept elements", what,
+                         (unsigned long long)wb_base_seed(), k, kept);
+    }
+    if (ordered) {
+        /* runs: the position where each group's values start, and the last index seen */
+        size_t groups = WR_GROUPS(n);
+        long long *last = wb_hmalloc(groups * sizeof *last);
+        for (size_t g = 0; g < groups; g++) last[g] = -1;
+        for (size_t k = 0; k < kept; k++) {
+            long long idx = (long long)got[k] - 1;
+            if (idx < 0 || (size_t)idx >= n)
+                ck_abort_msg("%s (seed %llu): out[%zu] = %g is not an input value", what,
+                             (unsigned long long)wb_base_seed(), k, got[k]);
+            size_t g = (size_t)idx / 32;
+            int starts = k == 0 || (long long)got[k - 1] - 1 < 0 || (size_t)((long long)got[k - 1] - 1) / 32 != g;
+            if (starts && last[g] >= 0)
+                ck_abort_msg("%s (seed %llu): the kept elements of group %zu are not next to each other in out", what,
+                             (unsigned long long)wb_base_seed(), g);
+            if (!starts && idx <= last[g])
+                ck_abort_msg("%s (seed %llu): out[%zu] (element %lld) comes after element %lld of the same group", what,
+                             (unsigned long long)wb_base_seed(), k, idx, last[g]);
+            last[g] = idx;
+        }
+        free(last);
+    }
+    qsort(got, kept, 4, cmp_float);
+    qsort(ref, kept, 4, cmp_float);
+    wb_cmp cmp;
+    wb_compare_f32("out (sorted)", got, ref, kept, 0, 0, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    wb_dfree(dx), wb_dout_free(&out), wb_dout_free(&cnt);
+    free(ref), free(got);
+}
+
+static void compact_sizes_case(int cs)
+{
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = SIZES[cs];
+    float *hx = wb_hmalloc(n * 4);
+    for (size_t i = 0; i < n; i++) hx[i] = (float)(i + 1) * (wb_rng_u64(&rng) & 1 ? 1.0f : -1.0f);
+    check_compact(hx, n, 0.0f, 1, "values +-(i+1)");
+    free(hx);
+}
+
+START_TEST(compact_sizes) { CASES(compact_sizes_case, WB_COUNT(SIZES)); }
+END_TEST
+
+/* Random floats with NaN (never kept), +Inf (kept) and -Inf (not kept). */
+START_TEST(compact_specials)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 1000, 500000);
+    float *hx = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    for (int k = 0; k < 20; k++) {
+        size_t i = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
+        hx[i] = k % 3 == 0 ? NAN : k % 3 == 1 ? INFINITY : -INFINITY;
+    }
+    float thr = _i == 0 ? 0.0f : (float)(wb_rng_unit(&rng) * 1.6 - 0.8);
+    check_compact(hx, n, thr, 0, "uniform with NaN and Inf");
+    free(hx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- block reduce */
+
+static const size_t ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },   { 1, 1 },    { 1, 1023 }, { 2, 1024 },
+                                           { 3, 1025 }, { 5, 4097 }, { 100, 33 }, { 1000, 100 }, { 7, 100000 },
+                                           { 65537, 3 }, { 300, 2048 } };
+#define ROWSUM_CASES (2 * WB_COUNT(ROWSUM_SHAPES))
+
+/* Row sums of a rows x cols matrix starting `off` floats into its buffer;
+ * even loops integer data (exact), odd loops uniform floats. */
+static void rowsum_shapes_case(int cs)
+{
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t rows = ROWSUM_SHAPES[cs / 2][0], cols = ROWSUM_SHAPES[cs / 2][1], off = (size_t)(cs % 4), m = rows * cols;
+    int exact = cs % 2 == 0;
+    float *hx = wb_hmalloc((m + off) * 4);
+    double *ref = wb_hmalloc(rows * 8);
+    if (exact) fill_int(&rng, hx, m + off, -3, 5);
+    else wb_fill_uniform_f32(&rng, hx, m + off, -1, 1);
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (size_t c = 0; c < cols; c++) s += hx[off + r * cols + c];
+        ref[r] = s;
+    }
+    float *dx = wb_dcopy(hx, (m + off) * 4);
+    wb_dout out;
+    float *dout = wb_dout_alloc(&out, "out", rows * 4, 0);
+    WB_CUDA(br_rowsum(dx ? dx + off : NULL, rows, cols, dout));
+    char what[96];
+    snprintf(what, sizeof what, "rowsum %zu x %zu, x+%zu, %s", rows, cols, off, exact ? "integer data" : "float data");
+    wb_expect_dout_f32_f64(&out, ref, rows, exact ? 0 : 1e-6 * (double)cols + 1e-6, exact ? 0 : 1e-5, what);
+    wb_dfree(dx), wb_dout_free(&out);
+    free(hx), free(ref);
+}
+
+START_TEST(rowsum_shapes) { CASES(rowsum_shapes_case, ROWSUM_CASES); }
+END_TEST
+
+START_TEST(rowsum_specials)
+{
+    wb_rng rng = WB_RNG();
+    size_t rows = 6, cols = (size_t)wb_rng_int(&rng, 1025, 5000), m = rows * cols;
+    float *hx = wb_hmalloc(m * 4);
+    double *ref = wb_hmalloc(rows * 8);
+    wb_fill_uniform_f32(&rng, hx, m, -1, 1);
+    hx[0 * cols + 17] = NAN;                               /* row 0: NaN */
+    hx[1 * cols + cols - 1] = INFINITY;                    /* row 1: +Inf */
+    hx[2 * cols + 3] = INFINITY, hx[2 * cols + 999] = -INFINITY; /* row 2: NaN */
+    hx[3 * cols + 1024] = -INFINITY;                       /* row 3: -Inf */
+    hx[5 * cols] = NAN;                                    /* row 5: NaN; row 4 finite */
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (size_t c = 0; c < cols; c++) s += hx[r * cols + c];
+        ref[r] = s;
+    }
+    float *dx = wb_dcopy(hx, m * 4);
+    wb_dout out;
+    float *dout = wb_dout_alloc(&out, "out", rows * 4, 0);
+    WB_CUDA(br_rowsum(dx, rows, cols, dout));
+    char what[80];
+    snprintf(what, sizeof what, "rowsum %zu x %zu with NaN and Inf", rows, cols);
+    wb_expect_dout_f32_f64(&out, ref, rows, 1e-6 * (double)cols, 1e-5, what);
+    wb_dfree(dx), wb_dout_free(&out);
+    free(hx), free(ref);
+}
+END_TEST
+
+START_TEST(rowsum_too_many_rows)
+{
+    ck_assert_msg(br_rowsum(NULL, (size_t)1 << 31, 1, NULL) == cudaErrorInvalidValue,
+                  "rows = 2^31 must return cudaErrorInvalidValue");
+}
+END_TEST
+
+#define SUM_CASES (WB_COUNT(SIZES) + 2)
+
+/* br_sum of the n floats at hx[off], into a guarded float. */
+static float run_sum(const float *hx, size_t n, size_t off)
+{
+    float *dx = wb_dcopy(hx, (n + off) * 4);
+    wb_dout out;
+    float *dout = wb_dout_alloc(&out, "sum", 4, 0);
+    WB_CUDA(br_sum(dx ? dx + off : NULL, n, dout));
+    char what[64];
+    snprintf(what, sizeof what, "br_sum n=%zu, x+%zu", n, off);
+    float got;
+    wb_expect_dout_guards(&out, &got, what);
+    wb_dfree(dx), wb_dout_free(&out);
+    return got;
+}
+
+static void sum_exact_case(int cs)
+{
+    static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t n = (size_t)cs < WB_COUNT(SIZES) ? SIZES[cs] : MORE[(size_t)cs - WB_COUNT(SIZES)], off = (size_t)(cs & 3);
+    float *hx = wb_hmalloc((n + off) * 4);
+    fill_int(&rng, hx, n + off, -3, 5);
+    double ref = 0;
+    for (size_t i = 0; i < n; i++) ref += hx[off + i];
+    float got = run_sum(hx, n, off);
+    ck_assert_msg(got == (float)ref, "br_sum n=%zu, x+%zu, integer data (seed %llu): %.1f, expected %.1f", n, off,
+                  (unsigned long long)wb_base_seed(), got, ref);
+    free(hx);
+}
+
+START_TEST(sum_exact) { CASES(sum_exact_case, SUM_CASES); }
+END_TEST
+
+START_TEST(sum_float)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 1, 3000000), off = (size_t)(_i & 3);
+    float *hx = wb_hmalloc((n + off) * 4);
+    wb_fill_uniform_f32(&rng, hx, n + off, -1, 2);
+    double ref = 0, abs_sum = 0;
+    for (size_t i = 0; i < n; i++) ref += hx[off + i], abs_sum += fabs(hx[off + i]);
+    float got = run_sum(hx, n, off);
+    ck_assert_msg(wb_close(got, ref, 1e-5 * abs_sum + 1e-6, 0), "br_sum n=%zu, x+%zu (seed %llu): %.9g, expected %.9g",
+                  n, off, (unsigned long long)wb_base_seed(), got, ref);
+    free(hx);
+}
+END_TEST
+
+START_TEST(sum_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 2, 2000000);
+    float *hx = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    size_t at = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
+    const char *what = _i == 0 ? "a NaN" : _i == 1 ? "+Inf" : "+Inf and -Inf";
+    float want = _i == 1 ? INFINITY : NAN;
+    if (_i == 0) hx[at] = NAN;
+    else if (_i == 1) hx[at] = INFINITY;
+    else hx[0] = INFINITY, hx[n - 1] = -INFINITY;
+    float got = run_sum(hx, n, 0);
+    ck_assert_msg(wb_close(got, want, 0, 0), "br_sum n=%zu with %s: %g, expected %g", n, what, got, want);
+    free(hx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- gemv */
+
+static const size_t GEMV_SHAPES[][2] = { { 0, 7 },    { 5, 0 },    { 1, 1 },     { 1, 31 },     { 3, 32 },
+                                         { 7, 33 },   { 9, 4 },    { 33, 100 },  { 100, 1023 }, { 1000, 1024 },
+                                         { 4097, 129 }, { 65537, 64 }, { 3, 4099 }, { 20000, 1000 } };
+#define GEMV_CASES (3 * WB_COUNT(GEMV_SHAPES))
+
+/* y = A x on a shape of GEMV_SHAPES; loop k % 3: 0 both aligned, 1 A one
+ * float in (scalar path), 2 x two floats in. Loops 3 * shapes. NaN and Inf
+ * planted in two rows on every fourth loop. */
+static void gemv_shapes_case(int cs)
+{
+    wb_rng rng = wb_rng_for(__func__, cs);
+    size_t rows = GEMV_SHAPES[cs / 3][0], cols = GEMV_SHAPES[cs / 3][1], m = rows * cols;
+    size_t oa = cs % 3 == 1 ? 1 : 0, ox = cs % 3 == 2 ? 2 : 0;
+    float *hA = wb_hmalloc((m + oa) * 4), *hx = wb_hmalloc((cols + ox) * 4);
+    double *ref = wb_hmalloc(rows * 8);
+    wb_fill_uniform_f32(&rng, hA, m + oa, -1, 1);
+    wb_fill_uniform_f32(&rng, hx, cols + ox, -1, 1);
+    int specials = cs % 4 == 0 && rows >= 3 && cols >= 2;
+    if (specials) hA[oa + 1 * cols + cols - 1] = NAN, hA[oa + 2 * cols] = INFINITY;
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (size_t k = 0; k < cols; k++) s += (double)hA[oa + r * cols + k] * hx[ox + k];
+        ref[r] = s;
+    }
+    float *dA = wb_dcopy(hA, (m + oa) * 4), *dx = wb_dcopy(hx, (cols + ox) * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", rows * 4, 0);
+    WB_CUDA(gv_gemv(dA ? dA + oa : NULL, dx ? dx + ox : NULL, dy, rows, cols));
+    char what[112];
+    snprintf(what, sizeof what, "gemv %zu x %zu, A+%zu x+%zu%s", rows, cols, oa, ox, specials ? ", NaN and Inf in A" : "");
+    wb_expect_dout_f32_f64(&y, ref, rows, 1e-6 * (double)cols + 1e-6, 1e-5, what);
+    wb_dfree(dA), wb_dfree(dx), wb_dout_free(&y);
+    free(hA), free(hx), free(ref);
+}
+
+START_TEST(gemv_shapes) { CASES(gemv_shapes_case, GEMV_CASES); }
+END_TEST
+
+enum { SEED_A = 131, SEED_X = 132, SEED_R = 133, SEED_S = 134 };
+
+typedef struct { size_t cols; } gv_shape;
+
+static double gemv_expect(size_t r, const void *ctx)
+{
+    size_t cols = ((const gv_shape *)ctx)->cols;
+    double s = 0;
+    for (size_t k = 0; k < cols; k++)
+        s += (double)wb_hash_uniform_f32(SEED_A, r * cols + k, -1, 1) * wb_hash_uniform_f32(SEED_X, k, -1, 1);
+    return s;
+}
+
+/* More rows than the grid has warps (the launcher caps the grid at 2^22
+ * blocks of 8 warps): the row loop must cover the rest. Loop 0: cols = 4
+ * (16-byte path), 1: cols = 3 (scalar path). Checked at sampled rows. */
+START_TEST(gemv_many_rows)
+{
+    gv_shape s = { _i == 0 ? 4 : 3 };
+    size_t rows = ((size_t)1 << 25) + 77, m = rows * s.cols;
+    float *dA = wb_dmalloc(m * 4), *dx = wb_dmalloc(s.cols * 4), *dy = wb_dmalloc(rows * 4);
+    wb_dfill_uniform_f32(dA, m, SEED_A, -1, 1);
+    wb_dfill_uniform_f32(dx, s.cols, SEED_X, -1, 1);
+    wb_dpoison(dy, rows * 4);
+    WB_CUDA(gv_gemv(dA, dx, dy, rows, s.cols));
+    wb_sync();
+    wb_cmp cmp;
+    wb_dverify_f32("y", dy, rows, gemv_expect, &s, 1 << 12, 1e-5, 1e-5, &cmp);
+    char what[64];
+    snprintf(what, sizeof what, "gemv %zu x %zu (more rows than warps)", rows, s.cols);
+    WB_EXPECT_CMP(cmp, what);
+    wb_dfree(dA), wb_dfree(dx), wb_dfree(dy);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- benchmarks */
+
+typedef struct { const float *x; float *out; size_t rows, cols; int shared; } rs_ctx;
+
+static void rs_work(void *p)
+{
+    rs_ctx *c = p;
+    WB_CUDA(c->shared ? br_rowsum_shared(c->x, c->rows, c->cols, c->out) : br_rowsum(c->x, c->rows, c->cols, c->out));
+}
+
+static double rs_expect(size_t r, const void *ctx)
+{
+    size_t cols = ((const rs_ctx *)ctx)->cols;
+    double s = 0;
+    for (size_t c = 0; c < cols; c++) s += wb_hash_uniform_f32(SEED_R, r * cols + c, -1, 1);
+    return s;
+}
+
+/* Row sums of rows x cols floats (bytes = the matrix and out), far past L2:
+ * the given shared-memory tree, then yours, on the same data. Emits the
+ * shared row; returns yours, its yardstick the shared row, for the caller
+ * to emit or make the headline. */
+static wb_bench_row rowsum_pair(size_t cols)
+{
+    size_t rows = wb_bench_bytes() / (cols * 4), m = rows * cols;
+    rs_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(rows * 4), rows, cols, 1 };
+    wb_dfill_uniform_f32((float *)c.x, m, SEED_R, -1, 1);
+    static char vy[64], vr[64];
+    snprintf(vy, sizeof vy, "given: shared tree, %zu cols", cols);
+    snprintf(vr, sizeof vr, "yours: shuffles, %zu cols", cols);
+    wb_bench_row y = { .exercise = "rowsum", .variant = vy, .n = m, .bytes = 4.0 * (m + rows), .flops = (double)m,
+                       .unit = "GB/s" };
+    wb_dpoison(c.out, rows * 4);
+    wb_time(rs_work, &c, NULL, &y.t);
+    y.value = y.bytes / (y.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("out", c.out, rows, rs_expect, &c, 1 << 10, 1e-4 * (double)cols / 1024, 1e-5, &cmp))
+        wb_bench_invalid(&y, cmp.msg);
+    wb_bench_emit(&y);
+    wb_bench_row r = { .exercise = "rowsum", .variant = vr, .n = m, .bytes = 4.0 * (m + rows), .flops = (double)m,
+                       .unit = "GB/s", .yard_name = "SHARED", .yard = y.value };
+    c.shared = 0;
+    wb_dpoison(c.out, rows * 4);
+    wb_time(rs_work, &c, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    if (wb_dverify_f32("out", c.out, rows, rs_expect, &c, 1 << 10, 1e-4 * (double)cols / 1024, 1e-5, &cmp))
+        wb_bench_invalid(&r, cmp.msg);
+    wb_dfree((void *)c.x), wb_dfree(c.out);
+    return r;
+}
+
+/* The checkpoint: rows of 1024 floats, one per thread of a 1024-thread
+ * block, so the reduction is a large part of each block's life. */
+static double bench_shfl(void)
+{
+    wb_bench_row r = rowsum_pair(BR_THREADS);
+    return wb_bench_headline(&r);
+}
+
+/* No checkpoint: the same pair on shorter and longer rows. The longer the
+ * row, the more the loads weigh against the one reduction per row. */
+static double bench_rowsum(void)
+{
+    static const size_t COLS[] = { 256, 4096, 16384 };
+    for (size_t k = 0; k < WB_COUNT(COLS); k++) {
+        wb_bench_row r = rowsum_pair(COLS[k]);
+        wb_bench_emit(&r);
+    }
+    return NAN;
+}
+
+typedef struct { const float *x; float *out; size_t n; } sm_ctx;
+
+static void sm_work(void *p)
+{
+    sm_ctx *c = p;
+    WB_CUDA(br_sum(c->x, c->n, c->out));
+}
+
+static double sm_expect(size_t i, const void *ctx)
+{
+    (void)i;
+    return *(const double *)ctx;
+}
+
+/* The one-pass sum of 100M+ floats against a device-to-device copy of the
+ * same buffer. The sum reads 4n bytes (and writes 4): its GB/s counts the
+ * bytes read; the copy's counts read plus written, each byte crossing the
+ * memory bus once. */
+static double bench_reduce(void)
+{
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    sm_ctx c = { wb_dmalloc(bytes), wb_dmalloc(4), n };
+    wb_dfill_uniform_f32((float *)c.x, n, SEED_S, 0, 1);
+    float *h = wb_hmalloc(bytes);
+    wb_d2h(h, c.x, bytes);
+    double sum = 0, abs_sum = 0;
+    for (size_t i = 0; i < n; i++) sum += h[i], abs_sum += fabs(h[i]);
+    free(h);
+    double copy = wb_yard_copy_gbps(bytes);
+    wb_bench_row r = { .exercise = "sum", .variant = "yours: one pass, shuffles + atomics", .n = n, .bytes = 4.0 * n,
+                       .flops = (double)n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
+    wb_dpoison(c.out, 4);
+    wb_time(sm_work, &c, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("sum", c.out, 1, sm_expect, &sum, 1, 1e-5 * abs_sum, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_dfree((void *)c.x), wb_dfree(c.out);
+    return wb_bench_headline(&r);
+}
+
+typedef struct { const float *A, *x; float *y; size_t rows, cols; } gv_ctx;
+
+static void gv_work(void *p)
+{
+    gv_ctx *c = p;
+    WB_CUDA(gv_gemv(c->A, c->x, c->y, c->rows, c->cols));
+}
+
+/* A tall matrix (1024 columns, 400 MB and more) times a vector, against a
+ * copy of the matrix's size. Bytes: the matrix, x and y, each once. */
+static double bench_gemv(void)
+{
+    gv_shape s = { 1024 };
+    size_t rows = wb_bench_bytes() / (s.cols * 4), m = rows * s.cols;
+    gv_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(s.cols * 4), wb_dmalloc(rows * 4), rows, s.cols };
+    wb_dfill_uniform_f32((float *)c.A, m, SEED_A, -1, 1);
+    wb_dfill_uniform_f32((float *)c.x, s.cols, SEED_X, -1, 1);
+    double copy = wb_yard_copy_gbps(m * 4);
+    wb_bench_row r = { .exercise = "gemv", .variant = "yours: warp per row", .n = m,
+                       .bytes = 4.0 * ((double)m + (double)s.cols + (double)rows), .flops = 2.0 * m, .unit = "GB/s",
+                       .yard_name = "COPY", .yard = copy };
+    wb_dpoison(c.y, rows * 4);
+    wb_time(gv_work, &c, NULL, &r.t);
+    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", c.y, rows, gemv_expect, &s, 1 << 10, 1e-4, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    wb_dfree((void *)c.A), wb_dfree((void *)c.x), wb_dfree(c.y);
+    return wb_bench_headline(&r);
+}
+
+static const wb_test TESTS[] = {
+    { "w13.masks", WB_T(tail_mask_values), WB_CPU, 0 },
+    { "w13.masks", WB_T(lanes_below_values), WB_CPU, 0 },
+    { "w13.warpreduce", WB_T(warp_reduce_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
+    { "w13.warpreduce", WB_T(warp_reduce_specials), WB_GPU, 3 },
+    { "w13.warpreduce", WB_T(warp_reduce_bad_op), WB_GPU, 0 },
+    { "w13.warpscan", WB_T(warp_scan_exact), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
+    { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, 3 },
+    { "w13.vote", WB_T(votes_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
+    { "w13.vote", WB_T(compact_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
+    { "w13.vote", WB_T(compact_specials), WB_GPU, 3 },
+    { "w13.blockreduce", WB_T(rowsum_shapes), WB_GPU, LOOPS(ROWSUM_CASES) },
+    { "w13.blockreduce", WB_T(rowsum_specials), WB_GPU, 0 },
+    { "w13.blockreduce", WB_T(rowsum_too_many_rows), WB_GPU, 0 },
+    { "w13.blockreduce", WB_T(sum_exact), WB_GPU, LOOPS(SUM_CASES) },
+    { "w13.blockreduce", WB_T(sum_float), WB_GPU, 4 },
+    { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, 3 },
+    WB_SPEED("w13.shfl-speed", bench_shfl),
+    WB_SPEED("w13.reduce-bw", bench_reduce),
+    { "w13.gemv", WB_T(gemv_shapes), WB_GPU, LOOPS(GEMV_CASES) },
+    { "w13.gemv", WB_T(gemv_many_rows), WB_GPU, 2 },
+    WB_SPEED("w13.gemv-bw", bench_gemv),
+};
+
+/* Benchmarks that serve no checkpoint; `--bench` also runs every WB_SPEED one. */
+static const wb_benchmark BENCHES[] = {
+    { "rowsum", bench_rowsum },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
