@@ -123,6 +123,15 @@ void wb_report(const char *figure);
 void wb_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define wb_skip_test(...) do { wb_skip(__VA_ARGS__); return; } while (0)
 
+/* Draws `png` from `csv` with the gnuplot script `script` (run as gnuplot
+ * -e "csv='...'; png='...'" script) and says so on stdout. 1 when the PNG was
+ * drawn (wb_png_ok), 0 when gnuplot is not installed (the CSV stands alone:
+ * the test then calls wb_skip_test_no_gnuplot), -1 when gnuplot failed. */
+int wb_gnuplot(const char *script, const char *csv, const char *png);
+#define wb_skip_test_no_gnuplot(csv)                                                                           \
+    wb_skip_test("gnuplot is not installed: %s is written, the plot is not drawn (sudo apt-get install "         \
+                 "gnuplot-nox, then check again)", (csv))
+
 /* True when `path` is a PNG file (its signature) of more than 1 KiB: a plot
  * that was really drawn. */
 int wb_png_ok(const char *path);

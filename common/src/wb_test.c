@@ -241,6 +241,22 @@ void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what)
     free(h);
 }
 
+int wb_gnuplot(const char *script, const char *csv, const char *png)
+{
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        printf("  gnuplot not found: %s is written; install gnuplot to draw %s\n", csv, png);
+        return 0;
+    }
+    char cmd[1600];
+    snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s'", csv, png, script);
+    if (system(cmd) != 0 || !wb_png_ok(png)) {
+        printf("  gnuplot failed to draw %s\n", png);
+        return -1;
+    }
+    printf("  plot: %s\n", png);
+    return 1;
+}
+
 int wb_png_ok(const char *path)
 {
     static const unsigned char PNG[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };

@@ -206,31 +206,18 @@ static double bench_sweep(void)
     fclose(f);
     printf("  sweep: %s (%d points, %d without a valid figure)\n", csv, (int)WB_COUNT(SWEEP_K), bad);
     if (bad) return NAN;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        printf("  gnuplot not found: the CSV is written; install gnuplot to draw %s\n", png);
-        g_no_gnuplot = 1;
-        return 1;
-    }
-    const char *gp = "phase2/week09/sweep.gp";
-    char gpath[300];
-    snprintf(gpath, sizeof gpath, "%s/sweep.gp", wk && *wk ? wk : "phase2/week09");
-    gp = gpath;
-    snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s'", csv, png, gp);
-    if (system(cmd) != 0 || !wb_png_ok(png)) {
-        printf("  gnuplot failed to draw %s\n", png);
-        return 0;
-    }
-    printf("  plot: %s\n", png);
-    return 1;
+    char gp[300];
+    snprintf(gp, sizeof gp, "%s/sweep.gp", wk && *wk ? wk : "phase2/week09");
+    int drawn = wb_gnuplot(gp, csv, png);
+    g_no_gnuplot = drawn == 0;
+    return drawn < 0 ? 0 : 1;
 }
 
 START_TEST(sweep_plot)
 {
     double ok = bench_sweep();
     ck_assert_msg(!isnan(ok), "some points of the sweep gave wrong output (see the rows above)");
-    if (g_no_gnuplot)
-        wb_skip_test("gnuplot is not installed: build/phase2/week09/sweep.csv is written, the plot is not drawn "
-                     "(sudo apt-get install gnuplot-nox, then check again)");
+    if (g_no_gnuplot) wb_skip_test_no_gnuplot("build/phase2/week09/sweep.csv");
     ck_assert_msg(ok > 0, "the sweep was measured but the PNG was not drawn");
     wb_report("sweep.csv and sweep.png in build/phase2/week09");
 }

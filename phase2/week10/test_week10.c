@@ -195,27 +195,18 @@ static double bench_sweep(void)
     wb_dfree((void *)s.x), wb_dfree(s.y);
     printf("  sweep: %s (%d points)\n", csv, points);
     if (bad || points == 0) return NAN;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        printf("  gnuplot not found: the CSV is written; install gnuplot to draw %s\n", png);
-        g_no_gnuplot = 1;
-        return points;
-    }
-    snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s/sweep.gp'", csv, png, wk);
-    if (system(cmd) != 0 || !wb_png_ok(png)) {
-        printf("  gnuplot failed to draw %s\n", png);
-        return 0;
-    }
-    printf("  plot: %s\n", png);
-    return points;
+    char gp[300];
+    snprintf(gp, sizeof gp, "%s/sweep.gp", wk);
+    int drawn = wb_gnuplot(gp, csv, png);
+    g_no_gnuplot = drawn == 0;
+    return drawn < 0 ? 0 : points;
 }
 
 START_TEST(launch_sweep)
 {
     double points = bench_sweep();
     ck_assert_msg(!isnan(points), "the sweep has wrong points or no calculator answer (see above)");
-    if (g_no_gnuplot)
-        wb_skip_test("gnuplot is not installed: build/phase2/week10/sweep.csv is written, the plot is not drawn "
-                     "(sudo apt-get install gnuplot-nox, then check again)");
+    if (g_no_gnuplot) wb_skip_test_no_gnuplot("build/phase2/week10/sweep.csv");
     ck_assert_msg(points > 0, "the sweep was measured but not plotted");
     wb_report("sweep.csv and sweep.png in build/phase2/week10");
 }

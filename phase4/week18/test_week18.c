@@ -1093,18 +1093,13 @@ static int throughput_sweep(char *fig, size_t figlen)
     }
     fclose(f);
     char plot[200];
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        snprintf(plot, sizeof plot, "no plot: gnuplot not found (apt-get install gnuplot-nox to draw it)");
-        g_no_gnuplot = 1;
-    } else {
-        snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s/throughput.gp'", csv, png, wk);
-        if (system(cmd) != 0 || !wb_png_ok(png)) {
-            snprintf(plot, sizeof plot, "gnuplot FAILED to draw %s", png);
-            bad += 1000;
-        } else {
-            snprintf(plot, sizeof plot, "plot %s", png);
-        }
-    }
+    char gp[300];
+    snprintf(gp, sizeof gp, "%s/throughput.gp", wk);
+    int drawn = wb_gnuplot(gp, csv, png);
+    g_no_gnuplot = drawn == 0;
+    if (drawn < 0) bad += 1000;
+    snprintf(plot, sizeof plot, drawn > 0 ? "plot %s" : drawn == 0 ? "no plot (gnuplot not found): %s not drawn"
+                                                                   : "gnuplot FAILED to draw %s", png);
     printf("  throughput: %s; %s\n", csv, plot);
     snprintf(fig, figlen, "at batch %d: FP32 %.1f, FP16 %.1f, INT8 %.1f Msamples/s; %s", HEADLINE_BATCH,
              head[0] / 1e6, head[1] / 1e6, head[2] / 1e6, plot);
@@ -1123,9 +1118,7 @@ START_TEST(throughput)
     ck_assert_msg(bad == 0, "%s%s", bad >= 1000 ? "the plot was not drawn: " : bad > 0 ? "some timed outputs were "
                   "wrong (rows marked WRONG above): " : "", fig);
     wb_report(fig);
-    if (g_no_gnuplot)
-        wb_skip_test("gnuplot is not installed: build/phase4/week18/throughput.csv is written, the plot is not drawn "
-                     "(sudo apt-get install gnuplot-nox, then check again)");
+    if (g_no_gnuplot) wb_skip_test_no_gnuplot("build/phase4/week18/throughput.csv");
 }
 END_TEST
 

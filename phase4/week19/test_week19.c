@@ -560,17 +560,10 @@ static double bench_steps(void)
     fclose(f);
     printf("  steps: %s (%d points, %d with wrong output)\n", csv, (int)WB_COUNT(SWEEP_N), bad);
     if (bad) return NAN;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        printf("  SKIP plot: gnuplot not found on this machine; the CSV is written (install gnuplot to draw %s)\n", png);
-        return 2;
-    }
-    snprintf(cmd, sizeof cmd, "gnuplot -e \"csv='%s'; png='%s'\" '%s/steps.gp'", csv, png, wk);
-    if (system(cmd) != 0 || !wb_png_ok(png)) {
-        printf("  gnuplot failed to draw %s\n", png);
-        return 0;
-    }
-    printf("  plot: %s\n", png);
-    return 1;
+    char gp[300];
+    snprintf(gp, sizeof gp, "%s/steps.gp", wk);
+    int drawn = wb_gnuplot(gp, csv, png);
+    return drawn == 0 ? 2 : drawn < 0 ? 0 : 1;
 }
 
 START_TEST(steps_plot)
@@ -578,9 +571,7 @@ START_TEST(steps_plot)
     double ok = bench_steps();
     ck_assert_msg(!isnan(ok), "some points of the sweep gave wrong accelerations (see the rows above)");
     ck_assert_msg(ok > 0, "the sweep was measured but gnuplot failed to draw the PNG");
-    if (ok == 2)
-        wb_skip_test("gnuplot is not installed: build/phase4/week19/steps.csv is written, the plot is not drawn "
-                     "(sudo apt-get install gnuplot-nox, then check again)");
+    if (ok == 2) wb_skip_test_no_gnuplot("build/phase4/week19/steps.csv");
     wb_report("steps.csv and steps.png in build/phase4/week19");
 }
 END_TEST
