@@ -590,11 +590,11 @@ END_TEST
 static void cpu_rows(const float *x, int rows, int cols, uint32_t *idx, float *amax)
 {
     for (int r = 0; r < rows; r++) {
-        const float *row = x + (size_t)r * cols;
+        const float *xr = x + (size_t)r * cols;
         int best = 0;
         float m = 0;
         for (int j = 0; j < cols; j++) {
-            float v = row[j], b = row[best];
+            float v = xr[j], b = xr[best];
             if (!isnan(b) && (isnan(v) || v > b)) best = j;
             float a = fabsf(v);
             if (isnan(a) || a > m || isnan(m)) m = isnan(m) ? m : a;
