@@ -453,7 +453,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- CUB device-wide */
 
-static const int SIZES2[] = { 0, 1, 2, 31, 255, 256, 257, 1023, 1025, 4097, 65537, 1000003, (1 << 24) + 3 };
+static const int SIZES2[] = { 0, 1, 31, 255, 257, 1025, 4097, 65537, 1000003, (1 << 24) + 3 };
 
 /* The query, a workspace of that size, the call. */
 static void *workspace(size_t bytes) { return wb_dmalloc(bytes ? bytes : 1); }
