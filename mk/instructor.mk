@@ -64,10 +64,10 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
 
-$(GRADE_BIN): instructor/grade.c $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(GRADE_MODS)
+$(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $^ -lm -larchive -ldl
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $(filter-out instructor/grade_%.c,$^) -lm -larchive -ldl
 
 # The release's leak check: no line of a solution's code in the student copy.
 LEAKCHECK := $(BUILD)/instructor/leakcheck
@@ -76,7 +76,7 @@ $(LEAKCHECK): instructor/leakcheck.c $(BUILD)/common/src/wb_file.o
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
-$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
+$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c $(wildcard instructor/grade_*.c) quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) $(GRADE_MODS) -lm -larchive -ldl $(LDCHECK) -lpthread -lrt

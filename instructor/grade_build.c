@@ -1,0 +1,334 @@
+/* grade_build.c — part of grade.c (included by it, one compilation unit): each student's scratch copy: import, sandbox options, and the builds run
+ * in the sandbox, several at once. */
+
+/* --------------------------------------------------------- preparation */
+
+static int prepare_student(grader *G, student *s, char *err, size_t errsz)
+{
+    char base[1400], log[1500], cmd[6000];
+    snprintf(base, sizeof base, "%s/%s", G->scratch, s->id);
+    snprintf(s->sub, sizeof s->sub, "%s/sub", base);
+    snprintf(s->tree, sizeof s->tree, "%s/wb", base);
+    snprintf(log, sizeof log, "%s/prepare.log", base);
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && chmod 755 %s %s", q(base), q(s->tree), q(base), q(s->tree));
+    if (sh(cmd, NULL)) return snprintf(err, errsz, "cannot make %s", base), -1;
+    /* the submission: plain files and folders only, or refused whole (unpack.h) */
+    up_limits lim = { 0, 0, 0 };
+    char why[1000];
+    if (up_import(s->source, s->sub, &lim, why, sizeof why) != 0) {
+        s->refused = 1;
+        return snprintf(err, errsz, "submission refused: %s", why), -1;
+    }
+    /* the workbook: sources, the graded weeks without solutions, prebuilt
+     * parts; .deps/ by its real path, which the sandbox shows read-only */
+    snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile mk common tools %s/ && { [ ! -d .deps ] || ln -s \"$(cd .deps && pwd -P)\" %s/.deps; }",
+             q(G->root), q(s->tree), q(s->tree));
+    if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the workbook (see %s)", log), -1;
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/build && cp -a build/libwb.a build/wb build/.deps-ok build/common %s/build/ && "
+             "{ [ ! -f build/.nvcc-flags ] || cp -a build/.nvcc-flags %s/build/; }",
+             q(G->root), q(s->tree), q(s->tree), q(s->tree));
+    if (sh(cmd, log)) return snprintf(err, errsz, "the instructor's build/ lacks libwb.a or wb (see %s)", log), -1;
+    /* Weeks a graded week `uses:` (week.txt) and is not graded itself: as the
+     * instructor has them, reference solution included (the same for every
+     * student), with their prebuilt objects; and the phaseP/common/ folders
+     * of every week in the copy. */
+    for (int w = 0; w < G->n_weeks; w++)
+        for (int u = 0; u < G->weeks[w].meta.n_uses; u++) {
+            const char *v = G->weeks[w].meta.uses[u];
+            int graded = 0;
+            for (int k = 0; k < G->n_weeks; k++) graded |= strcmp(G->weeks[k].dir, v) == 0;
+            char there[1400];
+            snprintf(there, sizeof there, "%s/%s", s->tree, v);
+            if (graded || is_dir(there)) continue;
+            snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/%s && cp -a %s/. %s/%s/ && rm -rf %s/%s/instructor && "
+                     "{ [ ! -d build/%s ] || { mkdir -p %s/build/%s && cp -a build/%s/. %s/build/%s/; }; }",
+                     q(G->root), q(s->tree), v, v, q(s->tree), v, q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
+            if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
+        }
+    for (int w = 0; w < G->n_weeks; w++) {
+        char ph[16];
+        snprintf(ph, sizeof ph, "%.*s", (int)strcspn(G->weeks[w].dir, "/"), G->weeks[w].dir);
+        snprintf(cmd, sizeof cmd, "cd %s && { [ ! -d %s/common ] || [ -d %s/%s/common ] || { mkdir -p %s/%s && cp -a %s/common %s/%s/ && "
+                 "{ [ ! -d build/%s/common ] || { mkdir -p %s/build/%s && cp -a build/%s/common %s/build/%s/; }; }; }; }",
+                 q(G->root), ph, q(s->tree), ph, q(s->tree), ph, ph, q(s->tree), ph, ph, q(s->tree), ph, ph, q(s->tree), ph);
+        if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s/common (see %s)", ph, log), -1;
+    }
+    for (int w = 0; w < G->n_weeks; w++) {
+        const char *wk = G->weeks[w].dir;
+        snprintf(cmd, sizeof cmd,
+                 "cd %s && mkdir -p %s/%s %s/build/%s && cp -a %s/. %s/%s/ && rm -rf %s/%s/solution %s/%s/instructor && "
+                 "cp -a build/%s/test.o build/%s/test.d %s/build/%s/ && { [ ! -d build/%s/support ] || cp -a build/%s/support %s/build/%s/; }",
+                 q(G->root), q(s->tree), wk, q(s->tree), wk, wk, q(s->tree), wk, q(s->tree), wk, q(s->tree), wk, wk,
+                 wk, q(s->tree), wk, wk, wk, q(s->tree), wk);
+        if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s (is it built? see %s)", wk, log), -1;
+        /* overlay the exercise files */
+        const wb_week *m = &G->weeks[w].meta;
+        char src[1400];
+        int have_week = find_week_in_sub(s->sub, wk, src, sizeof src) == 0;
+        if (!have_week && G->n_weeks == 1) snprintf(src, sizeof src, "%s", s->sub); /* flat: vecadd.cu at the top */
+        int used = 0;
+        for (int e = 0; e < m->n_exercises; e++) {
+            char from[1500], to[1500];
+            snprintf(from, sizeof from, "%s/%s.cu", src, m->exercises[e]);
+            snprintf(to, sizeof to, "%s/%s/%s.cu", s->tree, wk, m->exercises[e]);
+            if ((have_week || G->n_weeks == 1) && is_file(from)) {
+                snprintf(cmd, sizeof cmd, "cp %s %s", q(from), q(to));
+                if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s", from), -1;
+                used++;
+            } else {
+                appendf(s->note[w], sizeof s->note[w], "- %s.cu was not in the submission: the starter was graded.\n",
+                        m->exercises[e]);
+            }
+        }
+        if (!used) appendf(s->note[w], sizeof s->note[w], "- No file of %s was found in the submission.\n", wk);
+    }
+    /* What week.txt says, for make, written once here: the weeks of one
+     * student build at the same time in this tree, and would each write it. */
+    snprintf(cmd, sizeof cmd, "cd %s && build/wb make-vars > build/weeks.mk", q(s->tree));
+    if (sh(cmd, log)) return snprintf(err, errsz, "wb make-vars failed in the scratch copy (see %s)", log), -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------ the sandbox */
+
+#define GIB (1LL << 30)
+#define BUILD_MEM   (8 * GIB)   /* nvcc on CUTLASS templates needs a few GiB */
+#define RUN_MEM     (16 * GIB)  /* host buffers of the largest tests, with room */
+#define FILE_LIMIT  (2 * GIB)
+#define MAX_PROCS   256
+
+/* Options every sandboxed command of student s starts from: the scratch
+ * workbook read-write; the toolkit, .deps/ and Check read-only; the
+ * workbook, the class, the gradebook and the feedback absent. */
+static void sandbox_opts(const grader *G, const student *s, sb_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->scratch = s->tree;
+    o->ro_binds = G->ro;
+    o->hide = G->hide;
+    o->path = G->sb_path;
+    o->max_procs = MAX_PROCS;
+    o->file_bytes = FILE_LIMIT;
+}
+
+/* Why a sandboxed command stopped at a limit, for people. */
+static void limit_text(const sb_result *r, const sb_opts *o, char *out, size_t sz)
+{
+    switch (r->limit) {
+    case SB_LIMIT_WALL: snprintf(out, sz, "it ran past %.0f s and was stopped", o->wall_s); break;
+    case SB_LIMIT_CPU: snprintf(out, sz, "it used more than %.0f s of CPU time", o->cpu_s); break;
+    case SB_LIMIT_MEM: snprintf(out, sz, "it ran out of memory (the limit is %lld GiB of host memory)", o->mem_bytes / GIB); break;
+    case SB_LIMIT_FILE: snprintf(out, sz, "it wrote a file larger than %lld GiB", o->file_bytes / GIB); break;
+    case SB_LIMIT_OUTPUT: snprintf(out, sz, "it printed more than the output limit and was stopped"); break;
+    default: snprintf(out, sz, "it stopped"); break;
+    }
+}
+
+/* A file's contents hashed (FNV-1a, 64 bits), not following a symlink; 0 if
+ * it cannot be read. */
+static unsigned long long file_hash(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return close(fd), 0ULL;
+    unsigned long long h = 1469598103934665603ULL;
+    unsigned char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        for (ssize_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ULL;
+    close(fd);
+    return h ? h : 1;
+}
+
+/* Copy a file the sandbox wrote (untrusted: perhaps a symlink, a fifo, or
+ * huge) to `to`, a regular file of at most `max` bytes. 0, or -1 with why. */
+static int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz)
+{
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (in < 0) return snprintf(why, whysz, "%s", errno == ENOENT ? "absent" : strerror(errno)), -1;
+    struct stat st;
+    if (fstat(in, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > max) {
+        snprintf(why, whysz, "%s", S_ISREG(st.st_mode) ? "larger than the grader reads" : "not a regular file");
+        close(in);
+        return -1;
+    }
+    int out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (out < 0) return close(in), snprintf(why, whysz, "cannot write %s", to), -1;
+    char buf[65536];
+    long total = 0;
+    ssize_t n;
+    while ((n = read(in, buf, sizeof buf)) > 0 && total <= max) {
+        total += n;
+        if (write(out, buf, (size_t)n) != n) break;
+    }
+    close(in);
+    close(out);
+    if (total > max) return unlink(to), snprintf(why, whysz, "larger than the grader reads"), -1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ builds */
+
+/* The make command of one week of one student, run in the sandbox: the
+ * learner test, and for each exercise its full dependency list (nvcc -M:
+ * make's -MMD leaves out system headers, and nvcc counts CCCL's cub and
+ * thrust among them), which the object check reads. -k: a file that does
+ * not compile still leaves the others' objects and lists to check. */
+static int build_argv(const grader *G, const student *s, int w, char **argv, char store[][700])
+{
+    const week_cfg *W = &G->weeks[w];
+    int k = 0, t = 0;
+    argv[k++] = "make";
+    argv[k++] = "-C";
+    argv[k++] = (char *)s->tree;
+    argv[k++] = "-k";
+    argv[k++] = "-j4";
+    for (int i = 0; i < G->n_make_args; i++) argv[k++] = G->make_args[i];
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        argv[k++] = "--eval";
+        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps: %s/%s.cu ; @mkdir -p $(@D) && $(NVCC) $(NVFLAGS) $(call week_nvf,%s) -I%s -M "
+                 "-MT build/%s/learner/%s.o -MF $@ $<", W->dir, W->meta.exercises[e], W->dir, W->meta.exercises[e],
+                 W->dir, W->dir, W->dir, W->meta.exercises[e]);
+        argv[k++] = store[t++];
+    }
+    snprintf(store[t], 700, "build/%s/learner/test", W->dir);
+    argv[k++] = store[t++];
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps", W->dir, W->meta.exercises[e]);
+        argv[k++] = store[t++];
+    }
+    argv[k] = NULL;
+    return k;
+}
+
+/* The first compiler error in a build log, for the feedback. */
+static void first_error(const char *log, char *out, size_t outsz)
+{
+    char *t = wb_read_file(log, NULL);
+    out[0] = 0;
+    if (!t) return;
+    char *p = strstr(t, "error");
+    if (p) {
+        char *ls = p;
+        while (ls > t && ls[-1] != '\n') ls--;
+        snprintf(out, outsz, "%.*s", (int)strcspn(ls, "\n"), ls);
+    } else {
+        size_t n = strlen(t);
+        snprintf(out, outsz, "%s", n > 300 ? t + n - 300 : t);
+    }
+    free(t);
+}
+
+static void set_all(grader *G, student *s, int w, int status, const char *why)
+{
+    for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
+        cp_grade *g = &s->g[w][c];
+        g->status = status;
+        g->points = 0;
+        snprintf(g->why, sizeof g->why, "%s", why);
+    }
+}
+
+typedef struct {
+    pid_t pid;
+    int   fd;      /* the sb_result comes back through this pipe */
+    int   task;
+} build_slot;
+
+/* One build in a child process (sb_run blocks and is not reentrant): the
+ * sb_result and sb_run's return code go back through a pipe. */
+static int build_start(grader *G, int t, build_slot *slot)
+{
+    student *s = &G->st[t / G->n_weeks];
+    int w = t % G->n_weeks;
+    int fd[2];
+    if (pipe2(fd, O_CLOEXEC) != 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) return close(fd[0]), close(fd[1]), -1;
+    if (pid == 0) {
+        close(fd[0]);
+        static char store[2 * WB_MAX_EXERCISES + 2][700];
+        char *argv[2 * WB_MAX_EXERCISES + 3 * WB_MAX_EXERCISES + 48], log[1400];
+        build_argv(G, s, w, argv, store);
+        snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);
+        sb_opts o;
+        sandbox_opts(G, s, &o);
+        o.wall_s = G->build_limit;
+        o.mem_bytes = BUILD_MEM;
+        o.log_path = log;
+        struct { int rc; sb_result r; } msg;
+        msg.rc = sb_run(&o, argv, &msg.r);
+        ssize_t n = write(fd[1], &msg, sizeof msg);
+        _exit(n == (ssize_t)sizeof msg ? 0 : 1);
+    }
+    close(fd[1]);
+    slot->pid = pid, slot->fd = fd[0], slot->task = t;
+    return 0;
+}
+
+static void build_done(grader *G, build_slot *slot)
+{
+    student *s = &G->st[slot->task / G->n_weeks];
+    int w = slot->task % G->n_weeks;
+    struct { int rc; sb_result r; } msg;
+    memset(&msg, 0, sizeof msg);
+    if (read(slot->fd, &msg, sizeof msg) != (ssize_t)sizeof msg) {
+        msg.rc = -1;
+        snprintf(msg.r.why, sizeof msg.r.why, "the build process died");
+    }
+    close(slot->fd);
+    char log[1400], why[900];
+    snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);
+    if (msg.rc != 0) {
+        G->sandbox_errors++;
+        fprintf(stderr, "grade: %s %s: the sandbox could not start the build: %s\n", s->id, G->weeks[w].dir, msg.r.why);
+        snprintf(why, sizeof why, "not graded: the grader could not start the build (%s); the instructor was told",
+                 msg.r.why);
+        set_all(G, s, w, ST_FAIL, why);
+        s->built[w] = -1;
+        return;
+    }
+    if (msg.r.limit == SB_LIMIT_NONE && msg.r.signal == 0 && msg.r.exit_code == 0) {
+        s->built[w] = 1;
+        return;
+    }
+    char e[400];
+    first_error(log, e, sizeof e);
+    if (msg.r.limit != SB_LIMIT_NONE) {
+        sb_opts o;
+        sandbox_opts(G, s, &o);
+        o.wall_s = G->build_limit, o.mem_bytes = BUILD_MEM;
+        char lt[300];
+        limit_text(&msg.r, &o, lt, sizeof lt);
+        snprintf(why, sizeof why, "did not build: %s", lt);
+    } else snprintf(why, sizeof why, "did not compile: %s", e);
+    set_all(G, s, w, ST_FAIL, why);
+    appendf(s->note[w], sizeof s->note[w], "- The build failed; its log ends:\n\n```\n%s\n```\n", e);
+}
+
+/* Build every student's weeks, `jobs` at a time, each in the sandbox. */
+static void build_all(grader *G)
+{
+    int total = G->n_students * G->n_weeks, next = 0, running = 0;
+    build_slot *slots = calloc(G->jobs, sizeof *slots);
+    for (int i = 0; i < G->jobs; i++) slots[i].pid = 0;
+    while (next < total || running) {
+        for (int i = 0; i < G->jobs && next < total; i++) {
+            if (slots[i].pid) continue;
+            int t = next++;
+            if (G->st[t / G->n_weeks].built[t % G->n_weeks] < 0) continue; /* preparation failed */
+            if (build_start(G, t, &slots[i]) == 0) running++;
+        }
+        for (int i = 0; i < G->jobs; i++) {
+            int status;
+            if (!slots[i].pid || waitpid(slots[i].pid, &status, WNOHANG) != slots[i].pid) continue;
+            build_done(G, &slots[i]);
+            slots[i].pid = 0;
+            running--;
+        }
+        usleep(20000);
+    }
+    free(slots);
+}

@@ -1,0 +1,290 @@
+/* grade_class.c — part of grade.c (included by it, one compilation unit): the class: checkpoint outcomes and their points, forbid lists, each
+ * week's configuration (points, seeds, forbid), and the submissions found. */
+
+/* ------------------------------------------ what a checkpoint's run gave */
+
+enum { ST_NONE = 0, ST_PASS, ST_FAIL, ST_SKIP };
+
+/* Points a speed checkpoint earns: proportional to ratio/target, capped. */
+static double speed_points(double points, double ratio, double target)
+{
+    if (!(target > 0) || isnan(ratio) || ratio <= 0) return 0;
+    double f = ratio / target;
+    return points * (f > 1 ? 1 : f);
+}
+
+/* A short name for why a test failed, from Check's or WB_CUDA's message. */
+static const char *classify(const char *msg)
+{
+    if (!msg || !*msg) return "failed";
+    if (strstr(msg, "timeout") || strstr(msg, "Timeout")) return "hang (a test ran past its time limit)";
+    if (strstr(msg, "out of memory")) return "out of memory";
+    if (strstr(msg, "illegal") || strstr(msg, "misaligned") || strstr(msg, "unspecified launch failure") ||
+        strstr(msg, "exception") || strstr(msg, "Xid") || strstr(msg, "device-side assert"))
+        return "GPU fault";
+    if (strstr(msg, "Received signal") || strstr(msg, "signal")) return "crash";
+    return "wrong result";
+}
+
+/* --------------------------------------------------- forbidden libraries */
+
+/* What forbid.txt may name: a library objcheck knows (by its C prefix, C++
+ * namespace and headers), or a raw symbol prefix ending in '*' ("yard_*"). */
+static const char *const KNOWN_LIBS[] = { "cublas", "cublaslt", "cufft", "curand", "cusparse", "cusolver",
+                                          "cudnn", "nccl", "cub", "thrust", "cutlass", "cute", NULL };
+
+static int forbid_name_ok(const char *name)
+{
+    for (int i = 0; KNOWN_LIBS[i]; i++)
+        if (strcmp(KNOWN_LIBS[i], name) == 0) return 1;
+    size_t n = strlen(name);
+    if (n < 2 || name[n - 1] != '*') return 0;
+    for (size_t i = 0; i + 1 < n; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_') return 0;
+    return 1;
+}
+
+/* Harness functions an exercise file may call (wb_cuda.h's WB_CUDA and
+ * WB_LAUNCH, the device facts, the input generator week 04's CLI uses). */
+static const char *const HARNESS_ALLOW[] = { "wb_cuda_check_", "wb_launch_status_", "wb_fp32_lanes_per_sm",
+                                             "wb_rng_seed", "wb_fill_uniform_f32", NULL };
+
+/* ------------------------------------------------------------ the class */
+
+typedef struct {
+    char   dir[600];           /* the week folder, e.g. phase0/week01 */
+    wb_week meta;
+    double points[WB_MAX_CHECKPOINTS];
+    int    n_seeds;
+    unsigned long long seeds[MAX_SEEDS];
+    int    n_forbid;
+    char   forbid[MAX_FORBID][32];
+    char   forbid_except[MAX_FORBID][300]; /* " ex1 ex2 ": exercises allowed this library */
+    int    n_api;
+    char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
+} week_cfg;
+
+typedef struct {
+    int    status;             /* ST_PASS / ST_FAIL / ST_SKIP */
+    double points;
+    char   figure[400];        /* for people: wb_result_figure of the record, "" if none */
+    char   why[700];
+    double ratio, target;      /* from the results record; NAN / 0 when none */
+    char   yard[32];
+} cp_grade;
+
+typedef struct {
+    char     id[128];
+    char     source[700];      /* the folder or archive */
+    char     sub[700];         /* the extracted submission (scratch) */
+    char     tree[700];        /* the scratch workbook */
+    char     note[MAX_WEEKS][1200];
+    int      built[MAX_WEEKS];
+    int      forbidden[MAX_WEEKS];
+    int      refused;          /* the submission itself was refused (unpack) */
+    unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
+    double   seconds;
+    cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
+} student;
+
+typedef struct {
+    char root[600], subs[600], gradebook[600], feedback[600], scratch[600];
+    unsigned long long seed;
+    double limit, build_limit;
+    int jobs;
+    int n_make_args;
+    char *make_args[32];
+    int n_weeks;
+    week_cfg weeks[MAX_WEEKS];
+    int n_students;
+    student *st;
+    /* the sandbox (sandbox.h): what it shows read-only besides the system,
+     * what must stay absent from it */
+    char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], sb_path[800];
+    const char *ro[8], *hide[8];
+    int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
+    int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
+    unsigned run_seq;
+} grader;
+
+static void appendf(char *buf, size_t sz, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= sz) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, sz - n, fmt, ap);
+    va_end(ap);
+}
+
+/* The instructor-only config file of a week: ROOT/instructor/weeks/WEEK/name,
+ * else ROOT/WEEK/instructor/name. */
+static char *week_config(const char *root, const char *week, const char *name)
+{
+    char p[1400];
+    snprintf(p, sizeof p, "%s/instructor/weeks/%s/%s", root, week, name);
+    char *s = wb_read_file(p, NULL);
+    if (s) return s;
+    snprintf(p, sizeof p, "%s/%s/instructor/%s", root, week, name);
+    return wb_read_file(p, NULL);
+}
+
+static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz)
+{
+    memset(w, 0, sizeof *w);
+    snprintf(w->dir, sizeof w->dir, "%s", week);
+    char p[1400];
+    snprintf(p, sizeof p, "%s/%s/week.txt", root, week);
+    if (wb_week_load(p, &w->meta, err, errsz) != 0) return -1;
+    for (int c = 0; c < w->meta.n_checkpoints; c++) w->points[c] = DEFAULT_POINTS;
+    char *s = week_config(root, week, "points.txt"), *save = NULL;
+    for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        char id[64];
+        double pts;
+        if (line[0] == '#' || sscanf(line, "%63s %lf", id, &pts) != 2) continue;
+        int found = 0;
+        for (int c = 0; c < w->meta.n_checkpoints; c++)
+            if (strcmp(w->meta.checkpoints[c].id, id) == 0) w->points[c] = pts, found = 1;
+        if (!found) {
+            snprintf(err, errsz, "%s points.txt: no checkpoint '%s' in week.txt", week, id);
+            free(s);
+            return -1;
+        }
+    }
+    free(s);
+    s = week_config(root, week, "seeds.txt");
+    for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        char *e;
+        while (*line == ' ') line++;
+        if (!*line || *line == '#') continue;
+        unsigned long long v = strtoull(line, &e, 0);
+        if (e != line && w->n_seeds < MAX_SEEDS) w->seeds[w->n_seeds++] = v;
+    }
+    free(s);
+    s = week_config(root, week, "forbid.txt");
+    for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        char name[32];
+        int used = 0;
+        if (line[0] == '#' || sscanf(line, "%31s%n", name, &used) != 1) continue;
+        if (!forbid_name_ok(name)) {
+            snprintf(err, errsz, "%s forbid.txt: unknown library '%s' (known: cublas cublaslt cufft curand cusparse "
+                     "cusolver cudnn nccl cub thrust cutlass cute, or a symbol prefix such as yard_*)", week, name);
+            free(s);
+            return -1;
+        }
+        if (w->n_forbid == MAX_FORBID) continue;
+        int f = w->n_forbid++;
+        snprintf(w->forbid[f], 32, "%s", name);
+        /* "NAME except EX ...": those exercises may use it (week 21's cublas_rm calls cuBLAS) */
+        char word[64], *rest = line + used;
+        int k;
+        snprintf(w->forbid_except[f], sizeof w->forbid_except[f], " ");
+        if (sscanf(rest, "%63s%n", word, &k) == 1) {
+            if (strcmp(word, "except") != 0) {
+                snprintf(err, errsz, "%s forbid.txt: '%s %s': expected 'NAME' or 'NAME except EXERCISE ...'", week,
+                         name, word);
+                free(s);
+                return -1;
+            }
+            for (rest += k; sscanf(rest, "%63s%n", word, &k) == 1; rest += k) {
+                int known = 0;
+                for (int e = 0; e < w->meta.n_exercises; e++) known |= strcmp(w->meta.exercises[e], word) == 0;
+                if (!known) {
+                    snprintf(err, errsz, "%s forbid.txt: '%s except %s': %s is not an exercise of the week", week,
+                             name, word, word);
+                    free(s);
+                    return -1;
+                }
+                appendf(w->forbid_except[f], sizeof w->forbid_except[f], "%s ", word);
+            }
+        }
+    }
+    free(s);
+    return 0;
+}
+
+/* The --weeks list: names split on blanks, each made canonical
+ * (phase0/week1 and phase0/week01/ are phase0/week01), a repeat dropped.
+ * Returns how many, or -1 with the reason in err. */
+static int split_weeks(const char *text, char out[][64], char *err, size_t errsz)
+{
+    int n = 0;
+    const char *p = text;
+    for (;;) {
+        p += strspn(p, " \t\n");
+        if (!*p) break;
+        size_t len = strcspn(p, " \t\n");
+        char w[64];
+        snprintf(w, sizeof w, "%.*s", (int)(len < 63 ? len : 63), p);
+        p += len;
+        size_t k = strlen(w);
+        while (k && w[k - 1] == '/') w[--k] = 0;
+        int ph, wk, used = 0;
+        if (sscanf(w, "phase%1d/week%2d%n", &ph, &wk, &used) == 2 && used == (int)k && wk >= 1 && wk <= 52)
+            snprintf(w, sizeof w, "phase%d/week%02d", ph, wk);
+        else {
+            snprintf(err, errsz, "'%s' is not a week name (phaseP/weekNN, e.g. phase0/week01)", w);
+            return -1;
+        }
+        int dup = 0;
+        for (int i = 0; i < n; i++) dup |= strcmp(out[i], w) == 0;
+        if (dup) continue;
+        if (n == MAX_WEEKS) {
+            snprintf(err, errsz, "at most %d weeks at a time", MAX_WEEKS);
+            return -1;
+        }
+        snprintf(out[n++], 64, "%s", w);
+    }
+    return n;
+}
+
+/* Submissions in `dir` (unpack.c's up_list: folders and archives, sorted by
+ * id; two entries with one id, bob/ and bob.tar.gz, are an error naming
+ * both, and so is a name unusable as an id). Other entries are listed in
+ * `ignored`. Returns how many, or -1 with the problems in err. */
+static int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
+                            size_t ignsz)
+{
+    up_submission *subs = NULL;
+    int n = 0;
+    if (up_list(dir, &subs, &n, err, errsz, ignored, ignsz) != 0) {
+        free(subs);
+        return -1;
+    }
+    if (n > max) {
+        snprintf(err, errsz, "%d submissions in %s: at most %d at a time", n, dir, max);
+        free(subs);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        memset(&st[i], 0, sizeof st[i]);
+        snprintf(st[i].id, sizeof st[i].id, "%s", subs[i].id);
+        snprintf(st[i].source, sizeof st[i].source, "%s", subs[i].path);
+    }
+    free(subs);
+    return n;
+}
+
+/* The folder inside a submission that holds `week`: SUB/WEEK, or one level
+ * down (an archive of a folder). NULL if neither. */
+static int find_week_in_sub(const char *sub, const char *week, char *out, size_t outsz)
+{
+    snprintf(out, outsz, "%s/%s", sub, week);
+    if (is_dir(out)) return 0;
+    DIR *d = opendir(sub);
+    if (!d) return -1;
+    struct dirent *e;
+    int found = -1;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            char p[1400];
+            snprintf(p, sizeof p, "%s/%s/%s", sub, e->d_name, week);
+            if (is_dir(p)) {
+                snprintf(out, outsz, "%s", p);
+                found = 0;
+                break;
+            }
+        }
+    closedir(d);
+    return found;
+}

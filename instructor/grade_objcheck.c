@@ -1,0 +1,103 @@
+/* grade_objcheck.c — part of grade.c (included by it, one compilation unit): the static checks on what was built (objcheck.c): each exercise object
+ * against the week's policy. */
+
+/* ------------------------------------------------------------ object check */
+
+/* The exercise API of week w: the C functions the instructor's own build of
+ * the starters defines (build/WEEK/starter/EX.o, made by `make grade`). */
+static int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
+{
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        char obj[1400];
+        snprintf(obj, sizeof obj, "%s/build/%s/starter/%s.o", root, W->dir, W->meta.exercises[e]);
+        if (oc_api_symbols(obj, W->api, &W->n_api, MAX_API - 1) < 0)
+            return snprintf(err, errsz, "%s: cannot read the exercise API from %s (make grade builds it)", W->dir, obj), -1;
+    }
+    W->api[W->n_api] = NULL;
+    return 0;
+}
+
+/* The policy for exercise e of week w in student s's tree (objcheck.h):
+ * headers from the week, the weeks it uses, common/include, the phase's
+ * common/, the toolkit, the system, .deps/ for a week that needs it. */
+static void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy *p, const char **forbid,
+                            char inc[][1400], const char **incp)
+{
+    const week_cfg *W = &G->weeks[w];
+    int nf = 0, ni = 0;
+    char pad[80];
+    snprintf(pad, sizeof pad, " %s ", W->meta.exercises[e]);
+    for (int f = 0; f < W->n_forbid; f++)
+        if (!strstr(W->forbid_except[f], pad)) forbid[nf++] = W->forbid[f];
+    forbid[nf] = NULL;
+    char ph[16];
+    snprintf(ph, sizeof ph, "%.*s", (int)strcspn(W->dir, "/"), W->dir);
+    snprintf(inc[ni++], 1400, "%s/%s", s->tree, W->dir);
+    snprintf(inc[ni++], 1400, "%s/common/include", s->tree);
+    snprintf(inc[ni++], 1400, "%s/%s/common", s->tree, ph);
+    for (int u = 0; u < W->meta.n_uses && ni < 12; u++) snprintf(inc[ni++], 1400, "%s/%s", s->tree, W->meta.uses[u]);
+    if (G->cuda_home[0]) snprintf(inc[ni++], 1400, "%s", G->cuda_home);
+    snprintf(inc[ni++], 1400, "/usr/include");
+    snprintf(inc[ni++], 1400, "/usr/lib/gcc");
+    if (W->meta.n_needs && G->deps_real[0]) snprintf(inc[ni++], 1400, "%s", G->deps_real);
+    for (int i = 0; i < ni; i++) incp[i] = inc[i];
+    incp[ni] = NULL;
+    memset(p, 0, sizeof *p);
+    p->api = (const char *const *)W->api;
+    p->harness_allow = HARNESS_ALLOW;
+    p->allow_refs = (const char *const *)W->api; /* one exercise may call another of its week (week 04's cli) */
+    p->forbid = forbid;
+    p->include_dirs = incp;
+}
+
+/* The object check of every built week of student s: each exercise object
+ * and its full dependency list. Runs after the build and before any of the
+ * student's code has run (a run could change the files). A violation scores
+ * the week 0, its lines in the notes. Also notes the test program's hash. */
+static void check_objects(grader *G, student *s, int w)
+{
+    const week_cfg *W = &G->weeks[w];
+    if (s->built[w] < 0) return;
+    oc_report rep;
+    memset(&rep, 0, sizeof rep);
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        char obj[1500], deps[1500], inc[16][1400];
+        const char *forbid[MAX_FORBID + 1], *incp[17];
+        oc_policy p;
+        exercise_policy(G, s, w, e, &p, forbid, inc, incp);
+        snprintf(obj, sizeof obj, "%s/build/%s/learner/%s.o", s->tree, W->dir, W->meta.exercises[e]);
+        snprintf(deps, sizeof deps, "%s/build/%s/learner/%s.fulldeps", s->tree, W->dir, W->meta.exercises[e]);
+        if (!is_file(obj)) continue; /* it did not compile: the build failure says so */
+        oc_check_object(obj, &p, &rep);
+        oc_check_deps(deps, s->tree, &p, &rep);
+    }
+    if (rep.violations) {
+        s->forbidden[w] = 1;
+        char why[300];
+        snprintf(why, sizeof why, "the compiled exercise code breaks the week's rules (%d finding%s, see the notes): "
+                 "every checkpoint of the week scores 0", rep.violations, rep.violations == 1 ? "" : "s");
+        set_all(G, s, w, ST_FAIL, why);
+        appendf(s->note[w], sizeof s->note[w], "- The object check refused the compiled exercise code:\n\n```\n");
+        /* paths in the scratch copy are the grader's business: show them relative to it */
+        size_t tl = strlen(s->tree);
+        for (const char *l = rep.text; l && *l;) {
+            size_t n = strcspn(l, "\n");
+            char line[400];
+            snprintf(line, sizeof line, "%.*s", (int)(n < 399 ? n : 399), l);
+            char *t;
+            while ((t = strstr(line, s->tree))) memmove(t, t + tl + (t[tl] == '/'), strlen(t + tl + (t[tl] == '/')) + 1);
+            appendf(s->note[w], sizeof s->note[w], "%s\n", line);
+            l += n + (l[n] == '\n');
+        }
+        appendf(s->note[w], sizeof s->note[w], "```\n");
+        printf("  %-24s %s: object check: %d finding%s\n", s->id, W->dir, rep.violations, rep.violations == 1 ? "" : "s");
+        for (const char *l = rep.text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+            printf("      %.*s\n", (int)strcspn(l, "\n"), l);
+        s->built[w] = -1;
+    } else if (s->built[w] == 1) {
+        char bin[1500];
+        snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
+        s->bin_hash[w] = file_hash(bin);
+    }
+    oc_report_free(&rep);
+}

@@ -1,0 +1,245 @@
+/* grade_run.c — part of grade.c (included by it, one compilation unit): running the checkpoints in the sandbox and reading their results records;
+ * the host's GPUs; scoring. */
+
+/* -------------------------------------------------------------- checkpoints */
+
+/* GPUs the driver reports on this host (host_gpu_count, asked once before
+ * grading), 0 without one or with WB_NO_GPU=1. */
+static int g_host_gpus;
+
+/* The harness's reasons for skipping a GPU test (common/src/wb_test.c,
+ * probe_gpu): the run found no usable GPU. */
+static int gpu_unavailable(const char *msg)
+{
+    static const char *const why[] = { "no NVIDIA GPU", "the GPU cannot be used", "the GPU probe process failed",
+                                       "WB_NO_GPU=1 is set", NULL };
+    for (int i = 0; why[i]; i++)
+        if (strncmp(msg, why[i], strlen(why[i])) == 0) return 1;
+    return 0;
+}
+
+/* GPUs on this host, asked of the driver (libcuda) in a child process so the
+ * grader itself never holds a CUDA context across its forks; 0 without a
+ * driver or a GPU. */
+static int host_gpu_count(void)
+{
+    int fd[2];
+    if (pipe(fd) != 0) return 0;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        int n = 0;
+        void *h = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            int (*init)(unsigned) = (int (*)(unsigned))dlsym(h, "cuInit");
+            int (*count)(int *) = (int (*)(int *))dlsym(h, "cuDeviceGetCount");
+            if (!init || !count || init(0) != 0 || count(&n) != 0) n = 0;
+        }
+        ssize_t k = write(fd[1], &n, sizeof n);
+        (void)k;
+        _exit(0);
+    }
+    close(fd[1]);
+    int n = 0;
+    if (pid < 0 || read(fd[0], &n, sizeof n) != (ssize_t)sizeof n) n = 0;
+    close(fd[0]);
+    if (pid > 0) waitpid(pid, NULL, 0);
+    return n;
+}
+
+/* A checkpoint's outcome from its results record (common/include/wb_results.h),
+ * which the test program writes to WB_RESULTS when it has run (the grader
+ * reads a bounded copy); `r` says how the sandboxed run ended and `log`
+ * holds what it printed (shown to people when there is no record, never read
+ * for a result). A missing or unreadable record is a FAIL: the program died
+ * or stopped before writing it. */
+static void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
+                                cp_grade *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ratio = NAN;
+    out->status = ST_FAIL;
+    if (j->limit == SB_LIMIT_WALL) {
+        snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped (instructors: if a "
+                 "correct solution needs longer, raise LIMIT)", limit);
+        return;
+    }
+    if (j->limit != SB_LIMIT_NONE) {
+        const char *what = j->limit == SB_LIMIT_MEM    ? "out of memory: the run passed the sandbox's host-memory limit"
+                           : j->limit == SB_LIMIT_CPU  ? "CPU time limit: the run used more CPU time than allowed"
+                           : j->limit == SB_LIMIT_FILE ? "file size limit: the run wrote too large a file"
+                                                       : "output limit: the run printed too much and was stopped";
+        snprintf(out->why, sizeof out->why, "%s", what);
+        return;
+    }
+    wb_result *r = NULL;
+    char err[700];
+    int n = wb_results_read(rpath, &r, err, sizeof err);
+    const wb_result *mine = NULL;
+    for (int i = 0; i < n && !mine; i++)
+        if (strcmp(r[i].id, id) == 0) mine = &r[i];
+    if (!mine) {
+        char what[800];
+        if (n < 0 && access(rpath, F_OK) != 0) snprintf(what, sizeof what, "it wrote no results record");
+        else if (n < 0) snprintf(what, sizeof what, "its results record is unreadable (%s)", err);
+        else snprintf(what, sizeof what, "its results record has no checkpoint %s", id);
+        if (j->signal)
+            snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s); %s", j->signal,
+                     strsignal(j->signal), what);
+        else {
+            /* the last line it printed, for people (the program may have said why it stopped) */
+            char tail[240] = "";
+            char *text = log ? wb_read_file(log, NULL) : NULL;
+            if (text) {
+                size_t k = strlen(text);
+                while (k && (text[k - 1] == '\n' || text[k - 1] == ' ')) text[--k] = 0;
+                const char *ls = text + k;
+                while (ls > text && ls[-1] != '\n') ls--;
+                snprintf(tail, sizeof tail, "%s", ls);
+            }
+            free(text);
+            snprintf(out->why, sizeof out->why, "the test program stopped before its results (exit %d): %s%s%s%s",
+                     j->exit_code, what, tail[0] ? "; its last line: \"" : "", tail, tail[0] ? "\"" : "");
+        }
+        free(r);
+        return;
+    }
+    out->status = mine->status == WB_RES_PASS ? ST_PASS : mine->status == WB_RES_FAIL ? ST_FAIL : ST_SKIP;
+    if (out->status == ST_SKIP && g_host_gpus > 0 && gpu_unavailable(mine->message)) {
+        /* This host has a GPU, so the run lost it by its own doing (a fork
+         * storm leaves the harness no process for its GPU probe; a changed
+         * environment says WB_NO_GPU=1): a FAIL, not a SKIP to grade again. */
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "no GPU in the run, on a host that has one: \"%s\" (a submission that "
+                 "starves the process limit or hides the GPU from its own test earns nothing)", mine->message);
+        free(r);
+        return;
+    }
+    out->ratio = mine->ratio;
+    out->target = mine->target > 0 ? mine->target : 0;
+    snprintf(out->yard, sizeof out->yard, "%s", mine->yard);
+    wb_result_figure(mine, out->figure, sizeof out->figure);
+    if (out->status == ST_FAIL)
+        snprintf(out->why, sizeof out->why, "%s: %s", classify(mine->message), mine->message[0] ? mine->message : "failed");
+    else if (out->status == ST_SKIP)
+        snprintf(out->why, sizeof out->why, "not graded: %s", mine->message[0] ? mine->message : "skipped");
+    free(r);
+}
+
+/* The points a checkpoint's outcome earns out of `pts`: all for a pass; for a
+ * speed checkpoint that ran and missed its target, pts * ratio / target (the
+ * ratio and target its results record gives); nothing otherwise. */
+static void score_checkpoint(cp_grade *g, double pts)
+{
+    g->points = 0;
+    if (g->status == ST_PASS) g->points = pts;
+    else if (g->status == ST_FAIL && g->target > 0 && !isnan(g->ratio)) {
+        g->points = speed_points(pts, g->ratio, g->target);
+        snprintf(g->why, sizeof g->why, "below target: %.3f of %s, target >= %.2f %s: %.2f of %g points", g->ratio,
+                 g->yard, g->target, g->yard, g->points, pts);
+    }
+}
+
+/* The environment of a checkpoint's run, besides PATH and HOME (the sandbox
+ * sets those and nothing else). No CK_FORK: Check's fork mode is on, so
+ * each test of the checkpoint runs in its own child process, as in
+ * practice (week 02's fault tests skip themselves under CK_FORK=no). */
+static int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
+                          const char *rec, char store[][1700], const char **env)
+{
+    const week_cfg *W = &G->weeks[w];
+    int k = 0;
+    snprintf(store[k++], 1700, "WB_SEED=%llu", seed);
+    snprintf(store[k++], 1700, "CK_RUN_CASE=%s", id);
+    snprintf(store[k++], 1700, "WB_WEEK_DIR=%s", W->dir);
+    snprintf(store[k++], 1700, "WB_WEEK=%s", W->dir);
+    snprintf(store[k++], 1700, "WB_PROGRESS=%s/.grade-progress.md", s->tree);
+    snprintf(store[k++], 1700, "WB_TEST_TIMEOUT=%d", (int)G->limit);
+    snprintf(store[k++], 1700, "WB_IMPL=submission of %s", s->id);
+    snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
+    if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
+    for (int i = 0; i < k; i++) env[i] = store[i];
+    env[k] = NULL;
+    return k;
+}
+
+/* Run one checkpoint of one week of one student with `seed`, in the
+ * sandbox with the GPU: the test program with CK_RUN_CASE=the checkpoint
+ * and WB_RESULTS=a file in the scratch tree, whose record gives the outcome. */
+static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
+                           cp_grade *out)
+{
+    const week_cfg *W = &G->weeks[w];
+    const char *id = W->meta.checkpoints[c].id;
+    char bin[1400], log[1600], rec[1600], copy[1600], why[300];
+    snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
+    snprintf(log, sizeof log, "%s/../run-%d-%s%s.log", s->tree, w, id, tag);
+    snprintf(rec, sizeof rec, "%s/.grade-results-%u.tsv", s->tree, G->run_seq++); /* a new name: nothing to remove first */
+    snprintf(copy, sizeof copy, "%s/../results-%d-%s%s.tsv", s->tree, w, id, tag);
+    unlink(copy);
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    /* an earlier run of this student's code could have rewritten the test program */
+    if (s->bin_hash[w] && file_hash(bin) != s->bin_hash[w]) {
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN;
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "the test program changed after it was built (an earlier run of this "
+                 "submission rewrote it): not run");
+        return;
+    }
+    char store[12][1700];
+    const char *env[13];
+    checkpoint_env(G, s, w, id, seed, rec, store, env);
+    sb_opts o;
+    sandbox_opts(G, s, &o);
+    o.gpu = 1;
+    o.env = env;
+    o.wall_s = G->limit + 10; /* Check's own per-test limit (WB_TEST_TIMEOUT) comes first */
+    o.mem_bytes = RUN_MEM;
+    o.log_path = log;
+    if (is_dir("/usr/local/nvidia/lib64")) o.ld_library_path = "/usr/local/nvidia/lib64";
+    char *argv[] = { bin, NULL };
+    if (sb_run(&o, argv, &r) != 0) {
+        G->sandbox_errors++;
+        fprintf(stderr, "grade: %s %s: the sandbox could not start the run: %s\n", s->id, id, r.why);
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN;
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "not graded: the grader could not start the run (%s)", r.why);
+        return;
+    }
+    if (copy_untrusted(rec, copy, MAX_RECORD, why, sizeof why) != 0 && strcmp(why, "absent") != 0) {
+        /* a record that is a link, a fifo or huge: as good as none */
+        FILE *f = fopen(copy, "w");
+        if (f) fprintf(f, "refused by the grader: %s\n", why), fclose(f);
+    }
+    outcome_from_record(copy, id, &r, G->limit, log, out);
+}
+
+static void grade_student_week(grader *G, student *s, int w)
+{
+    const week_cfg *W = &G->weeks[w];
+    if (s->built[w] != 1) return; /* refused, not built, or the object check said no: already recorded */
+    for (int c = 0; c < W->meta.n_checkpoints; c++) {
+        const wb_checkpoint *cp = &W->meta.checkpoints[c];
+        cp_grade *g = &s->g[w][c];
+        run_checkpoint(G, s, w, c, G->seed, "", g);
+        score_checkpoint(g, W->points[c]);
+        /* hidden tests: the same checkpoint with the instructor's other seeds */
+        if (g->status == ST_PASS && cp->target <= 0)
+            for (int k = 0; k < W->n_seeds; k++) {
+                cp_grade h;
+                char tag[40];
+                snprintf(tag, sizeof tag, "-hidden%d", k + 1);
+                run_checkpoint(G, s, w, c, W->seeds[k], tag, &h);
+                if (h.status == ST_FAIL) {
+                    g->status = ST_FAIL;
+                    g->points = 0;
+                    snprintf(g->why, sizeof g->why, "failed hidden test %d of %d: %s", k + 1, W->n_seeds, h.why);
+                    break;
+                }
+            }
+    }
+}
