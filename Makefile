@@ -336,6 +336,12 @@ $(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
+# The checkpoint logic itself, run as a week's test is (common/tests/test_runner.c).
+RUNNER_TEST := $(BUILD)/common/tests/test_runner
+$(RUNNER_TEST): $(BUILD)/common/tests/test_runner.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
+
 build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(ALL_WEEKS),$(foreach i,solution starter,$(call test_bin,$(w),$(i))))
 
 all: build-all
@@ -356,11 +362,17 @@ $(call check_weeks,$(TEST_WEEKS))
 # runs both; a week without (a student copy, `make release`) builds the
 # learner's code and the untouched starter and runs the starter only: there
 # is no solution to build, and the learner's own code is `make W check`'s.
-test: $(HARNESS_TEST) $(WB)
+test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
 	@rm -f $(LEDGER)
 	@echo "Building $(words $(TEST_WEEKS)) week(s) (solution or your code, and the starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
 	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i)))) >$(BUILD)/build-all.log 2>&1 || true
 	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
+	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
+	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
+	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \
+	  if [ "$$got" = "w01.devquery=skip w01.vecadd=pass w01.vecadd-bw=fail " ]; then \
+	    $(WB) ledger-add $(LEDGER) PASS "harness: a test's wb_skip is SKIP, a target without a figure is FAIL"; \
+	  else cat $(BUILD)/common/tests/runner.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a test's wb_skip is SKIP, a target without a figure is FAIL" "got: $$got"; fi
 	$(Q)for w in $(TEST_WEEKS); do t0=$$SECONDS; \
 	  if [ -d $$w/solution ]; then impls="solution starter"; \
 	    if $(WB) drift $$w; then $(WB) ledger-add $(LEDGER) PASS "$$w starters derive from solutions"; \

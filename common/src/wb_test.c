@@ -612,6 +612,15 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     }
     free(figs);
     unlink(g_channel);
+    /* A checkpoint with a target passes on its figure: tests that passed
+     * without reporting one (no WB_SPEED line, no wb_expect_target) prove
+     * nothing about speed. */
+    for (int c = 0; c < g_week.n_checkpoints; c++)
+        if (out[c].status == WB_RES_PASS && g_week.checkpoints[c].target > 0 && isnan(out[c].ratio)) {
+            out[c].status = WB_RES_FAIL;
+            snprintf(out[c].message, sizeof out[c].message, "%s has a target in week.txt, but its tests reported no "
+                     "figure (authors: serve it with a WB_SPEED line)", g_week.checkpoints[c].id);
+        }
 
     /* For people. */
     printf("\n%s — %s (%s)\n", g_week_dir, g_week.title, impl);

@@ -1,0 +1,18 @@
+/* test_runner.c — the harness's own checkpoint logic, run as a week's test
+ * would be: week 01's week.txt with a test table of its own (no CUDA):
+ *   w01.devquery  its test calls wb_skip_test  -> skip, with the reason
+ *   w01.vecadd    a plain passing test         -> pass
+ *   w01.vecadd-bw has a target, but its test reports no figure -> fail
+ * `make test` runs it with WB_RESULTS and checks the three statuses. */
+#include "wb_test.h"
+
+START_TEST(skips_itself) { wb_skip_test("gnuplot is not installed: the runner's own skip"); } END_TEST
+START_TEST(passes) { ck_assert_int_eq(1 + 1, 2); } END_TEST
+
+static const wb_test TESTS[] = {
+    { "w01.devquery", WB_T(skips_itself), WB_CPU, 0 },
+    { "w01.vecadd", WB_T(passes), WB_CPU, 0 },
+    { "w01.vecadd-bw", WB_T(passes), WB_CPU, 0 },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS); }
