@@ -325,7 +325,7 @@ START_TEST(damaged_objects_refused_not_crashed)
     oc_policy p = policy(NULL);
     srand(7);
     int refused = 0;
-    for (int k = 0; k < 3000; k++) {
+    for (int k = 0; k < 600; k++) { /* each one is also disassembled (objdump): 600, not thousands */
         memcpy(bad, good, (size_t)st.st_size);
         size_t len = (size_t)st.st_size;
         if (k % 3 == 0) len = (size_t)rand() % len + 1; /* truncated */
@@ -336,7 +336,7 @@ START_TEST(damaged_objects_refused_not_crashed)
         oc_report_free(&rep);
         refused += oc_check_object(o, &p, &rep) < 0;
     }
-    fprintf(stderr, "damaged objects: %d of 3000 refused as unreadable, none crashed\n", refused);
+    fprintf(stderr, "damaged objects: %d of 600 refused as unreadable, none crashed\n", refused);
     ck_assert_int_gt(refused, 0);
     free(good), free(bad);
     snprintf(o, sizeof o, "%s/text.o", root);
@@ -357,7 +357,7 @@ int main(void)
     }
     Suite *s = suite_create("objcheck");
     TCase *t = tcase_create("objcheck");
-    tcase_set_timeout(t, 60);
+    tcase_set_timeout(t, 240);
     tcase_add_test(t, clean_exercise_passes);
     tcase_add_test(t, harness_internals_refused);
     tcase_add_test(t, code_before_or_after_the_test_refused);

@@ -32,7 +32,8 @@ typedef struct {
      * random in the second half, fresh(ctx, salt) gives the work new inputs
      * drawn with `salt` and poisons its output, outside the timed region;
      * after it, check(ctx, why, size) says whether that output is right (0)
-     * or why not; then fresh(ctx, 0) puts the first inputs back. Work that
+     * or why not; then fresh(ctx, 0) puts the first inputs back and the
+     * work runs once more, untimed, so its output is the first inputs'. Work that
      * skips itself when called again with the same arguments, or answers
      * from a cache, fails the check, and wb_time gives no figure. */
     void (*fresh)(void *ctx, unsigned long long salt);
