@@ -21,7 +21,7 @@ cudaError_t slab_init(slab *s, void *base, size_t bytes, size_t block_bytes, siz
 {
     memset(s, 0, sizeof *s);
     /* TODO: check the arguments; stride = block_bytes rounded up to align;
-     * block 0 at base rounded up to align; count the whole blocks that fit
+     * block 0 at base rounded up to align; count the whole strides that fit
      * in what is left of the range; malloc a free list (every index) and
      * a used flag per block, on the host. */
     (void)base, (void)bytes, (void)block_bytes, (void)align;

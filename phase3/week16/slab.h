@@ -28,8 +28,10 @@ typedef struct {
 /* Carve the range [base, base + bytes) into blocks of block_bytes. Block 0
  * starts at base rounded up to a multiple of `align` (a power of two); block
  * i starts stride = block_bytes rounded up to a multiple of align bytes
- * later; there are as many blocks as fit entirely inside the range (0 when
- * not even one does). Every block starts free. The range is never
+ * later; there are as many blocks as fit entirely inside the range with
+ * their padding, whole strides: (bytes - (first - base)) / stride, 0 when
+ * not even one stride fits (a last block whose bytes fit but whose padding
+ * does not is not counted). Every block starts free. The range is never
  * dereferenced. Returns cudaErrorInvalidValue for base NULL, block_bytes 0,
  * or align 0 or not a power of two; cudaErrorMemoryAllocation when the host
  * bookkeeping cannot be allocated. On an error *s is left empty (all zero:

@@ -27,7 +27,7 @@ cudaError_t slab_init(slab *s, void *base, size_t bytes, size_t block_bytes, siz
     uintptr_t b = (uintptr_t)base, first = (b + align - 1) & ~(uintptr_t)(align - 1);
     size_t lost = (size_t)(first - b), usable = bytes > lost ? bytes - lost : 0;
     size_t n = usable / stride;
-    /* only whole blocks: the last one must end inside the range */
+    /* only whole strides: the last block's padding must end inside the range too */
     size_t *fl = (size_t *)malloc((n ? n : 1) * sizeof *fl);
     unsigned char *used = (unsigned char *)calloc(n ? n : 1, 1);
     if (!fl || !used) {
@@ -46,7 +46,7 @@ cudaError_t slab_init(slab *s, void *base, size_t bytes, size_t block_bytes, siz
     return cudaSuccess;
     //@starter
     //| /* TODO: check the arguments; stride = block_bytes rounded up to align;
-    //|  * block 0 at base rounded up to align; count the whole blocks that fit
+    //|  * block 0 at base rounded up to align; count the whole strides that fit
     //|  * in what is left of the range; malloc a free list (every index) and
     //|  * a used flag per block, on the host. */
     //| (void)base, (void)bytes, (void)block_bytes, (void)align;
