@@ -510,14 +510,17 @@ END_TEST
 
 enum { SEED_A = 131, SEED_X = 132, SEED_R = 133, SEED_S = 134 };
 
-typedef struct { size_t cols; } gv_shape;
+/* cols, and the salt of the inputs (0 but in a benchmark's spot check). */
+typedef struct { size_t cols; unsigned long long salt; } gv_shape;
 
 static double gemv_expect(size_t r, const void *ctx)
 {
-    size_t cols = ((const gv_shape *)ctx)->cols;
+    const gv_shape *sh = ctx;
+    size_t cols = sh->cols;
     double s = 0;
     for (size_t k = 0; k < cols; k++)
-        s += (double)wb_hash_uniform_f32(SEED_A, r * cols + k, -1, 1) * wb_hash_uniform_f32(SEED_X, k, -1, 1);
+        s += (double)wb_hash_uniform_f32(SEED_A + sh->salt, r * cols + k, -1, 1) *
+             wb_hash_uniform_f32(SEED_X + sh->salt, k, -1, 1);
     return s;
 }
 
@@ -526,7 +529,7 @@ static double gemv_expect(size_t r, const void *ctx)
  * (16-byte path), 1: cols = 3 (scalar path). Checked at sampled rows. */
 START_TEST(gemv_many_rows)
 {
-    gv_shape s = { _i == 0 ? 4 : 3 };
+    gv_shape s = { _i == 0 ? 4 : 3, 0 };
     size_t rows = ((size_t)1 << 25) + 77, m = rows * s.cols;
     float *dA = wb_dmalloc(m * 4), *dx = wb_dmalloc(s.cols * 4), *dy = wb_dmalloc(rows * 4);
     wb_dfill_uniform_f32(dA, m, SEED_A, -1, 1);
@@ -545,7 +548,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- benchmarks */
 
-typedef struct { const float *x; float *out; size_t rows, cols; int shared; } rs_ctx;
+typedef struct { const float *x; float *out; size_t rows, cols; int shared; unsigned long long salt; } rs_ctx;
 
 static void rs_work(void *p)
 {
@@ -556,9 +559,30 @@ static void rs_work(void *p)
 static double rs_expect(size_t r, const void *ctx)
 {
     size_t cols = ((const rs_ctx *)ctx)->cols;
+    unsigned long long salt = ((const rs_ctx *)ctx)->salt;
     double s = 0;
-    for (size_t c = 0; c < cols; c++) s += wb_hash_uniform_f32(SEED_R, r * cols + c, -1, 1);
+    for (size_t c = 0; c < cols; c++) s += wb_hash_uniform_f32(SEED_R + salt, r * cols + c, -1, 1);
     return s;
+}
+
+/* The timing's spot check (wb_bench_opts) of your row sums: new inputs and a
+ * poisoned output for one timed run, then that output verified. */
+static void rs_fresh(void *p, unsigned long long salt)
+{
+    rs_ctx *c = p;
+    c->salt = salt;
+    wb_dfill_uniform_f32((float *)c->x, c->rows * c->cols, SEED_R + salt, -1, 1);
+    wb_dpoison(c->out, c->rows * 4);
+}
+
+static int rs_check(void *p, char *why, size_t size)
+{
+    rs_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("out", c->out, c->rows, rs_expect, c, 1 << 8, 1e-4 * (double)c->cols / 1024, 1e-5, &cmp))
+        return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
 }
 
 /* Row sums of rows x cols floats (bytes = the matrix and out), far past L2:
@@ -568,7 +592,7 @@ static double rs_expect(size_t r, const void *ctx)
 static wb_bench_row rowsum_pair(size_t cols)
 {
     size_t rows = wb_bench_bytes() / (cols * 4), m = rows * cols;
-    rs_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(rows * 4), rows, cols, 1 };
+    rs_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(rows * 4), rows, cols, 1, 0 };
     wb_dfill_uniform_f32((float *)c.x, m, SEED_R, -1, 1);
     static char vy[64], vr[64];
     snprintf(vy, sizeof vy, "given: shared tree, %zu cols", cols);
@@ -586,8 +610,14 @@ static wb_bench_row rowsum_pair(size_t cols)
                        .unit = "GB/s", .yard_name = "SHARED", .yard = y.value };
     c.shared = 0;
     wb_dpoison(c.out, rows * 4);
-    wb_time(rs_work, &c, NULL, &r.t);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = rs_fresh, o.check = rs_check;
+    wb_time(rs_work, &c, &o, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    /* rs_fresh(&c, 0) poisons out after the spot check: if that was the last
+     * sample, nothing ran after it. One more run on the timed inputs. */
+    rs_work(&c);
+    wb_sync();
     if (wb_dverify_f32("out", c.out, rows, rs_expect, &c, 1 << 10, 1e-4 * (double)cols / 1024, 1e-5, &cmp))
         wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.x), wb_dfree(c.out);
@@ -614,7 +644,9 @@ static double bench_rowsum(void)
     return NAN;
 }
 
-typedef struct { const float *x; float *out; size_t n; } sm_ctx;
+/* The input, the output, and the input's sum and sum of magnitudes (in
+ * double, on the host: the timed inputs'; the spot check takes its own). */
+typedef struct { const float *x; float *out; size_t n; double sum, abs_sum; } sm_ctx;
 
 static void sm_work(void *p)
 {
@@ -625,7 +657,43 @@ static void sm_work(void *p)
 static double sm_expect(size_t i, const void *ctx)
 {
     (void)i;
-    return *(const double *)ctx;
+    return ((const sm_ctx *)ctx)->sum;
+}
+
+/* The sum (in double) of the input on the device, from the host. */
+static void sm_host_sum(sm_ctx *c)
+{
+    float *h = wb_hmalloc(c->n * 4);
+    wb_d2h(h, c->x, c->n * 4);
+    double sum = 0, abs_sum = 0;
+    for (size_t i = 0; i < c->n; i++) sum += h[i], abs_sum += fabs(h[i]);
+    free(h);
+    c->sum = sum, c->abs_sum = abs_sum;
+}
+
+static int sm_verify(const sm_ctx *c, wb_cmp *cmp)
+{
+    return wb_dverify_f32("sum", c->out, 1, sm_expect, c, 1, 1e-5 * c->abs_sum, 0, cmp) != 0;
+}
+
+/* The timing's spot check: new inputs (their sum taken on the host after
+ * the timed run) and a poisoned output, then that output verified. */
+static void sm_fresh(void *p, unsigned long long salt)
+{
+    sm_ctx *c = p;
+    wb_dfill_uniform_f32((float *)c->x, c->n, SEED_S + salt, 0, 1);
+    wb_dpoison(c->out, 4);
+}
+
+static int sm_check(void *p, char *why, size_t size)
+{
+    sm_ctx *c = p;
+    sm_ctx now = *c;
+    wb_cmp cmp;
+    sm_host_sum(&now);
+    if (!sm_verify(&now, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
 }
 
 /* The one-pass sum of 100M+ floats against a device-to-device copy of the
@@ -635,51 +703,73 @@ static double sm_expect(size_t i, const void *ctx)
 static double bench_reduce(void)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
-    sm_ctx c = { wb_dmalloc(bytes), wb_dmalloc(4), n };
+    sm_ctx c = { wb_dmalloc(bytes), wb_dmalloc(4), n, 0, 0 };
     wb_dfill_uniform_f32((float *)c.x, n, SEED_S, 0, 1);
-    float *h = wb_hmalloc(bytes);
-    wb_d2h(h, c.x, bytes);
-    double sum = 0, abs_sum = 0;
-    for (size_t i = 0; i < n; i++) sum += h[i], abs_sum += fabs(h[i]);
-    free(h);
+    sm_host_sum(&c);
     double copy = wb_yard_copy_gbps(bytes);
     wb_bench_row r = { .exercise = "sum", .variant = "yours: one pass, shuffles + atomics", .n = n, .bytes = 4.0 * n,
                        .flops = (double)n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     wb_dpoison(c.out, 4);
-    wb_time(sm_work, &c, NULL, &r.t);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = sm_fresh, o.check = sm_check;
+    wb_time(sm_work, &c, &o, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    sm_work(&c); /* sm_fresh(&c, 0) poisons out after the spot check, which may have been the last sample */
+    wb_sync();
     wb_cmp cmp;
-    if (wb_dverify_f32("sum", c.out, 1, sm_expect, &sum, 1, 1e-5 * abs_sum, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    if (sm_verify(&c, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.x), wb_dfree(c.out);
     return wb_bench_headline(&r);
 }
 
-typedef struct { const float *A, *x; float *y; size_t rows, cols; } gv_ctx;
+typedef struct { const float *A, *x; float *y; size_t rows; gv_shape s; } gv_ctx;
 
 static void gv_work(void *p)
 {
     gv_ctx *c = p;
-    WB_CUDA(gv_gemv(c->A, c->x, c->y, c->rows, c->cols));
+    WB_CUDA(gv_gemv(c->A, c->x, c->y, c->rows, c->s.cols));
+}
+
+/* The timing's spot check: new A and x, a poisoned y, then y verified. */
+static void gv_fresh(void *p, unsigned long long salt)
+{
+    gv_ctx *c = p;
+    c->s.salt = salt;
+    wb_dfill_uniform_f32((float *)c->A, c->rows * c->s.cols, SEED_A + salt, -1, 1);
+    wb_dfill_uniform_f32((float *)c->x, c->s.cols, SEED_X + salt, -1, 1);
+    wb_dpoison(c->y, c->rows * 4);
+}
+
+static int gv_check(void *p, char *why, size_t size)
+{
+    gv_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("y", c->y, c->rows, gemv_expect, &c->s, 1 << 8, 1e-4, 1e-5, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
 }
 
 /* A tall matrix (1024 columns, 400 MB and more) times a vector, against a
  * copy of the matrix's size. Bytes: the matrix, x and y, each once. */
 static double bench_gemv(void)
 {
-    gv_shape s = { 1024 };
-    size_t rows = wb_bench_bytes() / (s.cols * 4), m = rows * s.cols;
-    gv_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(s.cols * 4), wb_dmalloc(rows * 4), rows, s.cols };
+    size_t cols = 1024, rows = wb_bench_bytes() / (cols * 4), m = rows * cols;
+    gv_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(cols * 4), wb_dmalloc(rows * 4), rows, { cols, 0 } };
     wb_dfill_uniform_f32((float *)c.A, m, SEED_A, -1, 1);
-    wb_dfill_uniform_f32((float *)c.x, s.cols, SEED_X, -1, 1);
+    wb_dfill_uniform_f32((float *)c.x, cols, SEED_X, -1, 1);
     double copy = wb_yard_copy_gbps(m * 4);
     wb_bench_row r = { .exercise = "gemv", .variant = "yours: warp per row", .n = m,
-                       .bytes = 4.0 * ((double)m + (double)s.cols + (double)rows), .flops = 2.0 * m, .unit = "GB/s",
+                       .bytes = 4.0 * ((double)m + (double)cols + (double)rows), .flops = 2.0 * m, .unit = "GB/s",
                        .yard_name = "COPY", .yard = copy };
     wb_dpoison(c.y, rows * 4);
-    wb_time(gv_work, &c, NULL, &r.t);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = gv_fresh, o.check = gv_check;
+    wb_time(gv_work, &c, &o, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+    gv_work(&c); /* gv_fresh(&c, 0) poisons y after the spot check, which may have been the last sample */
+    wb_sync();
     wb_cmp cmp;
-    if (wb_dverify_f32("y", c.y, rows, gemv_expect, &s, 1 << 10, 1e-4, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    if (wb_dverify_f32("y", c.y, rows, gemv_expect, &c.s, 1 << 10, 1e-4, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.A), wb_dfree((void *)c.x), wb_dfree(c.y);
     return wb_bench_headline(&r);
 }
