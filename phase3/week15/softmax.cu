@@ -8,10 +8,12 @@
  * from DRAM once and written once: 8 bytes.
  *
  * One warp a row: the reductions are warp shuffles (no shared memory, no
- * __syncthreads), and 64 rows per SM are in flight at once, plenty of bytes
- * to hide DRAM latency. When a row fits in registers (cols <= 1024, a
- * multiple of 4, both pointers 16-byte aligned) each lane keeps its V float4
- * in registers between the three steps: the row crosses DRAM exactly once.
+ * __syncthreads), and 32 to 64 rows per SM are in flight at once (32 for the
+ * 1024-column kernel: 51 registers a thread with nvcc 13, room for 4 blocks),
+ * plenty of bytes to hide DRAM latency. When a row fits in registers
+ * (cols <= 1024, a multiple of 4, both pointers 16-byte aligned) each lane
+ * keeps its V float4 in registers between the three steps: the row crosses
+ * DRAM exactly once.
  * Otherwise the warp sweeps the row three times; the second and third sweeps
  * find it in L1 or L2 (a few KB a warp), so DRAM still sees it once. */
 #include <math.h>
