@@ -22,7 +22,7 @@
  *   - Arrays are host memory (plain C arrays, Python's array.array), each
  *     passed with its length in elements, so the library can refuse a
  *     mismatch instead of reading past an end. Calls are synchronous: when
- *     one returns, its outputs are written. Outputs are written only on
+ *     one returns, its outputs are written. Outputs are complete only on
  *     success (a failure may leave them partly written).
  *   - The data are split across the context's devices: device k of D takes
  *     elements [n*k/D, n*(k+1)/D) (rows, for the transpose); partial

@@ -85,6 +85,7 @@ struct wbk_ctx {
 
 static void slot_release(wbk_slot *s)
 {
+    if (!s->x && !s->y && !s->part && !s->tmp) return; /* cudaSetDevice would create a CUDA context for nothing */
     cudaSetDevice(s->device);
     cudaFree(s->x), cudaFree(s->y), cudaFree(s->part), cudaFree(s->tmp);
     s->x = s->y = s->part = NULL, s->tmp = NULL, s->cap = 0;
@@ -432,7 +433,9 @@ wbk_status wbk_standardize(wbk_ctx *ctx, const float *x, size_t nx, float *y, si
         CU("copy to host", cudaMemcpy(&p, ctx->slot[k].part, sizeof p, cudaMemcpyDeviceToHost));
         sum += p;
     }
-    double mean = sum / (double)n;
+    /* The shift the device subtracts is this mean rounded to float: the
+     * correction below is relative to that float, not to the double. */
+    double mean = (double)(float)(sum / (double)n);
     /* 2. d = x - mean (a vector of -mean, then week 04's saxpy with a = 1),
      *    the sum of d (week 07) and the sum of d^2 (week 04's dot of d with
      *    itself). The mean came from float partial sums and is off by a
