@@ -2,7 +2,7 @@
  *
  * Two small element-wise kernels around the force evaluation: kick + drift
  * (v += a dt/2, x += v dt) and the closing kick (v += a dt/2). They move
- * 40 bytes per body; the force kernel does n interactions per body, so for
+ * 104 bytes per body; the force kernel does n interactions per body, so for
  * any n worth simulating on a GPU the step's time is the force kernel's.
  * (The closing kick of one step and the opening kick of the next could be
  * fused into one v += a dt; kept apart here so every step ends with x, v

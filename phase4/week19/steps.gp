@@ -5,7 +5,7 @@ if (!exists("png")) png = 'build/phase4/week19/steps.png'
 set terminal pngcairo size 1000,650 enhanced font ",11"
 set output png
 set datafile separator ","
-set key bottom left
+set key top right
 set logscale x 2
 set logscale y 10
 set format y "10^{%L}"

@@ -37,7 +37,9 @@ static void ref_accel_one(const float *pos, int n, double eps2, int i, double a[
  * 4e-7, and the ten float roundings of the term add about 6e-7: under 2e-6.
  * The sum of n terms in float, in any order, errs by at most (n-1) 2^-24 S_i
  * (the classic bound for recursive summation). Both doubled for margin. A
- * missing, doubled or misplaced body costs about S_i / n: far above this. */
+ * missing, doubled or misplaced body costs about S_i / n on average and far
+ * more at the bodies near it: caught at n = 257 and 1000 everywhere, at 4099
+ * near the body (a CPU model of the kernel errs by under 2e-6 S_i). */
 static double acc_tol(int n) { return 4e-6 + 1.2e-7 * n; }
 
 /* Compare got (3n floats) with the double reference for every body of
@@ -236,11 +238,13 @@ END_TEST
 
 /* Many steps: the energy (CPU, double) must not drift, and the bodies must
  * follow a double-precision leapfrog run of the same system. Measured with a
- * CPU model of the kernels (n = 1000, 100 steps of 4e-3, eps = 0.05): drift
- * 2.6e-7 for leapfrog, 1.4e-3 for explicit Euler; float against double
- * positions 8e-7 apart after 100 steps; n = 257, 400 steps of 1e-3, eps = 0.1:
- * 3e-8 against 3.4e-4 for Euler, positions 1e-6 apart. Tolerances: drift
- * 1e-5, positions and velocities 5e-5. */
+ * CPU model of the kernels on these bodies (float, fmaf as the kernels, 1/sqrt
+ * rounded to float for the MUFU; four seeds): n = 1000, 100 steps of 4e-3,
+ * eps = 0.05: drift 0.8-1.1e-6 for leapfrog (the double run's own O(dt^2)
+ * wobble), 2.4e-3 for explicit Euler; float against double 7e-7 in x, 9e-7
+ * in v after 100 steps; n = 257, 400 steps of 1e-3, eps = 0.1: drift under
+ * 1.3e-7 against 5e-4 for Euler, 1.1e-6 in x and 1.7e-6 in v. Tolerances:
+ * drift 1e-5, positions and velocities 5e-5. */
 typedef struct { int n, steps; float dt, eps; } drift_case;
 static const drift_case DRIFT[] = { { 1000, 100, 4e-3f, 0.05f }, { 257, 400, 1e-3f, 0.1f } };
 
@@ -404,7 +408,14 @@ END_TEST
 
 /* ---------------------------------------------------------------- benchmarks */
 
-typedef struct { const float *pos; float *acc; int n; accel_fn fn; } acc_ctx;
+typedef struct {
+    const float *pos;
+    float *acc;
+    int n;
+    accel_fn fn;
+    const float *hp;  /* the benchmark's bodies (host), put back by acc_fresh(ctx, 0) */
+    float *spot;      /* the spot check's bodies (host) */
+} acc_ctx;
 
 static void acc_work(void *p)
 {
@@ -433,6 +444,32 @@ static int verify_sample(const float *hp, const float *dacc, int n, float eps2, 
     return bad;
 }
 
+/* The timing's spot check (wb_bench_opts): one timed run on new bodies with
+ * a poisoned output, its accelerations then checked. fresh(ctx, 0) puts the
+ * benchmark's bodies back and runs the work once more, untimed, so the
+ * output is theirs again whichever sample the spot check took. */
+static void acc_fresh(void *p, unsigned long long salt)
+{
+    acc_ctx *c = p;
+    const float *h = c->hp;
+    if (salt) {
+        wb_rng rng = wb_rng_for("week19-nbody-fresh", (int)(salt & 0x7fffffff));
+        float *t = make_bodies(&rng, c->n);
+        memcpy(c->spot, t, (size_t)c->n * 16);
+        free(t);
+        h = c->spot;
+    }
+    wb_h2d((void *)c->pos, h, (size_t)c->n * 16);
+    wb_dpoison(c->acc, (size_t)c->n * 12);
+    if (!salt) acc_work(c);
+}
+
+static int acc_check(void *p, char *why, size_t size)
+{
+    acc_ctx *c = p;
+    return verify_sample(c->spot, c->acc, c->n, 0.01f, 32, why, size) != 0;
+}
+
 /* The large n: 1024 bodies per SM (135 168 on a 132-SM H100), so every SM
  * gets the same number of 256-thread blocks, all resident at once. */
 static int large_n(void) { return wb_this_device()->sm_count * 1024; }
@@ -443,10 +480,10 @@ static double bench_nbody(void)
 {
     const wb_device *d = wb_this_device();
     int n = large_n();
-    float *hp = bench_bodies(n, 1);
-    acc_ctx c = { wb_dcopy(hp, (size_t)n * 16), wb_dmalloc((size_t)n * 12), n, NULL };
+    float *hp = bench_bodies(n, 1), *spot = wb_hmalloc((size_t)n * 16);
+    acc_ctx c = { wb_dcopy(hp, (size_t)n * 16), wb_dmalloc((size_t)n * 12), n, NULL, hp, spot };
     double ratio = NAN;
-    wb_bench_opts o = { 3, 20, 0 }; /* 2 MB of bodies: nothing to flush */
+    wb_bench_opts o = { 3, 20, 0, acc_fresh, acc_check }; /* 2 MB of bodies: nothing to flush */
     for (int v = 0; v < 2; v++) {
         c.fn = AFN[v];
         wb_dpoison(c.acc, (size_t)n * 12);
@@ -467,11 +504,17 @@ static double bench_nbody(void)
         }
     }
     wb_dfree((void *)c.pos), wb_dfree(c.acc);
-    free(hp);
+    free(hp), free(spot);
     return ratio;
 }
 
-typedef struct { float *pos, *vel, *acc; int n; float dt; } step_ctx;
+typedef struct {
+    float *pos, *vel, *acc;
+    int n;
+    float dt;
+    const float *hp, *hv; /* the first state (host), put back by step_fresh(ctx, 0) */
+    float *sp, *sv, *sa;  /* the spot check's state before its step (host) */
+} step_ctx;
 
 static void step_work(void *p)
 {
@@ -479,24 +522,92 @@ static void step_work(void *p)
     WB_CUDA(nbody_step(s->pos, s->vel, s->acc, s->n, s->dt, 0.01f));
 }
 
-/* Time `samples` steps of n bodies (state carried from step to step), then
- * check the last step's accelerations at its positions. Returns ms per step
- * (median) in *t; 0 or a message. */
+/* A state to step from: positions and velocities, and (as nbody_step asks)
+ * the accelerations at those positions. */
+static void step_load(step_ctx *s, const float *hp, const float *hv)
+{
+    wb_h2d(s->pos, hp, (size_t)s->n * 16);
+    wb_h2d(s->vel, hv, (size_t)s->n * 12);
+    wb_dpoison(s->acc, (size_t)s->n * 12);
+    WB_CUDA(nbody_accel_tiled(s->pos, s->acc, s->n, 0.01f));
+}
+
+/* The spot check: one timed step from a new state. Its positions, masses and
+ * velocities are checked for every body against the kick-drift-kick
+ * formulas applied to the floats it started from and to the accelerations
+ * it returned, those accelerations against the double reference at the new
+ * positions (32 bodies), and they must not be the old ones: a step that does
+ * nothing, skips a kick or the drift, or does not evaluate the forces again
+ * gives no figure. fresh(ctx, 0) puts the first state back. */
+static void step_fresh(void *p, unsigned long long salt)
+{
+    step_ctx *s = p;
+    if (!salt) {
+        step_load(s, s->hp, s->hv);
+        return;
+    }
+    wb_rng rng = wb_rng_for("week19-step-fresh", (int)(salt & 0x7fffffff));
+    float *hp = make_bodies(&rng, s->n), *hv = make_vel(&rng, s->n, 0.1f);
+    memcpy(s->sp, hp, (size_t)s->n * 16), memcpy(s->sv, hv, (size_t)s->n * 12);
+    step_load(s, hp, hv);
+    wb_d2h(s->sa, s->acc, (size_t)s->n * 12);
+    free(hp), free(hv);
+}
+
+static int step_check(void *p, char *why, size_t size)
+{
+    step_ctx *s = p;
+    int n = s->n, bad = 0, stale = 0;
+    float *gp = wb_hmalloc((size_t)n * 16), *gv = wb_hmalloc((size_t)n * 12), *ga = wb_hmalloc((size_t)n * 12);
+    wb_d2h(gp, s->pos, (size_t)n * 16), wb_d2h(gv, s->vel, (size_t)n * 12), wb_d2h(ga, s->acc, (size_t)n * 12);
+    double h = 0.5 * s->dt;
+    /* Float rounding: a few ulps of |x| <= 1.1 and |v| <= 0.11. One step moves
+     * a body by |v| dt (up to 1e-5) and kicks it by |a| dt (about 1e-5 x |a|). */
+    for (int i = 0; i < n && !bad; i++) {
+        if (memcmp(gp + 4 * i + 3, s->sp + 4 * i + 3, 4) != 0) {
+            snprintf(why, size, "nbody_step changed the mass of body %d: %.9g, was %.9g", i, gp[4 * i + 3],
+                     s->sp[4 * i + 3]);
+            bad = 1;
+        }
+        stale += memcmp(ga + 3 * i, s->sa + 3 * i, 12) == 0;
+        for (int k = 0; k < 3 && !bad; k++) {
+            double a0 = s->sa[3 * i + k], vh = s->sv[3 * i + k] + a0 * h;
+            double x = s->sp[4 * i + k] + vh * s->dt, v = vh + ga[3 * i + k] * h;
+            if (!(fabs(gp[4 * i + k] - x) <= 2.5e-7))
+                snprintf(why, size, "after one step, pos[%d].%c = %.9g, expected %.9g (x + (v + a dt/2) dt)", i,
+                         "xyz"[k], gp[4 * i + k], x), bad = 1;
+            else if (!(fabs(gv[3 * i + k] - v) <= 1e-7))
+                snprintf(why, size, "after one step, vel[%d].%c = %.9g, expected %.9g (v + (a_old + a_new) dt/2)", i,
+                         "xyz"[k], gv[3 * i + k], v), bad = 1;
+        }
+    }
+    if (!bad && 2 * stale > n)
+        snprintf(why, size, "after one step, the accelerations of %d of %d bodies are the old ones bit for bit: "
+                 "are the forces evaluated at the new positions?", stale, n), bad = 1;
+    if (!bad) bad = verify_sample(gp, s->acc, n, 0.01f, 32, why, size) != 0;
+    free(gp), free(gv), free(ga);
+    return bad;
+}
+
+/* Time `samples` steps of n bodies (state carried from step to step, one
+ * spot check on a new state), then check the last step's accelerations at
+ * its positions. Returns ms per step (median) in *t; 0 or a message. */
 static int time_steps(int n, int samples, wb_summary *t, char *msg, size_t msz)
 {
     float *hp = bench_bodies(n, 2);
     wb_rng rng = wb_rng_for("week19-vel", n);
     float *hv = make_vel(&rng, n, 0.1f);
-    step_ctx s = { wb_dcopy(hp, (size_t)n * 16), wb_dcopy(hv, (size_t)n * 12), wb_dmalloc((size_t)n * 12), n, 1e-4f };
-    wb_dpoison(s.acc, (size_t)n * 12);
-    WB_CUDA(nbody_accel_tiled(s.pos, s.acc, n, 0.01f));
-    wb_bench_opts o = { 2, samples, 0 };
+    step_ctx s = { wb_dmalloc((size_t)n * 16), wb_dmalloc((size_t)n * 12), wb_dmalloc((size_t)n * 12), n, 1e-4f, hp, hv,
+                   wb_hmalloc((size_t)n * 16), wb_hmalloc((size_t)n * 12), wb_hmalloc((size_t)n * 12) };
+    step_load(&s, hp, hv);
+    wb_bench_opts o = { 2, samples, 0, step_fresh, step_check };
     wb_time(step_work, &s, &o, t);
     wb_sync();
-    wb_d2h(hp, s.pos, (size_t)n * 16);
-    int bad = verify_sample(hp, s.acc, n, 0.01f, 32, msg, msz);
+    float *gp = wb_hmalloc((size_t)n * 16);
+    wb_d2h(gp, s.pos, (size_t)n * 16);
+    int bad = verify_sample(gp, s.acc, n, 0.01f, 32, msg, msz);
     wb_dfree(s.pos), wb_dfree(s.vel), wb_dfree(s.acc);
-    free(hp), free(hv);
+    free(hp), free(hv), free(gp), free(s.sp), free(s.sv), free(s.sa);
     return bad;
 }
 
@@ -507,12 +618,16 @@ static int time_steps(int n, int samples, wb_summary *t, char *msg, size_t msz)
  * w19.nbody-peak (0.5 of the peak) is close to real time here. */
 #define REALTIME_N 163840
 #define REALTIME_HZ 60.0
+/* Bytes a step moves per body, at least: kick + drift reads a, v and x
+ * (40) and writes v and x (28), the closing kick reads a and v and writes v
+ * (36), the force kernel reads x once and writes a (28). */
+#define STEP_BYTES 132.0
 
 static double bench_realtime(void)
 {
     wb_bench_row r = { .exercise = "nbody_step", .variant = "leapfrog, tiled forces", .n = REALTIME_N,
                        .flops = (double)NBODY_FLOPS_PER_INTERACTION * REALTIME_N * (double)REALTIME_N,
-                       .bytes = 56.0 * REALTIME_N, .unit = "steps/s", .yard_name = "REALTIME", .yard = REALTIME_HZ };
+                       .bytes = STEP_BYTES * REALTIME_N, .unit = "steps/s", .yard_name = "REALTIME", .yard = REALTIME_HZ };
     char msg[400] = "";
     int bad = time_steps(REALTIME_N, 20, &r.t, msg, sizeof msg);
     r.value = 1e3 / r.t.median;
@@ -549,7 +664,7 @@ static double bench_steps(void)
         char variant[48], msg[400] = "";
         snprintf(variant, sizeof variant, "n=%d", n);
         wb_bench_row r = { .exercise = "steps", .variant = variant, .n = (size_t)n,
-                           .flops = (double)NBODY_FLOPS_PER_INTERACTION * n * (double)n, .bytes = 56.0 * n,
+                           .flops = (double)NBODY_FLOPS_PER_INTERACTION * n * (double)n, .bytes = STEP_BYTES * n,
                            .unit = "steps/s" };
         if (time_steps(n, 10, &r.t, msg, sizeof msg)) wb_bench_invalid(&r, msg), bad++;
         r.value = 1e3 / r.t.median;
