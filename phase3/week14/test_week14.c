@@ -704,11 +704,17 @@ START_TEST(thrust_sizes)
     float *hx = wb_hmalloc(n * 4 + 4), *hy = wb_hmalloc(n * 4 + 4);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
     wb_fill_uniform_f32(&rng, hy, n, -1, 1);
-    double ref = 0;
+    /* The reference sum is compensated (Neumaier): a plain running sum of
+     * 2^24 such terms drifts by 1.3e-12 to 1.7e-12 of the total (the bits it
+     * drops are biased), past the tolerance, while the GPU's tree is within
+     * 1e-15. */
+    double ref = 0, comp = 0;
     for (size_t i = 0; i < n; i++) {
-        double d = (double)hx[i] - hy[i];
-        ref += d * d;
+        double d = (double)hx[i] - hy[i], t = d * d, s = ref + t;
+        comp += fabs(ref) >= t ? (ref - s) + t : (t - s) + ref;
+        ref = s;
     }
+    ref += comp;
     float *dx = wb_dcopy(hx, n * 4), *dy = wb_dcopy(hy, n * 4);
     double got = NAN;
     char what[64];
@@ -782,13 +788,18 @@ enum { SEED_A = 141, SEED_B = 142, SEED_X = 143, SEED_Y = 144 };
 
 /* GEMM work: which = 0 the yardstick (cublasSgemm on the test's own
  * handle), 1 your blas_gemm in TF32 mode. Square n: the yardstick computes
- * row-major A B the same way (operands swapped). A failed status is kept. */
+ * row-major A B the same way (operands swapped). A failed status is kept.
+ * salt: the inputs A, B now hold (SEED_A + salt, SEED_B + salt); out_salt:
+ * the inputs the last call computed C from (the spot check's, when it was
+ * the last timed run). */
 typedef struct {
     cublasHandle_t h;
     int n, which, M, K, batch;
     const float *A, *B;
     float *C;
     cublasStatus_t status;
+    unsigned long long salt, out_salt;
+    double atol; /* the spot check's tolerance */
 } gm_ctx;
 
 static void keep(gm_ctx *c, cublasStatus_t s)
@@ -800,6 +811,7 @@ static void gm_work(void *p)
 {
     gm_ctx *c = p;
     const float one = 1.0f, zero = 0.0f;
+    c->out_salt = c->salt;
     if (c->which == 0) keep(c, cublasSgemm(c->h, CUBLAS_OP_N, CUBLAS_OP_N, c->n, c->n, c->n, &one, c->B, c->n, c->A, c->n, &zero, c->C, c->n));
     else keep(c, blas_gemm(c->h, W14_TF32, 0, 0, c->n, c->n, c->n, 1.0f, c->A, c->n, c->B, c->n, 0.0f, c->C, c->n));
 }
@@ -811,14 +823,40 @@ static double gm_expect(size_t i, const void *ctx)
     size_t n = (size_t)c->n, nn = n * n, b = i / nn, r = (i % nn) / n, col = i % n;
     double acc = 0;
     for (size_t k = 0; k < n; k++)
-        acc += (double)wb_hash_uniform_f32(SEED_A, b * nn + r * n + k, -1, 1) *
-               wb_hash_uniform_f32(SEED_B, b * nn + k * n + col, -1, 1);
+        acc += (double)wb_hash_uniform_f32(SEED_A + c->out_salt, b * nn + r * n + k, -1, 1) *
+               wb_hash_uniform_f32(SEED_B + c->out_salt, b * nn + k * n + col, -1, 1);
     return acc;
+}
+
+/* The timing's spot check (wb_bench_opts): new A and B (and a poisoned C)
+ * for one timed run, then that C verified. The restore (salt 0) leaves C
+ * alone: when the spot run was the last one, its C is what gm_row checks. */
+static void gm_fresh(void *p, unsigned long long salt)
+{
+    gm_ctx *c = p;
+    size_t e = (size_t)c->batch * c->n * c->n;
+    c->salt = salt;
+    wb_dfill_uniform_f32((float *)c->A, e, SEED_A + salt, -1, 1);
+    wb_dfill_uniform_f32((float *)c->B, e, SEED_B + salt, -1, 1);
+    if (salt) wb_dpoison(c->C, e * 4);
+}
+
+static int gm_check(void *p, char *why, size_t size)
+{
+    gm_ctx *c = p;
+    wb_cmp cmp;
+    if (c->status != CUBLAS_STATUS_SUCCESS) {
+        snprintf(why, size, "the call returned %s", cublasGetStatusString(c->status));
+        return 1;
+    }
+    if (!wb_dverify_f32("C", c->C, (size_t)c->batch * c->n * c->n, gm_expect, c, 64, c->atol, 0, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
 }
 
 static void gm_row(gm_ctx *c, wb_bench_row *r, const wb_bench_opts *o, double atol, size_t count)
 {
-    c->status = CUBLAS_STATUS_SUCCESS;
+    c->status = CUBLAS_STATUS_SUCCESS, c->atol = atol;
     wb_dpoison(c->C, count * 4);
     wb_time(gm_work, c, o, &r->t);
     r->value = r->flops / (r->t.median * 1e-3) / 1e12;
@@ -844,7 +882,7 @@ static double bench_tf32(void)
         cublasSetMathMode(yard, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
         ck_abort_msg("cublasCreate/cublasSetMathMode failed");
     double flops = 2.0 * n * n * (double)n;
-    wb_bench_opts o = { 2, 10, 1 };
+    wb_bench_opts o = { 2, 10, 1, NULL, NULL }, om = { 2, 10, 1, gm_fresh, gm_check };
     wb_bench_row y = { .exercise = "gemm", .variant = "cuBLAS SGEMM, FP32 pedantic", .n = (size_t)n, .bytes = 12.0 * e,
                        .flops = flops, .unit = "TFLOP/s" };
     c.h = yard, c.which = 0;
@@ -854,7 +892,7 @@ static double bench_tf32(void)
     wb_bench_row r = { .exercise = "gemm", .variant = "blas_gemm, W14_TF32", .n = (size_t)n, .bytes = 12.0 * e,
                        .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = y.value };
     c.h = mine, c.which = 1;
-    gm_row(&c, &r, &o, 0.25, e);
+    gm_row(&c, &r, &om, 0.25, e);
     cublasDestroy(yard), cublasDestroy(mine);
     wb_dfree((void *)c.A), wb_dfree((void *)c.B), wb_dfree(c.C);
     return wb_bench_headline(&r);
@@ -867,6 +905,7 @@ static void bt_work(void *p)
     gm_ctx *c = p;
     const float one = 1.0f, zero = 0.0f;
     size_t nn = (size_t)c->n * c->n;
+    c->out_salt = c->salt;
     if (c->which == 0)
         for (int b = 0; b < c->batch; b++)
             keep(c, cublasSgemm(c->h, CUBLAS_OP_N, CUBLAS_OP_N, c->n, c->n, c->n, &one, c->B + b * nn, c->n, c->A + b * nn,
@@ -876,7 +915,7 @@ static void bt_work(void *p)
 
 static void bt_row(gm_ctx *c, wb_bench_row *r, const wb_bench_opts *o, size_t count)
 {
-    c->status = CUBLAS_STATUS_SUCCESS;
+    c->status = CUBLAS_STATUS_SUCCESS, c->atol = 1e-3;
     wb_dpoison(c->C, count * 4);
     wb_time(bt_work, c, o, &r->t);
     r->value = r->flops / (r->t.median * 1e-3) / 1e12;
@@ -900,7 +939,7 @@ static double bench_strided(void)
     if (cublasCreate(&c.h) != CUBLAS_STATUS_SUCCESS || cublasSetMathMode(c.h, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
         ck_abort_msg("cublasCreate/cublasSetMathMode failed");
     double flops = 2.0 * n * n * (double)n * batch;
-    wb_bench_opts lo = { 1, 5, 1 }, so = { 3, 20, 1 };
+    wb_bench_opts lo = { 1, 5, 1, NULL, NULL }, so = { 3, 20, 1, gm_fresh, gm_check };
     wb_bench_row y = { .exercise = "batched", .variant = "4096 x cublasSgemm, 64^3", .n = (size_t)batch, .bytes = 12.0 * e,
                        .flops = flops, .unit = "TFLOP/s" };
     c.which = 0;
@@ -915,7 +954,9 @@ static double bench_strided(void)
     return wb_bench_headline(&r);
 }
 
-/* Sort work on fixed inputs (dev_sort_pairs does not modify them). */
+/* Sort work on fixed inputs (dev_sort_pairs does not modify them). hk:
+ * the host copy of the keys; salt: the keys k now holds (0: hk, else
+ * hk_fresh, the spot check's); out_salt: the keys the last call sorted. */
 typedef struct {
     const unsigned *k, *v;
     unsigned *ko, *vo;
@@ -923,25 +964,34 @@ typedef struct {
     void *tmp;
     size_t tmp_bytes;
     cudaError_t status;
+    const uint32_t *hk;
+    uint32_t *hk_fresh;
+    unsigned long long salt, out_salt;
 } so_ctx;
 
 static void so_work(void *p)
 {
     so_ctx *c = p;
+    c->out_salt = c->salt;
     cudaError_t e = c->thrust ? thr_sort_by_key(c->ko, c->vo, (size_t)c->n)
                               : dev_sort_pairs(c->tmp, &c->tmp_bytes, c->k, c->ko, c->v, c->vo, c->n, c->end_bit);
     if (e != cudaSuccess && c->status == cudaSuccess) c->status = e;
 }
 
-/* Keys below 2^16 from a hash, values 0..n-1, on the host. */
-static void sort_inputs(uint32_t *hk, uint32_t *hv, size_t n)
+/* Keys below 2^16 from a hash (salt: another set), values 0..n-1 (when hv
+ * is not NULL), on the host. */
+static void sort_inputs(uint32_t *hk, uint32_t *hv, size_t n, unsigned long long salt)
 {
-    for (size_t i = 0; i < n; i++) hk[i] = (uint32_t)(wb_hash_uniform_f32(SEED_X, i, 0, 1) * 65536.0f) & 0xffffu, hv[i] = (uint32_t)i;
+    for (size_t i = 0; i < n; i++) {
+        hk[i] = (uint32_t)(wb_hash_uniform_f32(SEED_X + salt, i, 0, 1) * 65536.0f) & 0xffffu;
+        if (hv) hv[i] = (uint32_t)i;
+    }
 }
 
 /* The timed output is sorted, stable, and the same pairs as the input. */
-static int sort_ok(const so_ctx *c, const uint32_t *hk, char *why, size_t whysz)
+static int sort_ok(const so_ctx *c, char *why, size_t whysz)
 {
+    const uint32_t *hk = c->out_salt ? c->hk_fresh : c->hk;
     if (c->status != cudaSuccess) {
         snprintf(why, whysz, "the call returned %s", cudaGetErrorName(c->status));
         return 0;
@@ -959,14 +1009,30 @@ static int sort_ok(const so_ctx *c, const uint32_t *hk, char *why, size_t whysz)
     return ok; /* sorted, stable and every pair an input pair: a permutation */
 }
 
-static void so_row(so_ctx *c, wb_bench_row *r, const uint32_t *hk)
+/* The timing's spot check (wb_bench_opts): new keys (the values stay
+ * 0..n-1) and poisoned outputs for one timed run, then that run's output
+ * checked. The restore (salt 0) puts the first keys back and leaves the
+ * outputs alone: when the spot run was the last one, so_row checks them. */
+static void so_fresh(void *p, unsigned long long salt)
+{
+    so_ctx *c = p;
+    size_t n = (size_t)c->n;
+    c->salt = salt;
+    if (salt) sort_inputs(c->hk_fresh, NULL, n, salt);
+    wb_h2d((void *)c->k, salt ? c->hk_fresh : c->hk, n * 4);
+    if (salt) wb_dpoison(c->ko, n * 4), wb_dpoison(c->vo, n * 4);
+}
+
+static int so_check(void *p, char *why, size_t size) { return !sort_ok(p, why, size); }
+
+static void so_row(so_ctx *c, wb_bench_row *r, const wb_bench_opts *o)
 {
     c->status = cudaSuccess;
     wb_dpoison(c->ko, (size_t)c->n * 4), wb_dpoison(c->vo, (size_t)c->n * 4);
-    wb_time(so_work, c, NULL, &r->t);
+    wb_time(so_work, c, o, &r->t);
     r->value = c->n / (r->t.median * 1e-3) / 1e9;
     char why[160];
-    if (!sort_ok(c, hk, why, sizeof why)) wb_bench_invalid(r, why);
+    if (!sort_ok(c, why, sizeof why)) wb_bench_invalid(r, why);
 }
 
 static double bench_sort(void)
@@ -974,8 +1040,9 @@ static double bench_sort(void)
     const int n = 1 << 25;
     size_t bytes = (size_t)n * 4;
     uint32_t *hk = wb_hmalloc(bytes), *hv = wb_hmalloc(bytes);
-    sort_inputs(hk, hv, (size_t)n);
-    so_ctx c = { wb_dcopy(hk, bytes), wb_dcopy(hv, bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n, 32, 0, NULL, 0, cudaSuccess };
+    sort_inputs(hk, hv, (size_t)n, 0);
+    so_ctx c = { .k = wb_dcopy(hk, bytes), .v = wb_dcopy(hv, bytes), .ko = wb_dmalloc(bytes), .vo = wb_dmalloc(bytes),
+                 .n = n, .end_bit = 32, .status = cudaSuccess, .hk = hk, .hk_fresh = wb_hmalloc(bytes) };
     size_t q32 = 0, q16 = 0;
     WB_CUDA(dev_sort_pairs(NULL, &q32, c.k, c.ko, c.v, c.vo, n, 32));
     WB_CUDA(dev_sort_pairs(NULL, &q16, c.k, c.ko, c.v, c.vo, n, 16));
@@ -983,14 +1050,16 @@ static double bench_sort(void)
     c.tmp = wb_dmalloc(c.tmp_bytes);
     wb_bench_row y = { .exercise = "sort", .variant = "dev_sort_pairs, all 32 bits", .n = (size_t)n, .bytes = 16.0 * n,
                        .unit = "Gpairs/s" };
-    so_row(&c, &y, hk);
+    so_row(&c, &y, NULL);
     wb_bench_emit(&y);
     c.end_bit = 16;
     wb_bench_row r = { .exercise = "sort", .variant = "dev_sort_pairs, end_bit 16", .n = (size_t)n, .bytes = 16.0 * n,
                        .unit = "Gpairs/s", .yard_name = "ALLBITS", .yard = y.value };
-    so_row(&c, &r, hk);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = so_fresh, o.check = so_check;
+    so_row(&c, &r, &o);
     wb_dfree((void *)c.k), wb_dfree((void *)c.v), wb_dfree(c.ko), wb_dfree(c.vo), wb_dfree(c.tmp);
-    free(hk), free(hv);
+    free(hk), free(hv), free(c.hk_fresh);
     return wb_bench_headline(&r);
 }
 
@@ -1092,12 +1161,13 @@ static double bench_ladder(void)
     const int ns = 1 << 25;
     size_t sb = (size_t)ns * 4;
     uint32_t *hk = wb_hmalloc(sb), *hv = wb_hmalloc(sb);
-    sort_inputs(hk, hv, (size_t)ns);
-    so_ctx s = { wb_dcopy(hk, sb), wb_dcopy(hv, sb), wb_dmalloc(sb), wb_dmalloc(sb), ns, 32, 0, NULL, 0, cudaSuccess };
+    sort_inputs(hk, hv, (size_t)ns, 0);
+    so_ctx s = { .k = wb_dcopy(hk, sb), .v = wb_dcopy(hv, sb), .ko = wb_dmalloc(sb), .vo = wb_dmalloc(sb), .n = ns,
+                 .end_bit = 32, .status = cudaSuccess, .hk = hk };
     WB_CUDA(dev_sort_pairs(NULL, &s.tmp_bytes, s.k, s.ko, s.v, s.vo, ns, 32));
     s.tmp = wb_dmalloc(s.tmp_bytes);
     wb_bench_row c32 = { .exercise = "ladder", .variant = "CUB SortPairs, 32 bits", .n = (size_t)ns, .bytes = 16.0 * ns, .unit = "Gpairs/s" };
-    so_row(&s, &c32, hk);
+    so_row(&s, &c32, NULL);
     wb_bench_emit(&c32);
     /* Thrust sorts in place: each timed run sorts the output of the last
      * (already sorted: a radix sort does the same passes on it) */
@@ -1109,7 +1179,7 @@ static double bench_ladder(void)
     wb_time(so_work, &s, NULL, &th.t);
     th.value = ns / (th.t.median * 1e-3) / 1e9;
     char why[160];
-    if (!sort_ok(&s, hk, why, sizeof why)) wb_bench_invalid(&th, why);
+    if (!sort_ok(&s, why, sizeof why)) wb_bench_invalid(&th, why);
     wb_bench_emit(&th);
     wb_dfree((void *)s.k), wb_dfree((void *)s.v), wb_dfree(s.ko), wb_dfree(s.vo), wb_dfree(s.tmp);
     free(hk), free(hv);

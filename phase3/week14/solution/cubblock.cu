@@ -107,7 +107,7 @@ cudaError_t row_amax(const float *x, int rows, int cols, float *amax)
     //@solution
     if (rows < 0 || cols < 1) return cudaErrorInvalidValue;
     if (rows == 0) return cudaSuccess;
-    unsigned blocks = (unsigned)((rows + AMAX_WARPS - 1) / AMAX_WARPS);
+    unsigned blocks = (unsigned)(((long long)rows + AMAX_WARPS - 1) / AMAX_WARPS); /* no int overflow near INT_MAX */
     row_amax_kernel<<<blocks, AMAX_WARPS * 32>>>(x, rows, cols, amax);
     return cudaGetLastError();
     //@starter

@@ -1,11 +1,12 @@
 /* thrustops.cu — week 14, exercise 4: Thrust behind a C interface.
  *
- * Thrust is the STL of the GPU: algorithms (transform_reduce, sort_by_key)
- * over iterators, customised with functors. It is the shortest way to a
- * correct result; the price is that it allocates its own workspace on each
- * call (cudaMalloc, cudaFree) and waits for the result. Wrapping raw device
- * pointers in thrust::device_ptr (device_pointer_cast) tells Thrust where
- * they live; a zip iterator walks two arrays as one array of tuples.
+ * Thrust is the STL of the GPU: algorithms (transform_reduce,
+ * stable_sort_by_key) over iterators, customised with functors. It is the
+ * shortest way to a correct result; the price is that it allocates its own
+ * workspace on each call (cudaMalloc, cudaFree) and waits for the result.
+ * Wrapping raw device pointers in thrust::device_ptr (device_pointer_cast)
+ * tells Thrust where they live; a zip iterator walks two arrays as one array
+ * of tuples.
  *
  * Thrust reports an error by throwing: thrust::system_error (a CUDA error
  * inside, its code() is the cudaError_t) or std::bad_alloc (memory ran out).
@@ -81,14 +82,16 @@ cudaError_t thr_sort_by_key(unsigned *keys, unsigned *vals, size_t n)
     //@solution
     try {
         thrust::device_ptr<unsigned> k = thrust::device_pointer_cast(keys), v = thrust::device_pointer_cast(vals);
-        thrust::sort_by_key(thrust::device, k, k + n, v); /* a radix sort for unsigned keys: stable */
+        /* stable_sort_by_key: the interface promises stability, and Thrust's sort_by_key does not
+         * (it happens to be for unsigned keys, a radix sort; the stable call runs the same sort) */
+        thrust::stable_sort_by_key(thrust::device, k, k + n, v);
         return cudaSuccess;
     } catch (...) {
         return from_exception();
     }
     //@starter
-    //| /* TODO: thrust::sort_by_key on device_ptr-wrapped keys and values, inside
-    //|  * try/catch. */
+    //| /* TODO: thrust::stable_sort_by_key (sort_by_key does not promise
+    //|  * stability) on device_ptr-wrapped keys and values, inside try/catch. */
     //| (void)keys, (void)vals, (void)n;
     //| return cudaErrorNotSupported;
     //@end
