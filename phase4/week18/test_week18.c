@@ -182,7 +182,7 @@ START_TEST(load_shipped)
 END_TEST
 
 /* A random valid model of 1-4 layers loads exactly; each damaged copy is refused. */
-enum { BAD_MODELS = 12, BAD_DIGITS = 7 };
+enum { BAD_MODELS = 12, BAD_DIGITS = 8 };
 START_TEST(load_checks)
 {
     wb_rng rng = WB_RNG();
@@ -221,7 +221,7 @@ START_TEST(load_checks)
                 what = "a NaN weight"; break;
         case 9: memcpy(b + len - 4, &inf, 4), what = "an infinite bias"; break;
         case 10: n = 0, what = "an empty file"; break;
-        default: /* dims whose parameter count overflows 32 bits: the size check must be 64-bit */
+        default: /* dims in range whose size (134 MB) the small file does not have */
             le32_put(b + 12, 2), le32_put(b + 16, 4096), le32_put(b + 20, 4096), le32_put(b + 24, 4096);
             n = 28 + 4 * 16, what = "huge dimensions in a small file";
             break;
@@ -251,7 +251,10 @@ START_TEST(load_checks)
     ck_assert_msg(bad == 0, "digits_load: %zu pixels or labels differ from the file", bad);
     digits_free(&d);
     for (int c = 0; c < BAD_DIGITS; c++) {
-        unsigned char *b = wb_hmalloc(dlen + 1);
+        /* the last case: n = 2^20 images of 64 x 64 claim 24 + 2^20 x 4097 bytes, which is 24 + 2^20
+         * modulo 2^32; the file has exactly 24 + 2^20, all zero after the header (labels that pass) */
+        size_t wrap = 24 + ((size_t)1 << 20);
+        unsigned char *b = wb_hmalloc((dlen > wrap ? dlen : wrap) + 1);
         memcpy(b, dimg, dlen);
         size_t n = dlen;
         const char *what = "";
@@ -262,7 +265,12 @@ START_TEST(load_checks)
         case 3: le32_put(b + 16, 65), what = "65 rows"; break;
         case 4: n = dlen - 1, what = "one byte short"; break;
         case 5: b[dlen] = 0, n = dlen + 1, what = "one byte too many"; break;
-        default: b[dlen - 1 - (size_t)wb_rng_int(&rng, 0, nd - 1)] = 10, what = "a label of 10"; break;
+        case 6: b[dlen - 1 - (size_t)wb_rng_int(&rng, 0, nd - 1)] = 10, what = "a label of 10"; break;
+        default: /* the size check must be 64-bit: in 32 bits this size matches */
+            memset(b + 24, 0, wrap - 24);
+            le32_put(b + 12, 1u << 20), le32_put(b + 16, 64), le32_put(b + 20, 64);
+            n = wrap, what = "2^20 images of 64 x 64 in a 1 MiB file (a size that wraps in 32 bits)";
+            break;
         }
         snprintf(path, sizeof path, "%s/baddigits%d.bin", dir, c);
         write_bytes(path, b, n);

@@ -97,7 +97,7 @@ cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y,
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
     if (batch == 0) return cudaSuccess;
-    dim3 grid((unsigned)((batch + BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
+    dim3 grid((unsigned)((batch + (long long)BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
     if (relu) linear_f32_kernel<true><<<grid, THREADS>>>(x, W, b, y, batch, in, out);
     else linear_f32_kernel<false><<<grid, THREADS>>>(x, W, b, y, batch, in, out);
     return cudaGetLastError();
@@ -153,7 +153,7 @@ cudaError_t softmax_argmax(const float *logits, float *probs, int *pred, int bat
     //@solution
     if (batch < 0 || classes < 1) return cudaErrorInvalidValue;
     if (batch == 0) return cudaSuccess;
-    unsigned blocks = (unsigned)((batch + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+    unsigned blocks = (unsigned)((batch + (long long)ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
     softmax_argmax_kernel<<<blocks, 32 * ROWS_PER_BLOCK>>>(logits, probs, pred, batch, classes);
     return cudaGetLastError();
     //@starter
