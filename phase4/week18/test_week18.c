@@ -980,8 +980,25 @@ START_TEST(plan_forward)
 
     WB_CUDA(cudaMemset(dp, 0x7f, (size_t)batch * 4));
     WB_CUDA(mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan));
-    void *scratch = wb_hmalloc(plan + 1);
+    float *scratch = wb_hmalloc(plan + 4);
     wb_expect_dout_guards(&w, scratch, what); /* every activation stayed inside the plan */
+    /* and is where the plan puts it: the last two hidden layers are still in their buffers, layer l's in
+     * buffer l % 2 (A at work, B at work + plan / 2) */
+    for (int h = m.n_layers - 2; h >= 0 && h >= m.n_layers - 3; h--) {
+        mlp_model part = m;
+        part.n_layers = h + 1;
+        size_t nh = (size_t)batch * m.dims[h + 1];
+        float *want = wb_hmalloc(nh * 4);
+        model_ref(&part, MLP_FP32, hx, batch, want);
+        for (size_t i = 0; i < nh; i++) want[i] = want[i] < 0 ? 0 : want[i];
+        char where[160];
+        snprintf(where, sizeof where, "%s: layer %d's output in buffer %c of the workspace (the plan: layer l "
+                 "writes buffer l %% 2; no memory but the workspace)", what, h, (h & 1) ? 'B' : 'A');
+        wb_cmp hc;
+        wb_compare_f32("hidden", scratch + (h & 1) * (plan / 8), want, nh, 1e-4, 1e-4, &hc);
+        WB_EXPECT_CMP(hc, where);
+        free(want);
+    }
     free(scratch);
     wb_expect_dout_guards(&l, hl, what);
     wb_cmp cmp;
@@ -1008,7 +1025,12 @@ enum { HEADLINE_BATCH = 65536 };
 typedef struct {
     const mlp_dev *dev;
     int prec, batch;
-    const float *x;
+    const float *x;        /* the timed input: row r is held-out sample (r + shift) % n */
+    const float *x0;       /* maxb + n rows, row r = sample r % n: x is x0 + shift rows */
+    size_t feat;
+    int n, shift;
+    const float *ref;      /* the held-out logits on the CPU, FP32 */
+    double atol, rtol;     /* the precision's stated tolerance */
     float *logits;
     int *pred;
     void *work;
@@ -1021,13 +1043,49 @@ static void fwd_work(void *p)
     WB_CUDA(mlp_forward(c->dev, c->prec, c->x, c->batch, c->logits, c->pred, c->work, c->work_bytes));
 }
 
-/* The held-out logits on the CPU, FP32; a timed output's row r is sample r % n. */
-typedef struct { const float *ref; int n; } ref_ctx;
+/* Logit i of a timed output: sample ((i / 10) + shift) % n, class i % 10. */
 static double logit_expect(size_t i, const void *p)
 {
-    const ref_ctx *r = p;
-    return r->ref[((i / 10) % (size_t)r->n) * 10 + i % 10];
+    const fwd_ctx *c = p;
+    return c->ref[(((i / 10) + (size_t)c->shift) % (size_t)c->n) * 10 + i % 10];
 }
+
+/* The timed output: sampled logits against the CPU at the precision's
+ * tolerance, and every pred the argmax of the logits the device returned.
+ * 0, or the number wrong with the reason in why. */
+static size_t fwd_verify(const fwd_ctx *c, size_t samples, char *why, size_t size)
+{
+    wb_cmp cmp;
+    size_t bad = wb_dverify_f32("logits", c->logits, (size_t)c->batch * 10, logit_expect, c, samples, c->atol,
+                                c->rtol, &cmp);
+    if (bad) {
+        snprintf(why, size, "%s", cmp.msg);
+        return bad;
+    }
+    float *hl = wb_hmalloc((size_t)c->batch * 40);
+    int *hp = wb_hmalloc((size_t)c->batch * 4);
+    wb_d2h(hl, c->logits, (size_t)c->batch * 40);
+    wb_d2h(hp, c->pred, (size_t)c->batch * 4);
+    for (int r = 0; r < c->batch; r++)
+        if (hp[r] != argmax_row(hl + (size_t)r * 10, 10) && bad++ == 0)
+            snprintf(why, size, "pred[%d] = %d, but the largest of its logits is class %d", r, hp[r],
+                     argmax_row(hl + (size_t)r * 10, 10));
+    free(hl), free(hp);
+    return bad;
+}
+
+/* The timing's spot check (wb_bench_opts): one timed run reads other rows
+ * (the held-out set shifted by 1 .. n-1 samples) into a poisoned output. */
+static void fwd_fresh(void *p, unsigned long long salt)
+{
+    fwd_ctx *c = p;
+    c->shift = salt ? 1 + (int)(salt % (unsigned long long)(c->n - 1)) : 0;
+    c->x = c->x0 + (size_t)c->shift * c->feat;
+    wb_dpoison(c->logits, (size_t)c->batch * 40);
+    wb_dpoison(c->pred, (size_t)c->batch * 4);
+}
+
+static int fwd_check(void *p, char *why, size_t size) { return fwd_verify(p, 1 << 12, why, size) != 0; }
 
 /* Samples per second of mlp_forward in each precision against batch size,
  * every timed output checked against the CPU's FP32 logits (at the stated
@@ -1047,9 +1105,10 @@ static int throughput_sweep(char *fig, size_t figlen)
     dev_model_make(&m, &g, 1);
     int maxb = SWEEP_BATCH[WB_COUNT(SWEEP_BATCH) - 1];
     size_t feat = (size_t)d.features, work_bytes = mlp_plan_bytes(m.dims, m.n_layers, maxb);
-    float *hx = wb_hmalloc((size_t)maxb * feat * 4);
-    for (int r = 0; r < maxb; r++) memcpy(hx + r * feat, d.x + (size_t)(r % d.n) * feat, feat * 4);
-    float *dx = wb_dcopy(hx, (size_t)maxb * feat * 4), *dl = wb_dmalloc((size_t)maxb * 40);
+    size_t rows = (size_t)maxb + (size_t)d.n; /* room for the spot check's shift */
+    float *hx = wb_hmalloc(rows * feat * 4);
+    for (size_t r = 0; r < rows; r++) memcpy(hx + r * feat, d.x + (r % (size_t)d.n) * feat, feat * 4);
+    float *dx = wb_dcopy(hx, rows * feat * 4), *dl = wb_dmalloc((size_t)maxb * 40);
     int *dp = wb_dmalloc((size_t)maxb * 4);
     void *dw = wb_dmalloc(work_bytes);
     free(hx);
@@ -1076,20 +1135,24 @@ static int throughput_sweep(char *fig, size_t figlen)
         int batch = SWEEP_BATCH[bi];
         double sps[3], us[3];
         for (int prec = 0; prec < 3; prec++) {
-            wb_dpoison(dl, (size_t)batch * 40);
-            fwd_ctx c = { &g.dev, prec, batch, dx, dl, dp, dw, work_bytes };
+            fwd_ctx c = { &g.dev, prec, batch, dx, dx, feat, d.n, 0, ref, tol[prec], prec ? 0 : 1e-4,
+                          dl, dp, dw, work_bytes };
+            fwd_fresh(&c, 0); /* poisons logits and pred */
             char variant[48];
             snprintf(variant, sizeof variant, "%s batch %d", PREC_NAME[prec], batch);
             wb_bench_row r = { .exercise = "mlp_forward", .variant = variant, .n = (size_t)batch,
                                .bytes = (double)batch * (feat * 4 + 44), .flops = flops_per_sample * batch,
                                .unit = "Msamples/s" };
-            wb_time(fwd_work, &c, NULL, &r.t);
+            wb_bench_opts o = WB_BENCH_DEFAULTS;
+            o.fresh = fwd_fresh, o.check = fwd_check;
+            wb_time(fwd_work, &c, &o, &r.t);
             r.value = batch / (r.t.median * 1e-3) / 1e6;
-            ref_ctx rc = { ref, d.n };
-            wb_cmp cmp;
-            if (wb_dverify_f32("logits", dl, (size_t)batch * 10, logit_expect, &rc, 4096, tol[prec],
-                               prec ? 0 : 1e-4, &cmp)) {
-                wb_bench_invalid(&r, cmp.msg);
+            char why[200];
+            if (fwd_verify(&c, 4096, why, sizeof why)) {
+                wb_bench_invalid(&r, why);
+                bad++;
+            } else if (isnan(r.t.median)) { /* the spot check or the timing refused the figure */
+                wb_bench_invalid(&r, "the timing gave no figure (see above)");
                 bad++;
             }
             wb_bench_emit(&r);
