@@ -3,8 +3,8 @@
  *
  * A layer is a GEMM, Y = X W^T, with a skinny shape: a batch of many
  * thousands of rows, but only 64 or 128 columns and a K of 64 or 128. The
- * kernel is the register-tiled GEMM of weeks 22-23: a block of 256 threads
- * owns a 64 x 64 tile of Y and walks K 32 at a time through shared memory,
+ * kernel is a register-tiled GEMM (weeks 22-23 take it further): a block of
+ * 256 threads owns a 64 x 64 tile of Y and walks K 32 at a time through shared memory,
  * each thread keeping a 4 x 4 piece of the tile in registers. The fusion is
  * the epilogue: the bias and the ReLU are applied to the accumulator while
  * it is still in a register, so Y is written once and never read back for

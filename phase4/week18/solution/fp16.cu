@@ -102,7 +102,7 @@ cudaError_t linear_f16(const float *x, const uint16_t *W, const float *b, float 
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
     if (batch == 0) return cudaSuccess;
-    dim3 grid((unsigned)((batch + BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
+    dim3 grid((unsigned)((batch + (long long)BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
     const __half *Wh = (const __half *)W;
     if (relu) linear_f16_kernel<true><<<grid, THREADS>>>(x, Wh, b, y, batch, in, out);
     else linear_f16_kernel<false><<<grid, THREADS>>>(x, Wh, b, y, batch, in, out);

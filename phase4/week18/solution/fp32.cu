@@ -3,8 +3,8 @@
  *
  * A layer is a GEMM, Y = X W^T, with a skinny shape: a batch of many
  * thousands of rows, but only 64 or 128 columns and a K of 64 or 128. The
- * kernel is the register-tiled GEMM of weeks 22-23: a block of 256 threads
- * owns a 64 x 64 tile of Y and walks K 32 at a time through shared memory,
+ * kernel is a register-tiled GEMM (weeks 22-23 take it further): a block of
+ * 256 threads owns a 64 x 64 tile of Y and walks K 32 at a time through shared memory,
  * each thread keeping a 4 x 4 piece of the tile in registers. The fusion is
  * the epilogue: the bias and the ReLU are applied to the accumulator while
  * it is still in a register, so Y is written once and never read back for
@@ -97,7 +97,7 @@ cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y,
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
     if (batch == 0) return cudaSuccess;
-    dim3 grid((unsigned)((batch + BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
+    dim3 grid((unsigned)((batch + (long long)BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
     if (relu) linear_f32_kernel<true><<<grid, THREADS>>>(x, W, b, y, batch, in, out);
     else linear_f32_kernel<false><<<grid, THREADS>>>(x, W, b, y, batch, in, out);
     return cudaGetLastError();
@@ -153,7 +153,7 @@ cudaError_t softmax_argmax(const float *logits, float *probs, int *pred, int bat
     //@solution
     if (batch < 0 || classes < 1) return cudaErrorInvalidValue;
     if (batch == 0) return cudaSuccess;
-    unsigned blocks = (unsigned)((batch + ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
+    unsigned blocks = (unsigned)((batch + (long long)ROWS_PER_BLOCK - 1) / ROWS_PER_BLOCK);
     softmax_argmax_kernel<<<blocks, 32 * ROWS_PER_BLOCK>>>(logits, probs, pred, batch, classes);
     return cudaGetLastError();
     //@starter

@@ -39,7 +39,7 @@ cudaError_t quantize_rows_i8(const float *W, int rows, int cols, int8_t *q, floa
     //@solution
     if (rows < 0 || cols < 1) return cudaErrorInvalidValue;
     if (rows == 0) return cudaSuccess;
-    quantize_rows_kernel<<<(unsigned)((rows + 7) / 8), 256>>>(W, rows, cols, q, scale);
+    quantize_rows_kernel<<<(unsigned)((rows + 7LL) / 8), 256>>>(W, rows, cols, q, scale);
     return cudaGetLastError();
     //@starter
     //| /* TODO: a warp per row: the absolute max by __shfl_xor_sync, then
@@ -155,7 +155,7 @@ cudaError_t linear_i8(const float *x, const int8_t *qw, const float *sw, const f
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
     if (batch == 0) return cudaSuccess;
-    dim3 grid((unsigned)((batch + BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
+    dim3 grid((unsigned)((batch + (long long)BM - 1) / BM), (unsigned)((out + BN - 1) / BN));
     if (relu) linear_i8_kernel<true><<<grid, THREADS>>>(x, qw, sw, b, y, batch, in, out);
     else linear_i8_kernel<false><<<grid, THREADS>>>(x, qw, sw, b, y, batch, in, out);
     return cudaGetLastError();
