@@ -7,17 +7,6 @@
  * grading), 0 without one or with WB_NO_GPU=1. */
 static int g_host_gpus;
 
-/* The harness's reasons for skipping a GPU test (common/src/wb_test.c,
- * probe_gpu): the run found no usable GPU. */
-static int gpu_unavailable(const char *msg)
-{
-    static const char *const why[] = { "no NVIDIA GPU", "the GPU cannot be used", "the GPU probe process failed",
-                                       "WB_NO_GPU=1 is set", NULL };
-    for (int i = 0; why[i]; i++)
-        if (strncmp(msg, why[i], strlen(why[i])) == 0) return 1;
-    return 0;
-}
-
 /* GPUs on this host, asked of the driver (libcuda) in a child process so the
  * grader itself never holds a CUDA context across its forks; 0 without a
  * driver or a GPU. */
@@ -106,7 +95,7 @@ static void outcome_from_record(const char *rpath, const char *id, const sb_resu
         return;
     }
     out->status = mine->status == WB_RES_PASS ? ST_PASS : mine->status == WB_RES_FAIL ? ST_FAIL : ST_SKIP;
-    if (out->status == ST_SKIP && g_host_gpus > 0 && gpu_unavailable(mine->message)) {
+    if (out->status == ST_SKIP && g_host_gpus > 0 && wb_result_no_gpu(mine->message)) {
         /* This host has a GPU, so the run lost it by its own doing (a fork
          * storm leaves the harness no process for its GPU probe; a changed
          * environment says WB_NO_GPU=1): a FAIL, not a SKIP to grade again. */

@@ -97,8 +97,8 @@ START_TEST(grade_from_results_record)
     ck_assert_msg(strstr(g.why, "no GPU in the run, on a host that has one") != NULL, "%s", g.why);
     score_checkpoint(&g, 10);
     ck_assert_double_eq(g.points, 0);
-    ck_assert(gpu_unavailable("the GPU probe process failed") && gpu_unavailable("WB_NO_GPU=1 is set") &&
-              !gpu_unavailable("gnuplot is missing: no plot"));
+    ck_assert(wb_result_no_gpu("the GPU probe process failed") && wb_result_no_gpu("WB_NO_GPU=1 is set") &&
+              !wb_result_no_gpu("gnuplot is missing: no plot"));
 
     /* a speed checkpoint that failed without a figure earns nothing */
     outcome_from_record(path, "w01.fast", &ok, 60, NULL, &g);

@@ -71,6 +71,11 @@ typedef struct {
 
 /* A record with every number NaN, every text empty, status skip. */
 void wb_result_init(wb_result *r);
+
+/* 1 when a skipped checkpoint's message says its run found no usable GPU:
+ * the harness's GPU probe writes these reasons (common/src/wb_test.c), and
+ * the grader fails such a skip on a host that has a GPU. */
+int wb_result_no_gpu(const char *message);
 const char *wb_result_status_name(int status); /* "pass", "fail", "skip" */
 
 /* Write n records to `path` whole: a temporary file beside it, renamed over

@@ -15,6 +15,15 @@
 static const char *COLUMNS = "week\tcheckpoint\tstatus\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\t"
                              "tests\tfailed\tskipped\tdetail\tmessage";
 
+int wb_result_no_gpu(const char *message)
+{
+    static const char *const why[] = { "no NVIDIA GPU", "the GPU cannot be used", "the GPU probe process failed",
+                                       "WB_NO_GPU=1 is set", NULL };
+    for (int i = 0; why[i]; i++)
+        if (strncmp(message, why[i], strlen(why[i])) == 0) return 1;
+    return 0;
+}
+
 void wb_result_init(wb_result *r)
 {
     memset(r, 0, sizeof *r);

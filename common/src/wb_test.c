@@ -20,7 +20,9 @@ static char g_gpu[256];     /* the GPU the probe found ("" for none) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
 
-/* ---- GPU probe: in a child, so this process never initialises CUDA ---- */
+/* ---- GPU probe: in a child, so this process never initialises CUDA ----
+ * Its reasons for finding no GPU are the ones wb_result_no_gpu knows
+ * (common/src/wb_results.c): change them together. */
 
 typedef struct {
     int  count;

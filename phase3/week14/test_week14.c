@@ -829,8 +829,8 @@ static double gm_expect(size_t i, const void *ctx)
 }
 
 /* The timing's spot check (wb_bench_opts): new A and B (and a poisoned C)
- * for one timed run, then that C verified. The restore (salt 0) leaves C
- * alone: when the spot run was the last one, its C is what gm_row checks. */
+ * for one timed run, then that C verified. The restore (salt 0) puts the
+ * first A and B back; wb_time then runs the work once more. */
 static void gm_fresh(void *p, unsigned long long salt)
 {
     gm_ctx *c = p;
@@ -1011,8 +1011,8 @@ static int sort_ok(const so_ctx *c, char *why, size_t whysz)
 
 /* The timing's spot check (wb_bench_opts): new keys (the values stay
  * 0..n-1) and poisoned outputs for one timed run, then that run's output
- * checked. The restore (salt 0) puts the first keys back and leaves the
- * outputs alone: when the spot run was the last one, so_row checks them. */
+ * checked. The restore (salt 0) puts the first keys back; wb_time then runs
+ * the work once more. */
 static void so_fresh(void *p, unsigned long long salt)
 {
     so_ctx *c = p;

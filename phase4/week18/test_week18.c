@@ -1078,8 +1078,8 @@ static size_t fwd_verify(const fwd_ctx *c, size_t samples, char *why, size_t siz
 
 /* The timing's spot check (wb_bench_opts): one timed run reads other rows
  * (the held-out set shifted by 1 .. n-1 samples) into a poisoned output.
- * fresh(c, 0) only points the input back: the spot run may be the last one,
- * and its output is then the one checked after the timing (out_shift). */
+ * fresh(c, 0) points the input back; wb_time then runs the work once more,
+ * and out_shift says which rows the output was computed from. */
 static void fwd_fresh(void *p, unsigned long long salt)
 {
     fwd_ctx *c = p;

@@ -445,9 +445,8 @@ static int verify_sample(const float *hp, const float *dacc, int n, float eps2, 
 }
 
 /* The timing's spot check (wb_bench_opts): one timed run on new bodies with
- * a poisoned output, its accelerations then checked. fresh(ctx, 0) puts the
- * benchmark's bodies back and runs the work once more, untimed, so the
- * output is theirs again whichever sample the spot check took. */
+ * a poisoned output, its accelerations then checked; fresh(ctx, 0) puts the
+ * benchmark's bodies back (wb_time then runs the work once more). */
 static void acc_fresh(void *p, unsigned long long salt)
 {
     acc_ctx *c = p;
@@ -461,7 +460,6 @@ static void acc_fresh(void *p, unsigned long long salt)
     }
     wb_h2d((void *)c->pos, h, (size_t)c->n * 16);
     wb_dpoison(c->acc, (size_t)c->n * 12);
-    if (!salt) acc_work(c);
 }
 
 static int acc_check(void *p, char *why, size_t size)
