@@ -38,6 +38,12 @@ double   wb_rng_unit(wb_rng *r);
 int64_t  wb_rng_int(wb_rng *r, int64_t lo, int64_t hi);
 
 void wb_fill_uniform_f32(wb_rng *r, float *v, size_t n, float lo, float hi);
+
+/* Plants non-finite values in v[0..n) (n >= 2) for a sum's NaN/Inf test,
+ * case k: 0 a NaN at a random place, 1 a +Inf at a random place, 2 +Inf first
+ * and -Inf last. Returns the sum it must give (NaN, +Inf, NaN); *what names
+ * the case. */
+float wb_plant_nonfinite(wb_rng *r, float *v, size_t n, int k, const char **what);
 void wb_fill_uniform_f64(wb_rng *r, double *v, size_t n, double lo, double hi);
 void wb_fill_u32(wb_rng *r, uint32_t *v, size_t n, uint32_t mod);
 

@@ -1,6 +1,8 @@
 /* wb_rand.c — xoshiro256** seeded through splitmix64. */
 #include "wb_rand.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +110,16 @@ int64_t wb_rng_int(wb_rng *r, int64_t lo, int64_t hi)
 {
     uint64_t span = (uint64_t)(hi - lo) + 1;
     return span == 0 ? (int64_t)wb_rng_u64(r) : lo + (int64_t)(wb_rng_u64(r) % span);
+}
+
+float wb_plant_nonfinite(wb_rng *r, float *v, size_t n, int k, const char **what)
+{
+    size_t at = (size_t)wb_rng_int(r, 0, (int64_t)n - 1);
+    *what = k == 0 ? "a NaN" : k == 1 ? "+Inf" : "+Inf and -Inf";
+    if (k == 0) v[at] = NAN;
+    else if (k == 1) v[at] = INFINITY;
+    else v[0] = INFINITY, v[n - 1] = -INFINITY;
+    return k == 1 ? INFINITY : NAN;
 }
 
 void wb_fill_uniform_f32(wb_rng *r, float *v, size_t n, float lo, float hi)

@@ -124,12 +124,8 @@ START_TEST(reduce_nan_inf)
     size_t n = (size_t)wb_rng_int(&rng, 2, 100000);
     float *hx = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    size_t at = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
-    const char *what = _i == 0 ? "a NaN" : _i == 1 ? "+Inf" : "+Inf and -Inf";
-    float want = _i == 1 ? INFINITY : NAN;
-    if (_i == 0) hx[at] = NAN;
-    else if (_i == 1) hx[at] = INFINITY;
-    else hx[0] = INFINITY, hx[n - 1] = -INFINITY;
+    const char *what;
+    float want = wb_plant_nonfinite(&rng, hx, n, _i, &what);
     for (int v = 1; v <= REDUCE_VERSIONS; v++) {
         float got = run_reduce(v, hx, n, 0);
         ck_assert_msg(wb_close(got, want, 0, 0), "v%d, n=%zu with %s: sum %g, expected %g", v, n, what, got, want);
