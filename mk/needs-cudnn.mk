@@ -10,7 +10,7 @@
 # and no system cuDNN that is the only copy). Looked up once per make run.
 CUDNN_INCLUDE ?= $(eval CUDNN_INCLUDE := $(shell \
   for d in $(CUDA_HOME)/include /usr/local/cuda/include /usr/include; do [ -f $$d/cudnn.h ] && { echo $$d; exit 0; }; done; \
-  python3 -c 'import nvidia.cudnn, os; d = os.path.join(os.path.dirname(nvidia.cudnn.__file__), "include"); print(d if os.path.isfile(os.path.join(d, "cudnn.h")) else "")' 2>/dev/null))$(CUDNN_INCLUDE)
+  python3 -c 'import nvidia.cudnn, os; d = os.path.join(list(nvidia.cudnn.__path__)[0], "include"); print(d if os.path.isfile(os.path.join(d, "cudnn.h")) else "")' 2>/dev/null))$(CUDNN_INCLUDE)
 
 NEEDS_cudnn_NVF = -I$(or $(CUDNN_INCLUDE),/cudnn-headers-not-found)
 NEEDS_cudnn_DEP = $(if $(CUDNN_INCLUDE),,cudnn-headers-missing)

@@ -17,7 +17,8 @@
  *      toolkit's cuDNN, a distribution package);
  *   3. the cuDNN of a Python environment (the PyPI package nvidia-cudnn-cu*,
  *      which torch installs): nvidia/cudnn/lib under the usual site-packages
- *      and dist-packages folders, and under $WB_CUDNN_DIR if set.
+ *      and dist-packages folders, under $WB_CUDNN_DIR if set, and last where
+ *      the python3 on PATH says its nvidia.cudnn package is.
  * cuDNN 9 is a small dispatcher that opens its sub-libraries
  * (libcudnn_graph, libcudnn_ops, ...) by name when first used; in a Python
  * folder those are not on the loader's path, so they are opened first, from

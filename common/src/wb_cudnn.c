@@ -74,6 +74,16 @@ int wb_cudnn_open(char *why, size_t n)
             globfree(&g);
         }
     }
+    /* last, ask the Python on PATH where its cuDNN package is (a virtual
+     * environment, a conda or user install the patterns above miss) */
+    FILE *py = popen("python3 -c 'import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], \"lib\"))' 2>/dev/null", "r");
+    if (py) {
+        char d[900] = "";
+        int got = fgets(d, sizeof d, py) != NULL;
+        pclose(py);
+        d[strcspn(d, "\n")] = 0;
+        if (got && *d && try_dir(d, err, sizeof err)) return 1;
+    }
     snprintf(why, n, "no loadable cuDNN 9 (set WB_CUDNN_LIB=/path/to/libcudnn.so.9); last error: %s", err);
     return 0;
 }
