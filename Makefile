@@ -141,7 +141,8 @@ $(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
 
 # Third-party headers a week `needs:` come from mk/needs-NAME.mk, which sets
 # NEEDS_NAME_NVF (nvcc flags), NEEDS_NAME_DEP (what to fetch first) and,
-# optionally, NEEDS_NAME_CFLAGS (for the week's C test).
+# optionally, NEEDS_NAME_CFLAGS (for the week's C test) and NEEDS_NAME_LIBS
+# (link flags).
 -include $(sort $(wildcard mk/needs-*.mk))
 
 # Code shared by the weeks of one phase lives in phaseP/common/: its headers
@@ -161,7 +162,7 @@ uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(
 week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
 week_dep = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_DEP))
 week_cflags = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_CFLAGS))
-week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)))
+week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_LIBS)))
 
 define phase_common_rules
 $(BUILD)/$(1)/common/%.o: $(1)/common/%.cu $(NVCC_STAMP) | $(DEPS_OK)
