@@ -140,12 +140,13 @@ static void fill_softmax_rows(wb_rng *rng, float *S, size_t rows, int L)
  * grows with |x - max| (x - max is rounded to 2^-24 of itself in float, and
  * exp turns an error in its argument into the same relative error), and the
  * sum of L positive terms in float errs by at most L u relative in any
- * order; 16 u covers expf's own error (a few ulp), 1/sum and the product. Fully masked
- * rows want exact zeros (tolerance 0), NaN rows NaN. */
+ * order; 16 u covers expf's own error (a few ulp), 1/sum and the
+ * product. Fully masked rows and masked entries want exact zeros (tolerance
+ * 0), NaN rows NaN. */
 static void softmax_ref(const float *S, double *ref, double *tol, size_t rows, int L)
 {
     for (size_t r = 0; r < rows; r++) {
-        const float *x = S + r * (size_t)L;
+        const float *x = &S[(size_t)L * r];
         double m = -INFINITY;
         int nan = 0;
         for (int j = 0; j < L; j++) {
