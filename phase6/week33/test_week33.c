@@ -245,8 +245,8 @@ static void check_rows(const float *dS, size_t r0, size_t nr, int H, int L, cons
     wb_cmp cmp;
     wb_compare_u32("S bits", got, want, nr * L, &cmp);
     char what[160];
-    snprintf(what, sizeof what, "attn_mask causal and padded, rows %zu..%zu of %d x %d x %d (flat indices from %zu)", r0,
-             r0 + nr - 1, (int)(r0 / ((size_t)L * H)), H, L, r0 * L);
+    snprintf(what, sizeof what, "attn_mask causal and padded, H %d, L %d: rows %zu..%zu (batch %d; flat indices from %zu)", H,
+             L, r0, r0 + nr - 1, (int)(r0 / ((size_t)L * H)), r0 * L);
     WB_EXPECT_CMP(cmp, what);
 }
 
