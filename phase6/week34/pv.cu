@@ -1,0 +1,20 @@
+/* pv.cu — week 34, exercise 2: O = P V for B * H heads in one
+ * strided-batched GEMM.
+ *
+ * Row-major O (L x D) = P (L x L) V (L x D) is column-major O^T = V^T P^T.
+ * Read by columns, V's storage is V^T (D x L, ld D) and P's is P^T (L x L,
+ * ld L): both are what the product needs, so neither is transposed:
+ * m = D, n = L, k = L, A = V (lda = D), B = P (ldb = L), C = O (ldc = D).
+ * Heads are L * D floats apart in V and O, L * L in P. */
+#include <limits.h>
+#include "pv.h"
+
+cublasStatus_t attn_pv(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D)
+{
+    /* TODO: as week 33's attn_qkt: refuse bad sizes, return early when there
+     * is nothing to do, then one cublasSgemmStridedBatched call. Work out the
+     * column-major view (the comment at the top): here neither operand is
+     * transposed. beta = 0: O may hold NaN. */
+    (void)h, (void)P, (void)V, (void)O, (void)B, (void)H, (void)L, (void)D;
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+}

@@ -1,0 +1,75 @@
+/* attention.cu — week 34, exercise 3: naive attention end to end, and the
+ * traffic model that says why it is slow.
+ *
+ * The four steps each make a full pass over the B * H * L * L scores in DRAM
+ * (at B 4, H 16, L 4096 that is 4.3 GB a pass), while the inputs and the
+ * output are only 4 * B * H * L * D floats (0.54 GB at D 128): the work is
+ * O(L^2 D), the traffic O(L^2) where it could be O(L D). */
+#include <limits.h>
+#include "attention.h"
+#include "qkt.h"     /* week 33 */
+#include "mask.h"    /* week 33 */
+#include "softmax.h"
+#include "pv.h"
+
+cublasStatus_t attention(cublasHandle_t h, const float *Q, const float *K, const float *V, float *O, float *work,
+                         int B, int H, int L, int D, int causal, const int *kv_len)
+{
+    //@solution
+    if (B < 0 || H < 0 || L < 0 || D < 1 || (long long)B * H > INT_MAX) return CUBLAS_STATUS_INVALID_VALUE;
+    size_t rows = (size_t)B * H * L;
+    if (rows == 0) return CUBLAS_STATUS_SUCCESS;
+    cublasStatus_t st = attn_qkt(h, Q, K, work, B, H, L, D);
+    if (st != CUBLAS_STATUS_SUCCESS) return st;
+    if (attn_mask(work, B, H, L, causal, kv_len) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (attn_softmax(work, work, rows, L) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    return attn_pv(h, work, V, O, B, H, L, D);
+    //@starter
+    //| /* TODO: refuse bad sizes, then the four steps in order, scores in work:
+    //|  * attn_qkt and attn_mask (week 33), attn_softmax in place, attn_pv.
+    //|  * Return the first failure (a kernel's cudaError_t becomes
+    //|  * CUBLAS_STATUS_EXECUTION_FAILED). */
+    //| (void)h, (void)Q, (void)K, (void)V, (void)O, (void)work, (void)B, (void)H, (void)L, (void)D;
+    //| (void)causal, (void)kv_len;
+    //| return CUBLAS_STATUS_NOT_SUPPORTED;
+    //@end
+}
+
+double attn_naive_bytes(int B, int H, int L, int D, int causal)
+{
+    //@solution
+    double heads = (double)B * H, l = L, d = D;
+    double qkt = heads * (2 * l * d + l * l);
+    double mask = causal ? heads * l * (l - 1) / 2 : 0;
+    double softmax = heads * 2 * l * l;
+    double pv = heads * (l * l + 2 * l * d);
+    return 4.0 * (qkt + mask + softmax + pv);
+    //@starter
+    //| /* TODO: the model in attention.h, step by step, in floats, times 4. Use
+    //|  * double throughout: B H L^2 passes 2^31 for real sizes. */
+    //| (void)B, (void)H, (void)L, (void)D, (void)causal;
+    //| return 0.0;
+    //@end
+}
+
+double attn_fused_bytes(int B, int H, int L, int D)
+{
+    //@solution
+    return 4.0 * 4.0 * B * H * (double)L * D;
+    //@starter
+    //| /* TODO: read Q, K, V and write O, once each. */
+    //| (void)B, (void)H, (void)L, (void)D;
+    //| return 0.0;
+    //@end
+}
+
+double attn_flops(int B, int H, int L, int D)
+{
+    //@solution
+    return 4.0 * B * H * (double)L * L * D;
+    //@starter
+    //| /* TODO: two GEMMs of 2 L^2 D flops per head. */
+    //| (void)B, (void)H, (void)L, (void)D;
+    //| return 0.0;
+    //@end
+}
