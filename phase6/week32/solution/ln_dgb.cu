@@ -29,6 +29,7 @@
 #define DGB_MIN_ROWS 32   /* rows a chunk at least (but the last) */
 #define DGB_MAX_PARTS 1024
 #define DGB_MAX_PARTIALS (1 << 20)
+#define DGB_BATCH 4       /* rows a thread loads before it adds them */
 
 static int dgb_parts(int rows, int cols)
 {
@@ -37,6 +38,34 @@ static int dgb_parts(int rows, int cols)
     long long cap = cols > 0 ? ((long long)DGB_MAX_PARTIALS + cols - 1) / cols : 1;
     if (p > cap) p = cap;
     return p < 1 ? 1 : (int)p;
+}
+
+/* W consecutive floats of x and of dy from offset off (16-byte aligned when W = 4). */
+template <int W>
+static __device__ __forceinline__ void load_cols(const float *__restrict__ x, const float *__restrict__ dy, size_t off,
+                                                 float (&xv)[W], float (&dv)[W])
+{
+    if constexpr (W == 4) {
+        const float4 a = *reinterpret_cast<const float4 *>(x + off);
+        const float4 d = *reinterpret_cast<const float4 *>(dy + off);
+        xv[0] = a.x, xv[1] = a.y, xv[2] = a.z, xv[3] = a.w;
+        dv[0] = d.x, dv[1] = d.y, dv[2] = d.z, dv[3] = d.w;
+    } else {
+        xv[0] = x[off];
+        dv[0] = dy[off];
+    }
+}
+
+/* One row's contribution to this lane's W columns. */
+template <int W>
+static __device__ __forceinline__ void add_row(const float (&xv)[W], const float (&dv)[W], float mu, float rs,
+                                               float (&ag)[W], float (&ab)[W])
+{
+#pragma unroll
+    for (int k = 0; k < W; k++) {
+        ag[k] = fmaf(dv[k], (xv[k] - mu) * rs, ag[k]);
+        ab[k] += dv[k];
+    }
 }
 
 /* Stage 1: block b takes column tile b % tiles and row chunk b / tiles. */
@@ -54,25 +83,24 @@ dgb_partial(const float *__restrict__ x, const float *__restrict__ dy, const flo
 #pragma unroll
     for (int k = 0; k < W; k++) ag[k] = 0.f, ab[k] = 0.f;
     if (c0 < cols) { /* W = 4 only when cols % 4 == 0: then c0 + 3 < cols too */
-#pragma unroll 4
-        for (long long r = r0 + threadIdx.y; r < r1; r += DGB_TY) {
-            const float mu = mean[r], rs = rstd[r];
-            const size_t off = (size_t)r * cols + c0;
-            float xv[W], dv[W];
-            if constexpr (W == 4) {
-                const float4 a = *reinterpret_cast<const float4 *>(x + off);
-                const float4 d = *reinterpret_cast<const float4 *>(dy + off);
-                xv[0] = a.x, xv[1] = a.y, xv[2] = a.z, xv[3] = a.w;
-                dv[0] = d.x, dv[1] = d.y, dv[2] = d.z, dv[3] = d.w;
-            } else {
-                xv[0] = x[off];
-                dv[0] = dy[off];
+        long long r = r0 + threadIdx.y;
+        /* DGB_BATCH rows at a time, all their loads first: 2 DGB_BATCH loads in
+         * flight per thread. The rows are still added in order r, r + 8, ... */
+        for (; r + (DGB_BATCH - 1) * DGB_TY < r1; r += DGB_BATCH * DGB_TY) {
+            float xv[DGB_BATCH][W], dv[DGB_BATCH][W], mu[DGB_BATCH], rs[DGB_BATCH];
+#pragma unroll
+            for (int u = 0; u < DGB_BATCH; u++) {
+                const long long ru = r + u * DGB_TY;
+                mu[u] = mean[ru], rs[u] = rstd[ru];
+                load_cols<W>(x, dy, (size_t)ru * cols + c0, xv[u], dv[u]);
             }
 #pragma unroll
-            for (int k = 0; k < W; k++) {
-                ag[k] = fmaf(dv[k], (xv[k] - mu) * rs, ag[k]);
-                ab[k] += dv[k];
-            }
+            for (int u = 0; u < DGB_BATCH; u++) add_row<W>(xv[u], dv[u], mu[u], rs[u], ag, ab);
+        }
+        for (; r < r1; r += DGB_TY) { /* the chunk's last rows */
+            float xv[W], dv[W];
+            load_cols<W>(x, dy, (size_t)r * cols + c0, xv, dv);
+            add_row<W>(xv, dv, mean[r], rstd[r], ag, ab);
         }
     }
 #pragma unroll
