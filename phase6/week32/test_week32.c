@@ -49,39 +49,42 @@ static double ln_loss(const double *x, const double *gamma, const double *beta, 
 
 static double fmax_num(double a, double b) { return isnan(b) ? a : (b > a ? b : a); }
 
-/* The test's analytic backward (the formulas of ln_dx.h and ln_dgb.h). When
- * dxs, dgs, dbs are not NULL they get the scale each result's float rounding
- * is judged against: per row of dx, rstd * max|g| * (1 + max xhat^2) (the
- * size of the terms dx is made of); per column, the sums of |dy xhat| and of
- * |dy| (a float sum is off by a few ulps of the sum of its |terms|). */
+/* The test's analytic backward: the definitions of ln_dx.h and ln_dgb.h,
+ * with xhat and g of a row kept in arrays. When dxs, dgs, dbs are not NULL
+ * they get the scale each result's float rounding is judged against: per
+ * row of dx, rstd * max|g| * (1 + max xhat^2) (the size of the terms dx is
+ * made of); per column, the sums of |dy xhat| and of |dy| (a float sum is
+ * off by a few ulps of the sum of its |terms|). */
 static void ref_backward(const double *x, const double *gamma, const double *mean, const double *rstd,
                          const double *dy, double *dx, double *dgamma, double *dbeta, int rows, int cols,
                          double *dxs, double *dgs, double *dbs)
 {
     if (cols <= 0) return;
-    for (int j = 0; j < cols; j++) {
-        dgamma[j] = 0, dbeta[j] = 0;
-        if (dgs) dgs[j] = 0, dbs[j] = 0;
-    }
-    for (int i = 0; i < rows; i++) {
-        const double *xr = x + (size_t)i * cols, *dyr = dy + (size_t)i * cols;
-        double *dxr = dx + (size_t)i * cols;
-        const double mu = mean[i], rs = rstd[i];
-        double s1 = 0, s2 = 0, maxg = 0, maxxh = 0;
-        for (int j = 0; j < cols; j++) {
-            const double xh = (xr[j] - mu) * rs, g = dyr[j] * gamma[j];
-            s1 += g, s2 += g * xh;
-            dgamma[j] += dyr[j] * xh, dbeta[j] += dyr[j];
-            maxg = fmax_num(maxg, fabs(g)), maxxh = fmax_num(maxxh, fabs(xh));
-            if (dgs) dgs[j] += fabs(dyr[j] * xh), dbs[j] += fabs(dyr[j]);
+    const size_t nc = (size_t)cols;
+    const double inv = 1.0 / cols;
+    double *xh = wb_hmalloc(nc * 8), *g = wb_hmalloc(nc * 8);
+    memset(dgamma, 0, nc * 8), memset(dbeta, 0, nc * 8);
+    if (dgs) memset(dgs, 0, nc * 8), memset(dbs, 0, nc * 8);
+    for (size_t r = 0; r < (size_t)(rows > 0 ? rows : 0); r++) {
+        const size_t o = r * nc;
+        double sum_g = 0, sum_gxh = 0, big_g = 0, big_xh = 0;
+        for (size_t j = 0; j < nc; j++) {
+            xh[j] = (x[o + j] - mean[r]) * rstd[r];
+            g[j] = dy[o + j] * gamma[j];
+            sum_g += g[j];
+            sum_gxh += g[j] * xh[j];
+            big_g = fmax_num(big_g, fabs(g[j]));
+            big_xh = fmax_num(big_xh, fabs(xh[j]));
         }
-        const double c1 = s1 / cols, c2 = s2 / cols;
-        for (int j = 0; j < cols; j++) {
-            const double xh = (xr[j] - mu) * rs, g = dyr[j] * gamma[j];
-            dxr[j] = rs * (g - c1 - xh * c2);
+        for (size_t j = 0; j < nc; j++) {
+            dx[o + j] = rstd[r] * (g[j] - inv * sum_g - inv * sum_gxh * xh[j]);
+            dgamma[j] += dy[o + j] * xh[j];
+            dbeta[j] += dy[o + j];
+            if (dgs) dgs[j] += fabs(dy[o + j] * xh[j]), dbs[j] += fabs(dy[o + j]);
         }
-        if (dxs) dxs[i] = rs * maxg * (1 + maxxh * maxxh);
+        if (dxs) dxs[r] = rstd[r] * big_g * (1 + big_xh * big_xh);
     }
+    free(xh), free(g);
 }
 
 /* Fail the test unless every got[k] is within tol * scale[k / per] + tol * |ref[k]|

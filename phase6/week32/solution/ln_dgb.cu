@@ -127,7 +127,7 @@ dgb_final(const float *__restrict__ pg, const float *__restrict__ pb, float *__r
           float *__restrict__ dbeta, int parts, int cols)
 {
     __shared__ float sg[32][32], sb[32][32];
-    const int c = blockIdx.x * 32 + threadIdx.x;
+    const int c = 32 * blockIdx.x + threadIdx.x; /* this thread's column */
     float g = 0.f, b = 0.f;
     if (c < cols) {
 #pragma unroll 4

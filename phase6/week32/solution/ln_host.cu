@@ -20,20 +20,20 @@ void ln_backward_host(const double *x, const double *gamma, const double *mean, 
     //@solution
     if (cols <= 0) return;
     for (int j = 0; j < cols; j++) dgamma[j] = 0, dbeta[j] = 0;
-    for (int i = 0; i < rows; i++) {
-        const double *xr = x + (size_t)i * cols, *dyr = dy + (size_t)i * cols;
-        double *dxr = dx + (size_t)i * cols;
-        const double mu = mean[i], rs = rstd[i];
+    /* row by row, the three row pointers stepping one row each time */
+    for (int i = 0; i < rows; i++, x += cols, dy += cols, dx += cols) {
         double s1 = 0, s2 = 0;
         for (int j = 0; j < cols; j++) {
-            const double xh = (xr[j] - mu) * rs, g = dyr[j] * gamma[j];
-            s1 += g, s2 += g * xh;
-            dgamma[j] += dyr[j] * xh, dbeta[j] += dyr[j];
+            const double xhat = (x[j] - mean[i]) * rstd[i], gj = dy[j] * gamma[j];
+            s1 += gj;
+            s2 += gj * xhat;
+            dgamma[j] += dy[j] * xhat;
+            dbeta[j] += dy[j];
         }
-        const double c1 = s1 / cols, c2 = s2 / cols;
+        s1 /= cols, s2 /= cols; /* now the two means */
         for (int j = 0; j < cols; j++) {
-            const double xh = (xr[j] - mu) * rs, g = dyr[j] * gamma[j];
-            dxr[j] = rs * (g - c1 - xh * c2);
+            const double xhat = (x[j] - mean[i]) * rstd[i], gj = dy[j] * gamma[j];
+            dx[j] = rstd[i] * (gj - s1 - xhat * s2);
         }
     }
     //@starter
