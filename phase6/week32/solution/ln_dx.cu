@@ -12,7 +12,8 @@
  * 16-byte aligned, and cols <= 8192, each thread keeps its V float4 of x and
  * of dy in registers between the sums and the output pass (V <= 8, a template
  * parameter): the row is read from DRAM once. The block is 128 threads up to
- * cols = 4096 and 256 up to 8192. Every other shape goes to a loop kernel
+ * cols = 4096 (fewer below 512 columns: one float4 a thread, whole warps)
+ * and 256 up to 8192. Every other shape goes to a loop kernel
  * that reads the row twice (the second time from L1 or L2): correct for any
  * cols and alignment, and slower. */
 #include <stdint.h>
