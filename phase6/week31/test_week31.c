@@ -218,7 +218,7 @@ typedef struct {
 static void ln_run_one(int method, const float *hx, const float *hg, const float *hb, int rows, int cols,
                        size_t ox, size_t op, size_t oy, ln_run *run)
 {
-    size_t n = (size_t)rows * (size_t)cols;
+    size_t n = (size_t)rows * (size_t)cols; /* elements of x and y */
     run->x = wb_dcopy(hx - ox, (n + ox) * 4);
     run->g = wb_dcopy(hg - op, ((size_t)cols + op) * 4);
     run->b = wb_dcopy(hb - op, ((size_t)cols + op) * 4);
@@ -245,7 +245,7 @@ static void ln_run_free(ln_run *run)
  * carry `ox`/`op` floats of lead so the device copies can start misaligned. */
 static void check_layernorm(wb_rng *rng, int method, int rows, int cols, size_t ox, size_t op, size_t oy)
 {
-    size_t n = (size_t)rows * (size_t)cols;
+    size_t n = (size_t)rows * (size_t)cols; /* elements of x and y */
     float *bx = wb_hmalloc((n + ox + 1) * 4), *bg = wb_hmalloc(((size_t)cols + op) * 4),
           *bb = wb_hmalloc(((size_t)cols + op) * 4);
     float *hx = bx + ox, *hg = bg + op, *hb = bb + op;
@@ -406,7 +406,7 @@ static void rms_ref(const float *x, const float *g, double *y, double *rstd, int
 
 static void check_rmsnorm(wb_rng *rng, int rows, int cols, size_t ox, size_t op, size_t oy)
 {
-    size_t n = (size_t)rows * (size_t)cols;
+    size_t n = (size_t)rows * (size_t)cols; /* elements of x and y */
     float *bx = wb_hmalloc((n + ox + 1) * 4), *bg = wb_hmalloc(((size_t)cols + op) * 4);
     float *hx = bx + ox, *hg = bg + op;
     double *ref = wb_hmalloc(n * 8 + 8), *rref = wb_hmalloc((size_t)rows * 8 + 8);

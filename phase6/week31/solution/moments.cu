@@ -42,7 +42,7 @@ void moments_twopass(const float *x, size_t n, float *mean, float *var)
         return;
     }
     float s = 0.f;
-    for (size_t i = 0; i < n; i++) s += x[i];
+    for (const float *p = x; p < x + n; p++) s += *p; /* index order, in float */
     const float m = s / (float)n;
     float q = 0.f;
     for (size_t i = 0; i < n; i++) {
