@@ -17,8 +17,10 @@
  *   two-pass: block_sum of x -> mean; block_sum of (x - mean)^2 -> var.
  *             Two block reductions, the most accurate (the deviations are
  *             formed before anything is squared).
- *   Welford:  every thread runs Welford's update over its own elements,
- *             then (n, mean, M2) triples are merged by Chan's formula, first
+ *   Welford:  every thread runs Welford's update over its own elements
+ *             (four running states, one per float4 lane, so the divisions
+ *             form four short chains, not one long one), then (n, mean, M2)
+ *             triples are merged by Chan's formula: the thread's four, then
  *             across the warp with shuffles, then across the warps through
  *             shared memory. One reduction; stable.
  *   sumsq:    sum and sum of squares in one block reduction of two values;

@@ -17,8 +17,10 @@
  *   two-pass: block_sum of x -> mean; block_sum of (x - mean)^2 -> var.
  *             Two block reductions, the most accurate (the deviations are
  *             formed before anything is squared).
- *   Welford:  every thread runs Welford's update over its own elements,
- *             then (n, mean, M2) triples are merged by Chan's formula, first
+ *   Welford:  every thread runs Welford's update over its own elements
+ *             (four running states, one per float4 lane, so the divisions
+ *             form four short chains, not one long one), then (n, mean, M2)
+ *             triples are merged by Chan's formula: the thread's four, then
  *             across the warp with shuffles, then across the warps through
  *             shared memory. One reduction; stable.
  *   sumsq:    sum and sum of squares in one block reduction of two values;
@@ -166,15 +168,22 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
         }
         var = block_sum(q, sh + 32) / (float)cols;
     } else if (METHOD == LN_WELFORD) {
-        wf a = { 0.f, 0.f, 0.f };
+        /* four running states, one per float4 lane: four independent chains of
+         * at most LN_V updates (each has a division), not one chain of 4 LN_V */
+        wf a[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) a[j].n = a[j].m = a[j].m2 = 0.f;
 #pragma unroll
         for (int k = 0; k < LN_V; k++) {
             const int g = threadIdx.x + k * blockDim.x;
 #pragma unroll
             for (int j = 0; j < 4; j++)
-                if (4 * g + j < cols) wf_push(a, get(v[k], j));
+                if (4 * g + j < cols) wf_push(a[j], get(v[k], j));
         }
-        const wf t = block_welford(a, sh);
+        wf_merge(a[0], a[1].n, a[1].m, a[1].m2);
+        wf_merge(a[2], a[3].n, a[3].m, a[3].m2);
+        wf_merge(a[0], a[2].n, a[2].m, a[2].m2);
+        const wf t = block_welford(a[0], sh);
         mean = t.m;
         var = t.m2 / (float)cols;
     } else {
