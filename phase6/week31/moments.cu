@@ -1,0 +1,35 @@
+/* moments.cu — week 31, exercise 1: mean and variance three ways, on the CPU,
+ * in float (moments.h says what each computes).
+ *
+ * Why the single pass fails: with x = 1e4 + noise of size 1, x*x is about
+ * 1e8, where one float step (ulp) is 8. The sum of squares and mean*mean are
+ * both near 1e8 and carry errors of several units; their difference, the
+ * variance (about 0.33 here), is lost entirely and may come out negative.
+ * The two-pass form subtracts the mean first, so it squares numbers of size
+ * 1; Welford's update keeps a running mean and adds up squared deviations
+ * from it, also numbers of size 1. Its error grows with |mean| / std only to
+ * first order (the rounding of the running mean), not to second order. */
+#include "moments.h"
+
+void moments_sumsq(const float *x, size_t n, float *mean, float *var)
+{
+    /* TODO: one loop adding x[i] and x[i] * x[i] in two float sums, then
+     * mean = s / n and var = q / n - mean * mean (no clamp). n == 0 gives 0, 0.
+     * Until you write it, *mean and *var keep what the caller put there. */
+    (void)x, (void)n, (void)mean, (void)var;
+}
+
+void moments_twopass(const float *x, size_t n, float *mean, float *var)
+{
+    /* TODO: first loop: the float sum, mean = s / n; second loop: the float
+     * sum of (x[i] - mean)^2, var = that / n. n == 0 gives 0, 0. */
+    (void)x, (void)n, (void)mean, (void)var;
+}
+
+void moments_welford(const float *x, size_t n, float *mean, float *var)
+{
+    /* TODO: m = 0, M2 = 0; for the k-th element (k from 1): d = x - m,
+     * m += d / k, M2 += d * (x - m) with the NEW m; then var = M2 / n.
+     * n == 0 gives 0, 0. */
+    (void)x, (void)n, (void)mean, (void)var;
+}

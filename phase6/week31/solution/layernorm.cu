@@ -1,0 +1,366 @@
+/* layernorm.cu — week 31, exercise 2: LayerNorm forward, two-pass, Welford
+ * and single-pass (layernorm.h has the contract).
+ *
+ * One block a row. LayerNorm moves 8 bytes an element (x read once, y
+ * written once) and does about 8 flops on it: it is memory-bound, and the
+ * aim is to read each row from DRAM exactly once. So a block loads its row
+ * into registers (each thread keeps LN_V groups of 4 consecutive elements,
+ * group g = threadIdx.x + k * blockDim.x: a warp's loads are contiguous),
+ * reduces it, and writes y from those same registers. The block is as
+ * wide as the row needs: ceil(cols / (4 LN_V)) threads, rounded up to a
+ * warp, so 64 threads for cols = 1024 and 512 for cols = 8192; rows up to
+ * 4 * LN_V * 1024 = 16384 elements fit. Longer rows take the sweep kernel,
+ * which reads the row from global memory once per pass (the later passes
+ * hit L1/L2: a row is at most a few hundred KB and few are in flight).
+ *
+ * The three ways to get mean and var differ only in the reduction:
+ *   two-pass: block_sum of x -> mean; block_sum of (x - mean)^2 -> var.
+ *             Two block reductions, the most accurate (the deviations are
+ *             formed before anything is squared).
+ *   Welford:  every thread runs Welford's update over its own elements
+ *             (four running states, one per float4 lane, so the divisions
+ *             form four short chains, not one long one), then (n, mean, M2)
+ *             triples are merged by Chan's formula: the thread's four, then
+ *             across the warp with shuffles, then across the warps through
+ *             shared memory. One reduction; stable.
+ *   sumsq:    sum and sum of squares in one block reduction of two values;
+ *             var = E[x^2] - mean^2 cancels catastrophically when
+ *             |mean| >> std (x = 1e4 + noise: x^2 ~ 1e8, a float step there is 8).
+ *
+ * Block reductions end with every thread adding the warps' partials from
+ * shared memory in the same order, so all threads hold the same mean and
+ * rstd without another barrier. A barrier before each write to shared
+ * memory keeps the previous reduction's readers safe. */
+#include <math.h>
+#include <stdint.h>
+#include "layernorm.h"
+
+//@solution
+#define LN_V 4              /* groups of 4 elements a thread keeps in registers */
+#define LN_MAX_THREADS 1024
+#define LN_SWEEP_THREADS 512
+#define FULL_MASK 0xffffffffu
+
+enum { LN_TWOPASS = 0, LN_WELFORD = 1, LN_SUMSQ = 2 };
+
+static __device__ __forceinline__ float warp_sum(float v)
+{
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(FULL_MASK, v, off);
+    return v;
+}
+
+/* The sum of v over the block, the same in every thread. sh: 32 floats of
+ * shared memory; blockDim.x a multiple of 32; every thread must call it. */
+static __device__ float block_sum(float v, float *sh)
+{
+    v = warp_sum(v);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    __syncthreads(); /* whoever read sh last is done with it */
+    if (lane == 0) sh[w] = v;
+    __syncthreads();
+    float s = 0.f;
+    for (int i = 0; i < nw; i++) s += sh[i];
+    return s;
+}
+
+/* Two sums in one reduction (the single pass's s and q). sh: 64 floats. */
+static __device__ float2 block_sum2(float a, float b, float *sh)
+{
+    a = warp_sum(a), b = warp_sum(b);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    __syncthreads();
+    if (lane == 0) sh[w] = a, sh[32 + w] = b;
+    __syncthreads();
+    float2 s = make_float2(0.f, 0.f);
+    for (int i = 0; i < nw; i++) s.x += sh[i], s.y += sh[32 + i];
+    return s;
+}
+
+/* Welford's running state: count, mean, sum of squared deviations. */
+struct wf {
+    float n, m, m2;
+};
+
+static __device__ __forceinline__ void wf_push(wf &a, float x)
+{
+    a.n += 1.f;
+    const float d = x - a.m;
+    a.m += d / a.n;
+    a.m2 += d * (x - a.m);
+}
+
+/* Chan et al.: merge the state (nb, mb, m2b) into a. An empty partner
+ * (nb == 0) changes nothing; an empty a takes the partner's state exactly. */
+static __device__ __forceinline__ void wf_merge(wf &a, float nb, float mb, float m2b)
+{
+    if (nb > 0.f) {
+        const float n = a.n + nb, d = mb - a.m, fb = nb / n;
+        a.m += d * fb;
+        a.m2 += m2b + d * d * (a.n * fb);
+        a.n = n;
+    }
+}
+
+/* The block's merged state, the same in every thread. sh: 96 floats. */
+static __device__ wf block_welford(wf a, float *sh)
+{
+    for (int off = 16; off > 0; off >>= 1) {
+        const float nb = __shfl_xor_sync(FULL_MASK, a.n, off);
+        const float mb = __shfl_xor_sync(FULL_MASK, a.m, off);
+        const float m2b = __shfl_xor_sync(FULL_MASK, a.m2, off);
+        wf_merge(a, nb, mb, m2b);
+    }
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    __syncthreads();
+    if (lane == 0) sh[w] = a.n, sh[32 + w] = a.m, sh[64 + w] = a.m2;
+    __syncthreads();
+    wf t = { 0.f, 0.f, 0.f };
+    for (int i = 0; i < nw; i++) wf_merge(t, sh[i], sh[32 + i], sh[64 + i]);
+    return t;
+}
+
+static __device__ __forceinline__ float get(const float4 &v, int j)
+{
+    return j == 0 ? v.x : j == 1 ? v.y : j == 2 ? v.z : v.w;
+}
+static __device__ __forceinline__ void put(float4 &v, int j, float f)
+{
+    if (j == 0) v.x = f;
+    else if (j == 1) v.y = f;
+    else if (j == 2) v.z = f;
+    else v.w = f;
+}
+
+/* Group g of a row (elements 4g .. 4g+3), zeros past the row's end. VEC: one
+ * 16-byte load (cols % 4 == 0 and the row 16-byte aligned). */
+template <bool VEC>
+static __device__ __forceinline__ float4 load_group(const float *__restrict__ r, int g, int cols)
+{
+    if (VEC) return 4 * g < cols ? __ldg(reinterpret_cast<const float4 *>(r) + g) : make_float4(0.f, 0.f, 0.f, 0.f);
+    float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+        if (4 * g + j < cols) put(v, j, __ldg(r + 4 * g + j));
+    return v;
+}
+
+/* mean and rstd of the row held in v[] by the block, by METHOD. */
+template <int METHOD>
+static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int cols, float eps, float *sh, float &mean,
+                                                 float &rstd)
+{
+    float var;
+    if (METHOD == LN_TWOPASS) {
+        float s = 0.f;
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) s += (v[k].x + v[k].y) + (v[k].z + v[k].w); /* zeros past the end */
+        mean = block_sum(s, sh) / (float)cols;
+        float q = 0.f;
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) {
+            const int g = threadIdx.x + k * blockDim.x;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                if (4 * g + j < cols) {
+                    const float d = get(v[k], j) - mean;
+                    q = fmaf(d, d, q);
+                }
+        }
+        var = block_sum(q, sh + 32) / (float)cols;
+    } else if (METHOD == LN_WELFORD) {
+        /* four running states, one per float4 lane: four independent chains of
+         * at most LN_V updates (each has a division), not one chain of 4 LN_V */
+        wf a[4];
+#pragma unroll
+        for (int j = 0; j < 4; j++) a[j].n = a[j].m = a[j].m2 = 0.f;
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) {
+            const int g = threadIdx.x + k * blockDim.x;
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                if (4 * g + j < cols) wf_push(a[j], get(v[k], j));
+        }
+        wf_merge(a[0], a[1].n, a[1].m, a[1].m2);
+        wf_merge(a[2], a[3].n, a[3].m, a[3].m2);
+        wf_merge(a[0], a[2].n, a[2].m, a[2].m2);
+        const wf t = block_welford(a[0], sh);
+        mean = t.m;
+        var = t.m2 / (float)cols;
+    } else {
+        float s = 0.f, q = 0.f;
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) {
+            s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+            q = fmaf(v[k].x, v[k].x, q), q = fmaf(v[k].y, v[k].y, q);
+            q = fmaf(v[k].z, v[k].z, q), q = fmaf(v[k].w, v[k].w, q);
+        }
+        const float2 t = block_sum2(s, q, sh);
+        mean = t.x / (float)cols;
+        var = t.y / (float)cols - __fmul_rn(mean, mean); /* __fmul_rn: no fused multiply-add, so one
+                                                          * element gives exactly 0 */
+        var = var < 0.f ? 0.f : var;                     /* NaN stays NaN */
+    }
+    rstd = 1.0f / sqrtf(var + eps);
+}
+
+/* The row in registers: rows of up to 4 * LN_V * blockDim.x elements. */
+template <int METHOD, bool VEC>
+static __global__ void __launch_bounds__(LN_MAX_THREADS)
+    ln_regs(const float *__restrict__ x, const float *__restrict__ gamma, const float *__restrict__ beta,
+            float *__restrict__ y, float *__restrict__ mean_out, float *__restrict__ rstd_out, int rows, int cols,
+            float eps)
+{
+    __shared__ float sh[96];
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) { /* the same row in the whole block */
+        const float *xr = x + (size_t)row * cols;
+        float *yr = y + (size_t)row * cols;
+        float4 v[LN_V];
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) v[k] = load_group<VEC>(xr, threadIdx.x + k * blockDim.x, cols);
+        float mean, rstd;
+        row_stats<METHOD>(v, cols, eps, sh, mean, rstd);
+        if (threadIdx.x == 0) mean_out[row] = mean, rstd_out[row] = rstd;
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) {
+            const int g = threadIdx.x + k * blockDim.x;
+            if (4 * g >= cols) continue;
+            if (VEC) {
+                const float4 ga = __ldg(reinterpret_cast<const float4 *>(gamma) + g);
+                const float4 be = __ldg(reinterpret_cast<const float4 *>(beta) + g);
+                float4 o;
+                o.x = fmaf((v[k].x - mean) * rstd, ga.x, be.x);
+                o.y = fmaf((v[k].y - mean) * rstd, ga.y, be.y);
+                o.z = fmaf((v[k].z - mean) * rstd, ga.z, be.z);
+                o.w = fmaf((v[k].w - mean) * rstd, ga.w, be.w);
+                reinterpret_cast<float4 *>(yr)[g] = o;
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int c = 4 * g + j;
+                    if (c < cols) yr[c] = fmaf((get(v[k], j) - mean) * rstd, __ldg(gamma + c), __ldg(beta + c));
+                }
+            }
+        }
+    }
+}
+
+/* Rows too long for registers: every pass reads the row from global memory
+ * (the first from DRAM, the others mostly from L2). */
+template <int METHOD>
+static __global__ void __launch_bounds__(LN_SWEEP_THREADS)
+    ln_sweep(const float *__restrict__ x, const float *__restrict__ gamma, const float *__restrict__ beta,
+             float *__restrict__ y, float *__restrict__ mean_out, float *__restrict__ rstd_out, int rows, int cols,
+             float eps)
+{
+    __shared__ float sh[96];
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+        const float *xr = x + (size_t)row * cols;
+        float *yr = y + (size_t)row * cols;
+        float mean, var;
+        if (METHOD == LN_TWOPASS) {
+            float s = 0.f;
+            for (int c = threadIdx.x; c < cols; c += blockDim.x) s += xr[c];
+            mean = block_sum(s, sh) / (float)cols;
+            float q = 0.f;
+            for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+                const float d = xr[c] - mean;
+                q = fmaf(d, d, q);
+            }
+            var = block_sum(q, sh + 32) / (float)cols;
+        } else if (METHOD == LN_WELFORD) {
+            wf a = { 0.f, 0.f, 0.f };
+            for (int c = threadIdx.x; c < cols; c += blockDim.x) wf_push(a, xr[c]);
+            const wf t = block_welford(a, sh);
+            mean = t.m;
+            var = t.m2 / (float)cols;
+        } else {
+            float s = 0.f, q = 0.f;
+            for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+                const float f = xr[c];
+                s += f;
+                q = fmaf(f, f, q);
+            }
+            const float2 t = block_sum2(s, q, sh);
+            mean = t.x / (float)cols;
+            var = t.y / (float)cols - __fmul_rn(mean, mean);
+            var = var < 0.f ? 0.f : var;
+        }
+        const float rstd = 1.0f / sqrtf(var + eps);
+        if (threadIdx.x == 0) mean_out[row] = mean, rstd_out[row] = rstd;
+        for (int c = threadIdx.x; c < cols; c += blockDim.x) yr[c] = fmaf((xr[c] - mean) * rstd, gamma[c], beta[c]);
+    }
+}
+
+template <int METHOD>
+static cudaError_t ln_launch(const float *x, const float *gamma, const float *beta, float *y, float *mean, float *rstd,
+                             int rows, int cols, float eps)
+{
+    if (rows < 0 || !(eps >= 0.f)) return cudaErrorInvalidValue;
+    if (rows == 0) return cudaSuccess;
+    if (cols <= 0) return cudaErrorInvalidValue;
+    const unsigned grid = (unsigned)rows; /* one block a row; rows <= INT_MAX fits grid.x */
+    const int groups = (cols - 1) / 4 + 1;
+    if (groups <= LN_V * LN_MAX_THREADS) {
+        int threads = (groups + LN_V - 1) / LN_V;
+        threads = (threads + 31) / 32 * 32;
+        const bool vec = cols % 4 == 0 && ((uintptr_t)x | (uintptr_t)gamma | (uintptr_t)beta | (uintptr_t)y) % 16 == 0;
+        if (vec) ln_regs<METHOD, true><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+        else ln_regs<METHOD, false><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+    } else {
+        ln_sweep<METHOD><<<grid, LN_SWEEP_THREADS>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+    }
+    return cudaGetLastError();
+}
+//@starter
+//| /* TODO: your kernels go here, with their helpers: a warp sum, a block sum
+//|  * every thread gets, Welford's update and Chan's merge (the hints have them),
+//|  * and a launcher that picks the grid and block. */
+//@end
+
+cudaError_t layernorm_twopass(const float *x, const float *gamma, const float *beta, float *y, float *mean,
+                              float *rstd, int rows, int cols, float eps)
+{
+    //@solution
+    return ln_launch<LN_TWOPASS>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+    //@starter
+    //| /* TODO: one block a row (blockIdx.x = row, a loop if rows > gridDim.x).
+    //|  * Load the row into registers (float4 when cols % 4 == 0 and all four
+    //|  * pointers are 16-byte aligned), block-sum it -> mean, block-sum
+    //|  * (x - mean)^2 over the real elements only -> var, rstd = 1 / sqrtf(var + eps),
+    //|  * then y from the same registers. Thread 0 writes mean[row] and rstd[row].
+    //|  * Check the arguments first (layernorm.h). The hints show a block sum. */
+    //| (void)x, (void)gamma, (void)beta, (void)y, (void)mean, (void)rstd, (void)rows, (void)cols, (void)eps;
+    //| return cudaSuccess;
+    //@end
+}
+
+cudaError_t layernorm_welford(const float *x, const float *gamma, const float *beta, float *y, float *mean,
+                              float *rstd, int rows, int cols, float eps)
+{
+    //@solution
+    return ln_launch<LN_WELFORD>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+    //@starter
+    //| /* TODO: the same kernel shape as the two-pass one, but one reduction:
+    //|  * each thread runs Welford's update (n, m, M2) over its own elements,
+    //|  * then the triples are merged with Chan's formula, across the warp with
+    //|  * __shfl_xor_sync, then across the warps through shared memory.
+    //|  * var = M2 / cols. */
+    //| (void)x, (void)gamma, (void)beta, (void)y, (void)mean, (void)rstd, (void)rows, (void)cols, (void)eps;
+    //| return cudaSuccess;
+    //@end
+}
+
+cudaError_t layernorm_sumsq(const float *x, const float *gamma, const float *beta, float *y, float *mean,
+                            float *rstd, int rows, int cols, float eps)
+{
+    //@solution
+    return ln_launch<LN_SUMSQ>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+    //@starter
+    //| /* TODO: one reduction of two sums, s = sum x and q = sum x*x (in float);
+    //|  * mean = s / cols, var = q / cols - mean * mean, clamped at 0 when negative
+    //|  * (keep NaN: write var < 0 ? 0 : var). The w31.welford-stable test shows
+    //|  * where this goes wrong. */
+    //| (void)x, (void)gamma, (void)beta, (void)y, (void)mean, (void)rstd, (void)rows, (void)cols, (void)eps;
+    //| return cudaSuccess;
+    //@end
+}
