@@ -134,7 +134,8 @@ $(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
 	$(Q)$(WB) make-vars > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; echo ">>> a week.txt is wrong (the line above names it); fix it and run make again."; exit 1; }
 
 # Third-party headers a week `needs:` come from mk/needs-NAME.mk, which sets
-# NEEDS_NAME_NVF (nvcc flags) and NEEDS_NAME_DEP (what to fetch first).
+# NEEDS_NAME_NVF (nvcc flags), NEEDS_NAME_DEP (what to fetch first) and,
+# optionally, NEEDS_NAME_CFLAGS (for the week's C test).
 -include $(sort $(wildcard mk/needs-*.mk))
 
 # Code shared by the weeks of one phase lives in phaseP/common/: its headers
@@ -153,6 +154,7 @@ used_objs = $(foreach v,$($(1)_USES),$(foreach e,$($(v)_EX),$(BUILD)/$(v)/$(call
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
 week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
 week_dep = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_DEP))
+week_cflags = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_CFLAGS))
 week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)))
 
 define phase_common_rules
@@ -180,10 +182,10 @@ $(BUILD)/$(1)/starter-src/%.cu: $(1)/solution/%.cu $(WB)
 	@mkdir -p $$(@D)
 	$(Q)$(WB) strip $$< > $$@
 
-$(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK)
+$(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $$<")
-	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) -MMD -MP -c $$< -o $$@
+	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(call week_cflags,$(1)) -MMD -MP -c $$< -o $$@
 
 # Support files may include a reference exercise of this week or of a used
 # one by name ("EX.cu"): those folders (solution/, which holds only .cu

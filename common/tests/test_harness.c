@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "wb.h"
+#include "wb_cudnn.h"
 
 static char tmpdir[256];
 
@@ -573,6 +574,31 @@ static wb_result sample_result(const char *id, int status)
     return r;
 }
 
+/* wb_cudnn: a path that does not load is refused with its name and nothing
+ * else is tried; without it, the search either loads a cuDNN that has its
+ * entry points or says why none could be loaded. */
+START_TEST(cudnn_loader)
+{
+    char why[600] = "";
+    setenv("WB_CUDNN_LIB", "/nonexistent/libcudnn.so.9", 1);
+    ck_assert_int_eq(wb_cudnn_open(why, sizeof why), 0);
+    ck_assert_ptr_nonnull(strstr(why, "/nonexistent/libcudnn.so.9"));
+    ck_assert_ptr_null(wb_cudnn_sym("cudnnGetVersion"));
+    ck_assert_ptr_null(wb_cudnn_path());
+    unsetenv("WB_CUDNN_LIB");
+    why[0] = 0;
+    if (wb_cudnn_open(why, sizeof why)) {
+        size_t (*version)(void) = (size_t (*)(void))wb_cudnn_sym("cudnnGetVersion");
+        ck_assert_ptr_nonnull(version);
+        ck_assert_uint_ge(version(), 90000);
+        ck_assert_ptr_nonnull(wb_cudnn_path());
+        ck_assert_ptr_nonnull(wb_cudnn_sym("cudnnSoftmaxForward"));
+    } else {
+        ck_assert_ptr_nonnull(strstr(why, "no loadable cuDNN 9"));
+    }
+}
+END_TEST
+
 START_TEST(results_roundtrip)
 {
     make_tmpdir();
@@ -755,6 +781,7 @@ int main(void)
     tcase_add_test(t, meta_parse_and_errors);
     tcase_add_test(t, meta_uses_and_needs);
     tcase_add_test(t, curriculum_map);
+    tcase_add_test(t, cudnn_loader);
     suite_add_tcase(s, t);
     t = tcase_create("results");
     tcase_add_test(t, results_roundtrip);
