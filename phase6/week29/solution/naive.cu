@@ -19,9 +19,8 @@
 //@solution
 static unsigned nv_blocks(size_t work)
 {
-    const size_t cap = (size_t)1 << 20;
-    const size_t g = (work + NV_THREADS - 1) / NV_THREADS;
-    return (unsigned)(g < cap ? g : cap);
+    const size_t blocks = (work + NV_THREADS - 1) / NV_THREADS; /* at most 2^20: the loop covers the rest */
+    return (unsigned)(blocks < ((size_t)1 << 20) ? blocks : ((size_t)1 << 20));
 }
 
 static __global__ void nv_exp(const float *__restrict__ x, float *__restrict__ y, size_t n)
@@ -82,9 +81,9 @@ cudaError_t softmax_naive(const float *x, float *y, float *sums, int rows, int c
 {
     //@solution
     if (rows <= 0 || cols <= 0) return cudaSuccess;
-    const size_t n = (size_t)rows * (size_t)cols;
+    const size_t count = (size_t)rows * cols;
     const unsigned row_blocks = (unsigned)(rows < (1 << 20) ? rows : (1 << 20));
-    nv_exp<<<nv_blocks(n), NV_THREADS>>>(x, y, n);
+    nv_exp<<<nv_blocks(count), NV_THREADS>>>(x, y, count);
     cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess) return e;
     nv_rowsum<<<row_blocks, NV_THREADS>>>(y, sums, rows, cols);

@@ -14,9 +14,9 @@
 void online_stats(const float *x, size_t n, double *m, double *s)
 {
     //@solution
-    double mm = -INFINITY, ss = 0;
-    for (size_t j = 0; j < n; j++) {
-        const double v = x[j];
+    double mm = -INFINITY, ss = 0; /* the running pair */
+    for (size_t k = 0; k < n; k++) { /* one pass */
+        const double v = x[k];
         if (v > mm) {              /* a new max (never true for NaN) */
             ss = ss * exp(mm - v); /* mm = -Inf: exp(-Inf) = 0, and ss was 0 */
             mm = v;
