@@ -1,0 +1,476 @@
+/* test_week30.c — week 30's checkpoints: the online normaliser on the CPU,
+ * the warp and block online softmax and their dispatcher, their speed
+ * against a copy and against cuDNN, and the ladder over row lengths. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "online.h"
+#include "rowsoftmax.h"
+#include "cudnn_yard.h"
+
+#define ATOL 1e-7
+#define RTOL 5e-5
+
+/* The two-pass definition, in double: m = max (NaN skipped, as fmaxf does),
+ * s = sum of exp(x - m) with -Inf entries adding 0 (so a row of -Inf only
+ * gives m = -Inf, s = 0; a +Inf gives s = NaN, Inf - Inf). */
+static void stats_ref(const float *x, size_t n, double *m, double *s)
+{
+    double mm = -INFINITY, ss = 0;
+    for (size_t j = 0; j < n; j++)
+        if (x[j] > mm) mm = x[j];
+    for (size_t j = 0; j < n; j++)
+        if (x[j] != -INFINITY) ss += exp((double)x[j] - mm);
+    *m = mm, *s = ss;
+}
+
+/* The softmax reference: y = exp(x - m) / s with the formula's NaN rows (a
+ * row of -Inf only gives -Inf - (-Inf) = NaN, as the kernels do). */
+static void softmax_ref(const float *x, double *y, int rows, int cols)
+{
+    for (int i = 0; i < rows; i++) {
+        const float *xr = x + (size_t)i * cols;
+        double *yr = y + (size_t)i * cols, m = -INFINITY, s = 0;
+        for (int j = 0; j < cols; j++)
+            if (xr[j] > m) m = xr[j];
+        for (int j = 0; j < cols; j++) s += yr[j] = exp((double)xr[j] - m);
+        for (int j = 0; j < cols; j++) yr[j] /= s;
+    }
+}
+
+static size_t elems(int rows, int cols) { return (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0); }
+
+/* ---------------------------------------------------------------- online (CPU) */
+
+/* Case k of the CPU check: what x holds. */
+static const char *const OC_WHAT[] = { "uniform in [-20, 20]",  "near +1e4",        "near -1e4",
+                                       "increasing (a new max at every element)", "-Inf first, then finite",
+                                       "all -Inf",              "empty",            "a NaN",
+                                       "a +Inf",                "one element",      "over +-1e4, every third -Inf" };
+
+START_TEST(online_cpu)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 2, 200000);
+    const int k = _i;
+    if (k == 6) n = 0;
+    if (k == 9) n = 1;
+    float *x = wb_hmalloc((n ? n : 1) * 4);
+    wb_fill_uniform_f32(&rng, x, n, -20, 20);
+    for (size_t j = 0; j < n; j++) {
+        if (k == 1) x[j] = 1e4f + (float)(wb_rng_unit(&rng) * 16 - 8);
+        if (k == 2) x[j] = -1e4f + (float)(wb_rng_unit(&rng) * 16 - 8);
+        if (k == 3) x[j] = (float)(-50.0 + 100.0 * (double)j / (double)n);
+        if (k == 4 && j < n / 3) x[j] = -INFINITY;
+        if (k == 5) x[j] = -INFINITY;
+        if (k == 10) x[j] = j % 3 == 2 ? -INFINITY : (float)(wb_rng_unit(&rng) * 2e4 - 1e4);
+    }
+    if (k == 7) x[wb_rng_int(&rng, 0, (int64_t)n - 1)] = NAN;
+    if (k == 8) x[wb_rng_int(&rng, 0, (int64_t)n - 1)] = INFINITY;
+    double m = 12345, s = 12345, wm, ws;
+    online_stats(x, n, &m, &s);
+    stats_ref(x, n, &wm, &ws);
+    ck_assert_msg(m == wm || (isnan(m) && isnan(wm)), "online_stats, n=%zu, %s: m = %.17g, expected %.17g", n, OC_WHAT[k],
+                  m, wm);
+    ck_assert_msg(wb_close(s, ws, 0, 1e-9), "online_stats, n=%zu, %s: s = %.17g, expected %.17g (1e-9 relative)", n,
+                  OC_WHAT[k], s, ws);
+    free(x);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- GPU shapes */
+
+typedef cudaError_t (*softmax_fn)(const float *, float *, int, int);
+
+/* Every register size of both kernels, the streamed path past 32768 and for
+ * cols % 4 != 0, rows past 65535, groups of 8 and 16 lanes with a partial
+ * warp of rows. */
+static const int SHAPES[][2] = { { 0, 5 },     { 5, 0 },    { 1, 1 },     { 9, 1 },     { 13, 8 },   { 8, 31 },
+                                 { 9, 32 },    { 8, 33 },   { 37, 64 },   { 9, 100 },   { 8, 256 },  { 9, 512 },
+                                 { 8, 1000 },  { 9, 1024 }, { 8, 1028 },  { 9, 2048 },  { 8, 4096 }, { 9, 8192 },
+                                 { 8, 16388 }, { 9, 32768 }, { 8, 32772 }, { 3, 100003 }, { 70000, 4 }, { 5000, 32 } };
+
+/* Rows 0-7 when rows >= 8: near +1e4, near -1e4, over +-1e4, small with
+ * every third -Inf, all -Inf (NaN), a NaN, a +Inf (NaN), near -1e4 with
+ * every second -Inf. */
+static void specials(wb_rng *rng, float *x, int rows, int cols)
+{
+    if (rows < 8 || cols < 1) return;
+    for (int j = 0; j < cols; j++) {
+        x[j] = 1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
+        x[(size_t)cols + j] = -1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
+        x[2 * (size_t)cols + j] = (float)(wb_rng_unit(rng) * 2e4 - 1e4);
+        if (j % 3 == 1) x[3 * (size_t)cols + j] = -INFINITY;
+        x[4 * (size_t)cols + j] = -INFINITY;
+        x[7 * (size_t)cols + j] = j % 2 ? -INFINITY : -1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
+    }
+    x[5 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = NAN;
+    x[6 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = INFINITY;
+}
+
+static void check_softmax(softmax_fn fn, const char *name, wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
+{
+    size_t n = elems(rows, cols);
+    float *hx = wb_hmalloc((n + ox) * 4);
+    double *ref = wb_hmalloc(n * 8);
+    wb_fill_uniform_f32(rng, hx, n + ox, -20, 20);
+    specials(rng, hx + ox, rows, cols);
+    softmax_ref(hx + ox, ref, rows, cols);
+    float *dx = wb_dcopy(hx, (n + ox) * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
+    WB_CUDA(fn(dx ? dx + ox : NULL, dy, rows, cols));
+    char what[200];
+    snprintf(what, sizeof what, "%s, rows=%d cols=%d, x+%zu y+%zu%s", name, rows, cols, ox, oy,
+             rows >= 8 && cols > 0 ? " (rows 0-7: near +1e4, near -1e4, over +-1e4, masked, all -Inf, a NaN, a +Inf, "
+                                     "near -1e4 masked)"
+                                   : "");
+    wb_expect_dout_f32_f64(&y, ref, n, ATOL, RTOL, what);
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx), free(ref);
+}
+
+/* Misaligned x or y (by one float: i & 1, i & 2), and cols that are not a
+ * multiple of 4. */
+static void check_offsets(softmax_fn fn, const char *name, int i)
+{
+    wb_rng rng = wb_rng_for(name, i);
+    int rows = (int)wb_rng_int(&rng, 8, 64), cols = (int)wb_rng_int(&rng, 1, 3000);
+    if (i % 3 == 0) cols = 4 * (int)wb_rng_int(&rng, 1, 2500); /* i = 0: the float4 paths; i = 3: the same cols, misaligned */
+    check_softmax(fn, name, &rng, rows, cols, (size_t)(i & 1), (size_t)((i >> 1) & 1));
+}
+
+START_TEST(warp_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_softmax(softmax_warp, "softmax_warp", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+}
+END_TEST
+START_TEST(warp_offsets) { check_offsets(softmax_warp, "softmax_warp", _i); }
+END_TEST
+START_TEST(block_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_softmax(softmax_block, "softmax_block", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+}
+END_TEST
+START_TEST(block_offsets) { check_offsets(softmax_block, "softmax_block", _i); }
+END_TEST
+START_TEST(online_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_softmax(softmax_online, "softmax_online", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+}
+END_TEST
+START_TEST(online_offsets) { check_offsets(softmax_online, "softmax_online", _i); }
+END_TEST
+
+/* Past 2^31 elements: 65540 rows of 32768 floats (2 x 8.6 GB), made on the
+ * device. Whole rows are checked where an int index breaks: the first, the
+ * ones that straddle and follow element 2^31, the last, and random ones. */
+START_TEST(online_past_2g)
+{
+    int rows = 65540, cols = 32768;
+    size_t free_b = 0, total_b = 0;
+    WB_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (free_b < 2 * elems(rows, cols) * 4 + (1u << 30)) {
+        printf("  online_past_2g: needs %.1f GB of device memory, %.1f GB free; checked at 8192 rows instead\n",
+               2.0 * elems(rows, cols) * 4 / 1e9, free_b / 1e9);
+        rows = 8192;
+    }
+    const size_t n = elems(rows, cols);
+    wb_rng rng = WB_RNG();
+    const unsigned long long seed = wb_rng_u64(&rng);
+    float *dx = wb_dmalloc(n * 4), *dy = wb_dmalloc(n * 4);
+    wb_dfill_uniform_f32(dx, n, seed, -20, 20);
+    wb_dpoison(dy, n * 4);
+    WB_CUDA(softmax_online(dx, dy, rows, cols));
+    wb_sync();
+    float *hx = wb_hmalloc((size_t)cols * 4), *got = wb_hmalloc((size_t)cols * 4);
+    double *ref = wb_hmalloc((size_t)cols * 8);
+    int check[40], nc = 0;
+    const int fixed[] = { 0, 1, 65535, 65536, 65537, rows - 2, rows - 1 };
+    for (size_t k = 0; k < WB_COUNT(fixed); k++)
+        if (fixed[k] < rows) check[nc++] = fixed[k];
+    while (nc < 32) check[nc++] = (int)wb_rng_int(&rng, 0, rows - 1);
+    for (int k = 0; k < nc; k++) {
+        const size_t base = (size_t)check[k] * cols;
+        for (int j = 0; j < cols; j++) hx[j] = wb_hash_uniform_f32(seed, base + j, -20, 20);
+        softmax_ref(hx, ref, 1, cols);
+        wb_d2h(got, dy + base, (size_t)cols * 4);
+        wb_cmp cmp;
+        wb_compare_f32_f64("y", got, ref, (size_t)cols, ATOL, RTOL, &cmp);
+        char what[160];
+        snprintf(what, sizeof what, "softmax_online, %d x %d, row %d (elements from %zu%s)", rows, cols, check[k], base,
+                 base + cols > ((size_t)1 << 31) ? ", past 2^31: is an index an int?" : "");
+        WB_EXPECT_CMP(cmp, what);
+    }
+    wb_dfree(dx), wb_dfree(dy);
+    free(hx), free(got), free(ref);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- benchmarks */
+
+enum { SEED_X = 30 };
+#define BLO -8.0f
+#define BHI 8.0f
+
+typedef struct {
+    const float *x;
+    float *y;
+    int rows, cols;
+    unsigned long long salt;
+    long cached_row; /* the expectation's cache: one row's max and sum */
+    double m, s;
+} bx_ctx;
+
+static double bx_expect(size_t i, const void *p)
+{
+    bx_ctx *c = (bx_ctx *)p;
+    const long row = (long)(i / (size_t)c->cols);
+    const size_t base = (size_t)row * c->cols;
+    const unsigned long long seed = SEED_X + c->salt;
+    if (row != c->cached_row) {
+        double m = -INFINITY, s = 0;
+        for (int j = 0; j < c->cols; j++) m = fmax(m, wb_hash_uniform_f32(seed, base + j, BLO, BHI));
+        for (int j = 0; j < c->cols; j++) s += exp(wb_hash_uniform_f32(seed, base + j, BLO, BHI) - m);
+        c->cached_row = row, c->m = m, c->s = s;
+    }
+    return exp(wb_hash_uniform_f32(seed, i, BLO, BHI) - c->m) / c->s;
+}
+static void bx_fresh(void *p, unsigned long long salt)
+{
+    bx_ctx *c = p;
+    size_t n = (size_t)c->rows * c->cols;
+    c->salt = salt, c->cached_row = -1;
+    wb_dfill_uniform_f32((float *)c->x, n, SEED_X + salt, BLO, BHI);
+    wb_dpoison(c->y, n * 4);
+}
+static int bx_check(void *p, char *why, size_t size)
+{
+    bx_ctx *c = p;
+    wb_cmp cmp;
+    c->cached_row = -1;
+    if (!wb_dverify_f32("y", c->y, (size_t)c->rows * c->cols, bx_expect, c, 1 << 8, ATOL, RTOL, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+static void bx_yours(void *p)
+{
+    bx_ctx *c = p;
+    WB_CUDA(softmax_online(c->x, c->y, c->rows, c->cols));
+}
+static char g_cudnn_err[256];
+static int g_cudnn_failed;
+static void bx_cudnn(void *p)
+{
+    bx_ctx *c = p;
+    if (!g_cudnn_failed && cudnn_yard_softmax(c->x, c->y, c->rows, c->cols, g_cudnn_err, sizeof g_cudnn_err) != 0)
+        g_cudnn_failed = 1;
+}
+
+/* One row: the work timed (your dispatcher with the spot check, or cuDNN),
+ * then its output verified (samples elements, whole rows re-derived on the
+ * host). bytes = 8 an element: x read once, y written once. */
+static void bx_time(wb_bench_row *r, wb_work_fn fn, bx_ctx *c, int spot, size_t samples)
+{
+    const size_t n = (size_t)c->rows * c->cols;
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    if (spot) o.fresh = bx_fresh, o.check = bx_check;
+    wb_dpoison(c->y, n * 4);
+    g_cudnn_failed = 0;
+    wb_time(fn, c, &o, &r->t);
+    r->n = n, r->bytes = 8.0 * n, r->flops = 4.0 * n, r->unit = "GB/s";
+    r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
+    if (g_cudnn_failed) {
+        wb_bench_invalid(r, g_cudnn_err);
+        return;
+    }
+    wb_cmp cmp;
+    c->cached_row = -1;
+    if (wb_dverify_f32("y", c->y, n, bx_expect, c, samples, ATOL, RTOL, &cmp)) wb_bench_invalid(r, cmp.msg);
+}
+
+static void bx_alloc(bx_ctx *c, size_t n)
+{
+    memset(c, 0, sizeof *c);
+    c->x = wb_dmalloc(n * 4), c->y = wb_dmalloc(n * 4), c->cached_row = -1;
+    wb_dfill_uniform_f32((float *)c->x, n, SEED_X, BLO, BHI);
+}
+
+enum { HEAD_COLS = 4096 };
+
+/* w30.speed: the dispatcher on rows of 4096 floats, wb_bench_bytes() of x,
+ * against a device-to-device copy of x (2 x its bytes: the same 8 bytes an
+ * element, read plus write). */
+static double bench_speed(void)
+{
+    const int rows = (int)(wb_bench_bytes() / 4 / HEAD_COLS);
+    const size_t n = (size_t)rows * HEAD_COLS;
+    bx_ctx c;
+    bx_alloc(&c, n);
+    c.rows = rows, c.cols = HEAD_COLS;
+    const double copy = wb_yard_copy_gbps(n * 4);
+    wb_bench_row r = { .exercise = "rowsoftmax", .variant = "softmax_online, 4096 cols", .yard_name = "COPY",
+                       .yard = copy };
+    bx_time(&r, bx_yours, &c, 1, 1 << 11);
+    wb_dfree((void *)c.x), wb_dfree(c.y);
+    return wb_bench_headline(&r);
+}
+
+/* w30.cudnn: yours and cuDNN on the same x, the same 4096-column rows. Your
+ * output is checked first (a wrong kernel fails here even without cuDNN);
+ * then the checkpoint is SKIP where cuDNN cannot be loaded. */
+static double cudnn_compare(int *skipped, char *why, size_t why_n)
+{
+    const int rows = (int)(wb_bench_bytes() / 4 / HEAD_COLS);
+    const size_t n = (size_t)rows * HEAD_COLS;
+    bx_ctx c;
+    bx_alloc(&c, n);
+    c.rows = rows, c.cols = HEAD_COLS;
+    wb_bench_row r = { .exercise = "rowsoftmax", .variant = "softmax_online, 4096 cols", .yard_name = "cuDNN" };
+    bx_time(&r, bx_yours, &c, 1, 1 << 11);
+    *skipped = 0;
+    double ratio = NAN;
+    if (r.invalid) {
+        wb_bench_emit(&r);
+        snprintf(why, why_n, "your softmax_online is wrong: %s", r.why);
+    } else if (!cudnn_yard_open(why, why_n)) {
+        *skipped = 1;
+    } else {
+        wb_bench_row d = { .exercise = "cudnn", .variant = "cudnnSoftmaxForward, accurate, instance" };
+        c.salt = 0;
+        bx_time(&d, bx_cudnn, &c, 0, 1 << 9);
+        r.yard = d.invalid ? NAN : d.value;
+        wb_bench_emit(&d);
+        wb_bench_emit(&r);
+        ratio = wb_bench_ratio(&r);
+        if (d.invalid) snprintf(why, why_n, "cuDNN's output, the yardstick, is wrong or failed: %s", d.why);
+        else snprintf(why, why_n, "%.0f GB/s against cuDNN %.0f GB/s, %d x %d floats", r.value, d.value, rows,
+                      HEAD_COLS);
+    }
+    wb_dfree((void *)c.x), wb_dfree(c.y);
+    return ratio;
+}
+
+START_TEST(cudnn_speed)
+{
+    int skipped = 0;
+    char why[400];
+    double ratio = cudnn_compare(&skipped, why, sizeof why);
+    if (skipped) wb_skip_test("cuDNN could not be loaded, so there is no yardstick: %s", why);
+    wb_expect_target("w30.cudnn", ratio, why);
+}
+END_TEST
+
+static double bench_cudnn(void)
+{
+    int skipped = 0;
+    char why[400];
+    double ratio = cudnn_compare(&skipped, why, sizeof why);
+    printf("  %s%s\n", skipped ? "cuDNN could not be loaded: " : "", why);
+    return ratio;
+}
+
+/* ---------------------------------------------------------------- the ladder */
+
+static const int LADDER[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768 };
+static int g_no_gnuplot, g_no_cudnn;
+static char g_ladder_note[400];
+
+/* Every row length on the same bytes (wb_bench_bytes() of x, a multiple of
+ * 32768 floats): yours and cuDNN timed and verified, COPY once. Written to
+ * ladder.csv and drawn when gnuplot is here. 1 when done (or when only
+ * gnuplot or cuDNN is missing), 0 when gnuplot failed, NAN when a point of
+ * yours was wrong. */
+static double bench_ladder(void)
+{
+    const char *wk = getenv("WB_WEEK_DIR");
+    char dir[256], csv[300], png[300], gp[300], cmd[700];
+    snprintf(dir, sizeof dir, "build/%s", wk && *wk ? wk : "phase6/week30");
+    snprintf(csv, sizeof csv, "%s/ladder.csv", dir);
+    snprintf(png, sizeof png, "%s/ladder.png", dir);
+    snprintf(gp, sizeof gp, "%s/ladder.gp", wk && *wk ? wk : "phase6/week30");
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    if (system(cmd) != 0) return NAN;
+    const size_t n = wb_bench_bytes() / 4 / 32768 * 32768;
+    bx_ctx c;
+    bx_alloc(&c, n);
+    const double copy = wb_yard_copy_gbps(n * 4);
+    char why[256] = "";
+    g_no_cudnn = !cudnn_yard_open(why, sizeof why);
+    FILE *f = fopen(csv, "w");
+    if (!f) {
+        printf("  cannot write %s\n", csv);
+        wb_dfree((void *)c.x), wb_dfree(c.y);
+        return NAN;
+    }
+    fprintf(f, "cols,rows,yours_gbps,cudnn_gbps,copy_gbps,yours_over_copy,yours_over_cudnn\n");
+    int bad = 0;
+    double first = NAN, last = NAN;
+    for (size_t k = 0; k < WB_COUNT(LADDER); k++) {
+        c.cols = LADDER[k], c.rows = (int)(n / (size_t)LADDER[k]), c.salt = 0;
+        wb_bench_row r = { .exercise = "rowsoftmax", .variant = "softmax_online", .yard_name = "COPY", .yard = copy };
+        bx_time(&r, bx_yours, &c, 1, 1 << 8);
+        wb_bench_emit(&r);
+        bad += r.invalid;
+        double dn = NAN;
+        if (!g_no_cudnn) {
+            wb_bench_row d = { .exercise = "cudnn", .variant = "cudnnSoftmaxForward", .yard_name = "COPY", .yard = copy };
+            bx_time(&d, bx_cudnn, &c, 0, 1 << 8);
+            wb_bench_emit(&d);
+            if (!d.invalid) dn = d.value;
+        }
+        const double yv = r.invalid ? NAN : r.value;
+        if (k == 0) first = yv / copy;
+        last = yv / copy;
+        fprintf(f, "%d,%d,%.6g,%.6g,%.6g,%.4f,%.4f\n", c.cols, c.rows, yv, dn, copy, yv / copy, yv / dn);
+    }
+    fclose(f);
+    wb_dfree((void *)c.x), wb_dfree(c.y);
+    snprintf(g_ladder_note, sizeof g_ladder_note,
+             "%s and ladder.png: %zu row lengths on %.0f MB, yours %.2f of COPY at 32 floats, %.2f at 32768%s%s", csv,
+             WB_COUNT(LADDER), n * 4 / 1e6, first, last, g_no_cudnn ? "; no cuDNN: " : "", g_no_cudnn ? why : "");
+    printf("  ladder: %s (%d points of yours without a valid figure)\n", csv, bad);
+    if (bad) return NAN;
+    int drawn = wb_gnuplot(gp, csv, png);
+    g_no_gnuplot = drawn == 0;
+    return drawn < 0 ? 0 : 1;
+}
+
+START_TEST(ladder_plot)
+{
+    double ok = bench_ladder();
+    ck_assert_msg(!isnan(ok), "some row lengths gave wrong output from your softmax_online (see the rows above)");
+    if (g_no_gnuplot) wb_skip_test_no_gnuplot("build/phase6/week30/ladder.csv");
+    ck_assert_msg(ok > 0, "the ladder was measured but the PNG was not drawn");
+    if (g_no_cudnn) wb_skip_test("cuDNN could not be loaded: the ladder has no cuDNN line (%s)", g_ladder_note);
+    wb_report(g_ladder_note);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w30.online-cpu", WB_T(online_cpu), WB_CPU, WB_COUNT(OC_WHAT) },
+    { "w30.warp", WB_T(warp_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w30.warp", WB_T(warp_offsets), WB_GPU, 4 },
+    { "w30.block", WB_T(block_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w30.block", WB_T(block_offsets), WB_GPU, 4 },
+    { "w30.online", WB_T(online_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w30.online", WB_T(online_offsets), WB_GPU, 8 },
+    { "w30.online", WB_T(online_past_2g), WB_GPU, 0 },
+    WB_SPEED("w30.speed", bench_speed),
+    { "w30.cudnn", WB_T(cudnn_speed), WB_GPU, 0 },
+    { "w30.ladder", WB_T(ladder_plot), WB_GPU, 0 },
+};
+
+/* `--bench` runs these and bench_speed. */
+static const wb_benchmark BENCHES[] = {
+    { "cudnn", bench_cudnn },
+    { "ladder", bench_ladder },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
