@@ -206,15 +206,18 @@ END_TEST
 
 /* Sub-arrays at any float offset: a float4 path must check the alignment of
  * both pointers (and that cols keeps every row aligned). */
-static void check_offsets(int which, int _i)
+static void check_offsets(wb_rng *rng, int which, int k)
 {
-    wb_rng rng = WB_RNG();
-    int batch = (int)wb_rng_int(&rng, 1, 3), rows = (int)wb_rng_int(&rng, 8, 40);
-    int cols = _i < 4 ? 4 * (int)wb_rng_int(&rng, 2, 600) : (int)wb_rng_int(&rng, 8200, 12000);
-    check_case(&rng, which, batch, rows, cols, _i & 1, (size_t)(_i & 3), (size_t)((_i >> 1) & 3));
+    int batch = (int)wb_rng_int(rng, 1, 3), rows = (int)wb_rng_int(rng, 8, 40);
+    int cols = k < 4 ? 4 * (int)wb_rng_int(rng, 2, 600) : (int)wb_rng_int(rng, 8200, 12000);
+    check_case(rng, which, batch, rows, cols, k & 1, (size_t)(k & 3), (size_t)((k >> 1) & 3));
 }
 
-START_TEST(smx_offsets) { check_offsets(RUN_FUSED, _i); }
+START_TEST(smx_offsets)
+{
+    wb_rng rng = WB_RNG();
+    check_offsets(&rng, RUN_FUSED, _i);
+}
 END_TEST
 
 START_TEST(split_shapes)
@@ -224,7 +227,11 @@ START_TEST(split_shapes)
 }
 END_TEST
 
-START_TEST(split_offsets) { check_offsets(RUN_SPLIT, _i); }
+START_TEST(split_offsets)
+{
+    wb_rng rng = WB_RNG();
+    check_offsets(&rng, RUN_SPLIT, _i);
+}
 END_TEST
 
 /* Many chunks a row: 4 M keys, 257 chunks, a NaN and the specials. */
