@@ -30,9 +30,9 @@ static double model_bytes_per_score(int variant, int cols, int causal)
 /* Keys 0 .. kept-1 of flattened row r survive the mask (smx.h). */
 static long long kept_of(size_t r, int rows, int cols, int causal)
 {
-    if (!causal) return cols;
-    long long lim = (long long)(r % (size_t)rows) + cols - rows;
-    return lim < 0 ? 0 : lim + 1 < cols ? lim + 1 : cols;
+    long long n_keep = causal ? (long long)(r % (size_t)rows) + 1 + (cols - rows) : cols; /* keys 0 .. i + cols - rows */
+    if (n_keep < 0) n_keep = 0;
+    return n_keep > cols ? cols : n_keep;
 }
 
 /* z as the kernels make it: the float product scale * s, rounded once (the
@@ -77,7 +77,7 @@ static void smx_ref(const float *S, double *ref, size_t nrows, int rows, int col
 {
     double *z = wb_hmalloc((size_t)cols * 8);
     for (size_t r = 0; r < nrows; r++) {
-        const float *x = S + r * (size_t)cols;
+        const float *x = &S[r * (size_t)cols];
         double *p = ref + r * (size_t)cols, m = -INFINITY, s = 0;
         long long kept = kept_of(r, rows, cols, causal);
         for (long long j = 0; j < cols; j++) {

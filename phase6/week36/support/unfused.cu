@@ -47,9 +47,9 @@ static __global__ void __launch_bounds__(U_THREADS) u_scale(const float *__restr
 
 static __global__ void __launch_bounds__(U_THREADS) u_mask(float *T, size_t nrows, int rows, int cols)
 {
-    for (size_t r = blockIdx.x; r < nrows; r += gridDim.x) {
-        float *t = T + r * (size_t)cols;
-        const long long lim = (long long)(r % (size_t)rows) + cols - rows; /* the last kept key */
+    for (size_t row = blockIdx.x; row < nrows; row += gridDim.x) {
+        float *t = T + row * (size_t)cols;
+        const long long lim = (long long)(row % (size_t)rows) + cols - rows; /* the last kept key */
         for (long long base = 0; base < cols; base += U_STEP) {
             float v[U_UNROLL];
 #pragma unroll
@@ -68,7 +68,7 @@ static __global__ void __launch_bounds__(U_THREADS) u_mask(float *T, size_t nrow
 
 static __device__ float u_block_max(float v, float *red)
 {
-    for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    for (int lane_mask = 16; lane_mask >= 1; lane_mask /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, lane_mask));
     if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
     __syncthreads();
     v = red[0];
@@ -78,7 +78,7 @@ static __device__ float u_block_max(float v, float *red)
 }
 static __device__ float u_block_sum(float v, float *red)
 {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    for (int lane_mask = 16; lane_mask >= 1; lane_mask /= 2) v += __shfl_xor_sync(0xffffffffu, v, lane_mask);
     if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
     __syncthreads();
     v = red[0];
@@ -92,9 +92,9 @@ static __device__ float u_block_sum(float v, float *red)
 static __global__ void __launch_bounds__(U_THREADS) u_softmax(const float *__restrict__ T, float *__restrict__ P, size_t nrows, int cols)
 {
     __shared__ float red[U_WARPS];
-    for (size_t r = blockIdx.x; r < nrows; r += gridDim.x) {
-        const float *t = T + r * (size_t)cols;
-        float *p = P + r * (size_t)cols;
+    for (size_t row = blockIdx.x; row < nrows; row += gridDim.x) {
+        const float *t = T + row * (size_t)cols;
+        float *p = P + row * (size_t)cols;
         float m = -INFINITY;
         for (long long base = 0; base < cols; base += U_STEP) {
 #pragma unroll
@@ -136,7 +136,7 @@ static __global__ void __launch_bounds__(U_THREADS) u_softmax(const float *__res
 
 cudaError_t smx_unfused(const float *S, float *T, float *P, int batch, int rows, int cols, float scale, int causal)
 {
-    if (batch <= 0 || rows <= 0 || cols <= 0) return cudaSuccess;
+    if (batch < 1 || rows < 1 || cols < 1) return cudaSuccess; /* nothing to do */
     const size_t nrows = (size_t)batch * (size_t)rows, n = nrows * (size_t)cols;
     u_scale<<<u_grid((n + U_STEP - 1) / U_STEP), U_THREADS>>>(S, T, n, scale);
     cudaError_t e = cudaGetLastError();
