@@ -15,6 +15,12 @@ MAKEFLAGS += --no-builtin-rules --no-print-directory
 .SECONDARY:
 SHELL := /bin/bash
 
+# NVLink multicast stays off in every process make starts, whatever the
+# caller's environment or command line says (common/include/wb_multicast.h).
+override export NCCL_NVLS_ENABLE := 0
+override export TORCH_SYMM_MEM_DISABLE_MULTICAST := 1
+override export NVSHMEM_DISABLE_NVLS := 1
+
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
@@ -83,7 +89,7 @@ results_of = $(BUILD)/$(1)/results-$(2).tsv
 # ---------------------------------------------------------------- common library and tool
 COMMON_SRC := $(wildcard common/src/*.c)
 HOST_SRC   := common/src/wb_stats.c common/src/wb_rand.c common/src/wb_compare.c common/src/wb_meta.c \
-              common/src/wb_progress.c common/src/wb_results.c common/src/wb_file.c
+              common/src/wb_progress.c common/src/wb_results.c common/src/wb_file.c common/src/wb_multicast.c common/src/wb_regress.c
 COMMON_CU  := $(wildcard common/src/*.cu)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(COMMON_CU:%.cu=$(BUILD)/%.o)
 LIBWB      := $(BUILD)/libwb.a
@@ -134,7 +140,9 @@ $(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
 	$(Q)$(WB) make-vars > $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; echo ">>> a week.txt is wrong (the line above names it); fix it and run make again."; exit 1; }
 
 # Third-party headers a week `needs:` come from mk/needs-NAME.mk, which sets
-# NEEDS_NAME_NVF (nvcc flags) and NEEDS_NAME_DEP (what to fetch first).
+# NEEDS_NAME_NVF (nvcc flags), NEEDS_NAME_DEP (what to fetch first) and,
+# optionally, NEEDS_NAME_CFLAGS (for the week's C test) and NEEDS_NAME_LIBS
+# (link flags).
 -include $(sort $(wildcard mk/needs-*.mk))
 
 # Code shared by the weeks of one phase lives in phaseP/common/: its headers
@@ -153,7 +161,8 @@ used_objs = $(foreach v,$($(1)_USES),$(foreach e,$($(v)_EX),$(BUILD)/$(v)/$(call
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
 week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
 week_dep = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_DEP))
-week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)))
+week_cflags = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_CFLAGS))
+week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_LIBS)))
 
 define phase_common_rules
 $(BUILD)/$(1)/common/%.o: $(1)/common/%.cu $(NVCC_STAMP) | $(DEPS_OK)
@@ -180,10 +189,10 @@ $(BUILD)/$(1)/starter-src/%.cu: $(1)/solution/%.cu $(WB)
 	@mkdir -p $$(@D)
 	$(Q)$(WB) strip $$< > $$@
 
-$(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK)
+$(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $$<")
-	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) -MMD -MP -c $$< -o $$@
+	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(call week_cflags,$(1)) -MMD -MP -c $$< -o $$@
 
 # Support files may include a reference exercise of this week or of a used
 # one by name ("EX.cu"): those folders (solution/, which holds only .cu
@@ -367,12 +376,12 @@ test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
 	@echo "Building $(words $(TEST_WEEKS)) week(s) (solution or your code, and the starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
 	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i)))) >$(BUILD)/build-all.log 2>&1 || true
 	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
-	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
-	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
+	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
+	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; NCCL_NVLS_ENABLE=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=0 NVSHMEM_DISABLE_NVLS=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
 	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \
 	  if [ "$$got" = "w01.devquery=skip w01.vecadd=pass w01.vecadd-bw=fail " ]; then \
-	    $(WB) ledger-add $(LEDGER) PASS "harness: a test's wb_skip is SKIP, a target without a figure is FAIL"; \
-	  else cat $(BUILD)/common/tests/runner.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a test's wb_skip is SKIP, a target without a figure is FAIL" "got: $$got"; fi
+	    $(WB) ledger-add $(LEDGER) PASS "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test"; \
+	  else cat $(BUILD)/common/tests/runner.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "got: $$got"; fi
 	$(Q)for w in $(TEST_WEEKS); do t0=$$SECONDS; \
 	  if [ -d $$w/solution ]; then impls="solution starter"; \
 	    if $(WB) drift $$w; then $(WB) ledger-add $(LEDGER) PASS "$$w starters derive from solutions"; \

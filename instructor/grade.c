@@ -84,6 +84,7 @@
 
 #include "wb_file.h"
 #include "wb_meta.h"
+#include "wb_multicast.h"
 #include "wb_results.h"
 #include "objcheck.h"
 #include "sandbox.h"

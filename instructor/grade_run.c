@@ -148,6 +148,7 @@ static int checkpoint_env(const grader *G, const student *s, int w, const char *
     snprintf(store[k++], 1700, "WB_IMPL=submission of %s", s->id);
     snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
     if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
+    for (int i = 0; wb_multicast_off_env[i]; i++) snprintf(store[k++], 1700, "%s", wb_multicast_off_env[i]);
     for (int i = 0; i < k; i++) env[i] = store[i];
     env[k] = NULL;
     return k;
@@ -178,8 +179,8 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
                  "submission rewrote it): not run");
         return;
     }
-    char store[12][1700];
-    const char *env[13];
+    char store[16][1700];
+    const char *env[17];
     checkpoint_env(G, s, w, id, seed, rec, store, env);
     sb_opts o;
     sandbox_opts(G, s, &o);

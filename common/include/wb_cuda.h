@@ -53,6 +53,8 @@ int  wb_fp32_lanes_per_sm(int cc_major, int cc_minor);
 cudaError_t wb_device_query(int ordinal, wb_device *d);
 /* The current device's facts, queried once per process. */
 const wb_device *wb_this_device(void);
+/* How many CUDA devices this process sees (0 when none, or on any error). */
+int wb_gpu_count(void);
 
 /* Device buffers. wb_dmalloc never returns NULL for bytes > 0 (a failure
  * goes through the error handler). wb_dpoison fills with 0xFF bytes: NaN for

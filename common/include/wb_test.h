@@ -123,6 +123,15 @@ void wb_report(const char *figure);
 void wb_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define wb_skip_test(...) do { wb_skip(__VA_ARGS__); return; } while (0)
 
+/* Inside a GPU test that needs k GPUs (Phase 8): on a machine with fewer,
+ * its checkpoint is SKIP with "needs k GPUs, found m", never PASS. The
+ * parts that run on one GPU are checkpoints of their own. */
+#define wb_need_gpus(k)                                                                                        \
+    do {                                                                                                       \
+        int wb_found_ = wb_gpu_count();                                                                         \
+        if (wb_found_ < (k)) wb_skip_test("needs %d GPUs, found %d", (int)(k), wb_found_);                     \
+    } while (0)
+
 /* Draws `png` from `csv` with the gnuplot script `script` (run as gnuplot
  * -e "csv='...'; png='...'" script) and says so on stdout. 1 when the PNG was
  * drawn (wb_png_ok), 0 when gnuplot is not installed (the CSV stands alone:

@@ -89,6 +89,16 @@ const wb_device *wb_this_device(void)
     return &dev;
 }
 
+int wb_gpu_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
 void *wb_dmalloc(size_t bytes)
 {
     void *p = NULL;

@@ -1,5 +1,6 @@
 /* wb_test.c — runs a week's Check tests the workbook's way (see wb_test.h). */
 
+#include "wb_multicast.h"
 #include "wb_test.h"
 
 #include <errno.h>
@@ -471,6 +472,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             return 2;
         }
     }
+    wb_multicast_off(); /* before anything can load NCCL or touch a GPU */
     g_tests = tests, g_n_tests = n_tests;
     find_week_dir(argv[0]);
     char path[512], err[600];

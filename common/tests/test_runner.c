@@ -1,17 +1,32 @@
 /* test_runner.c — the harness's own checkpoint logic, run as a week's test
  * would be: week 01's week.txt with a test table of its own (no CUDA):
  *   w01.devquery  its test calls wb_skip_test  -> skip, with the reason
- *   w01.vecadd    a plain passing test         -> pass
+ *   w01.vecadd    passes if NVLink multicast is off in the test process
+ *                 (make test runs it with the settings turned on)  -> pass
  *   w01.vecadd-bw has a target, but its test reports no figure -> fail
  * `make test` runs it with WB_RESULTS and checks the three statuses. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "wb_test.h"
 
 START_TEST(skips_itself) { wb_skip_test("gnuplot is not installed: the runner's own skip"); } END_TEST
 START_TEST(passes) { ck_assert_int_eq(1 + 1, 2); } END_TEST
+START_TEST(multicast_off)
+{
+    const char *want[][2] = { { "NCCL_NVLS_ENABLE", "0" }, { "TORCH_SYMM_MEM_DISABLE_MULTICAST", "1" },
+                              { "NVSHMEM_DISABLE_NVLS", "1" } };
+    for (int i = 0; i < 3; i++) {
+        const char *v = getenv(want[i][0]);
+        ck_assert_msg(v && !strcmp(v, want[i][1]), "%s=%s in the test process, expected %s", want[i][0],
+                      v ? v : "(unset)", want[i][1]);
+    }
+}
+END_TEST
 
 static const wb_test TESTS[] = {
     { "w01.devquery", WB_T(skips_itself), WB_CPU, 0 },
-    { "w01.vecadd", WB_T(passes), WB_CPU, 0 },
+    { "w01.vecadd", WB_T(multicast_off), WB_CPU, 0 },
     { "w01.vecadd-bw", WB_T(passes), WB_CPU, 0 },
 };
 

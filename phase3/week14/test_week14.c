@@ -228,12 +228,14 @@ static void check_gemm(wb_rng *rng, cublasHandle_t h, int M, int N, int K, int t
     size_t nc = (size_t)M * ldc;
     float *hC = wb_hmalloc(nc * 4 + 4);
     double *ref = wb_hmalloc(nc * 8 + 8);
-    wb_hpoison(hC, nc * 4);
+    /* C's padding (columns N..ldc-1) holds a sentinel that must survive the
+     * call; with beta == 0 the rest of C is NaN, which must not be read. */
+    const float pad = 7.0f;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < ldc; j++) {
             size_t at = (size_t)i * ldc + j;
-            if (j >= N) { ref[at] = NAN; continue; } /* padding: never written */
-            if (beta != 0.0f) hC[at] = (float)(wb_rng_unit(rng) * 2 - 1);
+            if (j >= N) { hC[at] = pad, ref[at] = pad; continue; }
+            hC[at] = beta != 0.0f ? (float)(wb_rng_unit(rng) * 2 - 1) : NAN;
             double acc = 0;
             for (int k = 0; k < K; k++) acc += (double)opa(hA, lda, ta, i, k) * opb(hB, ldb, tb, k, j);
             ref[at] = alpha * acc + (beta != 0.0f ? (double)beta * hC[at] : 0.0);
@@ -241,7 +243,7 @@ static void check_gemm(wb_rng *rng, cublasHandle_t h, int M, int N, int K, int t
     float *dA = wb_dcopy(hA, (size_t)ra * lda * 4), *dB = wb_dcopy(hB, (size_t)rb * ldb * 4);
     wb_dout C;
     float *dC = wb_dout_alloc(&C, "C", nc * 4, 0);
-    if (beta != 0.0f && nc) wb_h2d(dC, hC, nc * 4); /* with beta == 0, C stays NaN: it must not be read */
+    if (nc) wb_h2d(dC, hC, nc * 4);
     char what[160];
     snprintf(what, sizeof what, "M=%d N=%d K=%d, %s%s, lda=%d ldb=%d ldc=%d, alpha=%g beta=%g", M, N, K,
              ta ? "A^T" : "A", tb ? " B^T" : " B", lda, ldb, ldc, (double)alpha, (double)beta);
