@@ -1,0 +1,558 @@
+/* test_week36.c — week 36's checkpoints: the traffic model of three ways to
+ * run scale + mask + softmax over attention scores, the fused kernel, the
+ * key-split kernel, their speeds, the model held against the measured times,
+ * and the shape where fusion hurts. The yardsticks (the given unfused chain,
+ * a device-to-device copy) run on the same data in the same run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "smx.h"
+#include "split.h"
+#include "traffic.h"
+
+static const char *const VARIANT_NAMES[FUS_VARIANTS] = { "unfused (given)", "fused (yours)", "split (yours)" };
+
+/* The week's traffic model (README, "The traffic model"), bytes a score:
+ * what fus_bytes must say. */
+static double model_bytes_per_score(int variant, int cols, int causal)
+{
+    switch (variant) {
+    case FUS_UNFUSED: return causal ? 24 : 16;  /* scale 8, mask 8 (causal only), softmax 8 */
+    case FUS_FUSED: return cols <= SMX_ONCHIP_COLS ? 8 : 12;
+    case FUS_SPLIT: return 12;
+    default: return -1;
+    }
+}
+
+/* Keys 0 .. kept-1 of flattened row r survive the mask (smx.h). */
+static long long kept_of(size_t r, int rows, int cols, int causal)
+{
+    long long n_keep = causal ? (long long)(r % (size_t)rows) + 1 + (cols - rows) : cols; /* keys 0 .. i + cols - rows */
+    if (n_keep < 0) n_keep = 0;
+    return n_keep > cols ? cols : n_keep;
+}
+
+/* z as the kernels make it: the float product scale * s, rounded once (the
+ * product of two floats is exact in double; one rounding to float). */
+static float zscale(float scale, float s) { return (float)((double)scale * (double)s); }
+
+/* ---------------------------------------------------------------- traffic (CPU) */
+
+START_TEST(traffic_model)
+{
+    static const int SH[][4] = { /* batch, rows, cols, causal */
+                                 { 100, 256, 4096, 1 }, { 32, 1, 3276800, 1 }, { 4, 128, 8192, 0 }, { 4, 128, 8193, 0 },
+                                 { 2, 5, 7, 1 },        { 2, 5, 7, 0 },        { 1, 1, 1, 1 },      { 7, 3, 8191, 1 },
+                                 { 1, 2, 100000, 0 },   { 70000, 1, 5, 0 } };
+    for (int k = 0; k < (int)WB_COUNT(SH); k++)
+        for (int v = 0; v < FUS_VARIANTS; v++) {
+            double want = model_bytes_per_score(v, SH[k][2], SH[k][3]) * SH[k][0] * SH[k][1] * (double)SH[k][2];
+            double got = fus_bytes(v, SH[k][0], SH[k][1], SH[k][2], SH[k][3]);
+            if (got != want)
+                ck_abort_msg("%s, batch %d rows %d cols %d %s: fus_bytes says %.17g bytes, the model gives %.17g "
+                             "(%g bytes a score); list its kernels and what each reads and writes",
+                             VARIANT_NAMES[v], SH[k][0], SH[k][1], SH[k][2], SH[k][3] ? "causal" : "no mask", got, want,
+                             model_bytes_per_score(v, SH[k][2], SH[k][3]));
+        }
+    static const int EMPTY[][3] = { { 0, 5, 5 }, { 3, 0, 5 }, { 3, 5, 0 }, { -1, 5, 5 }, { 3, 5, -7 } };
+    for (int k = 0; k < (int)WB_COUNT(EMPTY); k++)
+        for (int v = 0; v < FUS_VARIANTS; v++) {
+            double got = fus_bytes(v, EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], 1);
+            if (got != 0)
+                ck_abort_msg("%s, batch %d rows %d cols %d: nothing to do, so 0 bytes; fus_bytes says %g", VARIANT_NAMES[v],
+                             EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], got);
+        }
+    ck_assert_msg(fus_bytes(-1, 1, 1, 1, 0) == -1 && fus_bytes(FUS_VARIANTS, 1, 1, 1, 0) == -1,
+                  "a variant that does not exist must give -1");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the reference */
+
+/* P of every flattened row in double, from the float z the kernels make. */
+static void smx_ref(const float *S, double *ref, size_t nrows, int rows, int cols, float scale, int causal)
+{
+    double *z = wb_hmalloc((size_t)cols * 8);
+    for (size_t r = 0; r < nrows; r++) {
+        const float *x = &S[r * (size_t)cols];
+        double *p = ref + r * (size_t)cols, m = -INFINITY, s = 0;
+        long long kept = kept_of(r, rows, cols, causal);
+        for (long long j = 0; j < cols; j++) {
+            z[j] = j < kept ? (double)zscale(scale, x[j]) : -INFINITY;
+            if (z[j] > m) m = z[j]; /* NaN compares false: skipped, as fmaxf does */
+        }
+        if (m == -INFINITY) { /* nothing kept: zeros */
+            for (long long j = 0; j < cols; j++) p[j] = 0;
+            continue;
+        }
+        for (long long j = 0; j < cols; j++) s += exp(z[j] - m);
+        for (long long j = 0; j < cols; j++) p[j] = exp(z[j] - m) / s;
+    }
+    free(z);
+}
+
+/* The first eight flattened rows get the adversarial cases (cols >= 2):
+ * 0 logits near 1e4 (exp overflows without the max), 1 logits of +-1e4,
+ * 2 every third key -Inf, 3 all -Inf (zeros), 4 a NaN at a kept key (a NaN
+ * row), 5 a +Inf at a kept key (a NaN row), 6 a NaN at a masked key (masked
+ * away; -Inf at a key when nothing is masked), 7 -Inf at every kept key but
+ * one (that one gets 1). */
+static const char *const SPECIALS = "rows 0-7: near 1e4, +-1e4, some -Inf, all -Inf, a NaN, a +Inf, a masked NaN, one key left";
+
+static void plant_specials(wb_rng *rng, float *S, size_t nrows, int rows, int cols, int causal)
+{
+    if (cols < 2) return;
+    for (size_t r = 0; r < nrows && r < 8; r++) {
+        float *x = S + r * (size_t)cols;
+        long long kept = kept_of(r, rows, cols, causal);
+        switch (r) {
+        case 0:
+            for (int j = 0; j < cols; j++) x[j] = 1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
+            break;
+        case 1:
+            for (int j = 0; j < cols; j++) x[j] = (float)((wb_rng_unit(rng) * 2 - 1) * 1e4);
+            break;
+        case 2:
+            for (int j = 1; j < cols; j += 3) x[j] = -INFINITY;
+            break;
+        case 3:
+            for (int j = 0; j < cols; j++) x[j] = -INFINITY;
+            break;
+        case 4:
+            if (kept > 0) x[wb_rng_int(rng, 0, kept - 1)] = NAN;
+            break;
+        case 5:
+            if (kept > 0) x[wb_rng_int(rng, 0, kept - 1)] = INFINITY;
+            break;
+        case 6:
+            x[kept < cols ? wb_rng_int(rng, kept, cols - 1) : wb_rng_int(rng, 0, cols - 1)] = kept < cols ? NAN : -INFINITY;
+            break;
+        default:
+            if (kept > 0) {
+                long long keep = wb_rng_int(rng, 0, kept - 1);
+                for (long long j = 0; j < kept; j++)
+                    if (j != keep) x[j] = -INFINITY;
+            }
+        }
+    }
+}
+
+/* Tolerances: P is compared at atol + rtol |ref|, atol a ten-thousandth of
+ * the mean probability 1 / cols, so a masked key (ref 0) given any real
+ * weight fails, and rtol for the float sum and exp. */
+#define SMX_RTOL 2e-4
+static double smx_atol(int cols) { return 1e-4 / (cols > 0 ? cols : 1); }
+
+enum { RUN_FUSED = 0, RUN_SPLIT = 1 };
+
+/* One case: fresh scores, the specials, S and P at float offsets oS and oP,
+ * P guarded and poisoned; the fused or the split version. */
+static void check_case(wb_rng *rng, int which, int batch, int rows, int cols, int causal, size_t oS, size_t oP)
+{
+    size_t nrows = batch > 0 && rows > 0 ? (size_t)batch * rows : 0, n = cols > 0 ? nrows * (size_t)cols : 0;
+    if (n == 0) nrows = 0;
+    float scale = (float)(0.05 + 0.2 * wb_rng_unit(rng));
+    float *hS = wb_hmalloc((n + oS) * 4);
+    double *ref = wb_hmalloc(n * 8 + 8);
+    wb_fill_uniform_f32(rng, hS, n + oS, -16, 16);
+    plant_specials(rng, hS + oS, nrows, rows, cols, causal);
+    smx_ref(hS + oS, ref, nrows, rows, cols, scale, causal);
+    float *dS = wb_dcopy(hS, (n + oS) * 4);
+    wb_dout P;
+    float *dP = wb_dout_alloc(&P, "P", n * 4, oP * 4);
+    char what[256];
+    snprintf(what, sizeof what, "%s, batch %d rows %d cols %d %s, scale %g, S+%zu P+%zu%s",
+             which == RUN_FUSED ? "smx_fused" : "smx_split", batch, rows, cols, causal ? "causal" : "no mask",
+             (double)scale, oS, oP, n && cols >= 2 ? "; " : "");
+    if (n && cols >= 2) strncat(what, SPECIALS, sizeof what - strlen(what) - 1);
+    if (which == RUN_FUSED) {
+        WB_CUDA(smx_fused(dS ? dS + oS : NULL, dP, batch, rows, cols, scale, causal));
+    } else {
+        size_t tb = smx_split_tmp_bytes(batch, rows, cols);
+        void *tmp = wb_dmalloc(tb);
+        if (tmp) wb_dpoison(tmp, tb); /* its contents on entry mean nothing */
+        WB_CUDA(smx_split(dS ? dS + oS : NULL, dP, batch, rows, cols, scale, causal, tmp));
+        wb_sync();
+        wb_dfree(tmp);
+    }
+    wb_expect_dout_f32_f64(&P, ref, n, smx_atol(cols), SMX_RTOL, what);
+    wb_dfree(dS), wb_dout_free(&P);
+    free(hS), free(ref);
+}
+
+/* batch, rows, cols, causal: empty shapes, one score, rows > cols (the first
+ * rows - cols queries see no key), every template size of the on-chip
+ * version and its edges, the long-row version, rows past 65535, split chunk
+ * edges (16384) and a chunk with nothing kept (2 x 4 x 16386 causal: row 0
+ * keeps 16383 keys). */
+static const int SHAPES[][4] = {
+    { 0, 3, 5, 1 },     { 2, 0, 4, 0 },       { 2, 3, 0, 1 },      { 1, 1, 1, 0 },          { 1, 1, 1, 1 },
+    { 1, 1, 7, 1 },     { 3, 5, 5, 1 },       { 2, 7, 3, 1 },      { 1, 40, 3, 1 },         { 1, 9, 33, 0 },
+    { 4, 33, 257, 1 },  { 2, 64, 511, 0 },    { 2, 64, 513, 1 },   { 1, 16, 1024, 1 },      { 1, 8, 2047, 0 },
+    { 1, 8, 4096, 1 },  { 1, 6, 4097, 0 },    { 1, 4, 8192, 1 },   { 1, 3, 8193, 1 },       { 2, 3, 20000, 0 },
+    { 2, 4, 16384, 1 }, { 2, 4, 16386, 1 },   { 1, 3, 49157, 1 },  { 1, 2, (1 << 20) + 3, 1 }, { 70000, 1, 5, 0 },
+    { 3, 1000, 64, 1 },
+};
+
+START_TEST(smx_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_case(&rng, RUN_FUSED, SHAPES[_i][0], SHAPES[_i][1], SHAPES[_i][2], SHAPES[_i][3], 0, 0);
+}
+END_TEST
+
+/* Sub-arrays at any float offset: a float4 path must check the alignment of
+ * both pointers (and that cols keeps every row aligned). */
+static void check_offsets(wb_rng *rng, int which, int k)
+{
+    int batch = (int)wb_rng_int(rng, 1, 3), rows = (int)wb_rng_int(rng, 8, 40);
+    int cols = k < 4 ? 4 * (int)wb_rng_int(rng, 2, 600) : (int)wb_rng_int(rng, 8200, 12000);
+    check_case(rng, which, batch, rows, cols, k & 1, (size_t)(k & 3), (size_t)((k >> 1) & 3));
+}
+
+START_TEST(smx_offsets)
+{
+    wb_rng rng = WB_RNG();
+    check_offsets(&rng, RUN_FUSED, _i);
+}
+END_TEST
+
+START_TEST(split_shapes)
+{
+    wb_rng rng = WB_RNG();
+    check_case(&rng, RUN_SPLIT, SHAPES[_i][0], SHAPES[_i][1], SHAPES[_i][2], SHAPES[_i][3], 0, 0);
+}
+END_TEST
+
+START_TEST(split_offsets)
+{
+    wb_rng rng = WB_RNG();
+    check_offsets(&rng, RUN_SPLIT, _i);
+}
+END_TEST
+
+/* Many chunks a row: 4 M keys, 257 chunks, a NaN and the specials. */
+START_TEST(split_long)
+{
+    wb_rng rng = WB_RNG();
+    check_case(&rng, RUN_SPLIT, 1, 9, (1 << 22) + 7, 1, 0, 0);
+}
+END_TEST
+
+START_TEST(split_tmp_size)
+{
+    static const int SH[][3] = { { 1, 1, 1 }, { 2, 3, 16384 }, { 2, 3, 16385 }, { 32, 1, 3276800 }, { 70000, 1, 5 } };
+    for (int k = 0; k < (int)WB_COUNT(SH); k++) {
+        size_t chunks = ((size_t)SH[k][2] + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
+        size_t need = (size_t)SH[k][0] * SH[k][1] * chunks * 2 * sizeof(float);
+        size_t got = smx_split_tmp_bytes(SH[k][0], SH[k][1], SH[k][2]);
+        if (got < need)
+            ck_abort_msg("smx_split_tmp_bytes(%d, %d, %d) = %zu: one (max, sum) pair of floats for each of the %zu chunks "
+                         "of %zu rows needs %zu", SH[k][0], SH[k][1], SH[k][2], got, chunks,
+                         (size_t)SH[k][0] * SH[k][1], need);
+    }
+    ck_assert_msg(smx_split_tmp_bytes(0, 4, 4) == 0 && smx_split_tmp_bytes(4, 0, 4) == 0 &&
+                      smx_split_tmp_bytes(4, 4, 0) == 0,
+                  "an empty shape needs no scratch: smx_split_tmp_bytes must say 0");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- benchmarks */
+
+enum { SEED_S = 361 };
+static const float BSCALE = 0.125f; /* 1 / sqrt(64) */
+
+/* One shape on the device, the variant to run, and the expected P from the
+ * hash of the scores (wb_dfill_uniform_f32), with each row's max and sum
+ * computed on the host in double when first needed. Slot 0 keeps the first
+ * inputs' rows, slot 1 the spot check's. */
+typedef struct {
+    int batch, rows, cols, causal, variant;
+    size_t nrows, n;
+    float *S, *T, *P;
+    void *tmp;
+    unsigned long long salt;
+    double *m[2], *s[2];
+    unsigned char *done[2];
+    unsigned long long slot_salt[2];
+} sx_ctx;
+
+static sx_ctx sx_setup(int batch, int rows, int cols, int causal, int with_T)
+{
+    sx_ctx c;
+    memset(&c, 0, sizeof c);
+    c.batch = batch, c.rows = rows, c.cols = cols, c.causal = causal;
+    c.nrows = (size_t)batch * rows, c.n = c.nrows * (size_t)cols;
+    c.S = wb_dmalloc(c.n * 4), c.P = wb_dmalloc(c.n * 4), c.T = with_T ? wb_dmalloc(c.n * 4) : NULL;
+    size_t tb = smx_split_tmp_bytes(batch, rows, cols);
+    c.tmp = wb_dmalloc(tb ? tb : 4);
+    for (int k = 0; k < 2; k++) {
+        c.m[k] = wb_hmalloc(c.nrows * 8), c.s[k] = wb_hmalloc(c.nrows * 8), c.done[k] = calloc(c.nrows, 1);
+        c.slot_salt[k] = (unsigned long long)k;
+    }
+    wb_dfill_uniform_f32(c.S, c.n, SEED_S, -16, 16);
+    return c;
+}
+
+static void sx_free(sx_ctx *c)
+{
+    wb_dfree(c->S), wb_dfree(c->P), wb_dfree(c->T), wb_dfree(c->tmp);
+    for (int k = 0; k < 2; k++) free(c->m[k]), free(c->s[k]), free(c->done[k]);
+}
+
+static void sx_work(void *p)
+{
+    sx_ctx *c = p;
+    if (c->variant == FUS_UNFUSED) WB_CUDA(smx_unfused(c->S, c->T, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
+    else if (c->variant == FUS_FUSED) WB_CUDA(smx_fused(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
+    else WB_CUDA(smx_split(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal, c->tmp));
+}
+
+/* The row's max and sum of the current inputs (seed SEED_S + salt). */
+static void sx_row(sx_ctx *c, size_t r, double *m_out, double *s_out)
+{
+    int k = c->salt == 0 ? 0 : 1;
+    if (c->slot_salt[k] != c->salt) memset(c->done[k], 0, c->nrows), c->slot_salt[k] = c->salt;
+    if (!c->done[k][r]) {
+        const unsigned long long seed = SEED_S + c->salt;
+        long long kept = kept_of(r, c->rows, c->cols, c->causal);
+        size_t base = r * (size_t)c->cols;
+        double m = -INFINITY, s = 0;
+        float *z = wb_hmalloc((size_t)(kept > 0 ? kept : 1) * 4);
+        for (long long j = 0; j < kept; j++) {
+            z[j] = zscale(BSCALE, wb_hash_uniform_f32(seed, base + (size_t)j, -16, 16));
+            if (z[j] > m) m = z[j];
+        }
+        for (long long j = 0; j < kept; j++) s += exp((double)z[j] - m);
+        free(z);
+        c->m[k][r] = m, c->s[k][r] = s, c->done[k][r] = 1;
+    }
+    *m_out = c->m[k][r], *s_out = c->s[k][r];
+}
+
+static double sx_expect(size_t i, const void *p)
+{
+    sx_ctx *c = (sx_ctx *)p; /* the row cache is filled as rows are asked for */
+    size_t r = i / (size_t)c->cols;
+    long long j = (long long)(i % (size_t)c->cols);
+    double m, s;
+    sx_row(c, r, &m, &s);
+    if (m == -INFINITY) return 0;
+    if (j >= kept_of(r, c->rows, c->cols, c->causal)) return 0;
+    double z = zscale(BSCALE, wb_hash_uniform_f32(SEED_S + c->salt, i, -16, 16));
+    return exp(z - m) / s;
+}
+
+/* The spot check of a timing: new scores (salt 0: the first ones back), P poisoned. */
+static void sx_fresh(void *p, unsigned long long salt)
+{
+    sx_ctx *c = p;
+    c->salt = salt;
+    wb_dfill_uniform_f32(c->S, c->n, SEED_S + salt, -16, 16);
+    wb_dpoison(c->P, c->n * 4);
+}
+static int sx_check(void *p, char *why, size_t size)
+{
+    sx_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("P", c->P, c->n, sx_expect, c, 1 << 10, smx_atol(c->cols), SMX_RTOL, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+/* Time variant v on c into *r, bytes from the week's model; the figure is
+ * GB/s at those bytes (per_score 0) or G scores/s (per_score 1). The output
+ * is poisoned first and checked after. Your versions get the spot check
+ * (spot = 1), the given chain none. */
+static void sx_time(sx_ctx *c, int v, int spot, int per_score, wb_bench_row *r)
+{
+    c->variant = v;
+    c->salt = 0;
+    wb_dpoison(c->P, c->n * 4);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    if (spot) o.fresh = sx_fresh, o.check = sx_check;
+    wb_time(sx_work, c, &o, &r->t);
+    r->n = c->n;
+    r->bytes = model_bytes_per_score(v, c->cols, c->causal) * (double)c->n;
+    r->flops = 5.0 * (double)c->n;
+    r->value = (per_score ? (double)c->n : r->bytes) / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32(r->variant, c->P, c->n, sx_expect, c, 1 << 12, smx_atol(c->cols), SMX_RTOL, &cmp))
+        wb_bench_invalid(r, cmp.msg);
+}
+
+/* The two shapes. Prefill: 256 queries (a chunk of a prompt) against 4096
+ * keys, causal (3 % of the scores masked), as many heads as fill
+ * wb_bench_bytes() (100 heads and 400 MiB of scores on the H100). Decode:
+ * 32 heads of one query against as many keys as fill it (3.3 M). */
+enum { PF_ROWS = 256, PF_COLS = 4096, DC_BATCH = 32 };
+static int prefill_batch(void) { return (int)(wb_bench_bytes() / 4 / ((size_t)PF_ROWS * PF_COLS)); }
+static sx_ctx prefill_ctx(int with_T) { return sx_setup(prefill_batch(), PF_ROWS, PF_COLS, 1, with_T); }
+static sx_ctx decode_ctx(void)
+{
+    size_t cols = wb_bench_bytes() / 4 / DC_BATCH / 4096 * 4096;
+    return sx_setup(DC_BATCH, 1, (int)cols, 1, 0);
+}
+
+static double gbps(double bytes, const wb_bench_row *r) { return bytes / (r->t.median * 1e-3) / 1e9; }
+
+static void print_traffic(const sx_ctx *c, const wb_bench_row *r, int v, double copy)
+{
+    double b = model_bytes_per_score(v, c->cols, c->causal);
+    if (r->invalid) return;
+    printf("    traffic, %s on %d x %d x %d: %g B/score -> %.0f GB/s, %.3f of COPY (%.0f GB/s)\n", VARIANT_NAMES[v],
+           c->batch, c->rows, c->cols, b, gbps(b * (double)c->n, r), gbps(b * (double)c->n, r) / copy, copy);
+}
+
+/* w36.smx-speed: fused against the given chain on the prefill shape. */
+static double bench_smx(void)
+{
+    sx_ctx c = prefill_ctx(1);
+    double copy = wb_yard_copy_gbps(c.n * 4);
+    wb_bench_row u = { .exercise = "smx", .variant = "given: scale, mask, softmax", .unit = "Gscore/s" };
+    sx_time(&c, FUS_UNFUSED, 0, 1, &u);
+    wb_bench_emit(&u);
+    wb_bench_row f = { .exercise = "smx", .variant = "yours: one kernel", .unit = "Gscore/s", .yard_name = "UNFUSED",
+                       .yard = u.invalid ? NAN : u.value };
+    sx_time(&c, FUS_FUSED, 1, 1, &f);
+    double ratio = wb_bench_headline(&f);
+    print_traffic(&c, &u, FUS_UNFUSED, copy);
+    print_traffic(&c, &f, FUS_FUSED, copy);
+    printf("    the bytes allow %.2fx (24 against 8 bytes a score)\n",
+           model_bytes_per_score(FUS_UNFUSED, c.cols, 1) / model_bytes_per_score(FUS_FUSED, c.cols, 1));
+    sx_free(&c);
+    return ratio;
+}
+
+/* w36.split-speed: the split version on the decode shape, GB/s at its 12
+ * bytes a score against a copy of the same 400 MiB. */
+static double bench_split(void)
+{
+    sx_ctx c = decode_ctx();
+    double copy = wb_yard_copy_gbps(c.n * 4);
+    wb_bench_row r = { .exercise = "split", .variant = "yours: stats, then normalise", .unit = "GB/s", .yard_name = "COPY",
+                       .yard = copy };
+    sx_time(&c, FUS_SPLIT, 1, 0, &r);
+    double ratio = wb_bench_headline(&r);
+    sx_free(&c);
+    return ratio;
+}
+
+/* w36.model: your fus_bytes over the measured times. For each variant that
+ * can use the whole machine, the modelled GB/s (your bytes / time) is set
+ * beside the copy of the same buffer size; a right model of a bandwidth-bound
+ * kernel lands near 1. The figure is the lowest of the four; one above
+ * FIT_HIGH x COPY means the model counts bytes the kernel cannot have moved,
+ * and the row gets no figure. */
+#define FIT_HIGH 1.15
+static double bench_model(void)
+{
+    sx_ctx pf = prefill_ctx(1), dc = decode_ctx();
+    double copy_pf = wb_yard_copy_gbps(pf.n * 4), copy_dc = wb_yard_copy_gbps(dc.n * 4);
+    struct { sx_ctx *c; int v; const char *name; double copy; } run[4] = {
+        { &pf, FUS_UNFUSED, "unfused, prefill", copy_pf }, { &pf, FUS_FUSED, "fused, prefill", copy_pf },
+        { &pf, FUS_SPLIT, "split, prefill", copy_pf },     { &dc, FUS_SPLIT, "split, decode", copy_dc },
+    };
+    wb_bench_row head = { .exercise = "traffic", .variant = "lowest modelled GB/s of the four", .unit = "GB/s",
+                          .yard_name = "COPY", .yard = copy_pf };
+    double lowest = INFINITY;
+    char bad[200] = "";
+    double fits[4], times[4];
+    for (int k = 0; k < 4; k++) {
+        sx_ctx *c = run[k].c;
+        wb_bench_row r = { .exercise = "traffic", .variant = run[k].name, .unit = "GB/s", .yard_name = "COPY",
+                           .yard = run[k].copy };
+        sx_time(c, run[k].v, run[k].v != FUS_UNFUSED, 0, &r);
+        double yours = fus_bytes(run[k].v, c->batch, c->rows, c->cols, c->causal);
+        r.bytes = yours; /* the row's GB/s: your bytes over the time */
+        if (!r.invalid) r.value = gbps(yours, &r);
+        wb_bench_emit(&r);
+        double fit = fits[k] = r.value / run[k].copy;
+        times[k] = r.t.median;
+        if (bad[0]) continue;
+        if (r.invalid) snprintf(bad, sizeof bad, "%s: %s", run[k].name, r.why);
+        else if (!(yours > 0)) snprintf(bad, sizeof bad, "%s: fus_bytes says %g bytes", run[k].name, yours);
+        else if (isnan(fit)) snprintf(bad, sizeof bad, "%s: no valid time", run[k].name);
+        else if (fit > FIT_HIGH)
+            snprintf(bad, sizeof bad, "%s: your model gives %.0f GB/s, %.2f x COPY: more bytes than the kernel can have moved",
+                     run[k].name, r.value, fit);
+        else if (fit < lowest) {
+            lowest = fit;
+            head.value = r.value, head.yard = run[k].copy, head.t = r.t, head.n = c->n, head.bytes = yours;
+        }
+    }
+    printf("    %-18s %12s %12s %10s %8s\n", "variant", "your B/score", "model B/sc.", "ms", "/ COPY");
+    for (int k = 0; k < 4; k++) {
+        const sx_ctx *c = run[k].c;
+        double yours = fus_bytes(run[k].v, c->batch, c->rows, c->cols, c->causal);
+        printf("    %-18s %12.4g %12.4g %10.4f %8.3f%s\n", run[k].name, yours / (double)c->n,
+               model_bytes_per_score(run[k].v, c->cols, c->causal), times[k], fits[k],
+               isnan(fits[k]) ? "" : fabs(fits[k] - 1) <= 0.10 ? "  within 10 %" : "");
+    }
+    if (bad[0]) wb_bench_invalid(&head, bad);
+    sx_free(&pf), sx_free(&dc);
+    return wb_bench_headline(&head);
+}
+
+/* w36.hurts: fused against split on both shapes, reported. */
+static char hurts_figure[320];
+static double bench_hurts(void)
+{
+    double ms[2][2] = { { NAN, NAN }, { NAN, NAN } }; /* [prefill, decode][fused, split] */
+    int valid = 1;
+    for (int sh = 0; sh < 2; sh++) {
+        sx_ctx c = sh ? decode_ctx() : prefill_ctx(0);
+        double copy = wb_yard_copy_gbps(c.n * 4);
+        for (int k = 0; k < 2; k++) {
+            int v = k ? FUS_SPLIT : FUS_FUSED;
+            char name[64];
+            snprintf(name, sizeof name, "%s, %s", k ? "split" : "fused", sh ? "decode" : "prefill");
+            wb_bench_row r = { .exercise = "hurts", .variant = name, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
+            sx_time(&c, v, 0, 0, &r);
+            wb_bench_emit(&r);
+            print_traffic(&c, &r, v, copy);
+            if (r.invalid || isnan(r.t.median)) valid = 0;
+            ms[sh][k] = r.t.median;
+        }
+        if (sh)
+            snprintf(hurts_figure, sizeof hurts_figure,
+                     "decode %d x 1 x %d: fused %.3f ms, split %.3f ms (split %.2fx faster where the model says 1.00x); "
+                     "prefill %d x %d x %d: fused %.3f ms, split %.3f ms (fused %.2fx faster, the model says 1.50x)",
+                     c.batch, c.cols, ms[1][0], ms[1][1], ms[1][0] / ms[1][1], prefill_batch(), PF_ROWS, PF_COLS,
+                     ms[0][0], ms[0][1], ms[0][1] / ms[0][0]);
+        sx_free(&c);
+    }
+    return valid ? ms[1][0] / ms[1][1] : NAN;
+}
+
+START_TEST(hurts_report)
+{
+    double r = bench_hurts();
+    ck_assert_msg(!isnan(r), "a timed output was wrong: %s", wb_bench_last_detail());
+    wb_report(hurts_figure);
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w36.traffic", WB_T(traffic_model), WB_CPU, 0 },
+    { "w36.smx", WB_T(smx_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w36.smx", WB_T(smx_offsets), WB_GPU, 8 },
+    WB_SPEED("w36.smx-speed", bench_smx),
+    { "w36.split", WB_T(split_tmp_size), WB_CPU, 0 },
+    { "w36.split", WB_T(split_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w36.split", WB_T(split_offsets), WB_GPU, 8 },
+    { "w36.split", WB_T(split_long), WB_GPU, 0 },
+    WB_SPEED("w36.split-speed", bench_split),
+    WB_SPEED("w36.model", bench_model),
+    { "w36.hurts", WB_T(hurts_report), WB_GPU, 0 },
+};
+
+/* The report's benchmark; `--bench` also runs every WB_SPEED one. */
+static const wb_benchmark BENCHES[] = {
+    { "hurts", bench_hurts },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -1,0 +1,22 @@
+/* traffic.cu — week 36, exercise 1: the bytes before the kernels.
+ *
+ * List each version's kernels and, for each, the arrays it reads and
+ * writes; under the model of traffic.h every array of n = batch * rows * cols
+ * floats costs 4n bytes each time a kernel touches it. The benchmarks divide
+ * what this function says by the times they measure and set the result
+ * beside a device-to-device copy: a right count of a bandwidth-bound kernel
+ * lands close to the copy. */
+#include "smx.h"
+#include "traffic.h"
+
+double fus_bytes(int variant, int batch, int rows, int cols, int causal)
+{
+    /* TODO: for each variant (the enum in traffic.h), list its kernels and
+     * what each reads and writes: smx_unfused in support/unfused.cu (which
+     * kernels run without a mask?), your smx_fused (smx.h: when is a row
+     * read twice?) and smx_split (split.h). n = batch * rows * cols scores,
+     * 4 bytes each. 0 for an empty shape, -1 for a variant that does not
+     * exist. */
+    (void)variant, (void)batch, (void)rows, (void)cols, (void)causal;
+    return 0;
+}
