@@ -129,7 +129,7 @@ cudaError_t bias_dropout_residual(const float *x, const float *bias, const float
     if (!(p >= 0.0f && p <= 1.0f)) return cudaErrorInvalidValue; /* NaN fails both tests */
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     const float scale = p < 1.0f ? 1.0f / (1.0f - p) : 0.0f; /* p == 1 keeps nothing: scale unused */
-    const size_t n = (size_t)rows * (size_t)cols;
+    const size_t n_elems = (size_t)rows * (size_t)cols;
     const int vec = cols % 4 == 0 &&
                     (((uintptr_t)x | (uintptr_t)bias | (uintptr_t)residual | (uintptr_t)y) & 15) == 0 &&
                     ((uintptr_t)mask & 3) == 0;
@@ -137,7 +137,7 @@ cudaError_t bias_dropout_residual(const float *x, const float *bias, const float
         const dim3 grid(grid_for((size_t)cols / 4), (unsigned)(rows < 65535 ? rows : 65535));
         dropout_vec4<<<grid, DR_THREADS>>>(x, bias, residual, y, mask, rows, cols, p, scale, seed, offset);
     } else {
-        dropout_scalar<<<grid_for((n + 3) / 4), DR_THREADS>>>(x, bias, residual, y, mask, n, cols, p, scale, seed,
+        dropout_scalar<<<grid_for((n_elems + 3) / 4), DR_THREADS>>>(x, bias, residual, y, mask, n_elems, cols, p, scale, seed,
                                                                offset);
     }
     return cudaGetLastError();
