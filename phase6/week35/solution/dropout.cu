@@ -137,8 +137,8 @@ cudaError_t bias_dropout_residual(const float *x, const float *bias, const float
         const dim3 grid(grid_for((size_t)cols / 4), (unsigned)(rows < 65535 ? rows : 65535));
         dropout_vec4<<<grid, DR_THREADS>>>(x, bias, residual, y, mask, rows, cols, p, scale, seed, offset);
     } else {
-        dropout_scalar<<<grid_for((n_elems + 3) / 4), DR_THREADS>>>(x, bias, residual, y, mask, n_elems, cols, p, scale, seed,
-                                                               offset);
+        const unsigned blocks = grid_for((n_elems + 3) / 4);
+        dropout_scalar<<<blocks, DR_THREADS>>>(x, bias, residual, y, mask, n_elems, cols, p, scale, seed, offset);
     }
     return cudaGetLastError();
     //@starter
