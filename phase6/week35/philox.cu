@@ -9,7 +9,6 @@
  * device's mask bit for bit. */
 #include "philox.h"
 
-
 void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
 {
     /* TODO: ten rounds (philox.h gives one round and the key bumps). The

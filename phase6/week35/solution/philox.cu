@@ -17,8 +17,8 @@ static void philox_round(uint32_t c[4], const uint32_t k[2])
     const uint32_t n0 = hi1 ^ c[1] ^ k[0], n2 = hi0 ^ c[3] ^ k[1];
     c[0] = n0, c[1] = lo1, c[2] = n2, c[3] = lo0;
 }
-//@end
 
+//@end
 void philox4x32_10(const uint32_t ctr[4], const uint32_t key[2], uint32_t out[4])
 {
     //@solution
