@@ -15,8 +15,9 @@
  * the mask of element i is a function of (seed, offset, i): the same for any
  * grid, any alignment, any shape, and the CPU (philox.cu) can check it.
  * Nothing is carried from one group to the next, so the compiler keeps the
- * state in registers and drops the block curand_init would compute for a
- * second call that never comes.
+ * state in registers and drops every block nobody reads (curand_init
+ * computes one after each of its two skips, curand_uniform4 one for a next
+ * call that never comes): one Philox block a group in the SASS.
  *
  * Two kernels: a float4 one when cols % 4 == 0 and the pointers allow 16-byte
  * loads (4-byte mask stores), walking rows with blockIdx.y so the bias column
