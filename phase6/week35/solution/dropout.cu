@@ -9,8 +9,8 @@
  *
  * The random numbers come from Philox4x32-10 through the curand device API
  * (header only: curand_kernel.h, nothing to link). Philox is counter-based:
- * curand_init(seed, subsequence, offset) only sets a counter and a key, and
- * one curand_uniform4 is one block of ten rounds, four uniforms. Each thread
+ * curand_init(seed, subsequence, offset) sets a counter and a key, and the
+ * four uniforms of curand_uniform4 are one block of ten rounds. Each thread
  * takes the group of four elements g = i / 4 and asks for subsequence g, so
  * the mask of element i is a function of (seed, offset, i): the same for any
  * grid, any alignment, any shape, and the CPU (philox.cu) can check it.
