@@ -19,7 +19,7 @@
  * causal, the query tiles whose last row is at or past j*Bc. */
 static double io_flash_ref(int64_t bh, int64_t S, int64_t D, int64_t Br, int64_t Bc, int causal)
 {
-    if (bh < 0 || S < 0 || D <= 0 || Br <= 0 || Bc <= 0) return -1;
+    if (S < 0 || bh < 0 || D < 1 || Br < 1 || Bc < 1) return -1;
     int64_t tr = (S + Br - 1) / Br;
     double kv_rows = 0;
     for (int64_t j0 = 0; j0 < S; j0 += Bc) {
@@ -36,7 +36,7 @@ static double io_flash_ref(int64_t bh, int64_t S, int64_t D, int64_t Br, int64_t
 
 static double io_naive_ref(int64_t bh, int64_t S, int64_t D)
 {
-    if (bh < 0 || S < 0 || D <= 0) return -1;
+    if (S < 0 || bh < 0 || D < 1) return -1;
     return (double)bh * (16.0 * (double)S * (double)S + 16.0 * (double)S * (double)D);
 }
 

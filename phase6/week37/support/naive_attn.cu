@@ -26,13 +26,13 @@ na_scores(const float *__restrict__ q, const float *__restrict__ k, float *__res
           float scale, int causal)
 {
     __shared__ float Qs[NA_T][NA_K + 1], Ks[NA_T][NA_K + 1];
-    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const int i0 = blockIdx.y * NA_T, j0 = blockIdx.x * NA_T;
     const size_t h = blockIdx.z;
     const float *qh = q + h * S * D, *kh = k + h * S * D;
     float acc[4][4] = {};
     for (int d0 = 0; d0 < D; d0 += NA_K) {
-        for (int e = tid; e < NA_T * NA_K; e += NA_THREADS) {
+        for (int e = threadIdx.x; e < NA_T * NA_K; e += NA_THREADS) {
             int r = e / NA_K, d = e % NA_K;
             Qs[r][d] = i0 + r < S ? qh[(size_t)(i0 + r) * D + d0 + d] : 0.0f;
             Ks[r][d] = j0 + r < S ? kh[(size_t)(j0 + r) * D + d0 + d] : 0.0f;
@@ -68,19 +68,19 @@ static __global__ void __launch_bounds__(NA_THREADS) na_softmax(float *sc, int S
 {
     __shared__ float red[NA_THREADS / 32];
     float *row = sc + (size_t)blockIdx.x * S;
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int lane = threadIdx.x % 32, wid = threadIdx.x / 32;
     float mx = -INFINITY;
     for (int j = threadIdx.x; j < S; j += NA_THREADS) mx = fmaxf(mx, row[j]);
-    for (int off = 16; off > 0; off >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
-    if (lane == 0) red[warp] = mx;
+    for (int s = 16; s >= 1; s /= 2) mx = fmaxf(mx, __shfl_xor_sync(~0u, mx, s));
+    if (lane == 0) red[wid] = mx;
     __syncthreads();
     mx = red[0];
     for (int w = 1; w < NA_THREADS / 32; w++) mx = fmaxf(mx, red[w]);
     __syncthreads(); /* everyone has read red before it is reused */
     float sum = 0.0f;
     for (int j = threadIdx.x; j < S; j += NA_THREADS) sum += expf(row[j] - mx);
-    for (int off = 16; off > 0; off >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, off);
-    if (lane == 0) red[warp] = sum;
+    for (int s = 16; s >= 1; s /= 2) sum += __shfl_xor_sync(~0u, sum, s);
+    if (lane == 0) red[wid] = sum;
     __syncthreads();
     sum = 0.0f;
     for (int w = 0; w < NA_THREADS / 32; w++) sum += red[w];
@@ -93,13 +93,13 @@ static __global__ void __launch_bounds__(NA_THREADS)
 na_pv(const float *__restrict__ p, const float *__restrict__ v, float *__restrict__ o, int S, int D)
 {
     __shared__ float Ps[NA_T][NA_K + 1], Vs[NA_K][NA_T];
-    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
+    const int tx = threadIdx.x % 16, ty = threadIdx.x / 16;
     const int i0 = blockIdx.y * NA_T, c0 = blockIdx.x * NA_T;
     const size_t h = blockIdx.z;
     const float *ph = p + h * S * S, *vh = v + h * S * D;
     float acc[4][4] = {};
     for (int j0 = 0; j0 < S; j0 += NA_K) {
-        for (int e = tid; e < NA_T * NA_K; e += NA_THREADS) {
+        for (int e = threadIdx.x; e < NA_T * NA_K; e += NA_THREADS) {
             int r = e / NA_K, c = e % NA_K;      /* Ps: row r, key c (16 keys of a row are contiguous) */
             Ps[r][c] = i0 + r < S && j0 + c < S ? ph[(size_t)(i0 + r) * S + j0 + c] : 0.0f;
             int vr = e / NA_T, vc = e % NA_T;    /* Vs: key vr, column vc */
@@ -140,7 +140,7 @@ cudaError_t attn_naive(const float *q, const float *k, const float *v, float *o,
                        int D, float scale, int causal)
 {
     if (D <= 0 || D % NA_K || bh < 0 || bh > 65535 || S < 0) return cudaErrorInvalidValue;
-    if (bh == 0 || S == 0) return cudaSuccess;
+    if (S == 0 || bh == 0) return cudaSuccess; /* nothing to compute */
     const unsigned tiles = (unsigned)((S + NA_T - 1) / NA_T);
     na_scores<<<dim3(tiles, tiles, bh), NA_THREADS>>>(q, k, scores, S, D, scale, causal);
     cudaError_t e = cudaGetLastError();
