@@ -389,7 +389,7 @@ static double run_pair(int bh, int S, int D, int causal, int headline)
     snprintf(variant, sizeof variant, "bh=%d S=%d D=%d %s", bh, S, D, causal ? "causal" : "non-causal");
 
     wb_bench_row y = { .exercise = "attn_naive", .variant = variant, .n = (size_t)S, .flops = flops,
-                       .bytes = attn_io_naive_bytes(bh, S, D), .unit = "TFLOP/s" };
+                       .bytes = io_naive_ref(bh, S, D), .unit = "TFLOP/s" };
     wb_time(attn_work, &nv, NULL, &y.t);
     y.value = flops / (y.t.median * 1e-3) / 1e12;
     char why[256];
@@ -397,7 +397,7 @@ static double run_pair(int bh, int S, int D, int causal, int headline)
     wb_bench_emit(&y);
 
     wb_bench_row r = { .exercise = "flash_attn", .variant = variant, .n = (size_t)S, .flops = flops,
-                       .bytes = attn_io_flash_bytes(bh, S, D, FA_BR, FA_BC, causal), .unit = "TFLOP/s",
+                       .bytes = io_flash_ref(bh, S, D, FA_BR, FA_BC, causal), .unit = "TFLOP/s",
                        .yard_name = "NAIVE", .yard = y.value };
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.fresh = attn_fresh, o.check = attn_check;

@@ -139,7 +139,8 @@ size_t attn_naive_workspace_bytes(int bh, int S)
 cudaError_t attn_naive(const float *q, const float *k, const float *v, float *o, float *scores, int bh, int S,
                        int D, float scale, int causal)
 {
-    if (D <= 0 || D % NA_K || bh < 0 || bh > 65535 || S < 0) return cudaErrorInvalidValue;
+    if (D <= 0 || D % NA_K || bh < 0 || bh > 65535 || S < 0 || S > 65535 * NA_T || (size_t)bh * S > 0x7fffffffu)
+        return cudaErrorInvalidValue; /* grid limits: z = bh, y = S / 64 tiles, x = bh * S rows */
     if (S == 0 || bh == 0) return cudaSuccess; /* nothing to compute */
     const unsigned tiles = (unsigned)((S + NA_T - 1) / NA_T);
     na_scores<<<dim3(tiles, tiles, bh), NA_THREADS>>>(q, k, scores, S, D, scale, causal);
