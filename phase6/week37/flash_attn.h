@@ -1,0 +1,51 @@
+/* flash_attn.h — week 37: attention in one pass, tiled, with online softmax.
+ *
+ * Q, K, V and O are device arrays of bh x S x D floats, row-major and
+ * contiguous: head h (h < bh, the batch and head dimensions flattened) is
+ * the S x D matrix starting at h * S * D. For every head and query row i:
+ *
+ *     s_ij = scale * sum_d Q[i][d] K[j][d]        for the keys j row i sees
+ *     O[i] = sum_j exp(s_ij - m_i) V[j] / sum_j exp(s_ij - m_i),  m_i = max_j s_ij
+ *
+ * Non-causal: row i sees every key j < S. Causal: only j <= i (row 0 sees
+ * itself alone). Non-finite values follow the formula: a NaN in row j of K
+ * makes every row that sees key j NaN; logits of +-1e4 must not overflow.
+ */
+#ifndef FLASH_ATTN_H
+#define FLASH_ATTN_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The tiling of the reference kernel (and of the IO model's printed table):
+ * a block owns FA_BR query rows and walks the keys FA_BC at a time. */
+#define FA_BR 64
+#define FA_BC 64
+
+/* Yours: one kernel, one pass over K and V per query tile, the running max
+ * m, the running sum l and the rescaled accumulator O on chip; no S x S
+ * matrix anywhere, so no workspace argument. D is 64 or 128 (anything else:
+ * cudaErrorInvalidValue, nothing launched); 0 <= S < 2^30; bh >= 0; S == 0
+ * or bh == 0 launches nothing and returns cudaSuccess. The pointers are
+ * device pointers of any float alignment. Default stream, no wait; returns
+ * the launch's error. */
+cudaError_t flash_attn(const float *q, const float *k, const float *v, float *o, int bh, int S, int D,
+                       float scale, int causal);
+
+/* Given (support/naive_attn.cu), the baseline: three kernels a call, the
+ * S x S scores written to `scores` (attn_naive_workspace_bytes bytes, a
+ * device buffer), softmaxed in place, then multiplied by V. Same layout,
+ * arguments and results as flash_attn (any D that is a multiple of 16; bh at
+ * most 65535, S at most 65535 * 64, bh * S below 2^31). */
+cudaError_t attn_naive(const float *q, const float *k, const float *v, float *o, float *scores, int bh, int S,
+                       int D, float scale, int causal);
+size_t attn_naive_workspace_bytes(int bh, int S);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,198 @@
+/* flash_attn.cu — week 37, exercise 2: attention without the S x S matrix.
+ *
+ * One block owns FA_BR = 64 query rows of one head and walks the keys
+ * FA_BC = 64 at a time. Per key tile:
+ *   1. load the K and V tiles into shared memory (rows past S as zeros);
+ *   2. S_tile = Q_tile K_tile^T, scaled, masked (keys past S; causal j > i);
+ *   3. online softmax, row by row: the tile's max, the new running max m',
+ *      alpha = exp(m - m'), p = exp(s - m'), l = alpha l + sum p, O = alpha O;
+ *   4. O += P V_tile, P through shared memory.
+ * At the end O / l is stored once. Q, the running m and l and the O
+ * accumulator never leave the chip; nothing of size S x S exists anywhere.
+ *
+ * 256 threads as 16 x 16: thread (tx, ty) owns rows ty + 16 i (i < 4) of the
+ * tile and, of S_tile, columns tx + 16 j (j < 4); of O, columns tx + 16 j
+ * (j < D / 16). A row's 16 owners are one half of a warp, so the row max and
+ * row sum are four __shfl_xor_sync steps, no shared memory. Q and K rows are
+ * padded to D + 1 floats so that 16 threads reading 16 rows at the same d hit
+ * 16 different banks. Exponentials are base 2: scale * log2(e) is folded into
+ * the logits, exp2f is one MUFU instruction. Causal blocks stop at the tile
+ * of their last row and the grid runs the longest (last) query tiles first. */
+#include <math.h>
+#include "flash_attn.h"
+
+//@solution
+#define FA_THREADS 256
+
+template <int D> struct fa_smem {
+    static constexpr int DP = D + 1;          /* padded row of Q and K */
+    static constexpr int BCP = FA_BC + 1;     /* padded row of P */
+    static constexpr size_t floats = (size_t)FA_BR * DP + (size_t)FA_BC * DP + (size_t)FA_BC * D + (size_t)FA_BR * BCP;
+    static constexpr size_t bytes = floats * sizeof(float);
+};
+
+template <int D>
+static __global__ void __launch_bounds__(FA_THREADS)
+flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float *__restrict__ v,
+          float *__restrict__ o, int bh_count, int S, float scale_log2, int causal)
+{
+    constexpr int DP = fa_smem<D>::DP, BCP = fa_smem<D>::BCP, DJ = D / 16;
+    extern __shared__ float smem[];
+    float *Qs = smem;                   /* [FA_BR][DP] */
+    float *Ks = Qs + FA_BR * DP;        /* [FA_BC][DP] */
+    float *Vs = Ks + FA_BC * DP;        /* [FA_BC][D]  */
+    float *Ps = Vs + FA_BC * D;         /* [FA_BR][BCP] */
+
+    const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
+    const int q0 = (int)(gridDim.x - 1 - blockIdx.x) * FA_BR; /* longest causal tiles first */
+    const int kv_end = causal ? min(S, q0 + FA_BR) : S;       /* keys this tile sees: [0, kv_end) */
+
+    for (int bh = blockIdx.y; bh < bh_count; bh += gridDim.y) {
+        const size_t base = (size_t)bh * S * D;
+        const float *qh = q + base, *kh = k + base, *vh = v + base;
+
+        for (int e = tid; e < FA_BR * D; e += FA_THREADS) {
+            int r = e / D, d = e % D;
+            Qs[r * DP + d] = q0 + r < S ? qh[(size_t)(q0 + r) * D + d] : 0.0f;
+        }
+
+        float m[4], l[4], acc[4][DJ];
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            m[i] = -INFINITY, l[i] = 0.0f;
+#pragma unroll
+            for (int j = 0; j < DJ; j++) acc[i][j] = 0.0f;
+        }
+
+        for (int kv0 = 0; kv0 < kv_end; kv0 += FA_BC) {
+            __syncthreads(); /* the last tile's readers of Ks, Vs, Ps are done */
+            for (int e = tid; e < FA_BC * D; e += FA_THREADS) {
+                int r = e / D, d = e % D;
+                bool in = kv0 + r < S;
+                size_t g = (size_t)(kv0 + r) * D + d;
+                Ks[r * DP + d] = in ? kh[g] : 0.0f;
+                Vs[r * D + d] = in ? vh[g] : 0.0f;
+            }
+            __syncthreads(); /* Q (first tile), K and V are in */
+
+            float s[4][4];
+#pragma unroll
+            for (int i = 0; i < 4; i++)
+#pragma unroll
+                for (int j = 0; j < 4; j++) s[i][j] = 0.0f;
+#pragma unroll 8
+            for (int d = 0; d < D; d++) {
+                float a[4], b[4];
+#pragma unroll
+                for (int i = 0; i < 4; i++) a[i] = Qs[(ty + 16 * i) * DP + d];
+#pragma unroll
+                for (int j = 0; j < 4; j++) b[j] = Ks[(tx + 16 * j) * DP + d];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+#pragma unroll
+                    for (int j = 0; j < 4; j++) s[i][j] = fmaf(a[i], b[j], s[i][j]);
+            }
+
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                const int row = q0 + ty + 16 * i;
+                float mx = -INFINITY;
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    const int col = kv0 + tx + 16 * j;
+                    const bool seen = col < S && (!causal || col <= row);
+                    s[i][j] = seen ? s[i][j] * scale_log2 : -INFINITY;
+                    mx = fmaxf(mx, s[i][j]);
+                }
+                /* the row's 16 owners are lanes 0-15 or 16-31 of this warp */
+#pragma unroll
+                for (int off = 8; off > 0; off >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, off));
+                const float m_new = fmaxf(m[i], mx);
+                const float m_use = m_new == -INFINITY ? 0.0f : m_new; /* a row with nothing seen yet */
+                const float alpha = exp2f(m[i] - m_use);                 /* 0 on the first tile */
+                float rs = 0.0f;
+#pragma unroll
+                for (int j = 0; j < 4; j++) {
+                    s[i][j] = exp2f(s[i][j] - m_use); /* masked: exp2(-inf) = 0 */
+                    rs += s[i][j];
+                }
+#pragma unroll
+                for (int off = 8; off > 0; off >>= 1) rs += __shfl_xor_sync(0xffffffffu, rs, off);
+                l[i] = l[i] * alpha + rs;
+                m[i] = m_new;
+#pragma unroll
+                for (int j = 0; j < DJ; j++) acc[i][j] *= alpha;
+#pragma unroll
+                for (int j = 0; j < 4; j++) Ps[(ty + 16 * i) * BCP + tx + 16 * j] = s[i][j];
+            }
+            __syncthreads(); /* P is in */
+
+#pragma unroll 4
+            for (int c = 0; c < FA_BC; c++) {
+                float p[4], b[DJ];
+#pragma unroll
+                for (int i = 0; i < 4; i++) p[i] = Ps[(ty + 16 * i) * BCP + c];
+#pragma unroll
+                for (int j = 0; j < DJ; j++) b[j] = Vs[c * D + tx + 16 * j];
+#pragma unroll
+                for (int i = 0; i < 4; i++)
+#pragma unroll
+                    for (int j = 0; j < DJ; j++) acc[i][j] = fmaf(p[i], b[j], acc[i][j]);
+            }
+        }
+
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+            const int row = q0 + ty + 16 * i;
+            if (row < S) {
+                const float inv = 1.0f / l[i];
+                float *orow = o + base + (size_t)row * D;
+#pragma unroll
+                for (int j = 0; j < DJ; j++) orow[tx + 16 * j] = acc[i][j] * inv;
+            }
+        }
+        __syncthreads(); /* before the next head's Q overwrites Qs */
+    }
+}
+
+template <int D>
+static cudaError_t launch_flash(const float *q, const float *k, const float *v, float *o, int bh, int S,
+                                float scale, int causal)
+{
+    const size_t smem = fa_smem<D>::bytes;
+    cudaError_t e = cudaFuncSetAttribute(flash_fwd<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e != cudaSuccess) return e;
+    dim3 grid((unsigned)((S + FA_BR - 1) / FA_BR), (unsigned)(bh < 65535 ? bh : 65535));
+    const float scale_log2 = scale * 1.4426950408889634f; /* exp(x) = exp2(x log2 e) */
+    flash_fwd<D><<<grid, FA_THREADS, smem>>>(q, k, v, o, bh, S, scale_log2, causal);
+    return cudaGetLastError();
+}
+//@starter
+//| /* TODO: the kernel. A block of 256 threads owns FA_BR query rows of one
+//|  * head (blockIdx.y) and loops over the keys FA_BC at a time: load the K and
+//|  * V tiles into shared memory (zeros past S), compute the FA_BR x FA_BC
+//|  * logits from the Q tile (loaded once), mask (keys past S; causal: key >
+//|  * query), then per row: the tile's max, the new running max m', alpha =
+//|  * exp(m - m'), p = exp(s - m'), l = alpha * l + sum(p), O = alpha * O +
+//|  * P V_tile. After the last tile store O / l for the rows below S. Read the
+//|  * README's "Background" and the hints (`make phase6/week37 hint`). */
+//@end
+
+cudaError_t flash_attn(const float *q, const float *k, const float *v, float *o, int bh, int S, int D,
+                       float scale, int causal)
+{
+    //@solution
+    if ((D != 64 && D != 128) || bh < 0 || S < 0 || S >= (1 << 30)) return cudaErrorInvalidValue;
+    if (bh == 0 || S == 0) return cudaSuccess;
+    return D == 64 ? launch_flash<64>(q, k, v, o, bh, S, scale, causal)
+                   : launch_flash<128>(q, k, v, o, bh, S, scale, causal);
+    //@starter
+    //| /* TODO: check the arguments (D of 64 or 128, else cudaErrorInvalidValue;
+    //|  * nothing to do for S == 0 or bh == 0), opt in to the dynamic shared
+    //|  * memory your kernel needs past 48 KB (cudaFuncSetAttribute), launch
+    //|  * ceil(S / FA_BR) x bh blocks (gridDim.y is at most 65535: loop), and
+    //|  * return cudaGetLastError(). */
+    //| (void)q, (void)k, (void)v, (void)o, (void)bh, (void)S, (void)D, (void)scale, (void)causal;
+    //| return cudaSuccess;
+    //@end
+}

@@ -1,0 +1,438 @@
+/* test_week37.c — week 37's checkpoints: the IO model of attention (CPU),
+ * the tiled flash kernel against a double-precision reference, the kernel at
+ * a length whose S x S scores would not fit in device memory, and its speed
+ * against the given naive attention (support/naive_attn.cu) in the same run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_test.h"
+#include "attn_io.h"
+#include "flash_attn.h"
+
+/* ---------------------------------------------------------------- IO model (CPU) */
+
+/* The test's own derivation of attn_io.h's model, written per key tile
+ * rather than per query tile: key tile j (rows j*Bc .. min((j+1)*Bc, S) - 1)
+ * is loaded, K and V, by every query tile that visits it: all T_r of them, or
+ * causal, the query tiles whose last row is at or past j*Bc. */
+static double io_flash_ref(int64_t bh, int64_t S, int64_t D, int64_t Br, int64_t Bc, int causal)
+{
+    if (S < 0 || bh < 0 || D < 1 || Br < 1 || Bc < 1) return -1;
+    int64_t tr = (S + Br - 1) / Br;
+    double kv_rows = 0;
+    for (int64_t j0 = 0; j0 < S; j0 += Bc) {
+        int64_t rows = S - j0 < Bc ? S - j0 : Bc, visitors = tr;
+        if (causal) {
+            /* query tile i visits it when min((i+1)*Br, S) - 1 >= j0, i.e. i >= ceil((j0+1)/Br) - 1 */
+            int64_t first = (j0 + 1 + Br - 1) / Br - 1;
+            visitors = tr - first;
+        }
+        kv_rows += (double)rows * (double)visitors;
+    }
+    return (double)bh * 4.0 * (double)D * (2.0 * (double)S + 2.0 * kv_rows);
+}
+
+static double io_naive_ref(int64_t bh, int64_t S, int64_t D)
+{
+    if (S < 0 || bh < 0 || D < 1) return -1;
+    return (double)bh * (16.0 * (double)S * (double)S + 16.0 * (double)S * (double)D);
+}
+
+START_TEST(io_model)
+{
+    static const int64_t SS[] = { 0, 1, 2, 63, 64, 65, 100, 127, 1000, 1023, 4096, 4097, 16384, 100003 };
+    static const int64_t DS[] = { 64, 128, 80 };
+    static const int64_t TILES[][2] = { { 64, 64 }, { 128, 64 }, { 64, 128 }, { 32, 96 }, { 96, 32 }, { 1, 1 }, { 7, 5 } };
+    static const int64_t BHS[] = { 1, 3, 64 };
+    for (size_t a = 0; a < WB_COUNT(SS); a++)
+        for (size_t b = 0; b < WB_COUNT(DS); b++)
+            for (size_t h = 0; h < WB_COUNT(BHS); h++) {
+                int64_t S = SS[a], D = DS[b], bh = BHS[h];
+                double got = attn_io_naive_bytes(bh, S, D), want = io_naive_ref(bh, S, D);
+                if (got != want)
+                    ck_abort_msg("attn_io_naive_bytes(bh=%lld, S=%lld, D=%lld) = %.17g, expected %.17g: count the "
+                                 "three kernels again (attn_io.h)",
+                                 (long long)bh, (long long)S, (long long)D, got, want);
+                for (size_t t = 0; t < WB_COUNT(TILES); t++)
+                    for (int causal = 0; causal < 2; causal++) {
+                        int64_t Br = TILES[t][0], Bc = TILES[t][1];
+                        got = attn_io_flash_bytes(bh, S, D, Br, Bc, causal);
+                        want = io_flash_ref(bh, S, D, Br, Bc, causal);
+                        if (got != want)
+                            ck_abort_msg("attn_io_flash_bytes(bh=%lld, S=%lld, D=%lld, Br=%lld, Bc=%lld, %s) = "
+                                         "%.17g, expected %.17g%s",
+                                         (long long)bh, (long long)S, (long long)D, (long long)Br, (long long)Bc,
+                                         causal ? "causal" : "non-causal", got, want,
+                                         causal ? ": a causal query tile visits the key tiles up to the one "
+                                                  "holding its last row, and the last tile may be partial"
+                                                : ": every query tile (the last may be partial) loads all of K "
+                                                  "and V");
+                    }
+            }
+    ck_assert_msg(attn_io_naive_bytes(-1, 8, 64) == -1 && attn_io_naive_bytes(1, -8, 64) == -1 &&
+                      attn_io_naive_bytes(1, 8, 0) == -1,
+                  "attn_io_naive_bytes must return -1 for a negative bh or S, or D <= 0");
+    ck_assert_msg(attn_io_flash_bytes(1, 8, 64, 0, 64, 0) == -1 && attn_io_flash_bytes(1, 8, 64, 64, 0, 1) == -1 &&
+                      attn_io_flash_bytes(1, 8, -64, 64, 64, 0) == -1 && attn_io_flash_bytes(-2, 8, 64, 64, 64, 0) == -1,
+                  "attn_io_flash_bytes must return -1 for a negative bh or S, or D, Br, Bc <= 0");
+
+    /* What the model says, one head, the reference tiling (FA_BR x FA_BC). */
+    printf("  IO model, one head, FP32, tiles %d x %d (MB = 1e6 bytes; floor = Q, K, V read and O written once)\n",
+           FA_BR, FA_BC);
+    printf("  %6s %4s %12s %12s %12s %10s %12s %12s\n", "S", "D", "naive MB", "tiled MB", "causal MB", "floor MB",
+           "naive/tiled", "tiled/floor");
+    for (int D = 64; D <= 128; D *= 2)
+        for (int64_t S = 1024; S <= 16384; S *= 2) {
+            double nv = attn_io_naive_bytes(1, S, D), fl = attn_io_flash_bytes(1, S, D, FA_BR, FA_BC, 0);
+            double fc = attn_io_flash_bytes(1, S, D, FA_BR, FA_BC, 1), floor = 16.0 * (double)S * D;
+            printf("  %6lld %4d %12.1f %12.1f %12.1f %10.2f %11.2fx %11.1fx\n", (long long)S, D, nv / 1e6, fl / 1e6,
+                   fc / 1e6, floor / 1e6, nv / fl, fl / floor);
+        }
+    printf("  naive grows as S^2 (16 bytes a score); tiled as S^2 D / Br (K and V once per query tile): its\n"
+           "  DRAM bytes fall to the floor, O(S D), when a head's K and V (8 S D bytes) stay in L2 between tiles.\n");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- reference */
+
+/* Row i of one head's attention in double: q_row is row i of Q, kh and vh
+ * the head's K and V (S x D). Keys j < S, or j <= i when causal. fmax skips
+ * a NaN logit for the max, and exp(NaN - m) then makes the row NaN. */
+static void ref_row(const float *q_row, const float *kh, const float *vh, int S, int D, double scale, int causal,
+                    int i, double *out, double *s)
+{
+    int n = causal ? i + 1 : S;
+    double m = -INFINITY;
+    for (int j = 0; j < n; j++) {
+        double acc = 0;
+        for (int d = 0; d < D; d++) acc += (double)q_row[d] * kh[(size_t)j * D + d];
+        s[j] = acc * scale;
+        m = fmax(m, s[j]);
+    }
+    double l = 0;
+    for (int d = 0; d < D; d++) out[d] = 0;
+    for (int j = 0; j < n; j++) {
+        double p = exp(s[j] - m);
+        l += p;
+        for (int d = 0; d < D; d++) out[d] += p * vh[(size_t)j * D + d];
+    }
+    for (int d = 0; d < D; d++) out[d] /= l;
+}
+
+/* The rows a check compares: every row when the reference is cheap, else
+ * per head the first and last 64 and 64 at random. */
+typedef struct { int h, i; } rowid;
+
+static size_t pick_rows(wb_rng *rng, int bh, int S, int D, rowid **out)
+{
+    size_t n = 0;
+    int all = (double)bh * S * S * D <= 6e8;
+    rowid *r = wb_hmalloc(((size_t)(all ? (size_t)bh * S : (size_t)bh * 192) + 1) * sizeof *r);
+    for (int h = 0; h < bh; h++) {
+        if (all) {
+            for (int i = 0; i < S; i++) r[n++] = (rowid){ h, i };
+            continue;
+        }
+        for (int i = 0; i < 64; i++) r[n++] = (rowid){ h, i };
+        for (int i = S - 64; i < S; i++) r[n++] = (rowid){ h, i };
+        for (int t = 0; t < 64; t++) r[n++] = (rowid){ h, (int)wb_rng_int(rng, 64, S - 65) };
+    }
+    *out = r;
+    return n;
+}
+
+/* Compare rows `rows` of got (bh x S x D) with the double reference. */
+static void expect_rows(const float *q, const float *k, const float *v, const float *got, int S, int D,
+                        double scale, int causal, const rowid *rows, size_t nrows, double atol, double rtol,
+                        const char *what)
+{
+    float *g = wb_hmalloc(nrows * D * sizeof *g + 4);
+    double *want = wb_hmalloc(nrows * D * sizeof *want + 8), *s = wb_hmalloc(((size_t)S + 1) * sizeof *s);
+    for (size_t r = 0; r < nrows; r++) {
+        size_t head = (size_t)rows[r].h * S * D, at = head + (size_t)rows[r].i * D;
+        ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want + r * D, s);
+        memcpy(g + r * D, got + at, (size_t)D * sizeof *g);
+    }
+    wb_cmp cmp;
+    wb_compare_f32_f64("o", g, want, nrows * D, atol, rtol, &cmp);
+    if (cmp.bad) {
+        size_t r = cmp.first_bad / D;
+        ck_abort_msg("%s (seed %llu): first wrong output in head %d, row %d, column %zu (rows compared in the "
+                     "order head, row): %s",
+                     what, (unsigned long long)wb_base_seed(), rows[r].h, rows[r].i, cmp.first_bad % D, cmp.msg);
+    }
+    free(g), free(want), free(s);
+}
+
+/* ---------------------------------------------------------------- flash_attn */
+
+enum { NORMAL, HUGE_LOGITS, NAN_KEY };
+typedef struct { int bh, S, D, causal, kind, offset; } fa_case;
+
+/* 0 and 1 rows, tile edges (63, 64, 65, 127-129), odd lengths, several
+ * heads, long rows (sampled), logits near +-1e4, a NaN key; `offset` floats
+ * into every buffer (misaligned pointers). */
+static const fa_case CASES[] = {
+    { 1, 0, 64, 0, NORMAL, 0 },       { 0, 16, 128, 1, NORMAL, 0 },    { 1, 1, 64, 0, NORMAL, 0 },
+    { 1, 1, 64, 1, NORMAL, 0 },       { 2, 1, 128, 0, NORMAL, 1 },     { 1, 2, 128, 1, NORMAL, 0 },
+    { 1, 17, 64, 0, NORMAL, 0 },      { 1, 63, 64, 1, NORMAL, 0 },     { 1, 64, 64, 0, NORMAL, 0 },
+    { 1, 64, 128, 1, NORMAL, 0 },     { 1, 65, 64, 1, NORMAL, 0 },     { 1, 65, 128, 0, NORMAL, 0 },
+    { 3, 127, 64, 0, NORMAL, 0 },     { 2, 128, 128, 1, NORMAL, 3 },   { 2, 129, 128, 1, NORMAL, 0 },
+    { 4, 200, 64, 1, NORMAL, 1 },     { 5, 333, 128, 0, NORMAL, 0 },   { 1, 1000, 64, 0, NORMAL, 0 },
+    { 1, 1023, 128, 1, NORMAL, 0 },   { 2, 1500, 64, 1, NORMAL, 2 },   { 1, 4096, 64, 0, NORMAL, 0 },
+    { 1, 4097, 128, 1, NORMAL, 0 },   { 2, 300, 64, 0, HUGE_LOGITS, 0 }, { 1, 517, 128, 1, HUGE_LOGITS, 0 },
+    { 2, 150, 64, 0, NAN_KEY, 0 },    { 2, 190, 128, 1, NAN_KEY, 0 },
+};
+
+static void check_flash(wb_rng *rng, const fa_case *c)
+{
+    const int bh = c->bh, S = c->S, D = c->D;
+    const size_t n = (size_t)bh * S * D, off = (size_t)c->offset;
+    const double scale = 1.0 / sqrt((double)D);
+    float *q = wb_hmalloc((n + off + 1) * 4), *k = wb_hmalloc((n + off + 1) * 4), *v = wb_hmalloc((n + off + 1) * 4);
+    /* logits ~ N(0, 1.3) for NORMAL; q, k of +-150 give logits of +-1e4 */
+    float qk = c->kind == HUGE_LOGITS ? 150.0f : 2.0f;
+    wb_fill_uniform_f32(rng, q, n + off, -qk, qk);
+    wb_fill_uniform_f32(rng, k, n + off, -qk, qk);
+    wb_fill_uniform_f32(rng, v, n + off, -1, 1);
+    char what[200];
+    int nh = 0, nj = 0;
+    if (c->kind == NAN_KEY) {
+        nh = (int)wb_rng_int(rng, 0, bh - 1), nj = (int)wb_rng_int(rng, 0, S - 1);
+        k[off + ((size_t)nh * S + nj) * D + (size_t)wb_rng_int(rng, 0, D - 1)] = NAN;
+    }
+    snprintf(what, sizeof what, "bh=%d S=%d D=%d %s%s%s, pointers +%d floats", bh, S, D,
+             c->causal ? "causal" : "non-causal",
+             c->kind == HUGE_LOGITS ? ", logits near +-1e4 (subtract the running max before exp)" : "",
+             c->kind == NAN_KEY ? ", a NaN in one key: the rows that see it are NaN, the others not" : "",
+             c->offset);
+    float *dq = wb_dcopy(q, (n + off) * 4), *dk = wb_dcopy(k, (n + off) * 4), *dv = wb_dcopy(v, (n + off) * 4);
+    wb_dout o;
+    float *dout = wb_dout_alloc(&o, "o", n * 4, off * 4);
+    WB_CUDA(flash_attn(dq ? dq + off : NULL, dk ? dk + off : NULL, dv ? dv + off : NULL, dout, bh, S, D,
+                       (float)scale, c->causal));
+    float *got = wb_hmalloc(n * 4 + 4);
+    wb_expect_dout_guards(&o, got, what);
+    if (n > 0) {
+        rowid *rows;
+        size_t nrows = pick_rows(rng, bh, S, D, &rows);
+        double atol = c->kind == HUGE_LOGITS ? 5e-2 : 3e-5, rtol = c->kind == HUGE_LOGITS ? 0 : 1e-4;
+        expect_rows(q + off, k + off, v + off, got, S, D, scale, c->causal, rows, nrows, atol, rtol, what);
+        free(rows);
+    }
+    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o);
+    free(q), free(k), free(v), free(got);
+}
+
+START_TEST(flash_cases)
+{
+    wb_rng rng = WB_RNG();
+    check_flash(&rng, &CASES[_i]);
+}
+END_TEST
+
+/* D other than 64 and 128: an error, and nothing written. */
+START_TEST(flash_rejects)
+{
+    static const int BAD_D[] = { 0, 32, 96, 129 };
+    const int S = 70;
+    size_t n = (size_t)S * 256;
+    float *dx = wb_dmalloc(n * 4);
+    wb_dfill_uniform_f32(dx, n, 7, -1, 1);
+    for (size_t t = 0; t < WB_COUNT(BAD_D); t++) {
+        wb_dout o;
+        float *dout = wb_dout_alloc(&o, "o", n * 4, 0);
+        cudaError_t e = flash_attn(dx, dx, dx, dout, 1, S, BAD_D[t], 0.1f, 0);
+        cudaGetLastError();
+        ck_assert_msg(e == cudaErrorInvalidValue, "flash_attn with D=%d returned %s; expected cudaErrorInvalidValue",
+                      BAD_D[t], cudaGetErrorName(e));
+        float *host = wb_hmalloc(n * 4);
+        wb_expect_dout_guards(&o, host, "D unsupported");
+        ck_assert_msg(wb_count_not_byte(host, n * 4, 0xFF) == 0,
+                      "flash_attn with D=%d wrote its output; an unsupported D must launch nothing", BAD_D[t]);
+        free(host);
+        wb_dout_free(&o);
+    }
+    wb_dfree(dx);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- no S x S buffer */
+
+/* One causal head, D = 64, long enough that its S x S scores in FP32 would
+ * need more than the device's whole memory: only a kernel that never stores
+ * them can answer. Sampled rows against the double reference. */
+START_TEST(flash_long)
+{
+    size_t free_b = 0, total_b = 0;
+    WB_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    const int D = 64;
+    int S = (int)ceil(sqrt((double)total_b / 4.0)) + 1001;
+    if (S % 64 == 0) S++;
+    size_t n = (size_t)S * D;
+    const double scale = 1.0 / sqrt((double)D);
+    wb_rng rng = WB_RNG();
+    float *q = wb_hmalloc(n * 4), *k = wb_hmalloc(n * 4), *v = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, q, n, -2, 2);
+    wb_fill_uniform_f32(&rng, k, n, -2, 2);
+    wb_fill_uniform_f32(&rng, v, n, -1, 1);
+    float *dq = wb_dcopy(q, n * 4), *dk = wb_dcopy(k, n * 4), *dv = wb_dcopy(v, n * 4);
+    wb_dout o;
+    float *dout = wb_dout_alloc(&o, "o", n * 4, 0);
+    WB_CUDA(flash_attn(dq, dk, dv, dout, 1, S, D, (float)scale, 1));
+    float *got = wb_hmalloc(n * 4);
+    char what[200];
+    snprintf(what, sizeof what, "one causal head, S=%d D=%d (its scores would be %.1f GB; the device has %.1f GB)", S,
+             D, 4.0 * S * (double)S / 1e9, total_b / 1e9);
+    wb_expect_dout_guards(&o, got, what);
+    rowid rows[24];
+    size_t nr = 0;
+    rows[nr++] = (rowid){ 0, 0 }, rows[nr++] = (rowid){ 0, 1 }, rows[nr++] = (rowid){ 0, 64 };
+    rows[nr++] = (rowid){ 0, S - 1 }, rows[nr++] = (rowid){ 0, S - 2 };
+    while (nr < WB_COUNT(rows)) rows[nr++] = (rowid){ 0, (int)wb_rng_int(&rng, 2, S - 3) };
+    expect_rows(q, k, v, got, S, D, scale, 1, rows, nr, 3e-5, 1e-4, what);
+    printf("  %s: correct with Q, K, V and O only (%.0f MB in all)\n", what, 16.0 * (double)n / 1e6);
+    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o);
+    free(q), free(k), free(v), free(got);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- speed */
+
+enum { SEED_Q = 71, SEED_K = 72, SEED_V = 73 };
+
+typedef struct {
+    float *q, *k, *v, *o, *scores; /* scores: the naive version's S x S buffers (NULL: flash) */
+    int bh, S, D, causal;
+    unsigned long long salt;
+} attn_ctx;
+
+static void attn_work(void *p)
+{
+    attn_ctx *a = p;
+    float scale = (float)(1.0 / sqrt((double)a->D));
+    if (a->scores)
+        WB_CUDA(attn_naive(a->q, a->k, a->v, a->o, a->scores, a->bh, a->S, a->D, scale, a->causal));
+    else
+        WB_CUDA(flash_attn(a->q, a->k, a->v, a->o, a->bh, a->S, a->D, scale, a->causal));
+}
+
+static void attn_fill(attn_ctx *a, unsigned long long salt)
+{
+    size_t n = (size_t)a->bh * a->S * a->D;
+    a->salt = salt;
+    wb_dfill_uniform_f32(a->q, n, SEED_Q + salt, -2, 2);
+    wb_dfill_uniform_f32(a->k, n, SEED_K + salt, -2, 2);
+    wb_dfill_uniform_f32(a->v, n, SEED_V + salt, -1, 1);
+}
+
+static void attn_fresh(void *p, unsigned long long salt)
+{
+    attn_ctx *a = p;
+    attn_fill(a, salt);
+    wb_dpoison(a->o, (size_t)a->bh * a->S * a->D * 4);
+}
+
+/* Check rows of 3 heads (first, last, one at random), 8 rows each, of the
+ * output in a->o, against the double reference on inputs made on the host
+ * from the same hashes. 0 when right, else the message in why. */
+static int attn_verify(const attn_ctx *a, char *why, size_t size)
+{
+    const int S = a->S, D = a->D;
+    const size_t hd = (size_t)S * D;
+    float *q = wb_hmalloc(hd * 4), *k = wb_hmalloc(hd * 4), *v = wb_hmalloc(hd * 4), *g = wb_hmalloc((size_t)D * 4);
+    double *want = wb_hmalloc((size_t)D * 8), *s = wb_hmalloc((size_t)S * 8);
+    int heads[3] = { 0, a->bh - 1, (int)(a->salt % (unsigned long long)a->bh) };
+    int rows[8] = { 0, 1, 63, 64, S / 2 + 17, S - 65, S - 2, S - 1 };
+    int bad = 0;
+    for (int t = 0; t < 3 && !bad; t++) {
+        size_t base = (size_t)heads[t] * hd;
+        for (size_t e = 0; e < hd; e++) {
+            q[e] = wb_hash_uniform_f32(SEED_Q + a->salt, base + e, -2, 2);
+            k[e] = wb_hash_uniform_f32(SEED_K + a->salt, base + e, -2, 2);
+            v[e] = wb_hash_uniform_f32(SEED_V + a->salt, base + e, -1, 1);
+        }
+        for (int r = 0; r < 8 && !bad; r++) {
+            int i = rows[r];
+            ref_row(q + (size_t)i * D, k, v, S, D, 1.0 / sqrt((double)D), a->causal, i, want, s);
+            wb_d2h(g, a->o + base + (size_t)i * D, (size_t)D * 4);
+            wb_cmp cmp;
+            if (wb_compare_f32_f64("o", g, want, D, 3e-5, 1e-4, &cmp)) {
+                snprintf(why, size, "%s: head %d row %d: %s", a->scores ? "naive" : "flash_attn", heads[t], i, cmp.msg);
+                bad = 1;
+            }
+        }
+    }
+    free(q), free(k), free(v), free(g), free(want), free(s);
+    return bad;
+}
+
+static int attn_check(void *p, char *why, size_t size) { return attn_verify(p, why, size); }
+
+/* Time the naive attention (the yardstick) and flash_attn on the same
+ * inputs; useful flops are 4 D per score a query sees (QK^T and PV), the
+ * same count for both, so the ratio is the ratio of times. */
+static double run_pair(int bh, int S, int D, int causal, int headline)
+{
+    size_t n = (size_t)bh * S * D;
+    attn_ctx f = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), NULL, bh, S, D, causal, 0 };
+    attn_ctx nv = f;
+    nv.o = wb_dmalloc(n * 4);
+    nv.scores = wb_dmalloc(attn_naive_workspace_bytes(bh, S));
+    attn_fill(&f, 0);
+    wb_dpoison(f.o, n * 4), wb_dpoison(nv.o, n * 4);
+    double scores = causal ? (double)S * (S + 1) / 2 : (double)S * S;
+    double flops = 4.0 * D * scores * bh;
+    char variant[96];
+    snprintf(variant, sizeof variant, "bh=%d S=%d D=%d %s", bh, S, D, causal ? "causal" : "non-causal");
+
+    wb_bench_row y = { .exercise = "attn_naive", .variant = variant, .n = (size_t)S, .flops = flops,
+                       .bytes = io_naive_ref(bh, S, D), .unit = "TFLOP/s" };
+    wb_time(attn_work, &nv, NULL, &y.t);
+    y.value = flops / (y.t.median * 1e-3) / 1e12;
+    char why[256];
+    if (attn_verify(&nv, why, sizeof why)) wb_bench_invalid(&y, why);
+    wb_bench_emit(&y);
+
+    wb_bench_row r = { .exercise = "flash_attn", .variant = variant, .n = (size_t)S, .flops = flops,
+                       .bytes = io_flash_ref(bh, S, D, FA_BR, FA_BC, causal), .unit = "TFLOP/s",
+                       .yard_name = "NAIVE", .yard = y.value };
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = attn_fresh, o.check = attn_check;
+    wb_time(attn_work, &f, &o, &r.t);
+    r.value = flops / (r.t.median * 1e-3) / 1e12;
+    if (attn_verify(&f, why, sizeof why)) wb_bench_invalid(&r, why);
+    if (y.invalid) wb_bench_invalid(&r, "the naive yardstick's output was wrong: no ratio");
+    wb_dfree(f.q), wb_dfree(f.k), wb_dfree(f.v), wb_dfree(f.o), wb_dfree(nv.o), wb_dfree(nv.scores);
+    if (headline) return wb_bench_headline(&r);
+    wb_bench_emit(&r);
+    return wb_bench_ratio(&r);
+}
+
+/* The checkpoint: causal, 2 x 16 heads of 4096 x 64. */
+static double bench_flash(void) { return run_pair(32, 4096, 64, 1, 1); }
+
+/* The report behind the README's table: both head dims, causal and not. */
+static double bench_ladder(void)
+{
+    run_pair(32, 4096, 64, 0, 0);
+    run_pair(32, 4096, 64, 1, 0);
+    run_pair(16, 4096, 128, 0, 0);
+    return run_pair(16, 4096, 128, 1, 0);
+}
+
+static const wb_test TESTS[] = {
+    { "w37.io", WB_T(io_model), WB_CPU, 0 },
+    { "w37.flash", WB_T(flash_cases), WB_GPU, WB_COUNT(CASES) },
+    { "w37.flash", WB_T(flash_rejects), WB_GPU, 0 },
+    { "w37.long", WB_T(flash_long), WB_GPU, 0 },
+    WB_SPEED("w37.flash-speed", bench_flash),
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "ladder", bench_ladder },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
