@@ -58,14 +58,16 @@ static void ref_row(const float *q, const float *kh, const float *vh, int S, int
     for (int d = 0; d < D; d++) out[d] /= l;
 }
 
-/* Tolerances (README, "Checking a BF16 kernel"). With |v| <= 1: P rounded to
- * bf16 moves O by at most 2^-9 (each weight off by <= 2^-9 of itself), O
- * rounded to bf16 by 2^-9 |O|; the FP32 sums and ex2.approx add ~1e-6. A
+/* Tolerances (README, "Checking a BF16 kernel"). bf16 keeps 8 significant
+ * bits: rounding is off by at most 2^-8 of the value. With |v| <= 1: P
+ * rounded to bf16 moves O by at most 2^-8 (each weight off by <= 2^-8 of
+ * itself), O rounded to bf16 by 2^-8 |O|; the FP32 sums and ex2.approx add
+ * ~1e-6. Bound 0.0039 + 0.0039 |O|, under 5e-3 + 8e-3 |O|. A
  * wrong mask or a lost rescale moves O by 0.05 to 1 on these inputs. With
  * logits near 1e4 the FP32 score itself is off by ~1e-2 (its last bits), which
  * can move O by ~1e-2 where two keys nearly tie: atol 2e-2 there. */
-#define ATOL 3e-3
-#define RTOL 4e-3
+#define ATOL 5e-3
+#define RTOL 8e-3
 #define ATOL_BIG_LOGITS 2e-2
 
 /* ---------------------------------------------------------------- correctness */
