@@ -89,7 +89,7 @@ results_of = $(BUILD)/$(1)/results-$(2).tsv
 # ---------------------------------------------------------------- common library and tool
 COMMON_SRC := $(wildcard common/src/*.c)
 HOST_SRC   := common/src/wb_stats.c common/src/wb_rand.c common/src/wb_compare.c common/src/wb_meta.c \
-              common/src/wb_progress.c common/src/wb_results.c common/src/wb_file.c common/src/wb_multicast.c
+              common/src/wb_progress.c common/src/wb_results.c common/src/wb_file.c common/src/wb_multicast.c common/src/wb_regress.c
 COMMON_CU  := $(wildcard common/src/*.cu)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(COMMON_CU:%.cu=$(BUILD)/%.o)
 LIBWB      := $(BUILD)/libwb.a

@@ -6,10 +6,11 @@
 #   make grade SUBMISSIONS=dir WEEKS="phase0/week01" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=s]
 #   make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]
 #   make grade-fixtures                          grade the fixture class (instructor/fixtures)
+#   make grade-class30                           a class of 30 graded twice: time, and marks that agree
 #   make quiz-seal                               authors: seal instructor/quizzes/*.txt into quizzes/
 
-.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 instructor-test
-KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 instructor-test
+.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-class30 instructor-test
+KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-class30 instructor-test
 
 # WEEKS= as the instructor gives it (phase0/week1 is phase0/week01), checked
 # when release or grade runs.
@@ -64,7 +65,7 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
 
-$(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(GRADE_MODS)
+$(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $(filter-out instructor/grade_%.c,$^) -lm -larchive -ldl
@@ -136,6 +137,23 @@ grade-fixtures2:
 	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
 	  --jobs $(JOBS) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
 
+# A class of 30 for week 01 (instructor/fixtures/class30.sh), graded twice
+# with the same seed: each run's time, and the two gradebooks checked to agree
+# on every mark but speed credit (instructor/check_class30.sh). Meant for a
+# GPU machine (MODE=gpu); `make test` only checks that the class is made.
+CLASS30_OUT := $(BUILD)/instructor/class30
+MODE ?= gpu
+grade-class30:
+	$(Q)$(call grade_prebuild,$(FIXTURE_WEEK))
+	@rm -rf $(CLASS30_OUT) && mkdir -p $(CLASS30_OUT) && chmod 755 $(CLASS30_OUT)
+	@bash instructor/fixtures/class30.sh $(CLASS30_OUT)/class
+	$(Q)for r in 1 2; do t0=$$(date +%s); \
+	  $(GRADE_BIN) --root . --submissions $(CLASS30_OUT)/class --weeks "$(FIXTURE_WEEK)" \
+	    --gradebook $(CLASS30_OUT)/gradebook$$r.csv --scratch $(CLASS30_OUT)/scratch$$r --seed $(SEED) --limit $(LIMIT) \
+	    --jobs $(JOBS) $(GRADE_MAKE_ARGS) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
+	  echo "class of 30, grading $$r: exit $$rc after $$(( $$(date +%s) - t0 )) s ($(JOBS) jobs, limit $(LIMIT) s)"; done
+	$(Q)bash instructor/check_class30.sh $(CLASS30_OUT)/gradebook1.csv $(CLASS30_OUT)/gradebook2.csv $(MODE)
+
 # Tests without a GPU: the Check tests of the grading and quiz logic, the
 # fixture class graded with WB_NO_GPU=1, sealed quizzes up to date, and
 # releases built in a temporary folder (instructor/release_smoke.sh: one
@@ -174,6 +192,11 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	  bash instructor/check_fixture_gradebook2.sh $(FIXTURE2_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures2.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class of weeks 07 and 22 without a GPU (CUB, its wrapper and cuBLAS refused)"; \
 	  else tail -n 20 $(BUILD)/instructor/fixtures2.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class of weeks 07 and 22 without a GPU" "see $(BUILD)/instructor/fixtures2.log"; fi
+	$(Q)c=$(BUILD)/instructor/class30-made; rm -rf $$c; \
+	  if bash instructor/fixtures/class30.sh $$c/class >$$c.log 2>&1 && [ "$$(ls $$c/class | wc -l)" = 30 ] && \
+	     [ "$$(ls $$c/class/*/phase0/week01/vecadd.cu | wc -l)" = 30 ] && bash -n instructor/check_class30.sh; \
+	  then $(WB) ledger-add $(LEDGER) PASS "grade: the class of 30 (make grade-class30) is made: 30 students, each with its code"; \
+	  else cat $$c.log; $(WB) ledger-add $(LEDGER) FAIL "grade: the class of 30 is made" "see $$c.log"; fi
 	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
 	elif [ ! -d $(FIXTURE_OUT)/dupclass/dup ] || [ ! -f $(FIXTURE_OUT)/dupclass/dup.tar.gz ]; then \
 	  $(WB) ledger-add $(LEDGER) FAIL "grade: one student twice refuses the class" "no $(FIXTURE_OUT)/dupclass (made by grade-fixtures)"; \

@@ -14,7 +14,9 @@
  *   wb ledger-results LEDGER RESULTS LABEL pass|fail
  *                               make test's ledger lines from a results record
  *   wb make-vars                every week.txt as make variables (build/weeks.mk)
- *   wb week-info WEEK exercises|uses|needs|title
+ *   wb week-info WEEK exercises|uses|needs|title|speed
+ *   wb regress-baseline OUT RESULTS...   a baseline from several runs' records
+ *   wb regress-check BASELINE RESULTS... this run against it; exit 1 on a regression
  *
  * Starter regions in a solution file (lines, in this order):
  *   //@solution        what the solution has and the starter must not
@@ -37,6 +39,7 @@
 #include "wb_meta.h"
 #include "wb_progress.h"
 #include "wb_results.h"
+#include "wb_regress.h"
 
 /* ---------------- the curriculum map (common/curriculum.txt) ---------------- */
 
@@ -253,6 +256,7 @@ static int cmd_help(void)
     ROW("make a lab-notebook entry for today", "make journal");
     ROW("this GPU's bandwidths and latencies (build/notebook/)", "make microbench");
     ROW("your roofline from the benchmarks you ran (PNG)", "make roofline");
+    ROW("every speed checkpoint against this GPU's baseline", "make regress [WEEKS=...] (first: make regress-baseline)");
     ROW("the workbook's own tests (TEST_WEEKS= some weeks)", "make test [TEST_WEEKS=%s]", dir);
     ROW("remove build/ but benchmark CSVs and hint state", "make clean");
     ROW("remove build/ entirely", "make distclean");
@@ -879,7 +883,7 @@ static int cmd_make_vars(void)
     return 0;
 }
 
-/* `wb week-info WEEK exercises|uses|needs|title`: one fact a line, for scripts. */
+/* `wb week-info WEEK exercises|uses|needs|title|speed`: one fact a line, for scripts. */
 static int cmd_week_info(const char *wdir, const char *what)
 {
     wb_week w;
@@ -891,8 +895,30 @@ static int cmd_week_info(const char *wdir, const char *what)
     else if (strcmp(what, "needs") == 0)
         for (int i = 0; i < w.n_needs; i++) printf("%s\n", w.needs[i]);
     else if (strcmp(what, "title") == 0) printf("%s\n", w.title);
+    else if (strcmp(what, "speed") == 0) /* the checkpoints with a target */
+        for (int i = 0; i < w.n_checkpoints; i++) {
+            if (w.checkpoints[i].target > 0) printf("%s\n", w.checkpoints[i].id);
+        }
     else return 2;
     return 0;
+}
+
+/* `wb regress-baseline OUT RESULTS...` and `wb regress-check BASELINE
+ * RESULTS...` (make regress-baseline, make regress; common/include/wb_regress.h). */
+static int cmd_regress(int argc, char **argv)
+{
+    char err[700];
+    const char *const *recs = (const char *const *)argv + 3;
+    if (strcmp(argv[1], "regress-baseline") == 0) {
+        int n = wb_regress_baseline(argv[2], recs, argc - 3, err, sizeof err);
+        if (n < 0) { fprintf(stderr, ">>> %s\n", err); return 2; }
+        printf("baseline of %d checkpoints written to %s\n", n, argv[2]);
+        return 0;
+    }
+    int bad = wb_regress_check(argv[2], recs, argc - 3, stdout, err, sizeof err);
+    if (bad < 0) { fprintf(stderr, ">>> %s\n", err); return 2; }
+    printf("%s\n", bad ? "regressions found (the lines marked REGRESSION above)" : "no regression against the baseline");
+    return bad ? 1 : 0;
 }
 
 int main(int argc, char **argv)
@@ -904,6 +930,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "make-vars") == 0) return cmd_make_vars();
     if (strcmp(cmd, "results") == 0 && argc >= 3) return cmd_results(argv[2], argc > 3 ? argv[3] : "");
     if (strcmp(cmd, "week-info") == 0 && argc == 4) return cmd_week_info(argv[2], argv[3]);
+    if ((strcmp(cmd, "regress-baseline") == 0 || strcmp(cmd, "regress-check") == 0) && argc >= 4) return cmd_regress(argc, argv);
     if (strcmp(cmd, "help") == 0) return cmd_help();
     if (strcmp(cmd, "status") == 0) return cmd_status();
     if (strcmp(cmd, "strip") == 0 && argc == 3) return cmd_strip(argv[2]);
@@ -916,7 +943,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "progress-check") == 0) return cmd_progress_check();
     fprintf(stderr, "usage: wb help|status|strip F|drift W|write-starters W|reset W [EX]|hint W|ledger F|"
                     "ledger-add F ST LABEL [DETAIL]|ledger-results F RESULTS LABEL pass|fail|"
-                    "report RESULTS W [--record] [--status N]|make-vars|week-info W exercises|uses|needs|title|"
+                    "report RESULTS W [--record] [--status N]|make-vars|week-info W exercises|uses|needs|title|speed|regress-baseline OUT RESULTS...|regress-check BASELINE RESULTS...|"
                     "progress-check\n");
     return 2;
 }

@@ -14,6 +14,7 @@
 
 #include "wb.h"
 #include "wb_cudnn.h"
+#include "wb_regress.h"
 
 static char tmpdir[256];
 
@@ -574,6 +575,73 @@ static wb_result sample_result(const char *id, int status)
     return r;
 }
 
+/* make regress's arithmetic: three runs make a baseline; a fourth run within
+ * the noise raises no alarm, a planted 20 % slowdown is flagged, a record of
+ * another GPU is refused, a checkpoint without a figure is flagged. */
+static void regress_record(const char *path, double ratio, const char *gpu, int status)
+{
+    wb_result r[2];
+    for (int i = 0; i < 2; i++) {
+        wb_result_init(&r[i]);
+        snprintf(r[i].week, sizeof r[i].week, "phase0/week01");
+        snprintf(r[i].id, sizeof r[i].id, i ? "w01.vecadd" : "w01.vecadd-bw");
+        snprintf(r[i].gpu, sizeof r[i].gpu, "%s", gpu);
+        r[i].status = i ? WB_RES_PASS : status;
+        if (!i) {
+            r[i].ratio = ratio, r[i].value = 3000 * ratio, r[i].yard_value = 3000, r[i].target = 0.85;
+            snprintf(r[i].unit, sizeof r[i].unit, "GB/s");
+            snprintf(r[i].yard, sizeof r[i].yard, "COPY");
+        }
+    }
+    char err[300];
+    ck_assert_msg(wb_results_write(path, r, 2, err, sizeof err) == 0, "%s", err);
+}
+
+START_TEST(regress_baseline_and_check)
+{
+    char dir[] = "/tmp/wb-regress-XXXXXX", p[4][64], base[64], now[64], err[700];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const double runs[3] = { 1.00, 0.98, 1.01 };
+    const char *recs[3];
+    for (int i = 0; i < 3; i++) {
+        snprintf(p[i], sizeof p[i], "%s/run%d.tsv", dir, i);
+        regress_record(p[i], runs[i], "GPU A", WB_RES_PASS);
+        recs[i] = p[i];
+    }
+    snprintf(base, sizeof base, "%s/baseline.tsv", dir);
+    ck_assert_int_eq(wb_regress_baseline(base, recs, 3, err, sizeof err), 1); /* one checkpoint has a ratio */
+    wb_regress_row *rows;
+    ck_assert_int_eq(wb_regress_read(base, &rows, err, sizeof err), 1);
+    ck_assert_int_eq(rows[0].runs, 3);
+    ck_assert(fabs(rows[0].median - 1.00) < 1e-9 && fabs(rows[0].lo - 0.98) < 1e-9 && fabs(rows[0].hi - 1.01) < 1e-9);
+    ck_assert(fabs(rows[0].band - WB_REGRESS_MIN_BAND) < 1e-9); /* 1.5 x 3 % spread is under the floor */
+    free(rows);
+    snprintf(now, sizeof now, "%s/now.tsv", dir);
+    const char *one[1] = { now };
+    FILE *out = fopen("/dev/null", "w");
+    regress_record(now, 0.97, "GPU A", WB_RES_PASS);
+    ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 0);
+    regress_record(now, 0.80, "GPU A", WB_RES_PASS);
+    ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 1);
+    regress_record(now, 1.00, "GPU A", WB_RES_FAIL);
+    ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 1);
+    regress_record(now, 1.00, "GPU B", WB_RES_PASS);
+    ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "GPU B"));
+    /* a baseline over two GPUs is refused; so is one with no ratio at all */
+    snprintf(p[3], sizeof p[3], "%s/other.tsv", dir);
+    regress_record(p[3], 1.0, "GPU B", WB_RES_PASS);
+    const char *mixed[2] = { p[0], p[3] };
+    ck_assert_int_eq(wb_regress_baseline(base, mixed, 2, err, sizeof err), -1);
+    regress_record(p[3], 1.0, "GPU A", WB_RES_FAIL);
+    const char *none[1] = { p[3] };
+    ck_assert_int_eq(wb_regress_baseline(base, none, 1, err, sizeof err), -1);
+    fclose(out);
+    for (int i = 0; i < 4; i++) unlink(p[i]);
+    unlink(base), unlink(now), rmdir(dir);
+}
+END_TEST
+
 /* wb_cudnn: a path that does not load is refused with its name and nothing
  * else is tried; without it, the search either loads a cuDNN that has its
  * entry points or says why none could be loaded. */
@@ -782,6 +850,7 @@ int main(void)
     tcase_add_test(t, meta_uses_and_needs);
     tcase_add_test(t, curriculum_map);
     tcase_add_test(t, cudnn_loader);
+    tcase_add_test(t, regress_baseline_and_check);
     suite_add_tcase(s, t);
     t = tcase_create("results");
     tcase_add_test(t, results_roundtrip);

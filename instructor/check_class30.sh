@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# check_class30.sh GRADEBOOK1 GRADEBOOK2 gpu|nogpu — two gradings of the
+# class of 30 (instructor/fixtures/class30.sh) with the same seed must agree
+# on every mark but speed credit (w01.vecadd-bw); each kind of student must
+# get what its code earns. Columns: student, w01.devquery (10), w01.vecadd
+# (20), w01.vecadd-bw (10), total, out_of, skipped, seed.
+set -u
+g1=${1:?gradebook 1}; g2=${2:?gradebook 2}; mode=${3:?gpu or nogpu}
+bad=0
+for g in "$g1" "$g2"; do
+  [ "$(grep -c . "$g")" = 31 ] || { echo "$g: expected a header and 30 students"; bad=1; }
+done
+# every mark but speed credit (and the total, which holds it) the same
+d=$(diff <(cut -d, -f1-3 "$g1") <(cut -d, -f1-3 "$g2"))
+[ -z "$d" ] || { echo "the two gradings differ outside speed credit:"; echo "$d"; bad=1; }
+speed=$(paste -d, <(cut -d, -f1,4 "$g1") <(cut -d, -f4 "$g2") | awk -F, 'NR > 1 && $2 != $3 { print $1 " " $2 " -> " $3 }')
+echo "speed credit that differs between the two runs: ${speed:-none}"
+cells() { grep "^$1," "$g1" | cut -d, -f2-4; }
+expect() { # id-pattern expected devquery,vecadd,bw ('*' matches anything)
+  local id
+  for id in $(cut -d, -f1 "$g1" | grep -E "^s[0-9]+-$1\$"); do
+    local got; got=$(cells "$id")
+    IFS=, read -r a b c <<<"$got"; IFS=, read -r x y z <<<"$2"
+    { [ "$x" = "*" ] || [ "$a" = "$x" ]; } && { [ "$y" = "*" ] || [ "$b" = "$y" ]; } && { [ "$z" = "*" ] || [ "$c" = "$z" ]; } ||
+      { echo "$id: got $got, expected $2"; bad=1; }
+  done
+}
+expect broken "0.00,0.00,0.00"
+expect forged "0.00,0.00,0.00"
+expect override "0.00,0.00,0.00"
+if [ "$mode" = gpu ]; then
+  expect wrong "*,0.00,0.00"
+  expect correct "10.00,20.00,10.00"
+  expect scalar "10.00,20.00,*"
+  expect tiny "10.00,20.00,0.00"
+  expect unwritten "*,0.00,0.00"
+  expect sidestream "*,*,0.00"
+  expect cached "*,*,0.00"
+else
+  # without a GPU every GPU checkpoint is SKIP and earns nothing; a week-01
+  # folder without devquery.cu has the starter's, which fails its CPU part
+  for k in correct scalar tiny unwritten fault hang; do expect "$k" "SKIP,SKIP,SKIP"; done
+  for k in wrong sidestream cached; do expect "$k" "0.00,SKIP,SKIP"; done
+fi
+[ $bad = 0 ] && echo "class of 30: both gradings as expected" || echo "class of 30: NOT as expected"
+exit $bad
