@@ -11,6 +11,7 @@
 #include <cublas_v2.h>
 
 #include "wb_test.h"
+#include "wb_cublas.h"
 #include "blas.h"
 #include "cubblock.h"
 #include "cubdev.h"
@@ -19,21 +20,6 @@
 #include "scan.h"   /* week 07 */
 
 /* ---------------------------------------------------------------- helpers */
-
-static void blas_ok_(cublasStatus_t s, const char *expr, const char *what)
-{
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "%s returned %s (%s, seed %llu)", expr, cublasGetStatusString(s), what,
-                  (unsigned long long)wb_base_seed());
-}
-#define BLAS_OK(expr, what) blas_ok_((expr), #expr, (what))
-
-static cublasHandle_t new_handle(void)
-{
-    cublasHandle_t h = NULL;
-    cublasStatus_t s = cublasCreate(&h);
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasCreate: %s", cublasGetStatusString(s));
-    return h;
-}
 
 static uint32_t f2u(float f)
 {
@@ -160,10 +146,10 @@ START_TEST(blas1_sizes)
     if (n) wb_h2d(dy, hy, bytes);
     char what[80];
     snprintf(what, sizeof what, "n=%d, alpha=%g", n, (double)alpha);
-    cublasHandle_t h = new_handle();
-    BLAS_OK(blas_axpy(h, n, alpha, dx, dy), what);
+    cublasHandle_t h = wb_cublas_handle(0);
+    WB_CUBLAS(blas_axpy(h, n, alpha, dx, dy), what);
     wb_expect_dout_f32_f64(&y, ref, (size_t)n, 1e-6, 1e-6, what);
-    BLAS_OK(blas_dot(h, n, dx, dy0, dr), what);
+    WB_CUBLAS(blas_dot(h, n, dx, dy0, dr), what);
     float got;
     wb_expect_dout_guards(&r, &got, what);
     ck_assert_msg(wb_close(got, dot, 1e-5 * dot_abs + 1e-6, 0), "dot, %s (seed %llu): %.9g, expected %.9g", what,
@@ -247,7 +233,7 @@ static void check_gemm(wb_rng *rng, cublasHandle_t h, int M, int N, int K, int t
     char what[160];
     snprintf(what, sizeof what, "M=%d N=%d K=%d, %s%s, lda=%d ldb=%d ldc=%d, alpha=%g beta=%g", M, N, K,
              ta ? "A^T" : "A", tb ? " B^T" : " B", lda, ldb, ldc, (double)alpha, (double)beta);
-    BLAS_OK(blas_gemm(h, W14_FP32, ta, tb, M, N, K, alpha, dA, lda, dB, ldb, beta, dC, ldc), what);
+    WB_CUBLAS(blas_gemm(h, W14_FP32, ta, tb, M, N, K, alpha, dA, lda, dB, ldb, beta, dC, ldc), what);
     wb_expect_dout_f32_f64(&C, ref, nc, 4e-6 * K + 1e-6, 1e-5, what);
     wb_dfree(dA), wb_dfree(dB), wb_dout_free(&C);
     free(hA), free(hB), free(hC), free(ref);
@@ -260,7 +246,7 @@ static const shape3 GEMM_SHAPES[] = { { 1, 1, 1 },   { 1, 17, 33 },    { 33, 1, 
 START_TEST(gemm_shapes)
 {
     wb_rng rng = WB_RNG();
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(0);
     for (int t = 0; t < 4; t++) check_gemm(&rng, h, GEMM_SHAPES[_i].M, GEMM_SHAPES[_i].N, GEMM_SHAPES[_i].K, t & 1, t >> 1);
     cublasDestroy(h);
 }
@@ -277,7 +263,7 @@ START_TEST(gemm_errors)
     float *dA = wb_dcopy(hA, (size_t)n * n * 4), *dB = wb_dcopy(hB, (size_t)n * n * 4);
     wb_dout C;
     float *dC = wb_dout_alloc(&C, "C", (size_t)n * n * 4, 0);
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(0);
     cublasStatus_t s = blas_gemm(h, W14_FP32, 0, 0, n, n, n, 1.0f, dA, n - 1, dB, n, 0.0f, dC, n);
     ck_assert_msg(s == CUBLAS_STATUS_INVALID_VALUE, "lda = K - 1: blas_gemm returned %s, expected cuBLAS's CUBLAS_STATUS_INVALID_VALUE",
                   cublasGetStatusString(s));
@@ -294,7 +280,7 @@ START_TEST(gemm_errors)
     /* the math mode: the caller's before, the caller's after */
     cublasMath_t m = CUBLAS_PEDANTIC_MATH;
     ck_assert(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) == CUBLAS_STATUS_SUCCESS);
-    BLAS_OK(blas_gemm(h, W14_TF32, 0, 0, n, n, n, 1.0f, dA, n, dB, n, 0.0f, dC, n), "TF32, 64^3");
+    WB_CUBLAS(blas_gemm(h, W14_TF32, 0, 0, n, n, n, 1.0f, dA, n, dB, n, 0.0f, dC, n), "TF32, 64^3");
     cublasGetMathMode(h, &m);
     ck_assert_msg(m == CUBLAS_DEFAULT_MATH, "after blas_gemm(W14_TF32) the handle's math mode is %d, it was %d: set it back",
                   (int)m, (int)CUBLAS_DEFAULT_MATH);
@@ -348,22 +334,22 @@ START_TEST(batched_cases)
     for (int b = 0; b < batch; b++) pa[b] = dA + (size_t)b * M * K, pb[b] = dB + (size_t)b * K * N, pc[b] = dC + (size_t)b * M * N;
     void *dpa = wb_dcopy(pa, (size_t)batch * sizeof(void *)), *dpb = wb_dcopy(pb, (size_t)batch * sizeof(void *));
     void *dpc = wb_dcopy(pc, (size_t)batch * sizeof(void *));
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(0);
     ck_assert(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS);
     char what[120];
     double atol = 4e-6 * K + 1e-6;
     batch_ref(hA, hB, ref, M, N, K, batch, 0);
     snprintf(what, sizeof what, "blas_gemm_batched, M=%d N=%d K=%d, batch %d", M, N, K, batch);
-    BLAS_OK(blas_gemm_batched(h, M, N, K, (const float *const *)dpa, (const float *const *)dpb, (float *const *)dpc, batch), what);
+    WB_CUBLAS(blas_gemm_batched(h, M, N, K, (const float *const *)dpa, (const float *const *)dpb, (float *const *)dpc, batch), what);
     wb_expect_dout_f32_f64(&C, ref, nc, atol, 1e-5, what);
     wb_dout_poison(&C);
     snprintf(what, sizeof what, "blas_gemm_strided, M=%d N=%d K=%d, batch %d", M, N, K, batch);
-    BLAS_OK(blas_gemm_strided(h, M, N, K, dA, (long long)M * K, dB, (long long)K * N, dC, (long long)M * N, batch), what);
+    WB_CUBLAS(blas_gemm_strided(h, M, N, K, dA, (long long)M * K, dB, (long long)K * N, dC, (long long)M * N, batch), what);
     wb_expect_dout_f32_f64(&C, ref, nc, atol, 1e-5, what);
     wb_dout_poison(&C);
     batch_ref(hA, hB, ref, M, N, K, batch, 1);
     snprintf(what, sizeof what, "blas_gemm_strided with stride_b = 0 (one B for all), M=%d N=%d K=%d, batch %d", M, N, K, batch);
-    BLAS_OK(blas_gemm_strided(h, M, N, K, dA, (long long)M * K, dB, 0, dC, (long long)M * N, batch), what);
+    WB_CUBLAS(blas_gemm_strided(h, M, N, K, dA, (long long)M * K, dB, 0, dC, (long long)M * N, batch), what);
     wb_expect_dout_f32_f64(&C, ref, nc, atol, 1e-5, what);
     cublasDestroy(h);
     wb_dfree(dA), wb_dfree(dB), wb_dfree(dpa), wb_dfree(dpb), wb_dfree(dpc), wb_dout_free(&C);
@@ -421,13 +407,13 @@ START_TEST(mathmodes)
     float *dA = wb_dcopy(hA, na * 4), *dB = wb_dcopy(hB, nb * 4);
     wb_dout C;
     float *dC = wb_dout_alloc(&C, "C", nc * 4, 0);
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(0);
     double err[2], err_t = 0;
     for (int mode = 0; mode < 2; mode++) {
         if (mode) wb_dout_poison(&C);
         ck_assert(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH) == CUBLAS_STATUS_SUCCESS);
         const char *name = mode == W14_TF32 ? "W14_TF32" : "W14_FP32";
-        BLAS_OK(blas_gemm(h, mode, 0, 0, M, N, K, 1.0f, dA, K, dB, N, 0.0f, dC, N), name);
+        WB_CUBLAS(blas_gemm(h, mode, 0, 0, M, N, K, 1.0f, dA, K, dB, N, 0.0f, dC, N), name);
         cublasMath_t m = CUBLAS_PEDANTIC_MATH;
         cublasGetMathMode(h, &m);
         ck_assert_msg(m == CUBLAS_DEFAULT_MATH, "after blas_gemm(%s) the math mode is %d, it was CUBLAS_DEFAULT_MATH", name, (int)m);

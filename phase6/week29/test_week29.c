@@ -7,28 +7,13 @@
 #include <string.h>
 
 #include "wb_test.h"
+#include "softmax_check.h"
 #include "naive.h"
 #include "stable.h"
 
 #define ATOL 1e-7
 #define RTOL 5e-5
 
-/* The reference, in double: m = max (NaN skipped, as fmaxf does: its exp
- * makes the row NaN anyway), exp(x - m), the sum, the quotient. A row with a
- * +Inf or of -Inf only gives NaN, as the formula does. */
-static void softmax_ref(const float *x, double *y, int rows, int cols)
-{
-    for (int i = 0; i < rows; i++) {
-        const float *xr = x + (size_t)i * cols;
-        double *yr = y + (size_t)i * cols, m = -INFINITY, s = 0;
-        for (int j = 0; j < cols; j++)
-            if (xr[j] > m) m = xr[j];
-        for (int j = 0; j < cols; j++) s += yr[j] = exp((double)xr[j] - m);
-        for (int j = 0; j < cols; j++) yr[j] /= s;
-    }
-}
-
-static size_t elems(int rows, int cols) { return (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0); }
 
 /* ---------------------------------------------------------------- limit */
 
@@ -69,7 +54,7 @@ static const int SHAPES[][2] = { { 0, 5 },    { 5, 0 },     { 1, 1 },     { 9, 1
  * FLT_MAX even for 100003 columns. */
 static void check_naive(wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
 {
-    size_t n = elems(rows, cols);
+    size_t n = softmax_elems(rows, cols);
     float *hx = wb_hmalloc((n + ox) * 4);
     double *ref = wb_hmalloc(n * 8);
     wb_fill_uniform_f32(rng, hx, n + ox, -10, 10);
@@ -193,7 +178,7 @@ static void stable_specials(wb_rng *rng, float *x, int rows, int cols)
 
 static void check_stable(wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
 {
-    size_t n = elems(rows, cols);
+    size_t n = softmax_elems(rows, cols);
     float *hx = wb_hmalloc((n + ox) * 4);
     double *ref = wb_hmalloc(n * 8);
     wb_fill_uniform_f32(rng, hx, n + ox, -20, 20);
@@ -233,67 +218,33 @@ END_TEST
 /* Both versions on rows x 4096 floats (wb_bench_bytes() an array), logits in
  * [-4, 4] so that the naive one is right, against a copy of the same size. */
 enum { SEED_X = 29 };
+/* The shared softmax benchmark context (softmax_check.h) and the naive
+ * version's per-row sums. */
 typedef struct {
-    const float *x;
-    float *y, *sums;
-    int rows, cols;
-    unsigned long long salt;
-    long cached_row; /* the expectation's cache: one row's max and sum */
-    double m, s;
+    softmax_bench b; /* first: the spot check's functions take it as the context */
+    float *sums;
 } sx_ctx;
 
-static double sx_expect(size_t i, const void *p)
-{
-    sx_ctx *c = (sx_ctx *)p;
-    const long row = (long)(i / (size_t)c->cols);
-    const size_t base = (size_t)row * c->cols;
-    const unsigned long long seed = SEED_X + c->salt;
-    if (row != c->cached_row) {
-        double m = -INFINITY, s = 0;
-        for (int j = 0; j < c->cols; j++) m = fmax(m, wb_hash_uniform_f32(seed, base + j, -4, 4));
-        for (int j = 0; j < c->cols; j++) s += exp(wb_hash_uniform_f32(seed, base + j, -4, 4) - m);
-        c->cached_row = row, c->m = m, c->s = s;
-    }
-    return exp(wb_hash_uniform_f32(seed, i, -4, 4) - c->m) / c->s;
-}
-static void sx_fresh(void *p, unsigned long long salt)
-{
-    sx_ctx *c = p;
-    size_t n = (size_t)c->rows * c->cols;
-    c->salt = salt, c->cached_row = -1;
-    wb_dfill_uniform_f32((float *)c->x, n, SEED_X + salt, -4, 4);
-    wb_dpoison(c->y, n * 4);
-}
-static int sx_check(void *p, char *why, size_t size)
-{
-    sx_ctx *c = p;
-    wb_cmp cmp;
-    c->cached_row = -1;
-    if (!wb_dverify_f32("y", c->y, (size_t)c->rows * c->cols, sx_expect, c, 1 << 9, ATOL, RTOL, &cmp)) return 0;
-    snprintf(why, size, "%s", cmp.msg);
-    return 1;
-}
 static void sx_naive(void *p)
 {
     sx_ctx *c = p;
-    WB_CUDA(softmax_naive(c->x, c->y, c->sums, c->rows, c->cols));
+    WB_CUDA(softmax_naive(c->b.x, c->b.y, c->sums, c->b.rows, c->b.cols));
 }
 static void sx_stable(void *p)
 {
     sx_ctx *c = p;
-    WB_CUDA(softmax_stable(c->x, c->y, c->rows, c->cols));
+    WB_CUDA(softmax_stable(c->b.x, c->b.y, c->b.rows, c->b.cols));
 }
 
 static void sx_time(wb_bench_row *r, wb_work_fn fn, sx_ctx *c)
 {
     wb_bench_opts o = WB_BENCH_DEFAULTS;
-    o.fresh = sx_fresh, o.check = sx_check;
-    wb_dpoison(c->y, r->n * 4);
+    o.fresh = softmax_bench_fresh, o.check = softmax_bench_check;
+    wb_dpoison(c->b.y, r->n * 4);
     wb_time(fn, c, &o, &r->t);
     r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
-    wb_cmp cmp;
-    c->cached_row = -1;
-    if (wb_dverify_f32("y", c->y, r->n, sx_expect, c, 1 << 11, ATOL, RTOL, &cmp)) wb_bench_invalid(r, cmp.msg);
+    char why[600];
+    if (softmax_bench_verify(&c->b, 1 << 11, why, sizeof why)) wb_bench_invalid(r, why);
     wb_bench_emit(r);
 }
 
@@ -302,8 +253,10 @@ static double bench_naive_vs_stable(void)
     const int cols = 4096;
     const int rows = (int)(wb_bench_bytes() / 4 / cols);
     const size_t n = (size_t)rows * cols;
-    sx_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc((size_t)rows * 4), rows, cols, 0, -1, 0, 0 };
-    wb_dfill_uniform_f32((float *)c.x, n, SEED_X, -4, 4);
+    sx_ctx c = { { .x = wb_dmalloc(n * 4), .y = wb_dmalloc(n * 4), .rows = rows, .cols = cols, .seed = SEED_X,
+                   .lo = -4, .hi = 4, .atol = ATOL, .rtol = RTOL, .cached_row = -1 },
+                 wb_dmalloc((size_t)rows * 4) };
+    wb_dfill_uniform_f32((float *)c.b.x, n, SEED_X, -4, 4);
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row a = { .exercise = "naive", .variant = "3 kernels, 20 B/elem", .n = n, .bytes = 20.0 * n,
                        .flops = 2.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
@@ -314,7 +267,7 @@ static double bench_naive_vs_stable(void)
     printf("  %d x %d floats: naive %.3f ms, stable %.3f ms (%.2fx); at the copy's rate 20 B/elem take %.3f ms, "
            "8 B/elem %.3f ms\n",
            rows, cols, a.t.median, b.t.median, a.t.median / b.t.median, 20.0 * n / copy / 1e6, 8.0 * n / copy / 1e6);
-    wb_dfree((void *)c.x), wb_dfree(c.y), wb_dfree(c.sums);
+    wb_dfree((void *)c.b.x), wb_dfree(c.b.y), wb_dfree(c.sums);
     return a.invalid || b.invalid ? NAN : a.t.median / b.t.median;
 }
 

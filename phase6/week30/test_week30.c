@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "wb_test.h"
+#include "softmax_check.h"
 #include "online.h"
 #include "rowsoftmax.h"
 #include "cudnn_yard.h"
@@ -27,21 +28,6 @@ static void stats_ref(const float *x, size_t n, double *m, double *s)
     *m = mm, *s = ss;
 }
 
-/* The softmax reference: y = exp(x - m) / s with the formula's NaN rows (a
- * row of -Inf only gives -Inf - (-Inf) = NaN, as the kernels do). */
-static void softmax_ref(const float *x, double *y, int rows, int cols)
-{
-    for (int i = 0; i < rows; i++) {
-        const float *xr = x + (size_t)i * cols;
-        double *yr = y + (size_t)i * cols, m = -INFINITY, s = 0;
-        for (int j = 0; j < cols; j++)
-            if (xr[j] > m) m = xr[j];
-        for (int j = 0; j < cols; j++) s += yr[j] = exp((double)xr[j] - m);
-        for (int j = 0; j < cols; j++) yr[j] /= s;
-    }
-}
-
-static size_t elems(int rows, int cols) { return (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0); }
 
 /* ---------------------------------------------------------------- online (CPU) */
 
@@ -113,7 +99,7 @@ static void specials(wb_rng *rng, float *x, int rows, int cols)
 
 static void check_softmax(softmax_fn fn, const char *name, wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
 {
-    size_t n = elems(rows, cols);
+    size_t n = softmax_elems(rows, cols);
     float *hx = wb_hmalloc((n + ox) * 4);
     double *ref = wb_hmalloc(n * 8);
     wb_fill_uniform_f32(rng, hx, n + ox, -20, 20);
@@ -176,12 +162,12 @@ START_TEST(online_past_2g)
     int rows = 65540, cols = 32768;
     size_t free_b = 0, total_b = 0;
     WB_CUDA(cudaMemGetInfo(&free_b, &total_b));
-    if (free_b < 2 * elems(rows, cols) * 4 + (1u << 30)) {
+    if (free_b < 2 * softmax_elems(rows, cols) * 4 + (1u << 30)) {
         printf("  online_past_2g: needs %.1f GB of device memory, %.1f GB free; checked at 8192 rows instead\n",
-               2.0 * elems(rows, cols) * 4 / 1e9, free_b / 1e9);
+               2.0 * softmax_elems(rows, cols) * 4 / 1e9, free_b / 1e9);
         rows = 8192;
     }
-    const size_t n = elems(rows, cols);
+    const size_t n = softmax_elems(rows, cols);
     wb_rng rng = WB_RNG();
     const unsigned long long seed = wb_rng_u64(&rng);
     float *dx = wb_dmalloc(n * 4), *dy = wb_dmalloc(n * 4);
@@ -219,46 +205,8 @@ enum { SEED_X = 30 };
 #define BLO -8.0f
 #define BHI 8.0f
 
-typedef struct {
-    const float *x;
-    float *y;
-    int rows, cols;
-    unsigned long long salt;
-    long cached_row; /* the expectation's cache: one row's max and sum */
-    double m, s;
-} bx_ctx;
+typedef softmax_bench bx_ctx; /* softmax_check.h: hashed inputs, checked element by element */
 
-static double bx_expect(size_t i, const void *p)
-{
-    bx_ctx *c = (bx_ctx *)p;
-    const long row = (long)(i / (size_t)c->cols);
-    const size_t base = (size_t)row * c->cols;
-    const unsigned long long seed = SEED_X + c->salt;
-    if (row != c->cached_row) {
-        double m = -INFINITY, s = 0;
-        for (int j = 0; j < c->cols; j++) m = fmax(m, wb_hash_uniform_f32(seed, base + j, BLO, BHI));
-        for (int j = 0; j < c->cols; j++) s += exp(wb_hash_uniform_f32(seed, base + j, BLO, BHI) - m);
-        c->cached_row = row, c->m = m, c->s = s;
-    }
-    return exp(wb_hash_uniform_f32(seed, i, BLO, BHI) - c->m) / c->s;
-}
-static void bx_fresh(void *p, unsigned long long salt)
-{
-    bx_ctx *c = p;
-    size_t n = (size_t)c->rows * c->cols;
-    c->salt = salt, c->cached_row = -1;
-    wb_dfill_uniform_f32((float *)c->x, n, SEED_X + salt, BLO, BHI);
-    wb_dpoison(c->y, n * 4);
-}
-static int bx_check(void *p, char *why, size_t size)
-{
-    bx_ctx *c = p;
-    wb_cmp cmp;
-    c->cached_row = -1;
-    if (!wb_dverify_f32("y", c->y, (size_t)c->rows * c->cols, bx_expect, c, 1 << 8, ATOL, RTOL, &cmp)) return 0;
-    snprintf(why, size, "%s", cmp.msg);
-    return 1;
-}
 static void bx_yours(void *p)
 {
     bx_ctx *c = p;
@@ -280,7 +228,7 @@ static void bx_time(wb_bench_row *r, wb_work_fn fn, bx_ctx *c, int spot, size_t 
 {
     const size_t n = (size_t)c->rows * c->cols;
     wb_bench_opts o = WB_BENCH_DEFAULTS;
-    if (spot) o.fresh = bx_fresh, o.check = bx_check;
+    if (spot) o.fresh = softmax_bench_fresh, o.check = softmax_bench_check;
     wb_dpoison(c->y, n * 4);
     g_cudnn_failed = 0;
     wb_time(fn, c, &o, &r->t);
@@ -290,15 +238,15 @@ static void bx_time(wb_bench_row *r, wb_work_fn fn, bx_ctx *c, int spot, size_t 
         wb_bench_invalid(r, g_cudnn_err);
         return;
     }
-    wb_cmp cmp;
-    c->cached_row = -1;
-    if (wb_dverify_f32("y", c->y, n, bx_expect, c, samples, ATOL, RTOL, &cmp)) wb_bench_invalid(r, cmp.msg);
+    char why[600];
+    if (softmax_bench_verify(c, samples, why, sizeof why)) wb_bench_invalid(r, why);
 }
 
 static void bx_alloc(bx_ctx *c, size_t n)
 {
     memset(c, 0, sizeof *c);
     c->x = wb_dmalloc(n * 4), c->y = wb_dmalloc(n * 4), c->cached_row = -1;
+    c->seed = SEED_X, c->lo = BLO, c->hi = BHI, c->atol = ATOL, c->rtol = RTOL;
     wb_dfill_uniform_f32((float *)c->x, n, SEED_X, BLO, BHI);
 }
 

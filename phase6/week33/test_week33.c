@@ -9,27 +9,11 @@
 #include <cublas_v2.h>
 
 #include "wb_test.h"
+#include "wb_cublas.h"
 #include "qkt.h"
 #include "mask.h"
 
 /* ---------------------------------------------------------------- helpers */
-
-static void blas_ok_(cublasStatus_t s, const char *expr, const char *what)
-{
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "%s returned %s (%s, seed %llu)", expr, cublasGetStatusString(s), what,
-                  (unsigned long long)wb_base_seed());
-}
-#define BLAS_OK(expr, what) blas_ok_((expr), #expr, (what))
-
-/* A handle in FP32 pedantic mode: no TF32, so the FP32 error bound holds. */
-static cublasHandle_t new_handle(void)
-{
-    cublasHandle_t h = NULL;
-    cublasStatus_t s = cublasCreate(&h);
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasCreate: %s", cublasGetStatusString(s));
-    ck_assert(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS);
-    return h;
-}
 
 static uint32_t f2u(float f)
 {
@@ -126,8 +110,8 @@ START_TEST(qkt_shapes)
     float *dS = wb_dout_alloc(&S, "S", ns * 4, 0);
     char what[120];
     snprintf(what, sizeof what, "attn_qkt B=%d H=%d L=%d D=%d, inputs in +-%g", s.B, s.H, s.L, s.D, _i & 1 ? 100.0 : 1.0);
-    cublasHandle_t h = new_handle();
-    BLAS_OK(attn_qkt(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
+    cublasHandle_t h = wb_cublas_handle(1);
+    WB_CUBLAS(attn_qkt(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
     wb_expect_dout_guards(&S, got, what);
     expect_scores(got, ref, mag, ns, s.D, what);
     cublasDestroy(h);
@@ -147,7 +131,7 @@ START_TEST(qkt_errors)
     float *dQ = wb_dcopy(hQ, sizeof hQ), *dK = wb_dcopy(hK, sizeof hK);
     wb_dout S;
     float *dS = wb_dout_alloc(&S, "S", L * L * 4, 0);
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(1);
     const struct { int B, H, L, D; const char *what; } bad[] = {
         { 1, 1, L, 0, "D = 0" },          { 1, 1, L, -4, "D = -4" },  { 1, 1, -1, D, "L = -1" },
         { -1, 1, L, D, "B = -1" },        { 1, -2, L, D, "H = -2" },  { 65536, 65536, L, D, "B * H = 2^32 (past INT_MAX)" },
@@ -315,7 +299,7 @@ START_TEST(scores_masked)
     int *dkv = wb_dcopy(kv, (size_t)s.B * 4);
     wb_dout S;
     float *dS = wb_dout_alloc(&S, "S", ns * 4, 0);
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(1);
     for (int combo = 0; combo < 4; combo++) {
         int causal = combo & 1;
         const int *kvh = combo & 2 ? kv : NULL;
@@ -330,7 +314,7 @@ START_TEST(scores_masked)
         snprintf(what, sizeof what, "attn_qkt then attn_mask, B=%d H=%d L=%d D=%d, %s%s", s.B, s.H, s.L, s.D,
                  causal ? "causal" : "not causal", kvh ? ", padded (kv_len of batch 0 is 0)" : ", no padding");
         wb_dout_poison(&S);
-        BLAS_OK(attn_qkt(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
+        WB_CUBLAS(attn_qkt(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
         cudaError_t e = attn_mask(dS, s.B, s.H, s.L, causal, kvh ? dkv : NULL);
         ck_assert_msg(e == cudaSuccess, "%s: attn_mask returned %s", what, cudaGetErrorString(e));
         wb_expect_dout_guards(&S, got, what);
@@ -355,7 +339,7 @@ typedef struct { cublasHandle_t h; const float *Q, *K; float *S; int B, H, L, D;
 static void qkt_work(void *p)
 {
     scores_ctx *c = p;
-    BLAS_OK(attn_qkt(c->h, c->Q, c->K, c->S, c->B, c->H, c->L, c->D), "benchmark");
+    WB_CUBLAS(attn_qkt(c->h, c->Q, c->K, c->S, c->B, c->H, c->L, c->D), "benchmark");
 }
 
 static void mask_work(void *p)
@@ -392,7 +376,7 @@ static size_t verify_scores(const scores_ctx *c, wb_rng *rng, char *msg, size_t 
 
 static double bench_scores(void)
 {
-    scores_ctx c = { new_handle(), NULL, NULL, NULL, 4, 16, 2048, 64 };
+    scores_ctx c = { wb_cublas_handle(1), NULL, NULL, NULL, 4, 16, 2048, 64 };
     size_t nqk = (size_t)c.B * c.H * c.L * c.D, ns = (size_t)c.B * c.H * c.L * c.L;
     c.Q = wb_dmalloc(nqk * 4), c.K = wb_dmalloc(nqk * 4), c.S = wb_dmalloc(ns * 4);
     wb_dfill_uniform_f32((float *)c.Q, nqk, SEED_Q, -1, 1);

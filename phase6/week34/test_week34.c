@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 
 #include "wb_test.h"
+#include "wb_cublas.h"
 #include "softmax.h"
 #include "pv.h"
 #include "attention.h"
@@ -16,23 +17,6 @@
 #include "mask.h" /* week 33 */
 
 /* ---------------------------------------------------------------- helpers */
-
-static void blas_ok_(cublasStatus_t s, const char *expr, const char *what)
-{
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "%s returned %s (%s, seed %llu)", expr, cublasGetStatusString(s), what,
-                  (unsigned long long)wb_base_seed());
-}
-#define BLAS_OK(expr, what) blas_ok_((expr), #expr, (what))
-
-/* A handle in FP32 pedantic mode: no TF32, so the FP32 error bounds hold. */
-static cublasHandle_t new_handle(void)
-{
-    cublasHandle_t h = NULL;
-    cublasStatus_t s = cublasCreate(&h);
-    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasCreate: %s", cublasGetStatusString(s));
-    ck_assert(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS);
-    return h;
-}
 
 static const double U = 5.9604644775390625e-8; /* 2^-24, FP32's unit roundoff */
 
@@ -332,8 +316,8 @@ START_TEST(pv_shapes)
     float *dO = wb_dout_alloc(&O, "O", nv * 4, 0);
     char what[120];
     snprintf(what, sizeof what, "attn_pv B=%d H=%d L=%d D=%d", s.B, s.H, s.L, s.D);
-    cublasHandle_t h = new_handle();
-    BLAS_OK(attn_pv(h, dP, dV, dO, s.B, s.H, s.L, s.D), what);
+    cublasHandle_t h = wb_cublas_handle(1);
+    WB_CUBLAS(attn_pv(h, dP, dV, dO, s.B, s.H, s.L, s.D), what);
     wb_expect_dout_guards(&O, got, what);
     expect_tol(got, ref, tol, nv, "O", what);
     cublasDestroy(h);
@@ -349,7 +333,7 @@ START_TEST(pv_errors)
     float *dO = wb_dout_alloc(&O, "O", L * D * 4, 0);
     float *dP = wb_dmalloc(L * L * 4), *dV = wb_dmalloc(L * D * 4);
     wb_dpoison(dP, L * L * 4), wb_dpoison(dV, L * D * 4);
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(1);
     const struct { int B, H, L, D; const char *what; } bad[] = {
         { 1, 1, L, 0, "D = 0" }, { 1, 1, -1, D, "L = -1" }, { -1, 1, L, D, "B = -1" }, { 65536, 65536, L, D, "B * H = 2^32" },
     };
@@ -436,7 +420,7 @@ START_TEST(attention_e2e)
     int *dkv = wb_dcopy(kv, (size_t)sh.B * 4);
     wb_dout O;
     float *dO = wb_dout_alloc(&O, "O", n * 4, 0);
-    cublasHandle_t h = new_handle();
+    cublasHandle_t h = wb_cublas_handle(1);
     for (int combo = 0; combo < 4; combo++) {
         int causal = combo & 1, padded = combo >> 1;
         for (size_t bh = 0; bh < heads; bh++)
@@ -452,7 +436,7 @@ START_TEST(attention_e2e)
                  causal ? "causal" : "not causal", padded ? ", padded (batch 0 has no valid key)" : ", no padding");
         wb_dout_poison(&O);
         wb_dpoison(dW, heads * L * L * 4 + 4);
-        BLAS_OK(attention(h, dQ, dK, dV, dO, dW, sh.B, sh.H, sh.L, sh.D, causal, padded ? dkv : NULL), what);
+        WB_CUBLAS(attention(h, dQ, dK, dV, dO, dW, sh.B, sh.H, sh.L, sh.D, causal, padded ? dkv : NULL), what);
         wb_expect_dout_guards(&O, got, what);
         for (size_t row = 0; row < heads * L; row++)
             if (dead[row])
@@ -482,7 +466,7 @@ typedef struct {
 static void att_work(void *p)
 {
     att_ctx *c = p;
-    BLAS_OK(attention(c->h, c->Q, c->K, c->V, c->O, c->W, c->B, c->H, c->L, c->D, 0, NULL), "timed attention");
+    WB_CUBLAS(attention(c->h, c->Q, c->K, c->V, c->O, c->W, c->B, c->H, c->L, c->D, 0, NULL), "timed attention");
 }
 
 /* The yardstick: your two GEMM steps alone on the same data (the scores
@@ -490,8 +474,8 @@ static void att_work(void *p)
 static void gemms_work(void *p)
 {
     att_ctx *c = p;
-    BLAS_OK(attn_qkt(c->h, c->Q, c->K, c->W, c->B, c->H, c->L, c->D), "timed GEMMs");
-    BLAS_OK(attn_pv(c->h, c->W, c->V, c->O, c->B, c->H, c->L, c->D), "timed GEMMs");
+    WB_CUBLAS(attn_qkt(c->h, c->Q, c->K, c->W, c->B, c->H, c->L, c->D), "timed GEMMs");
+    WB_CUBLAS(attn_pv(c->h, c->W, c->V, c->O, c->B, c->H, c->L, c->D), "timed GEMMs");
 }
 
 static void att_fill(att_ctx *c, unsigned long long salt)
@@ -540,7 +524,7 @@ static int att_check(void *p, char *why, size_t size) { return att_verify(p, 2, 
 START_TEST(attention_report)
 {
     const int Ls[] = { 1024, 2048, 4096 }, Ds[] = { 64, 128 };
-    att_ctx c = { new_handle(), NULL, NULL, NULL, NULL, NULL, 4, 16, 4096, 128, 0 };
+    att_ctx c = { wb_cublas_handle(1), NULL, NULL, NULL, NULL, NULL, 4, 16, 4096, 128, 0 };
     size_t nmax = (size_t)c.B * c.H * 4096 * 128, wmax = (size_t)c.B * c.H * 4096 * 4096;
     c.Q = wb_dmalloc(nmax * 4), c.K = wb_dmalloc(nmax * 4), c.V = wb_dmalloc(nmax * 4), c.O = wb_dmalloc(nmax * 4);
     c.W = wb_dmalloc(wmax * 4);
