@@ -20,16 +20,16 @@ static inline void wb_cublas_ok_(cublasStatus_t s, const char *expr, const char 
 }
 #define WB_CUBLAS(expr, what) wb_cublas_ok_((expr), #expr, (what))
 
-/* A new handle (the test destroys it); pedantic: CUBLAS_PEDANTIC_MATH. */
+/* A new handle (the test destroys it) in CUBLAS_PEDANTIC_MATH (pedantic)
+ * or CUBLAS_DEFAULT_MATH. */
 static inline cublasHandle_t wb_cublas_handle(int pedantic)
 {
     cublasHandle_t h = NULL;
     cublasStatus_t s = cublasCreate(&h);
     ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasCreate: %s", cublasGetStatusString(s));
-    if (pedantic) {
-        s = cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
-        ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode(PEDANTIC): %s", cublasGetStatusString(s));
-    }
+    cublasMath_t mode = pedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH;
+    s = cublasSetMathMode(h, mode);
+    ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode(%d): %s", (int)mode, cublasGetStatusString(s));
     return h;
 }
 
