@@ -274,6 +274,11 @@ double wb_bench_headline(wb_bench_row *r)
     headline.ratio = wb_bench_ratio(r);
     snprintf(headline.unit, sizeof headline.unit, "%s", r->unit ? r->unit : "");
     snprintf(headline.yard_name, sizeof headline.yard_name, "%s", r->yard_name ? r->yard_name : "");
-    snprintf(headline.detail, sizeof headline.detail, "%s", last_detail);
+    /* The problem size goes with the figure, so a regression report (and a
+     * gradebook) says which size a ratio was measured at. */
+    if (r->n > 0 && !r->invalid)
+        snprintf(headline.detail, sizeof headline.detail, "%.150s at n = %zu", last_detail, r->n);
+    else
+        snprintf(headline.detail, sizeof headline.detail, "%s", last_detail);
     return headline.ratio;
 }

@@ -54,6 +54,9 @@ static int read_all(const char *const *records, int n, wb_result **out, char *er
 }
 
 static int usable(const wb_result *r) { return r->status == WB_RES_PASS && isfinite(r->ratio) && r->ratio > 0; }
+/* A run that missed its target still measured a ratio: a regression check
+ * compares it (a baseline takes passing runs only). */
+static int measured(const wb_result *r) { return r->status != WB_RES_SKIP && isfinite(r->ratio) && r->ratio > 0; }
 
 int wb_regress_baseline(const char *out, const char *const *records, int n, char *err, size_t errsz)
 {
@@ -229,10 +232,15 @@ int wb_regress_check(const char *baseline, const char *const *records, int n, FI
     int bad = 0;
     for (int k = 0; k < nb; k++) {
         const wb_regress_row *r = &b[k];
+        /* Each checkpoint runs alone (CK_RUN_CASE), so the records of the
+         * other runs of the same week list it as skipped ("not selected"):
+         * the record that ran it wins over those, whatever the file order. */
         const wb_result *now = NULL;
         for (int i = 0; i < total; i++)
-            if (strcmp(all[i].week, r->week) == 0 && strcmp(all[i].id, r->id) == 0) now = &all[i];
-        if (!now || !usable(now)) {
+            if (strcmp(all[i].week, r->week) == 0 && strcmp(all[i].id, r->id) == 0 &&
+                (!now || (now->status == WB_RES_SKIP && all[i].status != WB_RES_SKIP)))
+                now = &all[i];
+        if (!now || !measured(now)) {
             bad++;
             fprintf(report, "REGRESSION  %-16s %-24s no figure this run (%s); baseline %.3f of %s\n", r->week, r->id,
                     !now ? "not run" : now->message[0] && strcmp(now->message, "-") ? now->message : wb_result_status_name(now->status),

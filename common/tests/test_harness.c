@@ -623,8 +623,22 @@ START_TEST(regress_baseline_and_check)
     ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 0);
     regress_record(now, 0.80, "GPU A", WB_RES_PASS);
     ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 1);
-    regress_record(now, 1.00, "GPU A", WB_RES_FAIL);
+    /* a run that missed its target is compared by its ratio; one with no
+     * figure (wrong output) is flagged */
+    regress_record(now, 0.25, "GPU A", WB_RES_FAIL);
     ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 1);
+    regress_record(now, NAN, "GPU A", WB_RES_FAIL);
+    ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), 1);
+    /* each checkpoint runs alone: the other runs of its week list it as
+     * skipped, before or after the run that measured it */
+    char skipped[64];
+    snprintf(skipped, sizeof skipped, "%s/skipped.tsv", dir);
+    regress_record(skipped, NAN, "GPU A", WB_RES_SKIP);
+    regress_record(now, 0.97, "GPU A", WB_RES_PASS);
+    const char *order1[2] = { now, skipped }, *order2[2] = { skipped, now };
+    ck_assert_int_eq(wb_regress_check(base, order1, 2, out, err, sizeof err), 0);
+    ck_assert_int_eq(wb_regress_check(base, order2, 2, out, err, sizeof err), 0);
+    unlink(skipped);
     regress_record(now, 1.00, "GPU B", WB_RES_PASS);
     ck_assert_int_eq(wb_regress_check(base, one, 1, out, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "GPU B"));
