@@ -126,38 +126,127 @@ static double st_expect(size_t i, const void *ctx)
     return wb_hash_uniform_f32(SEED_S, (i % c->R) * (size_t)c->s + i / c->R, -1, 1);
 }
 
-/* One row per stride: the CSV (make phase1/week06 bench) plots bandwidth
- * against stride. Returns the fraction of rows with a valid output. */
-static double bench_strided(void)
+/* The strides of the sweep: one benchmark row each (the CSV of make
+ * phase1/week06 bench), and one point each of strided.csv and its plot. */
+static const int STRIDES[] = { 1, 2, 4, 8, 16, 32, 64 };
+
+typedef struct {
+    double copy;                      /* COPY GB/s, same buffer size, same run */
+    double gbps[WB_COUNT(STRIDES)];   /* useful GB/s (8 bytes an element); NaN when the output was wrong */
+    int valid;                        /* strides with a verified output */
+} st_sweep;
+
+static void run_stride_sweep(st_sweep *sw)
 {
     size_t n = (wb_bench_bytes() / 4) & ~(size_t)63;
     st_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), n, 0, 1 };
     wb_dfill_uniform_f32((float *)c.in, n, SEED_S, -1, 1);
-    double copy = wb_yard_copy_gbps(n * 4);
-    int valid = 0, rows = 0;
+    sw->copy = wb_yard_copy_gbps(n * 4);
+    sw->valid = 0;
     wb_bench_opts o = { 1, 10, 1 };
-    for (int s = 1; s <= 64; s *= 2, rows++) {
+    for (size_t j = 0; j < WB_COUNT(STRIDES); j++) {
         char var[32];
-        snprintf(var, sizeof var, "stride=%d", s);
-        c.s = s, c.R = n / (size_t)s;
+        snprintf(var, sizeof var, "stride=%d", STRIDES[j]);
+        c.s = STRIDES[j], c.R = n / (size_t)c.s;
         wb_dpoison(c.out, n * 4);
         wb_bench_row r = { .exercise = "strided", .variant = var, .n = n, .bytes = 8.0 * n, .unit = "GB/s",
-                           .yard_name = "COPY", .yard = copy };
+                           .yard_name = "COPY", .yard = sw->copy };
         wb_time(st_work, &c, &o, &r.t);
         r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
         wb_cmp cmp;
         if (wb_dverify_f32("out", c.out, n, st_expect, &c, 1 << 12, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
-        else valid++;
+        else sw->valid++;
         wb_bench_emit(&r);
+        sw->gbps[j] = r.invalid ? NAN : r.value;
     }
     wb_dfree((void *)c.in), wb_dfree(c.out);
-    return (double)valid / rows;
+}
+
+/* The README's model of the sweep: the written side is contiguous (4 bytes
+ * an element); the read side moves `a` bytes of DRAM for each useful byte.
+ * A granule of g bytes fetched from DRAM holds g / 4s useful floats while
+ * s < g / 4, and one when s >= g / 4: a = min(s, g / 4). Useful GB/s
+ * = 8 bytes / (4 a + 4 bytes moved) x copy = 2 copy / (1 + a). */
+static double stride_model_gbps(double copy, int s, double granule)
+{
+    double a = s < granule / 4 ? s : granule / 4;
+    return 2 * copy / (1 + a);
+}
+
+/* Writes the sweep to `csv` with the model's two granules beside it:
+ * 1 when written. */
+static int write_stride_csv(const st_sweep *sw, const char *csv)
+{
+    FILE *f = fopen(csv, "w");
+    if (!f) {
+        printf("  cannot write %s\n", csv);
+        return 0;
+    }
+    fprintf(f, "stride,gbps,ratio_copy,copy_gbps,model_32B_gbps,model_64B_gbps\n");
+    for (size_t j = 0; j < WB_COUNT(STRIDES); j++)
+        fprintf(f, "%d,%.6g,%.4f,%.6g,%.6g,%.6g\n", STRIDES[j], sw->gbps[j], sw->gbps[j] / sw->copy, sw->copy,
+                stride_model_gbps(sw->copy, STRIDES[j], 32), stride_model_gbps(sw->copy, STRIDES[j], 64));
+    return fclose(f) == 0;
+}
+
+/* build/<week>/strided.{csv,png} and the week's strided.gp; 0 when the
+ * folder cannot be made. */
+static int stride_paths(char *csv, char *png, char *gp, size_t size)
+{
+    const char *wk = getenv("WB_WEEK_DIR");
+    if (!wk || !*wk) wk = "phase1/week06";
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "mkdir -p 'build/%s'", wk);
+    snprintf(csv, size, "build/%s/strided.csv", wk);
+    snprintf(png, size, "build/%s/strided.png", wk);
+    snprintf(gp, size, "%s/strided.gp", wk);
+    return system(cmd) == 0;
+}
+
+/* `make phase1/week06 bench NAME=strided`: the rows, the CSV and, with
+ * gnuplot, the plot. Returns the fraction of strides with a valid output. */
+static double bench_strided(void)
+{
+    st_sweep sw;
+    run_stride_sweep(&sw);
+    char csv[300], png[300], gp[300];
+    if (stride_paths(csv, png, gp, sizeof csv) && write_stride_csv(&sw, csv)) {
+        printf("  sweep: %s\n", csv);
+        remove(png); /* an old plot must not pass for this sweep */
+        if (sw.valid == (int)WB_COUNT(STRIDES)) wb_gnuplot(gp, csv, png);
+    }
+    return (double)sw.valid / WB_COUNT(STRIDES);
 }
 
 START_TEST(strided_sweep)
 {
-    double f = bench_strided();
-    ck_assert_msg(f == 1.0, "%.0f%% of the sweep's rows had a wrong output", 100 * (1 - f));
+    st_sweep sw;
+    run_stride_sweep(&sw);
+    ck_assert_msg(sw.valid == (int)WB_COUNT(STRIDES), "%d of %d strides of the sweep had a wrong output",
+                  (int)WB_COUNT(STRIDES) - sw.valid, (int)WB_COUNT(STRIDES));
+}
+END_TEST
+
+/* The plot: every stride verified, the CSV written, the PNG drawn afresh
+ * (an old one is removed first, so only this run's drawing passes). */
+START_TEST(strided_plot)
+{
+    st_sweep sw;
+    run_stride_sweep(&sw);
+    ck_assert_msg(sw.valid == (int)WB_COUNT(STRIDES), "%d of %d strides of the sweep had a wrong output",
+                  (int)WB_COUNT(STRIDES) - sw.valid, (int)WB_COUNT(STRIDES));
+    char csv[300], png[300], gp[300];
+    ck_assert_msg(stride_paths(csv, png, gp, sizeof csv), "cannot make the folder of %s", csv);
+    ck_assert_msg(write_stride_csv(&sw, csv), "cannot write %s", csv);
+    remove(png);
+    int drawn = wb_gnuplot(gp, csv, png);
+    if (drawn == 0) wb_skip_test_no_gnuplot(csv);
+    ck_assert_msg(drawn > 0 && wb_png_ok(png), "the sweep was measured but %s was not drawn", png);
+    char fig[160];
+    size_t last = WB_COUNT(STRIDES) - 1; /* s = 64 */
+    snprintf(fig, sizeof fig, "s = %d: %.0f GB/s against the 64 B model's %.0f; %s", STRIDES[last], sw.gbps[last],
+             stride_model_gbps(sw.copy, STRIDES[last], 64), png);
+    wb_report(fig);
 }
 END_TEST
 
@@ -316,6 +405,7 @@ static const wb_test TESTS[] = {
     WB_SPEED("w06.transpose-bw", bench_transpose),
     { "w06.strided", WB_T(strided_correct), WB_GPU, 10 },
     { "w06.strided", WB_T(strided_sweep), WB_GPU, 0 },
+    { "w06.strided-plot", WB_T(strided_plot), WB_GPU, 0 },
     { "w06.spill", WB_T(median9_correct), WB_GPU, 7 },
     { "w06.spill", WB_T(median9_no_local_memory), WB_GPU, 0 },
     { "w06.const", WB_T(poly_correct), WB_GPU, 5 },

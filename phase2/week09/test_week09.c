@@ -178,6 +178,7 @@ static double bench_roof_high(void) { return sweep_point(1024, 1, NULL, NULL); }
 static const int SWEEP_K[] = { 1, 2, 4, 8, 16, 32, 48, 64, 80, 96, 128, 192, 256, 512, 1024 };
 
 static int g_no_gnuplot; /* set by bench_sweep: the CSV was written, no plot could be drawn */
+static char g_png[300];  /* the PNG bench_sweep drew (or tried to) */
 
 /* The sweep: every point measured and checked, written to sweep.csv, and
  * drawn when gnuplot is here. 1 when done (or when only gnuplot is missing:
@@ -189,6 +190,7 @@ static double bench_sweep(void)
     snprintf(dir, sizeof dir, "build/%s", wk && *wk ? wk : "phase2/week09");
     snprintf(csv, sizeof csv, "%s/sweep.csv", dir);
     snprintf(png, sizeof png, "%s/sweep.png", dir);
+    snprintf(g_png, sizeof g_png, "%s", png);
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
     if (system(cmd) != 0) return NAN;
     FILE *f = fopen(csv, "w");
@@ -208,6 +210,7 @@ static double bench_sweep(void)
     if (bad) return NAN;
     char gp[300];
     snprintf(gp, sizeof gp, "%s/sweep.gp", wk && *wk ? wk : "phase2/week09");
+    remove(png); /* only this run's drawing counts: wb_gnuplot then checks the PNG is there, signed and non-empty */
     int drawn = wb_gnuplot(gp, csv, png);
     g_no_gnuplot = drawn == 0;
     return drawn < 0 ? 0 : 1;
@@ -218,7 +221,7 @@ START_TEST(sweep_plot)
     double ok = bench_sweep();
     ck_assert_msg(!isnan(ok), "some points of the sweep gave wrong output (see the rows above)");
     if (g_no_gnuplot) wb_skip_test_no_gnuplot("build/phase2/week09/sweep.csv");
-    ck_assert_msg(ok > 0, "the sweep was measured but the PNG was not drawn");
+    ck_assert_msg(ok > 0 && wb_png_ok(g_png), "the sweep was measured but %s was not drawn", g_png);
     wb_report("sweep.csv and sweep.png in build/phase2/week09");
 }
 END_TEST

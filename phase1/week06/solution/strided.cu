@@ -1,9 +1,12 @@
 /* strided.cu — week 06, exercise 2: coalesced versus strided reads.
  *
  * A warp's 32 loads are served in 32-byte sectors. With s = 1 they fall in
- * 4 sectors (128 bytes, all used). With s = 2 each sector is half used,
- * with s >= 8 every load fetches a sector of its own and uses 4 of its 32
- * bytes: the achieved bandwidth falls like 1/s until then, and stays low. */
+ * 4 sectors (128 bytes, all used); with s = 2 each sector is half used; with
+ * s >= 8 every load needs a sector of its own and uses 4 of its 32 bytes.
+ * DRAM, though, is read in larger granules: the H100 sweep in the README
+ * fits 64 bytes, so the cost keeps growing up to s = 16 (useful bandwidth
+ * about 2 COPY / (1 + min(s, 16))), and slides further past that. The
+ * README's "A model of the stride sweep" derives it and shows the fit. */
 #include "strided.h"
 
 //@solution
