@@ -23,20 +23,14 @@
 
 /* ---------------------------------------------------------------- exercise 1: busbw */
 
-/* nccl-tests' factors, written out again for the test. */
+/* nccl-tests' factors, as (A (n - 1) + B) / n: all-reduce A = 2, B = 0; reduce-scatter,
+ * all-gather and all-to-all A = 1, B = 0; broadcast, reduce and send/recv
+ * A = 1, B = 1 (that is, 1). Same order as coll_kind. */
 static double ref_factor(coll_kind c, int n)
 {
-    if (n < 1) return NAN;
-    switch (c) {
-    case COLL_ALLREDUCE: return 2.0 * (n - 1) / n;
-    case COLL_REDUCESCATTER:
-    case COLL_ALLGATHER:
-    case COLL_ALLTOALL: return (double)(n - 1) / n;
-    case COLL_BROADCAST:
-    case COLL_REDUCE:
-    case COLL_SENDRECV: return 1.0;
-    default: return NAN;
-    }
+    static const double A[COLL_KINDS] = { 2, 1, 1, 1, 1, 1, 1 }, B[COLL_KINDS] = { 0, 0, 0, 0, 1, 1, 1 };
+    if (n < 1 || (int)c < 0 || (int)c >= COLL_KINDS) return NAN;
+    return (A[c] * (n - 1) + B[c]) / n;
 }
 
 static const char *const COLL_NAMES[] = { "all-reduce", "reduce-scatter", "all-gather", "all-to-all",

@@ -233,8 +233,9 @@ cudaError_t ring_allreduce(ring *g, const float *const *send, float *const *recv
     }
     TRY(cudaSetDevice(g->dev[0]));
     for (int r = 0; r < n; r++) TRY(cudaStreamWaitEvent(s, g->done[r], 0));
-    cudaError_t e2 = cudaSetDevice(prev);
-    return e != cudaSuccess ? e : e2;
+    cudaError_t back = cudaSetDevice(prev); /* also after an error */
+    if (e == cudaSuccess) e = back;
+    return e;
     //@starter
     //| /* TODO: the schedule of ring.h, enqueued, never waited for on the host.
     //|  * Record an event on s (current device dev[0]) that every stream of
