@@ -21,8 +21,9 @@
 
 //@solution
 enum {
-    ALIGN = 64,       /* chunks start at multiples of 64 floats (256 bytes): aligned for float4 */
-    PIECE = 1 << 21,  /* floats a copy moves before its add may start (8 MiB) */
+    ALIGN = 64,          /* chunks start at multiples of 64 floats (256 bytes): aligned for float4 */
+    PIECES = 8,          /* a chunk goes in 8 pieces: the add of one runs during the copy of the next */
+    MIN_PIECE = 1 << 18, /* floats (1 MiB): smaller pieces cost more in calls than they hide */
     THREADS = 256,
 };
 
@@ -162,35 +163,54 @@ static cudaError_t close_step(ring *g, int r)
     return e;
 }
 
-/* Rank r's part of step `step` (0 .. 2n-3) of a count-float all-reduce in
- * chunks of q floats. */
-static cudaError_t rank_step(ring *g, int r, int step, const float *const *send, float *const *recv, size_t count,
-                             size_t q)
+/* Piece k of rank r's part of step `step`: m floats from offset off + k of
+ * its chunk. Reduce-scatter: into the scratch buffer, then the add;
+ * all-gather: straight into recv. */
+static cudaError_t rank_piece(ring *g, int r, int step, const float *const *send, float *const *recv, size_t off,
+                              size_t k, size_t m)
 {
-    int n = g->n, p = left(r, n), reduce = step < n - 1;
-    /* reduce-scatter: chunk r-1-step; all-gather, step t = step-(n-1): chunk r-t */
-    int c = reduce ? mod(r - 1 - step, n) : mod(r - (step - (n - 1)), n);
-    size_t off = min_sz(count, (size_t)c * q), len = min_sz(count, off + q) - off;
+    int n = g->n, p = left(r, n);
     cudaError_t e = cudaSetDevice(g->dev[r]);
-    if (reduce) {
-        /* step 0 pulls the neighbour's own data, later steps its partial sums */
-        const float *src = (step == 0 ? send[p] : recv[p]) + off;
-        for (size_t k = 0; k < len && e == cudaSuccess; k += PIECE) {
-            size_t m = min_sz(PIECE, len - k);
-            TRY(pull(g->tmp[r] + k, g->dev[r], src + k, g->dev[p], m, g->cs[r]));
-            TRY(cudaEventRecord(g->piece[r], g->cs[r]));
-            TRY(cudaStreamWaitEvent(g->rs[r], g->piece[r], 0));
-            if (e == cudaSuccess) {
-                size_t want = (m / 4 + THREADS) / THREADS;
-                int blocks = want < (size_t)g->grid[r] ? (int)want : g->grid[r];
-                add_kernel<<<blocks, THREADS, 0, g->rs[r]>>>(recv[r] + off + k, send[r] + off + k, g->tmp[r] + k, m);
-                e = cudaGetLastError();
-            }
-        }
-    } else if (len) {
-        TRY(pull(recv[r] + off, g->dev[r], recv[p] + off, g->dev[p], len, g->cs[r]));
+    if (step >= n - 1) {
+        TRY(pull(recv[r] + off + k, g->dev[r], recv[p] + off + k, g->dev[p], m, g->cs[r]));
+        return e;
     }
-    TRY(close_step(g, r));
+    /* step 0 pulls the neighbour's own data, later steps its partial sums */
+    const float *src = (step == 0 ? send[p] : recv[p]) + off + k;
+    TRY(pull(g->tmp[r] + k, g->dev[r], src, g->dev[p], m, g->cs[r]));
+    TRY(cudaEventRecord(g->piece[r], g->cs[r]));
+    TRY(cudaStreamWaitEvent(g->rs[r], g->piece[r], 0));
+    if (e == cudaSuccess) {
+        size_t want = (m / 4 + THREADS) / THREADS;
+        int blocks = want < (size_t)g->grid[r] ? (int)want : g->grid[r];
+        add_kernel<<<blocks, THREADS, 0, g->rs[r]>>>(recv[r] + off + k, send[r] + off + k, g->tmp[r] + k, m);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+/* Step `step` (0 .. 2n-3) of every rank, chunks of q floats in pieces of
+ * pc: piece k of every rank is enqueued before piece k + 1 of any, so no GPU
+ * idles while the host enqueues another GPU's whole step. */
+static cudaError_t ring_step(ring *g, int step, const float *const *send, float *const *recv, size_t count, size_t q,
+                             size_t pc)
+{
+    int n = g->n;
+    size_t off[RING_MAX], len[RING_MAX];
+    cudaError_t e = cudaSuccess;
+    for (int r = 0; r < n; r++) {
+        /* reduce-scatter: chunk r-1-step; all-gather, step t = step-(n-1): chunk r-t */
+        int c = step < n - 1 ? mod(r - 1 - step, n) : mod(r - (step - (n - 1)), n);
+        off[r] = min_sz(count, (size_t)c * q);
+        len[r] = min_sz(count, off[r] + q) - off[r];
+    }
+    for (size_t k = 0; k < q && e == cudaSuccess; k += pc)
+        for (int r = 0; r < n; r++)
+            if (k < len[r]) TRY(rank_piece(g, r, step, send, recv, off[r], k, min_sz(pc, len[r] - k)));
+    for (int r = 0; r < n; r++) {
+        TRY(cudaSetDevice(g->dev[r]));
+        TRY(close_step(g, r));
+    }
     return e;
 }
 //@end
@@ -202,7 +222,9 @@ cudaError_t ring_allreduce(ring *g, const float *const *send, float *const *recv
     int n = g->n, prev = 0;
     cudaError_t e = cudaGetDevice(&prev);
     if (e != cudaSuccess) return e;
-    size_t q = chunk_floats(count, n);
+    size_t q = chunk_floats(count, n), pc = (q + PIECES - 1) / PIECES;
+    pc = (pc + ALIGN - 1) / ALIGN * ALIGN;
+    if (pc < MIN_PIECE) pc = MIN_PIECE;
     /* start after the work already on s */
     TRY(cudaSetDevice(g->dev[0]));
     TRY(cudaEventRecord(g->fork, s));
@@ -224,7 +246,7 @@ cudaError_t ring_allreduce(ring *g, const float *const *send, float *const *recv
             TRY(cudaStreamWaitEvent(g->cs[r], g->done[left(r, n)], 0));
             TRY(cudaStreamWaitEvent(g->cs[r], g->done[r], 0));
         }
-        for (int r = 0; r < n; r++) TRY(rank_step(g, r, step, send, recv, count, q));
+        TRY(ring_step(g, step, send, recv, count, q, pc));
     }
     /* s waits for all of every rank's work */
     for (int r = 0; r < n; r++) {
