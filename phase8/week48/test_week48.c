@@ -597,7 +597,8 @@ static int nccl_sizes(char *line, size_t ln)
         nccl_close(&b.nc);
         ar_free(&b);
         double bytes = (double)NCCL_SIZES[k], sec = row.t.median * 1e-3;
-        double yours = busbw_gbps(COLL_ALLREDUCE, n, bytes, sec), want = bytes / sec / 1e9 * ref_factor(COLL_ALLREDUCE, n);
+        double yours = busbw_gbps(COLL_ALLREDUCE, n, bytes, sec);
+        double want = bytes / sec / 1e9 * ref_factor(COLL_ALLREDUCE, n);
         ck_assert_msg(same(yours, want) || row.invalid, "busbw_gbps(all-reduce, %d ranks, %.0f bytes, %.6g s) = %.9g, "
                       "nccl-tests' formula gives %.9g", n, bytes, sec, yours, want);
         wb_bench_emit(&row);
@@ -606,7 +607,8 @@ static int nccl_sizes(char *line, size_t ln)
                  yours);
         last = yours;
     }
-    snprintf(line + strlen(line), ln - strlen(line), "; nccl-tests anchor %.0f (2 x H100 NVLink): %.2f of it at 1 GiB", ANCHOR_BUSBW, last / ANCHOR_BUSBW);
+    snprintf(line + strlen(line), ln - strlen(line), "; nccl-tests anchor %.0f (2 x H100 NVLink): %.2f of it at 1 GiB",
+             ANCHOR_BUSBW, last / ANCHOR_BUSBW);
     return 1;
 }
 
