@@ -8,6 +8,7 @@
  * for each test). NCCL communicators are made non-blocking, so that their
  * initialisation has a deadline instead of a hang. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,10 @@ static void check_ring(wb_rng *rng, int n, const int *dev, size_t count, size_t 
         memset(ref, 0, (count + 1) * sizeof(double));
         for (int r = 0; r < n; r++) {
             wb_fill_uniform_f32(rng, hs[r], count, -1, 1);
+            if (round == 1 && count >= 8) { /* the second call: a NaN and an infinity go through the sum */
+                if (r == 0) hs[r][count / 2] = NAN;
+                if (r == n - 1) hs[r][count / 3] = INFINITY;
+            }
             for (size_t i = 0; i < count; i++) ref[i] += hs[r][i];
             WB_CUDA(cudaSetDevice(dev[r]));
             wb_dout_poison(&out[r]);
@@ -191,6 +196,11 @@ static void check_ring(wb_rng *rng, int n, const int *dev, size_t count, size_t 
             wb_cmp cmp;
             if (wb_compare_f32_f64("recv", got, ref, count, 1e-6 + 2e-6 * n, 1e-5, &cmp)) /* n float adds */
                 ck_abort_msg("%s (seed %llu): %s", what, (unsigned long long)wb_base_seed(), cmp.msg);
+            uint32_t bits = 0;
+            if (round == 1 && count >= 8) memcpy(&bits, &got[count / 2], sizeof bits);
+            if (bits == 0xFFFFFFFFu)
+                ck_abort_msg("%s: recv[%zu] still holds the poison (the NaN in the inputs was never summed into it)",
+                             what, count / 2);
             if (r == 0) memcpy(first, got, bytes);
             int differs = r > 0 && count && memcmp(got, first, bytes) != 0;
             for (size_t i = 0; differs && i < count; i++)
