@@ -1,0 +1,41 @@
+/* model.cu — week 48, exercise 2: ring and tree all-reduce in the
+ * alpha-beta model (model.h has the formulas).
+ *
+ * The crossover is the S that solves
+ *     2 (n - 1) (alpha + S / (n B)) = 2 L (alpha + S / B),
+ * L the tree's levels: collect the alpha terms on one side and the S terms
+ * on the other. */
+#include <math.h>
+#include "model.h"
+
+int tree_levels(int n)
+{
+    /* TODO: the smallest l with 2^l >= n (0 for n <= 1). Count in
+     * integers: log2() of a power of two may round the wrong way. */
+    (void)n;
+    return 0;
+}
+
+double ring_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s)
+{
+    /* TODO: 2 (n - 1) steps, each alpha plus a chunk of S / n bytes at B. */
+    (void)n, (void)bytes, (void)alpha_s, (void)bytes_per_s;
+    return 0;
+}
+
+double tree_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s)
+{
+    /* TODO: up and down a binary tree, tree_levels(n) levels each way,
+     * each level alpha plus the whole message at B. */
+    (void)n, (void)bytes, (void)alpha_s, (void)bytes_per_s;
+    return 0;
+}
+
+double ring_tree_crossover(int n, double alpha_s, double bytes_per_s)
+{
+    /* TODO: set the two times equal and solve for S (the comment at the
+     * top of this file sets up the equation); 0 when the ring is never
+     * slower (for which n is that? compare n - 1 with tree_levels(n)). */
+    (void)n, (void)alpha_s, (void)bytes_per_s;
+    return -1;
+}

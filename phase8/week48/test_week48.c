@@ -1,0 +1,719 @@
+/* test_week48.c — week 48's checkpoints: the bandwidth figures of
+ * nccl-tests (exercise 1) and the ring/tree model (exercise 2) on the CPU;
+ * the hand-written ring all-reduce (exercise 3) with one rank, simulated
+ * with n ranks on one GPU, and over real GPUs; on two or more GPUs the ring
+ * against NCCL, and NCCL's bus bandwidth against the nccl-tests anchor.
+ *
+ * GPU work happens only inside tests and benchmarks (Check forks a child
+ * for each test). NCCL communicators are made non-blocking, so that their
+ * initialisation has a deadline instead of a hang. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nccl.h>
+
+#include "wb_test.h"
+#include "busbw.h"
+#include "model.h"
+#include "ring.h"
+
+/* ---------------------------------------------------------------- exercise 1: busbw */
+
+/* nccl-tests' factors, as (A (n - 1) + B) / n: all-reduce A = 2, B = 0; reduce-scatter,
+ * all-gather and all-to-all A = 1, B = 0; broadcast, reduce and send/recv
+ * A = 1, B = 1 (that is, 1). Same order as coll_kind. */
+static double ref_factor(coll_kind c, int n)
+{
+    static const double A[COLL_KINDS] = { 2, 1, 1, 1, 1, 1, 1 }, B[COLL_KINDS] = { 0, 0, 0, 0, 1, 1, 1 };
+    if (n < 1 || (int)c < 0 || (int)c >= COLL_KINDS) return NAN;
+    return (A[c] * (n - 1) + B[c]) / n;
+}
+
+static const char *const COLL_NAMES[] = { "all-reduce", "reduce-scatter", "all-gather", "all-to-all",
+                                          "broadcast",  "reduce",         "send/recv" };
+
+/* got equals want up to rounding (both NaN counts as equal). */
+static int same(double got, double want)
+{
+    if (isnan(want)) return isnan(got);
+    return fabs(got - want) <= 1e-12 * fabs(want) + 1e-300;
+}
+
+/* Every collective for 1 to 512 ranks, NaN outside; algbw and busbw of
+ * random sizes and times, and a worked example. */
+START_TEST(busbw_formulas)
+{
+    wb_rng rng = WB_RNG();
+    char msg[300] = "";
+    int bad = 0;
+    for (int c = 0; c < COLL_KINDS && !bad; c++)
+        for (int n = -1; n <= 512 && !bad; n++) {
+            double got = busbw_factor((coll_kind)c, n), want = ref_factor((coll_kind)c, n);
+            if (!same(got, want))
+                bad = 1, snprintf(msg, sizeof msg, "busbw_factor(%s, n = %d) = %.17g, expected %.17g", COLL_NAMES[c],
+                                  n, got, want);
+        }
+    ck_assert_msg(!bad, "%s", msg);
+    ck_assert_msg(isnan(busbw_factor(COLL_KINDS, 4)), "busbw_factor of a collective that does not exist (%d) is %g, "
+                  "expected NaN", (int)COLL_KINDS, busbw_factor(COLL_KINDS, 4));
+    for (int k = 0; k < 1000 && !bad; k++) {
+        double bytes = floor(pow(2.0, 3 + 30 * wb_rng_unit(&rng))), t = pow(10.0, -6 + 5 * wb_rng_unit(&rng));
+        int n = (int)wb_rng_int(&rng, 1, 72);
+        coll_kind c = (coll_kind)wb_rng_int(&rng, 0, COLL_KINDS - 1);
+        double a = algbw_gbps(bytes, t), b = busbw_gbps(c, n, bytes, t);
+        if (!same(a, bytes / t / 1e9))
+            bad = 1, snprintf(msg, sizeof msg, "algbw_gbps(%.0f bytes, %g s) = %.17g, expected %.17g GB/s (1e9 bytes "
+                              "a second)", bytes, t, a, bytes / t / 1e9);
+        else if (!same(b, bytes / t / 1e9 * ref_factor(c, n)))
+            bad = 1, snprintf(msg, sizeof msg, "busbw_gbps(%s, n = %d, %.0f bytes, %g s) = %.17g, expected %.17g",
+                              COLL_NAMES[c], n, bytes, t, b, bytes / t / 1e9 * ref_factor(c, n));
+    }
+    ck_assert_msg(!bad, "%s", msg);
+    ck_assert_msg(isnan(algbw_gbps(1e6, 0)) && isnan(algbw_gbps(1e6, -1)),
+                  "algbw_gbps with a time of 0 or less must be NaN (got %g and %g)", algbw_gbps(1e6, 0),
+                  algbw_gbps(1e6, -1));
+    /* a line as nccl-tests prints it: 8 GPUs, 1 GiB all-reduce in 4.0 ms:
+     * algbw 268.4 GB/s, busbw 7/4 of it */
+    double b8 = busbw_gbps(COLL_ALLREDUCE, 8, 1073741824.0, 4.0e-3);
+    ck_assert_msg(fabs(b8 - 469.762048) < 1e-9, "8 ranks, 1 GiB all-reduce in 4 ms: busbw %.9f GB/s, expected "
+                  "469.762048 (268.435456 x 7/4)", b8);
+    /* one rank: an all-reduce moves nothing over any bus */
+    ck_assert_msg(busbw_gbps(COLL_ALLREDUCE, 1, 1e9, 1e-3) == 0, "one rank: all-reduce busbw must be 0 (got %g)",
+                  busbw_gbps(COLL_ALLREDUCE, 1, 1e9, 1e-3));
+}
+END_TEST
+
+/* ---------------------------------------------------------------- exercise 2: ring against tree */
+
+static int ref_levels(int n)
+{
+    int l = 0;
+    for (long long p = 1; p < n; p *= 2) l++;
+    return l;
+}
+
+START_TEST(ring_tree_model)
+{
+    wb_rng rng = WB_RNG();
+    char msg[400] = "";
+    int bad = 0;
+    for (int n = -2; n <= 4097 && !bad; n++)
+        if (tree_levels(n) != ref_levels(n))
+            bad = 1, snprintf(msg, sizeof msg, "tree_levels(%d) = %d, expected %d (ceil(log2 n), 0 for n <= 1)", n,
+                              tree_levels(n), ref_levels(n));
+    ck_assert_msg(!bad, "%s", msg);
+    for (int k = 0; k < 2000 && !bad; k++) {
+        int n = k < 8 ? k + 1 : (int)wb_rng_int(&rng, 1, 1024);
+        double S = floor(pow(2.0, 34 * wb_rng_unit(&rng))), a = pow(10.0, -6.5 + 2 * wb_rng_unit(&rng)),
+               B = pow(10.0, 9 + 3 * wb_rng_unit(&rng)), L = ref_levels(n);
+        double ring = n > 1 ? 2.0 * (n - 1) * (a + S / (n * B)) : 0, tree = 2.0 * L * (a + S / B);
+        double gr = ring_allreduce_s(n, S, a, B), gt = tree_allreduce_s(n, S, a, B);
+        if (!same(gr, ring) || !same(gt, tree)) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "n = %d, S = %.0f bytes, alpha = %.3g s, B = %.3g bytes/s: ring %.9g s (expected "
+                     "%.9g), tree %.9g s (expected %.9g)", n, S, a, B, gr, ring, gt, tree);
+            break;
+        }
+        double x = ring_tree_crossover(n, a, B);
+        if (n <= 3) {
+            if (x != 0)
+                bad = 1, snprintf(msg, sizeof msg, "n = %d: the ring is never slower than the tree, so the crossover "
+                                  "is 0; got %g", n, x);
+            continue;
+        }
+        double want = (n - 1 - L) * a * B / (L - (double)(n - 1) / n);
+        if (!(fabs(x - want) <= 1e-9 * want)) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "n = %d, alpha = %.3g s, B = %.3g bytes/s: crossover %.9g bytes, expected %.9g",
+                     n, a, B, x, want);
+        } else if (!(fabs(ring_allreduce_s(n, x, a, B) - tree_allreduce_s(n, x, a, B)) <=
+                     1e-9 * tree_allreduce_s(n, x, a, B)) ||
+                   !(tree_allreduce_s(n, x / 2, a, B) < ring_allreduce_s(n, x / 2, a, B)) ||
+                   !(ring_allreduce_s(n, 2 * x, a, B) < tree_allreduce_s(n, 2 * x, a, B))) {
+            bad = 1;
+            snprintf(msg, sizeof msg, "n = %d: at the crossover %.6g bytes ring and tree must take the same time, "
+                     "the tree must win below it and the ring above it", n, x);
+        }
+    }
+    ck_assert_msg(!bad, "%s", msg);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- exercise 3: the ring, checked */
+
+static const char *inplace_name(int inplace) { return inplace ? "in place" : "out of place"; }
+
+/* An all-reduce of `count` floats over n ranks on dev[0..n-1] (a ring made
+ * for max_count), run twice on the same ring with fresh inputs: every
+ * rank's recv against the CPU's double sum, the same bits on every rank,
+ * nothing written outside recv, send unchanged (out of place). recv starts
+ * `lead` bytes past an aligned address. */
+static void check_ring(wb_rng *rng, int n, const int *dev, size_t count, size_t max_count, int inplace, size_t lead)
+{
+    size_t bytes = count * sizeof(float);
+    float *hs[RING_MAX], *got = wb_hmalloc(bytes + 4), *first = wb_hmalloc(bytes + 4);
+    float *send[RING_MAX], *recv[RING_MAX];
+    wb_dout out[RING_MAX];
+    double *ref = wb_hmalloc((count + 1) * sizeof(double));
+    char what[240], devs[80] = "";
+    for (int r = 0; r < n && strlen(devs) < sizeof devs - 8; r++)
+        snprintf(devs + strlen(devs), sizeof devs - strlen(devs), "%s%d", r ? "," : "", dev[r]);
+    ring *g = NULL;
+    WB_CUDA(ring_create(n, dev, max_count, &g));
+    ck_assert_msg(g != NULL, "ring_create(n = %d, devices %s) gave no ring", n, devs);
+    for (int r = 0; r < n; r++) {
+        hs[r] = wb_hmalloc(bytes + 4);
+        WB_CUDA(cudaSetDevice(dev[r]));
+        recv[r] = wb_dout_alloc(&out[r], "recv", bytes, lead);
+        send[r] = inplace ? recv[r] : wb_dmalloc(bytes + 4);
+    }
+    for (int round = 0; round < 2; round++) {
+        memset(ref, 0, (count + 1) * sizeof(double));
+        for (int r = 0; r < n; r++) {
+            wb_fill_uniform_f32(rng, hs[r], count, -1, 1);
+            if (round == 1 && count >= 8) { /* the second call: a NaN and an infinity go through the sum */
+                if (r == 0) hs[r][count / 2] = NAN;
+                if (r == n - 1) hs[r][count / 3] = INFINITY;
+            }
+            for (size_t i = 0; i < count; i++) ref[i] += hs[r][i];
+            WB_CUDA(cudaSetDevice(dev[r]));
+            wb_dout_poison(&out[r]);
+            if (count) wb_h2d(send[r], hs[r], bytes);
+            wb_sync();
+        }
+        WB_CUDA(cudaSetDevice(dev[0]));
+        WB_CUDA(ring_allreduce(g, (const float *const *)send, recv, count, 0));
+        for (int r = 0; r < n; r++) {
+            snprintf(what, sizeof what, "ring all-reduce, %d ranks on devices %s, %zu floats, %s%s, call %d: rank %d",
+                     n, devs, count, inplace_name(inplace), lead % 16 ? ", recv misaligned" : "", round + 1, r);
+            WB_CUDA(cudaSetDevice(dev[r]));
+            wb_expect_dout_guards(&out[r], got, what);
+            wb_cmp cmp;
+            if (wb_compare_f32_f64("recv", got, ref, count, 1e-6 + 2e-6 * n, 1e-5, &cmp)) /* n float adds */
+                ck_abort_msg("%s (seed %llu): %s", what, (unsigned long long)wb_base_seed(), cmp.msg);
+            uint32_t bits = 0;
+            if (round == 1 && count >= 8) memcpy(&bits, &got[count / 2], sizeof bits);
+            if (bits == 0xFFFFFFFFu)
+                ck_abort_msg("%s: recv[%zu] still holds the poison (the NaN in the inputs was never summed into it)",
+                             what, count / 2);
+            if (r == 0) memcpy(first, got, bytes);
+            int differs = r > 0 && count && memcmp(got, first, bytes) != 0;
+            for (size_t i = 0; differs && i < count; i++)
+                if (memcmp(&got[i], &first[i], sizeof(float)) != 0)
+                    ck_abort_msg("%s: recv[%zu] = %.9g but rank 0 has %.9g: an all-reduce leaves the same bits on "
+                                 "every rank (each chunk is summed once, then copied)", what, i, (double)got[i],
+                                 (double)first[i]);
+            if (!inplace && count) {
+                wb_d2h(got, send[r], bytes);
+                if (memcmp(got, hs[r], bytes) != 0)
+                    ck_abort_msg("%s: send changed (out of place, send is read only)", what);
+            }
+        }
+    }
+    for (int r = 0; r < n; r++) {
+        WB_CUDA(cudaSetDevice(dev[r]));
+        wb_dout_free(&out[r]);
+        if (!inplace) wb_dfree(send[r]);
+        free(hs[r]);
+    }
+    WB_CUDA(cudaSetDevice(dev[0]));
+    ring_destroy(g);
+    free(ref), free(got), free(first);
+}
+
+/* One rank: recv is send (a copy out of place, untouched in place). */
+static const size_t ONE_COUNTS[] = { 0, 1, 3, 64, 1001, 65537, 1 << 22 };
+
+START_TEST(ring_one)
+{
+    wb_rng rng = WB_RNG();
+    int ndev = wb_gpu_count();
+    for (int d = 0; d < ndev && d < 2; d++) {
+        int dev[1] = { d };
+        check_ring(&rng, 1, dev, ONE_COUNTS[_i], ONE_COUNTS[_i], _i % 2, 0);
+        check_ring(&rng, 1, dev, ONE_COUNTS[_i], ONE_COUNTS[_i] + 100, !(_i % 2), 4 * (_i % 3));
+    }
+    WB_CUDA(cudaSetDevice(0));
+}
+END_TEST
+
+/* n virtual ranks on GPU 0: counts below n, not a multiple of n or of the
+ * chunk alignment, chunks of several pieces; in place and out of place,
+ * recv misaligned, a ring made for more than it is given. */
+typedef struct { int n; size_t count, extra; int inplace; size_t lead; } ring_case;
+static const ring_case SIM[] = {
+    { 2, 0, 0, 0, 0 },          { 2, 1, 0, 1, 0 },         { 3, 2, 7, 0, 4 },          { 4, 3, 0, 1, 0 },
+    { 2, 64, 0, 0, 0 },         { 2, 129, 0, 1, 0 },       { 3, 1000, 3, 0, 8 },       { 4, 4097, 0, 1, 0 },
+    { 5, 65537, 1000, 0, 0 },   { 6, 100003, 0, 1, 0 },    { 7, 1000003, 0, 0, 4 },    { 8, 1 << 20, 0, 1, 0 },
+    { 16, 300007, 0, 0, 0 },    { 2, (1 << 22) + 3, 0, 0, 0 }, { 3, (3 << 21) + 5, 0, 1, 0 },
+};
+
+START_TEST(ring_sim)
+{
+    wb_rng rng = WB_RNG();
+    const ring_case *c = &SIM[_i];
+    int dev[RING_MAX] = { 0 }; /* every rank on GPU 0 */
+    check_ring(&rng, c->n, dev, c->count, c->count + c->extra, c->inplace, c->lead);
+}
+END_TEST
+
+/* Real GPUs: every visible GPU (up to RING_MAX) in order, the first two,
+ * and four ranks on two GPUs placed so that some neighbours share a GPU
+ * and some do not. */
+typedef struct { int kind; size_t count; int inplace; size_t lead; } gpu_case; /* kind: 0 all, 1 two, 2 mixed */
+static const gpu_case GPUS[] = {
+    { 0, 0, 0, 0 },       { 0, 1, 1, 0 },        { 0, 1000, 0, 4 },     { 0, 65537, 1, 0 },
+    { 0, 1000003, 0, 0 }, { 0, 5 << 20, 1, 0 },  { 1, 4097, 0, 0 },     { 1, (1 << 23) + 1, 0, 0 },
+    { 2, 100003, 0, 0 },  { 2, 3 << 20, 1, 0 },
+};
+
+START_TEST(ring_gpus)
+{
+    wb_need_gpus(2);
+    wb_rng rng = WB_RNG();
+    const gpu_case *c = &GPUS[_i];
+    int ndev = wb_gpu_count(), n, dev[RING_MAX];
+    if (ndev > RING_MAX) ndev = RING_MAX;
+    if (c->kind == 0) {
+        n = ndev;
+        for (int r = 0; r < n; r++) dev[r] = r;
+    } else if (c->kind == 1) {
+        n = 2, dev[0] = 0, dev[1] = 1;
+    } else {
+        n = 4, dev[0] = 0, dev[1] = 1, dev[2] = 1, dev[3] = 0;
+    }
+    check_ring(&rng, n, dev, c->count, c->count, c->inplace, c->lead);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- NCCL, non-blocking */
+
+enum { NCCL_DEADLINE_S = 60 };
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Wait until no communicator is still working on its last call (a
+ * non-blocking one answers ncclInProgress meanwhile), at most the deadline.
+ * 0, or 1 with why: which rank failed, or how many never finished. */
+static int nccl_settle(ncclComm_t *comm, int n, const char *doing, char *why, size_t wn)
+{
+    double end = now_s() + NCCL_DEADLINE_S;
+    for (;;) {
+        int pending = 0;
+        for (int i = 0; i < n; i++) {
+            ncclResult_t st = ncclSuccess;
+            ncclResult_t q = ncclCommGetAsyncError(comm[i], &st);
+            if (q != ncclSuccess) st = q;
+            if (st == ncclInProgress) pending++;
+            else if (st != ncclSuccess) {
+                snprintf(why, wn, "%s: rank %d: %s", doing, i, ncclGetErrorString(st));
+                return 1;
+            }
+        }
+        if (!pending) return 0;
+        if (now_s() > end) {
+            snprintf(why, wn, "%s: %d of %d ranks had not finished after %d s (a GPU that does not answer, or a rank "
+                     "that never joined)", doing, pending, n, NCCL_DEADLINE_S);
+            return 1;
+        }
+        usleep(200);
+    }
+}
+
+typedef struct {
+    int          n, dev[RING_MAX];
+    ncclComm_t   comm[RING_MAX];
+    cudaStream_t st[RING_MAX];
+    cudaEvent_t  fork, done[RING_MAX];
+} nccl_set;
+
+static void nccl_close(nccl_set *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (s->comm[i]) ncclCommAbort(s->comm[i]); /* abort: never waits on a peer */
+        WB_CUDA(cudaSetDevice(s->dev[i]));
+        if (s->st[i]) WB_CUDA(cudaStreamDestroy(s->st[i]));
+        if (s->done[i]) WB_CUDA(cudaEventDestroy(s->done[i]));
+    }
+    WB_CUDA(cudaSetDevice(s->dev[0]));
+    if (s->fork) WB_CUDA(cudaEventDestroy(s->fork));
+    memset(s, 0, sizeof *s);
+}
+
+/* One communicator a GPU, GPUs 0..n-1, all in this process (what
+ * ncclCommInitAll does, made non-blocking so it has a deadline). Fails the
+ * test with NCCL's reason. */
+static void nccl_open(nccl_set *s, int n)
+{
+    char why[300];
+    memset(s, 0, sizeof *s);
+    s->n = n;
+    ncclUniqueId id;
+    ncclResult_t r = ncclGetUniqueId(&id);
+    ck_assert_msg(r == ncclSuccess, "ncclGetUniqueId: %s", ncclGetErrorString(r));
+    ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
+    cfg.blocking = 0;
+    r = ncclGroupStart();
+    for (int i = 0; i < n && (r == ncclSuccess || r == ncclInProgress); i++) {
+        s->dev[i] = i;
+        WB_CUDA(cudaSetDevice(i));
+        r = ncclCommInitRankConfig(&s->comm[i], n, id, i, &cfg);
+    }
+    ncclResult_t re = ncclGroupEnd();
+    if (r == ncclSuccess || r == ncclInProgress) r = re;
+    if (r != ncclSuccess && r != ncclInProgress) {
+        nccl_close(s);
+        ck_abort_msg("NCCL communicators over %d GPUs: %s", n, ncclGetErrorString(r));
+    }
+    char doing[80];
+    snprintf(doing, sizeof doing, "NCCL communicator init over %d GPUs", n);
+    if (nccl_settle(s->comm, n, doing, why, sizeof why)) {
+        nccl_close(s);
+        ck_abort_msg("%s", why);
+    }
+    for (int i = 0; i < n; i++) {
+        WB_CUDA(cudaSetDevice(i));
+        WB_CUDA(cudaStreamCreateWithFlags(&s->st[i], cudaStreamNonBlocking));
+        WB_CUDA(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
+    }
+    WB_CUDA(cudaSetDevice(0));
+    WB_CUDA(cudaEventCreateWithFlags(&s->fork, cudaEventDisableTiming));
+}
+
+/* ---------------------------------------------------------------- speed: ring and NCCL on the same data */
+
+typedef struct {
+    int                n;
+    size_t             count;
+    float             *send[RING_MAX], *recv[RING_MAX];
+    unsigned long long seed, cur; /* the first inputs' seed; the inputs' now */
+    ring              *g;
+    nccl_set           nc;
+    int                nccl_failed;
+    char               nccl_why[300];
+} ar_bench;
+
+static double expect_sum(size_t i, const void *p)
+{
+    const ar_bench *b = p;
+    double s = 0;
+    for (int r = 0; r < b->n; r++) s += wb_hash_uniform_f32(b->cur + (unsigned long long)r, i, -1, 1);
+    return s;
+}
+
+/* Inputs drawn with seed cur (rank r: cur + r), outputs poisoned. */
+static void ar_fill(ar_bench *b, unsigned long long cur)
+{
+    b->cur = cur;
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        wb_dfill_uniform_f32(b->send[r], b->count, cur + (unsigned long long)r, -1, 1);
+        WB_CUDA(cudaMemsetAsync(b->recv[r], 0xFF, b->count * sizeof(float), 0));
+        wb_sync();
+    }
+    WB_CUDA(cudaSetDevice(0));
+}
+
+static void ar_fresh(void *p, unsigned long long salt)
+{
+    ar_bench *b = p;
+    ar_fill(b, salt ? b->seed ^ (salt * 0x9E3779B97F4A7C15ULL) : b->seed);
+}
+
+/* Every rank's recv, sampled, against the sum of the inputs. */
+static int ar_check(void *p, char *why, size_t wn)
+{
+    ar_bench *b = p;
+    for (int r = 0; r < b->n; r++) {
+        wb_cmp cmp;
+        WB_CUDA(cudaSetDevice(r));
+        wb_sync();
+        if (wb_dverify_f32("recv", b->recv[r], b->count, expect_sum, b, 4096, 1e-5, 1e-5, &cmp)) {
+            snprintf(why, wn, "rank %d: %s", r, cmp.msg);
+            WB_CUDA(cudaSetDevice(0));
+            return 1;
+        }
+    }
+    WB_CUDA(cudaSetDevice(0));
+    return 0;
+}
+
+static void ring_work(void *p)
+{
+    ar_bench *b = p;
+    WB_CUDA(ring_allreduce(b->g, (const float *const *)b->send, b->recv, b->count, 0));
+}
+
+/* NCCL on its streams, between an event on GPU 0's default stream and that
+ * stream waiting for every rank: timed as one operation, like the ring. */
+static void nccl_work(void *p)
+{
+    ar_bench *b = p;
+    nccl_set *s = &b->nc;
+    if (b->nccl_failed) return;
+    WB_CUDA(cudaEventRecord(s->fork, 0));
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        WB_CUDA(cudaStreamWaitEvent(s->st[r], s->fork, 0));
+    }
+    ncclResult_t e = ncclGroupStart();
+    for (int r = 0; r < b->n && (e == ncclSuccess || e == ncclInProgress); r++)
+        e = ncclAllReduce(b->send[r], b->recv[r], b->count, ncclFloat, ncclSum, s->comm[r], s->st[r]);
+    ncclResult_t ge = ncclGroupEnd();
+    if (e == ncclSuccess || e == ncclInProgress) e = ge;
+    if (e != ncclSuccess && e != ncclInProgress) {
+        b->nccl_failed = 1;
+        snprintf(b->nccl_why, sizeof b->nccl_why, "ncclAllReduce: %s", ncclGetErrorString(e));
+    } else if (e == ncclInProgress && nccl_settle(s->comm, b->n, "ncclAllReduce", b->nccl_why, sizeof b->nccl_why)) {
+        b->nccl_failed = 1;
+    }
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        WB_CUDA(cudaEventRecord(s->done[r], s->st[r]));
+    }
+    WB_CUDA(cudaSetDevice(0));
+    for (int r = 0; r < b->n; r++) WB_CUDA(cudaStreamWaitEvent(0, s->done[r], 0));
+}
+
+/* Buffers of `count` floats on GPUs 0..n-1, the first inputs in place. */
+static void ar_make(ar_bench *b, int n, size_t count, unsigned long long seed)
+{
+    memset(b, 0, sizeof *b);
+    b->n = n, b->count = count, b->seed = seed;
+    for (int r = 0; r < n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        b->send[r] = wb_dmalloc(count * sizeof(float));
+        b->recv[r] = wb_dmalloc(count * sizeof(float));
+    }
+    ar_fill(b, seed);
+}
+
+static void ar_free(ar_bench *b)
+{
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        wb_dfree(b->send[r]), wb_dfree(b->recv[r]);
+    }
+    WB_CUDA(cudaSetDevice(0));
+}
+
+/* Time one all-reduce of b's buffers (the ring when ring, else NCCL) and
+ * fill row with its bus bandwidth, checked against the sum of the inputs. */
+static void ar_time(ar_bench *b, int ring, wb_bench_row *row)
+{
+    char why[600];
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    if (ring) o.fresh = ar_fresh, o.check = ar_check; /* the ring is the learner's: a spot check on fresh inputs */
+    ar_fill(b, b->seed);
+    wb_time(ring ? ring_work : nccl_work, b, &o, &row->t);
+    double bytes = (double)b->count * sizeof(float);
+    row->n = b->count, row->bytes = bytes, row->unit = "GB/s busbw";
+    row->value = bytes / (row->t.median * 1e-3) / 1e9 * ref_factor(COLL_ALLREDUCE, b->n);
+    if (!ring && b->nccl_failed) wb_bench_invalid(row, b->nccl_why);
+    else if (ar_check(b, why, sizeof why)) wb_bench_invalid(row, why);
+}
+
+/* The ring against NCCL at one large size on every visible GPU. 0 when the
+ * machine has fewer than two GPUs (nothing measured). */
+static int ring_vs_nccl(wb_bench_row *mine, wb_bench_row *lib, char *variant, size_t vn)
+{
+    int n = wb_gpu_count();
+    if (n < 2) return 0;
+    if (n > RING_MAX) n = RING_MAX;
+    size_t count = wb_bench_bytes() / sizeof(float);
+    ar_bench b;
+    ar_make(&b, n, count, 0x48A11ULL);
+    snprintf(variant, vn, "%d GPUs, %zu MiB a rank", n, count * sizeof(float) >> 20);
+    *lib = (wb_bench_row){ .exercise = "allreduce", .variant = variant };
+    *mine = (wb_bench_row){ .exercise = "ring", .variant = variant, .yard_name = "NCCL" };
+    nccl_open(&b.nc, n);
+    ar_time(&b, 0, lib);
+    nccl_close(&b.nc);
+    int dev[RING_MAX];
+    for (int r = 0; r < n; r++) dev[r] = r;
+    WB_CUDA(ring_create(n, dev, count, &b.g));
+    if (!b.g) wb_bench_invalid(mine, "ring_create gave no ring");
+    else ar_time(&b, 1, mine);
+    ring_destroy(b.g);
+    mine->yard = lib->value;
+    if (lib->invalid && !mine->invalid) wb_bench_invalid(mine, "NCCL, the yardstick, gave no valid figure");
+    ar_free(&b);
+    return 1;
+}
+
+/* w48.ring-speed: a test, not WB_SPEED, so that it can SKIP with fewer
+ * than two GPUs. */
+START_TEST(ring_speed)
+{
+    wb_need_gpus(2);
+    wb_bench_row mine, lib;
+    char variant[64];
+    ring_vs_nccl(&mine, &lib, variant, sizeof variant);
+    wb_bench_emit(&lib);
+    wb_bench_emit(&mine);
+    wb_expect_target("w48.ring-speed", wb_bench_ratio(&mine), wb_bench_last_detail());
+}
+END_TEST
+
+static double bench_ring(void)
+{
+    wb_bench_row mine, lib;
+    char variant[64];
+    if (!ring_vs_nccl(&mine, &lib, variant, sizeof variant)) {
+        printf("  ring against NCCL: needs 2 GPUs, found %d: nothing measured\n", wb_gpu_count());
+        return NAN;
+    }
+    wb_bench_emit(&lib);
+    wb_bench_emit(&mine);
+    return wb_bench_ratio(&mine);
+}
+
+/* ---------------------------------------------------------------- NCCL's bus bandwidth against the anchor */
+
+/* nccl-tests' all_reduce_perf across two NVLinked H100s: a published
+ * figure the workbook's authors keep beside their own H100 measurements,
+ * not measured by this test. */
+static const double ANCHOR_BUSBW = 365.0;
+static const size_t NCCL_SIZES[] = { 1u << 20, 16u << 20, 128u << 20, 1u << 30 }; /* bytes a rank */
+
+/* NCCL's all-reduce over every visible GPU at four sizes, its bus bandwidth
+ * through your busbw_gbps (checked against nccl-tests' formula), rows and a
+ * one-line summary in line. 0 with fewer than two GPUs. */
+static int nccl_sizes(char *line, size_t ln)
+{
+    int n = wb_gpu_count();
+    if (n < 2) return 0;
+    if (n > RING_MAX) n = RING_MAX;
+    snprintf(line, ln, "NCCL all-reduce, %d GPUs, busbw GB/s:", n);
+    double last = NAN;
+    for (size_t k = 0; k < WB_COUNT(NCCL_SIZES); k++) {
+        ar_bench b;
+        char variant[64];
+        ar_make(&b, n, NCCL_SIZES[k] / sizeof(float), 0x48B00ULL + k);
+        nccl_open(&b.nc, n);
+        wb_bench_row row = { .exercise = "allreduce", .variant = variant };
+        snprintf(variant, sizeof variant, "NCCL, %d GPUs, %zu MiB", n, NCCL_SIZES[k] >> 20);
+        ar_time(&b, 0, &row);
+        nccl_close(&b.nc);
+        ar_free(&b);
+        double bytes = (double)NCCL_SIZES[k], sec = row.t.median * 1e-3;
+        double yours = busbw_gbps(COLL_ALLREDUCE, n, bytes, sec);
+        double want = bytes / sec / 1e9 * ref_factor(COLL_ALLREDUCE, n);
+        ck_assert_msg(same(yours, want) || row.invalid, "busbw_gbps(all-reduce, %d ranks, %.0f bytes, %.6g s) = %.9g, "
+                      "nccl-tests' formula gives %.9g", n, bytes, sec, yours, want);
+        wb_bench_emit(&row);
+        ck_assert_msg(!row.invalid, "NCCL all-reduce, %s: %s", variant, row.why);
+        snprintf(line + strlen(line), ln - strlen(line), "%s %zu MiB %.1f", k ? "," : "", NCCL_SIZES[k] >> 20,
+                 yours);
+        last = yours;
+    }
+    snprintf(line + strlen(line), ln - strlen(line), "; nccl-tests anchor %.0f (2 x H100 NVLink): %.2f of it at 1 GiB",
+             ANCHOR_BUSBW, last / ANCHOR_BUSBW);
+    return 1;
+}
+
+START_TEST(nccl_busbw)
+{
+    wb_need_gpus(2);
+    char line[400];
+    nccl_sizes(line, sizeof line);
+    printf("  %s\n", line);
+    wb_report(line);
+}
+END_TEST
+
+static double bench_nccl(void)
+{
+    char line[400];
+    if (!nccl_sizes(line, sizeof line)) printf("  NCCL bus bandwidth: needs 2 GPUs, found %d: nothing measured\n",
+                                               wb_gpu_count());
+    else printf("  %s\n", line);
+    return NAN;
+}
+
+/* ---------------------------------------------------------------- one GPU: the simulated ring's figure */
+
+/* No checkpoint: the simulated ring with 2, 4 and 8 ranks on one GPU
+ * against a device-to-device copy. Every "link" is this GPU's memory, so
+ * busbw here says how much of the schedule's traffic HBM sustains, not
+ * anything about NVLink. */
+typedef struct { int n; size_t count; float *send[RING_MAX], *recv[RING_MAX]; ring *g; } sim_bench;
+
+static void sim_work(void *p)
+{
+    sim_bench *s = p;
+    WB_CUDA(ring_allreduce(s->g, (const float *const *)s->send, s->recv, s->count, 0));
+}
+
+static double bench_sim(void)
+{
+    static const int NS[] = { 2, 4, 8 };
+    size_t total = wb_bench_bytes(); /* all ranks' send buffers together */
+    double copy = wb_yard_copy_gbps(total);
+    for (size_t k = 0; k < WB_COUNT(NS); k++) {
+        sim_bench s = { .n = NS[k], .count = total / sizeof(float) / (size_t)NS[k] };
+        int dev[RING_MAX] = { 0 };
+        char variant[64];
+        snprintf(variant, sizeof variant, "simulated, %d ranks on GPU 0", s.n);
+        wb_bench_row row = { .exercise = "ring", .variant = variant, .n = s.count, .unit = "GB/s",
+                             .yard_name = "COPY", .yard = copy };
+        for (int r = 0; r < s.n; r++) {
+            s.send[r] = wb_dmalloc(s.count * sizeof(float)), s.recv[r] = wb_dmalloc(s.count * sizeof(float));
+            wb_dfill_uniform_f32(s.send[r], s.count, 0x48C00ULL + (unsigned long long)r, -1, 1);
+        }
+        WB_CUDA(ring_create(s.n, dev, s.count, &s.g));
+        if (!s.g) {
+            wb_bench_invalid(&row, "ring_create gave no ring");
+        } else {
+            wb_time(sim_work, &s, NULL, &row.t);
+            /* HBM bytes of the schedule: 2(n-1) chunk copies (read + write)
+             * and n-1 adds (two reads, a write) on each of n ranks */
+            double chunk = (double)s.count * sizeof(float) / s.n;
+            row.bytes = s.n * (2.0 * (s.n - 1) * 2 * chunk + (s.n - 1) * 3 * chunk);
+            row.value = row.bytes / (row.t.median * 1e-3) / 1e9;
+            ar_bench v = { .n = s.n, .count = s.count, .cur = 0x48C00ULL };
+            for (int r = 0; r < s.n; r++) v.recv[r] = s.recv[r];
+            char why[600];
+            wb_sync();
+            for (int r = 0; r < s.n && !row.invalid; r++) {
+                wb_cmp cmp;
+                if (wb_dverify_f32("recv", s.recv[r], s.count, expect_sum, &v, 4096, 1e-5, 1e-5, &cmp))
+                    snprintf(why, sizeof why, "rank %d: %s", r, cmp.msg), wb_bench_invalid(&row, why);
+            }
+        }
+        wb_bench_emit(&row);
+        ring_destroy(s.g);
+        for (int r = 0; r < s.n; r++) wb_dfree(s.send[r]), wb_dfree(s.recv[r]);
+    }
+    return NAN;
+}
+
+static const wb_test TESTS[] = {
+    { "w48.busbw", WB_T(busbw_formulas), WB_CPU, 0 },
+    { "w48.model", WB_T(ring_tree_model), WB_CPU, 0 },
+    { "w48.ring-one", WB_T(ring_one), WB_GPU, WB_COUNT(ONE_COUNTS) },
+    { "w48.ring-sim", WB_T(ring_sim), WB_GPU, WB_COUNT(SIM) },
+    { "w48.ring", WB_T(ring_gpus), WB_GPU, WB_COUNT(GPUS) },
+    { "w48.ring-speed", WB_T(ring_speed), WB_GPU, 0 },
+    { "w48.nccl-busbw", WB_T(nccl_busbw), WB_GPU, 0 },
+};
+
+/* `--bench`: the ring against NCCL and NCCL's sizes (two GPUs or more),
+ * the simulated ring (one GPU). */
+static const wb_benchmark BENCHES[] = {
+    { "ring", bench_ring },
+    { "nccl", bench_nccl },
+    { "sim", bench_sim },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
