@@ -86,12 +86,28 @@ template <int N> static __device__ __forceinline__ void cp_async_wait()
 template <int D> static __device__ __forceinline__ int swz(int r, int c) { return r * D + ((c ^ (r & 7)) << 3); }
 
 //@solution
+#include <tuple> /* the list of tile shapes (fa_tiled_cfgs, below) */
+/* Rows row0 .. row0 + ROWS - 1 of one head's S x D matrix into a swizzled
+ * ROWS x D tile, 16 bytes a cp.async, shared by the NT threads of the block.
+ * Rows past S are zero-filled (the source address is clamped to row S - 1,
+ * and nothing is read): for K and V that keeps P (0 there) times V at 0,
+ * never 0 * garbage; Q's rows past S give outputs that are never written. */
+template <int D, int ROWS, int NT>
+static __device__ __forceinline__ void fa_load_tile(__nv_bfloat16 *dst, const __nv_bfloat16 *src, int row0, int S,
+                                                    int tid)
+{
+    constexpr int CH = D / 8; /* 16-byte chunks in a row */
+    for (int i = tid; i < ROWS * CH; i += NT) {
+        int r = i / CH, c = i % CH, gr = row0 + r;
+        cp_async16(smem_u32(dst + swz<D>(r, c)), src + (size_t)min(gr, S - 1) * D + c * 8, gr < S);
+    }
+}
+
 template <int D, bool CAUSAL>
 static __global__ void __launch_bounds__(FA_THREADS, 1)
     fa_fwd_kernel(const __nv_bfloat16 *__restrict__ Q, const __nv_bfloat16 *__restrict__ K,
                   const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, int S, long long bh0, float sl2)
 {
-    constexpr int CH = D / 8;   /* 16-byte chunks in a row */
     constexpr int KS = D / 16;  /* k-steps of Q K^T over the head dimension */
     constexpr int NO = D / 8;   /* 16 x 8 tiles of a warp's O */
     constexpr int NS = FA_BN / 8; /* 16 x 8 tiles of a warp's S */
@@ -108,22 +124,12 @@ static __global__ void __launch_bounds__(FA_THREADS, 1)
     const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32, g = lane / 4, t = lane % 4;
     const int wr0 = m0 + warp * 16; /* this warp's first query row */
 
-    /* Q tile; rows past S are zeros (their outputs are never written). */
-    for (int i = tid; i < FA_BM * CH; i += FA_THREADS) {
-        int r = i / CH, c = i % CH, gr = m0 + r;
-        cp_async16(smem_u32(sQ + swz<D>(r, c)), q + (size_t)min(gr, S - 1) * D + c * 8, gr < S);
-    }
+    fa_load_tile<D, FA_BM, FA_THREADS>(sQ, q, m0, S, tid); /* Q; rows past S are zeros */
     cp_async_commit();
 
-    auto load_kv = [&](int st, int j) {
-        __nv_bfloat16 *dk = sK + st * FA_BN * D, *dv = sV + st * FA_BN * D;
-        for (int i = tid; i < FA_BN * CH; i += FA_THREADS) {
-            int r = i / CH, c = i % CH, gr = j * FA_BN + r;
-            size_t off = (size_t)min(gr, S - 1) * D + c * 8;
-            /* keys past S: zeros, so that P (0 there) times V adds nothing, never 0 * garbage */
-            cp_async16(smem_u32(dk + swz<D>(r, c)), k + off, gr < S);
-            cp_async16(smem_u32(dv + swz<D>(r, c)), v + off, gr < S);
-        }
+    auto load_kv = [&](int st, int j) { /* keys past S: zeros */
+        fa_load_tile<D, FA_BN, FA_THREADS>(sK + st * FA_BN * D, k, j * FA_BN, S, tid);
+        fa_load_tile<D, FA_BN, FA_THREADS>(sV + st * FA_BN * D, v, j * FA_BN, S, tid);
     };
 
     int n_kt = (S + FA_BN - 1) / FA_BN;
@@ -301,6 +307,20 @@ static cudaError_t fa_launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, con
  *    thread is past that barrier, so done with it) with tile j + STAGES - 1.
  *  - O is rescaled only when the row maximum of one of the warp's rows moved
  *    (a warp vote): past the first tiles most rows keep their maximum. */
+/* c[mt][n] and c[mt][n + 1] += a[mt] times the two 16 x 8 B tiles of one
+ * ldmatrix.x4 ({b0, b1}, {b2, b3}), for each of the MT m-tiles: one B
+ * fragment from shared memory feeds 2 MT mmas. */
+template <int MT, int N>
+static __device__ __forceinline__ void mma_x4_b(float (&c)[MT][N][4], const uint32_t (&a)[MT][4], const uint32_t (&b)[4],
+                                                int n)
+{
+#pragma unroll
+    for (int mt = 0; mt < MT; mt++) {
+        mma_bf16_16816(c[mt][n], a[mt], b[0], b[1]);
+        mma_bf16_16816(c[mt][n + 1], a[mt], b[2], b[3]);
+    }
+}
+
 template <int MT_, int NW_, int BN_, int STAGES_, int MINB_> struct fa_cfg {
     static constexpr int MT = MT_, NW = NW_, BN = BN_, STAGES = STAGES_, MINB = MINB_;
     static constexpr int BM = 16 * MT * NW, THREADS = 32 * NW;
@@ -313,7 +333,7 @@ static __global__ void __launch_bounds__(C::THREADS, C::MINB)
                     const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, int S, long long bh0, float sl2)
 {
     constexpr int MT = C::MT, BN = C::BN, BM = C::BM, NT = C::THREADS, ST = C::STAGES;
-    constexpr int CH = D / 8, KS = D / 16, NO = D / 8, NS = BN / 8;
+    constexpr int KS = D / 16, NO = D / 8, NS = BN / 8;
     constexpr bool QREG = MT * D <= 128; /* Q fragments held: 2 MT D / 16 registers */
     static_assert(BN % 16 == 0 && ST >= 2 && (MT == 1 || MT == 2), "tile shape");
     extern __shared__ __align__(128) unsigned char smem[];
@@ -338,20 +358,12 @@ static __global__ void __launch_bounds__(C::THREADS, C::MINB)
     const uint32_t v_off = 2 * swz<D>(lane & 15, lane >> 4);
     const uint32_t sQ_u = smem_u32(sQ), sK_u = smem_u32(sK), sV_u = smem_u32(sV);
 
-    for (int i = tid; i < BM * CH; i += NT) { /* rows past S: zeros, never written back */
-        int r = i / CH, c = i % CH, gr = m0 + r;
-        cp_async16(smem_u32(sQ + swz<D>(r, c)), q + (size_t)min(gr, S - 1) * D + c * 8, gr < S);
-    }
+    fa_load_tile<D, BM, NT>(sQ, q, m0, S, tid);
     cp_async_commit(); /* group 0: Q */
 
-    auto load_kv = [&](int st, int j) { /* key rows past S: zeros (P is 0 there; 0 * garbage could be NaN) */
-        __nv_bfloat16 *dk = sK + st * BN * D, *dv = sV + st * BN * D;
-        for (int i = tid; i < BN * CH; i += NT) {
-            int r = i / CH, c = i % CH, gr = j * BN + r;
-            size_t off = (size_t)min(gr, S - 1) * D + c * 8;
-            cp_async16(smem_u32(dk + swz<D>(r, c)), k + off, gr < S);
-            cp_async16(smem_u32(dv + swz<D>(r, c)), v + off, gr < S);
-        }
+    auto load_kv = [&](int st, int j) {
+        fa_load_tile<D, BN, NT>(sK + st * BN * D, k, j * BN, S, tid);
+        fa_load_tile<D, BN, NT>(sV + st * BN * D, v, j * BN, S, tid);
     };
     int n_kt = (S + BN - 1) / BN;
     if (CAUSAL) n_kt = min(n_kt, (m0 + BM - 1) / BN + 1); /* the block's last row sees keys up to itself */
@@ -416,11 +428,7 @@ static __global__ void __launch_bounds__(C::THREADS, C::MINB)
             for (int np = 0; np < NS / 2; np++) {
                 uint32_t kb[4];
                 ldmatrix_x4(kb, tk + (k_off ^ (ks << 5)) + np * 16 * D * 2);
-#pragma unroll
-                for (int mt = 0; mt < MT; mt++) {
-                    mma_bf16_16816(s[mt][2 * np], qa[mt], kb[0], kb[1]);
-                    mma_bf16_16816(s[mt][2 * np + 1], qa[mt], kb[2], kb[3]);
-                }
+                mma_x4_b(s, qa, kb, 2 * np);
             }
         }
 
@@ -496,11 +504,7 @@ static __global__ void __launch_bounds__(C::THREADS, C::MINB)
             for (int dp = 0; dp < NO / 2; dp++) {
                 uint32_t vb[4];
                 ldmatrix_x4_trans(vb, tv + (v_off ^ (dp << 5)) + kk * 16 * D * 2);
-#pragma unroll
-                for (int mt = 0; mt < MT; mt++) {
-                    mma_bf16_16816(acc[mt][2 * dp], pa[mt], vb[0], vb[1]);
-                    mma_bf16_16816(acc[mt][2 * dp + 1], pa[mt], vb[2], vb[3]);
-                }
+                mma_x4_b(acc, pa, vb, 2 * dp);
             }
         }
     }
@@ -551,37 +555,33 @@ template <class C> struct fa_tiled_variant {
         return fa_tiled_launch<C, D, CAUSAL>(Q, K, V, O, BH, S, sl2);
     }
 };
-template <int N> struct fa_variant;
+/* Variants 1 to 7: fa_cfg<MT, NW, BN, STAGES, MINB>, in this order. */
+using fa_tiled_cfgs = std::tuple<fa_cfg<1, 8, 64, 2, 1>,  /* 1 */
+                                 fa_cfg<1, 8, 64, 3, 1>,  /* 2 */
+                                 fa_cfg<1, 8, 128, 2, 1>, /* 3 */
+                                 fa_cfg<1, 4, 64, 2, 2>,  /* 4 */
+                                 fa_cfg<2, 4, 64, 2, 2>,  /* 5 */
+                                 fa_cfg<2, 8, 64, 2, 1>,  /* 6 */
+                                 fa_cfg<2, 4, 32, 3, 2>>; /* 7 */
+static_assert(std::tuple_size<fa_tiled_cfgs>::value + 1 == FA_N_VARIANTS, "one fa_cfg a tiled variant");
+[[maybe_unused]] static const char *const FA_VARIANT_NAMES[FA_N_VARIANTS] = {
+    "8 warps x 16 rows, BN 64, Q in registers, 2 stages, 2 barriers a tile (the first reference)",
+    "8 warps x 16 rows, BN 64, 2 stages, 1 barrier a tile, rescale on a new max",
+    "8 warps x 16 rows, BN 64, 3 stages",
+    "8 warps x 16 rows, BN 128, 2 stages",
+    "4 warps x 16 rows (BM 64), BN 64, 2 blocks an SM",
+    "4 warps x 32 rows (BM 128), BN 64, 2 blocks an SM",
+    "8 warps x 32 rows (BM 256), BN 64, 1 block an SM",
+    "4 warps x 32 rows (BM 128), BN 32, 3 stages, 2 blocks an SM",
+};
+template <int N> struct fa_variant : fa_tiled_variant<typename std::tuple_element<N - 1, fa_tiled_cfgs>::type> {};
 template <> struct fa_variant<0> {
-    static constexpr const char *name = "8 warps x 16 rows, BN 64, Q in registers, 2 stages, 2 barriers a tile (first reference)";
     template <int D, bool CAUSAL> static cudaError_t launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
                                                             const __nv_bfloat16 *V, __nv_bfloat16 *O, long long BH,
                                                             int S, float sl2)
     {
         return fa_launch<D, CAUSAL>(Q, K, V, O, BH, S, sl2);
     }
-};
-/*                                      fa_cfg<MT, NW, BN, STAGES, MINB> */
-template <> struct fa_variant<1> : fa_tiled_variant<fa_cfg<1, 8, 64, 2, 1>> {
-    static constexpr const char *name = "8 warps x 16 rows, BN 64, 2 stages, 1 barrier a tile, rescale on a new max";
-};
-template <> struct fa_variant<2> : fa_tiled_variant<fa_cfg<1, 8, 64, 3, 1>> {
-    static constexpr const char *name = "8 warps x 16 rows, BN 64, 3 stages";
-};
-template <> struct fa_variant<3> : fa_tiled_variant<fa_cfg<1, 8, 128, 2, 1>> {
-    static constexpr const char *name = "8 warps x 16 rows, BN 128, 2 stages";
-};
-template <> struct fa_variant<4> : fa_tiled_variant<fa_cfg<1, 4, 64, 2, 2>> {
-    static constexpr const char *name = "4 warps x 16 rows (BM 64), BN 64, 2 blocks an SM";
-};
-template <> struct fa_variant<5> : fa_tiled_variant<fa_cfg<2, 4, 64, 2, 2>> {
-    static constexpr const char *name = "4 warps x 32 rows (BM 128), BN 64, 2 blocks an SM";
-};
-template <> struct fa_variant<6> : fa_tiled_variant<fa_cfg<2, 8, 64, 2, 1>> {
-    static constexpr const char *name = "8 warps x 32 rows (BM 256), BN 64, 1 block an SM";
-};
-template <> struct fa_variant<7> : fa_tiled_variant<fa_cfg<2, 4, 32, 3, 2>> {
-    static constexpr const char *name = "4 warps x 32 rows (BM 128), BN 32, 3 stages, 2 blocks an SM";
 };
 
 template <int N>
