@@ -290,9 +290,10 @@ static void cudnn_compare(wb_bench_row *head, int *skipped, char *why, size_t wh
     static char variant[WB_COUNT(LADDER)][48];
     bx_ctx c;
     bx_alloc(&c, n);
+    why[0] = 0;
     const int have = cudnn_yard_open(why, why_n);
     *skipped = 0;
-    *head = (wb_bench_row){ .exercise = "rowsoftmax", .variant = "softmax_online, geomean 1024..32768", .n = n,
+    *head = (wb_bench_row){ .exercise = "rowsoftmax", .variant = "geomean, 1024..32768 cols", .n = n,
                             .bytes = 8.0 * n, .flops = 4.0 * n, .unit = "GB/s", .yard_name = "cuDNN" };
     double lv = 0, ly = 0, lt = 0, lm = 0;
     int lengths = 0, yard_bad = 0;
