@@ -112,6 +112,13 @@ void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what);
  * reaches week.txt's target. Prefer WB_SPEED where it fits. */
 void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
 
+/* Inside a test whose speed figure is one row but which cannot be a WB_SPEED
+ * line (it must be SKIP where an optional library is missing): the row is
+ * judged as a WB_SPEED headline is (wb_bench_headline emits it; the
+ * yardstick must be the one the target names, the figure valid), and its
+ * figure, unit, yardstick figure and ratio go to the results record. */
+void wb_expect_target_row(const char *checkpoint, wb_bench_row *row);
+
 /* Inside a test: report a figure for the checkpoint this test serves (one
  * without a target: shown, and kept in the results record). */
 void wb_report(const char *figure);

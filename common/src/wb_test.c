@@ -308,6 +308,21 @@ static const char *bench_label(const wb_test *t)
     return strncmp(t->bench_name, "bench_", 6) == 0 ? t->bench_name + 6 : t->bench_name;
 }
 
+/* A headline row against its checkpoint's target: the yardstick the target
+ * names, a valid figure, the record (figure, yardstick figure, ratio), the
+ * target. */
+static void judge_headline(const wb_checkpoint *c, const wb_headline *h)
+{
+    ck_assert_msg(strcmp(h->yard_name, c->yard) == 0,
+                  "%s: the benchmark measured against %s, but week.txt's target names %s (authors: one of them is "
+                  "wrong)", c->id, h->yard_name[0] ? h->yard_name : "no yardstick", c->yard);
+    ck_assert_msg(!h->invalid && !isnan(h->ratio), "%s: %s", c->id,
+                  h->detail[0] ? h->detail : "the benchmark gave no figure");
+    send_speed(c, h, h->ratio, h->detail);
+    ck_assert_msg(h->ratio >= c->target, "%s: %.3f of %s, target >= %.2f (%s)", c->id, h->ratio, c->yard, c->target,
+                  h->detail);
+}
+
 START_TEST(speed_case)
 {
     const wb_test *t = &g_tests[_i];
@@ -317,19 +332,21 @@ START_TEST(speed_case)
     const wb_headline *h = wb_bench_last_headline();
     ck_assert_msg(h->set, "%s: benchmark %s emitted no headline row (authors: end it with "
                           "`return wb_bench_headline(&row);`)", c->id, t->bench_name);
-    ck_assert_msg(strcmp(h->yard_name, c->yard) == 0,
-                  "%s: the benchmark measured against %s, but week.txt's target names %s (authors: one of them is "
-                  "wrong)", c->id, h->yard_name[0] ? h->yard_name : "no yardstick", c->yard);
     ck_assert_msg(isnan(ratio) == isnan(h->ratio) && (isnan(ratio) || ratio == h->ratio),
                   "%s: benchmark %s returned %g, not its headline row's ratio %g (authors: return "
                   "wb_bench_headline(&row))", c->id, t->bench_name, ratio, h->ratio);
-    ck_assert_msg(!h->invalid && !isnan(h->ratio), "%s: %s", c->id,
-                  h->detail[0] ? h->detail : "the benchmark gave no figure");
-    send_speed(c, h, h->ratio, h->detail);
-    ck_assert_msg(h->ratio >= c->target, "%s: %.3f of %s, target >= %.2f (%s)", c->id, h->ratio, c->yard, c->target,
-                  h->detail);
+    judge_headline(c, h);
 }
 END_TEST
+
+void wb_expect_target_row(const char *checkpoint, wb_bench_row *row)
+{
+    const wb_checkpoint *c = wb_week_checkpoint(&g_week, checkpoint);
+    ck_assert_msg(c && c->target > 0, "checkpoint %s has no target in week.txt", checkpoint);
+    wb_bench_reset_headline(c->target);
+    wb_bench_headline(row);
+    judge_headline(c, wb_bench_last_headline());
+}
 
 /* ---- benchmarks (--bench) ---- */
 

@@ -270,48 +270,86 @@ static double bench_speed(void)
     return wb_bench_headline(&r);
 }
 
-/* w30.cudnn: yours and cuDNN on the same x, the same 4096-column rows. Your
- * output is checked first (a wrong kernel fails here even without cuDNN);
- * then the checkpoint is SKIP where cuDNN cannot be loaded. */
-static double cudnn_compare(int *skipped, char *why, size_t why_n)
+/* The ladder's row lengths, all on the same bytes: wb_bench_bytes() of x,
+ * a multiple of the longest row. */
+static const int LADDER[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768 };
+static size_t ladder_elems(void) { return wb_bench_bytes() / 4 / 32768 * 32768; }
+
+enum { LONG_ROW = 1024 }; /* w30.cudnn's row lengths: the ladder's from here up */
+
+/* w30.cudnn: yours and cuDNN on the same x at each of the ladder's row
+ * lengths of 1024 floats and more (1024 ... 32768, the same bytes at each),
+ * every timed output of both verified. The figure is the geometric mean of
+ * your GB/s over those lengths, the yardstick's the geometric mean of
+ * cuDNN's, so the ratio is the geometric mean of yours / cuDNN. Your output
+ * is checked at every length first (a wrong kernel fails here even without
+ * cuDNN); then the checkpoint is SKIP where cuDNN cannot be loaded. */
+static void cudnn_compare(wb_bench_row *head, int *skipped, char *why, size_t why_n)
 {
-    const int rows = (int)(wb_bench_bytes() / 4 / HEAD_COLS);
-    const size_t n = (size_t)rows * HEAD_COLS;
+    const size_t n = ladder_elems();
+    static char variant[WB_COUNT(LADDER)][48];
     bx_ctx c;
     bx_alloc(&c, n);
-    c.rows = rows, c.cols = HEAD_COLS;
-    wb_bench_row r = { .exercise = "rowsoftmax", .variant = "softmax_online, 4096 cols", .yard_name = "cuDNN" };
-    bx_time(&r, bx_yours, &c, 1, 1 << 11);
+    why[0] = 0;
+    const int have = cudnn_yard_open(why, why_n);
     *skipped = 0;
-    double ratio = NAN;
-    if (r.invalid) {
-        wb_bench_emit(&r);
-        snprintf(why, why_n, "your softmax_online is wrong: %s", r.why);
-    } else if (!cudnn_yard_open(why, why_n)) {
-        *skipped = 1;
-    } else {
-        wb_bench_row d = { .exercise = "cudnn", .variant = "cudnnSoftmaxForward, accurate, instance" };
+    *head = (wb_bench_row){ .exercise = "rowsoftmax", .variant = "geomean, 1024..32768 cols", .n = n,
+                            .bytes = 8.0 * n, .flops = 4.0 * n, .unit = "GB/s", .yard_name = "cuDNN" };
+    double lv = 0, ly = 0, lt = 0, lm = 0;
+    int lengths = 0, yard_bad = 0;
+    for (size_t k = 0; k < WB_COUNT(LADDER); k++) {
+        if (LADDER[k] < LONG_ROW) continue;
+        c.cols = LADDER[k], c.rows = (int)(n / (size_t)LADDER[k]), c.salt = 0;
+        const size_t samples = ((size_t)1 << 22) / (size_t)c.cols; /* 4 M elements re-derived on the host */
+        snprintf(variant[k], sizeof variant[k], "softmax_online, %d cols", c.cols);
+        wb_bench_row r = { .exercise = "rowsoftmax", .variant = variant[k], .yard_name = "cuDNN" };
+        bx_time(&r, bx_yours, &c, 1, samples);
+        if (r.invalid) {
+            wb_bench_emit(&r);
+            wb_bench_invalid(head, r.why);
+            snprintf(why, why_n, "your softmax_online is wrong at %d columns: %s", c.cols, r.why);
+            break;
+        }
+        lv += log(r.value), lt += log(r.t.median), lm += log(r.t.min), lengths++;
+        if (!have) {
+            wb_bench_emit(&r);
+            continue;
+        }
+        wb_bench_row d = { .exercise = "cudnn", .variant = "cudnnSoftmaxForward, accurate" };
         c.salt = 0;
-        bx_time(&d, bx_cudnn, &c, 0, 1 << 9);
+        bx_time(&d, bx_cudnn, &c, 0, samples);
         r.yard = d.invalid ? NAN : d.value;
         wb_bench_emit(&d);
         wb_bench_emit(&r);
-        ratio = wb_bench_ratio(&r);
-        if (d.invalid) snprintf(why, why_n, "cuDNN's output, the yardstick, is wrong or failed: %s", d.why);
-        else snprintf(why, why_n, "%.0f GB/s against cuDNN %.0f GB/s, %d x %d floats", r.value, d.value, rows,
-                      HEAD_COLS);
+        if (d.invalid) {
+            if (!yard_bad++) snprintf(why, why_n, "cuDNN's output at %d columns, the yardstick, is wrong or failed: %s",
+                                      c.cols, d.why);
+        } else {
+            ly += log(d.value);
+        }
     }
     wb_dfree((void *)c.x), wb_dfree(c.y);
-    return ratio;
+    if (head->invalid) return;
+    if (!have) {
+        *skipped = 1;
+        return;
+    }
+    head->value = exp(lv / lengths), head->t.median = exp(lt / lengths), head->t.min = exp(lm / lengths);
+    head->yard = yard_bad ? NAN : exp(ly / lengths);
+    if (!yard_bad)
+        snprintf(why, why_n, "geometric mean over %d row lengths from %d to 32768 floats, %zu floats each: %.0f GB/s "
+                 "against cuDNN %.0f GB/s", lengths, (int)LONG_ROW, n, head->value, head->yard);
 }
 
 START_TEST(cudnn_speed)
 {
     int skipped = 0;
     char why[400];
-    double ratio = cudnn_compare(&skipped, why, sizeof why);
+    wb_bench_row head;
+    cudnn_compare(&head, &skipped, why, sizeof why);
     if (skipped) wb_skip_test("cuDNN could not be loaded, so there is no yardstick: %s", why);
-    wb_expect_target("w30.cudnn", ratio, why);
+    printf("  %s\n", why);
+    wb_expect_target_row("w30.cudnn", &head);
 }
 END_TEST
 
@@ -319,14 +357,16 @@ static double bench_cudnn(void)
 {
     int skipped = 0;
     char why[400];
-    double ratio = cudnn_compare(&skipped, why, sizeof why);
+    wb_bench_row head;
+    cudnn_compare(&head, &skipped, why, sizeof why);
     printf("  %s%s\n", skipped ? "cuDNN could not be loaded: " : "", why);
-    return ratio;
+    if (skipped) return NAN;
+    wb_bench_emit(&head);
+    return wb_bench_ratio(&head);
 }
 
 /* ---------------------------------------------------------------- the ladder */
 
-static const int LADDER[] = { 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768 };
 static int g_no_gnuplot, g_no_cudnn;
 static char g_ladder_note[400];
 
@@ -345,7 +385,7 @@ static double bench_ladder(void)
     snprintf(gp, sizeof gp, "%s/ladder.gp", wk && *wk ? wk : "phase6/week30");
     snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
     if (system(cmd) != 0) return NAN;
-    const size_t n = wb_bench_bytes() / 4 / 32768 * 32768;
+    const size_t n = ladder_elems();
     bx_ctx c;
     bx_alloc(&c, n);
     const double copy = wb_yard_copy_gbps(n * 4);

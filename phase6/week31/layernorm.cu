@@ -17,20 +17,26 @@
  *   two-pass: block_sum of x -> mean; block_sum of (x - mean)^2 -> var.
  *             Two block reductions, the most accurate (the deviations are
  *             formed before anything is squared).
- *   Welford:  every thread runs Welford's update over its own elements
- *             (four running states, one per float4 lane, so the divisions
- *             form four short chains, not one long one), then (n, mean, M2)
- *             triples are merged by Chan's formula: the thread's four, then
- *             across the warp with shuffles, then across the warps through
- *             shared memory. One reduction; stable.
+ *   Welford:  one reduction of (n, mean, M2) states, merged by Chan's
+ *             formula. Each thread's state comes from its own elements
+ *             (Welford's update does it one element at a time; with the
+ *             elements already in registers, their mean and then their
+ *             squared deviations give the same state without a division an
+ *             element), then the states are merged across the warp with
+ *             shuffles, then across the warps: every warp merges the warps'
+ *             states from shared memory by a second butterfly, log2(warps)
+ *             merges deep. Stable: deviations before squares, at every level.
+ *             The sweep kernel, which sees each element once, runs Welford's
+ *             update itself.
  *   sumsq:    sum and sum of squares in one block reduction of two values;
  *             var = E[x^2] - mean^2 cancels catastrophically when
  *             |mean| >> std (x = 1e4 + noise: x^2 ~ 1e8, a float step there is 8).
  *
- * Block reductions end with every thread adding the warps' partials from
- * shared memory in the same order, so all threads hold the same mean and
- * rstd without another barrier. A barrier before each write to shared
- * memory keeps the previous reduction's readers safe. */
+ * Block reductions end with every thread holding the same mean and rstd
+ * (the sums: every thread adds the warps' partials in the same order; the
+ * Welford states: lane 0's merge, broadcast), without another barrier. A
+ * barrier before each write to shared memory keeps the previous
+ * reduction's readers safe. */
 #include <math.h>
 #include <stdint.h>
 #include "layernorm.h"

@@ -17,28 +17,49 @@
  *   two-pass: block_sum of x -> mean; block_sum of (x - mean)^2 -> var.
  *             Two block reductions, the most accurate (the deviations are
  *             formed before anything is squared).
- *   Welford:  every thread runs Welford's update over its own elements
- *             (four running states, one per float4 lane, so the divisions
- *             form four short chains, not one long one), then (n, mean, M2)
- *             triples are merged by Chan's formula: the thread's four, then
- *             across the warp with shuffles, then across the warps through
- *             shared memory. One reduction; stable.
+ *   Welford:  one reduction of (n, mean, M2) states, merged by Chan's
+ *             formula. Each thread's state comes from its own elements
+ *             (Welford's update does it one element at a time; with the
+ *             elements already in registers, their mean and then their
+ *             squared deviations give the same state without a division an
+ *             element), then the states are merged across the warp with
+ *             shuffles, then across the warps: every warp merges the warps'
+ *             states from shared memory by a second butterfly, log2(warps)
+ *             merges deep. Stable: deviations before squares, at every level.
+ *             The sweep kernel, which sees each element once, runs Welford's
+ *             update itself.
  *   sumsq:    sum and sum of squares in one block reduction of two values;
  *             var = E[x^2] - mean^2 cancels catastrophically when
  *             |mean| >> std (x = 1e4 + noise: x^2 ~ 1e8, a float step there is 8).
  *
- * Block reductions end with every thread adding the warps' partials from
- * shared memory in the same order, so all threads hold the same mean and
- * rstd without another barrier. A barrier before each write to shared
- * memory keeps the previous reduction's readers safe. */
+ * Block reductions end with every thread holding the same mean and rstd
+ * (the sums: every thread adds the warps' partials in the same order; the
+ * Welford states: lane 0's merge, broadcast), without another barrier. A
+ * barrier before each write to shared memory keeps the previous
+ * reduction's readers safe. */
 #include <math.h>
 #include <stdint.h>
 #include "layernorm.h"
 
 //@solution
+/* Speed: the first H100 run measured the Welford kernel at 0.891 of a copy
+ * (its slowest hidden size) and RMSNorm, the same shape, at 0.992. What
+ * differed, read from the code and from ptxas (not measured apart): a
+ * division in every element's update; every thread merging all the warps'
+ * states one after another (16 merges, each with a division, at 8192
+ * columns), while no load of the block is in flight; and 49 registers a
+ * thread where RMSNorm needs 32, so about half as many blocks (rows) on an
+ * SM at every hidden size of the benchmark. The kernels here keep 32
+ * registers (__launch_bounds__) and merge in log2 steps; LN_PREVIOUS
+ * builds the old Welford kernel (see the README). */
 #define LN_V 4              /* groups of 4 elements a thread keeps in registers */
 #define LN_MAX_THREADS 1024
 #define LN_SWEEP_THREADS 512
+#ifdef LN_PREVIOUS
+#define LN_MIN_BLOCKS 1
+#else
+#define LN_MIN_BLOCKS 2
+#endif
 #define FULL_MASK 0xffffffffu
 
 enum { LN_TWOPASS = 0, LN_WELFORD = 1, LN_SUMSQ = 2 };
@@ -81,6 +102,7 @@ struct wf {
     float n, m, m2;
 };
 
+/* One element into a running state (the sweep kernel's rows, seen once). */
 static __device__ __forceinline__ void wf_push(wf &a, float x)
 {
     a.n += 1.f;
@@ -88,6 +110,12 @@ static __device__ __forceinline__ void wf_push(wf &a, float x)
     a.m += d / a.n;
     a.m2 += d * (x - a.m);
 }
+
+#ifdef LN_PREVIOUS
+/* The kernel the first H100 run measured (0.891 of COPY at its slowest
+ * hidden size): per-element Welford updates in every thread, and every
+ * thread merging all the warps' states one after another. Kept so that
+ * instructor/tune/w31_layernorm.cu can time it beside the one below. */
 
 /* Chan et al.: merge the state (nb, mb, m2b) into a. An empty partner
  * (nb == 0) changes nothing; an empty a takes the partner's state exactly. */
@@ -118,6 +146,60 @@ static __device__ wf block_welford(wf a, float *sh)
     for (int i = 0; i < nw; i++) wf_merge(t, sh[i], sh[32 + i], sh[64 + i]);
     return t;
 }
+#else
+/* Chan et al.: merge the state (nb, mb, m2b) into a. An empty partner
+ * (nb == 0) changes nothing; an empty a takes the partner's state exactly.
+ * The weight nb / n is a fast division (__fdividef: 2 ulp, counts far below
+ * its 2^126 limit): it is on the reduction's critical path ten times a row,
+ * and a weight 2 ulp off moves the mean by 2 ulp of the difference of two
+ * partial means, far below what the mean is known to. */
+static __device__ __forceinline__ void wf_merge(wf &a, float nb, float mb, float m2b)
+{
+    if (nb > 0.f) {
+        const float n = a.n + nb, d = mb - a.m, fb = a.n == 0.f ? 1.f : __fdividef(nb, n); /* 1: exactly mb */
+        a.m = fmaf(d, fb, a.m);
+        a.m2 += m2b + d * d * (a.n * fb);
+        a.n = n;
+    }
+}
+
+/* A butterfly of Chan merges over the warp, at the offsets below `span`
+ * (32: all five). With span = nw and empty states past lane nw, lane 0
+ * ends holding the merge of lanes 0 .. nw - 1. */
+static __device__ __forceinline__ wf warp_welford(wf a, int span)
+{
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        if (off < span) { /* the same in the whole warp: the shuffles stay convergent */
+            const float nb = __shfl_xor_sync(FULL_MASK, a.n, off);
+            const float mb = __shfl_xor_sync(FULL_MASK, a.m, off);
+            const float m2b = __shfl_xor_sync(FULL_MASK, a.m2, off);
+            wf_merge(a, nb, mb, m2b);
+        }
+    return a;
+}
+
+/* The block's merged state, the same in every thread. sh: 96 floats.
+ * The warps' states are merged by a second butterfly, which every warp runs
+ * on the same nw values in shared memory (log2 nw merges deep, not nw);
+ * lane 0's result is broadcast, so every thread of every warp holds the
+ * same bits (a merge is not symmetric in rounding, so lanes may differ). */
+static __device__ wf block_welford(wf a, float *sh)
+{
+    a = warp_welford(a, 32);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    __syncthreads(); /* whoever read sh last is done with it */
+    if (lane == 0) sh[w] = a.n, sh[32 + w] = a.m, sh[64 + w] = a.m2;
+    __syncthreads();
+    wf t = { 0.f, 0.f, 0.f };
+    if (lane < nw) t.n = sh[lane], t.m = sh[32 + lane], t.m2 = sh[64 + lane];
+    t = warp_welford(t, nw); /* offsets below nw: lane 0 covers lanes 0 .. nw - 1 */
+    t.n = __shfl_sync(FULL_MASK, t.n, 0);
+    t.m = __shfl_sync(FULL_MASK, t.m, 0);
+    t.m2 = __shfl_sync(FULL_MASK, t.m2, 0);
+    return t;
+}
+#endif
 
 static __device__ __forceinline__ float get(const float4 &v, int j)
 {
@@ -168,6 +250,7 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
         }
         var = block_sum(q, sh + 32) / (float)cols;
     } else if (METHOD == LN_WELFORD) {
+#ifdef LN_PREVIOUS
         /* four running states, one per float4 lane: four independent chains of
          * at most LN_V updates (each has a division), not one chain of 4 LN_V */
         wf a[4];
@@ -184,6 +267,33 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
         wf_merge(a[2], a[3].n, a[3].m, a[3].m2);
         wf_merge(a[0], a[2].n, a[2].m, a[2].m2);
         const wf t = block_welford(a[0], sh);
+#else
+        /* The thread's own state straight from its registers: its count, its
+         * mean, then its squared deviations from that mean. The elements are
+         * already in registers, so the second look costs no memory traffic,
+         * and it saves the division an element of Welford's update; the
+         * deviations are still formed before anything is squared. Then Chan's
+         * merges take the states across the block. */
+        float s = 0.f;
+        int cnt = 0;
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) {
+            const int c = cols - 4 * (int)(threadIdx.x + k * blockDim.x); /* this group's real elements */
+            cnt += c <= 0 ? 0 : c >= 4 ? 4 : c;
+            s += (v[k].x + v[k].y) + (v[k].z + v[k].w); /* zeros past the end */
+        }
+        wf a = { (float)cnt, cnt > 0 ? __fdividef(s, (float)cnt) : 0.f, 0.f }; /* 2 ulp: see wf_merge */
+#pragma unroll
+        for (int k = 0; k < LN_V; k++) {
+            const int g = threadIdx.x + k * blockDim.x;
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const float d = 4 * g + j < cols ? get(v[k], j) - a.m : 0.f;
+                a.m2 = fmaf(d, d, a.m2);
+            }
+        }
+        const wf t = block_welford(a, sh);
+#endif
         mean = t.m;
         var = t.m2 / (float)cols;
     } else {
@@ -203,9 +313,13 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
     rstd = 1.0f / sqrtf(var + eps);
 }
 
-/* The row in registers: rows of up to 4 * LN_V * blockDim.x elements. */
+/* The row in registers: rows of up to 4 * LN_V * blockDim.x elements.
+ * LN_MIN_BLOCKS 2 holds the fast (VEC) kernels to 32 registers a thread, as
+ * many as RMSNorm's uses: 2048 threads an SM, so as many rows in flight as
+ * RMSNorm has (49 registers, the previous kernel's, allowed half as many at
+ * 512 and 1024 threads a block). */
 template <int METHOD, bool VEC>
-static __global__ void __launch_bounds__(LN_MAX_THREADS)
+static __global__ void __launch_bounds__(LN_MAX_THREADS, VEC ? LN_MIN_BLOCKS : 1)
     ln_regs(const float *__restrict__ x, const float *__restrict__ gamma, const float *__restrict__ beta,
             float *__restrict__ y, float *__restrict__ mean_out, float *__restrict__ rstd_out, int rows, int cols,
             float eps)
