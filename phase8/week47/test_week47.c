@@ -203,29 +203,15 @@ static void check_world(int ndev, const kind_t *kinds, int nk, size_t count, uin
 
 static uint64_t case_seed(wb_rng *rng) { return wb_rng_u64(rng) >> 8; }
 
-START_TEST(allreduce_one_gpu)
+/* One collective, one GPU, count COUNTS[i]. */
+static void one_gpu(kind_t kind, int i)
 {
-    wb_rng rng = WB_RNG();
-    const kind_t k[] = { AR };
-    check_world(1, k, 1, COUNTS[_i], case_seed(&rng));
+    wb_rng rng = wb_rng_for(KIND_NAME[kind], i);
+    check_world(1, &kind, 1, COUNTS[i], case_seed(&rng));
 }
-END_TEST
-
-START_TEST(reducescatter_one_gpu)
-{
-    wb_rng rng = WB_RNG();
-    const kind_t k[] = { RS };
-    check_world(1, k, 1, COUNTS[_i], case_seed(&rng));
-}
-END_TEST
-
-START_TEST(allgather_one_gpu)
-{
-    wb_rng rng = WB_RNG();
-    const kind_t k[] = { AG };
-    check_world(1, k, 1, COUNTS[_i], case_seed(&rng));
-}
-END_TEST
+START_TEST(allreduce_one_gpu) { one_gpu(AR, _i); } END_TEST
+START_TEST(reducescatter_one_gpu) { one_gpu(RS, _i); } END_TEST
+START_TEST(allgather_one_gpu) { one_gpu(AG, _i); } END_TEST
 
 START_TEST(collectives_all_gpus)
 {
