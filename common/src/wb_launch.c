@@ -156,7 +156,7 @@ static void run_rank(int rank, int nranks, int (*up)[2], int (*down)[2], pid_t l
     _exit(0); /* not exit(): the launcher's atexit handlers and stdio buffers are not this process's */
 }
 
-/* ---------------------------------------------------------------- the launcher */
+/* ---------------------------------------------------------------- the launching process */
 
 typedef struct {
     pid_t         pid;

@@ -11,11 +11,12 @@
 #include "ranks.h"
 
 //@solution
-static double now_s(void)
+/* Seconds on a clock that never jumps (not the wall clock). */
+static double mono_seconds(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec + now.tv_nsec * 1e-9;
 }
 
 static void nap_1ms(void)
@@ -65,10 +66,10 @@ int rank_join(wb_rank *r, double timeout_s, rank_comm *c, char *msg, size_t n)
     /* 3. init without blocking, watched against the clock */
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
-    double end = now_s() + timeout_s;
+    const double deadline = mono_seconds() + timeout_s;
     ncclResult_t res = ncclCommInitRankConfig(&c->comm, r->nranks, id, r->rank, &config);
     while (res == ncclInProgress) {
-        if (now_s() > end) {
+        if (mono_seconds() > deadline) {
             snprintf(msg, n, "rank %d of %d: communicator init timed out after %g s: a peer never joined (it died, "
                      "or was never started)", r->rank, r->nranks, timeout_s);
             return 1; /* c->comm is aborted by rank_leave */
@@ -104,8 +105,8 @@ int rank_join(wb_rank *r, double timeout_s, rank_comm *c, char *msg, size_t n)
 ncclResult_t rank_settle(rank_comm *c, ncclResult_t res, double timeout_s)
 {
     //@solution
-    double end = now_s() + timeout_s;
-    while (res == ncclInProgress && now_s() <= end) {
+    const double deadline = mono_seconds() + timeout_s;
+    while (res == ncclInProgress && mono_seconds() <= deadline) {
         nap_1ms();
         ncclResult_t q = ncclCommGetAsyncError(c->comm, &res);
         if (q != ncclSuccess) return q;
