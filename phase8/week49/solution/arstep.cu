@@ -24,32 +24,32 @@ extern "C" int ar_step_overlap(const ar_world *w, ar_err *err)
         const size_t at = (size_t)b * B;
         for (int r = 0; r < R; r++) {
             cudaEvent_t ready = w->ready[r * NB + b];
-            if (ar_cuda(cudaSetDevice(w->dev[r]), "cudaSetDevice", err)) return 1;
+            if (ar_cuda(cudaSetDevice(w->dev[r]), "cudaSetDevice(dev[r])", err)) return 1;
             if (ar_cuda(w49_work(w->x[r] + at, w->g[r] + at, B, w->iters, w->compute[r]), "w49_work (gradient)", err))
                 return 1;
             if (ar_cuda(cudaEventRecord(ready, w->compute[r]), "cudaEventRecord(ready)", err)) return 1;
             if (ar_cuda(cudaStreamWaitEvent(w->comms[r], ready, 0), "cudaStreamWaitEvent(comms, ready)", err)) return 1;
         }
-        int bad = ar_nccl(ncclGroupStart(), "ncclGroupStart", err);
-        for (int r = 0; r < R && !bad; r++)
-            bad = ar_nccl(ncclAllReduce(w->g[r] + at, w->gsum[r] + at, B, ncclFloat, ncclSum, w->comm[r], w->comms[r]),
-                          "ncclAllReduce", err);
-        ncclResult_t end = ncclGroupEnd(); /* always closes the group, even after an error */
-        if (bad || ar_nccl(end, "ncclGroupEnd", err)) return 1;
+        int failed = ar_nccl(ncclGroupStart(), "ncclGroupStart (a bucket)", err);
+        for (int r = 0; r < R && !failed; r++)
+            failed = ar_nccl(ncclAllReduce(w->g[r] + at, w->gsum[r] + at, B, ncclFloat, ncclSum, w->comm[r], w->comms[r]),
+                             "ncclAllReduce", err);
+        ncclResult_t closed = ncclGroupEnd(); /* always closes the group, even after an error */
+        if (failed || ar_nccl(closed, "ncclGroupEnd (a bucket)", err)) return 1;
         for (int r = 0; r < R; r++) {
-            if (ar_cuda(cudaSetDevice(w->dev[r]), "cudaSetDevice", err)) return 1;
+            if (ar_cuda(cudaSetDevice(w->dev[r]), "cudaSetDevice(dev[r])", err)) return 1;
             if (ar_cuda(cudaEventRecord(w->reduced[r * NB + b], w->comms[r]), "cudaEventRecord(reduced)", err)) return 1;
         }
     }
     for (int r = 0; r < R; r++) {
-        if (ar_cuda(cudaSetDevice(w->dev[r]), "cudaSetDevice", err)) return 1;
+        if (ar_cuda(cudaSetDevice(w->dev[r]), "cudaSetDevice(dev[r])", err)) return 1;
         for (int b = 0; b < NB; b++) {
             const size_t at = (size_t)b * B;
             if (ar_cuda(cudaStreamWaitEvent(w->compute[r], w->reduced[r * NB + b], 0), "cudaStreamWaitEvent(compute, reduced)",
                         err))
                 return 1;
-            if (ar_cuda(w49_apply(w->w[r] + at, w->gsum[r] + at, w->wnew[r] + at, B, w->lr, w->compute[r]), "w49_apply", err))
-                return 1;
+            const float *wb = w->w[r] + at, *sb = w->gsum[r] + at;
+            if (ar_cuda(w49_apply(wb, sb, w->wnew[r] + at, B, w->lr, w->compute[r]), "w49_apply (update)", err)) return 1;
         }
     }
     return 0;

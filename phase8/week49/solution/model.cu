@@ -19,7 +19,7 @@
 extern "C" double ovl_serial(const double *t, int k, int m)
 {
     //@solution
-    if (k <= 0 || m <= 0) return 0.0;
+    if (k < 1 || m < 1) return 0.0;
     double sum = 0.0;
     for (size_t i = 0; i < (size_t)k * (size_t)m; i++) sum += t[i];
     return sum;
@@ -34,7 +34,7 @@ extern "C" double ovl_serial(const double *t, int k, int m)
 extern "C" double ovl_pipelined(const double *t, int k, int m)
 {
     //@solution
-    if (k <= 0 || m <= 0) return 0.0;
+    if (k < 1 || m < 1) return 0.0;
     double *left = (double *)calloc((size_t)m, sizeof *left); /* left[s]: when the last chunk so far left stage s */
     if (!left) return -1.0;
     for (int j = 0; j < k; j++) {
@@ -61,7 +61,7 @@ extern "C" double ovl_pipelined(const double *t, int k, int m)
 extern "C" double ovl_uniform(const double *stage, int m, int k)
 {
     //@solution
-    if (k <= 0 || m <= 0) return 0.0;
+    if (k < 1 || m < 1) return 0.0;
     double sum = 0.0, slowest = 0.0;
     for (int s = 0; s < m; s++) {
         sum += stage[s];

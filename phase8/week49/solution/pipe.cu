@@ -27,7 +27,7 @@ extern "C" cudaError_t pipe_run(const ovl_pipe *p, const float *hx, float *hy, s
     //@solution
     size_t c = 0;
     for (size_t at = 0; at < n; at += p->chunk, c++) {
-        size_t len = p->chunk < n - at ? p->chunk : n - at;
+        const size_t len = n - at > p->chunk ? p->chunk : n - at; /* the last chunk may be shorter */
         int s = (int)(c % (size_t)p->nbuf);
         float *bx = p->dx + (size_t)s * p->chunk, *by = p->dy + (size_t)s * p->chunk;
         /* copy in: dx[s] is free once chunk c - nbuf's kernel has read it */
