@@ -133,6 +133,10 @@ cudaError_t bucket_plan_create(const float *const *grads, float *const *outs, co
     if (e == cudaSuccess && total) e = cudaMalloc((void **)&p->recv, total * sizeof(float));
     /* zero padding: the all-reduce sums it too (harmlessly), but not garbage */
     if (e == cudaSuccess && total) e = cudaMemset(p->send, 0, total * sizeof(float));
+    /* cudaMemset and a pageable cudaMemcpy may still be running when they
+     * return, and a stream created non-blocking would not wait for them:
+     * finish them before any pack can run */
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
     free(h);
     if (e != cudaSuccess) {
         bucket_plan_destroy(p);
