@@ -265,16 +265,25 @@ static int gpu_set(wb_rng *rng, int loop, size_t *len, int maxnt, size_t *cap)
     return nt;
 }
 
+/* A random set on the device (gpu_set) and your plan for it; `what` gets
+ * the case's description, ending with `tail`. */
+static bucket_plan *gpu_case(tensors *T, wb_rng *rng, int loop, int maxnt, char *what, size_t wn, const char *tail)
+{
+    size_t len[400], cap;
+    int nt = gpu_set(rng, loop, len, maxnt < 400 ? maxnt : 400, &cap);
+    tensors_make(T, rng, len, nt, cap);
+    snprintf(what, wn, "%d tensors, cap %zu bytes, %d buckets%s", nt, cap, T->L.nb, tail);
+    return plan_of(T, cap, what);
+}
+
 START_TEST(pack_unpack)
 {
     wb_rng rng = WB_RNG();
-    size_t len[300], cap;
-    int nt = gpu_set(&rng, _i, len, 300, &cap);
     tensors T;
-    tensors_make(&T, &rng, len, nt, cap);
     char what[160];
-    snprintf(what, sizeof what, "%d tensors, cap %zu bytes, %d buckets", nt, cap, T.L.nb);
-    bucket_plan *p = plan_of(&T, cap, what);
+    bucket_plan *p = gpu_case(&T, &rng, _i, 300, what, sizeof what, "");
+    const size_t *len = T.L.len;
+    int nt = T.L.nt;
 
     /* pack, from the last bucket to the first (each is on its own) */
     for (int b = T.L.nb - 1; b >= 0; b--) WB_CUDA(bucket_pack(p, b, 0));
@@ -305,17 +314,13 @@ END_TEST
  * and poisoned outputs, and again (the plan is reused, as every step does). */
 START_TEST(bucket_one_rank)
 {
-    wb_rng rng = WB_RNG();
-    size_t len[400], cap;
-    int nt = gpu_set(&rng, _i, len, 400, &cap);
-    tensors T;
-    tensors_make(&T, &rng, len, nt, cap);
-    char what[200];
-    snprintf(what, sizeof what, "%d tensors, cap %zu bytes, %d buckets, 1 rank", nt, cap, T.L.nb);
-    bucket_plan *p = plan_of(&T, cap, what);
     ncclComm_t comm;
-    comms_init(&comm, 1);
     cudaStream_t s = 0;
+    char what[200];
+    tensors T;
+    wb_rng rng = WB_RNG();
+    bucket_plan *p = gpu_case(&T, &rng, _i, 400, what, sizeof what, ", 1 rank");
+    comms_init(&comm, 1);
     if (_i & 1) WB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     for (int step = 1; step <= 2; step++) {
         if (step == 2) {
@@ -683,7 +688,7 @@ START_TEST(simulate_bubble)
         ck_assert_msg(mk == rmk, "%s: makespan %.9g, expected %.9g", what, mk, rmk);
         expect_same_times(st, en, rst, ren, p, m, o, what);
         double busy = 0;
-        for (int s = 0; s < p; s++) busy += m * (fwd[s] + bwd[s]);
+        for (int s = 0; s < p; s++) busy += (fwd[s] + bwd[s]) * m;
         bub = pipe_bubble(p, m, fwd, bwd, mk);
         ck_assert_msg(fabs(bub - (1 - busy / (p * rmk))) <= 1e-12, "%s: bubble %.15g, expected %.15g", what, bub,
                       1 - busy / (p * rmk));

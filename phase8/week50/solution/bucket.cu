@@ -49,7 +49,7 @@ int bucket_assign(const size_t *len, int nt, size_t cap_bytes, int *first, size_
     int nb = 0;
     start[0] = 0;
     first[0] = 0;
-    for (int t = 0; t < nt; t++) {
+    for (int t = 0; t < nt; ++t) {
         size_t o = align_up(pos);
         if (t > first[nb] && o + len[t] > cap) { /* a tensor in the bucket already, and this one would pass the cap */
             base += align_up(pos);
@@ -86,6 +86,20 @@ static __global__ void k_unpack(const chunk *__restrict__ c, const float *__rest
 {
     chunk k = c[blockIdx.x];
     for (int i = threadIdx.x; i < k.n; i += blockDim.x) k.o[i] = flat[k.pos + i];
+}
+
+/* Bucket b, one block a chunk: into the send buffer (pack) or out of the
+ * receive buffer (unpack); nothing to launch for an empty bucket. */
+static cudaError_t copy_bucket(const bucket_plan *p, int b, int unpack, cudaStream_t s)
+{
+    if (!p || b < 0 || b >= p->nb) return cudaErrorInvalidValue;
+    const size_t *c = p->cfirst;
+    if (c[b + 1] == c[b]) return cudaSuccess;
+    if (unpack)
+        k_unpack<<<(unsigned)(c[b + 1] - c[b]), THREADS, 0, s>>>(p->chunks + c[b], p->recv);
+    else
+        k_pack<<<(unsigned)(c[b + 1] - c[b]), THREADS, 0, s>>>(p->chunks + c[b], p->send);
+    return cudaGetLastError();
 }
 //@end
 
@@ -204,11 +218,7 @@ void bucket_plan_destroy(bucket_plan *p)
 cudaError_t bucket_pack(const bucket_plan *p, int b, cudaStream_t s)
 {
     //@solution
-    if (!p || b < 0 || b >= p->nb) return cudaErrorInvalidValue;
-    unsigned n = (unsigned)(p->cfirst[b + 1] - p->cfirst[b]);
-    if (n == 0) return cudaSuccess;
-    k_pack<<<n, THREADS, 0, s>>>(p->chunks + p->cfirst[b], p->send);
-    return cudaGetLastError();
+    return copy_bucket(p, b, 0, s);
     //@starter
     //| /* TODO: one launch: every tensor of bucket b copied into the send
     //|  * buffer at its offset (nothing to launch for an empty bucket). */
@@ -220,11 +230,7 @@ cudaError_t bucket_pack(const bucket_plan *p, int b, cudaStream_t s)
 cudaError_t bucket_unpack(const bucket_plan *p, int b, cudaStream_t s)
 {
     //@solution
-    if (!p || b < 0 || b >= p->nb) return cudaErrorInvalidValue;
-    unsigned n = (unsigned)(p->cfirst[b + 1] - p->cfirst[b]);
-    if (n == 0) return cudaSuccess;
-    k_unpack<<<n, THREADS, 0, s>>>(p->chunks + p->cfirst[b], p->recv);
-    return cudaGetLastError();
+    return copy_bucket(p, b, 1, s);
     //@starter
     //| /* TODO: one launch: every tensor of bucket b copied out of the
     //|  * receive buffer into outs[t]. */

@@ -150,7 +150,7 @@ cudaError_t pipe_run(int p, int m, const pipe_op *order, const double *fwd_us, c
             if (e == cudaSuccess) e = cudaSetDevice(dev);
             while (e == cudaSuccess && next[s] < n) {
                 int k = next[s];
-                pipe_op op = order[s * n + k];
+                const pipe_op op = order[(size_t)s * n + k];
                 int a = dep_a(p, m, s, op), b = dep_b(p, m, s, op);
                 if ((a >= 0 && !ev[a]) || (b >= 0 && !ev[b])) break;
                 /* its own stage's forward is already earlier on this stream */
@@ -174,7 +174,7 @@ cudaError_t pipe_run(int p, int m, const pipe_op *order, const double *fwd_us, c
         if (ev[k]) cudaEventDestroy(ev[k]);
     free(ev), free(next);
     cudaError_t e2 = cudaSetDevice(dev0);
-    return e != cudaSuccess ? e : e2;
+    return e == cudaSuccess ? e2 : e;
     //@starter
     //| /* TODO: as pipe_simulate, but instead of computing times, issue: sweep
     //|  * the stages, and for each stage issue its next op as long as the
