@@ -76,3 +76,40 @@ def write(path, results):
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def append(path, results):
+    """Add records to the record at `path` (the C test's, when the week has
+    one), or start it: the old lines are kept as they are, and the whole file
+    is written beside it and renamed over it, so a reader never sees half."""
+    old = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+        if old and not old.startswith(MAGIC + "\n"):
+            raise ValueError("%s is not a results record (its first line is not %r)" % (path, MAGIC))
+    if not old:
+        old = MAGIC + "\n" + "\t".join(COLUMNS) + "\n"
+    elif not old.endswith("\n"):
+        old += "\n"
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp.", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(old)
+            for r in results:
+                f.write(_line(r))
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def ids_in(path):
+    """The checkpoint ids the record at `path` holds (none when it is absent)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    return [ln.split("\t")[1] for ln in lines[2:] if ln.count("\t") >= 1]
