@@ -146,5 +146,6 @@ def test_softmax_speed(dev, gen, speed):
     """Judged at 8192 x 4096 (256 MiB moved a call, five times the L2); 32768 x 1024 is printed beside it."""
     wb_pytest.need_compiled()
     ex = wb_pytest.exercise("softmax")
-    speed.note(str(softmax_figure(ex, 32768, 1024, gen, dev)["detail"]) + " (printed, not judged)")
+    side = softmax_figure(ex, 32768, 1024, gen, dev)
+    speed.note("%s (printed, not judged)%s" % (side["detail"], " INVALID: " + side["invalid"] if side["invalid"] else ""))
     speed.record(softmax_figure(ex, 8192, 4096, gen, dev))
