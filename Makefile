@@ -255,15 +255,18 @@ IMPL_LABEL = $(if $(filter solution,$(IMPL)),reference solution,$(if $(filter st
 
 # `make phase0/week01` builds; followed by an action, the action does the work.
 $(ALL_WEEKS) $(filter-out $(ALL_WEEKS),$(week_goal)):
-	$(if $(filter $(ACTIONS) clean distclean,$(MAKECMDGOALS)),@:,$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) && echo "Built $(call test_bin,$(WEEK),$(IMPL)) from $(IMPL_LABEL). Next: make $(WEEK) check")
+	$(if $(filter $(ACTIONS) clean distclean,$(MAKECMDGOALS)),@:,$(if $(call has_c_test,$(WEEK)),$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) && echo "Built $(call test_bin,$(WEEK),$(IMPL)) from $(IMPL_LABEL). Next: make $(WEEK) check",@echo "$(WEEK) is Python only (Triton and torch, tested with pytest): nothing to build. Next: make $(WEEK) check"))
 
 # The test program writes the results record; `wb report` reads it, records
-# what passed (your own code only) and says what to do next.
+# what passed (your own code only) and says what to do next. A week with
+# Python tests (Phase 7, mk/phase7.mk) adds their records to the same file.
+has_c_test = $(wildcard $(1)/test_*.c)
 check:
 	$(call need_week,check)
-	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
+	$(if $(call has_c_test,$(WEEK)),$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)))
 	$(Q)rm -f $(call results_of,$(WEEK),$(IMPL)); st=0; \
-	  $(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RESULTS=$(call results_of,$(WEEK),$(IMPL)) $(call test_bin,$(WEEK),$(IMPL)) || st=$$?; \
+	  $(if $(call has_c_test,$(WEEK)),$(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RESULTS=$(call results_of,$(WEEK),$(IMPL)) $(call test_bin,$(WEEK),$(IMPL)) || st=$$?;) \
+	  $(if $(call has_py_test,$(WEEK)),$(call py_check,$(WEEK),$(IMPL),$(call results_of,$(WEEK),$(IMPL)),'$(IMPL_LABEL)') || st=$$?;) \
 	  $(WB) report $(call results_of,$(WEEK),$(IMPL)) $(WEEK) $(if $(filter learner,$(IMPL)),--record) --status $$st
 
 bench:
@@ -351,7 +354,7 @@ $(RUNNER_TEST): $(BUILD)/common/tests/test_runner.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
-build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(ALL_WEEKS),$(foreach i,solution starter,$(call test_bin,$(w),$(i))))
+build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(ALL_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,solution starter,$(call test_bin,$(w),$(i)))))
 
 all: build-all
 
@@ -374,7 +377,7 @@ $(call check_weeks,$(TEST_WEEKS))
 test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
 	@rm -f $(LEDGER)
 	@echo "Building $(words $(TEST_WEEKS)) week(s) (solution or your code, and the starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
-	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i)))) >$(BUILD)/build-all.log 2>&1 || true
+	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i))))) >$(BUILD)/build-all.log 2>&1 || true
 	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
 	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
 	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; NCCL_NVLS_ENABLE=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=0 NVSHMEM_DISABLE_NVLS=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
@@ -383,6 +386,7 @@ test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
 	    $(WB) ledger-add $(LEDGER) PASS "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test"; \
 	  else cat $(BUILD)/common/tests/runner.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "got: $$got"; fi
 	$(Q)for w in $(TEST_WEEKS); do t0=$$SECONDS; \
+	  hasc=$$(compgen -G "$$w/test_*.c" >/dev/null && echo 1); hasp=$$(compgen -G "$$w/test_*.py" >/dev/null && echo 1); \
 	  if [ -d $$w/solution ]; then impls="solution starter"; \
 	    if $(WB) drift $$w; then $(WB) ledger-add $(LEDGER) PASS "$$w starters derive from solutions"; \
 	    else $(WB) ledger-add $(LEDGER) FAIL "$$w starters derive from solutions" "see above"; fi; \
@@ -390,17 +394,19 @@ test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
 	    if $(WB) drift $$w 2>/dev/null; then $(WB) ledger-add $(LEDGER) PASS "$$w starters match .starter/"; \
 	    else $(WB) ledger-add $(LEDGER) SKIP "$$w starters match .starter/" "you have edited them (make $$w reset restores them)"; fi; \
 	  fi; \
-	  for i in $$impls; do \
+	  [ -n "$$hasc" ] && for i in $$impls; do \
 	    if $(MAKE) $(BUILD)/$$w/$$i/test >$(BUILD)/build-$${w//\//-}-$$i.log 2>&1; then \
 	      $(WB) ledger-add $(LEDGER) PASS "$$w $$i compiles and links"; \
 	    else cat $(BUILD)/build-$${w//\//-}-$$i.log; $(WB) ledger-add $(LEDGER) FAIL "$$w $$i compiles and links" "see the log above"; continue; fi; \
 	  done; \
-	  r=$(BUILD)/$$w/results-solution.tsv; rm -f $$r; \
-	  [ -d $$w/solution ] && [ -x $(BUILD)/$$w/solution/test ] && { WB_WEEK_DIR=$$w WB_IMPL="reference solution" WB_RESULTS=$$r $(BUILD)/$$w/solution/test; \
-	    $(WB) ledger-results $(LEDGER) $$r "$$w reference solution" pass; }; \
-	  r=$(BUILD)/$$w/results-starter.tsv; rm -f $$r; \
-	  [ -x $(BUILD)/$$w/starter/test ] && { WB_WEEK_DIR=$$w WB_IMPL="untouched starter" WB_RESULTS=$$r $(BUILD)/$$w/starter/test >$(BUILD)/starter-$${w//\//-}.log 2>&1; \
-	    $(WB) ledger-results $(LEDGER) $$r "$$w untouched starter" fail; $(WB) results $$r "  starter: "; }; \
+	  r=$(BUILD)/$$w/results-solution.tsv; rm -f $$r; ran=; \
+	  [ -d $$w/solution ] && [ -n "$$hasc" ] && [ -x $(BUILD)/$$w/solution/test ] && { WB_WEEK_DIR=$$w WB_IMPL="reference solution" WB_RESULTS=$$r $(BUILD)/$$w/solution/test; ran=1; }; \
+	  [ -d $$w/solution ] && [ -n "$$hasp" ] && { $(call py_check,$$w,solution,$$r,"reference solution"); ran=1; }; \
+	  [ -n "$$ran" ] && $(WB) ledger-results $(LEDGER) $$r "$$w reference solution" pass; \
+	  r=$(BUILD)/$$w/results-starter.tsv; rm -f $$r; ran=; \
+	  [ -n "$$hasc" ] && [ -x $(BUILD)/$$w/starter/test ] && { WB_WEEK_DIR=$$w WB_IMPL="untouched starter" WB_RESULTS=$$r $(BUILD)/$$w/starter/test >$(BUILD)/starter-$${w//\//-}.log 2>&1; ran=1; }; \
+	  [ -n "$$hasp" ] && { $(call py_check,$$w,starter,$$r,"untouched starter") >>$(BUILD)/starter-$${w//\//-}.log 2>&1; ran=1; }; \
+	  [ -n "$$ran" ] && { $(WB) ledger-results $(LEDGER) $$r "$$w untouched starter" fail; $(WB) results $$r "  starter: "; }; \
 	  echo "  ($$w: $$((SECONDS - t0)) s)"; \
 	done; true
 	$(Q)$(MAKE) -s test-extra

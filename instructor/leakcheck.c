@@ -142,6 +142,11 @@ static void add_solution(const char *root, const char *rel)
     char *src = wb_read_file(path, NULL);
     if (!src) return;
     n_solution_files++;
+    /* Python solutions (Phase 7) mark their regions with #@solution, #@starter, #@end and "#|" */
+    size_t rl = strlen(rel);
+    int py = rl >= 3 && strcmp(rel + rl - 3, ".py") == 0;
+    const char *m_sol = py ? "#@solution" : "//@solution", *m_st = py ? "#@starter" : "//@starter",
+               *m_end = py ? "#@end" : "//@end", *m_line = py ? "#|" : "//|";
     enum { SHARED, SOL, STARTER } state = SHARED;
     set starter = { 0 };
     /* two passes: the starter's lines first, then the solution's not in it */
@@ -153,13 +158,13 @@ static void add_solution(const char *root, const char *rel)
             size_t len = nl ? (size_t)(nl - line) : strlen(line);
             lno++;
             char *t = norm(line, len);
-            int is_sol = strncmp(t, "//@solution", 11) == 0, is_st = strncmp(t, "//@starter", 10) == 0,
-                is_end = strncmp(t, "//@end", 6) == 0;
+            int is_sol = strncmp(t, m_sol, strlen(m_sol)) == 0, is_st = strncmp(t, m_st, strlen(m_st)) == 0,
+                is_end = strncmp(t, m_end, strlen(m_end)) == 0;
             if (is_sol) state = SOL;
             else if (is_st) state = STARTER;
             else if (is_end) state = SHARED;
-            else if (pass == 0 && (state == SHARED || (state == STARTER && strncmp(t, "//|", 3) == 0))) {
-                char *st = state == SHARED ? strdup(t) : norm(t + 3, strlen(t + 3));
+            else if (pass == 0 && (state == SHARED || (state == STARTER && strncmp(t, m_line, strlen(m_line)) == 0))) {
+                char *st = state == SHARED ? strdup(t) : norm(t + strlen(m_line), strlen(t + strlen(m_line)));
                 const char *v[3];
                 for (int k = forms(st, v); k-- > 0;) {
                     set_add(&starter, strdup(v[k]), NULL);

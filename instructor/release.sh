@@ -108,13 +108,18 @@ for w in $weeks; do
     else cp "$w/.starter/$ex.cu" "$out/$w/.starter/$ex.cu"; fi
     cp "$out/$w/.starter/$ex.cu" "$out/$w/$ex.cu"
   done
+  for ex in $($wb week-info "$w" pyexercises); do   # Phase 7: Python exercises, #@ regions
+    if [ -f "$w/solution/$ex.py" ]; then $wb strip "$w/solution/$ex.py" > "$out/$w/.starter/$ex.py"
+    else cp "$w/.starter/$ex.py" "$out/$w/.starter/$ex.py"; fi
+    cp "$out/$w/.starter/$ex.py" "$out/$w/$ex.py"
+  done
 done
 
 # Checks: nothing in the copy gives a solution away.
 bad=0
 if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; then
   echo "release check: a solution/ or instructor/ folder is in the copy" >&2; bad=1; fi
-marked=$(grep -rIlE -- '^[[:space:]]*//@solution' "$out"/phase* 2>/dev/null || true)
+marked=$(grep -rIlE -- '^[[:space:]]*(//|#)@solution' "$out"/phase* 2>/dev/null || true)
 if [ -n "$marked" ]; then
   echo "release check: //@solution regions in: $(echo $marked)" >&2; bad=1; fi
 for s in $(git ls-files 'phase*/week*/solution/*' 'instructor/*'); do

@@ -34,7 +34,7 @@ quiz: $(QUIZ_BIN)
 # A week released without solutions keeps its pristine starter in .starter/:
 # IMPL=starter builds from there; IMPL=solution has nothing to build.
 ifneq ($(and $(filter solution,$(IMPL)),$(WEEK)),)
-ifeq ($(wildcard $(WEEK)/solution/*.cu),)
+ifeq ($(wildcard $(WEEK)/solution/*.cu $(WEEK)/solution/*.py),)
 $(error this copy of the workbook has no solutions (a student copy): IMPL=solution has nothing to build; IMPL=starter builds the untouched starter)
 endif
 endif

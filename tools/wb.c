@@ -282,10 +282,23 @@ static int cmd_help(void)
 
 /* ---------------- starters ---------------- */
 
+/* 1 when `name` is a Python file: its markers are comments in Python's form. */
+static int is_py(const char *name)
+{
+    size_t l = strlen(name);
+    return l >= 3 && strcmp(name + l - 3, ".py") == 0;
+}
+
 /* Derive the starter text from a solution text. Returns NULL with a message
- * on malformed markers. */
+ * on malformed markers. C and CUDA files mark regions with //@solution,
+ * //@starter, //@end and starter lines with "//| "; Python files (Phase 7)
+ * with #@solution, #@starter, #@end and "#| ". */
 static char *strip(const char *src, const char *name, char *err, size_t errsz)
 {
+    const int py = is_py(name);
+    const char *m_sol = py ? "#@solution" : "//@solution", *m_st = py ? "#@starter" : "//@starter",
+               *m_end = py ? "#@end" : "//@end", *m_line = py ? "#|" : "//|";
+    const size_t l_sol = strlen(m_sol), l_st = strlen(m_st), l_end = strlen(m_end), l_line = strlen(m_line);
     size_t cap = strlen(src) + 1, n = 0;
     char *out = malloc(cap);
     enum { SHARED, SOL, STARTER } state = SHARED;
@@ -297,8 +310,8 @@ static char *strip(const char *src, const char *name, char *err, size_t errsz)
         const char *t = line;
         while (*t == ' ' || *t == '\t') t++;
         size_t tl = len - (size_t)(t - line);
-        int is_sol = strncmp(t, "//@solution", 11) == 0, is_st = strncmp(t, "//@starter", 10) == 0,
-            is_end = strncmp(t, "//@end", 6) == 0;
+        int is_sol = strncmp(t, m_sol, l_sol) == 0, is_st = strncmp(t, m_st, l_st) == 0,
+            is_end = strncmp(t, m_end, l_end) == 0;
         if (is_sol) {
             if (state != SHARED) goto bad;
             state = SOL;
@@ -314,12 +327,12 @@ static char *strip(const char *src, const char *name, char *err, size_t errsz)
             n += len;
         } else if (state == STARTER) {
             /* keep the indentation, drop the "//| " (or "//|") prefix */
-            if (strncmp(t, "//|", 3) != 0) {
-                snprintf(err, errsz, "%s:%d: lines in a //@starter region must start with '//| '", name, lno);
+            if (strncmp(t, m_line, l_line) != 0) {
+                snprintf(err, errsz, "%s:%d: lines in a %s region must start with '%s '", name, lno, m_st, m_line);
                 free(out);
                 return NULL;
             }
-            size_t ind = (size_t)(t - line), skip = (tl > 3 && t[3] == ' ') ? 4 : 3;
+            size_t ind = (size_t)(t - line), skip = (tl > l_line && t[l_line] == ' ') ? l_line + 1 : l_line;
             memcpy(out + n, line, ind);
             n += ind;
             memcpy(out + n, t + skip, tl - skip);
@@ -328,12 +341,12 @@ static char *strip(const char *src, const char *name, char *err, size_t errsz)
         line += len;
         continue;
     bad:
-        snprintf(err, errsz, "%s:%d: marker out of order (//@solution, //@starter, //@end)", name, lno);
+        snprintf(err, errsz, "%s:%d: marker out of order (%s, %s, %s)", name, lno, m_sol, m_st, m_end);
         free(out);
         return NULL;
     }
     if (state != SHARED) {
-        snprintf(err, errsz, "%s:%d: //@solution region never closed with //@end", name, open_lno);
+        snprintf(err, errsz, "%s:%d: %s region never closed with %s", name, open_lno, m_sol, m_end);
         free(out);
         return NULL;
     }
@@ -362,11 +375,11 @@ static int cmd_strip(const char *path)
 
 /* The pristine starter of one exercise: derived from the solution when it is
  * there, else the copy a release keeps in WEEKDIR/.starter/. */
-static char *pristine(const char *wdir, const char *ex, char *err, size_t errsz)
+static char *pristine(const char *wdir, const char *ex, const char *ext, char *err, size_t errsz)
 {
     char sol[512], kept[512];
-    snprintf(sol, sizeof sol, "%s/solution/%s.cu", wdir, ex);
-    snprintf(kept, sizeof kept, "%s/.starter/%s.cu", wdir, ex);
+    snprintf(sol, sizeof sol, "%s/solution/%s%s", wdir, ex, ext);
+    snprintf(kept, sizeof kept, "%s/.starter/%s%s", wdir, ex, ext);
     char *src = wb_read_file(sol, NULL);
     if (src) {
         char *s = strip(src, sol, err, errsz);
@@ -377,6 +390,15 @@ static char *pristine(const char *wdir, const char *ex, char *err, size_t errsz)
     if (!src) snprintf(err, errsz, "neither %s nor %s is there", sol, kept);
     return src;
 }
+
+/* A week's exercise files: its CUDA exercises (EX.cu), then its Python ones
+ * (EX.py, Phase 7). Index k runs over both; the name and extension of k. */
+static int n_ex_files(const wb_week *w) { return w->n_exercises + w->n_pyexercises; }
+static const char *ex_name(const wb_week *w, int k)
+{
+    return k < w->n_exercises ? w->exercises[k] : w->pyexercises[k - w->n_exercises];
+}
+static const char *ex_ext(const wb_week *w, int k) { return k < w->n_exercises ? ".cu" : ".py"; }
 
 static int load_week(const char *wdir, wb_week *w)
 {
@@ -394,10 +416,10 @@ static int cmd_drift(const char *wdir)
     wb_week w;
     if (load_week(wdir, &w)) return 2;
     int bad = 0;
-    for (int i = 0; i < w.n_exercises; i++) {
+    for (int i = 0; i < n_ex_files(&w); i++) {
         char err[300], path[512];
-        snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
-        char *want = pristine(wdir, w.exercises[i], err, sizeof err);
+        snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
+        char *want = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
         if (!want) {
             fprintf(stderr, "%s\n", err);
             bad++;
@@ -406,10 +428,10 @@ static int cmd_drift(const char *wdir)
         char *have = wb_read_file(path, NULL);
         if (!have || strcmp(have, want) != 0) {
             fprintf(stderr,
-                    "%s differs from the starter derived from %s/solution/%s.cu\n"
+                    "%s differs from the starter derived from %s/solution/%s%s\n"
                     "  (authors: edit the solution's marked regions and run `make starters`; learners: expected "
                     "once you edit it)\n",
-                    path, wdir, w.exercises[i]);
+                    path, wdir, ex_name(&w, i), ex_ext(&w, i));
             bad++;
         }
         free(have);
@@ -422,14 +444,14 @@ static int cmd_write_starters(const char *wdir)
 {
     wb_week w;
     if (load_week(wdir, &w)) return 2;
-    for (int i = 0; i < w.n_exercises; i++) {
+    for (int i = 0; i < n_ex_files(&w); i++) {
         char err[300], path[512];
-        char *s = pristine(wdir, w.exercises[i], err, sizeof err);
+        char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
         if (!s) {
             fprintf(stderr, "%s\n", err);
             return 2;
         }
-        snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
+        snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
         FILE *f = fopen(path, "w");
         if (!f || fputs(s, f) < 0 || fclose(f) != 0) {
             fprintf(stderr, "cannot write %s\n", path);
@@ -522,15 +544,15 @@ static int cmd_reset(const char *wdir, const char *only)
     wb_week w;
     if (load_week(wdir, &w)) return 2;
     int did = 0;
-    for (int i = 0; i < w.n_exercises; i++) {
-        if (only && *only && strcmp(only, w.exercises[i]) != 0) continue;
+    for (int i = 0; i < n_ex_files(&w); i++) {
+        if (only && *only && strcmp(only, ex_name(&w, i)) != 0) continue;
         char err[300], path[512], bak[600], tmp[600];
-        char *s = pristine(wdir, w.exercises[i], err, sizeof err);
+        char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
         if (!s) {
             fprintf(stderr, "%s\n", err);
             return 2;
         }
-        snprintf(path, sizeof path, "%s/%s.cu", wdir, w.exercises[i]);
+        snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
         char *have = wb_read_file(path, NULL);
         /* there, even when it cannot be read: it is kept all the same */
         struct stat lst, st;
@@ -573,7 +595,7 @@ static int cmd_reset(const char *wdir, const char *only)
     }
     if (!did) {
         fprintf(stderr, "no exercise '%s' in %s (exercises: ", only, wdir);
-        for (int i = 0; i < w.n_exercises; i++) fprintf(stderr, "%s%s", i ? ", " : "", w.exercises[i]);
+        for (int i = 0; i < n_ex_files(&w); i++) fprintf(stderr, "%s%s", i ? ", " : "", ex_name(&w, i));
         fprintf(stderr, ")\n");
         return 2;
     }
@@ -612,7 +634,10 @@ static int cmd_hint(const char *wdir)
         for (int i = 0; i < w.n_hints; i++) printf("  %d. [%s] %s\n", i + 1, w.hint_exercise[i], w.hints[i]);
         return 0;
     }
-    printf("Hint %d of %d for %s (%s.cu):\n  %s\n", shown + 1, w.n_hints, wdir, w.hint_exercise[shown],
+    const char *hext = ".cu";
+    for (int i = 0; i < w.n_pyexercises; i++)
+        if (strcmp(w.pyexercises[i], w.hint_exercise[shown]) == 0) hext = ".py";
+    printf("Hint %d of %d for %s (%s%s):\n  %s\n", shown + 1, w.n_hints, wdir, w.hint_exercise[shown], hext,
            w.hints[shown]);
     f = fopen(path, "w");
     if (f) {
@@ -733,7 +758,7 @@ static int cmd_report(int argc, char **argv)
     }
     if (fail) {
         printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
-        for (int i = 0; i < w.n_exercises; i++) printf("%s%s/%s.cu", i ? ", " : "", wdir, w.exercises[i]);
+        for (int i = 0; i < n_ex_files(&w); i++) printf("%s%s/%s%s", i ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
         printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
         return 1;
     }
@@ -878,18 +903,30 @@ static int cmd_make_vars(void)
         for (int u = 0; u < w.n_uses; u++) printf(" %s", w.uses[u]);
         printf("\n%s_NEEDS :=", weeks[i]);
         for (int u = 0; u < w.n_needs; u++) printf(" %s", w.needs[u]);
+        printf("\n%s_PY :=", weeks[i]);
+        for (int e = 0; e < w.n_pyexercises; e++) printf(" %s", w.pyexercises[e]);
         printf("\n");
     }
     return 0;
 }
 
-/* `wb week-info WEEK exercises|uses|needs|title|speed`: one fact a line, for scripts. */
+/* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|checkpoints`: one fact a line, for
+ * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK" a line, in week.txt's order, TARGET and
+ * YARDSTICK "-" where there is no target (Phase 7's pytest plugin reads this, never week.txt). */
 static int cmd_week_info(const char *wdir, const char *what)
 {
     wb_week w;
     if (load_week(wdir, &w)) return 2;
     if (strcmp(what, "exercises") == 0)
         for (int i = 0; i < w.n_exercises; i++) printf("%s\n", w.exercises[i]);
+    else if (strcmp(what, "pyexercises") == 0)
+        for (int i = 0; i < w.n_pyexercises; i++) printf("%s\n", w.pyexercises[i]);
+    else if (strcmp(what, "checkpoints") == 0)
+        for (int i = 0; i < w.n_checkpoints; i++) {
+            const wb_checkpoint *c = &w.checkpoints[i];
+            if (c->target > 0) printf("%s\t%.15g\t%s\n", c->id, c->target, c->yard);
+            else printf("%s\t-\t-\n", c->id);
+        }
     else if (strcmp(what, "uses") == 0)
         for (int i = 0; i < w.n_uses; i++) printf("%s\n", w.uses[i]);
     else if (strcmp(what, "needs") == 0)
@@ -943,7 +980,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "progress-check") == 0) return cmd_progress_check();
     fprintf(stderr, "usage: wb help|status|strip F|drift W|write-starters W|reset W [EX]|hint W|ledger F|"
                     "ledger-add F ST LABEL [DETAIL]|ledger-results F RESULTS LABEL pass|fail|"
-                    "report RESULTS W [--record] [--status N]|make-vars|week-info W exercises|uses|needs|title|speed|regress-baseline OUT RESULTS...|regress-check BASELINE RESULTS...|"
+                    "report RESULTS W [--record] [--status N]|make-vars|week-info W exercises|pyexercises|uses|needs|title|speed|checkpoints|regress-baseline OUT RESULTS...|regress-check BASELINE RESULTS...|"
                     "progress-check\n");
     return 2;
 }

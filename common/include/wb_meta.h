@@ -7,6 +7,7 @@
  * `key: value`; '#' starts a comment.
  *
  *   exercise: vecadd                      (one line per starter .cu)
+ *   pyexercise: softmax                   (one line per starter .py: Phase 7's Python exercises)
  *   libs: -lcublas                        (extra link flags, optional)
  *   nvflags: -gencode=arch=compute_90a,code=sm_90a   (extra nvcc flags, optional)
  *   uses: phase5/week21 phase5/week22     (earlier weeks whose kernels this one runs)
@@ -58,6 +59,8 @@ typedef struct {
     char          nvflags[256];
     int           n_exercises;
     char          exercises[WB_MAX_EXERCISES][64];
+    int           n_pyexercises;  /* Phase 7: EX.py files, tested by the week's test_*.py */
+    char          pyexercises[WB_MAX_EXERCISES][64];
     int           n_checkpoints;
     wb_checkpoint checkpoints[WB_MAX_CHECKPOINTS];
     int           n_uses;

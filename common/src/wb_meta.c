@@ -106,6 +106,11 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             if (w->n_exercises == WB_MAX_EXERCISES) FAIL("too many exercises");
             if (!valid_id(val)) FAIL("exercise name '%s' must be letters, digits, '_', '-', '.'", val);
             copy(w->exercises[w->n_exercises++], 64, val);
+        } else if (strcmp(key, "pyexercise") == 0) {
+            if (w->n_pyexercises == WB_MAX_EXERCISES) FAIL("too many Python exercises");
+            if (!valid_id(val) || strchr(val, '.') || strchr(val, '-'))
+                FAIL("Python exercise name '%s' must be a module name: letters, digits, '_'", val);
+            copy(w->pyexercises[w->n_pyexercises++], 64, val);
         } else if (strcmp(key, "checkpoint") == 0) {
             if (w->n_checkpoints == WB_MAX_CHECKPOINTS) FAIL("too many checkpoints");
             wb_checkpoint *c = &w->checkpoints[w->n_checkpoints];
@@ -133,7 +138,7 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             copy(w->hints[w->n_hints], 600, text);
             w->n_hints++;
         } else {
-            FAIL("unknown key '%s' (exercise, libs, nvflags, uses, needs, checkpoint, hint)", key);
+            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, needs, checkpoint, hint)", key);
         }
     }
     fclose(f);

@@ -62,17 +62,50 @@ def _line(r):
                       str(tests), str(failed), str(skipped), _text(detail), _text(message)]) + "\n"
 
 
-def write(path, results):
-    """Write the whole record: a temporary file beside `path`, renamed over it."""
+HEADER = MAGIC + "\n" + "\t".join(COLUMNS) + "\n"
+
+
+def _write_whole(path, head, results):
+    """`head` then a line per record into a temporary file beside `path`,
+    renamed over it: a reader sees the old file or the new one, never half."""
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp.", dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(MAGIC + "\n" + "\t".join(COLUMNS) + "\n")
-            for r in results:
-                f.write(_line(r))
+            f.write(head + "".join(_line(r) for r in results))
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write(path, results):
+    """Write the whole record: a temporary file beside `path`, renamed over it."""
+    _write_whole(path, HEADER, results)
+
+
+def append(path, results):
+    """Add records to the record at `path` (the C test's, when the week has
+    one), or start it: the old lines are kept as they are, and the whole file
+    is written beside it and renamed over it."""
+    old = ""
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+        if old and not old.startswith(MAGIC + "\n"):
+            raise ValueError("%s is not a results record (its first line is not %r)" % (path, MAGIC))
+    if not old:
+        old = HEADER
+    elif not old.endswith("\n"):
+        old += "\n"
+    _write_whole(path, old, results)
+
+
+def ids_in(path):
+    """The checkpoint ids the record at `path` holds (none when it is absent)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    return [ln.split("\t")[1] for ln in lines[2:] if ln.count("\t") >= 1]

@@ -1,0 +1,89 @@
+"""wb_bench.py — timing for Phase 7's speed checkpoints, as common/src/wb_bench.c times.
+
+    fig = wb_bench.measure(lambda: ex.softmax(x, out), lambda: torch.softmax(x, dim=1),
+                           work=2 * x.numel() * 4, unit="GB/s", yard="TORCH",
+                           verify=check_out, fresh=new_inputs)
+    speed.record(fig)    # the wb_pytest fixture: the plugin judges it against week.txt's target
+
+time_ms: warm-up runs, then WB_BENCH_SAMPLES (20) samples, each timed with
+CUDA events on the current stream after the L2 is flushed (a write of twice
+its size, at least 64 MiB), the median kept. measure: times the code and the
+yardstick on the same data in the same run, then verifies the timed output
+(`verify()` returns None, or what is wrong), then runs once more on fresh
+inputs (`fresh()` refills the inputs and poisons the output) and verifies
+that too, so code that skips work it has done before gets no figure. A
+wrong output makes the figure invalid: the plugin fails the checkpoint.
+
+torch is imported inside the functions: this module loads where torch is
+absent (py_compile, the runner).
+"""
+
+import os
+import statistics
+
+_FLUSH = None
+
+
+def _flush_buffer():
+    global _FLUSH
+    import torch
+    if _FLUSH is None:
+        l2 = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or (50 << 20)
+        _FLUSH = torch.empty(max(2 * l2, 64 << 20), dtype=torch.uint8, device="cuda")
+    return _FLUSH
+
+
+def samples():
+    try:
+        n = int(os.environ.get("WB_BENCH_SAMPLES", "0"))
+    except ValueError:
+        n = 0
+    return n if n > 0 else 20
+
+
+def time_ms(fn, warmup=3, flush=True):
+    """The median time of fn() in milliseconds, and every sample."""
+    import torch
+    buf = _flush_buffer() if flush else None
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    ms = []
+    for i in range(samples()):
+        if buf is not None:
+            buf.fill_(i & 0xFF)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        ms.append(start.elapsed_time(stop))
+    torch.cuda.synchronize()  # work on another stream than the events' shows up here, not as a figure
+    return statistics.median(ms), ms
+
+
+def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name=""):
+    """Time fn and the yardstick yard_fn (same data, same run). `work` is
+    the bytes moved (unit GB/s) or flops done (unit TFLOP/s) by one call.
+    Returns the figure as a dict: value, unit, yard, yard_value, ratio,
+    detail, invalid ("" when the output was right)."""
+    scale = 1e9 if unit == "GB/s" else 1e12 if unit == "TFLOP/s" else None
+    if scale is None:
+        raise ValueError("unit must be GB/s or TFLOP/s, not %r" % unit)
+    t, _ = time_ms(fn)
+    invalid = verify() or ""
+    if not invalid and fresh is not None:
+        fresh()
+        fn()
+        invalid = verify() or ""
+        if invalid:
+            invalid = "on fresh inputs: " + invalid
+    ty, _ = time_ms(yard_fn)
+    value = work / (t * 1e-3) / scale
+    yard_value = work / (ty * 1e-3) / scale
+    ratio = value / yard_value
+    detail = "%s%.4g %s (%.4f ms) vs %s %.4g %s (%.4f ms)" % (name + ": " if name else "", value, unit, t, yard,
+                                                            yard_value, unit, ty)
+    return {"value": value, "unit": unit, "yard": yard, "yard_value": yard_value, "ratio": ratio,
+            "detail": detail, "invalid": invalid}

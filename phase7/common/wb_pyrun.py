@@ -1,0 +1,173 @@
+"""wb_pyrun.py — run a week's Python tests and add their checkpoints to the results record.
+
+    python3 phase7/common/wb_pyrun.py WB WEEK CODE_DIR RESULTS
+
+`make WEEK check` and `make test` run this after the week's C test (if it
+has one). WB is the workbook's `wb` tool, WEEK the week folder, CODE_DIR the
+folder whose exercise files are tested (the week folder for your code,
+WEEK/solution for the reference, build/WEEK/starter-src for the untouched
+starter), RESULTS the record the C test wrote (or none yet).
+
+The checkpoints come from `wb week-info WEEK checkpoints` (week.txt has one
+reader, the C one); this run judges those the record does not hold yet. It
+runs pytest in a child process with the workbook's plugin (wb_pytest.py),
+which writes what it found to a file of its own; this process checks it and
+appends the records to RESULTS (whole file written beside it and renamed).
+A child that dies (a crash in the interpreter, os._exit, a signal) leaves
+no file: every checkpoint of the run is then FAIL, never missing. Where
+pytest cannot be imported every checkpoint is SKIP with the reason.
+
+The standard library only: it must run where torch and pytest are absent.
+Exit status: 0 when no checkpoint failed, 1 when one did, 2 on a usage error.
+"""
+
+import glob
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from wb_results import Result, append, ids_in  # noqa: E402
+
+DEFAULT_SEED = 20261122  # WB_DEFAULT_SEED, common/include/wb_rand.h
+MULTICAST_OFF = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
+
+
+def base_seed():
+    """The run's seed as the C harness settles it: WB_SEED (decimal, or
+    'random' for a fresh one), else the fixed default."""
+    e = os.environ.get("WB_SEED", "")
+    if not e:
+        return DEFAULT_SEED
+    if e == "random":
+        return int.from_bytes(os.urandom(8), "little") % 1000000007
+    if not all(c in "0123456789" for c in e) or len(e) > 20 or int(e) > 2 ** 64 - 1:
+        raise ValueError("WB_SEED='%s' is not a seed: give a decimal number (0 to 18446744073709551615) or 'random'"
+                         % e)
+    return int(e)
+
+
+def checkpoints(wb, week):
+    out = subprocess.run([wb, "week-info", week, "checkpoints"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("`%s week-info %s checkpoints` failed: %s" % (wb, week, out.stderr.strip()))
+    cps = []
+    for line in out.stdout.splitlines():
+        cid, target, yard = line.split("\t")
+        cps.append([cid, None if target == "-" else float(target), "" if yard == "-" else yard])
+    return cps
+
+
+def how_it_ended(rc):
+    if rc < 0:
+        try:
+            name = signal.Signals(-rc).name
+        except ValueError:
+            name = "signal %d" % -rc
+        return "killed by %s%s" % (name, ", a segmentation fault" if -rc == signal.SIGSEGV else "")
+    return "exit status %d" % rc
+
+
+def run_pytest(week, code, tests, owned, known, seed, out):
+    env = dict(os.environ)
+    env.update(MULTICAST_OFF)
+    env["PYTHONPATH"] = HERE + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"  # no __pycache__ in the week folder
+    env["WB_PY_DIR"] = os.path.abspath(code)
+    env["WB_PY_OUT"] = out
+    env["WB_PY_CHECKPOINTS"] = json.dumps(owned)
+    env["WB_PY_KNOWN"] = json.dumps(known)
+    env["WB_SEED"] = str(seed)
+    env["WB_WEEK"] = week
+    cmd = [sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "wb_pytest", "-p", "no:cacheprovider",
+           "--import-mode=importlib", "--rootdir", week, "-o", "addopts=", "-o", "python_files=test_*.py"] + tests
+    sys.stdout.flush()
+    return subprocess.run(cmd, env=env).returncode
+
+
+def main(argv):
+    if len(argv) != 5:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    wb, week, code, results = argv[1:5]
+    tests = sorted(glob.glob(os.path.join(week, "test_*.py")))
+    if not tests:
+        return 0
+    try:
+        seed = base_seed()
+        cps = checkpoints(wb, week)
+    except (ValueError, RuntimeError) as e:
+        print(e, file=sys.stderr)
+        return 2
+    have = set(ids_in(results))
+    owned = [c for c in cps if c[0] not in have]
+    if not owned:
+        print("%s: every checkpoint already has a record; the Python tests have nothing to judge" % week)
+        return 0
+    os.makedirs(os.path.dirname(os.path.abspath(results)), exist_ok=True)
+    # CK_RUN_CASE=ID runs one checkpoint, as it does in the C harness (the grader runs them one by one)
+    sel = os.environ.get("CK_RUN_CASE", "")
+    notsel = [c for c in owned if sel and c[0] != sel]
+    owned = [c for c in owned if not sel or c[0] == sel]
+    recs = []
+    if not owned:
+        pass
+    elif importlib.util.find_spec("pytest") is None:
+        why = "pytest not importable: No module named 'pytest'"
+        recs = [{"id": c[0], "status": "skip", "message": why, "target": c[1]} for c in owned]
+    else:
+        out = os.path.abspath(results) + ".py.json"
+        if os.path.exists(out):
+            os.unlink(out)
+        rc = run_pytest(week, code, tests, owned, [c[0] for c in cps], seed, out)
+        try:
+            with open(out, encoding="utf-8") as f:
+                recs = json.load(f)["records"]
+            os.unlink(out)
+        except (OSError, ValueError, KeyError, TypeError):
+            why = ("the Python test process ended without its results (%s): the lines above say where"
+                   % how_it_ended(rc))
+            recs = [{"id": c[0], "status": "fail", "message": why, "target": c[1]} for c in owned]
+    recs = list(recs) + [{"id": c[0], "status": "skip", "message": "not selected (CK_RUN_CASE=%s)" % sel}
+                         for c in notsel]
+    owned = [c for c in cps if c in owned or c in notsel]  # week.txt's order
+    # One record per checkpoint of this run, whatever the file said.
+    by_id = {r.get("id"): r for r in recs if isinstance(r, dict)}
+    final = []
+    for cid, target, yard in owned:
+        r = by_id.get(cid) or {"status": "fail", "message": "the Python tests wrote no record for it"}
+        status = r.get("status") if r.get("status") in ("pass", "fail", "skip") else "fail"
+        final.append(Result(week, cid, status, value=r.get("value"), unit=r.get("unit") or "",
+                            yard=r.get("yard") or "", yard_value=r.get("yard_value"), ratio=r.get("ratio"),
+                            target=target, seed=seed, gpu=r.get("gpu") or "", tests=r.get("tests") or 0,
+                            failed=r.get("failed") or 0, skipped=r.get("skipped") or 0,
+                            detail=r.get("detail") or "", message=r.get("message") or ""))
+    append(results, final)
+    # For people (programs read the record).
+    impl = os.environ.get("WB_IMPL", code)
+    print("\n%s — Python checkpoints (%s)" % (week, impl))
+    nfail = nskip = npass = 0
+    for (cid, target, yard), r in zip(owned, final):
+        st = r.fields[2]
+        fig = ""
+        if r.fields[7] is not None:
+            fig = "  [%.3f of %s: %s]" % (r.fields[7], r.fields[5], r.fields[14])
+        elif target:
+            fig = "  [target >= %g %s]" % (target, yard)
+        print(("  %s  %-22s%s" % (st.upper(), cid, fig)).rstrip())
+        if st != "pass":
+            print("        %s" % r.fields[15])
+        nfail += st == "fail"
+        nskip += st == "skip"
+        npass += st == "pass"
+    print("  -- %d of %d Python checkpoints passed%s%s (seed %d)" % (
+        npass, len(final), ", %d failed" % nfail if nfail else "", ", %d skipped" % nskip if nskip else "", seed))
+    return 1 if nfail else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
