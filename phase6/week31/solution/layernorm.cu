@@ -52,13 +52,21 @@
  * SM at every hidden size of the benchmark. The kernels here keep 32
  * registers (__launch_bounds__) and merge in log2 steps; LN_PREVIOUS
  * builds the old Welford kernel (see the README). */
+/* The shape of the kernels; instructor/tune/w31_layernorm.cu builds other
+ * values with -D to time them. */
+#ifndef LN_V
 #define LN_V 4              /* groups of 4 elements a thread keeps in registers */
+#endif
+#ifndef LN_MAX_THREADS
 #define LN_MAX_THREADS 1024
+#endif
 #define LN_SWEEP_THREADS 512
+#ifndef LN_MIN_BLOCKS
 #ifdef LN_PREVIOUS
 #define LN_MIN_BLOCKS 1
 #else
 #define LN_MIN_BLOCKS 2
+#endif
 #endif
 #define FULL_MASK 0xffffffffu
 
