@@ -2,7 +2,8 @@
  *
  *   grade --submissions DIR --weeks "phase0/week01 ..." --gradebook OUT.csv
  *         [--feedback DIR] [--scratch DIR] [--root DIR] [--seed N]
- *         [--limit SECONDS] [--build-limit SECONDS] [--jobs N] [--make-arg ARG]...
+ *         [--limit SECONDS] [--build-limit SECONDS] [--jobs N] [--gpu-share N]
+ *         [--make-arg ARG]...
  *
  * A submission is a folder or a .tar, .tar.gz, .tgz or .zip archive in DIR,
  * one per student (its name, less the extension, is the student's id). It
@@ -29,9 +30,15 @@
  *      week, common/ or the toolkit, and no library of the week's forbid.txt
  *      (instructor/weeks/WEEK/forbid.txt or WEEK/instructor/forbid.txt:
  *      "NAME [except EXERCISE...]" a line); a finding scores the week 0;
- *   5. run on the GPU one student at a time, one sandboxed process per
- *      checkpoint (CK_RUN_CASE; Check's fork mode on, so each test runs in
- *      its own child), with WB_SEED=the class seed and WB_RESULTS and
+ *   5. run on the GPU, one sandboxed process per checkpoint (CK_RUN_CASE;
+ *      Check's fork mode on, so each test runs in its own child): first the
+ *      correctness checkpoints (no target), those of up to --gpu-share
+ *      students (default: --jobs) at a time, one student's runs one after
+ *      another; a shared run's PASS stands, and its FAIL on wrong values;
+ *      anything else is run again alone and only that counts (grade_shared, grade_run.c: a neighbour
+ *      can cost time, never marks); then every speed checkpoint alone on
+ *      the GPU, student by student (--gpu-share 1: every run alone, in
+ *      order). Each run has WB_SEED=the class seed and WB_RESULTS and
  *      WB_PROGRESS in the scratch copy; a hang is stopped at the limit and
  *      costs only that checkpoint. The outcome (status, ratio, target,
  *      message) comes from the results record (common/include/wb_results.h),
@@ -75,6 +82,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
@@ -112,7 +120,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: grade --submissions DIR --weeks \"phaseP/weekNN ...\" --gradebook OUT.csv [--feedback DIR]\n"
                     "             [--scratch DIR] [--root DIR] [--seed N] [--limit S] [--build-limit S] [--jobs N]\n"
-                    "             [--make-arg ARG]...\n");
+                    "             [--gpu-share N] [--make-arg ARG]...\n");
 }
 
 int grade_main(int argc, char **argv)
@@ -124,6 +132,7 @@ int grade_main(int argc, char **argv)
     G.limit = 120;
     G.build_limit = 300;
     G.jobs = 8;
+    G.gpu_share = 0; /* 0: as many as --jobs */
     char weeks[2000] = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -138,11 +147,13 @@ int grade_main(int argc, char **argv)
         else if (strcmp(a, "--limit") == 0) G.limit = atof(v);
         else if (strcmp(a, "--build-limit") == 0) G.build_limit = atof(v);
         else if (strcmp(a, "--jobs") == 0) G.jobs = atoi(v) > 0 ? atoi(v) : 1;
+        else if (strcmp(a, "--gpu-share") == 0) G.gpu_share = atoi(v) > 0 ? atoi(v) : 1;
         else if (strcmp(a, "--make-arg") == 0 && G.n_make_args < 32) G.make_args[G.n_make_args++] = (char *)v;
         else return usage(), 2;
         i++;
     }
     if (!G.subs[0] || !weeks[0] || !G.gradebook[0]) return usage(), 2;
+    if (G.gpu_share == 0) G.gpu_share = G.jobs;
     /* Student code runs only in the sandbox: without one, nothing is graded. */
     char why[512];
     if (!sb_available(NULL, why))
@@ -249,11 +260,27 @@ int grade_main(int argc, char **argv)
     for (int i = 0; i < G.n_students; i++)
         for (int w = 0; w < G.n_weeks; w++) check_objects(&G, &G.st[i], w);
     printf("  prepared, built and checked in %.0f s\n", now_s() - t0);
+    /* Correctness runs first, shared among students when --gpu-share > 1;
+     * then every speed run alone on the GPU, student by student. */
+    double tr = now_s();
+    int n_shared = 0, n_alone = 0, n_speed = 0;
+    if (G.gpu_share > 1) n_alone = grade_shared(&G, &n_shared);
+    else
+        for (int i = 0; i < G.n_students; i++) grade_serial(&G, &G.st[i], 0);
     for (int i = 0; i < G.n_students; i++) {
         student *s = &G.st[i];
-        double ts = now_s();
-        for (int w = 0; w < G.n_weeks; w++) grade_student_week(&G, s, w);
-        s->seconds = now_s() - ts;
+        for (int w = 0; w < G.n_weeks; w++)
+            for (int c = 0; c < G.weeks[w].meta.n_checkpoints; c++) n_speed += phase_has(&G, s, w, c, 1);
+        grade_serial(&G, s, 1);
+    }
+    if (G.gpu_share > 1)
+        printf("  runs: %d correctness checkpoints run %d students at a time, %d of them run again alone (not a pass "
+               "and not wrong values while shared); %d speed checkpoints run alone; %.0f s\n", n_shared, G.gpu_share, n_alone, n_speed,
+               now_s() - tr);
+    else
+        printf("  runs: every checkpoint run alone (--gpu-share 1); %.0f s\n", now_s() - tr);
+    for (int i = 0; i < G.n_students; i++) {
+        student *s = &G.st[i];
         double tot = 0;
         printf("  %-24s", s->id);
         for (int w = 0; w < G.n_weeks; w++)

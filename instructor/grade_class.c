@@ -92,6 +92,7 @@ typedef struct {
     unsigned long long seed;
     double limit, build_limit;
     int jobs;
+    int gpu_share;             /* students whose correctness runs share the GPU at once (1: every run alone) */
     int n_make_args;
     char *make_args[32];
     int n_weeks;

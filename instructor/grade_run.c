@@ -125,8 +125,10 @@ static void score_checkpoint(cp_grade *g, double pts)
     if (g->status == ST_PASS) g->points = pts;
     else if (g->status == ST_FAIL && g->target > 0 && !isnan(g->ratio)) {
         g->points = speed_points(pts, g->ratio, g->target);
+        char yard[sizeof g->yard];
+        snprintf(yard, sizeof yard, "%s", g->yard);
         snprintf(g->why, sizeof g->why, "below target: %.3f of %s, target >= %.2f %s: %.2f of %g points", g->ratio,
-                 g->yard, g->target, g->yard, g->points, pts);
+                 yard, g->target, yard, g->points, pts);
     }
 }
 
@@ -208,28 +210,148 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     outcome_from_record(copy, id, &r, G->limit, log, out);
 }
 
-static void grade_student_week(grader *G, student *s, int w)
+/* One checkpoint of one week of one student: the run with the grader's seed
+ * and, for a correctness checkpoint that passed, the same checkpoint with each
+ * of the instructor's hidden seeds (the first that fails fails it). */
+static void grade_checkpoint(grader *G, student *s, int w, int c)
 {
     const week_cfg *W = &G->weeks[w];
-    if (s->built[w] != 1) return; /* refused, not built, or the object check said no: already recorded */
-    for (int c = 0; c < W->meta.n_checkpoints; c++) {
-        const wb_checkpoint *cp = &W->meta.checkpoints[c];
-        cp_grade *g = &s->g[w][c];
-        run_checkpoint(G, s, w, c, G->seed, "", g);
-        score_checkpoint(g, W->points[c]);
-        /* hidden tests: the same checkpoint with the instructor's other seeds */
-        if (g->status == ST_PASS && cp->target <= 0)
-            for (int k = 0; k < W->n_seeds; k++) {
-                cp_grade h;
-                char tag[40];
-                snprintf(tag, sizeof tag, "-hidden%d", k + 1);
-                run_checkpoint(G, s, w, c, W->seeds[k], tag, &h);
-                if (h.status == ST_FAIL) {
-                    g->status = ST_FAIL;
-                    g->points = 0;
-                    snprintf(g->why, sizeof g->why, "failed hidden test %d of %d: %s", k + 1, W->n_seeds, h.why);
-                    break;
-                }
+    const wb_checkpoint *cp = &W->meta.checkpoints[c];
+    cp_grade *g = &s->g[w][c];
+    double t0 = now_s();
+    run_checkpoint(G, s, w, c, G->seed, "", g);
+    score_checkpoint(g, W->points[c]);
+    if (g->status == ST_PASS && cp->target <= 0)
+        for (int k = 0; k < W->n_seeds; k++) {
+            cp_grade h;
+            char tag[40];
+            snprintf(tag, sizeof tag, "-hidden%d", k + 1);
+            run_checkpoint(G, s, w, c, W->seeds[k], tag, &h);
+            if (h.status == ST_FAIL) {
+                g->status = ST_FAIL;
+                g->points = 0;
+                snprintf(g->why, sizeof g->why, "failed hidden test %d of %d: %s", k + 1, W->n_seeds, h.why);
+                break;
+            }
+        }
+    s->seconds += now_s() - t0;
+}
+
+/* Which checkpoints of a student a phase grades: the correctness ones
+ * (no target) or the speed ones. Only weeks that built and passed the
+ * object check run at all. */
+static int phase_has(const grader *G, const student *s, int w, int c, int speed)
+{
+    return s->built[w] == 1 && (G->weeks[w].meta.checkpoints[c].target > 0) == speed;
+}
+
+/* Serial grading, as the grader always did it: every run alone on the GPU. */
+static void grade_serial(grader *G, student *s, int speed)
+{
+    for (int w = 0; w < G->n_weeks; w++)
+        for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++)
+            if (phase_has(G, s, w, c, speed)) grade_checkpoint(G, s, w, c);
+}
+
+/* A FAIL on the values the code computed (the harness's comparison: "N of M
+ * elements wrong"): a neighbour cannot change them (GPU memory is private to
+ * each process, the inputs come from the seed), so it stands without a run
+ * alone. A racy kernel may compute other values alone, but it is as wrong
+ * alone as shared. */
+static int wrong_values(const char *why)
+{
+    return strstr(why, " elements wrong") != NULL || strstr(why, " element wrong") != NULL;
+}
+
+/* What a shared run must hand back to the grader: the student's correctness
+ * grades and the time they took. */
+typedef struct {
+    int    done;
+    double seconds;
+    cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
+} shared_out;
+
+/* Correctness checkpoints (no target) of up to G->gpu_share students at once,
+ * each student's runs in one child process of the grader, one after another
+ * (never two runs of one submission at a time: they share its scratch tree).
+ * A PASS from a shared run stands: the tests judge output, not time, and no
+ * neighbour can write into another run's memory, files or records; so does a
+ * FAIL on wrong values (wrong_values). Anything else (another FAIL, a SKIP
+ * on a GPU host, a hang, a crash, a sandbox error) is run again ALONE
+ * afterwards, and only that outcome counts: a neighbour that fills the GPU's
+ * memory or keeps it busy until others time out costs time, never marks. Returns the number of checkpoints run again alone. */
+static int grade_shared(grader *G, int *n_shared)
+{
+    const int n = G->n_students;
+    shared_out *out = mmap(NULL, sizeof(shared_out) * (size_t)(n ? n : 1), PROT_READ | PROT_WRITE,
+                           MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (out == MAP_FAILED) {
+        fprintf(stderr, "grade: no memory to share runs (%s): grading every run alone\n", strerror(errno));
+        for (int i = 0; i < n; i++) grade_serial(G, &G->st[i], 0);
+        return 0;
+    }
+    memset(out, 0, sizeof(shared_out) * (size_t)(n ? n : 1));
+    pid_t *pid = calloc((size_t)(n ? n : 1), sizeof *pid);
+    int next = 0, running = 0;
+    *n_shared = 0;
+    while (next < n || running > 0) {
+        while (next < n && running < G->gpu_share) {
+            student *s = &G->st[next];
+            int any = 0;
+            for (int w = 0; w < G->n_weeks; w++)
+                for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) any |= phase_has(G, s, w, c, 0);
+            if (!any) {
+                pid[next++] = 0;
+                continue;
+            }
+            fflush(NULL);
+            pid_t p = fork();
+            if (p == 0) {
+                /* results records get names no other process uses */
+                G->run_seq = 1000000u * (unsigned)(next + 1);
+                s->seconds = 0;
+                grade_serial(G, s, 0);
+                out[next].seconds = s->seconds;
+                memcpy(out[next].g, s->g, sizeof out[next].g);
+                out[next].done = 1;
+                _exit(0);
+            }
+            if (p < 0) { /* no process: this student is graded alone below */
+                pid[next++] = 0;
+                continue;
+            }
+            pid[next++] = p;
+            running++;
+        }
+        if (running == 0) continue;
+        int st;
+        pid_t p = wait(&st);
+        if (p < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        for (int i = 0; i < n; i++)
+            if (pid[i] == p) pid[i] = 0, running--;
+    }
+    free(pid);
+    int alone = 0;
+    for (int i = 0; i < n; i++) {
+        student *s = &G->st[i];
+        if (out[i].done) {
+            s->seconds += out[i].seconds;
+            for (int w = 0; w < G->n_weeks; w++)
+                for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++)
+                    if (phase_has(G, s, w, c, 0)) s->g[w][c] = out[i].g[w][c], ++*n_shared;
+        }
+        for (int w = 0; w < G->n_weeks; w++)
+            for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
+                if (!phase_has(G, s, w, c, 0)) continue;
+                const cp_grade *g = &s->g[w][c];
+                int again = !out[i].done || (g->status == ST_FAIL && !wrong_values(g->why)) ||
+                            (g->status == ST_SKIP && g_host_gpus > 0);
+                if (again) grade_checkpoint(G, s, w, c), alone++;
             }
     }
+    munmap(out, sizeof(shared_out) * (size_t)(n ? n : 1));
+    return alone;
 }

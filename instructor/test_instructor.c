@@ -238,6 +238,76 @@ START_TEST(run_checkpoint_uses_the_record)
 }
 END_TEST
 
+/* Shared correctness runs (grade_shared): a run that fails only while it
+ * shares the GPU (here: a fake test program that says "out of memory" when
+ * its results record has a shared run's name) ends PASS after its run alone;
+ * a FAIL on wrong values stands without a second run; speed checkpoints are
+ * not run in the shared phase. */
+START_TEST(shared_runs_rerun_alone)
+{
+    static grader G;
+    static student st[2];
+    memset(&G, 0, sizeof G);
+    memset(st, 0, sizeof st);
+    char err[600], here[600];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    G.n_weeks = 1;
+    G.limit = 30;
+    G.gpu_share = 2;
+    snprintf(G.sb_path, sizeof G.sb_path, "/usr/bin:/bin");
+    G.hide[0] = here;
+    g_host_gpus = 1; /* as on a GPU host: a SKIP would be run again too */
+    char dir[] = "/tmp/wb-grade-shared-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    chmod(dir, 0755);
+    G.st = st, G.n_students = 2;
+    for (int i = 0; i < 2; i++) {
+        student *s = &st[i];
+        snprintf(s->id, sizeof s->id, "s%d", i);
+        snprintf(s->tree, sizeof s->tree, "%s/%s/wb", dir, s->id);
+        s->built[0] = 1;
+        char cmd[1200], bin[800];
+        snprintf(cmd, sizeof cmd, "mkdir -p %s/build/phase0/week01/learner && chmod -R 777 %s/%s", s->tree, dir, s->id);
+        ck_assert_int_eq(sh(cmd, NULL), 0);
+        snprintf(bin, sizeof bin, "%s/build/phase0/week01/learner/test", s->tree);
+        FILE *f = fopen(bin, "w");
+        fprintf(f, "#!/bin/sh\n"
+                   "st=pass msg=-; echo \"$CK_RUN_CASE $WB_RESULTS\" >> calls.txt\n"
+                   "case \"$CK_RUN_CASE/$WB_RESULTS\" in\n"
+                   "  w01.devquery/*[0-9][0-9][0-9][0-9][0-9][0-9][0-9].tsv) st=fail msg='out of memory' ;;\n"
+                   "  w01.vecadd/*) [ %d = 0 ] && st=fail msg='3 of 10 elements wrong (atol 0, rtol 0)' ;;\n"
+                   "esac\n"
+                   "printf '#wb-results 1\\ncolumns\\nphase0/week01\\t%%s\\t%%s\\t-\\t-\\t-\\t-\\t1.0\\t-\\t%%s"
+                   "\\t-\\t1\\t0\\t0\\t-\\t%%s\\n' \"$CK_RUN_CASE\" $st \"$WB_SEED\" \"$msg\" > \"$WB_RESULTS\"\n", i);
+        fclose(f);
+        chmod(bin, 0755);
+    }
+    int shared = 0, alone = grade_shared(&G, &shared);
+    ck_assert_int_eq(G.sandbox_errors, 0);
+    ck_assert_int_eq(shared, 4);  /* devquery and vecadd of both students; vecadd-bw has a target */
+    ck_assert_int_eq(alone, 2);   /* both devquery runs (out of memory while shared); not s0's wrong vecadd */
+    for (int i = 0; i < 2; i++)
+        ck_assert_msg(st[i].g[0][0].status == ST_PASS, "%s devquery: %s", st[i].id, st[i].g[0][0].why);
+    ck_assert_msg(st[0].g[0][1].status == ST_FAIL && strstr(st[0].g[0][1].why, "elements wrong"), "%s",
+                  st[0].g[0][1].why);
+    ck_assert_int_eq(st[1].g[0][1].status, ST_PASS);
+    char p[900], *calls;
+    snprintf(p, sizeof p, "%s/calls.txt", st[0].tree);
+    calls = wb_read_file(p, NULL);
+    ck_assert_ptr_nonnull(calls);
+    int nv = 0, nb = 0;
+    for (char *c = calls; (c = strstr(c, "w01.vecadd")) != NULL; c++) c[10] == '-' ? nb++ : nv++;
+    ck_assert_int_eq(nv, 1); /* the wrong vecadd ran once: shared, never again */
+    ck_assert_int_eq(nb, 0); /* no speed run in the shared phase */
+    free(calls);
+    g_host_gpus = 0;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
 /* The environment of a graded run: the class seed, the checkpoint, the
  * record's path; never CK_FORK; WB_NO_GPU only when the grader has it. */
 START_TEST(checkpoint_environment)
@@ -1048,6 +1118,7 @@ int main(void)
     char sbwhy[512];
     int have_sandbox = sb_available(NULL, sbwhy);
     if (have_sandbox) ADD(run_checkpoint_uses_the_record);
+    if (have_sandbox) ADD(shared_runs_rerun_alone);
     ADD(checkpoint_environment);
     ADD(untrusted_files_copied);
     ADD(week_names);
