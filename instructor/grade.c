@@ -33,7 +33,7 @@
  *   5. run on the GPU, one sandboxed process per checkpoint (CK_RUN_CASE;
  *      Check's fork mode on, so each test runs in its own child): first the
  *      correctness checkpoints (no target), those of up to --gpu-share
- *      students (default: --jobs) at a time, one student's runs one after
+ *      students (default 4) at a time, one student's runs one after
  *      another; a shared run's PASS stands, and its FAIL on wrong values;
  *      anything else is run again alone and only that counts (grade_shared, grade_run.c: a neighbour
  *      can cost time, never marks); then every speed checkpoint alone on
@@ -132,7 +132,7 @@ int grade_main(int argc, char **argv)
     G.limit = 120;
     G.build_limit = 300;
     G.jobs = 8;
-    G.gpu_share = 0; /* 0: as many as --jobs */
+    G.gpu_share = 4;
     char weeks[2000] = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -153,7 +153,6 @@ int grade_main(int argc, char **argv)
         i++;
     }
     if (!G.subs[0] || !weeks[0] || !G.gradebook[0]) return usage(), 2;
-    if (G.gpu_share == 0) G.gpu_share = G.jobs;
     /* Student code runs only in the sandbox: without one, nothing is graded. */
     char why[512];
     if (!sb_available(NULL, why))

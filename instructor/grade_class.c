@@ -93,6 +93,7 @@ typedef struct {
     double limit, build_limit;
     int jobs;
     int gpu_share;             /* students whose correctness runs share the GPU at once (1: every run alone) */
+    int in_shared;             /* set in a shared run's process: its runs get WB_GPU_SHARED=1 */
     int n_make_args;
     char *make_args[32];
     int n_weeks;

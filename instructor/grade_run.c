@@ -150,6 +150,7 @@ static int checkpoint_env(const grader *G, const student *s, int w, const char *
     snprintf(store[k++], 1700, "WB_IMPL=submission of %s", s->id);
     snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
     if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
+    if (G->in_shared) snprintf(store[k++], 1700, "WB_GPU_SHARED=1"); /* wb_device_room: no shrinking */
     for (int i = 0; wb_multicast_off_env[i]; i++) snprintf(store[k++], 1700, "%s", wb_multicast_off_env[i]);
     for (int i = 0; i < k; i++) env[i] = store[i];
     env[k] = NULL;
@@ -309,6 +310,7 @@ static int grade_shared(grader *G, int *n_shared)
             if (p == 0) {
                 /* results records get names no other process uses */
                 G->run_seq = 1000000u * (unsigned)(next + 1);
+                G->in_shared = 1;
                 s->seconds = 0;
                 grade_serial(G, s, 0);
                 out[next].seconds = s->seconds;

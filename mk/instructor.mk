@@ -51,7 +51,7 @@ SEED ?= 20261122
 LIMIT ?= 120
 JOBS ?= 8
 # students whose correctness runs share the GPU at once (1: every run alone; grade.c, step 5)
-GPU_SHARE ?= $(JOBS)
+GPU_SHARE ?= 4
 abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))

@@ -130,6 +130,15 @@ void wb_report(const char *figure);
 void wb_skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define wb_skip_test(...) do { wb_skip(__VA_ARGS__); return; } while (0)
 
+/* Inside a test that can shrink to fit the device memory there is (a
+ * past-2^31 test checked at a smaller size where the GPU is small): 1 when
+ * `bytes` are free (*free_out: the free bytes), 0 when the test should
+ * shrink. Where the grader runs several students' correctness tests on one
+ * GPU (WB_GPU_SHARED=1) the test must not shrink, since a pass there stands:
+ * it is SKIP instead ("the GPU is shared"), the grader runs it again alone,
+ * and it returns -1 (WB_DEVICE_ROOM returns from the test). */
+int wb_device_room(size_t bytes, size_t *free_out);
+
 /* Inside a GPU test that needs k GPUs (Phase 8): on a machine with fewer,
  * its checkpoint is SKIP with "needs k GPUs, found m", never PASS. The
  * parts that run on one GPU are checkpoints of their own. */

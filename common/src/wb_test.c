@@ -1,6 +1,7 @@
 /* wb_test.c — runs a week's Check tests the workbook's way (see wb_test.h). */
 
 #include "wb_multicast.h"
+#include "wb_cuda.h"
 #include "wb_test.h"
 
 #include <errno.h>
@@ -122,6 +123,21 @@ void wb_report(const char *figure)
 /* A test that cannot do its work here for a reason that is not the code's
  * (no gnuplot to draw the plot it checks): its checkpoint is SKIP with the
  * reason, never PASS. The caller returns right after (wb_skip_test). */
+int wb_device_room(size_t bytes, size_t *free_out)
+{
+    size_t free_b = 0, total_b = 0;
+    WB_CUDA(cudaMemGetInfo(&free_b, &total_b));
+    if (free_out) *free_out = free_b;
+    if (free_b >= bytes) return 1;
+    const char *sh = getenv("WB_GPU_SHARED");
+    if (sh && strcmp(sh, "1") == 0) {
+        wb_skip("the GPU is shared with other runs: %.1f GB free, %.1f GB needed (run alone, the test does not "
+                "shrink)", free_b / 1e9, bytes / 1e9);
+        return -1;
+    }
+    return 0;
+}
+
 void wb_skip(const char *fmt, ...)
 {
     const char *fn = tcase_name();
