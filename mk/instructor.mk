@@ -50,8 +50,9 @@ GRADEBOOK ?= $(BUILD)/instructor/gradebook.csv
 SEED ?= 20261122
 LIMIT ?= 120
 JOBS ?= 8
-# students whose correctness runs share the GPU at once (1: every run alone; grade.c, step 5)
-GPU_SHARE ?= 4
+# students whose correctness runs share the GPU at once (grade.c, step 5): 1, every run alone, until
+# sharing has graded a class on a GPU; the tests without a GPU grade the fixture class with 4
+GPU_SHARE ?= 1
 abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
@@ -191,7 +192,7 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	  then $(WB) ledger-add $(LEDGER) PASS "sandbox, unpack, objcheck: module tests"; \
 	  else tail -n 20 $(BUILD)/instructor/sandbox.log; $(WB) ledger-add $(LEDGER) FAIL "sandbox, unpack, objcheck: module tests" "see $(BUILD)/instructor/sandbox.log"; fi
 	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
-	elif WB_NO_GPU=1 $(MAKE) -s grade-fixtures LIMIT=60 GRADE_OK_RC=3 >$(BUILD)/instructor/fixtures.log 2>&1 && \
+	elif WB_NO_GPU=1 $(MAKE) -s grade-fixtures LIMIT=60 GRADE_OK_RC=3 GPU_SHARE=4 >$(BUILD)/instructor/fixtures.log 2>&1 && \
 	  grep -q '^grade: INCOMPLETE: .* checkpoints could not run' $(BUILD)/instructor/fixtures.log && \
 	  bash instructor/check_fixture_gradebook.sh $(FIXTURE_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class without a GPU (sandboxed; SKIP and exit 3, object check, compile error)"; \
