@@ -385,6 +385,15 @@ test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
 	  if [ "$$got" = "w01.devquery=skip w01.vecadd=pass w01.vecadd-bw=fail " ]; then \
 	    $(WB) ledger-add $(LEDGER) PASS "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test"; \
 	  else cat $(BUILD)/common/tests/runner.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "got: $$got"; fi
+	$(Q)[ -f phase0/week01/week.txt ] || exit 0; \
+	  d=$(abspath $(BUILD))/common/tests/pyweek; rm -rf $$d; mkdir -p $$d/common $$d/phase0/week01; \
+	  cp common/curriculum.txt $$d/common/; \
+	  { cat phase0/week01/week.txt; echo "pycheckpoint: w01.py-only | judged by the week's Python tests alone"; } >$$d/phase0/week01/week.txt; \
+	  r=$(BUILD)/common/tests/runner-py.tsv; rm -f $$r; WB_WEEK_DIR=$$d/phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner-py.log 2>&1; \
+	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \
+	  if [ "$$got" = "w01.devquery=skip w01.vecadd=pass w01.vecadd-bw=fail " ] && ! grep -q py-only $(BUILD)/common/tests/runner-py.log; then \
+	    $(WB) ledger-add $(LEDGER) PASS "harness: a pycheckpoint needs no C test and is left out of the C test's record"; \
+	  else cat $(BUILD)/common/tests/runner-py.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a pycheckpoint needs no C test and is left out of the C test's record" "got: $$got"; fi
 	$(Q)for w in $(TEST_WEEKS); do t0=$$SECONDS; \
 	  hasc=$$(compgen -G "$$w/test_*.c" >/dev/null && echo 1); hasp=$$(compgen -G "$$w/test_*.py" >/dev/null && echo 1); \
 	  if [ -d $$w/solution ]; then impls="solution starter"; \

@@ -17,7 +17,9 @@
  *   hint: vecadd | One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x.
  *
  * A checkpoint's optional third field is its target: `>= NUMBER YARDSTICK`,
- * a ratio to the yardstick measured in the same run.
+ * a ratio to the yardstick measured in the same run. `pycheckpoint:` (same
+ * fields) is a checkpoint of a Phase 7 week that has C tests too, judged by
+ * its Python tests only: the C test skips it (AUTHORING.md, Phase 7).
  *
  * `uses: W` means: W's headers are on this week's include path, W's
  * exercises are linked into this week's test (built from W's reference
@@ -47,6 +49,7 @@ typedef struct {
     char   id[64];
     char   desc[200];
     double target;     /* 0 when the checkpoint has no speed target */
+    int    py;         /* 1: a `pycheckpoint:` line, judged by the week's Python tests only */
     char   yard[32];   /* "COPY", "cuBLAS", ... */
 } wb_checkpoint;
 

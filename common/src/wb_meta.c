@@ -111,7 +111,7 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             if (!valid_id(val) || strchr(val, '.') || strchr(val, '-'))
                 FAIL("Python exercise name '%s' must be a module name: letters, digits, '_'", val);
             copy(w->pyexercises[w->n_pyexercises++], 64, val);
-        } else if (strcmp(key, "checkpoint") == 0) {
+        } else if (strcmp(key, "checkpoint") == 0 || strcmp(key, "pycheckpoint") == 0) {
             if (w->n_checkpoints == WB_MAX_CHECKPOINTS) FAIL("too many checkpoints");
             wb_checkpoint *c = &w->checkpoints[w->n_checkpoints];
             char *desc = split_bar(val);
@@ -120,6 +120,7 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             if (!valid_id(val)) FAIL("checkpoint id '%s' must be letters, digits, '_', '-', '.'", val);
             if (wb_week_checkpoint(w, val)) FAIL("checkpoint '%s' listed twice", val);
             copy(c->id, sizeof c->id, val);
+            c->py = strcmp(key, "pycheckpoint") == 0;
             copy(c->desc, sizeof c->desc, desc);
             if (target) {
                 char yard[32] = "";
@@ -138,7 +139,7 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             copy(w->hints[w->n_hints], 600, text);
             w->n_hints++;
         } else {
-            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, needs, checkpoint, hint)", key);
+            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, needs, checkpoint, pycheckpoint, hint)", key);
         }
     }
     fclose(f);

@@ -514,6 +514,13 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         fprintf(stderr, "%s\n(run from the workbook's top folder, or set WB_WEEK_DIR=phaseP/weekNN)\n", err);
         return 2;
     }
+    /* `pycheckpoint:` lines are the week's Python tests' to judge (wb_pyrun.py
+     * judges what this record lacks): this program neither needs a test for
+     * them nor prints or records them. */
+    int n_c = 0;
+    for (int c = 0; c < g_week.n_checkpoints; c++)
+        if (!g_week.checkpoints[c].py) g_week.checkpoints[n_c++] = g_week.checkpoints[c];
+    g_week.n_checkpoints = n_c;
     if (authoring_checks(path, tests, n_tests, benches, n_benches)) return 2;
     if (list) {
         for (int i = 0; i < n_tests; i++)
