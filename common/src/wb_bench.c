@@ -191,7 +191,11 @@ void wb_bench_emit(const wb_bench_row *r)
     double ratio = wb_bench_ratio(r);
     /* The detail is made from this row (a row measured earlier and emitted
      * later keeps its own reason), and says when the yardstick failed. */
-    if (r->invalid)
+    if (r->invalid && isnan(r->t.median) && time_refused[0])
+        /* both: the refusal is the cause (work skipped on a repeated call
+         * leaves the output the spot check poisoned), the wrong output its echo */
+        snprintf(last_detail, sizeof last_detail, "%s; then WRONG OUTPUT: %s", time_refused, r->why[0] ? r->why : "-");
+    else if (r->invalid)
         snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", r->why[0] ? r->why : "-");
     else if (isnan(r->t.median) && time_refused[0])
         snprintf(last_detail, sizeof last_detail, "%s", time_refused);
