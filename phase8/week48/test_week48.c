@@ -584,12 +584,24 @@ static double bench_ring(void)
  * figure the workbook's authors keep beside their own H100 measurements,
  * not measured by this test. */
 static const double ANCHOR_BUSBW = 365.0;
-static const size_t NCCL_SIZES[] = { 1u << 20, 16u << 20, 128u << 20, 1u << 30 }; /* bytes a rank */
+/* bytes a rank: 8 B to 1 GiB in steps of 8, as nccl-tests' -b 8 -e 1G -f 8 */
+static const size_t NCCL_SIZES[] = { 8, 64, 512, 4u << 10, 32u << 10, 256u << 10, 2u << 20, 16u << 20, 128u << 20, 1u << 30 };
 
-/* NCCL's all-reduce over every visible GPU at four sizes, its bus bandwidth
+/* "8 B", "4 KiB", "16 MiB", "1 GiB" */
+static const char *size_name(size_t b, char *s, size_t n)
+{
+    static const char *U[] = { "B", "KiB", "MiB", "GiB" };
+    int u = 0;
+    while (u < 3 && b >= 1024 && b % 1024 == 0) b /= 1024, u++;
+    snprintf(s, n, "%zu %s", b, U[u]);
+    return s;
+}
+
+/* NCCL's all-reduce over every visible GPU at each size, its bus bandwidth
  * through your busbw_gbps (checked against nccl-tests' formula), rows and a
- * one-line summary in line. 0 with fewer than two GPUs. */
-static int nccl_sizes(char *line, size_t ln)
+ * one-line summary in line, a shorter one for the record in summary (may be
+ * NULL). 0 with fewer than two GPUs. */
+static int nccl_sizes(char *line, size_t ln, char *summary, size_t sn)
 {
     int n = wb_gpu_count();
     if (n < 2) return 0;
@@ -602,7 +614,8 @@ static int nccl_sizes(char *line, size_t ln)
         ar_make(&b, n, NCCL_SIZES[k] / sizeof(float), 0x48B00ULL + k);
         nccl_open(&b.nc, n);
         wb_bench_row row = { .exercise = "allreduce", .variant = variant };
-        snprintf(variant, sizeof variant, "NCCL, %d GPUs, %zu MiB", n, NCCL_SIZES[k] >> 20);
+        char sz[32];
+        snprintf(variant, sizeof variant, "NCCL, %d GPUs, %s", n, size_name(NCCL_SIZES[k], sz, sizeof sz));
         ar_time(&b, 0, &row);
         nccl_close(&b.nc);
         ar_free(&b);
@@ -613,29 +626,31 @@ static int nccl_sizes(char *line, size_t ln)
                       "nccl-tests' formula gives %.9g", n, bytes, sec, yours, want);
         wb_bench_emit(&row);
         ck_assert_msg(!row.invalid, "NCCL all-reduce, %s: %s", variant, row.why);
-        snprintf(line + strlen(line), ln - strlen(line), "%s %zu MiB %.1f", k ? "," : "", NCCL_SIZES[k] >> 20,
-                 yours);
+        snprintf(line + strlen(line), ln - strlen(line), "%s %s %.3g", k ? "," : "", sz, yours);
         last = yours;
     }
     snprintf(line + strlen(line), ln - strlen(line), "; nccl-tests anchor %.0f (2 x H100 NVLink): %.2f of it at 1 GiB",
              ANCHOR_BUSBW, last / ANCHOR_BUSBW);
+    if (summary)
+        snprintf(summary, sn, "NCCL all-reduce, %d GPUs: busbw %.1f GB/s at 1 GiB, %.2f of the nccl-tests anchor %.0f "
+                 "(the sweep from 8 B is printed)", n, last, last / ANCHOR_BUSBW, ANCHOR_BUSBW);
     return 1;
 }
 
 START_TEST(nccl_busbw)
 {
     wb_need_gpus(2);
-    char line[400];
-    nccl_sizes(line, sizeof line);
+    char line[800], summary[200];
+    nccl_sizes(line, sizeof line, summary, sizeof summary);
     printf("  %s\n", line);
-    wb_report(line);
+    wb_report(summary);
 }
 END_TEST
 
 static double bench_nccl(void)
 {
-    char line[400];
-    if (!nccl_sizes(line, sizeof line)) printf("  NCCL bus bandwidth: needs 2 GPUs, found %d: nothing measured\n",
+    char line[800];
+    if (!nccl_sizes(line, sizeof line, NULL, 0)) printf("  NCCL bus bandwidth: needs 2 GPUs, found %d: nothing measured\n",
                                                wb_gpu_count());
     else printf("  %s\n", line);
     return NAN;
