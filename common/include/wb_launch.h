@@ -1,4 +1,5 @@
-/* wb_launch.h — one process per GPU on this host, without MPI (Phase 8).
+/* wb_launch.h — one process per GPU on this host, without MPI (Phase 8);
+ * and the same rank code under mpirun (wb_rank_from_env, below).
  *
  * wb_launch(nranks, timeout_s, fn, arg, &res) forks nranks worker processes
  * ("ranks") and runs fn in each. The launching process touches no CUDA and
@@ -47,9 +48,10 @@ enum {
 /* What a rank knows about itself (valid inside fn). */
 typedef struct {
     int rank, nranks;
-    int up;       /* pipe to the launcher (reports, rank 0's broadcast) */
-    int down;     /* pipe from the launcher (the broadcast) */
+    int up;       /* pipe to the launcher (reports, rank 0's broadcast); -1 under mpirun */
+    int down;     /* pipe from the launcher (the broadcast); -1 under mpirun */
     int reported; /* wb_rank_report has run */
+    char file[256]; /* under mpirun (wb_rank_from_env): the file rank 0's broadcast goes through */
 } wb_rank;
 
 /* The body of a rank: 0 when it did its work, non-zero (with msg, n bytes,
@@ -67,6 +69,23 @@ int wb_rank_bcast(wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, 
  * hang: the launcher then has the report whatever happens next). Only the
  * first report counts. */
 void wb_rank_report(wb_rank *r, int status, const char *msg);
+
+/* The other launch mode: a process that mpirun (or Slurm's srun) started
+ * becomes a rank by reading its rank and the rank count from the
+ * environment, and its job's id: WB_RANK, WB_NRANKS and WB_JOB_ID where
+ * set, else Open MPI's OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE and
+ * PMIX_NAMESPACE (or OMPI_MCA_ess_base_jobid), else Slurm's SLURM_PROCID,
+ * SLURM_NTASKS and SLURM_JOB_ID.SLURM_STEP_ID. There is no launcher: the
+ * same wb_rank_bcast goes through a file of this host named after the job
+ * ($WB_BCAST_DIR, else $TMPDIR, else /tmp: wb-bcast-JOB), which rank 0
+ * writes whole (rename) and the others wait for, each within its timeout;
+ * so every rank must be on this host (or the folder shared). wb_rank_report
+ * prints "[rank r/n] ok: msg" or "[rank r/n] FAILED: msg" on stdout,
+ * and rank 0's report removes the file (by then every rank has joined, or
+ * the job has failed). NVLink multicast is turned off here too. Tried with
+ * Open MPI 4.1's mpirun. 0, or -1 with msg saying which variable is
+ * missing or wrong. */
+int wb_rank_from_env(wb_rank *r, char *msg, size_t n);
 
 /* What the launch found. */
 typedef struct {

@@ -78,6 +78,116 @@ static int read_full(int fd, void *buf, size_t n, double end)
 
 /* ---------------------------------------------------------------- in a rank */
 
+/* ---------------------------------------------------------------- ranks that mpirun started */
+
+static const char *env_nonempty(const char *name)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : NULL;
+}
+
+/* A whole decimal number in [lo, hi], or -1. */
+static long env_num(const char *v, long lo, long hi)
+{
+    if (!v) return -1;
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    return errno || end == v || *end || x < lo || x > hi ? -1 : x;
+}
+
+int wb_rank_from_env(wb_rank *r, char *msg, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    r->up = r->down = -1;
+    wb_multicast_off();
+    const char *rk, *nr, *job;
+    char jobbuf[128];
+    if (env_nonempty("WB_RANK")) {
+        rk = env_nonempty("WB_RANK"), nr = env_nonempty("WB_NRANKS"), job = env_nonempty("WB_JOB_ID");
+    } else if (env_nonempty("OMPI_COMM_WORLD_RANK")) {
+        rk = env_nonempty("OMPI_COMM_WORLD_RANK"), nr = env_nonempty("OMPI_COMM_WORLD_SIZE");
+        job = env_nonempty("PMIX_NAMESPACE") ? env_nonempty("PMIX_NAMESPACE") : env_nonempty("OMPI_MCA_ess_base_jobid");
+    } else if (env_nonempty("SLURM_PROCID")) {
+        rk = env_nonempty("SLURM_PROCID"), nr = env_nonempty("SLURM_NTASKS");
+        job = NULL;
+        if (env_nonempty("SLURM_JOB_ID"))
+            job = jobbuf, snprintf(jobbuf, sizeof jobbuf, "%s.%s", getenv("SLURM_JOB_ID"),
+                                   env_nonempty("SLURM_STEP_ID") ? getenv("SLURM_STEP_ID") : "0");
+    } else {
+        snprintf(msg, n, "no rank in the environment: start this under mpirun (Open MPI sets OMPI_COMM_WORLD_RANK) "
+                 "or srun, or set WB_RANK, WB_NRANKS and WB_JOB_ID yourself");
+        return -1;
+    }
+    long k = env_num(nr, 1, WB_LAUNCH_MAX_RANKS), q = k > 0 ? env_num(rk, 0, k - 1) : -1;
+    if (k < 1 || q < 0) {
+        snprintf(msg, n, "rank %s of %s from the environment: need 0 <= rank < ranks <= %d", rk ? rk : "(unset)",
+                 nr ? nr : "(unset)", (int)WB_LAUNCH_MAX_RANKS);
+        return -1;
+    }
+    if (!job) {
+        snprintf(msg, n, "rank %ld of %ld: no job id in the environment (PMIX_NAMESPACE, SLURM_JOB_ID): set WB_JOB_ID "
+                 "to the same value in every rank", q, k);
+        return -1;
+    }
+    for (const char *c = job; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || strchr("._-", *c))) {
+            snprintf(msg, n, "rank %ld of %ld: the job id \"%.60s\" may hold only letters, digits, '.', '_' and '-'", q,
+                     k, job);
+            return -1;
+        }
+    const char *dir = env_nonempty("WB_BCAST_DIR") ? env_nonempty("WB_BCAST_DIR")
+                    : env_nonempty("TMPDIR")       ? env_nonempty("TMPDIR")
+                                                   : "/tmp";
+    if ((size_t)snprintf(r->file, sizeof r->file, "%s/wb-bcast-%s", dir, job) >= sizeof r->file) {
+        snprintf(msg, n, "rank %ld of %ld: the broadcast file's path (%s/wb-bcast-%s) is too long", q, k, dir, job);
+        return -1;
+    }
+    r->rank = (int)q, r->nranks = (int)k;
+    return 0;
+}
+
+/* Rank 0 under mpirun: the bytes to a file beside r->file, then renamed to
+ * it, so a reader sees all of them or no file. */
+static int bcast_file_write(const wb_rank *r, const void *buf, size_t n, char *msg, size_t n_msg)
+{
+    char tmp[300];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", r->file, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    ssize_t w = fd < 0 ? -1 : write(fd, buf, n);
+    int ok = fd >= 0 && w == (ssize_t)n && close(fd) == 0 && rename(tmp, r->file) == 0;
+    if (!ok) {
+        snprintf(msg, n_msg, "rank 0 of %d: could not write %s: %s", r->nranks, r->file, strerror(errno));
+        if (fd >= 0) unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* The other ranks: wait for rank 0's file until end, then read it. */
+static int bcast_file_read(const wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, size_t n_msg)
+{
+    double end = now_s() + timeout_s;
+    for (;;) {
+        int fd = open(r->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) {
+            unsigned char extra;
+            ssize_t got = read(fd, buf, n), more = got == (ssize_t)n ? read(fd, &extra, 1) : 0;
+            close(fd);
+            if (got == (ssize_t)n && more == 0) return 0;
+            snprintf(msg, n_msg, "rank %d of %d: %s holds %s than the %zu bytes expected: do all ranks call "
+                     "wb_rank_bcast with the same size?", r->rank, r->nranks, r->file, more > 0 ? "more" : "fewer", n);
+            return -1;
+        }
+        if (errno != ENOENT || now_s() > end) {
+            snprintf(msg, n_msg, "rank %d of %d: no data from rank 0 within %g s (%s: %s): rank 0 died, failed before "
+                     "sending, or never sent", r->rank, r->nranks, timeout_s, r->file, strerror(errno));
+            return -1;
+        }
+        usleep(10000);
+    }
+}
+
 int wb_rank_bcast(wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, size_t n_msg)
 {
     if (n > WB_LAUNCH_MAX_BCAST) {
@@ -85,6 +195,8 @@ int wb_rank_bcast(wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, 
                  n, (int)WB_LAUNCH_MAX_BCAST);
         return -1;
     }
+    if (r->up < 0 && r->file[0])
+        return r->rank == 0 ? bcast_file_write(r, buf, n, msg, n_msg) : bcast_file_read(r, buf, n, timeout_s, msg, n_msg);
     if (r->rank == 0) {
         if (send_frame(r->up, FRAME_BCAST, buf, (uint32_t)n) != 0) {
             snprintf(msg, n_msg, "rank 0 of %d: could not send %zu bytes to the launcher: %s", r->nranks, n,
@@ -119,6 +231,12 @@ void wb_rank_report(wb_rank *r, int status, const char *msg)
 {
     if (r->reported) return;
     r->reported = 1;
+    if (r->up < 0 && r->file[0]) { /* under mpirun: no launcher to tell */
+        printf("[rank %d/%d] %s: %s\n", r->rank, r->nranks, status ? "FAILED" : "ok", msg && *msg ? msg : "-");
+        fflush(stdout);
+        if (r->rank == 0) unlink(r->file);
+        return;
+    }
     unsigned char p[4 + WB_LAUNCH_MSG];
     int32_t s = status;
     size_t m = msg ? strnlen(msg, WB_LAUNCH_MSG - 1) : 0;

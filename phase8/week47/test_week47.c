@@ -7,12 +7,19 @@
  * (common/include/wb_launch.h): the test's process touches no CUDA there,
  * not even to count the GPUs (a child counts them), since a process forked
  * from one that has initialised CUDA cannot use it. The checkpoints that
- * need two GPUs say so and are SKIP on one ("needs 2 GPUs, found 1"). */
+ * need two GPUs say so and are SKIP on one ("needs 2 GPUs, found 1").
+ *
+ * The same program is also one rank under mpirun: `test --mpi-rank` (make
+ * phase8/week47 mpirun NP=2) runs a rank's body, the rank taken from the
+ * environment (wb_rank_from_env), and exits 0 when its collectives were
+ * right. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "wb_test.h"
@@ -225,6 +232,30 @@ END_TEST
 
 /* ---------------------------------------------------------------- exercise 2: one process per GPU */
 
+enum { COLL_WAIT = 10 }; /* seconds a rank waits for one collective to finish */
+
+static double mono_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The rank's stream, waited for at most timeout_s: a collective whose peer
+ * died never finishes, and cudaStreamSynchronize would wait for ever (what
+ * a framework's NCCL watchdog guards against). cudaErrorTimeout when the
+ * time ran out. */
+static cudaError_t stream_wait(cudaStream_t st, double timeout_s)
+{
+    double end = mono_s() + timeout_s;
+    cudaError_t e;
+    while ((e = cudaStreamQuery(st)) == cudaErrorNotReady) {
+        if (mono_s() > end) return cudaErrorTimeout;
+        usleep(1000);
+    }
+    return e;
+}
+
 /* In a rank (its own process: no ck_assert here): one collective on the
  * rank's communicator, checked; 0, or 1 with msg. */
 static int rank_case(rank_comm *c, kind_t kind, int inplace, size_t count, uint64_t seed, char *msg, size_t n)
@@ -263,7 +294,12 @@ static int rank_case(rank_comm *c, kind_t kind, int inplace, size_t count, uint6
         snprintf(msg, n, "%s: %s", what, ncclGetErrorString(r));
         goto done;
     }
-    ce = cudaStreamSynchronize(c->stream);
+    ce = stream_wait(c->stream, COLL_WAIT);
+    if (ce == cudaErrorTimeout) {
+        snprintf(msg, n, "%s: did not finish within %d s: a peer died or never called it", what, (int)COLL_WAIT);
+        gbuf = dsend = NULL; /* the collective may still write them: leave them to the abort and the exit */
+        goto done;
+    }
     if (ce == cudaSuccess) ce = cudaMemcpy(got, gbuf, (bn + 2 * G) * 4, cudaMemcpyDeviceToHost);
     if (ce != cudaSuccess) {
         snprintf(msg, n, "%s: %s", what, cudaGetErrorString(ce));
@@ -295,6 +331,7 @@ typedef struct {
     double   timeout;     /* rank_join's deadline */
     int      die_rank;    /* this rank exits at once (status 7); -1 for none */
     int      collectives; /* run the collectives after joining */
+    int      kill_rank;   /* this rank kills itself (SIGKILL) once joined, before any collective; -1 for none */
 } body_arg;
 
 static const size_t RANK_COUNTS[] = { 1, 3, 1000003 };
@@ -312,6 +349,7 @@ static int body_run(wb_rank *r, void *argp, char *msg, size_t n)
         rank_leave(&c);
         return 1;
     }
+    if (r->rank == a->kill_rank) kill(getpid(), SIGKILL);
     int bad = 0, done = 0;
     for (size_t i = 0; a->collectives && !bad && i < WB_COUNT(RANK_COUNTS); i++)
         for (int kind = AR; !bad && kind <= AG; kind++)
@@ -345,7 +383,7 @@ enum { INIT_WAIT = 5, LAUNCH_LIMIT = 90 }; /* seconds: rank_join's deadline in t
 START_TEST(ranks_one)
 {
     wb_rng rng = WB_RNG();
-    body_arg a = { case_seed(&rng), 60, -1, 1 };
+    body_arg a = { case_seed(&rng), 60, -1, 1, -1 };
     wb_launch_result res;
     int rc = wb_launch(1, LAUNCH_LIMIT, body_run, &a, &res);
     ck_assert_msg(rc == 0, "one rank through the launcher: %s", res.summary);
@@ -358,7 +396,7 @@ START_TEST(ranks_all_gpus)
     if (g < 2) wb_skip_test("needs %d GPUs, found %d", 2, g);
     if (g > WB_LAUNCH_MAX_RANKS) g = WB_LAUNCH_MAX_RANKS;
     wb_rng rng = WB_RNG();
-    body_arg a = { case_seed(&rng), 60, -1, 1 };
+    body_arg a = { case_seed(&rng), 60, -1, 1, -1 };
     wb_launch_result res;
     int rc = wb_launch(g, LAUNCH_LIMIT, body_run, &a, &res);
     ck_assert_msg(rc == 0, "%d ranks, one a GPU: %s", g, res.summary);
@@ -371,7 +409,7 @@ START_TEST(ranks_wrong_count)
     ck_assert_msg(g >= 1, "no GPU answered in a child process, though the test's probe found one");
     if (g >= WB_LAUNCH_MAX_RANKS) wb_skip_test("%d GPUs: one rank more than that is past the launcher's limit", g);
     int nr = g + 1;
-    body_arg a = { 1, INIT_WAIT, -1, 0 };
+    body_arg a = { 1, INIT_WAIT, -1, 0, -1 };
     wb_launch_result res;
     int rc = wb_launch(nr, LAUNCH_LIMIT, body_run, &a, &res);
     ck_assert_msg(rc != 0, "%d ranks on %d GPU%s: the launch reported success", nr, g, g == 1 ? "" : "s");
@@ -392,7 +430,7 @@ END_TEST
 
 START_TEST(ranks_dead_peer)
 {
-    body_arg a = { 1, INIT_WAIT, 1, 0 };
+    body_arg a = { 1, INIT_WAIT, 1, 0, -1 };
     wb_launch_result res;
     int rc = wb_launch(2, LAUNCH_LIMIT, body_run, &a, &res);
     ck_assert_msg(rc != 0, "rank 1 died, yet the launch reported success: %s", res.summary);
@@ -405,6 +443,41 @@ START_TEST(ranks_dead_peer)
 }
 END_TEST
 
+START_TEST(ranks_killed_peer)
+{
+    int g = gpus_in_child();
+    if (g < 2) wb_skip_test("needs %d GPUs, found %d", 2, g);
+    body_arg a = { 1, 60, -1, 1, 1 };
+    wb_launch_result res;
+    int rc = wb_launch(2, LAUNCH_LIMIT, body_run, &a, &res);
+    ck_assert_msg(rc != 0, "rank 1 was killed, yet the launch reported success: %s", res.summary);
+    ck_assert_msg(strstr(res.summary, "rank 1 was killed by signal 9") != NULL,
+                  "the launcher should name the killed rank: %s", res.summary);
+    ck_assert_msg(res.reported[0] && res.status[0] != 0 && strstr(res.msg[0], "did not finish within"),
+                  "rank 0 joined with rank 1, which was then killed: its all-reduce should give up after %d s and say "
+                  "\"did not finish within\". The launch said: %s", (int)COLL_WAIT, res.summary);
+    printf("  killed peer: the launch ended after %.1f s: %s\n", res.seconds, res.summary);
+    if (!res.exited[0]) printf("  note: rank 0 reported, then did not exit: was the communicator aborted?\n");
+}
+END_TEST
+
+/* One rank under mpirun (`test --mpi-rank`): the body of every rank, its
+ * inputs' seed from the job's name (the same in every rank, new each job). */
+static int mpi_rank_main(void)
+{
+    wb_rank r;
+    char msg[WB_LAUNCH_MSG] = "";
+    if (wb_rank_from_env(&r, msg, sizeof msg) != 0) {
+        fprintf(stderr, ">>> %s\n", msg);
+        return 2;
+    }
+    uint64_t seed = 1469598103934665603ULL; /* FNV-1a of the broadcast file's name, which holds the job id */
+    for (const char *c = r.file; *c; c++) seed = (seed ^ (unsigned char)*c) * 1099511628211ULL;
+    body_arg a = { seed >> 8, 60, -1, 1, -1 };
+    int bad = body_run(&r, &a, msg, sizeof msg);
+    return bad ? 1 : 0;
+}
+
 static const wb_test TESTS[] = {
     { "w47.shards", WB_T(shard_tiling), WB_CPU, WB_COUNT(KS) },
     { "w47.shards", WB_T(shard_collectives_simulated), WB_CPU, 8 },
@@ -416,6 +489,11 @@ static const wb_test TESTS[] = {
     { "w47.dead-peer", WB_T(ranks_dead_peer), WB_GPU, 0 },
     { "w47.collectives-2gpu", WB_T(collectives_all_gpus), WB_GPU, WB_COUNT(COUNTS) },
     { "w47.ranks-2gpu", WB_T(ranks_all_gpus), WB_GPU, 0 },
+    { "w47.killed-peer", WB_T(ranks_killed_peer), WB_GPU, 0 },
 };
 
-int main(int argc, char **argv) { return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS); }
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--mpi-rank") == 0) return mpi_rank_main();
+    return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS);
+}
