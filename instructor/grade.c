@@ -33,7 +33,7 @@
  *   5. run on the GPU, one sandboxed process per checkpoint (CK_RUN_CASE;
  *      Check's fork mode on, so each test runs in its own child): first the
  *      correctness checkpoints (no target), those of up to --gpu-share
- *      students at a time (default 1: every run alone), one student's runs one after
+ *      students at a time (default 4), one student's runs one after
  *      another; a shared run's PASS stands, and its FAIL on wrong values;
  *      anything else is run again alone and only that counts (grade_shared, grade_run.c: a neighbour
  *      can cost time, never marks); then every speed checkpoint alone on
@@ -132,7 +132,7 @@ int grade_main(int argc, char **argv)
     G.limit = 120;
     G.build_limit = 300;
     G.jobs = 8;
-    G.gpu_share = 1; /* every run alone until sharing has graded a class on a GPU (README) */
+    G.gpu_share = 4; /* four students' correctness runs at once: graded the class of 30 on an H100 (README step 6) */
     char weeks[2000] = "";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;

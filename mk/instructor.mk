@@ -50,9 +50,9 @@ GRADEBOOK ?= $(BUILD)/instructor/gradebook.csv
 SEED ?= 20261122
 LIMIT ?= 120
 JOBS ?= 8
-# students whose correctness runs share the GPU at once (grade.c, step 5): 1, every run alone, until
-# sharing has graded a class on a GPU; the tests without a GPU grade the fixture class with 4
-GPU_SHARE ?= 1
+# students whose correctness runs share the GPU at once (grade.c, step 5; instructor/README.md step 6
+# has the H100 figures); 1 runs every run alone
+GPU_SHARE ?= 4
 abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
