@@ -1,5 +1,7 @@
 /* test_week08.c — week 08's checkpoints: last-block reduction, grid sync,
- * warp-vote compaction, a lock-free stack. Many seeds: WB_SEED=random. */
+ * warp-vote compaction, a lock-free stack, the message-passing litmus
+ * (release/acquire at device and block scope) and atomics with scopes.
+ * Many seeds: WB_SEED=random. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,6 +12,8 @@
 #include "gridsync.h"
 #include "lastblock.h"
 #include "lfstack.h"
+#include "litmus.h"
+#include "tally.h"
 #include "vote.h"
 
 static const size_t SIZES[] = { 0, 1, 2, 31, 255, 256, 257, 2047, 2049, 65537, 1000003, 2000000 };
@@ -179,6 +183,176 @@ START_TEST(stack_push_pop)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- litmus
+ *
+ * A litmus test on a GPU is probabilistic: a missing fence MAY show as a
+ * stale read, and may not in any number of rounds. The checkpoints therefore
+ * judge only what the memory model forbids: with release/acquire at a scope
+ * that holds both threads a stale read never happens, so a correct solution
+ * cannot fail by chance; a wrong one is caught when it shows one, or at once
+ * when it delivers nothing (every data and flag must hold the round's value
+ * afterwards, every reader must write what it saw). The stale reads of the
+ * unordered demonstrations are reported (wb_report), never judged. */
+
+typedef struct {
+    size_t reads, raised, stale; /* reader records, flags seen raised, raised flags with old data */
+} mp_count;
+
+/* `rounds` rounds of `kind` on npairs pairs, fresh round values. 0, or 1 and
+ * *err says what is wrong (a record not written, a value no writer stored, a
+ * message not delivered). Stale reads are counted, not judged. */
+static int mp_run(wb_rng *rng, size_t npairs, int kind, int rounds, mp_count *c, char *err, size_t errsz)
+{
+    memset(c, 0, sizeof *c);
+    err[0] = 0;
+    wb_dout data_o, flag_o, seen_o;
+    unsigned int *ddata = wb_dout_alloc(&data_o, "data", npairs * 4, 0), *dflag = wb_dout_alloc(&flag_o, "flag", npairs * 4, 0),
+                 *dseen = wb_dout_alloc(&seen_o, "seen", 2 * npairs * 4, 0);
+    unsigned int *hd = wb_hmalloc(npairs * 4 + 4), *hf = wb_hmalloc(npairs * 4 + 4), *hs = wb_hmalloc(2 * npairs * 4 + 4);
+    unsigned int base = (unsigned int)wb_rng_int(rng, 1, 1 << 30); /* never near the poison 0xFFFFFFFF */
+    for (size_t p = 0; p < npairs; p++) hd[p] = hf[p] = base - 1;
+    wb_h2d(ddata, hd, npairs * 4);
+    wb_h2d(dflag, hf, npairs * 4);
+    char what[96];
+    for (int k = 0; k < rounds && !err[0]; k++) {
+        unsigned int r = base + (unsigned int)k;
+        wb_dout_poison(&seen_o);
+        WB_CUDA(mp_round(ddata, dflag, dseen, npairs, r, kind));
+        snprintf(what, sizeof what, "npairs=%zu, round %d", npairs, k + 1);
+        wb_expect_dout_guards(&seen_o, hs, what);
+        wb_expect_dout_guards(&data_o, hd, what);
+        wb_expect_dout_guards(&flag_o, hf, what);
+        for (size_t p = 0; p < npairs; p++) {
+            unsigned int f = hs[2 * p], d = hs[2 * p + 1];
+            if (f == 0xFFFFFFFFu && d == 0xFFFFFFFFu) {
+                snprintf(err, errsz, "%s: pair %zu: the reader wrote nothing (seen[] still holds the poison)", what, p);
+                break;
+            }
+            if ((f != r && f != r - 1) || (d != r && d != r - 1)) {
+                snprintf(err, errsz, "%s: pair %zu: the reader saw flag %u, data %u; only %u (before) or %u (this round) were ever stored",
+                         what, p, f, d, r - 1, r);
+                break;
+            }
+            if (hd[p] != r || hf[p] != r) {
+                snprintf(err, errsz, "%s: pair %zu: after the round data = %u, flag = %u, expected both %u (the writer did not publish)",
+                         what, p, hd[p], hf[p], r);
+                break;
+            }
+            c->reads++;
+            c->raised += f == r;
+            c->stale += f == r && d != r;
+        }
+    }
+    wb_dout_free(&data_o), wb_dout_free(&flag_o), wb_dout_free(&seen_o);
+    free(hd), free(hf), free(hs);
+    return err[0] != 0;
+}
+
+static void check_mp(wb_rng *rng, size_t npairs, int kind, int rounds)
+{
+    mp_count c;
+    char err[300];
+    if (mp_run(rng, npairs, kind, rounds, &c, err, sizeof err))
+        ck_abort_msg("%s (seed %llu)", err, (unsigned long long)wb_base_seed());
+    printf("  npairs=%zu, %d rounds: flag seen raised in %zu of %zu reads, %zu stale\n", npairs, rounds, c.raised, c.reads,
+           c.stale);
+    ck_assert_msg(c.stale == 0,
+                  "npairs=%zu (seed %llu): %zu of %zu reads saw the flag raised and OLD data: the release/acquire pair "
+                  "does not order data before flag (or its scope does not hold both threads)",
+                  npairs, (unsigned long long)wb_base_seed(), c.stale, c.raised);
+}
+
+static const size_t MP_SIZES[] = { 1, 2, 31, 127, 128, 129, 255, 256, 257, 4097, 65537, (size_t)1 << 20 };
+
+START_TEST(mp_device_sizes)
+{
+    wb_rng rng = WB_RNG();
+    check_mp(&rng, MP_SIZES[_i], MP_DEVICE, MP_SIZES[_i] > 100000 ? 4 : 16);
+}
+END_TEST
+
+START_TEST(mp_block_sizes)
+{
+    wb_rng rng = WB_RNG();
+    check_mp(&rng, MP_SIZES[_i], MP_BLOCK, MP_SIZES[_i] > 100000 ? 4 : 16);
+}
+END_TEST
+
+/* The demonstration: your device-scope version must be clean first, then the
+ * unordered versions run the same rounds and their stale reads are reported.
+ * Zero stale reads there proves nothing: the model allows them, the hardware
+ * need not show them. */
+START_TEST(mp_demo)
+{
+    enum { NP = 1 << 18, ROUNDS = 32 };
+    wb_rng rng = WB_RNG();
+    mp_count c;
+    char err[300], fig[400];
+    if (mp_run(&rng, NP, MP_DEVICE, ROUNDS, &c, err, sizeof err)) ck_abort_msg("%s (seed %llu)", err, (unsigned long long)wb_base_seed());
+    ck_assert_msg(c.stale == 0, "release/acquire at device scope: %zu stale reads of %zu raised flags (seed %llu)", c.stale,
+                  c.raised, (unsigned long long)wb_base_seed());
+    int len = snprintf(fig, sizeof fig, "stale reads / flags seen raised over %d x %d pairs: release/acquire %zu/%zu", ROUNDS,
+                       NP, c.stale, c.raised);
+    static const struct { int kind; const char *name; } DEMOS[] = {
+        { MP_DEMO_PLAIN, "plain+volatile" }, { MP_DEMO_RELAXED, "relaxed" }, { MP_DEMO_NARROW, "block scope across blocks" } };
+    for (size_t k = 0; k < WB_COUNT(DEMOS); k++) {
+        if (mp_run(&rng, NP, DEMOS[k].kind, ROUNDS, &c, err, sizeof err))
+            len += snprintf(fig + len, sizeof fig - len, ", %s: no figure", DEMOS[k].name), printf("  %s: %s\n", DEMOS[k].name, err);
+        else
+            len += snprintf(fig + len, sizeof fig - len, ", %s %zu/%zu", DEMOS[k].name, c.stale, c.raised);
+        if (len >= (int)sizeof fig) len = (int)sizeof fig - 1;
+    }
+    printf("  %s\n", fig);
+    wb_report(fig);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- tally */
+
+static const unsigned int TALLY_BINS[] = { 1, 2, 31, 256, 257, 4096, TALLY_SHARED_MAX, 65537, 1u << 20 };
+
+static void check_tally(wb_rng *rng, size_t n, unsigned int nbins, int skew)
+{
+    unsigned int *keys = wb_hmalloc(n * 4 + 4), *ref = wb_hmalloc((size_t)nbins * 4), *got = wb_hmalloc((size_t)nbins * 4);
+    wb_fill_u32(rng, keys, n, nbins);
+    if (skew) { /* half the keys on one bin: the hot address of a real histogram */
+        unsigned int hot = (unsigned int)wb_rng_int(rng, 0, nbins - 1);
+        for (size_t i = 0; i < n; i += 2) keys[i] = hot;
+    }
+    memset(ref, 0, (size_t)nbins * 4);
+    for (size_t i = 0; i < n; i++) ref[keys[i]]++;
+    unsigned int *dkeys = wb_dcopy(keys, n * 4);
+    wb_dout c;
+    unsigned int *dc = wb_dout_alloc(&c, "counts", (size_t)nbins * 4, 0);
+    char what[96];
+    snprintf(what, sizeof what, "tally_device, n=%zu, %u bins%s", n, nbins, skew ? ", half the keys on one bin" : "");
+    WB_CUDA(tally_device(dkeys, n, dc, nbins));
+    wb_expect_dout_u32(&c, ref, nbins, what);
+    wb_dout_poison(&c);
+    snprintf(what, sizeof what, "tally_block, n=%zu, %u bins%s", n, nbins, skew ? ", half the keys on one bin" : "");
+    cudaError_t e = tally_block(dkeys, n, dc, nbins);
+    if (nbins <= TALLY_SHARED_MAX) {
+        WB_CUDA(e);
+        wb_expect_dout_u32(&c, ref, nbins, what);
+    } else {
+        ck_assert_msg(e == cudaErrorInvalidValue, "%s: returned %s, expected cudaErrorInvalidValue (too many bins for shared memory)",
+                      what, cudaGetErrorName(e));
+        wb_expect_dout_guards(&c, got, what);
+        ck_assert_msg(wb_count_not_byte(got, (size_t)nbins * 4, 0xFF) == 0, "%s: wrote counts though it refused the bins", what);
+    }
+    wb_dfree(dkeys), wb_dout_free(&c);
+    free(keys), free(ref), free(got);
+}
+
+START_TEST(tally_sizes)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = SIZES[_i % WB_COUNT(SIZES)];
+    check_tally(&rng, n, TALLY_BINS[_i % WB_COUNT(TALLY_BINS)], 0);
+    check_tally(&rng, n, (unsigned int)wb_rng_int(&rng, 1, 1 << 20), _i & 1);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- benchmarks (no targets) */
 
 enum { SEED_X = 81 };
@@ -250,16 +424,104 @@ static double bench_compact(void)
     return wb_bench_ratio(&r);
 }
 
+/* The contention sweep: n keys spread over nbins counters, from 1 (every
+ * atomic on one address) to 2^20, both scopes. GB/s counts the keys read;
+ * one key is one atomic, so updates/s = GB/s / 4. No target: the figure is
+ * the shape of the curve. */
+typedef struct {
+    unsigned int *dkeys, *dcounts, *keys, *ref, *keys2, *ref2, nbins;
+    size_t n;
+    int block, alt; /* tally_block; the spot check's inputs are on the device */
+} ct_ctx;
+
+static void ct_work(void *p)
+{
+    ct_ctx *c = p;
+    WB_CUDA((c->block ? tally_block : tally_device)(c->dkeys, c->n, c->dcounts, c->nbins));
+}
+
+static void ct_fill(unsigned int *keys, unsigned int *ref, size_t n, unsigned int nbins, unsigned long long salt)
+{
+    wb_rng rng;
+    wb_rng_seed(&rng, wb_base_seed() ^ (salt * 0x9E3779B97F4A7C15ull) ^ nbins);
+    wb_fill_u32(&rng, keys, n, nbins);
+    memset(ref, 0, (size_t)nbins * 4);
+    for (size_t i = 0; i < n; i++) ref[keys[i]]++;
+}
+
+static void ct_fresh(void *p, unsigned long long salt)
+{
+    ct_ctx *c = p;
+    if (salt) ct_fill(c->keys2, c->ref2, c->n, c->nbins, salt);
+    wb_h2d(c->dkeys, salt ? c->keys2 : c->keys, c->n * 4);
+    wb_dpoison(c->dcounts, (size_t)c->nbins * 4);
+    c->alt = salt != 0;
+}
+
+static int ct_check(void *p, char *why, size_t size)
+{
+    ct_ctx *c = p;
+    unsigned int *got = wb_hmalloc((size_t)c->nbins * 4);
+    wb_sync();
+    wb_d2h(got, c->dcounts, (size_t)c->nbins * 4);
+    wb_cmp cmp;
+    size_t bad = wb_compare_u32("counts", got, c->alt ? c->ref2 : c->ref, c->nbins, &cmp);
+    if (bad) snprintf(why, size, "%s", cmp.msg);
+    free(got);
+    return bad != 0;
+}
+
+static double bench_contention(void)
+{
+    static const unsigned int NB[] = { 1, 4, 32, 256, 2048, TALLY_SHARED_MAX, 65536, 1u << 20 };
+    size_t n = (size_t)1 << 24, bytes = n * 4;
+    double copy = wb_yard_copy_gbps(bytes);
+    int rows = 0, valid = 0;
+    ct_ctx c = { wb_dmalloc(bytes), wb_dmalloc((size_t)NB[WB_COUNT(NB) - 1] * 4), wb_hmalloc(bytes), NULL, wb_hmalloc(bytes),
+                 NULL, 0, n, 0, 0 };
+    for (size_t b = 0; b < WB_COUNT(NB); b++) {
+        c.nbins = NB[b];
+        c.ref = wb_hmalloc((size_t)c.nbins * 4), c.ref2 = wb_hmalloc((size_t)c.nbins * 4);
+        ct_fill(c.keys, c.ref, n, c.nbins, 0);
+        for (c.block = 0; c.block < 2; c.block++) {
+            if (c.block && c.nbins > TALLY_SHARED_MAX) continue;
+            char variant[64];
+            snprintf(variant, sizeof variant, "%s scope, %u bins", c.block ? "block" : "device", c.nbins);
+            wb_bench_row r = { .exercise = "tally", .variant = variant, .n = n, .bytes = (double)bytes, .unit = "GB/s",
+                               .yard_name = "COPY", .yard = copy };
+            wb_bench_opts o = WB_BENCH_DEFAULTS;
+            o.fresh = ct_fresh, o.check = ct_check;
+            ct_fresh(&c, 0);
+            wb_time(ct_work, &c, &o, &r.t);
+            r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+            char why[200];
+            if (ct_check(&c, why, sizeof why)) wb_bench_invalid(&r, why);
+            else valid++;
+            rows++;
+            wb_bench_emit(&r);
+        }
+        free(c.ref), free(c.ref2);
+    }
+    wb_dfree(c.dkeys), wb_dfree(c.dcounts);
+    free(c.keys), free(c.keys2);
+    return rows ? (double)valid / rows : 0;
+}
+
 static const wb_test TESTS[] = {
     { "w08.lastblock", WB_T(lastblock_exact_deterministic), WB_GPU, WB_COUNT(SIZES) },
     { "w08.gridsync", WB_T(center_sizes), WB_GPU, WB_COUNT(SIZES) + 4 },
     { "w08.vote", WB_T(compact_sizes), WB_GPU, WB_COUNT(SIZES) + 4 },
     { "w08.lockfree", WB_T(stack_push_pop), WB_GPU, 7 },
+    { "w08.mp-device", WB_T(mp_device_sizes), WB_GPU, WB_COUNT(MP_SIZES) },
+    { "w08.mp-device", WB_T(mp_demo), WB_GPU, 0 },
+    { "w08.mp-block", WB_T(mp_block_sizes), WB_GPU, WB_COUNT(MP_SIZES) },
+    { "w08.tally", WB_T(tally_sizes), WB_GPU, WB_COUNT(SIZES) + 6 },
 };
 
 static const wb_benchmark BENCHES[] = {
     { "lastblock", bench_lastblock },
     { "compact", bench_compact },
+    { "contention", bench_contention },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
