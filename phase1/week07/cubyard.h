@@ -1,6 +1,7 @@
-/* cubyard.h — week 07, given: CUB on the same data, the yardsticks
- * (support/cubyard.cu). Each pair: workspace bytes, then the call (default
- * stream, asynchronous). Allocate the workspace outside any timed region. */
+/* cubyard.h — week 07, given: CUB on the same data, the yardsticks, and the
+ * benchmarks' random inputs (support/cubyard.cu). Each CUB pair: workspace
+ * bytes, then the call (default stream, asynchronous). Allocate the
+ * workspace outside any timed region. */
 #ifndef CUBYARD_H
 #define CUBYARD_H
 
@@ -21,6 +22,10 @@ cudaError_t w07_cub_hist(void *tmp, size_t tmp_bytes, const unsigned char *x, un
 /* Random bytes on the device for the histogram benchmark: a hash of (seed,
  * i), all 256 values when skew == 0, only the values 0..3 when skew != 0. */
 cudaError_t w07_fill_bytes(unsigned char *d, size_t n, unsigned long long seed, int skew);
+
+/* Random 32-bit words on the device for the atomics benchmarks: a hash of
+ * (seed, i), taken modulo `mod` when mod != 0 (keys 0 .. mod-1). */
+cudaError_t w07_fill_u32(unsigned int *d, size_t n, unsigned long long seed, unsigned int mod);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* hist.cu — week 07, exercise 4: a histogram of bytes.
+/* hist.cu — week 07, exercise 3: a histogram of bytes.
  *
  * global: one atomicAdd per byte on 256 counters in L2: every warp of the
  *   GPU contends for the same few cache lines; throughput is set by the

@@ -1,4 +1,4 @@
-/* reduce.cu — week 07, exercise 2: a sum, six versions (Mark Harris's
+/* reduce.cu — week 07, exercise 1: a sum, six versions (Mark Harris's
  * "Optimizing parallel reduction in CUDA", brought up to date).
  *
  * v1 interleaved addressing: `tid % (2*s) == 0` scatters the active threads

@@ -1,5 +1,6 @@
-/* test_week07.c — week 07's checkpoints: SAXPY, six reductions, three
- * scans, three histograms, two matmuls; CUB and cuBLAS as yardsticks. */
+/* test_week07.c — week 07's checkpoints: six reductions, three scans, three
+ * histograms, warp-aggregated global atomics (compaction, key counts), two
+ * matmuls; CUB, cuBLAS and the given naive atomics as yardsticks. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -8,11 +9,11 @@
 #include <cublas_v2.h>
 
 #include "wb_test.h"
+#include "atomics.h"
 #include "cubyard.h"
 #include "hist.h"
 #include "matmul.h"
 #include "reduce.h"
-#include "saxpy.h"
 #include "scan.h"
 
 static const size_t SIZES[] = { 0, 1, 2, 31, 255, 256, 257, 511, 512, 513, 1023, 1025, 4095, 4097, 65537, 1000003, 2000000 };
@@ -23,46 +24,6 @@ static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
 {
     for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
 }
-
-/* ---------------------------------------------------------------- saxpy */
-
-/* SAXPY on n fresh random elements, x starting ox elements into its buffer
- * and y oy elements into a guarded one (its n values copied in, the poison
- * around them); with specials, NaN and both infinities among them. */
-static void check_saxpy(wb_rng *rng, size_t n, size_t ox, size_t oy, int specials)
-{
-    float *hx = wb_hmalloc((n + ox) * 4), *hy = wb_hmalloc((n + oy) * 4);
-    double *ref = wb_hmalloc(n * 8);
-    float a = (float)(wb_rng_unit(rng) * 4 - 2);
-    wb_fill_uniform_f32(rng, hx, n + ox, -10, 10);
-    wb_fill_uniform_f32(rng, hy, n + oy, -10, 10);
-    if (specials && n >= 3) hx[ox] = NAN, hy[oy + 1] = INFINITY, hx[ox + n - 1] = -INFINITY;
-    for (size_t i = 0; i < n; i++) ref[i] = (double)a * hx[ox + i] + hy[oy + i];
-    float *dx = wb_dcopy(hx, (n + ox) * 4);
-    wb_dout y;
-    float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
-    wb_h2d(dy, hy + oy, n * 4);
-    WB_CUDA(saxpy(n, a, dx ? dx + ox : NULL, dy));
-    char what[96];
-    snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu, a=%g", n, ox, oy, a);
-    wb_expect_dout_f32_f64(&y, ref, n, 1e-5, 1e-6, what);
-    wb_dfree(dx), wb_dout_free(&y);
-    free(hx), free(hy), free(ref);
-}
-
-START_TEST(saxpy_sizes)
-{
-    wb_rng rng = WB_RNG();
-    check_saxpy(&rng, SIZES[_i], 0, 0, _i % 3 == 0);
-}
-END_TEST
-
-START_TEST(saxpy_offsets)
-{
-    wb_rng rng = WB_RNG();
-    check_saxpy(&rng, (size_t)wb_rng_int(&rng, 100, 200000), (size_t)(_i & 3), (size_t)(_i >> 2), 0);
-}
-END_TEST
 
 /* ---------------------------------------------------------------- reduce */
 
@@ -243,6 +204,125 @@ START_TEST(hist_exact)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- atomics */
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Random words in [0, 2^32 - 2]: never 0xFFFFFFFF, the poison, so an
+ * element of out that was written shows. */
+static uint32_t rand_word(wb_rng *rng) { return (uint32_t)(wb_rng_u64(rng) % 0xFFFFFFFFu); }
+
+/* Compaction of n fresh random words, x starting `off` words into its
+ * buffer. kind 0: half kept; 1: all; 2: none; 3: one in 64; 4: runs of kept
+ * and dropped words (whole warps of each, and warps that mix). The count
+ * must be exact, the kept words equal as a multiset (both sides sorted: the
+ * order is free), out past the count still poisoned, nothing outside out or
+ * the count written. */
+static void check_compact(wb_rng *rng, size_t n, size_t off, int kind)
+{
+    static const char *const KIND[5] = { "half kept", "all kept", "none kept", "1 in 64 kept", "runs" };
+    uint32_t *hx = wb_hmalloc((n + off + 1) * 4), *ref = wb_hmalloc((n + 1) * 4), *got = wb_hmalloc((n + 1) * 4);
+    uint32_t thresh = kind == 1 ? 0xFFFFFFFFu : kind == 2 ? 0 : kind == 3 ? 1u << 26 : 1u << 31;
+    int keep = 1;
+    for (size_t i = 0; i < n + off; i++) {
+        hx[i] = rand_word(rng);
+        if (kind == 4) {
+            if (wb_rng_int(rng, 0, 39) == 0) keep = !keep;
+            hx[i] = keep ? hx[i] >> 1 : (hx[i] >> 1) | (1u << 31);
+            if (hx[i] == 0xFFFFFFFFu) hx[i]--;
+        }
+    }
+    size_t nref = 0;
+    for (size_t i = 0; i < n; i++)
+        if (hx[off + i] < thresh) ref[nref++] = hx[off + i];
+    uint32_t *dx = wb_dcopy(hx, (n + off) * 4);
+    wb_dout out, cnt;
+    unsigned int *dout = wb_dout_alloc(&out, "out", n * 4, 0), *dcnt = wb_dout_alloc(&cnt, "count", 4, 0);
+    WB_CUDA(compact_warp(dx ? dx + off : NULL, n, thresh, dout, dcnt));
+    char what[96];
+    snprintf(what, sizeof what, "compact_warp, n=%zu, x+%zu, %s", n, off, KIND[kind]);
+    uint32_t count;
+    wb_expect_dout_guards(&cnt, &count, what);
+    wb_expect_dout_guards(&out, got, what);
+    ck_assert_msg(count == nref, "%s (seed %llu): count %u, expected %zu", what, (unsigned long long)wb_base_seed(),
+                  count, nref);
+    size_t past = 0;
+    for (size_t i = nref; i < n; i++) past += got[i] != 0xFFFFFFFFu;
+    ck_assert_msg(past == 0, "%s (seed %llu): %zu elements of out past the count (%zu) were written", what,
+                  (unsigned long long)wb_base_seed(), past, nref);
+    qsort(got, nref, 4, cmp_u32);
+    qsort(ref, nref, 4, cmp_u32);
+    wb_cmp cmp;
+    wb_compare_u32("out, sorted", got, ref, nref, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    wb_dfree(dx), wb_dout_free(&out), wb_dout_free(&cnt);
+    free(hx), free(ref), free(got);
+}
+
+START_TEST(compact_sizes)
+{
+    wb_rng rng = WB_RNG();
+    check_compact(&rng, SIZES[_i], (size_t)(_i % 4), _i % 5);
+}
+END_TEST
+
+START_TEST(compact_kinds)
+{
+    wb_rng rng = WB_RNG();
+    check_compact(&rng, (size_t)wb_rng_int(&rng, 100000, 5000000), (size_t)wb_rng_int(&rng, 0, 3), _i);
+}
+END_TEST
+
+/* n keys (starting `off` words into their buffer), nkeys counters. */
+static const struct { size_t n; unsigned nkeys; } KC[] = {
+    { 0, 1 },        { 1, 1 },          { 31, 1 },         { 32, 2 },           { 33, 3 },
+    { 1000, 1 },     { 1000, 32 },      { 4097, 33 },      { 65537, 256 },      { 65537, 1 },
+    { 1000003, 4 },  { 1000003, 4097 }, { 1000003, 65536 }, { (1 << 22) + 5, 1 }, { (1 << 22) + 5, 1000003 },
+    { 1000, 0 },
+};
+
+/* keycount_warp on fresh random keys: mode 0 uniform over 0..nkeys-1; 1 a
+ * hot key three times in four; 2 runs of one key. One key in 32 is out of
+ * range (nkeys and more, up to 0xFFFFFFFF) and must not be counted. The
+ * counts must be exact, from poisoned counters (the function zeroes them). */
+START_TEST(keycount_exact)
+{
+    static const char *const MODE[3] = { "uniform keys", "a hot key", "runs of one key" };
+    wb_rng rng = WB_RNG();
+    size_t n = KC[_i].n, off = (size_t)(_i % 4);
+    unsigned nkeys = KC[_i].nkeys;
+    int mode = _i % 3;
+    uint32_t *hk = wb_hmalloc((n + off + 1) * 4), *ref = wb_hmalloc(((size_t)nkeys + 1) * 4);
+    uint32_t hot = nkeys ? (uint32_t)wb_rng_int(&rng, 0, nkeys - 1) : 0, run = hot;
+    for (size_t i = 0; i < n + off; i++) {
+        uint32_t k = nkeys ? (uint32_t)wb_rng_int(&rng, 0, nkeys - 1) : 0;
+        if (mode == 1 && wb_rng_int(&rng, 0, 3)) k = hot;
+        if (mode == 2) {
+            if (wb_rng_int(&rng, 0, 49) == 0) run = k;
+            k = run;
+        }
+        if (wb_rng_int(&rng, 0, 31) == 0) k = wb_rng_int(&rng, 0, 1) ? 0xFFFFFFFFu : nkeys + (uint32_t)wb_rng_int(&rng, 0, 40);
+        hk[i] = k;
+    }
+    memset(ref, 0, ((size_t)nkeys + 1) * 4);
+    for (size_t i = 0; i < n; i++)
+        if (hk[off + i] < nkeys) ref[hk[off + i]]++;
+    uint32_t *dk = wb_dcopy(hk, (n + off) * 4);
+    wb_dout counts;
+    unsigned int *dc = wb_dout_alloc(&counts, "counts", (size_t)nkeys * 4, 0);
+    WB_CUDA(keycount_warp(dk ? dk + off : NULL, n, nkeys, dc));
+    char what[96];
+    snprintf(what, sizeof what, "keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys, MODE[mode]);
+    wb_expect_dout_u32(&counts, ref, nkeys, what);
+    wb_dfree(dk), wb_dout_free(&counts);
+    free(hk), free(ref);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- matmul */
 
 static void check_matmul(wb_rng *rng, int M, int N, int K)
@@ -283,48 +363,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- benchmarks */
 
-enum { SEED_X = 71, SEED_Y = 72, SEED_A = 73, SEED_B = 74, SEED_H = 75 };
-
-typedef struct { const float *x; float *y; size_t n; float a; } sx_ctx;
-
-static void sx_work(void *p)
-{
-    sx_ctx *c = p;
-    WB_CUDA(saxpy(c->n, c->a, c->x, c->y));
-}
-
-/* The benchmark runs saxpy k times on the same y: y_k = y_0 + k a x. With
- * a = 2^-10 and integer x and y (below), every y_k is exact. */
-static double sx_expect(size_t i, const void *ctx)
-{
-    double calls = *(const double *)ctx;
-    double x = floor(wb_hash_uniform_f32(SEED_X, i, -64, 64)), y = floor(wb_hash_uniform_f32(SEED_Y, i, -64, 64));
-    return y + calls * x / 1024.0;
-}
-
-
-static double bench_saxpy(void)
-{
-    size_t bytes = wb_bench_bytes(), n = bytes / 4;
-    sx_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 1.0f / 1024 };
-    /* integer-valued inputs made on the host from the same hash */
-    float *h = wb_hmalloc(bytes);
-    for (size_t i = 0; i < n; i++) h[i] = floorf(wb_hash_uniform_f32(SEED_X, i, -64, 64));
-    wb_h2d((float *)c.x, h, bytes);
-    for (size_t i = 0; i < n; i++) h[i] = floorf(wb_hash_uniform_f32(SEED_Y, i, -64, 64));
-    wb_h2d(c.y, h, bytes);
-    free(h);
-    double copy = wb_yard_copy_gbps(bytes);
-    wb_bench_row r = { .exercise = "saxpy", .variant = "grid-stride float4", .n = n, .bytes = 12.0 * n, .flops = 2.0 * n,
-                       .unit = "GB/s", .yard_name = "COPY", .yard = copy };
-    wb_time(sx_work, &c, NULL, &r.t);
-    r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
-    wb_cmp cmp;
-    double calls = 3.0 + (double)r.t.n; /* warm-up runs + samples: each added a x once */
-    if (wb_dverify_f32("y", c.y, n, sx_expect, &calls, 1 << 14, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
-    wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_headline(&r);
-}
+enum { SEED_X = 71, SEED_A = 73, SEED_B = 74, SEED_H = 75, SEED_K = 76, SEED_C = 77 };
 
 typedef struct { const float *x; float *out; size_t n; int v; void *tmp; size_t tmp_bytes; } rd_ctx;
 
@@ -498,6 +537,205 @@ static double bench_hist(void)
     return ratio;
 }
 
+/* ---- atomics: the contention sweeps ---- */
+
+/* keys on the device (hash of seed, i, modulo nkeys), counted on the host */
+typedef struct {
+    unsigned int *keys, *counts;
+    size_t n;
+    unsigned nkeys;
+    int warp;             /* 0: keycount_naive (given), 1: keycount_warp (yours) */
+    uint32_t *hk, *fresh_ref; /* host buffers: n keys, nkeys counts */
+} kc_ctx;
+
+static void kc_work(void *p)
+{
+    kc_ctx *c = p;
+    WB_CUDA(c->warp ? keycount_warp(c->keys, c->n, c->nkeys, c->counts) : keycount_naive(c->keys, c->n, c->nkeys, c->counts));
+}
+
+/* The counts of the keys now on the device, counted on the host. */
+static void kc_host_counts(kc_ctx *c, uint32_t *ref)
+{
+    wb_d2h(c->hk, c->keys, c->n * 4);
+    memset(ref, 0, (size_t)c->nkeys * 4);
+    for (size_t i = 0; i < c->n; i++) ref[c->hk[i]]++;
+}
+
+/* 1 (with the first wrong counter in why) unless counts equal ref. */
+static int kc_verify(const kc_ctx *c, const uint32_t *ref, char *why, size_t size)
+{
+    uint32_t *got = wb_hmalloc((size_t)c->nkeys * 4);
+    wb_d2h(got, c->counts, (size_t)c->nkeys * 4);
+    wb_cmp cmp;
+    int bad = wb_compare_u32("counts", got, ref, c->nkeys, &cmp) != 0;
+    if (bad) snprintf(why, size, "%s", cmp.msg);
+    free(got);
+    return bad;
+}
+
+static void kc_fresh(void *p, unsigned long long salt)
+{
+    kc_ctx *c = p;
+    WB_CUDA(w07_fill_u32(c->keys, c->n, SEED_K + salt, c->nkeys));
+    wb_dpoison(c->counts, (size_t)c->nkeys * 4);
+    if (salt) kc_host_counts(c, c->fresh_ref);
+}
+
+static int kc_check(void *p, char *why, size_t size)
+{
+    kc_ctx *c = p;
+    return kc_verify(c, c->fresh_ref, why, size);
+}
+
+/* The contention sweep: the given naive key count (one atomic per key) and
+ * yours (one per distinct key in a warp) on the same keys, for 1 to 2^20
+ * distinct keys; every output checked exactly against the host's counts.
+ * The headline is yours against the naive one at 1 key, where every atomic
+ * of the naive version lands on one address. */
+static double bench_keycount(void)
+{
+    static const unsigned K[] = { 1, 2, 4, 8, 32, 256, 4096, 65536, 1u << 20 };
+    size_t n = wb_bench_bytes() / 4;
+    unsigned kmax = K[WB_COUNT(K) - 1];
+    kc_ctx c = { wb_dmalloc(n * 4), wb_dmalloc((size_t)kmax * 4), n, 1, 0, wb_hmalloc(n * 4), wb_hmalloc((size_t)kmax * 4) };
+    uint32_t *ref = wb_hmalloc((size_t)kmax * 4);
+    double ratio = NAN;
+    for (size_t j = 0; j < WB_COUNT(K); j++) {
+        c.nkeys = K[j];
+        kc_fresh(&c, 0);
+        kc_host_counts(&c, ref);
+        double naive = NAN;
+        for (int w = 0; w < 2; w++) {
+            c.warp = w;
+            char var[64];
+            snprintf(var, sizeof var, "%s, %u key%s", w ? "warp-aggregated" : "naive", K[j], K[j] > 1 ? "s" : "");
+            wb_bench_row r = { .exercise = "keycount", .variant = var, .n = n, .bytes = 4.0 * n + 4.0 * K[j],
+                               .unit = "Gkeys/s", .yard_name = w ? "NAIVE" : NULL, .yard = naive };
+            wb_bench_opts o = WB_BENCH_DEFAULTS;
+            o.samples = w ? 20 : 10; /* the naive version at few keys is slow */
+            o.fresh = kc_fresh, o.check = kc_check;
+            wb_dpoison(c.counts, (size_t)K[j] * 4);
+            wb_time(kc_work, &c, &o, &r.t);
+            r.value = n / (r.t.median * 1e-3) / 1e9;
+            char why[200];
+            if (kc_verify(&c, ref, why, sizeof why)) wb_bench_invalid(&r, why);
+            if (!w) naive = r.invalid ? NAN : r.value;
+            if (w && j == 0) ratio = wb_bench_headline(&r);
+            else wb_bench_emit(&r);
+        }
+    }
+    wb_dfree(c.keys), wb_dfree(c.counts);
+    free(c.hk), free(c.fresh_ref), free(ref);
+    return ratio;
+}
+
+/* 64-bit mix of a word: the sum of mix(v) over a multiset of words is an
+ * order-free fingerprint of it. */
+static uint64_t word_mix(uint32_t v)
+{
+    uint64_t z = v * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+typedef struct {
+    unsigned int *x, *out, *count;
+    size_t n;
+    uint32_t thresh;
+    int warp;
+    uint32_t *h;                   /* host buffer of n words */
+    size_t want, fresh_want;       /* kept words of the first inputs, of the fresh ones */
+    uint64_t print, fresh_print;   /* their fingerprints */
+} cp_ctx;
+
+static void cp_work(void *p)
+{
+    cp_ctx *c = p;
+    WB_CUDA(c->warp ? compact_warp(c->x, c->n, c->thresh, c->out, c->count)
+                    : compact_naive(c->x, c->n, c->thresh, c->out, c->count));
+}
+
+/* How many words on the device are kept, and their fingerprint. */
+static size_t cp_host_ref(cp_ctx *c, uint64_t *print)
+{
+    wb_d2h(c->h, c->x, c->n * 4);
+    size_t k = 0;
+    uint64_t f = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (c->h[i] < c->thresh) k++, f += word_mix(c->h[i]);
+    *print = f;
+    return k;
+}
+
+/* 1 (and why) unless the count is `want` and out[0..want) are words below
+ * the threshold with the fingerprint `print`. */
+static int cp_verify(cp_ctx *c, size_t want, uint64_t print, char *why, size_t size)
+{
+    uint32_t count;
+    wb_d2h(&count, c->count, 4);
+    if (count != want) return snprintf(why, size, "count %u, expected %zu", count, want), 1;
+    wb_d2h(c->h, c->out, want * 4);
+    uint64_t f = 0;
+    size_t above = 0;
+    for (size_t i = 0; i < want; i++) f += word_mix(c->h[i]), above += c->h[i] >= c->thresh;
+    if (above) return snprintf(why, size, "%zu words of out are not below the threshold", above), 1;
+    if (f != print) return snprintf(why, size, "out does not hold the kept words (a multiset fingerprint differs)"), 1;
+    return 0;
+}
+
+static void cp_fresh(void *p, unsigned long long salt)
+{
+    cp_ctx *c = p;
+    WB_CUDA(w07_fill_u32(c->x, c->n, SEED_C + salt, 0));
+    wb_dpoison(c->out, c->n * 4);
+    wb_dpoison(c->count, 4);
+    if (salt) c->fresh_want = cp_host_ref(c, &c->fresh_print);
+}
+
+static int cp_check(void *p, char *why, size_t size)
+{
+    cp_ctx *c = p;
+    return cp_verify(c, c->fresh_want, c->fresh_print, why, size);
+}
+
+/* Stream compaction, kept fraction 0 to 1: the given naive filter (whose
+ * atomics ptxas already aggregates) and yours, on the same words; each
+ * output checked (count exact, a multiset fingerprint of the kept words).
+ * GB/s counts the words read and the words written. No checkpoint. */
+static double bench_compact(void)
+{
+    static const struct { uint32_t thresh; const char *name; } F[] = {
+        { 0, "none kept" }, { 1u << 27, "1/32 kept" }, { 1u << 31, "1/2 kept" }, { 0xFFFFFFFFu, "all kept" } };
+    size_t n = wb_bench_bytes() / 4;
+    cp_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(4), n, 0, 0, wb_hmalloc(n * 4), 0, 0, 0, 0 };
+    for (size_t j = 0; j < WB_COUNT(F); j++) {
+        c.thresh = F[j].thresh;
+        cp_fresh(&c, 0);
+        c.want = cp_host_ref(&c, &c.print);
+        double naive = NAN;
+        for (int w = 0; w < 2; w++) {
+            c.warp = w;
+            char var[64];
+            snprintf(var, sizeof var, "%s, %s", w ? "warp-aggregated" : "naive", F[j].name);
+            wb_bench_row r = { .exercise = "compact", .variant = var, .n = n, .bytes = 4.0 * n + 4.0 * c.want,
+                               .unit = "GB/s", .yard_name = w ? "NAIVE" : NULL, .yard = naive };
+            wb_bench_opts o = WB_BENCH_DEFAULTS;
+            o.fresh = cp_fresh, o.check = cp_check;
+            wb_time(cp_work, &c, &o, &r.t);
+            r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+            char why[200];
+            if (cp_verify(&c, c.want, c.print, why, sizeof why)) wb_bench_invalid(&r, why);
+            if (!w) naive = r.invalid ? NAN : r.value;
+            wb_bench_emit(&r);
+        }
+    }
+    wb_dfree(c.x), wb_dfree(c.out), wb_dfree(c.count);
+    free(c.h);
+    return NAN;
+}
+
 typedef struct { const float *A, *B; float *C; int n, v; cublasHandle_t h; } mm_ctx;
 
 static void mm_work(void *p)
@@ -571,9 +809,6 @@ START_TEST(matmul_vs_cublas)
 END_TEST
 
 static const wb_test TESTS[] = {
-    { "w07.saxpy", WB_T(saxpy_sizes), WB_GPU, WB_COUNT(SIZES) },
-    { "w07.saxpy", WB_T(saxpy_offsets), WB_GPU, 16 },
-    WB_SPEED("w07.saxpy-bw", bench_saxpy),
     { "w07.reduce", WB_T(reduce_exact), WB_GPU, WB_COUNT(SIZES) },
     { "w07.reduce", WB_T(reduce_float), WB_GPU, 4 },
     { "w07.reduce", WB_T(reduce_nan_inf), WB_GPU, 3 },
@@ -584,13 +819,19 @@ static const wb_test TESTS[] = {
     WB_SPEED("w07.scan-bw", bench_scan),
     { "w07.hist", WB_T(hist_exact), WB_GPU, 30 },
     WB_SPEED("w07.hist-bw", bench_hist),
+    { "w07.compact", WB_T(compact_sizes), WB_GPU, WB_COUNT(SIZES) },
+    { "w07.compact", WB_T(compact_kinds), WB_GPU, 5 },
+    { "w07.keycount", WB_T(keycount_exact), WB_GPU, WB_COUNT(KC) },
+    WB_SPEED("w07.keycount-speed", bench_keycount),
     { "w07.matmul", WB_T(matmul_shapes), WB_GPU, 9 },
     { "w07.matmul", WB_T(matmul_vs_cublas), WB_GPU, 0 },
 };
 
-/* Benchmarks that serve no speed checkpoint (matmul's figure is reported by
- * matmul_vs_cublas, with no target); `--bench` also runs every WB_SPEED one. */
+/* Benchmarks that serve no speed checkpoint (compact's sweep is a report;
+ * matmul's figure is reported by matmul_vs_cublas, with no target); `--bench`
+ * also runs every WB_SPEED one. */
 static const wb_benchmark BENCHES[] = {
+    { "compact", bench_compact },
     { "matmul", bench_matmul },
 };
 

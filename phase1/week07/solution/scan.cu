@@ -1,4 +1,4 @@
-/* scan.cu — week 07, exercise 3: inclusive scan, three ways.
+/* scan.cu — week 07, exercise 2: inclusive scan, three ways.
  *
  * scan_hs and scan_blelloch scan tiles inside one block each, write each
  * tile's total, scan the totals (the same function, recursively), then add

@@ -1,0 +1,62 @@
+/* atomics_naive.cu — week 07, given: the yardsticks of atomics.cu, one
+ * global atomic per kept element (compact) or per key (keycount), a
+ * grid-stride loop each. Contracts in atomics.h.
+ *
+ * Look at the SASS of compact_naive_kernel (make phase1/week07 sass): the
+ * counter's address is the same in every lane, and ptxas turns the
+ * per-lane atomicAdd into VOTEU.ANY, FLO, POPC, one ATOMG and a SHFL, the
+ * aggregation you write by hand. keycount_naive_kernel's address depends on
+ * the key, so it stays one REDG per lane. */
+#include <limits.h>
+#include "atomics.h"
+
+#define NBLOCK 256
+
+static __global__ void compact_naive_kernel(const unsigned int *__restrict__ x, size_t n, unsigned int thresh,
+                                            unsigned int *out, unsigned int *count)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned int v = x[i];
+        if (v < thresh) out[atomicAdd(count, 1u)] = v;
+    }
+}
+
+static __global__ void keycount_naive_kernel(const unsigned int *__restrict__ keys, size_t n, unsigned int nkeys,
+                                             unsigned int *counts)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned int k = keys[i];
+        if (k < nkeys) atomicAdd(&counts[k], 1u);
+    }
+}
+
+static unsigned blocks_for(size_t n)
+{
+    static int sms = 0;
+    if (!sms) {
+        int dev = 0;
+        cudaGetDevice(&dev);
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0) sms = 80;
+    }
+    size_t want = (n + NBLOCK - 1) / NBLOCK, cap = (size_t)sms * 8;
+    return (unsigned)(want < cap ? want : cap);
+}
+
+cudaError_t compact_naive(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out, unsigned int *count)
+{
+    if (n > UINT_MAX) return cudaErrorInvalidValue;
+    cudaError_t e = cudaMemsetAsync(count, 0, sizeof(unsigned int), 0);
+    if (e != cudaSuccess || n == 0) return e;
+    compact_naive_kernel<<<blocks_for(n), NBLOCK>>>(x, n, thresh, out, count);
+    return cudaGetLastError();
+}
+
+cudaError_t keycount_naive(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
+{
+    if (n > UINT_MAX) return cudaErrorInvalidValue;
+    if (nkeys == 0) return cudaSuccess;
+    cudaError_t e = cudaMemsetAsync(counts, 0, (size_t)nkeys * sizeof(unsigned int), 0);
+    if (e != cudaSuccess || n == 0) return e;
+    keycount_naive_kernel<<<blocks_for(n), NBLOCK>>>(keys, n, nkeys, counts);
+    return cudaGetLastError();
+}
