@@ -12,7 +12,13 @@
  *
  * Tolerance: products of halves are exact in float; only the float
  * accumulation errs, about sqrt(K) roundings of the running sum. A result
- * rounded through half (2^-11 relative) or a dropped product fails. */
+ * rounded through half (2^-11 relative) or a dropped product fails.
+ *
+ * Alignment: the interface promises any device pointers, so HGEMM_UNALIGNED
+ * runs shapes whose A and B start an odd number of halves (2-byte aligned)
+ * and whose C starts a few floats (4- or 8-byte aligned, never 16) past a
+ * 256-byte boundary, as gemm_check.h's `off` cases do for the SGEMM weeks: a
+ * float2/float4 store or a 16-byte load that trusts N alone fails here. */
 #ifndef PHASE5_HGEMM_CHECK_H
 #define PHASE5_HGEMM_CHECK_H
 
@@ -38,6 +44,15 @@ static const hgemm_shape HGEMM_SHAPES[] = {
     { 1, 1, 1 },     { 0, 5, 7 },     { 5, 0, 7 },      { 5, 7, 0 },       { 16, 8, 16 },    { 17, 33, 65 },
     { 128, 256, 32 }, { 129, 257, 33 }, { 256, 512, 96 }, { 333, 1000, 517 }, { 100, 3, 2000 }, { 64, 640, 4096 },
 };
+/* Shapes run on pointers off their allocation's 256-byte boundary: A and B
+ * start `off` halves in, C (and week 28's bias) `off` floats in. Full tiles
+ * with N a multiple of 8 (where only the pointer says the vector store is
+ * wrong), N even but not a multiple of 8, N odd, and C 8-byte but not 16-byte
+ * aligned (float2 stores fine, float4 and wmma stores not). */
+typedef struct { int M, N, K, off; } hgemm_offset_shape;
+static const hgemm_offset_shape HGEMM_UNALIGNED[] = {
+    { 128, 256, 32, 1 }, { 129, 258, 40, 3 }, { 33, 65, 17, 1 }, { 256, 512, 64, 2 }, { 1, 2, 3, 1 },
+};
 /* The shapes checked with a NaN in A and an infinity in B. */
 static const hgemm_shape HGEMM_SPECIAL[] = { { 40, 300, 50 }, { 256, 256, 64 } };
 /* Too large for a full CPU reference: checked at sampled elements. */
@@ -47,22 +62,25 @@ static const hgemm_shape HGEMM_LARGE[] = { { 2047, 2049, 2051 }, { 4096, 4096, 4
 enum { HGEMM_FINITE = 0, HGEMM_NAN_INF = 1 /* a NaN in A, +Inf in B */, HGEMM_NAN_PM_INF = 2 /* and -Inf in B */ };
 
 /* One case's inputs: fa, fb the values of the halves ha, hb (A is M x K, B
- * is K x N), ref = A B in double, dA, dB the device copies. */
+ * is K x N), ref = A B in double, dA, dB the device copies, each starting
+ * `off` halves past the start of its allocation (baseA, baseB). */
 typedef struct {
-    int M, N, K;
+    int M, N, K, off;
     float *fa, *fb;
-    uint16_t *ha, *hb, *dA, *dB;
+    uint16_t *ha, *hb, *dA, *dB, *baseA, *baseB;
     double *ref;
 } hgemm_case;
 
 /* A and B uniform in [-1, 1] from rng, then (when bias is not NULL) N bias
  * floats in [-2, 2], then the non-finite values `special` asks for; every
  * input rounded to half, the product in double on the CPU, A and B copied
- * to the device. */
-static inline void hgemm_case_open(hgemm_case *c, wb_rng *rng, int M, int N, int K, float *bias, int special)
+ * to the device `off` halves past a 256-byte boundary (off odd: 2-byte
+ * aligned only). */
+static inline void hgemm_case_open(hgemm_case *c, wb_rng *rng, int M, int N, int K, float *bias, int special,
+                                   int off)
 {
     size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    c->M = M, c->N = N, c->K = K;
+    c->M = M, c->N = N, c->K = K, c->off = off > 0 ? off : 0;
     c->fa = wb_hmalloc((na + 1) * 4), c->fb = wb_hmalloc((nb + 1) * 4);
     c->ha = wb_hmalloc((na + 1) * 2), c->hb = wb_hmalloc((nb + 1) * 2);
     float *fa = c->fa, *fb = c->fb;
@@ -85,30 +103,50 @@ static inline void hgemm_case_open(hgemm_case *c, wb_rng *rng, int M, int N, int
             double *crow = ref + (size_t)i * N;
             for (int j = 0; j < N; j++) crow[j] += a * brow[j];
         }
-    c->dA = wb_dcopy(c->ha, (na + 1) * 2), c->dB = wb_dcopy(c->hb, (nb + 1) * 2);
+    size_t o = (size_t)c->off;
+    c->baseA = wb_dmalloc((na + o + 1) * 2), c->baseB = wb_dmalloc((nb + o + 1) * 2);
+    c->dA = c->baseA + o, c->dB = c->baseB + o;
+    wb_h2d(c->dA, c->ha, na * 2);
+    wb_h2d(c->dB, c->hb, nb * 2);
 }
 
 static inline void hgemm_case_close(hgemm_case *c)
 {
-    wb_dfree(c->dA), wb_dfree(c->dB);
+    wb_dfree(c->baseA), wb_dfree(c->baseB);
     free(c->fa), free(c->fb), free(c->ha), free(c->hb), free(c->ref);
 }
 
-/* fn on one shape (special: HGEMM_NAN_INF), into a C guarded on both sides,
- * every element compared with the CPU reference. */
-static inline void hgemm_check_shape(hgemm_fn fn, wb_rng *rng, hgemm_shape s, int special)
+/* fn on M x N x K (special: HGEMM_NAN_INF) with A and B `off` halves and C
+ * `off` floats past a 256-byte boundary, C poisoned and guarded on both
+ * sides (the `off` floats before it included), every element compared with
+ * the CPU reference. */
+static inline void hgemm_check_at(hgemm_fn fn, wb_rng *rng, int M, int N, int K, int special, int off)
 {
     hgemm_case c;
-    hgemm_case_open(&c, rng, s.M, s.N, s.K, NULL, special);
-    size_t nc = (size_t)s.M * s.N;
+    hgemm_case_open(&c, rng, M, N, K, NULL, special, off);
+    size_t nc = (size_t)M * N;
     wb_dout o;
-    float *dc = wb_dout_alloc(&o, "C", nc * 4, 0);
-    WB_CUDA(fn(c.dA, c.dB, dc, s.M, s.N, s.K));
-    char what[96];
-    snprintf(what, sizeof what, "M=%d N=%d K=%d%s", s.M, s.N, s.K, special ? " with NaN and Inf inputs" : "");
-    wb_expect_dout_f32_f64(&o, c.ref, nc, hgemm_atol(s.K), HGEMM_RTOL, what);
+    float *dc = wb_dout_alloc(&o, "C", nc * 4, (size_t)c.off * 4);
+    WB_CUDA(fn(c.dA, c.dB, dc, M, N, K));
+    char what[128];
+    snprintf(what, sizeof what, "M=%d N=%d K=%d%s%s", M, N, K, special ? " with NaN and Inf inputs" : "",
+             c.off ? (c.off % 2 ? " (A, B, C unaligned: C 4-byte aligned)" : " (A, B, C unaligned: C 8-byte aligned)")
+                   : "");
+    wb_expect_dout_f32_f64(&o, c.ref, nc, hgemm_atol(K), HGEMM_RTOL, what);
     wb_dout_free(&o);
     hgemm_case_close(&c);
+}
+
+/* fn on one shape, aligned pointers (special: HGEMM_NAN_INF). */
+static inline void hgemm_check_shape(hgemm_fn fn, wb_rng *rng, hgemm_shape s, int special)
+{
+    hgemm_check_at(fn, rng, s.M, s.N, s.K, special, 0);
+}
+
+/* fn on one of HGEMM_UNALIGNED's shapes and offsets, finite inputs. */
+static inline void hgemm_check_unaligned(hgemm_fn fn, wb_rng *rng, hgemm_offset_shape s)
+{
+    hgemm_check_at(fn, rng, s.M, s.N, s.K, HGEMM_FINITE, s.off);
 }
 
 /* ---------------------------------------------------------------- large shapes, sampled */

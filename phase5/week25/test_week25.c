@@ -20,6 +20,15 @@ START_TEST(wmma_nan_inf)
 }
 END_TEST
 
+/* A, B and C off their 256-byte boundary (hgemm_check.h): no vector
+ * store or load may assume more alignment than the pointer has. */
+START_TEST(wmma_unaligned)
+{
+    wb_rng rng = WB_RNG();
+    hgemm_check_unaligned(hgemm_wmma, &rng, HGEMM_UNALIGNED[_i]);
+}
+END_TEST
+
 /* Large shapes, sampled: inputs filled on the device from these seeds. */
 enum { SEED_A = 251, SEED_B = 252 };
 
@@ -52,6 +61,7 @@ static const wb_test TESTS[] = {
     { "w25.wmma", WB_T(half_rounding), WB_CPU, 0 },
     { "w25.wmma", WB_T(wmma_shapes), WB_GPU, WB_COUNT(HGEMM_SHAPES) },
     { "w25.wmma", WB_T(wmma_nan_inf), WB_GPU, WB_COUNT(HGEMM_SPECIAL) },
+    { "w25.wmma", WB_T(wmma_unaligned), WB_GPU, WB_COUNT(HGEMM_UNALIGNED) },
     { "w25.wmma", WB_T(wmma_large), WB_GPU, WB_COUNT(HGEMM_LARGE) },
     WB_SPEED("w25.wmma-speed", bench_hgemm),
 };

@@ -13,7 +13,8 @@
  *
  * The kernel needs M, N, K multiples of the tile and 16-byte aligned rows;
  * the launcher copies other shapes into zero-padded buffers first (zeros add
- * nothing to a dot product) and the epilogue writes only the M x N inside. */
+ * nothing to a dot product) and the epilogue writes only the M x N inside,
+ * two floats a store where N is even and C is 8-byte aligned. */
 #include <cuda_fp16.h>
 #include "hgemm_mma.h"
 
@@ -49,6 +50,8 @@
  *  4. XOR the 16-byte chunk index with bits of the row so ldmatrix's 8
  *     rows hit different banks (check with ncu: shared bank conflicts).
  * Odd shapes: pad A and B with zeros into scratch buffers, guard the stores.
+ * A float2 store of C needs N even and C itself 8-byte aligned (the test
+ * also passes a C that starts at an odd float offset): check both.
  * Make the kernel and every helper static: week 27 compiles this file a
  * second time (renamed, at other settings) and links it beside this one. */
 

@@ -24,6 +24,15 @@ START_TEST(mma_nan_inf)
 }
 END_TEST
 
+/* A, B and C off their 256-byte boundary (hgemm_check.h): no vector
+ * store or load may assume more alignment than the pointer has. */
+START_TEST(mma_unaligned)
+{
+    wb_rng rng = WB_RNG();
+    hgemm_check_unaligned(hgemm_mma, &rng, HGEMM_UNALIGNED[_i]);
+}
+END_TEST
+
 /* Large shapes, sampled, and the benchmarks: inputs filled on the device
  * from these seeds. */
 enum { SEED_A = 261, SEED_B = 262 };
@@ -100,6 +109,7 @@ static const wb_test TESTS[] = {
     { "w26.mma", WB_T(half_rounding), WB_CPU, 0 },
     { "w26.mma", WB_T(mma_shapes), WB_GPU, WB_COUNT(HGEMM_SHAPES) },
     { "w26.mma", WB_T(mma_nan_inf), WB_GPU, WB_COUNT(HGEMM_SPECIAL) },
+    { "w26.mma", WB_T(mma_unaligned), WB_GPU, WB_COUNT(HGEMM_UNALIGNED) },
     { "w26.mma", WB_T(mma_large), WB_GPU, WB_COUNT(HGEMM_LARGE) },
     WB_SPEED("w26.mma-speed", bench_hgemm),
     WB_SPEED("w26.tc-wins", bench_tc_vs_simt),

@@ -7,9 +7,14 @@
  * warp and instruction tile shapes; the epilogue functor; the tile scheduler
  * (swizzle); and the number of pipeline stages.
  *
- * Its loads are 128-bit: rows of A and B must start on 8-half boundaries, so
- * K and N must be multiples of 8 (and C's rows 4-float aligned). Other shapes
- * are copied into buffers padded to that alignment first. */
+ * Its loads and stores are 128-bit: rows of A and B must start on 8-half
+ * boundaries, so K and N must be multiples of 8 (and C's rows 4-float
+ * aligned), and A, B and C must themselves be 16-byte aligned. Other shapes
+ * and pointers are copied into buffers padded to that alignment first. The
+ * pointers are checked here, not left to can_implement(): CUTLASS 2.x's
+ * TensorRef_aligned tests the byte address against the alignment counted in
+ * elements (8 for half, 4 for float), so it passes a C only 4-byte aligned
+ * and the kernel would then fault on a misaligned 128-bit store. */
 #include <cuda_fp16.h>
 #include <cutlass/cutlass.h>
 #include <cutlass/gemm/device/gemm.h>
@@ -20,7 +25,10 @@
  * accumulation, OpClassTensorOp on Sm80, and run it:
  *   Gemm::Arguments args({M, N, K}, {A, lda}, {B, ldb}, {C, ldc}, {C, ldc}, {1.f, 0.f});
  *   Gemm gemm; gemm.can_implement(args); gemm(args);
- * Its 128-bit loads need K and N to be multiples of 8: pad other shapes. */
+ * Its 128-bit loads need K and N to be multiples of 8: pad other shapes.
+ * They also need A, B and C 16-byte aligned, which can_implement() does not
+ * check reliably: test the pointers yourself, and copy through aligned
+ * scratch buffers when they are not. */
 
 cudaError_t cutlass_hgemm(const uint16_t *A_, const uint16_t *B_, float *C, int M, int N, int K)
 {

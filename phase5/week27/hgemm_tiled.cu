@@ -21,7 +21,8 @@
  *  - struct Mainloop<S>: load(stage, k-tile), compute(stage, ...), run(...)
  *    leaving the accumulators in registers;
  *  - struct Epilogue<S, Op>: registers -> C through an output functor Op
- *    (identity here; bias and activation next week);
+ *    (identity here; bias and activation next week); a float2 store only
+ *    where N is even and C is 8-byte aligned (C may start at any float);
  *  - template <class S, class Op> __global__ gemm_kernel: which tile, run
  *    the mainloop, run the epilogue.
  * The benchmark compares it with the week-26 kernel (support/) in the same

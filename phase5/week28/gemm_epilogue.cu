@@ -15,7 +15,10 @@
  * activation to each accumulator before the store. Make the activation a
  * template parameter so the branch is decided at compile time.
  * TODO 2 (separate): an element-wise kernel C = act(C + bias[col]) that
- * reads and writes C in place (float4 when N % 4 == 0).
+ * reads and writes C in place (float4 when N % 4 == 0 and C is 16-byte
+ * aligned: C may start at any float, so check the pointer too).
+ * Your week-27 epilogue's float2 store likewise needs N even and C 8-byte
+ * aligned.
  * ReLU: v < 0 ? 0 : v (NaN stays NaN). GELU (tanh form):
  * 0.5 v (1 + tanh(0.7978845608 (v + 0.044715 v^3))). */
 

@@ -33,23 +33,29 @@ static const char *ACT_NAME[] = { "none", "relu", "gelu" };
 
 /* Random halves in [-1, 1] and a random bias (special: a NaN in A, +Inf and
  * -Inf in B; hgemm_check.h's inputs and reference), act(A B + bias) in
- * double on the CPU, every element checked, C guarded on both sides. */
-static void check_fused(wb_rng *rng, int M, int N, int K, int act, int with_bias, int special)
+ * double on the CPU, every element checked, C guarded on both sides. A and
+ * B start `off` halves, bias and C `off` floats past a 256-byte boundary
+ * (off odd: C only 4-byte aligned). */
+static void check_fused(wb_rng *rng, int M, int N, int K, int act, int with_bias, int special, int off)
 {
     size_t nc = (size_t)M * N;
     float *bias = wb_hmalloc(((size_t)N + 1) * 4);
     hgemm_case g;
-    hgemm_case_open(&g, rng, M, N, K, bias, special ? HGEMM_NAN_PM_INF : HGEMM_FINITE);
+    hgemm_case_open(&g, rng, M, N, K, bias, special ? HGEMM_NAN_PM_INF : HGEMM_FINITE, off);
     for (size_t i = 0; i < nc; i++) g.ref[i] = act_ref(g.ref[i] + (with_bias ? bias[i % N] : 0), act);
-    float *dbias = wb_dcopy(bias, ((size_t)N + 1) * 4);
+    float *dbias_base = wb_dmalloc(((size_t)N + g.off + 1) * 4), *dbias = dbias_base + g.off;
+    wb_h2d(dbias, bias, (size_t)N * 4);
     wb_dout c;
-    float *dc = wb_dout_alloc(&c, "C", nc * 4, 0);
+    float *dc = wb_dout_alloc(&c, "C", nc * 4, (size_t)g.off * 4);
     WB_CUDA(gemm_bias_act(g.dA, g.dB, with_bias ? dbias : NULL, dc, M, N, K, act));
-    char what[128];
-    snprintf(what, sizeof what, "M=%d N=%d K=%d act=%s%s%s", M, N, K, ACT_NAME[act], with_bias ? " bias" : " no bias",
-             special ? ", NaN and Inf inputs" : "");
+    char what[160];
+    snprintf(what, sizeof what, "M=%d N=%d K=%d act=%s%s%s%s", M, N, K, ACT_NAME[act], with_bias ? " bias" : " no bias",
+             special ? ", NaN and Inf inputs" : "",
+             g.off ? (g.off % 2 ? " (A, B, bias, C unaligned: C 4-byte aligned)"
+                                : " (A, B, bias, C unaligned: C 8-byte aligned)")
+                   : "");
     wb_expect_dout_f32_f64(&c, g.ref, nc, fused_atol(K), HGEMM_RTOL, what);
-    wb_dfree(dbias), wb_dout_free(&c);
+    wb_dfree(dbias_base), wb_dout_free(&c);
     hgemm_case_close(&g);
     free(bias);
 }
@@ -59,42 +65,72 @@ START_TEST(fused_shapes)
 {
     wb_rng rng = WB_RNG();
     const hgemm_shape *s = &HGEMM_SHAPES[_i / 3];
-    check_fused(&rng, s->M, s->N, s->K, _i % 3, (_i / 3) % 4 != 1, 0);
+    check_fused(&rng, s->M, s->N, s->K, _i % 3, (_i / 3) % 4 != 1, 0, 0);
+}
+END_TEST
+
+/* hgemm_check.h's unaligned shapes with every activation and a bias: the
+ * epilogue's float2 store must not trust an even N alone. */
+START_TEST(fused_unaligned)
+{
+    wb_rng rng = WB_RNG();
+    const hgemm_offset_shape *s = &HGEMM_UNALIGNED[_i / 3];
+    check_fused(&rng, s->M, s->N, s->K, _i % 3, 1, 0, s->off);
 }
 END_TEST
 
 START_TEST(fused_nan_inf)
 {
     wb_rng rng = WB_RNG();
-    check_fused(&rng, 40 + 216 * (_i / 3), 300, 50 + 14 * (_i / 3), _i % 3, 1, 1);
+    check_fused(&rng, 40 + 216 * (_i / 3), 300, 50 + 14 * (_i / 3), _i % 3, 1, 1, 0);
 }
 END_TEST
 
 /* The separate pass on random C, including NaN and infinities, C guarded on
- * both sides. Every shape with every activation. */
+ * both sides; C and bias start `off` floats past a 256-byte boundary. */
+static void check_bias_act(wb_rng *rng, int M, int N, int act, int off)
+{
+    size_t nc = (size_t)M * N, o = off > 0 ? (size_t)off : 0;
+    float *hc = wb_hmalloc((nc + 1) * 4), *bias = wb_hmalloc(((size_t)N + 1) * 4);
+    double *ref = wb_hmalloc((nc + 1) * 8);
+    wb_fill_uniform_f32(rng, hc, nc, -50, 50);
+    wb_fill_uniform_f32(rng, bias, (size_t)N, -2, 2);
+    if (nc > 3) hc[0] = NAN, hc[1] = INFINITY, hc[2] = -INFINITY;
+    for (size_t i = 0; i < nc; i++) ref[i] = act_ref((double)(hc[i] + bias[i % N]), act);
+    wb_dout c;
+    float *dc = wb_dout_alloc(&c, "C", nc * 4, o * 4);
+    float *dbias_base = wb_dmalloc(((size_t)N + o + 1) * 4), *dbias = dbias_base + o;
+    wb_h2d(dbias, bias, (size_t)N * 4);
+    wb_h2d(dc, hc, nc * 4); /* in place: the input goes into the guarded output */
+    WB_CUDA(bias_act(dc, dbias, M, N, act));
+    char what[128];
+    snprintf(what, sizeof what, "bias_act M=%d N=%d act=%s%s", M, N, ACT_NAME[act],
+             o ? (o % 2 ? " (C, bias unaligned: C 4-byte aligned)" : " (C, bias unaligned: C 8-byte aligned)") : "");
+    wb_expect_dout_f32_f64(&c, ref, nc, 1e-5, 1e-5, what);
+    wb_dout_free(&c), wb_dfree(dbias_base);
+    free(hc), free(bias), free(ref);
+}
+
+/* Every shape with every activation. */
 static const hgemm_shape BIAS_ACT_SHAPES[] = { { 0, 7, 0 },     { 1, 1, 0 },       { 3, 5, 0 },   { 33, 63, 0 },
                                          { 64, 256, 0 }, { 1000, 1003, 0 }, { 517, 2048, 0 } };
 
 START_TEST(bias_act_shapes)
 {
     wb_rng rng = WB_RNG();
-    int M = BIAS_ACT_SHAPES[_i / 3].M, N = BIAS_ACT_SHAPES[_i / 3].N, act = _i % 3;
-    size_t nc = (size_t)M * N;
-    float *hc = wb_hmalloc((nc + 1) * 4), *bias = wb_hmalloc(((size_t)N + 1) * 4);
-    double *ref = wb_hmalloc((nc + 1) * 8);
-    wb_fill_uniform_f32(&rng, hc, nc, -50, 50);
-    wb_fill_uniform_f32(&rng, bias, (size_t)N, -2, 2);
-    if (nc > 3) hc[0] = NAN, hc[1] = INFINITY, hc[2] = -INFINITY;
-    for (size_t i = 0; i < nc; i++) ref[i] = act_ref((double)(hc[i] + bias[i % N]), act);
-    wb_dout c;
-    float *dc = wb_dout_alloc(&c, "C", nc * 4, 0), *dbias = wb_dcopy(bias, (size_t)N * 4);
-    wb_h2d(dc, hc, nc * 4); /* in place: the input goes into the guarded output */
-    WB_CUDA(bias_act(dc, dbias, M, N, act));
-    char what[96];
-    snprintf(what, sizeof what, "bias_act M=%d N=%d act=%s", M, N, ACT_NAME[act]);
-    wb_expect_dout_f32_f64(&c, ref, nc, 1e-5, 1e-5, what);
-    wb_dout_free(&c), wb_dfree(dbias);
-    free(hc), free(bias), free(ref);
+    check_bias_act(&rng, BIAS_ACT_SHAPES[_i / 3].M, BIAS_ACT_SHAPES[_i / 3].N, _i % 3, 0);
+}
+END_TEST
+
+/* N a multiple of 4 (where only the pointer says float4 is wrong) with C and
+ * bias 1, 2 and 3 floats off their 256-byte boundary; every activation. */
+static const hgemm_offset_shape BIAS_ACT_UNALIGNED[] = { { 64, 256, 0, 1 }, { 33, 64, 0, 2 }, { 5, 12, 0, 3 } };
+
+START_TEST(bias_act_unaligned)
+{
+    wb_rng rng = WB_RNG();
+    const hgemm_offset_shape *s = &BIAS_ACT_UNALIGNED[_i / 3];
+    check_bias_act(&rng, s->M, s->N, _i % 3, s->off);
 }
 END_TEST
 
@@ -301,8 +337,10 @@ static const wb_test TESTS[] = {
     { "w28.fused", WB_T(activation_values), WB_CPU, 0 },
     { "w28.fused", WB_T(fused_shapes), WB_GPU, 3 * WB_COUNT(HGEMM_SHAPES) },
     { "w28.fused", WB_T(fused_nan_inf), WB_GPU, 6 },
+    { "w28.fused", WB_T(fused_unaligned), WB_GPU, 3 * WB_COUNT(HGEMM_UNALIGNED) },
     { "w28.fused", WB_T(fused_large), WB_GPU, WB_COUNT(HGEMM_LARGE) },
     { "w28.bias-act", WB_T(bias_act_shapes), WB_GPU, 3 * WB_COUNT(BIAS_ACT_SHAPES) },
+    { "w28.bias-act", WB_T(bias_act_unaligned), WB_GPU, 3 * WB_COUNT(BIAS_ACT_UNALIGNED) },
     WB_SPEED("w28.fused-speed", bench_fused),
 };
 

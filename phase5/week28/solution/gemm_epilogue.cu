@@ -161,16 +161,18 @@ template <int ACT> struct BiasAct {
     }
 };
 
-/* Registers -> C, guarded by M and N, two floats a store where N is even.
- * Thread (g = lane/4, t = lane%4) holds rows g, g+8 and columns 2t, 2t+1 of
- * every 16 x 8 mma tile. */
+/* Registers -> C, guarded by M and N, two floats a store where N is even
+ * and C is 8-byte aligned (a float2 store needs an 8-byte address: C + r*N + c
+ * with c even is one for every row r only then; a C at an odd float offset
+ * takes two scalar stores). Thread (g = lane/4, t = lane%4) holds rows g, g+8
+ * and columns 2t, 2t+1 of every 16 x 8 mma tile. */
 template <class S, class Op> struct Epilogue {
     Op op;
     __device__ __forceinline__ void operator()(const typename Mainloop<S>::Acc &acc, float *C, int M, int N, int m0,
                                                int n0, int wm, int wn, int lane) const
     {
         int g = lane / 4, t = lane % 4;
-        bool pair = (N % 2) == 0;
+        bool pair = (N % 2) == 0 && ((uintptr_t)C & 7) == 0; /* the same for the whole grid */
 #pragma unroll
         for (int mi = 0; mi < S::MI; mi++)
 #pragma unroll
@@ -292,7 +294,10 @@ template <int ACT> static __global__ void bias_act_kernel(float *C, const float 
 //|  * activation to each accumulator before the store. Make the activation a
 //|  * template parameter so the branch is decided at compile time.
 //|  * TODO 2 (separate): an element-wise kernel C = act(C + bias[col]) that
-//|  * reads and writes C in place (float4 when N % 4 == 0).
+//|  * reads and writes C in place (float4 when N % 4 == 0 and C is 16-byte
+//|  * aligned: C may start at any float, so check the pointer too).
+//|  * Your week-27 epilogue's float2 store likewise needs N even and C 8-byte
+//|  * aligned.
 //|  * ReLU: v < 0 ? 0 : v (NaN stays NaN). GELU (tanh form):
 //|  * 0.5 v (1 + tanh(0.7978845608 (v + 0.044715 v^3))). */
 //@end
