@@ -1,5 +1,6 @@
 /* test_week10.c — week 10's checkpoints: the occupancy calculator, the
- * launch-configuration sweep, and a kernel faster at lower occupancy. */
+ * launch-configuration sweep, and fewer threads with more independent work
+ * each matching full occupancy (Volkov). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +9,7 @@
 #include "wb_test.h"
 #include "occupancy.h"
 #include "occ_kernels.h"
-#include "lowocc.h"
+#include "volkov.h"
 
 /* ---------------------------------------------------------------- calculator (CPU) */
 
@@ -212,87 +213,212 @@ START_TEST(launch_sweep)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- lower occupancy, faster */
+/* ---------------------------------------------------------------- fewer threads, more ILP (Volkov) */
 
-static float lowocc_ref(float x)
+/* The chain the exercise runs, replayed on the CPU: fmaf is exact on both
+ * sides (one rounding), so the GPU must give these bits. */
+static float chain_ref(float x, int steps, float a, float b)
 {
-    float acc[LOWOCC_ACC];
-    for (int j = 0; j < LOWOCC_ACC; j++) acc[j] = x * (float)(j + 1) / LOWOCC_ACC;
-    for (int r = 0; r < LOWOCC_STEPS; r++) {
-        float c = 0.01f * (r + 1);
-        for (int j = 0; j < LOWOCC_ACC; j++) acc[j] = fmaf(acc[j], 0.5f, acc[(j + 1) % LOWOCC_ACC] * 0.25f) + c;
-    }
-    float s = 0;
-    for (int j = 0; j < LOWOCC_ACC; j++) s += acc[j];
-    return s;
+    float v = x;
+    for (int s = 0; s < steps; s++) v = fmaf(v, a, b);
+    return v;
 }
 
-static const size_t LO_SIZES[] = { 0, 1, 7, 255, 257, 4097, 100003, 1 << 20 };
+static const int KS[] = { 1, 2, 4, 8 };
 
-START_TEST(lowocc_sizes)
+/* n = 0, 1, around a warp, a block and K * blockDim, a prime, past 2^22 (none
+ * of them but 0 and the exact-cover one a multiple of K * blockDim). */
+static const size_t VK_SIZES[] = { 0, 1, 31, 255, 257, 2047, 2049, 8193, 65537, 1000003, (1u << 22) + 3 };
+/* (threads, blocks): one block, a few, a warp, a block of 96 (not a power of
+ * two), 1024 threads, more blocks than tiles; 0 blocks = exactly one tile a
+ * block (n / (K * threads) rounded up). */
+static const int VK_GRID[][2] = { { 256, 1 }, { 256, 3 }, { 32, 1 }, { 96, 7 }, { 1024, 2 }, { 128, 1000 }, { 256, 0 } };
+
+/* One k: every size, each on a grid of the list, fresh random inputs with
+ * NaN, +Inf, -Inf and a near-overflow value planted, a random step count and
+ * a, b; the output poisoned, guarded, and compared bit for bit. */
+START_TEST(volkov_sizes)
 {
     wb_rng rng = WB_RNG();
-    size_t n = LO_SIZES[_i];
-    float *hx = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -4, 4);
-    if (n >= 2) hx[0] = NAN, hx[1] = INFINITY;
-    for (size_t i = 0; i < n; i++) ref[i] = lowocc_ref(hx[i]);
-    float *dx = wb_dcopy(hx, n * 4);
-    wb_dout y;
-    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    WB_CUDA(lowocc_run(dx, dy, n));
-    char what[64];
-    snprintf(what, sizeof what, "n=%zu", n);
-    wb_expect_dout_f32(&y, ref, n, 1e-5, 1e-5, what);
-    wb_dfree(dx), wb_dout_free(&y);
-    free(hx), free(ref);
+    int k = KS[_i];
+    for (size_t j = 0; j < WB_COUNT(VK_SIZES); j++) {
+        size_t n = VK_SIZES[j];
+        const int *g = VK_GRID[(j + (size_t)_i) % WB_COUNT(VK_GRID)];
+        int threads = g[0], blocks = g[1];
+        if (blocks == 0) blocks = n ? (int)((n + (size_t)k * threads - 1) / ((size_t)k * threads)) : 1;
+        int steps = n > 100000 ? (int)wb_rng_int(&rng, 1, 3) : j == 1 ? 0 : (int)wb_rng_int(&rng, 0, 40);
+        float a = (float)(wb_rng_unit(&rng) * 2.2 - 1.1), b = (float)(wb_rng_unit(&rng) * 2 - 1);
+        float *hx = wb_hmalloc(n * 4 + 4), *ref = wb_hmalloc(n * 4 + 4);
+        wb_fill_uniform_f32(&rng, hx, n, -4, 4);
+        if (n >= 8) {
+            hx[wb_rng_int(&rng, 0, (int64_t)n - 1)] = NAN;
+            hx[wb_rng_int(&rng, 0, (int64_t)n - 1)] = INFINITY;
+            hx[wb_rng_int(&rng, 0, (int64_t)n - 1)] = -INFINITY;
+            hx[n - 1] = 3.0e38f; /* overflows to Inf where |a| > 1 */
+        }
+        for (size_t i = 0; i < n; i++) ref[i] = chain_ref(hx[i], steps, a, b);
+        float *dx = wb_dcopy(hx, n * 4);
+        wb_dout y;
+        size_t lead = j & 1; /* every other output starts one float in */
+        float *dy = wb_dout_alloc(&y, "y", n * 4, lead * 4);
+        char what[160];
+        snprintf(what, sizeof what, "k=%d, n=%zu, %d steps, a=%.9g, b=%.9g, %d blocks of %d threads", k, n, steps,
+                 (double)a, (double)b, blocks, threads);
+        cudaError_t e = volkov_chains(k, dx, dy, n, steps, a, b, threads, blocks);
+        ck_assert_msg(e == cudaSuccess, "%s: returned %s", what, cudaGetErrorString(e));
+        wb_expect_dout_f32(&y, ref, n, 0, 0, what);
+        wb_dfree(dx);
+        wb_dout_free(&y);
+        free(hx), free(ref);
+    }
 }
 END_TEST
 
-enum { SEED_L = 103 };
-typedef struct { const float *x; float *y; size_t n; } lo_ctx;
-static void lo_capped_work(void *p)
+/* Any k but 1, 2, 4, 8 is refused before anything is launched. */
+START_TEST(volkov_rejects_k)
 {
-    lo_ctx *c = p;
-    WB_CUDA(lowocc_capped(c->x, c->y, c->n));
+    wb_rng rng = WB_RNG();
+    size_t n = 1000;
+    float *hx = wb_hmalloc(n * 4), *out = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
+    static const int BAD[] = { 0, -1, 3, 5, 16 };
+    for (size_t j = 0; j < WB_COUNT(BAD); j++) {
+        cudaError_t e = volkov_chains(BAD[j], dx, dy, n, 5, 0.5f, 0.25f, 256, 4);
+        cudaGetLastError();
+        ck_assert_msg(e == cudaErrorInvalidValue, "k=%d: returned %s, expected cudaErrorInvalidValue", BAD[j],
+                      cudaGetErrorString(e));
+    }
+    wb_expect_dout_guards(&y, out, "after the refused calls");
+    for (size_t i = 0; i < n; i++)
+        if (!isnan(out[i])) ck_abort_msg("y[%zu] = %g: a refused call wrote the output", i, (double)out[i]);
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx), free(out);
 }
-static void lo_yours_work(void *p)
+END_TEST
+
+/* The race. Both sides run the same elements through the same chains on
+ * every SM; what differs is where the independent FMAs come from:
+ *   FULLOCC (given): 1 chain a thread, 8 blocks of 256 per SM = 64 warps;
+ *   yours:           k chains a thread, 1 block of 256 per SM = 8 warps.
+ * n is a whole number of tiles for every SM on both sides (2048 elements a
+ * SM a round, VK_ROUNDS rounds), so neither side has a tail the other has
+ * not; steps is long enough that the loads and stores are a few percent. */
+enum { SEED_V = 107, VK_THREADS = 256, VK_FULL_BPS = 8, VK_ROUNDS = 4, VK_STEPS = 4096 };
+static const float VK_A = 0.99951171875f, VK_B = 0.0625f; /* 1 - 2^-11: v drifts towards 128, never settles */
+
+typedef struct { int k, blocks; const float *x; float *y; size_t n; unsigned long long salt; } vk_ctx;
+
+static void vk_full_work(void *p)
 {
-    lo_ctx *c = p;
-    WB_CUDA(lowocc_run(c->x, c->y, c->n));
-}
-static double lo_expect(size_t i, const void *ctx)
-{
-    (void)ctx;
-    return lowocc_ref(wb_hash_uniform_f32(SEED_L, i, -4, 4));
+    vk_ctx *c = p;
+    WB_CUDA(fullocc_chains(c->x, c->y, c->n, VK_STEPS, VK_A, VK_B, VK_THREADS, c->blocks));
 }
 
-/* Your version against the given register-capped one, same data, same run;
- * the figure is elements per second, the ratio yours / capped. */
-static double bench_lowocc(void)
+static void vk_yours_work(void *p)
 {
-    size_t n = (size_t)1 << 23;
-    lo_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), n };
-    wb_dfill_uniform_f32((float *)c.x, n, SEED_L, -4, 4);
-    int regs[2] = { 0, 0 }, local[2] = { 0, 0 };
-    WB_CUDA(lowocc_regs(1, &regs[0], &local[0]));
-    WB_CUDA(lowocc_regs(0, &regs[1], &local[1]));
-    printf("  capped: %d registers, %d B local a thread; yours: %d registers, %d B local\n", regs[0], local[0], regs[1],
-           local[1]);
-    wb_bench_row cap = { .exercise = "lowocc", .variant = "given: __launch_bounds__(256,8)", .n = n, .bytes = 8.0 * n,
-                         .unit = "Gelem/s" };
-    wb_dpoison(c.y, n * 4);
-    wb_time(lo_capped_work, &c, NULL, &cap.t);
-    cap.value = n / (cap.t.median * 1e-3) / 1e9;
+    vk_ctx *c = p;
+    WB_CUDA(volkov_chains(c->k, c->x, c->y, c->n, VK_STEPS, VK_A, VK_B, VK_THREADS, c->blocks));
+}
+
+static double vk_expect(size_t i, const void *ctx)
+{
+    const vk_ctx *c = ctx;
+    return (double)chain_ref(wb_hash_uniform_f32(SEED_V + c->salt, i, -1, 1), VK_STEPS, VK_A, VK_B);
+}
+
+static void vk_fresh(void *p, unsigned long long salt)
+{
+    vk_ctx *c = p;
+    c->salt = salt;
+    wb_dfill_uniform_f32((float *)c->x, c->n, SEED_V + salt, -1, 1);
+    wb_dpoison(c->y, c->n * 4);
+}
+
+static int vk_check(void *p, char *why, size_t size)
+{
+    vk_ctx *c = p;
     wb_cmp cmp;
-    if (wb_dverify_f32("y", c.y, n, lo_expect, NULL, 1 << 12, 1e-5, 1e-5, &cmp)) wb_bench_invalid(&cap, cmp.msg);
-    wb_bench_emit(&cap);
-    wb_bench_row r = { .exercise = "lowocc", .variant = "yours", .n = n, .bytes = 8.0 * n, .unit = "Gelem/s",
-                       .yard_name = "CAPPED", .yard = cap.value };
-    wb_dpoison(c.y, n * 4);
-    wb_time(lo_yours_work, &c, NULL, &r.t);
-    r.value = n / (r.t.median * 1e-3) / 1e9;
-    if (wb_dverify_f32("y", c.y, n, lo_expect, NULL, 1 << 12, 1e-5, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
+    if (!wb_dverify_f32("y", c->y, c->n, vk_expect, c, 1 << 10, 0, 0, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+/* Time one configuration into *r (GFLOP/s), then verify its timed output. */
+static void vk_time(vk_ctx *c, wb_work_fn work, wb_bench_row *r)
+{
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = vk_fresh, o.check = vk_check;
+    c->salt = 0;
+    wb_dpoison(c->y, c->n * 4);
+    wb_time(work, c, &o, &r->t);
+    r->value = r->flops / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("y", c->y, c->n, vk_expect, c, 1 << 12, 0, 0, &cmp)) wb_bench_invalid(r, cmp.msg);
+}
+
+/* Occupancy of a launch of `bps` blocks of VK_THREADS per SM, where `fit` fit:
+ * resident warps over the SM's maximum. */
+static double vk_occ(int bps, int fit, const occ_device *d)
+{
+    int resident = bps < fit ? bps : fit;
+    return (double)resident * ((VK_THREADS + d->warp_size - 1) / d->warp_size) / (d->max_threads_per_sm / d->warp_size);
+}
+
+static double bench_volkov(void)
+{
+    int sms = wb_this_device()->sm_count;
+    occ_device d = this_device();
+    size_t n = (size_t)sms * VK_FULL_BPS * VK_THREADS * VK_ROUNDS;
+    vk_ctx c = { 1, sms * VK_FULL_BPS, wb_dmalloc(n * 4), wb_dmalloc(n * 4), n, 0 };
+    wb_dfill_uniform_f32((float *)c.x, n, SEED_V, -1, 1);
+    double flops = 2.0 * VK_STEPS * (double)n;
+    char variant[96];
+
+    struct cudaFuncAttributes fa;
+    int ffit = 0;
+    WB_CUDA(fullocc_attr(&fa));
+    WB_CUDA(fullocc_max_active(VK_THREADS, &ffit));
+    double focc = vk_occ(VK_FULL_BPS, ffit, &d);
+    snprintf(variant, sizeof variant, "given, k=1, %d blk/SM (occ %.3f, %d regs)", VK_FULL_BPS, focc, fa.numRegs);
+    wb_bench_row full = { .exercise = "volkov", .variant = variant, .n = n, .bytes = 8.0 * n, .flops = flops,
+                          .unit = "GFLOP/s" };
+    vk_time(&c, vk_full_work, &full);
+    if (ffit < VK_FULL_BPS)
+        printf("  only %d blocks of the given kernel fit on an SM here: FULLOCC runs at occupancy %.3f\n", ffit, focc);
+    wb_bench_emit(&full);
+
+    /* Your kernel on one block of 256 per SM (12.5 % occupancy on an H100),
+     * k = 1, 2, 4, 8: the ladder; k = 8 is the headline. */
+    wb_bench_row r = { 0 };
+    c.blocks = sms;
+    for (size_t j = 0; j < WB_COUNT(KS); j++) {
+        struct cudaFuncAttributes a;
+        int fit = 0;
+        c.k = KS[j];
+        WB_CUDA(volkov_attr(c.k, &a));
+        WB_CUDA(volkov_max_active(c.k, VK_THREADS, &fit));
+        snprintf(variant, sizeof variant, "yours, k=%d, 1 blk/SM (occ %.3f, %d regs, %zu B local)", c.k, vk_occ(1, fit, &d),
+                 a.numRegs, a.localSizeBytes);
+        wb_bench_row row = { .exercise = "volkov", .variant = variant, .n = n, .bytes = 8.0 * n, .flops = flops,
+                             .unit = "GFLOP/s", .yard_name = "FULLOCC", .yard = full.value };
+        vk_time(&c, vk_yours_work, &row);
+        if (full.invalid) wb_bench_invalid(&row, "the given full-occupancy kernel's output was wrong: no yardstick");
+        if (c.k == 8) {
+            r = row;
+            break;
+        }
+        wb_bench_emit(&row);
+    }
+    printf("  same elements, same %d steps a chain; independent chains a scheduler: FULLOCC %d warps x 1, yours "
+           "%d warps x 8 (H100: 4 schedulers an SM)\n",
+           VK_STEPS, VK_FULL_BPS * VK_THREADS / 32 / 4, VK_THREADS / 32 / 4);
+    double peak = wb_this_device()->peak_fp32_gflops;
+    if (peak > 0)
+        printf("  of the datasheet FP32 peak (%.0f GFLOP/s): FULLOCC %.3f, yours k=8 %.3f\n", peak, full.value / peak,
+               r.value / peak);
     wb_dfree((void *)c.x), wb_dfree(c.y);
     return wb_bench_headline(&r);
 }
@@ -301,11 +427,12 @@ static const wb_test TESTS[] = {
     { "w10.calc", WB_T(calc_hand_computed), WB_CPU, 0 },
     { "w10.calc", WB_T(calc_matches_runtime), WB_GPU, 0 },
     { "w10.sweep", WB_T(launch_sweep), WB_GPU, 0 },
-    { "w10.lowocc", WB_T(lowocc_sizes), WB_GPU, WB_COUNT(LO_SIZES) },
-    WB_SPEED("w10.lowocc", bench_lowocc),
+    { "w10.volkov", WB_T(volkov_sizes), WB_GPU, WB_COUNT(KS) },
+    { "w10.volkov", WB_T(volkov_rejects_k), WB_GPU, 0 },
+    WB_SPEED("w10.volkov-speed", bench_volkov),
 };
 
-/* The sweep serves no target; `--bench` also runs lowocc. */
+/* The sweep serves no target; `--bench` also runs volkov. */
 static const wb_benchmark BENCHES[] = {
     { "sweep", bench_sweep },
 };
