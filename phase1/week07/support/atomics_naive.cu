@@ -13,7 +13,7 @@
 #define NBLOCK 256
 
 static __global__ void compact_naive_kernel(const unsigned int *__restrict__ x, size_t n, unsigned int thresh,
-                                            unsigned int *out, unsigned int *count)
+                                            unsigned int *__restrict__ out, unsigned int *__restrict__ count)
 {
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         unsigned int v = x[i];
