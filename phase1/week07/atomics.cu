@@ -17,6 +17,7 @@
  * nothing to keep, or with a key no one counts). */
 #include <limits.h>
 #include "atomics.h"
+#include "atomics_launch.h"
 
 #define ABLOCK 256 /* a multiple of 32: whole warps */
 #define FULL 0xffffffffu
@@ -33,35 +34,14 @@ static __global__ void keycount_warp_kernel(const unsigned int *keys, size_t n, 
     (void)keys, (void)n, (void)nkeys, (void)counts;
 }
 
-/* ---- given: zero the outputs, launch a few blocks per SM ---- */
-
-static unsigned blocks_for(size_t n)
-{
-    static int sms = 0;
-    if (!sms) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0) sms = 80;
-    }
-    size_t want = (n + ABLOCK - 1) / ABLOCK, cap = (size_t)sms * 8;
-    return (unsigned)(want < cap ? want : cap);
-}
+/* ---- given: zero the outputs, launch a few blocks per SM (atomics_launch.h) ---- */
 
 cudaError_t compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out, unsigned int *count)
 {
-    if (n > UINT_MAX) return cudaErrorInvalidValue;
-    cudaError_t e = cudaMemsetAsync(count, 0, sizeof(unsigned int), 0);
-    if (e != cudaSuccess || n == 0) return e;
-    compact_warp_kernel<<<blocks_for(n), ABLOCK>>>(x, n, thresh, out, count);
-    return cudaGetLastError();
+    return atomics_launch_compact(compact_warp_kernel, ABLOCK, x, n, thresh, out, count);
 }
 
 cudaError_t keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
 {
-    if (n > UINT_MAX) return cudaErrorInvalidValue;
-    if (nkeys == 0) return cudaSuccess;
-    cudaError_t e = cudaMemsetAsync(counts, 0, (size_t)nkeys * sizeof(unsigned int), 0);
-    if (e != cudaSuccess || n == 0) return e;
-    keycount_warp_kernel<<<blocks_for(n), ABLOCK>>>(keys, n, nkeys, counts);
-    return cudaGetLastError();
+    return atomics_launch_keycount(keycount_warp_kernel, ABLOCK, keys, n, nkeys, counts);
 }

@@ -9,6 +9,7 @@
  * the key, so it stays one REDG per lane. */
 #include <limits.h>
 #include "atomics.h"
+#include "atomics_launch.h"
 
 #define NBLOCK 256
 
@@ -30,33 +31,12 @@ static __global__ void keycount_naive_kernel(const unsigned int *__restrict__ ke
     }
 }
 
-static unsigned blocks_for(size_t n)
-{
-    static int sms = 0;
-    if (!sms) {
-        int dev = 0;
-        cudaGetDevice(&dev);
-        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess || sms <= 0) sms = 80;
-    }
-    size_t want = (n + NBLOCK - 1) / NBLOCK, cap = (size_t)sms * 8;
-    return (unsigned)(want < cap ? want : cap);
-}
-
 cudaError_t compact_naive(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out, unsigned int *count)
 {
-    if (n > UINT_MAX) return cudaErrorInvalidValue;
-    cudaError_t e = cudaMemsetAsync(count, 0, sizeof(unsigned int), 0);
-    if (e != cudaSuccess || n == 0) return e;
-    compact_naive_kernel<<<blocks_for(n), NBLOCK>>>(x, n, thresh, out, count);
-    return cudaGetLastError();
+    return atomics_launch_compact(compact_naive_kernel, NBLOCK, x, n, thresh, out, count);
 }
 
 cudaError_t keycount_naive(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
 {
-    if (n > UINT_MAX) return cudaErrorInvalidValue;
-    if (nkeys == 0) return cudaSuccess;
-    cudaError_t e = cudaMemsetAsync(counts, 0, (size_t)nkeys * sizeof(unsigned int), 0);
-    if (e != cudaSuccess || n == 0) return e;
-    keycount_naive_kernel<<<blocks_for(n), NBLOCK>>>(keys, n, nkeys, counts);
-    return cudaGetLastError();
+    return atomics_launch_keycount(keycount_naive_kernel, NBLOCK, keys, n, nkeys, counts);
 }
