@@ -654,7 +654,9 @@ static int ov_check(void *p, char *why, size_t size)
 {
     const ov_ctx *c = p;
     size_t step = c->n / 4096 ? c->n / 4096 : 1;
-    for (size_t i = 0; i < c->n; i = (i + step < c->n || i == c->n - 1) ? i + step : c->n - 1) {
+    for (size_t j = 0; j <= 4096; j++) {
+        size_t i = j < 4096 ? j * step : c->n - 1;
+        if (i >= c->n) continue;
         unsigned want = mix_ref(c->hx[i], c->rounds);
         if (c->hy[i] != want) {
             snprintf(why, size, "hy[%zu] = 0x%08x, expected 0x%08x", i, c->hy[i], want);
