@@ -4,7 +4,14 @@
  * runs in order; work on two streams may overlap in any order, so a kernel
  * that reads what another stream writes needs an explicit edge: record an
  * event after the producer, make the consumer's stream wait on it. The wait
- * is a device-side dependency: no cudaDeviceSynchronize, no stalled host. */
+ * is a device-side dependency: no cudaDeviceSynchronize, no stalled host.
+ *
+ * The same events measure time (two of them on one stream bracket the work
+ * between them), and the same queues let copies run while kernels do
+ * (overlap_pipeline). Which stream you launch on matters: the legacy
+ * default stream waits for, and is waited on by, every blocking stream. */
+#include <stdlib.h>
+
 #include "streams.h"
 
 static __global__ void square_kernel(const float *__restrict__ x, float *__restrict__ y, size_t n)
@@ -32,4 +39,37 @@ cudaError_t two_stream_chain(const float *x, float *y, float *z, size_t n, cudaS
     (void)ev;
     plus_one_kernel<<<blocks, 256, 0, b>>>(y, z, n);
     return cudaGetLastError();
+}
+
+cudaError_t time_on_stream(cudaStream_t s, w05_work_fn work, void *ctx, float *ms)
+{
+    /* TODO: create two events, record one on s, enqueue work(s, ctx),
+     * record the other on s, wait for it (cudaEventSynchronize) and read
+     * cudaEventElapsedTime into *ms; destroy both events. */
+    (void)s, (void)work, (void)ctx;
+    *ms = 0.0f;
+    return cudaSuccess;
+}
+
+cudaError_t make_independent_stream(cudaStream_t *s)
+{
+    /* TODO: cudaStreamCreate makes a blocking stream, one the legacy
+     * default stream waits for (and that waits for it). Make one that
+     * neither waits nor is waited on. */
+    return cudaStreamCreate(s);
+}
+
+cudaError_t overlap_pipeline(const unsigned *hx, unsigned *hy, unsigned *dx, unsigned *dy, size_t n,
+                             unsigned rounds, int chunks, const cudaStream_t *streams, int nstreams,
+                             w05_chunk_times *tl)
+{
+    if (chunks < 1 || nstreams < 1 || nstreams > 8) return cudaErrorInvalidValue;
+    /* TODO: for chunk k = [n*k/chunks, n*(k+1)/chunks) on stream
+     * streams[k % nstreams]: cudaMemcpyAsync it in, w05_mix it, copy it
+     * out, without waiting. With tl, record an origin event first (every
+     * stream waits on it), an event before and after each of the three
+     * steps, then synchronise them and fill tl[k] with
+     * cudaEventElapsedTime(origin, ...). */
+    (void)hx, (void)hy, (void)dx, (void)dy, (void)n, (void)rounds, (void)streams, (void)tl;
+    return cudaSuccess;
 }

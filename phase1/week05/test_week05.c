@@ -1,5 +1,6 @@
 /* test_week05.c — week 05's checkpoints: grid-stride loops, 2D/3D indexing,
- * shapes and strides (CPU), stream ordering, and bandwidth. */
+ * shapes and strides (CPU), stream ordering, event timing, the default
+ * stream, copy/compute overlap, and bandwidth. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,6 +349,228 @@ START_TEST(streams_ordered)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- event timing */
+
+typedef struct { double ms[2]; int k; const unsigned *x; unsigned *y; size_t n; } timed_ctx;
+
+/* The work time_on_stream times: c->k spins of known length, after a mix of
+ * c->n elements when c->n > 0. */
+static cudaError_t timed_work(cudaStream_t s, void *p)
+{
+    timed_ctx *c = p;
+    cudaError_t e = c->n ? w05_mix(c->x, c->y, c->n, 16, s) : cudaSuccess;
+    for (int i = 0; i < c->k && e == cudaSuccess; i++) e = w05_spin(s, c->ms[i]);
+    return e;
+}
+
+/* A spin of L ms lasts at least L ms (it counts cycles of the peak clock),
+ * so its time measured on the stream is at least that, whatever the clock
+ * does; two spins take at least their sum. The stream is non-blocking: an
+ * event on the default stream instead of s would see none of it. */
+START_TEST(event_timing)
+{
+    cudaStream_t s;
+    WB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    WB_CUDA(w05_spin(s, 0.01)); /* load the module outside the timing */
+    WB_CUDA(cudaStreamSynchronize(s));
+    size_t n = (size_t)1 << 22;
+    unsigned *dx = wb_dmalloc(n * 4), *dy = wb_dmalloc(n * 4);
+    WB_CUDA(cudaMemset(dx, 0x5a, n * 4));
+    static const struct { double a, b; int k, mix; } CASES[] = {
+        { 20, 0, 1, 0 }, { 20, 40, 2, 0 }, { 30, 0, 1, 1 }, { 0, 0, 0, 1 },
+    };
+    float t[WB_COUNT(CASES)];
+    for (size_t c = 0; c < WB_COUNT(CASES); c++) {
+        timed_ctx ctx = { { CASES[c].a, CASES[c].b }, CASES[c].k, dx, dy, CASES[c].mix ? n : 0 };
+        double least = CASES[c].a + CASES[c].b;
+        t[c] = NAN;
+        WB_CUDA(time_on_stream(s, timed_work, &ctx, &t[c]));
+        char what[96];
+        snprintf(what, sizeof what, "%s%d spin(s) of %g ms in all", CASES[c].mix ? "a mix kernel, then " : "", CASES[c].k,
+                 least);
+        ck_assert_msg(isfinite(t[c]) && t[c] > 0, "%s: time_on_stream gave %g ms (expected a positive time)", what,
+                      (double)t[c]);
+        ck_assert_msg(t[c] >= 0.95 * least,
+                      "%s: time_on_stream gave %.3f ms, less than the spins alone take (events not on stream s?)",
+                      what, (double)t[c]);
+        ck_assert_msg(cudaStreamQuery(s) == cudaSuccess, "%s: stream s still busy after time_on_stream returned "
+                      "(it must wait for its stop event)", what);
+    }
+    ck_assert_msg(t[1] > t[0], "spins of 20 + 40 ms timed %.3f ms, not more than one of 20 ms (%.3f ms)", (double)t[1],
+                  (double)t[0]);
+    printf("  spin 20 ms: %.3f ms; spins 20 + 40 ms: %.3f ms; mix + spin 30 ms: %.3f ms; mix of 4M: %.3f ms\n",
+           (double)t[0], (double)t[1], (double)t[2], (double)t[3]);
+    cudaStreamDestroy(s);
+    wb_dfree(dx), wb_dfree(dy);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the default stream */
+
+/* Is a marker (an event record: it needs no SM, only its stream's turn)
+ * enqueued on stream `ms` held back by a gate kernel running on stream
+ * `gs`? The gate holds until the host lets it go (or 10 s), so the answer
+ * is read while it is certainly running. Returns 1 (the marker waited for
+ * the gate), 0 (it completed while the gate held), -1 (the gate could not
+ * be held: the test is skipped). Every poll is bounded. */
+static int marker_waits(volatile int *flags, cudaStream_t gs, cudaStream_t ms, cudaEvent_t marker, int expect_wait)
+{
+    flags[0] = flags[1] = flags[2] = 0;
+    WB_CUDA(w05_gate(gs, flags, 10000));
+    double t0 = now_ms();
+    while (!flags[1] && now_ms() - t0 < 5000) {
+    }
+    if (!flags[1] || flags[2]) { /* not started in 5 s, or already over */
+        flags[0] = 1;
+        WB_CUDA(cudaDeviceSynchronize());
+        return -1;
+    }
+    WB_CUDA(cudaEventRecord(marker, ms));
+    /* A marker that must wait: 100 ms without it completing is the
+     * evidence (it never may while the gate holds). One that must not:
+     * up to 3 s for it to complete (it needs no SM, so it does at once). */
+    double window = expect_wait ? 100 : 3000;
+    int done = 0;
+    t0 = now_ms();
+    while (!done && now_ms() - t0 < window) {
+        cudaError_t q = cudaEventQuery(marker);
+        if (q == cudaSuccess) done = 1;
+        else if (q != cudaErrorNotReady) WB_CUDA(q);
+    }
+    int held = flags[2] == 0;
+    flags[0] = 1;
+    WB_CUDA(cudaDeviceSynchronize());
+    if (!held || flags[2] != 1) return -1;
+    return !done;
+}
+
+START_TEST(default_stream)
+{
+    volatile int *flags = NULL;
+    cudaStream_t mine = NULL, blocking;
+    cudaEvent_t marker;
+    WB_CUDA(cudaHostAlloc((void **)&flags, 3 * sizeof(int), cudaHostAllocMapped));
+    WB_CUDA(cudaStreamCreate(&blocking));
+    WB_CUDA(cudaEventCreateWithFlags(&marker, cudaEventDisableTiming));
+    flags[0] = 1; /* load the gate kernel (lazy loading) while nothing runs */
+    WB_CUDA(w05_gate(cudaStreamLegacy, flags, 10));
+    WB_CUDA(cudaDeviceSynchronize());
+    WB_CUDA(make_independent_stream(&mine));
+    ck_assert_msg(mine != NULL && mine != cudaStreamLegacy && mine != cudaStreamPerThread,
+                  "make_independent_stream gave a default stream, not a new one");
+    /* What CUDA guarantees (a blocking stream is one made by cudaStreamCreate;
+     * cudaStreamPerThread is blocking too, and waits for no other blocking
+     * stream): the legacy default stream waits for every blocking stream's
+     * earlier work, and they wait for its; a non-blocking stream waits for
+     * neither, nor they for it. The first two lines are your stream. */
+    const struct { cudaStream_t gate, marker; int wait; const char *what; } CASES[] = {
+        { mine, cudaStreamLegacy, 0, "a marker on the legacy default stream waited for your stream's kernel" },
+        { cudaStreamLegacy, mine, 0, "a marker on your stream waited for a kernel on the legacy default stream" },
+        { blocking, cudaStreamLegacy, 1, "a marker on the legacy default stream did not wait for a blocking stream" },
+        { cudaStreamLegacy, blocking, 1, "a marker on a blocking stream did not wait for the legacy default stream" },
+        { cudaStreamPerThread, cudaStreamLegacy, 1,
+          "a marker on the legacy default stream did not wait for the per-thread default stream" },
+        { blocking, cudaStreamPerThread, 0,
+          "a marker on the per-thread default stream waited for another blocking stream" },
+    };
+    for (size_t c = 0; c < WB_COUNT(CASES); c++) {
+        int r = marker_waits(flags, CASES[c].gate, CASES[c].marker, marker, CASES[c].wait);
+        if (r < 0) {
+            cudaStreamDestroy(mine), cudaStreamDestroy(blocking), cudaEventDestroy(marker), cudaFreeHost((void *)flags);
+            wb_skip_test("the gate kernel could not be held while the marker was watched (launches serialised, "
+                         "as under a debugger or compute-sanitizer?)");
+        }
+        ck_assert_msg(r == CASES[c].wait, "%s", CASES[c].what);
+    }
+    cudaStreamDestroy(mine), cudaStreamDestroy(blocking), cudaEventDestroy(marker), cudaFreeHost((void *)flags);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- copy/compute overlap */
+
+static unsigned mix_ref(unsigned v, unsigned rounds)
+{
+    for (unsigned r = 0; r < rounds; r++) {
+        v ^= v >> 15;
+        v *= 0x2c1b3c6dU;
+        v ^= v >> 12;
+        v += r;
+    }
+    return v;
+}
+
+enum { HGUARD = 64 }; /* poisoned elements each side of the pinned output */
+
+/* The timeline must be what stream order makes it: within a chunk copy in,
+ * kernel, copy out, each after the one before, all after the origin; a
+ * stream's next chunk after its previous one. (Nothing about how chunks of
+ * different streams overlap: CUDA does not promise that.) */
+static void check_timeline(const w05_chunk_times *tl, int chunks, int nstreams, const char *what)
+{
+    const float eps = 1e-3f; /* event resolution is about 0.5 us */
+    for (int k = 0; k < chunks; k++) {
+        const float *t = &tl[k].h2d_start;
+        for (int i = 0; i < 6; i++) {
+            ck_assert_msg(isfinite(t[i]) && t[i] >= -eps, "%s: chunk %d, time %d of 6 is %g ms (not after the origin)",
+                          what, k, i, (double)t[i]);
+            if (i) ck_assert_msg(t[i] >= t[i - 1] - eps, "%s: chunk %d, time %d (%g ms) before time %d (%g ms)", what, k,
+                                 i, (double)t[i], i - 1, (double)t[i - 1]);
+        }
+        if (k >= nstreams)
+            ck_assert_msg(tl[k].h2d_start >= tl[k - nstreams].d2h_end - eps,
+                          "%s: chunk %d started (%g ms) before chunk %d of the same stream ended (%g ms)", what, k,
+                          (double)tl[k].h2d_start, k - nstreams, (double)tl[k - nstreams].d2h_end);
+    }
+}
+
+START_TEST(overlap_exact)
+{
+    static const struct { size_t n; int chunks, nstreams; } CASES[] = {
+        { 1, 1, 1 },      { 0, 1, 1 },       { 1, 3, 2 },          { 3, 4, 3 },          { 1000, 1, 1 },
+        { 1000, 7, 3 },   { 65537, 3, 2 },   { 65537, 64, 8 },     { (1 << 20) + 7, 8, 3 }, { (1 << 22) + 1, 16, 2 },
+        { 0, 0, 0 },      { 0, 0, 0 } /* random */,
+    };
+    wb_rng rng = WB_RNG();
+    size_t n = CASES[_i].n;
+    int chunks = CASES[_i].chunks, nstreams = CASES[_i].nstreams;
+    if (chunks == 0) {
+        n = (size_t)wb_rng_int(&rng, 1, 3000000);
+        chunks = (int)wb_rng_int(&rng, 1, 20), nstreams = (int)wb_rng_int(&rng, 1, 3);
+    }
+    unsigned rounds = (unsigned)wb_rng_int(&rng, 1, 8);
+    int timeline = _i & 1;
+    unsigned *hx, *hy, *ref = wb_hmalloc(n * 4 + 4), *got = wb_hmalloc(n * 4 + 4);
+    WB_CUDA(cudaHostAlloc((void **)&hx, n * 4 + 4, cudaHostAllocDefault));
+    WB_CUDA(cudaHostAlloc((void **)&hy, (n + 2 * HGUARD) * 4, cudaHostAllocDefault));
+    for (size_t i = 0; i < n; i++) hx[i] = (unsigned)wb_rng_u64(&rng), ref[i] = mix_ref(hx[i], rounds);
+    wb_hpoison(hy, (n + 2 * HGUARD) * 4);
+    unsigned *dx = wb_dmalloc(n * 4);
+    wb_dout y;
+    unsigned *dy = wb_dout_alloc(&y, "dy (device)", n * 4, 0);
+    cudaStream_t st[8];
+    for (int j = 0; j < nstreams; j++) WB_CUDA(cudaStreamCreateWithFlags(&st[j], cudaStreamNonBlocking));
+    w05_chunk_times *tl = wb_hmalloc((size_t)chunks * sizeof *tl);
+    memset(tl, 0xFF, (size_t)chunks * sizeof *tl); /* NaN */
+    char what[128];
+    snprintf(what, sizeof what, "n=%zu, %d chunks on %d streams, %u rounds%s", n, chunks, nstreams, rounds,
+             timeline ? ", with timeline" : "");
+    WB_CUDA(overlap_pipeline(hx, hy + HGUARD, dx, dy, n, rounds, chunks, st, nstreams, timeline ? tl : NULL));
+    WB_CUDA(cudaDeviceSynchronize());
+    memcpy(got, hy + HGUARD, n * 4);
+    size_t guard = wb_count_not_byte(hy, HGUARD * 4, 0xFF) + wb_count_not_byte(hy + HGUARD + n, HGUARD * 4, 0xFF);
+    wb_cmp cmp;
+    wb_compare_u32("y", got, ref, n, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    ck_assert_msg(guard == 0, "%s: %zu bytes written outside hy[0..n)", what, guard);
+    wb_expect_dout_guards(&y, got, what);
+    if (timeline) check_timeline(tl, chunks, nstreams, what);
+    for (int j = 0; j < nstreams; j++) cudaStreamDestroy(st[j]);
+    wb_dfree(dx), wb_dout_free(&y);
+    cudaFreeHost(hx), cudaFreeHost(hy);
+    free(ref), free(got), free(tl);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- bandwidth */
 
 typedef struct { const float *x; float *y; size_t n; float alpha; } sr_ctx;
@@ -382,6 +605,190 @@ static double bench_scale_relu(void)
     return wb_bench_headline(&r);
 }
 
+/* ---------------------------------------------------------------- overlap benchmark */
+
+/* `make phase1/week05 bench NAME=overlap`: the same n elements copied in,
+ * mixed and copied out, serially (one stream, one chunk: the yardstick) and
+ * by overlap_pipeline (8 chunks on 3 streams), both timed by wb_time in this
+ * run; then one run of each with its timeline, printed and written to
+ * build/<week>/timeline.csv. The streams are blocking (cudaStreamCreate) on
+ * purpose: wb_time's events are on the legacy default stream, which waits
+ * for blocking streams, so they bracket the whole pipeline. */
+enum { OV_CHUNKS = 8, OV_STREAMS = 3 };
+
+typedef struct {
+    unsigned *hx, *hy, *dx, *dy;
+    size_t n;
+    unsigned rounds;
+    int serial;
+    cudaStream_t st[OV_STREAMS];
+} ov_ctx;
+
+static void ov_fill(ov_ctx *c, unsigned long long salt)
+{
+    wb_rng r;
+    wb_rng_seed(&r, 0x0505ULL + salt * 0x9e3779b97f4a7c15ULL);
+    for (size_t i = 0; i < c->n; i++) c->hx[i] = (unsigned)wb_rng_u64(&r);
+}
+
+static void ov_work(void *p)
+{
+    ov_ctx *c = p;
+    if (c->serial) {
+        WB_CUDA(cudaMemcpyAsync(c->dx, c->hx, c->n * 4, cudaMemcpyHostToDevice, c->st[0]));
+        WB_CUDA(w05_mix(c->dx, c->dy, c->n, c->rounds, c->st[0]));
+        WB_CUDA(cudaMemcpyAsync(c->hy, c->dy, c->n * 4, cudaMemcpyDeviceToHost, c->st[0]));
+    } else
+        WB_CUDA(overlap_pipeline(c->hx, c->hy, c->dx, c->dy, c->n, c->rounds, OV_CHUNKS, c->st, OV_STREAMS, NULL));
+}
+
+static void ov_fresh(void *p, unsigned long long salt)
+{
+    ov_ctx *c = p;
+    ov_fill(c, salt);
+    wb_hpoison(c->hy, c->n * 4);
+}
+
+/* hy against the CPU on 4096 spread elements and the last one. */
+static int ov_check(void *p, char *why, size_t size)
+{
+    const ov_ctx *c = p;
+    size_t step = c->n / 4096 ? c->n / 4096 : 1;
+    for (size_t j = 0; j <= 4096; j++) {
+        size_t i = j < 4096 ? j * step : c->n - 1;
+        if (i >= c->n) continue;
+        unsigned want = mix_ref(c->hx[i], c->rounds);
+        if (c->hy[i] != want) {
+            snprintf(why, size, "hy[%zu] = 0x%08x, expected 0x%08x", i, c->hy[i], want);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static float ov_event_ms(cudaStream_t s, int what, ov_ctx *c)
+{
+    cudaEvent_t a, b;
+    float ms = NAN;
+    WB_CUDA(cudaEventCreate(&a));
+    WB_CUDA(cudaEventCreate(&b));
+    WB_CUDA(cudaEventRecord(a, s));
+    if (what == 0) WB_CUDA(cudaMemcpyAsync(c->dx, c->hx, c->n * 4, cudaMemcpyHostToDevice, s));
+    else WB_CUDA(w05_mix(c->dx, c->dy, c->n, 64, s));
+    WB_CUDA(cudaEventRecord(b, s));
+    WB_CUDA(cudaEventSynchronize(b));
+    WB_CUDA(cudaEventElapsedTime(&ms, a, b));
+    cudaEventDestroy(a), cudaEventDestroy(b);
+    return ms;
+}
+
+/* The timeline as text, one line per chunk: i = copy in, K = kernel,
+ * o = copy out, on a scale of `width` columns from 0 to `end` ms. */
+static void print_timeline(const char *run, const w05_chunk_times *tl, int chunks, int nstreams, float end)
+{
+    enum { WIDTH = 64 };
+    printf("  %s, %.3f ms (i copy in, K kernel, o copy out):\n", run, (double)end);
+    for (int k = 0; k < chunks; k++) {
+        char line[WIDTH + 1];
+        memset(line, '.', WIDTH), line[WIDTH] = 0;
+        const float *t = &tl[k].h2d_start;
+        static const char MARK[3] = { 'i', 'K', 'o' };
+        for (int op = 0; op < 3; op++) {
+            int a = (int)(t[2 * op] / end * WIDTH), b = (int)(t[2 * op + 1] / end * WIDTH);
+            if (a < 0) a = 0;
+            if (b >= WIDTH) b = WIDTH - 1;
+            for (int x = a; x <= b; x++) line[x] = MARK[op];
+        }
+        printf("    chunk %d stream %d |%s| in %.3f-%.3f  kernel %.3f-%.3f  out %.3f-%.3f ms\n", k, k % nstreams, line,
+               (double)t[0], (double)t[1], (double)t[2], (double)t[3], (double)t[4], (double)t[5]);
+    }
+}
+
+static void write_timeline(FILE *f, const char *run, const w05_chunk_times *tl, int chunks, int nstreams)
+{
+    static const char *OP[3] = { "h2d", "kernel", "d2h" };
+    for (int k = 0; k < chunks; k++)
+        for (int op = 0; op < 3; op++)
+            fprintf(f, "%s,%d,%d,%s,%.6f,%.6f\n", run, k, k % nstreams, OP[op], (double)(&tl[k].h2d_start)[2 * op],
+                    (double)(&tl[k].h2d_start)[2 * op + 1]);
+}
+
+static double bench_overlap(void)
+{
+    ov_ctx c = { .n = (size_t)1 << 25 };
+    WB_CUDA(cudaHostAlloc((void **)&c.hx, c.n * 4, cudaHostAllocDefault));
+    WB_CUDA(cudaHostAlloc((void **)&c.hy, c.n * 4, cudaHostAllocDefault));
+    c.dx = wb_dmalloc(c.n * 4), c.dy = wb_dmalloc(c.n * 4);
+    for (int j = 0; j < OV_STREAMS; j++) WB_CUDA(cudaStreamCreate(&c.st[j]));
+    ov_fill(&c, 0);
+    /* Rounds that make the kernel last about as long as one copy: then
+     * overlap has the most to win (serial ~ 3 copies' time, overlapped
+     * towards 1 when copy in, kernel and copy out run at once). */
+    ov_event_ms(c.st[0], 0, &c), ov_event_ms(c.st[0], 1, &c); /* warm */
+    float t_copy = ov_event_ms(c.st[0], 0, &c), t_mix = ov_event_ms(c.st[0], 1, &c);
+    double r = 64.0 * t_copy / t_mix;
+    c.rounds = !(r >= 1) ? 1 : r > 65536 ? 65536 : (unsigned)r;
+    printf("  n = %zu (%zu MiB each way), copy in %.3f ms, mix at 64 rounds %.3f ms: %u rounds\n", c.n, c.n * 4 >> 20,
+           (double)t_copy, (double)t_mix, c.rounds);
+
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = ov_fresh, o.check = ov_check;
+    wb_bench_row rs = { .exercise = "overlap", .variant = "serial: 1 stream, 1 chunk", .n = c.n, .bytes = 8.0 * c.n,
+                        .unit = "GB/s" };
+    wb_bench_row ro = { .exercise = "overlap", .variant = "overlap_pipeline: 8 chunks, 3 streams", .n = c.n,
+                        .bytes = 8.0 * c.n, .unit = "GB/s", .yard_name = "SERIAL" };
+    char why[200];
+    c.serial = 1;
+    wb_hpoison(c.hy, c.n * 4);
+    wb_time(ov_work, &c, &o, &rs.t);
+    rs.value = rs.bytes / (rs.t.median * 1e-3) / 1e9;
+    if (ov_check(&c, why, sizeof why)) wb_bench_invalid(&rs, why);
+    c.serial = 0;
+    wb_hpoison(c.hy, c.n * 4);
+    wb_time(ov_work, &c, &o, &ro.t);
+    ro.value = ro.bytes / (ro.t.median * 1e-3) / 1e9;
+    ro.yard = rs.value;
+    if (ov_check(&c, why, sizeof why)) wb_bench_invalid(&ro, why);
+    wb_bench_emit(&rs);
+    wb_bench_emit(&ro);
+    printf("  serial %.3f ms, overlapped %.3f ms (medians): overlapped / serial speed = %.2f\n", rs.t.median,
+           ro.t.median, wb_bench_ratio(&ro));
+
+    /* One run of each with its timeline (the serial one is overlap_pipeline
+     * with one chunk on one stream, which cannot overlap anything). */
+    w05_chunk_times ts[1], to[OV_CHUNKS];
+    memset(ts, 0xFF, sizeof ts), memset(to, 0xFF, sizeof to);
+    WB_CUDA(overlap_pipeline(c.hx, c.hy, c.dx, c.dy, c.n, c.rounds, 1, c.st, 1, ts));
+    WB_CUDA(overlap_pipeline(c.hx, c.hy, c.dx, c.dy, c.n, c.rounds, OV_CHUNKS, c.st, OV_STREAMS, to));
+    WB_CUDA(cudaDeviceSynchronize());
+    float end = ts[0].d2h_end;
+    for (int k = 0; k < OV_CHUNKS; k++) end = to[k].d2h_end > end ? to[k].d2h_end : end;
+    if (!(end > 0)) printf("  no timeline: overlap_pipeline left it empty\n");
+    else {
+        print_timeline("serial", ts, 1, 1, end);
+        print_timeline("overlapped", to, OV_CHUNKS, OV_STREAMS, end);
+    }
+    const char *wk = getenv("WB_WEEK_DIR");
+    char cmd[400], csv[300];
+    if (!wk || !*wk) wk = "phase1/week05";
+    snprintf(cmd, sizeof cmd, "mkdir -p 'build/%s'", wk);
+    snprintf(csv, sizeof csv, "build/%s/timeline.csv", wk);
+    FILE *f = system(cmd) == 0 ? fopen(csv, "w") : NULL;
+    if (!f) printf("  cannot write %s\n", csv);
+    else {
+        fprintf(f, "run,chunk,stream,op,start_ms,end_ms\n");
+        write_timeline(f, "serial", ts, 1, 1);
+        write_timeline(f, "overlapped", to, OV_CHUNKS, OV_STREAMS);
+        fclose(f);
+        printf("  timeline: %s\n", csv);
+    }
+
+    for (int j = 0; j < OV_STREAMS; j++) cudaStreamDestroy(c.st[j]);
+    wb_dfree(c.dx), wb_dfree(c.dy);
+    cudaFreeHost(c.hx), cudaFreeHost(c.hy);
+    return wb_bench_ratio(&ro);
+}
+
 static const wb_test TESTS[] = {
     { "w05.gridstride", WB_T(scale_relu_sizes), WB_GPU, WB_COUNT(SIZES) },
     { "w05.gridstride", WB_T(scale_relu_offsets), WB_GPU, 16 },
@@ -393,7 +800,14 @@ static const wb_test TESTS[] = {
     { "w05.views", WB_T(view_known), WB_CPU, 0 },
     { "w05.views", WB_T(view_brute_force), WB_CPU, 8 },
     { "w05.streams", WB_T(streams_ordered), WB_GPU, 3 },
+    { "w05.event-timing", WB_T(event_timing), WB_GPU, 0 },
+    { "w05.default-stream", WB_T(default_stream), WB_GPU, 0 },
+    { "w05.overlap", WB_T(overlap_exact), WB_GPU, 12 },
     WB_SPEED("w05.gridstride-bw", bench_scale_relu),
 };
 
-int main(int argc, char **argv) { return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS); }
+static const wb_benchmark BENCHES[] = {
+    { "overlap", bench_overlap },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
