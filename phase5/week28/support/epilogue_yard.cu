@@ -142,7 +142,8 @@ template <int ACT> static __global__ void yard_bias_act_kernel(float *C, const f
 
 extern "C" cudaError_t yard_bias_act(float *C, const float *bias, int M, int N, int act)
 {
-    if (M < 0 || N < 0 || act < ACT_NONE || act > ACT_GELU) return cudaErrorInvalidValue;
+    bool known = act == ACT_NONE || act == ACT_RELU || act == ACT_GELU;
+    if (!known || M < 0 || N < 0) return cudaErrorInvalidValue;
     size_t n = (size_t)M * (size_t)N;
     if (n == 0) return cudaSuccess;
     int dev = 0, sms = 0;
