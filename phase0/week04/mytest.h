@@ -40,6 +40,7 @@ int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log);
  *   name,n,bytes,time_ms,gb_per_s
  *   sl_saxpy,16777216,201326592,0.0712,2827.6
  *
+ * (the figures of this example are invented: not yet measured)
  * name: what was timed (no comma, no quote); n: elements; bytes: the bytes
  * SAXPY moves, 12 per element (reads x and y, writes y); time_ms: one call,
  * in milliseconds; gb_per_s: bytes / (time_ms * 1e-3) / 1e9. Numbers with at
