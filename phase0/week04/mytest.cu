@@ -15,8 +15,22 @@
 #include "mytest.h"
 #include "saxpylib.h"
 
-/* TODO: helpers for your checks: a small random generator seeded from the
- * caller's seed (splitmix64 is ten lines), and one check of one size. */
+/* Given: splitmix64, a generator for your inputs, seeded by the caller. */
+static inline uint64_t mt_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [lo, hi). (Marked unused: no warning before your checks call it.) */
+__attribute__((unused)) static inline float mt_uniform(uint64_t *s, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)((mt_next(s) >> 40) * (1.0 / 16777216.0));
+}
+
+/* TODO (optional): a helper for your checks, one check of one size. */
 
 int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
 {

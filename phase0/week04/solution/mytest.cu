@@ -15,9 +15,8 @@
 #include "mytest.h"
 #include "saxpylib.h"
 
-//@solution
-/* splitmix64: a generator of our own, seeded by the caller. */
-static uint64_t mt_next(uint64_t *s)
+/* Given: splitmix64, a generator for your inputs, seeded by the caller. */
+static inline uint64_t mt_next(uint64_t *s)
 {
     uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -25,12 +24,13 @@ static uint64_t mt_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-/* Uniform in [lo, hi). */
-static float mt_uniform(uint64_t *s, float lo, float hi)
+/* Uniform in [lo, hi). (Marked unused: no warning before your checks call it.) */
+__attribute__((unused)) static inline float mt_uniform(uint64_t *s, float lo, float hi)
 {
     return lo + (hi - lo) * (float)((mt_next(s) >> 40) * (1.0 / 16777216.0));
 }
 
+//@solution
 enum { MT_GUARD = 8 }; /* poisoned floats after y[n-1]: a write past the end shows */
 
 /* One check: SAXPY on n random elements, every element compared with a
@@ -80,8 +80,7 @@ static int mt_check_one(mt_saxpy_fn saxpy, uint64_t *s, size_t n, FILE *log)
     return failed;
 }
 //@starter
-//| /* TODO: helpers for your checks: a small random generator seeded from the
-//|  * caller's seed (splitmix64 is ten lines), and one check of one size. */
+//| /* TODO (optional): a helper for your checks, one check of one size. */
 //@end
 
 int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
