@@ -375,8 +375,7 @@ static int saxpy_on_gpu(float a, const float *x, float *y, size_t n)
     if (n == 0) return sl_saxpy(a, NULL, NULL, 0) != cudaSuccess;
     float *dx = wb_dcopy(x, n * 4), *dy = wb_dcopy(y, n * 4);
     cudaError_t e = sl_saxpy(a, dx, dy, n);
-    if (e == cudaSuccess) e = cudaDeviceSynchronize();
-    if (e == cudaSuccess) wb_d2h(y, dy, n * 4);
+    if (e == cudaSuccess && (e = cudaDeviceSynchronize()) == cudaSuccess) wb_d2h(y, dy, n * 4);
     wb_dfree(dx), wb_dfree(dy);
     return e != cudaSuccess;
 }
