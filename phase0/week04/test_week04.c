@@ -1,6 +1,8 @@
 /* test_week04.c — week 04's checkpoints: the library (saxpy, dot), its CLI
- * (called as a function with argument vectors), and its CSV benchmark
- * (`make phase0/week04 bench` appends the rows to a CSV file in build/bench/). */
+ * (called as a function with argument vectors), its CSV benchmark
+ * (`make phase0/week04 bench` appends the rows to a CSV file in build/bench/),
+ * and the learner's own test and benchmark (mytest.cu), tested here in turn:
+ * against correct and planted-bug SAXPYs, and by parsing their CSV. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 
 #include "wb_test.h"
 #include "saxpylib.h"
+#include "mytest.h"
 
 static const size_t SIZES[] = { 0, 1, 2, 3, 5, 255, 256, 257, 1023, 4097, 65537, 1000003, ((size_t)1 << 24) + 1 };
 
@@ -250,6 +253,236 @@ START_TEST(cli_runs)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- exercise 3: your test, tested */
+
+/* SAXPYs on host arrays for mt_check_saxpy. The correct ones round in three
+ * ways a real SAXPY may; each buggy one is a mistake a real kernel makes. A
+ * test passes all the correct ones and fails every buggy one. */
+static int saxpy_fused(float a, const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = fmaf(a, x[i], y[i]);
+    return 0;
+}
+
+static int saxpy_unfused(float a, const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        volatile float ax = a * x[i]; /* rounded to float before the add: no FMA */
+        y[i] = ax + y[i];
+    }
+    return 0;
+}
+
+static int saxpy_in_double(float a, const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) y[i] = (float)((double)a * x[i] + y[i]);
+    return 0;
+}
+
+static int bug_last(float a, const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i + 1 < n; i++) y[i] = fmaf(a, x[i], y[i]); /* i < n - 1 */
+    return 0;
+}
+
+static int bug_tail(float a, const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n / 4 * 4; i++) y[i] = fmaf(a, x[i], y[i]); /* float4 only */
+    return 0;
+}
+
+static int bug_alpha(float a, const float *x, float *y, size_t n)
+{
+    (void)a;
+    for (size_t i = 0; i < n; i++) y[i] = x[i] + y[i];
+    return 0;
+}
+
+static int bug_nostride(float a, const float *x, float *y, size_t n)
+{
+    size_t covered = (size_t)4096 * 256; /* 4096 blocks of 256 threads, one element each */
+    for (size_t i = 0; i < n && i < covered; i++) y[i] = fmaf(a, x[i], y[i]);
+    return 0;
+}
+
+static int bug_half(float a, const float *x, float *y, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int e;
+        float m = frexpf(a * x[i], &e); /* a*x kept to 11 significant bits, as in half precision */
+        y[i] = ldexpf(nearbyintf(m * 2048) / 2048, e) + y[i];
+    }
+    return 0;
+}
+
+static const struct {
+    const char *what;
+    mt_saxpy_fn fn;
+    int correct;
+    const char *hint;
+} MT_IMPLS[] = {
+    { "a correct SAXPY with an FMA (fmaf)", saxpy_fused, 1, NULL },
+    { "a correct SAXPY without an FMA (a*x rounded, then the add)", saxpy_unfused, 1, NULL },
+    { "a correct SAXPY computed in double, rounded once", saxpy_in_double, 1, NULL },
+    { "a SAXPY that never writes y[n-1] (off by one at the end)", bug_last, 0,
+      "compare every element, the last one included, for several n >= 1" },
+    { "a SAXPY that skips the n % 4 tail (a float4 loop and no scalar one)", bug_tail, 0,
+      "test n that are not multiples of 4: 1, 2, 3, 5, 257, ..." },
+    { "a SAXPY that ignores a (y = x + y)", bug_alpha, 0, "draw a at random, never 1" },
+    { "a SAXPY that stops after 2^20 elements (a grid that does not stride)", bug_nostride, 0,
+      "test one n past 2^20 = 1048576" },
+    { "a SAXPY that keeps a*x to 11 significant bits (half precision)", bug_half, 0,
+      "your tolerance is too loose: a float SAXPY is within 1e-6 + 1e-6 |ref| of the double reference" },
+};
+
+/* mt_check_saxpy on one SAXPY, with a fresh seed; its failure count, and
+ * the first line it logged in first (at most firstsz - 1 characters). */
+static int run_mytest(mt_saxpy_fn fn, uint64_t seed, char *first, size_t firstsz)
+{
+    FILE *log = tmpfile();
+    ck_assert_msg(log != NULL, "tmpfile failed");
+    int failed = mt_check_saxpy(fn, seed, log);
+    fflush(log);
+    rewind(log);
+    first[0] = 0;
+    if (!fgets(first, (int)firstsz, log)) first[0] = 0;
+    first[strcspn(first, "\n")] = 0;
+    fclose(log);
+    return failed;
+}
+
+START_TEST(mytest_cpu)
+{
+    wb_rng rng = WB_RNG();
+    uint64_t seed = wb_rng_u64(&rng);
+    char first[256];
+    int failed = run_mytest(MT_IMPLS[_i].fn, seed, first, sizeof first);
+    ck_assert_msg(failed >= 0, "mt_check_saxpy returned %d: write your checks in mytest.cu (the starter returns -1)", failed);
+    if (MT_IMPLS[_i].correct)
+        ck_assert_msg(failed == 0, "your checks failed %d time(s) on %s (seed %llu); first line logged: \"%s\". "
+                      "A correct float SAXPY may differ from the double reference by a few units in the last place: "
+                      "compare at atol + rtol |ref|, not with ==",
+                      failed, MT_IMPLS[_i].what, (unsigned long long)seed, first);
+    else
+        ck_assert_msg(failed > 0, "your checks passed %s (seed %llu): they must catch it. Hint: %s",
+                      MT_IMPLS[_i].what, (unsigned long long)seed, MT_IMPLS[_i].hint);
+}
+END_TEST
+
+/* sl_saxpy behind mt_saxpy_fn: host arrays to the GPU and back. */
+static int saxpy_on_gpu(float a, const float *x, float *y, size_t n)
+{
+    if (n == 0) return sl_saxpy(a, NULL, NULL, 0) != cudaSuccess;
+    float *dx = wb_dcopy(x, n * 4), *dy = wb_dcopy(y, n * 4);
+    cudaError_t e = sl_saxpy(a, dx, dy, n);
+    if (e == cudaSuccess && (e = cudaDeviceSynchronize()) == cudaSuccess) wb_d2h(y, dy, n * 4);
+    wb_dfree(dx), wb_dfree(dy);
+    return e != cudaSuccess;
+}
+
+START_TEST(mytest_gpu)
+{
+    wb_rng rng = WB_RNG();
+    uint64_t seed = wb_rng_u64(&rng);
+    char first[256];
+    int failed = run_mytest(saxpy_on_gpu, seed, first, sizeof first);
+    ck_assert_msg(failed >= 0, "mt_check_saxpy returned %d: write your checks in mytest.cu (the starter returns -1)", failed);
+    ck_assert_msg(failed == 0, "your checks failed %d time(s) on your sl_saxpy (seed %llu); first line logged: \"%s\". "
+                  "Either sl_saxpy has a bug (w04.saxpy says) or your checks are too strict (w04.mytest says)",
+                  failed, (unsigned long long)seed, first);
+}
+END_TEST
+
+/* The CSV of mytest.h in text: the header, then exactly one row for `name`
+ * on n elements, with positive finite figures; bytes = 12 n exactly and
+ * GB/s = bytes / time to the digits printed. ms > 0: the time must match it
+ * too. Returns the row's time in *ms_out, GB/s in *gbps_out. */
+static void expect_csv(const char *text, const char *name, size_t n, double ms, double *ms_out, double *gbps_out)
+{
+    static const char header[] = "name,n,bytes,time_ms,gb_per_s\n";
+    ck_assert_msg(strncmp(text, header, sizeof header - 1) == 0,
+                  "the CSV must start with the header \"name,n,bytes,time_ms,gb_per_s\" (units in the names), got \"%.200s\"", text);
+    const char *row = text + sizeof header - 1;
+    const char *end = strchr(row, '\n');
+    ck_assert_msg(end != NULL && end[1] == 0, "after the header, exactly one row ending in a newline; got \"%.300s\"", row);
+    char line[512], *field[6];
+    size_t len = (size_t)(end - row);
+    ck_assert_msg(len < sizeof line, "the row is %zu characters long", len);
+    memcpy(line, row, len);
+    line[len] = 0;
+    int k = 0;
+    for (char *p = line, *c; k < 6; p = c + 1) {
+        field[k++] = p;
+        if (!(c = strchr(p, ','))) break;
+        *c = 0;
+    }
+    ck_assert_msg(k == 5, "the row \"%.*s\" has %d fields, the header 5", (int)len, row, k);
+    ck_assert_msg(strcmp(field[0], name) == 0, "name: \"%s\", expected \"%s\"", field[0], name);
+    double v[5];
+    for (int f = 1; f < 5; f++) {
+        char *stop;
+        v[f] = strtod(field[f], &stop);
+        ck_assert_msg(stop != field[f] && *stop == 0 && isfinite(v[f]) && v[f] > 0,
+                      "field %d of \"%.*s\" (%s) must be a positive finite number, got \"%s\"", f + 1, (int)len, row,
+                      f == 1 ? "n" : f == 2 ? "bytes" : f == 3 ? "time_ms" : "gb_per_s", field[f]);
+    }
+    ck_assert_msg(v[1] == (double)n, "n: %s, expected %zu", field[1], n);
+    ck_assert_msg(v[2] == 12.0 * (double)n, "bytes: %s, expected 12 n = %.0f (SAXPY reads x and y and writes y)", field[2],
+                  12.0 * (double)n);
+    if (ms > 0)
+        ck_assert_msg(fabs(v[3] - ms) <= 1e-5 * ms, "time_ms: %s, expected %.9g (print it with %%.6g or more digits)",
+                      field[3], ms);
+    double gbps = v[2] / (v[3] * 1e-3) / 1e9;
+    ck_assert_msg(fabs(v[4] - gbps) <= 1e-4 * gbps,
+                  "gb_per_s: %s, but bytes / (time_ms * 1e-3) / 1e9 = %.6g (GB are 1e9 bytes; time is in ms)", field[4], gbps);
+    *ms_out = v[3], *gbps_out = v[4];
+}
+
+/* What f holds, from its start (at most sz - 1 characters); f is closed. */
+static void slurp(FILE *f, char *buf, size_t sz)
+{
+    fflush(f);
+    rewind(f);
+    size_t k = fread(buf, 1, sz - 1, f);
+    buf[k] = 0;
+    fclose(f);
+}
+
+START_TEST(mybench_csv)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 1, (int64_t)1 << 34);
+    double ms = exp(log(1e-3) + wb_rng_unit(&rng) * log(1e6)); /* 1 us to 1 s */
+    char name[32], text[1024];
+    snprintf(name, sizeof name, "saxpy_v%d", (int)wb_rng_int(&rng, 1, 99));
+    FILE *f = tmpfile();
+    ck_assert_msg(f != NULL, "tmpfile failed");
+    mt_csv_header(f);
+    mt_csv_row(f, name, n, ms);
+    slurp(f, text, sizeof text);
+    double got_ms, gbps;
+    expect_csv(text, name, n, ms, &got_ms, &gbps);
+}
+END_TEST
+
+START_TEST(mybench_gpu)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = (size_t)wb_rng_int(&rng, 1 << 22, 1 << 24);
+    char text[1024];
+    FILE *f = tmpfile();
+    ck_assert_msg(f != NULL, "tmpfile failed");
+    int rc = mt_bench_saxpy(n, f);
+    slurp(f, text, sizeof text);
+    ck_assert_msg(rc == 0, "mt_bench_saxpy(%zu) returned %d (the starter returns -1); it wrote \"%.200s\"", n, rc, text);
+    double ms, gbps;
+    expect_csv(text, "sl_saxpy", n, 0, &ms, &gbps);
+    char fig[160];
+    snprintf(fig, sizeof fig, "your benchmark: %.4g ms, %.4g GB/s on %zu floats (not judged)", ms, gbps, n);
+    wb_report(fig);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- benchmarks */
 
 enum { SEED_X = 41, SEED_Y = 42 };
@@ -346,6 +579,10 @@ static const wb_test TESTS[] = {
     { "w04.cli-args", WB_T(cli_bad_args), WB_CPU, 0 },
     { "w04.cli", WB_T(cli_runs), WB_GPU, 0 },
     WB_SPEED("w04.saxpy-bw", bench_saxpy),
+    { "w04.mytest", WB_T(mytest_cpu), WB_CPU, WB_COUNT(MT_IMPLS) },
+    { "w04.mytest-lib", WB_T(mytest_gpu), WB_GPU, 0 },
+    { "w04.mybench-csv", WB_T(mybench_csv), WB_CPU, 4 },
+    { "w04.mybench", WB_T(mybench_gpu), WB_GPU, 0 },
     { "w04.dot-bw", WB_T(dot_bandwidth), WB_GPU, 0 },
 };
 
