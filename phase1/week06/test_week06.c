@@ -7,7 +7,7 @@
 
 #include "wb_test.h"
 #include "constmem.h"
-#include "spill.h"
+#include "localmem.h"
 #include "strided.h"
 #include "transpose.h"
 
@@ -406,8 +406,8 @@ static const wb_test TESTS[] = {
     { "w06.strided", WB_T(strided_correct), WB_GPU, 10 },
     { "w06.strided", WB_T(strided_sweep), WB_GPU, 0 },
     { "w06.strided-plot", WB_T(strided_plot), WB_GPU, 0 },
-    { "w06.spill", WB_T(median9_correct), WB_GPU, 7 },
-    { "w06.spill", WB_T(median9_no_local_memory), WB_GPU, 0 },
+    { "w06.localmem", WB_T(median9_correct), WB_GPU, 7 },
+    { "w06.localmem", WB_T(median9_no_local_memory), WB_GPU, 0 },
     { "w06.const", WB_T(poly_correct), WB_GPU, 5 },
 };
 

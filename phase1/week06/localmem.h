@@ -1,6 +1,6 @@
-/* spill.h — week 06: registers versus local memory. */
-#ifndef SPILL_H
-#define SPILL_H
+/* localmem.h — week 06: registers versus local memory (a dynamically indexed array, not a register spill). */
+#ifndef LOCALMEM_H
+#define LOCALMEM_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
