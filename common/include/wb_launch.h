@@ -70,12 +70,11 @@ int wb_rank_bcast(wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, 
  * first report counts. */
 void wb_rank_report(wb_rank *r, int status, const char *msg);
 
-/* The other launch mode: a process that mpirun (or Slurm's srun) started
+/* The other launch mode: a process that Open MPI's mpirun started
  * becomes a rank by reading its rank and the rank count from the
  * environment, and its job's id: WB_RANK, WB_NRANKS and WB_JOB_ID where
  * set, else Open MPI's OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE and
- * PMIX_NAMESPACE (or OMPI_MCA_ess_base_jobid), else Slurm's SLURM_PROCID,
- * SLURM_NTASKS and SLURM_JOB_ID.SLURM_STEP_ID. There is no launcher: the
+ * PMIX_NAMESPACE (or OMPI_MCA_ess_base_jobid). There is no launcher: the
  * same wb_rank_bcast goes through a file of this host named after the job
  * ($WB_BCAST_DIR, else $TMPDIR, else /tmp: wb-bcast-JOB), which rank 0
  * writes whole (rename) and the others wait for, each within its timeout;

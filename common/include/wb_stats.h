@@ -1,4 +1,4 @@
-/* wb_stats.h — summary statistics of timing samples. */
+/* wb_stats.h — summary statistics of timing samples, and the host's clock. */
 #ifndef WB_STATS_H
 #define WB_STATS_H
 
@@ -19,6 +19,10 @@ double wb_median(const double *v, size_t n);
 
 /* Fills every field of *s from the n samples; n == 0 gives NaN fields. */
 void wb_summarize(const double *v, size_t n, wb_summary *s);
+
+/* Seconds on the host's monotonic clock (CLOCK_MONOTONIC), for deadlines
+ * and host-side durations; GPU work is timed with events (wb_time). */
+double wb_seconds(void);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #include "wb_launch.h"
 #include "wb_cuda.h"
 #include "wb_multicast.h"
+#include "wb_stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,12 +30,6 @@ enum { FRAME_BCAST = 1, FRAME_REPORT = 2, HDR = 8, RBUF = 8192 };
 _Static_assert(HDR + WB_LAUNCH_MAX_BCAST <= PIPE_BUF, "a broadcast frame must fit one atomic pipe write");
 _Static_assert(HDR + 4 + WB_LAUNCH_MSG <= PIPE_BUF, "a report frame must fit one atomic pipe write");
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* One frame in one write. 0, or -1 (errno set). */
 static int send_frame(int fd, uint32_t type, const void *payload, uint32_t len)
@@ -61,7 +56,7 @@ static int read_full(int fd, void *buf, size_t n, double end)
 {
     unsigned char *p = buf;
     while (n) {
-        double left = end - now_s();
+        double left = end - wb_seconds();
         if (left <= 0) return -1;
         struct pollfd pf = { fd, POLLIN, 0 };
         int k = poll(&pf, 1, (int)(left * 1000) + 1);
@@ -102,21 +97,14 @@ int wb_rank_from_env(wb_rank *r, char *msg, size_t n)
     r->up = r->down = -1;
     wb_multicast_off();
     const char *rk, *nr, *job;
-    char jobbuf[128];
     if (env_nonempty("WB_RANK")) {
         rk = env_nonempty("WB_RANK"), nr = env_nonempty("WB_NRANKS"), job = env_nonempty("WB_JOB_ID");
     } else if (env_nonempty("OMPI_COMM_WORLD_RANK")) {
         rk = env_nonempty("OMPI_COMM_WORLD_RANK"), nr = env_nonempty("OMPI_COMM_WORLD_SIZE");
         job = env_nonempty("PMIX_NAMESPACE") ? env_nonempty("PMIX_NAMESPACE") : env_nonempty("OMPI_MCA_ess_base_jobid");
-    } else if (env_nonempty("SLURM_PROCID")) {
-        rk = env_nonempty("SLURM_PROCID"), nr = env_nonempty("SLURM_NTASKS");
-        job = NULL;
-        if (env_nonempty("SLURM_JOB_ID"))
-            job = jobbuf, snprintf(jobbuf, sizeof jobbuf, "%s.%s", getenv("SLURM_JOB_ID"),
-                                   env_nonempty("SLURM_STEP_ID") ? getenv("SLURM_STEP_ID") : "0");
     } else {
-        snprintf(msg, n, "no rank in the environment: start this under mpirun (Open MPI sets OMPI_COMM_WORLD_RANK) "
-                 "or srun, or set WB_RANK, WB_NRANKS and WB_JOB_ID yourself");
+        snprintf(msg, n, "no rank in the environment: start this under Open MPI's mpirun (it sets OMPI_COMM_WORLD_RANK), "
+                 "or set WB_RANK, WB_NRANKS and WB_JOB_ID yourself");
         return -1;
     }
     long k = env_num(nr, 1, WB_LAUNCH_MAX_RANKS), q = k > 0 ? env_num(rk, 0, k - 1) : -1;
@@ -126,16 +114,15 @@ int wb_rank_from_env(wb_rank *r, char *msg, size_t n)
         return -1;
     }
     if (!job) {
-        snprintf(msg, n, "rank %ld of %ld: no job id in the environment (PMIX_NAMESPACE, SLURM_JOB_ID): set WB_JOB_ID "
+        snprintf(msg, n, "rank %ld of %ld: no job id in the environment (PMIX_NAMESPACE): set WB_JOB_ID "
                  "to the same value in every rank", q, k);
         return -1;
     }
-    for (const char *c = job; *c; c++)
-        if (!((*c >= '0' && *c <= '9') || (*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || strchr("._-", *c))) {
-            snprintf(msg, n, "rank %ld of %ld: the job id \"%.60s\" may hold only letters, digits, '.', '_' and '-'", q,
-                     k, job);
-            return -1;
-        }
+    if (job[strspn(job, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")]) { /* it names a file */
+        snprintf(msg, n, "rank %ld of %ld: the job id \"%.60s\" may hold only letters, digits, '.', '_' and '-'", q, k,
+                 job);
+        return -1;
+    }
     const char *dir = env_nonempty("WB_BCAST_DIR") ? env_nonempty("WB_BCAST_DIR")
                     : env_nonempty("TMPDIR")       ? env_nonempty("TMPDIR")
                                                    : "/tmp";
@@ -167,7 +154,7 @@ static int bcast_file_write(const wb_rank *r, const void *buf, size_t n, char *m
 /* The other ranks: wait for rank 0's file until end, then read it. */
 static int bcast_file_read(const wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, size_t n_msg)
 {
-    double end = now_s() + timeout_s;
+    double end = wb_seconds() + timeout_s;
     for (;;) {
         int fd = open(r->file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
         if (fd >= 0) {
@@ -179,7 +166,7 @@ static int bcast_file_read(const wb_rank *r, void *buf, size_t n, double timeout
                      "wb_rank_bcast with the same size?", r->rank, r->nranks, r->file, more > 0 ? "more" : "fewer", n);
             return -1;
         }
-        if (errno != ENOENT || now_s() > end) {
+        if (errno != ENOENT || wb_seconds() > end) {
             snprintf(msg, n_msg, "rank %d of %d: no data from rank 0 within %g s (%s: %s): rank 0 died, failed before "
                      "sending, or never sent", r->rank, r->nranks, timeout_s, r->file, strerror(errno));
             return -1;
@@ -205,7 +192,7 @@ int wb_rank_bcast(wb_rank *r, void *buf, size_t n, double timeout_s, char *msg, 
         }
         return 0;
     }
-    double end = now_s() + timeout_s;
+    double end = wb_seconds() + timeout_s;
     uint32_t h[2];
     int e = read_full(r->down, h, HDR, end);
     if (e == -1) {
@@ -367,7 +354,7 @@ int wb_launch(int nranks, double timeout_s, wb_rank_fn fn, void *arg, wb_launch_
     ign.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ign, &old_pipe);
 
-    double t0 = now_s(), end = t0 + timeout_s;
+    double t0 = wb_seconds(), end = t0 + timeout_s;
     pid_t me = getpid();
     int started = 0, fork_errno = 0;
     fflush(NULL);
@@ -396,7 +383,7 @@ int wb_launch(int nranks, double timeout_s, wb_rank_fn fn, void *arg, wb_launch_
         int who[WB_LAUNCH_MAX_RANKS], np = 0;
         for (int q = 0; q < nranks; q++)
             if (st[q].open) pf[np] = (struct pollfd){ st[q].up, POLLIN, 0 }, who[np++] = q;
-        double left = end - now_s();
+        double left = end - wb_seconds();
         if (np == 0 || left <= 0) break;
         int k = poll(pf, (nfds_t)np, (int)(left * 1000) + 1);
         if (k < 0 && errno != EINTR) break;
@@ -427,7 +414,7 @@ int wb_launch(int nranks, double timeout_s, wb_rank_fn fn, void *arg, wb_launch_
                 break;
             }
             if (w < 0 && errno != EINTR) break;
-            if (now_s() >= end || st[q].open) {
+            if (wb_seconds() >= end || st[q].open) {
                 kill(st[q].pid, SIGKILL);
                 while (waitpid(st[q].pid, &ws, 0) < 0 && errno == EINTR) {}
                 break;
@@ -438,7 +425,7 @@ int wb_launch(int nranks, double timeout_s, wb_rank_fn fn, void *arg, wb_launch_
         close_fd(&st[q].up), close_fd(&st[q].down);
     }
     sigaction(SIGPIPE, &old_pipe, NULL);
-    res->seconds = now_s() - t0;
+    res->seconds = wb_seconds() - t0;
 
     /* The summary, rank by rank. */
     int bad_ranks = 0;

@@ -1,9 +1,10 @@
-/* wb_stats.c — summary statistics of timing samples. */
+/* wb_stats.c — summary statistics of timing samples, and the host's clock. */
 #include "wb_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -40,4 +41,11 @@ void wb_summarize(const double *v, size_t n, wb_summary *s)
     s->max = hi;
     s->mean = sum / (double)n;
     s->median = wb_median(v, n);
+}
+
+double wb_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }

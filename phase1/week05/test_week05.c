@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "wb_test.h"
 #include "ew.h"
@@ -301,12 +300,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- streams */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return wb_seconds() * 1e3; }
 
 START_TEST(streams_ordered)
 {

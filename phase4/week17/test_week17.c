@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "wb_test.h"
@@ -777,12 +776,7 @@ static int pipe_check(void *p, char *why, size_t size)
     return bad != 0;
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+static double now_ms(void) { return wb_seconds() * 1e3; }
 
 /* Your pipeline on a 4000 x 3000 scene against the CPU version on the same
  * image, timed in this run (median of CPU_RUNS; the CPU is synchronous, so

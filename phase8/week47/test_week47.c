@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <signal.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "wb_test.h"
@@ -234,23 +233,16 @@ END_TEST
 
 enum { COLL_WAIT = 10 }; /* seconds a rank waits for one collective to finish */
 
-static double mono_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* The rank's stream, waited for at most timeout_s: a collective whose peer
  * died never finishes, and cudaStreamSynchronize would wait for ever (what
  * a framework's NCCL watchdog guards against). cudaErrorTimeout when the
  * time ran out. */
 static cudaError_t stream_wait(cudaStream_t st, double timeout_s)
 {
-    double end = mono_s() + timeout_s;
+    double end = wb_seconds() + timeout_s;
     cudaError_t e;
     while ((e = cudaStreamQuery(st)) == cudaErrorNotReady) {
-        if (mono_s() > end) return cudaErrorTimeout;
+        if (wb_seconds() > end) return cudaErrorTimeout;
         usleep(1000);
     }
     return e;

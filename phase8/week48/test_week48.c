@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nccl.h>
@@ -300,12 +299,6 @@ END_TEST
 
 enum { NCCL_DEADLINE_S = 60 };
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Wait until no communicator is still working on its last call (a
  * non-blocking one answers ncclInProgress meanwhile; a blocking one never
@@ -313,7 +306,7 @@ static double now_s(void)
  * 0, or 1 with why: which rank failed, or how many never finished. */
 static int nccl_settle(ncclComm_t *comm, int n, const char *doing, char *why, size_t wn)
 {
-    double end = now_s() + NCCL_DEADLINE_S;
+    double end = wb_seconds() + NCCL_DEADLINE_S;
     for (;;) {
         int pending = 0;
         for (int i = 0; i < n; i++) {
@@ -327,7 +320,7 @@ static int nccl_settle(ncclComm_t *comm, int n, const char *doing, char *why, si
             }
         }
         if (!pending) return 0;
-        if (now_s() > end) {
+        if (wb_seconds() > end) {
             snprintf(why, wn, "%s: %d of %d ranks had not finished after %d s (a GPU that does not answer, or a rank "
                      "that never joined)", doing, pending, n, NCCL_DEADLINE_S);
             return 1;

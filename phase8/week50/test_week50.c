@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <nccl.h>
 
 #include "wb_test.h"
@@ -464,12 +463,6 @@ static double bench_bucket(void)
 
 /* ---------------------------------------------------------------- two ranks in one process */
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 typedef struct { const tensors *T[2]; } pair;
 static float want_sum(const tensors *T, const void *ctx, int t, size_t i)
@@ -510,7 +503,7 @@ START_TEST(bucket_two_ranks)
     double ms[2];
     for (int way = 0; way < 2; way++) {
         for (int it = -2; it < 20; it++) {
-            if (it == 0) ms[way] = now_ms();
+            if (it == 0) ms[way] = wb_seconds();
             if (way == 1) {
                 WB_NCCL(bucket_allreduce(2, p, comms, s));
             } else {
@@ -523,7 +516,7 @@ START_TEST(bucket_two_ranks)
             }
         }
         for (int r = 0; r < 2; r++) WB_CUDA(cudaStreamSynchronize(s[r]));
-        ms[way] = (now_ms() - ms[way]) / 20;
+        ms[way] = (wb_seconds() - ms[way]) * 1e3 / 20;
     }
     char fig[160];
     snprintf(fig, sizeof fig, "bucketed %.1f us, per-tensor %.1f us a set of %d tensors over 2 GPUs: %.2fx",
@@ -852,10 +845,10 @@ START_TEST(pipe_run_two_gpus)
         wb_sync();
     }
     WB_CUDA(cudaSetDevice(0));
-    double t0 = now_ms();
+    double t0 = wb_seconds();
     WB_CUDA(pipe_run(p, m, R.o, R.fwd, R.bwd, R.s, R.d));
     for (int s = 0; s < p; s++) WB_CUDA(cudaStreamSynchronize(R.s[s]));
-    double got = (now_ms() - t0) * 1e3;
+    double got = (wb_seconds() - t0) * 1e6; /* us */
     char what[120];
     snprintf(what, sizeof what, "%s, p 2 on 2 GPUs, m %d", KIND[R.kind], m);
     run_check_stages(&R, NULL, what);
