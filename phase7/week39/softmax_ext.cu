@@ -1,0 +1,151 @@
+/* softmax_ext.cu — week 39: the row softmax as a PyTorch operator.
+ *
+ * One file, two builds. The Check test (test_week39.c) compiles it as plain
+ * CUDA and calls the C API of softmax_ext.h. The three PyTorch builds (JIT
+ * with torch.utils.cpp_extension.load, setup.py, CMake against libtorch)
+ * compile it with -DWB_TORCH_EXT, which adds the binding at the bottom:
+ * torch tensors in, the same kernel launched on torch's current stream.
+ *
+ * Given: the kernel, a template over the storage type (float, __half,
+ * __nv_bfloat16) that accumulates in float. Yours (README, Tasks 1 to 3):
+ * the C API's choice of instantiation by dtype, the binding, and its
+ * registration for the CMake build. */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "softmax_ext.h"
+
+namespace {
+
+constexpr int THREADS = 256; /* a block per row, 8 warps */
+
+/* Storage type <-> float. Everything between the load and the store is float. */
+template <typename T> struct io;
+template <> struct io<float> {
+    static __device__ float load(float v) { return v; }
+    static __device__ float store(float v) { return v; }
+};
+template <> struct io<__half> {
+    static __device__ float load(__half v) { return __half2float(v); }
+    static __device__ __half store(float v) { return __float2half_rn(v); }
+};
+template <> struct io<__nv_bfloat16> {
+    static __device__ float load(__nv_bfloat16 v) { return __bfloat162float(v); }
+    static __device__ __nv_bfloat16 store(float v) { return __float2bfloat16_rn(v); }
+};
+
+/* (m, s): the running max and the sum of exp(x - m). A +Inf makes s NaN (the
+ * whole row is NaN in torch: Inf - Inf), a NaN makes s NaN by itself, and a
+ * -Inf adds nothing (exp(-Inf - m) = 0; the test keeps exp(-Inf - -Inf) out). */
+__device__ void add_one(float &m, float &s, float v)
+{
+    if (v > m) {
+        s = v == INFINITY ? NAN : s * expf(m - v) + 1.0f;
+        m = v;
+    } else if (v != -INFINITY) {
+        s += expf(v - m);
+    }
+}
+
+__device__ void merge(float &m, float &s, float m2, float s2)
+{
+    float M = fmaxf(m, m2);
+    s = (m == M ? s : s * expf(m - M)) + (m2 == M ? s2 : s2 * expf(m2 - M));
+    m = M;
+}
+
+/* One block a row: each thread folds its strided share of the row into (m, s),
+ * the warps merge with shuffles, the block through shared memory, and a
+ * second pass over the row (from L2 for rows up to a few MB) writes y. */
+template <typename T>
+__global__ void __launch_bounds__(THREADS) softmax_rows(const T *__restrict__ x, T *__restrict__ y, long long cols)
+{
+    __shared__ float red_m[THREADS / 32], red_s[THREADS / 32];
+    const T *xr = x + (long long)blockIdx.x * cols;
+    T *yr = y + (long long)blockIdx.x * cols;
+    float m = -INFINITY, s = 0.0f;
+    for (long long j = threadIdx.x; j < cols; j += THREADS) add_one(m, s, io<T>::load(xr[j]));
+    for (int off = 16; off > 0; off >>= 1)
+        merge(m, s, __shfl_xor_sync(0xffffffffu, m, off), __shfl_xor_sync(0xffffffffu, s, off));
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (lane == 0) red_m[warp] = m, red_s[warp] = s;
+    __syncthreads();
+    m = red_m[0], s = red_s[0];
+    for (int w = 1; w < THREADS / 32; w++) merge(m, s, red_m[w], red_s[w]);
+    const float inv = 1.0f / s;
+    for (long long j = threadIdx.x; j < cols; j += THREADS) yr[j] = io<T>::store(expf(io<T>::load(xr[j]) - m) * inv);
+}
+
+/* The launch every caller shares: the C API below and the binding. */
+template <typename T>
+cudaError_t softmax_launch(const T *x, T *y, long long rows, long long cols, cudaStream_t stream)
+{
+    if (rows < 0 || cols < 0 || rows > 0x7fffffffLL) return cudaErrorInvalidValue;
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    softmax_rows<T><<<(unsigned)rows, THREADS, 0, stream>>>(x, y, cols);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+extern "C" cudaError_t softmax_ext(const void *x, void *y, long long rows, long long cols, softmax_dtype dtype,
+                                   cudaStream_t stream)
+{
+    /* TODO (Task 1): switch on dtype and call softmax_launch with x and y cast to the
+     * storage type: float, __half, __nv_bfloat16; any other dtype is cudaErrorInvalidValue. */
+    (void)x, (void)y, (void)rows, (void)cols, (void)dtype, (void)stream;
+    return cudaErrorNotYetImplemented;
+}
+
+#ifdef WB_TORCH_EXT
+/* ---------------------------------------------------------------- the PyTorch binding
+ * Built by the three PyTorch builds only. With torch.utils.cpp_extension
+ * (JIT or setup.py) TORCH_EXTENSION_NAME is defined and the op is a function
+ * of a Python module (pybind11); in the CMake build it is not, and the op is
+ * registered with the dispatcher as torch.ops.wb39.softmax. */
+#ifdef TORCH_EXTENSION_NAME
+#include <torch/extension.h>
+#else
+#include <ATen/ATen.h>
+#include <torch/library.h>
+#endif
+#include <ATen/cuda/CUDAContext.h>
+
+/* The CUDA type the kernel is instantiated for, from ATen's scalar type:
+ * at::Half and __half have the same bits, as have at::BFloat16 and __nv_bfloat16. */
+template <typename S> struct cuda_type { using type = S; };
+template <> struct cuda_type<at::Half> { using type = __half; };
+template <> struct cuda_type<at::BFloat16> { using type = __nv_bfloat16; };
+
+/* The three storage types, as cases of AT_DISPATCH_SWITCH: inside the lambda,
+ * scalar_t is float, at::Half or at::BFloat16. Any other dtype is an error
+ * naming the op and the dtype ("softmax" not implemented for 'Int'). */
+#define WB_SOFTMAX_TYPES(...) \
+    AT_DISPATCH_CASE(at::kFloat, __VA_ARGS__) AT_DISPATCH_CASE(at::kHalf, __VA_ARGS__) \
+    AT_DISPATCH_CASE(at::kBFloat16, __VA_ARGS__)
+
+
+at::Tensor softmax_forward(const at::Tensor &x_in)
+{
+    /* TODO (Task 2): TORCH_CHECK that x is 2-D, make it contiguous, y = at::empty_like(x),
+     * return y at once when x is empty. CPU tensors: x.accessor<scalar_t, 2>() inside
+     * AT_DISPATCH_SWITCH(x.scalar_type(), "softmax", WB_SOFTMAX_TYPES([&] { ... })).
+     * CUDA tensors: the same switch; softmax_launch with x.data_ptr<scalar_t>() and
+     * y.data_ptr<scalar_t>() reinterpret_cast to cuda_type<scalar_t>::type, on
+     * at::cuda::getCurrentCUDAStream(); TORCH_CHECK the launch's error. */
+    TORCH_CHECK(false, "softmax: not written yet (softmax_ext.cu, softmax_forward: README, Task 2)");
+    return x_in;
+}
+
+#ifdef TORCH_EXTENSION_NAME
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
+{
+    m.def("softmax", &softmax_forward, "row softmax of a 2-D tensor (FP32, FP16, BF16; CUDA or CPU)");
+}
+#else
+/* TODO (Task 3): TORCH_LIBRARY(wb39, m) defining the schema "softmax(Tensor x) -> Tensor",
+ * and TORCH_LIBRARY_IMPL(wb39, CompositeExplicitAutograd, m) with m.impl("softmax", &softmax_forward). */
+#endif
+#endif /* WB_TORCH_EXT */

@@ -1,0 +1,146 @@
+/* softmax_checked.cu — week 40: the softmax op, hardened.
+ *
+ * The kernel is week 39's (given). Yours (README, Tasks 1 and 2): the C
+ * API's refusals, and a binding that checks device, dtype, shape and
+ * contiguity with TORCH_CHECK (a Python RuntimeError naming the problem),
+ * holds a device guard (x's GPU, whatever the current device is) and
+ * launches on torch's current stream. The starter's binding works on the
+ * happy path and nowhere else: that is the one most people write first. */
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#include <math.h>
+
+#include "softmax_checked.h"
+
+namespace {
+
+constexpr int NT = 256; /* threads a block, a block a row */
+
+template <typename T> __device__ float ld(T v);
+template <> __device__ float ld<float>(float v) { return v; }
+template <> __device__ float ld<__half>(__half v) { return __half2float(v); }
+template <> __device__ float ld<__nv_bfloat16>(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <typename T> __device__ T st(float v);
+template <> __device__ float st<float>(float v) { return v; }
+template <> __device__ __half st<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ __nv_bfloat16 st<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+
+/* The online (max, sum) pair of week 39: +Inf poisons the sum (a NaN row, as
+ * in torch), -Inf adds nothing. */
+__device__ void fold(float &m, float &s, float v)
+{
+    if (v > m) {
+        s = (v == INFINITY) ? NAN : s * expf(m - v) + 1.0f;
+        m = v;
+    } else if (v != -INFINITY) {
+        s += expf(v - m);
+    }
+}
+
+__device__ void join(float &m, float &s, float mo, float so)
+{
+    const float M = fmaxf(m, mo);
+    s = (m == M ? s : s * expf(m - M)) + (mo == M ? so : so * expf(mo - M));
+    m = M;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(NT) smc_kernel(const T *x, T *y, long long cols)
+{
+    __shared__ float wm[NT / 32], ws[NT / 32];
+    const long long base = (long long)blockIdx.x * cols;
+    float m = -INFINITY, s = 0.0f;
+    for (long long j = threadIdx.x; j < cols; j += NT) fold(m, s, ld<T>(x[base + j]));
+    for (int o = 16; o; o >>= 1) join(m, s, __shfl_xor_sync(~0u, m, o), __shfl_xor_sync(~0u, s, o));
+    if (threadIdx.x % 32 == 0) wm[threadIdx.x / 32] = m, ws[threadIdx.x / 32] = s;
+    __syncthreads(); /* every read of the row is done before any write: y may be x */
+    m = wm[0], s = ws[0];
+    for (int w = 1; w < NT / 32; w++) join(m, s, wm[w], ws[w]);
+    const float r = 1.0f / s;
+    for (long long j = threadIdx.x; j < cols; j += NT) y[base + j] = st<T>(expf(ld<T>(x[base + j]) - m) * r);
+}
+
+/* One launch, no questions asked: the C API and the binding ask them first. */
+template <typename T> cudaError_t smc_run(const void *x, void *y, long long rows, long long cols, cudaStream_t stream)
+{
+    if (rows == 0 || cols == 0) return cudaSuccess;
+    smc_kernel<T><<<(unsigned)rows, NT, 0, stream>>>(static_cast<const T *>(x), static_cast<T *>(y), cols);
+    return cudaGetLastError();
+}
+
+cudaError_t smc_by_dtype(const void *x, void *y, long long rows, long long cols, smc_dtype dtype,
+                         cudaStream_t stream)
+{
+    if (dtype == SMC_F16) return smc_run<__half>(x, y, rows, cols, stream);
+    if (dtype == SMC_BF16) return smc_run<__nv_bfloat16>(x, y, rows, cols, stream);
+    return smc_run<float>(x, y, rows, cols, stream);
+}
+
+} // namespace
+
+extern "C" cudaError_t softmax_checked(const void *x, void *y, long long rows, long long cols, smc_dtype dtype,
+                                       cudaStream_t stream)
+{
+    //@solution
+    /* Refuse before launching: a bad grid is a launch error at best and a
+     * fault that kills the context at worst (a NULL row pointer). */
+    if (rows < 0 || cols < 0 || rows > 0x7fffffffLL) return cudaErrorInvalidValue;
+    if (dtype != SMC_F32 && dtype != SMC_F16 && dtype != SMC_BF16) return cudaErrorInvalidValue;
+    if (rows * cols > 0 && (x == NULL || y == NULL)) return cudaErrorInvalidValue;
+    //@starter
+    //| /* TODO (Task 1): return cudaErrorInvalidValue, launching nothing, for negative rows or
+    //|  * cols, rows past 2^31 - 1, a dtype that is not one of the three, and a NULL x or y
+    //|  * when there is something to compute (softmax_checked.h, "Contract"). */
+    //@end
+    return smc_by_dtype(x, y, rows, cols, dtype, stream);
+}
+
+#ifdef WB_TORCH_EXT
+/* ---------------------------------------------------------------- the PyTorch binding */
+#include <torch/extension.h>
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+
+at::Tensor softmax_checked_forward(const at::Tensor &x)
+{
+    //@solution
+    /* Each check names the op, what it needs, and what it got: the one line the
+     * caller reads. TORCH_CHECK throws c10::Error, which Python sees as RuntimeError. */
+    TORCH_CHECK(x.is_cuda(), "softmax_checked: x must be a CUDA tensor, got a tensor on ", x.device());
+    const auto dt = x.scalar_type();
+    TORCH_CHECK(dt == at::kFloat || dt == at::kHalf || dt == at::kBFloat16,
+                "softmax_checked: x must be float32, float16 or bfloat16, got ", dt);
+    TORCH_CHECK(x.dim() == 2, "softmax_checked: x must be 2-D (rows, cols), got ", x.dim(), "-D of shape ",
+                x.sizes());
+    TORCH_CHECK(x.is_contiguous(), "softmax_checked: x must be contiguous (rows packed one after another), "
+                "got strides ", x.strides(), " for shape ", x.sizes(), ": call x.contiguous() first");
+    /* x's GPU becomes the current device until the guard goes out of scope:
+     * the allocation, the current stream and the launch all happen there. */
+    const at::cuda::OptionalCUDAGuard guard(device_of(x));
+    at::Tensor y = at::empty_like(x);
+    const smc_dtype code = dt == at::kHalf ? SMC_F16 : dt == at::kBFloat16 ? SMC_BF16 : SMC_F32;
+    const cudaError_t err = softmax_checked(x.data_ptr(), y.data_ptr(), x.size(0), x.size(1), code,
+                                            at::cuda::getCurrentCUDAStream().stream());
+    TORCH_CHECK(err == cudaSuccess, "softmax_checked: the launch failed: ", cudaGetErrorString(err));
+    return y;
+    //@starter
+    //| /* TODO (Task 2): TORCH_CHECK device (x.is_cuda()), dtype (float32, float16, bfloat16),
+    //|  * shape (2-D) and contiguity, each message naming the problem; a device guard
+    //|  * (at::cuda::OptionalCUDAGuard on device_of(x)); and the launch on torch's current
+    //|  * stream. What is here works for a contiguous 2-D CUDA tensor on the current device
+    //|  * and the default stream, and nowhere else. */
+    //| at::Tensor y = at::empty_like(x);
+    //| const smc_dtype code = x.scalar_type() == at::kHalf ? SMC_F16
+    //|                        : x.scalar_type() == at::kBFloat16 ? SMC_BF16 : SMC_F32;
+    //| cudaError_t err = smc_by_dtype(x.data_ptr(), y.data_ptr(), x.size(0), x.size(1), code, 0);
+    //| TORCH_CHECK(err == cudaSuccess, cudaGetErrorString(err));
+    //| return y;
+    //@end
+}
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
+{
+    m.def("softmax", &softmax_checked_forward, "row softmax of a 2-D contiguous CUDA tensor (FP32, FP16, BF16)");
+}
+#endif /* WB_TORCH_EXT */
