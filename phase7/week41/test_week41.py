@@ -76,7 +76,7 @@ def test_forward_3d_and_strided(dev, gen):
     x = uniform((4, 7, 129), -3, 3, gen, dev)
     w, b = params(129, gen, dev)
     expect(run(ex, x, w, b), F.layer_norm(x, (129,), w, b, EPS), 2e-5, 2e-5, "layer_norm of a (4, 7, 129) tensor")
-    xt = uniform((300, 50), -3, 3, gen, dev).t()  # (50, 300), rows 1 element apart... not contiguous
+    xt = uniform((300, 50), -3, 3, gen, dev).t()  # (50, 300) whose rows are 1 float apart: not contiguous
     w, b = params(300, gen, dev)
     expect(run(ex, xt, w, b), F.layer_norm(xt, (300,), w, b, EPS), 2e-5, 2e-5, "layer_norm of a transposed view")
 

@@ -20,14 +20,14 @@
 #define LNF_V 4            /* float4 groups a thread holds */
 #define LNF_MAX_THREADS 1024
 #define LNF_SWEEP_THREADS 512
-#define FULL 0xffffffffu
+#define LNF_FULL 0xffffffffu
 
 /* The block's sum of v, the same bits in every thread. sh: 32 floats; every
  * thread calls it; blockDim.x is a multiple of 32. The first barrier keeps
  * the previous call's readers of sh safe. */
 static __device__ float lnf_block_sum(float v, float *sh)
 {
-    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(FULL, v, o);
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(LNF_FULL, v, o);
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     __syncthreads();
     if (lane == 0) sh[warp] = v;
