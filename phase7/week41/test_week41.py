@@ -1,0 +1,198 @@
+"""Week 41's Python checkpoints: the LayerNorm autograd Function against torch.
+
+Run by `make phase7/week41 check` (phase7/common/wb_pyrun.py with the plugin
+phase7/common/wb_pytest.py), never by hand. layernorm.py comes from the
+folder under test and builds its extension from that folder's ln_fwd.cu
+(wb_ext). Where torch cannot be imported or sees no GPU, every checkpoint is
+SKIP with the reason. The kernel itself is judged by test_week41.c (w41.kernel).
+"""
+
+import pytest
+
+import wb_bench
+import wb_pytest
+
+torch = wb_pytest.need("torch")
+F = torch.nn.functional
+
+NAN = float("nan")
+EPS = 1e-5
+
+
+def uniform(shape, lo, hi, gen, dev):
+    return torch.rand(shape, generator=gen, device=dev) * (hi - lo) + lo
+
+
+def params(n, gen, dev):
+    return uniform(n, -1.5, 1.5, gen, dev), uniform(n, -1, 1, gen, dev)
+
+
+def poison_allocator(numel, dev):
+    """The Function allocates its own outputs; fill the block the caching
+    allocator will hand out next for numel floats with NaN, so an element
+    the kernel never writes stays NaN instead of an earlier test's numbers."""
+    if numel:
+        t = torch.full((numel,), NAN, device=dev)
+        del t
+
+
+def run(ex, x, w, b):
+    poison_allocator(x.numel(), x.device)
+    y = ex.layer_norm(x, w, b, EPS)
+    if not isinstance(y, torch.Tensor):
+        pytest.fail("layer_norm returned %s, not a tensor" % type(y).__name__, pytrace=False)
+    if y.shape != x.shape:
+        pytest.fail("layer_norm returned shape %s for x of shape %s" % (tuple(y.shape), tuple(x.shape)), pytrace=False)
+    return y
+
+
+def expect(got, want, atol, rtol, what):
+    why = wb_pytest.mismatch(got, want, atol, rtol)
+    if why:
+        pytest.fail("%s: %s" % (what, why), pytrace=False)
+
+
+# ---------------------------------------------------------------- w41.forward
+
+SHAPES = [(1, 1), (7, 1), (5, 3), (10, 5), (9, 33), (33, 1024), (17, 1025), (9, 4097), (8, 8192), (4, 20000),
+          (1000, 768), (0, 64)]
+
+
+@pytest.mark.checkpoint("w41.forward")
+@pytest.mark.parametrize("m,n", SHAPES)
+def test_forward_shapes(m, n, dev, gen):
+    ex = wb_pytest.exercise("layernorm")
+    x = uniform((m, n), -5, 5, gen, dev)
+    w, b = params(n, gen, dev)
+    y = run(ex, x, w, b)
+    expect(y, F.layer_norm(x, (n,), w, b, EPS), 2e-5, 2e-5, "layer_norm, %d x %d" % (m, n))
+
+
+@pytest.mark.checkpoint("w41.forward")
+def test_forward_3d_and_strided(dev, gen):
+    """A (4, 7, 129) activation, normalised over its last dimension, and a
+    transposed (non-contiguous) view."""
+    ex = wb_pytest.exercise("layernorm")
+    x = uniform((4, 7, 129), -3, 3, gen, dev)
+    w, b = params(129, gen, dev)
+    expect(run(ex, x, w, b), F.layer_norm(x, (129,), w, b, EPS), 2e-5, 2e-5, "layer_norm of a (4, 7, 129) tensor")
+    xt = uniform((300, 50), -3, 3, gen, dev).t()  # (50, 300) whose rows are 1 float apart: not contiguous
+    w, b = params(300, gen, dev)
+    expect(run(ex, xt, w, b), F.layer_norm(xt, (300,), w, b, EPS), 2e-5, 2e-5, "layer_norm of a transposed view")
+
+
+@pytest.mark.checkpoint("w41.forward")
+def test_forward_extremes(dev, gen):
+    """Rows of U(-1e4, 1e4), a constant row (variance 0: y is bias), a row
+    with one 1e4 spike, a NaN row (all NaN in torch and here), against torch
+    in double."""
+    ex = wb_pytest.exercise("layernorm")
+    m, n = 12, 1001
+    x = uniform((m, n), -5, 5, gen, dev)
+    x[0] = uniform(n, -1e4, 1e4, gen, dev)
+    x[1] = 3.0
+    x[2, 17] = 1e4
+    x[3, 500] = NAN
+    x[4] = -1e4
+    w, b = params(n, gen, dev)
+    want = F.layer_norm(x.double(), (n,), w.double(), b.double(), EPS)
+    expect(run(ex, x, w, b), want, 1e-4, 1e-4, "layer_norm with +-1e4, constant and NaN rows")
+
+
+@pytest.mark.checkpoint("w41.forward")
+@pytest.mark.parametrize("case", ["double", "cpu", "weight-shape"])
+def test_forward_bad_inputs(case, dev, gen):
+    """What the kernel cannot take is a ValueError that says so, before any launch."""
+    ex = wb_pytest.exercise("layernorm")
+    x = uniform((4, 8), -1, 1, gen, dev)
+    w, b = params(8, gen, dev)
+    if case == "double":
+        x, want = x.double(), "float32"
+    elif case == "cpu":
+        x, want = x.cpu(), "CUDA"
+    else:
+        w, want = w[:7], "must be (N,)"
+    with pytest.raises(ValueError) as e:
+        ex.layer_norm(x, w, b, EPS)
+    assert want in str(e.value), "the ValueError should say %r, it says %r" % (want, str(e.value))
+
+
+# ---------------------------------------------------------------- w41.saved
+
+@pytest.mark.checkpoint("w41.saved")
+@pytest.mark.parametrize("shape", [(6, 5), (3, 11, 257), (64, 4096), (1, 1)])
+def test_saved(shape, dev, gen):
+    """What autograd keeps for backward: x (as a (rows, N) view of the input,
+    not a copy), weight, and the per-row mean and rstd, nothing of M x N
+    besides x; mean and rstd as torch.var_mean gives them; and then the given
+    backward, which reads only those, yields torch's gradients."""
+    ex = wb_pytest.exercise("layernorm")
+    n = shape[-1]
+    rows = 1
+    for s in shape[:-1]:
+        rows *= s
+    x = uniform(shape, -4, 4, gen, dev).requires_grad_()
+    w, b = params(n, gen, dev)
+    w.requires_grad_()
+    b.requires_grad_()
+    y = run(ex, x, w, b)
+    if y.grad_fn is None:
+        pytest.fail("y has no grad_fn: layer_norm must go through LayerNormFn.apply", pytrace=False)
+    saved = y.grad_fn.saved_tensors
+    if len(saved) != 4:
+        pytest.fail("the Function saved %d tensors; the backward reads 4: x, weight, mean, rstd" % len(saved),
+                    pytrace=False)
+    sx, sw, sm, sr = saved
+    assert sx.shape == (rows, n), "saved x has shape %s, expected (%d, %d)" % (tuple(sx.shape), rows, n)
+    assert sx.data_ptr() == x.data_ptr(), "saved x is a copy: save the (rows, N) view of the input (reshape)"
+    assert sw.data_ptr() == w.data_ptr(), "the second saved tensor is not weight"
+    assert sm.shape == (rows,) and sr.shape == (rows,), \
+        "mean and rstd should be (%d,), got %s and %s" % (rows, tuple(sm.shape), tuple(sr.shape))
+    var, mean = torch.var_mean(x.detach().reshape(rows, n).double(), dim=1, unbiased=False)
+    expect(sm, mean, 1e-5, 1e-5, "saved mean against torch.var_mean")
+    expect(sr, (var + EPS).rsqrt(), 1e-5, 2e-5, "saved rstd against 1 / sqrt(var + eps)")
+    dy = uniform(shape, -1, 1, gen, dev)
+    y.backward(dy)
+    xr, wr, br = (t.detach().clone().requires_grad_() for t in (x, w, b))
+    F.layer_norm(xr, (n,), wr, br, EPS).backward(dy)
+    for got, want, name in ((x.grad, xr.grad, "dx"), (w.grad, wr.grad, "dweight"), (b.grad, br.grad, "dbias")):
+        if got is None:
+            pytest.fail("%s is None after y.backward(dy)" % name, pytrace=False)
+        expect(got, want, 1e-4, 1e-4, "%s for %s through the given backward" % (name, tuple(shape)))
+
+
+# ---------------------------------------------------------------- w41.forward-speed
+
+def forward_figure(ex, m, n, gen, dev):
+    """The Function's forward and F.layer_norm on one (m, n) FP32 input:
+    x read, y written, 2 * m * n * 4 bytes a call (weight, bias, mean and rstd
+    are below 0.1 %)."""
+    x = uniform((m, n), -4, 4, gen, dev)
+    w, b = params(n, gen, dev)
+    box = [None]
+
+    def mine():
+        box[0] = ex.layer_norm(x, w, b, EPS)
+
+    def verify():
+        if box[0] is None:
+            return "no output"
+        return wb_pytest.mismatch(box[0], F.layer_norm(x, (n,), w, b, EPS), 2e-5, 2e-5)
+
+    def fresh():
+        x.copy_(uniform((m, n), -4, 4, gen, dev))
+        box[0] = None
+        poison_allocator(m * n, dev)
+
+    return wb_bench.measure(mine, lambda: F.layer_norm(x, (n,), w, b, EPS), work=2 * m * n * 4, unit="GB/s",
+                            yard="TORCH", verify=verify, fresh=fresh, name="%d x %d" % (m, n))
+
+
+@pytest.mark.checkpoint("w41.forward-speed")
+def test_forward_speed(dev, gen, speed):
+    """Judged at 8192 x 4096 (256 MiB moved a call, five times the L2); 4096 x 8192 printed beside it."""
+    wb_pytest.need_compiled()
+    ex = wb_pytest.exercise("layernorm")
+    side = forward_figure(ex, 4096, 8192, gen, dev)
+    speed.note("%s (printed, not judged)%s" % (side["detail"], " INVALID: " + side["invalid"] if side["invalid"] else ""))
+    speed.record(forward_figure(ex, 8192, 4096, gen, dev))
