@@ -31,9 +31,10 @@ PREDICTIONS = {
     "attn_scores": {
         "triton": 1,
         "extern": 1,
-        "fused": [["_softmax", "add", "mul"]],
-        "why": "q k^T is one batched GEMM (bmm); the scale and the bias add are pointwise work "
-               "folded into the softmax's row reduction: one kernel reads the scores once.",
+        "fused": [["_softmax", "add", "mul", "view"]],
+        "why": "q k^T is one batched GEMM (bmm, between views to and from 3-D); the scale and the bias "
+               "add are pointwise work folded into the softmax's row reduction: one kernel reads the "
+               "scores once.",
     },
     "center_softmax": {
         "triton": 1,
