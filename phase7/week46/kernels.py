@@ -42,7 +42,8 @@ def _interpreter_loop_fix():
     interpreter._patch_lang_tensor = patched
 
 
-if os.environ.get("TRITON_INTERPRET", "") == "1":
+INTERPRETED = os.environ.get("TRITON_INTERPRET", "") == "1"
+if INTERPRETED:
     _interpreter_loop_fix()
 
 CALLS = collections.Counter()
@@ -123,12 +124,15 @@ def softmax(input, dim=-1):
 def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr,
                      sq_b, sq_h, sq_t, sq_d, sk_b, sk_h, sk_t, sk_d, sv_b, sv_h, sv_t, sv_d,
                      n_heads, t_q, t_k, head_d, qk_scale,
-                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, CAUSAL: tl.constexpr):
+                     BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_D: tl.constexpr, CAUSAL: tl.constexpr,
+                     DOT_F32: tl.constexpr):
     """One program: BLOCK_M query rows of one (batch, head). It walks the keys
     BLOCK_N at a time with an online softmax (running max m, running sum l,
     the output rescaled when the max grows), so the t_q x t_k score matrix
     never exists in memory. qk_scale is the softmax scale times log2(e):
-    exp2 of the scaled scores is exp of the unscaled ones."""
+    exp2 of the scaled scores is exp of the unscaled ones. DOT_F32 (set
+    under TRITON_INTERPRET=1 only) takes the dots in FP32: Triton 3.6's
+    interpreter gets a BF16 tl.dot wrong."""
     pid_m = tl.program_id(0)
     bh = tl.program_id(1)
     b = (bh // n_heads).to(tl.int64)
@@ -139,6 +143,8 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr,
     dim_ok = dims < head_d
     q = tl.load(q_ptr + b * sq_b + h * sq_h + rows[:, None] * sq_t + dims[None, :] * sq_d,
                 mask=row_ok[:, None] & dim_ok[None, :], other=0.0)
+    if DOT_F32:
+        q = q.to(tl.float32)
     m = tl.full((BLOCK_M,), -float("inf"), tl.float32)
     l = tl.zeros((BLOCK_M,), tl.float32)
     acc = tl.zeros((BLOCK_M, BLOCK_D), tl.float32)
@@ -150,6 +156,8 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr,
         col_ok = cols < t_k
         kt = tl.load(k_ptr + b * sk_b + h * sk_h + cols[None, :] * sk_t + dims[:, None] * sk_d,
                      mask=col_ok[None, :] & dim_ok[:, None], other=0.0)
+        if DOT_F32:
+            kt = kt.to(tl.float32)
         s = tl.dot(q, kt) * qk_scale
         keep = col_ok[None, :]
         if CAUSAL:
@@ -161,6 +169,8 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr,
         l = l * alpha + tl.sum(p, axis=1)
         v = tl.load(v_ptr + b * sv_b + h * sv_h + cols[:, None] * sv_t + dims[None, :] * sv_d,
                     mask=col_ok[:, None] & dim_ok[None, :], other=0.0)
+        if DOT_F32:
+            v = v.to(tl.float32)
         acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
         m = m_new
     acc = acc / l[:, None]
@@ -195,5 +205,5 @@ def attention(q, k, v, scale, causal=False):
     grid = (triton.cdiv(t_q, block_m), bsz * heads)
     attention_kernel[grid](q, k, v, o, *q.stride(), *k.stride(), *v.stride(), heads, t_q, t_k, d,
                            float(scale) * LOG2E, BLOCK_M=block_m, BLOCK_N=block_n, BLOCK_D=block_d,
-                           CAUSAL=bool(causal), num_warps=4 if block_d <= 64 else 8, num_stages=3)
+                           CAUSAL=bool(causal), DOT_F32=INTERPRETED, num_warps=4 if block_d <= 64 else 8, num_stages=3)
     return o
