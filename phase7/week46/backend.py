@@ -19,7 +19,8 @@ returns it. REPORT holds what the last compile replaced.
 
 Your part: the three replace_* functions, each returning how many patterns
 it replaced. kernels.py (given) holds the kernels and their arguments;
-node_value and the is_* helpers below are given.
+the helpers node_value, is_call, arg, last_dim, scale_of and untransposed
+are given.
 """
 
 import operator
@@ -80,7 +81,7 @@ def replace_layer_norms(gm):
     return 0
 
 
-def _scale_of(node):
+def scale_of(node):
     """(scores, scale) when node is scores * c, c * scores or scores / c for a
     Python number c, else (node, None)."""
     if is_call(node, MULS) and len(node.args) == 2:
@@ -95,7 +96,7 @@ def _scale_of(node):
     return node, None
 
 
-def _untransposed(node):
+def untransposed(node):
     """k when node is k with its last two dimensions swapped, else None."""
     if not (is_call(node, TRANSPOSES, ("transpose",)) and len(node.args) == 3):
         return None
@@ -111,7 +112,8 @@ def replace_attention(gm):
     """Replace every softmax(q @ k^T * scale) @ v on 4-D FP16/BF16 tensors by
     one kernels.attention call; erase the nodes it made dead. Returns how many."""
     # TODO: find softmax nodes (is_call(node, SOFTMAXES, ("softmax",))) over the last dim of a
-    # 4-D FP16/BF16 tensor whose input is (q @ kt) * scale (or / c) with kt = k.transpose(-2, -1),
+    # 4-D FP16/BF16 tensor whose input is (q @ kt) * scale (or / c: scale_of) with kt a transpose
+    # of k's last two dims (untransposed(kt) gives k),
     # and whose only user is a matmul (softmax @ v). Insert before that matmul
     # graph.call_function(kernels.attention, (q, k, v, scale)), replace_all_uses_with it, then
     # graph.erase_node the matmul, softmax, scale, scores and transpose (users before inputs).

@@ -19,7 +19,8 @@ returns it. REPORT holds what the last compile replaced.
 
 Your part: the three replace_* functions, each returning how many patterns
 it replaced. kernels.py (given) holds the kernels and their arguments;
-node_value and the is_* helpers below are given.
+the helpers node_value, is_call, arg, last_dim, scale_of and untransposed
+are given.
 """
 
 import operator
@@ -96,7 +97,7 @@ def replace_layer_norms(gm):
     #@end
 
 
-def _scale_of(node):
+def scale_of(node):
     """(scores, scale) when node is scores * c, c * scores or scores / c for a
     Python number c, else (node, None)."""
     if is_call(node, MULS) and len(node.args) == 2:
@@ -111,7 +112,7 @@ def _scale_of(node):
     return node, None
 
 
-def _untransposed(node):
+def untransposed(node):
     """k when node is k with its last two dimensions swapped, else None."""
     if not (is_call(node, TRANSPOSES, ("transpose",)) and len(node.args) == 3):
         return None
@@ -137,13 +138,13 @@ def replace_attention(gm):
             continue
         if not last_dim(arg(sm, 1, "dim"), 4) or arg(sm, 2 if sm.op == "call_method" else 3, "dtype") is not None:
             continue
-        scores, scale = _scale_of(sm.args[0])
+        scores, scale = scale_of(sm.args[0])
         if scale is None:  # scores without a scale: softmax(q @ k^T)
             scores, scale = sm.args[0], 1.0
         if not (is_call(scores, MATMULS) and len(scores.args) == 2):
             continue
         q, kt = scores.args
-        k = _untransposed(kt)
+        k = untransposed(kt)
         users = list(sm.users)
         if k is None or len(users) != 1 or not is_call(users[0], MATMULS) or users[0].args[0] is not sm:
             continue
@@ -166,7 +167,8 @@ def replace_attention(gm):
     return n
     #@starter
     #| # TODO: find softmax nodes (is_call(node, SOFTMAXES, ("softmax",))) over the last dim of a
-    #| # 4-D FP16/BF16 tensor whose input is (q @ kt) * scale (or / c) with kt = k.transpose(-2, -1),
+    #| # 4-D FP16/BF16 tensor whose input is (q @ kt) * scale (or / c: scale_of) with kt a transpose
+    #| # of k's last two dims (untransposed(kt) gives k),
     #| # and whose only user is a matmul (softmax @ v). Insert before that matmul
     #| # graph.call_function(kernels.attention, (q, k, v, scale)), replace_all_uses_with it, then
     #| # graph.erase_node the matmul, softmax, scale, scores and transpose (users before inputs).
