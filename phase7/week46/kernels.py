@@ -60,16 +60,16 @@ def _row_config(n):
 
 @triton.jit
 def layer_norm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n, eps, BLOCK: tl.constexpr):
-    row = tl.program_id(0).to(tl.int64)
+    start = tl.program_id(0).to(tl.int64) * n  # this program's row, int64: rows * n passes 2^31
     cols = tl.arange(0, BLOCK)
     mask = cols < n
-    x = tl.load(x_ptr + row * n + cols, mask=mask, other=0.0).to(tl.float32)
+    x = tl.load(x_ptr + start + cols, mask=mask, other=0.0).to(tl.float32)
     mean = tl.sum(x, axis=0) / n
     d = tl.where(mask, x - mean, 0.0)
     rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / n + eps)
     w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
     b = tl.load(b_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    tl.store(y_ptr + row * n + cols, (d * rstd * w + b).to(y_ptr.dtype.element_ty), mask=mask)
+    tl.store(y_ptr + start + cols, (d * rstd * w + b).to(y_ptr.dtype.element_ty), mask=mask)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -94,12 +94,12 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
 
 @triton.jit
 def softmax_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-    row = tl.program_id(0).to(tl.int64)
+    start = tl.program_id(0).to(tl.int64) * n  # this program's row, int64: rows * n passes 2^31
     cols = tl.arange(0, BLOCK)
     mask = cols < n
-    x = tl.load(x_ptr + row * n + cols, mask=mask, other=-float("inf")).to(tl.float32)
+    x = tl.load(x_ptr + start + cols, mask=mask, other=-float("inf")).to(tl.float32)
     e = tl.exp(x - tl.max(x, axis=0))
-    tl.store(y_ptr + row * n + cols, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=mask)
+    tl.store(y_ptr + start + cols, (e / tl.sum(e, axis=0)).to(y_ptr.dtype.element_ty), mask=mask)
 
 
 def softmax(input, dim=-1):
