@@ -166,7 +166,7 @@ template <typename S> cudaError_t softmax_cuda(const at::Tensor &x, at::Tensor &
 at::Tensor softmax_forward(const at::Tensor &x_in)
 {
     //@solution
-    TORCH_CHECK(x_in.dim() == 2, "softmax: x must be 2-D (rows, cols), got ", x_in.dim(), "-D");
+    TORCH_CHECK(x_in.dim() == 2, "softmax: x must be 2-D (rows, cols), got ", std::to_string(x_in.dim()), "-D");
     const at::Tensor x = x_in.contiguous(); /* week 40 refuses instead of copying */
     at::Tensor y = at::empty_like(x);
     if (x.numel() == 0) return y;

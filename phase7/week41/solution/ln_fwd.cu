@@ -180,12 +180,12 @@ static std::vector<torch::Tensor> forward(torch::Tensor x, torch::Tensor weight,
     TORCH_CHECK(x.scalar_type() == torch::kFloat32 && weight.scalar_type() == torch::kFloat32 &&
                     bias.scalar_type() == torch::kFloat32,
                 "ln_fwd: x, weight and bias must be float32");
-    TORCH_CHECK(x.dim() == 2, "ln_fwd: x must be 2-D (rows, cols), got ", x.dim(), " dimensions");
+    TORCH_CHECK(x.dim() == 2, "ln_fwd: x must be 2-D (rows, cols), got ", std::to_string(x.dim()), " dimensions");
     TORCH_CHECK(x.is_contiguous() && weight.is_contiguous() && bias.is_contiguous(),
                 "ln_fwd: x, weight and bias must be contiguous");
     const int64_t rows = x.size(0), cols = x.size(1);
     TORCH_CHECK(weight.dim() == 1 && weight.size(0) == cols && bias.dim() == 1 && bias.size(0) == cols,
-                "ln_fwd: weight and bias must be (", cols, ",)");
+                "ln_fwd: weight and bias must be (", std::to_string(cols), ",)");
     TORCH_CHECK(rows <= INT32_MAX && cols <= INT32_MAX && rows * cols < ((int64_t)1 << 40), "ln_fwd: too large");
     const c10::cuda::CUDAGuard guard(x.device());
     auto y = torch::empty_like(x);

@@ -265,7 +265,7 @@ static std::vector<torch::Tensor> forward(torch::Tensor x, torch::Tensor weight,
     TORCH_CHECK(x.dim() == 2, "ln_fwd42: x must be 2-D (rows, cols)");
     lnb_check(x, "x", type), lnb_check(weight, "weight", type), lnb_check(bias, "bias", type);
     const int64_t rows = x.size(0), cols = x.size(1);
-    TORCH_CHECK(weight.numel() == cols && bias.numel() == cols, "ln_fwd42: weight and bias must be (", cols, ",)");
+    TORCH_CHECK(weight.numel() == cols && bias.numel() == cols, "ln_fwd42: weight and bias must be (", std::to_string(cols), ",)");
     TORCH_CHECK(rows <= INT32_MAX && cols <= INT32_MAX, "ln_fwd42: too large");
     const c10::cuda::CUDAGuard guard(x.device());
     auto y = torch::empty_like(x);

@@ -31,18 +31,19 @@ PREDICTIONS = {
     "attn_scores": {
         "triton": 1,
         "extern": 1,
-        "fused": [["_softmax", "add", "mul", "view"]],
+        "fused": [["_softmax", "add", "exp", "mul", "prepare_softmax_online", "sub", "view"]],
         "why": "q k^T is one batched GEMM (bmm, between views to and from 3-D); the scale and the bias "
-               "add are pointwise work folded into the softmax's row reduction: one kernel reads the "
+               "add are pointwise work folded into the softmax's row reduction, which Inductor writes "
+               "as an online softmax (max and sum in one pass, then sub and exp): one kernel reads the "
                "scores once.",
     },
     "center_softmax": {
         "triton": 1,
         "extern": 0,
-        "fused": [["_softmax", "mean", "mul", "sub"]],
+        "fused": [["_softmax", "exp", "mean", "mul", "prepare_softmax_online", "sub"]],
         "why": "The mean, the max and the sum reduce over the same row of 1000: Inductor keeps the "
-               "row in one program and does all three there, with the subtract, exp, divide and "
-               "scale around them.",
+               "row in one program and does all three there (the max and the sum as one online "
+               "softmax pass), with the subtract, exp, divide and scale around them.",
     },
     #@starter
     #| "mlp_block": {"triton": None, "extern": None, "fused": None, "why": ""},
