@@ -374,11 +374,12 @@ def test_speed(dev, gen, speed):
             ind = torch.compile(m, dynamic=False)
             ind(x)
             t_ind, _ = wb_bench.time_ms(lambda: ind(x))
-            t_eager, _ = wb_bench.time_ms(lambda: m(x))
-            t_mine, _ = wb_bench.time_ms(run)
             bad = wb_pytest.mismatch(ind(x), m(x), 1e-5, 3e-2)
-            speed.note("Inductor on the same block (printed, not judged): %.4f ms, %.4g TFLOP/s; eager %.4f ms, "
-                       "your backend %.4f ms: yours is %.3f of Inductor%s" % (
+            # yours and eager as the judged figure timed them (re-timing `run` after
+            # dynamo's reset gave a different figure on the H100: 0.71 ms against 1.11)
+            t_mine, t_eager = work / (fig["value"] * 1e12) * 1e3, work / (fig["yard_value"] * 1e12) * 1e3
+            speed.note("Inductor on the same block (printed, not judged): %.4f ms, %.4g TFLOP/s; eager %.4f ms and "
+                       "your backend %.4f ms as timed above: yours is %.3f of Inductor%s" % (
                            t_ind, work / (t_ind * 1e-3) / 1e12, t_eager, t_mine, t_ind / t_mine,
                            " (Inductor's output differs from eager: %s)" % bad if bad else ""))
         except Exception as e:  # Inductor's failure is not the learner's
