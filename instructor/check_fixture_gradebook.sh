@@ -24,15 +24,16 @@ said() { # student text: the feedback says why
   grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }
 }
 
-# 8 plain fixtures, 15 adversarial ones (5 of them made at grading time by
+# 8 plain fixtures, 16 adversarial ones (5 of them made at grading time by
 # instructor/fixtures/hostile.sh: linked, symlink, hardlink, device, longline)
-[ "$(grep -c . "$gb")" = 24 ] || { echo "expected a header and 23 students in $gb"; bad=1; }
+[ "$(grep -c . "$gb")" = 25 ] || { echo "expected a header and 24 students in $gb"; bad=1; }
 expect broken "0.00,0.00,0.00,0.00"
 expect cublas "0.00,0.00,0.00,0.00"
 
 # Refused whatever the GPU: by the object check, the build, or the import.
-for s in forged override dlopen climb linked symlink hardlink device syscall daemon storm; do expect $s "0.00,0.00,0.00,0.00"; done
+for s in forged override dlopen climb linked symlink hardlink device syscall daemon storm saboteur; do expect $s "0.00,0.00,0.00,0.00"; done
 said forged "references: getenv"; said forged "references: fopen"; said forged "references: exit"
+said saboteur "references: fopen"   # and correct, its victim, keeps its marks (below)
 said override "defines: wb_compare_f32: a harness internal"; said override "defines: wb_close: a harness internal"
 said dlopen "references: dlopen"; said dlopen "references: dlsym"
 # raw system calls and code run before main: the syscall instruction and the constructor
