@@ -65,11 +65,11 @@ def layer_norm_kernel(x_ptr, w_ptr, b_ptr, y_ptr, n, eps, BLOCK: tl.constexpr):
     mask = cols < n
     x = tl.load(x_ptr + start + cols, mask=mask, other=0.0).to(tl.float32)
     mean = tl.sum(x, axis=0) / n
-    d = tl.where(mask, x - mean, 0.0)
-    rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / n + eps)
+    centred = tl.where(mask, x - mean, 0.0)  # padding adds nothing to the variance
+    rstd = 1.0 / tl.sqrt(tl.sum(centred * centred, axis=0) / n + eps)
     w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
     b = tl.load(b_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    tl.store(y_ptr + start + cols, (d * rstd * w + b).to(y_ptr.dtype.element_ty), mask=mask)
+    tl.store(y_ptr + start + cols, (centred * rstd * w + b).to(y_ptr.dtype.element_ty), mask=mask)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
@@ -137,7 +137,7 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr,
     bh = tl.program_id(1)
     b = (bh // n_heads).to(tl.int64)
     h = (bh % n_heads).to(tl.int64)
-    rows = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rows = tl.arange(0, BLOCK_M) + pid_m * BLOCK_M  # this program's query rows
     dims = tl.arange(0, BLOCK_D)
     row_ok = rows < t_q
     dim_ok = dims < head_d
