@@ -550,10 +550,19 @@ static void rf_judge(const char *log, int how, int limit_s, const char *verdict,
     } else if (strncmp(verdict, "wrong", 5) == 0) {
         o->status = RF_FAIL;
         snprintf(o->msg, sizeof o->msg, "under racecheck, racefix_stencil gave wrong results: %s", verdict);
-    } else if (!ran) {
+    } else if (!ran) { /* stopped before the probe's first CUDA call came back: the tool's or the host's doing */
+        char first[160] = "";
+        const char *e = strstr(log, "CUDA error");
+        if (!e) e = strstr(log, "Error:");
+        if (e) {
+            while (e > log && e[-1] != '\n') e--;
+            while (*e == '=' || *e == ' ') e++;
+            snprintf(first, sizeof first, ": %.*s", (int)strcspn(e, "\n"), e);
+        }
         o->status = RF_SKIP;
-        snprintf(o->msg, sizeof o->msg, "compute-sanitizer could not run the test program (%s); log: %s",
-                 how < 0 ? "stopped after the time limit" : rc == 127 ? "it did not start" : "no CUDA context", log_path);
+        snprintf(o->msg, sizeof o->msg, "compute-sanitizer could not run the test program (%s%s); log: %s",
+                 how < 0 ? "stopped after the time limit" : rc == 127 ? "it did not start" : "it stopped before CUDA was up",
+                 first, log_path);
     } else if (how < 0) {
         o->status = RF_FAIL;
         snprintf(o->msg, sizeof o->msg, "racefix_stencil did not finish in %d s under racecheck (a hang: a barrier some "
