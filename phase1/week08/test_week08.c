@@ -1,18 +1,28 @@
 /* test_week08.c — week 08's checkpoints: last-block reduction, grid sync,
  * warp-vote compaction, a lock-free stack, the message-passing litmus
- * (release/acquire at device and block scope) and atomics with scopes.
+ * (release/acquire at device and block scope), atomics with scopes, and a
+ * shared-memory race judged by compute-sanitizer racecheck (w08.racecheck:
+ * this program runs itself under racecheck, see racefix_racecheck).
  * Many seeds: WB_SEED=random. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "wb_multicast.h"
 #include "wb_test.h"
 #include "gridsync.h"
 #include "lastblock.h"
 #include "lfstack.h"
 #include "litmus.h"
+#include "racefix.h"
 #include "tally.h"
 #include "vote.h"
 
@@ -353,6 +363,338 @@ START_TEST(tally_sizes)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- racefix
+ *
+ * w08.racecheck has two parts. racefix_sizes: the stencil exact against the
+ * CPU on fresh inputs, every edge size and grid (a race can give right
+ * numbers, so this alone proves little). racefix_racecheck: compute-sanitizer
+ * --tool racecheck runs this very program in its probe mode (WB_RACE_PROBE,
+ * read first thing in main, before any test exists), which launches
+ * racefix_stencil once on a small input with few blocks (each does several
+ * tiles), checks the numbers and writes its verdict to the file the variable
+ * names. Any hazard fails the checkpoint, whatever the numbers said. */
+
+/* Integer values and weights: every partial sum is an integer far below
+ * 2^24, so the float result is exact in any order of the sums. */
+static void racefix_inputs(wb_rng *rng, float *x, size_t n, racefix_taps *taps)
+{
+    for (size_t i = 0; i < n; i++) x[i] = (float)wb_rng_int(rng, -64, 64);
+    for (int k = 0; k < RACEFIX_TAPS; k++) taps->w[k] = (float)wb_rng_int(rng, -4, 4);
+    taps->w[RACEFIX_RADIUS] = (float)wb_rng_int(rng, 1, 4); /* never an all-zero stencil */
+}
+
+static void racefix_ref(const float *x, size_t n, const racefix_taps *taps, float *y)
+{
+    for (size_t i = 0; i < n; i++) {
+        double acc = 0;
+        for (int k = 0; k < RACEFIX_TAPS; k++) {
+            size_t g = i + (size_t)k; /* the index into x, plus R */
+            if (g >= RACEFIX_RADIUS && g - RACEFIX_RADIUS < n) acc += (double)taps->w[k] * x[g - RACEFIX_RADIUS];
+        }
+        y[i] = (float)acc;
+    }
+}
+
+static const size_t RF_SIZES[] = { 0, 1, 2, 3, 4, 7, 255, 256, 257, 262, 511, 4099, 65537, 1000003 };
+static const unsigned int RF_BLOCKS[] = { 0, 1, 2, 3, 5, 64, 1000 }; /* 0: the function chooses */
+
+START_TEST(racefix_sizes)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = RF_SIZES[_i], lead = (size_t)(_i % 3) * 4; /* an output 0, 4 or 8 bytes past an aligned start */
+    unsigned int blocks = RF_BLOCKS[_i % WB_COUNT(RF_BLOCKS)];
+    float *hx = wb_hmalloc(n * 4 + 4), *ref = wb_hmalloc(n * 4 + 4);
+    racefix_taps taps;
+    racefix_inputs(&rng, hx, n, &taps);
+    racefix_ref(hx, n, &taps, ref);
+    float *dx = wb_dcopy(hx, n * 4); /* exactly n floats: a read past x is memcheck's to see */
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, lead);
+    char what[96];
+    for (int run = 0; run < 3; run++) { /* a race may show on one run of several */
+        wb_dout_poison(&y);
+        WB_CUDA(racefix_stencil(dx, dy, n, taps, blocks));
+        snprintf(what, sizeof what, "n=%zu, blocks=%u%s, run %d", n, blocks, blocks ? "" : " (chosen)", run + 1);
+        wb_expect_dout_f32(&y, ref, n, 0, 0, what);
+    }
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx), free(ref);
+}
+END_TEST
+
+/* The probe: small, and every block does several tiles (the shared array is
+ * staged again over what the previous tile left there). */
+enum { RF_PROBE_N = 6 * RACEFIX_TILE + 77, RF_PROBE_BLOCKS = 2 };
+#define RF_PROBE_MARK "racefix probe: CUDA is up, launching racefix_stencil"
+
+/* Runs in the program compute-sanitizer started (main, WB_RACE_PROBE set):
+ * not a test, so WB_CUDA's default handler (print, exit 2) applies. Writes
+ * "ok ..." or "wrong ..." to `verdict`; 0 when the numbers are right. */
+static int racefix_probe(const char *verdict)
+{
+    wb_multicast_off();
+    WB_CUDA(cudaFree(0));
+    fprintf(stderr, "%s\n", RF_PROBE_MARK);
+    wb_rng rng = wb_rng_for("racefix_probe", 0);
+    size_t n = RF_PROBE_N;
+    float *hx = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4), *got = wb_hmalloc(n * 4);
+    racefix_taps taps;
+    racefix_inputs(&rng, hx, n, &taps);
+    racefix_ref(hx, n, &taps, ref);
+    float *dx = wb_dcopy(hx, n * 4);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
+    WB_CUDA(racefix_stencil(dx, dy, n, taps, RF_PROBE_BLOCKS));
+    size_t guards = wb_dout_fetch(&y, got);
+    wb_cmp cmp;
+    wb_compare_f32("y", got, ref, n, 0, 0, &cmp);
+    FILE *f = fopen(verdict, "w");
+    if (!f) {
+        fprintf(stderr, "racefix probe: cannot write %s: %s\n", verdict, strerror(errno));
+        return 3;
+    }
+    if (cmp.bad) fprintf(f, "wrong: n=%zu, %u blocks: %s\n", n, (unsigned)RF_PROBE_BLOCKS, cmp.msg);
+    else if (guards) fprintf(f, "wrong: n=%zu, %u blocks: %zu bytes written outside y\n", n, (unsigned)RF_PROBE_BLOCKS, guards);
+    else fprintf(f, "ok: n=%zu, %u blocks, exact\n", n, (unsigned)RF_PROBE_BLOCKS);
+    fclose(f);
+    wb_dfree(dx), wb_dout_free(&y);
+    free(hx), free(ref), free(got);
+    return cmp.bad || guards ? 1 : 0;
+}
+
+/* compute-sanitizer: on PATH, else under $CUDA_HOME/bin, else in
+ * /usr/local/cuda/bin (where the toolkit puts it). 0 when found. */
+static int rf_find_sanitizer(char *out, size_t sz)
+{
+    const char *path = getenv("PATH");
+    if (path) {
+        const char *p = path;
+        while (*p) {
+            size_t len = strcspn(p, ":");
+            if (len) {
+                snprintf(out, sz, "%.*s/compute-sanitizer", (int)len, p);
+                if (access(out, X_OK) == 0) return 0;
+            }
+            p += len + (p[len] == ':');
+        }
+    }
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(out, sz, "%s/bin/compute-sanitizer", home);
+        if (access(out, X_OK) == 0) return 0;
+    }
+    snprintf(out, sz, "/usr/local/cuda/bin/compute-sanitizer");
+    return access(out, X_OK) == 0 ? 0 : -1;
+}
+
+enum { RF_PASS, RF_FAIL, RF_SKIP };
+typedef struct {
+    int  status;     /* RF_PASS, RF_FAIL or RF_SKIP */
+    int  hazards;    /* summed over the RACECHECK SUMMARY lines; -1: none printed */
+    char msg[460];   /* why it failed or was skipped */
+} rf_outcome;
+
+/* The first race racecheck's analysis reports, as "Write at racefix.cu:41
+ * and Read at racefix.cu:47": the record is a line "Error: Race reported
+ * between <Kind> access at <function>+0x.. in <file:line>" and a next line
+ * "and <Kind> access at ... in <file:line> [n hazards]". "" if none. */
+static void rf_first_race(const char *log, char *out, size_t sz)
+{
+    out[0] = 0;
+    const char *r = strstr(log, "Race reported between");
+    if (!r) return;
+    size_t len = 0;
+    const char *line = r;
+    for (int part = 0; part < 2 && line; part++) {
+        const char *eol = strchr(line, '\n');
+        size_t ll = eol ? (size_t)(eol - line) : strlen(line);
+        char buf[512];
+        snprintf(buf, sizeof buf, "%.*s", (int)(ll < sizeof buf - 1 ? ll : sizeof buf - 1), line);
+        char *acc = strstr(buf, " access at ");
+        char *in = NULL;
+        for (char *q = strstr(buf, " in "); q; q = strstr(q + 1, " in ")) in = q;
+        if (!acc || !in) break;
+        char *kind = acc;
+        while (kind > buf && kind[-1] != ' ') kind--;
+        char loc[160];
+        snprintf(loc, sizeof loc, "%s", in + 4);
+        loc[strcspn(loc, " \t\r")] = 0;
+        len += snprintf(out + len, len < sz ? sz - len : 0, "%s%.*s at %s", part ? " and " : "", (int)(acc - kind), kind,
+                        loc);
+        line = eol ? eol + 1 : NULL;
+    }
+    if (len >= sz) out[sz - 1] = 0;
+}
+
+/* Judge what racecheck printed (log), how compute-sanitizer ended (how: a
+ * wait status, or -1 when it was stopped after limit_s seconds) and what the
+ * probe wrote (verdict, "" when it wrote nothing). */
+static void rf_judge(const char *log, int how, int limit_s, const char *verdict, const char *log_path, rf_outcome *o)
+{
+    memset(o, 0, sizeof *o);
+    o->hazards = -1;
+    for (const char *p = strstr(log, "RACECHECK SUMMARY:"); p; p = strstr(p + 1, "RACECHECK SUMMARY:")) {
+        int k;
+        if (sscanf(p, "RACECHECK SUMMARY: %d hazard", &k) == 1) o->hazards = (o->hazards < 0 ? 0 : o->hazards) + k;
+    }
+    int ran = strstr(log, RF_PROBE_MARK) != NULL;
+    int rc = how >= 0 && WIFEXITED(how) ? WEXITSTATUS(how) : -1;
+    if (o->hazards > 0) {
+        char race[240];
+        rf_first_race(log, race, sizeof race);
+        o->status = RF_FAIL;
+        snprintf(o->msg, sizeof o->msg,
+                 "racecheck found %d hazard%s in racefix_kernel%s%s%s: two threads of a block access one shared address, "
+                 "one writes, and no __syncthreads() lies between; add the missing barrier (every thread must reach it). "
+                 "Log: %s", o->hazards, o->hazards == 1 ? "" : "s", race[0] ? " (" : "", race, race[0] ? ")" : "", log_path);
+    } else if (strncmp(verdict, "wrong", 5) == 0) {
+        o->status = RF_FAIL;
+        snprintf(o->msg, sizeof o->msg, "under racecheck, racefix_stencil gave wrong results: %s", verdict);
+    } else if (!ran) { /* stopped before the probe's first CUDA call came back: the tool's or the host's doing */
+        char first[160] = "";
+        const char *e = strstr(log, "CUDA error");
+        if (!e) e = strstr(log, "Error:");
+        if (e) {
+            while (e > log && e[-1] != '\n') e--;
+            while (*e == '=' || *e == ' ') e++;
+            snprintf(first, sizeof first, ": %.*s", (int)strcspn(e, "\n"), e);
+        }
+        o->status = RF_SKIP;
+        snprintf(o->msg, sizeof o->msg, "compute-sanitizer could not run the test program (%s%s); log: %s",
+                 how < 0 ? "stopped after the time limit" : rc == 127 ? "it did not start" : "it stopped before CUDA was up",
+                 first, log_path);
+    } else if (how < 0) {
+        o->status = RF_FAIL;
+        snprintf(o->msg, sizeof o->msg, "racefix_stencil did not finish in %d s under racecheck (a hang: a barrier some "
+                 "threads never reach?); log: %s", limit_s, log_path);
+    } else if (!verdict[0]) {
+        o->status = RF_FAIL;
+        snprintf(o->msg, sizeof o->msg, "racefix_stencil failed under racecheck (exit status %d: a CUDA error or a "
+                 "crash); log: %s", rc, log_path);
+    } else if (rc != 0) {
+        o->status = RF_FAIL;
+        snprintf(o->msg, sizeof o->msg, "compute-sanitizer racecheck ended with status %d though it printed no hazard; "
+                 "log: %s", rc, log_path);
+    } else if (o->hazards < 0) {
+        o->status = RF_SKIP;
+        snprintf(o->msg, sizeof o->msg, "compute-sanitizer racecheck printed no RACECHECK SUMMARY line: nothing to "
+                 "judge; log: %s", log_path);
+    } else {
+        o->status = RF_PASS;
+    }
+}
+
+/* Runs `san` --tool racecheck on `exe` in its probe mode, writing its
+ * output to log_path, and judges it. Forks and execs only: no CUDA call
+ * here (this runs in Check's test child; with CK_FORK=no the test skips). */
+static void rf_run(const char *san, const char *exe, const char *log_path, int limit_s, rf_outcome *o)
+{
+    char verdict_path[512];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(verdict_path, sizeof verdict_path, "%s/wb-racefix-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int vfd = mkstemp(verdict_path);
+    int lfd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (vfd < 0 || lfd < 0) {
+        memset(o, 0, sizeof *o);
+        o->status = RF_SKIP;
+        snprintf(o->msg, sizeof o->msg, "cannot write %s: %s", vfd < 0 ? verdict_path : log_path, strerror(errno));
+        if (vfd >= 0) close(vfd), unlink(verdict_path);
+        if (lfd >= 0) close(lfd);
+        return;
+    }
+    close(vfd);
+    /* The environment and arguments are made before fork: the child only
+     * calls what is safe after a fork (setpgid, dup2, execve). */
+    extern char **environ;
+    size_t ne = 0;
+    while (environ[ne]) ne++;
+    char **envp = calloc(ne + 2, sizeof *envp), probe[600];
+    size_t k = 0;
+    for (size_t i = 0; i < ne; i++)
+        if (strncmp(environ[i], "WB_RACE_PROBE=", 14) != 0) envp[k++] = environ[i];
+    snprintf(probe, sizeof probe, "WB_RACE_PROBE=%s", verdict_path);
+    envp[k++] = probe, envp[k] = NULL;
+    char *argv[] = { (char *)san, "--tool", "racecheck", "--racecheck-report", "all", "--error-exitcode", "99",
+                     (char *)exe, NULL };
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setpgid(0, 0); /* its own group: a time-out stops the sanitizer and the program it started */
+        dup2(lfd, 1), dup2(lfd, 2);
+        execve(san, argv, envp);
+        static const char m[] = "exec compute-sanitizer failed\n";
+        ssize_t w = write(2, m, sizeof m - 1);
+        (void)w;
+        _exit(127);
+    }
+    close(lfd);
+    free(envp);
+    int how = -1;
+    if (pid < 0) {
+        memset(o, 0, sizeof *o);
+        o->status = RF_SKIP;
+        snprintf(o->msg, sizeof o->msg, "fork: %s", strerror(errno));
+        unlink(verdict_path);
+        return;
+    }
+    setpgid(pid, pid);
+    struct timespec step = { 0, 50 * 1000 * 1000 };
+    for (long waited_ms = 0;; waited_ms += 50) {
+        int st;
+        pid_t r = waitpid(pid, &st, WNOHANG);
+        if (r == pid) {
+            how = st;
+            break;
+        }
+        if (r < 0 && errno != EINTR) break;
+        if (waited_ms >= (long)limit_s * 1000) {
+            kill(-pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            how = -1;
+            break;
+        }
+        nanosleep(&step, NULL);
+    }
+    char *log = wb_read_file(log_path, NULL), *verdict = wb_read_file(verdict_path, NULL);
+    unlink(verdict_path);
+    if (verdict) verdict[strcspn(verdict, "\n")] = 0;
+    rf_judge(log ? log : "", how, limit_s, verdict ? verdict : "", log_path, o);
+    free(log), free(verdict);
+}
+
+START_TEST(racefix_racecheck)
+{
+    const char *fork_mode = getenv("CK_FORK");
+    if (fork_mode && strcmp(fork_mode, "no") == 0)
+        wb_skip_test("CK_FORK=no (make sanitize, cuda-gdb): racecheck is not started inside another tool; "
+                     "make phase1/week08 check runs it");
+    char san[1024];
+    if (rf_find_sanitizer(san, sizeof san) != 0)
+        wb_skip_test("compute-sanitizer not found (not on PATH, nor in $CUDA_HOME/bin or /usr/local/cuda/bin): it "
+                     "ships with the CUDA toolkit; add its bin folder to PATH");
+    char exe[1024], log_path[1100];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1); /* its own path: the sanitizer's /proc/self is not this */
+    ck_assert_msg(len > 0 && (size_t)len < sizeof exe - 1, "cannot read /proc/self/exe: %s", strerror(errno));
+    exe[len] = 0;
+    /* The log sits beside the test program (build/phase1/week08/IMPL/), where the learner can read it. */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(exe, '/') - exe), exe);
+    snprintf(log_path, sizeof log_path, "%s/racecheck-racefix.log", dir);
+    if (access(dir, W_OK) != 0) {
+        const char *tmpdir = getenv("TMPDIR");
+        snprintf(log_path, sizeof log_path, "%s/racecheck-racefix.log", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    }
+    int timeout = getenv("WB_TEST_TIMEOUT") ? atoi(getenv("WB_TEST_TIMEOUT")) : 300;
+    int limit = timeout > 0 && timeout - 20 < 150 ? timeout - 20 : 150; /* inside Check's own time-out */
+    if (limit < 10) limit = 10;
+    rf_outcome o;
+    rf_run(san, exe, log_path, limit, &o);
+    if (o.status == RF_SKIP) wb_skip_test("%s", o.msg);
+    ck_assert_msg(o.status == RF_PASS, "%s", o.msg);
+    printf("  racecheck on racefix_stencil (n=%d, %d blocks): 0 hazards (%s)\n", RF_PROBE_N, RF_PROBE_BLOCKS, log_path);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- benchmarks (no targets) */
 
 enum { SEED_X = 81 };
@@ -516,6 +858,8 @@ static const wb_test TESTS[] = {
     { "w08.mp-device", WB_T(mp_demo), WB_GPU, 0 },
     { "w08.mp-block", WB_T(mp_block_sizes), WB_GPU, WB_COUNT(MP_SIZES) },
     { "w08.tally", WB_T(tally_sizes), WB_GPU, WB_COUNT(SIZES) + 6 },
+    { "w08.racecheck", WB_T(racefix_sizes), WB_GPU, WB_COUNT(RF_SIZES) },
+    { "w08.racecheck", WB_T(racefix_racecheck), WB_GPU, 0 },
 };
 
 static const wb_benchmark BENCHES[] = {
@@ -524,4 +868,11 @@ static const wb_benchmark BENCHES[] = {
     { "contention", bench_contention },
 };
 
-int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
+int main(int argc, char **argv)
+{
+    /* The racecheck probe (racefix_racecheck starts this program under
+     * compute-sanitizer with WB_RACE_PROBE set): one launch, no tests. */
+    const char *probe = getenv("WB_RACE_PROBE");
+    if (probe && *probe) return racefix_probe(probe);
+    return WB_TEST_MAIN(argc, argv, TESTS, BENCHES);
+}
