@@ -190,7 +190,7 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
      * submission cannot leave a record where this run's will be (wb_pyrun.py
      * keeps the records a RESULTS file already holds), and one left anyway
      * is removed first. */
-    snprintf(rec, sizeof rec, "%s/.grade-results-%u-%016llx.tsv", s->tree, G->run_seq++, random_u64());
+    snprintf(rec, sizeof rec, "%s/.grade-results-%016llx-%u.tsv", s->tree, random_u64(), G->run_seq++);
     if (unlink(rec) != 0 && errno != ENOENT) {
         memset(out, 0, sizeof *out);
         out->ratio = NAN;
