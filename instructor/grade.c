@@ -217,10 +217,20 @@ static int probe_python(grader *G, char *why, size_t whysz)
     char *argv[] = { G->py_exe, "-I", "-B", "-c", "import json, encodings, subprocess; print('python ok')", NULL };
     sb_result r;
     memset(&r, 0, sizeof r);
-    if (sb_run(&o, argv, &r) != 0) return snprintf(why, whysz, "the sandbox could not start it: %s", r.why), -1;
+    /* bwrap that fails to set up (a folder it cannot read) can close the pipe
+     * sb_run writes to: that must not kill the grader */
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+    int started = sb_run(&o, argv, &r) == 0;
+    signal(SIGPIPE, was);
     char *text = wb_read_file(log, NULL);
-    int ok = r.exit_code == 0 && r.signal == 0 && text && strstr(text, "python ok");
-    if (!ok) {
+    for (size_t k = text ? strlen(text) : 0; k && (text[k - 1] == '\n' || text[k - 1] == ' '); k--) text[k - 1] = 0;
+    int ok = started && r.exit_code == 0 && r.signal == 0 && text && strstr(text, "python ok");
+    if (!ok && !started) {
+        snprintf(why, whysz, "the sandbox could not start %s: %s%s%s (the sandbox's uid must be able to read these "
+                 "folders and their parents: ", G->py_exe, r.why, text && *text ? ": " : "", text ? text : "");
+        for (int i = 0; i < G->n_py_ro; i++) appendf(why, whysz, "%s%s", i ? " " : "", G->py_ro[i]);
+        appendf(why, whysz, ")");
+    } else if (!ok) {
         size_t k = text ? strlen(text) : 0;
         while (k && (text[k - 1] == '\n' || text[k - 1] == ' ')) text[--k] = 0;
         const char *ls = text ? text + k : "";
