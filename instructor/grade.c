@@ -132,7 +132,7 @@ static int find_python(grader *G, char *why, size_t whysz)
     static const char script[] =
         "import sys, os, importlib.util\n"
         "print(sys.executable)\n"
-        "ds = [sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,\n"
+        "ds = [os.path.dirname(sys.executable), sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,\n"
         "      os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))] + list(sys.path)\n"
         "for m in ('torch', 'triton', 'pytest'):\n"
         "    try:\n"
