@@ -73,6 +73,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
+#include <glob.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -105,6 +106,7 @@
 #define MAX_API      128
 #define MAX_RECORD   (1L << 20) /* a results record larger than this is refused */
 #define DEFAULT_POINTS 10.0
+#define MAX_PY_RO    12          /* folders a Python run needs shown read-only */
 
 /* The grader's parts, in the order they build on one another. */
 #include "grade_jobs.c"
@@ -113,6 +115,134 @@
 #include "grade_objcheck.c"
 #include "grade_run.c"
 #include "grade_report.c"
+
+/* ------------------------------------------------------------ Python */
+
+/* The python3 on the grader's PATH, for Phase 7's Python checkpoints: its
+ * sys.executable (a venv's own, not the binary it links to: the venv's
+ * pyvenv.cfg sits beside it) and the folders it needs inside the sandbox,
+ * read-only: its prefixes, the folder of the binary it resolves to, every
+ * folder of its sys.path (site-packages, and what .pth files add) and the
+ * folders holding torch, triton and pytest, where they are found; each one
+ * with its canonical path too, where it is a link. Nothing under /usr, /lib
+ * and the like (the sandbox shows those anyway), nothing shown twice. 0, or
+ * -1 with why. */
+static int find_python(grader *G, char *why, size_t whysz)
+{
+    static const char script[] =
+        "import sys, os, importlib.util\n"
+        "print(sys.executable)\n"
+        "ds = [os.path.dirname(sys.executable), sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,\n"
+        "      os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))] + list(sys.path)\n"
+        "for m in ('torch', 'triton', 'pytest'):\n"
+        "    try:\n"
+        "        s = importlib.util.find_spec(m)\n"
+        "    except Exception:\n"
+        "        s = None\n"
+        "    for l in (list(s.submodule_search_locations or []) if s else []):\n"
+        "        ds.append(os.path.dirname(l))\n"
+        "for d in ds:\n"
+        "    if d and os.path.isabs(d) and os.path.isdir(d):\n"
+        "        print(d)\n"
+        "        print(os.path.realpath(d))\n";
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "python3 -I -c %s 2>&1", q(script));
+    FILE *f = popen(cmd, "r");
+    if (!f) return snprintf(why, whysz, "cannot start python3: %s", strerror(errno)), -1;
+    char line[700], first[700] = "";
+    G->n_py_ro = 0;
+    int n = 0, overflow = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        if (n++ == 0) {
+            snprintf(first, sizeof first, "%s", line);
+            continue;
+        }
+        static const char *const sys_dirs[] = { "/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", NULL };
+        int skip = line[0] != '/' || strcmp(line, "/") == 0;
+        for (int k = 0; sys_dirs[k] && !skip; k++) {
+            size_t m = strlen(sys_dirs[k]);
+            skip = strncmp(line, sys_dirs[k], m) == 0 && (line[m] == 0 || line[m] == '/');
+        }
+        for (int k = 0; k < G->n_py_ro && !skip; k++) {
+            size_t m = strlen(G->py_ro[k]);
+            skip = strncmp(line, G->py_ro[k], m) == 0 && (line[m] == 0 || line[m] == '/');
+        }
+        if (skip) continue;
+        /* a folder above one already listed replaces it */
+        for (int k = 0; k < G->n_py_ro;) {
+            size_t m = strlen(line);
+            if (strncmp(G->py_ro[k], line, m) == 0 && G->py_ro[k][m] == '/') {
+                memmove(G->py_ro[k], G->py_ro[G->n_py_ro - 1], sizeof G->py_ro[k]);
+                G->n_py_ro--;
+            } else k++;
+        }
+        if (G->n_py_ro == MAX_PY_RO) {
+            overflow = 1;
+            continue;
+        }
+        snprintf(G->py_ro[G->n_py_ro++], sizeof G->py_ro[0], "%s", line);
+    }
+    int rc = pclose(f);
+    if (rc != 0 || first[0] != '/')
+        return snprintf(why, whysz, "`python3` on PATH did not run (%s)", first[0] ? first : "no output"), -1;
+    if (overflow)
+        return snprintf(why, whysz, "%s needs more than %d folders outside /usr shown in the sandbox", first,
+                        MAX_PY_RO), -1;
+    snprintf(G->py_exe, sizeof G->py_exe, "%s", first);
+    return 0;
+}
+
+/* Can the sandbox run that python3, with what it needs? The same sandbox as
+ * a checkpoint's run (less the GPU), in a folder of its own under the
+ * scratch folder: a host whose Python lives where the sandbox's uid cannot
+ * read (a root-only home) is refused here, before any student is graded,
+ * rather than failing every student's Python checkpoints. 0, or -1 with why. */
+static int probe_python(grader *G, char *why, size_t whysz)
+{
+    char dir[700], log[800], cmd[1600];
+    snprintf(dir, sizeof dir, "%s/.python-probe", G->scratch);
+    snprintf(log, sizeof log, "%s.log", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && chmod 755 %s", q(dir), q(dir), q(dir));
+    if (sh(cmd, NULL)) return snprintf(why, whysz, "cannot make %s", dir), -1;
+    sb_opts o;
+    memset(&o, 0, sizeof o);
+    o.scratch = dir;
+    o.ro_binds = G->ro;
+    o.hide = G->hide;
+    o.path = G->sb_path;
+    o.max_procs = 256;
+    o.wall_s = 60;
+    o.log_path = log;
+    char *argv[] = { G->py_exe, "-I", "-B", "-c", "import json, encodings, subprocess; print('python ok')", NULL };
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    /* bwrap that fails to set up (a folder it cannot read) can close the pipe
+     * sb_run writes to: that must not kill the grader */
+    void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+    int started = sb_run(&o, argv, &r) == 0;
+    signal(SIGPIPE, was);
+    char *text = wb_read_file(log, NULL);
+    for (size_t k = text ? strlen(text) : 0; k && (text[k - 1] == '\n' || text[k - 1] == ' '); k--) text[k - 1] = 0;
+    int ok = started && r.exit_code == 0 && r.signal == 0 && text && strstr(text, "python ok");
+    if (!ok && !started) {
+        snprintf(why, whysz, "the sandbox could not start %s: %s%s%s (the sandbox's uid must be able to read these "
+                 "folders and their parents: ", G->py_exe, r.why, text && *text ? ": " : "", text ? text : "");
+        for (int i = 0; i < G->n_py_ro; i++) appendf(why, whysz, "%s%s", i ? " " : "", G->py_ro[i]);
+        appendf(why, whysz, ")");
+    } else if (!ok) {
+        size_t k = text ? strlen(text) : 0;
+        while (k && (text[k - 1] == '\n' || text[k - 1] == ' ')) text[--k] = 0;
+        const char *ls = text ? text + k : "";
+        while (text && ls > text && ls[-1] != '\n') ls--;
+        snprintf(why, whysz, "%s does not run in the sandbox (exit %d, signal %d): \"%s\" (the sandbox's uid must "
+                 "be able to read its folders: ", G->py_exe, r.exit_code, r.signal, ls);
+        for (int i = 0; i < G->n_py_ro; i++) appendf(why, whysz, "%s%s", i ? " " : "", G->py_ro[i]);
+        appendf(why, whysz, "; see %s)", log);
+    }
+    free(text);
+    return ok ? 0 : -1;
+}
 
 /* ------------------------------------------------------------------ main */
 
@@ -134,6 +264,7 @@ int grade_main(int argc, char **argv)
     G.jobs = 8;
     G.gpu_share = 4; /* four students' correctness runs at once: graded the class of 30 on an H100 (README step 6) */
     char weeks[2000] = "";
+    int ro_k = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return usage(), 2;
@@ -210,6 +341,7 @@ int grade_main(int argc, char **argv)
         if (G.deps_real[0]) G.ro[k++] = G.deps_real;
         if (G.check_dir[0]) G.ro[k++] = G.check_dir;
         G.ro[k] = NULL;
+        ro_k = k;
         r = realpath(G.subs, NULL);
         if (!r) return fprintf(stderr, "no submissions folder %s\n", G.subs), 2;
         snprintf(G.subs, sizeof G.subs, "%s", r);
@@ -230,6 +362,27 @@ int grade_main(int argc, char **argv)
             load_week_api(G.root, &G.weeks[G.n_weeks], err, sizeof err) != 0)
             return fprintf(stderr, "%s\n", err), 2;
         G.n_weeks++;
+    }
+    /* Phase 7's Python checkpoints: the instructor's python3, checked to run in the sandbox before anyone is graded */
+    int any_py = 0;
+    for (int w = 0; w < G.n_weeks; w++) any_py |= G.weeks[w].has_py;
+    if (any_py) {
+        const char *ti = getenv("TRITON_INTERPRET");
+        G.interpret = ti && strcmp(ti, "1") == 0;
+        if (find_python(&G, err, sizeof err) != 0)
+            return fprintf(stderr, "grade: refusing to grade: a graded week has Python checkpoints, and %s\n", err), 2;
+        for (int i = 0; i < G.n_py_ro; i++) G.ro[ro_k++] = G.py_ro[i];
+        G.ro[ro_k] = NULL;
+        /* its bin/ last on PATH (Triton's and torch's tools: ninja for an extension build) */
+        char pb[600];
+        snprintf(pb, sizeof pb, "%s", G.py_exe);
+        if (strrchr(pb, '/')) *strrchr(pb, '/') = 0;
+        appendf(G.sb_path, sizeof G.sb_path, ":%s", pb);
+        if (probe_python(&G, err, sizeof err) != 0)
+            return fprintf(stderr, "grade: refusing to grade: a graded week has Python checkpoints, and %s\n", err), 2;
+        printf("Python checkpoints: %s in the sandbox, with", G.py_exe);
+        for (int i = 0; i < G.n_py_ro; i++) printf(" %s", G.py_ro[i]);
+        printf(" read-only%s\n", G.interpret ? "; TRITON_INTERPRET=1: Triton's interpreter, not a grading on a GPU" : "");
     }
     G.st = calloc(MAX_STUDENTS, sizeof *G.st);
     char ignored[2000] = "";
@@ -288,6 +441,11 @@ int grade_main(int argc, char **argv)
                 tot += s->g[w][c].points;
             }
         printf("  %6.2f / %g  (%.0f s)\n", tot, max_points(&G), s->seconds);
+        for (int w = 0; w < G.n_weeks && G.interpret; w++)
+            if (G.weeks[w].has_py)
+                appendf(s->note[w], sizeof s->note[w], "- Graded with TRITON_INTERPRET=1: the Python checkpoints ran in "
+                        "Triton's interpreter (on the CPU where torch sees no GPU), speed checkpoints SKIP. A pass there "
+                        "is not a pass on a GPU: grade again without it.\n");
         char fb[1400];
         snprintf(fb, sizeof fb, "%s/%s.md", G.feedback, s->id);
         if (write_feedback(&G, s, fb) != 0) fprintf(stderr, "cannot write %s\n", fb);
@@ -306,6 +464,12 @@ int grade_main(int argc, char **argv)
                 "the students' doing: fix the host and grade again\n", G.sandbox_errors, G.sandbox_errors == 1 ? "" : "s",
                 G.sandbox_errors == 1 ? "" : "s");
         return 1;
+    }
+    if (G.interpret) {
+        fprintf(stderr, "grade: INCOMPLETE: TRITON_INTERPRET=1 is set: the Python checkpoints were judged by Triton's "
+                "interpreter, not compiled on a GPU, and speed checkpoints could not run (%d SKIP): not marks; grade "
+                "again without TRITON_INTERPRET\n", skipped);
+        return 3;
     }
     if (skipped) {
         if (g_host_gpus > 0)

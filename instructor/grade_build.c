@@ -55,11 +55,15 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
     }
     for (int w = 0; w < G->n_weeks; w++) {
         const char *wk = G->weeks[w].dir;
+        /* a week without a C test (week 43: Python only) has no test object to copy */
+        char ctest[1400] = "true";
+        if (G->weeks[w].has_c)
+            snprintf(ctest, sizeof ctest, "cp -a build/%s/test.o build/%s/test.d %s/build/%s/", wk, wk, q(s->tree), wk);
         snprintf(cmd, sizeof cmd,
                  "cd %s && mkdir -p %s/%s %s/build/%s && cp -a %s/. %s/%s/ && rm -rf %s/%s/solution %s/%s/instructor && "
-                 "cp -a build/%s/test.o build/%s/test.d %s/build/%s/ && { [ ! -d build/%s/support ] || cp -a build/%s/support %s/build/%s/; }",
-                 q(G->root), q(s->tree), wk, q(s->tree), wk, wk, q(s->tree), wk, q(s->tree), wk, q(s->tree), wk, wk,
-                 wk, q(s->tree), wk, wk, wk, q(s->tree), wk);
+                 "%s && { [ ! -d build/%s/support ] || cp -a build/%s/support %s/build/%s/; }",
+                 q(G->root), q(s->tree), wk, q(s->tree), wk, wk, q(s->tree), wk, q(s->tree), wk, q(s->tree), wk, ctest,
+                 wk, wk, q(s->tree), wk);
         if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s (is it built? see %s)", wk, log), -1;
         /* overlay the exercise files */
         const wb_week *m = &G->weeks[w].meta;
@@ -78,6 +82,20 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
             } else {
                 appendf(s->note[w], sizeof s->note[w], "- %s.cu was not in the submission: the starter was graded.\n",
                         m->exercises[e]);
+            }
+        }
+        /* Phase 7's Python exercises (pyexercise: NAME), NAME.py, the same way */
+        for (int e = 0; e < m->n_pyexercises; e++) {
+            char from[1500], to[1500];
+            snprintf(from, sizeof from, "%s/%s.py", src, m->pyexercises[e]);
+            snprintf(to, sizeof to, "%s/%s/%s.py", s->tree, wk, m->pyexercises[e]);
+            if ((have_week || G->n_weeks == 1) && is_file(from)) {
+                snprintf(cmd, sizeof cmd, "cp %s %s", q(from), q(to));
+                if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s", from), -1;
+                used++;
+            } else {
+                appendf(s->note[w], sizeof s->note[w], "- %s.py was not in the submission: the starter was graded.\n",
+                        m->pyexercises[e]);
             }
         }
         if (!used) appendf(s->note[w], sizeof s->note[w], "- No file of %s was found in the submission.\n", wk);
@@ -319,6 +337,10 @@ static void build_all(grader *G)
             if (slots[i].pid) continue;
             int t = next++;
             if (G->st[t / G->n_weeks].built[t % G->n_weeks] < 0) continue; /* preparation failed */
+            if (!G->weeks[t % G->n_weeks].has_c) { /* Python only: nothing to build, no object to check */
+                G->st[t / G->n_weeks].built[t % G->n_weeks] = 1;
+                continue;
+            }
             if (build_start(G, t, &slots[i]) == 0) running++;
         }
         for (int i = 0; i < G->jobs; i++) {

@@ -23,6 +23,8 @@ static const char *classify(const char *msg)
         strstr(msg, "exception") || strstr(msg, "Xid") || strstr(msg, "device-side assert"))
         return "GPU fault";
     if (strstr(msg, "Received signal") || strstr(msg, "signal")) return "crash";
+    /* wb_pyrun.py: the pytest child died (os._exit, SIGSEGV, SIGKILL) before writing its results */
+    if (strstr(msg, "ended without its results")) return "crash (the Python test process died)";
     return "wrong result";
 }
 
@@ -62,7 +64,16 @@ typedef struct {
     char   forbid_except[MAX_FORBID][300]; /* " ex1 ex2 ": exercises allowed this library */
     int    n_api;
     char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
+    int    has_c;              /* WEEK/test_*.c: a C test program (built, object-checked, run) */
+    int    has_py;             /* WEEK/test_*.py: Phase 7's Python checkpoints (wb_pyrun.py) */
 } week_cfg;
+
+/* Is checkpoint c of W judged by the week's Python tests? A `pycheckpoint:`
+ * line, or any checkpoint of a week without a C test (week 43). */
+static int cp_is_py(const week_cfg *W, int c)
+{
+    return W->has_py && (W->meta.checkpoints[c].py || !W->has_c);
+}
 
 typedef struct {
     int    status;             /* ST_PASS / ST_FAIL / ST_SKIP */
@@ -83,6 +94,7 @@ typedef struct {
     int      forbidden[MAX_WEEKS];
     int      refused;          /* the submission itself was refused (unpack) */
     unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
+    unsigned long long py_hash[MAX_WEEKS];  /* the Python runner, plugin, tests and wb, before any run */
     double   seconds;
     cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
 } student;
@@ -103,7 +115,14 @@ typedef struct {
     /* the sandbox (sandbox.h): what it shows read-only besides the system,
      * what must stay absent from it */
     char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], sb_path[800];
-    const char *ro[8], *hide[8];
+    const char *ro[8 + MAX_PY_RO], *hide[8];
+    /* Python checkpoints (weeks with test_*.py): the instructor's python3
+     * (sys.executable of the python3 on PATH) and the folders it needs, shown
+     * read-only in the sandbox (its prefixes, sys.path, torch's package) */
+    char py_exe[600];
+    char py_ro[MAX_PY_RO][600];
+    int  n_py_ro;
+    int  interpret;            /* TRITON_INTERPRET=1 in the grader's environment: passed on, never a GPU grading */
     int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
     int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
     unsigned run_seq;
@@ -138,6 +157,15 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
     char p[1400];
     snprintf(p, sizeof p, "%s/%s/week.txt", root, week);
     if (wb_week_load(p, &w->meta, err, errsz) != 0) return -1;
+    glob_t g;
+    memset(&g, 0, sizeof g);
+    snprintf(p, sizeof p, "%s/%s/test_*.c", root, week);
+    w->has_c = glob(p, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    globfree(&g);
+    memset(&g, 0, sizeof g);
+    snprintf(p, sizeof p, "%s/%s/test_*.py", root, week);
+    w->has_py = glob(p, 0, NULL, &g) == 0 && g.gl_pathc > 0;
+    globfree(&g);
     for (int c = 0; c < w->meta.n_checkpoints; c++) w->points[c] = DEFAULT_POINTS;
     char *s = week_config(root, week, "points.txt"), *save = NULL;
     for (char *line = s ? strtok_r(s, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {

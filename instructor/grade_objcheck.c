@@ -50,6 +50,33 @@ static void exercise_policy(const grader *G, const student *s, int w, int e, oc_
     p->include_dirs = incp;
 }
 
+/* The Python side of week w in student s's tree, hashed: the phase's
+ * common/ *.py files (the runner wb_pyrun.py, the plugin wb_pytest.py and what they
+ * import), the week's test_*.py and build/wb. A run's Python could rewrite
+ * them for the next run (the scratch tree is writable); run_checkpoint
+ * refuses to run a Python checkpoint once they changed. 0: none found. */
+static unsigned long long runner_hash(const grader *G, const student *s, int w)
+{
+    const week_cfg *W = &G->weeks[w];
+    char pat[3][1500];
+    snprintf(pat[0], sizeof pat[0], "%s/%.*s/common/*.py", s->tree, (int)strcspn(W->dir, "/"), W->dir);
+    snprintf(pat[1], sizeof pat[1], "%s/%s/test_*.py", s->tree, W->dir);
+    snprintf(pat[2], sizeof pat[2], "%s/build/wb", s->tree);
+    unsigned long long h = 1469598103934665603ULL;
+    int n = 0;
+    for (int k = 0; k < 3; k++) {
+        glob_t g;
+        memset(&g, 0, sizeof g);
+        if (glob(pat[k], 0, NULL, &g) == 0)
+            for (size_t i = 0; i < g.gl_pathc; i++) {
+                h = (h ^ file_hash(g.gl_pathv[i])) * 1099511628211ULL;
+                n++;
+            }
+        globfree(&g);
+    }
+    return n ? (h ? h : 1) : 0;
+}
+
 /* The object check of every built week of student s: each exercise object
  * and its full dependency list. Runs after the build and before any of the
  * student's code has run (a run could change the files). A violation scores
@@ -95,6 +122,7 @@ static void check_objects(grader *G, student *s, int w)
             printf("      %.*s\n", (int)strcspn(l, "\n"), l);
         s->built[w] = -1;
     } else if (s->built[w] == 1) {
+        if (W->has_py) s->py_hash[w] = runner_hash(G, s, w);
         char bin[1500];
         snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
         s->bin_hash[w] = file_hash(bin);

@@ -37,6 +37,20 @@ static int host_gpu_count(void)
     return n;
 }
 
+/* 64 bits from /dev/urandom (a record's name), else from the clock and pid. */
+static unsigned long long random_u64(void)
+{
+    unsigned long long v = 0;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &v, sizeof v) != (ssize_t)sizeof v) {
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        v = ((unsigned long long)t.tv_nsec << 20) ^ (unsigned long long)t.tv_sec ^ ((unsigned long long)getpid() << 40);
+    }
+    if (fd >= 0) close(fd);
+    return v;
+}
+
 /* A checkpoint's outcome from its results record (common/include/wb_results.h),
  * which the test program writes to WB_RESULTS when it has run (the grader
  * reads a bounded copy); `r` says how the sandboxed run ended and `log`
@@ -151,6 +165,10 @@ static int checkpoint_env(const grader *G, const student *s, int w, const char *
     snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
     if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
     if (G->in_shared) snprintf(store[k++], 1700, "WB_GPU_SHARED=1"); /* wb_device_room: no shrinking */
+    /* Triton's interpreter, only where the instructor asked for it: the Python
+     * tests then run on the CPU where torch sees no GPU, record nothing as run
+     * on a GPU, and SKIP every speed checkpoint; grade exits 3 (not a grading) */
+    if (G->interpret && W->has_py) snprintf(store[k++], 1700, "TRITON_INTERPRET=1");
     for (int i = 0; wb_multicast_off_env[i]; i++) snprintf(store[k++], 1700, "%s", wb_multicast_off_env[i]);
     for (int i = 0; i < k; i++) env[i] = store[i];
     env[k] = NULL;
@@ -168,7 +186,18 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     char bin[1400], log[1600], rec[1600], copy[1600], why[300];
     snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
     snprintf(log, sizeof log, "%s/../run-%d-%s%s.log", s->tree, w, id, tag);
-    snprintf(rec, sizeof rec, "%s/.grade-results-%u.tsv", s->tree, G->run_seq++); /* a new name: nothing to remove first */
+    /* A new name each run, with 64 random bits: an earlier run of this
+     * submission cannot leave a record where this run's will be (wb_pyrun.py
+     * keeps the records a RESULTS file already holds), and one left anyway
+     * is removed first. */
+    snprintf(rec, sizeof rec, "%s/.grade-results-%016llx-%u.tsv", s->tree, random_u64(), G->run_seq++);
+    if (unlink(rec) != 0 && errno != ENOENT) {
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN;
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "something the submission left stands where the results record goes: not run");
+        return;
+    }
     snprintf(copy, sizeof copy, "%s/../results-%d-%s%s.tsv", s->tree, w, id, tag);
     unlink(copy);
     sb_result r;
@@ -182,6 +211,15 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
                  "submission rewrote it): not run");
         return;
     }
+    const int py = cp_is_py(W, c);
+    if (py && s->py_hash[w] && runner_hash(G, s, w) != s->py_hash[w]) {
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN;
+        out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "the Python runner or tests changed after the scratch copy was made (an "
+                 "earlier run of this submission rewrote them): not run");
+        return;
+    }
     char store[16][1700];
     const char *env[17];
     checkpoint_env(G, s, w, id, seed, rec, store, env);
@@ -193,7 +231,18 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     o.mem_bytes = RUN_MEM;
     o.log_path = log;
     if (is_dir("/usr/local/nvidia/lib64")) o.ld_library_path = "/usr/local/nvidia/lib64";
-    char *argv[] = { bin, NULL };
+    /* A Python checkpoint: the workbook's runner (phase7/common/wb_pyrun.py,
+     * no student code in it) runs pytest with the plugin in a child process,
+     * the week's code folder being the week in the scratch tree, and writes
+     * the record; CK_RUN_CASE selects this checkpoint, as in a C run. -I: no
+     * PYTHON* variable, no user site (HOME is the scratch tree, which the
+     * student's earlier runs could write), no script folder on sys.path;
+     * -B: no bytecode written. */
+    char runner[700];
+    snprintf(runner, sizeof runner, "%.*s/common/wb_pyrun.py", (int)strcspn(W->dir, "/"), W->dir);
+    char *pyargv[] = { G->py_exe, "-I", "-B", runner, "build/wb", (char *)W->dir, (char *)W->dir, rec, NULL };
+    char *cargv[] = { bin, NULL };
+    char **argv = py ? pyargv : cargv;
     if (sb_run(&o, argv, &r) != 0) {
         G->sandbox_errors++;
         fprintf(stderr, "grade: %s %s: the sandbox could not start the run: %s\n", s->id, id, r.why);

@@ -345,6 +345,55 @@ START_TEST(checkpoint_environment)
 }
 END_TEST
 
+/* Which checkpoints the Python runner judges: every one of a week without a
+ * C test (week 43), only the pycheckpoint: lines of a week with both (week
+ * 41); none of a C week. TRITON_INTERPRET reaches a Python week's runs only
+ * when the grader has it, and never a C week's. A dead Python child is a
+ * crash, not a wrong result. */
+START_TEST(python_checkpoints)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600], store[16][1700];
+    const char *env[17];
+    ck_assert_msg(load_week_cfg(".", "phase7/week43", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(load_week_cfg(".", "phase7/week41", &G.weeks[1], err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[2], err, sizeof err) == 0, "%s", err);
+    ck_assert(!G.weeks[0].has_c && G.weeks[0].has_py);
+    ck_assert(G.weeks[1].has_c && G.weeks[1].has_py);
+    ck_assert(G.weeks[2].has_c && !G.weeks[2].has_py);
+    ck_assert_int_eq(G.weeks[0].meta.n_checkpoints, 4);
+    for (int c = 0; c < G.weeks[0].meta.n_checkpoints; c++) ck_assert(cp_is_py(&G.weeks[0], c));
+    int npy = 0;
+    for (int c = 0; c < G.weeks[1].meta.n_checkpoints; c++) {
+        int want = strcmp(G.weeks[1].meta.checkpoints[c].id, "w41.kernel") != 0;
+        ck_assert_msg(cp_is_py(&G.weeks[1], c) == want, "%s", G.weeks[1].meta.checkpoints[c].id);
+        npy += want;
+    }
+    ck_assert_int_eq(npy, 3);
+    for (int c = 0; c < G.weeks[2].meta.n_checkpoints; c++) ck_assert(!cp_is_py(&G.weeks[2], c));
+    snprintf(st.id, sizeof st.id, "ann");
+    for (int interp = 0; interp < 2; interp++)
+        for (int w = 0; w < 3; w++) {
+            G.interpret = interp;
+            int n = checkpoint_env(&G, &st, w, "x", 1, "/s/r.tsv", store, env), ti = 0, off = 0;
+            for (int i = 0; i < n; i++) {
+                ti += !strncmp(env[i], "TRITON_INTERPRET", 16);
+                off += !strcmp(env[i], "NCCL_NVLS_ENABLE=0") + !strcmp(env[i], "TORCH_SYMM_MEM_DISABLE_MULTICAST=1") +
+                       !strcmp(env[i], "NVSHMEM_DISABLE_NVLS=1");
+            }
+            ck_assert_int_eq(ti, interp && w < 2);
+            ck_assert_int_eq(off, 3);
+        }
+    ck_assert_str_eq(classify("the Python test process ended without its results (killed by SIGSEGV, a segmentation "
+                              "fault): the lines above say where"), "crash (the Python test process died)");
+    ck_assert_str_eq(classify("the Python test process ended without its results (exit status 0)"),
+                     "crash (the Python test process died)");
+}
+END_TEST
+
 /* What a sandboxed run leaves is copied before it is read: a regular file
  * of bounded size, never through a link, never a fifo. */
 START_TEST(untrusted_files_copied)
@@ -1120,6 +1169,7 @@ int main(void)
     if (have_sandbox) ADD(run_checkpoint_uses_the_record);
     if (have_sandbox) ADD(shared_runs_rerun_alone);
     ADD(checkpoint_environment);
+    ADD(python_checkpoints);
     ADD(untrusted_files_copied);
     ADD(week_names);
     ADD(failure_reasons);

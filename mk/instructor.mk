@@ -6,11 +6,12 @@
 #   make grade SUBMISSIONS=dir WEEKS="phase0/week01" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=s]
 #   make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]
 #   make grade-fixtures                          grade the fixture class (instructor/fixtures)
+#   make grade-fixtures-py                       week 43's Python fixture class, graded and checked
 #   make grade-class30                           a class of 30 graded twice: time, and marks that agree
 #   make quiz-seal                               authors: seal instructor/quizzes/*.txt into quizzes/
 
-.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-class30 instructor-test
-KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-class30 instructor-test
+.PHONY: quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 instructor-test
+KNOWN_GOALS += quiz grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 instructor-test
 
 # WEEKS= as the instructor gives it (phase0/week1 is phase0/week01), checked
 # when release or grade runs.
@@ -103,7 +104,8 @@ release: $(WB) $(LEAKCHECK)
 
 # The instructor's build of the graded weeks: libwb, wb, test objects; each
 # student's scratch copy starts from these.
-grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GRADE_BIN) $(foreach w,$(1),$(BUILD)/$(w)/starter/test)
+# A week without a C test (Phase 7's Python-only weeks) has no test program to build.
+grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test))
 
 grade: $(WB)
 	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds]"; exit 2; }
@@ -139,6 +141,26 @@ grade-fixtures2:
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE2_OUT)/class --weeks "$(FIXTURE2_WEEKS)" \
 	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
 	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
+
+# The Python fixture class: week 43's Triton kernels (instructor/fixtures/classpy.sh):
+# correct, wrong (add computes x - y), crash (each exercise kills the
+# interpreter on import), unwritten (the starter). Graded with the python3 on
+# PATH, then checked (instructor/check_fixture_gradebook_py.sh): PYFX_MODE is
+# nogpu under WB_NO_GPU=1 (every Python checkpoint SKIP, exit 3), interp
+# under TRITON_INTERPRET=1 (correctness judged on the CPU, speed SKIP, exit
+# 3), else gpu.
+FIXTUREPY_WEEK := phase7/week43
+FIXTUREPY_OUT  := $(BUILD)/instructor/fixturespy
+PYFX_MODE ?= $(if $(filter 1,$(WB_NO_GPU)),nogpu,$(if $(filter 1,$(TRITON_INTERPRET)),interp,gpu))
+grade-fixtures-py:
+	$(Q)$(call grade_prebuild,$(FIXTUREPY_WEEK))
+	@rm -rf $(FIXTUREPY_OUT) && mkdir -p $(FIXTUREPY_OUT) && chmod 755 $(FIXTUREPY_OUT)
+	@bash instructor/fixtures/classpy.sh $(FIXTUREPY_OUT)/class
+	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTUREPY_OUT)/class --weeks "$(FIXTUREPY_WEEK)" \
+	  --gradebook $(FIXTUREPY_OUT)/gradebook.csv --scratch $(FIXTUREPY_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
+	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS); rc=$$?; echo "grade exited $$rc"; \
+	  want=$(if $(filter gpu,$(PYFX_MODE)),0,3); [ $$rc = $$want ] || { echo "grade-fixtures-py: grade exited $$rc, expected $$want ($(PYFX_MODE))"; exit 1; }
+	$(Q)bash instructor/check_fixture_gradebook_py.sh $(FIXTUREPY_OUT)/gradebook.csv $(PYFX_MODE)
 
 # A class of 30 for week 01 (instructor/fixtures/class30.sh), graded twice
 # with the same seed: each run's time, and the two gradebooks checked to agree
@@ -202,6 +224,14 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	  bash instructor/check_fixture_gradebook2.sh $(FIXTURE2_OUT)/gradebook.csv nogpu >>$(BUILD)/instructor/fixtures2.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: fixture class of weeks 07 and 22 without a GPU (CUB, its wrapper and cuBLAS refused)"; \
 	  else tail -n 20 $(BUILD)/instructor/fixtures2.log; $(WB) ledger-add $(LEDGER) FAIL "grade: fixture class of weeks 07 and 22 without a GPU" "see $(BUILD)/instructor/fixtures2.log"; fi
+	$(Q)if ! $(SB_RUN) --check >/dev/null 2>&1; then :; \
+	elif ! command -v python3 >/dev/null; then \
+	  $(WB) ledger-add $(LEDGER) SKIP "grade: Python fixture class of week 43 without a GPU" "python3 not installed"; \
+	elif WB_NO_GPU=1 $(MAKE) -s grade-fixtures-py LIMIT=60 PYFX_MODE=nogpu >$(BUILD)/instructor/fixturespy.log 2>&1; \
+	  then $(WB) ledger-add $(LEDGER) PASS "grade: Python fixture class of week 43 without a GPU (every Python checkpoint SKIP, exit 3)"; \
+	elif why=$$(grep -m1 -o 'a graded week has Python checkpoints, and .*sandbox.*' $(BUILD)/instructor/fixturespy.log); then \
+	  $(WB) ledger-add $(LEDGER) SKIP "grade: Python fixture class of week 43 without a GPU" "this host's python3 cannot run in the sandbox ($$why)"; \
+	  else tail -n 20 $(BUILD)/instructor/fixturespy.log; $(WB) ledger-add $(LEDGER) FAIL "grade: Python fixture class of week 43 without a GPU" "see $(BUILD)/instructor/fixturespy.log"; fi
 	$(Q)c=$(BUILD)/instructor/class30-made; rm -rf $$c; \
 	  if bash instructor/fixtures/class30.sh $$c/class >$$c.log 2>&1 && [ "$$(ls $$c/class | wc -l)" = 30 ] && \
 	     [ "$$(ls $$c/class/*/phase0/week01/vecadd.cu | wc -l)" = 30 ] && bash -n instructor/check_class30.sh; \
@@ -233,6 +263,6 @@ endif
 TEST_EXTRA += instructor-test
 
 else
-release grade grade-quiz grade-fixtures quiz-seal instructor-test:
+release grade grade-quiz grade-fixtures grade-fixtures-py quiz-seal instructor-test:
 	@echo ">>> '$@' is an instructor tool; this copy of the workbook does not have them."; exit 2
 endif
