@@ -178,6 +178,15 @@ static int checkpoint_env(const grader *G, const student *s, int w, const char *
 /* Run one checkpoint of one week of one student with `seed`, in the
  * sandbox with the GPU: the test program with CK_RUN_CASE=the checkpoint
  * and WB_RESULTS=a file in the scratch tree, whose record gives the outcome. */
+/* A checkpoint that is not run: FAIL, no figure, and why. */
+static void not_run(cp_grade *out, const char *why)
+{
+    memset(out, 0, sizeof *out);
+    out->ratio = NAN;
+    out->status = ST_FAIL;
+    snprintf(out->why, sizeof out->why, "%s", why);
+}
+
 static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
                            cp_grade *out)
 {
@@ -192,10 +201,7 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
      * is removed first. */
     snprintf(rec, sizeof rec, "%s/.grade-results-%016llx-%u.tsv", s->tree, random_u64(), G->run_seq++);
     if (unlink(rec) != 0 && errno != ENOENT) {
-        memset(out, 0, sizeof *out);
-        out->ratio = NAN;
-        out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "something the submission left stands where the results record goes: not run");
+        not_run(out, "something the submission left stands where the results record goes: not run");
         return;
     }
     snprintf(copy, sizeof copy, "%s/../results-%d-%s%s.tsv", s->tree, w, id, tag);
@@ -204,19 +210,13 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     memset(&r, 0, sizeof r);
     /* an earlier run of this student's code could have rewritten the test program */
     if (s->bin_hash[w] && file_hash(bin) != s->bin_hash[w]) {
-        memset(out, 0, sizeof *out);
-        out->ratio = NAN;
-        out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "the test program changed after it was built (an earlier run of this "
+        not_run(out, "the test program changed after it was built (an earlier run of this "
                  "submission rewrote it): not run");
         return;
     }
     const int py = cp_is_py(W, c);
     if (py && s->py_hash[w] && runner_hash(G, s, w) != s->py_hash[w]) {
-        memset(out, 0, sizeof *out);
-        out->ratio = NAN;
-        out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "the Python runner or tests changed after the scratch copy was made (an "
+        not_run(out, "the Python runner or tests changed after the scratch copy was made (an "
                  "earlier run of this submission rewrote them): not run");
         return;
     }
@@ -246,10 +246,8 @@ static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long lo
     if (sb_run(&o, argv, &r) != 0) {
         G->sandbox_errors++;
         fprintf(stderr, "grade: %s %s: the sandbox could not start the run: %s\n", s->id, id, r.why);
-        memset(out, 0, sizeof *out);
-        out->ratio = NAN;
-        out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "not graded: the grader could not start the run (%s)", r.why);
+        snprintf(why, sizeof why, "not graded: the grader could not start the run (%.200s)", r.why);
+        not_run(out, why);
         return;
     }
     if (copy_untrusted(rec, copy, MAX_RECORD, why, sizeof why) != 0 && strcmp(why, "absent") != 0) {
