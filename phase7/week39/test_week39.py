@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -137,13 +138,8 @@ def run_logged(cmd, cwd, env, log, what):
                     pytrace=False)
 
 
-_SETUP = {}
-
-
-def setup_module_built():
-    """python FOLDER/setup.py build_ext into build/WEEK/ext/<folder>/setup/, then the module it built."""
-    if "mod" in _SETUP:
-        return _SETUP["mod"]
+def setup_build():
+    """python FOLDER/setup.py build_ext into build/WEEK/ext/<folder>/setup/: the module's path."""
     code = wb_ext.code_dir()
     if not os.path.isfile(os.path.join(code, "setup.py")):
         pytest.fail("%s/setup.py is missing (make phase7/week39 reset EX=setup restores the starter)" % code,
@@ -161,7 +157,18 @@ def setup_module_built():
     if not built:
         pytest.fail("setup.py built no module named wb_softmax39_setup (CUDAExtension(name=\"wb_softmax39_setup\", "
                     "...)): see %s" % os.path.relpath(log, wb_ext.ROOT), pytrace=False)
-    spec = importlib.util.spec_from_file_location("wb_softmax39_setup", built[0])
+    return built[0]
+
+
+_SETUP = {}
+
+
+def setup_module_built():
+    """The module setup.py built (started in the background when this file loaded), imported."""
+    if "mod" in _SETUP:
+        return _SETUP["mod"]
+    path = built("setup", setup_build)
+    spec = importlib.util.spec_from_file_location("wb_softmax39_setup", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     _SETUP["mod"] = mod
@@ -179,14 +186,9 @@ def test_setup_build(dt, dev, gen):
 
 # ---------------------------------------------------------------- w39.cmake
 
-_CMAKE = {}
-
-
-def cmake_op():
-    """CMakeLists.txt configured against libtorch, built into build/WEEK/ext/<folder>/cmake/,
-    the library loaded: torch.ops.wb39.softmax."""
-    if "op" in _CMAKE:
-        return _CMAKE["op"]
+def cmake_build():
+    """CMakeLists.txt configured against libtorch and built into build/WEEK/ext/<folder>/cmake/:
+    the library's path."""
     cmake = shutil.which("cmake")
     if not cmake:
         pytest.skip("cmake not found: install cmake (3.18 or later) to build against libtorch")
@@ -203,7 +205,18 @@ def cmake_op():
     if not lib:
         pytest.fail("the CMake build made no libwb_softmax39_ops.so: see %s" % os.path.relpath(log, wb_ext.ROOT),
                     pytrace=False)
-    torch.ops.load_library(lib[0])
+    return lib[0]
+
+
+_CMAKE = {}
+
+
+def cmake_op():
+    """The CMake build's library (started in the background when this file loaded), loaded:
+    torch.ops.wb39.softmax."""
+    if "op" in _CMAKE:
+        return _CMAKE["op"]
+    torch.ops.load_library(built("cmake", cmake_build))
     try:
         op = torch.ops.wb39.softmax
     except (AttributeError, RuntimeError) as e:
@@ -211,6 +224,53 @@ def cmake_op():
                     "README Task 3): %s" % e, pytrace=False)
     _CMAKE["op"] = op
     return op
+
+
+# ---------------------------------------------------------------- the builds, in the background
+
+# Each build way compiles softmax_ext.cu against torch's headers (30-60 s on
+# the H100 machine). The setup.py and CMake builds start when this file is
+# loaded, in threads of their own (each one a child process), while the JIT
+# build runs in the first w39.jit test: the three overlap instead of queuing.
+# Only what a check selects starts (CK_RUN_CASE: one checkpoint); a test
+# takes its build's outcome, including the failure or skip it raised.
+_BG = {}
+
+
+def _start(name, fn):
+    res = {}
+
+    def run():
+        try:
+            res["value"] = fn()
+        except BaseException as e:  # pytest.fail and pytest.skip raise too: the test re-raises them
+            res["error"] = e
+
+    t = threading.Thread(target=run, name="w39-build-" + name, daemon=True)
+    t.start()
+    _BG[name] = (t, res)
+
+
+def built(name, fn):
+    """The outcome of build `name`: the background one if it started, else fn() now."""
+    if name not in _BG:
+        return fn()
+    t, res = _BG[name]
+    t.join()
+    if "error" in res:
+        raise res["error"]
+    return res["value"]
+
+
+def _selected(cp):
+    case = os.environ.get("CK_RUN_CASE", "")
+    return not case or case == cp
+
+
+if _selected("w39.setup"):
+    _start("setup", setup_build)
+if _selected("w39.cmake"):
+    _start("cmake", cmake_build)
 
 
 @pytest.mark.checkpoint("w39.cmake")
