@@ -26,6 +26,7 @@ absent (py_compile, the runner).
 import hashlib
 import os
 import re
+import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -95,3 +96,43 @@ def load(name, sources, extra_cflags=(), extra_cuda_cflags=(), extra_ldflags=(),
                             % (name, _first_error(text), os.path.relpath(log, ROOT))) from None
     _BUILT[key] = mod
     return mod
+
+
+# ---------------------------------------------------------------- builds in the background
+
+_BG = {}
+
+
+def selected(cp):
+    """True when this run judges checkpoint `cp` (CK_RUN_CASE unset, or naming it)."""
+    case = os.environ.get("CK_RUN_CASE", "")
+    return not case or case == cp
+
+
+def start(name, fn):
+    """Run fn() (a build: child processes, no CUDA) in a thread of its own now;
+    outcome(name, fn) waits for it. A test file starts its slow builds when it
+    loads, so they overlap with each other and with the JIT build."""
+    res = {}
+
+    def run():
+        try:
+            res["value"] = fn()
+        except BaseException as e:  # pytest.fail and pytest.skip raise too: outcome() re-raises them
+            res["error"] = e
+
+    t = threading.Thread(target=run, name="wb-build-" + name, daemon=True)
+    t.start()
+    _BG[name] = (t, res)
+
+
+def outcome(name, fn):
+    """What fn() returned (or raised) in the background, if start(name, ...)
+    ran; else fn() now."""
+    if name not in _BG:
+        return fn()
+    t, res = _BG[name]
+    t.join()
+    if "error" in res:
+        raise res["error"]
+    return res["value"]

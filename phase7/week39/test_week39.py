@@ -14,7 +14,6 @@ import os
 import shutil
 import subprocess
 import sys
-import threading
 
 import pytest
 
@@ -167,7 +166,7 @@ def setup_module_built():
     """The module setup.py built (started in the background when this file loaded), imported."""
     if "mod" in _SETUP:
         return _SETUP["mod"]
-    path = built("setup", setup_build)
+    path = wb_ext.outcome("setup", setup_build)
     spec = importlib.util.spec_from_file_location("wb_softmax39_setup", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
@@ -216,7 +215,7 @@ def cmake_op():
     torch.ops.wb39.softmax."""
     if "op" in _CMAKE:
         return _CMAKE["op"]
-    torch.ops.load_library(built("cmake", cmake_build))
+    torch.ops.load_library(wb_ext.outcome("cmake", cmake_build))
     try:
         op = torch.ops.wb39.softmax
     except (AttributeError, RuntimeError) as e:
@@ -234,43 +233,10 @@ def cmake_op():
 # build runs in the first w39.jit test: the three overlap instead of queuing.
 # Only what a check selects starts (CK_RUN_CASE: one checkpoint); a test
 # takes its build's outcome, including the failure or skip it raised.
-_BG = {}
-
-
-def _start(name, fn):
-    res = {}
-
-    def run():
-        try:
-            res["value"] = fn()
-        except BaseException as e:  # pytest.fail and pytest.skip raise too: the test re-raises them
-            res["error"] = e
-
-    t = threading.Thread(target=run, name="w39-build-" + name, daemon=True)
-    t.start()
-    _BG[name] = (t, res)
-
-
-def built(name, fn):
-    """The outcome of build `name`: the background one if it started, else fn() now."""
-    if name not in _BG:
-        return fn()
-    t, res = _BG[name]
-    t.join()
-    if "error" in res:
-        raise res["error"]
-    return res["value"]
-
-
-def _selected(cp):
-    case = os.environ.get("CK_RUN_CASE", "")
-    return not case or case == cp
-
-
-if _selected("w39.setup"):
-    _start("setup", setup_build)
-if _selected("w39.cmake"):
-    _start("cmake", cmake_build)
+if wb_ext.selected("w39.setup"):
+    wb_ext.start("setup", setup_build)
+if wb_ext.selected("w39.cmake"):
+    wb_ext.start("cmake", cmake_build)
 
 
 @pytest.mark.checkpoint("w39.cmake")
