@@ -227,7 +227,7 @@ def cmake_op():
 
 # ---------------------------------------------------------------- the builds, in the background
 
-# Each build way compiles softmax_ext.cu against torch's headers (30-60 s on
+# Each build way compiles softmax_ext.cu against torch's headers (about a minute on
 # the H100 machine). The setup.py and CMake builds start when this file is
 # loaded, in threads of their own (each one a child process), while the JIT
 # build runs in the first w39.jit test: the three overlap instead of queuing.
