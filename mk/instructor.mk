@@ -229,6 +229,9 @@ ifeq ($(HAVE_LIBARCHIVE),yes)
 	  $(WB) ledger-add $(LEDGER) SKIP "grade: Python fixture class of week 43 without a GPU" "python3 not installed"; \
 	elif WB_NO_GPU=1 $(MAKE) -s grade-fixtures-py LIMIT=60 PYFX_MODE=nogpu >$(BUILD)/instructor/fixturespy.log 2>&1; \
 	  then $(WB) ledger-add $(LEDGER) PASS "grade: Python fixture class of week 43 without a GPU (every Python checkpoint SKIP, exit 3)"; \
+	elif grep -q 'a graded week has Python checkpoints, and .*sandbox' $(BUILD)/instructor/fixturespy.log && [ -x /usr/bin/python3 ] && \
+	  PATH=/usr/bin:$$PATH WB_NO_GPU=1 $(MAKE) -s grade-fixtures-py LIMIT=60 PYFX_MODE=nogpu >$(BUILD)/instructor/fixturespy-usr.log 2>&1; then \
+	  $(WB) ledger-add $(LEDGER) PASS "grade: Python fixture class of week 43 without a GPU (every Python checkpoint SKIP, exit 3)" "with /usr/bin/python3: the python3 on PATH cannot run in the sandbox"; \
 	elif why=$$(grep -m1 -o 'a graded week has Python checkpoints, and .*sandbox.*' $(BUILD)/instructor/fixturespy.log); then \
 	  $(WB) ledger-add $(LEDGER) SKIP "grade: Python fixture class of week 43 without a GPU" "this host's python3 cannot run in the sandbox ($$why)"; \
 	  else tail -n 20 $(BUILD)/instructor/fixturespy.log; $(WB) ledger-add $(LEDGER) FAIL "grade: Python fixture class of week 43 without a GPU" "see $(BUILD)/instructor/fixturespy.log"; fi
