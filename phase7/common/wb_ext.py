@@ -14,7 +14,9 @@ load() builds with torch.utils.cpp_extension.load (ninja) into
 build/WEEK/ext/<the folder under test>/<name>/, so your code, the reference
 and the starter never share objects, and a second run with unchanged sources
 reuses the build. Sources are names in the folder under test (WB_PY_DIR) or
-absolute paths; `-DWB_TORCH_EXT` is added to both compilers. The compiler's
+absolute paths; `-DWB_TORCH_EXT` is added to both compilers, and the week
+folder (WB_WEEK: where an exercise's header sits, while the reference and
+the starter are built from other folders) to the include path. The compiler's
 whole output goes to build.log there; a failed build raises ExtBuildError
 whose message is the first error line and the log's path (the one line the
 checkpoint table shows).
@@ -82,7 +84,7 @@ def load(name, sources, extra_cflags=(), extra_cuda_cflags=(), extra_ldflags=(),
     os.makedirs(bdir, exist_ok=True)
     log = os.path.join(bdir, "build.log")
     flags = ["-O3", "-DWB_TORCH_EXT"]
-    incs = [os.path.join(ROOT, "common", "include")] + list(include_dirs)
+    incs = [os.path.join(ROOT, os.environ.get("WB_WEEK", ""))] + list(include_dirs)
     try:
         mod = cpp_extension.load(name=name, sources=paths, build_directory=bdir, verbose=False,
                                  extra_cflags=flags + list(extra_cflags),

@@ -29,7 +29,7 @@ DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 
 def jit():
-    return wb_ext.load("wb_softmax39", ["softmax_ext.cu"], include_dirs=[WEEK_DIR])
+    return wb_ext.load("wb_softmax39", ["softmax_ext.cu"])
 
 
 def uniform(shape, lo, hi, gen, dev, dtype=torch.float32):
