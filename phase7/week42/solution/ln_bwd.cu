@@ -20,6 +20,9 @@
 #define LNB_THREADS 256  /* dx: threads a row */
 #define LNB_TY 8         /* dweight/dbias stage one: rows in flight a block */
 #define LNB_MAX_CHUNKS 512
+#define LNB_V 4                    /* fused float path: float4 groups a thread holds */
+#define LNB_FUSED_MAX_THREADS 512  /* so rows up to 4 * LNB_V * 512 = 8192 floats, in 128 registers */
+#define LNB_FUSED_MAX_BLOCKS 1024
 
 /* The block's sum of v, the same bits in every thread (sh: 32 values). */
 template <typename T>
@@ -91,7 +94,10 @@ size_t ln_bwd_workspace_bytes(int rows, int cols, size_t elem_bytes)
 {
     //@solution
     if (rows <= 0 || cols <= 0) return 0;
-    return 2 * (size_t)lnb_chunks(rows) * (size_t)cols * elem_bytes;
+    /* room for either path: chunk partials, or one partial a block of the fused kernel */
+    const size_t parts = (size_t)(rows < LNB_FUSED_MAX_BLOCKS ? rows : LNB_FUSED_MAX_BLOCKS);
+    const size_t chunks = (size_t)lnb_chunks(rows);
+    return 2 * (parts > chunks ? parts : chunks) * (size_t)cols * elem_bytes;
     //@starter
     //| /* TODO: room for your partial sums of dweight and dbias (two per column per
     //|  * chunk of rows), from rows and cols only. */
@@ -124,6 +130,109 @@ static __global__ void __launch_bounds__(LNB_THREADS)
             dx[base + c] = r * (g - a - xh * bsum);
         }
     }
+}
+
+/* The fused float path, for rows that fit in registers (cols % 4 == 0,
+ * 16-byte aligned, cols <= 4 * LNB_V * 512). One pass over DRAM: x and dy
+ * read once, dx written once. A block walks rows blockIdx.x, + gridDim.x,
+ * ...; each thread keeps its LNB_V float4 groups of the row (group
+ * g = threadIdx.x + k * blockDim.x, so a warp's loads are contiguous),
+ * computes dx from them after one block reduction of the two row sums, and
+ * adds dy * xhat and dy into its own column partials, which stay in
+ * registers across all the block's rows. At the end each block writes one
+ * partial a column; lnb_dwdb_sum adds them in block order (deterministic
+ * for a given grid, and the grid depends on the device only). */
+static __device__ __forceinline__ float2 lnb_block_sum2(float2 v, float2 *sh)
+{
+    for (int o = 16; o > 0; o >>= 1) {
+        v.x += __shfl_xor_sync(LNB_FULL, v.x, o);
+        v.y += __shfl_xor_sync(LNB_FULL, v.y, o);
+    }
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    __syncthreads(); /* the previous row's readers of sh are done */
+    if (lane == 0) sh[warp] = v;
+    __syncthreads();
+    float2 s = make_float2(0.f, 0.f);
+    for (int i = 0; i < warps; i++) s.x += sh[i].x, s.y += sh[i].y;
+    return s;
+}
+
+static __global__ void __launch_bounds__(LNB_FUSED_MAX_THREADS)
+    lnb_fused(const float *__restrict__ x, const float *__restrict__ dy, const float *__restrict__ w,
+              const float *__restrict__ mean, const float *__restrict__ rstd, float *__restrict__ dx,
+              float *__restrict__ part, int rows, int cols)
+{
+    __shared__ float2 sh[32];
+    const int groups = cols / 4;
+    const float inv_n = 1.0f / (float)cols;
+    float4 aw[LNB_V], ab[LNB_V];
+#pragma unroll
+    for (int k = 0; k < LNB_V; k++) aw[k] = ab[k] = make_float4(0.f, 0.f, 0.f, 0.f);
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+        const float4 *xr = reinterpret_cast<const float4 *>(x + (size_t)row * cols);
+        const float4 *dr = reinterpret_cast<const float4 *>(dy + (size_t)row * cols);
+        const float m = __ldg(mean + row), r = __ldg(rstd + row);
+        float4 xv[LNB_V], dv[LNB_V];
+        float2 s = make_float2(0.f, 0.f);
+#pragma unroll
+        for (int k = 0; k < LNB_V; k++) {
+            const int g = threadIdx.x + k * blockDim.x;
+            const bool in = g < groups;
+            xv[k] = in ? __ldcs(xr + g) : make_float4(0.f, 0.f, 0.f, 0.f); /* read once: evict first */
+            dv[k] = in ? __ldcs(dr + g) : make_float4(0.f, 0.f, 0.f, 0.f);
+            if (in) {
+                const float4 wg = __ldg(reinterpret_cast<const float4 *>(w) + g);
+                /* xhat of the zeros past the end is not 0, but their dy is: they add nothing */
+                xv[k].x = (xv[k].x - m) * r, xv[k].y = (xv[k].y - m) * r;
+                xv[k].z = (xv[k].z - m) * r, xv[k].w = (xv[k].w - m) * r;
+                const float gx = dv[k].x * wg.x, gy = dv[k].y * wg.y, gz = dv[k].z * wg.z, gw = dv[k].w * wg.w;
+                s.x += (gx + gy) + (gz + gw);
+                s.y += (gx * xv[k].x + gy * xv[k].y) + (gz * xv[k].z + gw * xv[k].w);
+                aw[k].x = fmaf(dv[k].x, xv[k].x, aw[k].x), aw[k].y = fmaf(dv[k].y, xv[k].y, aw[k].y);
+                aw[k].z = fmaf(dv[k].z, xv[k].z, aw[k].z), aw[k].w = fmaf(dv[k].w, xv[k].w, aw[k].w);
+                ab[k].x += dv[k].x, ab[k].y += dv[k].y, ab[k].z += dv[k].z, ab[k].w += dv[k].w;
+            }
+        }
+        s = lnb_block_sum2(s, sh);
+        const float a = s.x * inv_n, b = s.y * inv_n;
+        float4 *out = reinterpret_cast<float4 *>(dx + (size_t)row * cols);
+#pragma unroll
+        for (int k = 0; k < LNB_V; k++) {
+            const int g = threadIdx.x + k * blockDim.x;
+            if (g >= groups) continue;
+            const float4 wg = __ldg(reinterpret_cast<const float4 *>(w) + g);
+            float4 o;
+            o.x = r * (dv[k].x * wg.x - a - xv[k].x * b);
+            o.y = r * (dv[k].y * wg.y - a - xv[k].y * b);
+            o.z = r * (dv[k].z * wg.z - a - xv[k].z * b);
+            o.w = r * (dv[k].w * wg.w - a - xv[k].w * b);
+            __stcs(out + g, o);
+        }
+    }
+    float4 *pw = reinterpret_cast<float4 *>(part + (size_t)blockIdx.x * cols);
+    float4 *pb = reinterpret_cast<float4 *>(part + (size_t)(gridDim.x + blockIdx.x) * cols);
+#pragma unroll
+    for (int k = 0; k < LNB_V; k++) {
+        const int g = threadIdx.x + k * blockDim.x;
+        if (g < groups) pw[g] = aw[k], pb[g] = ab[k];
+    }
+}
+
+/* Blocks of the fused kernel that fit on the GPU at once (so no block waits
+ * for a second wave), found once a device. */
+static int lnb_fused_grid(int threads)
+{
+    static int cached_dev = -1, cached_threads = 0, cached = 0;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    if (dev != cached_dev || threads != cached_threads) {
+        int sms = 0, per_sm = 0;
+        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lnb_fused, threads, 0) != cudaSuccess)
+            return 0;
+        cached_dev = dev, cached_threads = threads, cached = sms * (per_sm > 0 ? per_sm : 1);
+    }
+    return cached;
 }
 
 /* Stage one: block (32, LNB_TY) owns columns 32 blockIdx.x .. + 31 and chunk
@@ -181,6 +290,18 @@ static cudaError_t lnb_launch(const T *x, const T *dy, const T *w, const T *mean
     if (cols == 0) return cudaSuccess;
     if (rows == 0) {
         lnb_zero<T><<<(cols + 255) / 256, 256>>>(dw, db, cols);
+        return cudaGetLastError();
+    }
+    if (sizeof(T) == sizeof(float) && cols % 4 == 0 && cols <= 4 * LNB_V * LNB_FUSED_MAX_THREADS &&
+        ((uintptr_t)x | (uintptr_t)dy | (uintptr_t)w | (uintptr_t)dx | (uintptr_t)ws) % 16 == 0) {
+        const int threads = ((cols / 4 + LNB_V - 1) / LNB_V + 31) / 32 * 32;
+        int grid = lnb_fused_grid(threads);
+        if (grid <= 0) return cudaErrorUnknown;
+        grid = grid < rows ? grid : rows;
+        grid = grid < LNB_FUSED_MAX_BLOCKS ? grid : LNB_FUSED_MAX_BLOCKS;
+        lnb_fused<<<grid, threads>>>((const float *)x, (const float *)dy, (const float *)w, (const float *)mean,
+                                     (const float *)rstd, (float *)dx, (float *)ws, rows, cols);
+        lnb_dwdb_sum<T><<<(cols + 255) / 256, 256>>>((const T *)ws, dw, db, cols, grid);
         return cudaGetLastError();
     }
     lnb_dx<T><<<rows, LNB_THREADS>>>(x, dy, w, mean, rstd, dx, rows, cols);
