@@ -7,7 +7,8 @@
 
 time_ms: warm-up runs, then WB_BENCH_SAMPLES (20) samples, each timed with
 CUDA events on the current stream after the L2 is flushed (a write of twice
-its size, at least 64 MiB), the median kept. measure: times the code and the
+its size, at least 64 MiB), queued back to back with one wait at the end,
+the median kept. measure: times the code and the
 yardstick on the same data in the same run, then verifies the timed output
 (`verify()` returns None, or what is wrong), then runs once more on fresh
 inputs (`fresh()` refills the inputs and poisons the output) and verifies
@@ -42,24 +43,30 @@ def samples():
 
 
 def time_ms(fn, warmup=3, flush=True):
-    """The median time of fn() in milliseconds, and every sample."""
+    """The median time of fn() in milliseconds, and every sample.
+
+    The samples are queued back to back and the host waits once, at the end
+    (as triton.testing.do_bench does): while the GPU runs one sample's flush
+    and call, Python is already launching the next. Waiting after every
+    sample would leave the GPU idle at each start event until Python's
+    launch path (an autotuner, an autograd Function) reached the kernel, and
+    that host time would be counted as the kernel's."""
     import torch
     buf = _flush_buffer() if flush else None
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
-    start = torch.cuda.Event(enable_timing=True)
-    stop = torch.cuda.Event(enable_timing=True)
-    ms = []
-    for i in range(samples()):
+    n = samples()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+    stops = [torch.cuda.Event(enable_timing=True) for _ in range(n)]
+    for i in range(n):
         if buf is not None:
             buf.fill_(i & 0xFF)
-        start.record()
+        starts[i].record()
         fn()
-        stop.record()
-        stop.synchronize()
-        ms.append(start.elapsed_time(stop))
+        stops[i].record()
     torch.cuda.synchronize()  # work on another stream than the events' shows up here, not as a figure
+    ms = [a.elapsed_time(b) for a, b in zip(starts, stops)]
     return statistics.median(ms), ms
 
 

@@ -20,9 +20,12 @@
 #define LNB_THREADS 256  /* dx: threads a row */
 #define LNB_TY 8         /* dweight/dbias stage one: rows in flight a block */
 #define LNB_MAX_CHUNKS 512
+//@solution
 #define LNB_V 4                    /* fused float path: float4 groups a thread holds */
 #define LNB_FUSED_MAX_THREADS 512  /* so rows up to 4 * LNB_V * 512 = 8192 floats, in 128 registers */
 #define LNB_FUSED_MAX_BLOCKS 1024
+//@starter
+//@end
 
 /* The block's sum of v, the same bits in every thread (sh: 32 values). */
 template <typename T>
