@@ -222,10 +222,15 @@ def _judge(cp, target, yard):
             rec["status"], rec["message"] = "fail", ("%.3f of %s, below the target >= %g %s (%s)"
                                                      % (fig.get("ratio") or 0.0, yard, target, yard,
                                                         fig.get("detail", "")))
+            return rec  # a valid figure below its target: its ratio stays (the grader's partial credit)
         else:
             rec["status"] = "pass"
     else:
         rec["status"] = "pass"
+    if rec["status"] != "pass":
+        # a figure from a failed test, a wrong output or the wrong yardstick is
+        # no figure: no ratio in the record, as the C harness writes NaN
+        rec["value"] = rec["yard_value"] = rec["ratio"] = None
     return rec
 
 
