@@ -46,11 +46,14 @@ static __device__ __forceinline__ float lane_of(const float4 &v, int j)
 template <bool VEC>
 static __device__ __forceinline__ float4 lnf_load(const float *__restrict__ r, int g, int cols)
 {
-    if (VEC) return 4 * g < cols ? __ldg(reinterpret_cast<const float4 *>(r) + g) : make_float4(0.f, 0.f, 0.f, 0.f);
-    float e[4];
+    if constexpr (VEC) {
+        return 4 * g < cols ? __ldg(reinterpret_cast<const float4 *>(r) + g) : make_float4(0.f, 0.f, 0.f, 0.f);
+    } else {
+        float e[4];
 #pragma unroll
-    for (int j = 0; j < 4; j++) e[j] = 4 * g + j < cols ? __ldg(r + 4 * g + j) : 0.f;
-    return make_float4(e[0], e[1], e[2], e[3]);
+        for (int j = 0; j < 4; j++) e[j] = 4 * g + j < cols ? __ldg(r + 4 * g + j) : 0.f;
+        return make_float4(e[0], e[1], e[2], e[3]);
+    }
 }
 
 template <bool VEC>
