@@ -72,7 +72,7 @@ def how_it_ended(rc):
     return "exit status %d" % rc
 
 
-def run_pytest(week, code, tests, owned, known, seed, out):
+def run_pytest(week, code, tests, owned, known, seed, out, log):
     env = dict(os.environ)
     env.update(MULTICAST_OFF)
     env["PYTHONPATH"] = HERE + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -86,7 +86,26 @@ def run_pytest(week, code, tests, owned, known, seed, out):
     cmd = [sys.executable, "-m", "pytest", "-q", "--tb=short", "-p", "wb_pytest", "-p", "no:cacheprovider",
            "--import-mode=importlib", "--rootdir", week, "-o", "addopts=", "-o", "python_files=test_*.py"] + tests
     sys.stdout.flush()
-    return subprocess.run(cmd, env=env).returncode
+    # pytest's own output (a traceback per failed test) goes to the log; the
+    # console gets one line per checkpoint, the figures, and where the log is
+    with open(log, "w", encoding="utf-8", errors="replace") as f:
+        return subprocess.run(cmd, env=env, stdout=f, stderr=subprocess.STDOUT).returncode
+
+
+def crash_lines(path, n=16):
+    """What a dead test process left at the end of its log: Python's fault
+    report from its first line (the innermost frame, usually your file, comes
+    first), or else the last lines."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return []
+    for i, line in enumerate(lines):
+        k = line.find("Fatal Python error")  # after pytest's progress dots on the same line
+        if k >= 0:
+            return [line[k:]] + lines[i + 1:i + n]
+    return lines[-n:]
 
 
 def main(argv):
@@ -114,6 +133,8 @@ def main(argv):
     notsel = [c for c in owned if sel and c[0] != sel]
     owned = [c for c in owned if not sel or c[0] == sel]
     recs = []
+    notes = []
+    log = os.path.splitext(os.path.abspath(results))[0] + ".pytest.log"
     if not owned:
         pass
     elif importlib.util.find_spec("pytest") is None:
@@ -123,14 +144,18 @@ def main(argv):
         out = os.path.abspath(results) + ".py.json"
         if os.path.exists(out):
             os.unlink(out)
-        rc = run_pytest(week, code, tests, owned, [c[0] for c in cps], seed, out)
+        rc = run_pytest(week, code, tests, owned, [c[0] for c in cps], seed, out, log)
         try:
             with open(out, encoding="utf-8") as f:
-                recs = json.load(f)["records"]
+                data = json.load(f)
+            recs = data["records"]
+            notes = [str(n) for n in data.get("notes") or []]
             os.unlink(out)
         except (OSError, ValueError, KeyError, TypeError):
-            why = ("the Python test process ended without its results (%s): the lines above say where"
-                   % how_it_ended(rc))
+            for line in crash_lines(log):
+                print("    | " + line)
+            why = ("the Python test process ended without its results (%s): the lines above, from %s, say where"
+                   % (how_it_ended(rc), os.path.relpath(log)))
             recs = [{"id": c[0], "status": "fail", "message": why, "target": c[1]} for c in owned]
     recs = list(recs) + [{"id": c[0], "status": "skip", "message": "not selected (CK_RUN_CASE=%s)" % sel}
                          for c in notsel]
@@ -149,6 +174,10 @@ def main(argv):
     append(results, final)
     # For people (programs read the record).
     impl = os.environ.get("WB_IMPL", code)
+    if notes:
+        print("\n%s — figures (printed, not judged)" % week)
+        for line in notes:
+            print("  " + line)
     print("\n%s — Python checkpoints (%s)" % (week, impl))
     nfail = nskip = npass = 0
     for (cid, target, yard), r in zip(owned, final):
@@ -166,6 +195,8 @@ def main(argv):
         npass += st == "pass"
     print("  -- %d of %d Python checkpoints passed%s%s (seed %d)" % (
         npass, len(final), ", %d failed" % nfail if nfail else "", ", %d skipped" % nskip if nskip else "", seed))
+    if nfail and os.path.exists(log):
+        print("  every failed test, with its traceback: %s" % os.path.relpath(log))
     return 1 if nfail else 0
 
 

@@ -251,7 +251,7 @@ def pytest_sessionfinish(session, exitstatus):
         return
     tmp = st.out + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump({"records": recs, "seed": st.seed}, f)
+        json.dump({"records": recs, "seed": st.seed, "notes": list(st.notes)}, f)
     os.replace(tmp, st.out)
 
 
