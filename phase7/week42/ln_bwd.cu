@@ -14,6 +14,7 @@
  * would be correct but its order, and so its rounding, changes run to run. */
 #include <math.h>
 #include <stdint.h>
+#include <type_traits>
 #include "ln_bwd.h"
 
 #define LNB_FULL 0xffffffffu

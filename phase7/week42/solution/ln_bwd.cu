@@ -14,6 +14,7 @@
  * would be correct but its order, and so its rounding, changes run to run. */
 #include <math.h>
 #include <stdint.h>
+#include <type_traits>
 #include "ln_bwd.h"
 
 #define LNB_FULL 0xffffffffu
@@ -222,20 +223,22 @@ static __global__ void __launch_bounds__(LNB_FUSED_MAX_THREADS)
 }
 
 /* Blocks of the fused kernel that fit on the GPU at once (so no block waits
- * for a second wave), found once a device. */
-static int lnb_fused_grid(int threads)
+ * for a second wave), found once a device; the error of the query otherwise. */
+static cudaError_t lnb_fused_grid(int threads, int *grid)
 {
     static int cached_dev = -1, cached_threads = 0, cached = 0;
     int dev = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
     if (dev != cached_dev || threads != cached_threads) {
         int sms = 0, per_sm = 0;
-        if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lnb_fused, threads, 0) != cudaSuccess)
-            return 0;
+        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess ||
+            (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, lnb_fused, threads, 0)) != cudaSuccess)
+            return e;
         cached_dev = dev, cached_threads = threads, cached = sms * (per_sm > 0 ? per_sm : 1);
     }
-    return cached;
+    *grid = cached;
+    return cudaSuccess;
 }
 
 /* Stage one: block (32, LNB_TY) owns columns 32 blockIdx.x .. + 31 and chunk
@@ -295,17 +298,19 @@ static cudaError_t lnb_launch(const T *x, const T *dy, const T *w, const T *mean
         lnb_zero<T><<<(cols + 255) / 256, 256>>>(dw, db, cols);
         return cudaGetLastError();
     }
-    if (sizeof(T) == sizeof(float) && cols % 4 == 0 && cols <= 4 * LNB_V * LNB_FUSED_MAX_THREADS &&
-        ((uintptr_t)x | (uintptr_t)dy | (uintptr_t)w | (uintptr_t)dx | (uintptr_t)ws) % 16 == 0) {
-        const int threads = ((cols / 4 + LNB_V - 1) / LNB_V + 31) / 32 * 32;
-        int grid = lnb_fused_grid(threads);
-        if (grid <= 0) return cudaErrorUnknown;
-        grid = grid < rows ? grid : rows;
-        grid = grid < LNB_FUSED_MAX_BLOCKS ? grid : LNB_FUSED_MAX_BLOCKS;
-        lnb_fused<<<grid, threads>>>((const float *)x, (const float *)dy, (const float *)w, (const float *)mean,
-                                     (const float *)rstd, (float *)dx, (float *)ws, rows, cols);
-        lnb_dwdb_sum<T><<<(cols + 255) / 256, 256>>>((const T *)ws, dw, db, cols, grid);
-        return cudaGetLastError();
+    if constexpr (std::is_same<T, float>::value) {
+        if (cols % 4 == 0 && cols <= 4 * LNB_V * LNB_FUSED_MAX_THREADS &&
+            ((uintptr_t)x | (uintptr_t)dy | (uintptr_t)w | (uintptr_t)dx | (uintptr_t)ws) % 16 == 0) {
+            const int threads = ((cols / 4 + LNB_V - 1) / LNB_V + 31) / 32 * 32;
+            int grid = 0;
+            const cudaError_t e = lnb_fused_grid(threads, &grid);
+            if (e != cudaSuccess) return e;
+            grid = grid < rows ? grid : rows;
+            grid = grid < LNB_FUSED_MAX_BLOCKS ? grid : LNB_FUSED_MAX_BLOCKS;
+            lnb_fused<<<grid, threads>>>(x, dy, w, mean, rstd, dx, (float *)ws, rows, cols);
+            lnb_dwdb_sum<float><<<(cols + 255) / 256, 256>>>((const float *)ws, dw, db, cols, grid);
+            return cudaGetLastError();
+        }
     }
     lnb_dx<T><<<rows, LNB_THREADS>>>(x, dy, w, mean, rstd, dx, rows, cols);
     const int chunks = lnb_chunks(rows), chunk_rows = (rows + chunks - 1) / chunks;
