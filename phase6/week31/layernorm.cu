@@ -4,12 +4,13 @@
  * One block a row. LayerNorm moves 8 bytes an element (x read once, y
  * written once) and does about 8 flops on it: it is memory-bound, and the
  * aim is to read each row from DRAM exactly once. So a block loads its row
- * into registers (each thread keeps LN_V groups of 4 consecutive elements,
+ * into registers (each thread keeps V groups of 4 consecutive elements,
  * group g = threadIdx.x + k * blockDim.x: a warp's loads are contiguous),
  * reduces it, and writes y from those same registers. The block is as
- * wide as the row needs: ceil(cols / (4 LN_V)) threads, rounded up to a
- * warp, so 64 threads for cols = 1024 and 512 for cols = 8192; rows up to
- * 4 * LN_V * 1024 = 16384 elements fit. Longer rows take the sweep kernel,
+ * wide as the row needs: ceil(cols / (4 V)) threads, rounded up to a warp.
+ * V is 2 for rows of up to 1024 elements and 4 above (128 threads for
+ * cols = 1024 and for 2048, 512 for 8192); rows up to 4 * 4 * 1024 = 16384
+ * elements fit. Longer rows take the sweep kernel,
  * which reads the row from global memory once per pass (the later passes
  * hit L1/L2: a row is at most a few hundred KB and few are in flight).
  *

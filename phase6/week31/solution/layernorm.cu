@@ -4,12 +4,13 @@
  * One block a row. LayerNorm moves 8 bytes an element (x read once, y
  * written once) and does about 8 flops on it: it is memory-bound, and the
  * aim is to read each row from DRAM exactly once. So a block loads its row
- * into registers (each thread keeps LN_V groups of 4 consecutive elements,
+ * into registers (each thread keeps V groups of 4 consecutive elements,
  * group g = threadIdx.x + k * blockDim.x: a warp's loads are contiguous),
  * reduces it, and writes y from those same registers. The block is as
- * wide as the row needs: ceil(cols / (4 LN_V)) threads, rounded up to a
- * warp, so 64 threads for cols = 1024 and 512 for cols = 8192; rows up to
- * 4 * LN_V * 1024 = 16384 elements fit. Longer rows take the sweep kernel,
+ * wide as the row needs: ceil(cols / (4 V)) threads, rounded up to a warp.
+ * V is 2 for rows of up to 1024 elements and 4 above (128 threads for
+ * cols = 1024 and for 2048, 512 for 8192); rows up to 4 * 4 * 1024 = 16384
+ * elements fit. Longer rows take the sweep kernel,
  * which reads the row from global memory once per pass (the later passes
  * hit L1/L2: a row is at most a few hundred KB and few are in flight).
  *
@@ -52,11 +53,23 @@
  * SM at every hidden size of the benchmark. The kernels here merge in
  * log2 steps with no division an element; holding them to 32 registers
  * (LN_MIN_BLOCKS 2) then measured slower than letting them take ~50, so
- * they do not. LN_PREVIOUS builds the old Welford kernel (see the README). */
+ * they do not. The slowest size was then 1024 columns, 64 threads a row
+ * (0.989-0.992 of a copy, H100, 2026-11-26); two groups a thread there (128
+ * threads) measured 1.001, while at 2048 columns and above two groups
+ * measured slower (0.978 at 2048, 0.71 at 8192) and four stay (0.991 to
+ * 0.999). The streaming hints __ldcs / __stcs on x and y measured 2-3 %
+ * slower at every size. LN_PREVIOUS builds the old Welford kernel (see the
+ * README). */
 /* The shape of the kernels; instructor/tune/w31_layernorm.cu builds other
  * values with -D to time them. */
 #ifndef LN_V
 #define LN_V 4              /* groups of 4 elements a thread keeps in registers */
+#endif
+#ifndef LN_V_SHORT
+#define LN_V_SHORT 2        /* the same, for rows of at most LN_SHORT_COLS elements */
+#endif
+#ifndef LN_SHORT_COLS
+#define LN_SHORT_COLS 1024
 #endif
 #ifndef LN_MAX_THREADS
 #define LN_MAX_THREADS 1024
@@ -232,19 +245,19 @@ static __device__ __forceinline__ float4 load_group(const float *__restrict__ r,
 }
 
 /* mean and rstd of the row held in v[] by the block, by METHOD. */
-template <int METHOD>
-static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int cols, float eps, float *sh, float &mean,
+template <int METHOD, int V>
+static __device__ __forceinline__ void row_stats(const float4 (&v)[V], int cols, float eps, float *sh, float &mean,
                                                  float &rstd)
 {
     float var;
     if (METHOD == LN_TWOPASS) {
         float s = 0.f;
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) s += (v[k].x + v[k].y) + (v[k].z + v[k].w); /* zeros past the end */
+        for (int k = 0; k < V; k++) s += (v[k].x + v[k].y) + (v[k].z + v[k].w); /* zeros past the end */
         mean = block_sum(s, sh) / (float)cols;
         float q = 0.f;
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) {
+        for (int k = 0; k < V; k++) {
             const int g = threadIdx.x + k * blockDim.x;
 #pragma unroll
             for (int j = 0; j < 4; j++)
@@ -262,7 +275,7 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
 #pragma unroll
         for (int j = 0; j < 4; j++) a[j].n = a[j].m = a[j].m2 = 0.f;
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) {
+        for (int k = 0; k < V; k++) {
             const int g = threadIdx.x + k * blockDim.x;
 #pragma unroll
             for (int j = 0; j < 4; j++)
@@ -282,14 +295,14 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
         float s = 0.f;
         int cnt = 0;
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) {
+        for (int k = 0; k < V; k++) {
             const int c = cols - 4 * (int)(threadIdx.x + k * blockDim.x); /* this group's real elements */
             cnt += c <= 0 ? 0 : c >= 4 ? 4 : c;
             s += (v[k].x + v[k].y) + (v[k].z + v[k].w); /* zeros past the end */
         }
         wf a = { (float)cnt, cnt > 0 ? __fdividef(s, (float)cnt) : 0.f, 0.f }; /* 2 ulp: see wf_merge */
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) {
+        for (int k = 0; k < V; k++) {
             const int g = threadIdx.x + k * blockDim.x;
 #pragma unroll
             for (int j = 0; j < 4; j++) {
@@ -304,7 +317,7 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
     } else {
         float s = 0.f, q = 0.f;
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) {
+        for (int k = 0; k < V; k++) {
             s += (v[k].x + v[k].y) + (v[k].z + v[k].w);
             q = fmaf(v[k].x, v[k].x, q), q = fmaf(v[k].y, v[k].y, q);
             q = fmaf(v[k].z, v[k].z, q), q = fmaf(v[k].w, v[k].w, q);
@@ -323,7 +336,7 @@ static __device__ __forceinline__ void row_stats(const float4 (&v)[LN_V], int co
  * to 32 registers a thread (2048 threads an SM), 1 lets ptxas take what it
  * wants (48 to 51 here). Measured on the H100, 1 is the faster: Welford's
  * slowest hidden size went from 0.969 to 0.988 of a copy (see the README). */
-template <int METHOD, bool VEC>
+template <int METHOD, bool VEC, int V>
 static __global__ void __launch_bounds__(LN_MAX_THREADS, VEC ? LN_MIN_BLOCKS : 1)
     ln_regs(const float *__restrict__ x, const float *__restrict__ gamma, const float *__restrict__ beta,
             float *__restrict__ y, float *__restrict__ mean_out, float *__restrict__ rstd_out, int rows, int cols,
@@ -333,14 +346,14 @@ static __global__ void __launch_bounds__(LN_MAX_THREADS, VEC ? LN_MIN_BLOCKS : 1
     for (int row = blockIdx.x; row < rows; row += gridDim.x) { /* the same row in the whole block */
         const float *xr = x + (size_t)row * cols;
         float *yr = y + (size_t)row * cols;
-        float4 v[LN_V];
+        float4 v[V];
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) v[k] = load_group<VEC>(xr, threadIdx.x + k * blockDim.x, cols);
+        for (int k = 0; k < V; k++) v[k] = load_group<VEC>(xr, threadIdx.x + k * blockDim.x, cols);
         float mean, rstd;
-        row_stats<METHOD>(v, cols, eps, sh, mean, rstd);
+        row_stats<METHOD, V>(v, cols, eps, sh, mean, rstd);
         if (threadIdx.x == 0) mean_out[row] = mean, rstd_out[row] = rstd;
 #pragma unroll
-        for (int k = 0; k < LN_V; k++) {
+        for (int k = 0; k < V; k++) {
             const int g = threadIdx.x + k * blockDim.x;
             if (4 * g >= cols) continue;
             if (VEC) {
@@ -420,11 +433,18 @@ static cudaError_t ln_launch(const float *x, const float *gamma, const float *be
     const unsigned grid = (unsigned)rows; /* one block a row; rows <= INT_MAX fits grid.x */
     const int groups = (cols - 1) / 4 + 1;
     if (groups <= LN_V * LN_MAX_THREADS) {
-        int threads = (groups + LN_V - 1) / LN_V;
+        const bool shortrow = cols <= LN_SHORT_COLS;
+        const int per = shortrow ? LN_V_SHORT : LN_V; /* groups a thread */
+        int threads = (groups + per - 1) / per;
         threads = (threads + 31) / 32 * 32;
         const bool vec = cols % 4 == 0 && ((uintptr_t)x | (uintptr_t)gamma | (uintptr_t)beta | (uintptr_t)y) % 16 == 0;
-        if (vec) ln_regs<METHOD, true><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
-        else ln_regs<METHOD, false><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+        if (shortrow) {
+            if (vec) ln_regs<METHOD, true, LN_V_SHORT><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+            else ln_regs<METHOD, false, LN_V_SHORT><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+        } else {
+            if (vec) ln_regs<METHOD, true, LN_V><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+            else ln_regs<METHOD, false, LN_V><<<grid, threads>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
+        }
     } else {
         ln_sweep<METHOD><<<grid, LN_SWEEP_THREADS>>>(x, gamma, beta, y, mean, rstd, rows, cols, eps);
     }
