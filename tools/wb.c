@@ -197,7 +197,12 @@ static int cmd_status(void)
         const wb_record *q = ok ? wb_progress_find(&prog, qid) : NULL;
         if (q) snprintf(quiz, sizeof quiz, "quiz: %s", q->figure);
         if (pw) printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, CUR.phase[p], b, pd, pt, quiz);
-        else printf("Phase %d  %-26s (no weeks in this workbook yet)\n", p, CUR.phase[p]);
+        else {
+            int ptr = 0; /* the phase's track weeks present: they are listed below, outside the counts */
+            for (int w = WB_CORE_WEEKS + 1; w <= CUR.last_week; w++) ptr += CUR.phase_of[w] == p && ws[w].present;
+            printf("Phase %d  %-26s (%s)\n", p, CUR.phase[p],
+                   ptr ? "no core weeks in this workbook; optional track weeks below" : "no weeks in this workbook yet");
+        }
         for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) status_line(ws, w);
         /* the phase's optional track weeks, after its core weeks, outside its counts */
         for (int w = WB_CORE_WEEKS + 1; w <= CUR.last_week; w++) {

@@ -20,8 +20,8 @@ static tma_status ref_plan(uintptr_t base, uint64_t rows, uint64_t cols, uint64_
 {
     if (!(eb == 1 || eb == 2 || eb == 4 || eb == 8) || !(sw == 0 || sw == 32 || sw == 64 || sw == 128))
         return TMA_ERR_ARG;
-    if (rows == 0 || cols == 0) return TMA_EMPTY;
-    if (ld < cols) return TMA_ERR_LD;
+    if (!rows || !cols) return TMA_EMPTY;
+    if (cols > ld) return TMA_ERR_LD;
     if (base % 16) return TMA_ERR_ALIGN;
     if (rows > (1ull << 32) || cols > (1ull << 32)) return TMA_ERR_DIM;
     /* ld * eb in 128 bits: no wrap in the reference */
