@@ -250,7 +250,7 @@ static int split_weeks(const char *text, char out[][64], char *err, size_t errsz
         size_t k = strlen(w);
         while (k && w[k - 1] == '/') w[--k] = 0;
         int ph, wk, used = 0;
-        if (sscanf(w, "phase%1d/week%2d%n", &ph, &wk, &used) == 2 && used == (int)k && wk >= 1 && wk <= 52)
+        if (sscanf(w, "phase%1d/week%2d%n", &ph, &wk, &used) == 2 && used == (int)k && wk >= 1 && wk <= WB_MAX_WEEK)
             snprintf(w, sizeof w, "phase%d/week%02d", ph, wk);
         else {
             snprintf(err, errsz, "'%s' is not a week name (phaseP/weekNN, e.g. phase0/week01)", w);

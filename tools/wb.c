@@ -1,7 +1,7 @@
 /* wb — the workbook's command-line tool, called by the Makefile.
  *
  *   wb help                     what to type, and the next week to do
- *   wb status                   all 52 weeks, progress bars, quizzes, next step
+ *   wb status                   all 52 weeks (and the optional track weeks), progress bars, quizzes, next step
  *   wb strip SOLUTION.cu        print the starter derived from a solution
  *   wb drift WEEKDIR            check committed starters equal the derived ones
  *   wb hint WEEKDIR             show the next hint of a week (one at a time)
@@ -74,7 +74,7 @@ typedef struct {
 static int load_states(week_state *ws, wb_progress *prog, int *prog_ok, char *perr, size_t perrsz)
 {
     *prog_ok = wb_progress_load(wb_progress_path(), prog, perr, perrsz) == 0;
-    for (int w = 1; w <= 52; w++) {
+    for (int w = 1; w <= CUR.last_week; w++) {
         char dir[64], path[128], err[600];
         week_dir(w, dir, sizeof dir);
         snprintf(path, sizeof path, "%s/week.txt", dir);
@@ -92,10 +92,14 @@ static int load_states(week_state *ws, wb_progress *prog, int *prog_ok, char *pe
     return 0;
 }
 
+/* The first unfinished core week; once every core week is done, the first
+ * unfinished track week (a track is optional: it never comes first). */
 static int next_week(const week_state *ws)
 {
-    for (int w = 1; w <= 52; w++)
-        if (ws[w].present && ws[w].done < ws[w].total) return w;
+    for (int w = 1; w <= CUR.last_week; w++)
+        if (!CUR.track[w] && ws[w].present && ws[w].done < ws[w].total) return w;
+    for (int w = 1; w <= CUR.last_week; w++)
+        if (CUR.track[w] && ws[w].present && ws[w].done < ws[w].total) return w;
     return 0;
 }
 
@@ -133,9 +137,29 @@ static void last_check(const char *dir, char *out, size_t n)
     free(r);
 }
 
+/* One line of `wb status` for week w. */
+static void status_line(const week_state *ws, int w)
+{
+    char dir[64], title[48], last[300];
+    week_dir(w, dir, sizeof dir);
+    /* long titles are cut so the counts stay in one column */
+    if (strlen(CUR.week[w]) > 40) snprintf(title, sizeof title, "%.37s...", CUR.week[w]);
+    else snprintf(title, sizeof title, "%s", CUR.week[w]);
+    const char *opt = CUR.track[w] ? " (optional track)" : "";
+    if (!ws[w].present) {
+        printf("   -    %-16s %-40s (not in this workbook yet)%s\n", dir, title, opt);
+        return;
+    }
+    const char *mark = ws[w].done == ws[w].total ? "done" : ws[w].done ? "part" : "todo";
+    last[0] = 0;
+    if (ws[w].done < ws[w].total) last_check(dir, last, sizeof last);
+    printf("  %s  %-16s %-40s %2d/%-2d %s%s%s\n", mark, dir, title, ws[w].done, ws[w].total, CUR.track[w] ? "optional" : "",
+           CUR.track[w] && *last ? ", " : "", last);
+}
+
 static int cmd_status(void)
 {
-    static week_state ws[53];
+    static week_state ws[WB_MAX_WEEK + 1];
     wb_progress prog;
     int ok;
     char perr[700];
@@ -157,7 +181,7 @@ static int cmd_status(void)
     printf("Progress file: %s\n", wb_progress_path());
     const wb_record *pre = ok ? wb_progress_find(&prog, "quiz.preflight") : NULL;
     printf("Preflight quiz: %s\n\n", pre ? pre->figure : "not taken (make quiz PHASE=preflight: what to know before week 1)");
-    int all_done = 0, all_total = 0, present_weeks = 0;
+    int all_done = 0, all_total = 0, present_weeks = 0, tr_done = 0, tr_total = 0, tr_weeks = 0;
     for (int p = 0; p < 9; p++) {
         int pd = 0, pt = 0, pw = 0;
         for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) {
@@ -173,21 +197,20 @@ static int cmd_status(void)
         const wb_record *q = ok ? wb_progress_find(&prog, qid) : NULL;
         if (q) snprintf(quiz, sizeof quiz, "quiz: %s", q->figure);
         if (pw) printf("Phase %d  %-26s [%s] %3d/%-3d checkpoints  %s\n", p, CUR.phase[p], b, pd, pt, quiz);
-        else printf("Phase %d  %-26s (no weeks in this workbook yet)\n", p, CUR.phase[p]);
-        for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) {
-            char dir[64], title[48], last[300];
-            week_dir(w, dir, sizeof dir);
-            /* long titles are cut so the counts stay in one column */
-            if (strlen(CUR.week[w]) > 40) snprintf(title, sizeof title, "%.37s...", CUR.week[w]);
-            else snprintf(title, sizeof title, "%s", CUR.week[w]);
-            if (!ws[w].present) {
-                printf("   -    %-16s %-40s (not in this workbook yet)\n", dir, title);
-                continue;
-            }
-            const char *mark = ws[w].done == ws[w].total ? "done" : ws[w].done ? "part" : "todo";
-            last[0] = 0;
-            if (ws[w].done < ws[w].total) last_check(dir, last, sizeof last);
-            printf("  %s  %-16s %-40s %2d/%-2d %s\n", mark, dir, title, ws[w].done, ws[w].total, last);
+        else {
+            int ptr = 0; /* the phase's track weeks present: they are listed below, outside the counts */
+            for (int w = WB_CORE_WEEKS + 1; w <= CUR.last_week; w++) ptr += CUR.phase_of[w] == p && ws[w].present;
+            printf("Phase %d  %-26s (%s)\n", p, CUR.phase[p],
+                   ptr ? "no core weeks in this workbook; optional track weeks below" : "no weeks in this workbook yet");
+        }
+        for (int w = CUR.first_week[p]; w < CUR.first_week[p + 1]; w++) status_line(ws, w);
+        /* the phase's optional track weeks, after its core weeks, outside its counts */
+        for (int w = WB_CORE_WEEKS + 1; w <= CUR.last_week; w++) {
+            if (CUR.phase_of[w] != p) continue;
+            status_line(ws, w);
+            tr_done += ws[w].done;
+            tr_total += ws[w].total;
+            tr_weeks += ws[w].present;
         }
         all_done += pd;
         all_total += pt;
@@ -196,10 +219,14 @@ static int cmd_status(void)
     int nw = next_week(ws);
     printf("\n%d of %d checkpoints done across the %d weeks in this workbook (of 52).\n", all_done, all_total,
            present_weeks);
+    if (tr_weeks)
+        printf("Optional track: %d of %d checkpoints done across %d track week%s (not counted above).\n", tr_done,
+               tr_total, tr_weeks, tr_weeks == 1 ? "" : "s");
     if (nw) {
         char dir[64];
         week_dir(nw, dir, sizeof dir);
-        printf("Next: %s (%s): read %s/README.md, then `make %s check`.\n", dir, CUR.week[nw], dir, dir);
+        printf("Next: %s (%s%s): read %s/README.md, then `make %s check`.\n", dir, CUR.week[nw],
+               CUR.track[nw] ? ", optional track" : "", dir, dir);
     } else if (present_weeks) {
         printf("Every week in this workbook is done.\n");
     }
@@ -211,7 +238,7 @@ static int cmd_status(void)
 
 static int cmd_help(void)
 {
-    static week_state ws[53];
+    static week_state ws[WB_MAX_WEEK + 1];
     wb_progress prog;
     int ok;
     char perr[700];
@@ -222,7 +249,7 @@ static int cmd_help(void)
     /* A student copy (make release) has no solution/ folders: IMPL=solution
      * and the instructors' tools are not offered there. */
     int solutions = 0;
-    for (int k = 1; k <= 52 && !solutions; k++) {
+    for (int k = 1; k <= CUR.last_week && !solutions; k++) {
         char d[64], p[96];
         week_dir(k, d, sizeof d);
         snprintf(p, sizeof p, "%s/solution", d);
@@ -251,7 +278,7 @@ static int cmd_help(void)
     ROW("the PTX or SASS of your kernels", "make %s ptx | sass", dir);
     ROW("the same with the untouched starter (never recorded)", "make %s check IMPL=starter", dir);
     if (solutions) ROW("the same with the reference solution (never recorded)", "make %s check IMPL=solution", dir);
-    ROW("where you stand, all 52 weeks", "make status");
+    ROW("where you stand: the 52 weeks, optional track weeks apart", "make status");
     ROW("take a phase's checkpoint quiz (0-8, or preflight)", "make quiz PHASE=%c [ANSWERS=file]", dir[5]);
     ROW("make a lab-notebook entry for today", "make journal");
     ROW("this GPU's bandwidths and latencies (build/notebook/)", "make microbench");
@@ -873,9 +900,9 @@ static void mk_value(const char *s)
 static int cmd_make_vars(void)
 {
     printf("# Generated by `wb make-vars` from every phaseP/weekNN/week.txt; do not edit.\n");
-    char weeks[53][32];
+    char weeks[WB_MAX_WEEK + 1][32];
     int nw = 0;
-    for (int k = 1; k <= 52; k++) {
+    for (int k = 1; k <= CUR.last_week; k++) {
         char dir[32];
         week_dir(k, dir, sizeof dir);
         if (week_exists(dir)) snprintf(weeks[nw++], 32, "%s", dir);

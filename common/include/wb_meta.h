@@ -1,5 +1,5 @@
 /* wb_meta.h — a week's metadata file, phaseP/weekNN/week.txt, and the map
- * of all 52 weeks, common/curriculum.txt.
+ * of the 52 core weeks and the optional track weeks, common/curriculum.txt.
  *
  * One place for what the Makefile (through `wb make-vars`), the tests,
  * `make status`, `make hint`, `make release` and the grader need to know
@@ -30,7 +30,18 @@
  *
  * The week's title is not here: common/curriculum.txt holds the titles of
  * all 52 weeks and the phases, `phase: P | name` and `week: N | title` lines
- * in order (a week belongs to the phase above it). */
+ * in order (a week belongs to the phase above it).
+ *
+ * Optional track weeks (Phase 5's Hopper track) come after week 52, in
+ * order from 53 up to WB_MAX_WEEK, one line each naming the phase they
+ * belong to:
+ *
+ *   track: 53 | 5 | Hopper I: TMA, tensor maps and mbarriers
+ *
+ * A track week lives in phaseP/weekNN like any other (phase5/week53) and is
+ * built, checked, graded and released like any other; it is not one of the
+ * 52 weeks the learner counts: `make status` lists it under its phase,
+ * marked optional, and counts its checkpoints apart from the core totals. */
 #ifndef WB_META_H
 #define WB_META_H
 
@@ -44,6 +55,8 @@ extern "C" {
 #define WB_MAX_EXERCISES   16
 #define WB_MAX_HINTS       48
 #define WB_MAX_USES        8
+#define WB_CORE_WEEKS      52   /* weeks 1..52: the curriculum every learner counts */
+#define WB_MAX_WEEK        64   /* track weeks are 53..WB_MAX_WEEK */
 
 typedef struct {
     char   id[64];
@@ -54,8 +67,9 @@ typedef struct {
 } wb_checkpoint;
 
 typedef struct {
-    int           number;      /* 1..52, from the folder name */
+    int           number;      /* 1..52, or 53..WB_MAX_WEEK for a track week; from the folder name */
     int           phase;       /* 0..8 */
+    int           track;       /* 1: an optional track week (a `track:` line of curriculum.txt) */
     char          dir[32];     /* "phase0/week01" */
     char          title[160];  /* from common/curriculum.txt */
     char          libs[256];
@@ -75,12 +89,15 @@ typedef struct {
     char          hints[WB_MAX_HINTS][600];
 } wb_week;
 
-/* The curriculum map: phases and the titles of the 52 weeks. */
+/* The curriculum map: phases, the titles of the 52 core weeks and of the
+ * optional track weeks. */
 typedef struct {
-    char phase[9][64];       /* "Foundation" */
-    int  first_week[10];     /* first week of each phase; [9] = 53 */
-    char week[53][96];       /* week[1..52]: title */
-    int  phase_of[53];
+    char phase[9][64];                /* "Foundation" */
+    int  first_week[10];              /* first core week of each phase; [9] = 53 */
+    int  last_week;                   /* the highest week number: 52, or the last track week */
+    char week[WB_MAX_WEEK + 1][96];   /* week[1..last_week]: title */
+    int  phase_of[WB_MAX_WEEK + 1];
+    int  track[WB_MAX_WEEK + 1];      /* 1 for a track week (53 and up) */
 } wb_curriculum;
 
 /* Parse common/curriculum.txt. Returns 0, or -1 with "file:line: ..." in err. */

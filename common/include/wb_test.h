@@ -148,6 +148,25 @@ int wb_device_room(size_t bytes, size_t *free_out);
         if (wb_found_ < (k)) wb_skip_test("needs %d GPUs, found %d", (int)(k), wb_found_);                     \
     } while (0)
 
+/* Inside a GPU test of architecture-specific code, built for one compute
+ * capability only (week.txt `nvflags: -gencode=arch=compute_90a,code=sm_90a`:
+ * wgmma, TMA, setmaxnreg): such a cubin loads on that compute capability and
+ * no other, and there is no PTX to fall back on. On any other GPU the
+ * checkpoint is SKIP with why, never PASS and never FAIL (the learner's code
+ * is not at fault). `what` names the code ("tma_copy (TMA, mbarriers)").
+ * Weeks 27 and 53; a benchmark that is no test checks wb_device_is_cc. */
+#define wb_device_is_cc(major, minor) \
+    (wb_this_device()->cc_major == (major) && wb_this_device()->cc_minor == (minor))
+#define wb_need_cc(major, minor, what)                                                                           \
+    do {                                                                                                         \
+        if (!wb_device_is_cc((major), (minor)))                                                                  \
+            wb_skip_test("%s is sm_%d%da code, which loads only on a compute capability %d.%d GPU%s; this one is " \
+                         "%d.%d", (what), (major), (minor), (major), (minor),                                    \
+                         (major) == 9 && (minor) == 0 ? " (H100, H200)" : "", wb_this_device()->cc_major,       \
+                         wb_this_device()->cc_minor);                                                            \
+    } while (0)
+#define wb_need_sm90a(what) wb_need_cc(9, 0, (what))
+
 /* Draws `png` from `csv` with the gnuplot script `script` (run as gnuplot
  * -e "csv='...'; png='...'" script) and says so on stdout. 1 when the PNG was
  * drawn (wb_png_ok), 0 when gnuplot is not installed (the CSV stands alone:

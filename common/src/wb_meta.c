@@ -161,10 +161,12 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
     snprintf(cpath, sizeof cpath, "%.*scommon/curriculum.txt", (int)root_len, path);
     wb_curriculum cur;
     if (wb_curriculum_load(cpath, &cur, err, errsz) != 0) return -1;
-    if (w->number < 1 || w->number > 52 || cur.phase_of[w->number] != w->phase) {
-        snprintf(err, errsz, "%s: week %d is not in phase %d (common/curriculum.txt)", path, w->number, w->phase);
+    if (w->number < 1 || w->number > cur.last_week || cur.phase_of[w->number] != w->phase) {
+        snprintf(err, errsz, "%s: week %d is not in phase %d (common/curriculum.txt%s)", path, w->number, w->phase,
+                 w->number > cur.last_week ? ": weeks past 52 need a `track:` line" : "");
         return -1;
     }
+    w->track = cur.track[w->number];
     copy(w->title, sizeof w->title, cur.week[w->number]);
     for (int i = 0; i < w->n_uses; i++)
         if (strcmp(w->uses[i], w->dir) == 0) {
@@ -179,7 +181,7 @@ int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t err
     memset(c, 0, sizeof *c);
     FILE *f = fopen(path, "r");
     if (!f) {
-        snprintf(err, errsz, "%s: cannot open (the map of the 52 weeks)", path);
+        snprintf(err, errsz, "%s: cannot open (the map of the 52 weeks and the track weeks)", path);
         return -1;
     }
     char line[512];
@@ -189,7 +191,7 @@ int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t err
         char *s = trim(line);
         if (!*s || *s == '#') continue;
         char *colon = strchr(s, ':');
-        if (!colon) FAIL("expected 'phase: P | name' or 'week: N | title'");
+        if (!colon) FAIL("expected 'phase: P | name', 'week: N | title' or 'track: N | P | title'");
         *colon = 0;
         char *key = trim(s), *val = trim(colon + 1), *text = split_bar(val);
         if (!text || !*text) FAIL("expected '%s: NUMBER | text'", key);
@@ -203,20 +205,36 @@ int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t err
             c->first_week[phase] = last + 1;
         } else if (strcmp(key, "week") == 0) {
             if (phase < 0) FAIL("a week before any phase");
-            if (num != last + 1 || num > 52) FAIL("weeks come in order 1..52; expected %d", last + 1);
+            if (last >= WB_CORE_WEEKS) FAIL("a core week after week %d (track weeks come last)", WB_CORE_WEEKS);
+            if (num != last + 1 || num > WB_CORE_WEEKS) FAIL("weeks come in order 1..52; expected %d", last + 1);
             last = (int)num;
             copy(c->week[last], sizeof c->week[last], text);
             c->phase_of[last] = phase;
+        } else if (strcmp(key, "track") == 0) {
+            /* track: N | P | title, after week 52 and phase 8, N = 53, 54, ... */
+            if (phase != 8 || last < WB_CORE_WEEKS)
+                FAIL("track weeks come after week %d and the last phase", WB_CORE_WEEKS);
+            if (num != last + 1 || num > WB_MAX_WEEK)
+                FAIL("track weeks come in order %d..%d; expected %d", WB_CORE_WEEKS + 1, WB_MAX_WEEK, last + 1);
+            char *title = split_bar(text);
+            if (!title || !*title) FAIL("expected 'track: N | PHASE | title'");
+            long tp = strtol(text, &end, 10);
+            if (*end || end == text || tp < 0 || tp > 8) FAIL("track %ld: '%s' is not a phase 0..8", num, text);
+            last = (int)num;
+            copy(c->week[last], sizeof c->week[last], title);
+            c->phase_of[last] = (int)tp;
+            c->track[last] = 1;
         } else {
-            FAIL("unknown key '%s' (phase, week)", key);
+            FAIL("unknown key '%s' (phase, week, track)", key);
         }
     }
     fclose(f);
-    if (phase != 8 || last != 52) {
+    if (phase != 8 || last < WB_CORE_WEEKS) {
         snprintf(err, errsz, "%s: needs phases 0..8 and weeks 1..52 (has up to phase %d, week %d)", path, phase, last);
         return -1;
     }
-    c->first_week[9] = 53;
+    c->first_week[9] = WB_CORE_WEEKS + 1;
+    c->last_week = last;
     return 0;
 }
 

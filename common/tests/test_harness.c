@@ -563,6 +563,124 @@ START_TEST(curriculum_map)
 }
 END_TEST
 
+/* The 52 core weeks, then `track: N | P | title` lines (53 and up), in
+ * order: each belongs to a phase, is marked as a track week, and leaves the
+ * core ranges (first_week) as they are. */
+static char *core_with(const char *tail)
+{
+    char *cur = read_file("common/curriculum.txt");
+    ck_assert_ptr_nonnull(cur);
+    char *t = strstr(cur, "\ntrack:");
+    if (t) t[1] = 0; /* the core 52 only */
+    size_t n = strlen(cur) + strlen(tail) + 1;
+    char *s = malloc(n);
+    snprintf(s, n, "%s%s", cur, tail);
+    free(cur);
+    return s;
+}
+
+START_TEST(curriculum_tracks)
+{
+    wb_curriculum c;
+    char err[600], p[400];
+    /* the workbook's own map: week 53 is Phase 5's Hopper track */
+    ck_assert_msg(wb_curriculum_load("common/curriculum.txt", &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_ge(c.last_week, 53);
+    ck_assert_int_eq(c.phase_of[53], 5);
+    ck_assert_int_eq(c.track[53], 1);
+    ck_assert_int_eq(c.track[52], 0);
+    ck_assert_int_eq(c.first_week[9], 53);
+    make_tmpdir();
+    snprintf(p, sizeof p, "%s/c.txt", tmpdir);
+    /* no track line: 52 weeks, as before */
+    char *s = core_with("");
+    write_file(p, s);
+    free(s);
+    ck_assert_msg(wb_curriculum_load(p, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.last_week, 52);
+    ck_assert_int_eq(c.track[52], 0);
+    /* two tracks of two phases; a title with a colon and a bar-free text */
+    s = core_with("track: 53 | 5 | Hopper I: TMA\ntrack: 54 | 6 | Attention on Hopper\n");
+    write_file(p, s);
+    free(s);
+    ck_assert_msg(wb_curriculum_load(p, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.last_week, 54);
+    ck_assert_int_eq(c.phase_of[53], 5);
+    ck_assert_int_eq(c.phase_of[54], 6);
+    ck_assert_int_eq(c.track[54], 1);
+    ck_assert_str_eq(c.week[53], "Hopper I: TMA");
+    ck_assert_int_eq(c.first_week[6], 29); /* the core ranges are untouched */
+    ck_assert_int_eq(c.first_week[9], 53);
+    /* refused: out of order, a gap, no phase, a bad phase, no title, a core week after a track, past the limit */
+    const char *bad[] = {
+        "track: 54 | 5 | x\n",          "track: 53 | 5 | x\ntrack: 55 | 5 | y\n", "track: 53 | x\n",
+        "track: 53 | 9 | x\n",          "track: 53 | -1 | x\n",                   "track: 53 | five | x\n",
+        "track: 53 | 5 |\n",            "track: 53 | 5 | x\nweek: 54 | y\n",      "track: 52 | 5 | x\n",
+        "week: 53 | x\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        s = core_with(bad[i]);
+        write_file(p, s);
+        free(s);
+        ck_assert_msg(wb_curriculum_load(p, &c, err, sizeof err) == -1, "accepted: %s", bad[i]);
+        ck_assert_msg(strstr(err, "c.txt:") != NULL, "%s: %s", bad[i], err);
+    }
+    /* a track line before week 52 */
+    write_file(p, "phase: 0 | A\nweek: 1 | x\ntrack: 2 | 0 | y\n");
+    ck_assert_int_eq(wb_curriculum_load(p, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "after week 52") != NULL, "%s", err);
+    /* weeks 53..64 fill up; 65 is refused */
+    char tail[2048] = "";
+    for (int w = 53; w <= WB_MAX_WEEK + 1; w++) {
+        size_t k = strlen(tail);
+        snprintf(tail + k, sizeof tail - k, "track: %d | 8 | t%d\n", w, w);
+    }
+    s = core_with(tail);
+    write_file(p, s);
+    free(s);
+    ck_assert_int_eq(wb_curriculum_load(p, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "expected 65") != NULL || strstr(err, "53..64") != NULL, "%s", err);
+}
+END_TEST
+
+/* A track week's folder: phase5/week53 loads (marked track, its title from
+ * the map); the same number in another phase's folder, or a week past the
+ * last track line, is refused. */
+START_TEST(meta_track_week)
+{
+    char path[400], p[400];
+    make_week_tree(path, sizeof path);
+    snprintf(p, sizeof p, "%s/common/curriculum.txt", tmpdir);
+    char *s = core_with("track: 53 | 5 | Hopper I: TMA, tensor maps and mbarriers\n");
+    write_file(p, s);
+    free(s);
+    snprintf(p, sizeof p, "mkdir -p '%s/phase5/week53' '%s/phase4/week53' '%s/phase5/week54'", tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(p), 0);
+    wb_week w;
+    char err[600];
+    snprintf(p, sizeof p, "%s/phase5/week53/week.txt", tmpdir);
+    write_file(p, "exercise: tma_copy\nuses: phase5/week27\nnvflags: -gencode=arch=compute_90a,code=sm_90a\n"
+                  "checkpoint: w53.box | box\n");
+    ck_assert_msg(wb_week_load(p, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.number, 53);
+    ck_assert_int_eq(w.phase, 5);
+    ck_assert_int_eq(w.track, 1);
+    ck_assert_str_eq(w.dir, "phase5/week53");
+    ck_assert_str_eq(w.title, "Hopper I: TMA, tensor maps and mbarriers");
+    write_file(path, "exercise: vecadd\n");
+    ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.track, 0);
+    snprintf(p, sizeof p, "%s/phase4/week53/week.txt", tmpdir);
+    write_file(p, "exercise: x\n");
+    ck_assert_int_eq(wb_week_load(p, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "not in phase 4") != NULL, "%s", err);
+    snprintf(p, sizeof p, "%s/phase5/week54/week.txt", tmpdir);
+    write_file(p, "exercise: x\n");
+    ck_assert_int_eq(wb_week_load(p, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "track:") != NULL, "%s", err);
+}
+END_TEST
+
 /* ---- the results record ---- */
 
 static wb_result sample_result(const char *id, int status)
@@ -948,6 +1066,8 @@ int main(void)
     tcase_add_test(t, meta_parse_and_errors);
     tcase_add_test(t, meta_uses_and_needs);
     tcase_add_test(t, curriculum_map);
+    tcase_add_test(t, curriculum_tracks);
+    tcase_add_test(t, meta_track_week);
     tcase_add_test(t, cudnn_loader);
     tcase_add_test(t, regress_baseline_and_check);
     suite_add_tcase(s, t);

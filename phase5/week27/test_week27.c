@@ -86,18 +86,9 @@ static const hgemm_shape CUT3_REFUSED[] = {
     { 8, 8, -8 },
 };
 
-static int on_sm90(void)
-{
-    const wb_device *d = wb_this_device();
-    return d->cc_major == 9 && d->cc_minor == 0;
-}
-#define CUT3_SKIP_UNLESS_SM90()                                                                                \
-    do {                                                                                                       \
-        if (!on_sm90())                                                                                        \
-            wb_skip_test("cutlass3_hgemm runs sm_90a code (wgmma, TMA), which needs a compute capability 9.0 " \
-                         "GPU (H100, H200); this one is %d.%d",                                                \
-                         wb_this_device()->cc_major, wb_this_device()->cc_minor);                              \
-    } while (0)
+static int on_sm90(void) { return wb_device_is_cc(9, 0); }
+/* SKIP, saying why, on any GPU but compute capability 9.0 (wb_test.h). */
+#define CUT3_SKIP_UNLESS_SM90() wb_need_sm90a("cutlass3_hgemm (wgmma, TMA)")
 
 /* The host side of the contract, no GPU needed: shapes TMA cannot take are
  * refused before any CUDA call, and empty problems are accepted without one
