@@ -3,6 +3,25 @@
 
 /* --------------------------------------------------------- preparation */
 
+/* Copy the submission's NAME.EXT (in src) over the starter in the student's
+ * tree, or note that the starter was graded; `take`: src holds this week.
+ * 0, or -1 with err when the copy fails. */
+static int overlay(student *s, int w, const char *src, const char *wk, const char *name, const char *ext, int take,
+                   int *used, const char *log, char *err, size_t errsz)
+{
+    char from[1500], to[1500], cmd[3200];
+    snprintf(from, sizeof from, "%s/%s.%s", src, name, ext);
+    snprintf(to, sizeof to, "%s/%s/%s.%s", s->tree, wk, name, ext);
+    if (!take || !is_file(from)) {
+        appendf(s->note[w], sizeof s->note[w], "- %s.%s was not in the submission: the starter was graded.\n", name, ext);
+        return 0;
+    }
+    snprintf(cmd, sizeof cmd, "cp %s %s", q(from), q(to));
+    if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s", from), -1;
+    (*used)++;
+    return 0;
+}
+
 static int prepare_student(grader *G, student *s, char *err, size_t errsz)
 {
     char base[1400], log[1500], cmd[6000];
@@ -70,34 +89,12 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
         char src[1400];
         int have_week = find_week_in_sub(s->sub, wk, src, sizeof src) == 0;
         if (!have_week && G->n_weeks == 1) snprintf(src, sizeof src, "%s", s->sub); /* flat: vecadd.cu at the top */
-        int used = 0;
-        for (int e = 0; e < m->n_exercises; e++) {
-            char from[1500], to[1500];
-            snprintf(from, sizeof from, "%s/%s.cu", src, m->exercises[e]);
-            snprintf(to, sizeof to, "%s/%s/%s.cu", s->tree, wk, m->exercises[e]);
-            if ((have_week || G->n_weeks == 1) && is_file(from)) {
-                snprintf(cmd, sizeof cmd, "cp %s %s", q(from), q(to));
-                if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s", from), -1;
-                used++;
-            } else {
-                appendf(s->note[w], sizeof s->note[w], "- %s.cu was not in the submission: the starter was graded.\n",
-                        m->exercises[e]);
-            }
-        }
+        int used = 0, take = have_week || G->n_weeks == 1;
+        for (int e = 0; e < m->n_exercises; e++)
+            if (overlay(s, w, src, wk, m->exercises[e], "cu", take, &used, log, err, errsz)) return -1;
         /* Phase 7's Python exercises (pyexercise: NAME), NAME.py, the same way */
-        for (int e = 0; e < m->n_pyexercises; e++) {
-            char from[1500], to[1500];
-            snprintf(from, sizeof from, "%s/%s.py", src, m->pyexercises[e]);
-            snprintf(to, sizeof to, "%s/%s/%s.py", s->tree, wk, m->pyexercises[e]);
-            if ((have_week || G->n_weeks == 1) && is_file(from)) {
-                snprintf(cmd, sizeof cmd, "cp %s %s", q(from), q(to));
-                if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s", from), -1;
-                used++;
-            } else {
-                appendf(s->note[w], sizeof s->note[w], "- %s.py was not in the submission: the starter was graded.\n",
-                        m->pyexercises[e]);
-            }
-        }
+        for (int e = 0; e < m->n_pyexercises; e++)
+            if (overlay(s, w, src, wk, m->pyexercises[e], "py", take, &used, log, err, errsz)) return -1;
         if (!used) appendf(s->note[w], sizeof s->note[w], "- No file of %s was found in the submission.\n", wk);
     }
     /* What week.txt says, for make, written once here: the weeks of one
