@@ -15,6 +15,7 @@
 #include "hgemm_mma.h"
 #include "hgemm_tiled.h"
 #include "cutlass_gemm.h"
+#include "cutlass3_gemm.h"
 
 /* The GEMM's tolerance is hgemm_check.h's, with a 20 % margin for the
  * bias add and the activation. */
@@ -361,10 +362,13 @@ static cudaError_t gemm_plain(const uint16_t *A, const uint16_t *B, float *C, in
 /* The ladder (hgemm_host.h). Serves no checkpoint: `--bench ladder` runs it. */
 static double bench_ladder(void)
 {
+    /* CUTLASS 3's sm90a kernel loads on compute capability 9.0 only: its
+     * rung is there on such a GPU and left out elsewhere. */
     const hgemm_version v[] = { { "wmma (week 25)", hgemm_wmma }, { "mma.sync (week 26)", hgemm_mma },
-                                { "restructured (week 27)", hgemm_tiled }, { "CUTLASS device::Gemm", cutlass_hgemm },
-                                { "epilogue kernel, no bias/act", gemm_plain } };
-    return hgemm_ladder(v, 5, -1);
+                                { "restructured (week 27)", hgemm_tiled }, { "CUTLASS 2.x device::Gemm", cutlass_hgemm },
+                                { "epilogue kernel, no bias/act", gemm_plain },
+                                { "CUTLASS 3 sm90 collective (week 27)", cutlass3_hgemm } };
+    return hgemm_ladder(v, wb_device_is_cc(9, 0) ? 6 : 5, -1);
 }
 
 /* Benchmarks that serve no checkpoint; `--bench` also runs the WB_SPEED one (fused). */
