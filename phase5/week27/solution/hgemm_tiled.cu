@@ -104,14 +104,31 @@ template <class S> struct Mainloop {
     struct Frags {
         uint32_t a[S::MI][4], b[S::NI / 2][4];
     };
-    __device__ __forceinline__ void load_frags(Frags &f, int s, int kk, int wm, int wn, int lane) const
+    /* Where this lane's ldmatrix rows start, worked out once: the swizzle
+     * term of a row depends on the lane only (the warp's slabs start at
+     * multiples of 8 rows), so per k-step only the chunk index changes. */
+    struct LaneAddr {
+        uint32_t a_row, b_row, a_sw, b_col[S::NI / 2];
+    };
+    __device__ __forceinline__ LaneAddr lane_addr(int wm, int wn, int lane) const
     {
-#pragma unroll
-        for (int mi = 0; mi < S::MI; mi++)
-            ptx::ldsm_x4(f.a[mi], sa(s) + L::a(wm * S::WM + mi * 16 + (lane % 16), kk / 8 + lane / 16) * 2);
+        LaneAddr l;
+        l.a_row = (wm * S::WM + lane % 16) * (S::BK * 2);
+        l.b_row = (lane % 16) * (S::BN * 2);
+        l.a_sw = S::BK == 64 ? lane & 7 : ((lane % 16) >> 1) & 3; /* SmemLayout::a's XOR for these rows */
 #pragma unroll
         for (int nj = 0; nj < S::NI / 2; nj++)
-            ptx::ldsm_x4_t(f.b[nj], sb(s) + L::b(kk + (lane % 16), (wn * S::WN + nj * 16) / 8 + lane / 16) * 2);
+            l.b_col[nj] = (((wn * S::WN + nj * 16) / 8 + lane / 16) ^ (lane & 7)) << 4; /* SmemLayout::b's */
+        return l;
+    }
+    __device__ __forceinline__ void load_frags(Frags &f, int s, int kk, const LaneAddr &l, int lane) const
+    {
+        const uint32_t a = sa(s) + l.a_row + (((kk / 8 + lane / 16) ^ l.a_sw) << 4);
+        const uint32_t b = sb(s) + l.b_row + kk * (S::BN * 2);
+#pragma unroll
+        for (int mi = 0; mi < S::MI; mi++) ptx::ldsm_x4(f.a[mi], a + mi * 16 * (S::BK * 2));
+#pragma unroll
+        for (int nj = 0; nj < S::NI / 2; nj++) ptx::ldsm_x4_t(f.b[nj], b + l.b_col[nj]);
     }
     /* registers -> tensor cores: every mma of one k-step */
     __device__ __forceinline__ void mma_all(const Frags &f, Acc &acc) const
@@ -143,9 +160,10 @@ template <class S> struct Mainloop {
             ptx::commit();
         }
         Frags f[2];
+        const LaneAddr la = lane_addr(wm, wn, lane);
         ptx::wait<S::STAGES - 2>();
         __syncthreads();
-        load_frags(f[0], 0, 0, wm, wn, lane);
+        load_frags(f[0], 0, 0, la, lane);
         for (int kt = 0; kt < KT; kt++) {
 #pragma unroll
             for (int ks = 0; ks < S::BK / 16; ks++) {
@@ -157,9 +175,9 @@ template <class S> struct Mainloop {
                 if (ks == S::BK / 16 - 1) {
                     ptx::wait<S::STAGES - 2>(); /* k-tile kt + 1 has landed */
                     __syncthreads();            /* ... for every thread; nobody reads k-tile kt any more */
-                    if (kt + 1 < KT) load_frags(f[(ks + 1) % 2], (kt + 1) % S::STAGES, 0, wm, wn, lane);
+                    if (kt + 1 < KT) load_frags(f[(ks + 1) % 2], (kt + 1) % S::STAGES, 0, la, lane);
                 } else {
-                    load_frags(f[(ks + 1) % 2], kt % S::STAGES, (ks + 1) * 16, wm, wn, lane);
+                    load_frags(f[(ks + 1) % 2], kt % S::STAGES, (ks + 1) * 16, la, lane);
                 }
                 mma_all(f[ks % 2], acc);
             }
