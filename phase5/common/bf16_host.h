@@ -36,8 +36,8 @@ static inline float bf16_to_f32(uint16_t h)
 }
 
 /* Row-major C (M x N, float, ldc floats a row) = A (M x K) B^T, A and B
- * row-major BF16 with K elements a row, FP32 accumulate, on the default
- * stream of h's stream (h's default).
+ * row-major BF16 with K elements a row, FP32 accumulate, enqueued on h's
+ * stream (the default stream unless cublasSetStream said otherwise).
  *
  * cuBLAS is column-major. Row-major C is column-major C^T (N x M, leading
  * dimension ldc), and C^T = (A B^T)^T = B A^T. Row-major B (N x K) is the
