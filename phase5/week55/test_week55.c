@@ -348,7 +348,7 @@ static void expect_seeded(const seeded *g, size_t samples, const char *who)
 }
 
 /* 512 tiles (3.88 waves on 132 SMs) and 17 x 12 = 204 tiles with a K that
- * leaves a partial last k-tile; the third on 5 CTAs (41 tiles each). */
+ * leaves a partial last k-tile; the third on 5 CTAs (41 or 40 tiles each). */
 static const gemm_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0, 0 },
                                     { 2049, 3001, 4104, 0, 0, 0, 0 },
                                     { 2049, 3001, 4104, 0, 0, 0, 5 } };
