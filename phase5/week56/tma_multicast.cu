@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "tma_box.h"  // week 53's tensor-map planner
+#include "tma_ptx.h"  // week 53's PTX wrappers and encode_tiled_fn
 #include "tma_multicast.h"
 
 namespace cg = cooperative_groups;
@@ -33,24 +34,10 @@ constexpr unsigned SMEM_ALIGN = 1024;
 constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;
 
 // ---------------------------------------------------------------- the PTX (given: read each one)
-
-[[maybe_unused]] __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-[[maybe_unused]] __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-// Make the inits visible to the async proxy and to the other CTAs of the
-// cluster (.cluster): remote arrivals and multicast bytes will land on them.
-[[maybe_unused]] __device__ __forceinline__ void fence_mbar_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
-
-[[maybe_unused]] __device__ __forceinline__ void fence_proxy_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-
-[[maybe_unused]] __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
+// Week 53's wrappers (mbar_init, fence_mbar_init, fence_proxy_async_smem,
+// mbar_arrive_expect_tx, mbar_wait, tma_load_2d, bulk_commit, bulk_wait_read,
+// bulk_wait, prefetch_map, smem_u32) are in phase5/common/tma_ptx.h; the
+// cluster's own are here.
 
 // Arrive once on the mbarrier at the same offset as `bar` in the shared
 // memory of CTA `cta` of this cluster (this CTA's own when cta is its rank):
@@ -66,30 +53,6 @@ constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;
                  "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
                  "mbarrier.arrive.shared::cluster.b64 _, [remote];\n\t}"
                  ::"r"(bar), "r"(cta)
-                 : "memory");
-}
-
-// Wait until the phase with this parity has completed (try_wait may give up
-// after a time the hardware chooses: loop).
-[[maybe_unused]] __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done;
-    do {
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-    } while (!done);
-}
-
-// A TMA load of the box at (x, y) into this CTA's shared memory at `dst`,
-// its bytes counted on `bar`.
-[[maybe_unused]] __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, uint32_t bar, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
-                 ::"r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(x), "r"(y)
                  : "memory");
 }
 
@@ -111,20 +74,6 @@ constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;
     asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];"
                  ::"l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(x), "r"(y), "r"(z)
                  : "memory");
-}
-
-[[maybe_unused]] __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-
-template <int N> [[maybe_unused]] __device__ __forceinline__ void bulk_wait_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
-
-template <int N> [[maybe_unused]] __device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory"); }
-
-[[maybe_unused]] __device__ __forceinline__ void prefetch_map(const CUtensorMap *map)
-{
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
 }
 
 // ---------------------------------------------------------------- the kernel
@@ -181,25 +130,6 @@ __global__ void tail_copies_kernel(const uint32_t *__restrict__ src, size_t ld_s
 }
 
 // ---------------------------------------------------------------- the host (given)
-
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_fn(cudaError_t *err)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (fn) return fn;
-    void *p = nullptr;
-    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess) {
-        *err = e;
-        return nullptr;
-    }
-    if (q != cudaDriverEntryPointSuccess || !p) {
-        *err = cudaErrorNotSupported;
-        return nullptr;
-    }
-    fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-    return fn;
-}
 
 // Both kernels may have SMEM_BYTES of dynamic shared memory, once per device.
 cudaError_t raise_smem_limits()
