@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "tma_box.h"
+#include "tma_ptx.h"
 #include "tma_copy.h"
 
 namespace {
@@ -26,84 +27,8 @@ constexpr unsigned BOX_BYTES = BOX_COLS * BOX_ROWS * 4;
 constexpr unsigned SMEM_ALIGN = 1024;                            // the 128B swizzle repeats every 1024 bytes
 constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;  // room to round the base up
 
-// ---------------------------------------------------------------- the PTX (given: read each one)
-// ([[maybe_unused]]: the starter calls none of them until you write the kernel.)
-
-// A shared-memory address as the 32-bit offset PTX's shared::cta operands take.
-[[maybe_unused]] __device__ __forceinline__ uint32_t smem_u32(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-
-// An mbarrier expecting `count` arrivals per phase.
-[[maybe_unused]] __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-// Make mbarrier.init visible to the other proxies (the TMA unit completes
-// transactions on it through the async proxy) before anything uses it.
-[[maybe_unused]] __device__ __forceinline__ void fence_mbar_init() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
-
-// Order this thread's shared-memory accesses (generic proxy) before the
-// async proxy's (TMA) that follow.
-[[maybe_unused]] __device__ __forceinline__ void fence_proxy_async_smem() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-
-// Arrive once and tell the barrier `bytes` more are coming: the phase
-// completes when every arrival is in and the TMA unit has delivered them.
-[[maybe_unused]] __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-// Wait until the phase with this parity has completed (try_wait may give up
-// after a time the hardware chooses: loop).
-[[maybe_unused]] __device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity)
-{
-    uint32_t done;
-    do {
-        asm volatile("{\n\t.reg .pred p;\n\t"
-                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-                     "selp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done)
-                     : "r"(bar), "r"(parity)
-                     : "memory");
-    } while (!done);
-}
-
-// Start fetching the box at column x, row y of `map` into shared memory at
-// `dst`; its bytes complete a transaction on the mbarrier `bar`.
-[[maybe_unused]] __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, uint32_t bar, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];"
-                 ::"r"(dst), "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(x), "r"(y)
-                 : "memory");
-}
-
-// Start writing the box in shared memory at `src` to column x, row y of
-// `map`; what falls outside the tensor's dimensions is not written.
-[[maybe_unused]] __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t src, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];"
-                 ::"l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(x), "r"(y)
-                 : "memory");
-}
-
-// The stores issued since the last commit become one bulk group.
-[[maybe_unused]] __device__ __forceinline__ void bulk_commit() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
-
-// Wait until at most N bulk groups are still reading their shared memory
-// (.read: the source may be reused; the global writes may still be on their way).
-template <int N> [[maybe_unused]] __device__ __forceinline__ void bulk_wait_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
-
-// Wait until at most N bulk groups are incomplete, writes included.
-template <int N> [[maybe_unused]] __device__ __forceinline__ void bulk_wait() { asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory"); }
-
-// Fetch a tensor map (a kernel parameter) into the TMA unit's cache early.
-[[maybe_unused]] __device__ __forceinline__ void prefetch_map(const CUtensorMap *map)
-{
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-}
+// The PTX wrappers (mbarriers, TMA loads and stores, bulk groups) are given
+// in phase5/common/tma_ptx.h: read each one.
 
 // ---------------------------------------------------------------- the kernel
 
@@ -202,28 +127,6 @@ __global__ void __launch_bounds__(32) tma_copy_kernel(const __grid_constant__ CU
 }
 
 // ---------------------------------------------------------------- the host
-
-// cuTensorMapEncodeTiled is a driver API function: ask the runtime for its
-// address (the version of the prototype we compile against, 12.0), so the
-// program links no -lcuda.
-[[maybe_unused]] PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_fn(cudaError_t *err)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (fn) return fn;
-    void *p = nullptr;
-    cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-    cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &q);
-    if (e != cudaSuccess) {
-        *err = e;
-        return nullptr;
-    }
-    if (q != cudaDriverEntryPointSuccess || !p) {
-        *err = cudaErrorNotSupported;
-        return nullptr;
-    }
-    fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-    return fn;
-}
 
 // How many CTAs to start: every SM full (as many as fit), no more than boxes.
 [[maybe_unused]] cudaError_t grid_size(long long tiles, int *grid)
