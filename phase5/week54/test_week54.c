@@ -12,8 +12,8 @@
 #include "wb_test.h"
 #include "wgmma_desc.h"
 #include "wgmma_gemm.h"
-#include "gemm_support.h" /* fill_bf16_uniform */
-#include "bf16_host.h"    /* f32_to_bf16, bf16_to_f32, bf16_gemm_cublas_tn */
+#include "bf16_host.h"       /* f32_to_bf16, bf16_to_f32 */
+#include "bf16_gemm_check.h" /* the checks and timing rows weeks 54 and 55 share */
 
 /* ---------------------------------------------------------------- w54.desc (CPU) */
 
@@ -184,26 +184,10 @@ END_TEST
 
 #define NEED_SM90A() wb_need_sm90a("wgmma_gemm (wgmma, TMA, setmaxnreg)")
 
-/* Tolerance. A product of two BF16 values (8-bit significands) is exact in
- * FP32, so only the FP32 accumulation errs. Take it pessimistically: one
- * rounding (up to an ulp, 2^-23 relative) per 8 products summed (the tensor
- * core adds a k8 or k16 group to the accumulator at a time), on partial sums
- * that for inputs in [-1, 1] stay below about 2 sqrt(K) (their spread is
- * sqrt(K) / 3): |err| <= K / 8 * 2^-23 * 2 sqrt(K) = K^1.5 * 2^-25
- * (0.0078 at K = 4096, 1.5e-5 at K = 64). A C rounded through BF16 (2^-9
- * relative, 0.04 on a typical element at K = 4096), a dropped k16 slice or
- * a slice read twice fails by far. */
-static double gemm_atol(int K) { return 1e-6 + pow((double)K, 1.5) * ldexp(1.0, -25); }
-#define GEMM_RTOL 1.5e-5
+/* The GEMM under test, for bf16_gemm_check.h (tolerance: bf16_gemm_atol there). */
+static const bf16_gemm_api API = { "wgmma_gemm_bf16", wgmma_gemm_bf16, NULL, NULL };
 
-typedef struct {
-    int M, N, K;
-    int pad;     /* ldc = N + pad */
-    int off;     /* C starts `off` floats past a 256-byte boundary (odd: 4-byte aligned only) */
-    int special; /* 1: a NaN in A, +Inf and -Inf in B */
-} gemm_shape;
-
-static const gemm_shape SHAPES[] = {
+static const bf16_gemm_shape SHAPES[] = {
     { 1, 1, 8, 0, 0, 0 },        { 0, 5, 8, 0, 0, 0 },        { 5, 0, 8, 0, 0, 0 },       { 5, 7, 0, 3, 1, 0 },
     { 1, 1, 0, 0, 0, 0 },        { 3, 5, 8, 1, 1, 0 },        { 8, 8, 8, 0, 0, 0 },       { 64, 64, 64, 0, 0, 0 },
     { 127, 129, 72, 0, 0, 0 },   { 128, 256, 64, 0, 0, 0 },   { 129, 257, 136, 2, 0, 0 }, { 255, 256, 1000, 0, 1, 0 },
@@ -213,68 +197,12 @@ static const gemm_shape SHAPES[] = {
     { 128, 256, 128, 0, 0, 1 },  { 77, 300, 56, 3, 1, 1 },
 };
 
-/* One case: A (M x K) and B (N x K) uniform in [-1, 1] rounded to BF16 (and
- * the non-finite values `special` plants), C = A B^T in double on the CPU,
- * run into a poisoned C of M rows of ldc floats with guard bands; every
- * element of the M x N result compared, every padding float still the
- * poison, the guards untouched. */
-static void check_gemm(wb_rng *rng, gemm_shape s)
-{
-    const size_t M = (size_t)s.M, N = (size_t)s.N, K = (size_t)s.K, ldc = N + (size_t)s.pad;
-    const size_t na = M * K, nb = N * K, nc = M * ldc;
-    float *fa = wb_hmalloc((na + 1) * 4), *fb = wb_hmalloc((nb + 1) * 4);
-    uint16_t *ha = wb_hmalloc((na + 1) * 2), *hb = wb_hmalloc((nb + 1) * 2);
-    wb_fill_uniform_f32(rng, fa, na, -1, 1);
-    wb_fill_uniform_f32(rng, fb, nb, -1, 1);
-    if (s.special && na && nb) {
-        fa[wb_rng_int(rng, 0, (int64_t)na - 1)] = NAN;
-        fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = INFINITY;
-        fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = -INFINITY;
-    }
-    for (size_t i = 0; i < na; i++) ha[i] = f32_to_bf16(fa[i]), fa[i] = bf16_to_f32(ha[i]);
-    for (size_t i = 0; i < nb; i++) hb[i] = f32_to_bf16(fb[i]), fb[i] = bf16_to_f32(hb[i]);
-    double *ref = wb_hmalloc((M * N + 1) * 8);
-    for (size_t i = 0; i < M; i++)
-        for (size_t j = 0; j < N; j++) {
-            const float *a = fa + i * K, *b = fb + j * K;
-            double acc = 0;
-            for (size_t k = 0; k < K; k++) acc += (double)a[k] * b[k];
-            ref[i * N + j] = acc;
-        }
-    uint16_t *dA = wb_dcopy(ha, na * 2), *dB = wb_dcopy(hb, nb * 2);
-    wb_dout o;
-    float *dC = wb_dout_alloc(&o, "C", nc * 4, (size_t)s.off * 4);
-    char what[160];
-    snprintf(what, sizeof what, "M=%d N=%d K=%d ldc=%zu%s%s", s.M, s.N, s.K, ldc,
-             s.off % 2 ? " (C 4-byte aligned)" : s.off ? " (C 8-byte aligned)" : "",
-             s.special ? " with NaN, +Inf and -Inf inputs" : "");
-    cudaError_t e = wgmma_gemm_bf16(dA, dB, dC, s.M, s.N, s.K, ldc);
-    ck_assert_msg(e == cudaSuccess, "%s: wgmma_gemm_bf16 returned %s", what, cudaGetErrorName(e));
-    float *h = wb_hmalloc(nc * 4 + 4), *got = wb_hmalloc((M * N + 1) * 4);
-    wb_expect_dout_guards(&o, h, what);
-    for (size_t i = 0; i < M; i++) {
-        memcpy(got + i * N, h + i * ldc, N * 4);
-        for (size_t j = N; j < ldc; j++) {
-            uint32_t bits;
-            memcpy(&bits, h + i * ldc + j, 4);
-            if (bits != 0xFFFFFFFFu)
-                ck_abort_msg("%s: C[%zu * ldc + %zu] is row padding (column %zu >= N) and was written (0x%08x)", what,
-                             i, j, j, bits);
-        }
-    }
-    wb_cmp cmp;
-    wb_compare_f32_f64("C", got, ref, M * N, gemm_atol(s.K), GEMM_RTOL, &cmp);
-    WB_EXPECT_CMP(cmp, what);
-    wb_dout_free(&o);
-    wb_dfree(dA), wb_dfree(dB);
-    free(fa), free(fb), free(ha), free(hb), free(ref), free(h), free(got);
-}
-
+/* Every element of each shape against the CPU (bf16_check_gemm). */
 START_TEST(gemm_shapes)
 {
     NEED_SM90A();
     wb_rng rng = WB_RNG();
-    check_gemm(&rng, SHAPES[_i]);
+    bf16_check_gemm(&API, &rng, SHAPES[_i]);
 }
 END_TEST
 
@@ -283,91 +211,32 @@ START_TEST(gemm_random)
 {
     NEED_SM90A();
     wb_rng rng = WB_RNG();
-    gemm_shape s = { (int)wb_rng_int(&rng, 1, 600), (int)wb_rng_int(&rng, 1, 600), 8 * (int)wb_rng_int(&rng, 1, 60),
-                     (int)wb_rng_int(&rng, 0, 3), (int)wb_rng_int(&rng, 0, 3), 0 };
-    check_gemm(&rng, s);
+    bf16_gemm_shape s = { (int)wb_rng_int(&rng, 1, 600), (int)wb_rng_int(&rng, 1, 600),
+                          8 * (int)wb_rng_int(&rng, 1, 60), (int)wb_rng_int(&rng, 0, 3), (int)wb_rng_int(&rng, 0, 3),
+                          0 };
+    bf16_check_gemm(&API, &rng, s);
 }
 END_TEST
 
 /* ---- large shapes, sampled: inputs filled on the device from two seeds */
 
-typedef struct {
-    uint16_t *A, *B;
-    float *C;
-    int M, N, K;
-    unsigned long long sa, sb;
-} seeded;
-
 enum { SEED_A = 541, SEED_B = 542 };
 
-static seeded seeded_open(int M, int N, int K, unsigned long long sa, unsigned long long sb)
-{
-    seeded g = { wb_dmalloc((size_t)M * K * 2), wb_dmalloc((size_t)N * K * 2), wb_dmalloc((size_t)M * N * 4),
-                 M, N, K, sa, sb };
-    WB_CUDA(fill_bf16_uniform(g.A, (size_t)M * K, sa, -1, 1));
-    WB_CUDA(fill_bf16_uniform(g.B, (size_t)N * K, sb, -1, 1));
-    wb_dpoison(g.C, (size_t)M * N * 4);
-    return g;
-}
-
-static void seeded_close(seeded *g) { wb_dfree(g->A), wb_dfree(g->B), wb_dfree(g->C); }
-
-/* Element i of a filled matrix as the device holds it: the hash, rounded to BF16. */
-static double bf16_at(unsigned long long seed, size_t i)
-{
-    return bf16_to_f32(f32_to_bf16(wb_hash_uniform_f32(seed, i, -1, 1)));
-}
-
-/* Element i of A B^T over the replayed BF16 values, in double: row r of A
- * and row c of B, both K long. */
-static double seeded_expect(size_t i, const void *p)
-{
-    const seeded *g = p;
-    const size_t K = (size_t)g->K, a = i / (size_t)g->N * K, b = i % (size_t)g->N * K;
-    double s = 0;
-    for (size_t k = 0; k < K; k++) s += bf16_at(g->sa, a + k) * bf16_at(g->sb, b + k);
-    return s;
-}
-
-static size_t seeded_verify(const seeded *g, size_t samples, wb_cmp *cmp)
-{
-    return wb_dverify_f32("C", g->C, (size_t)g->M * g->N, seeded_expect, g, samples, gemm_atol(g->K), GEMM_RTOL, cmp);
-}
-
-/* Wait for g's C, then check `samples` random elements of it (and its first
- * and last 64) against the replayed product; fail the test naming `who`. */
-static void expect_seeded(const seeded *g, size_t samples, const char *who)
-{
-    wb_sync();
-    wb_cmp cmp;
-    seeded_verify(g, samples, &cmp);
-    char what[160];
-    snprintf(what, sizeof what, "%s, M=%d N=%d K=%d (%zu sampled elements)", who, g->M, g->N, g->K, samples);
-    WB_EXPECT_CMP(cmp, what);
-}
-
-static const gemm_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0 }, { 2049, 3001, 4104, 0, 0, 0 } };
+static const bf16_gemm_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0 }, { 2049, 3001, 4104, 0, 0, 0 } };
 
 START_TEST(gemm_large)
 {
     NEED_SM90A();
-    seeded g = seeded_open(LARGE[_i].M, LARGE[_i].N, LARGE[_i].K, SEED_A, SEED_B);
+    bf16_seeded g = bf16_seeded_open(LARGE[_i].M, LARGE[_i].N, LARGE[_i].K, SEED_A, SEED_B);
     WB_CUDA(wgmma_gemm_bf16(g.A, g.B, g.C, g.M, g.N, g.K, (size_t)g.N));
-    expect_seeded(&g, 4096, "wgmma_gemm_bf16");
-    seeded_close(&g);
+    bf16_expect_seeded(&g, 4096, "wgmma_gemm_bf16");
+    bf16_seeded_close(&g);
 }
 END_TEST
 
 /* ---- the contract's refusals */
 
-typedef struct {
-    int M, N, K;
-    size_t ldc;
-    int a_off, b_off; /* in halves past a 256-byte boundary */
-    const char *why;
-} refused_case;
-
-static const refused_case REFUSED[] = {
+static const bf16_refused_case REFUSED[] = {
     { 8, 8, 12, 8, 0, 0, "K = 12 is not a multiple of 8 (24-byte rows)" },
     { 8, 8, 7, 8, 0, 0, "K = 7" },
     { 8, 8, 8, 7, 0, 0, "ldc < N" },
@@ -378,46 +247,17 @@ static const refused_case REFUSED[] = {
     { 8, 8, 8, 8, 0, 1, "B 2 bytes past a 16-byte boundary" },
 };
 
-/* Case c on these pointers (A and B offset as the case says): it must be
- * refused with cudaErrorInvalidValue. */
-static void expect_refused(const refused_case *c, const uint16_t *A, const uint16_t *B, float *C)
-{
-    cudaError_t e = wgmma_gemm_bf16(A + c->a_off, B + c->b_off, C, c->M, c->N, c->K, c->ldc);
-    ck_assert_msg(e == cudaErrorInvalidValue, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why,
-                  cudaGetErrorName(e));
-}
-
 /* On real buffers: refused, and C (poisoned) untouched. */
 START_TEST(gemm_refused)
 {
     NEED_SM90A();
-    uint16_t *A = wb_dmalloc(4096), *B = wb_dmalloc(4096);
-    wb_dout o;
-    const size_t nc = 256;
-    uint32_t *poison = wb_hmalloc(nc * 4);
-    memset(poison, 0xFF, nc * 4);
-    expect_refused(&REFUSED[_i], A, B, wb_dout_alloc(&o, "C", nc * 4, 0));
-    wb_expect_dout_u32(&o, poison, nc, REFUSED[_i].why);
-    free(poison);
-    wb_dout_free(&o), wb_dfree(A), wb_dfree(B);
+    bf16_check_refused(&API, &REFUSED[_i]);
 }
 END_TEST
 
 /* The host side of the contract, no GPU needed: refused shapes are refused
- * before any CUDA call (the pointers, never dereferenced, are made up),
- * empty ones accepted without one (NULL pointers). */
-START_TEST(gemm_contract)
-{
-    const uintptr_t P = 0x7f0000000000ull;
-    for (size_t i = 0; i < WB_COUNT(REFUSED); i++)
-        expect_refused(&REFUSED[i], (const uint16_t *)P, (const uint16_t *)(P + 65536), (float *)(P + 131072));
-    const int E[][3] = { { 0, 8, 8 }, { 8, 0, 8 }, { 0, 0, 0 }, { 0, 5, 16 } };
-    for (size_t i = 0; i < WB_COUNT(E); i++) {
-        cudaError_t e = wgmma_gemm_bf16(NULL, NULL, NULL, E[i][0], E[i][1], E[i][2], 8);
-        ck_assert_msg(e == cudaSuccess, "M=%d N=%d K=%d with NULL pointers: an empty C is cudaSuccess, got %s",
-                      E[i][0], E[i][1], E[i][2], cudaGetErrorName(e));
-    }
-}
+ * before any CUDA call, empty ones accepted without one. */
+START_TEST(gemm_contract) { bf16_check_contract(&API, REFUSED, WB_COUNT(REFUSED)); }
 END_TEST
 
 /* The test's own bfloat16 rounding (bf16_host.h), checked before it judges
@@ -446,92 +286,25 @@ END_TEST
 
 /* ---------------------------------------------------------------- w54.gemm-speed */
 
-typedef struct {
-    seeded g;
-    cublasHandle_t h;
-    int cublas; /* 1: the work is cuBLAS's call */
-} speed_run;
-
-static void speed_work(void *p)
-{
-    speed_run *r = p;
-    if (r->cublas) {
-        cublasStatus_t s = bf16_gemm_cublas_tn(r->h, r->g.M, r->g.N, r->g.K, r->g.A, r->g.B, r->g.C, r->g.N);
-        ck_assert_msg(s == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: %s", cublasGetStatusString(s));
-    } else {
-        WB_CUDA(wgmma_gemm_bf16(r->g.A, r->g.B, r->g.C, r->g.M, r->g.N, r->g.K, (size_t)r->g.N));
-    }
-}
-
-/* Fresh inputs for wb_time's spot check: new seeds, a poisoned C. */
-static void speed_fresh(void *p, unsigned long long salt)
-{
-    speed_run *r = p;
-    r->g.sa = SEED_A + 1000 * salt, r->g.sb = SEED_B + 1000 * salt;
-    WB_CUDA(fill_bf16_uniform(r->g.A, (size_t)r->g.M * r->g.K, r->g.sa, -1, 1));
-    WB_CUDA(fill_bf16_uniform(r->g.B, (size_t)r->g.N * r->g.K, r->g.sb, -1, 1));
-    wb_dpoison(r->g.C, (size_t)r->g.M * r->g.N * 4);
-}
-
-static int speed_check(void *p, char *why, size_t size)
-{
-    speed_run *r = p;
-    wb_cmp cmp;
-    if (!seeded_verify(&r->g, 256, &cmp)) return 0;
-    snprintf(why, size, "%s", cmp.msg);
-    return 1;
-}
-
-/* One row at n^3: cuBLAS's (yard NULL) or ours against `yard` TFLOP/s, the
- * timed output checked on 1024 sampled elements, with wb_time's spot check
- * on fresh inputs. Not printed. */
-static wb_bench_row speed_row(speed_run *r, const char *variant, const char *yard_name, double yard)
-{
-    const double n = r->g.M;
-    wb_bench_row row = { .exercise = "wgmma_gemm", .variant = variant, .n = (size_t)r->g.M,
-                         .bytes = 2.0 * 2.0 * n * n + 4.0 * n * n, .flops = 2.0 * n * n * n, .unit = "TFLOP/s",
-                         .yard_name = yard_name, .yard = yard };
-    r->cublas = yard_name == NULL;
-    speed_fresh(r, 0);
-    wb_bench_opts o = WB_BENCH_DEFAULTS;
-    o.fresh = speed_fresh, o.check = speed_check;
-    wb_time(speed_work, r, &o, &row.t);
-    row.value = row.flops / (row.t.median * 1e-3) / 1e12;
-    wb_cmp cmp;
-    if (seeded_verify(&r->g, 1024, &cmp)) wb_bench_invalid(&row, cmp.msg);
-    return row;
-}
-
 /* cuBLAS then ours on the same n^3 data in the same run; cuBLAS's row is
  * printed, ours returned (its yardstick: cuBLAS's figure, NaN if its output
  * was wrong). */
 static wb_bench_row speed_rows(int n)
 {
-    speed_run r = { seeded_open(n, n, n, SEED_A, SEED_B), NULL, 0 };
-    ck_assert_msg(cublasCreate(&r.h) == CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
-    wb_bench_row lib = speed_row(&r, "cuBLAS GemmEx BF16 TN", NULL, 0);
+    bf16_speed_run r = bf16_speed_open("wgmma_gemm", n, SEED_A, SEED_B);
+    wb_bench_row lib = bf16_speed_row(&r, NULL, "cuBLAS GemmEx BF16 TN", NULL, 0);
     wb_bench_emit(&lib);
-    wb_bench_row row = speed_row(&r, "TMA + wgmma 128x256, 4 stages (yours)", "cuBLAS", lib.invalid ? NAN : lib.value);
-    cublasDestroy(r.h);
-    seeded_close(&r.g);
+    wb_bench_row row = bf16_speed_row(&r, wgmma_gemm_bf16, "TMA + wgmma 128x256, 4 stages (yours)", "cuBLAS",
+                                      lib.invalid ? NAN : lib.value);
+    bf16_speed_close(&r);
     return row;
 }
 
-/* The yardstick itself, on a small shape against the CPU: cuBLAS's TN call
- * (bf16_host.h) must compute the same C = A B^T, or its figure measures
- * some other product. M != N, so a swapped operand or leading dimension
- * fails; 60000 samples of the 60000 elements. */
+/* The yardstick itself, on a small shape against the CPU (bf16_check_yard). */
 START_TEST(yard_check)
 {
     NEED_SM90A();
-    seeded g = seeded_open(200, 300, 72, SEED_A + 7, SEED_B + 7);
-    cublasHandle_t h;
-    ck_assert_msg(cublasCreate(&h) == CUBLAS_STATUS_SUCCESS, "cublasCreate failed");
-    cublasStatus_t st = bf16_gemm_cublas_tn(h, g.M, g.N, g.K, g.A, g.B, g.C, g.N);
-    ck_assert_msg(st == CUBLAS_STATUS_SUCCESS, "cublasGemmEx failed: %s", cublasGetStatusString(st));
-    expect_seeded(&g, 60000, "the yardstick (cublasGemmEx, TN)");
-    cublasDestroy(h);
-    seeded_close(&g);
+    bf16_check_yard(SEED_A + 7, SEED_B + 7);
 }
 END_TEST
 
@@ -562,22 +335,7 @@ static const wb_test TESTS[] = {
 
 /* Ours against cuBLAS at 1024, 2048 and 4096, printed only (the 4096 row is
  * w54.gemm-speed's figure, judged by its test): `--bench gemm`. */
-static double bench_gemm(void)
-{
-    if (!wb_device_is_cc(9, 0)) {
-        printf("wgmma_gemm: skipped, sm_90a code needs a compute capability 9.0 GPU (this one is %d.%d)\n",
-               wb_this_device()->cc_major, wb_this_device()->cc_minor);
-        return NAN;
-    }
-    static const int SIZES[] = { 1024, 2048, 4096 };
-    double ratio = NAN;
-    for (size_t i = 0; i < WB_COUNT(SIZES); i++) {
-        wb_bench_row row = speed_rows(SIZES[i]);
-        wb_bench_emit(&row);
-        ratio = wb_bench_ratio(&row);
-    }
-    return ratio;
-}
+static double bench_gemm(void) { return bf16_bench_sizes("wgmma_gemm", speed_rows); }
 
 static const wb_benchmark BENCHES[] = {
     { "gemm", bench_gemm },
