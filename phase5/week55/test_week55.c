@@ -26,7 +26,7 @@ static void grouped_order(int tiles_m, int tiles_n, int group_m, int *tm, int *t
 {
     int t = 0;
     for (int first = 0; first < tiles_m; first += group_m) {
-        const int rows = tiles_m - first < group_m ? tiles_m - first : group_m;
+        const int rows = first + group_m <= tiles_m ? group_m : tiles_m - first; /* the last group may be short */
         for (int c = 0; c < tiles_n; c++)
             for (int r = 0; r < rows; r++) tm[t] = first + r, tn[t] = c, t++;
     }

@@ -24,9 +24,9 @@ static chist_status ref_plan(uint32_t nbins, int cluster, size_t limit, chist_pl
 {
     if (!p || !nbins || !(cluster == 0 || cluster == 1 || cluster == 2 || cluster == 4 || cluster == 8))
         return CHIST_ERR_ARG;
-    int c = cluster ? cluster : 1;
-    if (!cluster)
-        while (c < 8 && ((uint64_t)nbins + (uint64_t)c - 1) / (uint64_t)c * 4 > limit) c *= 2;
+    int c = cluster; /* asked for, or the smallest of 1, 2, 4, 8 whose share fits (8 if none) */
+    for (int k = 1; !c; k *= 2)
+        if (k == 8 || ((uint64_t)nbins + (uint64_t)k - 1) / (uint64_t)k * 4 <= limit) c = k;
     uint64_t share = ((uint64_t)nbins + (uint64_t)c - 1) / (uint64_t)c;
     if (share * 4 > limit) return CHIST_ERR_TOO_BIG;
     p->cluster = c, p->bins_per_cta = (uint32_t)share, p->smem_bytes = (size_t)share * 4;

@@ -23,9 +23,10 @@ extern "C" cudaError_t hist_global(const uint32_t *keys, size_t n, uint32_t *bin
     if (nbins == 0) return cudaSuccess;
     cudaError_t e = cudaMemsetAsync(bins, 0, (size_t)nbins * 4, 0);
     if (e != cudaSuccess || n == 0) return e;
-    int dev = 0, sms = 0;
-    if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
-    if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess) return e;
+    int dev = 0, sms = 0; /* a grid of 8 blocks an SM, grid-striding over the keys */
+    e = cudaGetDevice(&dev);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+    if (e != cudaSuccess) return e;
     const size_t want = (n + 255) / 256, cap = (size_t)sms * 8;
     hist_global_kernel<<<(unsigned)(want < cap ? want : cap), 256>>>(keys, n, bins, nbins);
     return cudaGetLastError();
