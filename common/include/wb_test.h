@@ -154,7 +154,7 @@ int wb_device_room(size_t bytes, size_t *free_out);
  * no other, and there is no PTX to fall back on. On any other GPU the
  * checkpoint is SKIP with why, never PASS and never FAIL (the learner's code
  * is not at fault). `what` names the code ("tma_copy (TMA, mbarriers)").
- * Weeks 27 and 53; a benchmark that is no test checks wb_device_is_cc. */
+ * Weeks 27 and 53-56; a benchmark that is no test checks wb_device_is_cc. */
 #define wb_device_is_cc(major, minor) \
     (wb_this_device()->cc_major == (major) && wb_this_device()->cc_minor == (minor))
 #define wb_need_cc(major, minor, what)                                                                           \

@@ -2,11 +2,10 @@
 // 55; phase5/common/, on every phase-5 week's include path), given: read
 // each one before you write a kernel that calls it.
 //
-//   smem_addr                       a shared-memory address for PTX
-//   mbarrier_init, fence_barrier_init, mbarrier_expect_bytes,
-//   mbarrier_arrive, mbarrier_wait_parity
-//                                   the mbarriers of the TMA ring (week 53's, by these names)
-//   tma_load_tile, tma_prefetch_map TMA: one 2D box into shared memory
+//   (from tma_ptx.h, included)      smem_u32, the mbarriers of the TMA ring
+//                                   (mbar_init, fence_mbar_init, mbar_arrive_expect_tx,
+//                                   mbar_arrive), TMA (tma_load_2d, prefetch_map)
+//   mbar_wait_loop                  the wait on a phase, the loop inside the asm
 //   regs_dealloc<N>, regs_alloc<N>  setmaxnreg: registers moved between warpgroups
 //   wgmma_fence, wgmma_commit, wgmma_wait<N>, pin_accumulators
 //                                   wgmma's ordering
@@ -21,58 +20,25 @@
 #ifndef PHASE5_HOPPER_PTX_CUH
 #define PHASE5_HOPPER_PTX_CUH
 
-#include <cuda.h>  // CUtensorMap: the type only, nothing links libcuda
 #include <stdint.h>
 
-// A shared-memory address as the 32-bit offset PTX's shared::cta operands take.
-[[maybe_unused]] static __device__ __forceinline__ uint32_t smem_addr(const void *p)
-{
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+// the mbarrier and TMA wrappers (smem_u32, mbar_init, fence_mbar_init,
+// mbar_arrive_expect_tx, mbar_arrive, tma_load_2d, prefetch_map): the same
+// ones weeks 53 and 56 use
+#include "tma_ptx.h"
 
-// mbarriers, as in week 53: init with an arrival count, the init made
-// visible to the async proxy (TMA), arrive (with or without announcing the
-// bytes a TMA load will deliver), and wait for the phase of a given parity.
-[[maybe_unused]] static __device__ __forceinline__ void mbarrier_init(uint32_t bar, uint32_t arrivals)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrivals) : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ void fence_barrier_init()
-{
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ void mbarrier_expect_bytes(uint32_t bar, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ void mbarrier_arrive(uint32_t bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-// The loop is inside the asm (labels are local to its { } block): try_wait
-// may return false after a time the hardware chooses, and then we ask again.
-[[maybe_unused]] static __device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t parity)
+// Wait until the phase with this parity has completed: tma_ptx.h's mbar_wait
+// with the retry loop inside the asm (labels are local to its { } block)
+// rather than around it. The same instruction and the same meaning; ptxas
+// schedules the two forms differently, and weeks 54 and 55 were measured on
+// the H100 with this one, weeks 53 and 56 with the other.
+[[maybe_unused]] static __device__ __forceinline__ void mbar_wait_loop(uint32_t bar, uint32_t parity)
 {
     asm volatile("{\n\t.reg .pred done;\n"
                  "LAB_WAIT:\n\t"
                  "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n\t"
                  "@!done bra LAB_WAIT;\n\t}" ::"r"(bar), "r"(parity)
                  : "memory");
-}
-
-// TMA: the box at (x = column of K, y = row) of `map` into shared memory at
-// dst, its bytes counted on the mbarrier bar. Past the tensor's edge TMA
-// writes zeros, and still counts the whole box's bytes.
-[[maybe_unused]] static __device__ __forceinline__ void tma_load_tile(uint32_t dst, const CUtensorMap *map,
-                                                                      uint32_t bar, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar)
-                 : "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ void tma_prefetch_map(const CUtensorMap *map)
-{
-    asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
 }
 
 // Registers: a warpgroup (all 128 threads, the same value) lowers or raises

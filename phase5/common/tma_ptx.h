@@ -1,6 +1,7 @@
 // tma_ptx.h — Phase 5's Hopper track, given: the inline PTX of TMA and
-// mbarriers (weeks 53 and 56), one wrapper an instruction, and the runtime
-// route to cuTensorMapEncodeTiled. Read each one: the weeks' kernels are
+// mbarriers (weeks 53-56; hopper_ptx.cuh adds wgmma and setmaxnreg for 54
+// and 55), one wrapper an instruction, and the runtime route to
+// cuTensorMapEncodeTiled. Read each one: the weeks' kernels are
 // built from them. Device code for sm_90 and up (sm_90a where a week says
 // so); included by .cu files only.
 // ([[maybe_unused]]: a starter calls none of them until you write the kernel.)
@@ -37,6 +38,12 @@
 [[maybe_unused]] static __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+
+// Arrive once, announcing no bytes (a consumer handing a stage back).
+[[maybe_unused]] static __device__ __forceinline__ void mbar_arrive(uint32_t bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
 }
 
 // Wait until the phase with this parity has completed (try_wait may give up

@@ -48,9 +48,9 @@ static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_hos
 
 // ---------------------------------------------------------------- the PTX (given: read each one)
 // In phase5/common/hopper_ptx.cuh (included above), each with the comment
-// that explains it: smem_addr; the mbarriers (mbarrier_init,
-// fence_barrier_init, mbarrier_expect_bytes, mbarrier_arrive,
-// mbarrier_wait_parity); TMA (tma_load_tile, tma_prefetch_map); setmaxnreg
+// that explains it: smem_u32; the mbarriers (mbar_init,
+// fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive,
+// mbar_wait_loop); TMA (tma_load_2d, prefetch_map); setmaxnreg
 // (regs_dealloc<N>, regs_alloc<N>); wgmma's ordering (wgmma_fence,
 // wgmma_commit, wgmma_wait<N>, pin_accumulators); and wgmma_m64n256k16_bf16,
 // whose comment gives the accumulators' register layout the epilogue needs.
@@ -86,11 +86,11 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_gemm_kernel(const __grid_con
      * (tm, tn); round the dynamic shared memory's address up to SMEM_ALIGN
      * (stage s: A at base + s * STAGE_BYTES, B A_BYTES after it).
      * Thread 0: init full[s] (count 1) and empty[s] (count 256, every
-     * consumer thread) for each stage, fence_barrier_init(); __syncthreads().
+     * consumer thread) for each stage, fence_mbar_init(); __syncthreads().
      * Warpgroup 0 (producer): regs_dealloc<PRODUCER_REGS>(); its thread 0,
      * for each k-tile k: stage s = k % STAGES; from the second use of a stage
-     * on, wait on empty[s] (parity (k / STAGES - 1) & 1); mbarrier_expect_bytes
-     * (full[s], STAGE_BYTES); tma_load_tile A at (k * BK, tm * BM) and B at
+     * on, wait on empty[s] (parity (k / STAGES - 1) & 1); mbar_arrive_expect_tx
+     * (full[s], STAGE_BYTES); tma_load_2d A at (k * BK, tm * BM) and B at
      * (k * BK, tn * BN). Warpgroups 1, 2 (consumers, 64 rows each):
      * regs_alloc<CONSUMER_REGS>(); zero 128 accumulators; per k-tile wait on
      * full[s] (parity (k / STAGES) & 1), build the A and B descriptors from

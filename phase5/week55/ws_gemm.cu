@@ -94,9 +94,9 @@ static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_hos
 
 // ---------------------------------------------------------------- the PTX (given: week 54's, unchanged)
 // In phase5/common/hopper_ptx.cuh (included above), each with the comment
-// that explains it: smem_addr; the mbarriers (mbarrier_init,
-// fence_barrier_init, mbarrier_expect_bytes, mbarrier_arrive,
-// mbarrier_wait_parity); TMA (tma_load_tile, tma_prefetch_map); setmaxnreg
+// that explains it: smem_u32; the mbarriers (mbar_init,
+// fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive,
+// mbar_wait_loop); TMA (tma_load_2d, prefetch_map); setmaxnreg
 // (regs_dealloc<N>, regs_alloc<N>); wgmma's ordering (wgmma_fence,
 // wgmma_commit, wgmma_wait<N>, pin_accumulators); and wgmma_m64n256k16_bf16,
 // whose comment gives the accumulators' register layout the epilogue needs.

@@ -48,9 +48,9 @@ static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_hos
 
 // ---------------------------------------------------------------- the PTX (given: read each one)
 // In phase5/common/hopper_ptx.cuh (included above), each with the comment
-// that explains it: smem_addr; the mbarriers (mbarrier_init,
-// fence_barrier_init, mbarrier_expect_bytes, mbarrier_arrive,
-// mbarrier_wait_parity); TMA (tma_load_tile, tma_prefetch_map); setmaxnreg
+// that explains it: smem_u32; the mbarriers (mbar_init,
+// fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive,
+// mbar_wait_loop); TMA (tma_load_2d, prefetch_map); setmaxnreg
 // (regs_dealloc<N>, regs_alloc<N>); wgmma's ordering (wgmma_fence,
 // wgmma_commit, wgmma_wait<N>, pin_accumulators); and wgmma_m64n256k16_bf16,
 // whose comment gives the accumulators' register layout the epilogue needs.
@@ -87,20 +87,20 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_gemm_kernel(const __grid_con
     extern __shared__ unsigned char dyn[];
     // The 128B swizzle needs every tile 1024-byte aligned: round the dynamic
     // area up. Stage s: A at base + s * STAGE_BYTES, B A_BYTES after it.
-    const uint32_t base = (smem_addr(dyn) + SMEM_ALIGN - 1) & ~(SMEM_ALIGN - 1);
+    const uint32_t base = (smem_u32(dyn) + SMEM_ALIGN - 1) & ~(SMEM_ALIGN - 1);
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
     const int ktiles = (K + BK - 1) / BK;
     int tm, tn;
     tile_of(blockIdx.x, tiles_m, tiles_n, &tm, &tn);
 
     if (threadIdx.x == 0) {
-        tma_prefetch_map(&a_map);
-        tma_prefetch_map(&b_map);
+        prefetch_map(&a_map);
+        prefetch_map(&b_map);
         for (int s = 0; s < STAGES; s++) {
-            mbarrier_init(smem_addr(&full[s]), 1);                   // the producer's arrive_expect_tx
-            mbarrier_init(smem_addr(&empty[s]), CONSUMERS * 128);   // every consumer thread
+            mbar_init(smem_u32(&full[s]), 1);                   // the producer's arrive_expect_tx
+            mbar_init(smem_u32(&empty[s]), CONSUMERS * 128);   // every consumer thread
         }
-        fence_barrier_init();
+        fence_mbar_init();
     }
     __syncthreads();
 
@@ -111,11 +111,11 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_gemm_kernel(const __grid_con
                 const int s = k % STAGES;
                 // the (k / STAGES)-th use of stage s waits for the consumers'
                 // release of the use before it
-                if (k >= STAGES) mbarrier_wait_parity(smem_addr(&empty[s]), (uint32_t)((k / STAGES - 1) & 1));
-                const uint32_t bar = smem_addr(&full[s]), a = base + s * STAGE_BYTES;
-                mbarrier_expect_bytes(bar, STAGE_BYTES);
-                tma_load_tile(a, &a_map, bar, k * BK, tm * BM);
-                tma_load_tile(a + A_BYTES, &b_map, bar, k * BK, tn * BN);
+                if (k >= STAGES) mbar_wait_loop(smem_u32(&empty[s]), (uint32_t)((k / STAGES - 1) & 1));
+                const uint32_t bar = smem_u32(&full[s]), a = base + s * STAGE_BYTES;
+                mbar_arrive_expect_tx(bar, STAGE_BYTES);
+                tma_load_2d(a, &a_map, bar, k * BK, tm * BM);
+                tma_load_2d(a + A_BYTES, &b_map, bar, k * BK, tn * BN);
             }
         }
         return;
@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_gemm_kernel(const __grid_con
     pin_accumulators(d);
     for (int k = 0; k < ktiles; k++) {
         const int s = k % STAGES;
-        mbarrier_wait_parity(smem_addr(&full[s]), (uint32_t)((k / STAGES) & 1));
+        mbar_wait_loop(smem_u32(&full[s]), (uint32_t)((k / STAGES) & 1));
         const uint32_t a = base + s * STAGE_BYTES + c * 64 * (BK * 2), b = base + s * STAGE_BYTES + A_BYTES;
         const uint64_t da = desc0 + ((a & 0x3ffff) >> 4), db = desc0 + ((b & 0x3ffff) >> 4);
         wgmma_fence();
@@ -141,7 +141,7 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_gemm_kernel(const __grid_con
         // done reading shared memory, and its stage goes back to the producer.
         wgmma_wait<1>();
         pin_accumulators(d);
-        if (k > 0) mbarrier_arrive(smem_addr(&empty[(k - 1) % STAGES]));
+        if (k > 0) mbar_arrive(smem_u32(&empty[(k - 1) % STAGES]));
     }
     wgmma_wait<0>();
     pin_accumulators(d);
@@ -171,11 +171,11 @@ __global__ void __launch_bounds__(THREADS, 1) wgmma_gemm_kernel(const __grid_con
     //|  * (tm, tn); round the dynamic shared memory's address up to SMEM_ALIGN
     //|  * (stage s: A at base + s * STAGE_BYTES, B A_BYTES after it).
     //|  * Thread 0: init full[s] (count 1) and empty[s] (count 256, every
-    //|  * consumer thread) for each stage, fence_barrier_init(); __syncthreads().
+    //|  * consumer thread) for each stage, fence_mbar_init(); __syncthreads().
     //|  * Warpgroup 0 (producer): regs_dealloc<PRODUCER_REGS>(); its thread 0,
     //|  * for each k-tile k: stage s = k % STAGES; from the second use of a stage
-    //|  * on, wait on empty[s] (parity (k / STAGES - 1) & 1); mbarrier_expect_bytes
-    //|  * (full[s], STAGE_BYTES); tma_load_tile A at (k * BK, tm * BM) and B at
+    //|  * on, wait on empty[s] (parity (k / STAGES - 1) & 1); mbar_arrive_expect_tx
+    //|  * (full[s], STAGE_BYTES); tma_load_2d A at (k * BK, tm * BM) and B at
     //|  * (k * BK, tn * BN). Warpgroups 1, 2 (consumers, 64 rows each):
     //|  * regs_alloc<CONSUMER_REGS>(); zero 128 accumulators; per k-tile wait on
     //|  * full[s] (parity (k / STAGES) & 1), build the A and B descriptors from

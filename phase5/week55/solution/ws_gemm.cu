@@ -128,9 +128,9 @@ static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_hos
 
 // ---------------------------------------------------------------- the PTX (given: week 54's, unchanged)
 // In phase5/common/hopper_ptx.cuh (included above), each with the comment
-// that explains it: smem_addr; the mbarriers (mbarrier_init,
-// fence_barrier_init, mbarrier_expect_bytes, mbarrier_arrive,
-// mbarrier_wait_parity); TMA (tma_load_tile, tma_prefetch_map); setmaxnreg
+// that explains it: smem_u32; the mbarriers (mbar_init,
+// fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive,
+// mbar_wait_loop); TMA (tma_load_2d, prefetch_map); setmaxnreg
 // (regs_dealloc<N>, regs_alloc<N>); wgmma's ordering (wgmma_fence,
 // wgmma_commit, wgmma_wait<N>, pin_accumulators); and wgmma_m64n256k16_bf16,
 // whose comment gives the accumulators' register layout the epilogue needs.
@@ -156,18 +156,18 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
     extern __shared__ unsigned char dyn[];
     // The 128B swizzle needs every tile 1024-byte aligned: round the dynamic
     // area up. Stage s: A at base + s * STAGE_BYTES, B A_BYTES after it.
-    const uint32_t base = (smem_addr(dyn) + SMEM_ALIGN - 1) & ~(SMEM_ALIGN - 1);
+    const uint32_t base = (smem_u32(dyn) + SMEM_ALIGN - 1) & ~(SMEM_ALIGN - 1);
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
     const int ktiles = (K + BK - 1) / BK, tiles = tiles_m * tiles_n;
 
     if (threadIdx.x == 0) {
-        tma_prefetch_map(&a_map);
-        tma_prefetch_map(&b_map);
+        prefetch_map(&a_map);
+        prefetch_map(&b_map);
         for (int s = 0; s < STAGES; s++) {
-            mbarrier_init(smem_addr(&full[s]), 1);                  // the producer's arrive_expect_tx
-            mbarrier_init(smem_addr(&empty[s]), CONSUMERS * 128);  // every consumer thread
+            mbar_init(smem_u32(&full[s]), 1);                  // the producer's arrive_expect_tx
+            mbar_init(smem_u32(&empty[s]), CONSUMERS * 128);  // every consumer thread
         }
-        fence_barrier_init();
+        fence_mbar_init();
     }
     // The only CTA-wide barrier: after it, the roles meet only at mbarriers.
     __syncthreads();
@@ -184,11 +184,11 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
                     // the (it / STAGES)-th use of stage s waits until the consumers
                     // have released the use before it: k-iteration it - STAGES,
                     // maybe of an earlier tile
-                    if (it >= STAGES) mbarrier_wait_parity(smem_addr(&empty[s]), ws_phase(it - STAGES, STAGES));
-                    const uint32_t bar = smem_addr(&full[s]), a = base + s * STAGE_BYTES;
-                    mbarrier_expect_bytes(bar, STAGE_BYTES);
-                    tma_load_tile(a, &a_map, bar, k * BK, tm * BM);
-                    tma_load_tile(a + A_BYTES, &b_map, bar, k * BK, tn * BN);
+                    if (it >= STAGES) mbar_wait_loop(smem_u32(&empty[s]), ws_phase(it - STAGES, STAGES));
+                    const uint32_t bar = smem_u32(&full[s]), a = base + s * STAGE_BYTES;
+                    mbar_arrive_expect_tx(bar, STAGE_BYTES);
+                    tma_load_2d(a, &a_map, bar, k * BK, tm * BM);
+                    tma_load_2d(a + A_BYTES, &b_map, bar, k * BK, tn * BN);
                 }
             }
         }
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
         pin_accumulators(d);
         for (int k = 0; k < ktiles; k++, it++) {
             const int s = ws_stage(it, STAGES);
-            mbarrier_wait_parity(smem_addr(&full[s]), ws_phase(it, STAGES));
+            mbar_wait_loop(smem_u32(&full[s]), ws_phase(it, STAGES));
             const uint32_t a = base + s * STAGE_BYTES + c * 64 * (BK * 2), b = base + s * STAGE_BYTES + A_BYTES;
             const uint64_t da = desc0 + ((a & 0x3ffff) >> 4), db = desc0 + ((b & 0x3ffff) >> 4);
             wgmma_fence();  // also orders the zeros (and the last tile's epilogue reads) before the wgmmas
@@ -221,13 +221,13 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
             // its last stage back before its epilogue.
             wgmma_wait<1>();
             pin_accumulators(d);
-            if (k > 0) mbarrier_arrive(smem_addr(&empty[ws_stage(it - 1, STAGES)]));
+            if (k > 0) mbar_arrive(smem_u32(&empty[ws_stage(it - 1, STAGES)]));
         }
         wgmma_wait<0>();
         pin_accumulators(d);
         // The tile's last stage goes back now, before the epilogue: the
         // producer refills it with the next tile's k-tiles while we store.
-        if (ktiles > 0) mbarrier_arrive(smem_addr(&empty[ws_stage(it - 1, STAGES)]));
+        if (ktiles > 0) mbar_arrive(smem_u32(&empty[ws_stage(it - 1, STAGES)]));
 
         // ---------------- epilogue: registers to C, guarded at the edges
         const int row0 = tm * BM + c * 64 + w * 16 + l / 4, col0 = tn * BN + 2 * (l % 4);
