@@ -16,6 +16,7 @@
 #include "wb_cudnn.h"
 #include "wb_launch.h"
 #include "wb_regress.h"
+#include "wb_bf16.h"
 
 static char tmpdir[256];
 
@@ -96,6 +97,40 @@ START_TEST(compare_poisoned_output_fails)
 END_TEST
 
 /* ---- statistics and random numbers ---- */
+
+/* wb_bf16.h: round to nearest even on the 16 bits dropped, NaN kept NaN
+ * (quiet, same sign), Inf kept, the largest finite rounding up to Inf, and
+ * every bfloat16 back to float exactly. */
+static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float flt(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+START_TEST(bf16_round_and_back)
+{
+    const struct { uint32_t in; uint16_t want; } C[] = {
+        { 0x3f800000u, 0x3f80 },  /* 1 */
+        { 0x3f808000u, 0x3f80 },  /* halfway, even below: stays */
+        { 0x3f818000u, 0x3f82 },  /* halfway, odd below: rounds up to even */
+        { 0x3f808001u, 0x3f81 },  /* just past halfway */
+        { 0x3f807fffu, 0x3f80 },  /* just under halfway */
+        { 0x80000000u, 0x8000 },  /* -0 */
+        { 0x00000001u, 0x0000 },  /* the smallest denormal rounds to +0 */
+        { 0x7f800000u, 0x7f80 },  /* +Inf */
+        { 0xff800000u, 0xff80 },  /* -Inf */
+        { 0x7f7fffffu, 0x7f80 },  /* the largest float: past bf16's largest, to Inf */
+        { 0x7f800001u, 0x7fc0 },  /* a signalling NaN whose payload is all in the low half: still NaN, quiet */
+        { 0xffc12345u, 0xffc1 },  /* a negative quiet NaN keeps its sign and top payload */
+    };
+    for (size_t i = 0; i < sizeof C / sizeof C[0]; i++) {
+        uint16_t got = wb_f32_to_bf16(flt(C[i].in));
+        ck_assert_msg(got == C[i].want, "wb_f32_to_bf16(0x%08x) = 0x%04x, want 0x%04x", C[i].in, got, C[i].want);
+    }
+    for (uint32_t h = 0; h <= 0xffffu; h++) {
+        float f = wb_bf16_to_f32((uint16_t)h);
+        ck_assert_msg(bits(f) == h << 16, "wb_bf16_to_f32(0x%04x) is not exact", h);
+        if (!isnan(f)) ck_assert_msg(wb_f32_to_bf16(f) == h, "0x%04x does not come back from float", h);
+    }
+}
+END_TEST
 
 START_TEST(stats_median)
 {
@@ -1041,6 +1076,7 @@ int main(void)
     tcase_add_test(t, compare_nan_never_passes);
     tcase_add_test(t, compare_nonfinite_references);
     tcase_add_test(t, compare_poisoned_output_fails);
+    tcase_add_test(t, bf16_round_and_back);
     suite_add_tcase(s, t);
     t = tcase_create("stats");
     tcase_add_test(t, stats_median);

@@ -25,7 +25,7 @@
 
 #include "wb_test.h"
 #include "gemm_support.h" /* fill_bf16_uniform */
-#include "bf16_host.h"    /* f32_to_bf16, bf16_to_f32, bf16_gemm_cublas_tn */
+#include "bf16_host.h"    /* wb_f32_to_bf16, wb_bf16_to_f32, bf16_gemm_cublas_tn */
 
 /* Tolerance. A product of two BF16 values (8-bit significands) is exact in
  * FP32, so only the FP32 accumulation errs. Take it pessimistically: one
@@ -79,8 +79,8 @@ static inline void bf16_check_gemm(const bf16_gemm_api *api, wb_rng *rng, bf16_g
         fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = INFINITY;
         fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = -INFINITY;
     }
-    for (size_t i = 0; i < na; i++) ha[i] = f32_to_bf16(fa[i]), fa[i] = bf16_to_f32(ha[i]);
-    for (size_t i = 0; i < nb; i++) hb[i] = f32_to_bf16(fb[i]), fb[i] = bf16_to_f32(hb[i]);
+    for (size_t i = 0; i < na; i++) ha[i] = wb_f32_to_bf16(fa[i]), fa[i] = wb_bf16_to_f32(ha[i]);
+    for (size_t i = 0; i < nb; i++) hb[i] = wb_f32_to_bf16(fb[i]), fb[i] = wb_bf16_to_f32(hb[i]);
     double *ref = wb_hmalloc((M * N + 1) * 8);
     for (size_t i = 0; i < M; i++)
         for (size_t j = 0; j < N; j++) {
@@ -152,7 +152,7 @@ static inline void bf16_seeded_close(bf16_seeded *g) { wb_dfree(g->A), wb_dfree(
 /* Element i of a filled matrix as the device holds it: the hash, rounded to BF16. */
 static inline double bf16_seeded_at(unsigned long long seed, size_t i)
 {
-    return bf16_to_f32(f32_to_bf16(wb_hash_uniform_f32(seed, i, -1, 1)));
+    return wb_bf16_to_f32(wb_f32_to_bf16(wb_hash_uniform_f32(seed, i, -1, 1)));
 }
 
 /* Element i of A B^T over the replayed BF16 values, in double: row r of A

@@ -1,6 +1,6 @@
 /* bf16_host.h — host code for the BF16 GEMMs of Phase 5's Hopper track
  * (week 54 and after; phase5/common/, on every phase-5 week's include path):
- * bfloat16 on the host, and cuBLAS's BF16 "TN" GEMM as the yardstick.
+ * cuBLAS's BF16 "TN" GEMM as the yardstick (bfloat16 on the host: wb_bf16.h).
  *
  * The track's GEMMs take both operands K-major, the layout wgmma reads
  * without transposing: row-major C (M x N, float) = A (M x K) B^T, with B
@@ -14,26 +14,7 @@
 
 #include <cublas_v2.h>
 
-/* float -> bfloat16 bits, round to nearest even (what __float2bfloat16_rn
- * does); a NaN stays a NaN of the same sign (quiet), an infinity an infinity.
- * bfloat16 is float's top half, so no subnormal or overflow case is special:
- * the carry of the rounding walks into the exponent (to Inf past the largest). */
-static inline uint16_t f32_to_bf16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x0040u);
-    x += 0x7fffu + ((x >> 16) & 1u);
-    return (uint16_t)(x >> 16);
-}
-
-static inline float bf16_to_f32(uint16_t h)
-{
-    uint32_t x = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &x, 4);
-    return f;
-}
+#include "wb_bf16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
 /* Row-major C (M x N, float, ldc floats a row) = A (M x K) B^T, A and B
  * row-major BF16 with K elements a row, FP32 accumulate, enqueued on h's

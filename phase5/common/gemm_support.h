@@ -15,7 +15,7 @@ extern "C" {
 cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 /* d[i] = bfloat16(wb_hash_uniform_f32(seed, i, lo, hi)), rounded to nearest
  * even: the host replays any element with wb_hash_uniform_f32 and
- * f32_to_bf16 (bf16_host.h). */
+ * wb_f32_to_bf16 (bf16_host.h). */
 cudaError_t fill_bf16_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 /* dst[i] = (float)src[i] for halves. */
 cudaError_t half_to_float(const uint16_t *src, float *dst, size_t n);

@@ -12,7 +12,7 @@
 #include "wb_test.h"
 #include "wgmma_desc.h"
 #include "wgmma_gemm.h"
-#include "bf16_host.h"       /* f32_to_bf16, bf16_to_f32 */
+#include "bf16_host.h"       /* wb_f32_to_bf16, wb_bf16_to_f32 */
 #include "bf16_gemm_check.h" /* the checks and timing rows weeks 54 and 55 share */
 
 /* ---------------------------------------------------------------- w54.desc (CPU) */
@@ -265,20 +265,20 @@ END_TEST
 START_TEST(bf16_rounding)
 {
     wb_rng rng = WB_RNG();
-    ck_assert_uint_eq(f32_to_bf16(1.0f), 0x3f80);
-    ck_assert_uint_eq(f32_to_bf16(-2.0f), 0xc000);
-    ck_assert_uint_eq(f32_to_bf16(1.0f + ldexpf(1, -8)), 0x3f80);     /* tie: to even (down) */
-    ck_assert_uint_eq(f32_to_bf16(1.0f + 3 * ldexpf(1, -8)), 0x3f82); /* tie: to even (up) */
-    ck_assert_uint_eq(f32_to_bf16(1.0f + ldexpf(1, -8) + ldexpf(1, -20)), 0x3f81); /* past the tie: up */
-    ck_assert_uint_eq(f32_to_bf16(INFINITY), 0x7f80);
-    ck_assert_uint_eq(f32_to_bf16(-INFINITY), 0xff80);
-    ck_assert_uint_eq(f32_to_bf16(3.4028235e38f), 0x7f80); /* rounds past the largest BF16 */
-    ck_assert(isnan(bf16_to_f32(f32_to_bf16(NAN))));
-    ck_assert_uint_eq(f32_to_bf16(ldexpf(1, -133)), 0x0001); /* the smallest subnormal */
+    ck_assert_uint_eq(wb_f32_to_bf16(1.0f), 0x3f80);
+    ck_assert_uint_eq(wb_f32_to_bf16(-2.0f), 0xc000);
+    ck_assert_uint_eq(wb_f32_to_bf16(1.0f + ldexpf(1, -8)), 0x3f80);     /* tie: to even (down) */
+    ck_assert_uint_eq(wb_f32_to_bf16(1.0f + 3 * ldexpf(1, -8)), 0x3f82); /* tie: to even (up) */
+    ck_assert_uint_eq(wb_f32_to_bf16(1.0f + ldexpf(1, -8) + ldexpf(1, -20)), 0x3f81); /* past the tie: up */
+    ck_assert_uint_eq(wb_f32_to_bf16(INFINITY), 0x7f80);
+    ck_assert_uint_eq(wb_f32_to_bf16(-INFINITY), 0xff80);
+    ck_assert_uint_eq(wb_f32_to_bf16(3.4028235e38f), 0x7f80); /* rounds past the largest BF16 */
+    ck_assert(isnan(wb_bf16_to_f32(wb_f32_to_bf16(NAN))));
+    ck_assert_uint_eq(wb_f32_to_bf16(ldexpf(1, -133)), 0x0001); /* the smallest subnormal */
     for (int i = 0; i < 100000; i++) {
         uint16_t h = (uint16_t)wb_rng_int(&rng, 0, 0xffff);
         if ((h & 0x7f80) == 0x7f80 && (h & 0x7f)) continue; /* NaN: any NaN comes back */
-        if (f32_to_bf16(bf16_to_f32(h)) != h)
+        if (wb_f32_to_bf16(wb_bf16_to_f32(h)) != h)
             ck_abort_msg("bfloat16 0x%04x does not survive the round trip through float", (unsigned)h);
     }
 }

@@ -10,25 +10,8 @@
 #include "flash_attn.h"
 #include "support/sdpa_cudnn.h"
 #include "support/bf16_fill.h"
+#include "wb_bf16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
-/* ---------------------------------------------------------------- bf16 on the host */
-
-static uint16_t f2bf(float f) /* round to nearest even, NaN kept NaN */
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-static float bf2f(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 /* ---------------------------------------------------------------- the reference */
 
@@ -88,7 +71,7 @@ static const fa_case CASES[] = {
 static void draw_bf16(wb_rng *rng, uint16_t *h, float *f, size_t n, float lo, float hi)
 {
     wb_fill_uniform_f32(rng, f, n, lo, hi);
-    for (size_t i = 0; i < n; i++) h[i] = f2bf(f[i]), f[i] = bf2f(h[i]);
+    for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]), f[i] = wb_bf16_to_f32(h[i]);
 }
 
 /* Run one case on fresh random inputs; compare the rows listed in rows[]
@@ -125,7 +108,7 @@ static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_row
             int row = rows ? rows[r] : r;
             size_t base = bh * hs + (size_t)row * c->D;
             ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc, ref + at);
-            for (int d = 0; d < c->D; d++) g[at + d] = bf2f(got[base + d]);
+            for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
             at += c->D;
         }
     wb_cmp cmp;
@@ -234,12 +217,12 @@ static size_t fa_verify(const fa_run *r, unsigned long long salt, double atol, d
         int bh = hh == 0 ? 0 : hh == 1 ? BH - 1 : (int)wb_rng_int(&rng, 0, BH - 1);
         wb_d2h(hk, r->k + bh * hs, hs * 2);
         wb_d2h(hv, r->v + bh * hs, hs * 2);
-        for (size_t i = 0; i < hs; i++) fk[i] = bf2f(hk[i]), fv[i] = bf2f(hv[i]);
+        for (size_t i = 0; i < hs; i++) fk[i] = wb_bf16_to_f32(hk[i]), fv[i] = wb_bf16_to_f32(hv[i]);
         for (int rr = 0; rr < ROWS; rr++) {
             int row = rr == 0 ? 0 : rr == 1 ? S - 1 : (int)wb_rng_int(&rng, 0, S - 1);
             wb_d2h(hq, r->q + bh * hs + (size_t)row * D, (size_t)D * 2);
             wb_d2h(ho, r->o + bh * hs + (size_t)row * D, (size_t)D * 2);
-            for (int d = 0; d < D; d++) fq[d] = bf2f(hq[d]), g[at + d] = bf2f(ho[d]);
+            for (int d = 0; d < D; d++) fq[d] = wb_bf16_to_f32(hq[d]), g[at + d] = wb_bf16_to_f32(ho[d]);
             ref_row(fq, fk, fv, S, D, row, r->causal, r->scale, sc, ref + at);
             at += D;
         }

@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "wb_bf16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
+
 /* ---------------------------------------------------------------- half and bfloat16 on the host */
 
 static inline uint32_t bits_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
@@ -40,14 +42,6 @@ static inline float from_f16(uint16_t h)
     return float_of(sign | ((e + 112) << 23) | (m << 13));
 }
 
-static inline uint16_t to_bf16(float f)
-{
-    uint32_t u = bits_of(f);
-    if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40u); /* NaN stays NaN */
-    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-}
-
-static inline float from_bf16(uint16_t h) { return float_of((uint32_t)h << 16); }
 
 /* ---------------------------------------------------------------- the reference */
 
