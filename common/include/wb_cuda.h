@@ -4,6 +4,7 @@
 #define WB_CUDA_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #ifdef __cplusplus
@@ -103,6 +104,9 @@ void  wb_sync(void);
  * and still check any output element on the CPU. Asynchronous (stream 0). */
 void  wb_dfill_uniform_f32(float *d, size_t n, unsigned long long seed, float lo, float hi);
 float wb_hash_uniform_f32(unsigned long long seed, size_t i, float lo, float hi);
+/* The same draws as bfloat16 bits, rounded to nearest even: element i is
+ * wb_f32_to_bf16(wb_hash_uniform_f32(seed, i, lo, hi)) (wb_bf16.h). */
+void  wb_dfill_uniform_bf16(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 
 /* Host buffers that fail loudly; wb_hpoison fills with 0xFF bytes. */
 void *wb_hmalloc(size_t bytes);

@@ -24,7 +24,6 @@
 #include <cublas_v2.h>
 
 #include "wb_test.h"
-#include "gemm_support.h" /* fill_bf16_uniform */
 #include "bf16_host.h"    /* wb_f32_to_bf16, wb_bf16_to_f32, bf16_gemm_cublas_tn */
 
 /* Tolerance. A product of two BF16 values (8-bit significands) is exact in
@@ -128,7 +127,7 @@ static inline void bf16_check_gemm(const bf16_gemm_api *api, wb_rng *rng, bf16_g
 
 /* ---------------------------------------------------------------- large shapes, sampled */
 
-/* Inputs filled on the device from two seeds (fill_bf16_uniform), so that
+/* Inputs filled on the device from two seeds (wb_dfill_uniform_bf16), so that
  * the host can replay any element of A B^T without copying them back. */
 typedef struct {
     uint16_t *A, *B;
@@ -141,8 +140,8 @@ static inline bf16_seeded bf16_seeded_open(int M, int N, int K, unsigned long lo
 {
     bf16_seeded g = { wb_dmalloc((size_t)M * K * 2), wb_dmalloc((size_t)N * K * 2), wb_dmalloc((size_t)M * N * 4),
                       M, N, K, sa, sb };
-    WB_CUDA(fill_bf16_uniform(g.A, (size_t)M * K, sa, -1, 1));
-    WB_CUDA(fill_bf16_uniform(g.B, (size_t)N * K, sb, -1, 1));
+    wb_dfill_uniform_bf16(g.A, (size_t)M * K, sa, -1, 1);
+    wb_dfill_uniform_bf16(g.B, (size_t)N * K, sb, -1, 1);
     wb_dpoison(g.C, (size_t)M * N * 4);
     return g;
 }
@@ -308,8 +307,8 @@ static inline void bf16_speed_fresh(void *p, unsigned long long salt)
 {
     bf16_speed_run *r = p;
     r->g.sa = r->sa + 1000 * salt, r->g.sb = r->sb + 1000 * salt;
-    WB_CUDA(fill_bf16_uniform(r->g.A, (size_t)r->g.M * r->g.K, r->g.sa, -1, 1));
-    WB_CUDA(fill_bf16_uniform(r->g.B, (size_t)r->g.N * r->g.K, r->g.sb, -1, 1));
+    wb_dfill_uniform_bf16(r->g.A, (size_t)r->g.M * r->g.K, r->g.sa, -1, 1);
+    wb_dfill_uniform_bf16(r->g.B, (size_t)r->g.N * r->g.K, r->g.sb, -1, 1);
     wb_dpoison(r->g.C, (size_t)r->g.M * r->g.N * 4);
 }
 

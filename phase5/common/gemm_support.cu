@@ -1,9 +1,8 @@
-/* gemm_support.cu — given device code for the tests of weeks 25-28 and 54:
- * half and bfloat16 inputs made on the device (every week) and halves
- * widened to floats. Built into phase 5's libphase.a, shipped with every
- * phase-5 week: no exercise's answer lives here, nor anything that does a week's job for it (week 26's
+/* gemm_support.cu — given device code for the tests of weeks 25-28: half
+ * inputs made on the device (every week) and halves widened to floats. Built
+ * into phase 5's libphase.a, shipped with every phase-5 week: no exercise's
+ * answer lives here, nor anything that does a week's job for it (week 26's
  * FP32 CUDA-core GEMM lives in week26/support/). */
-#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include "wb_cuda.h"
 #include "gemm_support.h"
@@ -14,12 +13,6 @@ static __global__ void f32_to_f16_kernel(const float *src, __half *dst, size_t n
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = __float2half_rn(src[i]);
 }
 
-static __global__ void f32_to_bf16_kernel(const float *src, __nv_bfloat16 *dst, size_t n)
-{
-    size_t stride = (size_t)gridDim.x * blockDim.x;
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = __float2bfloat16_rn(src[i]);
-}
-
 static __global__ void f16_to_f32_kernel(const __half *src, float *dst, size_t n)
 {
     size_t stride = (size_t)gridDim.x * blockDim.x;
@@ -28,30 +21,17 @@ static __global__ void f16_to_f32_kernel(const __half *src, float *dst, size_t n
 
 static unsigned grid_for(size_t n) { size_t b = (n + 255) / 256; return (unsigned)(b < 65535u * 16u ? b : 65535u * 16u); }
 
-/* The float fill into a scratch buffer, then one kernel rounding it to half
- * (bf16 == 0) or to bfloat16 (bf16 == 1). */
-static cudaError_t fill_rounded(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi, int bf16)
+extern "C" cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi)
 {
     if (n == 0) return cudaSuccess;
     float *tmp = NULL;
     cudaError_t e = cudaMalloc(&tmp, n * sizeof(float));
     if (e != cudaSuccess) return e;
     wb_dfill_uniform_f32(tmp, n, seed, lo, hi);
-    if (bf16) f32_to_bf16_kernel<<<grid_for(n), 256>>>(tmp, (__nv_bfloat16 *)d, n);
-    else f32_to_f16_kernel<<<grid_for(n), 256>>>(tmp, (__half *)d, n);
+    f32_to_f16_kernel<<<grid_for(n), 256>>>(tmp, (__half *)d, n);
     e = cudaGetLastError();
     cudaError_t e2 = cudaFree(tmp); /* waits for the conversion */
     return e != cudaSuccess ? e : e2;
-}
-
-extern "C" cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi)
-{
-    return fill_rounded(d, n, seed, lo, hi, 0);
-}
-
-extern "C" cudaError_t fill_bf16_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi)
-{
-    return fill_rounded(d, n, seed, lo, hi, 1);
 }
 
 extern "C" cudaError_t half_to_float(const uint16_t *src, float *dst, size_t n)

@@ -1,4 +1,4 @@
-/* gemm_support.h — device helpers the tests of weeks 25-28 and 54 use (phase5/common/gemm_support.cu). */
+/* gemm_support.h — device helpers the tests of weeks 25-28 use (phase5/common/gemm_support.cu). */
 #ifndef GEMM_SUPPORT_H
 #define GEMM_SUPPORT_H
 
@@ -13,10 +13,6 @@ extern "C" {
 /* d[i] = half(wb_hash_uniform_f32(seed, i, lo, hi)), rounded to nearest even:
  * the host replays any element with wb_hash_uniform_f32 and a half rounding. */
 cudaError_t fill_half_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
-/* d[i] = bfloat16(wb_hash_uniform_f32(seed, i, lo, hi)), rounded to nearest
- * even: the host replays any element with wb_hash_uniform_f32 and
- * wb_f32_to_bf16 (bf16_host.h). */
-cudaError_t fill_bf16_uniform(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 /* dst[i] = (float)src[i] for halves. */
 cudaError_t half_to_float(const uint16_t *src, float *dst, size_t n);
 
