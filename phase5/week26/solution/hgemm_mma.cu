@@ -78,21 +78,46 @@ static __device__ __forceinline__ void mma16816(float (&c)[4], const uint32_t (&
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
-/* Copy the k-tile kt of A (BM x BK) and B (BK x BN) into stage s. */
-static __device__ __forceinline__ void load_tile(uint32_t sA, uint32_t sB, const __half *A, const __half *B, int lda,
-                                                 int ldb, int m0, int n0, int kt)
+/* The global -> shared copy of one k-tile. Thread t copies A_COPIES 16-byte
+ * chunks of A's k-tile, A_ROWS rows apart, and B_COPIES of B's, B_ROWS k-rows
+ * apart. Those distances are multiples of 8 rows, so all of a thread's chunks
+ * have the same swizzle: everything about its copies is worked out once, in
+ * copy_plan, and a k-tile adds only its own offset. (Recomputing the row,
+ * the swizzle and a 64-bit row offset for each of the 12 copies of every
+ * k-tile cost about 30 instructions a k-tile and, at 255 registers, 15
+ * reloads from local memory: see the README.) */
+#define A_COPIES ((BM * BK / 8) / THREADS)
+#define A_ROWS (THREADS / (BK / 8))
+#define B_COPIES ((BK * BN / 8) / THREADS)
+#define B_ROWS (THREADS / (BN / 8))
+static_assert(A_ROWS % 8 == 0 && B_ROWS % 8 == 0, "a thread's chunks must be whole multiples of 8 rows apart");
+struct copy_plan {
+    const char *a, *b;     /* this thread's first chunk of A and of B, k-tile 0 */
+    uint32_t lda_b, ldb_b; /* bytes from one row to the next */
+    uint32_t sa, sb;       /* the first chunks' offsets in a stage (bytes) */
+};
+static __device__ __forceinline__ copy_plan make_copy_plan(const __half *A, const __half *B, int lda, int ldb,
+                                                          int m0, int n0)
 {
-    int k0 = kt * BK;
+    const int t = threadIdx.x, ra = t / (BK / 8), ca = t % (BK / 8), kb = t / (BN / 8), cb = t % (BN / 8);
+    copy_plan p;
+    p.a = (const char *)(A + (size_t)(m0 + ra) * lda + ca * 8);
+    p.b = (const char *)(B + (size_t)kb * ldb + n0 + cb * 8);
+    p.lda_b = (uint32_t)lda * 2;
+    p.ldb_b = (uint32_t)ldb * 2;
+    p.sa = a_off(ra, ca) * 2;
+    p.sb = SMEM_A * 2 + b_off(kb, cb) * 2;
+    return p;
+}
+/* Copy k-tile kt of A (BM x BK) and B (BK x BN) into the stage at shared address st. */
+static __device__ __forceinline__ void load_tile(uint32_t st, const copy_plan &p, int kt)
+{
+    const uint32_t k0 = (uint32_t)kt * BK;
+    const char *a = p.a + (size_t)k0 * 2, *b = p.b + (size_t)k0 * p.ldb_b;
 #pragma unroll
-    for (int i = 0; i < (BM * BK / 8) / THREADS; i++) {
-        int id = threadIdx.x + i * THREADS, r = id / (BK / 8), c = id % (BK / 8);
-        cp_async16(sA + a_off(r, c) * 2, A + (size_t)(m0 + r) * lda + k0 + c * 8);
-    }
+    for (int i = 0; i < A_COPIES; i++) cp_async16(st + p.sa + i * A_ROWS * BK * 2, a + (size_t)(i * A_ROWS) * p.lda_b);
 #pragma unroll
-    for (int i = 0; i < (BK * BN / 8) / THREADS; i++) {
-        int id = threadIdx.x + i * THREADS, k = id / (BN / 8), c = id % (BN / 8);
-        cp_async16(sB + b_off(k, c) * 2, B + (size_t)(k0 + k) * ldb + n0 + c * 8);
-    }
+    for (int i = 0; i < B_COPIES; i++) cp_async16(st + p.sb + i * B_ROWS * BN * 2, b + (size_t)(i * B_ROWS) * p.ldb_b);
 }
 
 static __global__ void __launch_bounds__(THREADS, 1)
@@ -109,8 +134,8 @@ static __global__ void __launch_bounds__(THREADS, 1)
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     int wm = warp / 4, wn = warp % 4; /* warp tile: rows wm*64, cols wn*64 */
     uint32_t s_base = (uint32_t)__cvta_generic_to_shared(smem);
-    auto sA = [&](int s) { return s_base + s * (SMEM_A + SMEM_B) * 2; };
-    auto sB = [&](int s) { return s_base + s * (SMEM_A + SMEM_B) * 2 + SMEM_A * 2; };
+    const copy_plan cp = make_copy_plan(A, B, lda, ldb, m0, n0);
+    auto st = [&](int s) { return s_base + s * (SMEM_A + SMEM_B) * 2; }; /* stage s; A at its start, B after A */
 
     float acc[4][8][4];
 #pragma unroll
@@ -135,8 +160,8 @@ static __global__ void __launch_bounds__(THREADS, 1)
     uint32_t b_col[4];
 #pragma unroll
     for (int nj = 0; nj < 4; nj++) b_col[nj] = (wn * 8 + ((nj * 2 + lane / 16) ^ (lane & 7))) << 4;
-    auto load_frags = [&](int buf, int s, int kk) {
-        uint32_t a = sA(s) + a_lane + (((kk / 8 + lane / 16) ^ a_sw) << 4), b = sB(s) + b_lane + kk * (BN * 2);
+    auto load_frags = [&](int buf, uint32_t s, int kk) { /* s: the stage's shared address */
+        uint32_t a = s + a_lane + (((kk / 8 + lane / 16) ^ a_sw) << 4), b = s + SMEM_A * 2 + b_lane + kk * (BN * 2);
 #pragma unroll
         for (int mi = 0; mi < 4; mi++) ldmatrix_x4(af[buf][mi], a + mi * 16 * (BK * 2));
 #pragma unroll
@@ -153,9 +178,14 @@ static __global__ void __launch_bounds__(THREADS, 1)
     int KT = Kp / BK;
 #pragma unroll
     for (int s = 0; s < STAGES - 1; s++) {
-        if (s < KT) load_tile(sA(s), sB(s), A, B, lda, ldb, m0, n0, s);
+        if (s < KT) load_tile(st(s), cp, s);
         cp_async_commit();
     }
+    /* The ring is walked with two shared addresses: rd, the stage k-tile kt
+     * is in, and wr, the stage k-tile kt - 1 used (refilled with k-tile
+     * kt + STAGES - 1): no kt % STAGES. */
+    const uint32_t last = st(STAGES - 1);
+    uint32_t rd = st(0), wr = last;
 #if HG_FRAG_DB
     /* Software pipeline: the fragments of the next k-step (of this tile, or
      * the first of the next tile) are loaded before the mmas of this one, and
@@ -163,37 +193,41 @@ static __global__ void __launch_bounds__(THREADS, 1)
      * k-step's mmas, so the tensor cores have work queued across it. */
     cp_async_wait<STAGES - 2>();
     __syncthreads();
-    load_frags(0, 0, 0);
+    load_frags(0, rd, 0);
     for (int kt = 0; kt < KT; kt++) {
+        const uint32_t nx = rd == last ? st(0) : rd + (SMEM_A + SMEM_B) * 2; /* k-tile kt+1's stage */
 #pragma unroll
         for (int ks = 0; ks < BK / 16; ks++) {
             if (ks == 0) { /* refill the stage freed by tile kt-1 */
-                int nk = kt + STAGES - 1;
-                if (nk < KT) load_tile(sA(nk % STAGES), sB(nk % STAGES), A, B, lda, ldb, m0, n0, nk);
+                if (kt + STAGES - 1 < KT) load_tile(wr, cp, kt + STAGES - 1);
                 cp_async_commit();
             }
             if (ks == BK / 16 - 1) {
                 cp_async_wait<STAGES - 2>(); /* tile kt+1 has landed */
                 __syncthreads();             /* ... for every thread; nobody reads tile kt any more */
-                if (kt + 1 < KT) load_frags((ks + 1) % 2, (kt + 1) % STAGES, 0);
+                if (kt + 1 < KT) load_frags((ks + 1) % 2, nx, 0);
             } else {
-                load_frags((ks + 1) % 2, kt % STAGES, (ks + 1) * 16);
+                load_frags((ks + 1) % 2, rd, (ks + 1) * 16);
             }
             mma_all(ks % 2);
         }
+        wr = rd;
+        rd = nx;
     }
 #else
     for (int kt = 0; kt < KT; kt++) {
+        const uint32_t nx = rd == last ? st(0) : rd + (SMEM_A + SMEM_B) * 2;
         cp_async_wait<STAGES - 2>(); /* tile kt has landed (this thread's part) */
         __syncthreads();             /* ... everyone's part; stage kt-1 is free */
-        int nk = kt + STAGES - 1;
-        if (nk < KT) load_tile(sA(nk % STAGES), sB(nk % STAGES), A, B, lda, ldb, m0, n0, nk);
+        if (kt + STAGES - 1 < KT) load_tile(wr, cp, kt + STAGES - 1);
         cp_async_commit();
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
-            load_frags(0, kt % STAGES, kk);
+            load_frags(0, rd, kk);
             mma_all(0);
         }
+        wr = rd;
+        rd = nx;
     }
 #endif
     cp_async_wait<0>();
