@@ -107,6 +107,8 @@ START_TEST(box_table)
         { { B, 3, 3, 4, 8, 8, 16, 128 }, TMA_OK },           /* double: 16 x 8 = 128 */
         { { B, 1ull << 32, 8, 8, 4, 1, 16, 64 }, TMA_OK },   /* the largest dimension TMA takes */
         { { B, 5, 5, 8, 4, 16, 8, 32 }, TMA_OK },            /* 8 floats = 32 bytes = the 32B span */
+        { { B, 12800, 8192, 8192, 4, 32, 256, 0 }, TMA_OK }, /* tma_copy's box on the benchmark's matrix: 1 KiB rows */
+        { { B, 4097, 2049, 2056, 4, 32, 256, 0 }, TMA_OK },  /* the same box off every multiple */
         { { B, 8, 8, 8, 3, 8, 16, 0 }, TMA_ERR_ARG },        /* 3-byte elements */
         { { B, 8, 8, 8, 4, 8, 16, 16 }, TMA_ERR_ARG },       /* no 16-byte swizzle */
         { { B, 0, 8, 8, 4, 8, 16, 0 }, TMA_EMPTY },
@@ -127,6 +129,7 @@ START_TEST(box_table)
         { { B, 8, 8, 8, 4, 8, 64, 128 }, TMA_ERR_SWIZZLE },  /* 256 bytes > 128 */
         { { B, 8, 8, 8, 4, 8, 16, 32 }, TMA_ERR_SWIZZLE },   /* 64 bytes > 32 */
         { { B, 8, 8, 8, 2, 8, 64, 64 }, TMA_ERR_SWIZZLE },   /* 128 bytes > 64 */
+        { { B, 12800, 8192, 8192, 4, 32, 256, 128 }, TMA_ERR_SWIZZLE }, /* tma_copy's box swizzled: 1 KiB > 128 */
     };
     for (size_t i = 0; i < WB_COUNT(T); i++) {
         tma_plan p;
@@ -147,6 +150,14 @@ START_TEST(box_table)
     ck_assert_msg(p.box_bytes == 16384 && p.smem_align == 1024 && p.boxes[0] == 2 && p.boxes[1] == 2,
                   "box_bytes 16384, smem_align 1024, boxes { 2, 2 }: got %u, %u, { %llu, %llu }", p.box_bytes,
                   p.smem_align, (unsigned long long)p.boxes[0], (unsigned long long)p.boxes[1]);
+    /* and tma_copy's plan: 32 x 256 floats unswizzled, on 12800 x 8192 (an H100's benchmark matrix) */
+    ck_assert_int_eq(tma_box_plan((const void *)B, 12800, 8192, 8192, 4, 32, 256, 0, &p), TMA_OK);
+    ck_assert_msg(p.box_dim[0] == 256 && p.box_dim[1] == 32 && p.box_bytes == 32768 && p.smem_align == 128 &&
+                      p.boxes[0] == 32 && p.boxes[1] == 400,
+                  "tma_copy's box: box_dim { 256, 32 }, box_bytes 32768, smem_align 128 (no swizzle), boxes { 32, 400 }: "
+                  "got { %u, %u }, %u, %u, { %llu, %llu }",
+                  p.box_dim[0], p.box_dim[1], p.box_bytes, p.smem_align, (unsigned long long)p.boxes[0],
+                  (unsigned long long)p.boxes[1]);
 }
 END_TEST
 
@@ -202,6 +213,10 @@ static const copy_shape SHAPES[] = {
     { 128, 32, 0, 0 },    { 129, 33, 4, 12 },   { 127, 31, 0, 0 },   { 256, 64, 0, 0 },  { 257, 1000, 0, 4 },
     { 1000, 257, 4, 0 },  { 2, 1025, 0, 0 },    { 1025, 3, 4, 4 },   { 513, 4099, 0, 0 }, { 4097, 2049, 4, 8 },
     { 3001, 5003, 0, 0 },
+    { 32, 256, 0, 0 },    /* exactly one 32 x 256 box */
+    { 33, 260, 0, 0 },    /* one past it each way, no tail columns */
+    { 65, 513, 4, 8 },
+    { 2097153, 4, 0, 0 }, /* 65537 boxes down: past gridDim.y's 65535 (a 1-D grid holds it); 32 MiB */
 };
 
 /* Bits a copy must carry as they are: NaN payloads of both signs, Inf, -0,
@@ -339,6 +354,9 @@ START_TEST(copy_contract)
     cudaError_t e = tma_copy_f32((const float *)A, 1u << 31, (float *)A, 1u << 31, (size_t)1 << 31, 4);
     ck_assert_msg(e == cudaErrorInvalidValue, "2^31 rows: TMA's coordinates are 32-bit signed, must be refused, got %s",
                   cudaGetErrorName(e));
+    e = tma_copy_f32((const float *)A, (size_t)1 << 31, (float *)A, (size_t)1 << 31, INT32_MAX, INT32_MAX);
+    ck_assert_msg(e == cudaErrorInvalidValue,
+                  "(2^31 - 1) x (2^31 - 1): 2^49 boxes, past a 1-D grid, must be refused, got %s", cudaGetErrorName(e));
     const size_t E[][2] = { { 0, 7 }, { 7, 0 }, { 0, 0 } };
     for (size_t i = 0; i < WB_COUNT(E); i++) {
         e = tma_copy_f32(NULL, 3, NULL, 5, E[i][0], E[i][1]);
@@ -398,7 +416,7 @@ static wb_bench_row bw_row(void)
     wb_dfill_uniform_f32((float *)c.src, n, SEED_COPY, -1, 1);
     wb_dpoison(c.dst, n * 4);
     double copy = wb_yard_copy_gbps(n * 4);
-    wb_bench_row r = { .exercise = "tma_copy", .variant = "TMA 32x128 boxes, 4 stages", .n = n, .bytes = 8.0 * n,
+    wb_bench_row r = { .exercise = "tma_copy", .variant = "TMA 32x256 boxes, one a CTA", .n = n, .bytes = 8.0 * n,
                        .flops = 0, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.fresh = bw_fresh, o.check = bw_check;

@@ -1,9 +1,11 @@
 // tma_copy.cu — week 53: a matrix copy through shared memory by the Tensor
 // Memory Accelerator (TMA). The host describes source and destination with
-// two tensor maps; in each CTA one thread issues everything: TMA loads of
-// 32 x 128 float boxes into a ring of shared-memory stages, each completed
-// on an mbarrier, and TMA stores of the same boxes back out. The other 31
-// threads of the warp have nothing to do: TMA moves the bytes, not threads.
+// two tensor maps and starts one CTA a box: in each, one thread loads its
+// 32 x 256 float box (32 KiB, 1 KiB rows, no swizzle) with TMA, waits on an
+// mbarrier for the bytes, stores the box back with TMA and waits for the
+// store before the CTA leaves. The other 31 threads of the warp have nothing
+// to do: TMA moves the bytes, not threads. The latency of each round trip is
+// hidden by the CTAs beside it (six fit an SM), not by a ring of stages.
 //
 // sm_90a code (week.txt: nvflags -gencode=arch=compute_90a,code=sm_90a):
 // it loads on a compute capability 9.0 GPU only.
@@ -19,13 +21,12 @@
 
 namespace {
 
-constexpr int BOX_COLS = 32;   // 32 floats = 128 bytes: exactly the 128B swizzle's span (tma_box's rule)
-constexpr int BOX_ROWS = 128;  // 16 KiB a box
-constexpr int SWIZZLE = 128;
-constexpr int STAGES = 4;      // boxes in flight per CTA
+constexpr int BOX_COLS = 256;  // 256 floats = 1 KiB of a row in one piece: the widest box TMA takes (box dims <= 256)
+constexpr int BOX_ROWS = 32;   // 32 KiB a box: six CTAs fit an SM's shared memory
+constexpr int SWIZZLE = 0;     // none: a swizzled inner box is at most 128 bytes (tma_box's rule), and a copy reads no column
 constexpr unsigned BOX_BYTES = BOX_COLS * BOX_ROWS * 4;
-constexpr unsigned SMEM_ALIGN = 1024;                            // the 128B swizzle repeats every 1024 bytes
-constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;  // room to round the base up
+constexpr unsigned SMEM_ALIGN = 128;  // an unswizzled box's buffer (tma_box: smem_align)
+[[maybe_unused]] constexpr size_t SMEM_BYTES = BOX_BYTES + SMEM_ALIGN;  // room to round the base up (32 KiB + 128)
 
 // The PTX wrappers (mbarriers, TMA loads and stores, bulk groups) are given
 // in phase5/common/tma_ptx.h: read each one.
@@ -33,27 +34,26 @@ constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;  // room to round
 // ---------------------------------------------------------------- the kernel
 
 // Boxes are numbered row-major over the grid of tiles_x boxes across; CTA b
-// copies boxes b, b + gridDim.x, ... through a ring of STAGES buffers.
+// copies box b (a 1-D grid: blockIdx.x reaches 2^31 - 1, gridDim.y only 65535).
 // The maps are __grid_constant__ parameters: TMA reads them where they are,
 // by address, so they must not be copied to the stack.
-__global__ void __launch_bounds__(32) tma_copy_kernel(const __grid_constant__ CUtensorMap src_map,
-                                                      const __grid_constant__ CUtensorMap dst_map, long long tiles_x,
-                                                      long long tiles)
+[[maybe_unused]] __global__ void __launch_bounds__(32) tma_copy_kernel(const __grid_constant__ CUtensorMap src_map,
+                                                                       const __grid_constant__ CUtensorMap dst_map,
+                                                                       unsigned tiles_x)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
     // This pass builds for a GPU older than Hopper (ARCH=sm_80, say), which
     // has no TMA: the kernel is a trap there, and the tests skip before any launch.
     __trap();
 #else
-    /* TODO (README, task 2): thread 0 only. Round the dynamic shared memory's
-     * address up to 1024 bytes (the 128B swizzle), init one mbarrier a stage
-     * (count 1), fence_mbar_init(), then for the boxes b = blockIdx.x,
-     * + gridDim.x, ...: fill the ring with loads (mbar_arrive_expect_tx, then
-     * tma_load_2d), and for each box wait on its stage's barrier (parity
-     * (k / STAGES) & 1), fence_proxy_async_smem(), tma_store_2d, bulk_commit,
-     * and refill the stage the previous store used once bulk_wait_read<1>()
-     * says it was read. bulk_wait<0>() before the thread leaves. */
-    (void)src_map, (void)dst_map, (void)tiles_x, (void)tiles;
+    /* TODO (README, task 2): thread 0 only. This CTA's box is t = blockIdx.x:
+     * column (t % tiles_x) * BOX_COLS, row (t / tiles_x) * BOX_ROWS. Round
+     * the dynamic shared memory's address up to SMEM_ALIGN, init one
+     * mbarrier (count 1), fence_mbar_init(), mbar_arrive_expect_tx(bar,
+     * BOX_BYTES) and tma_load_2d, wait on the barrier's first phase
+     * (parity 0), fence_proxy_async_smem(), tma_store_2d, bulk_commit, and
+     * bulk_wait<0>() before the thread leaves. */
+    (void)src_map, (void)dst_map, (void)tiles_x;
 #endif
 }
 
@@ -70,29 +70,6 @@ __global__ void __launch_bounds__(32) tma_copy_kernel(const __grid_constant__ CU
     (void)src, (void)ld_src, (void)dst, (void)ld_dst, (void)rows, (void)c0, (void)nt;
 }
 
-// ---------------------------------------------------------------- the host
-
-// How many CTAs to start: every SM full (as many as fit), no more than boxes.
-[[maybe_unused]] cudaError_t grid_size(long long tiles, int *grid)
-{
-    static int dev = -1, ctas = 0;
-    int d;
-    cudaError_t e = cudaGetDevice(&d);
-    if (e != cudaSuccess) return e;
-    if (d != dev) {
-        int sms = 0, per_sm = 0;
-        if ((e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d)) != cudaSuccess) return e;
-        if ((e = cudaFuncSetAttribute(tma_copy_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES)) !=
-            cudaSuccess)
-            return e;
-        if ((e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, tma_copy_kernel, 32, SMEM_BYTES)) != cudaSuccess)
-            return e;
-        dev = d, ctas = sms * (per_sm > 0 ? per_sm : 1);
-    }
-    *grid = (int)(tiles < ctas ? tiles : ctas);
-    return cudaSuccess;
-}
-
 }  // namespace
 
 extern "C" cudaError_t tma_copy_f32(const float *src, size_t ld_src, float *dst, size_t ld_dst, size_t rows, size_t cols)
@@ -103,12 +80,14 @@ extern "C" cudaError_t tma_copy_f32(const float *src, size_t ld_src, float *dst,
     if (tma_box_plan(src, rows, cols, ld_src, 4, BOX_ROWS, BOX_COLS, SWIZZLE, &ps) != TMA_OK ||
         tma_box_plan(dst, rows, cols, ld_dst, 4, BOX_ROWS, BOX_COLS, SWIZZLE, &pd) != TMA_OK)
         return cudaErrorInvalidValue;
+    // One CTA a box: more than 2^31 - 1 boxes (64 TiB) cannot be a 1-D grid.
+    if (ps.boxes[0] * ps.boxes[1] > INT_MAX) return cudaErrorInvalidValue;
     /* TODO (README, task 2): TMA does not clip a store below 16 bytes, so
      * the maps cover cols & ~3 columns (plan ps and pd again for that many)
      * and tail_copy_kernel the last cols % 4. Get cuTensorMapEncodeTiled
      * (encode_tiled_fn), encode a map for src and one for dst (FLOAT32, rank 2,
-     * CU_TENSOR_MAP_SWIZZLE_128B, no interleave, zero OOB fill), size the grid
-     * (grid_size) and launch tma_copy_kernel<<<grid, 32, SMEM_BYTES>>>. */
+     * CU_TENSOR_MAP_SWIZZLE_NONE, no interleave, zero OOB fill) and launch
+     * one CTA a box: tma_copy_kernel<<<boxes across x boxes down, 32, SMEM_BYTES>>>. */
     (void)ps, (void)pd;
     return cudaSuccess;
 }

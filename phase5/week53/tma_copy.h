@@ -11,7 +11,8 @@ extern "C" {
 
 /* dst[r * ld_dst + c] = src[r * ld_src + c] for r < rows, c < cols, bit for
  * bit (NaN payloads, -0, denormals), by TMA: tensor-map loads into shared
- * memory, completed on an mbarrier, and tensor-map stores back. Nothing
+ * memory, completed on an mbarrier, and tensor-map stores back, one CTA a
+ * box of 32 x 256 floats (tma_copy.cu's BOX_ROWS x BOX_COLS). Nothing
  * else of dst is written (not the padding between a row's end and the next
  * row's start). src and dst are device pointers that do not overlap.
  *
@@ -20,8 +21,8 @@ extern "C" {
  *
  * TMA's rules make the contract: src and dst 16-byte aligned, ld_src and
  * ld_dst multiples of 4 floats (16-byte row strides) and at least cols,
- * rows and cols at most 2^31 - 1 (TMA's coordinates are 32-bit signed).
- * Anything else is refused with cudaErrorInvalidValue before any CUDA call
+ * rows and cols at most 2^31 - 1 (TMA's coordinates are 32-bit signed),
+ * at most 2^31 - 1 boxes (a 1-D grid; no GPU holds such a matrix). Anything else is refused with cudaErrorInvalidValue before any CUDA call
  * and nothing is written. rows == 0 or cols == 0: cudaSuccess, nothing done,
  * no CUDA call (the pointers are not looked at).
  *
