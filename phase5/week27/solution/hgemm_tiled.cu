@@ -72,8 +72,9 @@ __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint3
 } // namespace ptx
 
 /* ---------------------------------------------------------------- Mainloop */
-/* Shared memory must be 128-byte aligned (the kernel declares it so): the
- * swizzle and the stage bases below are relative to it. */
+/* The swizzle spreads each ldmatrix over all 32 banks when every stage
+ * starts on a 128-byte boundary: the kernel declares shared memory 128-byte
+ * aligned and a stage is a multiple of 128 bytes. */
 template <class S> struct Mainloop {
     using L = SmemLayout<S>;
     typedef float Acc[S::MI][S::NI][4];
@@ -85,7 +86,7 @@ template <class S> struct Mainloop {
     static_assert(S::THREADS % (S::BK / 8) == 0 && S::THREADS % (S::BN / 8) == 0 && A_ROWS % 8 == 0 &&
                       B_ROWS % 8 == 0,
                   "a thread's chunks must be whole multiples of 8 rows apart (same swizzle)");
-    static_assert(STAGE_BYTES % 128 == 0, "stages start on 128-byte boundaries");
+    static_assert(STAGE_BYTES % 128 == 0, "every stage starts on a 128-byte boundary");
 
     /* Where this thread's copies come from and go to, worked out once (what
      * CUTLASS's global tile iterators hold): the byte address of its first
