@@ -20,7 +20,9 @@
  *  - struct SmemLayout<S>: the swizzled offset of a 16-byte chunk;
  *  - struct Mainloop<S>: load(stage, k-tile), load_frags(...) and
  *    mma_all(...) for one k-step, run(...) with week 26's software
- *    pipeline, leaving the accumulators in registers;
+ *    pipeline, leaving the accumulators in registers; work out what
+ *    does not change from one k-tile to the next (each thread's copy
+ *    addresses, each lane's ldmatrix offsets) once, before the loop;
  *  - struct Epilogue<S, Op>: registers -> C through an output functor Op
  *    (identity here; bias and activation next week); a float2 store only
  *    where N is even and C is 8-byte aligned (C may start at any float);

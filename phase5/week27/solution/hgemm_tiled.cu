@@ -72,31 +72,60 @@ __device__ __forceinline__ void mma(float (&c)[4], const uint32_t (&a)[4], uint3
 } // namespace ptx
 
 /* ---------------------------------------------------------------- Mainloop */
+/* The swizzle spreads each ldmatrix over all 32 banks when every stage
+ * starts on a 128-byte boundary: the kernel declares shared memory 128-byte
+ * aligned and a stage is a multiple of 128 bytes. */
 template <class S> struct Mainloop {
     using L = SmemLayout<S>;
     typedef float Acc[S::MI][S::NI][4];
+    static constexpr uint32_t STAGE_BYTES = (S::SMEM_A + S::SMEM_B) * 2;
+    /* global -> shared: each thread copies A_COPIES 16-byte chunks of A's
+     * k-tile, A_ROWS rows apart, and B_COPIES of B's, B_ROWS k-rows apart */
+    static constexpr int A_COPIES = (S::BM * S::BK / 8) / S::THREADS, A_ROWS = S::THREADS / (S::BK / 8);
+    static constexpr int B_COPIES = (S::BK * S::BN / 8) / S::THREADS, B_ROWS = S::THREADS / (S::BN / 8);
+    static_assert(S::THREADS % (S::BK / 8) == 0 && S::THREADS % (S::BN / 8) == 0 && A_ROWS % 8 == 0 &&
+                      B_ROWS % 8 == 0,
+                  "a thread's chunks must be whole multiples of 8 rows apart (same swizzle)");
+    static_assert(STAGE_BYTES % 128 == 0, "every stage starts on a 128-byte boundary");
 
-    uint32_t smem;   /* shared address of stage 0 */
-    const __half *A, *B;
-    int lda, ldb, m0, n0;
+    /* Where this thread's copies come from and go to, worked out once (what
+     * CUTLASS's global tile iterators hold): the byte address of its first
+     * A and B chunk of k-tile 0, the row pitches in bytes, and its first
+     * chunks' swizzled offsets in a stage. Its other chunks are whole
+     * multiples of 8 rows further on, so they have the same swizzle: a
+     * constant apart in shared memory, a multiple of the pitch in global
+     * memory. Nothing of the copy is recomputed per k-tile but the k-tile's
+     * own offset. */
+    const char *ga, *gb;
+    uint32_t lda_b, ldb_b; /* bytes from one row of A (of B) to the next */
+    uint32_t sa, sb;       /* offsets of the first chunks in a stage */
+    uint32_t smem;         /* shared address of stage 0 */
 
-    __device__ uint32_t sa(int s) const { return smem + s * (S::SMEM_A + S::SMEM_B) * 2; }
-    __device__ uint32_t sb(int s) const { return sa(s) + S::SMEM_A * 2; }
-
-    /* global -> shared: k-tile kt into stage s, 16 bytes a cp.async */
-    __device__ __forceinline__ void load(int s, int kt) const
+    __device__ __forceinline__ Mainloop(uint32_t smem_, const __half *A, const __half *B, int lda, int ldb, int m0,
+                                        int n0)
     {
-        int k0 = kt * S::BK;
+        const int t = threadIdx.x;
+        const int ra = t / (S::BK / 8), ca = t % (S::BK / 8), kb = t / (S::BN / 8), cb = t % (S::BN / 8);
+        ga = (const char *)(A + (size_t)(m0 + ra) * lda + ca * 8);
+        gb = (const char *)(B + (size_t)kb * ldb + n0 + cb * 8);
+        lda_b = (uint32_t)lda * 2;
+        ldb_b = (uint32_t)ldb * 2;
+        sa = L::a(ra, ca) * 2;
+        sb = S::SMEM_A * 2 + L::b(kb, cb) * 2;
+        smem = smem_;
+    }
+
+    /* global -> shared: k-tile kt into the stage at shared address st */
+    __device__ __forceinline__ void load(uint32_t st, int kt) const
+    {
+        const uint32_t k0 = (uint32_t)kt * S::BK;
+        const char *a = ga + (size_t)k0 * 2, *b = gb + (size_t)k0 * ldb_b;
 #pragma unroll
-        for (int i = 0; i < (S::BM * S::BK / 8) / S::THREADS; i++) {
-            int id = threadIdx.x + i * S::THREADS, r = id / (S::BK / 8), c = id % (S::BK / 8);
-            ptx::cp_async16(sa(s) + L::a(r, c) * 2, A + (size_t)(m0 + r) * lda + k0 + c * 8);
-        }
+        for (int i = 0; i < A_COPIES; i++)
+            ptx::cp_async16(st + sa + i * A_ROWS * S::BK * 2, a + (size_t)(i * A_ROWS) * lda_b);
 #pragma unroll
-        for (int i = 0; i < (S::BK * S::BN / 8) / S::THREADS; i++) {
-            int id = threadIdx.x + i * S::THREADS, k = id / (S::BN / 8), c = id % (S::BN / 8);
-            ptx::cp_async16(sb(s) + L::b(k, c) * 2, B + (size_t)(k0 + k) * ldb + n0 + c * 8);
-        }
+        for (int i = 0; i < B_COPIES; i++)
+            ptx::cp_async16(st + sb + i * B_ROWS * S::BN * 2, b + (size_t)(i * B_ROWS) * ldb_b);
     }
 
     /* shared -> registers: the fragments of one 16-wide k-step of this
@@ -105,31 +134,32 @@ template <class S> struct Mainloop {
     struct Frags {
         uint32_t a[S::MI][4], b[S::NI / 2][4];
     };
-    /* Where this lane's ldmatrix rows start, worked out once: the swizzle
-     * term of a row depends on the lane only (the warp's slabs start at
-     * multiples of 8 rows), so per k-step only the chunk index changes. */
+    /* Where this lane's ldmatrix rows are in a stage, worked out once: lane l
+     * reads row l % 16 of a 16-row slab, chunk l / 16 of the k-step; the
+     * swizzle term of a row depends on the lane only (the warp's slabs start
+     * at multiples of 8 rows), so every k-step's offset is known up front.
+     * The mma tiles of one warp are then constants apart (immediates). */
     struct LaneAddr {
-        uint32_t a_row, b_row, a_sw, b_col[S::NI / 2];
+        uint32_t a[S::BK / 16];  /* A: row l % 16 of the warp's first slab, the swizzled chunk of k-step ks */
+        uint32_t b[S::NI / 2];   /* B: k-row l % 16, the swizzled chunk of n-slab nj (k-step 0) */
     };
     __device__ __forceinline__ LaneAddr lane_addr(int wm, int wn, int lane) const
     {
         LaneAddr l;
-        l.a_row = (wm * S::WM + lane % 16) * (S::BK * 2);
-        l.b_row = (lane % 16) * (S::BN * 2);
-        l.a_sw = S::BK == 64 ? lane & 7 : ((lane % 16) >> 1) & 3; /* SmemLayout::a's XOR for these rows */
+        const int ra = wm * S::WM + lane % 16, kb = lane % 16;
+#pragma unroll
+        for (int ks = 0; ks < S::BK / 16; ks++) l.a[ks] = L::a(ra, ks * 2 + lane / 16) * 2;
 #pragma unroll
         for (int nj = 0; nj < S::NI / 2; nj++)
-            l.b_col[nj] = (((wn * S::WN + nj * 16) / 8 + lane / 16) ^ (lane & 7)) << 4; /* SmemLayout::b's */
+            l.b[nj] = S::SMEM_A * 2 + L::b(kb, (wn * S::WN + nj * 16) / 8 + lane / 16) * 2;
         return l;
     }
-    __device__ __forceinline__ void load_frags(Frags &f, int s, int kk, const LaneAddr &l, int lane) const
+    __device__ __forceinline__ void load_frags(Frags &f, uint32_t st, int ks, const LaneAddr &l) const
     {
-        const uint32_t a = sa(s) + l.a_row + (((kk / 8 + lane / 16) ^ l.a_sw) << 4);
-        const uint32_t b = sb(s) + l.b_row + kk * (S::BN * 2);
 #pragma unroll
-        for (int mi = 0; mi < S::MI; mi++) ptx::ldsm_x4(f.a[mi], a + mi * 16 * (S::BK * 2));
+        for (int mi = 0; mi < S::MI; mi++) ptx::ldsm_x4(f.a[mi], st + l.a[ks] + mi * 16 * (S::BK * 2));
 #pragma unroll
-        for (int nj = 0; nj < S::NI / 2; nj++) ptx::ldsm_x4_t(f.b[nj], b + l.b_col[nj]);
+        for (int nj = 0; nj < S::NI / 2; nj++) ptx::ldsm_x4_t(f.b[nj], st + l.b[nj] + ks * 16 * (S::BN * 2));
     }
     /* registers -> tensor cores: every mma of one k-step */
     __device__ __forceinline__ void mma_all(const Frags &f, Acc &acc) const
@@ -145,7 +175,9 @@ template <class S> struct Mainloop {
      * software pipeline: the fragments of the next k-step (of this k-tile,
      * or the first of the next) are loaded before the mmas of this one, and
      * the barrier that makes the next k-tile visible sits before the last
-     * k-step's mmas, so the tensor cores have work queued across it. */
+     * k-step's mmas, so the tensor cores have work queued across it. The
+     * ring is walked with two shared addresses, the stage read (rd) and the
+     * stage refilled (wr, the one k-tile kt - 1 used): no kt % STAGES. */
     __device__ __forceinline__ void run(int Kp, int wm, int wn, int lane, Acc &acc) const
     {
 #pragma unroll
@@ -154,34 +186,38 @@ template <class S> struct Mainloop {
             for (int j = 0; j < S::NI; j++)
 #pragma unroll
                 for (int q = 0; q < 4; q++) acc[i][j][q] = 0.f;
-        int KT = Kp / S::BK;
+        const int KT = Kp / S::BK;
 #pragma unroll
         for (int s = 0; s < S::STAGES - 1; s++) {
-            if (s < KT) load(s, s);
+            if (s < KT) load(smem + s * STAGE_BYTES, s);
             ptx::commit();
         }
         Frags f[2];
         const LaneAddr la = lane_addr(wm, wn, lane);
+        const uint32_t last = smem + (S::STAGES - 1) * STAGE_BYTES;
+        uint32_t rd = smem, wr = last;
         ptx::wait<S::STAGES - 2>();
         __syncthreads();
-        load_frags(f[0], 0, 0, la, lane);
+        load_frags(f[0], rd, 0, la);
         for (int kt = 0; kt < KT; kt++) {
+            const uint32_t nx = rd == last ? smem : rd + STAGE_BYTES; /* the stage k-tile kt + 1 is in */
 #pragma unroll
             for (int ks = 0; ks < S::BK / 16; ks++) {
                 if (ks == 0) { /* refill the stage k-tile kt - 1 used */
-                    int nk = kt + S::STAGES - 1;
-                    if (nk < KT) load(nk % S::STAGES, nk);
+                    if (kt + S::STAGES - 1 < KT) load(wr, kt + S::STAGES - 1);
                     ptx::commit();
                 }
                 if (ks == S::BK / 16 - 1) {
                     ptx::wait<S::STAGES - 2>(); /* k-tile kt + 1 has landed */
                     __syncthreads();            /* ... for every thread; nobody reads k-tile kt any more */
-                    if (kt + 1 < KT) load_frags(f[(ks + 1) % 2], (kt + 1) % S::STAGES, 0, la, lane);
+                    if (kt + 1 < KT) load_frags(f[(ks + 1) % 2], nx, 0, la);
                 } else {
-                    load_frags(f[(ks + 1) % 2], kt % S::STAGES, (ks + 1) * 16, la, lane);
+                    load_frags(f[(ks + 1) % 2], rd, ks + 1, la);
                 }
                 mma_all(f[ks % 2], acc);
             }
+            wr = rd;
+            rd = nx;
         }
         ptx::wait<0>();
     }
@@ -245,7 +281,7 @@ template <class S, class Op> __global__ void __launch_bounds__(S::THREADS, 1) ge
     int bm, bn;
     tile_of<S::GROUP_M>(blockIdx.x, p.tiles_m, p.tiles_n, bm, bn);
     int warp = threadIdx.x / 32, lane = threadIdx.x % 32, wm = warp / S::WARPS_N, wn = warp % S::WARPS_N;
-    Mainloop<S> ml = { (uint32_t)__cvta_generic_to_shared(smem), p.A, p.B, p.lda, p.ldb, bm * S::BM, bn * S::BN };
+    Mainloop<S> ml((uint32_t)__cvta_generic_to_shared(smem), p.A, p.B, p.lda, p.ldb, bm * S::BM, bn * S::BN);
     typename Mainloop<S>::Acc acc;
     ml.run(p.Kp, wm, wn, lane, acc);
     Epilogue<S, Op> epi = { op };
@@ -258,7 +294,13 @@ template <class S, class Op> __global__ void __launch_bounds__(S::THREADS, 1) ge
  * at 4096^3, 0.973-0.983 of week 26's kernel in three passes, where week
  * 26's own 3 stages and groups of 8 gave 0.964-0.982 (the README has the
  * table). */
-using Shape = TileShape<128, 256, 64, 2, 4, 4, 16>;
+#ifndef HT_STAGES /* -DHT_STAGES=3 -DHT_GROUP_M=8 builds week 26's setting */
+#define HT_STAGES 4
+#endif
+#ifndef HT_GROUP_M
+#define HT_GROUP_M 16
+#endif
+using Shape = TileShape<128, 256, 64, 2, 4, HT_STAGES, HT_GROUP_M>;
 
 static __global__ void pad_copy(const __half *src, int rows, int cols, __half *dst, int rows_p, int cols_p)
 {
@@ -311,7 +353,9 @@ static cudaError_t launch_gemm(const __half *A, const __half *B, float *C, int M
 //|  *  - struct SmemLayout<S>: the swizzled offset of a 16-byte chunk;
 //|  *  - struct Mainloop<S>: load(stage, k-tile), load_frags(...) and
 //|  *    mma_all(...) for one k-step, run(...) with week 26's software
-//|  *    pipeline, leaving the accumulators in registers;
+//|  *    pipeline, leaving the accumulators in registers; work out what
+//|  *    does not change from one k-tile to the next (each thread's copy
+//|  *    addresses, each lane's ldmatrix offsets) once, before the loop;
 //|  *  - struct Epilogue<S, Op>: registers -> C through an output functor Op
 //|  *    (identity here; bias and activation next week); a float2 store only
 //|  *    where N is even and C is 8-byte aligned (C may start at any float);
