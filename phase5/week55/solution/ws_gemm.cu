@@ -355,7 +355,7 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
     //|  *   The staging is 2 x CHUNK_BYTES a consumer, after the ring (thread 0
     //|  *   also prefetches c_map). For chunk j = 0 .. 7 (columns 32j .. 32j + 31
     //|  *   of the tile, the warpgroup's 64 rows), into buffer j % 2: each
-    //|  *   thread st_shared_f2's its 16 pairs of the chunk at row r, byte
+    //|  *   thread st_shared_f2's its 8 pairs of the chunk at row r, byte
     //|  *   4 * column, with the 16-byte unit u of row r moved to u ^ (r % 8)
     //|  *   (the 128B swizzle c_map has); fence_proxy_async_smem; thread 0
     //|  *   bulk_wait_read<0> (chunk j - 1's store has read ITS buffer, which
