@@ -54,7 +54,7 @@ typedef struct {
 typedef struct {
     int M, N, K;
     int pad;     /* ldc = N + pad */
-    int off;     /* C starts `off` floats past a 256-byte boundary (odd: 4-byte aligned only) */
+    int off;     /* C starts `off` floats past a 256-byte boundary (odd: 4-byte aligned only; 2: 8-byte) */
     int special; /* 1: a NaN in A, +Inf and -Inf in B */
     int grid;    /* CTAs, where the GEMM takes a grid (0: one per SM) */
 } bf16_gemm_shape;
@@ -91,7 +91,10 @@ static inline void bf16_check_gemm(const bf16_gemm_api *api, wb_rng *rng, bf16_g
     uint16_t *dA = wb_dcopy(ha, na * 2), *dB = wb_dcopy(hb, nb * 2);
     wb_dout o;
     float *dC = wb_dout_alloc(&o, "C", nc * 4, (size_t)s.off * 4);
-    const char *aligned = s.off % 2 ? " (C 4-byte aligned)" : s.off ? " (C 8-byte aligned)" : "";
+    const char *aligned = s.off % 2 ? " (C 4-byte aligned)"
+                          : s.off % 4 ? " (C 8-byte aligned)"
+                          : s.off     ? " (C 16-byte aligned, not 256)"
+                                      : "";
     const char *special = s.special ? " with NaN, +Inf and -Inf inputs" : "";
     char what[200];
     cudaError_t e;

@@ -191,6 +191,13 @@ END_TEST
  * slice, or a stage read before it was full fails by far. */
 static const bf16_gemm_api API = { "ws_gemm_bf16", ws_gemm_bf16, "ws_gemm_bf16_grid", ws_gemm_bf16_grid };
 
+/* Two epilogues (ws_gemm.h): through shared memory and TMA stores where C is
+ * 16-byte aligned and ldc a multiple of 4, from registers elsewhere. A shape
+ * (M, N, K, pad, off, ...) takes the TMA one when K > 0, off % 4 == 0 and
+ * (N + pad) % 4 == 0, as tma_epilogue says; both are in the table, each
+ * with ragged tiles, and gemm_paths checks that it stays so. */
+static int tma_epilogue(bf16_gemm_shape s) { return s.K > 0 && s.off % 4 == 0 && (s.N + s.pad) % 4 == 0; }
+
 static const bf16_gemm_shape SHAPES[] = {
     { 1, 1, 8, 0, 0, 0, 0 },      { 0, 5, 8, 0, 0, 0, 0 },       { 5, 0, 8, 0, 0, 0, 0 },     { 5, 7, 0, 3, 1, 0, 0 },
     { 1, 1, 0, 0, 0, 0, 0 },      { 3, 5, 8, 1, 1, 0, 0 },       { 64, 64, 64, 0, 0, 0, 0 },  { 127, 129, 72, 0, 0, 0, 0 },
@@ -204,6 +211,15 @@ static const bf16_gemm_shape SHAPES[] = {
     { 513, 769, 8, 0, 0, 0, 2 },    { 640, 1280, 264, 0, 0, 0, 1 },
     /* NaN and +-Inf: a multiple of the tile, not, and on a CTA of many tiles */
     { 128, 256, 128, 0, 0, 1, 0 }, { 77, 300, 56, 3, 1, 1, 0 }, { 300, 600, 72, 0, 0, 1, 1 },
+    /* the TMA epilogue on what it clips: odd N with ldc padded to a multiple
+     * of 4, C 16 bytes past a 256-byte boundary, a tile's rows and columns
+     * past M and N (whole 32-column boxes and a consumer's 64 rows among
+     * them), N below one box */
+    { 127, 129, 72, 3, 0, 0, 0 }, { 129, 257, 136, 3, 4, 0, 3 }, { 3, 5, 8, 3, 4, 0, 0 }, { 1, 1, 8, 3, 0, 0, 0 },
+    { 77, 301, 56, 3, 4, 1, 0 },
+    /* N = 4096 with ldc a multiple of 4 (TMA), odd (registers), and C only
+     * 8-byte aligned (registers, float2 stores) */
+    { 64, 4096, 8, 4, 0, 0, 0 }, { 64, 4096, 8, 1, 0, 0, 0 }, { 64, 4096, 8, 0, 2, 0, 0 },
 };
 
 /* Every element of each shape against the CPU (bf16_check_gemm). */
@@ -215,7 +231,28 @@ START_TEST(gemm_shapes)
 }
 END_TEST
 
-/* Fresh random shapes and grids on top of the table. */
+/* The table holds both epilogues: K > 0 shapes of each, each with a tile
+ * off the edge of C (M or N not a multiple of 128 or 256) and one with C
+ * not at a 256-byte boundary. No GPU needed. */
+START_TEST(gemm_paths)
+{
+    int n[2] = { 0, 0 }, ragged[2] = { 0, 0 }, offset[2] = { 0, 0 };
+    for (size_t i = 0; i < WB_COUNT(SHAPES); i++) {
+        const bf16_gemm_shape s = SHAPES[i];
+        if (s.M == 0 || s.N == 0 || s.K == 0) continue;
+        const int p = tma_epilogue(s);
+        n[p]++, ragged[p] += s.M % WS_BM || s.N % WS_BN, offset[p] += s.off != 0;
+    }
+    for (int p = 0; p < 2; p++)
+        ck_assert_msg(n[p] >= 5 && ragged[p] >= 3 && offset[p] >= 1,
+                      "SHAPES: the %s epilogue is run on %d shapes, %d of them ragged, %d with C offset; want at "
+                      "least 5, 3 and 1",
+                      p ? "TMA-store" : "register", n[p], ragged[p], offset[p]);
+}
+END_TEST
+
+/* Fresh random shapes and grids on top of the table: half of them with C
+ * as the TMA epilogue wants it (16-byte aligned, ldc a multiple of 4). */
 START_TEST(gemm_random)
 {
     NEED_SM90A();
@@ -223,6 +260,7 @@ START_TEST(gemm_random)
     bf16_gemm_shape s = { (int)wb_rng_int(&rng, 1, 900), (int)wb_rng_int(&rng, 1, 900),
                           8 * (int)wb_rng_int(&rng, 1, 60), (int)wb_rng_int(&rng, 0, 3),
                           (int)wb_rng_int(&rng, 0, 3), 0, (int)wb_rng_int(&rng, 0, 5) };
+    if (_i % 2) s.pad = (4 - s.N % 4) % 4 + 4 * (int)wb_rng_int(&rng, 0, 1), s.off = 4 * (int)wb_rng_int(&rng, 0, 1);
     bf16_check_gemm(&API, &rng, s);
 }
 END_TEST
@@ -232,10 +270,13 @@ END_TEST
 enum { SEED_A = 551, SEED_B = 552 };
 
 /* 512 tiles (3.88 waves on 132 SMs) and 17 x 12 = 204 tiles with a K that
- * leaves a partial last k-tile; the third on 5 CTAs (41 or 40 tiles each). */
+ * leaves a partial last k-tile; the third on 5 CTAs (41 or 40 tiles each).
+ * ldc = N: N = 3001 takes the register epilogue, 4096 and 3004 the TMA one
+ * (3004: the last row- and column-tiles ragged). */
 static const bf16_gemm_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0, 0 },
                                          { 2049, 3001, 4104, 0, 0, 0, 0 },
-                                         { 2049, 3001, 4104, 0, 0, 0, 5 } };
+                                         { 2049, 3001, 4104, 0, 0, 0, 5 },
+                                         { 2049, 3004, 4104, 0, 0, 0, 0 } };
 
 START_TEST(gemm_large)
 {
@@ -321,6 +362,7 @@ static const wb_test TESTS[] = {
     { "w55.schedule", WB_T(sched_random), WB_CPU, 4 },
     { "w55.schedule", WB_T(sched_refused), WB_CPU, 0 },
     { "w55.gemm", WB_T(gemm_contract), WB_CPU, 0 },
+    { "w55.gemm", WB_T(gemm_paths), WB_CPU, 0 },
     { "w55.gemm", WB_T(gemm_shapes), WB_GPU, WB_COUNT(SHAPES) },
     { "w55.gemm", WB_T(gemm_random), WB_GPU, 8 },
     { "w55.gemm", WB_T(gemm_large), WB_GPU, WB_COUNT(LARGE) },

@@ -16,7 +16,12 @@
 //     a 64 x 256 FP32 accumulator (128 registers a thread, setmaxnreg.inc
 //     to 232), four wgmma m64n256k16 per stage, wait_group 1, the previous
 //     stage handed back; after a tile's last k-tile, wait_group 0, the last
-//     stage handed back, and the epilogue from registers to C.
+//     stage handed back, and the epilogue: where C allows a TMA store (base
+//     16-byte aligned, ldc a multiple of 4), through shared memory: eight
+//     chunks of 64 x 32 FP32 written 128B-swizzled into two 8 KiB staging
+//     buffers a warpgroup, each drained by one TMA store; elsewhere from
+//     registers straight to C, guarded at the edges (the host picks the
+//     kernel: ws_gemm_kernel<true> or <false>).
 // The ring's position is a k-iteration counter that runs on across tiles in
 // both roles, never reset: k-iteration `it` uses stage it % 4 and waits for
 // the phase of parity (it / 4) & 1 (ws_stage, ws_phase). ws_schedule is the
@@ -122,7 +127,20 @@ constexpr int CONSUMERS = 2;                      // warpgroups that issue wgmma
 constexpr int THREADS = 128 * (1 + CONSUMERS);
 constexpr unsigned A_BYTES = BM * BK * 2, B_BYTES = BN * BK * 2, STAGE_BYTES = A_BYTES + B_BYTES;
 constexpr unsigned SMEM_ALIGN = 1024;  // the 128B swizzle repeats every 1024 bytes
-constexpr size_t SMEM_BYTES = STAGES * STAGE_BYTES + SMEM_ALIGN;
+// The TMA-store epilogue's staging: a chunk is one store box, 64 rows (a
+// consumer's) x 32 FP32 columns = 128-byte rows, the 128B swizzle's span;
+// two buffers a consumer warpgroup, so that one chunk is written while the
+// store of the one before reads its buffer. 192 + 32 KiB: the 4-stage ring
+// and the staging fit together; a whole 128 x 256 FP32 tile (128 KiB) would not.
+constexpr int CHUNK_COLS = 32, CHUNKS = BN / CHUNK_COLS;
+constexpr unsigned CHUNK_BYTES = 64 * CHUNK_COLS * 4, STAGING_BYTES = CONSUMERS * 2 * CHUNK_BYTES;
+template <bool TSTORE> constexpr size_t smem_bytes()
+{
+    return STAGES * STAGE_BYTES + (TSTORE ? STAGING_BYTES : 0) + SMEM_ALIGN;
+}
+static_assert(smem_bytes<true>() + 64 <= 227 * 1024, "ring + staging + the 8 mbarriers: 227 KiB a CTA at most");
+static_assert(CHUNK_COLS * 4 == 128 && CHUNK_BYTES % 1024 == 0, "a chunk row is the 128B swizzle's span, "
+                                                                  "every buffer 1024-byte aligned");
 [[maybe_unused]] constexpr int PRODUCER_REGS = 40, CONSUMER_REGS = 232;  // 128 x 40 + 256 x 232 <= 65536
 static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_host.cuh)");
 
@@ -134,6 +152,23 @@ static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_hos
 // (regs_dealloc<N>, regs_alloc<N>); wgmma's ordering (wgmma_fence,
 // wgmma_commit, wgmma_wait<N>, pin_accumulators); and wgmma_m64n256k16_bf16,
 // whose comment gives the accumulators' register layout the epilogue needs.
+// For the TMA-store epilogue, in tma_ptx.h: fence_proxy_async_smem,
+// tma_store_2d, bulk_commit, bulk_wait_read<N>, bulk_wait<N>. And two more,
+// only this week's:
+
+// A named barrier: the n threads (a multiple of 32) that call it with the
+// same id (1-15; 0 is __syncthreads') wait for each other. One warpgroup's
+// barrier, without stopping the other warpgroups.
+[[maybe_unused]] static __device__ __forceinline__ void named_bar_sync(int id, int n)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+
+// Two floats to shared memory at `addr` (8-byte aligned): one st.shared.v2.
+[[maybe_unused]] static __device__ __forceinline__ void st_shared_f2(uint32_t addr, float a, float b)
+{
+    asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(addr), "f"(a), "f"(b) : "memory");
+}
 
 // ---------------------------------------------------------------- the kernel
 
@@ -141,8 +176,13 @@ static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_hos
 // shared address 0 (week 54's wgmma_desc_bf16_sw128(0, 0, ...) on the host);
 // adding (address >> 4) moves it to a tile, and + 2 (32 bytes) to the next
 // k16 slice. The grid is persistent: CTA b computes tiles b, b + gridDim.x, ...
+// TSTORE: the epilogue goes through shared memory and TMA stores (c_map, a
+// map over C in boxes of 32 x 64 FP32 with the 128B swizzle); otherwise it
+// stores from registers to C (c_map unused; pairs: float2 stores allowed).
+template <bool TSTORE>
 __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_constant__ CUtensorMap a_map,
-                                                             const __grid_constant__ CUtensorMap b_map, float *C,
+                                                             const __grid_constant__ CUtensorMap b_map,
+                                                             const __grid_constant__ CUtensorMap c_map, float *C,
                                                              size_t ldc, int M, int N, int K, uint64_t desc0,
                                                              int tiles_m, int tiles_n, int pairs)
 {
@@ -155,14 +195,18 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
     __shared__ __align__(8) uint64_t full[STAGES], empty[STAGES];
     extern __shared__ unsigned char dyn[];
     // The 128B swizzle needs every tile 1024-byte aligned: round the dynamic
-    // area up. Stage s: A at base + s * STAGE_BYTES, B A_BYTES after it.
+    // area up. Stage s: A at base + s * STAGE_BYTES, B A_BYTES after it; the
+    // staging (TSTORE) after the ring: consumer c's buffers at
+    // staging + (2c + b) * CHUNK_BYTES, b = 0, 1.
     const uint32_t base = (smem_u32(dyn) + SMEM_ALIGN - 1) & ~(SMEM_ALIGN - 1);
+    const uint32_t staging = base + STAGES * STAGE_BYTES;
     const int wg = threadIdx.x / 128, t = threadIdx.x % 128;
     const int ktiles = (K + BK - 1) / BK, tiles = tiles_m * tiles_n;
 
     if (threadIdx.x == 0) {
         prefetch_map(&a_map);
         prefetch_map(&b_map);
+        if (TSTORE) prefetch_map(&c_map);
         for (int s = 0; s < STAGES; s++) {
             mbar_init(smem_u32(&full[s]), 1);                  // the producer's arrive_expect_tx
             mbar_init(smem_u32(&empty[s]), CONSUMERS * 128);  // every consumer thread
@@ -229,27 +273,67 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
         // producer refills it with the next tile's k-tiles while we store.
         if (ktiles > 0) mbar_arrive(smem_u32(&empty[ws_stage(it - 1, STAGES)]));
 
-        // ---------------- epilogue: registers to C, guarded at the edges
-        const int row0 = tm * BM + c * 64 + w * 16 + l / 4, col0 = tn * BN + 2 * (l % 4);
+        if constexpr (TSTORE) {
+            // ---------------- epilogue through shared memory: chunk j (columns
+            // 32j .. 32j + 31 of the tile, this warpgroup's 64 rows) into buffer
+            // j % 2, then one thread stores it with TMA, which clips what lies
+            // past M or N (no guards here). Thread (w, l) holds rows 16w + l/4
+            // and + 8, columns 8q + 2(l % 4) and + 1 of the chunk (q = 0..3:
+            // accumulators 4(4j + q) ..). The 128B swizzle, as c_map says: the
+            // 16-byte unit u of row r sits at unit u ^ (r % 8) of its 128-byte row.
+            const uint32_t mine = staging + c * 2 * CHUNK_BYTES;
+            const int y = tm * BM + c * 64;
 #pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int r = row0 + 8 * h;
-            if (r >= M) continue;
-            float *crow = C + (size_t)r * ldc;
+            for (int j = 0; j < CHUNKS; j++) {
+                const uint32_t buf = mine + (j & 1) * CHUNK_BYTES;
 #pragma unroll
-            for (int j = 0; j < 32; j++) {
-                const int col = col0 + 8 * j;
-                const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
-                if (pairs && col + 1 < N) {
-                    *reinterpret_cast<float2 *>(crow + col) = make_float2(v0, v1);
-                } else {
-                    if (col < N) crow[col] = v0;
-                    if (col + 1 < N) crow[col + 1] = v1;
+                for (int h = 0; h < 2; h++) {
+                    const int r = w * 16 + l / 4 + 8 * h;
+#pragma unroll
+                    for (int q = 0; q < 4; q++) {
+                        const int unit = (2 * q + (l % 4) / 2) ^ (r % 8), a = 4 * (4 * j + q) + 2 * h;
+                        st_shared_f2(buf + r * 128 + unit * 16 + 8 * (l % 2), d[a], d[a + 1]);
+                    }
+                }
+                // our writes before the TMA unit's reads (another proxy)
+                fence_proxy_async_smem();
+                // The store of chunk j - 1 has read its buffer before anyone
+                // passes this barrier, so chunk j + 1 may overwrite it next;
+                // chunk j - 2's (this buffer's) was waited for one chunk ago.
+                if (t == 0) bulk_wait_read<0>();
+                named_bar_sync(1 + c, 128);  // this warpgroup's chunk j is all written
+                const int x = tn * BN + CHUNK_COLS * j;
+                if (t == 0 && x < N && y < M) {  // a box wholly past C's edge is not issued
+                    tma_store_2d(&c_map, buf, x, y);
+                    bulk_commit();
+                }
+            }
+        } else {
+            // ---------------- epilogue: registers to C, guarded at the edges (C not TMA-storable)
+            const int row0 = tm * BM + c * 64 + w * 16 + l / 4, col0 = tn * BN + 2 * (l % 4);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int r = row0 + 8 * h;
+                if (r >= M) continue;
+                float *crow = C + (size_t)r * ldc;
+#pragma unroll
+                for (int j = 0; j < 32; j++) {
+                    const int col = col0 + 8 * j;
+                    const float v0 = d[4 * j + 2 * h], v1 = d[4 * j + 2 * h + 1];
+                    if (pairs && col + 1 < N) {
+                        *reinterpret_cast<float2 *>(crow + col) = make_float2(v0, v1);
+                    } else {
+                        if (col < N) crow[col] = v0;
+                        if (col + 1 < N) crow[col + 1] = v1;
+                    }
                 }
             }
         }
         __syncwarp();  // the warp together again before the next tile's .aligned wgmma instructions
     }
+    // The staging must outlive the last stores' reads of it: no CTA exits
+    // with a TMA store still in flight.
+    if (TSTORE && t == 0) bulk_wait<0>();
     //@starter
     //| /* TODO (README, task 2). Week 54's kernel, persistent:
     //|  * - barriers and the 1024-byte aligned ring as in week 54; one
@@ -265,19 +349,51 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
     //|  *   full[stage] (parity ws_phase(it, STAGES)), fence, four wgmmas,
     //|  *   commit, wait<1>, release k-iteration it - 1's stage (not at a tile's
     //|  *   first k-tile); after the tile's last: wait<0>, release its stage
-    //|  *   BEFORE the epilogue (the producer is already loading the next tile),
-    //|  *   then store as week 54 does. */
-    //| (void)a_map, (void)b_map, (void)C, (void)ldc, (void)M, (void)N, (void)K, (void)desc0;
+    //|  *   BEFORE the epilogue (the producer is already loading the next tile).
+    //|  * - the epilogue, two of them (the host launches the one C allows):
+    //|  *   TSTORE (C 16-byte aligned, ldc % 4 == 0): through shared memory.
+    //|  *   The staging is 2 x CHUNK_BYTES a consumer, after the ring (thread 0
+    //|  *   also prefetches c_map). For chunk j = 0 .. 7 (columns 32j .. 32j + 31
+    //|  *   of the tile, the warpgroup's 64 rows), into buffer j % 2: each
+    //|  *   thread st_shared_f2's its 8 pairs of the chunk at row r, byte
+    //|  *   4 * column, with the 16-byte unit u of row r moved to u ^ (r % 8)
+    //|  *   (the 128B swizzle c_map has); fence_proxy_async_smem; thread 0
+    //|  *   bulk_wait_read<0> (chunk j - 1's store has read ITS buffer, which
+    //|  *   chunk j + 1 overwrites next); named_bar_sync(1 + c, 128); thread 0
+    //|  *   tma_store_2d(&c_map, buf, column, row) and bulk_commit (TMA clips at
+    //|  *   M and N: no guards; skip a box wholly past the edge). Before the
+    //|  *   kernel ends, thread 0 bulk_wait<0>. Otherwise (!TSTORE): from
+    //|  *   registers, as week 54 does, guarded, float2 where `pairs`. */
+    //| (void)a_map, (void)b_map, (void)c_map, (void)C, (void)ldc, (void)M, (void)N, (void)K, (void)desc0;
     //| (void)tiles_m, (void)tiles_n, (void)pairs;
     //@end
 #endif
 }
 
 // ---------------------------------------------------------------- the host (given)
-// encode_bf16_map (the two tensor maps) and zero_c (C = 0 when K == 0) are
-// in phase5/common/hopper_host.cuh, included above.
+// encode_bf16_map (A's and B's tensor maps) and zero_c (C = 0 when K == 0)
+// are in phase5/common/hopper_host.cuh, included above; C's map, and the
+// choice between the two epilogues, are here.
 
-// Once per device: raise the kernel's shared-memory limit, and count the
+// A tensor map over C for the TMA-store epilogue: M rows of N floats, ldc
+// floats apart, in boxes of 32 columns x 64 rows with the 128B swizzle (the
+// staging's layout); past M and N a store writes nothing. TMA's rules: the
+// base 16-byte aligned, the row stride ldc * 4 a multiple of 16 (and below
+// 2^40). false where C breaks them: the kernel then stores from registers.
+bool encode_c_map(CUtensorMap *map, float *C, int M, int N, size_t ldc)
+{
+    if ((uintptr_t)C % 16 != 0 || ldc % 4 != 0 || ldc >= ((size_t)1 << 38)) return false;
+    cudaError_t e = cudaSuccess;
+    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled_fn(&e);
+    if (!encode) return false;
+    const cuuint64_t dims[2] = { (cuuint64_t)N, (cuuint64_t)M }, strides[1] = { (cuuint64_t)ldc * 4 };
+    const cuuint32_t box[2] = { CHUNK_COLS, 64 }, unit[2] = { 1, 1 };
+    return encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, C, dims, strides, box, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                  CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                  CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+// Once per device: raise both kernels' shared-memory limits, and count the
 // SMs (the persistent grid's size).
 cudaError_t prepare_device(int *sms)
 {
@@ -286,8 +402,10 @@ cudaError_t prepare_device(int *sms)
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return e;
     if (dev != done_for) {
-        if ((e = cudaFuncSetAttribute(ws_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SMEM_BYTES)) !=
-                cudaSuccess ||
+        if ((e = cudaFuncSetAttribute(ws_gemm_kernel<true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)smem_bytes<true>())) != cudaSuccess ||
+            (e = cudaFuncSetAttribute(ws_gemm_kernel<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      (int)smem_bytes<false>())) != cudaSuccess ||
             (e = cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
             return e;
         done_for = dev;
@@ -316,11 +434,18 @@ extern "C" cudaError_t ws_gemm_bf16_grid(const uint16_t *A, const uint16_t *B, f
     if ((e = encode_bf16_map(&a_map, A, M, K, BM)) != cudaSuccess) return e;
     if ((e = encode_bf16_map(&b_map, B, N, K, BN)) != cudaSuccess) return e;
     if ((e = prepare_device(&sms)) != cudaSuccess) return e;
-    const int tiles = tiles_m * tiles_n, want = grid ? grid : sms;
-    // float2 stores need C and every row 8-byte aligned
-    const int pairs = (uintptr_t)C % 8 == 0 && ldc % 2 == 0;
-    ws_gemm_kernel<<<want < tiles ? want : tiles, THREADS, SMEM_BYTES>>>(a_map, b_map, C, ldc, M, N, K, desc0,
-                                                                         tiles_m, tiles_n, pairs);
+    const int tiles = tiles_m * tiles_n, want = grid ? grid : sms, blocks = want < tiles ? want : tiles;
+    // The epilogue: TMA stores where C allows them, registers elsewhere
+    // (float2 stores where C and every row are 8-byte aligned).
+    CUtensorMap c_map = {};
+    if (encode_c_map(&c_map, C, M, N, ldc)) {
+        ws_gemm_kernel<true><<<blocks, THREADS, smem_bytes<true>()>>>(a_map, b_map, c_map, C, ldc, M, N, K, desc0,
+                                                                      tiles_m, tiles_n, 1);
+    } else {
+        const int pairs = (uintptr_t)C % 8 == 0 && ldc % 2 == 0;
+        ws_gemm_kernel<false><<<blocks, THREADS, smem_bytes<false>()>>>(a_map, b_map, c_map, C, ldc, M, N, K,
+                                                                        desc0, tiles_m, tiles_n, pairs);
+    }
     return cudaGetLastError();
 }
 
