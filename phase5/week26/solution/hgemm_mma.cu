@@ -37,7 +37,10 @@
 #define SMEM_A (BM * BK) /* halves per stage */
 #define SMEM_B (BK * BN)
 #define SMEM_BYTES (STAGES * (SMEM_A + SMEM_B) * 2)
-#define GROUP_M 8
+#ifndef HG_GROUP_M
+#define HG_GROUP_M 8
+#endif
+#define GROUP_M HG_GROUP_M
 
 //@solution
 /* A tile rows are BK halves: with BK = 64 a row is 128 bytes (8 chunks of 16
