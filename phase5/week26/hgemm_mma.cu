@@ -37,7 +37,10 @@
 #define SMEM_A (BM * BK) /* halves per stage */
 #define SMEM_B (BK * BN)
 #define SMEM_BYTES (STAGES * (SMEM_A + SMEM_B) * 2)
-#define GROUP_M 8
+#ifndef HG_GROUP_M
+#define HG_GROUP_M 8
+#endif
+#define GROUP_M HG_GROUP_M
 
 /* TODO: the kernel. Suggested shape: 256 threads (8 warps as 2 x 4) per
  * 128 x 256 tile of C, each warp 64 x 64 = 4 x 8 tiles of m16n8k16.

@@ -192,11 +192,14 @@ END_TEST
 static const bf16_gemm_api API = { "ws_gemm_bf16", ws_gemm_bf16, "ws_gemm_bf16_grid", ws_gemm_bf16_grid };
 
 /* Two epilogues (ws_gemm.h): through shared memory and TMA stores where C is
- * 16-byte aligned and ldc a multiple of 4, from registers elsewhere. A shape
- * (M, N, K, pad, off, ...) takes the TMA one when K > 0, off % 4 == 0 and
- * (N + pad) % 4 == 0, as tma_epilogue says; both are in the table, each
- * with ragged tiles, and gemm_paths checks that it stays so. */
-static int tma_epilogue(bf16_gemm_shape s) { return s.K > 0 && s.off % 4 == 0 && (s.N + s.pad) % 4 == 0; }
+ * 16-byte aligned and N and ldc are multiples of 4, from registers elsewhere.
+ * A shape (M, N, K, pad, off, ...) takes the TMA one when K > 0, off % 4 ==
+ * 0, N % 4 == 0 and pad % 4 == 0, as tma_epilogue says; both are in the
+ * table, each with ragged tiles, and gemm_paths checks that it stays so. */
+static int tma_epilogue(bf16_gemm_shape s)
+{
+    return s.K > 0 && s.off % 4 == 0 && s.N % 4 == 0 && s.pad % 4 == 0;
+}
 
 static const bf16_gemm_shape SHAPES[] = {
     { 1, 1, 8, 0, 0, 0, 0 },      { 0, 5, 8, 0, 0, 0, 0 },       { 5, 0, 8, 0, 0, 0, 0 },     { 5, 7, 0, 3, 1, 0, 0 },
@@ -211,12 +214,16 @@ static const bf16_gemm_shape SHAPES[] = {
     { 513, 769, 8, 0, 0, 0, 2 },    { 640, 1280, 264, 0, 0, 0, 1 },
     /* NaN and +-Inf: a multiple of the tile, not, and on a CTA of many tiles */
     { 128, 256, 128, 0, 0, 1, 0 }, { 77, 300, 56, 3, 1, 1, 0 }, { 300, 600, 72, 0, 0, 1, 1 },
-    /* the TMA epilogue on what it clips: odd N with ldc padded to a multiple
-     * of 4, C 16 bytes past a 256-byte boundary, a tile's rows and columns
-     * past M and N (whole 32-column boxes and a consumer's 64 rows among
-     * them), N below one box */
+    /* odd N with ldc padded to a multiple of 4: the register epilogue (a TMA
+     * store would write the row's last 16-byte unit whole, into the padding) */
     { 127, 129, 72, 3, 0, 0, 0 }, { 129, 257, 136, 3, 4, 0, 3 }, { 3, 5, 8, 3, 4, 0, 0 }, { 1, 1, 8, 3, 0, 0, 0 },
     { 77, 301, 56, 3, 4, 1, 0 },
+    /* the TMA epilogue on what it clips: N a multiple of 4 but not of the
+     * 32-column box, padded ldc, C 16 bytes past a 256-byte boundary, a
+     * tile's rows and columns past M and N (whole 32-column boxes and a
+     * consumer's 64 rows among them), N below one box */
+    { 127, 132, 72, 4, 0, 0, 0 }, { 129, 260, 136, 0, 4, 0, 3 }, { 3, 4, 8, 4, 4, 0, 0 }, { 1, 4, 8, 0, 0, 0, 0 },
+    { 77, 300, 56, 4, 4, 1, 0 }, { 200, 36, 64, 8, 0, 0, 1 },
     /* N = 4096 with ldc a multiple of 4 (TMA), odd (registers), and C only
      * 8-byte aligned (registers, float2 stores) */
     { 64, 4096, 8, 4, 0, 0, 0 }, { 64, 4096, 8, 1, 0, 0, 0 }, { 64, 4096, 8, 0, 2, 0, 0 },
@@ -252,7 +259,7 @@ START_TEST(gemm_paths)
 END_TEST
 
 /* Fresh random shapes and grids on top of the table: half of them with C
- * as the TMA epilogue wants it (16-byte aligned, ldc a multiple of 4). */
+ * as the TMA epilogue wants it (16-byte aligned, N and ldc multiples of 4). */
 START_TEST(gemm_random)
 {
     NEED_SM90A();
@@ -260,7 +267,7 @@ START_TEST(gemm_random)
     bf16_gemm_shape s = { (int)wb_rng_int(&rng, 1, 900), (int)wb_rng_int(&rng, 1, 900),
                           8 * (int)wb_rng_int(&rng, 1, 60), (int)wb_rng_int(&rng, 0, 3),
                           (int)wb_rng_int(&rng, 0, 3), 0, (int)wb_rng_int(&rng, 0, 5) };
-    if (_i % 2) s.pad = (4 - s.N % 4) % 4 + 4 * (int)wb_rng_int(&rng, 0, 1), s.off = 4 * (int)wb_rng_int(&rng, 0, 1);
+    if (_i % 2) s.N = (s.N + 3) / 4 * 4, s.pad = 4 * (int)wb_rng_int(&rng, 0, 1), s.off = 4 * (int)wb_rng_int(&rng, 0, 1);
     bf16_check_gemm(&API, &rng, s);
 }
 END_TEST

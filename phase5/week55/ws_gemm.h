@@ -66,8 +66,10 @@ enum { WS_BM = 128, WS_BN = 256, WS_BK = 64, WS_STAGES = 4, WS_GROUP_M = 16 };
  * The grid is persistent: min(number of SMs, tiles) CTAs of 384 threads, one
  * per SM, each walking its tiles as ws_schedule says. The epilogue goes
  * through shared memory and TMA stores where C allows a tensor map (C
- * 16-byte aligned and ldc a multiple of 4: TMA's row stride is a multiple
- * of 16 bytes), and from registers straight to C everywhere else; the
+ * 16-byte aligned, ldc a multiple of 4: TMA's row stride is a multiple
+ * of 16 bytes; and N a multiple of 4: a TMA store writes whole 16-byte
+ * units, so a row's last partial unit would land in its padding), and from
+ * registers straight to C everywhere else; the
  * contract is the same for both. */
 cudaError_t ws_gemm_bf16(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K, size_t ldc);
 

@@ -17,7 +17,7 @@
 //     to 232), four wgmma m64n256k16 per stage, wait_group 1, the previous
 //     stage handed back; after a tile's last k-tile, wait_group 0, the last
 //     stage handed back, and the epilogue: where C allows a TMA store (base
-//     16-byte aligned, ldc a multiple of 4), through shared memory: eight
+//     16-byte aligned, N and ldc multiples of 4), through shared memory: eight
 //     chunks of 64 x 32 FP32 written 128B-swizzled into two 8 KiB staging
 //     buffers a warpgroup, each drained by one TMA store; elsewhere from
 //     registers straight to C, guarded at the edges (the host picks the
@@ -351,7 +351,7 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
     //|  *   first k-tile); after the tile's last: wait<0>, release its stage
     //|  *   BEFORE the epilogue (the producer is already loading the next tile).
     //|  * - the epilogue, two of them (the host launches the one C allows):
-    //|  *   TSTORE (C 16-byte aligned, ldc % 4 == 0): through shared memory.
+    //|  *   TSTORE (C 16-byte aligned, N % 4 == 0, ldc % 4 == 0): through shared memory.
     //|  *   The staging is 2 x CHUNK_BYTES a consumer, after the ring (thread 0
     //|  *   also prefetches c_map). For chunk j = 0 .. 7 (columns 32j .. 32j + 31
     //|  *   of the tile, the warpgroup's 64 rows), into buffer j % 2: each
@@ -379,10 +379,13 @@ __global__ void __launch_bounds__(THREADS, 1) ws_gemm_kernel(const __grid_consta
 // floats apart, in boxes of 32 columns x 64 rows with the 128B swizzle (the
 // staging's layout); past M and N a store writes nothing. TMA's rules: the
 // base 16-byte aligned, the row stride ldc * 4 a multiple of 16 (and below
-// 2^40). false where C breaks them: the kernel then stores from registers.
+// 2^40). And N a multiple of 4: a store writes whole 16-byte units of a
+// row, so with N = 129 and ldc = 132 it would write columns 129-131, the
+// row padding (seen on the H100). false where C breaks them: the kernel then
+// stores from registers.
 bool encode_c_map(CUtensorMap *map, float *C, int M, int N, size_t ldc)
 {
-    if ((uintptr_t)C % 16 != 0 || ldc % 4 != 0 || ldc >= ((size_t)1 << 38)) return false;
+    if ((uintptr_t)C % 16 != 0 || N % 4 != 0 || ldc % 4 != 0 || ldc >= ((size_t)1 << 38)) return false;
     cudaError_t e = cudaSuccess;
     PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled_fn(&e);
     if (!encode) return false;
