@@ -160,15 +160,16 @@ static __global__ void __launch_bounds__(THREADS, 1)
     const int a_sw = ((lane % 16) >> 1) & 3;
 #endif
     const uint32_t a_lane = (wm * 64 + lane % 16) * (BK * 2), b_lane = (lane % 16) * (BN * 2);
-    uint32_t b_col[4];
+    uint32_t a_ks[BK / 16], b_nj[4]; /* offsets in a stage: A at k-step ks, B's n-slab nj at k-step 0 */
 #pragma unroll
-    for (int nj = 0; nj < 4; nj++) b_col[nj] = (wn * 8 + ((nj * 2 + lane / 16) ^ (lane & 7))) << 4;
+    for (int ks = 0; ks < BK / 16; ks++) a_ks[ks] = a_lane + (((ks * 2 + lane / 16) ^ a_sw) << 4);
+#pragma unroll
+    for (int nj = 0; nj < 4; nj++) b_nj[nj] = SMEM_A * 2 + b_lane + ((wn * 8 + ((nj * 2 + lane / 16) ^ (lane & 7))) << 4);
     auto load_frags = [&](int buf, uint32_t s, int kk) { /* s: the stage's shared address */
-        uint32_t a = s + a_lane + (((kk / 8 + lane / 16) ^ a_sw) << 4), b = s + SMEM_A * 2 + b_lane + kk * (BN * 2);
 #pragma unroll
-        for (int mi = 0; mi < 4; mi++) ldmatrix_x4(af[buf][mi], a + mi * 16 * (BK * 2));
+        for (int mi = 0; mi < 4; mi++) ldmatrix_x4(af[buf][mi], s + a_ks[kk / 16] + mi * 16 * (BK * 2));
 #pragma unroll
-        for (int nj = 0; nj < 4; nj++) ldmatrix_x4_trans(bf[buf][nj], b + b_col[nj]);
+        for (int nj = 0; nj < 4; nj++) ldmatrix_x4_trans(bf[buf][nj], s + b_nj[nj] + kk * (BN * 2));
     };
     auto mma_all = [&](int buf) {
 #pragma unroll
