@@ -11,6 +11,7 @@
 #include "wb_test.h"
 #include "tma_box.h"
 #include "tma_copy.h"
+#include "tma_copy_check.h" /* phase5/common: the copy checks week 56 shares */
 
 /* ---------------------------------------------------------------- w53.box (CPU) */
 
@@ -202,13 +203,15 @@ END_TEST
 
 #define NEED_SM90A() wb_need_sm90a("tma_copy (cp.async.bulk.tensor, mbarriers)")
 
-static size_t round4(size_t x) { return (x + 3) / 4 * 4; }
+/* The copy under test, for tma_copy_check.h (phase5/common). */
+static cudaError_t copy_call(const void *ctx, const float *src, size_t ld_src, float *dst, size_t ld_dst, size_t rows,
+                             size_t cols)
+{
+    (void)ctx;
+    return tma_copy_f32(src, ld_src, dst, ld_dst, rows, cols);
+}
 
-typedef struct {
-    size_t rows, cols, pad_src, pad_dst; /* ld = round4(cols) + pad (multiples of 4) */
-} copy_shape;
-
-static const copy_shape SHAPES[] = {
+static const tma_copy_shape SHAPES[] = {
     { 1, 1, 0, 0 },       { 1, 4, 0, 0 },       { 3, 5, 0, 4 },      { 2, 7, 8, 0 },     { 31, 33, 0, 0 },
     { 128, 32, 0, 0 },    { 129, 33, 4, 12 },   { 127, 31, 0, 0 },   { 256, 64, 0, 0 },  { 257, 1000, 0, 4 },
     { 1000, 257, 4, 0 },  { 2, 1025, 0, 0 },    { 1025, 3, 4, 4 },   { 513, 4099, 0, 0 }, { 4097, 2049, 4, 8 },
@@ -219,52 +222,22 @@ static const copy_shape SHAPES[] = {
     { 2097153, 4, 0, 0 }, /* 65537 boxes down: past gridDim.y's 65535 (a 1-D grid holds it); 32 MiB */
 };
 
-/* Bits a copy must carry as they are: NaN payloads of both signs, Inf, -0,
- * denormals, the largest and smallest normals (never 0xFFFFFFFF, the poison). */
-static const uint32_t SPECIAL[] = { 0x7FC00000u, 0x7FC00001u, 0xFFC12345u, 0x7F800001u, 0xFF800123u, 0x7F800000u,
-                                    0xFF800000u, 0x80000000u, 0x00000000u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu,
-                                    0x00800000u };
-
-/* Copy a rows x cols matrix between padded layouts; every element of dst,
- * padding included, must be the source's bits or still the poison. */
-static void check_copy(wb_rng *rng, copy_shape s, int specials)
-{
-    size_t ls = round4(s.cols) + s.pad_src, ld = round4(s.cols) + s.pad_dst;
-    size_t ns = s.rows * ls, nd = s.rows * ld;
-    uint32_t *hs = wb_hmalloc(ns * 4), *want = wb_hmalloc(nd * 4);
-    wb_fill_uniform_f32(rng, (float *)hs, ns, -1000, 1000);
-    if (specials)
-        for (size_t i = 0; i < ns; i++)
-            if (wb_rng_int(rng, 0, 3) == 0) hs[i] = SPECIAL[wb_rng_int(rng, 0, (int64_t)WB_COUNT(SPECIAL) - 1)];
-    for (size_t i = 0; i < nd; i++) want[i] = 0xFFFFFFFFu; /* the padding stays poisoned */
-    for (size_t r = 0; r < s.rows; r++) memcpy(want + r * ld, hs + r * ls, s.cols * 4);
-    float *ds = wb_dcopy(hs, ns * 4);
-    wb_dout o;
-    float *dd = wb_dout_alloc(&o, "dst", nd * 4, 0);
-    char what[160];
-    snprintf(what, sizeof what, "%zu x %zu, ld_src %zu, ld_dst %zu%s", s.rows, s.cols, ls, ld,
-             specials ? ", NaN/Inf/-0/denormals" : "");
-    cudaError_t e = tma_copy_f32(ds, ls, dd, ld, s.rows, s.cols);
-    ck_assert_msg(e == cudaSuccess, "%s: tma_copy_f32 returned %s", what, cudaGetErrorName(e));
-    wb_expect_dout_u32(&o, want, nd, what);
-    wb_dfree(ds), wb_dout_free(&o);
-    free(hs), free(want);
-}
-
+/* Each shape, every element of dst checked (padding included: still the poison). */
 START_TEST(copy_shapes)
 {
     NEED_SM90A();
     wb_rng rng = WB_RNG();
-    check_copy(&rng, SHAPES[_i], 0);
+    tma_check_copies(&rng, SHAPES[_i], 1, 0, copy_call, NULL, "tma_copy_f32");
 }
 END_TEST
 
+/* NaN payloads, Inf, -0 and denormals carried bit for bit. */
 START_TEST(copy_specials)
 {
     NEED_SM90A();
     wb_rng rng = WB_RNG();
-    const copy_shape s[] = { { 77, 45, 0, 4 }, { 300, 129, 4, 0 } };
-    check_copy(&rng, s[_i], 1);
+    const tma_copy_shape s[] = { { 77, 45, 0, 4 }, { 300, 129, 4, 0 } };
+    tma_check_copies(&rng, s[_i], 1, 1, copy_call, NULL, "tma_copy_f32");
 }
 END_TEST
 
@@ -273,9 +246,9 @@ START_TEST(copy_random)
 {
     NEED_SM90A();
     wb_rng rng = WB_RNG();
-    copy_shape s = { (size_t)wb_rng_int(&rng, 1, 700), (size_t)wb_rng_int(&rng, 1, 700),
-                     4 * (size_t)wb_rng_int(&rng, 0, 3), 4 * (size_t)wb_rng_int(&rng, 0, 3) };
-    check_copy(&rng, s, (int)(_i & 1));
+    tma_copy_shape s = { (size_t)wb_rng_int(&rng, 1, 700), (size_t)wb_rng_int(&rng, 1, 700),
+                         4 * (size_t)wb_rng_int(&rng, 0, 3), 4 * (size_t)wb_rng_int(&rng, 0, 3) };
+    tma_check_copies(&rng, s, 1, (int)(_i & 1), copy_call, NULL, "tma_copy_f32");
 }
 END_TEST
 
@@ -283,22 +256,7 @@ END_TEST
 START_TEST(copy_empty)
 {
     NEED_SM90A();
-    const size_t E[][2] = { { 0, 7 }, { 7, 0 }, { 0, 0 } };
-    float *ds = wb_dmalloc(256);
-    for (size_t i = 0; i < WB_COUNT(E); i++) {
-        wb_dout o;
-        float *dd = wb_dout_alloc(&o, "dst", 64, 0);
-        cudaError_t e = tma_copy_f32(ds, 8, dd, 8, E[i][0], E[i][1]);
-        ck_assert_msg(e == cudaSuccess, "%zu x %zu: an empty copy is cudaSuccess, got %s", E[i][0], E[i][1],
-                      cudaGetErrorName(e));
-        uint32_t want[16];
-        memset(want, 0xFF, sizeof want);
-        char what[64];
-        snprintf(what, sizeof what, "%zu x %zu (empty: nothing written)", E[i][0], E[i][1]);
-        wb_expect_dout_u32(&o, want, 16, what);
-        wb_dout_free(&o);
-    }
-    wb_dfree(ds);
+    tma_check_empty(copy_call, NULL);
 }
 END_TEST
 
@@ -327,13 +285,8 @@ START_TEST(copy_refused)
     wb_dout o;
     size_t nd = 1024;
     float *dd = wb_dout_alloc(&o, "dst", nd * 4, 0);
-    cudaError_t e = tma_copy_f32(ds + c->off_src, c->ld_src, dd + c->off_dst, c->ld_dst, c->rows, c->cols);
-    ck_assert_msg(e == cudaErrorInvalidValue, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why,
-                  cudaGetErrorName(e));
-    uint32_t *want = wb_hmalloc(nd * 4);
-    memset(want, 0xFF, nd * 4);
-    wb_expect_dout_u32(&o, want, nd, c->why);
-    free(want);
+    tma_expect_refused(tma_copy_f32(ds + c->off_src, c->ld_src, dd + c->off_dst, c->ld_dst, c->rows, c->cols), c->why);
+    tma_expect_untouched(&o, nd, c->why);
     wb_dout_free(&o), wb_dfree(ds);
 }
 END_TEST
@@ -346,23 +299,16 @@ START_TEST(copy_contract)
     const uintptr_t A = 0x7f0000000000ull;
     for (size_t i = 0; i < WB_COUNT(REFUSED); i++) {
         const refused_case *c = &REFUSED[i];
-        cudaError_t e = tma_copy_f32((const float *)A + c->off_src, c->ld_src, (float *)(A + 65536) + c->off_dst,
-                                     c->ld_dst, c->rows, c->cols);
-        ck_assert_msg(e == cudaErrorInvalidValue, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why,
-                      cudaGetErrorName(e));
+        tma_expect_refused(tma_copy_f32((const float *)A + c->off_src, c->ld_src, (float *)(A + 65536) + c->off_dst,
+                                        c->ld_dst, c->rows, c->cols),
+                           c->why);
     }
-    cudaError_t e = tma_copy_f32((const float *)A, 1u << 31, (float *)A, 1u << 31, (size_t)1 << 31, 4);
-    ck_assert_msg(e == cudaErrorInvalidValue, "2^31 rows: TMA's coordinates are 32-bit signed, must be refused, got %s",
-                  cudaGetErrorName(e));
-    e = tma_copy_f32((const float *)A, (size_t)1 << 31, (float *)A, (size_t)1 << 31, INT32_MAX, INT32_MAX);
-    ck_assert_msg(e == cudaErrorInvalidValue,
-                  "(2^31 - 1) x (2^31 - 1): 2^49 boxes, past a 1-D grid, must be refused, got %s", cudaGetErrorName(e));
-    const size_t E[][2] = { { 0, 7 }, { 7, 0 }, { 0, 0 } };
-    for (size_t i = 0; i < WB_COUNT(E); i++) {
-        e = tma_copy_f32(NULL, 3, NULL, 5, E[i][0], E[i][1]);
-        ck_assert_msg(e == cudaSuccess, "%zu x %zu with NULL pointers: an empty copy is cudaSuccess, got %s", E[i][0],
-                      E[i][1], cudaGetErrorName(e));
-    }
+    tma_expect_refused(tma_copy_f32((const float *)A, 1u << 31, (float *)A, 1u << 31, (size_t)1 << 31, 4),
+                       "2^31 rows: TMA's coordinates are 32-bit signed");
+    tma_expect_refused(
+        tma_copy_f32((const float *)A, (size_t)1 << 31, (float *)A, (size_t)1 << 31, INT32_MAX, INT32_MAX),
+        "(2^31 - 1) x (2^31 - 1): 2^49 boxes, past a 1-D grid");
+    tma_check_empty_host(copy_call, NULL);
 }
 END_TEST
 

@@ -13,6 +13,7 @@
 #include "cluster_hist.h"
 #include "hist_yard.h"
 #include "tma_multicast.h"
+#include "tma_copy_check.h" /* phase5/common: the copy checks week 53 shares */
 
 /* An H100's (and H200's) cudaDevAttrMaxSharedMemoryPerBlockOptin: 227 KiB. */
 enum { H100_SMEM = 232448, H100_BINS = H100_SMEM / 4 };
@@ -289,48 +290,34 @@ END_TEST
 
 #define NEED_SM90A_MC() wb_need_sm90a("tma_multicast (clusters, TMA multicast, remote mbarrier arrivals)")
 
-static size_t round4(size_t x) { return (x + 3) / 4 * 4; }
-
+/* The copy under test, for tma_copy_check.h (phase5/common, shared with
+ * week 53's tests): tma_multicast_f32 with its copies and multicast flag. */
 typedef struct {
-    size_t rows, cols, pad_src, pad_dst; /* ld = round4(cols) + pad */
-} mc_shape;
+    int copies, mc;
+} mc_args;
 
-static const mc_shape SHAPES[] = {
+static cudaError_t mc_call(const void *ctx, const float *src, size_t ld_src, float *dst, size_t ld_dst, size_t rows,
+                           size_t cols)
+{
+    const mc_args *m = (const mc_args *)ctx;
+    return tma_multicast_f32(src, ld_src, dst, ld_dst, rows, cols, m->copies, m->mc);
+}
+
+/* `copies` copies of shape s, every element of dst checked (padding
+ * included: still the poison). */
+static void check_mc(wb_rng *rng, tma_copy_shape s, int copies, int mc, int specials)
+{
+    const mc_args m = { copies, mc };
+    char what[80];
+    snprintf(what, sizeof what, "%d copies, %s", copies, mc ? "multicast" : "no multicast");
+    tma_check_copies(rng, s, copies, specials, mc_call, &m, what);
+}
+
+static const tma_copy_shape SHAPES[] = {
     { 1, 1, 0, 0 },      { 1, 4, 0, 0 },      { 3, 5, 0, 4 },        { 2, 7, 8, 0 },        { 31, 33, 0, 0 },
     { 128, 32, 0, 0 },   { 129, 33, 4, 12 },  { 33, 200, 0, 4 },     { 257, 1000, 0, 4 },   { 1000, 257, 4, 0 },
     { 2, 1025, 0, 0 },   { 1025, 3, 4, 4 },   { 513, 4099, 0, 0 },   { 4097, 2049, 4, 8 },  { 3001, 5003, 0, 0 },
 };
-
-/* Bits a copy must carry as they are (never 0xFFFFFFFF, the poison). */
-static const uint32_t SPECIAL[] = { 0x7FC00000u, 0x7FC00001u, 0xFFC12345u, 0x7F800001u, 0xFF800123u, 0x7F800000u,
-                                    0xFF800000u, 0x80000000u, 0x00000000u, 0x00000001u, 0x807FFFFFu, 0x7F7FFFFFu };
-
-/* `copies` copies of a rows x cols matrix; every element of dst, padding
- * included, must be the source's bits or still the poison. */
-static void check_mc(wb_rng *rng, mc_shape s, int copies, int mc, int specials)
-{
-    size_t ls = round4(s.cols) + s.pad_src, ld = round4(s.cols) + s.pad_dst;
-    size_t ns = s.rows * ls, nd = (size_t)copies * s.rows * ld;
-    uint32_t *hs = wb_hmalloc(ns * 4), *want = wb_hmalloc(nd * 4);
-    wb_fill_uniform_f32(rng, (float *)hs, ns, -1000, 1000);
-    if (specials)
-        for (size_t i = 0; i < ns; i++)
-            if (wb_rng_int(rng, 0, 3) == 0) hs[i] = SPECIAL[wb_rng_int(rng, 0, (int64_t)WB_COUNT(SPECIAL) - 1)];
-    memset(want, 0xFF, nd * 4);
-    for (int k = 0; k < copies; k++)
-        for (size_t r = 0; r < s.rows; r++) memcpy(want + ((size_t)k * s.rows + r) * ld, hs + r * ls, s.cols * 4);
-    float *ds = wb_dcopy(hs, ns * 4);
-    wb_dout o;
-    float *dd = wb_dout_alloc(&o, "dst", nd * 4, 0);
-    char what[200];
-    snprintf(what, sizeof what, "%d copies of %zu x %zu, ld_src %zu, ld_dst %zu, %s%s", copies, s.rows, s.cols, ls,
-             ld, mc ? "multicast" : "no multicast", specials ? ", NaN/Inf/-0/denormals" : "");
-    cudaError_t e = tma_multicast_f32(ds, ls, dd, ld, s.rows, s.cols, copies, mc);
-    ck_assert_msg(e == cudaSuccess, "%s: tma_multicast_f32 returned %s", what, cudaGetErrorName(e));
-    wb_expect_dout_u32(&o, want, nd, what);
-    wb_dfree(ds), wb_dout_free(&o);
-    free(hs), free(want);
-}
 
 /* Every shape with 2 and 4 copies, multicast and not. */
 START_TEST(mc_shapes)
@@ -346,7 +333,7 @@ START_TEST(mc_specials)
 {
     NEED_SM90A_MC();
     wb_rng rng = WB_RNG();
-    const mc_shape s[] = { { 77, 45, 0, 4 }, { 300, 129, 4, 0 } };
+    const tma_copy_shape s[] = { { 77, 45, 0, 4 }, { 300, 129, 4, 0 } };
     check_mc(&rng, s[_i], 4, 1, 1);
     check_mc(&rng, s[_i], 2, 1, 1);
 }
@@ -356,8 +343,8 @@ START_TEST(mc_random)
 {
     NEED_SM90A_MC();
     wb_rng rng = WB_RNG();
-    mc_shape s = { (size_t)wb_rng_int(&rng, 1, 900), (size_t)wb_rng_int(&rng, 1, 900),
-                   4 * (size_t)wb_rng_int(&rng, 0, 3), 4 * (size_t)wb_rng_int(&rng, 0, 3) };
+    tma_copy_shape s = { (size_t)wb_rng_int(&rng, 1, 900), (size_t)wb_rng_int(&rng, 1, 900),
+                         4 * (size_t)wb_rng_int(&rng, 0, 3), 4 * (size_t)wb_rng_int(&rng, 0, 3) };
     check_mc(&rng, s, wb_rng_int(&rng, 0, 1) ? 4 : 2, (int)wb_rng_int(&rng, 0, 3) != 0, (int)(_i & 1));
 }
 END_TEST
@@ -366,22 +353,8 @@ END_TEST
 START_TEST(mc_empty)
 {
     NEED_SM90A_MC();
-    const size_t E[][2] = { { 0, 7 }, { 7, 0 }, { 0, 0 } };
-    float *ds = wb_dmalloc(256);
-    for (size_t i = 0; i < WB_COUNT(E); i++) {
-        wb_dout o;
-        float *dd = wb_dout_alloc(&o, "dst", 256, 0);
-        cudaError_t e = tma_multicast_f32(ds, 8, dd, 8, E[i][0], E[i][1], 4, 1);
-        ck_assert_msg(e == cudaSuccess, "%zu x %zu: an empty copy is cudaSuccess, got %s", E[i][0], E[i][1],
-                      cudaGetErrorName(e));
-        uint32_t want[64];
-        memset(want, 0xFF, sizeof want);
-        char what[64];
-        snprintf(what, sizeof what, "%zu x %zu (empty: nothing written)", E[i][0], E[i][1]);
-        wb_expect_dout_u32(&o, want, 64, what);
-        wb_dout_free(&o);
-    }
-    wb_dfree(ds);
+    const mc_args m = { 4, 1 };
+    tma_check_empty(mc_call, &m);
 }
 END_TEST
 
@@ -411,16 +384,11 @@ START_TEST(mc_refused)
     wb_dout o;
     size_t nd = 1024;
     float *dd = wb_dout_alloc(&o, "dst", nd * 4, 0);
-    for (int mc = 0; mc < 2; mc++) {
-        cudaError_t e =
-            tma_multicast_f32(ds + c->off_src, c->ld_src, dd + c->off_dst, c->ld_dst, c->rows, c->cols, c->copies, mc);
-        ck_assert_msg(e == cudaErrorInvalidValue, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why,
-                      cudaGetErrorName(e));
-    }
-    uint32_t *want = wb_hmalloc(nd * 4);
-    memset(want, 0xFF, nd * 4);
-    wb_expect_dout_u32(&o, want, nd, c->why);
-    free(want);
+    for (int mc = 0; mc < 2; mc++)
+        tma_expect_refused(
+            tma_multicast_f32(ds + c->off_src, c->ld_src, dd + c->off_dst, c->ld_dst, c->rows, c->cols, c->copies, mc),
+            c->why);
+    tma_expect_untouched(&o, nd, c->why);
     wb_dout_free(&o), wb_dfree(ds);
 }
 END_TEST
@@ -432,20 +400,15 @@ START_TEST(mc_contract)
     const uintptr_t A = 0x7f0000000000ull;
     for (size_t i = 0; i < WB_COUNT(REFUSED); i++) {
         const mc_refused_case *c = &REFUSED[i];
-        cudaError_t e = tma_multicast_f32((const float *)A + c->off_src, c->ld_src, (float *)(A + 65536) + c->off_dst,
-                                          c->ld_dst, c->rows, c->cols, c->copies, 1);
-        ck_assert_msg(e == cudaErrorInvalidValue, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why,
-                      cudaGetErrorName(e));
+        tma_expect_refused(tma_multicast_f32((const float *)A + c->off_src, c->ld_src,
+                                             (float *)(A + 65536) + c->off_dst, c->ld_dst, c->rows, c->cols,
+                                             c->copies, 1),
+                           c->why);
     }
-    cudaError_t e = tma_multicast_f32((const float *)A, 1u << 31, (float *)A, 1u << 31, (size_t)1 << 31, 4, 4, 1);
-    ck_assert_msg(e == cudaErrorInvalidValue, "2^31 rows: TMA's coordinates are 32-bit signed, must be refused, got %s",
-                  cudaGetErrorName(e));
-    const size_t E[][2] = { { 0, 7 }, { 7, 0 }, { 0, 0 } };
-    for (size_t i = 0; i < WB_COUNT(E); i++) {
-        e = tma_multicast_f32(NULL, 3, NULL, 5, E[i][0], E[i][1], 2, 1);
-        ck_assert_msg(e == cudaSuccess, "%zu x %zu with NULL pointers: an empty copy is cudaSuccess, got %s", E[i][0],
-                      E[i][1], cudaGetErrorName(e));
-    }
+    tma_expect_refused(tma_multicast_f32((const float *)A, 1u << 31, (float *)A, 1u << 31, (size_t)1 << 31, 4, 4, 1),
+                       "2^31 rows: TMA's coordinates are 32-bit signed");
+    const mc_args m = { 2, 1 };
+    tma_check_empty_host(mc_call, &m);
 }
 END_TEST
 
