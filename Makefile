@@ -79,7 +79,7 @@ endif
 # What can be typed (mk/*.mk fragments add theirs to KNOWN_GOALS); anything
 # else stops here, before a build, instead of failing after one.
 ACTIONS := check bench hint reset sanitize profile ptx sass
-KNOWN_GOALS := help status $(ACTIONS) clean distclean test starters all build-all test-extra
+KNOWN_GOALS := help status $(ACTIONS) clean distclean test starters all build-all
 unknown_goals = $(filter-out $(KNOWN_GOALS) $(week_goals) build/% $(BUILD)/% .deps/%,$(MAKECMDGOALS))
 
 src_of = $(if $(filter learner,$(2)),$(1)/$(3).cu,$(if $(filter solution,$(2)),$(1)/solution/$(3).cu,$(BUILD)/$(1)/starter-src/$(3).cu))
@@ -219,15 +219,28 @@ $(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/.week-flags $(BUILD)/$(1)/test.o $(patsub
 	$(Q)$(CXX) -o $$@ $$(filter %.o %.a,$$^) $(LIBWB) $(call week_libs,$(1)) $(LDCUDA) $(LDCHECK)
 endef
 
-# mk/*.mk fragments add tools beside the weeks (plots, grading, quizzes).
-# Each may append a target to TEST_EXTRA (run by `make test` after the
-# weeks, adding its own ledger lines with `$(WB) ledger-add`) and the goals
-# it answers to KNOWN_GOALS.
-TEST_EXTRA :=
+# Fragments add what one week, one phase or one tool needs beside the rules
+# above, and the goals they answer to KNOWN_GOALS: a week's own in
+# phaseP/weekNN/week.mk, a phase's in phaseP/common/phase.mk, the tools
+# beside the weeks (plots, quizzes, grading, regression) in mk/*.mk.
+# Fragments build and offer commands; tests are scripts (tests/run.sh).
 -include $(filter-out mk/needs-%.mk,$(sort $(wildcard mk/*.mk)))
+-include $(sort $(wildcard phase[0-9]/common/phase.mk))
+-include $(sort $(wildcard phase[0-9]/week[0-9][0-9]/week.mk))
 
 $(foreach w,$(ALL_WEEKS),$(eval $(call week_rules,$(w))))
 $(foreach w,$(ALL_WEEKS),$(foreach i,$(IMPLS),$(eval $(call impl_rules,$(w),$(i)))))
+
+# A week released without solutions (a student copy, `make release`) keeps
+# its pristine starter in .starter/: IMPL=starter builds from there;
+# IMPL=solution has nothing to build.
+ifneq ($(and $(filter solution,$(IMPL)),$(WEEK)),)
+ifeq ($(wildcard $(WEEK)/solution/*.cu $(WEEK)/solution/*.py),)
+$(error this copy of the workbook has no solutions (a student copy): IMPL=solution has nothing to build; IMPL=starter builds the untouched starter)
+endif
+endif
+$(foreach w,$(ALL_WEEKS),$(if $(wildcard $(w)/solution/*.cu),,$(eval \
+$(BUILD)/$(w)/starter-src/%.cu: $(w)/.starter/%.cu ; @mkdir -p $$(@D) && cp $$< $$@)))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
@@ -241,7 +254,7 @@ endif
 
 # ---------------------------------------------------------------- what a learner types
 .PHONY: help status $(ALL_WEEKS) $(week_goal) check bench hint reset sanitize profile ptx sass clean distclean test starters
-.PHONY: all build-all test-extra
+.PHONY: all build-all
 
 help: $(WB)
 	@$(WB) help
@@ -259,7 +272,7 @@ $(ALL_WEEKS) $(filter-out $(ALL_WEEKS),$(week_goal)):
 
 # The test program writes the results record; `wb report` reads it, records
 # what passed (your own code only) and says what to do next. A week with
-# Python tests (Phase 7, mk/phase7.mk) adds their records to the same file.
+# Python tests (Phase 7, phase7/common/phase.mk) adds their records to the same file.
 has_c_test = $(wildcard $(1)/test_*.c)
 check:
 	$(call need_week,check)
@@ -342,7 +355,6 @@ starters: $(WB)
 
 # ---------------------------------------------------------------- the workbook's own tests
 HARNESS_TEST := $(BUILD)/common/tests/test_harness
-LEDGER := $(BUILD)/test-ledger.tsv
 
 $(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
@@ -358,69 +370,15 @@ build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(ALL_WEEKS),$(if $(call has_c_test
 
 all: build-all
 
-# 1. the harness's own tests; 2. per week: starters match their solutions,
-# starter/solution/test compile, the solution passes (GPU tests skip with no
-# GPU), the untouched starter fails every checkpoint a GPU could run;
-# 3. one closing line: N passed, N failed, N skipped.
-NPROC := $(shell nproc 2>/dev/null || echo 2)
+# The workbook's own test suite is tests/run.sh: each step a script that
+# runs alone (tests/*.sh, a week's test_*.sh, instructor/tests/*.sh), one
+# ledger, one closing line: N passed, N failed, N skipped.
 # TEST_WEEKS="phase0/week01 phase1/week05" limits the per-week part (a GPU
 # session with a time limit can run the suite in parts); the default is all.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 TEST_WEEKS ?= $(ALL_WEEKS)
 override TEST_WEEKS := $(foreach w,$(TEST_WEEKS),$(call canon_week,$(w)))
 $(call check_weeks,$(TEST_WEEKS))
 
-# Each run writes its results record; the ledger lines come from it. A week
-# with solution/ (the authors' tree) builds its solution and starter, and
-# runs both; a week without (a student copy, `make release`) builds the
-# learner's code and the untouched starter and runs the starter only: there
-# is no solution to build, and the learner's own code is `make W check`'s.
 test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
-	@rm -f $(LEDGER)
-	@echo "Building $(words $(TEST_WEEKS)) week(s) (solution or your code, and the starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
-	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i))))) >$(BUILD)/build-all.log 2>&1 || true
-	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
-	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
-	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; NCCL_NVLS_ENABLE=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=0 NVSHMEM_DISABLE_NVLS=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
-	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \
-	  if [ "$$got" = "w01.devquery=skip w01.vecadd=pass w01.vecadd-bw=fail " ]; then \
-	    $(WB) ledger-add $(LEDGER) PASS "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test"; \
-	  else cat $(BUILD)/common/tests/runner.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "got: $$got"; fi
-	$(Q)[ -f phase0/week01/week.txt ] || exit 0; \
-	  d=$(abspath $(BUILD))/common/tests/pyweek; rm -rf $$d; mkdir -p $$d/common $$d/phase0/week01; \
-	  cp common/curriculum.txt $$d/common/; \
-	  { cat phase0/week01/week.txt; echo "pycheckpoint: w01.py-only | judged by the week's Python tests alone"; } >$$d/phase0/week01/week.txt; \
-	  r=$(BUILD)/common/tests/runner-py.tsv; rm -f $$r; WB_WEEK_DIR=$$d/phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner-py.log 2>&1; \
-	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \
-	  if [ "$$got" = "w01.devquery=skip w01.vecadd=pass w01.vecadd-bw=fail " ] && ! grep -q py-only $(BUILD)/common/tests/runner-py.log; then \
-	    $(WB) ledger-add $(LEDGER) PASS "harness: a pycheckpoint needs no C test and is left out of the C test's record"; \
-	  else cat $(BUILD)/common/tests/runner-py.log; $(WB) ledger-add $(LEDGER) FAIL "harness: a pycheckpoint needs no C test and is left out of the C test's record" "got: $$got"; fi
-	$(Q)for w in $(TEST_WEEKS); do t0=$$SECONDS; \
-	  hasc=$$(compgen -G "$$w/test_*.c" >/dev/null && echo 1); hasp=$$(compgen -G "$$w/test_*.py" >/dev/null && echo 1); \
-	  if [ -d $$w/solution ]; then impls="solution starter"; \
-	    if $(WB) drift $$w; then $(WB) ledger-add $(LEDGER) PASS "$$w starters derive from solutions"; \
-	    else $(WB) ledger-add $(LEDGER) FAIL "$$w starters derive from solutions" "see above"; fi; \
-	  else impls="learner starter"; \
-	    if $(WB) drift $$w 2>/dev/null; then $(WB) ledger-add $(LEDGER) PASS "$$w starters match .starter/"; \
-	    else $(WB) ledger-add $(LEDGER) SKIP "$$w starters match .starter/" "you have edited them (make $$w reset restores them)"; fi; \
-	  fi; \
-	  [ -n "$$hasc" ] && for i in $$impls; do \
-	    if $(MAKE) $(BUILD)/$$w/$$i/test >$(BUILD)/build-$${w//\//-}-$$i.log 2>&1; then \
-	      $(WB) ledger-add $(LEDGER) PASS "$$w $$i compiles and links"; \
-	    else cat $(BUILD)/build-$${w//\//-}-$$i.log; $(WB) ledger-add $(LEDGER) FAIL "$$w $$i compiles and links" "see the log above"; continue; fi; \
-	  done; \
-	  r=$(BUILD)/$$w/results-solution.tsv; rm -f $$r; ran=; \
-	  [ -d $$w/solution ] && [ -n "$$hasc" ] && [ -x $(BUILD)/$$w/solution/test ] && { WB_WEEK_DIR=$$w WB_IMPL="reference solution" WB_RESULTS=$$r $(BUILD)/$$w/solution/test; ran=1; }; \
-	  [ -d $$w/solution ] && [ -n "$$hasp" ] && { $(call py_check,$$w,solution,$$r,"reference solution"); ran=1; }; \
-	  [ -n "$$ran" ] && $(WB) ledger-results $(LEDGER) $$r "$$w reference solution" pass; \
-	  r=$(BUILD)/$$w/results-starter.tsv; rm -f $$r; ran=; \
-	  [ -n "$$hasc" ] && [ -x $(BUILD)/$$w/starter/test ] && { WB_WEEK_DIR=$$w WB_IMPL="untouched starter" WB_RESULTS=$$r $(BUILD)/$$w/starter/test >$(BUILD)/starter-$${w//\//-}.log 2>&1; ran=1; }; \
-	  [ -n "$$hasp" ] && { $(call py_check,$$w,starter,$$r,"untouched starter") >>$(BUILD)/starter-$${w//\//-}.log 2>&1; ran=1; }; \
-	  [ -n "$$ran" ] && { $(WB) ledger-results $(LEDGER) $$r "$$w untouched starter" fail; $(WB) results $$r "  starter: "; }; \
-	  echo "  ($$w: $$((SECONDS - t0)) s)"; \
-	done; true
-	$(Q)$(MAKE) -s test-extra
-	@echo
-	$(Q)$(WB) ledger $(LEDGER)
-
-test-extra: $(WB)
-	$(Q)for t in $(TEST_EXTRA); do $(MAKE) -s $$t LEDGER=$(abspath $(LEDGER)) || $(WB) ledger-add $(LEDGER) FAIL "$$t" "exited non-zero"; done
+	$(Q)TEST_WEEKS='$(TEST_WEEKS)' NPROC=$(NPROC) MAKE='$(MAKE)' bash tests/run.sh

@@ -7,16 +7,15 @@
 #   make journal       notebook/daily/YYYY-MM-DD.md from the template (never overwrites)
 #   make microbench    bandwidth (pageable/pinned/D2D) and pointer-chasing latency on
 #                      this GPU -> build/notebook/*.csv and latency.png
-#   make test-roofline the plot renders from the committed fixture CSVs (run by make test)
 #
 # Data wrangling is notebook/tools/roofline_csv.c; drawing is gnuplot.
+# tests/roofline.sh (run by make test) draws the committed fixture CSVs.
 
-.PHONY: roofline test-roofline journal microbench
-KNOWN_GOALS += roofline test-roofline journal microbench
+.PHONY: roofline journal microbench
+KNOWN_GOALS += roofline journal microbench
 
 ROOFLINE_TOOL := $(BUILD)/notebook/roofline_csv
 ROOFLINE_GP   := notebook/tools/roofline.gp
-ROOFLINE_FIXTURES := $(wildcard notebook/microbench/roofline-data/fixtures/*.csv)
 CSV  ?= $(wildcard $(BUILD)/bench/*.csv notebook/microbench/roofline-data/*.csv)
 ROOFLINE_PNG ?= $(BUILD)/roofline.png
 PNG_SIG := 89504e470d0a1a0a
@@ -39,17 +38,6 @@ roofline: $(ROOFLINE_TOOL)
 	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)) $(if $(TC),-t $(TC)))
 	@echo "Roofline: $(ROOFLINE_PNG) (points: $(ROOFLINE_PNG).dat)"
 
-test-roofline: $(ROOFLINE_TOOL) $(WB)
-	$(Q)out=$(BUILD)/notebook/roofline-fixture.png; mkdir -p $(BUILD)/notebook; rm -f $$out; \
-	if ! command -v gnuplot >/dev/null; then \
-	  $(WB) ledger-add $(LEDGER) SKIP "roofline renders" "gnuplot not installed"; exit 0; fi; \
-	if ( $(call roofline_draw,$(ROOFLINE_FIXTURES),$$out,) ) >$(BUILD)/notebook/roofline-fixture.log 2>&1 \
-	   && [ "$$(head -c 8 $$out | od -An -tx1 | tr -d ' \n')" = "$(PNG_SIG)" ] && [ $$(stat -c %s $$out) -gt 1024 ]; then \
-	  $(WB) ledger-add $(LEDGER) PASS "roofline renders" "$$out from $(words $(ROOFLINE_FIXTURES)) fixture CSVs, $$(stat -c %s $$out) bytes"; \
-	else cat $(BUILD)/notebook/roofline-fixture.log; \
-	  $(WB) ledger-add $(LEDGER) FAIL "roofline renders" "no valid PNG from the fixture CSVs (log above)"; fi
-
-TEST_EXTRA += test-roofline
 
 # ---------------------------------------------------------------- the lab notebook
 TODAY = $(shell date +%Y-%m-%d)

@@ -523,7 +523,7 @@ static void run_python(const char *mode)
     char *slash = strrchr(exe, '/');
     *slash = 0;
     snprintf(lib, sizeof lib, "%s/libwbk.so.1", exe);
-    ck_assert_msg(access(lib, R_OK) == 0, "%s is missing: mk/week20.mk builds it with the test (make phase4/week20)", lib);
+    ck_assert_msg(access(lib, R_OK) == 0, "%s is missing: phase4/week20/week.mk builds it with the test (make phase4/week20)", lib);
     const char *wd = getenv("WB_WEEK_DIR");
     snprintf(script, sizeof script, "%s/python/test_wbk.py", wd && *wd ? wd : "phase4/week20");
     ck_assert_msg(access(script, R_OK) == 0, "%s is missing (run from the workbook's top folder)", script);

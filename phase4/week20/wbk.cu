@@ -8,7 +8,7 @@
  * split across devices, and a device guard (the caller's current device is
  * left as it was). The shared library is built from this file and those
  * kernels with -fvisibility=hidden: only the WBK_API functions are
- * exported (mk/week20.mk). */
+ * exported (phase4/week20/week.mk). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 """check_wb_results.py — the Python writer's record is one the C reader takes.
 
-Run by `make test` (mk/phase7.mk) with the path of the workbook's `wb` tool:
+Run by `make test` (tests/python.sh) with the path of the workbook's `wb` tool:
 writes a record with every kind of field from Python, then has `wb results`
 (the C reader, common/src/wb_results.c) read it back, and checks what it
 read. Exit 0 when they agree; prints what differs otherwise.

@@ -14,7 +14,7 @@ The library is $WBK_LIBRARY (the week's C test sets it to the libwbk.so.1
 built beside its own binary). Prints one line per test, PASS or FAIL with
 the reason, and exits 0 when all passed, 1 otherwise. The week's C test runs
 this as a subprocess for w20.py-errors (cpu) and w20.py (gpu); make test
-runs the installed mode (mk/week20.mk).
+runs the installed mode (phase4/week20/week.mk).
 """
 
 import array

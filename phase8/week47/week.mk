@@ -1,4 +1,4 @@
-# mk/mpirun.mk — week 47's second launch mode: one process per GPU started
+# phase8/week47/week.mk — week 47's second launch mode: one process per GPU started
 # by mpirun instead of the workbook's launcher.
 #
 #   make phase8/week47 mpirun [NP=2] [IMPL=...] [MPIRUN_FLAGS=...]

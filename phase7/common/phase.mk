@@ -1,6 +1,7 @@
-# mk/phase7.mk — Phase 7's Python side: weeks whose exercises are Python
-# (Triton kernels, PyTorch glue), tested with pytest, judged and recorded as
-# every other week's checkpoints are.
+# phase7/common/phase.mk — Phase 7's Python side: weeks whose exercises are
+# Python (Triton kernels, PyTorch glue), tested with pytest, judged and
+# recorded as every other week's checkpoints are. Included by the Makefile
+# (every phaseP/common/phase.mk is).
 #
 # A week lists its Python exercises in week.txt (`pyexercise: NAME`: the
 # learner edits WEEK/NAME.py, the reference is WEEK/solution/NAME.py, the
@@ -11,14 +12,14 @@
 # which add their checkpoints to the same results record. `make test` does
 # the same for the reference and the untouched starter.
 #
-#   make test-python-results   the Python writer's record is one the C reader
-#                              takes, and every Python file compiles (run by make test)
+# tests/python.sh (run by make test) checks that every Python file compiles
+# and that the Python writer's record is one the C reader takes.
 #
 # Python is only for Phase 7's glue; where python3 is missing the check is
 # reported skipped, never passed.
 
-.PHONY: test-python-results py-check
-KNOWN_GOALS += test-python-results py-check
+.PHONY: py-check
+KNOWN_GOALS += py-check
 
 has_py_test = $(wildcard $(1)/test_*.py)
 
@@ -49,23 +50,4 @@ $(foreach w,$(ALL_WEEKS),$(if $($(w)_PY),$(eval $(call py_week_rules,$(w)))))
 # A missing Python exercise of the learner's week: say how to get it back.
 ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(filter-out reset clean hint,$(MAKECMDGOALS))),)
   $(foreach e,$($(WEEK)_PY),$(if $(wildcard $(WEEK)/$(e).py),,$(error $(WEEK)/$(e).py is missing: `make $(WEEK) reset EX=$(e)` restores the starter)))
-endif
-
-# Every Python file of the workbook compiles (syntax errors are caught here,
-# where torch is absent); the bytecode goes to build/, not beside the files.
-PY_FILES = $(sort $(wildcard phase7/common/*.py phase7/week*/*.py phase7/week*/solution/*.py))
-
-test-python-results: $(WB)
-	$(Q)if ! command -v python3 >/dev/null; then \
-	  $(WB) ledger-add $(LEDGER) SKIP "results record written from Python" "python3 not installed"; exit 0; fi; \
-	if PYTHONPYCACHEPREFIX=$(BUILD)/pycache python3 -m py_compile $(PY_FILES) >$(BUILD)/python-compile.log 2>&1; \
-	then $(WB) ledger-add $(LEDGER) PASS "every Python file compiles (py_compile)" "$(words $(PY_FILES)) files"; \
-	else cat $(BUILD)/python-compile.log; $(WB) ledger-add $(LEDGER) FAIL "every Python file compiles (py_compile)" "see $(BUILD)/python-compile.log"; fi; \
-	if PYTHONDONTWRITEBYTECODE=1 python3 phase7/common/check_wb_results.py $(WB) >$(BUILD)/python-results.log 2>&1; \
-	then $(WB) ledger-add $(LEDGER) PASS "results record written from Python, read by the C reader" "$$(tail -n1 $(BUILD)/python-results.log)"; \
-	else cat $(BUILD)/python-results.log; $(WB) ledger-add $(LEDGER) FAIL "results record written from Python" "see $(BUILD)/python-results.log"; fi
-
-# A student copy without Phase 7 has nothing of it to test.
-ifneq ($(wildcard phase7/common/check_wb_results.py),)
-TEST_EXTRA += test-python-results
 endif

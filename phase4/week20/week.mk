@@ -1,5 +1,6 @@
-# mk/week20.mk — week 20's package: libwbk as a shared library, its Python
-# module and its program, built and installed. Included by the Makefile.
+# phase4/week20/week.mk — week 20's package: libwbk as a shared library, its
+# Python module and its program, built and installed. Included by the
+# Makefile (every phaseP/weekNN/week.mk is).
 #
 #   make phase4/week20                  also builds build/phase4/week20/IMPL/libwbk.so.1
 #                                       (the week's test runs the Python bindings on it)
@@ -8,7 +9,8 @@
 #                                         PREFIX/include/wbk.h
 #                                         PREFIX/lib/python/wbk.py   (PYTHONPATH=PREFIX/lib/python)
 #                                         PREFIX/bin/wbk-app
-#   make test-w20-install               make test's check: install into build/, import it, run it
+#
+# make test's check of the installed package is test_install.sh beside this file.
 #
 # The library is the week's wbk.cu and the kernels week.txt `uses:` (weeks
 # 04, 06 and 07: the reference solutions in the workbook, your own files in a
@@ -29,8 +31,8 @@ W20_PICF  := -Xcompiler -fPIC -Xcompiler -fvisibility=hidden
 W20_INC   := $(foreach k,$(W20_KERNELS),-I$(patsubst %/,%,$(dir $(k))))
 W20_USED_PIC := $(W20_KERNELS:%=$(W20_DIR)/pic/%.o)
 
-.PHONY: install test-w20-install
-KNOWN_GOALS += install test-w20-install
+.PHONY: install
+KNOWN_GOALS += install
 
 define w20_pic_used
 $(W20_DIR)/pic/$(1).o: $(call ref_dir,$(patsubst %/,%,$(dir $(1))))/$(notdir $(1)).cu $(NVCC_STAMP) | $(DEPS_OK)
@@ -88,24 +90,4 @@ install: $(W20_DIR)/$(IMPL)/$(W20_SO) $(W20_DIR)/$(IMPL)/wbk-app
 	@echo "Installed libwbk $(W20_SOVER) ($(IMPL_LABEL)) in $(PREFIX): lib/$(W20_SO), include/wbk.h, lib/python/wbk.py, bin/wbk-app"
 	@echo "Python: PYTHONPATH=$(PREFIX)/lib/python python3 -c 'import wbk; print(wbk.version())'"
 
-# make test: install the reference (your code in a student copy) into
-# build/, then use the installed copy as a stranger would, without a GPU:
-# the program's usage line, and the Python module's version and errors.
-W20_TEST_IMPL := $(call ref_impl,$(W20),wbk)
-W20_TEST_PREFIX := $(abspath $(W20_DIR))/install-test
-test-w20-install: $(W20_DIR)/$(W20_TEST_IMPL)/$(W20_SO) $(W20_DIR)/$(W20_TEST_IMPL)/wbk-app $(WB)
-	$(Q)rm -rf $(W20_TEST_PREFIX); log=$(W20_DIR)/install-test.log; \
-	if ! { $(call w20_install,$(W20_TEST_IMPL),$(W20_TEST_PREFIX)); } >$$log 2>&1; then cat $$log; \
-	  $(WB) ledger-add $(LEDGER) FAIL "week 20: make install" "see $$log"; exit 0; fi; \
-	if ! $(W20_TEST_PREFIX)/bin/wbk-app --help >>$$log 2>&1; then cat $$log; \
-	  $(WB) ledger-add $(LEDGER) FAIL "week 20: make install" "the installed wbk-app does not run (see $$log)"; exit 0; fi; \
-	if ! command -v python3 >/dev/null; then \
-	  $(WB) ledger-add $(LEDGER) SKIP "week 20: installed Python module" "python3 not installed"; exit 0; fi; \
-	if (cd / && env -u WBK_LIBRARY PYTHONPATH=$(W20_TEST_PREFIX)/lib/python \
-	      python3 -B $(abspath $(W20))/python/test_wbk.py installed $(W20_TEST_PREFIX)) >>$$log 2>&1; then \
-	  $(WB) ledger-add $(LEDGER) PASS "week 20: make install, then the installed wbk-app and Python module run" "$$(tail -n1 $$log)"; \
-	elif [ $(W20_TEST_IMPL) = learner ]; then $(WB) ledger-add $(LEDGER) SKIP "week 20: installed Python module" "its argument checks are your wbk.cu's: make $(W20) check first ($$log)"; \
-	else cat $$log; $(WB) ledger-add $(LEDGER) FAIL "week 20: installed Python module" "see $$log"; fi
-
-TEST_EXTRA += test-w20-install
 endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# release_smoke.sh CHECK_DIR NVCC [TSV] — `make release` tested as an
+# instructor/tests/release_smoke.sh CHECK_DIR NVCC [TSV] — `make release` tested as an
 # instructor and a learner would use it, without a GPU:
 #   1. phase0/week01 released in a temporary folder: it builds, checks (the
 #      GPU tests skip), resets, checks the starter, takes a quiz, refuses the
@@ -15,7 +15,7 @@
 # `make test` ledger) and on stdout; exit 1 when any failed.
 set -uo pipefail
 check_dir=${1:-}; nvcc=${2:-nvcc}; tsv=$(realpath -m -- "${3:-/dev/null}")
-root=$(cd "$(dirname "$0")/.." && pwd -P)
+root=$(cd "$(dirname "$0")/../.." && pwd -P)
 tmp=$(mktemp -d /tmp/wb-release-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 : > "$tsv"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# instructor/tests/fixtures.sh — the fixture classes graded without a GPU
+# (WB_NO_GPU=1: every GPU checkpoint SKIP, grade exits 3), each gradebook
+# checked by its instructor/tests/check_*.sh:
+#   - class 1, week 01 (make grade-fixtures): sandboxed, object check, compile error;
+#   - class 2, weeks 07 and 22 (make grade-fixtures2): CUB, its wrapper and cuBLAS refused;
+#   - week 43's Python class (make grade-fixtures-py), where python3 can run in the sandbox;
+#   - the class of 30 (make grade-class30) is made: 30 students, each with its code;
+#   - one student twice (dup/ and dup.tar.gz) refuses the class.
+. "$(dirname "$0")/lib.sh"
+t_begin instructor-fixtures
+
+log=$BUILD/instructor
+mkdir -p "$log"
+sb=yes
+have_libarchive && sandbox_ok >/dev/null || sb=
+
+if [ -n "$sb" ]; then
+  if WB_NO_GPU=1 $MAKE -s grade-fixtures LIMIT=60 GRADE_OK_RC=3 GPU_SHARE=4 >"$log/fixtures.log" 2>&1 &&
+     grep -q '^grade: INCOMPLETE: .* checkpoints could not run' "$log/fixtures.log" &&
+     bash instructor/tests/check_fixture_gradebook.sh "$BUILD/instructor/fixtures/gradebook.csv" nogpu >>"$log/fixtures.log" 2>&1; then
+    t_pass "grade: fixture class without a GPU (sandboxed; SKIP and exit 3, object check, compile error)"
+  else
+    tail -n 20 "$log/fixtures.log"; t_fail "grade: fixture class without a GPU" "see $log/fixtures.log"
+  fi
+
+  if WB_NO_GPU=1 $MAKE -s grade-fixtures2 LIMIT=60 GRADE_OK_RC=3 >"$log/fixtures2.log" 2>&1 &&
+     bash instructor/tests/check_fixture_gradebook2.sh "$BUILD/instructor/fixtures2/gradebook.csv" nogpu >>"$log/fixtures2.log" 2>&1; then
+    t_pass "grade: fixture class of weeks 07 and 22 without a GPU (CUB, its wrapper and cuBLAS refused)"
+  else
+    tail -n 20 "$log/fixtures2.log"; t_fail "grade: fixture class of weeks 07 and 22 without a GPU" "see $log/fixtures2.log"
+  fi
+
+  py="grade: Python fixture class of week 43 without a GPU"
+  if ! command -v python3 >/dev/null; then
+    t_skip "$py" "python3 not installed"
+  elif WB_NO_GPU=1 $MAKE -s grade-fixtures-py LIMIT=60 PYFX_MODE=nogpu >"$log/fixturespy.log" 2>&1; then
+    t_pass "$py (every Python checkpoint SKIP, exit 3)"
+  elif grep -q 'a graded week has Python checkpoints, and .*sandbox' "$log/fixturespy.log" && [ -x /usr/bin/python3 ] &&
+       PATH=/usr/bin:$PATH WB_NO_GPU=1 $MAKE -s grade-fixtures-py LIMIT=60 PYFX_MODE=nogpu >"$log/fixturespy-usr.log" 2>&1; then
+    t_pass "$py (every Python checkpoint SKIP, exit 3)" "with /usr/bin/python3: the python3 on PATH cannot run in the sandbox"
+  elif why=$(grep -m1 -o 'a graded week has Python checkpoints, and .*sandbox.*' "$log/fixturespy.log"); then
+    t_skip "$py" "this host's python3 cannot run in the sandbox ($why)"
+  else
+    tail -n 20 "$log/fixturespy.log"; t_fail "$py" "see $log/fixturespy.log"
+  fi
+fi
+
+c=$BUILD/instructor/class30-made
+rm -rf "$c"
+if bash instructor/fixtures/class30.sh "$c/class" >"$c.log" 2>&1 && [ "$(ls "$c/class" | wc -l)" = 30 ] &&
+   [ "$(ls "$c"/class/*/phase0/week01/vecadd.cu | wc -l)" = 30 ] && bash -n instructor/tests/check_class30.sh; then
+  t_pass "grade: the class of 30 (make grade-class30) is made: 30 students, each with its code"
+else
+  cat "$c.log"; t_fail "grade: the class of 30 is made" "see $c.log"
+fi
+
+if [ -n "$sb" ]; then
+  fx=$BUILD/instructor/fixtures
+  if [ ! -d "$fx/dupclass/dup" ] || [ ! -f "$fx/dupclass/dup.tar.gz" ]; then
+    t_fail "grade: one student twice refuses the class" "no $fx/dupclass (made by grade-fixtures)"
+  else
+    WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$fx/dupclass" --weeks "$FIXTURE_WEEK" \
+      --gradebook "$fx/dup/gradebook.csv" --scratch "$fx/dup/scratch" --seed "$SEED" --limit 60 \
+      --jobs "$JOBS" --gpu-share "$GPU_SHARE" $(grade_make_args) >"$log/dupclass.log" 2>&1
+    rc=$?
+    if [ $rc = 2 ] && grep -qE "/dupclass/dup and [^ ]*/dupclass/dup.tar.gz are both student dup: keep one" "$log/dupclass.log" &&
+       [ ! -e "$fx/dup/gradebook.csv" ]; then
+      t_pass "grade: one student twice (dup/ and dup.tar.gz) refuses the class (exit 2, both named)"
+    else
+      cat "$log/dupclass.log"; t_fail "grade: one student twice refuses the class" "exit $rc; see $log/dupclass.log"
+    fi
+  fi
+fi
+t_end

@@ -1,0 +1,21 @@
+# instructor/tests/lib.sh — what the instructor tools' tests share, on top of
+# the workbook's tests/lib.sh (the ledger, MAKE, BUILD).
+. "$(dirname "${BASH_SOURCE[0]}")/../../tests/lib.sh"
+
+GRADE_BIN=$BUILD/instructor/grade
+SB_RUN=$BUILD/sandbox/sb-run
+FIXTURE_WEEK=phase0/week01
+SEED=${SEED:-20261122}
+JOBS=${JOBS:-8}
+GPU_SHARE=${GPU_SHARE:-4}
+
+# Grading needs libarchive (to build the grader) and a working bwrap (to run
+# it): without either, its steps are SKIP with the reason, never PASS.
+have_libarchive() { printf '#include <archive.h>\n' | ${CC:-gcc} -E -x c - >/dev/null 2>&1; }
+# sandbox_ok: the sandbox program builds and bwrap works here; else prints why.
+sandbox_ok() {
+  $MAKE -s "$SB_RUN" >/dev/null 2>&1 || { echo "the sandbox program does not build (make $SB_RUN)"; return 1; }
+  "$SB_RUN" --check 2>&1
+}
+# The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR).
+grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }

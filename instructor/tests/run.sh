@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# instructor/tests/run.sh — the instructor tools' tests, without a GPU
+# (`make instructor-test`; make test runs them after the weeks): each step
+# is a script of this folder that also runs alone.
+. "$(dirname "$0")/lib.sh"
+t_begin instructor
+for step in unit sandbox fixtures quizzes release; do
+  bash instructor/tests/$step.sh
+done
+t_end

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# tests/python.sh — Phase 7's Python side: every Python file of the workbook
+# compiles (syntax errors caught here, where torch may be absent; bytecode
+# goes to build/), and a results record written from Python is one the C
+# reader takes (phase7/common/check_wb_results.py). Where python3 is missing
+# both are SKIP, never PASS. A copy without Phase 7 has nothing to test.
+. "$(dirname "$0")/lib.sh"
+t_begin python
+
+[ -f phase7/common/check_wb_results.py ] || t_end
+if ! command -v python3 >/dev/null; then
+  t_skip "results record written from Python" "python3 not installed"
+  t_end
+fi
+files=$(ls phase7/common/*.py phase7/week*/*.py phase7/week*/solution/*.py 2>/dev/null | sort)
+if PYTHONPYCACHEPREFIX=$BUILD/pycache python3 -m py_compile $files >"$BUILD/python-compile.log" 2>&1; then
+  t_pass "every Python file compiles (py_compile)" "$(echo $files | wc -w) files"
+else
+  cat "$BUILD/python-compile.log"; t_fail "every Python file compiles (py_compile)" "see $BUILD/python-compile.log"
+fi
+if PYTHONDONTWRITEBYTECODE=1 python3 phase7/common/check_wb_results.py "$WB" >"$BUILD/python-results.log" 2>&1; then
+  t_pass "results record written from Python, read by the C reader" "$(tail -n1 "$BUILD/python-results.log")"
+else
+  cat "$BUILD/python-results.log"; t_fail "results record written from Python" "see $BUILD/python-results.log"
+fi
+
+t_end
