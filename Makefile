@@ -124,7 +124,7 @@ $(LIBWB): $(COMMON_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(WB): tools/wb.c $(HOST_SRC:%.c=$(BUILD)/%.o)
+$(WB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/wb/*.c)) $(HOST_SRC:%.c=$(BUILD)/%.o)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
