@@ -44,7 +44,7 @@ BUILD := build
 CUDA_INC := $(CUDA_HOME)/include
 CUDA_LIB := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/targets/x86_64-linux/lib))
 
-CFLAGS   := -std=c11 -O2 -g -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers -D_GNU_SOURCE -Icommon/include -I$(CUDA_INC) $(if $(CHECK_DIR),-I$(CHECK_DIR)/include)
+CFLAGS   := -std=c11 -O2 -g -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=2 -Wall -Wextra -Wno-format-truncation -Wno-missing-field-initializers -D_GNU_SOURCE -Icommon/include -Itools/include -I$(CUDA_INC) $(if $(CHECK_DIR),-I$(CHECK_DIR)/include)
 NVFLAGS  := -O3 -lineinfo -arch=$(ARCH) -std=c++17 -Icommon/include -Xcompiler -Wall
 LDCUDA   := -L$(CUDA_LIB) -lcudart_static -ldl -lrt -lpthread -lm
 LDCHECK  := $(if $(CHECK_DIR),-L$(CHECK_DIR)/lib) -Wl,-Bstatic -lcheck_pic -lsubunit -Wl,-Bdynamic
@@ -89,7 +89,7 @@ results_of = $(BUILD)/$(1)/results-$(2).tsv
 # ---------------------------------------------------------------- common library and tool
 COMMON_SRC := $(wildcard common/src/*.c)
 HOST_SRC   := common/src/wb_stats.c common/src/wb_rand.c common/src/wb_compare.c common/src/wb_meta.c \
-              common/src/wb_progress.c common/src/wb_results.c common/src/wb_file.c common/src/wb_multicast.c common/src/wb_regress.c
+              tools/src/wb_progress.c common/src/wb_results.c common/src/wb_file.c common/src/wb_multicast.c tools/src/wb_regress.c
 COMMON_CU  := $(wildcard common/src/*.cu)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o) $(COMMON_CU:%.cu=$(BUILD)/%.o)
 LIBWB      := $(BUILD)/libwb.a
@@ -124,7 +124,7 @@ $(LIBWB): $(COMMON_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && ar rcs $@ $^
 
-$(WB): tools/wb.c $(HOST_SRC:%.c=$(BUILD)/%.o)
+$(WB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/wb/*.c)) $(HOST_SRC:%.c=$(BUILD)/%.o)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
@@ -356,7 +356,7 @@ starters: $(WB)
 # ---------------------------------------------------------------- the workbook's own tests
 HARNESS_TEST := $(BUILD)/common/tests/test_harness
 
-$(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(LIBWB)
+$(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(BUILD)/tools/src/wb_progress.o $(BUILD)/tools/src/wb_regress.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 

@@ -4,7 +4,7 @@
 #   make regress-baseline [RUNS=3] [WEEKS="..."]
 #       runs each speed checkpoint RUNS times and writes
 #       regress/baseline-GPU.tsv: per checkpoint the median ratio and the
-#       noise band learned from the spread (common/include/wb_regress.h)
+#       noise band learned from the spread (tools/include/wb_regress.h)
 #   make regress [WEEKS="..."]
 #       runs each speed checkpoint once and compares it with that baseline:
 #       one line per checkpoint, "REGRESSION" where the ratio fell below the

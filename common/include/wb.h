@@ -1,8 +1,8 @@
 /* wb.h — the workbook's common library, one include for everything.
  *
  * Headers declare, sources in common/src define. Pure-C parts (statistics,
- * random inputs, comparison, progress file, week metadata) need no GPU and are
- * tested by common/tests; the CUDA parts (error checks, device facts, timing,
+ * random inputs, comparison, week metadata) need no GPU and are tested by
+ * common/tests; the CUDA parts (error checks, device facts, timing,
  * yardsticks, poisoning) need the CUDA runtime and a device at run time.
  */
 #ifndef WB_H
@@ -14,7 +14,6 @@
 #include "wb_cuda.h"
 #include "wb_bench.h"
 #include "wb_meta.h"
-#include "wb_progress.h"
 #include "wb_results.h"
 #include "wb_file.h"
 

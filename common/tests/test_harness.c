@@ -15,6 +15,7 @@
 #include "wb.h"
 #include "wb_cudnn.h"
 #include "wb_launch.h"
+#include "wb_progress.h"
 #include "wb_regress.h"
 #include "wb_bf16.h"
 

@@ -12,7 +12,7 @@
  * min_band covers noise that k runs did not happen to show; max_band keeps
  * the suite able to catch a slowdown of that size even on a noisy
  * checkpoint. `make regress` does the same with min_band = 5 % and
- * max_band = 15 % (common/include/wb_regress.h). */
+ * max_band = 15 % (tools/include/wb_regress.h). */
 #ifndef BAND_H
 #define BAND_H
 

@@ -1,0 +1,109 @@
+/* report.c — the progress file after a check: `wb report` records what
+ * passed and says what next; `wb progress-check` reads the file. */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_results.h"
+#include "wb_tool.h"
+
+/* `wb report RESULTS WEEK [--record] [--status N]`: after `make check`, read
+ * the run's results record, record the passed checkpoints in the progress
+ * file (--record: the learner's own code), and print the one line that says
+ * what to do next. N is the test program's exit status. Exit 0, 1 (a
+ * checkpoint failed or the test program stopped early) or 3 (the progress
+ * file could not be written). */
+int cmd_report(int argc, char **argv)
+{
+    const char *rpath = argv[2], *wdir = argv[3];
+    int record = 0, status = 0;
+    for (int i = 4; i < argc; i++) {
+        if (strcmp(argv[i], "--record") == 0) record = 1;
+        else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc) status = atoi(argv[++i]);
+    }
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    wb_result *r = NULL;
+    char err[700];
+    int n = wb_results_read(rpath, &r, err, sizeof err);
+    if (n < 0) {
+        char how[64];
+        if (status > 128) snprintf(how, sizeof how, "killed by signal %d%s", status - 128,
+                                   status - 128 == 11 ? ", a segmentation fault" : "");
+        else snprintf(how, sizeof how, "exit status %d", status);
+        printf(">>> The test program of %s stopped before it wrote its results (%s): the lines above say "
+               "where. Fix that, then `make %s check` again.\n", wdir, how, wdir);
+        return 1;
+    }
+    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1;
+    wb_record recs[WB_MAX_CHECKPOINTS];
+    int nrec = 0;
+    char why[600] = "";
+    for (int i = 0; i < n; i++) {
+        if (r[i].status == WB_RES_FAIL) fail++;
+        if (r[i].status == WB_RES_PASS) pass++;
+        if (r[i].status == WB_RES_SKIP) {
+            if (strncmp(r[i].message, "not selected", 12) == 0) notsel++;
+            else {
+                nogpu++;
+                if (!why[0]) snprintf(why, sizeof why, "%s", r[i].message);
+            }
+        }
+        /* Only what a GPU ran is recorded: without one nothing is done. */
+        if (record && r[i].status == WB_RES_PASS && r[i].gpu[0] && nrec < WB_MAX_CHECKPOINTS) {
+            char fig[400], tgt[96];
+            wb_result_figure(&r[i], fig, sizeof fig);
+            wb_result_target(&r[i], tgt, sizeof tgt);
+            wb_record_set(&recs[nrec++], r[i].id, NULL, r[i].gpu, fig[0] ? fig : "PASS", tgt);
+        }
+    }
+    free(r);
+    if (nrec > 0) {
+        if (wb_progress_update(wb_progress_path(), recs, nrec, err, sizeof err) == 0) {
+            printf("Recorded %d passed checkpoint%s in %s.\n", nrec, nrec == 1 ? "" : "s", wb_progress_path());
+        } else {
+            printf("Progress NOT recorded: %s\n>>> Next: fix that (the progress file was left as it was), then "
+                   "`make %s check` again.\n", err, wdir);
+            return 3;
+        }
+    }
+    if (fail) {
+        printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
+        for (int i = 0; i < n_ex_files(&w); i++) printf("%s%s/%s%s", i ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
+        printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
+        return 1;
+    }
+    if (nogpu) {
+        printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Run the same check on a "
+               "machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them");
+        return rc;
+    }
+    if (notsel) {
+        printf("%d of %d checkpoints passed; %d not selected (CK_RUN_CASE). Unset it to check the whole week.\n",
+               pass, n, notsel);
+        return rc;
+    }
+    if (rc) {
+        printf(">>> Every checkpoint passed, but the test program exited with status %d: the lines above say why.\n",
+               status);
+        return rc;
+    }
+    printf("All %d checkpoints of %s passed%s. `make status` shows what comes next.\n", n, wdir,
+           nrec ? " and are recorded" : record ? "" : " (not recorded: not your own code)");
+    return 0;
+}
+
+int cmd_progress_check(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    wb_progress p;
+    char err[700];
+    if (wb_progress_load(wb_progress_path(), &p, err, sizeof err) != 0) {
+        fprintf(stderr, "refused: %s\nThe file was left exactly as it is.\n", err);
+        return 1;
+    }
+    printf("%s: %d records, readable\n", wb_progress_path(), p.n);
+    wb_progress_free(&p);
+    return 0;
+}
