@@ -22,19 +22,19 @@ static char g_gpu[256];     /* the GPU the probe found ("" for none) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
 
-/* ---- GPU probe: in a child, so this process never initialises CUDA ----
- * Its reasons for finding no GPU are the ones wb_result_no_gpu knows
- * (common/src/wb_results.c): change them together. */
+/* ---- GPU probe: in a child, so this process never initialises CUDA ---- */
 
 typedef struct {
     int  count;
     char name[256];
     char why[256];
+    int  reason; /* with no GPU: WB_WHY_NOGPU, or WB_WHY_ENV when the probe could not start */
 } gpu_probe;
 
 static void probe_gpu(gpu_probe *g)
 {
     memset(g, 0, sizeof *g);
+    g->reason = WB_WHY_NOGPU;
     const char *off = getenv("WB_NO_GPU");
     if (off && *off == '1') {
         snprintf(g->why, sizeof g->why, "WB_NO_GPU=1 is set");
@@ -43,6 +43,7 @@ static void probe_gpu(gpu_probe *g)
     int fd[2];
     if (pipe(fd) != 0) {
         snprintf(g->why, sizeof g->why, "pipe: %s", strerror(errno));
+        g->reason = WB_WHY_ENV;
         return;
     }
     fflush(NULL);
@@ -51,6 +52,7 @@ static void probe_gpu(gpu_probe *g)
         close(fd[0]);
         gpu_probe c;
         memset(&c, 0, sizeof c);
+        c.reason = WB_WHY_NOGPU;
         cudaError_t e = cudaGetDeviceCount(&c.count);
         if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
             /* What the runtime says without a driver ("CUDA driver version is
@@ -74,6 +76,7 @@ static void probe_gpu(gpu_probe *g)
     if (pid < 0 || read(fd[0], g, sizeof *g) != (ssize_t)sizeof *g) {
         memset(g, 0, sizeof *g);
         snprintf(g->why, sizeof g->why, "the GPU probe process failed");
+        g->reason = WB_WHY_NOGPU;
     }
     close(fd[0]);
     if (pid > 0) waitpid(pid, NULL, 0);
@@ -145,7 +148,7 @@ void wb_skip(const char *fmt, ...)
         if (g_tests[i].test && strcmp(g_tests[i].test->name, fn) == 0) {
             wb_result r;
             figure_base(&r, g_tests[i].checkpoint);
-            r.status = WB_RES_SKIP;
+            r.status = WB_RES_SKIP, r.reason = WB_WHY_ENV;
             va_list ap;
             va_start(ap, fmt);
             vsnprintf(r.message, sizeof r.message, fmt, ap);
@@ -487,6 +490,7 @@ typedef struct {
     int  ran, passed, failed, skipped;
     char first_msg[600];
     char skip_why[300];
+    int  skip_reason; /* WB_WHY_* of skip_why */
 } cp_tally;
 
 int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const wb_benchmark *benches,
@@ -575,16 +579,18 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         int c = checkpoint_index(tests[i].checkpoint);
         int loops = tests[i].loops > 0 ? tests[i].loops : 1;
         const char *why = NULL;
+        int reason = WB_WHY_NONE;
         char notsel[300];
         if (sel && strcmp(sel, tests[i].checkpoint) != 0) {
             snprintf(notsel, sizeof notsel, "not selected (CK_RUN_CASE=%s)", sel);
-            why = notsel;
+            why = notsel, reason = WB_WHY_NOTSELECTED;
         } else if (tests[i].gpu && g.count == 0) {
-            why = g.why;
+            why = g.why, reason = g.reason;
         }
         if (why) {
             res[c].skipped += loops;
             snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", why);
+            res[c].skip_reason = reason;
             continue;
         }
         if (!tc[c]) {
@@ -626,6 +632,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         snprintf(o->week, sizeof o->week, "%s", g_week_dir);
         snprintf(o->id, sizeof o->id, "%s", cp->id);
         o->status = r->failed ? WB_RES_FAIL : (r->skipped || !r->ran) ? WB_RES_SKIP : WB_RES_PASS;
+        o->reason = r->failed ? WB_WHY_CODE : !r->skipped ? (r->ran ? WB_WHY_NONE : WB_WHY_ENV) : r->skip_reason;
         o->seed = seed;
         o->tests = r->ran, o->failed = r->failed, o->skipped = r->skipped;
         if (cp->target > 0) o->target = cp->target, snprintf(o->yard, sizeof o->yard, "%s", cp->yard);
@@ -644,7 +651,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             res[c].skipped++, o->skipped++;
             snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", figs[i].message);
             if (o->status != WB_RES_FAIL) {
-                o->status = WB_RES_SKIP;
+                o->status = WB_RES_SKIP, o->reason = figs[i].reason;
                 snprintf(o->message, sizeof o->message, "%s", figs[i].message);
             }
             continue;
@@ -661,7 +668,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
      * nothing about speed. */
     for (int c = 0; c < g_week.n_checkpoints; c++)
         if (out[c].status == WB_RES_PASS && g_week.checkpoints[c].target > 0 && isnan(out[c].ratio)) {
-            out[c].status = WB_RES_FAIL;
+            out[c].status = WB_RES_FAIL, out[c].reason = WB_WHY_CODE;
             snprintf(out[c].message, sizeof out[c].message, "%s has a target in week.txt, but its tests reported no "
                      "figure (authors: serve it with a WB_SPEED line)", g_week.checkpoints[c].id);
         }

@@ -725,6 +725,7 @@ static wb_result sample_result(const char *id, int status)
     snprintf(r.week, sizeof r.week, "phase0/week01");
     snprintf(r.id, sizeof r.id, "%s", id);
     r.status = status;
+    r.reason = status == WB_RES_PASS ? WB_WHY_NONE : status == WB_RES_FAIL ? WB_WHY_CODE : WB_WHY_ENV;
     r.seed = 18446744073709551615ull;
     return r;
 }
@@ -741,6 +742,8 @@ static void regress_record(const char *path, double ratio, const char *gpu, int 
         snprintf(r[i].id, sizeof r[i].id, i ? "w01.vecadd" : "w01.vecadd-bw");
         snprintf(r[i].gpu, sizeof r[i].gpu, "%s", gpu);
         r[i].status = i ? WB_RES_PASS : status;
+        r[i].reason = r[i].status == WB_RES_PASS ? WB_WHY_NONE : r[i].status == WB_RES_FAIL ? WB_WHY_CODE
+                                                                                          : WB_WHY_NOTSELECTED;
         if (!i) {
             r[i].ratio = ratio, r[i].value = 3000 * ratio, r[i].yard_value = 3000, r[i].target = 0.85;
             snprintf(r[i].unit, sizeof r[i].unit, "GB/s");
@@ -835,6 +838,47 @@ START_TEST(cudnn_loader)
 }
 END_TEST
 
+/* The reason column: each reason written under its own name, in its place
+ * (after status), and read back as the same reason. */
+static void reason_roundtrip(void)
+{
+    char path[400], err[600];
+    snprintf(path, sizeof path, "%s/why.tsv", tmpdir);
+    static const struct { int status, reason; const char *text; } want[] = {
+        { WB_RES_PASS, WB_WHY_NONE, "pass\t-\t" },         { WB_RES_FAIL, WB_WHY_CODE, "fail\tcode\t" },
+        { WB_RES_SKIP, WB_WHY_NOGPU, "skip\tnogpu\t" },    { WB_RES_SKIP, WB_WHY_NOTSELECTED, "skip\tnotselected\t" },
+        { WB_RES_SKIP, WB_WHY_ENV, "skip\tenv\t" },
+    };
+    enum { N = sizeof want / sizeof want[0] };
+    wb_result in[N];
+    for (int i = 0; i < N; i++) {
+        char id[32];
+        snprintf(id, sizeof id, "w01.r%d", i);
+        in[i] = sample_result(id, want[i].status);
+        in[i].reason = want[i].reason;
+    }
+    ck_assert_msg(wb_results_write(path, in, N, err, sizeof err) == 0, "%s", err);
+    char *text = read_file(path), *line = text;
+    ck_assert_ptr_nonnull(text);
+    const char *head = "#wb-results 2\nweek\tcheckpoint\tstatus\treason\t";
+    ck_assert_msg(strncmp(text, head, strlen(head)) == 0, "%.60s", text);
+    for (int i = 0; i < 2; i++) line = strchr(line, '\n') + 1;
+    for (int i = 0; i < N; i++, line = strchr(line, '\n') + 1) {
+        char start[64];
+        snprintf(start, sizeof start, "phase0/week01\tw01.r%d\t%s", i, want[i].text);
+        ck_assert_msg(strncmp(line, start, strlen(start)) == 0, "line %d: %.60s", i + 3, line);
+    }
+    free(text);
+    wb_result *out = NULL;
+    ck_assert_msg(wb_results_read(path, &out, err, sizeof err) == N, "%s", err);
+    for (int i = 0; i < N; i++) {
+        ck_assert_int_eq(out[i].status, want[i].status);
+        ck_assert_msg(out[i].reason == want[i].reason, "record %d: reason %s, want %s", i,
+                      wb_result_reason_name(out[i].reason), wb_result_reason_name(want[i].reason));
+    }
+    free(out);
+}
+
 START_TEST(results_roundtrip)
 {
     make_tmpdir();
@@ -872,6 +916,7 @@ START_TEST(results_roundtrip)
     ck_assert_str_eq(fig, "1.024 of COPY (3027 GB/s vs COPY 2957 GB/s)");
     ck_assert_str_eq(tgt, ">= 0.85 COPY");
     free(out);
+    reason_roundtrip();
 }
 END_TEST
 
@@ -884,16 +929,36 @@ START_TEST(results_malformed_refused)
     const char *bad[] = {
         "",                                                       /* empty */
         "PASS  w01.vecadd\n",                                     /* printed lines are not a record */
-        "#wb-results 1\nhead\nw\tid\tok\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n", /* status */
-        "#wb-results 1\nhead\nw\tid\tpass\tfast\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n", /* value */
-        "#wb-results 1\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\n",            /* fields */
-        "#wb-results 1\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t-1\t-\t0\t0\t0\t-\t-\n", /* seed */
+        "#wb-results 2\nhead\nw\tid\tok\t-\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n", /* status */
+        "#wb-results 2\nhead\nw\tid\tpass\t-\tfast\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n", /* value */
+        "#wb-results 2\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\n",            /* fields */
+        "#wb-results 2\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t-\t-1\t-\t0\t0\t0\t-\t-\n", /* seed */
+        "#wb-results 2\nhead\nw\tid\tskip\tnone\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\t-\n", /* reason */
+        "#wb-results 2\nhead\nw\tid\tpass\tenv\t-\t-\t-\t-\t-\t-\t1\t-\t1\t0\t0\t-\t-\n", /* pass, a reason */
+        "#wb-results 2\nhead\nw\tid\tfail\t-\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\t-\n", /* fail, none */
+        "#wb-results 2\nhead\nw\tid\tfail\tnogpu\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\t-\n", /* fail, not code */
+        "#wb-results 2\nhead\nw\tid\tskip\t-\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\t-\n", /* skip, none */
+        "#wb-results 2\nhead\nw\tid\tskip\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\t-\n", /* skip, code */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_file(path, bad[i]);
         ck_assert_msg(wb_results_read(path, &out, err, sizeof err) == -1, "accepted case %zu", i);
         ck_assert_msg(strstr(err, "r.tsv") != NULL, "%s", err);
+        /* each is refused for its own flaw, on its record's line */
+        ck_assert_msg(i < 2 || strstr(err, "r.tsv:3: ") != NULL, "case %zu: %s", i, err);
     }
+    /* the same records with their flaws mended are read: the cases above
+     * fail for the flaw each names, not for anything they share */
+    write_file(path, "#wb-results 2\nhead\nw\tid\tskip\tenv\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\t-\n"
+                     "w\tid2\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\t-\n"
+                     "w\tid3\tpass\t-\t2.5\t-\t-\t-\t-\t-\t1\t-\t1\t0\t0\t-\t-\n");
+    ck_assert_msg(wb_results_read(path, &out, err, sizeof err) == 3, "%s", err);
+    free(out);
+    /* a record of format 1 (no reason) is refused in one line that says so */
+    write_file(path, "#wb-results 1\nhead\nw\tid\tpass\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t0\t-\t-\n");
+    ck_assert_int_eq(wb_results_read(path, &out, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "r.tsv:1: a results record of another format ('#wb-results 1'") && !strchr(err, '\n'),
+                  "%s", err);
     snprintf(path, sizeof path, "%s/missing.tsv", tmpdir);
     ck_assert_int_eq(wb_results_read(path, &out, err, sizeof err), -1);
 }
