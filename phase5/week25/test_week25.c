@@ -43,9 +43,9 @@ END_TEST
 /* Your WMMA HGEMM against cublasGemmEx (FP16 in, FP32 accumulate) on the
  * same 4096^3 data in the same run; the timed output is checked. The
  * headline row (yours against cuBLAS) is w25.wmma-speed's figure. */
-static double bench_hgemm(void)
+static double bench_hgemm(wb_headline *h)
 {
-    return hgemm_vs_cublas_4096("wmma (yours)", hgemm_wmma, SEED_A, SEED_B);
+    return hgemm_vs_cublas_4096("wmma (yours)", hgemm_wmma, SEED_A, SEED_B, h);
 }
 
 /* ---------------------------------------------------------------- CPU: the half helpers */
