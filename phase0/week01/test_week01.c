@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "devquery.h"
 #include "vecadd.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "copy.h"
 #include "fmachain.h"
 #include "roofline.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "intensity.h"
 #include "sweep.h"
 #include "fmapeak.h"

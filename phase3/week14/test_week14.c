@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wb_cublas.h"
 #include "blas.h"
 #include "cubblock.h"

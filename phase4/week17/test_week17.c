@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "conv2d.h"
 #include "equalize.h"
 #include "pgm.h"

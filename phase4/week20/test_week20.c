@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wbk.h"
 #include "app.h"
 

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "sgemm_yard.h"
 
 typedef cudaError_t (*gemm_fn)(int M, int N, int K, const float *A, const float *B, float *C);

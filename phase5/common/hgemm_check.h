@@ -29,7 +29,7 @@
 
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "gemm_support.h" /* fill_half_uniform */
 #include "hgemm_host.h"   /* f32_to_f16, f16_to_f32, hgemm_fn, hgemm_cublas_rm */
 

@@ -1,6 +1,6 @@
 /* test_week25.c — week 25's checkpoints: WMMA HGEMM correct for every shape,
  * and its speed against cuBLAS on the same data. */
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "hgemm_wmma.h"
 #include "hgemm_check.h"
 

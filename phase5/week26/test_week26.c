@@ -1,7 +1,7 @@
 /* test_week26.c — week 26's checkpoints: mma.sync HGEMM correct for every
  * shape, its speed against cuBLAS, and where the tensor cores beat an FP32
  * CUDA-core GEMM. */
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "hgemm_mma.h"
 #include "gemm_support.h" /* half_to_float */
 #include "support/sgemm_simt.h"

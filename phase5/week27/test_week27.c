@@ -1,7 +1,7 @@
 /* test_week27.c — week 27's checkpoints: the restructured kernel correct and
  * as fast as the learner's week-26 kernel, CUTLASS 2.x as a library
  * correct, and CUTLASS 3's Hopper GEMM correct and near cuBLAS. */
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "hgemm_tiled.h"
 #include "cutlass_gemm.h"
 #include "cutlass3_gemm.h"
@@ -83,7 +83,7 @@ static const hgemm_shape CUT3_REFUSED[] = {
 };
 
 static int on_sm90(void) { return wb_device_is_cc(9, 0); }
-/* SKIP, saying why, on any GPU but compute capability 9.0 (wb_test.h). */
+/* SKIP, saying why, on any GPU but compute capability 9.0 (wb_harness.h). */
 #define CUT3_SKIP_UNLESS_SM90() wb_need_sm90a("cutlass3_hgemm (wgmma, TMA)")
 
 /* The host side of the contract, no GPU needed: shapes TMA cannot take are

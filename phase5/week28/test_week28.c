@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "gemm_epilogue.h"
 #include "support/epilogue_yard.h" /* cuBLASLt's epilogues and the library unfused pair */
 #include "hgemm_check.h"

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "ln_host.h"
 #include "ln_dx.h"
 #include "ln_dgb.h"

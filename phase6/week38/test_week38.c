@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "flash_attn.h"
 #include "support/sdpa_cudnn.h"
 #include "support/bf16_fill.h"

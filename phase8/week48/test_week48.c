@@ -21,7 +21,7 @@
 
 #include <nccl.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "busbw.h"
 #include "model.h"
 #include "ring.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "model.h"
 #include "pipe.h"
 #include "arstep.h"

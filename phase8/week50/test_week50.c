@@ -13,7 +13,7 @@
 #include <string.h>
 #include <nccl.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "bucket.h"
 #include "pipe.h"
 

@@ -1,8 +1,8 @@
-/* wb_test.c — runs a week's Check tests the workbook's way (see wb_test.h). */
+/* wb_harness.c — runs a week's Check tests the workbook's way (see wb_harness.h). */
 
 #include "wb_multicast.h"
 #include "wb_cuda.h"
-#include "wb_test.h"
+#include "wb_harness.h"
 
 #include <errno.h>
 #include <math.h>

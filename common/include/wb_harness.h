@@ -1,4 +1,4 @@
-/* wb_test.h — a week's Check test, the workbook's way.
+/* wb_harness.h — the harness that runs a week's Check tests, the workbook's way.
  *
  * A week's test file writes its tests with Check's START_TEST/END_TEST and
  * lists them in one table that says which checkpoint each serves, whether it
@@ -32,8 +32,8 @@
  * cuda-gdb and compute-sanitizer), CK_RUN_CASE=<checkpoint id> (run one
  * checkpoint; the others are reported skipped as not selected),
  * WB_TEST_TIMEOUT (seconds per test, default 300), WB_NO_GPU=1. */
-#ifndef WB_TEST_H
-#define WB_TEST_H
+#ifndef WB_HARNESS_H
+#define WB_HARNESS_H
 
 #include <check.h>
 #include "wb.h"
