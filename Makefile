@@ -344,7 +344,7 @@ starters: $(WB)
 HARNESS_TEST := $(BUILD)/common/tests/test_harness
 LEDGER := $(BUILD)/test-ledger.tsv
 
-$(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(LIBWB)
+$(HARNESS_TEST): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_runner.c,$(wildcard common/tests/*.c))) $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
