@@ -61,6 +61,9 @@ int main(void)
     t = tcase_create("launch");
     launch_tests(t);
     suite_add_tcase(s, t);
+    t = tcase_create("bench");
+    bench_tests(t);
+    suite_add_tcase(s, t);
 
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

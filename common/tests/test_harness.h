@@ -21,5 +21,6 @@ void cudnn_tests(TCase *t);
 void regress_tests(TCase *t);
 void results_tests(TCase *t);
 void launch_tests(TCase *t);
+void bench_tests(TCase *t);
 
 #endif
