@@ -356,7 +356,7 @@ starters: $(WB)
 # ---------------------------------------------------------------- the workbook's own tests
 HARNESS_TEST := $(BUILD)/common/tests/test_harness
 
-$(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(BUILD)/tools/src/wb_progress.o $(BUILD)/tools/src/wb_regress.o $(LIBWB)
+$(HARNESS_TEST): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_runner.c,$(wildcard common/tests/*.c))) $(BUILD)/tools/src/wb_progress.o $(BUILD)/tools/src/wb_regress.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 

@@ -109,7 +109,7 @@ static void outcome_from_record(const char *rpath, const char *id, const sb_resu
         return;
     }
     out->status = mine->status == WB_RES_PASS ? ST_PASS : mine->status == WB_RES_FAIL ? ST_FAIL : ST_SKIP;
-    if (out->status == ST_SKIP && g_host_gpus > 0 && wb_result_no_gpu(mine->message)) {
+    if (out->status == ST_SKIP && g_host_gpus > 0 && mine->reason == WB_WHY_NOGPU) {
         /* This host has a GPU, so the run lost it by its own doing (a fork
          * storm leaves the harness no process for its GPU probe; a changed
          * environment says WB_NO_GPU=1): a FAIL, not a SKIP to grade again. */

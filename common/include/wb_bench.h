@@ -47,7 +47,10 @@ typedef struct {
 typedef void (*wb_work_fn)(void *ctx);
 
 /* Time `fn` and fill *t with milliseconds per call (median, min, ...).
- * opts may be NULL for the defaults; WB_BENCH_SAMPLES overrides samples. */
+ * opts may be NULL for the defaults; WB_BENCH_SAMPLES overrides samples.
+ * When the timing gives no figure (work on the side, a failed spot check)
+ * the times are NaN and t->refused says why; a row timed into its own t
+ * carries that reason to its detail. */
 void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t);
 
 /* A working-set size, in bytes, for one buffer of a memory-bound benchmark:
@@ -89,12 +92,13 @@ size_t wb_dverify_f32(const char *name, const float *d, size_t n, wb_expect_fn e
                       size_t samples, double atol, double rtol, wb_cmp *out);
 
 /* Mark a row as having no valid figure (wrong output): value becomes NaN,
- * the ratio NaN, and `why` is printed and kept for wb_expect_target. */
+ * the ratio NaN, and `why` is kept in the row, for its detail. */
 void wb_bench_invalid(wb_bench_row *r, const char *why);
 
-/* "3027 GB/s vs COPY 2957 GB/s" for the last row emitted, or why it was
- * invalid. */
-const char *wb_bench_last_detail(void);
+/* The row's detail, for people and the results record: "3027 GB/s vs COPY
+ * 2957 GB/s", or why it has no valid figure (wrong output, a refused
+ * timing, a yardstick that failed). Written into buf (n bytes); returns buf. */
+const char *wb_bench_detail(const wb_bench_row *r, char *buf, size_t n);
 
 /* Print the header once per process, then one aligned line per row; when
  * WB_CSV names a file, append a CSV row (header written if the file is new)
@@ -104,30 +108,28 @@ void wb_bench_emit(const wb_bench_row *r);
 double wb_bench_ratio(const wb_bench_row *r);
 
 /* The headline row: the one row of a benchmark that a speed checkpoint
- * judges. A benchmark named in the test table with WB_SPEED ends with
+ * judges. A benchmark named in the test table with WB_SPEED takes the
+ * harness's wb_headline and ends with
  *
- *     return wb_bench_headline(&row);
+ *     return wb_bench_headline(&row, h);
  *
- * which fills row.target from the checkpoint's target in week.txt (when the
- * row has none), emits the row like wb_bench_emit, remembers it for the
- * harness and returns its ratio. The harness then checks that the row's
+ * which fills row.target from h->target, the checkpoint's target in
+ * week.txt (when the row has none), emits the row like wb_bench_emit, fills
+ * *h from it and returns its ratio. The harness then checks that the row's
  * yardstick is the one the target names, that the figure is valid, and that
- * the ratio reaches the target. */
-double wb_bench_headline(wb_bench_row *r);
-
+ * the ratio reaches the target. h may be NULL (a row emitted as a headline
+ * where no checkpoint judges it). */
 typedef struct {
-    int    set;        /* a headline row was emitted since the last reset */
+    double target;     /* in: the target the benchmark serves (0: none) */
+    int    set;        /* out, from here on: a headline row was emitted */
     int    invalid;    /* its output was wrong */
     double value, yard, ratio;
     char   unit[24];
     char   yard_name[32];
-    char   detail[200]; /* wb_bench_last_detail() of that row */
+    char   detail[200]; /* the row's detail (wb_bench_detail), with its size */
 } wb_headline;
 
-/* The harness's side: forget the last headline, say which target the next
- * benchmark serves (0: none), and read what it emitted. */
-void               wb_bench_reset_headline(double target);
-const wb_headline *wb_bench_last_headline(void);
+double wb_bench_headline(wb_bench_row *r, wb_headline *h);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
 #define WB_CUBLAS_H
 
 #include <cublas_v2.h>
-#include "wb_test.h"
+#include "wb_harness.h"
 
 static inline void wb_cublas_ok_(cublasStatus_t s, const char *expr, const char *what)
 {

@@ -73,7 +73,7 @@ void *wb_dcopy(const void *host, size_t bytes);
  * at a misaligned offset), all poisoned with 0xFF (NaN for floats) at
  * allocation. After the run, wb_dout_fetch waits for the device, copies the
  * output to the host and counts guard bytes that changed: a write past
- * either end shows. The test-side checks are in wb_test.h
+ * either end shows. The test-side checks are in wb_harness.h
  * (wb_expect_dout_*), which compare, check the guards and fail the test. */
 #define WB_GUARD_BYTES 256
 typedef struct {

@@ -11,6 +11,7 @@ extern "C" {
 typedef struct {
     size_t n;
     double median, min, max, mean;
+    char   refused[200]; /* why the timing gives no figure (wb_time, wb_bench.h); "" when it gives one */
 } wb_summary;
 
 /* Median of n values (the mean of the two middle ones when n is even).

@@ -13,7 +13,6 @@
 
 static void *flush_buf;
 static size_t flush_bytes;
-static char time_refused[200]; /* why wb_time gave no figure, for the row's detail */
 
 /* Allocated once per process, before any timed region. */
 static void ensure_flush_buffer(void)
@@ -84,16 +83,16 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
     }
     wb_summarize(ms, (size_t)o.samples, t);
     if (spot_bad) {
-        snprintf(time_refused, sizeof time_refused, "a timed run on fresh inputs gave a wrong output (work skipped "
+        snprintf(t->refused, sizeof t->refused, "a timed run on fresh inputs gave a wrong output (work skipped "
                  "or answered from an earlier call?): %s: no figure", spot_why);
-        printf("  timing refused: %s\n", time_refused);
+        printf("  timing refused: %s\n", t->refused);
         t->median = t->min = t->max = t->mean = NAN;
     }
     /* One late sample is the host's hiccup; most of them is work on the side. */
     else if (2 * escaped > o.samples) {
-        snprintf(time_refused, sizeof time_refused, "device work went on after the timed region in %d of %d samples "
+        snprintf(t->refused, sizeof t->refused, "device work went on after the timed region in %d of %d samples "
                  "(work on a stream the timing does not wait for?): no figure", escaped, o.samples);
-        printf("  timing refused: %s\n", time_refused);
+        printf("  timing refused: %s\n", t->refused);
         t->median = t->min = t->max = t->mean = NAN;
     }
     free(ms);
@@ -140,16 +139,35 @@ double wb_bench_ratio(const wb_bench_row *r)
 }
 
 static int header_printed;
-static char last_detail[600];
-
-const char *wb_bench_last_detail(void) { return last_detail; }
 
 void wb_bench_invalid(wb_bench_row *r, const char *why)
 {
     r->value = NAN;
     snprintf(r->why, sizeof r->why, "%s", why);
-    snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", why);
     r->invalid = 1;
+}
+
+/* Made from the row alone (a row measured earlier and emitted later keeps
+ * its own reason), saying when the yardstick failed. */
+const char *wb_bench_detail(const wb_bench_row *r, char *buf, size_t n)
+{
+    const char *refused = isnan(r->t.median) ? r->t.refused : "";
+    if (r->invalid && refused[0])
+        /* both: the refusal is the cause (work skipped on a repeated call
+         * leaves the output the spot check poisoned), the wrong output its echo */
+        snprintf(buf, n, "%s; then WRONG OUTPUT: %s", refused, r->why[0] ? r->why : "-");
+    else if (r->invalid)
+        snprintf(buf, n, "WRONG OUTPUT, no valid figure: %s", r->why[0] ? r->why : "-");
+    else if (refused[0])
+        snprintf(buf, n, "%s", refused);
+    else if (r->yard_name && !(r->yard > 0))
+        snprintf(buf, n, "%.4g %s, but the yardstick %s gave no valid figure (its output was wrong or it failed: "
+                 "see its row)", r->value, r->unit, r->yard_name);
+    else if (r->yard_name)
+        snprintf(buf, n, "%.4g %s vs %s %.4g %s", r->value, r->unit, r->yard_name, r->yard, r->unit);
+    else
+        snprintf(buf, n, "%.4g %s", r->value, r->unit);
+    return buf;
 }
 
 size_t wb_dverify_f32(const char *name, const float *d, size_t n, wb_expect_fn expect, const void *ctx,
@@ -185,27 +203,7 @@ size_t wb_dverify_f32(const char *name, const float *d, size_t n, wb_expect_fn e
 
 void wb_bench_emit(const wb_bench_row *r)
 {
-    const wb_device *d = wb_this_device();
     double ratio = wb_bench_ratio(r);
-    /* The detail is made from this row (a row measured earlier and emitted
-     * later keeps its own reason), and says when the yardstick failed. */
-    if (r->invalid && isnan(r->t.median) && time_refused[0])
-        /* both: the refusal is the cause (work skipped on a repeated call
-         * leaves the output the spot check poisoned), the wrong output its echo */
-        snprintf(last_detail, sizeof last_detail, "%s; then WRONG OUTPUT: %s", time_refused, r->why[0] ? r->why : "-");
-    else if (r->invalid)
-        snprintf(last_detail, sizeof last_detail, "WRONG OUTPUT, no valid figure: %s", r->why[0] ? r->why : "-");
-    else if (isnan(r->t.median) && time_refused[0])
-        snprintf(last_detail, sizeof last_detail, "%s", time_refused);
-    else if (r->yard_name && !(r->yard > 0))
-        snprintf(last_detail, sizeof last_detail, "%.4g %s, but the yardstick %s gave no valid figure (its output "
-                 "was wrong or it failed: see its row)", r->value, r->unit, r->yard_name);
-    else if (r->yard_name)
-        snprintf(last_detail, sizeof last_detail, "%.4g %s vs %s %.4g %s", r->value, r->unit, r->yard_name, r->yard,
-                 r->unit);
-    else
-        snprintf(last_detail, sizeof last_detail, "%.4g %s", r->value, r->unit);
-    time_refused[0] = 0; /* said once, by the row it belongs to */
     if (!header_printed) {
         printf("  %-14s %-30s %12s %10s %10s %12s %-16s %7s %7s\n", "exercise", "variant", "n", "median ms",
                "min ms", "figure", "yardstick", "ratio", "target");
@@ -222,11 +220,15 @@ void wb_bench_emit(const wb_bench_row *r)
     if (r->invalid) snprintf(fig, sizeof fig, "WRONG");
     printf("  %-14s %-30s %12zu %10.4f %10.4f %12s %-16s %7s %7s\n", r->exercise, r->variant, r->n, r->t.median,
            r->t.min, fig, yard, rat, tgt);
-    if (r->invalid) printf("    %s\n", last_detail);
+    if (r->invalid) {
+        char detail[600];
+        printf("    %s\n", wb_bench_detail(r, detail, sizeof detail));
+    }
     fflush(stdout);
 
     const char *csv = getenv("WB_CSV");
     if (!csv || !*csv) return;
+    const wb_device *d = wb_this_device();
     struct stat st;
     int fresh = stat(csv, &st) != 0 || st.st_size == 0;
     FILE *f = fopen(csv, "a");
@@ -256,34 +258,31 @@ void wb_bench_emit(const wb_bench_row *r)
 
 /* ---- the headline row of a speed checkpoint ---- */
 
-static wb_headline headline;
-static double headline_target;
-
-void wb_bench_reset_headline(double target)
+double wb_bench_headline(wb_bench_row *r, wb_headline *h)
 {
-    memset(&headline, 0, sizeof headline);
-    headline_target = target;
-}
-
-const wb_headline *wb_bench_last_headline(void) { return &headline; }
-
-double wb_bench_headline(wb_bench_row *r)
-{
-    if (r->target <= 0 && headline_target > 0) r->target = headline_target;
+    if (h && r->target <= 0 && h->target > 0) r->target = h->target;
     wb_bench_emit(r);
-    memset(&headline, 0, sizeof headline);
-    headline.set = 1;
-    headline.invalid = r->invalid;
-    headline.value = r->value;
-    headline.yard = r->yard_name ? r->yard : NAN;
-    headline.ratio = wb_bench_ratio(r);
-    snprintf(headline.unit, sizeof headline.unit, "%s", r->unit ? r->unit : "");
-    snprintf(headline.yard_name, sizeof headline.yard_name, "%s", r->yard_name ? r->yard_name : "");
-    /* The problem size goes with the figure, so a regression report (and a
-     * gradebook) says which size a ratio was measured at. */
-    if (r->n > 0 && !r->invalid)
-        snprintf(headline.detail, sizeof headline.detail, "%.150s at n = %zu", last_detail, r->n);
-    else
-        snprintf(headline.detail, sizeof headline.detail, "%s", last_detail);
-    return headline.ratio;
+    double ratio = wb_bench_ratio(r);
+    if (!h) return ratio;
+    double target = h->target;
+    memset(h, 0, sizeof *h);
+    h->target = target;
+    h->set = 1;
+    h->invalid = r->invalid;
+    h->value = r->value;
+    h->yard = r->yard_name ? r->yard : NAN;
+    h->ratio = ratio;
+    snprintf(h->unit, sizeof h->unit, "%s", r->unit ? r->unit : "");
+    snprintf(h->yard_name, sizeof h->yard_name, "%s", r->yard_name ? r->yard_name : "");
+    /* The detail is written here once, as the record keeps it. The problem
+     * size goes with a valid figure, so a regression report (and a
+     * gradebook) says which size a ratio was measured at: the detail is cut
+     * to 150 characters to leave it room. */
+    int sized = r->n > 0 && !r->invalid;
+    wb_bench_detail(r, h->detail, sized ? 151 : sizeof h->detail);
+    if (sized) {
+        size_t k = strlen(h->detail);
+        snprintf(h->detail + k, sizeof h->detail - k, " at n = %zu", r->n);
+    }
+    return ratio;
 }

@@ -10,19 +10,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#define N_FIELDS 16
+#define N_FIELDS 17
 
-static const char *COLUMNS = "week\tcheckpoint\tstatus\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\t"
-                             "tests\tfailed\tskipped\tdetail\tmessage";
+static const char *COLUMNS = "week\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\t"
+                             "seed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage";
 
-int wb_result_no_gpu(const char *message)
-{
-    static const char *const why[] = { "no NVIDIA GPU", "the GPU cannot be used", "the GPU probe process failed",
-                                       "WB_NO_GPU=1 is set", NULL };
-    for (int i = 0; why[i]; i++)
-        if (strncmp(message, why[i], strlen(why[i])) == 0) return 1;
-    return 0;
-}
+/* The format's first line, less its version: a record of another version is
+ * named as such, not as no record at all. */
+#define MAGIC_STEM "#wb-results "
+
+static const char *const REASONS[] = { "-", "nogpu", "notselected", "env", "code" };
 
 void wb_result_init(wb_result *r)
 {
@@ -34,6 +31,11 @@ void wb_result_init(wb_result *r)
 const char *wb_result_status_name(int status)
 {
     return status == WB_RES_PASS ? "pass" : status == WB_RES_FAIL ? "fail" : "skip";
+}
+
+const char *wb_result_reason_name(int reason)
+{
+    return reason >= 0 && reason < (int)(sizeof REASONS / sizeof REASONS[0]) ? REASONS[reason] : "?";
 }
 
 /* A text field: never empty, no TAB/CR/LF. */
@@ -71,6 +73,7 @@ static size_t format_line(const wb_result *r, char *out, size_t n)
     put_text(out, n, &k, r->week), put_tab(out, n, &k, '\t');
     put_text(out, n, &k, r->id), put_tab(out, n, &k, '\t');
     put_text(out, n, &k, wb_result_status_name(r->status)), put_tab(out, n, &k, '\t');
+    put_text(out, n, &k, wb_result_reason_name(r->reason)), put_tab(out, n, &k, '\t');
     put_num(out, n, &k, r->value), put_tab(out, n, &k, '\t');
     put_text(out, n, &k, r->unit), put_tab(out, n, &k, '\t');
     put_text(out, n, &k, r->yard), put_tab(out, n, &k, '\t');
@@ -183,13 +186,13 @@ static const char *parse_line(char *line, wb_result *r)
     char *f[N_FIELDS];
     int nf = 0;
     for (char *p = line;; p++) {
-        if (nf == N_FIELDS) return "too many fields (16 TAB-separated fields)";
+        if (nf == N_FIELDS) return "too many fields (17 TAB-separated fields)";
         f[nf++] = p;
         p = strchr(p, '\t');
         if (!p) break;
         *p = 0;
     }
-    if (nf != N_FIELDS) return "too few fields (16 TAB-separated fields)";
+    if (nf != N_FIELDS) return "too few fields (17 TAB-separated fields)";
     wb_result_init(r);
     get_text(r->week, sizeof r->week, f[0]);
     get_text(r->id, sizeof r->id, f[1]);
@@ -198,19 +201,27 @@ static const char *parse_line(char *line, wb_result *r)
     else if (strcmp(f[2], "fail") == 0) r->status = WB_RES_FAIL;
     else if (strcmp(f[2], "skip") == 0) r->status = WB_RES_SKIP;
     else return "status must be pass, fail or skip";
-    if (get_num(f[3], &r->value) || get_num(f[6], &r->yard_value) || get_num(f[7], &r->ratio) ||
-        get_num(f[8], &r->target))
+    r->reason = -1;
+    for (int i = 0; i < (int)(sizeof REASONS / sizeof REASONS[0]); i++)
+        if (strcmp(f[3], REASONS[i]) == 0) r->reason = i;
+    if (r->reason < 0) return "reason must be -, nogpu, notselected, env or code";
+    if (r->status == WB_RES_PASS && r->reason != WB_WHY_NONE) return "a pass has reason '-'";
+    if (r->status == WB_RES_FAIL && r->reason != WB_WHY_CODE) return "a fail has reason 'code'";
+    if (r->status == WB_RES_SKIP && (r->reason == WB_WHY_NONE || r->reason == WB_WHY_CODE))
+        return "a skip has reason nogpu, notselected or env";
+    if (get_num(f[4], &r->value) || get_num(f[7], &r->yard_value) || get_num(f[8], &r->ratio) ||
+        get_num(f[9], &r->target))
         return "value, yard_value, ratio and target are numbers or '-'";
-    get_text(r->unit, sizeof r->unit, f[4]);
-    get_text(r->yard, sizeof r->yard, f[5]);
+    get_text(r->unit, sizeof r->unit, f[5]);
+    get_text(r->yard, sizeof r->yard, f[6]);
     char *end;
-    r->seed = strtoull(f[9], &end, 10);
-    if (*f[9] < '0' || *f[9] > '9' || *end) return "seed must be a decimal number";
-    get_text(r->gpu, sizeof r->gpu, f[10]);
-    if (get_int(f[11], &r->tests) || get_int(f[12], &r->failed) || get_int(f[13], &r->skipped))
+    r->seed = strtoull(f[10], &end, 10);
+    if (*f[10] < '0' || *f[10] > '9' || *end) return "seed must be a decimal number";
+    get_text(r->gpu, sizeof r->gpu, f[11]);
+    if (get_int(f[12], &r->tests) || get_int(f[13], &r->failed) || get_int(f[14], &r->skipped))
         return "tests, failed and skipped are counts";
-    get_text(r->detail, sizeof r->detail, f[14]);
-    get_text(r->message, sizeof r->message, f[15]);
+    get_text(r->detail, sizeof r->detail, f[15]);
+    get_text(r->message, sizeof r->message, f[16]);
     return NULL;
 }
 
@@ -231,11 +242,12 @@ int wb_results_read(const char *path, wb_result **out, char *err, size_t errsz)
         lno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
         if (lno == 1) {
-            if (strcmp(line, WB_RESULTS_MAGIC) != 0) {
-                snprintf(err, errsz, "%s:1: not a results record (first line must be '%s')", path, WB_RESULTS_MAGIC);
-                goto fail;
-            }
-            continue;
+            if (strcmp(line, WB_RESULTS_MAGIC) == 0) continue;
+            if (strncmp(line, MAGIC_STEM, strlen(MAGIC_STEM)) == 0)
+                snprintf(err, errsz, "%s:1: a results record of another format ('%s'; this reader takes '%s'): run "
+                         "the test again to rewrite it", path, line, WB_RESULTS_MAGIC);
+            else snprintf(err, errsz, "%s:1: not a results record (first line must be '%s')", path, WB_RESULTS_MAGIC);
+            goto fail;
         }
         if (lno == 2 || len == 0) continue;
         if (n == cap) {

@@ -27,6 +27,7 @@ double wb_median(const double *v, size_t n)
 void wb_summarize(const double *v, size_t n, wb_summary *s)
 {
     s->n = n;
+    s->refused[0] = 0;
     if (n == 0) {
         s->median = s->min = s->max = s->mean = NAN;
         return;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 
 START_TEST(skips_itself) { wb_skip_test("gnuplot is not installed: the runner's own skip"); } END_TEST
 START_TEST(passes) { ck_assert_int_eq(1 + 1, 2); } END_TEST

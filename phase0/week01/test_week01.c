@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "devquery.h"
 #include "vecadd.h"
 
@@ -194,7 +194,7 @@ static int vecadd_check(void *p, char *why, size_t size)
     return 1;
 }
 
-static double bench_vecadd(void)
+static double bench_vecadd(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
     vecadd_ctx v = { wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n, 0 };
@@ -211,7 +211,7 @@ static double bench_vecadd(void)
     wb_cmp cmp;
     if (wb_dverify_f32("c", v.c, n, vecadd_expect, &v, 1 << 16, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)v.a), wb_dfree((void *)v.b), wb_dfree(v.c);
-    return wb_bench_headline(&r); /* prints the row, and the checkpoint judges it */
+    return wb_bench_headline(&r, h); /* prints the row, and the checkpoint judges it */
 }
 
 static double bench_devquery(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "copy.h"
 #include "fmachain.h"
 #include "roofline.h"
@@ -242,7 +242,7 @@ static double copy_expect(size_t i, const void *ctx)
     return wb_hash_uniform_f32(SEED_COPY, i, -1, 1);
 }
 
-static double bench_copy(void)
+static double bench_copy(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
     copy_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n };
@@ -255,7 +255,7 @@ static double bench_copy(void)
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
     if (wb_dverify_f32("y", c.y, n, copy_expect, NULL, 1 << 16, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
-    double ratio = wb_bench_headline(&r);
+    double ratio = wb_bench_headline(&r, h);
     if (!r.invalid) print_roofline("copy", (rl_cost){ r.bytes, 0 }, r.t.median);
     wb_dfree((void *)c.x), wb_dfree(c.y);
     return ratio;
@@ -278,7 +278,7 @@ static double fma_expect(size_t i, const void *ctx)
 /* Enough chains for every resident thread 16 times over; 4096 steps each:
  * about 70 GFLOP per run, a millisecond at the peak. The yardstick is the
  * datasheet peak from the device's attributes (2 x lanes x SMs x clock). */
-static double bench_fmachain(void)
+static double bench_fmachain(wb_headline *h)
 {
     const wb_device *d = wb_this_device();
     size_t n = (size_t)d->sm_count * 2048 * 16;
@@ -293,7 +293,7 @@ static double bench_fmachain(void)
     r.value = r.flops / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
     if (wb_dverify_f32("y", c.y, n, fma_expect, &c, 1024, 1e-6, 1e-6, &cmp)) wb_bench_invalid(&r, cmp.msg);
-    double ratio = wb_bench_headline(&r);
+    double ratio = wb_bench_headline(&r, h);
     if (!r.invalid) {
         printf("  fmachain: %.0f MHz would give this figure with every FP32 lane busy every clock (datasheet %d MHz)\n",
                r.value * 1e3 / (2.0 * d->fp32_lanes_per_sm * d->sm_count), d->sm_clock_khz / 1000);

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "ew.h"
 #include "streams.h"
 #include "views.h"
@@ -582,7 +582,7 @@ static double sr_expect(size_t i, const void *ctx)
     return relu_ref(wb_hash_uniform_f32(SEED_X, i, -1, 1), ((const sr_ctx *)ctx)->alpha);
 }
 
-static double bench_scale_relu(void)
+static double bench_scale_relu(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
     sr_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 1.25f };
@@ -596,7 +596,7 @@ static double bench_scale_relu(void)
     wb_cmp cmp;
     if (wb_dverify_f32("y", c.y, n, sr_expect, &c, 1 << 14, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* ---------------------------------------------------------------- overlap benchmark */

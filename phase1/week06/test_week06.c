@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "constmem.h"
 #include "localmem.h"
 #include "strided.h"
@@ -61,7 +61,7 @@ static double tr_expect(size_t i, const void *ctx)
 }
 
 /* Three rows (the ladder); the padded version's row is the headline. */
-static double bench_transpose(void)
+static double bench_transpose(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes();
     int side = ((int)sqrt((double)(bytes / 4)) / 32) * 32;
@@ -79,7 +79,7 @@ static double bench_transpose(void)
         r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
         wb_cmp cmp;
         if (wb_dverify_f32("out", c.out, n, tr_expect, &c, 1 << 14, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
-        if (v == 2) ratio = wb_bench_headline(&r);
+        if (v == 2) ratio = wb_bench_headline(&r, h);
         else wb_bench_emit(&r);
     }
     wb_dfree((void *)c.in), wb_dfree(c.out);

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "wb_multicast.h"
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "gridsync.h"
 #include "lastblock.h"
 #include "lfstack.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "intensity.h"
 #include "sweep.h"
 #include "fmapeak.h"
@@ -139,8 +139,8 @@ static void measure_roof(void)
 /* Times fma_sweep at k FMAs per element on a buffer far past L2, verifies
  * the timed output, and returns GFLOP/s over the roof at its intensity.
  * `headline`: the row is a speed checkpoint's (wb_bench_headline), not one
- * point of the plot. */
-static double sweep_point(int k, int headline, double *gflops_out, double *roof_out)
+ * point of the plot (NULL). */
+static double sweep_point(int k, wb_headline *headline, double *gflops_out, double *roof_out)
 {
     measure_roof();
     size_t n = g_bytes / 4;
@@ -159,7 +159,7 @@ static double sweep_point(int k, int headline, double *gflops_out, double *roof_
     if (wb_dverify_f32("y", s.y, n, sweep_expect, &s, 1 << 14, 1e-6, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
     double ratio;
     if (headline) {
-        ratio = wb_bench_headline(&r);
+        ratio = wb_bench_headline(&r, headline);
     } else {
         wb_bench_emit(&r);
         ratio = wb_bench_ratio(&r);
@@ -170,8 +170,8 @@ static double sweep_point(int k, int headline, double *gflops_out, double *roof_
     return ratio;
 }
 
-static double bench_roof_low(void) { return sweep_point(1, 1, NULL, NULL); }
-static double bench_roof_high(void) { return sweep_point(1024, 1, NULL, NULL); }
+static double bench_roof_low(wb_headline *h) { return sweep_point(1, h, NULL, NULL); }
+static double bench_roof_high(wb_headline *h) { return sweep_point(1024, h, NULL, NULL); }
 
 /* ---------------------------------------------------------------- the plot */
 
@@ -200,7 +200,7 @@ static double bench_sweep(void)
     }
     int bad = 0;
     for (size_t j = 0; j < WB_COUNT(SWEEP_K); j++) {
-        double gf = 0, roof = 0, ratio = sweep_point(SWEEP_K[j], 0, &gf, &roof);
+        double gf = 0, roof = 0, ratio = sweep_point(SWEEP_K[j], NULL, &gf, &roof);
         if (isnan(ratio)) bad++;
         if (j == 0) fprintf(f, "k,intensity_flop_per_byte,gflops,roof_gflops,ratio,copy_gbps,peak_gflops\n");
         fprintf(f, "%d,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g\n", SWEEP_K[j], SWEEP_K[j] / 4.0, gf, roof, ratio, g_copy, g_peak);

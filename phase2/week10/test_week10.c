@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "occupancy.h"
 #include "occ_kernels.h"
 #include "volkov.h"
@@ -367,7 +367,7 @@ static double vk_occ(int bps, int fit, const occ_device *d)
     return (double)resident * ((VK_THREADS + d->warp_size - 1) / d->warp_size) / (d->max_threads_per_sm / d->warp_size);
 }
 
-static double bench_volkov(void)
+static double bench_volkov(wb_headline *h)
 {
     int sms = wb_this_device()->sm_count;
     occ_device d = this_device();
@@ -420,7 +420,7 @@ static double bench_volkov(void)
         printf("  of the datasheet FP32 peak (%.0f GFLOP/s): FULLOCC %.3f, yours k=8 %.3f\n", peak, full.value / peak,
                r.value / peak);
     wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 static const wb_test TESTS[] = {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "polyt.h"
 
 static double poly_ref(double x, const float *coef)
@@ -77,7 +77,7 @@ static double time_one(pt_ctx *c, const char *variant, wb_bench_row *r)
 
 /* Yours against the given kernel, same matrix, same run: the ratio is how
  * many times faster yours is (bandwidth ratio = time ratio). */
-static double bench_speed(void)
+static double bench_speed(wb_headline *h)
 {
     size_t n = (size_t)ROWS * COLS;
     for (int j = 0; j < POLYT_TERMS; j++) g_coef[j] = (float)((j % 3) - 1) / (j + 1);
@@ -92,7 +92,7 @@ static double bench_speed(void)
     c.given = 0;
     time_one(&c, "yours", &mine);
     mine.yard_name = "GIVEN", mine.yard = given.value;
-    double ratio = wb_bench_headline(&mine);
+    double ratio = wb_bench_headline(&mine, h);
     if (!mine.invalid) printf("  yours: %.3f of COPY (%.0f GB/s)\n", mine.value / copy, copy);
     wb_dfree((void *)c.in), wb_dfree(c.out);
     return ratio;

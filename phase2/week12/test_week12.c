@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "ilp.h"
 #include "graph.h"
 #include "fuse.h"
@@ -53,8 +53,9 @@ static double ilp_expect(size_t i, const void *ctx)
 }
 
 /* One row per (ILP, grid), its timed output verified. `headline`: the row
- * is the checkpoint's (ILP 4, full grid), judged by the harness. */
-static double ilp_row(ilp_ctx *c, double copy, int headline)
+ * is the checkpoint's (ILP 4, full grid), judged by the harness; NULL for a
+ * row of the ladder. */
+static double ilp_row(ilp_ctx *c, double copy, wb_headline *headline)
 {
     char variant[48];
     snprintf(variant, sizeof variant, "ILP %d, %s", c->ilp, c->bps ? "1 block/SM" : "full grid");
@@ -65,29 +66,29 @@ static double ilp_row(ilp_ctx *c, double copy, int headline)
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
     if (wb_dverify_f32("y", c->y, c->n, ilp_expect, NULL, 1 << 14, 0, 1e-7, &cmp)) wb_bench_invalid(&r, cmp.msg);
-    if (headline) return wb_bench_headline(&r);
+    if (headline) return wb_bench_headline(&r, headline);
     wb_bench_emit(&r);
     return wb_bench_ratio(&r);
 }
 
-/* ladder: ILP 1, 2, 4, 8 at one block per SM, memory-level parallelism at
- * low occupancy (no checkpoint); otherwise ILP 4 on a full grid, the
- * checkpoint's figure. */
-static double run_ilp(int ladder)
+/* With no headline, the ladder: ILP 1, 2, 4, 8 at one block per SM,
+ * memory-level parallelism at low occupancy (no checkpoint); otherwise ILP 4
+ * on a full grid, the checkpoint's figure. */
+static double run_ilp(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes() & ~(size_t)15, n = bytes / 4;
     ilp_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), n, 1, 1 };
     wb_dfill_uniform_f32((float *)c.x, n, SEED_X, -1, 1);
     double copy = wb_yard_copy_gbps(bytes), ratio = NAN;
-    if (ladder)
-        for (size_t j = 0; j < WB_COUNT(ILPS); j++) c.ilp = ILPS[j], c.bps = 1, ratio = ilp_row(&c, copy, 0);
+    if (!h)
+        for (size_t j = 0; j < WB_COUNT(ILPS); j++) c.ilp = ILPS[j], c.bps = 1, ratio = ilp_row(&c, copy, NULL);
     else
-        c.ilp = 4, c.bps = 0, ratio = ilp_row(&c, copy, 1);
+        c.ilp = 4, c.bps = 0, ratio = ilp_row(&c, copy, h);
     wb_dfree((void *)c.x), wb_dfree(c.y);
     return ratio;
 }
-static double bench_ilp(void) { return run_ilp(1); }
-static double bench_ilp_bw(void) { return run_ilp(0); }
+static double bench_ilp(void) { return run_ilp(NULL); }
+static double bench_ilp_bw(wb_headline *h) { return run_ilp(h); }
 
 /* ---------------------------------------------------------------- graph */
 
@@ -148,7 +149,7 @@ static double tiny_expect(size_t i, const void *ctx)
  * inverse of the time per kernel), so the graph row's ratio to EAGER is
  * eager time over graph time: the speed-up. Both timed outputs are checked
  * (every call adds k). */
-static double bench_graph(void)
+static double bench_graph(wb_headline *h)
 {
     wb_bench_opts o = { 3, 20, 0 };
     tiny_ctx c = { wb_dmalloc(TINY_N * 4), NULL, 0 };
@@ -174,7 +175,7 @@ static double bench_graph(void)
         if (wb_dverify_f32("d", c.d, TINY_N, tiny_expect, &c, TINY_N, 0, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
     }
     if (e.invalid && !r.invalid) wb_bench_invalid(&r, "the eager launches it is compared with gave wrong output");
-    double ratio = wb_bench_headline(&r);
+    double ratio = wb_bench_headline(&r, h);
     if (!r.invalid) printf("  eager %.3f us a kernel, graph replay %.3f us a kernel\n", 1 / e.value, 1 / r.value);
     if (c.g) WB_CUDA(tiny_graph_destroy(c.g));
     wb_dfree(c.d);
@@ -230,7 +231,7 @@ static double fuse_expect(size_t i, const void *ctx)
 }
 
 /* Elements per second, fused against the given three-kernel chain. */
-static double bench_fuse(void)
+static double bench_fuse(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes() & ~(size_t)15, n = bytes / 4;
     fuse_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), wb_dmalloc(bytes), n };
@@ -250,7 +251,7 @@ static double bench_fuse(void)
     r.value = n / (r.t.median * 1e-3) / 1e9;
     if (wb_dverify_f32("y", c.y, n, fuse_expect, NULL, 1 << 14, 0, 1e-6, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.x), wb_dfree(c.t1), wb_dfree(c.t2), wb_dfree(c.y);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 static const wb_test TESTS[] = {

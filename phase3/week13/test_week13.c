@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "blockreduce.h"
 #include "gemv.h"
 #include "vote.h"
@@ -618,10 +618,10 @@ static wb_bench_row rowsum_pair(size_t cols)
 
 /* The checkpoint: rows of 1024 floats, one per thread of a 1024-thread
  * block, so the reduction is a large part of each block's life. */
-static double bench_shfl(void)
+static double bench_shfl(wb_headline *h)
 {
     wb_bench_row r = rowsum_pair(BR_THREADS);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* No checkpoint: the same pair on shorter and longer rows. The longer the
@@ -692,7 +692,7 @@ static int sm_check(void *p, char *why, size_t size)
  * same buffer. The sum reads 4n bytes (and writes 4): its GB/s counts the
  * bytes read; the copy's counts read plus written, each byte crossing the
  * memory bus once. */
-static double bench_reduce(void)
+static double bench_reduce(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
     sm_ctx c = { wb_dmalloc(bytes), wb_dmalloc(4), n, 0, 0 };
@@ -709,7 +709,7 @@ static double bench_reduce(void)
     wb_cmp cmp;
     if (sm_verify(&c, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.x), wb_dfree(c.out);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 typedef struct { const float *A, *x; float *y; size_t rows; gv_shape s; } gv_ctx;
@@ -741,7 +741,7 @@ static int gv_check(void *p, char *why, size_t size)
 
 /* A tall matrix (1024 columns, 400 MB and more) times a vector, against a
  * copy of the matrix's size. Bytes: the matrix, x and y, each once. */
-static double bench_gemv(void)
+static double bench_gemv(wb_headline *h)
 {
     size_t cols = 1024, rows = wb_bench_bytes() / (cols * 4), m = rows * cols;
     gv_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(cols * 4), wb_dmalloc(rows * 4), rows, { cols, 0 } };
@@ -759,7 +759,7 @@ static double bench_gemv(void)
     wb_cmp cmp;
     if (wb_dverify_f32("y", c.y, rows, gemv_expect, &c.s, 1 << 10, 1e-4, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
     wb_dfree((void *)c.A), wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 static const wb_test TESTS[] = {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wb_cublas.h"
 #include "blas.h"
 #include "cubblock.h"
@@ -858,7 +858,7 @@ static void gm_row(gm_ctx *c, wb_bench_row *r, const wb_bench_opts *o, double at
 }
 
 /* Your GEMM with TF32 allowed against cuBLAS in pedantic FP32, 4096^3. */
-static double bench_tf32(void)
+static double bench_tf32(wb_headline *h)
 {
     const int n = 4096;
     size_t e = (size_t)n * n;
@@ -883,7 +883,7 @@ static double bench_tf32(void)
     gm_row(&c, &r, &om, 0.25, e);
     cublasDestroy(yard), cublasDestroy(mine);
     wb_dfree((void *)c.A), wb_dfree((void *)c.B), wb_dfree(c.C);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* Batched work: which = 0 a loop of cublasSgemm calls (the yardstick),
@@ -917,7 +917,7 @@ static void bt_row(gm_ctx *c, wb_bench_row *r, const wb_bench_opts *o, size_t co
 }
 
 /* 4096 GEMMs of 64^3: one strided-batched call against 4096 calls. */
-static double bench_strided(void)
+static double bench_strided(wb_headline *h)
 {
     const int n = 64, batch = 4096;
     size_t e = (size_t)batch * n * n;
@@ -939,7 +939,7 @@ static double bench_strided(void)
     bt_row(&c, &r, &so, e);
     cublasDestroy(c.h);
     wb_dfree((void *)c.A), wb_dfree((void *)c.B), wb_dfree(c.C);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* Sort work on fixed inputs (dev_sort_pairs does not modify them). hk:
@@ -1023,7 +1023,7 @@ static void so_row(so_ctx *c, wb_bench_row *r, const wb_bench_opts *o)
     if (!sort_ok(c, why, sizeof why)) wb_bench_invalid(r, why);
 }
 
-static double bench_sort(void)
+static double bench_sort(wb_headline *h)
 {
     const int n = 1 << 25;
     size_t bytes = (size_t)n * 4;
@@ -1048,7 +1048,7 @@ static double bench_sort(void)
     so_row(&c, &r, &o);
     wb_dfree((void *)c.k), wb_dfree((void *)c.v), wb_dfree(c.ko), wb_dfree(c.vo), wb_dfree(c.tmp);
     free(hk), free(hv), free(c.hk_fresh);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* ---------------------------------------------------------------- the ladder: week 07 against the library */

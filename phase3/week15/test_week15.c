@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "traffic.h"
 #include "gelu_chain.h"
 #include "norm.h"
@@ -407,7 +407,7 @@ static int gc_check(void *p, char *why, size_t size)
     return 1;
 }
 
-static double bench_gelu(void)
+static double bench_gelu(wb_headline *h)
 {
     const int cols = 4096;
     size_t bytes = wb_bench_bytes(), rows = bytes / 4 / cols, n = rows * cols;
@@ -425,7 +425,7 @@ static double bench_gelu(void)
                        .flops = 14.0 * n, .unit = "Gelem/s", .yard_name = "UNFUSED", .yard = u.invalid ? NAN : u.value };
     const wb_bench_opts spot = { .fresh = gc_fresh, .check = gc_check };
     time_version(&f, gc_fused, &c, c.y, n, n, gc_expect, &c, 1 << 14, 5e-5, 1e-5, &spot);
-    double ratio = wb_bench_headline(&f);
+    double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_GELU, &u, &f, n, copy);
     wb_dfree((void *)c.x), wb_dfree((void *)c.b), wb_dfree((void *)c.r), wb_dfree(c.t), wb_dfree(c.y);
     return ratio;
@@ -523,7 +523,7 @@ static void nm_free(nm_ctx *c)
     wb_dfree((void *)c->x), wb_dfree(c->t), wb_dfree(c->y), wb_dfree(c->out), wb_dfree(c->tmp);
 }
 
-static double bench_l2norm(void)
+static double bench_l2norm(wb_headline *h)
 {
     nm_ctx c = nm_setup(0);
     size_t n = c.n;
@@ -536,13 +536,14 @@ static double bench_l2norm(void)
                        .flops = 2.0 * n, .unit = "Gelem/s", .yard_name = "UNFUSED", .yard = u.invalid ? NAN : u.value };
     const wb_bench_opts spot = { .fresh = nm_fresh, .check = nm_check };
     time_version(&f, nm_fused, &c, c.out, 1, n, nm_expect, &c, 1, 0, 2e-5, &spot);
-    double ratio = wb_bench_headline(&f);
+    double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_L2NORM, &u, &f, n, copy);
     nm_free(&c);
     return ratio;
 }
 
 static char nz_figure[200];
+static char nz_detail[600]; /* the last row's detail (wb_bench_detail), for the test's message */
 
 /* The fusion that does not pay: no target, the ratio is reported. */
 static double bench_normalize(void)
@@ -558,6 +559,7 @@ static double bench_normalize(void)
                        .flops = 3.0 * n, .unit = "Gelem/s", .yard_name = "UNFUSED", .yard = u.invalid ? NAN : u.value };
     time_version(&f, nz_fused, &c, c.y, n, n, nz_expect, &c, 1 << 14, 1e-9, 2e-5, NULL);
     wb_bench_emit(&f);
+    wb_bench_detail(&f, nz_detail, sizeof nz_detail);
     print_traffic(TR_NORMALIZE, &u, &f, n, copy);
     double ratio = f.invalid || u.invalid ? NAN : wb_bench_ratio(&f);
     snprintf(nz_figure, sizeof nz_figure, "n=%zu: two kernels %.4f ms, one cooperative kernel %.4f ms: %.3fx (12 B/elem each)",
@@ -606,7 +608,7 @@ static int sm_check(void *p, char *why, size_t size)
     return 1;
 }
 
-static double bench_softmax(void)
+static double bench_softmax(wb_headline *h)
 {
     const int cols = 1024;
     size_t rows = wb_bench_bytes() / 4 / cols, n = rows * cols;
@@ -621,7 +623,7 @@ static double bench_softmax(void)
                        .flops = 5.0 * n, .unit = "Gelem/s", .yard_name = "UNFUSED", .yard = u.invalid ? NAN : u.value };
     const wb_bench_opts spot = { .fresh = sm_fresh, .check = sm_check };
     time_version(&f, sm_fused, &c, c.y, n, n, sm_expect, &c, 1 << 11, 1e-7, 2e-5, &spot);
-    double ratio = wb_bench_headline(&f);
+    double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_SOFTMAX, &u, &f, n, copy);
     wb_dfree((void *)c.x), wb_dfree(c.m), wb_dfree(c.s), wb_dfree(c.y);
     return ratio;
@@ -664,7 +666,7 @@ static int sw_check(void *p, char *why, size_t size)
     return 1;
 }
 
-static double bench_smooth(void)
+static double bench_smooth(wb_headline *h)
 {
     size_t n = wb_bench_bytes() / 4;
     sw_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), n, 0 };
@@ -678,7 +680,7 @@ static double bench_smooth(void)
                        .flops = 8.0 * n, .unit = "Gelem/s", .yard_name = "UNFUSED", .yard = u.invalid ? NAN : u.value };
     const wb_bench_opts spot = { .fresh = sw_fresh, .check = sw_check };
     time_version(&f, sw_fused, &c, c.y, n, n, sw_expect, &c, 1 << 14, 1e-6, 1e-5, &spot);
-    double ratio = wb_bench_headline(&f);
+    double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_SMOOTH, &u, &f, n, copy);
     wb_dfree((void *)c.x), wb_dfree(c.t), wb_dfree(c.y);
     return ratio;
@@ -709,6 +711,7 @@ static double ln_expect(size_t i, const void *p)
 }
 
 static char ln_figure[200];
+static char ln_detail[600]; /* the last row's detail (wb_bench_detail), for the test's message */
 
 static double bench_linear(void)
 {
@@ -730,6 +733,7 @@ static double bench_linear(void)
         wb_cmp cmp;
         if (wb_dverify_f32("C", c.C, ne, ln_expect, &c, 256, 1e-4, 1e-5, &cmp)) wb_bench_invalid(&r, cmp.msg);
         wb_bench_emit(&r);
+        wb_bench_detail(&r, ln_detail, sizeof ln_detail);
         if (v == 1) yard = r.invalid ? NAN : r.value;
         ms[v] = r.invalid ? NAN : r.t.median;
     }
@@ -746,7 +750,7 @@ static double bench_linear(void)
 START_TEST(linear_vs_unfused)
 {
     double r = bench_linear();
-    ck_assert_msg(!isnan(r), "a timed GEMM gave a wrong output: %s", wb_bench_last_detail());
+    ck_assert_msg(!isnan(r), "a timed GEMM gave a wrong output: %s", ln_detail);
     wb_report(ln_figure);
 }
 END_TEST
@@ -754,7 +758,7 @@ END_TEST
 START_TEST(normalize_vs_unfused)
 {
     double r = bench_normalize();
-    ck_assert_msg(!isnan(r), "a timed normalize gave a wrong output: %s", wb_bench_last_detail());
+    ck_assert_msg(!isnan(r), "a timed normalize gave a wrong output: %s", nz_detail);
     wb_report(nz_figure);
 }
 END_TEST

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "pool.h"
 #include "hostmem.h"
 #include "slab.h"
@@ -224,7 +224,7 @@ static void alloc_row(alloc_ctx *c, wb_bench_row *r)
  * what the release threshold is for: with a synchronisation after every
  * round, the device's default pool (threshold 0) returns its memory each
  * time and pays the driver again; yours keeps it. */
-static double bench_pool(void)
+static double bench_pool(wb_headline *h)
 {
     int dev = 0;
     WB_CUDA(cudaGetDevice(&dev));
@@ -260,7 +260,7 @@ static double bench_pool(void)
         if (check_allocs(c, why, sizeof why)) wb_bench_invalid(&r, why);
     }
     if (m.invalid && !r.invalid) wb_bench_invalid(&r, "the cudaMalloc yardstick gave wrong allocations");
-    double ratio = wb_bench_headline(&r);
+    double ratio = wb_bench_headline(&r, h);
     if (!r.invalid) printf("  cudaMalloc+cudaFree %.2f us a pair, your pool %.3f us a pair\n", 1e3 / m.value, 1e3 / r.value);
     if (c->pool) WB_CUDA(pool_destroy(c->pool));
     free(c);
@@ -905,8 +905,9 @@ static void pipe_row(pipe_ctx *c, wb_bench_row *r, int serial)
  * out (the checkpoint: overlap hides both copies even if the link cannot
  * carry both directions at once; about 2x at best); 3 streams, the headline.
  * balanced 1: the kernel lasts as long as the copy in (three equal stages,
- * 3x at best with full-duplex copies); the ladder 1-4 streams, no target. */
-static double run_pipeline(int balanced)
+ * 3x at best with full-duplex copies); the ladder 1-4 streams, no target.
+ * h: the headline's, for balanced 0. */
+static double run_pipeline(int balanced, wb_headline *h)
 {
     pipe_ctx *c = calloc(1, sizeof *c);
     c->n = PIPE_N, c->chunk = PIPE_CHUNK;
@@ -945,7 +946,7 @@ static double run_pipeline(int balanced)
             wb_bench_emit(&r);
             ratio = wb_bench_ratio(&r);
         } else {
-            ratio = wb_bench_headline(&r);
+            ratio = wb_bench_headline(&r, h);
         }
     }
     for (int j = 0; j < PIPE_MAXS; j++) WB_CUDA(cudaStreamDestroy(c->st[j]));
@@ -955,8 +956,8 @@ static double run_pipeline(int balanced)
     return ratio;
 }
 
-static double bench_pipeline(void) { return run_pipeline(0); }
-static double bench_pipeline_ladder(void) { return run_pipeline(1); }
+static double bench_pipeline(wb_headline *h) { return run_pipeline(0, h); }
+static double bench_pipeline_ladder(void) { return run_pipeline(1, NULL); }
 
 static const wb_test TESTS[] = {
     { "w16.pool", WB_T(pool_allocations), WB_GPU, 4 },

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "conv2d.h"
 #include "equalize.h"
 #include "pgm.h"
@@ -785,7 +785,7 @@ static double now_ms(void) { return wb_seconds() * 1e3; }
  * time, against a device-to-device copy. One timed run, chosen at random,
  * is on another scene (pipe_fresh, pipe_check); the last timed output is
  * checked whole. */
-static double bench_pipeline(void)
+static double bench_pipeline(wb_headline *h)
 {
     size_t n = (size_t)PW * PH;
     cpu_bufs b;
@@ -823,7 +823,7 @@ static double bench_pipeline(void)
     wb_dfree((void *)c.in), wb_dfree(c.out), wb_dfree(c.work);
     free(got), free(c.src2), free(c.want2);
     cpu_bufs_free(&b);
-    return wb_bench_headline(&row);
+    return wb_bench_headline(&row, h);
 }
 
 /* ---------------------------------------------------------------- the convolution ladder (no checkpoint) */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wb_file.h"
 #include "model_io.h"
 #include "fp32.h"

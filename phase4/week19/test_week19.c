@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "cellgrid.h"
 #include "leapfrog.h"
 #include "nbody.h"
@@ -474,7 +474,7 @@ static int large_n(void) { return wb_this_device()->sm_count * 1024; }
 
 /* naive then tiled; the tiled row is the headline, against the datasheet
  * FP32 peak (2 x FP32 lanes x SMs x clock), as week 03 measures it. */
-static double bench_nbody(void)
+static double bench_nbody(wb_headline *h)
 {
     const wb_device *d = wb_this_device();
     int n = large_n();
@@ -493,7 +493,7 @@ static double bench_nbody(void)
         char msg[400] = "";
         if (verify_sample(hp, c.acc, n, 0.01f, 128, msg, sizeof msg)) wb_bench_invalid(&r, msg);
         if (v) {
-            ratio = wb_bench_headline(&r);
+            ratio = wb_bench_headline(&r, h);
             if (!r.invalid)
                 printf("  nbody: %.3g interactions/s; at %d flops each, %.2f of the FP32 peak\n",
                        (double)n * n / (r.t.median * 1e-3), NBODY_FLOPS_PER_INTERACTION, ratio);
@@ -621,7 +621,7 @@ static int time_steps(int n, int samples, wb_summary *t, char *msg, size_t msz)
  * (36), the force kernel reads x once and writes a (28). */
 #define STEP_BYTES 132.0
 
-static double bench_realtime(void)
+static double bench_realtime(wb_headline *h)
 {
     wb_bench_row r = { .exercise = "nbody_step", .variant = "leapfrog, tiled forces", .n = REALTIME_N,
                        .flops = (double)NBODY_FLOPS_PER_INTERACTION * REALTIME_N * (double)REALTIME_N,
@@ -630,7 +630,7 @@ static double bench_realtime(void)
     int bad = time_steps(REALTIME_N, 20, &r.t, msg, sizeof msg);
     r.value = 1e3 / r.t.median;
     if (bad) wb_bench_invalid(&r, msg);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* ---------------------------------------------------------------- steps per second against n */

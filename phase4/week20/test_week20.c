@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wbk.h"
 #include "app.h"
 
@@ -623,7 +623,7 @@ static int standardize_check(void *p, char *why, size_t size)
     return standardize_verify(p, &rng, why, size);
 }
 
-static double bench_standardize(void)
+static double bench_standardize(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes(), n = bytes / sizeof(float);
     std_bench b = { NULL, wb_hmalloc(bytes), wb_hmalloc(bytes), wb_dmalloc(bytes), n, { 0, 0 }, WBK_OK };
@@ -652,7 +652,7 @@ static double bench_standardize(void)
             wb_bench_invalid(&r, why);
             wbk_destroy(ctx);
             wb_dfree(b.d), free(b.x), free(b.y);
-            return wb_bench_headline(&r);
+            return wb_bench_headline(&r, h);
         }
     }
     wb_summary tx;
@@ -673,7 +673,7 @@ static double bench_standardize(void)
     if (why[0]) wb_bench_invalid(&r, why);
     wbk_destroy(ctx);
     free(b.x), free(b.y);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 static const wb_test TESTS[] = {

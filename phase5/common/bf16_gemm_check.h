@@ -23,7 +23,7 @@
 
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "bf16_host.h"    /* wb_f32_to_bf16, wb_bf16_to_f32, bf16_gemm_cublas_tn */
 
 /* Tolerance. A product of two BF16 values (8-bit significands) is exact in

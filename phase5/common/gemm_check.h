@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "sgemm_yard.h"
 
 typedef cudaError_t (*gemm_fn)(int M, int N, int K, const float *A, const float *B, float *C);
@@ -200,7 +200,7 @@ static inline wb_bench_row gemm_bench_measure(gemm_bench *g, const char *variant
 }
 
 /* One version's row: print it with wb_bench_emit, or return
- * wb_bench_headline(&row) when a speed checkpoint judges it. */
+ * wb_bench_headline(&row, h) when a speed checkpoint judges it. */
 static inline wb_bench_row gemm_bench_row(gemm_bench *g, const char *variant, gemm_fn fn, const char *yard_name,
                                           double yard)
 {
@@ -239,15 +239,15 @@ static inline double gemm_ladder(const gemm_version *v, int nv, int headline)
 }
 
 /* One version against cuBLAS at 4096 only: the benchmark behind a speed
- * checkpoint (WB_SPEED), ending in the version's headline row. */
-static inline double gemm_vs_cublas_4096(const char *variant, gemm_fn fn)
+ * checkpoint (WB_SPEED), ending in the version's headline row (into h). */
+static inline double gemm_vs_cublas_4096(const char *variant, gemm_fn fn, wb_headline *h)
 {
     gemm_bench g;
     gemm_bench_open(&g, 4096);
     double yard = gemm_bench_cublas(&g);
     wb_bench_row r = gemm_bench_row(&g, variant, fn, "cuBLAS", yard);
     gemm_bench_close(&g);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 #endif

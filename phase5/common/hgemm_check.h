@@ -29,7 +29,7 @@
 
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "gemm_support.h" /* fill_half_uniform */
 #include "hgemm_host.h"   /* f32_to_f16, f16_to_f32, hgemm_fn, hgemm_cublas_rm */
 
@@ -298,7 +298,7 @@ static inline double hgemm_bench_cublas(hgemm_bench *b)
 
 /* One version's row on b's data against the yardstick yard_name/yard, its
  * timed output checked on 1024 samples; print it with wb_bench_emit or
- * return wb_bench_headline(&row) when a speed checkpoint judges it. */
+ * return wb_bench_headline(&row, h) when a speed checkpoint judges it. */
 static inline wb_bench_row hgemm_bench_row(hgemm_bench *b, const char *variant, hgemm_fn fn, const char *yard_name,
                                            double yard)
 {
@@ -310,15 +310,15 @@ static inline wb_bench_row hgemm_bench_row(hgemm_bench *b, const char *variant, 
 
 /* One version against cublasGemmEx on the same 4096^3 data (seeds sa, sb) in
  * the same run: the benchmark behind a speed checkpoint (WB_SPEED), ending in
- * the version's headline row. */
+ * the version's headline row (into h). */
 static inline double hgemm_vs_cublas_4096(const char *variant, hgemm_fn fn, unsigned long long sa,
-                                          unsigned long long sb)
+                                          unsigned long long sb, wb_headline *h)
 {
     hgemm_bench b;
     hgemm_bench_open(&b, 4096, sa, sb);
     double yard = hgemm_bench_cublas(&b);
     wb_bench_row row = hgemm_bench_row(&b, variant, fn, "cuBLAS", yard);
-    double ratio = wb_bench_headline(&row);
+    double ratio = wb_bench_headline(&row, h);
     hgemm_bench_close(&b);
     return ratio;
 }

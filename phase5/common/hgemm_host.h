@@ -19,7 +19,7 @@
 
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "gemm_support.h" /* fill_half_uniform */
 
 /* ---------------------------------------------------------------- half on the host */

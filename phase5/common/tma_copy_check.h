@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 
 /* A rows x cols matrix whose rows are round4(cols) + pad floats apart: row
  * strides stay multiples of 16 bytes, as TMA requires. */

@@ -67,7 +67,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- speed */
 
-static double bench_tiled(void) { return gemm_vs_cublas_4096("tiled", sgemm_tiled); }
+static double bench_tiled(wb_headline *h) { return gemm_vs_cublas_4096("tiled", sgemm_tiled, h); }
 
 /* Tile size against occupancy at 4096: which T is fastest, and why. */
 static double bench_sweep(void)

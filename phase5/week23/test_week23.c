@@ -35,7 +35,7 @@ START_TEST(tile2d_nonfinite)
 }
 END_TEST
 
-static double bench_tile2d(void) { return gemm_vs_cublas_4096("2D register tiles", sgemm_2d); }
+static double bench_tile2d(wb_headline *h) { return gemm_vs_cublas_4096("2D register tiles", sgemm_2d, h); }
 
 static double bench_ladder(void)
 {

@@ -66,7 +66,7 @@ START_TEST(warptile_large)
 }
 END_TEST
 
-static double bench_warptile(void) { return gemm_vs_cublas_4096("warp tiles", sgemm_warptile); }
+static double bench_warptile(wb_headline *h) { return gemm_vs_cublas_4096("warp tiles", sgemm_warptile, h); }
 
 static double bench_ladder(void)
 {

@@ -1,6 +1,6 @@
 /* test_week25.c — week 25's checkpoints: WMMA HGEMM correct for every shape,
  * and its speed against cuBLAS on the same data. */
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "hgemm_wmma.h"
 #include "hgemm_check.h"
 
@@ -43,9 +43,9 @@ END_TEST
 /* Your WMMA HGEMM against cublasGemmEx (FP16 in, FP32 accumulate) on the
  * same 4096^3 data in the same run; the timed output is checked. The
  * headline row (yours against cuBLAS) is w25.wmma-speed's figure. */
-static double bench_hgemm(void)
+static double bench_hgemm(wb_headline *h)
 {
-    return hgemm_vs_cublas_4096("wmma (yours)", hgemm_wmma, SEED_A, SEED_B);
+    return hgemm_vs_cublas_4096("wmma (yours)", hgemm_wmma, SEED_A, SEED_B, h);
 }
 
 /* ---------------------------------------------------------------- CPU: the half helpers */

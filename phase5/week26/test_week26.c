@@ -1,7 +1,7 @@
 /* test_week26.c — week 26's checkpoints: mma.sync HGEMM correct for every
  * shape, its speed against cuBLAS, and where the tensor cores beat an FP32
  * CUDA-core GEMM. */
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "hgemm_mma.h"
 #include "gemm_support.h" /* half_to_float */
 #include "support/sgemm_simt.h"
@@ -48,9 +48,9 @@ END_TEST
 /* Your mma.sync HGEMM against cublasGemmEx (FP16 in, FP32 accumulate) on the
  * same 4096^3 data in the same run; the timed output is checked. The
  * headline row (yours against cuBLAS) is w26.mma-speed's figure. */
-static double bench_hgemm(void)
+static double bench_hgemm(wb_headline *h)
 {
-    return hgemm_vs_cublas_4096("mma.sync (yours)", hgemm_mma, SEED_A, SEED_B);
+    return hgemm_vs_cublas_4096("mma.sync (yours)", hgemm_mma, SEED_A, SEED_B, h);
 }
 
 /* The FP32 CUDA-core GEMM on float copies of the halves. */
@@ -65,7 +65,7 @@ static void run_simt(void *p)
 /* When do tensor cores win? Your HGEMM against the given FP32 CUDA-core GEMM
  * on the same values, from small to large; the headline row (w26.tc-wins's
  * figure) is yours at 4096. */
-static double bench_tc_vs_simt(void)
+static double bench_tc_vs_simt(wb_headline *h)
 {
     static const int SIZES[] = { 128, 512, 1024, 2048, 4096 };
     double ratio = NAN;
@@ -88,7 +88,7 @@ static double bench_tc_vs_simt(void)
         wb_bench_row row = { .exercise = "tc-vs-simt", .variant = "mma.sync (yours)", .n = (size_t)n, .flops = flops,
                              .unit = "TFLOP/s", .yard_name = "SIMT", .yard = simt.value };
         hgemm_time(&r, hgemm_mma, &row, 256);
-        if (n == 4096) ratio = wb_bench_headline(&row);
+        if (n == 4096) ratio = wb_bench_headline(&row, h);
         else wb_bench_emit(&row);
         hgemm_seeded_close(&r);
         wb_dfree(fa), wb_dfree(fb);

@@ -1,7 +1,7 @@
 /* test_week27.c — week 27's checkpoints: the restructured kernel correct and
  * as fast as the learner's week-26 kernel, CUTLASS 2.x as a library
  * correct, and CUTLASS 3's Hopper GEMM correct and near cuBLAS. */
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "hgemm_tiled.h"
 #include "cutlass_gemm.h"
 #include "cutlass3_gemm.h"
@@ -83,7 +83,7 @@ static const hgemm_shape CUT3_REFUSED[] = {
 };
 
 static int on_sm90(void) { return wb_device_is_cc(9, 0); }
-/* SKIP, saying why, on any GPU but compute capability 9.0 (wb_test.h). */
+/* SKIP, saying why, on any GPU but compute capability 9.0 (wb_harness.h). */
 #define CUT3_SKIP_UNLESS_SM90() wb_need_sm90a("cutlass3_hgemm (wgmma, TMA)")
 
 /* The host side of the contract, no GPU needed: shapes TMA cannot take are
@@ -190,7 +190,7 @@ END_TEST
  * restructured (against week 26:
  * the headline row, w27.tiled-speed's figure), CUTLASS (against cuBLAS), all
  * on the same data in the same run; every timed output is checked. */
-static double bench_hgemm(void)
+static double bench_hgemm(wb_headline *h)
 {
     hgemm_bench b;
     hgemm_bench_open(&b, 4096, SEED_A, SEED_B);
@@ -198,7 +198,7 @@ static double bench_hgemm(void)
     wb_bench_row w26 = hgemm_bench_row(&b, "week-26 kernel (hgemm_mma)", hgemm_mma, "cuBLAS", yard);
     wb_bench_emit(&w26);
     wb_bench_row row = hgemm_bench_row(&b, "tile/mainloop/epilogue (yours)", hgemm_tiled, "W26", w26.value);
-    double ratio = wb_bench_headline(&row);
+    double ratio = wb_bench_headline(&row, h);
     wb_bench_row cut = hgemm_bench_row(&b, "CUTLASS device::Gemm (yours)", cutlass_hgemm, "cuBLAS", yard);
     wb_bench_emit(&cut);
     hgemm_bench_close(&b);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "gemm_epilogue.h"
 #include "support/epilogue_yard.h" /* cuBLASLt's epilogues and the library unfused pair */
 #include "hgemm_check.h"
@@ -271,7 +271,7 @@ static void time_row(run_ctx *r, wb_work_fn fn, wb_bench_row *row)
  *                                    until its cuBLASLt path has been timed on a GPU
  * The summary line gives what fusion buys: your fused over your unfused, and
  * cuBLASLt fused over the library unfused pair. */
-static double bench_fused(void)
+static double bench_fused(wb_headline *h)
 {
     int M = 8192, N = 4096, K = 512;
     run_ctx r = make_inputs(M, N, K);
@@ -307,8 +307,8 @@ static double bench_fused(void)
         time_row(&r, run_fused, &fu);
         if (gelu) wb_bench_emit(&fu); /* reported, not judged */
         else {
-            headline = wb_bench_headline(&fu); /* fills fu.target from week.txt */
-            snprintf(detail, sizeof detail, "%s", wb_bench_last_detail());
+            headline = wb_bench_headline(&fu, h); /* fills fu.target from week.txt */
+            wb_bench_detail(&fu, detail, sizeof detail);
         }
         printf("  %s: fused (yours) %.3f ms, unfused (yours) %.3f ms, fused / unfused (yours) %.3f (not judged); "
                "cuBLASLt fused %.3f ms, library unfused %.3f ms, fused / unfused (library) %.3f (M=%d N=%d K=%d)\n",

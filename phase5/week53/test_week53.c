@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "tma_box.h"
 #include "tma_copy.h"
 #include "tma_copy_check.h" /* phase5/common: the copy checks week 56 shares */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wgmma_desc.h"
 #include "wgmma_gemm.h"
 #include "bf16_host.h"       /* wb_f32_to_bf16, wb_bf16_to_f32 */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "ws_gemm.h"
 #include "wgmma_gemm.h"      /* week 54's kernel (uses: phase5/week54), a rung of the benchmark */
 #include "bf16_gemm_check.h" /* the checks and timing rows weeks 54 and 55 share */

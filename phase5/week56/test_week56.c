@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "cluster_hist.h"
 #include "hist_yard.h"
 #include "tma_multicast.h"

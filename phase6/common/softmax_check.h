@@ -9,7 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
-#include "wb_test.h"
+#include "wb_harness.h"
 
 /* y = exp(x - m) / sum exp(x - m) per row, in double: m = max (NaN skipped,
  * as fmaxf does: its exp makes the row NaN anyway). A row with a +Inf, or of

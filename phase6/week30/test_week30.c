@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "softmax_check.h"
 #include "online.h"
 #include "rowsoftmax.h"
@@ -256,7 +256,7 @@ enum { HEAD_COLS = 4096 };
 /* w30.speed: the dispatcher on rows of 4096 floats, wb_bench_bytes() of x,
  * against a device-to-device copy of x (2 x its bytes: the same 8 bytes an
  * element, read plus write). */
-static double bench_speed(void)
+static double bench_speed(wb_headline *h)
 {
     const int rows = (int)(wb_bench_bytes() / 4 / HEAD_COLS);
     const size_t n = (size_t)rows * HEAD_COLS;
@@ -268,7 +268,7 @@ static double bench_speed(void)
                        .yard = copy };
     bx_time(&r, bx_yours, &c, 1, 1 << 11);
     wb_dfree((void *)c.x), wb_dfree(c.y);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* The ladder's row lengths, all on the same bytes: wb_bench_bytes() of x,

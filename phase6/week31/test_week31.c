@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "moments.h"
 #include "layernorm.h"
 #include "rmsnorm.h"
@@ -575,8 +575,8 @@ static double nb_score(const wb_bench_row *r)
 }
 
 /* The four hidden sizes; every row printed, the slowest against the copy
- * judged (a wrong one first). */
-static double bench_sweep(int kind)
+ * judged (a wrong one first), into head. */
+static double bench_sweep(int kind, wb_headline *head)
 {
     nb_bufs B = nb_alloc();
     static char variant[WB_COUNT(HIDDEN)][64];
@@ -589,11 +589,11 @@ static double bench_sweep(int kind)
     for (size_t h = 0; h < WB_COUNT(HIDDEN); h++)
         if (h != worst) wb_bench_emit(&rows[h]);
     nb_free(&B);
-    return wb_bench_headline(&rows[worst]);
+    return wb_bench_headline(&rows[worst], head);
 }
 
-static double bench_layernorm(void) { return bench_sweep(K_WELFORD); }
-static double bench_rmsnorm(void) { return bench_sweep(K_RMS); }
+static double bench_layernorm(wb_headline *h) { return bench_sweep(K_WELFORD, h); }
+static double bench_rmsnorm(wb_headline *h) { return bench_sweep(K_RMS, h); }
 
 /* The ladder (no checkpoint): all four kernels at each hidden size. */
 static double bench_ladder(void)

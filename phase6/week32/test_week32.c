@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "ln_host.h"
 #include "ln_dx.h"
 #include "ln_dgb.h"
@@ -565,7 +565,7 @@ static int worse(const wb_bench_row *a, const wb_bench_row *b)
 /* dx at three widths on 400 MB arrays (rows past L2), each against a copy of
  * the same bytes timed in the same run; the worst is the headline. Bytes:
  * x and dy read, dx written (12 per element), gamma once, mean and rstd. */
-static double bench_dx(void)
+static double bench_dx(wb_headline *h)
 {
     bn_ctx c;
     bn_alloc(&c, 1, 0);
@@ -590,7 +590,7 @@ static double bench_dx(void)
     }
     for (size_t k = 0; k < WB_COUNT(BENCH_COLS); k++)
         if (k != worst) wb_bench_emit(&rows[k]);
-    const double ratio = wb_bench_headline(&rows[worst]);
+    const double ratio = wb_bench_headline(&rows[worst], h);
     bn_free(&c);
     return ratio;
 }
@@ -656,7 +656,7 @@ static int dgb_check(void *p, char *why, size_t size)
 /* dgamma and dbeta at the same three widths. Bytes: x and dy read (8 per
  * element), mean and rstd, dgamma and dbeta written; the workspace's partials
  * are the kernel's own overhead and not counted. */
-static double bench_dgb(void)
+static double bench_dgb(wb_headline *h)
 {
     bn_ctx c;
     bn_alloc(&c, 0, 1);
@@ -681,7 +681,7 @@ static double bench_dgb(void)
     }
     for (size_t k = 0; k < WB_COUNT(BENCH_COLS); k++)
         if (k != worst) wb_bench_emit(&rows[k]);
-    const double ratio = wb_bench_headline(&rows[worst]);
+    const double ratio = wb_bench_headline(&rows[worst], h);
     bn_free(&c);
     return ratio;
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wb_cublas.h"
 #include "qkt.h"
 #include "mask.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cublas_v2.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wb_cublas.h"
 #include "softmax.h"
 #include "pv.h"
@@ -257,7 +257,7 @@ static int sm_check(void *p, char *why, size_t size)
  * wb_bench_bytes(); softmax out of place: each score read once and each
  * weight written once, 8 bytes an element, the copy's own convention
  * (wb_yard_copy_gbps counts read + written bytes). */
-static double bench_softmax(void)
+static double bench_softmax(wb_headline *h)
 {
     size_t bytes = wb_bench_bytes();
     sm_ctx c = { NULL, NULL, bytes / (4 * (size_t)SM_BENCH_L), SM_BENCH_L, 0 };
@@ -276,7 +276,7 @@ static double bench_softmax(void)
     char msg[200];
     if (sm_verify(&c, 64, 99, msg, sizeof msg)) wb_bench_invalid(&r, msg);
     wb_dfree((void *)c.S), wb_dfree(c.P);
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* ---------------------------------------------------------------- PV */

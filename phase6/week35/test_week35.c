@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "philox.h"
 #include "dropout.h"
 
@@ -653,10 +653,10 @@ static wb_bench_row time_dropout(int cols, const char *variant)
     return r;
 }
 
-static double bench_dropout(void)
+static double bench_dropout(wb_headline *h)
 {
     wb_bench_row r = time_dropout(4096, "yours, hidden 4096, p 0.1");
-    return wb_bench_headline(&r);
+    return wb_bench_headline(&r, h);
 }
 
 /* Report: the same at hidden 1024 to 8192. */

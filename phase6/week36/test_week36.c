@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "smx.h"
 #include "split.h"
 #include "traffic.h"
@@ -408,7 +408,7 @@ static void print_traffic(const sx_ctx *c, const wb_bench_row *r, int v, double 
 }
 
 /* w36.smx-speed: fused against the given chain on the prefill shape. */
-static double bench_smx(void)
+static double bench_smx(wb_headline *h)
 {
     sx_ctx c = prefill_ctx(1);
     double copy = wb_yard_copy_gbps(c.n * 4);
@@ -418,7 +418,7 @@ static double bench_smx(void)
     wb_bench_row f = { .exercise = "smx", .variant = "yours: one kernel", .unit = "Gscore/s", .yard_name = "UNFUSED",
                        .yard = u.invalid ? NAN : u.value };
     sx_time(&c, FUS_FUSED, 1, 1, &f);
-    double ratio = wb_bench_headline(&f);
+    double ratio = wb_bench_headline(&f, h);
     print_traffic(&c, &u, FUS_UNFUSED, copy);
     print_traffic(&c, &f, FUS_FUSED, copy);
     printf("    the bytes allow %.2fx (24 against 8 bytes a score)\n",
@@ -429,14 +429,14 @@ static double bench_smx(void)
 
 /* w36.split-speed: the split version on the decode shape, GB/s at its 12
  * bytes a score against a copy of the same 400 MiB. */
-static double bench_split(void)
+static double bench_split(wb_headline *h)
 {
     sx_ctx c = decode_ctx();
     double copy = wb_yard_copy_gbps(c.n * 4);
     wb_bench_row r = { .exercise = "split", .variant = "yours: stats, then normalise", .unit = "GB/s", .yard_name = "COPY",
                        .yard = copy };
     sx_time(&c, FUS_SPLIT, 1, 0, &r);
-    double ratio = wb_bench_headline(&r);
+    double ratio = wb_bench_headline(&r, h);
     sx_free(&c);
     return ratio;
 }
@@ -448,7 +448,7 @@ static double bench_split(void)
  * FIT_HIGH x COPY means the model counts bytes the kernel cannot have moved,
  * and the row gets no figure. */
 #define FIT_HIGH 1.15
-static double bench_model(void)
+static double bench_model(wb_headline *h)
 {
     sx_ctx pf = prefill_ctx(1), dc = decode_ctx();
     double copy_pf = wb_yard_copy_gbps(pf.n * 4), copy_dc = wb_yard_copy_gbps(dc.n * 4);
@@ -494,11 +494,12 @@ static double bench_model(void)
     }
     if (bad[0]) wb_bench_invalid(&head, bad);
     sx_free(&pf), sx_free(&dc);
-    return wb_bench_headline(&head);
+    return wb_bench_headline(&head, h);
 }
 
 /* w36.hurts: fused against split on both shapes, reported. */
 static char hurts_figure[320];
+static char hurts_detail[600]; /* the last row's detail (wb_bench_detail), for the test's message */
 static double bench_hurts(void)
 {
     double ms[2][2] = { { NAN, NAN }, { NAN, NAN } }; /* [prefill, decode][fused, split] */
@@ -513,6 +514,7 @@ static double bench_hurts(void)
             wb_bench_row r = { .exercise = "hurts", .variant = name, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
             sx_time(&c, v, 0, 0, &r);
             wb_bench_emit(&r);
+            wb_bench_detail(&r, hurts_detail, sizeof hurts_detail);
             print_traffic(&c, &r, v, copy);
             if (r.invalid || isnan(r.t.median)) valid = 0;
             ms[sh][k] = r.t.median;
@@ -531,7 +533,7 @@ static double bench_hurts(void)
 START_TEST(hurts_report)
 {
     double r = bench_hurts();
-    ck_assert_msg(!isnan(r), "a timed output was wrong: %s", wb_bench_last_detail());
+    ck_assert_msg(!isnan(r), "a timed output was wrong: %s", hurts_detail);
     wb_report(hurts_figure);
 }
 END_TEST

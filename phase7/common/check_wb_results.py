@@ -3,7 +3,9 @@
 Run by `make test` (tests/python.sh) with the path of the workbook's `wb` tool:
 writes a record with every kind of field from Python, then has `wb results`
 (the C reader, common/src/wb_results.c) read it back, and checks what it
-read. Exit 0 when they agree; prints what differs otherwise.
+read; then checks that the reason a skip carries is the one the C reader's
+users act on (`wb report` counts "notselected" apart from other skips).
+Exit 0 when they agree; prints what differs otherwise.
 """
 
 import os
@@ -15,6 +17,46 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from wb_results import Result, write  # noqa: E402
 
 
+def reasons_agree(wb, folder):
+    """The reason column, written from Python: each reason in its place and
+    read by the C reader as written. "" when they agree, else what differs."""
+    path = os.path.join(folder, "reasons.tsv")
+    recs = [Result("phase0/week01", "w01.devquery", "pass", tests=1),
+            Result("phase0/week01", "w01.vecadd", "fail", tests=1, failed=1, message="wrong"),
+            Result("phase0/week01", "w01.nogpu", "skip", reason="nogpu", skipped=1, message="no NVIDIA GPU here"),
+            Result("phase0/week01", "w01.other", "skip", reason="notselected", skipped=1,
+                   message="not selected (CK_RUN_CASE=w01.devquery)"),
+            Result("phase0/week01", "w01.env", "skip", reason="env", skipped=1, message="gnuplot is not installed")]
+    write(path, recs)
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    got = [ln.split("\t")[2:4] for ln in lines[2:]]
+    want = [["pass", "-"], ["fail", "code"], ["skip", "nogpu"], ["skip", "notselected"], ["skip", "env"]]
+    if lines[1].split("\t")[3] != "reason" or got != want:
+        return "status and reason columns %s, want %s (header %r)" % (got, want, lines[1])
+    out = subprocess.run([wb, "results", path, ""], capture_output=True, text=True)
+    if out.returncode != 0 or len(out.stdout.splitlines()) != len(recs):
+        return "the C reader refused the reasons: %s" % (out.stdout + out.stderr).strip()
+    # `wb report` tells a checkpoint CK_RUN_CASE left out from one that could not run here
+    write(path, recs[:1] + recs[3:4])
+    out = subprocess.run([wb, "report", path, "phase0/week01"], capture_output=True, text=True)
+    if "1 not selected (CK_RUN_CASE)" not in out.stdout:
+        return "a notselected skip, as `wb report` read it: %s" % (out.stdout + out.stderr).strip()
+    write(path, recs[:1] + recs[2:3])
+    out = subprocess.run([wb, "report", path, "phase0/week01"], capture_output=True, text=True)
+    if "could not run here (no NVIDIA GPU here)" not in out.stdout:
+        return "a nogpu skip, as `wb report` read it: %s" % (out.stdout + out.stderr).strip()
+    # a reason that does not go with the status is never written
+    for status, reason in (("pass", "env"), ("fail", "nogpu"), ("skip", "-"), ("skip", "code"), ("skip", None),
+                           ("skip", "no-gpu")):
+        try:
+            Result("w", "w01.x", status, reason=reason)
+        except ValueError:
+            continue
+        return "a %s with reason %r was accepted" % (status, reason)
+    return ""
+
+
 def main(wb):
     folder = tempfile.mkdtemp(prefix="wb-py-results-")
     path = os.path.join(folder, "results.tsv")
@@ -24,7 +66,7 @@ def main(wb):
                detail="3027 GB/s vs TORCH 2957 GB/s"),
         Result("phase7/week41", "w41.layernorm", "fail", seed=20261122, gpu="NVIDIA H100", tests=4, failed=1,
                message="test_layernorm.py:40: max error 3e-2\tat row 7\n(tolerance 1e-3)"),
-        Result("phase7/week41", "w41.bad-input", "skip", seed=20261122, skipped=2,
+        Result("phase7/week41", "w41.bad-input", "skip", seed=20261122, skipped=2, reason="env",
                message="torch is not installed here"),
     ])
     out = subprocess.run([wb, "results", path, "> "], capture_output=True, text=True)
@@ -46,6 +88,10 @@ def main(wb):
         except ValueError:
             continue
         print("a record with no checkpoint id was accepted")
+        return 1
+    why = reasons_agree(wb, folder)
+    if why:
+        print("the reason field, Python writer and C reader: " + why)
         return 1
     print("Python writer, C reader: %d records agree" % len(lines))
     return 0

@@ -139,7 +139,7 @@ def main(argv):
         pass
     elif importlib.util.find_spec("pytest") is None:
         why = "pytest not importable: No module named 'pytest'"
-        recs = [{"id": c[0], "status": "skip", "message": why, "target": c[1]} for c in owned]
+        recs = [{"id": c[0], "status": "skip", "reason": "env", "message": why, "target": c[1]} for c in owned]
     else:
         out = os.path.abspath(results) + ".py.json"
         if os.path.exists(out):
@@ -157,8 +157,8 @@ def main(argv):
             why = ("the Python test process ended without its results (%s): the lines above, from %s, say where"
                    % (how_it_ended(rc), os.path.relpath(log)))
             recs = [{"id": c[0], "status": "fail", "message": why, "target": c[1]} for c in owned]
-    recs = list(recs) + [{"id": c[0], "status": "skip", "message": "not selected (CK_RUN_CASE=%s)" % sel}
-                         for c in notsel]
+    recs = list(recs) + [{"id": c[0], "status": "skip", "reason": "notselected",
+                          "message": "not selected (CK_RUN_CASE=%s)" % sel} for c in notsel]
     owned = [c for c in cps if c in owned or c in notsel]  # week.txt's order
     # One record per checkpoint of this run, whatever the file said.
     by_id = {r.get("id"): r for r in recs if isinstance(r, dict)}
@@ -166,7 +166,8 @@ def main(argv):
     for cid, target, yard in owned:
         r = by_id.get(cid) or {"status": "fail", "message": "the Python tests wrote no record for it"}
         status = r.get("status") if r.get("status") in ("pass", "fail", "skip") else "fail"
-        final.append(Result(week, cid, status, value=r.get("value"), unit=r.get("unit") or "",
+        final.append(Result(week, cid, status, reason=r.get("reason") if status == "skip" else None,
+                            value=r.get("value"), unit=r.get("unit") or "",
                             yard=r.get("yard") or "", yard_value=r.get("yard_value"), ratio=r.get("ratio"),
                             target=target, seed=seed, gpu=r.get("gpu") or "", tests=r.get("tests") or 0,
                             failed=r.get("failed") or 0, skipped=r.get("skipped") or 0,
@@ -181,15 +182,15 @@ def main(argv):
     print("\n%s — Python checkpoints (%s)" % (week, impl))
     nfail = nskip = npass = 0
     for (cid, target, yard), r in zip(owned, final):
-        st = r.fields[2]
+        st = r.get("status")
         fig = ""
-        if r.fields[7] is not None:
-            fig = "  [%.3f of %s: %s]" % (r.fields[7], r.fields[5], r.fields[14])
+        if r.get("ratio") is not None:
+            fig = "  [%.3f of %s: %s]" % (r.get("ratio"), r.get("yardstick"), r.get("detail"))
         elif target:
             fig = "  [target >= %g %s]" % (target, yard)
         print(("  %s  %-22s%s" % (st.upper(), cid, fig)).rstrip())
         if st != "pass":
-            print("        %s" % r.fields[15])
+            print("        %s" % r.get("message"))
         nfail += st == "fail"
         nskip += st == "skip"
         npass += st == "pass"

@@ -53,6 +53,7 @@ class _State:
         self.code = os.environ.get("WB_PY_DIR", "")
         self.interpret = os.environ.get("TRITON_INTERPRET", "") == "1"
         self.skip_reason = ""    # nothing can run here (no torch, no GPU, a module need() missed)
+        self.skip_kind = "env"   # the record's reason for it: "nogpu" when no GPU is the cause
         self.device = "cuda"
         self.gpu = ""
         self.errors = []         # authors' mistakes: unmarked tests, unknown checkpoints
@@ -64,28 +65,29 @@ class _State:
 
 
 def _probe(st):
-    """Why nothing can run here, or "" (and the device to run on)."""
+    """Why nothing can run here, or "" (and the device to run on), with the
+    record's reason for it ("nogpu" or "env")."""
     if os.environ.get("WB_NO_GPU", "") == "1":
-        return "WB_NO_GPU=1 is set"
+        return "WB_NO_GPU=1 is set", "nogpu"
     try:
         import torch
     except Exception as e:  # ImportError, or a broken install
-        return "torch not importable: %s" % e
+        return "torch not importable: %s" % e, "env"
     try:
         have_gpu = torch.cuda.is_available()
     except Exception as e:
         have_gpu = False
         if not st.interpret:
-            return "no NVIDIA GPU visible to torch (%s)" % e
+            return "no NVIDIA GPU visible to torch (%s)" % e, "nogpu"
     if have_gpu:
         st.device = "cuda"
         if not st.interpret:
             st.gpu = torch.cuda.get_device_name(0)
-        return ""
+        return "", "env"
     if st.interpret:
         st.device = "cpu"
-        return ""
-    return "no NVIDIA GPU visible to torch (torch.cuda.is_available() is False)"
+        return "", "env"
+    return "no NVIDIA GPU visible to torch (torch.cuda.is_available() is False)", "nogpu"
 
 
 def pytest_configure(config):
@@ -94,7 +96,7 @@ def pytest_configure(config):
     _STATE = _State()
     if _STATE.code:
         sys.path.insert(0, _STATE.code)  # the exercises' own imports of each other
-    _STATE.skip_reason = _probe(_STATE)
+    _STATE.skip_reason, _STATE.skip_kind = _probe(_STATE)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -114,6 +116,7 @@ def pytest_collectreport(report):
         # a module-level skip (need() missed a module): every checkpoint it serves is SKIP
         lr = report.longrepr
         _STATE.skip_reason = str(lr[2]) if isinstance(lr, tuple) and len(lr) == 3 else "a test file was skipped"
+        _STATE.skip_kind = "env"
         if _STATE.skip_reason.startswith("Skipped: "):
             _STATE.skip_reason = _STATE.skip_reason[len("Skipped: "):]
 
@@ -166,13 +169,14 @@ def pytest_runtest_logreport(report):
 
 
 def _judge(cp, target, yard):
-    """The record of one checkpoint, from its tests' outcomes and figure."""
+    """The record of one checkpoint, from its tests' outcomes and figure.
+    "reason" is a skip's (a pass and a fail take theirs from the status)."""
     st = _STATE
-    rec = {"id": cp, "status": "skip", "tests": 0, "failed": 0, "skipped": 0, "message": "", "detail": "",
-           "value": None, "unit": "", "yard": "", "yard_value": None, "ratio": None, "target": target,
+    rec = {"id": cp, "status": "skip", "reason": "env", "tests": 0, "failed": 0, "skipped": 0, "message": "",
+           "detail": "", "value": None, "unit": "", "yard": "", "yard_value": None, "ratio": None, "target": target,
            "gpu": st.gpu}
     if st.skip_reason and not st.item_cp:
-        rec["message"] = st.skip_reason
+        rec["message"], rec["reason"] = st.skip_reason, st.skip_kind
         return rec
     if st.errors or st.collect_errors:
         rec["status"] = "fail"
@@ -181,7 +185,7 @@ def _judge(cp, target, yard):
     mine = [nid for nid, c in st.item_cp.items() if c == cp]
     if not mine:
         if st.skip_reason:
-            rec["message"] = st.skip_reason
+            rec["message"], rec["reason"] = st.skip_reason, st.skip_kind
         else:
             rec["status"], rec["message"] = "fail", "no test marks this checkpoint (authors: @pytest.mark.checkpoint)"
         return rec

@@ -12,6 +12,9 @@ reader (common/src/wb_results.c). This module is only a writer.
                         target=1.0, seed=20261122, gpu="NVIDIA H100 80GB HBM3",
                         tests=3, detail="812 GB/s vs TORCH 790 GB/s")])
 
+A skipped checkpoint says why in `reason` ("nogpu", "notselected" or "env");
+a pass ("-") and a fail ("code") take theirs from the status.
+
 The standard library only: it must run where torch is absent.
 """
 
@@ -19,25 +22,36 @@ import math
 import os
 import tempfile
 
-MAGIC = "#wb-results 1"
-COLUMNS = ("week", "checkpoint", "status", "value", "unit", "yardstick", "yard_value", "ratio", "target",
+MAGIC = "#wb-results 2"
+COLUMNS = ("week", "checkpoint", "status", "reason", "value", "unit", "yardstick", "yard_value", "ratio", "target",
            "seed", "gpu", "tests", "failed", "skipped", "detail", "message")
 STATUSES = ("pass", "fail", "skip")
+# The reasons each status takes (wb_results.h): a pass needs none, a fail is
+# the code's, a skip says which of these kept the checkpoint from running.
+REASONS = {"pass": ("-",), "fail": ("code",), "skip": ("nogpu", "notselected", "env")}
 
 
 class Result:
     """One checkpoint's record (the fields of wb_result in wb_results.h)."""
 
     def __init__(self, week, id, status, value=None, unit="", yard="", yard_value=None, ratio=None,
-                 target=None, seed=0, gpu="", tests=0, failed=0, skipped=0, detail="", message=""):
+                 target=None, seed=0, gpu="", tests=0, failed=0, skipped=0, detail="", message="", reason=None):
         if status not in STATUSES:
             raise ValueError("status must be one of %s, not %r" % (STATUSES, status))
         if not id:
             raise ValueError("a record needs a checkpoint id")
+        if reason is None and status != "skip":
+            reason = REASONS[status][0]
+        if reason not in REASONS[status]:
+            raise ValueError("a %s takes reason %s, not %r" % (status, " or ".join(REASONS[status]), reason))
         if ratio is None and value is not None and yard_value:
             ratio = value / yard_value
-        self.fields = (week, id, status, value, unit, yard, yard_value, ratio, target, int(seed), gpu,
+        self.fields = (week, id, status, reason, value, unit, yard, yard_value, ratio, target, int(seed), gpu,
                        int(tests), int(failed), int(skipped), detail, message)
+
+    def get(self, column):
+        """The field under `column` (a name of COLUMNS)."""
+        return self.fields[COLUMNS.index(column)]
 
 
 def _text(s):
@@ -53,11 +67,11 @@ def _num(v):
 
 
 def _line(r):
-    (week, id, status, value, unit, yard, yard_value, ratio, target, seed, gpu, tests, failed, skipped,
+    (week, id, status, reason, value, unit, yard, yard_value, ratio, target, seed, gpu, tests, failed, skipped,
      detail, message) = r.fields
     if seed < 0:
         raise ValueError("a seed is a non-negative integer")
-    return "\t".join([_text(week), _text(id), status, _num(value), _text(unit), _text(yard), _num(yard_value),
+    return "\t".join([_text(week), _text(id), status, reason, _num(value), _text(unit), _text(yard), _num(yard_value),
                       _num(ratio), _num(target if target and target > 0 else None), str(seed), _text(gpu),
                       str(tests), str(failed), str(skipped), _text(detail), _text(message)]) + "\n"
 

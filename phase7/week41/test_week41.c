@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "ln_fwd.h"
 
 #define U32 5.9604644775390625e-8 /* 2^-24 */

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "wb_launch.h"
 #include "collectives.h"
 #include "ranks.h"

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "model.h"
 #include "pipe.h"
 #include "arstep.h"
@@ -563,7 +563,7 @@ static void print_model(const char *what, const double *stage, int m, int k)
            piped > 0 ? serial / piped : NAN);
 }
 
-static double bench_pipeline(void)
+static double bench_pipeline(wb_headline *h)
 {
     pb_ctx *c = calloc(1, sizeof *c);
     ck_assert(c != NULL);
@@ -600,7 +600,7 @@ static double bench_pipeline(void)
     r.value = r.bytes / r.t.median / 1e6;
     if (pb_verify(c, 4096, why, sizeof why)) wb_bench_invalid(&r, why);
     if (s.invalid && !r.invalid) wb_bench_invalid(&r, "the serial run it is compared with gave wrong output");
-    double out = wb_bench_headline(&r);
+    double out = wb_bench_headline(&r, h);
     pipe_free(&c->p);
     cudaFreeHost(c->hx), cudaFreeHost(c->hy);
     free(c);
@@ -778,7 +778,7 @@ static double run_allreduce(char *detail, size_t size)
     if (s.invalid && !r.invalid) wb_bench_invalid(&r, "the serial step it is compared with gave wrong output");
     wb_bench_emit(&r);
     double ratio = wb_bench_ratio(&r);
-    snprintf(detail, size, "%s", wb_bench_last_detail());
+    wb_bench_detail(&r, detail, size);
     cudaEventDestroy(c->go);
     for (int k = 0; k < 2 * R; k++) cudaEventDestroy(c->done[k]);
     world_free(&c->W);

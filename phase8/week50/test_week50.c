@@ -13,7 +13,7 @@
 #include <string.h>
 #include <nccl.h>
 
-#include "wb_test.h"
+#include "wb_harness.h"
 #include "bucket.h"
 #include "pipe.h"
 
@@ -436,7 +436,7 @@ static wb_bench_row bench_row(bench_ctx *c, wb_work_fn work, const char *variant
     return r;
 }
 
-static double bench_bucket(void)
+static double bench_bucket(wb_headline *h)
 {
     bench_ctx c;
     bench_make(&c);
@@ -454,7 +454,7 @@ static double bench_bucket(void)
     }
     r.yard_name = "PER_TENSOR", r.yard = y.value;
     if (y.invalid && !r.invalid) wb_bench_invalid(&r, "the per-tensor yardstick gave wrong output");
-    double ratio = wb_bench_headline(&r);
+    double ratio = wb_bench_headline(&r, h);
     bucket_plan_destroy(c.plan);
     WB_NCCL(ncclCommDestroy(c.comm));
     tensors_free(&c.T);

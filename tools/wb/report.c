@@ -44,7 +44,7 @@ int cmd_report(int argc, char **argv)
         if (r[i].status == WB_RES_FAIL) fail++;
         if (r[i].status == WB_RES_PASS) pass++;
         if (r[i].status == WB_RES_SKIP) {
-            if (strncmp(r[i].message, "not selected", 12) == 0) notsel++;
+            if (r[i].reason == WB_WHY_NOTSELECTED) notsel++;
             else {
                 nogpu++;
                 if (!why[0]) snprintf(why, sizeof why, "%s", r[i].message);

@@ -1,8 +1,8 @@
-/* wb_test.c — runs a week's Check tests the workbook's way (see wb_test.h). */
+/* wb_harness.c — runs a week's Check tests the workbook's way (see wb_harness.h). */
 
 #include "wb_multicast.h"
 #include "wb_cuda.h"
-#include "wb_test.h"
+#include "wb_harness.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,19 +22,19 @@ static char g_gpu[256];     /* the GPU the probe found ("" for none) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
 
-/* ---- GPU probe: in a child, so this process never initialises CUDA ----
- * Its reasons for finding no GPU are the ones wb_result_no_gpu knows
- * (common/src/wb_results.c): change them together. */
+/* ---- GPU probe: in a child, so this process never initialises CUDA ---- */
 
 typedef struct {
     int  count;
     char name[256];
     char why[256];
+    int  reason; /* with no GPU: WB_WHY_NOGPU, or WB_WHY_ENV when the probe could not start */
 } gpu_probe;
 
 static void probe_gpu(gpu_probe *g)
 {
     memset(g, 0, sizeof *g);
+    g->reason = WB_WHY_NOGPU;
     const char *off = getenv("WB_NO_GPU");
     if (off && *off == '1') {
         snprintf(g->why, sizeof g->why, "WB_NO_GPU=1 is set");
@@ -43,6 +43,7 @@ static void probe_gpu(gpu_probe *g)
     int fd[2];
     if (pipe(fd) != 0) {
         snprintf(g->why, sizeof g->why, "pipe: %s", strerror(errno));
+        g->reason = WB_WHY_ENV;
         return;
     }
     fflush(NULL);
@@ -51,6 +52,7 @@ static void probe_gpu(gpu_probe *g)
         close(fd[0]);
         gpu_probe c;
         memset(&c, 0, sizeof c);
+        c.reason = WB_WHY_NOGPU;
         cudaError_t e = cudaGetDeviceCount(&c.count);
         if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
             /* What the runtime says without a driver ("CUDA driver version is
@@ -74,6 +76,7 @@ static void probe_gpu(gpu_probe *g)
     if (pid < 0 || read(fd[0], g, sizeof *g) != (ssize_t)sizeof *g) {
         memset(g, 0, sizeof *g);
         snprintf(g->why, sizeof g->why, "the GPU probe process failed");
+        g->reason = WB_WHY_NOGPU;
     }
     close(fd[0]);
     if (pid > 0) waitpid(pid, NULL, 0);
@@ -145,7 +148,7 @@ void wb_skip(const char *fmt, ...)
         if (g_tests[i].test && strcmp(g_tests[i].test->name, fn) == 0) {
             wb_result r;
             figure_base(&r, g_tests[i].checkpoint);
-            r.status = WB_RES_SKIP;
+            r.status = WB_RES_SKIP, r.reason = WB_WHY_ENV;
             va_list ap;
             va_start(ap, fmt);
             vsnprintf(r.message, sizeof r.message, fmt, ap);
@@ -178,7 +181,7 @@ void wb_expect_target(const char *checkpoint, double ratio, const char *detail)
 {
     const wb_checkpoint *c = wb_week_checkpoint(&g_week, checkpoint);
     ck_assert_msg(c && c->target > 0, "checkpoint %s has no target in week.txt", checkpoint);
-    if (!detail) detail = wb_bench_last_detail();
+    if (!detail) detail = "";
     ck_assert_msg(!isnan(ratio), "%s: %s", checkpoint, detail[0] ? detail : "the benchmark gave no figure");
     send_speed(c, NULL, ratio, detail);
     ck_assert_msg(ratio >= c->target, "%s: %.3f of %s, target >= %.2f (%s)", checkpoint, ratio, c->yard, c->target,
@@ -343,15 +346,14 @@ START_TEST(speed_case)
 {
     const wb_test *t = &g_tests[_i];
     const wb_checkpoint *c = wb_week_checkpoint(&g_week, t->checkpoint);
-    wb_bench_reset_headline(c->target);
-    double ratio = t->bench();
-    const wb_headline *h = wb_bench_last_headline();
-    ck_assert_msg(h->set, "%s: benchmark %s emitted no headline row (authors: end it with "
-                          "`return wb_bench_headline(&row);`)", c->id, t->bench_name);
-    ck_assert_msg(isnan(ratio) == isnan(h->ratio) && (isnan(ratio) || ratio == h->ratio),
+    wb_headline h = { .target = c->target };
+    double ratio = t->bench(&h);
+    ck_assert_msg(h.set, "%s: benchmark %s emitted no headline row (authors: end it with "
+                         "`return wb_bench_headline(&row, h);`)", c->id, t->bench_name);
+    ck_assert_msg(isnan(ratio) == isnan(h.ratio) && (isnan(ratio) || ratio == h.ratio),
                   "%s: benchmark %s returned %g, not its headline row's ratio %g (authors: return "
-                  "wb_bench_headline(&row))", c->id, t->bench_name, ratio, h->ratio);
-    judge_headline(c, h);
+                  "wb_bench_headline(&row, h))", c->id, t->bench_name, ratio, h.ratio);
+    judge_headline(c, &h);
 }
 END_TEST
 
@@ -359,28 +361,32 @@ void wb_expect_target_row(const char *checkpoint, wb_bench_row *row)
 {
     const wb_checkpoint *c = wb_week_checkpoint(&g_week, checkpoint);
     ck_assert_msg(c && c->target > 0, "checkpoint %s has no target in week.txt", checkpoint);
-    wb_bench_reset_headline(c->target);
-    wb_bench_headline(row);
-    judge_headline(c, wb_bench_last_headline());
+    wb_headline h = { .target = c->target };
+    wb_bench_headline(row, &h);
+    judge_headline(c, &h);
 }
 
 /* ---- benchmarks (--bench) ---- */
 
 /* A benchmark runs as a Check test in this process (no fork: one CUDA
  * context for all of them), so the ck_assert calls it shares with the speed
- * checkpoints work, and a failed one is reported, not fatal to the rest. */
+ * checkpoints work, and a failed one is reported, not fatal to the rest.
+ * A speed checkpoint's benchmark gets its target, as under the test. */
 static double (*g_bench_fn)(void);
+static wb_speed_fn g_speed_fn;
+static double g_speed_target;
 
 START_TEST(bench_case)
 {
-    g_bench_fn();
+    wb_headline h = { .target = g_speed_target };
+    if (g_speed_fn) g_speed_fn(&h);
+    else g_bench_fn();
 }
 END_TEST
 
-static int run_bench(const char *name, double (*fn)(void), double target)
+static int run_bench(const char *name, double (*fn)(void), wb_speed_fn speed, double target)
 {
-    g_bench_fn = fn;
-    wb_bench_reset_headline(target);
+    g_bench_fn = fn, g_speed_fn = speed, g_speed_target = target;
     Suite *s = suite_create("bench");
     TCase *tc = tcase_create(name);
     tcase_add_checked_fixture(tc, gpu_setup, NULL);
@@ -416,17 +422,16 @@ static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b,
     /* the speed checkpoints' benchmarks first, in table order, then the rest */
     for (int i = 0; i < n_tests; i++) {
         if (!tests[i].bench) continue;
-        int dup = 0;
-        for (int j = 0; j < n; j++) dup |= b[j].run == tests[i].bench;
+        int dup = 0; /* one benchmark serving two checkpoints runs once */
         for (int j = 0; j < i; j++) dup |= tests[j].bench == tests[i].bench;
         if (dup || (only && strcmp(only, bench_label(&tests[i])) != 0)) continue;
-        failed += run_bench(bench_label(&tests[i]), tests[i].bench,
+        failed += run_bench(bench_label(&tests[i]), NULL, tests[i].bench,
                             wb_week_checkpoint(&g_week, tests[i].checkpoint)->target);
         ran++;
     }
     for (int i = 0; i < n; i++) {
         if (only && strcmp(only, b[i].name) != 0) continue;
-        failed += run_bench(b[i].name, b[i].run, 0);
+        failed += run_bench(b[i].name, b[i].run, NULL, 0);
         ran++;
     }
     if (only && !ran) {
@@ -469,7 +474,7 @@ static int authoring_checks(const char *path, const wb_test *tests, int n_tests,
     }
     for (int i = 0; i < n_tests; i++)
         for (int j = 0; tests[i].bench && j < n_b; j++)
-            if (b[j].run == tests[i].bench || strcmp(b[j].name, bench_label(&tests[i])) == 0) {
+            if (strcmp(b[j].name, bench_label(&tests[i])) == 0) {
                 fprintf(stderr, "%s: benchmark %s is a WB_SPEED checkpoint's and is also in the benchmark table "
                                 "(a speed benchmark is listed once, in the test table)\n", path, b[j].name);
                 return 2;
@@ -487,6 +492,7 @@ typedef struct {
     int  ran, passed, failed, skipped;
     char first_msg[600];
     char skip_why[300];
+    int  skip_reason; /* WB_WHY_* of skip_why */
 } cp_tally;
 
 int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const wb_benchmark *benches,
@@ -575,16 +581,18 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         int c = checkpoint_index(tests[i].checkpoint);
         int loops = tests[i].loops > 0 ? tests[i].loops : 1;
         const char *why = NULL;
+        int reason = WB_WHY_NONE;
         char notsel[300];
         if (sel && strcmp(sel, tests[i].checkpoint) != 0) {
             snprintf(notsel, sizeof notsel, "not selected (CK_RUN_CASE=%s)", sel);
-            why = notsel;
+            why = notsel, reason = WB_WHY_NOTSELECTED;
         } else if (tests[i].gpu && g.count == 0) {
-            why = g.why;
+            why = g.why, reason = g.reason;
         }
         if (why) {
             res[c].skipped += loops;
             snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", why);
+            res[c].skip_reason = reason;
             continue;
         }
         if (!tc[c]) {
@@ -626,6 +634,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         snprintf(o->week, sizeof o->week, "%s", g_week_dir);
         snprintf(o->id, sizeof o->id, "%s", cp->id);
         o->status = r->failed ? WB_RES_FAIL : (r->skipped || !r->ran) ? WB_RES_SKIP : WB_RES_PASS;
+        o->reason = r->failed ? WB_WHY_CODE : !r->skipped ? (r->ran ? WB_WHY_NONE : WB_WHY_ENV) : r->skip_reason;
         o->seed = seed;
         o->tests = r->ran, o->failed = r->failed, o->skipped = r->skipped;
         if (cp->target > 0) o->target = cp->target, snprintf(o->yard, sizeof o->yard, "%s", cp->yard);
@@ -644,7 +653,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             res[c].skipped++, o->skipped++;
             snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", figs[i].message);
             if (o->status != WB_RES_FAIL) {
-                o->status = WB_RES_SKIP;
+                o->status = WB_RES_SKIP, o->reason = figs[i].reason;
                 snprintf(o->message, sizeof o->message, "%s", figs[i].message);
             }
             continue;
@@ -661,7 +670,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
      * nothing about speed. */
     for (int c = 0; c < g_week.n_checkpoints; c++)
         if (out[c].status == WB_RES_PASS && g_week.checkpoints[c].target > 0 && isnan(out[c].ratio)) {
-            out[c].status = WB_RES_FAIL;
+            out[c].status = WB_RES_FAIL, out[c].reason = WB_WHY_CODE;
             snprintf(out[c].message, sizeof out[c].message, "%s has a target in week.txt, but its tests reported no "
                      "figure (authors: serve it with a WB_SPEED line)", g_week.checkpoints[c].id);
         }

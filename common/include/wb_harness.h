@@ -1,14 +1,15 @@
-/* wb_test.h — a week's Check test, the workbook's way.
+/* wb_harness.h — the harness that runs a week's Check tests, the workbook's way.
  *
  * A week's test file writes its tests with Check's START_TEST/END_TEST and
  * lists them in one table that says which checkpoint each serves, whether it
  * needs a GPU, and how many times it loops. A speed checkpoint is one line
- * naming its benchmark, WB_SPEED: the harness runs the benchmark, takes its
- * headline row (wb_bench_headline), checks that the row's yardstick is the
- * one week.txt's target names, and applies the target.
+ * naming its benchmark, WB_SPEED: the harness runs the benchmark, which
+ * hands back its headline row through the wb_headline it is given
+ * (wb_bench_headline), checks that the row's yardstick is the one week.txt's
+ * target names, and applies the target.
  *
  *   START_TEST(vecadd_sizes) { ... } END_TEST
- *   static double bench_vecadd(void) { ...; return wb_bench_headline(&row); }
+ *   static double bench_vecadd(wb_headline *h) { ...; return wb_bench_headline(&row, h); }
  *   static const wb_test TESTS[] = {
  *       { "w01.vecadd", WB_T(vecadd_sizes), WB_GPU, WB_COUNT(SIZES) },  // _i = 0..n-1
  *       WB_SPEED("w01.vecadd-bw", bench_vecadd),
@@ -31,8 +32,8 @@
  * cuda-gdb and compute-sanitizer), CK_RUN_CASE=<checkpoint id> (run one
  * checkpoint; the others are reported skipped as not selected),
  * WB_TEST_TIMEOUT (seconds per test, default 300), WB_NO_GPU=1. */
-#ifndef WB_TEST_H
-#define WB_TEST_H
+#ifndef WB_HARNESS_H
+#define WB_HARNESS_H
 
 #include <check.h>
 #include "wb.h"
@@ -51,18 +52,22 @@ enum { WB_CPU = 0, WB_GPU = 1 };
     static const TTest __testname##_ttest = { "" #__testname, __testname##_fn, __FILE__, __LINE__ }; \
     static void __testname##_fn(int _i CK_ATTRIBUTE_UNUSED)
 
+/* A speed checkpoint's benchmark: it fills *h with its headline row
+ * (wb_bench_headline(&row, h), which reads h->target) and returns its ratio. */
+typedef double (*wb_speed_fn)(wb_headline *h);
+
 typedef struct {
     const char  *checkpoint;        /* id from week.txt */
     const TTest *test;              /* WB_T(name); NULL for WB_SPEED */
     int          gpu;               /* WB_CPU or WB_GPU */
     int          loops;             /* 0: run once; k: run with _i = 0..k-1 */
-    double     (*bench)(void);      /* WB_SPEED: the benchmark behind a speed checkpoint */
+    wb_speed_fn  bench;             /* WB_SPEED: the benchmark behind a speed checkpoint */
     const char  *bench_name;
 } wb_test;
 
 #define WB_T(name) (&name##_ttest)
 
-/* A speed checkpoint: `fn` is a benchmark ending in wb_bench_headline. */
+/* A speed checkpoint: `fn` is a wb_speed_fn ending in wb_bench_headline. */
 #define WB_SPEED(id, fn) { (id), NULL, WB_GPU, 0, (fn), #fn }
 
 /* The number of elements of an array (not a pointer). */
@@ -107,9 +112,10 @@ void wb_expect_dout_u32(const wb_dout *o, const uint32_t *ref, size_t n, const c
 void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what);
 
 /* Inside a test whose speed figure is not one benchmark's headline (a ratio
- * of two of the learner's own kernels, say): report the ratio with its unit
- * and yardstick figures as the checkpoint's figure, then fail unless it
- * reaches week.txt's target. Prefer WB_SPEED where it fits. */
+ * of two of the learner's own kernels, say): report the ratio with `detail`
+ * (its figures for people, wb_bench_detail of the row it comes from) as the
+ * checkpoint's figure, then fail unless it reaches week.txt's target. Prefer
+ * WB_SPEED where it fits. */
 void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
 
 /* Inside a test whose speed figure is one row but which cannot be a WB_SPEED

@@ -1,0 +1,232 @@
+/* test_meta.c — the harness's tests of week metadata and the curriculum map
+ * (wb_meta.h). */
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "wb.h"
+#include "test_harness.h"
+
+/* A workbook in tmpdir: the real curriculum map, one week folder. */
+static void make_week_tree(char *path, size_t n)
+{
+    make_tmpdir();
+    char *cur = read_file("common/curriculum.txt");
+    ck_assert_msg(cur != NULL, "run from the workbook's top folder (common/curriculum.txt)");
+    char p[400];
+    snprintf(p, sizeof p, "mkdir -p '%s/common' '%s/phase0/week01' '%s/phase1/week05'", tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(p), 0);
+    snprintf(p, sizeof p, "%s/common/curriculum.txt", tmpdir);
+    write_file(p, cur);
+    free(cur);
+    snprintf(path, n, "%s/phase0/week01/week.txt", tmpdir);
+}
+
+START_TEST(meta_parse_and_errors)
+{
+    char path[400];
+    make_week_tree(path, sizeof path);
+    write_file(path, "# comment\nexercise: vecadd\nlibs: -lcublas\n"
+                     "checkpoint: w01.a | does a\ncheckpoint: w01.b | does b | >= 0.85 COPY\n"
+                     "hint: vecadd | think\n");
+    wb_week w;
+    char err[600];
+    ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.n_checkpoints, 2);
+    ck_assert_double_eq_tol(w.checkpoints[1].target, 0.85, 1e-12);
+    ck_assert_str_eq(w.checkpoints[1].yard, "COPY");
+    ck_assert_str_eq(w.libs, "-lcublas");
+    ck_assert_int_eq(w.n_hints, 1);
+    ck_assert_str_eq(w.title, "Build system, first kernel"); /* from common/curriculum.txt */
+    ck_assert_str_eq(w.dir, "phase0/week01");
+    ck_assert_int_eq(w.number, 1);
+    write_file(path, "checkpoint: w01.b | does b | at least 0.85\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "week.txt:1:") != NULL, "%s", err);
+    write_file(path, "bogus: 1\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    write_file(path, "checkpoint: a | x\ncheckpoint: a | y\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    /* a title is refused: titles live in one place */
+    write_file(path, "title: Something else\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "curriculum.txt") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(meta_uses_and_needs)
+{
+    char path[400], p5[400];
+    make_week_tree(path, sizeof path);
+    snprintf(p5, sizeof p5, "%s/phase1/week05/week.txt", tmpdir);
+    wb_week w;
+    char err[600];
+    write_file(p5, "uses: phase0/week01 phase0/week02\nuses: phase0/week03\nneeds: cutlass\n");
+    ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.n_uses, 3);
+    ck_assert_str_eq(w.uses[2], "phase0/week03");
+    ck_assert_int_eq(w.n_needs, 1);
+    ck_assert_str_eq(w.needs[0], "cutlass");
+    const char *bad[] = { "uses: week01\n", "uses: phase0/week1\n", "uses: phase0/week01 phase0/week01\n",
+                          "uses: phase1/week05\n", "needs: a/b\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(p5, bad[i]);
+        ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == -1, "accepted: %s", bad[i]);
+    }
+    /* a week in the wrong phase's folder */
+    snprintf(p5, sizeof p5, "mkdir -p '%s/phase0/week05'", tmpdir);
+    ck_assert_int_eq(system(p5), 0);
+    snprintf(p5, sizeof p5, "%s/phase0/week05/week.txt", tmpdir);
+    write_file(p5, "exercise: x\n");
+    ck_assert_int_eq(wb_week_load(p5, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "not in phase 0") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(curriculum_map)
+{
+    wb_curriculum c;
+    char err[600];
+    ck_assert_msg(wb_curriculum_load("common/curriculum.txt", &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.first_week[5], 21);
+    ck_assert_int_eq(c.phase_of[38], 6);
+    ck_assert_int_eq(c.first_week[9], 53);
+    for (int w = 1; w <= 52; w++) ck_assert_msg(c.week[w][0], "week %d has no title", w);
+    make_tmpdir();
+    char p[400];
+    snprintf(p, sizeof p, "%s/c.txt", tmpdir);
+    write_file(p, "phase: 0 | A\nweek: 1 | x\nweek: 3 | y\n");
+    ck_assert_int_eq(wb_curriculum_load(p, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "c.txt:3:") != NULL, "%s", err);
+}
+END_TEST
+
+/* The 52 core weeks, then `track: N | P | title` lines (53 and up), in
+ * order: each belongs to a phase, is marked as a track week, and leaves the
+ * core ranges (first_week) as they are. */
+static char *core_with(const char *tail)
+{
+    char *cur = read_file("common/curriculum.txt");
+    ck_assert_ptr_nonnull(cur);
+    char *t = strstr(cur, "\ntrack:");
+    if (t) t[1] = 0; /* the core 52 only */
+    size_t n = strlen(cur) + strlen(tail) + 1;
+    char *s = malloc(n);
+    snprintf(s, n, "%s%s", cur, tail);
+    free(cur);
+    return s;
+}
+
+START_TEST(curriculum_tracks)
+{
+    wb_curriculum c;
+    char err[600], p[400];
+    /* the workbook's own map: week 53 is Phase 5's Hopper track */
+    ck_assert_msg(wb_curriculum_load("common/curriculum.txt", &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_ge(c.last_week, 53);
+    ck_assert_int_eq(c.phase_of[53], 5);
+    ck_assert_int_eq(c.track[53], 1);
+    ck_assert_int_eq(c.track[52], 0);
+    ck_assert_int_eq(c.first_week[9], 53);
+    make_tmpdir();
+    snprintf(p, sizeof p, "%s/c.txt", tmpdir);
+    /* no track line: 52 weeks, as before */
+    char *s = core_with("");
+    write_file(p, s);
+    free(s);
+    ck_assert_msg(wb_curriculum_load(p, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.last_week, 52);
+    ck_assert_int_eq(c.track[52], 0);
+    /* two tracks of two phases; a title with a colon and a bar-free text */
+    s = core_with("track: 53 | 5 | Hopper I: TMA\ntrack: 54 | 6 | Attention on Hopper\n");
+    write_file(p, s);
+    free(s);
+    ck_assert_msg(wb_curriculum_load(p, &c, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(c.last_week, 54);
+    ck_assert_int_eq(c.phase_of[53], 5);
+    ck_assert_int_eq(c.phase_of[54], 6);
+    ck_assert_int_eq(c.track[54], 1);
+    ck_assert_str_eq(c.week[53], "Hopper I: TMA");
+    ck_assert_int_eq(c.first_week[6], 29); /* the core ranges are untouched */
+    ck_assert_int_eq(c.first_week[9], 53);
+    /* refused: out of order, a gap, no phase, a bad phase, no title, a core week after a track, past the limit */
+    const char *bad[] = {
+        "track: 54 | 5 | x\n",          "track: 53 | 5 | x\ntrack: 55 | 5 | y\n", "track: 53 | x\n",
+        "track: 53 | 9 | x\n",          "track: 53 | -1 | x\n",                   "track: 53 | five | x\n",
+        "track: 53 | 5 |\n",            "track: 53 | 5 | x\nweek: 54 | y\n",      "track: 52 | 5 | x\n",
+        "week: 53 | x\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        s = core_with(bad[i]);
+        write_file(p, s);
+        free(s);
+        ck_assert_msg(wb_curriculum_load(p, &c, err, sizeof err) == -1, "accepted: %s", bad[i]);
+        ck_assert_msg(strstr(err, "c.txt:") != NULL, "%s: %s", bad[i], err);
+    }
+    /* a track line before week 52 */
+    write_file(p, "phase: 0 | A\nweek: 1 | x\ntrack: 2 | 0 | y\n");
+    ck_assert_int_eq(wb_curriculum_load(p, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "after week 52") != NULL, "%s", err);
+    /* weeks 53..64 fill up; 65 is refused */
+    char tail[2048] = "";
+    for (int w = 53; w <= WB_MAX_WEEK + 1; w++) {
+        size_t k = strlen(tail);
+        snprintf(tail + k, sizeof tail - k, "track: %d | 8 | t%d\n", w, w);
+    }
+    s = core_with(tail);
+    write_file(p, s);
+    free(s);
+    ck_assert_int_eq(wb_curriculum_load(p, &c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "expected 65") != NULL || strstr(err, "53..64") != NULL, "%s", err);
+}
+END_TEST
+
+/* A track week's folder: phase5/week53 loads (marked track, its title from
+ * the map); the same number in another phase's folder, or a week past the
+ * last track line, is refused. */
+START_TEST(meta_track_week)
+{
+    char path[400], p[400];
+    make_week_tree(path, sizeof path);
+    snprintf(p, sizeof p, "%s/common/curriculum.txt", tmpdir);
+    char *s = core_with("track: 53 | 5 | Hopper I: TMA, tensor maps and mbarriers\n");
+    write_file(p, s);
+    free(s);
+    snprintf(p, sizeof p, "mkdir -p '%s/phase5/week53' '%s/phase4/week53' '%s/phase5/week54'", tmpdir, tmpdir, tmpdir);
+    ck_assert_int_eq(system(p), 0);
+    wb_week w;
+    char err[600];
+    snprintf(p, sizeof p, "%s/phase5/week53/week.txt", tmpdir);
+    write_file(p, "exercise: tma_copy\nuses: phase5/week27\nnvflags: -gencode=arch=compute_90a,code=sm_90a\n"
+                  "checkpoint: w53.box | box\n");
+    ck_assert_msg(wb_week_load(p, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.number, 53);
+    ck_assert_int_eq(w.phase, 5);
+    ck_assert_int_eq(w.track, 1);
+    ck_assert_str_eq(w.dir, "phase5/week53");
+    ck_assert_str_eq(w.title, "Hopper I: TMA, tensor maps and mbarriers");
+    write_file(path, "exercise: vecadd\n");
+    ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.track, 0);
+    snprintf(p, sizeof p, "%s/phase4/week53/week.txt", tmpdir);
+    write_file(p, "exercise: x\n");
+    ck_assert_int_eq(wb_week_load(p, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "not in phase 4") != NULL, "%s", err);
+    snprintf(p, sizeof p, "%s/phase5/week54/week.txt", tmpdir);
+    write_file(p, "exercise: x\n");
+    ck_assert_int_eq(wb_week_load(p, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "track:") != NULL, "%s", err);
+}
+END_TEST
+
+void meta_tests(TCase *t)
+{
+    tcase_add_test(t, meta_parse_and_errors);
+    tcase_add_test(t, meta_uses_and_needs);
+    tcase_add_test(t, curriculum_map);
+    tcase_add_test(t, curriculum_tracks);
+    tcase_add_test(t, meta_track_week);
+}
