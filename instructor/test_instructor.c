@@ -2,9 +2,9 @@
  * Run from the workbook's top folder (it reads week.txt and the fixtures).
  * With WB_UNIT_TSV=FILE it also writes one "STATUS\tlabel\tdetail" line a test. */
 #define GRADE_NO_MAIN
-#define QUIZ_NO_MAIN
 #include "grade.c"
-#include "quiz.c"
+#include "quiz.h"
+#include "wb_progress.h"
 
 #include <check.h>
 #include <fcntl.h>

@@ -20,10 +20,15 @@ GIVEN_WEEKS = $(foreach w,$(WEEKS),$(call canon_week,$(w)))
 QUIZ_BIN  := $(BUILD)/quizzes/quiz
 HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
 
-$(QUIZ_BIN): quizzes/quiz.c $(HOST_OBJ)
+# The quiz program: quizzes/quiz.c (its main) and its parts (quizzes/quiz.h);
+# where instructor/ is, `quiz grade` too (instructor/quiz_class.c).
+QUIZ_OBJ  := $(patsubst %.c,$(BUILD)/%.o,quizzes/sha256.c quizzes/quiz_parse.c quizzes/quiz_seal.c quizzes/quiz_grade.c quizzes/quiz_take.c)
+QUIZ_CLASS_OBJ := $(if $(wildcard instructor/quiz_class.c),$(BUILD)/instructor/quiz_class.o)
+
+$(QUIZ_BIN): $(BUILD)/quizzes/quiz.o $(QUIZ_OBJ) $(QUIZ_CLASS_OBJ) $(HOST_OBJ)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(HOST_OBJ) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
 PHASE ?=
 quiz_file = quizzes/$(if $(filter preflight,$(PHASE)),preflight,phase$(PHASE)).txt
@@ -69,6 +74,9 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
 
+$(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
+$(BUILD)/instructor/quiz_class.o: CFLAGS += -Iquizzes
+
 $(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
@@ -81,10 +89,10 @@ $(LEAKCHECK): instructor/leakcheck.c $(BUILD)/common/src/wb_file.o
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
-$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c $(wildcard instructor/grade_*.c) quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
+$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c $(wildcard instructor/grade_*.c) $(QUIZ_OBJ) $(QUIZ_CLASS_OBJ) $(HOST_OBJ) $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) $(GRADE_MODS) -lm -larchive -ldl $(LDCHECK) -lpthread -lrt
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(QUIZ_OBJ) $(QUIZ_CLASS_OBJ) $(HOST_OBJ) $(GRADE_MODS) -lm -larchive -ldl $(LDCHECK) -lpthread -lrt
 
 quiz-seal: $(QUIZ_BIN)
 	$(Q)for s in instructor/quizzes/*.txt; do $(QUIZ_BIN) seal $$s quizzes/$$(basename $$s) || exit 1; done
