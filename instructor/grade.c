@@ -95,6 +95,7 @@
 #include "wb_meta.h"
 #include "wb_multicast.h"
 #include "wb_results.h"
+#include "gradebook.h"
 #include "objcheck.h"
 #include "sandbox.h"
 #include "unpack.h"

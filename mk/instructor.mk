@@ -21,9 +21,9 @@ QUIZ_BIN  := $(BUILD)/quizzes/quiz
 HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
 
 # The quiz program: quizzes/quiz.c (its main) and its parts (quizzes/quiz.h);
-# where instructor/ is, `quiz grade` too (instructor/quiz_class.c).
+# where instructor/ is, `quiz grade` too (instructor/quiz_class.c, gradebook.c).
 QUIZ_OBJ  := $(patsubst %.c,$(BUILD)/%.o,quizzes/sha256.c quizzes/quiz_parse.c quizzes/quiz_seal.c quizzes/quiz_grade.c quizzes/quiz_take.c)
-QUIZ_CLASS_OBJ := $(if $(wildcard instructor/quiz_class.c),$(BUILD)/instructor/quiz_class.o)
+QUIZ_CLASS_OBJ := $(if $(wildcard instructor/quiz_class.c),$(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/gradebook.o)
 
 $(QUIZ_BIN): $(BUILD)/quizzes/quiz.o $(QUIZ_OBJ) $(QUIZ_CLASS_OBJ) $(HOST_OBJ)
 	@mkdir -p $(@D)
@@ -77,7 +77,7 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o: CFLAGS += -Iquizzes
 
-$(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
+$(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $(filter-out instructor/grade_%.c,$^) -lm -larchive -ldl
