@@ -1,10 +1,20 @@
-/* grade_report.c — part of grade.c (included by it, one compilation unit): the gradebook (gradebook.h; quiz columns kept) and each student's feedback. */
+/* grade_report.c — part of the grader (grade.h): the gradebook (gradebook.h; quiz columns kept) and each student's feedback. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gradebook.h"
+#include "grade.h"
 
 /* --------------------------------------------------------------- output */
 
-static const char *st_name(int s) { return s == ST_PASS ? "PASS" : s == ST_FAIL ? "FAIL" : s == ST_SKIP ? "SKIP" : "-"; }
+const char *st_name(int s) { return s == ST_PASS ? "PASS" : s == ST_FAIL ? "FAIL" : s == ST_SKIP ? "SKIP" : "-"; }
 
-static double max_points(const grader *G)
+double max_points(const grader *G)
 {
     double m = 0;
     for (int w = 0; w < G->n_weeks; w++)
@@ -12,7 +22,7 @@ static double max_points(const grader *G)
     return m;
 }
 
-static int write_gradebook(const grader *G, const char *path)
+int write_gradebook(const grader *G, const char *path)
 {
     /* The gradebook is rewritten from this grading; its quiz columns (and the
      * rows of students who only have quiz scores) are kept, after ours, so
@@ -74,7 +84,7 @@ static int write_gradebook(const grader *G, const char *path)
     return gb_commit(f, tmp, path);
 }
 
-static int write_feedback(const grader *G, const student *s, const char *path)
+int write_feedback(const grader *G, const student *s, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f) return -1;
