@@ -57,7 +57,8 @@
  * Output: the gradebook CSV (a row a student, a column a week/checkpoint, the
  * total and the most possible) and FEEDBACK/ID.md per student.
  *
- * Parts (one compilation unit; each part's helpers stay private to it):
+ * Parts (each its own compilation unit, behind grade.h; each part's helpers stay
+ * private to it):
  *   grade_jobs.c      utilities; a command run with a time limit (jobs)
  *   grade_class.c     outcomes and points, forbid lists, week configuration,
  *                     the submissions found
@@ -70,51 +71,14 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <ctype.h>
-#include <dirent.h>
-#include <dlfcn.h>
-#include <glob.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <math.h>
-#include <regex.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/time.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "wb_file.h"
-#include "wb_meta.h"
-#include "wb_multicast.h"
-#include "wb_results.h"
-#include "objcheck.h"
-#include "sandbox.h"
-#include "unpack.h"
-
-#define MAX_STUDENTS 512
-#define MAX_WEEKS    8
-#define MAX_SEEDS    16
-#define MAX_FORBID   32
-#define MAX_API      128
-#define MAX_RECORD   (1L << 20) /* a results record larger than this is refused */
-#define DEFAULT_POINTS 10.0
-#define MAX_PY_RO    12          /* folders a Python run needs shown read-only */
-
-/* The grader's parts, in the order they build on one another. */
-#include "grade_jobs.c"
-#include "grade_class.c"
-#include "grade_build.c"
-#include "grade_objcheck.c"
-#include "grade_run.c"
-#include "grade_report.c"
+#include "grade.h"
 
 /* ------------------------------------------------------------ Python */
 
@@ -253,7 +217,7 @@ static void usage(void)
                     "             [--gpu-share N] [--make-arg ARG]...\n");
 }
 
-int grade_main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     static grader G;
     memset(&G, 0, sizeof G);
@@ -486,6 +450,3 @@ int grade_main(int argc, char **argv)
     return 0;
 }
 
-#ifndef GRADE_NO_MAIN
-int main(int argc, char **argv) { return grade_main(argc, argv); }
-#endif

@@ -1,5 +1,20 @@
-/* grade_build.c — part of grade.c (included by it, one compilation unit): each student's scratch copy: import, sandbox options, and the builds run
+/* grade_build.c — part of the grader (grade.h): each student's scratch copy: import, sandbox options, and the builds run
  * in the sandbox, several at once. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "wb_file.h"
+#include "unpack.h"
+#include "grade.h"
 
 /* --------------------------------------------------------- preparation */
 
@@ -22,7 +37,7 @@ static int overlay(student *s, int w, const char *src, const char *wk, const cha
     return 0;
 }
 
-static int prepare_student(grader *G, student *s, char *err, size_t errsz)
+int prepare_student(grader *G, student *s, char *err, size_t errsz)
 {
     char base[1400], log[1500], cmd[6000];
     snprintf(base, sizeof base, "%s/%s", G->scratch, s->id);
@@ -106,16 +121,10 @@ static int prepare_student(grader *G, student *s, char *err, size_t errsz)
 
 /* ------------------------------------------------------------ the sandbox */
 
-#define GIB (1LL << 30)
-#define BUILD_MEM   (8 * GIB)   /* nvcc on CUTLASS templates needs a few GiB */
-#define RUN_MEM     (16 * GIB)  /* host buffers of the largest tests, with room */
-#define FILE_LIMIT  (2 * GIB)
-#define MAX_PROCS   256
-
 /* Options every sandboxed command of student s starts from: the scratch
  * workbook read-write; the toolkit, .deps/ and Check read-only; the
  * workbook, the class, the gradebook and the feedback absent. */
-static void sandbox_opts(const grader *G, const student *s, sb_opts *o)
+void sandbox_opts(const grader *G, const student *s, sb_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->scratch = s->tree;
@@ -141,7 +150,7 @@ static void limit_text(const sb_result *r, const sb_opts *o, char *out, size_t s
 
 /* A file's contents hashed (FNV-1a, 64 bits), not following a symlink; 0 if
  * it cannot be read. */
-static unsigned long long file_hash(const char *path)
+unsigned long long file_hash(const char *path)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return 0;
@@ -158,7 +167,7 @@ static unsigned long long file_hash(const char *path)
 
 /* Copy a file the sandbox wrote (untrusted: perhaps a symlink, a fifo, or
  * huge) to `to`, a regular file of at most `max` bytes. 0, or -1 with why. */
-static int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz)
+int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz)
 {
     int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (in < 0) return snprintf(why, whysz, "%s", errno == ENOENT ? "absent" : strerror(errno)), -1;
@@ -235,7 +244,7 @@ static void first_error(const char *log, char *out, size_t outsz)
     free(t);
 }
 
-static void set_all(grader *G, student *s, int w, int status, const char *why)
+void set_all(grader *G, student *s, int w, int status, const char *why)
 {
     for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
         cp_grade *g = &s->g[w][c];
@@ -324,7 +333,7 @@ static void build_done(grader *G, build_slot *slot)
 }
 
 /* Build every student's weeks, `jobs` at a time, each in the sandbox. */
-static void build_all(grader *G)
+void build_all(grader *G)
 {
     int total = G->n_students * G->n_weeks, next = 0, running = 0;
     build_slot *slots = calloc(G->jobs, sizeof *slots);

@@ -1,12 +1,27 @@
-/* grade_class.c — part of grade.c (included by it, one compilation unit): the class: checkpoint outcomes and their points, forbid lists, each
+/* grade_class.c — part of the grader (grade.h): the class: checkpoint outcomes and their points, forbid lists, each
  * week's configuration (points, seeds, forbid), and the submissions found. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <ctype.h>
+#include <dirent.h>
+#include <glob.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wb_file.h"
+#include "unpack.h"
+#include "grade.h"
 
 /* ------------------------------------------ what a checkpoint's run gave */
 
-enum { ST_NONE = 0, ST_PASS, ST_FAIL, ST_SKIP };
-
 /* Points a speed checkpoint earns: proportional to ratio/target, capped. */
-static double speed_points(double points, double ratio, double target)
+double speed_points(double points, double ratio, double target)
 {
     if (!(target > 0) || isnan(ratio) || ratio <= 0) return 0;
     double f = ratio / target;
@@ -14,7 +29,7 @@ static double speed_points(double points, double ratio, double target)
 }
 
 /* A short name for why a test failed, from Check's or WB_CUDA's message. */
-static const char *classify(const char *msg)
+const char *classify(const char *msg)
 {
     if (!msg || !*msg) return "failed";
     if (strstr(msg, "timeout") || strstr(msg, "Timeout")) return "hang (a test ran past its time limit)";
@@ -46,89 +61,16 @@ static int forbid_name_ok(const char *name)
     return 1;
 }
 
-/* Harness functions an exercise file may call (wb_cuda.h's WB_CUDA and
- * WB_LAUNCH, the device facts, the input generator week 04's CLI uses). */
-static const char *const HARNESS_ALLOW[] = { "wb_cuda_check_", "wb_launch_status_", "wb_fp32_lanes_per_sm",
-                                             "wb_rng_seed", "wb_fill_uniform_f32", NULL };
-
 /* ------------------------------------------------------------ the class */
-
-typedef struct {
-    char   dir[600];           /* the week folder, e.g. phase0/week01 */
-    wb_week meta;
-    double points[WB_MAX_CHECKPOINTS];
-    int    n_seeds;
-    unsigned long long seeds[MAX_SEEDS];
-    int    n_forbid;
-    char   forbid[MAX_FORBID][32];
-    char   forbid_except[MAX_FORBID][300]; /* " ex1 ex2 ": exercises allowed this library */
-    int    n_api;
-    char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
-    int    has_c;              /* WEEK/test_*.c: a C test program (built, object-checked, run) */
-    int    has_py;             /* WEEK/test_*.py: Phase 7's Python checkpoints (wb_pyrun.py) */
-} week_cfg;
 
 /* Is checkpoint c of W judged by the week's Python tests? A `pycheckpoint:`
  * line, or any checkpoint of a week without a C test (week 43). */
-static int cp_is_py(const week_cfg *W, int c)
+int cp_is_py(const week_cfg *W, int c)
 {
     return W->has_py && (W->meta.checkpoints[c].py || !W->has_c);
 }
 
-typedef struct {
-    int    status;             /* ST_PASS / ST_FAIL / ST_SKIP */
-    double points;
-    char   figure[400];        /* for people: wb_result_figure of the record, "" if none */
-    char   why[700];
-    double ratio, target;      /* from the results record; NAN / 0 when none */
-    char   yard[32];
-} cp_grade;
-
-typedef struct {
-    char     id[128];
-    char     source[700];      /* the folder or archive */
-    char     sub[700];         /* the extracted submission (scratch) */
-    char     tree[700];        /* the scratch workbook */
-    char     note[MAX_WEEKS][1200];
-    int      built[MAX_WEEKS];
-    int      forbidden[MAX_WEEKS];
-    int      refused;          /* the submission itself was refused (unpack) */
-    unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
-    unsigned long long py_hash[MAX_WEEKS];  /* the Python runner, plugin, tests and wb, before any run */
-    double   seconds;
-    cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
-} student;
-
-typedef struct {
-    char root[600], subs[600], gradebook[600], feedback[600], scratch[600];
-    unsigned long long seed;
-    double limit, build_limit;
-    int jobs;
-    int gpu_share;             /* students whose correctness runs share the GPU at once (1: every run alone) */
-    int in_shared;             /* set in a shared run's process: its runs get WB_GPU_SHARED=1 */
-    int n_make_args;
-    char *make_args[32];
-    int n_weeks;
-    week_cfg weeks[MAX_WEEKS];
-    int n_students;
-    student *st;
-    /* the sandbox (sandbox.h): what it shows read-only besides the system,
-     * what must stay absent from it */
-    char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], sb_path[800];
-    const char *ro[8 + MAX_PY_RO], *hide[8];
-    /* Python checkpoints (weeks with test_*.py): the instructor's python3
-     * (sys.executable of the python3 on PATH) and the folders it needs, shown
-     * read-only in the sandbox (its prefixes, sys.path, torch's package) */
-    char py_exe[600];
-    char py_ro[MAX_PY_RO][600];
-    int  n_py_ro;
-    int  interpret;            /* TRITON_INTERPRET=1 in the grader's environment: passed on, never a GPU grading */
-    int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
-    int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
-    unsigned run_seq;
-} grader;
-
-static void appendf(char *buf, size_t sz, const char *fmt, ...)
+void appendf(char *buf, size_t sz, const char *fmt, ...)
 {
     size_t n = strlen(buf);
     if (n + 1 >= sz) return;
@@ -150,7 +92,7 @@ static char *week_config(const char *root, const char *week, const char *name)
     return wb_read_file(p, NULL);
 }
 
-static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz)
+int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz)
 {
     memset(w, 0, sizeof *w);
     snprintf(w->dir, sizeof w->dir, "%s", week);
@@ -236,7 +178,7 @@ static int load_week_cfg(const char *root, const char *week, week_cfg *w, char *
 /* The --weeks list: names split on blanks, each made canonical
  * (phase0/week1 and phase0/week01/ are phase0/week01), a repeat dropped.
  * Returns how many, or -1 with the reason in err. */
-static int split_weeks(const char *text, char out[][64], char *err, size_t errsz)
+int split_weeks(const char *text, char out[][64], char *err, size_t errsz)
 {
     int n = 0;
     const char *p = text;
@@ -272,8 +214,8 @@ static int split_weeks(const char *text, char out[][64], char *err, size_t errsz
  * id; two entries with one id, bob/ and bob.tar.gz, are an error naming
  * both, and so is a name unusable as an id). Other entries are listed in
  * `ignored`. Returns how many, or -1 with the problems in err. */
-static int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
-                            size_t ignsz)
+int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
+                     size_t ignsz)
 {
     up_submission *subs = NULL;
     int n = 0;
@@ -297,7 +239,7 @@ static int list_submissions(const char *dir, student *st, int max, char *err, si
 
 /* The folder inside a submission that holds `week`: SUB/WEEK, or one level
  * down (an archive of a folder). NULL if neither. */
-static int find_week_in_sub(const char *sub, const char *week, char *out, size_t outsz)
+int find_week_in_sub(const char *sub, const char *week, char *out, size_t outsz)
 {
     snprintf(out, outsz, "%s/%s", sub, week);
     if (is_dir(out)) return 0;

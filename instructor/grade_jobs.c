@@ -1,39 +1,43 @@
-/* grade_jobs.c — part of grade.c (included by it, one compilation unit): the grader's small utilities, and running a command with a time limit as a
+/* grade_jobs.c — part of the grader (grade.h): the grader's small utilities, and running a command with a time limit as a
  * process group (jobs). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grade.h"
 
 /* ------------------------------------------------------------------ utils */
 
-static double now_s(void)
+double now_s(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static int is_dir(const char *p)
+int is_dir(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int is_file(const char *p)
+int is_file(const char *p)
 {
     struct stat st;
     return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* ------------------------------------------------- running with a limit */
-
-typedef struct {
-    pid_t  pid;
-    double deadline;
-    int    done;
-    int    exit_code;  /* valid when !signaled && !timed_out */
-    int    signaled;   /* the signal that ended it, 0 if none */
-    int    timed_out;
-    double seconds;
-    double started;
-} job;
 
 /* Start argv in its own process group, in `cwd`, output to `log` (appended),
  * with the NULL-terminated "KEY=VALUE" list `env` added ("KEY=" unsets). */
@@ -117,8 +121,8 @@ static void job_wait(job *j)
 }
 
 /* Run and wait. Returns 0 when it exited 0 in time. */
-static int run_limited(char *const argv[], const char *cwd, const char *log, char *const env[], double limit_s,
-                       job *out)
+int run_limited(char *const argv[], const char *cwd, const char *log, char *const env[], double limit_s,
+                job *out)
 {
     job j;
     if (job_start(&j, argv, cwd, log, env, limit_s) != 0) return -1;
@@ -127,14 +131,14 @@ static int run_limited(char *const argv[], const char *cwd, const char *log, cha
     return (!j.timed_out && !j.signaled && j.exit_code == 0) ? 0 : 1;
 }
 
-static int sh(const char *cmd, const char *log)
+int sh(const char *cmd, const char *log)
 {
     char *argv[] = { "/bin/sh", "-c", (char *)cmd, NULL };
     return run_limited(argv, NULL, log, NULL, 600, NULL);
 }
 
 /* Single-quote a path for /bin/sh. */
-static const char *q(const char *s)
+const char *q(const char *s)
 {
     static char buf[8][1200];
     static int k;

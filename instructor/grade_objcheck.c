@@ -1,11 +1,25 @@
-/* grade_objcheck.c — part of grade.c (included by it, one compilation unit): the static checks on what was built (objcheck.c): each exercise object
+/* grade_objcheck.c — part of the grader (grade.h): the static checks on what was built (objcheck.c): each exercise object
  * against the week's policy. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade.h"
 
 /* ------------------------------------------------------------ object check */
 
+/* Harness functions an exercise file may call (wb_cuda.h's WB_CUDA and
+ * WB_LAUNCH, the device facts, the input generator week 04's CLI uses). */
+static const char *const HARNESS_ALLOW[] = { "wb_cuda_check_", "wb_launch_status_", "wb_fp32_lanes_per_sm",
+                                             "wb_rng_seed", "wb_fill_uniform_f32", NULL };
+
 /* The exercise API of week w: the C functions the instructor's own build of
  * the starters defines (build/WEEK/starter/EX.o, made by `make grade`). */
-static int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
+int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
 {
     for (int e = 0; e < W->meta.n_exercises; e++) {
         char obj[1400];
@@ -20,8 +34,8 @@ static int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
 /* The policy for exercise e of week w in student s's tree (objcheck.h):
  * headers from the week, the weeks it uses, common/include, the phase's
  * common/, the toolkit, the system, .deps/ for a week that needs it. */
-static void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy *p, const char **forbid,
-                            char inc[][1400], const char **incp)
+void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy *p, const char **forbid,
+                     char inc[][1400], const char **incp)
 {
     const week_cfg *W = &G->weeks[w];
     int nf = 0, ni = 0;
@@ -55,7 +69,7 @@ static void exercise_policy(const grader *G, const student *s, int w, int e, oc_
  * import), the week's test_*.py and build/wb. A run's Python could rewrite
  * them for the next run (the scratch tree is writable); run_checkpoint
  * refuses to run a Python checkpoint once they changed. 0: none found. */
-static unsigned long long runner_hash(const grader *G, const student *s, int w)
+unsigned long long runner_hash(const grader *G, const student *s, int w)
 {
     const week_cfg *W = &G->weeks[w];
     char pat[3][1500];
@@ -81,7 +95,7 @@ static unsigned long long runner_hash(const grader *G, const student *s, int w)
  * and its full dependency list. Runs after the build and before any of the
  * student's code has run (a run could change the files). A violation scores
  * the week 0, its lines in the notes. Also notes the test program's hash. */
-static void check_objects(grader *G, student *s, int w)
+void check_objects(grader *G, student *s, int w)
 {
     const week_cfg *W = &G->weeks[w];
     if (s->built[w] < 0) return;

@@ -1,22 +1,20 @@
-/* grade_report.c — part of grade.c (included by it, one compilation unit): the gradebook (CSV, quiz columns kept) and each student's feedback. */
+/* grade_report.c — part of the grader (grade.h): the gradebook (gradebook.h; quiz columns kept) and each student's feedback. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gradebook.h"
+#include "grade.h"
 
 /* --------------------------------------------------------------- output */
 
-static const char *st_name(int s) { return s == ST_PASS ? "PASS" : s == ST_FAIL ? "FAIL" : s == ST_SKIP ? "SKIP" : "-"; }
+const char *st_name(int s) { return s == ST_PASS ? "PASS" : s == ST_FAIL ? "FAIL" : s == ST_SKIP ? "SKIP" : "-"; }
 
-static void csv_field(FILE *f, const char *s)
-{
-    if (strpbrk(s, ",\"\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"') fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
-    } else fputs(s, f);
-}
-
-static double max_points(const grader *G)
+double max_points(const grader *G)
 {
     double m = 0;
     for (int w = 0; w < G->n_weeks; w++)
@@ -24,97 +22,19 @@ static double max_points(const grader *G)
     return m;
 }
 
-/* One CSV row at *p (a quoted field may hold commas, "" and newlines): its
- * fields, malloc'd, in *out; returns how many. */
-static int csv_parse_row(const char **p, char ***out)
-{
-    const char *s = *p;
-    char **f = NULL;
-    int n = 0;
-    for (;;) {
-        char *v = malloc(strlen(s) + 1);
-        size_t k = 0;
-        if (*s == '"') {
-            for (s++; *s && !(*s == '"' && s[1] != '"'); s++) {
-                if (*s == '"') s++; /* "" is one quote */
-                v[k++] = *s;
-            }
-            if (*s == '"') s++;
-        } else
-            while (*s && *s != ',' && *s != '\n' && *s != '\r') v[k++] = *s++;
-        v[k] = 0;
-        f = realloc(f, sizeof *f * (size_t)(n + 1));
-        f[n++] = v;
-        if (*s != ',') break;
-        s++;
-    }
-    while (*s == '\r') s++;
-    if (*s == '\n') s++;
-    *p = s;
-    *out = f;
-    return n;
-}
-
-/* The quiz columns of a gradebook: `quiz grade` (quizzes/quiz.c) adds its
- * columns, headed "quiz.ID ...", to the gradebook this file writes. */
-typedef struct {
-    int    ncol, nrow, nhead;
-    int   *col;   /* their indexes in the old file */
-    char **head;  /* the old file's header row, nhead cells */
-    char ***row;  /* the old file's other rows; row[r][0] is the student */
-    int   *len;
-} quiz_cols;
-
-static void quiz_cols_load(const char *path, quiz_cols *q)
-{
-    memset(q, 0, sizeof *q);
-    char *text = wb_read_file(path, NULL);
-    if (!text) return;
-    for (const char *p = text; *p;) {
-        if (*p == '\n' || *p == '\r') { /* a blank line is no row */
-            p++;
-            continue;
-        }
-        char **r;
-        int n = csv_parse_row(&p, &r);
-        if (!q->head) {
-            q->head = r, q->nhead = n;
-            continue;
-        }
-        q->row = realloc(q->row, sizeof *q->row * (size_t)(q->nrow + 1));
-        q->len = realloc(q->len, sizeof *q->len * (size_t)(q->nrow + 1));
-        q->row[q->nrow] = r, q->len[q->nrow++] = n;
-    }
-    free(text);
-    for (int c = 0; c < q->nhead; c++)
-        if (strncmp(q->head[c], "quiz.", 5) == 0) {
-            q->col = realloc(q->col, sizeof *q->col * (size_t)(q->ncol + 1));
-            q->col[q->ncol++] = c;
-        }
-}
-
-/* Row r's quiz cells, each after a comma (empty ones for r < 0). Returns
- * whether any is non-empty. */
-static int quiz_cols_put(FILE *f, const quiz_cols *q, int r)
-{
-    int any = 0;
-    for (int k = 0; k < q->ncol; k++) {
-        const char *v = r >= 0 && q->col[k] < q->len[r] ? q->row[r][q->col[k]] : "";
-        any |= *v != 0;
-        if (f) fputc(',', f), csv_field(f, v);
-    }
-    return any;
-}
-
-static int write_gradebook(const grader *G, const char *path)
+int write_gradebook(const grader *G, const char *path)
 {
     /* The gradebook is rewritten from this grading; its quiz columns (and the
      * rows of students who only have quiz scores) are kept, after ours, so
      * grading the weeks again does not lose `make grade-quiz`'s work. */
-    quiz_cols q;
-    quiz_cols_load(path, &q);
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
+    gb_table old;
+    gb_load(path, &old);
+    int nq = 0, *qcol = malloc(sizeof *qcol * (size_t)old.cols);
+    for (int c = 0; c < old.cols; c++)
+        if (gb_is_quiz_col(GB_CELL(&old, 0, c))) qcol[nq++] = c;
+    char tmp[1200];
+    FILE *f = gb_create(path, tmp, sizeof tmp);
+    if (!f) return free(qcol), gb_free(&old), -1;
     fputs("student", f);
     for (int w = 0; w < G->n_weeks; w++)
         for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
@@ -122,17 +42,17 @@ static int write_gradebook(const grader *G, const char *path)
             snprintf(h, sizeof h, "%s %s (%g)", G->weeks[w].dir, G->weeks[w].meta.checkpoints[c].id,
                      G->weeks[w].points[c]);
             fputc(',', f);
-            csv_field(f, h);
+            gb_put(f, h);
         }
     fputs(",total,out_of,skipped,seed", f);
-    for (int k = 0; k < q.ncol; k++) fputc(',', f), csv_field(f, q.head[q.col[k]]);
+    for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, 0, qcol[k]));
     fputc('\n', f);
     double mx = max_points(G);
     int week_cols = 4; /* total, out_of, skipped, seed */
     for (int w = 0; w < G->n_weeks; w++) week_cols += G->weeks[w].meta.n_checkpoints;
     for (int i = 0; i < G->n_students; i++) {
         const student *s = &G->st[i];
-        csv_field(f, s->id);
+        gb_put(f, s->id);
         double tot = 0;
         int skipped = 0;
         for (int w = 0; w < G->n_weeks; w++)
@@ -145,30 +65,26 @@ static int write_gradebook(const grader *G, const char *path)
                 tot += g->points;
             }
         fprintf(f, ",%.2f,%g,%d,%llu", tot, mx, skipped, G->seed);
-        int r = 0;
-        while (r < q.nrow && strcmp(q.row[r][0], s->id) != 0) r++;
-        quiz_cols_put(f, &q, r < q.nrow ? r : -1);
+        int r = gb_find(&old, s->id);
+        for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
         fputc('\n', f);
     }
-    for (int r = 0; r < q.nrow; r++) { /* students with quiz scores only */
-        int graded = 0;
-        for (int i = 0; i < G->n_students && !graded; i++) graded = strcmp(q.row[r][0], G->st[i].id) == 0;
-        if (graded || !quiz_cols_put(NULL, &q, r)) continue;
-        csv_field(f, q.row[r][0]);
+    for (int r = 1; r < old.rows; r++) { /* students with quiz scores only */
+        int graded = 0, any = 0;
+        for (int i = 0; i < G->n_students && !graded; i++) graded = strcmp(GB_CELL(&old, r, 0), G->st[i].id) == 0;
+        for (int k = 0; k < nq; k++) any |= GB_CELL(&old, r, qcol[k])[0] != 0;
+        if (graded || !any) continue;
+        gb_put(f, GB_CELL(&old, r, 0));
         for (int c = 0; c < week_cols; c++) fputc(',', f);
-        quiz_cols_put(f, &q, r);
+        for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, r, qcol[k]));
         fputc('\n', f);
     }
-    for (int r = 0; r < q.nrow; r++) {
-        for (int c = 0; c < q.len[r]; c++) free(q.row[r][c]);
-        free(q.row[r]);
-    }
-    for (int c = 0; c < q.nhead; c++) free(q.head[c]);
-    free(q.row), free(q.len), free(q.col), free(q.head);
-    return fclose(f);
+    free(qcol);
+    gb_free(&old);
+    return gb_commit(f, tmp, path);
 }
 
-static int write_feedback(const grader *G, const student *s, const char *path)
+int write_feedback(const grader *G, const student *s, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f) return -1;

@@ -1,16 +1,37 @@
-/* grade_run.c — part of grade.c (included by it, one compilation unit): running the checkpoints in the sandbox and reading their results records;
+/* grade_run.c — part of the grader (grade.h): running the checkpoints in the sandbox and reading their results records;
  * the host's GPUs; scoring. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "wb_file.h"
+#include "wb_multicast.h"
+#include "wb_results.h"
+#include "grade.h"
 
 /* -------------------------------------------------------------- checkpoints */
 
 /* GPUs the driver reports on this host (host_gpu_count, asked once before
  * grading), 0 without one or with WB_NO_GPU=1. */
-static int g_host_gpus;
+int g_host_gpus;
 
 /* GPUs on this host, asked of the driver (libcuda) in a child process so the
  * grader itself never holds a CUDA context across its forks; 0 without a
  * driver or a GPU. */
-static int host_gpu_count(void)
+int host_gpu_count(void)
 {
     int fd[2];
     if (pipe(fd) != 0) return 0;
@@ -57,8 +78,8 @@ static unsigned long long random_u64(void)
  * holds what it printed (shown to people when there is no record, never read
  * for a result). A missing or unreadable record is a FAIL: the program died
  * or stopped before writing it. */
-static void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
-                                cp_grade *out)
+void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
+                         cp_grade *out)
 {
     memset(out, 0, sizeof *out);
     out->ratio = NAN;
@@ -133,7 +154,7 @@ static void outcome_from_record(const char *rpath, const char *id, const sb_resu
 /* The points a checkpoint's outcome earns out of `pts`: all for a pass; for a
  * speed checkpoint that ran and missed its target, pts * ratio / target (the
  * ratio and target its results record gives); nothing otherwise. */
-static void score_checkpoint(cp_grade *g, double pts)
+void score_checkpoint(cp_grade *g, double pts)
 {
     g->points = 0;
     if (g->status == ST_PASS) g->points = pts;
@@ -150,8 +171,8 @@ static void score_checkpoint(cp_grade *g, double pts)
  * sets those and nothing else). No CK_FORK: Check's fork mode is on, so
  * each test of the checkpoint runs in its own child process, as in
  * practice (week 02's fault tests skip themselves under CK_FORK=no). */
-static int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
-                          const char *rec, char store[][1700], const char **env)
+int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
+                   const char *rec, char store[][1700], const char **env)
 {
     const week_cfg *W = &G->weeks[w];
     int k = 0;
@@ -187,8 +208,8 @@ static void not_run(cp_grade *out, const char *why)
     snprintf(out->why, sizeof out->why, "%s", why);
 }
 
-static void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
-                           cp_grade *out)
+void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
+                    cp_grade *out)
 {
     const week_cfg *W = &G->weeks[w];
     const char *id = W->meta.checkpoints[c].id;
@@ -288,13 +309,13 @@ static void grade_checkpoint(grader *G, student *s, int w, int c)
 /* Which checkpoints of a student a phase grades: the correctness ones
  * (no target) or the speed ones. Only weeks that built and passed the
  * object check run at all. */
-static int phase_has(const grader *G, const student *s, int w, int c, int speed)
+int phase_has(const grader *G, const student *s, int w, int c, int speed)
 {
     return s->built[w] == 1 && (G->weeks[w].meta.checkpoints[c].target > 0) == speed;
 }
 
 /* Serial grading, as the grader always did it: every run alone on the GPU. */
-static void grade_serial(grader *G, student *s, int speed)
+void grade_serial(grader *G, student *s, int speed)
 {
     for (int w = 0; w < G->n_weeks; w++)
         for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++)
@@ -328,7 +349,7 @@ typedef struct {
  * on a GPU host, a hang, a crash, a sandbox error) is run again ALONE
  * afterwards, and only that outcome counts: a neighbour that fills the GPU's
  * memory or keeps it busy until others time out costs time, never marks. Returns the number of checkpoints run again alone. */
-static int grade_shared(grader *G, int *n_shared)
+int grade_shared(grader *G, int *n_shared)
 {
     const int n = G->n_students;
     shared_out *out = mmap(NULL, sizeof(shared_out) * (size_t)(n ? n : 1), PROT_READ | PROT_WRITE,

@@ -9,7 +9,8 @@
 #   - every phaseP/weekNN/solution/ (a pristine starter is kept instead in
 #     phaseP/weekNN/.starter/EX.cu, so `make ... reset` still works), and the
 #     exercise files EX.cu are rewritten as that pristine starter;
-#   - instructor/ (grading tools, fixtures, quiz answers) and every
+#   - instructor/ (grading tools, fixtures, quiz answers, and `quiz grade`:
+#     the copy's quiz program is built without it) and every
 #     phaseP/weekNN/instructor/ (hidden tests, forbidden libraries, points);
 #   - .helpers/, .ci/ (its `make test` checks solutions), .git;
 #   - phaseP/README.md and phaseP/common/ of phases with no released week.

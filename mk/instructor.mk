@@ -47,10 +47,16 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
 
-$(GRADE_BIN): instructor/grade.c $(wildcard instructor/grade_*.c) $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
+# The grader's parts (grade.h), each its own object; grade.o holds main.
+GRADE_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,grade_jobs grade_class grade_build grade_objcheck grade_run grade_report)
+$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h
+$(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
+$(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
+
+$(GRADE_BIN): $(BUILD)/instructor/grade.o $(GRADE_OBJ) $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -o $@ $(filter-out instructor/grade_%.c,$^) -lm -larchive -ldl
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm -larchive -ldl
 
 # The release's leak check: no line of a solution's code in the student copy.
 LEAKCHECK := $(BUILD)/instructor/leakcheck
@@ -59,10 +65,12 @@ $(LEAKCHECK): instructor/leakcheck.c $(BUILD)/common/src/wb_file.o
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^
 
-$(INSTR_TEST): instructor/test_instructor.c instructor/grade.c $(wildcard instructor/grade_*.c) quizzes/quiz.c $(HOST_OBJ) $(GRADE_MODS)
+# The Check tests link every object of the grader and the quiz but their mains.
+INSTR_TEST_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,test_instructor test_grade test_quiz)
+$(INSTR_TEST): $(INSTR_TEST_OBJ) $(GRADE_OBJ) $(QUIZ_OBJ) $(QUIZ_CLASS_OBJ) $(HOST_OBJ) $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iquizzes -o $@ $< $(HOST_OBJ) $(GRADE_MODS) -lm -larchive -ldl $(LDCHECK) -lpthread -lrt
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm -larchive -ldl $(LDCHECK) -lpthread -lrt -lm
 
 quiz-seal: $(QUIZ_BIN)
 	$(Q)for s in instructor/quizzes/*.txt; do $(QUIZ_BIN) seal $$s quizzes/$$(basename $$s) || exit 1; done

@@ -8,13 +8,11 @@
 .PHONY: quiz
 KNOWN_GOALS += quiz
 
-QUIZ_BIN  := $(BUILD)/quizzes/quiz
-HOST_OBJ  := $(HOST_SRC:%.c=$(BUILD)/%.o)
-
-$(QUIZ_BIN): quizzes/quiz.c $(HOST_OBJ)
+# The quiz program: quizzes/quiz.c (its main) and its parts (QUIZ_OBJ, the Makefile).
+$(QUIZ_BIN): $(BUILD)/quizzes/quiz.o $(QUIZ_OBJ) $(QUIZ_CLASS_OBJ) $(HOST_OBJ)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(HOST_OBJ) -lm
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
 PHASE ?=
 quiz_file = quizzes/$(if $(filter preflight,$(PHASE)),preflight,phase$(PHASE)).txt

@@ -1,0 +1,184 @@
+/* grade.h — the grader's parts (instructor/grade*.c), each its own
+ * compilation unit: the types they share and what each part gives the
+ * others. Helpers used by one part only stay static in it.
+ *
+ *   grade_jobs.c      utilities; a command run with a time limit (jobs)
+ *   grade_class.c     outcomes and points, forbid lists, week configuration,
+ *                     the submissions found
+ *   grade_build.c     scratch copies, the sandbox, the builds (steps 1-3)
+ *   grade_objcheck.c  the static checks on what was built (step 4)
+ *   grade_run.c       checkpoint runs and their results records (5-6)
+ *   grade_report.c    the gradebook and the feedback
+ *   grade.c           the command line and the order of the steps
+ */
+#ifndef GRADE_H
+#define GRADE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "wb_meta.h"
+#include "objcheck.h"
+#include "sandbox.h"
+
+#define MAX_STUDENTS 512
+#define MAX_WEEKS    8
+#define MAX_SEEDS    16
+#define MAX_FORBID   32
+#define MAX_API      128
+#define MAX_RECORD   (1L << 20) /* a results record larger than this is refused */
+#define DEFAULT_POINTS 10.0
+#define MAX_PY_RO    12          /* folders a Python run needs shown read-only */
+
+/* The sandbox's limits (sandbox.h) on builds and runs. */
+#define GIB (1LL << 30)
+#define BUILD_MEM   (8 * GIB)   /* nvcc on CUTLASS templates needs a few GiB */
+#define RUN_MEM     (16 * GIB)  /* host buffers of the largest tests, with room */
+#define FILE_LIMIT  (2 * GIB)
+#define MAX_PROCS   256
+
+/* ------------------------------------------ what a checkpoint's run gave */
+
+enum { ST_NONE = 0, ST_PASS, ST_FAIL, ST_SKIP };
+
+/* ------------------------------------------------------------ the class */
+
+typedef struct {
+    char   dir[600];           /* the week folder, e.g. phase0/week01 */
+    wb_week meta;
+    double points[WB_MAX_CHECKPOINTS];
+    int    n_seeds;
+    unsigned long long seeds[MAX_SEEDS];
+    int    n_forbid;
+    char   forbid[MAX_FORBID][32];
+    char   forbid_except[MAX_FORBID][300]; /* " ex1 ex2 ": exercises allowed this library */
+    int    n_api;
+    char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
+    int    has_c;              /* WEEK/test_*.c: a C test program (built, object-checked, run) */
+    int    has_py;             /* WEEK/test_*.py: Phase 7's Python checkpoints (wb_pyrun.py) */
+} week_cfg;
+
+typedef struct {
+    int    status;             /* ST_PASS / ST_FAIL / ST_SKIP */
+    double points;
+    char   figure[400];        /* for people: wb_result_figure of the record, "" if none */
+    char   why[700];
+    double ratio, target;      /* from the results record; NAN / 0 when none */
+    char   yard[32];
+} cp_grade;
+
+typedef struct {
+    char     id[128];
+    char     source[700];      /* the folder or archive */
+    char     sub[700];         /* the extracted submission (scratch) */
+    char     tree[700];        /* the scratch workbook */
+    char     note[MAX_WEEKS][1200];
+    int      built[MAX_WEEKS];
+    int      forbidden[MAX_WEEKS];
+    int      refused;          /* the submission itself was refused (unpack) */
+    unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
+    unsigned long long py_hash[MAX_WEEKS];  /* the Python runner, plugin, tests and wb, before any run */
+    double   seconds;
+    cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
+} student;
+
+typedef struct {
+    char root[600], subs[600], gradebook[600], feedback[600], scratch[600];
+    unsigned long long seed;
+    double limit, build_limit;
+    int jobs;
+    int gpu_share;             /* students whose correctness runs share the GPU at once (1: every run alone) */
+    int in_shared;             /* set in a shared run's process: its runs get WB_GPU_SHARED=1 */
+    int n_make_args;
+    char *make_args[32];
+    int n_weeks;
+    week_cfg weeks[MAX_WEEKS];
+    int n_students;
+    student *st;
+    /* the sandbox (sandbox.h): what it shows read-only besides the system,
+     * what must stay absent from it */
+    char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], sb_path[800];
+    const char *ro[8 + MAX_PY_RO], *hide[8];
+    /* Python checkpoints (weeks with test_*.py): the instructor's python3
+     * (sys.executable of the python3 on PATH) and the folders it needs, shown
+     * read-only in the sandbox (its prefixes, sys.path, torch's package) */
+    char py_exe[600];
+    char py_ro[MAX_PY_RO][600];
+    int  n_py_ro;
+    int  interpret;            /* TRITON_INTERPRET=1 in the grader's environment: passed on, never a GPU grading */
+    int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
+    int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
+    unsigned run_seq;
+} grader;
+
+/* ------------------------------------------------------- grade_jobs.c */
+
+typedef struct {
+    pid_t  pid;
+    double deadline;
+    int    done;
+    int    exit_code;  /* valid when !signaled && !timed_out */
+    int    signaled;   /* the signal that ended it, 0 if none */
+    int    timed_out;
+    double seconds;
+    double started;
+} job;
+
+double now_s(void);
+int is_dir(const char *p);
+int is_file(const char *p);
+int run_limited(char *const argv[], const char *cwd, const char *log, char *const env[], double limit_s, job *out);
+int sh(const char *cmd, const char *log);
+const char *q(const char *s);
+
+/* ------------------------------------------------------ grade_class.c */
+
+double speed_points(double points, double ratio, double target);
+const char *classify(const char *msg);
+int cp_is_py(const week_cfg *W, int c);
+void appendf(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz);
+int split_weeks(const char *text, char out[][64], char *err, size_t errsz);
+int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
+                     size_t ignsz);
+int find_week_in_sub(const char *sub, const char *week, char *out, size_t outsz);
+
+/* ------------------------------------------------------ grade_build.c */
+
+int prepare_student(grader *G, student *s, char *err, size_t errsz);
+void sandbox_opts(const grader *G, const student *s, sb_opts *o);
+unsigned long long file_hash(const char *path);
+int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz);
+void set_all(grader *G, student *s, int w, int status, const char *why);
+void build_all(grader *G);
+
+/* --------------------------------------------------- grade_objcheck.c */
+
+int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz);
+void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy *p, const char **forbid,
+                     char inc[][1400], const char **incp);
+unsigned long long runner_hash(const grader *G, const student *s, int w);
+void check_objects(grader *G, student *s, int w);
+
+/* -------------------------------------------------------- grade_run.c */
+
+extern int g_host_gpus;        /* GPUs the grader's host has (0: none, or WB_NO_GPU=1) */
+int host_gpu_count(void);
+void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
+                         cp_grade *out);
+void score_checkpoint(cp_grade *g, double pts);
+int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
+                   const char *rpath, char store[][1700], const char **env);
+void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag, cp_grade *out);
+int phase_has(const grader *G, const student *s, int w, int c, int speed);
+void grade_serial(grader *G, student *s, int speed);
+int grade_shared(grader *G, int *n_shared);
+
+/* ----------------------------------------------------- grade_report.c */
+
+const char *st_name(int s);
+double max_points(const grader *G);
+int write_gradebook(const grader *G, const char *path);
+int write_feedback(const grader *G, const student *s, const char *path);
+
+#endif

@@ -1,0 +1,744 @@
+/* test_grade.c — Check tests of the grader (grade.h): results records,
+ * runs in the sandbox, limits, submissions, week configuration, the
+ * gradebook and the feedback; no GPU. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "wb_file.h"
+#include "wb_results.h"
+#include "grade.h"
+#include "quiz.h"
+#include "test_instructor.h"
+
+/* ------------------------------------------------------- results records */
+
+/* The grader reads a checkpoint's outcome from the results record the test
+ * program writes (WB_RESULTS), never from the lines it prints. */
+
+static void rec(wb_result *r, const char *id, int status, const char *msg)
+{
+    wb_result_init(r);
+    snprintf(r->week, sizeof r->week, "phase0/week01");
+    snprintf(r->id, sizeof r->id, "%s", id);
+    r->status = status;
+    r->reason = status == WB_RES_PASS ? WB_WHY_NONE : status == WB_RES_FAIL ? WB_WHY_CODE : WB_WHY_ENV;
+    r->seed = 5;
+    r->tests = 1;
+    r->failed = status == WB_RES_FAIL;
+    r->skipped = status == WB_RES_SKIP;
+    snprintf(r->message, sizeof r->message, "%s", msg);
+}
+
+static char *tmp_file(const char *text)
+{
+    static char paths[8][64];
+    static int k;
+    char *p = paths[k++ & 7];
+    snprintf(p, 64, "/tmp/wb-grade-rec-XXXXXX");
+    int fd = mkstemp(p);
+    ck_assert_int_ge(fd, 0);
+    if (text) ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    return p;
+}
+
+START_TEST(grade_from_results_record)
+{
+    wb_result r[5];
+    rec(&r[0], "w01.devquery", WB_RES_PASS, "");
+    rec(&r[1], "w01.vecadd", WB_RES_FAIL, "phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
+    rec(&r[2], "w01.vecadd-bw", WB_RES_FAIL, "phase0/week01/test_week01.c:201: 0.620 of COPY, target >= 0.85");
+    r[2].value = 1750, r[2].yard_value = 2822, r[2].ratio = 0.62, r[2].target = 0.85;
+    snprintf(r[2].unit, sizeof r[2].unit, "GB/s");
+    snprintf(r[2].yard, sizeof r[2].yard, "COPY");
+    snprintf(r[2].detail, sizeof r[2].detail, "1750 GB/s vs COPY 2822 GB/s");
+    rec(&r[3], "w01.other", WB_RES_SKIP, "no NVIDIA GPU or driver found on this machine");
+    r[3].reason = WB_WHY_NOGPU;
+    r[3].target = 0.85;
+    snprintf(r[3].yard, sizeof r[3].yard, "COPY");
+    rec(&r[4], "w01.fast", WB_RES_FAIL, "x.c:9: c: 3 of 1025 elements differ"); /* a speed checkpoint, not measured */
+    r[4].target = 0.85;
+    char *path = tmp_file(NULL), err[600];
+    ck_assert_msg(wb_results_write(path, r, 5, err, sizeof err) == 0, "%s", err);
+    sb_result ok = { .exit_code = 1 };
+    cp_grade g;
+
+    outcome_from_record(path, "w01.devquery", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_PASS);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 10);
+
+    outcome_from_record(path, "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_str_eq(g.why, "wrong result: phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
+    score_checkpoint(&g, 20);
+    ck_assert_double_eq(g.points, 0);
+
+    /* partial speed credit from the record's ratio and target */
+    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_str_eq(g.figure, "0.620 of COPY (1750 GB/s vs COPY 2822 GB/s)");
+    ck_assert_double_eq_tol(g.ratio, 0.62, 1e-12);
+    ck_assert_double_eq_tol(g.target, 0.85, 1e-12);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
+    ck_assert_str_eq(g.why, "below target: 0.620 of COPY, target >= 0.85 COPY: 7.29 of 10 points");
+
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_SKIP);
+    ck_assert_str_eq(g.why, "not graded: no NVIDIA GPU or driver found on this machine");
+    ck_assert_str_eq(g.figure, "");
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+
+    /* on a host with a GPU, a run that found none lost it by its own doing */
+    g_host_gpus = 1;
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    g_host_gpus = 0;
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "no GPU in the run, on a host that has one") != NULL, "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+    /* the record's reason decides, never its words: a skip for the
+     * environment stays a skip whatever its message says */
+    r[3].reason = WB_WHY_ENV;
+    ck_assert_msg(wb_results_write(path, r, 5, err, sizeof err) == 0, "%s", err);
+    g_host_gpus = 1;
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    g_host_gpus = 0;
+    ck_assert_int_eq(g.status, ST_SKIP);
+
+    /* a speed checkpoint that failed without a figure earns nothing */
+    outcome_from_record(path, "w01.fast", &ok, 60, NULL, &g);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+    ck_assert_str_eq(g.why, "wrong result: x.c:9: c: 3 of 1025 elements differ");
+    unlink(path);
+
+    /* the speed credit itself */
+    ck_assert_double_eq_tol(speed_points(10, 1.3, 0.85), 10, 1e-12); /* capped */
+    ck_assert_double_eq(speed_points(10, NAN, 0.85), 0);
+    ck_assert_double_eq(speed_points(10, -1, 0.85), 0);
+    ck_assert_double_eq(speed_points(10, 0.5, 0), 0);
+}
+END_TEST
+
+START_TEST(no_record_is_a_fail)
+{
+    cp_grade g;
+    sb_result ok = { .exit_code = 1 }, segv = { .signal = SIGSEGV }, hung = { .limit = SB_LIMIT_WALL, .signal = SIGKILL },
+              oom = { .limit = SB_LIMIT_MEM, .signal = SIGKILL };
+    /* none written: the program died or stopped first */
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "stopped before its results (exit 1): it wrote no results record"), "%s", g.why);
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &segv, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "crash: the test program died of signal 11") && strstr(g.why, "no results record"),
+                  "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+    /* what it printed last is shown, never read for a result */
+    char *log = tmp_file("  PASS  w01.vecadd   vector add  [1.000 of COPY (x)]\n"
+                         "CK_RUN_CASE=w01.vecadd is not a checkpoint of phase0/week01\n");
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, log, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "its last line: \"CK_RUN_CASE=w01.vecadd is not a checkpoint"), "%s", g.why);
+    unlink(log);
+    /* printed lines in place of a record: unreadable */
+    char *bad = tmp_file("  PASS  w01.vecadd   vector add\n");
+    outcome_from_record(bad, "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "results record is unreadable") && strstr(g.why, "not a results record"), "%s", g.why);
+    unlink(bad);
+    /* a record without this checkpoint */
+    wb_result r;
+    rec(&r, "w01.devquery", WB_RES_PASS, "");
+    char *other = tmp_file(NULL), err[600];
+    ck_assert_int_eq(wb_results_write(other, &r, 1, err, sizeof err), 0);
+    outcome_from_record(other, "w01.vecadd", &ok, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "its results record has no checkpoint w01.vecadd"), "%s", g.why);
+    /* a hang is a hang, whatever a record says */
+    outcome_from_record(other, "w01.devquery", &hung, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strncmp(g.why, "hang: no result within 60 s", 27) == 0, "%s", g.why);
+    /* so is any other limit of the sandbox */
+    outcome_from_record(other, "w01.devquery", &oom, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "out of memory"), "%s", g.why);
+    unlink(other);
+}
+END_TEST
+
+/* run_checkpoint end to end with a stand-in test program, in the sandbox: it
+ * gets CK_RUN_CASE, WB_SEED and WB_RESULTS, no CK_FORK (Check forks each
+ * test, so week 02's fault tests run), and its printed lines count for
+ * nothing. The workbook it was started from is absent in there. */
+START_TEST(run_checkpoint_uses_the_record)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600], here[600];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    G.n_weeks = 1;
+    G.limit = 30;
+    snprintf(G.sb_path, sizeof G.sb_path, "/usr/bin:/bin");
+    G.hide[0] = here;
+    char dir[] = "/tmp/wb-grade-run-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    chmod(dir, 0755); /* the sandbox's uid must reach the scratch folder */
+    snprintf(st.id, sizeof st.id, "ann");
+    snprintf(st.tree, sizeof st.tree, "%s/wb", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/wb/build/phase0/week01/learner", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    char bin[600];
+    snprintf(bin, sizeof bin, "%s/wb/build/phase0/week01/learner/test", dir);
+    FILE *f = fopen(bin, "w");
+    fprintf(f, "#!/bin/sh\n"
+               "echo \"  PASS  $CK_RUN_CASE   lies  [9.000 of COPY (lies)]\"\n"
+               "[ \"$CK_RUN_CASE\" = w01.vecadd ] && kill -SEGV $$\n"
+               "where=\"$(pwd)\"; [ -z \"${CK_FORK+x}\" ] && where=\"$where, fork mode\"\n"
+               "[ -e '%s/instructor' ] && where=\"$where, WORKBOOK VISIBLE\"\n"
+               "printf '#wb-results 2\\ncolumns\\nphase0/week01\\t%%s\\tfail\\tcode\\t1750\\tGB/s\\tCOPY\\t2822\\t0.62\\t0.85\\t%%s"
+               "\\t-\\t1\\t1\\t0\\t1750 GB/s vs COPY 2822 GB/s\\tseed %%s in %%s\\n' "
+               "\"$CK_RUN_CASE\" \"$WB_SEED\" \"$WB_SEED\" \"$where\" > \"$WB_RESULTS\"\n", here);
+    fclose(f);
+    chmod(bin, 0755);
+    cp_grade g;
+    run_checkpoint(&G, &st, 0, 2, 77, "", &g); /* w01.vecadd-bw */
+    ck_assert_int_eq(G.sandbox_errors, 0);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_double_eq_tol(g.ratio, 0.62, 1e-12);
+    char want[800];
+    snprintf(want, sizeof want, "seed 77 in %s/wb, fork mode", dir);
+    ck_assert_msg(strstr(g.why, want) && !strstr(g.why, "VISIBLE"), "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
+    /* it printed PASS, then died: no record, a FAIL */
+    run_checkpoint(&G, &st, 0, 1, 77, "", &g); /* w01.vecadd */
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "crash: the test program died of signal 11"), "%s", g.why);
+    /* a test program changed since the build (by an earlier run) is not run */
+    st.bin_hash[0] = file_hash(bin);
+    run_checkpoint(&G, &st, 0, 2, 77, "", &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "seed 77"), "%s", g.why);
+    f = fopen(bin, "a");
+    fprintf(f, "# changed\n");
+    fclose(f);
+    run_checkpoint(&G, &st, 0, 2, 77, "", &g);
+    ck_assert_msg(g.status == ST_FAIL && strstr(g.why, "changed after it was built"), "%s", g.why);
+    /* a planted record that is a symlink to a grader file is not followed */
+    st.bin_hash[0] = 0;
+    f = fopen(bin, "w");
+    fprintf(f, "#!/bin/sh\nln -s /etc/passwd \"$WB_RESULTS\"\n");
+    fclose(f);
+    run_checkpoint(&G, &st, 0, 2, 77, "", &g);
+    ck_assert_msg(g.status == ST_FAIL && strstr(g.why, "refused by the grader: not a regular file") == NULL &&
+                  strstr(g.why, "unreadable"), "%s", g.why);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+/* Shared correctness runs (grade_shared): a run that fails only while it
+ * shares the GPU (here: a fake test program that says "out of memory" when
+ * its results record has a shared run's name) ends PASS after its run alone;
+ * a FAIL on wrong values stands without a second run; speed checkpoints are
+ * not run in the shared phase. */
+START_TEST(shared_runs_rerun_alone)
+{
+    static grader G;
+    static student st[2];
+    memset(&G, 0, sizeof G);
+    memset(st, 0, sizeof st);
+    char err[600], here[600];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    G.n_weeks = 1;
+    G.limit = 30;
+    G.gpu_share = 2;
+    snprintf(G.sb_path, sizeof G.sb_path, "/usr/bin:/bin");
+    G.hide[0] = here;
+    g_host_gpus = 1; /* as on a GPU host: a SKIP would be run again too */
+    char dir[] = "/tmp/wb-grade-shared-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    chmod(dir, 0755);
+    G.st = st, G.n_students = 2;
+    for (int i = 0; i < 2; i++) {
+        student *s = &st[i];
+        snprintf(s->id, sizeof s->id, "s%d", i);
+        snprintf(s->tree, sizeof s->tree, "%s/%s/wb", dir, s->id);
+        s->built[0] = 1;
+        char cmd[1200], bin[800];
+        snprintf(cmd, sizeof cmd, "mkdir -p %s/build/phase0/week01/learner && chmod -R 777 %s/%s", s->tree, dir, s->id);
+        ck_assert_int_eq(sh(cmd, NULL), 0);
+        snprintf(bin, sizeof bin, "%s/build/phase0/week01/learner/test", s->tree);
+        FILE *f = fopen(bin, "w");
+        fprintf(f, "#!/bin/sh\n"
+                   "st=pass why=- msg=-; echo \"$CK_RUN_CASE $WB_RESULTS\" >> calls.txt\n"
+                   "case \"$CK_RUN_CASE/$WB_RESULTS\" in\n"
+                   "  w01.devquery/*[0-9][0-9][0-9][0-9][0-9][0-9][0-9].tsv) st=fail why=code msg='out of memory' ;;\n"
+                   "  w01.vecadd/*) [ %d = 0 ] && st=fail why=code msg='3 of 10 elements wrong (atol 0, rtol 0)' ;;\n"
+                   "esac\n"
+                   "printf '#wb-results 2\\ncolumns\\nphase0/week01\\t%%s\\t%%s\\t%%s\\t-\\t-\\t-\\t-\\t1.0\\t-\\t%%s"
+                   "\\t-\\t1\\t0\\t0\\t-\\t%%s\\n' \"$CK_RUN_CASE\" $st $why \"$WB_SEED\" \"$msg\" > \"$WB_RESULTS\"\n", i);
+        fclose(f);
+        chmod(bin, 0755);
+    }
+    int shared = 0, alone = grade_shared(&G, &shared);
+    ck_assert_int_eq(G.sandbox_errors, 0);
+    ck_assert_int_eq(shared, 4);  /* devquery and vecadd of both students; vecadd-bw has a target */
+    ck_assert_int_eq(alone, 2);   /* both devquery runs (out of memory while shared); not s0's wrong vecadd */
+    for (int i = 0; i < 2; i++)
+        ck_assert_msg(st[i].g[0][0].status == ST_PASS, "%s devquery: %s", st[i].id, st[i].g[0][0].why);
+    ck_assert_msg(st[0].g[0][1].status == ST_FAIL && strstr(st[0].g[0][1].why, "elements wrong"), "%s",
+                  st[0].g[0][1].why);
+    ck_assert_int_eq(st[1].g[0][1].status, ST_PASS);
+    char p[900], *calls;
+    snprintf(p, sizeof p, "%s/calls.txt", st[0].tree);
+    calls = wb_read_file(p, NULL);
+    ck_assert_ptr_nonnull(calls);
+    int nv = 0, nb = 0;
+    for (char *c = calls; (c = strstr(c, "w01.vecadd")) != NULL; c++) c[10] == '-' ? nb++ : nv++;
+    ck_assert_int_eq(nv, 1); /* the wrong vecadd ran once: shared, never again */
+    ck_assert_int_eq(nb, 0); /* no speed run in the shared phase */
+    free(calls);
+    g_host_gpus = 0;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+/* The environment of a graded run: the class seed, the checkpoint, the
+ * record's path; never CK_FORK; WB_NO_GPU only when the grader has it. */
+START_TEST(checkpoint_environment)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600], store[16][1700];
+    const char *env[17];
+    ck_assert_msg(load_week_cfg(".", "phase0/week02", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    G.limit = 90;
+    snprintf(st.id, sizeof st.id, "ann");
+    snprintf(st.tree, sizeof st.tree, "/s/ann/wb");
+    int n = checkpoint_env(&G, &st, 0, "w02.error-report", 99, "/s/ann/wb/r.tsv", store, env);
+    ck_assert_ptr_null(env[n]);
+    int seen = 0;
+    for (int i = 0; i < n; i++) {
+        ck_assert_msg(strncmp(env[i], "CK_FORK", 7) != 0, "%s: week 02's fault tests skip under CK_FORK=no", env[i]);
+        ck_assert_msg(strncmp(env[i], "WB_NO_GPU", 9) != 0, "%s", env[i]);
+        seen += !strcmp(env[i], "WB_SEED=99") + !strcmp(env[i], "CK_RUN_CASE=w02.error-report") +
+                !strcmp(env[i], "WB_RESULTS=/s/ann/wb/r.tsv") + !strcmp(env[i], "WB_TEST_TIMEOUT=90");
+    }
+    ck_assert_int_eq(seen, 4);
+    int off = 0; /* NVLink multicast off in every run (wb_multicast.h) */
+    for (int i = 0; i < n; i++)
+        off += !strcmp(env[i], "NCCL_NVLS_ENABLE=0") + !strcmp(env[i], "TORCH_SYMM_MEM_DISABLE_MULTICAST=1") +
+               !strcmp(env[i], "NVSHMEM_DISABLE_NVLS=1");
+    ck_assert_int_eq(off, 3);
+    G.no_gpu_env = 1;
+    n = checkpoint_env(&G, &st, 0, "w02.oob", 99, "/s/ann/wb/r.tsv", store, env);
+    int nogpu = 0;
+    for (int i = 0; i < n; i++) nogpu += !strcmp(env[i], "WB_NO_GPU=1");
+    ck_assert_int_eq(nogpu, 1);
+}
+END_TEST
+
+/* Which checkpoints the Python runner judges: every one of a week without a
+ * C test (week 43), only the pycheckpoint: lines of a week with both (week
+ * 41); none of a C week. TRITON_INTERPRET reaches a Python week's runs only
+ * when the grader has it, and never a C week's. A dead Python child is a
+ * crash, not a wrong result. */
+START_TEST(python_checkpoints)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600], store[16][1700];
+    const char *env[17];
+    ck_assert_msg(load_week_cfg(".", "phase7/week43", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(load_week_cfg(".", "phase7/week41", &G.weeks[1], err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[2], err, sizeof err) == 0, "%s", err);
+    ck_assert(!G.weeks[0].has_c && G.weeks[0].has_py);
+    ck_assert(G.weeks[1].has_c && G.weeks[1].has_py);
+    ck_assert(G.weeks[2].has_c && !G.weeks[2].has_py);
+    ck_assert_int_eq(G.weeks[0].meta.n_checkpoints, 4);
+    for (int c = 0; c < G.weeks[0].meta.n_checkpoints; c++) ck_assert(cp_is_py(&G.weeks[0], c));
+    int npy = 0;
+    for (int c = 0; c < G.weeks[1].meta.n_checkpoints; c++) {
+        int want = strcmp(G.weeks[1].meta.checkpoints[c].id, "w41.kernel") != 0;
+        ck_assert_msg(cp_is_py(&G.weeks[1], c) == want, "%s", G.weeks[1].meta.checkpoints[c].id);
+        npy += want;
+    }
+    ck_assert_int_eq(npy, 3);
+    for (int c = 0; c < G.weeks[2].meta.n_checkpoints; c++) ck_assert(!cp_is_py(&G.weeks[2], c));
+    snprintf(st.id, sizeof st.id, "ann");
+    for (int interp = 0; interp < 2; interp++)
+        for (int w = 0; w < 3; w++) {
+            G.interpret = interp;
+            int n = checkpoint_env(&G, &st, w, "x", 1, "/s/r.tsv", store, env), ti = 0, off = 0;
+            for (int i = 0; i < n; i++) {
+                ti += !strncmp(env[i], "TRITON_INTERPRET", 16);
+                off += !strcmp(env[i], "NCCL_NVLS_ENABLE=0") + !strcmp(env[i], "TORCH_SYMM_MEM_DISABLE_MULTICAST=1") +
+                       !strcmp(env[i], "NVSHMEM_DISABLE_NVLS=1");
+            }
+            ck_assert_int_eq(ti, interp && w < 2);
+            ck_assert_int_eq(off, 3);
+        }
+    ck_assert_str_eq(classify("the Python test process ended without its results (killed by SIGSEGV, a segmentation "
+                              "fault): the lines above say where"), "crash (the Python test process died)");
+    ck_assert_str_eq(classify("the Python test process ended without its results (exit status 0)"),
+                     "crash (the Python test process died)");
+}
+END_TEST
+
+/* What a sandboxed run leaves is copied before it is read: a regular file
+ * of bounded size, never through a link, never a fifo. */
+START_TEST(untrusted_files_copied)
+{
+    char dir[] = "/tmp/wb-untrusted-XXXXXX", a[300], b[300], why[200], cmd[400];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/rec", dir);
+    snprintf(b, sizeof b, "%s/copy", dir);
+    FILE *f = fopen(a, "w");
+    fprintf(f, "hello\n");
+    fclose(f);
+    ck_assert_int_eq(copy_untrusted(a, b, 100, why, sizeof why), 0);
+    char *t = wb_read_file(b, NULL);
+    ck_assert_str_eq(t, "hello\n");
+    free(t);
+    ck_assert_int_eq(copy_untrusted(a, b, 3, why, sizeof why), -1);
+    ck_assert_str_eq(why, "larger than the grader reads");
+    unlink(a);
+    ck_assert_int_eq(symlink("/etc/passwd", a), 0);
+    ck_assert_int_eq(copy_untrusted(a, b, 1 << 20, why, sizeof why), -1);
+    unlink(a);
+    ck_assert_int_eq(mkfifo(a, 0644), 0);
+    ck_assert_int_eq(copy_untrusted(a, b, 1 << 20, why, sizeof why), -1);
+    ck_assert_str_eq(why, "not a regular file");
+    unlink(a);
+    ck_assert_int_eq(copy_untrusted(a, b, 100, why, sizeof why), -1);
+    ck_assert_str_eq(why, "absent");
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+START_TEST(week_names)
+{
+    char w[MAX_WEEKS][64], err[300];
+    char many[400] = "";
+    ck_assert_int_eq(split_weeks("phase0/week1  phase0/week03/\tphase0/week01", w, err, sizeof err), 2);
+    ck_assert_str_eq(w[0], "phase0/week01");
+    ck_assert_str_eq(w[1], "phase0/week03");
+    ck_assert_int_eq(split_weeks("phase0/week01 week03", w, err, sizeof err), -1);
+    ck_assert_str_eq(err, "'week03' is not a week name (phaseP/weekNN, e.g. phase0/week01)");
+    ck_assert_int_eq(split_weeks("phase0/week001", w, err, sizeof err), -1);
+    for (int k = 1; k <= MAX_WEEKS + 1; k++) snprintf(many + strlen(many), sizeof many - strlen(many), " phase1/week%d", k);
+    ck_assert_int_eq(split_weeks(many, w, err, sizeof err), -1);
+    ck_assert_int_eq(split_weeks("", w, err, sizeof err), 0);
+}
+END_TEST
+
+START_TEST(failure_reasons)
+{
+    ck_assert_str_eq(classify("Test timeout expired"), "hang (a test ran past its time limit)");
+    ck_assert_str_eq(classify("x.c:9: vecadd(...): an illegal memory access was encountered"), "GPU fault");
+    ck_assert_str_eq(classify("x.c:9: cudaMalloc: out of memory"), "out of memory");
+    ck_assert_str_eq(classify("Received signal 11 (Segmentation fault)"), "crash");
+    ck_assert_str_eq(classify("c: 3 of 1025 elements differ"), "wrong result");
+}
+END_TEST
+
+/* ------------------------------------------------------- processes */
+
+START_TEST(limit_stops_a_hang_and_its_group)
+{
+    char pidfile[] = "/tmp/wb-grade-test-XXXXXX";
+    int fd = mkstemp(pidfile);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "sleep 60 & echo $! > %s; wait", pidfile);
+    char *argv[] = { "/bin/sh", "-c", cmd, NULL };
+    job j;
+    double t0 = now_s();
+    ck_assert_int_ne(run_limited(argv, NULL, NULL, NULL, 1.0, &j), 0);
+    double took = now_s() - t0;
+    ck_assert_msg(j.timed_out, "a command past its limit must be reported as timed out");
+    ck_assert_msg(took < 40, "stopping took %.1f s: not stopped at its 1 s limit (sleep 60 ran on)", took);
+    char *s = wb_read_file(pidfile, NULL);
+    ck_assert_ptr_nonnull(s);
+    pid_t child = (pid_t)atoi(s);
+    free(s);
+    unlink(pidfile);
+    usleep(200000);
+    /* the grandchild is gone (or a zombie waiting for init) */
+    char stat[64], *st;
+    snprintf(stat, sizeof stat, "/proc/%d/stat", (int)child);
+    st = wb_read_file(stat, NULL);
+    int alive = st && !strstr(st, ") Z ");
+    free(st);
+    ck_assert_msg(!alive, "the command's child %d still runs after the limit", (int)child);
+}
+END_TEST
+
+START_TEST(exit_codes_and_signals)
+{
+    job j;
+    char *a1[] = { "/bin/sh", "-c", "exit 3", NULL };
+    run_limited(a1, NULL, NULL, NULL, 10, &j);
+    ck_assert(!j.timed_out && !j.signaled && j.exit_code == 3);
+    char *a2[] = { "/bin/sh", "-c", "kill -SEGV $$", NULL };
+    run_limited(a2, NULL, NULL, NULL, 10, &j);
+    ck_assert_int_eq(j.signaled, SIGSEGV);
+    char *a3[] = { "/bin/sh", "-c", "test \"$WB_SEED\" = 77 && test -z \"$WB_LEDGER\"", NULL };
+    setenv("WB_LEDGER", "/tmp/should-not-leak", 1);
+    ck_assert_int_eq(run_limited(a3, NULL, NULL, (char *[]){ "WB_SEED=77", "WB_LEDGER=", NULL }, 10, &j), 0);
+    unsetenv("WB_LEDGER");
+}
+END_TEST
+
+/* ------------------------------------------------------- submissions */
+
+/* forbid.txt: libraries objcheck knows or symbol prefixes, with exercises
+ * excepted ("cublas except cublas_rm"); the policy of each exercise; the API
+ * read from the instructor's starter objects. */
+START_TEST(forbidden_libraries)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char dir[] = "/tmp/wb-forbid-XXXXXX", cmd[1400], err[600];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/phase5/week21 %s/instructor/weeks/phase5/week21 %s/common && cp phase5/week21/week.txt "
+             "%s/phase5/week21/ && cp common/curriculum.txt %s/common/", dir, dir, dir, dir, dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    const char *cases[][2] = {
+        { "cublas except nosuch\n", "'cublas except nosuch': nosuch is not an exercise of the week" },
+        { "nosuchlib\n", "unknown library 'nosuchlib'" },
+        { "yard_ x\n", "unknown library 'yard_'" },
+        { "cublas but cublas_rm\n", "expected 'NAME' or 'NAME except EXERCISE ...'" },
+    };
+    char p[600];
+    snprintf(p, sizeof p, "%s/instructor/weeks/phase5/week21/forbid.txt", dir);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        FILE *f = fopen(p, "w");
+        fputs(cases[k][0], f);
+        fclose(f);
+        ck_assert_int_eq(load_week_cfg(dir, "phase5/week21", &G.weeks[0], err, sizeof err), -1);
+        ck_assert_msg(strstr(err, cases[k][1]), "%s", err);
+    }
+    /* the committed config of week 21: cuBLAS for cublas_rm only */
+    ck_assert_msg(load_week_cfg(".", "phase5/week21", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    const week_cfg *W = &G.weeks[0];
+    snprintf(st.tree, sizeof st.tree, "/s/ann/wb");
+    for (int e = 0; e < W->meta.n_exercises; e++) {
+        oc_policy pol;
+        const char *forbid[MAX_FORBID + 1], *incp[17];
+        char inc[16][1400];
+        exercise_policy(&G, &st, 0, e, &pol, forbid, inc, incp);
+        int cublas = 0, yard = 0;
+        for (int i = 0; forbid[i]; i++) cublas |= !strcmp(forbid[i], "cublas"), yard |= !strcmp(forbid[i], "yard_*");
+        ck_assert_msg(cublas == (strcmp(W->meta.exercises[e], "cublas_rm") != 0), "%s", W->meta.exercises[e]);
+        ck_assert_msg(yard, "%s: the yardstick wrappers are never callable", W->meta.exercises[e]);
+        ck_assert_str_eq(incp[0], "/s/ann/wb/phase5/week21");
+        ck_assert_str_eq(incp[2], "/s/ann/wb/phase5/common");
+    }
+    /* the API of week 01, from the instructor's starter objects */
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[1], err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(load_week_api(".", &G.weeks[1], err, sizeof err) == 0, "%s", err);
+    int found = 0;
+    for (int i = 0; i < G.weeks[1].n_api; i++)
+        found += !strcmp(G.weeks[1].api[i], "vecadd") + !strcmp(G.weeks[1].api[i], "dq_query") +
+                 !strcmp(G.weeks[1].api[i], "dq_peak_gbps") + !strcmp(G.weeks[1].api[i], "dq_peak_fp32_gflops");
+    ck_assert_int_eq(found, 4);
+    ck_assert_int_eq(G.weeks[1].n_api, 4);
+    ck_assert_ptr_null(G.weeks[1].api[4]);
+    for (int i = 0; i < G.weeks[1].n_api; i++) free(G.weeks[1].api[i]);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+START_TEST(submissions_found)
+{
+    static student st[32];
+    char err[1000], ign[600];
+    int n = list_submissions("instructor/fixtures/class", st, 32, err, sizeof err, ign, sizeof ign);
+    ck_assert_int_eq(n, 18); /* 7 plain fixtures, 11 adversarial ones (hostile.sh makes the rest at grading time) */
+    ck_assert_str_eq(st[0].id, "broken");
+    ck_assert_str_eq(st[17].id, "wrong");
+    /* archives: names less their extension */
+    char dir[] = "/tmp/wb-subs-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "cd %s && touch a.tar.gz b.zip c.tgz d.tar notes.txt && mkdir e .hidden", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    n = list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign);
+    ck_assert_int_eq(n, 5);
+    ck_assert_str_eq(st[0].id, "a");
+    ck_assert_str_eq(st[1].id, "b");
+    ck_assert_str_eq(st[2].id, "c");
+    ck_assert_str_eq(st[3].id, "d");
+    ck_assert_str_eq(st[4].id, "e");
+    ck_assert_msg(strstr(ign, "notes.txt"), "%s", ign);
+    /* two submissions of one student, or a name that cannot be an id: the class is not graded */
+    snprintf(cmd, sizeof cmd, "cd %s && mkdir a", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    ck_assert_int_eq(list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign), -1);
+    ck_assert_msg(strstr(err, "a.tar.gz") && strstr(err, "are both student a"), "%s", err);
+    snprintf(cmd, sizeof cmd, "cd %s && rmdir a && mkdir 'e f'", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    ck_assert_int_eq(list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign), -1);
+    ck_assert_msg(strstr(err, "e f: not a usable student id"), "%s", err);
+    snprintf(cmd, sizeof cmd, "cd %s && rmdir 'e f'", dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    ck_assert_int_eq(list_submissions(dir, st, 4, err, sizeof err, ign, sizeof ign), -1);
+    ck_assert_msg(strstr(err, "at most 4"), "%s", err);
+    char out[1400];
+    ck_assert_int_eq(find_week_in_sub("instructor/fixtures/archived", "phase0/week01", out, sizeof out), 0);
+    ck_assert_str_eq(out, "instructor/fixtures/archived/alice/phase0/week01");
+    ck_assert_int_eq(find_week_in_sub(dir, "phase0/week01", out, sizeof out), -1);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
+START_TEST(week_config_files)
+{
+    static week_cfg w;
+    char err[600];
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.meta.n_checkpoints, 3);
+    ck_assert_double_eq(w.points[0], 10);
+    ck_assert_double_eq(w.points[1], 20);
+    ck_assert_int_eq(w.n_seeds, 1);
+    ck_assert_int_eq(w.n_forbid, 3);
+    ck_assert_str_eq(w.forbid[0], "cublas");
+}
+END_TEST
+
+START_TEST(gradebook_and_feedback)
+{
+    static grader G;
+    static student st[2];
+    memset(&G, 0, sizeof G);
+    char err[600];
+    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
+    G.n_weeks = 1;
+    G.seed = 5;
+    G.st = st;
+    G.n_students = 2;
+    memset(st, 0, sizeof st);
+    snprintf(st[0].id, sizeof st[0].id, "ann");
+    snprintf(st[1].id, sizeof st[1].id, "bob, jr");
+    st[0].g[0][0] = (cp_grade){ ST_PASS, 10, "", "" };
+    st[0].g[0][1] = (cp_grade){ ST_PASS, 20, "", "" };
+    st[0].g[0][2] = (cp_grade){ ST_FAIL, 7.29, "0.620 of COPY (x)", "below target" };
+    for (int c = 0; c < 3; c++) st[1].g[0][c] = (cp_grade){ ST_SKIP, 0, "", "not graded: no GPU" };
+    char csv[] = "/tmp/wb-gradebook-XXXXXX";
+    int fd = mkstemp(csv);
+    close(fd);
+    ck_assert_int_eq(write_gradebook(&G, csv), 0);
+    char *t = wb_read_file(csv, NULL);
+    ck_assert_msg(strstr(t, "student,phase0/week01 w01.devquery (10),phase0/week01 w01.vecadd (20),"
+                            "phase0/week01 w01.vecadd-bw (10),total,out_of,skipped,seed\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\n\"bob, jr\",SKIP,SKIP,SKIP,0.00,40,3,5\n"), "%s", t);
+    free(t);
+    char fb[] = "/tmp/wb-feedback-XXXXXX";
+    fd = mkstemp(fb);
+    close(fd);
+    ck_assert_int_eq(write_feedback(&G, &st[0], fb), 0);
+    t = wb_read_file(fb, NULL);
+    ck_assert(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | 0.620 of COPY (x) | >= 0.85 COPY |"));
+    ck_assert(strstr(t, "**Total: 37.29 of 40 points.**"));
+    free(t);
+    /* a quiz column added to the same gradebook, then replaced */
+    static qz_quiz z;
+    ck_assert_int_eq(qz_load("quizzes/phase0.txt", &z, err, sizeof err), 0);
+    char dir[] = "/tmp/wb-answers-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char p[200];
+    snprintf(p, sizeof p, "%s/ann.txt", dir);
+    FILE *f = fopen(p, "w");
+    fprintf(f, "1: a\n");
+    fclose(f);
+    snprintf(p, sizeof p, "%s/dan.txt", dir);
+    f = fopen(p, "w");
+    fprintf(f, "1: b\n1: z\n40: a\n");
+    fclose(f);
+    snprintf(p, sizeof p, "%s/carl.txt", dir);
+    f = fopen(p, "w");
+    fclose(f);
+    FILE *saved = stdout;
+    stdout = fopen("/dev/null", "w");
+    ck_assert_int_eq(qz_cmd_grade("quizzes/phase0.txt", dir, csv), 0);
+    ck_assert_int_eq(qz_cmd_grade("quizzes/phase0.txt", dir, csv), 0);
+    fclose(stdout);
+    stdout = saved;
+    t = wb_read_file(csv, NULL);
+    char want[200];
+    snprintf(want, sizeof want, "seed,quiz.phase0 (of %d),quiz.phase0 problems\n", z.n);
+    ck_assert_msg(strstr(t, want), "%s", t);
+    ck_assert_msg(strstr(t, "\nann,10.00,20.00,7.29,37.29,40,0,5,0,\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\n\"bob, jr\",SKIP,SKIP,SKIP,0.00,40,3,5,,\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\ncarl,,,,,,,,0,\n"), "%s", t);
+    /* a bad answer file: refused, and its row says why */
+    ck_assert_msg(strstr(t, "\ndan,,,,,,,,REFUSED,dan.txt:2: question 1 is answered twice (also on line 1); "
+                            "dan.txt:3: question 40 does not exist (questions 1-12)\n"), "%s", t);
+    /* the weeks graded again: the gradebook is rewritten with the quiz
+     * columns and the quiz-only rows kept, as they were */
+    st[0].g[0][2].points = 8.5;
+    ck_assert_int_eq(write_gradebook(&G, csv), 0);
+    char *again = wb_read_file(csv, NULL);
+    char *ann = strstr(t, "\nann,"), *cut = strstr(ann, "7.29,37.29");
+    memcpy(cut, "8.50,38.50", 10);
+    ck_assert_str_eq(again, t);
+    free(again);
+    free(t);
+    unlink(csv);
+    unlink(fb);
+    snprintf(p, sizeof p, "rm -rf %s", dir);
+    sh(p, NULL);
+}
+END_TEST
+
+void add_grade_tests(Suite *s, int have_sandbox)
+{
+    ADD(grade_from_results_record);
+    ADD(no_record_is_a_fail);
+    if (have_sandbox) ADD(run_checkpoint_uses_the_record);
+    if (have_sandbox) ADD(shared_runs_rerun_alone);
+    ADD(checkpoint_environment);
+    ADD(python_checkpoints);
+    ADD(untrusted_files_copied);
+    ADD(week_names);
+    ADD(failure_reasons);
+    ADD(limit_stops_a_hang_and_its_group);
+    ADD(exit_codes_and_signals);
+    ADD(forbidden_libraries);
+    ADD(submissions_found);
+    ADD(week_config_files);
+    ADD(gradebook_and_feedback);
+}
