@@ -146,11 +146,13 @@ $(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
 -include $(sort $(wildcard mk/needs-*.mk))
 
 # Code shared by the weeks of one phase lives in phaseP/common/: its headers
-# are on every week's include path, its .cu files make one library per phase.
+# are on every week's include path, its .cu and .c files make one library per
+# phase, and its tests are phaseP/common/tests/test_*.c (run by make test).
 phase_of_week = $(firstword $(subst /, ,$(1)))
 phase_inc = $(if $(wildcard $(call phase_of_week,$(1))/common),-I$(call phase_of_week,$(1))/common)
-phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu),$(BUILD)/$(call phase_of_week,$(1))/common/libphase.a)
-PHASE_COMMONS := $(patsubst %/common/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu))))
+phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu $(call phase_of_week,$(1))/common/*.c),$(BUILD)/$(call phase_of_week,$(1))/common/libphase.a)
+PHASE_COMMONS := $(patsubst %/common/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu phase[0-9]/common/*.c))))
+PHASE_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard $(PHASE_COMMONS:%=%/common/tests/test_*.c)))
 
 # Weeks a week `uses:`: their headers on the include path, their exercises
 # linked in, built from the reference solution where this copy has it and
@@ -169,9 +171,20 @@ $(BUILD)/$(1)/common/%.o: $(1)/common/%.cu $(NVCC_STAMP) | $(DEPS_OK)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
 	$(Q)$(NVCC) $(NVFLAGS) -I$(1)/common -MMD -MP -c $$< -o $$@
-$(BUILD)/$(1)/common/libphase.a: $(patsubst $(1)/common/%.cu,$(BUILD)/$(1)/common/%.o,$(wildcard $(1)/common/*.cu))
+$(BUILD)/$(1)/common/%.o: $(1)/common/%.c | $(DEPS_OK)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $$<")
+	$(Q)$(CC) $(CFLAGS) -I$(1)/common -MMD -MP -c $$< -o $$@
+$(BUILD)/$(1)/common/libphase.a: $(patsubst $(1)/common/%,$(BUILD)/$(1)/common/%.o,$(basename $(wildcard $(1)/common/*.cu $(1)/common/*.c)))
 	$$(if $(Q),@echo "  AR      $$@")
 	$(Q)rm -f $$@ && ar rcs $$@ $$^
+$(filter $(BUILD)/$(1)/%,$(PHASE_TESTS:=.o)): $(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $$<")
+	$(Q)$(CC) $(CFLAGS) -I$(1)/common -Icommon/tests -MMD -MP -c $$< -o $$@
+$(filter $(BUILD)/$(1)/%,$(PHASE_TESTS)): %: %.o $(BUILD)/$(1)/common/libphase.a $(LIBWB)
+	$$(if $(Q),@echo "  LD      $$@")
+	$(Q)$(CXX) -o $$@ $$^ $(LDCUDA) $(LDCHECK)
 endef
 $(foreach p,$(PHASE_COMMONS),$(eval $(call phase_common_rules,$(p))))
 
@@ -374,11 +387,12 @@ $(call check_weeks,$(TEST_WEEKS))
 # runs both; a week without (a student copy, `make release`) builds the
 # learner's code and the untouched starter and runs the starter only: there
 # is no solution to build, and the learner's own code is `make W check`'s.
-test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
+test: $(HARNESS_TEST) $(PHASE_TESTS) $(RUNNER_TEST) $(WB)
 	@rm -f $(LEDGER)
 	@echo "Building $(words $(TEST_WEEKS)) week(s) (solution or your code, and the starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
 	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i))))) >$(BUILD)/build-all.log 2>&1 || true
 	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
+	$(Q)for t in $(PHASE_TESTS); do WB_LEDGER=$(LEDGER) $$t || true; done
 	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
 	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; NCCL_NVLS_ENABLE=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=0 NVSHMEM_DISABLE_NVLS=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
 	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \
