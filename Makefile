@@ -361,6 +361,12 @@ $(HARNESS_TEST): $(BUILD)/common/tests/test_harness.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
+# FP16 and BF16 on the host (common/include/wb_f16.h) against a reference of its own.
+F16_TEST := $(BUILD)/common/tests/test_f16
+$(F16_TEST): $(BUILD)/common/tests/test_f16.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
+
 # The checkpoint logic itself, run as a week's test is (common/tests/test_runner.c).
 RUNNER_TEST := $(BUILD)/common/tests/test_runner
 $(RUNNER_TEST): $(BUILD)/common/tests/test_runner.o $(LIBWB)
@@ -387,12 +393,12 @@ $(call check_weeks,$(TEST_WEEKS))
 # runs both; a week without (a student copy, `make release`) builds the
 # learner's code and the untouched starter and runs the starter only: there
 # is no solution to build, and the learner's own code is `make W check`'s.
-test: $(HARNESS_TEST) $(PHASE_TESTS) $(RUNNER_TEST) $(WB)
+test: $(HARNESS_TEST) $(F16_TEST) $(PHASE_TESTS) $(RUNNER_TEST) $(WB)
 	@rm -f $(LEDGER)
 	@echo "Building $(words $(TEST_WEEKS)) week(s) (solution or your code, and the starter), $(NPROC) jobs; log in $(BUILD)/build-all.log"
 	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(TEST_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,$(if $(wildcard $(w)/solution),solution,learner) starter,$(call test_bin,$(w),$(i))))) >$(BUILD)/build-all.log 2>&1 || true
 	$(Q)WB_LEDGER=$(LEDGER) $(HARNESS_TEST) || true
-	$(Q)for t in $(PHASE_TESTS); do WB_LEDGER=$(LEDGER) $$t || true; done
+	$(Q)for t in $(F16_TEST) $(PHASE_TESTS); do WB_LEDGER=$(LEDGER) $$t || true; done
 	$(Q)[ -f phase0/week01/week.txt ] || { $(WB) ledger-add $(LEDGER) SKIP "harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test" "it runs on week 01's week.txt, which this copy lacks"; exit 0; }; \
 	  r=$(BUILD)/common/tests/runner.tsv; rm -f $$r; NCCL_NVLS_ENABLE=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=0 NVSHMEM_DISABLE_NVLS=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$$r $(RUNNER_TEST) >$(BUILD)/common/tests/runner.log 2>&1; \
 	  got=$$(awk -F'\t' 'NR > 2 { printf "%s=%s ", $$2, $$3 }' $$r 2>/dev/null); \

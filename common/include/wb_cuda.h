@@ -105,7 +105,7 @@ void  wb_sync(void);
 void  wb_dfill_uniform_f32(float *d, size_t n, unsigned long long seed, float lo, float hi);
 float wb_hash_uniform_f32(unsigned long long seed, size_t i, float lo, float hi);
 /* The same draws as bfloat16 bits, rounded to nearest even: element i is
- * wb_f32_to_bf16(wb_hash_uniform_f32(seed, i, lo, hi)) (wb_bf16.h). */
+ * wb_f32_to_bf16(wb_hash_uniform_f32(seed, i, lo, hi)) (wb_f16.h). */
 void  wb_dfill_uniform_bf16(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 
 /* Host buffers that fail loudly; wb_hpoison fills with 0xFF bytes. */

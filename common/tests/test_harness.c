@@ -14,7 +14,7 @@
 
 #include "wb.h"
 #include "wb_regress.h"
-#include "wb_bf16.h"
+#include "wb_f16.h"
 
 static char tmpdir[256];
 
@@ -96,7 +96,7 @@ END_TEST
 
 /* ---- statistics and random numbers ---- */
 
-/* wb_bf16.h: round to nearest even on the 16 bits dropped, NaN kept NaN
+/* wb_f16.h, bfloat16: round to nearest even on the 16 bits dropped, NaN kept NaN
  * (quiet, same sign), Inf kept, the largest finite rounding up to Inf, and
  * every bfloat16 back to float exactly. */
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
