@@ -128,6 +128,14 @@ $(WB): tools/wb.c $(HOST_SRC:%.c=$(BUILD)/%.o)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
+# Exits 0 when the CUDA runtime sees a GPU it can use ("1 GPU: NAME"), else
+# prints why not and exits 1 (wb_gpu_probe, wb_cuda.h): make sanitize,
+# microbench and regress, and the grader, ask it before anything else.
+GPU_PROBE := $(BUILD)/gpu-probe
+$(GPU_PROBE): tools/gpu_probe.c $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDCUDA)
+
 # ---------------------------------------------------------------- what week.txt says
 # build/weeks.mk: WEEK_EX, WEEK_LIBS, WEEK_NVF, WEEK_USES, WEEK_NEEDS for
 # every week, written by `wb make-vars` (make remakes it, then starts again).
@@ -298,7 +306,7 @@ reset: $(WB)
 
 # compute-sanitizer needs one process: Check's fork mode is turned off.
 # It also needs a GPU: with none every GPU test skips, and each tool reports
-# 0 errors on kernels that never ran. So the GPU probe (mk/roofline.mk) asks
+# 0 errors on kernels that never ran. So the GPU probe (build/gpu-probe) asks
 # first, and with no GPU this stops saying that nothing was checked. The probe
 # asks the CUDA runtime the tests link (cudaGetDeviceCount), not nvidia-smi:
 # nvidia-smi can be missing where a GPU works (some containers), and list a

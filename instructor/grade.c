@@ -72,7 +72,6 @@
 #endif
 #include <ctype.h>
 #include <dirent.h>
-#include <dlfcn.h>
 #include <glob.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -351,7 +350,7 @@ int grade_main(int argc, char **argv)
         G.hide[k] = NULL;
         const char *ng = getenv("WB_NO_GPU");
         G.no_gpu_env = ng && *ng == '1';
-        g_host_gpus = G.no_gpu_env ? 0 : host_gpu_count();
+        g_host_gpus = G.no_gpu_env ? 0 : host_gpu_count(G.root);
     }
     char err[4000];
     char list[MAX_WEEKS][64];
