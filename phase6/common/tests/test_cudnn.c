@@ -37,7 +37,7 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("phase6 common");
-    TCase *t = tcase_create("meta"); /* its ledger line, "harness meta", is the one it had in the harness */
+    TCase *t = tcase_create("meta"); /* ledger: "harness meta", the label make test gives it */
     tcase_add_test(t, cudnn_loader);
     suite_add_tcase(s, t);
     return ck_ledger_run(s);
