@@ -134,6 +134,14 @@ $(WB): $(patsubst %.c,$(BUILD)/%.o,$(wildcard tools/wb/*.c)) $(HOST_SRC:%.c=$(BU
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm
 
+# Exits 0 when the CUDA runtime sees a GPU it can use ("1 GPU: NAME"), else
+# prints why not and exits 1 (wb_gpu_probe, wb_cuda.h): make sanitize,
+# microbench and regress, and the grader, ask it before anything else.
+GPU_PROBE := $(BUILD)/gpu-probe
+$(GPU_PROBE): tools/gpu_probe.c $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDCUDA)
+
 # ---------------------------------------------------------------- what week.txt says
 # build/weeks.mk: WEEK_EX, WEEK_LIBS, WEEK_NVF, WEEK_USES, WEEK_NEEDS for
 # every week, written by `wb make-vars` (make remakes it, then starts again).
@@ -152,11 +160,13 @@ $(WEEKS_MK): $(WB) common/curriculum.txt $(ALL_WEEKS:%=%/week.txt)
 -include $(sort $(wildcard mk/needs-*.mk))
 
 # Code shared by the weeks of one phase lives in phaseP/common/: its headers
-# are on every week's include path, its .cu files make one library per phase.
+# are on every week's include path, its .cu and .c files make one library per
+# phase, and its tests are phaseP/common/tests/test_*.c (run by make test).
 phase_of_week = $(firstword $(subst /, ,$(1)))
 phase_inc = $(if $(wildcard $(call phase_of_week,$(1))/common),-I$(call phase_of_week,$(1))/common)
-phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu),$(BUILD)/$(call phase_of_week,$(1))/common/libphase.a)
-PHASE_COMMONS := $(patsubst %/common/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu))))
+phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu $(call phase_of_week,$(1))/common/*.c),$(BUILD)/$(call phase_of_week,$(1))/common/libphase.a)
+PHASE_COMMONS := $(patsubst %/common/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu phase[0-9]/common/*.c))))
+PHASE_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard $(PHASE_COMMONS:%=%/common/tests/test_*.c)))
 
 # Weeks a week `uses:`: their headers on the include path, their exercises
 # linked in, built from the reference solution where this copy has it and
@@ -175,9 +185,20 @@ $(BUILD)/$(1)/common/%.o: $(1)/common/%.cu $(NVCC_STAMP) | $(DEPS_OK)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
 	$(Q)$(NVCC) $(NVFLAGS) -I$(1)/common -MMD -MP -c $$< -o $$@
-$(BUILD)/$(1)/common/libphase.a: $(patsubst $(1)/common/%.cu,$(BUILD)/$(1)/common/%.o,$(wildcard $(1)/common/*.cu))
+$(BUILD)/$(1)/common/%.o: $(1)/common/%.c | $(DEPS_OK)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $$<")
+	$(Q)$(CC) $(CFLAGS) -I$(1)/common -MMD -MP -c $$< -o $$@
+$(BUILD)/$(1)/common/libphase.a: $(patsubst $(1)/common/%,$(BUILD)/$(1)/common/%.o,$(basename $(wildcard $(1)/common/*.cu $(1)/common/*.c)))
 	$$(if $(Q),@echo "  AR      $$@")
 	$(Q)rm -f $$@ && ar rcs $$@ $$^
+$(filter $(BUILD)/$(1)/%,$(PHASE_TESTS:=.o)): $(BUILD)/%.o: %.c | $(DEPS_OK)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  CC      $$<")
+	$(Q)$(CC) $(CFLAGS) -I$(1)/common -Icommon/tests -MMD -MP -c $$< -o $$@
+$(filter $(BUILD)/$(1)/%,$(PHASE_TESTS)): %: %.o $(BUILD)/$(1)/common/libphase.a $(LIBWB)
+	$$(if $(Q),@echo "  LD      $$@")
+	$(Q)$(CXX) -o $$@ $$^ $(LDCUDA) $(LDCHECK)
 endef
 $(foreach p,$(PHASE_COMMONS),$(eval $(call phase_common_rules,$(p))))
 
@@ -304,7 +325,7 @@ reset: $(WB)
 
 # compute-sanitizer needs one process: Check's fork mode is turned off.
 # It also needs a GPU: with none every GPU test skips, and each tool reports
-# 0 errors on kernels that never ran. So the GPU probe (mk/roofline.mk) asks
+# 0 errors on kernels that never ran. So the GPU probe (build/gpu-probe) asks
 # first, and with no GPU this stops saying that nothing was checked. The probe
 # asks the CUDA runtime the tests link (cudaGetDeviceCount), not nvidia-smi:
 # nvidia-smi can be missing where a GPU works (some containers), and list a
@@ -366,6 +387,7 @@ $(HARNESS_TEST): $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_runner.c,$(wild
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
+# FP16 and BF16 on the host (common/include/wb_f16.h) against a reference of its own.
 # The checkpoint logic itself, run as a week's test is (common/tests/test_runner.c).
 RUNNER_TEST := $(BUILD)/common/tests/test_runner
 $(RUNNER_TEST): $(BUILD)/common/tests/test_runner.o $(LIBWB)
@@ -386,5 +408,5 @@ TEST_WEEKS ?= $(ALL_WEEKS)
 override TEST_WEEKS := $(foreach w,$(TEST_WEEKS),$(call canon_week,$(w)))
 $(call check_weeks,$(TEST_WEEKS))
 
-test: $(HARNESS_TEST) $(RUNNER_TEST) $(WB)
+test: $(HARNESS_TEST) $(PHASE_TESTS) $(RUNNER_TEST) $(WB)
 	$(Q)TEST_WEEKS='$(TEST_WEEKS)' NPROC=$(NPROC) MAKE='$(MAKE)' bash tests/run.sh

@@ -315,7 +315,7 @@ int main(int argc, char **argv)
         G.hide[k] = NULL;
         const char *ng = getenv("WB_NO_GPU");
         G.no_gpu_env = ng && *ng == '1';
-        g_host_gpus = G.no_gpu_env ? 0 : host_gpu_count();
+        g_host_gpus = G.no_gpu_env ? 0 : host_gpu_count(G.root);
     }
     char err[4000];
     char list[MAX_WEEKS][64];

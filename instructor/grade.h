@@ -163,7 +163,7 @@ void check_objects(grader *G, student *s, int w);
 /* -------------------------------------------------------- grade_run.c */
 
 extern int g_host_gpus;        /* GPUs the grader's host has (0: none, or WB_NO_GPU=1) */
-int host_gpu_count(void);
+int host_gpu_count(const char *root);
 void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
                          cp_grade *out);
 void score_checkpoint(cp_grade *g, double pts);

@@ -32,7 +32,7 @@ regress_run = mkdir -p $(REGRESS_DIR)/run$$run; for w in $(REGRESS_WEEKS); do \
 	    [ -f $$r ] || echo "  $$w $$id: no results record (see $$r.log)"; \
 	  done; done
 
-regress-prepare: $(WB) $(BUILD)/notebook/gpu_probe
+regress-prepare: $(WB) $(GPU_PROBE)
 	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make regress needs an NVIDIA GPU: $$why. Nothing was measured."; exit 2; }
 	$(if $(filter command line,$(origin WEEKS)),$(call check_weeks,$(GIVEN_WEEKS)))
 	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(REGRESS_WEEKS),$(BUILD)/$(w)/$(call regress_impl,$(w))/test) >$(BUILD)/regress-build.log 2>&1 || \

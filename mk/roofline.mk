@@ -47,18 +47,10 @@ journal:
 	else sed "s/YYYY-MM-DD/$(TODAY)/g" notebook/daily/TEMPLATE.md > $$f && echo "Created $$f"; fi
 
 MB_DIR := $(BUILD)/notebook
-$(MB_DIR)/%: notebook/microbench/%.cu notebook/microbench/gpu_probe.h $(LIBWB)
+$(MB_DIR)/%: notebook/microbench/%.cu $(LIBWB)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -o $@ $< $(LIBWB)
-
-# Exits 0 when the CUDA runtime sees a GPU, else prints why and exits 1:
-# microbench and the top-level `make sanitize` ask it before doing anything.
-GPU_PROBE := $(MB_DIR)/gpu_probe
-$(MB_DIR)/gpu_probe: notebook/microbench/gpu_probe.c notebook/microbench/gpu_probe.h | $(DEPS_OK)
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(LDCUDA)
 
 # mb_run(program, csv): write to csv.tmp, rename on success; a failed or
 # interrupted (Ctrl-C) run leaves no empty or partial CSV behind: bash runs

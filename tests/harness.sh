@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/harness.sh — the harness's own tests (common/tests/test_harness: one
-# ledger line a test), then the checkpoint logic run as a week's test is run
+# ledger line a test) and each phase's (phaseP/common/tests/test_*.c), then the checkpoint logic run as a week's test is run
 # (common/tests/test_runner.c on week 01's week.txt):
 #   - a test's wb_skip is SKIP, a target without a figure is FAIL, and
 #     multicast is off inside a test even when the caller turned it on;
@@ -18,6 +18,17 @@ if ! $MAKE -s "$HARNESS_TEST" "$RUNNER_TEST" >"$BUILD/tests-harness-build.log" 2
 fi
 
 WB_LEDGER=$LEDGER "$HARNESS_TEST" || true
+# A phase's own facilities are tested by phaseP/common/tests/test_*.c (common/README.md).
+for t in phase[0-9]/common/tests/test_*.c; do
+  [ -f "$t" ] || continue
+  bin=$BUILD/${t%.c}
+  mkdir -p "$(dirname "$bin")"
+  if $MAKE -s "$bin" >"$bin.build.log" 2>&1; then
+    WB_LEDGER=$LEDGER "$bin" || true
+  else
+    cat "$bin.build.log"; t_fail "harness: $t builds" "see the log above"
+  fi
+done
 
 label1="harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test"
 label2="harness: a pycheckpoint needs no C test and is left out of the C test's record"

@@ -56,6 +56,18 @@ cudaError_t wb_device_query(int ordinal, wb_device *d);
 const wb_device *wb_this_device(void);
 /* How many CUDA devices this process sees (0 when none, or on any error). */
 int wb_gpu_count(void);
+/* Can this process use a GPU? Asks the CUDA runtime it links
+ * (cudaGetDeviceCount), so the answer is the one its CUDA calls will get:
+ * it honours CUDA_VISIBLE_DEVICES and fails where the driver is missing or
+ * older than the runtime (nvidia-smi answers another question: it can be
+ * missing where a GPU works, and list one this runtime cannot use). Returns
+ * the number of devices, with device 0's name in `what` ("" if unknown); or
+ * 0 with why not in `what`, one of the reasons wb_result_no_gpu knows
+ * (wb_results.h: change them together). WB_NO_GPU=1 in the environment
+ * means no GPU, and then nothing of CUDA is called. Otherwise CUDA starts in
+ * this process: a process that forks afterwards (Check's fork mode, the
+ * grader) asks in a child, or runs build/gpu-probe (tools/gpu_probe.c). */
+int wb_gpu_probe(char *what, size_t n);
 
 /* Device buffers. wb_dmalloc never returns NULL for bytes > 0 (a failure
  * goes through the error handler). wb_dpoison fills with 0xFF bytes: NaN for
@@ -105,7 +117,7 @@ void  wb_sync(void);
 void  wb_dfill_uniform_f32(float *d, size_t n, unsigned long long seed, float lo, float hi);
 float wb_hash_uniform_f32(unsigned long long seed, size_t i, float lo, float hi);
 /* The same draws as bfloat16 bits, rounded to nearest even: element i is
- * wb_f32_to_bf16(wb_hash_uniform_f32(seed, i, lo, hi)) (wb_bf16.h). */
+ * wb_f32_to_bf16(wb_hash_uniform_f32(seed, i, lo, hi)) (wb_f16.h). */
 void  wb_dfill_uniform_bf16(uint16_t *d, size_t n, unsigned long long seed, float lo, float hi);
 
 /* Host buffers that fail loudly; wb_hpoison fills with 0xFF bytes. */

@@ -99,6 +99,34 @@ int wb_gpu_count(void)
     return n;
 }
 
+int wb_gpu_probe(char *what, size_t n)
+{
+    const char *off = getenv("WB_NO_GPU");
+    if (off && *off == '1') {
+        snprintf(what, n, "WB_NO_GPU=1 is set");
+        return 0;
+    }
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
+        /* What the runtime says without a driver ("CUDA driver version is
+         * insufficient") misleads: there is no driver or no GPU at all. */
+        snprintf(what, n, "no NVIDIA GPU or driver found on this machine (%s)", cudaGetErrorName(e));
+        return 0;
+    }
+    if (e != cudaSuccess) {
+        snprintf(what, n, "the GPU cannot be used (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
+        return 0;
+    }
+    if (count == 0) {
+        snprintf(what, n, "no NVIDIA GPU found on this machine");
+        return 0;
+    }
+    struct cudaDeviceProp p;
+    snprintf(what, n, "%s", cudaGetDeviceProperties(&p, 0) == cudaSuccess ? p.name : "");
+    return count;
+}
+
 void *wb_dmalloc(size_t bytes)
 {
     void *p = NULL;

@@ -22,7 +22,8 @@ static char g_gpu[256];     /* the GPU the probe found ("" for none) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
 
-/* ---- GPU probe: in a child, so this process never initialises CUDA ---- */
+/* ---- GPU probe: wb_gpu_probe in a child, so this process never
+ * initialises CUDA; the record says why in its reason field (nogpu). ---- */
 
 typedef struct {
     int  count;
@@ -35,11 +36,6 @@ static void probe_gpu(gpu_probe *g)
 {
     memset(g, 0, sizeof *g);
     g->reason = WB_WHY_NOGPU;
-    const char *off = getenv("WB_NO_GPU");
-    if (off && *off == '1') {
-        snprintf(g->why, sizeof g->why, "WB_NO_GPU=1 is set");
-        return;
-    }
     int fd[2];
     if (pipe(fd) != 0) {
         snprintf(g->why, sizeof g->why, "pipe: %s", strerror(errno));
@@ -53,21 +49,10 @@ static void probe_gpu(gpu_probe *g)
         gpu_probe c;
         memset(&c, 0, sizeof c);
         c.reason = WB_WHY_NOGPU;
-        cudaError_t e = cudaGetDeviceCount(&c.count);
-        if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice) {
-            /* What the runtime says without a driver ("CUDA driver version is
-             * insufficient") misleads: there is no driver or no GPU at all. */
-            c.count = 0;
-            snprintf(c.why, sizeof c.why, "no NVIDIA GPU or driver found on this machine (%s)", cudaGetErrorName(e));
-        } else if (e != cudaSuccess) {
-            c.count = 0;
-            snprintf(c.why, sizeof c.why, "the GPU cannot be used (cudaGetDeviceCount: %s)", cudaGetErrorString(e));
-        } else if (c.count == 0) {
-            snprintf(c.why, sizeof c.why, "no NVIDIA GPU found on this machine");
-        } else {
-            struct cudaDeviceProp p;
-            if (cudaGetDeviceProperties(&p, 0) == cudaSuccess) snprintf(c.name, sizeof c.name, "%s", p.name);
-        }
+        char what[256];
+        c.count = wb_gpu_probe(what, sizeof what);
+        if (c.count) snprintf(c.name, sizeof c.name, "%s", what);
+        else snprintf(c.why, sizeof c.why, "%s", what);
         ssize_t k = write(fd[1], &c, sizeof c);
         (void)k;
         _exit(0);

@@ -1,5 +1,5 @@
 /* test_compare.c — the harness's tests of comparisons (wb_compare.h) and the
- * bfloat16 conversions (wb_bf16.h). */
+ * bfloat16 conversions (wb_f16.h). */
 
 #include <check.h>
 #include <math.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "wb.h"
-#include "wb_bf16.h"
+#include "wb_f16.h"
 #include "test_harness.h"
 
 START_TEST(compare_within_tolerance)
@@ -58,7 +58,7 @@ START_TEST(compare_poisoned_output_fails)
 }
 END_TEST
 
-/* wb_bf16.h: round to nearest even on the 16 bits dropped, NaN kept NaN
+/* wb_f16.h, bfloat16: round to nearest even on the 16 bits dropped, NaN kept NaN
  * (quiet, same sign), Inf kept, the largest finite rounding up to Inf, and
  * every bfloat16 back to float exactly. */
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }

@@ -52,17 +52,16 @@ int main(void)
     suite_add_tcase(s, t);
     t = tcase_create("meta");
     meta_tests(t);
-    cudnn_tests(t);
     regress_tests(t);
     suite_add_tcase(s, t);
     t = tcase_create("results");
     results_tests(t);
     suite_add_tcase(s, t);
-    t = tcase_create("launch");
-    launch_tests(t);
-    suite_add_tcase(s, t);
     t = tcase_create("bench");
     bench_tests(t);
+    suite_add_tcase(s, t);
+    t = tcase_create("f16");
+    f16_tests(t);
     suite_add_tcase(s, t);
 
     SRunner *sr = srunner_create(s);

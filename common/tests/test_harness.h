@@ -17,10 +17,9 @@ void compare_tests(TCase *t);
 void stats_tests(TCase *t);
 void progress_tests(TCase *t);
 void meta_tests(TCase *t);
-void cudnn_tests(TCase *t);
 void regress_tests(TCase *t);
 void results_tests(TCase *t);
-void launch_tests(TCase *t);
 void bench_tests(TCase *t);
+void f16_tests(TCase *t);
 
 #endif

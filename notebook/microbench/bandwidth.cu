@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "wb.h"
-#include "gpu_probe.h"
 
 static double time_copy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
@@ -34,7 +33,7 @@ static double time_copy(void *dst, const void *src, size_t bytes, enum cudaMemcp
 int main(int argc, char **argv)
 {
     char why[256];
-    if (!gpu_present(why, sizeof why)) { /* say so, and print no CSV header */
+    if (!wb_gpu_probe(why, sizeof why)) { /* say so, and print no CSV header */
         fprintf(stderr, "bandwidth: %s\n", why);
         return 1;
     }

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "wb.h"
-#include "gpu_probe.h"
 
 #define SLOT 32 /* uint32 per 128-byte slot */
 
@@ -28,7 +27,7 @@ static __global__ void chase(const uint32_t *p, long hops, uint32_t *sink)
 int main(void)
 {
     char why[256];
-    if (!gpu_present(why, sizeof why)) { /* say so, and print no CSV header */
+    if (!wb_gpu_probe(why, sizeof why)) { /* say so, and print no CSV header */
         fprintf(stderr, "latency: %s\n", why);
         return 1;
     }

@@ -10,6 +10,7 @@
 
 #include "wb_harness.h"
 #include "wb_file.h"
+#include "wb_f16.h"
 #include "model_io.h"
 #include "fp32.h"
 #include "fp16.h"
@@ -289,29 +290,6 @@ END_TEST
 
 /* ---------------------------------------------------------------- CPU references */
 
-/* float -> the nearest half, as bits (ties to even, overflow to Inf). */
-static uint16_t half_bits(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-    float a = fabsf(f);
-    if (isnan(f)) return sign | 0x7e00u;
-    if (a >= 65520.0f) return sign | 0x7c00u; /* Inf, and everything rounding past 65504 */
-    if (a < 0x1p-14f) return sign | (uint16_t)nearbyint((double)a * 0x1p24); /* subnormal: units of 2^-24 */
-    int e;
-    double mant = frexp((double)a, &e), M = nearbyint(ldexp(mant, 11)); /* 11 significant bits */
-    if (M == 2048) M = 1024, e++;
-    return sign | (uint16_t)((e + 14) << 10) | (uint16_t)((int)M - 1024);
-}
-
-static float half_value(uint16_t h)
-{
-    int e = (h >> 10) & 31, m = h & 1023;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m + 1024), e - 25);
-    return (h & 0x8000u) ? -v : v;
-}
-
 /* int8.h's quantiser on the host: q[0..n), returns the scale. */
 static float quant_ref(const float *v, int n, int8_t *q)
 {
@@ -365,7 +343,7 @@ static void layer_ref_i8(const float *x, const int8_t *qw, const float *sw, cons
 
 static void round_weights_f16(const float *W, float *Wh, size_t n)
 {
-    for (size_t i = 0; i < n; i++) Wh[i] = half_value(half_bits(W[i]));
+    for (size_t i = 0; i < n; i++) Wh[i] = wb_f16_to_f32(wb_f32_to_f16(W[i]));
 }
 
 static void quantize_weights_ref(const float *W, int rows, int cols, int8_t *q, float *s)
@@ -645,7 +623,7 @@ START_TEST(f16_convert)
         case 0: memcpy(&f, &u, 4); break;                                                /* any bit pattern */
         case 1: f = (float)((wb_rng_unit(&rng) * 2 - 1) * 70000); break;                 /* around half's range */
         case 2: f = (float)((wb_rng_unit(&rng) * 2 - 1) * 1e-4); break;                  /* subnormal halves */
-        default: f = half_value((uint16_t)(u & 0x7bff)) + (u >> 31 ? 1 : -1) * ldexpf(1, -25); break; /* near ties */
+        default: f = wb_f16_to_f32((uint16_t)(u & 0x7bff)) + (u >> 31 ? 1 : -1) * ldexpf(1, -25); break; /* near ties */
         }
         h[i] = f;
     }
@@ -653,7 +631,7 @@ START_TEST(f16_convert)
                                      0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1p-26f, 1.00048828125f, 1.00146484375f, 6e-8f };
     for (size_t i = 0; i < WB_COUNT(SPECIAL) && i < n; i++) h[i] = SPECIAL[i];
     uint32_t *want = wb_hmalloc(n * 4 + 4);
-    for (size_t i = 0; i < n; i++) want[i] = half_bits(h[i]);
+    for (size_t i = 0; i < n; i++) want[i] = wb_f32_to_f16(h[i]);
     float *d = wb_dcopy(h, n * 4);
     wb_dout o;
     uint16_t *dh = wb_dout_alloc(&o, "half", n * 2, 0);
@@ -683,7 +661,7 @@ START_TEST(fp16_shapes)
     size_t nw = (size_t)c.out * c.in, ny = (size_t)c.batch * c.out;
     uint16_t *hh = wb_hmalloc(nw * 2);
     float *wr = wb_hmalloc(nw * 4);
-    for (size_t i = 0; i < nw; i++) hh[i] = half_bits(c.hW[i]), wr[i] = half_value(hh[i]);
+    for (size_t i = 0; i < nw; i++) hh[i] = wb_f32_to_f16(c.hW[i]), wr[i] = wb_f16_to_f32(hh[i]);
     uint16_t *dh = wb_dcopy(hh, nw * 2);
     double *ref = wb_hmalloc(ny * 8 + 8);
     layer_ref(c.hx, wr, c.hb, ref, c.batch, c.in, c.out, c.relu);

@@ -1,6 +1,6 @@
 /* bf16_host.h — host code for the BF16 GEMMs of Phase 5's Hopper track
  * (week 54 and after; phase5/common/, on every phase-5 week's include path):
- * cuBLAS's BF16 "TN" GEMM as the yardstick (bfloat16 on the host: wb_bf16.h).
+ * cuBLAS's BF16 "TN" GEMM as the yardstick (bfloat16 on the host: wb_f16.h).
  *
  * The track's GEMMs take both operands K-major, the layout wgmma reads
  * without transposing: row-major C (M x N, float) = A (M x K) B^T, with B
@@ -14,7 +14,7 @@
 
 #include <cublas_v2.h>
 
-#include "wb_bf16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
+#include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
 /* Row-major C (M x N, float, ldc floats a row) = A (M x K) B^T, A and B
  * row-major BF16 with K elements a row, FP32 accumulate, enqueued on h's

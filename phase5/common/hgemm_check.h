@@ -31,7 +31,7 @@
 
 #include "wb_harness.h"
 #include "gemm_support.h" /* fill_half_uniform */
-#include "hgemm_host.h"   /* f32_to_f16, f16_to_f32, hgemm_fn, hgemm_cublas_rm */
+#include "hgemm_host.h"   /* wb_f32_to_f16, wb_f16_to_f32 (wb_f16.h), hgemm_fn, hgemm_cublas_rm */
 
 static inline double hgemm_atol(int K) { return 1e-6 + 0.1 * sqrt((double)K) * ldexp(1.0, -11); }
 #define HGEMM_RTOL 1e-4
@@ -92,8 +92,8 @@ static inline void hgemm_case_open(hgemm_case *c, wb_rng *rng, int M, int N, int
         fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = INFINITY;
         if (special == HGEMM_NAN_PM_INF) fb[wb_rng_int(rng, 0, (int64_t)nb - 1)] = -INFINITY;
     }
-    for (size_t i = 0; i < na; i++) c->ha[i] = f32_to_f16(fa[i]), fa[i] = f16_to_f32(c->ha[i]);
-    for (size_t i = 0; i < nb; i++) c->hb[i] = f32_to_f16(fb[i]), fb[i] = f16_to_f32(c->hb[i]);
+    for (size_t i = 0; i < na; i++) c->ha[i] = wb_f32_to_f16(fa[i]), fa[i] = wb_f16_to_f32(c->ha[i]);
+    for (size_t i = 0; i < nb; i++) c->hb[i] = wb_f32_to_f16(fb[i]), fb[i] = wb_f16_to_f32(c->hb[i]);
     double *ref = c->ref = wb_hmalloc((nc + 1) * 8);
     for (size_t i = 0; i < nc; i++) ref[i] = 0;
     for (int i = 0; i < M; i++)
@@ -181,8 +181,8 @@ static inline double hgemm_seeded_dot(const hgemm_seeded *g, size_t i)
     size_t r = i / (size_t)g->N, c = i % (size_t)g->N;
     double s = 0;
     for (int k = 0; k < g->K; k++)
-        s += (double)f16_to_f32(f32_to_f16(wb_hash_uniform_f32(g->sa, r * g->K + k, -1, 1))) *
-             (double)f16_to_f32(f32_to_f16(wb_hash_uniform_f32(g->sb, (size_t)k * g->N + c, -1, 1)));
+        s += (double)wb_f16_to_f32(wb_f32_to_f16(wb_hash_uniform_f32(g->sa, r * g->K + k, -1, 1))) *
+             (double)wb_f16_to_f32(wb_f32_to_f16(wb_hash_uniform_f32(g->sb, (size_t)k * g->N + c, -1, 1)));
     return s;
 }
 
@@ -212,24 +212,24 @@ static inline void hgemm_check_large(hgemm_fn fn, hgemm_shape s, unsigned long l
 
 /* ---------------------------------------------------------------- CPU: the half helpers */
 
-/* f32_to_f16 and f16_to_f32 (hgemm_host.h): rounding to nearest even,
+/* wb_f32_to_f16 and wb_f16_to_f32 (wb_f16.h): rounding to nearest even,
  * overflow, subnormals, NaN, and the round trip of 100000 random halves. */
 static inline void hgemm_check_half_rounding(wb_rng *rng)
 {
-    ck_assert_uint_eq(f32_to_f16(1.0f), 0x3c00);
-    ck_assert_uint_eq(f32_to_f16(-2.0f), 0xc000);
-    ck_assert_uint_eq(f32_to_f16(65504.0f), 0x7bff);
-    ck_assert_uint_eq(f32_to_f16(65520.0f), 0x7c00);
-    ck_assert_uint_eq(f32_to_f16(1.0f + ldexpf(1, -11)), 0x3c00);           /* tie: to even */
-    ck_assert_uint_eq(f32_to_f16(1.0f + 3 * ldexpf(1, -11)), 0x3c02);       /* tie: to even, up */
-    ck_assert_uint_eq(f32_to_f16(ldexpf(1, -24)), 0x0001);                  /* smallest subnormal */
-    ck_assert_uint_eq(f32_to_f16(ldexpf(1, -14) - ldexpf(1, -25)), 0x0400); /* rounds up to normal */
-    ck_assert(f16_to_f32(0x7e00) != f16_to_f32(0x7e00));                    /* NaN */
-    ck_assert(f16_to_f32(0x0001) == ldexpf(1, -24));
+    ck_assert_uint_eq(wb_f32_to_f16(1.0f), 0x3c00);
+    ck_assert_uint_eq(wb_f32_to_f16(-2.0f), 0xc000);
+    ck_assert_uint_eq(wb_f32_to_f16(65504.0f), 0x7bff);
+    ck_assert_uint_eq(wb_f32_to_f16(65520.0f), 0x7c00);
+    ck_assert_uint_eq(wb_f32_to_f16(1.0f + ldexpf(1, -11)), 0x3c00);           /* tie: to even */
+    ck_assert_uint_eq(wb_f32_to_f16(1.0f + 3 * ldexpf(1, -11)), 0x3c02);       /* tie: to even, up */
+    ck_assert_uint_eq(wb_f32_to_f16(ldexpf(1, -24)), 0x0001);                  /* smallest subnormal */
+    ck_assert_uint_eq(wb_f32_to_f16(ldexpf(1, -14) - ldexpf(1, -25)), 0x0400); /* rounds up to normal */
+    ck_assert(wb_f16_to_f32(0x7e00) != wb_f16_to_f32(0x7e00));                 /* NaN */
+    ck_assert(wb_f16_to_f32(0x0001) == ldexpf(1, -24));
     for (int i = 0; i < 100000; i++) { /* round trip of every half is exact */
         uint16_t h = (uint16_t)wb_rng_int(rng, 0, 0xffff);
         if (((h >> 10) & 0x1f) == 31) continue;
-        if (f32_to_f16(f16_to_f32(h)) != h)
+        if (wb_f32_to_f16(wb_f16_to_f32(h)) != h)
             ck_abort_msg("half 0x%04x does not survive the round trip through float", (unsigned)h);
     }
 }

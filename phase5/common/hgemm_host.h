@@ -1,6 +1,6 @@
 /* hgemm_host.h — host code the tests of weeks 25-28 share (phase5/common/,
- * on every phase-5 week's include path): halves on the host, cuBLAS's HGEMM
- * from row-major data, and the tensor-core ladder.
+ * on every phase-5 week's include path): cuBLAS's HGEMM from row-major
+ * data and the tensor-core ladder (halves on the host: wb_f16.h).
  *
  * The ladder: `make phase5/week2N bench NAME=ladder` prints, at 1024, 2048 and 4096,
  * cublasGemmEx (FP16 in, FP32 accumulate) and then every HGEMM of the
@@ -20,34 +20,8 @@
 #include <cublas_v2.h>
 
 #include "wb_harness.h"
+#include "wb_f16.h"       /* wb_f32_to_f16, wb_f16_to_f32: halves on the host */
 #include "gemm_support.h" /* fill_half_uniform */
-
-/* ---------------------------------------------------------------- half on the host */
-
-/* float -> half bits, round to nearest even (what __float2half_rn does). */
-static inline uint16_t f32_to_f16(float f)
-{
-    uint32_t x;
-    memcpy(&x, &f, 4);
-    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
-    if (ax >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (ax > 0x7f800000u ? 0x200u : 0));
-    if (ax >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* 65520 and up round to infinity */
-    if (ax < 0x38800000u) {                                    /* below 2^-14: a subnormal half */
-        float af;
-        memcpy(&af, &ax, 4);
-        return (uint16_t)(sign | (uint32_t)nearbyintf(af * 16777216.0f)); /* units of 2^-24, exact scaling */
-    }
-    uint32_t h = ((((ax >> 23) - 127 + 15) << 10) | ((ax & 0x7fffffu) >> 13)), rem = ax & 0x1fffu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) h++;
-    return (uint16_t)(sign | h);
-}
-
-static inline float f16_to_f32(uint16_t h)
-{
-    uint32_t e = (h >> 10) & 0x1f, m = h & 0x3ff;
-    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), (int)e - 25);
-    return (h & 0x8000) ? -v : v;
-}
 
 /* Row-major C (M x N, float) = A (M x K) B (K x N), halves in, FP32
  * accumulate. cuBLAS is column-major: row-major C = A B is column-major
@@ -78,7 +52,7 @@ typedef struct {
 /* The half the device holds for element i of a filled matrix. */
 static inline double hl_half(unsigned long long seed, size_t i)
 {
-    return f16_to_f32(f32_to_f16(wb_hash_uniform_f32(seed, i, -1, 1)));
+    return wb_f16_to_f32(wb_f32_to_f16(wb_hash_uniform_f32(seed, i, -1, 1)));
 }
 
 static inline double hl_expect(size_t i, const void *p)

@@ -1,5 +1,5 @@
 /* cudnn_yard.h — week 30, given (support/cudnn_softmax.cu): cuDNN's softmax
- * as the yardstick, loaded at run time (common/include/wb_cudnn.h). */
+ * as the yardstick, loaded at run time (phase6/common/wb_cudnn.h). */
 #ifndef CUDNN_YARD_H
 #define CUDNN_YARD_H
 

@@ -10,7 +10,7 @@
 #include "flash_attn.h"
 #include "support/sdpa_cudnn.h"
 #include "support/bf16_fill.h"
-#include "wb_bf16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
+#include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
 
 /* ---------------------------------------------------------------- the reference */

@@ -40,9 +40,9 @@ static void check(wb_rng *rng, softmax_dtype dt, long long rows, long long cols,
     for (size_t i = 0; i < n; i++) { /* the storage type's inputs, and the floats they hold */
         if (dt == SOFTMAX_F32) memcpy(hx + 4 * i, &x[i], 4);
         else {
-            uint16_t h = dt == SOFTMAX_F16 ? to_f16(x[i]) : wb_f32_to_bf16(x[i]);
+            uint16_t h = dt == SOFTMAX_F16 ? wb_f32_to_f16(x[i]) : wb_f32_to_bf16(x[i]);
             memcpy(hx + 2 * i, &h, 2);
-            x[i] = dt == SOFTMAX_F16 ? from_f16(h) : wb_bf16_to_f32(h);
+            x[i] = dt == SOFTMAX_F16 ? wb_f16_to_f32(h) : wb_bf16_to_f32(h);
         }
     }
     for (long long r = 0; r < rows; r++) ref_row(x + r * cols, ref + r * cols, cols);
@@ -63,7 +63,7 @@ static void check(wb_rng *rng, softmax_dtype dt, long long rows, long long cols,
         else {
             uint16_t h;
             memcpy(&h, hy + 2 * i, 2);
-            g = dt == SOFTMAX_F16 ? from_f16(h) : wb_bf16_to_f32(h);
+            g = dt == SOFTMAX_F16 ? wb_f16_to_f32(h) : wb_bf16_to_f32(h);
         }
         int ok = isnan(ref[i]) ? isnan(g) : (!isnan(g) && fabs(g - ref[i]) <= ATOL[dt] + RTOL[dt] * fabs(ref[i]));
         if (!ok && bad++ == 0) first = i, got0 = g;

@@ -23,7 +23,7 @@ static float get(const unsigned char *h, smc_dtype dt, size_t i)
     uint16_t u;
     if (dt == SMC_F32) { memcpy(&f, h + 4 * i, 4); return f; }
     memcpy(&u, h + 2 * i, 2);
-    return dt == SMC_F16 ? from_f16(u) : wb_bf16_to_f32(u);
+    return dt == SMC_F16 ? wb_f16_to_f32(u) : wb_bf16_to_f32(u);
 }
 
 /* U(-5, 5) inputs (a NaN row and a -Inf element when there are rows enough),
@@ -38,7 +38,7 @@ static void check(wb_rng *rng, smc_dtype dt, long long rows, long long cols, int
     if (rows >= 3 && cols >= 2) x[1 * cols + 1] = NAN, x[2 * cols] = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         if (dt == SMC_F32) { memcpy(hx + 4 * i, &x[i], 4); continue; }
-        uint16_t h = dt == SMC_F16 ? to_f16(x[i]) : wb_f32_to_bf16(x[i]);
+        uint16_t h = dt == SMC_F16 ? wb_f32_to_f16(x[i]) : wb_f32_to_bf16(x[i]);
         memcpy(hx + 2 * i, &h, 2);
         x[i] = get(hx, dt, i);
     }

@@ -1,6 +1,6 @@
 /* ranks.h — week 47, exercise 2: one process per GPU.
  *
- * The workbook's launcher (common/include/wb_launch.h) forks one process
+ * The workbook's launcher (phase8/common/wb_launch.h) forks one process
  * per rank on this host; MPI's mpirun does the same across hosts. Either
  * way each process is one rank and must
  *   1. take its own GPU: device = rank (a host with fewer GPUs than ranks

@@ -4,7 +4,7 @@
  * its error paths: more ranks than GPUs, a peer that dies (exercise 2).
  *
  * The launcher tests run their ranks in processes of their own
- * (common/include/wb_launch.h): the test's process touches no CUDA there,
+ * (phase8/common/wb_launch.h): the test's process touches no CUDA there,
  * not even to count the GPUs (a child counts them), since a process forked
  * from one that has initialised CUDA cannot use it. The checkpoints that
  * need two GPUs say so and are SKIP on one ("needs 2 GPUs, found 1").

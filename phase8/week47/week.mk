@@ -5,7 +5,7 @@
 #
 # runs NP copies of the week's test program with --mpi-rank under mpirun:
 # each takes its rank from the environment (wb_rank_from_env in
-# common/include/wb_launch.h), joins through your rank_join, runs the three
+# phase8/common/wb_launch.h), joins through your rank_join, runs the three
 # collectives in and out of place and prints "[rank r/n] ok: ..." or
 # "[rank r/n] FAILED: ...". The multicast-off settings go to every rank (-x).
 # Needs Open MPI's mpirun (Debian: openmpi-bin) and NP GPUs on this host.

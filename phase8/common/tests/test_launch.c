@@ -1,4 +1,5 @@
-/* test_launch.c — the harness's tests of the single-host launcher (wb_launch.h). */
+/* test_launch.c — Phase 8's single-host launcher (phase8/common/wb_launch.h)
+ * on its own: no GPU, the ranks only report. */
 
 #include <check.h>
 #include <stdio.h>
@@ -6,9 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "wb.h"
+#include "ck_ledger.h"
 #include "wb_launch.h"
-#include "test_harness.h"
 
 /* Each rank reports its rank, the three multicast settings it sees and the
  * bytes rank 0 broadcast. */
@@ -92,10 +92,14 @@ START_TEST(launch_rank_count_refused)
 }
 END_TEST
 
-void launch_tests(TCase *t)
+int main(void)
 {
+    Suite *s = suite_create("phase8 common");
+    TCase *t = tcase_create("launch");
     tcase_add_test(t, launch_env_and_bcast);
     tcase_add_test(t, launch_dead_and_hung_ranks);
     tcase_add_test(t, launch_bcast_times_out);
     tcase_add_test(t, launch_rank_count_refused);
+    suite_add_tcase(s, t);
+    return ck_ledger_run(s);
 }

@@ -1,12 +1,12 @@
-/* test_cudnn.c — the harness's test of the cuDNN loader (wb_cudnn.h). */
+/* test_cudnn.c — Phase 6's cuDNN loader (phase6/common/wb_cudnn.h) on its
+ * own; it passes with or without a cuDNN on this machine. */
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "wb.h"
+#include "ck_ledger.h"
 #include "wb_cudnn.h"
-#include "test_harness.h"
 
 /* wb_cudnn: a path that does not load is refused with its name and nothing
  * else is tried; without it, the search either loads a cuDNN that has its
@@ -33,7 +33,12 @@ START_TEST(cudnn_loader)
 }
 END_TEST
 
-void cudnn_tests(TCase *t)
+
+int main(void)
 {
+    Suite *s = suite_create("phase6 common");
+    TCase *t = tcase_create("meta"); /* ledger: "harness meta", the label make test gives it */
     tcase_add_test(t, cudnn_loader);
+    suite_add_tcase(s, t);
+    return ck_ledger_run(s);
 }
