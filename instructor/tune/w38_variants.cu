@@ -15,7 +15,7 @@
  * first variant found right there (variant 0 unless left out),
  * times 15 runs (median, after 3 warm-ups), and checks the sampled rows of the
  * last timed run again. cuDNN's SDPA is timed on the same inputs in the same
- * run (phase6/week38/support/sdpa_cudnn.cu). A variant that fails any check
+ * run (phase6/week38/support/yard_sdpa_cudnn.cu). A variant that fails any check
  * is shown WRONG and gets no figure. The table: TFLOP/s per shape (4 B H S^2 D
  * flops, half that causal) and the ratio to cuDNN; the week's checkpoint
  * w38.fwd-speed is the first column's ratio (target 0.45). A kernel that
@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "support/bf16_fill.h"
-#include "support/sdpa_cudnn.h"
+#include "support/yard_sdpa_cudnn.h"
 
 typedef cudaError_t (*variant_fn)(const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *,
                                   __nv_bfloat16 *, long long, int, int, int, float);
@@ -292,11 +292,11 @@ int main(int argc, char **argv)
         printf("B%d H%d S%d D%d %s:\n", s.B, s.H, s.S, s.D, s.causal ? "causal" : "non-causal");
 
         char why[400] = "";
-        if (sdpa_cudnn_prepare(s.B, s.H, s.S, s.D, s.causal, ds.scale(), why, sizeof why)) {
+        if (yard_sdpa_cudnn_prepare(s.B, s.H, s.S, s.D, s.causal, ds.scale(), why, sizeof why)) {
             auto run = [&] {
                 char w2[400];
-                if (!sdpa_cudnn_fwd((uint16_t *)ds.q, (uint16_t *)ds.k, (uint16_t *)ds.v, (uint16_t *)ds.o, s.B, s.H,
-                                    s.S, s.D, s.causal, ds.scale(), w2, sizeof w2))
+                if (!yard_sdpa_cudnn_fwd((uint16_t *)ds.q, (uint16_t *)ds.k, (uint16_t *)ds.v, (uint16_t *)ds.o, s.B,
+                                         s.H, s.S, s.D, s.causal, ds.scale(), w2, sizeof w2))
                     printf("  cuDNN: %s\n", w2);
             };
             ds.poison();
@@ -366,6 +366,6 @@ int main(int argc, char **argv)
         printf("%s\n", v == FA_VARIANT ? "   <- shipped" : "");
     }
     printf("w38.fwd-speed is the first column's ratio; its target is 0.45 and the reference must reach 0.50.\n");
-    sdpa_cudnn_release();
+    yard_sdpa_cudnn_release();
     return 0;
 }

@@ -11,7 +11,7 @@
 
 #include "wb_test.h"
 #include "bugs.h"
-#include "w02_support.h"
+#include "support/launcher.h"
 
 /* Under CK_FORK=no (make sanitize, cuda-gdb) every test shares one process.
  * The tests that launch a bad configuration on purpose skip themselves there:

@@ -8,7 +8,7 @@
 #include "wb_test.h"
 #include "intensity.h"
 #include "sweep.h"
-#include "fmapeak.h"
+#include "support/yard_fmapeak.h"
 
 /* ---------------------------------------------------------------- intensity (CPU) */
 
@@ -107,7 +107,7 @@ typedef struct { float *out; int sms, iters; } peak_ctx;
 static void peak_work(void *p)
 {
     peak_ctx *c = p;
-    WB_CUDA(fmapeak_launch(c->out, c->sms, c->iters));
+    WB_CUDA(yard_fmapeak_launch(c->out, c->sms, c->iters));
 }
 
 /* The roof's two halves, measured once per process: copy GB/s and FMA GFLOP/s. */
@@ -119,11 +119,11 @@ static void measure_roof(void)
     g_bytes = wb_bench_bytes() & ~(size_t)15;
     g_copy = wb_yard_copy_gbps(g_bytes);
     int sms = wb_this_device()->sm_count;
-    peak_ctx c = { wb_dmalloc(fmapeak_threads(sms) * 4), sms, 4096 };
+    peak_ctx c = { wb_dmalloc(yard_fmapeak_threads(sms) * 4), sms, 4096 };
     wb_bench_opts o = { 3, 20, 0 };
     wb_summary t;
     wb_time(peak_work, &c, &o, &t);
-    g_peak = fmapeak_flops(sms, c.iters) / (t.median * 1e-3) / 1e9;
+    g_peak = yard_fmapeak_flops(sms, c.iters) / (t.median * 1e-3) / 1e9;
     wb_dfree(c.out);
     printf("  roof: copy %.0f GB/s, FMA peak %.0f GFLOP/s measured (datasheet %.0f), ridge %.1f flop/byte\n", g_copy,
            g_peak, wb_this_device()->peak_fp32_gflops, g_peak / g_copy);
@@ -131,8 +131,8 @@ static void measure_roof(void)
                        .bytes = 2.0 * g_bytes, .unit = "GB/s", .value = g_copy };
     r.t.median = r.t.min = r.bytes / g_copy / 1e6;
     wb_bench_emit(&r);
-    wb_bench_row q = { .exercise = "roof", .variant = "fma peak (8 chains)", .n = fmapeak_threads(sms),
-                       .flops = fmapeak_flops(sms, c.iters), .t = t, .unit = "GFLOP/s", .value = g_peak };
+    wb_bench_row q = { .exercise = "roof", .variant = "fma peak (8 chains)", .n = yard_fmapeak_threads(sms),
+                       .flops = yard_fmapeak_flops(sms, c.iters), .t = t, .unit = "GFLOP/s", .value = g_peak };
     wb_bench_emit(&q);
 }
 

@@ -126,7 +126,7 @@ typedef struct { float *d; cudaGraphExec_t g; int calls; } tiny_ctx;
 static void eager_work(void *p)
 {
     tiny_ctx *c = p;
-    WB_CUDA(tiny_eager(c->d, TINY_N, TINY_K));
+    WB_CUDA(yard_tiny_eager(c->d, TINY_N, TINY_K));
     c->calls++;
 }
 static void graph_work(void *p)
@@ -216,7 +216,7 @@ typedef struct { const float *x; float *t1, *t2, *y; size_t n; } fuse_ctx;
 static void unfused_work(void *p)
 {
     fuse_ctx *c = p;
-    WB_CUDA(unfused_chain(c->x, c->t1, c->t2, c->y, c->n, FA, FB, FS));
+    WB_CUDA(yard_unfused_chain(c->x, c->t1, c->t2, c->y, c->n, FA, FB, FS));
 }
 static void fused_work(void *p)
 {

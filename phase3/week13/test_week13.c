@@ -549,7 +549,7 @@ typedef struct { const float *x; float *out; size_t rows, cols; int shared; unsi
 static void rs_work(void *p)
 {
     rs_ctx *c = p;
-    WB_CUDA(c->shared ? br_rowsum_shared(c->x, c->rows, c->cols, c->out) : br_rowsum(c->x, c->rows, c->cols, c->out));
+    WB_CUDA(c->shared ? yard_rowsum_shared(c->x, c->rows, c->cols, c->out) : br_rowsum(c->x, c->rows, c->cols, c->out));
 }
 
 static double rs_expect(size_t r, const void *ctx)

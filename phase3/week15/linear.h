@@ -20,9 +20,9 @@ cudaError_t sgemm_tiled(const float *A, const float *B, float *C, int M, int N, 
  * applied to each accumulator before its one store. */
 cudaError_t sgemm_bias_relu(const float *A, const float *B, const float *bias, float *C, int M, int N, int K);
 
-/* Given (support/unfused.cu): C = relu(C + bias[col]) in place, the separate
+/* Given (support/yard_unfused.cu): C = relu(C + bias[col]) in place, the separate
  * element-wise pass the unfused version runs after sgemm_tiled. */
-cudaError_t bias_relu_inplace(float *C, const float *bias, int M, int N);
+cudaError_t yard_bias_relu_inplace(float *C, const float *bias, int M, int N);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* test_week15.c — week 15's checkpoints: the traffic model, a fused GELU
  * chain, the L2 norm in one pass, a first softmax, producer and consumer in
  * registers, GEMM + bias + ReLU, and a fusion that does not pay. Every speed
- * figure is fused against the given unfused chain (support/unfused.cu) on
+ * figure is fused against the given unfused chain (support/yard_unfused.cu) on
  * the same data in the same run. */
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ START_TEST(traffic_model)
             ck_assert_msg(got == BYTES[c][f], "%s, %s: traffic_bytes says %g bytes an element; count again (%s)",
                           CHAIN_NAMES[c], f ? "fused" : "unfused", got,
                           f ? "your one kernel: what must it read, what must it write?"
-                            : "support/unfused.cu: each kernel's reads and writes, added up");
+                            : "support/yard_unfused.cu: each kernel's reads and writes, added up");
         }
     ck_assert_msg(traffic_bytes(TR_CHAINS, 0) == -1 && traffic_bytes(-1, 1) == -1 && traffic_bytes(TR_GELU, 2) == -1,
                   "a chain or version that does not exist must give -1");
@@ -374,7 +374,7 @@ typedef struct { const float *x, *b, *r; float *t, *y; int rows, cols; unsigned 
 static void gc_unfused(void *p)
 {
     gc_ctx *c = p;
-    WB_CUDA(gelu_chain_unfused(c->x, c->b, c->r, c->t, c->y, c->rows, c->cols, GS));
+    WB_CUDA(yard_gelu_chain_unfused(c->x, c->b, c->r, c->t, c->y, c->rows, c->cols, GS));
 }
 static void gc_fused(void *p)
 {
@@ -446,7 +446,7 @@ typedef struct {
 static void nm_unfused(void *p)
 {
     nm_ctx *c = p;
-    WB_CUDA(l2norm_unfused(c->x, c->t, c->n, c->out, c->tmp));
+    WB_CUDA(yard_l2norm_unfused(c->x, c->t, c->n, c->out, c->tmp));
 }
 static void nm_fused(void *p)
 {
@@ -456,7 +456,7 @@ static void nm_fused(void *p)
 static void nz_unfused(void *p)
 {
     nm_ctx *c = p;
-    WB_CUDA(normalize_unfused(c->x, c->y, c->n, c->out, c->tmp));
+    WB_CUDA(yard_normalize_unfused(c->x, c->y, c->n, c->out, c->tmp));
 }
 static void nz_fused(void *p)
 {
@@ -571,7 +571,7 @@ typedef struct { const float *x; float *m, *s, *y; int rows, cols; unsigned long
 static void sm_unfused(void *p)
 {
     sm_ctx *c = p;
-    WB_CUDA(softmax_unfused(c->x, c->m, c->s, c->y, c->rows, c->cols));
+    WB_CUDA(yard_softmax_unfused(c->x, c->m, c->s, c->y, c->rows, c->cols));
 }
 static void sm_fused(void *p)
 {
@@ -632,7 +632,7 @@ typedef struct { const float *x; float *t, *y; size_t n; unsigned long long salt
 static void sw_unfused(void *p)
 {
     sw_ctx *c = p;
-    WB_CUDA(smooth_unfused(c->x, c->t, c->y, c->n));
+    WB_CUDA(yard_smooth_unfused(c->x, c->t, c->y, c->n));
 }
 static void sw_fused(void *p)
 {
@@ -693,7 +693,7 @@ static void ln_work(void *p)
     if (c->v == 0) WB_CUDA(sgemm_tiled(c->A, c->B, c->C, LM, LN, LK));
     else if (c->v == 1) {
         WB_CUDA(sgemm_tiled(c->A, c->B, c->C, LM, LN, LK));
-        WB_CUDA(bias_relu_inplace(c->C, c->bias, LM, LN));
+        WB_CUDA(yard_bias_relu_inplace(c->C, c->bias, LM, LN));
     } else WB_CUDA(sgemm_bias_relu(c->A, c->B, c->bias, c->C, LM, LN, LK));
 }
 static double ln_expect(size_t i, const void *p)

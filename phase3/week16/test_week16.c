@@ -817,7 +817,7 @@ typedef struct {
 static void serial_work(void *p)
 {
     pipe_ctx *c = p;
-    WB_CUDA(w16_serial(c->hx, c->hy, c->n, c->dx, c->dy, c->chunk, c->iters));
+    WB_CUDA(yard_serial(c->hx, c->hy, c->n, c->dx, c->dy, c->chunk, c->iters));
 }
 
 /* Enqueued on blocking streams: the timing events on the legacy default

@@ -9,7 +9,7 @@
 
 #include "wb_test.h"
 #include "gemm_epilogue.h"
-#include "support/epilogue_yard.h" /* cuBLASLt's epilogues and the library unfused pair */
+#include "support/yard_epilogue.h" /* cuBLASLt's epilogues and the library unfused pair */
 #include "hgemm_check.h"
 #include "hgemm_wmma.h" /* weeks 25-27's kernels, for the ladder (week.txt: uses) */
 #include "hgemm_mma.h"
@@ -140,7 +140,7 @@ END_TEST
 enum { SEED_A = 281, SEED_B = 282, SEED_BIAS = 283 };
 
 /* Seeded inputs (hgemm_check.h) and a bias from its own seed; the
- * benchmark's cuBLASLt plans (support/epilogue_yard.h). */
+ * benchmark's cuBLASLt plans (support/yard_epilogue.h). */
 typedef struct {
     hgemm_seeded d; float *bias; unsigned long long sbias; int act;
     yard_lt *lt_fused, *lt_plain;

@@ -10,7 +10,7 @@
 #include "softmax_check.h"
 #include "online.h"
 #include "rowsoftmax.h"
-#include "cudnn_yard.h"
+#include "support/yard_cudnn_softmax.h"
 
 #define ATOL 1e-7
 #define RTOL 5e-5
@@ -218,7 +218,7 @@ static int g_cudnn_failed;
 static void bx_cudnn(void *p)
 {
     bx_ctx *c = p;
-    if (!g_cudnn_failed && cudnn_yard_softmax(c->x, c->y, c->rows, c->cols, g_cudnn_err, sizeof g_cudnn_err) != 0)
+    if (!g_cudnn_failed && yard_cudnn_softmax(c->x, c->y, c->rows, c->cols, g_cudnn_err, sizeof g_cudnn_err) != 0)
         g_cudnn_failed = 1;
 }
 
@@ -292,7 +292,7 @@ static void cudnn_compare(wb_bench_row *head, int *skipped, char *why, size_t wh
     bx_ctx c;
     bx_alloc(&c, n);
     why[0] = 0;
-    const int have = cudnn_yard_open(why, why_n);
+    const int have = yard_cudnn_open(why, why_n);
     *skipped = 0;
     *head = (wb_bench_row){ .exercise = "rowsoftmax", .variant = "geomean, 1024..32768 cols", .n = n,
                             .bytes = 8.0 * n, .flops = 4.0 * n, .unit = "GB/s", .yard_name = "cuDNN" };
@@ -391,7 +391,7 @@ static double bench_ladder(void)
     bx_alloc(&c, n);
     const double copy = wb_yard_copy_gbps(n * 4);
     char why[256] = "";
-    g_no_cudnn = !cudnn_yard_open(why, sizeof why);
+    g_no_cudnn = !yard_cudnn_open(why, sizeof why);
     FILE *f = fopen(csv, "w");
     if (!f) {
         printf("  cannot write %s\n", csv);

@@ -306,7 +306,8 @@ static void sx_free(sx_ctx *c)
 static void sx_work(void *p)
 {
     sx_ctx *c = p;
-    if (c->variant == FUS_UNFUSED) WB_CUDA(smx_unfused(c->S, c->T, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
+    if (c->variant == FUS_UNFUSED)
+        WB_CUDA(yard_smx_unfused(c->S, c->T, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
     else if (c->variant == FUS_FUSED) WB_CUDA(smx_fused(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
     else WB_CUDA(smx_split(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal, c->tmp));
 }

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 enum {
-    FUS_UNFUSED = 0, /* the given smx_unfused: scale, mask, softmax, kernels through T */
+    FUS_UNFUSED = 0, /* the given yard_smx_unfused: scale, mask, softmax, kernels through T */
     FUS_FUSED,       /* your smx_fused: one kernel */
     FUS_SPLIT,       /* your smx_split: stats, then normalise */
     FUS_VARIANTS

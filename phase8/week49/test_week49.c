@@ -456,7 +456,7 @@ typedef struct {
 static void pb_serial(void *v)
 {
     pb_ctx *c = v;
-    WB_CUDA(pipe_serial(&c->p, c->hx, c->hy, c->n, c->iters));
+    WB_CUDA(yard_pipe_serial(&c->p, c->hx, c->hy, c->n, c->iters));
 }
 static void pb_pipe(void *v)
 {
@@ -647,7 +647,7 @@ static void ab_serial(void *v)
     ab_ctx *c = v;
     ar_err err = { "" };
     ab_open(c);
-    ck_assert_msg(ar_step_serial(&c->W.w, &err) == 0, "ar_step_serial: %s", err.msg);
+    ck_assert_msg(yard_ar_step_serial(&c->W.w, &err) == 0, "yard_ar_step_serial: %s", err.msg);
     ab_close(c);
 }
 static void ab_overlap(void *v)

@@ -9,7 +9,7 @@
 
 #include "wb_test.h"
 #include "band.h"
-#include "support/triad.h"
+#include "support/yard_triad.h"
 
 #define MIN_BAND 0.05
 #define MAX_BAND 0.15
@@ -165,7 +165,7 @@ static const float S = 3.0f;
 static void triad_work(void *p)
 {
     tctx *t = p;
-    WB_CUDA(triad(t->a, t->b, t->c, S, t->n, t->planted));
+    WB_CUDA(yard_triad(t->a, t->b, t->c, S, t->n, t->planted));
 }
 
 static double triad_expect(size_t i, const void *p)

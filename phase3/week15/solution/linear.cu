@@ -9,7 +9,7 @@
  * The epilogue is where fusion is free: the accumulator is in a register,
  * adding bias[col] and applying the ReLU there costs two instructions and no
  * memory traffic, where the unfused version (sgemm_tiled, then the given
- * bias_relu_inplace) writes C, reads it back and writes it again. How much
+ * yard_bias_relu_inplace) writes C, reads it back and writes it again. How much
  * that saves depends on how long the GEMM itself takes (README). */
 #include "linear.h"
 

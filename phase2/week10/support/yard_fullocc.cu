@@ -1,4 +1,4 @@
-/* fullocc.cu — week 10, given: the yardstick of the volkov exercise. One
+/* yard_fullocc.cu — week 10, given: the yardstick of the volkov exercise. One
  * element, so one dependent FMA chain, per thread: the only parallelism a
  * scheduler can find is other warps, so this form needs many resident warps
  * (high occupancy) to keep the FMA pipe busy. The benchmark launches it on 8
@@ -19,17 +19,20 @@ static __global__ void fullocc_kernel(const float *__restrict__ x, float *__rest
     }
 }
 
-extern "C" cudaError_t fullocc_chains(const float *x, float *y, size_t n, int steps, float a, float b, int threads,
-                                      int blocks)
+extern "C" cudaError_t yard_fullocc_chains(const float *x, float *y, size_t n, int steps, float a, float b, int threads,
+                                           int blocks)
 {
     if (n == 0) return cudaSuccess;
     fullocc_kernel<<<blocks, threads>>>(x, y, n, steps, a, b);
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t fullocc_attr(struct cudaFuncAttributes *attr) { return cudaFuncGetAttributes(attr, fullocc_kernel); }
+extern "C" cudaError_t yard_fullocc_attr(struct cudaFuncAttributes *attr)
+{
+    return cudaFuncGetAttributes(attr, fullocc_kernel);
+}
 
-extern "C" cudaError_t fullocc_max_active(int threads, int *blocks_per_sm)
+extern "C" cudaError_t yard_fullocc_max_active(int threads, int *blocks_per_sm)
 {
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, fullocc_kernel, threads, 0);
 }

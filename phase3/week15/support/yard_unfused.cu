@@ -1,4 +1,4 @@
-/* unfused.cu — week 15, given: every chain of the week as separate kernels,
+/* yard_unfused.cu — week 15, given: every chain of the week as separate kernels,
  * the way a framework runs it one operation at a time. Each kernel is itself
  * reasonably fast (float4 where the data allow, grid-stride loops): the
  * benchmarks compare fused and unfused on traffic, not on sloppy code.
@@ -111,8 +111,8 @@ static cudaError_t u_cols(const float *in, const float *vec, float *out, int row
 
 #define U_TRY(call) do { cudaError_t u_e = (call); if (u_e != cudaSuccess) return u_e; } while (0)
 
-extern "C" cudaError_t gelu_chain_unfused(const float *x, const float *bias, const float *r, float *t, float *y, int rows,
-                                          int cols, float s)
+extern "C" cudaError_t yard_gelu_chain_unfused(const float *x, const float *bias, const float *r, float *t, float *y,
+                                               int rows, int cols, float s)
 {
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     const size_t n = (size_t)rows * (size_t)cols;
@@ -122,7 +122,7 @@ extern "C" cudaError_t gelu_chain_unfused(const float *x, const float *bias, con
     return u_map(t, r, y, n, OpAdd());              /* y = t + r */
 }
 
-extern "C" cudaError_t bias_relu_inplace(float *C, const float *bias, int M, int N)
+extern "C" cudaError_t yard_bias_relu_inplace(float *C, const float *bias, int M, int N)
 {
     return u_cols<true>(C, bias, C, M, N);
 }
@@ -160,7 +160,7 @@ static __global__ void u_sum_root(const float *parts, unsigned count, float *out
     if (threadIdx.x == 0) out[0] = sqrtf(total);
 }
 
-extern "C" cudaError_t l2norm_unfused(const float *x, float *t, size_t n, float *out, void *tmp)
+extern "C" cudaError_t yard_l2norm_unfused(const float *x, float *t, size_t n, float *out, void *tmp)
 {
     float *parts = (float *)tmp;
     unsigned count = 0;
@@ -191,7 +191,7 @@ static __global__ void u_divide(const float *x, const float *norm, float *y, siz
     for (size_t k = n4 * 4 + first; k < n; k += all) y[k] = x[k] / d;
 }
 
-extern "C" cudaError_t normalize_unfused(const float *x, float *y, size_t n, float *norm, void *tmp)
+extern "C" cudaError_t yard_normalize_unfused(const float *x, float *y, size_t n, float *norm, void *tmp)
 {
     if (n == 0) return cudaSuccess;
     U_TRY(l2norm(x, n, norm, tmp)); /* yours */
@@ -245,7 +245,7 @@ static __global__ void u_row_divide(const float *x, const float *rowmax, const f
     for (int j = lane; j < cols; j += 32) y[at + j] = expf(x[at + j] - m) / s;
 }
 
-extern "C" cudaError_t softmax_unfused(const float *x, float *rowmax, float *rowsum, float *y, int rows, int cols)
+extern "C" cudaError_t yard_softmax_unfused(const float *x, float *rowmax, float *rowsum, float *y, int rows, int cols)
 {
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     const unsigned g = (unsigned)(((size_t)rows * 32 + U_THREADS - 1) / U_THREADS);
@@ -266,7 +266,7 @@ static __global__ void u_consume(const float *t, float *y, size_t n)
     }
 }
 
-extern "C" cudaError_t smooth_unfused(const float *x, float *t, float *y, size_t n)
+extern "C" cudaError_t yard_smooth_unfused(const float *x, float *t, float *y, size_t n)
 {
     if (n == 0) return cudaSuccess;
     U_TRY(u_map(x, NULL, t, n, OpBell())); /* t = exp(-x^2) */

@@ -1,9 +1,9 @@
-/* cubyard.h — week 07, given: CUB on the same data, the yardsticks, and the
- * benchmarks' random inputs (support/cubyard.cu). Each CUB pair: workspace
+/* yard_cub.h — week 07, given: CUB on the same data, the yardsticks, and the
+ * benchmarks' random inputs (support/yard_cub.cu). Each CUB pair: workspace
  * bytes, then the call (default stream, asynchronous). Allocate the
  * workspace outside any timed region. */
-#ifndef CUBYARD_H
-#define CUBYARD_H
+#ifndef W07_YARD_CUB_H
+#define W07_YARD_CUB_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
@@ -12,12 +12,12 @@
 extern "C" {
 #endif
 
-size_t      w07_cub_sum_bytes(size_t n);
-cudaError_t w07_cub_sum(void *tmp, size_t tmp_bytes, const float *x, float *out, size_t n);
-size_t      w07_cub_scan_bytes(size_t n);
-cudaError_t w07_cub_scan(void *tmp, size_t tmp_bytes, const float *x, float *y, size_t n);
-size_t      w07_cub_hist_bytes(size_t n);
-cudaError_t w07_cub_hist(void *tmp, size_t tmp_bytes, const unsigned char *x, unsigned int *bins, size_t n);
+size_t      yard_cub_sum_bytes(size_t n);
+cudaError_t yard_cub_sum(void *tmp, size_t tmp_bytes, const float *x, float *out, size_t n);
+size_t      yard_cub_scan_bytes(size_t n);
+cudaError_t yard_cub_scan(void *tmp, size_t tmp_bytes, const float *x, float *y, size_t n);
+size_t      yard_cub_hist_bytes(size_t n);
+cudaError_t yard_cub_hist(void *tmp, size_t tmp_bytes, const unsigned char *x, unsigned int *bins, size_t n);
 
 /* Random bytes on the device for the histogram benchmark: a hash of (seed,
  * i), all 256 values when skew == 0, only the values 0..3 when skew != 0. */

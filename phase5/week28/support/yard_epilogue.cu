@@ -1,11 +1,11 @@
-/* epilogue_yard.cu — week 28, given: cuBLASLt's fused epilogue and a
+/* yard_epilogue.cu — week 28, given: cuBLASLt's fused epilogue and a
  * library unfused pair, the yardsticks of w28.fused-speed
- * (support/epilogue_yard.h says what each computes). */
+ * (support/yard_epilogue.h says what each computes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <cublasLt.h>
 #include "gemm_epilogue.h" /* ACT_NONE, ACT_RELU, ACT_GELU */
-#include "epilogue_yard.h"
+#include "yard_epilogue.h"
 
 struct yard_lt {
     cublasLtHandle_t lt;

@@ -1,5 +1,5 @@
 /* atomics_launch.h — week 07, given: how atomics.cu and its yardsticks
- * (support/atomics_naive.cu) zero their outputs and size their grids, so
+ * (support/yard_atomics_naive.cu) zero their outputs and size their grids, so
  * that yours and the naive kernels launch the same way. CUDA C++ only. */
 #ifndef ATOMICS_LAUNCH_H
 #define ATOMICS_LAUNCH_H

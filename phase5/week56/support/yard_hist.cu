@@ -1,9 +1,9 @@
-// hist_yard.cu — week 56, given: a histogram by global atomics, one a key
-// (hist_yard.h). Not an exercise's answer: the yardstick of the benchmark.
+// yard_hist.cu — week 56, given: a histogram by global atomics, one a key
+// (yard_hist.h). Not an exercise's answer: the yardstick of the benchmark.
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "hist_yard.h"
+#include "yard_hist.h"
 
 namespace {
 
@@ -18,7 +18,7 @@ __global__ void hist_global_kernel(const uint32_t *__restrict__ keys, size_t n, 
 
 }  // namespace
 
-extern "C" cudaError_t hist_global(const uint32_t *keys, size_t n, uint32_t *bins, uint32_t nbins)
+extern "C" cudaError_t yard_hist_global(const uint32_t *keys, size_t n, uint32_t *bins, uint32_t nbins)
 {
     if (nbins == 0) return cudaSuccess;
     cudaError_t e = cudaMemsetAsync(bins, 0, (size_t)nbins * 4, 0);

@@ -1,4 +1,4 @@
-/* cudnn_softmax.cu — week 30, given: cuDNN's softmax, the yardstick of
+/* yard_cudnn_softmax.cu — week 30, given: cuDNN's softmax, the yardstick of
  * w30.cudnn and of the ladder. No cuDNN library is linked: <cudnn.h> gives
  * the types and prototypes, and the functions are found at run time through
  * wb_cudnn_sym (common/include/wb_cudnn.h), so the test starts, and the
@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <cudnn.h>
 #include "wb_cudnn.h"
-#include "cudnn_yard.h"
+#include "yard_cudnn_softmax.h"
 
 typedef cudnnStatus_t (*create_fn)(cudnnHandle_t *);
 typedef cudnnStatus_t (*create_desc_fn)(cudnnTensorDescriptor_t *);
@@ -26,7 +26,7 @@ static errstr_fn g_errstr;
 
 static const char *status_text(cudnnStatus_t st) { return g_errstr ? g_errstr(st) : "(no cudnnGetErrorString)"; }
 
-int cudnn_yard_open(char *why, size_t n)
+int yard_cudnn_open(char *why, size_t n)
 {
     if (g_handle) return 1;
     if (!wb_cudnn_open(why, n)) return 0;
@@ -54,10 +54,10 @@ int cudnn_yard_open(char *why, size_t n)
     return 1;
 }
 
-int cudnn_yard_softmax(const float *x, float *y, int rows, int cols, char *why, size_t n)
+int yard_cudnn_softmax(const float *x, float *y, int rows, int cols, char *why, size_t n)
 {
     if (!g_handle) {
-        snprintf(why, n, "cudnn_yard_open was not called or failed");
+        snprintf(why, n, "yard_cudnn_open was not called or failed");
         return -1;
     }
     cudnnStatus_t st;

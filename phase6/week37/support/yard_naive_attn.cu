@@ -1,4 +1,4 @@
-/* naive_attn.cu — week 37, given: attention the way it is written first,
+/* yard_naive_attn.cu — week 37, given: attention the way it is written first,
  * the baseline (NAIVE) of the week's speed checkpoint.
  *
  * Three kernels a call, for all heads at once:
@@ -131,13 +131,13 @@ na_pv(const float *__restrict__ p, const float *__restrict__ v, float *__restric
     }
 }
 
-size_t attn_naive_workspace_bytes(int bh, int S)
+size_t yard_attn_naive_workspace_bytes(int bh, int S)
 {
     return bh > 0 && S > 0 ? (size_t)bh * S * S * sizeof(float) : 0;
 }
 
-cudaError_t attn_naive(const float *q, const float *k, const float *v, float *o, float *scores, int bh, int S,
-                       int D, float scale, int causal)
+cudaError_t yard_attn_naive(const float *q, const float *k, const float *v, float *o, float *scores, int bh, int S,
+                            int D, float scale, int causal)
 {
     if (D <= 0 || D % NA_K || bh < 0 || bh > 65535 || S < 0 || S > 65535 * NA_T || (size_t)bh * S > 0x7fffffffu)
         return cudaErrorInvalidValue; /* grid limits: z = bh, y = S / 64 tiles, x = bh * S rows */

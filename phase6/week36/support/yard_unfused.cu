@@ -1,4 +1,4 @@
-/* unfused.cu — week 36, given: the scale, mask, softmax chain as a framework
+/* yard_unfused.cu — week 36, given: the scale, mask, softmax chain as a framework
  * runs it, one operation a kernel, through a temporary T. This is the
  * yardstick UNFUSED of w36.smx-speed and one of the variants the traffic
  * model of w36.model is checked on. Each kernel is itself reasonably fast
@@ -134,7 +134,7 @@ static __global__ void __launch_bounds__(U_THREADS) u_softmax(const float *__res
     }
 }
 
-cudaError_t smx_unfused(const float *S, float *T, float *P, int batch, int rows, int cols, float scale, int causal)
+cudaError_t yard_smx_unfused(const float *S, float *T, float *P, int batch, int rows, int cols, float scale, int causal)
 {
     if (batch < 1 || rows < 1 || cols < 1) return cudaSuccess; /* nothing to do */
     const size_t nrows = (size_t)batch * (size_t)rows, n = nrows * (size_t)cols;

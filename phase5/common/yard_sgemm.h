@@ -1,4 +1,4 @@
-/* sgemm_yard.h — phase 5's FP32 yardstick, for the SGEMM benchmarks of weeks
+/* yard_sgemm.h — phase 5's FP32 yardstick, for the SGEMM benchmarks of weeks
  * 21-24: cuBLAS's own speed on the same buffers and the same shape.
  *
  * yard_sgemm_cublas(M, N, K, A, B, C) enqueues, on the default stream,
@@ -15,8 +15,8 @@
  * Test-side C (cuBLAS's API is C), included through gemm_check.h by one test
  * file per binary: a header, not a phase5/common .cu, so that no library
  * object is needed. Link with -lcublas (week.txt's libs:). */
-#ifndef PHASE5_SGEMM_YARD_H
-#define PHASE5_SGEMM_YARD_H
+#ifndef PHASE5_YARD_SGEMM_H
+#define PHASE5_YARD_SGEMM_H
 
 #include <stdio.h>
 #include <cublas_v2.h>

@@ -1,4 +1,4 @@
-/* triad.h — week 52's given kernel (support, not an exercise): the STREAM
+/* yard_triad.h — week 52's given kernel (support, not an exercise): the STREAM
  * triad a = b + s c, and the same with a slowdown planted in it.
  *
  * `planted` is the fraction of the vector that is computed a second time
@@ -6,8 +6,8 @@
  * for the same result, so its GB/s (counted on the plain triad's bytes)
  * drops to 1 / 1.25 = 0.8 of the plain one's: a 20 % slowdown, the size a
  * regression suite must catch. The result is the same either way. */
-#ifndef TRIAD_H
-#define TRIAD_H
+#ifndef W52_YARD_TRIAD_H
+#define W52_YARD_TRIAD_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>
@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Enqueue on the default stream; n may be 0. Pointers 16-byte aligned. */
-cudaError_t triad(float *a, const float *b, const float *c, float s, size_t n, double planted);
+cudaError_t yard_triad(float *a, const float *b, const float *c, float s, size_t n, double planted);
 
 #ifdef __cplusplus
 }

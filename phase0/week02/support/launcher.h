@@ -1,7 +1,7 @@
-/* w02_support.h — week 02's given launches (support/launcher.cu). Neither
+/* launcher.h — week 02's given launches (support/launcher.cu). Neither
  * checks its launch: that is what check_launch is for. */
-#ifndef W02_SUPPORT_H
-#define W02_SUPPORT_H
+#ifndef W02_LAUNCHER_H
+#define W02_LAUNCHER_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-/* sdpa_cudnn.cu — see sdpa_cudnn.h. The yardstick of w38.fwd-speed.
+/* yard_sdpa_cudnn.cu — see yard_sdpa_cudnn.h. The yardstick of w38.fwd-speed.
  *
  * cuDNN's fused attention is a graph (Q, K, V -> SDPA -> O) that only the
  * cuDNN frontend (C++ headers, mk/needs-cudnn-frontend.mk) builds. The test
@@ -41,7 +41,7 @@
 
 #include <cuda_runtime.h>
 #include "wb_cudnn.h"
-#include "sdpa_cudnn.h"
+#include "yard_sdpa_cudnn.h"
 
 /* The frontend's handle on cuDNN (declared extern in cudnn_frontend_shim.h). */
 namespace cudnn_frontend {
@@ -177,7 +177,7 @@ Plan *plan_for(int B, int H, int S, int D, int causal, float scale, std::string 
 
 } // namespace
 
-extern "C" int sdpa_cudnn_prepare(int B, int H, int S, int D, int causal, float scale, char *why, size_t why_size)
+extern "C" int yard_sdpa_cudnn_prepare(int B, int H, int S, int D, int causal, float scale, char *why, size_t why_size)
 {
     std::string w;
     if (plan_for(B, H, S, D, causal, scale, w)) return 1;
@@ -185,8 +185,8 @@ extern "C" int sdpa_cudnn_prepare(int B, int H, int S, int D, int causal, float 
     return 0;
 }
 
-extern "C" int sdpa_cudnn_fwd(const uint16_t *Q, const uint16_t *K, const uint16_t *V, uint16_t *O, int B, int H,
-                              int S, int D, int causal, float scale, char *why, size_t why_size)
+extern "C" int yard_sdpa_cudnn_fwd(const uint16_t *Q, const uint16_t *K, const uint16_t *V, uint16_t *O, int B, int H,
+                                   int S, int D, int causal, float scale, char *why, size_t why_size)
 {
     std::string w;
     Plan *p = plan_for(B, H, S, D, causal, scale, w);
@@ -202,7 +202,7 @@ extern "C" int sdpa_cudnn_fwd(const uint16_t *Q, const uint16_t *K, const uint16
     return 1;
 }
 
-extern "C" void sdpa_cudnn_release(void)
+extern "C" void yard_sdpa_cudnn_release(void)
 {
     for (Plan &p : g_plans)
         if (p.ws) cudaFree(p.ws);

@@ -1,4 +1,4 @@
-/* shared_rowsum.cu — week 13, given: row sums with the classic
+/* yard_shared_rowsum.cu — week 13, given: row sums with the classic
  * shared-memory tree, the yardstick SHARED of w13.shfl-speed.
  *
  * The same loads as br_rowsum (one block of BR_THREADS per row, threads
@@ -25,7 +25,7 @@ static __global__ void __launch_bounds__(BR_THREADS) rowsum_shared_kernel(const 
     if (threadIdx.x == 0) out[blockIdx.x] = s[0];
 }
 
-extern "C" cudaError_t br_rowsum_shared(const float *x, size_t rows, size_t cols, float *out)
+extern "C" cudaError_t yard_rowsum_shared(const float *x, size_t rows, size_t cols, float *out)
 {
     if (rows >= ((size_t)1 << 31)) return cudaErrorInvalidValue;
     if (rows == 0) return cudaSuccess;

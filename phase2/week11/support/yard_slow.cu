@@ -1,4 +1,4 @@
-/* slow.cu — week 11, given: a correct kernel with five performance bugs, each
+/* yard_slow.cu — week 11, given: a correct kernel with five performance bugs, each
  * one a different ncu section. Do not edit it: your polyt is timed against it.
  *
  *  1. uncoalesced loads: threadIdx.x walks down a column, so the 32 lanes of
@@ -34,7 +34,7 @@ static __global__ void slow_kernel(const float *in, float *out, int rows, int co
     if (r < rows && c < cols) out[(size_t)c * rows + r] = tile[threadIdx.x][threadIdx.y];
 }
 
-extern "C" cudaError_t polyt_given(const float *in, float *out, int rows, int cols, const float *coef)
+extern "C" cudaError_t yard_polyt_given(const float *in, float *out, int rows, int cols, const float *coef)
 {
     if (rows <= 0 || cols <= 0) return cudaSuccess;
     static float *dcoef = NULL; /* kept for the life of the process */

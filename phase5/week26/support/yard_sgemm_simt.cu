@@ -1,9 +1,9 @@
-/* sgemm_simt.cu — given: an FP32 CUDA-core GEMM for week 26's
+/* yard_sgemm_simt.cu — given: an FP32 CUDA-core GEMM for week 26's
  * w26.tc-wins (tensor cores against the CUDA cores on the same problem).
  * It is a register-tiled SGEMM, so it lives with week 26 and is released
  * only with it, never with the SGEMM weeks 21-24 that teach that technique. */
 #include <cuda_runtime.h>
-#include "sgemm_simt.h"
+#include "yard_sgemm_simt.h"
 
 /* 64 x 64 tile of C per block of 256 threads, each thread 4 x 4 outputs;
  * K in steps of 16 through shared memory; every load guarded. */
@@ -44,7 +44,7 @@ static __global__ void __launch_bounds__(256) sgemm_simt_kernel(const float *__r
         }
 }
 
-extern "C" cudaError_t sgemm_simt(const float *A, const float *B, float *C, int M, int N, int K)
+extern "C" cudaError_t yard_sgemm_simt(const float *A, const float *B, float *C, int M, int N, int K)
 {
     if (M <= 0 || N <= 0) return cudaSuccess;
     dim3 grid((N + 63) / 64, (M + 63) / 64);

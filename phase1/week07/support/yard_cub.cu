@@ -1,34 +1,34 @@
-/* cubyard.cu — week 07, given: CUB's reduce, scan and histogram, called
+/* yard_cub.cu — week 07, given: CUB's reduce, scan and histogram, called
  * from C (CUB asks for its workspace size with a null pointer first), and
  * the benchmarks' random inputs. */
 #include <cub/cub.cuh>
-#include "cubyard.h"
+#include "yard_cub.h"
 
-extern "C" size_t w07_cub_sum_bytes(size_t n)
+extern "C" size_t yard_cub_sum_bytes(size_t n)
 {
     size_t b = 0;
     cub::DeviceReduce::Sum(nullptr, b, (const float *)nullptr, (float *)nullptr, (long long)n);
     return b;
 }
 
-extern "C" cudaError_t w07_cub_sum(void *tmp, size_t tmp_bytes, const float *x, float *out, size_t n)
+extern "C" cudaError_t yard_cub_sum(void *tmp, size_t tmp_bytes, const float *x, float *out, size_t n)
 {
     return cub::DeviceReduce::Sum(tmp, tmp_bytes, x, out, (long long)n);
 }
 
-extern "C" size_t w07_cub_scan_bytes(size_t n)
+extern "C" size_t yard_cub_scan_bytes(size_t n)
 {
     size_t b = 0;
     cub::DeviceScan::InclusiveSum(nullptr, b, (const float *)nullptr, (float *)nullptr, (int)n);
     return b;
 }
 
-extern "C" cudaError_t w07_cub_scan(void *tmp, size_t tmp_bytes, const float *x, float *y, size_t n)
+extern "C" cudaError_t yard_cub_scan(void *tmp, size_t tmp_bytes, const float *x, float *y, size_t n)
 {
     return cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)n);
 }
 
-extern "C" size_t w07_cub_hist_bytes(size_t n)
+extern "C" size_t yard_cub_hist_bytes(size_t n)
 {
     size_t b = 0;
     cub::DeviceHistogram::HistogramEven(nullptr, b, (const unsigned char *)nullptr, (unsigned int *)nullptr, 257, 0,
@@ -36,7 +36,7 @@ extern "C" size_t w07_cub_hist_bytes(size_t n)
     return b;
 }
 
-extern "C" cudaError_t w07_cub_hist(void *tmp, size_t tmp_bytes, const unsigned char *x, unsigned int *bins, size_t n)
+extern "C" cudaError_t yard_cub_hist(void *tmp, size_t tmp_bytes, const unsigned char *x, unsigned int *bins, size_t n)
 {
     return cub::DeviceHistogram::HistogramEven(tmp, tmp_bytes, x, bins, 257, 0, 256, (long long)n);
 }

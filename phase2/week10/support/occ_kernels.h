@@ -1,7 +1,7 @@
 /* occ_kernels.h — week 10, given (support/occ_kernels.cu): kernels to check
  * the occupancy calculator against the CUDA runtime. */
-#ifndef OCC_KERNELS_H
-#define OCC_KERNELS_H
+#ifndef W10_OCC_KERNELS_H
+#define W10_OCC_KERNELS_H
 
 #include <stddef.h>
 #include <cuda_runtime_api.h>

@@ -1,5 +1,5 @@
-/* epilogue_yard.h — week 28, given: the library yardsticks of the fused
- * benchmark (support/epilogue_yard.cu). Nothing here is the learner's code.
+/* yard_epilogue.h — week 28, given: the library yardsticks of the fused
+ * benchmark (support/yard_epilogue.cu). Nothing here is the learner's code.
  *
  * yard_lt_*: cublasLtMatmul on row-major data, FP16 A (M x K) and B (K x N),
  * FP32 accumulate (CUBLAS_COMPUTE_32F), FP32 C (M x N, row-major, as the
@@ -22,8 +22,8 @@
  * float a thread, grid-stride (GELU with tanhf, the textbook form): the
  * second half of the library unfused pair, independent of the learner's
  * bias_act. A stopwatch for a plain DRAM-bound pass, not an answer key. */
-#ifndef W28_EPILOGUE_YARD_H
-#define W28_EPILOGUE_YARD_H
+#ifndef W28_YARD_EPILOGUE_H
+#define W28_YARD_EPILOGUE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* atomics_naive.cu — week 07, given: the yardsticks of atomics.cu, one
+/* yard_atomics_naive.cu — week 07, given: the yardsticks of atomics.cu, one
  * global atomic per kept element (compact) or per key (keycount), a
  * grid-stride loop each. Contracts in atomics.h.
  *
@@ -31,12 +31,13 @@ static __global__ void keycount_naive_kernel(const unsigned int *__restrict__ ke
     }
 }
 
-cudaError_t compact_naive(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out, unsigned int *count)
+cudaError_t yard_compact_naive(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
+                               unsigned int *count)
 {
     return atomics_launch_compact(compact_naive_kernel, NBLOCK, x, n, thresh, out, count);
 }
 
-cudaError_t keycount_naive(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
+cudaError_t yard_keycount_naive(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
 {
     return atomics_launch_keycount(keycount_naive_kernel, NBLOCK, keys, n, nkeys, counts);
 }
