@@ -1,4 +1,4 @@
-/* w38_variants.cu — week 38 (FlashAttention forward): times every variant of
+/* variants.cu — week 38 (FlashAttention forward): times every variant of
  * the reference kernel (fa_variant<N> in phase6/week38/solution/flash_attn.cu)
  * against cuDNN's SDPA in one run, so that the default (FA_VARIANT there) can
  * be set from a measurement. Instructors only: instructor/ is never released.
@@ -21,7 +21,7 @@
  * w38.fwd-speed is the first column's ratio (target 0.45). A kernel that
  * faults leaves the CUDA context unusable: the program stops there and names
  * the variant; run it again without that variant. */
-#include "../../phase6/week38/solution/flash_attn.cu"
+#include "../../../phase6/week38/solution/flash_attn.cu"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,4 +1,4 @@
-/* w31_layernorm.cu — instructors only (not in a student copy): week 31's
+/* layernorm.cu — instructors only (not in a student copy): week 31's
  * LayerNorm forward before and after its rework, timed in one run.
  *
  * The first H100 run measured w31.layernorm-bw (the Welford kernel, slowest
@@ -14,7 +14,7 @@
  * `make phase6/week31` (which builds build/libwb.a):
  *
  *   nvcc -O3 -arch=sm_90 -std=c++17 -Icommon/include -Iphase6/week31 \
- *        -o build/tune_w31_layernorm instructor/tune/w31_layernorm.cu \
+ *        -o build/tune_w31_layernorm instructor/tune/w31/layernorm.cu \
  *        phase6/week31/solution/layernorm.cu phase6/week31/solution/rmsnorm.cu \
  *        build/libwb.a -Xlinker -Bstatic -lcheck_pic -lsubunit -Xlinker -Bdynamic -ldl -lrt -lpthread -lm
  *   build/tune_w31_layernorm
