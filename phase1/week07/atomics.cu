@@ -36,12 +36,13 @@ static __global__ void keycount_warp_kernel(const unsigned int *keys, size_t n, 
 
 /* ---- given: zero the outputs, launch a few blocks per SM (support/atomics_launch.h) ---- */
 
-cudaError_t compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out, unsigned int *count)
+cudaError_t atomics_compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
+                                 unsigned int *count)
 {
     return atomics_launch_compact(compact_warp_kernel, ABLOCK, x, n, thresh, out, count);
 }
 
-cudaError_t keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
+cudaError_t atomics_keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
 {
     return atomics_launch_keycount(keycount_warp_kernel, ABLOCK, keys, n, nkeys, counts);
 }

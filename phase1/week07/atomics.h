@@ -31,12 +31,12 @@ extern "C" {
 /* *count = the number of i < n with x[i] < thresh; out[0 .. *count) holds
  * those x[i], each once, in any order; nothing else of out is written. x
  * may start at any 4-byte address. */
-cudaError_t compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
-                         unsigned int *count);
+cudaError_t atomics_compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
+                                 unsigned int *count);
 
 /* counts[k] = the number of i < n with keys[i] == k, for k < nkeys; keys
  * of nkeys or more are not counted. nkeys == 0 writes nothing. */
-cudaError_t keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts);
+cudaError_t atomics_keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts);
 
 /* Given (support/yard_atomics_naive.cu), the yardsticks: the same contracts,
  * one atomic per kept element or per key. ptxas aggregates yard_compact_naive's

@@ -242,9 +242,9 @@ static void check_compact(wb_rng *rng, size_t n, size_t off, int kind)
     uint32_t *dx = wb_dcopy(hx, (n + off) * 4);
     wb_dout out, cnt;
     unsigned int *dout = wb_dout_alloc(&out, "out", n * 4, 0), *dcnt = wb_dout_alloc(&cnt, "count", 4, 0);
-    WB_CUDA(compact_warp(dx ? dx + off : NULL, n, thresh, dout, dcnt));
+    WB_CUDA(atomics_compact_warp(dx ? dx + off : NULL, n, thresh, dout, dcnt));
     char what[96];
-    snprintf(what, sizeof what, "compact_warp, n=%zu, x+%zu, %s", n, off, KIND[kind]);
+    snprintf(what, sizeof what, "atomics_compact_warp, n=%zu, x+%zu, %s", n, off, KIND[kind]);
     uint32_t count;
     wb_expect_dout_guards(&cnt, &count, what);
     wb_expect_dout_guards(&out, got, what);
@@ -285,7 +285,7 @@ static const struct { size_t n; unsigned nkeys; } KC[] = {
     { 1000, 0 },
 };
 
-/* keycount_warp on fresh random keys: mode 0 uniform over 0..nkeys-1; 1 a
+/* atomics_keycount_warp on fresh random keys: mode 0 uniform over 0..nkeys-1; 1 a
  * hot key three times in four; 2 runs of one key. One key in 32 is out of
  * range (nkeys and more, up to 0xFFFFFFFF) and must not be counted. The
  * counts must be exact, from poisoned counters (the function zeroes them). */
@@ -314,9 +314,9 @@ START_TEST(keycount_exact)
     uint32_t *dk = wb_dcopy(hk, (n + off) * 4);
     wb_dout counts;
     unsigned int *dc = wb_dout_alloc(&counts, "counts", (size_t)nkeys * 4, 0);
-    WB_CUDA(keycount_warp(dk ? dk + off : NULL, n, nkeys, dc));
+    WB_CUDA(atomics_keycount_warp(dk ? dk + off : NULL, n, nkeys, dc));
     char what[96];
-    snprintf(what, sizeof what, "keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys, MODE[mode]);
+    snprintf(what, sizeof what, "atomics_keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys, MODE[mode]);
     wb_expect_dout_u32(&counts, ref, nkeys, what);
     wb_dfree(dk), wb_dout_free(&counts);
     free(hk), free(ref);
@@ -544,14 +544,14 @@ typedef struct {
     unsigned int *keys, *counts;
     size_t n;
     unsigned nkeys;
-    int warp;             /* 0: yard_keycount_naive (given), 1: keycount_warp (yours) */
+    int warp;             /* 0: yard_keycount_naive (given), 1: atomics_keycount_warp (yours) */
     uint32_t *hk, *fresh_ref; /* host buffers: n keys, nkeys counts */
 } kc_ctx;
 
 static void kc_work(void *p)
 {
     kc_ctx *c = p;
-    WB_CUDA(c->warp ? keycount_warp(c->keys, c->n, c->nkeys, c->counts)
+    WB_CUDA(c->warp ? atomics_keycount_warp(c->keys, c->n, c->nkeys, c->counts)
                     : yard_keycount_naive(c->keys, c->n, c->nkeys, c->counts));
 }
 
@@ -654,7 +654,7 @@ typedef struct {
 static void cp_work(void *p)
 {
     cp_ctx *c = p;
-    WB_CUDA(c->warp ? compact_warp(c->x, c->n, c->thresh, c->out, c->count)
+    WB_CUDA(c->warp ? atomics_compact_warp(c->x, c->n, c->thresh, c->out, c->count)
                     : yard_compact_naive(c->x, c->n, c->thresh, c->out, c->count));
 }
 

@@ -66,7 +66,7 @@ int yard_ar_step_serial(const ar_world *w, ar_err *err);
  * ncclGroupStart and ncclGroupEnd. cudaSetDevice(dev[r]) before rank r's
  * work. Everything is enqueued and the host never waits. 0, or 1 with *err
  * filled; the current device on return is unspecified. */
-int ar_step_overlap(const ar_world *w, ar_err *err);
+int arstep_overlap(const ar_world *w, ar_err *err);
 
 /* Helpers for both: 0 if the call succeeded, else 1 with *err saying which. */
 static inline int ar_cuda(cudaError_t e, const char *what, ar_err *err)

@@ -56,7 +56,7 @@ cudaError_t yard_pipe_serial(const ovl_pipe *p, const float *hx, float *hy, size
  * Returns once everything is enqueued: the host never waits (the caller
  * synchronises). n == 0: nothing to do; cudaErrorInvalidValue for chunk 0
  * or nbuf < 1 when n > 0; otherwise the first error. */
-cudaError_t pipe_run(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters);
+cudaError_t pipe_overlap(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* launcher.h — week 02's given launches (support/launcher.cu). Neither
- * checks its launch: that is what check_launch is for. */
+ * checks its launch: that is what bug_check_launch is for. */
 #ifndef W02_LAUNCHER_H
 #define W02_LAUNCHER_H
 

@@ -194,7 +194,7 @@ static __global__ void u_divide(const float *x, const float *norm, float *y, siz
 extern "C" cudaError_t yard_normalize_unfused(const float *x, float *y, size_t n, float *norm, void *tmp)
 {
     if (n == 0) return cudaSuccess;
-    U_TRY(l2norm(x, n, norm, tmp)); /* yours */
+    U_TRY(norm_l2(x, n, norm, tmp)); /* yours */
     int dev = 0, sms = 0;
     U_TRY(cudaGetDevice(&dev));
     U_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

@@ -21,7 +21,7 @@
  * yard_bias_act: the element-wise pass C = act(C + bias[col]) in place, one
  * float a thread, grid-stride (GELU with tanhf, the textbook form): the
  * second half of the library unfused pair, independent of the learner's
- * bias_act. A stopwatch for a plain DRAM-bound pass, not an answer key. */
+ * gemm_epilogue_act. A stopwatch for a plain DRAM-bound pass, not an answer key. */
 #ifndef W28_YARD_EPILOGUE_H
 #define W28_YARD_EPILOGUE_H
 
