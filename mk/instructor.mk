@@ -178,6 +178,9 @@ SB_RUN := $(SB_OUT)/sb-run
 $(SB_RUN): instructor/sandbox_cli.c instructor/sandbox.c instructor/sandbox.h
 	$(Q)$(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) CHECK_DIR=$(abs_check) $@ >/dev/null
 
+# Tuning programs for single weeks, each beside its probe and dated notes.
+-include $(sort $(wildcard instructor/tune/*/tune.mk))
+
 # The tests are scripts (instructor/tests/*.sh, each runnable alone).
 instructor-test:
 	$(Q)bash instructor/tests/run.sh

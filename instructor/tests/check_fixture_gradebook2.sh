@@ -24,7 +24,7 @@ said() { grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its fee
 [ "$(grep -c . "$gb")" = 6 ] || { echo "expected a header and 5 students in $gb"; bad=1; }
 # refused by the object check whatever the GPU: the whole week scores 0
 all cubcall phase1/week07 0.00; said cubcall "uses cub (forbidden this week)"
-all yardcall phase1/week07 0.00; said yardcall "uses w07_cub_* (forbidden this week)"
+all yardcall phase1/week07 0.00; said yardcall "uses yard_* (forbidden this week)"
 all cublascall phase5/week22 0.00; said cublascall "uses cublas (forbidden this week)"
 [ "$(col cubcall total)" = 0.00 ] && [ "$(col yardcall total)" = 0.00 ] && [ "$(col cublascall total)" = 0.00 ] ||
   { echo "a refused fixture has points: cubcall $(col cubcall total), yardcall $(col yardcall total), cublascall $(col cublascall total)"; bad=1; }

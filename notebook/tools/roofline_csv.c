@@ -176,7 +176,7 @@ static double decade_above(double x) { return pow(10, ceil(log10(x))); }
 
 int main(int argc, char **argv)
 {
-    double bw = 0, pk = 0, tc = 0, bw_opt = 0, pk_opt = 0, tc_opt = 0, copy_yard = 0;
+    double bw = 0, pk = 0, tc = 0, bw_opt = 0, pk_opt = 0, tc_opt = 0, yard_copy = 0;
     int bw_fix = 0, pk_fix = 0, yard_fix = 0; /* the roof row came from a fixture */
     char device[128] = "", fix_device[128] = "";
     int a = 1;
@@ -222,8 +222,8 @@ int main(int argc, char **argv)
                 if (strncmp(v[cv], "fma peak", 8) == 0 && value > pk) pk = value, pk_fix = fixture;
                 continue;
             }
-            if (cy >= 0 && cyv >= 0 && strcmp(v[cy], "COPY") == 0 && atof(v[cyv]) > copy_yard)
-                copy_yard = atof(v[cyv]), yard_fix = fixture;
+            if (cy >= 0 && cyv >= 0 && strcmp(v[cy], "COPY") == 0 && atof(v[cyv]) > yard_copy)
+                yard_copy = atof(v[cyv]), yard_fix = fixture;
             if (!(bytes > 0 && flops > 0 && ms > 0) || isnan(value)) continue;
             char label[160];
             const char *w = strrchr(v[cw], '/');
@@ -248,7 +248,7 @@ int main(int argc, char **argv)
     char bw_src[80], pk_src[80], tc_src[120] = "";
     if (bw_opt > 0) bw = bw_opt, snprintf(bw_src, sizeof bw_src, "given with -b, make BW=");
     else if (bw > 0) snprintf(bw_src, sizeof bw_src, "%s: week 09 copy row", bw_fix ? "fixture" : "measured");
-    else bw = copy_yard, snprintf(bw_src, sizeof bw_src, "%s: largest COPY yardstick", yard_fix ? "fixture" : "measured");
+    else bw = yard_copy, snprintf(bw_src, sizeof bw_src, "%s: largest COPY yardstick", yard_fix ? "fixture" : "measured");
     if (pk_opt > 0) pk = pk_opt, snprintf(pk_src, sizeof pk_src, "given with -p, make PEAK=");
     else snprintf(pk_src, sizeof pk_src, "%s: week 09 FMA-peak row", pk_fix ? "fixture" : "measured");
     if (bw <= 0 || pk <= 0) {

@@ -1,7 +1,7 @@
 /* bugs.cu — week 02: find and fix the planted bugs.
  *
  * Every function below compiles, launches and looks plausible, and each one
- * has exactly one bug (check_launch is not written yet). The contract of each
+ * has exactly one bug (bug_check_launch is not written yet). The contract of each
  * function is in bugs.h. Find them with the tools, not by staring:
  *
  *   make phase0/week02 check       which checkpoints fail, on which sizes
@@ -134,7 +134,7 @@ cudaError_t bug_affine(const float *x, float *y, size_t n, float a, float b, int
 
 /* ---------------------------------------------------------------- 6. error report */
 
-cudaError_t check_launch(const char *what, int sync, char *msg, size_t msgsz)
+cudaError_t bug_check_launch(const char *what, int sync, char *msg, size_t msgsz)
 {
     /* TODO: see bugs.h. Ask cudaGetLastError() (and cudaDeviceSynchronize()
      * when sync is set), write the message, return the error. Never exit. */

@@ -47,7 +47,7 @@ cudaError_t bug_affine(const float *x, float *y, size_t n, float a, float b, int
  *     NAME = cudaGetErrorName(e), STRING = cudaGetErrorString(e)),
  *     on success write "" (when msg is not NULL and msgsz > 0; truncate to fit);
  *   - return e. */
-cudaError_t check_launch(const char *what, int sync, char *msg, size_t msgsz);
+cudaError_t bug_check_launch(const char *what, int sync, char *msg, size_t msgsz);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
 
 #include "wb_harness.h"
 #include "bugs.h"
-#include "w02_support.h"
+#include "support/launcher.h"
 
 /* Under CK_FORK=no (make sanitize, cuda-gdb) every test shares one process.
  * The tests that launch a bad configuration on purpose skip themselves there:
@@ -225,7 +225,7 @@ START_TEST(affine_configs)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- 6. check_launch */
+/* ---------------------------------------------------------------- 6. bug_check_launch */
 
 START_TEST(check_launch_bad_config)
 {
@@ -237,8 +237,9 @@ START_TEST(check_launch_bad_config)
     for (size_t k = 0; k < WB_COUNT(bad); k++) {
         memset(msg, 'X', sizeof msg);
         w02_launch_fill(dy, n, 1.0f, bad[k].block, bad[k].smem);
-        cudaError_t e = check_launch("fill", 0, msg, sizeof msg);
-        ck_assert_msg(e != cudaSuccess, "block %d, smem %zu: check_launch returned cudaSuccess for a launch that failed",
+        cudaError_t e = bug_check_launch("fill", 0, msg, sizeof msg);
+        ck_assert_msg(e != cudaSuccess,
+                      "block %d, smem %zu: bug_check_launch returned cudaSuccess for a launch that failed",
                       bad[k].block, bad[k].smem);
         ck_assert_msg(memchr(msg, 0, sizeof msg) != NULL, "the message is not a terminated string");
         ck_assert_msg(strstr(msg, "fill") == msg, "the message must start with the label 'fill': \"%s\"", msg);
@@ -246,13 +247,13 @@ START_TEST(check_launch_bad_config)
                       cudaGetErrorName(e), msg);
         ck_assert_msg(strstr(msg, cudaGetErrorString(e)) != NULL, "the message must say what it means (%s): \"%s\"",
                       cudaGetErrorString(e), msg);
-        ck_assert_msg(cudaGetLastError() == cudaSuccess, "check_launch must clear the launch error");
+        ck_assert_msg(cudaGetLastError() == cudaSuccess, "bug_check_launch must clear the launch error");
     }
     /* a short buffer: truncated, still terminated */
     w02_launch_fill(dy, n, 1.0f, 2048, 0);
     char tiny[8];
     memset(tiny, 'X', sizeof tiny);
-    ck_assert(check_launch("fill", 0, tiny, sizeof tiny) != cudaSuccess);
+    ck_assert(bug_check_launch("fill", 0, tiny, sizeof tiny) != cudaSuccess);
     ck_assert_msg(memchr(tiny, 0, sizeof tiny) != NULL, "a message longer than msgsz must be truncated and terminated");
     wb_dfree(dy);
 }
@@ -270,11 +271,11 @@ START_TEST(check_launch_good)
     char msg[256];
     memset(msg, 'X', sizeof msg);
     w02_launch_fill(dy, n, v, 256, 0);
-    cudaError_t e = check_launch("fill", 1, msg, sizeof msg);
-    ck_assert_msg(e == cudaSuccess, "a good launch: check_launch returned %s", cudaGetErrorName(e));
+    cudaError_t e = bug_check_launch("fill", 1, msg, sizeof msg);
+    ck_assert_msg(e == cudaSuccess, "a good launch: bug_check_launch returned %s", cudaGetErrorName(e));
     ck_assert_msg(msg[0] == 0, "a good launch: the message must be empty, got \"%.40s\"", msg);
-    ck_assert_msg(check_launch("again", 0, NULL, 0) == cudaSuccess, "msg may be NULL when msgsz is 0");
-    wb_expect_dout_f32(&y, ref, n, 0, 0, "fill after check_launch(sync=1)");
+    ck_assert_msg(bug_check_launch("again", 0, NULL, 0) == cudaSuccess, "msg may be NULL when msgsz is 0");
+    wb_expect_dout_f32(&y, ref, n, 0, 0, "fill after bug_check_launch(sync=1)");
     wb_dout_free(&y);
     free(ref);
 }
@@ -290,8 +291,8 @@ START_TEST(check_launch_fault)
     char msg[256];
     memset(msg, 'X', sizeof msg);
     w02_launch_fault(d);
-    cudaError_t e = check_launch("fault", 1, msg, sizeof msg);
-    ck_assert_msg(e != cudaSuccess, "a kernel that faults: check_launch(sync=1) returned cudaSuccess");
+    cudaError_t e = bug_check_launch("fault", 1, msg, sizeof msg);
+    ck_assert_msg(e != cudaSuccess, "a kernel that faults: bug_check_launch(sync=1) returned cudaSuccess");
     ck_assert_msg(strstr(msg, "fault") == msg && strstr(msg, cudaGetErrorName(e)) != NULL,
                   "the message must start with the label and name the error (%s): \"%.200s\"", cudaGetErrorName(e),
                   msg);

@@ -15,7 +15,7 @@
 /* TODO: the kernel. A first version: one element per thread, a loop of
  * `iters` fmaf steps. Then give each thread several independent chains. */
 
-cudaError_t fma_chain(const float *x0, float *y, size_t n, int iters, float a, float b)
+cudaError_t fmachain_run(const float *x0, float *y, size_t n, int iters, float a, float b)
 {
     /* TODO: launch enough blocks for n elements (nothing when n == 0) and
      * return cudaGetLastError(). */

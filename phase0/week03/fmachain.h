@@ -14,7 +14,7 @@ extern "C" {
  * (0 copies). That is 2 * iters * n floating-point operations. x0 and y are
  * device pointers (float alignment), not overlapping; nothing past y[n-1]
  * may be written. Launches on the default stream; returns the launch's error. */
-cudaError_t fma_chain(const float *x0, float *y, size_t n, int iters, float a, float b);
+cudaError_t fmachain_run(const float *x0, float *y, size_t n, int iters, float a, float b);
 
 #ifdef __cplusplus
 }

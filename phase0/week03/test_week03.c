@@ -64,7 +64,7 @@ static void check_fma(const float *hx, size_t n, int iters, float a, float b, co
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    WB_CUDA(fma_chain(dx, dy, n, iters, a, b));
+    WB_CUDA(fmachain_run(dx, dy, n, iters, a, b));
     char msg[160];
     snprintf(msg, sizeof msg, "%s: n=%zu iters=%d a=%.9g b=%.9g", what, n, iters, a, b);
     wb_expect_dout_f32(&y, ref, n, 1e-6, 1e-6, msg);
@@ -266,7 +266,7 @@ typedef struct { const float *x; float *y; size_t n; int iters; float a, b; } fm
 static void fma_work(void *p)
 {
     fma_ctx *c = p;
-    WB_CUDA(fma_chain(c->x, c->y, c->n, c->iters, c->a, c->b));
+    WB_CUDA(fmachain_run(c->x, c->y, c->n, c->iters, c->a, c->b));
 }
 
 static double fma_expect(size_t i, const void *ctx)

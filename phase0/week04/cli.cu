@@ -1,7 +1,7 @@
 /* cli.cu — week 04, exercise 2: the command-line front end of the library.
  *
  * A program's main() cannot live in the week's test binary (it has its own),
- * so the CLI is a function, saxpy_cli(argc, argv, out): the test calls it
+ * so the CLI is a function, cli_saxpy(argc, argv, out): the test calls it
  * with argument vectors and reads what it prints; cli_main.c wraps it into an
  * executable. The shape is the usual one: validate every argument first
  * (errors: a message, the usage line, exit code 2, no GPU touched), then do
@@ -26,7 +26,7 @@ static void usage(FILE *out, const char *prog)
  * wb_fill_uniform_f32, x first then y; the library call; the check against
  * a double reference; the result line). */
 
-int saxpy_cli(int argc, char **argv, FILE *out)
+int cli_saxpy(int argc, char **argv, FILE *out)
 {
     /* TODO: see saxpylib.h: validate the arguments, then run the command. */
     (void)usage, (void)argc, (void)argv, (void)out;

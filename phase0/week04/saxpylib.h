@@ -29,7 +29,7 @@ cudaError_t sl_saxpy(float a, const float *x, float *y, size_t n);
 cudaError_t sl_dot(const float *x, const float *y, size_t n, float *result);
 
 /* The command-line program, as a function: main(argc, argv) of a real
- * executable is one line, `return saxpy_cli(argc, argv, stdout);`
+ * executable is one line, `return cli_saxpy(argc, argv, stdout);`
  * (cli_main.c). argv[0] is the program's name; everything is printed to out.
  *
  *   PROG saxpy N A [SEED]   y = A*x + y on N floats, x and y uniform in [-1, 1)
@@ -49,7 +49,7 @@ cudaError_t sl_dot(const float *x, const float *y, size_t n, float *result);
  * and then the usage line
  *   "usage: PROG saxpy N A [SEED] | PROG dot N [SEED] | PROG --help"
  * and never touch the GPU. */
-int saxpy_cli(int argc, char **argv, FILE *out);
+int cli_saxpy(int argc, char **argv, FILE *out);
 
 #ifdef __cplusplus
 }

@@ -147,7 +147,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- CLI */
 
-/* Call saxpy_cli with the words of `args` and return its exit code; the
+/* Call cli_saxpy with the words of `args` and return its exit code; the
  * text it printed lands in out (at most outsz - 1 characters). */
 static int cli(const char *args, char *out, size_t outsz)
 {
@@ -158,7 +158,7 @@ static int cli(const char *args, char *out, size_t outsz)
     argv[argc] = NULL;
     FILE *f = tmpfile();
     ck_assert_msg(f != NULL, "tmpfile failed");
-    int rc = saxpy_cli(argc, argv, f);
+    int rc = cli_saxpy(argc, argv, f);
     fflush(f);
     rewind(f);
     size_t k = fread(out, 1, outsz - 1, f);

@@ -8,7 +8,7 @@
  *
  * The same events measure time (two of them on one stream bracket the work
  * between them), and the same queues let copies run while kernels do
- * (overlap_pipeline). Which stream you launch on matters: the legacy
+ * (streams_overlap_pipeline). Which stream you launch on matters: the legacy
  * default stream waits for, and is waited on by, every blocking stream. */
 #include <stdlib.h>
 
@@ -26,8 +26,8 @@ static __global__ void plus_one_kernel(const float *__restrict__ y, float *__res
         z[i] = y[i] + 1.0f;
 }
 
-cudaError_t two_stream_chain(const float *x, float *y, float *z, size_t n, cudaStream_t a, cudaStream_t b,
-                             cudaEvent_t ev)
+cudaError_t streams_two_chain(const float *x, float *y, float *z, size_t n, cudaStream_t a, cudaStream_t b,
+                              cudaEvent_t ev)
 {
     if (n == 0) return cudaSuccess;
     unsigned blocks = (unsigned)((n + 255) / 256 < 4096 ? (n + 255) / 256 : 4096);
@@ -41,7 +41,7 @@ cudaError_t two_stream_chain(const float *x, float *y, float *z, size_t n, cudaS
     return cudaGetLastError();
 }
 
-cudaError_t time_on_stream(cudaStream_t s, w05_work_fn work, void *ctx, float *ms)
+cudaError_t streams_time_on(cudaStream_t s, w05_work_fn work, void *ctx, float *ms)
 {
     /* TODO: create two events, record one on s, enqueue work(s, ctx),
      * record the other on s, wait for it (cudaEventSynchronize) and read
@@ -51,7 +51,7 @@ cudaError_t time_on_stream(cudaStream_t s, w05_work_fn work, void *ctx, float *m
     return cudaSuccess;
 }
 
-cudaError_t make_independent_stream(cudaStream_t *s)
+cudaError_t streams_make_independent(cudaStream_t *s)
 {
     /* TODO: cudaStreamCreate makes a blocking stream, one the legacy
      * default stream waits for (and that waits for it). Make one that
@@ -59,9 +59,9 @@ cudaError_t make_independent_stream(cudaStream_t *s)
     return cudaStreamCreate(s);
 }
 
-cudaError_t overlap_pipeline(const unsigned *hx, unsigned *hy, unsigned *dx, unsigned *dy, size_t n,
-                             unsigned rounds, int chunks, const cudaStream_t *streams, int nstreams,
-                             w05_chunk_times *tl)
+cudaError_t streams_overlap_pipeline(const unsigned *hx, unsigned *hy, unsigned *dx, unsigned *dy, size_t n,
+                                     unsigned rounds, int chunks, const cudaStream_t *streams, int nstreams,
+                                     w05_chunk_times *tl)
 {
     if (chunks < 1 || nstreams < 1 || nstreams > 8) return cudaErrorInvalidValue;
     /* TODO: for chunk k = [n*k/chunks, n*(k+1)/chunks) on stream

@@ -17,8 +17,8 @@ extern "C" {
  * caller created for you to use. The host must not wait (no synchronise
  * call): the function returns as soon as the work is enqueued. Returns the
  * first error. */
-cudaError_t two_stream_chain(const float *x, float *y, float *z, size_t n, cudaStream_t a, cudaStream_t b,
-                             cudaEvent_t ev);
+cudaError_t streams_two_chain(const float *x, float *y, float *z, size_t n, cudaStream_t a, cudaStream_t b,
+                              cudaEvent_t ev);
 
 /* ---- 2. timing with events ---------------------------------------------- */
 
@@ -30,14 +30,14 @@ typedef cudaError_t (*w05_work_fn)(cudaStream_t s, void *ctx);
  * it (cudaEventElapsedTime). Waits for the stop event only (not the whole
  * device), destroys the events it made, and returns the first error (or
  * work's). s may be a non-blocking stream: the events must be on s. */
-cudaError_t time_on_stream(cudaStream_t s, w05_work_fn work, void *ctx, float *ms);
+cudaError_t streams_time_on(cudaStream_t s, w05_work_fn work, void *ctx, float *ms);
 
 /* ---- 3. the default stream ----------------------------------------------- */
 
 /* Create *s, a stream whose work never waits for the legacy default stream
  * (stream 0, cudaStreamLegacy) and that the legacy default stream never
  * waits for. The caller destroys it with cudaStreamDestroy. */
-cudaError_t make_independent_stream(cudaStream_t *s);
+cudaError_t streams_make_independent(cudaStream_t *s);
 
 /* ---- 4. overlapping copies with compute ---------------------------------- */
 
@@ -63,9 +63,9 @@ typedef struct {
  * event that every stream waits for), wait for them, and destroy the
  * events: on return the work is done and hy is written. Returns the first
  * error. */
-cudaError_t overlap_pipeline(const unsigned *hx, unsigned *hy, unsigned *dx, unsigned *dy, size_t n,
-                             unsigned rounds, int chunks, const cudaStream_t *streams, int nstreams,
-                             w05_chunk_times *tl);
+cudaError_t streams_overlap_pipeline(const unsigned *hx, unsigned *hy, unsigned *dx, unsigned *dy, size_t n,
+                                     unsigned rounds, int chunks, const cudaStream_t *streams, int nstreams,
+                                     w05_chunk_times *tl);
 
 /* ---- given (support/spin.cu) --------------------------------------------- */
 

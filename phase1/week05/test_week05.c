@@ -17,11 +17,11 @@ static float relu_ref(float v, float alpha)
     return v < 0.f ? 0.f : v;
 }
 
-/* ---------------------------------------------------------------- scale_relu */
+/* ---------------------------------------------------------------- ew_scale_relu */
 
 static const size_t SIZES[] = { 0, 1, 3, 31, 255, 256, 257, 1023, 4097, 65537, 1000003, ((size_t)1 << 24) + 5 };
 
-/* Run scale_relu on n fresh random elements, the input starting ox elements
+/* Run ew_scale_relu on n fresh random elements, the input starting ox elements
  * into its buffer and the output oy elements into a guarded, poisoned one;
  * with specials, NaN and both infinities among them. Check every output and
  * that nothing was written outside y[0..n). */
@@ -38,7 +38,7 @@ static void check_scale_relu(wb_rng *rng, size_t n, size_t ox, size_t oy, int sp
     float *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
-    WB_CUDA(scale_relu(dx ? dx + ox : NULL, dy, n, alpha));
+    WB_CUDA(ew_scale_relu(dx ? dx + ox : NULL, dy, n, alpha));
     char what[96];
     snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu, alpha %g", n, ox, oy, alpha);
     wb_expect_dout_f32(&y, ref, n, 0, 1e-7, what);
@@ -68,7 +68,7 @@ START_TEST(scale_relu_nan_inf)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- add2d */
+/* ---------------------------------------------------------------- ew_add2d */
 
 START_TEST(add2d_shapes)
 {
@@ -87,7 +87,7 @@ START_TEST(add2d_shapes)
     float *da = wb_dcopy(ha, na * 4), *db = wb_dcopy(hb, nb * 4);
     wb_dout c;
     float *dc = wb_dout_alloc(&c, "c", nc * 4, 0);
-    WB_CUDA(add2d(da, lda, db, ldb, dc, ldc, rows, cols));
+    WB_CUDA(ew_add2d(da, lda, db, ldb, dc, ldc, rows, cols));
     char what[96];
     snprintf(what, sizeof what, "%d x %d, ld %zu %zu %zu", rows, cols, lda, ldb, ldc);
     /* the guards catch writes outside the matrix; the padding of each row
@@ -107,7 +107,7 @@ START_TEST(add2d_shapes)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- tensor3_relu */
+/* ---------------------------------------------------------------- ew_tensor3_relu */
 
 /* A strided view of a random contiguous base tensor: permuted and/or sliced
  * with a step, the way x.permute(...)[::s] would leave it. */
@@ -141,7 +141,7 @@ START_TEST(tensor3_views)
     float *dx = wb_dcopy(hx, nbase * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", nout * 4, 0);
-    WB_CUDA(tensor3_relu(dx, st, dy, shape, alpha));
+    WB_CUDA(ew_tensor3_relu(dx, st, dy, shape, alpha));
     char what[128];
     snprintf(what, sizeof what, "shape %d x %d x %d, strides %lld %lld %lld", shape[0], shape[1], shape[2], st[0], st[1],
              st[2]);
@@ -167,10 +167,10 @@ START_TEST(contiguous_known)
 {
     long long s1[] = { 2, 3, 4 }, e1[] = { 12, 4, 1 }, g[3];
     memset(g, 0x7f, sizeof g);
-    contiguous_strides(3, s1, g);
+    views_contiguous_strides(3, s1, g);
     for (int d = 0; d < 3; d++) ck_assert_msg(g[d] == e1[d], "shape (2,3,4): stride[%d] = %lld, expected %lld", d, g[d], e1[d]);
     long long s2[] = { 5 }, g2[1] = { 0 };
-    contiguous_strides(1, s2, g2);
+    views_contiguous_strides(1, s2, g2);
     ck_assert_msg(g2[0] == 1, "shape (5): stride %lld, expected 1", g2[0]);
 }
 END_TEST
@@ -182,22 +182,23 @@ START_TEST(permute_random)
     long long shape[8], st[8], nshape[8], nst[8];
     int perm[8];
     for (int d = 0; d < nd; d++) shape[d] = wb_rng_int(&rng, 1, 5), perm[d] = d;
-    contiguous_strides(nd, shape, st);
+    views_contiguous_strides(nd, shape, st);
     for (int d = nd - 1; d > 0; d--) {
         int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
         perm[d] = perm[j], perm[j] = t;
     }
     memset(nshape, 0, sizeof nshape);
     memset(nst, 0, sizeof nst);
-    ck_assert_int_eq(permute_view(nd, shape, st, perm, nshape, nst), 0);
+    ck_assert_int_eq(views_permute(nd, shape, st, perm, nshape, nst), 0);
     for (int d = 0; d < nd; d++) {
         ck_assert_msg(nshape[d] == shape[perm[d]], "permuted shape[%d] = %lld, expected %lld", d, nshape[d], shape[perm[d]]);
         ck_assert_msg(nst[d] == st[perm[d]], "permuted stride[%d] = %lld, expected %lld", d, nst[d], st[perm[d]]);
     }
     int bad[3] = { 0, 0, 2 };
-    if (nd == 3) ck_assert_msg(permute_view(3, shape, st, bad, nshape, nst) == -1, "perm (0,0,2) must be refused");
+    if (nd == 3) ck_assert_msg(views_permute(3, shape, st, bad, nshape, nst) == -1, "perm (0,0,2) must be refused");
     int out_of_range[1] = { 1 };
-    ck_assert_msg(permute_view(1, shape, st, out_of_range, nshape, nst) == -1, "perm (1) of a 1-D tensor must be refused");
+    ck_assert_msg(views_permute(1, shape, st, out_of_range, nshape, nst) == -1,
+                  "perm (1) of a 1-D tensor must be refused");
 }
 END_TEST
 
@@ -207,15 +208,15 @@ START_TEST(view_known)
     long long ns[8];
     long long s23[] = { 2, 3 }, c23[] = { 3, 1 }, t23[] = { 1, 2 } /* (3,2) transposed to (2,3) */;
     long long s6[] = { 6 }, s32[] = { 3, 2 }, s321[] = { 3, 1, 2 }, s5[] = { 5 };
-    ck_assert_msg(view_strides(2, s23, c23, 1, s6, ns) == 1 && ns[0] == 1, "contiguous (2,3) -> (6): stride 1");
-    ck_assert_msg(view_strides(2, s23, c23, 2, s32, ns) == 1 && ns[0] == 2 && ns[1] == 1, "contiguous (2,3) -> (3,2)");
-    ck_assert_msg(view_strides(2, s23, t23, 1, s6, ns) == 0, "transposed (2,3) -> (6) needs a copy");
-    ck_assert_msg(view_strides(2, s23, t23, 3, s321, ns) == 0, "transposed (2,3) -> (3,1,2) needs a copy");
-    ck_assert_msg(view_strides(2, s23, c23, 1, s5, ns) == -1, "(2,3) -> (5): element counts differ");
+    ck_assert_msg(views_strides(2, s23, c23, 1, s6, ns) == 1 && ns[0] == 1, "contiguous (2,3) -> (6): stride 1");
+    ck_assert_msg(views_strides(2, s23, c23, 2, s32, ns) == 1 && ns[0] == 2 && ns[1] == 1, "contiguous (2,3) -> (3,2)");
+    ck_assert_msg(views_strides(2, s23, t23, 1, s6, ns) == 0, "transposed (2,3) -> (6) needs a copy");
+    ck_assert_msg(views_strides(2, s23, t23, 3, s321, ns) == 0, "transposed (2,3) -> (3,1,2) needs a copy");
+    ck_assert_msg(views_strides(2, s23, c23, 1, s5, ns) == -1, "(2,3) -> (5): element counts differ");
     long long s2x3[] = { 2, 3 }, sl[] = { 6, 1 }; /* x[:, :3] of a (2,6) tensor */
-    ck_assert_msg(view_strides(2, s2x3, sl, 1, s6, ns) == 0, "a column slice (2,3) strides (6,1) -> (6) needs a copy");
+    ck_assert_msg(views_strides(2, s2x3, sl, 1, s6, ns) == 0, "a column slice (2,3) strides (6,1) -> (6) needs a copy");
     long long s4[] = { 4, 2 }, st4[] = { 4, 2 }, s8[] = { 2, 2, 2 }; /* x[:, ::2] of (4,4): rows split fine */
-    ck_assert_msg(view_strides(2, s4, st4, 3, s8, ns) == 1 && ns[0] == 8 && ns[1] == 4 && ns[2] == 2,
+    ck_assert_msg(views_strides(2, s4, st4, 3, s8, ns) == 1 && ns[0] == 8 && ns[1] == 4 && ns[2] == 2,
                   "(4,2) strides (4,2) -> (2,2,2) is a view with strides (8,4,2)");
 }
 END_TEST
@@ -232,12 +233,12 @@ START_TEST(view_brute_force)
         long long shape[8], st[8], base[8], bst[8], pshape[8], pst[8];
         int perm[8];
         for (int d = 0; d < nd; d++) base[d] = wb_rng_int(&rng, 1, 4), perm[d] = d;
-        contiguous_strides(nd, base, bst);
+        views_contiguous_strides(nd, base, bst);
         for (int d = nd - 1; d > 0; d--) {
             int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
             perm[d] = perm[j], perm[j] = t;
         }
-        if (wb_rng_int(&rng, 0, 1)) ck_assert_int_eq(permute_view(nd, base, bst, perm, pshape, pst), 0);
+        if (wb_rng_int(&rng, 0, 1)) ck_assert_int_eq(views_permute(nd, base, bst, perm, pshape, pst), 0);
         else memcpy(pshape, base, sizeof base), memcpy(pst, bst, sizeof bst);
         for (int d = 0; d < nd; d++) {
             shape[d] = pshape[d], st[d] = pst[d];
@@ -262,7 +263,7 @@ START_TEST(view_brute_force)
         ns[nn - 1] = left;
         long long got[8];
         for (int d = 0; d < 8; d++) got[d] = -12345;
-        int r = view_strides(nd, shape, st, nn, ns, got);
+        int r = views_strides(nd, shape, st, nn, ns, got);
         /* brute force: candidate strides from unit steps, then check all */
         long long cand[8];
         int affine = 1;
@@ -285,7 +286,7 @@ START_TEST(view_brute_force)
         p += snprintf(desc + p, sizeof desc - p, ") -> (");
         for (int d = 0; d < nn; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", ns[d], d < nn - 1 ? "," : "");
         snprintf(desc + p, sizeof desc - p, ")");
-        ck_assert_msg(r == (affine ? 1 : 0), "%s: view_strides says %d, brute force says %s", desc, r,
+        ck_assert_msg(r == (affine ? 1 : 0), "%s: views_strides says %d, brute force says %s", desc, r,
                       affine ? "a view (1)" : "a copy (0)");
         if (r == 1)
             for (long long l = 0; l < numel; l++) {
@@ -321,21 +322,22 @@ START_TEST(streams_ordered)
     /* Load both kernels first: with lazy module loading (the CUDA 12+ default)
      * the first launch of a kernel may wait for the device to go idle, which
      * would block the host behind the spin below whatever the code does. */
-    WB_CUDA(two_stream_chain(dx, dy, dz, n, a, b, ev));
+    WB_CUDA(streams_two_chain(dx, dy, dz, n, a, b, ev));
     wb_sync();
     wb_dout_poison(&y);
     wb_dout_poison(&z);
     wb_sync();
     WB_CUDA(w05_spin(a, 300)); /* stream a is busy for 300 ms */
     double t0 = now_ms();
-    WB_CUDA(two_stream_chain(dx, dy, dz, n, a, b, ev));
+    WB_CUDA(streams_two_chain(dx, dy, dz, n, a, b, ev));
     double host_ms = now_ms() - t0;
     int b_busy = cudaStreamQuery(b) == cudaErrorNotReady;
     char what[64];
     snprintf(what, sizeof what, "n=%zu", n);
     wb_expect_dout_f32(&y, ry, n, 0, 1e-6, what);
     wb_expect_dout_f32(&z, rz, n, 0, 1e-6, what);
-    ck_assert_msg(host_ms < 100, "%s: two_stream_chain kept the host waiting %.0f ms (it must only enqueue)", what, host_ms);
+    ck_assert_msg(host_ms < 100, "%s: streams_two_chain kept the host waiting %.0f ms (it must only enqueue)", what,
+                  host_ms);
     ck_assert_msg(b_busy, "%s: stream b was idle right after the call: it did not wait for stream a", what);
     cudaStreamDestroy(a), cudaStreamDestroy(b), cudaEventDestroy(ev);
     wb_dfree(dx), wb_dout_free(&y), wb_dout_free(&z);
@@ -347,7 +349,7 @@ END_TEST
 
 typedef struct { double ms[2]; int k; const unsigned *x; unsigned *y; size_t n; } timed_ctx;
 
-/* The work time_on_stream times: c->k spins of known length, after a mix of
+/* The work streams_time_on times: c->k spins of known length, after a mix of
  * c->n elements when c->n > 0. */
 static cudaError_t timed_work(cudaStream_t s, void *p)
 {
@@ -378,16 +380,16 @@ START_TEST(event_timing)
         timed_ctx ctx = { { CASES[c].a, CASES[c].b }, CASES[c].k, dx, dy, CASES[c].mix ? n : 0 };
         double least = CASES[c].a + CASES[c].b;
         t[c] = NAN;
-        WB_CUDA(time_on_stream(s, timed_work, &ctx, &t[c]));
+        WB_CUDA(streams_time_on(s, timed_work, &ctx, &t[c]));
         char what[96];
         snprintf(what, sizeof what, "%s%d spin(s) of %g ms in all", CASES[c].mix ? "a mix kernel, then " : "", CASES[c].k,
                  least);
-        ck_assert_msg(isfinite(t[c]) && t[c] > 0, "%s: time_on_stream gave %g ms (expected a positive time)", what,
+        ck_assert_msg(isfinite(t[c]) && t[c] > 0, "%s: streams_time_on gave %g ms (expected a positive time)", what,
                       (double)t[c]);
         ck_assert_msg(t[c] >= 0.95 * least,
-                      "%s: time_on_stream gave %.3f ms, less than the spins alone take (events not on stream s?)",
+                      "%s: streams_time_on gave %.3f ms, less than the spins alone take (events not on stream s?)",
                       what, (double)t[c]);
-        ck_assert_msg(cudaStreamQuery(s) == cudaSuccess, "%s: stream s still busy after time_on_stream returned "
+        ck_assert_msg(cudaStreamQuery(s) == cudaSuccess, "%s: stream s still busy after streams_time_on returned "
                       "(it must wait for its stop event)", what);
     }
     ck_assert_msg(t[1] > t[0], "spins of 20 + 40 ms timed %.3f ms, not more than one of 20 ms (%.3f ms)", (double)t[1],
@@ -449,9 +451,9 @@ START_TEST(default_stream)
     flags[0] = 1; /* load the gate kernel (lazy loading) while nothing runs */
     WB_CUDA(w05_gate(cudaStreamLegacy, flags, 10));
     WB_CUDA(cudaDeviceSynchronize());
-    WB_CUDA(make_independent_stream(&mine));
+    WB_CUDA(streams_make_independent(&mine));
     ck_assert_msg(mine != NULL && mine != cudaStreamLegacy && mine != cudaStreamPerThread,
-                  "make_independent_stream gave a default stream, not a new one");
+                  "streams_make_independent gave a default stream, not a new one");
     /* What CUDA guarantees (a blocking stream is one made by cudaStreamCreate;
      * cudaStreamPerThread is blocking too, and waits for no other blocking
      * stream): the legacy default stream waits for every blocking stream's
@@ -548,7 +550,7 @@ START_TEST(overlap_exact)
     char what[128];
     snprintf(what, sizeof what, "n=%zu, %d chunks on %d streams, %u rounds%s", n, chunks, nstreams, rounds,
              timeline ? ", with timeline" : "");
-    WB_CUDA(overlap_pipeline(hx, hy + HGUARD, dx, dy, n, rounds, chunks, st, nstreams, timeline ? tl : NULL));
+    WB_CUDA(streams_overlap_pipeline(hx, hy + HGUARD, dx, dy, n, rounds, chunks, st, nstreams, timeline ? tl : NULL));
     WB_CUDA(cudaDeviceSynchronize());
     memcpy(got, hy + HGUARD, n * 4);
     size_t guard = wb_count_not_byte(hy, HGUARD * 4, 0xFF) + wb_count_not_byte(hy + HGUARD + n, HGUARD * 4, 0xFF);
@@ -572,7 +574,7 @@ typedef struct { const float *x; float *y; size_t n; float alpha; } sr_ctx;
 static void sr_work(void *p)
 {
     sr_ctx *c = p;
-    WB_CUDA(scale_relu(c->x, c->y, c->n, c->alpha));
+    WB_CUDA(ew_scale_relu(c->x, c->y, c->n, c->alpha));
 }
 
 enum { SEED_X = 51 };
@@ -603,7 +605,7 @@ static double bench_scale_relu(wb_headline *h)
 
 /* `make phase1/week05 bench NAME=overlap`: the same n elements copied in,
  * mixed and copied out, serially (one stream, one chunk: the yardstick) and
- * by overlap_pipeline (8 chunks on 3 streams), both timed by wb_time in this
+ * by streams_overlap_pipeline (8 chunks on 3 streams), both timed by wb_time in this
  * run; then one run of each with its timeline, printed and written to
  * build/<week>/timeline.csv. The streams are blocking (cudaStreamCreate) on
  * purpose: wb_time's events are on the legacy default stream, which waits
@@ -633,7 +635,8 @@ static void ov_work(void *p)
         WB_CUDA(w05_mix(c->dx, c->dy, c->n, c->rounds, c->st[0]));
         WB_CUDA(cudaMemcpyAsync(c->hy, c->dy, c->n * 4, cudaMemcpyDeviceToHost, c->st[0]));
     } else
-        WB_CUDA(overlap_pipeline(c->hx, c->hy, c->dx, c->dy, c->n, c->rounds, OV_CHUNKS, c->st, OV_STREAMS, NULL));
+        WB_CUDA(streams_overlap_pipeline(c->hx, c->hy, c->dx, c->dy, c->n, c->rounds, OV_CHUNKS, c->st, OV_STREAMS,
+                                         NULL));
 }
 
 static void ov_fresh(void *p, unsigned long long salt)
@@ -748,16 +751,16 @@ static double bench_overlap(void)
     printf("  serial %.3f ms, overlapped %.3f ms (medians): overlapped / serial speed = %.2f\n", rs.t.median,
            ro.t.median, wb_bench_ratio(&ro));
 
-    /* One run of each with its timeline (the serial one is overlap_pipeline
+    /* One run of each with its timeline (the serial one is streams_overlap_pipeline
      * with one chunk on one stream, which cannot overlap anything). */
     w05_chunk_times ts[1], to[OV_CHUNKS];
     memset(ts, 0xFF, sizeof ts), memset(to, 0xFF, sizeof to);
-    WB_CUDA(overlap_pipeline(c.hx, c.hy, c.dx, c.dy, c.n, c.rounds, 1, c.st, 1, ts));
-    WB_CUDA(overlap_pipeline(c.hx, c.hy, c.dx, c.dy, c.n, c.rounds, OV_CHUNKS, c.st, OV_STREAMS, to));
+    WB_CUDA(streams_overlap_pipeline(c.hx, c.hy, c.dx, c.dy, c.n, c.rounds, 1, c.st, 1, ts));
+    WB_CUDA(streams_overlap_pipeline(c.hx, c.hy, c.dx, c.dy, c.n, c.rounds, OV_CHUNKS, c.st, OV_STREAMS, to));
     WB_CUDA(cudaDeviceSynchronize());
     float end = ts[0].d2h_end;
     for (int k = 0; k < OV_CHUNKS; k++) end = to[k].d2h_end > end ? to[k].d2h_end : end;
-    if (!(end > 0)) printf("  no timeline: overlap_pipeline left it empty\n");
+    if (!(end > 0)) printf("  no timeline: streams_overlap_pipeline left it empty\n");
     else {
         print_timeline("serial", ts, 1, 1, end);
         print_timeline("overlapped", to, OV_CHUNKS, OV_STREAMS, end);

@@ -9,15 +9,15 @@
  * computeStride; the test checks it against brute force. */
 #include "views.h"
 
-void contiguous_strides(int ndim, const long long *shape, long long *strides)
+void views_contiguous_strides(int ndim, const long long *shape, long long *strides)
 {
     /* TODO: the last dimension has stride 1; each earlier one the product
      * of the shapes after it. */
     (void)ndim, (void)shape, (void)strides;
 }
 
-int permute_view(int ndim, const long long *shape, const long long *strides, const int *perm,
-                 long long *new_shape, long long *new_strides)
+int views_permute(int ndim, const long long *shape, const long long *strides, const int *perm,
+                  long long *new_shape, long long *new_strides)
 {
     /* TODO: check perm is a permutation of 0..ndim-1 (else return -1), then
      * new_shape[d] = shape[perm[d]], new_strides[d] = strides[perm[d]]. */
@@ -25,8 +25,8 @@ int permute_view(int ndim, const long long *shape, const long long *strides, con
     return -1;
 }
 
-int view_strides(int ndim, const long long *shape, const long long *strides, int new_ndim,
-                 const long long *new_shape, long long *new_strides)
+int views_strides(int ndim, const long long *shape, const long long *strides, int new_ndim,
+                  const long long *new_shape, long long *new_strides)
 {
     /* TODO: -1 if the element counts differ; else walk both shapes from the
      * last dimension, chunk by chunk (see the hints), and return 1 with the

@@ -1,11 +1,11 @@
 /* localmem.cu — week 06, exercise 3: keep an array in registers, not local memory.
  *
  * Registers have no addresses: an array lives in registers only when every
- * index into it is a compile-time constant. median9_local's insertion sort
+ * index into it is a compile-time constant. localmem_median9_local's insertion sort
  * moves elements with a data-dependent index, so the compiler puts the
  * window in local memory (a per-thread slice of DRAM, cached in L1): see
  * `ld.local`/`st.local` in the PTX and a stack frame in `nvcc -Xptxas -v`.
- * median9_regs sorts with a fixed compare-exchange network whose loops
+ * localmem_median9_regs sorts with a fixed compare-exchange network whose loops
  * unroll completely: every index is constant and the window stays in
  * registers. */
 #include "localmem.h"
@@ -62,21 +62,21 @@ static unsigned grid_for(size_t n)
     return (unsigned)(b < 132 * 8 ? b : 132 * 8);
 }
 
-cudaError_t median9_local(const float *in, float *out, size_t n)
+cudaError_t localmem_median9_local(const float *in, float *out, size_t n)
 {
     if (n == 0) return cudaSuccess;
     median9_local_kernel<<<grid_for(n), 256>>>(in, out, n);
     return cudaGetLastError();
 }
 
-cudaError_t median9_regs(const float *in, float *out, size_t n)
+cudaError_t localmem_median9_regs(const float *in, float *out, size_t n)
 {
     if (n == 0) return cudaSuccess;
     median9_regs_kernel<<<grid_for(n), 256>>>(in, out, n);
     return cudaGetLastError();
 }
 
-cudaError_t median9_attrs(int which, int *local_bytes, int *regs)
+cudaError_t localmem_median9_attrs(int which, int *local_bytes, int *regs)
 {
     struct cudaFuncAttributes a;
     cudaError_t e = which == 0 ? cudaFuncGetAttributes(&a, median9_local_kernel)

@@ -279,12 +279,12 @@ START_TEST(median9_correct)
     float *din = wb_dcopy(hin, (n + 1) * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
-    cudaError_t (*fn[2])(const float *, float *, size_t) = { median9_local, median9_regs };
+    cudaError_t (*fn[2])(const float *, float *, size_t) = { localmem_median9_local, localmem_median9_regs };
     for (int v = 0; v < 2; v++) {
         if (v) wb_dout_poison(&out); /* each version writes into a fresh poison */
         WB_CUDA(fn[v](din, dout, n));
         char what[64];
-        snprintf(what, sizeof what, "%s, n=%zu", v ? "median9_regs" : "median9_local", n);
+        snprintf(what, sizeof what, "%s, n=%zu", v ? "localmem_median9_regs" : "localmem_median9_local", n);
         wb_expect_dout_f32(&out, ref, n, 0, 0, what);
     }
     wb_dfree(din), wb_dout_free(&out);
@@ -295,12 +295,13 @@ END_TEST
 START_TEST(median9_no_local_memory)
 {
     int lb0 = -1, r0 = -1, lb1 = -1, r1 = -1;
-    WB_CUDA(median9_attrs(0, &lb0, &r0));
-    WB_CUDA(median9_attrs(1, &lb1, &r1));
-    printf("  median9_local: %d bytes local memory, %d registers; median9_regs: %d bytes, %d registers\n", lb0, r0, lb1,
-           r1);
-    ck_assert_msg(lb1 == 0, "median9_regs uses %d bytes of local memory per thread: some index into the window is not a "
-                            "compile-time constant", lb1);
+    WB_CUDA(localmem_median9_attrs(0, &lb0, &r0));
+    WB_CUDA(localmem_median9_attrs(1, &lb1, &r1));
+    printf("  localmem_median9_local: %d bytes local memory, %d registers; localmem_median9_regs: %d bytes, %d "
+           "registers\n", lb0, r0, lb1, r1);
+    ck_assert_msg(lb1 == 0,
+                  "localmem_median9_regs uses %d bytes of local memory per thread: some index into the window is not a "
+                  "compile-time constant", lb1);
 }
 END_TEST
 
@@ -309,7 +310,7 @@ typedef struct { const float *in; float *out; size_t n; int which; } md_ctx;
 static void md_work(void *p)
 {
     md_ctx *c = p;
-    WB_CUDA(c->which ? median9_regs(c->in, c->out, c->n) : median9_local(c->in, c->out, c->n));
+    WB_CUDA(c->which ? localmem_median9_regs(c->in, c->out, c->n) : localmem_median9_local(c->in, c->out, c->n));
 }
 
 static double md_expect(size_t i, const void *ctx)
@@ -381,11 +382,11 @@ START_TEST(poly_correct)
     double sumabs = 0;
     for (int k = 0; k < m; k++) sumabs += fabs(coef[k]);
     for (int round = 0; round < 2; round++) {
-        WB_CUDA(poly_set(x_host_coef, m));
+        WB_CUDA(constmem_poly_set(x_host_coef, m));
         for (int k = 0; k < POLY_MAX; k++) x_host_coef[k] = NAN; /* the copy must already be made */
         poly_ref(coef, m, hx, ref, n);
         if (round) wb_dout_poison(&y); /* the second set writes into a fresh poison */
-        WB_CUDA(poly_eval(dx, dy, n));
+        WB_CUDA(constmem_poly_eval(dx, dy, n));
         char what[64];
         snprintf(what, sizeof what, "%d coefficients, n=%zu, set %d", m, n, round + 1);
         wb_expect_dout_f32_f64(&y, ref, n, 4e-7 * m * sumabs, 1e-6, what);
@@ -393,8 +394,9 @@ START_TEST(poly_correct)
         for (int k = 0; k < m; k++) x_host_coef[k] = coef[m - 1 - k];
         memcpy(coef, x_host_coef, (size_t)m * 4);
     }
-    ck_assert_msg(poly_set(coef, 0) == cudaErrorInvalidValue && poly_set(coef, POLY_MAX + 1) == cudaErrorInvalidValue,
-                  "poly_set must refuse 0 and more than POLY_MAX coefficients");
+    ck_assert_msg(constmem_poly_set(coef, 0) == cudaErrorInvalidValue &&
+                      constmem_poly_set(coef, POLY_MAX + 1) == cudaErrorInvalidValue,
+                  "constmem_poly_set must refuse 0 and more than POLY_MAX coefficients");
     wb_dfree(dx), wb_dout_free(&y);
     free(hx), free(ref);
 }

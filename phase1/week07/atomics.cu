@@ -17,7 +17,7 @@
  * nothing to keep, or with a key no one counts). */
 #include <limits.h>
 #include "atomics.h"
-#include "atomics_launch.h"
+#include "support/atomics_launch.h"
 
 #define ABLOCK 256 /* a multiple of 32: whole warps */
 #define FULL 0xffffffffu
@@ -34,14 +34,15 @@ static __global__ void keycount_warp_kernel(const unsigned int *keys, size_t n, 
     (void)keys, (void)n, (void)nkeys, (void)counts;
 }
 
-/* ---- given: zero the outputs, launch a few blocks per SM (atomics_launch.h) ---- */
+/* ---- given: zero the outputs, launch a few blocks per SM (support/atomics_launch.h) ---- */
 
-cudaError_t compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out, unsigned int *count)
+cudaError_t atomics_compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
+                                 unsigned int *count)
 {
     return atomics_launch_compact(compact_warp_kernel, ABLOCK, x, n, thresh, out, count);
 }
 
-cudaError_t keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
+cudaError_t atomics_keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts)
 {
     return atomics_launch_keycount(keycount_warp_kernel, ABLOCK, keys, n, nkeys, counts);
 }

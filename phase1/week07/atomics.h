@@ -1,7 +1,7 @@
 /* atomics.h — week 07: warp-aggregated global atomics.
  *
  * Two jobs that end in atomics on global memory, each written twice: a given
- * yardstick with one atomic per element (support/atomics_naive.cu) and
+ * yardstick with one atomic per element (support/yard_atomics_naive.cu) and
  * yours, with one atomic per group of lanes that share an address.
  *
  *   compact:  stream compaction, a filter that appends to one counter.
@@ -31,20 +31,20 @@ extern "C" {
 /* *count = the number of i < n with x[i] < thresh; out[0 .. *count) holds
  * those x[i], each once, in any order; nothing else of out is written. x
  * may start at any 4-byte address. */
-cudaError_t compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
-                         unsigned int *count);
+cudaError_t atomics_compact_warp(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
+                                 unsigned int *count);
 
 /* counts[k] = the number of i < n with keys[i] == k, for k < nkeys; keys
  * of nkeys or more are not counted. nkeys == 0 writes nothing. */
-cudaError_t keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts);
+cudaError_t atomics_keycount_warp(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts);
 
-/* Given (support/atomics_naive.cu), the yardsticks: the same contracts,
- * one atomic per kept element or per key. ptxas aggregates compact_naive's
+/* Given (support/yard_atomics_naive.cu), the yardsticks: the same contracts,
+ * one atomic per kept element or per key. ptxas aggregates yard_compact_naive's
  * atomics itself (its counter's address is the same in every lane; see the
- * README), not keycount_naive's. */
-cudaError_t compact_naive(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
-                          unsigned int *count);
-cudaError_t keycount_naive(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts);
+ * README), not yard_keycount_naive's. */
+cudaError_t yard_compact_naive(const unsigned int *x, size_t n, unsigned int thresh, unsigned int *out,
+                               unsigned int *count);
+cudaError_t yard_keycount_naive(const unsigned int *keys, size_t n, unsigned int nkeys, unsigned int *counts);
 
 #ifdef __cplusplus
 }

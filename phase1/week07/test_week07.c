@@ -10,7 +10,7 @@
 
 #include "wb_harness.h"
 #include "atomics.h"
-#include "cubyard.h"
+#include "support/yard_cub.h"
 #include "hist.h"
 #include "matmul.h"
 #include "reduce.h"
@@ -242,9 +242,9 @@ static void check_compact(wb_rng *rng, size_t n, size_t off, int kind)
     uint32_t *dx = wb_dcopy(hx, (n + off) * 4);
     wb_dout out, cnt;
     unsigned int *dout = wb_dout_alloc(&out, "out", n * 4, 0), *dcnt = wb_dout_alloc(&cnt, "count", 4, 0);
-    WB_CUDA(compact_warp(dx ? dx + off : NULL, n, thresh, dout, dcnt));
+    WB_CUDA(atomics_compact_warp(dx ? dx + off : NULL, n, thresh, dout, dcnt));
     char what[96];
-    snprintf(what, sizeof what, "compact_warp, n=%zu, x+%zu, %s", n, off, KIND[kind]);
+    snprintf(what, sizeof what, "atomics_compact_warp, n=%zu, x+%zu, %s", n, off, KIND[kind]);
     uint32_t count;
     wb_expect_dout_guards(&cnt, &count, what);
     wb_expect_dout_guards(&out, got, what);
@@ -285,7 +285,7 @@ static const struct { size_t n; unsigned nkeys; } KC[] = {
     { 1000, 0 },
 };
 
-/* keycount_warp on fresh random keys: mode 0 uniform over 0..nkeys-1; 1 a
+/* atomics_keycount_warp on fresh random keys: mode 0 uniform over 0..nkeys-1; 1 a
  * hot key three times in four; 2 runs of one key. One key in 32 is out of
  * range (nkeys and more, up to 0xFFFFFFFF) and must not be counted. The
  * counts must be exact, from poisoned counters (the function zeroes them). */
@@ -314,9 +314,9 @@ START_TEST(keycount_exact)
     uint32_t *dk = wb_dcopy(hk, (n + off) * 4);
     wb_dout counts;
     unsigned int *dc = wb_dout_alloc(&counts, "counts", (size_t)nkeys * 4, 0);
-    WB_CUDA(keycount_warp(dk ? dk + off : NULL, n, nkeys, dc));
+    WB_CUDA(atomics_keycount_warp(dk ? dk + off : NULL, n, nkeys, dc));
     char what[96];
-    snprintf(what, sizeof what, "keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys, MODE[mode]);
+    snprintf(what, sizeof what, "atomics_keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys, MODE[mode]);
     wb_expect_dout_u32(&counts, ref, nkeys, what);
     wb_dfree(dk), wb_dout_free(&counts);
     free(hk), free(ref);
@@ -370,7 +370,7 @@ typedef struct { const float *x; float *out; size_t n; int v; void *tmp; size_t 
 static void rd_work(void *p)
 {
     rd_ctx *c = p;
-    if (c->v == 0) WB_CUDA(w07_cub_sum(c->tmp, c->tmp_bytes, c->x, c->out, c->n));
+    if (c->v == 0) WB_CUDA(yard_cub_sum(c->tmp, c->tmp_bytes, c->x, c->out, c->n));
     else WB_CUDA(reduce_sum(c->v, c->x, c->n, c->out, c->tmp));
 }
 
@@ -399,7 +399,7 @@ static double bench_reduce(wb_headline *h)
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
     float *x = wb_dmalloc(bytes), *out = wb_dmalloc(4);
     wb_dfill_uniform_f32(x, n, SEED_X, 0, 1);
-    size_t cub_bytes = w07_cub_sum_bytes(n), my_bytes = reduce_tmp_bytes(n);
+    size_t cub_bytes = yard_cub_sum_bytes(n), my_bytes = reduce_tmp_bytes(n);
     void *tmp = wb_dmalloc(cub_bytes > my_bytes ? cub_bytes : my_bytes);
     double abs_sum, sum = host_sum(x, n, &abs_sum);
     rd_ctx c = { x, out, n, 0, tmp, cub_bytes };
@@ -432,7 +432,7 @@ typedef struct { const float *x; float *y; size_t n; int s; void *tmp; size_t tm
 static void sc_work(void *p)
 {
     sc_ctx *c = p;
-    if (c->s < 0) WB_CUDA(w07_cub_scan(c->tmp, c->tmp_bytes, c->x, c->y, c->n));
+    if (c->s < 0) WB_CUDA(yard_cub_scan(c->tmp, c->tmp_bytes, c->x, c->y, c->n));
     else WB_CUDA(SCANS[c->s](c->x, c->y, c->n, c->tmp));
 }
 
@@ -445,7 +445,7 @@ static double bench_scan(wb_headline *head)
     size_t bytes = wb_bench_bytes(), n = bytes / 4;
     float *x = wb_dmalloc(bytes), *y = wb_dmalloc(bytes);
     wb_dfill_uniform_f32(x, n, SEED_X, 0, 1);
-    size_t cub_bytes = w07_cub_scan_bytes(n), my_bytes = scan_tmp_bytes(n);
+    size_t cub_bytes = yard_cub_scan_bytes(n), my_bytes = scan_tmp_bytes(n);
     void *tmp = wb_dmalloc(cub_bytes > my_bytes ? cub_bytes : my_bytes);
     double *prefix = wb_hmalloc(n * 8);
     float *h = wb_hmalloc(bytes);
@@ -487,7 +487,7 @@ static void hi_work(void *p)
     hi_ctx *c = p;
     if (c->h < 0) {
         WB_CUDA(cudaMemsetAsync(c->bins, 0, HIST_BINS * 4, 0)); /* as the exercises do: a fair comparison */
-        WB_CUDA(w07_cub_hist(c->tmp, c->tmp_bytes, c->x, c->bins, c->n));
+        WB_CUDA(yard_cub_hist(c->tmp, c->tmp_bytes, c->x, c->bins, c->n));
     } else WB_CUDA(HISTS[c->h](c->x, c->n, c->bins));
 }
 
@@ -499,7 +499,7 @@ static double bench_hist(wb_headline *head)
     size_t n = wb_bench_bytes();
     unsigned char *x = wb_dmalloc(n);
     unsigned int *bins = wb_dmalloc(HIST_BINS * 4);
-    size_t cub_bytes = w07_cub_hist_bytes(n);
+    size_t cub_bytes = yard_cub_hist_bytes(n);
     void *tmp = wb_dmalloc(cub_bytes);
     double ratio = NAN;
     for (int skew = 0; skew < 2; skew++) {
@@ -544,14 +544,15 @@ typedef struct {
     unsigned int *keys, *counts;
     size_t n;
     unsigned nkeys;
-    int warp;             /* 0: keycount_naive (given), 1: keycount_warp (yours) */
+    int warp;             /* 0: yard_keycount_naive (given), 1: atomics_keycount_warp (yours) */
     uint32_t *hk, *fresh_ref; /* host buffers: n keys, nkeys counts */
 } kc_ctx;
 
 static void kc_work(void *p)
 {
     kc_ctx *c = p;
-    WB_CUDA(c->warp ? keycount_warp(c->keys, c->n, c->nkeys, c->counts) : keycount_naive(c->keys, c->n, c->nkeys, c->counts));
+    WB_CUDA(c->warp ? atomics_keycount_warp(c->keys, c->n, c->nkeys, c->counts)
+                    : yard_keycount_naive(c->keys, c->n, c->nkeys, c->counts));
 }
 
 /* The counts of the keys now on the device, counted on the host. */
@@ -653,8 +654,8 @@ typedef struct {
 static void cp_work(void *p)
 {
     cp_ctx *c = p;
-    WB_CUDA(c->warp ? compact_warp(c->x, c->n, c->thresh, c->out, c->count)
-                    : compact_naive(c->x, c->n, c->thresh, c->out, c->count));
+    WB_CUDA(c->warp ? atomics_compact_warp(c->x, c->n, c->thresh, c->out, c->count)
+                    : yard_compact_naive(c->x, c->n, c->thresh, c->out, c->count));
 }
 
 /* How many words on the device are kept, and their fingerprint. */

@@ -9,13 +9,13 @@
 extern "C" {
 #endif
 
-/* Bytes of device workspace center_mean needs (given). */
-size_t center_tmp_bytes(void);
+/* Bytes of device workspace gridsync_center_mean needs (given). */
+size_t gridsync_center_tmp_bytes(void);
 
 /* y[i] = x[i] - mean(x) for i < n (nothing for n == 0), in ONE cooperative
  * kernel launch with a grid-wide barrier between summing and subtracting.
- * tmp: center_tmp_bytes() bytes. Default stream; the first error. */
-cudaError_t center_mean(const float *x, float *y, size_t n, void *tmp);
+ * tmp: gridsync_center_tmp_bytes() bytes. Default stream; the first error. */
+cudaError_t gridsync_center_mean(const float *x, float *y, size_t n, void *tmp);
 
 #ifdef __cplusplus
 }

@@ -22,14 +22,14 @@ static __global__ void pop_kernel(unsigned int *head, const unsigned int *next, 
 }
 
 /* ---- given ---- */
-cudaError_t stack_push_all(unsigned int *head, unsigned int *next, size_t n)
+cudaError_t lfstack_push_all(unsigned int *head, unsigned int *next, size_t n)
 {
     if (n == 0) return cudaSuccess;
     push_kernel<<<(unsigned)((n + 255) / 256), 256>>>(head, next, n);
     return cudaGetLastError();
 }
 
-cudaError_t stack_pop_all(unsigned int *head, const unsigned int *next, unsigned int *popped, size_t m)
+cudaError_t lfstack_pop_all(unsigned int *head, const unsigned int *next, unsigned int *popped, size_t m)
 {
     if (m == 0) return cudaSuccess;
     pop_kernel<<<(unsigned)((m + 255) / 256), 256>>>(head, next, popped, m);

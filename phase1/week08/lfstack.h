@@ -12,12 +12,12 @@ extern "C" {
 #define STACK_EMPTY 0xFFFFFFFFu
 
 /* The stack is *head (STACK_EMPTY when empty) and next[] (next[i] is the
- * node below node i). stack_push_all: thread i (i < n) pushes node i,
+ * node below node i). lfstack_push_all: thread i (i < n) pushes node i,
  * concurrently with all others, with atomicCAS on *head.
- * stack_pop_all: m threads each pop one node concurrently and write it to
+ * lfstack_pop_all: m threads each pop one node concurrently and write it to
  * popped[t] (STACK_EMPTY when the stack was empty). Default stream. */
-cudaError_t stack_push_all(unsigned int *head, unsigned int *next, size_t n);
-cudaError_t stack_pop_all(unsigned int *head, const unsigned int *next, unsigned int *popped, size_t m);
+cudaError_t lfstack_push_all(unsigned int *head, unsigned int *next, size_t n);
+cudaError_t lfstack_pop_all(unsigned int *head, const unsigned int *next, unsigned int *popped, size_t m);
 
 #ifdef __cplusplus
 }

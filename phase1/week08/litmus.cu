@@ -117,8 +117,8 @@ static __global__ void mp_kernel(unsigned int *data, unsigned int *flag, unsigne
     }
 }
 
-cudaError_t mp_round(unsigned int *data, unsigned int *flag, unsigned int *seen, size_t npairs, unsigned int round,
-                     int kind)
+cudaError_t litmus_mp_round(unsigned int *data, unsigned int *flag, unsigned int *seen, size_t npairs,
+                            unsigned int round, int kind)
 {
     if (kind < 0 || kind >= MP_KINDS) return cudaErrorInvalidValue;
     if (npairs == 0) return cudaSuccess;

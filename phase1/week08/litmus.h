@@ -29,8 +29,8 @@ enum {
  * round - 1. A stale read: seen[2p] == round but seen[2p+1] != round.
  * Default stream; the first error. */
 #define MP_SPIN 4096
-cudaError_t mp_round(unsigned int *data, unsigned int *flag, unsigned int *seen, size_t npairs, unsigned int round,
-                     int kind);
+cudaError_t litmus_mp_round(unsigned int *data, unsigned int *flag, unsigned int *seen, size_t npairs,
+                            unsigned int round, int kind);
 
 #ifdef __cplusplus
 }

@@ -45,7 +45,7 @@ START_TEST(lastblock_exact_deterministic)
     char what[64];
     for (int run = 0; run < 3; run++) { /* the same workspace: the counter must come back to 0 */
         wb_dout_poison(&out);
-        WB_CUDA(reduce_lastblock(dx, n, dout, tmp));
+        WB_CUDA(lastblock_reduce(dx, n, dout, tmp));
         float got;
         snprintf(what, sizeof what, "n=%zu, run %d, integer data", n, run + 1);
         wb_expect_dout_guards(&out, &got, what);
@@ -60,7 +60,7 @@ START_TEST(lastblock_exact_deterministic)
     uint32_t bits0 = 0;
     for (int run = 0; run < 5; run++) {
         wb_dout_poison(&out);
-        WB_CUDA(reduce_lastblock(dx, n, dout, tmp));
+        WB_CUDA(lastblock_reduce(dx, n, dout, tmp));
         float got;
         snprintf(what, sizeof what, "n=%zu, run %d, float data", n, run + 1);
         wb_expect_dout_guards(&out, &got, what);
@@ -90,10 +90,10 @@ START_TEST(center_sizes)
     mean = n ? mean / n : 0;
     for (size_t i = 0; i < n; i++) ref[i] = hx[i] - mean;
     float *dx = wb_dcopy(hx, n * 4);
-    void *tmp = wb_dmalloc(center_tmp_bytes());
+    void *tmp = wb_dmalloc(gridsync_center_tmp_bytes());
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    WB_CUDA(center_mean(dx, dy, n, tmp));
+    WB_CUDA(gridsync_center_mean(dx, dy, n, tmp));
     char what[48];
     snprintf(what, sizeof what, "n=%zu", n);
     wb_expect_dout_f32_f64(&y, ref, n, 1e-5, 1e-6, what);
@@ -124,7 +124,7 @@ START_TEST(compact_sizes)
     wb_dout out, cnt;
     float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
     unsigned int *dcount = wb_dout_alloc(&cnt, "count", 4, 0), count = 0;
-    WB_CUDA(compact_positive(dx, n, dout, dcount));
+    WB_CUDA(vote_compact_positive(dx, n, dout, dcount));
     char what[64];
     snprintf(what, sizeof what, "n=%zu", n);
     wb_expect_dout_guards(&cnt, &count, what);
@@ -158,7 +158,7 @@ START_TEST(stack_push_pop)
     unsigned char *seen = calloc(n, 1);
     char what[48];
     wb_h2d(dhead, &empty, 4);
-    WB_CUDA(stack_push_all(dhead, dnext, n));
+    WB_CUDA(lfstack_push_all(dhead, dnext, n));
     snprintf(what, sizeof what, "n=%zu, after the pushes", n);
     wb_expect_dout_guards(&head_o, &head, what);
     wb_expect_dout_guards(&next_o, next, what);
@@ -171,7 +171,7 @@ START_TEST(stack_push_pop)
         seen[v] = 1, walked++;
     }
     ck_assert_msg(walked == n, "n=%zu: the stack holds %zu nodes after %zu pushes", n, walked, n);
-    WB_CUDA(stack_pop_all(dhead, dnext, dpop, m));
+    WB_CUDA(lfstack_pop_all(dhead, dnext, dpop, m));
     snprintf(what, sizeof what, "n=%zu, after the pops", n);
     wb_expect_dout_guards(&pop_o, pop, what);
     wb_expect_dout_guards(&head_o, &head, what);
@@ -227,7 +227,7 @@ static int mp_run(wb_rng *rng, size_t npairs, int kind, int rounds, mp_count *c,
     for (int k = 0; k < rounds && !err[0]; k++) {
         unsigned int r = base + (unsigned int)k;
         wb_dout_poison(&seen_o);
-        WB_CUDA(mp_round(ddata, dflag, dseen, npairs, r, kind));
+        WB_CUDA(litmus_mp_round(ddata, dflag, dseen, npairs, r, kind));
         snprintf(what, sizeof what, "npairs=%zu, round %d", npairs, k + 1);
         wb_expect_dout_guards(&seen_o, hs, what);
         wb_expect_dout_guards(&data_o, hd, what);
@@ -704,7 +704,7 @@ typedef struct { const float *x; float *out; size_t n; void *tmp; unsigned int *
 static void lb_work(void *p)
 {
     w8_ctx *c = p;
-    WB_CUDA(reduce_lastblock(c->x, c->n, c->out, c->tmp));
+    WB_CUDA(lastblock_reduce(c->x, c->n, c->out, c->tmp));
 }
 
 static double lb_expect(size_t i, const void *ctx)
@@ -739,7 +739,7 @@ static double bench_lastblock(void)
 static void cp_work(void *p)
 {
     w8_ctx *c = p;
-    WB_CUDA(compact_positive(c->x, c->n, c->out, c->count));
+    WB_CUDA(vote_compact_positive(c->x, c->n, c->out, c->count));
 }
 
 static double bench_compact(void)

@@ -12,7 +12,7 @@ extern "C" {
 /* Copy every x[i] > 0 into out[0 .. k) in any order and set *count = k
  * (device unsigned; the function zeroes it first). Nothing past out[k-1] is
  * written. NaN is not > 0. Default stream; the first error. */
-cudaError_t compact_positive(const float *x, size_t n, float *out, unsigned int *count);
+cudaError_t vote_compact_positive(const float *x, size_t n, float *out, unsigned int *count);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 #include <math.h>
 #include "intensity.h"
 
-double rl_intensity(double flops, double bytes)
+double intensity_of(double flops, double bytes)
 {
     /* TODO: flops per byte; NaN when there are no bytes. */
     (void)flops, (void)bytes;
@@ -18,11 +18,23 @@ double rl_intensity(double flops, double bytes)
 
 /* TODO: count flops and bytes for each kernel (intensity.h says what each
  * one reads and writes), then the roof, the ridge and the bound. */
-double rl_ai_vecadd(void) { return 0; }
-double rl_ai_saxpy(void) { return 0; }
-double rl_ai_dot(void) { return 0; }
-double rl_ai_stencil5(void) { return 0; }
-double rl_ai_gemm(double m, double n, double k, double elem_bytes) { (void)m, (void)n, (void)k, (void)elem_bytes; return 0; }
-double rl_roof_gflops(double ai, double gbps, double peak_gflops) { (void)ai, (void)gbps, (void)peak_gflops; return 0; }
-double rl_ridge(double gbps, double peak_gflops) { (void)gbps, (void)peak_gflops; return 0; }
-int rl_memory_bound(double ai, double gbps, double peak_gflops) { (void)ai, (void)gbps, (void)peak_gflops; return -1; }
+double intensity_vecadd(void) { return 0; }
+double intensity_saxpy(void) { return 0; }
+double intensity_dot(void) { return 0; }
+double intensity_stencil5(void) { return 0; }
+double intensity_gemm(double m, double n, double k, double elem_bytes)
+{
+    (void)m, (void)n, (void)k, (void)elem_bytes;
+    return 0;
+}
+double intensity_roof_gflops(double ai, double gbps, double peak_gflops)
+{
+    (void)ai, (void)gbps, (void)peak_gflops;
+    return 0;
+}
+double intensity_ridge(double gbps, double peak_gflops) { (void)gbps, (void)peak_gflops; return 0; }
+int intensity_memory_bound(double ai, double gbps, double peak_gflops)
+{
+    (void)ai, (void)gbps, (void)peak_gflops;
+    return -1;
+}

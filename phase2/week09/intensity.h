@@ -7,7 +7,7 @@ extern "C" {
 #endif
 
 /* flops / bytes in flop/byte; NaN when bytes <= 0. */
-double rl_intensity(double flops, double bytes);
+double intensity_of(double flops, double bytes);
 
 /* Intensity of FP32 kernels, counting each input element read once from
  * DRAM and each output element written once (an ideal cache):
@@ -17,20 +17,20 @@ double rl_intensity(double flops, double bytes);
  *   stencil out[i] = 5 weighted neighbours (2D)     9 flops (5 mul, 4 add), 8 bytes
  *           (five distinct weights; week 03's stencil, w * (sum of the 5), is 5 flops: 5/8)
  *   gemm    C = A B, A m x k, B k x n, C written    2 m n k flops, (m k + k n + m n) * elem_bytes */
-double rl_ai_vecadd(void);
-double rl_ai_saxpy(void);
-double rl_ai_dot(void);
-double rl_ai_stencil5(void);
-double rl_ai_gemm(double m, double n, double k, double elem_bytes);
+double intensity_vecadd(void);
+double intensity_saxpy(void);
+double intensity_dot(void);
+double intensity_stencil5(void);
+double intensity_gemm(double m, double n, double k, double elem_bytes);
 
 /* The roof: attainable GFLOP/s at intensity ai on a device with memory
  * bandwidth gbps (GB/s) and compute peak peak_gflops: min(gbps * ai, peak). */
-double rl_roof_gflops(double ai, double gbps, double peak_gflops);
+double intensity_roof_gflops(double ai, double gbps, double peak_gflops);
 /* The ridge point, flop/byte: where gbps * ai == peak. */
-double rl_ridge(double gbps, double peak_gflops);
+double intensity_ridge(double gbps, double peak_gflops);
 /* 1 when a kernel of intensity ai is memory-bound (left of the ridge),
  * 0 when compute-bound (at or right of it). */
-int rl_memory_bound(double ai, double gbps, double peak_gflops);
+int intensity_memory_bound(double ai, double gbps, double peak_gflops);
 
 #ifdef __cplusplus
 }

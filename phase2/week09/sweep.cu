@@ -15,7 +15,7 @@ static __global__ void sweep_kernel(const float *x, float *y, size_t n, int k, f
 {
 }
 
-cudaError_t fma_sweep(const float *x, float *y, size_t n, int k, float a, float b)
+cudaError_t sweep_fma(const float *x, float *y, size_t n, int k, float a, float b)
 {
     /* TODO: launch enough blocks to cover n (none when n == 0) and return
      * cudaGetLastError(). */

@@ -14,7 +14,7 @@ extern "C" {
  * flop/byte. x and y are device pointers from cudaMalloc (16-byte aligned);
  * nothing past y[n-1] may be written; k >= 0. Launches on the default stream
  * without waiting; returns the launch's error. */
-cudaError_t fma_sweep(const float *x, float *y, size_t n, int k, float a, float b);
+cudaError_t sweep_fma(const float *x, float *y, size_t n, int k, float a, float b);
 
 #ifdef __cplusplus
 }

@@ -8,7 +8,7 @@
 #include "wb_harness.h"
 #include "intensity.h"
 #include "sweep.h"
-#include "fmapeak.h"
+#include "support/yard_fmapeak.h"
 
 /* ---------------------------------------------------------------- intensity (CPU) */
 
@@ -16,37 +16,37 @@
 
 START_TEST(intensity_given_kernels)
 {
-    NEAR(rl_intensity(10, 4), 2.5);
-    ck_assert_msg(isnan(rl_intensity(10, 0)), "rl_intensity(10, 0) must be NaN (no bytes moved)");
-    NEAR(rl_ai_vecadd(), 1.0 / 12);
-    NEAR(rl_ai_saxpy(), 2.0 / 12);
-    NEAR(rl_ai_dot(), 0.25);
-    NEAR(rl_ai_stencil5(), 9.0 / 8);
+    NEAR(intensity_of(10, 4), 2.5);
+    ck_assert_msg(isnan(intensity_of(10, 0)), "intensity_of(10, 0) must be NaN (no bytes moved)");
+    NEAR(intensity_vecadd(), 1.0 / 12);
+    NEAR(intensity_saxpy(), 2.0 / 12);
+    NEAR(intensity_dot(), 0.25);
+    NEAR(intensity_stencil5(), 9.0 / 8);
     /* square FP32 GEMM: 2 n^3 / (3 n^2 * 4) = n / 6 */
-    NEAR(rl_ai_gemm(4096, 4096, 4096, 4), 4096.0 / 6);
+    NEAR(intensity_gemm(4096, 4096, 4096, 4), 4096.0 / 6);
     /* a skinny one: matrix-vector is 2 flops per 4-byte weight, about 0.5 */
-    NEAR(rl_ai_gemm(8192, 1, 8192, 4), 2.0 * 8192 * 8192 / ((8192.0 * 8192 + 8192 + 8192) * 4));
-    NEAR(rl_ai_gemm(128, 256, 512, 2), 2.0 * 128 * 256 * 512 / ((128.0 * 512 + 512 * 256 + 128 * 256) * 2));
+    NEAR(intensity_gemm(8192, 1, 8192, 4), 2.0 * 8192 * 8192 / ((8192.0 * 8192 + 8192 + 8192) * 4));
+    NEAR(intensity_gemm(128, 256, 512, 2), 2.0 * 128 * 256 * 512 / ((128.0 * 512 + 512 * 256 + 128 * 256) * 2));
 }
 END_TEST
 
 START_TEST(intensity_roof_and_ridge)
 {
     /* an H100-like device: 3000 GB/s, 60000 GFLOP/s -> ridge at 20 flop/byte */
-    NEAR(rl_ridge(3000, 60000), 20);
-    NEAR(rl_roof_gflops(0.25, 3000, 60000), 750);
-    NEAR(rl_roof_gflops(20, 3000, 60000), 60000);
-    NEAR(rl_roof_gflops(256, 3000, 60000), 60000);
-    NEAR(rl_roof_gflops(19.5, 3000, 60000), 58500);
+    NEAR(intensity_ridge(3000, 60000), 20);
+    NEAR(intensity_roof_gflops(0.25, 3000, 60000), 750);
+    NEAR(intensity_roof_gflops(20, 3000, 60000), 60000);
+    NEAR(intensity_roof_gflops(256, 3000, 60000), 60000);
+    NEAR(intensity_roof_gflops(19.5, 3000, 60000), 58500);
     /* a smaller part with a different ridge */
-    NEAR(rl_ridge(360, 12737.536), 12737.536 / 360);
-    ck_assert_int_eq(rl_memory_bound(rl_ai_vecadd(), 3000, 60000), 1);
-    ck_assert_int_eq(rl_memory_bound(rl_ai_stencil5(), 3000, 60000), 1);
-    ck_assert_int_eq(rl_memory_bound(rl_ai_gemm(4096, 4096, 4096, 4), 3000, 60000), 0);
-    ck_assert_int_eq(rl_memory_bound(20, 3000, 60000), 0);
-    ck_assert_int_eq(rl_memory_bound(rl_ai_gemm(8192, 1, 8192, 4), 3000, 60000), 1);
-    ck_assert_int_eq(rl_memory_bound(8, 360, 12737.536), 1);
-    ck_assert_int_eq(rl_memory_bound(40, 360, 12737.536), 0);
+    NEAR(intensity_ridge(360, 12737.536), 12737.536 / 360);
+    ck_assert_int_eq(intensity_memory_bound(intensity_vecadd(), 3000, 60000), 1);
+    ck_assert_int_eq(intensity_memory_bound(intensity_stencil5(), 3000, 60000), 1);
+    ck_assert_int_eq(intensity_memory_bound(intensity_gemm(4096, 4096, 4096, 4), 3000, 60000), 0);
+    ck_assert_int_eq(intensity_memory_bound(20, 3000, 60000), 0);
+    ck_assert_int_eq(intensity_memory_bound(intensity_gemm(8192, 1, 8192, 4), 3000, 60000), 1);
+    ck_assert_int_eq(intensity_memory_bound(8, 360, 12737.536), 1);
+    ck_assert_int_eq(intensity_memory_bound(40, 360, 12737.536), 0);
 }
 END_TEST
 
@@ -76,7 +76,7 @@ START_TEST(sweep_sizes)
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    WB_CUDA(fma_sweep(dx, dy, n, k, a, b));
+    WB_CUDA(sweep_fma(dx, dy, n, k, a, b));
     char what[96];
     snprintf(what, sizeof what, "n=%zu k=%d a=%g b=%g", n, k, a, b);
     wb_expect_dout_f32(&y, ref, n, 1e-6, 1e-5, what);
@@ -94,7 +94,7 @@ typedef struct { const float *x; float *y; size_t n; int k; } sweep_ctx;
 static void sweep_work(void *p)
 {
     sweep_ctx *s = p;
-    WB_CUDA(fma_sweep(s->x, s->y, s->n, s->k, SA, SB));
+    WB_CUDA(sweep_fma(s->x, s->y, s->n, s->k, SA, SB));
 }
 
 static double sweep_expect(size_t i, const void *ctx)
@@ -107,7 +107,7 @@ typedef struct { float *out; int sms, iters; } peak_ctx;
 static void peak_work(void *p)
 {
     peak_ctx *c = p;
-    WB_CUDA(fmapeak_launch(c->out, c->sms, c->iters));
+    WB_CUDA(yard_fmapeak_launch(c->out, c->sms, c->iters));
 }
 
 /* The roof's two halves, measured once per process: copy GB/s and FMA GFLOP/s. */
@@ -119,11 +119,11 @@ static void measure_roof(void)
     g_bytes = wb_bench_bytes() & ~(size_t)15;
     g_copy = wb_yard_copy_gbps(g_bytes);
     int sms = wb_this_device()->sm_count;
-    peak_ctx c = { wb_dmalloc(fmapeak_threads(sms) * 4), sms, 4096 };
+    peak_ctx c = { wb_dmalloc(yard_fmapeak_threads(sms) * 4), sms, 4096 };
     wb_bench_opts o = { 3, 20, 0 };
     wb_summary t;
     wb_time(peak_work, &c, &o, &t);
-    g_peak = fmapeak_flops(sms, c.iters) / (t.median * 1e-3) / 1e9;
+    g_peak = yard_fmapeak_flops(sms, c.iters) / (t.median * 1e-3) / 1e9;
     wb_dfree(c.out);
     printf("  roof: copy %.0f GB/s, FMA peak %.0f GFLOP/s measured (datasheet %.0f), ridge %.1f flop/byte\n", g_copy,
            g_peak, wb_this_device()->peak_fp32_gflops, g_peak / g_copy);
@@ -131,12 +131,12 @@ static void measure_roof(void)
                        .bytes = 2.0 * g_bytes, .unit = "GB/s", .value = g_copy };
     r.t.median = r.t.min = r.bytes / g_copy / 1e6;
     wb_bench_emit(&r);
-    wb_bench_row q = { .exercise = "roof", .variant = "fma peak (8 chains)", .n = fmapeak_threads(sms),
-                       .flops = fmapeak_flops(sms, c.iters), .t = t, .unit = "GFLOP/s", .value = g_peak };
+    wb_bench_row q = { .exercise = "roof", .variant = "fma peak (8 chains)", .n = yard_fmapeak_threads(sms),
+                       .flops = yard_fmapeak_flops(sms, c.iters), .t = t, .unit = "GFLOP/s", .value = g_peak };
     wb_bench_emit(&q);
 }
 
-/* Times fma_sweep at k FMAs per element on a buffer far past L2, verifies
+/* Times sweep_fma at k FMAs per element on a buffer far past L2, verifies
  * the timed output, and returns GFLOP/s over the roof at its intensity.
  * `headline`: the row is a speed checkpoint's (wb_bench_headline), not one
  * point of the plot (NULL). */

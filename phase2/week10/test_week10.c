@@ -8,7 +8,7 @@
 
 #include "wb_harness.h"
 #include "occupancy.h"
-#include "occ_kernels.h"
+#include "support/occ_kernels.h"
 #include "volkov.h"
 
 /* ---------------------------------------------------------------- calculator (CPU) */
@@ -314,7 +314,7 @@ typedef struct { int k, blocks; const float *x; float *y; size_t n; unsigned lon
 static void vk_full_work(void *p)
 {
     vk_ctx *c = p;
-    WB_CUDA(fullocc_chains(c->x, c->y, c->n, VK_STEPS, VK_A, VK_B, VK_THREADS, c->blocks));
+    WB_CUDA(yard_fullocc_chains(c->x, c->y, c->n, VK_STEPS, VK_A, VK_B, VK_THREADS, c->blocks));
 }
 
 static void vk_yours_work(void *p)
@@ -379,8 +379,8 @@ static double bench_volkov(wb_headline *h)
 
     struct cudaFuncAttributes fa;
     int ffit = 0;
-    WB_CUDA(fullocc_attr(&fa));
-    WB_CUDA(fullocc_max_active(VK_THREADS, &ffit));
+    WB_CUDA(yard_fullocc_attr(&fa));
+    WB_CUDA(yard_fullocc_max_active(VK_THREADS, &ffit));
     double focc = vk_occ(VK_FULL_BPS, ffit, &d);
     snprintf(variant, sizeof variant, "given, k=1, %d blk/SM (occ %.3f, %d regs)", VK_FULL_BPS, focc, fa.numRegs);
     wb_bench_row full = { .exercise = "volkov", .variant = variant, .n = n, .bytes = 8.0 * n, .flops = flops,

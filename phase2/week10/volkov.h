@@ -31,12 +31,13 @@ cudaError_t volkov_chains(int k, const float *x, float *y, size_t n, int steps, 
 cudaError_t volkov_attr(int k, struct cudaFuncAttributes *attr);
 cudaError_t volkov_max_active(int k, int threads, int *blocks_per_sm);
 
-/* Given (support/fullocc.cu): the yardstick, one chain per thread, the same
+/* Given (support/yard_fullocc.cu): the yardstick, one chain per thread, the same
  * element for element result, launched on exactly `blocks` blocks of
  * `threads` threads (the benchmark fills every SM: 100 % occupancy). */
-cudaError_t fullocc_chains(const float *x, float *y, size_t n, int steps, float a, float b, int threads, int blocks);
-cudaError_t fullocc_attr(struct cudaFuncAttributes *attr);
-cudaError_t fullocc_max_active(int threads, int *blocks_per_sm);
+cudaError_t yard_fullocc_chains(const float *x, float *y, size_t n, int steps, float a, float b, int threads,
+                                int blocks);
+cudaError_t yard_fullocc_attr(struct cudaFuncAttributes *attr);
+cudaError_t yard_fullocc_max_active(int threads, int *blocks_per_sm);
 
 #ifdef __cplusplus
 }

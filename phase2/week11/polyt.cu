@@ -1,4 +1,4 @@
-/* polyt.cu — week 11: the given slow kernel (support/slow.cu), fixed one
+/* polyt.cu — week 11: the given slow kernel (support/yard_slow.cu), fixed one
  * profiler finding at a time.
  *
  * What each fix removes, in the order ncu points at them:
@@ -16,7 +16,7 @@
 
 cudaError_t polyt(const float *in, float *out, int rows, int cols, const float *coef)
 {
-    /* TODO: copy the given kernel from support/slow.cu here, make it pass
+    /* TODO: copy the given kernel from support/yard_slow.cu here, make it pass
      * w11.polyt, then fix it one profiler finding at a time
      * (make phase2/week11 profile; make phase2/week11 hint). */
     (void)in, (void)out, (void)rows, (void)cols, (void)coef;

@@ -17,8 +17,8 @@ extern "C" {
  * default stream; returns the launch's error. */
 cudaError_t polyt(const float *in, float *out, int rows, int cols, const float *coef);
 
-/* Given (support/slow.cu): correct, and slow in every way ncu can show. */
-cudaError_t polyt_given(const float *in, float *out, int rows, int cols, const float *coef);
+/* Given (support/yard_slow.cu): correct, and slow in every way ncu can show. */
+cudaError_t yard_polyt_given(const float *in, float *out, int rows, int cols, const float *coef);
 
 #ifdef __cplusplus
 }

@@ -52,7 +52,7 @@ typedef struct { const float *in; float *out; int given; } pt_ctx;
 static void pt_work(void *p)
 {
     pt_ctx *c = p;
-    if (c->given) WB_CUDA(polyt_given(c->in, c->out, ROWS, COLS, g_coef));
+    if (c->given) WB_CUDA(yard_polyt_given(c->in, c->out, ROWS, COLS, g_coef));
     else WB_CUDA(polyt(c->in, c->out, ROWS, COLS, g_coef));
 }
 
@@ -85,7 +85,7 @@ static double bench_speed(wb_headline *h)
     wb_dfill_uniform_f32((float *)c.in, n, SEED_IN, -1, 1);
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row given = { 0 };
-    time_one(&c, "given (support/slow.cu)", &given);
+    time_one(&c, "given (support/yard_slow.cu)", &given);
     given.yard_name = "COPY", given.yard = copy;
     wb_bench_emit(&given);
     wb_bench_row mine = { 0 };

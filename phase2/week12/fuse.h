@@ -13,9 +13,9 @@ extern "C" {
  * NaN). Yours: one kernel. Device pointers; nothing past y[n-1] written. */
 cudaError_t fused_chain(const float *x, float *y, size_t n, float a, float b, float s);
 
-/* Given (support/unfused.cu): the same as three kernels through two
+/* Given (support/yard_unfused.cu): the same as three kernels through two
  * temporaries t1, t2 of n floats each. */
-cudaError_t unfused_chain(const float *x, float *t1, float *t2, float *y, size_t n, float a, float b, float s);
+cudaError_t yard_unfused_chain(const float *x, float *t1, float *t2, float *y, size_t n, float a, float b, float s);
 
 #ifdef __cplusplus
 }

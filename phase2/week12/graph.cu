@@ -7,7 +7,7 @@
  * per-kernel cost drops to the GPU's own dispatch time. */
 #include "graph.h"
 
-cudaError_t tiny_graph_create(float *d, int n, int k, cudaGraphExec_t *exec)
+cudaError_t graph_create(float *d, int n, int k, cudaGraphExec_t *exec)
 {
     /* TODO: create a stream, begin capture, call tiny_add(d, n, stream) k
      * times, end capture, instantiate into *exec, clean up. */
@@ -16,11 +16,11 @@ cudaError_t tiny_graph_create(float *d, int n, int k, cudaGraphExec_t *exec)
     return cudaSuccess;
 }
 
-cudaError_t tiny_graph_launch(cudaGraphExec_t exec)
+cudaError_t graph_launch(cudaGraphExec_t exec)
 {
     /* TODO: replay exec on the default stream. */
     (void)exec;
     return cudaSuccess;
 }
 
-cudaError_t tiny_graph_destroy(cudaGraphExec_t exec) { return exec ? cudaGraphExecDestroy(exec) : cudaSuccess; }
+cudaError_t graph_destroy(cudaGraphExec_t exec) { return exec ? cudaGraphExecDestroy(exec) : cudaSuccess; }

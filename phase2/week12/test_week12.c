@@ -108,15 +108,15 @@ START_TEST(graph_matches_eager)
     float *dd = wb_dout_alloc(&d, "d", (size_t)n * 4, 0);
     wb_h2d(dd, h, (size_t)n * 4);
     cudaGraphExec_t g = NULL;
-    WB_CUDA(tiny_graph_create(dd, n, k, &g));
+    WB_CUDA(graph_create(dd, n, k, &g));
     wb_sync();
-    ck_assert_msg(g != NULL, "tiny_graph_create gave no graph");
+    ck_assert_msg(g != NULL, "graph_create gave no graph");
     wb_expect_dout_f32(&d, h, (size_t)n, 0, 0, "after capture, before any replay"); /* capturing must not run anything */
-    for (int r = 0; r < replays; r++) WB_CUDA(tiny_graph_launch(g));
+    for (int r = 0; r < replays; r++) WB_CUDA(graph_launch(g));
     char what[80];
     snprintf(what, sizeof what, "n=%d k=%d, %d replays", n, k, replays);
     wb_expect_dout_f32(&d, ref, (size_t)n, 0, 0, what);
-    WB_CUDA(tiny_graph_destroy(g));
+    WB_CUDA(graph_destroy(g));
     wb_dout_free(&d);
     free(h), free(ref);
 }
@@ -127,13 +127,13 @@ typedef struct { float *d; cudaGraphExec_t g; int calls; } tiny_ctx;
 static void eager_work(void *p)
 {
     tiny_ctx *c = p;
-    WB_CUDA(tiny_eager(c->d, TINY_N, TINY_K));
+    WB_CUDA(yard_tiny_eager(c->d, TINY_N, TINY_K));
     c->calls++;
 }
 static void graph_work(void *p)
 {
     tiny_ctx *c = p;
-    WB_CUDA(tiny_graph_launch(c->g));
+    WB_CUDA(graph_launch(c->g));
     c->calls++;
 }
 static double tiny_expect(size_t i, const void *ctx)
@@ -164,11 +164,11 @@ static double bench_graph(wb_headline *h)
 
     wb_dfill_uniform_f32(c.d, TINY_N, SEED_T, -1000, 1000);
     c.calls = 0;
-    WB_CUDA(tiny_graph_create(c.d, TINY_N, TINY_K, &c.g));
+    WB_CUDA(graph_create(c.d, TINY_N, TINY_K, &c.g));
     wb_bench_row r = { .exercise = "launch", .variant = "graph replay, 1000 tiny kernels", .n = TINY_K,
                        .unit = "kernels/us", .yard_name = "EAGER", .yard = e.value };
     if (!c.g) {
-        wb_bench_invalid(&r, "tiny_graph_create gave no graph");
+        wb_bench_invalid(&r, "graph_create gave no graph");
     } else {
         wb_time(graph_work, &c, &o, &r.t);
         r.value = TINY_K / (r.t.median * 1e3);
@@ -177,7 +177,7 @@ static double bench_graph(wb_headline *h)
     if (e.invalid && !r.invalid) wb_bench_invalid(&r, "the eager launches it is compared with gave wrong output");
     double ratio = wb_bench_headline(&r, h);
     if (!r.invalid) printf("  eager %.3f us a kernel, graph replay %.3f us a kernel\n", 1 / e.value, 1 / r.value);
-    if (c.g) WB_CUDA(tiny_graph_destroy(c.g));
+    if (c.g) WB_CUDA(graph_destroy(c.g));
     wb_dfree(c.d);
     return ratio;
 }
@@ -217,7 +217,7 @@ typedef struct { const float *x; float *t1, *t2, *y; size_t n; } fuse_ctx;
 static void unfused_work(void *p)
 {
     fuse_ctx *c = p;
-    WB_CUDA(unfused_chain(c->x, c->t1, c->t2, c->y, c->n, FA, FB, FS));
+    WB_CUDA(yard_unfused_chain(c->x, c->t1, c->t2, c->y, c->n, FA, FB, FS));
 }
 static void fused_work(void *p)
 {

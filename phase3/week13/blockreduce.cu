@@ -5,7 +5,7 @@
  * values into lane 0 with five shuffles (no barrier: a warp needs none),
  * lane 0 of each warp writes one float to shared memory, one __syncthreads,
  * and warp 0 folds the 32 partials with five more shuffles. The classic
- * shared-memory tree (support/shared_rowsum.cu, the yardstick) instead
+ * shared-memory tree (support/yard_shared_rowsum.cu, the yardstick) instead
  * halves the active threads ten times, with a __syncthreads and a
  * shared-memory round trip at every level.
  *

@@ -28,9 +28,9 @@ cudaError_t br_rowsum(const float *x, size_t rows, size_t cols, float *out);
  * Asynchronous; returns the first error. */
 cudaError_t br_sum(const float *x, size_t n, float *out);
 
-/* Given (support/shared_rowsum.cu): br_rowsum with the classic
+/* Given (support/yard_shared_rowsum.cu): br_rowsum with the classic
  * shared-memory tree (one __syncthreads per level), the yardstick SHARED. */
-cudaError_t br_rowsum_shared(const float *x, size_t rows, size_t cols, float *out);
+cudaError_t yard_rowsum_shared(const float *x, size_t rows, size_t cols, float *out);
 
 #ifdef __cplusplus
 }

@@ -155,7 +155,7 @@ static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, 
             else ref[i] = acc, acc += hx[off + i];
         }
         if (!inclusive) wb_dout_poison(&y);
-        WB_CUDA(ws_warp_scan(dx ? dx + off : NULL, n, dy, inclusive));
+        WB_CUDA(warpscan_prefix_sum(dx ? dx + off : NULL, n, dy, inclusive));
         char what[128];
         snprintf(what, sizeof what, "%s warp scan, n=%zu, offset %zu, %s", inclusive ? "inclusive" : "exclusive", n,
                  off, data);
@@ -549,7 +549,7 @@ typedef struct { const float *x; float *out; size_t rows, cols; int shared; unsi
 static void rs_work(void *p)
 {
     rs_ctx *c = p;
-    WB_CUDA(c->shared ? br_rowsum_shared(c->x, c->rows, c->cols, c->out) : br_rowsum(c->x, c->rows, c->cols, c->out));
+    WB_CUDA(c->shared ? yard_rowsum_shared(c->x, c->rows, c->cols, c->out) : br_rowsum(c->x, c->rows, c->cols, c->out));
 }
 
 static double rs_expect(size_t r, const void *ctx)

@@ -17,7 +17,7 @@ extern "C" {
  * NaN and Inf propagate as in a sequential sum. x and y are device pointers
  * of n floats; nothing past y[n-1] is written. Asynchronous (default
  * stream); returns the launch's error. */
-cudaError_t ws_warp_scan(const float *x, size_t n, float *y, int inclusive);
+cudaError_t warpscan_prefix_sum(const float *x, size_t n, float *y, int inclusive);
 
 #ifdef __cplusplus
 }

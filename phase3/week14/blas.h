@@ -21,7 +21,7 @@ enum { W14_FP32 = 0, W14_TF32 = 1 };
  * kept in a float), to the nearest, ties away from zero (as PTX's
  * cvt.rna.tf32.f32). NaN and +-Inf are returned unchanged; a finite value
  * that rounds past the largest TF32 value becomes Inf. */
-float tf32_round(float x);
+float blas_tf32_round(float x);
 
 /* y = alpha x + y for n >= 0 elements (cublasSaxpy). */
 cublasStatus_t blas_axpy(cublasHandle_t h, int n, float alpha, const float *x, float *y);

@@ -7,11 +7,11 @@
  * shape it chooses, so the operator must give the same answer in any
  * grouping (and here, in any order).
  *
- * row_argmax: one block of 256 threads per row. Each thread folds its
+ * cubblock_row_argmax: one block of 256 threads per row. Each thread folds its
  * columns (j = tid, tid + 256, ...) into one (column, value) pair, then the
  * block reduces the pairs with an arg-max operator that is a total order:
  * NaN first, then the larger value, then the smaller column.
- * row_amax: one warp per row, eight rows per block; each lane folds its
+ * cubblock_row_amax: one warp per row, eight rows per block; each lane folds its
  * columns into one max-abs, then cub::WarpReduce finishes with shuffles.
  * Lane 0 writes. No block barrier is involved, so a warp past the last row
  * simply returns. */
@@ -29,7 +29,7 @@
  *   its columns with a max-abs operator (NaN wins), cub::WarpReduce<float>
  *   finishes; lane 0 writes. */
 
-cudaError_t row_argmax(const float *x, int rows, int cols, int *idx)
+cudaError_t cubblock_row_argmax(const float *x, int rows, int cols, int *idx)
 {
     /* TODO: check the shape (rows < 0 or cols < 1: cudaErrorInvalidValue),
      * launch one block per row, return the launch's error. */
@@ -37,7 +37,7 @@ cudaError_t row_argmax(const float *x, int rows, int cols, int *idx)
     return cudaErrorNotSupported;
 }
 
-cudaError_t row_amax(const float *x, int rows, int cols, float *amax)
+cudaError_t cubblock_row_amax(const float *x, int rows, int cols, float *amax)
 {
     /* TODO: check the shape, launch ceil(rows / 8) blocks of 8 warps, return
      * the launch's error. */

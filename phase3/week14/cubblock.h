@@ -17,11 +17,11 @@ extern "C" {
 /* idx[r] = the column of the largest element of row r: a NaN counts as
  * larger than any number; among equal values (or several NaN) the smallest
  * column wins. One block per row, cub::BlockReduce over key-value pairs. */
-cudaError_t row_argmax(const float *x, int rows, int cols, int *idx);
+cudaError_t cubblock_row_argmax(const float *x, int rows, int cols, int *idx);
 
 /* amax[r] = max |x[r][j]| over the row; NaN if the row holds a NaN. One
  * warp per row, cub::WarpReduce with a max-abs operator. */
-cudaError_t row_amax(const float *x, int rows, int cols, float *amax);
+cudaError_t cubblock_row_amax(const float *x, int rows, int cols, float *amax);
 
 #ifdef __cplusplus
 }

@@ -14,7 +14,7 @@
 #include <cub/cub.cuh>
 #include "cubdev.h"
 
-cudaError_t dev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, int n)
+cudaError_t cubdev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, int n)
 {
     /* TODO: cub::DeviceReduce::Sum with tmp and *tmp_bytes passed straight
      * through (a null tmp is CUB's size query), and its error returned. */
@@ -22,15 +22,15 @@ cudaError_t dev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, in
     return cudaErrorNotSupported;
 }
 
-cudaError_t dev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int n)
+cudaError_t cubdev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int n)
 {
     /* TODO: cub::DeviceScan::InclusiveSum, the same pattern. */
     (void)tmp, (void)tmp_bytes, (void)x, (void)y, (void)n;
     return cudaErrorNotSupported;
 }
 
-cudaError_t dev_sort_pairs(void *tmp, size_t *tmp_bytes, const unsigned *keys_in, unsigned *keys_out,
-                           const unsigned *vals_in, unsigned *vals_out, int n, int end_bit)
+cudaError_t cubdev_sort_pairs(void *tmp, size_t *tmp_bytes, const unsigned *keys_in, unsigned *keys_out,
+                              const unsigned *vals_in, unsigned *vals_out, int n, int end_bit)
 {
     /* TODO: cub::DeviceRadixSort::SortPairs over bits [0, end_bit) only. */
     (void)tmp, (void)tmp_bytes, (void)keys_in, (void)keys_out, (void)vals_in, (void)vals_out, (void)n;

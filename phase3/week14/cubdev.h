@@ -17,16 +17,16 @@ extern "C" {
 #endif
 
 /* *out (one device float) = x[0] + ... + x[n-1]; 0 when n == 0. */
-cudaError_t dev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, int n);
+cudaError_t cubdev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, int n);
 
 /* y[i] = x[0] + ... + x[i] (inclusive); x and y do not overlap. */
-cudaError_t dev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int n);
+cudaError_t cubdev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int n);
 
 /* keys_out, vals_out = the n pairs sorted by key, stable (equal keys keep
  * their input order). Every key is below 2^end_bit, 1 <= end_bit <= 32: only
  * bits [0, end_bit) are sorted. Inputs are not modified; no overlap. */
-cudaError_t dev_sort_pairs(void *tmp, size_t *tmp_bytes, const unsigned *keys_in, unsigned *keys_out,
-                           const unsigned *vals_in, unsigned *vals_out, int n, int end_bit);
+cudaError_t cubdev_sort_pairs(void *tmp, size_t *tmp_bytes, const unsigned *keys_in, unsigned *keys_out,
+                              const unsigned *vals_in, unsigned *vals_out, int n, int end_bit);
 
 #ifdef __cplusplus
 }

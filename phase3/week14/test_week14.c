@@ -61,7 +61,7 @@ static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
     for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
 }
 
-/* ---------------------------------------------------------------- tf32_round (CPU) */
+/* ---------------------------------------------------------------- blas_tf32_round (CPU) */
 
 START_TEST(tf32_cases)
 {
@@ -86,14 +86,14 @@ START_TEST(tf32_cases)
         { u2f(0x007ff000u), u2f(0x00800000u), "the largest subnormal tie (becomes the smallest normal)" },
     };
     for (size_t i = 0; i < WB_COUNT(C); i++) {
-        float got = tf32_round(C[i].x);
-        ck_assert_msg(f2u(got) == f2u(C[i].want), "tf32_round(%a) [%s] = %a (bits %08x), expected %a (bits %08x)",
+        float got = blas_tf32_round(C[i].x);
+        ck_assert_msg(f2u(got) == f2u(C[i].want), "blas_tf32_round(%a) [%s] = %a (bits %08x), expected %a (bits %08x)",
                       (double)C[i].x, C[i].what, (double)got, f2u(got), (double)C[i].want, f2u(C[i].want));
     }
     const uint32_t nans[] = { 0x7fc00000u, 0x7f800001u, 0xffc00001u, 0x7fffffffu };
     for (size_t i = 0; i < WB_COUNT(nans); i++) {
-        float got = tf32_round(u2f(nans[i]));
-        ck_assert_msg(isnan(got), "tf32_round(NaN bits %08x) = %a: a NaN must stay a NaN", nans[i], (double)got);
+        float got = blas_tf32_round(u2f(nans[i]));
+        ck_assert_msg(isnan(got), "blas_tf32_round(NaN bits %08x) = %a: a NaN must stay a NaN", nans[i], (double)got);
     }
 }
 END_TEST
@@ -112,9 +112,10 @@ START_TEST(tf32_random)
         float x = u2f(u), lo = u2f(u & ~0x1fffu), hi = u2f((u & ~0x1fffu) + 0x2000u);
         double dlo = fabs((double)x - lo), dhi = fabs((double)hi - x);
         float want = dhi <= dlo ? hi : lo;
-        float got = tf32_round(x);
+        float got = blas_tf32_round(x);
         if (f2u(got) != f2u(want) && bad++ == 0)
-            snprintf(first, sizeof first, "tf32_round(%a) = %a, expected %a", (double)x, (double)got, (double)want);
+            snprintf(first, sizeof first, "blas_tf32_round(%a) = %a, expected %a", (double)x, (double)got,
+                     (double)want);
     }
     if (bad) ck_abort_msg("%zu of 1000000 random floats rounded wrong (seed %llu); first: %s", bad,
                           (unsigned long long)wb_base_seed(), first);
@@ -461,22 +462,22 @@ START_TEST(cub_sizes)
     wb_dout sum, y;
     float *dsum = wb_dout_alloc(&sum, "sum", 4, 0), *dy = wb_dout_alloc(&y, "y", nn * 4, 0);
     size_t q = (size_t)-1;
-    snprintf(what, sizeof what, "dev_sum, n=%d, integer data", n);
-    WB_CUDA(dev_sum(NULL, &q, dx, dsum, n));
-    ck_assert_msg(q != (size_t)-1, "dev_sum(NULL, &bytes, ...) did not write the workspace size");
+    snprintf(what, sizeof what, "cubdev_sum, n=%d, integer data", n);
+    WB_CUDA(cubdev_sum(NULL, &q, dx, dsum, n));
+    ck_assert_msg(q != (size_t)-1, "cubdev_sum(NULL, &bytes, ...) did not write the workspace size");
     void *tmp = workspace(q);
-    WB_CUDA(dev_sum(tmp, &q, dx, dsum, n));
+    WB_CUDA(cubdev_sum(tmp, &q, dx, dsum, n));
     float got;
     wb_expect_dout_guards(&sum, &got, what);
     ck_assert_msg(got == (float)acc, "%s (seed %llu): %.1f, expected %.1f", what, (unsigned long long)wb_base_seed(),
                   (double)got, acc);
     wb_dfree(tmp);
     q = (size_t)-1;
-    WB_CUDA(dev_scan(NULL, &q, dx, dy, n));
-    ck_assert_msg(q != (size_t)-1, "dev_scan(NULL, &bytes, ...) did not write the workspace size");
+    WB_CUDA(cubdev_scan(NULL, &q, dx, dy, n));
+    ck_assert_msg(q != (size_t)-1, "cubdev_scan(NULL, &bytes, ...) did not write the workspace size");
     tmp = workspace(q);
-    WB_CUDA(dev_scan(tmp, &q, dx, dy, n));
-    snprintf(what, sizeof what, "dev_scan, n=%d, integer data", n);
+    WB_CUDA(cubdev_scan(tmp, &q, dx, dy, n));
+    snprintf(what, sizeof what, "cubdev_scan, n=%d, integer data", n);
     wb_expect_dout_f32(&y, hs, nn, 0, 0, what);
     wb_dfree(tmp), wb_dfree(dx), wb_dout_free(&sum), wb_dout_free(&y);
     free(hx), free(hs);
@@ -490,11 +491,11 @@ START_TEST(cub_sizes)
     wb_dout ko, vo;
     unsigned *dko = wb_dout_alloc(&ko, "keys_out", nn * 4, 0), *dvo = wb_dout_alloc(&vo, "vals_out", nn * 4, 0);
     q = (size_t)-1;
-    WB_CUDA(dev_sort_pairs(NULL, &q, dk, dko, dv, dvo, n, end_bit));
-    ck_assert_msg(q != (size_t)-1, "dev_sort_pairs(NULL, &bytes, ...) did not write the workspace size");
+    WB_CUDA(cubdev_sort_pairs(NULL, &q, dk, dko, dv, dvo, n, end_bit));
+    ck_assert_msg(q != (size_t)-1, "cubdev_sort_pairs(NULL, &bytes, ...) did not write the workspace size");
     tmp = workspace(q);
-    WB_CUDA(dev_sort_pairs(tmp, &q, dk, dko, dv, dvo, n, end_bit));
-    snprintf(what, sizeof what, "dev_sort_pairs, n=%d, end_bit %d", n, end_bit);
+    WB_CUDA(cubdev_sort_pairs(tmp, &q, dk, dko, dv, dvo, n, end_bit));
+    snprintf(what, sizeof what, "cubdev_sort_pairs, n=%d, end_bit %d", n, end_bit);
     wb_expect_dout_u32(&ko, rk, nn, what);
     wb_expect_dout_u32(&vo, rv, nn, what);
     uint32_t *back = wb_hmalloc(nn * 4 + 4);
@@ -522,12 +523,12 @@ START_TEST(cub_float_nan_inf)
     wb_dout sum, y;
     float *dsum = wb_dout_alloc(&sum, "sum", 4, 0), *dy = wb_dout_alloc(&y, "y", (size_t)n * 4, 0);
     size_t q1 = 0, q2 = 0;
-    WB_CUDA(dev_sum(NULL, &q1, dx, dsum, n));
-    WB_CUDA(dev_scan(NULL, &q2, dx, dy, n));
+    WB_CUDA(cubdev_sum(NULL, &q1, dx, dsum, n));
+    WB_CUDA(cubdev_scan(NULL, &q2, dx, dy, n));
     void *tmp = workspace(q1 > q2 ? q1 : q2);
-    WB_CUDA(dev_sum(tmp, &q1, dx, dsum, n));
+    WB_CUDA(cubdev_sum(tmp, &q1, dx, dsum, n));
     wb_expect_dout_f32_f64(&sum, &acc, 1, 1e-5 * n, 0, what);
-    WB_CUDA(dev_scan(tmp, &q2, dx, dy, n));
+    WB_CUDA(cubdev_scan(tmp, &q2, dx, dy, n));
     wb_expect_dout_f32_f64(&y, ref, (size_t)n, 1e-3, 2e-5, what);
     wb_dfree(tmp), wb_dfree(dx), wb_dout_free(&sum), wb_dout_free(&y);
     free(hx), free(ref);
@@ -546,19 +547,19 @@ START_TEST(cub_small_workspace)
     wb_dout o;
     float *dout = wb_dout_alloc(&o, "out", (size_t)n * 8, 0);
     size_t q[3] = { 0, 0, 0 };
-    WB_CUDA(dev_sum(NULL, &q[0], dx, dout, n));
-    WB_CUDA(dev_scan(NULL, &q[1], dx, dout, n));
-    WB_CUDA(dev_sort_pairs(NULL, &q[2], dk, (unsigned *)dout, dk, (unsigned *)dout + n, n, 32));
+    WB_CUDA(cubdev_sum(NULL, &q[0], dx, dout, n));
+    WB_CUDA(cubdev_scan(NULL, &q[1], dx, dout, n));
+    WB_CUDA(cubdev_sort_pairs(NULL, &q[2], dk, (unsigned *)dout, dk, (unsigned *)dout + n, n, 32));
     size_t most = q[0] > q[1] ? q[0] : q[1];
     most = most > q[2] ? most : q[2];
     void *tmp = wb_dmalloc(most);
-    const char *names[3] = { "dev_sum", "dev_scan", "dev_sort_pairs" };
+    const char *names[3] = { "cubdev_sum", "cubdev_scan", "cubdev_sort_pairs" };
     for (int f = 0; f < 3; f++) {
         ck_assert_msg(q[f] > 1, "%s: a workspace of %zu bytes for n = 2^20? (expected more than 1)", names[f], q[f]);
         size_t small = 1;
-        cudaError_t e = f == 0 ? dev_sum(tmp, &small, dx, dout, n)
-                      : f == 1 ? dev_scan(tmp, &small, dx, dout, n)
-                               : dev_sort_pairs(tmp, &small, dk, (unsigned *)dout, dk, (unsigned *)dout + n, n, 32);
+        cudaError_t e = f == 0 ? cubdev_sum(tmp, &small, dx, dout, n)
+                      : f == 1 ? cubdev_scan(tmp, &small, dx, dout, n)
+                               : cubdev_sort_pairs(tmp, &small, dk, (unsigned *)dout, dk, (unsigned *)dout + n, n, 32);
         ck_assert_msg(e != cudaSuccess, "%s with a 1-byte workspace (it needs %zu) returned cudaSuccess: return CUB's error",
                       names[f], q[f]);
         cudaGetLastError();
@@ -602,11 +603,11 @@ static void check_rows(const float *hx, int rows, int cols, const char *what)
     int *di = wb_dout_alloc(&oi, "idx", (size_t)rows * 4, 0);
     float *da = wb_dout_alloc(&oa, "amax", (size_t)rows * 4, 0);
     char w[160];
-    snprintf(w, sizeof w, "row_argmax, %s", what);
-    WB_CUDA(row_argmax(dx, rows, cols, di));
+    snprintf(w, sizeof w, "cubblock_row_argmax, %s", what);
+    WB_CUDA(cubblock_row_argmax(dx, rows, cols, di));
     wb_expect_dout_u32(&oi, ri, (size_t)rows, w);
-    snprintf(w, sizeof w, "row_amax, %s", what);
-    WB_CUDA(row_amax(dx, rows, cols, da));
+    snprintf(w, sizeof w, "cubblock_row_amax, %s", what);
+    WB_CUDA(cubblock_row_amax(dx, rows, cols, da));
     wb_expect_dout_f32(&oa, ra, (size_t)rows, 0, 0, w);
     wb_dfree(dx), wb_dout_free(&oi), wb_dout_free(&oa);
     free(ri), free(ra);
@@ -666,17 +667,18 @@ START_TEST(rows_errors)
     float *da = wb_dout_alloc(&oa, "amax", 64, 0);
     const struct { int rows, cols; } BAD[] = { { 4, 0 }, { -1, 16 }, { 4, -3 } };
     for (size_t k = 0; k < WB_COUNT(BAD); k++) {
-        cudaError_t e1 = row_argmax(dx, BAD[k].rows, BAD[k].cols, di), e2 = row_amax(dx, BAD[k].rows, BAD[k].cols, da);
+        cudaError_t e1 = cubblock_row_argmax(dx, BAD[k].rows, BAD[k].cols, di), e2 = cubblock_row_amax(dx, BAD[k].rows,
+                                                                                                       BAD[k].cols, da);
         ck_assert_msg(e1 == cudaErrorInvalidValue && e2 == cudaErrorInvalidValue,
-                      "rows=%d cols=%d: row_argmax returned %s, row_amax %s; expected cudaErrorInvalidValue", BAD[k].rows,
-                      BAD[k].cols, cudaGetErrorName(e1), cudaGetErrorName(e2));
+                      "rows=%d cols=%d: cubblock_row_argmax returned %s, cubblock_row_amax %s; expected "
+                      "cudaErrorInvalidValue", BAD[k].rows, BAD[k].cols, cudaGetErrorName(e1), cudaGetErrorName(e2));
     }
     cudaGetLastError();
     unsigned char got[64];
     wb_expect_dout_guards(&oi, got, "refused shapes");
-    ck_assert_msg(wb_count_not_byte(got, 64, 0xff) == 0, "row_argmax wrote output for a refused shape");
+    ck_assert_msg(wb_count_not_byte(got, 64, 0xff) == 0, "cubblock_row_argmax wrote output for a refused shape");
     wb_expect_dout_guards(&oa, got, "refused shapes");
-    ck_assert_msg(wb_count_not_byte(got, 64, 0xff) == 0, "row_amax wrote output for a refused shape");
+    ck_assert_msg(wb_count_not_byte(got, 64, 0xff) == 0, "cubblock_row_amax wrote output for a refused shape");
     wb_dfree(dx), wb_dout_free(&oi), wb_dout_free(&oa);
 }
 END_TEST
@@ -942,7 +944,7 @@ static double bench_strided(wb_headline *h)
     return wb_bench_headline(&r, h);
 }
 
-/* Sort work on fixed inputs (dev_sort_pairs does not modify them). hk:
+/* Sort work on fixed inputs (cubdev_sort_pairs does not modify them). hk:
  * the host copy of the keys; salt: the keys k now holds (0: hk, else
  * hk_fresh, the spot check's); out_salt: the keys the last call sorted. */
 typedef struct {
@@ -962,7 +964,7 @@ static void so_work(void *p)
     so_ctx *c = p;
     c->out_salt = c->salt;
     cudaError_t e = c->thrust ? thr_sort_by_key(c->ko, c->vo, (size_t)c->n)
-                              : dev_sort_pairs(c->tmp, &c->tmp_bytes, c->k, c->ko, c->v, c->vo, c->n, c->end_bit);
+                              : cubdev_sort_pairs(c->tmp, &c->tmp_bytes, c->k, c->ko, c->v, c->vo, c->n, c->end_bit);
     if (e != cudaSuccess && c->status == cudaSuccess) c->status = e;
 }
 
@@ -1032,8 +1034,8 @@ static double bench_sort(wb_headline *h)
     so_ctx c = { .k = wb_dcopy(hk, bytes), .v = wb_dcopy(hv, bytes), .ko = wb_dmalloc(bytes), .vo = wb_dmalloc(bytes),
                  .n = n, .end_bit = 32, .status = cudaSuccess, .hk = hk, .hk_fresh = wb_hmalloc(bytes) };
     size_t q32 = 0, q16 = 0;
-    WB_CUDA(dev_sort_pairs(NULL, &q32, c.k, c.ko, c.v, c.vo, n, 32));
-    WB_CUDA(dev_sort_pairs(NULL, &q16, c.k, c.ko, c.v, c.vo, n, 16));
+    WB_CUDA(cubdev_sort_pairs(NULL, &q32, c.k, c.ko, c.v, c.vo, n, 32));
+    WB_CUDA(cubdev_sort_pairs(NULL, &q16, c.k, c.ko, c.v, c.vo, n, 16));
     c.tmp_bytes = q32 > q16 ? q32 : q16;
     c.tmp = wb_dmalloc(c.tmp_bytes);
     wb_bench_row y = { .exercise = "sort", .variant = "dev_sort_pairs, all 32 bits", .n = (size_t)n, .bytes = 16.0 * n,
@@ -1056,7 +1058,7 @@ static double bench_sort(wb_headline *h)
 typedef struct {
     const float *x, *x2;
     float *y;
-    int n, which; /* 0 dev_sum, 1 week 07 v6, 2 dev_scan, 3 week 07 scan_fast, 4 thr_sqdist */
+    int n, which; /* 0 cubdev_sum, 1 week 07 v6, 2 cubdev_scan, 3 week 07 scan_fast, 4 thr_sqdist */
     void *tmp;
     size_t tmp_bytes;
     double host;
@@ -1068,9 +1070,9 @@ static void ld_work(void *p)
     ld_ctx *c = p;
     cudaError_t e = cudaSuccess;
     switch (c->which) {
-    case 0: e = dev_sum(c->tmp, &c->tmp_bytes, c->x, c->y, c->n); break;
+    case 0: e = cubdev_sum(c->tmp, &c->tmp_bytes, c->x, c->y, c->n); break;
     case 1: e = reduce_sum(6, c->x, (size_t)c->n, c->y, c->tmp); break;
-    case 2: e = dev_scan(c->tmp, &c->tmp_bytes, c->x, c->y, c->n); break;
+    case 2: e = cubdev_scan(c->tmp, &c->tmp_bytes, c->x, c->y, c->n); break;
     case 3: e = scan_fast(c->x, c->y, (size_t)c->n, c->tmp); break;
     default: e = thr_sqdist(c->x, c->x2, (size_t)c->n, &c->host); break;
     }
@@ -1105,8 +1107,8 @@ static double bench_ladder(void)
     wb_dfill_uniform_f32((float *)c.x, nn, SEED_X, 0, 1);
     wb_dfill_uniform_f32((float *)c.x2, nn, SEED_Y, 0, 1);
     size_t q_sum = 0, q_scan = 0;
-    WB_CUDA(dev_sum(NULL, &q_sum, c.x, c.y, n));
-    WB_CUDA(dev_scan(NULL, &q_scan, c.x, c.y, n));
+    WB_CUDA(cubdev_sum(NULL, &q_sum, c.x, c.y, n));
+    WB_CUDA(cubdev_scan(NULL, &q_scan, c.x, c.y, n));
     size_t most = q_sum;
     most = most > q_scan ? most : q_scan;
     most = most > reduce_tmp_bytes(nn) ? most : reduce_tmp_bytes(nn);
@@ -1152,7 +1154,7 @@ static double bench_ladder(void)
     sort_inputs(hk, hv, (size_t)ns, 0);
     so_ctx s = { .k = wb_dcopy(hk, sb), .v = wb_dcopy(hv, sb), .ko = wb_dmalloc(sb), .vo = wb_dmalloc(sb), .n = ns,
                  .end_bit = 32, .status = cudaSuccess, .hk = hk };
-    WB_CUDA(dev_sort_pairs(NULL, &s.tmp_bytes, s.k, s.ko, s.v, s.vo, ns, 32));
+    WB_CUDA(cubdev_sort_pairs(NULL, &s.tmp_bytes, s.k, s.ko, s.v, s.vo, ns, 32));
     s.tmp = wb_dmalloc(s.tmp_bytes);
     wb_bench_row c32 = { .exercise = "ladder", .variant = "CUB SortPairs, 32 bits", .n = (size_t)ns, .bytes = 16.0 * ns, .unit = "Gpairs/s" };
     so_row(&s, &c32, NULL);

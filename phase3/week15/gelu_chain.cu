@@ -2,7 +2,7 @@
  *
  * y = r + s * gelu(x + bias[col]) is what a transformer block runs after a
  * linear layer (bias, activation, scale, residual). Run op by op (the given
- * support/unfused.cu), each step reads its input from DRAM and writes its
+ * support/yard_unfused.cu), each step reads its input from DRAM and writes its
  * output back: 36 bytes an element. Fused, x and r are read once and y
  * written once, 12 bytes, and the intermediates never leave registers: the
  * chain is memory-bound, so the time falls with the bytes, up to 3x.

@@ -20,11 +20,11 @@ extern "C" {
  * rows or cols <= 0 does nothing. Default stream, no wait; the launch's error. */
 cudaError_t gelu_chain_fused(const float *x, const float *bias, const float *r, float *y, int rows, int cols, float s);
 
-/* Given (support/unfused.cu): the same as four kernels, the way a framework
+/* Given (support/yard_unfused.cu): the same as four kernels, the way a framework
  * runs it op by op, through one temporary t of rows x cols floats:
  * t = x + bias; t = gelu(t); t = s t; y = t + r. */
-cudaError_t gelu_chain_unfused(const float *x, const float *bias, const float *r, float *t, float *y, int rows, int cols,
-                               float s);
+cudaError_t yard_gelu_chain_unfused(const float *x, const float *bias, const float *r, float *t, float *y, int rows,
+                                    int cols, float s);
 
 #ifdef __cplusplus
 }

@@ -14,15 +14,15 @@ extern "C" {
  * launch's error. */
 
 /* C = A B, shared-memory tiles. */
-cudaError_t sgemm_tiled(const float *A, const float *B, float *C, int M, int N, int K);
+cudaError_t linear_sgemm(const float *A, const float *B, float *C, int M, int N, int K);
 
 /* C = relu(A B + bias[col]): the same GEMM, with the bias and the ReLU
  * applied to each accumulator before its one store. */
-cudaError_t sgemm_bias_relu(const float *A, const float *B, const float *bias, float *C, int M, int N, int K);
+cudaError_t linear_sgemm_bias_relu(const float *A, const float *B, const float *bias, float *C, int M, int N, int K);
 
-/* Given (support/unfused.cu): C = relu(C + bias[col]) in place, the separate
- * element-wise pass the unfused version runs after sgemm_tiled. */
-cudaError_t bias_relu_inplace(float *C, const float *bias, int M, int N);
+/* Given (support/yard_unfused.cu): C = relu(C + bias[col]) in place, the separate
+ * element-wise pass the unfused version runs after linear_sgemm. */
+cudaError_t yard_bias_relu_inplace(float *C, const float *bias, int M, int N);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* norm.cu — week 15, exercises 3 and 6: transform + reduce in one pass, and a
  * fusion that does not pay.
  *
- * l2norm: the given chain squares x into a temporary t (read 4 bytes, write
+ * norm_l2: the given chain squares x into a temporary t (read 4 bytes, write
  * 4) and then sums t (read 4): 12 bytes an element. Squaring the value as it
  * is loaded, inside the reduction, leaves 4: the reduction of week 07 with a
  * transform in its load. Two kernels still: block partial sums into tmp, then
@@ -25,7 +25,7 @@ namespace cg = cooperative_groups;
 /* ---- given: the scratch buffer's size ---- */
 size_t norm_tmp_bytes(void) { return (NORM_MAX_BLOCKS + 1) * sizeof(float); }
 
-/* TODO (l2norm): a kernel in which every thread adds the squares of its
+/* TODO (norm_l2): a kernel in which every thread adds the squares of its
  * share of x (grid-stride, float4 when x is 16-byte aligned, scalar for
  * the rest), the block adds its threads' sums (warp shuffles, then one
  * value per warp through shared memory) and writes one partial to tmp;
@@ -36,7 +36,7 @@ size_t norm_tmp_bytes(void) { return (NORM_MAX_BLOCKS + 1) * sizeof(float); }
  * Size its grid with cudaOccupancyMaxActiveBlocksPerMultiprocessor times
  * the SM count (at most NORM_MAX_BLOCKS): all blocks must be resident. */
 
-cudaError_t l2norm(const float *x, size_t n, float *out, void *tmp)
+cudaError_t norm_l2(const float *x, size_t n, float *out, void *tmp)
 {
     /* TODO: launch the two kernels described above; n == 0 must still
      * launch the second, which writes 0 to *out. */

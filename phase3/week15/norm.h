@@ -20,11 +20,11 @@ size_t norm_tmp_bytes(void);
  * square that overflows gives Inf: no scaling, unlike BLAS snrm2); NaN gives
  * NaN. x and out are device pointers (x of any float alignment), tmp a device
  * buffer of norm_tmp_bytes(). Default stream, no wait; the launch's error. */
-cudaError_t l2norm(const float *x, size_t n, float *out, void *tmp);
+cudaError_t norm_l2(const float *x, size_t n, float *out, void *tmp);
 
-/* Given (support/unfused.cu): the unfused chain: t = x^2 (n floats written),
+/* Given (support/yard_unfused.cu): the unfused chain: t = x^2 (n floats written),
  * then the sum of t, then the square root. */
-cudaError_t l2norm_unfused(const float *x, float *t, size_t n, float *out, void *tmp);
+cudaError_t yard_l2norm_unfused(const float *x, float *t, size_t n, float *out, void *tmp);
 
 /* y[i] = x[i] / ||x||, as ONE cooperative kernel: partial sums of squares,
  * a grid-wide barrier (cooperative_groups::this_grid().sync()), every block
@@ -32,9 +32,9 @@ cudaError_t l2norm_unfused(const float *x, float *t, size_t n, float *out, void 
  * nothing. A zero vector gives NaN (0/0). Default stream; the launch's error. */
 cudaError_t normalize_fused(const float *x, float *y, size_t n, void *tmp);
 
-/* Given (support/unfused.cu): your l2norm into *norm, then a second kernel
+/* Given (support/yard_unfused.cu): your norm_l2 into *norm, then a second kernel
  * y = x / *norm. */
-cudaError_t normalize_unfused(const float *x, float *y, size_t n, float *norm, void *tmp);
+cudaError_t yard_normalize_unfused(const float *x, float *y, size_t n, float *norm, void *tmp);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* smooth.cu — week 15, exercise 5: producer and consumer in registers.
  *
  * The producer makes t = exp(-x^2) for every element; the consumer needs
- * t[i-1], t[i] and t[i+1]. Run as two kernels (support/unfused.cu), t goes to
+ * t[i-1], t[i] and t[i+1]. Run as two kernels (support/yard_unfused.cu), t goes to
  * DRAM and comes back: 16 bytes an element. In one kernel t never leaves the
  * registers: each lane owns four consecutive elements (one float4 of x),
  * makes their t, and gets t[i-1] for its first element from the lane below

@@ -19,9 +19,9 @@ extern "C" {
  * y[0..n) written. Default stream; the launch's error. */
 cudaError_t smooth_fused(const float *x, float *y, size_t n);
 
-/* Given (support/unfused.cu): the producer writes t (n floats), the
+/* Given (support/yard_unfused.cu): the producer writes t (n floats), the
  * consumer reads it back. */
-cudaError_t smooth_unfused(const float *x, float *t, float *y, size_t n);
+cudaError_t yard_smooth_unfused(const float *x, float *t, float *y, size_t n);
 
 #ifdef __cplusplus
 }

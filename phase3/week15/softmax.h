@@ -18,9 +18,9 @@ extern "C" {
  * row). rows or cols <= 0 does nothing. Default stream; the launch's error. */
 cudaError_t softmax_fused(const float *x, float *y, int rows, int cols);
 
-/* Given (support/unfused.cu): three kernels, max, sum of exp, normalise,
+/* Given (support/yard_unfused.cu): three kernels, max, sum of exp, normalise,
  * through rowmax and rowsum (rows floats each). */
-cudaError_t softmax_unfused(const float *x, float *rowmax, float *rowsum, float *y, int rows, int cols);
+cudaError_t yard_softmax_unfused(const float *x, float *rowmax, float *rowsum, float *y, int rows, int cols);
 
 #ifdef __cplusplus
 }

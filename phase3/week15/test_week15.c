@@ -1,7 +1,7 @@
 /* test_week15.c — week 15's checkpoints: the traffic model, a fused GELU
  * chain, the L2 norm in one pass, a first softmax, producer and consumer in
  * registers, GEMM + bias + ReLU, and a fusion that does not pay. Every speed
- * figure is fused against the given unfused chain (support/unfused.cu) on
+ * figure is fused against the given unfused chain (support/yard_unfused.cu) on
  * the same data in the same run. */
 #include <math.h>
 #include <stdio.h>
@@ -34,7 +34,7 @@ START_TEST(traffic_model)
             ck_assert_msg(got == BYTES[c][f], "%s, %s: traffic_bytes says %g bytes an element; count again (%s)",
                           CHAIN_NAMES[c], f ? "fused" : "unfused", got,
                           f ? "your one kernel: what must it read, what must it write?"
-                            : "support/unfused.cu: each kernel's reads and writes, added up");
+                            : "support/yard_unfused.cu: each kernel's reads and writes, added up");
         }
     ck_assert_msg(traffic_bytes(TR_CHAINS, 0) == -1 && traffic_bytes(-1, 1) == -1 && traffic_bytes(TR_GELU, 2) == -1,
                   "a chain or version that does not exist must give -1");
@@ -98,7 +98,7 @@ END_TEST
 
 static const size_t NSIZES[] = { 0, 1, 3, 4, 5, 255, 1024, 1025, 4099, 65537, 1000003, ((size_t)1 << 24) + 3 };
 
-/* l2norm of hx[off .. off+n) into a guarded float, against want. */
+/* norm_l2 of hx[off .. off+n) into a guarded float, against want. */
 static void check_l2norm(const float *hx, size_t n, size_t off, double want, const char *what)
 {
     float *dx = wb_dcopy(hx, (n + off) * 4);
@@ -106,7 +106,7 @@ static void check_l2norm(const float *hx, size_t n, size_t off, double want, con
     wb_dpoison(tmp, norm_tmp_bytes());
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "norm", 4, 0);
-    WB_CUDA(l2norm(dx ? dx + off : NULL, n, dout, tmp));
+    WB_CUDA(norm_l2(dx ? dx + off : NULL, n, dout, tmp));
     wb_expect_dout_f32_f64(&out, &want, 1, 0, 2e-5, what);
     wb_dfree(dx), wb_dfree(tmp), wb_dout_free(&out);
 }
@@ -276,12 +276,12 @@ static void check_linear(wb_rng *rng, int M, int N, int K, int nan)
     wb_dout C;
     float *dC = wb_dout_alloc(&C, "C", nc * 4, 0);
     char what[96];
-    snprintf(what, sizeof what, "sgemm_tiled, M=%d N=%d K=%d%s", M, N, K, nan && na ? ", A[0][0] NaN" : "");
-    WB_CUDA(sgemm_tiled(dA, dB, dC, M, N, K));
+    snprintf(what, sizeof what, "linear_sgemm, M=%d N=%d K=%d%s", M, N, K, nan && na ? ", A[0][0] NaN" : "");
+    WB_CUDA(linear_sgemm(dA, dB, dC, M, N, K));
     wb_expect_dout_f32_f64(&C, ref, nc, 1e-6 * K + 1e-6, 1e-5, what);
     wb_dout_poison(&C);
-    snprintf(what, sizeof what, "sgemm_bias_relu, M=%d N=%d K=%d%s", M, N, K, nan && na ? ", A[0][0] NaN" : "");
-    WB_CUDA(sgemm_bias_relu(dA, dB, dbias, dC, M, N, K));
+    snprintf(what, sizeof what, "linear_sgemm_bias_relu, M=%d N=%d K=%d%s", M, N, K, nan && na ? ", A[0][0] NaN" : "");
+    WB_CUDA(linear_sgemm_bias_relu(dA, dB, dbias, dC, M, N, K));
     wb_expect_dout_f32_f64(&C, ref2, nc, 1e-6 * K + 1e-6, 1e-5, what);
     wb_dfree(dA), wb_dfree(dB), wb_dfree(dbias), wb_dout_free(&C);
     free(hA), free(hB), free(hbias), free(ref), free(ref2);
@@ -374,7 +374,7 @@ typedef struct { const float *x, *b, *r; float *t, *y; int rows, cols; unsigned 
 static void gc_unfused(void *p)
 {
     gc_ctx *c = p;
-    WB_CUDA(gelu_chain_unfused(c->x, c->b, c->r, c->t, c->y, c->rows, c->cols, GS));
+    WB_CUDA(yard_gelu_chain_unfused(c->x, c->b, c->r, c->t, c->y, c->rows, c->cols, GS));
 }
 static void gc_fused(void *p)
 {
@@ -446,17 +446,17 @@ typedef struct {
 static void nm_unfused(void *p)
 {
     nm_ctx *c = p;
-    WB_CUDA(l2norm_unfused(c->x, c->t, c->n, c->out, c->tmp));
+    WB_CUDA(yard_l2norm_unfused(c->x, c->t, c->n, c->out, c->tmp));
 }
 static void nm_fused(void *p)
 {
     nm_ctx *c = p;
-    WB_CUDA(l2norm(c->x, c->n, c->out, c->tmp));
+    WB_CUDA(norm_l2(c->x, c->n, c->out, c->tmp));
 }
 static void nz_unfused(void *p)
 {
     nm_ctx *c = p;
-    WB_CUDA(normalize_unfused(c->x, c->y, c->n, c->out, c->tmp));
+    WB_CUDA(yard_normalize_unfused(c->x, c->y, c->n, c->out, c->tmp));
 }
 static void nz_fused(void *p)
 {
@@ -485,7 +485,7 @@ static double nm_host_norm(const float *x, size_t n)
     return sqrt(sq);
 }
 
-/* The spot check of your l2norm's timing: a new x, twice as wide, so its
+/* The spot check of your norm_l2's timing: a new x, twice as wide, so its
  * norm is about twice the first (a remembered answer cannot pass; a new draw
  * of the same width moves the norm of 10^8 elements by about 6e-5, close
  * enough to the 2e-5 tolerance to pass by luck), and the output poisoned.
@@ -573,7 +573,7 @@ typedef struct { const float *x; float *m, *s, *y; int rows, cols; unsigned long
 static void sm_unfused(void *p)
 {
     sm_ctx *c = p;
-    WB_CUDA(softmax_unfused(c->x, c->m, c->s, c->y, c->rows, c->cols));
+    WB_CUDA(yard_softmax_unfused(c->x, c->m, c->s, c->y, c->rows, c->cols));
 }
 static void sm_fused(void *p)
 {
@@ -634,7 +634,7 @@ typedef struct { const float *x; float *t, *y; size_t n; unsigned long long salt
 static void sw_unfused(void *p)
 {
     sw_ctx *c = p;
-    WB_CUDA(smooth_unfused(c->x, c->t, c->y, c->n));
+    WB_CUDA(yard_smooth_unfused(c->x, c->t, c->y, c->n));
 }
 static void sw_fused(void *p)
 {
@@ -692,11 +692,11 @@ typedef struct { const float *A, *B, *bias; float *C; int v; } ln_ctx;
 static void ln_work(void *p)
 {
     ln_ctx *c = p;
-    if (c->v == 0) WB_CUDA(sgemm_tiled(c->A, c->B, c->C, LM, LN, LK));
+    if (c->v == 0) WB_CUDA(linear_sgemm(c->A, c->B, c->C, LM, LN, LK));
     else if (c->v == 1) {
-        WB_CUDA(sgemm_tiled(c->A, c->B, c->C, LM, LN, LK));
-        WB_CUDA(bias_relu_inplace(c->C, c->bias, LM, LN));
-    } else WB_CUDA(sgemm_bias_relu(c->A, c->B, c->bias, c->C, LM, LN, LK));
+        WB_CUDA(linear_sgemm(c->A, c->B, c->C, LM, LN, LK));
+        WB_CUDA(yard_bias_relu_inplace(c->C, c->bias, LM, LN));
+    } else WB_CUDA(linear_sgemm_bias_relu(c->A, c->B, c->bias, c->C, LM, LN, LK));
 }
 static double ln_expect(size_t i, const void *p)
 {

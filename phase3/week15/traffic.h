@@ -17,7 +17,7 @@ enum {
 };
 
 /* DRAM bytes per element of x that version `fused` (0: the given chain of
- * separate kernels in support/unfused.cu; 1: your one-kernel version) of
+ * separate kernels in support/yard_unfused.cu; 1: your one-kernel version) of
  * chain `chain` moves, for float data, under the week's model: every array a
  * kernel reads or writes crosses DRAM once per kernel (the arrays are far
  * larger than L2, so nothing survives from one kernel to the next); re-reads

@@ -26,7 +26,7 @@ cudaError_t hm_device_ptr(void **dptr, void *host);
  * mapped host memory (every load crosses PCIe) and y is device memory.
  * Any float alignment of x and y; nothing past y[n-1] written. Enqueued on
  * stream s; returns the launch's error. */
-cudaError_t zc_scale(const float *x, float *y, size_t n, float a, cudaStream_t s);
+cudaError_t hm_zc_scale(const float *x, float *y, size_t n, float a, cudaStream_t s);
 
 #ifdef __cplusplus
 }

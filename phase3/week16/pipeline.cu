@@ -1,7 +1,7 @@
 /* pipeline.cu — week 16, exercise 4: hide the copies behind the work.
  *
  * Data that lives on the host must cross PCIe twice: in, and back out. Done
- * one after the other (w16_serial), the GPU computes only a third of the
+ * one after the other (yard_serial), the GPU computes only a third of the
  * time and the link idles the rest. Cut into chunks and spread over streams,
  * the stages of different chunks overlap: while chunk c is computed, chunk
  * c + 1 comes in (one copy engine) and chunk c - 1 goes out (another), and

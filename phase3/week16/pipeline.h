@@ -18,11 +18,11 @@ extern "C" {
 #define W16_B 0.0001f
 cudaError_t w16_work(const float *x, float *y, size_t n, int iters, cudaStream_t s);
 
-/* Given (support/work.cu), the yardstick SERIAL: the same chunks on one
+/* Given (support/yard_serial.cu), the yardstick SERIAL: the same chunks on one
  * stream (the legacy default stream): for each chunk of `chunk` elements,
  * copy it from hx into dx, run w16_work from dx into dy, copy dy back into
  * hy. dx and dy hold `chunk` floats. Nothing overlaps. */
-cudaError_t w16_serial(const float *hx, float *hy, size_t n, float *dx, float *dy, size_t chunk, int iters);
+cudaError_t yard_serial(const float *hx, float *hy, size_t n, float *dx, float *dy, size_t chunk, int iters);
 
 /* Yours: hy[i] = work(hx[i]) for i < n, pipelined. hx and hy are pinned
  * host memory; the work is cut into chunks of `chunk` elements (the last

@@ -396,7 +396,7 @@ static double bench_transfers(void)
 static const size_t SIZES[] = { 0, 1, 3, 4, 31, 255, 257, 1023, 4099, 65537, 1000003, (size_t)1 << 22 };
 
 /* Mapped host memory made by the test itself (cudaHostAlloc, mapped), so
- * that zc_scale is checked even before hm_alloc_pinned works. */
+ * that hm_zc_scale is checked even before hm_alloc_pinned works. */
 START_TEST(zerocopy_sizes)
 {
     wb_rng rng = WB_RNG();
@@ -411,7 +411,7 @@ START_TEST(zerocopy_sizes)
     for (size_t i = 0; i < n; i++) ref[i] = a * hx[ox + i];
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
-    WB_CUDA(zc_scale(dx + ox, dy, n, a, 0));
+    WB_CUDA(hm_zc_scale(dx + ox, dy, n, a, 0));
     char what[96];
     snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu (x mapped host memory)", n, ox, oy);
     wb_expect_dout_f32(&y, ref, n, 0, 1e-7, what);
@@ -427,7 +427,7 @@ static const float ZA = 1.5f;
 static void zc_work(void *p)
 {
     zc_ctx *c = p;
-    WB_CUDA(zc_scale(c->x, c->y, c->n, ZA, 0));
+    WB_CUDA(hm_zc_scale(c->x, c->y, c->n, ZA, 0));
 }
 
 static double zc_expect(size_t i, const void *ctx)
@@ -817,7 +817,7 @@ typedef struct {
 static void serial_work(void *p)
 {
     pipe_ctx *c = p;
-    WB_CUDA(w16_serial(c->hx, c->hy, c->n, c->dx, c->dy, c->chunk, c->iters));
+    WB_CUDA(yard_serial(c->hx, c->hy, c->n, c->dx, c->dy, c->chunk, c->iters));
 }
 
 /* Enqueued on blocking streams: the timing events on the legacy default

@@ -11,7 +11,7 @@
  *   2. edges: Sobel of s (sobel.h's gx, gy), with the L1 magnitude,
  *        e(x, y) = min(255, (int)((|gx| + |gy|) / 4))       (an 8-bit image);
  *   3. equalise e by equalize.h's rule: out = lut[e].
- * work is a device buffer of pipe_workspace_bytes(width, height) bytes the
+ * work is a device buffer of pipeline_workspace_bytes(width, height) bytes the
  * pipeline may use for its intermediates. Width or height 0: nothing to do.
  * Nothing outside out[0 .. width * height) is written. Default stream,
  * asynchronous (no synchronisation inside); the first error. */
@@ -26,8 +26,8 @@
 extern "C" {
 #endif
 
-size_t pipe_workspace_bytes(int width, int height);
-cudaError_t pipe_run(const uint8_t *in, uint8_t *out, int width, int height, void *work);
+size_t pipeline_workspace_bytes(int width, int height);
+cudaError_t pipeline_apply(const uint8_t *in, uint8_t *out, int width, int height, void *work);
 
 #ifdef __cplusplus
 }

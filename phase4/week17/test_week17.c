@@ -694,18 +694,18 @@ START_TEST(pipeline_images)
     make_scene(&rng, b.src, w, h);
     cpu_pipeline(b.src, b.want, w, h, b.tmp, b.blur, b.edge);
     uint8_t *din = wb_dcopy(b.src, n);
-    size_t wbytes = pipe_workspace_bytes(w, h);
+    size_t wbytes = pipeline_workspace_bytes(w, h);
     void *work = wb_dmalloc(wbytes);
     wb_dpoison(work, wbytes);
     wb_dout out;
     uint8_t *dout = wb_dout_alloc(&out, "out", n, 0);
-    WB_CUDA(pipe_run(din, dout, w, h, work));
+    WB_CUDA(pipeline_apply(din, dout, w, h, work));
     char what[64];
     snprintf(what, sizeof what, "pipeline, %dx%d", w, h);
     expect_dout_u8(&out, b.want, n, what);
     /* a second run on the same workspace gives the same image */
     wb_dout_poison(&out);
-    WB_CUDA(pipe_run(din, dout, w, h, work));
+    WB_CUDA(pipeline_apply(din, dout, w, h, work));
     snprintf(what, sizeof what, "pipeline, %dx%d, second run", w, h);
     expect_dout_u8(&out, b.want, n, what);
     wb_dfree(din), wb_dfree(work), wb_dout_free(&out);
@@ -729,7 +729,7 @@ typedef struct {
 static void pipe_work(void *p)
 {
     pipe_ctx *c = p;
-    WB_CUDA(pipe_run(c->in, c->out, PW, PH, c->work));
+    WB_CUDA(pipeline_apply(c->in, c->out, PW, PH, c->work));
     c->out_scene = c->scene;
 }
 
@@ -800,7 +800,7 @@ static double bench_pipeline(wb_headline *h)
         cpu[r] = now_ms() - t0;
     }
     double cpu_ms = wb_median(cpu, CPU_RUNS);
-    pipe_ctx c = { wb_dcopy(b.src, n), wb_dmalloc(n), wb_dmalloc(pipe_workspace_bytes(PW, PH)), &b, wb_hmalloc(n),
+    pipe_ctx c = { wb_dcopy(b.src, n), wb_dmalloc(n), wb_dmalloc(pipeline_workspace_bytes(PW, PH)), &b, wb_hmalloc(n),
                    wb_hmalloc(n), 0, 0 };
     wb_dpoison(c.out, n);
     wb_bench_row row = { .exercise = "pipeline", .variant = "yours vs CPU (1 thread, same image)", .n = n,
@@ -935,9 +935,9 @@ static double bench_demo(void)
             gf[i] = grey[i];
         }
         uint8_t *din = wb_dcopy(grey, n), *dout = wb_dmalloc(n);
-        void *work = wb_dmalloc(pipe_workspace_bytes(w, h));
+        void *work = wb_dmalloc(pipeline_workspace_bytes(w, h));
         float *dgf = wb_dcopy(gf, n * 4), *dbig = wb_dmalloc(n * 16);
-        WB_CUDA(pipe_run(din, dout, w, h, work));
+        WB_CUDA(pipeline_apply(din, dout, w, h, work));
         WB_CUDA(resize_bilinear(dgf, w, h, dbig, 2 * w, 2 * h));
         wb_d2h(grey, dout, n);
         wb_d2h(big, dbig, n * 16);

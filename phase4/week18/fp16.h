@@ -14,12 +14,12 @@ extern "C" {
 /* dst[i] = src[i] rounded to the nearest IEEE half (ties to even; past
  * 65504 it is +-Inf, NaN stays NaN), as bit patterns (C has no half type),
  * for i < n. Device arrays; any n >= 0. Default stream, no wait. */
-cudaError_t f32_to_f16(const float *src, uint16_t *dst, size_t n);
+cudaError_t fp16_from_f32(const float *src, uint16_t *dst, size_t n);
 
-/* linear_f32 (fp32.h) with W held as halves: each weight is widened to float
+/* fp32_linear (fp32.h) with W held as halves: each weight is widened to float
  * exactly, the products summed in float. Same shapes, rules and errors. */
-cudaError_t linear_f16(const float *x, const uint16_t *W, const float *b, float *y, int batch, int in, int out,
-                       int relu);
+cudaError_t fp16_linear(const float *x, const uint16_t *W, const float *b, float *y, int batch, int in, int out,
+                        int relu);
 
 #ifdef __cplusplus
 }

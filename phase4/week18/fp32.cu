@@ -8,7 +8,7 @@
  * each thread keeping a 4 x 4 piece of the tile in registers. The fusion is
  * the epilogue: the bias and the ReLU are applied to the accumulator while
  * it is still in a register, so Y is written once and never read back for
- * them. softmax_argmax gives each row a warp: a max, a sum of exponentials
+ * them. fp32_softmax_argmax gives each row a warp: a max, a sum of exponentials
  * and the first index of the max, all by shuffles. */
 #include <math.h>
 #include <limits.h>
@@ -23,8 +23,8 @@
  * be one thread per output (a dot product of length in); make it correct
  * first. */
 
-cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y, int batch, int in, int out,
-                       int relu)
+cudaError_t fp32_linear(const float *x, const float *W, const float *b, float *y, int batch, int in, int out,
+                        int relu)
 {
     /* TODO: check the sizes (fp32.h), launch nothing for batch == 0, launch
      * enough blocks to cover batch x out, return cudaGetLastError(). */
@@ -33,7 +33,7 @@ cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y,
 }
 
 
-cudaError_t softmax_argmax(const float *logits, float *probs, int *pred, int batch, int classes)
+cudaError_t fp32_softmax_argmax(const float *logits, float *probs, int *pred, int batch, int classes)
 {
     /* TODO: a warp per row. Each lane scans columns lane, lane + 32, ...:
      * its max and the first column holding it; combine the lanes with

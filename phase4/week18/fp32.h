@@ -16,8 +16,8 @@ extern "C" {
  * relu != 0, nothing otherwise. Any batch >= 0, in >= 1, out >= 1; nothing
  * outside y[0 .. batch*out) is written. Default stream, no wait; returns
  * the launch's error (cudaErrorInvalidValue for a negative or zero size). */
-cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y, int batch, int in, int out,
-                       int relu);
+cudaError_t fp32_linear(const float *x, const float *W, const float *b, float *y, int batch, int in, int out,
+                        int relu);
 
 /* For each row r < batch of logits (batch x classes, row-major):
  * probs[r][c] = exp(l[r][c] - max) / sum_c exp(l[r][c] - max) (probs may be
@@ -26,7 +26,7 @@ cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y,
  * logit like any other (probability 0) as long as the row has a finite one;
  * +Inf is not defined. Any batch >= 0, classes >= 1. Default stream, no
  * wait; returns the launch's error. */
-cudaError_t softmax_argmax(const float *logits, float *probs, int *pred, int batch, int classes);
+cudaError_t fp32_softmax_argmax(const float *logits, float *probs, int *pred, int batch, int classes);
 
 #ifdef __cplusplus
 }

@@ -11,7 +11,7 @@
 #include "int8.h"
 
 
-cudaError_t quantize_rows_i8(const float *W, int rows, int cols, int8_t *q, float *scale)
+cudaError_t int8_quantize_rows(const float *W, int rows, int cols, int8_t *q, float *scale)
 {
     /* TODO: a warp per row: the absolute max by __shfl_xor_sync, then
      * scale = amax / 127.0f and q = rintf(w * (127.0f / amax)) clamped to
@@ -20,17 +20,17 @@ cudaError_t quantize_rows_i8(const float *W, int rows, int cols, int8_t *q, floa
     return cudaSuccess;
 }
 
-/* TODO: the kernel, on linear_f32's tiles. Before the K loop, the scale
+/* TODO: the kernel, on fp32_linear's tiles. Before the K loop, the scale
  * of each row of the block's X tile (a warp a row, the max over all of K,
  * into shared memory). In the K loop, quantise 4 consecutive k of a row
  * and pack them into one int (byte t = k + t); load the weights as ints
  * (rows are I8_LD(in) bytes, zero padded). acc = __dp4a(a, w, acc) adds the
  * four int8 products. Epilogue: (float)acc * (sx[r] * sw[c]) + b[c], ReLU. */
 
-cudaError_t linear_i8(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch, int in,
-                      int out, int relu)
+cudaError_t int8_linear(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch, int in,
+                        int out, int relu)
 {
-    /* TODO: sizes as linear_f32, then launch your kernel. */
+    /* TODO: sizes as fp32_linear, then launch your kernel. */
     (void)x, (void)qw, (void)sw, (void)b, (void)y, (void)batch, (void)in, (void)out, (void)relu;
     return cudaSuccess;
 }

@@ -27,17 +27,17 @@ extern "C" {
  * quantiser above: q[o][0..cols) as int8 in a rows x I8_LD(cols) array, the
  * padding columns cols..I8_LD(cols)-1 set to 0, and scale[o]. Device arrays
  * (q 4-byte aligned); rows >= 0, cols >= 1. Default stream, no wait. */
-cudaError_t quantize_rows_i8(const float *W, int rows, int cols, int8_t *q, float *scale);
+cudaError_t int8_quantize_rows(const float *W, int rows, int cols, int8_t *q, float *scale);
 
 /* y[r][o] = act(acc * (sx[r] * sw[o]) + b[o]), where row r of x (batch x in
  * floats) is quantised with the quantiser above (giving qx[r][k] and sx[r]),
  * acc = sum_k qx[r][k] qw[o][k] exactly in int32, qw (out x I8_LD(in), as
- * quantize_rows_i8 writes it) and sw[o] are the weights' quantisation, b has
- * out floats. ReLU as in linear_f32 when relu != 0. The float products are
+ * int8_quantize_rows writes it) and sw[o] are the weights' quantisation, b has
+ * out floats. ReLU as in fp32_linear when relu != 0. The float products are
  * taken in that order, sx[r] * sw[o] first. Any batch >= 0, in >= 1, out >= 1;
  * nothing outside y[0 .. batch*out) written. Default stream, no wait. */
-cudaError_t linear_i8(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch, int in,
-                      int out, int relu);
+cudaError_t int8_linear(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch, int in,
+                        int out, int relu);
 
 #ifdef __cplusplus
 }

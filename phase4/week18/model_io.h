@@ -60,14 +60,14 @@ typedef struct {
  * of range, a size that is not exactly the one the header implies (short or
  * with bytes left over), a weight that is NaN or infinite. On failure *m is
  * left empty (every pointer NULL, n_layers 0) and nothing stays allocated. */
-int  mlp_load(const char *path, mlp_model *m, char *err, size_t errlen);
-void mlp_free(mlp_model *m);     /* frees and empties; an empty model is fine */
+int  model_io_mlp_load(const char *path, mlp_model *m, char *err, size_t errlen);
+void model_io_mlp_free(mlp_model *m);     /* frees and empties; an empty model is fine */
 
 /* Read the held-out set at `path` into *d, same rules: wrong magic or
  * version, n, rows or cols out of range, a wrong size, a label above 9 are
  * refused with -1 and a reason, *d left empty (NULL pointers, n 0). */
-int  digits_load(const char *path, digits_set *d, char *err, size_t errlen);
-void digits_free(digits_set *d);
+int  model_io_digits_load(const char *path, digits_set *d, char *err, size_t errlen);
+void model_io_digits_free(digits_set *d);
 
 #ifdef __cplusplus
 }

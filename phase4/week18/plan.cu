@@ -13,7 +13,7 @@
 #include "fp16.h"
 #include "int8.h"
 
-size_t mlp_plan_bytes(const int *dims, int n_layers, int batch)
+size_t plan_mlp_bytes(const int *dims, int n_layers, int batch)
 {
     /* TODO: the peak of the plan (plan.h): two buffers, each batch x the
      * widest hidden layer (dims[1] .. dims[n_layers - 1]) of floats. */
@@ -21,14 +21,14 @@ size_t mlp_plan_bytes(const int *dims, int n_layers, int batch)
     return 0;
 }
 
-cudaError_t mlp_forward(const mlp_dev *m, int prec, const float *x, int batch, float *logits, int *pred, void *work,
-                        size_t work_bytes)
+cudaError_t plan_mlp_forward(const mlp_dev *m, int prec, const float *x, int batch, float *logits, int *pred,
+                             void *work, size_t work_bytes)
 {
     /* TODO: check the arguments and the workspace (plan.h), then run the
      * layers: layer l reads the previous output (x for layer 0) and writes
      * buffer l % 2 of the workspace, the last one the logits; ReLU on every
      * layer but the last; the linear_* of the precision. Then
-     * softmax_argmax(logits, NULL, pred, ...). No cudaMalloc here. */
+     * fp32_softmax_argmax(logits, NULL, pred, ...). No cudaMalloc here. */
     (void)m, (void)prec, (void)x, (void)batch, (void)logits, (void)pred, (void)work, (void)work_bytes;
     return cudaSuccess;
 }

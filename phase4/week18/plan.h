@@ -40,17 +40,17 @@ typedef struct {
 
 /* The plan's workspace in bytes for `batch` samples (the formula above).
  * Host function: no CUDA call. 0 for batch <= 0 or n_layers <= 1. */
-size_t mlp_plan_bytes(const int *dims, int n_layers, int batch);
+size_t plan_mlp_bytes(const int *dims, int n_layers, int batch);
 
 /* The forward pass of `batch` samples x (batch x dims[0], device) in
  * precision prec (MLP_FP32, MLP_FP16 or MLP_INT8): logits (batch x
- * dims[L]) and pred (batch ints, softmax_argmax's rule), both device arrays,
+ * dims[L]) and pred (batch ints, fp32_softmax_argmax's rule), both device arrays,
  * every hidden activation in work (device, work_bytes bytes) as the plan
  * says and nowhere else. Returns cudaErrorInvalidValue, launching nothing,
- * when work_bytes < mlp_plan_bytes(dims, L, batch) or prec is unknown;
+ * when work_bytes < plan_mlp_bytes(dims, L, batch) or prec is unknown;
  * batch 0 launches nothing. Default stream, no wait; the first error. */
-cudaError_t mlp_forward(const mlp_dev *m, int prec, const float *x, int batch, float *logits, int *pred, void *work,
-                        size_t work_bytes);
+cudaError_t plan_mlp_forward(const mlp_dev *m, int prec, const float *x, int batch, float *logits, int *pred,
+                             void *work, size_t work_bytes);
 
 #ifdef __cplusplus
 }

@@ -16,7 +16,7 @@
 #include "fp16.h"
 #include "int8.h"
 #include "plan.h"
-#include "bias_relu.h"
+#include "support/yard_bias_relu.h"
 
 /* ---------------------------------------------------------------- what this week states
  * The shipped model on the 2000 held-out digits (README, "The model"): the
@@ -104,7 +104,7 @@ static unsigned char *digits_image(wb_rng *rng, int n, int rows, int cols, size_
     return img;
 }
 
-/* The model in img must be exactly what mlp_load gave. */
+/* The model in img must be exactly what model_io_mlp_load gave. */
 static void expect_model_equals(const mlp_model *m, const unsigned char *img, const char *what)
 {
     int L = (int)le32_at(img + 12);
@@ -127,12 +127,13 @@ static void expect_refused_model(const char *path, const char *what)
     mlp_model m;
     memset(&m, 0x5A, sizeof m);
     char err[256] = "";
-    int rc = mlp_load(path, &m, err, sizeof err);
-    if (rc == 0) mlp_free(&m);
-    ck_assert_msg(rc != 0, "mlp_load accepted %s (%s): it must return -1", path, what);
-    ck_assert_msg(err[0] != 0, "mlp_load refused %s (%s) but wrote no reason into err", path, what);
+    int rc = model_io_mlp_load(path, &m, err, sizeof err);
+    if (rc == 0) model_io_mlp_free(&m);
+    ck_assert_msg(rc != 0, "model_io_mlp_load accepted %s (%s): it must return -1", path, what);
+    ck_assert_msg(err[0] != 0, "model_io_mlp_load refused %s (%s) but wrote no reason into err", path, what);
     ck_assert_msg(m.n_layers == 0 && m.storage == NULL && m.W[0] == NULL && m.b[0] == NULL,
-                  "mlp_load refused %s (%s) but left the model non-empty (n_layers %d)", path, what, m.n_layers);
+                  "model_io_mlp_load refused %s (%s) but left the model non-empty (n_layers %d)", path, what,
+                  m.n_layers);
 }
 
 static void expect_refused_digits(const char *path, const char *what)
@@ -140,12 +141,12 @@ static void expect_refused_digits(const char *path, const char *what)
     digits_set d;
     memset(&d, 0x5A, sizeof d);
     char err[256] = "";
-    int rc = digits_load(path, &d, err, sizeof err);
-    if (rc == 0) digits_free(&d);
-    ck_assert_msg(rc != 0, "digits_load accepted %s (%s): it must return -1", path, what);
-    ck_assert_msg(err[0] != 0, "digits_load refused %s (%s) but wrote no reason into err", path, what);
+    int rc = model_io_digits_load(path, &d, err, sizeof err);
+    if (rc == 0) model_io_digits_free(&d);
+    ck_assert_msg(rc != 0, "model_io_digits_load accepted %s (%s): it must return -1", path, what);
+    ck_assert_msg(err[0] != 0, "model_io_digits_load refused %s (%s) but wrote no reason into err", path, what);
     ck_assert_msg(d.n == 0 && d.x == NULL && d.label == NULL,
-                  "digits_load refused %s (%s) but left the set non-empty", path, what);
+                  "model_io_digits_load refused %s (%s) but left the set non-empty", path, what);
 }
 
 /* ---------------------------------------------------------------- w18.load (CPU) */
@@ -158,26 +159,26 @@ START_TEST(load_shipped)
     unsigned char *img = (unsigned char *)wb_read_file(path, &len);
     ck_assert_msg(img != NULL, "cannot read %s (run from the workbook's top folder)", path);
     mlp_model m;
-    ck_assert_msg(mlp_load(path, &m, err, sizeof err) == 0, "mlp_load(%s): %s", path, err);
+    ck_assert_msg(model_io_mlp_load(path, &m, err, sizeof err) == 0, "model_io_mlp_load(%s): %s", path, err);
     ck_assert_int_eq(m.n_layers, 3);
     for (int l = 0; l < 4; l++) ck_assert_int_eq(m.dims[l], SHIPPED_DIMS[l]);
     expect_model_equals(&m, img, path);
-    mlp_free(&m);
-    ck_assert_msg(m.storage == NULL && m.n_layers == 0, "mlp_free must leave the model empty");
+    model_io_mlp_free(&m);
+    ck_assert_msg(m.storage == NULL && m.n_layers == 0, "model_io_mlp_free must leave the model empty");
     free(img);
 
     data_path(path, sizeof path, "digits_test.bin");
     img = (unsigned char *)wb_read_file(path, &len);
     ck_assert_msg(img != NULL, "cannot read %s", path);
     digits_set d;
-    ck_assert_msg(digits_load(path, &d, err, sizeof err) == 0, "digits_load(%s): %s", path, err);
+    ck_assert_msg(model_io_digits_load(path, &d, err, sizeof err) == 0, "model_io_digits_load(%s): %s", path, err);
     ck_assert_int_eq(d.n, HELD_OUT_N);
     ck_assert_int_eq(d.features, 64);
     size_t bad = 0;
     for (size_t i = 0; i < (size_t)d.n * 64; i++) bad += d.x[i] != img[24 + i] / 255.0f;
     for (int i = 0; i < d.n; i++) bad += d.label[i] != img[24 + (size_t)d.n * 64 + i];
     if (bad) ck_abort_msg("%s: %zu pixels or labels differ from the file (x = byte / 255.0f)", path, bad);
-    digits_free(&d);
+    model_io_digits_free(&d);
     free(img);
 }
 END_TEST
@@ -199,9 +200,10 @@ START_TEST(load_checks)
     write_bytes(path, img, len);
     mlp_model m;
     char err[256] = "";
-    ck_assert_msg(mlp_load(path, &m, err, sizeof err) == 0, "mlp_load of a valid %d-layer model: %s", L, err);
+    ck_assert_msg(model_io_mlp_load(path, &m, err, sizeof err) == 0, "model_io_mlp_load of a valid %d-layer model: %s",
+                  L, err);
     expect_model_equals(&m, img, "a valid random model");
-    mlp_free(&m);
+    model_io_mlp_free(&m);
 
     for (int c = 0; c < BAD_MODELS; c++) {
         unsigned char *b = wb_hmalloc(len + 128); /* room for the last case */
@@ -242,15 +244,15 @@ START_TEST(load_checks)
     snprintf(path, sizeof path, "%s/digits.bin", dir);
     write_bytes(path, dimg, dlen);
     digits_set d;
-    ck_assert_msg(digits_load(path, &d, err, sizeof err) == 0, "digits_load of %d valid %d x %d samples: %s", nd,
-                  rows, cols, err);
-    ck_assert_msg(d.n == nd && d.features == rows * cols, "digits_load: n %d features %d, the file has %d and %d",
-                  d.n, d.features, nd, rows * cols);
+    ck_assert_msg(model_io_digits_load(path, &d, err, sizeof err) == 0,
+                  "model_io_digits_load of %d valid %d x %d samples: %s", nd, rows, cols, err);
+    ck_assert_msg(d.n == nd && d.features == rows * cols,
+                  "model_io_digits_load: n %d features %d, the file has %d and %d", d.n, d.features, nd, rows * cols);
     size_t bad = 0;
     for (size_t i = 0; i < (size_t)nd * rows * cols; i++) bad += d.x[i] != dimg[24 + i] / 255.0f;
     for (int i = 0; i < nd; i++) bad += d.label[i] != dimg[dlen - nd + i];
-    ck_assert_msg(bad == 0, "digits_load: %zu pixels or labels differ from the file", bad);
-    digits_free(&d);
+    ck_assert_msg(bad == 0, "model_io_digits_load: %zu pixels or labels differ from the file", bad);
+    model_io_digits_free(&d);
     for (int c = 0; c < BAD_DIGITS; c++) {
         /* the last case: n = 2^20 images of 64 x 64 claim 24 + 2^20 x 4097 bytes, which is 24 + 2^20
          * modulo 2^32; the file has exactly 24 + 2^20, all zero after the header (labels that pass) */
@@ -414,9 +416,9 @@ static void load_shipped(mlp_model *m, digits_set *d)
 {
     char path[512], err[256] = "";
     data_path(path, sizeof path, "mlp_digits.bin");
-    ck_assert_msg(mlp_load(path, m, err, sizeof err) == 0, "mlp_load(%s): %s", path, err);
+    ck_assert_msg(model_io_mlp_load(path, m, err, sizeof err) == 0, "model_io_mlp_load(%s): %s", path, err);
     data_path(path, sizeof path, "digits_test.bin");
-    ck_assert_msg(digits_load(path, d, err, sizeof err) == 0, "digits_load(%s): %s", path, err);
+    ck_assert_msg(model_io_digits_load(path, d, err, sizeof err) == 0, "model_io_digits_load(%s): %s", path, err);
     ck_assert_msg(m->n_layers == 3 && m->dims[0] == d->features && m->dims[3] == 10,
                   "the shipped model and held-out set do not fit together (n_layers %d, inputs %d, features %d)",
                   m->n_layers, m->dims[0], d->features);
@@ -453,7 +455,7 @@ START_TEST(model_accuracy_cpu)
     snprintf(fig, sizeof fig, "FP32 %d of %d right (%.2f %%) on the CPU", ok32, d.n, 100.0 * ok32 / d.n);
     wb_report(fig);
     free(l32), free(lq);
-    mlp_free(&m), digits_free(&d);
+    model_io_mlp_free(&m), model_io_digits_free(&d);
 }
 END_TEST
 
@@ -503,9 +505,9 @@ static void check_linear_f32(layer_case *c)
     layer_ref(c->hx, c->hW, c->hb, ref, c->batch, c->in, c->out, c->relu);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
-    WB_CUDA(linear_f32(c->dx, c->dW, c->db, dy, c->batch, c->in, c->out, c->relu));
+    WB_CUDA(fp32_linear(c->dx, c->dW, c->db, dy, c->batch, c->in, c->out, c->relu));
     char what[128];
-    describe(what, sizeof what, "linear_f32", c);
+    describe(what, sizeof what, "fp32_linear", c);
     wb_expect_dout_f32_f64(&y, ref, ny, 1e-4, 1e-4, what);
     wb_dout_free(&y);
     free(ref);
@@ -537,7 +539,7 @@ START_TEST(fp32_nan_inf)
 }
 END_TEST
 
-/* softmax_argmax: random logits; some rows with NaN, -Inf, a repeated
+/* fp32_softmax_argmax: random logits; some rows with NaN, -Inf, a repeated
  * maximum (the first wins) or values near +-1e4 (max subtraction). */
 static const int SOFTMAX_SHAPES[][2] = { { 0, 10 }, { 1, 1 }, { 1, 10 }, { 7, 3 }, { 33, 10 }, { 100, 31 },
                                          { 9, 32 }, { 77, 33 }, { 5, 1000 }, { 65537, 10 } };
@@ -578,16 +580,16 @@ START_TEST(softmax_rows)
     int *dk = wb_dout_alloc(&k, "pred", (size_t)batch * 4, 0);
     /* pred's poison would read as -1, a valid answer: fill it with 0x7f7f7f7f (guards stay poisoned) */
     if (batch) WB_CUDA(cudaMemset(dk, 0x7f, (size_t)batch * 4));
-    WB_CUDA(softmax_argmax(dl, dp, dk, batch, classes));
+    WB_CUDA(fp32_softmax_argmax(dl, dp, dk, batch, classes));
     char what[96];
-    snprintf(what, sizeof what, "softmax_argmax batch=%d classes=%d", batch, classes);
+    snprintf(what, sizeof what, "fp32_softmax_argmax batch=%d classes=%d", batch, classes);
     wb_expect_dout_f32_f64(&p, rp, n, 1e-6, 1e-5, what);
     wb_expect_dout_u32(&k, rk, (size_t)batch, what);
     /* probs == NULL: pred alone */
     wb_dout_poison(&k);
     if (batch) WB_CUDA(cudaMemset(dk, 0x7f, (size_t)batch * 4));
-    WB_CUDA(softmax_argmax(dl, NULL, dk, batch, classes));
-    snprintf(what, sizeof what, "softmax_argmax probs=NULL batch=%d classes=%d", batch, classes);
+    WB_CUDA(fp32_softmax_argmax(dl, NULL, dk, batch, classes));
+    snprintf(what, sizeof what, "fp32_softmax_argmax probs=NULL batch=%d classes=%d", batch, classes);
     wb_expect_dout_u32(&k, rk, (size_t)batch, what);
     wb_dfree(dl), wb_dout_free(&p), wb_dout_free(&k);
     free(hl), free(rp), free(rk);
@@ -597,10 +599,11 @@ END_TEST
 START_TEST(bad_sizes)
 {
     float *d = wb_dmalloc(256);
-    ck_assert_msg(linear_f32(d, d, d, d, -1, 4, 4, 0) != cudaSuccess, "linear_f32 must refuse batch < 0");
-    ck_assert_msg(linear_f32(d, d, d, d, 4, 0, 4, 0) != cudaSuccess, "linear_f32 must refuse in == 0");
-    ck_assert_msg(linear_f32(d, d, d, d, 4, 4, 0, 0) != cudaSuccess, "linear_f32 must refuse out == 0");
-    ck_assert_msg(softmax_argmax(d, d, (int *)d, 4, 0) != cudaSuccess, "softmax_argmax must refuse classes == 0");
+    ck_assert_msg(fp32_linear(d, d, d, d, -1, 4, 4, 0) != cudaSuccess, "fp32_linear must refuse batch < 0");
+    ck_assert_msg(fp32_linear(d, d, d, d, 4, 0, 4, 0) != cudaSuccess, "fp32_linear must refuse in == 0");
+    ck_assert_msg(fp32_linear(d, d, d, d, 4, 4, 0, 0) != cudaSuccess, "fp32_linear must refuse out == 0");
+    ck_assert_msg(fp32_softmax_argmax(d, d, (int *)d, 4, 0) != cudaSuccess,
+                  "fp32_softmax_argmax must refuse classes == 0");
     cudaGetLastError();
     wb_dfree(d);
 }
@@ -635,10 +638,10 @@ START_TEST(f16_convert)
     float *d = wb_dcopy(h, n * 4);
     wb_dout o;
     uint16_t *dh = wb_dout_alloc(&o, "half", n * 2, 0);
-    WB_CUDA(f32_to_f16(d, dh, n));
+    WB_CUDA(fp16_from_f32(d, dh, n));
     uint16_t *got = wb_hmalloc(n * 2 + 2);
     char what[64];
-    snprintf(what, sizeof what, "f32_to_f16 n=%zu", n);
+    snprintf(what, sizeof what, "fp16_from_f32 n=%zu", n);
     wb_expect_dout_guards(&o, got, what);
     size_t bad = 0, first = 0;
     for (size_t i = 0; i < n; i++) {
@@ -667,9 +670,9 @@ START_TEST(fp16_shapes)
     layer_ref(c.hx, wr, c.hb, ref, c.batch, c.in, c.out, c.relu);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
-    WB_CUDA(linear_f16(c.dx, dh, c.db, dy, c.batch, c.in, c.out, c.relu));
+    WB_CUDA(fp16_linear(c.dx, dh, c.db, dy, c.batch, c.in, c.out, c.relu));
     char what[128];
-    describe(what, sizeof what, "linear_f16", &c);
+    describe(what, sizeof what, "fp16_linear", &c);
     wb_expect_dout_f32_f64(&y, ref, ny, 1e-4, 1e-4, what);
     wb_dout_free(&y), wb_dfree(dh);
     free(hh), free(wr), free(ref);
@@ -697,9 +700,9 @@ START_TEST(i8_quantize)
     wb_dout q, s;
     int8_t *dq = wb_dout_alloc(&q, "q", (size_t)rows * ld, 0);
     float *ds = wb_dout_alloc(&s, "scale", (size_t)rows * 4, 0);
-    WB_CUDA(quantize_rows_i8(dw, rows, cols, dq, ds));
+    WB_CUDA(int8_quantize_rows(dw, rows, cols, dq, ds));
     char what[96];
-    snprintf(what, sizeof what, "quantize_rows_i8 rows=%d cols=%d", rows, cols);
+    snprintf(what, sizeof what, "int8_quantize_rows rows=%d cols=%d", rows, cols);
     wb_expect_dout_f32(&s, rs, (size_t)rows, 0, 0, what);
     int8_t *gq = wb_hmalloc((size_t)rows * ld + 4);
     wb_expect_dout_guards(&q, gq, what);
@@ -729,9 +732,9 @@ START_TEST(i8_shapes)
     float *dsw = wb_dcopy(hs, (size_t)c.out * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
-    WB_CUDA(linear_i8(c.dx, dq, dsw, c.db, dy, c.batch, c.in, c.out, c.relu));
+    WB_CUDA(int8_linear(c.dx, dq, dsw, c.db, dy, c.batch, c.in, c.out, c.relu));
     char what[128];
-    describe(what, sizeof what, "linear_i8", &c);
+    describe(what, sizeof what, "int8_linear", &c);
     /* the int32 sums are exact; only the last multiply-add may round differently (a fused FMA) */
     wb_expect_dout_f32(&y, ref, ny, 1e-5, 1e-5, what);
     wb_dout_free(&y), wb_dfree(dq), wb_dfree(dsw);
@@ -749,7 +752,7 @@ typedef struct {
 } dev_model;
 
 /* Upload a model in every precision; FP16 and INT8 weights are made on the
- * device by your f32_to_f16 and quantize_rows_i8 (when `convert`). */
+ * device by your fp16_from_f32 and int8_quantize_rows (when `convert`). */
 static void dev_model_make(const mlp_model *m, dev_model *g, int convert)
 {
     memset(g, 0, sizeof *g);
@@ -765,8 +768,8 @@ static void dev_model_make(const mlp_model *m, dev_model *g, int convert)
         uint16_t *Wh = wb_dmalloc(nw * 2);
         int8_t *q = wb_dmalloc((size_t)out * I8_LD(in));
         float *s = wb_dmalloc((size_t)out * 4);
-        WB_CUDA(f32_to_f16(W, Wh, nw));
-        WB_CUDA(quantize_rows_i8(W, out, in, q, s));
+        WB_CUDA(fp16_from_f32(W, Wh, nw));
+        WB_CUDA(int8_quantize_rows(W, out, in, q, s));
         g->dev.W16[l] = Wh, g->dev.W8[l] = q, g->dev.sw8[l] = s;
         g->owned[g->n_owned++] = Wh, g->owned[g->n_owned++] = q, g->owned[g->n_owned++] = s;
     }
@@ -788,8 +791,8 @@ static void run_held_out(const mlp_model *m, const digits_set *d, int prec, floa
 {
     dev_model g;
     dev_model_make(m, &g, prec != MLP_FP32);
-    size_t plan = mlp_plan_bytes(m->dims, m->n_layers, d->n);
-    ck_assert_msg(plan == (size_t)SHIPPED_PLAN_BYTES_PER_SAMPLE * d->n, "mlp_plan_bytes = %zu for %d samples, the plan "
+    size_t plan = plan_mlp_bytes(m->dims, m->n_layers, d->n);
+    ck_assert_msg(plan == (size_t)SHIPPED_PLAN_BYTES_PER_SAMPLE * d->n, "plan_mlp_bytes = %zu for %d samples, the plan "
                   "states %u bytes a sample", plan, d->n, SHIPPED_PLAN_BYTES_PER_SAMPLE);
     float *dx = wb_dcopy(d->x, (size_t)d->n * d->features * 4);
     wb_dout w, l, p;
@@ -797,9 +800,9 @@ static void run_held_out(const mlp_model *m, const digits_set *d, int prec, floa
     float *dl = wb_dout_alloc(&l, "logits", (size_t)d->n * 40, 0);
     int *dp = wb_dout_alloc(&p, "pred", (size_t)d->n * 4, 0);
     WB_CUDA(cudaMemset(dp, 0x7f, (size_t)d->n * 4));
-    WB_CUDA(mlp_forward(&g.dev, prec, dx, d->n, dl, dp, dw, plan));
+    WB_CUDA(plan_mlp_forward(&g.dev, prec, dx, d->n, dl, dp, dw, plan));
     char what[96];
-    snprintf(what, sizeof what, "mlp_forward %s on the held-out set", PREC_NAME[prec]);
+    snprintf(what, sizeof what, "plan_mlp_forward %s on the held-out set", PREC_NAME[prec]);
     void *scratch = wb_hmalloc(plan);
     wb_expect_dout_guards(&w, scratch, what);
     free(scratch);
@@ -840,7 +843,7 @@ START_TEST(fp32_model)
              100.0 * ok / d.n, cmp.max_err);
     wb_report(fig);
     free(ref), free(got), free(pred);
-    mlp_free(&m), digits_free(&d);
+    model_io_mlp_free(&m), model_io_digits_free(&d);
 }
 END_TEST
 
@@ -871,7 +874,7 @@ static void check_quantised_model(int prec, double tol, double max_drop)
     ck_assert_msg(drop <= max_drop, "%s", fig);
     wb_report(fig);
     free(ref), free(got), free(pred);
-    mlp_free(&m), digits_free(&d);
+    model_io_mlp_free(&m), model_io_digits_free(&d);
 }
 
 START_TEST(fp16_model) { check_quantised_model(MLP_FP16, FP16_LOGIT_TOL, FP16_MAX_DROP); }
@@ -885,20 +888,20 @@ END_TEST
 START_TEST(plan_formula)
 {
     wb_rng rng = WB_RNG();
-    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 3, 65536) == (size_t)64 << 20,
-                  "the shipped model at batch 65536: mlp_plan_bytes = %zu, the plan states 64 MiB (67108864)",
-                  mlp_plan_bytes(SHIPPED_DIMS, 3, 65536));
-    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 3, 1) == SHIPPED_PLAN_BYTES_PER_SAMPLE, "one sample: %zu bytes, "
-                  "expected %u", mlp_plan_bytes(SHIPPED_DIMS, 3, 1), SHIPPED_PLAN_BYTES_PER_SAMPLE);
-    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 3, 0) == 0, "batch 0 needs no workspace");
-    ck_assert_msg(mlp_plan_bytes(SHIPPED_DIMS, 1, 1000) == 0, "a one-layer model has no hidden layer: 0 bytes");
+    ck_assert_msg(plan_mlp_bytes(SHIPPED_DIMS, 3, 65536) == (size_t)64 << 20,
+                  "the shipped model at batch 65536: plan_mlp_bytes = %zu, the plan states 64 MiB (67108864)",
+                  plan_mlp_bytes(SHIPPED_DIMS, 3, 65536));
+    ck_assert_msg(plan_mlp_bytes(SHIPPED_DIMS, 3, 1) == SHIPPED_PLAN_BYTES_PER_SAMPLE, "one sample: %zu bytes, "
+                  "expected %u", plan_mlp_bytes(SHIPPED_DIMS, 3, 1), SHIPPED_PLAN_BYTES_PER_SAMPLE);
+    ck_assert_msg(plan_mlp_bytes(SHIPPED_DIMS, 3, 0) == 0, "batch 0 needs no workspace");
+    ck_assert_msg(plan_mlp_bytes(SHIPPED_DIMS, 1, 1000) == 0, "a one-layer model has no hidden layer: 0 bytes");
     for (int t = 0; t < 100; t++) {
         int L = (int)wb_rng_int(&rng, 1, MLP_MAX_LAYERS), dims[MLP_MAX_LAYERS + 1], batch = (int)wb_rng_int(&rng, 1, 1 << 20);
         size_t widest = 0;
         for (int l = 0; l <= L; l++) dims[l] = (int)wb_rng_int(&rng, 1, MLP_MAX_DIM);
         for (int l = 1; l < L; l++) widest = (size_t)dims[l] > widest ? (size_t)dims[l] : widest;
-        size_t want = 2 * (size_t)batch * widest * 4, got = mlp_plan_bytes(dims, L, batch);
-        ck_assert_msg(got == want, "%d layers, batch %d: mlp_plan_bytes = %zu, expected %zu (2 x batch x widest "
+        size_t want = 2 * (size_t)batch * widest * 4, got = plan_mlp_bytes(dims, L, batch);
+        ck_assert_msg(got == want, "%d layers, batch %d: plan_mlp_bytes = %zu, expected %zu (2 x batch x widest "
                       "hidden layer %zu x 4 bytes; inputs and logits are not the plan's)", L, batch, got, want, widest);
     }
 }
@@ -932,24 +935,25 @@ START_TEST(plan_forward)
 
     dev_model g;
     dev_model_make(&m, &g, 0);
-    size_t plan = mlp_plan_bytes(m.dims, m.n_layers, batch);
+    size_t plan = plan_mlp_bytes(m.dims, m.n_layers, batch);
     float *dx = wb_dcopy(hx, (size_t)batch * m.dims[0] * 4);
     wb_dout w, l, p;
     void *dw = wb_dout_alloc(&w, "workspace", plan, 0);
     float *dl = wb_dout_alloc(&l, "logits", (size_t)batch * classes * 4, 0);
     int *dp = wb_dout_alloc(&p, "pred", (size_t)batch * 4, 0);
     char what[96];
-    snprintf(what, sizeof what, "mlp_forward, %d layers, batch %d", m.n_layers, batch);
+    snprintf(what, sizeof what, "plan_mlp_forward, %d layers, batch %d", m.n_layers, batch);
 
     /* refusals first: nothing may be written */
     if (plan >= 4) {
-        cudaError_t e = mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan - 4);
+        cudaError_t e = plan_mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan - 4);
         ck_assert_msg(e == cudaErrorInvalidValue, "%s: a workspace 4 bytes short of the plan must give "
                       "cudaErrorInvalidValue, got %s", what, cudaGetErrorName(e));
     }
-    ck_assert_msg(mlp_forward(&g.dev, 7, dx, batch, dl, dp, dw, plan) == cudaErrorInvalidValue,
+    ck_assert_msg(plan_mlp_forward(&g.dev, 7, dx, batch, dl, dp, dw, plan) == cudaErrorInvalidValue,
                   "%s: precision 7 must give cudaErrorInvalidValue", what);
-    ck_assert_msg(mlp_forward(&g.dev, MLP_FP32, dx, 0, dl, dp, dw, 0) == cudaSuccess, "%s: batch 0 must succeed", what);
+    ck_assert_msg(plan_mlp_forward(&g.dev, MLP_FP32, dx, 0, dl, dp, dw, 0) == cudaSuccess, "%s: batch 0 must succeed",
+                  what);
     cudaGetLastError();
     float *hl = wb_hmalloc((size_t)batch * classes * 4);
     wb_expect_dout_guards(&l, hl, what);
@@ -957,7 +961,7 @@ START_TEST(plan_forward)
         if (!isnan(hl[i])) ck_abort_msg("%s: a refused call (or batch 0) wrote logits[%zu]", what, i);
 
     WB_CUDA(cudaMemset(dp, 0x7f, (size_t)batch * 4));
-    WB_CUDA(mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan));
+    WB_CUDA(plan_mlp_forward(&g.dev, MLP_FP32, dx, batch, dl, dp, dw, plan));
     float *scratch = wb_hmalloc(plan + 4);
     wb_expect_dout_guards(&w, scratch, what); /* every activation stayed inside the plan */
     /* and is where the plan puts it: the last two hidden layers are still in their buffers, layer l's in
@@ -1020,7 +1024,7 @@ static void fwd_work(void *p)
 {
     fwd_ctx *c = p;
     c->out_shift = c->shift;
-    WB_CUDA(mlp_forward(c->dev, c->prec, c->x, c->batch, c->logits, c->pred, c->work, c->work_bytes));
+    WB_CUDA(plan_mlp_forward(c->dev, c->prec, c->x, c->batch, c->logits, c->pred, c->work, c->work_bytes));
 }
 
 /* Logit i of a timed output: sample ((i / 10) + shift) % n, class i % 10. */
@@ -1070,7 +1074,7 @@ static void fwd_fresh(void *p, unsigned long long salt)
 
 static int fwd_check(void *p, char *why, size_t size) { return fwd_verify(p, 1 << 12, why, size) != 0; }
 
-/* Samples per second of mlp_forward in each precision against batch size,
+/* Samples per second of plan_mlp_forward in each precision against batch size,
  * every timed output checked against the CPU's FP32 logits (at the stated
  * tolerance of its precision); build/phase4/week18/throughput.csv, and the
  * plot when gnuplot is there. *fig says what was found. Returns the number
@@ -1087,7 +1091,7 @@ static int throughput_sweep(char *fig, size_t figlen)
     dev_model g;
     dev_model_make(&m, &g, 1);
     int maxb = SWEEP_BATCH[WB_COUNT(SWEEP_BATCH) - 1];
-    size_t feat = (size_t)d.features, work_bytes = mlp_plan_bytes(m.dims, m.n_layers, maxb);
+    size_t feat = (size_t)d.features, work_bytes = plan_mlp_bytes(m.dims, m.n_layers, maxb);
     size_t rows = (size_t)maxb + (size_t)d.n; /* room for the spot check's shift */
     float *hx = wb_hmalloc(rows * feat * 4);
     for (size_t r = 0; r < rows; r++) memcpy(hx + r * feat, d.x + (r % (size_t)d.n) * feat, feat * 4);
@@ -1161,7 +1165,7 @@ out:
     wb_dfree(dx), wb_dfree(dl), wb_dfree(dp), wb_dfree(dw);
     dev_model_free(&g);
     free(ref);
-    mlp_free(&m), digits_free(&d);
+    model_io_mlp_free(&m), model_io_digits_free(&d);
     return bad;
 }
 
@@ -1207,9 +1211,9 @@ static const wb_test TESTS[] = {
 /* ---------------------------------------------------------------- fusion (a benchmark, no checkpoint) */
 
 /* The shipped model's first layer (64 -> 128, ReLU) at a batch of 262144,
- * whose 128 MiB output is far past L2: your fused linear_f32, against the
+ * whose 128 MiB output is far past L2: your fused fp32_linear, against the
  * same GEMM with a zero bias and no ReLU followed by the given separate
- * pass (support/bias_relu.cu), which reads the output back and writes it
+ * pass (support/yard_bias_relu.cu), which reads the output back and writes it
  * again. Both outputs are checked on sampled rows. */
 enum { FUSION_BATCH = 262144, SEED_FX = 1801 };
 typedef struct { const float *x, *W, *b, *zero; float *y; int batch, in, out, fused; } fusion_ctx;
@@ -1218,10 +1222,10 @@ static void fusion_work(void *p)
 {
     fusion_ctx *c = p;
     if (c->fused) {
-        WB_CUDA(linear_f32(c->x, c->W, c->b, c->y, c->batch, c->in, c->out, 1));
+        WB_CUDA(fp32_linear(c->x, c->W, c->b, c->y, c->batch, c->in, c->out, 1));
     } else {
-        WB_CUDA(linear_f32(c->x, c->W, c->zero, c->y, c->batch, c->in, c->out, 0));
-        WB_CUDA(bias_relu_pass(c->y, c->b, c->batch, c->out, 1));
+        WB_CUDA(fp32_linear(c->x, c->W, c->zero, c->y, c->batch, c->in, c->out, 0));
+        WB_CUDA(yard_bias_relu_pass(c->y, c->b, c->batch, c->out, 1));
     }
 }
 
@@ -1266,7 +1270,7 @@ static double bench_fusion(void)
     wb_bench_emit(&rows[0]);
     wb_bench_emit(&rows[1]);
     wb_dfree(x), wb_dfree(y), wb_dfree(zero), wb_dfree(W), wb_dfree(b);
-    mlp_free(&m), digits_free(&d);
+    model_io_mlp_free(&m), model_io_digits_free(&d);
     return tf[1] / tf[0];
 }
 

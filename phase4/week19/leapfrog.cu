@@ -15,7 +15,7 @@
  *    (pos is float4 (x, y, z, m): leave m alone);
  *  - kick: v += a * dt/2 with the accelerations at the new positions. */
 
-cudaError_t nbody_step(float *pos, float *vel, float *acc, int n, float dt, float eps2)
+cudaError_t leapfrog_step(float *pos, float *vel, float *acc, int n, float dt, float eps2)
 {
     /* TODO: launch kick + drift, call nbody_accel_tiled(pos, acc, n, eps2)
      * for the new accelerations, launch the closing kick; return the first

@@ -25,7 +25,7 @@
 extern "C" {
 #endif
 
-cudaError_t nbody_step(float *pos, float *vel, float *acc, int n, float dt, float eps2);
+cudaError_t leapfrog_step(float *pos, float *vel, float *acc, int n, float dt, float eps2);
 
 #ifdef __cplusplus
 }

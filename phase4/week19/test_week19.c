@@ -208,7 +208,7 @@ START_TEST(leapfrog_one_step)
     float *dp = wb_dout_alloc(&P, "pos", (size_t)n * 16, 0), *dv = wb_dout_alloc(&V, "vel", (size_t)n * 12, 0),
           *da = wb_dout_alloc(&A, "acc", (size_t)n * 12, 0);
     if (n) wb_h2d(dp, hp, (size_t)n * 16), wb_h2d(dv, hv, (size_t)n * 12), wb_h2d(da, ha, (size_t)n * 12);
-    WB_CUDA(nbody_step(dp, dv, da, n, dt, eps2));
+    WB_CUDA(leapfrog_step(dp, dv, da, n, dt, eps2));
     /* the reference step, in double from the same floats */
     float *rp = wb_hmalloc(n1 * 16), *rv = wb_hmalloc(n1 * 12);
     for (size_t k = 0; k < 3 * (size_t)n; k++) v[k] += a[k] * dt / 2, x[k] += v[k] * dt;
@@ -219,7 +219,7 @@ START_TEST(leapfrog_one_step)
         rp[4 * i + 3] = hp[4 * i + 3];
     }
     char what[96];
-    snprintf(what, sizeof what, "nbody_step, n=%d, dt=%g, eps2=%g", n, dt, eps2);
+    snprintf(what, sizeof what, "leapfrog_step, n=%d, dt=%g, eps2=%g", n, dt, eps2);
     /* x moves by v dt ~ 0.025: float rounding ~1e-8; the accelerations'
      * error enters v as acc_tol * S * dt / 2, a few 1e-6 at n = 1000 */
     wb_expect_dout_f32(&P, rp, (size_t)4 * n, 1e-5, 1e-6, what);
@@ -267,7 +267,7 @@ START_TEST(leapfrog_energy)
     float *dp = wb_dcopy(hp, (size_t)n * 16), *dv = wb_dcopy(hv, (size_t)n * 12), *da = wb_dmalloc((size_t)n * 12);
     wb_dpoison(da, (size_t)n * 12);
     WB_CUDA(nbody_accel_tiled(dp, da, n, eps2));
-    for (int s = 0; s < steps; s++) WB_CUDA(nbody_step(dp, dv, da, n, dt, eps2));
+    for (int s = 0; s < steps; s++) WB_CUDA(leapfrog_step(dp, dv, da, n, dt, eps2));
     wb_sync();
     float *gp = wb_hmalloc((size_t)n * 16), *gv = wb_hmalloc((size_t)n * 12);
     wb_d2h(gp, dp, (size_t)n * 16), wb_d2h(gv, dv, (size_t)n * 12);
@@ -291,7 +291,7 @@ START_TEST(leapfrog_energy)
     char fig[160];
     snprintf(fig, sizeof fig, "n=%d, %d steps of dt=%g: |dE/E| = %.2e (E0 = %.6f)", n, steps, dt, drift, e0);
     printf("  leapfrog: %s; max |x - x_ref| %.2e, max |v - v_ref| %.2e\n", fig, dx, dvv);
-    ck_assert_msg(moved > 0.1, "n=%d: after %d steps no body moved more than %g: is nbody_step doing anything?", n,
+    ck_assert_msg(moved > 0.1, "n=%d: after %d steps no body moved more than %g: is leapfrog_step doing anything?", n,
                   steps, moved);
     ck_assert_msg(drift <= 1e-5, "n=%d, %d steps (seed %llu): relative energy change %.3e > 1e-5 (E0 %.9g, E %.9g): "
                   "kick-drift-kick conserves energy to O(dt^2); check the order of the half kicks and the drift",
@@ -517,10 +517,10 @@ typedef struct {
 static void step_work(void *p)
 {
     step_ctx *s = p;
-    WB_CUDA(nbody_step(s->pos, s->vel, s->acc, s->n, s->dt, 0.01f));
+    WB_CUDA(leapfrog_step(s->pos, s->vel, s->acc, s->n, s->dt, 0.01f));
 }
 
-/* A state to step from: positions and velocities, and (as nbody_step asks)
+/* A state to step from: positions and velocities, and (as leapfrog_step asks)
  * the accelerations at those positions. */
 static void step_load(step_ctx *s, const float *hp, const float *hv)
 {
@@ -563,7 +563,7 @@ static int step_check(void *p, char *why, size_t size)
      * a body by |v| dt (up to 1e-5) and kicks it by |a| dt (about 1e-5 x |a|). */
     for (int i = 0; i < n && !bad; i++) {
         if (memcmp(gp + 4 * i + 3, s->sp + 4 * i + 3, 4) != 0) {
-            snprintf(why, size, "nbody_step changed the mass of body %d: %.9g, was %.9g", i, gp[4 * i + 3],
+            snprintf(why, size, "leapfrog_step changed the mass of body %d: %.9g, was %.9g", i, gp[4 * i + 3],
                      s->sp[4 * i + 3]);
             bad = 1;
         }

@@ -259,7 +259,7 @@ static inline void bf16_check_contract(const bf16_gemm_api *api, const bf16_refu
  * (bf16_host.h) must compute the same C = A B^T, or its figure measures
  * some other product. M != N, so a swapped operand or leading dimension
  * fails; 60000 samples of the 60000 elements. */
-static inline void bf16_check_yard(unsigned long long sa, unsigned long long sb)
+static inline void bf16_check_yardstick(unsigned long long sa, unsigned long long sb)
 {
     bf16_seeded g = bf16_seeded_open(200, 300, 72, sa, sb);
     cublasHandle_t h;

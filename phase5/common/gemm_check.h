@@ -1,7 +1,7 @@
 /* gemm_check.h — what the SGEMM tests of phase 5 (weeks 21-24) share: the
  * CPU reference, the correctness cases (a test loops over
  * WB_COUNT(GEMM_CASES)), and the benchmarks against the cuBLAS yardstick
- * (sgemm_yard.h): one version at 4096 for a speed checkpoint, the ladder.
+ * (yard_sgemm.h): one version at 4096 for a speed checkpoint, the ladder.
  *
  * Included by exactly one test file per binary (it defines static inline
  * functions). Every SGEMM has naive.h's interface: C = A B, row-major.
@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "wb_harness.h"
-#include "sgemm_yard.h"
+#include "yard_sgemm.h"
 
 typedef cudaError_t (*gemm_fn)(int M, int N, int K, const float *A, const float *B, float *C);
 
@@ -207,7 +207,7 @@ static inline wb_bench_row gemm_bench_row(gemm_bench *g, const char *variant, ge
     return gemm_bench_measure(g, variant, fn, yard_name, yard, 0);
 }
 
-/* The yardstick on g's buffers: yard_sgemm_cublas (sgemm_yard.h), whose
+/* The yardstick on g's buffers: yard_sgemm_cublas (yard_sgemm.h), whose
  * output is row-major B A for these square sizes and is checked as such.
  * Prints its row; returns its TFLOP/s, NaN if its output was wrong. */
 static inline double gemm_bench_cublas(gemm_bench *g)

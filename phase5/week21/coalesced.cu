@@ -13,7 +13,7 @@ static __global__ void sgemm_coalesced_kernel(int M, int N, int K, const float *
 {
 }
 
-cudaError_t sgemm_coalesced(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t coalesced_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     /* TODO: 32 x 32 blocks, a grid covering N (x) and M (y); nothing when
      * M or N is 0; return cudaGetLastError(). */

@@ -9,7 +9,7 @@
 extern "C" {
 #endif
 
-cudaError_t sgemm_coalesced(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t coalesced_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 #ifdef __cplusplus
 }

@@ -10,7 +10,7 @@
  * arithmetic as our kernels: the fair yardstick for the weeks that follow. */
 #include "cublas_rm.h"
 
-cublasStatus_t sgemm_cublas(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C)
+cublasStatus_t cublas_rm_sgemm(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C)
 {
     /* TODO: FP32 only (cublasSetMathMode), then one cublasSgemm computing
      * the column-major C^T = B^T A^T. Handle M or N == 0 (no call) and

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-cublasStatus_t sgemm_cublas(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C);
+cublasStatus_t cublas_rm_sgemm(cublasHandle_t h, int M, int N, int K, const float *A, const float *B, float *C);
 
 #ifdef __cplusplus
 }

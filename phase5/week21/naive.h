@@ -16,11 +16,11 @@ extern "C" {
 #endif
 
 /* One thread per element of C, threadIdx.x walking the rows (uncoalesced). */
-cudaError_t sgemm_naive(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t naive_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 /* TFLOP/s of an M x N x K GEMM that took `ms` milliseconds (2 flops per
  * multiply-add); NaN when ms <= 0. A pure host function. */
-double gemm_tflops(int M, int N, int K, double ms);
+double naive_gemm_tflops(int M, int N, int K, double ms);
 
 #ifdef __cplusplus
 }

@@ -9,14 +9,15 @@
 
 START_TEST(tflops_formula)
 {
-    ck_assert_double_eq_tol(gemm_tflops(4096, 4096, 4096, 2.68), 2.0 * 4096.0 * 4096 * 4096 / 2.68e-3 / 1e12, 1e-9);
-    ck_assert_double_eq_tol(gemm_tflops(1, 1, 1, 1.0), 2e-9, 1e-18);
-    ck_assert_double_eq_tol(gemm_tflops(17, 33, 65, 0.5), 2.0 * 17 * 33 * 65 / 0.5e-3 / 1e12, 1e-15);
+    ck_assert_double_eq_tol(naive_gemm_tflops(4096, 4096, 4096, 2.68), 2.0 * 4096.0 * 4096 * 4096 / 2.68e-3 / 1e12,
+                            1e-9);
+    ck_assert_double_eq_tol(naive_gemm_tflops(1, 1, 1, 1.0), 2e-9, 1e-18);
+    ck_assert_double_eq_tol(naive_gemm_tflops(17, 33, 65, 0.5), 2.0 * 17 * 33 * 65 / 0.5e-3 / 1e12, 1e-15);
     /* M*N*K = 1e13 overflows 32 and wraps 64-bit int arithmetic done too late */
-    ck_assert_double_eq_tol(gemm_tflops(100000, 100000, 1000, 1000.0), 20.0, 1e-9);
-    ck_assert_double_eq_tol(gemm_tflops(65536, 65536, 65536, 1000.0), 2.0 * 65536.0 * 65536 * 65536 / 1e12, 1e-6);
-    ck_assert_msg(isnan(gemm_tflops(4, 4, 4, 0.0)), "gemm_tflops(.., ms = 0) must be NaN");
-    ck_assert_msg(isnan(gemm_tflops(4, 4, 4, -1.0)), "gemm_tflops(.., ms < 0) must be NaN");
+    ck_assert_double_eq_tol(naive_gemm_tflops(100000, 100000, 1000, 1000.0), 20.0, 1e-9);
+    ck_assert_double_eq_tol(naive_gemm_tflops(65536, 65536, 65536, 1000.0), 2.0 * 65536.0 * 65536 * 65536 / 1e12, 1e-6);
+    ck_assert_msg(isnan(naive_gemm_tflops(4, 4, 4, 0.0)), "naive_gemm_tflops(.., ms = 0) must be NaN");
+    ck_assert_msg(isnan(naive_gemm_tflops(4, 4, 4, -1.0)), "naive_gemm_tflops(.., ms < 0) must be NaN");
 }
 END_TEST
 
@@ -25,28 +26,28 @@ END_TEST
 START_TEST(naive_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("naive", sgemm_naive, &rng, _i);
+    gemm_check_case("naive", naive_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(naive_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("naive", sgemm_naive, &rng, _i);
+    gemm_check_nonfinite("naive", naive_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(coalesced_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("coalesced", sgemm_coalesced, &rng, _i);
+    gemm_check_case("coalesced", coalesced_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(coalesced_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("coalesced", sgemm_coalesced, &rng, _i);
+    gemm_check_nonfinite("coalesced", coalesced_sgemm, &rng, _i);
 }
 END_TEST
 
@@ -56,10 +57,10 @@ static cublasHandle_t your_handle;
 static cudaError_t your_cublas(int M, int N, int K, const float *A, const float *B, float *C)
 {
     if (!your_handle && cublasCreate(&your_handle) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
-    cublasStatus_t s = sgemm_cublas(your_handle, M, N, K, A, B, C);
+    cublasStatus_t s = cublas_rm_sgemm(your_handle, M, N, K, A, B, C);
     if (s != CUBLAS_STATUS_SUCCESS) {
         char what[96];
-        snprintf(what, sizeof what, "sgemm_cublas returned %s", cublasGetStatusString(s));
+        snprintf(what, sizeof what, "cublas_rm_sgemm returned %s", cublasGetStatusString(s));
         return wb_cuda_check_(cudaErrorUnknown, what, __FILE__, __LINE__);
     }
     return cudaSuccess;
@@ -68,7 +69,7 @@ static cudaError_t your_cublas(int M, int N, int K, const float *A, const float 
 START_TEST(cublas_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("sgemm_cublas", your_cublas, &rng, _i);
+    gemm_check_case("cublas_rm_sgemm", your_cublas, &rng, _i);
 }
 END_TEST
 
@@ -82,7 +83,7 @@ START_TEST(cublas_tf32_handle)
     float *hA = wb_hmalloc((size_t)M * K * 4), *hB = wb_hmalloc((size_t)K * N * 4);
     wb_fill_uniform_f32(&rng, hA, (size_t)M * K, -1, 1);
     wb_fill_uniform_f32(&rng, hB, (size_t)K * N, -1, 1);
-    gemm_check_inputs("sgemm_cublas on a TF32 handle", your_cublas, M, N, K, 0, 0, hA, hB);
+    gemm_check_inputs("cublas_rm_sgemm on a TF32 handle", your_cublas, M, N, K, 0, 0, hA, hB);
     free(hA), free(hB);
 }
 END_TEST
@@ -91,7 +92,7 @@ END_TEST
 
 /* The NAIVE yardstick: the reference naive kernel under its own name
  * (support/yard_naive.cu; your own naive kernel in a student copy). */
-cudaError_t yard_sgemm_naive(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t yard_naive_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 /* Coalescing's speed-up: the coalesced kernel against the reference naive
  * one on the same buffers in the same run. Both outputs are checked first. */
@@ -99,9 +100,9 @@ static double bench_coalescing(wb_headline *h)
 {
     gemm_bench g;
     gemm_bench_open(&g, 4096);
-    wb_bench_row y = gemm_bench_row(&g, "naive (reference)", yard_sgemm_naive, NULL, 0);
+    wb_bench_row y = gemm_bench_row(&g, "naive (reference)", yard_naive_sgemm, NULL, 0);
     wb_bench_emit(&y);
-    wb_bench_row r = gemm_bench_row(&g, "coalesced", sgemm_coalesced, "NAIVE", y.invalid ? NAN : y.value);
+    wb_bench_row r = gemm_bench_row(&g, "coalesced", coalesced_sgemm, "NAIVE", y.invalid ? NAN : y.value);
     gemm_bench_close(&g);
     return wb_bench_headline(&r, h);
 }
@@ -109,8 +110,8 @@ static double bench_coalescing(wb_headline *h)
 static double bench_ladder(void)
 {
     const gemm_version v[] = {
-        { "naive", sgemm_naive },
-        { "coalesced", sgemm_coalesced },
+        { "naive", naive_sgemm },
+        { "coalesced", coalesced_sgemm },
         { "cuBLAS (sgemm_cublas)", your_cublas },
     };
     return gemm_ladder(v, (int)WB_COUNT(v), 1);

@@ -7,15 +7,15 @@
 
 static cudaError_t tiled8(int M, int N, int K, const float *A, const float *B, float *C)
 {
-    return sgemm_tiled_t(8, M, N, K, A, B, C);
+    return tiled_sgemm_t(8, M, N, K, A, B, C);
 }
 static cudaError_t tiled16(int M, int N, int K, const float *A, const float *B, float *C)
 {
-    return sgemm_tiled_t(16, M, N, K, A, B, C);
+    return tiled_sgemm_t(16, M, N, K, A, B, C);
 }
 static cudaError_t tiled32(int M, int N, int K, const float *A, const float *B, float *C)
 {
-    return sgemm_tiled_t(32, M, N, K, A, B, C);
+    return tiled_sgemm_t(32, M, N, K, A, B, C);
 }
 static const int TILES[3] = { 8, 16, 32 };
 static const gemm_fn TILED[3] = { tiled8, tiled16, tiled32 };
@@ -42,7 +42,7 @@ END_TEST
 START_TEST(tiled_default)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("sgemm_tiled", sgemm_tiled, &rng, _i ? 11 : 15); /* 127x129x255, 1000x1001x999 */
+    gemm_check_case("tiled_sgemm", tiled_sgemm, &rng, _i ? 11 : 15); /* 127x129x255, 1000x1001x999 */
 }
 END_TEST
 
@@ -53,21 +53,21 @@ START_TEST(tiled_occupancy)
     int max_threads = 0;
     WB_CUDA(cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
     for (int t = 0; t < 3; t++) {
-        int b = sgemm_tiled_blocks_per_sm(TILES[t]);
+        int b = tiled_sgemm_blocks_per_sm(TILES[t]);
         ck_assert_msg(b >= 1 && b * TILES[t] * TILES[t] <= max_threads,
-                      "sgemm_tiled_blocks_per_sm(%d) = %d: expected 1..%d", TILES[t], b,
+                      "tiled_sgemm_blocks_per_sm(%d) = %d: expected 1..%d", TILES[t], b,
                       max_threads / (TILES[t] * TILES[t]));
         printf("  T=%2d: %d threads/block, %2d blocks/SM, %d of %d threads\n", TILES[t], TILES[t] * TILES[t], b,
                b * TILES[t] * TILES[t], max_threads);
     }
-    ck_assert_int_eq(sgemm_tiled_blocks_per_sm(12), 0);
-    ck_assert_int_eq(sgemm_tiled_t(12, 4, 4, 4, NULL, NULL, NULL), cudaErrorInvalidValue);
+    ck_assert_int_eq(tiled_sgemm_blocks_per_sm(12), 0);
+    ck_assert_int_eq(tiled_sgemm_t(12, 4, 4, 4, NULL, NULL, NULL), cudaErrorInvalidValue);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- speed */
 
-static double bench_tiled(wb_headline *h) { return gemm_vs_cublas_4096("tiled", sgemm_tiled, h); }
+static double bench_tiled(wb_headline *h) { return gemm_vs_cublas_4096("tiled", tiled_sgemm, h); }
 
 /* Tile size against occupancy at 4096: which T is fastest, and why. */
 static double bench_sweep(void)
@@ -78,7 +78,7 @@ static double bench_sweep(void)
     double best = NAN;
     for (int t = 0; t < 3; t++) {
         char v[48];
-        int b = sgemm_tiled_blocks_per_sm(TILES[t]);
+        int b = tiled_sgemm_blocks_per_sm(TILES[t]);
         snprintf(v, sizeof v, "tiled T=%d, %d blk=%d warps/SM", TILES[t], b, b * TILES[t] * TILES[t] / 32);
         wb_bench_row r = gemm_bench_row(&g, v, TILED[t], "cuBLAS", yard);
         wb_bench_emit(&r);
@@ -92,9 +92,9 @@ static double bench_sweep(void)
 static double bench_ladder(void)
 {
     const gemm_version v[] = {
-        { "naive", sgemm_naive },
-        { "coalesced", sgemm_coalesced },
-        { "tiled", sgemm_tiled },
+        { "naive", naive_sgemm },
+        { "coalesced", coalesced_sgemm },
+        { "tiled", tiled_sgemm },
     };
     return gemm_ladder(v, (int)WB_COUNT(v), 2);
 }

@@ -10,11 +10,11 @@ extern "C" {
 #endif
 
 /* Tiles of T x T (T = 8, 16 or 32; cudaErrorInvalidValue otherwise). */
-cudaError_t sgemm_tiled_t(int T, int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t tiled_sgemm_t(int T, int M, int N, int K, const float *A, const float *B, float *C);
 /* The tile size you find fastest on your GPU. */
-cudaError_t sgemm_tiled(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t tiled_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 /* Blocks of the T x T kernel that fit on one SM at once (0 for a bad T). */
-int sgemm_tiled_blocks_per_sm(int T);
+int tiled_sgemm_blocks_per_sm(int T);
 
 #ifdef __cplusplus
 }

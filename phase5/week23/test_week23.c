@@ -10,38 +10,38 @@
 START_TEST(tile1d_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("1D tiles", sgemm_1d, &rng, _i);
+    gemm_check_case("1D tiles", tile1d_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(tile1d_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("1D tiles", sgemm_1d, &rng, _i);
+    gemm_check_nonfinite("1D tiles", tile1d_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(tile2d_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("2D tiles", sgemm_2d, &rng, _i);
+    gemm_check_case("2D tiles", tile2d_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(tile2d_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("2D tiles", sgemm_2d, &rng, _i);
+    gemm_check_nonfinite("2D tiles", tile2d_sgemm, &rng, _i);
 }
 END_TEST
 
-static double bench_tile2d(wb_headline *h) { return gemm_vs_cublas_4096("2D register tiles", sgemm_2d, h); }
+static double bench_tile2d(wb_headline *h) { return gemm_vs_cublas_4096("2D register tiles", tile2d_sgemm, h); }
 
 static double bench_ladder(void)
 {
     const gemm_version v[] = {
-        { "naive", sgemm_naive },       { "coalesced", sgemm_coalesced },    { "tiled (smem)", sgemm_tiled },
-        { "1D register tiles", sgemm_1d }, { "2D register tiles", sgemm_2d },
+        { "naive", naive_sgemm },       { "coalesced", coalesced_sgemm },    { "tiled (smem)", tiled_sgemm },
+        { "1D register tiles", tile1d_sgemm }, { "2D register tiles", tile2d_sgemm },
     };
     return gemm_ladder(v, (int)WB_COUNT(v), 4);
 }

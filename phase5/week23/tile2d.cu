@@ -31,7 +31,7 @@ static __global__ void sgemm_2d_kernel(int M, int N, int K, const float *A, cons
 {
 }
 
-cudaError_t sgemm_2d(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t tile2d_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     if (M <= 0 || N <= 0) return cudaSuccess;
     dim3 grid((N + T2_BN - 1) / T2_BN, (M + T2_BM - 1) / T2_BM);

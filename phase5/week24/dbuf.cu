@@ -59,7 +59,7 @@ static __global__ void sgemm_dbuf_kernel(int M, int N, int K, const float *A, co
 {
 }
 
-cudaError_t sgemm_dbuf(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t dbuf_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     if (M <= 0 || N <= 0) return cudaSuccess;
     dim3 grid((N + D_BN - 1) / D_BN, (M + D_BM - 1) / D_BM);

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-cudaError_t sgemm_dbuf(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t dbuf_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 #ifdef __cplusplus
 }

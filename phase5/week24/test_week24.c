@@ -14,42 +14,42 @@
 START_TEST(vec4_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("vec4", sgemm_vec4, &rng, _i);
+    gemm_check_case("vec4", vec4_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(vec4_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("vec4", sgemm_vec4, &rng, _i);
+    gemm_check_nonfinite("vec4", vec4_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(dbuf_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("dbuf", sgemm_dbuf, &rng, _i);
+    gemm_check_case("dbuf", dbuf_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(dbuf_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("dbuf", sgemm_dbuf, &rng, _i);
+    gemm_check_nonfinite("dbuf", dbuf_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(warptile_sizes)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_case("warptile", sgemm_warptile, &rng, _i);
+    gemm_check_case("warptile", warptile_sgemm, &rng, _i);
 }
 END_TEST
 
 START_TEST(warptile_nonfinite)
 {
     wb_rng rng = WB_RNG();
-    gemm_check_nonfinite("warptile", sgemm_warptile, &rng, _i);
+    gemm_check_nonfinite("warptile", warptile_sgemm, &rng, _i);
 }
 END_TEST
 
@@ -61,24 +61,24 @@ START_TEST(warptile_large)
     float *hA = wb_hmalloc((size_t)M * K * 4), *hB = wb_hmalloc((size_t)K * N * 4);
     wb_fill_uniform_f32(&rng, hA, (size_t)M * K, -1, 1);
     wb_fill_uniform_f32(&rng, hB, (size_t)K * N, -1, 1);
-    gemm_check_inputs("warptile", sgemm_warptile, M, N, K, 0, 1, hA, hB);
+    gemm_check_inputs("warptile", warptile_sgemm, M, N, K, 0, 1, hA, hB);
     free(hA), free(hB);
 }
 END_TEST
 
-static double bench_warptile(wb_headline *h) { return gemm_vs_cublas_4096("warp tiles", sgemm_warptile, h); }
+static double bench_warptile(wb_headline *h) { return gemm_vs_cublas_4096("warp tiles", warptile_sgemm, h); }
 
 static double bench_ladder(void)
 {
     const gemm_version v[] = {
-        { "naive", sgemm_naive },
-        { "coalesced", sgemm_coalesced },
-        { "tiled (smem)", sgemm_tiled },
-        { "1D register tiles", sgemm_1d },
-        { "2D register tiles", sgemm_2d },
-        { "float4 + transposed A", sgemm_vec4 },
-        { "double-buffered", sgemm_dbuf },
-        { "warp tiles", sgemm_warptile },
+        { "naive", naive_sgemm },
+        { "coalesced", coalesced_sgemm },
+        { "tiled (smem)", tiled_sgemm },
+        { "1D register tiles", tile1d_sgemm },
+        { "2D register tiles", tile2d_sgemm },
+        { "float4 + transposed A", vec4_sgemm },
+        { "double-buffered", dbuf_sgemm },
+        { "warp tiles", warptile_sgemm },
     };
     return gemm_ladder(v, (int)WB_COUNT(v), 7);
 }

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-cudaError_t sgemm_vec4(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t vec4_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 #ifdef __cplusplus
 }

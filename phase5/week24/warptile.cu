@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include "warptile.h"
 
-/* The configuration sgemm_warptile uses: block 128 x 128 x 8, warps 64 x 64,
+/* The configuration warptile_sgemm uses: block 128 x 128 x 8, warps 64 x 64,
  * 128 threads, 16 x 8 results per thread, up to 2 blocks per SM, blocks
  * ordered in groups of 8 block-rows (block_tile below). */
 #define WT_BM 128
@@ -105,7 +105,7 @@ static cudaError_t launch_warptile(int M, int N, int K, const float *A, const fl
     return cudaGetLastError();
 }
 
-cudaError_t sgemm_warptile(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t warptile_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     return launch_warptile<WT_BM, WT_BN, WT_BK, WT_WM, WT_WN, WT_MINB>(M, N, K, A, B, C);
 }

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-cudaError_t sgemm_warptile(int M, int N, int K, const float *A, const float *B, float *C);
+cudaError_t warptile_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
 #ifdef __cplusplus
 }

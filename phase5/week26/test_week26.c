@@ -4,7 +4,7 @@
 #include "wb_harness.h"
 #include "hgemm_mma.h"
 #include "gemm_support.h" /* half_to_float */
-#include "support/sgemm_simt.h"
+#include "support/yard_sgemm_simt.h"
 #include "hgemm_check.h"
 #include "hgemm_wmma.h" /* week 25's kernel, for the ladder (week.txt: uses) */
 
@@ -59,7 +59,7 @@ typedef struct { const float *A, *B; float *C; int n; } simt_run;
 static void run_simt(void *p)
 {
     simt_run *r = p;
-    WB_CUDA(sgemm_simt(r->A, r->B, r->C, r->n, r->n, r->n));
+    WB_CUDA(yard_sgemm_simt(r->A, r->B, r->C, r->n, r->n, r->n));
 }
 
 /* When do tensor cores win? Your HGEMM against the given FP32 CUDA-core GEMM

@@ -18,12 +18,12 @@ enum { ACT_NONE = 0, ACT_RELU = 1, ACT_GELU = 2 };
  * 0.044715 v^3)))). Fused: one kernel, C written once. Any M, N, K >= 0;
  * nothing outside C[0 .. M*N) written. Default stream, no wait; returns the
  * first error (cudaErrorInvalidValue for a bad act or a negative size). */
-cudaError_t gemm_bias_act(const uint16_t *A, const uint16_t *B, const float *bias, float *C, int M, int N, int K,
-                          int act);
+cudaError_t gemm_epilogue_bias_act(const uint16_t *A, const uint16_t *B, const float *bias, float *C, int M, int N,
+                                   int K, int act);
 
 /* The separate pass, in place: C[r][c] = act(C[r][c] + bias[c]) for an
  * M x N row-major C (bias may be NULL). Same rules as above. */
-cudaError_t bias_act(float *C, const float *bias, int M, int N, int act);
+cudaError_t gemm_epilogue_act(float *C, const float *bias, int M, int N, int act);
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 
 #include "wb_harness.h"
 #include "gemm_epilogue.h"
-#include "support/epilogue_yard.h" /* cuBLASLt's epilogues and the library unfused pair */
+#include "support/yard_epilogue.h" /* cuBLASLt's epilogues and the library unfused pair */
 #include "hgemm_check.h"
 #include "hgemm_wmma.h" /* weeks 25-27's kernels, for the ladder (week.txt: uses) */
 #include "hgemm_mma.h"
@@ -48,7 +48,7 @@ static void check_fused(wb_rng *rng, int M, int N, int K, int act, int with_bias
     wb_h2d(dbias, bias, (size_t)N * 4);
     wb_dout c;
     float *dc = wb_dout_alloc(&c, "C", nc * 4, (size_t)g.off * 4);
-    WB_CUDA(gemm_bias_act(g.dA, g.dB, with_bias ? dbias : NULL, dc, M, N, K, act));
+    WB_CUDA(gemm_epilogue_bias_act(g.dA, g.dB, with_bias ? dbias : NULL, dc, M, N, K, act));
     char what[160];
     snprintf(what, sizeof what, "M=%d N=%d K=%d act=%s%s%s%s", M, N, K, ACT_NAME[act], with_bias ? " bias" : " no bias",
              special ? ", NaN and Inf inputs" : "",
@@ -103,9 +103,9 @@ static void check_bias_act(wb_rng *rng, int M, int N, int act, int off)
     float *dbias_base = wb_dmalloc(((size_t)N + o + 1) * 4), *dbias = dbias_base + o;
     wb_h2d(dbias, bias, (size_t)N * 4);
     wb_h2d(dc, hc, nc * 4); /* in place: the input goes into the guarded output */
-    WB_CUDA(bias_act(dc, dbias, M, N, act));
+    WB_CUDA(gemm_epilogue_act(dc, dbias, M, N, act));
     char what[128];
-    snprintf(what, sizeof what, "bias_act M=%d N=%d act=%s%s", M, N, ACT_NAME[act],
+    snprintf(what, sizeof what, "gemm_epilogue_act M=%d N=%d act=%s%s", M, N, ACT_NAME[act],
              o ? (o % 2 ? " (C, bias unaligned: C 4-byte aligned)" : " (C, bias unaligned: C 8-byte aligned)") : "");
     wb_expect_dout_f32_f64(&c, ref, nc, 1e-5, 1e-5, what);
     wb_dout_free(&c), wb_dfree(dbias_base);
@@ -140,7 +140,7 @@ END_TEST
 enum { SEED_A = 281, SEED_B = 282, SEED_BIAS = 283 };
 
 /* Seeded inputs (hgemm_check.h) and a bias from its own seed; the
- * benchmark's cuBLASLt plans (support/epilogue_yard.h). */
+ * benchmark's cuBLASLt plans (support/yard_epilogue.h). */
 typedef struct {
     hgemm_seeded d; float *bias; unsigned long long sbias; int act;
     yard_lt *lt_fused, *lt_plain;
@@ -183,7 +183,7 @@ START_TEST(fused_large)
     hgemm_seeded *d = &r.d;
     r.act = _i ? ACT_RELU : ACT_GELU;
     wb_dpoison(d->C, (size_t)d->M * d->N * 4);
-    WB_CUDA(gemm_bias_act(d->A, d->B, r.bias, d->C, d->M, d->N, d->K, r.act));
+    WB_CUDA(gemm_epilogue_bias_act(d->A, d->B, r.bias, d->C, d->M, d->N, d->K, r.act));
     wb_sync();
     wb_cmp cmp;
     verify_c(&r, 4096, &cmp);
@@ -200,14 +200,14 @@ END_TEST
 static void run_fused(void *p) /* yours, fused */
 {
     run_ctx *r = p;
-    WB_CUDA(gemm_bias_act(r->d.A, r->d.B, r->bias, r->d.C, r->d.M, r->d.N, r->d.K, r->act));
+    WB_CUDA(gemm_epilogue_bias_act(r->d.A, r->d.B, r->bias, r->d.C, r->d.M, r->d.N, r->d.K, r->act));
 }
 
-static void run_unfused(void *p) /* yours: GEMM, then bias_act */
+static void run_unfused(void *p) /* yours: GEMM, then gemm_epilogue_act */
 {
     run_ctx *r = p;
-    WB_CUDA(gemm_bias_act(r->d.A, r->d.B, NULL, r->d.C, r->d.M, r->d.N, r->d.K, ACT_NONE));
-    WB_CUDA(bias_act(r->d.C, r->bias, r->d.M, r->d.N, r->act));
+    WB_CUDA(gemm_epilogue_bias_act(r->d.A, r->d.B, NULL, r->d.C, r->d.M, r->d.N, r->d.K, ACT_NONE));
+    WB_CUDA(gemm_epilogue_act(r->d.C, r->bias, r->d.M, r->d.N, r->act));
 }
 
 static void run_lt_fused(void *p) /* cuBLASLt, RELU_BIAS or GELU_BIAS */
@@ -266,7 +266,7 @@ static void time_row(run_ctx *r, wb_work_fn fn, wb_bench_row *row)
  * on the same data, every row against cuBLASLt's fused epilogue:
  *   cuBLASLt RELU_BIAS / GELU_BIAS   the yardstick
  *   library unfused                  cuBLASLt with no epilogue, then the given bias+act (report)
- *   unfused (yours)                  your GEMM, then your bias_act (report)
+ *   unfused (yours)                  your GEMM, then your gemm_epilogue_act (report)
  *   fused (yours)                    ReLU: w28.fused-speed's headline; GELU: report only,
  *                                    until its cuBLASLt path has been timed on a GPU
  * The summary line gives what fusion buys: your fused over your unfused, and
@@ -356,7 +356,7 @@ static const wb_test TESTS[] = {
 /* The fused kernel with no bias and no activation: the plain GEMM of the ladder. */
 static cudaError_t gemm_plain(const uint16_t *A, const uint16_t *B, float *C, int M, int N, int K)
 {
-    return gemm_bias_act(A, B, NULL, C, M, N, K, ACT_NONE);
+    return gemm_epilogue_bias_act(A, B, NULL, C, M, N, K, ACT_NONE);
 }
 
 /* The ladder (hgemm_host.h). Serves no checkpoint: `--bench ladder` runs it. */

@@ -345,11 +345,11 @@ static wb_bench_row speed_rows(int n)
     return row;
 }
 
-/* The yardstick itself, on a small shape against the CPU (bf16_check_yard). */
+/* The yardstick itself, on a small shape against the CPU (bf16_check_yardstick). */
 START_TEST(yard_check)
 {
     NEED_SM90A();
-    bf16_check_yard(SEED_A + 7, SEED_B + 7);
+    bf16_check_yardstick(SEED_A + 7, SEED_B + 7);
 }
 END_TEST
 

@@ -11,7 +11,7 @@
 
 #include "wb_harness.h"
 #include "cluster_hist.h"
-#include "hist_yard.h"
+#include "support/yard_hist.h"
 #include "tma_multicast.h"
 #include "tma_copy_check.h" /* phase5/common: the copy checks week 53 shares */
 
@@ -541,13 +541,13 @@ typedef struct {
     uint32_t *bins;
     size_t n;
     uint32_t nbins;
-    int cluster; /* -1: hist_global */
+    int cluster; /* -1: yard_hist_global */
 } hi_ctx;
 
 static void hi_work(void *p)
 {
     hi_ctx *c = p;
-    WB_CUDA(c->cluster < 0 ? hist_global(c->keys, c->n, c->bins, c->nbins)
+    WB_CUDA(c->cluster < 0 ? yard_hist_global(c->keys, c->n, c->bins, c->nbins)
                            : cluster_hist(c->keys, c->n, c->bins, c->nbins, c->cluster));
 }
 

@@ -19,7 +19,7 @@ extern "C" {
  * Correct while every exp(x) and every row's sum stay finite and the sum is
  * not 0; wrong (NaN) past that, which w29.overflow shows. rows or cols <= 0
  * does nothing. Default stream; returns the first launch error. */
-cudaError_t softmax_naive(const float *x, float *y, float *sums, int rows, int cols);
+cudaError_t naive_softmax(const float *x, float *y, float *sums, int rows, int cols);
 
 /* A CPU function: the largest logit L such that a row of `cols` logits, none
  * above L, cannot overflow the naive softmax's FP32 sum: every exp(x) is at

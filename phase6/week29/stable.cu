@@ -23,7 +23,7 @@
  * then a butterfly over those. The two reductions share red: put a
  * __syncthreads() before writing it again. Index rows with size_t. */
 
-cudaError_t softmax_stable(const float *x, float *y, int rows, int cols)
+cudaError_t stable_softmax(const float *x, float *y, int rows, int cols)
 {
     /* TODO: nothing for rows or cols <= 0; a block a row (at most 2^20
      * blocks, the kernel loops past them); return cudaGetLastError(). */

@@ -19,7 +19,7 @@ extern "C" {
  * One kernel, a block of SM_THREADS threads a row, three sweeps of the row:
  * the max, the sum, the output. rows or cols <= 0 does nothing. Default
  * stream; returns the launch's error. */
-cudaError_t softmax_stable(const float *x, float *y, int rows, int cols);
+cudaError_t stable_softmax(const float *x, float *y, int rows, int cols);
 
 #define SM_THREADS 256
 

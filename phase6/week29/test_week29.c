@@ -63,7 +63,7 @@ static void check_naive(wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
     float *dsums = wb_dmalloc((size_t)(rows > 0 ? rows : 1) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
-    WB_CUDA(softmax_naive(dx ? dx + ox : NULL, dy, dsums, rows, cols));
+    WB_CUDA(naive_softmax(dx ? dx + ox : NULL, dy, dsums, rows, cols));
     char what[96];
     snprintf(what, sizeof what, "naive, rows=%d cols=%d, x+%zu y+%zu, logits in [-10, 10]", rows, cols, ox, oy);
     wb_expect_dout_f32_f64(&y, ref, n, ATOL, RTOL, what);
@@ -118,7 +118,7 @@ START_TEST(overflow_naive)
     float *dx = wb_dcopy(hx, n * 4), *dsums = wb_dmalloc(OV_ROWS * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    WB_CUDA(softmax_naive(dx, dy, dsums, OV_ROWS, cols));
+    WB_CUDA(naive_softmax(dx, dy, dsums, OV_ROWS, cols));
     char what[96];
     snprintf(what, sizeof what, "naive, %d rows x %d cols", OV_ROWS, cols);
     wb_expect_dout_guards(&y, got, what);
@@ -140,7 +140,7 @@ START_TEST(overflow_naive)
         if (must_fail)
             ck_assert_msg(right == 0,
                           "%s: row %d (%s): %zu of %d elements right, expected none: does your naive softmax subtract "
-                          "the max? This exercise is the formula without it (that one is softmax_stable)",
+                          "the max? This exercise is the formula without it (that one is stable_softmax)",
                           what, r, OV_WHAT[r], right, cols);
         else {
             wb_cmp cmp;
@@ -187,7 +187,7 @@ static void check_stable(wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
     float *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
-    WB_CUDA(softmax_stable(dx ? dx + ox : NULL, dy, rows, cols));
+    WB_CUDA(stable_softmax(dx ? dx + ox : NULL, dy, rows, cols));
     char what[200];
     snprintf(what, sizeof what, "stable, rows=%d cols=%d, x+%zu y+%zu%s", rows, cols, ox, oy,
              rows >= 8 && cols > 0 ? " (rows 0-7: near +1e4, near -1e4, over +-1e4, masked, all -Inf, a NaN, a +Inf, "
@@ -228,12 +228,12 @@ typedef struct {
 static void sx_naive(void *p)
 {
     sx_ctx *c = p;
-    WB_CUDA(softmax_naive(c->b.x, c->b.y, c->sums, c->b.rows, c->b.cols));
+    WB_CUDA(naive_softmax(c->b.x, c->b.y, c->sums, c->b.rows, c->b.cols));
 }
 static void sx_stable(void *p)
 {
     sx_ctx *c = p;
-    WB_CUDA(softmax_stable(c->b.x, c->b.y, c->b.rows, c->b.cols));
+    WB_CUDA(stable_softmax(c->b.x, c->b.y, c->b.rows, c->b.cols));
 }
 
 static void sx_time(wb_bench_row *r, wb_work_fn fn, sx_ctx *c)

@@ -48,7 +48,7 @@
  * A thread whose elements are all -Inf must take its exponentials against
  * 0, not against its own -Inf max. */
 
-cudaError_t softmax_warp(const float *x, float *y, int rows, int cols)
+cudaError_t rowsoftmax_warp(const float *x, float *y, int rows, int cols)
 {
     /* TODO: nothing for rows or cols <= 0. float4 registers when cols % 4
      * == 0 and x, y are 16-byte aligned and the row fits (pick GROUP and V
@@ -58,7 +58,7 @@ cudaError_t softmax_warp(const float *x, float *y, int rows, int cols)
     return cudaSuccess;
 }
 
-cudaError_t softmax_block(const float *x, float *y, int rows, int cols)
+cudaError_t rowsoftmax_block(const float *x, float *y, int rows, int cols)
 {
     /* TODO: nothing for rows or cols <= 0. float4 registers when cols % 4
      * == 0, x and y are 16-byte aligned and cols <= 32768 (pick THREADS and
@@ -68,9 +68,9 @@ cudaError_t softmax_block(const float *x, float *y, int rows, int cols)
     return cudaSuccess;
 }
 
-cudaError_t softmax_online(const float *x, float *y, int rows, int cols)
+cudaError_t rowsoftmax_online(const float *x, float *y, int rows, int cols)
 {
-    /* TODO: pick softmax_warp or softmax_block by the row's length
+    /* TODO: pick rowsoftmax_warp or rowsoftmax_block by the row's length
      * (SOFTMAX_WARP_MAX). Why there? Look at what fits in a warp's
      * registers, and at the ladder's plot. */
     (void)x, (void)y, (void)rows, (void)cols;

@@ -29,15 +29,15 @@ extern "C" {
 
 /* A warp a row (or a part of a warp: 8 or 16 lanes a row for rows of at most
  * 32 or 64 floats), 8 warps a block; the row in registers up to 1024 floats. */
-cudaError_t softmax_warp(const float *x, float *y, int rows, int cols);
+cudaError_t rowsoftmax_warp(const float *x, float *y, int rows, int cols);
 
 /* A block a row, 256 to 1024 threads; the row in registers up to 32768
  * floats. */
-cudaError_t softmax_block(const float *x, float *y, int rows, int cols);
+cudaError_t rowsoftmax_block(const float *x, float *y, int rows, int cols);
 
 /* The dispatcher: the warp version for rows of at most SOFTMAX_WARP_MAX
  * floats, the block version for longer rows. */
-cudaError_t softmax_online(const float *x, float *y, int rows, int cols);
+cudaError_t rowsoftmax_online(const float *x, float *y, int rows, int cols);
 
 #define SOFTMAX_WARP_MAX 1024
 

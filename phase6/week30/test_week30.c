@@ -10,7 +10,7 @@
 #include "softmax_check.h"
 #include "online.h"
 #include "rowsoftmax.h"
-#include "cudnn_yard.h"
+#include "support/yard_cudnn_softmax.h"
 
 #define ATOL 1e-7
 #define RTOL 5e-5
@@ -132,26 +132,26 @@ static void check_offsets(softmax_fn fn, const char *name, int i)
 START_TEST(warp_shapes)
 {
     wb_rng rng = WB_RNG();
-    check_softmax(softmax_warp, "softmax_warp", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+    check_softmax(rowsoftmax_warp, "rowsoftmax_warp", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
 }
 END_TEST
-START_TEST(warp_offsets) { check_offsets(softmax_warp, "softmax_warp", _i); }
+START_TEST(warp_offsets) { check_offsets(rowsoftmax_warp, "rowsoftmax_warp", _i); }
 END_TEST
 START_TEST(block_shapes)
 {
     wb_rng rng = WB_RNG();
-    check_softmax(softmax_block, "softmax_block", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+    check_softmax(rowsoftmax_block, "rowsoftmax_block", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
 }
 END_TEST
-START_TEST(block_offsets) { check_offsets(softmax_block, "softmax_block", _i); }
+START_TEST(block_offsets) { check_offsets(rowsoftmax_block, "rowsoftmax_block", _i); }
 END_TEST
 START_TEST(online_shapes)
 {
     wb_rng rng = WB_RNG();
-    check_softmax(softmax_online, "softmax_online", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+    check_softmax(rowsoftmax_online, "rowsoftmax_online", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
 }
 END_TEST
-START_TEST(online_offsets) { check_offsets(softmax_online, "softmax_online", _i); }
+START_TEST(online_offsets) { check_offsets(rowsoftmax_online, "rowsoftmax_online", _i); }
 END_TEST
 
 /* Past 2^31 elements: 65540 rows of 32768 floats (2 x 8.6 GB), made on the
@@ -174,7 +174,7 @@ START_TEST(online_past_2g)
     float *dx = wb_dmalloc(n * 4), *dy = wb_dmalloc(n * 4);
     wb_dfill_uniform_f32(dx, n, seed, -20, 20);
     wb_dpoison(dy, n * 4);
-    WB_CUDA(softmax_online(dx, dy, rows, cols));
+    WB_CUDA(rowsoftmax_online(dx, dy, rows, cols));
     wb_sync();
     float *hx = wb_hmalloc((size_t)cols * 4), *got = wb_hmalloc((size_t)cols * 4);
     double *ref = wb_hmalloc((size_t)cols * 8);
@@ -191,8 +191,8 @@ START_TEST(online_past_2g)
         wb_cmp cmp;
         wb_compare_f32_f64("y", got, ref, (size_t)cols, ATOL, RTOL, &cmp);
         char what[160];
-        snprintf(what, sizeof what, "softmax_online, %d x %d, row %d (elements from %zu%s)", rows, cols, check[k], base,
-                 base + cols > ((size_t)1 << 31) ? ", past 2^31: is an index an int?" : "");
+        snprintf(what, sizeof what, "rowsoftmax_online, %d x %d, row %d (elements from %zu%s)", rows, cols, check[k],
+                 base, base + cols > ((size_t)1 << 31) ? ", past 2^31: is an index an int?" : "");
         WB_EXPECT_CMP(cmp, what);
     }
     wb_dfree(dx), wb_dfree(dy);
@@ -211,14 +211,14 @@ typedef softmax_bench bx_ctx; /* softmax_check.h: hashed inputs, checked element
 static void bx_yours(void *p)
 {
     bx_ctx *c = p;
-    WB_CUDA(softmax_online(c->x, c->y, c->rows, c->cols));
+    WB_CUDA(rowsoftmax_online(c->x, c->y, c->rows, c->cols));
 }
 static char g_cudnn_err[256];
 static int g_cudnn_failed;
 static void bx_cudnn(void *p)
 {
     bx_ctx *c = p;
-    if (!g_cudnn_failed && cudnn_yard_softmax(c->x, c->y, c->rows, c->cols, g_cudnn_err, sizeof g_cudnn_err) != 0)
+    if (!g_cudnn_failed && yard_cudnn_softmax(c->x, c->y, c->rows, c->cols, g_cudnn_err, sizeof g_cudnn_err) != 0)
         g_cudnn_failed = 1;
 }
 
@@ -292,7 +292,7 @@ static void cudnn_compare(wb_bench_row *head, int *skipped, char *why, size_t wh
     bx_ctx c;
     bx_alloc(&c, n);
     why[0] = 0;
-    const int have = cudnn_yard_open(why, why_n);
+    const int have = yard_cudnn_open(why, why_n);
     *skipped = 0;
     *head = (wb_bench_row){ .exercise = "rowsoftmax", .variant = "geomean, 1024..32768 cols", .n = n,
                             .bytes = 8.0 * n, .flops = 4.0 * n, .unit = "GB/s", .yard_name = "cuDNN" };
@@ -302,13 +302,13 @@ static void cudnn_compare(wb_bench_row *head, int *skipped, char *why, size_t wh
         if (LADDER[k] < LONG_ROW) continue;
         c.cols = LADDER[k], c.rows = (int)(n / (size_t)LADDER[k]), c.salt = 0;
         const size_t samples = ((size_t)1 << 22) / (size_t)c.cols; /* 4 M elements re-derived on the host */
-        snprintf(variant[k], sizeof variant[k], "softmax_online, %d cols", c.cols);
+        snprintf(variant[k], sizeof variant[k], "rowsoftmax_online, %d cols", c.cols);
         wb_bench_row r = { .exercise = "rowsoftmax", .variant = variant[k], .yard_name = "cuDNN" };
         bx_time(&r, bx_yours, &c, 1, samples);
         if (r.invalid) {
             wb_bench_emit(&r);
             wb_bench_invalid(head, r.why);
-            snprintf(why, why_n, "your softmax_online is wrong at %d columns: %s", c.cols, r.why);
+            snprintf(why, why_n, "your rowsoftmax_online is wrong at %d columns: %s", c.cols, r.why);
             break;
         }
         lv += log(r.value), lt += log(r.t.median), lm += log(r.t.min), lengths++;
@@ -391,7 +391,7 @@ static double bench_ladder(void)
     bx_alloc(&c, n);
     const double copy = wb_yard_copy_gbps(n * 4);
     char why[256] = "";
-    g_no_cudnn = !cudnn_yard_open(why, sizeof why);
+    g_no_cudnn = !yard_cudnn_open(why, sizeof why);
     FILE *f = fopen(csv, "w");
     if (!f) {
         printf("  cannot write %s\n", csv);
@@ -434,7 +434,7 @@ static double bench_ladder(void)
 START_TEST(ladder_plot)
 {
     double ok = bench_ladder();
-    ck_assert_msg(!isnan(ok), "some row lengths gave wrong output from your softmax_online (see the rows above)");
+    ck_assert_msg(!isnan(ok), "some row lengths gave wrong output from your rowsoftmax_online (see the rows above)");
     if (g_no_gnuplot) wb_skip_test_no_gnuplot("build/phase6/week30/ladder.csv");
     ck_assert_msg(ok > 0, "the ladder was measured but the PNG was not drawn");
     if (g_no_cudnn) wb_skip_test("cuDNN could not be loaded: the ladder has no cuDNN line (%s)", g_ladder_note);

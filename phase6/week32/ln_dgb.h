@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/* The workspace ln_backward_dgb needs for this shape, in bytes (0 when it
+/* The workspace ln_dgb_backward needs for this shape, in bytes (0 when it
  * needs none). It may depend on rows and cols only, never on the device:
  * the same shape gets the same partials on any GPU. */
 size_t ln_dgb_workspace_bytes(int rows, int cols);
@@ -30,7 +30,7 @@ size_t ln_dgb_workspace_bytes(int rows, int cols);
  * rows <= 0 writes dgamma = dbeta = 0; cols <= 0 does nothing. A NaN in
  * dy[i][j] makes dgamma[j] and dbeta[j] NaN. Default stream, no waiting;
  * returns the first launch error (cudaSuccess if none). */
-cudaError_t ln_backward_dgb(const float *x, const float *dy, const float *mean, const float *rstd,
+cudaError_t ln_dgb_backward(const float *x, const float *dy, const float *mean, const float *rstd,
                             float *dgamma, float *dbeta, void *workspace, int rows, int cols);
 
 #ifdef __cplusplus

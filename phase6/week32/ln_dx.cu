@@ -30,7 +30,7 @@
  * For speed, hold the row's float4s in registers between the passes (see the
  * README's optimisation story). */
 
-cudaError_t ln_backward_dx(const float *x, const float *dy, const float *gamma, const float *mean,
+cudaError_t ln_dx_backward(const float *x, const float *dy, const float *gamma, const float *mean,
                            const float *rstd, float *dx, int rows, int cols)
 {
     /* TODO: nothing for rows or cols <= 0; launch `rows` blocks (a multiple of 32

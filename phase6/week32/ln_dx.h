@@ -19,7 +19,7 @@ extern "C" {
  * alignment. A NaN in dy makes its whole row of dx NaN (it is in both sums).
  * rows or cols <= 0 does nothing. Launches on the default stream without
  * waiting; returns the launch's error (cudaSuccess if none). */
-cudaError_t ln_backward_dx(const float *x, const float *dy, const float *gamma, const float *mean,
+cudaError_t ln_dx_backward(const float *x, const float *dy, const float *gamma, const float *mean,
                            const float *rstd, float *dx, int rows, int cols);
 
 #ifdef __cplusplus

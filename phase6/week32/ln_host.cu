@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include "ln_host.h"
 
-void ln_backward_host(const double *x, const double *gamma, const double *mean, const double *rstd,
+void ln_host_backward(const double *x, const double *gamma, const double *mean, const double *rstd,
                       const double *dy, double *dx, double *dgamma, double *dbeta, int rows, int cols)
 {
     /* TODO: derive dL/dx, dL/dgamma and dL/dbeta of the forward in ln_host.h

@@ -23,7 +23,7 @@ extern "C" {
  * dgamma, dbeta are cols; mean, rstd are rows. Writes every element of dx,
  * dgamma and dbeta (rows == 0 gives dgamma = dbeta = 0: a sum over no rows).
  * cols <= 0 writes nothing. */
-void ln_backward_host(const double *x, const double *gamma, const double *mean, const double *rstd,
+void ln_host_backward(const double *x, const double *gamma, const double *mean, const double *rstd,
                       const double *dy, double *dx, double *dgamma, double *dbeta, int rows, int cols);
 
 #ifdef __cplusplus

@@ -163,7 +163,7 @@ START_TEST(gradcheck_fd)
                      "yours): %s", what, c.msg);
 
     wb_hpoison(yx, n * 8), wb_hpoison(yg, cols * 8), wb_hpoison(yb, cols * 8);
-    ln_backward_host(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
+    ln_host_backward(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
     wb_compare_f64("dx", yx, fx, n, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
     wb_compare_f64("dgamma", yg, fg, cols, atol, rtol, &c);
@@ -235,7 +235,7 @@ START_TEST(host_vs_ref)
     double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc((size_t)cols * 8), *yb = wb_hmalloc((size_t)cols * 8);
     ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, sx, sg, sb);
     wb_hpoison(yx, n * 8), wb_hpoison(yg, (size_t)cols * 8), wb_hpoison(yb, (size_t)cols * 8);
-    ln_backward_host(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
+    ln_host_backward(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against the test's reference", rows, cols);
     /* double against double: 1e-12 of each result's scale */
@@ -313,7 +313,8 @@ static void check_dx(wb_rng *rng, int rows, int cols, size_t ox, size_t ody, siz
     problem_make(&p, rng, rows, cols, ox, ody, og, om, nan);
     wb_dout o;
     float *ddx = wb_dout_alloc(&o, "dx", p.n * 4, oout * 4);
-    WB_CUDA(ln_backward_dx(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_g, og), at(p.dev_m, om), at(p.dev_r, om), ddx, rows, cols));
+    WB_CUDA(ln_dx_backward(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_g, og), at(p.dev_m, om), at(p.dev_r, om), ddx,
+                           rows, cols));
     char what[160];
     snprintf(what, sizeof what, "rows=%d cols=%d, offsets x+%zu dy+%zu gamma+%zu mean/rstd+%zu dx+%zu%s", rows, cols,
              ox, ody, og, om, oout, nan ? ", a NaN in dy[2][5]" : "");
@@ -368,7 +369,8 @@ static void check_dgb(wb_rng *rng, int rows, int cols, size_t ox, size_t ody, si
     if (ws) wb_dpoison(ws, wsb); /* a workspace is not zeroed for you */
     wb_dout og, ob;
     float *dg = wb_dout_alloc(&og, "dgamma", nc * 4, oout * 4), *db = wb_dout_alloc(&ob, "dbeta", nc * 4, oout * 4);
-    WB_CUDA(ln_backward_dgb(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_m, om), at(p.dev_r, om), dg, db, ws, rows, cols));
+    WB_CUDA(ln_dgb_backward(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_m, om), at(p.dev_r, om), dg, db, ws, rows,
+                            cols));
     char what[160];
     snprintf(what, sizeof what, "rows=%d cols=%d, offsets x+%zu dy+%zu mean/rstd+%zu dgamma/dbeta+%zu%s", rows, cols,
              ox, ody, om, oout, nan ? ", a NaN in dy[2][5]" : "");
@@ -379,7 +381,8 @@ static void check_dgb(wb_rng *rng, int rows, int cols, size_t ox, size_t ody, si
     expect_scaled("dbeta", b1, p.rdb, p.sdb, nc, 1, 3e-5, what);
     /* again, into poisoned outputs: the same bits */
     wb_dout_poison(&og), wb_dout_poison(&ob);
-    WB_CUDA(ln_backward_dgb(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_m, om), at(p.dev_r, om), dg, db, ws, rows, cols));
+    WB_CUDA(ln_dgb_backward(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_m, om), at(p.dev_r, om), dg, db, ws, rows,
+                            cols));
     wb_expect_dout_guards(&og, g2, what);
     wb_expect_dout_guards(&ob, b2, what);
     for (size_t j = 0; j < nc; j++)
@@ -532,7 +535,7 @@ static double dx_expect(size_t i, const void *p)
 static void dx_work(void *p)
 {
     bn_ctx *c = p;
-    WB_CUDA(ln_backward_dx(c->x, c->dy, c->gamma, c->mean, c->rstd, c->dx, c->rows, c->cols));
+    WB_CUDA(ln_dx_backward(c->x, c->dy, c->gamma, c->mean, c->rstd, c->dx, c->rows, c->cols));
 }
 
 /* The timing's spot check: new inputs and a poisoned dx for one timed run. */
@@ -625,7 +628,7 @@ static double db_expect(size_t j, const void *p)
 static void dgb_work(void *p)
 {
     bn_ctx *c = p;
-    WB_CUDA(ln_backward_dgb(c->x, c->dy, c->mean, c->rstd, c->dgamma, c->dbeta, c->ws, c->rows, c->cols));
+    WB_CUDA(ln_dgb_backward(c->x, c->dy, c->mean, c->rstd, c->dgamma, c->dbeta, c->ws, c->rows, c->cols));
 }
 
 static void dgb_fresh(void *p, unsigned long long salt)

@@ -21,7 +21,7 @@
  * the lanes then write the tail, 32 consecutive columns at a time.
  * Use size_t for row offsets: B * H * L * L passes 2^31. */
 
-cudaError_t attn_mask(float *S, int B, int H, int L, int causal, const int *kv_len)
+cudaError_t mask_scores(float *S, int B, int H, int L, int causal, const int *kv_len)
 {
     /* TODO: refuse negative sizes, return early when there is nothing to do,
      * launch your kernel and return cudaGetLastError(). */

@@ -1,5 +1,5 @@
 /* mask.h — week 33: the causal and padding masks of attention, applied in
- * place to the scores S [B, H, L, L] that attn_qkt wrote (layout in qkt.h).
+ * place to the scores S [B, H, L, L] that qkt_scores wrote (layout in qkt.h).
  *
  * Entry (b, h, i, j) (query i, key j) is masked when
  *   causal != 0 and j > i          (a query never sees a later key), or
@@ -24,7 +24,7 @@ extern "C" {
  * == NULL: nothing to do. B, H, L >= 0 (a negative one: cudaErrorInvalidValue,
  * nothing launched); B * H * L == 0 launches nothing. Returns the launch's
  * error (cudaSuccess if none). */
-cudaError_t attn_mask(float *S, int B, int H, int L, int causal, const int *kv_len);
+cudaError_t mask_scores(float *S, int B, int H, int L, int causal, const int *kv_len);
 
 #ifdef __cplusplus
 }

@@ -17,7 +17,7 @@
 #include <math.h>
 #include "qkt.h"
 
-cublasStatus_t attn_qkt(cublasHandle_t h, const float *Q, const float *K, float *S, int B, int H, int L, int D)
+cublasStatus_t qkt_scores(cublasHandle_t h, const float *Q, const float *K, float *S, int B, int H, int L, int D)
 {
     /* TODO: refuse bad sizes (CUBLAS_STATUS_INVALID_VALUE), return early when
      * there is nothing to do, then make one cublasSgemmStridedBatched call.

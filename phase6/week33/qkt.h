@@ -22,7 +22,7 @@ extern "C" {
  * CUBLAS_STATUS_INVALID_VALUE and writes nothing. B * H * L == 0: nothing to
  * do, CUBLAS_STATUS_SUCCESS. Nothing outside S's B*H*L*L floats is written.
  * Returns cuBLAS's status (a null handle is cuBLAS's error, passed on). */
-cublasStatus_t attn_qkt(cublasHandle_t h, const float *Q, const float *K, float *S, int B, int H, int L, int D);
+cublasStatus_t qkt_scores(cublasHandle_t h, const float *Q, const float *K, float *S, int B, int H, int L, int D);
 
 #ifdef __cplusplus
 }

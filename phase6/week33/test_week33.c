@@ -109,9 +109,10 @@ START_TEST(qkt_shapes)
     wb_dout S;
     float *dS = wb_dout_alloc(&S, "S", ns * 4, 0);
     char what[120];
-    snprintf(what, sizeof what, "attn_qkt B=%d H=%d L=%d D=%d, inputs in +-%g", s.B, s.H, s.L, s.D, _i & 1 ? 100.0 : 1.0);
+    snprintf(what, sizeof what, "qkt_scores B=%d H=%d L=%d D=%d, inputs in +-%g", s.B, s.H, s.L, s.D,
+             _i & 1 ? 100.0 : 1.0);
     cublasHandle_t h = wb_cublas_handle(1);
-    WB_CUBLAS(attn_qkt(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
+    WB_CUBLAS(qkt_scores(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
     wb_expect_dout_guards(&S, got, what);
     expect_scores(got, ref, mag, ns, s.D, what);
     cublasDestroy(h);
@@ -137,15 +138,17 @@ START_TEST(qkt_errors)
         { -1, 1, L, D, "B = -1" },        { 1, -2, L, D, "H = -2" },  { 65536, 65536, L, D, "B * H = 2^32 (past INT_MAX)" },
     };
     for (size_t k = 0; k < WB_COUNT(bad); k++) {
-        cublasStatus_t st = attn_qkt(h, dQ, dK, dS, bad[k].B, bad[k].H, bad[k].L, bad[k].D);
-        ck_assert_msg(st == CUBLAS_STATUS_INVALID_VALUE, "attn_qkt with %s returned %s, expected CUBLAS_STATUS_INVALID_VALUE",
-                      bad[k].what, cublasGetStatusString(st));
+        cublasStatus_t st = qkt_scores(h, dQ, dK, dS, bad[k].B, bad[k].H, bad[k].L, bad[k].D);
+        ck_assert_msg(st == CUBLAS_STATUS_INVALID_VALUE,
+                      "qkt_scores with %s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", bad[k].what,
+                      cublasGetStatusString(st));
     }
-    cublasStatus_t st = attn_qkt(NULL, dQ, dK, dS, 1, 1, L, D);
-    ck_assert_msg(st != CUBLAS_STATUS_SUCCESS, "attn_qkt with a null handle returned CUBLAS_STATUS_SUCCESS: pass on cuBLAS's error");
+    cublasStatus_t st = qkt_scores(NULL, dQ, dK, dS, 1, 1, L, D);
+    ck_assert_msg(st != CUBLAS_STATUS_SUCCESS,
+                  "qkt_scores with a null handle returned CUBLAS_STATUS_SUCCESS: pass on cuBLAS's error");
     float got[L * L];
     wb_expect_dout_guards(&S, got, "failed calls");
-    for (int k = 0; k < L * L; k++) ck_assert_msg(isnan(got[k]), "a failed attn_qkt call wrote S[%d]", k);
+    for (int k = 0; k < L * L; k++) ck_assert_msg(isnan(got[k]), "a failed qkt_scores call wrote S[%d]", k);
     cublasDestroy(h);
     wb_dfree(dQ), wb_dfree(dK), wb_dout_free(&S);
 }
@@ -195,9 +198,9 @@ START_TEST(mask_exact)
         }
         if (ns) wb_h2d(dS, hS, ns * 4);
         char what[160];
-        snprintf(what, sizeof what, "attn_mask B=%d H=%d L=%d, %s%s", s.B, s.H, s.L, causal ? "causal" : "not causal",
+        snprintf(what, sizeof what, "mask_scores B=%d H=%d L=%d, %s%s", s.B, s.H, s.L, causal ? "causal" : "not causal",
                  kvh ? ", padded" : ", no padding");
-        cudaError_t e = attn_mask(dS, s.B, s.H, s.L, causal, kvh ? dkv : NULL);
+        cudaError_t e = mask_scores(dS, s.B, s.H, s.L, causal, kvh ? dkv : NULL);
         ck_assert_msg(e == cudaSuccess, "%s returned %s", what, cudaGetErrorString(e));
         wb_expect_dout_guards(&S, got, what);
         wb_cmp cmp;
@@ -229,8 +232,9 @@ static void check_rows(const float *dS, size_t r0, size_t nr, int H, int L, cons
     wb_cmp cmp;
     wb_compare_u32("S bits", got, want, nr * L, &cmp);
     char what[160];
-    snprintf(what, sizeof what, "attn_mask causal and padded, H %d, L %d: rows %zu..%zu (batch %d; flat indices from %zu)", H,
-             L, r0, r0 + nr - 1, (int)(r0 / ((size_t)L * H)), r0 * L);
+    snprintf(what, sizeof what,
+             "mask_scores causal and padded, H %d, L %d: rows %zu..%zu (batch %d; flat indices from %zu)", H, L, r0,
+             r0 + nr - 1, (int)(r0 / ((size_t)L * H)), r0 * L);
     WB_EXPECT_CMP(cmp, what);
 }
 
@@ -251,7 +255,7 @@ START_TEST(mask_past_2g)
     int *dkv = wb_dcopy(kv, (size_t)B * 4);
     float *dS = wb_dmalloc(n * 4);
     wb_dfill_uniform_f32(dS, n, seed, -1, 1);
-    WB_CUDA(attn_mask(dS, B, H, L, 1, dkv));
+    WB_CUDA(mask_scores(dS, B, H, L, 1, dkv));
     wb_sync();
     const size_t span = 64;
     float *buf = wb_hmalloc(span * L * 4);
@@ -271,14 +275,15 @@ START_TEST(mask_errors)
     float *dS = wb_dout_alloc(&S, "S", 16 * 4, 0);
     const struct { int B, H, L; } bad[] = { { -1, 1, 4 }, { 1, -1, 4 }, { 1, 1, -4 } };
     for (size_t k = 0; k < WB_COUNT(bad); k++) {
-        cudaError_t e = attn_mask(dS, bad[k].B, bad[k].H, bad[k].L, 1, NULL);
-        ck_assert_msg(e == cudaErrorInvalidValue, "attn_mask(B=%d, H=%d, L=%d) returned %s, expected cudaErrorInvalidValue",
-                      bad[k].B, bad[k].H, bad[k].L, cudaGetErrorString(e));
+        cudaError_t e = mask_scores(dS, bad[k].B, bad[k].H, bad[k].L, 1, NULL);
+        ck_assert_msg(e == cudaErrorInvalidValue,
+                      "mask_scores(B=%d, H=%d, L=%d) returned %s, expected cudaErrorInvalidValue", bad[k].B, bad[k].H,
+                      bad[k].L, cudaGetErrorString(e));
     }
     cudaGetLastError();
     float got[16];
     wb_expect_dout_guards(&S, got, "refused calls");
-    for (int k = 0; k < 16; k++) ck_assert_msg(isnan(got[k]), "a refused attn_mask call wrote S[%d]", k);
+    for (int k = 0; k < 16; k++) ck_assert_msg(isnan(got[k]), "a refused mask_scores call wrote S[%d]", k);
     wb_dout_free(&S);
 }
 END_TEST
@@ -312,12 +317,12 @@ START_TEST(scores_masked)
             }
         }
         char what[200];
-        snprintf(what, sizeof what, "attn_qkt then attn_mask, B=%d H=%d L=%d D=%d, %s%s", s.B, s.H, s.L, s.D,
+        snprintf(what, sizeof what, "qkt_scores then mask_scores, B=%d H=%d L=%d D=%d, %s%s", s.B, s.H, s.L, s.D,
                  causal ? "causal" : "not causal", kvh ? ", padded (kv_len of batch 0 is 0)" : ", no padding");
         wb_dout_poison(&S);
-        WB_CUBLAS(attn_qkt(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
-        cudaError_t e = attn_mask(dS, s.B, s.H, s.L, causal, kvh ? dkv : NULL);
-        ck_assert_msg(e == cudaSuccess, "%s: attn_mask returned %s", what, cudaGetErrorString(e));
+        WB_CUBLAS(qkt_scores(h, dQ, dK, dS, s.B, s.H, s.L, s.D), what);
+        cudaError_t e = mask_scores(dS, s.B, s.H, s.L, causal, kvh ? dkv : NULL);
+        ck_assert_msg(e == cudaSuccess, "%s: mask_scores returned %s", what, cudaGetErrorString(e));
         wb_expect_dout_guards(&S, got, what);
         expect_scores(got, want, mag, ns, s.D, what);
     }
@@ -340,13 +345,13 @@ typedef struct { cublasHandle_t h; const float *Q, *K; float *S; int B, H, L, D;
 static void qkt_work(void *p)
 {
     scores_ctx *c = p;
-    WB_CUBLAS(attn_qkt(c->h, c->Q, c->K, c->S, c->B, c->H, c->L, c->D), "benchmark");
+    WB_CUBLAS(qkt_scores(c->h, c->Q, c->K, c->S, c->B, c->H, c->L, c->D), "benchmark");
 }
 
 static void mask_work(void *p)
 {
     scores_ctx *c = p;
-    WB_CUDA(attn_mask(c->S, c->B, c->H, c->L, 1, NULL));
+    WB_CUDA(mask_scores(c->S, c->B, c->H, c->L, 1, NULL));
 }
 
 /* 512 entries of the masked scores against the hashed inputs, in double. */

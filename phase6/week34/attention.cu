@@ -16,7 +16,7 @@ cublasStatus_t attention(cublasHandle_t h, const float *Q, const float *K, const
                          int B, int H, int L, int D, int causal, const int *kv_len)
 {
     /* TODO: refuse bad sizes, then the four steps in order, scores in work:
-     * attn_qkt and attn_mask (week 33), attn_softmax in place, attn_pv.
+     * qkt_scores and mask_scores (week 33), softmax_scores in place, pv_output.
      * Return the first failure (a kernel's cudaError_t becomes
      * CUBLAS_STATUS_EXECUTION_FAILED). */
     (void)h, (void)Q, (void)K, (void)V, (void)O, (void)work, (void)B, (void)H, (void)L, (void)D;
@@ -24,7 +24,7 @@ cublasStatus_t attention(cublasHandle_t h, const float *Q, const float *K, const
     return CUBLAS_STATUS_NOT_SUPPORTED;
 }
 
-double attn_naive_bytes(int B, int H, int L, int D, int causal)
+double attention_naive_bytes(int B, int H, int L, int D, int causal)
 {
     /* TODO: the model in attention.h, step by step, in floats, times 4. Use
      * double throughout: B H L^2 passes 2^31 for real sizes. */
@@ -32,14 +32,14 @@ double attn_naive_bytes(int B, int H, int L, int D, int causal)
     return 0.0;
 }
 
-double attn_fused_bytes(int B, int H, int L, int D)
+double attention_fused_bytes(int B, int H, int L, int D)
 {
     /* TODO: read Q, K, V and write O, once each. */
     (void)B, (void)H, (void)L, (void)D;
     return 0.0;
 }
 
-double attn_flops(int B, int H, int L, int D)
+double attention_flops(int B, int H, int L, int D)
 {
     /* TODO: two GEMMs of 2 L^2 D flops per head. */
     (void)B, (void)H, (void)L, (void)D;

@@ -4,7 +4,7 @@
  *   O = softmax(mask(Q K^T / sqrt(D))) V   for every (batch, head)
  *
  * in four steps, each a full pass over the L x L score matrix of every head:
- * attn_qkt and attn_mask (week 33), attn_softmax and attn_pv (this week).
+ * qkt_scores and mask_scores (week 33), softmax_scores and pv_output (this week).
  * Q, K, V, O are [B, H, L, D], row-major and contiguous (qkt.h, pv.h). */
 #ifndef W34_ATTENTION_H
 #define W34_ATTENTION_H
@@ -19,7 +19,7 @@ extern "C" {
  * scores (overwritten). causal, kv_len: the masks of week 33 (mask.h);
  * a query whose keys are all masked (kv_len[b] <= 0) gets an output row of
  * zeros. Everything runs on the default stream (the handle's stream must be
- * the default one), asynchronously. Sizes as attn_qkt: B, H, L >= 0, D >= 1,
+ * the default one), asynchronously. Sizes as qkt_scores: B, H, L >= 0, D >= 1,
  * else CUBLAS_STATUS_INVALID_VALUE with nothing written; B * H * L == 0 does
  * nothing. Returns the first failure: a cuBLAS status, or
  * CUBLAS_STATUS_EXECUTION_FAILED when a kernel launch failed. */
@@ -34,14 +34,14 @@ cublasStatus_t attention(cublasHandle_t h, const float *Q, const float *K, const
  *            without: nothing (padding is not counted: it depends on kv_len);
  *   softmax  reads S and writes P in place (2 B H L^2);
  *   pv       reads P (B H L^2) and V (B H L D), writes O (B H L D).
- * attn_naive_bytes returns the total in bytes; attn_fused_bytes the least
+ * attention_naive_bytes returns the total in bytes; attention_fused_bytes the least
  * any attention must move (read Q, K, V, write O: 4 B H L D floats), which a
  * fused kernel that never writes S (FlashAttention, weeks 37-38) approaches;
- * attn_flops the two GEMMs' flops, 4 B H L^2 D (2 per multiply-add, the
+ * attention_flops the two GEMMs' flops, 4 B H L^2 D (2 per multiply-add, the
  * full L x L even when causal: cuBLAS computes the masked half too). */
-double attn_naive_bytes(int B, int H, int L, int D, int causal);
-double attn_fused_bytes(int B, int H, int L, int D);
-double attn_flops(int B, int H, int L, int D);
+double attention_naive_bytes(int B, int H, int L, int D, int causal);
+double attention_fused_bytes(int B, int H, int L, int D);
+double attention_flops(int B, int H, int L, int D);
 
 #ifdef __cplusplus
 }

@@ -9,9 +9,9 @@
 #include <limits.h>
 #include "pv.h"
 
-cublasStatus_t attn_pv(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D)
+cublasStatus_t pv_output(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D)
 {
-    /* TODO: as week 33's attn_qkt: refuse bad sizes, return early when there
+    /* TODO: as week 33's qkt_scores: refuse bad sizes, return early when there
      * is nothing to do, then one cublasSgemmStridedBatched call. Work out the
      * column-major view (the comment at the top): here neither operand is
      * transposed. beta = 0: O may hold NaN. */

@@ -19,7 +19,7 @@ extern "C" {
  * anything else, or B * H past INT_MAX, returns CUBLAS_STATUS_INVALID_VALUE
  * and writes nothing. B * H * L == 0: CUBLAS_STATUS_SUCCESS, nothing
  * written. O is not read (it may hold NaN). Returns cuBLAS's status. */
-cublasStatus_t attn_pv(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D);
+cublasStatus_t pv_output(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D);
 
 #ifdef __cplusplus
 }

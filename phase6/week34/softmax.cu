@@ -30,7 +30,7 @@
  * 0 is all masked and becomes zeros; a NaN must spread to its row (so the
  * max must skip it, and the sum must not). */
 
-cudaError_t attn_softmax(const float *S, float *P, size_t rows, int L)
+cudaError_t softmax_scores(const float *S, float *P, size_t rows, int L)
 {
     /* TODO: refuse L < 0, launch nothing for an empty input, launch your
      * kernel and return cudaGetLastError(). */

@@ -24,7 +24,7 @@ extern "C" {
  * (negative: cudaErrorInvalidValue, nothing launched); rows == 0 or L == 0
  * launches nothing. Nothing outside P's rows * L floats is written. Returns
  * the launch's error. */
-cudaError_t attn_softmax(const float *S, float *P, size_t rows, int L);
+cudaError_t softmax_scores(const float *S, float *P, size_t rows, int L);
 
 #ifdef __cplusplus
 }

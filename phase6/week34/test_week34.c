@@ -57,27 +57,28 @@ START_TEST(traffic_model)
     for (size_t k = 0; k < WB_COUNT(C); k++)
         for (int causal = 0; causal < 2; causal++) {
             double want = 4 * model_floats(C[k].B, C[k].H, C[k].L, C[k].D, causal);
-            double got = attn_naive_bytes(C[k].B, C[k].H, C[k].L, C[k].D, causal);
-            ck_assert_msg(wb_close(got, want, 0, 1e-12), "attn_naive_bytes(B=%d, H=%d, L=%d, D=%d, causal=%d) = %.17g, expected %.17g",
-                          C[k].B, C[k].H, C[k].L, C[k].D, causal, got, want);
+            double got = attention_naive_bytes(C[k].B, C[k].H, C[k].L, C[k].D, causal);
+            ck_assert_msg(wb_close(got, want, 0, 1e-12),
+                          "attention_naive_bytes(B=%d, H=%d, L=%d, D=%d, causal=%d) = %.17g, expected %.17g", C[k].B,
+                          C[k].H, C[k].L, C[k].D, causal, got, want);
         }
     for (size_t k = 0; k < WB_COUNT(C); k++) {
         double fused = 16.0 * C[k].B * C[k].H * (double)C[k].L * C[k].D, flops = 4.0 * C[k].B * C[k].H * (double)C[k].L * C[k].L * C[k].D;
-        ck_assert_msg(wb_close(attn_fused_bytes(C[k].B, C[k].H, C[k].L, C[k].D), fused, 0, 1e-12),
-                      "attn_fused_bytes(B=%d, H=%d, L=%d, D=%d) = %.17g, expected %.17g (Q, K, V read, O written)", C[k].B,
-                      C[k].H, C[k].L, C[k].D, attn_fused_bytes(C[k].B, C[k].H, C[k].L, C[k].D), fused);
-        ck_assert_msg(wb_close(attn_flops(C[k].B, C[k].H, C[k].L, C[k].D), flops, 0, 1e-12),
-                      "attn_flops(B=%d, H=%d, L=%d, D=%d) = %.17g, expected %.17g (two GEMMs, 2 L^2 D each a head)", C[k].B,
-                      C[k].H, C[k].L, C[k].D, attn_flops(C[k].B, C[k].H, C[k].L, C[k].D), flops);
+        ck_assert_msg(wb_close(attention_fused_bytes(C[k].B, C[k].H, C[k].L, C[k].D), fused, 0, 1e-12),
+                      "attention_fused_bytes(B=%d, H=%d, L=%d, D=%d) = %.17g, expected %.17g (Q, K, V read, O written)",
+                      C[k].B, C[k].H, C[k].L, C[k].D, attention_fused_bytes(C[k].B, C[k].H, C[k].L, C[k].D), fused);
+        ck_assert_msg(wb_close(attention_flops(C[k].B, C[k].H, C[k].L, C[k].D), flops, 0, 1e-12),
+                      "attention_flops(B=%d, H=%d, L=%d, D=%d) = %.17g, expected %.17g (two GEMMs, 2 L^2 D each a "
+                      "head)", C[k].B, C[k].H, C[k].L, C[k].D, attention_flops(C[k].B, C[k].H, C[k].L, C[k].D), flops);
     }
     /* The table: B 4, H 16, D 64, not causal. */
     char fig[200] = "naive/fused GB at B4 H16 D64:";
     printf("  naive attention, B 4, H 16, D 64, FP32, not causal:\n");
     printf("  %6s %12s %12s %10s %14s %16s\n", "L", "naive GB", "fused GB", "ratio", "S share %", "flops per byte");
     for (int L = 512; L <= 16384; L *= 2) {
-        double nb = attn_naive_bytes(4, 16, L, 64, 0), fb = attn_fused_bytes(4, 16, L, 64);
+        double nb = attention_naive_bytes(4, 16, L, 64, 0), fb = attention_fused_bytes(4, 16, L, 64);
         printf("  %6d %12.2f %12.3f %10.1f %14.1f %16.1f\n", L, nb / 1e9, fb / 1e9, nb / fb, 100 * (nb - fb) / nb,
-               attn_flops(4, 16, L, 64) / nb);
+               attention_flops(4, 16, L, 64) / nb);
         char cell[40];
         snprintf(cell, sizeof cell, " L%d %.1f/%.2f", L, nb / 1e9, fb / 1e9);
         strncat(fig, cell, sizeof fig - strlen(fig) - 1);
@@ -172,15 +173,16 @@ START_TEST(softmax_rows)
     wb_dout P;
     float *dP = wb_dout_alloc(&P, "P", n * 4, 4 * (size_t)(_i & 1)); /* odd loops: P starts 4 bytes off */
     char what[120];
-    snprintf(what, sizeof what, "attn_softmax, %zu rows of L=%d (row kinds by r %% 6: see the test), out of place", rows, L);
-    WB_CUDA(attn_softmax(dS, dP, rows, L));
+    snprintf(what, sizeof what, "softmax_scores, %zu rows of L=%d (row kinds by r %% 6: see the test), out of place",
+             rows, L);
+    WB_CUDA(softmax_scores(dS, dP, rows, L));
     wb_expect_dout_guards(&P, got, what);
     expect_tol(got, ref, tol, n, "P", what);
     /* in place: P holds the scores, and becomes their softmax */
     wb_dout_poison(&P);
     if (n) wb_h2d(dP, hS, n * 4);
-    snprintf(what, sizeof what, "attn_softmax, %zu rows of L=%d, in place (P == S)", rows, L);
-    WB_CUDA(attn_softmax(dP, dP, rows, L));
+    snprintf(what, sizeof what, "softmax_scores, %zu rows of L=%d, in place (P == S)", rows, L);
+    WB_CUDA(softmax_scores(dP, dP, rows, L));
     wb_expect_dout_guards(&P, got, what);
     expect_tol(got, ref, tol, n, "P", what);
     wb_dfree(dS), wb_dout_free(&P);
@@ -192,13 +194,13 @@ START_TEST(softmax_errors)
 {
     wb_dout P;
     float *dP = wb_dout_alloc(&P, "P", 64, 0);
-    cudaError_t e = attn_softmax(dP, dP, 4, -4);
-    ck_assert_msg(e == cudaErrorInvalidValue, "attn_softmax with L = -4 returned %s, expected cudaErrorInvalidValue",
+    cudaError_t e = softmax_scores(dP, dP, 4, -4);
+    ck_assert_msg(e == cudaErrorInvalidValue, "softmax_scores with L = -4 returned %s, expected cudaErrorInvalidValue",
                   cudaGetErrorString(e));
     cudaGetLastError();
     float got[16];
     wb_expect_dout_guards(&P, got, "a refused call");
-    for (int k = 0; k < 16; k++) ck_assert_msg(isnan(got[k]), "a refused attn_softmax call wrote P[%d]", k);
+    for (int k = 0; k < 16; k++) ck_assert_msg(isnan(got[k]), "a refused softmax_scores call wrote P[%d]", k);
     wb_dout_free(&P);
 }
 END_TEST
@@ -212,7 +214,7 @@ typedef struct { const float *S; float *P; size_t rows; int L; unsigned long lon
 static void sm_work(void *p)
 {
     sm_ctx *c = p;
-    WB_CUDA(attn_softmax(c->S, c->P, c->rows, c->L));
+    WB_CUDA(softmax_scores(c->S, c->P, c->rows, c->L));
 }
 
 /* `count` rows of P (random, and the last one) against the hashed scores,
@@ -315,9 +317,9 @@ START_TEST(pv_shapes)
     wb_dout O;
     float *dO = wb_dout_alloc(&O, "O", nv * 4, 0);
     char what[120];
-    snprintf(what, sizeof what, "attn_pv B=%d H=%d L=%d D=%d", s.B, s.H, s.L, s.D);
+    snprintf(what, sizeof what, "pv_output B=%d H=%d L=%d D=%d", s.B, s.H, s.L, s.D);
     cublasHandle_t h = wb_cublas_handle(1);
-    WB_CUBLAS(attn_pv(h, dP, dV, dO, s.B, s.H, s.L, s.D), what);
+    WB_CUBLAS(pv_output(h, dP, dV, dO, s.B, s.H, s.L, s.D), what);
     wb_expect_dout_guards(&O, got, what);
     expect_tol(got, ref, tol, nv, "O", what);
     cublasDestroy(h);
@@ -338,15 +340,16 @@ START_TEST(pv_errors)
         { 1, 1, L, 0, "D = 0" }, { 1, 1, -1, D, "L = -1" }, { -1, 1, L, D, "B = -1" }, { 65536, 65536, L, D, "B * H = 2^32" },
     };
     for (size_t k = 0; k < WB_COUNT(bad); k++) {
-        cublasStatus_t st = attn_pv(h, dP, dV, dO, bad[k].B, bad[k].H, bad[k].L, bad[k].D);
-        ck_assert_msg(st == CUBLAS_STATUS_INVALID_VALUE, "attn_pv with %s returned %s, expected CUBLAS_STATUS_INVALID_VALUE",
-                      bad[k].what, cublasGetStatusString(st));
+        cublasStatus_t st = pv_output(h, dP, dV, dO, bad[k].B, bad[k].H, bad[k].L, bad[k].D);
+        ck_assert_msg(st == CUBLAS_STATUS_INVALID_VALUE,
+                      "pv_output with %s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", bad[k].what,
+                      cublasGetStatusString(st));
     }
-    cublasStatus_t st = attn_pv(NULL, dP, dV, dO, 1, 1, L, D);
-    ck_assert_msg(st != CUBLAS_STATUS_SUCCESS, "attn_pv with a null handle returned CUBLAS_STATUS_SUCCESS");
+    cublasStatus_t st = pv_output(NULL, dP, dV, dO, 1, 1, L, D);
+    ck_assert_msg(st != CUBLAS_STATUS_SUCCESS, "pv_output with a null handle returned CUBLAS_STATUS_SUCCESS");
     float got[L * D];
     wb_expect_dout_guards(&O, got, "failed calls");
-    for (int k = 0; k < L * D; k++) ck_assert_msg(isnan(got[k]), "a failed attn_pv call wrote O[%d]", k);
+    for (int k = 0; k < L * D; k++) ck_assert_msg(isnan(got[k]), "a failed pv_output call wrote O[%d]", k);
     cublasDestroy(h);
     wb_dfree(dP), wb_dfree(dV), wb_dout_free(&O);
 }
@@ -474,8 +477,8 @@ static void att_work(void *p)
 static void gemms_work(void *p)
 {
     att_ctx *c = p;
-    WB_CUBLAS(attn_qkt(c->h, c->Q, c->K, c->W, c->B, c->H, c->L, c->D), "timed GEMMs");
-    WB_CUBLAS(attn_pv(c->h, c->W, c->V, c->O, c->B, c->H, c->L, c->D), "timed GEMMs");
+    WB_CUBLAS(qkt_scores(c->h, c->Q, c->K, c->W, c->B, c->H, c->L, c->D), "timed GEMMs");
+    WB_CUBLAS(pv_output(c->h, c->W, c->V, c->O, c->B, c->H, c->L, c->D), "timed GEMMs");
 }
 
 static void att_fill(att_ctx *c, unsigned long long salt)
@@ -518,8 +521,8 @@ static void att_fresh(void *p, unsigned long long salt) { att_fill(p, salt); }
 static int att_check(void *p, char *why, size_t size) { return att_verify(p, 2, 5, why, size) ? 1 : 0; }
 
 /* B 4, H 16, L 1024 / 2048 / 4096, D 64 / 128, not causal, FP32 pedantic:
- * each configuration's TFLOP/s (attn_flops over the median time) against
- * your own attn_qkt + attn_pv alone on the same data, and the traffic the
+ * each configuration's TFLOP/s (attention_flops over the median time) against
+ * your own qkt_scores + pv_output alone on the same data, and the traffic the
  * model says it moved, in GB/s. Every timed output is checked. */
 START_TEST(attention_report)
 {
@@ -536,11 +539,12 @@ START_TEST(attention_report)
             char variant[64];
             snprintf(variant, sizeof variant, "B4 H16 L%d D%d, naive", c.L, c.D);
             wb_bench_row g = { .exercise = "attention", .variant = "your qkt + pv alone", .n = (size_t)c.L,
-                               .flops = attn_flops(c.B, c.H, c.L, c.D), .unit = "TFLOP/s" };
+                               .flops = attention_flops(c.B, c.H, c.L, c.D), .unit = "TFLOP/s" };
             wb_time(gemms_work, &c, NULL, &g.t);
             g.value = g.flops / (g.t.median * 1e-3) / 1e12;
             wb_bench_row r = { .exercise = "attention", .variant = variant, .n = (size_t)c.L,
-                               .bytes = attn_naive_bytes(c.B, c.H, c.L, c.D, 0), .flops = g.flops, .unit = "TFLOP/s",
+                               .bytes = attention_naive_bytes(c.B, c.H, c.L, c.D,
+                                                              0), .flops = g.flops, .unit = "TFLOP/s",
                                .yard_name = "GEMMS", .yard = g.value };
             att_fill(&c, 0);
             wb_bench_opts o = WB_BENCH_DEFAULTS;

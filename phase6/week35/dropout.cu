@@ -42,7 +42,7 @@
  * pointers are aligned (rows on blockIdx.y, so the column needs no
  * division), and a scalar kernel over the same groups for the rest. */
 
-cudaError_t bias_dropout_residual(const float *x, const float *bias, const float *residual, float *y,
+cudaError_t dropout_bias_residual(const float *x, const float *bias, const float *residual, float *y,
                                   uint8_t *mask, int rows, int cols, float p, unsigned long long seed,
                                   unsigned long long offset)
 {

@@ -15,7 +15,7 @@ extern "C" {
  * has cols floats; mask has rows x cols bytes. All device pointers, of any
  * float (mask: any byte) alignment. For element i = row * cols + col:
  *
- *   mask[i] = keep(i)   1 or 0, the mask of philox.h's dropout_keep_host:
+ *   mask[i] = keep(i)   1 or 0, the mask of philox.h's philox_dropout_keep_host:
  *                       curand_init(seed, i / 4, 4 * offset, &state) on a
  *                       curandStatePhilox4_32_10_t, curand_uniform4(&state),
  *                       keep when component i % 4 is > p
@@ -35,7 +35,7 @@ extern "C" {
  * cudaErrorInvalidValue and nothing launched. rows or cols <= 0 does nothing
  * (cudaSuccess). offset < 2^62. Nothing outside y and mask written. Default
  * stream, no wait; returns the launch's error. */
-cudaError_t bias_dropout_residual(const float *x, const float *bias, const float *residual, float *y,
+cudaError_t dropout_bias_residual(const float *x, const float *bias, const float *residual, float *y,
                                   uint8_t *mask, int rows, int cols, float p, unsigned long long seed,
                                   unsigned long long offset);
 

@@ -24,7 +24,7 @@ float philox_uniform(uint32_t x)
     return 0.0f;
 }
 
-int dropout_keep_host(unsigned long long seed, unsigned long long offset, size_t i, float p)
+int philox_dropout_keep_host(unsigned long long seed, unsigned long long offset, size_t i, float p)
 {
     /* TODO: the block of group i / 4 (counter and key as philox.h says),
      * word i % 4, through philox_uniform, kept when > p. */

@@ -30,7 +30,7 @@ float philox_uniform(uint32_t x);
  *     curand_uniform4(&state)  is philox_uniform of that block's four words,
  * and element i keeps when word k's uniform is > p. p = 0 keeps every
  * element, p = 1 drops every one. offset < 2^62. */
-int dropout_keep_host(unsigned long long seed, unsigned long long offset, size_t i, float p);
+int philox_dropout_keep_host(unsigned long long seed, unsigned long long offset, size_t i, float p);
 
 #ifdef __cplusplus
 }

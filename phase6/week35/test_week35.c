@@ -79,9 +79,9 @@ START_TEST(philox_keep_words)
         float u = uniform_of(WORDS[t].word), below = nextafterf(u, 0.0f);
         const struct { float p; int want; } ps[] = { { below, 1 }, { u, 0 }, { 0.0f, 1 }, { 1.0f, 0 } };
         for (size_t k = 0; k < WB_COUNT(ps); k++) {
-            int got = dropout_keep_host(WORDS[t].seed, WORDS[t].offset, (size_t)WORDS[t].i, ps[k].p);
+            int got = philox_dropout_keep_host(WORDS[t].seed, WORDS[t].offset, (size_t)WORDS[t].i, ps[k].p);
             if (got != ps[k].want)
-                ck_abort_msg("dropout_keep_host(seed 0x%llx, offset 0x%llx, i %llu, p %.9g) = %d, expected %d: "
+                ck_abort_msg("philox_dropout_keep_host(seed 0x%llx, offset 0x%llx, i %llu, p %.9g) = %d, expected %d: "
                              "element i's word is 0x%08x (uniform %.9g), word %llu of group %llu",
                              WORDS[t].seed, WORDS[t].offset, WORDS[t].i, (double)ps[k].p, got, ps[k].want,
                              WORDS[t].word, (double)u, WORDS[t].i % 4, WORDS[t].i / 4);
@@ -145,8 +145,8 @@ static void run_case(wb_rng *rng, const dcase *c, const inputs *in, float *hy, u
     wb_dout y, m;
     float *dy = wb_dout_alloc(&y, "y", in->n * 4, c->oy * 4);
     uint8_t *dm = wb_dout_alloc(&m, "mask", in->n, c->om);
-    cudaError_t e = bias_dropout_residual(dx, db, dr, dy, dm, c->rows, c->cols, c->p, c->seed, c->offset);
-    ck_assert_msg(e == cudaSuccess, "%s: bias_dropout_residual returned %s", what, cudaGetErrorString(e));
+    cudaError_t e = dropout_bias_residual(dx, db, dr, dy, dm, c->rows, c->cols, c->p, c->seed, c->offset);
+    ck_assert_msg(e == cudaSuccess, "%s: dropout_bias_residual returned %s", what, cudaGetErrorString(e));
     wb_expect_dout_guards(&y, hy, what);
     wb_expect_dout_guards(&m, hm, what);
     wb_dfree(bx), wb_dfree(bb), wb_dfree(br), wb_dout_free(&y), wb_dout_free(&m);
@@ -299,12 +299,13 @@ START_TEST(dropout_bad_p)
         wb_dout y, m;
         float *dy = wb_dout_alloc(&y, "y", in.n * 4, 0);
         uint8_t *dm = wb_dout_alloc(&m, "mask", in.n, 0);
-        cudaError_t e = bias_dropout_residual(dx, db, dr, dy, dm, rows, cols, bad[k], 1, 0);
+        cudaError_t e = dropout_bias_residual(dx, db, dr, dy, dm, rows, cols, bad[k], 1, 0);
         cudaGetLastError(); /* clear whatever a bad launch left */
         char what[64];
         snprintf(what, sizeof what, "p=%g", (double)bad[k]);
-        ck_assert_msg(e == cudaErrorInvalidValue, "%s: bias_dropout_residual returned %s, expected cudaErrorInvalidValue",
-                      what, cudaGetErrorString(e));
+        ck_assert_msg(e == cudaErrorInvalidValue,
+                      "%s: dropout_bias_residual returned %s, expected cudaErrorInvalidValue", what,
+                      cudaGetErrorString(e));
         wb_expect_dout_guards(&y, hy, what);
         wb_expect_dout_guards(&m, hm, what);
         ck_assert_msg(wb_count_not_byte(hy, in.n * 4, 0xFF) == 0 && wb_count_not_byte(hm, in.n, 0xFF) == 0,
@@ -373,7 +374,7 @@ START_TEST(dropout_past_2g)
     wb_dfill_uniform_f32(db, (size_t)cols, BIG_SB, -1, 1);
     wb_dpoison(dy, n * 4);
     wb_dpoison(dm, n);
-    WB_CUDA(bias_dropout_residual(dx, db, dr, dy, dm, rows, cols, p, seed, 0));
+    WB_CUDA(dropout_bias_residual(dx, db, dr, dy, dm, rows, cols, p, seed, 0));
     wb_sync();
     size_t kept = 0, seen = 0, edge = (n > ((size_t)1 << 31) ? ((size_t)1 << 31) : n) - ((size_t)1 << 21);
     check_big_range(dy, dm, 0, (size_t)1 << 20, cols, p, n, &kept, &seen);
@@ -392,7 +393,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- w35.mask-model */
 
-/* The device mask equals dropout_keep_host for every element: both paths,
+/* The device mask equals philox_dropout_keep_host for every element: both paths,
  * several seeds and offsets, a group split across rows (cols % 4 != 0). */
 static const struct { int rows, cols; float p; size_t om; } MODEL[] = {
     { 1, 1, 0.5f, 0 }, { 3, 7, 0.5f, 0 }, { 129, 1000, 0.1f, 0 }, { 64, 4096, 0.5f, 0 },
@@ -411,13 +412,13 @@ START_TEST(mask_model)
     describe(&c, what, sizeof what);
     size_t n = elems(c.rows, c.cols), bad = 0, first = n;
     for (size_t i = 0; i < n; i++)
-        if (hm[i] != dropout_keep_host(c.seed, c.offset, i, c.p) && bad++ == 0) first = i;
+        if (hm[i] != philox_dropout_keep_host(c.seed, c.offset, i, c.p) && bad++ == 0) first = i;
     if (bad)
-        ck_abort_msg("%s (seed %llu): %zu of %zu mask bytes differ from dropout_keep_host; first at element %zu "
+        ck_abort_msg("%s (seed %llu): %zu of %zu mask bytes differ from philox_dropout_keep_host; first at element %zu "
                      "(group %zu, word %zu): device %u, host %d. Is w35.philox passing? Then check the subsequence "
                      "(i / 4), the offset (4 * offset) and which component goes to which element.",
                      what, (unsigned long long)wb_base_seed(), bad, n, first, first / 4, first % 4, hm[first],
-                     dropout_keep_host(c.seed, c.offset, first, c.p));
+                     philox_dropout_keep_host(c.seed, c.offset, first, c.p));
     free(hm);
 }
 END_TEST
@@ -579,7 +580,7 @@ static unsigned long long bench_seed(unsigned long long salt) { return 0x5eed003
 static void bd_work(void *p)
 {
     bd_ctx *c = p;
-    WB_CUDA(bias_dropout_residual(c->x, c->b, c->r, c->y, c->m, c->rows, c->cols, BENCH_P, bench_seed(c->salt), 0));
+    WB_CUDA(dropout_bias_residual(c->x, c->b, c->r, c->y, c->m, c->rows, c->cols, BENCH_P, bench_seed(c->salt), 0));
 }
 
 static void bd_fill(bd_ctx *c, unsigned long long salt)

@@ -1,6 +1,6 @@
 /* smx.cu — week 36, exercise 2: scale, mask and softmax in one pass.
  *
- * The given chain (support/unfused.cu) runs three kernels through a
+ * The given chain (support/yard_unfused.cu) runs three kernels through a
  * temporary T: 8 bytes a score to scale, 8 to mask, 8 to normalise. Fused,
  * a block reads its row of S once, makes z = scale * s (or -Inf where the
  * mask says so) in registers, reduces the max and the sum there, and writes

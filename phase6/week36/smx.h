@@ -41,10 +41,11 @@ extern "C" {
  * launch's error. */
 cudaError_t smx_fused(const float *S, float *P, int batch, int rows, int cols, float scale, int causal);
 
-/* Given (support/unfused.cu), the yardstick UNFUSED: the chain as a framework
+/* Given (support/yard_unfused.cu), the yardstick UNFUSED: the chain as a framework
  * runs it, one operation a kernel, through T (batch*rows*cols floats):
  * T = scale * S; T masked in place; P = softmax(T). Same results. */
-cudaError_t smx_unfused(const float *S, float *T, float *P, int batch, int rows, int cols, float scale, int causal);
+cudaError_t yard_smx_unfused(const float *S, float *T, float *P, int batch, int rows, int cols, float scale,
+                             int causal);
 
 #ifdef __cplusplus
 }

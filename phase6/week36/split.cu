@@ -27,7 +27,7 @@
  * A chunk with nothing kept has m = -Inf and s = 0: merging it must give
  * no NaN (-Inf - -Inf is NaN). */
 
-size_t smx_split_tmp_bytes(int batch, int rows, int cols)
+size_t split_smx_tmp_bytes(int batch, int rows, int cols)
 {
     /* TODO: one (max, sum) pair of floats per chunk of every row; 0 when
      * there is nothing to do. */
@@ -35,7 +35,7 @@ size_t smx_split_tmp_bytes(int batch, int rows, int cols)
     return 0;
 }
 
-cudaError_t smx_split(const float *S, float *P, int batch, int rows, int cols, float scale, int causal, void *tmp)
+cudaError_t split_smx(const float *S, float *P, int batch, int rows, int cols, float scale, int causal, void *tmp)
 {
     /* TODO: nothing to do for an empty shape; otherwise launch stats, then
      * normalise (the same stream orders them), and return the first error. */

@@ -30,16 +30,16 @@ extern "C" {
 
 #define SPLIT_CHUNK 16384 /* keys per block in both kernels */
 
-/* Bytes of device scratch smx_split needs for this shape: one (max, sum)
+/* Bytes of device scratch split_smx needs for this shape: one (max, sum)
  * pair of floats per chunk of every row, batch * rows * ceil(cols /
  * SPLIT_CHUNK) pairs (0 when there is nothing to do). A CPU function. */
-size_t smx_split_tmp_bytes(int batch, int rows, int cols);
+size_t split_smx_tmp_bytes(int batch, int rows, int cols);
 
 /* Yours: P = softmax(mask(scale * S)) in the two kernels above. S and P as in
  * smx_fused (any float alignment, nothing written outside P); tmp is a device
- * buffer of at least smx_split_tmp_bytes(batch, rows, cols) bytes whose
+ * buffer of at least split_smx_tmp_bytes(batch, rows, cols) bytes whose
  * contents on entry mean nothing. Default stream; the launches' error. */
-cudaError_t smx_split(const float *S, float *P, int batch, int rows, int cols, float scale, int causal, void *tmp);
+cudaError_t split_smx(const float *S, float *P, int batch, int rows, int cols, float scale, int causal, void *tmp);
 
 #ifdef __cplusplus
 }

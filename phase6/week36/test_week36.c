@@ -16,7 +16,7 @@
 static const char *const VARIANT_NAMES[FUS_VARIANTS] = { "unfused (given)", "fused (yours)", "split (yours)" };
 
 /* The week's traffic model (README, "The traffic model"), bytes a score:
- * what fus_bytes must say. */
+ * what traffic_variant_bytes must say. */
 static double model_bytes_per_score(int variant, int cols, int causal)
 {
     switch (variant) {
@@ -50,22 +50,22 @@ START_TEST(traffic_model)
     for (int k = 0; k < (int)WB_COUNT(SH); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             double want = model_bytes_per_score(v, SH[k][2], SH[k][3]) * SH[k][0] * SH[k][1] * (double)SH[k][2];
-            double got = fus_bytes(v, SH[k][0], SH[k][1], SH[k][2], SH[k][3]);
+            double got = traffic_variant_bytes(v, SH[k][0], SH[k][1], SH[k][2], SH[k][3]);
             if (got != want)
-                ck_abort_msg("%s, batch %d rows %d cols %d %s: fus_bytes says %.17g bytes, the model gives %.17g "
-                             "(%g bytes a score); list its kernels and what each reads and writes",
+                ck_abort_msg("%s, batch %d rows %d cols %d %s: traffic_variant_bytes says %.17g bytes, the model gives "
+                             "%.17g (%g bytes a score); list its kernels and what each reads and writes",
                              VARIANT_NAMES[v], SH[k][0], SH[k][1], SH[k][2], SH[k][3] ? "causal" : "no mask", got, want,
                              model_bytes_per_score(v, SH[k][2], SH[k][3]));
         }
     static const int EMPTY[][3] = { { 0, 5, 5 }, { 3, 0, 5 }, { 3, 5, 0 }, { -1, 5, 5 }, { 3, 5, -7 } };
     for (int k = 0; k < (int)WB_COUNT(EMPTY); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
-            double got = fus_bytes(v, EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], 1);
+            double got = traffic_variant_bytes(v, EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], 1);
             if (got != 0)
-                ck_abort_msg("%s, batch %d rows %d cols %d: nothing to do, so 0 bytes; fus_bytes says %g", VARIANT_NAMES[v],
-                             EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], got);
+                ck_abort_msg("%s, batch %d rows %d cols %d: nothing to do, so 0 bytes; traffic_variant_bytes says %g",
+                             VARIANT_NAMES[v], EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], got);
         }
-    ck_assert_msg(fus_bytes(-1, 1, 1, 1, 0) == -1 && fus_bytes(FUS_VARIANTS, 1, 1, 1, 0) == -1,
+    ck_assert_msg(traffic_variant_bytes(-1, 1, 1, 1, 0) == -1 && traffic_variant_bytes(FUS_VARIANTS, 1, 1, 1, 0) == -1,
                   "a variant that does not exist must give -1");
 }
 END_TEST
@@ -165,16 +165,16 @@ static void check_case(wb_rng *rng, int which, int batch, int rows, int cols, in
     float *dP = wb_dout_alloc(&P, "P", n * 4, oP * 4);
     char what[256];
     snprintf(what, sizeof what, "%s, batch %d rows %d cols %d %s, scale %g, S+%zu P+%zu%s",
-             which == RUN_FUSED ? "smx_fused" : "smx_split", batch, rows, cols, causal ? "causal" : "no mask",
+             which == RUN_FUSED ? "smx_fused" : "split_smx", batch, rows, cols, causal ? "causal" : "no mask",
              (double)scale, oS, oP, n && cols >= 2 ? "; " : "");
     if (n && cols >= 2) strncat(what, SPECIALS, sizeof what - strlen(what) - 1);
     if (which == RUN_FUSED) {
         WB_CUDA(smx_fused(dS ? dS + oS : NULL, dP, batch, rows, cols, scale, causal));
     } else {
-        size_t tb = smx_split_tmp_bytes(batch, rows, cols);
+        size_t tb = split_smx_tmp_bytes(batch, rows, cols);
         void *tmp = wb_dmalloc(tb);
         if (tmp) wb_dpoison(tmp, tb); /* its contents on entry mean nothing */
-        WB_CUDA(smx_split(dS ? dS + oS : NULL, dP, batch, rows, cols, scale, causal, tmp));
+        WB_CUDA(split_smx(dS ? dS + oS : NULL, dP, batch, rows, cols, scale, causal, tmp));
         wb_sync();
         wb_dfree(tmp);
     }
@@ -248,15 +248,15 @@ START_TEST(split_tmp_size)
     for (int k = 0; k < (int)WB_COUNT(SH); k++) {
         size_t chunks = ((size_t)SH[k][2] + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
         size_t need = (size_t)SH[k][0] * SH[k][1] * chunks * 2 * sizeof(float);
-        size_t got = smx_split_tmp_bytes(SH[k][0], SH[k][1], SH[k][2]);
+        size_t got = split_smx_tmp_bytes(SH[k][0], SH[k][1], SH[k][2]);
         if (got < need)
-            ck_abort_msg("smx_split_tmp_bytes(%d, %d, %d) = %zu: one (max, sum) pair of floats for each of the %zu chunks "
-                         "of %zu rows needs %zu", SH[k][0], SH[k][1], SH[k][2], got, chunks,
+            ck_abort_msg("split_smx_tmp_bytes(%d, %d, %d) = %zu: one (max, sum) pair of floats for each of the %zu "
+                         "chunks of %zu rows needs %zu", SH[k][0], SH[k][1], SH[k][2], got, chunks,
                          (size_t)SH[k][0] * SH[k][1], need);
     }
-    ck_assert_msg(smx_split_tmp_bytes(0, 4, 4) == 0 && smx_split_tmp_bytes(4, 0, 4) == 0 &&
-                      smx_split_tmp_bytes(4, 4, 0) == 0,
-                  "an empty shape needs no scratch: smx_split_tmp_bytes must say 0");
+    ck_assert_msg(split_smx_tmp_bytes(0, 4, 4) == 0 && split_smx_tmp_bytes(4, 0, 4) == 0 &&
+                      split_smx_tmp_bytes(4, 4, 0) == 0,
+                  "an empty shape needs no scratch: split_smx_tmp_bytes must say 0");
 }
 END_TEST
 
@@ -287,7 +287,7 @@ static sx_ctx sx_setup(int batch, int rows, int cols, int causal, int with_T)
     c.batch = batch, c.rows = rows, c.cols = cols, c.causal = causal;
     c.nrows = (size_t)batch * rows, c.n = c.nrows * (size_t)cols;
     c.S = wb_dmalloc(c.n * 4), c.P = wb_dmalloc(c.n * 4), c.T = with_T ? wb_dmalloc(c.n * 4) : NULL;
-    size_t tb = smx_split_tmp_bytes(batch, rows, cols);
+    size_t tb = split_smx_tmp_bytes(batch, rows, cols);
     c.tmp = wb_dmalloc(tb ? tb : 4);
     for (int k = 0; k < 2; k++) {
         c.m[k] = wb_hmalloc(c.nrows * 8), c.s[k] = wb_hmalloc(c.nrows * 8), c.done[k] = calloc(c.nrows, 1);
@@ -306,9 +306,10 @@ static void sx_free(sx_ctx *c)
 static void sx_work(void *p)
 {
     sx_ctx *c = p;
-    if (c->variant == FUS_UNFUSED) WB_CUDA(smx_unfused(c->S, c->T, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
+    if (c->variant == FUS_UNFUSED)
+        WB_CUDA(yard_smx_unfused(c->S, c->T, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
     else if (c->variant == FUS_FUSED) WB_CUDA(smx_fused(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal));
-    else WB_CUDA(smx_split(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal, c->tmp));
+    else WB_CUDA(split_smx(c->S, c->P, c->batch, c->rows, c->cols, BSCALE, c->causal, c->tmp));
 }
 
 /* The row's max and sum of the current inputs (seed SEED_S + salt). */
@@ -441,7 +442,7 @@ static double bench_split(wb_headline *h)
     return ratio;
 }
 
-/* w36.model: your fus_bytes over the measured times. For each variant that
+/* w36.model: your traffic_variant_bytes over the measured times. For each variant that
  * can use the whole machine, the modelled GB/s (your bytes / time) is set
  * beside the copy of the same buffer size; a right model of a bandwidth-bound
  * kernel lands near 1. The figure is the lowest of the four; one above
@@ -466,7 +467,7 @@ static double bench_model(wb_headline *h)
         wb_bench_row r = { .exercise = "traffic", .variant = run[k].name, .unit = "GB/s", .yard_name = "COPY",
                            .yard = run[k].copy };
         sx_time(c, run[k].v, run[k].v != FUS_UNFUSED, 0, &r);
-        double yours = fus_bytes(run[k].v, c->batch, c->rows, c->cols, c->causal);
+        double yours = traffic_variant_bytes(run[k].v, c->batch, c->rows, c->cols, c->causal);
         r.bytes = yours; /* the row's GB/s: your bytes over the time */
         if (!r.invalid) r.value = gbps(yours, &r);
         wb_bench_emit(&r);
@@ -474,7 +475,7 @@ static double bench_model(wb_headline *h)
         times[k] = r.t.median;
         if (bad[0]) continue;
         if (r.invalid) snprintf(bad, sizeof bad, "%s: %s", run[k].name, r.why);
-        else if (!(yours > 0)) snprintf(bad, sizeof bad, "%s: fus_bytes says %g bytes", run[k].name, yours);
+        else if (!(yours > 0)) snprintf(bad, sizeof bad, "%s: traffic_variant_bytes says %g bytes", run[k].name, yours);
         else if (isnan(fit)) snprintf(bad, sizeof bad, "%s: no valid time", run[k].name);
         else if (fit > FIT_HIGH)
             snprintf(bad, sizeof bad, "%s: your model gives %.0f GB/s, %.2f x COPY: more bytes than the kernel can have moved",
@@ -487,7 +488,7 @@ static double bench_model(wb_headline *h)
     printf("    %-18s %12s %12s %10s %8s\n", "variant", "your B/score", "model B/sc.", "ms", "/ COPY");
     for (int k = 0; k < 4; k++) {
         const sx_ctx *c = run[k].c;
-        double yours = fus_bytes(run[k].v, c->batch, c->rows, c->cols, c->causal);
+        double yours = traffic_variant_bytes(run[k].v, c->batch, c->rows, c->cols, c->causal);
         printf("    %-18s %12.4g %12.4g %10.4f %8.3f%s\n", run[k].name, yours / (double)c->n,
                model_bytes_per_score(run[k].v, c->cols, c->causal), times[k], fits[k],
                isnan(fits[k]) ? "" : fabs(fits[k] - 1) <= 0.10 ? "  within 10 %" : "");

@@ -23,9 +23,9 @@ extern "C" {
 #endif
 
 enum {
-    FUS_UNFUSED = 0, /* the given smx_unfused: scale, mask, softmax, kernels through T */
+    FUS_UNFUSED = 0, /* the given yard_smx_unfused: scale, mask, softmax, kernels through T */
     FUS_FUSED,       /* your smx_fused: one kernel */
-    FUS_SPLIT,       /* your smx_split: stats, then normalise */
+    FUS_SPLIT,       /* your split_smx: stats, then normalise */
     FUS_VARIANTS
 };
 
@@ -33,7 +33,7 @@ enum {
  * with (causal != 0) or without the causal mask, under the model above: 0
  * when batch, rows or cols is 0 or less (nothing to do), -1 for a variant
  * that does not exist. */
-double fus_bytes(int variant, int batch, int rows, int cols, int causal);
+double traffic_variant_bytes(int variant, int batch, int rows, int cols, int causal);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  * Count what each kernel loads from and stores to global memory under this
  * week's model (README, "The IO model"):
  *
- *   naive (support/naive_attn.cu, three kernels a head):
+ *   naive (support/yard_naive_attn.cu, three kernels a head):
  *     scores = scale * Q K^T, masked   reads Q and K once, writes S x S scores
  *     softmax, row by row, in place    reads the S x S scores, writes S x S P
  *     O = P V                          reads P (S x S) and V once, writes O

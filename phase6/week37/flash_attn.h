@@ -36,14 +36,14 @@ extern "C" {
 cudaError_t flash_attn(const float *q, const float *k, const float *v, float *o, int bh, int S, int D,
                        float scale, int causal);
 
-/* Given (support/naive_attn.cu), the baseline: three kernels a call, the
- * S x S scores written to `scores` (attn_naive_workspace_bytes bytes, a
+/* Given (support/yard_naive_attn.cu), the baseline: three kernels a call, the
+ * S x S scores written to `scores` (yard_attn_naive_workspace_bytes bytes, a
  * device buffer), softmaxed in place, then multiplied by V. Same layout,
  * arguments and results as flash_attn (any D that is a multiple of 16; bh at
  * most 65535, S at most 65535 * 64, bh * S below 2^31). */
-cudaError_t attn_naive(const float *q, const float *k, const float *v, float *o, float *scores, int bh, int S,
-                       int D, float scale, int causal);
-size_t attn_naive_workspace_bytes(int bh, int S);
+cudaError_t yard_attn_naive(const float *q, const float *k, const float *v, float *o, float *scores, int bh, int S,
+                            int D, float scale, int causal);
+size_t yard_attn_naive_workspace_bytes(int bh, int S);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,7 @@
 /* test_week37.c — week 37's checkpoints: the IO model of attention (CPU),
  * the tiled flash kernel against a double-precision reference, the kernel at
  * a length whose S x S scores would not fit in device memory, and its speed
- * against the given naive attention (support/naive_attn.cu) in the same run. */
+ * against the given naive attention (support/yard_naive_attn.cu) in the same run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,7 +314,7 @@ static void attn_work(void *p)
     attn_ctx *a = p;
     float scale = (float)(1.0 / sqrt((double)a->D));
     if (a->scores)
-        WB_CUDA(attn_naive(a->q, a->k, a->v, a->o, a->scores, a->bh, a->S, a->D, scale, a->causal));
+        WB_CUDA(yard_attn_naive(a->q, a->k, a->v, a->o, a->scores, a->bh, a->S, a->D, scale, a->causal));
     else
         WB_CUDA(flash_attn(a->q, a->k, a->v, a->o, a->bh, a->S, a->D, scale, a->causal));
 }
@@ -381,7 +381,7 @@ static double run_pair(int bh, int S, int D, int causal, wb_headline *headline)
     attn_ctx f = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), NULL, bh, S, D, causal, 0 };
     attn_ctx nv = f;
     nv.o = wb_dmalloc(n * 4);
-    nv.scores = wb_dmalloc(attn_naive_workspace_bytes(bh, S));
+    nv.scores = wb_dmalloc(yard_attn_naive_workspace_bytes(bh, S));
     attn_fill(&f, 0);
     wb_dpoison(f.o, n * 4), wb_dpoison(nv.o, n * 4);
     double scores = causal ? (double)S * (S + 1) / 2 : (double)S * S;

@@ -8,7 +8,7 @@
 
 #include "wb_harness.h"
 #include "flash_attn.h"
-#include "support/sdpa_cudnn.h"
+#include "support/yard_sdpa_cudnn.h"
 #include "support/bf16_fill.h"
 #include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
@@ -194,7 +194,7 @@ static void fa_work(void *p)
         return;
     }
     char why[400];
-    if (!sdpa_cudnn_fwd(r->q, r->k, r->v, r->o, r->B, r->H, r->S, r->D, r->causal, r->scale, why, sizeof why))
+    if (!yard_sdpa_cudnn_fwd(r->q, r->k, r->v, r->o, r->B, r->H, r->S, r->D, r->causal, r->scale, why, sizeof why))
         ck_abort_msg("%s", why);
 }
 
@@ -282,7 +282,7 @@ static int measure(int B, int H, int S, int D, int causal, int samples, wb_bench
         wb_bench_invalid(mine, cmp.msg);
         goto done;
     }
-    if (!sdpa_cudnn_prepare(B, H, S, D, causal, r.scale, why, why_size)) {
+    if (!yard_sdpa_cudnn_prepare(B, H, S, D, causal, r.scale, why, why_size)) {
         ok = 0;
         goto done;
     }
@@ -312,7 +312,7 @@ done:
  * built here is the one measure() then uses. */
 static int cudnn_ready(int B, int H, int S, int D, int causal, char *why, size_t why_size)
 {
-    return sdpa_cudnn_prepare(B, H, S, D, causal, (float)(1.0 / sqrt((double)D)), why, why_size);
+    return yard_sdpa_cudnn_prepare(B, H, S, D, causal, (float)(1.0 / sqrt((double)D)), why, why_size);
 }
 
 static void name_rows(wb_bench_row *mine, wb_bench_row *lib, char *variant, size_t size, int B, int H, int S, int D,

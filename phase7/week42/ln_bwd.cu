@@ -67,14 +67,14 @@ static cudaError_t lnf42_launch(const T *x, const T *w, const T *b, T *y, T *mea
     return cudaGetLastError();
 }
 
-cudaError_t ln_fwd42_f32(const float *x, const float *weight, const float *bias, float *y, float *mean, float *rstd,
-                         int rows, int cols, float eps)
+cudaError_t ln_bwd_fwd_f32(const float *x, const float *weight, const float *bias, float *y, float *mean, float *rstd,
+                           int rows, int cols, float eps)
 {
     return lnf42_launch<float>(x, weight, bias, y, mean, rstd, rows, cols, eps);
 }
 
-cudaError_t ln_fwd42_f64(const double *x, const double *weight, const double *bias, double *y, double *mean,
-                         double *rstd, int rows, int cols, double eps)
+cudaError_t ln_bwd_fwd_f64(const double *x, const double *weight, const double *bias, double *y, double *mean,
+                           double *rstd, int rows, int cols, double eps)
 {
     return lnf42_launch<double>(x, weight, bias, y, mean, rstd, rows, cols, eps);
 }
@@ -137,12 +137,12 @@ static void lnb_check(const torch::Tensor &t, const char *name, torch::ScalarTyp
 static cudaError_t fwd_typed(const float *x, const float *w, const float *b, float *y, float *m, float *r, int rows,
                              int cols, double eps)
 {
-    return ln_fwd42_f32(x, w, b, y, m, r, rows, cols, (float)eps);
+    return ln_bwd_fwd_f32(x, w, b, y, m, r, rows, cols, (float)eps);
 }
 static cudaError_t fwd_typed(const double *x, const double *w, const double *b, double *y, double *m, double *r,
                              int rows, int cols, double eps)
 {
-    return ln_fwd42_f64(x, w, b, y, m, r, rows, cols, eps);
+    return ln_bwd_fwd_f64(x, w, b, y, m, r, rows, cols, eps);
 }
 static cudaError_t bwd_typed(const float *x, const float *dy, const float *w, const float *m, const float *r, float *dx,
                              float *dw, float *db, void *ws, int rows, int cols)

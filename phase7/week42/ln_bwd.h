@@ -19,7 +19,7 @@
  * row of dx NaN and the dweight/dbias of its column NaN. Default stream, no
  * waiting; returns the first launch error.
  *
- * ln_fwd42_f32 / _f64 (given) are the forward for this week: a plain kernel,
+ * ln_bwd_fwd_f32 / _f64 (given) are the forward for this week: a plain kernel,
  * one block a row, in both types, with week 41's contract (ln_fwd.h there);
  * week 41's fast kernel is your own and stays in week 41. */
 #ifndef LN_BWD_H
@@ -40,10 +40,10 @@ cudaError_t ln_bwd_f64(const double *x, const double *dy, const double *weight, 
                        const double *rstd, double *dx, double *dweight, double *dbias, void *workspace, int rows,
                        int cols);
 
-cudaError_t ln_fwd42_f32(const float *x, const float *weight, const float *bias, float *y, float *mean, float *rstd,
-                         int rows, int cols, float eps);
-cudaError_t ln_fwd42_f64(const double *x, const double *weight, const double *bias, double *y, double *mean,
-                         double *rstd, int rows, int cols, double eps);
+cudaError_t ln_bwd_fwd_f32(const float *x, const float *weight, const float *bias, float *y, float *mean, float *rstd,
+                           int rows, int cols, float eps);
+cudaError_t ln_bwd_fwd_f64(const double *x, const double *weight, const double *bias, double *y, double *mean,
+                           double *rstd, int rows, int cols, double eps);
 
 #ifdef __cplusplus
 }

@@ -21,7 +21,7 @@ double busbw_factor(coll_kind c, int n)
     return 0;
 }
 
-double algbw_gbps(double bytes, double seconds)
+double busbw_algbw_gbps(double bytes, double seconds)
 {
     /* TODO: bytes a second, in GB/s (1e9, not 2^30); NaN when seconds <= 0. */
     (void)bytes, (void)seconds;

@@ -40,8 +40,8 @@ typedef enum {
  * one of the collectives above. */
 double busbw_factor(coll_kind c, int n);
 /* S bytes in t seconds, in GB/s (1e9 bytes a second); NaN when t <= 0. */
-double algbw_gbps(double bytes, double seconds);
-/* algbw_gbps(bytes, seconds) * busbw_factor(c, n). */
+double busbw_algbw_gbps(double bytes, double seconds);
+/* busbw_algbw_gbps(bytes, seconds) * busbw_factor(c, n). */
 double busbw_gbps(coll_kind c, int n, double bytes, double seconds);
 
 #ifdef __cplusplus

@@ -8,7 +8,7 @@
 #include <math.h>
 #include "model.h"
 
-int tree_levels(int n)
+int model_tree_levels(int n)
 {
     /* TODO: the smallest l with 2^l >= n (0 for n <= 1). Count in
      * integers: log2() of a power of two may round the wrong way. */
@@ -16,26 +16,26 @@ int tree_levels(int n)
     return 0;
 }
 
-double ring_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s)
+double model_ring_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s)
 {
     /* TODO: 2 (n - 1) steps, each alpha plus a chunk of S / n bytes at B. */
     (void)n, (void)bytes, (void)alpha_s, (void)bytes_per_s;
     return 0;
 }
 
-double tree_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s)
+double model_tree_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s)
 {
-    /* TODO: up and down a binary tree, tree_levels(n) levels each way,
+    /* TODO: up and down a binary tree, model_tree_levels(n) levels each way,
      * each level alpha plus the whole message at B. */
     (void)n, (void)bytes, (void)alpha_s, (void)bytes_per_s;
     return 0;
 }
 
-double ring_tree_crossover(int n, double alpha_s, double bytes_per_s)
+double model_ring_tree_crossover(int n, double alpha_s, double bytes_per_s)
 {
     /* TODO: set the two times equal and solve for S (the comment at the
      * top of this file sets up the equation); 0 when the ring is never
-     * slower (for which n is that? compare n - 1 with tree_levels(n)). */
+     * slower (for which n is that? compare n - 1 with model_tree_levels(n)). */
     (void)n, (void)alpha_s, (void)bytes_per_s;
     return -1;
 }

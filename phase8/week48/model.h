@@ -24,13 +24,13 @@ extern "C" {
 #endif
 
 /* ceil(log2 n): the levels of a binary tree over n ranks; 0 for n <= 1. */
-int tree_levels(int n);
+int model_tree_levels(int n);
 /* The times above, in seconds, for S bytes over n >= 1 ranks. */
-double ring_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s);
-double tree_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s);
+double model_ring_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s);
+double model_tree_allreduce_s(int n, double bytes, double alpha_s, double bytes_per_s);
 /* The message size (bytes) at which T_ring == T_tree: below it the tree is
  * faster, above it the ring. 0 when the ring is never slower (n <= 3). */
-double ring_tree_crossover(int n, double alpha_s, double bytes_per_s);
+double model_ring_tree_crossover(int n, double alpha_s, double bytes_per_s);
 
 #ifdef __cplusplus
 }

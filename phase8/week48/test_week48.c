@@ -69,18 +69,19 @@ START_TEST(busbw_formulas)
         double bytes = floor(pow(2.0, 3 + 30 * wb_rng_unit(&rng))), t = pow(10.0, -6 + 5 * wb_rng_unit(&rng));
         int n = (int)wb_rng_int(&rng, 1, 72);
         coll_kind c = (coll_kind)wb_rng_int(&rng, 0, COLL_KINDS - 1);
-        double a = algbw_gbps(bytes, t), b = busbw_gbps(c, n, bytes, t);
+        double a = busbw_algbw_gbps(bytes, t), b = busbw_gbps(c, n, bytes, t);
         if (!same(a, bytes / t / 1e9))
-            bad = 1, snprintf(msg, sizeof msg, "algbw_gbps(%.0f bytes, %g s) = %.17g, expected %.17g GB/s (1e9 bytes "
-                              "a second)", bytes, t, a, bytes / t / 1e9);
+            bad = 1, snprintf(msg, sizeof msg,
+                              "busbw_algbw_gbps(%.0f bytes, %g s) = %.17g, expected %.17g GB/s (1e9 bytes a second)",
+                              bytes, t, a, bytes / t / 1e9);
         else if (!same(b, bytes / t / 1e9 * ref_factor(c, n)))
             bad = 1, snprintf(msg, sizeof msg, "busbw_gbps(%s, n = %d, %.0f bytes, %g s) = %.17g, expected %.17g",
                               COLL_NAMES[c], n, bytes, t, b, bytes / t / 1e9 * ref_factor(c, n));
     }
     ck_assert_msg(!bad, "%s", msg);
-    ck_assert_msg(isnan(algbw_gbps(1e6, 0)) && isnan(algbw_gbps(1e6, -1)),
-                  "algbw_gbps with a time of 0 or less must be NaN (got %g and %g)", algbw_gbps(1e6, 0),
-                  algbw_gbps(1e6, -1));
+    ck_assert_msg(isnan(busbw_algbw_gbps(1e6, 0)) && isnan(busbw_algbw_gbps(1e6, -1)),
+                  "busbw_algbw_gbps with a time of 0 or less must be NaN (got %g and %g)", busbw_algbw_gbps(1e6, 0),
+                  busbw_algbw_gbps(1e6, -1));
     /* a line as nccl-tests prints it: 8 GPUs, 1 GiB all-reduce in 4.0 ms:
      * algbw 268.4 GB/s, busbw 7/4 of it */
     double b8 = busbw_gbps(COLL_ALLREDUCE, 8, 1073741824.0, 4.0e-3);
@@ -107,23 +108,23 @@ START_TEST(ring_tree_model)
     char msg[400] = "";
     int bad = 0;
     for (int n = -2; n <= 4097 && !bad; n++)
-        if (tree_levels(n) != ref_levels(n))
-            bad = 1, snprintf(msg, sizeof msg, "tree_levels(%d) = %d, expected %d (ceil(log2 n), 0 for n <= 1)", n,
-                              tree_levels(n), ref_levels(n));
+        if (model_tree_levels(n) != ref_levels(n))
+            bad = 1, snprintf(msg, sizeof msg, "model_tree_levels(%d) = %d, expected %d (ceil(log2 n), 0 for n <= 1)",
+                              n, model_tree_levels(n), ref_levels(n));
     ck_assert_msg(!bad, "%s", msg);
     for (int k = 0; k < 2000 && !bad; k++) {
         int n = k < 8 ? k + 1 : (int)wb_rng_int(&rng, 1, 1024);
         double S = floor(pow(2.0, 34 * wb_rng_unit(&rng))), a = pow(10.0, -6.5 + 2 * wb_rng_unit(&rng)),
                B = pow(10.0, 9 + 3 * wb_rng_unit(&rng)), L = ref_levels(n);
         double ring = n > 1 ? 2.0 * (n - 1) * (a + S / (n * B)) : 0, tree = 2.0 * L * (a + S / B);
-        double gr = ring_allreduce_s(n, S, a, B), gt = tree_allreduce_s(n, S, a, B);
+        double gr = model_ring_allreduce_s(n, S, a, B), gt = model_tree_allreduce_s(n, S, a, B);
         if (!same(gr, ring) || !same(gt, tree)) {
             bad = 1;
             snprintf(msg, sizeof msg, "n = %d, S = %.0f bytes, alpha = %.3g s, B = %.3g bytes/s: ring %.9g s (expected "
                      "%.9g), tree %.9g s (expected %.9g)", n, S, a, B, gr, ring, gt, tree);
             break;
         }
-        double x = ring_tree_crossover(n, a, B);
+        double x = model_ring_tree_crossover(n, a, B);
         if (n <= 3) {
             if (x != 0)
                 bad = 1, snprintf(msg, sizeof msg, "n = %d: the ring is never slower than the tree, so the crossover "
@@ -135,10 +136,10 @@ START_TEST(ring_tree_model)
             bad = 1;
             snprintf(msg, sizeof msg, "n = %d, alpha = %.3g s, B = %.3g bytes/s: crossover %.9g bytes, expected %.9g",
                      n, a, B, x, want);
-        } else if (!(fabs(ring_allreduce_s(n, x, a, B) - tree_allreduce_s(n, x, a, B)) <=
-                     1e-9 * tree_allreduce_s(n, x, a, B)) ||
-                   !(tree_allreduce_s(n, x / 2, a, B) < ring_allreduce_s(n, x / 2, a, B)) ||
-                   !(ring_allreduce_s(n, 2 * x, a, B) < tree_allreduce_s(n, 2 * x, a, B))) {
+        } else if (!(fabs(model_ring_allreduce_s(n, x, a, B) - model_tree_allreduce_s(n, x, a, B)) <=
+                     1e-9 * model_tree_allreduce_s(n, x, a, B)) ||
+                   !(model_tree_allreduce_s(n, x / 2, a, B) < model_ring_allreduce_s(n, x / 2, a, B)) ||
+                   !(model_ring_allreduce_s(n, 2 * x, a, B) < model_tree_allreduce_s(n, 2 * x, a, B))) {
             bad = 1;
             snprintf(msg, sizeof msg, "n = %d: at the crossover %.6g bytes ring and tree must take the same time, "
                      "the tree must win below it and the ring above it", n, x);

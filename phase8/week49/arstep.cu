@@ -15,7 +15,7 @@
  * blocks the host: records, waits, kernels and collectives are enqueued. */
 #include "arstep.h"
 
-extern "C" int ar_step_overlap(const ar_world *w, ar_err *err)
+extern "C" int arstep_overlap(const ar_world *w, ar_err *err)
 {
     /* TODO: for each bucket b (floats [b * bucket, (b + 1) * bucket)):
      *   for each rank r: cudaSetDevice(dev[r]); w49_work(x -> g) on

@@ -51,10 +51,11 @@ typedef struct { char msg[300]; } ar_err;
 /* Given (support/given.cu): wnew[i] = fmaf(-lr, gsum[i], w[i]) for i < n, on s. */
 cudaError_t w49_apply(const float *w, const float *gsum, float *wnew, size_t n, float lr, cudaStream_t s);
 
-/* Given, the yardstick SERIAL: the same step on each rank's compute stream
- * alone: gradient, all-reduce, gradient, all-reduce, ..., then every apply.
- * 0, or 1 with *err filled. The current device on return is unspecified. */
-int ar_step_serial(const ar_world *w, ar_err *err);
+/* Given (support/yard_serial.cu), the yardstick SERIAL: the same step on
+ * each rank's compute stream alone: gradient, all-reduce, gradient,
+ * all-reduce, ..., then every apply. 0, or 1 with *err filled. The current
+ * device on return is unspecified. */
+int yard_ar_step_serial(const ar_world *w, ar_err *err);
 
 /* Yours: the step, overlapped. For every bucket b and every rank r:
  *   compute[r]: w49_work(x_b -> g_b); then, after all buckets' gradients,
@@ -65,7 +66,7 @@ int ar_step_serial(const ar_world *w, ar_err *err);
  * ncclGroupStart and ncclGroupEnd. cudaSetDevice(dev[r]) before rank r's
  * work. Everything is enqueued and the host never waits. 0, or 1 with *err
  * filled; the current device on return is unspecified. */
-int ar_step_overlap(const ar_world *w, ar_err *err);
+int arstep_overlap(const ar_world *w, ar_err *err);
 
 /* Helpers for both: 0 if the call succeeded, else 1 with *err saying which. */
 static inline int ar_cuda(cudaError_t e, const char *what, ar_err *err)

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include "model.h"
 
-extern "C" double ovl_serial(const double *t, int k, int m)
+extern "C" double model_serial(const double *t, int k, int m)
 {
     /* TODO: nothing overlaps, so the time is the sum of all k * m stage
      * times (0 for k or m == 0). */
@@ -24,7 +24,7 @@ extern "C" double ovl_serial(const double *t, int k, int m)
     return 0.0;
 }
 
-extern "C" double ovl_pipelined(const double *t, int k, int m)
+extern "C" double model_pipelined(const double *t, int k, int m)
 {
     /* TODO: walk the chunks in order, and for each the stages in order.
      * Chunk j starts stage s when stage s has finished chunk j - 1 AND
@@ -34,7 +34,7 @@ extern "C" double ovl_pipelined(const double *t, int k, int m)
     return 0.0;
 }
 
-extern "C" double ovl_uniform(const double *stage, int m, int k)
+extern "C" double model_uniform(const double *stage, int m, int k)
 {
     /* TODO: the closed form: the first chunk passes every stage (fill and
      * drain), then each of the other k - 1 chunks costs the slowest stage. */

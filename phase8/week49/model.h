@@ -14,18 +14,18 @@ extern "C" {
 
 /* Yours: one stage at a time, nothing overlapping: the sum of every t.
  * 0 when k or m is 0. */
-double ovl_serial(const double *t, int k, int m);
+double model_serial(const double *t, int k, int m);
 
 /* Yours: the time at which the last chunk leaves the last stage when every
  * stage starts a chunk as soon as both (a) the chunk has left the stage
  * before and (b) the stage has finished the chunk before. Time starts at 0.
  * 0 when k or m is 0. */
-double ovl_pipelined(const double *t, int k, int m);
+double model_pipelined(const double *t, int k, int m);
 
 /* Yours: the same when every chunk has the same stage times stage[0..m-1]:
  * the closed form, fill and drain once plus the slowest stage for every
  * other chunk. 0 when k or m is 0. */
-double ovl_uniform(const double *stage, int m, int k);
+double model_uniform(const double *stage, int m, int k);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@
  * kernels. */
 #include "pipe.h"
 
-extern "C" cudaError_t pipe_run(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters)
+extern "C" cudaError_t pipe_overlap(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters)
 {
     if (n == 0) return cudaSuccess;
     if (p->chunk == 0 || p->nbuf < 1) return cudaErrorInvalidValue;

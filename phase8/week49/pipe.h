@@ -39,9 +39,10 @@ typedef struct {
     cudaEvent_t *stored;        /*   and wait on, one of each per slot */
 } ovl_pipe;
 
-/* Given, the yardstick SERIAL: the same chunks on p->work alone, slot 0:
- * copy in, w49_work, copy out, chunk after chunk. Nothing overlaps. */
-cudaError_t pipe_serial(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters);
+/* Given (support/yard_serial.cu), the yardstick SERIAL: the same chunks on
+ * p->work alone, slot 0: copy in, w49_work, copy out, chunk after chunk.
+ * Nothing overlaps. */
+cudaError_t yard_pipe_serial(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters);
 
 /* Yours: hy[i] = work(hx[i]) for i < n, pipelined. hx and hy are pinned
  * host memory. For chunk c (elements c * chunk ... , the last one shorter),
@@ -55,7 +56,7 @@ cudaError_t pipe_serial(const ovl_pipe *p, const float *hx, float *hy, size_t n,
  * Returns once everything is enqueued: the host never waits (the caller
  * synchronises). n == 0: nothing to do; cudaErrorInvalidValue for chunk 0
  * or nbuf < 1 when n > 0; otherwise the first error. */
-cudaError_t pipe_run(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters);
+cudaError_t pipe_overlap(const ovl_pipe *p, const float *hx, float *hy, size_t n, int iters);
 
 #ifdef __cplusplus
 }

@@ -71,32 +71,34 @@ START_TEST(model_random)
     for (int s = 0; s < m; s++) row[s] = 0.1 + 2.0 * wb_rng_unit(&rng);
     for (int j = 0; j < k; j++) memcpy(rep + (size_t)j * m, row, (size_t)m * sizeof *row);
 
-    double got = ovl_serial(t, k, m);
-    ck_assert_msg(close_to(got, sum), "ovl_serial, %d chunks x %d stages: %.15g, expected %.15g (the sum of every time)",
-                  k, m, got, sum);
-    got = ovl_pipelined(t, k, m);
+    double got = model_serial(t, k, m);
+    ck_assert_msg(close_to(got, sum),
+                  "model_serial, %d chunks x %d stages: %.15g, expected %.15g (the sum of every time)", k, m, got, sum);
+    got = model_pipelined(t, k, m);
     double want = finish_by_stage(t, k, m);
-    ck_assert_msg(close_to(got, want), "ovl_pipelined, %d chunks x %d stages (random times): %.15g, expected %.15g", k, m,
-                  got, want);
+    ck_assert_msg(close_to(got, want), "model_pipelined, %d chunks x %d stages (random times): %.15g, expected %.15g",
+                  k, m, got, want);
     want = finish_by_stage(rep, k, m);
-    got = ovl_uniform(row, m, k);
-    ck_assert_msg(close_to(got, want), "ovl_uniform, %d equal chunks x %d stages: %.15g, expected %.15g", k, m, got, want);
-    got = ovl_pipelined(rep, k, m);
-    ck_assert_msg(close_to(got, want), "ovl_pipelined, %d equal chunks x %d stages: %.15g, expected %.15g", k, m, got,
+    got = model_uniform(row, m, k);
+    ck_assert_msg(close_to(got, want), "model_uniform, %d equal chunks x %d stages: %.15g, expected %.15g", k, m, got,
+                  want);
+    got = model_pipelined(rep, k, m);
+    ck_assert_msg(close_to(got, want), "model_pipelined, %d equal chunks x %d stages: %.15g, expected %.15g", k, m, got,
                   want);
 
     /* by hand: 4 chunks of (1, 2, 1): 1 + 2 + 1 fill and drain, then 3 x 2 */
     const double hand[3] = { 1, 2, 1 };
     double hand4[12];
     for (int j = 0; j < 4; j++) memcpy(hand4 + 3 * j, hand, sizeof hand);
-    ck_assert_msg(close_to(ovl_uniform(hand, 3, 4), 10.0), "ovl_uniform of 4 chunks of (1, 2, 1): %g, expected 10",
-                  ovl_uniform(hand, 3, 4));
-    ck_assert_msg(close_to(ovl_pipelined(hand4, 4, 3), 10.0), "ovl_pipelined of 4 chunks of (1, 2, 1): %g, expected 10",
-                  ovl_pipelined(hand4, 4, 3));
-    ck_assert_msg(close_to(ovl_serial(hand4, 4, 3), 16.0), "ovl_serial of 4 chunks of (1, 2, 1): %g, expected 16",
-                  ovl_serial(hand4, 4, 3));
-    ck_assert_msg(ovl_serial(t, 0, m) == 0.0 && ovl_pipelined(t, 0, m) == 0.0 && ovl_uniform(row, m, 0) == 0.0 &&
-                      ovl_serial(t, k, 0) == 0.0 && ovl_pipelined(t, k, 0) == 0.0 && ovl_uniform(row, 0, k) == 0.0,
+    ck_assert_msg(close_to(model_uniform(hand, 3, 4), 10.0), "model_uniform of 4 chunks of (1, 2, 1): %g, expected 10",
+                  model_uniform(hand, 3, 4));
+    ck_assert_msg(close_to(model_pipelined(hand4, 4, 3), 10.0),
+                  "model_pipelined of 4 chunks of (1, 2, 1): %g, expected 10", model_pipelined(hand4, 4, 3));
+    ck_assert_msg(close_to(model_serial(hand4, 4, 3), 16.0), "model_serial of 4 chunks of (1, 2, 1): %g, expected 16",
+                  model_serial(hand4, 4, 3));
+    ck_assert_msg(model_serial(t, 0, m) == 0.0 && model_pipelined(t, 0, m) == 0.0 && model_uniform(row, m, 0) == 0.0 &&
+                      model_serial(t, k, 0) == 0.0 && model_pipelined(t, k, 0) == 0.0 && model_uniform(row, 0,
+                                                                                                       k) == 0.0,
                   "no chunks or no stages must take 0");
     free(t), free(row), free(rep);
 }
@@ -178,19 +180,20 @@ START_TEST(pipeline_cases)
     snprintf(what, sizeof what, "n=%zu, chunk=%zu, %d slot%s, iters=%d, %s", n, pc->chunk, pc->nbuf, pc->nbuf > 1 ? "s" : "",
              iters, HOLD_NAME[pc->hold]);
     if (_i == 0) {
-        ck_assert_msg(pipe_run(&p, hx, hy, 0, iters) == cudaSuccess, "pipe_run with n = 0 must do nothing and succeed");
+        ck_assert_msg(pipe_overlap(&p, hx, hy, 0, iters) == cudaSuccess,
+                      "pipe_overlap with n = 0 must do nothing and succeed");
         ovl_pipe bad = p;
         bad.chunk = 0;
-        ck_assert_msg(pipe_run(&bad, hx, hy, n, iters) == cudaErrorInvalidValue, "pipe_run with chunk 0: expected "
-                      "cudaErrorInvalidValue");
+        ck_assert_msg(pipe_overlap(&bad, hx, hy, n, iters) == cudaErrorInvalidValue,
+                      "pipe_overlap with chunk 0: expected cudaErrorInvalidValue");
         bad = p, bad.nbuf = 0;
-        ck_assert_msg(pipe_run(&bad, hx, hy, n, iters) == cudaErrorInvalidValue, "pipe_run with 0 slots: expected "
-                      "cudaErrorInvalidValue");
+        ck_assert_msg(pipe_overlap(&bad, hx, hy, n, iters) == cudaErrorInvalidValue,
+                      "pipe_overlap with 0 slots: expected cudaErrorInvalidValue");
     }
     /* A first run loads the kernel (lazy module loading would otherwise make
      * the first launch wait for the held stream) and must be right too. */
     wb_hpoison(hy, (n + TAIL) * 4);
-    WB_CUDA(pipe_run(&p, hx, hy, n, iters));
+    WB_CUDA(pipe_overlap(&p, hx, hy, n, iters));
     wb_sync();
     wb_cmp cmp;
     memcpy(got, hy, n * 4);
@@ -203,7 +206,7 @@ START_TEST(pipeline_cases)
     wb_sync();
     if (pc->hold != HOLD_NONE) WB_CUDA(w49_spin(held_stream(&p, pc->hold), HOLD_MS));
     double t0 = wb_seconds();
-    WB_CUDA(pipe_run(&p, hx, hy, n, iters));
+    WB_CUDA(pipe_overlap(&p, hx, hy, n, iters));
     double host_ms = (wb_seconds() - t0) * 1e3;
     wb_sync();
     memcpy(got, hy, n * 4);
@@ -213,8 +216,9 @@ START_TEST(pipeline_cases)
     for (size_t i = 0; i < TAIL * 4; i++) spoiled += ((unsigned char *)(hy + n))[i] != 0xFF;
     ck_assert_msg(spoiled == 0, "%s: %zu bytes written past the end of hy", what, spoiled);
     if (pc->hold != HOLD_NONE)
-        ck_assert_msg(host_ms < HOST_MS, "%s: pipe_run kept the host waiting %.0f ms behind a stream held for %d ms (it "
-                      "must only enqueue)", what, host_ms, HOLD_MS);
+        ck_assert_msg(host_ms < HOST_MS,
+                      "%s: pipe_overlap kept the host waiting %.0f ms behind a stream held for %d ms (it must only "
+                      "enqueue)", what, host_ms, HOLD_MS);
     pipe_free(&p);
     cudaFreeHost(hx), cudaFreeHost(hy), free(ref), free(got);
 }
@@ -394,16 +398,16 @@ static void check_step(wb_rng *rng, int R, int hold)
              bucket, iters, (double)lr, AR_HOLD[hold]);
     ar_err err = { "" };
     /* a first step loads the kernels and sets NCCL up */
-    ck_assert_msg(ar_step_overlap(&W.w, &err) == 0, "%s: ar_step_overlap: %s", what, err.msg);
+    ck_assert_msg(arstep_overlap(&W.w, &err) == 0, "%s: arstep_overlap: %s", what, err.msg);
     world_sync();
     world_poison(&W);
     WB_CUDA(cudaSetDevice(hr));
     if (hold == HOLD_COMPUTE) WB_CUDA(w49_spin(W.compute[hr], HOLD_MS));
     if (hold == HOLD_COMMS) WB_CUDA(w49_spin(W.comms[hr], HOLD_MS));
     double t0 = wb_seconds();
-    int bad = ar_step_overlap(&W.w, &err);
+    int bad = arstep_overlap(&W.w, &err);
     double host_ms = (wb_seconds() - t0) * 1e3;
-    ck_assert_msg(bad == 0, "%s: ar_step_overlap: %s", what, err.msg);
+    ck_assert_msg(bad == 0, "%s: arstep_overlap: %s", what, err.msg);
     world_sync();
     for (int r = 0; r < R; r++) {
         char w2[240];
@@ -415,8 +419,9 @@ static void check_step(wb_rng *rng, int R, int hold)
         wb_expect_dout_f32(&W.N[r], rn, n, 1e-6, 1e-5, w2);
     }
     if (hold)
-        ck_assert_msg(host_ms < HOST_MS, "%s: ar_step_overlap kept the host waiting %.0f ms behind a stream held for %d ms "
-                      "(it must only enqueue)", what, host_ms, HOLD_MS);
+        ck_assert_msg(host_ms < HOST_MS,
+                      "%s: arstep_overlap kept the host waiting %.0f ms behind a stream held for %d ms (it must only "
+                      "enqueue)", what, host_ms, HOLD_MS);
     for (int r = 0; r < R; r++) free(hx[r]), free(hw[r]), free(rg[r]);
     free(rs), free(rn);
     world_free(&W);
@@ -456,12 +461,12 @@ typedef struct {
 static void pb_serial(void *v)
 {
     pb_ctx *c = v;
-    WB_CUDA(pipe_serial(&c->p, c->hx, c->hy, c->n, c->iters));
+    WB_CUDA(yard_pipe_serial(&c->p, c->hx, c->hy, c->n, c->iters));
 }
 static void pb_pipe(void *v)
 {
     pb_ctx *c = v;
-    WB_CUDA(pipe_run(&c->p, c->hx, c->hy, c->n, c->iters));
+    WB_CUDA(pipe_overlap(&c->p, c->hx, c->hy, c->n, c->iters));
 }
 
 static void pb_inputs(pb_ctx *c, unsigned long long salt)
@@ -556,9 +561,9 @@ static void print_model(const char *what, const double *stage, int m, int k)
 {
     double *t = wb_hmalloc((size_t)k * m * sizeof *t);
     for (int j = 0; j < k; j++) memcpy(t + (size_t)j * m, stage, (size_t)m * sizeof *stage);
-    double serial = ovl_serial(t, k, m);
+    double serial = model_serial(t, k, m);
     free(t);
-    double piped = ovl_uniform(stage, m, k);
+    double piped = model_uniform(stage, m, k);
     printf("  %s model (your model.cu): serial %.3f ms, pipelined %.3f ms, so at best %.2fx\n", what, serial, piped,
            piped > 0 ? serial / piped : NAN);
 }
@@ -647,7 +652,7 @@ static void ab_serial(void *v)
     ab_ctx *c = v;
     ar_err err = { "" };
     ab_open(c);
-    ck_assert_msg(ar_step_serial(&c->W.w, &err) == 0, "ar_step_serial: %s", err.msg);
+    ck_assert_msg(yard_ar_step_serial(&c->W.w, &err) == 0, "yard_ar_step_serial: %s", err.msg);
     ab_close(c);
 }
 static void ab_overlap(void *v)
@@ -655,7 +660,7 @@ static void ab_overlap(void *v)
     ab_ctx *c = v;
     ar_err err = { "" };
     ab_open(c);
-    ck_assert_msg(ar_step_overlap(&c->W.w, &err) == 0, "ar_step_overlap: %s", err.msg);
+    ck_assert_msg(arstep_overlap(&c->W.w, &err) == 0, "arstep_overlap: %s", err.msg);
     ab_close(c);
 }
 

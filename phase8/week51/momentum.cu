@@ -9,7 +9,7 @@
  *   k_momentum: v[i] = mu * v[i] + g[i]
  *   k_apply:    p[i] = p[i] - lr * v[i]                         */
 
-cudaError_t opt_tensor(float *p, const float *g, float *v, int n, float lr, float mu, cudaStream_t s)
+cudaError_t momentum_tensor(float *p, const float *g, float *v, int n, float lr, float mu, cudaStream_t s)
 {
     /* TODO: launch k_momentum, then k_apply, on stream s (nothing when
      * n == 0); return the launch error (cudaGetLastError). */
@@ -17,9 +17,9 @@ cudaError_t opt_tensor(float *p, const float *g, float *v, int n, float lr, floa
     return cudaSuccess;
 }
 
-cudaError_t opt_step(const opt_set *set, float lr, float mu, cudaStream_t s)
+cudaError_t momentum_step(const opt_set *set, float lr, float mu, cudaStream_t s)
 {
-    /* TODO: opt_tensor for every tensor of the set, in order, on s. */
+    /* TODO: momentum_tensor for every tensor of the set, in order, on s. */
     (void)set, (void)lr, (void)mu, (void)s;
     return cudaSuccess;
 }

@@ -30,10 +30,10 @@ typedef struct {
 
 /* Yours: the two kernels for one tensor of n floats on stream s, in that
  * order (nothing is launched for n == 0); the launch error, if any. */
-cudaError_t opt_tensor(float *p, const float *g, float *v, int n, float lr, float mu, cudaStream_t s);
+cudaError_t momentum_tensor(float *p, const float *g, float *v, int n, float lr, float mu, cudaStream_t s);
 
 /* Yours: one step of the whole set, tensor after tensor, on stream s. */
-cudaError_t opt_step(const opt_set *set, float lr, float mu, cudaStream_t s);
+cudaError_t momentum_step(const opt_set *set, float lr, float mu, cudaStream_t s);
 
 #ifdef __cplusplus
 }

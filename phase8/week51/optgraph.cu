@@ -22,11 +22,11 @@ struct opt_graph {
 };
 
 
-cudaError_t opt_graph_create(const opt_set *set, float lr, float mu, int branches, opt_graph **out)
+cudaError_t optgraph_create(const opt_set *set, float lr, float mu, int branches, opt_graph **out)
 {
     /* TODO: allocate your struct; create `branches` non-blocking streams and
      * events; cudaStreamBeginCapture on the first stream; record a fork
-     * event there and make every other stream wait on it; opt_tensor for
+     * event there and make every other stream wait on it; momentum_tensor for
      * tensor t on stream t % branches; each other stream records a join
      * event the first one waits on; cudaStreamEndCapture; instantiate;
      * destroy the streams and events (the graph keeps what it needs). */
@@ -35,14 +35,14 @@ cudaError_t opt_graph_create(const opt_set *set, float lr, float mu, int branche
     return cudaSuccess;
 }
 
-cudaError_t opt_graph_launch(opt_graph *g, cudaStream_t s)
+cudaError_t optgraph_launch(opt_graph *g, cudaStream_t s)
 {
     /* TODO: replay the instantiated graph on stream s. */
     (void)g, (void)s;
     return cudaSuccess;
 }
 
-cudaError_t opt_graph_set_lr(opt_graph *g, float lr)
+cudaError_t optgraph_set_lr(opt_graph *g, float lr)
 {
     /* TODO: capture the step again with the new lr (same set, mu and
      * branches: the same shape), then cudaGraphExecUpdate the instantiated
@@ -51,19 +51,19 @@ cudaError_t opt_graph_set_lr(opt_graph *g, float lr)
     return cudaSuccess;
 }
 
-cudaGraph_t opt_graph_graph(const opt_graph *g)
+cudaGraph_t optgraph_graph(const opt_graph *g)
 {
     (void)g;
     return NULL; /* TODO: the captured graph */
 }
 
-cudaGraphExec_t opt_graph_exec(const opt_graph *g)
+cudaGraphExec_t optgraph_exec(const opt_graph *g)
 {
     (void)g;
     return NULL; /* TODO: its instantiation */
 }
 
-void opt_graph_destroy(opt_graph *g)
+void optgraph_destroy(opt_graph *g)
 {
     if (!g) return;
     /* TODO: destroy the instantiation and the graph. */

@@ -97,11 +97,11 @@ START_TEST(step_eager)
     tset_make(&s, &rng, nt, len);
     float lr = rand_lr(&rng), mu = rand_mu(&rng);
     for (int k = 0; k < steps; k++) {
-        WB_CUDA(opt_step(&s.set, lr, mu, 0));
+        WB_CUDA(momentum_step(&s.set, lr, mu, 0));
         tset_step_cpu(&s, lr, mu);
     }
     char what[120];
-    snprintf(what, sizeof what, "opt_step, %d tensors, %d steps, lr %g mu %g", nt, steps, (double)lr, (double)mu);
+    snprintf(what, sizeof what, "momentum_step, %d tensors, %d steps, lr %g mu %g", nt, steps, (double)lr, (double)mu);
     tset_expect(&s, what);
     tset_free(&s);
 }
@@ -121,18 +121,18 @@ START_TEST(graph_replays)
     tset_make(&s, &rng, nt, len);
     float lr = rand_lr(&rng), mu = rand_mu(&rng);
     opt_graph *g = NULL;
-    WB_CUDA(opt_graph_create(&s.set, lr, mu, b, &g));
-    ck_assert_msg(g != NULL, "opt_graph_create gave no graph");
+    WB_CUDA(optgraph_create(&s.set, lr, mu, b, &g));
+    ck_assert_msg(g != NULL, "optgraph_create gave no graph");
     char what[160];
     snprintf(what, sizeof what, "%d tensors, %d branches, after capture and before any replay (capture runs nothing)", nt, b);
     tset_expect(&s, what);
     for (int r = 0; r < replays; r++) {
-        WB_CUDA(opt_graph_launch(g, 0));
+        WB_CUDA(optgraph_launch(g, 0));
         tset_step_cpu(&s, lr, mu);
     }
     snprintf(what, sizeof what, "%d tensors, %d branches, %d replays, lr %g mu %g", nt, b, replays, (double)lr, (double)mu);
     tset_expect(&s, what);
-    opt_graph_destroy(g);
+    optgraph_destroy(g);
     tset_free(&s);
 }
 END_TEST
@@ -147,10 +147,10 @@ START_TEST(graph_branches)
     tset s;
     tset_make(&s, &rng, nt, len);
     opt_graph *g = NULL;
-    WB_CUDA(opt_graph_create(&s.set, 0.01f, 0.9f, b, &g));
-    ck_assert_msg(g != NULL, "opt_graph_create gave no graph");
-    cudaGraph_t graph = opt_graph_graph(g);
-    ck_assert_msg(graph != NULL, "opt_graph_graph gave no graph");
+    WB_CUDA(optgraph_create(&s.set, 0.01f, 0.9f, b, &g));
+    ck_assert_msg(g != NULL, "optgraph_create gave no graph");
+    cudaGraph_t graph = optgraph_graph(g);
+    ck_assert_msg(graph != NULL, "optgraph_graph gave no graph");
     size_t n = 0, roots = 0, kernels = 0;
     WB_CUDA(cudaGraphGetNodes(graph, NULL, &n));
     cudaGraphNode_t *nodes = wb_hmalloc((n + 1) * sizeof *nodes);
@@ -167,12 +167,12 @@ START_TEST(graph_branches)
                   "independent paths (fork every stream from one event recorded on the capturing stream, before any kernel)",
                   nt, b, roots, b);
     tset_step_cpu(&s, 0.01f, 0.9f);
-    WB_CUDA(opt_graph_launch(g, 0));
+    WB_CUDA(optgraph_launch(g, 0));
     char what[80];
     snprintf(what, sizeof what, "%d tensors on %d branches, one replay", nt, b);
     tset_expect(&s, what);
     free(nodes);
-    opt_graph_destroy(g);
+    optgraph_destroy(g);
     tset_free(&s);
 }
 END_TEST
@@ -189,22 +189,22 @@ START_TEST(graph_set_lr)
     float mu = rand_mu(&rng), lr[4];
     for (int k = 0; k < 4; k++) lr[k] = rand_lr(&rng);
     opt_graph *g = NULL;
-    WB_CUDA(opt_graph_create(&s.set, lr[0], mu, b, &g));
-    ck_assert_msg(g != NULL, "opt_graph_create gave no graph");
-    cudaGraphExec_t exec = opt_graph_exec(g);
-    ck_assert_msg(exec != NULL, "opt_graph_exec gave no instantiated graph");
+    WB_CUDA(optgraph_create(&s.set, lr[0], mu, b, &g));
+    ck_assert_msg(g != NULL, "optgraph_create gave no graph");
+    cudaGraphExec_t exec = optgraph_exec(g);
+    ck_assert_msg(exec != NULL, "optgraph_exec gave no instantiated graph");
     char what[160];
     for (int k = 0; k < 4; k++) {
-        if (k) WB_CUDA(opt_graph_set_lr(g, lr[k]));
-        ck_assert_msg(opt_graph_exec(g) == exec, "after opt_graph_set_lr the instantiated graph is another object: "
+        if (k) WB_CUDA(optgraph_set_lr(g, lr[k]));
+        ck_assert_msg(optgraph_exec(g) == exec, "after optgraph_set_lr the instantiated graph is another object: "
                       "update it in place (cudaGraphExecUpdate), do not instantiate again");
-        WB_CUDA(opt_graph_launch(g, 0));
+        WB_CUDA(optgraph_launch(g, 0));
         tset_step_cpu(&s, lr[k], mu);
         snprintf(what, sizeof what, "%d tensors, %d branches, replay %d with lr %g (after %d updates)", nt, b, k + 1,
                  (double)lr[k], k);
         tset_expect(&s, what);
     }
-    opt_graph_destroy(g);
+    optgraph_destroy(g);
     tset_free(&s);
 }
 END_TEST
@@ -222,13 +222,13 @@ typedef struct { tset s; opt_graph *g; int calls; float lr, mu; } step_ctx;
 static void eager_work(void *p)
 {
     step_ctx *c = p;
-    WB_CUDA(opt_step(&c->s.set, c->lr, c->mu, 0));
+    WB_CUDA(momentum_step(&c->s.set, c->lr, c->mu, 0));
     c->calls++;
 }
 static void graph_work(void *p)
 {
     step_ctx *c = p;
-    WB_CUDA(opt_graph_launch(c->g, 0));
+    WB_CUDA(optgraph_launch(c->g, 0));
     c->calls++;
 }
 
@@ -310,18 +310,18 @@ static wb_bench_row time_graph(bench_set *B, int branches, const wb_bench_row *e
     char why[600];
     bench_reset(&B->c, B->p0, B->v0);
     B->c.g = NULL;
-    WB_CUDA(opt_graph_create(&B->c.s.set, B->c.lr, B->c.mu, branches, &B->c.g));
+    WB_CUDA(optgraph_create(&B->c.s.set, B->c.lr, B->c.mu, branches, &B->c.g));
     wb_bench_row r = { .exercise = "step", .variant = variant, .n = B->floats, .unit = "steps/ms",
                        .yard_name = "EAGER", .yard = e->value };
     if (!B->c.g) {
-        wb_bench_invalid(&r, "opt_graph_create gave no graph");
+        wb_bench_invalid(&r, "optgraph_create gave no graph");
         return r;
     }
     wb_time(graph_work, &B->c, &STEP_OPTS, &r.t);
     r.value = 1 / r.t.median;
     if (bench_verify(&B->c, why, sizeof why)) wb_bench_invalid(&r, why);
     if (e->invalid && !r.invalid) wb_bench_invalid(&r, "the eager step it is compared with gave wrong output");
-    opt_graph_destroy(B->c.g);
+    optgraph_destroy(B->c.g);
     B->c.g = NULL;
     return r;
 }

@@ -25,22 +25,22 @@ typedef struct {
     double median; /* their median (the mean of the middle two for an even count) */
     double lo, hi; /* the smallest and the largest */
     double band;   /* the relative band, as above */
-} rg_base;
+} band_base;
 
 /* The median of x[0..n-1] (x is not changed). Returns 0, or -1 (and leaves
  * *out alone) when n < 1 or any x is NaN. */
-int rg_median(const double *x, int n, double *out);
+int band_median(const double *x, int n, double *out);
 
 /* A baseline from n ratios, with the band held between min_band and
  * max_band (0 < min_band <= max_band). Returns 0, or -1 (and leaves *out
  * alone) when n < 1 or any ratio is not a finite number above 0. */
-int rg_baseline(const double *ratios, int n, double min_band, double max_band, rg_base *out);
+int band_baseline(const double *ratios, int n, double min_band, double max_band, band_base *out);
 
 /* The verdict on a new ratio: -1 a regression (now < median x (1 - band),
  * or now is not a finite number above 0: a run that gave no figure), +1
  * faster (now > median x (1 + band)), 0 within the band. The edges belong
  * to the band. */
-int rg_verdict(const rg_base *b, double now);
+int band_verdict(const band_base *b, double now);
 
 #ifdef __cplusplus
 }

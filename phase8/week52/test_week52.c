@@ -9,7 +9,7 @@
 
 #include "wb_harness.h"
 #include "band.h"
-#include "support/triad.h"
+#include "support/yard_triad.h"
 
 #define MIN_BAND 0.05
 #define MAX_BAND 0.15
@@ -59,20 +59,21 @@ START_TEST(median_values)
             draw_ratios(&rng, x, n, kind);
             memcpy(keep, x, sizeof x);
             got = -7;
-            ck_assert_msg(rg_median(x, n, &got) == 0, "rg_median(n = %d) refused a good input", n);
+            ck_assert_msg(band_median(x, n, &got) == 0, "band_median(n = %d) refused a good input", n);
             double want = ref_median(x, n);
-            ck_assert_msg(got == want, "rg_median(n = %d) = %.17g, expected %.17g%s", n, got, want,
+            ck_assert_msg(got == want, "band_median(n = %d) = %.17g, expected %.17g%s", n, got, want,
                           n % 2 ? "" : " (even count: the mean of the middle two)");
-            ck_assert_msg(memcmp(x, keep, (size_t)n * sizeof *x) == 0, "rg_median(n = %d) changed its input", n);
+            ck_assert_msg(memcmp(x, keep, (size_t)n * sizeof *x) == 0, "band_median(n = %d) changed its input", n);
         }
     /* the middle of an even count: the mean of the two, not either */
     const double four[4] = { 4, 1, 3, 2 };
-    ck_assert_msg(rg_median(four, 4, &got) == 0 && got == 2.5, "rg_median({4, 1, 3, 2}) = %g, expected 2.5", got);
+    ck_assert_msg(band_median(four, 4, &got) == 0 && got == 2.5, "band_median({4, 1, 3, 2}) = %g, expected 2.5", got);
     /* refusals leave *out alone */
     const double nan3[3] = { 1, NAN, 2 };
     got = -7;
-    ck_assert_msg(rg_median(nan3, 3, &got) == -1 && got == -7, "rg_median of {1, NaN, 2}: -1 expected, *out untouched");
-    ck_assert_msg(rg_median(four, 0, &got) == -1 && got == -7, "rg_median(n = 0): -1 expected, *out untouched");
+    ck_assert_msg(band_median(nan3, 3, &got) == -1 && got == -7,
+                  "band_median of {1, NaN, 2}: -1 expected, *out untouched");
+    ck_assert_msg(band_median(four, 0, &got) == -1 && got == -7, "band_median(n = 0): -1 expected, *out untouched");
 }
 END_TEST
 
@@ -80,8 +81,8 @@ END_TEST
 
 static void check_baseline(const double *x, int n, double min_band, double max_band)
 {
-    rg_base b = { -1, -1, -1, -1, -1 };
-    ck_assert_msg(rg_baseline(x, n, min_band, max_band, &b) == 0, "rg_baseline(n = %d) refused good ratios", n);
+    band_base b = { -1, -1, -1, -1, -1 };
+    ck_assert_msg(band_baseline(x, n, min_band, max_band, &b) == 0, "band_baseline(n = %d) refused good ratios", n);
     double med = ref_median(x, n), lo = x[0], hi = x[0];
     for (int i = 1; i < n; i++) lo = fmin(lo, x[i]), hi = fmax(hi, x[i]);
     double band = fmin(fmax(1.5 * (hi - lo) / med, min_band), max_band);
@@ -109,11 +110,11 @@ START_TEST(baseline_values)
     /* refusals: no runs, a ratio of 0, below 0, NaN, Inf; *out untouched */
     const double bad[][3] = { { 1, 0, 1 }, { 1, -0.5, 1 }, { 1, NAN, 1 }, { 1, INFINITY, 1 } };
     for (size_t k = 0; k <= WB_COUNT(bad); k++) {
-        rg_base b = { -7, -7, -7, -7, -7 };
+        band_base b = { -7, -7, -7, -7, -7 };
         int n = k < WB_COUNT(bad) ? 3 : 0;
-        ck_assert_msg(rg_baseline(k < WB_COUNT(bad) ? bad[k] : one, n, MIN_BAND, MAX_BAND, &b) == -1 && b.runs == -7 &&
-                          b.median == -7,
-                      "rg_baseline of %s: -1 expected and *out untouched",
+        ck_assert_msg(band_baseline(k < WB_COUNT(bad) ? bad[k] : one, n, MIN_BAND, MAX_BAND, &b) == -1 &&
+                          b.runs == -7 && b.median == -7,
+                      "band_baseline of %s: -1 expected and *out untouched",
                       k < WB_COUNT(bad) ? (k == 0 ? "{1, 0, 1}" : k == 1 ? "{1, -0.5, 1}" : k == 2 ? "{1, NaN, 1}" : "{1, Inf, 1}")
                                         : "no runs");
     }
@@ -126,7 +127,7 @@ START_TEST(verdict_values)
 {
     wb_rng rng = WB_RNG();
     for (int k = 0; k < 200; k++) {
-        rg_base b;
+        band_base b;
         b.runs = 3, b.median = 0.2 + 2 * wb_rng_unit(&rng), b.band = 0.05 + 0.1 * wb_rng_unit(&rng);
         b.lo = b.median * 0.99, b.hi = b.median * 1.01;
         const double lo = b.median * (1 - b.band), hi = b.median * (1 + b.band);
@@ -144,7 +145,7 @@ START_TEST(verdict_values)
             { -b.median, -1, "a negative ratio" },
         };
         for (size_t c = 0; c < WB_COUNT(cases); c++) {
-            int got = rg_verdict(&b, cases[c].now);
+            int got = band_verdict(&b, cases[c].now);
             ck_assert_msg(got == cases[c].want, "median %.4f, band %.4f, now %.9g (%s): verdict %d, expected %d", b.median,
                           b.band, cases[c].now, cases[c].what, got, cases[c].want);
         }
@@ -165,7 +166,7 @@ static const float S = 3.0f;
 static void triad_work(void *p)
 {
     tctx *t = p;
-    WB_CUDA(triad(t->a, t->b, t->c, S, t->n, t->planted));
+    WB_CUDA(yard_triad(t->a, t->b, t->c, S, t->n, t->planted));
 }
 
 static double triad_expect(size_t i, const void *p)
@@ -210,22 +211,23 @@ START_TEST(catch_planted)
         r[i] = one_run(&t, 0, &g, &c);
         printf("  baseline %-17d %10.1f %10.1f %8.4f\n", i + 1, g, c, r[i]);
     }
-    rg_base b;
-    ck_assert_msg(rg_baseline(r, BASE, MIN_BAND, MAX_BAND, &b) == 0, "rg_baseline refused %d measured ratios", BASE);
+    band_base b;
+    ck_assert_msg(band_baseline(r, BASE, MIN_BAND, MAX_BAND, &b) == 0, "band_baseline refused %d measured ratios",
+                  BASE);
     ck_assert_msg(b.runs == BASE && b.median == ref_median(r, BASE) && b.band >= MIN_BAND && b.band <= MAX_BAND,
                   "the baseline of the measured runs is wrong (runs %d, median %.6g, band %.4g)", b.runs, b.median, b.band);
     printf("  baseline: median %.4f, spread %.2f %%, band %.1f %%\n", b.median, 100 * (b.hi - b.lo) / b.median, 100 * b.band);
     static const char *WORD[] = { "REGRESSION", "ok", "faster" };
     for (int i = 0; i < CLEAN; i++) {
         double now = one_run(&t, 0, &g, &c);
-        int v = rg_verdict(&b, now);
+        int v = band_verdict(&b, now);
         printf("  unchanged %-16d %10.1f %10.1f %8.4f  %s (%+.1f %%)\n", i + 1, g, c, now, WORD[v + 1], 100 * (now / b.median - 1));
         ck_assert_msg(v != -1, "a rerun of the unchanged kernel raised an alarm: ratio %.4f against median %.4f, band %.1f %%",
                       now, b.median, 100 * b.band);
     }
     for (int i = 0; i < PLANTED; i++) {
         double now = one_run(&t, 0.25, &g, &c);
-        int v = rg_verdict(&b, now);
+        int v = band_verdict(&b, now);
         printf("  planted 20 %% slowdown %-4d %10.1f %10.1f %8.4f  %s (%+.1f %%)\n", i + 1, g, c, now, WORD[v + 1],
                100 * (now / b.median - 1));
         ck_assert_msg(v == -1, "the planted 20 %% slowdown was not caught: ratio %.4f against median %.4f, band %.1f %%", now,

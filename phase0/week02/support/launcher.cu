@@ -1,6 +1,6 @@
 /* launcher.cu — week 02 support: launches the test asks for, left unchecked on
- * purpose, so that check_launch has something to find. */
-#include "w02_support.h"
+ * purpose, so that bug_check_launch has something to find. */
+#include "launcher.h"
 
 static __global__ void w02_fill(float *y, size_t n, float v)
 {

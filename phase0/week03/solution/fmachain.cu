@@ -44,7 +44,7 @@ fma_kernel(const float *__restrict__ x0, float *__restrict__ y, size_t n, int it
 //|  * `iters` fmaf steps. Then give each thread several independent chains. */
 //@end
 
-cudaError_t fma_chain(const float *x0, float *y, size_t n, int iters, float a, float b)
+cudaError_t fmachain_run(const float *x0, float *y, size_t n, int iters, float a, float b)
 {
     //@solution
     if (n == 0) return cudaSuccess;

@@ -1,7 +1,7 @@
 /* cli.cu — week 04, exercise 2: the command-line front end of the library.
  *
  * A program's main() cannot live in the week's test binary (it has its own),
- * so the CLI is a function, saxpy_cli(argc, argv, out): the test calls it
+ * so the CLI is a function, cli_saxpy(argc, argv, out): the test calls it
  * with argument vectors and reads what it prints; cli_main.c wraps it into an
  * executable. The shape is the usual one: validate every argument first
  * (errors: a message, the usage line, exit code 2, no GPU touched), then do
@@ -157,7 +157,7 @@ done:
 //|  * a double reference; the result line). */
 //@end
 
-int saxpy_cli(int argc, char **argv, FILE *out)
+int cli_saxpy(int argc, char **argv, FILE *out)
 {
     //@solution
     const char *prog = argc > 0 && argv[0] ? argv[0] : "saxpy-cli";

@@ -1,13 +1,13 @@
 /* ew.cu — week 05, exercise 1: element-wise kernels and the three ways to
  * index threads.
  *
- * scale_relu: a 1D grid-stride loop. The grid is sized to the machine (a few
+ * ew_scale_relu: a 1D grid-stride loop. The grid is sized to the machine (a few
  * blocks per SM), not to n, and each thread walks the array with a stride of
  * the whole grid, so any n works with one launch and the loop body stays the
  * same for n = 1 and n = 2^32. With 16-byte aligned pointers each step moves
  * a float4; the scalar loop does the tail and misaligned arrays.
- * add2d: a 2D grid, x across columns (contiguous, coalesced), y across rows.
- * tensor3_relu: a 3D grid over a strided input view, writing contiguous
+ * ew_add2d: a 2D grid, x across columns (contiguous, coalesced), y across rows.
+ * ew_tensor3_relu: a 3D grid over a strided input view, writing contiguous
  * output: x to the innermost dimension so the stores coalesce. */
 #include <stdint.h>
 #include "ew.h"
@@ -52,7 +52,7 @@ static unsigned grid_for(size_t work, int threads)
 //|  * step gridDim.x * blockDim.x, y[i] = relu(alpha * x[i]) with NaN kept. */
 //@end
 
-cudaError_t scale_relu(const float *x, float *y, size_t n, float alpha)
+cudaError_t ew_scale_relu(const float *x, float *y, size_t n, float alpha)
 {
     //@solution
     if (n == 0) return cudaSuccess;
@@ -86,7 +86,7 @@ static __global__ void add2d_kernel(const float *__restrict__ a, size_t lda, con
 //| /* TODO: a 2D kernel: col from the x coordinates, row from y; guard both. */
 //@end
 
-cudaError_t add2d(const float *a, size_t lda, const float *b, size_t ldb, float *c, size_t ldc, int rows, int cols)
+cudaError_t ew_add2d(const float *a, size_t lda, const float *b, size_t ldb, float *c, size_t ldc, int rows, int cols)
 {
     //@solution
     if (rows <= 0 || cols <= 0) return cudaSuccess;
@@ -116,7 +116,7 @@ static __global__ void tensor3_kernel(const float *__restrict__ x, long long s0,
 //|  * blockIdx.z; loop each one past the grid's reach. */
 //@end
 
-cudaError_t tensor3_relu(const float *x, const long long st[3], float *y, const int shape[3], float alpha)
+cudaError_t ew_tensor3_relu(const float *x, const long long st[3], float *y, const int shape[3], float alpha)
 {
     //@solution
     if (shape[0] <= 0 || shape[1] <= 0 || shape[2] <= 0) return cudaSuccess;

@@ -9,7 +9,7 @@
  * computeStride; the test checks it against brute force. */
 #include "views.h"
 
-void contiguous_strides(int ndim, const long long *shape, long long *strides)
+void views_contiguous_strides(int ndim, const long long *shape, long long *strides)
 {
     //@solution
     long long s = 1;
@@ -24,8 +24,8 @@ void contiguous_strides(int ndim, const long long *shape, long long *strides)
     //@end
 }
 
-int permute_view(int ndim, const long long *shape, const long long *strides, const int *perm,
-                 long long *new_shape, long long *new_strides)
+int views_permute(int ndim, const long long *shape, const long long *strides, const int *perm,
+                  long long *new_shape, long long *new_strides)
 {
     //@solution
     int seen[VIEWS_MAX_DIMS] = { 0 };
@@ -47,8 +47,8 @@ int permute_view(int ndim, const long long *shape, const long long *strides, con
     //@end
 }
 
-int view_strides(int ndim, const long long *shape, const long long *strides, int new_ndim,
-                 const long long *new_shape, long long *new_strides)
+int views_strides(int ndim, const long long *shape, const long long *strides, int new_ndim,
+                  const long long *new_shape, long long *new_strides)
 {
     //@solution
     long long numel = 1, new_numel = 1;
@@ -56,7 +56,7 @@ int view_strides(int ndim, const long long *shape, const long long *strides, int
     for (int d = 0; d < new_ndim; d++) new_numel *= new_shape[d];
     if (numel != new_numel) return -1;
     if (numel == 0 || ndim == 0) {
-        contiguous_strides(new_ndim, new_shape, new_strides);
+        views_contiguous_strides(new_ndim, new_shape, new_strides);
         return 1;
     }
     int view_d = new_ndim - 1;

@@ -25,7 +25,7 @@ static __global__ void poly_kernel(const float *__restrict__ x, float *__restric
 //|  * a grid-stride kernel doing Horner's rule with them. */
 //@end
 
-cudaError_t poly_set(const float *coef, int ncoef)
+cudaError_t constmem_poly_set(const float *coef, int ncoef)
 {
     if (ncoef < 1 || ncoef > POLY_MAX || !coef) return cudaErrorInvalidValue;
     //@solution
@@ -38,7 +38,7 @@ cudaError_t poly_set(const float *coef, int ncoef)
     //@end
 }
 
-cudaError_t poly_eval(const float *x, float *y, size_t n)
+cudaError_t constmem_poly_eval(const float *x, float *y, size_t n)
 {
     if (n == 0) return cudaSuccess;
     //@solution

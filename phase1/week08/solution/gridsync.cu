@@ -50,9 +50,9 @@ static __global__ void center_kernel(const float *__restrict__ x, float *__restr
 //@end
 
 /* ---- given: a cooperative launch of as many blocks as fit at once ---- */
-size_t center_tmp_bytes(void) { return GS_MAX_BLOCKS * sizeof(float); }
+size_t gridsync_center_tmp_bytes(void) { return GS_MAX_BLOCKS * sizeof(float); }
 
-cudaError_t center_mean(const float *x, float *y, size_t n, void *tmp)
+cudaError_t gridsync_center_mean(const float *x, float *y, size_t n, void *tmp)
 {
     if (n == 0) return cudaSuccess;
     int dev = 0, sms = 0, per_sm = 0;

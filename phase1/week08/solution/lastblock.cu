@@ -65,7 +65,7 @@ static __global__ void lastblock_kernel(const float *__restrict__ x, size_t n, f
 /* ---- given ---- */
 size_t lastblock_tmp_bytes(void) { return (LB_MAX_BLOCKS + 64) * sizeof(float); }
 
-cudaError_t reduce_lastblock(const float *x, size_t n, float *out, void *tmp)
+cudaError_t lastblock_reduce(const float *x, size_t n, float *out, void *tmp)
 {
     if (n == 0) return cudaMemsetAsync(out, 0, sizeof(float), 0);
     static int sms = 0;

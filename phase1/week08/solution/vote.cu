@@ -33,7 +33,7 @@ static __global__ void compact_kernel(const float *__restrict__ x, size_t n, flo
 //@end
 
 /* ---- given ---- */
-cudaError_t compact_positive(const float *x, size_t n, float *out, unsigned int *count)
+cudaError_t vote_compact_positive(const float *x, size_t n, float *out, unsigned int *count)
 {
     cudaError_t e = cudaMemsetAsync(count, 0, sizeof *count, 0);
     if (e != cudaSuccess || n == 0) return e;

@@ -9,7 +9,7 @@
 #include <math.h>
 #include "intensity.h"
 
-double rl_intensity(double flops, double bytes)
+double intensity_of(double flops, double bytes)
 {
     //@solution
     return bytes > 0 ? flops / bytes : NAN;
@@ -21,34 +21,49 @@ double rl_intensity(double flops, double bytes)
 }
 
 //@solution
-double rl_ai_vecadd(void) { return rl_intensity(1, 12); }
-double rl_ai_saxpy(void) { return rl_intensity(2, 12); }
-double rl_ai_dot(void) { return rl_intensity(2, 8); }
-double rl_ai_stencil5(void) { return rl_intensity(9, 8); }
+double intensity_vecadd(void) { return intensity_of(1, 12); }
+double intensity_saxpy(void) { return intensity_of(2, 12); }
+double intensity_dot(void) { return intensity_of(2, 8); }
+double intensity_stencil5(void) { return intensity_of(9, 8); }
 
-double rl_ai_gemm(double m, double n, double k, double elem_bytes)
+double intensity_gemm(double m, double n, double k, double elem_bytes)
 {
-    return rl_intensity(2 * m * n * k, (m * k + k * n + m * n) * elem_bytes);
+    return intensity_of(2 * m * n * k, (m * k + k * n + m * n) * elem_bytes);
 }
 
-double rl_roof_gflops(double ai, double gbps, double peak_gflops)
+double intensity_roof_gflops(double ai, double gbps, double peak_gflops)
 {
     double mem = gbps * ai;
     return mem < peak_gflops ? mem : peak_gflops;
 }
 
-double rl_ridge(double gbps, double peak_gflops) { return gbps > 0 ? peak_gflops / gbps : NAN; }
+double intensity_ridge(double gbps, double peak_gflops) { return gbps > 0 ? peak_gflops / gbps : NAN; }
 
-int rl_memory_bound(double ai, double gbps, double peak_gflops) { return ai < rl_ridge(gbps, peak_gflops); }
+int intensity_memory_bound(double ai, double gbps, double peak_gflops)
+{
+    return ai < intensity_ridge(gbps, peak_gflops);
+}
 //@starter
 //| /* TODO: count flops and bytes for each kernel (intensity.h says what each
 //|  * one reads and writes), then the roof, the ridge and the bound. */
-//| double rl_ai_vecadd(void) { return 0; }
-//| double rl_ai_saxpy(void) { return 0; }
-//| double rl_ai_dot(void) { return 0; }
-//| double rl_ai_stencil5(void) { return 0; }
-//| double rl_ai_gemm(double m, double n, double k, double elem_bytes) { (void)m, (void)n, (void)k, (void)elem_bytes; return 0; }
-//| double rl_roof_gflops(double ai, double gbps, double peak_gflops) { (void)ai, (void)gbps, (void)peak_gflops; return 0; }
-//| double rl_ridge(double gbps, double peak_gflops) { (void)gbps, (void)peak_gflops; return 0; }
-//| int rl_memory_bound(double ai, double gbps, double peak_gflops) { (void)ai, (void)gbps, (void)peak_gflops; return -1; }
+//| double intensity_vecadd(void) { return 0; }
+//| double intensity_saxpy(void) { return 0; }
+//| double intensity_dot(void) { return 0; }
+//| double intensity_stencil5(void) { return 0; }
+//| double intensity_gemm(double m, double n, double k, double elem_bytes)
+//| {
+//|     (void)m, (void)n, (void)k, (void)elem_bytes;
+//|     return 0;
+//| }
+//| double intensity_roof_gflops(double ai, double gbps, double peak_gflops)
+//| {
+//|     (void)ai, (void)gbps, (void)peak_gflops;
+//|     return 0;
+//| }
+//| double intensity_ridge(double gbps, double peak_gflops) { (void)gbps, (void)peak_gflops; return 0; }
+//| int intensity_memory_bound(double ai, double gbps, double peak_gflops)
+//| {
+//|     (void)ai, (void)gbps, (void)peak_gflops;
+//|     return -1;
+//| }
 //@end

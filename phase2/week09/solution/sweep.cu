@@ -43,7 +43,7 @@ static __global__ void sweep_tail(const float *__restrict__ x, float *__restrict
 //| }
 //@end
 
-cudaError_t fma_sweep(const float *x, float *y, size_t n, int k, float a, float b)
+cudaError_t sweep_fma(const float *x, float *y, size_t n, int k, float a, float b)
 {
     //@solution
     if (n == 0) return cudaSuccess;

@@ -1,6 +1,6 @@
 /* volkov.cu — week 10, exercise 2: fewer threads, more work in each.
  *
- * One FMA chain per thread (support/fullocc.cu) gives each warp one FMA
+ * One FMA chain per thread (support/yard_fullocc.cu) gives each warp one FMA
  * ready at a time, then nothing until it finishes (about 4 cycles); a
  * scheduler that can issue one warp-FMA a clock therefore needs about 4
  * ready warps every clock, and in practice many more resident. That is what

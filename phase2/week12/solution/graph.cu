@@ -7,7 +7,7 @@
  * per-kernel cost drops to the GPU's own dispatch time. */
 #include "graph.h"
 
-cudaError_t tiny_graph_create(float *d, int n, int k, cudaGraphExec_t *exec)
+cudaError_t graph_create(float *d, int n, int k, cudaGraphExec_t *exec)
 {
     //@solution
     *exec = NULL;
@@ -32,7 +32,7 @@ cudaError_t tiny_graph_create(float *d, int n, int k, cudaGraphExec_t *exec)
     //@end
 }
 
-cudaError_t tiny_graph_launch(cudaGraphExec_t exec)
+cudaError_t graph_launch(cudaGraphExec_t exec)
 {
     //@solution
     return cudaGraphLaunch(exec, 0);
@@ -43,4 +43,4 @@ cudaError_t tiny_graph_launch(cudaGraphExec_t exec)
     //@end
 }
 
-cudaError_t tiny_graph_destroy(cudaGraphExec_t exec) { return exec ? cudaGraphExecDestroy(exec) : cudaSuccess; }
+cudaError_t graph_destroy(cudaGraphExec_t exec) { return exec ? cudaGraphExecDestroy(exec) : cudaSuccess; }

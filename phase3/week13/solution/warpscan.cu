@@ -48,7 +48,7 @@ static __global__ void warp_scan_kernel(const float *__restrict__ x, size_t n, f
 //@end
 
 /* ---- given: the launcher ---- */
-cudaError_t ws_warp_scan(const float *x, size_t n, float *y, int inclusive)
+cudaError_t warpscan_prefix_sum(const float *x, size_t n, float *y, int inclusive)
 {
     if (n == 0) return cudaSuccess;
     warp_scan_kernel<<<(unsigned)((n + THREADS - 1) / THREADS), THREADS>>>(x, n, y, inclusive);

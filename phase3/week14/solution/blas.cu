@@ -12,12 +12,12 @@
  * function that changes it for its own call sets it back, even on failure.
  * TF32 (CUBLAS_TF32_TENSOR_OP_MATH) lets cuBLAS round the inputs to 10
  * mantissa bits and use the tensor cores; CUBLAS_PEDANTIC_MATH keeps every
- * step in FP32. tf32_round shows on the CPU what the rounding does. */
+ * step in FP32. blas_tf32_round shows on the CPU what the rounding does. */
 #include <string.h>
 #include <stdint.h>
 #include "blas.h"
 
-float tf32_round(float x)
+float blas_tf32_round(float x)
 {
     //@solution
     uint32_t u;

@@ -7,11 +7,11 @@
  * shape it chooses, so the operator must give the same answer in any
  * grouping (and here, in any order).
  *
- * row_argmax: one block of 256 threads per row. Each thread folds its
+ * cubblock_row_argmax: one block of 256 threads per row. Each thread folds its
  * columns (j = tid, tid + 256, ...) into one (column, value) pair, then the
  * block reduces the pairs with an arg-max operator that is a total order:
  * NaN first, then the larger value, then the smaller column.
- * row_amax: one warp per row, eight rows per block; each lane folds its
+ * cubblock_row_amax: one warp per row, eight rows per block; each lane folds its
  * columns into one max-abs, then cub::WarpReduce finishes with shuffles.
  * Lane 0 writes. No block barrier is involved, so a warp past the last row
  * simply returns. */
@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(AMAX_WARPS * 32) row_amax_kernel(const float *
 //|  *   finishes; lane 0 writes. */
 //@end
 
-cudaError_t row_argmax(const float *x, int rows, int cols, int *idx)
+cudaError_t cubblock_row_argmax(const float *x, int rows, int cols, int *idx)
 {
     //@solution
     if (rows < 0 || cols < 1) return cudaErrorInvalidValue;
@@ -102,7 +102,7 @@ cudaError_t row_argmax(const float *x, int rows, int cols, int *idx)
     //@end
 }
 
-cudaError_t row_amax(const float *x, int rows, int cols, float *amax)
+cudaError_t cubblock_row_amax(const float *x, int rows, int cols, float *amax)
 {
     //@solution
     if (rows < 0 || cols < 1) return cudaErrorInvalidValue;

@@ -14,7 +14,7 @@
 #include <cub/cub.cuh>
 #include "cubdev.h"
 
-cudaError_t dev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, int n)
+cudaError_t cubdev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, int n)
 {
     //@solution
     return cub::DeviceReduce::Sum(tmp, *tmp_bytes, x, out, n);
@@ -26,7 +26,7 @@ cudaError_t dev_sum(void *tmp, size_t *tmp_bytes, const float *x, float *out, in
     //@end
 }
 
-cudaError_t dev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int n)
+cudaError_t cubdev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int n)
 {
     //@solution
     return cub::DeviceScan::InclusiveSum(tmp, *tmp_bytes, x, y, n);
@@ -37,8 +37,8 @@ cudaError_t dev_scan(void *tmp, size_t *tmp_bytes, const float *x, float *y, int
     //@end
 }
 
-cudaError_t dev_sort_pairs(void *tmp, size_t *tmp_bytes, const unsigned *keys_in, unsigned *keys_out,
-                           const unsigned *vals_in, unsigned *vals_out, int n, int end_bit)
+cudaError_t cubdev_sort_pairs(void *tmp, size_t *tmp_bytes, const unsigned *keys_in, unsigned *keys_out,
+                              const unsigned *vals_in, unsigned *vals_out, int n, int end_bit)
 {
     //@solution
     return cub::DeviceRadixSort::SortPairs(tmp, *tmp_bytes, keys_in, keys_out, vals_in, vals_out, n, 0, end_bit);

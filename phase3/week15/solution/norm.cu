@@ -1,7 +1,7 @@
 /* norm.cu — week 15, exercises 3 and 6: transform + reduce in one pass, and a
  * fusion that does not pay.
  *
- * l2norm: the given chain squares x into a temporary t (read 4 bytes, write
+ * norm_l2: the given chain squares x into a temporary t (read 4 bytes, write
  * 4) and then sums t (read 4): 12 bytes an element. Squaring the value as it
  * is loaded, inside the reduction, leaves 4: the reduction of week 07 with a
  * transform in its load. Two kernels still: block partial sums into tmp, then
@@ -97,7 +97,7 @@ normalize_coop(const float *__restrict__ x, float *__restrict__ y, size_t n, flo
 
 /* Blocks of NORM_THREADS that fit on the device at once for `kernel`, at
  * most NORM_MAX_BLOCKS, and no more than n needs (one float4 a thread). The
- * device's figure is asked once per kernel and device (slot 0: l2norm, 1:
+ * device's figure is asked once per kernel and device (slot 0: norm_l2, 1:
  * normalize) and kept: the occupancy calculator runs on the host, and there
  * is no need to pay for it on every call. */
 static cudaError_t resident_blocks(const void *kernel, int slot, size_t n, unsigned *blocks)
@@ -121,7 +121,7 @@ static cudaError_t resident_blocks(const void *kernel, int slot, size_t n, unsig
     return cudaSuccess;
 }
 //@starter
-//| /* TODO (l2norm): a kernel in which every thread adds the squares of its
+//| /* TODO (norm_l2): a kernel in which every thread adds the squares of its
 //|  * share of x (grid-stride, float4 when x is 16-byte aligned, scalar for
 //|  * the rest), the block adds its threads' sums (warp shuffles, then one
 //|  * value per warp through shared memory) and writes one partial to tmp;
@@ -133,7 +133,7 @@ static cudaError_t resident_blocks(const void *kernel, int slot, size_t n, unsig
 //|  * the SM count (at most NORM_MAX_BLOCKS): all blocks must be resident. */
 //@end
 
-cudaError_t l2norm(const float *x, size_t n, float *out, void *tmp)
+cudaError_t norm_l2(const float *x, size_t n, float *out, void *tmp)
 {
     //@solution
     float *partials = (float *)tmp;

@@ -2,7 +2,7 @@
  *
  * Row-wise and numerically stable: m = max of the row, then exp(x - m) (every
  * term in (0, 1], no overflow even for rows near 1e30), their sum, and the
- * quotient. The given chain (support/unfused.cu) is three kernels: the row
+ * quotient. The given chain (support/yard_unfused.cu) is three kernels: the row
  * max reads x, the sum of exponentials reads x again, the normalisation reads
  * x a third time and writes y: 16 bytes an element. Fused, each row is read
  * from DRAM once and written once: 8 bytes.

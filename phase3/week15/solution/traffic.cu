@@ -29,7 +29,7 @@ double traffic_bytes(int chain, int fused)
     }
     //@starter
     //| /* TODO: for each chain (the enum in traffic.h), the bytes one element
-    //|  * costs in the unfused chain (support/unfused.cu: list its kernels and
+    //|  * costs in the unfused chain (support/yard_unfused.cu: list its kernels and
     //|  * what each reads and writes) and in your fused kernel. README, "The
     //|  * chains", describes each one; -1 for anything else. */
     //| (void)chain, (void)fused;

@@ -73,7 +73,7 @@ static unsigned zc_blocks(size_t work)
 //|  * when x and y are 16-byte aligned) and coalesced. */
 //@end
 
-cudaError_t zc_scale(const float *x, float *y, size_t n, float a, cudaStream_t s)
+cudaError_t hm_zc_scale(const float *x, float *y, size_t n, float a, cudaStream_t s)
 {
     //@solution
     if (n == 0) return cudaSuccess;

@@ -1,6 +1,4 @@
-/* work.cu — week 16, given: the element-wise work of the pipeline, and the
- * serial yardstick (one stream: copy in, compute, copy out, chunk by chunk,
- * each stage waiting for the one before). */
+/* work.cu — week 16, given: the element-wise work of the pipeline. */
 #include <cuda_runtime.h>
 #include "pipeline.h"
 
@@ -23,18 +21,4 @@ extern "C" cudaError_t w16_work(const float *x, float *y, size_t n, int iters, c
     if (blocks > 65535u * 32u) blocks = 65535u * 32u;
     work_kernel<<<(unsigned)blocks, 256, 0, s>>>(x, y, n, iters);
     return cudaGetLastError();
-}
-
-extern "C" cudaError_t w16_serial(const float *hx, float *hy, size_t n, float *dx, float *dy, size_t chunk, int iters)
-{
-    if (n == 0) return cudaSuccess;
-    if (chunk == 0) return cudaErrorInvalidValue;
-    for (size_t first = 0; first < n; first += chunk) {
-        size_t m = chunk < n - first ? chunk : n - first;
-        cudaError_t e = cudaMemcpyAsync(dx, &hx[first], m * 4, cudaMemcpyHostToDevice, 0);
-        if (e == cudaSuccess) e = w16_work(dx, dy, m, iters, 0);
-        if (e == cudaSuccess) e = cudaMemcpyAsync(&hy[first], dy, m * 4, cudaMemcpyDeviceToHost, 0);
-        if (e != cudaSuccess) return e;
-    }
-    return cudaSuccess;
 }

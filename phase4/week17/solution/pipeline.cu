@@ -18,7 +18,7 @@
 
 static size_t up256(size_t b) { return (b + 255) & ~(size_t)255; }
 
-size_t pipe_workspace_bytes(int width, int height)
+size_t pipeline_workspace_bytes(int width, int height)
 {
     size_t n = (size_t)(width > 0 ? width : 0) * (size_t)(height > 0 ? height : 0);
     return 2 * up256(4 * n) + up256(n) + 2048; /* two float images, one 8-bit image, 256 counters, 256 levels */
@@ -60,7 +60,7 @@ static __global__ void edges_kernel(const float *__restrict__ s, uint8_t *__rest
 //|  * equalisation can reuse equalize.cu's three calls. */
 //@end
 
-cudaError_t pipe_run(const uint8_t *in, uint8_t *out, int width, int height, void *work)
+cudaError_t pipeline_apply(const uint8_t *in, uint8_t *out, int width, int height, void *work)
 {
     if (width <= 0 || height <= 0) return cudaSuccess;
     //@solution
@@ -83,7 +83,7 @@ cudaError_t pipe_run(const uint8_t *in, uint8_t *out, int width, int height, voi
     if ((err = eq_lut(hist, lut)) != cudaSuccess) return err;
     return eq_apply(e, out, n, lut);
     //@starter
-    //| /* TODO: carve the workspace (pipe_workspace_bytes above sized it): two
+    //| /* TODO: carve the workspace (pipeline_workspace_bytes above sized it): two
     //|  * float images t and s, the 8-bit edges e, 256 counters and a 256-byte
     //|  * table, each starting on a 256-byte boundary (up256). Then the three
     //|  * steps of pipeline.h, one kernel after another on the default stream. */

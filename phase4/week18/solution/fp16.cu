@@ -1,11 +1,11 @@
 /* fp16.cu — week 18, exercise 3: the layer with half-precision weights.
  *
  * Inference tolerates weights rounded to 11 significant bits: the model's
- * weights are converted once, f32_to_f16, and the layer reads them as halves
+ * weights are converted once, fp16_from_f32, and the layer reads them as halves
  * (half the bytes of the weights), widens each to float when it lands in
  * shared memory, and sums in float. The activations stay FP32, so the only
  * new error is the rounding of each weight, relative 2^-11 at most. The
- * kernel is linear_f32's, but for the type of W. */
+ * kernel is fp32_linear's, but for the type of W. */
 #include <cuda_fp16.h>
 #include "fp16.h"
 
@@ -18,7 +18,7 @@ static __global__ void f32_to_f16_kernel(const float *__restrict__ src, __half *
 }
 //@end
 
-cudaError_t f32_to_f16(const float *src, uint16_t *dst, size_t n)
+cudaError_t fp16_from_f32(const float *src, uint16_t *dst, size_t n)
 {
     //@solution
     if (n == 0) return cudaSuccess;
@@ -92,12 +92,12 @@ static __global__ void __launch_bounds__(THREADS)
     }
 }
 //@starter
-//| /* TODO: your linear_f32 kernel, reading W as __half and widening each
+//| /* TODO: your fp32_linear kernel, reading W as __half and widening each
 //|  * weight with __half2float as it is staged (exact: every half is a float). */
 //@end
 
-cudaError_t linear_f16(const float *x, const uint16_t *W, const float *b, float *y, int batch, int in, int out,
-                       int relu)
+cudaError_t fp16_linear(const float *x, const uint16_t *W, const float *b, float *y, int batch, int in, int out,
+                        int relu)
 {
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
@@ -108,7 +108,7 @@ cudaError_t linear_f16(const float *x, const uint16_t *W, const float *b, float 
     else linear_f16_kernel<false><<<grid, THREADS>>>(x, Wh, b, y, batch, in, out);
     return cudaGetLastError();
     //@starter
-    //| /* TODO: as linear_f32, with the weights as (const __half *)W. */
+    //| /* TODO: as fp32_linear, with the weights as (const __half *)W. */
     //| (void)x, (void)W, (void)b, (void)y, (void)batch, (void)in, (void)out, (void)relu;
     //| return cudaSuccess;
     //@end

@@ -8,7 +8,7 @@
  * each thread keeping a 4 x 4 piece of the tile in registers. The fusion is
  * the epilogue: the bias and the ReLU are applied to the accumulator while
  * it is still in a register, so Y is written once and never read back for
- * them. softmax_argmax gives each row a warp: a max, a sum of exponentials
+ * them. fp32_softmax_argmax gives each row a warp: a max, a sum of exponentials
  * and the first index of the max, all by shuffles. */
 #include <math.h>
 #include <limits.h>
@@ -91,8 +91,8 @@ static __global__ void __launch_bounds__(THREADS)
 //|  * first. */
 //@end
 
-cudaError_t linear_f32(const float *x, const float *W, const float *b, float *y, int batch, int in, int out,
-                       int relu)
+cudaError_t fp32_linear(const float *x, const float *W, const float *b, float *y, int batch, int in, int out,
+                        int relu)
 {
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
@@ -148,7 +148,7 @@ static __global__ void softmax_argmax_kernel(const float *__restrict__ logits, f
 }
 //@end
 
-cudaError_t softmax_argmax(const float *logits, float *probs, int *pred, int batch, int classes)
+cudaError_t fp32_softmax_argmax(const float *logits, float *probs, int *pred, int batch, int classes)
 {
     //@solution
     if (batch < 0 || classes < 1) return cudaErrorInvalidValue;

@@ -34,7 +34,7 @@ static __global__ void quantize_rows_kernel(const float *__restrict__ W, int row
 }
 //@end
 
-cudaError_t quantize_rows_i8(const float *W, int rows, int cols, int8_t *q, float *scale)
+cudaError_t int8_quantize_rows(const float *W, int rows, int cols, int8_t *q, float *scale)
 {
     //@solution
     if (rows < 0 || cols < 1) return cudaErrorInvalidValue;
@@ -141,7 +141,7 @@ static __global__ void __launch_bounds__(THREADS)
     }
 }
 //@starter
-//| /* TODO: the kernel, on linear_f32's tiles. Before the K loop, the scale
+//| /* TODO: the kernel, on fp32_linear's tiles. Before the K loop, the scale
 //|  * of each row of the block's X tile (a warp a row, the max over all of K,
 //|  * into shared memory). In the K loop, quantise 4 consecutive k of a row
 //|  * and pack them into one int (byte t = k + t); load the weights as ints
@@ -149,8 +149,8 @@ static __global__ void __launch_bounds__(THREADS)
 //|  * four int8 products. Epilogue: (float)acc * (sx[r] * sw[c]) + b[c], ReLU. */
 //@end
 
-cudaError_t linear_i8(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch, int in,
-                      int out, int relu)
+cudaError_t int8_linear(const float *x, const int8_t *qw, const float *sw, const float *b, float *y, int batch, int in,
+                        int out, int relu)
 {
     //@solution
     if (batch < 0 || in < 1 || out < 1) return cudaErrorInvalidValue;
@@ -160,7 +160,7 @@ cudaError_t linear_i8(const float *x, const int8_t *qw, const float *sw, const f
     else linear_i8_kernel<false><<<grid, THREADS>>>(x, qw, sw, b, y, batch, in, out);
     return cudaGetLastError();
     //@starter
-    //| /* TODO: sizes as linear_f32, then launch your kernel. */
+    //| /* TODO: sizes as fp32_linear, then launch your kernel. */
     //| (void)x, (void)qw, (void)sw, (void)b, (void)y, (void)batch, (void)in, (void)out, (void)relu;
     //| return cudaSuccess;
     //@end

@@ -74,7 +74,7 @@ static float rd_f32(const unsigned char *p)
 }
 //@end
 
-int mlp_load(const char *path, mlp_model *m, char *err, size_t errlen)
+int model_io_mlp_load(const char *path, mlp_model *m, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
     //@solution
@@ -154,18 +154,18 @@ out:
     //|  * refuse a NaN or Inf. On any failure write a reason into err, free
     //|  * everything, leave *m zeroed and return -1. model_io.h has the layout. */
     //| (void)path;
-    //| if (err && errlen) snprintf(err, errlen, "mlp_load is not written yet");
+    //| if (err && errlen) snprintf(err, errlen, "model_io_mlp_load is not written yet");
     //| return -1;
     //@end
 }
 
-void mlp_free(mlp_model *m)
+void model_io_mlp_free(mlp_model *m)
 {
     free(m->storage);
     memset(m, 0, sizeof *m);
 }
 
-int digits_load(const char *path, digits_set *d, char *err, size_t errlen)
+int model_io_digits_load(const char *path, digits_set *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     //@solution
@@ -210,17 +210,17 @@ int digits_load(const char *path, digits_set *d, char *err, size_t errlen)
     if (rc != 0) memset(d, 0, sizeof *d);
     return rc;
     //@starter
-    //| /* TODO: as mlp_load: magic "WB18DIG\0", version 1, n in 1..DIGITS_MAX_N,
+    //| /* TODO: as model_io_mlp_load: magic "WB18DIG\0", version 1, n in 1..DIGITS_MAX_N,
     //|  * rows and cols in 1..64, the size exactly 24 + n (rows cols + 1), every
     //|  * label 0..9. Then x[i] = pixel / 255.0f (n x rows*cols floats) and the
     //|  * labels, each in its own malloc. On failure: reason, nothing kept, -1. */
     //| (void)path;
-    //| if (err && errlen) snprintf(err, errlen, "digits_load is not written yet");
+    //| if (err && errlen) snprintf(err, errlen, "model_io_digits_load is not written yet");
     //| return -1;
     //@end
 }
 
-void digits_free(digits_set *d)
+void model_io_digits_free(digits_set *d)
 {
     free(d->x);
     free(d->label);

@@ -40,7 +40,7 @@ static __global__ void kick_kernel(float *__restrict__ vel, const float *__restr
 //|  *  - kick: v += a * dt/2 with the accelerations at the new positions. */
 //@end
 
-cudaError_t nbody_step(float *pos, float *vel, float *acc, int n, float dt, float eps2)
+cudaError_t leapfrog_step(float *pos, float *vel, float *acc, int n, float dt, float eps2)
 {
     //@solution
     if (n <= 0) return n < 0 ? cudaErrorInvalidValue : cudaSuccess;

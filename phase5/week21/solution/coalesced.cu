@@ -27,7 +27,7 @@ static __global__ void sgemm_coalesced_kernel(int M, int N, int K, const float *
 //| }
 //@end
 
-cudaError_t sgemm_coalesced(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t coalesced_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     //@solution
     if (M <= 0 || N <= 0) return cudaSuccess;

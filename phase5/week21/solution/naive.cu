@@ -28,7 +28,7 @@ static __global__ void sgemm_naive_kernel(int M, int N, int K, const float *__re
 //| }
 //@end
 
-cudaError_t sgemm_naive(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t naive_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     //@solution
     if (M <= 0 || N <= 0) return cudaSuccess;
@@ -44,7 +44,7 @@ cudaError_t sgemm_naive(int M, int N, int K, const float *A, const float *B, flo
     //@end
 }
 
-double gemm_tflops(int M, int N, int K, double ms)
+double naive_gemm_tflops(int M, int N, int K, double ms)
 {
     //@solution
     if (!(ms > 0)) return NAN;

@@ -55,7 +55,7 @@ static __global__ void __launch_bounds__(T1_THREADS)
 //| }
 //@end
 
-cudaError_t sgemm_1d(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t tile1d_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     if (M <= 0 || N <= 0) return cudaSuccess;
     dim3 grid((N + T1_BN - 1) / T1_BN, (M + T1_BM - 1) / T1_BM);

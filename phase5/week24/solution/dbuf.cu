@@ -118,7 +118,7 @@ static __global__ void __launch_bounds__(D_THREADS)
 //| }
 //@end
 
-cudaError_t sgemm_dbuf(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t dbuf_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     if (M <= 0 || N <= 0) return cudaSuccess;
     dim3 grid((N + D_BN - 1) / D_BN, (M + D_BM - 1) / D_BM);

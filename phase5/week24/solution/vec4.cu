@@ -106,7 +106,7 @@ static __global__ void __launch_bounds__(V_THREADS)
 //| }
 //@end
 
-cudaError_t sgemm_vec4(int M, int N, int K, const float *A, const float *B, float *C)
+cudaError_t vec4_sgemm(int M, int N, int K, const float *A, const float *B, float *C)
 {
     if (M <= 0 || N <= 0) return cudaSuccess;
     dim3 grid((N + V_BN - 1) / V_BN, (M + V_BM - 1) / V_BM);

@@ -2,8 +2,8 @@
  * epilogue, and the same work done the slow way for comparison.
  *
  * The kernel is week 27's tile / mainloop / epilogue GEMM unchanged; only the
- * output functor differs. gemm_bias_act applies bias[col] and ReLU or GELU to
- * each accumulator in registers, before the single store of C. bias_act does
+ * output functor differs. gemm_epilogue_bias_act applies bias[col] and ReLU or GELU to
+ * each accumulator in registers, before the single store of C. gemm_epilogue_act does
  * it afterwards as a separate element-wise kernel, which must read all of C
  * back from memory and write it again: for a GEMM with a small K, that round
  * trip costs a large fraction of the GEMM itself. */
@@ -302,8 +302,8 @@ template <int ACT> static __global__ void bias_act_kernel(float *C, const float 
 //|  * 0.5 v (1 + tanh(0.7978845608 (v + 0.044715 v^3))). */
 //@end
 
-cudaError_t gemm_bias_act(const uint16_t *A, const uint16_t *B, const float *bias, float *C, int M, int N, int K,
-                          int act)
+cudaError_t gemm_epilogue_bias_act(const uint16_t *A, const uint16_t *B, const float *bias, float *C, int M, int N,
+                                   int K, int act)
 {
     //@solution
     if (M < 0 || N < 0 || K < 0 || act < ACT_NONE || act > ACT_GELU) return cudaErrorInvalidValue;
@@ -311,7 +311,7 @@ cudaError_t gemm_bias_act(const uint16_t *A, const uint16_t *B, const float *bia
     const __half *a = (const __half *)A, *b = (const __half *)B;
     if (K == 0) { /* C = act(0 + bias) */
         cudaError_t e = cudaMemsetAsync(C, 0, (size_t)M * N * sizeof(float));
-        return e != cudaSuccess ? e : bias_act(C, bias, M, N, act);
+        return e != cudaSuccess ? e : gemm_epilogue_act(C, bias, M, N, act);
     }
     switch (act) {
     case ACT_RELU: return launch_gemm<Shape>(a, b, C, M, N, K, BiasAct<ACT_RELU>{ bias });
@@ -324,7 +324,7 @@ cudaError_t gemm_bias_act(const uint16_t *A, const uint16_t *B, const float *bia
     //@end
 }
 
-cudaError_t bias_act(float *C, const float *bias, int M, int N, int act)
+cudaError_t gemm_epilogue_act(float *C, const float *bias, int M, int N, int act)
 {
     //@solution
     if (M < 0 || N < 0 || act < ACT_NONE || act > ACT_GELU) return cudaErrorInvalidValue;

@@ -80,7 +80,7 @@ static __global__ void __launch_bounds__(SM_THREADS) softmax_stable_kernel(const
 //|  * __syncthreads() before writing it again. Index rows with size_t. */
 //@end
 
-cudaError_t softmax_stable(const float *x, float *y, int rows, int cols)
+cudaError_t stable_softmax(const float *x, float *y, int rows, int cols)
 {
     //@solution
     if (rows <= 0 || cols <= 0) return cudaSuccess;

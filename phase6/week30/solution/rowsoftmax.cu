@@ -257,7 +257,7 @@ static void launch_warp_regs(const float *x, float *y, int rows, int cols)
 //|  * 0, not against its own -Inf max. */
 //@end
 
-cudaError_t softmax_warp(const float *x, float *y, int rows, int cols)
+cudaError_t rowsoftmax_warp(const float *x, float *y, int rows, int cols)
 {
     //@solution
     if (rows <= 0 || cols <= 0) return cudaSuccess;
@@ -284,7 +284,7 @@ cudaError_t softmax_warp(const float *x, float *y, int rows, int cols)
     //@end
 }
 
-cudaError_t softmax_block(const float *x, float *y, int rows, int cols)
+cudaError_t rowsoftmax_block(const float *x, float *y, int rows, int cols)
 {
     //@solution
     if (rows <= 0 || cols <= 0) return cudaSuccess;
@@ -313,12 +313,12 @@ cudaError_t softmax_block(const float *x, float *y, int rows, int cols)
     //@end
 }
 
-cudaError_t softmax_online(const float *x, float *y, int rows, int cols)
+cudaError_t rowsoftmax_online(const float *x, float *y, int rows, int cols)
 {
     //@solution
-    return cols <= SOFTMAX_WARP_MAX ? softmax_warp(x, y, rows, cols) : softmax_block(x, y, rows, cols);
+    return cols <= SOFTMAX_WARP_MAX ? rowsoftmax_warp(x, y, rows, cols) : rowsoftmax_block(x, y, rows, cols);
     //@starter
-    //| /* TODO: pick softmax_warp or softmax_block by the row's length
+    //| /* TODO: pick rowsoftmax_warp or rowsoftmax_block by the row's length
     //|  * (SOFTMAX_WARP_MAX). Why there? Look at what fits in a warp's
     //|  * registers, and at the ladder's plot. */
     //| (void)x, (void)y, (void)rows, (void)cols;

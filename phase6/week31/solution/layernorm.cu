@@ -60,7 +60,7 @@
  * 0.999). The streaming hints __ldcs / __stcs on x and y measured 2-3 %
  * slower at every size. LN_PREVIOUS builds the old Welford kernel (see the
  * README). */
-/* The shape of the kernels; instructor/tune/w31_layernorm.cu builds other
+/* The shape of the kernels; instructor/tune/w31/layernorm.cu builds other
  * values with -D to time them. */
 #ifndef LN_V
 #define LN_V 4              /* groups of 4 elements a thread keeps in registers */
@@ -133,7 +133,7 @@ static __device__ __forceinline__ void wf_push(wf &a, float x)
 /* The kernel the first H100 run measured (0.891 of COPY at its slowest
  * hidden size): per-element Welford updates in every thread, and every
  * thread merging all the warps' states one after another. Kept so that
- * instructor/tune/w31_layernorm.cu can time it beside the one below. */
+ * instructor/tune/w31/layernorm.cu can time it beside the one below. */
 
 /* Chan et al.: merge the state (nb, mb, m2b) into a. An empty partner
  * (nb == 0) changes nothing; an empty a takes the partner's state exactly. */

@@ -166,7 +166,7 @@ size_t ln_dgb_workspace_bytes(int rows, int cols)
     //@end
 }
 
-cudaError_t ln_backward_dgb(const float *x, const float *dy, const float *mean, const float *rstd,
+cudaError_t ln_dgb_backward(const float *x, const float *dy, const float *mean, const float *rstd,
                             float *dgamma, float *dbeta, void *workspace, int rows, int cols)
 {
     //@solution

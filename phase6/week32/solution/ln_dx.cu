@@ -121,7 +121,7 @@ dx_loop(const float *__restrict__ x, const float *__restrict__ dy, const float *
 //|  * README's optimisation story). */
 //@end
 
-cudaError_t ln_backward_dx(const float *x, const float *dy, const float *gamma, const float *mean,
+cudaError_t ln_dx_backward(const float *x, const float *dy, const float *gamma, const float *mean,
                            const float *rstd, float *dx, int rows, int cols)
 {
     //@solution

@@ -44,7 +44,7 @@ static __global__ void mask_rows(float *S, size_t rows, int H, int L, int causal
 //|  * Use size_t for row offsets: B * H * L * L passes 2^31. */
 //@end
 
-cudaError_t attn_mask(float *S, int B, int H, int L, int causal, const int *kv_len)
+cudaError_t mask_scores(float *S, int B, int H, int L, int causal, const int *kv_len)
 {
     //@solution
     if (B < 0 || H < 0 || L < 0) return cudaErrorInvalidValue;

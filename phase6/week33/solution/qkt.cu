@@ -17,7 +17,7 @@
 #include <math.h>
 #include "qkt.h"
 
-cublasStatus_t attn_qkt(cublasHandle_t h, const float *Q, const float *K, float *S, int B, int H, int L, int D)
+cublasStatus_t qkt_scores(cublasHandle_t h, const float *Q, const float *K, float *S, int B, int H, int L, int D)
 {
     //@solution
     if (B < 0 || H < 0 || L < 0 || D < 1 || (long long)B * H > INT_MAX) return CUBLAS_STATUS_INVALID_VALUE;

@@ -19,14 +19,14 @@ cublasStatus_t attention(cublasHandle_t h, const float *Q, const float *K, const
     if (B < 0 || H < 0 || L < 0 || D < 1 || (long long)B * H > INT_MAX) return CUBLAS_STATUS_INVALID_VALUE;
     size_t rows = (size_t)B * H * L;
     if (rows == 0) return CUBLAS_STATUS_SUCCESS;
-    cublasStatus_t st = attn_qkt(h, Q, K, work, B, H, L, D);
+    cublasStatus_t st = qkt_scores(h, Q, K, work, B, H, L, D);
     if (st != CUBLAS_STATUS_SUCCESS) return st;
-    if (attn_mask(work, B, H, L, causal, kv_len) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
-    if (attn_softmax(work, work, rows, L) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
-    return attn_pv(h, work, V, O, B, H, L, D);
+    if (mask_scores(work, B, H, L, causal, kv_len) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    if (softmax_scores(work, work, rows, L) != cudaSuccess) return CUBLAS_STATUS_EXECUTION_FAILED;
+    return pv_output(h, work, V, O, B, H, L, D);
     //@starter
     //| /* TODO: refuse bad sizes, then the four steps in order, scores in work:
-    //|  * attn_qkt and attn_mask (week 33), attn_softmax in place, attn_pv.
+    //|  * qkt_scores and mask_scores (week 33), softmax_scores in place, pv_output.
     //|  * Return the first failure (a kernel's cudaError_t becomes
     //|  * CUBLAS_STATUS_EXECUTION_FAILED). */
     //| (void)h, (void)Q, (void)K, (void)V, (void)O, (void)work, (void)B, (void)H, (void)L, (void)D;
@@ -35,7 +35,7 @@ cublasStatus_t attention(cublasHandle_t h, const float *Q, const float *K, const
     //@end
 }
 
-double attn_naive_bytes(int B, int H, int L, int D, int causal)
+double attention_naive_bytes(int B, int H, int L, int D, int causal)
 {
     //@solution
     double heads = (double)B * H, l = L, d = D;
@@ -52,7 +52,7 @@ double attn_naive_bytes(int B, int H, int L, int D, int causal)
     //@end
 }
 
-double attn_fused_bytes(int B, int H, int L, int D)
+double attention_fused_bytes(int B, int H, int L, int D)
 {
     //@solution
     return 4.0 * 4.0 * B * H * (double)L * D;
@@ -63,7 +63,7 @@ double attn_fused_bytes(int B, int H, int L, int D)
     //@end
 }
 
-double attn_flops(int B, int H, int L, int D)
+double attention_flops(int B, int H, int L, int D)
 {
     //@solution
     return 4.0 * B * H * (double)L * L * D;

@@ -9,7 +9,7 @@
 #include <limits.h>
 #include "pv.h"
 
-cublasStatus_t attn_pv(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D)
+cublasStatus_t pv_output(cublasHandle_t h, const float *P, const float *V, float *O, int B, int H, int L, int D)
 {
     //@solution
     if (B < 0 || H < 0 || L < 0 || D < 1 || (long long)B * H > INT_MAX) return CUBLAS_STATUS_INVALID_VALUE;
@@ -21,7 +21,7 @@ cublasStatus_t attn_pv(cublasHandle_t h, const float *P, const float *V, float *
     return cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, D, L, L, &one, V, D, svo, P, L, sp, &zero, O, D, svo,
                                      batch);
     //@starter
-    //| /* TODO: as week 33's attn_qkt: refuse bad sizes, return early when there
+    //| /* TODO: as week 33's qkt_scores: refuse bad sizes, return early when there
     //|  * is nothing to do, then one cublasSgemmStridedBatched call. Work out the
     //|  * column-major view (the comment at the top): here neither operand is
     //|  * transposed. beta = 0: O may hold NaN. */

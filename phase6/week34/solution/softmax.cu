@@ -105,7 +105,7 @@ static __global__ void __launch_bounds__(SM_THREADS) softmax_rows(const float *S
 //|  * max must skip it, and the sum must not). */
 //@end
 
-cudaError_t attn_softmax(const float *S, float *P, size_t rows, int L)
+cudaError_t softmax_scores(const float *S, float *P, size_t rows, int L)
 {
     //@solution
     if (L < 0) return cudaErrorInvalidValue;

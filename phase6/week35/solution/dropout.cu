@@ -122,7 +122,7 @@ static unsigned grid_for(size_t work)
 //|  * division), and a scalar kernel over the same groups for the rest. */
 //@end
 
-cudaError_t bias_dropout_residual(const float *x, const float *bias, const float *residual, float *y,
+cudaError_t dropout_bias_residual(const float *x, const float *bias, const float *residual, float *y,
                                   uint8_t *mask, int rows, int cols, float p, unsigned long long seed,
                                   unsigned long long offset)
 {

@@ -47,7 +47,7 @@ float philox_uniform(uint32_t x)
     //@end
 }
 
-int dropout_keep_host(unsigned long long seed, unsigned long long offset, size_t i, float p)
+int philox_dropout_keep_host(unsigned long long seed, unsigned long long offset, size_t i, float p)
 {
     //@solution
     const unsigned long long g = (unsigned long long)i / 4;

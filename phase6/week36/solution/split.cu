@@ -149,7 +149,7 @@ split_norm(const float *__restrict__ S, float *__restrict__ P, const float *__re
 //|  * no NaN (-Inf - -Inf is NaN). */
 //@end
 
-size_t smx_split_tmp_bytes(int batch, int rows, int cols)
+size_t split_smx_tmp_bytes(int batch, int rows, int cols)
 {
     //@solution
     if (batch <= 0 || rows <= 0 || cols <= 0) return 0;
@@ -162,7 +162,7 @@ size_t smx_split_tmp_bytes(int batch, int rows, int cols)
     //@end
 }
 
-cudaError_t smx_split(const float *S, float *P, int batch, int rows, int cols, float scale, int causal, void *tmp)
+cudaError_t split_smx(const float *S, float *P, int batch, int rows, int cols, float scale, int causal, void *tmp)
 {
     //@solution
     if (batch <= 0 || rows <= 0 || cols <= 0) return cudaSuccess;

@@ -9,7 +9,7 @@
 #include "smx.h"
 #include "traffic.h"
 
-double fus_bytes(int variant, int batch, int rows, int cols, int causal)
+double traffic_variant_bytes(int variant, int batch, int rows, int cols, int causal)
 {
     //@solution
     if (variant < 0 || variant >= FUS_VARIANTS) return -1;
@@ -25,9 +25,9 @@ double fus_bytes(int variant, int batch, int rows, int cols, int causal)
     }
     //@starter
     //| /* TODO: for each variant (the enum in traffic.h), list its kernels and
-    //|  * what each reads and writes: smx_unfused in support/unfused.cu (which
+    //|  * what each reads and writes: yard_smx_unfused in support/yard_unfused.cu (which
     //|  * kernels run without a mask?), your smx_fused (smx.h: when is a row
-    //|  * read twice?) and smx_split (split.h). n = batch * rows * cols scores,
+    //|  * read twice?) and split_smx (split.h). n = batch * rows * cols scores,
     //|  * 4 bytes each. 0 for an empty shape, -1 for a variant that does not
     //|  * exist. */
     //| (void)variant, (void)batch, (void)rows, (void)cols, (void)causal;

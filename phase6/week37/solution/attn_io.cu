@@ -15,7 +15,7 @@ double attn_io_naive_bytes(int64_t bh, int64_t S, int64_t D)
     double per_head = 4.0 * ((double)(2 * S * D + S * S) + (double)(2 * S * S) + (double)(S * S + 2 * S * D));
     return (double)bh * per_head;
     //@starter
-    //| /* TODO: list the three kernels of support/naive_attn.cu and what each
+    //| /* TODO: list the three kernels of support/yard_naive_attn.cu and what each
     //|  * reads and writes (attn_io.h says it). Every array is 4 bytes an element;
     //|  * the scores are S x S a head, Q, K, V and O are S x D. -1 for bad
     //|  * arguments. */

@@ -541,7 +541,7 @@ static cudaError_t fa_tiled_launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *
 /* ---- The variants. fa_variant<N>::run launches variant N for any D and mask;
  * flash_attn_fwd runs FA_VARIANT. Until each has been timed on the H100 the
  * default is the one the analysis favours (README, "The optimisation story");
- * instructor/tune/w38_variants.cu times them all against cuDNN. ---------- */
+ * instructor/tune/w38/variants.cu times them all against cuDNN. ---------- */
 #ifndef FA_VARIANT
 #define FA_VARIANT 5
 #endif

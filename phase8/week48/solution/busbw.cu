@@ -36,7 +36,7 @@ double busbw_factor(coll_kind c, int n)
     //@end
 }
 
-double algbw_gbps(double bytes, double seconds)
+double busbw_algbw_gbps(double bytes, double seconds)
 {
     //@solution
     return seconds > 0 ? bytes / seconds / 1e9 : NAN;
@@ -50,7 +50,7 @@ double algbw_gbps(double bytes, double seconds)
 double busbw_gbps(coll_kind c, int n, double bytes, double seconds)
 {
     //@solution
-    return algbw_gbps(bytes, seconds) * busbw_factor(c, n);
+    return busbw_algbw_gbps(bytes, seconds) * busbw_factor(c, n);
     //@starter
     //| /* TODO: the algorithm bandwidth times the collective's factor. */
     //| (void)c, (void)n, (void)bytes, (void)seconds;

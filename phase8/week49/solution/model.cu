@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include "model.h"
 
-extern "C" double ovl_serial(const double *t, int k, int m)
+extern "C" double model_serial(const double *t, int k, int m)
 {
     //@solution
     if (k < 1 || m < 1) return 0.0;
@@ -31,7 +31,7 @@ extern "C" double ovl_serial(const double *t, int k, int m)
     //@end
 }
 
-extern "C" double ovl_pipelined(const double *t, int k, int m)
+extern "C" double model_pipelined(const double *t, int k, int m)
 {
     //@solution
     if (k < 1 || m < 1) return 0.0;
@@ -58,7 +58,7 @@ extern "C" double ovl_pipelined(const double *t, int k, int m)
     //@end
 }
 
-extern "C" double ovl_uniform(const double *stage, int m, int k)
+extern "C" double model_uniform(const double *stage, int m, int k)
 {
     //@solution
     if (k < 1 || m < 1) return 0.0;

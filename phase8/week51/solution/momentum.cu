@@ -23,7 +23,7 @@ static __global__ void k_apply(float *__restrict__ p, const float *__restrict__ 
 //|  *   k_apply:    p[i] = p[i] - lr * v[i]                         */
 //@end
 
-cudaError_t opt_tensor(float *p, const float *g, float *v, int n, float lr, float mu, cudaStream_t s)
+cudaError_t momentum_tensor(float *p, const float *g, float *v, int n, float lr, float mu, cudaStream_t s)
 {
     //@solution
     if (n <= 0) return cudaSuccess;
@@ -42,16 +42,16 @@ cudaError_t opt_tensor(float *p, const float *g, float *v, int n, float lr, floa
     //@end
 }
 
-cudaError_t opt_step(const opt_set *set, float lr, float mu, cudaStream_t s)
+cudaError_t momentum_step(const opt_set *set, float lr, float mu, cudaStream_t s)
 {
     //@solution
     for (int t = 0; t < set->nt; t++) {
-        cudaError_t e = opt_tensor(set->p[t], set->g[t], set->v[t], set->len[t], lr, mu, s);
+        cudaError_t e = momentum_tensor(set->p[t], set->g[t], set->v[t], set->len[t], lr, mu, s);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
     //@starter
-    //| /* TODO: opt_tensor for every tensor of the set, in order, on s. */
+    //| /* TODO: momentum_tensor for every tensor of the set, in order, on s. */
     //| (void)set, (void)lr, (void)mu, (void)s;
     //| return cudaSuccess;
     //@end

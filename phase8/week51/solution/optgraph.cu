@@ -49,7 +49,7 @@ static cudaError_t capture(const opt_set *set, float lr, float mu, int branches,
             e = cudaEventRecord(fork, s[0]);
             for (int b = 1; e == cudaSuccess && b < branches; b++) e = cudaStreamWaitEvent(s[b], fork, 0);
             for (int t = 0; e == cudaSuccess && t < set->nt; t++)
-                e = opt_tensor(set->p[t], set->g[t], set->v[t], set->len[t], lr, mu, s[t % branches]);
+                e = momentum_tensor(set->p[t], set->g[t], set->v[t], set->len[t], lr, mu, s[t % branches]);
             for (int b = 1; e == cudaSuccess && b < branches; b++) {
                 e = cudaEventRecord(join[b], s[b]);
                 if (e == cudaSuccess) e = cudaStreamWaitEvent(s[0], join[b], 0);
@@ -69,7 +69,7 @@ static cudaError_t capture(const opt_set *set, float lr, float mu, int branches,
 }
 //@end
 
-cudaError_t opt_graph_create(const opt_set *set, float lr, float mu, int branches, opt_graph **out)
+cudaError_t optgraph_create(const opt_set *set, float lr, float mu, int branches, opt_graph **out)
 {
     //@solution
     *out = NULL;
@@ -79,7 +79,7 @@ cudaError_t opt_graph_create(const opt_set *set, float lr, float mu, int branche
     cudaError_t e = capture(set, lr, mu, branches, &g->graph);
     if (e == cudaSuccess) e = cudaGraphInstantiate(&g->exec, g->graph, 0);
     if (e != cudaSuccess) {
-        opt_graph_destroy(g);
+        optgraph_destroy(g);
         return e;
     }
     *out = g;
@@ -87,7 +87,7 @@ cudaError_t opt_graph_create(const opt_set *set, float lr, float mu, int branche
     //@starter
     //| /* TODO: allocate your struct; create `branches` non-blocking streams and
     //|  * events; cudaStreamBeginCapture on the first stream; record a fork
-    //|  * event there and make every other stream wait on it; opt_tensor for
+    //|  * event there and make every other stream wait on it; momentum_tensor for
     //|  * tensor t on stream t % branches; each other stream records a join
     //|  * event the first one waits on; cudaStreamEndCapture; instantiate;
     //|  * destroy the streams and events (the graph keeps what it needs). */
@@ -97,7 +97,7 @@ cudaError_t opt_graph_create(const opt_set *set, float lr, float mu, int branche
     //@end
 }
 
-cudaError_t opt_graph_launch(opt_graph *g, cudaStream_t s)
+cudaError_t optgraph_launch(opt_graph *g, cudaStream_t s)
 {
     //@solution
     return g ? cudaGraphLaunch(g->exec, s) : cudaErrorInvalidValue;
@@ -108,7 +108,7 @@ cudaError_t opt_graph_launch(opt_graph *g, cudaStream_t s)
     //@end
 }
 
-cudaError_t opt_graph_set_lr(opt_graph *g, float lr)
+cudaError_t optgraph_set_lr(opt_graph *g, float lr)
 {
     //@solution
     if (!g) return cudaErrorInvalidValue;
@@ -133,7 +133,7 @@ cudaError_t opt_graph_set_lr(opt_graph *g, float lr)
     //@end
 }
 
-cudaGraph_t opt_graph_graph(const opt_graph *g)
+cudaGraph_t optgraph_graph(const opt_graph *g)
 {
     //@solution
     return g ? g->graph : NULL;
@@ -143,7 +143,7 @@ cudaGraph_t opt_graph_graph(const opt_graph *g)
     //@end
 }
 
-cudaGraphExec_t opt_graph_exec(const opt_graph *g)
+cudaGraphExec_t optgraph_exec(const opt_graph *g)
 {
     //@solution
     return g ? g->exec : NULL;
@@ -153,7 +153,7 @@ cudaGraphExec_t opt_graph_exec(const opt_graph *g)
     //@end
 }
 
-void opt_graph_destroy(opt_graph *g)
+void optgraph_destroy(opt_graph *g)
 {
     if (!g) return;
     //@solution

@@ -19,7 +19,7 @@ static void sorted_copy(const double *x, int n, double *y)
 }
 //@end
 
-int rg_median(const double *x, int n, double *out)
+int band_median(const double *x, int n, double *out)
 {
     //@solution
     enum { MAXN = 1024 };
@@ -38,7 +38,7 @@ int rg_median(const double *x, int n, double *out)
     //@end
 }
 
-int rg_baseline(const double *ratios, int n, double min_band, double max_band, rg_base *out)
+int band_baseline(const double *ratios, int n, double min_band, double max_band, band_base *out)
 {
     //@solution
     if (n < 1) return -1;
@@ -48,7 +48,7 @@ int rg_baseline(const double *ratios, int n, double min_band, double max_band, r
         if (ratios[i] < lo) lo = ratios[i];
         if (ratios[i] > hi) hi = ratios[i];
     }
-    if (rg_median(ratios, n, &med)) return -1;
+    if (band_median(ratios, n, &med)) return -1;
     double spread = (hi - lo) / med, band = 1.5 * spread;
     if (band < min_band) band = min_band;
     if (band > max_band) band = max_band;
@@ -56,14 +56,14 @@ int rg_baseline(const double *ratios, int n, double min_band, double max_band, r
     return 0;
     //@starter
     //| /* TODO: refuse n < 1 and any ratio that is not finite and above 0;
-    //|  * fill runs, median (rg_median), lo, hi, and
+    //|  * fill runs, median (band_median), lo, hi, and
     //|  * band = 1.5 * (hi - lo) / median held in [min_band, max_band]. */
     //| (void)ratios, (void)n, (void)min_band, (void)max_band, (void)out;
     //| return -1;
     //@end
 }
 
-int rg_verdict(const rg_base *b, double now)
+int band_verdict(const band_base *b, double now)
 {
     //@solution
     if (!isfinite(now) || !(now > 0)) return -1;
