@@ -1,8 +1,8 @@
 /* ck_ledger.h — runs a Check suite of the workbook's own tests and adds a
  * line per test to the ledger WB_LEDGER names (`make test`'s):
  * "PASS|FAIL <tab> harness CASE <tab> why", CASE being the test's tcase.
- * Used by the tests of one module each (common/tests/test_f16.c,
- * phaseP/common/tests/test_*.c). Header only. */
+ * Used by the harness's tests (test_harness.c) and each phase's
+ * (phaseP/common/tests/test_*.c). Header only. */
 #ifndef CK_LEDGER_H
 #define CK_LEDGER_H
 

@@ -9,6 +9,7 @@
 
 #include "wb.h"
 #include "test_harness.h"
+#include "ck_ledger.h"
 
 char tmpdir[256];
 
@@ -64,18 +65,5 @@ int main(void)
     f16_tests(t);
     suite_add_tcase(s, t);
 
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    const char *ledger = getenv("WB_LEDGER");
-    if (ledger) {
-        FILE *f = fopen(ledger, "a");
-        TestResult **r = srunner_results(sr);
-        for (int i = 0; f && i < srunner_ntests_run(sr); i++)
-            fprintf(f, "%s\tharness %s\t%s\n", tr_rtype(r[i]) == CK_PASS ? "PASS" : "FAIL", tr_tcname(r[i]),
-                    tr_rtype(r[i]) == CK_PASS ? "" : tr_msg(r[i]));
-        if (f) fclose(f);
-    }
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return ck_ledger_run(s);
 }
