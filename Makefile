@@ -212,9 +212,11 @@ $(BUILD)/$(1)/.week-flags: FORCE
 	@mkdir -p $$(@D)
 	@[ "$$$$(cat $$@ 2>/dev/null)" = '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES) | $(call ref_dir,$(1)) $(foreach v,$($(1)_USES),$(call ref_dir,$(v)))' ] || echo '$(call week_nvf,$(1)) | $(call week_libs,$(1)) | $($(1)_USES) | $(call ref_dir,$(1)) $(foreach v,$($(1)_USES),$(call ref_dir,$(v)))' > $$@
 
-$(BUILD)/$(1)/starter-src/%.cu: $(1)/solution/%.cu $(WB)
+# The untouched starter: derived from the reference, or, in a student copy
+# (no solution/), the pristine one a release keeps in .starter/.
+$(BUILD)/$(1)/starter-src/%.cu: $(if $(wildcard $(1)/solution/*.cu),$(1)/solution/%.cu $(WB),$(1)/.starter/%.cu)
 	@mkdir -p $$(@D)
-	$(Q)$(WB) strip $$< > $$@
+	$(Q)$(if $(wildcard $(1)/solution/*.cu),$(WB) strip $$< > $$@,cp $$< $$@)
 
 $(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
@@ -259,15 +261,13 @@ $(foreach w,$(ALL_WEEKS),$(eval $(call week_rules,$(w))))
 $(foreach w,$(ALL_WEEKS),$(foreach i,$(IMPLS),$(eval $(call impl_rules,$(w),$(i)))))
 
 # A week released without solutions (a student copy, `make release`) keeps
-# its pristine starter in .starter/: IMPL=starter builds from there;
-# IMPL=solution has nothing to build.
+# its pristine starter in .starter/ (IMPL=starter builds from there, the
+# week's rules above); IMPL=solution has nothing to build.
 ifneq ($(and $(filter solution,$(IMPL)),$(WEEK)),)
 ifeq ($(wildcard $(WEEK)/solution/*.cu $(WEEK)/solution/*.py),)
 $(error this copy of the workbook has no solutions (a student copy): IMPL=solution has nothing to build; IMPL=starter builds the untouched starter)
 endif
 endif
-$(foreach w,$(ALL_WEEKS),$(if $(wildcard $(w)/solution/*.cu),,$(eval \
-$(BUILD)/$(w)/starter-src/%.cu: $(w)/.starter/%.cu ; @mkdir -p $$(@D) && cp $$< $$@)))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
