@@ -394,7 +394,7 @@ $(RUNNER_TEST): $(BUILD)/common/tests/test_runner.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
 
-build-all: $(HARNESS_TEST) $(WB) $(foreach w,$(ALL_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,solution starter,$(call test_bin,$(w),$(i)))))
+build-all: $(HARNESS_TEST) $(RUNNER_TEST) $(PHASE_TESTS) $(WB) $(GPU_PROBE) $(foreach w,$(ALL_WEEKS),$(if $(call has_c_test,$(w)),$(foreach i,solution starter,$(call test_bin,$(w),$(i)))))
 
 all: build-all
 

@@ -56,7 +56,7 @@ $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instr
 $(GRADE_BIN): $(BUILD)/instructor/grade.o $(GRADE_OBJ) $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm -larchive -ldl
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm -larchive
 
 # The release's leak check: no line of a solution's code in the student copy.
 LEAKCHECK := $(BUILD)/instructor/leakcheck
