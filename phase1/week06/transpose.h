@@ -14,7 +14,7 @@ extern "C" {
  * Launch on the default stream, return the launch's error. */
 cudaError_t transpose_naive(const float *in, float *out, int rows, int cols);
 cudaError_t transpose_tiled(const float *in, float *out, int rows, int cols);  /* shared tile [32][32] */
-cudaError_t transpose_padded(const float *in, float *out, int rows, int cols); /* shared tile [32][33] */
+cudaError_t transpose_padded(const float *in, float *out, int rows, int cols); /* shared tile [64][65], blocks of 32 x 16 threads (README: start at [32][33]) */
 
 #ifdef __cplusplus
 }
