@@ -28,7 +28,10 @@ extern "C" {
 
 /* Yours: one kernel, one pass over K and V per query tile, the running max
  * m, the running sum l and the rescaled accumulator O on chip; no S x S
- * matrix anywhere, so no workspace argument. D is 64 or 128 (anything else:
+ * matrix anywhere, so no workspace argument, and no allocation of your own
+ * either (no cudaMalloc or cudaMallocAsync inside flash_attn: the timed call
+ * is the kernel alone, and what it needs fits in shared memory and
+ * registers). D is 64 or 128 (anything else:
  * cudaErrorInvalidValue, nothing launched); 0 <= S < 2^30; bh >= 0; S == 0
  * or bh == 0 launches nothing and returns cudaSuccess. The pointers are
  * device pointers of any float alignment. Default stream, no wait; returns
