@@ -3,7 +3,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -29,40 +28,30 @@
 int g_host_gpus;
 
 /* GPUs on this host, as build/gpu-probe (tools/gpu_probe.c: the CUDA
- * runtime the tests link) reports them, run as a child process so the grader
- * itself never holds a CUDA context across its forks; 0 without a driver or
- * a GPU, or when the probe cannot run (said on stderr). */
+ * runtime the tests link) reports them, run as a child (run_limited, 60 s)
+ * so the grader itself never holds a CUDA context across its forks; 0
+ * without a driver or a GPU, or when the probe cannot run (said on stderr). */
 int host_gpu_count(const char *root)
 {
-    char probe[700], out[512] = "";
+    char probe[700], log[] = "/tmp/wb-grade-probe-XXXXXX";
     snprintf(probe, sizeof probe, "%s/build/gpu-probe", root);
-    int fd[2];
-    if (pipe(fd) != 0) return 0;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(fd[0]);
-        if (dup2(fd[1], STDOUT_FILENO) < 0) _exit(127);
-        close(fd[1]);
-        execl(probe, probe, (char *)NULL);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t got = 0;
-    char buf[512];
-    ssize_t k;
-    while (pid > 0 && (k = read(fd[0], buf, sizeof buf)) > 0) /* to the end; the first line is enough */
-        for (ssize_t i = 0; i < k && got < sizeof out - 1; i++) out[got++] = buf[i];
-    close(fd[0]);
-    int st = 0, n = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) != pid) return 0;
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
-        fprintf(stderr, "grade: %s did not run (make build/gpu-probe builds it): grading as on a host without a "
-                "GPU\n", probe);
+    if (!is_file(probe)) {
+        fprintf(stderr, "grade: %s is missing (make build/gpu-probe builds it): grading as on a host without a GPU\n",
+                probe);
         return 0;
     }
-    if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && sscanf(out, "%d GPU", &n) == 1 && n > 0) return n;
-    return 0;
+    int fd = mkstemp(log);
+    if (fd < 0) return 0;
+    close(fd);
+    char *argv[] = { probe, NULL };
+    int n = 0;
+    if (run_limited(argv, NULL, log, NULL, 60, NULL) == 0) {
+        char *out = wb_read_file(log, NULL);
+        if (!out || sscanf(out, "%d GPU", &n) != 1 || n < 0) n = 0;
+        free(out);
+    }
+    unlink(log);
+    return n;
 }
 
 /* 64 bits from /dev/urandom (a record's name), else from the clock and pid. */

@@ -8,6 +8,10 @@ FIXTURE_WEEK=phase0/week01
 SEED=${SEED:-20261122}
 JOBS=${JOBS:-8}
 GPU_SHARE=${GPU_SHARE:-4}
+# NVCC and CHECK_DIR as the Makefile takes them (a command-line NVCC= or
+# CHECK_DIR= of make reaches a recipe's environment), CHECK_DIR made absolute.
+NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+ABS_CHECK_DIR=${CHECK_DIR:+$(realpath -m -- "$CHECK_DIR")}
 
 # Grading needs libarchive (to build the grader) and a working bwrap (to run
 # it): without either, its steps are SKIP with the reason, never PASS.

@@ -14,9 +14,8 @@ if ! why=$(sandbox_ok); then
   done
   t_end
 fi
-check_dir=${CHECK_DIR:+$(realpath -m -- "$CHECK_DIR")}
-if $MAKE -s -f instructor/Makefile.sandbox OUT="$BUILD/sandbox" NVCC="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}" \
-     CHECK_DIR="$check_dir" test >"$BUILD/instructor/sandbox.log" 2>&1; then
+if $MAKE -s -f instructor/Makefile.sandbox OUT="$BUILD/sandbox" NVCC="$NVCC" \
+     CHECK_DIR="$ABS_CHECK_DIR" test >"$BUILD/instructor/sandbox.log" 2>&1; then
   t_pass "$label"
 else
   tail -n 20 "$BUILD/instructor/sandbox.log"; t_fail "$label" "see $BUILD/instructor/sandbox.log"
