@@ -33,6 +33,9 @@ CXX       ?= g++
 ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d '.[:space:]' | sed -n 's/^\([0-9][0-9]*\)$$/sm_\1/p'),sm_90)
 # An ARCH you give must be one this nvcc knows (sm_90a builds as compute_90).
 ifneq ($(filter command line environment,$(origin ARCH)),)
+  ifeq ($(filter sm_%,$(ARCH)),)
+    $(error ARCH=$(ARCH) names no architecture the way nvcc's -arch reads it: give ARCH=sm_$(patsubst compute_%,%,$(ARCH)) (sm_90 for the H100))
+  endif
   ifeq ($(shell $(NVCC) --list-gpu-arch 2>/dev/null | grep -qx 'compute_$(patsubst %a,%,$(patsubst %f,%,$(patsubst sm_%,%,$(ARCH))))' && echo ok),)
     $(error ARCH=$(ARCH) is not a GPU architecture $(NVCC) can build for (`$(NVCC) --list-gpu-arch` lists them as compute_NN; give ARCH=sm_NN, e.g. sm_90 for the H100))
   endif
@@ -275,7 +278,8 @@ ifneq ($(unknown_goals),)
   $(error '$(firstword $(unknown_goals))' is not something this workbook's make knows; `make help` lists what you can type)
 endif
 # A missing exercise file of the learner's week: say how to get it back.
-ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(filter-out reset clean hint,$(MAKECMDGOALS))),)
+# (reset, hint and clean work without it: reset is how it comes back)
+ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(if $(filter reset clean distclean hint,$(MAKECMDGOALS)),,x)),)
   $(foreach e,$($(WEEK)_EX),$(if $(wildcard $(WEEK)/$(e).cu),,$(error $(WEEK)/$(e).cu is missing: `make $(WEEK) reset EX=$(e)` restores the starter)))
 endif
 

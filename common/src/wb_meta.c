@@ -161,11 +161,28 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
     snprintf(cpath, sizeof cpath, "%.*scommon/curriculum.txt", (int)root_len, path);
     wb_curriculum cur;
     if (wb_curriculum_load(cpath, &cur, err, errsz) != 0) return -1;
-    if (w->number < 1 || w->number > cur.last_week || cur.phase_of[w->number] != w->phase) {
-        snprintf(err, errsz, "%s: week %d is not in phase %d (common/curriculum.txt%s)", path, w->number, w->phase,
-                 w->number > cur.last_week ? ": weeks past 52 need a `track:` line" : "");
+    if (w->number < 1 || w->number > cur.last_week || !cur.week[w->number][0]) {
+        snprintf(err, errsz,
+                 "%s: week %d has no line in common/curriculum.txt: add `%s` there (AUTHORING.md, \"A week, step "
+                 "by step\")",
+                 path, w->number, w->number > 52 ? "track: N | P | title" : "week: N | title");
         return -1;
     }
+    if (cur.phase_of[w->number] != w->phase) {
+        snprintf(err, errsz, "%s: common/curriculum.txt puts week %d in phase %d, not phase %d: move the folder",
+                 path, w->number, cur.phase_of[w->number], w->phase);
+        return -1;
+    }
+    /* A checkpoint id starts with its week ("w22."): one copied from another
+     * week would share that week's progress record. */
+    char pre[8];
+    snprintf(pre, sizeof pre, "w%02d.", w->number);
+    for (int i = 0; i < w->n_checkpoints; i++)
+        if (strncmp(w->checkpoints[i].id, pre, strlen(pre)) != 0) {
+            snprintf(err, errsz, "%s: checkpoint '%s' must start with '%s' (this week's number): rename it", path,
+                     w->checkpoints[i].id, pre);
+            return -1;
+        }
     w->track = cur.track[w->number];
     copy(w->title, sizeof w->title, cur.week[w->number]);
     for (int i = 0; i < w->n_uses; i++)

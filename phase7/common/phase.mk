@@ -48,6 +48,6 @@ endef
 $(foreach w,$(ALL_WEEKS),$(if $($(w)_PY),$(eval $(call py_week_rules,$(w)))))
 
 # A missing Python exercise of the learner's week: say how to get it back.
-ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(filter-out reset clean hint,$(MAKECMDGOALS))),)
+ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(if $(filter reset clean distclean hint,$(MAKECMDGOALS)),,x)),)
   $(foreach e,$($(WEEK)_PY),$(if $(wildcard $(WEEK)/$(e).py),,$(error $(WEEK)/$(e).py is missing: `make $(WEEK) reset EX=$(e)` restores the starter)))
 endif

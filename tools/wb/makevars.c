@@ -1,6 +1,7 @@
 /* makevars.c — week.txt for make and scripts: `wb make-vars`,
  * `wb week-info`. */
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,25 @@ int cmd_make_vars(int argc, char **argv)
         char dir[32];
         week_dir(k, dir, sizeof dir);
         if (week_exists(dir)) snprintf(weeks[nw++], 32, "%s", dir);
+    }
+    /* A week folder the curriculum does not list would be built by make and
+     * left out here: load each one, so its week.txt names what is wrong. */
+    glob_t g;
+    if (glob("phase[0-9]/week[0-9][0-9]/week.txt", 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++) {
+            char dir[32];
+            snprintf(dir, sizeof dir, "%.13s", g.gl_pathv[i]);
+            int listed = 0;
+            for (int k = 0; k < nw; k++) listed |= strcmp(weeks[k], dir) == 0;
+            wb_week w;
+            if (!listed && load_week(dir, &w) == 0)
+                fprintf(stderr, "%s: not a week of common/curriculum.txt\n", dir);
+            if (!listed) {
+                globfree(&g);
+                return 2;
+            }
+        }
+        globfree(&g);
     }
     for (int i = 0; i < nw; i++) {
         wb_week w;

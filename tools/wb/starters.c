@@ -160,30 +160,6 @@ int cmd_drift(int argc, char **argv)
     return bad ? 1 : 0;
 }
 
-int cmd_write_starters(int argc, char **argv)
-{
-    (void)argc;
-    const char *wdir = argv[2];
-    wb_week w;
-    if (load_week(wdir, &w)) return 2;
-    for (int i = 0; i < n_ex_files(&w); i++) {
-        char err[300], path[512];
-        char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
-        if (!s) {
-            fprintf(stderr, "%s\n", err);
-            return 2;
-        }
-        snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
-        FILE *f = fopen(path, "w");
-        if (!f || fputs(s, f) < 0 || fclose(f) != 0) {
-            fprintf(stderr, "cannot write %s\n", path);
-            return 2;
-        }
-        free(s);
-    }
-    return 0;
-}
-
 /* Copy the file `from` to the new name `to`, never over an existing file
  * ("x": fails with EEXIST). 0, or -1 with errno; no partial copy is left. */
 static int copy_new(const char *from, const char *to)
@@ -257,6 +233,79 @@ static int write_beside(const char *path, const char *text, int mode, char *tmp,
         remove(tmp);
         errno = e;
         return -1;
+    }
+    return 0;
+}
+
+/* 1 when git knows `path` and it has no edits since the last commit: an
+ * author's starter, safe to regenerate. 0 otherwise (edited, untracked, no
+ * git): a learner's work, kept as a backup before it is replaced. */
+static int committed_unchanged(const char *path)
+{
+    if (strchr(path, '\'')) return 0;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd,
+             "git ls-files --error-unmatch -- '%s' >/dev/null 2>&1 && git diff --quiet HEAD -- '%s' >/dev/null 2>&1",
+             path, path);
+    return system(cmd) == 0;
+}
+
+/* Regenerate a week's starters from its solutions (authors: `make
+ * starters`). A starter the learner has edited (it differs from the
+ * derivation and from what git last committed) is kept as a .bak first, as
+ * `wb reset` keeps it, and named; a student copy (no solution/) has nothing
+ * to derive from and is refused, since its starters are .starter/'s. */
+int cmd_write_starters(int argc, char **argv)
+{
+    (void)argc;
+    const char *wdir = argv[2];
+    wb_week w;
+    if (load_week(wdir, &w)) return 2;
+    char soldir[512];
+    struct stat sst;
+    snprintf(soldir, sizeof soldir, "%s/solution", wdir);
+    if (stat(soldir, &sst) != 0 || !S_ISDIR(sst.st_mode)) {
+        fprintf(stderr,
+                "%s has no solution/ folder (a student copy): `make starters` is for the workbook's authors and "
+                "changed nothing. To get an exercise's starter back: make %s reset EX=NAME (yours is kept as a .bak)\n",
+                wdir, wdir);
+        return 2;
+    }
+    for (int i = 0; i < n_ex_files(&w); i++) {
+        char err[300], path[512], bak[600], tmp[600];
+        char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
+        if (!s) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
+        char *have = wb_read_file(path, NULL);
+        struct stat lst, st;
+        int present = lstat(path, &lst) == 0;
+        int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1;
+        int rc = 0;
+        if (!(have && strcmp(have, s) == 0)) {
+            int keep = present && !committed_unchanged(path);
+            if (write_beside(path, s, mode, tmp, sizeof tmp) != 0) {
+                fprintf(stderr, "cannot write %s: %s; %s is as it was\n", tmp, strerror(errno), path);
+                rc = 2;
+            } else if (keep && keep_backup(path, bak, sizeof bak) != 0) {
+                fprintf(stderr, "cannot keep a backup of %s (%s): %s is as it was\n", path, strerror(errno), path);
+                remove(tmp);
+                rc = 2;
+            } else if (rename(tmp, path) != 0) {
+                fprintf(stderr, "cannot replace %s: %s; it is as it was\n", path, strerror(errno));
+                remove(tmp);
+                rc = 2;
+            } else if (keep) {
+                printf("%s had edits of yours: kept as %s, the file is now the starter\n", path, bak);
+            } else {
+                printf("%s regenerated from %s/solution/%s%s\n", path, wdir, ex_name(&w, i), ex_ext(&w, i));
+            }
+        }
+        free(have);
+        free(s);
+        if (rc) return rc;
     }
     return 0;
 }
