@@ -33,7 +33,7 @@ endef
 
 roofline: $(ROOFLINE_TOOL)
 	@command -v gnuplot >/dev/null || { echo ">>> gnuplot not found: install it (apt-get install gnuplot-nox) to draw the roofline."; exit 1; }
-	@[ -n "$(strip $(CSV))" ] || { echo ">>> no benchmark CSVs yet: run e.g. make phase2/week09 bench IMPL=solution (and other weeks' bench) first."; exit 1; }
+	@[ -n "$(strip $(CSV))" ] || { echo ">>> no benchmark CSVs yet: run e.g. make $(or $(filter phase2/week09,$(ALL_WEEKS)),$(firstword $(ALL_WEEKS))) bench (and other weeks' bench) first."; exit 1; }
 	@mkdir -p $(dir $(ROOFLINE_PNG))
 	$(Q)$(call roofline_draw,$(CSV),$(ROOFLINE_PNG),$(if $(BW),-b $(BW)) $(if $(PEAK),-p $(PEAK)) $(if $(TC),-t $(TC)))
 	@echo "Roofline: $(ROOFLINE_PNG) (points: $(ROOFLINE_PNG).dat)"

@@ -73,6 +73,12 @@ def _probe(st):
         import torch
     except Exception as e:  # ImportError, or a broken install
         return "torch not importable: %s" % e, "env"
+    if st.interpret:
+        try:
+            import numpy  # noqa: F401
+        except Exception as e:
+            return ("TRITON_INTERPRET=1: Triton's interpreter needs numpy (%s): python3 -m pip install numpy "
+                    "(phase7/requirements.txt lists what Phase 7 needs)" % e), "env"
     try:
         have_gpu = torch.cuda.is_available()
     except Exception as e:

@@ -53,8 +53,8 @@ int cmd_help(int argc, char **argv)
     ROW("this GPU's bandwidths and latencies (build/notebook/)", "make microbench");
     ROW("your roofline from the benchmarks you ran (PNG)", "make roofline");
     ROW("every speed checkpoint against this GPU's baseline", "make regress [WEEKS=...] (first: make regress-baseline)");
-    ROW("week 47's ranks started by Open MPI's mpirun", "make phase8/week47 mpirun [NP=2]");
-    ROW("the workbook's own tests (TEST_WEEKS= some weeks)", "make test [TEST_WEEKS=%s]", dir);
+    if (exists("phase8/week47/week.mk")) ROW("week 47's ranks started by Open MPI's mpirun", "make phase8/week47 mpirun [NP=2]");
+    ROW("the workbook's own tests, many minutes (TEST_WEEKS= fewer)", "make test [TEST_WEEKS=%s]", dir);
     ROW("remove build/ but benchmark CSVs and hint state", "make clean");
     ROW("remove build/ entirely", "make distclean");
 #undef ROW

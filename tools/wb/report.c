@@ -36,11 +36,14 @@ int cmd_report(int argc, char **argv)
                "where. Fix that, then `make %s check` again.\n", wdir, how, wdir);
         return 1;
     }
-    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1;
+    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0;
+    static char failed_ids[WB_MAX_CHECKPOINTS][64];
     wb_record recs[WB_MAX_CHECKPOINTS];
     int nrec = 0;
     char why[600] = "";
     for (int i = 0; i < n; i++) {
+        if (r[i].status == WB_RES_FAIL && nfailed < WB_MAX_CHECKPOINTS)
+            snprintf(failed_ids[nfailed++], sizeof failed_ids[0], "%s", r[i].id);
         if (r[i].status == WB_RES_FAIL) fail++;
         if (r[i].status == WB_RES_PASS) pass++;
         if (r[i].status == WB_RES_SKIP) {
@@ -69,15 +72,29 @@ int cmd_report(int argc, char **argv)
         }
     }
     if (fail) {
+        /* the exercises the failing checkpoints name ("w22.tiled-speed": tiled), else every one */
+        int named[WB_MAX_EXERCISES * 2] = {0}, nnamed = 0;
+        for (int i = 0; i < n_ex_files(&w); i++) {
+            const char *ex = ex_name(&w, i);
+            size_t l = strlen(ex);
+            for (int j = 0; j < nfailed && !named[i]; j++) {
+                const char *id = strchr(failed_ids[j], '.');
+                id = id ? id + 1 : failed_ids[j];
+                if (strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.'))
+                    named[i] = 1, nnamed++;
+            }
+        }
         printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
-        for (int i = 0; i < n_ex_files(&w); i++) printf("%s%s/%s%s", i ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
+        for (int i = 0, k = 0; i < n_ex_files(&w); i++)
+            if (!nnamed || named[i]) printf("%s%s/%s%s", k++ ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
         printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
         return 1;
     }
     if (nogpu) {
+        /* not done: the week's GPU checkpoints never ran, so the exit status is not 0 */
         printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Run the same check on a "
                "machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them");
-        return rc;
+        return rc ? rc : 1;
     }
     if (notsel) {
         printf("%d of %d checkpoints passed; %d not selected (CK_RUN_CASE). Unset it to check the whole week.\n",

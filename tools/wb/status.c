@@ -58,12 +58,15 @@ static void last_check(const char *dir, char *out, size_t n)
     wb_result *r = NULL;
     int k = wb_results_read(path, &r, err, sizeof err);
     if (k <= 0) return;
-    int pass = 0, fail = 0, skip = 0, first_fail = -1;
+    int pass = 0, fail = 0, skip = 0, nogpu = 0, first_fail = -1;
     for (int i = 0; i < k; i++) {
         pass += r[i].status == WB_RES_PASS, skip += r[i].status == WB_RES_SKIP;
+        nogpu += r[i].status == WB_RES_SKIP && r[i].reason == WB_WHY_NOGPU;
         if (r[i].status == WB_RES_FAIL && fail++ == 0) first_fail = i;
     }
-    int m = snprintf(out, n, "last check: %d pass, %d fail%s", pass, fail, skip ? ", some skipped" : "");
+    /* a check with no GPU records nothing: say so, or 0/N reads as no work done */
+    int m = snprintf(out, n, "last check: %d pass, %d fail%s%.0d%s%s", pass, fail, skip ? ", " : "", skip,
+                     skip ? " skipped" : "", nogpu ? " (no GPU there: nothing recorded)" : "");
     if (first_fail >= 0 && m > 0 && (size_t)m < n) {
         const wb_result *f = &r[first_fail];
         if (!isnan(f->ratio)) snprintf(out + m, n - (size_t)m, " (%s %.3f of %s, target %.2f)", f->id, f->ratio, f->yard,
