@@ -221,6 +221,10 @@ $(BUILD)/$(1)/starter-src/%.cu: $(if $(wildcard $(1)/solution/*.cu),$(1)/solutio
 	@mkdir -p $$(@D)
 	$(Q)$(if $(wildcard $(1)/solution/*.cu),$(WB) strip $$< > $$@,cp $$< $$@)
 
+# A test file renamed or removed since the last build: its name in the old
+# dependency file (test.d) is no reason to stop.
+$(1)/test_%.c: ;
+
 $(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $$<")
@@ -248,7 +252,8 @@ $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)): $(BUILD)/$(1)/$(2)/%.o: $(call 
 
 $(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/.week-flags $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
 	$$(if $(Q),@echo "  LD      $$@")
-	$(Q)$(CXX) -o $$@ $$(filter %.o %.a,$$^) $(LIBWB) $(call week_libs,$(1)) $(LDCUDA) $(LDCHECK)
+	$(Q)$(CXX) -o $$@ $$(filter %.o %.a,$$^) $(LIBWB) $(call week_libs,$(1)) $(LDCUDA) $(LDCHECK) || { \
+	  echo ">>> the test program of $(1) did not link: an 'undefined reference' above names a function the test calls that the exercise files do not define (keep the names and signatures of $(1)/*.h), a 'multiple definition' one defined twice. 'make $(1) reset EX=NAME' restores a starter."; exit 1; }
 endef
 
 # Fragments add what one week, one phase or one tool needs beside the rules
@@ -274,8 +279,23 @@ endif
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
+# "did you mean": the nearest of the words $(2) to $(1), within two edits (tools/closest.awk).
+closest = $(shell awk -f tools/closest.awk -v w='$(1)' $(2))
 ifneq ($(unknown_goals),)
-  $(error '$(firstword $(unknown_goals))' is not something this workbook's make knows; `make help` lists what you can type)
+  bad_goal := $(firstword $(unknown_goals))
+  # a bare week01 (or week1) names its folder
+  bad_week := $(filter %/$(shell echo '$(bad_goal)' | sed -E 's#/+$$##; s#^week([0-9])$$#week0\1#'),$(ALL_WEEKS))
+  goal_hint := $(if $(bad_week),make $(bad_week) $(filter $(ACTIONS),$(MAKECMDGOALS)),$(call closest,$(bad_goal),$(sort $(KNOWN_GOALS))))
+  $(error '$(bad_goal)' is not something this workbook's make knows ($(if $(goal_hint),did you mean '$(strip $(goal_hint))'? ,)`make help` lists what you can type))
+endif
+# A variable given on the command line that no part of the workbook reads
+# is a misspelling until shown otherwise (a misspelt IMPL= would run your code):
+# stop when it is two edits from one that is read, say so otherwise.
+cmdline_vars := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+ifneq ($(cmdline_vars),)
+  read_vars := $(shell cat Makefile mk/*.mk tools/here.mk $(wildcard phase[0-9]/common/phase.mk phase[0-9]/week[0-9][0-9]/week.mk instructor/tune/*/tune.mk tests/*.sh instructor/tests/*.sh instructor/*.sh .ci/* phase7/common/*.py tools/*.sh) 2>/dev/null | grep -oE '[A-Z][A-Z0-9_]+' | sort -u)
+  unread_vars := $(filter-out $(read_vars) WB_% CK_% MAKEFLAGS MAKEOVERRIDES SHELL,$(cmdline_vars))
+  $(foreach v,$(unread_vars),$(if $(call closest,$(v),$(read_vars)),$(error $(v)=$($(v)): no part of the workbook reads $(v) (did you mean $(call closest,$(v),$(read_vars))?)),$(if $(MAKE_RESTARTS)$(filter-out 0,$(MAKELEVEL)),,$(warning $(v)=$($(v)) is read by no part of the workbook: it changes nothing))))
 endif
 # A missing exercise file of the learner's week: say how to get it back.
 # (reset, hint and clean work without it: reset is how it comes back)

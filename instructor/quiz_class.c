@@ -47,6 +47,9 @@ int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
     /* the gradebook so far (if any), then our columns, emptied */
     gb_table t;
     gb_load(gradebook, &t);
+    /* a class already in the gradebook: an answer file of someone not in it
+     * (a misspelt id, another section's file) is graded, but named */
+    int had_rows = t.rows > 1, added = 0;
     int why_col, refused = 0, col = gb_quiz_cols(&t, z.id, z.n, &why_col);
     char col_name[128], why_name[128];
     snprintf(col_name, sizeof col_name, "%s", GB_CELL(&t, 0, col));
@@ -79,7 +82,13 @@ int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
             refused++;
             if (why_col < 0) why_col = gb_add_col(&t, why_name);
         } else printf("  %-24s %d/%d%s\n", id, score, z.n, score >= z.pass ? "" : "  (below the pass mark)");
+        int known = gb_find(&t, id) > 0;
         int r = gb_row(&t, id);
+        if (had_rows && !known) {
+            printf("      (%s is not in %s yet: added as a new row; if that is a misspelt id, rename the file and "
+                   "grade again)\n", id, gradebook);
+            added++;
+        }
         char v[32];
         snprintf(v, sizeof v, bad ? "REFUSED" : "%d", score);
         gb_set(&t, r, col, v);
@@ -93,6 +102,9 @@ int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
     if (gb_commit(f, tmp, gradebook) != 0) return fprintf(stderr, "cannot write %s\n", gradebook), 2;
     gb_free(&t);
     printf("Gradebook: %s (column \"%s\")\n", gradebook, col_name);
+    if (added)
+        printf("%d student%s added to the gradebook as new row%s (named above).\n", added, added == 1 ? "" : "s",
+               added == 1 ? "" : "s");
     if (refused)
         printf("%d answer file%s REFUSED (above): %s score says REFUSED and \"%s\" says why; fix and grade again.\n",
                refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their", why_name);

@@ -15,7 +15,9 @@
 #include "wb_progress.h"
 #include "quiz.h"
 
-static void qz_record(const qz_quiz *z, int score)
+/* Record a passing score (the best one stays). 0, or -1 when the progress
+ * file could not take it (the file is left as it was). */
+static int qz_record(const qz_quiz *z, int score)
 {
     char id[80], fig[32], target[48], err[700];
     snprintf(id, sizeof id, "quiz.%s", z->id);
@@ -23,7 +25,7 @@ static void qz_record(const qz_quiz *z, int score)
     snprintf(target, sizeof target, ">= %d/%d", z->pass, z->n);
     if (score < z->pass) {
         printf("Below the pass mark (%s): not recorded. Read the explanations above and take it again.\n", target);
-        return;
+        return 0;
     }
     /* Keep the best: a record that is as good or better stays. (Read before
      * wb_progress_update takes its lock: two quizzes taken at the same second
@@ -39,7 +41,7 @@ static void qz_record(const qz_quiz *z, int score)
                 printf("Your best, %s on %s, stays recorded in %s; this %s is not recorded.\n", old->figure, old->date,
                        wb_progress_path(), fig);
             wb_progress_free(&p);
-            return;
+            return 0;
         }
         wb_progress_free(&p);
     }
@@ -47,7 +49,12 @@ static void qz_record(const qz_quiz *z, int score)
     wb_record_set(&r, id, NULL, "-", fig, target);
     if (wb_progress_update(wb_progress_path(), &r, 1, err, sizeof err) == 0)
         printf("Recorded %s %s in %s.\n", id, fig, wb_progress_path());
-    else printf("Progress NOT recorded: %s\n", err);
+    else {
+        printf("Progress NOT recorded: %s\n>>> Next: fix that (the progress file was left as it was), then take the "
+               "quiz again.\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 /* Ask each question on `in` (a terminal) and, unless the quiz is graded, say
@@ -157,6 +164,6 @@ int qz_cmd_take(const char *path, const char *answers)
     printf("%s\n", z.title);
     int score = qz_grade(&z, ans, stdout);
     printf("  -- %d of %d right (pass mark %d)\n", score, z.n, z.pass);
-    qz_record(&z, score);
+    if (qz_record(&z, score) != 0) return 3;
     return score >= z.pass ? 0 : 1;
 }
