@@ -306,6 +306,12 @@ int main(int argc, char **argv)
         if (G.check_dir[0]) G.ro[k++] = G.check_dir;
         G.ro[k] = NULL;
         ro_k = k;
+        /* every folder the sandbox shows must be one its user can enter */
+        const char *reach[8] = { G.scratch };
+        for (int i = 0; i < k && i < 7; i++) reach[i + 1] = G.ro[i];
+        for (int i = 0; i < 8 && reach[i]; i++)
+            if (!sb_reachable(reach[i], why))
+                return fprintf(stderr, "grade: refusing to grade: %s\n", why), 2;
         r = realpath(G.subs, NULL);
         if (!r) return fprintf(stderr, "no submissions folder %s\n", G.subs), 2;
         snprintf(G.subs, sizeof G.subs, "%s", r);

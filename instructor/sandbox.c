@@ -532,6 +532,38 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     return 0;
 }
 
+int sb_reachable(const char *path, char *why)
+{
+    if (geteuid() != 0) return 1;
+    char *real = realpath(path, NULL);
+    if (!real) {
+        snprintf(why, 512, "%s: %s", path, strerror(errno));
+        return 0;
+    }
+    const uid_t uid = 65534;
+    const gid_t gid = 65534;
+    char dir[PATH_MAX];
+    size_t n = strlen(real);
+    for (size_t k = 1; k <= n; k++) {
+        if (k < n && real[k] != '/') continue;
+        snprintf(dir, sizeof dir, "%.*s", (int)(k == 0 ? 1 : k), real);
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        mode_t need = st.st_uid == uid ? S_IXUSR : st.st_gid == gid ? S_IXGRP : S_IXOTH;
+        if (!(st.st_mode & need)) {
+            snprintf(why, 512,
+                     "the sandbox runs student code as uid %d, which cannot enter %s (mode %04o) on the way to %s. "
+                     "Fix: chmod o+x %s (others may pass through it, not list it), or keep the workbook under a "
+                     "folder others can enter",
+                     (int)uid, dir, (unsigned)(st.st_mode & 07777), real, dir);
+            free(real);
+            return 0;
+        }
+    }
+    free(real);
+    return 1;
+}
+
 int sb_available(const sb_opts *o, char *why)
 {
     const char *bw = bwrap_path(o);

@@ -102,6 +102,13 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r);
 /* 1 if bwrap can make a sandbox on this host, else 0 and why (512 bytes). */
 int sb_available(const sb_opts *o, char *why);
 
+/* 1 if the sandbox's user can reach `path` (every folder on the way lets it
+ * pass), else 0 and why with the command that fixes it (512 bytes). A root
+ * grader runs student code as uid 65534, which cannot pass a folder only its
+ * owner may enter (mode 0700, as mktemp -d makes, or root's home); a grader
+ * that is not root runs it as its own user, who can. */
+int sb_reachable(const char *path, char *why);
+
 const char *sb_limit_name(sb_limit l);
 
 #endif

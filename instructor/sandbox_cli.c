@@ -3,7 +3,8 @@
  *   sb-run --scratch DIR [--ro PATH]... [--hide PATH]... [--env K=V]...
  *          [--wall S] [--cpu S] [--mem BYTES] [--fsize BYTES] [--out BYTES]
  *          [--procs N] [--log FILE] [--gpu] [--cgroup DIR|none] [--bwrap PATH] -- COMMAND [ARG]...
- *   sb-run --check        says whether bwrap works here
+ *   sb-run --check [PATH]...   says whether bwrap works here (and its user
+ *                              can reach each PATH)
  *
  * Prints one line: exit=N signal=N limit=NAME out=BYTES seconds=S; exits 0
  * when the command ran, 2 when the sandbox could not be made. */
@@ -24,6 +25,7 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--check")) {
             char why[512];
             int ok = sb_available(NULL, why);
+            for (int k = i + 1; ok && k < argc; k++) ok = sb_reachable(argv[k], why);
             printf("%s\n", why);
             return ok ? 0 : 2;
         }

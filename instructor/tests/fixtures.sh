@@ -13,7 +13,15 @@ t_begin instructor-fixtures
 log=$BUILD/instructor
 mkdir -p "$log"
 sb=yes
-have_libarchive && sandbox_ok >/dev/null || sb=
+have_libarchive || sb=
+if [ -n "$sb" ] && ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then
+  sb=
+  # a host problem, not the grader's: each class is SKIP with the reason
+  for l in "grade: fixture class without a GPU" "grade: fixture class of weeks 07 and 22 without a GPU" \
+           "grade: Python fixture class of week 43 without a GPU" "grade: one student twice refuses the class"; do
+    t_skip "$l" "$why"
+  done
+fi
 
 if [ -n "$sb" ]; then
   if WB_NO_GPU=1 $MAKE -s grade-fixtures LIMIT=60 GRADE_OK_RC=3 GPU_SHARE=4 >"$log/fixtures.log" 2>&1 &&

@@ -16,10 +16,12 @@ ABS_CHECK_DIR=${CHECK_DIR:+$(realpath -m -- "$CHECK_DIR")}
 # Grading needs libarchive (to build the grader) and a working bwrap (to run
 # it): without either, its steps are SKIP with the reason, never PASS.
 have_libarchive() { printf '#include <archive.h>\n' | ${CC:-gcc} -E -x c - >/dev/null 2>&1; }
-# sandbox_ok: the sandbox program builds and bwrap works here; else prints why.
+# sandbox_ok [PATH]...: the sandbox program builds, bwrap works here and the
+# sandbox's user can reach each PATH (a root grader's sandbox cannot pass a
+# folder only its owner may enter); else prints why.
 sandbox_ok() {
   $MAKE -s "$SB_RUN" >/dev/null 2>&1 || { echo "the sandbox program does not build (make $SB_RUN)"; return 1; }
-  "$SB_RUN" --check 2>&1
+  "$SB_RUN" --check "$@" 2>&1
 }
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }
