@@ -71,6 +71,17 @@ if [ -n "$added" ]; then
   weeks="$weeks$added"
   echo "Also released, because the weeks asked for use them (week.txt uses:; built from the learner's own files):$added"
 fi
+# A release ships what git tracks: a week whose files are not committed yet
+# (or not even added) would go out without them.
+for w in $weeks; do
+  if ! git ls-files --error-unmatch -- "$w/week.txt" >/dev/null 2>&1; then
+    echo ">>> $w is not tracked by git, and a release ships only what git tracks: git add $w (and commit), then release again" >&2
+    exit 2
+  fi
+  if [ -n "$(git status --porcelain --untracked-files=all -- "$w" 2>/dev/null | grep '^??')" ]; then
+    echo "note: files of $w that git does not track are not shipped: $(git status --porcelain --untracked-files=all -- "$w" | sed -n 's/^?? //p' | head -5 | tr '\n' ' ')" >&2
+  fi
+done
 phases=" $(for w in $weeks; do echo "${w%%/*}"; done | sort -u | tr '\n' ' ')"
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
