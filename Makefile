@@ -81,7 +81,7 @@ endif
 
 # What can be typed (mk/*.mk fragments add theirs to KNOWN_GOALS); anything
 # else stops here, before a build, instead of failing after one.
-ACTIONS := check bench hint reset sanitize profile ptx sass
+ACTIONS := check watch bench hint reset sanitize profile ptx sass
 KNOWN_GOALS := help status $(ACTIONS) clean distclean test starters all build-all
 unknown_goals = $(filter-out $(KNOWN_GOALS) $(week_goals) build/% $(BUILD)/% .deps/%,$(MAKECMDGOALS))
 
@@ -304,7 +304,7 @@ ifneq ($(and $(WEEK),$(filter learner,$(IMPL)),$(if $(filter reset clean distcle
 endif
 
 # ---------------------------------------------------------------- what a learner types
-.PHONY: help status $(ALL_WEEKS) $(week_goal) check bench hint reset sanitize profile ptx sass clean distclean test starters
+.PHONY: help status $(ALL_WEEKS) $(week_goal) check watch bench hint reset sanitize profile ptx sass clean distclean test starters
 .PHONY: all build-all
 
 help: $(WB)
@@ -332,6 +332,11 @@ check:
 	  $(if $(call has_c_test,$(WEEK)),$(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RESULTS=$(call results_of,$(WEEK),$(IMPL)) $(call test_bin,$(WEEK),$(IMPL)) || st=$$?;) \
 	  $(if $(call has_py_test,$(WEEK)),$(call py_check,$(WEEK),$(IMPL),$(call results_of,$(WEEK),$(IMPL)),'$(IMPL_LABEL)') || st=$$?;) \
 	  $(WB) report $(call results_of,$(WEEK),$(IMPL)) $(WEEK) $(if $(filter learner,$(IMPL)),--record) --status $$st
+
+# Check again at each save of an exercise file (tools/watch.sh says how).
+watch: $(WB)
+	$(call need_week,watch)
+	@bash tools/watch.sh $(WEEK) $(if $(filter-out learner,$(IMPL)),IMPL=$(IMPL))
 
 bench:
 	$(call need_week,bench)

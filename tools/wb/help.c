@@ -39,6 +39,7 @@ int cmd_help(int argc, char **argv)
 #define ROW(desc, ...) (snprintf(c[n], sizeof c[n], __VA_ARGS__), what[n++] = (desc))
     ROW("build your code for that week", "make %s", dir);
     ROW("build and test it; passed checkpoints go to progress.md", "make %s check", dir);
+    ROW("check again at every save of an exercise file (Ctrl-C stops)", "make %s watch", dir);
     ROW("benchmark table (+ CSV in build/bench/); NAME= one of its rows", "make %s bench [NAME=name]", dir);
     ROW("the next hint, one at a time", "make %s hint", dir);
     ROW("restore the starters (yours kept as .bak files); EX= one file", "make %s reset [EX=%s]", dir, ex);

@@ -36,7 +36,7 @@ int cmd_report(int argc, char **argv)
                "where. Fix that, then `make %s check` again.\n", wdir, how, wdir);
         return 1;
     }
-    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0;
+    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0, envonly = 0;
     static char failed_ids[WB_MAX_CHECKPOINTS][64];
     wb_record recs[WB_MAX_CHECKPOINTS];
     int nrec = 0;
@@ -50,6 +50,7 @@ int cmd_report(int argc, char **argv)
             if (r[i].reason == WB_WHY_NOTSELECTED) notsel++;
             else {
                 nogpu++;
+                envonly += r[i].reason == WB_WHY_ENV;
                 if (!why[0]) snprintf(why, sizeof why, "%s", r[i].message);
             }
         }
@@ -92,8 +93,14 @@ int cmd_report(int argc, char **argv)
     }
     if (nogpu) {
         /* not done: the week's GPU checkpoints never ran, so the exit status is not 0 */
-        printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Run the same check on a "
-               "machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them");
+        /* a GPU is the remedy only where the GPU was what lacked */
+        if (envonly == nogpu)
+            printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Install what that "
+                   "names, then `make %s check` again.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
+                   wdir);
+        else
+            printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Run the same check on "
+                   "a machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them");
         return rc ? rc : 1;
     }
     if (notsel) {
