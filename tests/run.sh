@@ -2,6 +2,7 @@
 # tests/run.sh — the workbook's own test suite (`make test`): every step
 # below is a script that also runs alone, with its own closing line.
 #   tests/harness.sh        the harness's unit tests and the checkpoint logic
+#   tests/learner.sh        a learner's mistakes each get a line saying what to type
 #   tests/weeks.sh          every week: starters derive from solutions, both
 #                           build, the solution passes, the starter fails
 #                           (TEST_WEEKS="phase0/week01 ..." for some weeks)
@@ -19,6 +20,7 @@ mkdir -p "$BUILD" && rm -f "$LEDGER"
 $MAKE -s "$WB" >/dev/null || { echo ">>> $WB does not build: make $WB shows why"; exit 2; }
 
 bash tests/harness.sh
+bash tests/learner.sh
 bash tests/weeks.sh
 for t in phase[0-9]/week[0-9][0-9]/test_*.sh; do
   [ -f "$t" ] && [ -f "$(dirname "$t")/week.txt" ] && bash "$t"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# tests/learner.sh — what a learner types when something is off, in a scratch
+# copy of the workbook's tracked files (no GPU, no nvcc build needed):
+#   - a deleted exercise file (.cu and Phase 7's .py) comes back with reset;
+#   - `make starters` keeps an edited starter as a .bak;
+#   - ARCH=86, a mistyped goal, a bare week name and a misspelt variable
+#     stop with one line that says what to type;
+#   - make typed in a week folder runs that week's command, in a phase
+#     folder it says what to type;
+#   - a week folder the curriculum does not list, and a checkpoint id of
+#     another week, are refused by name.
+. "$(dirname "$0")/lib.sh"
+t_begin learner
+
+copy=$(mktemp -d /tmp/wb-learner-XXXXXX)
+trap 'rm -rf "$copy"' EXIT
+git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$copy"
+cd "$copy"
+unset MAKEFLAGS MAKELEVEL MFLAGS TEST_WEEKS
+m() { make --no-print-directory "$@" 2>&1; }
+$MAKE -s build/wb >/dev/null 2>&1 || { t_fail "learner: the copy builds build/wb" "make build/wb"; t_end; }
+
+# expect LABEL PATTERN OUTPUT: PASS when OUTPUT has a line matching PATTERN
+expect() { if grep -qE -- "$2" <<<"$3"; then t_pass "learner: $1"; else t_fail "learner: $1" "$(head -c 300 <<<"$3")"; fi; }
+
+rm phase0/week01/vecadd.cu
+out=$(m phase0/week01 reset EX=vecadd)
+[ -f phase0/week01/vecadd.cu ] && cmp -s phase0/week01/vecadd.cu "$WB_ROOT/phase0/week01/vecadd.cu" &&
+  t_pass "learner: a deleted exercise file comes back with reset" ||
+  t_fail "learner: a deleted exercise file comes back with reset" "$out"
+rm phase0/week01/vecadd.cu
+out=$(m phase0/week01 hint)
+expect "hint works while an exercise file is missing" '^Hint 1 of' "$out"
+out=$(m phase0/week01 check)
+expect "check names the missing file and the reset that restores it" 'vecadd.cu is missing: .make phase0/week01 reset EX=vecadd.' "$out"
+m phase0/week01 reset EX=vecadd >/dev/null
+rm phase7/week43/add.py
+out=$(m phase7/week43 reset EX=add)
+[ -f phase7/week43/add.py ] && t_pass "learner: a deleted Python exercise comes back with reset" ||
+  t_fail "learner: a deleted Python exercise comes back with reset" "$out"
+
+echo '/* my work */' >> phase0/week01/vecadd.cu
+out=$(m starters)
+bak=$(ls phase0/week01/vecadd.cu.*.bak 2>/dev/null | head -n 1)
+if [ -n "$bak" ] && grep -q 'my work' "$bak" && grep -q 'had edits of yours' <<<"$out"; then
+  t_pass "learner: make starters keeps an edited starter as a .bak and says so"
+else
+  t_fail "learner: make starters keeps an edited starter as a .bak and says so" "$out"
+fi
+
+expect "ARCH=86 asks for ARCH=sm_86" 'give ARCH=sm_86' "$(m phase0/week01 ARCH=86)"
+expect "a mistyped goal gets a did-you-mean" "did you mean 'check'" "$(m phase0/week01 chek)"
+expect "a bare week name gets its folder" "did you mean 'make phase0/week01 check'" "$(m week01 check)"
+expect "a misspelt variable stops the build" 'no part of the workbook reads IMLP \(did you mean IMPL\?\)' "$(m phase0/week01 IMLP=starter)"
+expect "make hint inside a week folder is the week's hint" '^Hint [0-9]+ of [0-9]+ for phase0/week01' "$(cd phase0/week01 && m hint)"
+expect "make check inside a phase folder says what to type" "run make from the workbook's top folder" "$(cd phase0 && m check)"
+
+mkdir -p phase2/week60 && cp phase0/week01/week.txt phase2/week60/
+expect "a week folder without a curriculum line is refused by name" 'phase2/week60/week.txt: week 60 has no line in common/curriculum.txt' "$(m status)"
+rm -rf phase2/week60
+sed -i 's/^checkpoint: w02\./checkpoint: w01./' phase0/week02/week.txt
+expect "a checkpoint id of another week is refused by name" "checkpoint 'w01\.[a-z-]+' must start with 'w02\.'" "$(m status)"
+t_end
