@@ -53,6 +53,14 @@ echo "modified" >> phase0/week01/vecadd.cu
 if make phase0/week01 reset > reset.log 2>&1 && cmp -s phase0/week01/vecadd.cu phase0/week01/.starter/vecadd.cu; then
   step PASS "reset restores the starter in the copy"
 else cat reset.log; step FAIL "reset restores the starter in the copy"; fi
+rm -f phase0/week01/vecadd.cu
+if make phase0/week01 reset EX=vecadd > reset2.log 2>&1 && cmp -s phase0/week01/vecadd.cu phase0/week01/.starter/vecadd.cu; then
+  step PASS "reset brings back a deleted exercise file in the copy"
+else cat reset2.log; step FAIL "reset brings back a deleted exercise file in the copy"; fi
+if make starters > starters.log 2>&1; then cat starters.log; step FAIL "make starters in the copy is refused (nothing to derive from)"
+elif grep -q 'a student copy' starters.log && cmp -s phase0/week01/vecadd.cu phase0/week01/.starter/vecadd.cu; then
+  step PASS "make starters in the copy is refused (nothing to derive from)"
+else cat starters.log; step FAIL "make starters in the copy is refused (nothing to derive from)"; fi
 WB_NO_GPU=1 make "${args[@]}" phase0/week01 check IMPL=starter > starter.log 2>&1
 st=$(status_of build/phase0/week01/results-starter.tsv w01.devquery)
 if [ "$st" = fail ]; then step PASS "IMPL=starter builds and fails in the copy"
@@ -74,6 +82,7 @@ for w in "make microbench" "make distclean" "V=1" "EX=" "NAME=" "WB_SEED" "IMPL=
   grep -qF -- "$w" help.log || miss="$miss '$w'"
 done
 if grep -qE "IMPL=solution|make release|make grade" help.log; then miss="$miss (mentions IMPL=solution or instructor tools)"; fi
+if grep -qE "week47|mpirun" help.log; then miss="$miss (offers week 47's mpirun, which the copy lacks)"; fi
 if [ -z "$miss" ]; then step PASS "make help in the copy lists what a learner can type, no IMPL=solution"
 else cat help.log; step FAIL "make help in the copy" "missing:$miss"; fi
 if grep -qE "IMPL=solution|make release|make grade|wb:instructor|wb:student" README.md; then
