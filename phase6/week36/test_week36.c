@@ -1,8 +1,9 @@
 /* test_week36.c — week 36's checkpoints: the traffic model of three ways to
  * run scale + mask + softmax over attention scores, the fused kernel, the
  * key-split kernel, their speeds, the model held against the measured times,
- * and the shape where fusion hurts. The yardsticks (the given unfused chain,
- * a device-to-device copy) run on the same data in the same run. */
+ * and the shape where one block a row leaves the GPU idle. The yardsticks
+ * (the given unfused chain, a device-to-device copy) run on the same data in
+ * the same run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,18 +6,23 @@
  *   2. S_tile = Q_tile K_tile^T, scaled, masked (keys past S; causal j > i);
  *   3. online softmax, row by row: the tile's max, the new running max m',
  *      alpha = exp(m - m'), p = exp(s - m'), l = alpha l + sum p, O = alpha O;
- *   4. O += P V_tile, P through shared memory.
+ *   4. O += P V_tile, P through shared memory (in K's place: K is dead once
+ *      the logits are in registers).
  * At the end O / l is stored once. Q, the running m and l and the O
  * accumulator never leave the chip; nothing of size S x S exists anywhere.
  *
  * 256 threads as 16 x 16: thread (tx, ty) owns rows ty + 16 i (i < 4) of the
- * tile and, of S_tile, columns tx + 16 j (j < 4); of O, columns tx + 16 j
- * (j < D / 16). A row's 16 owners are one half of a warp, so the row max and
- * row sum are four __shfl_xor_sync steps, no shared memory. Q and K rows are
- * padded to D + 1 floats so that 16 threads reading 16 rows at the same d hit
- * 16 different banks. Exponentials are base 2: scale * log2(e) is folded into
- * the logits, exp2f is one MUFU instruction. Causal blocks stop at the tile
- * of their last row and the grid runs the longest (last) query tiles first. */
+ * tile and, of S_tile, columns tx + 16 j (j < 4); of O, the four adjacent
+ * columns 4 tx .. 4 tx + 3 of each 64 (D / 16 in all). A row's 16 owners are
+ * one half of a warp, so the row max and row sum are four __shfl_xor_sync
+ * steps, no shared memory. Both products read shared memory as float4: four
+ * d (or four keys) a load, 8 loads per 64 FMAs where one float a load would
+ * take 32. Q and K rows are padded to D + 4 floats, P rows to FA_BC + 4, so
+ * the float4s stay aligned and the 8 lanes of a quarter warp reading 8 rows
+ * at the same d cover the 32 banks once. Exponentials are base 2:
+ * scale * log2(e) is folded into the logits, exp2f is one MUFU instruction.
+ * Causal blocks stop at the tile of their last row and the grid runs the
+ * longest (last) query tiles first. */
 #include <math.h>
 #include "flash_attn.h"
 

@@ -1,15 +1,19 @@
 /* test_week37.c — week 37's checkpoints: the IO model of attention (CPU),
  * the tiled flash kernel against a double-precision reference, the kernel at
  * a length whose S x S scores would not fit in device memory, and its speed
- * against the given naive attention (support/yard_naive_attn.cu) in the same run. */
+ * against attention on cuBLAS in FP32 (support/yard_cublas_attn.cu) in the
+ * same run, the given naive attention (support/yard_naive_attn.cu) printed
+ * beside it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "wb_harness.h"
+#include "wb_cublas.h"
 #include "attn_io.h"
 #include "flash_attn.h"
+#include "support/yard_cublas_attn.h"
 
 /* ---------------------------------------------------------------- IO model (CPU) */
 
@@ -303,9 +307,13 @@ END_TEST
 
 enum { SEED_Q = 71, SEED_K = 72, SEED_V = 73 };
 
+enum { FLASH, NAIVE, CUBLAS };
+static const char *const ATTN_NAMES[] = { "flash_attn", "naive", "cuBLAS" };
+
 typedef struct {
-    float *q, *k, *v, *o, *scores; /* scores: the naive version's S x S buffers (NULL: flash) */
-    int bh, S, D, causal;
+    float *q, *k, *v, *o, *scores; /* scores: the S x S buffers of NAIVE and CUBLAS */
+    int kind, bh, S, D, causal;
+    cublasHandle_t h; /* CUBLAS */
     unsigned long long salt;
 } attn_ctx;
 
@@ -313,8 +321,10 @@ static void attn_work(void *p)
 {
     attn_ctx *a = p;
     float scale = (float)(1.0 / sqrt((double)a->D));
-    if (a->scores)
+    if (a->kind == NAIVE)
         WB_CUDA(yard_attn_naive(a->q, a->k, a->v, a->o, a->scores, a->bh, a->S, a->D, scale, a->causal));
+    else if (a->kind == CUBLAS)
+        WB_CUDA(yard_attn_cublas(a->h, a->q, a->k, a->v, a->o, a->scores, a->bh, a->S, a->D, scale, a->causal));
     else
         WB_CUDA(flash_attn(a->q, a->k, a->v, a->o, a->bh, a->S, a->D, scale, a->causal));
 }
@@ -360,7 +370,7 @@ static int attn_verify(const attn_ctx *a, char *why, size_t size)
             wb_d2h(g, a->o + base + (size_t)i * D, (size_t)D * 4);
             wb_cmp cmp;
             if (wb_compare_f32_f64("o", g, want, D, 3e-5, 1e-4, &cmp)) {
-                snprintf(why, size, "%s: head %d row %d: %s", a->scores ? "naive" : "flash_attn", heads[t], i, cmp.msg);
+                snprintf(why, size, "%s: head %d row %d: %s", ATTN_NAMES[a->kind], heads[t], i, cmp.msg);
                 bad = 1;
             }
         }
@@ -371,57 +381,68 @@ static int attn_verify(const attn_ctx *a, char *why, size_t size)
 
 static int attn_check(void *p, char *why, size_t size) { return attn_verify(p, why, size); }
 
-/* Time the naive attention (the yardstick) and flash_attn on the same
- * inputs; useful flops are 4 D per score a query sees (QK^T and PV), the
- * same count for both, so the ratio is the ratio of times. The flash row
- * is the speed checkpoint's headline when `headline` is given. */
-static double run_pair(int bh, int S, int D, int causal, wb_headline *headline)
+/* Time attention on cuBLAS (the yardstick), the given naive attention (a
+ * report row) and flash_attn on the same inputs; useful flops are 4 D per
+ * score a query sees (QK^T and PV), the same count for all three, so a ratio
+ * is a ratio of times. The two S x S pipelines share one scores buffer. The
+ * flash row is the speed checkpoint's headline when `headline` is given. */
+static double run_attn(int bh, int S, int D, int causal, wb_headline *headline)
 {
     size_t n = (size_t)bh * S * D;
-    attn_ctx f = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), NULL, bh, S, D, causal, 0 };
-    attn_ctx nv = f;
-    nv.o = wb_dmalloc(n * 4);
-    nv.scores = wb_dmalloc(yard_attn_naive_workspace_bytes(bh, S));
+    float *scores = wb_dmalloc(yard_attn_cublas_workspace_bytes(bh, S));
+    attn_ctx f = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), NULL, FLASH, bh, S, D,
+                   causal, NULL, 0 };
+    attn_ctx nv = f, cb = f;
+    nv.kind = NAIVE, nv.o = wb_dmalloc(n * 4), nv.scores = scores;
+    cb.kind = CUBLAS, cb.o = wb_dmalloc(n * 4), cb.scores = scores, cb.h = wb_cublas_handle(0); /* FP32, no TF32 */
     attn_fill(&f, 0);
-    wb_dpoison(f.o, n * 4), wb_dpoison(nv.o, n * 4);
-    double scores = causal ? (double)S * (S + 1) / 2 : (double)S * S;
-    double flops = 4.0 * D * scores * bh;
-    char variant[96];
+    wb_dpoison(f.o, n * 4), wb_dpoison(nv.o, n * 4), wb_dpoison(cb.o, n * 4);
+    double scores_seen = causal ? (double)S * (S + 1) / 2 : (double)S * S;
+    double flops = 4.0 * D * scores_seen * bh;
+    char variant[96], why[256];
     snprintf(variant, sizeof variant, "bh=%d S=%d D=%d %s", bh, S, D, causal ? "causal" : "non-causal");
 
-    wb_bench_row y = { .exercise = "attn_naive", .variant = variant, .n = (size_t)S, .flops = flops,
+    wb_bench_row y = { .exercise = "attn_cublas", .variant = variant, .n = (size_t)S, .flops = flops,
                        .bytes = io_naive_ref(bh, S, D), .unit = "TFLOP/s" };
-    wb_time(attn_work, &nv, NULL, &y.t);
+    wb_time(attn_work, &cb, NULL, &y.t);
     y.value = flops / (y.t.median * 1e-3) / 1e12;
-    char why[256];
-    if (attn_verify(&nv, why, sizeof why)) wb_bench_invalid(&y, why);
+    if (attn_verify(&cb, why, sizeof why)) wb_bench_invalid(&y, why);
     wb_bench_emit(&y);
+    double yard = y.invalid ? NAN : y.value;
+
+    wb_bench_row nr = { .exercise = "attn_naive", .variant = variant, .n = (size_t)S, .flops = flops,
+                        .bytes = io_naive_ref(bh, S, D), .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = yard };
+    wb_time(attn_work, &nv, NULL, &nr.t);
+    nr.value = flops / (nr.t.median * 1e-3) / 1e12;
+    if (attn_verify(&nv, why, sizeof why)) wb_bench_invalid(&nr, why);
+    wb_bench_emit(&nr);
 
     wb_bench_row r = { .exercise = "flash_attn", .variant = variant, .n = (size_t)S, .flops = flops,
                        .bytes = io_flash_ref(bh, S, D, FA_BR, FA_BC, causal), .unit = "TFLOP/s",
-                       .yard_name = "NAIVE", .yard = y.value };
+                       .yard_name = "cuBLAS", .yard = yard };
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.fresh = attn_fresh, o.check = attn_check;
     wb_time(attn_work, &f, &o, &r.t);
     r.value = flops / (r.t.median * 1e-3) / 1e12;
     if (attn_verify(&f, why, sizeof why)) wb_bench_invalid(&r, why);
-    if (y.invalid) wb_bench_invalid(&r, "the naive yardstick's output was wrong: no ratio");
-    wb_dfree(f.q), wb_dfree(f.k), wb_dfree(f.v), wb_dfree(f.o), wb_dfree(nv.o), wb_dfree(nv.scores);
+    if (y.invalid) wb_bench_invalid(&r, "the cuBLAS yardstick's output was wrong: no ratio");
+    cublasDestroy(cb.h);
+    wb_dfree(f.q), wb_dfree(f.k), wb_dfree(f.v), wb_dfree(f.o), wb_dfree(nv.o), wb_dfree(cb.o), wb_dfree(scores);
     if (headline) return wb_bench_headline(&r, headline);
     wb_bench_emit(&r);
     return wb_bench_ratio(&r);
 }
 
 /* The checkpoint: causal, 2 x 16 heads of 4096 x 64. */
-static double bench_flash(wb_headline *h) { return run_pair(32, 4096, 64, 1, h); }
+static double bench_flash(wb_headline *h) { return run_attn(32, 4096, 64, 1, h); }
 
 /* The report behind the README's table: both head dims, causal and not. */
 static double bench_ladder(void)
 {
-    run_pair(32, 4096, 64, 0, NULL);
-    run_pair(32, 4096, 64, 1, NULL);
-    run_pair(16, 4096, 128, 0, NULL);
-    return run_pair(16, 4096, 128, 1, NULL);
+    run_attn(32, 4096, 64, 0, NULL);
+    run_attn(32, 4096, 64, 1, NULL);
+    run_attn(16, 4096, 128, 0, NULL);
+    return run_attn(16, 4096, 128, 1, NULL);
 }
 
 static const wb_test TESTS[] = {

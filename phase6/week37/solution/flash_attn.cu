@@ -6,18 +6,23 @@
  *   2. S_tile = Q_tile K_tile^T, scaled, masked (keys past S; causal j > i);
  *   3. online softmax, row by row: the tile's max, the new running max m',
  *      alpha = exp(m - m'), p = exp(s - m'), l = alpha l + sum p, O = alpha O;
- *   4. O += P V_tile, P through shared memory.
+ *   4. O += P V_tile, P through shared memory (in K's place: K is dead once
+ *      the logits are in registers).
  * At the end O / l is stored once. Q, the running m and l and the O
  * accumulator never leave the chip; nothing of size S x S exists anywhere.
  *
  * 256 threads as 16 x 16: thread (tx, ty) owns rows ty + 16 i (i < 4) of the
- * tile and, of S_tile, columns tx + 16 j (j < 4); of O, columns tx + 16 j
- * (j < D / 16). A row's 16 owners are one half of a warp, so the row max and
- * row sum are four __shfl_xor_sync steps, no shared memory. Q and K rows are
- * padded to D + 1 floats so that 16 threads reading 16 rows at the same d hit
- * 16 different banks. Exponentials are base 2: scale * log2(e) is folded into
- * the logits, exp2f is one MUFU instruction. Causal blocks stop at the tile
- * of their last row and the grid runs the longest (last) query tiles first. */
+ * tile and, of S_tile, columns tx + 16 j (j < 4); of O, the four adjacent
+ * columns 4 tx .. 4 tx + 3 of each 64 (D / 16 in all). A row's 16 owners are
+ * one half of a warp, so the row max and row sum are four __shfl_xor_sync
+ * steps, no shared memory. Both products read shared memory as float4: four
+ * d (or four keys) a load, 8 loads per 64 FMAs where one float a load would
+ * take 32. Q and K rows are padded to D + 4 floats, P rows to FA_BC + 4, so
+ * the float4s stay aligned and the 8 lanes of a quarter warp reading 8 rows
+ * at the same d cover the 32 banks once. Exponentials are base 2:
+ * scale * log2(e) is folded into the logits, exp2f is one MUFU instruction.
+ * Causal blocks stop at the tile of their last row and the grid runs the
+ * longest (last) query tiles first. */
 #include <math.h>
 #include "flash_attn.h"
 
@@ -25,23 +30,26 @@
 #define FA_THREADS 256
 
 template <int D> struct fa_smem {
-    static constexpr int DP = D + 1;          /* padded row of Q and K */
-    static constexpr int BCP = FA_BC + 1;     /* padded row of P */
-    static constexpr size_t floats = (size_t)FA_BR * DP + (size_t)FA_BC * DP + (size_t)FA_BC * D + (size_t)FA_BR * BCP;
+    static constexpr int DP = D + 4;          /* padded row of Q and K: float4-aligned, conflict-free */
+    static constexpr int BCP = FA_BC + 4;     /* padded row of P (stored in K's place) */
+    static_assert(FA_BC * BCP <= FA_BC * DP, "P fits where K was");
+    static constexpr size_t floats = (size_t)FA_BR * DP + (size_t)FA_BC * DP + (size_t)FA_BC * D;
     static constexpr size_t bytes = floats * sizeof(float);
+    /* blocks an SM: 3 at D = 64 (80 registers a thread), 2 at D = 128 (128) */
+    static constexpr int min_blocks = D == 64 ? 3 : 2;
 };
 
 template <int D>
-static __global__ void __launch_bounds__(FA_THREADS)
+static __global__ void __launch_bounds__(FA_THREADS, fa_smem<D>::min_blocks)
 flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float *__restrict__ v,
           float *__restrict__ o, int bh_count, int S, float scale_log2, int causal)
 {
-    constexpr int DP = fa_smem<D>::DP, BCP = fa_smem<D>::BCP, DJ = D / 16;
-    extern __shared__ float smem[];
-    float *Qs = smem;                   /* [FA_BR][DP] */
-    float *Ks = Qs + FA_BR * DP;        /* [FA_BC][DP] */
-    float *Vs = Ks + FA_BC * DP;        /* [FA_BC][D]  */
-    float *Ps = Vs + FA_BC * D;         /* [FA_BR][BCP] */
+    constexpr int DP = fa_smem<D>::DP, BCP = fa_smem<D>::BCP, DJ = D / 16, DG = D / 64;
+    extern __shared__ float4 smem4[];
+    float *Qs = reinterpret_cast<float *>(smem4); /* [FA_BR][DP] */
+    float *Ks = Qs + FA_BR * DP;                  /* [FA_BC][DP] */
+    float *Vs = Ks + FA_BC * DP;                  /* [FA_BC][D]  */
+    float *Ps = Ks;                               /* [FA_BR][BCP], once the logits are in registers */
 
     const int tid = threadIdx.x, tx = tid & 15, ty = tid >> 4;
     const int q0 = (int)(gridDim.x - 1 - blockIdx.x) * FA_BR; /* longest causal tiles first */
@@ -56,6 +64,7 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
             Qs[r * DP + d] = q0 + r < S ? qh[(size_t)(q0 + r) * D + d] : 0.0f;
         }
 
+        /* acc[i][4 g + t]: row ty + 16 i, column 64 g + 4 tx + t */
         float m[4], l[4], acc[4][DJ];
 #pragma unroll
         for (int i = 0; i < 4; i++) {
@@ -65,7 +74,7 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
         }
 
         for (int kv0 = 0; kv0 < kv_end; kv0 += FA_BC) {
-            __syncthreads(); /* the last tile's readers of Ks, Vs, Ps are done */
+            __syncthreads(); /* the last tile's readers of Ps (= Ks) and Vs are done */
             for (int e = tid; e < FA_BC * D; e += FA_THREADS) {
                 int r = e / D, d = e % D;
                 bool in = kv0 + r < S;
@@ -80,17 +89,22 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
             for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < 4; j++) s[i][j] = 0.0f;
-#pragma unroll 8
-            for (int d = 0; d < D; d++) {
-                float a[4], b[4];
+#pragma unroll 1 /* unrolled, the next step's loads cost registers that the third block needs */
+            for (int d = 0; d < D; d += 4) {
+                float4 a[4], b[4];
 #pragma unroll
-                for (int i = 0; i < 4; i++) a[i] = Qs[(ty + 16 * i) * DP + d];
+                for (int i = 0; i < 4; i++) a[i] = *reinterpret_cast<const float4 *>(&Qs[(ty + 16 * i) * DP + d]);
 #pragma unroll
-                for (int j = 0; j < 4; j++) b[j] = Ks[(tx + 16 * j) * DP + d];
+                for (int j = 0; j < 4; j++) b[j] = *reinterpret_cast<const float4 *>(&Ks[(tx + 16 * j) * DP + d]);
 #pragma unroll
                 for (int i = 0; i < 4; i++)
 #pragma unroll
-                    for (int j = 0; j < 4; j++) s[i][j] = fmaf(a[i], b[j], s[i][j]);
+                    for (int j = 0; j < 4; j++) {
+                        s[i][j] = fmaf(a[i].x, b[j].x, s[i][j]);
+                        s[i][j] = fmaf(a[i].y, b[j].y, s[i][j]);
+                        s[i][j] = fmaf(a[i].z, b[j].z, s[i][j]);
+                        s[i][j] = fmaf(a[i].w, b[j].w, s[i][j]);
+                    }
             }
 
 #pragma unroll
@@ -122,22 +136,37 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
                 m[i] = m_new;
 #pragma unroll
                 for (int j = 0; j < DJ; j++) acc[i][j] *= alpha;
+            }
+            __syncthreads(); /* every thread's logits are computed: K is dead, P may overwrite it */
+#pragma unroll
+            for (int i = 0; i < 4; i++)
 #pragma unroll
                 for (int j = 0; j < 4; j++) Ps[(ty + 16 * i) * BCP + tx + 16 * j] = s[i][j];
-            }
             __syncthreads(); /* P is in */
 
-#pragma unroll 4
-            for (int c = 0; c < FA_BC; c++) {
-                float p[4], b[DJ];
+#pragma unroll 1
+            for (int c = 0; c < FA_BC; c += 4) {
+                float4 p[4];
 #pragma unroll
-                for (int i = 0; i < 4; i++) p[i] = Ps[(ty + 16 * i) * BCP + c];
+                for (int i = 0; i < 4; i++) p[i] = *reinterpret_cast<const float4 *>(&Ps[(ty + 16 * i) * BCP + c]);
 #pragma unroll
-                for (int j = 0; j < DJ; j++) b[j] = Vs[c * D + tx + 16 * j];
+                for (int cc = 0; cc < 4; cc++) {
+                    float4 b[DG];
 #pragma unroll
-                for (int i = 0; i < 4; i++)
+                    for (int g = 0; g < DG; g++)
+                        b[g] = *reinterpret_cast<const float4 *>(&Vs[(c + cc) * D + 64 * g + 4 * tx]);
 #pragma unroll
-                    for (int j = 0; j < DJ; j++) acc[i][j] = fmaf(p[i], b[j], acc[i][j]);
+                    for (int i = 0; i < 4; i++) {
+                        const float pi = cc == 0 ? p[i].x : cc == 1 ? p[i].y : cc == 2 ? p[i].z : p[i].w;
+#pragma unroll
+                        for (int g = 0; g < DG; g++) {
+                            acc[i][4 * g + 0] = fmaf(pi, b[g].x, acc[i][4 * g + 0]);
+                            acc[i][4 * g + 1] = fmaf(pi, b[g].y, acc[i][4 * g + 1]);
+                            acc[i][4 * g + 2] = fmaf(pi, b[g].z, acc[i][4 * g + 2]);
+                            acc[i][4 * g + 3] = fmaf(pi, b[g].w, acc[i][4 * g + 3]);
+                        }
+                    }
+                }
             }
         }
 
@@ -146,9 +175,11 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
             const int row = q0 + ty + 16 * i;
             if (row < S) {
                 const float inv = 1.0f / l[i];
-                float *orow = o + base + (size_t)row * D;
+                float *orow = o + base + (size_t)row * D; /* any alignment: scalar stores */
 #pragma unroll
-                for (int j = 0; j < DJ; j++) orow[tx + 16 * j] = acc[i][j] * inv;
+                for (int g = 0; g < DG; g++)
+#pragma unroll
+                    for (int t = 0; t < 4; t++) orow[64 * g + 4 * tx + t] = acc[i][4 * g + t] * inv;
             }
         }
         __syncthreads(); /* before the next head's Q overwrites Qs */

@@ -1,5 +1,6 @@
 /* yard_naive_attn.cu — week 37, given: attention the way it is written first,
- * the baseline (NAIVE) of the week's speed checkpoint.
+ * printed beside the speed checkpoint's rows (its yardstick is cuBLAS,
+ * support/yard_cublas_attn.cu).
  *
  * Three kernels a call, for all heads at once:
  *   1. na_scores: scores = scale * Q K^T, -inf where masked (keys past S do
@@ -8,9 +9,10 @@
  *      max, sum of exp, normalise), masked entries become 0;
  *   3. na_pv: O = P V.
  * The two GEMMs use the same shared-memory tiles and 4 x 4 register tiles as
- * the reference flash kernel's inner loops (64 x 64 outputs per block of 256
- * threads, padded shared rows), so the comparison measures the algorithm,
- * not a weaker matrix multiply. What it pays and the flash kernel does not:
+ * the first version of the flash kernel (the README's step 1: 64 x 64
+ * outputs per block of 256 threads, padded shared rows, one float a load),
+ * so the comparison with that version measures the algorithm, not a weaker
+ * matrix multiply. What it pays and the flash kernel does not:
  * the S x S matrix written, read, written and read again (16 S^2 bytes a
  * head), and, when causal, every masked score computed anyway. */
 #include <math.h>
