@@ -147,7 +147,9 @@ static void ln_fill(wb_rng *rng, float *x, int rows, int cols, int stable, int s
  * The float mean is good to a few steps of max(|mean|, std): mean_tol. The
  * variance: the two-pass and Welford forms err to first order in the
  * rounding of the mean relative to the std (|mean| * rstd); the single pass
- * to second order, mean^2 / var: that is why it fails at 1e4 + noise. */
+ * to second order, mean^2 / var: that is why it fails at 1e4 + noise. Each
+ * bound carries the length of the chain of roundings, here the depth of the
+ * kernel's reduction, taken as 32 for the variance (16 for rstd, half). */
 typedef struct {
     double mean, rstd, mean_tol, rstd_rtol;
     int    finite;
