@@ -147,7 +147,9 @@ static void ln_fill(wb_rng *rng, float *x, int rows, int cols, int stable, int s
  * The float mean is good to a few steps of max(|mean|, std): mean_tol. The
  * variance: the two-pass and Welford forms err to first order in the
  * rounding of the mean relative to the std (|mean| * rstd); the single pass
- * to second order, mean^2 / var: that is why it fails at 1e4 + noise. */
+ * to second order, mean^2 / var: that is why it fails at 1e4 + noise. Each
+ * bound carries the length of the chain of roundings, here the depth of the
+ * kernel's reduction, taken as 32 for the variance (16 for rstd, half). */
 typedef struct {
     double mean, rstd, mean_tol, rstd_rtol;
     int    finite;
@@ -276,23 +278,35 @@ static const int SHAPES[][2] = { { 0, 7 },    { 1, 1 },     { 9, 1 },    { 3, 2 
                                  { 12, 768 }, { 33, 1024 }, { 9, 1025 }, { 8, 4096 },  { 9, 4097 },  { 8, 8192 },
                                  { 8, 16384 }, { 8, 16385 }, { 8, 20000 }, { 2000, 64 }, { 300, 1000 } };
 
-START_TEST(layernorm_shapes)
+/* Each method is its own checkpoint: a learner with two of the three right
+ * sees which one is not. Every shape, then misaligned starts (x, gamma/beta
+ * and y each 0 or 1 floats in, cols % 4 == 0, the fast path's case, and
+ * not). */
+static void layernorm_shape(int method, int i)
 {
-    wb_rng rng = WB_RNG();
-    for (int m = 0; m < M_COUNT; m++) check_layernorm(&rng, m, SHAPES[_i][0], SHAPES[_i][1], 0, 0, 0);
+    wb_rng rng = wb_rng_for(LN[method].name, i);
+    check_layernorm(&rng, method, SHAPES[i][0], SHAPES[i][1], 0, 0, 0);
 }
-END_TEST
 
-/* Misaligned starts: x, gamma/beta and y each 0 or 1 floats in, cols % 4 == 0
- * (the fast path's case) and not. */
-START_TEST(layernorm_offsets)
+static void layernorm_offset(int method, int k)
 {
-    wb_rng rng = WB_RNG();
-    int k = _i, rows = (int)wb_rng_int(&rng, 8, 60);
+    wb_rng rng = wb_rng_for(LN[method].name, 100 + k);
+    int rows = (int)wb_rng_int(&rng, 8, 60);
     int cols = k < 4 ? 4 * (int)wb_rng_int(&rng, 1, 1200) : (int)wb_rng_int(&rng, 1, 5000);
-    for (int m = 0; m < M_COUNT; m++)
-        check_layernorm(&rng, m, rows, cols, (size_t)(k & 1), (size_t)((k >> 1) & 1), (size_t)(k == 2 || k == 5));
+    check_layernorm(&rng, method, rows, cols, (size_t)(k & 1), (size_t)((k >> 1) & 1), (size_t)(k == 2 || k == 5));
 }
+
+START_TEST(twopass_shapes) { layernorm_shape(M_TWOPASS, _i); }
+END_TEST
+START_TEST(twopass_offsets) { layernorm_offset(M_TWOPASS, _i); }
+END_TEST
+START_TEST(welford_shapes) { layernorm_shape(M_WELFORD, _i); }
+END_TEST
+START_TEST(welford_offsets) { layernorm_offset(M_WELFORD, _i); }
+END_TEST
+START_TEST(sumsq_shapes) { layernorm_shape(M_SUMSQ, _i); }
+END_TEST
+START_TEST(sumsq_offsets) { layernorm_offset(M_SUMSQ, _i); }
 END_TEST
 
 /* Arguments: rows == 0 writes nothing and succeeds; rows < 0, cols <= 0 and
@@ -339,16 +353,17 @@ static void check_args(int which, const char *name)
     wb_dfree(x), wb_dfree(g);
 }
 
-START_TEST(layernorm_args)
-{
-    for (int m = 0; m < M_COUNT; m++) check_args(m, LN[m].name);
-}
+START_TEST(twopass_args) { check_args(M_TWOPASS, LN[M_TWOPASS].name); }
+END_TEST
+START_TEST(welford_args) { check_args(M_WELFORD, LN[M_WELFORD].name); }
+END_TEST
+START_TEST(sumsq_args) { check_args(M_SUMSQ, LN[M_SUMSQ].name); }
 END_TEST
 
 /* ---------------------------------------------------------------- the instability, on the GPU */
 
 /* Every row +-1e4 + U(-1, 1): two-pass and Welford within the tolerance of
- * w31.layernorm; the single pass's rstd off by more than 10 % in most rows
+ * its method's checkpoint; the single pass's rstd off by more than 10 % in most rows
  * (in practice all: its variance comes out 0, clamped, or a multiple of 8). */
 START_TEST(stable_gpu)
 {
@@ -614,9 +629,15 @@ static const wb_test TESTS[] = {
     { "w31.moments", WB_T(moments_sizes), WB_CPU, WB_COUNT(MSIZES) },
     { "w31.welford-stable", WB_T(stable_cpu), WB_CPU, WB_COUNT(SHOW) },
     { "w31.welford-stable", WB_T(stable_gpu), WB_GPU, 2 },
-    { "w31.layernorm", WB_T(layernorm_shapes), WB_GPU, WB_COUNT(SHAPES) },
-    { "w31.layernorm", WB_T(layernorm_offsets), WB_GPU, 6 },
-    { "w31.layernorm", WB_T(layernorm_args), WB_GPU, 0 },
+    { "w31.layernorm-twopass", WB_T(twopass_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w31.layernorm-twopass", WB_T(twopass_offsets), WB_GPU, 6 },
+    { "w31.layernorm-twopass", WB_T(twopass_args), WB_GPU, 0 },
+    { "w31.layernorm-welford", WB_T(welford_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w31.layernorm-welford", WB_T(welford_offsets), WB_GPU, 6 },
+    { "w31.layernorm-welford", WB_T(welford_args), WB_GPU, 0 },
+    { "w31.layernorm-sumsq", WB_T(sumsq_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w31.layernorm-sumsq", WB_T(sumsq_offsets), WB_GPU, 6 },
+    { "w31.layernorm-sumsq", WB_T(sumsq_args), WB_GPU, 0 },
     { "w31.rmsnorm", WB_T(rmsnorm_shapes), WB_GPU, WB_COUNT(SHAPES) },
     { "w31.rmsnorm", WB_T(rmsnorm_offsets), WB_GPU, 6 },
     { "w31.rmsnorm", WB_T(rmsnorm_args), WB_GPU, 0 },
