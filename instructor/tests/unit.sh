@@ -12,7 +12,9 @@ if ! have_libarchive; then
 fi
 bin=$BUILD/instructor/test_instructor
 mkdir -p "$BUILD/instructor"
-if ! $MAKE -s "$bin" >"$BUILD/instructor/unit-build.log" 2>&1; then
+# (forbidden_libraries reads week 01's API from its starter objects: built
+# here, so a run of make test TEST_WEEKS= that leaves week 01 out has them)
+if ! $MAKE -s "$bin" "$BUILD/phase0/week01/starter/test" >"$BUILD/instructor/unit-build.log" 2>&1; then
   cat "$BUILD/instructor/unit-build.log"
   t_fail "instructor unit tests (grade.c, quiz.c)" "they do not build (log above)"
   t_end
