@@ -15,6 +15,13 @@ inputs (`fresh()` refills the inputs and poisons the output) and verifies
 that too, so code that skips work it has done before gets no figure. A
 wrong output makes the figure invalid: the plugin fails the checkpoint.
 
+The yardstick of a memory-bound checkpoint is COPY: copy_yard(x) copies x
+into a tensor of its own, one device-to-device cudaMemcpyAsync (torch's
+copy_ of a contiguous tensor of the same dtype), as common/src/wb_bench.c's
+wb_yard_copy_gbps does. A library that is not the gate (torch.softmax where
+COPY judges) goes in `beside`: timed after the yardstick in the same run,
+its figure and the code's ratio to it printed in the detail, never judged.
+
 torch is imported inside the functions: this module loads where torch is
 absent (py_compile, the runner).
 """
@@ -70,11 +77,24 @@ def time_ms(fn, warmup=3, flush=True):
     return statistics.median(ms), ms
 
 
-def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name=""):
+def copy_yard(src):
+    """The COPY yardstick for src's bytes: a function that copies src into a
+    contiguous tensor of its own (device to device, read + write). A
+    checkpoint's `work` then counts the bytes a copy of src moves."""
+    import torch
+    if not src.is_contiguous():
+        raise ValueError("copy_yard: src must be contiguous (a strided copy is a kernel, not cudaMemcpy)")
+    dst = torch.empty_like(src)
+    return lambda: dst.copy_(src)
+
+
+def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name="", beside=()):
     """Time fn and the yardstick yard_fn (same data, same run). `work` is
     the bytes moved (unit GB/s) or flops done (unit TFLOP/s) by one call.
-    Returns the figure as a dict: value, unit, yard, yard_value, ratio,
-    detail, invalid ("" when the output was right)."""
+    `beside`: (label, function) pairs timed after the yardstick, printed
+    with the code's ratio to each, not judged. Returns the figure as a dict:
+    value, unit, yard, yard_value, ratio, detail, invalid ("" when the
+    output was right), beside (label, value, ratio of the code to it)."""
     scale = 1e9 if unit == "GB/s" else 1e12 if unit == "TFLOP/s" else None
     if scale is None:
         raise ValueError("unit must be GB/s or TFLOP/s, not %r" % unit)
@@ -92,5 +112,11 @@ def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name=""):
     ratio = value / yard_value
     detail = "%s%.4g %s (%.4f ms) vs %s %.4g %s (%.4f ms)" % (name + ": " if name else "", value, unit, t, yard,
                                                             yard_value, unit, ty)
+    rows = []
+    for label, other in beside:
+        to, _ = time_ms(other)
+        rows.append({"label": label, "value": work / (to * 1e-3) / scale, "ratio": to / t})
+        detail += "; %s %.4g %s (%.4f ms), %.3f of it (printed, not judged)" % (label, rows[-1]["value"], unit, to,
+                                                                               rows[-1]["ratio"])
     return {"value": value, "unit": unit, "yard": yard, "yard_value": yard_value, "ratio": ratio,
-            "detail": detail, "invalid": invalid}
+            "detail": detail, "invalid": invalid, "beside": rows}

@@ -11,6 +11,12 @@ a node of the graph can be pointed at it), handles FP16, BF16 and FP32
 (attention: FP16 and BF16), computes in FP32 and returns a new tensor of
 the input's dtype. CALLS counts the launches, so a test can tell that a
 compiled model really ran these kernels.
+
+None of them has a backward: their outputs are new tensors with no grad_fn,
+so a gradient would stop at them without a word. Each launcher refuses
+(RuntimeError) a tensor that requires grad while grad mode is on: a model
+compiled with the week's backend runs under torch.no_grad() or
+torch.inference_mode().
 """
 
 import collections
@@ -51,6 +57,14 @@ MAX_COLS = 16384  # a LayerNorm or softmax row this long still fits one program'
 ATTN_DTYPES = (torch.float16, torch.bfloat16)
 
 
+def _no_backward(name, *tensors):
+    """Refuse what would lose a gradient: grad mode on and an input that requires grad."""
+    if torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors):
+        raise RuntimeError("kernels.%s has no backward: an input requires grad, and its gradient would stop here. "
+                           "The week's backend is for inference: run the compiled model under torch.no_grad() or "
+                           "torch.inference_mode()" % name)
+
+
 def _row_config(n):
     block = max(triton.next_power_of_2(n), 16)
     return block, 4 if block <= 2048 else 8 if block <= 8192 else 16
@@ -78,6 +92,7 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     if tuple(normalized_shape) != (n,) or n > MAX_COLS:
         raise ValueError("kernels.layer_norm: normalizes the last dimension only, of at most %d elements "
                          "(normalized_shape %s, input %s)" % (MAX_COLS, tuple(normalized_shape), tuple(input.shape)))
+    _no_backward("layer_norm", input, weight, bias)
     CALLS["layer_norm"] += 1
     x = input.contiguous()
     w = weight.contiguous() if weight is not None else torch.ones(n, dtype=x.dtype, device=x.device)
@@ -107,6 +122,7 @@ def softmax(input, dim=-1):
     if input.dim() == 0 or dim not in (-1, input.dim() - 1) or input.shape[-1] > MAX_COLS:
         raise ValueError("kernels.softmax: the last dimension only, of at most %d elements (dim %s, input %s)"
                          % (MAX_COLS, dim, tuple(input.shape)))
+    _no_backward("softmax", input)
     CALLS["softmax"] += 1
     x = input.contiguous()
     y = torch.empty_like(x)
@@ -192,6 +208,7 @@ def attention(q, k, v, scale, causal=False):
                          "(q %s %s, k %s, v %s)" % (tuple(q.shape), q.dtype, tuple(k.shape), tuple(v.shape)))
     if causal and q.shape[2] != k.shape[2]:
         raise ValueError("kernels.attention: causal needs Tq == Tk")
+    _no_backward("attention", q, k, v)
     CALLS["attention"] += 1
     bsz, heads, t_q, d = q.shape
     t_k = k.shape[2]

@@ -24,7 +24,7 @@ def pool(x, w, limit):
     peak = x.abs().amax()                        # stays a tensor: no read back to Python
     x = torch.where(peak > limit, x * (limit / peak), x)   # both branches computed, one kept
     h = torch.tanh(x @ w)
-    h = torch.nan_to_num(h, nan=0.0)             # a no-op where there is no NaN: no `if` needed
+    h = torch.nan_to_num(h, nan=0.0)             # h is a tanh (never +-inf): only NaN changes, no `if` needed
     return h.mean(dim=1)
     #@starter
     #| # TODO: three graph breaks to remove (README, "Graph breaks"); the values must not change.

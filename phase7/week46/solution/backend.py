@@ -12,7 +12,10 @@ place of the forward. This backend rewrites the graph in place:
   - every other softmax over the last dimension -> kernels.softmax
 
 and leaves every other node as it is (the linears, the GELU, the views and
-the adds still run as eager PyTorch). workbook_backend is given: it runs
+the adds still run as eager PyTorch). It is for inference: the kernels have
+no backward, so a tensor that requires grad reaching one with grad on is a
+RuntimeError (kernels.py), never a gradient lost without a word; run the
+compiled model under torch.no_grad() or torch.inference_mode(). workbook_backend is given: it runs
 the three rewrites (attention before softmax, or the attention's softmax
 would be taken alone), checks the graph, regenerates its Python code and
 returns it. REPORT holds what the last compile replaced.
