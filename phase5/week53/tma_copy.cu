@@ -58,10 +58,11 @@ constexpr unsigned SMEM_ALIGN = 128;  // an unswizzled box's buffer (tma_box: sm
 }
 
 // The last cols % 4 columns of every row, by plain loads and stores (bits
-// as unsigned words: no float arithmetic touches a NaN payload). TMA does
-// not clip a store below 16 bytes: on the H100 a store of a 1 x 1 FP32 map
-// (row stride 16 bytes) wrote the three floats after the element too, so
-// the maps cover whole 16-byte units of a row and this kernel the rest.
+// as unsigned words: no float arithmetic touches a NaN payload). A TMA
+// store was not clipped below 16 bytes on the H100: a store of a 1 x 1 FP32
+// map (row stride 16 bytes) wrote the three floats after the element too
+// (README, the story), so the maps cover whole 16-byte units of a row and
+// this kernel the rest.
 [[maybe_unused]] __global__ void tail_copy_kernel(const uint32_t *__restrict__ src, size_t ld_src, uint32_t *__restrict__ dst,
                                  size_t ld_dst, size_t rows, size_t c0, size_t nt)
 {
@@ -82,8 +83,8 @@ extern "C" cudaError_t tma_copy_f32(const float *src, size_t ld_src, float *dst,
         return cudaErrorInvalidValue;
     // One CTA a box: more than 2^31 - 1 boxes (64 TiB) cannot be a 1-D grid.
     if (ps.boxes[0] * ps.boxes[1] > INT_MAX) return cudaErrorInvalidValue;
-    /* TODO (README, task 2): TMA does not clip a store below 16 bytes, so
-     * the maps cover cols & ~3 columns (plan ps and pd again for that many)
+    /* TODO (README, task 2): a TMA store wrote whole 16-byte units on the
+     * H100, so the maps cover cols & ~3 columns (plan ps and pd again for that many)
      * and tail_copy_kernel the last cols % 4. Get cuTensorMapEncodeTiled
      * (encode_tiled_fn), encode a map for src and one for dst (FLOAT32, rank 2,
      * CU_TENSOR_MAP_SWIZZLE_NONE, no interleave, zero OOB fill) and launch

@@ -16,8 +16,9 @@ extern "C" {
  * else of dst is written (not the padding between a row's end and the next
  * row's start). src and dst are device pointers that do not overlap.
  *
- * TMA does not clip a store below 16 bytes, so the tensor maps cover
- * cols & ~3 columns and a plain kernel the last cols % 4 of each row.
+ * A TMA store past the tensor's edge wrote whole 16-byte units of a row on
+ * the H100 (README, the story), so the tensor maps cover cols & ~3 columns
+ * and a plain kernel the last cols % 4 of each row.
  *
  * TMA's rules make the contract: src and dst 16-byte aligned, ld_src and
  * ld_dst multiples of 4 floats (16-byte row strides) and at least cols,
