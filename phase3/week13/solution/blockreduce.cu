@@ -129,12 +129,13 @@ static __global__ void __launch_bounds__(BR_THREADS) sum_kernel(const float *__r
 //|  * (blockDim.x == THREADS): a warp sum of each v[r] by shuffles
 //|  * (__shfl_xor_sync or __shfl_down_sync, full mask), lane 0 of each warp
 //|  * writes them to a __shared__ float[R][THREADS / 32], __syncthreads(),
-//|  * warp r sums the THREADS / 32 values of row r by shuffles. Then:
+//|  * warp r sums the THREADS / 32 partials of v[r] by shuffles. Then:
 //|  * rowsum_kernel: block b sums rows 4b .. 4b + 3 (BR_ROWS of them, fewer in
-//|  *   the last block; threads stride by BR_ROW_THREADS along the rows, cols
-//|  *   may be anything, 0 too): load the four rows' elements first, then add
-//|  *   (float4 when VEC: x 16-byte aligned, cols % 4 == 0), then the block
-//|  *   sums, and lane 0 of warp r writes out[4b + r].
+//|  *   the last block, whose threads must still reach the barrier; threads
+//|  *   stride by BR_ROW_THREADS along the rows, cols may be anything, 0 too):
+//|  *   load the four rows' elements first, then add (float4 when VEC: x
+//|  *   16-byte aligned, cols % 4 == 0), then the block sums, and lane 0 of
+//|  *   warp r writes out[4b + r].
 //|  * sum_kernel: every thread sums a grid-stride share of x in registers
 //|  *   (float4 loads once x is 16-byte aligned, several loads in flight; the
 //|  *   elements before the first 16-byte boundary and the last n % 4 by
