@@ -18,16 +18,16 @@ static __global__ void __launch_bounds__(YC_THREADS) yard_cub_rowsum_kernel(cons
     using Load = cub::BlockLoad<float, YC_THREADS, YC_ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
     using Reduce = cub::BlockReduce<float, YC_THREADS>;
     __shared__ typename Reduce::TempStorage tmp;
-    const float *row = x + (size_t)blockIdx.x * cols;
+    const size_t base = (size_t)blockIdx.x * cols; /* this block's row */
     float acc = 0.0f, v[YC_ITEMS];
     size_t c = 0;
     for (; c + YC_TILE <= cols; c += YC_TILE) {
-        Load().Load(row + c, v); /* vectorised where row + c is 16-byte aligned */
+        Load().Load(x + base + c, v); /* vectorised where x + base + c is 16-byte aligned */
 #pragma unroll
         for (int i = 0; i < YC_ITEMS; i++) acc += v[i];
     }
     if (c < cols) {
-        Load().Load(row + c, v, (int)(cols - c), 0.0f);
+        Load().Load(x + base + c, v, (int)(cols - c), 0.0f);
 #pragma unroll
         for (int i = 0; i < YC_ITEMS; i++) acc += v[i];
     }

@@ -13,46 +13,45 @@
 #include "blockreduce.h"
 
 template <bool VEC>
-static __global__ void __launch_bounds__(BR_ROW_THREADS) rowsum_shared_kernel(const float *__restrict__ x, size_t rows,
-                                                                              size_t cols, float *__restrict__ out)
+static __global__ void __launch_bounds__(BR_ROW_THREADS) rowsum_shared_kernel(const float *__restrict__ in, size_t nrows,
+                                                                              size_t ncols, float *__restrict__ sums)
 {
     __shared__ float s[BR_ROWS][BR_ROW_THREADS];
-    const size_t r0 = (size_t)blockIdx.x * BR_ROWS;
+    const size_t first = (size_t)blockIdx.x * BR_ROWS;
+    const float *src[BR_ROWS]; /* row first + k; past the end, the last row (its sum is never stored) */
     float part[BR_ROWS];
 #pragma unroll
-    for (int r = 0; r < BR_ROWS; r++) part[r] = 0.0f;
-    /* Past the last row (the last block), read the last row again: the loads
-     * stay unconditional, and those sums are never written. */
-    const float *row[BR_ROWS];
-#pragma unroll
-    for (int r = 0; r < BR_ROWS; r++) row[r] = x + (r0 + r < rows ? r0 + r : rows - 1) * cols;
+    for (int k = 0; k < BR_ROWS; k++) {
+        src[k] = in + (first + k < nrows ? first + k : nrows - 1) * ncols;
+        part[k] = 0.0f;
+    }
     if (VEC) {
-        for (size_t c = threadIdx.x; c < cols / 4; c += BR_ROW_THREADS) {
-            float4 v[BR_ROWS];
+        for (size_t j = threadIdx.x; j < ncols / 4; j += BR_ROW_THREADS) {
+            float4 q[BR_ROWS];
 #pragma unroll
-            for (int r = 0; r < BR_ROWS; r++) v[r] = reinterpret_cast<const float4 *>(row[r])[c];
+            for (int k = 0; k < BR_ROWS; k++) q[k] = ((const float4 *)src[k])[j];
 #pragma unroll
-            for (int r = 0; r < BR_ROWS; r++) part[r] += (v[r].x + v[r].y) + (v[r].z + v[r].w);
+            for (int k = 0; k < BR_ROWS; k++) part[k] += (q[k].x + q[k].y) + (q[k].z + q[k].w);
         }
     } else {
-        for (size_t c = threadIdx.x; c < cols; c += BR_ROW_THREADS) {
-            float v[BR_ROWS];
+        for (size_t j = threadIdx.x; j < ncols; j += BR_ROW_THREADS) {
+            float q[BR_ROWS];
 #pragma unroll
-            for (int r = 0; r < BR_ROWS; r++) v[r] = row[r][c];
+            for (int k = 0; k < BR_ROWS; k++) q[k] = src[k][j];
 #pragma unroll
-            for (int r = 0; r < BR_ROWS; r++) part[r] += v[r];
+            for (int k = 0; k < BR_ROWS; k++) part[k] += q[k];
         }
     }
 #pragma unroll
-    for (int r = 0; r < BR_ROWS; r++) s[r][threadIdx.x] = part[r];
+    for (int k = 0; k < BR_ROWS; k++) s[k][threadIdx.x] = part[k];
     __syncthreads();
     for (unsigned st = BR_ROW_THREADS / 2; st > 0; st >>= 1) {
         if (threadIdx.x < st)
 #pragma unroll
-            for (int r = 0; r < BR_ROWS; r++) s[r][threadIdx.x] += s[r][threadIdx.x + st];
+            for (int k = 0; k < BR_ROWS; k++) s[k][threadIdx.x] += s[k][threadIdx.x + st];
         __syncthreads();
     }
-    if (threadIdx.x < BR_ROWS && r0 + threadIdx.x < rows) out[r0 + threadIdx.x] = s[threadIdx.x][0];
+    if (threadIdx.x < BR_ROWS && first + threadIdx.x < nrows) sums[first + threadIdx.x] = s[threadIdx.x][0];
 }
 
 extern "C" cudaError_t yard_rowsum_shared(const float *x, size_t rows, size_t cols, float *out)
