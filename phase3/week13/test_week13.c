@@ -1,6 +1,7 @@
 /* test_week13.c — week 13's checkpoints: lane masks, warp reductions and
- * scans, warp votes and compaction, a shuffle block reduction (against the
- * shared-memory one and against a copy), a warp-per-row GEMV. */
+ * scans, warp votes and compaction, a shuffle block reduction (row sums
+ * against a copy and against CUB, the shared-memory tree beside them; a
+ * one-pass sum against a copy), a warp-per-row GEMV. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "wb_harness.h"
 #include "blockreduce.h"
+#include "support/yard_cub_rowsum.h"
 #include "gemv.h"
 #include "vote.h"
 #include "warpreduce.h"
@@ -329,9 +331,12 @@ END_TEST
 
 /* ---------------------------------------------------------------- block reduce */
 
-static const size_t ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },   { 1, 1 },    { 1, 1023 }, { 2, 1024 },
+/* Loop k runs shape k / 2 with x k % 4 floats in: shapes at even positions
+ * run aligned once (the float4 path where cols % 4 == 0), those at odd
+ * positions never. */
+static const size_t ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },    { 1, 1 },    { 1, 1023 }, { 2, 1024 },
                                            { 3, 1025 }, { 5, 4097 }, { 100, 33 }, { 1000, 100 }, { 7, 100000 },
-                                           { 65537, 3 }, { 300, 2048 } };
+                                           { 65537, 3 }, { 300, 2048 }, { 4097, 1024 }, { 9, 36 }, { 6, 4100 } };
 #define ROWSUM_CASES (2 * WB_COUNT(ROWSUM_SHAPES))
 
 /* Row sums of a rows x cols matrix starting `off` floats into its buffer;
@@ -544,12 +549,31 @@ END_TEST
 
 /* ---------------------------------------------------------------- benchmarks */
 
-typedef struct { const float *x; float *out; size_t rows, cols; int shared; unsigned long long salt; } rs_ctx;
+/* The row sums a benchmark times: yours, the given shared-memory tree, and
+ * CUB two ways (support/yard_cub_rowsum.h). */
+enum { RS_YOURS, RS_SHARED, RS_CUB_BLOCK, RS_CUB_SEG, RS_KINDS };
+static const char *const RS_NAMES[RS_KINDS] = { "yours: shuffles", "given: shared tree",
+                                                "CUB BlockLoad + BlockReduce", "CUB DeviceSegmentedReduce" };
+
+typedef struct {
+    const float *x;
+    float *out;
+    size_t rows, cols;
+    int kind;
+    void *tmp; /* DeviceSegmentedReduce's workspace */
+    size_t tmp_bytes;
+    unsigned long long salt;
+} rs_ctx;
 
 static void rs_work(void *p)
 {
     rs_ctx *c = p;
-    WB_CUDA(c->shared ? yard_rowsum_shared(c->x, c->rows, c->cols, c->out) : br_rowsum(c->x, c->rows, c->cols, c->out));
+    switch (c->kind) {
+    case RS_YOURS: WB_CUDA(br_rowsum(c->x, c->rows, c->cols, c->out)); break;
+    case RS_SHARED: WB_CUDA(yard_rowsum_shared(c->x, c->rows, c->cols, c->out)); break;
+    case RS_CUB_BLOCK: WB_CUDA(yard_cub_rowsum_block(c->x, c->rows, c->cols, c->out)); break;
+    default: WB_CUDA(yard_cub_rowsum_seg(c->tmp, c->tmp_bytes, c->x, c->rows, c->cols, c->out));
+    }
 }
 
 static double rs_expect(size_t r, const void *ctx)
@@ -581,57 +605,84 @@ static int rs_check(void *p, char *why, size_t size)
     return 1;
 }
 
-/* Row sums of rows x cols floats (bytes = the matrix and out), far past L2:
- * the given shared-memory tree, then yours, on the same data. Emits the
- * shared row; returns yours, its yardstick the shared row, for the caller
- * to emit or make the headline. */
-static wb_bench_row rowsum_pair(size_t cols)
+/* Row sums of rows x cols floats, the matrix wb_bench_bytes() (far past L2). */
+static rs_ctx rs_setup(size_t cols)
 {
     size_t rows = wb_bench_bytes() / (cols * 4), m = rows * cols;
-    rs_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(rows * 4), rows, cols, 1, 0 };
+    rs_ctx c = { wb_dmalloc(m * 4), wb_dmalloc(rows * 4), rows, cols, RS_YOURS, NULL, 0, 0 };
+    c.tmp_bytes = yard_cub_rowsum_seg_bytes(rows, cols);
+    c.tmp = wb_dmalloc(c.tmp_bytes ? c.tmp_bytes : 1);
     wb_dfill_uniform_f32((float *)c.x, m, SEED_R, -1, 1);
-    static char vy[64], vr[64];
-    snprintf(vy, sizeof vy, "given: shared tree, %zu cols", cols);
-    snprintf(vr, sizeof vr, "yours: shuffles, %zu cols", cols);
-    wb_bench_row y = { .exercise = "rowsum", .variant = vy, .n = m, .bytes = 4.0 * (m + rows), .flops = (double)m,
-                       .unit = "GB/s" };
-    wb_dpoison(c.out, rows * 4);
-    wb_time(rs_work, &c, NULL, &y.t);
-    y.value = y.bytes / (y.t.median * 1e-3) / 1e9;
-    wb_cmp cmp;
-    if (wb_dverify_f32("out", c.out, rows, rs_expect, &c, 1 << 10, 1e-4 * (double)cols / 1024, 1e-5, &cmp))
-        wb_bench_invalid(&y, cmp.msg);
-    wb_bench_emit(&y);
-    wb_bench_row r = { .exercise = "rowsum", .variant = vr, .n = m, .bytes = 4.0 * (m + rows), .flops = (double)m,
-                       .unit = "GB/s", .yard_name = "SHARED", .yard = y.value };
-    c.shared = 0;
-    wb_dpoison(c.out, rows * 4);
+    return c;
+}
+
+static void rs_free(rs_ctx *c) { wb_dfree((void *)c->x), wb_dfree(c->out), wb_dfree(c->tmp); }
+
+/* One row sum timed on c's data (GB/s: the matrix read and out written,
+ * each byte once, as a copy's are counted), against (yard_name, yard);
+ * its timed output is checked, and yours also gets the spot check. */
+static wb_bench_row rs_row(rs_ctx *c, int kind, const char *yard_name, double yard)
+{
+    static char variants[RS_KINDS][64];
+    size_t m = c->rows * c->cols;
+    snprintf(variants[kind], sizeof variants[kind], "%s, %zu cols", RS_NAMES[kind], c->cols);
+    wb_bench_row r = { .exercise = "rowsum", .variant = variants[kind], .n = m, .bytes = 4.0 * (m + c->rows),
+                       .flops = (double)m, .unit = "GB/s", .yard_name = yard_name, .yard = yard };
+    c->kind = kind, c->salt = 0;
+    wb_dpoison(c->out, c->rows * 4);
     wb_bench_opts o = WB_BENCH_DEFAULTS;
-    o.fresh = rs_fresh, o.check = rs_check;
-    wb_time(rs_work, &c, &o, &r.t);
+    if (kind == RS_YOURS) o.fresh = rs_fresh, o.check = rs_check;
+    wb_time(rs_work, c, &o, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
-    if (wb_dverify_f32("out", c.out, rows, rs_expect, &c, 1 << 10, 1e-4 * (double)cols / 1024, 1e-5, &cmp))
+    wb_cmp cmp;
+    if (wb_dverify_f32("out", c->out, c->rows, rs_expect, c, 1 << 10, 1e-4 * (double)c->cols / 1024, 1e-5, &cmp))
         wb_bench_invalid(&r, cmp.msg);
-    wb_dfree((void *)c.x), wb_dfree(c.out);
     return r;
 }
 
-/* The checkpoint: rows of 1024 floats, one per thread of a 1024-thread
- * block, so the reduction is a large part of each block's life. */
+/* w13.shfl-speed: rows of 1024 floats against a copy of the matrix; the
+ * given shared-memory tree (same blocks, same loads) printed first. */
 static double bench_shfl(wb_headline *h)
 {
-    wb_bench_row r = rowsum_pair(BR_THREADS);
+    rs_ctx c = rs_setup(1024);
+    double copy = wb_yard_copy_gbps(c.rows * c.cols * 4);
+    wb_bench_row y = rs_row(&c, RS_SHARED, "COPY", copy);
+    wb_bench_emit(&y);
+    wb_bench_row r = rs_row(&c, RS_YOURS, "COPY", copy);
+    rs_free(&c);
     return wb_bench_headline(&r, h);
 }
 
-/* No checkpoint: the same pair on shorter and longer rows. The longer the
- * row, the more the loads weigh against the one reduction per row. */
+/* w13.shfl-cub: the same rows against CUB, the faster of its block
+ * primitives and its segmented reduction, both timed on the same data. */
+static double bench_shfl_cub(wb_headline *h)
+{
+    rs_ctx c = rs_setup(1024);
+    wb_bench_row b = rs_row(&c, RS_CUB_BLOCK, NULL, NAN), s = rs_row(&c, RS_CUB_SEG, NULL, NAN);
+    wb_bench_emit(&b);
+    wb_bench_emit(&s);
+    double cub = fmax(b.invalid ? NAN : b.value, s.invalid ? NAN : s.value); /* NaN only if both failed */
+    wb_bench_row r = rs_row(&c, RS_YOURS, "CUB", cub);
+    rs_free(&c);
+    return wb_bench_headline(&r, h);
+}
+
+/* No checkpoint: every version on shorter and longer rows, each against a
+ * copy. The longer the row, the more loads a thread has in flight and the
+ * less the one reduction per row weighs. */
 static double bench_rowsum(void)
 {
     static const size_t COLS[] = { 256, 4096, 16384 };
     for (size_t k = 0; k < WB_COUNT(COLS); k++) {
-        wb_bench_row r = rowsum_pair(COLS[k]);
+        rs_ctx c = rs_setup(COLS[k]);
+        double copy = wb_yard_copy_gbps(c.rows * c.cols * 4);
+        for (int kind = RS_SHARED; kind < RS_KINDS; kind++) {
+            wb_bench_row y = rs_row(&c, kind, "COPY", copy);
+            wb_bench_emit(&y);
+        }
+        wb_bench_row r = rs_row(&c, RS_YOURS, "COPY", copy);
         wb_bench_emit(&r);
+        rs_free(&c);
     }
     return NAN;
 }
@@ -780,6 +831,7 @@ static const wb_test TESTS[] = {
     { "w13.blockreduce", WB_T(sum_float), WB_GPU, 4 },
     { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, 3 },
     WB_SPEED("w13.shfl-speed", bench_shfl),
+    WB_SPEED("w13.shfl-cub", bench_shfl_cub),
     WB_SPEED("w13.reduce-bw", bench_reduce),
     { "w13.gemv", WB_T(gemv_shapes), WB_GPU, LOOPS(GEMV_CASES) },
     { "w13.gemv", WB_T(gemv_many_rows), WB_GPU, 2 },
