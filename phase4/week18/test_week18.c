@@ -17,6 +17,7 @@
 #include "int8.h"
 #include "plan.h"
 #include "support/yard_bias_relu.h"
+#include "support/yard_lt_layer.h"
 
 /* ---------------------------------------------------------------- what this week states
  * The shipped model on the 2000 held-out digits (README, "The model"): the
@@ -1188,6 +1189,114 @@ static double bench_sweep(void)
     return bad == 0 ? 1 : NAN;
 }
 
+/* ---------------------------------------------------------------- layer speed */
+
+/* One wide layer at a large batch, 32768 x 1024 -> 1024 with ReLU: 68.7
+ * GFLOP, x and y 128 MiB each (far past L2), a GEMM long enough (a few
+ * milliseconds) to time honestly and compute-bound for both sides (256
+ * flops a byte of x, W and y). Your fp32_linear against cuBLASLt's FP32
+ * matmul with the same bias and ReLU fused in its epilogue
+ * (CUBLASLT_EPILOGUE_RELU_BIAS, support/yard_lt_layer.cu), same data, same
+ * run. W is scaled by 1/sqrt(in) so the sums stay near 1 and an FP32 bound
+ * holds for either order of summation. */
+enum { LS_BATCH = 32768, LS_IN = 1024, LS_OUT = 1024 };
+enum { SEED_LX = 1811, SEED_LW = 1812, SEED_LB = 1813 };
+#define LS_WMAX 0.03125f /* 1 / sqrt(LS_IN) */
+
+typedef struct {
+    const float  *W, *b;
+    float        *x, *y;
+    unsigned long long xseed; /* the inputs now in x */
+    yard_lt_layer *lt;        /* NULL: time yours */
+    char          why[200];
+    int           failed;
+} layer_ctx;
+
+static void layer_work(void *p)
+{
+    layer_ctx *c = p;
+    if (c->lt) {
+        if (yard_lt_layer_run(c->lt, c->why, sizeof c->why)) c->failed = 1;
+    } else {
+        WB_CUDA(fp32_linear(c->x, c->W, c->b, c->y, LS_BATCH, LS_IN, LS_OUT, 1));
+    }
+}
+
+static double layer_expect(size_t i, const void *p)
+{
+    const layer_ctx *c = p;
+    size_t r = i / LS_OUT, o = i % LS_OUT;
+    double s = wb_hash_uniform_f32(SEED_LB, o, -0.5f, 0.5f);
+    for (size_t k = 0; k < LS_IN; k++)
+        s += (double)wb_hash_uniform_f32(c->xseed, r * LS_IN + k, -1, 1) *
+             wb_hash_uniform_f32(SEED_LW, o * LS_IN + k, -LS_WMAX, LS_WMAX);
+    return s < 0 ? 0 : s;
+}
+
+/* The spot check: new x drawn with the salt, y poisoned; salt 0 puts the
+ * first x back. */
+static void layer_fresh(void *p, unsigned long long salt)
+{
+    layer_ctx *c = p;
+    c->xseed = salt ? SEED_LX + 7919 * salt : SEED_LX;
+    wb_dfill_uniform_f32(c->x, (size_t)LS_BATCH * LS_IN, c->xseed, -1, 1);
+    if (salt) wb_dpoison(c->y, (size_t)LS_BATCH * LS_OUT * 4);
+}
+
+static int layer_check(void *p, char *why, size_t size)
+{
+    layer_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("y", c->y, (size_t)LS_BATCH * LS_OUT, layer_expect, c, 1024, 1e-4, 1e-4, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+/* Time one side into r (TFLOP/s) and check its last output. */
+static void layer_row(layer_ctx *c, wb_bench_row *r)
+{
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = layer_fresh, o.check = layer_check;
+    c->failed = 0;
+    wb_dpoison(c->y, (size_t)LS_BATCH * LS_OUT * 4);
+    wb_time(layer_work, c, &o, &r->t);
+    r->value = r->flops / (r->t.median * 1e-3) / 1e12;
+    wb_cmp cmp;
+    if (c->failed) wb_bench_invalid(r, c->why);
+    else if (wb_dverify_f32("y", c->y, (size_t)LS_BATCH * LS_OUT, layer_expect, c, 4096, 1e-4, 1e-4, &cmp))
+        wb_bench_invalid(r, cmp.msg);
+}
+
+static double bench_layer(wb_headline *h)
+{
+    size_t nx = (size_t)LS_BATCH * LS_IN, ny = (size_t)LS_BATCH * LS_OUT, nw = (size_t)LS_OUT * LS_IN;
+    layer_ctx c = { wb_dmalloc(nw * 4), wb_dmalloc(LS_OUT * 4), wb_dmalloc(nx * 4), wb_dmalloc(ny * 4), SEED_LX,
+                    NULL, "", 0 };
+    wb_dfill_uniform_f32((float *)c.W, nw, SEED_LW, -LS_WMAX, LS_WMAX);
+    wb_dfill_uniform_f32((float *)c.b, LS_OUT, SEED_LB, -0.5f, 0.5f);
+    wb_dfill_uniform_f32(c.x, nx, SEED_LX, -1, 1);
+    double flops = 2.0 * LS_BATCH * LS_IN * LS_OUT;
+    double bytes = 4.0 * (nx + ny + nw + LS_OUT);
+
+    wb_bench_row y = { .exercise = "layer 1024->1024", .variant = "cuBLASLt, RELU_BIAS epilogue", .n = LS_BATCH,
+                       .bytes = bytes, .flops = flops, .unit = "TFLOP/s" };
+    char why[200] = "";
+    c.lt = yard_lt_layer_open(c.x, c.W, c.b, c.y, LS_BATCH, LS_IN, LS_OUT, why, sizeof why);
+    if (c.lt) layer_row(&c, &y);
+    else wb_bench_invalid(&y, why);
+    yard_lt_layer_close(c.lt);
+    c.lt = NULL;
+    wb_bench_emit(&y);
+
+    wb_bench_row r = { .exercise = "layer 1024->1024", .variant = "yours: fp32_linear, ReLU", .n = LS_BATCH,
+                       .bytes = bytes, .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLASLt",
+                       .yard = y.value };
+    layer_row(&c, &r);
+    if (y.invalid && !r.invalid) wb_bench_invalid(&r, "the cuBLASLt yardstick gave no valid figure");
+    wb_dfree((void *)c.W), wb_dfree((void *)c.b), wb_dfree(c.x), wb_dfree(c.y);
+    return wb_bench_headline(&r, h);
+}
+
 static const wb_test TESTS[] = {
     { "w18.load", WB_T(load_shipped), WB_CPU, 0 },
     { "w18.load", WB_T(load_checks), WB_CPU, 4 },
@@ -1206,6 +1315,7 @@ static const wb_test TESTS[] = {
     { "w18.plan", WB_T(plan_formula), WB_CPU, 0 },
     { "w18.plan", WB_T(plan_forward), WB_GPU, 4 },
     { "w18.throughput", WB_T(throughput), WB_GPU, 0 },
+    WB_SPEED("w18.layer-speed", bench_layer),
 };
 
 /* ---------------------------------------------------------------- fusion (a benchmark, no checkpoint) */
