@@ -89,7 +89,8 @@ def copy_yard(src):
 
 
 def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name="", beside=()):
-    """Time fn and the yardstick yard_fn (same data, same run). `work` is
+    """Time fn and the yardstick yard_fn (same data, same run; the yardstick
+    before and after fn, the faster of the two). `work` is
     the bytes moved (unit GB/s) or flops done (unit TFLOP/s) by one call.
     `beside`: (label, function) pairs timed after the yardstick, printed
     with the code's ratio to each, not judged. Returns the figure as a dict:
@@ -98,6 +99,10 @@ def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name="", beside=(
     scale = 1e9 if unit == "GB/s" else 1e12 if unit == "TFLOP/s" else None
     if scale is None:
         raise ValueError("unit must be GB/s or TFLOP/s, not %r" % unit)
+    # the yardstick is timed before the code and again after it, and its
+    # faster time is the one used: a slow moment of the GPU (seen once on the
+    # H100, a copy at 0.65 of its usual speed) cannot lend the code a ratio
+    ty0, _ = time_ms(yard_fn)
     t, _ = time_ms(fn)
     invalid = verify() or ""
     if not invalid and fresh is not None:
@@ -106,7 +111,7 @@ def measure(fn, yard_fn, work, unit, yard, verify, fresh=None, name="", beside=(
         invalid = verify() or ""
         if invalid:
             invalid = "on fresh inputs: " + invalid
-    ty, _ = time_ms(yard_fn)
+    ty = min(ty0, time_ms(yard_fn)[0])
     value = work / (t * 1e-3) / scale
     yard_value = work / (ty * 1e-3) / scale
     ratio = value / yard_value
