@@ -45,6 +45,11 @@ int write_gradebook(const grader *G, const char *path)
             gb_put(f, h);
         }
     fputs(",total,out_of,skipped,seed", f);
+    /* a Slurm grading's column, where Slurm has something to say of a student
+     * (still pending, killed, re-queued); a local grading never has it */
+    int slurm_col = 0;
+    for (int i = 0; i < G->n_students; i++) slurm_col |= G->st[i].sched != SCHED_GRADED || G->st[i].sched_note[0];
+    if (slurm_col) fputs(",slurm", f);
     for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, 0, qcol[k]));
     fputc('\n', f);
     double mx = max_points(G);
@@ -55,6 +60,16 @@ int write_gradebook(const grader *G, const char *path)
         gb_put(f, s->id);
         double tot = 0;
         int skipped = 0;
+        if (s->sched != SCHED_GRADED) { /* not graded yet, or killed: never a 0 */
+            const char *w = s->sched == SCHED_PENDING ? "PENDING" : "KILLED";
+            for (int k = 0; k < week_cols - 4; k++) fprintf(f, ",%s", w);
+            fprintf(f, ",%s,%g,,%llu,", w, mx, G->seed);
+            gb_put(f, s->sched_note);
+            int r = gb_find(&old, s->id);
+            for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
+            fputc('\n', f);
+            continue;
+        }
         for (int w = 0; w < G->n_weeks; w++)
             for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
                 const cp_grade *g = &s->g[w][c];
@@ -65,6 +80,7 @@ int write_gradebook(const grader *G, const char *path)
                 tot += g->points;
             }
         fprintf(f, ",%.2f,%g,%d,%llu", tot, mx, skipped, G->seed);
+        if (slurm_col) fputc(',', f), gb_put(f, s->sched_note);
         int r = gb_find(&old, s->id);
         for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
         fputc('\n', f);
@@ -75,7 +91,7 @@ int write_gradebook(const grader *G, const char *path)
         for (int k = 0; k < nq; k++) any |= GB_CELL(&old, r, qcol[k])[0] != 0;
         if (graded || !any) continue;
         gb_put(f, GB_CELL(&old, r, 0));
-        for (int c = 0; c < week_cols; c++) fputc(',', f);
+        for (int c = 0; c < week_cols + slurm_col; c++) fputc(',', f);
         for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, r, qcol[k]));
         fputc('\n', f);
     }
@@ -96,6 +112,7 @@ int write_feedback(const grader *G, const student *s, const char *path)
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&t));
     fprintf(f, "# Feedback for %s\n\nGraded %s with the class seed %llu (fresh inputs, the same for everyone); "
                "%.0f s.\n\n**Total: %.2f of %g points.**\n", s->id, date, G->seed, s->seconds, tot, max_points(G));
+    if (s->sched_note[0]) fprintf(f, "\nOn the cluster (Slurm): %s.\n", s->sched_note);
     for (int w = 0; w < G->n_weeks; w++) {
         const week_cfg *W = &G->weeks[w];
         fprintf(f, "\n## %s — %s\n\n", W->dir, W->meta.title);
