@@ -624,6 +624,7 @@ int slurm_collect(grader *G, int requeue, int *n_killed)
                 write_attempts(G, id, a, na + 1);
                 task_name(&a[na], tn2, sizeof tn2);
                 printf("  %-24s task %s ended without a result (%s): re-queued as %s\n", id, tn, last->why, tn2);
+                fflush(stdout);
                 s->sched = SCHED_PENDING, in_flight++;
                 snprintf(s->sched_note, sizeof s->sched_note, "%s; re-queued as %s", killed, tn2);
                 continue;
@@ -730,6 +731,7 @@ static void say_counts(int graded, int pending, int killed)
 int slurm_submit(grader *G)
 {
     double t0 = now_s();
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a line at a time: people follow a long wait in its log */
     int rc;
     free(capture("sbatch --version", &rc));
     if (rc != 0)
