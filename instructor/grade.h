@@ -8,7 +8,7 @@
  *   grade_build.c     scratch copies, the sandbox, the builds (steps 1-3)
  *   grade_objcheck.c  the static checks on what was built (step 4)
  *   grade_run.c       checkpoint runs and their results records (5-6)
- *   grade_report.c    the gradebook and the feedback
+ *   grade_report.c    the gradebook and the feedback; the end of a grading
  *   grade_slurm.c     grading on a Slurm cluster: a job array, a task a
  *                     student; plans, results, re-queue, collection
  *   grade.c           the command line and the order of the steps
@@ -171,6 +171,7 @@ unsigned long long file_hash(const char *path);
 int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz);
 void set_all(grader *G, student *s, int w, int status, const char *why);
 void build_all(grader *G);
+void prepare_build_check(grader *G);
 
 /* --------------------------------------------------- grade_objcheck.c */
 
@@ -200,10 +201,6 @@ const char *st_name(int s);
 double max_points(const grader *G);
 int write_gradebook(const grader *G, const char *path);
 int write_feedback(const grader *G, const student *s, const char *path);
-
-/* ------------------------------------------------------------- grade.c */
-
-void prepare_build_check(grader *G);
 int finish(grader *G, double t0);
 
 /* ------------------------------------------------------ grade_slurm.c */

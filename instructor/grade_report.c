@@ -1,4 +1,5 @@
-/* grade_report.c — part of the grader (grade.h): the gradebook (gradebook.h; quiz columns kept) and each student's feedback. */
+/* grade_report.c — part of the grader (grade.h): the gradebook (gradebook.h; quiz columns kept), each student's feedback, and
+ * what a grading says at its end (finish: every student's line, the exit status). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gradebook.h"
 #include "grade.h"
@@ -138,4 +140,81 @@ int write_feedback(const grader *G, const student *s, const char *path)
         if (s->note[w][0]) fprintf(f, "\nNotes:\n\n%s", s->note[w]);
     }
     return fclose(f);
+}
+
+/* ------------------------------------------------------- the end */
+
+/* Each student's line, the feedback files, the gradebook, and the exit
+ * status: 0; 1 when the sandbox failed the host; 3 when the gradebook is
+ * incomplete (SKIP, Triton's interpreter, or students still with Slurm). */
+int finish(grader *G, double t0)
+{
+    int pending = 0, killed = 0;
+    for (int i = 0; i < G->n_students; i++) {
+        student *s = &G->st[i];
+        double tot = 0;
+        printf("  %-24s", s->id);
+        if (s->sched != SCHED_GRADED) {
+            printf(" %s  %s\n", s->sched == SCHED_PENDING ? "PENDING" : "KILLED", s->sched_note);
+            pending += s->sched == SCHED_PENDING, killed += s->sched == SCHED_KILLED;
+            continue;
+        }
+        for (int w = 0; w < G->n_weeks; w++)
+            for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
+                printf(" %s", st_name(s->g[w][c].status));
+                tot += s->g[w][c].points;
+            }
+        printf("  %6.2f / %g  (%.0f s)\n", tot, max_points(G), s->seconds);
+        for (int w = 0; w < G->n_weeks && G->interpret; w++)
+            if (G->weeks[w].has_py && !strstr(s->note[w], "Graded with TRITON_INTERPRET=1"))
+                appendf(s->note[w], sizeof s->note[w], "- Graded with TRITON_INTERPRET=1: the Python checkpoints ran in "
+                        "Triton's interpreter (on the CPU where torch sees no GPU), speed checkpoints SKIP. A pass there "
+                        "is not a pass on a GPU: grade again without it.\n");
+        char fb[1400], tmp[1500];
+        snprintf(fb, sizeof fb, "%s/%s.md", G->feedback, s->id);
+        /* on a cluster, written whole or not at all: a task may be writing it too */
+        snprintf(tmp, sizeof tmp, "%s.tmp-%d", fb, (int)getpid());
+        if (!G->slurm && write_feedback(G, s, fb) != 0) fprintf(stderr, "cannot write %s\n", fb);
+        if (G->slurm && (write_feedback(G, s, tmp) != 0 || rename(tmp, fb) != 0))
+            fprintf(stderr, "cannot write %s\n", fb), unlink(tmp);
+    }
+    if (write_gradebook(G, G->gradebook) != 0) return fprintf(stderr, "cannot write %s\n", G->gradebook), 1;
+    printf("Gradebook: %s; feedback: %s/ID.md; %.0f s in all.\n", G->gradebook, G->feedback, now_s() - t0);
+    int skipped = 0;
+    for (int i = 0; i < G->n_students; i++)
+        for (int w = 0; w < G->n_weeks; w++)
+            for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++)
+                skipped += G->st[i].sched == SCHED_GRADED && G->st[i].g[w][c].status == ST_SKIP;
+    if (G->sandbox_errors) {
+        fprintf(stderr, "grade: INCOMPLETE: the sandbox could not start %d build%s or run%s (above); those are not "
+                "the students' doing: fix the host and grade again\n", G->sandbox_errors, G->sandbox_errors == 1 ? "" : "s",
+                G->sandbox_errors == 1 ? "" : "s");
+        return 1;
+    }
+    if (pending || killed) {
+        fprintf(stderr, "grade: INCOMPLETE: %d student%s still with Slurm (PENDING in the gradebook) and %d whose task "
+                "was killed twice (KILLED; the slurm column says why): make grade-collect GRADEBOOK=%s when the "
+                "array has run; grade again with SCHEDULER=slurm for the killed ones\n", pending, pending == 1 ? "" : "s",
+                killed, G->gradebook);
+        return 3;
+    }
+    if (G->interpret) {
+        fprintf(stderr, "grade: INCOMPLETE: TRITON_INTERPRET=1 is set: the Python checkpoints were judged by Triton's "
+                "interpreter, not compiled on a GPU, and speed checkpoints could not run (%d SKIP): not marks; grade "
+                "again without TRITON_INTERPRET\n", skipped);
+        return 3;
+    }
+    if (skipped) {
+        if (g_host_gpus > 0)
+            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run on this host for a reason that is not the "
+                    "student's (each one's feedback says why, a missing gnuplot for instance) and %s SKIP in the "
+                    "gradebook, earning nothing: fix the host and grade again before using these totals\n", skipped,
+                    skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are");
+        else
+            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run (no GPU here%s) and %s SKIP in the gradebook, "
+                    "earning nothing: grade again on a GPU host before using these totals\n", skipped,
+                    skipped == 1 ? "" : "s", G->no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
+        return 3;
+    }
+    return 0;
 }
