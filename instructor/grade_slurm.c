@@ -588,6 +588,16 @@ int slurm_collect(grader *G, int requeue, int *n_killed)
             if (t && sscanf(t, "%63s %63s %127s", raw, at, node) >= 2 && strcmp(at, tn) != 0) raw[0] = 0;
             free(t);
             sacct_reason(raw, tn, last->why, sizeof last->why);
+            static const char *const going[] = { "PENDING", "RUNNING", "COMPLETING", "CONFIGURING", "REQUEUED",
+                                                 "SUSPENDED", NULL };
+            int still = 0;
+            for (int k = 0; going[k]; k++) still |= strncmp(last->why, going[k], strlen(going[k])) == 0;
+            if (still) { /* the queue and the accounting disagree for a moment: still Slurm's */
+                s->sched = SCHED_PENDING, in_flight++;
+                snprintf(s->sched_note, sizeof s->sched_note, "task %s %s (sacct)", tn, last->why);
+                last->why[0] = 0;
+                continue;
+            }
             if (strncmp(last->why, "COMPLETED", 9) == 0) {
                 /* it ended well, so its result was written: not visible here yet */
                 s->sched = SCHED_PENDING, in_flight++;

@@ -14,7 +14,7 @@
 #     and the class completes with the local marks.
 # The daemons are stopped whatever happens (trap). Where a daemon cannot
 # start, or bubblewrap cannot sandbox here, each check is SKIP with the
-# reason, never PASS.
+# reason, never PASS. The cluster is slurm-lib.sh's.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-slurm
 
@@ -37,102 +37,14 @@ have_libarchive || skip_all "libarchive's headers are missing: apt-get install -
 why=$(mkdir -p "$BUILD" && sandbox_ok "$out") || skip_all "$why" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
 
 # ------------------------------------------------------------ the cluster
-PATH=$PATH:/usr/sbin:/sbin
-missing=
-for c in munged slurmctld slurmd sbatch squeue scancel sacct sinfo; do command -v $c >/dev/null || missing="$missing $c"; done
-[ -z "$missing" ] || skip_all "not installed:$missing (apt-get install -y slurm-wlm munge; .ci/run does)" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-[ "$(id -u)" = 0 ] || skip_all "slurmd and munged's folder need root (here uid $(id -u))" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-id munge >/dev/null 2>&1 || skip_all "no munge user (the munge package makes it)" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-
+. "$(dirname "$0")/slurm-lib.sh"
 bg_pid=
-# the daemons this script started, by their pid files (a pid only while it is still that daemon)
-ours() { local p; p=$(cat "$cl/$1.pid" 2>/dev/null) && [ -n "$p" ] && [ "$(cat /proc/$p/comm 2>/dev/null)" = "${1#*/}" ] && echo "$p"; }
-stop_cluster() {
-  [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null
-  local d p k
-  # this cluster's jobs first (SLURM_CONF is this script's), so no task outlives its slurmd
-  [ -n "$(ours slurmctld)" ] && SLURM_CONF=$cl/slurm.conf scancel -u "$(id -un)" 2>/dev/null && sleep 1
-  for k in 1 2; do
-    for d in slurmd slurmctld munge/munged; do
-      p=$(ours $d) || continue
-      [ $k = 1 ] && kill "$p" 2>/dev/null || kill -9 "$p" 2>/dev/null
-    done
-    [ $k = 1 ] && for i in $(seq 20); do [ -z "$(ours slurmd)$(ours slurmctld)$(ours munge/munged)" ] && break; sleep 0.25; done
-  done
-  rm -f "$sock" "$sock.lock"
-}
-# a stale cluster of an earlier run of this script (its pid files) goes first
-[ -d "$cl" ] && { sock=$(cat "$cl/socket" 2>/dev/null || echo /nonexistent); stop_cluster; }
-rm -rf "$cl"
-mkdir -p "$cl"/{state,spool,log,munge}
-# munged as its own user, as systemd would run it: /run/munge its own, a key of this cluster's
-mkdir -p /run/munge && chown munge:munge /run/munge && chmod 755 /run/munge
-sock=/run/munge/wb-test-$$.socket
-echo "$sock" >"$cl/socket"
-dd if=/dev/urandom of="$cl/munge/munge.key" bs=1024 count=1 status=none
-chown -R munge:munge "$cl/munge" && chmod 700 "$cl/munge" && chmod 400 "$cl/munge/munge.key"
-as_munge() { if command -v runuser >/dev/null; then runuser -u munge -- "$@"; else su -s /bin/sh munge -c "$(printf '%q ' "$@")"; fi; }
-trap stop_cluster EXIT
-t0=$(date +%s.%N)
-if ! as_munge munged --socket="$sock" --key-file="$cl/munge/munge.key" --pid-file="$cl/munge/munged.pid" \
-     --log-file="$cl/munge/munged.log" --seed-file="$cl/munge/seed" >"$cl/log/munged.out" 2>&1; then
-  skip_all "munged did not start: $(tail -n 1 "$cl/log/munged.out")" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-fi
-# two ports nothing listens on
-free_port() { local p; for p in $(shuf -i 20000-40000 -n 40); do (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo $p; return; }; done; echo 6817; }
-ctld_port=$(free_port); d_port=$(free_port); [ "$d_port" = "$ctld_port" ] && d_port=$((ctld_port + 1))
-node_line=$(slurmd -C 2>/dev/null | head -n 1)
-node=$(echo "$node_line" | sed -n 's/^NodeName=\([^ ]*\).*/\1/p')
-[ -n "$node" ] || skip_all "slurmd -C does not describe this host: $(slurmd -C 2>&1 | head -n 1)" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-cat >"$cl/slurm.conf" <<EOF
-# A single-node cluster for instructor/tests/slurm.sh (written by it; no GPU, no database)
-ClusterName=wbtest
-SlurmctldHost=$node(127.0.0.1)
-SlurmctldPort=$ctld_port
-SlurmdPort=$d_port
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$sock,cred_expire=10
-StateSaveLocation=$cl/state
-SlurmdSpoolDir=$cl/spool
-SlurmctldPidFile=$cl/slurmctld.pid
-SlurmdPidFile=$cl/slurmd.pid
-SlurmctldLogFile=$cl/log/slurmctld.log
-SlurmdLogFile=$cl/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-AccountingStorageType=accounting_storage/none
-JobAcctGatherType=jobacct_gather/none
-JobCompType=jobcomp/filetxt
-JobCompLoc=$cl/jobcomp.txt
-MpiDefault=none
-MailProg=/bin/true
-ReturnToService=2
-SchedulerType=sched/backfill
-$node_line NodeAddr=127.0.0.1 State=UNKNOWN
-PartitionName=wbtest Nodes=ALL Default=YES MaxTime=INFINITE State=UP
-EOF
-export SLURM_CONF=$cl/slurm.conf
-slurmctld -f "$SLURM_CONF" >"$cl/log/slurmctld.out" 2>&1 ||
-  skip_all "slurmctld did not start: $(tail -n 1 "$cl/log/slurmctld.out") $(grep -m1 -i 'fatal' "$cl/log/slurmctld.log" 2>/dev/null)" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-slurmd -f "$SLURM_CONF" -N "$node" >"$cl/log/slurmd.out" 2>&1 ||
-  skip_all "slurmd did not start: $(tail -n 1 "$cl/log/slurmd.out") $(grep -m1 -i 'fatal' "$cl/log/slurmd.log" 2>/dev/null)" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-state=
-for i in $(seq 150); do
-  state=$(sinfo -h -N -o %T 2>/dev/null | head -n 1)
-  [ "$state" = idle ] && break
-  sleep 0.2
-done
-if [ "$state" != idle ]; then
-  skip_all "the node is not idle after 30 s (sinfo: '${state:-no answer}'; $(grep -m1 -iE 'fatal|error' "$cl/log/slurmd.log" 2>/dev/null))" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-fi
-up=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-echo "slurm: munged, slurmctld and slurmd started (Slurm $(sinfo -V | awk '{print $2}'); node $node idle after ${up} s; $SLURM_CONF)"
-t_pass "$L_START" "node $node idle after ${up} s"
+stop_all() { [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null; slurm_stop; }
+slurm_find || skip_all "$SLURM_WHY" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
+trap stop_all EXIT
+slurm_start "$cl" 0 || skip_all "$SLURM_WHY" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
+echo "slurm: munged, slurmctld and slurmd started (Slurm $(sinfo -V | awk '{print $2}'); node $SLURM_NODE idle after $SLURM_UP_S s; $SLURM_CONF)"
+t_pass "$L_START" "node $SLURM_NODE idle after $SLURM_UP_S s"
 
 # ------------------------------------------------------------ the fixture class
 class=$out/class
@@ -242,7 +154,7 @@ else
     tail -n 30 "$out/fault.log"; t_fail "$L_FAULT" "exit $frc; its row: $row; see $out/fault.log"
   fi
 fi
-stop_cluster
+stop_all
 trap - EXIT
 echo "slurm: munged, slurmctld and slurmd stopped"
 t_end
