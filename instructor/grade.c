@@ -4,6 +4,14 @@
  *         [--feedback DIR] [--scratch DIR] [--root DIR] [--seed N]
  *         [--limit SECONDS] [--build-limit SECONDS] [--jobs N] [--gpu-share N]
  *         [--make-arg ARG]...
+ *         [--scheduler slurm [--slurm-dir DIR] [--gres SPEC] [--sbatch OPTION]...
+ *          [--wait 0|1] [--poll S] [--max-running N] [--regrade "all"|"ID ..."]]
+ *   grade --collect GRADEBOOK [--slurm-dir DIR]
+ *   grade --task SLURM_DIR LIST
+ *
+ * With --scheduler slurm, steps 1-4 run here and steps 5-6 in a Slurm job
+ * array, a task a student (grade_slurm.c); --collect assembles the
+ * gradebook of such a grading as it stands, and --task is one array task.
  *
  * A submission is a folder or a .tar, .tar.gz, .tgz or .zip archive in DIR,
  * one per student (its name, less the extension, is the student's id). It
@@ -65,7 +73,9 @@
  *   grade_build.c     scratch copies, the sandbox, the builds (steps 1-3)
  *   grade_objcheck.c  the static checks on what was built (step 4)
  *   grade_run.c       checkpoint runs and their results records (5-6)
- *   grade_report.c    the gradebook and the feedback
+ *   grade_report.c    the gradebook and the feedback; the end of a grading
+ *   grade_slurm.c     grading on a Slurm cluster: a job array, a task a
+ *                     student; plans, results, re-queue, collection
  *   grade.c           this: the command line and the order of the steps
  */
 #ifndef _GNU_SOURCE
@@ -76,6 +86,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb_file.h"
 #include "grade.h"
@@ -166,6 +177,8 @@ static int probe_python(grader *G, char *why, size_t whysz)
 {
     char dir[700], log[800], cmd[1600];
     snprintf(dir, sizeof dir, "%s/.python-probe", G->scratch);
+    /* an array task's own probe folder: tasks on other nodes probe at the same time */
+    if (G->in_task && getenv("SLURM_JOB_ID")) appendf(dir, sizeof dir, "-%s", getenv("SLURM_JOB_ID"));
     snprintf(log, sizeof log, "%s.log", dir);
     snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && chmod 755 %s", q(dir), q(dir), q(dir));
     if (sh(cmd, NULL)) return snprintf(why, whysz, "cannot make %s", dir), -1;
@@ -214,173 +227,274 @@ static void usage(void)
 {
     fprintf(stderr, "usage: grade --submissions DIR --weeks \"phaseP/weekNN ...\" --gradebook OUT.csv [--feedback DIR]\n"
                     "             [--scratch DIR] [--root DIR] [--seed N] [--limit S] [--build-limit S] [--jobs N]\n"
-                    "             [--gpu-share N] [--make-arg ARG]...\n");
+                    "             [--gpu-share N] [--make-arg ARG]...\n"
+                    "             [--scheduler local|slurm [--slurm-dir DIR] [--gres SPEC] [--sbatch OPTION]...\n"
+                    "              [--wait 0|1] [--poll S] [--max-running N] [--regrade \"all\"|\"ID ...\"]]\n"
+                    "       grade --collect GRADEBOOK [--slurm-dir DIR]   (a Slurm grading: the gradebook as it stands)\n"
+                    "       grade --task SLURM_DIR LIST                   (one array task: run by the job script)\n");
 }
 
-int main(int argc, char **argv)
+/* The command line into G; the weeks as given into `weeks`. 0, or 2 (usage). */
+static int parse_args(grader *G, int argc, char **argv, char *weeks, size_t wsz)
 {
-    static grader G;
-    memset(&G, 0, sizeof G);
-    snprintf(G.root, sizeof G.root, ".");
-    G.seed = 20261122;
-    G.limit = 120;
-    G.build_limit = 300;
-    G.jobs = 8;
-    G.gpu_share = 4; /* four students' correctness runs at once: graded the class of 30 on an H100 (README step 6) */
-    char weeks[2000] = "";
-    int ro_k = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return usage(), 2;
-        if (strcmp(a, "--submissions") == 0) snprintf(G.subs, sizeof G.subs, "%s", v);
-        else if (strcmp(a, "--weeks") == 0) snprintf(weeks, sizeof weeks, "%s", v);
-        else if (strcmp(a, "--gradebook") == 0) snprintf(G.gradebook, sizeof G.gradebook, "%s", v);
-        else if (strcmp(a, "--feedback") == 0) snprintf(G.feedback, sizeof G.feedback, "%s", v);
-        else if (strcmp(a, "--scratch") == 0) snprintf(G.scratch, sizeof G.scratch, "%s", v);
-        else if (strcmp(a, "--root") == 0) snprintf(G.root, sizeof G.root, "%s", v);
-        else if (strcmp(a, "--seed") == 0) G.seed = strtoull(v, NULL, 0);
-        else if (strcmp(a, "--limit") == 0) G.limit = atof(v);
-        else if (strcmp(a, "--build-limit") == 0) G.build_limit = atof(v);
-        else if (strcmp(a, "--jobs") == 0) G.jobs = atoi(v) > 0 ? atoi(v) : 1;
-        else if (strcmp(a, "--gpu-share") == 0) G.gpu_share = atoi(v) > 0 ? atoi(v) : 1;
-        else if (strcmp(a, "--make-arg") == 0 && G.n_make_args < 32) G.make_args[G.n_make_args++] = (char *)v;
+        if (strcmp(a, "--submissions") == 0) snprintf(G->subs, sizeof G->subs, "%s", v);
+        else if (strcmp(a, "--weeks") == 0) snprintf(weeks, wsz, "%s", v);
+        else if (strcmp(a, "--gradebook") == 0) snprintf(G->gradebook, sizeof G->gradebook, "%s", v);
+        else if (strcmp(a, "--feedback") == 0) snprintf(G->feedback, sizeof G->feedback, "%s", v);
+        else if (strcmp(a, "--scratch") == 0) snprintf(G->scratch, sizeof G->scratch, "%s", v);
+        else if (strcmp(a, "--root") == 0) snprintf(G->root, sizeof G->root, "%s", v);
+        else if (strcmp(a, "--seed") == 0) G->seed = strtoull(v, NULL, 0);
+        else if (strcmp(a, "--limit") == 0) G->limit = atof(v);
+        else if (strcmp(a, "--build-limit") == 0) G->build_limit = atof(v);
+        else if (strcmp(a, "--jobs") == 0) G->jobs = atoi(v) > 0 ? atoi(v) : 1;
+        else if (strcmp(a, "--gpu-share") == 0) G->gpu_share = atoi(v) > 0 ? atoi(v) : 1;
+        else if (strcmp(a, "--make-arg") == 0 && G->n_make_args < 32) G->make_args[G->n_make_args++] = (char *)v;
+        else if (strcmp(a, "--scheduler") == 0 && (strcmp(v, "local") == 0 || strcmp(v, "slurm") == 0))
+            G->slurm = strcmp(v, "slurm") == 0;
+        else if (strcmp(a, "--slurm-dir") == 0) snprintf(G->slurm_dir, sizeof G->slurm_dir, "%s", v);
+        else if (strcmp(a, "--gres") == 0) snprintf(G->gres, sizeof G->gres, "%s", v);
+        else if (strcmp(a, "--sbatch") == 0 && G->n_sbatch < 32) G->sbatch[G->n_sbatch++] = (char *)v;
+        else if (strcmp(a, "--wait") == 0) G->slurm_wait = atoi(v) != 0;
+        else if (strcmp(a, "--poll") == 0) G->slurm_poll = atof(v) > 0 ? atof(v) : 1;
+        else if (strcmp(a, "--max-running") == 0) G->slurm_max = atoi(v) > 0 ? atoi(v) : 0;
+        else if (strcmp(a, "--regrade") == 0) snprintf(G->regrade, sizeof G->regrade, "%s", v);
         else return usage(), 2;
         i++;
     }
-    if (!G.subs[0] || !weeks[0] || !G.gradebook[0]) return usage(), 2;
-    /* Student code runs only in the sandbox: without one, nothing is graded. */
+    return 0;
+}
+
+/* An absolute path for p (a relative one is taken from the current folder),
+ * for what a Slurm task on another node must find at the same path. */
+static void absolute(char *p, size_t sz)
+{
+    if (!p[0] || p[0] == '/') return;
+    char cwd[600], t[1300];
+    if (!getcwd(cwd, sizeof cwd)) return;
+    snprintf(t, sizeof t, "%s/%s", cwd, p);
+    snprintf(p, sz, "%s", t);
+}
+
+enum { MODE_LOCAL, MODE_TASK, MODE_COLLECT };
+
+/* Everything a grading needs before it reads the class: the workbook, the
+ * scratch and feedback folders, what the sandbox shows and hides, the GPUs,
+ * the weeks, Python. A collection (which runs no student code) needs only
+ * the folders and the weeks. 0, or the exit status, said on stderr. */
+static int setup(grader *G, const char *weeks, int mode)
+{
+    int ro_k = 0;
     char why[512];
-    if (!sb_available(NULL, why))
+    /* Student code runs only in the sandbox: without one, nothing is graded. */
+    if (mode != MODE_COLLECT && !sb_available(NULL, why))
         return fprintf(stderr, "grade: refusing to grade: student code runs only in a bubblewrap sandbox, and %s\n", why), 2;
-    char *r = realpath(G.root, NULL);
-    if (!r) return fprintf(stderr, "no workbook at %s\n", G.root), 2;
-    snprintf(G.root, sizeof G.root, "%s", r);
+    char *r = realpath(G->root, NULL);
+    if (!r) return fprintf(stderr, "no workbook at %s\n", G->root), 2;
+    snprintf(G->root, sizeof G->root, "%s", r);
     free(r);
-    if (!G.scratch[0]) snprintf(G.scratch, sizeof G.scratch, "%s/build/instructor/scratch", G.root);
-    if (!G.feedback[0]) {
-        snprintf(G.feedback, sizeof G.feedback, "%s", G.gradebook);
-        char *dot = strrchr(G.feedback, '.');
+    if (G->slurm) {
+        /* what the tasks find on their nodes: absolute paths; the plans,
+         * results and scripts beside the gradebook, and the scratch copies
+         * there too unless given (the class's own, on the shared filesystem) */
+        absolute(G->gradebook, sizeof G->gradebook);
+        absolute(G->feedback, sizeof G->feedback);
+        absolute(G->scratch, sizeof G->scratch);
+        absolute(G->slurm_dir, sizeof G->slurm_dir);
+        if (!G->slurm_dir[0]) {
+            snprintf(G->slurm_dir, sizeof G->slurm_dir, "%s", G->gradebook);
+            char *dot = strrchr(G->slurm_dir, '.');
+            if (dot && !strchr(dot, '/')) *dot = 0;
+            strncat(G->slurm_dir, "-slurm", sizeof G->slurm_dir - strlen(G->slurm_dir) - 1);
+        }
+        if (!G->scratch[0]) snprintf(G->scratch, sizeof G->scratch, "%s/scratch", G->slurm_dir);
+    }
+    if (!G->scratch[0]) snprintf(G->scratch, sizeof G->scratch, "%s/build/instructor/scratch", G->root);
+    if (!G->feedback[0]) {
+        snprintf(G->feedback, sizeof G->feedback, "%s", G->gradebook);
+        char *dot = strrchr(G->feedback, '.');
         if (dot && !strchr(dot, '/')) *dot = 0;
-        strncat(G.feedback, "-feedback", sizeof G.feedback - strlen(G.feedback) - 1);
+        strncat(G->feedback, "-feedback", sizeof G->feedback - strlen(G->feedback) - 1);
     }
     char cmd[2000];
-    snprintf(cmd, sizeof cmd, "mkdir -p %s %s", q(G.scratch), q(G.feedback));
-    if (sh(cmd, NULL)) return fprintf(stderr, "cannot make %s or %s\n", G.scratch, G.feedback), 2;
-    r = realpath(G.scratch, NULL);
-    snprintf(G.scratch, sizeof G.scratch, "%s", r);
+    snprintf(cmd, sizeof cmd, "mkdir -p %s %s", q(G->scratch), q(G->feedback));
+    if (sh(cmd, NULL)) return fprintf(stderr, "cannot make %s or %s\n", G->scratch, G->feedback), 2;
+    r = realpath(G->scratch, NULL);
+    snprintf(G->scratch, sizeof G->scratch, "%s", r);
     free(r);
     /* What the sandbox shows read-only besides the system: the toolkit of the
      * nvcc make is given, .deps/ (third-party headers), Check if it lives
      * elsewhere; what must not be there: this workbook, the class, the
      * gradebook and the feedback. */
-    snprintf(G.nvcc, sizeof G.nvcc, "/usr/local/cuda/bin/nvcc");
-    for (int i = 0; i < G.n_make_args; i++) {
-        if (strncmp(G.make_args[i], "NVCC=", 5) == 0) snprintf(G.nvcc, sizeof G.nvcc, "%s", G.make_args[i] + 5);
-        if (strncmp(G.make_args[i], "CHECK_DIR=", 10) == 0 && G.make_args[i][10]) {
-            r = realpath(G.make_args[i] + 10, NULL);
-            if (r) snprintf(G.check_dir, sizeof G.check_dir, "%s", r);
+    snprintf(G->nvcc, sizeof G->nvcc, "/usr/local/cuda/bin/nvcc");
+    for (int i = 0; i < G->n_make_args; i++) {
+        if (strncmp(G->make_args[i], "NVCC=", 5) == 0) snprintf(G->nvcc, sizeof G->nvcc, "%s", G->make_args[i] + 5);
+        if (strncmp(G->make_args[i], "CHECK_DIR=", 10) == 0 && G->make_args[i][10]) {
+            r = realpath(G->make_args[i] + 10, NULL);
+            if (r) snprintf(G->check_dir, sizeof G->check_dir, "%s", r);
             free(r);
         }
     }
     {
         char home[600];
-        snprintf(home, sizeof home, "%s", G.nvcc);
+        snprintf(home, sizeof home, "%s", G->nvcc);
         for (int k = 0; k < 2; k++) {
             char *sl = strrchr(home, '/');
             if (sl) *sl = 0;
         }
         r = home[0] ? realpath(home, NULL) : NULL;
-        if (r) snprintf(G.cuda_home, sizeof G.cuda_home, "%s", r);
+        if (r) snprintf(G->cuda_home, sizeof G->cuda_home, "%s", r);
         free(r);
-        snprintf(G.sb_path, sizeof G.sb_path, "%.*s:/usr/local/cuda/bin:/usr/bin:/bin",
-                 (int)(strrchr(G.nvcc, '/') ? strrchr(G.nvcc, '/') - G.nvcc : 0), G.nvcc);
-        if (G.sb_path[0] == ':') memmove(G.sb_path, G.sb_path + 1, strlen(G.sb_path));
+        snprintf(G->sb_path, sizeof G->sb_path, "%.*s:/usr/local/cuda/bin:/usr/bin:/bin",
+                 (int)(strrchr(G->nvcc, '/') ? strrchr(G->nvcc, '/') - G->nvcc : 0), G->nvcc);
+        if (G->sb_path[0] == ':') memmove(G->sb_path, G->sb_path + 1, strlen(G->sb_path));
         char deps[700];
-        snprintf(deps, sizeof deps, "%s/.deps", G.root);
+        snprintf(deps, sizeof deps, "%s/.deps", G->root);
         r = is_dir(deps) ? realpath(deps, NULL) : NULL;
-        if (r) snprintf(G.deps_real, sizeof G.deps_real, "%s", r);
+        if (r) snprintf(G->deps_real, sizeof G->deps_real, "%s", r);
         free(r);
         int k = 0;
-        if (G.cuda_home[0]) G.ro[k++] = G.cuda_home;
-        if (G.deps_real[0]) G.ro[k++] = G.deps_real;
-        if (G.check_dir[0]) G.ro[k++] = G.check_dir;
-        G.ro[k] = NULL;
+        if (G->cuda_home[0]) G->ro[k++] = G->cuda_home;
+        if (G->deps_real[0]) G->ro[k++] = G->deps_real;
+        if (G->check_dir[0]) G->ro[k++] = G->check_dir;
+        G->ro[k] = NULL;
         ro_k = k;
         /* every folder the sandbox shows must be one its user can enter */
-        const char *reach[8] = { G.scratch };
-        for (int i = 0; i < k && i < 7; i++) reach[i + 1] = G.ro[i];
-        for (int i = 0; i < 8 && reach[i]; i++)
+        const char *reach[8] = { G->scratch };
+        for (int i = 0; i < k && i < 7; i++) reach[i + 1] = G->ro[i];
+        for (int i = 0; i < 8 && reach[i] && mode != MODE_COLLECT; i++)
             if (!sb_reachable(reach[i], why))
                 return fprintf(stderr, "grade: refusing to grade: %s\n", why), 2;
-        r = realpath(G.subs, NULL);
-        if (!r) return fprintf(stderr, "no submissions folder %s\n", G.subs), 2;
-        snprintf(G.subs, sizeof G.subs, "%s", r);
+        r = realpath(G->subs, NULL);
+        if (!r) return fprintf(stderr, "no submissions folder %s\n", G->subs), 2;
+        snprintf(G->subs, sizeof G->subs, "%s", r);
         free(r);
         k = 0;
-        G.hide[k++] = G.root, G.hide[k++] = G.subs, G.hide[k++] = G.feedback, G.hide[k++] = G.gradebook;
-        G.hide[k] = NULL;
+        G->hide[k++] = G->root, G->hide[k++] = G->subs, G->hide[k++] = G->feedback, G->hide[k++] = G->gradebook;
+        if (G->slurm) G->hide[k++] = G->slurm_dir; /* the class's plans and results */
+        G->hide[k] = NULL;
         const char *ng = getenv("WB_NO_GPU");
-        G.no_gpu_env = ng && *ng == '1';
-        g_host_gpus = G.no_gpu_env ? 0 : host_gpu_count(G.root);
+        G->no_gpu_env = ng && *ng == '1';
+        g_host_gpus = G->no_gpu_env || mode == MODE_COLLECT ? 0 : host_gpu_count(G->root);
     }
     char err[4000];
     char list[MAX_WEEKS][64];
     int n_list = split_weeks(weeks, list, err, sizeof err);
     if (n_list < 0) return fprintf(stderr, "%s\n", err), 2;
     for (int k = 0; k < n_list; k++) {
-        if (load_week_cfg(G.root, list[k], &G.weeks[G.n_weeks], err, sizeof err) != 0 ||
-            load_week_api(G.root, &G.weeks[G.n_weeks], err, sizeof err) != 0)
+        /* the exercises' API is for the object check, which only the host that builds runs */
+        if (load_week_cfg(G->root, list[k], &G->weeks[G->n_weeks], err, sizeof err) != 0 ||
+            (mode == MODE_LOCAL && load_week_api(G->root, &G->weeks[G->n_weeks], err, sizeof err) != 0))
             return fprintf(stderr, "%s\n", err), 2;
-        G.n_weeks++;
+        G->n_weeks++;
     }
     /* Phase 7's Python checkpoints: the instructor's python3, checked to run in the sandbox before anyone is graded */
     int any_py = 0;
-    for (int w = 0; w < G.n_weeks; w++) any_py |= G.weeks[w].has_py;
+    for (int w = 0; w < G->n_weeks; w++) any_py |= G->weeks[w].has_py;
     if (any_py) {
         const char *ti = getenv("TRITON_INTERPRET");
-        G.interpret = ti && strcmp(ti, "1") == 0;
-        if (find_python(&G, err, sizeof err) != 0)
+        G->interpret = ti && strcmp(ti, "1") == 0;
+    }
+    if (any_py && mode != MODE_COLLECT) {
+        if (find_python(G, err, sizeof err) != 0)
             return fprintf(stderr, "grade: refusing to grade: a graded week has Python checkpoints, and %s\n", err), 2;
-        for (int i = 0; i < G.n_py_ro; i++) G.ro[ro_k++] = G.py_ro[i];
-        G.ro[ro_k] = NULL;
+        for (int i = 0; i < G->n_py_ro; i++) G->ro[ro_k++] = G->py_ro[i];
+        G->ro[ro_k] = NULL;
         /* its bin/ last on PATH (Triton's and torch's tools: ninja for an extension build) */
         char pb[600];
-        snprintf(pb, sizeof pb, "%s", G.py_exe);
+        snprintf(pb, sizeof pb, "%s", G->py_exe);
         if (strrchr(pb, '/')) *strrchr(pb, '/') = 0;
-        appendf(G.sb_path, sizeof G.sb_path, ":%s", pb);
-        if (probe_python(&G, err, sizeof err) != 0)
+        appendf(G->sb_path, sizeof G->sb_path, ":%s", pb);
+        if (probe_python(G, err, sizeof err) != 0)
             return fprintf(stderr, "grade: refusing to grade: a graded week has Python checkpoints, and %s\n", err), 2;
-        printf("Python checkpoints: %s in the sandbox, with", G.py_exe);
-        for (int i = 0; i < G.n_py_ro; i++) printf(" %s", G.py_ro[i]);
-        printf(" read-only%s\n", G.interpret ? "; TRITON_INTERPRET=1: Triton's interpreter, not a grading on a GPU" : "");
+        printf("Python checkpoints: %s in the sandbox, with", G->py_exe);
+        for (int i = 0; i < G->n_py_ro; i++) printf(" %s", G->py_ro[i]);
+        printf(" read-only%s\n", G->interpret ? "; TRITON_INTERPRET=1: Triton's interpreter, not a grading on a GPU" : "");
     }
-    G.st = calloc(MAX_STUDENTS, sizeof *G.st);
-    char ignored[2000] = "";
-    G.n_students = list_submissions(G.subs, G.st, MAX_STUDENTS, err, sizeof err, ignored, sizeof ignored);
-    if (G.n_students < 0) return fprintf(stderr, "grade: the class folder %s cannot be graded:\n%s\n", G.subs, err), 2;
+    return 0;
+}
+
+/* The class's submissions into G->st (the folder listing's order). 0, or the exit status. */
+static int read_class(grader *G)
+{
+    char err[4000], ignored[2000] = "";
+    G->n_students = list_submissions(G->subs, G->st, MAX_STUDENTS, err, sizeof err, ignored, sizeof ignored);
+    if (G->n_students < 0) return fprintf(stderr, "grade: the class folder %s cannot be graded:\n%s\n", G->subs, err), 2;
     if (ignored[0]) printf("Not submissions (ignored):\n%s%s", ignored, ignored[strlen(ignored) - 1] == '\n' ? "" : "\n");
-    if (G.n_students == 0) return fprintf(stderr, "no submissions (folders or archives) in %s\n", G.subs), 2;
+    if (G->n_students == 0) return fprintf(stderr, "no submissions (folders or archives) in %s\n", G->subs), 2;
+    return 0;
+}
+
+static void defaults(grader *G)
+{
+    memset(G, 0, sizeof *G);
+    snprintf(G->root, sizeof G->root, ".");
+    G->seed = 20261122;
+    G->limit = 120;
+    G->build_limit = 300;
+    G->jobs = 8;
+    G->gpu_share = 4; /* four students' correctness runs at once: graded the class of 30 on an H100 (README step 6) */
+    snprintf(G->gres, sizeof G->gres, "gpu:1");
+    G->slurm_wait = 1;
+    G->slurm_poll = 30;
+}
+
+int main(int argc, char **argv)
+{
+    static grader G;
+    defaults(&G);
+    char weeks[2000] = "";
+    int mode = MODE_LOCAL;
+    /* A Slurm task or a collection: the grading's own options, as the
+     * submitting grader wrote them into its Slurm folder */
+    static char store[16384];
+    char *args[200];
+    if (argc >= 3 && (strcmp(argv[1], "--task") == 0 || strcmp(argv[1], "--collect") == 0)) {
+        mode = strcmp(argv[1], "--task") == 0 ? MODE_TASK : MODE_COLLECT;
+        char dir[600];
+        if (mode == MODE_TASK && argc == 4) snprintf(dir, sizeof dir, "%s", argv[2]);
+        else if (mode == MODE_TASK) return usage(), 2;
+        else if (argc == 5 && strcmp(argv[3], "--slurm-dir") == 0) snprintf(dir, sizeof dir, "%s", argv[4]);
+        else if (argc == 3) {
+            snprintf(dir, sizeof dir, "%s", argv[2]);
+            char *dot = strrchr(dir, '.');
+            if (dot && !strchr(dot, '/')) *dot = 0;
+            strncat(dir, "-slurm", sizeof dir - strlen(dir) - 1);
+        } else return usage(), 2;
+        int n = slurm_read_args(dir, args, 200, store, sizeof store);
+        if (n < 0)
+            return fprintf(stderr, "grade: %s holds no Slurm grading (no args file there: was the class graded with "
+                           "SCHEDULER=slurm?)\n", dir), 2;
+        int rc = parse_args(&G, n, args, weeks, sizeof weeks);
+        if (rc) return rc;
+        if (!G.slurm) return fprintf(stderr, "grade: %s: not a Slurm grading\n", dir), 2;
+        G.in_task = mode == MODE_TASK;
+        if (G.in_task) snprintf(G.slurm_list, sizeof G.slurm_list, "%s", argv[3]);
+    } else {
+        int rc = parse_args(&G, argc, argv, weeks, sizeof weeks);
+        if (rc) return rc;
+    }
+    if (!G.subs[0] || !weeks[0] || !G.gradebook[0]) return usage(), 2;
+    int rc = setup(&G, weeks, mode);
+    if (rc) return rc;
+    G.st = calloc(MAX_STUDENTS, sizeof *G.st);
+    if (mode == MODE_TASK) return slurm_task(&G);
+    if (mode == MODE_COLLECT) {
+        double t0 = now_s();
+        int killed = 0;
+        if (slurm_collect(&G, 1, &killed) < 0) return 2;
+        return finish(&G, t0);
+    }
+    rc = read_class(&G);
+    if (rc) return rc;
+    if (G.slurm) return slurm_submit(&G);
     double t0 = now_s();
     printf("Grading %d submission%s of", G.n_students, G.n_students == 1 ? "" : "s");
     for (int w = 0; w < G.n_weeks; w++) printf(" %s", G.weeks[w].dir);
     printf(" (seed %llu, %.0f s a checkpoint)\n", G.seed, G.limit);
-    for (int i = 0; i < G.n_students; i++) {
-        student *s = &G.st[i];
-        if (prepare_student(&G, s, err, sizeof err) != 0) {
-            if (s->refused) printf("  %-24s %s\n", s->id, err);
-            else fprintf(stderr, "grade: %s: %s\n", s->id, err);
-            for (int w = 0; w < G.n_weeks; w++) {
-                set_all(&G, s, w, ST_FAIL, err);
-                if (s->refused) appendf(s->note[w], sizeof s->note[w], "- %s. Every checkpoint scores 0.\n", err);
-                s->built[w] = -1;
-            }
-            continue;
-        }
-    }
-    build_all(&G);
-    /* before any student's code runs: it could change its own files */
-    for (int i = 0; i < G.n_students; i++)
-        for (int w = 0; w < G.n_weeks; w++) check_objects(&G, &G.st[i], w);
+    prepare_build_check(&G);
     printf("  prepared, built and checked in %.0f s\n", now_s() - t0);
     /* Correctness runs first, shared among students when --gpu-share > 1;
      * then every speed run alone on the GPU, student by student. */
@@ -401,58 +515,9 @@ int main(int argc, char **argv)
                now_s() - tr);
     else
         printf("  runs: every checkpoint run alone (--gpu-share 1); %.0f s\n", now_s() - tr);
-    for (int i = 0; i < G.n_students; i++) {
-        student *s = &G.st[i];
-        double tot = 0;
-        printf("  %-24s", s->id);
-        for (int w = 0; w < G.n_weeks; w++)
-            for (int c = 0; c < G.weeks[w].meta.n_checkpoints; c++) {
-                printf(" %s", st_name(s->g[w][c].status));
-                tot += s->g[w][c].points;
-            }
-        printf("  %6.2f / %g  (%.0f s)\n", tot, max_points(&G), s->seconds);
-        for (int w = 0; w < G.n_weeks && G.interpret; w++)
-            if (G.weeks[w].has_py)
-                appendf(s->note[w], sizeof s->note[w], "- Graded with TRITON_INTERPRET=1: the Python checkpoints ran in "
-                        "Triton's interpreter (on the CPU where torch sees no GPU), speed checkpoints SKIP. A pass there "
-                        "is not a pass on a GPU: grade again without it.\n");
-        char fb[1400];
-        snprintf(fb, sizeof fb, "%s/%s.md", G.feedback, s->id);
-        if (write_feedback(&G, s, fb) != 0) fprintf(stderr, "cannot write %s\n", fb);
-    }
-    if (write_gradebook(&G, G.gradebook) != 0) return fprintf(stderr, "cannot write %s\n", G.gradebook), 1;
-    printf("Gradebook: %s; feedback: %s/ID.md; %.0f s in all.\n", G.gradebook, G.feedback, now_s() - t0);
-    int skipped = 0;
-    for (int i = 0; i < G.n_students; i++)
-        for (int w = 0; w < G.n_weeks; w++)
-            for (int c = 0; c < G.weeks[w].meta.n_checkpoints; c++) skipped += G.st[i].g[w][c].status == ST_SKIP;
+    rc = finish(&G, t0);
     free(G.st);
     for (int w = 0; w < G.n_weeks; w++)
         for (int k = 0; k < G.weeks[w].n_api; k++) free(G.weeks[w].api[k]);
-    if (G.sandbox_errors) {
-        fprintf(stderr, "grade: INCOMPLETE: the sandbox could not start %d build%s or run%s (above); those are not "
-                "the students' doing: fix the host and grade again\n", G.sandbox_errors, G.sandbox_errors == 1 ? "" : "s",
-                G.sandbox_errors == 1 ? "" : "s");
-        return 1;
-    }
-    if (G.interpret) {
-        fprintf(stderr, "grade: INCOMPLETE: TRITON_INTERPRET=1 is set: the Python checkpoints were judged by Triton's "
-                "interpreter, not compiled on a GPU, and speed checkpoints could not run (%d SKIP): not marks; grade "
-                "again without TRITON_INTERPRET\n", skipped);
-        return 3;
-    }
-    if (skipped) {
-        if (g_host_gpus > 0)
-            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run on this host for a reason that is not the "
-                    "student's (each one's feedback says why, a missing gnuplot for instance) and %s SKIP in the "
-                    "gradebook, earning nothing: fix the host and grade again before using these totals\n", skipped,
-                    skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are");
-        else
-            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run (no GPU here%s) and %s SKIP in the gradebook, "
-                    "earning nothing: grade again on a GPU host before using these totals\n", skipped,
-                    skipped == 1 ? "" : "s", G.no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
-        return 3;
-    }
-    return 0;
+    return rc;
 }
-

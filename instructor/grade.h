@@ -8,7 +8,9 @@
  *   grade_build.c     scratch copies, the sandbox, the builds (steps 1-3)
  *   grade_objcheck.c  the static checks on what was built (step 4)
  *   grade_run.c       checkpoint runs and their results records (5-6)
- *   grade_report.c    the gradebook and the feedback
+ *   grade_report.c    the gradebook and the feedback; the end of a grading
+ *   grade_slurm.c     grading on a Slurm cluster: a job array, a task a
+ *                     student; plans, results, re-queue, collection
  *   grade.c           the command line and the order of the steps
  */
 #ifndef GRADE_H
@@ -40,6 +42,10 @@
 /* ------------------------------------------ what a checkpoint's run gave */
 
 enum { ST_NONE = 0, ST_PASS, ST_FAIL, ST_SKIP };
+
+/* Where a student's grading stands on a cluster (grade_slurm.c); a local
+ * grading leaves every student SCHED_GRADED. */
+enum { SCHED_GRADED = 0, SCHED_PENDING, SCHED_KILLED };
 
 /* ------------------------------------------------------------ the class */
 
@@ -80,6 +86,8 @@ typedef struct {
     unsigned long long py_hash[MAX_WEEKS];  /* the Python runner, plugin, tests and wb, before any run */
     double   seconds;
     cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
+    int      sched;            /* SCHED_*: graded, or still with Slurm (its cells say PENDING or KILLED) */
+    char     sched_note[700];  /* what Slurm did with the student's task (the gradebook's slurm column); "" locally */
 } student;
 
 typedef struct {
@@ -109,6 +117,18 @@ typedef struct {
     int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
     int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
     unsigned run_seq;
+    /* Grading on a Slurm cluster (grade_slurm.c; --scheduler slurm) */
+    int  slurm;                /* 1: prepare and build here, run the checkpoints in a job array */
+    int  in_task;              /* this process is one array task (--task): one student, its GPU its own */
+    char slurm_dir[600];       /* plans, results, job scripts, logs (default GRADEBOOK-slurm) */
+    char gres[64];             /* --gres of each task ("" for none); default gpu:1 */
+    int  n_sbatch;
+    char *sbatch[32];          /* instructor's sbatch options, each an #SBATCH line after the grader's own */
+    int  slurm_wait;           /* wait for the array and collect (else submit and return) */
+    double slurm_poll;         /* seconds between looks at the queue while waiting */
+    int  slurm_max;            /* tasks running at once (the array's %N); 0: as Slurm allows */
+    char regrade[2000];        /* students graded again though finished: "all" or ids */
+    char slurm_list[700];      /* a task's class list (the array index is a line of it) */
 } grader;
 
 /* ------------------------------------------------------- grade_jobs.c */
@@ -151,6 +171,7 @@ unsigned long long file_hash(const char *path);
 int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz);
 void set_all(grader *G, student *s, int w, int status, const char *why);
 void build_all(grader *G);
+void prepare_build_check(grader *G);
 
 /* --------------------------------------------------- grade_objcheck.c */
 
@@ -180,5 +201,17 @@ const char *st_name(int s);
 double max_points(const grader *G);
 int write_gradebook(const grader *G, const char *path);
 int write_feedback(const grader *G, const student *s, const char *path);
+int finish(grader *G, double t0);
+
+/* ------------------------------------------------------ grade_slurm.c */
+
+int slurm_submit(grader *G);
+int slurm_task(grader *G);
+int slurm_collect(grader *G, int requeue, int *n_killed);
+int slurm_read_args(const char *dir, char **argv, int max, char *store, size_t storesz);
+int slurm_minutes(const grader *G);
+int slurm_script(const grader *G, const char *list, char *out, size_t outsz);
+int slurm_parse_sacct(const char *text, const char *want, char *reason, size_t rsz);
+void slurm_array_spec(const int *idx, int n, int max_running, char *out, size_t outsz);
 
 #endif

@@ -1,5 +1,5 @@
 /* grade_build.c — part of the grader (grade.h): each student's scratch copy: import, sandbox options, and the builds run
- * in the sandbox, several at once. */
+ * in the sandbox, several at once; steps 1-4 for a class (prepare_build_check). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -359,4 +359,30 @@ void build_all(grader *G)
         usleep(20000);
     }
     free(slots);
+}
+
+/* ------------------------------------------------------- steps 1-4 */
+
+/* Steps 1-4 for every student of G (which may be part of a class): the
+ * scratch copy, the build, the object check. */
+void prepare_build_check(grader *G)
+{
+    char err[4000];
+    for (int i = 0; i < G->n_students; i++) {
+        student *s = &G->st[i];
+        if (prepare_student(G, s, err, sizeof err) != 0) {
+            if (s->refused) printf("  %-24s %s\n", s->id, err);
+            else fprintf(stderr, "grade: %s: %s\n", s->id, err);
+            for (int w = 0; w < G->n_weeks; w++) {
+                set_all(G, s, w, ST_FAIL, err);
+                if (s->refused) appendf(s->note[w], sizeof s->note[w], "- %s. Every checkpoint scores 0.\n", err);
+                s->built[w] = -1;
+            }
+            continue;
+        }
+    }
+    build_all(G);
+    /* before any student's code runs: it could change its own files */
+    for (int i = 0; i < G->n_students; i++)
+        for (int w = 0; w < G->n_weeks; w++) check_objects(G, &G->st[i], w);
 }

@@ -1,4 +1,5 @@
-/* grade_report.c — part of the grader (grade.h): the gradebook (gradebook.h; quiz columns kept) and each student's feedback. */
+/* grade_report.c — part of the grader (grade.h): the gradebook (gradebook.h; quiz columns kept), each student's feedback, and
+ * what a grading says at its end (finish: every student's line, the exit status). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "gradebook.h"
 #include "grade.h"
@@ -45,6 +47,11 @@ int write_gradebook(const grader *G, const char *path)
             gb_put(f, h);
         }
     fputs(",total,out_of,skipped,seed", f);
+    /* a Slurm grading's column, where Slurm has something to say of a student
+     * (still pending, killed, re-queued); a local grading never has it */
+    int slurm_col = 0;
+    for (int i = 0; i < G->n_students; i++) slurm_col |= G->st[i].sched != SCHED_GRADED || G->st[i].sched_note[0];
+    if (slurm_col) fputs(",slurm", f);
     for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, 0, qcol[k]));
     fputc('\n', f);
     double mx = max_points(G);
@@ -55,6 +62,16 @@ int write_gradebook(const grader *G, const char *path)
         gb_put(f, s->id);
         double tot = 0;
         int skipped = 0;
+        if (s->sched != SCHED_GRADED) { /* not graded yet, or killed: never a 0 */
+            const char *w = s->sched == SCHED_PENDING ? "PENDING" : "KILLED";
+            for (int k = 0; k < week_cols - 4; k++) fprintf(f, ",%s", w);
+            fprintf(f, ",%s,%g,,%llu,", w, mx, G->seed);
+            gb_put(f, s->sched_note);
+            int r = gb_find(&old, s->id);
+            for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
+            fputc('\n', f);
+            continue;
+        }
         for (int w = 0; w < G->n_weeks; w++)
             for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
                 const cp_grade *g = &s->g[w][c];
@@ -65,6 +82,7 @@ int write_gradebook(const grader *G, const char *path)
                 tot += g->points;
             }
         fprintf(f, ",%.2f,%g,%d,%llu", tot, mx, skipped, G->seed);
+        if (slurm_col) fputc(',', f), gb_put(f, s->sched_note);
         int r = gb_find(&old, s->id);
         for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
         fputc('\n', f);
@@ -75,7 +93,7 @@ int write_gradebook(const grader *G, const char *path)
         for (int k = 0; k < nq; k++) any |= GB_CELL(&old, r, qcol[k])[0] != 0;
         if (graded || !any) continue;
         gb_put(f, GB_CELL(&old, r, 0));
-        for (int c = 0; c < week_cols; c++) fputc(',', f);
+        for (int c = 0; c < week_cols + slurm_col; c++) fputc(',', f);
         for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, r, qcol[k]));
         fputc('\n', f);
     }
@@ -96,6 +114,7 @@ int write_feedback(const grader *G, const student *s, const char *path)
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&t));
     fprintf(f, "# Feedback for %s\n\nGraded %s with the class seed %llu (fresh inputs, the same for everyone); "
                "%.0f s.\n\n**Total: %.2f of %g points.**\n", s->id, date, G->seed, s->seconds, tot, max_points(G));
+    if (s->sched_note[0]) fprintf(f, "\nOn the cluster (Slurm): %s.\n", s->sched_note);
     for (int w = 0; w < G->n_weeks; w++) {
         const week_cfg *W = &G->weeks[w];
         fprintf(f, "\n## %s — %s\n\n", W->dir, W->meta.title);
@@ -121,4 +140,81 @@ int write_feedback(const grader *G, const student *s, const char *path)
         if (s->note[w][0]) fprintf(f, "\nNotes:\n\n%s", s->note[w]);
     }
     return fclose(f);
+}
+
+/* ------------------------------------------------------- the end */
+
+/* Each student's line, the feedback files, the gradebook, and the exit
+ * status: 0; 1 when the sandbox failed the host; 3 when the gradebook is
+ * incomplete (SKIP, Triton's interpreter, or students still with Slurm). */
+int finish(grader *G, double t0)
+{
+    int pending = 0, killed = 0;
+    for (int i = 0; i < G->n_students; i++) {
+        student *s = &G->st[i];
+        double tot = 0;
+        printf("  %-24s", s->id);
+        if (s->sched != SCHED_GRADED) {
+            printf(" %s  %s\n", s->sched == SCHED_PENDING ? "PENDING" : "KILLED", s->sched_note);
+            pending += s->sched == SCHED_PENDING, killed += s->sched == SCHED_KILLED;
+            continue;
+        }
+        for (int w = 0; w < G->n_weeks; w++)
+            for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
+                printf(" %s", st_name(s->g[w][c].status));
+                tot += s->g[w][c].points;
+            }
+        printf("  %6.2f / %g  (%.0f s)\n", tot, max_points(G), s->seconds);
+        for (int w = 0; w < G->n_weeks && G->interpret; w++)
+            if (G->weeks[w].has_py && !strstr(s->note[w], "Graded with TRITON_INTERPRET=1"))
+                appendf(s->note[w], sizeof s->note[w], "- Graded with TRITON_INTERPRET=1: the Python checkpoints ran in "
+                        "Triton's interpreter (on the CPU where torch sees no GPU), speed checkpoints SKIP. A pass there "
+                        "is not a pass on a GPU: grade again without it.\n");
+        char fb[1400], tmp[1500];
+        snprintf(fb, sizeof fb, "%s/%s.md", G->feedback, s->id);
+        /* on a cluster, written whole or not at all: a task may be writing it too */
+        snprintf(tmp, sizeof tmp, "%s.tmp-%d", fb, (int)getpid());
+        if (!G->slurm && write_feedback(G, s, fb) != 0) fprintf(stderr, "cannot write %s\n", fb);
+        if (G->slurm && (write_feedback(G, s, tmp) != 0 || rename(tmp, fb) != 0))
+            fprintf(stderr, "cannot write %s\n", fb), unlink(tmp);
+    }
+    if (write_gradebook(G, G->gradebook) != 0) return fprintf(stderr, "cannot write %s\n", G->gradebook), 1;
+    printf("Gradebook: %s; feedback: %s/ID.md; %.0f s in all.\n", G->gradebook, G->feedback, now_s() - t0);
+    int skipped = 0;
+    for (int i = 0; i < G->n_students; i++)
+        for (int w = 0; w < G->n_weeks; w++)
+            for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++)
+                skipped += G->st[i].sched == SCHED_GRADED && G->st[i].g[w][c].status == ST_SKIP;
+    if (G->sandbox_errors) {
+        fprintf(stderr, "grade: INCOMPLETE: the sandbox could not start %d build%s or run%s (above); those are not "
+                "the students' doing: fix the host and grade again\n", G->sandbox_errors, G->sandbox_errors == 1 ? "" : "s",
+                G->sandbox_errors == 1 ? "" : "s");
+        return 1;
+    }
+    if (pending || killed) {
+        fprintf(stderr, "grade: INCOMPLETE: %d student%s still with Slurm (PENDING in the gradebook) and %d whose task "
+                "was killed twice (KILLED; the slurm column says why): make grade-collect GRADEBOOK=%s when the "
+                "array has run; grade again with SCHEDULER=slurm for the killed ones\n", pending, pending == 1 ? "" : "s",
+                killed, G->gradebook);
+        return 3;
+    }
+    if (G->interpret) {
+        fprintf(stderr, "grade: INCOMPLETE: TRITON_INTERPRET=1 is set: the Python checkpoints were judged by Triton's "
+                "interpreter, not compiled on a GPU, and speed checkpoints could not run (%d SKIP): not marks; grade "
+                "again without TRITON_INTERPRET\n", skipped);
+        return 3;
+    }
+    if (skipped) {
+        if (g_host_gpus > 0)
+            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run on this host for a reason that is not the "
+                    "student's (each one's feedback says why, a missing gnuplot for instance) and %s SKIP in the "
+                    "gradebook, earning nothing: fix the host and grade again before using these totals\n", skipped,
+                    skipped == 1 ? "" : "s", skipped == 1 ? "is" : "are");
+        else
+            fprintf(stderr, "grade: INCOMPLETE: %d checkpoint%s could not run (no GPU here%s) and %s SKIP in the gradebook, "
+                    "earning nothing: grade again on a GPU host before using these totals\n", skipped,
+                    skipped == 1 ? "" : "s", G->no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
+        return 3;
+    }
+    return 0;
 }

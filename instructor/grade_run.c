@@ -182,6 +182,9 @@ int checkpoint_env(const grader *G, const student *s, int w, const char *id, uns
     snprintf(store[k++], 1700, "WB_RESULTS=%s", rec);
     if (G->no_gpu_env) snprintf(store[k++], 1700, "WB_NO_GPU=1");
     if (G->in_shared) snprintf(store[k++], 1700, "WB_GPU_SHARED=1"); /* wb_device_room: no shrinking */
+    /* a Slurm task: the GPU Slurm gave it, not another task's on the same node */
+    if (G->in_task && getenv("CUDA_VISIBLE_DEVICES"))
+        snprintf(store[k++], 1700, "CUDA_VISIBLE_DEVICES=%s", getenv("CUDA_VISIBLE_DEVICES"));
     /* Triton's interpreter, only where the instructor asked for it: the Python
      * tests then run on the CPU where torch sees no GPU, record nothing as run
      * on a GPU, and SKIP every speed checkpoint; grade exits 3 (not a grading) */

@@ -724,6 +724,96 @@ START_TEST(gradebook_and_feedback)
 }
 END_TEST
 
+/* ----------------------------------------------------------- on Slurm */
+
+/* What the Slurm part writes and reads without a cluster: the job script
+ * (the grader's lines first, the instructor's after them, no --gres when
+ * none is asked), the time a task may take, --array's value, sacct's lines,
+ * and the gradebook of a class still with Slurm (PENDING and KILLED, never
+ * a 0; the slurm column only where Slurm has something to say). */
+START_TEST(slurm_parts)
+{
+    static grader G;
+    memset(&G, 0, sizeof G);
+    char err[600];
+    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
+    G.n_weeks = 1;
+    G.limit = 60;
+    G.seed = 5;
+    /* week 01: three checkpoints, no hidden seeds: 3 runs of 75 s and 180 s to start */
+    G.weeks[0].n_seeds = 0;
+    ck_assert_int_eq(slurm_minutes(&G), 7);
+    G.weeks[0].n_seeds = 2; /* the two correctness checkpoints again with each seed */
+    ck_assert_int_eq(slurm_minutes(&G), 12);
+    snprintf(G.gradebook, sizeof G.gradebook, "/c/week01.csv");
+    snprintf(G.slurm_dir, sizeof G.slurm_dir, "/c/week01-slurm");
+    snprintf(G.root, sizeof G.root, "/wb");
+    snprintf(G.subs, sizeof G.subs, "/c/subs");
+    snprintf(G.gres, sizeof G.gres, "gpu:1");
+    char *opts[] = { "--partition=gpu", "--constraint=h100", "--time=30" };
+    for (int i = 0; i < 3; i++) G.sbatch[G.n_sbatch++] = opts[i];
+    G.no_gpu_env = 1;
+    static char sc[16384];
+    slurm_script(&G, "/c/week01-slurm/submit-1.txt", sc, sizeof sc);
+    ck_assert_msg(strstr(sc, "#!/bin/sh\n"), "%s", sc);
+    ck_assert_msg(strstr(sc, "#SBATCH --job-name=wb-grade-week01\n#SBATCH --output=/c/week01-slurm/logs/%A_%a.out\n"), "%s", sc);
+    ck_assert_msg(strstr(sc, "#SBATCH --gres=gpu:1\n#SBATCH --time=12\n#SBATCH --mem=18G\n#SBATCH --partition=gpu\n"
+                             "#SBATCH --constraint=h100\n#SBATCH --time=30\nexport WB_NO_GPU=1\nexec '"), "%s", sc);
+    ck_assert_msg(strstr(sc, " --task '/c/week01-slurm' '/c/week01-slurm/submit-1.txt'\n"), "%s", sc);
+    G.gres[0] = 0;
+    slurm_script(&G, "/l", sc, sizeof sc);
+    ck_assert_msg(!strstr(sc, "--gres"), "%s", sc);
+    /* --array */
+    char spec[200];
+    int idx[] = { 0, 1, 2, 3, 7, 9, 10 };
+    slurm_array_spec(idx, 7, 0, spec, sizeof spec);
+    ck_assert_str_eq(spec, "0-3,7,9-10");
+    slurm_array_spec(idx + 4, 1, 5, spec, sizeof spec);
+    ck_assert_str_eq(spec, "7%5");
+    /* sacct -P: the database's (JobID of the array task) and the completion file's (sacct -c) */
+    char why[300];
+    ck_assert_int_eq(slurm_parse_sacct("12_3|CANCELLED by 1000|0:15|node7\n", "12_3", why, sizeof why), 0);
+    ck_assert_str_eq(why, "CANCELLED by 1000 (exit 0:15) on node7");
+    ck_assert_int_eq(slurm_parse_sacct("40|COMPLETED|0:0|n1\n41|TIMEOUT|0:0|n2\n", "41", why, sizeof why), 0);
+    ck_assert_str_eq(why, "TIMEOUT (exit 0:0) on n2");
+    ck_assert_int_eq(slurm_parse_sacct("41|NODE_FAIL|0:0|None assigned\n", "99", why, sizeof why), 0);
+    ck_assert_str_eq(why, "NODE_FAIL (exit 0:0)");
+    ck_assert_int_eq(slurm_parse_sacct("", "1", why, sizeof why), -1);
+    /* the gradebook of a class with Slurm */
+    static student st[3];
+    memset(st, 0, sizeof st);
+    G.st = st;
+    G.n_students = 3;
+    snprintf(st[0].id, sizeof st[0].id, "ann");
+    snprintf(st[1].id, sizeof st[1].id, "bob");
+    snprintf(st[2].id, sizeof st[2].id, "cy");
+    for (int c = 0; c < 3; c++) st[0].g[0][c] = (cp_grade){ ST_PASS, c ? 20 : 10, "", "" };
+    st[0].g[0][2].points = 10;
+    st[1].sched = SCHED_PENDING;
+    snprintf(st[1].sched_note, sizeof st[1].sched_note, "task 7_1 running on n3");
+    st[2].sched = SCHED_KILLED;
+    snprintf(st[2].sched_note, sizeof st[2].sched_note, "task 7_2 killed: TIMEOUT, re-queued as 8_2, killed");
+    char csv[] = "/tmp/wb-gradebook-XXXXXX";
+    int fd = mkstemp(csv);
+    close(fd);
+    ck_assert_int_eq(write_gradebook(&G, csv), 0);
+    char *t = wb_read_file(csv, NULL);
+    ck_assert_msg(strstr(t, ",total,out_of,skipped,seed,slurm\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\nann,10.00,20.00,10.00,40.00,40,0,5,\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\nbob,PENDING,PENDING,PENDING,PENDING,40,,5,task 7_1 running on n3\n"), "%s", t);
+    ck_assert_msg(strstr(t, "\ncy,KILLED,KILLED,KILLED,KILLED,40,,5,\"task 7_2 killed: TIMEOUT, re-queued as 8_2, killed\"\n"), "%s", t);
+    free(t);
+    /* all graded, nothing to say: the local grader's gradebook, no slurm column */
+    st[1].sched = st[2].sched = SCHED_GRADED;
+    st[1].sched_note[0] = st[2].sched_note[0] = 0;
+    ck_assert_int_eq(write_gradebook(&G, csv), 0);
+    t = wb_read_file(csv, NULL);
+    ck_assert_msg(strstr(t, ",total,out_of,skipped,seed\n") && !strstr(t, "slurm"), "%s", t);
+    free(t);
+    unlink(csv);
+}
+END_TEST
+
 void add_grade_tests(Suite *s, int have_sandbox)
 {
     ADD(grade_from_results_record);
@@ -741,4 +831,5 @@ void add_grade_tests(Suite *s, int have_sandbox)
     ADD(submissions_found);
     ADD(week_config_files);
     ADD(gradebook_and_feedback);
+    ADD(slurm_parts);
 }

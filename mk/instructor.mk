@@ -4,6 +4,9 @@
 #
 #   make release OUT=dir [WEEKS="phase0/week01 ..."]   the student copy (instructors)
 #   make grade SUBMISSIONS=dir WEEKS="phase0/week01" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=s]
+#   make grade ... SCHEDULER=slurm [PARTITION=p] [ACCOUNT=a] [QOS=q] [SBATCH="--opt ..."] [GRES=gpu:1]
+#              [SLURM_WAIT=0] [REGRADE="all"|"id ..."]   the checkpoints run in a Slurm job array
+#   make grade-collect GRADEBOOK=out.csv         a Slurm grading's gradebook as it stands (pending shown PENDING)
 #   make grade-quiz ANSWERS_DIR=dir PHASE=0 [GRADEBOOK=out.csv]
 #   make grade-fixtures                          grade the fixture class (instructor/fixtures)
 #   make grade-fixtures-py                       week 43's Python fixture class, graded and checked
@@ -14,8 +17,8 @@
 #
 # Taking a quiz is everyone's: mk/quiz.mk.
 
-.PHONY: grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 instructor-test
-KNOWN_GOALS += grade-quiz quiz-seal release grade grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 instructor-test
+.PHONY: grade-quiz quiz-seal release grade grade-collect grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 instructor-test
+KNOWN_GOALS += grade-quiz quiz-seal release grade grade-collect grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 instructor-test
 
 # WEEKS= as the instructor gives it (phase0/week1 is phase0/week01), checked
 # when release or grade runs.
@@ -34,6 +37,22 @@ JOBS ?= 8
 # has the H100 figures); 1 runs every run alone
 GPU_SHARE ?= 4
 abs_check := $(if $(CHECK_DIR),$(abspath $(CHECK_DIR)))
+# Grading on a Slurm cluster (instructor/grade_slurm.c; instructor/README.md,
+# "Grading on a Slurm cluster"): a task a student, each with GRES (empty: no
+# --gres line); PARTITION, ACCOUNT, QOS and each word of SBATCH become #SBATCH
+# lines of the job script, after the grader's own (so they win); SLURM_WAIT=0
+# submits and returns (make grade-collect later); REGRADE grades finished
+# students again; SLURM_DIR (default GRADEBOOK-slurm/) holds plans, results,
+# scripts and logs, on the filesystem the nodes share.
+SCHEDULER ?= local
+GRES ?= gpu:1
+SLURM_WAIT ?= 1
+SLURM_POLL ?= 30
+GRADE_SLURM_ARGS = --scheduler slurm --gres "$(GRES)" --wait $(if $(filter 0 no,$(SLURM_WAIT)),0,1) --poll $(SLURM_POLL) \
+  $(if $(PARTITION),--sbatch --partition=$(PARTITION)) $(if $(ACCOUNT),--sbatch --account=$(ACCOUNT)) \
+  $(if $(QOS),--sbatch --qos=$(QOS)) $(foreach o,$(SBATCH),--sbatch $(o)) $(if $(SLURM_DIR),--slurm-dir $(SLURM_DIR)) \
+  $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING)) $(if $(REGRADE),--regrade "$(REGRADE)")
+grade_scheduler_args = $(if $(filter slurm,$(SCHEDULER)),$(GRADE_SLURM_ARGS))
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
 
@@ -48,7 +67,7 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
 
 # The grader's parts (grade.h), each its own object; grade.o holds main.
-GRADE_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,grade_jobs grade_class grade_build grade_objcheck grade_run grade_report)
+GRADE_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,grade_jobs grade_class grade_build grade_objcheck grade_run grade_report grade_slurm)
 $(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
@@ -94,12 +113,18 @@ release: $(WB) $(LEAKCHECK)
 grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test))
 
 grade: $(WB)
-	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds]"; exit 2; }
+	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds] [SCHEDULER=slurm]"; exit 2; }
+	@case "$(SCHEDULER)" in local|slurm) ;; *) echo ">>> SCHEDULER=$(SCHEDULER): local (this host) or slurm (a job array)"; exit 2;; esac
 	$(call check_weeks,$(GIVEN_WEEKS))
 	$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
-	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS)
+	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args)
+
+# A Slurm grading's gradebook as it stands: results in, tasks still with
+# Slurm PENDING, a task that ended without a result re-queued once.
+grade-collect: $(GRADE_BIN)
+	$(Q)$(GRADE_BIN) --collect $(GRADEBOOK) $(if $(SLURM_DIR),--slurm-dir $(SLURM_DIR))
 
 FIXTURE_WEEK := phase0/week01
 FIXTURE_OUT  := $(BUILD)/instructor/fixtures
@@ -187,6 +212,6 @@ instructor-test:
 
 
 else
-release grade grade-quiz grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 quiz-seal instructor-test:
+release grade grade-collect grade-quiz grade-fixtures grade-fixtures2 grade-fixtures-py grade-class30 quiz-seal instructor-test:
 	@echo ">>> '$@' is an instructor tool; this copy of the workbook does not have them."; exit 2
 endif

@@ -4,12 +4,12 @@
 # w01.vecadd (20), w01.vecadd-bw (10), total, out_of, skipped, seed.
 # Besides the rows: the reason each adversarial fixture was stopped (from
 # GRADEBOOK-feedback/ID.md), what the ones that ran left behind in the
-# scratch folder beside the gradebook (marks, log sizes), and that none of
+# scratch folder beside the gradebook (SCRATCH= another: marks, log sizes), and that none of
 # their processes outlived grading (pgrep). Run it right after grading.
 set -u
 gb=${1:?gradebook}; mode=${2:?nogpu or gpu}
 fb=${gb%.csv}-feedback
-scratch=$(dirname "$gb")/scratch
+scratch=${SCRATCH:-$(dirname "$gb")/scratch}   # a Slurm grading's: GRADEBOOK-slurm/scratch
 bad=0
 row() { grep "^$1," "$gb" | cut -d, -f2-5; }
 expect() { # student expected-cells (devquery,vecadd,bw,total); '*' matches anything

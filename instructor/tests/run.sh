@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # instructor/tests/run.sh — the instructor tools' tests, without a GPU
 # (`make instructor-test`; make test runs them after the weeks): each step
-# is a script of this folder that also runs alone.
+# is a script of this folder that also runs alone (slurm: grading through a
+# single-node Slurm cluster it starts, where slurm-wlm and munge are installed).
 . "$(dirname "$0")/lib.sh"
 t_begin instructor
-for step in unit sandbox fixtures quizzes release; do
+for step in unit sandbox fixtures slurm quizzes release; do
   bash instructor/tests/$step.sh
 done
 t_end
