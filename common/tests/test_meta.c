@@ -82,7 +82,14 @@ START_TEST(meta_uses_and_needs)
     snprintf(p5, sizeof p5, "%s/phase0/week05/week.txt", tmpdir);
     write_file(p5, "exercise: x\n");
     ck_assert_int_eq(wb_week_load(p5, &w, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "not in phase 0") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "in phase 1, not phase 0") != NULL, "%s", err);
+    /* a checkpoint id of another week (copied with its week.txt) */
+    snprintf(p5, sizeof p5, "%s/phase1/week05/week.txt", tmpdir);
+    write_file(p5, "exercise: x\ncheckpoint: w01.vecadd | copied\n");
+    ck_assert_int_eq(wb_week_load(p5, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "checkpoint 'w01.vecadd' must start with 'w05.'") != NULL, "%s", err);
+    write_file(p5, "exercise: x\ncheckpoint: w05.x | its own\n");
+    ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == 0, "%s", err);
 }
 END_TEST
 
@@ -214,7 +221,7 @@ START_TEST(meta_track_week)
     snprintf(p, sizeof p, "%s/phase4/week53/week.txt", tmpdir);
     write_file(p, "exercise: x\n");
     ck_assert_int_eq(wb_week_load(p, &w, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "not in phase 4") != NULL, "%s", err);
+    ck_assert_msg(strstr(err, "in phase 5, not phase 4") != NULL, "%s", err);
     snprintf(p, sizeof p, "%s/phase5/week54/week.txt", tmpdir);
     write_file(p, "exercise: x\n");
     ck_assert_int_eq(wb_week_load(p, &w, err, sizeof err), -1);
