@@ -111,11 +111,15 @@ at::Tensor softmax_checked_forward(const at::Tensor &x)
     const auto dt = x.scalar_type();
     TORCH_CHECK(dt == at::kFloat || dt == at::kHalf || dt == at::kBFloat16,
                 "softmax_checked: x must be float32, float16 or bfloat16, got ", dt);
-    /* Numbers go into these messages as std::to_string(...): on the H100
-     * machine (2026-11-26) the process died of a segmentation fault whenever
-     * a check streamed an integer (x.dim(), x.stride(0), x.sizes()) into its
+    /* Numbers go into these messages as std::to_string(...) strings: on the
+     * H100 machine the workbook is measured on (2026-11-26, and again
+     * 2026-11-28) the process died of a segmentation fault whenever a check
+     * streamed an integer (x.dim(), x.stride(0), x.sizes()) into its
      * message, while strings and the dtype went through; the same build did
-     * not crash on this workbook's CPU machine. */
+     * not crash on this workbook's CPU machine. That points to the build not
+     * matching the C++ library torch was built with (the README says how to
+     * compare them); where they match, operator<< takes the numbers as it
+     * does in torch's own messages. */
     TORCH_CHECK(x.dim() == 2, "softmax_checked: x must be 2-D (rows, cols), got ", std::to_string(x.dim()), "-D");
     TORCH_CHECK(x.is_contiguous(), "softmax_checked: x must be contiguous (rows packed one after another), "
                 "got strides (", std::to_string(x.stride(0)), ", ", std::to_string(x.stride(1)),
