@@ -237,6 +237,32 @@ static int write_beside(const char *path, const char *text, int mode, char *tmp,
     return 0;
 }
 
+/* Put the starter text s at path. The starter is written beside it first,
+ * the backup made next (when keep: PATH.STAMP.bak, named in bak), and only
+ * then renamed over the file: at every moment the learner's code is at
+ * path, at the backup, or both. 0, or 2 with a message and path as it was. */
+static int put_starter(const char *path, const char *s, int keep, char *bak, size_t baksz)
+{
+    char tmp[600];
+    struct stat st;
+    int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1;
+    if (write_beside(path, s, mode, tmp, sizeof tmp) != 0) {
+        fprintf(stderr, "cannot write %s: %s; %s is as it was\n", tmp, strerror(errno), path);
+        return 2;
+    }
+    if (keep && keep_backup(path, bak, baksz) != 0) {
+        fprintf(stderr, "cannot keep a backup of %s at %s: %s; it is as it was\n", path, bak, strerror(errno));
+        remove(tmp);
+        return 2;
+    }
+    if (rename(tmp, path) != 0) {
+        fprintf(stderr, "cannot replace %s: %s; it is as it was\n", path, strerror(errno));
+        remove(tmp);
+        return 2;
+    }
+    return 0;
+}
+
 /* 1 when git knows `path` and it has no edits since the last commit: an
  * author's starter, safe to regenerate. 0 otherwise (edited, untracked, no
  * git): a learner's work, kept as a backup before it is replaced. */
@@ -272,7 +298,7 @@ int cmd_write_starters(int argc, char **argv)
         return 2;
     }
     for (int i = 0; i < n_ex_files(&w); i++) {
-        char err[300], path[512], bak[600], tmp[600];
+        char err[300], path[512], bak[600];
         char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
         if (!s) {
             fprintf(stderr, "%s\n", err);
@@ -280,28 +306,13 @@ int cmd_write_starters(int argc, char **argv)
         }
         snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
         char *have = wb_read_file(path, NULL);
-        struct stat lst, st;
-        int present = lstat(path, &lst) == 0;
-        int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1;
-        int rc = 0;
+        struct stat lst;
+        int present = lstat(path, &lst) == 0, rc = 0;
         if (!(have && strcmp(have, s) == 0)) {
             int keep = present && !committed_unchanged(path);
-            if (write_beside(path, s, mode, tmp, sizeof tmp) != 0) {
-                fprintf(stderr, "cannot write %s: %s; %s is as it was\n", tmp, strerror(errno), path);
-                rc = 2;
-            } else if (keep && keep_backup(path, bak, sizeof bak) != 0) {
-                fprintf(stderr, "cannot keep a backup of %s (%s): %s is as it was\n", path, strerror(errno), path);
-                remove(tmp);
-                rc = 2;
-            } else if (rename(tmp, path) != 0) {
-                fprintf(stderr, "cannot replace %s: %s; it is as it was\n", path, strerror(errno));
-                remove(tmp);
-                rc = 2;
-            } else if (keep) {
-                printf("%s had edits of yours: kept as %s, the file is now the starter\n", path, bak);
-            } else {
-                printf("%s regenerated from %s/solution/%s%s\n", path, wdir, ex_name(&w, i), ex_ext(&w, i));
-            }
+            rc = put_starter(path, s, keep, bak, sizeof bak);
+            if (!rc && keep) printf("%s had edits of yours: kept as %s, the file is now the starter\n", path, bak);
+            else if (!rc) printf("%s regenerated from %s/solution/%s%s\n", path, wdir, ex_name(&w, i), ex_ext(&w, i));
         }
         free(have);
         free(s);
@@ -318,7 +329,7 @@ int cmd_reset(int argc, char **argv)
     int did = 0;
     for (int i = 0; i < n_ex_files(&w); i++) {
         if (only && *only && strcmp(only, ex_name(&w, i)) != 0) continue;
-        char err[300], path[512], bak[600], tmp[600];
+        char err[300], path[512], bak[600];
         char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
         if (!s) {
             fprintf(stderr, "%s\n", err);
@@ -327,38 +338,17 @@ int cmd_reset(int argc, char **argv)
         snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
         char *have = wb_read_file(path, NULL);
         /* there, even when it cannot be read: it is kept all the same */
-        struct stat lst, st;
+        struct stat lst;
         int present = lstat(path, &lst) == 0;
-        int mode = stat(path, &st) == 0 ? (int)(st.st_mode & 0777) : -1;
         if (have && strcmp(have, s) == 0) {
             printf("%s is already the starter\n", path);
         } else {
-            /* the starter is written first, the backup made next, and only
-             * then the starter renamed over the learner's file: at every
-             * moment their code is at `path`, at the backup, or both */
-            if (write_beside(path, s, mode, tmp, sizeof tmp) != 0) {
-                fprintf(stderr, "cannot write %s: %s; nothing changed\n", tmp, strerror(errno));
+            if (put_starter(path, s, present, bak, sizeof bak) != 0) {
                 free(have);
                 free(s);
                 return 2;
             }
-            if (present) {
-                if (keep_backup(path, bak, sizeof bak) != 0) {
-                    fprintf(stderr, "cannot keep a backup at %s: %s; nothing changed\n", bak, strerror(errno));
-                    remove(tmp);
-                    free(have);
-                    free(s);
-                    return 2;
-                }
-                printf("your %s is kept as %s\n", path, bak);
-            }
-            if (rename(tmp, path) != 0) {
-                fprintf(stderr, "cannot replace %s: %s; it is as it was\n", path, strerror(errno));
-                remove(tmp);
-                free(have);
-                free(s);
-                return 2;
-            }
+            if (present) printf("your %s is kept as %s\n", path, bak);
             printf("%s restored to the starter\n", path);
         }
         free(have);
