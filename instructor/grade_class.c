@@ -38,6 +38,8 @@ const char *classify(const char *msg)
         strstr(msg, "exception") || strstr(msg, "Xid") || strstr(msg, "device-side assert"))
         return "GPU fault";
     if (strstr(msg, "Received signal") || strstr(msg, "signal")) return "crash";
+    /* wb_harness.c: a test process that exited with status 0 before its test's end */
+    if (strstr(msg, "ended before reaching its end")) return "early exit (a test's process ended mid-test)";
     /* wb_pyrun.py: the pytest child died (os._exit, SIGSEGV, SIGKILL) before writing its results */
     if (strstr(msg, "ended without its results")) return "crash (the Python test process died)";
     return "wrong result";

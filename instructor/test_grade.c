@@ -465,6 +465,9 @@ START_TEST(failure_reasons)
     ck_assert_str_eq(classify("x.c:9: cudaMalloc: out of memory"), "out of memory");
     ck_assert_str_eq(classify("Received signal 11 (Segmentation fault)"), "crash");
     ck_assert_str_eq(classify("c: 3 of 1025 elements differ"), "wrong result");
+    ck_assert_str_eq(classify("1 of 16 tests of w01.vecadd ended before reaching its end, without a failure (the "
+                              "test process exited mid-test: exit or _exit in the code under test?)"),
+                     "early exit (a test's process ended mid-test)");
 }
 END_TEST
 

@@ -5,7 +5,8 @@
 #   - a test's wb_skip is SKIP, a target without a figure is FAIL, and
 #     multicast is off inside a test even when the caller turned it on;
 #   - a week.txt `pycheckpoint:` needs no C test and stays out of the C
-#     test's record.
+#     test's record;
+#   - a test whose process exits with status 0 mid-test fails its checkpoint.
 . "$(dirname "$0")/lib.sh"
 t_begin harness
 
@@ -58,5 +59,14 @@ WB_WEEK_DIR=$d/phase0/week01 WB_RESULTS=$r "$RUNNER_TEST" >"$BUILD/common/tests/
 got=$(got_of "$r")
 if [ "$got" = "$want" ] && ! grep -q py-only "$BUILD/common/tests/runner-py.log"; then t_pass "$label2"
 else cat "$BUILD/common/tests/runner-py.log"; t_fail "$label2" "got: $got"; fi
+
+label3="harness: a test whose process exits with status 0 before its end fails its checkpoint"
+r=$BUILD/common/tests/runner-exit.tsv
+rm -f "$r"
+WB_RUNNER_EXIT=1 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$r "$RUNNER_TEST" >"$BUILD/common/tests/runner-exit.log" 2>&1
+got=$(got_of "$r")
+if [ "$got" = "w01.devquery=skip w01.vecadd=fail w01.vecadd-bw=fail " ] &&
+   grep -q '1 of 2 tests of w01.vecadd ended before reaching its end' "$r"; then t_pass "$label3"
+else cat "$BUILD/common/tests/runner-exit.log"; t_fail "$label3" "got: $got"; fi
 
 t_end

@@ -18,6 +18,7 @@
 static wb_week g_week;
 static char g_week_dir[256];
 static char g_channel[256]; /* results records from test processes to this one */
+static char g_ends[256];    /* a record from each test that reached its end (test_end) */
 static char g_gpu[256];     /* the GPU the probe found ("" for none) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
@@ -280,6 +281,36 @@ int wb_png_ok(const char *path)
 static void fail_test(const char *message) { ck_abort_msg("%s", message); }
 
 static void gpu_setup(void) { wb_set_error_handler(fail_test); }
+
+/* Check's fork mode counts a test child that exits with status 0 as passed,
+ * wherever it exits: code under test that calls exit(0) or _exit(0) in the
+ * middle of a test would pass it without a single check having run. A
+ * checked teardown runs in the test's process only once the test function
+ * has returned; checkpoint c's (END_FNS: Check's fixtures take no argument,
+ * so one function a checkpoint) says so on its own channel, and
+ * wb_test_main fails every checkpoint with fewer of these than passed tests. */
+static void test_end(int c)
+{
+    if (!g_ends[0]) return;
+    wb_result r;
+    figure_base(&r, g_week.checkpoints[c].id);
+    if (wb_results_append(g_ends, &r) != 0)
+        fprintf(stderr, "warning: the end of a test of %s could not be passed on (%s)\n", r.id, strerror(errno));
+}
+
+#define END_FN(k) static void test_end_##k(void) { test_end(k); }
+#define END_FN8(a, b, c, d, e, f, g, h) END_FN(a) END_FN(b) END_FN(c) END_FN(d) END_FN(e) END_FN(f) END_FN(g) END_FN(h)
+END_FN8(0, 1, 2, 3, 4, 5, 6, 7)
+END_FN8(8, 9, 10, 11, 12, 13, 14, 15)
+END_FN8(16, 17, 18, 19, 20, 21, 22, 23)
+END_FN8(24, 25, 26, 27, 28, 29, 30, 31)
+static void (*const END_FNS[])(void) = {
+    test_end_0,  test_end_1,  test_end_2,  test_end_3,  test_end_4,  test_end_5,  test_end_6,  test_end_7,
+    test_end_8,  test_end_9,  test_end_10, test_end_11, test_end_12, test_end_13, test_end_14, test_end_15,
+    test_end_16, test_end_17, test_end_18, test_end_19, test_end_20, test_end_21, test_end_22, test_end_23,
+    test_end_24, test_end_25, test_end_26, test_end_27, test_end_28, test_end_29, test_end_30, test_end_31,
+};
+_Static_assert(sizeof END_FNS / sizeof *END_FNS == WB_MAX_CHECKPOINTS, "one test_end a checkpoint");
 
 /* ---- the week's folder and metadata ---- */
 
@@ -552,6 +583,14 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
                 strerror(errno));
         return 2;
     }
+    snprintf(g_ends, sizeof g_ends, "%s/wb-ends-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int efd = mkstemp(g_ends);
+    if (efd < 0 || (close(efd), wb_results_start(g_ends)) != 0) {
+        fprintf(stderr, "cannot make a temporary file in %s: %s\n", tmpdir && *tmpdir ? tmpdir : "/tmp",
+                strerror(errno));
+        unlink(g_channel);
+        return 2;
+    }
 
     const char *impl = getenv("WB_IMPL");
     if (!impl || !*impl) impl = "your code";
@@ -583,7 +622,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         if (!tc[c]) {
             tc[c] = tcase_create(g_week.checkpoints[c].id);
             tcase_set_timeout(tc[c], timeout);
-            tcase_add_checked_fixture(tc[c], gpu_setup, NULL);
+            tcase_add_checked_fixture(tc[c], gpu_setup, END_FNS[c]);
             suite_add_tcase(s, tc[c]);
         }
         if (tests[i].bench) tcase_add_loop_test(tc[c], WB_T(speed_case), i, i + 1);
@@ -608,6 +647,27 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         }
     }
     free(trs);
+
+    /* A passed test that did not reach its end (test_end) exited early. */
+    int ended[WB_MAX_CHECKPOINTS] = { 0 };
+    wb_result *ends = NULL;
+    int nend = wb_results_read(g_ends, &ends, err, sizeof err);
+    if (nend < 0) fprintf(stderr, "warning: the tests' ends were lost: %s\n", err);
+    for (int i = 0; i < nend; i++) {
+        int c = checkpoint_index(ends[i].id);
+        if (c >= 0) ended[c]++;
+    }
+    free(ends);
+    unlink(g_ends);
+    for (int c = 0; c < g_week.n_checkpoints; c++) {
+        int early = res[c].passed - ended[c];
+        if (early <= 0) continue;
+        res[c].passed -= early, res[c].failed += early;
+        if (!res[c].first_msg[0])
+            snprintf(res[c].first_msg, sizeof res[c].first_msg, "%d of %d test%s of %s ended before reaching its end, "
+                     "without a failure (the test process exited mid-test: exit or _exit in the code under test?)",
+                     early, res[c].ran, res[c].ran == 1 ? "" : "s", g_week.checkpoints[c].id);
+    }
 
     /* The records: the outcome from Check, the figures from the channel. */
     wb_result out[WB_MAX_CHECKPOINTS];

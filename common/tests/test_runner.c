@@ -4,9 +4,13 @@
  *   w01.vecadd    passes if NVLink multicast is off in the test process
  *                 (make test runs it with the settings turned on)  -> pass
  *   w01.vecadd-bw has a target, but its test reports no figure -> fail
- * `make test` runs it with WB_RESULTS and checks the three statuses. */
+ * With WB_RUNNER_EXIT=1, w01.vecadd has a second test whose process
+ * exits with status 0 in its middle, as code under test calling _exit(0)
+ * would: Check's fork mode alone counts that as passed -> fail.
+ * `make test` runs it with WB_RESULTS and checks the statuses. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb_harness.h"
 
@@ -24,9 +28,17 @@ START_TEST(multicast_off)
 }
 END_TEST
 
+START_TEST(exits_early)
+{
+    const char *e = getenv("WB_RUNNER_EXIT");
+    if (e && !strcmp(e, "1")) _exit(0);
+}
+END_TEST
+
 static const wb_test TESTS[] = {
     { "w01.devquery", WB_T(skips_itself), WB_CPU, 0 },
     { "w01.vecadd", WB_T(multicast_off), WB_CPU, 0 },
+    { "w01.vecadd", WB_T(exits_early), WB_CPU, 0 },
     { "w01.vecadd-bw", WB_T(passes), WB_CPU, 0 },
 };
 
