@@ -298,7 +298,9 @@ static void grade_checkpoint(grader *G, student *s, int w, int c)
             if (h.status == ST_FAIL) {
                 g->status = ST_FAIL;
                 g->points = 0;
-                snprintf(g->why, sizeof g->why, "failed hidden test %d of %d: %s", k + 1, W->n_seeds, h.why);
+                /* what went wrong, never the seed: the harness quotes it ("(seed N)") */
+                redact_seed(h.why, sizeof h.why, W->seeds[k]);
+                snprintf(g->why, sizeof g->why, "hidden test %d of %d failed: %s", k + 1, W->n_seeds, h.why);
                 break;
             }
         }
