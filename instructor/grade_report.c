@@ -102,6 +102,20 @@ int write_gradebook(const grader *G, const char *path)
     return gb_commit(f, tmp, path);
 }
 
+/* Text that came from a run, a build or a submission into the feedback:
+ * control characters (escape sequences, and newlines where `multiline` is
+ * 0) and UTF-8's C1 controls as \xNN, never raw; in a table cell (`cell`),
+ * '|' as "\|" too, so no text can end a cell or start a row of its own. */
+static void put_text(FILE *f, const char *t, int multiline, int cell)
+{
+    for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
+        if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) fprintf(f, "\\xc2\\x%02x", *++c);
+        else if ((*c < 0x20 && !(multiline && *c == '\n')) || *c == 0x7f) fprintf(f, "\\x%02x", *c);
+        else if (cell && *c == '|') fputs("\\|", f);
+        else fputc(*c, f);
+    }
+}
+
 int write_feedback(const grader *G, const student *s, const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -114,7 +128,7 @@ int write_feedback(const grader *G, const student *s, const char *path)
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&t));
     fprintf(f, "# Feedback for %s\n\nGraded %s with the class seed %llu (fresh inputs, the same for everyone); "
                "%.0f s.\n\n**Total: %.2f of %g points.**\n", s->id, date, G->seed, s->seconds, tot, max_points(G));
-    if (s->sched_note[0]) fprintf(f, "\nOn the cluster (Slurm): %s.\n", s->sched_note);
+    if (s->sched_note[0]) fputs("\nOn the cluster (Slurm): ", f), put_text(f, s->sched_note, 0, 0), fputs(".\n", f);
     for (int w = 0; w < G->n_weeks; w++) {
         const week_cfg *W = &G->weeks[w];
         fprintf(f, "\n## %s — %s\n\n", W->dir, W->meta.title);
@@ -127,17 +141,22 @@ int write_feedback(const grader *G, const student *s, const char *path)
             const cp_grade *g = &s->g[w][c];
             char target[64] = "-";
             if (cp->target > 0) snprintf(target, sizeof target, ">= %.2f %s", cp->target, cp->yard);
-            fprintf(f, "| %s | %s | %.2f / %g | %s | %s |\n", cp->id, st_name(g->status), g->points, W->points[c],
-                    g->figure[0] ? g->figure : "-", target);
+            fprintf(f, "| %s | %s | %.2f / %g | ", cp->id, st_name(g->status), g->points, W->points[c]);
+            put_text(f, g->figure[0] ? g->figure : "-", 0, 1);
+            fprintf(f, " | %s |\n", target);
         }
         fprintf(f, "\n");
         for (int c = 0; c < W->meta.n_checkpoints; c++) {
             const wb_checkpoint *cp = &W->meta.checkpoints[c];
             const cp_grade *g = &s->g[w][c];
             if (g->status == ST_PASS) fprintf(f, "- **%s** (%s): passed.\n", cp->id, cp->desc);
-            else fprintf(f, "- **%s** (%s): %s — %s\n", cp->id, cp->desc, st_name(g->status), g->why);
+            else {
+                fprintf(f, "- **%s** (%s): %s — ", cp->id, cp->desc, st_name(g->status));
+                put_text(f, g->why, 0, 0);
+                fputc('\n', f);
+            }
         }
-        if (s->note[w][0]) fprintf(f, "\nNotes:\n\n%s", s->note[w]);
+        if (s->note[w][0]) fputs("\nNotes:\n\n", f), put_text(f, s->note[w], 1, 0);
     }
     return fclose(f);
 }

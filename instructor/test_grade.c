@@ -15,6 +15,7 @@
 #include "wb_file.h"
 #include "wb_results.h"
 #include "grade.h"
+#include "unpack.h"
 #include "quiz.h"
 #include "test_instructor.h"
 
@@ -603,6 +604,37 @@ START_TEST(forbidden_libraries)
 }
 END_TEST
 
+/* Names from a submission reach the terminal, the feedback and the
+ * gradebook escaped: no control character, no escape sequence, raw. */
+START_TEST(names_escaped)
+{
+    char out[64];
+    up_escape("a\033[2J\n| x |\\\x7f\xc2\x9b\xe2\x80\x98.cu", out, sizeof out);
+    ck_assert_str_eq(out, "a\\x1b[2J\\x0a| x |\\\\\\x7f\\xc2\\x9b\\xe2\\x80\\x98.cu");
+    up_escape("\033\033", out, 6); /* cut: never half an escape */
+    ck_assert_str_eq(out, "\\x1b");
+    up_escape(NULL, out, sizeof out);
+    ck_assert_str_eq(out, "");
+    /* a class folder: an entry whose name cannot be an id, and one that is no submission */
+    char dir[] = "/tmp/wb-names-XXXXXX", p[300], err[1000], ign[600];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/bob\033[31m\n", dir);
+    ck_assert_int_eq(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/notes\033]0;x\a.txt", dir);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+    static student st[4];
+    ck_assert_int_eq(list_submissions(dir, st, 4, err, sizeof err, ign, sizeof ign), -1);
+    ck_assert_ptr_nonnull(strstr(err, "/bob\\x1b[31m\\x0a: not a usable student id"));
+    ck_assert_str_eq(ign, "notes\\x1b]0;x\\x07.txt\n");
+    for (const char *c = err; *c; c++) ck_assert_msg(*c == '\n' || (*c >= 0x20 && *c < 0x7f), "raw byte %02x", *c);
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
 START_TEST(submissions_found)
 {
     static student st[32];
@@ -853,6 +885,7 @@ void add_grade_tests(Suite *s, int have_sandbox)
     ADD(exit_codes_and_signals);
     ADD(forbidden_libraries);
     ADD(submissions_found);
+    ADD(names_escaped);
     ADD(week_config_files);
     ADD(gradebook_and_feedback);
     ADD(slurm_parts);

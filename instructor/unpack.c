@@ -31,15 +31,36 @@ typedef struct {
     const char *src;
 } job;
 
+void up_escape(const char *in, char *out, size_t outsz)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    if (!outsz) return;
+    for (const unsigned char *c = (const unsigned char *)in; in && *c; c++) {
+        char e[5] = { (char)*c, 0 };
+        if (*c == '\\') e[1] = '\\';
+        else if (*c < 0x20 || *c >= 0x7f) e[0] = '\\', e[1] = 'x', e[2] = hex[*c >> 4], e[3] = hex[*c & 15];
+        size_t k = strlen(e);
+        if (o + k + 1 > outsz) break; /* never half an escape */
+        memcpy(out + o, e, k);
+        o += k;
+    }
+    out[o] = 0;
+}
+
+/* The reason, naming the source and the entry escaped (up_escape): both
+ * reach the instructor's terminal and the student's feedback. */
 static int refuse(job *j, const char *entry, const char *fmt, ...)
 {
-    char why[300];
+    char why[300], src[1200], name[820];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    if (entry) snprintf(j->err, j->errsz, "%s: entry '%.200s' %s (submission refused)", j->src, entry, why);
-    else snprintf(j->err, j->errsz, "%s: %s (submission refused)", j->src, why);
+    up_escape(j->src, src, sizeof src);
+    up_escape(entry, name, sizeof name);
+    if (entry) snprintf(j->err, j->errsz, "%s: entry '%.800s' %s (submission refused)", src, name, why);
+    else snprintf(j->err, j->errsz, "%s: %s (submission refused)", src, why);
     return -1;
 }
 
@@ -334,12 +355,15 @@ int up_list(const char *dir, up_submission **out, int *n, char *err, size_t errs
         int is_dir = S_ISDIR(st.st_mode);
         char id[128];
         int r = (is_dir || S_ISREG(st.st_mode)) ? up_student_id(e->d_name, is_dir, id, sizeof id) : -1;
+        char shown[4 * sizeof path + 1];
+        up_escape(path, shown, sizeof shown);
         if (r == -1) {
-            append(ignored, ignsz, "%s\n", e->d_name);
+            up_escape(e->d_name, shown, sizeof shown);
+            append(ignored, ignsz, "%s\n", shown);
             continue;
         }
         if (r == -2) {
-            append(err, errsz, "%s: not a usable student id (letters, digits and ._-+@ only, under 128)\n", path);
+            append(err, errsz, "%s: not a usable student id (letters, digits and ._-+@ only, under 128)\n", shown);
             bad = 1;
             continue;
         }

@@ -35,6 +35,13 @@ typedef struct {
  * -1 with the reason in err (naming SRC and the entry). */
 int up_import(const char *src, const char *dest, const up_limits *lim, char *err, size_t errsz);
 
+/* `in` as printable ASCII for a terminal, a log or a feedback file: a
+ * backslash doubled, any other byte outside 0x20-0x7e (control characters,
+ * escape sequences, newlines, bytes of UTF-8) as \xNN. Cut to outsz, never
+ * inside an escape; NULL gives "". Every name from a submission goes through
+ * it before it is printed or written. */
+void up_escape(const char *in, char *out, size_t outsz);
+
 /* The student's id of a class-folder entry name ("bob.tar.gz" -> "bob"), or
  * -1 if the name is not a submission's: a dot file, another extension, an
  * empty id or one with characters other than letters, digits and ._-+@

@@ -24,14 +24,14 @@ said() { # student text: the feedback says why
   grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }
 }
 
-# 8 plain fixtures, 16 adversarial ones (5 of them made at grading time by
-# instructor/fixtures/hostile.sh: linked, symlink, hardlink, device, longline)
-[ "$(grep -c . "$gb")" = 25 ] || { echo "expected a header and 24 students in $gb"; bad=1; }
+# 8 plain fixtures, 19 adversarial ones (6 of them made at grading time by
+# instructor/fixtures/hostile.sh: linked, symlink, hardlink, device, longline, ctrlname)
+[ "$(grep -c . "$gb")" = 28 ] || { echo "expected a header and 27 students in $gb"; bad=1; }
 expect broken "0.00,0.00,0.00,0.00"
 expect cublas "0.00,0.00,0.00,0.00"
 
 # Refused whatever the GPU: by the object check, the build, or the import.
-for s in forged override dlopen climb linked symlink hardlink device syscall daemon storm saboteur; do expect $s "0.00,0.00,0.00,0.00"; done
+for s in forged override dlopen climb linked symlink hardlink device syscall daemon storm saboteur ctrlname; do expect $s "0.00,0.00,0.00,0.00"; done
 said forged "references: getenv"; said forged "references: fopen"; said forged "references: exit"
 said saboteur "references: fopen"   # and correct, its victim, keeps its marks (below)
 said override "defines: wb_compare_f32: a harness internal"; said override "defines: wb_close: a harness internal"
@@ -43,6 +43,10 @@ said linked "entry 'phase0/week01/vecadd.cu' is a symbolic link"
 said symlink "entry 'phase0/week01/vecadd.cu' is a symbolic link"
 said hardlink "is a hard link"
 said device "entry 'phase0/week01/vecadd.cu' is not a regular file or folder (device"
+# an entry name with escape sequences and a fake table row: refused, and named escaped, never raw
+said ctrlname "entry 'phase0/week01/x\\x1b[2J\\x1b[31m\\x0a| w01.vecadd | PASS | 20.00 | - | - |\\x0a.cu' has a control character"
+if LC_ALL=C grep -q "$(printf '\033')" "$fb/ctrlname.md" "$gb"; then echo "fixture ctrlname: an escape character reached the feedback or the gradebook raw"; bad=1; fi
+if grep -q '^| w01.vecadd | PASS' "$fb/ctrlname.md"; then echo "fixture ctrlname: its entry name forged a row of the feedback's table"; bad=1; fi
 # Refused before they ran (the object check): none of their processes may
 # exist after grading. Their containment, had they run, is the sandbox's own
 # tests' (daemon_dies_with_the_run, fork_storm_is_contained).
@@ -58,6 +62,10 @@ if [ "$mode" = nogpu ]; then
   for s in sidestream cached; do expect $s "0.00,SKIP,SKIP,0.00"; done   # vecadd.cu alone: devquery is the starter's
   expect flood "0.00,SKIP,SKIP,0.00"          # devquery.cu not submitted; its vector add is never called
   expect wrong "0.00,SKIP,SKIP,0.00"          # devquery.cu not submitted: the starter fails the CPU test
+  # its CPU test's process exits with status 0 mid-test: a FAIL, not a pass (SKIP before the harness checked)
+  expect earlyexit "0.00,SKIP,SKIP,0.00"
+  said earlyexit "ended before reaching its end"
+  expect seedleak "SKIP,SKIP,SKIP,0.00"       # its hidden-seed failure needs a GPU to show
 else
   expect correct "10.00,20.00,10.00,40.00"
   expect wrong "0.00,0.00,0.00,0.00"
@@ -85,6 +93,13 @@ else
   # right, but skips the work when called again with the same arguments: no figure
   expect cached "0.00,20.00,0.00,20.00"
   said cached "a timed run on fresh inputs gave a wrong output"
+  # every test's process ends with _exit(0) before its checks: nothing passes (40 of 40 before the harness checked)
+  expect earlyexit "0.00,0.00,0.00,0.00"
+  said earlyexit "early exit (a test's process ended mid-test)"
+  # right but for one size only the hidden seed draws: the feedback says which hidden test, never the seed
+  expect seedleak "10.00,0.00,*,*"
+  said seedleak "hidden test 1 of 1 failed: wrong result"
+  if grep -q 7340011 "$fb/seedleak.md"; then echo "fixture seedleak: its feedback shows the hidden seed"; bad=1; fi
   # longline is the correct submission plus a 1 MiB comment
   expect longline "10.00,20.00,10.00,40.00"
 fi

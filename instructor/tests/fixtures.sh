@@ -26,8 +26,9 @@ fi
 if [ -n "$sb" ]; then
   if WB_NO_GPU=1 $MAKE -s grade-fixtures LIMIT=60 GRADE_OK_RC=3 GPU_SHARE=4 >"$log/fixtures.log" 2>&1 &&
      grep -q '^grade: INCOMPLETE: .* checkpoints could not run' "$log/fixtures.log" &&
+     ! LC_ALL=C grep -q "$(printf '\033')" "$log/fixtures.log" &&
      bash instructor/tests/check_fixture_gradebook.sh "$BUILD/instructor/fixtures/gradebook.csv" nogpu >>"$log/fixtures.log" 2>&1; then
-    t_pass "grade: fixture class without a GPU (sandboxed; SKIP and exit 3, object check, compile error)"
+    t_pass "grade: fixture class without a GPU (sandboxed; SKIP and exit 3, object check, compile error, no raw escape printed)"
   else
     tail -n 20 "$log/fixtures.log"; t_fail "grade: fixture class without a GPU" "see $log/fixtures.log"
   fi
