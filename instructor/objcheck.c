@@ -276,6 +276,98 @@ static int benign_static_init(const char *n, int depth)
     return c->init;
 }
 
+
+/* ------------------------------------------------------------- sections */
+
+/* Every section of the object, by name and flags. The linker places input
+ * sections by NAME (its script: `*(.text .stub .text.* .gnu.linkonce.t.*)`
+ * into the program's code, `.init` into the start-up code, `.init_array*`
+ * into the constructors), while objdump disassembles only sections FLAGGED
+ * executable and the constructor rule below reads arrays by type: a
+ * `syscall` in a `.stub` section assembled as data ("a") runs as code and
+ * is never read. So: a section whose name the linker puts among code must
+ * be `.text` or `.text.*` and flagged executable (objdump reads it); code
+ * anywhere else is refused; `.init`/`.fini` code is refused (it runs
+ * before or after the test); an allocated section with a name outside the
+ * ones the compilers make is refused (the linker would place it where it
+ * likes). Non-allocated sections (debug, notes, symbols, relocations) are
+ * not loaded and pass. */
+static int dot_family(const char *n, const char *base)
+{
+    size_t k = strlen(base);
+    return !strncmp(n, base, k) && (n[k] == 0 || n[k] == '.');
+}
+
+static int code_name(const char *n)
+{
+    return dot_family(n, ".text") || !strcmp(n, ".stub") || starts(n, ".gnu.linkonce.t") || dot_family(n, ".init") ||
+           dot_family(n, ".fini") || dot_family(n, ".plt") || !strcmp(n, ".iplt");
+}
+
+/* the start-up arrays, by name (what the linker goes by) */
+static int before_main_name(const char *n)
+{
+    return dot_family(n, ".init_array") || dot_family(n, ".preinit_array") || dot_family(n, ".ctors");
+}
+static int after_main_name(const char *n) { return dot_family(n, ".fini_array") || dot_family(n, ".dtors"); }
+
+static int data_name(const char *n)
+{
+    static const char *const fam[] = { ".data", ".rodata", ".bss", ".tdata", ".tbss", ".gcc_except_table",
+                                       ".data.rel.ro", ".lrodata", ".ldata", ".lbss", NULL };
+    for (int i = 0; fam[i]; i++)
+        if (dot_family(n, fam[i])) return 1;
+    return !strcmp(n, ".eh_frame") || !strcmp(n, ".nv_fatbin") || !strcmp(n, ".nvFatBinSegment") ||
+           !strcmp(n, "__nv_relfatbin") || !strcmp(n, "__nv_module_id") || !strcmp(n, ".note.gnu.property") ||
+           before_main_name(n) || after_main_name(n);
+}
+
+static int check_sections(const span *f, const Elf64_Ehdr *eh, const Elf64_Shdr *sh, unsigned nsec, const char *path,
+                          oc_report *r)
+{
+    int before = r->violations;
+    const char *shstr = NULL;
+    size_t shsz = 0;
+    if (eh->e_shstrndx < nsec && sh[eh->e_shstrndx].sh_type == SHT_STRTAB &&
+        fits(f, sh[eh->e_shstrndx].sh_offset, sh[eh->e_shstrndx].sh_size) && sh[eh->e_shstrndx].sh_size > 0) {
+        shstr = (const char *)f->b + sh[eh->e_shstrndx].sh_offset;
+        shsz = sh[eh->e_shstrndx].sh_size;
+        if (shstr[shsz - 1] != 0) shstr = NULL;
+    }
+    if (!shstr) return report(r, "object: %s: damaged section names", path), 1;
+    for (unsigned i = 1; i < nsec; i++) {
+        if (sh[i].sh_name >= shsz) {
+            report(r, "section: #%u: its name lies outside the section names", i);
+            continue;
+        }
+        const char *n = shstr + sh[i].sh_name;
+        uint64_t fl = sh[i].sh_flags;
+        int alloc = (fl & SHF_ALLOC) != 0, exec = (fl & SHF_EXECINSTR) != 0;
+        if (dot_family(n, ".init") || dot_family(n, ".fini")) {
+            report(r, "section: %s: code the start-up or exit routine runs, before or after the test", n);
+            continue;
+        }
+        if (code_name(n)) {
+            if (!dot_family(n, ".text"))
+                report(r, "section: %s: the linker places it among the program's code; the compiler never makes it", n);
+            else if (!exec || !alloc || sh[i].sh_type != SHT_PROGBITS)
+                report(r, "section: %s: not marked executable, yet the linker places it among the program's code "
+                          "(code the disassembler would not read)", n);
+            continue;
+        }
+        if (exec) {
+            report(r, "section: %s: code in a section the compiler never makes", n);
+            continue;
+        }
+        if (sh[i].sh_type == SHT_REL) {
+            report(r, "section: %s: REL relocations (x86-64 objects use RELA)", n);
+            continue;
+        }
+        if (alloc && !data_name(n)) report(r, "section: %s: an allocated section the compilers never make", n);
+    }
+    return r->violations - before;
+}
+
 static int check_elf(const span *f, const char *path, const oc_policy *p, oc_report *r)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f->b;
@@ -346,6 +438,7 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
     const char *const *harness = p->harness_prefixes ? p->harness_prefixes : default_harness;
 
     int before = r->violations;
+    check_sections(f, eh, sh, nsec, path, r);
 
     /* Code run before the test's main or after it ends (constructors,
      * destructors, functions registered to run at exit) could write the
@@ -363,8 +456,8 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
             fits(f, sh[eh->e_shstrndx].sh_offset, sh[eh->e_shstrndx].sh_size) && tgt->sh_name < sh[eh->e_shstrndx].sh_size &&
             memchr(f->b + sh[eh->e_shstrndx].sh_offset + tgt->sh_name, 0, sh[eh->e_shstrndx].sh_size - tgt->sh_name))
             tname = (const char *)f->b + sh[eh->e_shstrndx].sh_offset + tgt->sh_name;
-        int before_main = tgt->sh_type == SHT_INIT_ARRAY || tgt->sh_type == SHT_PREINIT_ARRAY || starts(tname, ".ctors");
-        int after_main = tgt->sh_type == SHT_FINI_ARRAY || starts(tname, ".dtors");
+        int before_main = tgt->sh_type == SHT_INIT_ARRAY || tgt->sh_type == SHT_PREINIT_ARRAY || before_main_name(tname);
+        int after_main = tgt->sh_type == SHT_FINI_ARRAY || after_main_name(tname);
         int code = (tgt->sh_flags & SHF_EXECINSTR) != 0;
         if (!before_main && !after_main && !code) continue;
         if (sh[s].sh_entsize != sizeof(Elf64_Rela) || !fits(f, sh[s].sh_offset, sh[s].sh_size) || sh[s].sh_offset % 8) {
@@ -420,6 +513,9 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
                 forbidden_lib = 1;
                 if (hits[l]++ == 0) first[l] = n;
             }
+        if (type == STT_GNU_IFUNC && sym[i].st_shndx != SHN_UNDEF)
+            report(r, "ifunc: %s: its resolver runs when the program is loaded, before the test "
+                      "(exercise code runs only when the test calls it)", n);
         if (bind == STB_LOCAL) continue;
         int defined = sym[i].st_shndx != SHN_UNDEF;
         int harness_name = in_prefixes(harness, n);
