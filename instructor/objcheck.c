@@ -480,7 +480,7 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
                 }
                 const char *fn = fi ? str + sym[fi].st_name : "";
                 if (!strcmp(fn, NVCC_REGISTER) && before_main && ++nvcc_ctors == 1) continue;
-                if (before_main && benign_static_init(fn, 0)) continue;
+                if (before_main && benign_static_init(fn, 0)) { r->benign_inits++; continue; }
                 report(r, "%s: %s: runs %s the test (exercise code runs only when the test calls it)",
                        before_main ? "constructor" : "destructor", *fn ? fn : "(unnamed)",
                        before_main ? "before" : "after");
@@ -697,6 +697,150 @@ int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
     munmap(m, (size_t)st.st_size);
     g_nfns = 0;
     return n < 0 ? n : n + c;
+}
+
+
+/* ------------------------------------------------------------- linked start-up */
+
+typedef struct {
+    char **names;      /* one a start-up entry: the function it points at ("?" unknown) */
+    int n, cap;
+    uint64_t init_sz, fini_sz;
+    int has_init, has_fini;
+    long irelative;    /* ifunc resolutions the loader runs */
+} startup;
+
+static void su_add(startup *u, const char *kind, const char *fn)
+{
+    if (u->n == u->cap) {
+        int cap = u->cap ? 2 * u->cap : 32;
+        char **m = realloc(u->names, (size_t)cap * sizeof *m);
+        if (!m) return;
+        u->names = m, u->cap = cap;
+    }
+    char buf[400];
+    snprintf(buf, sizeof buf, "%s %s", kind, fn);
+    u->names[u->n] = strdup(buf);
+    if (u->names[u->n]) u->n++;
+}
+
+static void su_free(startup *u)
+{
+    for (int i = 0; i < u->n; i++) free(u->names[i]);
+    free(u->names);
+    memset(u, 0, sizeof *u);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The start-up code of a linked program: the entries of its .preinit_array,
+ * .init_array and .fini_array (by the function each points at, from .symtab),
+ * the sizes of .init and .fini, its IRELATIVE relocations. -1: unreadable. */
+static int read_startup(const char *path, startup *u)
+{
+    memset(u, 0, sizeof *u);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return -1;
+    span f = { m, (size_t)st.st_size };
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.b;
+    int rc = -1;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        !fits(&f, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) || eh->e_shstrndx >= eh->e_shnum)
+        goto out;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f.b + eh->e_shoff);
+    unsigned nsec = eh->e_shnum;
+    const Elf64_Shdr *ss = &sh[eh->e_shstrndx];
+    if (!fits(&f, ss->sh_offset, ss->sh_size) || ss->sh_size == 0 || f.b[ss->sh_offset + ss->sh_size - 1]) goto out;
+    const char *shstr = (const char *)f.b + ss->sh_offset;
+    const Elf64_Sym *sym = NULL;
+    const char *str = NULL;
+    size_t nsym = 0, strsz = 0;
+    for (unsigned i = 0; i < nsec; i++)
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_entsize == sizeof(Elf64_Sym) && fits(&f, sh[i].sh_offset, sh[i].sh_size) &&
+            sh[i].sh_link < nsec && fits(&f, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size) &&
+            sh[sh[i].sh_link].sh_size > 0 && !f.b[sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size - 1]) {
+            sym = (const Elf64_Sym *)(f.b + sh[i].sh_offset), nsym = sh[i].sh_size / sizeof *sym;
+            str = (const char *)f.b + sh[sh[i].sh_link].sh_offset, strsz = sh[sh[i].sh_link].sh_size;
+        }
+    for (unsigned i = 0; i < nsec; i++) {
+        if (sh[i].sh_name >= ss->sh_size) continue;
+        const char *n = shstr + sh[i].sh_name;
+        if (!strcmp(n, ".init")) u->has_init = 1, u->init_sz = sh[i].sh_size;
+        if (!strcmp(n, ".fini")) u->has_fini = 1, u->fini_sz = sh[i].sh_size;
+        if (sh[i].sh_type == SHT_RELA && sh[i].sh_entsize == sizeof(Elf64_Rela) && fits(&f, sh[i].sh_offset, sh[i].sh_size)) {
+            const Elf64_Rela *rel = (const Elf64_Rela *)(f.b + sh[i].sh_offset);
+            for (size_t k = 0; k < sh[i].sh_size / sizeof *rel; k++)
+                if (ELF64_R_TYPE(rel[k].r_info) == R_X86_64_IRELATIVE) u->irelative++;
+        }
+        const char *kind = sh[i].sh_type == SHT_PREINIT_ARRAY || !strcmp(n, ".preinit_array") ? ".preinit_array"
+                         : sh[i].sh_type == SHT_INIT_ARRAY || !strcmp(n, ".init_array") ? ".init_array"
+                         : sh[i].sh_type == SHT_FINI_ARRAY || !strcmp(n, ".fini_array") ? ".fini_array"
+                         : !strcmp(n, ".ctors") ? ".ctors" : !strcmp(n, ".dtors") ? ".dtors" : NULL;
+        if (!kind || sh[i].sh_type == SHT_NOBITS) continue;
+        if (!fits(&f, sh[i].sh_offset, sh[i].sh_size)) goto out;
+        for (uint64_t k = 0; k + 8 <= sh[i].sh_size; k += 8) {
+            uint64_t a;
+            memcpy(&a, f.b + sh[i].sh_offset + k, 8);
+            const char *fn = "?";
+            for (size_t j = 1; j < nsym; j++)
+                if (sym[j].st_value == a && sym[j].st_name < strsz && sym[j].st_shndx != SHN_UNDEF &&
+                    (ELF64_ST_TYPE(sym[j].st_info) == STT_FUNC || ELF64_ST_TYPE(sym[j].st_info) == STT_GNU_IFUNC)) {
+                    fn = str + sym[j].st_name;
+                    break;
+                }
+            su_add(u, kind, fn);
+        }
+    }
+    qsort(u->names, (size_t)u->n, sizeof *u->names, cmp_str);
+    rc = 0;
+out:
+    munmap(m, (size_t)st.st_size);
+    return rc;
+}
+
+int oc_check_startup(const char *linked, const char *reference, int allowed_inits, oc_report *r)
+{
+    startup a, b;
+    if (read_startup(reference, &b) != 0) {
+        su_free(&b);
+        return report(r, "startup: %s: the starter build cannot be read", reference), -1;
+    }
+    if (read_startup(linked, &a) != 0) {
+        su_free(&a), su_free(&b);
+        return report(r, "startup: %s: the linked test program cannot be read", linked), -1;
+    }
+    int before = r->violations;
+    if (a.has_init != b.has_init || a.init_sz != b.init_sz)
+        report(r, "startup: .init: %llu bytes, the starter build's %llu: code added to the start-up routine",
+               (unsigned long long)a.init_sz, (unsigned long long)b.init_sz);
+    if (a.has_fini != b.has_fini || a.fini_sz != b.fini_sz)
+        report(r, "startup: .fini: %llu bytes, the starter build's %llu: code added to the exit routine",
+               (unsigned long long)a.fini_sz, (unsigned long long)b.fini_sz);
+    if (a.irelative > b.irelative)
+        report(r, "startup: %ld ifunc resolution(s) beyond the starter build's: code the loader runs before the test",
+               a.irelative - b.irelative);
+    /* each entry of the learner's program beyond the starter build's (sorted multisets) */
+    int i = 0, j = 0, extra_inits = 0;
+    while (i < a.n) {
+        int c = j < b.n ? strcmp(a.names[i], b.names[j]) : -1;
+        if (c == 0) { i++, j++; continue; }
+        if (c > 0) { j++; continue; }
+        const char *e = a.names[i++];
+        /* a static initialiser the object check let through (std::ios_base::Init), up to how many it did */
+        if (starts(e, ".init_array _GLOBAL__sub_I_") && extra_inits < allowed_inits) { extra_inits++; continue; }
+        report(r, "startup: %s: an entry the starter build does not have (code run %s the test)", e,
+               starts(e, ".fini") || starts(e, ".dtors") ? "after" : "before");
+    }
+    su_free(&a), su_free(&b);
+    return r->violations - before;
 }
 
 /* Made by nvcc or by the CUDA headers, not written by a person. */

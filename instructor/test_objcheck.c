@@ -60,6 +60,20 @@ static const char *const sources[][2] = {
                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return (cudaError_t)(early.v - 1); }\n" },
     { "iostream.cu", "#include <iostream>\n#include \"vecadd.h\"\n"
                      "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* a syscall in a section assembled as data that the linker places among code (.stub) */
+    { "stub.cu", "#include \"vecadd.h\"\n"
+                 "__asm__(\".section .stub,\\\"a\\\",@progbits\\nwbfx_sc:\\n mov %rdi,%rax\\n syscall\\n ret\\n.text\\n\");\n"
+                 "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* code before main that is not a constructor: an ifunc resolver, .init code, a hand-written .preinit_array */
+    { "ifunc.cu", "#include \"vecadd.h\"\nstatic void real(void) {}\n"
+                  "extern \"C\" { static void (*pick(void))(void) { return real; }\n"
+                  "static void hook(void) __attribute__((ifunc(\"pick\"))); }\n"
+                  "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { hook(); return cudaSuccess; }\n" },
+    { "initsec.cu", "#include \"vecadd.h\"\n"
+                    "__asm__(\".section .init,\\\"ax\\\",@progbits\\n nop\\n.section .wbfx,\\\"a\\\",@progbits\\n.byte 1\\n.text\\n\");\n"
+                    "__attribute__((used)) static void early(void) __asm__(\"wbfx_early\");\nstatic void early(void) {}\n"
+                    "__asm__(\".section .preinit_array,\\\"aw\\\",@progbits\\n.p2align 3\\n.quad wbfx_early\\n.text\\n\");\n"
+                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
 };
 #define NSRC (sizeof sources / sizeof *sources)
 
@@ -156,6 +170,21 @@ START_TEST(code_before_or_after_the_test_refused)
     /* <iostream>'s std::ios_base::Init alone is let through (CUTLASS includes it) */
     t = verdict("iostream", week_forbid);
     ck_assert_msg(rep.violations == 0, "%s", t);
+}
+END_TEST
+
+/* The linker places sections by name, objdump reads only those flagged
+ * executable: every section is read by name and flags. */
+START_TEST(hidden_code_and_load_time_code_refused)
+{
+    const char *t = verdict("stub", NULL);
+    ck_assert_msg(strstr(t, "section: .stub: the linker places it among the program's code"), "%s", t);
+    t = verdict("ifunc", NULL);
+    ck_assert_msg(strstr(t, "ifunc: hook: its resolver runs when the program is loaded"), "%s", t);
+    t = verdict("initsec", NULL);
+    ck_assert_msg(strstr(t, "section: .init: code the start-up or exit routine runs"), "%s", t);
+    ck_assert_msg(strstr(t, "section: .wbfx: an allocated section the compilers never make"), "%s", t);
+    ck_assert_msg(strstr(t, "constructor: wbfx_early: runs before the test"), "%s", t);
 }
 END_TEST
 
@@ -361,6 +390,7 @@ int main(void)
     tcase_add_test(t, clean_exercise_passes);
     tcase_add_test(t, harness_internals_refused);
     tcase_add_test(t, code_before_or_after_the_test_refused);
+    tcase_add_test(t, hidden_code_and_load_time_code_refused);
     tcase_add_test(t, dlopen_getenv_system_refused);
     tcase_add_test(t, cublas_refused_by_symbol_and_header);
     tcase_add_test(t, cub_refused_but_fine_when_allowed);
