@@ -227,7 +227,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: grade --submissions DIR --weeks \"phaseP/weekNN ...\" --gradebook OUT.csv [--feedback DIR]\n"
                     "             [--scratch DIR] [--root DIR] [--seed N] [--limit S] [--build-limit S] [--jobs N]\n"
-                    "             [--gpu-share N] [--make-arg ARG]...\n"
+                    "             [--gpu-share N] [--make-arg ARG]... [--disk-quota MiB] [--keep-scratch 0|1]\n"
                     "             [--scheduler local|slurm [--slurm-dir DIR] [--gres SPEC] [--sbatch OPTION]...\n"
                     "              [--wait 0|1] [--poll S] [--max-running N] [--regrade \"all\"|\"ID ...\"]]\n"
                     "       grade --collect GRADEBOOK [--slurm-dir DIR]   (a Slurm grading: the gradebook as it stands)\n"
@@ -252,6 +252,8 @@ static int parse_args(grader *G, int argc, char **argv, char *weeks, size_t wsz)
         else if (strcmp(a, "--jobs") == 0) G->jobs = atoi(v) > 0 ? atoi(v) : 1;
         else if (strcmp(a, "--gpu-share") == 0) G->gpu_share = atoi(v) > 0 ? atoi(v) : 1;
         else if (strcmp(a, "--make-arg") == 0 && G->n_make_args < 32) G->make_args[G->n_make_args++] = (char *)v;
+        else if (strcmp(a, "--disk-quota") == 0 && atoll(v) > 0) G->disk_quota = atoll(v) << 20;
+        else if (strcmp(a, "--keep-scratch") == 0) G->keep_scratch = atoi(v) != 0;
         else if (strcmp(a, "--scheduler") == 0 && (strcmp(v, "local") == 0 || strcmp(v, "slurm") == 0))
             G->slurm = strcmp(v, "slurm") == 0;
         else if (strcmp(a, "--slurm-dir") == 0) snprintf(G->slurm_dir, sizeof G->slurm_dir, "%s", v);
@@ -436,6 +438,7 @@ static void defaults(grader *G)
     G->build_limit = 300;
     G->jobs = 8;
     G->gpu_share = 4; /* four students' correctness runs at once: graded the class of 30 on an H100 (README step 6) */
+    G->disk_quota = DISK_QUOTA;
     snprintf(G->gres, sizeof G->gres, "gpu:1");
     G->slurm_wait = 1;
     G->slurm_poll = 30;
@@ -516,6 +519,18 @@ int main(int argc, char **argv)
     else
         printf("  runs: every checkpoint run alone (--gpu-share 1); %.0f s\n", now_s() - tr);
     rc = finish(&G, t0);
+    /* The gradebook is written: the scratch copies go (they hold each
+     * student's build and whatever its runs wrote), unless asked to stay. */
+    if (!G.keep_scratch && is_file(G.gradebook)) {
+        for (int i = 0; i < G.n_students; i++) {
+            char base[1400], cmd[3000];
+            snprintf(base, sizeof base, "%s/%s", G.scratch, G.st[i].id);
+            if (!is_dir(base)) continue;
+            snprintf(cmd, sizeof cmd, "chmod -R u+rwX %s 2>/dev/null; rm -rf %s", q(base), q(base));
+            if (sh(cmd, NULL)) fprintf(stderr, "grade: cannot remove %s\n", base);
+        }
+        printf("Scratch copies removed (--keep-scratch 1, KEEP_SCRATCH=1, keeps them).\n");
+    }
     free(G.st);
     for (int w = 0; w < G.n_weeks; w++)
         for (int k = 0; k < G.weeks[w].n_api; k++) free(G.weeks[w].api[k]);

@@ -37,6 +37,7 @@
 #define BUILD_MEM   (8 * GIB)   /* nvcc on CUTLASS templates needs a few GiB */
 #define RUN_MEM     (16 * GIB)  /* host buffers of the largest tests, with room */
 #define FILE_LIMIT  (2 * GIB)
+#define DISK_QUOTA  (1 * GIB)   /* a student's scratch workbook (a week's build is ~10 MB); --disk-quota MiB */
 #define MAX_PROCS   256
 
 /* ------------------------------------------ what a checkpoint's run gave */
@@ -116,6 +117,8 @@ typedef struct {
     int  interpret;            /* TRITON_INTERPRET=1 in the grader's environment: passed on, never a GPU grading */
     int no_gpu_env;            /* WB_NO_GPU=1 in the grader's environment: passed on */
     int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
+    long long disk_quota;      /* bytes a student's scratch workbook may hold (sb_opts.disk_bytes) */
+    int keep_scratch;          /* --keep-scratch 1 (KEEP_SCRATCH=1): the scratch folders stay after the gradebook */
     unsigned run_seq;
     /* Grading on a Slurm cluster (grade_slurm.c; --scheduler slurm) */
     int  slurm;                /* 1: prepare and build here, run the checkpoints in a job array */

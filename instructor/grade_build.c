@@ -133,6 +133,7 @@ void sandbox_opts(const grader *G, const student *s, sb_opts *o)
     o->path = G->sb_path;
     o->max_procs = MAX_PROCS;
     o->file_bytes = FILE_LIMIT;
+    o->disk_bytes = G->disk_quota; /* the whole scratch workbook: many files each under FILE_LIMIT */
 }
 
 /* Why a sandboxed command stopped at a limit, for people. */
@@ -144,6 +145,10 @@ static void limit_text(const sb_result *r, const sb_opts *o, char *out, size_t s
     case SB_LIMIT_MEM: snprintf(out, sz, "it ran out of memory (the limit is %lld GiB of host memory)", o->mem_bytes / GIB); break;
     case SB_LIMIT_FILE: snprintf(out, sz, "it wrote a file larger than %lld GiB", o->file_bytes / GIB); break;
     case SB_LIMIT_OUTPUT: snprintf(out, sz, "it printed more than the output limit and was stopped"); break;
+    case SB_LIMIT_DISK:
+        snprintf(out, sz, "disk quota: it wrote more than %lld MiB into its scratch folder and was stopped",
+                 o->disk_bytes >> 20);
+        break;
     default: snprintf(out, sz, "it stopped"); break;
     }
 }
@@ -327,6 +332,13 @@ static void build_done(grader *G, build_slot *slot)
         char lt[300];
         limit_text(&msg.r, &o, lt, sizeof lt);
         snprintf(why, sizeof why, "did not build: %s", lt);
+        if (msg.r.limit == SB_LIMIT_DISK) { /* what the build wrote goes now, not after the class */
+            char cmd[3200], dir[1500];
+            snprintf(dir, sizeof dir, "%s/build/%s/learner", s->tree, G->weeks[w].dir);
+            snprintf(cmd, sizeof cmd, "chmod -R u+rwX %s 2>/dev/null; rm -rf %s", q(dir), q(dir));
+            sh(cmd, NULL);
+            printf("  %-24s %s: %s\n", s->id, G->weeks[w].dir, lt);
+        }
     } else snprintf(why, sizeof why, "did not compile: %s", e);
     set_all(G, s, w, ST_FAIL, why);
     appendf(s->note[w], sizeof s->note[w], "- The build failed; its log ends:\n\n```\n%s\n```\n", e);

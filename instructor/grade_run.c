@@ -89,6 +89,8 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
         const char *what = j->limit == SB_LIMIT_MEM    ? "out of memory: the run passed the sandbox's host-memory limit"
                            : j->limit == SB_LIMIT_CPU  ? "CPU time limit: the run used more CPU time than allowed"
                            : j->limit == SB_LIMIT_FILE ? "file size limit: the run wrote too large a file"
+                           : j->limit == SB_LIMIT_DISK ? "disk quota: the run wrote more than its scratch folder may "
+                                                         "hold and was stopped (its scratch copy was removed)"
                                                        : "output limit: the run printed too much and was stopped";
         snprintf(out->why, sizeof out->why, "%s", what);
         return;
@@ -228,6 +230,15 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
     unlink(copy);
     sb_result r;
     memset(&r, 0, sizeof r);
+    /* an earlier run passed the disk quota: its scratch copy is gone (the
+     * mark lies beside it, where the sandbox cannot write) */
+    char over[1500];
+    snprintf(over, sizeof over, "%s/../disk-quota", s->tree);
+    if (is_file(over)) {
+        not_run(out, "disk quota: an earlier run of this submission wrote more than its scratch folder may hold; "
+                     "its scratch copy was removed: not run");
+        return;
+    }
     /* an earlier run of this student's code could have rewritten the test program */
     if (s->bin_hash[w] && file_hash(bin) != s->bin_hash[w]) {
         not_run(out, "the test program changed after it was built (an earlier run of this "
@@ -269,6 +280,17 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
         snprintf(why, sizeof why, "not graded: the grader could not start the run (%.200s)", r.why);
         not_run(out, why);
         return;
+    }
+    if (r.limit == SB_LIMIT_DISK) {
+        /* free the disk now, not after the class: the scratch workbook goes,
+         * and the student's later runs are not run (the mark above) */
+        char cmd[3200];
+        FILE *m = fopen(over, "w");
+        if (m) fprintf(m, "%s %s\n", W->dir, id), fclose(m);
+        snprintf(cmd, sizeof cmd, "chmod -R u+rwX %s 2>/dev/null; rm -rf %s", q(s->tree), q(s->tree));
+        sh(cmd, NULL);
+        fprintf(stderr, "grade: %s %s: disk quota (%lld MiB) passed; its scratch copy was removed\n", s->id, id,
+                o.disk_bytes >> 20);
     }
     if (copy_untrusted(rec, copy, MAX_RECORD, why, sizeof why) != 0 && strcmp(why, "absent") != 0) {
         /* a record that is a link, a fifo or huge: as good as none */

@@ -276,6 +276,98 @@ static int benign_static_init(const char *n, int depth)
     return c->init;
 }
 
+
+/* ------------------------------------------------------------- sections */
+
+/* Every section of the object, by name and flags. The linker places input
+ * sections by NAME (its script: `*(.text .stub .text.* .gnu.linkonce.t.*)`
+ * into the program's code, `.init` into the start-up code, `.init_array*`
+ * into the constructors), while objdump disassembles only sections FLAGGED
+ * executable and the constructor rule below reads arrays by type: a
+ * `syscall` in a `.stub` section assembled as data ("a") runs as code and
+ * is never read. So: a section whose name the linker puts among code must
+ * be `.text` or `.text.*` and flagged executable (objdump reads it); code
+ * anywhere else is refused; `.init`/`.fini` code is refused (it runs
+ * before or after the test); an allocated section with a name outside the
+ * ones the compilers make is refused (the linker would place it where it
+ * likes). Non-allocated sections (debug, notes, symbols, relocations) are
+ * not loaded and pass. */
+static int dot_family(const char *n, const char *base)
+{
+    size_t k = strlen(base);
+    return !strncmp(n, base, k) && (n[k] == 0 || n[k] == '.');
+}
+
+static int code_name(const char *n)
+{
+    return dot_family(n, ".text") || !strcmp(n, ".stub") || starts(n, ".gnu.linkonce.t") || dot_family(n, ".init") ||
+           dot_family(n, ".fini") || dot_family(n, ".plt") || !strcmp(n, ".iplt");
+}
+
+/* the start-up arrays, by name (what the linker goes by) */
+static int before_main_name(const char *n)
+{
+    return dot_family(n, ".init_array") || dot_family(n, ".preinit_array") || dot_family(n, ".ctors");
+}
+static int after_main_name(const char *n) { return dot_family(n, ".fini_array") || dot_family(n, ".dtors"); }
+
+static int data_name(const char *n)
+{
+    static const char *const fam[] = { ".data", ".rodata", ".bss", ".tdata", ".tbss", ".gcc_except_table",
+                                       ".data.rel.ro", ".lrodata", ".ldata", ".lbss", NULL };
+    for (int i = 0; fam[i]; i++)
+        if (dot_family(n, fam[i])) return 1;
+    return !strcmp(n, ".eh_frame") || !strcmp(n, ".nv_fatbin") || !strcmp(n, ".nvFatBinSegment") ||
+           !strcmp(n, "__nv_relfatbin") || !strcmp(n, "__nv_module_id") || !strcmp(n, ".note.gnu.property") ||
+           before_main_name(n) || after_main_name(n);
+}
+
+static int check_sections(const span *f, const Elf64_Ehdr *eh, const Elf64_Shdr *sh, unsigned nsec, const char *path,
+                          oc_report *r)
+{
+    int before = r->violations;
+    const char *shstr = NULL;
+    size_t shsz = 0;
+    if (eh->e_shstrndx < nsec && sh[eh->e_shstrndx].sh_type == SHT_STRTAB &&
+        fits(f, sh[eh->e_shstrndx].sh_offset, sh[eh->e_shstrndx].sh_size) && sh[eh->e_shstrndx].sh_size > 0) {
+        shstr = (const char *)f->b + sh[eh->e_shstrndx].sh_offset;
+        shsz = sh[eh->e_shstrndx].sh_size;
+        if (shstr[shsz - 1] != 0) shstr = NULL;
+    }
+    if (!shstr) return report(r, "object: %s: damaged section names", path), 1;
+    for (unsigned i = 1; i < nsec; i++) {
+        if (sh[i].sh_name >= shsz) {
+            report(r, "section: #%u: its name lies outside the section names", i);
+            continue;
+        }
+        const char *n = shstr + sh[i].sh_name;
+        uint64_t fl = sh[i].sh_flags;
+        int alloc = (fl & SHF_ALLOC) != 0, exec = (fl & SHF_EXECINSTR) != 0;
+        if (dot_family(n, ".init") || dot_family(n, ".fini")) {
+            report(r, "section: %s: code the start-up or exit routine runs, before or after the test", n);
+            continue;
+        }
+        if (code_name(n)) {
+            if (!dot_family(n, ".text"))
+                report(r, "section: %s: the linker places it among the program's code; the compiler never makes it", n);
+            else if (!exec || !alloc || sh[i].sh_type != SHT_PROGBITS)
+                report(r, "section: %s: not marked executable, yet the linker places it among the program's code "
+                          "(code the disassembler would not read)", n);
+            continue;
+        }
+        if (exec) {
+            report(r, "section: %s: code in a section the compiler never makes", n);
+            continue;
+        }
+        if (sh[i].sh_type == SHT_REL) {
+            report(r, "section: %s: REL relocations (x86-64 objects use RELA)", n);
+            continue;
+        }
+        if (alloc && !data_name(n)) report(r, "section: %s: an allocated section the compilers never make", n);
+    }
+    return r->violations - before;
+}
+
 static int check_elf(const span *f, const char *path, const oc_policy *p, oc_report *r)
 {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f->b;
@@ -346,6 +438,7 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
     const char *const *harness = p->harness_prefixes ? p->harness_prefixes : default_harness;
 
     int before = r->violations;
+    check_sections(f, eh, sh, nsec, path, r);
 
     /* Code run before the test's main or after it ends (constructors,
      * destructors, functions registered to run at exit) could write the
@@ -363,8 +456,8 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
             fits(f, sh[eh->e_shstrndx].sh_offset, sh[eh->e_shstrndx].sh_size) && tgt->sh_name < sh[eh->e_shstrndx].sh_size &&
             memchr(f->b + sh[eh->e_shstrndx].sh_offset + tgt->sh_name, 0, sh[eh->e_shstrndx].sh_size - tgt->sh_name))
             tname = (const char *)f->b + sh[eh->e_shstrndx].sh_offset + tgt->sh_name;
-        int before_main = tgt->sh_type == SHT_INIT_ARRAY || tgt->sh_type == SHT_PREINIT_ARRAY || starts(tname, ".ctors");
-        int after_main = tgt->sh_type == SHT_FINI_ARRAY || starts(tname, ".dtors");
+        int before_main = tgt->sh_type == SHT_INIT_ARRAY || tgt->sh_type == SHT_PREINIT_ARRAY || before_main_name(tname);
+        int after_main = tgt->sh_type == SHT_FINI_ARRAY || after_main_name(tname);
         int code = (tgt->sh_flags & SHF_EXECINSTR) != 0;
         if (!before_main && !after_main && !code) continue;
         if (sh[s].sh_entsize != sizeof(Elf64_Rela) || !fits(f, sh[s].sh_offset, sh[s].sh_size) || sh[s].sh_offset % 8) {
@@ -387,7 +480,7 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
                 }
                 const char *fn = fi ? str + sym[fi].st_name : "";
                 if (!strcmp(fn, NVCC_REGISTER) && before_main && ++nvcc_ctors == 1) continue;
-                if (before_main && benign_static_init(fn, 0)) continue;
+                if (before_main && benign_static_init(fn, 0)) { r->benign_inits++; continue; }
                 report(r, "%s: %s: runs %s the test (exercise code runs only when the test calls it)",
                        before_main ? "constructor" : "destructor", *fn ? fn : "(unnamed)",
                        before_main ? "before" : "after");
@@ -420,6 +513,9 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
                 forbidden_lib = 1;
                 if (hits[l]++ == 0) first[l] = n;
             }
+        if (type == STT_GNU_IFUNC && sym[i].st_shndx != SHN_UNDEF)
+            report(r, "ifunc: %s: its resolver runs when the program is loaded, before the test "
+                      "(exercise code runs only when the test calls it)", n);
         if (bind == STB_LOCAL) continue;
         int defined = sym[i].st_shndx != SHN_UNDEF;
         int harness_name = in_prefixes(harness, n);
@@ -601,6 +697,150 @@ int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
     munmap(m, (size_t)st.st_size);
     g_nfns = 0;
     return n < 0 ? n : n + c;
+}
+
+
+/* ------------------------------------------------------------- linked start-up */
+
+typedef struct {
+    char **names;      /* one a start-up entry: the function it points at ("?" unknown) */
+    int n, cap;
+    uint64_t init_sz, fini_sz;
+    int has_init, has_fini;
+    long irelative;    /* ifunc resolutions the loader runs */
+} startup;
+
+static void su_add(startup *u, const char *kind, const char *fn)
+{
+    if (u->n == u->cap) {
+        int cap = u->cap ? 2 * u->cap : 32;
+        char **m = realloc(u->names, (size_t)cap * sizeof *m);
+        if (!m) return;
+        u->names = m, u->cap = cap;
+    }
+    char buf[400];
+    snprintf(buf, sizeof buf, "%s %s", kind, fn);
+    u->names[u->n] = strdup(buf);
+    if (u->names[u->n]) u->n++;
+}
+
+static void su_free(startup *u)
+{
+    for (int i = 0; i < u->n; i++) free(u->names[i]);
+    free(u->names);
+    memset(u, 0, sizeof *u);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The start-up code of a linked program: the entries of its .preinit_array,
+ * .init_array and .fini_array (by the function each points at, from .symtab),
+ * the sizes of .init and .fini, its IRELATIVE relocations. -1: unreadable. */
+static int read_startup(const char *path, startup *u)
+{
+    memset(u, 0, sizeof *u);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) return -1;
+    span f = { m, (size_t)st.st_size };
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.b;
+    int rc = -1;
+    if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        (eh->e_type != ET_EXEC && eh->e_type != ET_DYN) || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+        !fits(&f, eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)) || eh->e_shstrndx >= eh->e_shnum)
+        goto out;
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(f.b + eh->e_shoff);
+    unsigned nsec = eh->e_shnum;
+    const Elf64_Shdr *ss = &sh[eh->e_shstrndx];
+    if (!fits(&f, ss->sh_offset, ss->sh_size) || ss->sh_size == 0 || f.b[ss->sh_offset + ss->sh_size - 1]) goto out;
+    const char *shstr = (const char *)f.b + ss->sh_offset;
+    const Elf64_Sym *sym = NULL;
+    const char *str = NULL;
+    size_t nsym = 0, strsz = 0;
+    for (unsigned i = 0; i < nsec; i++)
+        if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_entsize == sizeof(Elf64_Sym) && fits(&f, sh[i].sh_offset, sh[i].sh_size) &&
+            sh[i].sh_link < nsec && fits(&f, sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size) &&
+            sh[sh[i].sh_link].sh_size > 0 && !f.b[sh[sh[i].sh_link].sh_offset + sh[sh[i].sh_link].sh_size - 1]) {
+            sym = (const Elf64_Sym *)(f.b + sh[i].sh_offset), nsym = sh[i].sh_size / sizeof *sym;
+            str = (const char *)f.b + sh[sh[i].sh_link].sh_offset, strsz = sh[sh[i].sh_link].sh_size;
+        }
+    for (unsigned i = 0; i < nsec; i++) {
+        if (sh[i].sh_name >= ss->sh_size) continue;
+        const char *n = shstr + sh[i].sh_name;
+        if (!strcmp(n, ".init")) u->has_init = 1, u->init_sz = sh[i].sh_size;
+        if (!strcmp(n, ".fini")) u->has_fini = 1, u->fini_sz = sh[i].sh_size;
+        if (sh[i].sh_type == SHT_RELA && sh[i].sh_entsize == sizeof(Elf64_Rela) && fits(&f, sh[i].sh_offset, sh[i].sh_size)) {
+            const Elf64_Rela *rel = (const Elf64_Rela *)(f.b + sh[i].sh_offset);
+            for (size_t k = 0; k < sh[i].sh_size / sizeof *rel; k++)
+                if (ELF64_R_TYPE(rel[k].r_info) == R_X86_64_IRELATIVE) u->irelative++;
+        }
+        const char *kind = sh[i].sh_type == SHT_PREINIT_ARRAY || !strcmp(n, ".preinit_array") ? ".preinit_array"
+                         : sh[i].sh_type == SHT_INIT_ARRAY || !strcmp(n, ".init_array") ? ".init_array"
+                         : sh[i].sh_type == SHT_FINI_ARRAY || !strcmp(n, ".fini_array") ? ".fini_array"
+                         : !strcmp(n, ".ctors") ? ".ctors" : !strcmp(n, ".dtors") ? ".dtors" : NULL;
+        if (!kind || sh[i].sh_type == SHT_NOBITS) continue;
+        if (!fits(&f, sh[i].sh_offset, sh[i].sh_size)) goto out;
+        for (uint64_t k = 0; k + 8 <= sh[i].sh_size; k += 8) {
+            uint64_t a;
+            memcpy(&a, f.b + sh[i].sh_offset + k, 8);
+            const char *fn = "?";
+            for (size_t j = 1; j < nsym; j++)
+                if (sym[j].st_value == a && sym[j].st_name < strsz && sym[j].st_shndx != SHN_UNDEF &&
+                    (ELF64_ST_TYPE(sym[j].st_info) == STT_FUNC || ELF64_ST_TYPE(sym[j].st_info) == STT_GNU_IFUNC)) {
+                    fn = str + sym[j].st_name;
+                    break;
+                }
+            su_add(u, kind, fn);
+        }
+    }
+    qsort(u->names, (size_t)u->n, sizeof *u->names, cmp_str);
+    rc = 0;
+out:
+    munmap(m, (size_t)st.st_size);
+    return rc;
+}
+
+int oc_check_startup(const char *linked, const char *reference, int allowed_inits, oc_report *r)
+{
+    startup a, b;
+    if (read_startup(reference, &b) != 0) {
+        su_free(&b);
+        return report(r, "startup: %s: the starter build cannot be read", reference), -1;
+    }
+    if (read_startup(linked, &a) != 0) {
+        su_free(&a), su_free(&b);
+        return report(r, "startup: %s: the linked test program cannot be read", linked), -1;
+    }
+    int before = r->violations;
+    if (a.has_init != b.has_init || a.init_sz != b.init_sz)
+        report(r, "startup: .init: %llu bytes, the starter build's %llu: code added to the start-up routine",
+               (unsigned long long)a.init_sz, (unsigned long long)b.init_sz);
+    if (a.has_fini != b.has_fini || a.fini_sz != b.fini_sz)
+        report(r, "startup: .fini: %llu bytes, the starter build's %llu: code added to the exit routine",
+               (unsigned long long)a.fini_sz, (unsigned long long)b.fini_sz);
+    if (a.irelative > b.irelative)
+        report(r, "startup: %ld ifunc resolution(s) beyond the starter build's: code the loader runs before the test",
+               a.irelative - b.irelative);
+    /* each entry of the learner's program beyond the starter build's (sorted multisets) */
+    int i = 0, j = 0, extra_inits = 0;
+    while (i < a.n) {
+        int c = j < b.n ? strcmp(a.names[i], b.names[j]) : -1;
+        if (c == 0) { i++, j++; continue; }
+        if (c > 0) { j++; continue; }
+        const char *e = a.names[i++];
+        /* a static initialiser the object check let through (std::ios_base::Init), up to how many it did */
+        if (starts(e, ".init_array _GLOBAL__sub_I_") && extra_inits < allowed_inits) { extra_inits++; continue; }
+        report(r, "startup: %s: an entry the starter build does not have (code run %s the test)", e,
+               starts(e, ".fini") || starts(e, ".dtors") ? "after" : "before");
+    }
+    su_free(&a), su_free(&b);
+    return r->violations - before;
 }
 
 /* Made by nvcc or by the CUDA headers, not written by a person. */

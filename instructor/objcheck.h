@@ -22,6 +22,12 @@
  *   (c) headers, from the .d file nvcc -MMD writes: each must lie under an
  *       allowed folder (real paths, so neither `../` nor a symlink leaves the
  *       scratch copy).
+ *   (d) sections, by name and flags (the linker places them by name,
+ *       objdump reads only those flagged executable): code only in .text
+ *       and .text.*, flagged executable; no .init/.fini code, no allocated
+ *       section a compiler never makes, no ifunc (its resolver runs at load).
+ *       oc_check_startup compares the linked program's start-up code with
+ *       the starter build's, as defence in depth.
  *   A per-week forbid list names libraries: cublas, cublaslt, cufft, curand,
  *   cusparse, cusolver, cudnn, nccl (C prefixes and headers), cub, thrust,
  *   cutlass, cute (C++ namespaces: the mangled component, e.g. N3cub, seen in
@@ -57,6 +63,7 @@ typedef struct {
     int    violations;   /* how many */
     char  *text;         /* one line each: "WHAT: NAME: why" (the first 200; then a count) */
     size_t len, cap;
+    int    benign_inits; /* static initialisers oc_check_object let through (std::ios_base::Init) */
 } oc_report;
 
 /* Check an ELF64 relocatable object. Returns the number of violations added
@@ -68,6 +75,15 @@ int oc_check_object(const char *path, const oc_policy *p, oc_report *r);
 int oc_check_deps(const char *dfile, const char *base, const oc_policy *p, oc_report *r);
 
 void oc_report_free(oc_report *r);
+
+/* Compare the start-up code of the linked test program `linked` with the
+ * starter build's `reference`: the same .init and .fini sizes, no IRELATIVE
+ * relocation (ifunc) beyond the reference's, and no entry of .preinit_array,
+ * .init_array or .fini_array (named by the function it points at) beyond the
+ * reference's, except up to `allowed_inits` static initialisers
+ * (_GLOBAL__sub_I_*) the object check let through (oc_report.benign_inits).
+ * Returns violations added, -1 if either program cannot be read. */
+int oc_check_startup(const char *linked, const char *reference, int allowed_inits, oc_report *r);
 
 /* The C names (not C++-mangled, not made by nvcc or the CUDA headers) that a
  * trusted object defines globally: the exercise's API, read from the

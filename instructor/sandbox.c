@@ -48,7 +48,7 @@
 
 const char *sb_limit_name(sb_limit l)
 {
-    static const char *n[] = { "none", "wall-clock time", "CPU time", "memory", "file size", "output size" };
+    static const char *n[] = { "none", "wall-clock time", "CPU time", "memory", "file size", "output size", "disk quota" };
     return (unsigned)l < sizeof n / sizeof *n ? n[l] : "?";
 }
 
@@ -398,6 +398,26 @@ static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r,
     _exit(127);
 }
 
+/* The disk use of a folder: the allocated blocks of everything under it
+ * (hard links counted each time: an overcount only a trick pays for), not
+ * following links. A folder the walk cannot read counts as over any quota
+ * (a student's chmod 000 must not hide what is inside). */
+static long long du_total;
+static int du_unreadable;
+static int du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+    (void)p, (void)f;
+    if (flag == FTW_DNR || flag == FTW_NS) du_unreadable = 1;
+    else du_total += (long long)st->st_blocks * 512;
+    return 0;
+}
+static long long disk_use(const char *dir)
+{
+    du_total = 0, du_unreadable = 0;
+    if (nftw(dir, du_one, 32, FTW_PHYS) != 0) du_unreadable = 1;
+    return du_unreadable ? LLONG_MAX : du_total;
+}
+
 int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
 {
     memset(r, 0, sizeof *r);
@@ -469,8 +489,13 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     char buf[65536];
     int open_out = 1, status = 0, reaped = 0;
     sb_limit fired = SB_LIMIT_NONE;
+    double next_du = o->disk_bytes > 0 ? now_s() + 0.5 : 1e300;
     while (!reaped || open_out) {
         if (fired == SB_LIMIT_NONE && now_s() >= deadline) fired = SB_LIMIT_WALL;
+        if (fired == SB_LIMIT_NONE && !reaped && now_s() >= next_du) {
+            if (disk_use(o->scratch) > o->disk_bytes) fired = SB_LIMIT_DISK;
+            next_du = now_s() + 0.5;
+        }
         if (fired != SB_LIMIT_NONE && !reaped) {
             if (pfd >= 0) pidfd_kill(pfd);
             kill(pid, SIGKILL); /* bwrap; --die-with-parent takes its child along */
@@ -521,7 +546,10 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
                                                             r->seconds >= o->cpu_s)))
         fired = SB_LIMIT_CPU;
     if (fired == SB_LIMIT_NONE && r->signal == SIGXFSZ) fired = SB_LIMIT_FILE;
-    if (fired == SB_LIMIT_WALL || fired == SB_LIMIT_OUTPUT) r->signal = SIGKILL, r->exit_code = -1;
+    if (fired == SB_LIMIT_WALL || fired == SB_LIMIT_OUTPUT || fired == SB_LIMIT_DISK) r->signal = SIGKILL, r->exit_code = -1;
+    /* what the run left, whatever its end: between two looks it can have written more */
+    if (o->disk_bytes > 0 && (fired == SB_LIMIT_NONE || fired == SB_LIMIT_FILE) && disk_use(o->scratch) > o->disk_bytes)
+        fired = SB_LIMIT_DISK;
     r->limit = fired;
     cgroup_remove(&cg);
     if (init <= 0 && fired == SB_LIMIT_NONE) {

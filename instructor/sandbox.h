@@ -31,7 +31,10 @@
  * processes (RLIMIT_NPROC, counted in the sandbox's own user namespace, so
  * parallel sandboxes of the same uid do not share one count), output
  * (stdout+stderr go to log_path; past out_bytes the grader stops reading and
- * kills the sandbox). Core dumps are off.
+ * kills the sandbox), the scratch folder's disk use (disk_bytes: RLIMIT_FSIZE
+ * caps one file, not how many; sb_run adds up the folder's blocks twice a
+ * second and kills the sandbox past the quota, so a run can overshoot by what
+ * it writes in half a second, at most). Core dumps are off.
  *
  * Memory, measured on an H100 (CUDA 13, a 1 GiB cudaMalloc, a kernel, 256 MiB
  * of cudaMallocHost): RLIMIT_AS of 4 GiB makes cudaMalloc fail ("out of
@@ -63,6 +66,9 @@ typedef struct {
     double      wall_s, cpu_s;       /* 0: no limit */
     long long   mem_bytes;           /* memory cgroup, else RLIMIT_DATA; 0: no limit */
     long long   file_bytes;          /* RLIMIT_FSIZE; 0: no limit */
+    long long   disk_bytes;          /* disk quota of the scratch folder: the blocks of everything under
+                                        it, measured every half second and at the end; past it (or a
+                                        folder there the grader cannot read) the run is stopped; 0: none */
     long long   out_bytes;           /* log cap; 0: 16 MiB */
     long long   tmp_bytes;           /* size of the tmpfs /tmp; 0: 1 GiB */
     int         max_procs;           /* RLIMIT_NPROC in the sandbox; 0: 512 */
@@ -82,6 +88,7 @@ typedef enum {
     SB_LIMIT_MEM,       /* the memory cgroup's OOM killer fired */
     SB_LIMIT_FILE,      /* SIGXFSZ from RLIMIT_FSIZE */
     SB_LIMIT_OUTPUT,    /* killed by sb_run past out_bytes */
+    SB_LIMIT_DISK,      /* the scratch folder passed disk_bytes (killed, or found so at the end) */
 } sb_limit;
 
 typedef struct {

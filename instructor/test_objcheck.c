@@ -60,6 +60,20 @@ static const char *const sources[][2] = {
                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return (cudaError_t)(early.v - 1); }\n" },
     { "iostream.cu", "#include <iostream>\n#include \"vecadd.h\"\n"
                      "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* a syscall in a section assembled as data that the linker places among code (.stub) */
+    { "stub.cu", "#include \"vecadd.h\"\n"
+                 "__asm__(\".section .stub,\\\"a\\\",@progbits\\nwbfx_sc:\\n mov %rdi,%rax\\n syscall\\n ret\\n.text\\n\");\n"
+                 "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* code before main that is not a constructor: an ifunc resolver, .init code, a hand-written .preinit_array */
+    { "ifunc.cu", "#include \"vecadd.h\"\nstatic void real(void) {}\n"
+                  "extern \"C\" { static void (*pick(void))(void) { return real; }\n"
+                  "static void hook(void) __attribute__((ifunc(\"pick\"))); }\n"
+                  "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { hook(); return cudaSuccess; }\n" },
+    { "initsec.cu", "#include \"vecadd.h\"\n"
+                    "__asm__(\".section .init,\\\"ax\\\",@progbits\\n nop\\n.section .wbfx,\\\"a\\\",@progbits\\n.byte 1\\n.text\\n\");\n"
+                    "__attribute__((used)) static void early(void) __asm__(\"wbfx_early\");\nstatic void early(void) {}\n"
+                    "__asm__(\".section .preinit_array,\\\"aw\\\",@progbits\\n.p2align 3\\n.quad wbfx_early\\n.text\\n\");\n"
+                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
 };
 #define NSRC (sizeof sources / sizeof *sources)
 
@@ -156,6 +170,58 @@ START_TEST(code_before_or_after_the_test_refused)
     /* <iostream>'s std::ios_base::Init alone is let through (CUTLASS includes it) */
     t = verdict("iostream", week_forbid);
     ck_assert_msg(rep.violations == 0, "%s", t);
+}
+END_TEST
+
+/* The linker places sections by name, objdump reads only those flagged
+ * executable: every section is read by name and flags. */
+START_TEST(hidden_code_and_load_time_code_refused)
+{
+    const char *t = verdict("stub", NULL);
+    ck_assert_msg(strstr(t, "section: .stub: the linker places it among the program's code"), "%s", t);
+    t = verdict("ifunc", NULL);
+    ck_assert_msg(strstr(t, "ifunc: hook: its resolver runs when the program is loaded"), "%s", t);
+    t = verdict("initsec", NULL);
+    ck_assert_msg(strstr(t, "section: .init: code the start-up or exit routine runs"), "%s", t);
+    ck_assert_msg(strstr(t, "section: .wbfx: an allocated section the compilers never make"), "%s", t);
+    ck_assert_msg(strstr(t, "constructor: wbfx_early: runs before the test"), "%s", t);
+}
+END_TEST
+
+/* The linked program's start-up code against a reference build: the same
+ * program passes; an added constructor or ifunc is named. */
+START_TEST(linked_startup_compared_with_the_starter)
+{
+    static const char *const progs[][2] = {
+        { "ref", "int main(void) { return 0; }\n" },
+        { "arr", "static void e(void) {}\n__attribute__((section(\".init_array\"), used)) static void (*p)(void) = e;\n"
+                 "int main(void) { return 0; }\n" },
+        { "ifn", "static void r(void) {}\nstatic void (*pick(void))(void) { return r; }\n"
+                 "static void h(void) __attribute__((ifunc(\"pick\")));\nint main(void) { h(); return 0; }\n" },
+    };
+    char cmd[2048];
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "%s/%s.c", root, progs[i][0]);
+        FILE *f = fopen(cmd, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(progs[i][1], f);
+        fclose(f);
+    }
+    snprintf(cmd, sizeof cmd, "cd '%s' && for f in ref arr ifn; do cc -O1 -o $f $f.c || exit 1; done", root);
+    ck_assert_int_eq(run(cmd), 0);
+    char ref[200], arr[200], ifn[200];
+    snprintf(ref, sizeof ref, "%s/ref", root);
+    snprintf(arr, sizeof arr, "%s/arr", root);
+    snprintf(ifn, sizeof ifn, "%s/ifn", root);
+    oc_report_free(&rep);
+    ck_assert_int_eq(oc_check_startup(ref, ref, 0, &rep), 0);
+    ck_assert_int_eq(oc_check_startup(arr, ref, 0, &rep), 1);
+    ck_assert_msg(strstr(rep.text, "startup: .init_array e: an entry the starter build does not have"), "%s", rep.text);
+    oc_report_free(&rep);
+    ck_assert_int_ge(oc_check_startup(ifn, ref, 0, &rep), 1);
+    ck_assert_msg(strstr(rep.text, "ifunc resolution(s) beyond the starter build's"), "%s", rep.text);
+    oc_report_free(&rep);
+    ck_assert_int_eq(oc_check_startup(ifn, "/nonexistent", 0, &rep), -1);
 }
 END_TEST
 
@@ -305,7 +371,7 @@ START_TEST(million_symbols_linear)
     int n = oc_check_object(o, &p, &rep);
     double s = now() - t0;
     fprintf(stderr, "a million symbols: %d violations in %.2f s, report %zu bytes\n", n, s, rep.len);
-    ck_assert_int_eq(n, 1000000);
+    ck_assert_int_eq(n, 1000001); /* each symbol, and the object's missing section names */
     ck_assert_msg(rep.len < 64 * 1024, "the report must stay small: %zu", rep.len);
     ck_assert_msg(s < 120, "took %.2f s (a quadratic check would take hours)", s);
 }
@@ -361,6 +427,8 @@ int main(void)
     tcase_add_test(t, clean_exercise_passes);
     tcase_add_test(t, harness_internals_refused);
     tcase_add_test(t, code_before_or_after_the_test_refused);
+    tcase_add_test(t, hidden_code_and_load_time_code_refused);
+    tcase_add_test(t, linked_startup_compared_with_the_starter);
     tcase_add_test(t, dlopen_getenv_system_refused);
     tcase_add_test(t, cublas_refused_by_symbol_and_header);
     tcase_add_test(t, cub_refused_but_fine_when_allowed);

@@ -541,6 +541,35 @@ START_TEST(memory_limit_by_cgroup)
 }
 END_TEST
 
+/* Many files, each under RLIMIT_FSIZE: the disk quota of the scratch folder
+ * stops the run, while it writes (a loop without end) or after it (a burst
+ * between two looks); a folder the grader cannot read counts as over it. */
+START_TEST(disk_quota_stops_many_small_files)
+{
+    NEED_BWRAP();
+    sb_opts o = opts();
+    o.file_bytes = 2 << 20;
+    o.disk_bytes = 8 << 20;
+    o.wall_s = 30;
+    sb_result r;
+    char *a1[] = { "/bin/sh", "-c", "i=0; while :; do i=$((i+1)); head -c 1048576 /dev/zero > f$i || exit 3; done", NULL };
+    ck_assert_int_eq(sb_run(&o, a1, &r), 0);
+    ck_assert_int_eq(r.limit, SB_LIMIT_DISK);
+    ck_assert_msg(r.seconds < 10, "stopped after %.1f s", r.seconds);
+    ck_assert_str_eq(sb_limit_name(r.limit), "disk quota");
+    char *a2[] = { "/bin/sh", "-c", "rm -f f*; for i in 1 2 3 4 5 6 7 8 9 10 11 12; do head -c 1048576 /dev/zero > g$i; done", NULL };
+    ck_assert_int_eq(sb_run(&o, a2, &r), 0);
+    ck_assert_int_eq(r.limit, SB_LIMIT_DISK);
+    char *a3[] = { "/bin/sh", "-c", "rm -f g*; mkdir -p hide && head -c 65536 /dev/zero > hide/x && chmod 000 hide", NULL };
+    ck_assert_int_eq(sb_run(&o, a3, &r), 0);
+    if (geteuid() != 0) ck_assert_int_eq(r.limit, SB_LIMIT_DISK); /* root reads it anyway */
+    char *a4[] = { "/bin/sh", "-c", "chmod 755 hide; rm -rf hide; head -c 1048576 /dev/zero > small", NULL };
+    ck_assert_int_eq(sb_run(&o, a4, &r), 0);
+    ck_assert_int_eq(r.limit, SB_LIMIT_NONE);
+    ck_assert_int_eq(r.exit_code, 0);
+}
+END_TEST
+
 START_TEST(exit_status_and_signal)
 {
     NEED_BWRAP();
@@ -581,6 +610,7 @@ int main(int argc, char **argv)
     tcase_add_test(t, memory_limit_by_rlimit_data);
     tcase_add_test(t, memory_limit_by_cgroup);
     tcase_add_test(t, exit_status_and_signal);
+    tcase_add_test(t, disk_quota_stops_many_small_files);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -53,6 +53,14 @@ GRADE_SLURM_ARGS = --scheduler slurm --gres "$(GRES)" --wait $(if $(filter 0 no,
   $(if $(QOS),--sbatch --qos=$(QOS)) $(foreach o,$(SBATCH),--sbatch $(o)) $(if $(SLURM_DIR),--slurm-dir $(SLURM_DIR)) \
   $(if $(MAX_RUNNING),--max-running $(MAX_RUNNING)) $(if $(REGRADE),--regrade "$(REGRADE)")
 grade_scheduler_args = $(if $(filter slurm,$(SCHEDULER)),$(GRADE_SLURM_ARGS))
+# Each student's scratch copy: at most DISK_QUOTA MiB (the grader's default,
+# 1024, when empty), removed once the gradebook is written unless
+# KEEP_SCRATCH=1. The fixture classes keep theirs (their checks read them)
+# and have 256 MiB, which their disk filler passes.
+KEEP_SCRATCH ?= 0
+DISK_QUOTA ?=
+grade_scratch_args = --keep-scratch $(if $(filter 1 yes,$(KEEP_SCRATCH)),1,0) $(if $(DISK_QUOTA),--disk-quota $(DISK_QUOTA))
+FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
 
@@ -119,7 +127,8 @@ grade: $(WB)
 	$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
-	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args)
+	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \
+	  $(grade_scratch_args)
 
 # A Slurm grading's gradebook as it stands: results in, tasks still with
 # Slurm PENDING, a task that ended without a result re-queued once.
@@ -140,7 +149,7 @@ grade-fixtures:
 	@bash instructor/fixtures/hostile.sh $(FIXTURE_OUT)/class $(FIXTURE_OUT)/dupclass
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE_OUT)/class --weeks "$(FIXTURE_WEEK)" \
 	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
-	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
+	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) || [ $$? = $(GRADE_OK_RC) ]
 
 # The second fixture class: weeks 07 and 22 (a CUB and a cuBLAS yardstick).
 FIXTURE2_WEEKS := phase1/week07 phase5/week22
@@ -151,7 +160,7 @@ grade-fixtures2:
 	@bash instructor/fixtures/class2.sh $(FIXTURE2_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE2_OUT)/class --weeks "$(FIXTURE2_WEEKS)" \
 	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
-	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) || [ $$? = $(GRADE_OK_RC) ]
+	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) || [ $$? = $(GRADE_OK_RC) ]
 
 # The Python fixture class: week 43's Triton kernels (instructor/fixtures/classpy.sh):
 # correct, wrong (add computes x - y), crash (each exercise kills the
@@ -169,7 +178,7 @@ grade-fixtures-py:
 	@bash instructor/fixtures/classpy.sh $(FIXTUREPY_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTUREPY_OUT)/class --weeks "$(FIXTUREPY_WEEK)" \
 	  --gradebook $(FIXTUREPY_OUT)/gradebook.csv --scratch $(FIXTUREPY_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
-	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS); rc=$$?; echo "grade exited $$rc"; \
+	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS); rc=$$?; echo "grade exited $$rc"; \
 	  want=$(if $(filter gpu,$(PYFX_MODE)),0,3); [ $$rc = $$want ] || { echo "grade-fixtures-py: grade exited $$rc, expected $$want ($(PYFX_MODE))"; exit 1; }
 	$(Q)bash instructor/tests/check_fixture_gradebook_py.sh $(FIXTUREPY_OUT)/gradebook.csv $(PYFX_MODE)
 
@@ -191,7 +200,7 @@ grade-class30:
 	$(Q)for r in $(CLASS30_RUNS); do t0=$$(date +%s); \
 	  $(GRADE_BIN) --root . --submissions $(CLASS30_OUT)/class --weeks "$(FIXTURE_WEEK)" \
 	    --gradebook $(CLASS30_OUT)/gradebook$$r.csv --scratch $(CLASS30_OUT)/scratch$$r --seed $(SEED) --limit $(LIMIT) \
-	    --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
+	    --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
 	  echo "class of 30, grading $$r: exit $$rc after $$(( $$(date +%s) - t0 )) s ($(JOBS) jobs, $(GPU_SHARE) students sharing the GPU for correctness runs, limit $(LIMIT) s)"; done
 	$(Q)if [ -f $(CLASS30_OUT)/gradebook1.csv ] && [ -f $(CLASS30_OUT)/gradebook2.csv ]; then \
 	  bash instructor/tests/check_class30.sh $(CLASS30_OUT)/gradebook1.csv $(CLASS30_OUT)/gradebook2.csv $(MODE); \

@@ -24,20 +24,29 @@ said() { # student text: the feedback says why
   grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }
 }
 
-# 8 plain fixtures, 19 adversarial ones (6 of them made at grading time by
+# 8 plain fixtures, 22 adversarial ones (6 of them made at grading time by
 # instructor/fixtures/hostile.sh: linked, symlink, hardlink, device, longline, ctrlname)
-[ "$(grep -c . "$gb")" = 28 ] || { echo "expected a header and 27 students in $gb"; bad=1; }
+[ "$(grep -c . "$gb")" = 31 ] || { echo "expected a header and 30 students in $gb"; bad=1; }
 expect broken "0.00,0.00,0.00,0.00"
 expect cublas "0.00,0.00,0.00,0.00"
 
 # Refused whatever the GPU: by the object check, the build, or the import.
-for s in forged override dlopen climb linked symlink hardlink device syscall daemon storm saboteur ctrlname; do expect $s "0.00,0.00,0.00,0.00"; done
+for s in forged override dlopen climb linked symlink hardlink device syscall daemon storm saboteur ctrlname premain hiddensys diskfill; do expect $s "0.00,0.00,0.00,0.00"; done
 said forged "references: getenv"; said forged "references: fopen"; said forged "references: exit"
 said saboteur "references: fopen"   # and correct, its victim, keeps its marks (below)
 said override "defines: wb_compare_f32: a harness internal"; said override "defines: wb_close: a harness internal"
 said dlopen "references: dlopen"; said dlopen "references: dlsym"
 # raw system calls and code run before main: the syscall instruction and the constructor
 for s in syscall daemon storm; do said $s "instruction: syscall in"; said $s "runs before the test"; done
+# code before main through an ifunc resolver; a syscall in a .stub section assembled as data
+said premain "ifunc: hook: its resolver runs when the program is loaded"
+said premain "startup: 1 ifunc resolution(s) beyond the starter build's"   # the linked program compared with the starter build
+said hiddensys "section: .stub: the linker places it among the program's code"
+# two 200 MiB objects, each under the file size limit: the scratch folder's disk quota (256 MiB for
+# the fixture classes) stops the build, and what it wrote is gone before the class is done
+said diskfill "did not build: disk quota: it wrote more than 256 MiB into its scratch folder and was stopped"
+df=$(du -sk "$scratch/diskfill" 2>/dev/null | cut -f1)
+[ "${df:-0}" -le $((64 << 10)) ] || { echo "fixture diskfill: its scratch folder holds ${df} KiB after grading (expected under 64 MiB)"; bad=1; }
 said climb "did not compile"; said climb "solution/vecadd.cu: No such file or directory"
 said linked "entry 'phase0/week01/vecadd.cu' is a symbolic link"
 said symlink "entry 'phase0/week01/vecadd.cu' is a symbolic link"

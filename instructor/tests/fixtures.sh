@@ -6,7 +6,8 @@
 #   - class 2, weeks 07 and 22 (make grade-fixtures2): CUB, its wrapper and cuBLAS refused;
 #   - week 43's Python class (make grade-fixtures-py), where python3 can run in the sandbox;
 #   - the class of 30 (make grade-class30) is made: 30 students, each with its code;
-#   - one student twice (dup/ and dup.tar.gz) refuses the class.
+#   - one student twice (dup/ and dup.tar.gz) refuses the class;
+#   - without --keep-scratch the scratch copies are gone once the gradebook is written.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-fixtures
 
@@ -79,6 +80,20 @@ if [ -n "$sb" ]; then
     else
       cat "$log/dupclass.log"; t_fail "grade: one student twice refuses the class" "exit $rc; see $log/dupclass.log"
     fi
+  fi
+
+  # the grader's own default: scratch removed after the gradebook (KEEP_SCRATCH=1 keeps it)
+  one=$BUILD/instructor/fixtures-one
+  rm -rf "$one" && mkdir -p "$one/class" && chmod 755 "$one" && cp -R instructor/fixtures/class/correct "$one/class/"
+  WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$one/class" --weeks "$FIXTURE_WEEK" --gradebook "$one/gradebook.csv" \
+    --scratch "$one/scratch" --seed "$SEED" --limit 60 --jobs "$JOBS" --gpu-share "$GPU_SHARE" $(grade_make_args) \
+    >"$log/scratch-removed.log" 2>&1
+  rc=$?
+  if [ $rc = 3 ] && grep -q '^correct,' "$one/gradebook.csv" && [ ! -e "$one/scratch/correct" ] &&
+     grep -q '^Scratch copies removed' "$log/scratch-removed.log"; then
+    t_pass "grade: the scratch copies are removed once the gradebook is written (no --keep-scratch)"
+  else
+    tail -n 20 "$log/scratch-removed.log"; t_fail "grade: the scratch copies are removed after grading" "exit $rc; see $log/scratch-removed.log"
   fi
 fi
 t_end

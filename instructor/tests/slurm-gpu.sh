@@ -77,7 +77,7 @@ unpack_deb() {
 if [[ " $STEPS " == *" local "* ]]; then
   rm -rf "$out/local" && mkdir -p "$out/local" && chmod 755 "$out/local"
   t0=$(date +%s)
-  $MAKE -s grade "${grade_args[@]}" GRADEBOOK="$out/local/gradebook.csv" >"$out/local/grade.log" 2>&1
+  $MAKE -s grade "${grade_args[@]}" GRADEBOOK="$out/local/gradebook.csv" DISK_QUOTA=256 KEEP_SCRATCH=1 >"$out/local/grade.log" 2>&1
   rc=$(grade_rc $? "$out/local/grade.log")
   echo "local: exit $rc after $(( $(date +%s) - t0 )) s ($JOBS jobs, $GPU_SHARE students sharing the GPU for correctness runs, limit $LIMIT s)" | tee "$out/local/time.txt"
   [ "$rc" = "$want" ] || { tail -n 20 "$out/local/grade.log"; echo "slurm-gpu: the local grading exited $rc, $want expected"; }
@@ -100,7 +100,7 @@ if [[ " $STEPS " == *" slurm "* ]]; then
   [ "$gpus" -gt 0 ] && sed 's/^/  gres.conf: /' "$out/cluster/gres.conf"
   rm -rf "$out/slurm" && mkdir -p "$out/slurm" && chmod 755 "$out/slurm"
   t0=$(date +%s)
-  $MAKE -s grade "${grade_args[@]}" GRADEBOOK="$out/slurm/gradebook.csv" SCHEDULER=slurm SLURM_POLL=2 \
+  $MAKE -s grade "${grade_args[@]}" GRADEBOOK="$out/slurm/gradebook.csv" DISK_QUOTA=256 KEEP_SCRATCH=1 SCHEDULER=slurm SLURM_POLL=2 \
     GRES="$([ "$gpus" -gt 0 ] && echo gpu:1)" SBATCH="${SBATCH:-}" >"$out/slurm/grade.log" 2>&1
   rc=$(grade_rc $? "$out/slurm/grade.log")
   echo "slurm: exit $rc after $(( $(date +%s) - t0 )) s (a task a student, one GPU each, $gpus GPU(s) on the node, limit $LIMIT s)" | tee "$out/slurm/time.txt"
