@@ -418,7 +418,8 @@ void prepare_build_check(grader *G)
     char err[4000];
     for (int i = 0; i < G->n_students; i++) {
         student *s = &G->st[i];
-        if (prepare_student(G, s, err, sizeof err) != 0) {
+        if (s->refusal[0]) snprintf(err, sizeof err, "%s", s->refusal); /* by the class listing: nothing to import */
+        if (s->refusal[0] || prepare_student(G, s, err, sizeof err) != 0) {
             if (s->refused) printf("  %-24s %s\n", s->id, err);
             else fprintf(stderr, "grade: %s: %s\n", s->id, err);
             for (int w = 0; w < G->n_weeks; w++) {
