@@ -382,6 +382,14 @@ static int setup(grader *G, const char *weeks, int mode)
         g_host_gpus = G->no_gpu_env || mode == MODE_COLLECT ? 0 : host_gpu_count(G->root);
     }
     char err[4000];
+    /* the scratch copies hold the files git tracks, nothing else (grade_build.c's copy_tracked) */
+    if (mode == MODE_LOCAL) {
+        char c[1400];
+        snprintf(c, sizeof c, "cd %s && git -c safe.directory='*' ls-files --error-unmatch Makefile >/dev/null 2>&1", q(G->root));
+        if (sh(c, NULL))
+            return fprintf(stderr, "grade: refusing to grade: the workbook %s is not a git checkout (or git is missing): "
+                           "a student's scratch copy holds only the files git tracks\n", G->root), 2;
+    }
     char list[MAX_WEEKS][64];
     int n_list = split_weeks(weeks, list, err, sizeof err);
     if (n_list < 0) return fprintf(stderr, "%s\n", err), 2;

@@ -82,7 +82,9 @@ typedef struct {
     char     note[MAX_WEEKS][1200];
     int      built[MAX_WEEKS];
     int      forbidden[MAX_WEEKS];
-    int      refused;          /* the submission itself was refused (unpack) */
+    int      refused;          /* the submission itself was refused (unpack, or refusal below) */
+    char     refusal[600];     /* refused by the class listing (two submissions of one id, a name that is no id): why,
+                                * escaped; the student scores 0 and the rest of the class is graded */
     unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
     unsigned long long py_hash[MAX_WEEKS];  /* the Python runner, plugin, tests and wb, before any run */
     double   seconds;

@@ -18,6 +18,38 @@
 
 /* --------------------------------------------------------- preparation */
 
+/* The files of PATHS (words, relative to the workbook ROOT) that git tracks,
+ * as the working tree has them, into DEST (same relative paths): nothing
+ * untracked (an instructor's *.bak, notes, a stray build) reaches a scratch
+ * copy. A file tracked but deleted is skipped. 0, or sh's status. */
+static int copy_tracked(const char *root, const char *paths, const char *dest, const char *log)
+{
+    char cmd[4000];
+    snprintf(cmd, sizeof cmd, "cd %s && git -c safe.directory='*' ls-files -z -- %s | tar --null -T - --ignore-failed-read -cf - | tar -C %s -xf -",
+             q(root), paths, q(dest));
+    return sh(cmd, log);
+}
+
+/* The pristine starter of WEEK's NAME.EXT into the student's tree: derived
+ * from the reference (`wb strip` of WEEK/solution/NAME.EXT, the derivation
+ * make and `wb drift` use), or the copy a release keeps in WEEK/.starter/;
+ * never the instructor's working copy of the exercise file, which may hold
+ * the instructor's own attempt. 0, or -1 with err. */
+static int put_starter(const grader *G, student *s, const char *wk, const char *name, const char *ext,
+                       const char *log, char *err, size_t errsz)
+{
+    char sol[1500], kept[1500], to[1500], cmd[5000];
+    snprintf(sol, sizeof sol, "%s/%s/solution/%s.%s", G->root, wk, name, ext);
+    snprintf(kept, sizeof kept, "%s/%s/.starter/%s.%s", G->root, wk, name, ext);
+    snprintf(to, sizeof to, "%s/%s/%s.%s", s->tree, wk, name, ext);
+    if (is_file(sol)) snprintf(cmd, sizeof cmd, "%s/build/wb strip %s > %s", q(G->root), q(sol), q(to));
+    else if (is_file(kept)) snprintf(cmd, sizeof cmd, "cp %s %s", q(kept), q(to));
+    else return snprintf(err, errsz, "%s has neither solution/%s.%s nor .starter/%s.%s to derive the starter from", wk,
+                         name, ext, name, ext), -1;
+    if (sh(cmd, log)) return snprintf(err, errsz, "cannot derive the starter %s/%s.%s (see %s)", wk, name, ext, log), -1;
+    return 0;
+}
+
 /* Copy the submission's NAME.EXT (in src) over the starter in the student's
  * tree, or note that the starter was graded; `take`: src holds this week.
  * 0, or -1 with err when the copy fails. */
@@ -55,9 +87,9 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
     }
     /* the workbook: sources, the graded weeks without solutions, prebuilt
      * parts; .deps/ by its real path, which the sandbox shows read-only */
-    snprintf(cmd, sizeof cmd, "cd %s && cp -a Makefile mk common tools %s/ && { [ ! -d .deps ] || ln -s \"$(cd .deps && pwd -P)\" %s/.deps; }",
-             q(G->root), q(s->tree), q(s->tree));
-    if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the workbook (see %s)", log), -1;
+    snprintf(cmd, sizeof cmd, "cd %s && { [ ! -d .deps ] || ln -s \"$(cd .deps && pwd -P)\" %s/.deps; }", q(G->root), q(s->tree));
+    if (copy_tracked(G->root, "Makefile mk common tools", s->tree, log) || sh(cmd, log))
+        return snprintf(err, errsz, "cannot copy the workbook (see %s)", log), -1;
     snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/build && cp -a build/libwb.a build/wb build/.deps-ok build/common %s/build/ && "
              "{ [ ! -f build/.nvcc-flags ] || cp -a build/.nvcc-flags %s/build/; }",
              q(G->root), q(s->tree), q(s->tree), q(s->tree));
@@ -74,18 +106,23 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
             char there[1400];
             snprintf(there, sizeof there, "%s/%s", s->tree, v);
             if (graded || is_dir(there)) continue;
-            snprintf(cmd, sizeof cmd, "cd %s && mkdir -p %s/%s && cp -a %s/. %s/%s/ && rm -rf %s/%s/instructor && "
+            snprintf(cmd, sizeof cmd, "cd %s && rm -rf %s/%s/instructor && "
                      "{ [ ! -d build/%s ] || { mkdir -p %s/build/%s && cp -a build/%s/. %s/build/%s/; }; }",
-                     q(G->root), q(s->tree), v, v, q(s->tree), v, q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
-            if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
+                     q(G->root), q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
+            if (copy_tracked(G->root, v, s->tree, log) || sh(cmd, log))
+                return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
         }
     for (int w = 0; w < G->n_weeks; w++) {
         char ph[16];
         snprintf(ph, sizeof ph, "%.*s", (int)strcspn(G->weeks[w].dir, "/"), G->weeks[w].dir);
-        snprintf(cmd, sizeof cmd, "cd %s && { [ ! -d %s/common ] || [ -d %s/%s/common ] || { mkdir -p %s/%s && cp -a %s/common %s/%s/ && "
-                 "{ [ ! -d build/%s/common ] || { mkdir -p %s/build/%s && cp -a build/%s/common %s/build/%s/; }; }; }; }",
-                 q(G->root), ph, q(s->tree), ph, q(s->tree), ph, ph, q(s->tree), ph, ph, q(s->tree), ph, ph, q(s->tree), ph);
-        if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s/common (see %s)", ph, log), -1;
+        char there[1400], pc[40];
+        snprintf(there, sizeof there, "%s/%s/common", s->tree, ph);
+        snprintf(pc, sizeof pc, "%s/common", ph);
+        if (is_dir(there)) continue;
+        snprintf(cmd, sizeof cmd, "cd %s && { [ ! -d build/%s/common ] || { mkdir -p %s/build/%s && cp -a build/%s/common %s/build/%s/; }; }",
+                 q(G->root), ph, q(s->tree), ph, ph, q(s->tree), ph);
+        if (copy_tracked(G->root, pc, s->tree, log) || sh(cmd, log))
+            return snprintf(err, errsz, "cannot copy %s/common (see %s)", ph, log), -1;
     }
     for (int w = 0; w < G->n_weeks; w++) {
         const char *wk = G->weeks[w].dir;
@@ -94,13 +131,20 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
         if (G->weeks[w].has_c)
             snprintf(ctest, sizeof ctest, "cp -a build/%s/test.o build/%s/test.d %s/build/%s/", wk, wk, q(s->tree), wk);
         snprintf(cmd, sizeof cmd,
-                 "cd %s && mkdir -p %s/%s %s/build/%s && cp -a %s/. %s/%s/ && rm -rf %s/%s/solution %s/%s/instructor && "
+                 "cd %s && mkdir -p %s/%s %s/build/%s && rm -rf %s/%s/solution %s/%s/instructor && "
                  "%s && { [ ! -d build/%s/support ] || cp -a build/%s/support %s/build/%s/; }",
-                 q(G->root), q(s->tree), wk, q(s->tree), wk, wk, q(s->tree), wk, q(s->tree), wk, q(s->tree), wk, ctest,
+                 q(G->root), q(s->tree), wk, q(s->tree), wk, q(s->tree), wk, q(s->tree), wk, ctest,
                  wk, wk, q(s->tree), wk);
-        if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s (is it built? see %s)", wk, log), -1;
-        /* overlay the exercise files */
+        if (copy_tracked(G->root, wk, s->tree, log) || sh(cmd, log))
+            return snprintf(err, errsz, "cannot copy %s (is it built? see %s)", wk, log), -1;
+        /* every exercise file starts as the pristine starter, whatever the
+         * instructor's working copy holds; the submission's replace them */
         const wb_week *m = &G->weeks[w].meta;
+        for (int e = 0; e < m->n_exercises; e++)
+            if (put_starter(G, s, wk, m->exercises[e], "cu", log, err, errsz)) return -1;
+        for (int e = 0; e < m->n_pyexercises; e++)
+            if (put_starter(G, s, wk, m->pyexercises[e], "py", log, err, errsz)) return -1;
+        /* overlay the exercise files */
         char src[1400];
         int have_week = find_week_in_sub(s->sub, wk, src, sizeof src) == 0;
         if (!have_week && G->n_weeks == 1) snprintf(src, sizeof src, "%s", s->sub); /* flat: vecadd.cu at the top */
@@ -382,7 +426,8 @@ void prepare_build_check(grader *G)
     char err[4000];
     for (int i = 0; i < G->n_students; i++) {
         student *s = &G->st[i];
-        if (prepare_student(G, s, err, sizeof err) != 0) {
+        if (s->refusal[0]) snprintf(err, sizeof err, "%s", s->refusal); /* by the class listing: nothing to import */
+        if (s->refusal[0] || prepare_student(G, s, err, sizeof err) != 0) {
             if (s->refused) printf("  %-24s %s\n", s->id, err);
             else fprintf(stderr, "grade: %s: %s\n", s->id, err);
             for (int w = 0; w < G->n_weeks; w++) {

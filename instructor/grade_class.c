@@ -5,6 +5,7 @@
 #endif
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <glob.h>
 #include <math.h>
 #include <stdarg.h>
@@ -256,31 +257,111 @@ int split_weeks(const char *text, char out[][64], char *err, size_t errsz)
     return n;
 }
 
-/* Submissions in `dir` (unpack.c's up_list: folders and archives, sorted by
- * id; two entries with one id, bob/ and bob.tar.gz, are an error naming
- * both, and so is a name unusable as an id). Other entries are listed in
- * `ignored`. Returns how many, or -1 with the problems in err. */
+/* `in` for a person to read, one line: bytes other than printable ASCII,
+ * and the backslash, as \xNN (a name from the class folder may hold escape
+ * sequences or line breaks). */
+static void escaped(const char *in, char *out, size_t sz)
+{
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && n + 5 < sz; p++)
+        if (*p >= 0x20 && *p < 0x7f && *p != '\\') out[n++] = (char)*p;
+        else n += (size_t)snprintf(out + n, sz - n, "\\x%02x", *p);
+    out[n] = 0;
+}
+
+static int by_student_id(const void *a, const void *b) { return strcmp(((const student *)a)->id, ((const student *)b)->id); }
+
+/* A usable id for the entry `name` whose own name cannot be one: its
+ * letters, digits and ._-+@ kept, every other byte '_', its archive
+ * extension dropped, made unlike every id in st[0..n) ("-2", "-3", ...). */
+static void stand_in_id(const char *name, int is_dir, const student *st, int n, char *id, size_t sz)
+{
+    static const char *const exts[] = { ".tar.gz", ".tgz", ".tar", ".zip", NULL };
+    size_t keep = strlen(name);
+    for (int i = 0; exts[i] && !is_dir; i++) {
+        size_t e = strlen(exts[i]);
+        if (keep > e && strcmp(name + keep - e, exts[i]) == 0) {
+            keep -= e;
+            break;
+        }
+    }
+    char base[101];
+    size_t k = 0;
+    for (size_t i = 0; i < keep && k < sizeof base - 1; i++) {
+        char c = name[i];
+        base[k++] = isalnum((unsigned char)c) && !(c & 0x80) ? c : strchr("._-+@", c) && c ? c : '_';
+    }
+    base[k] = 0;
+    if (!k || base[0] == '.') base[0] = '_', base[k ? k : 1] = 0;
+    snprintf(id, sz, "%s", base);
+    for (int suffix = 2;; suffix++) {
+        int taken = 0;
+        for (int i = 0; i < n && !taken; i++) taken = strcmp(st[i].id, id) == 0;
+        if (!taken) return;
+        snprintf(id, sz, "%s-%d", base, suffix);
+    }
+}
+
+/* Submissions in `dir` (unpack.c's up_list: folders and archives), sorted by
+ * id. A bad submission never blocks the class: two entries with one id
+ * (bob/ and bob.tar.gz) are one student, refused; an entry whose name
+ * cannot be an id is a student under a stand-in id (stand_in_id), refused;
+ * each with the reason in `refusal` (and `refused` set), the rest graded.
+ * Other entries are listed in `ignored`. Returns how many, or -1 with the
+ * problem in err (the folder cannot be read; too many submissions). */
 int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
                      size_t ignsz)
 {
+    err[0] = 0;
+    DIR *d = opendir(dir);
+    if (!d) return snprintf(err, errsz, "%s: cannot be read (%s)", dir, strerror(errno)), -1;
     up_submission *subs = NULL;
-    int n = 0;
-    if (up_list(dir, &subs, &n, err, errsz, ignored, ignsz) != 0) {
-        free(subs);
-        return -1;
+    int n = 0, m = 0, k;
+    char why[4000], a[300], b[300];
+    up_list(dir, &subs, &n, why, sizeof why, ignored, ignsz); /* its -1: the problems handled here */
+    for (int i = 0; i < n; i = k) {
+        for (k = i + 1; k < n && strcmp(subs[k].id, subs[i].id) == 0;) k++;
+        if (m == max) goto too_many;
+        student *s = &st[m++];
+        memset(s, 0, sizeof *s);
+        snprintf(s->id, sizeof s->id, "%s", subs[i].id);
+        snprintf(s->source, sizeof s->source, "%s", subs[i].path);
+        if (k - i > 1) {
+            const char *an = strrchr(subs[i].path, '/'), *bn = strrchr(subs[i + 1].path, '/');
+            escaped(an ? an + 1 : subs[i].path, a, sizeof a);
+            escaped(bn ? bn + 1 : subs[i + 1].path, b, sizeof b);
+            s->refused = 1;
+            snprintf(s->refusal, sizeof s->refusal, "refused: %d submissions of student %s (%s and %s%s): keep one and "
+                     "grade again", k - i, s->id, a, b, k - i > 2 ? ", and more" : "");
+        }
     }
-    if (n > max) {
-        snprintf(err, errsz, "%d submissions in %s: at most %d at a time", n, dir, max);
-        free(subs);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        memset(&st[i], 0, sizeof st[i]);
-        snprintf(st[i].id, sizeof st[i].id, "%s", subs[i].id);
-        snprintf(st[i].source, sizeof st[i].source, "%s", subs[i].path);
+    /* names that cannot be an id (up_student_id's -2): a student each, under a stand-in id */
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[4096], id[128];
+        struct stat sb;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &sb) != 0 || !(S_ISDIR(sb.st_mode) || S_ISREG(sb.st_mode))) continue;
+        if (up_student_id(e->d_name, S_ISDIR(sb.st_mode), id, sizeof id) != -2) continue;
+        if (m == max) goto too_many;
+        student *s = &st[m];
+        memset(s, 0, sizeof *s);
+        stand_in_id(e->d_name, S_ISDIR(sb.st_mode), st, m, s->id, sizeof s->id);
+        m++;
+        escaped(e->d_name, a, sizeof a);
+        s->refused = 1;
+        snprintf(s->refusal, sizeof s->refusal, "refused: the entry '%s' cannot be a student id (letters, digits and "
+                 "._-+@ only, under 128 characters; %s here): rename it and grade again", a, s->id);
     }
     free(subs);
-    return n;
+    closedir(d);
+    qsort(st, (size_t)m, sizeof *st, by_student_id);
+    return m;
+too_many:
+    snprintf(err, errsz, "more than %d submissions in %s: at most %d at a time", max, dir, max);
+    free(subs);
+    closedir(d);
+    return -1;
 }
 
 /* The folder inside a submission that holds `week`: SUB/WEEK, or one level

@@ -52,6 +52,10 @@ int write_gradebook(const grader *G, const char *path)
     int slurm_col = 0;
     for (int i = 0; i < G->n_students; i++) slurm_col |= G->st[i].sched != SCHED_GRADED || G->st[i].sched_note[0];
     if (slurm_col) fputs(",slurm", f);
+    /* why a student was refused by the class listing (two submissions of one id, a name that is no id) */
+    int ref_col = 0;
+    for (int i = 0; i < G->n_students; i++) ref_col |= G->st[i].refusal[0] != 0;
+    if (ref_col) fputs(",refused", f);
     for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, 0, qcol[k]));
     fputc('\n', f);
     double mx = max_points(G);
@@ -67,6 +71,7 @@ int write_gradebook(const grader *G, const char *path)
             for (int k = 0; k < week_cols - 4; k++) fprintf(f, ",%s", w);
             fprintf(f, ",%s,%g,,%llu,", w, mx, G->seed);
             gb_put(f, s->sched_note);
+            if (ref_col) fputc(',', f), gb_put(f, s->refusal);
             int r = gb_find(&old, s->id);
             for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
             fputc('\n', f);
@@ -83,6 +88,7 @@ int write_gradebook(const grader *G, const char *path)
             }
         fprintf(f, ",%.2f,%g,%d,%llu", tot, mx, skipped, G->seed);
         if (slurm_col) fputc(',', f), gb_put(f, s->sched_note);
+        if (ref_col) fputc(',', f), gb_put(f, s->refusal);
         int r = gb_find(&old, s->id);
         for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, r > 0 ? GB_CELL(&old, r, qcol[k]) : "");
         fputc('\n', f);
@@ -93,7 +99,7 @@ int write_gradebook(const grader *G, const char *path)
         for (int k = 0; k < nq; k++) any |= GB_CELL(&old, r, qcol[k])[0] != 0;
         if (graded || !any) continue;
         gb_put(f, GB_CELL(&old, r, 0));
-        for (int c = 0; c < week_cols + slurm_col; c++) fputc(',', f);
+        for (int c = 0; c < week_cols + slurm_col + ref_col; c++) fputc(',', f);
         for (int k = 0; k < nq; k++) fputc(',', f), gb_put(f, GB_CELL(&old, r, qcol[k]));
         fputc('\n', f);
     }
@@ -165,7 +171,10 @@ int write_feedback(const grader *G, const student *s, const char *path)
 
 /* Each student's line, the feedback files, the gradebook, and the exit
  * status: 0; 1 when the sandbox failed the host; 3 when the gradebook is
- * incomplete (SKIP, Triton's interpreter, or students still with Slurm). */
+ * incomplete (SKIP, Triton's interpreter, or students still with Slurm); 4
+ * when it is complete but the class listing refused some students (two
+ * submissions of one id, a name that is no id: 0 each, the reason in the
+ * gradebook's refused column). */
 int finish(grader *G, double t0)
 {
     int pending = 0, killed = 0;
@@ -199,7 +208,12 @@ int finish(grader *G, double t0)
     }
     if (write_gradebook(G, G->gradebook) != 0) return fprintf(stderr, "cannot write %s\n", G->gradebook), 1;
     printf("Gradebook: %s; feedback: %s/ID.md; %.0f s in all.\n", G->gradebook, G->feedback, now_s() - t0);
-    int skipped = 0;
+    int skipped = 0, refused = 0;
+    for (int i = 0; i < G->n_students; i++) refused += G->st[i].refusal[0] != 0;
+    if (refused)
+        fprintf(stderr, "grade: %d submission%s refused by the class listing (0 points; the reason in the gradebook's "
+                "refused column and %s feedback): fix %s and grade again; the rest of the class is graded\n", refused,
+                refused == 1 ? "" : "s", refused == 1 ? "its" : "their", refused == 1 ? "it" : "them");
     for (int i = 0; i < G->n_students; i++)
         for (int w = 0; w < G->n_weeks; w++)
             for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++)
@@ -235,5 +249,5 @@ int finish(grader *G, double t0)
                     skipped == 1 ? "" : "s", G->no_gpu_env ? ": WB_NO_GPU=1 is set" : "", skipped == 1 ? "is" : "are");
         return 3;
     }
-    return 0;
+    return refused ? 4 : 0;
 }

@@ -28,30 +28,48 @@
 void oc_report_free(oc_report *r)
 {
     free(r->text);
+    free(r->wtext);
     memset(r, 0, sizeof *r);
+}
+
+/* One line appended to a growing text. */
+static void add_line(char **text, size_t *len, size_t *cap, const char *fmt, va_list ap)
+{
+    char line[1024];
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    if (n < 0) return;
+    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
+    line[n++] = '\n';
+    if (*len + (size_t)n + 1 > *cap) {
+        size_t c = *cap ? 2 * *cap : 4096;
+        while (c < *len + (size_t)n + 1) c *= 2;
+        char *t = realloc(*text, c);
+        if (!t) return;
+        *text = t, *cap = c;
+    }
+    memcpy(*text + *len, line, (size_t)n);
+    *len += (size_t)n;
+    (*text)[*len] = 0;
 }
 
 static void report(oc_report *r, const char *fmt, ...)
 {
     if (++r->violations > MAX_LINES) return;
-    char line[1024];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    add_line(&r->text, &r->len, &r->cap, fmt, ap);
     va_end(ap);
-    if (n < 0) return;
-    if (n > (int)sizeof line - 2) n = (int)sizeof line - 2;
-    line[n++] = '\n';
-    if (r->len + (size_t)n + 1 > r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4096;
-        while (cap < r->len + (size_t)n + 1) cap *= 2;
-        char *t = realloc(r->text, cap);
-        if (!t) return;
-        r->text = t, r->cap = cap;
-    }
-    memcpy(r->text + r->len, line, (size_t)n);
-    r->len += (size_t)n;
-    r->text[r->len] = 0;
+}
+
+/* Not a violation: a line for the feedback (a library's header included
+ * where its calls are judged by the symbols). */
+static void warn(oc_report *r, const char *fmt, ...)
+{
+    if (++r->warnings > MAX_LINES) return;
+    va_list ap;
+    va_start(ap, fmt);
+    add_line(&r->wtext, &r->wlen, &r->wcap, fmt, ap);
+    va_end(ap);
 }
 
 static int starts(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
@@ -88,6 +106,34 @@ static const lib known_libs[] = {
     { "cub", NULL, "cub", NULL, "cub" },              { "thrust", NULL, "thrust", NULL, "thrust" },
     { "cutlass", NULL, "cutlass", NULL, "cutlass" },  { "cute", NULL, "cute", NULL, "cute" },
 };
+
+/* Headers of a library's host API: declarations of functions that live in
+ * the library's shared object, so a call leaves an undefined symbol the
+ * symbol check sees (cublasSgemm_v2). Including one without calling it does
+ * nothing (public SGEMM kernels start with #include <cublas_v2.h>): a
+ * warning, not a violation. A library's other headers are code in the
+ * header, inlined without a symbol to see (curand_kernel.h's device
+ * generators, nccl_device.h, the MathDx *dx headers), and keep the header
+ * rule, as do the header-only libraries (cub, thrust, cutlass, cute). */
+static int host_api_header(const char *lib, const char *bn)
+{
+    static const char *const h[][7] = {
+        { "cublas", "cublas.h", "cublas_v2.h", "cublas_api.h", "cublasXt.h", NULL },
+        { "cublaslt", "cublasLt.h", NULL },
+        { "cufft", "cufft.h", "cufftXt.h", "cufftw.h", NULL },
+        { "curand", "curand.h", NULL },
+        { "cusparse", "cusparse.h", "cusparse_v2.h", NULL },
+        { "cusolver", "cusolverDn.h", "cusolverSp.h", "cusolverRf.h", "cusolverMg.h", "cusolver_common.h", NULL },
+        { "nccl", "nccl.h", "nccl_net.h", NULL },
+    };
+    if (!strcmp(lib, "cudnn")) /* every cuDNN header declares the library's functions (the frontend calls them) */
+        return starts(bn, "cudnn") && strlen(bn) > 2 && !strcmp(bn + strlen(bn) - 2, ".h");
+    for (size_t i = 0; i < sizeof h / sizeof *h; i++)
+        if (!strcmp(h[i][0], lib))
+            for (int k = 1; h[i][k]; k++)
+                if (!strcmp(h[i][k], bn)) return 1;
+    return 0;
+}
 
 /* The forbid word as a library; "yard_*" is a raw symbol prefix. */
 static lib lib_of(const char *w, char *buf, size_t sz)
@@ -927,7 +973,8 @@ static int under(const char *path, const char *dir)
 }
 
 static void check_dep(const char *dep, const char *base, const oc_policy *p, char (*dirs)[PATH_MAX], int ndirs,
-                      const lib *libs, int nl, long *hits, char (*first)[160], oc_report *r)
+                      const lib *libs, int nl, long *hits, char (*first)[160], long *whits, char (*wfirst)[160],
+                      oc_report *r)
 {
     char full[PATH_MAX], real[PATH_MAX];
     if (strlen(dep) + strlen(base) + 2 >= sizeof full) {
@@ -946,13 +993,16 @@ static void check_dep(const char *dep, const char *base, const oc_policy *p, cha
     /* forbidden libraries by file name or folder, on the path as written and as resolved */
     const char *paths[2] = { full, real };
     for (int l = 0; l < nl; l++) {
-        int hit = 0;
+        int hit = 0, host = 0;
         for (int k = 0; k < 2 && !hit; k++) {
             const char *bn = strrchr(paths[k], '/');
             bn = bn ? bn + 1 : paths[k];
             const char *dot = strrchr(bn, '.');
             int header = dot && (!strcmp(dot, ".h") || !strcmp(dot, ".hpp") || !strcmp(dot, ".cuh") || !strcmp(dot, ".hxx"));
-            if (libs[l].hprefix && header && starts(bn, libs[l].hprefix)) hit = 1;
+            if (libs[l].hprefix && header && starts(bn, libs[l].hprefix)) {
+                if (libs[l].cprefix && host_api_header(libs[l].name, bn)) host = 1;
+                else hit = 1;
+            }
             if (libs[l].hdir) {
                 char comp[80];
                 snprintf(comp, sizeof comp, "/%s/", libs[l].hdir);
@@ -960,6 +1010,7 @@ static void check_dep(const char *dep, const char *base, const oc_policy *p, cha
             }
         }
         if (hit && hits[l]++ == 0) snprintf(first[l], sizeof first[l], "%s", dep);
+        else if (!hit && host && whits[l]++ == 0) snprintf(wfirst[l], sizeof wfirst[l], "%s", dep);
     }
     (void)p;
 }
@@ -988,8 +1039,8 @@ int oc_check_deps(const char *dfile, const char *base, const oc_policy *p, oc_re
     }
     enum { MAXL = 32 };
     lib libs[MAXL];
-    char libbuf[MAXL][64], first[MAXL][160];
-    long hits[MAXL] = { 0 };
+    char libbuf[MAXL][64], first[MAXL][160], wfirst[MAXL][160];
+    long hits[MAXL] = { 0 }, whits[MAXL] = { 0 };
     int nl = 0;
     for (int i = 0; p->forbid && p->forbid[i] && nl < MAXL; i++, nl++) libs[nl] = lib_of(p->forbid[i], libbuf[nl], sizeof libbuf[nl]);
 
@@ -1010,7 +1061,7 @@ int oc_check_deps(const char *dfile, const char *base, const oc_policy *p, oc_re
                 if (!in_deps && tl && tok[tl - 1] == ':') in_deps = 1; /* "target:" */
                 else if (!in_deps && !strcmp(tok, ":")) in_deps = 1;
                 else if (in_deps && too_long) report(r, "header: %.60s...: too long a path", tok);
-                else if (in_deps) check_dep(tok, base, p, dirs, ndirs, libs, nl, hits, first, r);
+                else if (in_deps) check_dep(tok, base, p, dirs, ndirs, libs, nl, hits, first, whits, wfirst, r);
                 tl = 0, too_long = 0;
             }
             if (c == '\n') in_deps = 0;
@@ -1024,5 +1075,8 @@ int oc_check_deps(const char *dfile, const char *base, const oc_policy *p, oc_re
         if (hits[l])
             report(r, "header: %s: a header of %s (forbidden this week)%s", first[l], libs[l].name,
                    hits[l] > 1 ? ", and more of its headers" : "");
+        else if (whits[l])
+            warn(r, "header: %s: a header of %s, which is forbidden this week: the include alone costs nothing (a "
+                 "call is seen by its symbol, and that scores the week 0); remove it", wfirst[l], libs[l].name);
     return r->violations - before;
 }

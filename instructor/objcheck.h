@@ -33,6 +33,11 @@
  *   cutlass, cute (C++ namespaces: the mangled component, e.g. N3cub, seen in
  *   every symbol, local ones included, since a cub kernel's stub is static;
  *   and the include folder), and raw symbol prefixes given as "yard_*".
+ *   A library with link-time symbols is judged by them: its host API header
+ *   (cublas_v2.h, cublasLt.h, cufft.h, curand.h, cudnn*.h, nccl.h, ...)
+ *   included without a call is a warning (warnings, wtext), not a
+ *   violation; its code-in-header parts (curand_kernel.h and the like) and
+ *   the header-only libraries keep the header rule.
  *
  * What it cannot see: a namespace alias (namespace mycub = cub) or a macro
  * does not change the mangled name, so those are caught; but a library's
@@ -64,6 +69,9 @@ typedef struct {
     char  *text;         /* one line each: "WHAT: NAME: why" (the first 200; then a count) */
     size_t len, cap;
     int    benign_inits; /* static initialisers oc_check_object let through (std::ios_base::Init) */
+    int    warnings;     /* findings that cost nothing: a forbidden library's host API header included */
+    char  *wtext;        /* one line each, as text */
+    size_t wlen, wcap;
 } oc_report;
 
 /* Check an ELF64 relocatable object. Returns the number of violations added

@@ -657,16 +657,30 @@ START_TEST(submissions_found)
     ck_assert_str_eq(st[3].id, "d");
     ck_assert_str_eq(st[4].id, "e");
     ck_assert_msg(strstr(ign, "notes.txt"), "%s", ign);
-    /* two submissions of one student, or a name that cannot be an id: the class is not graded */
+    /* two submissions of one student, or a name that cannot be an id: those students refused, the rest listed */
     snprintf(cmd, sizeof cmd, "cd %s && mkdir a", dir);
     ck_assert_int_eq(sh(cmd, NULL), 0);
-    ck_assert_int_eq(list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign), -1);
-    ck_assert_msg(strstr(err, "a.tar.gz") && strstr(err, "are both student a"), "%s", err);
-    snprintf(cmd, sizeof cmd, "cd %s && rmdir a && mkdir 'e f'", dir);
+    ck_assert_int_eq(list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign), 5);
+    ck_assert_str_eq(st[0].id, "a");
+    ck_assert_int_eq(st[0].refused, 1);
+    ck_assert_str_eq(st[0].refusal, "refused: 2 submissions of student a (a and a.tar.gz): keep one and grade again");
+    ck_assert_msg(!st[1].refused && !st[1].refusal[0] && !st[4].refusal[0], "%s", st[1].refusal);
+    /* a stand-in id for a name that is none, its bytes escaped in the reason, unlike any real id */
+    snprintf(cmd, sizeof cmd, "cd %s && rmdir a && mkdir 'e f' e_f \"$(printf 'x\\033[2Jy')\"", dir);
     ck_assert_int_eq(sh(cmd, NULL), 0);
-    ck_assert_int_eq(list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign), -1);
-    ck_assert_msg(strstr(err, "e f: not a usable student id"), "%s", err);
-    snprintf(cmd, sizeof cmd, "cd %s && rmdir 'e f'", dir);
+    ck_assert_int_eq(list_submissions(dir, st, 16, err, sizeof err, ign, sizeof ign), 8);
+    int ef = -1, ef2 = -1, xy = -1;
+    for (int i = 0; i < 8; i++) {
+        if (!strcmp(st[i].id, "e_f")) ef = i;
+        if (!strcmp(st[i].id, "e_f-2")) ef2 = i;
+        if (!strcmp(st[i].id, "x__2Jy")) xy = i;
+    }
+    ck_assert_msg(ef >= 0 && ef2 >= 0 && xy >= 0, "e_f %d, e_f-2 %d, x__2Jy %d", ef, ef2, xy);
+    ck_assert_msg(!st[ef].refused, "the real e_f keeps its id");
+    ck_assert_msg(st[ef2].refused && strstr(st[ef2].refusal, "the entry 'e f' cannot be a student id"), "%s", st[ef2].refusal);
+    ck_assert_msg(strstr(st[xy].refusal, "the entry 'x\\x1b[2Jy' cannot"), "%s", st[xy].refusal);
+    for (int i = 1; i < 8; i++) ck_assert_msg(strcmp(st[i - 1].id, st[i].id) < 0, "sorted: %s %s", st[i - 1].id, st[i].id);
+    snprintf(cmd, sizeof cmd, "cd %s && rm -rf 'e f' e_f x*", dir);
     ck_assert_int_eq(sh(cmd, NULL), 0);
     ck_assert_int_eq(list_submissions(dir, st, 4, err, sizeof err, ign, sizeof ign), -1);
     ck_assert_msg(strstr(err, "at most 4"), "%s", err);

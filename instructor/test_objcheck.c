@@ -245,7 +245,9 @@ START_TEST(cublas_refused_by_symbol_and_header)
 {
     const char *t = verdict("cublas", week_forbid);
     ck_assert_msg(strstr(t, "uses cublas (forbidden this week): cublas"), "%s", t);
-    ck_assert_msg(strstr(t, "cublas_v2.h: a header of cublas"), "%s", t);
+    /* the call is the violation; its header alone would be a warning */
+    ck_assert_msg(!strstr(t, "cublas_v2.h"), "%s", t);
+    ck_assert_msg(rep.warnings == 1 && strstr(rep.wtext, "cublas_v2.h: a header of cublas"), "%s", rep.wtext);
     ck_assert_msg(!strstr(t, "not on the allow-list"), "one line for the library, not one a symbol: %s", t);
     /* and with cublas allowed, the same object is fine */
     const char *const none[] = { "cub", NULL };
@@ -292,6 +294,41 @@ START_TEST(yardstick_wrapper_refused)
 {
     const char *t = verdict("yard", week_forbid);
     ck_assert_msg(strstr(t, "uses yard_* (forbidden this week): yard_copy"), "%s", t);
+}
+END_TEST
+
+/* A library with link-time symbols is judged by them: its host API header
+ * without a call is a warning; its code-in-header parts (curand_kernel.h)
+ * and the header-only libraries keep the header rule. */
+START_TEST(host_api_header_alone_is_a_warning)
+{
+    static const struct { const char *hdr, *forbid; int violations, warnings; } c[] = {
+        { "cublas_v2.h", "cublas", 0, 1 },         { "cublasLt.h", "cublaslt", 0, 1 },
+        { "cufft.h", "cufft", 0, 1 },              { "curand.h", "curand", 0, 1 },
+        { "cudnn.h", "cudnn", 0, 1 },              { "nccl.h", "nccl", 0, 1 },
+        { "curand_kernel.h", "curand", 1, 0 },     { "cublasdx.hpp", "cublas", 1, 0 },
+        { "thrust/device_vector.h", "thrust", 1, 0 }, { "cub/cub.cuh", "cub", 1, 0 },
+        { "cutlass/gemm/device/gemm.h", "cutlass", 1, 0 },
+    };
+    char d[256];
+    snprintf(d, sizeof d, "%s/hdr.d", root);
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        /* a header of that name in an allowed folder (the week's): only the library rule can object */
+        char h[512], cmd[700];
+        snprintf(h, sizeof h, "%s/hdr/%s", week, c[i].hdr);
+        snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\" && touch '%s'", h, h);
+        ck_assert_int_eq(run(cmd), 0);
+        FILE *f = fopen(d, "w");
+        fprintf(f, "x.o : vecadd.h %s\n", h);
+        fclose(f);
+        oc_report_free(&rep);
+        const char *const forbid[] = { c[i].forbid, NULL };
+        oc_policy p = policy(forbid);
+        ck_assert_int_ge(oc_check_deps(d, week, &p, &rep), 0);
+        ck_assert_msg(rep.violations == c[i].violations && rep.warnings == c[i].warnings,
+                      "%s (forbid %s): %d violations, %d warnings: %s%s", c[i].hdr, c[i].forbid, rep.violations,
+                      rep.warnings, rep.text ? rep.text : "", rep.wtext ? rep.wtext : "");
+    }
 }
 END_TEST
 
@@ -436,6 +473,7 @@ int main(void)
     tcase_add_test(t, include_escape_refused);
     tcase_add_test(t, runtime_override_refused);
     tcase_add_test(t, yardstick_wrapper_refused);
+    tcase_add_test(t, host_api_header_alone_is_a_warning);
     tcase_add_test(t, megabyte_line_in_deps);
     tcase_add_test(t, million_symbols_linear);
     tcase_add_test(t, damaged_objects_refused_not_crashed);

@@ -21,23 +21,30 @@ all() { # all STUDENT WEEK VALUE: every cell of the week is VALUE
 }
 said() { grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }; }
 
-[ "$(grep -c . "$gb")" = 6 ] || { echo "expected a header and 5 students in $gb"; bad=1; }
+[ "$(grep -c . "$gb")" = 8 ] || { echo "expected a header and 7 students in $gb"; bad=1; }
 # refused by the object check whatever the GPU: the whole week scores 0
 all cubcall phase1/week07 0.00; said cubcall "uses cub (forbidden this week)"
 all yardcall phase1/week07 0.00; said yardcall "uses yard_* (forbidden this week)"
 all cublascall phase5/week22 0.00; said cublascall "uses cublas (forbidden this week)"
+# cuBLAS's header without a call is a warning, never a zero; Thrust's header is Thrust (header-only)
+said cublasinc "Warning: header: "; said cublasinc "the include alone costs nothing"; said cublasinc "cublas_v2.h: a header of cublas"
+! grep -q "object check refused" "$fb/cublasinc.md" || { echo "fixture cublasinc: refused by the object check"; bad=1; }
+all thrustinc phase5/week22 0.00; said thrustinc "a header of thrust (forbidden this week)"
 [ "$(col cubcall total)" = 0.00 ] && [ "$(col yardcall total)" = 0.00 ] && [ "$(col cublascall total)" = 0.00 ] ||
   { echo "a refused fixture has points: cubcall $(col cubcall total), yardcall $(col yardcall total), cublascall $(col cublascall total)"; bad=1; }
 
 if [ "$mode" = nogpu ]; then
   # every checkpoint of both weeks needs the GPU
   for s in correct2 slow22 cublascall; do all $s phase1/week07 SKIP; done
-  for s in correct2 slow22 cubcall yardcall; do all $s phase5/week22 SKIP; done
+  for s in correct2 slow22 cubcall yardcall cublasinc; do all $s phase5/week22 SKIP; done
 else
   t=$(col correct2 total); o=$(col correct2 out_of)
   awk -v t="$t" -v o="$o" 'BEGIN { exit !(t == o) }' || { echo "correct2: $t of $o, expected full marks"; bad=1; }
   for s in cubcall yardcall; do all $s phase5/week22 0.00; done   # week 22 not submitted: the starter fails
-  all cublascall phase1/week07 0.00
+  for s in cublascall cublasinc thrustinc; do all $s phase1/week07 0.00; done
+  # the reference with an unused cuBLAS include: week 22's marks of the reference itself
+  [ "$(cells cublasinc phase5/week22 | cut -d, -f1)" = "$(cells correct2 phase5/week22 | cut -d, -f1)" ] ||
+    { echo "cublasinc: week 22 gave $(cells cublasinc phase5/week22), correct2 $(cells correct2 phase5/week22)"; bad=1; }
   IFS=, read -r tiled speed <<<"$(cells slow22 phase5/week22)"
   awk -v a="$tiled" -v b="$speed" 'BEGIN { exit !(a > 0 && b > 0 && b < a) }' ||
     { echo "slow22: w22.tiled $tiled, w22.tiled-speed $speed: expected full correctness and partial speed credit"; bad=1; }

@@ -6,7 +6,10 @@
 #   - class 2, weeks 07 and 22 (make grade-fixtures2): CUB, its wrapper and cuBLAS refused;
 #   - week 43's Python class (make grade-fixtures-py), where python3 can run in the sandbox;
 #   - the class of 30 (make grade-class30) is made: 30 students, each with its code;
-#   - one student twice (dup/ and dup.tar.gz) refuses the class;
+#   - one student twice (dup/ and dup.tar.gz) and a name that is no id refuse
+#     those students, not the class;
+#   - an exercise file missing from a submission is the derived starter, not
+#     the instructor's working copy, and nothing untracked reaches scratch;
 #   - without --keep-scratch the scratch copies are gone once the gradebook is written.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-fixtures
@@ -19,7 +22,8 @@ if [ -n "$sb" ] && ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then
   sb=
   # a host problem, not the grader's: each class is SKIP with the reason
   for l in "grade: fixture class without a GPU" "grade: fixture class of weeks 07 and 22 without a GPU" \
-           "grade: Python fixture class of week 43 without a GPU" "grade: one student twice refuses the class"; do
+           "grade: Python fixture class of week 43 without a GPU" "grade: bad submissions refused, the class graded" \
+           "grade: a missing exercise file is the derived starter"; do
     t_skip "$l" "$why"
   done
 fi
@@ -68,17 +72,19 @@ fi
 if [ -n "$sb" ]; then
   fx=$BUILD/instructor/fixtures
   if [ ! -d "$fx/dupclass/dup" ] || [ ! -f "$fx/dupclass/dup.tar.gz" ]; then
-    t_fail "grade: one student twice refuses the class" "no $fx/dupclass (made by grade-fixtures)"
+    t_fail "grade: bad submissions refused, the class graded" "no $fx/dupclass (made by grade-fixtures)"
   else
+    rm -rf "$fx/dup"
     WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$fx/dupclass" --weeks "$FIXTURE_WEEK" \
       --gradebook "$fx/dup/gradebook.csv" --scratch "$fx/dup/scratch" --seed "$SEED" --limit 60 \
       --jobs "$JOBS" --gpu-share "$GPU_SHARE" $(grade_make_args) >"$log/dupclass.log" 2>&1
     rc=$?
-    if [ $rc = 2 ] && grep -qE "/dupclass/dup and [^ ]*/dupclass/dup.tar.gz are both student dup: keep one" "$log/dupclass.log" &&
-       [ ! -e "$fx/dup/gradebook.csv" ]; then
-      t_pass "grade: one student twice (dup/ and dup.tar.gz) refuses the class (exit 2, both named)"
+    # exit 3 (no GPU: fine's checkpoints SKIP); with a GPU it is 4, refused students and a complete gradebook
+    if [ $rc = 3 ] && bash instructor/tests/check_fixture_gradebook_dup.sh "$fx/dup/gradebook.csv" >>"$log/dupclass.log" 2>&1 &&
+       grep -q "^grade: 2 submissions refused by the class listing" "$log/dupclass.log"; then
+      t_pass "grade: bad submissions refused, the class graded (dup/ and dup.tar.gz, 'bad name.tar.gz': 0 with the reason; fine graded)"
     else
-      cat "$log/dupclass.log"; t_fail "grade: one student twice refuses the class" "exit $rc; see $log/dupclass.log"
+      cat "$log/dupclass.log"; t_fail "grade: bad submissions refused, the class graded" "exit $rc; see $log/dupclass.log"
     fi
   fi
 
@@ -94,6 +100,34 @@ if [ -n "$sb" ]; then
     t_pass "grade: the scratch copies are removed once the gradebook is written (no --keep-scratch)"
   else
     tail -n 20 "$log/scratch-removed.log"; t_fail "grade: the scratch copies are removed after grading" "exit $rc; see $log/scratch-removed.log"
+  fi
+  # The instructor's working tree, solving the week: devquery.cu edited so it
+  # does not compile, an untracked week.mk that stops any make reading it, a
+  # *.bak. A submission without devquery.cu must build (the derived starter),
+  # and nothing untracked may reach its scratch copy.
+  st=$BUILD/instructor/starterfx
+  rm -rf "$st" && mkdir -p "$st/root" "$st/class/partial/phase0/week01" && chmod 755 "$st"
+  cp instructor/fixtures/class/correct/phase0/week01/vecadd.cu "$st/class/partial/phase0/week01/"
+  if git ls-files -z -- Makefile mk common tools instructor/weeks/phase0 phase0/week01 | tar --null -T - -cf - | tar -C "$st/root" -xf - &&
+     git -C "$st/root" init -q && git -C "$st/root" add -A && git -C "$st/root" -c user.name=wb -c user.email=wb@localhost commit -qm fixture &&
+     ln -s "$PWD/$BUILD" "$st/root/build" &&
+     echo '#error "the instructor working copy of devquery.cu"' >>"$st/root/phase0/week01/devquery.cu" &&
+     echo '$(error an untracked week.mk of the instructor was copied)' >"$st/root/phase0/week01/week.mk" &&
+     echo 'instructor notes' >"$st/root/phase0/week01/devquery.cu.bak"; then
+    WB_NO_GPU=1 "$GRADE_BIN" --root "$st/root" --submissions "$st/class" --weeks "$FIXTURE_WEEK" \
+      --gradebook "$st/gradebook.csv" --scratch "$st/scratch" --keep-scratch 1 --seed "$SEED" --limit 60 \
+      --jobs "$JOBS" --gpu-share "$GPU_SHARE" $(grade_make_args) >"$log/starterfx.log" 2>&1
+    rc=$?
+    sc=$st/scratch/partial/wb/phase0/week01
+    if [ $rc = 3 ] && bash instructor/tests/check_fixture_gradebook_starter.sh "$st/gradebook.csv" >>"$log/starterfx.log" 2>&1 &&
+       [ -d "$sc" ] && [ ! -e "$sc/week.mk" ] && [ ! -e "$sc/devquery.cu.bak" ] &&
+       build/wb strip phase0/week01/solution/devquery.cu | cmp -s - "$sc/devquery.cu"; then
+      t_pass "grade: a missing exercise file is the derived starter, not the instructor's working copy; nothing untracked copied"
+    else
+      cat "$log/starterfx.log"; t_fail "grade: a missing exercise file is the derived starter" "exit $rc; see $log/starterfx.log"
+    fi
+  else
+    t_fail "grade: a missing exercise file is the derived starter" "could not make the instructor's tree in $st"
   fi
 fi
 t_end
