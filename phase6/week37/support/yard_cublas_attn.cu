@@ -14,7 +14,7 @@
 
 static __device__ float yc_block_max(float v, float *red)
 {
-    for (int off = 16; off > 0; off >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, off));
+    for (int lane_gap = 16; lane_gap >= 1; lane_gap /= 2) v = fmaxf(v, __shfl_xor_sync(~0u, v, lane_gap));
     if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
     __syncthreads();
     v = red[0];
@@ -25,7 +25,7 @@ static __device__ float yc_block_max(float v, float *red)
 
 static __device__ float yc_block_sum(float v, float *red)
 {
-    for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xffffffffu, v, off);
+    for (int lane_gap = 16; lane_gap >= 1; lane_gap /= 2) v += __shfl_xor_sync(~0u, v, lane_gap);
     if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = v;
     __syncthreads();
     v = 0.0f;
@@ -85,7 +85,7 @@ cudaError_t yard_attn_cublas(cublasHandle_t h, const float *q, const float *k, c
 {
     if (!h || bh < 0 || S < 0 || S > YARD_CUBLAS_MAX_S || D < 1 || (long long)bh * S > INT_MAX)
         return cudaErrorInvalidValue;
-    if (bh == 0 || S == 0) return cudaSuccess;
+    if (!bh || !S) return cudaSuccess; /* nothing to attend */
     const float zero = 0.0f, one = 1.0f;
     const long long sd = (long long)S * D, ss = (long long)S * S;
     /* Row-major scores (S x S) = Q K^T is column-major scores^T = K Q^T: K's
