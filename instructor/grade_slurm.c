@@ -227,23 +227,26 @@ int slurm_read_args(const char *dir, char **argv, int max, char *store, size_t s
 
 /* ------------------------------------------------------------ Slurm's side */
 
-/* The output of a shell command (stderr dropped), and its exit status. */
+/* The output of a shell command (stderr dropped) and its exit status (-1
+ * when it did not end by itself): run as every command of the grader is,
+ * by run_limited, so a Slurm client that hangs (slurmctld not answering)
+ * costs at most SLURM_CMD_LIMIT seconds, never the grading. */
+#define SLURM_CMD_LIMIT 120
 static char *capture(const char *cmd, int *rc)
 {
-    char full[8192];
+    char full[8192], log[] = "/tmp/wb-slurm-cmd-XXXXXX";
+    int fd = mkstemp(log);
+    if (fd < 0) return *rc = -1, NULL;
+    close(fd);
     snprintf(full, sizeof full, "%s 2>/dev/null", cmd);
-    FILE *f = popen(full, "r");
-    if (!f) return *rc = -1, NULL;
-    size_t cap = 4096, n = 0;
-    char *b = malloc(cap);
-    size_t k;
-    while ((k = fread(b + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (n + 1 >= cap) b = realloc(b, cap *= 2);
-    }
-    b[n] = 0;
-    int st = pclose(f);
-    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    char *argv[] = { "/bin/sh", "-c", full, NULL };
+    job j;
+    memset(&j, 0, sizeof j);
+    int r = run_limited(argv, NULL, log, NULL, SLURM_CMD_LIMIT, &j);
+    *rc = r < 0 || j.timed_out || j.signaled ? -1 : j.exit_code;
+    char *b = wb_read_file(log, NULL);
+    unlink(log);
+    if (!b) b = calloc(1, 1);
     return b;
 }
 
