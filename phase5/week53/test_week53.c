@@ -11,6 +11,7 @@
 #include "wb_harness.h"
 #include "tma_box.h"
 #include "tma_copy.h"
+#include "support/clip_probe.h"
 #include "tma_copy_check.h" /* phase5/common: the copy checks week 56 shares */
 
 /* ---------------------------------------------------------------- w53.box (CPU) */
@@ -409,8 +410,39 @@ static double bench_tma_copy(void)
     return wb_bench_ratio(&r);
 }
 
+/* `--bench clip`: the store-clipping reproducer (support/clip_probe.cu), one
+ * TMA store of 8 floats into a tensor of 1 to 8 floats; the README quotes it. */
+static double bench_clip(void)
+{
+    if (!wb_device_is_cc(9, 0)) {
+        printf("clip: skipped, sm_90a code needs a compute capability 9.0 GPU (this one is %d.%d)\n",
+               wb_this_device()->cc_major, wb_this_device()->cc_minor);
+        return NAN;
+    }
+    printf("TMA store of a box of 8 floats (1..8) at column 0 of a 1 x extent float tensor,\n"
+           "over a 32-byte row set to -1 (%s)\n\n", wb_this_device()->name);
+    printf("extent | row after the store                  | written | by element | by 16-byte unit\n");
+    for (int extent = 1; extent <= CLIP_PROBE_ROW; ++extent) {
+        float row[CLIP_PROBE_ROW];
+        char why[160];
+        if (clip_probe_run(extent, row, why)) {
+            printf("%6d | failed: %s\n", extent, why);
+            return NAN;
+        }
+        int written = 0;
+        char cells[96] = "", *p = cells;
+        for (int i = 0; i < CLIP_PROBE_ROW; ++i) {
+            written += row[i] != -1.0f;
+            p += snprintf(p, sizeof cells - (size_t)(p - cells), "%s%g", i ? " " : "", row[i]);
+        }
+        printf("%6d | %-36s | %7d | %10d | %15d\n", extent, cells, written, extent, (extent + 3) / 4 * 4);
+    }
+    return NAN;
+}
+
 static const wb_benchmark BENCHES[] = {
     { "tma_copy", bench_tma_copy },
+    { "clip", bench_clip },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
