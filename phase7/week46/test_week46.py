@@ -366,12 +366,12 @@ def test_given_attention(bsz, heads, t_q, t_k, hd, causal, dtype, dev, gen):
 
 # ---------------------------------------------------------------- w46.speed
 
-SPEED = dict(n_layer=1, batch=8, seq=1024, d_model=1024, heads=16)
+SPEED = dict(n_layer=1, batch=32, seq=1024, d_model=1024, heads=16)
 
 
 @pytest.mark.checkpoint("w46.speed")
 def test_speed(dev, gen, speed):
-    """One block (+ the final LayerNorm and softmax) at batch 8, seq 1024, d_model 1024, 16 heads, FP16:
+    """One block (+ the final LayerNorm and softmax) at batch 32, seq 1024, d_model 1024, 16 heads, FP16:
     compiled with your backend against the same block in eager PyTorch with its attention through
     F.scaled_dot_product_attention (the same weights); the block as written (eager) and Inductor
     printed beside it."""
