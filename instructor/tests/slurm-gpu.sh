@@ -10,7 +10,7 @@
 # machine with a network into .dev/slurm/:
 #
 #   mkdir -p .dev/slurm && (cd .dev/slurm && apt-get download slurmctld slurmd slurm-client \
-#     slurm-wlm-basic-plugins munge libmunge2 libhwloc15 libnuma1 liblz4-1 libjson-c5 \
+#     slurm-wlm-basic-plugins munge libmunge2 libhwloc15 libnuma1 liblz4-1 libjson-c5 libdbus-1-3 \
 #     libyaml-0-2 liblua5.1-0 libreadline8 readline-common)
 #
 # are unpacked here (dpkg -x, or ar and tar) into .dev/slurm/root and
@@ -97,6 +97,7 @@ if [[ " $STEPS " == *" slurm "* ]]; then
   trap slurm_stop EXIT
   slurm_start "$out/cluster" "$gpus" || { echo "slurm-gpu: $SLURM_WHY"; exit 2; }
   echo "slurm-gpu: munged, slurmctld and slurmd started (Slurm $(sinfo -V | awk '{print $2}'); node $SLURM_NODE with gres gpu:$gpus idle after $SLURM_UP_S s)"
+  [ "$SLURM_CGROUP" = "as is" ] || echo "slurm-gpu: slurmd started with cgroup.conf: $SLURM_CGROUP"
   [ "$gpus" -gt 0 ] && sed 's/^/  gres.conf: /' "$out/cluster/gres.conf"
   rm -rf "$out/slurm" && mkdir -p "$out/slurm" && chmod 755 "$out/slurm"
   t0=$(date +%s)
@@ -142,5 +143,14 @@ done
 if [ -z "$bad" ]; then
   echo "slurm-gpu: the gradebooks agree (every mark; speed credit within $NOISE points); local $(sed 's/.*after \([0-9]*\) s.*/\1 s/' "$out/local/time.txt"), Slurm $(sed 's/.*after \([0-9]*\) s.*/\1 s/' "$out/slurm/time.txt")"
 else
-  echo "slurm-gpu: the gradebooks differ:"; echo "$bad"; exit 1
+  echo "slurm-gpu: the gradebooks differ:"; echo "$bad"
+  # each differing student's feedback from both gradings, so one run says why
+  for id in $(printf '%s\n' "$bad" | sed -n 's/^\([^:]*\): column.*/\1/p' | sort -u); do
+    for g in "$a" "$b"; do
+      f=${g%.csv}-feedback/$id.md
+      echo "-- $id, $( [ "$g" = "$a" ] && echo local || echo Slurm ) feedback ($f):"
+      grep -E '^\| *w|^- |failed|FAIL|speed|ratio|target' "$f" 2>/dev/null | head -n 20 | cut -c1-300 | sed 's/^/   /'
+    done
+  done
+  exit 1
 fi

@@ -164,8 +164,25 @@ EOF
     SLURM_WHY="slurmctld did not start: $(tail -n 1 "$dir/log/slurmctld.out") $(grep -m1 -i fatal "$dir/log/slurmctld.log" 2>/dev/null)"
     return 1
   fi
-  if ! slurmd -f "$SLURM_CONF" -N "$SLURM_NODE" >"$dir/log/slurmd.out" 2>&1; then
-    SLURM_WHY="slurmd did not start: $(tail -n 1 "$dir/log/slurmd.out") $(grep -m1 -i fatal "$dir/log/slurmd.log" 2>/dev/null)"
+  # slurmd starts its cgroup plugin even with proctrack/linuxproc and
+  # task/none. Where cgroup v2 cannot make its directory for the step daemons
+  # (a VM whose cgroup tree slurmd may not write, seen on the GPU machine), a
+  # cgroup.conf beside slurm.conf tries the other ways: without systemd, then
+  # cgroup v1. A host where slurmd starts as it is never gets one.
+  rm -f "$dir/cgroup.conf"
+  local cg tried=
+  for cg in "" "IgnoreSystemd=yes" "CgroupPlugin=cgroup/v1"; do
+    if [ -n "$cg" ]; then
+      grep -qi cgroup "$dir/log/slurmd.log" 2>/dev/null || break
+      printf '%s\n' "$cg" >"$dir/cgroup.conf"
+      tried="$tried; then cgroup.conf '$cg'"
+      : >"$dir/log/slurmd.log"
+    fi
+    slurmd -f "$SLURM_CONF" -N "$SLURM_NODE" >"$dir/log/slurmd.out" 2>&1 && { SLURM_CGROUP=${cg:-as is}; break; }
+    SLURM_CGROUP=
+  done
+  if [ -z "$SLURM_CGROUP" ]; then
+    SLURM_WHY="slurmd did not start$tried: $(tail -n 1 "$dir/log/slurmd.out") $(grep -i -E 'fatal|error' "$dir/log/slurmd.log" 2>/dev/null | tail -n 2 | tr '\n' ' ')"
     return 1
   fi
   local state=
