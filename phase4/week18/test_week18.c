@@ -1,6 +1,7 @@
 /* test_week18.c — week 18's checkpoints: the loader, the model's stated
- * accuracy, the FP32, FP16 and INT8 layers and their tolerances against
- * FP32, the memory plan, and samples per second against batch size. */
+ * accuracy, the FP32, FP16, INT8 and BF16 layers and their tolerances
+ * against FP32, the memory plan, samples per second against batch size, and
+ * two wide layers against cuBLASLt (FP32, BF16 on the tensor cores). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "fp16.h"
 #include "int8.h"
 #include "plan.h"
+#include "bf16.h"
 #include "support/yard_bias_relu.h"
 #include "support/yard_lt_layer.h"
 
@@ -23,13 +25,17 @@
  * The shipped model on the 2000 held-out digits (README, "The model"): the
  * FP32 model classifies HELD_OUT_CORRECT of them right; FP16 weights keep
  * every logit within FP16_LOGIT_TOL of FP32 and lose at most FP16_MAX_DROP
- * points of accuracy; INT8 within INT8_LOGIT_TOL and INT8_MAX_DROP points. */
+ * points of accuracy; INT8 within INT8_LOGIT_TOL and INT8_MAX_DROP points;
+ * BF16 (inputs, weights and every activation rounded to bfloat16, FP32
+ * sums) within BF16_LOGIT_TOL and BF16_MAX_DROP points. */
 enum { HELD_OUT_N = 2000, HELD_OUT_CORRECT = 1906 };
 static const int SHIPPED_DIMS[] = { 64, 128, 64, 10 };
 #define FP16_LOGIT_TOL 0.02
 #define FP16_MAX_DROP  0.10  /* points of accuracy (percent) */
 #define INT8_LOGIT_TOL 0.60
 #define INT8_MAX_DROP  0.50
+#define BF16_LOGIT_TOL 0.20
+#define BF16_MAX_DROP  0.25
 /* The plan's peak for the shipped model: 2 buffers x 128 floats a sample. */
 #define SHIPPED_PLAN_BYTES_PER_SAMPLE 1024u
 
@@ -356,8 +362,18 @@ static void quantize_weights_ref(const float *W, int rows, int cols, int8_t *q, 
     for (int o = 0; o < rows; o++) s[o] = quant_ref(W + (size_t)o * cols, cols, q + (size_t)o * ld);
 }
 
+/* The test's own name for the BF16 path (plan.h's precisions are 0..2). */
+enum { PREC_BF16 = 3 };
+
+static void round_bf16(const float *v, float *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++) r[i] = wb_bf16_to_f32(wb_f32_to_bf16(v[i]));
+}
+
 /* The whole model on the CPU in a precision: logits (n x classes) as floats,
- * each layer's output kept in float as the device keeps it. */
+ * each layer's output kept in float as the device keeps it. PREC_BF16 rounds
+ * each layer's input (x, then every hidden activation) and weights to
+ * bfloat16, as bf16_from_f32 does before each bf16_linear. */
 static void model_ref(const mlp_model *m, int prec, const float *x, int n, float *logits)
 {
     int L = m->n_layers, widest = 1;
@@ -377,6 +393,10 @@ static void model_ref(const mlp_model *m, int prec, const float *x, int n, float
         } else {
             float *W = m->W[l], *Wh = NULL;
             if (prec == MLP_FP16) round_weights_f16(m->W[l], W = Wh = wb_hmalloc(nw * 4), nw);
+            if (prec == PREC_BF16) {
+                round_bf16(m->W[l], W = Wh = wb_hmalloc(nw * 4), nw);
+                round_bf16(a, a, (size_t)n * in);
+            }
             layer_ref(a, W, m->b[l], y, n, in, out, relu);
             for (size_t i = 0; i < (size_t)n * out; i++) c[i] = (float)y[i];
             free(Wh);
@@ -441,8 +461,9 @@ START_TEST(model_accuracy_cpu)
     const struct { int prec; const char *name; double tol, drop; } P[] = {
         { MLP_FP16, "FP16", FP16_LOGIT_TOL, FP16_MAX_DROP },
         { MLP_INT8, "INT8", INT8_LOGIT_TOL, INT8_MAX_DROP },
+        { PREC_BF16, "BF16", BF16_LOGIT_TOL, BF16_MAX_DROP },
     };
-    for (int p = 0; p < 2; p++) {
+    for (int p = 0; p < (int)WB_COUNT(P); p++) {
         model_ref(&m, P[p].prec, d.x, d.n, lq);
         double diff = max_abs_diff(lq, l32, (size_t)d.n * 10);
         int ok = count_correct(lq, d.label, d.n);
@@ -884,6 +905,212 @@ END_TEST
 START_TEST(int8_model) { check_quantised_model(MLP_INT8, INT8_LOGIT_TOL, INT8_MAX_DROP); }
 END_TEST
 
+/* ---------------------------------------------------------------- w18.bf16 */
+
+/* The tolerance of a BF16 layer against double, from K: each product of two
+ * bfloat16 is exact in FP32, so the only errors are the FP32 roundings of the
+ * sum. In the worst case they add up to K u sum |x w| (u = 2^-24, or 2^-23
+ * for an accumulator that truncates); errors of both signs grow far slower.
+ * The test allows K |x|max |w|max 2^-19 (K times 16 u of the largest
+ * product) and 2^-19 relative: many times what a correct kernel shows, and
+ * far below one dropped or doubled product. */
+#define BF16_RTOL 0x1p-19
+static double bf16_atol(int in, double xmax, double wmax) { return in * xmax * wmax * 0x1p-19; }
+
+/* Every kind of float: any bit pattern, the largest finite bfloat16 and the
+ * overflow boundary, ties between two bfloat16 (even and odd), Inf, NaN,
+ * subnormals. */
+START_TEST(bf16_convert)
+{
+    wb_rng rng = WB_RNG();
+    static const size_t N[] = { 0, 1, 1000, 1 << 20 };
+    size_t n = N[_i];
+    float *h = wb_hmalloc(n * 4 + 4);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = (uint32_t)wb_rng_u64(&rng);
+        float f;
+        switch (i % 3) {
+        case 0: memcpy(&f, &u, 4); break;                                   /* any bit pattern */
+        case 1: f = (float)((wb_rng_unit(&rng) * 2 - 1) * 8); break;        /* ordinary values */
+        default: u = (u & 0xffff0000u) | 0x8000u, memcpy(&f, &u, 4); break; /* exactly half way: a tie */
+        }
+        h[i] = f;
+    }
+    static const float SPECIAL[] = { 0.f, -0.f, 0x1.fep127f, 0x1.fefffep127f, 0x1.ffp127f, 0x1.ff0002p127f,
+                                     INFINITY, -INFINITY, NAN, -NAN, 1.00390625f, 1.01171875f, 0x1p-133f,
+                                     0x1.8p-134f, 1e-45f, 3.14159265f };
+    for (size_t i = 0; i < WB_COUNT(SPECIAL) && i < n; i++) h[i] = SPECIAL[i];
+    uint16_t *want = wb_hmalloc(n * 2 + 2);
+    for (size_t i = 0; i < n; i++) want[i] = wb_f32_to_bf16(h[i]);
+    float *d = wb_dcopy(h, n * 4);
+    wb_dout o;
+    uint16_t *db = wb_dout_alloc(&o, "bf16", n * 2, 0);
+    WB_CUDA(bf16_from_f32(d, db, n));
+    uint16_t *got = wb_hmalloc(n * 2 + 2);
+    char what[64];
+    snprintf(what, sizeof what, "bf16_from_f32 n=%zu", n);
+    wb_expect_dout_guards(&o, got, what);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = isnan(h[i]) ? ((got[i] & 0x7f80) == 0x7f80 && (got[i] & 0x7f) != 0) : got[i] == want[i];
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (bad)
+        ck_abort_msg("%s: %zu of %zu wrong; [%zu] = %.9a gave 0x%04x, expected 0x%04x", what, bad, n, first,
+                     (double)h[first], got[first], (unsigned)want[first]);
+    wb_dfree(d), wb_dout_free(&o);
+    free(h), free(want), free(got);
+}
+END_TEST
+
+/* BF16 layer shapes: in a multiple of 8 (the contract), out anything. */
+static const layer_shape BF16_SHAPES[] = {
+    { 0, 64, 128, 1 },  { 1, 8, 1, 0 },      { 1, 64, 10, 0 },     { 3, 16, 7, 1 },     { 31, 40, 65, 1 },
+    { 64, 64, 64, 1 },  { 65, 128, 64, 1 },  { 127, 200, 130, 0 }, { 257, 136, 10, 0 }, { 129, 1024, 129, 1 },
+    { 4097, 64, 128, 1 }, { 70001, 128, 64, 1 },
+};
+
+/* c's x and W rounded to bfloat16 (c->hx and c->hW become the rounded
+ * values, the reference's inputs), on the device as bit patterns. */
+static void bf16_case_upload(layer_case *c, uint16_t **dx, uint16_t **dW)
+{
+    size_t nx = (size_t)c->batch * c->in, nw = (size_t)c->out * c->in;
+    uint16_t *hx = wb_hmalloc(nx * 2 + 2), *hw = wb_hmalloc(nw * 2);
+    for (size_t i = 0; i < nx; i++) hx[i] = wb_f32_to_bf16(c->hx[i]), c->hx[i] = wb_bf16_to_f32(hx[i]);
+    for (size_t i = 0; i < nw; i++) hw[i] = wb_f32_to_bf16(c->hW[i]), c->hW[i] = wb_bf16_to_f32(hw[i]);
+    *dx = wb_dcopy(hx, nx * 2), *dW = wb_dcopy(hw, nw * 2);
+    free(hx), free(hw);
+}
+
+static void check_linear_bf16(layer_case *c)
+{
+    uint16_t *dx, *dW;
+    bf16_case_upload(c, &dx, &dW);
+    size_t ny = (size_t)c->batch * c->out;
+    double *ref = wb_hmalloc(ny * 8 + 8);
+    layer_ref(c->hx, c->hW, c->hb, ref, c->batch, c->in, c->out, c->relu);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", ny * 4, 0);
+    WB_CUDA(bf16_linear(dx, dW, c->db, dy, c->batch, c->in, c->out, c->relu));
+    char what[128];
+    describe(what, sizeof what, "bf16_linear", c);
+    wb_expect_dout_f32_f64(&y, ref, ny, bf16_atol(c->in, 1, 0.5), BF16_RTOL, what);
+    wb_dout_free(&y), wb_dfree(dx), wb_dfree(dW);
+    free(ref);
+}
+
+START_TEST(bf16_shapes)
+{
+    wb_rng rng = WB_RNG();
+    layer_case c;
+    layer_case_make(&rng, BF16_SHAPES[_i], &c);
+    check_linear_bf16(&c);
+    layer_case_free(&c);
+}
+END_TEST
+
+/* NaN and +-Inf: a NaN row is all NaN (ReLU keeps it), an Inf gives +-Inf
+ * or NaN, as in double. */
+START_TEST(bf16_nan_inf)
+{
+    wb_rng rng = WB_RNG();
+    layer_shape s = { 37, 72, 50, (int)(_i & 1) };
+    layer_case c;
+    layer_case_make(&rng, s, &c);
+    c.hx[3 * 72 + 5] = NAN, c.hx[10 * 72] = INFINITY, c.hx[11 * 72 + 2] = -INFINITY;
+    c.hx[36 * 72 + 71] = NAN;
+    check_linear_bf16(&c);
+    layer_case_free(&c);
+}
+END_TEST
+
+/* The contract's refusals: cudaErrorInvalidValue and nothing written. */
+START_TEST(bf16_refusals)
+{
+    uint16_t *d = wb_dmalloc(1 << 16);
+    float *b = wb_dmalloc(1024);
+    wb_dout y;
+    float *dy = wb_dout_alloc(&y, "y", 16 * 16 * 4, 0);
+    const struct { const uint16_t *x, *W; int batch, in, out; const char *what; } C[] = {
+        { d, d + 4096, 16, 12, 16, "in = 12, not a multiple of 8" },
+        { d + 1, d + 4096, 16, 16, 16, "x 2 bytes past a 16-byte boundary" },
+        { d, d + 4100, 16, 16, 16, "W 8 bytes past a 16-byte boundary" },
+        { d, d + 4096, -1, 16, 16, "batch < 0" },
+        { d, d + 4096, 16, 0, 16, "in = 0" },
+        { d, d + 4096, 16, 16, 0, "out = 0" },
+    };
+    for (size_t i = 0; i < WB_COUNT(C); i++) {
+        cudaError_t e = bf16_linear(C[i].x, C[i].W, b, dy, C[i].batch, C[i].in, C[i].out, 1);
+        ck_assert_msg(e == cudaErrorInvalidValue, "bf16_linear with %s must give cudaErrorInvalidValue, got %s",
+                      C[i].what, cudaGetErrorName(e));
+    }
+    cudaGetLastError();
+    ck_assert_msg(bf16_linear(d, d + 4096, b, dy, 0, 16, 16, 1) == cudaSuccess, "bf16_linear: batch 0 must succeed");
+    float *h = wb_hmalloc(16 * 16 * 4);
+    wb_expect_dout_guards(&y, h, "bf16_linear after refused calls and batch 0");
+    for (int i = 0; i < 16 * 16; i++)
+        if (!isnan(h[i])) ck_abort_msg("bf16_linear: a refused call (or batch 0) wrote y[%d]", i);
+    free(h);
+    wb_dout_free(&y), wb_dfree(d), wb_dfree(b);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- w18.bf16-model */
+
+/* The shipped model in BF16 on the device, with your bf16_from_f32 and
+ * bf16_linear only: x and each layer's weights rounded to bfloat16, each
+ * hidden layer's FP32 output rounded again before the next layer. Returns
+ * the logits (n x 10) on the host; the class is the argmax of each row. */
+static void run_held_out_bf16(const mlp_model *m, const digits_set *d, float *logits)
+{
+    int L = m->n_layers, n = d->n, widest = 1;
+    for (int l = 0; l <= L; l++) widest = m->dims[l] > widest ? m->dims[l] : widest;
+    float *dx = wb_dcopy(d->x, (size_t)n * d->features * 4), *h = wb_dmalloc((size_t)n * widest * 4);
+    uint16_t *a = wb_dmalloc((size_t)n * widest * 2);
+    wb_dout lo;
+    float *dl = wb_dout_alloc(&lo, "logits", (size_t)n * m->dims[L] * 4, 0);
+    WB_CUDA(bf16_from_f32(dx, a, (size_t)n * d->features));
+    for (int l = 0; l < L; l++) {
+        int in = m->dims[l], out = m->dims[l + 1];
+        size_t nw = (size_t)out * in;
+        float *W = wb_dcopy(m->W[l], nw * 4), *b = wb_dcopy(m->b[l], (size_t)out * 4);
+        uint16_t *Wb = wb_dmalloc(nw * 2);
+        WB_CUDA(bf16_from_f32(W, Wb, nw));
+        float *y = l == L - 1 ? dl : h;
+        WB_CUDA(bf16_linear(a, Wb, b, y, n, in, out, l < L - 1));
+        if (l < L - 1) WB_CUDA(bf16_from_f32(h, a, (size_t)n * out));
+        wb_sync();
+        wb_dfree(W), wb_dfree(b), wb_dfree(Wb);
+    }
+    wb_expect_dout_guards(&lo, logits, "the BF16 model on the held-out set");
+    wb_dfree(dx), wb_dfree(h), wb_dfree(a), wb_dout_free(&lo);
+}
+
+START_TEST(bf16_model)
+{
+    mlp_model m;
+    digits_set d;
+    load_shipped(&m, &d);
+    float *ref = wb_hmalloc((size_t)d.n * 40), *got = wb_hmalloc((size_t)d.n * 40);
+    model_ref(&m, MLP_FP32, d.x, d.n, ref);
+    run_held_out_bf16(&m, &d, got);
+    for (size_t i = 0; i < (size_t)d.n * 10; i++)
+        if (!isfinite(got[i])) ck_abort_msg("BF16 logits: logit %zu is %g (never written, or wrong)", i, (double)got[i]);
+    double diff = max_abs_diff(got, ref, (size_t)d.n * 10);
+    int ok = count_correct(got, d.label, d.n);
+    double drop = 100.0 * (HELD_OUT_CORRECT - ok) / d.n;
+    char fig[200];
+    snprintf(fig, sizeof fig, "BF16: max |logit - FP32| %.4f (stated <= %.2f); %d of %d right (%.2f %%, %+.2f points "
+             "against FP32, stated drop <= %.2f)", diff, BF16_LOGIT_TOL, ok, d.n, 100.0 * ok / d.n, -drop, BF16_MAX_DROP);
+    printf("  %s\n", fig);
+    ck_assert_msg(diff <= BF16_LOGIT_TOL, "%s", fig);
+    ck_assert_msg(drop <= BF16_MAX_DROP, "%s", fig);
+    wb_report(fig);
+    free(ref), free(got);
+    model_io_mlp_free(&m), model_io_digits_free(&d);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- w18.plan */
 
 START_TEST(plan_formula)
@@ -1203,10 +1430,19 @@ enum { LS_BATCH = 32768, LS_IN = 1024, LS_OUT = 1024 };
 enum { SEED_LX = 1811, SEED_LW = 1812, SEED_LB = 1813 };
 #define LS_WMAX 0.03125f /* 1 / sqrt(LS_IN) */
 
+/* The same layer serves w18.bf16-speed with x and W as bfloat16 (the same
+ * draws, rounded: wb_dfill_uniform_bf16), y FP32: bf16_linear against
+ * cuBLASLt's BF16 matmul with FP32 accumulation and output and the same
+ * epilogue. The BF16 check is against double on the rounded inputs, at
+ * bf16_atol's tolerance for K = 1024. */
 typedef struct {
+    int           bf16;       /* 0: FP32 x, W (fp32_linear); 1: BF16 (bf16_linear) */
     const float  *W, *b;
     float        *x, *y;
-    unsigned long long xseed; /* the inputs now in x */
+    const uint16_t *W16;
+    uint16_t     *x16;
+    unsigned long long xseed; /* the inputs now in x (or x16) */
+    double        atol, rtol; /* the check's tolerance */
     yard_lt_layer *lt;        /* NULL: time yours */
     char          why[200];
     int           failed;
@@ -1217,9 +1453,18 @@ static void layer_work(void *p)
     layer_ctx *c = p;
     if (c->lt) {
         if (yard_lt_layer_run(c->lt, c->why, sizeof c->why)) c->failed = 1;
+    } else if (c->bf16) {
+        WB_CUDA(bf16_linear(c->x16, c->W16, c->b, c->y, LS_BATCH, LS_IN, LS_OUT, 1));
     } else {
         WB_CUDA(fp32_linear(c->x, c->W, c->b, c->y, LS_BATCH, LS_IN, LS_OUT, 1));
     }
+}
+
+/* an input as the layer sees it: the draw, rounded to bfloat16 on the BF16 side */
+static double layer_in(const layer_ctx *c, unsigned long long seed, size_t i, float lo, float hi)
+{
+    float v = wb_hash_uniform_f32(seed, i, lo, hi);
+    return c->bf16 ? wb_bf16_to_f32(wb_f32_to_bf16(v)) : v;
 }
 
 static double layer_expect(size_t i, const void *p)
@@ -1228,8 +1473,7 @@ static double layer_expect(size_t i, const void *p)
     size_t r = i / LS_OUT, o = i % LS_OUT;
     double s = wb_hash_uniform_f32(SEED_LB, o, -0.5f, 0.5f);
     for (size_t k = 0; k < LS_IN; k++)
-        s += (double)wb_hash_uniform_f32(c->xseed, r * LS_IN + k, -1, 1) *
-             wb_hash_uniform_f32(SEED_LW, o * LS_IN + k, -LS_WMAX, LS_WMAX);
+        s += layer_in(c, c->xseed, r * LS_IN + k, -1, 1) * layer_in(c, SEED_LW, o * LS_IN + k, -LS_WMAX, LS_WMAX);
     return s < 0 ? 0 : s;
 }
 
@@ -1239,7 +1483,8 @@ static void layer_fresh(void *p, unsigned long long salt)
 {
     layer_ctx *c = p;
     c->xseed = salt ? SEED_LX + 7919 * salt : SEED_LX;
-    wb_dfill_uniform_f32(c->x, (size_t)LS_BATCH * LS_IN, c->xseed, -1, 1);
+    if (c->bf16) wb_dfill_uniform_bf16(c->x16, (size_t)LS_BATCH * LS_IN, c->xseed, -1, 1);
+    else wb_dfill_uniform_f32(c->x, (size_t)LS_BATCH * LS_IN, c->xseed, -1, 1);
     if (salt) wb_dpoison(c->y, (size_t)LS_BATCH * LS_OUT * 4);
 }
 
@@ -1247,7 +1492,7 @@ static int layer_check(void *p, char *why, size_t size)
 {
     layer_ctx *c = p;
     wb_cmp cmp;
-    if (!wb_dverify_f32("y", c->y, (size_t)LS_BATCH * LS_OUT, layer_expect, c, 1024, 1e-4, 1e-4, &cmp)) return 0;
+    if (!wb_dverify_f32("y", c->y, (size_t)LS_BATCH * LS_OUT, layer_expect, c, 1024, c->atol, c->rtol, &cmp)) return 0;
     snprintf(why, size, "%s", cmp.msg);
     return 1;
 }
@@ -1263,39 +1508,56 @@ static void layer_row(layer_ctx *c, wb_bench_row *r)
     r->value = r->flops / (r->t.median * 1e-3) / 1e12;
     wb_cmp cmp;
     if (c->failed) wb_bench_invalid(r, c->why);
-    else if (wb_dverify_f32("y", c->y, (size_t)LS_BATCH * LS_OUT, layer_expect, c, 4096, 1e-4, 1e-4, &cmp))
+    else if (wb_dverify_f32("y", c->y, (size_t)LS_BATCH * LS_OUT, layer_expect, c, 4096, c->atol, c->rtol, &cmp))
         wb_bench_invalid(r, cmp.msg);
 }
 
-static double bench_layer(wb_headline *h)
+/* cuBLASLt, then yours, on the same data: the headline row. */
+static double layer_bench(int bf16, wb_headline *h)
 {
     size_t nx = (size_t)LS_BATCH * LS_IN, ny = (size_t)LS_BATCH * LS_OUT, nw = (size_t)LS_OUT * LS_IN;
-    layer_ctx c = { wb_dmalloc(nw * 4), wb_dmalloc(LS_OUT * 4), wb_dmalloc(nx * 4), wb_dmalloc(ny * 4), SEED_LX,
-                    NULL, "", 0 };
-    wb_dfill_uniform_f32((float *)c.W, nw, SEED_LW, -LS_WMAX, LS_WMAX);
+    size_t es = bf16 ? 2 : 4;
+    layer_ctx c = { .bf16 = bf16, .b = wb_dmalloc(LS_OUT * 4), .y = wb_dmalloc(ny * 4), .xseed = SEED_LX };
+    void *x, *W;
+    if (bf16) {
+        c.W16 = W = wb_dmalloc(nw * 2), c.x16 = x = wb_dmalloc(nx * 2);
+        wb_dfill_uniform_bf16(c.x16, nx, SEED_LX, -1, 1);
+        wb_dfill_uniform_bf16((uint16_t *)c.W16, nw, SEED_LW, -LS_WMAX, LS_WMAX);
+        c.atol = bf16_atol(LS_IN, 1, LS_WMAX), c.rtol = BF16_RTOL;
+    } else {
+        c.W = W = wb_dmalloc(nw * 4), c.x = x = wb_dmalloc(nx * 4);
+        wb_dfill_uniform_f32(c.x, nx, SEED_LX, -1, 1);
+        wb_dfill_uniform_f32((float *)c.W, nw, SEED_LW, -LS_WMAX, LS_WMAX);
+        c.atol = 1e-4, c.rtol = 1e-4;
+    }
     wb_dfill_uniform_f32((float *)c.b, LS_OUT, SEED_LB, -0.5f, 0.5f);
-    wb_dfill_uniform_f32(c.x, nx, SEED_LX, -1, 1);
     double flops = 2.0 * LS_BATCH * LS_IN * LS_OUT;
-    double bytes = 4.0 * (nx + ny + nw + LS_OUT);
+    double bytes = es * (nx + nw) + 4.0 * (ny + LS_OUT);
 
-    wb_bench_row y = { .exercise = "layer 1024->1024", .variant = "cuBLASLt, RELU_BIAS epilogue", .n = LS_BATCH,
-                       .bytes = bytes, .flops = flops, .unit = "TFLOP/s" };
+    wb_bench_row y = { .exercise = "layer 1024->1024", .variant = bf16 ? "cuBLASLt BF16, RELU_BIAS epilogue"
+                                                                        : "cuBLASLt, RELU_BIAS epilogue",
+                       .n = LS_BATCH, .bytes = bytes, .flops = flops, .unit = "TFLOP/s" };
     char why[200] = "";
-    c.lt = yard_lt_layer_open(c.x, c.W, c.b, c.y, LS_BATCH, LS_IN, LS_OUT, why, sizeof why);
+    c.lt = yard_lt_layer_open_as(bf16 ? YARD_LT_BF16 : YARD_LT_F32, x, W, c.b, c.y, LS_BATCH, LS_IN, LS_OUT, why,
+                                 sizeof why);
     if (c.lt) layer_row(&c, &y);
     else wb_bench_invalid(&y, why);
     yard_lt_layer_close(c.lt);
     c.lt = NULL;
     wb_bench_emit(&y);
 
-    wb_bench_row r = { .exercise = "layer 1024->1024", .variant = "yours: fp32_linear, ReLU", .n = LS_BATCH,
-                       .bytes = bytes, .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLASLt",
+    wb_bench_row r = { .exercise = "layer 1024->1024", .variant = bf16 ? "yours: bf16_linear, ReLU"
+                                                                        : "yours: fp32_linear, ReLU",
+                       .n = LS_BATCH, .bytes = bytes, .flops = flops, .unit = "TFLOP/s", .yard_name = "cuBLASLt",
                        .yard = y.value };
     layer_row(&c, &r);
     if (y.invalid && !r.invalid) wb_bench_invalid(&r, "the cuBLASLt yardstick gave no valid figure");
-    wb_dfree((void *)c.W), wb_dfree((void *)c.b), wb_dfree(c.x), wb_dfree(c.y);
+    wb_dfree(W), wb_dfree((void *)c.b), wb_dfree(x), wb_dfree(c.y);
     return wb_bench_headline(&r, h);
 }
+
+static double bench_layer(wb_headline *h) { return layer_bench(0, h); }
+static double bench_layer_bf16(wb_headline *h) { return layer_bench(1, h); }
 
 static const wb_test TESTS[] = {
     { "w18.load", WB_T(load_shipped), WB_CPU, 0 },
@@ -1316,6 +1578,12 @@ static const wb_test TESTS[] = {
     { "w18.plan", WB_T(plan_forward), WB_GPU, 4 },
     { "w18.throughput", WB_T(throughput), WB_GPU, 0 },
     WB_SPEED("w18.layer-speed", bench_layer),
+    { "w18.bf16", WB_T(bf16_convert), WB_GPU, 4 },
+    { "w18.bf16", WB_T(bf16_shapes), WB_GPU, WB_COUNT(BF16_SHAPES) },
+    { "w18.bf16", WB_T(bf16_nan_inf), WB_GPU, 2 },
+    { "w18.bf16", WB_T(bf16_refusals), WB_GPU, 0 },
+    { "w18.bf16-model", WB_T(bf16_model), WB_GPU, 0 },
+    WB_SPEED("w18.bf16-speed", bench_layer_bf16),
 };
 
 /* ---------------------------------------------------------------- fusion (a benchmark, no checkpoint) */
@@ -1384,11 +1652,203 @@ static double bench_fusion(void)
     return tf[1] / tf[0];
 }
 
+/* ---------------------------------------------------------------- int8 against the tensor cores (a benchmark) */
+
+/* Does __dp4a earn its place? The wide layer of w18.layer-speed (batch
+ * 32768, 1024 -> 1024) four ways, on the same draws, each output checked:
+ *   cuBLASLt's INT8 GEMM on the tensor cores (IMMA: int8 x and W, int32 y,
+ *     CUBLAS_COMPUTE_32I), the integer products alone: no quantisation of x,
+ *     no scales, no bias, no ReLU (x is quantised on the host beforehand);
+ *   your int8_linear (__dp4a), which does all of those, from FP32 x;
+ *   cuBLASLt's BF16 layer (RELU_BIAS epilogue) and your bf16_linear.
+ * Figures in TOP/s, two operations a multiply-add whatever the type; ratios
+ * to the IMMA row. */
+enum { I8B_IMMA, I8B_DP4A, I8B_LT_BF16, I8B_BF16 };
+static const char *I8B_NAME[] = { "cuBLASLt INT8 GEMM alone (IMMA, int32 out)", "yours: int8_linear (__dp4a), ReLU",
+                                  "cuBLASLt BF16, RELU_BIAS epilogue", "yours: bf16_linear, ReLU" };
+
+typedef struct {
+    int            kind;
+    float         *x, *y;     /* FP32 x (int8_linear), FP32 y */
+    uint16_t      *x16;       /* BF16 x */
+    int8_t        *qx;        /* int8 x (IMMA), row r quantised as int8.h says */
+    int32_t       *yi;        /* IMMA's y */
+    const int8_t  *qw;        /* W quantised per row, on the device ... */
+    const float   *sw, *b;
+    const uint16_t *W16;
+    int8_t        *hqx, *hqw; /* ... and on the host (qx: IMMA's input) */
+    float         *hsw;
+    unsigned long long xseed;
+    yard_lt_layer *lt;
+    char           why[200];
+    int            failed;
+} i8b_ctx;
+
+static void i8b_work(void *p)
+{
+    i8b_ctx *c = p;
+    if (c->lt) {
+        if (yard_lt_layer_run(c->lt, c->why, sizeof c->why)) c->failed = 1;
+    } else if (c->kind == I8B_DP4A) {
+        WB_CUDA(int8_linear(c->x, c->qw, c->sw, c->b, c->y, LS_BATCH, LS_IN, LS_OUT, 1));
+    } else {
+        WB_CUDA(bf16_linear(c->x16, c->W16, c->b, c->y, LS_BATCH, LS_IN, LS_OUT, 1));
+    }
+}
+
+/* x drawn with seed, in the form the row's kind reads. */
+static void i8b_inputs(i8b_ctx *c, unsigned long long seed)
+{
+    size_t nx = (size_t)LS_BATCH * LS_IN;
+    c->xseed = seed;
+    if (c->kind == I8B_DP4A) wb_dfill_uniform_f32(c->x, nx, seed, -1, 1);
+    else if (c->kind != I8B_IMMA) wb_dfill_uniform_bf16(c->x16, nx, seed, -1, 1);
+    else {
+        float *row = wb_hmalloc(LS_IN * 4);
+        for (size_t r = 0; r < LS_BATCH; r++) {
+            for (size_t k = 0; k < LS_IN; k++) row[k] = wb_hash_uniform_f32(seed, r * LS_IN + k, -1, 1);
+            quant_ref(row, LS_IN, c->hqx + r * LS_IN);
+        }
+        free(row);
+        wb_h2d(c->qx, c->hqx, nx);
+    }
+}
+
+/* Element i of the row's output, on the CPU. */
+static double i8b_expect(size_t i, const void *p)
+{
+    const i8b_ctx *c = p;
+    size_t r = i / LS_OUT, o = i % LS_OUT;
+    if (c->kind == I8B_IMMA) {
+        int64_t acc = 0;
+        for (size_t k = 0; k < LS_IN; k++) acc += (int)c->hqx[r * LS_IN + k] * c->hqw[o * LS_IN + k];
+        return (double)acc;
+    }
+    float b = wb_hash_uniform_f32(SEED_LB, o, -0.5f, 0.5f);
+    if (c->kind == I8B_DP4A) { /* int8.h step by step, as layer_ref_i8 */
+        float row[LS_IN];
+        int8_t q[LS_IN];
+        for (size_t k = 0; k < LS_IN; k++) row[k] = wb_hash_uniform_f32(c->xseed, r * LS_IN + k, -1, 1);
+        float sx = quant_ref(row, LS_IN, q);
+        int32_t acc = 0;
+        for (size_t k = 0; k < LS_IN; k++) acc += (int32_t)q[k] * c->hqw[o * LS_IN + k];
+        float v = (float)acc * (sx * c->hsw[o]) + b;
+        return v < 0 ? 0 : v;
+    }
+    double s = b;
+    for (size_t k = 0; k < LS_IN; k++)
+        s += (double)wb_bf16_to_f32(wb_f32_to_bf16(wb_hash_uniform_f32(c->xseed, r * LS_IN + k, -1, 1))) *
+             wb_bf16_to_f32(wb_f32_to_bf16(wb_hash_uniform_f32(SEED_LW, o * LS_IN + k, -LS_WMAX, LS_WMAX)));
+    return s < 0 ? 0 : s;
+}
+
+/* samples elements of the row's output against i8b_expect: 0, or 1 with why */
+static int i8b_verify(i8b_ctx *c, size_t samples, char *why, size_t size)
+{
+    size_t n = (size_t)LS_BATCH * LS_OUT;
+    if (c->kind != I8B_IMMA) {
+        wb_cmp cmp;
+        double atol = c->kind == I8B_DP4A ? 1e-5 : bf16_atol(LS_IN, 1, LS_WMAX);
+        double rtol = c->kind == I8B_DP4A ? 1e-5 : BF16_RTOL;
+        if (!wb_dverify_f32("y", c->y, n, i8b_expect, c, samples, atol, rtol, &cmp)) return 0;
+        snprintf(why, size, "%s", cmp.msg);
+        return 1;
+    }
+    wb_rng rng;
+    wb_rng_seed(&rng, c->xseed);
+    for (size_t s = 0; s < samples; s++) {
+        size_t i = s < 2 ? (s ? n - 1 : 0) : (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
+        int32_t got;
+        wb_d2h(&got, c->yi + i, 4);
+        if ((double)got != i8b_expect(i, c)) {
+            snprintf(why, size, "IMMA y[%zu] = %d, expected %.0f", i, got, i8b_expect(i, c));
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void i8b_poison(i8b_ctx *c)
+{
+    if (c->kind == I8B_IMMA) wb_dpoison(c->yi, (size_t)LS_BATCH * LS_OUT * 4);
+    else wb_dpoison(c->y, (size_t)LS_BATCH * LS_OUT * 4);
+}
+
+static void i8b_fresh(void *p, unsigned long long salt)
+{
+    i8b_ctx *c = p;
+    i8b_inputs(c, salt ? SEED_LX + 7919 * salt : SEED_LX);
+    if (salt) i8b_poison(c);
+}
+
+static int i8b_check(void *p, char *why, size_t size) { return i8b_verify(p, 256, why, size); }
+
+static double bench_int8(void)
+{
+    size_t nx = (size_t)LS_BATCH * LS_IN, ny = (size_t)LS_BATCH * LS_OUT, nw = (size_t)LS_OUT * LS_IN;
+    i8b_ctx c = { .x = wb_dmalloc(nx * 4), .y = wb_dmalloc(ny * 4), .x16 = wb_dmalloc(nx * 2), .qx = wb_dmalloc(nx),
+                  .yi = wb_dmalloc(ny * 4), .hqx = wb_hmalloc(nx), .hqw = wb_hmalloc(nw),
+                  .hsw = wb_hmalloc(LS_OUT * 4) };
+    /* W: the same draws as w18.layer-speed's, quantised per row on the host, and as bfloat16 */
+    float *hw = wb_hmalloc(nw * 4);
+    for (size_t i = 0; i < nw; i++) hw[i] = wb_hash_uniform_f32(SEED_LW, i, -LS_WMAX, LS_WMAX);
+    quantize_weights_ref(hw, LS_OUT, LS_IN, c.hqw, c.hsw); /* I8_LD(1024) = 1024: no padding */
+    free(hw);
+    int8_t *qw = wb_dcopy(c.hqw, nw);
+    float *sw = wb_dcopy(c.hsw, LS_OUT * 4), *b = wb_dmalloc(LS_OUT * 4);
+    uint16_t *W16 = wb_dmalloc(nw * 2);
+    wb_dfill_uniform_f32(b, LS_OUT, SEED_LB, -0.5f, 0.5f);
+    wb_dfill_uniform_bf16(W16, nw, SEED_LW, -LS_WMAX, LS_WMAX);
+    c.qw = qw, c.sw = sw, c.b = b, c.W16 = W16;
+
+    double ops = 2.0 * LS_BATCH * LS_IN * LS_OUT, tops[4] = { NAN, NAN, NAN, NAN };
+    const double bytes[4] = { (double)nx + nw + 4.0 * ny, 4.0 * nx + nw + 4.0 * (ny + LS_OUT),
+                              2.0 * (nx + nw) + 4.0 * (ny + LS_OUT), 2.0 * (nx + nw) + 4.0 * (ny + LS_OUT) };
+    for (int k = 0; k < 4; k++) {
+        c.kind = k, c.failed = 0, c.lt = NULL;
+        i8b_inputs(&c, SEED_LX);
+        wb_bench_row r = { .exercise = "layer 1024->1024", .variant = I8B_NAME[k], .n = LS_BATCH, .bytes = bytes[k],
+                           .flops = ops, .unit = "TOP/s" };
+        if (k == I8B_DP4A || k == I8B_BF16) r.yard_name = "IMMA", r.yard = tops[I8B_IMMA];
+        char why[200] = "";
+        if (k == I8B_IMMA || k == I8B_LT_BF16) {
+            c.lt = k == I8B_IMMA ? yard_lt_layer_open_as(YARD_LT_I8, c.qx, qw, NULL, c.yi, LS_BATCH, LS_IN, LS_OUT,
+                                                         why, sizeof why)
+                                 : yard_lt_layer_open_as(YARD_LT_BF16, c.x16, W16, b, c.y, LS_BATCH, LS_IN, LS_OUT,
+                                                         why, sizeof why);
+            if (!c.lt) {
+                wb_bench_invalid(&r, why);
+                wb_bench_emit(&r);
+                continue;
+            }
+        }
+        i8b_poison(&c);
+        wb_bench_opts o = WB_BENCH_DEFAULTS;
+        o.fresh = i8b_fresh, o.check = i8b_check;
+        wb_time(i8b_work, &c, &o, &r.t);
+        r.value = ops / (r.t.median * 1e-3) / 1e12;
+        if (c.failed) wb_bench_invalid(&r, c.why);
+        else if (i8b_verify(&c, 2048, why, sizeof why)) wb_bench_invalid(&r, why);
+        yard_lt_layer_close(c.lt);
+        c.lt = NULL;
+        tops[k] = r.invalid ? NAN : r.value;
+        wb_bench_emit(&r);
+    }
+    printf("  __dp4a layer / IMMA GEMM %.3f; bf16_linear / __dp4a layer %.3f; bf16_linear / cuBLASLt BF16 %.3f\n",
+           tops[I8B_DP4A] / tops[I8B_IMMA], tops[I8B_BF16] / tops[I8B_DP4A], tops[I8B_BF16] / tops[I8B_LT_BF16]);
+    wb_dfree(c.x), wb_dfree(c.y), wb_dfree(c.x16), wb_dfree(c.qx), wb_dfree(c.yi);
+    wb_dfree(qw), wb_dfree(sw), wb_dfree(b), wb_dfree(W16);
+    free(c.hqx), free(c.hqw), free(c.hsw);
+    return tops[I8B_DP4A] / tops[I8B_IMMA];
+}
+
 /* `make phase4/week18 bench NAME=sweep` (the samples/s table, CSV and plot
- * of w18.throughput) and NAME=fusion (what the fused epilogue saves). */
+ * of w18.throughput), NAME=fusion (what the fused epilogue saves) and
+ * NAME=int8 (__dp4a against the tensor cores). */
 static const wb_benchmark BENCHES[] = {
     { "sweep", bench_sweep },
     { "fusion", bench_fusion },
+    { "int8", bench_int8 },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
