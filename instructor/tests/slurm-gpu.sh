@@ -136,7 +136,7 @@ bad=$(awk -F, -v noise="$NOISE" -v tol_all="$([ "$gpus" = 0 ] && echo 0 || echo 
     } }
   END { if (FNR != n) printf "rows: local %d, Slurm %d\n", n, FNR }' "$a" "$b")
 for g in "$a" "$b"; do
-  sc=$(dirname "$g")/scratch; [ "$g" = "$b" ] && sc=$out/slurm/gradebook-slurm/scratch
+  sc=$WB_ROOT/$BUILD/instructor/scratch; [ "$g" = "$b" ] && sc=$out/slurm/gradebook-slurm/scratch  # make grade keeps a local grading's scratch there
   SCRATCH=$sc bash instructor/tests/check_fixture_gradebook.sh "$g" "$([ "$gpus" = 0 ] && echo nogpu || echo gpu)" >"$g.check" 2>&1 &&
     echo "check_fixture_gradebook.sh: $g as expected" || { echo "check_fixture_gradebook.sh: $g:"; cat "$g.check"; }
 done
