@@ -195,9 +195,9 @@ static __global__ void __launch_bounds__(SCAN1_THREADS)
     const unsigned off = s_prefix + before;
     if (vec) {
 #pragma unroll
-        for (int k = 0; k < STEPS; k++)
-            *reinterpret_cast<int4 *>(y + base + 128 * k) =
-                make_int4((int)(v[k][0] + off), (int)(v[k][1] + off), (int)(v[k][2] + off), (int)(v[k][3] + off));
+        for (int k = 0; k < STEPS; k++) /* __stcs: y is not read again (evict first); one 16-byte store */
+            __stcs(reinterpret_cast<int4 *>(y + base + 128 * k),
+                   make_int4((int)(v[k][0] + off), (int)(v[k][1] + off), (int)(v[k][2] + off), (int)(v[k][3] + off)));
     } else {
 #pragma unroll
         for (int k = 0; k < STEPS; k++)
