@@ -6,7 +6,8 @@
 # disassembled with cuobjdump -sass, as `make phase3/week13 sass` does:
 #   redux_kernel (__reduce_add/max/min_sync on unsigned)  REDUX.SUM, REDUX.MAX, REDUX.MIN, no SHFL
 #   cg_tile_kernel, cg_sum_kernel (cg::reduce on float)   SHFL.BFLY, no REDUX.SUM/MAX/MIN
-#   scan1pass_kernel                                       REDUX.SUM (the look-back), LDG.E.128, 16-byte STG
+#   scan1pass_kernel                                       REDUX.SUM (the look-back), LDG.E.128, 16-byte STG,
+#                                                          ST.E.64.STRONG.GPU (a relaxed status word), no MEMBAR
 # REDUX exists from sm_80 on: for an older ARCH the step is SKIP.
 . "$(dirname "$0")/../../tests/lib.sh"
 t_begin week13-sass
@@ -50,9 +51,11 @@ done
 has $scan scan1pass_kernel "REDUX[.]SUM " || bad="$bad; scan1pass_kernel has no REDUX.SUM (the look-back's __reduce_add_sync)"
 has $scan scan1pass_kernel "LDG[.]E[.A-Z]*[.]128 " || bad="$bad; scan1pass_kernel has no 16-byte load (LDG.E.128)"
 has $scan scan1pass_kernel "STG[.]E[.A-Z]*[.]128 " || bad="$bad; scan1pass_kernel has no 16-byte store (STG.E.128)"
+has $scan scan1pass_kernel "ST[.]E[.]64[.]STRONG[.]GPU" || bad="$bad; scan1pass_kernel has no 64-bit strong store at GPU scope (the status word)"
+has $scan scan1pass_kernel "MEMBAR" && bad="$bad; scan1pass_kernel has a MEMBAR (relaxed status words need no fence)"
 what="week 13: REDUX and SHFL in the SASS (sm_$arch)"
 if [ -z "$bad" ]; then
-  t_pass "$what" "__reduce_*_sync -> REDUX, cg::reduce on float -> SHFL.BFLY, scan1pass: REDUX.SUM and 16-byte loads and stores ($cg, $scan)"
+  t_pass "$what" "__reduce_*_sync -> REDUX, cg::reduce on float -> SHFL.BFLY, scan1pass: REDUX.SUM, 16-byte loads and stores, relaxed status words without a fence ($cg, $scan)"
 elif [ $impl = learner ]; then
   t_skip "$what" "not yet in your code:${bad#;} ($cg, $scan)"
 else
