@@ -18,42 +18,43 @@
 #include <unistd.h>
 #include "hostregister.h"
 
-size_t hr_page_size(void)
+size_t hostregister_page_size(void)
 {
     long p = sysconf(_SC_PAGESIZE);
     return p > 0 ? (size_t)p : 4096;
 }
 
-cudaError_t hr_register(void *p, size_t bytes)
+cudaError_t hostregister_pin(void *p, size_t bytes)
 {
     /* TODO: refuse NULL, 0 bytes and a p that is not a multiple of
-     * hr_page_size() (cudaErrorInvalidValue); then cudaHostRegister(p, bytes,
-     * cudaHostRegisterDefault). On an error, call cudaGetLastError() once so
-     * the refusal is not reported again by the next launch check. */
+     * hostregister_page_size() (cudaErrorInvalidValue); then
+     * cudaHostRegister(p, bytes, cudaHostRegisterDefault). On an error, call
+     * cudaGetLastError() once so the refusal is not reported again by the
+     * next launch check. */
     (void)p, (void)bytes;
     return cudaSuccess;
 }
 
-cudaError_t hr_unregister(void *p)
+cudaError_t hostregister_unpin(void *p)
 {
     /* TODO: NULL is cudaErrorInvalidValue; else cudaHostUnregister(p),
-     * clearing cudaGetLastError() on an error as hr_register does. */
+     * clearing cudaGetLastError() on an error as hostregister_pin does. */
     (void)p;
     return cudaSuccess;
 }
 
-cudaError_t hr_alloc(void **p, size_t bytes)
+cudaError_t hostregister_alloc(void **p, size_t bytes)
 {
     *p = NULL;
     if (bytes == 0) return cudaSuccess;
-    /* TODO: round bytes up to whole pages (hr_page_size()), take a
-     * page-aligned buffer of that size from posix_memalign (its failure is
-     * cudaErrorMemoryAllocation), register it with hr_register, and free it
-     * again if that fails. */
+    /* TODO: round bytes up to whole pages (hostregister_page_size()), take
+     * a page-aligned buffer of that size from posix_memalign (its failure
+     * is cudaErrorMemoryAllocation), register it with hostregister_pin, and
+     * free it again if that fails. */
     return cudaSuccess;
 }
 
-cudaError_t hr_free(void *p)
+cudaError_t hostregister_free(void *p)
 {
     if (!p) return cudaSuccess;
     /* TODO: unregister first (freeing pinned memory the driver still

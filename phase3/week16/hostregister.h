@@ -11,7 +11,7 @@ extern "C" {
 #endif
 
 /* Given: the host's page size in bytes (sysconf). */
-size_t hr_page_size(void);
+size_t hostregister_page_size(void);
 
 /* Page-lock [p, p + bytes) where it is (cudaHostRegister, default flags):
  * copies from and to it then go by DMA, as from cudaMallocHost memory. p
@@ -19,23 +19,24 @@ size_t hr_page_size(void);
  * cudaErrorInvalidValue without asking the driver. A range registered
  * already gives the driver's refusal (cudaErrorHostMemoryAlreadyRegistered).
  * A refusal leaves no error behind for cudaGetLastError. */
-cudaError_t hr_register(void *p, size_t bytes);
+cudaError_t hostregister_pin(void *p, size_t bytes);
 
-/* Undo hr_register(p, ...) (cudaHostUnregister): the pages become pageable
+/* Undo hostregister_pin(p, ...) (cudaHostUnregister): the pages become pageable
  * again. NULL: cudaErrorInvalidValue; memory not registered: the driver's
  * refusal (cudaErrorHostMemoryNotRegistered), again leaving no error behind
  * for cudaGetLastError. */
-cudaError_t hr_unregister(void *p);
+cudaError_t hostregister_unpin(void *p);
 
-/* A page-aligned host buffer of `bytes`, rounded up to whole pages, from the
- * C library (posix_memalign), then registered with hr_register. bytes == 0:
- * *p = NULL, cudaSuccess. *p is NULL on an error, with nothing left
- * allocated or registered. */
-cudaError_t hr_alloc(void **p, size_t bytes);
+/* A page-aligned host buffer of `bytes`, rounded up to whole pages, from
+ * the C library (posix_memalign), then registered with hostregister_pin.
+ * bytes == 0: *p = NULL, cudaSuccess. *p is NULL on an error, with nothing
+ * left allocated or registered. */
+cudaError_t hostregister_alloc(void **p, size_t bytes);
 
-/* Unregister then free what hr_alloc gave (NULL: nothing to do); the memory
- * is freed even when unregistering fails, and that error is returned. */
-cudaError_t hr_free(void *p);
+/* Unregister then free what hostregister_alloc gave (NULL: nothing to do);
+ * the memory is freed even when unregistering fails, and that error is
+ * returned. */
+cudaError_t hostregister_free(void *p);
 
 #ifdef __cplusplus
 }

@@ -1069,8 +1069,10 @@ START_TEST(managed_scale_sizes)
     wb_cmp cmp;
     wb_compare_f32_f64("x", m + guard + ox, ref, n, 1e-4, 1e-6, &cmp);
     WB_EXPECT_CMP(cmp, what);
-    size_t before = wb_count_not_byte(m, (guard + ox) * 4, 0xFF), after = wb_count_not_byte(m + guard + ox + n, guard * 4, 0xFF);
-    ck_assert_msg(before == 0 && after == 0, "%s: %zu bytes changed before x[0], %zu after x[n-1]", what, before, after);
+    size_t before = wb_count_not_byte(m, (guard + ox) * 4, 0xFF);
+    size_t after = wb_count_not_byte(m + guard + ox + n, guard * 4, 0xFF);
+    ck_assert_msg(before == 0 && after == 0, "%s: %zu bytes changed before x[0], %zu after x[n-1]", what, before,
+                  after);
     WB_CUDA(cudaFree(m));
 
     snprintf(what, sizeof what, "n=%zu, x+%zu, a=%g, b=%g (device memory)", n, ox, a, b);
@@ -1509,7 +1511,7 @@ static double bench_managed_fill(void)
 /* A program's own page-aligned buffer, from the C library. */
 static unsigned char *page_buffer(size_t bytes)
 {
-    size_t page = hr_page_size(), whole = (bytes + page - 1) / page * page;
+    size_t page = hostregister_page_size(), whole = (bytes + page - 1) / page * page;
     unsigned char *p = aligned_alloc(page, whole ? whole : page);
     ck_assert_msg(p != NULL, "out of host memory");
     return p;
@@ -1524,7 +1526,7 @@ static enum cudaMemoryType mem_type(const void *p)
 
 static const size_t REG_SIZES[] = { 1, 4096, 3 * 4096 + 5, 1000003, (size_t)64 << 20 };
 
-/* hr_register and hr_unregister on the test's own buffers: registered means
+/* hostregister_pin and hostregister_unpin on the test's own buffers: registered means
  * page-locked (the first and last byte), the data arrives on the device and
  * comes back into it; registering twice, an unaligned start, NULL and 0
  * bytes refused, and no refusal left behind for cudaGetLastError. */
@@ -1538,9 +1540,10 @@ START_TEST(hostregister_cases)
     memcpy(p, src, bytes);
     ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered, "a fresh buffer is already known to the driver");
 
-    WB_CUDA(hr_register(p, bytes));
+    WB_CUDA(hostregister_pin(p, bytes));
     ck_assert_msg(mem_type(p) == cudaMemoryTypeHost && mem_type(p + bytes - 1) == cudaMemoryTypeHost,
-                  "%zu bytes after hr_register: not page-locked host memory (types %d and %d at the first and last "
+                  "%zu bytes after hostregister_pin: not page-locked host memory (types %d and %d at the first and "
+                  "last "
                   "byte; registered is %d)", bytes, (int)mem_type(p), (int)mem_type(p + bytes - 1),
                   (int)cudaMemoryTypeHost);
     WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyHostToDevice, 0));
@@ -1552,28 +1555,32 @@ START_TEST(hostregister_cases)
     WB_CUDA(cudaStreamSynchronize(0));
     ck_assert_msg(memcmp(p, src, bytes) == 0, "%zu bytes copied into the registered buffer arrived changed", bytes);
 
-    cudaError_t e = hr_register(p, bytes);
+    cudaError_t e = hostregister_pin(p, bytes);
     ck_assert_msg(e != cudaSuccess, "registering the same %zu bytes twice must be refused (the driver says "
                   "cudaErrorHostMemoryAlreadyRegistered, %d)", bytes, (int)cudaErrorHostMemoryAlreadyRegistered);
     e = cudaGetLastError();
     ck_assert_msg(e == cudaSuccess, "after the refused second registration cudaGetLastError still reports %d (%s): "
-                  "clear it in hr_register", (int)e, cudaGetErrorString(e));
-    e = hr_register(q + 1, bytes);
-    ck_assert_msg(e == cudaErrorInvalidValue, "hr_register of a range that does not start a page must give "
+                  "clear it in hostregister_pin", (int)e, cudaGetErrorString(e));
+    e = hostregister_pin(q + 1, bytes);
+    ck_assert_msg(e == cudaErrorInvalidValue, "hostregister_pin of a range that does not start a page must give "
                   "cudaErrorInvalidValue (%d), got %d", (int)cudaErrorInvalidValue, (int)e);
     ck_assert_msg(mem_type(q) == cudaMemoryTypeUnregistered, "the refused unaligned registration pinned memory");
-    ck_assert_msg(hr_register(NULL, bytes) == cudaErrorInvalidValue, "hr_register(NULL) must give cudaErrorInvalidValue");
-    ck_assert_msg(hr_register(q, 0) == cudaErrorInvalidValue, "hr_register of 0 bytes must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_pin(NULL, bytes) == cudaErrorInvalidValue,
+                  "hostregister_pin(NULL) must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_pin(q, 0) == cudaErrorInvalidValue,
+                  "hostregister_pin of 0 bytes must give cudaErrorInvalidValue");
 
-    WB_CUDA(hr_unregister(p));
-    ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered, "after hr_unregister the driver still holds the pages");
-    e = hr_unregister(p);
+    WB_CUDA(hostregister_unpin(p));
+    ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered,
+                  "after hostregister_unpin the driver still holds the pages");
+    e = hostregister_unpin(p);
     ck_assert_msg(e != cudaSuccess, "unregistering memory that is not registered must be refused (the driver says "
                   "cudaErrorHostMemoryNotRegistered, %d)", (int)cudaErrorHostMemoryNotRegistered);
     e = cudaGetLastError();
     ck_assert_msg(e == cudaSuccess, "after the refused unregistration cudaGetLastError still reports %d (%s): clear "
-                  "it in hr_unregister", (int)e, cudaGetErrorString(e));
-    ck_assert_msg(hr_unregister(NULL) == cudaErrorInvalidValue, "hr_unregister(NULL) must give cudaErrorInvalidValue");
+                  "it in hostregister_unpin", (int)e, cudaGetErrorString(e));
+    ck_assert_msg(hostregister_unpin(NULL) == cudaErrorInvalidValue,
+                  "hostregister_unpin(NULL) must give cudaErrorInvalidValue");
     wb_dfree(d);
     free(p), free(q), free(src), free(back);
 }
@@ -1581,20 +1588,21 @@ END_TEST
 
 static const size_t HRA_SIZES[] = { 1, 4095, 4096, 1000003, (size_t)64 << 20 };
 
-/* hr_alloc and hr_free: page-aligned, every page registered, a round trip
- * through the device, and after hr_free the driver no longer holds the
+/* hostregister_alloc and hostregister_free: page-aligned, every page registered, a round trip
+ * through the device, and after hostregister_free the driver no longer holds the
  * pages (unregistered before the free). */
 START_TEST(hostregister_alloc)
 {
-    size_t bytes = HRA_SIZES[_i], page = hr_page_size(), whole = (bytes + page - 1) / page * page;
+    size_t bytes = HRA_SIZES[_i], page = hostregister_page_size(), whole = (bytes + page - 1) / page * page;
     wb_rng rng = WB_RNG();
     unsigned char *p = NULL, *src = wb_hmalloc(bytes), *d = wb_dmalloc(bytes);
-    WB_CUDA(hr_alloc((void **)&p, bytes));
-    ck_assert_msg(p != NULL, "hr_alloc(%zu bytes) returned cudaSuccess but no memory", bytes);
-    ck_assert_msg((uintptr_t)p % page == 0, "hr_alloc(%zu bytes) gave %p: not page-aligned (%zu)", bytes, (void *)p,
-                  page);
+    WB_CUDA(hostregister_alloc((void **)&p, bytes));
+    ck_assert_msg(p != NULL, "hostregister_alloc(%zu bytes) returned cudaSuccess but no memory", bytes);
+    ck_assert_msg((uintptr_t)p % page == 0, "hostregister_alloc(%zu bytes) gave %p: not page-aligned (%zu)", bytes,
+                  (void *)p, page);
     ck_assert_msg(mem_type(p) == cudaMemoryTypeHost && mem_type(p + whole - 1) == cudaMemoryTypeHost,
-                  "hr_alloc(%zu bytes): the buffer's %zu bytes of whole pages are not all registered", bytes, whole);
+                  "hostregister_alloc(%zu bytes): the buffer's %zu bytes of whole pages are not all registered", bytes,
+                  whole);
     for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
     memcpy(p, src, bytes);
     WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyHostToDevice, 0));
@@ -1602,14 +1610,14 @@ START_TEST(hostregister_alloc)
     WB_CUDA(cudaMemcpyAsync(p, d, bytes, cudaMemcpyDeviceToHost, 0));
     WB_CUDA(cudaStreamSynchronize(0));
     ck_assert_msg(memcmp(p, src, bytes) == 0, "%zu bytes: a copy to the device and back changed them", bytes);
-    WB_CUDA(hr_free(p));
+    WB_CUDA(hostregister_free(p));
     /* only the driver's table is asked: the freed memory is not read */
     ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered,
-                  "after hr_free the driver still holds the pages pinned: unregister before freeing");
+                  "after hostregister_free the driver still holds the pages pinned: unregister before freeing");
     void *z = (void *)1;
-    WB_CUDA(hr_alloc(&z, 0));
-    ck_assert_msg(z == NULL, "hr_alloc of 0 bytes must give NULL");
-    WB_CUDA(hr_free(NULL));
+    WB_CUDA(hostregister_alloc(&z, 0));
+    ck_assert_msg(z == NULL, "hostregister_alloc of 0 bytes must give NULL");
+    WB_CUDA(hostregister_free(NULL));
     wb_dfree(d);
     free(src);
 }
@@ -1657,7 +1665,7 @@ static void reg_row(wb_bench_row *r, void *src, float *dst, float *dtmp, size_t 
     if (reg_check(&c, why, sizeof why)) wb_bench_invalid(r, why);
 }
 
-/* H2D of 256 MiB from your registered buffer (hr_alloc) against the same
+/* H2D of 256 MiB from your registered buffer (hostregister_alloc) against the same
  * copy from cudaMallocHost memory (PINNED), and from pageable memory
  * (reported); what registering the buffer cost is printed. */
 static double bench_hostregister(wb_headline *h)
@@ -1667,14 +1675,14 @@ static double bench_hostregister(wb_headline *h)
     memset(page, 0, bytes); /* every page touched first */
     WB_CUDA(cudaMallocHost((void **)&pin, bytes));
     double t0 = wb_seconds();
-    WB_CUDA(hr_alloc((void **)&reg, bytes));
+    WB_CUDA(hostregister_alloc((void **)&reg, bytes));
     double t_reg = (wb_seconds() - t0) * 1e3;
 
     wb_bench_row pg = { .exercise = "hostregister", .variant = "H2D pageable (malloc)", .n = n, .bytes = (double)bytes,
                         .unit = "GB/s", .yard_name = "PINNED" };
     wb_bench_row pn = { .exercise = "hostregister", .variant = "PINNED: H2D cudaMallocHost", .n = n,
                         .bytes = (double)bytes, .unit = "GB/s" };
-    wb_bench_row r = { .exercise = "hostregister", .variant = "yours: H2D registered (hr_alloc)", .n = n,
+    wb_bench_row r = { .exercise = "hostregister", .variant = "yours: H2D registered (hostregister_alloc)", .n = n,
                        .bytes = (double)bytes, .unit = "GB/s", .yard_name = "PINNED" };
     reg_row(&pg, page, d, dtmp, n);
     reg_row(&pn, pin, d, dtmp, n);
@@ -1683,18 +1691,18 @@ static double bench_hostregister(wb_headline *h)
     wb_bench_emit(&pg);
     r.yard = pn.value;
     if (!reg || mem_type(reg) != cudaMemoryTypeHost) {
-        wb_bench_invalid(&r, "hr_alloc gave no registered memory");
+        wb_bench_invalid(&r, "hostregister_alloc gave no registered memory");
     } else {
         reg_row(&r, reg, d, dtmp, n);
         if (pn.invalid && !r.invalid) wb_bench_invalid(&r, "the PINNED yardstick delivered wrong data");
-        printf("  hr_alloc of 256 MiB (posix_memalign + cudaHostRegister, every page faulted in and locked): %.1f ms, "
-               "the time of %.0f copies of it at the registered speed\n", t_reg,
+        printf("  hostregister_alloc of 256 MiB (posix_memalign + cudaHostRegister, every page faulted in and "
+               "locked): %.1f ms, the time of %.0f copies of it at the registered speed\n", t_reg,
                r.value > 0 ? t_reg / (bytes / (r.value * 1e9) * 1e3) : NAN);
     }
     double ratio = wb_bench_headline(&r, h);
     t0 = wb_seconds();
-    WB_CUDA(hr_free(reg));
-    printf("  hr_free (cudaHostUnregister + free): %.1f ms\n", (wb_seconds() - t0) * 1e3);
+    WB_CUDA(hostregister_free(reg));
+    printf("  hostregister_free (cudaHostUnregister + free): %.1f ms\n", (wb_seconds() - t0) * 1e3);
     WB_CUDA(cudaFreeHost(pin));
     free(page), wb_dfree(d), wb_dfree(dtmp);
     return ratio;

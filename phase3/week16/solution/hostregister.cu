@@ -18,30 +18,31 @@
 #include <unistd.h>
 #include "hostregister.h"
 
-size_t hr_page_size(void)
+size_t hostregister_page_size(void)
 {
     long p = sysconf(_SC_PAGESIZE);
     return p > 0 ? (size_t)p : 4096;
 }
 
-cudaError_t hr_register(void *p, size_t bytes)
+cudaError_t hostregister_pin(void *p, size_t bytes)
 {
     //@solution
-    if (!p || bytes == 0 || (uintptr_t)p % hr_page_size() != 0) return cudaErrorInvalidValue;
+    if (!p || bytes == 0 || (uintptr_t)p % hostregister_page_size() != 0) return cudaErrorInvalidValue;
     cudaError_t e = cudaHostRegister(p, bytes, cudaHostRegisterDefault);
     if (e != cudaSuccess) (void)cudaGetLastError(); /* the refusal is returned, not left for the next check */
     return e;
     //@starter
     //| /* TODO: refuse NULL, 0 bytes and a p that is not a multiple of
-    //|  * hr_page_size() (cudaErrorInvalidValue); then cudaHostRegister(p, bytes,
-    //|  * cudaHostRegisterDefault). On an error, call cudaGetLastError() once so
-    //|  * the refusal is not reported again by the next launch check. */
+    //|  * hostregister_page_size() (cudaErrorInvalidValue); then
+    //|  * cudaHostRegister(p, bytes, cudaHostRegisterDefault). On an error, call
+    //|  * cudaGetLastError() once so the refusal is not reported again by the
+    //|  * next launch check. */
     //| (void)p, (void)bytes;
     //| return cudaSuccess;
     //@end
 }
 
-cudaError_t hr_unregister(void *p)
+cudaError_t hostregister_unpin(void *p)
 {
     //@solution
     if (!p) return cudaErrorInvalidValue;
@@ -50,23 +51,23 @@ cudaError_t hr_unregister(void *p)
     return e;
     //@starter
     //| /* TODO: NULL is cudaErrorInvalidValue; else cudaHostUnregister(p),
-    //|  * clearing cudaGetLastError() on an error as hr_register does. */
+    //|  * clearing cudaGetLastError() on an error as hostregister_pin does. */
     //| (void)p;
     //| return cudaSuccess;
     //@end
 }
 
-cudaError_t hr_alloc(void **p, size_t bytes)
+cudaError_t hostregister_alloc(void **p, size_t bytes)
 {
     *p = NULL;
     if (bytes == 0) return cudaSuccess;
     //@solution
-    size_t page = hr_page_size();
+    size_t page = hostregister_page_size();
     if (bytes > SIZE_MAX - (page - 1)) return cudaErrorMemoryAllocation;
     size_t whole = (bytes + page - 1) / page * page;
     void *q = NULL;
     if (posix_memalign(&q, page, whole) != 0 || !q) return cudaErrorMemoryAllocation;
-    cudaError_t e = hr_register(q, whole);
+    cudaError_t e = hostregister_pin(q, whole);
     if (e != cudaSuccess) {
         free(q);
         return e;
@@ -74,19 +75,19 @@ cudaError_t hr_alloc(void **p, size_t bytes)
     *p = q;
     return cudaSuccess;
     //@starter
-    //| /* TODO: round bytes up to whole pages (hr_page_size()), take a
-    //|  * page-aligned buffer of that size from posix_memalign (its failure is
-    //|  * cudaErrorMemoryAllocation), register it with hr_register, and free it
-    //|  * again if that fails. */
+    //| /* TODO: round bytes up to whole pages (hostregister_page_size()), take
+    //|  * a page-aligned buffer of that size from posix_memalign (its failure
+    //|  * is cudaErrorMemoryAllocation), register it with hostregister_pin, and
+    //|  * free it again if that fails. */
     //| return cudaSuccess;
     //@end
 }
 
-cudaError_t hr_free(void *p)
+cudaError_t hostregister_free(void *p)
 {
     if (!p) return cudaSuccess;
     //@solution
-    cudaError_t e = hr_unregister(p);
+    cudaError_t e = hostregister_unpin(p);
     free(p);
     return e;
     //@starter
