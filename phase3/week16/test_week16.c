@@ -1225,7 +1225,7 @@ typedef struct {
 static float um_in(unsigned salt, size_t i)
 {
     uint32_t h = (uint32_t)i * 2654435761u + salt * 0x9E3779B9u;
-    return (float)(h >> 8) * 0x1p-24f - 0.5f;
+    return (float)(int32_t)(h >> 8) * 0x1p-24f - 0.5f; /* 24 bits: exact, and a signed conversion vectorises */
 }
 
 static double um_expect(size_t i, const void *ctx)
