@@ -1586,6 +1586,34 @@ START_TEST(hostregister_cases)
 }
 END_TEST
 
+/* The refusals need no GPU: they come before any call to the driver. */
+START_TEST(hostregister_refusals)
+{
+    size_t page = hostregister_page_size();
+    ck_assert_msg(page >= 4096 && (page & (page - 1)) == 0, "the page size %zu is not a power of two from 4096", page);
+    unsigned char *q = aligned_alloc(page, 2 * page);
+    ck_assert_msg(q != NULL, "out of host memory");
+    static const size_t OFF[] = { 1, 8, 64, 4095 };
+    for (size_t k = 0; k < WB_COUNT(OFF); k++) {
+        cudaError_t e = hostregister_pin(q + OFF[k] % page, page);
+        ck_assert_msg(e == cudaErrorInvalidValue, "hostregister_pin of a range starting %zu bytes into a page must "
+                      "give cudaErrorInvalidValue (%d) before asking the driver, got %d", OFF[k] % page,
+                      (int)cudaErrorInvalidValue, (int)e);
+    }
+    ck_assert_msg(hostregister_pin(NULL, page) == cudaErrorInvalidValue,
+                  "hostregister_pin(NULL) must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_pin(q, 0) == cudaErrorInvalidValue,
+                  "hostregister_pin of 0 bytes must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_unpin(NULL) == cudaErrorInvalidValue,
+                  "hostregister_unpin(NULL) must give cudaErrorInvalidValue");
+    void *z = (void *)1;
+    ck_assert_msg(hostregister_alloc(&z, 0) == cudaSuccess && z == NULL,
+                  "hostregister_alloc of 0 bytes must give NULL and cudaSuccess");
+    ck_assert_msg(hostregister_free(NULL) == cudaSuccess, "hostregister_free(NULL) must do nothing");
+    free(q);
+}
+END_TEST
+
 static const size_t HRA_SIZES[] = { 1, 4095, 4096, 1000003, (size_t)64 << 20 };
 
 /* hostregister_alloc and hostregister_free: page-aligned, every page registered, a round trip
@@ -1982,6 +2010,7 @@ static const wb_test TESTS[] = {
     { "w16.managed", WB_T(managed_prefetch_moves), WB_GPU, 0 },
     { "w16.managed", WB_T(managed_advice_set), WB_GPU, 3 },
     { "w16.managed-speed", WB_T(managed_speed), WB_GPU, 0 },
+    { "w16.hostregister", WB_T(hostregister_refusals), WB_CPU, 0 },
     { "w16.hostregister", WB_T(hostregister_cases), WB_GPU, WB_COUNT(REG_SIZES) },
     { "w16.hostregister", WB_T(hostregister_alloc), WB_GPU, WB_COUNT(HRA_SIZES) },
     WB_SPEED("w16.hostregister-speed", bench_hostregister),
