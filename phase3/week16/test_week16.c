@@ -1589,7 +1589,7 @@ END_TEST
 /* The refusals need no GPU: they come before any call to the driver. */
 START_TEST(hostregister_refusals)
 {
-    size_t page = hostregister_page_size();
+    const size_t page = hostregister_page_size();
     ck_assert_msg(page >= 4096 && (page & (page - 1)) == 0, "the page size %zu is not a power of two from 4096", page);
     unsigned char *q = aligned_alloc(page, 2 * page);
     ck_assert_msg(q != NULL, "out of host memory");
