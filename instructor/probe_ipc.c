@@ -163,6 +163,8 @@ static int recv_reply(int s, char *line, const char **why)
 
 typedef struct {
     CUresult (*GetErrorName)(CUresult, const char **);
+    CUresult (*DeviceGet)(CUdevice *, int);
+    CUresult (*DeviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
     CUresult (*MemGetAllocationGranularity)(size_t *, const CUmemAllocationProp *, CUmemAllocationGranularity_flags);
     CUresult (*MemCreate)(CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *, unsigned long long);
     CUresult (*MemExportToShareableHandle)(void *, CUmemGenericAllocationHandle, CUmemAllocationHandleType,
@@ -187,6 +189,8 @@ static const char *load_driver(void)
         size_t      off;
     } fns[] = {
         { "cuGetErrorName", offsetof(driver, GetErrorName) },
+        { "cuDeviceGet", offsetof(driver, DeviceGet) },
+        { "cuDeviceGetAttribute", offsetof(driver, DeviceGetAttribute) },
         { "cuMemGetAllocationGranularity", offsetof(driver, MemGetAllocationGranularity) },
         { "cuMemCreate", offsetof(driver, MemCreate) },
         { "cuMemExportToShareableHandle", offsetof(driver, MemExportToShareableHandle) },
@@ -273,14 +277,14 @@ static void my_namespaces(char *out, size_t n)
 static int runner_main(int s)
 {
     request m;
-    int fd, dev = -1;
+    int fd, dev = -1, spinning = 0;
     cudaStream_t stream = NULL;
     cudaEvent_t shared_ev = NULL;
     char what[300], why[300];
     host_words = malloc(BYTES);
     const char *missing = NULL;
     while (recv_request(s, &m, &fd)) {
-        if (stream) cudaStreamSynchronize(stream); /* the event test's kernel, if any */
+        if (spinning) cudaStreamSynchronize(stream), spinning = 0; /* the event test's kernel */
         switch (m.op) {
         case OP_HELLO: {
             char mine[384], same[200] = "";
@@ -402,7 +406,7 @@ static int runner_main(int s)
                 break;
             }
             cudaError_t k = probe_spin(SPIN_NS, stream), r = cudaErrorUnknown;
-            if (k == cudaSuccess) r = cudaEventRecord(shared_ev, stream);
+            if (k == cudaSuccess) r = cudaEventRecord(shared_ev, stream), spinning = 1;
             reply(s, "event-record %s a %llu ms kernel %s, then cudaEventRecord %s on the runner's stream (not waited for)",
                   k == cudaSuccess && r == cudaSuccess ? "PASS" : "FAIL", SPIN_NS / 1000000, rt_name(k),
                   k == cudaSuccess ? rt_name(r) : "-");
@@ -788,6 +792,16 @@ int main(int argc, char **argv)
         p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
         p.location.id = device;
         p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+        /* what the device says it supports (the programming guide's query first) */
+        CUdevice cd = 0;
+        int vmm = -1, posix = -1;
+        CUresult a0 = drv.DeviceGet(&cd, device);
+        if (a0 == CUDA_SUCCESS) a0 = drv.DeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, cd);
+        if (a0 == CUDA_SUCCESS)
+            a0 = drv.DeviceGetAttribute(&posix, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, cd);
+        line("judge", "fd-support", vmm == 1 && posix == 1 ? "PASS" : "FAIL",
+             "cuDeviceGetAttribute %s: virtual memory management %d, POSIX file descriptor handles %d", cu_name(a0),
+             vmm, posix);
         size_t gmin = 0, grec = 0;
         CUresult g1 = drv.MemGetAllocationGranularity(&gmin, &p, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
         CUresult g2 = drv.MemGetAllocationGranularity(&grec, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
