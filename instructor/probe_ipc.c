@@ -291,7 +291,7 @@ static int runner_main(int s)
             my_namespaces(mine, sizeof mine);
             const char *theirs = strchr(m.text, ' ');
             theirs = theirs ? theirs + 1 : "";
-            /* one word a namespace: "same" or "own" */
+            /* one word a namespace: "shared" with the judge or its "own" */
             const char *a = mine, *b = theirs;
             for (int i = 0; ns_kinds[i]; i++) {
                 size_t la = strcspn(a, " "), lb = strcspn(b, " ");
