@@ -354,7 +354,13 @@ static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r,
 {
     int nul = open("/dev/null", O_RDONLY);
     if (nul < 0 || dup2(nul, 0) < 0 || dup2(out_w, 1) < 0 || dup2(out_w, 2) < 0) _exit(125);
-    /* bwrap gets only 0-2 and its two pipes (made without CLOEXEC). */
+    /* bwrap gets only 0-2, its two pipes (made without CLOEXEC) and the
+     * caller's keep_fd, which bwrap passes on to the command. */
+    int pass = o->keep_fd > 2 ? o->keep_fd : -1;
+    if (pass >= 0 && fcntl(pass, F_SETFD, 0) != 0) {
+        dprintf(2, "sandbox: descriptor %d to pass is not open: %s\n", pass, strerror(errno));
+        _exit(125);
+    }
     DIR *d = opendir("/proc/self/fd");
     if (d) {
         struct dirent *e;
@@ -362,7 +368,7 @@ static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r,
         while ((e = readdir(d)))
             if (e->d_name[0] != '.') {
                 int fd = atoi(e->d_name);
-                if (fd > 2 && fd != info_w && fd != block_r && fd != keepfd) close(fd);
+                if (fd > 2 && fd != info_w && fd != block_r && fd != keepfd && fd != pass) close(fd);
             }
         closedir(d);
     }

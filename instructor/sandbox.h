@@ -20,6 +20,11 @@
  * the gradebook) are absent, not just unreadable. Paths in o->hide are
  * checked: sb_run refuses to start if one of them would be visible.
  *
+ * Descriptors: the command gets stdin from /dev/null, stdout and stderr
+ * into the log, and o->keep_fd if set (a socket through which a process
+ * outside talks to it; what comes through it, descriptors passed with
+ * SCM_RIGHTS included, is not limited by the namespaces); nothing else.
+ *
  * The environment is exactly PATH, HOME=scratch, LD_LIBRARY_PATH (if given)
  * and o->env. The command runs as an unprivileged uid: when the grader is
  * root, bwrap itself is started as o->uid (65534 unless set) and the scratch
@@ -79,6 +84,9 @@ typedef struct {
     uid_t       uid;                 /* uid bwrap runs as when the grader is root; 0: 65534 */
     gid_t       gid;                 /* its gid; 0: 65534 */
     const char *bwrap;               /* NULL: /usr/bin/bwrap or /usr/local/bin/bwrap */
+    int         keep_fd;             /* > 2: this descriptor of the caller reaches the command open, under
+                                        the same number (e.g. one end of a socketpair); every other one
+                                        but 0-2 is closed; 0: none */
 } sb_opts;
 
 typedef enum {

@@ -586,6 +586,34 @@ START_TEST(exit_status_and_signal)
 }
 END_TEST
 
+/* keep_fd: that one descriptor reaches the command under its number (a
+ * socket to a process outside, in the planned judge and runner design);
+ * another the caller has open without CLOEXEC does not. */
+START_TEST(keep_fd_is_passed_and_no_other)
+{
+    NEED_BWRAP();
+    int pa[2], pb[2];
+    ck_assert_int_eq(pipe(pa), 0);
+    ck_assert_int_eq(pipe(pb), 0);
+    sb_opts o = opts();
+    o.keep_fd = pa[1];
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "echo through >&%d; if [ -e /proc/$$/fd/%d ]; then echo leaked; else echo closed; fi",
+             pa[1], pb[1]);
+    char *a[] = { "/bin/sh", "-c", cmd, NULL };
+    sb_result r;
+    ck_assert_int_eq(sb_run(&o, a, &r), 0);
+    close(pa[1]), close(pb[1]);
+    char got[64] = "";
+    ssize_t n = read(pa[0], got, sizeof got - 1);
+    got[n > 0 ? n : 0] = 0;
+    close(pa[0]), close(pb[0]);
+    ck_assert_int_eq(r.exit_code, 0);
+    ck_assert_str_eq(got, "through\n");
+    ck_assert_msg(strstr(read_log(), "closed"), "%s", read_log());
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "helper")) return helper(argc, argv);
@@ -610,6 +638,7 @@ int main(int argc, char **argv)
     tcase_add_test(t, memory_limit_by_rlimit_data);
     tcase_add_test(t, memory_limit_by_cgroup);
     tcase_add_test(t, exit_status_and_signal);
+    tcase_add_test(t, keep_fd_is_passed_and_no_other);
     tcase_add_test(t, disk_quota_stops_many_small_files);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);

@@ -212,6 +212,21 @@ SB_RUN := $(SB_OUT)/sb-run
 $(SB_RUN): instructor/sandbox_cli.c instructor/sandbox.c instructor/sandbox.h
 	$(Q)$(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) CHECK_DIR=$(abs_check) $@ >/dev/null
 
+# The device-memory probe for the planned judge and runner (instructor/README.md,
+# "The judge and the runner (planned)"): build/instructor/probe-ipc, run on a
+# GPU machine by instructor/tests/probe-ipc-gpu.sh (not a step of make test).
+# The runtime linked statically, driver functions through its entry point: no -lcuda.
+PROBE_IPC := $(BUILD)/instructor/probe-ipc
+$(BUILD)/instructor/probe_ipc_kernels.o: instructor/probe_ipc_kernels.cu instructor/probe_ipc.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(BUILD)/instructor/probe_ipc.o: instructor/sandbox.h instructor/grade.h
+$(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kernels.o $(BUILD)/instructor/sandbox.o \
+              $(BUILD)/common/src/wb_multicast.o
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+
 # Tuning programs for single weeks, each beside its probe and dated notes.
 -include $(sort $(wildcard instructor/tune/*/tune.mk))
 
