@@ -79,7 +79,22 @@ typedef struct {
     uid_t       uid;                 /* uid bwrap runs as when the grader is root; 0: 65534 */
     gid_t       gid;                 /* its gid; 0: 65534 */
     const char *bwrap;               /* NULL: /usr/bin/bwrap or /usr/local/bin/bwrap */
+    int         seccomp;             /* sb_seccomp: the system-call filter; 0 (SB_SECCOMP_DENY) by default */
 } sb_opts;
+
+/* The seccomp filter bwrap loads just before it starts the command (and in
+ * its own PID 1), so the namespaces are set up first and the command and
+ * everything it starts live under it; sandbox.c holds the lists. */
+typedef enum {
+    SB_SECCOMP_DENY = 0, /* everything but a kill-list (escapes, kernel attack surface, forging) */
+    SB_SECCOMP_ALLOW,    /* only an allow-list (the CUDA runtime and driver, the build tools); the rest kills */
+    SB_SECCOMP_LOG,      /* the allow-list, but a call outside it is only logged by the kernel (audit type
+                            1326, syscall=N, in dmesg): how the allow-list is confirmed on a GPU machine */
+    SB_SECCOMP_OFF,      /* no filter */
+} sb_seccomp;
+
+/* How sb_result.why names a run the filter killed (its signal is SIGSYS). */
+#define SB_SECCOMP_KILLED "killed by the seccomp filter (a forbidden system call)"
 
 typedef enum {
     SB_LIMIT_NONE = 0,
@@ -98,7 +113,8 @@ typedef struct {
     long long out_bytes;    /* bytes written to the log (at most out_bytes) */
     double    seconds;      /* wall time */
     int       mem_cgroup;   /* 1: memory was capped by a cgroup, 0: by RLIMIT_DATA or not at all */
-    char      why[512];     /* why sb_run could not run the command (return -1) */
+    char      why[512];     /* why sb_run could not run the command (return -1); when it ran (return 0):
+                               "" or, for a command that died of SIGSYS under a filter, SB_SECCOMP_KILLED */
 } sb_result;
 
 /* Run argv (argv[0] is looked up in the sandbox's PATH) under o. Returns 0
@@ -117,5 +133,9 @@ int sb_available(const sb_opts *o, char *why);
 int sb_reachable(const char *path, char *why);
 
 const char *sb_limit_name(sb_limit l);
+
+/* "deny", "allow", "log", "off"; and back (-1 for another word). */
+const char *sb_seccomp_name(sb_seccomp m);
+int sb_seccomp_parse(const char *word);
 
 #endif
