@@ -2,7 +2,8 @@
  *
  * How a run goes: the grader forks; the child sets the per-process limits,
  * joins the run's memory cgroup, drops to an unprivileged uid if it is root
- * and execs bwrap with --block-fd. bwrap reports its PID-namespace init on
+ * and execs bwrap with --block-fd (and --seccomp: a memfd holding the
+ * filter, unless o->seccomp is off). bwrap reports its PID-namespace init on
  * --info-fd; the grader opens a pidfd on it, sets RLIMIT_NPROC on it (set
  * there, after the user namespaces exist, the count is per sandbox, not per
  * uid), and releases the block. The grader then copies output to the log

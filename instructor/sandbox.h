@@ -45,10 +45,31 @@
  * memory cgroup first, which charges every page the sandbox touches (tmpfs
  * /tmp included).
  *
- * Limits of the design: no seccomp filter (the kernel's whole syscall surface
- * is reachable, and so is the GPU driver through /dev/nvidia*); RLIMIT_CPU is
- * per process (the wall clock bounds the rest); a process-count or
- * RLIMIT_DATA hit makes fork/malloc fail inside, which sb_run cannot name.
+ * System calls (o->seccomp, sb_seccomp): a seccomp filter, classic BPF made
+ * in sandbox.c and handed to bwrap --seccomp in a memfd, which bwrap loads
+ * after it has set up the namespaces and mounts, just before it starts the
+ * command (and in its PID 1): everything the command starts inherits it.
+ * Every mode but off kills a call of a foreign architecture or an x32 call,
+ * a socket of another family than AF_UNIX, clone with a namespace flag (and
+ * answers clone3 with ENOSYS), and a personality other than the harmless
+ * ones. deny (the default) then kills a list of calls no test or build needs
+ * that serve escapes, kernel exploits or tampering with another process
+ * (ptrace, process_vm_*, bpf, perf_event_open, userfaultfd, io_uring, mount
+ * and namespace calls, keyrings, modules, kexec, ...; sandbox.c gives each a
+ * reason) and allows the rest. allow allows only a list of what the CUDA
+ * runtime and driver, the test harness, Python and the build tools call and
+ * kills the rest; log is allow with a call outside the list logged by the
+ * kernel instead. The allow-list was checked without a GPU (make, gcc, nvcc
+ * -c, python3): it is to be confirmed on the GPU machine, and deny is the
+ * default until it is. A command the filter killed died of SIGSYS, with
+ * r->why = SB_SECCOMP_KILLED; under Check's fork mode only the test's
+ * process dies, and its message says "(Bad system call)".
+ *
+ * Limits of the design: under deny, every call not on the kill-list is
+ * reachable, and under either policy so is the GPU driver's whole ioctl
+ * interface through /dev/nvidia*; RLIMIT_CPU is per process (the wall clock
+ * bounds the rest); a process-count or RLIMIT_DATA hit makes fork/malloc
+ * fail inside, which sb_run cannot name.
  */
 #ifndef SANDBOX_H
 #define SANDBOX_H
