@@ -5,9 +5,9 @@
  * below any GPU's ridge point. All three versions are memory-bound, and the
  * question is how close each comes to moving the grid once each way.
  *
- * naive:  one thread a cell, seven loads from global memory. Six of them hit
- *    in L1 or L2 (the neighbours' own loads brought them in), but every one
- *    is an instruction and a trip through the load pipeline.
+ * naive:  one thread a cell, seven loads from global memory. The six
+ *    neighbours mostly hit in L1 or L2 (other threads' loads brought them
+ *    in), but every one is an instruction and a trip through the caches.
  * tiled:  a block of ST_BX x ST_BY threads stages its x-y tile of plane z in
  *    shared memory, plus a one-cell halo that the tile's edge threads load;
  *    the four x-y neighbours then come from shared memory, z - 1 and z + 1
@@ -190,8 +190,10 @@ stencil_stream_kernel(const float *__restrict__ in, float *__restrict__ out, int
 //|  *    planes; each thread keeps prev, cur, next of its column in
 //|  *    registers and walks z: store cur (and a halo cell) into the shared
 //|  *    plane, __syncthreads(), compute, shift prev <- cur <- next, load the
-//|  *    next one. Load planes ahead (ST_DEPTH) so several loads are in flight.
-//|  * README.md, "The stencil", walks through each one. */
+//|  *    next one. Then, for speed, keep ST_DEPTH planes in flight: copy them
+//|  *    into a ring of ST_STAGES shared planes with __pipeline_memcpy_async
+//|  *    (cuda_pipeline.h) rather than loading them into registers.
+//|  * README.md, "The stencil" and what follows it, walks through each one. */
 //@end
 
 /* 1 when the sizes are valid and there is work, 0 when there is none; an
