@@ -20,6 +20,7 @@
 #include "wb_multicast.h"
 #include "wb_results.h"
 #include "grade.h"
+#include "unpack.h"
 
 /* -------------------------------------------------------------- checkpoints */
 
@@ -289,10 +290,24 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
         char cmd[3200];
         FILE *m = fopen(over, "w");
         if (m) fprintf(m, "%s %s\n", W->dir, id), fclose(m);
+        /* what filled it, for the instructor: the largest entries (names escaped) */
+        char du[1600];
+        snprintf(du, sizeof du, "%s.du", over);
+        snprintf(cmd, sizeof cmd, "cd %s && du -ak . 2>/dev/null | sort -rn | head -n 6 > %s", q(s->tree), q(du));
+        sh(cmd, NULL);
         snprintf(cmd, sizeof cmd, "chmod -R u+rwX %s 2>/dev/null; rm -rf %s", q(s->tree), q(s->tree));
         sh(cmd, NULL);
-        fprintf(stderr, "grade: %s %s: disk quota (%lld MiB) passed; its scratch copy was removed\n", s->id, id,
-                o.disk_bytes >> 20);
+        fprintf(stderr, "grade: %s %s: disk quota (%lld MiB) passed; its scratch copy was removed. Its largest "
+                "entries (KiB):\n", s->id, id, o.disk_bytes >> 20);
+        FILE *d = fopen(du, "r");
+        char line[600], shown[1300];
+        while (d && fgets(line, sizeof line, d)) {
+            line[strcspn(line, "\n")] = 0;
+            up_escape(line, shown, sizeof shown);
+            fprintf(stderr, "grade:   %s\n", shown);
+        }
+        if (d) fclose(d);
+        unlink(du);
     }
     if (copy_untrusted(rec, copy, MAX_RECORD, why, sizeof why) != 0 && strcmp(why, "absent") != 0) {
         /* a record that is a link, a fifo or huge: as good as none */

@@ -869,21 +869,45 @@ static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r,
 /* The disk use of a folder: the allocated blocks of everything under it
  * (hard links counted each time: an overcount only a trick pays for), not
  * following links. A folder the walk cannot read counts as over any quota
- * (a student's chmod 000 must not hide what is inside). */
+ * (a student's chmod 000 must not hide what is inside). An entry that
+ * vanished between the folder's listing and its stat (a record written to a
+ * temporary name and renamed, a test's scratch file removed) is no sign of
+ * hiding: the walk is made again, and after three walks that each met one
+ * the last total stands. Counted unreadable only when the entry is still
+ * there and cannot be read. */
 static long long du_total;
-static int du_unreadable;
+static int du_unreadable, du_vanished;
 static int du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
-    (void)p, (void)f;
-    if (flag == FTW_DNR || flag == FTW_NS) du_unreadable = 1;
-    else du_total += (long long)st->st_blocks * 512;
+    (void)f;
+    if (flag == FTW_DNR || flag == FTW_NS) {
+        struct stat now;
+        if (lstat(p, &now) != 0) {
+            if (errno == ENOENT) du_vanished = 1;
+            else du_unreadable = 1;
+        } else if (flag == FTW_DNR) {
+            du_unreadable = 1; /* there, and not readable */
+        } else {
+            du_total += (long long)now.st_blocks * 512; /* replaced while the walk passed: count it now */
+        }
+        return 0;
+    }
+    du_total += (long long)st->st_blocks * 512;
     return 0;
 }
 static long long disk_use(const char *dir)
 {
-    du_total = 0, du_unreadable = 0;
-    if (nftw(dir, du_one, 32, FTW_PHYS) != 0) du_unreadable = 1;
-    return du_unreadable ? LLONG_MAX : du_total;
+    for (int walk = 0; walk < 3; walk++) {
+        du_total = 0, du_unreadable = 0, du_vanished = 0;
+        errno = 0;
+        if (nftw(dir, du_one, 32, FTW_PHYS) != 0) {
+            if (errno == ENOENT) du_vanished = 1;
+            else du_unreadable = 1;
+        }
+        if (du_unreadable) return LLONG_MAX;
+        if (!du_vanished) break;
+    }
+    return du_total;
 }
 
 int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
