@@ -65,7 +65,7 @@ START_TEST(merge_cases)
         for (int h = 0; h < c->heads; h++) {
             const size_t r0 = ((size_t)b * c->heads + h) * P;
             double M = -INFINITY;
-            for (int p = 0; p < np; p++) {
+            for (int p = 0; p != np; p++) { /* the partials of (b, h) */
                 float *m = ml + 2 * (r0 + p), *o = po + (r0 + p) * c->D;
                 if (c->kind == 2 && p % 3 == 1) { /* empty */
                     m[0] = -INFINITY, m[1] = 0;
