@@ -140,7 +140,7 @@ static double ref_row(const float *q_row, const float *kh, const float *vh, int 
  *     carries as a weighted mean: about 1e-6 on these inputs (|q|, |k| <= 2),
  *     1e-5 allowed; near +-1e4 the 5e-2 that O allows there.
  * A slip (a natural log taken as base 2, the scale or m left out, a row
- * shifted) is off by 0.1 to 10. */
+ * shifted) is off by far more on almost every row. */
 #define LSE_RTOL 1e-6
 static double lse_atol(int S, int huge) { return (huge ? 5e-2 : 1e-5) + ((S + FA_BC - 1) / FA_BC + 16) * 0x1p-23; }
 

@@ -69,7 +69,7 @@ static double ref_row(const float *q, const float *kh, const float *vh, int S, i
  *     (|q|, |k| <= 3), 2e-5 allowed; near 1e4 the 5e-2 of a few last bits
  *     of each of the D / 16 partial sums.
  * A slip (a log in the wrong base, sl2 or m left out, the quad's partial l,
- * a row shifted) is off by 0.1 to 10. */
+ * a row shifted) is off by far more on almost every row. */
 #define LSE_RTOL 1e-6
 static double lse_atol(int S, int big) { return (big ? 5e-2 : 2e-5) + ((S + 31) / 32 + 32) * 0x1p-23; }
 
