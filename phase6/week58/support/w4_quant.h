@@ -63,7 +63,7 @@ static inline void w4_quant_group(const float *v, size_t stride, uint8_t *q, uin
     uint16_t sh = wb_f32_to_f16(scale);
     float sf = wb_f16_to_f32(sh);
     float zf = rintf(-lo / sf);
-    zf = zf < 0.f ? 0.f : zf > 15.f ? 15.f : zf;
+    zf = zf <= 0.f ? 0.f : zf > 15.f ? 15.f : zf; /* -0 becomes +0 */
     for (int i = 0; i < W4_GROUP; i++) {
         float r = rintf(v[(size_t)i * stride] / sf) + zf;
         q[i] = (uint8_t)(r < 0.f ? 0.f : r > 15.f ? 15.f : r);
