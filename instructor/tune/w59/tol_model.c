@@ -1,10 +1,11 @@
 /* tol_model.c — week 59's tolerance, checked on the CPU (instructor-only).
  *
  * A model of what the reference kernel rounds (phase6/week59/solution/
- * flash_bwd.cu and the given forward, support/attn_fwd_lse.cu): FP32 scores,
+ * flash_bwd.cu): FP32 scores,
  * P = 2^(s sl2 - lse2) in FP32, P and dS rounded to bf16 before the
- * products, FP32 sums, bf16 outputs; the forward's O with bf16 P and its FP32
- * lse. Each case is compared with test_week59.c's reference and bound (the
+ * products, FP32 sums, bf16 outputs; a forward's O from bf16 P (week 38's; the
+ * given one sums in FP32, closer still) and its FP32 lse. Each case is
+ * compared with test_week59.c's reference and bound (the
  * code between the two rules below is a copy of it: keep them in step), and
  * prints the largest error / tolerance of dQ, dK, dV, lse and O. A right
  * model must stay under 1; the three mistakes (bug 1: Drow left out, 2: the

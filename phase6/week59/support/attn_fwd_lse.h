@@ -1,6 +1,6 @@
-/* attn_fwd_lse.h — week 59's given forward pass: FlashAttention-2 on the
- * tensor cores (week 38's first design), which also writes the per-row
- * log-sum-exp the backward needs. Given code, not an exercise. */
+/* attn_fwd_lse.h — week 59's given forward pass: attention that also writes
+ * the per-row log-sum-exp the backward needs. Given code, not an exercise:
+ * plain and exact rather than fast (one warp a query row). */
 #ifndef ATTN_FWD_LSE_H
 #define ATTN_FWD_LSE_H
 
@@ -18,8 +18,8 @@ extern "C" {
  *
  * Q, K, V, O: [B][H][S][D] bfloat16 bit patterns, 16-byte aligned; lse:
  * [B][H][S] floats. D is 64 or 128; causal != 0 masks key j for query i when
- * j > i. Scores, softmax and sums are FP32, P is rounded to bf16 for P V,
- * O is rounded to bf16. B, H or S == 0 is nothing to do. Default stream, no
+ * j > i. Scores, softmax and sums are FP32 (no bf16 P: O is the FP32 sum
+ * of exp(s - lse) v, rounded to bf16 once). B, H or S == 0 is nothing to do. Default stream, no
  * wait; cudaErrorInvalidValue for another D, a negative size, a scale that
  * is not a positive finite number, a NULL or misaligned pointer. */
 cudaError_t attn_fwd_lse(const uint16_t *Q, const uint16_t *K, const uint16_t *V, uint16_t *O, float *lse, int B,
