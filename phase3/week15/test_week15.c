@@ -357,7 +357,7 @@ static void print_traffic(int chain, const wb_bench_row *u, const wb_bench_row *
  * version is timed with a spot check (spot: its fresh and check, as week 01's
  * vecadd): one timed run on new inputs into a poisoned output, verified; the
  * given chain with none (spot NULL). */
-static void time_version(wb_bench_row *r, wb_work_fn fn, void *ctx, float *out, size_t out_n, size_t n,
+static void time_version(wb_bench_row *r, wb_work_fn fn, void *ctx, float *out, size_t out_n,
                          wb_expect_fn expect, const void *ectx, size_t samples, double atol, double rtol,
                          const wb_bench_opts *spot)
 {
@@ -420,12 +420,12 @@ static double bench_gelu(wb_headline *h)
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row u = { .exercise = "gelu chain", .variant = "given: 4 kernels", .n = n, .bytes = 36.0 * n,
                        .flops = 14.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
-    time_version(&u, gc_unfused, &c, c.y, n, n, gc_expect, &c, 1 << 14, 5e-5, 1e-5, NULL);
+    time_version(&u, gc_unfused, &c, c.y, n, gc_expect, &c, 1 << 14, 5e-5, 1e-5, NULL);
     wb_bench_emit(&u);
     wb_bench_row f = { .exercise = "gelu chain", .variant = "yours: fused", .n = n, .bytes = 12.0 * n,
                        .flops = 14.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     const wb_bench_opts spot = { .fresh = gc_fresh, .check = gc_check };
-    time_version(&f, gc_fused, &c, c.y, n, n, gc_expect, &c, 1 << 14, 5e-5, 1e-5, &spot);
+    time_version(&f, gc_fused, &c, c.y, n, gc_expect, &c, 1 << 14, 5e-5, 1e-5, &spot);
     double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_GELU, &u, &f, n, copy);
     wb_dfree((void *)c.x), wb_dfree((void *)c.b), wb_dfree((void *)c.r), wb_dfree(c.t), wb_dfree(c.y);
@@ -531,12 +531,12 @@ static double bench_l2norm(wb_headline *h)
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row u = { .exercise = "l2norm", .variant = "given: square, then sum", .n = n, .bytes = 12.0 * n,
                        .flops = 2.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
-    time_version(&u, nm_unfused, &c, c.out, 1, n, nm_expect, &c, 1, 0, 2e-5, NULL);
+    time_version(&u, nm_unfused, &c, c.out, 1, nm_expect, &c, 1, 0, 2e-5, NULL);
     wb_bench_emit(&u);
     wb_bench_row f = { .exercise = "l2norm", .variant = "yours: square in the load", .n = n, .bytes = 4.0 * n,
                        .flops = 2.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     const wb_bench_opts spot = { .fresh = nm_fresh, .check = nm_check };
-    time_version(&f, nm_fused, &c, c.out, 1, n, nm_expect, &c, 1, 0, 2e-5, &spot);
+    time_version(&f, nm_fused, &c, c.out, 1, nm_expect, &c, 1, 0, 2e-5, &spot);
     double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_L2NORM, &u, &f, n, copy);
     nm_free(&c);
@@ -554,11 +554,11 @@ static double bench_normalize(void)
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row u = { .exercise = "normalize", .variant = "l2norm, then divide", .n = n, .bytes = 12.0 * n,
                        .flops = 3.0 * n, .unit = "GB/s" };
-    time_version(&u, nz_unfused, &c, c.y, n, n, nz_expect, &c, 1 << 14, 1e-9, 2e-5, NULL);
+    time_version(&u, nz_unfused, &c, c.y, n, nz_expect, &c, 1 << 14, 1e-9, 2e-5, NULL);
     wb_bench_emit(&u);
     wb_bench_row f = { .exercise = "normalize", .variant = "yours: one kernel, grid sync", .n = n, .bytes = 12.0 * n,
                        .flops = 3.0 * n, .unit = "GB/s", .yard_name = "UNFUSED", .yard = u.invalid ? NAN : u.value };
-    time_version(&f, nz_fused, &c, c.y, n, n, nz_expect, &c, 1 << 14, 1e-9, 2e-5, NULL);
+    time_version(&f, nz_fused, &c, c.y, n, nz_expect, &c, 1 << 14, 1e-9, 2e-5, NULL);
     wb_bench_emit(&f);
     wb_bench_detail(&f, nz_detail, sizeof nz_detail);
     print_traffic(TR_NORMALIZE, &u, &f, n, copy);
@@ -618,12 +618,12 @@ static double bench_softmax(wb_headline *h)
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row u = { .exercise = "softmax", .variant = "given: max, sum, normalise", .n = n, .bytes = 16.0 * n,
                        .flops = 5.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
-    time_version(&u, sm_unfused, &c, c.y, n, n, sm_expect, &c, 1 << 11, 1e-7, 2e-5, NULL);
+    time_version(&u, sm_unfused, &c, c.y, n, sm_expect, &c, 1 << 11, 1e-7, 2e-5, NULL);
     wb_bench_emit(&u);
     wb_bench_row f = { .exercise = "softmax", .variant = "yours: one kernel", .n = n, .bytes = 8.0 * n,
                        .flops = 5.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     const wb_bench_opts spot = { .fresh = sm_fresh, .check = sm_check };
-    time_version(&f, sm_fused, &c, c.y, n, n, sm_expect, &c, 1 << 11, 1e-7, 2e-5, &spot);
+    time_version(&f, sm_fused, &c, c.y, n, sm_expect, &c, 1 << 11, 1e-7, 2e-5, &spot);
     double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_SOFTMAX, &u, &f, n, copy);
     wb_dfree((void *)c.x), wb_dfree(c.m), wb_dfree(c.s), wb_dfree(c.y);
@@ -675,12 +675,12 @@ static double bench_smooth(wb_headline *h)
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row u = { .exercise = "smooth", .variant = "given: produce, consume", .n = n, .bytes = 16.0 * n,
                        .flops = 8.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
-    time_version(&u, sw_unfused, &c, c.y, n, n, sw_expect, &c, 1 << 14, 1e-6, 1e-5, NULL);
+    time_version(&u, sw_unfused, &c, c.y, n, sw_expect, &c, 1 << 14, 1e-6, 1e-5, NULL);
     wb_bench_emit(&u);
     wb_bench_row f = { .exercise = "smooth", .variant = "yours: t in registers", .n = n, .bytes = 8.0 * n,
                        .flops = 8.0 * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     const wb_bench_opts spot = { .fresh = sw_fresh, .check = sw_check };
-    time_version(&f, sw_fused, &c, c.y, n, n, sw_expect, &c, 1 << 14, 1e-6, 1e-5, &spot);
+    time_version(&f, sw_fused, &c, c.y, n, sw_expect, &c, 1 << 14, 1e-6, 1e-5, &spot);
     double ratio = wb_bench_headline(&f, h);
     print_traffic(TR_SMOOTH, &u, &f, n, copy);
     wb_dfree((void *)c.x), wb_dfree(c.t), wb_dfree(c.y);

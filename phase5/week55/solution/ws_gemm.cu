@@ -132,7 +132,8 @@ constexpr unsigned SMEM_ALIGN = 1024;  // the 128B swizzle repeats every 1024 by
 // two buffers a consumer warpgroup, so that one chunk is written while the
 // store of the one before reads its buffer. 192 + 32 KiB: the 4-stage ring
 // and the staging fit together; a whole 128 x 256 FP32 tile (128 KiB) would not.
-constexpr int CHUNK_COLS = 32, CHUNKS = BN / CHUNK_COLS;
+constexpr int CHUNK_COLS = 32;
+[[maybe_unused]] constexpr int CHUNKS = BN / CHUNK_COLS; /* the starter's epilogue does not use it yet */
 constexpr unsigned CHUNK_BYTES = 64 * CHUNK_COLS * 4, STAGING_BYTES = CONSUMERS * 2 * CHUNK_BYTES;
 template <bool TSTORE> constexpr size_t smem_bytes()
 {
