@@ -1634,6 +1634,7 @@ START_TEST(hostregister_alloc)
     for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
     memcpy(p, src, bytes);
     WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyHostToDevice, 0));
+    WB_CUDA(cudaStreamSynchronize(0)); /* from pinned memory the copy reads p later: not before it is done */
     memset(p, 0, bytes);
     WB_CUDA(cudaMemcpyAsync(p, d, bytes, cudaMemcpyDeviceToHost, 0));
     WB_CUDA(cudaStreamSynchronize(0));

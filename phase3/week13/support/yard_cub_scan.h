@@ -13,7 +13,8 @@ extern "C" {
 
 /* cub::DeviceScan::InclusiveSum of n ints (n below 2^31), y[i] = x[0] +
  * ... + x[i]: the workspace's bytes, then the call (default stream,
- * asynchronous; allocate the workspace outside any timed region). CUB's
+ * asynchronous; allocate the workspace outside any timed region; 0 bytes:
+ * the size query failed, and the call will say why). CUB's
  * scan is single-pass with decoupled look-back, as scan1pass is. */
 size_t yard_cub_scan_i32_bytes(size_t n);
 cudaError_t yard_cub_scan_i32(void *tmp, size_t tmp_bytes, const int32_t *x, int32_t *y, size_t n);

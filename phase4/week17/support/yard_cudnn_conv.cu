@@ -144,11 +144,12 @@ int yard_cudnn_conv_plan(int width, int height, const float *h_weights, int k, y
     TRY(g_find(g_handle, g_x, g_w, g_conv, g_y, (int)(sizeof perf / sizeof perf[0]), &got, perf),
         "cudnnFindConvolutionForwardAlgorithm");
     for (int i = 0; i < got && *found < max; i++) {
-        /* FP32 arithmetic only: an entry measured with tensor cores (TF32) is
-         * not this convolution, and one algorithm is listed once */
-        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
-            perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
-            continue;
+        /* FP32 arithmetic only: the entries measured with the descriptor's
+         * own math (CUDNN_FMA_MATH), whose workspace size is the one the
+         * forward call needs; one measured with tensor cores (TF32), or with
+         * the default math that allows them, is another convolution. One
+         * algorithm is listed once. */
+        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].mathType != CUDNN_FMA_MATH) continue;
         int seen = 0;
         for (int j = 0; j < *found; j++) seen |= algos[j].algo == (int)perf[i].algo;
         if (seen) continue;
