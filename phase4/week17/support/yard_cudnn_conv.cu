@@ -144,17 +144,23 @@ int yard_cudnn_conv_plan(int width, int height, const float *h_weights, int k, y
     TRY(g_find(g_handle, g_x, g_w, g_conv, g_y, (int)(sizeof perf / sizeof perf[0]), &got, perf),
         "cudnnFindConvolutionForwardAlgorithm");
     for (int i = 0; i < got && *found < max; i++) {
-        /* FP32 arithmetic only: the entries measured with the descriptor's
-         * own math (CUDNN_FMA_MATH), whose workspace size is the one the
-         * forward call needs; one measured with tensor cores (TF32), or with
-         * the default math that allows them, is another convolution. One
-         * algorithm is listed once. */
-        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].mathType != CUDNN_FMA_MATH) continue;
+        /* FP32 arithmetic only: an entry measured with tensor cores (TF32) is
+         * not this convolution. One algorithm is listed once, at its fastest
+         * FP32 entry; its workspace is the largest any successful entry of
+         * that algorithm asked for, since the forward call runs with the
+         * descriptor's math (CUDNN_FMA_MATH), which may not be the math the
+         * fastest entry was measured with. */
+        if (perf[i].status != CUDNN_STATUS_SUCCESS || perf[i].mathType == CUDNN_TENSOR_OP_MATH ||
+            perf[i].mathType == CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION)
+            continue;
         int seen = 0;
         for (int j = 0; j < *found; j++) seen |= algos[j].algo == (int)perf[i].algo;
         if (seen) continue;
-        algos[*found] = (yard_conv_algo){ (int)perf[i].algo, algo_name((int)perf[i].algo), perf[i].time,
-                                          perf[i].memory };
+        size_t ws = 0;
+        for (int j = 0; j < got; j++)
+            if (perf[j].status == CUDNN_STATUS_SUCCESS && perf[j].algo == perf[i].algo && perf[j].memory > ws)
+                ws = perf[j].memory;
+        algos[*found] = (yard_conv_algo){ (int)perf[i].algo, algo_name((int)perf[i].algo), perf[i].time, ws };
         ++*found;
     }
     if (*found == 0) {
