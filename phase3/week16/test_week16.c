@@ -1806,10 +1806,10 @@ START_TEST(growbuf_grows)
                   "a new growbuf maps nothing (mapped %zu, size %zu, %d chunks, device %d)", g.mapped, g.size,
                   g.nchunks, g.device);
     unsigned char *shadow = wb_hmalloc(g.reserved), *back = wb_hmalloc(g.reserved);
-    enum { STEPS = 12 };
+    enum { RESIZES = 12 };
     size_t size = 0, high = 0;
-    for (int k = 0; k < STEPS; k++) {
-        size_t t = k == 0 ? 0 : k == 1 ? 1 : k == STEPS - 1 ? g.reserved : (size_t)wb_rng_int(&rng, 0, (int64_t)max);
+    for (int k = 0; k < RESIZES; k++) {
+        size_t t = k == 0 ? 0 : k == 1 ? 1 : k == RESIZES - 1 ? g.reserved : (size_t)wb_rng_int(&rng, 0, (int64_t)max);
         snprintf(what, sizeof what, "max %zu, step %d: growbuf_resize from %zu to %zu bytes (granularity %zu)", max, k,
                  size, t, gran);
         WB_CUDA(growbuf_resize(&g, t));

@@ -27,8 +27,9 @@ static __device__ __forceinline__ float warp_dot(const float *qs, const __nv_bfl
 template <int D>
 static __global__ void __launch_bounds__(32 * FWD_ROWS_PER_BLOCK)
     fwd_rows(const __nv_bfloat16 *__restrict__ Q, const __nv_bfloat16 *__restrict__ K,
-             const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, float *__restrict__ lse, int S,
-             int causal, float scale, size_t n_rows)
+             const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O,
+             float *__restrict__ lse, /* [head][query], natural log */
+             int S, int causal, float scale, size_t n_rows)
 {
     constexpr int C = D / 32;
     const size_t row = (size_t)blockIdx.x * FWD_ROWS_PER_BLOCK + threadIdx.x / 32; /* head * S + query */
