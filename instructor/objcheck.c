@@ -722,25 +722,35 @@ static int check_code(const char *path, oc_report *r)
     return r->violations - before;
 }
 
-int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
+/* Map a regular file of at least `min` bytes read-only into *f; -1 (errno
+ * set where a call failed) if it cannot be. unmap_file undoes it. */
+static int map_file(const char *path, size_t min, span *f)
 {
+    errno = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size < min || st.st_size == 0) {
         if (fd >= 0) close(fd);
-        report(r, "object: %s: cannot be read", path);
         return -1;
     }
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (m == MAP_FAILED) {
-        report(r, "object: %s: cannot be mapped (%s)", path, strerror(errno));
+    if (m == MAP_FAILED) return -1;
+    *f = (span){ m, (size_t)st.st_size };
+    return 0;
+}
+static void unmap_file(span *f) { munmap((void *)f->b, f->size); }
+
+int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
+{
+    span f;
+    if (map_file(path, 1, &f) != 0) {
+        report(r, "object: %s: cannot be read (%s)", path, errno ? strerror(errno) : "not a regular file");
         return -1;
     }
-    span f = { m, (size_t)st.st_size };
     int c = check_code(path, r); /* first: check_elf's constructor rule reads what it found */
     int n = check_elf(&f, path, p, r);
-    munmap(m, (size_t)st.st_size);
+    unmap_file(&f);
     g_nfns = 0;
     return n < 0 ? n : n + c;
 }
@@ -785,16 +795,8 @@ static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *
 static int read_startup(const char *path, startup *u)
 {
     memset(u, 0, sizeof *u);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-        if (fd >= 0) close(fd);
-        return -1;
-    }
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) return -1;
-    span f = { m, (size_t)st.st_size };
+    span f;
+    if (map_file(path, sizeof(Elf64_Ehdr), &f) != 0) return -1;
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.b;
     int rc = -1;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -848,7 +850,7 @@ static int read_startup(const char *path, startup *u)
     qsort(u->names, (size_t)u->n, sizeof *u->names, cmp_str);
     rc = 0;
 out:
-    munmap(m, (size_t)st.st_size);
+    unmap_file(&f);
     return rc;
 }
 
@@ -899,16 +901,8 @@ static int compiler_made(const char *n, int bind)
 
 int oc_api_symbols(const char *path, char **names, int *n, int max)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-        if (fd >= 0) close(fd);
-        return -1;
-    }
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (m == MAP_FAILED) return -1;
-    span f = { m, (size_t)st.st_size };
+    span f;
+    if (map_file(path, sizeof(Elf64_Ehdr), &f) != 0) return -1;
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.b;
     int added = -1;
     if (memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_type != ET_REL ||
@@ -937,7 +931,7 @@ int oc_api_symbols(const char *path, char **names, int *n, int max)
         break;
     }
 out:
-    munmap(m, (size_t)st.st_size);
+    unmap_file(&f);
     return added;
 }
 

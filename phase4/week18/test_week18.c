@@ -633,6 +633,36 @@ END_TEST
 
 /* ---------------------------------------------------------------- w18.fp16 */
 
+/* A device conversion of n floats h to a 16-bit format (fp16_from_f32,
+ * bf16_from_f32) against the host's (ref), bit for bit; a NaN may come out
+ * as any NaN of the format (exponent bits exp all set, a mantissa bit set).
+ * The output is guarded and poisoned before the call. */
+static void expect_conversion(const char *name, cudaError_t (*conv)(const float *, uint16_t *, size_t),
+                              uint16_t (*ref)(float), uint16_t exp, const float *h, size_t n)
+{
+    const uint16_t man = (uint16_t)(exp - 1) & (uint16_t)~exp & 0x7fffu; /* the bits below the exponent */
+    uint16_t *want = wb_hmalloc(n * 2 + 2);
+    for (size_t i = 0; i < n; i++) want[i] = ref(h[i]);
+    float *d = wb_dcopy(h, n * 4);
+    wb_dout o;
+    uint16_t *dout = wb_dout_alloc(&o, name, n * 2, 0);
+    WB_CUDA(conv(d, dout, n));
+    uint16_t *got = wb_hmalloc(n * 2 + 2);
+    char what[64];
+    snprintf(what, sizeof what, "%s n=%zu", name, n);
+    wb_expect_dout_guards(&o, got, what);
+    size_t bad = 0, first = 0;
+    for (size_t i = 0; i < n; i++) {
+        int ok = isnan(h[i]) ? ((got[i] & exp) == exp && (got[i] & man) != 0) : got[i] == want[i];
+        if (!ok && bad++ == 0) first = i;
+    }
+    if (bad)
+        ck_abort_msg("%s: %zu of %zu wrong; [%zu] = %.9g (%a) gave 0x%04x, expected 0x%04x", what, bad, n, first,
+                     (double)h[first], (double)h[first], got[first], (unsigned)want[first]);
+    wb_dfree(d), wb_dout_free(&o);
+    free(want), free(got);
+}
+
 /* Every kind of float: normal, subnormal in half, below half's range, the
  * rounding boundaries near 65504, ties, Inf, NaN. */
 START_TEST(f16_convert)
@@ -655,26 +685,8 @@ START_TEST(f16_convert)
     static const float SPECIAL[] = { 0.f, -0.f, 65504.f, 65519.f, 65520.f, 1e9f, INFINITY, -INFINITY, NAN,
                                      0x1p-24f, 0x1p-25f, 0x1.8p-25f, 0x1p-26f, 1.00048828125f, 1.00146484375f, 6e-8f };
     for (size_t i = 0; i < WB_COUNT(SPECIAL) && i < n; i++) h[i] = SPECIAL[i];
-    uint32_t *want = wb_hmalloc(n * 4 + 4);
-    for (size_t i = 0; i < n; i++) want[i] = wb_f32_to_f16(h[i]);
-    float *d = wb_dcopy(h, n * 4);
-    wb_dout o;
-    uint16_t *dh = wb_dout_alloc(&o, "half", n * 2, 0);
-    WB_CUDA(fp16_from_f32(d, dh, n));
-    uint16_t *got = wb_hmalloc(n * 2 + 2);
-    char what[64];
-    snprintf(what, sizeof what, "fp16_from_f32 n=%zu", n);
-    wb_expect_dout_guards(&o, got, what);
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++) {
-        int ok = isnan(h[i]) ? ((got[i] & 0x7c00) == 0x7c00 && (got[i] & 0x3ff) != 0) : got[i] == want[i];
-        if (!ok && bad++ == 0) first = i;
-    }
-    if (bad)
-        ck_abort_msg("%s: %zu of %zu wrong; [%zu] = %.9g gave 0x%04x, expected 0x%04x", what, bad, n, first,
-                     (double)h[first], got[first], (unsigned)want[first]);
-    wb_dfree(d), wb_dout_free(&o);
-    free(h), free(want), free(got);
+    expect_conversion("fp16_from_f32", fp16_from_f32, wb_f32_to_f16, 0x7c00, h, n);
+    free(h);
 }
 END_TEST
 
@@ -940,26 +952,8 @@ START_TEST(bf16_convert)
                                      INFINITY, -INFINITY, NAN, -NAN, 1.00390625f, 1.01171875f, 0x1p-133f,
                                      0x1.8p-134f, 1e-45f, 3.14159265f };
     for (size_t i = 0; i < WB_COUNT(SPECIAL) && i < n; i++) h[i] = SPECIAL[i];
-    uint16_t *want = wb_hmalloc(n * 2 + 2);
-    for (size_t i = 0; i < n; i++) want[i] = wb_f32_to_bf16(h[i]);
-    float *d = wb_dcopy(h, n * 4);
-    wb_dout o;
-    uint16_t *db = wb_dout_alloc(&o, "bf16", n * 2, 0);
-    WB_CUDA(bf16_from_f32(d, db, n));
-    uint16_t *got = wb_hmalloc(n * 2 + 2);
-    char what[64];
-    snprintf(what, sizeof what, "bf16_from_f32 n=%zu", n);
-    wb_expect_dout_guards(&o, got, what);
-    size_t bad = 0, first = 0;
-    for (size_t i = 0; i < n; i++) {
-        int ok = isnan(h[i]) ? ((got[i] & 0x7f80) == 0x7f80 && (got[i] & 0x7f) != 0) : got[i] == want[i];
-        if (!ok && bad++ == 0) first = i;
-    }
-    if (bad)
-        ck_abort_msg("%s: %zu of %zu wrong; [%zu] = %.9a gave 0x%04x, expected 0x%04x", what, bad, n, first,
-                     (double)h[first], got[first], (unsigned)want[first]);
-    wb_dfree(d), wb_dout_free(&o);
-    free(h), free(want), free(got);
+    expect_conversion("bf16_from_f32", bf16_from_f32, wb_f32_to_bf16, 0x7f80, h, n);
+    free(h);
 }
 END_TEST
 
