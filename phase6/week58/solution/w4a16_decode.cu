@@ -20,14 +20,11 @@
  * What comes out: thread (g, t) holds rows g and g+8, columns 32w + 8t ..
  * 32w + 8t + 7 of y, one 16-byte store each.
  *
- * A block of 8 warps covers 256 columns and a range of groups. Everything
- * a group needs (x: 16 rows x 128 halves, read by all 8 warps; each
- * thread's 64 bytes of words; its scales and zeros) comes through a ring of
- * DEC_XS shared-memory stages filled by cp.async, DEC_XS - 1 groups ahead:
- * a thread has 3 x 80 bytes in flight while it dequantises, and the loads
- * never wait for the arithmetic. (Loading the next group's words into
- * registers instead keeps only one group in flight: 0.66 of COPY on the
- * H100, README.) With few column tiles (N / 256
+ * A block of 8 warps covers 256 columns and a range of groups; x of that
+ * range goes through a ring of shared-memory chunks (one group: 16 rows x
+ * 128 halves) filled by cp.async, read by all 8 warps. The next group's
+ * weights are loaded into registers before this group is dequantised, so
+ * a thread always has 64 bytes in flight. With few column tiles (N / 256
  * below what the GPU holds at once) the groups are split over blocks too
  * (split-K): each block writes its FP32 partial sums, and the last block of
  * a column tile to finish (week 08's ticket) adds them in order and writes
@@ -39,9 +36,7 @@
 #define DEC_THREADS 256
 #define DEC_COLS 256 /* columns a block: 8 warps x 32 */
 #define DEC_GROUP 128
-#define DEC_XS 4           /* stages of the shared ring (x, words, scales and zeros of one group each) */
-/* the ring's bytes: x 4 KiB, words 16 KiB, scales and zeros 4 KiB a stage */
-#define DEC_SMEM (DEC_XS * (16 * 16 + 5 * DEC_THREADS) * 16)
+#define DEC_XS 4           /* x chunks in the shared ring */
 #define DEC_MAX_SPLITS 32  /* at most this many blocks add into one column tile */
 
 //@solution
@@ -89,10 +84,6 @@ static __device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
 }
 static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-static __device__ __forceinline__ void cp_async8(uint32_t saddr, const void *g)
-{
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(saddr), "l"(g));
-}
 template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
 /* 8 floats (columns 8t + j from c[j][h], 8t + 4 + j from c[j][h+1]) as 8 halves. */
@@ -112,18 +103,10 @@ static __global__ void __launch_bounds__(DEC_THREADS, 2)
                      const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
                      unsigned *__restrict__ tickets, int M, int N, int K, int gps)
 {
-    /* The ring, DEC_XS stages of one group each (dynamic shared memory):
-     *  xs[st]:  x, 16 rows x 128 halves (16 pieces of 16 bytes a row); odd
-     *           rows have their pieces XORed with 4, so that rows g and g+1,
-     *           read by one quarter-warp, fall on different banks;
-     *  wsm[st]: the packed words, wsm[st][s][thread] the uint4 of word-row
-     *           4s + t that the thread uses (its own copy: consecutive
-     *           threads, consecutive 16 bytes, no bank conflicts);
-     *  zs[st]:  the thread's four scales and four zeros. */
-    extern __shared__ __align__(16) uint4 dsm[];
-    uint4(*xs)[16][16] = reinterpret_cast<uint4(*)[16][16]>(dsm);
-    uint4(*wsm)[4][DEC_THREADS] = reinterpret_cast<uint4(*)[4][DEC_THREADS]>(dsm + DEC_XS * 16 * 16);
-    uint4(*zs)[DEC_THREADS] = reinterpret_cast<uint4(*)[DEC_THREADS]>(dsm + DEC_XS * (16 * 16 + 4 * DEC_THREADS));
+    /* x chunk: 16 rows x 128 halves (16 pieces of 16 bytes a row); odd rows
+     * have their pieces XORed with 4, so that rows g and g+1, read by one
+     * quarter-warp, fall on different banks. */
+    __shared__ __align__(16) uint4 xs[DEC_XS][16][16];
     __shared__ bool last;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int S = gridDim.y, split = blockIdx.y, groups = K / DEC_GROUP;
@@ -135,31 +118,28 @@ static __global__ void __launch_bounds__(DEC_THREADS, 2)
     /* Word-row 16 gi + 4 s + t of the split's group gi, columns col .. col+3. */
     const uint32_t *wp = wq + ((size_t)g0 * 16 + t) * N + col;
     const __half *sp = sc + (size_t)g0 * N + col, *zp = zr + (size_t)g0 * N + col;
-    const uint32_t wdst = (uint32_t)__cvta_generic_to_shared(&wsm[0][0][threadIdx.x]);
-    const uint32_t zdst = (uint32_t)__cvta_generic_to_shared(&zs[0][threadIdx.x]);
+    auto load_group = [&](int gi, uint4 (&w)[4], uint2 &s2, uint2 &z2) {
+        if (has) {
+            const uint32_t *p = wp + (size_t)gi * 16 * N;
+#pragma unroll
+            for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(p + (size_t)s * 4 * N)); /* read once: evict first */
+            s2 = __ldg((const uint2 *)(sp + (size_t)gi * N));
+            z2 = __ldg((const uint2 *)(zp + (size_t)gi * N));
+        } else { /* past N: q = z = s = 0 dequantises to 0 */
+#pragma unroll
+            for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
+            s2 = z2 = make_uint2(0, 0);
+        }
+    };
 
-    /* x: thread r * 16 + p copies piece p of row r (< M) of each group. */
+    /* The x ring: thread r * 16 + p copies piece p of row r (< M) of each group. */
     const int xr = threadIdx.x >> 4, xp = threadIdx.x & 15;
     const bool xcopy = xr < M;
     const char *xg = xcopy ? (const char *)(x + (size_t)xr * K + (size_t)g0 * DEC_GROUP + xp * 8) : NULL;
     const uint32_t xdst = (uint32_t)__cvta_generic_to_shared(&xs[0][xr][xp ^ ((xr & 1) << 2)]);
-    /* Start the copies of group gi into its stage and close the commit
-     * group (an empty one past the split's groups: the wait below counts
-     * them). Columns past N copy nothing; their threads read zeros. */
-    auto copy_group = [&](int gi) {
-        if (gi < G) {
-            const uint32_t st = (uint32_t)(gi % DEC_XS);
-            if (xcopy) cp_async16(xdst + st * (uint32_t)sizeof(xs[0]), xg + (size_t)gi * DEC_GROUP * 2);
-            if (has) {
-                const uint32_t *p = wp + (size_t)gi * 16 * N;
-#pragma unroll
-                for (int s = 0; s < 4; s++)
-                    cp_async16(wdst + (st * 4 + s) * (uint32_t)(DEC_THREADS * 16), p + (size_t)s * 4 * N);
-                cp_async8(zdst + st * (uint32_t)(DEC_THREADS * 16), sp + (size_t)gi * N);
-                cp_async8(zdst + st * (uint32_t)(DEC_THREADS * 16) + 8, zp + (size_t)gi * N);
-            }
-        }
-        cp_async_commit();
+    auto copy_x = [&](int gi) {
+        if (xcopy && gi < G) cp_async16(xdst + (gi % DEC_XS) * (uint32_t)sizeof(xs[0]), xg + (size_t)gi * DEC_GROUP * 2);
+        cp_async_commit(); /* a group even when empty: the wait below counts them */
     };
 
     float acc[4][4];
@@ -168,26 +148,25 @@ static __global__ void __launch_bounds__(DEC_THREADS, 2)
 #pragma unroll
         for (int q = 0; q < 4; q++) acc[j][q] = 0.f;
 
+    uint4 wc[4];
+    uint2 sc2, zc2;
+    load_group(0, wc, sc2, zc2);
 #pragma unroll
-    for (int c = 0; c < DEC_XS - 1; c++) copy_group(c);
+    for (int c = 0; c < DEC_XS - 1; c++) copy_x(c);
 
     const int xsw = (g & 1) << 2; /* rows g and g + 8 have the same parity */
     const __half2 k1024 = as_h2(0x64006400u);
 #pragma unroll 1
     for (int gi = 0; gi < G; gi++) {
-        cp_async_wait<DEC_XS - 2>(); /* group gi has landed (this thread's copies) */
-        __syncthreads();             /* ... everyone's; everyone is done with group gi - 1's stage */
-        copy_group(gi + DEC_XS - 1); /* into that stage: DEC_XS - 1 groups stay in flight */
-        const int st = gi % DEC_XS;
-        const uint4(*xk)[16] = xs[st];
-        uint4 wc[4];
-        uint4 szv = make_uint4(0, 0, 0, 0);
-#pragma unroll
-        for (int s = 0; s < 4; s++) wc[s] = has ? wsm[st][s][threadIdx.x] : make_uint4(0, 0, 0, 0);
-        if (has) szv = zs[st][threadIdx.x];
+        uint4 wn[4];
+        uint2 sn2, zn2;
+        if (gi + 1 < G) load_group(gi + 1, wn, sn2, zn2); /* in flight while this group is worked on */
+        cp_async_wait<DEC_XS - 2>(); /* x of group gi has landed (this thread's piece) */
+        __syncthreads();             /* ... everyone's; everyone is done with group gi - 1's slot */
+        copy_x(gi + DEC_XS - 1);
+        const uint4(*xk)[16] = xs[gi % DEC_XS];
 
         __half2 zz[4], ss[4];
-        const uint2 sc2 = make_uint2(szv.x, szv.y), zc2 = make_uint2(szv.z, szv.w);
         const __half *sh = (const __half *)&sc2, *zh = (const __half *)&zc2;
 #pragma unroll
         for (int j = 0; j < 4; j++) ss[j] = __half2half2(sh[j]), zz[j] = __hadd2(__half2half2(zh[j]), k1024);
@@ -210,6 +189,11 @@ static __global__ void __launch_bounds__(DEC_THREADS, 2)
                 mma16816(acc[j], a0, d[0], d[1]);
                 mma16816(acc[j], a1, d[2], d[3]);
             }
+        }
+        if (gi + 1 < G) {
+#pragma unroll
+            for (int s = 0; s < 4; s++) wc[s] = wn[s];
+            sc2 = sn2, zc2 = zn2;
         }
     }
     cp_async_wait<0>();
@@ -265,11 +249,7 @@ static cudaError_t dec_slots(int *slots)
     if (dev != known_dev) {
         int sms = 0, per_sm = 0;
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        /* past the 48 KiB a block gets without asking (once per device) */
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(w4_decode_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, DEC_SMEM);
-        if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel, DEC_THREADS, DEC_SMEM);
+        if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel, DEC_THREADS, 0);
         if (e != cudaSuccess) return e;
         known_slots = sms * (per_sm > 0 ? per_sm : 1);
         known_dev = dev;
@@ -345,7 +325,7 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
     const int gps = (groups + S - 1) / S;
     S = (groups + gps - 1) / gps;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel<<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS, DEC_SMEM>>>(
+    w4_decode_kernel<<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS>>>(
         (const __half *)x_, wq, (const __half *)scales_, (const __half *)zeros_, (__half *)y_, g_ws, g_tickets, M, N, K,
         gps);
     return cudaGetLastError();
