@@ -190,6 +190,7 @@ static int probe_python(grader *G, char *why, size_t whysz)
     o.path = G->sb_path;
     o.max_procs = 256;
     o.wall_s = 60;
+    o.seccomp = G->seccomp;
     o.log_path = log;
     char *argv[] = { G->py_exe, "-I", "-B", "-c", "import json, encodings, subprocess; print('python ok')", NULL };
     sb_result r;
@@ -228,6 +229,7 @@ static void usage(void)
     fprintf(stderr, "usage: grade --submissions DIR --weeks \"phaseP/weekNN ...\" --gradebook OUT.csv [--feedback DIR]\n"
                     "             [--scratch DIR] [--root DIR] [--seed N] [--limit S] [--build-limit S] [--jobs N]\n"
                     "             [--gpu-share N] [--make-arg ARG]... [--disk-quota MiB] [--keep-scratch 0|1]\n"
+                    "             [--seccomp deny|allow|log|off]\n"
                     "             [--scheduler local|slurm [--slurm-dir DIR] [--gres SPEC] [--sbatch OPTION]...\n"
                     "              [--wait 0|1] [--poll S] [--max-running N] [--regrade \"all\"|\"ID ...\"]]\n"
                     "       grade --collect GRADEBOOK [--slurm-dir DIR]   (a Slurm grading: the gradebook as it stands)\n"
@@ -254,6 +256,7 @@ static int parse_args(grader *G, int argc, char **argv, char *weeks, size_t wsz)
         else if (strcmp(a, "--make-arg") == 0 && G->n_make_args < 32) G->make_args[G->n_make_args++] = (char *)v;
         else if (strcmp(a, "--disk-quota") == 0 && atoll(v) > 0) G->disk_quota = atoll(v) << 20;
         else if (strcmp(a, "--keep-scratch") == 0) G->keep_scratch = atoi(v) != 0;
+        else if (strcmp(a, "--seccomp") == 0 && sb_seccomp_parse(v) >= 0) G->seccomp = sb_seccomp_parse(v);
         else if (strcmp(a, "--scheduler") == 0 && (strcmp(v, "local") == 0 || strcmp(v, "slurm") == 0))
             G->slurm = strcmp(v, "slurm") == 0;
         else if (strcmp(a, "--slurm-dir") == 0) snprintf(G->slurm_dir, sizeof G->slurm_dir, "%s", v);

@@ -121,6 +121,7 @@ typedef struct {
     int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
     long long disk_quota;      /* bytes a student's scratch workbook may hold (sb_opts.disk_bytes) */
     int keep_scratch;          /* --keep-scratch 1 (KEEP_SCRATCH=1): the scratch folders stay after the gradebook */
+    int seccomp;               /* --seccomp deny|allow|log|off (SECCOMP=): the sandbox's filter, sb_seccomp */
     unsigned run_seq;
     /* Grading on a Slurm cluster (grade_slurm.c; --scheduler slurm) */
     int  slurm;                /* 1: prepare and build here, run the checkpoints in a job array */

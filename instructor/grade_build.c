@@ -5,6 +5,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,6 +179,7 @@ void sandbox_opts(const grader *G, const student *s, sb_opts *o)
     o->max_procs = MAX_PROCS;
     o->file_bytes = FILE_LIMIT;
     o->disk_bytes = G->disk_quota; /* the whole scratch workbook: many files each under FILE_LIMIT */
+    o->seccomp = G->seccomp;       /* builds too: nothing of make, nvcc, gcc or ld needs a call deny kills */
 }
 
 /* Why a sandboxed command stopped at a limit, for people. */
@@ -383,6 +385,8 @@ static void build_done(grader *G, build_slot *slot)
             sh(cmd, NULL);
             printf("  %-24s %s: %s\n", s->id, G->weeks[w].dir, lt);
         }
+    } else if (msg.r.signal == SIGSYS && msg.r.why[0]) {
+        snprintf(why, sizeof why, "did not build: the build was %s", msg.r.why);
     } else snprintf(why, sizeof why, "did not compile: %s", e);
     set_all(G, s, w, ST_FAIL, why);
     appendf(s->note[w], sizeof s->note[w], "- The build failed; its log ends:\n\n```\n%s\n```\n", e);

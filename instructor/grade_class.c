@@ -39,6 +39,8 @@ const char *classify(const char *msg)
     if (strstr(msg, "illegal") || strstr(msg, "misaligned") || strstr(msg, "unspecified launch failure") ||
         strstr(msg, "exception") || strstr(msg, "Xid") || strstr(msg, "device-side assert"))
         return "GPU fault";
+    /* Check's fork mode: a test's process the sandbox's seccomp filter killed ("Received signal 31 (Bad system call)") */
+    if (strstr(msg, "(Bad system call)")) return "forbidden system call (killed by the sandbox's seccomp filter)";
     if (strstr(msg, "Received signal") || strstr(msg, "signal")) return "crash";
     /* wb_harness.c: a test process that exited with status 0 before its test's end */
     if (strstr(msg, "ended before reaching its end")) return "early exit (a test's process ended mid-test)";

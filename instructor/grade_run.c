@@ -107,7 +107,9 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
         if (n < 0 && access(rpath, F_OK) != 0) snprintf(what, sizeof what, "it wrote no results record");
         else if (n < 0) snprintf(what, sizeof what, "its results record is unreadable (%s)", err);
         else snprintf(what, sizeof what, "its results record has no checkpoint %s", id);
-        if (j->signal)
+        if (j->signal == SIGSYS && j->why[0])
+            snprintf(out->why, sizeof out->why, "forbidden system call: the test program was %s; %s", j->why, what);
+        else if (j->signal)
             snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s); %s", j->signal,
                      strsignal(j->signal), what);
         else {

@@ -162,6 +162,7 @@ static unsigned long long student_key(const grader *G, const student *s)
     h = fnv(h, &G->seed, sizeof G->seed);
     h = fnv(h, lim, sizeof lim);
     h = fnv(h, flags, sizeof flags);
+    if (G->seccomp != SB_SECCOMP_DENY) h = fnv(h, &G->seccomp, sizeof G->seccomp); /* the default keeps older keys */
     for (int i = 0; i < G->n_make_args; i++) h = fnv(h, G->make_args[i], strlen(G->make_args[i]) + 1);
     /* refused by the class listing (a second submission under the id): graded again once that is fixed, though
      * the submission kept did not change */
@@ -195,6 +196,7 @@ static int write_args(const grader *G)
             "--build-limit\n%.17g\n--jobs\n%d\n--scheduler\nslurm\n--slurm-dir\n%s\n--gres\n%s\n--poll\n%.17g\n",
             G->gradebook, G->feedback, G->scratch, G->root, G->seed, G->limit, G->build_limit, G->jobs,
             G->slurm_dir, G->gres, G->slurm_poll);
+    appendf(t, cap, "--seccomp\n%s\n", sb_seccomp_name((sb_seccomp)G->seccomp));
     for (int i = 0; i < G->n_make_args; i++) appendf(t, cap, "--make-arg\n%s\n", G->make_args[i]);
     for (int i = 0; i < G->n_sbatch; i++) appendf(t, cap, "--sbatch\n%s\n", G->sbatch[i]);
     path_of(G, "args", NULL, path, sizeof path);

@@ -2,7 +2,8 @@
  *
  * How a run goes: the grader forks; the child sets the per-process limits,
  * joins the run's memory cgroup, drops to an unprivileged uid if it is root
- * and execs bwrap with --block-fd. bwrap reports its PID-namespace init on
+ * and execs bwrap with --block-fd (and --seccomp: a memfd holding the
+ * filter, unless o->seccomp is off). bwrap reports its PID-namespace init on
  * --info-fd; the grader opens a pidfd on it, sets RLIMIT_NPROC on it (set
  * there, after the user namespaces exist, the count is per sandbox, not per
  * uid), and releases the block. The grader then copies output to the log
@@ -40,6 +41,14 @@
 #include <time.h>
 #include <unistd.h>
 #include <grp.h>
+#include <sched.h>
+#include <stddef.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <sys/socket.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #define MAX_ARGS 512
 #define DEFAULT_OUT (16LL << 20)
@@ -72,6 +81,455 @@ static const char *bwrap_path(const sb_opts *o)
 {
     if (o && o->bwrap) return o->bwrap;
     return access("/usr/bin/bwrap", X_OK) == 0 ? "/usr/bin/bwrap" : "/usr/local/bin/bwrap";
+}
+
+/* ------------------------------------------------------------ seccomp filter */
+
+/* A classic BPF program for bwrap --seccomp (sandbox.h, sb_seccomp), built
+ * here from the lists below, for the architecture the grader is built for
+ * (its system-call numbers are this build's <sys/syscall.h>): x86-64, or
+ * aarch64. A call from another architecture's table (a 32-bit int 0x80 on
+ * x86-64) or an x32 call kills the process, whatever the mode.
+ *
+ * Common to deny and allow, checked on the arguments:
+ *   socket, socketpair: AF_UNIX only (the CUDA runtime's and the tools' own
+ *     IPC); any other family kills. The network namespace already holds only
+ *     loopback; this closes the kernel's protocol code (AF_PACKET, AF_NETLINK,
+ *     AF_INET's stack...) too. A week whose tests use NCCL or MPI between
+ *     processes (Phase 8) needs AF_INET on loopback: widen this rule before
+ *     such a week is graded.
+ *   clone: a new namespace flag kills (the namespaces are bwrap's, made
+ *     before the filter); clone3 fails with ENOSYS (its flags sit in memory a
+ *     filter cannot read; glibc then falls back to clone).
+ *   personality: only the harmless values (query, PER_LINUX, PER_LINUX32,
+ *     UNAME26) - not READ_IMPLIES_EXEC, ADDR_NO_RANDOMIZE, MMAP_PAGE_ZERO. */
+
+#ifndef SECCOMP_RET_KILL_PROCESS
+#define SECCOMP_RET_KILL_PROCESS 0x80000000U
+#endif
+#ifndef SECCOMP_RET_LOG
+#define SECCOMP_RET_LOG 0x7ffc0000U
+#endif
+#if defined(__x86_64__)
+#define SB_AUDIT_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define SB_AUDIT_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* Calls an architecture or older headers lack: -1, skipped. */
+#define SB_ABSENT (-1)
+#ifndef __NR_open
+#define __NR_open SB_ABSENT
+#endif
+#ifndef __NR_stat
+#define __NR_stat SB_ABSENT
+#endif
+#ifndef __NR_lstat
+#define __NR_lstat SB_ABSENT
+#endif
+#ifndef __NR_access
+#define __NR_access SB_ABSENT
+#endif
+#ifndef __NR_pipe
+#define __NR_pipe SB_ABSENT
+#endif
+#ifndef __NR_dup2
+#define __NR_dup2 SB_ABSENT
+#endif
+#ifndef __NR_poll
+#define __NR_poll SB_ABSENT
+#endif
+#ifndef __NR_select
+#define __NR_select SB_ABSENT
+#endif
+#ifndef __NR_fork
+#define __NR_fork SB_ABSENT
+#endif
+#ifndef __NR_vfork
+#define __NR_vfork SB_ABSENT
+#endif
+#ifndef __NR_getdents
+#define __NR_getdents SB_ABSENT
+#endif
+#ifndef __NR_readlink
+#define __NR_readlink SB_ABSENT
+#endif
+#ifndef __NR_rename
+#define __NR_rename SB_ABSENT
+#endif
+#ifndef __NR_mkdir
+#define __NR_mkdir SB_ABSENT
+#endif
+#ifndef __NR_rmdir
+#define __NR_rmdir SB_ABSENT
+#endif
+#ifndef __NR_creat
+#define __NR_creat SB_ABSENT
+#endif
+#ifndef __NR_link
+#define __NR_link SB_ABSENT
+#endif
+#ifndef __NR_unlink
+#define __NR_unlink SB_ABSENT
+#endif
+#ifndef __NR_symlink
+#define __NR_symlink SB_ABSENT
+#endif
+#ifndef __NR_chmod
+#define __NR_chmod SB_ABSENT
+#endif
+#ifndef __NR_chown
+#define __NR_chown SB_ABSENT
+#endif
+#ifndef __NR_lchown
+#define __NR_lchown SB_ABSENT
+#endif
+#ifndef __NR_utime
+#define __NR_utime SB_ABSENT
+#endif
+#ifndef __NR_utimes
+#define __NR_utimes SB_ABSENT
+#endif
+#ifndef __NR_futimesat
+#define __NR_futimesat SB_ABSENT
+#endif
+#ifndef __NR_epoll_create
+#define __NR_epoll_create SB_ABSENT
+#endif
+#ifndef __NR_epoll_wait
+#define __NR_epoll_wait SB_ABSENT
+#endif
+#ifndef __NR_eventfd
+#define __NR_eventfd SB_ABSENT
+#endif
+#ifndef __NR_signalfd
+#define __NR_signalfd SB_ABSENT
+#endif
+#ifndef __NR_time
+#define __NR_time SB_ABSENT
+#endif
+#ifndef __NR_alarm
+#define __NR_alarm SB_ABSENT
+#endif
+#ifndef __NR_pause
+#define __NR_pause SB_ABSENT
+#endif
+#ifndef __NR_getpgrp
+#define __NR_getpgrp SB_ABSENT
+#endif
+#ifndef __NR_arch_prctl
+#define __NR_arch_prctl SB_ABSENT
+#endif
+#ifndef __NR_iopl
+#define __NR_iopl SB_ABSENT
+#endif
+#ifndef __NR_ioperm
+#define __NR_ioperm SB_ABSENT
+#endif
+#ifndef __NR_modify_ldt
+#define __NR_modify_ldt SB_ABSENT
+#endif
+#ifndef __NR_uselib
+#define __NR_uselib SB_ABSENT
+#endif
+#ifndef __NR_lookup_dcookie
+#define __NR_lookup_dcookie SB_ABSENT
+#endif
+#ifndef __NR_rseq
+#define __NR_rseq SB_ABSENT
+#endif
+#ifndef __NR_statx
+#define __NR_statx SB_ABSENT
+#endif
+#ifndef __NR_clone3
+#define __NR_clone3 SB_ABSENT
+#endif
+#ifndef __NR_close_range
+#define __NR_close_range SB_ABSENT
+#endif
+#ifndef __NR_openat2
+#define __NR_openat2 SB_ABSENT
+#endif
+#ifndef __NR_faccessat2
+#define __NR_faccessat2 SB_ABSENT
+#endif
+#ifndef __NR_epoll_pwait2
+#define __NR_epoll_pwait2 SB_ABSENT
+#endif
+#ifndef __NR_futex_waitv
+#define __NR_futex_waitv SB_ABSENT
+#endif
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open SB_ABSENT
+#endif
+#ifndef __NR_pidfd_send_signal
+#define __NR_pidfd_send_signal SB_ABSENT
+#endif
+#ifndef __NR_pidfd_getfd
+#define __NR_pidfd_getfd SB_ABSENT
+#endif
+#ifndef __NR_process_madvise
+#define __NR_process_madvise SB_ABSENT
+#endif
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup SB_ABSENT
+#endif
+#ifndef __NR_io_uring_enter
+#define __NR_io_uring_enter SB_ABSENT
+#endif
+#ifndef __NR_io_uring_register
+#define __NR_io_uring_register SB_ABSENT
+#endif
+#ifndef __NR_open_tree
+#define __NR_open_tree SB_ABSENT
+#endif
+#ifndef __NR_move_mount
+#define __NR_move_mount SB_ABSENT
+#endif
+#ifndef __NR_fsopen
+#define __NR_fsopen SB_ABSENT
+#endif
+#ifndef __NR_fsconfig
+#define __NR_fsconfig SB_ABSENT
+#endif
+#ifndef __NR_fsmount
+#define __NR_fsmount SB_ABSENT
+#endif
+#ifndef __NR_fspick
+#define __NR_fspick SB_ABSENT
+#endif
+#ifndef __NR_mount_setattr
+#define __NR_mount_setattr SB_ABSENT
+#endif
+#ifndef __NR_quotactl_fd
+#define __NR_quotactl_fd SB_ABSENT
+#endif
+#ifndef __NR_kexec_file_load
+#define __NR_kexec_file_load SB_ABSENT
+#endif
+#ifndef __NR_userfaultfd
+#define __NR_userfaultfd SB_ABSENT
+#endif
+#ifndef __NR_memfd_create
+#define __NR_memfd_create SB_ABSENT
+#endif
+#ifndef __NR_membarrier
+#define __NR_membarrier SB_ABSENT
+#endif
+#ifndef __NR_copy_file_range
+#define __NR_copy_file_range SB_ABSENT
+#endif
+#ifndef __NR_mlock2
+#define __NR_mlock2 SB_ABSENT
+#endif
+#ifndef __NR_preadv2
+#define __NR_preadv2 SB_ABSENT
+#endif
+#ifndef __NR_pwritev2
+#define __NR_pwritev2 SB_ABSENT
+#endif
+#ifndef __NR_getrandom
+#define __NR_getrandom SB_ABSENT
+#endif
+#ifndef __NR_renameat2
+#define __NR_renameat2 SB_ABSENT
+#endif
+#ifndef __NR_execveat
+#define __NR_execveat SB_ABSENT
+#endif
+
+/* deny: killed; everything else is allowed. One line, one reason. */
+static const int seccomp_deny[] = {
+    __NR_ptrace,                                            /* another process's memory and registers; anti-debug tricks */
+    __NR_process_vm_readv, __NR_process_vm_writev,          /* the same, without ptrace */
+    __NR_process_madvise, __NR_pidfd_getfd,                 /* another process's memory advice; its file descriptors */
+    __NR_kcmp,                                              /* compares two processes' kernel objects: a kernel-pointer oracle */
+    __NR_bpf,                                               /* eBPF: its verifier is a classic local-root surface */
+    __NR_perf_event_open,                                   /* hardware counters: side channels and a long bug history */
+    __NR_userfaultfd,                                       /* stalls the kernel mid-copy: how kernel races are won */
+    __NR_io_uring_setup, __NR_io_uring_enter, __NR_io_uring_register, /* io_uring: many bugs, and calls no filter sees */
+    __NR_keyctl, __NR_add_key, __NR_request_key,            /* kernel keyrings: per uid, not per namespace */
+    __NR_init_module, __NR_finit_module, __NR_delete_module, /* kernel modules */
+    __NR_kexec_load, __NR_kexec_file_load, __NR_reboot,     /* another kernel; a reboot */
+    __NR_swapon, __NR_swapoff, __NR_acct,                   /* swap files; process accounting to a file */
+    __NR_quotactl, __NR_quotactl_fd,                        /* disk quotas (the grader keeps its own) */
+    __NR_mount, __NR_umount2, __NR_pivot_root, __NR_chroot, /* the mount tree is bwrap's, made before the filter */
+    __NR_open_tree, __NR_move_mount, __NR_fsopen, __NR_fsconfig, __NR_fsmount, __NR_fspick,
+    __NR_mount_setattr,                                     /* (the new mount API: the same) */
+    __NR_unshare, __NR_setns,                               /* new or other namespaces: a user namespace gives capabilities back */
+    __NR_lookup_dcookie,                                    /* profiling's path lookups */
+    __NR_name_to_handle_at, __NR_open_by_handle_at,         /* files by handle, around the mount tree (the "shocker" escape) */
+    __NR_syslog,                                            /* the kernel log: kernel addresses, the host's events */
+    __NR_iopl, __NR_ioperm, __NR_modify_ldt, __NR_uselib,   /* x86 port I/O, 16-bit segments, a.out loading */
+};
+
+/* allow: the only calls allowed (with the argument checks above); any other
+ * kills (log: is logged). What a test program of the workbook (C, C++, the
+ * CUDA runtime and driver, Check's forks, Python with torch and Triton),
+ * make, sh, nvcc and its tools (cicc, ptxas, fatbinary, nvlink), gcc, as and
+ * ld call, as far as they are known: TO BE CONFIRMED ON THE GPU MACHINE
+ * (grade the fixture classes with SECCOMP=log and read `dmesg | grep
+ * type=1326` for every syscall=N outside it, or run them under strace -f -c)
+ * before SECCOMP=allow grades a class; deny stays the default until then.
+ * Checked without a GPU (SECCOMP=log, x86-64): make and gcc building and
+ * running a threaded program, nvcc -c of week 01's vecadd.cu, python3 with
+ * json, subprocess, multiprocessing and tempfile, ls -l. */
+static const int seccomp_allow[] = {
+    /* files */
+    __NR_read, __NR_write, __NR_open, __NR_openat, __NR_openat2, __NR_close, __NR_close_range, __NR_creat,
+    __NR_stat, __NR_fstat, __NR_lstat, __NR_newfstatat, __NR_statx, __NR_statfs, __NR_fstatfs, __NR_lseek,
+    __NR_pread64, __NR_pwrite64, __NR_readv, __NR_writev, __NR_preadv, __NR_pwritev, __NR_preadv2, __NR_pwritev2,
+    __NR_access, __NR_faccessat, __NR_faccessat2, __NR_pipe, __NR_pipe2, __NR_dup, __NR_dup2, __NR_dup3, __NR_fcntl,
+    __NR_flock, __NR_fsync, __NR_fdatasync, __NR_truncate, __NR_ftruncate, __NR_fallocate, __NR_fadvise64,
+    __NR_getdents, __NR_getdents64, __NR_getcwd, __NR_chdir, __NR_fchdir, __NR_rename, __NR_renameat,
+    __NR_renameat2, __NR_mkdir, __NR_mkdirat, __NR_rmdir, __NR_link, __NR_linkat, __NR_unlink, __NR_unlinkat,
+    __NR_symlink, __NR_symlinkat, __NR_readlink, __NR_readlinkat, __NR_chmod, __NR_fchmod, __NR_fchmodat,
+    __NR_chown, __NR_fchown, __NR_lchown, __NR_fchownat, __NR_umask, __NR_utime, __NR_utimes, __NR_utimensat,
+    __NR_futimesat, __NR_sendfile, __NR_copy_file_range, __NR_splice, __NR_tee, __NR_ioctl, /* the GPU driver */
+    __NR_memfd_create, __NR_getxattr, __NR_lgetxattr, __NR_fgetxattr, __NR_listxattr, __NR_llistxattr,
+    __NR_flistxattr, __NR_setxattr, __NR_lsetxattr, __NR_fsetxattr, __NR_removexattr, __NR_lremovexattr,
+    __NR_fremovexattr, /* ls -l, cp -a */
+    /* waiting on descriptors */
+    __NR_poll, __NR_ppoll, __NR_select, __NR_pselect6, __NR_epoll_create, __NR_epoll_create1, __NR_epoll_ctl,
+    __NR_epoll_wait, __NR_epoll_pwait, __NR_epoll_pwait2, __NR_eventfd, __NR_eventfd2, __NR_signalfd,
+    __NR_signalfd4, __NR_timerfd_create, __NR_timerfd_settime, __NR_timerfd_gettime,
+    /* memory (the driver maps device and pinned memory; NUMA placement) */
+    __NR_brk, __NR_mmap, __NR_munmap, __NR_mprotect, __NR_mremap, __NR_madvise, __NR_msync, __NR_mincore,
+    __NR_mlock, __NR_mlock2, __NR_munlock, __NR_mlockall, __NR_munlockall, __NR_get_mempolicy,
+    __NR_set_mempolicy, __NR_mbind, __NR_membarrier, __NR_shmget, __NR_shmat, __NR_shmdt, __NR_shmctl,
+    /* processes and threads (clone is checked above) */
+    __NR_clone, __NR_fork, __NR_vfork, __NR_execve, __NR_execveat, __NR_exit, __NR_exit_group, __NR_wait4,
+    __NR_waitid, __NR_kill, __NR_tkill, __NR_tgkill, __NR_pidfd_open, __NR_pidfd_send_signal, __NR_getpid,
+    __NR_getppid, __NR_gettid, __NR_getuid, __NR_geteuid, __NR_getgid, __NR_getegid, __NR_getgroups,
+    __NR_getresuid, __NR_getresgid, __NR_setuid, __NR_setgid, __NR_setreuid, __NR_setregid, __NR_setresuid,
+    __NR_setresgid, __NR_setfsuid, __NR_setfsgid, /* make sets its own ids (no capability: only to its own) */
+    __NR_setsid, __NR_getsid, __NR_setpgid, __NR_getpgid, __NR_getpgrp,
+    __NR_prctl, __NR_arch_prctl, __NR_set_tid_address, __NR_set_robust_list, __NR_get_robust_list, __NR_rseq,
+    __NR_futex, __NR_futex_waitv, __NR_sched_yield, __NR_sched_getaffinity, __NR_sched_setaffinity,
+    __NR_sched_getparam, __NR_sched_getscheduler, __NR_sched_get_priority_max, __NR_sched_get_priority_min,
+    __NR_getpriority, __NR_setpriority, __NR_capget, __NR_personality, /* checked above */
+    /* signals and time */
+    __NR_rt_sigaction, __NR_rt_sigprocmask, __NR_rt_sigreturn, __NR_rt_sigsuspend, __NR_rt_sigpending,
+    __NR_rt_sigtimedwait, __NR_rt_sigqueueinfo, __NR_rt_tgsigqueueinfo, __NR_sigaltstack, __NR_pause,
+    __NR_alarm, __NR_setitimer, __NR_getitimer, __NR_timer_create, __NR_timer_settime, __NR_timer_gettime,
+    __NR_timer_getoverrun, __NR_timer_delete, __NR_nanosleep, __NR_clock_nanosleep, __NR_clock_gettime,
+    __NR_clock_getres, __NR_gettimeofday, __NR_time, __NR_times,
+    /* limits and the system */
+    __NR_getrusage, __NR_getrlimit, __NR_setrlimit, __NR_prlimit64, __NR_uname, __NR_sysinfo, __NR_getrandom,
+    __NR_getcpu,
+    /* AF_UNIX sockets (socket and socketpair are checked above) */
+    __NR_socket, __NR_socketpair, __NR_connect, __NR_bind, __NR_listen, __NR_accept, __NR_accept4, __NR_sendto,
+    __NR_recvfrom, __NR_sendmsg, __NR_recvmsg, __NR_sendmmsg, __NR_recvmmsg, __NR_shutdown, __NR_getsockname,
+    __NR_getpeername, __NR_setsockopt, __NR_getsockopt,
+};
+
+enum { SB_FILTER_MAX = 1024 };
+typedef struct {
+    struct sock_filter f[SB_FILTER_MAX];
+    unsigned n;
+} bpf_prog;
+
+static void op(bpf_prog *p, unsigned short code, unsigned char jt, unsigned char jf, unsigned k)
+{
+    if (p->n < SB_FILTER_MAX) p->f[p->n] = (struct sock_filter)BPF_JUMP(code, k, jt, jf);
+    p->n++;
+}
+static void ret(bpf_prog *p, unsigned k) { op(p, BPF_RET | BPF_K, 0, 0, k); }
+static void load(bpf_prog *p, unsigned off) { op(p, BPF_LD | BPF_W | BPF_ABS, 0, 0, off); }
+
+/* The low 32 bits of argument i (both architectures are little-endian;
+ * every argument checked is an int). */
+#define SB_ARG(i) ((unsigned)offsetof(struct seccomp_data, args[i]))
+#define SB_NR     ((unsigned)offsetof(struct seccomp_data, nr))
+#define SB_ARCH   ((unsigned)offsetof(struct seccomp_data, arch))
+
+/* The program for mode m into p; 0, or -1 (no filter for this architecture). */
+static int seccomp_build(sb_seccomp m, bpf_prog *p)
+{
+    p->n = 0;
+#ifndef SB_AUDIT_ARCH
+    (void)m, (void)ret, (void)load;
+    return -1;
+#else
+    const unsigned KILL = SECCOMP_RET_KILL_PROCESS, ALLOW = SECCOMP_RET_ALLOW;
+    load(p, SB_ARCH);
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, 1, 0, SB_AUDIT_ARCH);
+    ret(p, KILL);
+    load(p, SB_NR);
+#if defined(__x86_64__)
+    op(p, BPF_JMP | BPF_JSET | BPF_K, 0, 1, 0x40000000U /* __X32_SYSCALL_BIT */);
+    ret(p, KILL);
+#endif
+    /* socket and socketpair: AF_UNIX only */
+    const int fam[] = { __NR_socket, __NR_socketpair };
+    for (int i = 0; i < 2; i++) {
+        op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 4, (unsigned)fam[i]);
+        load(p, SB_ARG(0));
+        op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, AF_UNIX);
+        ret(p, ALLOW);
+        ret(p, KILL);
+    }
+    /* clone: no new namespace */
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 4, __NR_clone);
+    load(p, SB_ARG(0));
+    op(p, BPF_JMP | BPF_JSET | BPF_K, 0, 1,
+       CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET);
+    ret(p, KILL);
+    ret(p, ALLOW);
+    if (__NR_clone3 != SB_ABSENT) {
+        op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, (unsigned)__NR_clone3);
+        ret(p, SECCOMP_RET_ERRNO | ENOSYS);
+    }
+    /* personality: the query and the harmless personas only */
+    const unsigned persona[] = { 0xffffffffU, PER_LINUX, PER_LINUX32, UNAME26, UNAME26 | PER_LINUX32 };
+    const unsigned np = sizeof persona / sizeof *persona;
+    op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, (unsigned char)(np + 3), __NR_personality);
+    load(p, SB_ARG(0));
+    for (unsigned i = 0; i < np; i++) op(p, BPF_JMP | BPF_JEQ | BPF_K, (unsigned char)(np - i), 0, persona[i]);
+    ret(p, KILL);
+    ret(p, ALLOW);
+    /* the list, then everything else */
+    const int *list = m == SB_SECCOMP_DENY ? seccomp_deny : seccomp_allow;
+    size_t n = m == SB_SECCOMP_DENY ? sizeof seccomp_deny / sizeof *seccomp_deny
+                                    : sizeof seccomp_allow / sizeof *seccomp_allow;
+    for (size_t i = 0; i < n; i++) {
+        if (list[i] == SB_ABSENT) continue;
+        op(p, BPF_JMP | BPF_JEQ | BPF_K, 0, 1, (unsigned)list[i]);
+        ret(p, m == SB_SECCOMP_DENY ? KILL : ALLOW);
+    }
+    ret(p, m == SB_SECCOMP_DENY ? ALLOW : m == SB_SECCOMP_LOG ? SECCOMP_RET_LOG : KILL);
+    return p->n <= SB_FILTER_MAX ? 0 : -1;
+#endif
+}
+
+/* The filter in a memfd bwrap reads (close-on-exec: child() clears that on
+ * its copy); the fd, or -1 with r->why. */
+static int seccomp_fd(sb_seccomp m, sb_result *r)
+{
+    static bpf_prog p;
+    if (seccomp_build(m, &p) != 0)
+        return fail(r, "sandbox: no seccomp filter for this architecture (SECCOMP=off grades without one)");
+    int fd = memfd_create("sb-seccomp", MFD_CLOEXEC);
+    if (fd < 0) return fail(r, "sandbox: memfd_create: %s", strerror(errno));
+    size_t len = p.n * sizeof *p.f;
+    if (write(fd, p.f, len) != (ssize_t)len || lseek(fd, 0, SEEK_SET) != 0) {
+        close(fd);
+        return fail(r, "sandbox: cannot write the seccomp filter: %s", strerror(errno));
+    }
+    return fd;
+}
+
+const char *sb_seccomp_name(sb_seccomp m)
+{
+    static const char *n[] = { "deny", "allow", "log", "off" };
+    return (unsigned)m < sizeof n / sizeof *n ? n[m] : "?";
+}
+
+int sb_seccomp_parse(const char *word)
+{
+    for (int m = SB_SECCOMP_DENY; m <= SB_SECCOMP_OFF; m++)
+        if (word && strcmp(word, sb_seccomp_name((sb_seccomp)m)) == 0) return m;
+    return -1;
 }
 
 /* ------------------------------------------------------- the argument list */
@@ -144,13 +602,15 @@ static int check_hidden(const sb_opts *o, const char *const *shown, int nshown, 
     return 0;
 }
 
-static int build_args(const sb_opts *o, args *a, int info_fd, int block_fd, char *const argv[], sb_result *r)
+static int build_args(const sb_opts *o, args *a, int info_fd, int block_fd, int filter_fd, char *const argv[],
+                      sb_result *r)
 {
-    char num[2][16];
+    char num[3][16];
     const char *shown[64];
     int nshown = 0;
     snprintf(num[0], sizeof num[0], "%d", info_fd);
     snprintf(num[1], sizeof num[1], "%d", block_fd);
+    snprintf(num[2], sizeof num[2], "%d", filter_fd);
     long long tmp = o->tmp_bytes > 0 ? o->tmp_bytes : DEFAULT_TMP;
     char tmps[32];
     snprintf(tmps, sizeof tmps, "%lld", tmp);
@@ -161,6 +621,7 @@ static int build_args(const sb_opts *o, args *a, int info_fd, int block_fd, char
     for (int i = 0; head[i]; i++)
         if (add(a, keep(a, head[i])) != 0) return fail(r, "sandbox: too many arguments");
     int err = 0;
+    if (filter_fd >= 0) err |= add(a, "--seccomp") | add(a, keep(a, num[2]));
     for (int i = 0; system_paths[i]; i++) err |= show(a, system_paths[i], "--ro-bind"), shown[nshown++] = system_paths[i];
     for (int i = 0; etc_paths[i]; i++) err |= show(a, etc_paths[i], "--ro-bind"), shown[nshown++] = etc_paths[i];
     for (int i = 0; o->ro_binds && o->ro_binds[i] && nshown < 60; i++) {
@@ -350,12 +811,13 @@ static int set_nproc(pid_t init, const struct rlimit *rl)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r, const cgroup *cg)
+static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r, int filter_fd, const cgroup *cg)
 {
     int nul = open("/dev/null", O_RDONLY);
     if (nul < 0 || dup2(nul, 0) < 0 || dup2(out_w, 1) < 0 || dup2(out_w, 2) < 0) _exit(125);
-    /* bwrap gets only 0-2, its two pipes (made without CLOEXEC) and the
-     * caller's keep_fd, which bwrap passes on to the command. */
+    /* bwrap gets only 0-2, its two pipes (made without CLOEXEC), the filter
+     * and the caller's keep_fd, which bwrap passes on to the command. */
+    if (filter_fd >= 0 && fcntl(filter_fd, F_SETFD, 0) != 0) _exit(125);
     int pass = o->keep_fd > 2 ? o->keep_fd : -1;
     if (pass >= 0 && fcntl(pass, F_SETFD, 0) != 0) {
         dprintf(2, "sandbox: descriptor %d to pass is not open: %s\n", pass, strerror(errno));
@@ -368,7 +830,7 @@ static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r,
         while ((e = readdir(d)))
             if (e->d_name[0] != '.') {
                 int fd = atoi(e->d_name);
-                if (fd > 2 && fd != info_w && fd != block_r && fd != keepfd && fd != pass) close(fd);
+                if (fd > 2 && fd != info_w && fd != block_r && fd != filter_fd && fd != keepfd && fd != pass) close(fd);
             }
         closedir(d);
     }
@@ -468,7 +930,12 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
 
     static args a; /* large; sb_run is not reentrant */
     memset(&a, 0, sizeof a);
-    int rc = build_args(o, &a, info[1], block[0], argv, r);
+    int filter = -1, rc = 0;
+    if (o->seccomp != SB_SECCOMP_OFF) {
+        if ((unsigned)o->seccomp > SB_SECCOMP_OFF) rc = fail(r, "sandbox: unknown seccomp mode %d", o->seccomp);
+        else if ((filter = seccomp_fd((sb_seccomp)o->seccomp, r)) < 0) rc = -1;
+    }
+    if (rc == 0) rc = build_args(o, &a, info[1], block[0], filter, argv, r);
     cgroup cg = { "", 0 };
     if (rc == 0 && o->mem_bytes > 0 && cgroup_make(o, &cg) == 0) r->mem_cgroup = 1;
     if (rc == 0 && geteuid() == 0) nftw(o->scratch, chown_one, 32, FTW_PHYS);
@@ -483,9 +950,10 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
         fflush(NULL);
         pid = fork();
         if (pid < 0) rc = fail(r, "sandbox: fork: %s", strerror(errno));
-        if (pid == 0) child(o, &a, out[1], info[1], block[0], &cg);
+        if (pid == 0) child(o, &a, out[1], info[1], block[0], filter, &cg);
     }
     close(out[1]), close(info[1]), close(block[0]);
+    if (filter >= 0) close(filter);
     if (rc != 0) {
         close(out[0]), close(info[0]), close(block[1]);
         if (logfd >= 0) close(logfd);
@@ -581,6 +1049,8 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     if (o->disk_bytes > 0 && (fired == SB_LIMIT_NONE || fired == SB_LIMIT_FILE) && disk_use(o->scratch) > o->disk_bytes)
         fired = SB_LIMIT_DISK;
     r->limit = fired;
+    if (fired == SB_LIMIT_NONE && r->signal == SIGSYS && o->seccomp != SB_SECCOMP_OFF)
+        snprintf(r->why, sizeof r->why, "%s", SB_SECCOMP_KILLED);
     cgroup_remove(&cg);
     if (init <= 0 && fired == SB_LIMIT_NONE) {
         snprintf(r->why, sizeof r->why, "sandbox: bwrap did not start the command (exit %d; see the log)",

@@ -50,10 +50,31 @@
  * memory cgroup first, which charges every page the sandbox touches (tmpfs
  * /tmp included).
  *
- * Limits of the design: no seccomp filter (the kernel's whole syscall surface
- * is reachable, and so is the GPU driver through /dev/nvidia*); RLIMIT_CPU is
- * per process (the wall clock bounds the rest); a process-count or
- * RLIMIT_DATA hit makes fork/malloc fail inside, which sb_run cannot name.
+ * System calls (o->seccomp, sb_seccomp): a seccomp filter, classic BPF made
+ * in sandbox.c and handed to bwrap --seccomp in a memfd, which bwrap loads
+ * after it has set up the namespaces and mounts, just before it starts the
+ * command (and in its PID 1): everything the command starts inherits it.
+ * Every mode but off kills a call of a foreign architecture or an x32 call,
+ * a socket of another family than AF_UNIX, clone with a namespace flag (and
+ * answers clone3 with ENOSYS), and a personality other than the harmless
+ * ones. deny (the default) then kills a list of calls no test or build needs
+ * that serve escapes, kernel exploits or tampering with another process
+ * (ptrace, process_vm_*, bpf, perf_event_open, userfaultfd, io_uring, mount
+ * and namespace calls, keyrings, modules, kexec, ...; sandbox.c gives each a
+ * reason) and allows the rest. allow allows only a list of what the CUDA
+ * runtime and driver, the test harness, Python and the build tools call and
+ * kills the rest; log is allow with a call outside the list logged by the
+ * kernel instead. The allow-list was checked without a GPU (make, gcc, nvcc
+ * -c, python3): it is to be confirmed on the GPU machine, and deny is the
+ * default until it is. A command the filter killed died of SIGSYS, with
+ * r->why = SB_SECCOMP_KILLED; under Check's fork mode only the test's
+ * process dies, and its message says "(Bad system call)".
+ *
+ * Limits of the design: under deny, every call not on the kill-list is
+ * reachable, and under either policy so is the GPU driver's whole ioctl
+ * interface through /dev/nvidia*; RLIMIT_CPU is per process (the wall clock
+ * bounds the rest); a process-count or RLIMIT_DATA hit makes fork/malloc
+ * fail inside, which sb_run cannot name.
  */
 #ifndef SANDBOX_H
 #define SANDBOX_H
@@ -87,7 +108,22 @@ typedef struct {
     int         keep_fd;             /* > 2: this descriptor of the caller reaches the command open, under
                                         the same number (e.g. one end of a socketpair); every other one
                                         but 0-2 is closed; 0: none */
+    int         seccomp;             /* sb_seccomp: the system-call filter; 0 (SB_SECCOMP_DENY) by default */
 } sb_opts;
+
+/* The seccomp filter bwrap loads just before it starts the command (and in
+ * its own PID 1), so the namespaces are set up first and the command and
+ * everything it starts live under it; sandbox.c holds the lists. */
+typedef enum {
+    SB_SECCOMP_DENY = 0, /* everything but a kill-list (escapes, kernel attack surface, forging) */
+    SB_SECCOMP_ALLOW,    /* only an allow-list (the CUDA runtime and driver, the build tools); the rest kills */
+    SB_SECCOMP_LOG,      /* the allow-list, but a call outside it is only logged by the kernel (audit type
+                            1326, syscall=N, in dmesg): how the allow-list is confirmed on a GPU machine */
+    SB_SECCOMP_OFF,      /* no filter */
+} sb_seccomp;
+
+/* How sb_result.why names a run the filter killed (its signal is SIGSYS). */
+#define SB_SECCOMP_KILLED "killed by the seccomp filter (a forbidden system call)"
 
 typedef enum {
     SB_LIMIT_NONE = 0,
@@ -106,7 +142,8 @@ typedef struct {
     long long out_bytes;    /* bytes written to the log (at most out_bytes) */
     double    seconds;      /* wall time */
     int       mem_cgroup;   /* 1: memory was capped by a cgroup, 0: by RLIMIT_DATA or not at all */
-    char      why[512];     /* why sb_run could not run the command (return -1) */
+    char      why[512];     /* why sb_run could not run the command (return -1); when it ran (return 0):
+                               "" or, for a command that died of SIGSYS under a filter, SB_SECCOMP_KILLED */
 } sb_result;
 
 /* Run argv (argv[0] is looked up in the sandbox's PATH) under o. Returns 0
@@ -125,5 +162,9 @@ int sb_available(const sb_opts *o, char *why);
 int sb_reachable(const char *path, char *why);
 
 const char *sb_limit_name(sb_limit l);
+
+/* "deny", "allow", "log", "off"; and back (-1 for another word). */
+const char *sb_seccomp_name(sb_seccomp m);
+int sb_seccomp_parse(const char *word);
 
 #endif

@@ -2,12 +2,14 @@
  *
  *   sb-run --scratch DIR [--ro PATH]... [--hide PATH]... [--env K=V]...
  *          [--wall S] [--cpu S] [--mem BYTES] [--fsize BYTES] [--out BYTES]
- *          [--procs N] [--log FILE] [--gpu] [--cgroup DIR|none] [--bwrap PATH] -- COMMAND [ARG]...
+ *          [--procs N] [--log FILE] [--gpu] [--cgroup DIR|none] [--bwrap PATH]
+ *          [--seccomp deny|allow|log|off] -- COMMAND [ARG]...
  *   sb-run --check [PATH]...   says whether bwrap works here (and its user
  *                              can reach each PATH)
  *
- * Prints one line: exit=N signal=N limit=NAME out=BYTES seconds=S; exits 0
- * when the command ran, 2 when the sandbox could not be made. */
+ * Prints one line: exit=N signal=N limit=NAME out=BYTES seconds=S (and, for
+ * a command the seccomp filter killed, why); exits 0 when the command ran, 2
+ * when the sandbox could not be made. */
 #include "sandbox.h"
 
 #include <stdio.h>
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--log")) o.log_path = v;
         else if (!strcmp(a, "--cgroup")) o.cgroup = v;
         else if (!strcmp(a, "--bwrap")) o.bwrap = v;
+        else if (!strcmp(a, "--seccomp") && sb_seccomp_parse(v) >= 0) o.seccomp = sb_seccomp_parse(v);
         else { fprintf(stderr, "sb-run: unknown option %s\n", a); return 2; }
     }
     if (!o.scratch || i >= argc) {
@@ -57,7 +60,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", r.why);
         return 2;
     }
-    printf("exit=%d signal=%d limit=%s out=%lld seconds=%.2f memory=%s\n", r.exit_code, r.signal,
-           sb_limit_name(r.limit), r.out_bytes, r.seconds, r.mem_cgroup ? "cgroup" : "rlimit");
+    printf("exit=%d signal=%d limit=%s out=%lld seconds=%.2f memory=%s%s%s\n", r.exit_code, r.signal,
+           sb_limit_name(r.limit), r.out_bytes, r.seconds, r.mem_cgroup ? "cgroup" : "rlimit", r.why[0] ? " why=" : "",
+           r.why);
     return 0;
 }

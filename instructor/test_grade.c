@@ -147,6 +147,15 @@ START_TEST(no_record_is_a_fail)
                   "%s", g.why);
     score_checkpoint(&g, 10);
     ck_assert_double_eq(g.points, 0);
+    /* the sandbox's seccomp filter killed it (sb_run names that in why) */
+    sb_result sys = { .exit_code = -1, .signal = SIGSYS, .why = SB_SECCOMP_KILLED };
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &sys, 60, NULL, &g);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "forbidden system call: the test program was killed by the seccomp filter"), "%s", g.why);
+    /* ... or one test's process, in Check's fork mode: the record says so */
+    ck_assert_str_eq(classify("Received signal 31 (Bad system call)"),
+                     "forbidden system call (killed by the sandbox's seccomp filter)");
+    ck_assert_str_eq(classify("Received signal 11 (Segmentation fault)"), "crash");
     /* what it printed last is shown, never read for a result */
     char *log = tmp_file("  PASS  w01.vecadd   vector add  [1.000 of COPY (x)]\n"
                          "CK_RUN_CASE=w01.vecadd is not a checkpoint of phase0/week01\n");

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -117,6 +119,29 @@ static int helper(int argc, char **argv)
         for (char **e = environ; *e; e++) printf("%s\n", *e);
     } else if (!strcmp(m, "id")) {
         printf("uid %d\n", (int)getuid());
+    } else if (!strcmp(m, "ptrace")) { /* the calls the seccomp filter kills: each prints if it returns */
+        long rc = ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+        printf("ptrace returned %ld %s\n", rc, rc ? strerrorname_np(errno) : "");
+    } else if (!strcmp(m, "inet")) {
+        int fd = socket(AF_INET, SOCK_STREAM, 0);
+        printf("socket returned %d %s\n", fd, fd < 0 ? strerrorname_np(errno) : "");
+    } else if (!strcmp(m, "unshare")) {
+        int rc = unshare(CLONE_NEWUSER);
+        printf("unshare returned %d %s\n", rc, rc ? strerrorname_np(errno) : "");
+    } else if (!strcmp(m, "ordinary")) { /* what the filter lets through: AF_UNIX, fork, exec */
+        int sv[2];
+        int ok = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0 && write(sv[0], "x", 1) == 1;
+        char c = 0;
+        ok = ok && read(sv[1], &c, 1) == 1 && c == 'x';
+        fflush(stdout);
+        pid_t p = fork();
+        if (p == 0) {
+            execl("/bin/true", "true", (char *)NULL);
+            _exit(127);
+        }
+        int st = -1;
+        ok = ok && p > 0 && waitpid(p, &st, 0) == p && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        printf("ordinary %s\n", ok ? "ok" : "failed");
     }
     return 0;
 }
@@ -438,6 +463,7 @@ START_TEST(no_network)
     const char *args[] = { "connect", port, NULL };
     ck_assert_msg(strstr(plain(args), "connect ok"), "control: outside, connect works:\n%s", logtext);
     sb_opts o = opts();
+    o.seccomp = SB_SECCOMP_OFF; /* the network namespace alone (the filter would kill socket(AF_INET)) */
     sb_result r;
     const char *log = boxed(&o, &r, args);
     ck_assert_msg(strstr(log, "connect ") && !strstr(log, "connect ok"), "%s", log);
@@ -614,6 +640,76 @@ START_TEST(keep_fd_is_passed_and_no_other)
 }
 END_TEST
 
+/* The seccomp filter: each forbidden call kills its program with SIGSYS,
+ * named in why, under deny and allow; with the filter off the same program
+ * lives and prints what the call returned (the control: the test can fail). */
+START_TEST(seccomp_kills_forbidden_calls)
+{
+    NEED_BWRAP();
+    const char *calls[] = { "ptrace", "inet", "unshare" };
+    const sb_seccomp modes[] = { SB_SECCOMP_DENY, SB_SECCOMP_ALLOW, SB_SECCOMP_OFF };
+    for (int c = 0; c < 3; c++)
+        for (int m = 0; m < 3; m++) {
+            sb_opts o = opts();
+            o.seccomp = modes[m];
+            sb_result r;
+            const char *args[] = { calls[c], NULL };
+            const char *log = boxed(&o, &r, args);
+            if (modes[m] == SB_SECCOMP_OFF) {
+                ck_assert_msg(r.signal == 0 && r.exit_code == 0 && strstr(log, "returned"),
+                              "control, %s without the filter: signal %d exit %d:\n%s", calls[c], r.signal, r.exit_code,
+                              log);
+                ck_assert_str_eq(r.why, "");
+            } else {
+                ck_assert_msg(r.signal == SIGSYS && r.exit_code == -1 && !strstr(log, "returned"),
+                              "%s under %s: signal %d exit %d:\n%s", calls[c], sb_seccomp_name(modes[m]), r.signal,
+                              r.exit_code, log);
+                ck_assert_str_eq(r.why, SB_SECCOMP_KILLED);
+                ck_assert_int_eq(r.limit, SB_LIMIT_NONE);
+            }
+        }
+}
+END_TEST
+
+/* What a test and a build need still runs under both filters: AF_UNIX
+ * sockets, fork and exec; gcc compiling, linking and running a threaded
+ * program (where the host has gcc). */
+START_TEST(seccomp_lets_ordinary_programs_run)
+{
+    NEED_BWRAP();
+    const sb_seccomp modes[] = { SB_SECCOMP_DENY, SB_SECCOMP_ALLOW };
+    char src[192];
+    snprintf(src, sizeof src, "%s/t.c", scratch);
+    FILE *f = fopen(src, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("#include <pthread.h>\n#include <stdio.h>\nstatic void *run(void *a) { return a; }\n"
+          "int main(void) { pthread_t t; pthread_create(&t, 0, run, 0); pthread_join(t, 0); puts(\"built ok\"); return 0; }\n",
+          f);
+    fclose(f);
+    for (int m = 0; m < 2; m++) {
+        sb_opts o = opts();
+        o.seccomp = modes[m];
+        sb_result r;
+        const char *args[] = { "ordinary", NULL };
+        const char *log = boxed(&o, &r, args);
+        ck_assert_msg(r.exit_code == 0 && strstr(log, "ordinary ok"), "%s: exit %d signal %d:\n%s",
+                      sb_seccomp_name(modes[m]), r.exit_code, r.signal, log);
+        if (access("/usr/bin/gcc", X_OK) != 0) {
+            fprintf(stderr, "seccomp: no /usr/bin/gcc here, the build inside is not tried\n");
+            continue;
+        }
+        char *build[] = { "/bin/sh", "-c", "rm -f t && gcc -O2 -pthread -o t t.c && ./t", NULL };
+        ck_assert_int_eq(sb_run(&o, build, &r), 0);
+        log = read_log();
+        ck_assert_msg(r.exit_code == 0 && strstr(log, "built ok"), "gcc under %s: exit %d signal %d:\n%s",
+                      sb_seccomp_name(modes[m]), r.exit_code, r.signal, log);
+    }
+    ck_assert_int_eq(sb_seccomp_parse("deny"), SB_SECCOMP_DENY);
+    ck_assert_int_eq(sb_seccomp_parse("off"), SB_SECCOMP_OFF);
+    ck_assert_int_eq(sb_seccomp_parse("none"), -1);
+}
+END_TEST
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && !strcmp(argv[1], "helper")) return helper(argc, argv);
@@ -640,6 +736,8 @@ int main(int argc, char **argv)
     tcase_add_test(t, exit_status_and_signal);
     tcase_add_test(t, keep_fd_is_passed_and_no_other);
     tcase_add_test(t, disk_quota_stops_many_small_files);
+    tcase_add_test(t, seccomp_kills_forbidden_calls);
+    tcase_add_test(t, seccomp_lets_ordinary_programs_run);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

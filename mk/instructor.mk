@@ -3,7 +3,7 @@
 # instructor/ folder, and these goals say so.
 #
 #   make release OUT=dir [WEEKS="phase0/week01 ..."]   the student copy (instructors)
-#   make grade SUBMISSIONS=dir WEEKS="phase0/week01" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=s]
+#   make grade SUBMISSIONS=dir WEEKS="phase0/week01" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=s] [SECCOMP=deny|allow|log|off]
 #   make grade ... SCHEDULER=slurm [PARTITION=p] [ACCOUNT=a] [QOS=q] [SBATCH="--opt ..."] [GRES=gpu:1]
 #              [SLURM_WAIT=0] [REGRADE="all"|"id ..."]   the checkpoints run in a Slurm job array
 #   make grade-collect GRADEBOOK=out.csv         a Slurm grading's gradebook as it stands (pending shown PENDING)
@@ -61,8 +61,13 @@ KEEP_SCRATCH ?= 0
 DISK_QUOTA ?=
 grade_scratch_args = --keep-scratch $(if $(filter 1 yes,$(KEEP_SCRATCH)),1,0) $(if $(DISK_QUOTA),--disk-quota $(DISK_QUOTA))
 FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
+# The sandbox's seccomp filter (instructor/sandbox.h): deny (a kill-list),
+# allow (an allow-list, still to be confirmed on a GPU machine), log (the
+# allow-list, calls outside it only logged: dmesg | grep type=1326), off.
+SECCOMP ?= deny
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
-GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check))
+GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
+  --seccomp $(SECCOMP)
 
 # The grader's sandbox (bubblewrap), unpacker (libarchive) and object
 # checker: instructor/{sandbox,unpack,objcheck}.c, tested on their own by

@@ -1,8 +1,8 @@
 # mk/needs-cudnn.mk — cuDNN's headers for the weeks whose week.txt says
-# `needs: cudnn` (Phase 6 measures softmax and attention against cuDNN).
-# Only the headers are needed at build time: the tests load libcudnn.so.9
-# at run time through phase6/common/wb_cudnn.h, and a checkpoint that needs
-# it SKIPs with the reason where no cuDNN loads.
+# `needs: cudnn` (week 17 measures a convolution, Phase 6 softmax and
+# attention against cuDNN). Only the headers are needed at build time: the
+# tests load libcudnn.so.9 at run time through common/include/wb_cudnn.h,
+# and a checkpoint that needs it SKIPs with the reason where no cuDNN loads.
 #
 # Where cudnn.h is looked for: CUDNN_INCLUDE if you set it; the CUDA
 # toolkit's include folder; /usr/include; then the include/ folder of the

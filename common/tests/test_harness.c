@@ -64,6 +64,9 @@ int main(void)
     t = tcase_create("f16");
     f16_tests(t);
     suite_add_tcase(s, t);
+    t = tcase_create("cudnn");
+    cudnn_tests(t);
+    suite_add_tcase(s, t);
 
     return ck_ledger_run(s);
 }

@@ -21,5 +21,6 @@ void regress_tests(TCase *t);
 void results_tests(TCase *t);
 void bench_tests(TCase *t);
 void f16_tests(TCase *t);
+void cudnn_tests(TCase *t);
 
 #endif

@@ -23,5 +23,5 @@ sandbox_ok() {
   $MAKE -s "$SB_RUN" >/dev/null 2>&1 || { echo "the sandbox program does not build (make $SB_RUN)"; return 1; }
   "$SB_RUN" --check "$@" 2>&1
 }
-# The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR).
+# The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }

@@ -1,6 +1,8 @@
 /* test_week16.c — week 16's checkpoints: a memory pool against the driver's
  * own stream-ordered pool, pinned and pageable transfers, zero-copy, a slab allocator (CPU and
- * device), and the chunked copy-compute-copy pipeline over streams. */
+ * device), the chunked copy-compute-copy pipeline over streams, managed memory against device
+ * memory, registered host memory against cudaMallocHost, and a buffer that grows in place on
+ * the driver's virtual memory API against realloc-and-copy. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,7 +14,12 @@
 #include "hostmem.h"
 #include "slab.h"
 #include "pipeline.h"
+#include "managed.h"
+#include "hostregister.h"
+#include "growbuf.h"
 #include "support/yard_mempool.h"
+#include "support/yard_realloc.h"
+#include "support/vmm.h"
 
 /* Host arrays checked like wb_dverify_f32 checks device ones: the first and
  * last 64 elements and `samples` random ones against expect(i, ctx). */
@@ -985,6 +992,1007 @@ static double run_pipeline(int balanced, wb_headline *h)
 static double bench_pipeline(wb_headline *h) { return run_pipeline(0, h); }
 static double bench_pipeline_ladder(void) { return run_pipeline(1, NULL); }
 
+enum { SEED_M = 164, SEED_R = 165, SEED_G = 166 };
+
+/* ---------------------------------------------------------------- managed memory */
+
+/* Prefetching and advice need a device that works on managed memory while
+ * the host does (cudaDevAttrConcurrentManagedAccess: Linux, Pascal and
+ * later); elsewhere every page migrates at a launch and there is nothing to
+ * prefetch. */
+static int concurrent_managed(int *dev)
+{
+    int yes = 0;
+    WB_CUDA(cudaGetDevice(dev));
+    WB_CUDA(cudaDeviceGetAttribute(&yes, cudaDevAttrConcurrentManagedAccess, *dev));
+    return yes;
+}
+
+#define NO_CONCURRENT_MANAGED                                                                                   \
+    "this GPU or system has no concurrent managed access (cudaDevAttrConcurrentManagedAccess is 0: Windows, "  \
+    "WSL, or a GPU before Pascal): managed memory migrates whole at every launch there, and prefetching and "  \
+    "advice cannot be checked"
+
+static const size_t MAN_SIZES[] = { 1, 4096, 1000003, (size_t)64 << 20 };
+
+/* managed_alloc: managed memory the host and the device both use. */
+START_TEST(managed_alloc_sizes)
+{
+    size_t bytes = MAN_SIZES[_i];
+    wb_rng rng = WB_RNG();
+    void *p = NULL;
+    WB_CUDA(managed_alloc(&p, bytes));
+    ck_assert_msg(p != NULL, "managed_alloc(%zu bytes) returned cudaSuccess but no memory", bytes);
+    struct cudaPointerAttributes at;
+    WB_CUDA(cudaPointerGetAttributes(&at, p));
+    ck_assert_msg(at.type == cudaMemoryTypeManaged,
+                  "%zu bytes from managed_alloc are not managed memory (cudaPointerGetAttributes type %d, managed is "
+                  "%d)", bytes, (int)at.type, (int)cudaMemoryTypeManaged);
+    unsigned char *src = wb_hmalloc(bytes), *back = wb_hmalloc(bytes), *d = wb_dmalloc(bytes);
+    for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
+    memcpy(p, src, bytes); /* the host writes it directly */
+    WB_CUDA(cudaMemcpy(d, p, bytes, cudaMemcpyDefault));
+    WB_CUDA(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
+    ck_assert_msg(memcmp(back, src, bytes) == 0, "%zu bytes written by the host read differently on the device", bytes);
+    WB_CUDA(managed_free(p));
+    void *z = (void *)1;
+    WB_CUDA(managed_alloc(&z, 0));
+    ck_assert_msg(z == NULL, "managed_alloc of 0 bytes must give NULL");
+    wb_dfree(d);
+    free(src), free(back);
+}
+END_TEST
+
+/* managed_scale on managed memory (made here, so the kernel is checked on
+ * its own) with a guard of 64 floats each side, and on guarded device
+ * memory: any n, any float offset, NaN and both infinities. */
+START_TEST(managed_scale_sizes)
+{
+    wb_rng rng = WB_RNG();
+    size_t n = SIZES[_i], ox = _i == (int)WB_COUNT(SIZES) - 1 ? 0 : (size_t)(_i % 4), guard = 64;
+    float a = (float)(wb_rng_unit(&rng) * 4 - 2), b = (float)(wb_rng_unit(&rng) * 2 - 1);
+    float *in = wb_hmalloc((n + 1) * 4);
+    double *ref = wb_hmalloc((n + 1) * sizeof *ref);
+    wb_fill_uniform_f32(&rng, in, n, -100, 100);
+    if (n >= 3) in[0] = NAN, in[1] = INFINITY, in[n - 1] = -INFINITY;
+    for (size_t i = 0; i < n; i++) ref[i] = (double)a * in[i] + b;
+    char what[128];
+    snprintf(what, sizeof what, "n=%zu, x+%zu, a=%g, b=%g (managed memory)", n, ox, a, b);
+
+    float *m = NULL;
+    size_t total = guard + ox + n + guard;
+    WB_CUDA(cudaMallocManaged((void **)&m, total * 4, cudaMemAttachGlobal));
+    memset(m, 0xFF, total * 4);
+    memcpy(m + guard + ox, in, n * 4);
+    WB_CUDA(managed_scale(m + guard + ox, n, a, b, 0));
+    wb_sync();
+    wb_cmp cmp;
+    wb_compare_f32_f64("x", m + guard + ox, ref, n, 1e-4, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, what);
+    size_t before = wb_count_not_byte(m, (guard + ox) * 4, 0xFF);
+    size_t after = wb_count_not_byte(m + guard + ox + n, guard * 4, 0xFF);
+    ck_assert_msg(before == 0 && after == 0, "%s: %zu bytes changed before x[0], %zu after x[n-1]", what, before,
+                  after);
+    WB_CUDA(cudaFree(m));
+
+    snprintf(what, sizeof what, "n=%zu, x+%zu, a=%g, b=%g (device memory)", n, ox, a, b);
+    wb_dout x;
+    float *dx = wb_dout_alloc(&x, "x", n * 4, ox * 4);
+    if (n) wb_h2d(dx, in, n * 4);
+    WB_CUDA(managed_scale(dx, n, a, b, 0));
+    wb_expect_dout_f32_f64(&x, ref, n, 1e-4, 1e-6, what);
+    wb_dout_free(&x);
+    free(in), free(ref);
+}
+END_TEST
+
+/* The last prefetch destination the driver records for [p, p + bytes). */
+static void last_prefetch(const void *p, size_t bytes, enum cudaMemLocationType *type, int *id)
+{
+    WB_CUDA(cudaMemRangeGetAttribute(type, sizeof *type, cudaMemRangeAttributeLastPrefetchLocationType, p, bytes));
+    WB_CUDA(cudaMemRangeGetAttribute(id, sizeof *id, cudaMemRangeAttributeLastPrefetchLocationId, p, bytes));
+}
+
+/* managed_prefetch to the device and back to the host, on a stream of its
+ * own: the driver records each destination, and the bytes survive. */
+START_TEST(managed_prefetch_moves)
+{
+    int dev = 0;
+    if (!concurrent_managed(&dev)) wb_skip_test(NO_CONCURRENT_MANAGED);
+    wb_rng rng = WB_RNG();
+    size_t bytes = ((size_t)16 << 20) + (size_t)wb_rng_int(&rng, 1, 100000);
+    unsigned char *p = NULL, *src = wb_hmalloc(bytes);
+    WB_CUDA(cudaMallocManaged((void **)&p, bytes, cudaMemAttachGlobal));
+    for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
+    memcpy(p, src, bytes);
+    cudaStream_t s;
+    WB_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    enum cudaMemLocationType type = cudaMemLocationTypeInvalid;
+    int id = -7;
+
+    WB_CUDA(managed_prefetch(p, bytes, dev, s));
+    WB_CUDA(cudaStreamSynchronize(s));
+    last_prefetch(p, bytes, &type, &id);
+    ck_assert_msg(type == cudaMemLocationTypeDevice && id == dev,
+                  "after managed_prefetch(%zu bytes, device %d) the driver records the last prefetch as type %d id %d "
+                  "(device is type %d): was cudaMemPrefetchAsync called, with a device location?", bytes, dev,
+                  (int)type, id, (int)cudaMemLocationTypeDevice);
+    /* a kernel on the stream sees the data where it now is */
+    unsigned char *d = wb_dmalloc(bytes), *back = wb_hmalloc(bytes);
+    WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyDefault, s));
+    WB_CUDA(cudaStreamSynchronize(s));
+    WB_CUDA(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
+    ck_assert_msg(memcmp(back, src, bytes) == 0, "after the prefetch to the device the bytes changed");
+
+    WB_CUDA(managed_prefetch(p, bytes, MANAGED_HOST, s));
+    WB_CUDA(cudaStreamSynchronize(s));
+    last_prefetch(p, bytes, &type, &id);
+    ck_assert_msg(type == cudaMemLocationTypeHost,
+                  "after managed_prefetch(..., MANAGED_HOST) the driver records the last prefetch as type %d (host is "
+                  "%d)", (int)type, (int)cudaMemLocationTypeHost);
+    ck_assert_msg(memcmp(p, src, bytes) == 0, "after the prefetch back to the host the bytes changed");
+    WB_CUDA(managed_prefetch(p, 0, dev, s));
+    WB_CUDA(cudaStreamDestroy(s));
+    WB_CUDA(cudaFree(p));
+    wb_dfree(d);
+    free(src), free(back);
+}
+END_TEST
+
+/* Each advice, given then taken back, as the driver reports it; the range
+ * stays usable under it (written by the host, scaled by the device). */
+START_TEST(managed_advice_set)
+{
+    int dev = 0;
+    if (!concurrent_managed(&dev)) wb_skip_test(NO_CONCURRENT_MANAGED);
+    static const char *NAMES[] = { "preferred location", "read mostly", "accessed by" };
+    managed_advice adv = (managed_advice)_i;
+    wb_rng rng = WB_RNG();
+    size_t n = ((size_t)4 << 20) + (size_t)wb_rng_int(&rng, 1, 1000), bytes = n * 4;
+    float *x = NULL, *in = wb_hmalloc(bytes);
+    double *ref = wb_hmalloc(n * sizeof *ref);
+    WB_CUDA(cudaMallocManaged((void **)&x, bytes, cudaMemAttachGlobal));
+    WB_CUDA(managed_advise(x, bytes, adv, dev, 1));
+    int v = -7, by[4] = { -7, -7, -7, -7 };
+    enum cudaMemLocationType type = cudaMemLocationTypeInvalid;
+    if (adv == MANAGED_PREFERRED_LOCATION) {
+        WB_CUDA(cudaMemRangeGetAttribute(&type, sizeof type, cudaMemRangeAttributePreferredLocationType, x, bytes));
+        WB_CUDA(cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributePreferredLocationId, x, bytes));
+        ck_assert_msg(type == cudaMemLocationTypeDevice && v == dev,
+                      "preferred location: the driver reports type %d id %d, expected device (%d) %d", (int)type, v,
+                      (int)cudaMemLocationTypeDevice, dev);
+    } else if (adv == MANAGED_READ_MOSTLY) {
+        WB_CUDA(cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, x, bytes));
+        ck_assert_msg(v == 1, "read mostly: the driver reports %d for the range, expected 1", v);
+    } else {
+        WB_CUDA(cudaMemRangeGetAttribute(by, sizeof by, cudaMemRangeAttributeAccessedBy, x, bytes));
+        ck_assert_msg(by[0] == dev || by[1] == dev || by[2] == dev || by[3] == dev,
+                      "accessed by: device %d is not among the devices the driver reports (%d %d %d %d)", dev, by[0],
+                      by[1], by[2], by[3]);
+    }
+    float a = 1.5f, b = -0.25f;
+    wb_fill_uniform_f32(&rng, in, n, -1, 1);
+    for (size_t i = 0; i < n; i++) ref[i] = (double)a * in[i] + b;
+    memcpy(x, in, bytes);
+    WB_CUDA(managed_scale(x, n, a, b, 0));
+    wb_sync();
+    wb_cmp cmp;
+    wb_compare_f32_f64("x", x, ref, n, 1e-6, 1e-6, &cmp);
+    WB_EXPECT_CMP(cmp, NAMES[_i]);
+
+    WB_CUDA(managed_advise(x, bytes, adv, dev, 0));
+    if (adv == MANAGED_PREFERRED_LOCATION) {
+        WB_CUDA(cudaMemRangeGetAttribute(&type, sizeof type, cudaMemRangeAttributePreferredLocationType, x, bytes));
+        ck_assert_msg(type == cudaMemLocationTypeInvalid,
+                      "preferred location taken back (set 0): the driver still reports type %d", (int)type);
+    } else if (adv == MANAGED_READ_MOSTLY) {
+        WB_CUDA(cudaMemRangeGetAttribute(&v, sizeof v, cudaMemRangeAttributeReadMostly, x, bytes));
+        ck_assert_msg(v == 0, "read mostly taken back (set 0): the driver still reports %d", v);
+    } else {
+        WB_CUDA(cudaMemRangeGetAttribute(by, sizeof by, cudaMemRangeAttributeAccessedBy, x, bytes));
+        ck_assert_msg(by[0] != dev && by[1] != dev && by[2] != dev && by[3] != dev,
+                      "accessed by taken back (set 0): device %d is still reported", dev);
+    }
+    ck_assert_msg(managed_advise(x, bytes, (managed_advice)7, dev, 1) == cudaErrorInvalidValue,
+                  "managed_advise with an advice that is none of the three must give cudaErrorInvalidValue");
+    WB_CUDA(managed_advise(x, 0, adv, dev, 1));
+    WB_CUDA(cudaFree(x));
+    free(in), free(ref);
+}
+END_TEST
+
+/* The speed rows: an array of wb_bench_bytes() that the CPU writes before
+ * every sample, so that each one starts with every page in host memory,
+ * then one of these before or inside the timed part. */
+enum { UM_DEMAND, UM_PREFETCH, UM_PREFETCH_E2E, UM_PREFERRED, UM_ACCESSED_BY, UM_READ_MOSTLY, UM_MODES };
+static const char *const UM_NAMES[UM_MODES] = {
+    "demand paging", "yours: prefetched, kernel", "prefetch + kernel", "advice: preferred GPU",
+    "advice: accessed by GPU", "advice: read mostly, prefetched",
+};
+static const float MA = 0.75f, MB = 0.5f;
+
+typedef struct {
+    float   *x;
+    size_t   n;
+    int      dev;
+    unsigned salt;      /* what the CPU wrote last */
+    void    *flush;     /* overwritten before each sample: L2 holds none of x */
+    size_t   flush_bytes;
+} um_ctx;
+
+/* What the CPU writes: cheap to make (the host writes 100 million of them a
+ * sample), different for every salt, in [-0.5, 0.5). */
+static float um_in(unsigned salt, size_t i)
+{
+    uint32_t h = (uint32_t)i * 2654435761u + salt * 0x9E3779B9u;
+    return (float)(int32_t)(h >> 8) * 0x1p-24f - 0.5f; /* 24 bits: exact, and a signed conversion vectorises */
+}
+
+static double um_expect(size_t i, const void *ctx)
+{
+    const um_ctx *c = ctx;
+    return (double)MA * um_in(c->salt, i) + MB;
+}
+
+/* Every page to the host (a prefetch, so the CPU's writes then need no fault
+ * each), then the CPU writes the whole array. */
+static void um_stage(um_ctx *c, unsigned salt)
+{
+    struct cudaMemLocation host = { cudaMemLocationTypeHost, 0 };
+    WB_CUDA(cudaMemPrefetchAsync(c->x, c->n * 4, host, 0, 0));
+    WB_CUDA(cudaDeviceSynchronize());
+    float *x = c->x;
+    for (size_t i = 0; i < c->n; i++) x[i] = um_in(salt, i);
+    c->salt = salt;
+}
+
+/* One row: 1 + samples staged runs (the first untimed), each timed between
+ * two events on the default stream around the kernel (and the prefetch, for
+ * prefetch + kernel). Work still running after the stop event (on a stream
+ * the events do not wait for) in most samples gives no figure, as in
+ * wb_time. The last sample's output is checked. */
+static void um_row(um_ctx *c, int mode, wb_bench_row *r)
+{
+    enum { SAMPLES = 7 };
+    double ms[SAMPLES];
+    int escaped = 0;
+    cudaEvent_t e0, e1;
+    WB_CUDA(cudaEventCreate(&e0));
+    WB_CUDA(cudaEventCreate(&e1));
+    for (int k = -1; k < SAMPLES; k++) {
+        um_stage(c, 0x1600u + (unsigned)(k + 1) * 7919u);
+        if (mode == UM_PREFETCH || mode == UM_READ_MOSTLY) {
+            WB_CUDA(managed_prefetch(c->x, c->n * 4, c->dev, 0));
+            WB_CUDA(cudaDeviceSynchronize());
+        }
+        WB_CUDA(cudaMemsetAsync(c->flush, k & 0xFF, c->flush_bytes, 0));
+        WB_CUDA(cudaEventRecord(e0, 0));
+        if (mode == UM_PREFETCH_E2E) WB_CUDA(managed_prefetch(c->x, c->n * 4, c->dev, 0));
+        WB_CUDA(managed_scale(c->x, c->n, MA, MB, 0));
+        WB_CUDA(cudaEventRecord(e1, 0));
+        WB_CUDA(cudaEventSynchronize(e1));
+        float f = 0;
+        WB_CUDA(cudaEventElapsedTime(&f, e0, e1));
+        double t0 = wb_seconds();
+        WB_CUDA(cudaDeviceSynchronize());
+        if (k >= 0) {
+            ms[k] = f;
+            escaped += (wb_seconds() - t0) * 1e3 > 0.05 + 0.25 * f;
+        }
+    }
+    WB_CUDA(cudaEventDestroy(e0));
+    WB_CUDA(cudaEventDestroy(e1));
+    wb_summarize(ms, SAMPLES, &r->t);
+    r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (2 * escaped > SAMPLES) {
+        char why[160];
+        snprintf(why, sizeof why, "device work went on after the timed region in %d of %d samples (a stream the "
+                 "timing does not wait for?)", escaped, SAMPLES);
+        wb_bench_invalid(r, why);
+    } else if (verify_host_f32("x", c->x, c->n, um_expect, c, 1 << 12, 1e-6, &cmp)) {
+        wb_bench_invalid(r, cmp.msg);
+    }
+}
+
+/* The DEVICE yardstick: your kernel on cudaMalloc memory, wb_time's way,
+ * with its spot check (the kernel works in place, so the check's fresh
+ * inputs are the one run it verifies). */
+typedef struct { float *x; size_t n; unsigned long long seed; } dev_ctx;
+
+static void dev_work(void *p)
+{
+    dev_ctx *c = p;
+    WB_CUDA(managed_scale(c->x, c->n, MA, MB, 0));
+}
+
+static void dev_fresh(void *p, unsigned long long salt)
+{
+    dev_ctx *c = p;
+    c->seed = SEED_M + salt;
+    wb_dfill_uniform_f32(c->x, c->n, c->seed, -1, 1);
+}
+
+static double dev_expect(size_t i, const void *ctx)
+{
+    return (double)MA * wb_hash_uniform_f32(((const dev_ctx *)ctx)->seed, i, -1, 1) + MB;
+}
+
+static int dev_check(void *p, char *why, size_t size)
+{
+    dev_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("x", c->x, c->n, dev_expect, c, 1 << 12, 0, 1e-6, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+static void device_row(size_t n, wb_bench_row *r)
+{
+    dev_ctx d = { wb_dmalloc(n * 4), n, SEED_M };
+    dev_fresh(&d, 0);
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = dev_fresh, o.check = dev_check;
+    wb_time(dev_work, &d, &o, &r->t);
+    r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
+    /* one more run on fresh inputs, checked whole-array-wide */
+    dev_fresh(&d, 0);
+    dev_work(&d);
+    wb_sync();
+    char why[200];
+    if (!r->invalid && dev_check(&d, why, sizeof why)) wb_bench_invalid(r, why);
+    wb_dfree(d.x);
+}
+
+/* The rows of w16.managed-speed; the headline (prefetched, kernel alone)
+ * in *head. */
+static void managed_rows(wb_bench_row *head)
+{
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    size_t bytes = wb_bench_bytes(), n = bytes / 4;
+    wb_bench_row dv = { .exercise = "managed", .variant = "DEVICE: your kernel, cudaMalloc", .n = n,
+                        .bytes = 2.0 * bytes, .flops = 2.0 * n, .unit = "GB/s" };
+    device_row(n, &dv);
+    wb_bench_emit(&dv);
+    um_ctx c = { NULL, n, dev, 0, NULL, 2 * (size_t)wb_this_device()->l2_bytes };
+    c.flush = wb_dmalloc(c.flush_bytes);
+    for (int mode = 0; mode < UM_MODES; mode++) {
+        wb_bench_row r = { .exercise = "managed", .variant = UM_NAMES[mode], .n = n, .bytes = 2.0 * bytes,
+                           .flops = 2.0 * n, .unit = "GB/s", .yard_name = "DEVICE", .yard = dv.value };
+        c.x = NULL;
+        WB_CUDA(managed_alloc((void **)&c.x, bytes));
+        struct cudaPointerAttributes at = { 0 };
+        if (c.x) WB_CUDA(cudaPointerGetAttributes(&at, c.x));
+        if (!c.x || at.type != cudaMemoryTypeManaged) {
+            wb_bench_invalid(&r, "managed_alloc gave no managed memory");
+        } else {
+            if (mode == UM_PREFERRED) WB_CUDA(managed_advise(c.x, bytes, MANAGED_PREFERRED_LOCATION, dev, 1));
+            if (mode == UM_ACCESSED_BY) WB_CUDA(managed_advise(c.x, bytes, MANAGED_ACCESSED_BY, dev, 1));
+            if (mode == UM_READ_MOSTLY) WB_CUDA(managed_advise(c.x, bytes, MANAGED_READ_MOSTLY, dev, 1));
+            um_row(&c, mode, &r);
+        }
+        if (dv.invalid && !r.invalid) wb_bench_invalid(&r, "the DEVICE yardstick gave wrong output");
+        if (mode == UM_PREFETCH) *head = r;
+        else wb_bench_emit(&r);
+        WB_CUDA(managed_free(c.x));
+    }
+    wb_dfree(c.flush);
+}
+
+/* A test, not a WB_SPEED line: where managed memory cannot be prefetched
+ * the checkpoint is SKIP, and only a test can skip. */
+START_TEST(managed_speed)
+{
+    int dev = 0;
+    if (!concurrent_managed(&dev)) wb_skip_test(NO_CONCURRENT_MANAGED);
+    wb_bench_row head;
+    managed_rows(&head);
+    wb_expect_target_row("w16.managed-speed", &head);
+}
+END_TEST
+
+static double bench_managed(void)
+{
+    int dev = 0;
+    if (!concurrent_managed(&dev)) {
+        printf("managed: skipped, %s\n", NO_CONCURRENT_MANAGED);
+        return NAN;
+    }
+    wb_bench_row head;
+    managed_rows(&head);
+    wb_bench_emit(&head);
+    return wb_bench_ratio(&head);
+}
+
+/* Filling the card without oversubscribing it: one managed allocation of
+ * 0.9 of the free device memory (never more), touched a fraction at a time
+ * by the device: the first touch of each new part (cudaMemset: pages made
+ * on the device as it faults, none migrated, the CPU never wrote them), then
+ * your kernel over all that is touched so far, resident. Past 1.0 of the
+ * free memory the driver would evict pages to the host to make room, and a
+ * kernel sweeping more than fits would fault them back at every pass: the
+ * README says why the workbook does not go there. */
+static double bench_managed_fill(void)
+{
+    int dev = 0;
+    const char *shared = getenv("WB_GPU_SHARED");
+    if (shared && strcmp(shared, "1") == 0) {
+        printf("managed_fill: skipped, the GPU is shared with other runs (WB_GPU_SHARED=1): this bench fills 0.9 "
+               "of its free memory\n");
+        return NAN;
+    }
+    if (!concurrent_managed(&dev)) {
+        printf("managed_fill: skipped, %s\n", NO_CONCURRENT_MANAGED);
+        return NAN;
+    }
+    size_t dbytes = wb_bench_bytes();
+    wb_bench_row dv = { .exercise = "managed_fill", .variant = "DEVICE: your kernel, cudaMalloc", .n = dbytes / 4,
+                        .bytes = 2.0 * dbytes, .flops = dbytes / 2.0, .unit = "GB/s" };
+    device_row(dbytes / 4, &dv);
+    wb_bench_emit(&dv);
+
+    size_t free_b = 0;
+    wb_device_room(0, &free_b); /* the free device memory now: 0 bytes always fit */
+    const size_t two_mib = (size_t)2 << 20;
+    size_t bytes = (size_t)(0.9 * (double)free_b) / two_mib * two_mib;
+    printf("  %.2f GB free of the device's %.2f GB; one managed allocation of %.2f GB (0.9 of free)\n", free_b / 1e9,
+           wb_this_device()->global_mem_bytes / 1e9, bytes / 1e9);
+    float *x = NULL;
+    WB_CUDA(managed_alloc((void **)&x, bytes));
+    ck_assert_msg(x != NULL, "managed_alloc gave no memory");
+    static const double FRACTION[] = { 0.125, 0.25, 0.5, 0.75, 1.0 };
+    cudaEvent_t e0, e1;
+    WB_CUDA(cudaEventCreate(&e0));
+    WB_CUDA(cudaEventCreate(&e1));
+    size_t done = 0;
+    char variant[WB_COUNT(FRACTION)][2][64];
+    for (size_t f = 0; f < WB_COUNT(FRACTION); f++) {
+        size_t upto = (size_t)(FRACTION[f] * (double)bytes) / two_mib * two_mib;
+        size_t room = 0;
+        wb_device_room(0, &room);
+        if (room < (upto - done) + free_b / 20) { /* never closer to full than 5 % of what was free */
+            printf("  stopped before touching %.2f GB more: only %.2f GB free now (another program took memory)\n",
+                   (upto - done) / 1e9, room / 1e9);
+            break;
+        }
+        float ms = 0;
+        WB_CUDA(cudaEventRecord(e0, 0));
+        WB_CUDA(cudaMemsetAsync((char *)x + done, 0, upto - done, 0));
+        WB_CUDA(cudaEventRecord(e1, 0));
+        WB_CUDA(cudaEventSynchronize(e1));
+        WB_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+        snprintf(variant[f][0], sizeof variant[f][0], "first touch, %.0f%% of 0.9 free", 100 * FRACTION[f]);
+        wb_bench_row t = { .exercise = "managed_fill", .variant = variant[f][0], .n = (upto - done) / 4,
+                           .bytes = (double)(upto - done), .unit = "GB/s" };
+        wb_summarize((double[]){ ms }, 1, &t.t);
+        t.value = t.bytes / (ms * 1e-3) / 1e9;
+        wb_bench_emit(&t);
+        done = upto;
+        /* every touched byte is 0: twice x = x + 1 gives 2 */
+        double pass[2];
+        for (int k = 0; k < 2; k++) {
+            WB_CUDA(cudaEventRecord(e0, 0));
+            WB_CUDA(managed_scale(x, done / 4, 1.0f, 1.0f, 0));
+            WB_CUDA(cudaEventRecord(e1, 0));
+            WB_CUDA(cudaEventSynchronize(e1));
+            WB_CUDA(cudaEventElapsedTime(&ms, e0, e1));
+            pass[k] = ms;
+        }
+        snprintf(variant[f][1], sizeof variant[f][1], "resident pass, %.0f%% of 0.9 free", 100 * FRACTION[f]);
+        wb_bench_row r = { .exercise = "managed_fill", .variant = variant[f][1], .n = done / 4,
+                           .bytes = 2.0 * done, .flops = done / 2.0, .unit = "GB/s", .yard_name = "DEVICE",
+                           .yard = dv.value };
+        wb_summarize(pass + 1, 1, &r.t);
+        r.value = r.bytes / (pass[1] * 1e-3) / 1e9;
+        float got[3];
+        WB_CUDA(cudaMemcpy(&got[0], x, 4, cudaMemcpyDefault));
+        WB_CUDA(cudaMemcpy(&got[1], x + done / 8, 4, cudaMemcpyDefault));
+        WB_CUDA(cudaMemcpy(&got[2], x + done / 4 - 1, 4, cudaMemcpyDefault));
+        if (got[0] != 2.0f || got[1] != 2.0f || got[2] != 2.0f) {
+            char why[120];
+            snprintf(why, sizeof why, "x after two passes of x + 1 over zeros: %g %g %g, expected 2", got[0], got[1],
+                     got[2]);
+            wb_bench_invalid(&r, why);
+        }
+        wb_bench_emit(&r);
+        /* back to 0 for the next step's passes */
+        WB_CUDA(cudaMemsetAsync(x, 0, done, 0));
+        WB_CUDA(cudaDeviceSynchronize());
+    }
+    WB_CUDA(cudaEventDestroy(e0));
+    WB_CUDA(cudaEventDestroy(e1));
+    WB_CUDA(managed_free(x));
+    return NAN;
+}
+
+/* ---------------------------------------------------------------- host registration */
+
+/* A program's own page-aligned buffer, from the C library. */
+static unsigned char *page_buffer(size_t bytes)
+{
+    size_t page = hostregister_page_size(), whole = (bytes + page - 1) / page * page;
+    unsigned char *p = aligned_alloc(page, whole ? whole : page);
+    ck_assert_msg(p != NULL, "out of host memory");
+    return p;
+}
+
+static enum cudaMemoryType mem_type(const void *p)
+{
+    struct cudaPointerAttributes at;
+    WB_CUDA(cudaPointerGetAttributes(&at, p));
+    return at.type;
+}
+
+static const size_t REG_SIZES[] = { 1, 4096, 3 * 4096 + 5, 1000003, (size_t)64 << 20 };
+
+/* hostregister_pin and hostregister_unpin on the test's own buffers: registered means
+ * page-locked (the first and last byte), the data arrives on the device and
+ * comes back into it; registering twice, an unaligned start, NULL and 0
+ * bytes refused, and no refusal left behind for cudaGetLastError. */
+START_TEST(hostregister_cases)
+{
+    size_t bytes = REG_SIZES[_i];
+    wb_rng rng = WB_RNG();
+    unsigned char *p = page_buffer(bytes), *q = page_buffer(bytes + 1), *src = wb_hmalloc(bytes);
+    unsigned char *d = wb_dmalloc(bytes), *back = wb_hmalloc(bytes);
+    for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
+    memcpy(p, src, bytes);
+    ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered, "a fresh buffer is already known to the driver");
+
+    WB_CUDA(hostregister_pin(p, bytes));
+    ck_assert_msg(mem_type(p) == cudaMemoryTypeHost && mem_type(p + bytes - 1) == cudaMemoryTypeHost,
+                  "%zu bytes after hostregister_pin: not page-locked host memory (types %d and %d at the first and "
+                  "last "
+                  "byte; registered is %d)", bytes, (int)mem_type(p), (int)mem_type(p + bytes - 1),
+                  (int)cudaMemoryTypeHost);
+    WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyHostToDevice, 0));
+    WB_CUDA(cudaStreamSynchronize(0));
+    WB_CUDA(cudaMemcpy(back, d, bytes, cudaMemcpyDeviceToHost));
+    ck_assert_msg(memcmp(back, src, bytes) == 0, "%zu bytes copied from the registered buffer arrived changed", bytes);
+    memset(p, 0, bytes);
+    WB_CUDA(cudaMemcpyAsync(p, d, bytes, cudaMemcpyDeviceToHost, 0));
+    WB_CUDA(cudaStreamSynchronize(0));
+    ck_assert_msg(memcmp(p, src, bytes) == 0, "%zu bytes copied into the registered buffer arrived changed", bytes);
+
+    cudaError_t e = hostregister_pin(p, bytes);
+    ck_assert_msg(e != cudaSuccess, "registering the same %zu bytes twice must be refused (the driver says "
+                  "cudaErrorHostMemoryAlreadyRegistered, %d)", bytes, (int)cudaErrorHostMemoryAlreadyRegistered);
+    e = cudaGetLastError();
+    ck_assert_msg(e == cudaSuccess, "after the refused second registration cudaGetLastError still reports %d (%s): "
+                  "clear it in hostregister_pin", (int)e, cudaGetErrorString(e));
+    e = hostregister_pin(q + 1, bytes);
+    ck_assert_msg(e == cudaErrorInvalidValue, "hostregister_pin of a range that does not start a page must give "
+                  "cudaErrorInvalidValue (%d), got %d", (int)cudaErrorInvalidValue, (int)e);
+    ck_assert_msg(mem_type(q) == cudaMemoryTypeUnregistered, "the refused unaligned registration pinned memory");
+    ck_assert_msg(hostregister_pin(NULL, bytes) == cudaErrorInvalidValue,
+                  "hostregister_pin(NULL) must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_pin(q, 0) == cudaErrorInvalidValue,
+                  "hostregister_pin of 0 bytes must give cudaErrorInvalidValue");
+
+    WB_CUDA(hostregister_unpin(p));
+    ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered,
+                  "after hostregister_unpin the driver still holds the pages");
+    e = hostregister_unpin(p);
+    ck_assert_msg(e != cudaSuccess, "unregistering memory that is not registered must be refused (the driver says "
+                  "cudaErrorHostMemoryNotRegistered, %d)", (int)cudaErrorHostMemoryNotRegistered);
+    e = cudaGetLastError();
+    ck_assert_msg(e == cudaSuccess, "after the refused unregistration cudaGetLastError still reports %d (%s): clear "
+                  "it in hostregister_unpin", (int)e, cudaGetErrorString(e));
+    ck_assert_msg(hostregister_unpin(NULL) == cudaErrorInvalidValue,
+                  "hostregister_unpin(NULL) must give cudaErrorInvalidValue");
+    wb_dfree(d);
+    free(p), free(q), free(src), free(back);
+}
+END_TEST
+
+/* The refusals need no GPU: they come before any call to the driver. */
+START_TEST(hostregister_refusals)
+{
+    const size_t page = hostregister_page_size();
+    ck_assert_msg(page >= 4096 && (page & (page - 1)) == 0, "the page size %zu is not a power of two from 4096", page);
+    unsigned char *q = aligned_alloc(page, 2 * page);
+    ck_assert_msg(q != NULL, "out of host memory");
+    static const size_t OFF[] = { 1, 8, 64, 4095 };
+    for (size_t k = 0; k < WB_COUNT(OFF); k++) {
+        cudaError_t e = hostregister_pin(q + OFF[k] % page, page);
+        ck_assert_msg(e == cudaErrorInvalidValue, "hostregister_pin of a range starting %zu bytes into a page must "
+                      "give cudaErrorInvalidValue (%d) before asking the driver, got %d", OFF[k] % page,
+                      (int)cudaErrorInvalidValue, (int)e);
+    }
+    ck_assert_msg(hostregister_pin(NULL, page) == cudaErrorInvalidValue,
+                  "hostregister_pin(NULL) must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_pin(q, 0) == cudaErrorInvalidValue,
+                  "hostregister_pin of 0 bytes must give cudaErrorInvalidValue");
+    ck_assert_msg(hostregister_unpin(NULL) == cudaErrorInvalidValue,
+                  "hostregister_unpin(NULL) must give cudaErrorInvalidValue");
+    void *z = (void *)1;
+    ck_assert_msg(hostregister_alloc(&z, 0) == cudaSuccess && z == NULL,
+                  "hostregister_alloc of 0 bytes must give NULL and cudaSuccess");
+    ck_assert_msg(hostregister_free(NULL) == cudaSuccess, "hostregister_free(NULL) must do nothing");
+    free(q);
+}
+END_TEST
+
+static const size_t HRA_SIZES[] = { 1, 4095, 4096, 1000003, (size_t)64 << 20 };
+
+/* hostregister_alloc and hostregister_free: page-aligned, every page registered, a round trip
+ * through the device, and after hostregister_free the driver no longer holds the
+ * pages (unregistered before the free). */
+START_TEST(hostregister_alloc)
+{
+    size_t bytes = HRA_SIZES[_i], page = hostregister_page_size(), whole = (bytes + page - 1) / page * page;
+    wb_rng rng = WB_RNG();
+    unsigned char *p = NULL, *src = wb_hmalloc(bytes), *d = wb_dmalloc(bytes);
+    WB_CUDA(hostregister_alloc((void **)&p, bytes));
+    ck_assert_msg(p != NULL, "hostregister_alloc(%zu bytes) returned cudaSuccess but no memory", bytes);
+    ck_assert_msg((uintptr_t)p % page == 0, "hostregister_alloc(%zu bytes) gave %p: not page-aligned (%zu)", bytes,
+                  (void *)p, page);
+    ck_assert_msg(mem_type(p) == cudaMemoryTypeHost && mem_type(p + whole - 1) == cudaMemoryTypeHost,
+                  "hostregister_alloc(%zu bytes): the buffer's %zu bytes of whole pages are not all registered", bytes,
+                  whole);
+    for (size_t j = 0; j < bytes; j++) src[j] = (unsigned char)wb_rng_u64(&rng);
+    memcpy(p, src, bytes);
+    WB_CUDA(cudaMemcpyAsync(d, p, bytes, cudaMemcpyHostToDevice, 0));
+    WB_CUDA(cudaStreamSynchronize(0)); /* from pinned memory the copy reads p later: not before it is done */
+    memset(p, 0, bytes);
+    WB_CUDA(cudaMemcpyAsync(p, d, bytes, cudaMemcpyDeviceToHost, 0));
+    WB_CUDA(cudaStreamSynchronize(0));
+    ck_assert_msg(memcmp(p, src, bytes) == 0, "%zu bytes: a copy to the device and back changed them", bytes);
+    WB_CUDA(hostregister_free(p));
+    /* only the driver's table is asked: the freed memory is not read */
+    ck_assert_msg(mem_type(p) == cudaMemoryTypeUnregistered,
+                  "after hostregister_free the driver still holds the pages pinned: unregister before freeing");
+    void *z = (void *)1;
+    WB_CUDA(hostregister_alloc(&z, 0));
+    ck_assert_msg(z == NULL, "hostregister_alloc of 0 bytes must give NULL");
+    WB_CUDA(hostregister_free(NULL));
+    wb_dfree(d);
+    free(src);
+}
+END_TEST
+
+typedef struct { copy_ctx c; float *dtmp; size_t n; unsigned long long seed; } reg_ctx;
+
+static void reg_work(void *p) { copy_work(&((reg_ctx *)p)->c); }
+
+/* New source data (drawn on the device, copied into the host buffer), the
+ * destination poisoned. */
+static void reg_fresh(void *p, unsigned long long salt)
+{
+    reg_ctx *r = p;
+    r->seed = SEED_R + salt;
+    wb_dfill_uniform_f32(r->dtmp, r->n, r->seed, -1, 1);
+    WB_CUDA(cudaMemcpy((void *)r->c.src, r->dtmp, r->n * 4, cudaMemcpyDeviceToHost));
+    wb_dpoison(r->c.dst, r->n * 4);
+}
+
+static double reg_expect(size_t i, const void *ctx)
+{
+    return (double)wb_hash_uniform_f32(((const reg_ctx *)ctx)->seed, i, -1, 1);
+}
+
+static int reg_check(void *p, char *why, size_t size)
+{
+    reg_ctx *r = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("dst", r->c.dst, r->n, reg_expect, r, 1 << 12, 0, 0, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+/* One H2D row of 256 MiB from `src`, with the spot check; the destination
+ * verified after the timing. */
+static void reg_row(wb_bench_row *r, void *src, float *dst, float *dtmp, size_t n)
+{
+    reg_ctx c = { { dst, src, n * 4, cudaMemcpyHostToDevice }, dtmp, n, SEED_R };
+    reg_fresh(&c, 0);
+    wb_bench_opts o = { 2, 10, 0, reg_fresh, reg_check };
+    wb_time(reg_work, &c, &o, &r->t);
+    r->value = n * 4 / (r->t.median * 1e-3) / 1e9;
+    char why[200];
+    if (reg_check(&c, why, sizeof why)) wb_bench_invalid(r, why);
+}
+
+/* H2D of 256 MiB from your registered buffer (hostregister_alloc) against the same
+ * copy from cudaMallocHost memory (PINNED), and from pageable memory
+ * (reported); what registering the buffer cost is printed. */
+static double bench_hostregister(wb_headline *h)
+{
+    size_t bytes = (size_t)256 << 20, n = bytes / 4;
+    float *pin = NULL, *reg = NULL, *page = wb_hmalloc(bytes), *d = wb_dmalloc(bytes), *dtmp = wb_dmalloc(bytes);
+    memset(page, 0, bytes); /* every page touched first */
+    WB_CUDA(cudaMallocHost((void **)&pin, bytes));
+    double t0 = wb_seconds();
+    WB_CUDA(hostregister_alloc((void **)&reg, bytes));
+    double t_reg = (wb_seconds() - t0) * 1e3;
+
+    wb_bench_row pg = { .exercise = "hostregister", .variant = "H2D pageable (malloc)", .n = n, .bytes = (double)bytes,
+                        .unit = "GB/s", .yard_name = "PINNED" };
+    wb_bench_row pn = { .exercise = "hostregister", .variant = "PINNED: H2D cudaMallocHost", .n = n,
+                        .bytes = (double)bytes, .unit = "GB/s" };
+    wb_bench_row r = { .exercise = "hostregister", .variant = "yours: H2D registered (hostregister_alloc)", .n = n,
+                       .bytes = (double)bytes, .unit = "GB/s", .yard_name = "PINNED" };
+    reg_row(&pg, page, d, dtmp, n);
+    reg_row(&pn, pin, d, dtmp, n);
+    pg.yard = pn.value;
+    wb_bench_emit(&pn);
+    wb_bench_emit(&pg);
+    r.yard = pn.value;
+    if (!reg || mem_type(reg) != cudaMemoryTypeHost) {
+        wb_bench_invalid(&r, "hostregister_alloc gave no registered memory");
+    } else {
+        reg_row(&r, reg, d, dtmp, n);
+        if (pn.invalid && !r.invalid) wb_bench_invalid(&r, "the PINNED yardstick delivered wrong data");
+        printf("  hostregister_alloc of 256 MiB (posix_memalign + cudaHostRegister, every page faulted in and "
+               "locked): %.1f ms, the time of %.0f copies of it at the registered speed\n", t_reg,
+               r.value > 0 ? t_reg / (bytes / (r.value * 1e9) * 1e3) : NAN);
+    }
+    double ratio = wb_bench_headline(&r, h);
+    t0 = wb_seconds();
+    WB_CUDA(hostregister_free(reg));
+    printf("  hostregister_free (cudaHostUnregister + free): %.1f ms\n", (wb_seconds() - t0) * 1e3);
+    WB_CUDA(cudaFreeHost(pin));
+    free(page), wb_dfree(d), wb_dfree(dtmp);
+    return ratio;
+}
+
+/* ---------------------------------------------------------------- growable buffer */
+
+static size_t round_to(size_t x, size_t g) { return (x + g - 1) / g * g; }
+
+/* The driver's minimum granularity for device memory, asked here directly. */
+static size_t driver_granularity(int dev)
+{
+    cudaError_t e = cudaSuccess;
+    const w16_vmm *api = w16_vmm_api(&e);
+    WB_CUDA(e);
+    CUmemAllocationProp want = { .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+                                 .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = dev } };
+    size_t g = 0;
+    WB_CUDA(w16_cu_error(api->granularity(&g, &want, CU_MEM_ALLOC_GRANULARITY_MINIMUM)));
+    ck_assert_msg(g > 0, "the driver gives no allocation granularity");
+    return g;
+}
+
+/* Every field of a growbuf zero, as growbuf_destroy and a refused
+ * growbuf_create leave it. */
+static int growbuf_is_zero(const growbuf *g)
+{
+    return !g->base && !g->reserved && !g->gran && !g->mapped && !g->size && !g->device && !g->nchunks && !g->cap &&
+           !g->handle && !g->len;
+}
+
+/* The buffer's first `size` bytes against the shadow kept on the host. */
+static void grow_expect_contents(const growbuf *g, const unsigned char *shadow, unsigned char *back, size_t size,
+                                 const char *what)
+{
+    if (size == 0) return;
+    memset(back, 0, size);
+    WB_CUDA(cudaMemcpy(back, growbuf_ptr(g), size, cudaMemcpyDeviceToHost));
+    size_t bad = 0, first = 0;
+    for (size_t j = 0; j < size; j++)
+        if (back[j] != shadow[j] && !bad++) first = j;
+    EXPECT(bad == 0, "%s: %zu of the buffer's %zu bytes changed, first at byte %zu (growth must keep the contents)",
+           what, bad, size, first);
+}
+
+/* A growbuf of five reservations, from one byte to 40 MiB and more, made to
+ * grow and shrink through random sizes (never a multiple of the granularity
+ * but by chance), 0 and the whole reservation among them; each new part
+ * written (copies, and cudaMemset's kernel), the whole buffer compared with
+ * a shadow after every step, the address never moving, the mapping exactly
+ * the largest size asked so far rounded to the granularity. Then growth past
+ * the reservation is refused and changes nothing, and growbuf_destroy
+ * leaves the struct zero. */
+START_TEST(growbuf_grows)
+{
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    size_t gran = driver_granularity(dev);
+    wb_rng rng = WB_RNG();
+    size_t maxes[] = { 1, gran - 1, gran, 3 * gran + 17, ((size_t)40 << 20) + (size_t)wb_rng_int(&rng, 1, 4095) };
+    size_t max = maxes[_i];
+    char what[160];
+    growbuf g;
+    memset(&g, 0x5A, sizeof g);
+    WB_CUDA(growbuf_create(&g, dev, max));
+    void *p0 = growbuf_ptr(&g);
+    ck_assert_msg(p0 != NULL, "growbuf_create(max %zu bytes) returned cudaSuccess but reserved nothing", max);
+    ck_assert_msg(g.gran == gran, "growbuf_create: granularity %zu, the driver's minimum is %zu", g.gran, gran);
+    ck_assert_msg(g.reserved == round_to(max, gran), "growbuf_create(max %zu bytes): reserved %zu, expected %zu "
+                  "(max rounded up to the granularity %zu)", max, g.reserved, round_to(max, gran), gran);
+    ck_assert_msg(g.mapped == 0 && g.size == 0 && g.nchunks == 0 && g.device == dev,
+                  "a new growbuf maps nothing (mapped %zu, size %zu, %d chunks, device %d)", g.mapped, g.size,
+                  g.nchunks, g.device);
+    unsigned char *shadow = wb_hmalloc(g.reserved), *back = wb_hmalloc(g.reserved);
+    enum { RESIZES = 12 };
+    size_t size = 0, high = 0;
+    for (int k = 0; k < RESIZES; k++) {
+        size_t t = k == 0 ? 0 : k == 1 ? 1 : k == RESIZES - 1 ? g.reserved : (size_t)wb_rng_int(&rng, 0, (int64_t)max);
+        snprintf(what, sizeof what, "max %zu, step %d: growbuf_resize from %zu to %zu bytes (granularity %zu)", max, k,
+                 size, t, gran);
+        WB_CUDA(growbuf_resize(&g, t));
+        if (t > high) high = t;
+        EXPECT(growbuf_ptr(&g) == p0, "%s: the address moved from %p to %p", what, p0, growbuf_ptr(&g));
+        EXPECT(g.size == t, "%s: size %zu", what, g.size);
+        EXPECT(g.mapped == round_to(high, gran), "%s: %zu bytes mapped, expected %zu (the largest size so far, %zu, "
+               "rounded up to the granularity; a shrink keeps its memory)", what, g.mapped, round_to(high, gran), high);
+        if (t > size) {
+            unsigned char *dst = (unsigned char *)p0 + size;
+            if (k % 2) {
+                unsigned char v = (unsigned char)wb_rng_u64(&rng);
+                memset(shadow + size, v, t - size);
+                WB_CUDA(cudaMemset(dst, v, t - size));
+            } else {
+                for (size_t j = size; j < t; j++) shadow[j] = (unsigned char)wb_rng_u64(&rng);
+                WB_CUDA(cudaMemcpy(dst, shadow + size, t - size, cudaMemcpyHostToDevice));
+            }
+        }
+        size = t;
+        grow_expect_contents(&g, shadow, back, size, what);
+    }
+    snprintf(what, sizeof what, "max %zu: after growth past the reservation was refused", max);
+    cudaError_t e = growbuf_resize(&g, g.reserved + 1);
+    EXPECT(e == cudaErrorInvalidValue, "growbuf_resize to %zu bytes, past the %zu reserved, must give "
+           "cudaErrorInvalidValue (%d), got %d", g.reserved + 1, g.reserved, (int)cudaErrorInvalidValue, (int)e);
+    e = growbuf_resize(&g, SIZE_MAX);
+    EXPECT(e == cudaErrorInvalidValue, "growbuf_resize to SIZE_MAX must give cudaErrorInvalidValue, got %d", (int)e);
+    EXPECT(growbuf_ptr(&g) == p0 && g.size == size && g.mapped == round_to(high, gran),
+           "%s: the buffer changed (address %p, size %zu, mapped %zu)", what, growbuf_ptr(&g), g.size, g.mapped);
+    grow_expect_contents(&g, shadow, back, size, what);
+    WB_CUDA(growbuf_destroy(&g));
+    ck_assert_msg(growbuf_is_zero(&g), "after growbuf_destroy the growbuf is not all zero");
+    WB_CUDA(growbuf_destroy(&g));
+    free(shadow), free(back);
+}
+END_TEST
+
+/* Zero and the edges: a reservation of 0 or of a size that cannot be
+ * rounded refused (the struct zero), a zeroed growbuf refused by resize and
+ * fine to destroy; size 0 maps nothing, a shrink to 0 keeps the memory,
+ * two growths make two chunks; two buffers reserve disjoint ranges. */
+START_TEST(growbuf_edges)
+{
+    int dev = 0;
+    WB_CUDA(cudaGetDevice(&dev));
+    size_t gran = driver_granularity(dev);
+    growbuf g, h;
+    memset(&g, 0x5A, sizeof g);
+    ck_assert_msg(growbuf_create(&g, dev, 0) == cudaErrorInvalidValue, "growbuf_create of 0 bytes must be refused");
+    ck_assert_msg(growbuf_is_zero(&g), "a refused growbuf_create must leave the growbuf zero");
+    memset(&g, 0x5A, sizeof g);
+    ck_assert_msg(growbuf_create(&g, dev, SIZE_MAX) == cudaErrorInvalidValue,
+                  "growbuf_create of SIZE_MAX bytes (it cannot be rounded up to the granularity) must be refused");
+    ck_assert_msg(growbuf_is_zero(&g), "a refused growbuf_create must leave the growbuf zero");
+    ck_assert_msg(growbuf_resize(&g, 1) == cudaErrorInvalidValue, "growbuf_resize of a zeroed growbuf must be refused");
+    WB_CUDA(growbuf_destroy(&g));
+
+    WB_CUDA(growbuf_create(&g, dev, 5 * gran));
+    WB_CUDA(growbuf_resize(&g, 0));
+    ck_assert_msg(g.mapped == 0 && g.nchunks == 0 && growbuf_ptr(&g) != NULL, "resize to 0 must map nothing");
+    WB_CUDA(growbuf_resize(&g, gran));
+    ck_assert_msg(g.mapped == gran && g.nchunks == 1, "resize to one granule: mapped %zu, %d chunks", g.mapped,
+                  g.nchunks);
+    WB_CUDA(growbuf_resize(&g, 0));
+    ck_assert_msg(g.size == 0 && g.mapped == gran && g.nchunks == 1, "a shrink to 0 keeps its memory mapped");
+    WB_CUDA(growbuf_resize(&g, 5 * gran));
+    ck_assert_msg(g.mapped == 5 * gran && g.nchunks == 2, "growth from 1 to 5 granules in one step: mapped %zu, %d "
+                  "chunks (one cuMemCreate for the 4 missing granules)", g.mapped, g.nchunks);
+    WB_CUDA(cudaMemset(growbuf_ptr(&g), 0x3C, 5 * gran));
+    WB_CUDA(cudaDeviceSynchronize());
+    WB_CUDA(growbuf_create(&h, dev, 2 * gran + 1));
+    uintptr_t a0 = (uintptr_t)growbuf_ptr(&g), a1 = a0 + g.reserved, b0 = (uintptr_t)growbuf_ptr(&h),
+              b1 = b0 + h.reserved;
+    ck_assert_msg(h.reserved == 3 * gran && (a1 <= b0 || b1 <= a0),
+                  "two growbufs: [%#lx, %#lx) and [%#lx, %#lx) (reserved %zu, expected %zu)", (unsigned long)a0,
+                  (unsigned long)a1, (unsigned long)b0, (unsigned long)b1, h.reserved, 3 * gran);
+    WB_CUDA(growbuf_destroy(&h));
+    WB_CUDA(growbuf_destroy(&g));
+    ck_assert_msg(growbuf_is_zero(&g) && growbuf_is_zero(&h), "after growbuf_destroy a growbuf is not all zero");
+}
+END_TEST
+
+/* The benchmark: a buffer grown from 32 MiB to 1 GiB in 32 MiB steps, each
+ * new part written (as the buffer's user would fill it), from creation to
+ * the teardown of the previous sample's buffer. */
+enum { GROW_STEPS = 32 };
+static const size_t GROW_STEP = (size_t)32 << 20;
+
+typedef struct {
+    int                vmm;    /* 1: your growbuf; 0: REALLOC */
+    int                dev;
+    growbuf            g;
+    yard_realloc       y;
+    unsigned long long seed;   /* step k's part is drawn with seed + k */
+    int                moved;  /* the growbuf's address changed during a growth */
+} grow_ctx;
+
+static float *grow_ptr(grow_ctx *c) { return c->vmm ? growbuf_ptr(&c->g) : c->y.p; }
+
+static void grow_work(void *p)
+{
+    grow_ctx *c = p;
+    if (c->vmm) {
+        WB_CUDA(growbuf_destroy(&c->g)); /* the previous sample's buffer */
+        WB_CUDA(growbuf_create(&c->g, c->dev, GROW_STEPS * GROW_STEP));
+    } else {
+        WB_CUDA(yard_realloc_free(&c->y));
+    }
+    void *first = grow_ptr(c);
+    for (int k = 0; k < GROW_STEPS; k++) {
+        size_t bytes = (size_t)(k + 1) * GROW_STEP;
+        if (c->vmm) WB_CUDA(growbuf_resize(&c->g, bytes));
+        else WB_CUDA(yard_realloc_grow(&c->y, bytes));
+        float *base = grow_ptr(c);
+        if (c->vmm && base != first) c->moved = 1;
+        wb_dfill_uniform_f32(base + (size_t)k * (GROW_STEP / 4), GROW_STEP / 4, c->seed + (unsigned)k, -1, 1);
+    }
+}
+
+static double grow_expect(size_t i, const void *ctx)
+{
+    const grow_ctx *c = ctx;
+    size_t per = GROW_STEP / 4;
+    return (double)wb_hash_uniform_f32(c->seed + i / per, i % per, -1, 1);
+}
+
+static void grow_fresh(void *p, unsigned long long salt) { ((grow_ctx *)p)->seed = SEED_G + 1000 * salt; }
+
+static int grow_check(void *p, char *why, size_t size)
+{
+    grow_ctx *c = p;
+    if (c->moved) {
+        snprintf(why, size, "the buffer's address changed during a growth");
+        return 1;
+    }
+    wb_cmp cmp;
+    if (!wb_dverify_f32("buffer", grow_ptr(c), GROW_STEPS * GROW_STEP / 4, grow_expect, c, 1 << 12, 0, 0, &cmp))
+        return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+static void grow_row(grow_ctx *c, wb_bench_row *r)
+{
+    wb_bench_opts o = { 2, 10, 0, grow_fresh, grow_check };
+    c->seed = SEED_G;
+    wb_time(grow_work, c, &o, &r->t);
+    r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
+    char why[200];
+    if (grow_check(c, why, sizeof why)) wb_bench_invalid(r, why);
+    if (c->vmm) WB_CUDA(growbuf_destroy(&c->g));
+    else WB_CUDA(yard_realloc_free(&c->y));
+}
+
+/* Growth from 32 MiB to 1 GiB in 32 MiB steps with your growbuf against
+ * realloc-and-copy (REALLOC: cudaMalloc of the new size, a copy, cudaFree of
+ * the old), the whole life of a buffer in each sample, GB of final buffer a
+ * second; the final contents of the timed runs checked, one of them on
+ * fresh data. */
+static double bench_growbuf(wb_headline *h)
+{
+    grow_ctx *c = calloc(1, sizeof *c);
+    WB_CUDA(cudaGetDevice(&c->dev));
+    double total = (double)GROW_STEPS * GROW_STEP;
+    wb_bench_row y = { .exercise = "growbuf", .variant = "REALLOC: cudaMalloc+copy+cudaFree", .n = GROW_STEPS,
+                       .bytes = total, .unit = "GB/s" };
+    c->vmm = 0;
+    grow_row(c, &y);
+    wb_bench_emit(&y);
+    wb_bench_row r = { .exercise = "growbuf", .variant = "yours: reserve once, map as it grows", .n = GROW_STEPS,
+                       .bytes = total, .unit = "GB/s", .yard_name = "REALLOC", .yard = y.value };
+    c->vmm = 1;
+    grow_row(c, &r);
+    if (y.invalid && !r.invalid) wb_bench_invalid(&r, "the REALLOC yardstick gave wrong contents");
+    if (!r.invalid && !y.invalid)
+        printf("  32 growths to 1 GiB: REALLOC %.2f ms (copies %.1f GiB in all), yours %.2f ms\n", y.t.median,
+               (GROW_STEPS - 1) * GROW_STEPS / 2 * (GROW_STEP / 1073741824.0), r.t.median);
+    double ratio = wb_bench_headline(&r, h);
+    free(c);
+    return ratio;
+}
+
 static const wb_test TESTS[] = {
     { "w16.pool", WB_T(pool_allocations), WB_GPU, 4 },
     WB_SPEED("w16.pool-speed", bench_pool),
@@ -998,6 +2006,18 @@ static const wb_test TESTS[] = {
     { "w16.slab-device", WB_T(slab_device), WB_GPU, WB_COUNT(SLAB_DEV) },
     { "w16.pipeline", WB_T(pipeline_cases), WB_GPU, WB_COUNT(PIPES) },
     WB_SPEED("w16.pipeline-speed", bench_pipeline),
+    { "w16.managed", WB_T(managed_alloc_sizes), WB_GPU, WB_COUNT(MAN_SIZES) },
+    { "w16.managed", WB_T(managed_scale_sizes), WB_GPU, WB_COUNT(SIZES) },
+    { "w16.managed", WB_T(managed_prefetch_moves), WB_GPU, 0 },
+    { "w16.managed", WB_T(managed_advice_set), WB_GPU, 3 },
+    { "w16.managed-speed", WB_T(managed_speed), WB_GPU, 0 },
+    { "w16.hostregister", WB_T(hostregister_refusals), WB_CPU, 0 },
+    { "w16.hostregister", WB_T(hostregister_cases), WB_GPU, WB_COUNT(REG_SIZES) },
+    { "w16.hostregister", WB_T(hostregister_alloc), WB_GPU, WB_COUNT(HRA_SIZES) },
+    WB_SPEED("w16.hostregister-speed", bench_hostregister),
+    { "w16.growbuf", WB_T(growbuf_grows), WB_GPU, 5 },
+    { "w16.growbuf", WB_T(growbuf_edges), WB_GPU, 0 },
+    WB_SPEED("w16.growbuf-speed", bench_growbuf),
 };
 
 /* No checkpoint: `--bench` runs these and every WB_SPEED one. */
@@ -1005,6 +2025,8 @@ static const wb_benchmark BENCHES[] = {
     { "transfers", bench_transfers },
     { "zerocopy", bench_zerocopy },
     { "pipeline_ladder", bench_pipeline_ladder },
+    { "managed", bench_managed },
+    { "managed_fill", bench_managed_fill },
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }

@@ -22,6 +22,7 @@
 #include "resize.h"
 #include "separable.h"
 #include "sobel.h"
+#include "support/yard_cudnn_conv.h"
 
 /* ---------------------------------------------------------------- shared helpers */
 
@@ -903,6 +904,264 @@ static double bench_conv(void)
     return ratio;
 }
 
+/* ---------------------------------------------------------------- w17.conv-bw, w17.conv-speed */
+
+/* The checkpoints' filter: K = 5, the week's own size (the pipeline's blur,
+ * the ladder above), where a tiled kernel can still keep pace with the
+ * memory system; its weights random in [-1, 1], so a flipped filter
+ * (convolution where conv2d.h asks for correlation) cannot pass as right. */
+enum { SEED_CS = 1717, CS_K = 5 };
+
+typedef struct {
+    const float          *in;
+    float                *out;
+    int                   w, h, k;
+    unsigned long long    salt;     /* the input is hashed from SEED_CS + salt */
+    int                   zero_pad; /* the border of the output checked: 0 clamps (conv2d.h), 1 zeros (cuDNN) */
+    const float          *wt;       /* the k x k weights, on the host */
+    double                sumabs;   /* sum |w| */
+    double                atol, rtol;
+    const yard_conv_algo *algo;     /* cuDNN's algorithm and its workspace */
+    void                 *ws;
+} cs_ctx;
+
+static double cs_in(const cs_ctx *c, int x, int y)
+{
+    if (c->zero_pad && (x < 0 || x >= c->w || y < 0 || y >= c->h)) return 0;
+    return wb_hash_uniform_f32(SEED_CS + c->salt, (size_t)clampc(y, c->h) * c->w + clampc(x, c->w), 0, 1);
+}
+
+static double cs_expect(size_t i, const void *ctx)
+{
+    const cs_ctx *c = ctx;
+    int x = (int)(i % (size_t)c->w), y = (int)(i / (size_t)c->w), r = c->k / 2;
+    double s = 0;
+    for (int a = 0; a < c->k; a++)
+        for (int b = 0; b < c->k; b++) s += (double)c->wt[a * c->k + b] * cs_in(c, x + b - r, y + a - r);
+    return s;
+}
+
+static void cs_yours(void *p)
+{
+    cs_ctx *c = p;
+    WB_CUDA(conv2d_tiled(c->in, c->out, c->w, c->h));
+}
+
+static char g_cs_err[256];
+static int g_cs_failed;
+static void cs_cudnn(void *p)
+{
+    cs_ctx *c = p;
+    if (!g_cs_failed && yard_cudnn_conv(c->in, c->out, c->algo, c->ws, g_cs_err, sizeof g_cs_err) != 0)
+        g_cs_failed = 1;
+}
+
+/* The timing's spot check (wb_bench_opts): another image and a poisoned
+ * output for one timed run, then that output verified. */
+static void cs_fresh(void *p, unsigned long long salt)
+{
+    cs_ctx *c = p;
+    c->salt = salt;
+    wb_dfill_uniform_f32((float *)c->in, (size_t)c->w * c->h, SEED_CS + salt, 0, 1);
+    wb_dpoison(c->out, (size_t)c->w * c->h * 4);
+}
+
+static int cs_check(void *p, char *why, size_t size)
+{
+    cs_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("out", c->out, (size_t)c->w * c->h, cs_expect, c, 1 << 12, c->atol, c->rtol, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+/* A square image past L2, wb_bench_bytes() of floats, its side a multiple
+ * of the tile (10240 on an H100); k x k random weights (wt, the caller's)
+ * given to conv2d_set_weights; the tolerance of w17.conv2d. */
+static void cs_setup(cs_ctx *c, int k, float *wt)
+{
+    const int side = ((int)sqrt((double)(wb_bench_bytes() / 4)) / 32) * 32;
+    const size_t n = (size_t)side * side;
+    wb_rng rng;
+    wb_rng_seed(&rng, SEED_CS + (uint64_t)k);
+    wb_fill_uniform_f32(&rng, wt, (size_t)k * k, -1, 1);
+    double sumabs = 0;
+    for (int i = 0; i < k * k; i++) sumabs += fabs(wt[i]);
+    *c = (cs_ctx){ wb_dmalloc(n * 4), wb_dmalloc(n * 4), side, side, k, 0, 0, wt, sumabs, 3e-6 * k * sumabs + 1e-6,
+                   1e-5, NULL, NULL };
+    wb_dfill_uniform_f32((float *)c->in, n, SEED_CS, 0, 1);
+    WB_CUDA(conv2d_set_weights(wt, k));
+}
+
+/* Your conv2d_tiled timed into r (8 bytes a pixel: one read, one write),
+ * with the spot check, and its last output checked against conv2d.h. */
+static void cs_time_yours(cs_ctx *c, wb_bench_row *r)
+{
+    const size_t n = (size_t)c->w * c->h;
+    static char variant[64];
+    snprintf(variant, sizeof variant, "conv2d tiled, K=%d, %dx%d", c->k, c->w, c->h);
+    r->exercise = "conv2d", r->variant = variant, r->n = n, r->bytes = 8.0 * n, r->flops = 2.0 * c->k * c->k * n;
+    r->unit = "GB/s";
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = cs_fresh, o.check = cs_check;
+    c->zero_pad = 0, c->salt = 0;
+    wb_dpoison(c->out, n * 4);
+    wb_time(cs_yours, c, &o, &r->t);
+    r->value = r->bytes / (r->t.median * 1e-3) / 1e9;
+    wb_cmp cmp;
+    if (wb_dverify_f32("out", c->out, n, cs_expect, c, 1 << 16, c->atol, c->rtol, &cmp)) wb_bench_invalid(r, cmp.msg);
+}
+
+/* w17.conv-bw: yours at K = 5 against a device-to-device copy of the image
+ * (the same 8 bytes a pixel), the memory system's pace, which no
+ * convolution that reads and writes every pixel once can pass by much. */
+static double bench_conv_bw(wb_headline *h)
+{
+    float wt[CONV_MAX_K * CONV_MAX_K];
+    cs_ctx c;
+    cs_setup(&c, CS_K, wt);
+    wb_bench_row r = { .yard_name = "COPY", .yard = wb_yard_copy_gbps((size_t)c.w * c.h * 4) };
+    cs_time_yours(&c, &r);
+    printf("  yours: %.3f ms, %.1f Gpx/s\n", r.t.median, r.value / 8);
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    return wb_bench_headline(&r, h);
+}
+
+/* w17.conv-speed: yours and cuDNN on the same image and the same k x k
+ * filter, width x height outputs each, 8 bytes a pixel over the time. Yours
+ * is timed first and its output checked whatever happens next (a wrong
+ * kernel fails here even without cuDNN); then every algorithm that cuDNN's
+ * own search (cudnnFindConvolutionForwardAlgorithm) says runs this
+ * convolution in FP32 is timed the same way on the same input, its
+ * workspace allocated before the timing, its output checked against
+ * cuDNN's zero border, and the fastest one whose output is right is the
+ * yardstick. *skipped: cuDNN could not be loaded or run this shape (why
+ * says so); *head: your row against it. */
+static void cs_compare(int k, wb_bench_row *head, int *skipped, char *why, size_t why_n)
+{
+    float wt[CONV_MAX_K * CONV_MAX_K];
+    cs_ctx c;
+    cs_setup(&c, k, wt);
+    const size_t n = (size_t)c.w * c.h;
+    *skipped = 0;
+    why[0] = 0;
+    *head = (wb_bench_row){ .yard_name = "cuDNN" };
+    cs_time_yours(&c, head);
+    const double copy = wb_yard_copy_gbps(n * 4);
+    printf("  yours: %.3f ms, %.1f Gpx/s, %.3f of COPY (%.0f GB/s)\n", head->t.median, head->value / 8,
+           head->value / copy, copy);
+    if (head->invalid) {
+        snprintf(why, why_n, "your conv2d_tiled is wrong at K=%d on %dx%d: %s", k, c.w, c.h, head->why);
+        wb_dfree((void *)c.in), wb_dfree(c.out);
+        return;
+    }
+    yard_conv_algo algos[8];
+    int found = 0;
+    if (!yard_cudnn_conv_open(why, why_n) ||
+        yard_cudnn_conv_plan(c.w, c.h, wt, k, algos, WB_COUNT(algos), &found, why, why_n) != 0) {
+        *skipped = 1;
+        wb_dfree((void *)c.in), wb_dfree(c.out);
+        return;
+    }
+    /* cuDNN's border is zeros, and its algorithms (FFT, Winograd) round
+     * otherwise than a direct sum: a wider tolerance, still far below what a
+     * flipped filter or a wrong border gives (of the order of sum |w|) */
+    c.zero_pad = 1, c.salt = 0, c.atol = 2e-5 * c.sumabs + 1e-6, c.rtol = 1e-4;
+    double best = NAN;
+    int best_i = -1, tried = 0;
+    char notes[300] = "";
+    size_t used = 0;
+    static char dv[WB_COUNT(algos)][64];
+    /* cuDNN's own search timed each algorithm once: one more than 20 times
+     * slower than its fastest cannot be the fastest, and timing it 23 times
+     * (FFT_TILING at K = 15: seconds a run) would only make the bench slow */
+    float quickest = INFINITY;
+    for (int i = 0; i < found; i++)
+        if (algos[i].find_ms > 0 && algos[i].find_ms < quickest) quickest = algos[i].find_ms;
+    for (int i = 0; i < found; i++) {
+        if (algos[i].find_ms > 20.0f * quickest) {
+            if (used < sizeof notes)
+                used += (size_t)snprintf(notes + used, sizeof notes - used, "; %s: not timed (%.1f ms in cuDNN's search)",
+                                         algos[i].name, algos[i].find_ms);
+            continue;
+        }
+        snprintf(dv[i], sizeof dv[i], "cudnnConvolutionForward, %s", algos[i].name);
+        wb_bench_row d = { .exercise = "cudnn", .variant = dv[i], .n = n, .bytes = 8.0 * n,
+                           .flops = 2.0 * k * k * n, .unit = "GB/s", .yard_name = "COPY", .yard = copy };
+        c.algo = &algos[i], c.ws = NULL;
+        if (algos[i].workspace && cudaMalloc(&c.ws, algos[i].workspace) != cudaSuccess) {
+            (void)cudaGetLastError();
+            if (used < sizeof notes)
+                used += (size_t)snprintf(notes + used, sizeof notes - used, "; %s: no room for its %.0f MB workspace",
+                                         algos[i].name, algos[i].workspace / 1e6);
+            continue;
+        }
+        tried++;
+        g_cs_failed = 0;
+        wb_dpoison(c.out, n * 4);
+        wb_time(cs_cudnn, &c, NULL, &d.t);
+        d.value = d.bytes / (d.t.median * 1e-3) / 1e9;
+        wb_cmp cmp;
+        if (g_cs_failed) wb_bench_invalid(&d, g_cs_err);
+        else if (wb_dverify_f32("out", c.out, n, cs_expect, &c, 1 << 16, c.atol, c.rtol, &cmp))
+            wb_bench_invalid(&d, cmp.msg);
+        wb_bench_emit(&d);
+        if (c.ws) WB_CUDA(cudaFree(c.ws));
+        if (d.invalid) {
+            if (used < sizeof notes)
+                used += (size_t)snprintf(notes + used, sizeof notes - used, "; %s: no figure (%.80s)", algos[i].name,
+                                         d.why);
+            continue;
+        }
+        if (best_i < 0 || d.value > best) best = d.value, best_i = i;
+    }
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    if (best_i < 0) {
+        *skipped = 1;
+        snprintf(why, why_n, "none of the %d algorithms cuDNN offers for this convolution gave a figure%s", found,
+                 notes);
+        return;
+    }
+    static char head_variant[96];
+    snprintf(head_variant, sizeof head_variant, "%s vs cuDNN %s", head->variant, algos[best_i].name);
+    head->variant = head_variant, head->yard = best;
+    snprintf(why, why_n, "yours %.0f GB/s, cuDNN's fastest of the %d algorithms timed (%s) %.0f GB/s: yours / cuDNN "
+             "= %.3f%s", head->value, tried, algos[best_i].name, best, head->value / best, notes);
+}
+
+START_TEST(conv_speed)
+{
+    int skipped = 0;
+    char why[600];
+    wb_bench_row head;
+    cs_compare(CS_K, &head, &skipped, why, sizeof why);
+    if (skipped) wb_skip_test("cuDNN, the yardstick, cannot run here: %s", why);
+    printf("  %s\n", why);
+    wb_expect_target_row("w17.conv-speed", &head);
+}
+END_TEST
+
+/* w17.conv-speed's comparison (K = 5), then the same at other K, for the
+ * story: where a direct tiled kernel stays ahead of cuDNN and where not.
+ * `make phase4/week17 bench NAME=cudnn`. */
+static double bench_cudnn(void)
+{
+    static const int KS[] = { CS_K, 3, 7, 11, 15 };
+    double head_ratio = NAN;
+    for (size_t i = 0; i < WB_COUNT(KS); i++) {
+        int skipped = 0;
+        char why[600];
+        wb_bench_row head;
+        printf("  K = %d%s\n", KS[i], i == 0 ? " (the checkpoint's)" : "");
+        cs_compare(KS[i], &head, &skipped, why, sizeof why);
+        printf("  %s%s\n", skipped ? "no cuDNN figure: " : "", why);
+        if (skipped) return head_ratio;
+        wb_bench_emit(&head);
+        if (i == 0) head_ratio = wb_bench_ratio(&head);
+    }
+    return head_ratio;
+}
+
 /* ---------------------------------------------------------------- the demo (no checkpoint) */
 
 /* Every shipped image through your pipeline (grey levels: 16-bit samples
@@ -965,6 +1224,8 @@ static const wb_test TESTS[] = {
     { "w17.pgm", WB_T(shipped_images), WB_CPU, 0 },
     { "w17.conv2d", WB_T(conv2d_shapes), WB_GPU, WB_COUNT(CONV) },
     { "w17.conv2d", WB_T(conv2d_bad_k), WB_GPU, 0 },
+    WB_SPEED("w17.conv-bw", bench_conv_bw),
+    { "w17.conv-speed", WB_T(conv_speed), WB_GPU, 0 },
     { "w17.separable", WB_T(separable_shapes), WB_GPU, WB_COUNT(SEP) },
     { "w17.equalize", WB_T(equalize_images), WB_GPU, WB_COUNT(EQN) },
     { "w17.equalize", WB_T(equalize_lut_cases), WB_GPU, 0 },
@@ -977,6 +1238,7 @@ static const wb_test TESTS[] = {
 /* Benchmarks that serve no checkpoint; `--bench` also runs every WB_SPEED one. */
 static const wb_benchmark BENCHES[] = {
     { "conv", bench_conv },
+    { "cudnn", bench_cudnn },
     { "demo", bench_demo },
 };
 

@@ -1,7 +1,8 @@
 /* test_week19.c — week 19's checkpoints: N-body forces against a double
  * CPU reference, the tiled kernel against the FP32 peak, leapfrog's energy,
- * the real-time step rate, steps per second against n (CSV and plot), and
- * the uniform grid's exact collision counts. */
+ * the real-time step rate, steps per second against n (CSV and plot), the
+ * uniform grid's exact collision counts, and the 7-point stencil against a
+ * double CPU reference and against a copy of its grid. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include "cellgrid.h"
 #include "leapfrog.h"
 #include "nbody.h"
+#include "stencil.h"
 
 /* ---------------------------------------------------------------- CPU references */
 
@@ -406,6 +408,182 @@ START_TEST(grid_pairs)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- the stencil */
+
+typedef cudaError_t (*stencil_fn)(const float *, float *, int, int, int, float, float);
+static const stencil_fn SFN[3] = { stencil_naive, stencil_tiled, stencil_stream };
+static const char *const SNAME[3] = { "stencil_naive", "stencil_tiled", "stencil_stream" };
+
+/* One sweep in double: interior cells updated, boundary cells copied. */
+static void ref_sweep(const double *in, double *out, int nx, int ny, int nz, double c0, double c1)
+{
+    size_t sy = (size_t)nx, sz = (size_t)nx * ny;
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++) {
+                size_t c = z * sz + y * sy + x;
+                if (x == 0 || y == 0 || z == 0 || x == nx - 1 || y == ny - 1 || z == nz - 1)
+                    out[c] = in[c];
+                else
+                    out[c] = c0 * in[c] +
+                             c1 * (((in[c - 1] + in[c + 1]) + (in[c - sy] + in[c + sy])) + (in[c - sz] + in[c + sz]));
+            }
+}
+
+/* The tolerance after `sweeps` sweeps of inputs bounded by 1 in magnitude.
+ * One float update, fmaf(c1, ((a + b) + (c + d)) + (e + f), c0 * x), makes
+ * 7 roundings, no term passing through more than 4 of them: it errs by at
+ * most about 5 * 2^-24 (|c0| + 6 |c1|). The heat coefficients (c0, c1 >= 0,
+ * c0 + 6 c1 = 1) make a sweep an average, which does not amplify an error
+ * already made, so sweeps add their bounds. Doubled, and a little more, for
+ * margin. A neighbour left out or read from the wrong cell costs |c1| times
+ * a value of order 1: over 0.05 at almost every cell. */
+static double sweep_atol(float c0, float c1, int sweeps)
+{
+    return 12.0 * 0x1p-24 * (fabs(c0) + 6.0 * fabs(c1)) * sweeps;
+}
+
+typedef struct { int nx, ny, nz; } st_size;
+
+/* Empty grids, all-boundary grids (an edge of 1 or 2), one interior cell,
+ * thin slabs along each axis, sizes that are not multiples of the 32 x 8
+ * tile, runs of planes that split (nz > 64), and a larger grid. */
+static const st_size ST_SIZES[] = {
+    { 0, 3, 3 },      { 4, 4, 0 },      { 1, 1, 1 },     { 2, 2, 2 },     { 3, 3, 3 },      { 1000, 1, 1 },
+    { 1, 1000, 1 },   { 1, 1, 1000 },   { 1000, 3, 3 },  { 3, 1000, 3 },  { 3, 3, 1000 },   { 33, 9, 5 },
+    { 31, 7, 66 },    { 130, 67, 33 },  { 64, 16, 129 }, { 257, 130, 70 }, { 512, 64, 200 },
+};
+
+/* Run the three kernels on one grid: out poisoned before each, every cell
+ * compared with the double reference, nothing written outside out, and in
+ * left as it was. `in` starts `off` floats into its allocation and out
+ * `off` floats into its own (off = 1: not 16-byte aligned). */
+static void check_stencil_grid(const float *h, int nx, int ny, int nz, float c0, float c1, int off, const char *what)
+{
+    size_t n = (size_t)nx * ny * nz, n1 = n ? n : 1;
+    double *din = wb_hmalloc(n1 * 8), *ref = wb_hmalloc(n1 * 8);
+    float *back = wb_hmalloc(n1 * 4), *hbuf = wb_hmalloc((n + off) * 4);
+    for (size_t i = 0; i < n; i++) din[i] = h[i];
+    ref_sweep(din, ref, nx, ny, nz, c0, c1);
+    memset(hbuf, 0, (size_t)off * 4);
+    memcpy(hbuf + off, h, n * 4);
+    float *dbuf = wb_dcopy(hbuf, (n + off) * 4), *dinp = dbuf ? dbuf + off : NULL;
+    wb_dout o;
+    float *dout = wb_dout_alloc(&o, "out", n * 4, (size_t)off * 4);
+    double atol = sweep_atol(c0, c1, 1);
+    for (int v = 0; v < 3; v++) {
+        if (v) wb_dout_poison(&o);
+        WB_CUDA(SFN[v](dinp, dout, nx, ny, nz, c0, c1));
+        char w[200];
+        snprintf(w, sizeof w, "%s, %dx%dx%d, c0=%.9g, c1=%.9g%s, %s", SNAME[v], nx, ny, nz, c0, c1,
+                 off ? ", in and out at +1 float" : "", what);
+        wb_expect_dout_f32_f64(&o, ref, n, atol, 0, w);
+        if (n) {
+            wb_d2h(back, dinp, n * 4);
+            ck_assert_msg(memcmp(back, h, n * 4) == 0, "%s: the input grid changed (in and out are different buffers; "
+                          "in is read only)", w);
+        }
+    }
+    wb_dfree(dbuf), wb_dout_free(&o);
+    free(din), free(ref), free(back), free(hbuf);
+}
+
+START_TEST(stencil_sizes)
+{
+    wb_rng rng = WB_RNG();
+    const st_size *s = &ST_SIZES[_i];
+    size_t n = (size_t)s->nx * s->ny * s->nz;
+    float *h = wb_hmalloc((n ? n : 1) * 4);
+    wb_fill_uniform_f32(&rng, h, n, -1, 1);
+    /* any coefficients, signs included: a swapped c0 and c1 shows */
+    float c0 = (float)(2 * wb_rng_unit(&rng) - 1), c1 = (float)(wb_rng_unit(&rng) - 0.5);
+    check_stencil_grid(h, s->nx, s->ny, s->nz, c0, c1, (int)(_i & 1), "random values in [-1, 1]");
+    free(h);
+    if (_i == 0)
+        for (int v = 0; v < 3; v++) {
+            float *p = wb_dmalloc(64);
+            ck_assert_msg(SFN[v](p, p + 8, -1, 2, 2, 0.5f, 0.1f) == cudaErrorInvalidValue &&
+                              SFN[v](p, p + 8, 2, 2, -3, 0.5f, 0.1f) == cudaErrorInvalidValue &&
+                              SFN[v](p, p + 8, 2, STENCIL_MAX_NY + 1, 2, 0.5f, 0.1f) == cudaErrorInvalidValue,
+                          "%s: a negative size, or ny > STENCIL_MAX_NY, must return cudaErrorInvalidValue", SNAME[v]);
+            wb_dfree(p);
+        }
+}
+END_TEST
+
+/* NaN and infinities in the input: a NaN spreads to its six neighbours, an
+ * infinity makes them infinite (NaN where +Inf and -Inf meet, or where a
+ * zero coefficient meets one), boundary cells copy them. The specials sit
+ * at random cells and on purpose where each kernel's special paths read
+ * them: the tile's edge columns and rows (x = 31, 32; y = 7, 8), whose
+ * neighbours come from the halo, and the planes around the stream
+ * kernel's run boundary (z = 32, 33 when nz = 65 splits into 33 + 32). */
+static const st_size ST_SPECIAL[] = { { 40, 30, 20 }, { 70, 19, 65 }, { 3, 3, 3 } };
+
+START_TEST(stencil_nonfinite)
+{
+    wb_rng rng = WB_RNG();
+    const st_size *s = &ST_SPECIAL[_i];
+    int nx = s->nx, ny = s->ny, nz = s->nz;
+    size_t n = (size_t)nx * ny * nz;
+    float *h = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, h, n, -1, 1);
+    const float sp[3] = { NAN, INFINITY, -INFINITY };
+    for (size_t k = 0; k < n / 150 + 1; k++) h[wb_rng_int(&rng, 0, (int64_t)n - 1)] = sp[k % 3];
+    const int xs[] = { 31, 32 }, ys[] = { 7, 8 }, zs[] = { 32, 33 };
+    for (int k = 0; k < 8; k++) {
+        int x = xs[k & 1] % nx, y = ys[(k >> 1) & 1] % ny, z = zs[k >> 2] % nz;
+        h[((size_t)z * ny + y) * nx + x] = sp[k % 3];
+    }
+    if (nx == 3) h[13] = NAN; /* the one interior cell */
+    float c0 = (float)(0.2 + 0.6 * wb_rng_unit(&rng)), c1 = (float)(0.02 + 0.1 * wb_rng_unit(&rng));
+    if (_i == 1) c0 = 0.0f; /* 0 * Inf is NaN, on the GPU as in the reference */
+    check_stencil_grid(h, nx, ny, nz, c0, c1, 0, "NaN, +Inf, -Inf in the input");
+    free(h);
+}
+END_TEST
+
+/* Many sweeps, ping-pong between two buffers, against the same number of
+ * sweeps in double: heat coefficients c1 = a, c0 = 1 - 6a. After the last
+ * sweep the buffer holding the result is compared whole, and neither buffer
+ * was written outside its bounds. */
+typedef struct { int nx, ny, nz, sweeps; } st_sweeps;
+static const st_sweeps ST_SWEEPS[] = { { 130, 67, 33, 50 }, { 37, 21, 70, 64 }, { 9, 9, 9, 41 } };
+
+START_TEST(stencil_many_sweeps)
+{
+    wb_rng rng = WB_RNG();
+    const st_sweeps *s = &ST_SWEEPS[_i];
+    int nx = s->nx, ny = s->ny, nz = s->nz, K = s->sweeps;
+    size_t n = (size_t)nx * ny * nz;
+    float *h = wb_hmalloc(n * 4);
+    wb_fill_uniform_f32(&rng, h, n, -1, 1);
+    float c1 = (float)(0.05 + (1.0 / 6 - 0.05) * wb_rng_unit(&rng)), c0 = 1.0f - 6.0f * c1;
+    double *a = wb_hmalloc(n * 8), *b = wb_hmalloc(n * 8);
+    for (size_t i = 0; i < n; i++) a[i] = h[i];
+    for (int k = 0; k < K; k++) {
+        ref_sweep(a, b, nx, ny, nz, c0, c1);
+        double *t = a;
+        a = b, b = t;
+    }
+    wb_dout A, B;
+    float *da = wb_dout_alloc(&A, "grid A", n * 4, 0), *db = wb_dout_alloc(&B, "grid B", n * 4, 0);
+    float *other = wb_hmalloc(n * 4);
+    for (int v = 0; v < 3; v++) {
+        wb_dout_poison(&A), wb_dout_poison(&B);
+        wb_h2d(da, h, n * 4);
+        for (int k = 0; k < K; k++) WB_CUDA(SFN[v](k & 1 ? db : da, k & 1 ? da : db, nx, ny, nz, c0, c1));
+        char w[200];
+        snprintf(w, sizeof w, "%s, %dx%dx%d, %d sweeps from A to B and back, c0=%.9g, c1=%.9g", SNAME[v], nx, ny, nz,
+                 K, c0, c1);
+        wb_expect_dout_f32_f64(K & 1 ? &B : &A, a, n, sweep_atol(c0, c1, K), 0, w);
+        wb_expect_dout_guards(K & 1 ? &A : &B, other, w);
+    }
+    wb_dout_free(&A), wb_dout_free(&B);
+    free(h), free(a), free(b), free(other);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- benchmarks */
 
 typedef struct {
@@ -749,6 +927,101 @@ static double bench_grid(void)
     return NAN;
 }
 
+/* ---------------------------------------------------------------- the stencil, timed */
+
+typedef struct {
+    const float *in;
+    float *out;
+    int nx, ny, nz;
+    stencil_fn fn;
+    unsigned long long seed; /* in[i] = wb_hash_uniform_f32(seed, i, -1, 1) */
+} st_ctx;
+
+#define ST_SEED 1901ull
+#define ST_C0 0.25f
+#define ST_C1 0.125f
+
+static void st_work(void *p)
+{
+    st_ctx *c = p;
+    WB_CUDA(c->fn(c->in, c->out, c->nx, c->ny, c->nz, ST_C0, ST_C1));
+}
+
+static double st_in(const st_ctx *c, size_t i) { return wb_hash_uniform_f32(c->seed, i, -1, 1); }
+
+/* Cell i of one sweep over the hashed input, in double. */
+static double st_expect(size_t i, const void *p)
+{
+    const st_ctx *c = p;
+    size_t sy = (size_t)c->nx, sz = sy * c->ny;
+    size_t x = i % sy, y = i / sy % c->ny, z = i / sz;
+    if (x == 0 || y == 0 || z == 0 || x + 1 == sy || y + 1 == (size_t)c->ny || z + 1 == (size_t)c->nz) return st_in(c, i);
+    return (double)ST_C0 * st_in(c, i) + (double)ST_C1 * (st_in(c, i - 1) + st_in(c, i + 1) + st_in(c, i - sy) +
+                                                          st_in(c, i + sy) + st_in(c, i - sz) + st_in(c, i + sz));
+}
+
+/* The timing's spot check: one timed sweep of a new grid into a poisoned
+ * output, checked at 4096 cells (and the first and last 64). */
+static void st_fresh(void *p, unsigned long long salt)
+{
+    st_ctx *c = p;
+    size_t n = (size_t)c->nx * c->ny * c->nz;
+    c->seed = ST_SEED + salt;
+    wb_dfill_uniform_f32((float *)c->in, n, c->seed, -1, 1);
+    wb_dpoison(c->out, n * 4);
+}
+
+static int st_check(void *p, char *why, size_t size)
+{
+    st_ctx *c = p;
+    wb_cmp cmp;
+    if (!wb_dverify_f32("out", c->out, (size_t)c->nx * c->ny * c->nz, st_expect, c, 1 << 12, 1e-6, 0, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+/* One sweep of a 512 x 512 x nz grid, nz so that the grid is
+ * wb_bench_bytes() (400 MiB, 8x the L2, on the H100): 8 bytes a cell (the
+ * grid read once and written once) over the time, against a device-to-device
+ * copy of the same bytes in the same run. The naive and tiled kernels are
+ * reported beside it; the streaming kernel's row is the checkpoint's. */
+static double bench_stencil(wb_headline *h)
+{
+    int nx = 512, ny = 512, nz = (int)(wb_bench_bytes() / (4 * (size_t)nx * ny));
+    if (nz < 64) nz = 64;
+    size_t n = (size_t)nx * ny * nz, bytes = n * 4;
+    st_ctx c = { wb_dmalloc(bytes), wb_dmalloc(bytes), nx, ny, nz, NULL, ST_SEED };
+    wb_dfill_uniform_f32((float *)c.in, n, ST_SEED, -1, 1);
+    double copy = wb_yard_copy_gbps(bytes), ratio = NAN;
+    static const char *const VARIANT[3] = { "naive (7 global loads)", "tiled (x-y tile + halo in shared)",
+                                            "stream (z in registers, plane in shared)" };
+    char label[32];
+    snprintf(label, sizeof label, "%dx%dx%d", nx, ny, nz);
+    for (int v = 0; v < 3; v++) {
+        c.fn = SFN[v];
+        wb_dpoison(c.out, bytes);
+        wb_bench_row r = { .exercise = "stencil", .variant = VARIANT[v], .n = n,
+                           .bytes = (double)STENCIL_BYTES_PER_CELL * n, .flops = (double)STENCIL_FLOPS_PER_CELL * n,
+                           .unit = "GB/s", .yard_name = "COPY", .yard = copy };
+        wb_bench_opts o = WB_BENCH_DEFAULTS;
+        o.fresh = st_fresh, o.check = st_check;
+        wb_time(st_work, &c, &o, &r.t);
+        r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
+        wb_cmp cmp;
+        if (wb_dverify_f32("out", c.out, n, st_expect, &c, 1 << 16, 1e-6, 0, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        if (v < 2) {
+            wb_bench_emit(&r);
+        } else {
+            ratio = wb_bench_headline(&r, h);
+            if (!r.invalid)
+                printf("  stencil: %s grid, %.3f ms a sweep, %.1f Gcells/s, %.2f of COPY\n", label, r.t.median,
+                       n / (r.t.median * 1e-3) / 1e9, ratio);
+        }
+    }
+    wb_dfree((void *)c.in), wb_dfree(c.out);
+    return ratio;
+}
+
 static const wb_test TESTS[] = {
     { "w19.forces", WB_T(forces_sizes), WB_GPU, WB_COUNT(NSIZES) },
     { "w19.forces", WB_T(forces_close), WB_GPU, 3 },
@@ -758,9 +1031,14 @@ static const wb_test TESTS[] = {
     WB_SPEED("w19.realtime", bench_realtime),
     { "w19.steps-plot", WB_T(steps_plot), WB_GPU, 0 },
     { "w19.grid", WB_T(grid_pairs), WB_GPU, WB_COUNT(GRIDS) },
+    { "w19.stencil", WB_T(stencil_sizes), WB_GPU, WB_COUNT(ST_SIZES) },
+    { "w19.stencil", WB_T(stencil_nonfinite), WB_GPU, WB_COUNT(ST_SPECIAL) },
+    { "w19.stencil", WB_T(stencil_many_sweeps), WB_GPU, WB_COUNT(ST_SWEEPS) },
+    WB_SPEED("w19.stencil-speed", bench_stencil),
 };
 
-/* Benchmarks that serve no target; `--bench` also runs nbody and realtime. */
+/* Benchmarks that serve no target; `--bench` also runs nbody, realtime and
+ * stencil. */
 static const wb_benchmark BENCHES[] = {
     { "steps", bench_steps },
     { "grid", bench_grid },

@@ -1,5 +1,6 @@
 /* test_week37.c — week 37's checkpoints: the IO model of attention (CPU),
- * the tiled flash kernel against a double-precision reference, the kernel at
+ * the tiled flash kernel (O and the log-sum-exp of every row) against a
+ * double-precision reference, the kernel at
  * a length whose S x S scores would not fit in device memory, and its speed
  * against attention on cuBLAS in FP32 (support/yard_cublas_attn.cu) in the
  * same run, the given naive attention (support/yard_naive_attn.cu) printed
@@ -103,9 +104,10 @@ END_TEST
 
 /* Row i of one head's attention in double: q_row is row i of Q, kh and vh
  * the head's K and V (S x D). Keys j < S, or j <= i when causal. fmax skips
- * a NaN logit for the max, and exp(NaN - m) then makes the row NaN. */
-static void ref_row(const float *q_row, const float *kh, const float *vh, int S, int D, double scale, int causal,
-                    int i, double *out, double *s)
+ * a NaN logit for the max, and exp(NaN - m) then makes the row NaN. Returns
+ * the row's log-sum-exp, m + log(l). */
+static double ref_row(const float *q_row, const float *kh, const float *vh, int S, int D, double scale, int causal,
+                      int i, double *out, double *s)
 {
     int n = causal ? i + 1 : S;
     double m = -INFINITY;
@@ -123,7 +125,24 @@ static void ref_row(const float *q_row, const float *kh, const float *vh, int S,
         for (int d = 0; d < D; d++) out[d] += p * vh[(size_t)j * D + d];
     }
     for (int d = 0; d < D; d++) out[d] /= l;
+    return m + log(l);
 }
+
+/* Tolerance of lse, the FP32 m + log(l) (m in base 2 is fine: ln 2 (m2 +
+ * log2 l)), against the double reference:
+ *   - m: the largest logit, rounded a few times on its way (the logit times
+ *     scale log2 e, the add of log2 l, the product by ln 2), 5 roundings of
+ *     |lse| at most (|m| <= |lse| + log S): rtol 1e-6;
+ *   - l: a sum of positive terms, exp within 2 ulp each, carried from key
+ *     tile to key tile by one multiply-add: its relative error, which is
+ *     log l's absolute one, stays under (T + 16) 2^-23 for T key tiles;
+ *   - the logits' own FP32 error (a dot product of D terms), which lse
+ *     carries as a weighted mean: about 1e-6 on these inputs (|q|, |k| <= 2),
+ *     1e-5 allowed; near +-1e4 the 5e-2 that O allows there.
+ * A slip (a natural log taken as base 2, the scale or m left out, a row
+ * shifted) is off by far more on almost every row. */
+#define LSE_RTOL 1e-6
+static double lse_atol(int S, int huge) { return (huge ? 5e-2 : 1e-5) + ((S + FA_BC - 1) / FA_BC + 16) * 0x1p-23; }
 
 /* The rows a check compares: every row when the reference is cheap, else
  * per head the first and last 64 and 64 at random. */
@@ -147,17 +166,20 @@ static size_t pick_rows(wb_rng *rng, int bh, int S, int D, rowid **out)
     return n;
 }
 
-/* Compare rows `rows` of got (bh x S x D) with the double reference. */
-static void expect_rows(const float *q, const float *k, const float *v, const float *got, int S, int D,
-                        double scale, int causal, const rowid *rows, size_t nrows, double atol, double rtol,
-                        const char *what)
+/* Compare rows `rows` of got (bh x S x D) and of got_lse (bh x S) with the
+ * double reference. */
+static void expect_rows(const float *q, const float *k, const float *v, const float *got, const float *got_lse,
+                        int S, int D, double scale, int causal, const rowid *rows, size_t nrows, double atol,
+                        double rtol, int huge, const char *what)
 {
-    float *g = wb_hmalloc(nrows * D * sizeof *g + 4);
+    float *g = wb_hmalloc(nrows * D * sizeof *g + 4), *gl = wb_hmalloc(nrows * sizeof *gl + 4);
     double *want = wb_hmalloc(nrows * D * sizeof *want + 8), *s = wb_hmalloc(((size_t)S + 1) * sizeof *s);
+    double *want_lse = wb_hmalloc(nrows * sizeof *want_lse + 8);
     for (size_t r = 0; r < nrows; r++) {
         size_t head = (size_t)rows[r].h * S * D, at = head + (size_t)rows[r].i * D;
-        ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want + r * D, s);
+        want_lse[r] = ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want + r * D, s);
         memcpy(g + r * D, got + at, (size_t)D * sizeof *g);
+        gl[r] = got_lse[(size_t)rows[r].h * S + rows[r].i];
     }
     wb_cmp cmp;
     wb_compare_f32_f64("o", g, want, nrows * D, atol, rtol, &cmp);
@@ -167,7 +189,14 @@ static void expect_rows(const float *q, const float *k, const float *v, const fl
                      "order head, row): %s",
                      what, (unsigned long long)wb_base_seed(), rows[r].h, rows[r].i, cmp.first_bad % D, cmp.msg);
     }
-    free(g), free(want), free(s);
+    wb_compare_f32_f64("lse", gl, want_lse, nrows, lse_atol(S, huge), LSE_RTOL, &cmp);
+    if (cmp.bad) {
+        size_t r = cmp.first_bad;
+        ck_abort_msg("%s (seed %llu): first wrong lse in head %d, row %d (lse[h * S + i] = m + log(l), natural "
+                     "log; rows compared in the order head, row): %s",
+                     what, (unsigned long long)wb_base_seed(), rows[r].h, rows[r].i, cmp.msg);
+    }
+    free(g), free(gl), free(want), free(want_lse), free(s);
 }
 
 /* ---------------------------------------------------------------- flash_attn */
@@ -213,21 +242,25 @@ static void check_flash(wb_rng *rng, const fa_case *c)
              c->kind == NAN_KEY ? ", a NaN in one key: the rows that see it are NaN, the others not" : "",
              c->offset);
     float *dq = wb_dcopy(q, (n + off) * 4), *dk = wb_dcopy(k, (n + off) * 4), *dv = wb_dcopy(v, (n + off) * 4);
-    wb_dout o;
-    float *dout = wb_dout_alloc(&o, "o", n * 4, off * 4);
-    WB_CUDA(flash_attn(dq ? dq + off : NULL, dk ? dk + off : NULL, dv ? dv + off : NULL, dout, bh, S, D,
+    const size_t nl = (size_t)bh * S; /* lse: one float a row */
+    wb_dout o, ol;
+    float *dout = wb_dout_alloc(&o, "o", n * 4, off * 4), *dlse = wb_dout_alloc(&ol, "lse", nl * 4, off * 4);
+    WB_CUDA(flash_attn(dq ? dq + off : NULL, dk ? dk + off : NULL, dv ? dv + off : NULL, dout, dlse, bh, S, D,
                        (float)scale, c->causal));
-    float *got = wb_hmalloc(n * 4 + 4);
+    float *got = wb_hmalloc(n * 4 + 4), *got_lse = wb_hmalloc(nl * 4 + 4);
     wb_expect_dout_guards(&o, got, what);
+    wb_expect_dout_guards(&ol, got_lse, what);
     if (n > 0) {
         rowid *rows;
         size_t nrows = pick_rows(rng, bh, S, D, &rows);
-        double atol = c->kind == HUGE_LOGITS ? 5e-2 : 3e-5, rtol = c->kind == HUGE_LOGITS ? 0 : 1e-4;
-        expect_rows(q + off, k + off, v + off, got, S, D, scale, c->causal, rows, nrows, atol, rtol, what);
+        int huge = c->kind == HUGE_LOGITS;
+        double atol = huge ? 5e-2 : 3e-5, rtol = huge ? 0 : 1e-4;
+        expect_rows(q + off, k + off, v + off, got, got_lse, S, D, scale, c->causal, rows, nrows, atol, rtol, huge,
+                    what);
         free(rows);
     }
-    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o);
-    free(q), free(k), free(v), free(got);
+    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o), wb_dout_free(&ol);
+    free(q), free(k), free(v), free(got), free(got_lse);
 }
 
 START_TEST(flash_cases)
@@ -237,7 +270,7 @@ START_TEST(flash_cases)
 }
 END_TEST
 
-/* D other than 64 and 128: an error, and nothing written. */
+/* D other than 64 and 128: an error, and nothing written (O nor lse). */
 START_TEST(flash_rejects)
 {
     static const int BAD_D[] = { 0, 32, 96, 129 };
@@ -246,9 +279,9 @@ START_TEST(flash_rejects)
     float *dx = wb_dmalloc(n * 4);
     wb_dfill_uniform_f32(dx, n, 7, -1, 1);
     for (size_t t = 0; t < WB_COUNT(BAD_D); t++) {
-        wb_dout o;
-        float *dout = wb_dout_alloc(&o, "o", n * 4, 0);
-        cudaError_t e = flash_attn(dx, dx, dx, dout, 1, S, BAD_D[t], 0.1f, 0);
+        wb_dout o, ol;
+        float *dout = wb_dout_alloc(&o, "o", n * 4, 0), *dlse = wb_dout_alloc(&ol, "lse", (size_t)S * 4, 0);
+        cudaError_t e = flash_attn(dx, dx, dx, dout, dlse, 1, S, BAD_D[t], 0.1f, 0);
         cudaGetLastError();
         ck_assert_msg(e == cudaErrorInvalidValue, "flash_attn with D=%d returned %s; expected cudaErrorInvalidValue",
                       BAD_D[t], cudaGetErrorName(e));
@@ -256,8 +289,11 @@ START_TEST(flash_rejects)
         wb_expect_dout_guards(&o, host, "D unsupported");
         ck_assert_msg(wb_count_not_byte(host, n * 4, 0xFF) == 0,
                       "flash_attn with D=%d wrote its output; an unsupported D must launch nothing", BAD_D[t]);
+        wb_expect_dout_guards(&ol, host, "D unsupported");
+        ck_assert_msg(wb_count_not_byte(host, (size_t)S * 4, 0xFF) == 0,
+                      "flash_attn with D=%d wrote lse; an unsupported D must launch nothing", BAD_D[t]);
         free(host);
-        wb_dout_free(&o);
+        wb_dout_free(&o), wb_dout_free(&ol);
     }
     wb_dfree(dx);
 }
@@ -283,23 +319,24 @@ START_TEST(flash_long)
     wb_fill_uniform_f32(&rng, k, n, -2, 2);
     wb_fill_uniform_f32(&rng, v, n, -1, 1);
     float *dq = wb_dcopy(q, n * 4), *dk = wb_dcopy(k, n * 4), *dv = wb_dcopy(v, n * 4);
-    wb_dout o;
-    float *dout = wb_dout_alloc(&o, "o", n * 4, 0);
-    WB_CUDA(flash_attn(dq, dk, dv, dout, 1, S, D, (float)scale, 1));
-    float *got = wb_hmalloc(n * 4);
+    wb_dout o, ol;
+    float *dout = wb_dout_alloc(&o, "o", n * 4, 0), *dlse = wb_dout_alloc(&ol, "lse", (size_t)S * 4, 0);
+    WB_CUDA(flash_attn(dq, dk, dv, dout, dlse, 1, S, D, (float)scale, 1));
+    float *got = wb_hmalloc(n * 4), *got_lse = wb_hmalloc((size_t)S * 4);
     char what[200];
     snprintf(what, sizeof what, "one causal head, S=%d D=%d (its scores would be %.1f GB; the device has %.1f GB)", S,
              D, 4.0 * S * (double)S / 1e9, total_b / 1e9);
     wb_expect_dout_guards(&o, got, what);
+    wb_expect_dout_guards(&ol, got_lse, what);
     rowid rows[24];
     size_t nr = 0;
     rows[nr++] = (rowid){ 0, 0 }, rows[nr++] = (rowid){ 0, 1 }, rows[nr++] = (rowid){ 0, 64 };
     rows[nr++] = (rowid){ 0, S - 1 }, rows[nr++] = (rowid){ 0, S - 2 };
     while (nr < WB_COUNT(rows)) rows[nr++] = (rowid){ 0, (int)wb_rng_int(&rng, 2, S - 3) };
-    expect_rows(q, k, v, got, S, D, scale, 1, rows, nr, 3e-5, 1e-4, what);
-    printf("  %s: correct with Q, K, V and O only (%.0f MB in all)\n", what, 16.0 * (double)n / 1e6);
-    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o);
-    free(q), free(k), free(v), free(got);
+    expect_rows(q, k, v, got, got_lse, S, D, scale, 1, rows, nr, 3e-5, 1e-4, 0, what);
+    printf("  %s: correct with Q, K, V, O and lse only (%.0f MB in all)\n", what, (16.0 * (double)n + 4.0 * S) / 1e6);
+    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o), wb_dout_free(&ol);
+    free(q), free(k), free(v), free(got), free(got_lse);
 }
 END_TEST
 
@@ -312,6 +349,7 @@ static const char *const ATTN_NAMES[] = { "flash_attn", "naive", "cuBLAS" };
 
 typedef struct {
     float *q, *k, *v, *o, *scores; /* scores: the S x S buffers of NAIVE and CUBLAS */
+    float *lse;                    /* FLASH: bh x S; the pipelines write none */
     int kind, bh, S, D, causal;
     cublasHandle_t h; /* CUBLAS */
     unsigned long long salt;
@@ -326,7 +364,7 @@ static void attn_work(void *p)
     else if (a->kind == CUBLAS)
         WB_CUDA(yard_attn_cublas(a->h, a->q, a->k, a->v, a->o, a->scores, a->bh, a->S, a->D, scale, a->causal));
     else
-        WB_CUDA(flash_attn(a->q, a->k, a->v, a->o, a->bh, a->S, a->D, scale, a->causal));
+        WB_CUDA(flash_attn(a->q, a->k, a->v, a->o, a->lse, a->bh, a->S, a->D, scale, a->causal));
 }
 
 static void attn_fill(attn_ctx *a, unsigned long long salt)
@@ -343,11 +381,13 @@ static void attn_fresh(void *p, unsigned long long salt)
     attn_ctx *a = p;
     attn_fill(a, salt);
     wb_dpoison(a->o, (size_t)a->bh * a->S * a->D * 4);
+    if (a->lse) wb_dpoison(a->lse, (size_t)a->bh * a->S * 4);
 }
 
 /* Check rows of 3 heads (first, last, one at random), 8 rows each, of the
- * output in a->o, against the double reference on inputs made on the host
- * from the same hashes. 0 when right, else the message in why. */
+ * output in a->o (and their lse in a->lse, when there is one), against the
+ * double reference on inputs made on the host from the same hashes. 0 when
+ * right, else the message in why. */
 static int attn_verify(const attn_ctx *a, char *why, size_t size)
 {
     const int S = a->S, D = a->D;
@@ -366,12 +406,20 @@ static int attn_verify(const attn_ctx *a, char *why, size_t size)
         }
         for (int r = 0; r < 8 && !bad; r++) {
             int i = rows[r];
-            ref_row(q + (size_t)i * D, k, v, S, D, 1.0 / sqrt((double)D), a->causal, i, want, s);
+            double want_lse = ref_row(q + (size_t)i * D, k, v, S, D, 1.0 / sqrt((double)D), a->causal, i, want, s);
             wb_d2h(g, a->o + base + (size_t)i * D, (size_t)D * 4);
             wb_cmp cmp;
             if (wb_compare_f32_f64("o", g, want, D, 3e-5, 1e-4, &cmp)) {
                 snprintf(why, size, "%s: head %d row %d: %s", ATTN_NAMES[a->kind], heads[t], i, cmp.msg);
                 bad = 1;
+            }
+            float got_lse;
+            if (!bad && a->lse) {
+                wb_d2h(&got_lse, a->lse + (size_t)heads[t] * S + i, 4);
+                if (wb_compare_f32_f64("lse", &got_lse, &want_lse, 1, lse_atol(S, 0), LSE_RTOL, &cmp)) {
+                    snprintf(why, size, "%s: head %d row %d: %s", ATTN_NAMES[a->kind], heads[t], i, cmp.msg);
+                    bad = 1;
+                }
             }
         }
     }
@@ -385,18 +433,22 @@ static int attn_check(void *p, char *why, size_t size) { return attn_verify(p, w
  * report row) and flash_attn on the same inputs; useful flops are 4 D per
  * score a query sees (QK^T and PV), the same count for all three, so a ratio
  * is a ratio of times. The two S x S pipelines share one scores buffer. The
- * flash row is the speed checkpoint's headline when `headline` is given. */
+ * flash row is the speed checkpoint's headline when `headline` is given;
+ * flash_attn writes lse as well (4 bytes a row, counted in its bytes), which
+ * the pipelines do not: what training needs from the forward, at the cost of
+ * its bytes only. */
 static double run_attn(int bh, int S, int D, int causal, wb_headline *headline)
 {
     size_t n = (size_t)bh * S * D;
     float *scores = wb_dmalloc(yard_attn_cublas_workspace_bytes(bh, S));
-    attn_ctx f = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), NULL, FLASH, bh, S, D,
-                   causal, NULL, 0 };
+    attn_ctx f = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), wb_dmalloc(n * 4), NULL,
+                   wb_dmalloc((size_t)bh * S * 4), FLASH, bh, S, D, causal, NULL, 0 };
     attn_ctx nv = f, cb = f;
-    nv.kind = NAIVE, nv.o = wb_dmalloc(n * 4), nv.scores = scores;
-    cb.kind = CUBLAS, cb.o = wb_dmalloc(n * 4), cb.scores = scores, cb.h = wb_cublas_handle(0); /* FP32, no TF32 */
+    nv.kind = NAIVE, nv.o = wb_dmalloc(n * 4), nv.scores = scores, nv.lse = NULL;
+    cb.kind = CUBLAS, cb.o = wb_dmalloc(n * 4), cb.scores = scores, cb.lse = NULL;
+    cb.h = wb_cublas_handle(0); /* FP32, no TF32 */
     attn_fill(&f, 0);
-    wb_dpoison(f.o, n * 4), wb_dpoison(nv.o, n * 4), wb_dpoison(cb.o, n * 4);
+    wb_dpoison(f.o, n * 4), wb_dpoison(f.lse, (size_t)bh * S * 4), wb_dpoison(nv.o, n * 4), wb_dpoison(cb.o, n * 4);
     double scores_seen = causal ? (double)S * (S + 1) / 2 : (double)S * S;
     double flops = 4.0 * D * scores_seen * bh;
     char variant[96], why[256];
@@ -418,7 +470,7 @@ static double run_attn(int bh, int S, int D, int causal, wb_headline *headline)
     wb_bench_emit(&nr);
 
     wb_bench_row r = { .exercise = "flash_attn", .variant = variant, .n = (size_t)S, .flops = flops,
-                       .bytes = io_flash_ref(bh, S, D, FA_BR, FA_BC, causal), .unit = "TFLOP/s",
+                       .bytes = io_flash_ref(bh, S, D, FA_BR, FA_BC, causal) + 4.0 * bh * S, .unit = "TFLOP/s",
                        .yard_name = "cuBLAS", .yard = yard };
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.fresh = attn_fresh, o.check = attn_check;
@@ -427,7 +479,8 @@ static double run_attn(int bh, int S, int D, int causal, wb_headline *headline)
     if (attn_verify(&f, why, sizeof why)) wb_bench_invalid(&r, why);
     if (y.invalid) wb_bench_invalid(&r, "the cuBLAS yardstick's output was wrong: no ratio");
     cublasDestroy(cb.h);
-    wb_dfree(f.q), wb_dfree(f.k), wb_dfree(f.v), wb_dfree(f.o), wb_dfree(nv.o), wb_dfree(cb.o), wb_dfree(scores);
+    wb_dfree(f.q), wb_dfree(f.k), wb_dfree(f.v), wb_dfree(f.o), wb_dfree(f.lse), wb_dfree(nv.o), wb_dfree(cb.o);
+    wb_dfree(scores);
     if (headline) return wb_bench_headline(&r, headline);
     wb_bench_emit(&r);
     return wb_bench_ratio(&r);

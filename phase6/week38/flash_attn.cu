@@ -11,6 +11,9 @@
  *   3. packs P to bf16: the accumulator layout of two adjacent 16 x 8 tiles is
  *      exactly the A-operand layout of one 16 x 16 tile, so P never touches
  *      shared memory; O += P V with V's fragments by ldmatrix.trans.
+ * At the end O / l is stored in bf16 and, for the backward pass, the row's
+ * log-sum-exp m + log(l) in FP32 (one float a row, written by one lane of
+ * the quad that holds the row).
  * K and V tiles are double-buffered: cp.async fetches tile j+1 while tile j
  * is computed. Shared rows are XOR-swizzled at 16-byte granularity so the 8
  * rows one ldmatrix phase reads fall in 8 different bank groups.
@@ -99,7 +102,10 @@ template <int D> static __device__ __forceinline__ int swz(int r, int c) { retur
  *     m * sl2) with sl2 = scale * log2(e); rescale O and l by
  *     fast_exp2((m_old - m_new) * sl2); pack P to bf16 (pack_bf16x2) as
  *     the A operand of O += P V (V by ldmatrix_x4_trans).
- *  4. Sum l over the quad, write O / l as bf16 for rows < S.
+ *  4. Sum l over the quad, write O / l as bf16 for rows < S, and from one
+ *     lane of the quad the row's lse = m + log(l) in natural log: with m
+ *     in raw score units and l the sum of 2^(s sl2 - m sl2), that is
+ *     ln 2 (m sl2 + log2(l)).
  * The helpers above (swz, cp_async16, ldmatrix_x4, mma_bf16_16816, ...)
  * are given. 96 KB of shared memory at D = 128 needs
  * cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, ...).
@@ -107,14 +113,15 @@ template <int D> static __device__ __forceinline__ int swz(int r, int c) { retur
  * target: for speed, give each warp 32 rows (4 warps, two m16 tiles, Q
  * read from shared memory every k-step; README, "Two m-tiles a warp"). */
 
-cudaError_t flash_attn_fwd(const uint16_t *Q_, const uint16_t *K_, const uint16_t *V_, uint16_t *O_, int B, int H,
-                           int S, int D, int causal, float scale)
+cudaError_t flash_attn_fwd(const uint16_t *Q_, const uint16_t *K_, const uint16_t *V_, uint16_t *O_, float *lse,
+                           int B, int H, int S, int D, int causal, float scale)
 {
     if (B < 0 || H < 0 || S < 0 || (D != 64 && D != 128) || !(scale > 0.f) || !isfinite(scale))
         return cudaErrorInvalidValue;
     if (B == 0 || H == 0 || S == 0) return cudaSuccess;
     if (!Q_ || !K_ || !V_ || !O_ || (((uintptr_t)Q_ | (uintptr_t)K_ | (uintptr_t)V_ | (uintptr_t)O_) & 15))
         return cudaErrorInvalidValue;
+    if (!lse || ((uintptr_t)lse & 3)) return cudaErrorInvalidValue;
     /* TODO: pick the kernel for D (64 or 128) and causal, and launch it (see above). */
     return cudaSuccess;
 }

@@ -1,6 +1,7 @@
 /* test_week38.c — week 38's checkpoints: the BF16 tensor-core FlashAttention
- * forward, correct (causal and not, D 64 and 128, any S, logits of 1e4),
- * and its speed against cuDNN's fused attention on the same data. */
+ * forward, correct (O and the log-sum-exp of every row; causal and not, D 64
+ * and 128, any S, logits of 1e4), and its speed against cuDNN's fused
+ * attention on the same data. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +19,8 @@
 /* One output row in double: o = softmax(scale q K^T) V over the keys the
  * query sees (all S, or 0..row when causal). q is D floats; kh and vh are one
  * head's S x D keys and values as floats (the bf16 values, exactly); sc is
- * scratch of S doubles. */
-static void ref_row(const float *q, const float *kh, const float *vh, int S, int D, int row, int causal,
+ * scratch of S doubles. Returns the row's log-sum-exp, m + log(l). */
+static double ref_row(const float *q, const float *kh, const float *vh, int S, int D, int row, int causal,
                     double scale, double *sc, double *out)
 {
     int n = causal ? row + 1 : S;
@@ -39,6 +40,7 @@ static void ref_row(const float *q, const float *kh, const float *vh, int S, int
         for (int d = 0; d < D; d++) out[d] += sc[j] * v[d];
     }
     for (int d = 0; d < D; d++) out[d] /= l;
+    return m + log(l);
 }
 
 /* Tolerances (README, "Checking a BF16 kernel"). bf16 keeps 8 significant
@@ -52,6 +54,24 @@ static void ref_row(const float *q, const float *kh, const float *vh, int S, int
 #define ATOL 5e-3
 #define RTOL 8e-3
 #define ATOL_BIG_LOGITS 2e-2
+
+/* lse, FP32 ln 2 (m sl2 + log2 l) against the double m + log(l) on the same
+ * bf16 inputs. No bf16 rounding reaches it (l sums the FP32 weights, not the
+ * bf16 P), so its tolerance is FP32's:
+ *   - m: the largest score, rounded a few times on its way (times sl2, the
+ *     add of log2 l, the product by ln 2), 5 roundings of |lse| at most
+ *     (|m| <= |lse| + log S): rtol 1e-6;
+ *   - l: a sum of positive terms (ex2.approx within 2^-22 each), carried
+ *     from key tile to key tile by one multiply-add: its relative error,
+ *     log l's absolute one, stays under (T + 32) 2^-23 for T tiles of 32 keys
+ *     (the smallest tile of the reference's variants);
+ *   - the FP32 scores (the mma's sums of D products): about 1e-6 here
+ *     (|q|, |k| <= 3), 2e-5 allowed; near 1e4 the 5e-2 of a few last bits
+ *     of each of the D / 16 partial sums.
+ * A slip (a log in the wrong base, sl2 or m left out, the quad's partial l,
+ * a row shifted) is off by far more on almost every row. */
+#define LSE_RTOL 1e-6
+static double lse_atol(int S, int big) { return (big ? 5e-2 : 2e-5) + ((S + 31) / 32 + 32) * 0x1p-23; }
 
 /* ---------------------------------------------------------------- correctness */
 
@@ -88,26 +108,32 @@ static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_row
     draw_bf16(rng, hk, fk, n, -qk, qk);
     draw_bf16(rng, hv, fv, n, -1, 1);
     uint16_t *dq = wb_dcopy(hq, n * 2), *dk = wb_dcopy(hk, n * 2), *dv = wb_dcopy(hv, n * 2);
-    wb_dout o;
+    const size_t nl = (size_t)c->B * c->H * c->S; /* lse: one float a row */
+    wb_dout o, ol;
     uint16_t *dO = wb_dout_alloc(&o, "O", n * 2, 0);
-    WB_CUDA(flash_attn_fwd(dq, dk, dv, dO, c->B, c->H, c->S, c->D, c->causal, (float)scale));
+    float *dlse = wb_dout_alloc(&ol, "lse", nl * 4, 0);
+    WB_CUDA(flash_attn_fwd(dq, dk, dv, dO, dlse, c->B, c->H, c->S, c->D, c->causal, (float)scale));
     wb_sync();
     char what[200];
     snprintf(what, sizeof what, "B=%d H=%d S=%d D=%d %s%s", c->B, c->H, c->S, c->D, c->causal ? "causal" : "non-causal",
              c->big ? ", scale 1 and logits near 1e4" : "");
     uint16_t *got = wb_hmalloc(n * 2 + 2);
+    float *got_lse = wb_hmalloc(nl * 4 + 4);
     wb_expect_dout_guards(&o, got, what);
+    wb_expect_dout_guards(&ol, got_lse, what);
 
     int per_head = rows ? n_rows : c->S;
-    size_t m = (size_t)c->B * c->H * per_head * c->D;
-    float *g = wb_hmalloc(m * 4 + 4);
-    double *ref = wb_hmalloc(m * 8 + 8), *sc = wb_hmalloc((size_t)c->S * 8 + 8);
-    size_t at = 0;
+    size_t m = (size_t)c->B * c->H * per_head * c->D, ml = (size_t)c->B * c->H * per_head;
+    float *g = wb_hmalloc(m * 4 + 4), *gl = wb_hmalloc(ml * 4 + 4);
+    double *ref = wb_hmalloc(m * 8 + 8), *sc = wb_hmalloc((size_t)c->S * 8 + 8), *ref_lse = wb_hmalloc(ml * 8 + 8);
+    size_t at = 0, atl = 0;
     for (int bh = 0; bh < c->B * c->H; bh++)
         for (int r = 0; r < per_head; r++) {
             int row = rows ? rows[r] : r;
             size_t base = bh * hs + (size_t)row * c->D;
-            ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc, ref + at);
+            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
+                                   ref + at);
+            gl[atl++] = got_lse[(size_t)bh * c->S + row];
             for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
             at += c->D;
         }
@@ -120,8 +146,16 @@ static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_row
                  "the compared rows, %d a head)", i / per, rows ? rows[r] : r, i % c->D, per_head);
     }
     WB_EXPECT_CMP(cmp, what);
-    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o);
-    free(hq), free(hk), free(hv), free(fq), free(fk), free(fv), free(got), free(g), free(ref), free(sc);
+    wb_compare_f32_f64("lse", gl, ref_lse, ml, lse_atol(c->S, c->big), LSE_RTOL, &cmp);
+    if (cmp.bad) { /* which (head, row) */
+        size_t i = cmp.first_bad;
+        snprintf(what + strlen(what), sizeof what - strlen(what), "; first bad lse: head %zu, row %d (lse[bh * S + "
+                 "row] = m + log(l), natural log)", i / per_head, rows ? rows[i % per_head] : (int)(i % per_head));
+    }
+    WB_EXPECT_CMP(cmp, what);
+    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o), wb_dout_free(&ol);
+    free(hq), free(hk), free(hv), free(fq), free(fk), free(fv), free(got), free(got_lse), free(g), free(gl);
+    free(ref), free(ref_lse), free(sc);
 }
 
 START_TEST(fwd_cases)
@@ -143,26 +177,38 @@ START_TEST(fwd_long)
 }
 END_TEST
 
-/* Empty shapes are nothing to do; other head sizes and bad scales are refused. */
+/* Empty shapes are nothing to do; other head sizes, bad scales, a missing or
+ * misaligned lse are refused; nothing is written to O or lse. */
 START_TEST(fwd_args)
 {
-    wb_dout o;
+    wb_dout o, ol;
     uint16_t *d = wb_dout_alloc(&o, "O", 4096, 0);
-    ck_assert_int_eq(flash_attn_fwd(d, d, d, d, 0, 4, 16, 64, 0, 0.125f), cudaSuccess);
-    ck_assert_int_eq(flash_attn_fwd(d, d, d, d, 2, 0, 16, 128, 1, 0.125f), cudaSuccess);
-    ck_assert_int_eq(flash_attn_fwd(d, d, d, d, 2, 4, 0, 64, 1, 0.125f), cudaSuccess);
+    float *dl = wb_dout_alloc(&ol, "lse", 1024, 0);
+    ck_assert_int_eq(flash_attn_fwd(d, d, d, d, dl, 0, 4, 16, 64, 0, 0.125f), cudaSuccess);
+    ck_assert_int_eq(flash_attn_fwd(d, d, d, d, dl, 2, 0, 16, 128, 1, 0.125f), cudaSuccess);
+    ck_assert_int_eq(flash_attn_fwd(d, d, d, d, dl, 2, 4, 0, 64, 1, 0.125f), cudaSuccess);
+    ck_assert_msg(flash_attn_fwd(d, d, d, d, dl, 1, 1, 16, 96, 0, 0.1f) == cudaErrorInvalidValue,
+                  "D = 96 must be refused");
+    ck_assert_msg(flash_attn_fwd(d, d, d, d, dl, 1, 1, 16, 64, 0, 0.f) == cudaErrorInvalidValue,
+                  "scale 0 must be refused");
+    ck_assert_msg(flash_attn_fwd(d, d, d, d, dl, 1, 1, 16, 64, 0, NAN) == cudaErrorInvalidValue,
+                  "scale NaN must be refused");
+    ck_assert_msg(flash_attn_fwd(d + 1, d, d, d, dl, 1, 1, 16, 64, 0, 0.1f) == cudaErrorInvalidValue,
+                  "a Q that is not 16-byte aligned must be refused");
+    ck_assert_msg(flash_attn_fwd(d, d, d, d, NULL, 1, 1, 16, 64, 0, 0.1f) == cudaErrorInvalidValue,
+                  "a NULL lse must be refused (it is required, like O)");
+    ck_assert_msg(flash_attn_fwd(d, d, d, d, (float *)((char *)dl + 2), 1, 1, 16, 64, 0, 0.1f) ==
+                      cudaErrorInvalidValue,
+                  "an lse that is not 4-byte aligned must be refused");
     uint16_t *host = wb_hmalloc(4096);
     wb_sync();
-    wb_expect_dout_guards(&o, host, "B, H or S == 0 writes nothing");
+    wb_expect_dout_guards(&o, host, "B, H or S == 0, or a refused call, writes nothing");
     for (size_t i = 0; i < 2048; i++)
-        if (host[i] != 0xFFFFu) ck_abort_msg("B, H or S == 0: O[%zu] was written (0x%04x)", i, host[i]);
-    ck_assert_msg(flash_attn_fwd(d, d, d, d, 1, 1, 16, 96, 0, 0.1f) == cudaErrorInvalidValue, "D = 96 must be refused");
-    ck_assert_msg(flash_attn_fwd(d, d, d, d, 1, 1, 16, 64, 0, 0.f) == cudaErrorInvalidValue, "scale 0 must be refused");
-    ck_assert_msg(flash_attn_fwd(d, d, d, d, 1, 1, 16, 64, 0, NAN) == cudaErrorInvalidValue, "scale NaN must be refused");
-    ck_assert_msg(flash_attn_fwd(d + 1, d, d, d, 1, 1, 16, 64, 0, 0.1f) == cudaErrorInvalidValue,
-                  "a Q that is not 16-byte aligned must be refused");
+        if (host[i] != 0xFFFFu) ck_abort_msg("B, H or S == 0, or a refused call: O[%zu] was written (0x%04x)", i, host[i]);
+    wb_expect_dout_guards(&ol, host, "B, H or S == 0, or a refused call, writes nothing");
+    ck_assert_msg(wb_count_not_byte(host, 1024, 0xFF) == 0, "B, H or S == 0, or a refused call: lse was written");
     cudaGetLastError();
-    wb_dout_free(&o);
+    wb_dout_free(&o), wb_dout_free(&ol);
     free(host);
 }
 END_TEST
@@ -173,6 +219,7 @@ enum { SEED_Q = 381, SEED_K = 382, SEED_V = 383 };
 
 typedef struct {
     uint16_t *q, *k, *v, *o;
+    float *lse; /* yours: B x H x S; cuDNN's run (inference, no stats) writes none */
     int B, H, S, D, causal;
     float scale;
     int cudnn; /* 0: yours, 1: cuDNN */
@@ -190,7 +237,7 @@ static void fa_work(void *p)
 {
     fa_run *r = p;
     if (!r->cudnn) {
-        WB_CUDA(flash_attn_fwd(r->q, r->k, r->v, r->o, r->B, r->H, r->S, r->D, r->causal, r->scale));
+        WB_CUDA(flash_attn_fwd(r->q, r->k, r->v, r->o, r->lse, r->B, r->H, r->S, r->D, r->causal, r->scale));
         return;
     }
     char why[400];
@@ -199,8 +246,9 @@ static void fa_work(void *p)
 }
 
 /* Checks 4 heads (first, last, two random) x 8 rows (first, last, 6 random)
- * of the output against the double reference, reading the inputs back from
- * the device. 0 when right, else the number of bad elements and the message. */
+ * of the output (and their lse, when the run has one) against the double
+ * reference, reading the inputs back from the device. 0 when right, else the
+ * number of bad elements and the message. */
 static size_t fa_verify(const fa_run *r, unsigned long long salt, double atol, double rtol, wb_cmp *cmp)
 {
     wb_sync();
@@ -209,8 +257,9 @@ static size_t fa_verify(const fa_run *r, unsigned long long salt, double atol, d
     uint16_t *hk = wb_hmalloc(hs * 2), *hv = wb_hmalloc(hs * 2), *hq = wb_hmalloc((size_t)D * 2),
              *ho = wb_hmalloc((size_t)D * 2);
     float *fk = wb_hmalloc(hs * 4), *fv = wb_hmalloc(hs * 4), *fq = wb_hmalloc((size_t)D * 4);
-    float *g = wb_hmalloc((size_t)HEADS * ROWS * D * 4);
+    float *g = wb_hmalloc((size_t)HEADS * ROWS * D * 4), *gl = wb_hmalloc((size_t)HEADS * ROWS * 4);
     double *ref = wb_hmalloc((size_t)HEADS * ROWS * D * 8), *sc = wb_hmalloc((size_t)S * 8);
+    double *ref_lse = wb_hmalloc((size_t)HEADS * ROWS * 8);
     wb_rng rng = wb_rng_for("fa_verify", (int)(salt & 0x7fffffff));
     size_t at = 0;
     for (int hh = 0; hh < HEADS; hh++) {
@@ -223,12 +272,16 @@ static size_t fa_verify(const fa_run *r, unsigned long long salt, double atol, d
             wb_d2h(hq, r->q + bh * hs + (size_t)row * D, (size_t)D * 2);
             wb_d2h(ho, r->o + bh * hs + (size_t)row * D, (size_t)D * 2);
             for (int d = 0; d < D; d++) fq[d] = wb_bf16_to_f32(hq[d]), g[at + d] = wb_bf16_to_f32(ho[d]);
-            ref_row(fq, fk, fv, S, D, row, r->causal, r->scale, sc, ref + at);
+            ref_lse[hh * ROWS + rr] = ref_row(fq, fk, fv, S, D, row, r->causal, r->scale, sc, ref + at);
+            if (r->lse) wb_d2h(&gl[hh * ROWS + rr], r->lse + (size_t)bh * S + row, 4);
             at += D;
         }
     }
     size_t bad = wb_compare_f32_f64("O (sampled rows)", g, ref, at, atol, rtol, cmp);
-    free(hk), free(hv), free(hq), free(ho), free(fk), free(fv), free(fq), free(g), free(ref), free(sc);
+    if (!bad && r->lse) bad = wb_compare_f32_f64("lse (sampled rows)", gl, ref_lse, HEADS * ROWS, lse_atol(S, 0),
+                                                 LSE_RTOL, cmp);
+    free(hk), free(hv), free(hq), free(ho), free(fk), free(fv), free(fq), free(g), free(gl), free(ref), free(ref_lse);
+    free(sc);
     return bad;
 }
 
@@ -238,6 +291,7 @@ static void fa_fresh(void *p, unsigned long long salt)
     fa_run *r = p;
     fa_fill(r, salt);
     wb_dpoison(r->o, (size_t)r->B * r->H * r->S * r->D * 2);
+    if (r->lse) wb_dpoison(r->lse, (size_t)r->B * r->H * r->S * 4);
 }
 
 static int fa_check(void *p, char *why, size_t size)
@@ -257,20 +311,26 @@ static double attn_flops(const fa_run *r)
 /* Times yours and cuDNN's on the same inputs, in the same run, and checks
  * both outputs. Fills the two rows (TFLOP/s); returns 1 when cuDNN ran, 0
  * when it could not (why says why: the comparison is then not possible). A
- * wrong output of yours marks your row invalid before anything is timed. */
+ * wrong output of yours marks your row invalid before anything is timed.
+ * Yours writes lse too (4 bytes a row, in its bytes), what training needs;
+ * cuDNN's graph is the inference one (no stats), as it was when the target
+ * was set: the ratio staying where it was is lse costing only its bytes. */
 static int measure(int B, int H, int S, int D, int causal, int samples, wb_bench_row *mine, wb_bench_row *lib,
                    char *why, size_t why_size)
 {
     size_t n = (size_t)B * H * S * D;
-    fa_run r = { wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(n * 2), B, H, S, D, causal,
-                 (float)(1.0 / sqrt((double)D)), 0 };
+    const size_t nl = (size_t)B * H * S;
+    fa_run r = { wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(nl * 4),
+                 B, H, S, D, causal, (float)(1.0 / sqrt((double)D)), 0 };
     uint16_t *o_lib = wb_dmalloc(n * 2);
     fa_fill(&r, 0);
     wb_dpoison(r.o, n * 2);
+    wb_dpoison(r.lse, nl * 4);
     wb_dpoison(o_lib, n * 2);
     double flops = attn_flops(&r);
     mine->flops = lib->flops = flops;
-    mine->bytes = lib->bytes = 8.0 * n; /* Q, K, V read once, O written once */
+    lib->bytes = 8.0 * n;              /* Q, K, V read once, O written once */
+    mine->bytes = 8.0 * n + 4.0 * nl; /* and lse written once */
     mine->unit = lib->unit = "TFLOP/s";
     mine->yard_name = "cuDNN";
     mine->value = lib->value = mine->yard = NAN;
@@ -289,7 +349,7 @@ static int measure(int B, int H, int S, int D, int causal, int samples, wb_bench
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.samples = samples;
     fa_run rl = r;
-    rl.o = o_lib, rl.cudnn = 1;
+    rl.o = o_lib, rl.lse = NULL, rl.cudnn = 1;
     wb_time(fa_work, &rl, &o, &lib->t);
     lib->value = flops / (lib->t.median * 1e-3) / 1e12;
     /* the yardstick's output too: a cuDNN graph of another mask or layout would be a meaningless yardstick */
@@ -303,7 +363,7 @@ static int measure(int B, int H, int S, int D, int causal, int samples, wb_bench
     mine->value = flops / (mine->t.median * 1e-3) / 1e12;
     if (fa_verify(&r, 0, ATOL, RTOL, &cmp)) wb_bench_invalid(mine, cmp.msg);
 done:
-    wb_dfree(r.q), wb_dfree(r.k), wb_dfree(r.v), wb_dfree(r.o), wb_dfree(o_lib);
+    wb_dfree(r.q), wb_dfree(r.k), wb_dfree(r.v), wb_dfree(r.o), wb_dfree(r.lse), wb_dfree(o_lib);
     return ok;
 }
 

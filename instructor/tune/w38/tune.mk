@@ -14,7 +14,7 @@ KNOWN_GOALS += tune-w38
 
 TUNE_W38     := $(BUILD)/tune/w38_variants
 TUNE_W38_WK  := phase6/week38
-TUNE_W38_SUP := $(BUILD)/$(TUNE_W38_WK)/support/yard_sdpa_cudnn.o $(BUILD)/$(TUNE_W38_WK)/support/bf16_fill.o $(BUILD)/phase6/common/libphase.a
+TUNE_W38_SUP := $(BUILD)/$(TUNE_W38_WK)/support/yard_sdpa_cudnn.o $(BUILD)/$(TUNE_W38_WK)/support/bf16_fill.o
 TUNE_ARGS    ?=
 
 $(TUNE_W38): instructor/tune/w38/variants.cu $(TUNE_W38_WK)/solution/flash_attn.cu $(TUNE_W38_WK)/flash_attn.h \

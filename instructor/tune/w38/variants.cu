@@ -34,7 +34,7 @@
 #include "support/yard_sdpa_cudnn.h"
 
 typedef cudaError_t (*variant_fn)(const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *,
-                                  __nv_bfloat16 *, long long, int, int, int, float);
+                                  __nv_bfloat16 *, float *, long long, int, int, int, float);
 static_assert(FA_N_VARIANTS == 8, "list every variant below");
 static const variant_fn VARIANTS[FA_N_VARIANTS] = {
     fa_variant_run<0>, fa_variant_run<1>, fa_variant_run<2>, fa_variant_run<3>,
@@ -89,9 +89,10 @@ static bool close_enough(double got, double want, double atol, double rtol)
     return fabs(got - want) <= atol + rtol * fabs(want); /* false for NaN */
 }
 
-struct device_set { /* Q, K, V and O (with a poisoned guard after O) of one shape */
+struct device_set { /* Q, K, V and O (with a poisoned guard after O) of one shape; lse written, not checked */
     shape s;
     __nv_bfloat16 *q, *k, *v, *o;
+    float *lse;
     size_t n, guard;
     device_set(const shape &sh) : s(sh), n(elems(sh)), guard(4096)
     {
@@ -99,13 +100,15 @@ struct device_set { /* Q, K, V and O (with a poisoned guard after O) of one shap
         die_cuda(cudaMalloc(&k, n * 2), "cudaMalloc K");
         die_cuda(cudaMalloc(&v, n * 2), "cudaMalloc V");
         die_cuda(cudaMalloc(&o, (n + guard) * 2), "cudaMalloc O");
+        die_cuda(cudaMalloc(&lse, (size_t)s.B * s.H * s.S * 4), "cudaMalloc lse");
     }
-    ~device_set() { cudaFree(q), cudaFree(k), cudaFree(v), cudaFree(o); }
+    ~device_set() { cudaFree(q), cudaFree(k), cudaFree(v), cudaFree(o), cudaFree(lse); }
     float scale() const { return (float)(1.0 / sqrt((double)s.D)); }
     void poison() { die_cuda(cudaMemset(o, 0xFF, (n + guard) * 2), "poison O"); } /* 0xFFFF: a bf16 NaN */
     cudaError_t run(int var) const
     {
-        return VARIANTS[var](q, k, v, o, (long long)s.B * s.H, s.S, s.D, s.causal, scale() * 1.4426950408889634f);
+        return VARIANTS[var](q, k, v, o, lse, (long long)s.B * s.H, s.S, s.D, s.causal,
+                             scale() * 1.4426950408889634f);
     }
     /* O and its guard to the host; false when the guard was written. */
     bool fetch(std::vector<__nv_bfloat16> &h) const

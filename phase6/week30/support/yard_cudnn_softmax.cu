@@ -1,7 +1,7 @@
 /* yard_cudnn_softmax.cu — week 30, given: cuDNN's softmax, the yardstick of
  * w30.cudnn and of the ladder. No cuDNN library is linked: <cudnn.h> gives
  * the types and prototypes, and the functions are found at run time through
- * wb_cudnn_sym (phase6/common/wb_cudnn.h), so the test starts, and the
+ * wb_cudnn_sym (common/include/wb_cudnn.h), so the test starts, and the
  * checkpoint that needs cuDNN says SKIP with the reason, on a machine
  * without it. */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* yard_cudnn_softmax.h — week 30, given (support/yard_cudnn_softmax.cu): cuDNN's softmax
- * as the yardstick, loaded at run time (phase6/common/wb_cudnn.h). */
+ * as the yardstick, loaded at run time (common/include/wb_cudnn.h). */
 #ifndef W30_YARD_CUDNN_SOFTMAX_H
 #define W30_YARD_CUDNN_SOFTMAX_H
 

@@ -8,7 +8,8 @@
  *      alpha = exp(m - m'), p = exp(s - m'), l = alpha l + sum p, O = alpha O;
  *   4. O += P V_tile, P through shared memory (in K's place: K is dead once
  *      the logits are in registers).
- * At the end O / l is stored once. Q, the running m and l and the O
+ * At the end O / l is stored once, and the row's log-sum-exp m + log(l) for
+ * the backward pass (one float a row). Q, the running m and l and the O
  * accumulator never leave the chip; nothing of size S x S exists anywhere.
  *
  * 256 threads as 16 x 16: thread (tx, ty) owns rows ty + 16 i (i < 4) of the
@@ -42,7 +43,7 @@ template <int D> struct fa_smem {
 template <int D>
 static __global__ void __launch_bounds__(FA_THREADS, fa_smem<D>::min_blocks)
 flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float *__restrict__ v,
-          float *__restrict__ o, int bh_count, int S, float scale_log2, int causal)
+          float *__restrict__ o, float *__restrict__ lse, int bh_count, int S, float scale_log2, int causal)
 {
     constexpr int DP = fa_smem<D>::DP, BCP = fa_smem<D>::BCP, DJ = D / 16, DG = D / 64;
     extern __shared__ float4 smem4[];
@@ -174,12 +175,15 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
         for (int i = 0; i < 4; i++) {
             const int row = q0 + ty + 16 * i;
             if (row < S) {
-                const float inv = 1.0f / l[i];
+                const float inv = l[i] > 0.0f ? 1.0f / l[i] : 0.0f; /* a row that saw no key: O = 0 */
                 float *orow = o + base + (size_t)row * D; /* any alignment: scalar stores */
 #pragma unroll
                 for (int g = 0; g < DG; g++)
 #pragma unroll
                     for (int t = 0; t < 4; t++) orow[64 * g + 4 * tx + t] = acc[i][4 * g + t] * inv;
+                /* m is in log2 units (scale log2 e folded in): lse = ln 2 (m + log2 l), natural
+                 * log; -inf for a row that saw no key. Every owner of the row holds m and l. */
+                if (tx == 0) lse[(size_t)bh * S + row] = (m[i] + log2f(l[i])) * 0.69314718055994531f;
             }
         }
         __syncthreads(); /* before the next head's Q overwrites Qs */
@@ -187,15 +191,15 @@ flash_fwd(const float *__restrict__ q, const float *__restrict__ k, const float 
 }
 
 template <int D>
-static cudaError_t launch_flash(const float *q, const float *k, const float *v, float *o, int bh, int S,
-                                float scale, int causal)
+static cudaError_t launch_flash(const float *q, const float *k, const float *v, float *o, float *lse, int bh,
+                                int S, float scale, int causal)
 {
     const size_t smem = fa_smem<D>::bytes;
     cudaError_t e = cudaFuncSetAttribute(flash_fwd<D>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return e;
     dim3 grid((unsigned)((S + FA_BR - 1) / FA_BR), (unsigned)(bh < 65535 ? bh : 65535));
     const float scale_log2 = scale * 1.4426950408889634f; /* exp(x) = exp2(x log2 e) */
-    flash_fwd<D><<<grid, FA_THREADS, smem>>>(q, k, v, o, bh, S, scale_log2, causal);
+    flash_fwd<D><<<grid, FA_THREADS, smem>>>(q, k, v, o, lse, bh, S, scale_log2, causal);
     return cudaGetLastError();
 }
 //@starter
@@ -205,25 +209,27 @@ static cudaError_t launch_flash(const float *q, const float *k, const float *v, 
 //|  * logits from the Q tile (loaded once), mask (keys past S; causal: key >
 //|  * query), then per row: the tile's max, the new running max m', alpha =
 //|  * exp(m - m'), p = exp(s - m'), l = alpha * l + sum(p), O = alpha * O +
-//|  * P V_tile. After the last tile store O / l for the rows below S. Read the
-//|  * README's "Background" and the hints (`make phase6/week37 hint`). */
+//|  * P V_tile. After the last tile store, for the rows below S, O / l and the
+//|  * log-sum-exp m + log(l) (natural log: mind the base if you work in
+//|  * base 2). Read the README's "Background" and the hints
+//|  * (`make phase6/week37 hint`). */
 //@end
 
-cudaError_t flash_attn(const float *q, const float *k, const float *v, float *o, int bh, int S, int D,
+cudaError_t flash_attn(const float *q, const float *k, const float *v, float *o, float *lse, int bh, int S, int D,
                        float scale, int causal)
 {
     //@solution
     if ((D != 64 && D != 128) || bh < 0 || S < 0 || S >= (1 << 30)) return cudaErrorInvalidValue;
     if (bh == 0 || S == 0) return cudaSuccess;
-    return D == 64 ? launch_flash<64>(q, k, v, o, bh, S, scale, causal)
-                   : launch_flash<128>(q, k, v, o, bh, S, scale, causal);
+    return D == 64 ? launch_flash<64>(q, k, v, o, lse, bh, S, scale, causal)
+                   : launch_flash<128>(q, k, v, o, lse, bh, S, scale, causal);
     //@starter
     //| /* TODO: check the arguments (D of 64 or 128, else cudaErrorInvalidValue;
     //|  * nothing to do for S == 0 or bh == 0), opt in to the dynamic shared
     //|  * memory your kernel needs past 48 KB (cudaFuncSetAttribute), launch
     //|  * ceil(S / FA_BR) x bh blocks (gridDim.y is at most 65535: loop), and
     //|  * return cudaGetLastError(). */
-    //| (void)q, (void)k, (void)v, (void)o, (void)bh, (void)S, (void)D, (void)scale, (void)causal;
+    //| (void)q, (void)k, (void)v, (void)o, (void)lse, (void)bh, (void)S, (void)D, (void)scale, (void)causal;
     //| return cudaSuccess;
     //@end
 }

@@ -1,9 +1,9 @@
 /* yard_cublas_attn.h — week 37, given: the library yardstick (cuBLAS) of the
  * speed checkpoint, attention as week 34 built it on cuBLAS in FP32.
  *
- * Same layout, arguments and results as flash_attn (flash_attn.h): Q, K, V
- * and O are bh x S x D floats, head after head. Three steps a call, for all
- * heads at once:
+ * Same layout, arguments and O as flash_attn (flash_attn.h), without lse:
+ * Q, K, V and O are bh x S x D floats, head after head. Three steps a call,
+ * for all heads at once:
  *   1. scores = scale * Q K^T, one cublasSgemmStridedBatched (FP32, no TF32);
  *   2. a row softmax in place, the causal mask folded in (a masked score is
  *      neither read nor weighed; it is written as 0), the row in registers:

@@ -11,6 +11,9 @@
  *   3. packs P to bf16: the accumulator layout of two adjacent 16 x 8 tiles is
  *      exactly the A-operand layout of one 16 x 16 tile, so P never touches
  *      shared memory; O += P V with V's fragments by ldmatrix.trans.
+ * At the end O / l is stored in bf16 and, for the backward pass, the row's
+ * log-sum-exp m + log(l) in FP32 (one float a row, written by one lane of
+ * the quad that holds the row).
  * K and V tiles are double-buffered: cp.async fetches tile j+1 while tile j
  * is computed. Shared rows are XOR-swizzled at 16-byte granularity so the 8
  * rows one ldmatrix phase reads fall in 8 different bank groups.
@@ -103,10 +106,20 @@ static __device__ __forceinline__ void fa_load_tile(__nv_bfloat16 *dst, const __
     }
 }
 
+/* The log-sum-exp of a row, natural log, from its maximum m (raw score
+ * units) and its sum l of 2^(s sl2 - base), base = m sl2 as the loop computed
+ * it: ln 2 (base + log2 l). -inf for a row that saw no key (l = 0). */
+static __device__ __forceinline__ float fa_lse(float m, float l, float sl2)
+{
+    const float base = m == -INFINITY ? 0.f : m * sl2;
+    return (base + log2f(l)) * 0.69314718055994531f;
+}
+
 template <int D, bool CAUSAL>
 static __global__ void __launch_bounds__(FA_THREADS, 1)
     fa_fwd_kernel(const __nv_bfloat16 *__restrict__ Q, const __nv_bfloat16 *__restrict__ K,
-                  const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, int S, long long bh0, float sl2)
+                  const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, float *__restrict__ lse, int S,
+                  long long bh0, float sl2)
 {
     constexpr int KS = D / 16;  /* k-steps of Q K^T over the head dimension */
     constexpr int NO = D / 8;   /* 16 x 8 tiles of a warp's O */
@@ -245,7 +258,8 @@ static __global__ void __launch_bounds__(FA_THREADS, 1)
     }
     cp_async_wait<0>();
 
-    /* Epilogue: the quad's partial sums, then O / l rounded to bf16, two columns a store. */
+    /* Epilogue: the quad's partial sums, then O / l rounded to bf16, two columns a store,
+     * and the row's lse (lane t = 0 of the quad). */
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         float l = l_run[h];
@@ -259,6 +273,7 @@ static __global__ void __launch_bounds__(FA_THREADS, 1)
             for (int n = 0; n < NO; n++)
                 *reinterpret_cast<uint32_t *>(orow + n * 8 + 2 * t) =
                     pack_bf16x2(acc[n][2 * h] * inv, acc[n][2 * h + 1] * inv);
+            if (t == 0) lse[(size_t)(bh0 + blockIdx.y) * S + row] = fa_lse(m_run[h], l, sl2);
         }
     }
 }
@@ -268,15 +283,15 @@ static __global__ void __launch_bounds__(FA_THREADS, 1)
  * memory (more than 48 KB needs the attribute). */
 template <class KernelFn>
 static cudaError_t fa_grid_launch(KernelFn kernel, int threads, int bm, int smem, const __nv_bfloat16 *Q,
-                                  const __nv_bfloat16 *K, const __nv_bfloat16 *V, __nv_bfloat16 *O, long long BH,
-                                  int S, float sl2)
+                                  const __nv_bfloat16 *K, const __nv_bfloat16 *V, __nv_bfloat16 *O, float *lse,
+                                  long long BH, int S, float sl2)
 {
     cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     if (e != cudaSuccess) return e;
     const unsigned n_qt = (unsigned)((S + bm - 1) / bm);
     for (long long bh0 = 0; bh0 < BH; bh0 += 65535) {
         unsigned nb = (unsigned)(BH - bh0 < 65535 ? BH - bh0 : 65535);
-        kernel<<<dim3(n_qt, nb), threads, smem>>>(Q, K, V, O, S, bh0, sl2);
+        kernel<<<dim3(n_qt, nb), threads, smem>>>(Q, K, V, O, lse, S, bh0, sl2);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -285,10 +300,10 @@ static cudaError_t fa_grid_launch(KernelFn kernel, int threads, int bm, int smem
 /* Variant 0, the kernel above: Q + 2 stages of K and V, 96 KB at D = 128. */
 template <int D, bool CAUSAL>
 static cudaError_t fa_launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V, __nv_bfloat16 *O,
-                             long long BH, int S, float sl2)
+                             float *lse, long long BH, int S, float sl2)
 {
-    return fa_grid_launch(fa_fwd_kernel<D, CAUSAL>, FA_THREADS, FA_BM, (FA_BM + 4 * FA_BN) * D * 2, Q, K, V, O, BH,
-                          S, sl2);
+    return fa_grid_launch(fa_fwd_kernel<D, CAUSAL>, FA_THREADS, FA_BM, (FA_BM + 4 * FA_BN) * D * 2, Q, K, V, O, lse,
+                          BH, S, sl2);
 }
 
 /* ---- The tiled kernel with its shape as parameters (variants 1 to 7). ----
@@ -330,7 +345,8 @@ template <int MT_, int NW_, int BN_, int STAGES_, int MINB_> struct fa_cfg {
 template <class C, int D, bool CAUSAL>
 static __global__ void __launch_bounds__(C::THREADS, C::MINB)
     fa_tiled_kernel(const __nv_bfloat16 *__restrict__ Q, const __nv_bfloat16 *__restrict__ K,
-                    const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, int S, long long bh0, float sl2)
+                    const __nv_bfloat16 *__restrict__ V, __nv_bfloat16 *__restrict__ O, float *__restrict__ lse, int S,
+                    long long bh0, float sl2)
 {
     constexpr int MT = C::MT, BN = C::BN, BM = C::BM, NT = C::THREADS, ST = C::STAGES;
     constexpr int KS = D / 16, NO = D / 8, NS = BN / 8;
@@ -510,7 +526,8 @@ static __global__ void __launch_bounds__(C::THREADS, C::MINB)
     }
     cp_async_wait<0>(); /* only empty groups are left; nothing may be in flight at exit */
 
-    /* Epilogue: the quad's partial sums, then O / l in bf16, two columns a store, rows < S. */
+    /* Epilogue: the quad's partial sums, then O / l in bf16, two columns a store, rows < S,
+     * and the row's lse (lane t = 0 of the quad). */
 #pragma unroll
     for (int mt = 0; mt < MT; mt++)
 #pragma unroll
@@ -526,16 +543,17 @@ static __global__ void __launch_bounds__(C::THREADS, C::MINB)
                 for (int n = 0; n < NO; n++)
                     *reinterpret_cast<uint32_t *>(orow + n * 8) =
                         pack_bf16x2(acc[mt][n][2 * h] * inv, acc[mt][n][2 * h + 1] * inv);
+                if (t == 0) lse[(size_t)(bh0 + blockIdx.y) * S + row] = fa_lse(m_run[mt][h], l, sl2);
             }
         }
 }
 
 template <class C, int D, bool CAUSAL>
 static cudaError_t fa_tiled_launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V,
-                                   __nv_bfloat16 *O, long long BH, int S, float sl2)
+                                   __nv_bfloat16 *O, float *lse, long long BH, int S, float sl2)
 {
-    return fa_grid_launch(fa_tiled_kernel<C, D, CAUSAL>, C::THREADS, C::BM, C::smem_bytes(D), Q, K, V, O, BH, S,
-                          sl2);
+    return fa_grid_launch(fa_tiled_kernel<C, D, CAUSAL>, C::THREADS, C::BM, C::smem_bytes(D), Q, K, V, O, lse, BH,
+                          S, sl2);
 }
 
 /* ---- The variants. fa_variant<N>::run launches variant N for any D and mask;
@@ -549,10 +567,10 @@ static cudaError_t fa_tiled_launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *
 
 template <class C> struct fa_tiled_variant {
     template <int D, bool CAUSAL> static cudaError_t launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
-                                                            const __nv_bfloat16 *V, __nv_bfloat16 *O, long long BH,
-                                                            int S, float sl2)
+                                                            const __nv_bfloat16 *V, __nv_bfloat16 *O, float *lse,
+                                                            long long BH, int S, float sl2)
     {
-        return fa_tiled_launch<C, D, CAUSAL>(Q, K, V, O, BH, S, sl2);
+        return fa_tiled_launch<C, D, CAUSAL>(Q, K, V, O, lse, BH, S, sl2);
     }
 };
 /* Variants 1 to 7: fa_cfg<MT, NW, BN, STAGES, MINB>, in this order. */
@@ -577,22 +595,22 @@ static_assert(std::tuple_size<fa_tiled_cfgs>::value + 1 == FA_N_VARIANTS, "one f
 template <int N> struct fa_variant : fa_tiled_variant<typename std::tuple_element<N - 1, fa_tiled_cfgs>::type> {};
 template <> struct fa_variant<0> {
     template <int D, bool CAUSAL> static cudaError_t launch(const __nv_bfloat16 *Q, const __nv_bfloat16 *K,
-                                                            const __nv_bfloat16 *V, __nv_bfloat16 *O, long long BH,
-                                                            int S, float sl2)
+                                                            const __nv_bfloat16 *V, __nv_bfloat16 *O, float *lse,
+                                                            long long BH, int S, float sl2)
     {
-        return fa_launch<D, CAUSAL>(Q, K, V, O, BH, S, sl2);
+        return fa_launch<D, CAUSAL>(Q, K, V, O, lse, BH, S, sl2);
     }
 };
 
 template <int N>
 static cudaError_t fa_variant_run(const __nv_bfloat16 *Q, const __nv_bfloat16 *K, const __nv_bfloat16 *V,
-                                  __nv_bfloat16 *O, long long BH, int S, int D, int causal, float sl2)
+                                  __nv_bfloat16 *O, float *lse, long long BH, int S, int D, int causal, float sl2)
 {
     if (D == 64)
-        return causal ? fa_variant<N>::template launch<64, true>(Q, K, V, O, BH, S, sl2)
-                      : fa_variant<N>::template launch<64, false>(Q, K, V, O, BH, S, sl2);
-    return causal ? fa_variant<N>::template launch<128, true>(Q, K, V, O, BH, S, sl2)
-                  : fa_variant<N>::template launch<128, false>(Q, K, V, O, BH, S, sl2);
+        return causal ? fa_variant<N>::template launch<64, true>(Q, K, V, O, lse, BH, S, sl2)
+                      : fa_variant<N>::template launch<64, false>(Q, K, V, O, lse, BH, S, sl2);
+    return causal ? fa_variant<N>::template launch<128, true>(Q, K, V, O, lse, BH, S, sl2)
+                  : fa_variant<N>::template launch<128, false>(Q, K, V, O, lse, BH, S, sl2);
 }
 //@starter
 //| /* TODO: the kernel and its launch. Suggested shape (README, "Tasks"):
@@ -609,7 +627,10 @@ static cudaError_t fa_variant_run(const __nv_bfloat16 *Q, const __nv_bfloat16 *K
 //|  *     m * sl2) with sl2 = scale * log2(e); rescale O and l by
 //|  *     fast_exp2((m_old - m_new) * sl2); pack P to bf16 (pack_bf16x2) as
 //|  *     the A operand of O += P V (V by ldmatrix_x4_trans).
-//|  *  4. Sum l over the quad, write O / l as bf16 for rows < S.
+//|  *  4. Sum l over the quad, write O / l as bf16 for rows < S, and from one
+//|  *     lane of the quad the row's lse = m + log(l) in natural log: with m
+//|  *     in raw score units and l the sum of 2^(s sl2 - m sl2), that is
+//|  *     ln 2 (m sl2 + log2(l)).
 //|  * The helpers above (swz, cp_async16, ldmatrix_x4, mma_bf16_16816, ...)
 //|  * are given. 96 KB of shared memory at D = 128 needs
 //|  * cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, ...).
@@ -618,21 +639,22 @@ static cudaError_t fa_variant_run(const __nv_bfloat16 *Q, const __nv_bfloat16 *K
 //|  * read from shared memory every k-step; README, "Two m-tiles a warp"). */
 //@end
 
-cudaError_t flash_attn_fwd(const uint16_t *Q_, const uint16_t *K_, const uint16_t *V_, uint16_t *O_, int B, int H,
-                           int S, int D, int causal, float scale)
+cudaError_t flash_attn_fwd(const uint16_t *Q_, const uint16_t *K_, const uint16_t *V_, uint16_t *O_, float *lse,
+                           int B, int H, int S, int D, int causal, float scale)
 {
     if (B < 0 || H < 0 || S < 0 || (D != 64 && D != 128) || !(scale > 0.f) || !isfinite(scale))
         return cudaErrorInvalidValue;
     if (B == 0 || H == 0 || S == 0) return cudaSuccess;
     if (!Q_ || !K_ || !V_ || !O_ || (((uintptr_t)Q_ | (uintptr_t)K_ | (uintptr_t)V_ | (uintptr_t)O_) & 15))
         return cudaErrorInvalidValue;
+    if (!lse || ((uintptr_t)lse & 3)) return cudaErrorInvalidValue;
     //@solution
     const __nv_bfloat16 *Q = reinterpret_cast<const __nv_bfloat16 *>(Q_), *K = reinterpret_cast<const __nv_bfloat16 *>(K_),
                         *V = reinterpret_cast<const __nv_bfloat16 *>(V_);
     __nv_bfloat16 *O = reinterpret_cast<__nv_bfloat16 *>(O_);
     const long long BH = (long long)B * H;
     const float sl2 = scale * 1.4426950408889634f; /* exp(x scale) = 2^(x scale log2 e) */
-    return fa_variant_run<FA_VARIANT>(Q, K, V, O, BH, S, D, causal, sl2);
+    return fa_variant_run<FA_VARIANT>(Q, K, V, O, lse, BH, S, D, causal, sl2);
     //@starter
     //| /* TODO: pick the kernel for D (64 or 128) and causal, and launch it (see above). */
     //| return cudaSuccess;

@@ -1,11 +1,11 @@
-/* test_cudnn.c — Phase 6's cuDNN loader (phase6/common/wb_cudnn.h) on its
- * own; it passes with or without a cuDNN on this machine. */
+/* test_cudnn.c — the cuDNN loader (common/include/wb_cudnn.h) on its own;
+ * it passes with or without a cuDNN on this machine. */
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ck_ledger.h"
+#include "test_harness.h"
 #include "wb_cudnn.h"
 
 /* wb_cudnn: a path that does not load is refused with its name and nothing
@@ -27,18 +27,11 @@ START_TEST(cudnn_loader)
         ck_assert_uint_ge(version(), 90000);
         ck_assert_ptr_nonnull(wb_cudnn_path());
         ck_assert_ptr_nonnull(wb_cudnn_sym("cudnnSoftmaxForward"));
+        ck_assert_ptr_nonnull(wb_cudnn_sym("cudnnFindConvolutionForwardAlgorithm"));
     } else {
         ck_assert_ptr_nonnull(strstr(why, "no loadable cuDNN 9"));
     }
 }
 END_TEST
 
-
-int main(void)
-{
-    Suite *s = suite_create("phase6 common");
-    TCase *t = tcase_create("meta"); /* ledger: "harness meta", the label make test gives it */
-    tcase_add_test(t, cudnn_loader);
-    suite_add_tcase(s, t);
-    return ck_ledger_run(s);
-}
+void cudnn_tests(TCase *t) { tcase_add_test(t, cudnn_loader); }

@@ -1,0 +1,351 @@
+/* paged_attn.cu — week 57: paged decode attention with split-K and the
+ * log-sum-exp merge.
+ *
+ * The attention kernel: one block of PAGED_WARPS warps per (sequence, KV
+ * head, partition). It serves all G query heads of the KV head's group from
+ * the same loads: each K and V row is read from DRAM once and used G times.
+ * The warps take the partition's chunks of PAGED_CHUNK tokens in turn (warp
+ * w: chunks w, w + 4, ...). Within a warp, RL = D / 8 lanes hold one K row,
+ * 16 bytes (8 bf16) each, so one 16-byte load instruction of the warp reads
+ * TPL = 32 / RL whole rows: 2 at D = 128, 4 at D = 64. A lane keeps the 8
+ * query elements that match its slice of the row, for each of the G heads,
+ * in registers, scaled into base-2 units; a dot product is 8 FMAs in the
+ * lane and a reduction over the RL lanes of the row. Each warp keeps its
+ * own online softmax (m, l and an unnormalised output per head); at the
+ * end the block merges its warps through shared memory and writes either
+ * the final row (no split) or the partition's (m, l, unnormalised output)
+ * to the workspace, which the merge kernel combines.
+ *
+ * Token t's block-table entry is read once per chunk (a chunk never
+ * crosses a block: block_size is a multiple of PAGED_CHUNK), the next
+ * chunk's one while the current chunk's K and V are loaded. */
+#include <cuda_bf16.h>
+#include <math.h>
+#include "paged_attn.h"
+
+/* ---- helpers, given. [[maybe_unused]]: the starter does not call them yet. */
+
+/* 8 bf16 (one 16-byte load) to 8 floats: a bf16 is the top half of a float. */
+[[maybe_unused]] static __device__ __forceinline__ void bf16x8_to_f32(const uint4 u, float (&f)[8])
+{
+    const uint32_t w[4] = { u.x, u.y, u.z, u.w };
+#pragma unroll
+    for (int i = 0; i < 4; i++) {
+        f[2 * i] = __uint_as_float(w[i] << 16);
+        f[2 * i + 1] = __uint_as_float(w[i] & 0xffff0000u);
+    }
+}
+
+/* 16 bytes from a cache read once (evict-first: no other block wants them). */
+[[maybe_unused]] static __device__ __forceinline__ uint4 ld_stream16(const uint16_t *p)
+{
+    return __ldcs(reinterpret_cast<const uint4 *>(p));
+}
+
+/* 2^x on the special-function unit; 2^-inf = +0. */
+[[maybe_unused]] static __device__ __forceinline__ float fast_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+
+[[maybe_unused]] static __device__ __forceinline__ uint16_t f32_to_bf16_bits(float x)
+{
+    return __bfloat16_as_ushort(__float2bfloat16_rn(x));
+}
+
+/* ---- the attention kernel: grid (num_kv_heads, batch, P), PAGED_WARPS * 32
+ * threads. lbs = log2(block_size). Split (a.partition > 0): block z owns
+ * tokens [z * partition, min(n, (z + 1) * partition)) and writes its
+ * partial to ml and po (P partitions a (b, h) row, paged_attn.h's layout);
+ * no split: z = 0 owns the whole sequence and writes out. */
+template <int D, int G>
+static __global__ void __launch_bounds__(PAGED_WARPS * 32)
+    paged_attn_kernel(const paged_attn_args a, const int lbs, float *__restrict__ ml, float *__restrict__ po,
+                      const int P)
+{
+    //@solution
+    constexpr int RL = D / 8;                /* lanes that hold one K row, 8 elements each */
+    constexpr int TPL = 32 / RL;             /* rows (tokens) one warp load covers */
+    constexpr int LOADS = PAGED_CHUNK / TPL; /* warp loads a chunk, for K and again for V */
+    const int kvh = blockIdx.x, b = blockIdx.y, part = blockIdx.z;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int sub = lane / RL, col = (lane % RL) * 8; /* this lane: row sub of each load, elements col .. col + 7 */
+
+    int n = a.seq_lens[b];
+    n = n < 0 ? 0 : n > a.max_seq_len ? a.max_seq_len : n;
+    const int t0 = a.partition ? part * a.partition : 0;
+    const int t1 = a.partition ? min(n, t0 + a.partition) : n;
+    if (a.partition && t0 >= n) return; /* the whole block: no barrier is passed yet */
+
+    /* The group's G query rows, this lane's 8 elements of each, times scale * log2(e). */
+    const float qs = a.scale * 1.4426950408889634f;
+    float q[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        const uint16_t *qp = a.q + ((size_t)b * a.num_q_heads + (size_t)kvh * G + g) * D + col;
+        bf16x8_to_f32(*reinterpret_cast<const uint4 *>(qp), q[g]);
+#pragma unroll
+        for (int e = 0; e < 8; e++) q[g][e] *= qs;
+    }
+
+    /* The warp's online softmax, per head: m (base-2 units, the same in every
+     * lane), l and acc (this lane's token row `sub` only; summed at the end). */
+    float m[G], l[G], acc[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        m[g] = -INFINITY, l[g] = 0.f;
+#pragma unroll
+        for (int e = 0; e < 8; e++) acc[g][e] = 0.f;
+    }
+
+    const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
+    const size_t blk = (size_t)a.num_kv_heads * a.block_size * D; /* elements of a physical block */
+    const size_t head = (size_t)kvh * a.block_size * D + col;      /* this head's rows within it, this lane's column */
+    const int step = PAGED_WARPS * PAGED_CHUNK;
+    int c = t0 + warp * PAGED_CHUNK;
+    int phys = c < t1 ? __ldg(tbl + (c >> lbs)) : 0;
+    for (; c < t1; c += step) {
+        const int cn = c + step;
+        const int phys_next = cn < t1 ? __ldg(tbl + (cn >> lbs)) : 0; /* in flight with this chunk's loads */
+        const size_t base = (size_t)phys * blk + head + (size_t)(c & (a.block_size - 1)) * D;
+        uint4 kr[LOADS], vr[LOADS];
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            const int r = j * TPL + sub;
+            if (c + r < t1) {
+                kr[j] = ld_stream16(a.k_cache + base + (size_t)r * D);
+                vr[j] = ld_stream16(a.v_cache + base + (size_t)r * D);
+            } else { /* past the sequence: never read (the slots may hold anything), zeros */
+                kr[j] = vr[j] = make_uint4(0, 0, 0, 0);
+            }
+        }
+
+        /* Scores: 8 FMAs in the lane, then the RL lanes of the row. */
+        float s[LOADS][G];
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            float kf[8];
+            bf16x8_to_f32(kr[j], kf);
+            const bool in = c + j * TPL + sub < t1;
+#pragma unroll
+            for (int g = 0; g < G; g++) {
+                float d = 0.f;
+#pragma unroll
+                for (int e = 0; e < 8; e++) d = fmaf(q[g][e], kf[e], d);
+#pragma unroll
+                for (int o = RL / 2; o; o >>= 1) d += __shfl_xor_sync(0xffffffffu, d, o);
+                s[j][g] = in ? d : -INFINITY;
+            }
+        }
+
+        /* Online softmax over the chunk: its max across the warp's TPL rows
+         * of each load, then p = 2^(x - m) in place of the scores. */
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            float bm = s[0][g];
+#pragma unroll
+            for (int j = 1; j < LOADS; j++) bm = fmaxf(bm, s[j][g]);
+#pragma unroll
+            for (int o = RL; o < 32; o <<= 1) bm = fmaxf(bm, __shfl_xor_sync(0xffffffffu, bm, o));
+            const float mn = fmaxf(m[g], bm);        /* finite: the chunk has a token (c < t1) */
+            const float alpha = fast_exp2(m[g] - mn); /* 0 on the first chunk (m = -inf) */
+            m[g] = mn;
+            float ps = 0.f;
+#pragma unroll
+            for (int j = 0; j < LOADS; j++) ps += (s[j][g] = fast_exp2(s[j][g] - mn));
+            l[g] = l[g] * alpha + ps;
+#pragma unroll
+            for (int e = 0; e < 8; e++) acc[g][e] *= alpha;
+        }
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            float vf[8];
+            bf16x8_to_f32(vr[j], vf);
+#pragma unroll
+            for (int g = 0; g < G; g++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
+        }
+        phys = phys_next;
+    }
+
+    /* The warp's TPL row groups share m: their l and acc just add. */
+#pragma unroll
+    for (int g = 0; g < G; g++)
+#pragma unroll
+        for (int o = RL; o < 32; o <<= 1) {
+            l[g] += __shfl_xor_sync(0xffffffffu, l[g], o);
+#pragma unroll
+            for (int e = 0; e < 8; e++) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], o);
+        }
+
+    /* The block's warps: the same merge as the merge kernel's, in shared memory. */
+    __shared__ float sm_m[PAGED_WARPS][G], sm_l[PAGED_WARPS][G];
+    __shared__ float sm_o[PAGED_WARPS][G][D];
+    if (lane == 0)
+#pragma unroll
+        for (int g = 0; g < G; g++) sm_m[warp][g] = m[g], sm_l[warp][g] = l[g];
+    if (sub == 0)
+#pragma unroll
+        for (int g = 0; g < G; g++)
+#pragma unroll
+            for (int e = 0; e < 8; e++) sm_o[warp][g][col + e] = acc[g][e];
+    __syncthreads();
+    for (int i = threadIdx.x; i < G * D; i += PAGED_WARPS * 32) {
+        const int g = i / D, d = i % D;
+        float M = -INFINITY;
+#pragma unroll
+        for (int w = 0; w < PAGED_WARPS; w++) M = fmaxf(M, sm_m[w][g]);
+        float L = 0.f, O = 0.f;
+        if (M != -INFINITY) /* else no warp saw a token (n == 0): zeros, and no -inf - -inf */
+#pragma unroll
+            for (int w = 0; w < PAGED_WARPS; w++) {
+                const float wt = fast_exp2(sm_m[w][g] - M); /* a warp with no token: 0 */
+                L = fmaf(wt, sm_l[w][g], L);
+                O = fmaf(wt, sm_o[w][g][d], O);
+            }
+        const size_t row = (size_t)b * a.num_q_heads + (size_t)kvh * G + g;
+        if (!a.partition) {
+            a.out[row * D + d] = f32_to_bf16_bits(L > 0.f ? O / L : 0.f);
+        } else {
+            const size_t r = row * P + part;
+            po[r * D + d] = O;
+            if (d == 0) ml[2 * r] = M, ml[2 * r + 1] = L;
+        }
+    }
+    //@starter
+    //| /* TODO (README, "Tasks"): block (kvh, b, part) = (blockIdx.x, .y, .z).
+    //|  *  1. n = seq_lens[b] (clamped to 0 .. max_seq_len); the tokens
+    //|  *     [t0, t1) of this partition (the whole sequence when
+    //|  *     a.partition == 0); return at once when the partition is empty.
+    //|  *  2. Each lane holds 8 elements (16 bytes) of a K row: RL = D / 8
+    //|  *     lanes a row, TPL = 32 / RL rows a warp load. Load the G query
+    //|  *     rows' matching 8 elements into float registers, times
+    //|  *     scale * log2(e), so that every exponential is fast_exp2.
+    //|  *  3. Warp w takes chunks of PAGED_CHUNK tokens c = t0 + w * 16,
+    //|  *     + 4 * 16, ...: the chunk's block is block_tables[b][c >> lbs],
+    //|  *     its rows start at paged_kv_offset(phys, kvh, c % block_size, ...).
+    //|  *     Load the chunk's K and V rows (ld_stream16, nothing past t1),
+    //|  *     the scores (8 FMAs, then __shfl_xor_sync over the RL lanes),
+    //|  *     -INFINITY past t1, then the online-softmax update of (m, l,
+    //|  *     acc) for each head: never 0 * (what a slot past t1 holds).
+    //|  *  4. Merge the warps' (m, l, acc) through shared memory (the merge
+    //|  *     rule of the README) and write out (no split) or the partition's
+    //|  *     m, l and unnormalised output to ml and po (paged_attn.h). */
+    //@end
+}
+
+/* ---- the merge: grid (num_q_heads, batch), head_dim threads; thread d
+ * writes out[b][h][d] from the partials of (b, h). */
+static __global__ void paged_merge_kernel(const float *__restrict__ ml, const float *__restrict__ po,
+                                          const int32_t *__restrict__ seq_lens, uint16_t *__restrict__ out,
+                                          const int num_q_heads, const int D, const int P, const int partition)
+{
+    //@solution
+    const int h = blockIdx.x, b = blockIdx.y, d = threadIdx.x;
+    const int n = seq_lens[b];
+    int np = n <= 0 ? 0 : (n + partition - 1) / partition;
+    np = np < P ? np : P;
+    const size_t r0 = ((size_t)b * num_q_heads + h) * P;
+    float M = -INFINITY;
+    for (int p = 0; p < np; p++) M = fmaxf(M, ml[2 * (r0 + p)]);
+    float L = 0.f, O = 0.f;
+    if (M != -INFINITY) /* no partition, or only empty ones: zeros */
+        for (int p = 0; p < np; p++) {
+            const float wt = fast_exp2(ml[2 * (r0 + p)] - M); /* <= 1; an empty partition (m = -inf): 0 */
+            L = fmaf(wt, ml[2 * (r0 + p) + 1], L);
+            O = fmaf(wt, po[(r0 + p) * D + d], O);
+        }
+    out[((size_t)b * num_q_heads + h) * D + d] = f32_to_bf16_bits(L > 0.f ? O / L : 0.f);
+    //@starter
+    //| /* TODO (README, "The merge"): (h, b) = (blockIdx.x, .y), d = threadIdx.x.
+    //|  * The sequence has ceil(seq_lens[b] / partition) partitions (at most P);
+    //|  * M = the largest m, then L = sum 2^(m_p - M) l_p and O = sum 2^(m_p - M) po_p[d];
+    //|  * out = O / L as bf16, 0 when there is no partition. An empty partition
+    //|  * (m = -inf) weighs 0; never compute -inf - -inf. */
+    //@end
+}
+
+/* ---- launchers, given. */
+
+template <int D, int G>
+static void launch_attn(const paged_attn_args *a, int lbs, float *ml, float *po, int P)
+{
+    const dim3 grid((unsigned)a->num_kv_heads, (unsigned)a->batch, (unsigned)P);
+    paged_attn_kernel<D, G><<<grid, PAGED_WARPS * 32>>>(*a, lbs, ml, po, P);
+}
+
+template <int D>
+static cudaError_t launch_attn_g(const paged_attn_args *a, int G, int lbs, float *ml, float *po, int P)
+{
+    switch (G) {
+    case 1: launch_attn<D, 1>(a, lbs, ml, po, P); break;
+    case 2: launch_attn<D, 2>(a, lbs, ml, po, P); break;
+    case 4: launch_attn<D, 4>(a, lbs, ml, po, P); break;
+    case 8: launch_attn<D, 8>(a, lbs, ml, po, P); break;
+    default: return cudaErrorInvalidValue;
+    }
+    return cudaGetLastError();
+}
+
+static int split_depth(const paged_attn_args *a) { return paged_partitions(a->max_seq_len, a->partition); }
+
+size_t paged_attn_ws_ml_floats(const paged_attn_args *a)
+{
+    if (!a || a->partition <= 0 || a->batch <= 0 || a->num_q_heads <= 0) return 0;
+    return (size_t)a->batch * a->num_q_heads * split_depth(a) * 2;
+}
+
+size_t paged_attn_ws_floats(const paged_attn_args *a)
+{
+    if (!a || a->partition <= 0 || a->batch <= 0 || a->num_q_heads <= 0 || a->head_dim <= 0) return 0;
+    return (size_t)a->batch * a->num_q_heads * split_depth(a) * (2 + (size_t)a->head_dim);
+}
+
+static int misaligned(const void *p, uintptr_t to) { return !p || ((uintptr_t)p & (to - 1)); }
+
+cudaError_t paged_attn_merge(const float *ml, const float *po, const int32_t *seq_lens, uint16_t *out, int batch,
+                             int num_q_heads, int head_dim, int max_partitions, int partition)
+{
+    if (batch < 0 || batch > 65535 || num_q_heads <= 0 || (head_dim != 64 && head_dim != 128) ||
+        max_partitions < 0 || partition <= 0)
+        return cudaErrorInvalidValue;
+    if (batch == 0) return cudaSuccess;
+    if ((max_partitions && (misaligned(ml, 4) || misaligned(po, 4))) || misaligned(seq_lens, 4) ||
+        misaligned(out, 2))
+        return cudaErrorInvalidValue;
+    paged_merge_kernel<<<dim3((unsigned)num_q_heads, (unsigned)batch), (unsigned)head_dim>>>(
+        ml, po, seq_lens, out, num_q_heads, head_dim, max_partitions, partition);
+    return cudaGetLastError();
+}
+
+cudaError_t paged_attn(const paged_attn_args *a, float *ws)
+{
+    if (!a || a->batch < 0 || a->batch > 65535) return cudaErrorInvalidValue;
+    if (a->batch == 0) return cudaSuccess;
+    const int bs = a->block_size;
+    if ((a->head_dim != 64 && a->head_dim != 128) || a->num_kv_heads <= 0 || a->num_q_heads <= 0 ||
+        a->num_q_heads % a->num_kv_heads || bs < PAGED_CHUNK || bs > 256 || (bs & (bs - 1)) || a->num_blocks <= 0 ||
+        a->max_blocks_per_seq <= 0 || a->max_seq_len < 0 ||
+        (long long)a->max_seq_len > (long long)a->max_blocks_per_seq * bs || a->partition < 0 ||
+        a->partition % PAGED_CHUNK || !(a->scale > 0.f) || !isfinite(a->scale))
+        return cudaErrorInvalidValue;
+    const int G = a->num_q_heads / a->num_kv_heads;
+    if (G != 1 && G != 2 && G != 4 && G != 8) return cudaErrorInvalidValue;
+    if (misaligned(a->q, 16) || misaligned(a->k_cache, 16) || misaligned(a->v_cache, 16) ||
+        misaligned(a->block_tables, 4) || misaligned(a->seq_lens, 4) || misaligned(a->out, 2))
+        return cudaErrorInvalidValue;
+    const int P = split_depth(a);
+    if (P > 65535 || (a->partition && P && misaligned(ws, 16))) return cudaErrorInvalidValue;
+    int lbs = 0;
+    while ((1 << lbs) < bs) lbs++;
+    float *ml = a->partition ? ws : NULL, *po = a->partition ? ws + paged_attn_ws_ml_floats(a) : NULL;
+    const int Pz = a->partition ? P : 1; /* split with max_seq_len 0: nothing to attend, the merge writes zeros */
+    cudaError_t e = cudaSuccess;
+    if (Pz)
+        e = a->head_dim == 64 ? launch_attn_g<64>(a, G, lbs, ml, po, Pz) : launch_attn_g<128>(a, G, lbs, ml, po, Pz);
+    if (e != cudaSuccess || !a->partition) return e;
+    return paged_attn_merge(ml, po, a->seq_lens, a->out, a->batch, a->num_q_heads, a->head_dim, P, a->partition);
+}

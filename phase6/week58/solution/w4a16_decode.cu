@@ -1,0 +1,336 @@
+/* w4a16_decode.cu — week 58: y = x dequant(W) for M <= 16 rows of x, the
+ * decode step of a language model. The packed weights are read once, 16
+ * bytes a load, and every weight serves all M rows.
+ *
+ * At M = 16 the arithmetic (16 multiply-adds a weight) is more than the FP32
+ * CUDA cores can do at the speed the weights arrive, so the rows go through
+ * the tensor cores: x is the A operand of mma.sync.m16n8k16 (rows past M are
+ * zeros), the weights dequantised in registers are B. Neither needs a trip
+ * through shared memory in W's order, because a dot product does not care
+ * in which order k runs: the k-slots of one mma are mapped onto the nibbles a
+ * thread already holds, and x is permuted the same way.
+ *
+ * Thread (g = lane/4, t = lane%4) of warp w loads, for every 32 rows of k,
+ * one uint4: word-row 4s + t of the group (s = 0..3), columns c .. c+3 with
+ * c = 32w + 4g. Each word dequantises (the 0x6400 trick, README) into four
+ * half2 (q_i, q_i+4), i = 0..3: (q0,q4), (q1,q5) are the two B registers of
+ * one mma, (q2,q6), (q3,q7) of a second. Column c + j is column g of the
+ * j-th n8 tile. The A registers are the same pairs of x (x0,x4), (x1,x5),
+ * ... of rows g and g+8, taken from shared memory and paired with __byte_perm.
+ * What comes out: thread (g, t) holds rows g and g+8, columns 32w + 8t ..
+ * 32w + 8t + 7 of y, one 16-byte store each.
+ *
+ * A block of 8 warps covers 256 columns and a range of groups; x of that
+ * range goes through a ring of shared-memory chunks (one group: 16 rows x
+ * 128 halves) filled by cp.async, read by all 8 warps. The next group's
+ * weights are loaded into registers before this group is dequantised, so
+ * a thread always has 64 bytes in flight. With few column tiles (N / 256
+ * below what the GPU holds at once) the groups are split over blocks too
+ * (split-K): each block writes its FP32 partial sums, and the last block of
+ * a column tile to finish (week 08's ticket) adds them in order and writes
+ * y. */
+#include <string.h>
+#include <cuda_fp16.h>
+#include "w4a16_decode.h"
+
+#define DEC_THREADS 256
+#define DEC_COLS 256 /* columns a block: 8 warps x 32 */
+#define DEC_GROUP 128
+#define DEC_XS 4           /* x chunks in the shared ring */
+#define DEC_MAX_SPLITS 32  /* at most this many blocks add into one column tile */
+
+//@solution
+static __device__ __forceinline__ __half2 as_h2(uint32_t u)
+{
+    __half2 h;
+    memcpy(&h, &u, 4);
+    return h;
+}
+static __device__ __forceinline__ uint32_t as_u32(__half2 h)
+{
+    uint32_t u;
+    memcpy(&u, &h, 4);
+    return u;
+}
+
+/* (w & 0x000f000f) | 0x64006400 in one lop3: the nibbles at bits 0-3 and
+ * 16-19 become the mantissas of two halves with exponent 2^10, 1024 + q. */
+static __device__ __forceinline__ uint32_t nibbles_to_1024q(uint32_t w)
+{
+    uint32_t r;
+    asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(r) : "r"(w), "r"(0x000f000fu), "r"(0x64006400u));
+    return r;
+}
+
+/* One word's eight weights: d[i] = ((q_i - z) s, (q_i+4 - z) s), i = 0..3.
+ * zz = 1024 + z in both halves, so (1024 + q) - zz = q - z exactly and the
+ * one rounding is the product's: the layout's value. */
+static __device__ __forceinline__ void dequant8(uint32_t w, __half2 zz, __half2 ss, uint32_t (&d)[4])
+{
+#pragma unroll
+    for (int i = 0; i < 4; i++) d[i] = as_u32(__hmul2(__hsub2(as_h2(nibbles_to_1024q(w >> (4 * i))), zz), ss));
+}
+
+static __device__ __forceinline__ void mma16816(float (&c)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
+{
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+static __device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
+}
+static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+/* 8 floats (columns 8t + j from c[j][h], 8t + 4 + j from c[j][h+1]) as 8 halves. */
+static __device__ __forceinline__ uint4 pack8(const float (&v)[8])
+{
+    return make_uint4(as_u32(__floats2half2_rn(v[0], v[1])), as_u32(__floats2half2_rn(v[2], v[3])),
+                      as_u32(__floats2half2_rn(v[4], v[5])), as_u32(__floats2half2_rn(v[6], v[7])));
+}
+static __device__ __forceinline__ void row8(const float (&acc)[4][4], int h, float (&v)[8])
+{
+#pragma unroll
+    for (int j = 0; j < 4; j++) v[j] = acc[j][h], v[4 + j] = acc[j][h + 1];
+}
+
+static __global__ void __launch_bounds__(DEC_THREADS, 2)
+    w4_decode_kernel(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
+                     const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
+                     unsigned *__restrict__ tickets, int M, int N, int K, int gps)
+{
+    /* x chunk: 16 rows x 128 halves (16 pieces of 16 bytes a row); odd rows
+     * have their pieces XORed with 4, so that rows g and g+1, read by one
+     * quarter-warp, fall on different banks. */
+    __shared__ __align__(16) uint4 xs[DEC_XS][16][16];
+    __shared__ bool last;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const int S = gridDim.y, split = blockIdx.y, groups = K / DEC_GROUP;
+    const int g0 = split * gps, G = min(gps, groups - g0);
+    const int wcol = blockIdx.x * DEC_COLS + warp * 32; /* the warp's first column */
+    const int col = wcol + 4 * g;                        /* this thread's four weight columns */
+    const bool has = col < N, lo_row = g < M, hi_row = g + 8 < M;
+
+    /* Word-row 16 gi + 4 s + t of the split's group gi, columns col .. col+3. */
+    const uint32_t *wp = wq + ((size_t)g0 * 16 + t) * N + col;
+    const __half *sp = sc + (size_t)g0 * N + col, *zp = zr + (size_t)g0 * N + col;
+    auto load_group = [&](int gi, uint4 (&w)[4], uint2 &s2, uint2 &z2) {
+        if (has) {
+            const uint32_t *p = wp + (size_t)gi * 16 * N;
+#pragma unroll
+            for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(p + (size_t)s * 4 * N)); /* read once: evict first */
+            s2 = __ldg((const uint2 *)(sp + (size_t)gi * N));
+            z2 = __ldg((const uint2 *)(zp + (size_t)gi * N));
+        } else { /* past N: q = z = s = 0 dequantises to 0 */
+#pragma unroll
+            for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
+            s2 = z2 = make_uint2(0, 0);
+        }
+    };
+
+    /* The x ring: thread r * 16 + p copies piece p of row r (< M) of each group. */
+    const int xr = threadIdx.x >> 4, xp = threadIdx.x & 15;
+    const bool xcopy = xr < M;
+    const char *xg = xcopy ? (const char *)(x + (size_t)xr * K + (size_t)g0 * DEC_GROUP + xp * 8) : NULL;
+    const uint32_t xdst = (uint32_t)__cvta_generic_to_shared(&xs[0][xr][xp ^ ((xr & 1) << 2)]);
+    auto copy_x = [&](int gi) {
+        if (xcopy && gi < G) cp_async16(xdst + (gi % DEC_XS) * (uint32_t)sizeof(xs[0]), xg + (size_t)gi * DEC_GROUP * 2);
+        cp_async_commit(); /* a group even when empty: the wait below counts them */
+    };
+
+    float acc[4][4];
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) acc[j][q] = 0.f;
+
+    uint4 wc[4];
+    uint2 sc2, zc2;
+    load_group(0, wc, sc2, zc2);
+#pragma unroll
+    for (int c = 0; c < DEC_XS - 1; c++) copy_x(c);
+
+    const int xsw = (g & 1) << 2; /* rows g and g + 8 have the same parity */
+    const __half2 k1024 = as_h2(0x64006400u);
+#pragma unroll 1
+    for (int gi = 0; gi < G; gi++) {
+        uint4 wn[4];
+        uint2 sn2, zn2;
+        if (gi + 1 < G) load_group(gi + 1, wn, sn2, zn2); /* in flight while this group is worked on */
+        cp_async_wait<DEC_XS - 2>(); /* x of group gi has landed (this thread's piece) */
+        __syncthreads();             /* ... everyone's; everyone is done with group gi - 1's slot */
+        copy_x(gi + DEC_XS - 1);
+        const uint4(*xk)[16] = xs[gi % DEC_XS];
+
+        __half2 zz[4], ss[4];
+        const __half *sh = (const __half *)&sc2, *zh = (const __half *)&zc2;
+#pragma unroll
+        for (int j = 0; j < 4; j++) ss[j] = __half2half2(sh[j]), zz[j] = __hadd2(__half2half2(zh[j]), k1024);
+
+#pragma unroll
+        for (int s = 0; s < 4; s++) {
+            const int p = (4 * s + t) ^ xsw; /* x[row][k0 .. k0+7] of this thread's word-row */
+            const uint4 xl = lo_row ? xk[g][p] : make_uint4(0, 0, 0, 0);
+            const uint4 xh = hi_row ? xk[g + 8][p] : make_uint4(0, 0, 0, 0);
+            /* k-slots 2t, 2t+1 | 2t+8, 2t+9 of the first mma hold k = 0, 4 | 1, 5 of the word, of the second 2, 6 | 3, 7 */
+            const uint32_t a0[4] = { __byte_perm(xl.x, xl.z, 0x5410), __byte_perm(xh.x, xh.z, 0x5410),
+                                     __byte_perm(xl.x, xl.z, 0x7632), __byte_perm(xh.x, xh.z, 0x7632) };
+            const uint32_t a1[4] = { __byte_perm(xl.y, xl.w, 0x5410), __byte_perm(xh.y, xh.w, 0x5410),
+                                     __byte_perm(xl.y, xl.w, 0x7632), __byte_perm(xh.y, xh.w, 0x7632) };
+            const uint32_t wv[4] = { wc[s].x, wc[s].y, wc[s].z, wc[s].w };
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                uint32_t d[4];
+                dequant8(wv[j], zz[j], ss[j], d);
+                mma16816(acc[j], a0, d[0], d[1]);
+                mma16816(acc[j], a1, d[2], d[3]);
+            }
+        }
+        if (gi + 1 < G) {
+#pragma unroll
+            for (int s = 0; s < 4; s++) wc[s] = wn[s];
+            sc2 = sn2, zc2 = zn2;
+        }
+    }
+    cp_async_wait<0>();
+
+    /* Thread (g, t): rows g and g + 8, columns ocol .. ocol + 7. */
+    const int ocol = wcol + 8 * t;
+    float v[8];
+    if (S == 1) {
+        if (ocol < N) {
+            if (lo_row) row8(acc, 0, v), *(uint4 *)(y + (size_t)g * N + ocol) = pack8(v);
+            if (hi_row) row8(acc, 2, v), *(uint4 *)(y + (size_t)(g + 8) * N + ocol) = pack8(v);
+        }
+        return;
+    }
+    /* Split-K: partials to ws[split][row][col], then a ticket; the last block adds them in split order. */
+    if (ocol < N)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int row = g + 8 * h;
+            if (row >= M) continue;
+            row8(acc, 2 * h, v);
+            float4 *p = (float4 *)(ws + ((size_t)split * M + row) * N + ocol);
+            p[0] = make_float4(v[0], v[1], v[2], v[3]);
+            p[1] = make_float4(v[4], v[5], v[6], v[7]);
+        }
+    __threadfence(); /* the partials are visible to the whole device before the ticket is taken */
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.x], 1u) == (unsigned)S - 1;
+    __syncthreads();
+    if (!last) return;
+    if (ocol < N)
+        for (int h = 0; h < 2; h++) {
+            const int row = g + 8 * h;
+            if (row >= M) continue;
+            for (int j = 0; j < 8; j++) v[j] = 0.f;
+            for (int sp_ = 0; sp_ < S; sp_++) {
+                const float4 *p = (const float4 *)(ws + ((size_t)sp_ * M + row) * N + ocol);
+                const float4 a = __ldcg(p), b = __ldcg(p + 1); /* from L2: another block wrote them */
+                v[0] += a.x, v[1] += a.y, v[2] += a.z, v[3] += a.w, v[4] += b.x, v[5] += b.y, v[6] += b.z, v[7] += b.w;
+            }
+            *(uint4 *)(y + (size_t)row * N + ocol) = pack8(v);
+        }
+    if (threadIdx.x == 0) tickets[blockIdx.x] = 0; /* ready for the next launch */
+}
+
+/* Blocks the device holds at once (SMs x blocks an SM), asked once per device. */
+static cudaError_t dec_slots(int *slots)
+{
+    static int known_dev = -1, known_slots = 0;
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    if (dev != known_dev) {
+        int sms = 0, per_sm = 0;
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel, DEC_THREADS, 0);
+        if (e != cudaSuccess) return e;
+        known_slots = sms * (per_sm > 0 ? per_sm : 1);
+        known_dev = dev;
+    }
+    *slots = known_slots;
+    return cudaSuccess;
+}
+
+/* The split-K workspace: partial sums and one ticket per column tile, kept
+ * between calls (grown when a call needs more) on the device first used.
+ * Tickets start at 0 and every launch leaves them at 0. */
+static float *g_ws;
+static unsigned *g_tickets;
+static size_t g_ws_floats, g_n_tickets;
+static int g_ws_dev = -1;
+
+static cudaError_t dec_workspace(size_t floats, size_t tickets)
+{
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    if (dev != g_ws_dev) g_ws = NULL, g_tickets = NULL, g_ws_floats = g_n_tickets = 0, g_ws_dev = dev;
+    if (floats > g_ws_floats) {
+        if (g_ws) cudaFree(g_ws); /* waits for the device: no launch still uses it */
+        g_ws = NULL, g_ws_floats = 0;
+        if ((e = cudaMalloc((void **)&g_ws, floats * sizeof(float))) != cudaSuccess) return e;
+        g_ws_floats = floats;
+    }
+    if (tickets > g_n_tickets) {
+        if (g_tickets) cudaFree(g_tickets);
+        g_tickets = NULL, g_n_tickets = 0;
+        if ((e = cudaMalloc((void **)&g_tickets, tickets * sizeof(unsigned))) != cudaSuccess) return e;
+        if ((e = cudaMemsetAsync(g_tickets, 0, tickets * sizeof(unsigned), 0)) != cudaSuccess) return e;
+        g_n_tickets = tickets;
+    }
+    return cudaSuccess;
+}
+//@starter
+//| /* TODO: the decode kernel. One suggested shape (the README's):
+//|  *  - a block of 8 warps covers 256 columns; thread (g = lane/4, t = lane%4)
+//|  *    of warp w loads one uint4 of packed words (word-row 4s + t of a group,
+//|  *    columns 32w + 4g .. +3) for every 32 k: 16-byte loads, each word read
+//|  *    once, the next group's words loaded before this group's are used;
+//|  *  - dequantise in registers: (w >> 4i) & 0x000f000f | 0x64006400 is
+//|  *    half2(1024 + q_i, 1024 + q_i+4); subtract 1024 + z, multiply by s;
+//|  *  - M <= 16 rows: the rows are the A operand of mma.sync.m16n8k16 (rows
+//|  *    past M zero), the dequantised pairs the B operand; pair x the same way
+//|  *    (__byte_perm) so that the k-slots of A and B match;
+//|  *  - too few column tiles to fill the GPU: split the groups over blocks
+//|  *    and let the last block of a tile add the FP32 partials (week 08).
+//|  * A plain shift-and-convert, one FP32 FMA a weight and row, is correct
+//|  * too: the README says where it stops being memory-bound. */
+//@end
+
+cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t *scales_, const uint16_t *zeros_,
+                         uint16_t *y_, int M, int N, int K)
+{
+    //@solution
+    if (M < 0 || M > 16 || N < 0 || K < 0 || K % DEC_GROUP || N % 8) return cudaErrorInvalidValue;
+    if (((uintptr_t)x_ | (uintptr_t)wq | (uintptr_t)scales_ | (uintptr_t)zeros_ | (uintptr_t)y_) & 15)
+        return cudaErrorInvalidValue;
+    if (M == 0 || N == 0) return cudaSuccess;
+    if (K == 0) return cudaMemsetAsync(y_, 0, (size_t)M * N * 2, 0); /* 0x0000 is +0 */
+    int slots = 0;
+    cudaError_t e = dec_slots(&slots);
+    if (e != cudaSuccess) return e;
+    /* As many splits as leave every block resident at once (one wave), in
+     * whole groups, at most DEC_MAX_SPLITS. */
+    const int tiles = (N + DEC_COLS - 1) / DEC_COLS, groups = K / DEC_GROUP;
+    int S = slots / tiles;
+    S = S < 1 ? 1 : S > DEC_MAX_SPLITS ? DEC_MAX_SPLITS : S;
+    S = S > groups ? groups : S;
+    const int gps = (groups + S - 1) / S;
+    S = (groups + gps - 1) / gps;
+    if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
+    w4_decode_kernel<<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS>>>(
+        (const __half *)x_, wq, (const __half *)scales_, (const __half *)zeros_, (__half *)y_, g_ws, g_tickets, M, N, K,
+        gps);
+    return cudaGetLastError();
+    //@starter
+    //| (void)x_, (void)wq, (void)scales_, (void)zeros_, (void)y_, (void)M, (void)N, (void)K;
+    //| return cudaSuccess;
+    //@end
+}
