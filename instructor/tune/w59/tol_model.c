@@ -5,8 +5,8 @@
  * P = 2^(s sl2 - lse2) in FP32, P and dS rounded to bf16 before the
  * products, FP32 sums, bf16 outputs; a forward's O from bf16 P (week 38's; the
  * given one sums in FP32, closer still) and its FP32 lse. Each case is
- * compared with test_week59.c's reference and bound (the
- * code between the two rules below is a copy of it: keep them in step), and
+ * compared with test_week59.c's reference and bound (the same code: both
+ * include phase6/week59/support/bwd_ref.h), and
  * prints the largest error / tolerance of dQ, dK, dV, lse and O. A right
  * model must stay under 1; the three mistakes (bug 1: Drow left out, 2: the
  * causal mask off by one, 3: dK without scale) must land far above it.
@@ -18,143 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- copied from phase6/week59/test_week59.c ---------------------------- */
-#define U24 (1.0 / 16777216.0)
-#define ATOL 1e-5
-#define RTOL (1.0 / 256)
-#define EPS_BF16 (1.0 / 256)
-/* The given forward's O against the exact one: week 38's bound. */
-#define O_ATOL 5e-3
-#define O_RTOL 8e-3
-
-/* One head, on the host: S x D floats (bf16 values) and the forward's lse. */
-typedef struct {
-    int S, D, causal;
-    double scale;
-    const float *q, *k, *v, *o, *g, *lse; /* g is dO */
-    double *drow, *ep, *dl;               /* S each */
-} ref_head;
-
-static void ref_prepare(ref_head *h)
-{
-    const int S = h->S, D = h->D;
-    double kmax[128] = { 0 }, vmax[128] = { 0 };
-    for (int j = 0; j < S; j++)
-        for (int d = 0; d < D; d++) {
-            kmax[d] = fmax(kmax[d], fabs(h->k[(size_t)j * D + d]));
-            vmax[d] = fmax(vmax[d], fabs(h->v[(size_t)j * D + d]));
-        }
-    const double gam = 2.0 * (D + 2) * U24;
-    for (int i = 0; i < S; i++) {
-        const float *q = h->q + (size_t)i * D, *o = h->o + (size_t)i * D, *g = h->g + (size_t)i * D;
-        double dr = 0, sq = 0, sg = 0;
-        for (int d = 0; d < D; d++) {
-            dr += (double)g[d] * o[d];
-            sq += fabs(q[d]) * kmax[d];
-            sg += fabs(g[d]) * (vmax[d] + fabs(o[d]));
-        }
-        h->drow[i] = dr;
-        h->ep[i] = gam * h->scale * sq + 0x1p-18 * (1.0 + fabs(h->lse[i]));
-        h->dl[i] = gam * sg;
-    }
-}
-
-static int sees(const ref_head *h, int i, int j) { return !h->causal || j <= i; }
-
-/* P_ij from the given lse, and dP_ij. */
-static double ref_p(const ref_head *h, int i, int j, double *dp)
-{
-    const float *q = h->q + (size_t)i * h->D, *k = h->k + (size_t)j * h->D, *g = h->g + (size_t)i * h->D,
-                *v = h->v + (size_t)j * h->D;
-    double s = 0, t = 0;
-    for (int d = 0; d < h->D; d++) s += (double)q[d] * k[d], t += (double)g[d] * v[d];
-    *dp = t;
-    return exp(s * h->scale - h->lse[i]);
-}
-
-/* dQ row i and its bound. */
-static void ref_dq_row(const ref_head *h, int i, double *ref, double *bnd)
-{
-    const int D = h->D;
-    const double eps = EPS_BF16 + h->ep[i] + 2.0 * h->S * U24;
-    for (int d = 0; d < D; d++) ref[d] = bnd[d] = 0;
-    for (int j = 0; j < h->S; j++) {
-        if (!sees(h, i, j)) continue;
-        double dp, p = ref_p(h, i, j, &dp), x = dp - h->drow[i];
-        double ds = h->scale * p * x, c = h->scale * p * (eps * fabs(x) + h->dl[i]);
-        const float *k = h->k + (size_t)j * D;
-        for (int d = 0; d < D; d++) ref[d] += ds * k[d], bnd[d] += c * fabs(k[d]);
-    }
-}
-
-/* dK and dV rows of key j and their bounds. */
-static void ref_dkv_row(const ref_head *h, int j, double *rk, double *bk, double *rv, double *bv)
-{
-    const int D = h->D;
-    for (int d = 0; d < D; d++) rk[d] = bk[d] = rv[d] = bv[d] = 0;
-    for (int i = 0; i < h->S; i++) {
-        if (!sees(h, i, j)) continue;
-        const double eps = EPS_BF16 + h->ep[i] + 2.0 * h->S * U24;
-        double dp, p = ref_p(h, i, j, &dp), x = dp - h->drow[i];
-        double ds = h->scale * p * x, c = h->scale * p * (eps * fabs(x) + h->dl[i]);
-        const float *q = h->q + (size_t)i * D, *g = h->g + (size_t)i * D;
-        for (int d = 0; d < D; d++) {
-            rk[d] += ds * q[d], bk[d] += c * fabs(q[d]);
-            rv[d] += p * g[d], bv[d] += eps * p * fabs(g[d]);
-        }
-    }
-}
-
-/* The exact forward of row i (for the given forward's check): lse and O. */
-static double ref_fwd_row(const ref_head *h, int i, double *o)
-{
-    const int D = h->D;
-    double m = -INFINITY, l = 0;
-    for (int j = 0; j < h->S; j++) {
-        if (!sees(h, i, j)) continue;
-        double s = 0;
-        for (int d = 0; d < D; d++) s += (double)h->q[(size_t)i * D + d] * h->k[(size_t)j * D + d];
-        m = fmax(m, s * h->scale);
-    }
-    for (int d = 0; d < D; d++) o[d] = 0;
-    for (int j = 0; j < h->S; j++) {
-        if (!sees(h, i, j)) continue;
-        double s = 0;
-        for (int d = 0; d < D; d++) s += (double)h->q[(size_t)i * D + d] * h->k[(size_t)j * D + d];
-        double p = exp(s * h->scale - m);
-        l += p;
-        for (int d = 0; d < D; d++) o[d] += p * h->v[(size_t)j * D + d];
-    }
-    for (int d = 0; d < D; d++) o[d] /= l;
-    return m + log(l);
-}
-
-/* ---------------------------------------------------------------- comparing */
-
-enum { E_DQ, E_DK, E_DV, E_LSE, E_O, E_N };
-static const char *const E_NAME[E_N] = { "dQ", "dK", "dV", "lse of the given forward", "O of the given forward" };
-
-typedef struct {
-    double worst, maxabs; /* largest error / tolerance, largest |error| */
-    size_t bad, n;
-    char first[240];
-} err_acc;
-typedef struct {
-    err_acc e[E_N];
-} bwd_errs;
-
-static void acc_elem(err_acc *a, long long bh, int row, int d, double got, double ref, double tol)
-{
-    double err = fabs(got - ref);
-    a->n++;
-    if (!(err <= tol) && !a->bad++)
-        snprintf(a->first, sizeof a->first, "head %lld, row %d, d %d: %.6g where the reference is %.6g (tolerance %.3g)",
-                 bh, row, d, got, ref, tol);
-    if (isnan(err)) err = INFINITY;
-    if (err / tol > a->worst) a->worst = err / tol;
-    if (err > a->maxabs) a->maxabs = err;
-}
-/* ---- end of the copy ----------------------------------------------------- */
+#include "support/bwd_ref.h" /* test_week59.c's reference and bound, the same code */
 
 /* Round to bf16 (nearest, ties to even), as __float2bfloat16_rn. */
 static float bf(float x)

@@ -10,10 +10,10 @@ KNOWN_GOALS += tune-w59-tol
 
 TUNE_W59_TOL := $(BUILD)/tune/w59_tol_model
 
-$(TUNE_W59_TOL): instructor/tune/w59/tol_model.c
+$(TUNE_W59_TOL): instructor/tune/w59/tol_model.c phase6/week59/support/bwd_ref.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -o $@ $< -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Iphase6/week59 -o $@ $< -lm
 
 tune-w59-tol: $(TUNE_W59_TOL)
 	$(TUNE_W59_TOL)
