@@ -412,35 +412,43 @@ END_TEST
 
 #define SUM_CASES (WB_COUNT(SIZES) + 2)
 
-/* br_sum of the n floats at hx[off], into a guarded float. */
-static float run_sum(const float *hx, size_t n, size_t off)
+/* A whole-array float sum of this week (br_sum, cgr_sum), and its name. */
+typedef cudaError_t (*sum_fn)(const float *x, size_t n, float *out);
+
+/* fn over the n floats at hx[off], into a guarded float. */
+static float run_sum_of(sum_fn fn, const char *name, const float *hx, size_t n, size_t off)
 {
     float *dx = wb_dcopy(hx, (n + off) * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "sum", 4, 0);
-    WB_CUDA(br_sum(dx ? dx + off : NULL, n, dout));
+    WB_CUDA(fn(dx ? dx + off : NULL, n, dout));
     char what[64];
-    snprintf(what, sizeof what, "br_sum n=%zu, x+%zu", n, off);
+    snprintf(what, sizeof what, "%s n=%zu, x+%zu", name, n, off);
     float got;
     wb_expect_dout_guards(&out, &got, what);
     wb_dfree(dx), wb_dout_free(&out);
     return got;
 }
+static float run_sum(const float *hx, size_t n, size_t off) { return run_sum_of(br_sum, "br_sum", hx, n, off); }
 
-static void sum_exact_case(int cs)
+/* Integer data (exact in any order), every size, 0-3 floats off alignment;
+ * two loops past them: 2^20 and 2^22 + 5. `stream` names the case's random
+ * stream (each test its own). */
+static void sum_exact_of(sum_fn fn, const char *name, const char *stream, int cs)
 {
     static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
-    wb_rng rng = wb_rng_for(__func__, cs);
+    wb_rng rng = wb_rng_for(stream, cs);
     size_t n = (size_t)cs < WB_COUNT(SIZES) ? SIZES[cs] : MORE[(size_t)cs - WB_COUNT(SIZES)], off = (size_t)(cs & 3);
     float *hx = wb_hmalloc((n + off) * 4);
     fill_int(&rng, hx, n + off, -3, 5);
     double ref = 0;
     for (size_t i = 0; i < n; i++) ref += hx[off + i];
-    float got = run_sum(hx, n, off);
-    ck_assert_msg(got == (float)ref, "br_sum n=%zu, x+%zu, integer data (seed %llu): %.1f, expected %.1f", n, off,
+    float got = run_sum_of(fn, name, hx, n, off);
+    ck_assert_msg(got == (float)ref, "%s n=%zu, x+%zu, integer data (seed %llu): %.1f, expected %.1f", name, n, off,
                   (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
+static void sum_exact_case(int cs) { sum_exact_of(br_sum, "br_sum", __func__, cs); }
 
 START_TEST(sum_exact) { CASES(sum_exact_case, SUM_CASES); }
 END_TEST
@@ -599,37 +607,8 @@ static void cg_tile_sizes_case(int cs)
 START_TEST(cg_tile_sizes) { CASES(cg_tile_sizes_case, 2 * WB_COUNT(SIZES)); }
 END_TEST
 
-/* cgr_sum of the n floats at hx[off], into a guarded float. */
-static float run_cg_sum(const float *hx, size_t n, size_t off)
-{
-    float *dx = wb_dcopy(hx, (n + off) * 4);
-    wb_dout out;
-    float *dout = wb_dout_alloc(&out, "sum", 4, 0);
-    WB_CUDA(cgr_sum(dx ? dx + off : NULL, n, dout));
-    char what[64];
-    snprintf(what, sizeof what, "cgr_sum n=%zu, x+%zu", n, off);
-    float got;
-    wb_expect_dout_guards(&out, &got, what);
-    wb_dfree(dx), wb_dout_free(&out);
-    return got;
-}
-
-/* Integer data (exact in any order), every size, 0-3 floats off alignment;
- * two loops past them: 2^20 and 2^22 + 5. */
-static void cg_sum_exact_case(int cs)
-{
-    static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
-    wb_rng rng = wb_rng_for(__func__, cs);
-    size_t n = (size_t)cs < WB_COUNT(SIZES) ? SIZES[cs] : MORE[(size_t)cs - WB_COUNT(SIZES)], off = (size_t)(cs & 3);
-    float *hx = wb_hmalloc((n + off) * 4);
-    fill_int(&rng, hx, n + off, -3, 5);
-    double ref = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[off + i];
-    float got = run_cg_sum(hx, n, off);
-    ck_assert_msg(got == (float)ref, "cgr_sum n=%zu, x+%zu, integer data (seed %llu): %.1f, expected %.1f", n, off,
-                  (unsigned long long)wb_base_seed(), got, ref);
-    free(hx);
-}
+static float run_cg_sum(const float *hx, size_t n, size_t off) { return run_sum_of(cgr_sum, "cgr_sum", hx, n, off); }
+static void cg_sum_exact_case(int cs) { sum_exact_of(cgr_sum, "cgr_sum", __func__, cs); }
 
 START_TEST(cg_sum_exact) { CASES(cg_sum_exact_case, SUM_CASES); }
 END_TEST
