@@ -40,6 +40,37 @@
 #define DEC_MAX_SPLITS 32  /* at most this many blocks add into one column tile */
 
 //@solution
+/* W58_DEC_VARIANT picks the decode main loop at compile time (-D...), for
+ * measuring on the GPU. Each thread makes the same products in the same mma
+ * chain in every variant, so y is the same bit for bit wherever two variants
+ * split the groups alike (0, 1 and 2 always do; 3 splits more where the GPU
+ * holds more of its blocks, and its FP32 partials then add up in other
+ * groupings, within the test's tolerance, not bit for bit):
+ *  0  the kernel above: x through the shared ring filled by cp.async, one
+ *     __syncthreads a group, the next group's words in registers; 2 blocks
+ *     an SM (102 registers);
+ *  1  no barrier in the main loop: each warp reads its x from global memory
+ *     through L1 (__ldg) and runs on its own; still one group in flight
+ *     (124 registers);
+ *  2  1, and two groups of words, scales and zeros in flight ahead of the
+ *     one being dequantised (three register sets in rotation; 128
+ *     registers, the most two blocks an SM allow);
+ *  3  1 with more warps and more in flight: 3 blocks an SM
+ *     (__launch_bounds__(256, 3), 80 registers), the next two groups' words,
+ *     scales and zeros copied by cp.async into a per-thread ring in shared
+ *     memory (60 KiB a block), each thread reading back only its own bytes,
+ *     so still no barrier. 2's three register sets cannot be had at 80
+ *     registers (the sets and the accumulators alone are 76), and even one
+ *     group in flight in registers spills there.
+ * Split-K's grid follows the blocks an SM, as it asks the occupancy
+ * calculator: 4 splits at N = 16384 on an H100 for 0-2, 6 for 3. */
+#ifndef W58_DEC_VARIANT
+#define W58_DEC_VARIANT 0
+#endif
+#if W58_DEC_VARIANT < 0 || W58_DEC_VARIANT > 3
+#error "W58_DEC_VARIANT is 0, 1, 2 or 3"
+#endif
+
 static __device__ __forceinline__ __half2 as_h2(uint32_t u)
 {
     __half2 h;
@@ -79,9 +110,26 @@ static __device__ __forceinline__ void mma16816(float (&c)[4], const uint32_t (&
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
+static __device__ __forceinline__ int lane_id()
+{
+    int l;
+    asm volatile("mov.u32 %0, %%laneid;\n" : "=r"(l));
+    return l;
+}
+
 static __device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
 {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(saddr), "l"(g));
+}
+static __device__ __forceinline__ void cp_async8(uint32_t saddr, const void *g)
+{
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(saddr), "l"(g));
+}
+/* cp.async.wait_group that the compiler may not move shared loads above
+ * (variant 3 has no __syncthreads to fence them). */
+template <int N> static __device__ __forceinline__ void cp_async_wait_mem()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
@@ -98,14 +146,63 @@ static __device__ __forceinline__ void row8(const float (&acc)[4][4], int h, flo
     for (int j = 0; j < 4; j++) v[j] = acc[j][h], v[4 + j] = acc[j][h + 1];
 }
 
-static __global__ void __launch_bounds__(DEC_THREADS, 2)
+/* One group of 128 k for this thread's four columns: wc holds word-rows
+ * 4s + t (s = 0..3) of columns col .. col+3, sc2 and zc2 their scales and
+ * zeros; xf(s, xl, xh) gives x[row][32 s + 8 t .. +7] of rows g and g + 8
+ * (zeros past M). Two mmas a column tile and s, in the order s, j.
+ * Variants 1-3 use it; variant 0 keeps the same lines inline, as before:
+ * through this function ptxas orders and allocates the loop differently,
+ * and variant 0 is to stay today's machine code (its .text is identical). */
+template <class XF>
+static __device__ __forceinline__ void dec_group(float (&acc)[4][4], const uint4 (&wc)[4], uint2 sc2, uint2 zc2,
+                                                 XF &&xf)
+{
+    const __half2 k1024 = as_h2(0x64006400u);
+    __half2 zz[4], ss[4];
+    const __half *sh = (const __half *)&sc2, *zh = (const __half *)&zc2;
+#pragma unroll
+    for (int j = 0; j < 4; j++) ss[j] = __half2half2(sh[j]), zz[j] = __hadd2(__half2half2(zh[j]), k1024);
+
+#pragma unroll
+    for (int s = 0; s < 4; s++) {
+        uint4 xl, xh;
+        xf(s, xl, xh);
+        /* k-slots 2t, 2t+1 | 2t+8, 2t+9 of the first mma hold k = 0, 4 | 1, 5 of the word, of the second 2, 6 | 3, 7 */
+        const uint32_t a0[4] = { __byte_perm(xl.x, xl.z, 0x5410), __byte_perm(xh.x, xh.z, 0x5410),
+                                 __byte_perm(xl.x, xl.z, 0x7632), __byte_perm(xh.x, xh.z, 0x7632) };
+        const uint32_t a1[4] = { __byte_perm(xl.y, xl.w, 0x5410), __byte_perm(xh.y, xh.w, 0x5410),
+                                 __byte_perm(xl.y, xl.w, 0x7632), __byte_perm(xh.y, xh.w, 0x7632) };
+        const uint32_t wv[4] = { wc[s].x, wc[s].y, wc[s].z, wc[s].w };
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            uint32_t d[4];
+            dequant8(wv[j], zz[j], ss[j], d);
+            mma16816(acc[j], a0, d[0], d[1]);
+            mma16816(acc[j], a1, d[2], d[3]);
+        }
+    }
+}
+
+/* Variants of the main loop (W58_DEC_VARIANT, see the top of this region). */
+template <int V> struct dec_cfg {
+    static constexpr bool xring = V == 0;        /* x through the shared ring, a barrier a group */
+    static constexpr int depth = V == 2 ? 3 : 2;  /* 1, 2: register sets of words (1 in use, depth - 1 in flight) */
+    static constexpr int stages = V == 3 ? 3 : 0; /* 3: stages of the per-thread ring (stages - 1 in flight) */
+    static constexpr int blocks = V == 3 ? 3 : 2; /* blocks an SM (__launch_bounds__) */
+    /* 3: dynamic shared memory, a stage = each thread's 4 uint4 of words and one of scales and zeros */
+    static constexpr int smem = stages * 5 * DEC_THREADS * 16;
+};
+
+template <int V>
+static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
     w4_decode_kernel(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
                      const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
                      unsigned *__restrict__ tickets, int M, int N, int K, int gps)
 {
     /* x chunk: 16 rows x 128 halves (16 pieces of 16 bytes a row); odd rows
      * have their pieces XORed with 4, so that rows g and g+1, read by one
-     * quarter-warp, fall on different banks. */
+     * quarter-warp, fall on different banks. (Variant 0 only: the others
+     * never touch it and the compiler drops it.) */
     __shared__ __align__(16) uint4 xs[DEC_XS][16][16];
     __shared__ bool last;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
@@ -115,88 +212,204 @@ static __global__ void __launch_bounds__(DEC_THREADS, 2)
     const int col = wcol + 4 * g;                        /* this thread's four weight columns */
     const bool has = col < N, lo_row = g < M, hi_row = g + 8 < M;
 
-    /* Word-row 16 gi + 4 s + t of the split's group gi, columns col .. col+3. */
-    const uint32_t *wp = wq + ((size_t)g0 * 16 + t) * N + col;
-    const __half *sp = sc + (size_t)g0 * N + col, *zp = zr + (size_t)g0 * N + col;
-    auto load_group = [&](int gi, uint4 (&w)[4], uint2 &s2, uint2 &z2) {
-        if (has) {
-            const uint32_t *p = wp + (size_t)gi * 16 * N;
-#pragma unroll
-            for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(p + (size_t)s * 4 * N)); /* read once: evict first */
-            s2 = __ldg((const uint2 *)(sp + (size_t)gi * N));
-            z2 = __ldg((const uint2 *)(zp + (size_t)gi * N));
-        } else { /* past N: q = z = s = 0 dequantises to 0 */
-#pragma unroll
-            for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
-            s2 = z2 = make_uint2(0, 0);
-        }
-    };
-
-    /* The x ring: thread r * 16 + p copies piece p of row r (< M) of each group. */
-    const int xr = threadIdx.x >> 4, xp = threadIdx.x & 15;
-    const bool xcopy = xr < M;
-    const char *xg = xcopy ? (const char *)(x + (size_t)xr * K + (size_t)g0 * DEC_GROUP + xp * 8) : NULL;
-    const uint32_t xdst = (uint32_t)__cvta_generic_to_shared(&xs[0][xr][xp ^ ((xr & 1) << 2)]);
-    auto copy_x = [&](int gi) {
-        if (xcopy && gi < G) cp_async16(xdst + (gi % DEC_XS) * (uint32_t)sizeof(xs[0]), xg + (size_t)gi * DEC_GROUP * 2);
-        cp_async_commit(); /* a group even when empty: the wait below counts them */
-    };
-
     float acc[4][4];
+    auto zero_acc = [&] {
 #pragma unroll
-    for (int j = 0; j < 4; j++)
+        for (int j = 0; j < 4; j++)
 #pragma unroll
-        for (int q = 0; q < 4; q++) acc[j][q] = 0.f;
+            for (int q = 0; q < 4; q++) acc[j][q] = 0.f;
+    };
 
-    uint4 wc[4];
-    uint2 sc2, zc2;
-    load_group(0, wc, sc2, zc2);
+    if constexpr (dec_cfg<V>::xring) {
+        /* Word-row 16 gi + 4 s + t of the split's group gi, columns col .. col+3. */
+        const uint32_t *wp = wq + ((size_t)g0 * 16 + t) * N + col;
+        const __half *sp = sc + (size_t)g0 * N + col, *zp = zr + (size_t)g0 * N + col;
+        auto load_group = [&](int gi, uint4 (&w)[4], uint2 &s2, uint2 &z2) {
+            if (has) {
+                const uint32_t *p = wp + (size_t)gi * 16 * N;
 #pragma unroll
-    for (int c = 0; c < DEC_XS - 1; c++) copy_x(c);
+                for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(p + (size_t)s * 4 * N)); /* read once: evict first */
+                s2 = __ldg((const uint2 *)(sp + (size_t)gi * N));
+                z2 = __ldg((const uint2 *)(zp + (size_t)gi * N));
+            } else { /* past N: q = z = s = 0 dequantises to 0 */
+#pragma unroll
+                for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
+                s2 = z2 = make_uint2(0, 0);
+            }
+        };
 
-    const int xsw = (g & 1) << 2; /* rows g and g + 8 have the same parity */
-    const __half2 k1024 = as_h2(0x64006400u);
+        /* The x ring: thread r * 16 + p copies piece p of row r (< M) of each group. */
+        const int xr = threadIdx.x >> 4, xp = threadIdx.x & 15;
+        const bool xcopy = xr < M;
+        const char *xg = xcopy ? (const char *)(x + (size_t)xr * K + (size_t)g0 * DEC_GROUP + xp * 8) : NULL;
+        const uint32_t xdst = (uint32_t)__cvta_generic_to_shared(&xs[0][xr][xp ^ ((xr & 1) << 2)]);
+        auto copy_x = [&](int gi) {
+            if (xcopy && gi < G) cp_async16(xdst + (gi % DEC_XS) * (uint32_t)sizeof(xs[0]), xg + (size_t)gi * DEC_GROUP * 2);
+            cp_async_commit(); /* a group even when empty: the wait below counts them */
+        };
+
+        zero_acc();
+        uint4 wc[4];
+        uint2 sc2, zc2;
+        load_group(0, wc, sc2, zc2);
+#pragma unroll
+        for (int c = 0; c < DEC_XS - 1; c++) copy_x(c);
+
+        const int xsw = (g & 1) << 2; /* rows g and g + 8 have the same parity */
+        const __half2 k1024 = as_h2(0x64006400u);
 #pragma unroll 1
-    for (int gi = 0; gi < G; gi++) {
-        uint4 wn[4];
-        uint2 sn2, zn2;
-        if (gi + 1 < G) load_group(gi + 1, wn, sn2, zn2); /* in flight while this group is worked on */
-        cp_async_wait<DEC_XS - 2>(); /* x of group gi has landed (this thread's piece) */
-        __syncthreads();             /* ... everyone's; everyone is done with group gi - 1's slot */
-        copy_x(gi + DEC_XS - 1);
-        const uint4(*xk)[16] = xs[gi % DEC_XS];
+        for (int gi = 0; gi < G; gi++) {
+            uint4 wn[4];
+            uint2 sn2, zn2;
+            if (gi + 1 < G) load_group(gi + 1, wn, sn2, zn2); /* in flight while this group is worked on */
+            cp_async_wait<DEC_XS - 2>(); /* x of group gi has landed (this thread's piece) */
+            __syncthreads();             /* ... everyone's; everyone is done with group gi - 1's slot */
+            copy_x(gi + DEC_XS - 1);
+            const uint4(*xk)[16] = xs[gi % DEC_XS];
 
-        __half2 zz[4], ss[4];
-        const __half *sh = (const __half *)&sc2, *zh = (const __half *)&zc2;
+            __half2 zz[4], ss[4];
+            const __half *sh = (const __half *)&sc2, *zh = (const __half *)&zc2;
 #pragma unroll
-        for (int j = 0; j < 4; j++) ss[j] = __half2half2(sh[j]), zz[j] = __hadd2(__half2half2(zh[j]), k1024);
+            for (int j = 0; j < 4; j++) ss[j] = __half2half2(sh[j]), zz[j] = __hadd2(__half2half2(zh[j]), k1024);
 
 #pragma unroll
-        for (int s = 0; s < 4; s++) {
-            const int p = (4 * s + t) ^ xsw; /* x[row][k0 .. k0+7] of this thread's word-row */
-            const uint4 xl = lo_row ? xk[g][p] : make_uint4(0, 0, 0, 0);
-            const uint4 xh = hi_row ? xk[g + 8][p] : make_uint4(0, 0, 0, 0);
-            /* k-slots 2t, 2t+1 | 2t+8, 2t+9 of the first mma hold k = 0, 4 | 1, 5 of the word, of the second 2, 6 | 3, 7 */
-            const uint32_t a0[4] = { __byte_perm(xl.x, xl.z, 0x5410), __byte_perm(xh.x, xh.z, 0x5410),
-                                     __byte_perm(xl.x, xl.z, 0x7632), __byte_perm(xh.x, xh.z, 0x7632) };
-            const uint32_t a1[4] = { __byte_perm(xl.y, xl.w, 0x5410), __byte_perm(xh.y, xh.w, 0x5410),
-                                     __byte_perm(xl.y, xl.w, 0x7632), __byte_perm(xh.y, xh.w, 0x7632) };
-            const uint32_t wv[4] = { wc[s].x, wc[s].y, wc[s].z, wc[s].w };
+            for (int s = 0; s < 4; s++) {
+                const int p = (4 * s + t) ^ xsw; /* x[row][k0 .. k0+7] of this thread's word-row */
+                const uint4 xl = lo_row ? xk[g][p] : make_uint4(0, 0, 0, 0);
+                const uint4 xh = hi_row ? xk[g + 8][p] : make_uint4(0, 0, 0, 0);
+                /* k-slots 2t, 2t+1 | 2t+8, 2t+9 of the first mma hold k = 0, 4 | 1, 5 of the word, of the second 2, 6 | 3, 7 */
+                const uint32_t a0[4] = { __byte_perm(xl.x, xl.z, 0x5410), __byte_perm(xh.x, xh.z, 0x5410),
+                                         __byte_perm(xl.x, xl.z, 0x7632), __byte_perm(xh.x, xh.z, 0x7632) };
+                const uint32_t a1[4] = { __byte_perm(xl.y, xl.w, 0x5410), __byte_perm(xh.y, xh.w, 0x5410),
+                                         __byte_perm(xl.y, xl.w, 0x7632), __byte_perm(xh.y, xh.w, 0x7632) };
+                const uint32_t wv[4] = { wc[s].x, wc[s].y, wc[s].z, wc[s].w };
 #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                uint32_t d[4];
-                dequant8(wv[j], zz[j], ss[j], d);
-                mma16816(acc[j], a0, d[0], d[1]);
-                mma16816(acc[j], a1, d[2], d[3]);
+                for (int j = 0; j < 4; j++) {
+                    uint32_t d[4];
+                    dequant8(wv[j], zz[j], ss[j], d);
+                    mma16816(acc[j], a0, d[0], d[1]);
+                    mma16816(acc[j], a1, d[2], d[3]);
+                }
+            }
+            if (gi + 1 < G) {
+#pragma unroll
+                for (int s = 0; s < 4; s++) wc[s] = wn[s];
+                sc2 = sn2, zc2 = zn2;
             }
         }
-        if (gi + 1 < G) {
+        cp_async_wait<0>();
+    } else if constexpr (dec_cfg<V>::stages > 0) {
+        /* No barrier in the loop, x from global memory as in variants 1 and
+         * 2; the words, scales and zeros of the next ST - 1 groups are on
+         * their way into a ring of shared-memory stages by cp.async, each
+         * thread copying and reading back only its own 80 bytes a group
+         * (so cp.async.wait_group is the only wait: no other thread writes
+         * or reads them, and a stage is copied into again only by the thread
+         * that read it, after its mmas). Nothing in flight holds a register,
+         * which is what lets three blocks an SM fit in 80 registers. */
+        constexpr int ST = dec_cfg<V>::stages;
+        constexpr uint32_t STAGE = 5 * DEC_THREADS * 16; /* bytes */
+        extern __shared__ __align__(16) uint4 dsm[];     /* [ST][5][DEC_THREADS]: words s = 0..3, then scales | zeros */
+        zero_acc();
+        if (wcol < N) { /* warp-uniform: a warp wholly past N has nothing to store */
+            size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col; /* the next group to copy */
+            size_t xo = (size_t)g * K + (size_t)g0 * DEC_GROUP + 8 * t;             /* the group worked on, row g */
+            const size_t x8 = (size_t)8 * K;
+            const uint32_t mine = (uint32_t)__cvta_generic_to_shared(&dsm[threadIdx.x]);
+            /* Copy the next group into stage st (bytes from mine) and close the
+             * commit group (an empty one past the split's groups or past N:
+             * the wait counts them). */
+            auto copy_next = [&](bool any, uint32_t st) {
+                if (has && any) {
 #pragma unroll
-            for (int s = 0; s < 4; s++) wc[s] = wn[s];
-            sc2 = sn2, zc2 = zn2;
+                    for (int s = 0; s < 4; s++)
+                        cp_async16(mine + st + s * (DEC_THREADS * 16), wq + wo + (size_t)s * 4 * N);
+                    cp_async8(mine + st + 4 * (DEC_THREADS * 16), sc + so);
+                    cp_async8(mine + st + 4 * (DEC_THREADS * 16) + 8, zr + so);
+                }
+                cp_async_commit();
+                wo += (size_t)16 * N, so += N;
+            };
+#pragma unroll
+            for (int c = 0; c < ST - 1; c++) copy_next(c < G, c * STAGE);
+            uint32_t cur = 0, fill = (ST - 1) * STAGE; /* the stage of group gi, the stage to copy into */
+#pragma unroll 1
+            for (int gi = 0; gi < G; gi++) {
+                cp_async_wait_mem<ST - 2>(); /* group gi has landed: ST - 2 later groups may still fly */
+                copy_next(gi + ST - 1 < G, fill); /* group gi + ST - 1, into the stage group gi - 1 used */
+                const uint4 *p = &dsm[cur / 16 + threadIdx.x];
+                uint4 wc[4], szv = make_uint4(0, 0, 0, 0);
+#pragma unroll
+                for (int s = 0; s < 4; s++) wc[s] = has ? p[s * DEC_THREADS] : make_uint4(0, 0, 0, 0);
+                if (has) szv = p[4 * DEC_THREADS];
+                const int lg = lane_id() >> 2; /* g, read again: cheaper than a register held over the loop */
+                const bool lo = lg < M, hi = lg + 8 < M;
+                const uint2 sc2 = make_uint2(szv.x, szv.y), zc2 = make_uint2(szv.z, szv.w);
+                dec_group(acc, wc, sc2, zc2, [&](int s, uint4 &xl, uint4 &xh) {
+                    xl = lo ? __ldg((const uint4 *)(x + xo + 32 * s)) : make_uint4(0, 0, 0, 0);
+                    xh = hi ? __ldg((const uint4 *)(x + xo + x8 + 32 * s)) : make_uint4(0, 0, 0, 0);
+                });
+                xo += DEC_GROUP;
+                fill = cur, cur = cur + STAGE == ST * STAGE ? 0 : cur + STAGE;
+            }
+            cp_async_wait_mem<0>();
+        }
+    } else {
+        /* No barrier in the loop: each warp runs on its own, reading its x
+         * straight from global memory (through L1: x is read-only and every
+         * warp of every block of this split reads the same 4 KB a group).
+         * Rows past M read nothing and are zeros. The words, scales and zeros
+         * go round a ring of D register sets, D - 1 groups in flight ahead
+         * of the one being worked on; the group loop is unrolled by D so
+         * that every index into the ring is a constant (a copy from one set
+         * to the next would wait for the loads in flight). */
+        constexpr int D = dec_cfg<V>::depth;
+        zero_acc();
+        if (wcol < N) { /* warp-uniform: a warp wholly past N has nothing to store */
+            /* Running offsets (in elements) of the next group to load: words
+             * from wq, scales and zeros from sc and zr; and of the group to
+             * work on in x, row g (row g + 8 is 8 K further). A pointer is
+             * formed only where the load is made: rows past M read nothing. */
+            size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col;
+            size_t xo = (size_t)g * K + (size_t)g0 * DEC_GROUP + 8 * t;
+            const size_t x8 = (size_t)8 * K;
+            auto issue = [&](uint4(&w)[4], uint2 &s2, uint2 &z2) {
+                if (has) {
+#pragma unroll
+                    for (int s = 0; s < 4; s++) /* read once: evict first */
+                        w[s] = __ldcs((const uint4 *)(wq + wo + (size_t)s * 4 * N));
+                    s2 = __ldg((const uint2 *)(sc + so));
+                    z2 = __ldg((const uint2 *)(zr + so));
+                } else { /* past N: q = z = s = 0 dequantises to 0 */
+#pragma unroll
+                    for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
+                    s2 = z2 = make_uint2(0, 0);
+                }
+                wo += (size_t)16 * N, so += N;
+            };
+            uint4 wb[D][4];
+            uint2 sb[D], zb[D];
+#pragma unroll
+            for (int r = 0; r < D - 1; r++)
+                if (r < G) issue(wb[r], sb[r], zb[r]);
+#pragma unroll 1
+            for (int gb = 0; gb < G; gb += D) {
+#pragma unroll
+                for (int r = 0; r < D; r++) {
+                    const int gi = gb + r; /* in ring set r */
+                    if (gi >= G) break;
+                    if (gi + D - 1 < G) issue(wb[(r + D - 1) % D], sb[(r + D - 1) % D], zb[(r + D - 1) % D]);
+                    const int lg = lane_id() >> 2; /* g, read again: cheaper than a register held over the loop */
+                    const bool lo = lg < M, hi = lg + 8 < M;
+                    dec_group(acc, wb[r], sb[r], zb[r], [&](int s, uint4 &xl, uint4 &xh) {
+                        xl = lo ? __ldg((const uint4 *)(x + xo + 32 * s)) : make_uint4(0, 0, 0, 0);
+                        xh = hi ? __ldg((const uint4 *)(x + xo + x8 + 32 * s)) : make_uint4(0, 0, 0, 0);
+                    });
+                    xo += DEC_GROUP;
+                }
+            }
         }
     }
-    cp_async_wait<0>();
 
     /* Thread (g, t): rows g and g + 8, columns ocol .. ocol + 7. */
     const int ocol = wcol + 8 * t;
@@ -239,6 +452,9 @@ static __global__ void __launch_bounds__(DEC_THREADS, 2)
     if (threadIdx.x == 0) tickets[blockIdx.x] = 0; /* ready for the next launch */
 }
 
+/* The dynamic shared memory a launch of the chosen variant takes (0 but for 3). */
+static constexpr size_t dec_smem() { return dec_cfg<W58_DEC_VARIANT>::stages > 0 ? dec_cfg<W58_DEC_VARIANT>::smem : 0; }
+
 /* Blocks the device holds at once (SMs x blocks an SM), asked once per device. */
 static cudaError_t dec_slots(int *slots)
 {
@@ -249,7 +465,14 @@ static cudaError_t dec_slots(int *slots)
     if (dev != known_dev) {
         int sms = 0, per_sm = 0;
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel, DEC_THREADS, 0);
+        if constexpr (dec_smem() > 0) { /* past the 48 KiB a block gets without asking */
+            if (e == cudaSuccess)
+                e = cudaFuncSetAttribute(w4_decode_kernel<W58_DEC_VARIANT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)dec_smem());
+        }
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel<W58_DEC_VARIANT>, DEC_THREADS,
+                                                              dec_smem());
         if (e != cudaSuccess) return e;
         known_slots = sms * (per_sm > 0 ? per_sm : 1);
         known_dev = dev;
@@ -325,7 +548,7 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
     const int gps = (groups + S - 1) / S;
     S = (groups + gps - 1) / gps;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel<<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS>>>(
+    w4_decode_kernel<W58_DEC_VARIANT><<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS, dec_smem()>>>(
         (const __half *)x_, wq, (const __half *)scales_, (const __half *)zeros_, (__half *)y_, g_ws, g_tickets, M, N, K,
         gps);
     return cudaGetLastError();
