@@ -48,7 +48,7 @@ float decode(uint8_t code, fmt f)
     //@end
 }
 
-// Round-to-nearest-even of (sig >> shift) for a 24-bit significand, 1 <= shift <= 31.
+// sig >> shift rounded to nearest, ties to even (sig below 2^24, shift >= 1; 32 or more gives 0).
 [[maybe_unused]] uint32_t rne_shift(uint32_t sig, int shift)
 {
     if (shift >= 32) return 0;
