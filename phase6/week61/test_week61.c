@@ -432,7 +432,7 @@ static uint32_t nib16(const int (*pos)[8][2], int r, int q0, int swap_fields)
 
 static uint32_t hyp_word(const int (*pos)[8][2], int h, int sel, int lane)
 {
-    const int g = lane >> 2, t = lane & 3;
+    const int g = lane / 4, t = lane - 4 * g;
     if (t / 2 != sel) return 0xffffffffu; /* the other pair: invalid nibbles, never to be read */
     int hf = t % 2;                        /* which thread of the pair */
     if (h == HYP_PAIRS) hf ^= 1;

@@ -57,9 +57,9 @@ cudaError_t sp24_pack_compress(const uint16_t *wp, uint16_t *vals, uint32_t *met
     if (rows == 0 || K == 0) return cudaSuccess;
     if (!wp || !vals || !meta) return cudaErrorInvalidValue;
     for (size_t i = 0; i < (size_t)(rows / 16) * (size_t)(K / 64) * 32; i++) meta[i] = 0;
-    for (int r = 0; r < rows; r++)
-        for (int k = 0; k < K; k += 4) {
-            const uint16_t *v = wp + (size_t)r * K + k;
+    for (int row = 0; row < rows; row++)
+        for (int k0 = 0; k0 < K; k0 += 4) {
+            const uint16_t *v = wp + (size_t)row * K + k0;
             int pos[2], n = 0;
             for (int i = 0; i < 4; i++)
                 if (mag(v[i])) {
@@ -70,9 +70,9 @@ cudaError_t sp24_pack_compress(const uint16_t *wp, uint16_t *vals, uint32_t *met
             for (int i = 0; i < 4 && n < 2; i++)
                 if (!mag(v[i]) && (n == 0 || pos[0] != i)) pos[n++] = i;
             if (pos[0] > pos[1]) { int t = pos[0]; pos[0] = pos[1]; pos[1] = t; }
-            vals[(size_t)r * (K / 2) + k / 2] = v[pos[0]];
-            vals[(size_t)r * (K / 2) + k / 2 + 1] = v[pos[1]];
-            meta[meta_word(r, k, K)] |= (uint32_t)(pos[0] | pos[1] << 2) << meta_shift(r, k);
+            uint16_t *kept = vals + (size_t)row * (K / 2) + k0 / 2;
+            kept[0] = v[pos[0]], kept[1] = v[pos[1]];
+            meta[meta_word(row, k0, K)] |= (uint32_t)(pos[0] | pos[1] << 2) << meta_shift(row, k0);
         }
     return cudaSuccess;
     //@starter
@@ -87,15 +87,14 @@ cudaError_t sp24_pack_decompress(const uint16_t *vals, const uint32_t *meta, uin
     if (bad_shape(rows, K)) return cudaErrorInvalidValue;
     if (rows == 0 || K == 0) return cudaSuccess;
     if (!vals || !meta || !w) return cudaErrorInvalidValue;
-    for (int r = 0; r < rows; r++)
-        for (int k = 0; k < K; k += 4) {
-            const unsigned nib = (meta[meta_word(r, k, K)] >> meta_shift(r, k)) & 0xfu;
+    for (int row = 0; row < rows; row++)
+        for (int k0 = 0; k0 < K; k0 += 4) {
+            const unsigned nib = (meta[meta_word(row, k0, K)] >> meta_shift(row, k0)) & 0xfu;
             const int i0 = nib & 3, i1 = nib >> 2;
             if (i0 >= i1) return cudaErrorInvalidValue;
-            uint16_t *o = w + (size_t)r * K + k;
-            o[0] = o[1] = o[2] = o[3] = 0;
-            o[i0] = vals[(size_t)r * (K / 2) + k / 2];
-            o[i1] = vals[(size_t)r * (K / 2) + k / 2 + 1];
+            const uint16_t *kept = vals + (size_t)row * (K / 2) + k0 / 2;
+            uint16_t *grp = w + (size_t)row * K + k0;
+            for (int i = 0; i < 4; i++) grp[i] = i == i0 ? kept[0] : i == i1 ? kept[1] : (uint16_t)0;
         }
     return cudaSuccess;
     //@starter

@@ -16,8 +16,9 @@ static __device__ __forceinline__ void probe_sp(float *d, const uint32_t *a, con
     asm volatile("mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32\n\t"
                  "{%0, %1, %2, %3},\n\t{%4, %5, %6, %7},\n\t{%8, %9, %10, %11},\n\t{%0, %1, %2, %3}, %12, %13;"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(e),
-                   "n"(SEL));
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]),
+                   "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]),
+                   "r"(e), "n"(SEL));
 #endif
 }
 
@@ -73,14 +74,13 @@ static __global__ void __launch_bounds__(256, 1) probe_rate_kernel(int iters, fl
     for (int i = threadIdx.x; i < PROBE_TILE / 4; i += blockDim.x) tile[i] = PROBE_HALF_2M4;
     for (int i = threadIdx.x; i < 128; i += blockDim.x) tile[PROBE_TILE / 4 + i] = PROBE_META;
     __syncthreads();
-    const int lane = threadIdx.x & 31;
+    const int lane = (int)(threadIdx.x & 31u);
     const uint32_t base = (uint32_t)__cvta_generic_to_shared(tile) + lane * 16;
     const uint32_t *meta_s = tile + PROBE_TILE / 4;
 
     float acc[4][8][4];
     for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 8; j++)
-            for (int q = 0; q < 4; q++) acc[i][j][q] = 0.f;
+        for (int j = 0; j < 8; j++) acc[i][j][0] = acc[i][j][1] = acc[i][j][2] = acc[i][j][3] = 0.f;
     uint32_t fa[4][4], fb[8][4], em[4];
     for (int i = 0; i < 4; i++) {
         em[i] = PROBE_META;
@@ -90,14 +90,14 @@ static __global__ void __launch_bounds__(256, 1) probe_rate_kernel(int iters, fl
         for (int q = 0; q < 4; q++) fb[j][q] = PROBE_HALF_2M4;
 
 #pragma unroll 1
-    for (int it = 0; it < iters; it++) {
+    for (int step = 0; step < iters; ++step) {
         if (SMEM) {
 #pragma unroll
             for (int i = 0; i < 4; i++) probe_ldsm4(fa[i], base + i * 512);
             if (SPARSE) {
 #pragma unroll
                 for (int j = 0; j < 8; j++) probe_ldsm4(fb[j], base + 2048 + j * 512);
-                if ((it & 1) == 0) {
+                if ((step & 1) == 0) {
 #pragma unroll
                     for (int i = 0; i < 4; i++) em[i] = meta_s[i * 32 + lane];
                 }
@@ -111,7 +111,7 @@ static __global__ void __launch_bounds__(256, 1) probe_rate_kernel(int iters, fl
 #pragma unroll
             for (int j = 0; j < 8; j++) {
                 if (SPARSE) {
-                    if (it & 1) probe_sp<1>(acc[i][j], fa[i], fb[j], em[i]);
+                    if (step & 1) probe_sp<1>(acc[i][j], fa[i], fb[j], em[i]);
                     else probe_sp<0>(acc[i][j], fa[i], fb[j], em[i]);
                 } else {
                     /* two n8 tiles a dense ldmatrix.x4 of B: registers 0-1 and 2-3 */
