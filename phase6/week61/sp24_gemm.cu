@@ -9,7 +9,8 @@
  * One block of 256 threads (8 warps, 4 along n x 2 along m) computes a
  * 256 (n) x 128 (m) tile of y^T; each warp 64 x 64 of it, 4 x 8 mma tiles,
  * 128 FP32 accumulators a thread (week 26's warp tile). K advances 64 a
- * stage through a ring of STAGES shared-memory stages filled by cp.async;
+ * stage through a ring of STAGES shared-memory stages filled by cp.async
+ * (fewer where the GPU has less shared memory a block);
  * a stage holds
  *   - W's compressed k-tile: 256 rows x 32 halves (64 bytes a row; the
  *     16-byte chunk XORed with bits 1-2 of the row, so that the 8 rows one
@@ -36,7 +37,7 @@
 #define BN 256                  /* rows of W (outputs n) a block */
 #define BM 128                  /* rows of x a block */
 #define BK 64                   /* k a stage */
-#define STAGES 4
+#define STAGES 4                /* stages on a GPU with room for them (the H100: 228 KB an SM) */
 #define THREADS 256
 #define GROUP_M 8
 #define ST_W (BN * (BK / 2) * 2) /* bytes of a stage: W's compressed k-tile */

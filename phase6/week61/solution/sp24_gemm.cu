@@ -9,7 +9,8 @@
  * One block of 256 threads (8 warps, 4 along n x 2 along m) computes a
  * 256 (n) x 128 (m) tile of y^T; each warp 64 x 64 of it, 4 x 8 mma tiles,
  * 128 FP32 accumulators a thread (week 26's warp tile). K advances 64 a
- * stage through a ring of STAGES shared-memory stages filled by cp.async;
+ * stage through a ring of STAGES shared-memory stages filled by cp.async
+ * (fewer where the GPU has less shared memory a block);
  * a stage holds
  *   - W's compressed k-tile: 256 rows x 32 halves (64 bytes a row; the
  *     16-byte chunk XORed with bits 1-2 of the row, so that the 8 rows one
@@ -36,7 +37,7 @@
 #define BN 256                  /* rows of W (outputs n) a block */
 #define BM 128                  /* rows of x a block */
 #define BK 64                   /* k a stage */
-#define STAGES 4
+#define STAGES 4                /* stages on a GPU with room for them (the H100: 228 KB an SM) */
 #define THREADS 256
 #define GROUP_M 8
 #define ST_W (BN * (BK / 2) * 2) /* bytes of a stage: W's compressed k-tile */
@@ -47,8 +48,7 @@
 #define Y_LD (BN + 8)            /* halves a row of the epilogue tile (+8: no bank conflicts) */
 
 //@solution
-static_assert(STAGES >= 3, "tile kt + 1 must be in flight while kt is computed");
-static_assert(BM * Y_LD * 2 <= SMEM_BYTES, "the epilogue tile reuses the stages");
+static_assert(BM * Y_LD * 2 <= 2 * ST_BYTES, "the epilogue tile reuses the stages (two at least)");
 
 static __device__ __forceinline__ void cp_async16(uint32_t saddr, const void *g)
 {
@@ -102,6 +102,9 @@ static __device__ __forceinline__ void load_stage(uint32_t st, const __half *x, 
     }
 }
 
+/* NST stages: STAGES where the GPU has the shared memory, fewer where it
+ * has not (99 KB a block on compute capability 8.6 and 8.9: two). */
+template <int NST>
 static __global__ void __launch_bounds__(THREADS, 1)
     sp24_kernel(const __half *__restrict__ x, const __half *__restrict__ vals, const uint32_t *__restrict__ meta,
                 __half *__restrict__ y, int M, int N, int K, int tiles_m, int tiles_n)
@@ -140,7 +143,7 @@ static __global__ void __launch_bounds__(THREADS, 1)
 
     const int KT = K / BK;
 #pragma unroll
-    for (int s = 0; s < STAGES - 1; s++) {
+    for (int s = 0; s < NST - 1; s++) {
         if (s < KT) load_stage(s_base + s * ST_BYTES, x, vals, meta, M, N, K, m0, n0, s);
         cp_async_commit();
     }
@@ -148,12 +151,12 @@ static __global__ void __launch_bounds__(THREADS, 1)
     uint32_t af[4][4], bf[8][4], e[4];
 #pragma unroll 1
     for (int kt = 0; kt < KT; kt++) {
-        cp_async_wait<STAGES - 2>(); /* k-tile kt has landed (this thread's copies) */
+        cp_async_wait<NST - 2>(); /* k-tile kt has landed (this thread's copies) */
         __syncthreads();             /* ... everyone's; the stage of kt - 1 is free */
-        if (kt + STAGES - 1 < KT)
-            load_stage(s_base + ((kt + STAGES - 1) % STAGES) * ST_BYTES, x, vals, meta, M, N, K, m0, n0, kt + STAGES - 1);
+        if (kt + NST - 1 < KT)
+            load_stage(s_base + ((kt + NST - 1) % NST) * ST_BYTES, x, vals, meta, M, N, K, m0, n0, kt + NST - 1);
         cp_async_commit();
-        const int stage = kt % STAGES;
+        const int stage = kt % NST;
         const uint32_t sb = s_base + stage * ST_BYTES;
         const uint32_t *se = (const uint32_t *)(smem + stage * ST_BYTES + ST_W);
 #pragma unroll
@@ -224,15 +227,23 @@ cudaError_t sp24_gemm(const uint16_t *x, const uint16_t *vals, const uint32_t *m
     if (((uintptr_t)x | (uintptr_t)vals | (uintptr_t)meta | (uintptr_t)y) & 15) return cudaErrorInvalidValue;
     if (M == 0 || N == 0) return cudaSuccess;
     if (K == 0) return cudaMemsetAsync(y, 0, (size_t)M * N * 2, 0);
-    static bool ready = false;
-    if (!ready) {
-        cudaError_t e = cudaFuncSetAttribute(sp24_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    static int nst = 0; /* the stages this GPU has room for, found once */
+    if (!nst) {
+        int dev = 0, optin = 0;
+        cudaError_t e = cudaGetDevice(&dev);
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev);
         if (e != cudaSuccess) return e;
-        ready = true;
+        const int want = optin >= STAGES * ST_BYTES ? STAGES : optin >= 3 * ST_BYTES ? 3 : 2;
+        e = cudaFuncSetAttribute(want == 4 ? sp24_kernel<4> : want == 3 ? sp24_kernel<3> : sp24_kernel<2>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, want * ST_BYTES);
+        if (e != cudaSuccess) return e;
+        nst = want;
     }
     const int tm = (M + BM - 1) / BM, tn = (N + BN - 1) / BN;
-    sp24_kernel<<<tm * tn, THREADS, SMEM_BYTES>>>((const __half *)x, (const __half *)vals, meta, (__half *)y, M, N, K,
-                                                  tm, tn);
+    const __half *xh = (const __half *)x, *vh = (const __half *)vals;
+    if (nst == 4) sp24_kernel<4><<<tm * tn, THREADS, 4 * ST_BYTES>>>(xh, vh, meta, (__half *)y, M, N, K, tm, tn);
+    else if (nst == 3) sp24_kernel<3><<<tm * tn, THREADS, 3 * ST_BYTES>>>(xh, vh, meta, (__half *)y, M, N, K, tm, tn);
+    else sp24_kernel<2><<<tm * tn, THREADS, 2 * ST_BYTES>>>(xh, vh, meta, (__half *)y, M, N, K, tm, tn);
     return cudaGetLastError();
     //@starter
     //| (void)x, (void)vals, (void)meta, (void)y, (void)M, (void)N, (void)K;
