@@ -12,9 +12,15 @@ extern "C" {
 #endif
 
 /* A tile is one block's share: SCAN1_THREADS threads of SCAN1_ITEMS
- * consecutive-in-fours ints each (four int4 a thread), 4096 ints. */
+ * consecutive-in-fours ints each (four int4 a thread), 4096 ints. (A
+ * tuning build may give other values with -D, to the test's compiler as
+ * well as to nvcc; the reference's comment says which it accepts.) */
+#ifndef SCAN1_THREADS
 #define SCAN1_THREADS 256
+#endif
+#ifndef SCAN1_ITEMS
 #define SCAN1_ITEMS 16
+#endif
 #define SCAN1_TILE (SCAN1_THREADS * SCAN1_ITEMS)
 
 /* Bytes of device workspace scan1pass needs for n elements (given): the

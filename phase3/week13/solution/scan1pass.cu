@@ -71,6 +71,37 @@ enum : unsigned { FLAG_X = 0, FLAG_A = 1, FLAG_P = 2 };
 }
 
 //@solution
+/* Tuning knobs, fixed at compile time (-D); the defaults are the kernel
+ * the README measured, and leaving them unset builds exactly it.
+ *   SCAN1_THREADS, SCAN1_ITEMS (scan1pass.h): the tile, THREADS x ITEMS
+ *     ints; THREADS a multiple of 32 from 64 to 1024, ITEMS a multiple of
+ *     4 from 4 to 32 (ITEMS / 4 int4 loads a thread, all issued before any
+ *     add). The test takes SCAN1_TILE from the same header, so give the
+ *     -D to its compiler too.
+ *   SCAN1_LOOKBACK (1): K, 1 to 8, status words each lane of the look-back
+ *     warp reads a step, all K loads in flight before the first wait: 32 K
+ *     tiles a round trip to L2 instead of 32. The windows are then taken
+ *     nearest first, each as in step 4 at the top (look_back_wide).
+ *   SCAN1_DELAY (0): ns the look-back warp sleeps after publishing A, before
+ *     its first read (CUB's sm_90 int32 scan sleeps 1245 ns there when its
+ *     grid has 500 blocks or more), so that its nearest predecessors have
+ *     time to publish P; 0 compiles no sleep.
+ *   SCAN1_POLL (0): ns it sleeps before re-reading words still X (CUB: 648
+ *     ns); 0 compiles no sleep.
+ * None of them changes what a tile waits on (only smaller tiles, only until
+ * they leave X) or how tiles are numbered (the counter): the README's
+ * argument that the scan cannot deadlock holds for every setting (a sleep
+ * is finite: it delays a publish, it never makes one wait on another). */
+#ifndef SCAN1_LOOKBACK
+#define SCAN1_LOOKBACK 1
+#endif
+#ifndef SCAN1_DELAY
+#define SCAN1_DELAY 0
+#endif
+#ifndef SCAN1_POLL
+#define SCAN1_POLL 0
+#endif
+
 using status_ref = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
 
 /* One 64-bit store and one 64-bit load, each whole: relaxed is enough (top). */
@@ -85,15 +116,18 @@ static __device__ __forceinline__ unsigned long long peek(unsigned long long *s)
 
 /* The sum of every tile before `tile` (> 0), in every lane of the warp that
  * calls it (all 32 lanes). Lane l reads tile - 1 - l of each window; a tile
- * before 0 reads as P with 0. */
+ * before 0 reads as P with 0. POLL: ns to sleep before each re-read. */
+template <int POLL>
 static __device__ unsigned look_back(unsigned long long *status, unsigned tile)
 {
     const unsigned lane = threadIdx.x & 31;
     unsigned prefix = 0;
     for (long long j = (long long)tile - 1 - lane;; j -= 32) {
         unsigned long long w = j >= 0 ? peek(&status[j]) : status_word(FLAG_P, 0);
-        while (__any_sync(FULL, status_flag(w) == FLAG_X))
+        while (__any_sync(FULL, status_flag(w) == FLAG_X)) {
+            if (POLL > 0) __nanosleep(POLL);
             if (status_flag(w) == FLAG_X) w = peek(&status[j]);
+        }
         const unsigned p = __ballot_sync(FULL, status_flag(w) == FLAG_P);
         /* the nearest P is the lowest lane holding one: it and the nearer
          * tiles (lower lanes, all A) are summed; with no P, all 32 A */
@@ -103,32 +137,71 @@ static __device__ unsigned look_back(unsigned long long *status, unsigned tile)
     }
 }
 
-static __global__ void __launch_bounds__(SCAN1_THREADS)
+/* The same sum with K windows a step (SCAN1_LOOKBACK = K > 1): lane l reads
+ * tiles j - l, j - 32 - l, ..., j - 32 (K - 1) - l, all K loads issued
+ * before the first wait, then the K windows are taken nearest first, each
+ * exactly as in look_back. A word read before its window's turn may be
+ * stale, which does not matter: an A that has since become P still holds
+ * that tile's own sum, and a P never changes. */
+template <int K, int POLL>
+static __device__ unsigned look_back_wide(unsigned long long *status, unsigned tile)
+{
+    const unsigned lane = threadIdx.x & 31;
+    unsigned prefix = 0;
+    for (long long j = (long long)tile - 1 - lane;; j -= 32 * K) {
+        unsigned long long w[K];
+#pragma unroll
+        for (int k = 0; k < K; k++) w[k] = j - 32 * k >= 0 ? peek(&status[j - 32 * k]) : status_word(FLAG_P, 0);
+#pragma unroll
+        for (int k = 0; k < K; k++) {
+            while (__any_sync(FULL, status_flag(w[k]) == FLAG_X)) {
+                if (POLL > 0) __nanosleep(POLL);
+                if (status_flag(w[k]) == FLAG_X) w[k] = peek(&status[j - 32 * k]);
+            }
+            const unsigned p = __ballot_sync(FULL, status_flag(w[k]) == FLAG_P);
+            const unsigned upto = p ? (unsigned)__ffs(p) - 1 : 31;
+            prefix += __reduce_add_sync(FULL, lane <= upto ? status_value(w[k]) : 0u);
+            if (p) return prefix;
+        }
+    }
+}
+
+/* One template for every setting of the knobs above; the launcher's plain
+ * scan1pass_kernel<<<...>>> takes the defaults, the knobs' values. */
+template <int THREADS = SCAN1_THREADS, int ITEMS = SCAN1_ITEMS, int LOOKBACK = SCAN1_LOOKBACK,
+          int DELAY = SCAN1_DELAY, int POLL = SCAN1_POLL>
+static __global__ void __launch_bounds__(THREADS)
     scan1pass_kernel(const int32_t *__restrict__ x, int32_t *__restrict__ y, size_t n, unsigned *counter,
                      unsigned long long *status, unsigned shake)
 {
-    __shared__ unsigned s_tile, s_prefix, s_warp[WARPS];
+    static_assert(THREADS % 32 == 0 && THREADS >= 64 && THREADS <= 1024, "SCAN1_THREADS: a multiple of 32, 64 to 1024");
+    static_assert(ITEMS % 4 == 0 && ITEMS >= 4 && ITEMS <= 32, "SCAN1_ITEMS: a multiple of 4, 4 to 32");
+    static_assert(LOOKBACK >= 1 && LOOKBACK <= 8, "SCAN1_LOOKBACK: 1 to 8 words a lane a step");
+    static_assert(DELAY >= 0 && POLL >= 0, "SCAN1_DELAY, SCAN1_POLL: ns, 0 or more");
+    constexpr int NWARPS = THREADS / 32, NSTEPS = ITEMS / 4; /* NSTEPS: int4 loads a thread */
+    constexpr size_t TILE = (size_t)THREADS * ITEMS;
+    __shared__ unsigned s_tile, s_prefix, s_warp[NWARPS];
     const unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     /* 1. the tile, in the order the blocks start */
     if (threadIdx.x == 0) s_tile = atomicAdd(counter, 1u);
     __syncthreads();
     const unsigned tile = s_tile;
 
-    /* 2. warp w owns 32 * SCAN1_ITEMS consecutive ints of the tile; in step
-     * k lane l holds the four at 128 k + 4 l of them: each int4 load of the
+    /* 2. warp w owns 32 * ITEMS consecutive ints of the tile; in step k
+     * lane l holds the four at 128 k + 4 l of them: each int4 load of the
      * warp is 512 contiguous bytes. Unsigned: the sums wrap, defined. */
-    const size_t base = (size_t)tile * SCAN1_TILE + (size_t)warp * (32 * SCAN1_ITEMS) + 4 * lane;
-    const bool vec = ((size_t)tile + 1) * SCAN1_TILE <= n && (((uintptr_t)x | (uintptr_t)y) & 15) == 0;
-    unsigned v[STEPS][4];
+    const size_t base = (size_t)tile * TILE + (size_t)warp * (32 * ITEMS) + 4 * lane;
+    const bool vec = ((size_t)tile + 1) * TILE <= n && (((uintptr_t)x | (uintptr_t)y) & 15) == 0;
+    unsigned v[NSTEPS][4];
     if (vec) {
 #pragma unroll
-        for (int k = 0; k < STEPS; k++) { /* all four loads in flight before any add */
+        for (int k = 0; k < NSTEPS; k++) { /* all the loads in flight before any add */
             const int4 q = *reinterpret_cast<const int4 *>(x + base + 128 * k);
             v[k][0] = (unsigned)q.x, v[k][1] = (unsigned)q.y, v[k][2] = (unsigned)q.z, v[k][3] = (unsigned)q.w;
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < STEPS; k++)
+        for (int k = 0; k < NSTEPS; k++)
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 const size_t e = base + 128 * k + j;
@@ -136,25 +209,25 @@ static __global__ void __launch_bounds__(SCAN1_THREADS)
             }
     }
 
-    /* The four in a thread, then the lanes' totals of the four steps by
-     * four interleaved Kogge-Stone scans; exclusive = inclusive - own is
-     * exact in integers. */
-    unsigned incl[STEPS];
+    /* The four in a thread, then the lanes' totals of the steps by
+     * interleaved Kogge-Stone scans, one a step; exclusive = inclusive -
+     * own is exact in integers. */
+    unsigned incl[NSTEPS];
 #pragma unroll
-    for (int k = 0; k < STEPS; k++) {
+    for (int k = 0; k < NSTEPS; k++) {
         v[k][1] += v[k][0], v[k][2] += v[k][1], v[k][3] += v[k][2];
         incl[k] = v[k][3];
     }
 #pragma unroll
     for (unsigned off = 1; off < 32; off <<= 1)
 #pragma unroll
-        for (int k = 0; k < STEPS; k++) {
+        for (int k = 0; k < NSTEPS; k++) {
             const unsigned t = __shfl_up_sync(FULL, incl[k], off);
             if (lane >= off) incl[k] += t;
         }
     unsigned carry = 0; /* this warp's earlier steps */
 #pragma unroll
-    for (int k = 0; k < STEPS; k++) {
+    for (int k = 0; k < NSTEPS; k++) {
         const unsigned add = carry + (incl[k] - v[k][3]);
 #pragma unroll
         for (int j = 0; j < 4; j++) v[k][j] += add;
@@ -164,7 +237,7 @@ static __global__ void __launch_bounds__(SCAN1_THREADS)
     __syncthreads();
     unsigned before = 0, agg = 0; /* the warps before this one; the tile */
 #pragma unroll
-    for (unsigned w = 0; w < WARPS; w++) {
+    for (unsigned w = 0; w < NWARPS; w++) {
         const unsigned s = s_warp[w];
         before += w < warp ? s : 0u;
         agg += s;
@@ -183,7 +256,10 @@ static __global__ void __launch_bounds__(SCAN1_THREADS)
                 shake_delay(shake, tile, 0);
                 publish(&status[tile], FLAG_A, agg);
             }
-            const unsigned prefix = look_back(status, tile);
+            if (DELAY > 0) __nanosleep(DELAY);
+            unsigned prefix;
+            if constexpr (LOOKBACK == 1) prefix = look_back<POLL>(status, tile);
+            else prefix = look_back_wide<LOOKBACK, POLL>(status, tile);
             if (lane == 0) {
                 shake_delay(shake, tile, 1);
                 publish(&status[tile], FLAG_P, prefix + agg);
@@ -195,12 +271,12 @@ static __global__ void __launch_bounds__(SCAN1_THREADS)
     const unsigned off = s_prefix + before;
     if (vec) {
 #pragma unroll
-        for (int k = 0; k < STEPS; k++) /* __stcs: y is not read again (evict first); one 16-byte store */
+        for (int k = 0; k < NSTEPS; k++) /* __stcs: y is not read again (evict first); one 16-byte store */
             __stcs(reinterpret_cast<int4 *>(y + base + 128 * k),
                    make_int4((int)(v[k][0] + off), (int)(v[k][1] + off), (int)(v[k][2] + off), (int)(v[k][3] + off)));
     } else {
 #pragma unroll
-        for (int k = 0; k < STEPS; k++)
+        for (int k = 0; k < NSTEPS; k++)
 #pragma unroll
             for (int j = 0; j < 4; j++) {
                 const size_t e = base + 128 * k + j;
