@@ -30,6 +30,9 @@
  *   PAGED_TOKENS      tokens of a warp's turn: 16 (default, = PAGED_CHUNK) or
  *                     8; a turn never crosses a KV block (it divides
  *                     PAGED_CHUNK, which divides block_size and partition).
+ *   PAGED_TOKENS_G8   the turn at G = 8 (default PAGED_TOKENS): 8 there
+ *                     keeps D = 128's 64 scores and 16 loads a lane from
+ *                     spilling.
  *   PAGED_PREFETCH    0 (default): a turn's K and V loads all issued at its
  *                     top, the next turn's table entry one turn ahead, and
  *                     the prologue a chain (seq_lens, then q and the first
@@ -43,11 +46,15 @@
  *                     have used it, so a warp's loads stay in flight while
  *                     it computes; table entries two turns ahead.
  *   PAGED_MIN_BLOCKS  __launch_bounds__'s blocks an SM: 0 (default, none
- *                     given) or 1 .. 8 (a register cap for ptxas).
+ *                     given) or 1 .. 8 (a register cap for ptxas), for
+ *                     G <= 4 only: G = 8 needs its 255.
  *   PAGED_PARTITION   (paged_attn.h) not the kernel's: the partition the
  *                     test's benchmarks pass (give it to the test's compile). */
 #ifndef PAGED_TOKENS
 #define PAGED_TOKENS PAGED_CHUNK
+#endif
+#ifndef PAGED_TOKENS_G8
+#define PAGED_TOKENS_G8 PAGED_TOKENS
 #endif
 #ifndef PAGED_PREFETCH
 #define PAGED_PREFETCH 0
@@ -57,13 +64,14 @@
 #endif
 static_assert(PAGED_WARPS == 1 || PAGED_WARPS == 2 || PAGED_WARPS == 4 || PAGED_WARPS == 8, "PAGED_WARPS: 1, 2, 4 or 8");
 static_assert(PAGED_TOKENS == 8 || PAGED_TOKENS == 16, "PAGED_TOKENS: 8 or 16");
-static_assert(PAGED_CHUNK % PAGED_TOKENS == 0, "a turn must not cross a KV block");
+static_assert(PAGED_TOKENS_G8 == 8 || PAGED_TOKENS_G8 == 16, "PAGED_TOKENS_G8: 8 or 16");
+static_assert(PAGED_CHUNK % PAGED_TOKENS == 0 && PAGED_CHUNK % PAGED_TOKENS_G8 == 0, "a turn must not cross a KV block");
 static_assert(PAGED_PREFETCH >= 0 && PAGED_PREFETCH <= 2, "PAGED_PREFETCH: 0, 1 or 2");
 static_assert(PAGED_MIN_BLOCKS >= 0 && PAGED_MIN_BLOCKS <= 8, "PAGED_MIN_BLOCKS: 0 to 8");
 #if PAGED_MIN_BLOCKS > 0 /* the kernel's __launch_bounds__(threads) takes a second argument (undone after it) */
 #pragma push_macro("__launch_bounds__")
 #undef __launch_bounds__
-#define __launch_bounds__(t) __annotate__(launch_bounds(t, PAGED_MIN_BLOCKS))
+#define __launch_bounds__(t) __annotate__(launch_bounds(t, G >= 8 ? 1 : PAGED_MIN_BLOCKS))
 #endif
 //@end
 
@@ -140,7 +148,8 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
     //@solution
     constexpr int RL = D / 8;                 /* lanes that hold one K row, 8 elements each */
     constexpr int TPL = 32 / RL;              /* rows (tokens) one warp load covers */
-    constexpr int LOADS = PAGED_TOKENS / TPL; /* warp loads a turn, for K and again for V */
+    constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS; /* tokens of a warp's turn */
+    constexpr int LOADS = TOK / TPL;          /* warp loads a turn, for K and again for V */
     const int kvh = blockIdx.x, b = blockIdx.y, part = blockIdx.z;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int sub = lane / RL, col = (lane % RL) * 8; /* this lane: row sub of each load, elements col .. col + 7 */
@@ -167,10 +176,10 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
      * of the warp's first two turns, their index clamped below max_seq_len
      * (inside the table; an entry past the sequence is loaded, never used). */
     const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
-    const int step = PAGED_WARPS * PAGED_TOKENS;
+    const int step = PAGED_WARPS * TOK;
     const int t0 = a.partition ? part * a.partition : 0;
     const int last = a.max_seq_len > 0 ? a.max_seq_len - 1 : 0;
-    int c = t0 + warp * PAGED_TOKENS;
+    int c = t0 + warp * TOK;
     int phys = __ldg(tbl + (min(c, last) >> lbs));
     int phys_next = __ldg(tbl + (min(c + step, last) >> lbs));
     uint4 qraw[G];
@@ -208,8 +217,8 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
     const size_t blk = (size_t)a.num_kv_heads * a.block_size * D; /* elements of a physical block */
     const size_t head = (size_t)kvh * a.block_size * D + col;      /* this head's rows within it, this lane's column */
 #if PAGED_PREFETCH == 0
-    const int step = PAGED_WARPS * PAGED_TOKENS;
-    int c = t0 + warp * PAGED_TOKENS;
+    const int step = PAGED_WARPS * TOK;
+    int c = t0 + warp * TOK;
     int phys = c < t1 ? __ldg(tbl + (c >> lbs)) : 0;
 #endif
 #if PAGED_PREFETCH < 2
