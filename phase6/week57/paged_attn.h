@@ -36,9 +36,16 @@
 extern "C" {
 #endif
 
-#define PAGED_CHUNK 16      /* tokens a warp takes at a time: block_size and partition are multiples of it */
+/* PAGED_PARTITION and PAGED_WARPS may be set on the compile line (tuning: the
+ * benchmarks' partition in the test, the block's warps in the kernel);
+ * PAGED_CHUNK is part of the contract (the argument checks) and may not. */
+#define PAGED_CHUNK 16 /* tokens a warp takes at a time: block_size and partition are multiples of it */
+#ifndef PAGED_PARTITION
 #define PAGED_PARTITION 512 /* vLLM's partition for its split kernel, the benchmarks' */
-#define PAGED_WARPS 4       /* warps of an attention block */
+#endif
+#ifndef PAGED_WARPS
+#define PAGED_WARPS 4 /* warps of an attention block */
+#endif
 
 typedef struct {
     const uint16_t *q, *k_cache, *v_cache; /* 16-byte aligned */

@@ -22,6 +22,58 @@
 #include <cuda_bf16.h>
 #include <math.h>
 #include "paged_attn.h"
+//@solution
+
+/* ---- tuning knobs (compile line, -DNAME=VALUE; unset, each is the value the
+ * reference was measured with, and the code is the same):
+ *   PAGED_WARPS       (paged_attn.h) warps a block: 1, 2, 4 (default) or 8.
+ *   PAGED_TOKENS      tokens of a warp's turn: 16 (default, = PAGED_CHUNK) or
+ *                     8; a turn never crosses a KV block (it divides
+ *                     PAGED_CHUNK, which divides block_size and partition).
+ *   PAGED_TOKENS_G8   the turn at G = 8 (default PAGED_TOKENS): 8 there
+ *                     keeps D = 128's 64 scores and 16 loads a lane from
+ *                     spilling.
+ *   PAGED_PREFETCH    0 (default): a turn's K and V loads all issued at its
+ *                     top, the next turn's table entry one turn ahead, and
+ *                     the prologue a chain (seq_lens, then q and the first
+ *                     table entry, then K and V).
+ *                     1: the prologue issues seq_lens, q and the first two
+ *                     table entries together (the entry's index clamped to
+ *                     max_seq_len, so always inside the table), one latency
+ *                     before the first K and V loads instead of two.
+ *                     2: as 1, and each K (V) register is reloaded with the
+ *                     next turn's row as soon as this turn's scores (P V)
+ *                     have used it, so a warp's loads stay in flight while
+ *                     it computes; table entries two turns ahead.
+ *   PAGED_MIN_BLOCKS  __launch_bounds__'s blocks an SM: 0 (default, none
+ *                     given) or 1 .. 8 (a register cap for ptxas), for
+ *                     G <= 4 only: G = 8 needs its 255.
+ *   PAGED_PARTITION   (paged_attn.h) not the kernel's: the partition the
+ *                     test's benchmarks pass (give it to the test's compile). */
+#ifndef PAGED_TOKENS
+#define PAGED_TOKENS PAGED_CHUNK
+#endif
+#ifndef PAGED_TOKENS_G8
+#define PAGED_TOKENS_G8 PAGED_TOKENS
+#endif
+#ifndef PAGED_PREFETCH
+#define PAGED_PREFETCH 0
+#endif
+#ifndef PAGED_MIN_BLOCKS
+#define PAGED_MIN_BLOCKS 0
+#endif
+static_assert(PAGED_WARPS == 1 || PAGED_WARPS == 2 || PAGED_WARPS == 4 || PAGED_WARPS == 8, "PAGED_WARPS: 1, 2, 4 or 8");
+static_assert(PAGED_TOKENS == 8 || PAGED_TOKENS == 16, "PAGED_TOKENS: 8 or 16");
+static_assert(PAGED_TOKENS_G8 == 8 || PAGED_TOKENS_G8 == 16, "PAGED_TOKENS_G8: 8 or 16");
+static_assert(PAGED_CHUNK % PAGED_TOKENS == 0 && PAGED_CHUNK % PAGED_TOKENS_G8 == 0, "a turn must not cross a KV block");
+static_assert(PAGED_PREFETCH >= 0 && PAGED_PREFETCH <= 2, "PAGED_PREFETCH: 0, 1 or 2");
+static_assert(PAGED_MIN_BLOCKS >= 0 && PAGED_MIN_BLOCKS <= 8, "PAGED_MIN_BLOCKS: 0 to 8");
+#if PAGED_MIN_BLOCKS > 0 /* the kernel's __launch_bounds__(threads) takes a second argument (undone after it) */
+#pragma push_macro("__launch_bounds__")
+#undef __launch_bounds__
+#define __launch_bounds__(t) __annotate__(launch_bounds(t, G >= 8 ? 1 : PAGED_MIN_BLOCKS))
+#endif
+//@end
 
 /* ---- helpers, given. [[maybe_unused]]: the starter does not call them yet. */
 
@@ -55,6 +107,34 @@
     return __bfloat16_as_ushort(__float2bfloat16_rn(x));
 }
 
+//@solution
+/* The online-softmax step of one turn, for each head: the turn's max across
+ * the warp's TPL rows of each load, the rescale of l and acc, and
+ * p = 2^(x - m) in place of the scores. */
+template <int G, int LOADS, int RL>
+static __device__ __forceinline__ void turn_softmax(float (&s)[LOADS][G], float (&m)[G], float (&l)[G],
+                                                    float (&acc)[G][8])
+{
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        float bm = s[0][g];
+#pragma unroll
+        for (int j = 1; j < LOADS; j++) bm = fmaxf(bm, s[j][g]);
+#pragma unroll
+        for (int o = RL; o < 32; o <<= 1) bm = fmaxf(bm, __shfl_xor_sync(0xffffffffu, bm, o));
+        const float mn = fmaxf(m[g], bm);        /* finite: the turn has a token (c < t1) */
+        const float alpha = fast_exp2(m[g] - mn); /* 0 on the first turn (m = -inf) */
+        m[g] = mn;
+        float ps = 0.f;
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) ps += (s[j][g] = fast_exp2(s[j][g] - mn));
+        l[g] = l[g] * alpha + ps;
+#pragma unroll
+        for (int e = 0; e < 8; e++) acc[g][e] *= alpha;
+    }
+}
+
+//@end
 /* ---- the attention kernel: grid (num_kv_heads, batch, P), PAGED_WARPS * 32
  * threads. lbs = log2(block_size). Split (a.partition > 0): block z owns
  * tokens [z * partition, min(n, (z + 1) * partition)) and writes its
@@ -66,13 +146,15 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
                       const int P)
 {
     //@solution
-    constexpr int RL = D / 8;                /* lanes that hold one K row, 8 elements each */
-    constexpr int TPL = 32 / RL;             /* rows (tokens) one warp load covers */
-    constexpr int LOADS = PAGED_CHUNK / TPL; /* warp loads a chunk, for K and again for V */
+    constexpr int RL = D / 8;                 /* lanes that hold one K row, 8 elements each */
+    constexpr int TPL = 32 / RL;              /* rows (tokens) one warp load covers */
+    constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS; /* tokens of a warp's turn */
+    constexpr int LOADS = TOK / TPL;          /* warp loads a turn, for K and again for V */
     const int kvh = blockIdx.x, b = blockIdx.y, part = blockIdx.z;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int sub = lane / RL, col = (lane % RL) * 8; /* this lane: row sub of each load, elements col .. col + 7 */
 
+#if PAGED_PREFETCH == 0
     int n = a.seq_lens[b];
     n = n < 0 ? 0 : n > a.max_seq_len ? a.max_seq_len : n;
     const int t0 = a.partition ? part * a.partition : 0;
@@ -89,6 +171,35 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
 #pragma unroll
         for (int e = 0; e < 8; e++) q[g][e] *= qs;
     }
+#else
+    /* What does not need n is in flight with it: q, and the table entries
+     * of the warp's first two turns, their index clamped below max_seq_len
+     * (inside the table; an entry past the sequence is loaded, never used). */
+    const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
+    const int step = PAGED_WARPS * TOK;
+    const int t0 = a.partition ? part * a.partition : 0;
+    const int last = a.max_seq_len > 0 ? a.max_seq_len - 1 : 0;
+    int c = t0 + warp * TOK;
+    int phys = __ldg(tbl + (min(c, last) >> lbs));
+    int phys_next = __ldg(tbl + (min(c + step, last) >> lbs));
+    uint4 qraw[G];
+#pragma unroll
+    for (int g = 0; g < G; g++)
+        qraw[g] = *reinterpret_cast<const uint4 *>(a.q + ((size_t)b * a.num_q_heads + (size_t)kvh * G + g) * D + col);
+    int n = a.seq_lens[b];
+    n = n < 0 ? 0 : n > a.max_seq_len ? a.max_seq_len : n;
+    const int t1 = a.partition ? min(n, t0 + a.partition) : n;
+    if (a.partition && t0 >= n) return; /* the whole block: no barrier is passed yet */
+
+    const float qs = a.scale * 1.4426950408889634f;
+    float q[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        bf16x8_to_f32(qraw[g], q[g]);
+#pragma unroll
+        for (int e = 0; e < 8; e++) q[g][e] *= qs;
+    }
+#endif
 
     /* The warp's online softmax, per head: m (base-2 units, the same in every
      * lane), l and acc (this lane's token row `sub` only; summed at the end). */
@@ -100,15 +211,24 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
         for (int e = 0; e < 8; e++) acc[g][e] = 0.f;
     }
 
+#if PAGED_PREFETCH == 0
     const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
+#endif
     const size_t blk = (size_t)a.num_kv_heads * a.block_size * D; /* elements of a physical block */
     const size_t head = (size_t)kvh * a.block_size * D + col;      /* this head's rows within it, this lane's column */
-    const int step = PAGED_WARPS * PAGED_CHUNK;
-    int c = t0 + warp * PAGED_CHUNK;
+#if PAGED_PREFETCH == 0
+    const int step = PAGED_WARPS * TOK;
+    int c = t0 + warp * TOK;
     int phys = c < t1 ? __ldg(tbl + (c >> lbs)) : 0;
+#endif
+#if PAGED_PREFETCH < 2
     for (; c < t1; c += step) {
         const int cn = c + step;
-        const int phys_next = cn < t1 ? __ldg(tbl + (cn >> lbs)) : 0; /* in flight with this chunk's loads */
+#if PAGED_PREFETCH == 0
+        const int phys_next = cn < t1 ? __ldg(tbl + (cn >> lbs)) : 0; /* in flight with this turn's loads */
+#else
+        const int phys_nn = cn + step < t1 ? __ldg(tbl + ((cn + step) >> lbs)) : 0; /* two turns ahead */
+#endif
         const size_t base = (size_t)phys * blk + head + (size_t)(c & (a.block_size - 1)) * D;
         uint4 kr[LOADS], vr[LOADS];
 #pragma unroll
@@ -140,25 +260,7 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
             }
         }
 
-        /* Online softmax over the chunk: its max across the warp's TPL rows
-         * of each load, then p = 2^(x - m) in place of the scores. */
-#pragma unroll
-        for (int g = 0; g < G; g++) {
-            float bm = s[0][g];
-#pragma unroll
-            for (int j = 1; j < LOADS; j++) bm = fmaxf(bm, s[j][g]);
-#pragma unroll
-            for (int o = RL; o < 32; o <<= 1) bm = fmaxf(bm, __shfl_xor_sync(0xffffffffu, bm, o));
-            const float mn = fmaxf(m[g], bm);        /* finite: the chunk has a token (c < t1) */
-            const float alpha = fast_exp2(m[g] - mn); /* 0 on the first chunk (m = -inf) */
-            m[g] = mn;
-            float ps = 0.f;
-#pragma unroll
-            for (int j = 0; j < LOADS; j++) ps += (s[j][g] = fast_exp2(s[j][g] - mn));
-            l[g] = l[g] * alpha + ps;
-#pragma unroll
-            for (int e = 0; e < 8; e++) acc[g][e] *= alpha;
-        }
+        turn_softmax<G, LOADS, RL>(s, m, l, acc);
 #pragma unroll
         for (int j = 0; j < LOADS; j++) {
             float vf[8];
@@ -168,8 +270,75 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
 #pragma unroll
                 for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
         }
+#if PAGED_PREFETCH == 0
         phys = phys_next;
+#else
+        phys = phys_next, phys_next = phys_nn;
+#endif
     }
+#else
+    /* The first turn's K and V, then each register refilled with the next
+     * turn's row right after its last use: 2 LOADS loads a lane stay in
+     * flight, and the next turn's rows arrive while this one computes. */
+    uint4 kr[LOADS], vr[LOADS];
+    {
+        const size_t base = (size_t)phys * blk + head + (size_t)(c & (a.block_size - 1)) * D;
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            const int r = j * TPL + sub;
+            if (c + r < t1) {
+                kr[j] = ld_stream16(a.k_cache + base + (size_t)r * D);
+                vr[j] = ld_stream16(a.v_cache + base + (size_t)r * D);
+            } else { /* past the sequence: never read, zeros */
+                kr[j] = vr[j] = make_uint4(0, 0, 0, 0);
+            }
+        }
+    }
+    for (; c < t1; c += step) {
+        const int cn = c + step;
+        const int phys_nn = cn + step < t1 ? __ldg(tbl + ((cn + step) >> lbs)) : 0; /* two turns ahead */
+        const size_t base = (size_t)phys_next * blk + head + (size_t)(cn & (a.block_size - 1)) * D; /* turn cn's */
+
+        float s[LOADS][G];
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            float kf[8];
+            bf16x8_to_f32(kr[j], kf);
+            const int r = j * TPL + sub;
+            if (cn + r < t1) /* kr[j] is free: the next turn's row */
+                kr[j] = ld_stream16(a.k_cache + base + (size_t)r * D);
+            else
+                kr[j] = make_uint4(0, 0, 0, 0);
+            const bool in = c + r < t1;
+#pragma unroll
+            for (int g = 0; g < G; g++) {
+                float d = 0.f;
+#pragma unroll
+                for (int e = 0; e < 8; e++) d = fmaf(q[g][e], kf[e], d);
+#pragma unroll
+                for (int o = RL / 2; o; o >>= 1) d += __shfl_xor_sync(0xffffffffu, d, o);
+                s[j][g] = in ? d : -INFINITY;
+            }
+        }
+
+        turn_softmax<G, LOADS, RL>(s, m, l, acc);
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            float vf[8];
+            bf16x8_to_f32(vr[j], vf);
+            const int r = j * TPL + sub;
+            if (cn + r < t1) /* vr[j] is free */
+                vr[j] = ld_stream16(a.v_cache + base + (size_t)r * D);
+            else
+                vr[j] = make_uint4(0, 0, 0, 0);
+#pragma unroll
+            for (int g = 0; g < G; g++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
+        }
+        phys_next = phys_nn;
+    }
+#endif
 
     /* The warp's TPL row groups share m: their l and acc just add. */
 #pragma unroll
@@ -236,6 +405,11 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
     //|  *     m, l and unnormalised output to ml and po (paged_attn.h). */
     //@end
 }
+//@solution
+#if PAGED_MIN_BLOCKS > 0
+#pragma pop_macro("__launch_bounds__")
+#endif
+//@end
 
 /* ---- the merge: grid (num_q_heads, batch), head_dim threads; thread d
  * writes out[b][h][d] from the partials of (b, h). */

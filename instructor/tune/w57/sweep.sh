@@ -1,0 +1,48 @@
+#!/bin/bash
+# instructor/tune/w57/sweep.sh — builds week 57's test once per knob set, the
+# reference compiled with that set, and runs its speed benchmark (and, with
+# TUNE_W57_BENCH=split, the split rows): every set in one run on one GPU, each
+# against COPY measured in its own process. Called by `make tune-w57`
+# (tune.mk), which passes the toolchain in the environment.
+#
+# A set is knobs joined by '-': W (PAGED_WARPS), T (PAGED_TOKENS), G
+# (PAGED_TOKENS_G8), P (PAGED_PREFETCH), M (PAGED_MIN_BLOCKS), S
+# (PAGED_PARTITION, the benchmarks' partition: the test is rebuilt with it),
+# each followed by its value: W4-T8-P1-S1024. A knob not named keeps its
+# default (phase6/week57/solution/paged_attn.cu, "tuning knobs").
+set -u
+WK=phase6/week57
+OUT=$BUILD/tune/w57
+bench=${TUNE_W57_BENCH:-w57.decode-speed}
+summary=$OUT/summary.txt
+mkdir -p "$OUT"
+: > "$summary"
+for set in $TUNE_W57_SETS; do
+    flags= pflags=
+    for k in ${set//-/ }; do
+        case $k in
+        W*) flags="$flags -DPAGED_WARPS=${k#W}" ;;
+        T*) flags="$flags -DPAGED_TOKENS=${k#T}" ;;
+        G*) flags="$flags -DPAGED_TOKENS_G8=${k#G}" ;;
+        P*) flags="$flags -DPAGED_PREFETCH=${k#P}" ;;
+        M*) flags="$flags -DPAGED_MIN_BLOCKS=${k#M}" ;;
+        S*) pflags="-DPAGED_PARTITION=${k#S}" ;;
+        *) echo "tune-w57: '$k' of set '$set' is no knob (W, T, G, P, M, S followed by a value)"; exit 2 ;;
+        esac
+    done
+    d=$OUT/$set
+    mkdir -p "$d"
+    echo "== $set:$flags $pflags"
+    $NVCC $NVFLAGS -Iphase6/common -I$WK $flags $pflags -Xptxas -v -c $WK/solution/paged_attn.cu -o "$d/paged_attn.o" \
+        > "$d/ptxas.txt" 2>&1 || { cat "$d/ptxas.txt"; echo "$set: does not compile" >> "$summary"; continue; }
+    regs=$(grep -A3 "kernelILi128ELi4E" "$d/ptxas.txt" | grep -o "Used [0-9]* registers" | head -1)
+    spill=$(grep -A3 "kernelILi128ELi4E" "$d/ptxas.txt" | grep -o "[0-9]* bytes spill stores" | head -1)
+    $CC $CFLAGS -I$WK -Iphase6/common $pflags -c $WK/test_week57.c -o "$d/test.o" &&
+        $CXX -o "$d/test" "$d/test.o" "$d/paged_attn.o" $LIBWB $LDCUDA $LDCHECK || { echo "$set: does not build" >> "$summary"; continue; }
+    WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --bench "$bench" | tee "$d/bench.txt"
+    row=$(grep -E "GB/s" "$d/bench.txt" | grep -v "^phase" | sed 's/  */ /g' | tr '\n' ';')
+    echo "$set (D128/G4: $regs, $spill): $row" >> "$summary"
+done
+echo
+echo "== summary (also in $summary)"
+cat "$summary"

@@ -1,0 +1,26 @@
+# instructor/tune/w57/tune.mk — week 57's knob sweep (instructor-only, never
+# released). Included by mk/instructor.mk, as every instructor/tune/*/tune.mk is.
+#
+#   make tune-w57       on a GPU: for every knob set in TUNE_W57_SETS, week 57's
+#                       test built with the reference compiled with that set,
+#                       and its speed benchmark run (TUNE_W57_BENCH=split: the
+#                       split rows instead); a summary at the end
+#                       (build/tune/w57/summary.txt). Sets: sweep.sh's head.
+#   make tune-w57-emu   no GPU needed: the reference, compiled for the CPU with
+#                       each set's kernel knobs, run on w57.decode's cases in an
+#                       emulator (emu/README.md): results, guards, loads in range.
+
+.PHONY: tune-w57 tune-w57-emu
+KNOWN_GOALS += tune-w57 tune-w57-emu
+
+TUNE_W57_SETS ?= W4 W4-P1 W4-P2 W4-T8 W4-T8-P1 W4-T8-P2-M3 W2-T8-P1 W4-P1-S1024 W4-T8-P1-S1024 W4-T8-P2-M3-S1024 W2-T8-P1-S1024 W4-T8-P1-S256
+TUNE_W57_BENCH ?= w57.decode-speed
+
+tune-w57: $(LIBWB) $(NVCC_STAMP)
+	$(Q)BUILD=$(BUILD) NVCC='$(NVCC)' NVFLAGS='$(NVFLAGS)' CC='$(CC)' CFLAGS='$(CFLAGS)' CXX='$(CXX)' \
+	  LIBWB='$(LIBWB)' LDCUDA='$(LDCUDA)' LDCHECK='$(LDCHECK)' TUNE_W57_SETS='$(TUNE_W57_SETS)' \
+	  TUNE_W57_BENCH='$(TUNE_W57_BENCH)' bash instructor/tune/w57/sweep.sh
+
+tune-w57-emu:
+	$(Q)BUILD=$(BUILD) CC='$(CC)' CXX='$(CXX)' CUDA_INC='$(CUDA_INC)' TUNE_W57_SETS='$(TUNE_W57_SETS)' \
+	  bash instructor/tune/w57/emu/run.sh
