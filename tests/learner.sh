@@ -57,9 +57,9 @@ expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L
 expect "make hint inside a week folder is the week's hint" '^Hint [0-9]+ of [0-9]+ for phase0/week01' "$(cd phase0/week01 && m hint)"
 expect "make check inside a phase folder says what to type" "run make from the workbook's top folder" "$(cd phase0 && m check)"
 
-mkdir -p phase2/week60 && cp phase0/week01/week.txt phase2/week60/
-expect "a week folder without a curriculum line is refused by name" 'phase2/week60/week.txt: week 60 has no line in common/curriculum.txt' "$(m status)"
-rm -rf phase2/week60
+mkdir -p phase2/week64 && cp phase0/week01/week.txt phase2/week64/
+expect "a week folder without a curriculum line is refused by name" 'phase2/week64/week.txt: week 64 has no line in common/curriculum.txt' "$(m status)"
+rm -rf phase2/week64
 sed -i 's/^checkpoint: w02\./checkpoint: w01./' phase0/week02/week.txt
 expect "a checkpoint id of another week is refused by name" "checkpoint 'w01\.[a-z-]+' must start with 'w02\.'" "$(m status)"
 t_end
