@@ -1,0 +1,527 @@
+/* test_week62.c — week 62's checkpoints: the wgmma descriptors on the CPU;
+ * the TMA + wgmma attention forward, correct (O and the log-sum-exp of every
+ * row; causal and not, D 128, any S, logits of 1e4); its speed against
+ * cuDNN's fused attention on the same data. The reference, the tolerances
+ * and the timing are week 38's (the same operation and contract). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wb_harness.h"
+#include "fa3_fwd.h"
+#include "support/yard_sdpa_cudnn.h"
+#include "support/bf16_fill.h"
+#include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
+
+
+/* ---------------------------------------------------------------- the reference */
+
+/* One output row in double: o = softmax(scale q K^T) V over the keys the
+ * query sees (all S, or 0..row when causal). q is D floats; kh and vh are one
+ * head's S x D keys and values as floats (the bf16 values, exactly); sc is
+ * scratch of S doubles. Returns the row's log-sum-exp, m + log(l). */
+static double ref_row(const float *q, const float *kh, const float *vh, int S, int D, int row, int causal,
+                    double scale, double *sc, double *out)
+{
+    int n = causal ? row + 1 : S;
+    double m = -INFINITY;
+    for (int j = 0; j < n; j++) {
+        const float *k = kh + (size_t)j * D;
+        double s = 0;
+        for (int d = 0; d < D; d++) s += (double)q[d] * k[d];
+        sc[j] = s * scale;
+        if (sc[j] > m) m = sc[j];
+    }
+    double l = 0;
+    for (int j = 0; j < n; j++) l += (sc[j] = exp(sc[j] - m));
+    for (int d = 0; d < D; d++) out[d] = 0;
+    for (int j = 0; j < n; j++) {
+        const float *v = vh + (size_t)j * D;
+        for (int d = 0; d < D; d++) out[d] += sc[j] * v[d];
+    }
+    for (int d = 0; d < D; d++) out[d] /= l;
+    return m + log(l);
+}
+
+/* Tolerances (README, "Checking a BF16 kernel"). bf16 keeps 8 significant
+ * bits: rounding is off by at most 2^-8 of the value. With |v| <= 1: P
+ * rounded to bf16 moves O by at most 2^-8 (each weight off by <= 2^-8 of
+ * itself), O rounded to bf16 by 2^-8 |O|; the FP32 sums and ex2.approx add
+ * ~1e-6. Bound 0.0039 + 0.0039 |O|, under 5e-3 + 8e-3 |O|. A
+ * wrong mask or a lost rescale moves O by 0.05 to 1 on these inputs. With
+ * logits near 1e4 the FP32 score itself is off by ~1e-2 (its last bits), which
+ * can move O by ~1e-2 where two keys nearly tie: atol 2e-2 there. */
+#define ATOL 5e-3
+#define RTOL 8e-3
+#define ATOL_BIG_LOGITS 2e-2
+
+/* lse, FP32 ln 2 (m sl2 + log2 l) against the double m + log(l) on the same
+ * bf16 inputs. No bf16 rounding reaches it (l sums the FP32 weights, not the
+ * bf16 P), so its tolerance is FP32's:
+ *   - m: the largest score, rounded a few times on its way (times sl2, the
+ *     add of log2 l, the product by ln 2), 5 roundings of |lse| at most
+ *     (|m| <= |lse| + log S): rtol 1e-6;
+ *   - l: a sum of positive terms (ex2.approx within 2^-22 each), carried
+ *     from key tile to key tile by one multiply-add: its relative error,
+ *     log l's absolute one, stays under (T + 32) 2^-23 for T tiles of 32 keys
+ *     (the smallest tile of the reference's variants);
+ *   - the FP32 scores (the mma's sums of D products): about 1e-6 here
+ *     (|q|, |k| <= 3), 2e-5 allowed; near 1e4 the 5e-2 of a few last bits
+ *     of each of the D / 16 partial sums.
+ * A slip (a log in the wrong base, sl2 or m left out, the quad's partial l,
+ * a row shifted) is off by far more on almost every row. */
+#define LSE_RTOL 1e-6
+
+#define NEED_SM90A() wb_need_sm90a("fa3_fwd (TMA, wgmma, setmaxnreg)")
+static double lse_atol(int S, int big) { return (big ? 5e-2 : 2e-5) + ((S + 31) / 32 + 32) * 0x1p-23; }
+
+/* ---------------------------------------------------------------- correctness */
+
+typedef struct {
+    int B, H, S, D, causal, big; /* big: scale 1 and |q|, |k| <= 50, logits ~ 1e4 */
+} fa_case;
+
+static const fa_case CASES[] = {
+    { 1, 1, 1, 128, 0, 0 },    { 1, 1, 1, 128, 1, 0 },    { 1, 2, 63, 128, 0, 0 },   { 2, 1, 63, 128, 1, 0 },
+    { 1, 1, 64, 128, 1, 0 },   { 1, 3, 64, 128, 0, 0 },   { 1, 1, 65, 128, 0, 0 },   { 2, 2, 65, 128, 1, 0 },
+    { 1, 1, 127, 128, 0, 0 },  { 1, 2, 127, 128, 1, 0 },  { 1, 1, 128, 128, 1, 0 },  { 1, 2, 129, 128, 0, 0 },
+    { 2, 2, 129, 128, 1, 0 },  { 1, 1, 256, 128, 1, 0 },  { 1, 3, 333, 128, 0, 0 },  { 1, 1, 1000, 128, 0, 0 },
+    { 2, 3, 1000, 128, 1, 0 }, { 1, 2, 300, 128, 0, 1 },  { 1, 2, 300, 128, 1, 1 },  { 1, 1, 513, 128, 0, 1 },
+    { 1, 1, 513, 128, 1, 1 },
+};
+
+/* Host inputs: n bf16 values uniform in [lo, hi], and the same as floats. */
+static void draw_bf16(wb_rng *rng, uint16_t *h, float *f, size_t n, float lo, float hi)
+{
+    wb_fill_uniform_f32(rng, f, n, lo, hi);
+    for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]), f[i] = wb_bf16_to_f32(h[i]);
+}
+
+/* Run one case on fresh random inputs; compare the rows listed in rows[]
+ * (every row of every head when rows == NULL) with the double reference and
+ * check that nothing was written outside O. */
+static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_rows)
+{
+    size_t n = (size_t)c->B * c->H * c->S * c->D, hs = (size_t)c->S * c->D;
+    float qk = c->big ? 50.f : 3.f;
+    double scale = c->big ? 1.0 : 1.0 / sqrt((double)c->D);
+    uint16_t *hq = wb_hmalloc(n * 2 + 2), *hk = wb_hmalloc(n * 2 + 2), *hv = wb_hmalloc(n * 2 + 2);
+    float *fq = wb_hmalloc(n * 4 + 4), *fk = wb_hmalloc(n * 4 + 4), *fv = wb_hmalloc(n * 4 + 4);
+    draw_bf16(rng, hq, fq, n, -qk, qk);
+    draw_bf16(rng, hk, fk, n, -qk, qk);
+    draw_bf16(rng, hv, fv, n, -1, 1);
+    uint16_t *dq = wb_dcopy(hq, n * 2), *dk = wb_dcopy(hk, n * 2), *dv = wb_dcopy(hv, n * 2);
+    const size_t nl = (size_t)c->B * c->H * c->S; /* lse: one float a row */
+    wb_dout o, ol;
+    uint16_t *dO = wb_dout_alloc(&o, "O", n * 2, 0);
+    float *dlse = wb_dout_alloc(&ol, "lse", nl * 4, 0);
+    WB_CUDA(fa3_fwd(dq, dk, dv, dO, dlse, c->B, c->H, c->S, c->D, c->causal, (float)scale));
+    wb_sync();
+    char what[200];
+    snprintf(what, sizeof what, "B=%d H=%d S=%d D=%d %s%s", c->B, c->H, c->S, c->D, c->causal ? "causal" : "non-causal",
+             c->big ? ", scale 1 and logits near 1e4" : "");
+    uint16_t *got = wb_hmalloc(n * 2 + 2);
+    float *got_lse = wb_hmalloc(nl * 4 + 4);
+    wb_expect_dout_guards(&o, got, what);
+    wb_expect_dout_guards(&ol, got_lse, what);
+
+    int per_head = rows ? n_rows : c->S;
+    size_t m = (size_t)c->B * c->H * per_head * c->D, ml = (size_t)c->B * c->H * per_head;
+    float *g = wb_hmalloc(m * 4 + 4), *gl = wb_hmalloc(ml * 4 + 4);
+    double *ref = wb_hmalloc(m * 8 + 8), *sc = wb_hmalloc((size_t)c->S * 8 + 8), *ref_lse = wb_hmalloc(ml * 8 + 8);
+    size_t at = 0, atl = 0;
+    for (int bh = 0; bh < c->B * c->H; bh++)
+        for (int r = 0; r < per_head; r++) {
+            int row = rows ? rows[r] : r;
+            size_t base = bh * hs + (size_t)row * c->D;
+            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
+                                   ref + at);
+            gl[atl++] = got_lse[(size_t)bh * c->S + row];
+            for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
+            at += c->D;
+        }
+    wb_cmp cmp;
+    wb_compare_f32_f64("O", g, ref, m, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL, &cmp);
+    if (cmp.bad && m) { /* say which (head, row, d) the first bad element is */
+        size_t i = cmp.first_bad, per = (size_t)per_head * c->D;
+        int r = (int)(i % per / c->D);
+        snprintf(what + strlen(what), sizeof what - strlen(what), "; first bad: head %zu, row %d, d %zu (O below is "
+                 "the compared rows, %d a head)", i / per, rows ? rows[r] : r, i % c->D, per_head);
+    }
+    WB_EXPECT_CMP(cmp, what);
+    wb_compare_f32_f64("lse", gl, ref_lse, ml, lse_atol(c->S, c->big), LSE_RTOL, &cmp);
+    if (cmp.bad) { /* which (head, row) */
+        size_t i = cmp.first_bad;
+        snprintf(what + strlen(what), sizeof what - strlen(what), "; first bad lse: head %zu, row %d (lse[bh * S + "
+                 "row] = m + log(l), natural log)", i / per_head, rows ? rows[i % per_head] : (int)(i % per_head));
+    }
+    WB_EXPECT_CMP(cmp, what);
+    wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o), wb_dout_free(&ol);
+    free(hq), free(hk), free(hv), free(fq), free(fk), free(fv), free(got), free(got_lse), free(g), free(gl);
+    free(ref), free(ref_lse), free(sc);
+}
+
+START_TEST(fwd_cases)
+{
+    NEED_SM90A();
+    wb_rng rng = WB_RNG();
+    check_case(&rng, &CASES[_i], NULL, 0);
+}
+END_TEST
+
+/* Long sequences, sampled: S = 4133 = 32 tiles of 128 and 37 rows (many
+ * turns of the 2-stage rings, both parities); rows at the tile edges, the
+ * last rows, and random ones, in every head. _i: non-causal, causal. */
+START_TEST(fwd_long)
+{
+    NEED_SM90A();
+    wb_rng rng = WB_RNG();
+    fa_case c = { 2, 3, 4133, 128, _i, 0 };
+    int rows[32] = { 0, 1, 63, 64, 127, 128, 129, 2047, 2048, 4031, 4032, 4095, 4096, 4097, 4131, 4132 };
+    for (int k = 16; k < 32; k++) rows[k] = (int)wb_rng_int(&rng, 0, c.S - 1);
+    check_case(&rng, &c, rows, 32);
+}
+END_TEST
+
+/* Empty shapes are nothing to do; other head sizes, bad scales, a missing or
+ * misaligned lse are refused; nothing is written to O or lse. */
+START_TEST(fwd_args)
+{
+    NEED_SM90A();
+    wb_dout o, ol;
+    uint16_t *d = wb_dout_alloc(&o, "O", 4096, 0);
+    float *dl = wb_dout_alloc(&ol, "lse", 1024, 0);
+    ck_assert_int_eq(fa3_fwd(d, d, d, d, dl, 0, 4, 16, 128, 0, 0.125f), cudaSuccess);
+    ck_assert_int_eq(fa3_fwd(d, d, d, d, dl, 2, 0, 16, 128, 1, 0.125f), cudaSuccess);
+    ck_assert_int_eq(fa3_fwd(d, d, d, d, dl, 2, 4, 0, 128, 1, 0.125f), cudaSuccess);
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, 1, 1, 16, 96, 0, 0.1f) == cudaErrorInvalidValue,
+                  "D = 96 must be refused");
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, 1, 1, 16, 64, 0, 0.1f) == cudaErrorInvalidValue,
+                  "D = 64 must be refused (this kernel is built for D = 128)");
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, -1, 1, 16, 128, 0, 0.1f) == cudaErrorInvalidValue,
+                  "B = -1 must be refused");
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, 256, 256, 16, 128, 0, 0.1f) == cudaErrorInvalidValue,
+                  "B * H = 65536 must be refused (the grid's y)");
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, 1, 1, 16, 128, 0, INFINITY) == cudaErrorInvalidValue,
+                  "scale +inf must be refused");
+    ck_assert_msg(fa3_fwd(d, d, d, d + 4, dl, 1, 1, 16, 128, 0, 0.1f) == cudaErrorInvalidValue,
+                  "an O that is not 16-byte aligned must be refused");
+    ck_assert_msg(fa3_fwd(d, NULL, d, d, dl, 1, 1, 16, 128, 0, 0.1f) == cudaErrorInvalidValue,
+                  "a NULL K must be refused");
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, 1, 1, 16, 128, 0, 0.f) == cudaErrorInvalidValue,
+                  "scale 0 must be refused");
+    ck_assert_msg(fa3_fwd(d, d, d, d, dl, 1, 1, 16, 128, 0, NAN) == cudaErrorInvalidValue,
+                  "scale NaN must be refused");
+    ck_assert_msg(fa3_fwd(d + 1, d, d, d, dl, 1, 1, 16, 128, 0, 0.1f) == cudaErrorInvalidValue,
+                  "a Q that is not 16-byte aligned must be refused");
+    ck_assert_msg(fa3_fwd(d, d, d, d, NULL, 1, 1, 16, 128, 0, 0.1f) == cudaErrorInvalidValue,
+                  "a NULL lse must be refused (it is required, like O)");
+    ck_assert_msg(fa3_fwd(d, d, d, d, (float *)((char *)dl + 2), 1, 1, 16, 128, 0, 0.1f) ==
+                      cudaErrorInvalidValue,
+                  "an lse that is not 4-byte aligned must be refused");
+    uint16_t *host = wb_hmalloc(4096);
+    wb_sync();
+    wb_expect_dout_guards(&o, host, "B, H or S == 0, or a refused call, writes nothing");
+    for (size_t i = 0; i < 2048; i++)
+        if (host[i] != 0xFFFFu) ck_abort_msg("B, H or S == 0, or a refused call: O[%zu] was written (0x%04x)", i, host[i]);
+    wb_expect_dout_guards(&ol, host, "B, H or S == 0, or a refused call, writes nothing");
+    ck_assert_msg(wb_count_not_byte(host, 1024, 0xFF) == 0, "B, H or S == 0, or a refused call: lse was written");
+    cudaGetLastError();
+    wb_dout_free(&o), wb_dout_free(&ol);
+    free(host);
+}
+END_TEST
+
+/* ---------------------------------------------------------------- timing */
+
+enum { SEED_Q = 621, SEED_K = 622, SEED_V = 623 };
+
+typedef struct {
+    uint16_t *q, *k, *v, *o;
+    float *lse; /* yours: B x H x S; cuDNN's run (inference, no stats) writes none */
+    int B, H, S, D, causal;
+    float scale;
+    int cudnn; /* 0: yours, 1: cuDNN */
+} fa_run;
+
+static void fa_fill(fa_run *r, unsigned long long salt)
+{
+    size_t n = (size_t)r->B * r->H * r->S * r->D;
+    WB_CUDA(bf16_fill_uniform(r->q, n, SEED_Q + 7 * salt, -3, 3));
+    WB_CUDA(bf16_fill_uniform(r->k, n, SEED_K + 7 * salt, -3, 3));
+    WB_CUDA(bf16_fill_uniform(r->v, n, SEED_V + 7 * salt, -1, 1));
+}
+
+static void fa_work(void *p)
+{
+    fa_run *r = p;
+    if (!r->cudnn) {
+        WB_CUDA(fa3_fwd(r->q, r->k, r->v, r->o, r->lse, r->B, r->H, r->S, r->D, r->causal, r->scale));
+        return;
+    }
+    char why[400];
+    if (!yard_sdpa_cudnn_fwd(r->q, r->k, r->v, r->o, r->B, r->H, r->S, r->D, r->causal, r->scale, why, sizeof why))
+        ck_abort_msg("%s", why);
+}
+
+/* Checks 4 heads (first, last, two random) x 8 rows (first, last, 6 random)
+ * of the output (and their lse, when the run has one) against the double
+ * reference, reading the inputs back from the device. 0 when right, else the
+ * number of bad elements and the message. */
+static size_t fa_verify(const fa_run *r, unsigned long long salt, double atol, double rtol, wb_cmp *cmp)
+{
+    wb_sync();
+    const int HEADS = 4, ROWS = 8, BH = r->B * r->H, S = r->S, D = r->D;
+    size_t hs = (size_t)S * D;
+    uint16_t *hk = wb_hmalloc(hs * 2), *hv = wb_hmalloc(hs * 2), *hq = wb_hmalloc((size_t)D * 2),
+             *ho = wb_hmalloc((size_t)D * 2);
+    float *fk = wb_hmalloc(hs * 4), *fv = wb_hmalloc(hs * 4), *fq = wb_hmalloc((size_t)D * 4);
+    float *g = wb_hmalloc((size_t)HEADS * ROWS * D * 4), *gl = wb_hmalloc((size_t)HEADS * ROWS * 4);
+    double *ref = wb_hmalloc((size_t)HEADS * ROWS * D * 8), *sc = wb_hmalloc((size_t)S * 8);
+    double *ref_lse = wb_hmalloc((size_t)HEADS * ROWS * 8);
+    wb_rng rng = wb_rng_for("fa_verify", (int)(salt & 0x7fffffff));
+    size_t at = 0;
+    for (int hh = 0; hh < HEADS; hh++) {
+        int bh = hh == 0 ? 0 : hh == 1 ? BH - 1 : (int)wb_rng_int(&rng, 0, BH - 1);
+        wb_d2h(hk, r->k + bh * hs, hs * 2);
+        wb_d2h(hv, r->v + bh * hs, hs * 2);
+        for (size_t i = 0; i < hs; i++) fk[i] = wb_bf16_to_f32(hk[i]), fv[i] = wb_bf16_to_f32(hv[i]);
+        for (int rr = 0; rr < ROWS; rr++) {
+            int row = rr == 0 ? 0 : rr == 1 ? S - 1 : (int)wb_rng_int(&rng, 0, S - 1);
+            wb_d2h(hq, r->q + bh * hs + (size_t)row * D, (size_t)D * 2);
+            wb_d2h(ho, r->o + bh * hs + (size_t)row * D, (size_t)D * 2);
+            for (int d = 0; d < D; d++) fq[d] = wb_bf16_to_f32(hq[d]), g[at + d] = wb_bf16_to_f32(ho[d]);
+            ref_lse[hh * ROWS + rr] = ref_row(fq, fk, fv, S, D, row, r->causal, r->scale, sc, ref + at);
+            if (r->lse) wb_d2h(&gl[hh * ROWS + rr], r->lse + (size_t)bh * S + row, 4);
+            at += D;
+        }
+    }
+    size_t bad = wb_compare_f32_f64("O (sampled rows)", g, ref, at, atol, rtol, cmp);
+    if (!bad && r->lse) bad = wb_compare_f32_f64("lse (sampled rows)", gl, ref_lse, HEADS * ROWS, lse_atol(S, 0),
+                                                 LSE_RTOL, cmp);
+    free(hk), free(hv), free(hq), free(ho), free(fk), free(fv), free(fq), free(g), free(gl), free(ref), free(ref_lse);
+    free(sc);
+    return bad;
+}
+
+/* The timing's spot check: new inputs and a poisoned output for one timed run. */
+static void fa_fresh(void *p, unsigned long long salt)
+{
+    fa_run *r = p;
+    fa_fill(r, salt);
+    wb_dpoison(r->o, (size_t)r->B * r->H * r->S * r->D * 2);
+    if (r->lse) wb_dpoison(r->lse, (size_t)r->B * r->H * r->S * 4);
+}
+
+static int fa_check(void *p, char *why, size_t size)
+{
+    wb_cmp cmp;
+    if (!fa_verify(p, 1, ATOL, RTOL, &cmp)) return 0;
+    snprintf(why, size, "%s", cmp.msg);
+    return 1;
+}
+
+static double attn_flops(const fa_run *r)
+{
+    double f = 4.0 * r->B * r->H * (double)r->S * r->S * r->D;
+    return r->causal ? f / 2 : f;
+}
+
+/* Times yours and cuDNN's on the same inputs, in the same run, and checks
+ * both outputs. Fills the two rows (TFLOP/s); returns 1 when cuDNN ran, 0
+ * when it could not (why says why: the comparison is then not possible). A
+ * wrong output of yours marks your row invalid before anything is timed.
+ * Yours writes lse too (4 bytes a row, in its bytes), what training needs;
+ * cuDNN's graph is the inference one (no stats), as it was when the target
+ * was set: the ratio staying where it was is lse costing only its bytes. */
+static int measure(int B, int H, int S, int D, int causal, int samples, wb_bench_row *mine, wb_bench_row *lib,
+                   char *why, size_t why_size)
+{
+    size_t n = (size_t)B * H * S * D;
+    const size_t nl = (size_t)B * H * S;
+    fa_run r = { wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(n * 2), wb_dmalloc(nl * 4),
+                 B, H, S, D, causal, (float)(1.0 / sqrt((double)D)), 0 };
+    uint16_t *o_lib = wb_dmalloc(n * 2);
+    fa_fill(&r, 0);
+    wb_dpoison(r.o, n * 2);
+    wb_dpoison(r.lse, nl * 4);
+    wb_dpoison(o_lib, n * 2);
+    double flops = attn_flops(&r);
+    mine->flops = lib->flops = flops;
+    lib->bytes = 8.0 * n;              /* Q, K, V read once, O written once */
+    mine->bytes = 8.0 * n + 4.0 * nl; /* and lse written once */
+    mine->unit = lib->unit = "TFLOP/s";
+    mine->yard_name = "cuDNN";
+    mine->value = lib->value = mine->yard = NAN;
+    int ok = 1;
+    wb_cmp cmp;
+
+    fa_work(&r); /* one untimed run, checked: a wrong kernel is not timed */
+    if (fa_verify(&r, 0, ATOL, RTOL, &cmp)) {
+        wb_bench_invalid(mine, cmp.msg);
+        goto done;
+    }
+    if (!yard_sdpa_cudnn_prepare(B, H, S, D, causal, r.scale, why, why_size)) {
+        ok = 0;
+        goto done;
+    }
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.samples = samples;
+    fa_run rl = r;
+    rl.o = o_lib, rl.lse = NULL, rl.cudnn = 1;
+    wb_time(fa_work, &rl, &o, &lib->t);
+    lib->value = flops / (lib->t.median * 1e-3) / 1e12;
+    /* the yardstick's output too: a cuDNN graph of another mask or layout would be a meaningless yardstick */
+    if (fa_verify(&rl, 0, 2e-2, 2e-2, &cmp)) {
+        snprintf(why, why_size, "cuDNN's SDPA output does not match the reference (test bug?): %s", cmp.msg);
+        wb_bench_invalid(lib, why);
+    }
+    mine->yard = lib->value;
+    o.fresh = fa_fresh, o.check = fa_check;
+    wb_time(fa_work, &r, &o, &mine->t);
+    mine->value = flops / (mine->t.median * 1e-3) / 1e12;
+    if (fa_verify(&r, 0, ATOL, RTOL, &cmp)) wb_bench_invalid(mine, cmp.msg);
+done:
+    wb_dfree(r.q), wb_dfree(r.k), wb_dfree(r.v), wb_dfree(r.o), wb_dfree(r.lse), wb_dfree(o_lib);
+    return ok;
+}
+
+/* cuDNN first: where it cannot run, a checkpoint measured against it is SKIP
+ * (AUTHORING: never PASS, never FAIL), whatever the kernel does. The graph
+ * built here is the one measure() then uses. */
+static int cudnn_ready(int B, int H, int S, int D, int causal, char *why, size_t why_size)
+{
+    return yard_sdpa_cudnn_prepare(B, H, S, D, causal, (float)(1.0 / sqrt((double)D)), why, why_size);
+}
+
+static void name_rows(wb_bench_row *mine, wb_bench_row *lib, char *variant, size_t size, int B, int H, int S, int D,
+                      int causal)
+{
+    snprintf(variant, size, "B%d H%d S%d D%d %s", B, H, S, D, causal ? "causal" : "non-causal");
+    mine->exercise = "fa3_fwd", lib->exercise = "cudnn_sdpa";
+    mine->variant = lib->variant = variant;
+    mine->n = lib->n = (size_t)S;
+}
+
+/* w62.fwd-speed: B4 H16 S4096 D128, non-causal and causal, yours against
+ * cuDNN; the figure is the lower of the two ratios (week 59's rule). A test
+ * (not WB_SPEED) so that it can SKIP where the GPU is not sm_90 or cuDNN
+ * does not load: both are looked for first. */
+START_TEST(fwd_speed)
+{
+    NEED_SM90A();
+    const int B = 4, H = 16, S = 4096, D = 128;
+    char why[400] = "", detail[600] = "", variant[2][64];
+    if (!cudnn_ready(B, H, S, D, 0, why, sizeof why))
+        wb_skip_test("cuDNN SDPA cannot run here, so there is no yardstick: %s", why);
+    double worst = INFINITY;
+    for (int causal = 0; causal < 2; causal++) {
+        wb_bench_row mine = { 0 }, lib = { 0 };
+        name_rows(&mine, &lib, variant[causal], sizeof variant[causal], B, H, S, D, causal);
+        int ok = measure(B, H, S, D, causal, 20, &mine, &lib, why, sizeof why);
+        if (mine.invalid) { /* wrong output: no figure, whatever cuDNN can do */
+            wb_bench_emit(&mine);
+            ck_abort_msg("w62.fwd-speed, %s: %s", variant[causal], mine.why);
+        }
+        if (!ok) wb_skip_test("cuDNN SDPA cannot run here, so there is no yardstick: %s", why);
+        wb_bench_emit(&lib);
+        wb_bench_emit(&mine);
+        ck_assert_msg(!lib.invalid, "w62.fwd-speed: %s", lib.why);
+        const double ratio = wb_bench_ratio(&mine);
+        if (ratio < worst) worst = ratio;
+        snprintf(detail + strlen(detail), sizeof detail - strlen(detail), "%s%s: %.0f TFLOP/s, cuDNN %.0f, %.3f",
+                 causal ? "; " : "", variant[causal], mine.value, lib.value, ratio);
+    }
+    wb_expect_target("w62.fwd-speed", worst, detail);
+}
+END_TEST
+
+/* `make phase6/week62 bench`: the headline shape, non-causal and causal
+ * (yours and cuDNN), on an sm_90 GPU only. */
+static double bench_fwd(void)
+{
+    if (!wb_device_is_cc(9, 0)) {
+        printf("  fa3_fwd is sm_90a code: this GPU cannot run it\n");
+        return NAN;
+    }
+    double first = NAN;
+    for (int causal = 0; causal < 2; causal++) {
+        wb_bench_row mine = { 0 }, lib = { 0 };
+        char variant[64], why[400] = "";
+        name_rows(&mine, &lib, variant, sizeof variant, 4, 16, 4096, 128, causal);
+        if (!measure(4, 16, 4096, 128, causal, 20, &mine, &lib, why, sizeof why) && !mine.invalid)
+            printf("  cuDNN SDPA cannot run here: %s\n", why);
+        else if (!mine.invalid)
+            wb_bench_emit(&lib);
+        wb_bench_emit(&mine);
+        if (causal == 0) first = wb_bench_ratio(&mine);
+    }
+    return first;
+}
+
+/* ---------------------------------------------------------------- w62.desc (CPU) */
+
+/* The descriptor as the PTX ISA lays it out, assembled here field by field
+ * (a second derivation, not the exercise's code): start, LBO and SBO in
+ * 16-byte units, swizzle 128B (1) in bits 62-63, everything else 0. */
+static uint64_t want_desc(uint32_t start, uint32_t lbo, uint32_t sbo)
+{
+    return (uint64_t)(start / 16) | (uint64_t)(lbo / 16) << 16 | (uint64_t)(sbo / 16) << 32 | 1ull << 62;
+}
+
+START_TEST(desc_values)
+{
+    /* the tiles a kernel might hold: 1024-aligned starts from 0 to the last that fits (2^18 - 32 KiB) */
+    static const uint32_t ADDR[] = { 0, 1024, 32768, 99328, 163840, (1u << 18) - 32768 };
+    for (size_t a = 0; a < WB_COUNT(ADDR); a++)
+        for (int kk = 0; kk < 8; kk++) {
+            uint64_t d = 0xdeadbeefull;
+            ck_assert_msg(fa3_fwd_desc(FA3_DESC_QK, ADDR[a], kk, &d) == 0, "QK, tile %u, kk %d: refused",
+                          ADDR[a], kk);
+            /* step kk: D columns 16kk.. : half kk / 4, 32 (kk % 4) bytes into its 128-byte rows */
+            const uint64_t qk = want_desc(ADDR[a] + 16384u * (kk / 4) + 32u * (kk % 4), 16, 1024);
+            if (d != qk)
+                ck_abort_msg("QK (K-major), tile at %u, k16 step %d: 0x%016llx, expected 0x%016llx (start %u, LBO 16, "
+                             "SBO 1024, swizzle 128B)", ADDR[a], kk, (unsigned long long)d, (unsigned long long)qk,
+                             ADDR[a] + 16384u * (kk / 4) + 32u * (kk % 4));
+            ck_assert_msg(fa3_fwd_desc(FA3_DESC_V, ADDR[a], kk, &d) == 0, "V, tile %u, kk %d: refused", ADDR[a], kk);
+            /* step kk: keys 16kk.. : 16 rows of 128 bytes on; the other 64 columns of D 16 KiB on */
+            const uint64_t v = want_desc(ADDR[a] + 2048u * kk, 16384, 1024);
+            if (d != v)
+                ck_abort_msg("V (MN-major), tile at %u, k16 step %d: 0x%016llx, expected 0x%016llx (start %u, LBO "
+                             "16384: the next 64 columns of D, SBO 1024: the next 8 keys, swizzle 128B)", ADDR[a], kk,
+                             (unsigned long long)d, (unsigned long long)v, ADDR[a] + 2048u * kk);
+        }
+}
+END_TEST
+
+START_TEST(desc_refused)
+{
+    uint64_t d = 0x1234;
+    ck_assert_msg(fa3_fwd_desc(FA3_DESC_QK, 0, 0, NULL) == -1, "a NULL desc must be refused");
+    ck_assert_msg(fa3_fwd_desc(2, 0, 0, &d) == -1 && d == 0x1234, "operand 2 must be refused, *desc untouched");
+    ck_assert_msg(fa3_fwd_desc(-1, 0, 0, &d) == -1 && d == 0x1234, "operand -1 must be refused, *desc untouched");
+    ck_assert_msg(fa3_fwd_desc(FA3_DESC_QK, 0, 8, &d) == -1 && d == 0x1234, "kk = 8 must be refused");
+    ck_assert_msg(fa3_fwd_desc(FA3_DESC_V, 0, -1, &d) == -1 && d == 0x1234, "kk = -1 must be refused");
+    ck_assert_msg(fa3_fwd_desc(FA3_DESC_V, 512, 0, &d) == -1 && d == 0x1234,
+                  "a tile at 512 (not on the swizzle's 1024-byte repeat) must be refused");
+    ck_assert_msg(fa3_fwd_desc(FA3_DESC_QK, (1u << 18) - 31744, 0, &d) == -1 && d == 0x1234,
+                  "a tile whose end passes 2^18 (the start field's range) must be refused");
+}
+END_TEST
+
+static const wb_test TESTS[] = {
+    { "w62.desc", WB_T(desc_values), WB_CPU, 0 },
+    { "w62.desc", WB_T(desc_refused), WB_CPU, 0 },
+    { "w62.fwd", WB_T(fwd_cases), WB_GPU, WB_COUNT(CASES) },
+    { "w62.fwd", WB_T(fwd_long), WB_GPU, 2 },
+    { "w62.fwd", WB_T(fwd_args), WB_GPU, 0 },
+    { "w62.fwd-speed", WB_T(fwd_speed), WB_GPU, 0 },
+};
+
+static const wb_benchmark BENCHES[] = {
+    { "fwd", bench_fwd },
+};
+
+int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
