@@ -29,7 +29,7 @@ constexpr unsigned SMEM_ALIGN = 128;  // an unswizzled box's buffer (tma_box: sm
 [[maybe_unused]] constexpr size_t SMEM_BYTES = BOX_BYTES + SMEM_ALIGN;  // room to round the base up (32 KiB + 128)
 
 // The PTX wrappers (mbarriers, TMA loads and stores, bulk groups) are given
-// in phase5/common/tma_ptx.h: read each one.
+// in common/include/tma_ptx.h: read each one.
 
 // ---------------------------------------------------------------- the kernel
 

@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 #include "hopper_host.cuh"  // given (phase5/common): encode_bf16_map, zero_c
-#include "hopper_ptx.cuh"   // given (phase5/common): the PTX wrappers the kernel calls
+#include "hopper_ptx.cuh"   // given (common/include): the PTX wrappers the kernel calls
 #include "wgmma_desc.h"
 #include "wgmma_gemm.h"
 
@@ -47,7 +47,7 @@ constexpr size_t SMEM_BYTES = STAGES * STAGE_BYTES + SMEM_ALIGN;
 static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_host.cuh)");
 
 // ---------------------------------------------------------------- the PTX (given: read each one)
-// In phase5/common/hopper_ptx.cuh (included above), each with the comment
+// In common/include/hopper_ptx.cuh (included above), each with the comment
 // that explains it: smem_u32; the mbarriers (mbar_init,
 // fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive,
 // mbar_wait_loop); TMA (tma_load_2d, prefetch_map); setmaxnreg

@@ -35,7 +35,7 @@
 #include <stdint.h>
 
 #include "hopper_host.cuh"  // given (phase5/common): encode_bf16_map, zero_c
-#include "hopper_ptx.cuh"   // given (phase5/common): week 54's PTX wrappers
+#include "hopper_ptx.cuh"   // given (common/include): week 54's PTX wrappers
 #include "wgmma_desc.h"     // week 54 (uses: phase5/week54): the descriptor template desc0
 #include "ws_gemm.h"
 
@@ -146,7 +146,7 @@ static_assert(CHUNK_COLS * 4 == 128 && CHUNK_BYTES % 1024 == 0, "a chunk row is 
 static_assert(BK == BF16_MAP_BOX_K, "a TMA box is one BK-wide k-tile (hopper_host.cuh)");
 
 // ---------------------------------------------------------------- the PTX (given: week 54's, unchanged)
-// In phase5/common/hopper_ptx.cuh (included above), each with the comment
+// In common/include/hopper_ptx.cuh (included above), each with the comment
 // that explains it: smem_u32; the mbarriers (mbar_init,
 // fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive,
 // mbar_wait_loop); TMA (tma_load_2d, prefetch_map); setmaxnreg

@@ -36,7 +36,7 @@ constexpr size_t SMEM_BYTES = STAGES * BOX_BYTES + SMEM_ALIGN;
 // ---------------------------------------------------------------- the PTX (given: read each one)
 // Week 53's wrappers (mbar_init, fence_mbar_init, fence_proxy_async_smem,
 // mbar_arrive_expect_tx, mbar_wait, tma_load_2d, bulk_commit, bulk_wait_read,
-// bulk_wait, prefetch_map, smem_u32) are in phase5/common/tma_ptx.h; the
+// bulk_wait, prefetch_map, smem_u32) are in common/include/tma_ptx.h; the
 // cluster's own are here.
 
 // Arrive once on the mbarrier at the same offset as `bar` in the shared

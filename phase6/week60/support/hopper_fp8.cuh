@@ -1,151 +1,29 @@
-// hopper_fp8.cuh — week 60, given: the inline PTX of the Hopper GEMM (the
-// same instructions weeks 54 and 55 use, under the same names, so a week 55
-// kernel moves here unchanged) and the one new instruction, the FP8 wgmma;
-// and the host's route to cuTensorMapEncodeTiled. Read each one before you
-// call it.
+// hopper_fp8.cuh — week 60, given: the one new instruction, the FP8 wgmma,
+// and two small helpers the epilogue uses. The rest of the Hopper GEMM's
+// inline PTX is Phase 5's, under the names weeks 54 and 55 use (so a week 55
+// kernel moves here unchanged), in the workbook's common/include/:
+// hopper_ptx.cuh, which includes tma_ptx.h. Read each one before you call it.
 //
-//   smem_u32                                 a shared address as PTX takes it
-//   mbar_init, fence_mbar_init, mbar_arrive_expect_tx, mbar_arrive, mbar_wait_loop
-//                                            the ring's mbarriers
-//   tma_load_2d, tma_store_2d, prefetch_map  TMA
-//   fence_proxy_async_smem, bulk_commit, bulk_wait_read<N>, bulk_wait<N>
-//                                            the TMA-store epilogue's ordering
-//   regs_dealloc<N>, regs_alloc<N>           setmaxnreg
-//   named_bar_sync                           one warpgroup's barrier
-//   st_shared_b32                            4 bytes to shared memory
-//   wgmma_fence, wgmma_commit, wgmma_wait<N>, pin_accumulators
-//                                            wgmma's ordering
-//   wgmma_m64n256k32_e4m3                    one 64 x 256 x 32 FP8 wgmma, and its register layout
-//   encode_tiled_fn                          (host) the driver's tensor-map encoder
+//   (tma_ptx.h)      smem_u32; mbar_init, fence_mbar_init, mbar_arrive_expect_tx,
+//                    mbar_arrive; tma_load_2d, tma_store_2d, prefetch_map;
+//                    fence_proxy_async_smem, bulk_commit, bulk_wait_read<N>,
+//                    bulk_wait<N>; encode_tiled_fn (host: the driver's encoder)
+//   (hopper_ptx.cuh) mbar_wait_loop; regs_dealloc<N>, regs_alloc<N> (setmaxnreg);
+//                    wgmma_fence, wgmma_commit, wgmma_wait<N>, pin_accumulators
+//   here             named_bar_sync (one warpgroup's barrier), st_shared_b32
+//                    (4 bytes to shared memory), wgmma_m64n256k32_e4m3 (one
+//                    64 x 256 x 32 FP8 wgmma, and its register layout)
 //
-// (phase5/common/ holds weeks 54-56's copy; a phase-6 week cannot include
-// another phase's common folder, so the ones this week needs are here.)
 // sm_90a only: call the device ones from code compiled for sm_90a alone.
 // Each is static and inlined: every file that includes this header gets its
 // own copy. ([[maybe_unused]]: the starter calls none of them yet.)
 #ifndef W60_HOPPER_FP8_CUH
 #define W60_HOPPER_FP8_CUH
 
-#include <cuda.h>          // CUtensorMap and its enums: types only, nothing links libcuda
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled_v12000
-#include <cuda_runtime.h>
 #include <stdint.h>
+#include "hopper_ptx.cuh"
 
-// ---------------------------------------------------------------- shared memory and mbarriers
-
-// The 32-bit shared-window address of a shared variable (what .shared operands take).
-[[maybe_unused]] static __device__ __forceinline__ uint32_t smem_u32(const void *p)
-{
-    return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-// Set up the mbarrier at `bar` to expect `count` arrivals a phase.
-[[maybe_unused]] static __device__ __forceinline__ void mbar_init(uint32_t bar, uint32_t count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-
-// Publish the mbarrier inits to the async proxy (the TMA unit) before first use.
-[[maybe_unused]] static __device__ __forceinline__ void fence_mbar_init()
-{
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-
-// One arrival that also announces `bytes` of TMA transactions still to land:
-// the phase completes when every arrival is in and every byte has landed.
-[[maybe_unused]] static __device__ __forceinline__ void mbar_arrive_expect_tx(uint32_t bar, uint32_t bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-
-// One plain arrival (a consumer handing a stage back).
-[[maybe_unused]] static __device__ __forceinline__ void mbar_arrive(uint32_t bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-
-// Wait until the phase of this parity has completed; try_wait may return
-// before it has (after a time the hardware picks), so the asm loops.
-[[maybe_unused]] static __device__ __forceinline__ void mbar_wait_loop(uint32_t bar, uint32_t parity)
-{
-    asm volatile("{\n\t.reg .pred ready;\n"
-                 "W60_WAIT:\n\t"
-                 "mbarrier.try_wait.parity.shared::cta.b64 ready, [%0], %1;\n\t"
-                 "@!ready bra W60_WAIT;\n\t}" ::"r"(bar),
-                 "r"(parity)
-                 : "memory");
-}
-
-// ---------------------------------------------------------------- TMA
-
-// Load the box at element (x, y) of `map` (x along the rows, y down them)
-// into shared memory at dst; its bytes complete transactions on `bar`.
-// Elements outside the tensor arrive as zeros (and still count as bytes).
-[[maybe_unused]] static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorMap *map, uint32_t bar,
-                                                                    int x, int y)
-{
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%3, %4}], [%2];" ::"r"(
-            dst),
-        "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(x), "r"(y)
-        : "memory");
-}
-
-// Store the box in shared memory at src to element (x, y) of `map`; the
-// parts of the box outside the tensor are not written (whole 16-byte units:
-// see fp8_gemm.h for why N must then be a multiple of 8).
-[[maybe_unused]] static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, uint32_t src, int x, int y)
-{
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
-                     reinterpret_cast<uint64_t>(map)),
-                 "r"(src), "r"(x), "r"(y)
-                 : "memory");
-}
-
-// Fetch a tensor map (a __grid_constant__ kernel parameter) into the TMA unit early.
-[[maybe_unused]] static __device__ __forceinline__ void prefetch_map(const CUtensorMap *map)
-{
-    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
-}
-
-// This thread's shared-memory writes (generic proxy) before the TMA reads
-// (async proxy) of the stores that follow.
-[[maybe_unused]] static __device__ __forceinline__ void fence_proxy_async_smem()
-{
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
-
-// The TMA stores issued since the last commit become one bulk group.
-[[maybe_unused]] static __device__ __forceinline__ void bulk_commit()
-{
-    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-}
-
-// Wait until at most N bulk groups still read their shared memory (.read:
-// the source may be reused; their global writes may still be in flight).
-template <int N> [[maybe_unused]] static __device__ __forceinline__ void bulk_wait_read()
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
-
-// Wait until at most N bulk groups are incomplete, global writes included.
-template <int N> [[maybe_unused]] static __device__ __forceinline__ void bulk_wait()
-{
-    asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
-}
-
-// ---------------------------------------------------------------- registers, barriers, stores
-
-// setmaxnreg: a whole warpgroup (same N in all 128 threads) lowers or raises
-// its register limit. Needs a register cap at entry (__launch_bounds__(T, 1)).
-template <int N> [[maybe_unused]] static __device__ __forceinline__ void regs_dealloc()
-{
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N));
-}
-template <int N> [[maybe_unused]] static __device__ __forceinline__ void regs_alloc()
-{
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N));
-}
+// ---------------------------------------------------------------- barriers, stores
 
 // The n threads (a multiple of 32) that call this with the same id (1-15;
 // 0 is __syncthreads') wait for one another; other warps run on.
@@ -160,33 +38,7 @@ template <int N> [[maybe_unused]] static __device__ __forceinline__ void regs_al
     asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 
-// ---------------------------------------------------------------- wgmma
-
-// By the whole warpgroup: fence (register writes by ordinary instructions,
-// such as the accumulators' zeros, are done before the wgmmas after it read
-// them); commit (the wgmmas since the last commit are one group); wait<N>
-// (at most N groups still run; the others' registers and shared memory are free).
-[[maybe_unused]] static __device__ __forceinline__ void wgmma_fence()
-{
-    asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
-}
-[[maybe_unused]] static __device__ __forceinline__ void wgmma_commit()
-{
-    asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory");
-}
-template <int N> [[maybe_unused]] static __device__ __forceinline__ void wgmma_wait()
-{
-    asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
-}
-
-// The compiler does not know a wgmma in flight still writes d: this empty
-// asm, reading and writing every accumulator, keeps their uses from moving
-// across the fence and the wait.
-[[maybe_unused]] static __device__ __forceinline__ void pin_accumulators(float (&d)[128])
-{
-#pragma unroll
-    for (int i = 0; i < 128; i++) asm volatile("" : "+f"(d[i])::"memory");
-}
+// ---------------------------------------------------------------- the FP8 wgmma
 
 // One FP8 wgmma: d (64 x 256 FP32, 128 registers a thread) += A (64 x 32
 // E4M3, descriptor da) times B (256 x 32 E4M3, descriptor db) transposed.
@@ -239,26 +91,6 @@ template <int N> [[maybe_unused]] static __device__ __forceinline__ void wgmma_w
                    "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]),
                    "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
                  : "l"(da), "l"(db), "r"(scale_d));
-}
-
-// ---------------------------------------------------------------- the host
-
-// cuTensorMapEncodeTiled is the driver's: ask the runtime for its address
-// (the 12.0 prototype), so nothing links -lcuda. NULL, with *err set, when
-// the driver has none.
-[[maybe_unused]] static PFN_cuTensorMapEncodeTiled_v12000 encode_tiled_fn(cudaError_t *err)
-{
-    static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr;
-    if (fn) return fn;
-    void *p = nullptr;
-    cudaDriverEntryPointQueryResult got = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault, &got);
-    if (e != cudaSuccess || got != cudaDriverEntryPointSuccess || !p) {
-        *err = e != cudaSuccess ? e : cudaErrorNotSupported;
-        return nullptr;
-    }
-    fn = reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(p);
-    return fn;
 }
 
 #endif

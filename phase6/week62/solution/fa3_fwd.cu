@@ -30,7 +30,7 @@
 
 #include "fa3_fwd.h"
 #include "support/fa3_ptx.cuh"  // given: tma_load_3d, the two wgmmas, pin64, fast_exp2, pack_bf16x2
-                                // (and, through it, phase 5's hopper_ptx.cuh and tma_ptx.h, copied)
+                                // (and, through it, phase 5's hopper_ptx.cuh and tma_ptx.h, common/include)
 
 // ---------------------------------------------------------------- the descriptors (CPU)
 

@@ -1,6 +1,6 @@
 // fa3_ptx.cuh — week 62's own PTX wrappers, given: what the attention kernel
-// needs beside phase 5's (support/hopper_ptx.cuh and support/tma_ptx.h,
-// copies of phase5/common's). Read each one before you write the kernel.
+// needs beside phase 5's (hopper_ptx.cuh and tma_ptx.h, in the workbook's
+// common/include/). Read each one before you write the kernel.
 //
 //   tma_load_3d              a TMA box load from a 3-D tensor map (d, row, head)
 //   wgmma_m64n128k16_ss      S = Q K^T: A and B from shared memory (descriptors)
@@ -17,7 +17,7 @@
 #include <cuda.h>  // CUtensorMap: the type only
 #include <stdint.h>
 
-#include "hopper_ptx.cuh"  // smem_u32, mbarriers, setmaxnreg, wgmma fence / commit / wait (phase 5's, copied)
+#include "hopper_ptx.cuh"  // smem_u32, mbarriers, setmaxnreg, wgmma fence / commit / wait (phase 5's, common/include)
 
 // Start fetching the box at (x, y, z) of a 3-D tensor map into shared memory
 // at `dst`; its bytes (the whole box, zeros included where it lies past the
