@@ -27,8 +27,9 @@ ncclResult_t pipe_links_create(int p, const int *dev, pipe_links *L)
 {
     memset(L, 0, sizeof *L);
     if (p < 1 || p > PIPE_MAX_STAGES || !dev) return ncclInvalidArgument;
-    int dev0 = 0;
-    if (cudaGetDevice(&dev0) != cudaSuccess) return ncclUnhandledCudaError;
+    int dev0 = 0; /* the caller's device, current again on return */
+    cudaError_t ce = cudaGetDevice(&dev0);
+    if (ce != cudaSuccess) return ncclUnhandledCudaError;
     L->p = p;
     memcpy(L->dev, dev, (size_t)p * sizeof *dev);
     ncclResult_t r = ncclSuccess;
