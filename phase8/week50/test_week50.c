@@ -470,7 +470,7 @@ static double bench_bucket(wb_headline *h)
  * bits whatever NCCL does; with more, NCCL's order of the sums is its own,
  * so the outputs are held against the sum in double, to within R float
  * roundings of it. */
-typedef struct { int R; const tensors *T[PIPE_MAX_STAGES]; } ranks_set;
+typedef struct { int R; const tensors *T[WB_MAX_GPUS]; } ranks_set;
 static double want_sum(const ranks_set *P, int t, size_t i)
 {
     double v = 0;
@@ -516,10 +516,10 @@ START_TEST(bucket_all_gpus)
     wb_rng rng = WB_RNG();
     size_t len[BENCH_NT];
     for (int t = 0; t < BENCH_NT; t++) len[t] = rand_len(&rng, 20000);
-    tensors T[PIPE_MAX_STAGES];
-    bucket_plan *p[PIPE_MAX_STAGES];
-    cudaStream_t s[PIPE_MAX_STAGES];
-    ncclComm_t comms[PIPE_MAX_STAGES];
+    tensors T[WB_MAX_GPUS];
+    bucket_plan *p[WB_MAX_GPUS];
+    cudaStream_t s[WB_MAX_GPUS];
+    ncclComm_t comms[WB_MAX_GPUS];
     char ranks[32];
     snprintf(ranks, sizeof ranks, "%d ranks", R);
     comms_init(comms, R);
