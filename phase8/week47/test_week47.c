@@ -28,6 +28,9 @@
 #include "collectives.h"
 #include "ranks.h"
 
+_Static_assert((int)WB_MAX_GPUS <= (int)COLL_MAX_DEV && (int)WB_MAX_GPUS <= (int)WB_LAUNCH_MAX_RANKS,
+               "a rank for every GPU used");
+
 /* ---------------------------------------------------------------- inputs and references */
 
 typedef enum { AR, RS, AG } kind_t;

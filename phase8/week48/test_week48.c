@@ -31,6 +31,8 @@
 #include "ring.h"
 #include "alltoall.h"
 
+_Static_assert(2 * (int)WB_MAX_GPUS <= (int)RING_MAX, "w48.ring puts two ranks on every GPU used");
+
 /* ---------------------------------------------------------------- exercise 1: busbw */
 
 /* nccl-tests' factors, as (A (n - 1) + B) / n: all-reduce A = 2, B = 0; reduce-scatter,

@@ -229,6 +229,7 @@ END_TEST
 /* ---------------------------------------------------------------- exercise 3: the world */
 
 enum { MAXR = 8, INIT_S = 60 };
+_Static_assert((int)WB_MAX_GPUS <= (int)MAXR, "a rank for every GPU used");
 
 /* A deadline for a wait on peers: if `what` has not finished after secs
  * seconds, say so and end the process (a hang would say nothing). */

@@ -20,6 +20,8 @@
 #include "bucket.h"
 #include "pipe.h"
 
+_Static_assert((int)WB_MAX_GPUS <= (int)PIPE_MAX_STAGES, "w50.pipe-ngpu puts a stage on every GPU used");
+
 /* ---------------------------------------------------------------- NCCL */
 
 static ncclResult_t nccl_check_(ncclResult_t r, const char *expr, const char *file, int line)
