@@ -7,7 +7,8 @@
  * (phase8/common/wb_launch.h): the test's process touches no CUDA there,
  * not even to count the GPUs (a child counts them), since a process forked
  * from one that has initialised CUDA cannot use it. The checkpoints that
- * need two GPUs say so and are SKIP on one ("needs 2 GPUs, found 1").
+ * need several GPUs use every GPU of the host, 2 to 8 (wb_gpus.h), say how
+ * many in their message, and are SKIP on one ("needs 2 GPUs, found 1").
  *
  * The same program is also one rank under mpirun: `test --mpi-rank` (make
  * phase8/week47 mpirun NP=2) runs a rank's body, the rank taken from the
@@ -23,8 +24,12 @@
 
 #include "wb_harness.h"
 #include "wb_launch.h"
+#include "wb_gpus.h"
 #include "collectives.h"
 #include "ranks.h"
+
+_Static_assert((int)WB_MAX_GPUS <= (int)COLL_MAX_DEV && (int)WB_MAX_GPUS <= (int)WB_LAUNCH_MAX_RANKS,
+               "a rank for every GPU used");
 
 /* ---------------------------------------------------------------- inputs and references */
 
@@ -219,13 +224,16 @@ START_TEST(allreduce_one_gpu) { one_gpu(AR, _i); } END_TEST
 START_TEST(reducescatter_one_gpu) { one_gpu(RS, _i); } END_TEST
 START_TEST(allgather_one_gpu) { one_gpu(AG, _i); } END_TEST
 
+/* Every GPU of the host (2 to 8), one rank each. */
 START_TEST(collectives_all_gpus)
 {
-    wb_need_gpus(2);
+    int n;
+    wb_use_gpus(n);
     wb_rng rng = WB_RNG();
     const kind_t k[] = { AR, RS, AG };
-    int g = wb_gpu_count();
-    check_world(g < COLL_MAX_DEV ? g : COLL_MAX_DEV, k, 3, COUNTS[_i], case_seed(&rng));
+    check_world(n, k, 3, COUNTS[_i], case_seed(&rng));
+    wb_report_gpus(n, "all-reduce, reduce-scatter and all-gather correct, in and out of place, count %zu",
+                   COUNTS[_i]);
 }
 END_TEST
 
@@ -382,16 +390,18 @@ START_TEST(ranks_one)
 }
 END_TEST
 
+/* One rank a GPU, every GPU of the host (2 to 8). */
 START_TEST(ranks_all_gpus)
 {
-    int g = gpus_in_child();
-    if (g < 2) wb_skip_test("needs %d GPUs, found %d", 2, g);
-    if (g > WB_LAUNCH_MAX_RANKS) g = WB_LAUNCH_MAX_RANKS;
+    int n;
+    wb_use_gpus_found(n, gpus_in_child());
     wb_rng rng = WB_RNG();
     body_arg a = { case_seed(&rng), 60, -1, 1, -1 };
     wb_launch_result res;
-    int rc = wb_launch(g, LAUNCH_LIMIT, body_run, &a, &res);
-    ck_assert_msg(rc == 0, "%d ranks, one a GPU: %s", g, res.summary);
+    int rc = wb_launch(n, LAUNCH_LIMIT, body_run, &a, &res);
+    ck_assert_msg(rc == 0, "%d GPUs, one rank each: %s", n, res.summary);
+    wb_report_gpus(n, "%d ranks, one process each, joined and ran every collective correctly (%.1f s)", n,
+                   res.seconds);
 }
 END_TEST
 
@@ -435,25 +445,36 @@ START_TEST(ranks_dead_peer)
 }
 END_TEST
 
+/* Every GPU of the host (2 to 8) a rank; once all have joined, the last
+ * one is killed: every other rank must report its failed all-reduce and
+ * exit. */
 START_TEST(ranks_killed_peer)
 {
-    int g = gpus_in_child();
-    if (g < 2) wb_skip_test("needs %d GPUs, found %d", 2, g);
-    body_arg a = { 1, 60, -1, 1, 1 };
+    int n;
+    wb_use_gpus_found(n, gpus_in_child());
+    int dead = n - 1;
+    body_arg a = { 1, 60, -1, 1, dead };
     wb_launch_result res;
-    int rc = wb_launch(2, LAUNCH_LIMIT, body_run, &a, &res);
-    printf("  killed peer: the launch ended after %.1f s: %s\n", res.seconds, res.summary);
-    ck_assert_msg(rc != 0, "rank 1 was killed, yet the launch reported success: %s", res.summary);
-    ck_assert_msg(strstr(res.summary, "rank 1 was killed by signal 9") != NULL,
-                  "the launcher should name the killed rank: %s", res.summary);
+    int rc = wb_launch(n, LAUNCH_LIMIT, body_run, &a, &res);
+    printf("  killed peer, %d GPUs: the launch ended after %.1f s: %s\n", n, res.seconds, res.summary);
+    ck_assert_msg(rc != 0, "%d GPUs: rank %d was killed, yet the launch reported success: %s", n, dead, res.summary);
+    char killed[64];
+    snprintf(killed, sizeof killed, "rank %d was killed by signal 9", dead);
+    ck_assert_msg(strstr(res.summary, killed) != NULL, "%d GPUs: the launcher should name the killed rank (\"%s\"): %s", n,
+                  killed, res.summary);
     /* NCCL may notice the dead peer itself ("remote process exited ...");
      * if it does not, the test's wait gives up after COLL_WAIT seconds */
-    ck_assert_msg(res.reported[0] && res.status[0] != 0 && res.msg[0][0],
-                  "rank 0 joined with rank 1, which was then killed: its all-reduce should fail (NCCL's error, or "
-                  "\"did not finish within %d s\") and rank 0 report it. The launch said: %s", (int)COLL_WAIT, res.summary);
-    ck_assert_msg(res.exited[0], "rank 0 reported the failure, then did not exit before the launch's %d s ran out: "
-                  "rank_leave must abort a communicator whose finalize does not finish (a peer is dead). The launch "
-                  "said: %s", (int)LAUNCH_LIMIT, res.summary);
+    for (int q = 0; q < dead; q++) {
+        ck_assert_msg(res.reported[q] && res.status[q] != 0 && res.msg[q][0],
+                      "%d GPUs: rank %d joined with rank %d, which was then killed: its all-reduce should fail (NCCL's "
+                      "error, or \"did not finish within %d s\") and rank %d report it. The launch said: %s", n, q, dead,
+                      (int)COLL_WAIT, q, res.summary);
+        ck_assert_msg(res.exited[q], "%d GPUs: rank %d reported the failure, then did not exit before the launch's %d s "
+                      "ran out: rank_leave must abort a communicator whose finalize does not finish (a peer is dead). "
+                      "The launch said: %s", n, q, (int)LAUNCH_LIMIT, res.summary);
+    }
+    wb_report_gpus(n, "rank %d killed; the other %d reported it and exited, the launch ended in %.1f s", dead, dead,
+                   res.seconds);
 }
 END_TEST
 
@@ -483,8 +504,8 @@ static const wb_test TESTS[] = {
     { "w47.ranks", WB_T(ranks_one), WB_GPU, 0 },
     { "w47.wrong-count", WB_T(ranks_wrong_count), WB_GPU, 0 },
     { "w47.dead-peer", WB_T(ranks_dead_peer), WB_GPU, 0 },
-    { "w47.collectives-2gpu", WB_T(collectives_all_gpus), WB_GPU, WB_COUNT(COUNTS) },
-    { "w47.ranks-2gpu", WB_T(ranks_all_gpus), WB_GPU, 0 },
+    { "w47.collectives-ngpu", WB_T(collectives_all_gpus), WB_GPU, WB_COUNT(COUNTS) },
+    { "w47.ranks-ngpu", WB_T(ranks_all_gpus), WB_GPU, 0 },
     { "w47.killed-peer", WB_T(ranks_killed_peer), WB_GPU, 0 },
 };
 

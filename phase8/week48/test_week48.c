@@ -2,7 +2,10 @@
  * nccl-tests (exercise 1) and the ring/tree model (exercise 2) on the CPU;
  * the hand-written ring all-reduce (exercise 3) with one rank, simulated
  * with n ranks on one GPU, and over real GPUs; on two or more GPUs the ring
- * against NCCL, and NCCL's bus bandwidth against the nccl-tests anchor.
+ * against NCCL, and NCCL's bus bandwidth against the nccl-tests anchor; an
+ * all-to-all of ncclSend and ncclRecv (exercise 4) on one GPU and on all of
+ * them, with its bus bandwidth reported. A checkpoint over real GPUs uses
+ * every GPU of the host, 2 to 8 (wb_gpus.h), and says how many.
  *
  * GPU work happens only inside tests and benchmarks (Check forks a child
  * for each test). NCCL's communicators here are blocking, as nccl-tests
@@ -22,9 +25,13 @@
 #include <nccl.h>
 
 #include "wb_harness.h"
+#include "wb_gpus.h"
 #include "busbw.h"
 #include "model.h"
 #include "ring.h"
+#include "alltoall.h"
+
+_Static_assert(2 * (int)WB_MAX_GPUS <= (int)RING_MAX, "w48.ring puts two ranks on every GPU used");
 
 /* ---------------------------------------------------------------- exercise 1: busbw */
 
@@ -267,9 +274,9 @@ START_TEST(ring_sim)
 }
 END_TEST
 
-/* Real GPUs: every visible GPU (up to RING_MAX) in order, the first two,
- * and four ranks on two GPUs placed so that some neighbours share a GPU
- * and some do not. */
+/* Real GPUs: every GPU of the host (2 to 8) in order, the first two, and
+ * two ranks a GPU on all of them, placed so that some neighbours share a
+ * GPU and some do not. */
 typedef struct { int kind; size_t count; int inplace; size_t lead; } gpu_case; /* kind: 0 all, 1 two, 2 mixed */
 static const gpu_case GPUS[] = {
     { 0, 0, 0, 0 },       { 0, 1, 1, 0 },        { 0, 1000, 0, 4 },     { 0, 65537, 1, 0 },
@@ -279,20 +286,23 @@ static const gpu_case GPUS[] = {
 
 START_TEST(ring_gpus)
 {
-    wb_need_gpus(2);
+    int ndev;
+    wb_use_gpus(ndev);
     wb_rng rng = WB_RNG();
     const gpu_case *c = &GPUS[_i];
-    int ndev = wb_gpu_count(), n, dev[RING_MAX];
-    if (ndev > RING_MAX) ndev = RING_MAX;
+    int n, dev[RING_MAX];
     if (c->kind == 0) {
         n = ndev;
         for (int r = 0; r < n; r++) dev[r] = r;
     } else if (c->kind == 1) {
         n = 2, dev[0] = 0, dev[1] = 1;
-    } else {
-        n = 4, dev[0] = 0, dev[1] = 1, dev[2] = 1, dev[3] = 0;
+    } else { /* 2 ndev ranks: 0, 1, 1, 2, 2, ..., ndev-1, ndev-1, 0 (on two GPUs: 0, 1, 1, 0) */
+        n = 2 * ndev;
+        for (int r = 0; r < n; r++) dev[r] = (r + 1) / 2 % ndev;
     }
     check_ring(&rng, n, dev, c->count, c->count, c->inplace, c->lead);
+    wb_report_gpus(ndev, "the ring over all of them, the first two, and two ranks on each; %d ranks, %zu floats, correct",
+                   n, c->count);
 }
 END_TEST
 
@@ -523,13 +533,13 @@ static void ar_time(ar_bench *b, int ring, wb_bench_row *row)
     else if (ar_check(b, why, sizeof why)) wb_bench_invalid(row, why);
 }
 
-/* The ring against NCCL at one large size on every visible GPU. 0 when the
- * machine has fewer than two GPUs (nothing measured). */
-static int ring_vs_nccl(wb_bench_row *mine, wb_bench_row *lib, char *variant, size_t vn)
+/* The GPUs a benchmark over real GPUs uses: every GPU of the host, up to 8
+ * (0 or 1: too few, nothing is measured). */
+static int bench_gpus(void) { return wb_gpus_cap(wb_gpu_count()); }
+
+/* The ring against NCCL at one large size on GPUs 0..n-1 (n >= 2). */
+static void ring_vs_nccl(int n, wb_bench_row *mine, wb_bench_row *lib, char *variant, size_t vn)
 {
-    int n = wb_gpu_count();
-    if (n < 2) return 0;
-    if (n > RING_MAX) n = RING_MAX;
     size_t count = wb_bench_bytes() / sizeof(float);
     ar_bench b;
     ar_make(&b, n, count, 0x48A11ULL);
@@ -548,17 +558,17 @@ static int ring_vs_nccl(wb_bench_row *mine, wb_bench_row *lib, char *variant, si
     mine->yard = lib->value;
     if (lib->invalid && !mine->invalid) wb_bench_invalid(mine, "NCCL, the yardstick, gave no valid figure");
     ar_free(&b);
-    return 1;
 }
 
 /* w48.ring-speed: a test, not WB_SPEED, so that it can SKIP with fewer
- * than two GPUs. */
+ * than two GPUs. The detail names the GPUs it used (the row's variant). */
 START_TEST(ring_speed)
 {
-    wb_need_gpus(2);
+    int n;
+    wb_use_gpus(n);
     wb_bench_row mine, lib;
     char variant[64];
-    ring_vs_nccl(&mine, &lib, variant, sizeof variant);
+    ring_vs_nccl(n, &mine, &lib, variant, sizeof variant);
     wb_bench_emit(&lib);
     wb_bench_emit(&mine);
     char detail[600];
@@ -570,10 +580,12 @@ static double bench_ring(void)
 {
     wb_bench_row mine, lib;
     char variant[64];
-    if (!ring_vs_nccl(&mine, &lib, variant, sizeof variant)) {
-        printf("  ring against NCCL: needs 2 GPUs, found %d: nothing measured\n", wb_gpu_count());
+    int n = bench_gpus();
+    if (n < 2) {
+        printf("  ring against NCCL: needs 2 GPUs, found %d: nothing measured\n", n);
         return NAN;
     }
+    ring_vs_nccl(n, &mine, &lib, variant, sizeof variant);
     wb_bench_emit(&lib);
     wb_bench_emit(&mine);
     return wb_bench_ratio(&mine);
@@ -598,15 +610,12 @@ static const char *size_name(size_t b, char *s, size_t n)
     return s;
 }
 
-/* NCCL's all-reduce over every visible GPU at each size, its bus bandwidth
- * through your busbw_gbps (checked against nccl-tests' formula), rows and a
- * one-line summary in line, a shorter one for the record in summary (may be
- * NULL). 0 with fewer than two GPUs. */
-static int nccl_sizes(char *line, size_t ln, char *summary, size_t sn)
+/* NCCL's all-reduce over GPUs 0..n-1 (n >= 2) at each size, its bus
+ * bandwidth through your busbw_gbps (checked against nccl-tests' formula),
+ * rows and a one-line summary in line, a shorter one for the record in
+ * summary (may be NULL). */
+static void nccl_sizes(int n, char *line, size_t ln, char *summary, size_t sn)
 {
-    int n = wb_gpu_count();
-    if (n < 2) return 0;
-    if (n > RING_MAX) n = RING_MAX;
     snprintf(line, ln, "NCCL all-reduce, %d GPUs, busbw GB/s:", n);
     double last = NAN;
     for (size_t k = 0; k < WB_COUNT(NCCL_SIZES); k++) {
@@ -635,14 +644,14 @@ static int nccl_sizes(char *line, size_t ln, char *summary, size_t sn)
     if (summary)
         snprintf(summary, sn, "NCCL all-reduce, %d GPUs: busbw %.1f GB/s at 1 GiB, %.2f of the nccl-tests anchor %.0f "
                  "(the sweep from 8 B is printed)", n, last, last / ANCHOR_BUSBW, ANCHOR_BUSBW);
-    return 1;
 }
 
 START_TEST(nccl_busbw)
 {
-    wb_need_gpus(2);
+    int n;
+    wb_use_gpus(n);
     char line[800], summary[200];
-    nccl_sizes(line, sizeof line, summary, sizeof summary);
+    nccl_sizes(n, line, sizeof line, summary, sizeof summary);
     printf("  %s\n", line);
     wb_report(summary);
 }
@@ -651,9 +660,264 @@ END_TEST
 static double bench_nccl(void)
 {
     char line[800];
-    if (!nccl_sizes(line, sizeof line, NULL, 0)) printf("  NCCL bus bandwidth: needs 2 GPUs, found %d: nothing measured\n",
-                                               wb_gpu_count());
-    else printf("  %s\n", line);
+    int n = bench_gpus();
+    if (n < 2) {
+        printf("  NCCL bus bandwidth: needs 2 GPUs, found %d: nothing measured\n", n);
+        return NAN;
+    }
+    nccl_sizes(n, line, sizeof line, NULL, 0);
+    printf("  %s\n", line);
+    return NAN;
+}
+
+/* ---------------------------------------------------------------- exercise 4: all-to-all */
+
+/* Counts (elements a block) and types: bytes are only moved, never summed,
+ * so every type is compared bit for bit; 1-byte elements put blocks at odd
+ * addresses. */
+typedef struct { size_t count; ncclDataType_t type; size_t esize; const char *tname; } a2a_case;
+static const a2a_case A2A[] = {
+    { 0, ncclFloat32, 4, "float" },       { 1, ncclFloat32, 4, "float" },   { 3, ncclInt8, 1, "int8" },
+    { 4097, ncclFloat32, 4, "float" },    { 65537, ncclInt8, 1, "int8" },   { 100003, ncclFloat64, 8, "double" },
+    { 1000003, ncclFloat32, 4, "float" }, { (1 << 22) + 1, ncclUint8, 1, "uint8" },
+};
+
+/* One all-to-all over GPUs 0..n-1 (one blocking communicator each): rank
+ * r's send is random bytes, every rank's recv is guarded and poisoned;
+ * after it, block r of rank q's recv must be block q of rank r's send, byte
+ * for byte, and nothing written outside recv. */
+static void check_alltoall(wb_rng *rng, int n, const a2a_case *c)
+{
+    size_t block = c->count * c->esize, bytes = (size_t)n * block;
+    nccl_set s;
+    nccl_open(&s, n);
+    unsigned char *hs[RING_MAX], *got = wb_hmalloc(bytes + 4);
+    void *send[RING_MAX], *recv[RING_MAX];
+    wb_dout out[RING_MAX];
+    for (int r = 0; r < n; r++) {
+        hs[r] = wb_hmalloc(bytes + 4);
+        wb_fill_uniform_f32(rng, (float *)hs[r], bytes / 4 + 1, -1, 1); /* random bytes, whatever the type */
+        WB_CUDA(cudaSetDevice(r));
+        send[r] = wb_dcopy(hs[r], bytes);
+        recv[r] = wb_dout_alloc(&out[r], "recv", bytes, 0);
+        wb_sync(); /* the copy and the poison (legacy stream) before the non-blocking streams */
+    }
+    WB_CUDA(cudaSetDevice(0));
+    char what[200];
+    snprintf(what, sizeof what, "all-to-all, %d rank%s on %d GPU%s, %zu %s a block", n, n > 1 ? "s" : "", n,
+             n > 1 ? "s" : "", c->count, c->tname);
+    ncclResult_t e = alltoall_run(n, s.comm, s.st, (const void *const *)send, recv, c->count, c->type);
+    if (e != ncclSuccess) {
+        nccl_close(&s);
+        ck_abort_msg("%s: alltoall_run: %s", what, ncclGetErrorString(e));
+    }
+    for (int r = 0; r < n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        WB_CUDA(cudaStreamSynchronize(s.st[r]));
+    }
+    char why[300];
+    if (nccl_settle(s.comm, n, "alltoall_run", why, sizeof why)) {
+        nccl_close(&s);
+        ck_abort_msg("%s: %s", what, why);
+    }
+    for (int q = 0; q < n; q++) {
+        char w2[240];
+        snprintf(w2, sizeof w2, "%s: rank %d's recv", what, q);
+        WB_CUDA(cudaSetDevice(q));
+        wb_expect_dout_guards(&out[q], got, w2);
+        for (int r = 0; r < n; r++) {
+            const unsigned char *want = hs[r] + (size_t)q * block, *have = got + (size_t)r * block;
+            if (memcmp(have, want, block) == 0) continue;
+            size_t i = 0;
+            while (have[i] == want[i]) i++;
+            ck_abort_msg("%s (seed %llu), block %d (from rank %d): byte %zu of the block is 0x%02x, expected 0x%02x "
+                         "(byte %zu of block %d of rank %d's send)%s", w2, (unsigned long long)wb_base_seed(), r, r, i,
+                         have[i], want[i], i, q, r, have[i] == 0xFF ? ": still the poison, never received" : "");
+        }
+    }
+    for (int r = 0; r < n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        wb_dout_free(&out[r]);
+        wb_dfree(send[r]);
+        free(hs[r]);
+    }
+    nccl_close(&s);
+    free(got);
+}
+
+/* One GPU: one rank, its all-to-all a send to itself (a copy). */
+START_TEST(alltoall_one)
+{
+    wb_rng rng = WB_RNG();
+    check_alltoall(&rng, 1, &A2A[_i]);
+    /* refusals, which need no GPU work */
+    ncclComm_t none[1] = { NULL };
+    cudaStream_t st[1] = { 0 };
+    ck_assert_msg(alltoall_run(0, none, st, NULL, NULL, 1, ncclFloat32) == ncclInvalidArgument,
+                  "alltoall_run with n = 0 must be ncclInvalidArgument");
+}
+END_TEST
+
+/* Every GPU of the host (2 to 8), one rank each. */
+START_TEST(alltoall_gpus)
+{
+    int n;
+    wb_use_gpus(n);
+    wb_rng rng = WB_RNG();
+    check_alltoall(&rng, n, &A2A[_i]);
+    wb_report_gpus(n, "every block of every rank where it belongs, %zu %s a block", A2A[_i].count, A2A[_i].tname);
+}
+END_TEST
+
+/* The bus bandwidth of your all-to-all: wb_bench_bytes() a rank (n blocks),
+ * floats, GPUs 0..n-1, timed as one operation like the all-reduces above. */
+typedef struct {
+    nccl_set           nc;
+    int                n, rank;   /* rank: whose recv a wb_dverify_f32 call checks */
+    size_t             count;     /* floats a block */
+    float             *send[RING_MAX], *recv[RING_MAX];
+    unsigned long long seed, cur;
+    int                failed;
+    char               why[300];
+} a2a_bench;
+
+/* Element i of rank q's recv: block r = i / count, from rank r's send, its
+ * element q * count + i % count; rank r's send is the hash of cur + r. */
+static double a2a_expect(size_t i, const void *p)
+{
+    const a2a_bench *b = p;
+    size_t r = i / b->count, j = i % b->count;
+    return wb_hash_uniform_f32(b->cur + r, (size_t)b->rank * b->count + j, -1, 1);
+}
+
+static void a2a_fill(a2a_bench *b, unsigned long long cur)
+{
+    b->cur = cur;
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        wb_dfill_uniform_f32(b->send[r], (size_t)b->n * b->count, cur + (unsigned long long)r, -1, 1);
+        WB_CUDA(cudaMemsetAsync(b->recv[r], 0xFF, (size_t)b->n * b->count * sizeof(float), 0));
+        wb_sync();
+    }
+    WB_CUDA(cudaSetDevice(0));
+}
+
+static void a2a_fresh(void *p, unsigned long long salt)
+{
+    a2a_bench *b = p;
+    a2a_fill(b, salt ? b->seed ^ (salt * 0x9E3779B97F4A7C15ULL) : b->seed);
+}
+
+static int a2a_check(void *p, char *why, size_t wn)
+{
+    a2a_bench *b = p;
+    for (int q = 0; q < b->n; q++) {
+        wb_cmp cmp;
+        WB_CUDA(cudaSetDevice(q));
+        wb_sync();
+        b->rank = q;
+        if (wb_dverify_f32("recv", b->recv[q], (size_t)b->n * b->count, a2a_expect, b, 4096, 0, 0, &cmp)) {
+            snprintf(why, wn, "rank %d: %s", q, cmp.msg);
+            WB_CUDA(cudaSetDevice(0));
+            return 1;
+        }
+    }
+    WB_CUDA(cudaSetDevice(0));
+    return 0;
+}
+
+/* Between an event on GPU 0's default stream and that stream waiting for
+ * every rank, as nccl_work does. */
+static void a2a_work(void *p)
+{
+    a2a_bench *b = p;
+    nccl_set *s = &b->nc;
+    if (b->failed) return;
+    WB_CUDA(cudaEventRecord(s->fork, 0));
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        WB_CUDA(cudaStreamWaitEvent(s->st[r], s->fork, 0));
+    }
+    ncclResult_t e = alltoall_run(b->n, s->comm, s->st, (const void *const *)b->send, (void *const *)b->recv,
+                                  b->count, ncclFloat32);
+    if (e != ncclSuccess) b->failed = 1, snprintf(b->why, sizeof b->why, "alltoall_run: %s", ncclGetErrorString(e));
+    for (int r = 0; r < b->n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        WB_CUDA(cudaEventRecord(s->done[r], s->st[r]));
+    }
+    WB_CUDA(cudaSetDevice(0));
+    for (int r = 0; r < b->n; r++) WB_CUDA(cudaStreamWaitEvent(0, s->done[r], 0));
+}
+
+/* Times the all-to-all over GPUs 0..n-1 into row (busbw through your
+ * busbw_gbps, checked against the formula) and says it in line. */
+static void a2a_measure(int n, wb_bench_row *row, char *variant, size_t vn, char *line, size_t ln)
+{
+    a2a_bench *b = calloc(1, sizeof *b);
+    ck_assert(b != NULL);
+    size_t per_rank = wb_bench_bytes() / sizeof(float) / (size_t)n * (size_t)n; /* floats, n whole blocks */
+    b->n = n, b->count = per_rank / (size_t)n, b->seed = 0x48A2AULL;
+    for (int r = 0; r < n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        b->send[r] = wb_dmalloc(per_rank * sizeof(float));
+        b->recv[r] = wb_dmalloc(per_rank * sizeof(float));
+    }
+    nccl_open(&b->nc, n);
+    double bytes = (double)per_rank * sizeof(float); /* S: a rank's whole send buffer, as nccl-tests counts it */
+    snprintf(variant, vn, "all-to-all, %d GPUs, %.0f MiB a rank", n, bytes / (1 << 20));
+    *row = (wb_bench_row){ .exercise = "alltoall", .variant = variant, .n = per_rank, .bytes = bytes,
+                           .unit = "GB/s busbw" };
+    wb_bench_opts o = WB_BENCH_DEFAULTS;
+    o.fresh = a2a_fresh, o.check = a2a_check; /* the learner's code: a spot check on fresh inputs */
+    a2a_fill(b, b->seed);
+    wb_time(a2a_work, b, &o, &row->t);
+    double sec = row->t.median * 1e-3, yours = busbw_gbps(COLL_ALLTOALL, n, bytes, sec);
+    double algbw = bytes / sec / 1e9, want = algbw * ref_factor(COLL_ALLTOALL, n);
+    row->value = yours;
+    char why[600];
+    if (b->failed) wb_bench_invalid(row, b->why);
+    else if (a2a_check(b, why, sizeof why)) wb_bench_invalid(row, why);
+    ck_assert_msg(same(yours, want) || row->invalid, "busbw_gbps(all-to-all, %d ranks, %.0f bytes, %.6g s) = %.9g, "
+                  "algbw x (n - 1) / n gives %.9g", n, bytes, sec, yours, want);
+    snprintf(line, ln, "all-to-all, %d GPUs, %.0f MiB a rank: %.3f ms, algbw %.1f GB/s, busbw %.1f GB/s (algbw x %d/%d)",
+             n, bytes / (1 << 20), row->t.median, algbw, yours, n - 1, n);
+    nccl_close(&b->nc);
+    for (int r = 0; r < n; r++) {
+        WB_CUDA(cudaSetDevice(r));
+        wb_dfree(b->send[r]), wb_dfree(b->recv[r]);
+    }
+    WB_CUDA(cudaSetDevice(0));
+    free(b);
+}
+
+/* w48.alltoall-busbw: a report, no target (a target would need a probe of
+ * what these links can do, measured in the same run). */
+START_TEST(alltoall_busbw)
+{
+    int n;
+    wb_use_gpus(n);
+    wb_bench_row row;
+    char variant[80], line[300];
+    a2a_measure(n, &row, variant, sizeof variant, line, sizeof line);
+    wb_bench_emit(&row);
+    ck_assert_msg(!row.invalid, "%s: %s", variant, row.why);
+    printf("  %s\n", line);
+    wb_report(line);
+}
+END_TEST
+
+static double bench_alltoall(void)
+{
+    int n = bench_gpus();
+    if (n < 2) {
+        printf("  all-to-all bus bandwidth: needs 2 GPUs, found %d: nothing measured\n", n);
+        return NAN;
+    }
+    wb_bench_row row;
+    char variant[80], line[300];
+    a2a_measure(n, &row, variant, sizeof variant, line, sizeof line);
+    wb_bench_emit(&row);
+    printf("  %s\n", line);
     return NAN;
 }
 
@@ -722,13 +986,17 @@ static const wb_test TESTS[] = {
     { "w48.ring", WB_T(ring_gpus), WB_GPU, WB_COUNT(GPUS) },
     { "w48.ring-speed", WB_T(ring_speed), WB_GPU, 0 },
     { "w48.nccl-busbw", WB_T(nccl_busbw), WB_GPU, 0 },
+    { "w48.alltoall-one", WB_T(alltoall_one), WB_GPU, WB_COUNT(A2A) },
+    { "w48.alltoall", WB_T(alltoall_gpus), WB_GPU, WB_COUNT(A2A) },
+    { "w48.alltoall-busbw", WB_T(alltoall_busbw), WB_GPU, 0 },
 };
 
-/* `--bench`: the ring against NCCL and NCCL's sizes (two GPUs or more),
- * the simulated ring (one GPU). */
+/* `--bench`: the ring against NCCL, NCCL's sizes and the all-to-all's
+ * busbw (two GPUs or more), the simulated ring (one GPU). */
 static const wb_benchmark BENCHES[] = {
     { "ring", bench_ring },
     { "nccl", bench_nccl },
+    { "alltoall", bench_alltoall },
     { "sim", bench_sim },
 };
 
