@@ -10,7 +10,7 @@
 #include "wb_harness.h"
 #include "flash_attn.h"
 #include "support/yard_sdpa_cudnn.h"
-#include "support/bf16_fill.h"
+#include "bf16_fill.h" /* phase6/common/ */
 #include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
 

@@ -11,7 +11,7 @@
 #include "flash_bwd.h"
 #include "support/attn_fwd_lse.h"
 #include "support/yard_sdpa_bwd_cudnn.h"
-#include "support/bf16_fill.h"
+#include "bf16_fill.h" /* phase6/common/ */
 #include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 
 #include "support/bwd_ref.h" /* the double reference and its tolerance */

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "support/bf16_fill.h"
+#include "bf16_fill.h" /* phase6/common/ */
 #include "support/yard_sdpa_cudnn.h"
 
 typedef cudaError_t (*variant_fn)(const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *,

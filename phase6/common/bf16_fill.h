@@ -1,4 +1,5 @@
-/* bf16_fill.h — week 38's device-side input fill (given code, not an exercise). */
+/* bf16_fill.h — Phase 6's device-side input fill for the attention benchmarks (given code,
+ * not an exercise; weeks 38, 59 and 62 use it). */
 #ifndef BF16_FILL_H
 #define BF16_FILL_H
 
