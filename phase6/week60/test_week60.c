@@ -789,7 +789,7 @@ static void speed_work(void *p)
     speed_run *r = p;
     if (r->lt) {
         const int s = yard_fp8_run(r->lt);
-        ck_assert_msg(s == 0, "cublasLtMatmul (FP8) failed: status %d", s);
+        ck_assert_msg(s == 0, "cublasLtMatmul (FP8) failed: %s", yard_fp8_status(s));
     } else {
         WB_CUDA(fp8_gemm(r->f.A, r->f.B, r->f.S, r->f.S + 1, r->D, r->f.M, r->f.N, r->f.K, (size_t)r->f.N));
     }
@@ -878,7 +878,8 @@ START_TEST(yard_check)
         yard_fp8 *p = yard_fp8_open(f.A, f.B, f.S, f.S + 1, D, M, N, K, fast, why, sizeof why);
         ck_assert_msg(p != NULL, "the yardstick (fast accumulation %d): %s", fast, why);
         wb_dpoison(D, (size_t)M * N * 2);
-        ck_assert_msg(yard_fp8_run(p) == 0, "cublasLtMatmul (FP8, fast accumulation %d) failed", fast);
+        const int s = yard_fp8_run(p);
+        ck_assert_msg(s == 0, "cublasLtMatmul (FP8, fast accumulation %d) failed: %s", fast, yard_fp8_status(s));
         wb_d2h(h, D, (size_t)M * N * 2);
         out_cmp c;
         filled_verify(&f, h, (size_t)M * N, wb_rng_u64(&rng), &c);

@@ -76,15 +76,28 @@ extern "C" yard_fp8 *yard_fp8_open(const uint8_t *A, const uint8_t *B, const flo
         }
         LT(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &p->ws_bytes,
                                                 sizeof p->ws_bytes));
-        cublasLtMatmulHeuristicResult_t res;
+        /* up to 8 candidates, each tried once on the real buffers: the first
+         * that runs to completion is the plan (a heuristic's first answer has
+         * been seen to fail at run time; the status of the last try is kept
+         * for the message) */
+        cublasLtMatmulHeuristicResult_t res[8];
         int found = 0;
-        LT(cublasLtMatmulAlgoGetHeuristic(p->lt, p->op, p->la, p->lb, p->ld, p->ld, pref, 1, &res, &found));
-        if (!found || res.state != CUBLAS_STATUS_SUCCESS) {
-            snprintf(why, why_size, "cuBLASLt has no FP8 (E4M3 TN, BF16 out%s) algorithm for %d x %d x %d here",
-                     fast_accum ? ", fast accumulation" : "", M, N, K);
+        LT(cublasLtMatmulAlgoGetHeuristic(p->lt, p->op, p->la, p->lb, p->ld, p->ld, pref, 8, res, &found));
+        int chosen = -1;
+        cublasStatus_t last = CUBLAS_STATUS_NOT_SUPPORTED;
+        for (int i = 0; i < found && chosen < 0; i++) {
+            if (res[i].state != CUBLAS_STATUS_SUCCESS) continue;
+            p->algo = res[i].algo;
+            last = (cublasStatus_t)yard_fp8_run(p);
+            if (last == CUBLAS_STATUS_SUCCESS && cudaDeviceSynchronize() == cudaSuccess) chosen = i;
+        }
+        if (chosen < 0) {
+            snprintf(why, why_size,
+                     "cuBLASLt has no FP8 (E4M3 TN, BF16 out%s) algorithm that runs for %d x %d x %d here "
+                     "(%d candidates; the last said %s)",
+                     fast_accum ? ", fast accumulation" : "", M, N, K, found, cublasLtGetStatusString(last));
             goto fail;
         }
-        p->algo = res.algo;
         cublasLtMatmulPreferenceDestroy(pref);
         return p;
     }
@@ -101,3 +114,5 @@ extern "C" int yard_fp8_run(const yard_fp8 *p)
     return (int)cublasLtMatmul(p->lt, p->op, &one, p->B, p->la, p->A, p->lb, &zero, p->D, p->ld, p->D, p->ld,
                                &p->algo, p->ws, p->ws_bytes, 0);
 }
+
+extern "C" const char *yard_fp8_status(int status) { return cublasLtGetStatusString((cublasStatus_t)status); }

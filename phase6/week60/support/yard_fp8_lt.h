@@ -29,11 +29,15 @@ extern "C" {
 typedef struct yard_fp8 yard_fp8;
 
 /* A plan on these buffers, or NULL with the reason in why (no algorithm,
- * no memory, an unsupported combination). */
+ * no memory, an unsupported combination). Opening runs the product once
+ * (each of cuBLASLt's first eight candidates in turn, until one runs):
+ * D is written. */
 yard_fp8 *yard_fp8_open(const uint8_t *A, const uint8_t *B, const float *scale_a, const float *scale_b, uint16_t *D,
                         int M, int N, int K, int fast_accum, char *why, size_t why_size);
 /* Enqueue the planned matmul on the default stream; the cublasStatus_t (0: success). */
 int yard_fp8_run(const yard_fp8 *p);
+/* cuBLAS's name for a status yard_fp8_run returned. */
+const char *yard_fp8_status(int status);
 void yard_fp8_close(yard_fp8 *p);
 
 #ifdef __cplusplus
