@@ -16,9 +16,9 @@
  *      tiles are then numbered in the order blocks start, and a tile waits
  *      only on tiles whose blocks are already running (README: why that
  *      cannot deadlock, and why blockIdx.x can);
- *   2. loads the tile (four int4 a thread) and scans it in registers: four
- *      elements in a thread, a warp by shuffles, the warps' totals through
- *      shared memory;
+ *   2. loads the tile (SCAN1_ITEMS / 4 int4 a thread: six) and scans it in
+ *      registers: the four elements of each int4 in a thread, a warp by
+ *      shuffles, the warps' totals through shared memory;
  *   3. publishes A with the tile's sum (tile 0 publishes P at once);
  *   4. looks back, one warp: lane l reads the status of tile t - 1 - l; it
  *      waits while any of the 32 is X; if some are P, the nearest P and the

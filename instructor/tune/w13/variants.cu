@@ -66,8 +66,9 @@ struct variant {
  * CUDA 13.0): 128 threads x 24 items, a sleep of 1245 ns before the
  * look-back and 648 ns between polls (when its grid has 500 blocks or more). */
 static const variant VARIANTS[] = {
-    { "shipped: scan1pass() (256 x 16, look-back 32)", SCAN1_THREADS, SCAN1_ITEMS, SCAN1_LOOKBACK, scan1pass,
+    { "shipped: scan1pass() (128 x 24, CUB's sleeps)", SCAN1_THREADS, SCAN1_ITEMS, SCAN1_LOOKBACK, scan1pass,
       (const void *)scan1pass_kernel<> },
+    V(256, 16, 1, 0, 0, "256 x 16, no sleeps (first shipped)"),
     V(128, 16, 1, 0, 0, "128 x 16"),
     V(512, 16, 1, 0, 0, "512 x 16"),
     V(256, 8, 1, 0, 0, "256 x 8"),
