@@ -13,7 +13,7 @@
 set -u
 WK=phase6/week57
 OUT=$BUILD/tune/w57
-bench=${TUNE_W57_BENCH:-w57.decode-speed}
+bench=${TUNE_W57_BENCH:-decode}
 summary=$OUT/summary.txt
 mkdir -p "$OUT"
 : > "$summary"
@@ -39,6 +39,9 @@ for set in $TUNE_W57_SETS; do
     spill=$(grep -A3 "kernelILi128ELi4E" "$d/ptxas.txt" | grep -o "[0-9]* bytes spill stores" | head -1)
     $CC $CFLAGS -I$WK -Iphase6/common $pflags -c $WK/test_week57.c -o "$d/test.o" &&
         $CXX -o "$d/test" "$d/test.o" "$d/paged_attn.o" $LIBWB $LDCUDA $LDCHECK || { echo "$set: does not build" >> "$summary"; continue; }
+    # a benchmark's name is its label in `test --list` ("bench decode"), not its checkpoint's id
+    WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --list | grep -q "^bench $bench\( \|\$\)" ||
+        { echo "tune-w57: no benchmark '$bench' (TUNE_W57_BENCH): $d/test --list names them"; exit 2; }
     WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --bench "$bench" | tee "$d/bench.txt"
     row=$(grep -E "GB/s" "$d/bench.txt" | grep -v "^phase" | sed 's/  */ /g' | tr '\n' ';')
     echo "$set (D128/G4: $regs, $spill): $row" >> "$summary"
