@@ -20,6 +20,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include "cgreduce.h"
+#include "support/sum_grid.h"
 
 namespace cg = cooperative_groups;
 
@@ -65,26 +66,13 @@ cudaError_t cgr_tile_reduce(int op, unsigned tile, const float *x, size_t n, flo
     return cudaGetLastError();
 }
 
-/* Blocks for cgr_sum: two blocks of 1024 an SM, fewer when n is small (at
- * least 16 elements a thread). */
-static unsigned sum_blocks(size_t n)
-{
-    static int sms = 0;
-    if (!sms) {
-        int dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            sms <= 0)
-            sms = 132;
-    }
-    size_t want = (n + 16 * CGR_SUM_THREADS - 1) / (16 * CGR_SUM_THREADS), cap = 2 * (size_t)sms;
-    return (unsigned)(want < cap ? want : cap);
-}
-
 cudaError_t cgr_sum(const float *x, size_t n, float *out)
 {
     cudaError_t e = cudaMemsetAsync(out, 0, sizeof(float), 0);
     if (e != cudaSuccess || n == 0) return e;
-    cg_sum_kernel<<<sum_blocks(n), CGR_SUM_THREADS>>>(x, n, out);
+    unsigned blocks = 0;
+    if ((e = sum_grid(n, CGR_SUM_THREADS, &blocks)) != cudaSuccess) return e;
+    cg_sum_kernel<<<blocks, CGR_SUM_THREADS>>>(x, n, out);
     return cudaGetLastError();
 }
 

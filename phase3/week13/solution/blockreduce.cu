@@ -23,6 +23,7 @@
  * with one atomicAdd. */
 #include <stdint.h>
 #include "blockreduce.h"
+#include "support/sum_grid.h"
 
 //@solution
 /* Sum over the 32 lanes; every lane gets it (xor butterfly). */
@@ -163,25 +164,12 @@ cudaError_t br_rowsum(const float *x, size_t rows, size_t cols, float *out)
     return cudaGetLastError();
 }
 
-/* Blocks for br_sum: enough to fill every SM (two blocks of 1024 each),
- * fewer when n is small (at least 16 elements a thread). */
-static unsigned sum_blocks(size_t n)
-{
-    static int sms = 0;
-    if (!sms) {
-        int dev = 0;
-        if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-            sms <= 0)
-            sms = 132;
-    }
-    size_t want = (n + 16 * BR_THREADS - 1) / (16 * BR_THREADS), cap = 2 * (size_t)sms;
-    return (unsigned)(want < cap ? want : cap);
-}
-
 cudaError_t br_sum(const float *x, size_t n, float *out)
 {
     cudaError_t e = cudaMemsetAsync(out, 0, sizeof(float), 0);
     if (e != cudaSuccess || n == 0) return e;
-    sum_kernel<<<sum_blocks(n), BR_THREADS>>>(x, n, out);
+    unsigned blocks = 0;
+    if ((e = sum_grid(n, BR_THREADS, &blocks)) != cudaSuccess) return e;
+    sum_kernel<<<blocks, BR_THREADS>>>(x, n, out);
     return cudaGetLastError();
 }
