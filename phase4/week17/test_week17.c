@@ -1072,14 +1072,12 @@ static void cs_compare(int k, wb_bench_row *head, int *skipped, char *why, size_
     char notes[300] = "";
     size_t used = 0;
     static char dv[WB_COUNT(algos)][64];
-    /* cuDNN's own search timed each algorithm once: one more than 20 times
-     * slower than its fastest cannot be the fastest, and timing it 23 times
-     * (FFT_TILING at K = 15: seconds a run) would only make the bench slow */
-    float quickest = INFINITY;
-    for (int i = 0; i < found; i++)
-        if (algos[i].find_ms > 0 && algos[i].find_ms < quickest) quickest = algos[i].find_ms;
+    /* the planner marks an algorithm too slow when cuDNN's own search timed
+     * it at more than 20 times its fastest: it cannot be the fastest, and
+     * timing it 23 times (FFT_TILING at K = 15: seconds a run) would only
+     * make the bench slow */
     for (int i = 0; i < found; i++) {
-        if (algos[i].find_ms > 20.0f * quickest) {
+        if (algos[i].too_slow) {
             if (used < sizeof notes)
                 used += (size_t)snprintf(notes + used, sizeof notes - used, "; %s: not timed (%.1f ms in cuDNN's search)",
                                          algos[i].name, algos[i].find_ms);

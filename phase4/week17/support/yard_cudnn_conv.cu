@@ -7,6 +7,7 @@
  * cudnnConvolutionForward) is cuDNN 9's own, deprecated in favour of the
  * graph API but still shipped, and the one a C program calls without the
  * C++ frontend. */
+#include <math.h>
 #include <stdio.h>
 #include <cudnn.h>
 #include <cuda_runtime.h>
@@ -160,9 +161,13 @@ int yard_cudnn_conv_plan(int width, int height, const float *h_weights, int k, y
         for (int j = 0; j < got; j++)
             if (perf[j].status == CUDNN_STATUS_SUCCESS && perf[j].algo == perf[i].algo && perf[j].memory > ws)
                 ws = perf[j].memory;
-        algos[*found] = (yard_conv_algo){ (int)perf[i].algo, algo_name((int)perf[i].algo), perf[i].time, ws };
+        algos[*found] = (yard_conv_algo){ (int)perf[i].algo, algo_name((int)perf[i].algo), perf[i].time, ws, 0 };
         ++*found;
     }
+    float quickest = INFINITY;
+    for (int i = 0; i < *found; i++)
+        if (algos[i].find_ms > 0 && algos[i].find_ms < quickest) quickest = algos[i].find_ms;
+    for (int i = 0; i < *found; i++) algos[i].too_slow = algos[i].find_ms > YARD_CONV_TOO_SLOW * quickest;
     if (*found == 0) {
         snprintf(why, n, "cudnnFindConvolutionForwardAlgorithm found no algorithm that runs a %dx%d image with K=%d "
                  "(%d tried)", width, height, k, got);

@@ -25,7 +25,13 @@ typedef struct {
     const char *name;      /* "IMPLICIT_PRECOMP_GEMM", ... */
     float       find_ms;   /* the time cudnnFindConvolutionForwardAlgorithm measured */
     size_t      workspace; /* bytes of device workspace it needs */
+    int         too_slow;  /* 1: cuDNN's search timed it at more than YARD_CONV_TOO_SLOW times its
+                              fastest, so it cannot be the fastest: a bench need not time it */
 } yard_conv_algo;
+
+/* An algorithm cuDNN's own search timed at more than this many times its
+ * fastest is marked too_slow (FFT_TILING at K = 15 ran for seconds a call). */
+#define YARD_CONV_TOO_SLOW 20.0f
 
 /* 1 when cuDNN is loaded and a handle made (once per process); 0 with the
  * reason in why. */
@@ -35,7 +41,7 @@ int yard_cudnn_conv_open(char *why, size_t n);
  * the host array h_weights to the device) and ask cuDNN which of its
  * algorithms run it, fastest first (cudnnFindConvolutionForwardAlgorithm,
  * which times each one itself): up to max of those that succeeded go to
- * algos, their number to *found. 0 on success, else cuDNN's status (or -1)
+ * algos, their number to *found, each marked too_slow or not. 0 on success, else cuDNN's status (or -1)
  * with its text in why. */
 int yard_cudnn_conv_plan(int width, int height, const float *h_weights, int k, yard_conv_algo *algos, int max,
                          int *found, char *why, size_t n);
