@@ -839,7 +839,7 @@ static wb_bench_row speed_rows(int n)
     r.D = wb_dmalloc((size_t)n * n * 2);
     r.host = wb_hmalloc((size_t)n * n * 2);
     double yard = NAN;
-    char why[300];
+    char why[700];
     yard_fp8 *fast = yard_fp8_open(r.f.A, r.f.B, r.f.S, r.f.S + 1, r.D, n, n, n, 1, why, sizeof why);
     ck_assert_msg(fast != NULL, "the yardstick: %s", why);
     wb_bench_row lt = speed_row(&r, fast, "cuBLASLt FP8 E4M3 TN, fast accumulation (the yardstick)", NULL, 0);
@@ -874,7 +874,7 @@ START_TEST(yard_check)
     filled_set(&f, wb_rng_u64(&rng), wb_rng_u64(&rng), random_scale(&rng), 0.375f);
     uint16_t *D = wb_dmalloc((size_t)M * N * 2), *h = wb_hmalloc((size_t)M * N * 2);
     for (int fast = 0; fast < 2; fast++) {
-        char why[300];
+        char why[700];
         yard_fp8 *p = yard_fp8_open(f.A, f.B, f.S, f.S + 1, D, M, N, K, fast, why, sizeof why);
         ck_assert_msg(p != NULL, "the yardstick (fast accumulation %d): %s", fast, why);
         wb_dpoison(D, (size_t)M * N * 2);

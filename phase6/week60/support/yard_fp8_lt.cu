@@ -16,6 +16,17 @@ struct yard_fp8 {
     size_t ws_bytes;
 };
 
+/* cuBLASLt's own words on a failed try: errors and hints go to this buffer
+ * while the candidates are tried (cuBLASLt logs through a process-wide
+ * callback), so that a yardstick that does not run says why, not only
+ * "not supported". */
+static char g_lt_said[320];
+static void lt_heard(int level, const char *fn, const char *msg)
+{
+    (void)level;
+    snprintf(g_lt_said, sizeof g_lt_said, "%s: %s", fn ? fn : "?", msg ? msg : "");
+}
+
 extern "C" void yard_fp8_close(yard_fp8 *p)
 {
     if (!p) return;
@@ -83,19 +94,28 @@ extern "C" yard_fp8 *yard_fp8_open(const uint8_t *A, const uint8_t *B, const flo
         cublasLtMatmulHeuristicResult_t res[8];
         int found = 0;
         LT(cublasLtMatmulAlgoGetHeuristic(p->lt, p->op, p->la, p->lb, p->ld, p->ld, pref, 8, res, &found));
-        int chosen = -1;
-        cublasStatus_t last = CUBLAS_STATUS_NOT_SUPPORTED;
+        int chosen = -1, tried = 0;
+        cublasStatus_t last = CUBLAS_STATUS_SUCCESS;
+        cudaError_t sync = cudaSuccess;
+        g_lt_said[0] = 0;
+        cublasLtLoggerSetCallback(lt_heard);
+        cublasLtLoggerSetMask(1 | 4); /* errors and hints */
         for (int i = 0; i < found && chosen < 0; i++) {
             if (res[i].state != CUBLAS_STATUS_SUCCESS) continue;
             p->algo = res[i].algo;
+            tried++;
             last = (cublasStatus_t)yard_fp8_run(p);
-            if (last == CUBLAS_STATUS_SUCCESS && cudaDeviceSynchronize() == cudaSuccess) chosen = i;
+            if (last == CUBLAS_STATUS_SUCCESS && (sync = cudaDeviceSynchronize()) == cudaSuccess) chosen = i;
         }
+        cublasLtLoggerSetMask(0);
+        cublasLtLoggerSetCallback(NULL);
         if (chosen < 0) {
             snprintf(why, why_size,
                      "cuBLASLt has no FP8 (E4M3 TN, BF16 out%s) algorithm that runs for %d x %d x %d here "
-                     "(%d candidates; the last said %s)",
-                     fast_accum ? ", fast accumulation" : "", M, N, K, found, cublasLtGetStatusString(last));
+                     "(%d candidates, %d tried; the last: %s%s%s; cuBLASLt said: %s)",
+                     fast_accum ? ", fast accumulation" : "", M, N, K, found, tried, cublasLtGetStatusString(last),
+                     sync != cudaSuccess ? ", then " : "", sync != cudaSuccess ? cudaGetErrorString(sync) : "",
+                     g_lt_said[0] ? g_lt_said : "nothing");
             goto fail;
         }
         cublasLtMatmulPreferenceDestroy(pref);
