@@ -429,7 +429,7 @@ START_TEST(ranks_wrong_count)
     for (int q = 0; q < g; q++)
         ck_assert_msg(res.reported[q] && res.status[q] != 0 &&
                           (strstr(res.msg[q], "timed out") || strstr(res.msg[q], "a peer exited or its connection broke")),
-                      "rank %d should fail its init within %d s (rank %d never joins) and say why: \"timed out\" when "
+                      "rank %d should fail its init by its %d s deadline (rank %d never joins) and say why: \"timed out\" when "
                       "its deadline passed, or \"a peer exited or its connection broke\" when NCCL saw a peer's "
                       "connection close first. The launch said: %s", q, (int)INIT_WAIT, g, res.summary);
     if (!res.ok && res.seconds > INIT_WAIT + 20)
