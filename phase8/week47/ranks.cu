@@ -25,7 +25,8 @@ int rank_join(wb_rank *r, double timeout_s, rank_comm *c, char *msg, size_t n)
      *    ncclCommInitRankConfig(&c->comm, r->nranks, id, r->rank, &config),
      *    then poll ncclCommGetAsyncError(c->comm, &res) while it says
      *    ncclInProgress, until timeout_s has passed ("timed out").
-     *    Set c->joined when it finished with ncclSuccess. */
+     *    It may also end in ncclRemoteError ("a peer exited or its
+     *    connection broke"). Set c->joined when it finished with ncclSuccess. */
     (void)timeout_s;
     snprintf(msg, n, "rank %d of %d: rank_join is not written yet", r->rank, r->nranks);
     return 1;

@@ -19,7 +19,11 @@
  *     with the real M and N;
  *   - the deadline passed during init: it contains "timed out", the rank,
  *     the rank count and the seconds waited;
- *   - an NCCL or CUDA error: the call and its error string.
+ *   - init ended in ncclRemoteError (NCCL saw a peer's connection close: a
+ *     peer that died, or that gave up on its own deadline first): it
+ *     contains "a peer exited or its connection broke", the rank and the
+ *     rank count, and NCCL's error string;
+ *   - any other NCCL or CUDA error: the call and its error string.
  *
  * A nonblocking communicator may answer ncclInProgress to any later call
  * too (a collective, ncclCommFinalize): rank_settle(c, call(...), t) waits

@@ -421,10 +421,17 @@ START_TEST(ranks_wrong_count)
     ck_assert_msg(res.reported[g] && res.status[g] != 0 && strstr(res.msg[g], has) && strstr(res.msg[g], need),
                   "rank %d has no GPU of its own: it should fail at once with a message containing \"%s\" and \"%s\". "
                   "The launch said: %s", g, has, need, res.summary);
+    /* The others fail their init: by their own deadline ("timed out"), or
+     * earlier when NCCL sees a peer's socket close, a peer that gave up
+     * first ("a peer exited or its connection broke"). Which one a rank
+     * sees is a race (on 4 H200s, rank 1 of 5 saw a connection close before
+     * its own deadline); both name the failure. */
     for (int q = 0; q < g; q++)
-        ck_assert_msg(res.reported[q] && res.status[q] != 0 && strstr(res.msg[q], "timed out"),
-                      "rank %d should give up on init after %d s (rank %d never joins) and say \"timed out\". "
-                      "The launch said: %s", q, (int)INIT_WAIT, g, res.summary);
+        ck_assert_msg(res.reported[q] && res.status[q] != 0 &&
+                          (strstr(res.msg[q], "timed out") || strstr(res.msg[q], "a peer exited or its connection broke")),
+                      "rank %d should fail its init by its %d s deadline (rank %d never joins) and say why: \"timed out\" when "
+                      "its deadline passed, or \"a peer exited or its connection broke\" when NCCL saw a peer's "
+                      "connection close first. The launch said: %s", q, (int)INIT_WAIT, g, res.summary);
     if (!res.ok && res.seconds > INIT_WAIT + 20)
         printf("  note: the launch took %.1f s (some rank did not exit soon after its report: %s)\n", res.seconds, res.summary);
 }

@@ -78,6 +78,11 @@ int rank_join(wb_rank *r, double timeout_s, rank_comm *c, char *msg, size_t n)
         ncclResult_t q = ncclCommGetAsyncError(c->comm, &res);
         if (q != ncclSuccess) res = q;
     }
+    if (res == ncclRemoteError) { /* a peer's socket closed first: one that gave up (or died) before this rank did */
+        snprintf(msg, n, "rank %d of %d: communicator init failed: a peer exited or its connection broke during init "
+                 "(ncclCommInitRankConfig: %s; %s)", r->rank, r->nranks, ncclGetErrorString(res), ncclGetLastError(NULL));
+        return 1;
+    }
     if (res != ncclSuccess) {
         snprintf(msg, n, "rank %d of %d: ncclCommInitRankConfig: %s (%s)", r->rank, r->nranks,
                  ncclGetErrorString(res), ncclGetLastError(NULL));
@@ -95,7 +100,8 @@ int rank_join(wb_rank *r, double timeout_s, rank_comm *c, char *msg, size_t n)
     //|  *    ncclCommInitRankConfig(&c->comm, r->nranks, id, r->rank, &config),
     //|  *    then poll ncclCommGetAsyncError(c->comm, &res) while it says
     //|  *    ncclInProgress, until timeout_s has passed ("timed out").
-    //|  *    Set c->joined when it finished with ncclSuccess. */
+    //|  *    It may also end in ncclRemoteError ("a peer exited or its
+    //|  *    connection broke"). Set c->joined when it finished with ncclSuccess. */
     //| (void)timeout_s;
     //| snprintf(msg, n, "rank %d of %d: rank_join is not written yet", r->rank, r->nranks);
     //| return 1;
