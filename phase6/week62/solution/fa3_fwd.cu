@@ -31,6 +31,82 @@
 #include "fa3_fwd.h"
 #include "support/fa3_ptx.cuh"  // given: tma_load_3d, the two wgmmas, pin64, fast_exp2, pack_bf16x2
                                 // (and, through it, phase 5's hopper_ptx.cuh and tma_ptx.h, common/include)
+//@solution
+
+// ---------------------------------------------------------------- tuning knobs (instructor: make tune-w62)
+// Compile-time; unset, each is the kernel measured on 2026-11-28 (0.848 of
+// cuDNN on an H200), whose SASS the defaults leave byte for byte unchanged.
+// None of the variants has run on a GPU yet (instructor/tune/w62/NOTES.md).
+//   W62_PINGPONG  0 | 1  the two consumer warpgroups take turns at the tensor
+//                        cores (two named barriers, "the schedule" below), so
+//                        that one's softmax runs while the other's wgmmas do
+//   W62_INTRA     0 | 1  FlashAttention-3's intra-warpgroup pipelining: S of
+//                        tile n and the P V of tile n - 1 issued together,
+//                        the softmax of tile n run while that P V is in the
+//                        tensor cores (P of tile n - 1 and S of tile n live
+//                        at once: 32 + 64 registers beside O's 64)
+//   W62_STAGES    2 | 3  K and V tiles a ring (3: 224 KiB + 1 KiB of
+//                        alignment, under the 227 KiB a CTA may have)
+//   W62_TMA_STORE 0 | 1  O written through shared memory (each consumer's own
+//                        rows of the Q tile, free once its last S is done)
+//                        by two TMA boxes a warpgroup, instead of 4-byte
+//                        stores from registers
+// Registers (nvcc 13.0, -Xptxas -v, sm_90a): every set compiles to 168 a
+// thread (the cap of 384 threads at one CTA an SM; setmaxnreg then gives
+// the consumers 240) with no spills; W62_PINGPONG and W62_TMA_STORE add
+// named barriers, whose ids are run-time values, so ptxas reports all 16
+// in use (one CTA an SM either way). The table: instructor/tune/w62/NOTES.md.
+#ifndef W62_PINGPONG
+#define W62_PINGPONG 0
+#endif
+#ifndef W62_INTRA
+#define W62_INTRA 0
+#endif
+#ifndef W62_STAGES
+#define W62_STAGES 2
+#endif
+#ifndef W62_TMA_STORE
+#define W62_TMA_STORE 0
+#endif
+static_assert((W62_PINGPONG == 0 || W62_PINGPONG == 1) && (W62_INTRA == 0 || W62_INTRA == 1) &&
+                  (W62_STAGES == 2 || W62_STAGES == 3) && (W62_TMA_STORE == 0 || W62_TMA_STORE == 1),
+              "W62_PINGPONG, W62_INTRA, W62_TMA_STORE: 0 or 1; W62_STAGES: 2 or 3");
+
+// Named barriers (week 55's named_bar_sync, and its non-waiting half): ids
+// 1-15 (0 is __syncthreads'), n threads (a multiple of 32) a phase; a warp
+// counts 32 whether it syncs or arrives. bar.arrive marks the warp's arrival
+// and goes on; bar.sync arrives and waits for the phase to complete.
+[[maybe_unused]] static __device__ __forceinline__ void named_bar_sync(int id, int n)
+{
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+[[maybe_unused]] static __device__ __forceinline__ void named_bar_arrive(int id, int n)
+{
+    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(n) : "memory");
+}
+
+// tma_ptx.h's tma_store_2d in three dimensions: the box at shared `src` to
+// (x, y, z) of `map` (d, row, head); rows past S are not written.
+[[maybe_unused]] static __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map, uint32_t src, int x, int y,
+                                                                     int z)
+{
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];"
+                 ::"l"(reinterpret_cast<uint64_t>(map)), "r"(src), "r"(x), "r"(y), "r"(z)
+                 : "memory");
+}
+
+// One 32-bit store to shared memory (the TMA store's staging).
+[[maybe_unused]] static __device__ __forceinline__ void st_shared_u32(uint32_t addr, uint32_t v)
+{
+    asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
+
+// Named barrier ids: SCHED_BAR + c, consumer c's turn at the tensor cores
+// (W62_PINGPONG; 1 and 2); STORE_BAR + c, consumer c's O staging written
+// (W62_TMA_STORE; 3 and 4).
+[[maybe_unused]] constexpr int SCHED_BAR = 1, STORE_BAR = 3;
+//@starter
+//@end
 
 // ---------------------------------------------------------------- the descriptors (CPU)
 
@@ -65,7 +141,11 @@ namespace {
 constexpr int HD = 128;                     // the head size D
 constexpr int BM = 128, BN = 128;           // query rows a CTA, keys a tile
 constexpr int HALF = 64;                    // D columns a TMA box: 128 bytes, the 128B swizzle's span
-constexpr int STAGES = 2;                   // K and V tiles in flight a ring
+//@solution
+constexpr int STAGES = W62_STAGES;          // K and V tiles in flight a ring (2 unless a tuning knob says 3)
+//@starter
+//| constexpr int STAGES = 2;                   // K and V tiles in flight a ring
+//@end
 constexpr int CONSUMERS = 2;                // warpgroups of 64 query rows
 constexpr int THREADS = 128 * (1 + CONSUMERS);
 constexpr uint32_t HALF_BYTES = BN * HALF * 2, TILE_BYTES = 2 * HALF_BYTES;  // 16 KiB, 32 KiB
@@ -83,11 +163,25 @@ static_assert(BM == BN, "causal: query tile qt ends on key tile qt (the only til
 // 0 and kk = 0; a tile at byte address a and step kk is the template plus
 // (a + the step's offset) >> 4 (the start field, which never carries: every
 // address is below 2^18). sl2 = scale * log2(e).
+//@solution
+// (W62_TMA_STORE: o_map, O's map with boxes of 64 columns x 64 rows, one
+// consumer warpgroup's half of the tile; O itself is then unused.)
 __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_constant__ CUtensorMap q_map,
                                                              const __grid_constant__ CUtensorMap k_map,
                                                              const __grid_constant__ CUtensorMap v_map, uint16_t *O,
                                                              float *lse, int S, int causal, float sl2, uint64_t qk0,
-                                                             uint64_t v0)
+                                                             uint64_t v0
+#if W62_TMA_STORE
+                                                             , const __grid_constant__ CUtensorMap o_map
+#endif
+)
+//@starter
+//| __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_constant__ CUtensorMap q_map,
+//|                                                              const __grid_constant__ CUtensorMap k_map,
+//|                                                              const __grid_constant__ CUtensorMap v_map, uint16_t *O,
+//|                                                              float *lse, int S, int causal, float sl2, uint64_t qk0,
+//|                                                              uint64_t v0)
+//@end
 {
 #if !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     // Any pass that is not sm_90a has no wgmma: a trap there (the tests skip first).
@@ -107,6 +201,9 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
         prefetch_map(&q_map);
         prefetch_map(&k_map);
         prefetch_map(&v_map);
+#if W62_TMA_STORE
+        prefetch_map(&o_map);
+#endif
         mbar_init(smem_u32(&q_full), 1);
         for (int s = 0; s < STAGES; s++) {
             mbar_init(smem_u32(&k_full[s]), 1);                  // the producer's arrive_expect_tx
@@ -156,7 +253,44 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
     for (int i = 0; i < 64; i++) o[i] = 0.f;
     float m[2] = { -INFINITY, -INFINITY }, lsum[2] = { 0.f, 0.f };
 
+    // The schedule (W62_PINGPONG). The consumers take turns at the tensor
+    // cores: a turn is the wgmmas a warpgroup issues between turn_begin and
+    // turn_end, and the turns go c0, c1, c0, c1, ... Each warpgroup c has a
+    // named barrier, SCHED_BAR + c, of 256 threads: turn_begin is c's 128
+    // threads syncing on it, turn_end is c's 128 threads arriving (without
+    // waiting) on the other's. So c1's turn k needs c0's turn_end k, and c0's
+    // turn k + 1 needs c1's turn_end k: a phase of each barrier is exactly
+    // 128 syncing threads of its owner and 128 arriving of the other. c0
+    // holds the first turn: its first turn_begin does not sync; c1's last
+    // turn_end does not arrive (nobody would wait for it). Both warpgroups
+    // take the same number of turns T (same key tiles), so every arrival is
+    // consumed by exactly one sync and no barrier is left half-full when the
+    // CTA exits. No arrival can count towards the wrong phase: c's turn_end
+    // k + 1 comes after its turn_begin k + 1, which completes only after the
+    // other has passed the phase c's turn_end k completed.
+    // Why it cannot deadlock: a turn waits only on the other warpgroup's
+    // previous turn and (where the loop waits inside a turn at all) on a
+    // full barrier; the mbarrier waits are placed before turn_begin where
+    // possible, and the producer never waits on a named barrier. When
+    // warpgroup c is about to begin the turn that issues S of tile n, the
+    // other has issued S of tile n - 1 (its turn before), and releases K of
+    // n - 1 and V of n - 2 without waiting on anything but its own wgmmas;
+    // the producer's loads of K n and V n - 1 need only the releases of
+    // K n - 2 and V n - 3 (2 stages; 3 stages need less): they come.
+#if W62_PINGPONG
+    auto turn_begin = [&](bool first) {
+        if (!(first && c == 0)) named_bar_sync(SCHED_BAR + c, 2 * 128);
+    };
+    auto turn_end = [&](bool last) {
+        if (!(last && c == 1)) named_bar_arrive(SCHED_BAR + 1 - c, 2 * 128);
+    };
+#endif
+
     mbar_wait_loop(smem_u32(&q_full), 0);
+#if !W62_INTRA
+    // One tile at a time: S, its softmax, P V, each waited for. Ping-pong
+    // turns: S of tile 0; then P V of tile n with S of tile n + 1; last, P V
+    // of the last tile (T = tiles + 1 turns).
     for (int n = 0; n < n_tiles; n++) {
         const int s = n % STAGES;
         const uint32_t ph = (uint32_t)(n / STAGES) & 1;
@@ -164,7 +298,14 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
 
         // ---- S = Q K^T (64 x 128 a warpgroup), D = 128 in eight k16 steps
         float sc[64];
+#if W62_PINGPONG
+        if (n == 0) {  // later tiles' K: waited for before the turn that issues their S began (below)
+            mbar_wait_loop(smem_u32(&k_full[s]), ph);
+            turn_begin(true);
+        }
+#else
         mbar_wait_loop(smem_u32(&k_full[s]), ph);
+#endif
         wgmma_fence();
 #pragma unroll
         for (int kk = 0; kk < HD / 16; kk++) {
@@ -172,6 +313,9 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
             wgmma_m64n128k16_ss(sc, qk0 + ((qa + off) >> 4), qk0 + ((ka + off) >> 4), kk > 0);
         }
         wgmma_commit();
+#if W62_PINGPONG
+        turn_end(false);  // the other warpgroup's wgmmas may go in behind these
+#endif
         wgmma_wait<0>();
         pin64(sc);
         mbar_arrive(smem_u32(&k_empty[s]));  // K of this stage read: the producer may refill it
@@ -228,6 +372,11 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
 
         // ---- O += P V: K = the 128 keys in eight k16 steps, N = D = 128
         mbar_wait_loop(smem_u32(&v_full[s]), ph);
+#if W62_PINGPONG
+        // the next tile's K before the turn (which issues its S), not inside it
+        if (n + 1 < n_tiles) mbar_wait_loop(smem_u32(&k_full[(n + 1) % STAGES]), (uint32_t)((n + 1) / STAGES) & 1);
+        turn_begin(false);
+#endif
         wgmma_fence();  // orders the rescaled o and the new pa before the wgmmas read them
 #pragma unroll
         for (int kk = 0; kk < BN / 16; kk++) wgmma_m64n128k16_rs(o, pa[kk], v0 + ((va + 2048 * kk) >> 4));
@@ -235,15 +384,177 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
         wgmma_wait<0>();
         pin64(o);
         mbar_arrive(smem_u32(&v_empty[s]));  // V of this stage read
+#if W62_PINGPONG
+        if (n == n_tiles - 1) turn_end(true);
+#endif
     }
+#else
+    // Intra-warpgroup pipelining (FlashAttention-3's algorithm 2): tile 0's
+    // S and softmax first; then, for tile n = 1 ..: S of tile n and P V of
+    // tile n - 1 issued as two groups; wait<1> (S done) and the softmax of
+    // tile n while that P V runs; wait<0>; O rescaled by tile n's factor and
+    // P of tile n packed. Last, the P V of the last tile. Live at once: O
+    // (64), P of tile n - 1 (32: the running wgmma's A, untouched until
+    // wait<0>), S of tile n (64). Ping-pong turns: one per n >= 1 (S of n,
+    // P V of n - 1); tile 0's S and the last P V are outside the schedule,
+    // as in FlashAttention-3 (T = tiles - 1 turns, none for one tile).
+    // Registers: O 64 + P 32 + S 64 = 160 live across the two groups, plus
+    // addresses, m and l; ptxas fits it in the 168 of the compile-time cap
+    // (-Xptxas -v: 168, no spills), under the 240 setmaxnreg gives.
+
+    // the steps of a key tile
+    // S = Q K^T (64 x 128 a warpgroup) for the K tile at ka: D = 128 in eight k16 steps, one group
+    auto issue_s = [&](float (&sc)[64], uint32_t ka) {
+#pragma unroll
+        for (int kk = 0; kk < HD / 16; kk++) {
+            const uint32_t off = HALF_BYTES * (kk / 4) + 32 * (kk % 4);
+            wgmma_m64n128k16_ss(sc, qk0 + ((qa + off) >> 4), qk0 + ((ka + off) >> 4), kk > 0);
+        }
+        wgmma_commit();
+    };
+    // O += P V for the V tile at va: K = the 128 keys in eight k16 steps, N = D = 128, one group
+    auto issue_pv = [&](const uint32_t (&pa)[8][4], uint32_t va) {
+#pragma unroll
+        for (int kk = 0; kk < BN / 16; kk++) wgmma_m64n128k16_rs(o, pa[kk], v0 + ((va + 2048 * kk) >> 4));
+        wgmma_commit();
+    };
+    // the mask of key tile n: keys past S, and keys after the query in the diagonal tile
+    auto mask_tile = [&](float (&sc)[64], int n) {
+        const int n0 = n * BN;
+        if (n0 + BN > S || (causal && n == qt)) {
+#pragma unroll
+            for (int j = 0; j < 16; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    const int col = n0 + 8 * j + 2 * tq + (e & 1), row = row0 + 8 * (e >> 1);
+                    if (col >= S || (causal && col > row)) sc[4 * j + e] = -INFINITY;
+                }
+        }
+    };
+    // online softmax, base 2, rows row0 (h = 0) and row0 + 8 (h = 1): the new row max m, l rescaled,
+    // alpha (O's factor) and nb = -m sl2 (the exponent's base)
+    auto row_max = [&](const float (&sc)[64], float (&nb)[2], float (&alpha)[2]) {
+        float mx[2] = { m[0], m[1] };
+#pragma unroll
+        for (int j = 0; j < 16; j++) {
+            mx[0] = fmaxf(mx[0], fmaxf(sc[4 * j], sc[4 * j + 1]));
+            mx[1] = fmaxf(mx[1], fmaxf(sc[4 * j + 2], sc[4 * j + 3]));
+        }
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            mx[h] = fmaxf(mx[h], __shfl_xor_sync(0xffffffffu, mx[h], 1));
+            mx[h] = fmaxf(mx[h], __shfl_xor_sync(0xffffffffu, mx[h], 2));
+            // base: -m sl2, 0 while the row has seen only masked keys (no -inf - -inf)
+            nb[h] = mx[h] == -INFINITY ? 0.f : -mx[h] * sl2;
+            alpha[h] = fast_exp2(fmaf(m[h], sl2, nb[h]));  // 0 for the first tile (m = -inf)
+            m[h] = mx[h];
+            lsum[h] *= alpha[h];
+        }
+    };
+    auto rescale_o = [&](const float (&alpha)[2]) {
+#pragma unroll
+        for (int j = 0; j < 16; j++) {
+            o[4 * j] *= alpha[0], o[4 * j + 1] *= alpha[0];
+            o[4 * j + 2] *= alpha[1], o[4 * j + 3] *= alpha[1];
+        }
+    };
+    uint32_t pa[8][4];
+    // sc <- p = 2^(s sl2 - m sl2) in FP32 (l += p), then packed to bf16 A fragments
+    auto exp_sum = [&](float (&sc)[64], const float (&nb)[2]) {
+#pragma unroll
+        for (int j = 0; j < 16; j++) {
+#pragma unroll
+            for (int e = 0; e < 4; e++) sc[4 * j + e] = fast_exp2(fmaf(sc[4 * j + e], sl2, nb[e >> 1]));
+            lsum[0] += sc[4 * j] + sc[4 * j + 1];
+            lsum[1] += sc[4 * j + 2] + sc[4 * j + 3];
+        }
+    };
+    auto pack_p = [&](const float (&sc)[64]) {
+#pragma unroll
+        for (int j = 0; j < 16; j++) {
+            pa[j / 2][2 * (j % 2)] = pack_bf16x2(sc[4 * j], sc[4 * j + 1]);
+            pa[j / 2][2 * (j % 2) + 1] = pack_bf16x2(sc[4 * j + 2], sc[4 * j + 3]);
+        }
+    };
+    {
+        float sc[64], nb[2], alpha[2];
+        mbar_wait_loop(smem_u32(&k_full[0]), 0);
+        wgmma_fence();
+        issue_s(sc, base + K_OFF);
+        wgmma_wait<0>();
+        pin64(sc);
+        mbar_arrive(smem_u32(&k_empty[0]));
+        mask_tile(sc, 0);
+        row_max(sc, nb, alpha);  // alpha = 0 and o = 0: nothing to rescale
+        exp_sum(sc, nb);
+        pack_p(sc);
+    }
+    for (int n = 1; n < n_tiles; n++) {
+        const int s = n % STAGES, sp = (n - 1) % STAGES;  // tile n's stage, tile n - 1's
+        const uint32_t ph = (uint32_t)(n / STAGES) & 1, php = (uint32_t)((n - 1) / STAGES) & 1;
+        float sc[64], nb[2], alpha[2];
+        mbar_wait_loop(smem_u32(&k_full[s]), ph);
+        mbar_wait_loop(smem_u32(&v_full[sp]), php);
+#if W62_PINGPONG
+        turn_begin(n == 1);
+#endif
+        wgmma_fence();  // o rescaled, pa written, sc read by ordinary instructions before these wgmmas
+        issue_s(sc, base + K_OFF + s * TILE_BYTES);
+        issue_pv(pa, base + V_OFF + sp * TILE_BYTES);
+#if W62_PINGPONG
+        turn_end(n == n_tiles - 1);  // the other warpgroup's turn may begin
+#endif
+        wgmma_wait<1>();  // S of tile n done; P V of tile n - 1 may still run: o and pa not touched until wait<0>
+        pin64(sc);
+        mbar_arrive(smem_u32(&k_empty[s]));
+        mask_tile(sc, n);
+        row_max(sc, nb, alpha);
+        exp_sum(sc, nb);
+        wgmma_wait<0>();  // P V of tile n - 1 done: o final for it, pa free
+        pin64(o);
+        pin64(sc);  // keeps the packing below after the wait (pa was the running wgmma's A)
+        mbar_arrive(smem_u32(&v_empty[sp]));
+        rescale_o(alpha);
+        pack_p(sc);
+    }
+    {
+        const int sp = (n_tiles - 1) % STAGES;
+        mbar_wait_loop(smem_u32(&v_full[sp]), (uint32_t)((n_tiles - 1) / STAGES) & 1);
+        wgmma_fence();
+        issue_pv(pa, base + V_OFF + sp * TILE_BYTES);
+        wgmma_wait<0>();
+        pin64(o);
+        mbar_arrive(smem_u32(&v_empty[sp]));
+    }
+#endif
 
     // ---- epilogue: the quad's l, O / l to bf16, lse = ln 2 (m sl2 + log2 l)
     const size_t head = (size_t)bh * S;
+#if W62_TMA_STORE
+    // O through shared memory: this warpgroup's 64 rows of Q's buffer (qa:
+    // 8 KiB in each half, 1024-aligned), free since the wgmma_wait after
+    // this warpgroup's last S (only its own wgmmas read those rows; the
+    // other warpgroup's rows are the other 8 KiB). Laid out as o_map's
+    // boxes with the 128B swizzle: 16-byte unit u of local row r at unit
+    // u ^ (r % 8) of its 128-byte row; a warp's 32 stores of one (j, h) then
+    // hit 32 different banks (4 (u ^ g) + tq). Rows past S are written here
+    // and clipped by the store.
+    const int rl = 16 * w + l / 4;  // local rows rl and rl + 8; (rl + 8h) % 8 = l / 4
+#endif
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         lsum[h] += __shfl_xor_sync(0xffffffffu, lsum[h], 1);
         lsum[h] += __shfl_xor_sync(0xffffffffu, lsum[h], 2);
         const int row = row0 + 8 * h;
+#if W62_TMA_STORE
+        const float inv = lsum[h] > 0.f ? 1.f / lsum[h] : 0.f;
+#pragma unroll
+        for (int j = 0; j < 16; j++)
+            st_shared_u32(qa + HALF_BYTES * (j / 8) + (rl + 8 * h) * 128 + (((j % 8) ^ (l / 4)) * 16) + 4 * tq,
+                          pack_bf16x2(o[4 * j + 2 * h] * inv, o[4 * j + 2 * h + 1] * inv));
+        if (row < S && tq == 0)
+            lse[head + row] = m[h] == -INFINITY ? -INFINITY : LN2 * (m[h] * sl2 + log2f(lsum[h]));
+#else
         if (row >= S) continue;
         const float inv = lsum[h] > 0.f ? 1.f / lsum[h] : 0.f;
         uint32_t *orow = reinterpret_cast<uint32_t *>(O + (head + row) * HD) + tq;  // columns 2tq, 2tq + 1
@@ -251,7 +562,19 @@ __global__ void __launch_bounds__(THREADS, 1) fa3_fwd_kernel(const __grid_consta
         for (int j = 0; j < 16; j++) orow[4 * j] = pack_bf16x2(o[4 * j + 2 * h] * inv, o[4 * j + 2 * h + 1] * inv);
         if (tq == 0)
             lse[head + row] = m[h] == -INFINITY ? -INFINITY : LN2 * (m[h] * sl2 + log2f(lsum[h]));
+#endif
     }
+#if W62_TMA_STORE
+    (void)O;
+    fence_proxy_async_smem();                // our st.shared before the TMA unit (the async proxy) reads them
+    named_bar_sync(STORE_BAR + c, 128);      // this warpgroup's 64 rows all written (the other's not waited for)
+    if (t == 0 && m0 + 64 * c < S) {         // a box wholly past S is not issued
+        tma_store_3d(&o_map, qa, 0, m0 + 64 * c, bh);
+        tma_store_3d(&o_map, qa + HALF_BYTES, HALF, m0 + 64 * c, bh);
+        bulk_commit();
+        bulk_wait_read<0>();                 // the CTA's shared memory outlives the stores' reads of it
+    }
+#endif
     //@starter
     //| /* TODO (README, task 2). Shared memory from the 1024-aligned base: Q
     //|  * (Q_OFF), the K ring (K_OFF + s * TILE_BYTES), the V ring (V_OFF + ...);
@@ -295,6 +618,27 @@ cudaError_t encode_map(CUtensorMap *map, const uint16_t *base, int S, int BH)
     return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+//@solution
+#if W62_TMA_STORE
+// W62_TMA_STORE: O's map, encode_map's with boxes of 64 rows (one consumer
+// warpgroup's rows); the store does not write rows past S.
+cudaError_t encode_o_map(CUtensorMap *map, uint16_t *base, int S, int BH)
+{
+    cudaError_t e = cudaSuccess;
+    PFN_cuTensorMapEncodeTiled_v12000 encode = encode_tiled_fn(&e);
+    if (!encode) return e != cudaSuccess ? e : cudaErrorNotSupported;
+    const cuuint64_t dims[3] = { (cuuint64_t)HD, (cuuint64_t)S, (cuuint64_t)BH };
+    const cuuint64_t strides[2] = { (cuuint64_t)HD * 2, (cuuint64_t)S * HD * 2 };
+    const cuuint32_t box[3] = { HALF, 64, 1 }, unit[3] = { 1, 1, 1 };
+    const CUresult r = encode(map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, base, dims, strides, box, unit,
+                              CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                              CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+#endif
+//@starter
+//@end
 }  // namespace
 
 extern "C" cudaError_t fa3_fwd(const uint16_t *Q, const uint16_t *K, const uint16_t *V, uint16_t *O, float *lse,
@@ -316,6 +660,13 @@ extern "C" cudaError_t fa3_fwd(const uint16_t *Q, const uint16_t *K, const uint1
     if ((e = encode_map(&qm, Q, S, (int)bh)) != cudaSuccess || (e = encode_map(&km, K, S, (int)bh)) != cudaSuccess ||
         (e = encode_map(&vm, V, S, (int)bh)) != cudaSuccess)
         return e;
+    //@solution
+#if W62_TMA_STORE
+    CUtensorMap om;
+    if ((e = encode_o_map(&om, O, S, (int)bh)) != cudaSuccess) return e;
+#endif
+    //@starter
+    //@end
     static int attr_for = -1;
     int dev;
     if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
@@ -326,7 +677,16 @@ extern "C" cudaError_t fa3_fwd(const uint16_t *Q, const uint16_t *K, const uint1
         attr_for = dev;
     }
     const dim3 grid((unsigned)((S + BM - 1) / BM), (unsigned)bh);
+    //@solution
     fa3_fwd_kernel<<<grid, THREADS, SMEM_BYTES>>>(qm, km, vm, O, lse, S, causal != 0,
-                                                  (float)((double)scale * 1.4426950408889634), qk0, v0);
+                                                  (float)((double)scale * 1.4426950408889634), qk0, v0
+#if W62_TMA_STORE
+                                                  , om
+#endif
+    );
+    //@starter
+    //| fa3_fwd_kernel<<<grid, THREADS, SMEM_BYTES>>>(qm, km, vm, O, lse, S, causal != 0,
+    //|                                               (float)((double)scale * 1.4426950408889634), qk0, v0);
+    //@end
     return cudaGetLastError();
 }
