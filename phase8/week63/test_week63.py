@@ -91,7 +91,7 @@ def need_dist():
 class Launch:
     """One torchrun launch at n ranks and the verdicts its ranks wrote."""
 
-    def __init__(self, n, timed):
+    def __init__(self, n):
         self.n = n
         code = os.environ.get("WB_PY_DIR", "")
         tag = os.path.basename(os.path.normpath(code)) or "code"  # solution, starter-src or week63 (yours)
@@ -104,7 +104,7 @@ class Launch:
         cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=%d" % n,
                "--max-restarts=0", RANKS_PY, "--code", code, "--out", self.out, "--seed", str(seed)]
         cmd += ["--cpu"] if CPU else []
-        cmd += ["--time"] if timed and not CPU else []
+        cmd += [] if CPU else ["--time"]  # timing needs the GPUs
         env = dict(os.environ)
         env.update(MULTICAST_OFF)
         env.setdefault("OMP_NUM_THREADS", "1")
@@ -167,9 +167,10 @@ class Launch:
 _LAUNCHES = {}
 
 
-def launch(n, timed=True):
+def launch(n):
+    """The launch at n ranks, made once a run."""
     if n not in _LAUNCHES:
-        _LAUNCHES[n] = Launch(n, timed)
+        _LAUNCHES[n] = Launch(n)
     return _LAUNCHES[n]
 
 

@@ -186,6 +186,7 @@ def main():
     rank = int(os.environ.get("RANK", "0"))
     local = int(os.environ.get("LOCAL_RANK", "0"))
     out = {"rank": rank, "error": ""}
+    os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, "rank%d.json" % rank)
 
     def write():
