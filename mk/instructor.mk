@@ -232,6 +232,51 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 
+# The judge and the runner (instructor/README.md, "The judge and the runner";
+# judge.h). judge-w01 links no student code; a week's runner links the
+# student's objects, judge_runner.c and its main, and nothing that writes a
+# results record (the link is refused if one is there). Built and compiled
+# here; NOT RUN ON A GPU YET. The plumbing is tested without a GPU by
+# instructor/Makefile.sandbox (test_judge).
+JUDGE_W01 := $(BUILD)/instructor/judge-w01
+$(BUILD)/instructor/judge_cuda.o: instructor/judge.c instructor/judge.h instructor/judge_msg.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DJD_CUDA -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_runner_cuda.o: instructor/judge_runner.c instructor/judge.h instructor/judge_msg.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DJD_CUDA -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_kernels.o: instructor/judge_kernels.cu instructor/judge_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/sandbox.h
+$(BUILD)/instructor/judge_w01.o $(BUILD)/instructor/judge_w01_runner.o: CFLAGS += -Iphase0/week01
+$(BUILD)/instructor/judge_w01.o: instructor/judge.h instructor/judge_sb.h instructor/judge_kernels.h phase0/week01/w01_checks.h \
+                                 phase0/week01/devquery.h phase0/week01/week.txt
+$(BUILD)/instructor/judge_w01_runner.o: instructor/judge_w01_runner.c instructor/judge_w01.h instructor/judge.h \
+                                        phase0/week01/devquery.h phase0/week01/vecadd.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W01): $(BUILD)/instructor/judge_w01.o $(BUILD)/instructor/judge_cuda.o $(BUILD)/instructor/judge_sb.o \
+              $(BUILD)/instructor/judge_kernels.o $(BUILD)/instructor/sandbox.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
+# build/phase0/week01/IMPL/judge-runner, IMPL one of $(IMPLS): the runner of
+# that build's objects (the grader builds the learner's in the sandbox).
+$(foreach i,$(IMPLS),$(BUILD)/phase0/week01/$(i)/judge-runner): $(BUILD)/phase0/week01/%/judge-runner: \
+    $(BUILD)/instructor/judge_w01_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+    $(BUILD)/phase0/week01/%/devquery.o $(BUILD)/phase0/week01/%/vecadd.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+	$(Q)if nm $@ | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)'; then \
+	  echo ">>> $@ links a results writer or the test harness: refused"; rm -f $@; exit 1; fi
+judge-w01: $(JUDGE_W01) $(BUILD)/phase0/week01/solution/judge-runner $(BUILD)/phase0/week01/starter/judge-runner
+KNOWN_GOALS += judge-w01
+.PHONY: judge-w01
+
 # Tuning programs for single weeks, each beside its probe and dated notes.
 -include $(sort $(wildcard instructor/tune/*/tune.mk))
 
