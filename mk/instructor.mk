@@ -65,6 +65,10 @@ FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # allow (an allow-list, still to be confirmed on a GPU machine), log (the
 # allow-list, calls outside it only logged: dmesg | grep type=1326), off.
 SECCOMP ?= deny
+# JUDGE=1: weeks with a judge (week 01: make judge-w01) are judged by a
+# process without the student's code (instructor/README.md, "The judge and
+# the runner"). Off by default: it has not yet run on a GPU.
+JUDGE ?= 0
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
   --seccomp $(SECCOMP)
@@ -73,7 +77,9 @@ GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_ch
 # checker: instructor/{sandbox,unpack,objcheck}.c, tested on their own by
 # instructor/Makefile.sandbox. Without libarchive's headers, or without a
 # working bwrap, the grading steps of instructor-test are SKIP, never PASS.
-GRADE_MODS := $(BUILD)/instructor/sandbox.o $(BUILD)/instructor/unpack.o $(BUILD)/instructor/objcheck.o
+GRADE_MODS := $(BUILD)/instructor/sandbox.o $(BUILD)/instructor/unpack.o $(BUILD)/instructor/objcheck.o \
+  $(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o
+$(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/judge_msg.h instructor/sandbox.h
 $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
@@ -81,7 +87,7 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 
 # The grader's parts (grade.h), each its own object; grade.o holds main.
 GRADE_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,grade_jobs grade_class grade_build grade_objcheck grade_run grade_report grade_slurm)
-$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h
+$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h instructor/judge.h instructor/judge_sb.h
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
 
@@ -123,7 +129,7 @@ release: $(WB) $(LEAKCHECK)
 # The instructor's build of the graded weeks: libwb, wb, test objects; each
 # student's scratch copy starts from these.
 # A week without a C test (Phase 7's Python-only weeks) has no test program to build.
-grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test))
+grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test)) $(if $(filter 1,$(JUDGE)),$(if $(filter phase0/week01,$(1)),judge-w01))
 
 grade: $(WB)
 	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds] [SCHEDULER=slurm]"; exit 2; }
@@ -133,7 +139,7 @@ grade: $(WB)
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \
-	  $(grade_scratch_args)
+	  $(grade_scratch_args) $(if $(filter 1,$(JUDGE)),--judge 1)
 
 # A Slurm grading's gradebook as it stands: results in, tasks still with
 # Slurm PENDING, a task that ended without a result re-queued once.
