@@ -278,14 +278,15 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
     snprintf(store[t], 700, "build/%s/learner/test", W->dir);
     argv[k++] = store[t++];
     if (W->judge[0]) {
-        /* the runner: its main, judge_runner.c, the student's objects, libwb (grade_run.c, run_judged) */
+        /* the runner: its main, judge_runner.c, the student's objects, libwb (grade_run.c,
+         * run_judged); --eval is read before the Makefile: no variable of it in the prerequisites */
         const char *main_o = strrchr(W->judge_runner_obj, '/');
         char objs[400] = "";
         for (int e = 0; e < W->meta.n_exercises; e++)
             snprintf(objs + strlen(objs), sizeof objs - strlen(objs), " build/%s/learner/%s.o", W->dir, W->meta.exercises[e]);
         argv[k++] = "--eval";
         snprintf(store[t], 700, "build/%s/learner/judge-runner: build/instructor%s build/instructor/judge_runner_cuda.o%s "
-                 "$(LIBWB) ; $(CXX) -o $@ $^ $(LDCUDA)", W->dir, main_o ? main_o : "/missing.o", objs);
+                 "build/libwb.a ; $(CXX) -o $@ $^ $(LDCUDA)", W->dir, main_o ? main_o : "/missing.o", objs);
         argv[k++] = store[t++];
         snprintf(store[t], 700, "build/%s/learner/judge-runner", W->dir);
         argv[k++] = store[t++];

@@ -102,11 +102,12 @@ static void call_setup(jd_req *rq, int fn, int reps, int nargs)
 
 /* ---------------------------------------------------------------- devquery */
 
-static void judge_devquery(jd *J, tally *t)
+/* the formulas on known parts (test_week01.c's peak_formulas): CPU
+ * functions, checked with or without a GPU */
+static void judge_peaks(jd *J, tally *t)
 {
     jd_req rq;
     jd_rep rp;
-    /* the formulas on known parts (test_week01.c's peak_formulas) */
     t->tests++;
     for (size_t k = 0; k < W01_N_PEAKS && !J->lost; k++) {
         double v;
@@ -125,6 +126,14 @@ static void judge_devquery(jd *J, tally *t)
             return failf(t, "dq_peak_fp32_gflops(%d, %d, %d) = %g, expected %g", W01_PEAKS[k].sms, W01_PEAKS[k].lanes,
                          W01_PEAKS[k].sm_khz, v, W01_PEAKS[k].gflops);
     }
+}
+
+static void judge_devquery(jd *J, tally *t)
+{
+    jd_req rq;
+    jd_rep rp;
+    judge_peaks(J, t);
+    if (t->failed) return;
     /* the report of this GPU, against the judge's own query of it */
     t->tests++;
     call_setup(&rq, W01_FN_QUERY, 1, 0);
@@ -505,7 +514,32 @@ int main(int argc, char **argv)
             R[k].status = WB_RES_SKIP, R[k].reason = WB_WHY_NOGPU, R[k].skipped = 1;
             snprintf(R[k].message, sizeof R[k].message, "no GPU for the judge (%s)", cudaGetErrorName(e));
         }
-        if (sock >= 0) close(sock);
+        /* devquery's peak formulas are CPU functions: checked anyway, through
+         * a runner that opens no GPU (host buffers only), as the week's test
+         * checks them without one; a wrong formula FAILs, else SKIP stands */
+        if (want[0]) {
+            if (sock >= 0) jd_adopt(&J, sock, pid), started = 1;
+            else if (scratch) {
+                sb_opts o;
+                memset(&o, 0, sizeof o);
+                o.scratch = scratch, o.wall_s = 120, o.mem_bytes = 4ll << 30, o.max_procs = 64;
+                started = jd_start_sandboxed(&J, &o, argv + i) == 0;
+            } else {
+                started = jd_start_plain(&J, argv + i, NULL) == 0;
+            }
+            if (started) started = jd_hello(&J, JD_MEM_HOST, -1) == 0;
+            tally t;
+            memset(&t, 0, sizeof t);
+            if (!started) failf(&t, "the runner did not start: %s", J.why);
+            else judge_peaks(&J, &t);
+            if (t.failed) {
+                R[0].status = WB_RES_FAIL, R[0].reason = WB_WHY_CODE, R[0].tests = t.tests, R[0].failed = t.failed;
+                snprintf(R[0].message, sizeof R[0].message, "%s", t.msg);
+            }
+            jd_stop(&J);
+        } else if (sock >= 0) {
+            close(sock);
+        }
     } else {
         struct cudaDeviceProp p;
         if (cudaGetDeviceProperties(&p, g_dev) == cudaSuccess) snprintf(gpu, sizeof gpu, "%s", p.name);
