@@ -224,7 +224,7 @@ $(SB_RUN): instructor/sandbox_cli.c instructor/sandbox.c instructor/sandbox.h
 	$(Q)$(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) CHECK_DIR=$(abs_check) $@ >/dev/null
 
 # The device-memory probe for the planned judge and runner (instructor/README.md,
-# "The judge and the runner (planned)"): build/instructor/probe-ipc, run on a
+# "The judge and the runner"): build/instructor/probe-ipc, run on a
 # GPU machine by instructor/tests/probe-ipc-gpu.sh (not a step of make test).
 # The runtime linked statically, driver functions through its entry point: no -lcuda.
 PROBE_IPC := $(BUILD)/instructor/probe-ipc
