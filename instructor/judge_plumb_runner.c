@@ -5,7 +5,7 @@
  * expects the judge to turn into a FAIL:
  *
  *   honest     c = a + b, return 0
- *   early      return 0 at once; a thread writes c 50 ms later (a reply before the work is done)
+ *   early      return 0 at once; a thread writes c 20 ms later (a reply before the work is done)
  *   exit0      exit with status 0 in the middle of the first call
  *   garbage    c = 42, return 0
  *   forge      write a passing results record wherever one might be read (its folder,
@@ -36,7 +36,7 @@ typedef struct { const float *a, *b; float *c; size_t n; } job;
 static void *later(void *p)
 {
     job *j = p;
-    usleep(50000);
+    usleep(20000);
     add(j->a, j->b, j->c, j->n);
     free(j);
     return NULL;
