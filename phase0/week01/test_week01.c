@@ -14,9 +14,12 @@
 START_TEST(peak_formulas)
 {
     for (size_t k = 0; k < W01_N_PEAKS; k++) {
-        ck_assert_double_eq_tol(dq_peak_gbps(W01_PEAKS[k].mem_khz, W01_PEAKS[k].bus_bits), W01_PEAKS[k].gbps, W01_PEAK_TOL);
-        ck_assert_double_eq_tol(dq_peak_fp32_gflops(W01_PEAKS[k].sms, W01_PEAKS[k].lanes, W01_PEAKS[k].sm_khz),
-                                W01_PEAKS[k].gflops, W01_PEAK_TOL);
+        double g = dq_peak_gbps(W01_PEAKS[k].mem_khz, W01_PEAKS[k].bus_bits);
+        ck_assert_msg(fabs(g - W01_PEAKS[k].gbps) <= W01_PEAK_TOL, "dq_peak_gbps(%d, %d) = %g, expected %g",
+                      W01_PEAKS[k].mem_khz, W01_PEAKS[k].bus_bits, g, W01_PEAKS[k].gbps);
+        double f = dq_peak_fp32_gflops(W01_PEAKS[k].sms, W01_PEAKS[k].lanes, W01_PEAKS[k].sm_khz);
+        ck_assert_msg(fabs(f - W01_PEAKS[k].gflops) <= W01_PEAK_TOL, "dq_peak_fp32_gflops(%d, %d, %d) = %g, expected %g",
+                      W01_PEAKS[k].sms, W01_PEAKS[k].lanes, W01_PEAKS[k].sm_khz, f, W01_PEAKS[k].gflops);
     }
 }
 END_TEST
