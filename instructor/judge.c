@@ -329,7 +329,9 @@ int jd_stop(jd *J)
  * (a kernel still running, a thread still writing) is then either caught (a
  * sampled value is still the poison: FAIL) or gains only the time the judge's
  * look takes (look_us, subtracted anyway for everyone, so the gain is the
- * look's jitter) plus whatever share of the work a sample of that size
+ * look's jitter; the runner could slow the judge's GPU while the judge
+ * measures its look, to have more subtracted, so no more than
+ * JD_LOOK_CAP_US is) plus whatever share of the work a sample of that size
  * misses by luck (256 samples from a run that skipped 2% of an output
  * escape with probability 0.98^256 < 0.6%; the full check after the timed
  * runs, untimed, then finds it). What this defends:
@@ -364,6 +366,8 @@ int jd_timed_call(jd *J, const jd_req *rq, jd_rep *rp, int (*look)(void *ctx, ch
     if (rp->status != 0) return 1;
     int bad = look(ctx, J->why, sizeof J->why);
     double t1 = jd_now_us();
+    if (!(look_us >= 0)) look_us = 0;
+    if (look_us > JD_LOOK_CAP_US) look_us = JD_LOOK_CAP_US;
     *us = t1 - t0 - look_us;
     if (*us < 0) *us = 0;
     return bad ? 2 : 0;

@@ -36,6 +36,8 @@ extern "C" {
 #define JD_MAX_ARGS 6   /* buffer arguments of one call */
 #define JD_MAX_REPS 16  /* calls in one request (a short kernel repeated, each on its own buffers) */
 #define JD_OUT_MAX  512 /* bytes of host output a reply carries (a struct the exercise fills) */
+#define JD_LOOK_CAP_US 50.0 /* the most of a look's cost jd_timed_call subtracts (the runner can slow the
+                               judge's GPU while the judge measures its look: what it gains is capped) */
 
 enum { JD_MEM_HOST = 0, JD_MEM_DEVICE = 1 };
 enum { JD_OP_HELLO = 1, JD_OP_BUF, JD_OP_FREE, JD_OP_CALL, JD_OP_QUIT };
@@ -119,8 +121,9 @@ double jd_now_us(void);
  * hidden positions of every rep's output, read by the judge from its own
  * mapping): 0 when every sampled value is right. *us is the judge's clock
  * from just before the request to just after `look` returned, less
- * `look_us` (the judge's own cost of `look`, measured beforehand while
- * nothing else runs; the caller's to measure, 0 if unknown). Returns 0 when
+ * `look_us` (the judge's own cost of `look`, measured beforehand on a
+ * finished output; the caller's to measure, 0 if unknown), at most
+ * JD_LOOK_CAP_US of it. Returns 0 when
  * the reply came with status 0 and `look` passed, 1 when the runner answered
  * with another status (the function failed: rp->status), 2 when `look` found
  * a wrong value (why has look's words), -1 when the runner is lost. */

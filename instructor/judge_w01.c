@@ -29,8 +29,9 @@
  *                   jd_timed_call: the trust model), then every element of
  *                   every output is checked on the GPU by a kernel of the
  *                   judge; the median of 7 requests against COPY
- *                   (wb_yard_copy_gbps, timed by the judge in the same run),
- *                   the target from week.txt.
+ *                   (wb_yard_copy_gbps, timed by the judge in the same run,
+ *                   before the runner ran any student code and after the
+ *                   timed runs: the larger), the target from week.txt.
  * NOT RUN ON A GPU YET: everything here compiles; the plumbing it stands on
  * is tested without one (test_judge.c), the device path is the probe's. */
 #ifndef _GNU_SOURCE
@@ -66,6 +67,11 @@
 static unsigned long long g_seed = 20261128;
 static int g_dev;
 static cudaStream_t g_s;
+/* COPY, measured by the judge before the runner has run any student code
+ * (each checkpoint's runner is a new process, and the object check refuses
+ * code that runs before main): a runner can slow the judge's GPU from then
+ * on (a kernel of its own, time-sliced with the judge's work), never before */
+static double g_copy_before = NAN;
 
 static uint64_t mix(uint64_t x)
 {
@@ -400,7 +406,6 @@ static void judge_bw(jd *J, wb_result *R, double target, const char *yard)
         snprintf(why, sizeof why, "the judge's own buffers: cudaMalloc failed");
         goto out;
     }
-    double copy = wb_yard_copy_gbps(bytes); /* the yardstick, by the judge, in this run */
     jd_req rq;
     jd_rep rp;
     call_setup(&rq, W01_FN_VECADD, x.k, 3);
@@ -417,11 +422,12 @@ static void judge_bw(jd *J, wb_result *R, double target, const char *yard)
         else if (rp.reps_done != x.k) snprintf(why, sizeof why, "the runner made %d of %d calls", rp.reps_done, x.k);
         else full_check(&x, bad, why, sizeof why);
         if (why[0]) goto out;
-        if (k < 0) { /* the judge's own cost of a look, on a finished output: min of 5 */
+        if (k < 0) { /* the judge's own cost of a look (gather and compare), on a finished output: min of 5 */
             look_us = 1e30;
             for (int j = 0; j < 5; j++) {
+                char w2[200];
                 double a0 = jd_now_us();
-                gather(&x);
+                look(&x, w2, sizeof w2);
                 double d = jd_now_us() - a0;
                 if (d < look_us) look_us = d;
             }
@@ -432,6 +438,10 @@ static void judge_bw(jd *J, wb_result *R, double target, const char *yard)
     }
     qsort(t, TIMED, sizeof *t, cmp_d);
     double ms = t[TIMED / 2];
+    /* the yardstick, by the judge, in this run: before any student code ran
+     * and again now; the larger (a runner can only slow it down) */
+    double copy = wb_yard_copy_gbps(bytes);
+    if (g_copy_before > copy) copy = g_copy_before;
     R->value = 12.0 * x.n / (ms * 1e-3) / 1e9;
     R->yard_value = copy;
     R->ratio = copy > 0 ? R->value / copy : NAN;
@@ -543,6 +553,7 @@ int main(int argc, char **argv)
     } else {
         struct cudaDeviceProp p;
         if (cudaGetDeviceProperties(&p, g_dev) == cudaSuccess) snprintf(gpu, sizeof gpu, "%s", p.name);
+        if (want[2]) g_copy_before = wb_yard_copy_gbps(wb_bench_bytes()); /* before any student code runs */
         if (sock >= 0) jd_adopt(&J, sock, pid), started = 1;
         else if (scratch) {
             sb_opts o;
