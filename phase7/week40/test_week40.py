@@ -399,6 +399,10 @@ def test_compile(dev, seed, speed):
                             "naming the dtypes (/%s/): %s: %s" % (d.type, DTYPE_MSG, type(e).__name__,
                                                                   str(e).strip().splitlines()[0][:300]),
                             pytrace=False)
+            if not isinstance(e, torch._dynamo.exc.TorchDynamoException):
+                pytest.fail("compiling for an int32 input on %s: the refusal came from the kernel, running the "
+                            "compiled code (%s), not from the fake kernel while tracing: the fake kernel let the "
+                            "int32 input through" % (d.type, type(e).__name__), pytrace=False)
         else:
             pytest.fail("compiling for an int32 input on %s succeeded: the fake kernel (or the kernel) should "
                         "refuse it" % d.type, pytrace=False)
