@@ -200,6 +200,10 @@ extern int g_host_gpus;        /* GPUs the grader's host has (0: none, or WB_NO_
 int host_gpu_count(const char *root);
 void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
                          cp_grade *out);
+/* A speed checkpoint's outcome against week.txt's target (cp):
+ * a record that differs, or says PASS under the target, is a FAIL with no
+ * points; the target is week.txt's afterwards. */
+void reconcile_speed(cp_grade *g, const wb_checkpoint *cp);
 void score_checkpoint(cp_grade *g, double pts);
 int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
                    const char *rpath, char store[][1700], const char **env);

@@ -153,6 +153,37 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     free(r);
 }
 
+/* A speed checkpoint's outcome held against the week's own metadata (the
+ * grader's copy of week.txt, which the student's process cannot reach): the
+ * test program writes its record with the student's code linked in, so a
+ * record whose target is not week.txt's was changed in memory
+ * (a lowered target turns a slow kernel's FAIL into a PASS), and a PASS whose
+ * ratio is under week.txt's target is a status changed after judging. Either
+ * is a FAIL with no points. Otherwise the target is week.txt's from here on.
+ * This does not catch a figure or ratio forged together with the status; the
+ * judge (judge.c) is the defence against that. */
+void reconcile_speed(cp_grade *g, const wb_checkpoint *cp)
+{
+    if (!(cp->target > 0) || g->status == ST_SKIP) return;
+    if (g->status == ST_FAIL && isnan(g->ratio)) return; /* failed before any figure: nothing to check */
+    const char *bad = NULL;
+    char why[sizeof g->why];
+    if (fabs(g->target - cp->target) > 1e-9 * cp->target) {
+        snprintf(why, sizeof why, "tampered record: its target is %.4g, week.txt's is %.4g", g->target, cp->target);
+        bad = why;
+    } else if (g->status == ST_PASS && !(g->ratio >= cp->target)) {
+        snprintf(why, sizeof why, "tampered record: it says PASS at %.3f, under week.txt's target %.2f", g->ratio,
+                 cp->target);
+        bad = why;
+    }
+    if (bad) {
+        snprintf(g->why, sizeof g->why, "%s (no speed credit)", bad);
+        g->status = ST_FAIL;
+        g->ratio = NAN;
+    }
+    g->target = cp->target;
+}
+
 /* The points a checkpoint's outcome earns out of `pts`: all for a pass; for a
  * speed checkpoint that ran and missed its target, pts * ratio / target (the
  * ratio and target its results record gives); nothing otherwise. */
@@ -437,6 +468,7 @@ static void grade_checkpoint(grader *G, student *s, int w, int c)
     cp_grade *g = &s->g[w][c];
     double t0 = now_s();
     run_checkpoint(G, s, w, c, G->seed, "", g);
+    reconcile_speed(g, cp);
     score_checkpoint(g, W->points[c]);
     if (g->status == ST_PASS && cp->target <= 0)
         for (int k = 0; k < W->n_seeds; k++) {

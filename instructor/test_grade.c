@@ -93,6 +93,46 @@ START_TEST(grade_from_results_record)
     ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
     ck_assert_str_eq(g.why, "below target: 0.620 of COPY, target >= 0.85 COPY: 7.29 of 10 points");
 
+    /* held against week.txt: the same record with week.txt's target is
+     * unchanged; a lowered target, or a PASS under the target, is a FAIL
+     * with no points (a record written by a process holding student code) */
+    wb_checkpoint bw = { .id = "w01.vecadd-bw", .target = 0.85, .yard = "COPY" };
+    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &bw);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
+    {
+        wb_result t[2];
+        rec(&t[0], "w01.vecadd-bw", WB_RES_PASS, ""); /* the target lowered in memory: 0.62 judged a PASS */
+        t[0].value = 1750, t[0].yard_value = 2822, t[0].ratio = 0.62, t[0].target = 0.60;
+        snprintf(t[0].yard, sizeof t[0].yard, "COPY");
+        rec(&t[1], "w01.fast", WB_RES_PASS, ""); /* the status changed after judging */
+        t[1].value = 1750, t[1].yard_value = 2822, t[1].ratio = 0.62, t[1].target = 0.85;
+        snprintf(t[1].yard, sizeof t[1].yard, "COPY");
+        char *tp = tmp_file(NULL);
+        ck_assert_msg(wb_results_write(tp, t, 2, err, sizeof err) == 0, "%s", err);
+        outcome_from_record(tp, "w01.vecadd-bw", &ok, 60, NULL, &g);
+        ck_assert_int_eq(g.status, ST_PASS);
+        reconcile_speed(&g, &bw);
+        ck_assert_int_eq(g.status, ST_FAIL);
+        ck_assert_msg(strstr(g.why, "tampered record: its target is 0.6, week.txt's is 0.85") != NULL, "%s", g.why);
+        score_checkpoint(&g, 10);
+        ck_assert_double_eq(g.points, 0);
+        wb_checkpoint fast = { .id = "w01.fast", .target = 0.85, .yard = "COPY" };
+        outcome_from_record(tp, "w01.fast", &ok, 60, NULL, &g);
+        reconcile_speed(&g, &fast);
+        ck_assert_int_eq(g.status, ST_FAIL);
+        ck_assert_msg(strstr(g.why, "says PASS at 0.620, under week.txt's target 0.85") != NULL, "%s", g.why);
+        score_checkpoint(&g, 10);
+        ck_assert_double_eq(g.points, 0);
+        wb_checkpoint plain = { .id = "w01.vecadd-bw", .target = 0 }; /* no target: nothing to hold */
+        outcome_from_record(tp, "w01.vecadd-bw", &ok, 60, NULL, &g);
+        reconcile_speed(&g, &plain);
+        ck_assert_int_eq(g.status, ST_PASS);
+        unlink(tp);
+    }
+
     outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
     ck_assert_int_eq(g.status, ST_SKIP);
     ck_assert_str_eq(g.why, "not graded: no NVIDIA GPU or driver found on this machine");
