@@ -98,7 +98,7 @@ static_assert((W62_PINGPONG == 0 || W62_PINGPONG == 1) && (W62_INTRA == 0 || W62
 // One 32-bit store to shared memory (the TMA store's staging).
 [[maybe_unused]] static __device__ __forceinline__ void st_shared_u32(uint32_t addr, uint32_t v)
 {
-    asm volatile("st.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 
 // Named barrier ids: SCHED_BAR + c, consumer c's turn at the tensor cores
