@@ -91,7 +91,7 @@ def _tiles(acc, l_i, m_i, q, k_ptrs, v_ptrs, stride_kn, stride_vn, rows, lo, hi,
         if MASKED:
             keep = cols[None, :] < S_k
             if CAUSAL:
-                keep = keep & (cols[None, :] <= rows[:, None])
+                keep = (rows[:, None] >= cols[None, :]) & keep  # key at or before the query
             qk = tl.where(keep, qk * qk_scale, float("-inf"))
             m_new = tl.maximum(m_i, tl.max(qk, 1))
             qk = qk - m_new[:, None]
@@ -151,7 +151,7 @@ def attention_kernel(q_ptr, k_ptr, v_ptr, o_ptr, qk_scale,
     q = tl.load(q_ptrs, mask=rows[:, None] < S_q, other=0.0)
 
     m_i = tl.full((BLOCK_M,), float("-inf"), tl.float32)
-    l_i = tl.zeros((BLOCK_M,), tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros((BLOCK_M, HEAD_DIM), tl.float32)
 
     # Two passes over the keys: the tiles every row sees whole, without a mask,
