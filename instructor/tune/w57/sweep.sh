@@ -11,6 +11,7 @@
 # each followed by its value: W4-T8-P1-S1024. A knob not named keeps its
 # default (phase6/week57/solution/paged_attn.cu, "tuning knobs").
 set -u
+. instructor/tune/bench_set.sh
 WK=phase6/week57
 OUT=$BUILD/tune/w57
 bench=${TUNE_W57_BENCH:-decode}
@@ -39,11 +40,7 @@ for set in $TUNE_W57_SETS; do
     spill=$(grep -A3 "kernelILi128ELi4E" "$d/ptxas.txt" | grep -o "[0-9]* bytes spill stores" | head -1)
     $CC $CFLAGS -I$WK -Iphase6/common $pflags -c $WK/test_week57.c -o "$d/test.o" &&
         $CXX -o "$d/test" "$d/test.o" "$d/paged_attn.o" $LIBWB $LDCUDA $LDCHECK || { echo "$set: does not build" >> "$summary"; continue; }
-    # a benchmark's name is its label in `test --list` ("bench decode"), not its checkpoint's id
-    WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --list | grep -q "^bench $bench\( \|\$\)" ||
-        { echo "tune-w57: no benchmark '$bench' (TUNE_W57_BENCH): $d/test --list names them"; exit 2; }
-    WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --bench "$bench" | tee "$d/bench.txt"
-    row=$(grep -E "GB/s" "$d/bench.txt" | grep -v "^phase" | sed 's/  */ /g' | tr '\n' ';')
+    row=$(tune_bench tune-w57 $WK "$d/test" "$bench" "GB/s" "$d/bench.txt") || exit 2
     echo "$set (D128/G4: $regs, $spill): $row" >> "$summary"
 done
 echo

@@ -19,6 +19,7 @@
 # (W62_STAGES), T (W62_TMA_STORE), each followed by its value (P1-I1-S3);
 # "default" is no flag at all, the shipped kernel.
 set -u
+. instructor/tune/bench_set.sh
 mode=${1:-}
 WK=phase6/week62
 OUT=$BUILD/tune/w62
@@ -68,9 +69,6 @@ for set in $TUNE_W62_SETS; do
     fi
     $CXX -o "$d/test" $TEST_OBJS "$d/fa3_fwd.o" $LIBWB $LDCUDA $LDCHECK ||
         { echo "$set: does not link" >> "$summary"; bad=1; continue; }
-    # a benchmark's name is its label in `test --list` ("bench fwd"), not a checkpoint's id
-    WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --list | grep -q "^bench $bench\( \|\$\)" ||
-        { echo "tune-w62: no benchmark '$bench' (TUNE_W62_BENCH): $d/test --list names them"; exit 2; }
     CK_RUN_CASE=w62.fwd WB_WEEK_DIR=$WK WB_WEEK=$WK WB_IMPL="reference, $set" "$d/test" > "$d/check.txt" 2>&1
     if ! grep -q "PASS  w62.fwd " "$d/check.txt"; then
         grep -E "FAIL|SKIP|w62.fwd" "$d/check.txt" | head -5
@@ -78,8 +76,7 @@ for set in $TUNE_W62_SETS; do
         bad=1
         continue
     fi
-    WB_WEEK_DIR=$WK WB_WEEK=$WK "$d/test" --bench "$bench" | tee "$d/bench.txt"
-    row=$(grep -E "TFLOP/s" "$d/bench.txt" | grep -v "^phase" | sed 's/  */ /g' | tr '\n' ';')
+    row=$(tune_bench tune-w62 $WK "$d/test" "$bench" "TFLOP/s" "$d/bench.txt") || exit 2
     echo "$line; w62.fwd PASS; $row" >> "$summary"
 done
 echo
