@@ -9,7 +9,8 @@
  *   judge-w01 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   RUNNER-START: --sock FD [--pid P]     a runner already started (the grader's way: it starts the
  *                                         runner in the sandbox, then execs this with the socket)
- *               | --sandbox SCRATCH RUNNER   started here in a sandbox of default options
+ *               | --sandbox SCRATCH RUNNER   started here in a sandbox of default options (the runner
+ *                                            copied into SCRATCH, its output in RECORD.runner.log)
  *               | RUNNER                  started here as a plain child (tests, never grading)
  *
  * The checks are test_week01.c's (shared through phase0/week01/w01_checks.h):
@@ -44,6 +45,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "devquery.h"
@@ -468,6 +472,37 @@ out:
     for (int r = 0; r < x.k; r++) jd_free(J, x.ia[r]), jd_free(J, x.ib[r]), jd_free(J, x.ic[r]);
 }
 
+/* --sandbox SCRATCH RUNNER: the sandbox shows the scratch folder and nothing
+ * of the tree, so the runner is copied in (SCRATCH/judge-runner, 0755; the
+ * folder made if missing, its absolute path used) and run from there; its
+ * output goes to RECORD.runner.log, beside the record, outside the sandbox.
+ * 0, or -1 with why. */
+static char g_sb_scratch[PATH_MAX], g_sb_runner[PATH_MAX + 16], g_sb_log[PATH_MAX + 16];
+static int sandbox_runner(const char *scratch, const char *runner, const char *record, char *why, size_t why_size)
+{
+    mkdir(scratch, 0755);
+    if (!realpath(scratch, g_sb_scratch)) return snprintf(why, why_size, "--sandbox %s: not a folder", scratch), -1;
+    snprintf(g_sb_runner, sizeof g_sb_runner, "%s/judge-runner", g_sb_scratch);
+    snprintf(g_sb_log, sizeof g_sb_log, "%s.runner.log", record);
+    int in = open(runner, O_RDONLY | O_CLOEXEC);
+    int out = in < 0 ? -1 : open(g_sb_runner, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+    if (in < 0 || out < 0) {
+        snprintf(why, why_size, "copying %s to %s failed", runner, g_sb_runner);
+        if (in >= 0) close(in);
+        return -1;
+    }
+    char buf[1 << 16];
+    ssize_t n;
+    int bad = 0;
+    while ((n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n) bad = 1;
+    if (n < 0) bad = 1;
+    close(in);
+    if (fchmod(out, 0755) != 0) bad = 1;
+    if (close(out) != 0 || bad) return snprintf(why, why_size, "copying %s to %s failed", runner, g_sb_runner), -1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ main */
 
 static void usage(void)
@@ -492,6 +527,13 @@ int main(int argc, char **argv)
         else return usage(), 2;
     }
     if (!record || !which || (sock < 0 && i >= argc)) return usage(), 2;
+    char *sb_argv[2] = { g_sb_runner, NULL };
+    if (scratch && sock < 0) {
+        char why[PATH_MAX * 2 + 64];
+        if (sandbox_runner(scratch, argv[i], record, why, sizeof why) != 0)
+            return fprintf(stderr, "judge-w01: %s\n", why), 2;
+        scratch = g_sb_scratch;
+    }
     /* week.txt: the checkpoints and the speed target */
     char wt[600], err[400];
     snprintf(wt, sizeof wt, "%s/week.txt", week_dir);
@@ -533,14 +575,16 @@ int main(int argc, char **argv)
                 sb_opts o;
                 memset(&o, 0, sizeof o);
                 o.scratch = scratch, o.wall_s = 120, o.mem_bytes = 4ll << 30, o.max_procs = 64;
-                started = jd_start_sandboxed(&J, &o, argv + i) == 0;
+                o.log_path = g_sb_log;
+                started = jd_start_sandboxed(&J, &o, sb_argv) == 0;
             } else {
                 started = jd_start_plain(&J, argv + i, NULL) == 0;
             }
             if (started) started = jd_hello(&J, JD_MEM_HOST, -1) == 0;
             tally t;
             memset(&t, 0, sizeof t);
-            if (!started) failf(&t, "the runner did not start: %s", J.why);
+            if (!started) failf(&t, "the runner did not start: %s%s%s", J.why, scratch ? "; its output: " : "",
+                                scratch ? g_sb_log : "");
             else judge_peaks(&J, &t);
             if (t.failed) {
                 R[0].status = WB_RES_FAIL, R[0].reason = WB_WHY_CODE, R[0].tests = t.tests, R[0].failed = t.failed;
@@ -559,7 +603,9 @@ int main(int argc, char **argv)
             sb_opts o;
             memset(&o, 0, sizeof o);
             o.scratch = scratch, o.gpu = 1, o.wall_s = 600, o.mem_bytes = 16ll << 30, o.max_procs = 64;
-            started = jd_start_sandboxed(&J, &o, argv + i) == 0;
+            o.log_path = g_sb_log;
+            if (access("/usr/local/nvidia/lib64", F_OK) == 0) o.ld_library_path = "/usr/local/nvidia/lib64";
+            started = jd_start_sandboxed(&J, &o, sb_argv) == 0;
         } else {
             started = jd_start_plain(&J, argv + i, NULL) == 0;
         }
@@ -571,7 +617,8 @@ int main(int argc, char **argv)
             memset(&t, 0, sizeof t);
             if (!started || J.lost) {
                 t.tests = t.failed = 1;
-                snprintf(t.msg, sizeof t.msg, "the runner %s: %s", started ? "is gone" : "did not start", J.why);
+                snprintf(t.msg, sizeof t.msg, "the runner %s: %s%s%s", started ? "is gone" : "did not start", J.why,
+                         scratch ? "; its output: " : "", scratch ? g_sb_log : "");
             } else if (k == 0) {
                 judge_devquery(&J, &t);
             } else if (k == 1) {
