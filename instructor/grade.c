@@ -229,7 +229,7 @@ static void usage(void)
     fprintf(stderr, "usage: grade --submissions DIR --weeks \"phaseP/weekNN ...\" --gradebook OUT.csv [--feedback DIR]\n"
                     "             [--scratch DIR] [--root DIR] [--seed N] [--limit S] [--build-limit S] [--jobs N]\n"
                     "             [--gpu-share N] [--make-arg ARG]... [--disk-quota MiB] [--keep-scratch 0|1]\n"
-                    "             [--seccomp deny|allow|log|off]\n"
+                    "             [--seccomp deny|allow|log|off] [--judge 0|1]\n"
                     "             [--scheduler local|slurm [--slurm-dir DIR] [--gres SPEC] [--sbatch OPTION]...\n"
                     "              [--wait 0|1] [--poll S] [--max-running N] [--regrade \"all\"|\"ID ...\"]]\n"
                     "       grade --collect GRADEBOOK [--slurm-dir DIR]   (a Slurm grading: the gradebook as it stands)\n"
@@ -256,6 +256,7 @@ static int parse_args(grader *G, int argc, char **argv, char *weeks, size_t wsz)
         else if (strcmp(a, "--make-arg") == 0 && G->n_make_args < 32) G->make_args[G->n_make_args++] = (char *)v;
         else if (strcmp(a, "--disk-quota") == 0 && atoll(v) > 0) G->disk_quota = atoll(v) << 20;
         else if (strcmp(a, "--keep-scratch") == 0) G->keep_scratch = atoi(v) != 0;
+        else if (strcmp(a, "--judge") == 0) G->judge = atoi(v) != 0;
         else if (strcmp(a, "--seccomp") == 0 && sb_seccomp_parse(v) >= 0) G->seccomp = sb_seccomp_parse(v);
         else if (strcmp(a, "--scheduler") == 0 && (strcmp(v, "local") == 0 || strcmp(v, "slurm") == 0))
             G->slurm = strcmp(v, "slurm") == 0;
@@ -402,6 +403,16 @@ static int setup(grader *G, const char *weeks, int mode)
             (mode == MODE_LOCAL && load_week_api(G->root, &G->weeks[G->n_weeks], err, sizeof err) != 0))
             return fprintf(stderr, "%s\n", err), 2;
         G->n_weeks++;
+    }
+    /* --judge 1: each graded week with a judge is judged by it (grade_run.c,
+     * find_judge); a week without one is graded as before, and says so */
+    for (int w = 0; G->judge && w < G->n_weeks; w++) {
+        if (G->slurm || mode != MODE_LOCAL)
+            return fprintf(stderr, "grade: --judge 1 is for a local grading only (not yet wired into Slurm tasks)\n"), 2;
+        int f = find_judge(G, &G->weeks[w], err, sizeof err);
+        if (f < 0) return fprintf(stderr, "grade: refusing to grade: %s\n", err), 2;
+        printf("%s: %s\n", G->weeks[w].dir, f ? "judged outside the student's process (--judge 1)"
+                                              : "has no judge: its test program forms the verdict, as without --judge");
     }
     /* Phase 7's Python checkpoints: the instructor's python3, checked to run in the sandbox before anyone is graded */
     int any_py = 0;

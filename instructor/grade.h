@@ -63,6 +63,10 @@ typedef struct {
     char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
     int    has_c;              /* WEEK/test_*.c: a C test program (built, object-checked, run) */
     int    has_py;             /* WEEK/test_*.py: Phase 7's Python checkpoints (wb_pyrun.py) */
+    /* --judge 1: the week's judge (instructor/README.md, "The judge and the
+     * runner"): its program in the instructor's build/instructor/ and the
+     * runner's main object there; "" where the week has none or --judge is off */
+    char   judge[700], judge_runner_obj[700];
 } week_cfg;
 
 typedef struct {
@@ -121,6 +125,8 @@ typedef struct {
     int sandbox_errors;        /* runs the sandbox could not start (the grader's problem, not a student's) */
     long long disk_quota;      /* bytes a student's scratch workbook may hold (sb_opts.disk_bytes) */
     int keep_scratch;          /* --keep-scratch 1 (KEEP_SCRATCH=1): the scratch folders stay after the gradebook */
+    int judge;                 /* --judge 1 (JUDGE=1): weeks with a judge are judged outside the student's process
+                                  (grade_run.c, run_judged); off by default: not yet run on a GPU */
     int seccomp;               /* --seccomp deny|allow|log|off (SECCOMP=): the sandbox's filter, sb_seccomp */
     unsigned run_seq;
     /* Grading on a Slurm cluster (grade_slurm.c; --scheduler slurm) */
@@ -201,6 +207,10 @@ void reconcile_speed(cp_grade *g, const wb_checkpoint *cp);
 void score_checkpoint(cp_grade *g, double pts);
 int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,
                    const char *rpath, char store[][1700], const char **env);
+/* --judge 1: the judge of week W (its program and runner object in
+ * ROOT/build/instructor/) into W->judge; 1 found, 0 the week has none, -1
+ * the week has one that is not built (err says what to make). */
+int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz);
 void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag, cp_grade *out);
 int phase_has(const grader *G, const student *s, int w, int c, int speed);
 void grade_serial(grader *G, student *s, int speed);

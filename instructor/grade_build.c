@@ -95,6 +95,14 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
              "{ [ ! -f build/.nvcc-flags ] || cp -a build/.nvcc-flags %s/build/; }",
              q(G->root), q(s->tree), q(s->tree), q(s->tree));
     if (sh(cmd, log)) return snprintf(err, errsz, "the instructor's build/ lacks libwb.a or wb (see %s)", log), -1;
+    /* --judge 1: the runners' mains and judge_runner.c, built by the
+     * instructor; the runner is linked in the sandbox with the student's objects */
+    for (int w = 0; w < G->n_weeks; w++)
+        if (G->weeks[w].judge[0]) {
+            snprintf(cmd, sizeof cmd, "mkdir -p %s/build/instructor && cp %s %s/build/instructor/judge_runner_cuda.o "
+                     "%s/build/instructor/", q(s->tree), q(G->weeks[w].judge_runner_obj), q(G->root), q(s->tree));
+            if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the judge's runner objects (see %s)", log), -1;
+        }
     /* Weeks a graded week `uses:` (week.txt) and is not graded itself: as the
      * instructor has them, reference solution included (the same for every
      * student), with their prebuilt objects; and the phaseP/common/ folders
@@ -269,6 +277,20 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
     }
     snprintf(store[t], 700, "build/%s/learner/test", W->dir);
     argv[k++] = store[t++];
+    if (W->judge[0]) {
+        /* the runner: its main, judge_runner.c, the student's objects, libwb (grade_run.c,
+         * run_judged); --eval is read before the Makefile: no variable of it in the prerequisites */
+        const char *main_o = strrchr(W->judge_runner_obj, '/');
+        char objs[400] = "";
+        for (int e = 0; e < W->meta.n_exercises; e++)
+            snprintf(objs + strlen(objs), sizeof objs - strlen(objs), " build/%s/learner/%s.o", W->dir, W->meta.exercises[e]);
+        argv[k++] = "--eval";
+        snprintf(store[t], 700, "build/%s/learner/judge-runner: build/instructor%s build/instructor/judge_runner_cuda.o%s "
+                 "build/libwb.a ; $(CXX) -o $@ $^ $(LDCUDA)", W->dir, main_o ? main_o : "/missing.o", objs);
+        argv[k++] = store[t++];
+        snprintf(store[t], 700, "build/%s/learner/judge-runner", W->dir);
+        argv[k++] = store[t++];
+    }
     for (int e = 0; e < W->meta.n_exercises; e++) {
         snprintf(store[t], 700, "build/%s/learner/%s.fulldeps", W->dir, W->meta.exercises[e]);
         argv[k++] = store[t++];
@@ -324,7 +346,7 @@ static int build_start(grader *G, int t, build_slot *slot)
     if (pid < 0) return close(fd[0]), close(fd[1]), -1;
     if (pid == 0) {
         close(fd[0]);
-        static char store[2 * WB_MAX_EXERCISES + 2][700];
+        static char store[2 * WB_MAX_EXERCISES + 4][700]; /* + the judge's runner: its rule and its target */
         char *argv[2 * WB_MAX_EXERCISES + 3 * WB_MAX_EXERCISES + 48], log[1400];
         build_argv(G, s, w, argv, store);
         snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);

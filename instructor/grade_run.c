@@ -20,6 +20,7 @@
 #include "wb_multicast.h"
 #include "wb_results.h"
 #include "grade.h"
+#include "judge_sb.h"
 #include "unpack.h"
 
 /* -------------------------------------------------------------- checkpoints */
@@ -243,6 +244,111 @@ static void not_run(cp_grade *out, const char *why)
     snprintf(out->why, sizeof out->why, "%s", why);
 }
 
+/* ---------------------------------------------------------------- --judge 1
+ *
+ * The weeks that have a judge (instructor/README.md, "The judge and the
+ * runner"): its program and its runner's main object, both in the
+ * instructor's build/instructor/ (make judge-w01). */
+static const struct {
+    const char *week, *judge, *runner_obj;
+} JUDGES[] = {
+    { "phase0/week01", "judge-w01", "judge_w01_runner.o" },
+};
+
+int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)
+{
+    W->judge[0] = W->judge_runner_obj[0] = 0;
+    for (size_t i = 0; i < sizeof JUDGES / sizeof *JUDGES; i++) {
+        if (strcmp(W->dir, JUDGES[i].week) != 0) continue;
+        snprintf(W->judge, sizeof W->judge, "%s/build/instructor/%s", G->root, JUDGES[i].judge);
+        snprintf(W->judge_runner_obj, sizeof W->judge_runner_obj, "%s/build/instructor/%s", G->root, JUDGES[i].runner_obj);
+        char common[800];
+        snprintf(common, sizeof common, "%s/build/instructor/judge_runner_cuda.o", G->root);
+        if (!is_file(W->judge) || !is_file(W->judge_runner_obj) || !is_file(common)) {
+            snprintf(err, errsz, "--judge 1: %s's judge is not built (make %s)", W->dir, JUDGES[i].judge);
+            W->judge[0] = W->judge_runner_obj[0] = 0;
+            return -1;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* One checkpoint judged outside the student's process: a child of the
+ * grader starts the runner (build/WEEK/learner/judge-runner, the student's
+ * objects and nothing that writes records) in the checkpoint's sandbox with
+ * one end of a socketpair (judge_sb.c), then becomes the judge (exec), which
+ * holds the other end, the GPU and the record. The record lies beside the
+ * scratch workbook, where the sandbox cannot reach; the runner's own output
+ * goes to the run's log as before, the judge's to a log of its own. */
+static void run_judged(grader *G, student *s, int w, const char *id, unsigned long long seed, const char *tag,
+                       const sb_opts *o, cp_grade *out)
+{
+    const week_cfg *W = &G->weeks[w];
+    char runner[1400], rec[1600], jlog[1600];
+    snprintf(runner, sizeof runner, "%s/build/%s/learner/judge-runner", s->tree, W->dir);
+    snprintf(rec, sizeof rec, "%s/../judge-results-%d-%s%s.tsv", s->tree, w, id, tag);
+    snprintf(jlog, sizeof jlog, "%s/../judge-%d-%s%s.log", s->tree, w, id, tag);
+    unlink(rec);
+    double wall = G->limit + 60;
+    fflush(NULL);
+    pid_t p = fork();
+    if (p < 0) {
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN, out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "not graded: the grader could not fork its judge");
+        return;
+    }
+    if (p == 0) {
+        setpgid(0, 0); /* the judge and the sandbox's keeper: one group to stop */
+        int lf = open(jlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (lf >= 0) dup2(lf, 1), dup2(lf, 2);
+        jd J;
+        char *rargv[] = { runner, NULL };
+        if (jd_start_sandboxed(&J, o, rargv) != 0) {
+            fprintf(stderr, "the runner's sandbox: %s\n", J.why);
+            _exit(2);
+        }
+        char sock[16], pid[16], sd[32];
+        snprintf(sock, sizeof sock, "%d", J.sock);
+        snprintf(pid, sizeof pid, "%d", (int)J.pid);
+        snprintf(sd, sizeof sd, "%llu", seed);
+        if (fcntl(J.sock, F_SETFD, 0) != 0) _exit(2);
+        if (G->in_shared) setenv("WB_GPU_SHARED", "1", 1);
+        if (G->no_gpu_env) setenv("WB_NO_GPU", "1", 1);
+        if (chdir(G->root) != 0) _exit(2);
+        execl(W->judge, W->judge, "--record", rec, "--checkpoint", id, "--seed", sd, "--week-dir", W->dir, "--sock",
+              sock, "--pid", pid, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0, timed_out = 0;
+    double t0 = now_s();
+    while (waitpid(p, &st, WNOHANG) == 0) {
+        if (now_s() - t0 > wall) {
+            kill(-p, SIGKILL);
+            waitpid(p, &st, 0);
+            timed_out = 1;
+            break;
+        }
+        usleep(50000);
+    }
+    sb_result r;
+    memset(&r, 0, sizeof r);
+    r.limit = timed_out ? SB_LIMIT_WALL : SB_LIMIT_NONE;
+    r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    /* the judge is the grader's own program: a judge that dies is the
+     * grader's problem, said as such, never the student's verdict */
+    if (!timed_out && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+        G->sandbox_errors++;
+        fprintf(stderr, "grade: %s %s: the judge ended with status %d (see %s)\n", s->id, id, st, jlog);
+        memset(out, 0, sizeof *out);
+        out->ratio = NAN, out->status = ST_FAIL;
+        snprintf(out->why, sizeof out->why, "not graded: the judge failed (the instructor was told)");
+        return;
+    }
+    outcome_from_record(rec, id, &r, wall, jlog, out);
+}
+
 void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,
                     cp_grade *out)
 {
@@ -296,6 +402,10 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
     o.mem_bytes = RUN_MEM;
     o.log_path = log;
     if (is_dir("/usr/local/nvidia/lib64")) o.ld_library_path = "/usr/local/nvidia/lib64";
+    if (W->judge[0] && !py) { /* --judge 1: the verdict from a process without the student's code */
+        run_judged(G, s, w, id, seed, tag, &o, out);
+        return;
+    }
     /* A Python checkpoint: the workbook's runner (phase7/common/wb_pyrun.py,
      * no student code in it) runs pytest with the plugin in a child process,
      * the week's code folder being the week in the scratch tree, and writes

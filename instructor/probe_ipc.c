@@ -1,6 +1,6 @@
 /* probe_ipc.c — build/instructor/probe-ipc: how device memory crosses into
  * the grader's sandbox, measured before the judge and the runner are built
- * (instructor/README.md, "The judge and the runner (planned)").
+ * (instructor/README.md, "The judge and the runner").
  *
  *   build/instructor/probe-ipc                the runner in the grader's sandbox
  *   build/instructor/probe-ipc --no-sandbox   the runner as a plain child: the baseline

@@ -65,6 +65,10 @@ FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # allow (an allow-list, still to be confirmed on a GPU machine), log (the
 # allow-list, calls outside it only logged: dmesg | grep type=1326), off.
 SECCOMP ?= deny
+# JUDGE=1: weeks with a judge (week 01: make judge-w01) are judged by a
+# process without the student's code (instructor/README.md, "The judge and
+# the runner"). Off by default: it has not yet run on a GPU.
+JUDGE ?= 0
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
   --seccomp $(SECCOMP)
@@ -73,7 +77,9 @@ GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_ch
 # checker: instructor/{sandbox,unpack,objcheck}.c, tested on their own by
 # instructor/Makefile.sandbox. Without libarchive's headers, or without a
 # working bwrap, the grading steps of instructor-test are SKIP, never PASS.
-GRADE_MODS := $(BUILD)/instructor/sandbox.o $(BUILD)/instructor/unpack.o $(BUILD)/instructor/objcheck.o
+GRADE_MODS := $(BUILD)/instructor/sandbox.o $(BUILD)/instructor/unpack.o $(BUILD)/instructor/objcheck.o \
+  $(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o
+$(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/judge_msg.h instructor/sandbox.h
 $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
@@ -81,7 +87,7 @@ $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 
 # The grader's parts (grade.h), each its own object; grade.o holds main.
 GRADE_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,grade_jobs grade_class grade_build grade_objcheck grade_run grade_report grade_slurm)
-$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h
+$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h instructor/judge.h instructor/judge_sb.h
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
 
@@ -123,7 +129,7 @@ release: $(WB) $(LEAKCHECK)
 # The instructor's build of the graded weeks: libwb, wb, test objects; each
 # student's scratch copy starts from these.
 # A week without a C test (Phase 7's Python-only weeks) has no test program to build.
-grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test))
+grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test)) $(if $(filter 1,$(JUDGE)),$(if $(filter phase0/week01,$(1)),judge-w01))
 
 grade: $(WB)
 	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds] [SCHEDULER=slurm]"; exit 2; }
@@ -133,7 +139,7 @@ grade: $(WB)
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \
-	  $(grade_scratch_args)
+	  $(grade_scratch_args) $(if $(filter 1,$(JUDGE)),--judge 1)
 
 # A Slurm grading's gradebook as it stands: results in, tasks still with
 # Slurm PENDING, a task that ended without a result re-queued once.
@@ -218,7 +224,7 @@ $(SB_RUN): instructor/sandbox_cli.c instructor/sandbox.c instructor/sandbox.h
 	$(Q)$(MAKE) -s -f instructor/Makefile.sandbox OUT=$(SB_OUT) CHECK_DIR=$(abs_check) $@ >/dev/null
 
 # The device-memory probe for the planned judge and runner (instructor/README.md,
-# "The judge and the runner (planned)"): build/instructor/probe-ipc, run on a
+# "The judge and the runner"): build/instructor/probe-ipc, run on a
 # GPU machine by instructor/tests/probe-ipc-gpu.sh (not a step of make test).
 # The runtime linked statically, driver functions through its entry point: no -lcuda.
 PROBE_IPC := $(BUILD)/instructor/probe-ipc
@@ -231,6 +237,51 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
               $(BUILD)/common/src/wb_multicast.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+
+# The judge and the runner (instructor/README.md, "The judge and the runner";
+# judge.h). judge-w01 links no student code; a week's runner links the
+# student's objects, judge_runner.c and its main, and nothing that writes a
+# results record (the link is refused if one is there). Built and compiled
+# here; NOT RUN ON A GPU YET. The plumbing is tested without a GPU by
+# instructor/Makefile.sandbox (test_judge).
+JUDGE_W01 := $(BUILD)/instructor/judge-w01
+$(BUILD)/instructor/judge_cuda.o: instructor/judge.c instructor/judge.h instructor/judge_msg.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DJD_CUDA -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_runner_cuda.o: instructor/judge_runner.c instructor/judge.h instructor/judge_msg.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DJD_CUDA -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_kernels.o: instructor/judge_kernels.cu instructor/judge_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/sandbox.h
+$(BUILD)/instructor/judge_w01.o $(BUILD)/instructor/judge_w01_runner.o: CFLAGS += -Iphase0/week01
+$(BUILD)/instructor/judge_w01.o: instructor/judge.h instructor/judge_sb.h instructor/judge_kernels.h phase0/week01/w01_checks.h \
+                                 phase0/week01/devquery.h phase0/week01/week.txt
+$(BUILD)/instructor/judge_w01_runner.o: instructor/judge_w01_runner.c instructor/judge_w01.h instructor/judge.h \
+                                        phase0/week01/devquery.h phase0/week01/vecadd.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W01): $(BUILD)/instructor/judge_w01.o $(BUILD)/instructor/judge_cuda.o $(BUILD)/instructor/judge_sb.o \
+              $(BUILD)/instructor/judge_kernels.o $(BUILD)/instructor/sandbox.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
+# build/phase0/week01/IMPL/judge-runner, IMPL one of $(IMPLS): the runner of
+# that build's objects (the grader builds the learner's in the sandbox).
+$(foreach i,$(IMPLS),$(BUILD)/phase0/week01/$(i)/judge-runner): $(BUILD)/phase0/week01/%/judge-runner: \
+    $(BUILD)/instructor/judge_w01_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+    $(BUILD)/phase0/week01/%/devquery.o $(BUILD)/phase0/week01/%/vecadd.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+	$(Q)if nm $@ | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)'; then \
+	  echo ">>> $@ links a results writer or the test harness: refused"; rm -f $@; exit 1; fi
+judge-w01: $(JUDGE_W01) $(BUILD)/phase0/week01/solution/judge-runner $(BUILD)/phase0/week01/starter/judge-runner
+KNOWN_GOALS += judge-w01
+.PHONY: judge-w01
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
 -include $(sort $(wildcard instructor/tune/*/tune.mk))

@@ -12,7 +12,7 @@ if ! command -v python3 >/dev/null; then
   t_skip "results record written from Python" "python3 not installed"
   t_end
 fi
-files=$(ls phase7/common/*.py phase7/week*/*.py phase7/week*/solution/*.py 2>/dev/null | sort)
+files=$(ls phase7/common/*.py phase[78]/week*/*.py phase[78]/week*/solution/*.py phase[78]/week*/support/*.py 2>/dev/null | sort)
 if PYTHONPYCACHEPREFIX=$BUILD/pycache python3 -m py_compile $files >"$BUILD/python-compile.log" 2>&1; then
   t_pass "every Python file compiles (py_compile)" "$(echo $files | wc -w) files"
 else

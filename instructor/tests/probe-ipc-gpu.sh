@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # instructor/tests/probe-ipc-gpu.sh — on a GPU machine: how device memory
 # crosses into the grader's sandbox, for the planned judge and runner
-# (instructor/README.md, "The judge and the runner (planned)", says how the
+# (instructor/README.md, "The judge and the runner", says how the
 # answer decides the design). Not a step of make test (no GPU in CI).
 #
 # Runs build/instructor/probe-ipc (instructor/probe_ipc.c) twice: the runner

@@ -28,6 +28,10 @@ the top of a test file does the same for another module. Under
 TRITON_INTERPRET=1 (Triton's interpreter, for debugging) tests run on the
 GPU, or on the CPU where torch sees none, nothing is recorded as run on a
 GPU, and speed checkpoints are SKIP: interpreted timings mean nothing.
+WB_PY_CPU=1 is the same rehearsal for code that runs on the CPU without
+Triton (week 63's data-parallel training over gloo): the tests run on the
+CPU even where a GPU is visible (`dev` is cpu, `cpu_rehearsal()` is True),
+nothing is recorded as run on a GPU, speed checkpoints are SKIP.
 """
 
 import importlib.util
@@ -52,6 +56,7 @@ class _State:
         self.seed = int(os.environ.get("WB_SEED", "0") or 0)
         self.code = os.environ.get("WB_PY_DIR", "")
         self.interpret = os.environ.get("TRITON_INTERPRET", "") == "1"
+        self.cpu = os.environ.get("WB_PY_CPU", "") == "1"  # a CPU rehearsal: nothing recorded as run on a GPU
         self.skip_reason = ""    # nothing can run here (no torch, no GPU, a module need() missed)
         self.skip_kind = "env"   # the record's reason for it: "nogpu" when no GPU is the cause
         self.device = "cuda"
@@ -73,6 +78,9 @@ def _probe(st):
         import torch
     except Exception as e:  # ImportError, or a broken install
         return "torch not importable: %s" % e, "env"
+    if st.cpu:
+        st.device = "cpu"
+        return "", "env"
     if st.interpret:
         try:
             import numpy  # noqa: F401
@@ -220,6 +228,8 @@ def _judge(cp, target, yard):
     elif target:
         if st.interpret:
             rec["status"], rec["message"] = "skip", "TRITON_INTERPRET=1: the interpreter runs on the CPU, timings mean nothing"
+        elif st.cpu:
+            rec["status"], rec["message"] = "skip", "WB_PY_CPU=1: a rehearsal on the CPU, timings mean nothing"
         elif not fig:
             rec["status"], rec["message"] = "fail", ("%s has a target in week.txt, but its tests reported no figure "
                                                      "(authors: record one with the speed fixture)" % cp)
@@ -254,9 +264,9 @@ def pytest_terminal_summary(terminalreporter):
 def pytest_sessionfinish(session, exitstatus):
     st = _STATE
     recs = [_judge(c[0], c[1], c[2]) for c in st.checkpoints]
-    if st.interpret:
+    if st.interpret or st.cpu:
         for r in recs:
-            r["gpu"] = ""  # interpreted: not a run on a GPU, never recorded as one
+            r["gpu"] = ""  # interpreted or on the CPU: not a run on a GPU, never recorded as one
     if not st.out:
         return
     tmp = st.out + ".tmp"
@@ -309,7 +319,7 @@ def _fnv1a(text):
 
 @pytest.fixture
 def dev():
-    """The device the tests run on: cuda (cpu only under TRITON_INTERPRET=1 with no GPU)."""
+    """The device the tests run on: cuda (cpu under TRITON_INTERPRET=1 with no GPU, and under WB_PY_CPU=1)."""
     import torch
     return torch.device(_STATE.device)
 
@@ -405,6 +415,11 @@ class Out:
 def interpreted():
     """True under TRITON_INTERPRET=1 (Triton's interpreter: correct, slow, no timing)."""
     return _STATE.interpret
+
+
+def cpu_rehearsal():
+    """True under WB_PY_CPU=1 (the tests run on the CPU: correct, no timing)."""
+    return _STATE.cpu
 
 
 def need_compiled():

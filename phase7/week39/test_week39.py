@@ -1,4 +1,6 @@
-"""Week 39's Python checkpoints: the softmax op built three ways, against torch.
+"""Week 39's Python checkpoints: the softmax op built three ways, against torch,
+and the op registered with torch's dispatcher (CPU and CUDA kernels, a fake
+kernel, an autograd formula) checked by opcheck and torch.compile.
 
 Run by `make phase7/week39 check` (phase7/common/wb_pyrun.py with the
 workbook's plugin phase7/common/wb_pytest.py): never by hand. Every build
@@ -6,6 +8,8 @@ compiles softmax_ext.cu (and setup.py) from the folder under test (your week
 folder, the reference, or the untouched starter: WB_PY_DIR) into build/, never
 into the week folder. Where torch cannot be imported, or torch sees no GPU,
 every checkpoint is SKIP with the reason; where cmake is missing, w39.cmake is.
+The dispatcher checkpoints (w39.dispatcher, w39.opcheck, w39.compile) run
+the op on CPU tensors (its CPU kernel) and on CUDA tensors (its CUDA kernel).
 """
 
 import glob
@@ -30,6 +34,22 @@ DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
 def jit():
     return wb_ext.load("wb_softmax39", ["softmax_ext.cu"])
+
+
+def dispatcher_op():
+    """torch.ops.wb_softmax39.softmax with the fake kernel and autograd softmax_op.py registers."""
+    try:
+        return wb_pytest.exercise("softmax_op").op()
+    except (RuntimeError, NotImplementedError) as e:
+        pytest.fail("softmax_op.op(): %s" % str(e).strip().splitlines()[0], pytrace=False)
+
+
+def devices(dev, seed):
+    """(device, generator) pairs: the CPU (the op's CPU kernel), and the GPU where the run has one."""
+    out = [(torch.device("cpu"), torch.Generator().manual_seed(seed))]
+    if dev.type == "cuda":
+        out.append((dev, torch.Generator(device=dev).manual_seed(seed)))
+    return out
 
 
 def uniform(shape, lo, hi, gen, dev, dtype=torch.float32):
@@ -246,3 +266,159 @@ def test_cmake_build(dt, dev, gen):
     for m, n in [(1, 1), (17, 1025), (64, 4096)]:
         expect(op, uniform((m, n), -5, 5, gen, dev, DTYPES[dt]), "CMake build, %s %d x %d" % (dt, m, n))
     expect(op, extremes(gen, dev, DTYPES[dt]), "CMake build, %s rows of +-1e4, NaN, +-Inf" % dt)
+
+
+# ---------------------------------------------------------------- w39.dispatcher
+
+@pytest.mark.checkpoint("w39.dispatcher")
+def test_dispatcher_registered():
+    """The op exists in the dispatcher with its schema, and has a kernel for CPU
+    and one for CUDA (not one CompositeExplicitAutograd function for every device)."""
+    op = dispatcher_op()
+    schema = str(op.default._schema)
+    if schema != "wb_softmax39::softmax(Tensor x) -> Tensor":
+        pytest.fail("the schema is %r, want 'wb_softmax39::softmax(Tensor x) -> Tensor'" % schema, pytrace=False)
+    for key in ("CPU", "CUDA"):
+        if not torch._C._dispatch_has_kernel_for_dispatch_key("wb_softmax39::softmax", key):
+            pytest.fail("the op has no kernel for the %s dispatch key (TORCH_LIBRARY_IMPL(..., %s, m)): README, "
+                        "Task 3" % (key, key), pytrace=False)
+
+
+@pytest.mark.checkpoint("w39.dispatcher")
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_dispatcher_values(dt, dev, seed):
+    """torch.ops.wb_softmax39.softmax on CPU tensors (the CPU kernel) and on CUDA
+    tensors (the CUDA kernel), edge shapes and rows of +-1e4, NaN, +-Inf."""
+    op = dispatcher_op()
+    for d, g in devices(dev, seed):
+        shapes = [(1, 1), (5, 3), (17, 1025), (0, 4), (3, 0)] + ([(33, 1024), (4096, 257)] if d.type == "cuda" else [])
+        for m, n in shapes:
+            expect(op, uniform((m, n), -5, 5, g, d, DTYPES[dt]), "torch.ops softmax, %s %s %d x %d" % (d.type, dt, m, n))
+        expect(op, extremes(g, d, DTYPES[dt]), "torch.ops softmax, %s %s rows of +-1e4, NaN, +-Inf" % (d.type, dt))
+
+
+# ---------------------------------------------------------------- w39.opcheck
+
+def opcheck(op, args, what):
+    """torch.library.opcheck: the schema is honest (no mutation, no alias), the
+    fake kernel gives the real kernel's metadata, autograd is registered where
+    an input requires grad, and AOTAutograd traces it with dynamic shapes."""
+    try:
+        torch.library.opcheck(op, args)
+    except Exception as e:  # OpCheckError, or the kernel's own error
+        lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+        pytest.fail("opcheck, %s: %s: %s" % (what, type(e).__name__, " / ".join(lines[:2])[:400]), pytrace=False)
+
+
+@pytest.mark.checkpoint("w39.opcheck")
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_opcheck(dt, dev, seed):
+    op = dispatcher_op()
+    for d, g in devices(dev, seed):
+        for m, n in [(1, 1), (5, 3), (17, 129), (0, 4)]:
+            opcheck(op, (uniform((m, n), -5, 5, g, d, DTYPES[dt]),), "%s %s %d x %d" % (d.type, dt, m, n))
+        x = uniform((7, 33), -5, 5, g, d, DTYPES[dt]).requires_grad_()
+        opcheck(op, (x,), "%s %s 7 x 33, requires_grad" % (d.type, dt))
+
+
+@pytest.mark.checkpoint("w39.opcheck")
+def test_fake_refuses(dev):
+    """The fake kernel refuses what the kernels refuse: under FakeTensorMode a
+    1-D or an int32 input is an error there, before any kernel could run."""
+    op = dispatcher_op()
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    with FakeTensorMode():
+        try:
+            y = op(torch.empty(6, 9, dtype=torch.bfloat16, device=dev))
+        except Exception as e:  # no fake kernel registered, or one not written
+            pytest.fail("the op under FakeTensorMode (its fake kernel): %s: %s"
+                        % (type(e).__name__, str(e).strip().splitlines()[0][:300]), pytrace=False)
+        if tuple(y.shape) != (6, 9) or y.dtype != torch.bfloat16 or y.device.type != dev.type or not y.is_contiguous():
+            pytest.fail("the fake kernel gave a %s %s tensor on %s (contiguous: %s) for a 6 x 9 bfloat16 x on %s"
+                        % (tuple(y.shape), y.dtype, y.device, y.is_contiguous(), dev), pytrace=False)
+        for bad, what in ((torch.empty(12, device=dev), "1-D"), (torch.empty(3, 4, dtype=torch.int32, device=dev),
+                                                                  "int32")):
+            try:
+                op(bad)
+            except NotImplementedError as e:
+                pytest.fail("the fake kernel is not written: %s" % e, pytrace=False)
+            except Exception:  # torch._check raises RuntimeError; a dispatcher error is as good
+                continue
+            pytest.fail("the fake kernel accepted a %s input (torch._check it as the kernels do)" % what,
+                        pytrace=False)
+
+
+# ---------------------------------------------------------------- w39.compile
+
+def around(op):
+    """The op between two ordinary torch ops: a graph break would cut it out of the graph."""
+    return lambda x: op(torch.relu(x) - 1.0) * 3.0
+
+
+def reference_around(x):
+    return torch.softmax((torch.relu(x.float()) - 1.0), dim=1).to(x.dtype) * 3.0
+
+
+@pytest.mark.checkpoint("w39.compile")
+def test_compile_no_graph_break(dev, seed, speed):
+    """torch._dynamo.explain: the function with the op in the middle is one graph
+    and no break; torch.compile(fullgraph=True) of it runs and matches. The pybind
+    form is explained beside it (printed, not judged): dynamo cannot trace a
+    pybind function, so it breaks the graph there."""
+    op = dispatcher_op()
+    for d, g in devices(dev, seed):
+        x = uniform((64, 257), -5, 5, g, d)
+        torch._dynamo.reset()
+        try:
+            ex = torch._dynamo.explain(around(op))(x)
+        except Exception as e:
+            pytest.fail("torch._dynamo.explain on %s: %s: %s" % (d.type, type(e).__name__,
+                                                                 str(e).strip().splitlines()[0]), pytrace=False)
+        if ex.graph_break_count != 0 or ex.graph_count != 1:
+            why = "; ".join(str(b.reason) for b in ex.break_reasons)[:300]
+            pytest.fail("on %s: %d graphs, %d graph breaks around the op (%s)" % (d.type, ex.graph_count,
+                                                                                  ex.graph_break_count, why),
+                        pytrace=False)
+        torch._dynamo.reset()
+        try:
+            got = torch.compile(around(op), fullgraph=True)(x)
+        except Exception as e:
+            pytest.fail("torch.compile(fullgraph=True) on %s: %s: %s" % (d.type, type(e).__name__,
+                                                                         str(e).strip().splitlines()[0][:300]),
+                        pytrace=False)
+        why = wb_pytest.mismatch(got, reference_around(x), 1e-6, 1e-5)
+        if why:
+            pytest.fail("the compiled function on %s: %s" % (d.type, why), pytrace=False)
+    torch._dynamo.reset()
+    pyb = torch._dynamo.explain(around(jit().softmax))(uniform((8, 33), -5, 5, devices(dev, seed)[0][1],
+                                                            torch.device("cpu")))
+    speed.note("w39.compile: the pybind form, explained: %d graphs, %d graph breaks (%s)"
+               % (pyb.graph_count, pyb.graph_break_count,
+                  str(pyb.break_reasons[0].reason).splitlines()[0][:160] if pyb.break_reasons else "no reason given"))
+    torch._dynamo.reset()
+
+
+@pytest.mark.checkpoint("w39.compile")
+@pytest.mark.parametrize("dt", list(DTYPES))
+def test_compile_backward(dt, dev, seed):
+    """The compiled function trains: x.grad through torch.compile(fullgraph=True)
+    (AOTAutograd uses the registered backward) matches torch.softmax's."""
+    op = dispatcher_op()
+    dtype = DTYPES[dt]
+    atol, rtol = {torch.float32: (1e-6, 1e-4), torch.float16: (1e-4, 1e-2), torch.bfloat16: (1e-3, 5e-2)}[dtype]
+    for d, g in devices(dev, seed):
+        x = uniform((33, 129), -5, 5, g, d, dtype)
+        dy = uniform((33, 129), -1, 1, g, d, dtype)
+        xa = x.clone().requires_grad_()
+        torch._dynamo.reset()
+        try:
+            (torch.compile(around(op), fullgraph=True)(xa) * dy).sum().backward()
+        except Exception as e:
+            pytest.fail("backward through the compiled function on %s %s: %s: %s"
+                        % (d.type, dt, type(e).__name__, str(e).strip().splitlines()[0][:300]), pytrace=False)
+        xr = x.float().clone().requires_grad_()
+        (reference_around(xr) * dy.float()).sum().backward()
+        why = wb_pytest.mismatch(xa.grad, xr.grad, atol, rtol)
+        if why:
+            pytest.fail("x.grad through the compiled function on %s %s: %s" % (d.type, dt, why), pytrace=False)
+    torch._dynamo.reset()

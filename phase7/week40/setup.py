@@ -23,7 +23,9 @@ from setuptools import setup
 from torch.utils.cpp_extension import BuildExtension, CUDAExtension
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFS = ["-O3", "-DWB_TORCH_EXT"]
+# WB40_NS: the op's namespace, torch.ops.wb_softmax40.softmax (without it, the
+# extension's name: _C, which says nothing about whose op it is)
+DEFS = ["-O3", "-DWB_TORCH_EXT", "-DWB40_NS=wb_softmax40"]
 
 setup(
     name="wb_softmax40",

@@ -35,6 +35,32 @@ def ext():
     return wb_ext.load("wb_softmax40_jit", ["softmax_checked.cu"])
 
 
+def dispatcher_op():
+    """torch.ops.wb_softmax40_jit.softmax with the fake kernel checked_op.py registers."""
+    try:
+        return wb_pytest.exercise("checked_op").op()
+    except (RuntimeError, NotImplementedError) as e:
+        pytest.fail("checked_op.op(): %s" % str(e).strip().splitlines()[0], pytrace=False)
+
+
+def devices(dev, seed):
+    """(device, generator) pairs: the CPU (the op's CPU kernel), and the GPU where the run has one."""
+    out = [(torch.device("cpu"), torch.Generator().manual_seed(seed))]
+    if dev.type == "cuda":
+        out.append((dev, torch.Generator(device=dev).manual_seed(seed)))
+    return out
+
+
+def bad_inputs(gen, dev):
+    """(x, pattern, what): every input the op refuses, whatever its device."""
+    x = uniform((8, 33), gen, dev)
+    return [(x.to(torch.int32), DTYPE_MSG, "an int32 tensor"), (x.double(), DTYPE_MSG, "a float64 tensor"),
+            (uniform((40,), gen, dev), SHAPE_MSG, "a 1-D tensor"), (uniform((2, 3, 8), gen, dev), SHAPE_MSG,
+                                                                     "a 3-D tensor"),
+            (uniform((16, 9), gen, dev).t(), CONTIG_MSG, "a transposed view"),
+            (uniform((8, 40), gen, dev)[:, :17], CONTIG_MSG, "a column slice")]
+
+
 def uniform(shape, gen, dev, dtype=torch.float32):
     return (torch.rand(shape, generator=gen, device=dev) * 10 - 5).to(dtype)
 
@@ -45,7 +71,8 @@ def expect_ok(op, x, what):
     poison = torch.full_like(x, NAN)
     del poison
     y = op(x)
-    torch.cuda.synchronize()
+    if x.is_cuda:
+        torch.cuda.synchronize()
     if y.shape != x.shape or y.dtype != x.dtype or y.device != x.device:
         pytest.fail("%s: got a %s %s tensor on %s, want %s %s on %s" % (what, tuple(y.shape), y.dtype, y.device,
                                                                       tuple(x.shape), x.dtype, x.device), pytrace=False)
@@ -59,7 +86,8 @@ def expect_refused(op, x, pattern, what):
     """op(x) raises a RuntimeError whose message matches `pattern`, and nothing else."""
     try:
         op(x)
-        torch.cuda.synchronize()
+        if x.is_cuda:
+            torch.cuda.synchronize()
     except RuntimeError as e:
         msg = str(e).strip().splitlines()[0] if str(e).strip() else ""
         if not re.search(pattern, str(e)):
@@ -77,6 +105,7 @@ DTYPE_MSG = r"float32, float16 or bfloat16"
 SHAPE_MSG = r"2-D"
 CONTIG_MSG = r"contiguous"
 DEVICE_MSG = r"CUDA tensor"
+NAME = "wb_softmax40_jit::softmax"
 
 
 # ---------------------------------------------------------------- w40.dtype
@@ -232,6 +261,9 @@ def installed_package():
     sys.path.insert(0, site)
     try:
         pkg = importlib.import_module("wb_softmax40")
+    except (AttributeError, RuntimeError) as e:  # torch.ops.wb_softmax40.softmax is not there
+        pytest.fail("import wb_softmax40 failed: %s (the op is registered by TORCH_LIBRARY in "
+                    "softmax_checked.cu: README, Task 3)" % str(e).strip().splitlines()[0], pytrace=False)
     finally:
         sys.path.remove(site)
     where = os.path.realpath(pkg.__file__)
@@ -244,11 +276,143 @@ def installed_package():
 
 @pytest.mark.checkpoint("w40.install")
 def test_install(dev, gen):
+    """The installed package's softmax is the op torch.ops.wb_softmax40.softmax,
+    registered when the package imports its _C: CUDA and CPU tensors, int32 refused."""
     pkg = installed_package()
+    if pkg.softmax is not torch.ops.wb_softmax40.softmax:
+        pytest.fail("wb_softmax40.softmax is not torch.ops.wb_softmax40.softmax", pytrace=False)
     for dt in (torch.float32, torch.float16):
         expect_ok(pkg.softmax, uniform((33, 1025), gen, dev, dt), "the installed wb_softmax40.softmax, %s" % dt)
+    expect_ok(pkg.softmax, uniform((9, 100), gen, dev).cpu(), "the installed wb_softmax40.softmax, a CPU tensor")
     expect_refused(pkg.softmax, uniform((8, 33), gen, dev).to(torch.int32), DTYPE_MSG,
                    "the installed wb_softmax40.softmax on an int32 tensor")
+
+
+# ---------------------------------------------------------------- w40.dispatcher
+
+@pytest.mark.checkpoint("w40.dispatcher")
+def test_dispatcher_kernels(dev, seed):
+    """The op has a CPU and a CUDA kernel: a CPU tensor, which the pybind form
+    must refuse, is the CPU kernel's to compute; a CUDA tensor the CUDA kernel's.
+    Each kernel refuses the dtypes, shapes and layouts it cannot compute."""
+    op = dispatcher_op()
+    for key in ("CPU", "CUDA"):
+        if not torch._C._dispatch_has_kernel_for_dispatch_key(NAME, key):
+            pytest.fail("the op has no kernel for the %s dispatch key (TORCH_LIBRARY_IMPL(..., %s, m)): README, "
+                        "Task 3" % (key, key), pytrace=False)
+    for d, g in devices(dev, seed):
+        for dt in (torch.float32, torch.float16, torch.bfloat16):
+            for m, n in [(1, 1), (5, 3), (17, 1025), (0, 8)]:
+                expect_ok(op, uniform((m, n), g, d, dt), "torch.ops softmax, %s %s %d x %d" % (d.type, dt, m, n))
+        for x, pattern, what in bad_inputs(g, d):
+            expect_refused(op, x, pattern, "torch.ops softmax, %s on %s" % (what, d.type))
+
+
+# ---------------------------------------------------------------- w40.fake
+
+@pytest.mark.checkpoint("w40.fake")
+def test_fake(dev, seed):
+    """Under FakeTensorMode (what torch.compile traces with) the op runs its fake
+    kernel: the output's metadata are the kernels', and every input the kernels
+    refuse is refused there with the same words."""
+    op = dispatcher_op()
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    for d, g in devices(dev, seed):
+        bad = bad_inputs(g, d)
+        with FakeTensorMode() as mode:
+            for dt in (torch.float32, torch.bfloat16):
+                x = mode.from_tensor(uniform((6, 9), g, d, dt))
+                try:
+                    y = op(x)
+                except Exception as e:  # no fake kernel registered, or one not written
+                    pytest.fail("the op under FakeTensorMode (its fake kernel), a valid %s input: %s: %s"
+                                % (dt, type(e).__name__, str(e).strip().splitlines()[0][:300]), pytrace=False)
+                if tuple(y.shape) != (6, 9) or y.dtype != dt or y.device != x.device or not y.is_contiguous():
+                    pytest.fail("the fake kernel gave a %s %s tensor on %s (contiguous: %s) for a 6 x 9 %s x on %s"
+                                % (tuple(y.shape), y.dtype, y.device, y.is_contiguous(), dt, x.device), pytrace=False)
+            for x, pattern, what in bad:
+                expect_refused(op, mode.from_tensor(x), pattern, "the fake kernel, %s on %s" % (what, d.type))
+
+
+# ---------------------------------------------------------------- w40.opcheck
+
+@pytest.mark.checkpoint("w40.opcheck")
+def test_opcheck(dev, seed):
+    """torch.library.opcheck on CPU and CUDA samples: schema, fake kernel, and
+    AOTAutograd with dynamic shapes (no input requires grad: the op has no backward)."""
+    op = dispatcher_op()
+    for d, g in devices(dev, seed):
+        for dt in (torch.float32, torch.float16, torch.bfloat16):
+            for m, n in [(1, 1), (5, 3), (17, 129), (0, 4)]:
+                try:
+                    torch.library.opcheck(op, (uniform((m, n), g, d, dt),))
+                except Exception as e:
+                    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+                    pytest.fail("opcheck, %s %s %d x %d: %s: %s" % (d.type, dt, m, n, type(e).__name__,
+                                                                  " / ".join(lines[:2])[:400]), pytrace=False)
+
+
+# ---------------------------------------------------------------- w40.compile
+
+def around(op):
+    """The op between two ordinary torch ops: a graph break would cut it out of the graph."""
+    return lambda x: op(x * 0.5 + 1.0).exp2()
+
+
+@pytest.mark.checkpoint("w40.compile")
+def test_compile(dev, seed, speed):
+    """One graph, no break (torch._dynamo.explain), torch.compile(fullgraph=True)
+    matches eager on CPU and CUDA; compiling for an int32 input fails while
+    tracing, with the fake kernel's message naming the dtypes. The pybind form
+    is explained beside it (printed, not judged)."""
+    op = dispatcher_op()
+    for d, g in devices(dev, seed):
+        x = uniform((64, 257), g, d)
+        torch._dynamo.reset()
+        try:
+            ex = torch._dynamo.explain(around(op))(x)
+        except Exception as e:
+            pytest.fail("torch._dynamo.explain on %s: %s: %s" % (d.type, type(e).__name__,
+                                                                 str(e).strip().splitlines()[0][:300]), pytrace=False)
+        if ex.graph_break_count != 0 or ex.graph_count != 1:
+            why = "; ".join(str(b.reason) for b in ex.break_reasons)[:300]
+            pytest.fail("on %s: %d graphs, %d graph breaks around the op (%s)" % (d.type, ex.graph_count,
+                                                                                  ex.graph_break_count, why),
+                        pytrace=False)
+        torch._dynamo.reset()
+        try:
+            got = torch.compile(around(op), fullgraph=True)(x)
+        except Exception as e:
+            pytest.fail("torch.compile(fullgraph=True) on %s: %s: %s" % (d.type, type(e).__name__,
+                                                                         str(e).strip().splitlines()[0][:300]),
+                        pytrace=False)
+        why = wb_pytest.mismatch(got, torch.softmax(x * 0.5 + 1.0, dim=1).exp2(), 1e-6, 1e-5)
+        if why:
+            pytest.fail("the compiled function on %s: %s" % (d.type, why), pytrace=False)
+        torch._dynamo.reset()
+        bad = x.to(torch.int32)
+        try:
+            torch.compile(lambda t: op(t + 1), fullgraph=True)(bad)
+        except Exception as e:
+            if not re.search(DTYPE_MSG, str(e)):
+                pytest.fail("compiling for an int32 input on %s failed, but not with the fake kernel's refusal "
+                            "naming the dtypes (/%s/): %s: %s" % (d.type, DTYPE_MSG, type(e).__name__,
+                                                                  str(e).strip().splitlines()[0][:300]),
+                            pytrace=False)
+            if not isinstance(e, torch._dynamo.exc.TorchDynamoException):
+                pytest.fail("compiling for an int32 input on %s: the refusal came from the kernel, running the "
+                            "compiled code (%s), not from the fake kernel while tracing: the fake kernel let the "
+                            "int32 input through" % (d.type, type(e).__name__), pytrace=False)
+        else:
+            pytest.fail("compiling for an int32 input on %s succeeded: the fake kernel (or the kernel) should "
+                        "refuse it" % d.type, pytrace=False)
+    if dev.type == "cuda":
+        torch._dynamo.reset()
+        pyb = torch._dynamo.explain(around(ext().softmax))(uniform((8, 33), devices(dev, seed)[1][1], dev))
+        speed.note("w40.compile: the pybind form, explained: %d graphs, %d graph breaks (%s)"
+                   % (pyb.graph_count, pyb.graph_break_count, str(pyb.break_reasons[0].reason).splitlines()[0][:160]
+                      if pyb.break_reasons else "no reason given"))
+    torch._dynamo.reset()
 
 
 # ---------------------------------------------------------------- w40.device (last: see the docstring)

@@ -122,10 +122,10 @@ def test_forward_bad_inputs(case, dev, gen):
 @pytest.mark.checkpoint("w41.saved")
 @pytest.mark.parametrize("shape", [(6, 5), (3, 11, 257), (64, 4096), (1, 1)])
 def test_saved(shape, dev, gen):
-    """What autograd keeps for backward: x (as a (rows, N) view of the input,
-    not a copy), weight, and the per-row mean and rstd, nothing of M x N
-    besides x; mean and rstd as torch.var_mean gives them; and then the given
-    backward, which reads only those, yields torch's gradients."""
+    """What autograd keeps for backward: x (the input itself, not a copy),
+    weight, and the per-row mean and rstd, nothing of M x N besides x; mean
+    and rstd as torch.var_mean gives them; and then the given backward, which
+    reads only those, yields torch's gradients."""
     ex = wb_pytest.exercise("layernorm")
     n = shape[-1]
     rows = 1
@@ -143,8 +143,8 @@ def test_saved(shape, dev, gen):
         pytest.fail("the Function saved %d tensors; the backward reads 4: x, weight, mean, rstd" % len(saved),
                     pytrace=False)
     sx, sw, sm, sr = saved
-    assert sx.shape == (rows, n), "saved x has shape %s, expected (%d, %d)" % (tuple(sx.shape), rows, n)
-    assert sx.data_ptr() == x.data_ptr(), "saved x is a copy: save the (rows, N) view of the input (reshape)"
+    assert sx.data_ptr() == x.data_ptr() and sx.shape == x.shape, \
+        "saved x is not the input (shape %s): save inputs[0] itself in setup_context" % (tuple(sx.shape),)
     assert sw.data_ptr() == w.data_ptr(), "the second saved tensor is not weight"
     assert sm.shape == (rows,) and sr.shape == (rows,), \
         "mean and rstd should be (%d,), got %s and %s" % (rows, tuple(sm.shape), tuple(sr.shape))
@@ -159,6 +159,81 @@ def test_saved(shape, dev, gen):
         if got is None:
             pytest.fail("%s is None after y.backward(dy)" % name, pytrace=False)
         expect(got, want, 1e-4, 1e-4, "%s for %s through the given backward" % (name, tuple(shape)))
+
+
+# ---------------------------------------------------------------- w41.setup-context
+
+@pytest.mark.checkpoint("w41.setup-context")
+def test_setup_context_style(dev, gen):
+    """The new-style Function: forward(x, weight, bias, eps) takes no ctx, and
+    setup_context(ctx, inputs, output) is the class's own."""
+    import inspect
+    ex = wb_pytest.exercise("layernorm")
+    fn = ex.LayerNormFn
+    params_ = list(inspect.signature(fn.forward).parameters)
+    if params_[:1] == ["ctx"]:
+        pytest.fail("LayerNormFn.forward takes ctx (the old style): forward(x, weight, bias, eps) computes, "
+                    "setup_context(ctx, inputs, output) records", pytrace=False)
+    if fn.setup_context is torch.autograd.Function.setup_context:
+        pytest.fail("LayerNormFn does not define setup_context", pytrace=False)
+
+
+@pytest.mark.checkpoint("w41.setup-context")
+@pytest.mark.parametrize("shape", [(5, 33), (2, 3, 1024)])
+def test_func_grad(shape, dev, gen):
+    """torch.func.grad through the Function (a transform that needs the new
+    style: an old-style Function is an error there) gives torch's dx."""
+    ex = wb_pytest.exercise("layernorm")
+    n = shape[-1]
+    x = uniform(shape, -3, 3, gen, dev)
+    w, b = params(n, gen, dev)
+    dy = uniform(shape, -1, 1, gen, dev)
+    try:
+        got = torch.func.grad(lambda t: (ex.layer_norm(t, w, b, EPS) * dy).sum())(x)
+    except RuntimeError as e:
+        pytest.fail("torch.func.grad through LayerNormFn: %s" % str(e).strip().splitlines()[0][:300], pytrace=False)
+    want = torch.func.grad(lambda t: (F.layer_norm(t.double(), (n,), w.double(), b.double(), EPS) * dy).sum())(x)
+    expect(got, want, 1e-4, 1e-4, "torch.func.grad's dx for %s" % (tuple(shape),))
+
+
+# ---------------------------------------------------------------- w41.non-differentiable
+
+@pytest.mark.checkpoint("w41.non-differentiable")
+@pytest.mark.parametrize("shape", [(6, 5), (3, 7, 129)])
+def test_non_differentiable(shape, dev, gen):
+    """LayerNormFn.apply gives (y, mean, rstd); with inputs that require grad, y
+    requires grad and mean and rstd do not (ctx.mark_non_differentiable): no
+    gradient can flow back through a statistic by mistake; they are still the
+    rows' mean and 1 / sqrt(var + eps), and y's gradient is unchanged."""
+    ex = wb_pytest.exercise("layernorm")
+    n = shape[-1]
+    x_rows = 1
+    for s in shape[:-1]:
+        x_rows *= s
+    x = uniform(shape, -4, 4, gen, dev).requires_grad_()
+    w, b = params(n, gen, dev)
+    w.requires_grad_()
+    poison_allocator(x.numel(), dev)
+    out = ex.LayerNormFn.apply(x, w, b, EPS)
+    if not isinstance(out, tuple) or len(out) != 3:
+        pytest.fail("LayerNormFn.apply should give (y, mean, rstd), gave %s" % type(out).__name__, pytrace=False)
+    y, mean, rstd = out
+    if not y.requires_grad:
+        pytest.fail("y does not require grad", pytrace=False)
+    for t, name in ((mean, "mean"), (rstd, "rstd")):
+        if t.requires_grad:
+            pytest.fail("%s requires grad: mark it non-differentiable (ctx.mark_non_differentiable in "
+                        "setup_context)" % name, pytrace=False)
+        if t.shape != (x_rows,):
+            pytest.fail("%s has shape %s, want (%d,)" % (name, tuple(t.shape), x_rows), pytrace=False)
+    var, m = torch.var_mean(x.detach().reshape(x_rows, n).double(), dim=1, unbiased=False)
+    expect(mean, m, 1e-5, 1e-5, "mean")
+    expect(rstd, (var + EPS).rsqrt(), 1e-5, 2e-5, "rstd")
+    dy = uniform(shape, -1, 1, gen, dev)
+    (gx,) = torch.autograd.grad((y * dy).sum() + mean.sum() + rstd.sum(), (x,))
+    xr = x.detach().clone().requires_grad_()
+    (want,) = torch.autograd.grad((F.layer_norm(xr, (n,), w, b, EPS) * dy).sum(), (xr,))
+    expect(gx, want, 1e-4, 1e-4, "dx of a loss that adds mean and rstd (they carry no gradient)")
 
 
 # ---------------------------------------------------------------- w41.forward-speed

@@ -125,6 +125,152 @@ def test_backward_extremes(dev, gen):
         expect(g, r, 2e-3, 2e-3, "%s with rows of 1e4 + noise, a constant row, a NaN in dy" % name)
 
 
+# ---------------------------------------------------------------- w42.fast-path
+
+FAST_SHAPES = [(4, 64), (3, 1024), (2, 8192)]  # N % 4 == 0 and N <= 8192: the fused float path
+
+
+@pytest.mark.checkpoint("w42.fast-path")
+@pytest.mark.parametrize("m,n", FAST_SHAPES)
+def test_fast_path(m, n, dev, gen):
+    """The shapes of the fused float path (N a multiple of 4, up to 8192, the
+    tensors 16-byte aligned, as torch allocates them). gradcheck runs in
+    double, and the fused kernel is float only, so the proof is in two steps:
+    gradcheck in float64 at these very shapes (the double kernels; fast_mode,
+    a random projection of the Jacobian, past 64 columns), then the float32
+    Function, which takes the fused path here, against the float64 one."""
+    ex = wb_pytest.exercise("layernorm")
+    x = uniform((m, n), -2, 2, gen, dev, torch.float64).requires_grad_()
+    w = uniform(n, 0.5, 1.5, gen, dev, torch.float64).requires_grad_()
+    b = uniform(n, -1, 1, gen, dev, torch.float64).requires_grad_()
+    from torch.autograd.gradcheck import GradcheckError
+    try:
+        torch.autograd.gradcheck(lambda x, w, b: ex.layer_norm(x, w, b, EPS), (x, w, b), eps=1e-6, atol=1e-7,
+                                 rtol=1e-5, raise_exception=True, fast_mode=n > 64)
+    except (NotImplementedError, GradcheckError, RuntimeError) as e:
+        first = [ln for ln in str(e).splitlines() if ln.strip()]
+        pytest.fail("gradcheck in float64 at %d x %d: %s: %s" % (m, n, type(e).__name__, first[0] if first else ""),
+                    pytrace=False)
+    dy = uniform((m, n), -1, 1, gen, dev, torch.float64)
+    want = grads(lambda x, w, b: ex.layer_norm(x, w, b, EPS), x, w, b, dy)
+    got = grads(lambda x, w, b: ex.layer_norm(x, w, b, EPS), x.float(), w.float(), b.float(), dy.float())
+    for g, r, name in zip(got, want, ("dx", "dweight", "dbias")):
+        t = 1e-4 if name == "dx" else 1e-4 * (1 + m ** 0.5 / 8)
+        expect(g, r, t, t, "%s, float32 (fused path) against the gradchecked float64 Function, %d x %d" % (name, m, n))
+
+
+# ---------------------------------------------------------------- w42.needs-input-grad
+
+class CountingExt:
+    """The extension, with its backward calls counted."""
+
+    def __init__(self, inner):
+        self.inner, self.backward_calls = inner, 0
+
+    def forward(self, *a):
+        return self.inner.forward(*a)
+
+    def backward(self, *a):
+        self.backward_calls += 1
+        return self.inner.backward(*a)
+
+
+@pytest.mark.checkpoint("w42.needs-input-grad")
+@pytest.mark.parametrize("case", ["x-frozen", "only-x", "all"])
+def test_needs_input_grad(case, dev, gen):
+    """backward computes only what ctx.needs_input_grad asks for: with x frozen
+    the dx kernel (ext().backward) is not called at all and dweight, dbias are
+    still right; with only x needing one, dweight and dbias come back None.
+    backward is called as autograd calls it, with a ctx that says which inputs
+    need a gradient, and the calls of ext().backward are counted."""
+    import types
+    ex = wb_pytest.exercise("layernorm")
+    m, n = 33, 1024
+    x = uniform((m, n), -3, 3, gen, dev).requires_grad_()
+    w = uniform(n, -1.5, 1.5, gen, dev).requires_grad_()
+    b = uniform(n, -1, 1, gen, dev).requires_grad_()
+    dy = uniform((m, n), -1, 1, gen, dev)
+    y = ex.LayerNormFn.apply(x, w, b, EPS)[0]
+    need = {"x-frozen": (False, True, True, False), "only-x": (True, False, False, False),
+            "all": (True, True, True, False)}[case]
+    ctx = types.SimpleNamespace(saved_tensors=y.grad_fn.saved_tensors, needs_input_grad=need)
+    real = ex.ext()
+    counting = CountingExt(real)
+    ex._EXT = counting
+    try:
+        out = ex.LayerNormFn.backward(ctx, dy, None, None)
+    finally:
+        ex._EXT = real
+    if not isinstance(out, tuple) or len(out) != 4:
+        pytest.fail("backward returned %r, want 4 gradients (x, weight, bias, eps)" % type(out).__name__,
+                    pytrace=False)
+    want = torch.autograd.grad(torch_ln(x.double(), w.double(), b.double()), (x, w, b), dy.double())
+    for i, (got, ref, name) in enumerate(zip(out, want, ("dx", "dweight", "dbias"))):
+        if not need[i]:
+            if got is not None:
+                pytest.fail("%s: %s was not asked for (ctx.needs_input_grad[%d] is False), but backward returned "
+                            "one: return None and skip its work" % (case, name, i), pytrace=False)
+            continue
+        rows_tol = 1e-4 if name == "dx" else 1e-4 * (1 + m ** 0.5 / 8)
+        expect(got, ref, rows_tol, rows_tol, "%s, %s" % (name, case))
+    if out[3] is not None:
+        pytest.fail("the gradient of eps (not a tensor) must be None", pytrace=False)
+    calls = counting.backward_calls
+    if case == "x-frozen" and calls != 0:
+        pytest.fail("x needs no gradient, but ext().backward (the dx kernel) ran %d time(s): compute dweight and "
+                    "dbias alone" % calls, pytrace=False)
+    if case != "x-frozen" and calls != 1:
+        pytest.fail("%s: ext().backward ran %d times, want once" % (case, calls), pytrace=False)
+
+
+@pytest.mark.checkpoint("w42.needs-input-grad")
+def test_frozen_x_through_autograd(dev, gen):
+    """The same through autograd itself: x without requires_grad (an input
+    batch), weight and bias with it."""
+    ex = wb_pytest.exercise("layernorm")
+    m, n = 17, 1025
+    x = uniform((m, n), -3, 3, gen, dev)
+    w = uniform(n, -1.5, 1.5, gen, dev).requires_grad_()
+    b = uniform(n, -1, 1, gen, dev).requires_grad_()
+    dy = uniform((m, n), -1, 1, gen, dev)
+    ex.layer_norm(x, w, b, EPS).backward(dy)
+    want = torch.autograd.grad(torch_ln(x.double(), w.double(), b.double()), (w, b), dy.double())
+    t = 1e-4 * (1 + m ** 0.5 / 8)
+    expect(w.grad, want[0], t, t, "dweight with x frozen")
+    expect(b.grad, want[1], t, t, "dbias with x frozen")
+
+
+# ---------------------------------------------------------------- w42.once-differentiable
+
+@pytest.mark.checkpoint("w42.once-differentiable")
+@pytest.mark.parametrize("dt", ["float32", "float64"])
+def test_once_differentiable(dt, dev, gen):
+    """A second derivative through the kernels cannot be right (they are not
+    differentiable), so asking for one must be an error: a gradient penalty,
+    the norm of dx added to the loss, differentiated again. With
+    @once_differentiable autograd raises "trying to differentiate twice";
+    without it the penalty's dependence on x is silently dropped."""
+    ex = wb_pytest.exercise("layernorm")
+    dtype = getattr(torch, dt)
+    m, n = 6, 64
+    x = uniform((m, n), -3, 3, gen, dev, dtype).requires_grad_()
+    w = uniform(n, 0.5, 1.5, gen, dev, dtype).requires_grad_()
+    b = uniform(n, -1, 1, gen, dev, dtype).requires_grad_()
+    dy = uniform((m, n), -1, 1, gen, dev, dtype)
+    y = ex.layer_norm(x, w, b, EPS)
+    (gx,) = torch.autograd.grad((y * y).sum(), (x,), create_graph=True)
+    loss = (y * dy).sum() + (gx * gx).sum()
+    try:
+        loss.backward()
+    except RuntimeError as e:
+        if "once_differentiable" in str(e):
+            return
+        pytest.fail("the double backward failed, but not with once_differentiable's error: %s"
+                    % str(e).strip().splitlines()[0][:300], pytrace=False)
+    pytest.fail("a gradient penalty through the kernels was differentiated without an error (its second "
+                "derivative silently dropped): mark backward @once_differentiable", pytrace=False)
+
+
 # ---------------------------------------------------------------- w42.backward-speed
 
 def backward_figure(ex, m, n, gen, dev):

@@ -1,6 +1,8 @@
 """Week 44's checkpoints: an autotuned Triton matmul and a Triton LayerNorm,
-against torch on the same GPU, and the table of when the Triton LayerNorm,
-torch's and week 31's CUDA kernel win.
+against torch on the same GPU, the table of when the Triton LayerNorm,
+torch's and week 31's CUDA kernel win, and a fused attention forward against
+torch's scaled_dot_product_attention (its cuDNN or flash backend, forced and
+named).
 
 Run by `make phase7/week44 check` (phase7/common/wb_pyrun.py, with the
 workbook's pytest plugin phase7/common/wb_pytest.py): never by hand. The
@@ -11,10 +13,11 @@ of the workbook has one, else your own layernorm.cu) with this week's
 support/ln31_binding.cu, by wb_ext. Where torch or triton cannot be
 imported, or torch sees no GPU, every checkpoint is SKIP with the reason.
 
-Under TRITON_INTERPRET=1 the matmul runs on FP32 tensors: the interpreter
-computes on the CPU with numpy, which has no BF16.
+Under TRITON_INTERPRET=1 the matmul and the attention run on FP32 tensors:
+the interpreter computes on the CPU with numpy, which has no BF16.
 """
 
+import math
 import os
 
 import pytest
@@ -282,3 +285,191 @@ def test_ln_table(dev, gen, speed):
                                                            "  (Triton INVALID)" if fig["invalid"] else ""))
     if wrong:
         pytest.fail("the table's Triton outputs are wrong: " + "; ".join(wrong), pytrace=False)
+
+
+# ---------------------------------------------------------------- w44.attention
+
+def at_dtypes():
+    """FP16 and BF16 on the GPU; FP32 under the interpreter (numpy has no BF16)."""
+    if os.environ.get("TRITON_INTERPRET", "") == "1":
+        return [torch.float32]
+    return [torch.float16, torch.bfloat16]
+
+
+# What the kernel rounds: p to the input type before p @ v (2^-11 relative in FP16,
+# 2^-8 in BF16) and the output once. An emulation of those roundings in torch (FP32
+# scores from the same inputs, p rounded, FP32 sums) against FP64 needed atol 2.4e-4
+# (FP16) and 1.8e-3 (BF16) at rtol 2^-10 and 2^-8 on this file's shapes; these leave
+# three times that. A wrong scale, a missed tile, a causal mask off by one or a
+# rescale left out move an element by 1e-2 to 1 on the ragged shapes.
+AT_TOL = {torch.float16: (1e-3, 2.0 ** -9), torch.bfloat16: (6e-3, 2.0 ** -7), torch.float32: (1e-5, 1e-4)}
+
+AT_CASES = [  # B, H, S_q, S_k, D, causal: lengths not multiples of any block
+    (1, 1, 1, 1, 64, False), (1, 2, 1, 1, 128, True), (2, 3, 100, 100, 64, True), (1, 2, 257, 257, 128, True),
+    (2, 2, 77, 300, 64, False), (1, 2, 129, 65, 128, False), (1, 4, 600, 600, 64, True),
+    (1, 2, 1000, 1000, 128, False)]
+
+
+def at_reference(q, k, v, causal, scale=None, dtype=torch.float64):
+    """softmax(q k^T * scale (+ mask)) v in `dtype` from the same rounded inputs, a few heads at a time."""
+    s_q, s_k, d = q.shape[2], k.shape[2], q.shape[3]
+    scale = 1.0 / math.sqrt(d) if scale is None else scale
+    mask = torch.ones(s_q, s_k, dtype=torch.bool, device=q.device).triu(1) if causal else None
+    out = torch.empty(q.shape, dtype=dtype, device=q.device)
+    for b in range(q.shape[0]):
+        s = (q[b].to(dtype) @ k[b].to(dtype).transpose(-2, -1)) * scale
+        if mask is not None:
+            s.masked_fill_(mask, float("-inf"))
+        out[b] = torch.softmax(s, dim=-1) @ v[b].to(dtype)
+        del s
+    return out
+
+
+def at_inputs(b, h, s_q, s_k, d, dtype, gen, dev):
+    q = torch.randn((b, h, s_q, d), generator=gen, device=dev).to(dtype)
+    k = torch.randn((b, h, s_k, d), generator=gen, device=dev).to(dtype)
+    v = torch.randn((b, h, s_k, d), generator=gen, device=dev).to(dtype)
+    return q, k, v
+
+
+def at_name(dtype):
+    return str(dtype).split(".")[-1]
+
+
+@pytest.mark.checkpoint("w44.attention")
+@pytest.mark.parametrize("dt", at_dtypes(), ids=lambda t: str(t).split(".")[-1])
+@pytest.mark.parametrize("case", AT_CASES, ids=lambda c: "B%d-H%d-Sq%d-Sk%d-D%d%s" % (
+    c[0], c[1], c[2], c[3], c[4], "-causal" if c[5] else ""))
+def test_attention_shapes(case, dt, dev, gen):
+    """Ragged lengths (1, 65, 77, 100, 129, 257, 300, 600, 1000), causal and not, D 64 and 128."""
+    ex = wb_pytest.exercise("attention")
+    b, h, s_q, s_k, d, causal = case
+    q, k, v = at_inputs(b, h, s_q, s_k, d, dt, gen, dev)
+    out = wb_pytest.Out((b, h, s_q, d), dev, dtype=dt)
+    ex.attention(q, k, v, out.t, causal=causal)
+    out.expect(at_reference(q, k, v, causal), *AT_TOL[dt], "attention %s %s" % (case, at_name(dt)))
+
+
+@pytest.mark.checkpoint("w44.attention")
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_attention_strided(causal, dev, gen):
+    """q, k, v as views of (B, S, H, D) tensors (what a projection's reshape gives), out a view of
+    another, and an explicit sm_scale of 0.3: the kernel must use every stride and the scale."""
+    dt = at_dtypes()[-1]
+    ex = wb_pytest.exercise("attention")
+    b, h, s, d = 2, 3, 150, 64
+    q, k, v = (torch.randn((b, s, h, d), generator=gen, device=dev).to(dt).transpose(1, 2) for _ in range(3))
+    buf = torch.full((b, s, h, d), NAN, dtype=dt, device=dev)
+    out = buf.transpose(1, 2)
+    ex.attention(q, k, v, out, causal=causal, sm_scale=0.3)
+    why = wb_pytest.mismatch(out, at_reference(q, k, v, causal, scale=0.3), *AT_TOL[dt])
+    if why:
+        pytest.fail("attention of strided (B, S, H, D) views, sm_scale 0.3, %s: %s"
+                    % ("causal" if causal else "not causal", why), pytrace=False)
+
+
+@pytest.mark.checkpoint("w44.attention")
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+def test_attention_every_config(causal, dev, gen):
+    """Every config autotune may choose, each launched directly at a ragged length: the small shapes
+    above run one config (autotune's pruning), the speed checkpoints another."""
+    ex = wb_pytest.exercise("attention")
+    kernel = getattr(ex.attention_kernel, "fn", ex.attention_kernel)  # the JIT function under autotune
+    dt = at_dtypes()[-1]
+    b, h, s, d = 1, 2, 300, 128 if causal else 64
+    s_k = s if causal else 333
+    q, k, v = at_inputs(b, h, s, s_k, d, dt, gen, dev)
+    want = at_reference(q, k, v, causal)
+    from triton.runtime.errors import OutOfResources
+    ran = 0
+    for cfg in ex.CONFIGS:
+        out = torch.full((b, h, s, d), NAN, dtype=dt, device=dev)
+        grid = (triton.cdiv(s, cfg.kwargs["BLOCK_M"]), b * h)
+        try:
+            kernel[grid](q, k, v, out, ex.LOG2E / math.sqrt(d), *q.stride(), *k.stride(), *v.stride(),
+                         *out.stride(), h, b * h, s, s_k, HEAD_DIM=d, CAUSAL=causal, num_warps=cfg.num_warps,
+                         num_stages=cfg.num_stages, **cfg.kwargs)
+        except OutOfResources:  # too much shared memory at this D: autotune skips it too
+            continue
+        ran += 1
+        why = wb_pytest.mismatch(out, want, *AT_TOL[dt])
+        if why:
+            pytest.fail("attention with config %s, %d warps, %d stages, S %d x %d, D %d, %s: %s" % (
+                cfg.kwargs, cfg.num_warps, cfg.num_stages, s, s_k, d, "causal" if causal else "not causal", why),
+                pytrace=False)
+    if not ran:
+        pytest.fail("no config of CONFIGS fits this GPU at D %d" % d, pytrace=False)
+
+
+# ---------------------------------------------------------------- w44.attention-speed, w44.attention-causal-speed
+
+# B4 H16 S4096 D128 BF16: 4 B H S^2 D flops (q k^T and p v), half of them causal.
+# The target, >= 0.62 of SDPA, is the reference's ratio on the H200 (0.683 not
+# causal, 0.682 causal, against cuDNN, 2026-11-28) less the workbook's 10 % margin
+# (README, "Why the attention's target").
+AT_SPEED = dict(b=4, h=16, s=4096, d=128)
+
+
+def sdpa_choice(q, k, v, causal):
+    """The backend of F.scaled_dot_product_attention the yardstick forces: cuDNN's fused attention,
+    else FlashAttention, whichever runs first on these tensors. Returns (name, SDPBackend)."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    tried = []
+    for name, be in (("cuDNN", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION)):
+        try:
+            with sdpa_kernel([be]):
+                F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            torch.cuda.synchronize()
+            return name, be
+        except RuntimeError as e:
+            tried.append("%s: %s" % (name, (str(e).strip().splitlines() or ["?"])[0][:150]))
+    pytest.fail("the yardstick cannot run: neither cuDNN nor flash attention takes these tensors (%s); not your "
+                "code" % "; ".join(tried), pytrace=False)
+
+
+def attention_speed(causal, dev, gen, speed):
+    wb_pytest.need_compiled()
+    from torch.nn.attention import sdpa_kernel
+    ex = wb_pytest.exercise("attention")
+    s = AT_SPEED
+    dt = torch.bfloat16
+    q, k, v = at_inputs(s["b"], s["h"], s["s"], s["s"], s["d"], dt, gen, dev)
+    out = torch.full(q.shape, NAN, dtype=dt, device=dev)
+    name, be = sdpa_choice(q, k, v, causal)
+
+    def verify():
+        return wb_pytest.mismatch(out, at_reference(q, k, v, causal, dtype=torch.float32), *AT_TOL[dt])
+
+    def fresh():
+        for t in (q, k, v):
+            t.copy_(torch.randn(t.shape, generator=gen, device=dev))
+        out.fill_(NAN)
+
+    work = 4 * s["b"] * s["h"] * s["s"] * s["s"] * s["d"] // (2 if causal else 1)
+    label = "B%d H%d S%d D%d BF16 %s" % (s["b"], s["h"], s["s"], s["d"], "causal" if causal else "not causal")
+    with sdpa_kernel([be]):  # the yardstick is this backend alone: it cannot fall back to another
+        fig = wb_bench.measure(lambda: ex.attention(q, k, v, out, causal=causal),
+                               lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal),
+                               work=work, unit="TFLOP/s", yard="SDPA", verify=verify, fresh=fresh,
+                               name=label + ", SDPA backend %s" % name)
+        bad = wb_pytest.mismatch(F.scaled_dot_product_attention(q, k, v, is_causal=causal),
+                                 at_reference(q, k, v, causal, dtype=torch.float32), *AT_TOL[dt])
+    speed.record(fig)
+    speed.note("%s: the yardstick ran F.scaled_dot_product_attention's %s backend (forced with "
+               "torch.nn.attention.sdpa_kernel)%s" % (speed.cp, name,
+                                                     "; its own output differs from FP32: %s" % bad if bad else ""))
+    best = getattr(getattr(ex, "attention_kernel", None), "best_config", None)
+    if best is not None:
+        speed.note("%s: autotune chose %s" % (speed.cp, best))
+
+
+@pytest.mark.checkpoint("w44.attention-speed")
+def test_attention_speed(dev, gen, speed):
+    """Not causal, B4 H16 S4096 D128 BF16, against SDPA (cuDNN, else flash) on the same tensors."""
+    attention_speed(False, dev, gen, speed)
+
+
+@pytest.mark.checkpoint("w44.attention-causal-speed")
+def test_attention_causal_speed(dev, gen, speed):
+    """Causal, B4 H16 S4096 D128 BF16, against SDPA (cuDNN, else flash) with is_causal=True."""
+    attention_speed(True, dev, gen, speed)

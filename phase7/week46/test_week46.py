@@ -291,33 +291,59 @@ def test_attention_forms_match(form, dev, gen):
         pytest.fail("%s compiled: %s" % (form.__name__, why), pytrace=False)
 
 
-@pytest.mark.checkpoint("w46.correct")
-def test_training_refused(dev, gen):
-    """The week's kernels have no backward. A model whose weights require grad, compiled with the
-    backend and run with grad on, raises a RuntimeError that says so instead of losing its gradients
-    without a word; under torch.no_grad() the same model runs."""
+# ---------------------------------------------------------------- w46.grad
+
+def refused(call, what):
+    """call() must raise the backend's (or the kernels') refusal, having launched no kernel."""
+    K.CALLS.clear()
+    try:
+        call()
+    except RuntimeError as e:
+        text = str(e)
+        if "for inference" not in text and "no backward" not in text:
+            pytest.fail("%s: the compiled model raised another RuntimeError than the refusal: %s"
+                        % (what, text.strip().splitlines()[0][:300]), pytrace=False)
+    else:
+        pytest.fail("%s: the compiled model ran, with gradients wanted and no backward to give them: the backend "
+                    "must refuse (the given workbook_backend does: restore it)" % what, pytrace=False)
+    if sum(K.CALLS.values()):
+        pytest.fail("%s: refused only after launching %s of the week's kernels: the backend should refuse before "
+                    "anything runs" % (what, dict(K.CALLS)), pytrace=False)
+
+
+@pytest.mark.checkpoint("w46.grad")
+def test_grad_refused(dev, gen):
+    """The week's kernels have no backward. With grad on and weights (or an input) that require grad,
+    the compiled model is refused with a RuntimeError that says so, before any kernel runs, instead of
+    training with gradients lost without a word. Without gradients wanted (torch.no_grad(),
+    torch.inference_mode(), frozen weights with grad on) the same model runs the kernels and matches
+    eager: the refusal is exact, not a backend that never runs."""
     be = backend()
     m = M.make(1, 64, 2, torch.float16, dev, seed=3)
     x = randn((1, 9, 64), torch.float16, gen, dev)
     c, _ = compile_with(m, be)
-    try:
-        c(x)
-    except RuntimeError as e:
-        if "no backward" not in str(e):
-            pytest.fail("with grad on, the compiled model raised another RuntimeError than the kernels' refusal: %s"
-                        % str(e).strip().splitlines()[0][:300], pytrace=False)
-    else:
-        pytest.fail("with grad on and weights that require grad, the compiled model ran: it ran none of the "
-                    "week's kernels (they refuse a tensor that requires grad), so the backend replaced nothing",
+    refused(lambda: c(x), "grad on, weights that require grad")
+    for label, ctx in (("torch.no_grad()", torch.no_grad), ("torch.inference_mode()", torch.inference_mode)):
+        with ctx():
+            K.CALLS.clear()
+            got = c(x)
+            want = m(x)
+        ran_kernels("1 layer under %s" % label, layer_norm=3, attention=1, softmax=1)
+        why = wb_pytest.mismatch(got, want, 1e-5, 3e-2)
+        if why:
+            pytest.fail("1 layer under %s, compiled vs eager: %s" % (label, why), pytrace=False)
+    m.requires_grad_(False)  # frozen weights, grad mode on: no gradient is wanted, so it runs
+    K.CALLS.clear()
+    got = c(x)
+    ran_kernels("1 layer, frozen weights, grad on", layer_norm=3, attention=1, softmax=1)
+    if got.requires_grad:
+        pytest.fail("frozen weights and an input that does not require grad gave an output that requires grad",
                     pytrace=False)
-    with torch.no_grad():
-        K.CALLS.clear()
-        got = c(x)
-        want = m(x)
-    ran_kernels("1 layer under torch.no_grad()", layer_norm=3, attention=1, softmax=1)
-    why = wb_pytest.mismatch(got, want, 1e-5, 3e-2)
+    why = wb_pytest.mismatch(got, m(x), 1e-5, 3e-2)
     if why:
-        pytest.fail("1 layer under torch.no_grad(), compiled vs eager: %s" % why, pytrace=False)
+        pytest.fail("1 layer, frozen weights, grad on, compiled vs eager: %s" % why, pytrace=False)
+    xg = x.clone().requires_grad_()  # the input's gradient is wanted now
+    refused(lambda: c(xg), "grad on, frozen weights, an input that requires grad")
     w = torch.ones(8, device=dev, requires_grad=True)
     for call in (lambda: K.layer_norm(torch.randn(4, 8, device=dev), (8,), w, None),
                  lambda: K.softmax(w.reshape(1, 8), -1)):

@@ -8,8 +8,8 @@
  *
  * Given: the kernel, a template over the storage type (float, __half,
  * __nv_bfloat16) that accumulates in float. Yours (README, Tasks 1 to 3):
- * the C API's choice of instantiation by dtype, the binding, and its
- * registration for the CMake build. */
+ * the C API's choice of instantiation by dtype, the op's CPU and CUDA
+ * kernels, and their registration with torch's dispatcher. */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -118,17 +118,41 @@ extern "C" cudaError_t softmax_ext(const void *x, void *y, long long rows, long 
 
 #ifdef WB_TORCH_EXT
 /* ---------------------------------------------------------------- the PyTorch binding
- * Built by the three PyTorch builds only. With torch.utils.cpp_extension
- * (JIT or setup.py) TORCH_EXTENSION_NAME is defined and the op is a function
- * of a Python module (pybind11); in the CMake build it is not, and the op is
- * registered with the dispatcher as torch.ops.wb39.softmax. */
+ * Built by the three PyTorch builds only, in two forms side by side.
+ *
+ * The dispatcher form (what PyTorch teaches first): the op is declared once
+ * with a schema (TORCH_LIBRARY) and given one kernel per device
+ * (TORCH_LIBRARY_IMPL for CPU and for CUDA); torch's dispatcher picks the
+ * kernel from the input's device, and the op is torch.ops.NS.softmax, which
+ * torch.compile, the fake-tensor tracer and opcheck can see (softmax_op.py
+ * adds its fake kernel and its autograd formula from Python).
+ *
+ * The pybind form (the contrast, weeks 39-40 before): with
+ * torch.utils.cpp_extension (JIT or setup.py) TORCH_EXTENSION_NAME is defined
+ * and the module also holds softmax(x), a plain Python function made by
+ * pybind11 that chooses the device itself. The dispatcher never sees it, so
+ * torch.compile cannot trace through it (a graph break) and autograd knows no
+ * formula for it.
+ *
+ * The namespace NS is the extension's name where cpp_extension builds it
+ * (torch.ops.wb_softmax39.softmax for the JIT build, wb_softmax39_setup for
+ * setup.py), wb39 in the CMake build: three builds of this file can then be
+ * loaded into one process (the test does) without registering one namespace
+ * twice. */
 #ifdef TORCH_EXTENSION_NAME
 #include <torch/extension.h>
+#define WB39_NS TORCH_EXTENSION_NAME
 #else
 #include <ATen/ATen.h>
 #include <torch/library.h>
+#define WB39_NS wb39
 #endif
 #include <ATen/cuda/CUDAContext.h>
+
+/* TORCH_LIBRARY(ns, m) pastes ns into names (##), which takes the word as
+ * written: these two expand WB39_NS first, then hand it over. */
+#define WB39_LIBRARY(ns, m) TORCH_LIBRARY(ns, m)
+#define WB39_LIBRARY_IMPL(ns, key, m) TORCH_LIBRARY_IMPL(ns, key, m)
 
 /* The CUDA type the kernel is instantiated for, from ATen's scalar type:
  * at::Half and __half have the same bits, as have at::BFloat16 and __nv_bfloat16. */
@@ -167,17 +191,33 @@ template <typename S> cudaError_t softmax_cuda(const at::Tensor &x, at::Tensor &
 }
 //@end
 
-at::Tensor softmax_forward(const at::Tensor &x_in)
+/* The CPU kernel of the op: the dispatcher calls it for CPU tensors. */
+at::Tensor softmax_cpu_op(const at::Tensor &x_in)
 {
     //@solution
     TORCH_CHECK(x_in.dim() == 2, "softmax: x must be 2-D (rows, cols), got ", std::to_string(x_in.dim()), "-D");
     const at::Tensor x = x_in.contiguous(); /* week 40 refuses instead of copying */
     at::Tensor y = at::empty_like(x);
     if (x.numel() == 0) return y;
-    if (!x.is_cuda()) {
-        AT_DISPATCH_SWITCH(x.scalar_type(), "softmax", WB_SOFTMAX_TYPES([&] { softmax_cpu<scalar_t>(x, y); }));
-        return y;
-    }
+    AT_DISPATCH_SWITCH(x.scalar_type(), "softmax", WB_SOFTMAX_TYPES([&] { softmax_cpu<scalar_t>(x, y); }));
+    return y;
+    //@starter
+    //| /* TODO (Task 2): TORCH_CHECK that x is 2-D, make it contiguous, y = at::empty_like(x),
+    //|  * return y at once when x is empty; then x.accessor<scalar_t, 2>() inside
+    //|  * AT_DISPATCH_SWITCH(x.scalar_type(), "softmax", WB_SOFTMAX_TYPES([&] { ... })). */
+    //| TORCH_CHECK(false, "softmax: the CPU kernel is not written yet (softmax_ext.cu, softmax_cpu_op: README, Task 2)");
+    //| return x_in;
+    //@end
+}
+
+/* The CUDA kernel of the op: the dispatcher calls it for CUDA tensors. */
+at::Tensor softmax_cuda_op(const at::Tensor &x_in)
+{
+    //@solution
+    TORCH_CHECK(x_in.dim() == 2, "softmax: x must be 2-D (rows, cols), got ", std::to_string(x_in.dim()), "-D");
+    const at::Tensor x = x_in.contiguous();
+    at::Tensor y = at::empty_like(x);
+    if (x.numel() == 0) return y;
     /* Torch's current stream, not the legacy default one: the op is ordered
      * after whatever produced x on the caller's stream, and before what reads y. */
     cudaStream_t stream = at::cuda::getCurrentCUDAStream();
@@ -187,37 +227,49 @@ at::Tensor softmax_forward(const at::Tensor &x_in)
     TORCH_CHECK(err == cudaSuccess, "softmax: the kernel did not launch: ", cudaGetErrorString(err));
     return y;
     //@starter
-    //| /* TODO (Task 2): TORCH_CHECK that x is 2-D, make it contiguous, y = at::empty_like(x),
-    //|  * return y at once when x is empty. CPU tensors: x.accessor<scalar_t, 2>() inside
-    //|  * AT_DISPATCH_SWITCH(x.scalar_type(), "softmax", WB_SOFTMAX_TYPES([&] { ... })).
-    //|  * CUDA tensors: the same switch; softmax_launch with x.data_ptr<scalar_t>() and
-    //|  * y.data_ptr<scalar_t>() reinterpret_cast to cuda_type<scalar_t>::type, on
-    //|  * at::cuda::getCurrentCUDAStream(); TORCH_CHECK the launch's error. */
-    //| TORCH_CHECK(false, "softmax: not written yet (softmax_ext.cu, softmax_forward: README, Task 2)");
+    //| /* TODO (Task 2): the same checks and output; then the same switch, with softmax_launch
+    //|  * on x.data_ptr<scalar_t>() and y.data_ptr<scalar_t>() reinterpret_cast to
+    //|  * cuda_type<scalar_t>::type, on at::cuda::getCurrentCUDAStream(); TORCH_CHECK the
+    //|  * launch's error. */
+    //| TORCH_CHECK(false, "softmax: the CUDA kernel is not written yet (softmax_ext.cu, softmax_cuda_op: README, Task 2)");
     //| return x_in;
     //@end
 }
 
-#ifdef TORCH_EXTENSION_NAME
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
+/* The pybind form's one function for both devices: it chooses by hand what
+ * the dispatcher chooses for the registered op. */
+at::Tensor softmax_forward(const at::Tensor &x)
 {
-    m.def("softmax", &softmax_forward, "row softmax of a 2-D tensor (FP32, FP16, BF16; CUDA or CPU)");
+    return x.is_cuda() ? softmax_cuda_op(x) : softmax_cpu_op(x);
 }
-#else
+
 //@solution
-/* The schema, once for the namespace; then the one function for every device
- * (CompositeExplicitAutograd: the op chooses its path itself, as above). */
-TORCH_LIBRARY(wb39, m)
+/* The schema, once for the namespace: one Tensor in, a new Tensor out (no
+ * alias, no mutation: opcheck holds the kernels to that). Then one kernel a
+ * device: the dispatcher reads the input's device and calls the one that
+ * matches; a device with no kernel (meta, say) is the dispatcher's own error. */
+WB39_LIBRARY(WB39_NS, m)
 {
     m.def("softmax(Tensor x) -> Tensor");
 }
-TORCH_LIBRARY_IMPL(wb39, CompositeExplicitAutograd, m)
+WB39_LIBRARY_IMPL(WB39_NS, CPU, m)
 {
-    m.impl("softmax", &softmax_forward);
+    m.impl("softmax", &softmax_cpu_op);
+}
+WB39_LIBRARY_IMPL(WB39_NS, CUDA, m)
+{
+    m.impl("softmax", &softmax_cuda_op);
 }
 //@starter
-//| /* TODO (Task 3): TORCH_LIBRARY(wb39, m) defining the schema "softmax(Tensor x) -> Tensor",
-//|  * and TORCH_LIBRARY_IMPL(wb39, CompositeExplicitAutograd, m) with m.impl("softmax", &softmax_forward). */
+//| /* TODO (Task 3): WB39_LIBRARY(WB39_NS, m) { m.def("softmax(Tensor x) -> Tensor"); } declares the
+//|  * op; WB39_LIBRARY_IMPL(WB39_NS, CPU, m) { m.impl("softmax", &softmax_cpu_op); } and the same for
+//|  * CUDA with softmax_cuda_op give it a kernel a device. */
 //@end
+
+#ifdef TORCH_EXTENSION_NAME
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
+{
+    m.def("softmax", &softmax_forward, "row softmax of a 2-D tensor (FP32, FP16, BF16; CUDA or CPU): the pybind form");
+}
 #endif
 #endif /* WB_TORCH_EXT */

@@ -1,11 +1,13 @@
 /* softmax_checked.cu — week 40: the softmax op, hardened.
  *
- * The kernel is week 39's (given). Yours (README, Tasks 1 and 2): the C
- * API's refusals, and a binding that checks device, dtype, shape and
+ * The kernel is week 39's (given). Yours (README, Tasks 1 to 3): the C
+ * API's refusals; a binding that checks device, dtype, shape and
  * contiguity with TORCH_CHECK (a Python RuntimeError naming the problem),
  * holds a device guard (x's GPU, whatever the current device is) and
- * launches on torch's current stream. The starter's binding works on the
- * happy path and nowhere else: that is the one most people write first. */
+ * launches on torch's current stream; and the op's registration with
+ * torch's dispatcher, a CPU and a CUDA kernel. The starter's binding works
+ * on the happy path and nowhere else: that is the one most people write
+ * first. */
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -97,17 +99,35 @@ extern "C" cudaError_t softmax_checked(const void *x, void *y, long long rows, l
 }
 
 #ifdef WB_TORCH_EXT
-/* ---------------------------------------------------------------- the PyTorch binding */
+/* ---------------------------------------------------------------- the PyTorch binding
+ * Two forms side by side. The pybind function softmax(x) (Task 2) does its
+ * hygiene by hand: it is the only code between Python and the kernel, so it
+ * must refuse a CPU tensor itself. The op registered with torch's dispatcher
+ * (Task 3) has a kernel for each device: the dispatcher routes a CPU tensor
+ * to the CPU kernel and a CUDA tensor to the CUDA kernel, so the device check
+ * is the dispatcher's; dtype, shape and contiguity stay each kernel's, and
+ * the fake kernel (checked_op.py) refuses the same inputs while torch.compile
+ * traces. The namespace is WB40_NS: the extension's name for the JIT build
+ * (torch.ops.wb_softmax40_jit.softmax), wb_softmax40 for the package
+ * (setup.py defines it). */
 #include <torch/extension.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <c10/cuda/CUDAGuard.h>
 
-at::Tensor softmax_checked_forward(const at::Tensor &x)
+#ifndef WB40_NS
+#define WB40_NS TORCH_EXTENSION_NAME
+#endif
+/* TORCH_LIBRARY pastes its namespace into names (##), which takes the word as
+ * written: these expand WB40_NS first, then hand it over. */
+#define WB40_LIBRARY(ns, m) TORCH_LIBRARY(ns, m)
+#define WB40_LIBRARY_IMPL(ns, key, m) TORCH_LIBRARY_IMPL(ns, key, m)
+
+/* What every kernel of the op refuses, whatever its device: a dtype the kernel
+ * has no instantiation for, a shape that is not (rows, cols), a layout that is
+ * not packed rows. Each message names the op, what it needs and what it got. */
+static void softmax_checked_args(const at::Tensor &x)
 {
     //@solution
-    /* Each check names the op, what it needs, and what it got: the one line the
-     * caller reads. TORCH_CHECK throws c10::Error, which Python sees as RuntimeError. */
-    TORCH_CHECK(x.is_cuda(), "softmax_checked: x must be a CUDA tensor, got a tensor on ", x.device());
     const auto dt = x.scalar_type();
     TORCH_CHECK(dt == at::kFloat || dt == at::kHalf || dt == at::kBFloat16,
                 "softmax_checked: x must be float32, float16 or bfloat16, got ", dt);
@@ -124,20 +144,34 @@ at::Tensor softmax_checked_forward(const at::Tensor &x)
     TORCH_CHECK(x.is_contiguous(), "softmax_checked: x must be contiguous (rows packed one after another), "
                 "got strides (", std::to_string(x.stride(0)), ", ", std::to_string(x.stride(1)),
                 "): call x.contiguous() first");
+    //@starter
+    //| /* TODO (Task 2): TORCH_CHECK the dtype (float32, float16, bfloat16), the shape (2-D) and
+    //|  * contiguity, in that order, each message naming the problem. */
+    //| (void)x;
+    //@end
+}
+
+at::Tensor softmax_checked_forward(const at::Tensor &x)
+{
+    //@solution
+    /* Each check names the op, what it needs, and what it got: the one line the
+     * caller reads. TORCH_CHECK throws c10::Error, which Python sees as RuntimeError. */
+    TORCH_CHECK(x.is_cuda(), "softmax_checked: x must be a CUDA tensor, got a tensor on ", x.device());
+    softmax_checked_args(x);
     /* x's GPU becomes the current device until the guard goes out of scope:
      * the allocation, the current stream and the launch all happen there. */
     const at::cuda::OptionalCUDAGuard guard(device_of(x));
     at::Tensor y = at::empty_like(x);
+    const auto dt = x.scalar_type();
     const smc_dtype code = dt == at::kHalf ? SMC_F16 : dt == at::kBFloat16 ? SMC_BF16 : SMC_F32;
     const cudaError_t err = softmax_checked(x.data_ptr(), y.data_ptr(), x.size(0), x.size(1), code,
                                             at::cuda::getCurrentCUDAStream().stream());
     TORCH_CHECK(err == cudaSuccess, "softmax_checked: the launch failed: ", cudaGetErrorString(err));
     return y;
     //@starter
-    //| /* TODO (Task 2): TORCH_CHECK device (x.is_cuda()), dtype (float32, float16, bfloat16),
-    //|  * shape (2-D) and contiguity, each message naming the problem; a device guard
-    //|  * (at::cuda::OptionalCUDAGuard on device_of(x)); and the launch on torch's current
-    //|  * stream. What is here works for a contiguous 2-D CUDA tensor on the current device
+    //| /* TODO (Task 2): TORCH_CHECK the device first (x.is_cuda()), then softmax_checked_args(x);
+    //|  * a device guard (at::cuda::OptionalCUDAGuard on device_of(x)); and the launch on torch's
+    //|  * current stream. What is here works for a contiguous 2-D CUDA tensor on the current device
     //|  * and the default stream, and nowhere else. */
     //| at::Tensor y = at::empty_like(x);
     //| const smc_dtype code = x.scalar_type() == at::kHalf ? SMC_F16
@@ -148,8 +182,66 @@ at::Tensor softmax_checked_forward(const at::Tensor &x)
     //@end
 }
 
+/* The op's CUDA kernel: the dispatcher sends only CUDA tensors here, and the
+ * pybind function's checks, guard and stream are what it needs. */
+at::Tensor softmax_checked_cuda(const at::Tensor &x)
+{
+    return softmax_checked_forward(x);
+}
+
+/* The op's CPU kernel (given): the same refusals, then the row softmax in
+ * float on the host. */
+template <typename S> static void smc_cpu_rows(const at::Tensor &x, at::Tensor &y)
+{
+    const S *a = x.data_ptr<S>();
+    S *b = y.data_ptr<S>();
+    const int64_t rows = x.size(0), cols = x.size(1);
+    for (int64_t r = 0; r < rows; r++) {
+        const S *xr = a + r * cols;
+        S *yr = b + r * cols;
+        float m = -INFINITY, s = 0.0f;
+        for (int64_t c = 0; c < cols; c++) m = fmaxf(m, static_cast<float>(xr[c]));
+        for (int64_t c = 0; c < cols; c++) s += expf(static_cast<float>(xr[c]) - m);
+        for (int64_t c = 0; c < cols; c++) yr[c] = static_cast<S>(expf(static_cast<float>(xr[c]) - m) / s);
+    }
+}
+
+at::Tensor softmax_checked_cpu(const at::Tensor &x)
+{
+    softmax_checked_args(x);
+    at::Tensor y = at::empty_like(x);
+    if (x.numel() == 0) return y;
+    const auto dt = x.scalar_type();
+    if (dt == at::kHalf) smc_cpu_rows<at::Half>(x, y);
+    else if (dt == at::kBFloat16) smc_cpu_rows<at::BFloat16>(x, y);
+    else if (dt == at::kFloat) smc_cpu_rows<float>(x, y);
+    else TORCH_CHECK(false, "softmax_checked: no CPU kernel for ", dt);
+    return y;
+}
+
+//@solution
+/* One schema, one kernel a device. */
+WB40_LIBRARY(WB40_NS, m)
+{
+    m.def("softmax(Tensor x) -> Tensor");
+}
+WB40_LIBRARY_IMPL(WB40_NS, CPU, m)
+{
+    m.impl("softmax", &softmax_checked_cpu);
+}
+WB40_LIBRARY_IMPL(WB40_NS, CUDA, m)
+{
+    m.impl("softmax", &softmax_checked_cuda);
+}
+//@starter
+//| /* TODO (Task 3): WB40_LIBRARY(WB40_NS, m) { m.def("softmax(Tensor x) -> Tensor"); }, then
+//|  * WB40_LIBRARY_IMPL(WB40_NS, CPU, m) with m.impl("softmax", &softmax_checked_cpu) and
+//|  * WB40_LIBRARY_IMPL(WB40_NS, CUDA, m) with &softmax_checked_cuda. */
+//@end
+
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
 {
-    m.def("softmax", &softmax_checked_forward, "row softmax of a 2-D contiguous CUDA tensor (FP32, FP16, BF16)");
+    m.def("softmax", &softmax_checked_forward,
+          "row softmax of a 2-D contiguous CUDA tensor (FP32, FP16, BF16): the pybind form");
 }
 #endif /* WB_TORCH_EXT */

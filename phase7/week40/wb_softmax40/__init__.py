@@ -4,17 +4,20 @@
     python -c "import torch, wb_softmax40; print(wb_softmax40.softmax(torch.randn(4, 8, device='cuda')))"
 
 The compiled part is the submodule wb_softmax40._C (softmax_checked.cu with
-its binding); this file is the Python face of the package.
+its binding); importing it registers the op torch.ops.wb_softmax40.softmax
+with torch's dispatcher (a CPU and a CUDA kernel). This file is the Python
+face of the package: softmax is that op; softmax_pybind the pybind function
+of the same module, CUDA only, which torch.compile cannot see into.
 """
 
-import torch  # noqa: F401  (loads libtorch before _C, which links against it)
+import torch
 
 from . import _C
 
-__all__ = ["softmax"]
+__all__ = ["softmax", "softmax_pybind"]
 
+softmax = torch.ops.wb_softmax40.softmax
+"""Row softmax of a 2-D contiguous tensor (float32, float16 or bfloat16; CPU or
+CUDA), computed in float32; anything else is a RuntimeError naming the problem."""
 
-def softmax(x):
-    """Row softmax of a 2-D contiguous CUDA tensor (float32, float16 or bfloat16),
-    computed in float32; anything else is a RuntimeError naming the problem."""
-    return _C.softmax(x)
+softmax_pybind = _C.softmax

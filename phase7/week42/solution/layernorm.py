@@ -2,13 +2,18 @@
 
     y = layer_norm(x, weight, bias, eps)     # x (..., N) float32 or float64 CUDA, weight and bias (N,)
 
-The forward is given (week 41's Function, with this week's extension, which
-takes float64 too so that torch.autograd.gradcheck can run). Your part is
-LayerNormFn.backward: the gradients of x, weight and bias from the tensors
-the forward saved, computed by your kernels in ln_bwd.cu (ext().backward).
+The forward and setup_context are given (week 41's new-style Function, with
+this week's extension, which takes float64 too so that
+torch.autograd.gradcheck can run). Your part is LayerNormFn.backward: the
+gradients of x, weight and bias from the saved tensors, computed by your
+kernels in ln_bwd.cu (ext().backward), only those autograd asks for
+(ctx.needs_input_grad), and marked @once_differentiable: the kernels are not
+differentiable themselves, so a second derivative through them must be an
+error, never a silent zero.
 """
 
 import torch
+from torch.autograd.function import once_differentiable
 
 import wb_ext
 
@@ -33,34 +38,64 @@ def check_args(x, weight, bias):
 
 
 class LayerNormFn(torch.autograd.Function):
+    """Week 41's new-style Function (given: forward and setup_context), with
+    this week's kernels. Outputs y, mean and rstd; mean and rstd are marked
+    non-differentiable."""
+
     @staticmethod
-    def forward(ctx, x, weight, bias, eps):
+    def forward(x, weight, bias, eps):
         # Given (week 41's answer, with this week's forward kernel)
         check_args(x, weight, bias)
         n = x.shape[-1]
         x2 = x.reshape(-1, n).contiguous()
         y, mean, rstd = ext().forward(x2, weight.contiguous(), bias.contiguous(), eps)
-        ctx.save_for_backward(x2, weight, mean, rstd)
-        ctx.x_shape = x.shape
-        return y.view(x.shape)
+        return y.view(x.shape), mean, rstd
 
     @staticmethod
-    def backward(ctx, dy):
+    def setup_context(ctx, inputs, output):
+        # Given (week 41's answer)
+        x, weight, _bias, _eps = inputs
+        _y, mean, rstd = output
+        ctx.save_for_backward(x, weight, mean, rstd)
+        ctx.mark_non_differentiable(mean, rstd)
+
+    @staticmethod
+    #@solution
+    @once_differentiable
+    #@starter
+    #| # TODO (Task 3): decorate backward with @once_differentiable (imported above)
+    #@end
+    def backward(ctx, dy, _dmean, _drstd):
         #@solution
-        x2, weight, mean, rstd = ctx.saved_tensors
+        x, weight, mean, rstd = ctx.saved_tensors
+        need_dx, need_dw, need_db = ctx.needs_input_grad[:3]
+        n = x.shape[-1]
+        x2 = x.reshape(-1, n).contiguous()
         # dy may come in any layout (a transposed or expanded gradient): the kernels want (rows, N) contiguous
         dy2 = dy.reshape(x2.shape).contiguous()
-        dx, dweight, dbias = ext().backward(dy2, x2, weight.contiguous(), mean, rstd)
-        return dx.view(ctx.x_shape), dweight, dbias, None
+        dx = dweight = dbias = None
+        if need_dx:
+            # the kernels give all three at once (the fused path gets the column sums for free)
+            dx, dweight, dbias = ext().backward(dy2, x2, weight.contiguous(), mean, rstd)
+            dx = dx.view(x.shape)
+        elif need_dw or need_db:
+            # x is frozen (an input batch, a layer kept fixed): no dx kernel, only the column sums
+            if need_dw:
+                dweight = (dy2 * ((x2 - mean[:, None]) * rstd[:, None])).sum(dim=0)
+            if need_db:
+                dbias = dy2.sum(dim=0)
+        return dx, dweight if need_dw else None, dbias if need_db else None, None
         #@starter
-        #| # TODO: x2, weight, mean, rstd = ctx.saved_tensors; make dy a contiguous (rows, N) tensor
-        #| # (dy.reshape(x2.shape).contiguous(): autograd may hand you any layout); call
-        #| # ext().backward(dy2, x2, weight, mean, rstd) -> dx, dweight, dbias; return dx in x's shape
-        #| # (ctx.x_shape), dweight, dbias, and None for eps. README, "The Function's backward".
+        #| # TODO (Task 2): x, weight, mean, rstd = ctx.saved_tensors; the flat x2 = x.reshape(-1, N)
+        #| # .contiguous() and dy2 = dy.reshape(x2.shape).contiguous() (autograd may hand you any
+        #| # layout). Where x needs a gradient (ctx.needs_input_grad[0]): dx, dweight, dbias =
+        #| # ext().backward(dy2, x2, weight, mean, rstd), dx in x's shape. Where it does not, skip the
+        #| # kernel: dweight and dbias are two column sums (torch ops). Return None for every input that
+        #| # needs no gradient, and for eps. README, "The Function's backward".
         #| raise NotImplementedError("LayerNormFn.backward is not written yet (week 42, layernorm.py)")
         #@end
 
 
 def layer_norm(x, weight, bias, eps=1e-5):
     """LayerNorm of x over its last dimension, with autograd through your kernels."""
-    return LayerNormFn.apply(x, weight, bias, eps)
+    return LayerNormFn.apply(x, weight, bias, eps)[0]

@@ -13,10 +13,12 @@ place of the forward. This backend rewrites the graph in place:
 
 and leaves every other node as it is (the linears, the GELU, the views and
 the adds still run as eager PyTorch). It is for inference: the kernels have
-no backward, so a tensor that requires grad reaching one with grad on is a
-RuntimeError (kernels.py), never a gradient lost without a word; run the
-compiled model under torch.no_grad() or torch.inference_mode(). workbook_backend is given: it runs
-the three rewrites (attention before softmax, or the attention's softmax
+no backward, so workbook_backend refuses (RuntimeError, before any rewrite) a
+graph compiled with grad mode on and an input that requires grad (the
+model's weights, usually), and the kernels refuse such a tensor too
+(kernels.py): a gradient is never lost without a word. Run the compiled
+model under torch.no_grad() or torch.inference_mode(). workbook_backend is
+given: it checks that, runs the three rewrites (attention before softmax, or the attention's softmax
 would be taken alone), checks the graph, regenerates its Python code and
 returns it. REPORT holds what the last compile replaced.
 
@@ -210,9 +212,29 @@ def replace_softmax(gm):
     #@end
 
 
+def grad_inputs(gm, example_inputs):
+    """The names of the graph's inputs whose gradient would be asked for: grad
+    mode on (dynamo compiles again when it changes) and the input requires grad.
+    Empty under torch.no_grad() and torch.inference_mode()."""
+    if not torch.is_grad_enabled():
+        return []
+    names = [n.target for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(names) != len(example_inputs):
+        names = ["input %d" % i for i in range(len(example_inputs))]
+    return [name for name, t in zip(names, example_inputs) if isinstance(t, torch.Tensor) and t.requires_grad]
+
+
 def workbook_backend(gm, example_inputs):
     """The backend: rewrite gm in place, then hand back its forward (everything
-    not replaced runs as eager PyTorch)."""
+    not replaced runs as eager PyTorch). A graph whose gradients are wanted is
+    refused before anything is rewritten: the kernels have no backward."""
+    wanted = grad_inputs(gm, example_inputs)
+    if wanted:
+        raise RuntimeError(
+            "workbook_backend is for inference: grad mode is on and %d of the graph's inputs require grad (%s%s), "
+            "but the week's kernels have no backward, so those gradients would stop at them. Run the compiled "
+            "model under torch.no_grad() or torch.inference_mode(), or train it with another backend (README, "
+            "\"No backward\")" % (len(wanted), ", ".join(wanted[:3]), ", ..." if len(wanted) > 3 else ""))
     REPORT["attention"] = replace_attention(gm)
     REPORT["softmax"] = replace_softmax(gm)
     REPORT["layer_norm"] = replace_layer_norms(gm)

@@ -1,0 +1,24 @@
+/* judge_kernels.h — kernels of the GPU judges (judge_kernels.cu). */
+#ifndef JUDGE_KERNELS_H
+#define JUDGE_KERNELS_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* dst[k] = src[idx[k]] for k < n (device pointers; on stream s, not waited for). */
+cudaError_t jd_gather_f32(const float *src, const unsigned long long *idx, int n, float *dst, cudaStream_t s);
+
+/* Every c[i] (i < n) compared bit for bit with
+ * wb_hash_uniform_f32(sa, i, lo, hi) + wb_hash_uniform_f32(sb, i, lo, hi):
+ * bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on
+ * stream s, not waited for). */
+cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long long sa, unsigned long long sb, float lo, float hi,
+                             unsigned long long *bad, cudaStream_t s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
