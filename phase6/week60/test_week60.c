@@ -600,22 +600,24 @@ typedef struct {
     unsigned long long seed_a, seed_b;
     float sa, sb;
     uint8_t *A, *B;
-    float *S; /* device: scale_a, scale_b */
+    float *S; /* device: scale_a at S, scale_b at S + 4 (FILLED_SB): each in its own 16 bytes, as a
+               * library that loads a scale with a vector load may want */
 } g_filled;
+#define FILLED_SB 4
 
 static void filled_set(g_filled *f, unsigned long long seed_a, unsigned long long seed_b, float sa, float sb)
 {
     f->seed_a = seed_a, f->seed_b = seed_b, f->sa = sa, f->sb = sb;
     WB_CUDA(fp8_fill_small(f->A, (size_t)f->M * f->K, seed_a, f->range, f->ea));
     WB_CUDA(fp8_fill_small(f->B, (size_t)f->N * f->K, seed_b, f->range, f->eb));
-    const float s[2] = { sa, sb };
+    const float s[5] = { sa, 0.f, 0.f, 0.f, sb };
     wb_h2d(f->S, s, sizeof s);
 }
 
 static g_filled filled_open(int M, int N, int K, int range, int ea, int eb)
 {
     g_filled f = { M, N, K, range, ea, eb, 0, 0, 1.f, 1.f, wb_dmalloc((size_t)M * K + 16),
-                   wb_dmalloc((size_t)N * K + 16), wb_dmalloc(8) };
+                   wb_dmalloc((size_t)N * K + 16), wb_dmalloc(32) };
     return f;
 }
 
@@ -671,7 +673,7 @@ START_TEST(gemm_large)
     char what[200];
     snprintf(what, sizeof what, "M=%d N=%d K=%d, grid %d, values -3..3 times 2^%d and 2^%d (4096 sampled outputs)",
              s.M, s.N, s.K, s.grid, f.ea, f.eb);
-    WB_CUDA(run_gemm(f.A, f.B, f.S, f.S + 1, dD, s.M, s.N, s.K, (size_t)s.N, s.grid));
+    WB_CUDA(run_gemm(f.A, f.B, f.S, f.S + FILLED_SB, dD, s.M, s.N, s.K, (size_t)s.N, s.grid));
     uint16_t *h = wb_hmalloc(n * 2 + 2);
     wb_expect_dout_guards(&o, h, what);
     out_cmp c;
@@ -791,7 +793,7 @@ static void speed_work(void *p)
         const int s = yard_fp8_run(r->lt);
         ck_assert_msg(s == 0, "cublasLtMatmul (FP8) failed: %s", yard_fp8_status(s));
     } else {
-        WB_CUDA(fp8_gemm(r->f.A, r->f.B, r->f.S, r->f.S + 1, r->D, r->f.M, r->f.N, r->f.K, (size_t)r->f.N));
+        WB_CUDA(fp8_gemm(r->f.A, r->f.B, r->f.S, r->f.S + FILLED_SB, r->D, r->f.M, r->f.N, r->f.K, (size_t)r->f.N));
     }
 }
 
@@ -840,13 +842,13 @@ static wb_bench_row speed_rows(int n)
     r.host = wb_hmalloc((size_t)n * n * 2);
     double yard = NAN;
     char why[700];
-    yard_fp8 *fast = yard_fp8_open(r.f.A, r.f.B, r.f.S, r.f.S + 1, r.D, n, n, n, 1, why, sizeof why);
+    yard_fp8 *fast = yard_fp8_open(r.f.A, r.f.B, r.f.S, r.f.S + FILLED_SB, r.D, n, n, n, 1, why, sizeof why);
     ck_assert_msg(fast != NULL, "the yardstick: %s", why);
     wb_bench_row lt = speed_row(&r, fast, "cuBLASLt FP8 E4M3 TN, fast accumulation (the yardstick)", NULL, 0);
     wb_bench_emit(&lt);
     yard = lt.invalid ? NAN : lt.value;
     yard_fp8_close(fast);
-    yard_fp8 *slow = yard_fp8_open(r.f.A, r.f.B, r.f.S, r.f.S + 1, r.D, n, n, n, 0, why, sizeof why);
+    yard_fp8 *slow = yard_fp8_open(r.f.A, r.f.B, r.f.S, r.f.S + FILLED_SB, r.D, n, n, n, 0, why, sizeof why);
     if (slow) {
         wb_bench_row lt0 = speed_row(&r, slow, "cuBLASLt FP8, default (promoted) accumulation", "cuBLASLt", yard);
         wb_bench_emit(&lt0);
@@ -875,7 +877,7 @@ START_TEST(yard_check)
     uint16_t *D = wb_dmalloc((size_t)M * N * 2), *h = wb_hmalloc((size_t)M * N * 2);
     for (int fast = 0; fast < 2; fast++) {
         char why[700];
-        yard_fp8 *p = yard_fp8_open(f.A, f.B, f.S, f.S + 1, D, M, N, K, fast, why, sizeof why);
+        yard_fp8 *p = yard_fp8_open(f.A, f.B, f.S, f.S + FILLED_SB, D, M, N, K, fast, why, sizeof why);
         ck_assert_msg(p != NULL, "the yardstick (fast accumulation %d): %s", fast, why);
         wb_dpoison(D, (size_t)M * N * 2);
         const int s = yard_fp8_run(p);

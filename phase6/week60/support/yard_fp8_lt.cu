@@ -98,8 +98,11 @@ extern "C" yard_fp8 *yard_fp8_open(const uint8_t *A, const uint8_t *B, const flo
         cublasStatus_t last = CUBLAS_STATUS_SUCCESS;
         cudaError_t sync = cudaSuccess;
         g_lt_said[0] = 0;
-        cublasLtLoggerSetCallback(lt_heard);
-        cublasLtLoggerSetMask(1 | 4); /* errors and hints */
+        const int env_log = getenv("CUBLASLT_LOG_MASK") || getenv("CUBLASLT_LOG_LEVEL");
+        if (!env_log) { /* else the user's own logging stands */
+            cublasLtLoggerSetCallback(lt_heard);
+            cublasLtLoggerSetMask(1 | 4); /* errors and hints */
+        }
         for (int i = 0; i < found && chosen < 0; i++) {
             if (res[i].state != CUBLAS_STATUS_SUCCESS) continue;
             p->algo = res[i].algo;
@@ -107,8 +110,10 @@ extern "C" yard_fp8 *yard_fp8_open(const uint8_t *A, const uint8_t *B, const flo
             last = (cublasStatus_t)yard_fp8_run(p);
             if (last == CUBLAS_STATUS_SUCCESS && (sync = cudaDeviceSynchronize()) == cudaSuccess) chosen = i;
         }
-        cublasLtLoggerSetMask(0);
-        cublasLtLoggerSetCallback(NULL);
+        if (!env_log) {
+            cublasLtLoggerSetMask(0);
+            cublasLtLoggerSetCallback(NULL);
+        }
         if (chosen < 0) {
             snprintf(why, why_size,
                      "cuBLASLt has no FP8 (E4M3 TN, BF16 out%s) algorithm that runs for %d x %d x %d here "
