@@ -6,7 +6,7 @@ test_week52.py starts it (never by hand, though it runs by hand too, with
 WB_PY_DIR and WB_WEEK set as the test sets them) and reads back what each
 rank writes: OUT/rank<R>.json, the rank's verdict. DIR holds capstone.py;
 MiniDDP is week 63's ddp.py (yours, or the reference when DIR is a
-solution/ folder: kernel_sources() and ddp_path() say which files).
+`solution` folder: kernel_sources() and ddp_path() say which files).
 
   grads   one forward and backward of the block through your ops, no
           all-reduce, against a float32 PyTorch reference of the same
@@ -70,7 +70,7 @@ OPS = ("wb52.attn_fwd", "wb52.attn_bwd", "wb52.ln_fwd", "wb52.ln_bwd")
 
 def kernel_sources(code):
     """(sources, include dirs, what they are) of the extension: your files of
-    weeks 38, 59, 41 and 42, or their references when `code` is a solution/
+    weeks 38, 59, 41 and 42, or their references when `code` is a `solution`
     folder and this copy has them."""
     sol = os.path.basename(os.path.normpath(code)) == "solution"
     weeks = [("phase6/week38", "flash_attn"), ("phase6/week59", "flash_bwd"), ("phase7/week41", "ln_fwd"),
@@ -82,7 +82,7 @@ def kernel_sources(code):
         mine = os.path.join(wdir, ex + ".cu")
         if sol and os.path.isfile(ref):
             incs.append(os.path.dirname(ref))
-            used.append("%s/solution/%s.cu" % (w, ex))
+            used.append("%s (reference)" % os.path.join(w, "solution", ex + ".cu"))
         elif os.path.isfile(mine):
             used.append("%s/%s.cu" % (w, ex))
         else:
@@ -103,7 +103,7 @@ def load_ext(code):
 
 
 def ddp_path(code):
-    """Week 63's ddp.py: the reference beside a solution/ folder, else yours."""
+    """Week 63's ddp.py: the reference when `code` is a `solution` folder, else yours."""
     w63 = os.path.join(ROOT, "phase8", "week63")
     ref = os.path.join(w63, "solution", "ddp.py")
     if os.path.basename(os.path.normpath(code)) == "solution" and os.path.isfile(ref):
