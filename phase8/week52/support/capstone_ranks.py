@@ -56,8 +56,8 @@ ROOT = os.path.dirname(os.path.dirname(WEEK))
 # The block: (B, S, d_model) a rank, heads of 128 (64 on the CPU), MLP 4 x d_model.
 GPU_CFG = {"batch": 4, "seq": 2048, "d_model": 1024, "heads": 8, "hidden": 4096}
 CPU_CFG = {"batch": 2, "seq": 64, "d_model": 128, "heads": 2, "hidden": 512}
-BUCKET_CAP_MB = {"cuda": 8.0, "cpu": 0.25}  # MiniDDP's and DDP's: 7 buckets of the block's 50 MB of FP32
-                                            # gradients on a GPU, 4 of the CPU block's 0.8 MB
+BUCKET_CAP_MB = {"cuda": 8.0, "cpu": 0.25}  # MiniDDP's and DDP's: 7 buckets of the block's 48 MB of FP32
+                                            # gradients on a GPU, 6 of the CPU block's 0.76 MB
 LR, MOMENTUM = 0.1, 0.9
 STEPS = 5                  # steps before the weights are compared
 WARM, ROUNDS, PER_ROUND = 5, 5, 10  # timing: warm-up steps, then rounds of PER_ROUND steps each side
