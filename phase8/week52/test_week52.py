@@ -28,8 +28,9 @@ Tolerances (capstone_ranks.py, README "Capstone"): the loss within 1e-2
 relative of the FP32 reference's; each gradient within 3e-2 of the tensor's
 largest |gradient| + 5e-2 |ref|; each weight's change over 5 steps within
 2e-2 of the largest change + 5e-2 |ref| of eager PyTorch's; the QKV weight
-by its q, k and v thirds (capstone_ranks.parts). NaN never passes. w52.cap-speed's target (>= 0.75 of eager PyTorch's step rate) is
-provisional: not measured on a GPU yet.
+by its q, k and v thirds (capstone_ranks.parts). NaN never passes.
+w52.cap-speed's target (>= 0.70 of eager PyTorch's step rate) is
+provisional: an estimate (README, "Speed"), not measured on a GPU yet.
 """
 
 import importlib.util
