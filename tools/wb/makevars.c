@@ -87,7 +87,7 @@ int cmd_make_vars(int argc, char **argv)
     return 0;
 }
 
-/* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|checkpoints`: one fact a line, for
+/* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|pyspeed|checkpoints`: one fact a line, for
  * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK" a line, in week.txt's order, TARGET and
  * YARDSTICK "-" where there is no target (Phase 7's pytest plugin reads this, never week.txt). */
 int cmd_week_info(int argc, char **argv)
@@ -114,6 +114,10 @@ int cmd_week_info(int argc, char **argv)
     else if (strcmp(what, "speed") == 0) /* the checkpoints with a target */
         for (int i = 0; i < w.n_checkpoints; i++) {
             if (w.checkpoints[i].target > 0) printf("%s\n", w.checkpoints[i].id);
+        }
+    else if (strcmp(what, "pyspeed") == 0) /* those of them on `pycheckpoint:` lines (make regress) */
+        for (int i = 0; i < w.n_checkpoints; i++) {
+            if (w.checkpoints[i].target > 0 && w.checkpoints[i].py) printf("%s\n", w.checkpoints[i].id);
         }
     else return 2;
     return 0;
