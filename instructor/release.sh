@@ -13,7 +13,9 @@
 #     the copy's quiz program is built without it) and every
 #     phaseP/weekNN/instructor/ (hidden tests, forbidden libraries, points);
 #   - .helpers/, .ci/ (its `make test` checks solutions), .git;
-#   - phaseP/README.md and phaseP/common/ of phases with no released week.
+#   - phaseP/README.md and phaseP/common/ of phases with no released week
+#     (but phase7/common/, Phase 7's Python runner, ships with any week that
+#     has Python tests).
 # Nothing is rewritten: a week's support files include a reference exercise
 # by its bare name ("naive.cu"), which make resolves to the learner's own file
 # in a copy without solution/ folders. In README.md, the lines between
@@ -83,6 +85,11 @@ for w in $weeks; do
   fi
 done
 phases=" $(for w in $weeks; do echo "${w%%/*}"; done | sort -u | tr '\n' ' ')"
+# Python tests of any phase (weeks 52 and 63 of Phase 8) run through Phase 7's
+# runner and pytest plugin (phase7/common/): shipped with them, or the copy's
+# `make check` would find no runner for their checkpoints.
+pycommon=0
+for w in $weeks; do ls "$w"/test_*.py >/dev/null 2>&1 && pycommon=1; done
 mkdir -p "$out"
 out=$(cd "$out" && pwd -P)
 
@@ -95,7 +102,7 @@ git ls-files -z | while IFS= read -r -d '' f; do
   if [[ $f =~ ^(phase[0-9]/week[0-9][0-9])/ ]]; then
     [[ " $weeks " == *" ${BASH_REMATCH[1]} "* ]] || continue
   elif [[ $f =~ ^(phase[0-9])/ ]]; then
-    [[ "$phases" == *" ${BASH_REMATCH[1]} "* ]] || continue
+    [[ "$phases" == *" ${BASH_REMATCH[1]} "* ]] || { [ $pycommon = 1 ] && [[ $f == phase7/common/* ]]; } || continue
   fi
   [ -f "$f" ] || continue
   mkdir -p "$out/$(dirname "$f")"

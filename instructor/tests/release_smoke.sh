@@ -116,6 +116,14 @@ if bash instructor/release.sh "$tmp/w02" phase0/week02 > "$tmp/w02.log" 2>&1; th
     step PASS "a week's uses: weeks are released with it"
   else step FAIL "a week's uses: weeks are released with it" "phase0/week01 missing (or week03 shipped)"; fi
 else cat "$tmp/w02.log"; step FAIL "only tracked files are shipped; uses: weeks released" "the release of phase0/week02 failed (above)"; fi
+# A Phase 8 week with Python tests ships Phase 7's runner (phase7/common/), and
+# nothing else of Phase 7.
+if ( cd "$root" && bash instructor/release.sh "$tmp/w63" phase8/week63 ) > "$tmp/w63.log" 2>&1; then
+  if [ -f "$tmp/w63/phase7/common/wb_pyrun.py" ] && [ -f "$tmp/w63/phase7/common/wb_pytest.py" ] &&
+     [ ! -e "$tmp/w63/phase7/README.md" ] && [ -z "$(ls -d "$tmp"/w63/phase7/week* 2>/dev/null)" ]; then
+    step PASS "a week with Python tests ships phase7/common/ (its runner) and no Phase 7 week"
+  else step FAIL "a week with Python tests ships phase7/common/" "$(ls "$tmp/w63/phase7" 2>&1 | tr '\n' ' ')"; fi
+else cat "$tmp/w63.log"; step FAIL "a week with Python tests ships phase7/common/" "the release of phase8/week63 failed (above)"; fi
 if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>&1; then
   step FAIL "an OUT inside the workbook is refused" "it released"
 elif grep -q "inside the workbook" "$tmp/inside.log" && [ ! -e "$src/inside" ]; then
