@@ -171,6 +171,29 @@ phase_lib = $(if $(wildcard $(call phase_of_week,$(1))/common/*.cu $(call phase_
 PHASE_COMMONS := $(patsubst %/common/,%,$(sort $(dir $(wildcard phase[0-9]/common/*.cu phase[0-9]/common/*.c))))
 PHASE_TESTS := $(patsubst %.c,$(BUILD)/%,$(wildcard $(PHASE_COMMONS:%=%/common/tests/test_*.c)))
 
+# Code a phase's weeks share that needs an optional dependency (mk/needs-NAME.mk)
+# lives in phaseP/common/NAME/: its .cu files are built with that need's flags,
+# its folder is on the include path of the phase's weeks whose week.txt says
+# `needs: NAME`, and its objects, as one archive, are on their test programs'
+# link line: a program takes only the files it calls (week 38's and week 62's
+# cuDNN attention yardstick, phase6/common/cudnn-frontend/, is not linked into
+# week 59, whose own cuDNN file would clash with it).
+need_dirs   = $(foreach n,$($(1)_NEEDS),$(wildcard $(call phase_of_week,$(1))/common/$(n)))
+need_inc    = $(foreach d,$(call need_dirs,$(1)),-I$(d))
+need_objs   = $(foreach d,$(call need_dirs,$(1)),$(if $(wildcard $(d)/*.cu),$(BUILD)/$(d)/libneed.a))
+NEED_COMMONS := $(patsubst %/,%,$(sort $(dir $(wildcard phase[0-9]/common/*/*.cu))))
+
+define need_common_rules
+$(BUILD)/$(1)/%.o: $(1)/%.cu $(NVCC_STAMP) | $(DEPS_OK) $(NEEDS_$(notdir $(1))_DEP)
+	@mkdir -p $$(@D)
+	$$(if $(Q),@echo "  NVCC    $$<")
+	$(Q)$(NVCC) $(NVFLAGS) $(NEEDS_$(notdir $(1))_NVF) -I$(patsubst %/,%,$(dir $(1))) -I$(1) -MMD -MP -c $$< -o $$@
+$(BUILD)/$(1)/libneed.a: $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(1)/*.cu))
+	$$(if $(Q),@echo "  AR      $$@")
+	$(Q)rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach d,$(NEED_COMMONS),$(eval $(call need_common_rules,$(d))))
+
 # Weeks a week `uses:`: their headers on the include path, their exercises
 # linked in, built from the reference solution where this copy has it and
 # from the learner's own file in a student copy (no solution/ folder).
@@ -178,7 +201,7 @@ ref_impl = $(if $(wildcard $(1)/solution/$(2).cu),solution,learner)
 ref_dir  = $(if $(wildcard $(1)/solution),$(1)/solution,$(1))
 used_objs = $(foreach v,$($(1)_USES),$(foreach e,$($(v)_EX),$(BUILD)/$(v)/$(call ref_impl,$(v),$(e))/$(e).o))
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
-week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
+week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(call need_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
 week_dep = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_DEP))
 week_cflags = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_CFLAGS))
 week_libs = $(call uniq,$($(1)_LIBS) $(foreach v,$($(1)_USES),$($(v)_LIBS)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_LIBS)))
@@ -228,7 +251,7 @@ $(1)/test_%.c: ;
 $(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  CC      $$<")
-	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(call week_cflags,$(1)) -MMD -MP -c $$< -o $$@
+	$(Q)$(CC) $(CFLAGS) -I$(1) $(call phase_inc,$(1)) $(call need_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(call week_cflags,$(1)) -MMD -MP -c $$< -o $$@
 
 # Support files may include a reference exercise of this week or of a used
 # one by name ("EX.cu"): those folders (solution/, which holds only .cu
@@ -250,7 +273,7 @@ $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)): $(BUILD)/$(1)/$(2)/%.o: $(call 
 	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@ || { \
 	  echo ">>> $$< does not compile: the first error above names the line. Fix it, or 'make $(1) reset' to start again."; exit 1; }
 
-$(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/.week-flags $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
+$(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/.week-flags $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call need_objs,$(1)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
 	$$(if $(Q),@echo "  LD      $$@")
 	$(Q)$(CXX) -o $$@ $$(filter %.o %.a,$$^) $(LIBWB) $(call week_libs,$(1)) $(LDCUDA) $(LDCHECK) || { \
 	  echo ">>> the test program of $(1) did not link: an 'undefined reference' above names a function the test calls that the exercise files do not define (keep the names and signatures of $(1)/*.h), a 'multiple definition' one defined twice. 'make $(1) reset EX=NAME' restores a starter."; exit 1; }

@@ -10,7 +10,7 @@
 
 #include "wb_harness.h"
 #include "fa3_fwd.h"
-#include "support/yard_sdpa_cudnn.h"
+#include "yard_sdpa_cudnn.h" /* phase6/common/cudnn-frontend/ */
 #include "bf16_fill.h" /* phase6/common/ */
 #include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
 

@@ -87,7 +87,7 @@ int cmd_make_vars(int argc, char **argv)
     return 0;
 }
 
-/* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|checkpoints`: one fact a line, for
+/* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|pyspeed|checkpoints`: one fact a line, for
  * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK<TAB>SPEC" a line, in week.txt's order, TARGET
  * the default target, SPEC every target field as week.txt writes them (">= 0.89 COPY | H200 >= 0.64",
  * wb_target_spec: Phase 7's twin parser, wb_targets.py, picks the target for the GPU from it), all
@@ -117,6 +117,10 @@ int cmd_week_info(int argc, char **argv)
     else if (strcmp(what, "speed") == 0) /* the checkpoints with a target */
         for (int i = 0; i < w.n_checkpoints; i++) {
             if (w.checkpoints[i].target > 0) printf("%s\n", w.checkpoints[i].id);
+        }
+    else if (strcmp(what, "pyspeed") == 0) /* those of them on `pycheckpoint:` lines (make regress) */
+        for (int i = 0; i < w.n_checkpoints; i++) {
+            if (w.checkpoints[i].target > 0 && w.checkpoints[i].py) printf("%s\n", w.checkpoints[i].id);
         }
     else return 2;
     return 0;

@@ -15,14 +15,14 @@ KNOWN_GOALS += tune-w38
 
 TUNE_W38     := $(BUILD)/tune/w38_variants
 TUNE_W38_WK  := phase6/week38
-TUNE_W38_SUP := $(BUILD)/$(TUNE_W38_WK)/support/yard_sdpa_cudnn.o $(BUILD)/phase6/common/libphase.a
+TUNE_W38_SUP := $(BUILD)/phase6/common/cudnn-frontend/libneed.a $(BUILD)/phase6/common/libphase.a
 TUNE_ARGS    ?=
 
 $(TUNE_W38): instructor/tune/w38/variants.cu $(TUNE_W38_WK)/solution/flash_attn.cu $(TUNE_W38_WK)/flash_attn.h \
              $(TUNE_W38_SUP) $(LIBWB) $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
-	$(Q)$(NVCC) $(NVFLAGS) -I$(TUNE_W38_WK) -Iphase6/common -o $@ $< $(TUNE_W38_SUP) $(LIBWB) -ldl -lrt -lpthread -lm
+	$(Q)$(NVCC) $(NVFLAGS) -I$(TUNE_W38_WK) -Iphase6/common -Iphase6/common/cudnn-frontend -o $@ $< $(TUNE_W38_SUP) $(LIBWB) -ldl -lrt -lpthread -lm
 
 tune-w38: $(TUNE_W38)
 	$(TUNE_W38) $(TUNE_ARGS)

@@ -15,7 +15,7 @@
  * first variant found right there (variant 0 unless left out),
  * times 15 runs (median, after 3 warm-ups), and checks the sampled rows of the
  * last timed run again. cuDNN's SDPA is timed on the same inputs in the same
- * run (phase6/week38/support/yard_sdpa_cudnn.cu). A variant that fails any check
+ * run (phase6/common/cudnn-frontend/yard_sdpa_cudnn.cu). A variant that fails any check
  * is shown WRONG and gets no figure. The table: TFLOP/s per shape (4 B H S^2 D
  * flops, half that causal) and the ratio to cuDNN; the week's checkpoint
  * w38.fwd-speed is the first column's ratio (target 0.45). A kernel that
@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "bf16_fill.h" /* phase6/common/ */
-#include "support/yard_sdpa_cudnn.h"
+#include "yard_sdpa_cudnn.h" /* phase6/common/cudnn-frontend/ */
 
 typedef cudaError_t (*variant_fn)(const __nv_bfloat16 *, const __nv_bfloat16 *, const __nv_bfloat16 *,
                                   __nv_bfloat16 *, float *, long long, int, int, int, float);

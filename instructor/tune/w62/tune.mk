@@ -24,7 +24,7 @@ KNOWN_GOALS += tune-w62 tune-w62-compile
 TUNE_W62_SETS  ?= default P1-I1 P1-I1-S3 P1-I1-T1 P1-I1-S3-T1 I1 P1 S3 T1 I1-S3 P1-S3
 TUNE_W62_BENCH ?= fwd
 TUNE_W62_WK    := phase6/week62
-TUNE_W62_OBJS  := $(BUILD)/$(TUNE_W62_WK)/test.o $(BUILD)/$(TUNE_W62_WK)/support/yard_sdpa_cudnn.o \
+TUNE_W62_OBJS  := $(BUILD)/$(TUNE_W62_WK)/test.o $(BUILD)/phase6/common/cudnn-frontend/libneed.a \
                   $(BUILD)/phase6/common/libphase.a
 TUNE_W62_ENV    = BUILD=$(BUILD) NVCC='$(NVCC)' NVFLAGS='$(NVFLAGS)' WEEK_NVF='$(phase6/week62_NVF)' \
                   TUNE_W62_SETS='$(TUNE_W62_SETS)' TUNE_W62_BENCH='$(TUNE_W62_BENCH)'

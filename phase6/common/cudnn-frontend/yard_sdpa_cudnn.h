@@ -1,8 +1,9 @@
-/* yard_sdpa_cudnn.h — week 62's yardstick, a copy of week 38's (a week's
- * support/ is not on another week's build): cuDNN's fused attention (SDPA)
- * forward, built with the cuDNN frontend's graph API, cuDNN loaded at run time. */
-#ifndef W62_YARD_SDPA_CUDNN_H
-#define W62_YARD_SDPA_CUDNN_H
+/* yard_sdpa_cudnn.h — the yardstick of weeks 38 and 62 (w38.fwd-speed,
+ * w62.fwd-speed): cuDNN's fused attention (SDPA) forward, built with the cuDNN
+ * frontend's graph API, cuDNN loaded at run time. Phase 6 code that needs the
+ * frontend's headers (phaseP/common/NAME/: the top Makefile's rule). */
+#ifndef PHASE6_YARD_SDPA_CUDNN_H
+#define PHASE6_YARD_SDPA_CUDNN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,7 +12,7 @@
 extern "C" {
 #endif
 
-/* The same operation as fa3_fwd (fa3_fwd.h), same layout
+/* The same operation as flash_attn_fwd (flash_attn.h), same layout
  * ([B][H][S][D] bf16), same mask (causal: key j > query i masked), on the
  * default stream without waiting. The first call for a shape builds and
  * caches its cuDNN graph (that takes up to seconds); later calls only enqueue

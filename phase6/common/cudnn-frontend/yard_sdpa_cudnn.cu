@@ -1,4 +1,4 @@
-/* yard_sdpa_cudnn.cu — see yard_sdpa_cudnn.h. The yardstick of w62.fwd-speed (week 38's file, copied).
+/* yard_sdpa_cudnn.cu — see yard_sdpa_cudnn.h. The yardstick of w38.fwd-speed and w62.fwd-speed.
  *
  * cuDNN's fused attention is a graph (Q, K, V -> SDPA -> O) that only the
  * cuDNN frontend (C++ headers, mk/needs-cudnn-frontend.mk) builds. The test
