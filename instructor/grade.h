@@ -76,6 +76,7 @@ typedef struct {
     char   why[700];
     double ratio, target;      /* from the results record; NAN / 0 when none */
     char   yard[32];
+    char   gpu[128];           /* the GPU the record says it ran on ("" none): picks week.txt's target for it */
 } cp_grade;
 
 typedef struct {
@@ -197,12 +198,15 @@ void check_objects(grader *G, student *s, int w);
 /* -------------------------------------------------------- grade_run.c */
 
 extern int g_host_gpus;        /* GPUs the grader's host has (0: none, or WB_NO_GPU=1) */
+extern char g_host_gpu[256];   /* the name of its first GPU, from the same probe ("" unknown) */
 int host_gpu_count(const char *root);
 void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
                          cp_grade *out);
-/* A speed checkpoint's outcome against week.txt's target (cp):
- * a record that differs, or says PASS under the target, is a FAIL with no
- * points; the target is week.txt's afterwards. */
+/* A speed checkpoint's outcome against week.txt's target (cp) for the GPU
+ * the record names (wb_target_for: `| H200 >= 0.64`): a record whose target
+ * differs, that says PASS under the target, or that names a GPU whose target
+ * is not the one of this host's GPU (g_host_gpu, where known), is a FAIL with
+ * no points; the target is week.txt's for that GPU afterwards. */
 void reconcile_speed(cp_grade *g, const wb_checkpoint *cp);
 void score_checkpoint(cp_grade *g, double pts);
 int checkpoint_env(const grader *G, const student *s, int w, const char *id, unsigned long long seed,

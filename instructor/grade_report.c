@@ -145,8 +145,10 @@ int write_feedback(const grader *G, const student *s, const char *path)
         for (int c = 0; c < W->meta.n_checkpoints; c++) {
             const wb_checkpoint *cp = &W->meta.checkpoints[c];
             const cp_grade *g = &s->g[w][c];
-            char target[64] = "-";
-            if (cp->target > 0) snprintf(target, sizeof target, ">= %.2f %s", cp->target, cp->yard);
+            char target[160] = "-";
+            /* the target for the GPU the run names (`| H200 >= 0.64`), every one of the line without a run */
+            if (cp->target > 0 && g->gpu[0]) wb_target_text(cp, g->gpu, target, sizeof target);
+            else if (cp->target > 0) wb_targets_all(cp, target, sizeof target);
             fprintf(f, "| %s | %s | %.2f / %g | ", cp->id, st_name(g->status), g->points, W->points[c]);
             put_text(f, g->figure[0] ? g->figure : "-", 0, 1);
             fprintf(f, " | %s |\n", target);

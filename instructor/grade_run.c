@@ -28,6 +28,7 @@
 /* GPUs the CUDA runtime sees on this host (host_gpu_count, asked once before
  * grading), 0 without one or with WB_NO_GPU=1. */
 int g_host_gpus;
+char g_host_gpu[256];
 
 /* GPUs on this host, as build/gpu-probe (tools/gpu_probe.c: the CUDA
  * runtime the tests link) reports them, run as a child (run_limited, 60 s)
@@ -50,6 +51,9 @@ int host_gpu_count(const char *root)
     if (run_limited(argv, NULL, log, NULL, 60, NULL) == 0) {
         char *out = wb_read_file(log, NULL);
         if (!out || sscanf(out, "%d GPU", &n) != 1 || n < 0) n = 0;
+        /* "1 GPU: NVIDIA H200": the name picks week.txt's per-model targets (reconcile_speed) */
+        const char *name = out && n > 0 ? strstr(out, ": ") : NULL;
+        if (name && strncmp(name + 2, "(name unknown)", 14) != 0) snprintf(g_host_gpu, sizeof g_host_gpu, "%.*s", (int)strcspn(name + 2, "\n"), name + 2);
         free(out);
     }
     unlink(log);
@@ -145,6 +149,7 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     out->ratio = mine->ratio;
     out->target = mine->target > 0 ? mine->target : 0;
     snprintf(out->yard, sizeof out->yard, "%s", mine->yard);
+    snprintf(out->gpu, sizeof out->gpu, "%s", mine->gpu);
     wb_result_figure(mine, out->figure, sizeof out->figure);
     if (out->status == ST_FAIL)
         snprintf(out->why, sizeof out->why, "%s: %s", classify(mine->message), mine->message[0] ? mine->message : "failed");
@@ -156,24 +161,37 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
 /* A speed checkpoint's outcome held against the week's own metadata (the
  * grader's copy of week.txt, which the student's process cannot reach): the
  * test program writes its record with the student's code linked in, so a
- * record whose target is not week.txt's was changed in memory
- * (a lowered target turns a slow kernel's FAIL into a PASS), and a PASS whose
- * ratio is under week.txt's target is a status changed after judging. Either
- * is a FAIL with no points. Otherwise the target is week.txt's from here on.
+ * record whose target is not week.txt's for the GPU the record names
+ * (wb_target_for: a line's `| H200 >= 0.64` fields, the default for any other
+ * GPU) was changed in memory (a lowered target turns a slow kernel's FAIL into
+ * a PASS), and a PASS whose ratio is under that target is a status changed
+ * after judging. A record naming a GPU whose target is not that of this
+ * host's GPU (g_host_gpu, the grader's own probe; unknown when it has none)
+ * had its GPU name changed to get another model's target. Each is a FAIL with
+ * no points. Otherwise the target is week.txt's for that GPU from here on.
  * This does not catch a figure or ratio forged together with the status; the
  * judge (judge.c) is the defence against that. */
 void reconcile_speed(cp_grade *g, const wb_checkpoint *cp)
 {
     if (!(cp->target > 0) || g->status == ST_SKIP) return;
     if (g->status == ST_FAIL && isnan(g->ratio)) return; /* failed before any figure: nothing to check */
+    const char *model;
+    double want = wb_target_for(cp, g->gpu, &model);
+    char gpu_is[200] = ""; /* which of week.txt's targets: " for NVIDIA H200 (H200)", " (its default) for ..." */
+    if (model) snprintf(gpu_is, sizeof gpu_is, " for %s (%s)", g->gpu, model);
+    else if (cp->n_models) snprintf(gpu_is, sizeof gpu_is, " (its default) for %s", g->gpu[0] ? g->gpu : "no GPU named");
     const char *bad = NULL;
     char why[sizeof g->why];
-    if (fabs(g->target - cp->target) > 1e-9 * cp->target) {
-        snprintf(why, sizeof why, "tampered record: its target is %.4g, week.txt's is %.4g", g->target, cp->target);
+    if (g_host_gpu[0] && !(wb_target_for(cp, g_host_gpu, NULL) == want)) {
+        snprintf(why, sizeof why, "tampered record: it names GPU '%s', whose target is %.4g; this host's GPU, %s, has "
+                 "%.4g", g->gpu, want, g_host_gpu, wb_target_for(cp, g_host_gpu, NULL));
         bad = why;
-    } else if (g->status == ST_PASS && !(g->ratio >= cp->target)) {
-        snprintf(why, sizeof why, "tampered record: it says PASS at %.3f, under week.txt's target %.2f", g->ratio,
-                 cp->target);
+    } else if (fabs(g->target - want) > 1e-9 * want) {
+        snprintf(why, sizeof why, "tampered record: its target is %.4g, week.txt's is %.4g%s", g->target, want, gpu_is);
+        bad = why;
+    } else if (g->status == ST_PASS && !(g->ratio >= want)) {
+        snprintf(why, sizeof why, "tampered record: it says PASS at %.3f, under week.txt's target %.2f%s", g->ratio,
+                 want, gpu_is);
         bad = why;
     }
     if (bad) {
@@ -181,7 +199,7 @@ void reconcile_speed(cp_grade *g, const wb_checkpoint *cp)
         g->status = ST_FAIL;
         g->ratio = NAN;
     }
-    g->target = cp->target;
+    g->target = want;
 }
 
 /* The points a checkpoint's outcome earns out of `pts`: all for a pass; for a

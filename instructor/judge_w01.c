@@ -32,7 +32,8 @@
  *                   judge; the median of 7 requests against COPY
  *                   (wb_yard_copy_gbps, timed by the judge in the same run,
  *                   before the runner ran any student code and after the
- *                   timed runs: the larger), the target from week.txt.
+ *                   timed runs: the larger), the target from week.txt
+ *                   for this GPU (wb_target_for: a `| H200 >= ...` field).
  * NOT RUN ON A GPU YET: everything here compiles; the plumbing it stands on
  * is tested without one (test_judge.c), the device path is the probe's. */
 #ifndef _GNU_SOURCE
@@ -382,8 +383,12 @@ static int cmp_d(const void *p, const void *q)
     return a < b ? -1 : a > b;
 }
 
-static void judge_bw(jd *J, wb_result *R, double target, const char *yard)
+/* w01.vecadd-bw against week.txt's target for this GPU (gpu: its name;
+ * wb_target_for picks a `| H200 >= ...` field where the line has one). */
+static void judge_bw(jd *J, wb_result *R, const wb_checkpoint *c, const char *gpu)
 {
+    double target = wb_target_for(c, gpu, NULL);
+    const char *yard = c->yard[0] ? c->yard : "COPY";
     bw_ctx x;
     memset(&x, 0, sizeof x);
     size_t bytes = wb_bench_bytes(), free_b = 0, total = 0;
@@ -456,8 +461,10 @@ static void judge_bw(jd *J, wb_result *R, double target, const char *yard)
              R->value, yard, copy, x.k, TIMED);
     printf("  vecadd: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms,
            runner_us / TIMED / x.k / 1e3, R->detail);
+    char tgt[96];
     if (!(R->ratio >= target))
-        snprintf(why, sizeof why, "below target: %.3f of %s (target >= %.2f)", R->ratio, yard, target);
+        snprintf(why, sizeof why, "below target: %.3f of %s (target %s)", R->ratio, yard,
+                 wb_target_text(c, gpu, tgt, sizeof tgt));
     else
         R->failed = 0;
 out:
@@ -625,7 +632,7 @@ int main(int argc, char **argv)
                 judge_vecadd(&J, &t);
             } else {
                 const wb_checkpoint *c = wb_week_checkpoint(&W, ids[k]);
-                judge_bw(&J, &R[k], c->target, c->yard[0] ? c->yard : "COPY");
+                judge_bw(&J, &R[k], c, gpu);
                 t.tests = R[k].tests, t.failed = R[k].failed;
                 snprintf(t.msg, sizeof t.msg, "%s", R[k].message);
             }

@@ -935,9 +935,111 @@ START_TEST(slurm_parts)
 }
 END_TEST
 
+/* Per-GPU targets (week.txt's `| H200 >= 0.64`): the record's target is held
+ * against week.txt's for the GPU the record names, and against this host's
+ * GPU where the grader knows it. */
+static void gpu_rec(const char *path, const char *gpu, int status, double ratio, double target)
+{
+    wb_result r;
+    char err[600];
+    rec(&r, "w41.forward-speed", status, status == WB_RES_PASS ? "" : "below target");
+    r.value = 2740 * ratio / 0.704, r.yard_value = 3893, r.ratio = ratio, r.target = target;
+    snprintf(r.unit, sizeof r.unit, "GB/s");
+    snprintf(r.yard, sizeof r.yard, "COPY");
+    snprintf(r.gpu, sizeof r.gpu, "%s", gpu);
+    ck_assert_msg(wb_results_write(path, &r, 1, err, sizeof err) == 0, "%s", err);
+}
+
+START_TEST(per_gpu_targets_reconciled)
+{
+    wb_checkpoint cp;
+    char err[400];
+    memset(&cp, 0, sizeof cp);
+    snprintf(cp.id, sizeof cp.id, "w41.forward-speed");
+    ck_assert_msg(wb_target_parse(">= 0.89 COPY | H200 >= 0.64", &cp, err, sizeof err) == 0, "%s", err);
+    char *path = tmp_file(NULL);
+    sb_result ok = { .exit_code = 0 };
+    cp_grade g;
+    g_host_gpu[0] = 0;
+
+    /* an H200 run judged against the H200 target passes */
+    gpu_rec(path, "NVIDIA H200", WB_RES_PASS, 0.704, 0.64);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    ck_assert_str_eq(g.gpu, "NVIDIA H200");
+    reconcile_speed(&g, &cp);
+    ck_assert_msg(g.status == ST_PASS, "%s", g.why);
+    ck_assert_double_eq_tol(g.target, 0.64, 1e-12);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 10);
+
+    /* the same H200 record claiming the default target: not week.txt's for an H200 */
+    gpu_rec(path, "NVIDIA H200", WB_RES_FAIL, 0.704, 0.89);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "tampered record: its target is 0.89, week.txt's is 0.64 for NVIDIA H200 (H200)"),
+                  "%s", g.why);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq(g.points, 0);
+
+    /* an H100 record claiming the H200 target: forged, whatever its status */
+    gpu_rec(path, "NVIDIA H100 80GB HBM3", WB_RES_PASS, 0.70, 0.64);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "its target is 0.64, week.txt's is 0.89 (its default) for NVIDIA H100 80GB HBM3"), "%s",
+                  g.why);
+
+    /* an H100 record under the default target: partial credit from the default */
+    gpu_rec(path, "NVIDIA H100 80GB HBM3", WB_RES_FAIL, 0.70, 0.89);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_double_eq_tol(g.target, 0.89, 1e-12);
+    score_checkpoint(&g, 10);
+    ck_assert_double_eq_tol(g.points, 10 * 0.70 / 0.89, 1e-9);
+
+    /* an H200 record that says PASS under the H200 target */
+    gpu_rec(path, "NVIDIA H200", WB_RES_PASS, 0.60, 0.64);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "says PASS at 0.600, under week.txt's target 0.64 for NVIDIA H200 (H200)"), "%s",
+                  g.why);
+
+    /* "H2000" is not an H200: the default applies */
+    gpu_rec(path, "NVIDIA H2000", WB_RES_PASS, 0.70, 0.64);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_int_eq(g.status, ST_FAIL);
+
+    /* a GPU name changed to get the H200's target, on a host whose GPU is an H100 */
+    snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H100 80GB HBM3");
+    gpu_rec(path, "NVIDIA H200", WB_RES_PASS, 0.70, 0.64);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_int_eq(g.status, ST_FAIL);
+    ck_assert_msg(strstr(g.why, "names GPU 'NVIDIA H200', whose target is 0.64; this host's GPU, NVIDIA H100 80GB HBM3, "
+                                "has 0.89"), "%s", g.why);
+    /* the same record on an H200 host passes; an H100 record on an H100 host too */
+    snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H200");
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_msg(g.status == ST_PASS, "%s", g.why);
+    snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H100 80GB HBM3");
+    gpu_rec(path, "NVIDIA H100 80GB HBM3", WB_RES_PASS, 0.95, 0.89);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    reconcile_speed(&g, &cp);
+    ck_assert_msg(g.status == ST_PASS, "%s", g.why);
+    g_host_gpu[0] = 0;
+    unlink(path);
+}
+END_TEST
+
 void add_grade_tests(Suite *s, int have_sandbox)
 {
     ADD(grade_from_results_record);
+    ADD(per_gpu_targets_reconciled);
     ADD(no_record_is_a_fail);
     if (have_sandbox) ADD(run_checkpoint_uses_the_record);
     if (have_sandbox) ADD(shared_runs_rerun_alone);

@@ -2,7 +2,10 @@
 # tests/python.sh — Phase 7's Python side: every Python file of the workbook
 # compiles (syntax errors caught here, where torch may be absent; bytecode
 # goes to build/), and a results record written from Python is one the C
-# reader takes (phase7/common/check_wb_results.py). Where python3 is missing
+# reader takes (phase7/common/check_wb_results.py), and the Python twin of
+# the target parser (phase7/common/wb_targets.py) reads every case of
+# common/tests/target_cases.tsv and every week's targets as the C one does
+# (phase7/common/check_wb_targets.py). Where python3 is missing
 # both are SKIP, never PASS. A copy without Phase 7 has nothing to test.
 . "$(dirname "$0")/lib.sh"
 t_begin python
@@ -22,6 +25,12 @@ if PYTHONDONTWRITEBYTECODE=1 python3 phase7/common/check_wb_results.py "$WB" >"$
   t_pass "results record written from Python, read by the C reader" "$(tail -n1 "$BUILD/python-results.log")"
 else
   cat "$BUILD/python-results.log"; t_fail "results record written from Python" "see $BUILD/python-results.log"
+fi
+if [ ! -f phase7/common/check_wb_targets.py ]; then :
+elif PYTHONDONTWRITEBYTECODE=1 python3 phase7/common/check_wb_targets.py "$WB" >"$BUILD/python-targets.log" 2>&1; then
+  t_pass "per-GPU targets: the Python twin reads week.txt's target fields as the C reader does" "$(tail -n1 "$BUILD/python-targets.log")"
+else
+  cat "$BUILD/python-targets.log"; t_fail "per-GPU targets: the Python twin reads as the C reader" "see $BUILD/python-targets.log"
 fi
 
 t_end

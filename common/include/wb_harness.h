@@ -6,7 +6,8 @@
  * naming its benchmark, WB_SPEED: the harness runs the benchmark, which
  * hands back its headline row through the wb_headline it is given
  * (wb_bench_headline), checks that the row's yardstick is the one week.txt's
- * target names, and applies the target.
+ * target names, and applies the target for the GPU the run found (week.txt's
+ * `| H200 >= 0.64` for that model, else the default: wb_target_for).
  *
  *   START_TEST(vecadd_sizes) { ... } END_TEST
  *   static double bench_vecadd(wb_headline *h) { ...; return wb_bench_headline(&row, h); }
@@ -114,7 +115,8 @@ void wb_expect_dout_guards(const wb_dout *o, void *host, const char *what);
 /* Inside a test whose speed figure is not one benchmark's headline (a ratio
  * of two of the learner's own kernels, say): report the ratio with `detail`
  * (its figures for people, wb_bench_detail of the row it comes from) as the
- * checkpoint's figure, then fail unless it reaches week.txt's target. Prefer
+ * checkpoint's figure, then fail unless it reaches week.txt's target for this
+ * GPU. Prefer
  * WB_SPEED where it fits. */
 void wb_expect_target(const char *checkpoint, double ratio, const char *detail);
 

@@ -17,7 +17,25 @@
  *   hint: vecadd | One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x.
  *
  * A checkpoint's optional third field is its target: `>= NUMBER YARDSTICK`,
- * a ratio to the yardstick measured in the same run. `pycheckpoint:` (same
+ * a ratio to the yardstick measured in the same run. Further fields, each
+ * `MODEL >= NUMBER` (or `MODEL >= NUMBER YARDSTICK`, the same yardstick: a
+ * line whose yardsticks differ is refused), give a GPU model its own target:
+ *
+ *   checkpoint: w41.forward-speed | forward at speed | >= 0.89 COPY | H200 >= 0.64
+ *   checkpoint: w99.x | x | >= 0.85 COPY | H200 >= 0.64 | B200 >= 0.70
+ *
+ * MODEL (letters, digits, '-', '_'; at least one letter) is matched against
+ * the CUDA device name (cudaDeviceProp.name, "NVIDIA H200", "NVIDIA H100
+ * 80GB HBM3") as a whole word, ignoring case: "H200" matches "NVIDIA H200"
+ * and "NVIDIA H200 NVL", not "NVIDIA H2000" or "NVIDIA GH200"; the first
+ * model of the line that matches applies, and the default target (the third
+ * field) applies to every other GPU and where no GPU is known.
+ * wb_target_for() picks it; Phase 7's Python twin is
+ * phase7/common/wb_targets.py (same rules, same cases tested). NUMBER is
+ * digits with at most one '.', above 0. At most WB_MAX_MODELS models a line.
+ * A model's target is set from the reference's ratio measured on that model,
+ * less 10 %, only where the default does not leave the reference that margin
+ * (AUTHORING.md, "Speed targets"). `pycheckpoint:` (same
  * fields) is a checkpoint of a Phase 7 week that has C tests too, judged by
  * its Python tests only: the C test skips it (AUTHORING.md, Phase 7).
  *
@@ -58,12 +76,21 @@ extern "C" {
 #define WB_CORE_WEEKS      52   /* weeks 1..52: the curriculum every learner counts */
 #define WB_MAX_WEEK        64   /* track weeks are 53..WB_MAX_WEEK */
 
+#define WB_MAX_MODELS      4    /* per-GPU-model targets on one checkpoint line */
+
+typedef struct {
+    char   model[24];  /* "H200": a whole word of the CUDA device name */
+    double target;
+} wb_model_target;
+
 typedef struct {
     char   id[64];
     char   desc[200];
-    double target;     /* 0 when the checkpoint has no speed target */
+    double target;     /* the default target; 0 when the checkpoint has no speed target */
     int    py;         /* 1: a `pycheckpoint:` line, judged by the week's Python tests only */
-    char   yard[32];   /* "COPY", "cuBLAS", ... */
+    char   yard[32];   /* "COPY", "cuBLAS", ...: the same for every model */
+    int    n_models;   /* per-model targets (`| H200 >= 0.64`), in week.txt's order */
+    wb_model_target models[WB_MAX_MODELS];
 } wb_checkpoint;
 
 typedef struct {
@@ -109,6 +136,28 @@ int wb_curriculum_load(const char *path, wb_curriculum *c, char *err, size_t err
 int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz);
 /* The checkpoint with this id, or NULL (also for a NULL id: no checkpoint). */
 const wb_checkpoint *wb_week_checkpoint(const wb_week *w, const char *id);
+
+/* Parse a checkpoint's target fields (everything after its description:
+ * ">= 0.89 COPY | H200 >= 0.64") into c's target, yard and models. Returns
+ * 0, or -1 with what is wrong in err (no file or line: the caller adds them). */
+int wb_target_parse(const char *text, wb_checkpoint *c, char *err, size_t errsz);
+/* 1 when `model` is a whole word of the device name (ignoring case). */
+int wb_model_matches(const char *device, const char *model);
+/* The target that applies to a run on the GPU named `device` (NULL or "":
+ * none known): the first model of the line the name matches, else the
+ * default. *model (when model is not NULL) is set to that model's token, or
+ * to NULL for the default. 0 when the checkpoint has no target. */
+double wb_target_for(const wb_checkpoint *c, const char *device, const char **model);
+/* The target that applies on `device`, for people: ">= 0.64 COPY (H200)",
+ * ">= 0.89 COPY (default)" where the line has per-model targets none of which
+ * matched, ">= 0.89 COPY" where it has none; "" without a target. */
+char *wb_target_text(const wb_checkpoint *c, const char *device, char *buf, size_t n);
+/* Every target of the line, for tables that show no run: ">= 0.89 COPY" or
+ * ">= 0.89 COPY; H200 >= 0.64"; "" without a target. */
+char *wb_targets_all(const wb_checkpoint *c, char *buf, size_t n);
+/* The line's target fields as week.txt writes them (">= 0.89 COPY | H200 >=
+ * 0.64"), %.15g numbers: what `wb week-info W checkpoints` hands Python. */
+char *wb_target_spec(const wb_checkpoint *c, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

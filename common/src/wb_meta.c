@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static char *trim(char *s)
 {
@@ -123,12 +124,8 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             c->py = strcmp(key, "pycheckpoint") == 0;
             copy(c->desc, sizeof c->desc, desc);
             if (target) {
-                char yard[32] = "";
-                double t = 0;
-                if (sscanf(target, ">= %lf %31s", &t, yard) != 2 || t <= 0)
-                    FAIL("target '%s' must read '>= NUMBER YARDSTICK'", target);
-                c->target = t;
-                copy(c->yard, sizeof c->yard, yard);
+                char why[400];
+                if (wb_target_parse(target, c, why, sizeof why) != 0) FAIL("checkpoint '%s': %s", c->id, why);
             }
             w->n_checkpoints++;
         } else if (strcmp(key, "hint") == 0) {
@@ -260,4 +257,165 @@ const wb_checkpoint *wb_week_checkpoint(const wb_week *w, const char *id)
     for (int i = 0; id && i < w->n_checkpoints; i++)
         if (strcmp(w->checkpoints[i].id, id) == 0) return &w->checkpoints[i];
     return NULL;
+}
+
+/* ---- targets, and the target for a GPU model ---- */
+
+/* NUMBER: digits with at most one '.', at least one digit, above 0. */
+static int parse_number(const char *tok, double *out)
+{
+    int digits = 0, dots = 0;
+    for (const char *p = tok; *p; p++) {
+        if (*p >= '0' && *p <= '9') digits++;
+        else if (*p == '.' && !dots) dots++;
+        else return -1;
+    }
+    if (!digits) return -1;
+    *out = strtod(tok, NULL);
+    return *out > 0 ? 0 : -1;
+}
+
+/* MODEL: letters, digits, '-', '_', at least one letter. */
+static int valid_model(const char *tok)
+{
+    int letters = 0;
+    for (const char *p = tok; *p; p++) {
+        if (isalpha((unsigned char)*p)) letters++;
+        else if (!isdigit((unsigned char)*p) && *p != '-' && *p != '_') return 0;
+    }
+    return letters > 0;
+}
+
+/* Split one '|' field into whitespace-separated tokens (at most max). */
+static int tokens(char *field, char **tok, int max)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(field, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n == max) return max + 1;
+        tok[n++] = t;
+    }
+    return n;
+}
+
+int wb_target_parse(const char *text, wb_checkpoint *c, char *err, size_t errsz)
+{
+    char buf[512];
+    if (strlen(text) >= sizeof buf) {
+        snprintf(err, errsz, "target fields too long");
+        return -1;
+    }
+    copy(buf, sizeof buf, text);
+    c->target = 0, c->yard[0] = 0, c->n_models = 0;
+    char *field = buf;
+    for (int k = 0; field; k++) {
+        char *rest = split_bar(field);
+        field = trim(field);
+        char shown[200];
+        copy(shown, sizeof shown, field);
+        char *tok[5];
+        int n = tokens(field, tok, 4);
+        if (k == 0) {
+            double t;
+            if (n != 3 || strcmp(tok[0], ">=") != 0 || parse_number(tok[1], &t) != 0) {
+                snprintf(err, errsz, "target '%s' must read '>= NUMBER YARDSTICK' (NUMBER above 0; the default "
+                         "target comes first, then any '| MODEL >= NUMBER')", shown);
+                return -1;
+            }
+            if (strlen(tok[2]) >= sizeof c->yard) {
+                snprintf(err, errsz, "yardstick '%s' is too long", tok[2]);
+                return -1;
+            }
+            c->target = t;
+            copy(c->yard, sizeof c->yard, tok[2]);
+        } else {
+            double t;
+            if ((n != 3 && n != 4) || strcmp(tok[1], ">=") != 0 || parse_number(tok[2], &t) != 0 ||
+                !valid_model(tok[0])) {
+                snprintf(err, errsz, "per-model target '%s' must read 'MODEL >= NUMBER' (MODEL a word of the GPU's "
+                         "name such as H200: letters, digits, '-', '_'; NUMBER above 0)", shown);
+                return -1;
+            }
+            if (n == 4 && strcmp(tok[3], c->yard) != 0) {
+                snprintf(err, errsz, "per-model target '%s' names yardstick %s, the default target %s: one "
+                         "yardstick for every GPU", shown, tok[3], c->yard);
+                return -1;
+            }
+            if (strlen(tok[0]) >= sizeof c->models[0].model) {
+                snprintf(err, errsz, "model '%s' is too long", tok[0]);
+                return -1;
+            }
+            for (int i = 0; i < c->n_models; i++)
+                if (strcasecmp(c->models[i].model, tok[0]) == 0) {
+                    snprintf(err, errsz, "model %s has two targets", tok[0]);
+                    return -1;
+                }
+            if (c->n_models == WB_MAX_MODELS) {
+                snprintf(err, errsz, "more than %d per-model targets", WB_MAX_MODELS);
+                return -1;
+            }
+            copy(c->models[c->n_models].model, sizeof c->models[0].model, tok[0]);
+            c->models[c->n_models++].target = t;
+        }
+        field = rest;
+    }
+    return 0;
+}
+
+int wb_model_matches(const char *device, const char *model)
+{
+    size_t m = strlen(model);
+    if (!device || !m) return 0;
+    for (const char *p = device; *p; p++) {
+        if (strncasecmp(p, model, m) != 0) continue;
+        int before = p > device && isalnum((unsigned char)p[-1]);
+        int after = isalnum((unsigned char)p[m]);
+        if (!before && !after) return 1;
+    }
+    return 0;
+}
+
+double wb_target_for(const wb_checkpoint *c, const char *device, const char **model)
+{
+    if (model) *model = NULL;
+    if (!(c->target > 0)) return 0;
+    for (int i = 0; device && *device && i < c->n_models; i++)
+        if (wb_model_matches(device, c->models[i].model)) {
+            if (model) *model = c->models[i].model;
+            return c->models[i].target;
+        }
+    return c->target;
+}
+
+char *wb_target_text(const wb_checkpoint *c, const char *device, char *buf, size_t n)
+{
+    const char *model;
+    double t = wb_target_for(c, device, &model);
+    if (!(t > 0)) snprintf(buf, n, "%s", "");
+    else if (model) snprintf(buf, n, ">= %.2f %s (%s)", t, c->yard, model);
+    else if (c->n_models) snprintf(buf, n, ">= %.2f %s (default)", t, c->yard);
+    else snprintf(buf, n, ">= %.2f %s", t, c->yard);
+    return buf;
+}
+
+char *wb_targets_all(const wb_checkpoint *c, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    if (!(c->target > 0)) return buf;
+    k += (size_t)snprintf(buf, n, ">= %.2f %s", c->target, c->yard);
+    for (int i = 0; i < c->n_models && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "; %s >= %.2f", c->models[i].model, c->models[i].target);
+    return buf;
+}
+
+char *wb_target_spec(const wb_checkpoint *c, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    if (!(c->target > 0)) return buf;
+    k += (size_t)snprintf(buf, n, ">= %.15g %s", c->target, c->yard);
+    for (int i = 0; i < c->n_models && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, " | %s >= %.15g", c->models[i].model, c->models[i].target);
+    return buf;
 }

@@ -2,6 +2,8 @@
  * (wb_meta.h). */
 
 #include <check.h>
+#include <glob.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,8 +231,102 @@ START_TEST(meta_track_week)
 }
 END_TEST
 
+/* The cases of common/tests/target_cases.tsv, which the Python twin
+ * (phase7/common/wb_targets.py) is tested on too. */
+START_TEST(meta_targets_cases)
+{
+    FILE *f = fopen("common/tests/target_cases.tsv", "r");
+    ck_assert_msg(f != NULL, "run from the workbook's top folder (common/tests/target_cases.tsv)");
+    char line[1024];
+    int lno = 0, n_parse = 0, n_select = 0;
+    while (fgets(line, sizeof line, f)) {
+        lno++;
+        line[strcspn(line, "\n")] = 0;
+        if (!line[0] || line[0] == '#') continue;
+        char *col[6] = { 0 };
+        int n = 0;
+        for (char *p = line; p && n < 6; n++) {
+            col[n] = p;
+            p = strchr(p, '\t');
+            if (p) *p++ = 0;
+        }
+        wb_checkpoint c;
+        char err[400] = "", buf[400];
+        memset(&c, 0, sizeof c);
+        if (strcmp(col[0], "parse") == 0) {
+            ck_assert_msg(n == 4, "target_cases.tsv:%d: a parse case has 4 fields", lno);
+            int rc = wb_target_parse(col[1], &c, err, sizeof err);
+            if (strcmp(col[2], "ok") == 0) {
+                ck_assert_msg(rc == 0, "target_cases.tsv:%d: '%s' refused: %s", lno, col[1], err);
+                ck_assert_msg(strcmp(wb_target_spec(&c, buf, sizeof buf), col[3]) == 0,
+                              "target_cases.tsv:%d: '%s' read as '%s', expected '%s'", lno, col[1], buf, col[3]);
+            } else {
+                ck_assert_msg(rc == -1, "target_cases.tsv:%d: '%s' accepted", lno, col[1]);
+                ck_assert_msg(strstr(err, col[3]) != NULL, "target_cases.tsv:%d: '%s' refused with '%s', expected "
+                              "'%s' in it", lno, col[1], err, col[3]);
+            }
+            n_parse++;
+        } else {
+            ck_assert_msg(strcmp(col[0], "select") == 0 && n == 5, "target_cases.tsv:%d: unknown case", lno);
+            ck_assert_msg(wb_target_parse(col[1], &c, err, sizeof err) == 0, "target_cases.tsv:%d: %s", lno, err);
+            const char *dev = strcmp(col[2], "-") == 0 ? NULL : col[2], *model = "unset";
+            double t = wb_target_for(&c, dev, &model);
+            ck_assert_msg(fabs(t - atof(col[3])) < 1e-12, "target_cases.tsv:%d: on '%s' the target is %g, expected "
+                          "%s", lno, col[2], t, col[3]);
+            ck_assert_msg(strcmp(model ? model : "-", col[4]) == 0, "target_cases.tsv:%d: on '%s' the target is "
+                          "%s's, expected %s's", lno, col[2], model ? model : "the default", col[4]);
+            n_select++;
+        }
+    }
+    fclose(f);
+    ck_assert_msg(n_parse >= 20 && n_select >= 10, "target_cases.tsv: %d parse and %d select cases", n_parse,
+                  n_select);
+}
+END_TEST
+
+/* Per-model targets through week.txt: the line, the error with file and
+ * line, the texts for people; a week without them is unchanged. */
+START_TEST(meta_model_targets)
+{
+    char path[400];
+    make_week_tree(path, sizeof path);
+    write_file(path, "checkpoint: w01.a | does a | >= 0.89 COPY | H200 >= 0.64\n"
+                     "checkpoint: w01.b | does b | >= 0.85 COPY\ncheckpoint: w01.c | does c\n");
+    wb_week w;
+    char err[600], buf[200];
+    ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == 0, "%s", err);
+    const wb_checkpoint *a = &w.checkpoints[0], *b = &w.checkpoints[1], *c = &w.checkpoints[2];
+    ck_assert_double_eq_tol(a->target, 0.89, 1e-12);
+    ck_assert_int_eq(a->n_models, 1);
+    ck_assert_str_eq(a->models[0].model, "H200");
+    ck_assert_str_eq(a->desc, "does a");
+    ck_assert_str_eq(wb_target_text(a, "NVIDIA H200", buf, sizeof buf), ">= 0.64 COPY (H200)");
+    ck_assert_str_eq(wb_target_text(a, "NVIDIA H100 80GB HBM3", buf, sizeof buf), ">= 0.89 COPY (default)");
+    ck_assert_str_eq(wb_target_text(b, "NVIDIA H200", buf, sizeof buf), ">= 0.85 COPY");
+    ck_assert_str_eq(wb_target_text(c, "NVIDIA H200", buf, sizeof buf), "");
+    ck_assert_str_eq(wb_targets_all(a, buf, sizeof buf), ">= 0.89 COPY; H200 >= 0.64");
+    ck_assert_str_eq(wb_targets_all(b, buf, sizeof buf), ">= 0.85 COPY");
+    ck_assert_double_eq(wb_target_for(c, "NVIDIA H200", NULL), 0);
+    write_file(path, "checkpoint: w01.a | does a\ncheckpoint: w01.b | does b | >= 0.85 COPY | H200 >= 0.6 cuBLAS\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "week.txt:2: checkpoint 'w01.b': ") && strstr(err, "one yardstick for every GPU"), "%s",
+                  err);
+    write_file(path, "checkpoint: w01.b | does b | >= 0.85 COPY | H200 >= 0.64 | H2OO\n");
+    ck_assert_int_eq(wb_week_load(path, &w, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "week.txt:1:") && strstr(err, "'H2OO' must read 'MODEL >= NUMBER'"), "%s", err);
+    /* every week of this workbook still reads */
+    glob_t g;
+    ck_assert_int_eq(glob("phase[0-9]/week[0-9][0-9]/week.txt", 0, NULL, &g), 0);
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        ck_assert_msg(wb_week_load(g.gl_pathv[i], &w, err, sizeof err) == 0, "%s", err);
+    globfree(&g);
+}
+END_TEST
+
 void meta_tests(TCase *t)
 {
+    tcase_add_test(t, meta_targets_cases);
+    tcase_add_test(t, meta_model_targets);
     tcase_add_test(t, meta_parse_and_errors);
     tcase_add_test(t, meta_uses_and_needs);
     tcase_add_test(t, curriculum_map);

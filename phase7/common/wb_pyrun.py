@@ -9,7 +9,10 @@ WEEK/solution for the reference, build/WEEK/starter-src for the untouched
 starter), RESULTS the record the C test wrote (or none yet).
 
 The checkpoints come from `wb week-info WEEK checkpoints` (week.txt has one
-reader, the C one); this run judges those the record does not hold yet. It
+reader, the C one; a line's target fields, `>= 0.89 COPY | H200 >= 0.64`,
+are read by wb_targets.py, the C parser's twin, and each record gets the
+target for the GPU it names); this run judges those the record does not hold
+yet. It
 runs pytest in a child process with the workbook's plugin (wb_pytest.py),
 which writes what it found to a file of its own; this process checks it and
 appends the records to RESULTS (whole file written beside it and renamed).
@@ -32,6 +35,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from wb_results import Result, append, ids_in  # noqa: E402
+import wb_targets  # noqa: E402
 
 DEFAULT_SEED = 20261122  # WB_DEFAULT_SEED, common/include/wb_rand.h
 MULTICAST_OFF = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
@@ -57,9 +61,20 @@ def checkpoints(wb, week):
         raise RuntimeError("`%s week-info %s checkpoints` failed: %s" % (wb, week, out.stderr.strip()))
     cps = []
     for line in out.stdout.splitlines():
-        cid, target, yard = line.split("\t")
-        cps.append([cid, None if target == "-" else float(target), "" if yard == "-" else yard])
+        cid, target, yard, spec = line.split("\t")
+        if spec != "-":
+            try:
+                wb_targets.parse(spec)
+            except ValueError as e:  # the C reader took it: the twin disagrees
+                raise RuntimeError("%s %s: wb_targets.py refuses '%s', which wb read: %s" % (week, cid, spec, e))
+        # [id, default target or None, yardstick or "", every target field or ""]
+        cps.append([cid, None if target == "-" else float(target), "" if yard == "-" else yard,
+                    "" if spec == "-" else spec])
     return cps
+
+
+def targets_of(spec):
+    return wb_targets.parse(spec) if spec else None
 
 
 def how_it_ended(rc):
@@ -163,9 +178,11 @@ def main(argv):
     # One record per checkpoint of this run, whatever the file said.
     by_id = {r.get("id"): r for r in recs if isinstance(r, dict)}
     final = []
-    for cid, target, yard in owned:
+    for cid, target, yard, spec in owned:
         r = by_id.get(cid) or {"status": "fail", "message": "the Python tests wrote no record for it"}
         status = r.get("status") if r.get("status") in ("pass", "fail", "skip") else "fail"
+        if spec:  # the target for the GPU the record names (the default without one), as the plugin judged it
+            target = wb_targets.target_for(targets_of(spec), r.get("gpu") or "")[0]
         final.append(Result(week, cid, status, reason=r.get("reason") if status == "skip" else None,
                             value=r.get("value"), unit=r.get("unit") or "",
                             yard=r.get("yard") or "", yard_value=r.get("yard_value"), ratio=r.get("ratio"),
@@ -181,13 +198,15 @@ def main(argv):
             print("  " + line)
     print("\n%s — Python checkpoints (%s)" % (week, impl))
     nfail = nskip = npass = 0
-    for (cid, target, yard), r in zip(owned, final):
+    for (cid, target, yard, spec), r in zip(owned, final):
         st = r.get("status")
         fig = ""
         if r.get("ratio") is not None:
             fig = "  [%.3f of %s: %s]" % (r.get("ratio"), r.get("yardstick"), r.get("detail"))
         elif target:
-            fig = "  [target >= %g %s]" % (target, yard)
+            gpu = r.get("gpu")
+            fig = "  [target %s]" % (wb_targets.target_text(targets_of(spec), gpu) if gpu
+                                     else wb_targets.targets_all(targets_of(spec)))
         print(("  %s  %-22s%s" % (st.upper(), cid, fig)).rstrip())
         if st != "pass":
             print("        %s" % r.get("message"))

@@ -20,7 +20,10 @@ run: WB_PY_CHECKPOINTS) that no test marks is FAIL ("no test"); a test that
 marks no checkpoint, or one week.txt does not list, fails every checkpoint
 of the run (an author's mistake, never a pass). A checkpoint with a target
 passes only on a figure (the `speed` fixture's record) measured against the
-yardstick its target names, from a verified output, at or above the target.
+yardstick its target names, from a verified output, at or above the target
+for the GPU the tests ran on (torch.cuda.get_device_name(): week.txt's
+`| H200 >= 0.64` fields, picked by wb_targets.py, the C parser's twin; the
+default target on any other GPU).
 
 Where torch cannot be imported, or torch sees no CUDA GPU, no test is
 collected and every checkpoint is SKIP with the reason; `need("triton")` at
@@ -42,13 +45,16 @@ import sys
 
 import pytest
 
+import wb_targets
+
 _STATE = None
 
 
 class _State:
     def __init__(self):
         raw = os.environ.get("WB_PY_CHECKPOINTS", "[]")
-        self.checkpoints = json.loads(raw)  # [[id, target or None, yardstick or ""], ...]
+        # [[id, default target or None, yardstick or "", target fields or ""], ...] (wb_pyrun.py)
+        self.checkpoints = json.loads(raw)
         self.ids = [c[0] for c in self.checkpoints]
         # every checkpoint of week.txt: a test of one this run does not judge is not run
         self.known = json.loads(os.environ.get("WB_PY_KNOWN", "null") or "null") or list(self.ids)
@@ -182,10 +188,14 @@ def pytest_runtest_logreport(report):
         o[0], o[1] = "skip", why[len("Skipped: "):] if why.startswith("Skipped: ") else why
 
 
-def _judge(cp, target, yard):
+def _judge(cp, target, yard, spec=""):
     """The record of one checkpoint, from its tests' outcomes and figure.
-    "reason" is a skip's (a pass and a fail take theirs from the status)."""
+    "reason" is a skip's (a pass and a fail take theirs from the status).
+    The target is the one for this GPU (spec: week.txt's target fields)."""
     st = _STATE
+    targets = wb_targets.parse(spec) if spec else None
+    if targets:
+        target = wb_targets.target_for(targets, st.gpu)[0]
     rec = {"id": cp, "status": "skip", "reason": "env", "tests": 0, "failed": 0, "skipped": 0, "message": "",
            "detail": "", "value": None, "unit": "", "yard": "", "yard_value": None, "ratio": None, "target": target,
            "gpu": st.gpu}
@@ -239,9 +249,10 @@ def _judge(cp, target, yard):
             rec["status"], rec["message"] = "fail", ("the figure was measured against %s, but week.txt's target names "
                                                      "%s" % (fig.get("yard"), yard))
         elif fig.get("ratio") is None or not math.isfinite(fig["ratio"]) or fig["ratio"] < target:
-            rec["status"], rec["message"] = "fail", ("%.3f of %s, below the target >= %g %s (%s)"
-                                                     % (fig.get("ratio") or 0.0, yard, target, yard,
-                                                        fig.get("detail", "")))
+            rec["status"], rec["message"] = "fail", ("%.3f of %s, below the target %s (%s)"
+                                                     % (fig.get("ratio") or 0.0, yard,
+                                                        wb_targets.target_text(targets, st.gpu) if targets
+                                                        else ">= %g %s" % (target, yard), fig.get("detail", "")))
             return rec  # a valid figure below its target: its ratio stays (the grader's partial credit)
         else:
             rec["status"] = "pass"
@@ -263,7 +274,7 @@ def pytest_terminal_summary(terminalreporter):
 
 def pytest_sessionfinish(session, exitstatus):
     st = _STATE
-    recs = [_judge(c[0], c[1], c[2]) for c in st.checkpoints]
+    recs = [_judge(c[0], c[1], c[2], c[3] if len(c) > 3 else "") for c in st.checkpoints]
     if st.interpret or st.cpu:
         for r in recs:
             r["gpu"] = ""  # interpreted or on the CPU: not a run on a GPU, never recorded as one

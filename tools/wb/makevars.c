@@ -88,8 +88,10 @@ int cmd_make_vars(int argc, char **argv)
 }
 
 /* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|pyspeed|checkpoints`: one fact a line, for
- * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK" a line, in week.txt's order, TARGET and
- * YARDSTICK "-" where there is no target (Phase 7's pytest plugin reads this, never week.txt). */
+ * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK<TAB>SPEC" a line, in week.txt's order, TARGET
+ * the default target, SPEC every target field as week.txt writes them (">= 0.89 COPY | H200 >= 0.64",
+ * wb_target_spec: Phase 7's twin parser, wb_targets.py, picks the target for the GPU from it), all
+ * three "-" where there is no target (Phase 7's pytest plugin reads this, never week.txt). */
 int cmd_week_info(int argc, char **argv)
 {
     (void)argc;
@@ -103,8 +105,9 @@ int cmd_week_info(int argc, char **argv)
     else if (strcmp(what, "checkpoints") == 0)
         for (int i = 0; i < w.n_checkpoints; i++) {
             const wb_checkpoint *c = &w.checkpoints[i];
-            if (c->target > 0) printf("%s\t%.15g\t%s\n", c->id, c->target, c->yard);
-            else printf("%s\t-\t-\n", c->id);
+            char spec[400];
+            if (c->target > 0) printf("%s\t%.15g\t%s\t%s\n", c->id, c->target, c->yard, wb_target_spec(c, spec, sizeof spec));
+            else printf("%s\t-\t-\t-\n", c->id);
         }
     else if (strcmp(what, "uses") == 0)
         for (int i = 0; i < w.n_uses; i++) printf("%s\n", w.uses[i]);

@@ -49,7 +49,7 @@ static void bar(char *out, int done, int total, int width)
 /* The learner's last `make WEEK check` as its results record says (the
  * record `make check` leaves in build/WEEK/results-learner.tsv): "" when
  * there was none. */
-static void last_check(const char *dir, char *out, size_t n)
+static void last_check(const char *dir, const wb_week *meta, char *out, size_t n)
 {
     char path[256], err[700];
     snprintf(path, sizeof path, "build/%s/results-learner.tsv", dir);
@@ -69,8 +69,13 @@ static void last_check(const char *dir, char *out, size_t n)
                      skip ? " skipped" : "", nogpu ? " (no GPU there: nothing recorded)" : "");
     if (first_fail >= 0 && m > 0 && (size_t)m < n) {
         const wb_result *f = &r[first_fail];
-        if (!isnan(f->ratio)) snprintf(out + m, n - (size_t)m, " (%s %.3f of %s, target %.2f)", f->id, f->ratio, f->yard,
-                                       f->target);
+        /* the target for the GPU the check ran on, naming its model where week.txt gives it one */
+        const wb_checkpoint *cp = wb_week_checkpoint(meta, f->id);
+        char tgt[96];
+        if (cp && cp->target > 0) wb_target_text(cp, f->gpu, tgt, sizeof tgt);
+        else snprintf(tgt, sizeof tgt, ">= %.2f %s", f->target, f->yard);
+        if (!isnan(f->ratio)) snprintf(out + m, n - (size_t)m, " (%s %.3f of %s, target %s)", f->id, f->ratio, f->yard,
+                                       tgt);
         else snprintf(out + m, n - (size_t)m, " (%s)", f->id);
     }
     free(r);
@@ -91,7 +96,7 @@ static void status_line(const week_state *ws, int w)
     }
     const char *mark = ws[w].done == ws[w].total ? "done" : ws[w].done ? "part" : "todo";
     last[0] = 0;
-    if (ws[w].done < ws[w].total) last_check(dir, last, sizeof last);
+    if (ws[w].done < ws[w].total) last_check(dir, &ws[w].meta, last, sizeof last);
     printf("  %s  %-16s %-40s %2d/%-2d %s%s%s\n", mark, dir, title, ws[w].done, ws[w].total, CUR.track[w] ? "optional" : "",
            CUR.track[w] && *last ? ", " : "", last);
 }
