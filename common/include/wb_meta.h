@@ -36,8 +36,9 @@
  * A model's target is set from the reference's ratio measured on that model,
  * less 10 %, only where the default does not leave the reference that margin
  * (AUTHORING.md, "Speed targets"). `pycheckpoint:` (same
- * fields) is a checkpoint of a Phase 7 week that has C tests too, judged by
- * its Python tests only: the C test skips it (AUTHORING.md, Phase 7).
+ * fields) is a checkpoint of a week that has C tests too (Phase 7's weeks,
+ * week 52's capstone), judged by its Python tests only: the C test skips it
+ * (AUTHORING.md, Phase 7).
  *
  * `uses: W` means: W's headers are on this week's include path, W's
  * exercises are linked into this week's test (built from W's reference
