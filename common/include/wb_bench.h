@@ -38,9 +38,20 @@ typedef struct {
      * from a cache, fails the check, and wb_time gives no figure. */
     void (*fresh)(void *ctx, unsigned long long salt);
     int  (*check)(void *ctx, char *why, size_t why_size);
+    /* The work's output (optional; a float or other output in which the
+     * all-ones bit pattern is rare): poisoned (every byte 0xFF) before every
+     * warm-up run and every sample, outside the timed region and before L2
+     * is overwritten; after each sample, untimed, 64 of its 4-byte words at
+     * random positions are read back, and a sample that left 48 or more of
+     * them the poison gives no figure. Work that tells timed runs from
+     * checked runs by the output's pattern (the poison the checks leave, or
+     * the last run's numbers) then has nothing to tell them apart by, and
+     * work skipped in any one sample is seen. */
+    void  *out;
+    size_t out_bytes;
 } wb_bench_opts;
 
-#define WB_BENCH_DEFAULTS { 3, 20, 1, NULL, NULL }
+#define WB_BENCH_DEFAULTS { 3, 20, 1, NULL, NULL, NULL, 0 }
 
 /* The work to time: enqueue it on the default stream and return; never
  * synchronise inside. */

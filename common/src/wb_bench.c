@@ -4,6 +4,7 @@
 #include "wb_rand.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,14 +36,17 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
     cudaEvent_t start, stop;
     WB_CUDA(cudaEventCreate(&start));
     WB_CUDA(cudaEventCreate(&stop));
+    const int poison = o.out && o.out_bytes >= 4;
     for (int i = 0; i < o.warmup; i++) {
+        if (poison) WB_CUDA(cudaMemsetAsync(o.out, 0xFF, o.out_bytes, 0));
         fn(ctx);
         WB_LAUNCH();
     }
     WB_CUDA(cudaDeviceSynchronize());
     double *ms = calloc((size_t)o.samples, sizeof *ms);
-    int escaped = 0, spot = -1, spot_bad = 0;
+    int escaped = 0, spot = -1, spot_bad = 0, unwritten = -1, unwritten_words = 0;
     char spot_why[160] = "";
+    unsigned long long look_state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(uintptr_t)o.out;
     if (o.fresh && o.check) {
         /* a sample of the second half, chosen by the clock: not predictable from the arguments */
         struct timespec ts;
@@ -55,6 +59,7 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
             o.fresh(ctx, 0x5107ULL + (unsigned long long)i);
             WB_CUDA(cudaDeviceSynchronize());
         }
+        if (poison) WB_CUDA(cudaMemsetAsync(o.out, 0xFF, o.out_bytes, 0));
         if (o.flush_l2) WB_CUDA(cudaMemsetAsync(flush_buf, i & 0xFF, flush_bytes, 0));
         WB_CUDA(cudaEventRecord(start, 0));
         fn(ctx);
@@ -71,6 +76,21 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
         WB_CUDA(cudaDeviceSynchronize());
         double tail = (wb_seconds() - t0) * 1e3;
         if (tail > 0.05 + 0.25 * f) escaped++;
+        if (poison && unwritten < 0) {
+            /* untimed: 64 words of this sample's output, at positions drawn
+             * here, after the work; the all-ones pattern in most of them is
+             * the poison this sample started from */
+            size_t words = o.out_bytes / 4;
+            int still = 0;
+            for (int k = 0; k < 64; k++) {
+                look_state = look_state * 6364136223846793005ULL + 1442695040888963407ULL;
+                size_t at = (size_t)((look_state >> 17) % words);
+                uint32_t w = 0;
+                WB_CUDA(cudaMemcpy(&w, (const char *)o.out + 4 * at, 4, cudaMemcpyDeviceToHost));
+                still += w == 0xFFFFFFFFu;
+            }
+            if (still >= 48) unwritten = i, unwritten_words = still;
+        }
         if (i == spot) {
             spot_bad = o.check(ctx, spot_why, sizeof spot_why) != 0;
             o.fresh(ctx, 0);
@@ -82,7 +102,13 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
         }
     }
     wb_summarize(ms, (size_t)o.samples, t);
-    if (spot_bad) {
+    if (unwritten >= 0) {
+        snprintf(t->refused, sizeof t->refused, "timed run %d of %d left its output unwritten (%d of 64 words "
+                 "looked at still the poison): work skipped when timed? no figure",
+                 unwritten + 1, o.samples, unwritten_words);
+        printf("  timing refused: %s\n", t->refused);
+        t->median = t->min = t->max = t->mean = NAN;
+    } else if (spot_bad) {
         snprintf(t->refused, sizeof t->refused, "a timed run on fresh inputs gave a wrong output (work skipped "
                  "or answered from an earlier call?): %s: no figure", spot_why);
         printf("  timing refused: %s\n", t->refused);

@@ -104,10 +104,16 @@ else
   # right, but skips the work when called again with the same arguments: no figure
   expect cached "0.00,20.00,0.00,20.00"
   said cached "a timed run on fresh inputs gave a wrong output"
-  # right, but adds only when the output still holds the poison: the benchmark's repeats cost two
-  # launches; what the linked test program gives it is what the GPU run of this fixture shows
-  # (written before any GPU graded it: the expectation is the rule, no speed credit)
-  expect pattern "0.00,20.00,0.00,20.00"
+  # right, but adds only when the output still holds the poison, so that a benchmark's repeats
+  # (their output already the sums) cost two launches: week 01's benchmark poisons the output
+  # before every sample, so it adds every time and is timed doing its work. Its speed is its
+  # own (partial or full credit, at about the correct submission's figure); what must not happen
+  # is credit for work skipped: a figure far past the copy's (the second class took 29 x COPY).
+  expect pattern "0.00,20.00,*,*"
+  said pattern "| w01.vecadd | PASS"
+  pm=$(grep -F '| w01.vecadd-bw |' "$fb/pattern.md" 2>/dev/null | cut -d'|' -f5 | grep -oE '[0-9]+\.[0-9]+' | head -1)
+  if [ -n "$pm" ] && awk -v r="$pm" 'BEGIN { exit !(r > 1.2) }'; then
+    echo "fixture pattern: measured $pm of COPY: the benchmark timed runs that skipped their work"; bad=1; fi
   # every test's process ends with _exit(0) before its checks: nothing passes (40 of 40 before the harness checked)
   expect earlyexit "0.00,0.00,0.00,0.00"
   said earlyexit "early exit (a test's process ended mid-test)"

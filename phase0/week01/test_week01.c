@@ -189,6 +189,7 @@ static double bench_vecadd(wb_headline *h)
                        .unit = "GB/s", .yard_name = "COPY", .yard = copy };
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.fresh = vecadd_fresh, o.check = vecadd_check;
+    o.out = v.c, o.out_bytes = bytes; /* poisoned before every run, looked at after every sample */
     wb_time(vecadd_work, &v, &o, &r.t);
     r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
