@@ -692,9 +692,9 @@ START_TEST(submissions_found)
     static student st[32];
     char err[1000], ign[600];
     int n = list_submissions("instructor/fixtures/class", st, 32, err, sizeof err, ign, sizeof ign);
-    ck_assert_int_eq(n, 23); /* 7 plain fixtures, 16 adversarial ones (hostile.sh makes the rest at grading time) */
+    ck_assert_int_eq(n, 25); /* 7 plain fixtures, 18 adversarial ones (hostile.sh makes the rest at grading time) */
     ck_assert_str_eq(st[0].id, "broken");
-    ck_assert_str_eq(st[22].id, "wrong");
+    ck_assert_str_eq(st[24].id, "wrong");
     /* archives: names less their extension */
     char dir[] = "/tmp/wb-subs-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -792,7 +792,7 @@ START_TEST(gradebook_and_feedback)
     close(fd);
     ck_assert_int_eq(write_feedback(&G, &st[0], fb), 0);
     t = wb_read_file(fb, NULL);
-    ck_assert(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | 0.620 of COPY (x) | >= 0.85 COPY |"));
+    ck_assert(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | 0.620 of COPY (x) | >= 0.85 COPY; H200 >= 0.79 |"));
     ck_assert(strstr(t, "**Total: 37.29 of 40 points.**"));
     free(t);
     /* a quiz column added to the same gradebook, then replaced */
