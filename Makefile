@@ -454,9 +454,11 @@ all: build-all
 # runs alone (tests/*.sh, a week's test_*.sh, instructor/tests/*.sh), one
 # ledger, one closing line: N passed, N failed, N skipped.
 # TEST_WEEKS="phase0/week01 phase1/week05" limits the per-week part (a GPU
-# session with a time limit can run the suite in parts); the default is all.
+# session with a time limit can run the suite in parts); the default is all,
+# or the week named beside `test` (`make phase6/week60 test`: that week's
+# part, not all 63 weeks).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_WEEKS ?= $(ALL_WEEKS)
+TEST_WEEKS ?= $(if $(and $(WEEK),$(filter test,$(MAKECMDGOALS))),$(WEEK),$(ALL_WEEKS))
 override TEST_WEEKS := $(foreach w,$(TEST_WEEKS),$(call canon_week,$(w)))
 $(call check_weeks,$(TEST_WEEKS))
 

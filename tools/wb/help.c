@@ -55,7 +55,8 @@ int cmd_help(int argc, char **argv)
     ROW("your roofline from the benchmarks you ran (PNG)", "make roofline");
     ROW("every speed checkpoint against this GPU's baseline", "make regress [WEEKS=...] (first: make regress-baseline)");
     if (exists("phase8/week47/week.mk")) ROW("week 47's ranks started by Open MPI's mpirun", "make phase8/week47 mpirun [NP=2]");
-    ROW("the workbook's own tests, many minutes (TEST_WEEKS= fewer)", "make test [TEST_WEEKS=%s]", dir);
+    ROW("the workbook's own tests of one week (the harness's too)", "make %s test", dir);
+    ROW("all of the workbook's own tests, many minutes (TEST_WEEKS= fewer)", "make test [TEST_WEEKS=...]");
     ROW("remove build/ but benchmark CSVs and hint state", "make clean");
     ROW("remove build/ entirely", "make distclean");
 #undef ROW
