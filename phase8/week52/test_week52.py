@@ -33,63 +33,26 @@ w52.cap-speed's target (>= 0.70 of eager PyTorch's step rate) is
 provisional: an estimate (README, "Speed"), not measured on a GPU yet.
 """
 
-import importlib.util
-import json
 import os
-import shutil
-import signal
-import subprocess
-import sys
 
 import pytest
 
 import wb_pytest
+import wb_torchrun
 
 torch = wb_pytest.need("torch")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RANKS_PY = os.path.join(HERE, "support", "capstone_ranks.py")
-MULTICAST_OFF = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1", "NVSHMEM_DISABLE_NVLS": "1"}
-MAX_GPUS = 8
 TIMEOUT_S = 900  # a launch: NCCL's init, four models, torch.compile of one, about 200 steps on a GPU
-
-
-def _given():
-    spec = importlib.util.spec_from_file_location("capstone_ranks", RANKS_PY)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-R = _given()
-CPU = wb_pytest.cpu_rehearsal()
+R = wb_torchrun.load(RANKS_PY, "capstone_ranks")
+CPU = wb_torchrun.CPU
+MAX_GPUS = wb_torchrun.MAX_GPUS
+where, need_dist, code = wb_torchrun.where, wb_torchrun.need_dist, wb_torchrun.code
 
 
 def ranks_all():
-    if CPU:
-        try:
-            return max(1, min(int(os.environ.get("WB_CAP_NPROC", "2")), MAX_GPUS))
-        except ValueError:
-            return 2
-    return min(torch.cuda.device_count(), MAX_GPUS)
-
-
-def where(n):
-    return "%d process%s on the CPU (gloo)" % (n, "" if n == 1 else "es") if CPU else "%d GPU%s" % (n, "" if n == 1 else "s")
-
-
-def need_dist():
-    import torch.distributed as dist
-    if not dist.is_available():
-        pytest.skip("this torch has no torch.distributed")
-    if CPU and not dist.is_gloo_available():
-        pytest.skip("this torch has no gloo backend (the CPU rehearsal needs it)")
-    if not CPU and not dist.is_nccl_available():
-        pytest.skip("this torch has no NCCL backend")
-
-
-def code():
-    return os.environ.get("WB_PY_DIR", "")
+    return wb_torchrun.ranks_all("WB_CAP_NPROC")
 
 
 _EXT = {}
@@ -109,68 +72,11 @@ def ext():
     return _EXT["m"][0]
 
 
-class Launch:
+class Launch(wb_torchrun.Launch):
     """One torchrun launch at n ranks and the verdicts its ranks wrote."""
 
     def __init__(self, n):
-        self.n = n
-        tag = os.path.basename(os.path.normpath(code())) or "code"
-        base = os.path.dirname(os.environ.get("WB_PY_OUT", "")) or os.path.join("build", "phase8", "week52")
-        self.out = os.path.abspath(os.path.join(base, "capstone-runs", "%s%s-n%d" % (tag, "-cpu" if CPU else "", n)))
-        shutil.rmtree(self.out, ignore_errors=True)
-        os.makedirs(self.out)
-        self.log = os.path.join(self.out, "torchrun.log")
-        seed = int(os.environ.get("WB_SEED", "0") or 0) % 1000000007
-        cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=%d" % n,
-               "--max-restarts=0", RANKS_PY, "--code", code(), "--out", self.out, "--seed", str(seed)]
-        cmd += ["--cpu"] if CPU else ["--time"]
-        env = dict(os.environ)
-        env.update(MULTICAST_OFF)
-        env.setdefault("OMP_NUM_THREADS", "1")
-        self.timed_out = False
-        with open(self.log, "w", encoding="utf-8", errors="replace") as f:
-            f.write("$ %s\n" % " ".join(cmd))
-            f.flush()
-            p = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-            try:
-                self.rc = p.wait(timeout=TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                self.timed_out = True
-                os.killpg(p.pid, signal.SIGKILL)  # torchrun and its ranks: a session of their own
-                self.rc = p.wait()
-        self.v = []
-        for r in range(n):
-            try:
-                with open(os.path.join(self.out, "rank%d.json" % r), encoding="utf-8") as f:
-                    self.v.append(json.load(f))
-            except (OSError, ValueError):
-                self.v.append(None)
-
-    def problem(self, part=None):
-        """"" when every rank wrote a verdict without an error, else why not.
-        With `part` ("grads", "steps", ...): an error raised after every rank
-        wrote that part of its verdict does not count against it."""
-        rel = os.path.relpath(self.log)
-        errs = [(r, v["error"]) for r, v in enumerate(self.v) if v and v.get("error")]
-        if part and errs and all(v and part in v for v in self.v):
-            errs = []
-        if errs:
-            return "%s: rank %d raised %s (log: %s)" % (where(self.n), errs[0][0], errs[0][1], rel)
-        if self.timed_out:
-            return "%s: the launch did not end within %d s and was killed (log: %s)" % (where(self.n), TIMEOUT_S, rel)
-        missing = [r for r, v in enumerate(self.v) if v is None]
-        if missing:
-            return "%s: rank %d wrote no verdict (torchrun's exit status %s; log: %s)" % (
-                where(self.n), missing[0], self.rc, rel)
-        for r, v in enumerate(self.v):
-            if v.get("world") != self.n:
-                return "rank %d saw a world of %s, launched %d" % (r, v.get("world"), self.n)
-            if not v.get("multicast_off"):
-                return "rank %d ran with NVLink multicast not off (NCCL_NVLS_ENABLE, ...)" % r
-        if self.rc != 0 and not part:
-            return "%s: torchrun's exit status %d after every rank wrote its verdict (log: %s)" % (
-                where(self.n), self.rc, rel)
-        return ""
+        super().__init__(n, RANKS_PY, os.path.join("phase8", "week52"), "capstone-runs", TIMEOUT_S)
 
 
 _LAUNCHES = {}
