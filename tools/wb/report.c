@@ -59,6 +59,9 @@ int cmd_report(int argc, char **argv)
             char fig[400], tgt[96];
             wb_result_figure(&r[i], fig, sizeof fig);
             wb_result_target(&r[i], tgt, sizeof tgt);
+            /* a line with per-model targets: say which one this GPU's record met ("(H200)", "(default)") */
+            const wb_checkpoint *cp = wb_week_checkpoint(&w, r[i].id);
+            if (cp && cp->n_models && r[i].target > 0) wb_target_text(cp, r[i].gpu, tgt, sizeof tgt);
             wb_record_set(&recs[nrec++], r[i].id, NULL, r[i].gpu, fig[0] ? fig : "PASS", tgt);
         }
     }
