@@ -38,15 +38,18 @@ typedef struct {
      * from a cache, fails the check, and wb_time gives no figure. */
     void (*fresh)(void *ctx, unsigned long long salt);
     int  (*check)(void *ctx, char *why, size_t why_size);
-    /* The work's output (optional; a float or other output in which the
-     * all-ones bit pattern is rare): poisoned (every byte 0xFF) before every
-     * warm-up run and every sample, outside the timed region and before L2
-     * is overwritten; after each sample, untimed, 64 of its 4-byte words at
-     * random positions are read back, and a sample that left 48 or more of
-     * them the poison gives no figure. Work that tells timed runs from
-     * checked runs by the output's pattern (the poison the checks leave, or
-     * the last run's numbers) then has nothing to tell them apart by, and
-     * work skipped in any one sample is seen. */
+    /* The work's output (optional; for work whose output is the same bits
+     * every time it runs on the same inputs, and in which the all-ones
+     * pattern is rare): poisoned (every byte 0xFF) before every warm-up run
+     * and every sample, outside the timed region and before L2 is
+     * overwritten; after each sample, untimed, 64 of its 4-byte words at
+     * positions drawn from the clock are read back. A sample that left 48
+     * or more of them the poison, or whose words differ from the output the
+     * work leaves at the end (which the benchmark then verifies), gives no
+     * figure. Work that tells timed runs from checked runs by the output's
+     * pattern (the poison the checks leave, the last run's numbers) has
+     * nothing to tell them apart by, and a sample that skipped its work, or
+     * wrote something cheaper, is seen. */
     void  *out;
     size_t out_bytes;
 } wb_bench_opts;

@@ -46,7 +46,19 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
     double *ms = calloc((size_t)o.samples, sizeof *ms);
     int escaped = 0, spot = -1, spot_bad = 0, unwritten = -1, unwritten_words = 0;
     char spot_why[160] = "";
-    unsigned long long look_state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)(uintptr_t)o.out;
+    /* the look's positions come from the clock, drawn after each sample: the
+     * work cannot know them when it runs */
+    struct timespec seed_ts;
+    clock_gettime(CLOCK_MONOTONIC, &seed_ts);
+    unsigned long long look_state = 0x9E3779B97F4A7C15ULL ^ (unsigned long long)seed_ts.tv_nsec ^
+                                    ((unsigned long long)seed_ts.tv_sec << 32) ^ (unsigned long long)(uintptr_t)o.out;
+    enum { LOOK = 64 };
+    size_t *look_at = poison ? calloc((size_t)o.samples * LOOK, sizeof *look_at) : NULL;
+    uint32_t *look_val = poison ? calloc((size_t)o.samples * LOOK, sizeof *look_val) : NULL;
+    if (poison && (!look_at || !look_val)) {
+        fprintf(stderr, "wb_time: out of host memory\n");
+        exit(1);
+    }
     if (o.fresh && o.check) {
         /* a sample of the second half, chosen by the clock: not predictable from the arguments */
         struct timespec ts;
@@ -76,20 +88,22 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
         WB_CUDA(cudaDeviceSynchronize());
         double tail = (wb_seconds() - t0) * 1e3;
         if (tail > 0.05 + 0.25 * f) escaped++;
-        if (poison && unwritten < 0) {
+        if (poison) {
             /* untimed: 64 words of this sample's output, at positions drawn
-             * here, after the work; the all-ones pattern in most of them is
-             * the poison this sample started from */
+             * here, after the work, kept to be held against the checked
+             * output at the end; the all-ones pattern in most of them is the
+             * poison this sample started from */
             size_t words = o.out_bytes / 4;
             int still = 0;
-            for (int k = 0; k < 64; k++) {
+            for (int k = 0; k < LOOK; k++) {
                 look_state = look_state * 6364136223846793005ULL + 1442695040888963407ULL;
                 size_t at = (size_t)((look_state >> 17) % words);
                 uint32_t w = 0;
                 WB_CUDA(cudaMemcpy(&w, (const char *)o.out + 4 * at, 4, cudaMemcpyDeviceToHost));
+                look_at[(size_t)i * LOOK + k] = at, look_val[(size_t)i * LOOK + k] = w;
                 still += w == 0xFFFFFFFFu;
             }
-            if (still >= 48) unwritten = i, unwritten_words = still;
+            if (still >= 48 && unwritten < 0) unwritten = i, unwritten_words = still;
         }
         if (i == spot) {
             spot_bad = o.check(ctx, spot_why, sizeof spot_why) != 0;
@@ -101,8 +115,31 @@ void wb_time(wb_work_fn fn, void *ctx, const wb_bench_opts *opts, wb_summary *t)
             WB_CUDA(cudaDeviceSynchronize());
         }
     }
+    /* Every sample but the spot check's ran on the first inputs, so its
+     * output must be, bit for bit, the output the work leaves now (the last
+     * run's, which the benchmark verifies after wb_time): a sample that wrote
+     * other numbers (garbage, or a part of the work) while later runs were
+     * right is seen at the positions looked at. */
+    int differs = -1, differ_words = 0;
+    for (int i = 0; poison && i < o.samples && unwritten < 0; i++) {
+        if (i == spot) continue;
+        int bad = 0;
+        for (int k = 0; k < LOOK; k++) {
+            uint32_t w = 0;
+            WB_CUDA(cudaMemcpy(&w, (const char *)o.out + 4 * look_at[(size_t)i * LOOK + k], 4, cudaMemcpyDeviceToHost));
+            bad += w != look_val[(size_t)i * LOOK + k];
+        }
+        if (bad && differs < 0) differs = i, differ_words = bad;
+    }
+    free(look_at), free(look_val);
     wb_summarize(ms, (size_t)o.samples, t);
-    if (unwritten >= 0) {
+    if (differs >= 0) {
+        snprintf(t->refused, sizeof t->refused, "timed run %d of %d wrote other numbers than the checked run at %d "
+                 "of 64 positions looked at: work skipped when timed? no figure",
+                 differs + 1, o.samples, differ_words);
+        printf("  timing refused: %s\n", t->refused);
+        t->median = t->min = t->max = t->mean = NAN;
+    } else if (unwritten >= 0) {
         snprintf(t->refused, sizeof t->refused, "timed run %d of %d left its output unwritten (%d of 64 words "
                  "looked at still the poison): work skipped when timed? no figure",
                  unwritten + 1, o.samples, unwritten_words);
