@@ -46,7 +46,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -377,12 +376,6 @@ static int full_check(bw_ctx *x, unsigned long long *bad, char *why, size_t n)
     return 0;
 }
 
-static int cmp_d(const void *p, const void *q)
-{
-    double a = *(const double *)p, b = *(const double *)q;
-    return a < b ? -1 : a > b;
-}
-
 /* w01.vecadd-bw against week.txt's target for this GPU (gpu: its name;
  * wb_target_for picks a `| H200 >= ...` field where the line has one). */
 static void judge_bw(jd *J, wb_result *R, const wb_checkpoint *c, const char *gpu)
@@ -445,8 +438,7 @@ static void judge_bw(jd *J, wb_result *R, const wb_checkpoint *c, const char *gp
             runner_us += rp.host_us;
         }
     }
-    qsort(t, TIMED, sizeof *t, cmp_d);
-    double ms = t[TIMED / 2];
+    double ms = wb_median(t, TIMED);
     /* the yardstick, by the judge, in this run: before any student code ran
      * and again now; the larger (a runner can only slow it down) */
     double copy = wb_yard_copy_gbps(bytes);
@@ -491,22 +483,8 @@ static int sandbox_runner(const char *scratch, const char *runner, const char *r
     if (!realpath(scratch, g_sb_scratch)) return snprintf(why, why_size, "--sandbox %s: not a folder", scratch), -1;
     snprintf(g_sb_runner, sizeof g_sb_runner, "%s/judge-runner", g_sb_scratch);
     snprintf(g_sb_log, sizeof g_sb_log, "%s.runner.log", record);
-    int in = open(runner, O_RDONLY | O_CLOEXEC);
-    int out = in < 0 ? -1 : open(g_sb_runner, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-    if (in < 0 || out < 0) {
-        snprintf(why, why_size, "copying %s to %s failed", runner, g_sb_runner);
-        if (in >= 0) close(in);
-        return -1;
-    }
-    char buf[1 << 16];
-    ssize_t n;
-    int bad = 0;
-    while ((n = read(in, buf, sizeof buf)) > 0)
-        if (write(out, buf, (size_t)n) != n) bad = 1;
-    if (n < 0) bad = 1;
-    close(in);
-    if (fchmod(out, 0755) != 0) bad = 1;
-    if (close(out) != 0 || bad) return snprintf(why, why_size, "copying %s to %s failed", runner, g_sb_runner), -1;
+    if (sb_copy_exe(runner, g_sb_runner) != 0)
+        return snprintf(why, why_size, "copying %s to %s failed", runner, g_sb_runner), -1;
     return 0;
 }
 

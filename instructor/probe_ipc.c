@@ -553,19 +553,6 @@ static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
     return 0;
 }
 
-static int copy_file(const char *from, const char *to)
-{
-    int in = open(from, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
-    char buf[1 << 16];
-    ssize_t n = 0;
-    while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
-        if (write(out, buf, (size_t)n) != n) n = -1;
-    int ok = in >= 0 && out >= 0 && n == 0;
-    if (in >= 0) close(in);
-    if (out >= 0 && close(out) != 0) ok = 0;
-    return ok ? 0 : -1;
-}
-
 static void usage(void)
 {
     fprintf(stderr, "usage: probe-ipc [--no-sandbox] [--plumbing] [--device N] [--iters N] [--keep]\n");
@@ -625,7 +612,7 @@ int main(int argc, char **argv)
     int rc = 2;
     pid_t child = -1;
     int sv[2] = { -1, -1 };
-    if (mkdir(scratch, 0755) != 0 || copy_file("/proc/self/exe", runner) != 0) {
+    if (mkdir(scratch, 0755) != 0 || sb_copy_exe("/proc/self/exe", runner) != 0) {
         line("judge", "scratch", "FAIL", "cannot copy this program into %s: %s", scratch, strerror(errno));
         goto out;
     }

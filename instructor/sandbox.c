@@ -1060,6 +1060,19 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     return 0;
 }
 
+int sb_copy_exe(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+    char buf[1 << 16];
+    ssize_t n = 0;
+    while (out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+        if (write(out, buf, (size_t)n) != n) n = -1;
+    int ok = in >= 0 && out >= 0 && n == 0 && fchmod(out, 0755) == 0;
+    if (in >= 0) close(in);
+    if (out >= 0 && close(out) != 0) ok = 0;
+    return ok ? 0 : -1;
+}
+
 int sb_reachable(const char *path, char *why)
 {
     if (geteuid() != 0) return 1;

@@ -161,6 +161,11 @@ int sb_available(const sb_opts *o, char *why);
  * that is not root runs it as its own user, who can. */
 int sb_reachable(const char *path, char *why);
 
+/* A program copied to `to` (0755) for a sandbox to run: the sandbox shows
+ * its scratch folder and nothing of the tree the program was built in.
+ * 0, or -1 (errno as the failing call left it). */
+int sb_copy_exe(const char *from, const char *to);
+
 const char *sb_limit_name(sb_limit l);
 
 /* "deny", "allow", "log", "off"; and back (-1 for another word). */

@@ -43,10 +43,9 @@ typedef struct {
      * pattern is rare): poisoned (every byte 0xFF) before every warm-up run
      * and every sample, outside the timed region and before L2 is
      * overwritten; after each sample, untimed, 64 of its 4-byte words at
-     * positions drawn from the clock are read back. A sample that left 48
-     * or more of them the poison, or whose words differ from the output the
-     * work leaves at the end (which the benchmark then verifies), gives no
-     * figure. Work that tells timed runs from checked runs by the output's
+     * positions drawn from the clock are read back. A sample whose words
+     * differ from the output the work leaves at the end (which the benchmark
+     * then verifies) gives no figure. Work that tells timed runs from checked runs by the output's
      * pattern (the poison the checks leave, the last run's numbers) has
      * nothing to tell them apart by, and a sample that skipped its work, or
      * wrote something cheaper, is seen. */

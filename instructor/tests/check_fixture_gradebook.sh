@@ -103,7 +103,7 @@ else
   said sidestream "device work went on after the timed region"
   # right, but skips the work when called again with the same arguments: no figure
   expect cached "0.00,20.00,0.00,20.00"
-  said cached "left its output unwritten"   # the look after the first sample, before the spot check
+  said cached "a timed run on fresh inputs gave a wrong output"   # its final output is the poison too: the spot check
   # right, but adds only when the output still holds the poison, so that a benchmark's repeats
   # (their output already the sums) cost two launches: week 01's benchmark poisons the output
   # before every sample, so it adds every time and is timed doing its work. Its speed is its
