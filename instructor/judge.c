@@ -7,6 +7,7 @@
 #endif
 #include "judge.h"
 #include "judge_msg.h"
+#include "wb_stats.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,12 +27,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-double jd_now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
+double jd_now_us(void) { return wb_seconds() * 1e6; } /* the workbook's one clock (wb_stats.h) */
 
 static int fail(jd *J, const char *fmt, ...)
 {

@@ -91,7 +91,7 @@ $(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
 
-$(GRADE_BIN): $(BUILD)/instructor/grade.o $(GRADE_OBJ) $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(GRADE_MODS)
+$(GRADE_BIN): $(BUILD)/instructor/grade.o $(GRADE_OBJ) $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(BUILD)/common/src/wb_stats.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm -larchive
