@@ -69,6 +69,7 @@ SECCOMP ?= deny
 # process without the student's code (instructor/README.md, "The judge and
 # the runner"). Off by default: it has not yet run on a GPU.
 JUDGE ?= 0
+grade_judge_args = $(if $(filter 1,$(JUDGE)),--judge 1)
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
   --seccomp $(SECCOMP)
@@ -139,7 +140,7 @@ grade: $(WB)
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \
-	  $(grade_scratch_args) $(if $(filter 1,$(JUDGE)),--judge 1)
+	  $(grade_scratch_args) $(grade_judge_args)
 
 # A Slurm grading's gradebook as it stands: results in, tasks still with
 # Slurm PENDING, a task that ended without a result re-queued once.
@@ -160,7 +161,7 @@ grade-fixtures:
 	@bash instructor/fixtures/hostile.sh $(FIXTURE_OUT)/class $(FIXTURE_OUT)/dupclass
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE_OUT)/class --weeks "$(FIXTURE_WEEK)" \
 	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
-	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) || [ $$? = $(GRADE_OK_RC) ]
+	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) $(grade_judge_args) || [ $$? = $(GRADE_OK_RC) ]
 
 # The second fixture class: weeks 07 and 22 (a CUB and a cuBLAS yardstick).
 FIXTURE2_WEEKS := phase1/week07 phase5/week22
@@ -211,7 +212,7 @@ grade-class30:
 	$(Q)for r in $(CLASS30_RUNS); do t0=$$(date +%s); \
 	  $(GRADE_BIN) --root . --submissions $(CLASS30_OUT)/class --weeks "$(FIXTURE_WEEK)" \
 	    --gradebook $(CLASS30_OUT)/gradebook$$r.csv --scratch $(CLASS30_OUT)/scratch$$r --seed $(SEED) --limit $(LIMIT) \
-	    --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
+	    --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) $(grade_judge_args) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
 	  echo "class of 30, grading $$r: exit $$rc after $$(( $$(date +%s) - t0 )) s ($(JOBS) jobs, $(GPU_SHARE) students sharing the GPU for correctness runs, limit $(LIMIT) s)"; done
 	$(Q)if [ -f $(CLASS30_OUT)/gradebook1.csv ] && [ -f $(CLASS30_OUT)/gradebook2.csv ]; then \
 	  bash instructor/tests/check_class30.sh $(CLASS30_OUT)/gradebook1.csv $(CLASS30_OUT)/gradebook2.csv $(MODE); \
