@@ -15,13 +15,13 @@
 #
 # A set is knobs joined by '-', each a letter and its value: P (W62_PINGPONG),
 # I (W62_INTRA), S (W62_STAGES), T (W62_TMA_STORE), e.g. P1-I1-S3; "default"
-# is none (the shipped kernel). The knobs: the head of
+# is none (the shipped kernel: P1-I1-S2-T1); P0-I0-T0 is the plain structure. The knobs: the head of
 # phase6/week62/solution/fa3_fwd.cu; what each should change: NOTES.md here.
 
 .PHONY: tune-w62 tune-w62-compile
 KNOWN_GOALS += tune-w62 tune-w62-compile
 
-TUNE_W62_SETS  ?= default P1-I1 P1-I1-S3 P1-I1-T1 P1-I1-S3-T1 I1 P1 S3 T1 I1-S3 P1-S3
+TUNE_W62_SETS  ?= default P0-I0-T0 P0-I0-S3-T0 I0-T0 P0-I0 T0 S3-T0 P0-T0 P0-S3-T0 S3 I0
 TUNE_W62_BENCH ?= fwd
 TUNE_W62_WK    := phase6/week62
 TUNE_W62_OBJS  := $(BUILD)/$(TUNE_W62_WK)/test.o $(BUILD)/phase6/common/cudnn-frontend/libneed.a \
