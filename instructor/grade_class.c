@@ -44,6 +44,8 @@ const char *classify(const char *msg)
     if (strstr(msg, "Received signal") || strstr(msg, "signal")) return "crash";
     /* wb_harness.c: a test process that exited with status 0 before its test's end */
     if (strstr(msg, "ended before reaching its end")) return "early exit (a test's process ended mid-test)";
+    /* judge.c, jd_call: the runner (the process holding the student's code) closed its end mid-check */
+    if (strstr(msg, "the runner ended without answering")) return "early exit (the process running your code ended mid-check)";
     /* wb_pyrun.py: the pytest child died (os._exit, SIGSEGV, SIGKILL) before writing its results */
     if (strstr(msg, "ended without its results")) return "crash (the Python test process died)";
     return "wrong result";

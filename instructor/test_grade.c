@@ -10,10 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "wb_file.h"
+#include "wb_rand.h"
 #include "wb_results.h"
+#include "../phase0/week01/w01_checks.h" /* the draws week 01's test and its judge share */
 #include "grade.h"
 #include "unpack.h"
 #include "quiz.h"
@@ -518,6 +521,78 @@ START_TEST(failure_reasons)
     ck_assert_str_eq(classify("1 of 16 tests of w01.vecadd ended before reaching its end, without a failure (the "
                               "test process exited mid-test: exit or _exit in the code under test?)"),
                      "early exit (a test's process ended mid-test)");
+    /* the judge's word for a runner that ended mid-check (judge.c, jd_call), with what the judge adds before it */
+    ck_assert_str_eq(classify("the runner ended without answering (it exited or was stopped)"),
+                     "early exit (the process running your code ended mid-check)");
+    ck_assert_str_eq(classify("n=1000: the runner ended without answering (it exited or was stopped)"),
+                     "early exit (the process running your code ended mid-check)");
+    /* and its words for a timed run's wrong output: a wrong result, said as the linked timing says it */
+    ck_assert_str_eq(classify("a timed run on fresh inputs gave a wrong output: call 0 of a timed request: c[5] not yet "
+                              "written (still the poison) right after the reply"), "wrong result");
+}
+END_TEST
+
+/* Week 01's judge draws the test's cases for the seed it is given: case i
+ * of vecadd_offsets from wb_rng_for_seed(seed, W01_OFFSETS_TAG, i) through
+ * w01_offset_case, as test_week01.c draws it from WB_RNG() with WB_SEED set
+ * to that seed. The hidden seed of instructor/weeks/phase0/week01/seeds.txt
+ * draws n = 137481 in case 1 (the seedleak fixture's slip). The test's side
+ * runs in a child with WB_SEED set (the base seed is read once a process). */
+typedef struct { size_t n, oa, ob, oc; uint64_t next; } w01_draw;
+
+static w01_draw judge_draw(uint64_t seed, const char *tag, int i)
+{
+    wb_rng r = wb_rng_for_seed(seed, tag, i);
+    w01_draw d = { 0, 0, 0, 0, 0 };
+    if (!strcmp(tag, W01_OFFSETS_TAG)) w01_offset_case(&r, i, &d.n, &d.oa, &d.ob, &d.oc);
+    d.next = wb_rng_u64(&r); /* where the inputs' draw starts */
+    return d;
+}
+
+START_TEST(judge_draws_the_tests_cases)
+{
+    w01_draw d = judge_draw(7340011, W01_OFFSETS_TAG, 1);
+    ck_assert_uint_eq(d.n, 137481);
+    ck_assert_uint_eq(d.oa, 1);
+    ck_assert_uint_eq(d.ob, 0);
+    const uint64_t seeds[] = { WB_DEFAULT_SEED, 7340011, 20261128, 1, 18446744073709551615ull };
+    const char *tags[] = { W01_OFFSETS_TAG, W01_SIZES_TAG };
+    for (size_t k = 0; k < sizeof seeds / sizeof seeds[0]; k++) {
+        int fd[2];
+        ck_assert_int_eq(pipe(fd), 0);
+        pid_t p = fork();
+        ck_assert_int_ge(p, 0);
+        if (p == 0) { /* the test's side: WB_RNG() in a test named by the tag, its base seed from WB_SEED */
+            char s[32];
+            snprintf(s, sizeof s, "%llu", (unsigned long long)seeds[k]);
+            setenv("WB_SEED", s, 1);
+            int ok = wb_base_seed() == seeds[k];
+            for (int t = 0; t < 2; t++)
+                for (int i = 0; i < W01_N_OFFSET_CASES; i++) {
+                    wb_rng r = wb_rng_for(tags[t], i);
+                    w01_draw x = { 0, 0, 0, 0, 0 };
+                    if (t == 0) w01_offset_case(&r, i, &x.n, &x.oa, &x.ob, &x.oc);
+                    x.next = wb_rng_u64(&r);
+                    ok &= write(fd[1], &x, sizeof x) == (ssize_t)sizeof x;
+                }
+            _exit(ok ? 0 : 1);
+        }
+        close(fd[1]);
+        for (int t = 0; t < 2; t++)
+            for (int i = 0; i < W01_N_OFFSET_CASES; i++) {
+                w01_draw x, j = judge_draw(seeds[k], tags[t], i);
+                ck_assert_int_eq(read(fd[0], &x, sizeof x), (ssize_t)sizeof x);
+                ck_assert_msg(x.n == j.n && x.oa == j.oa && x.ob == j.ob && x.oc == j.oc && x.next == j.next,
+                              "seed %llu, %s case %d: the test draws n=%zu a+%zu b+%zu c+%zu, the judge n=%zu a+%zu "
+                              "b+%zu c+%zu (or their inputs differ)", (unsigned long long)seeds[k], tags[t], i, x.n,
+                              x.oa, x.ob, x.oc, j.n, j.oa, j.ob, j.oc);
+            }
+        close(fd[0]);
+        int st = 0;
+        ck_assert_int_eq(waitpid(p, &st, 0), p);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child did not take WB_SEED=%llu",
+                      (unsigned long long)seeds[k]);
+    }
 }
 END_TEST
 
@@ -1049,6 +1124,7 @@ void add_grade_tests(Suite *s, int have_sandbox)
     ADD(week_names);
     ADD(failure_reasons);
     ADD(hidden_seed_redacted);
+    ADD(judge_draws_the_tests_cases);
     ADD(limit_stops_a_hang_and_its_group);
     ADD(exit_codes_and_signals);
     ADD(forbidden_libraries);

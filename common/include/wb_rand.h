@@ -29,8 +29,14 @@ uint64_t wb_base_seed(void);
 int      wb_seed_parse(const char *s, uint64_t *out, char *err, size_t errsz);
 
 void     wb_rng_seed(wb_rng *r, uint64_t seed);
-/* A generator for one test: base seed mixed with `tag` and `index`. */
+/* A generator for one test: base seed mixed with `tag` and `index`;
+ * wb_rng_for(tag, i) is wb_rng_for_seed(wb_base_seed(), tag, i). A program
+ * that must draw what a test draws for a seed it was given (the grader's
+ * judge, which runs the test's cases on a seed of its own) calls
+ * wb_rng_for_seed with that seed and the test's tag: a Check test's __func__,
+ * the name given to START_TEST with "_fn" after it. */
 wb_rng   wb_rng_for(const char *tag, int index);
+wb_rng   wb_rng_for_seed(uint64_t base, const char *tag, int index);
 uint64_t wb_rng_u64(wb_rng *r);
 /* Uniform in [0, 1). */
 double   wb_rng_unit(wb_rng *r);

@@ -80,14 +80,16 @@ void wb_rng_seed(wb_rng *r, uint64_t seed)
     for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&x);
 }
 
-wb_rng wb_rng_for(const char *tag, int index)
+wb_rng wb_rng_for_seed(uint64_t base, const char *tag, int index)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a of the tag */
     for (const char *p = tag ? tag : ""; *p; p++) h = (h ^ (unsigned char)*p) * 1099511628211ull;
     wb_rng r;
-    wb_rng_seed(&r, wb_base_seed() ^ h ^ ((uint64_t)(unsigned)index * 0xD1B54A32D192ED03ull));
+    wb_rng_seed(&r, base ^ h ^ ((uint64_t)(unsigned)index * 0xD1B54A32D192ED03ull));
     return r;
 }
+
+wb_rng wb_rng_for(const char *tag, int index) { return wb_rng_for_seed(wb_base_seed(), tag, index); }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 

@@ -13,10 +13,34 @@
 #include "devquery.h"
 #include "wb_compare.h"
 #include "wb_cuda.h"
+#include "wb_rand.h"
 
 /* vecadd's sizes: empty, one, a warp's worth, block edges, a vector tail, large. */
 static const size_t W01_SIZES[] = { 0, 1, 3, 31, 255, 256, 257, 1023, 4097, 65537, 1000003, (size_t)1 << 24 };
 #define W01_N_SIZES (sizeof W01_SIZES / sizeof W01_SIZES[0])
+/* vecadd_sizes's generator tag (its case s: wb_rng_for(__func__, s), the
+ * inputs a then b, each n floats in [-100, 100)); the judge's is
+ * wb_rng_for_seed(seed, W01_SIZES_TAG, s), the same inputs for a seed */
+#define W01_SIZES_TAG "vecadd_sizes_fn"
+
+/* vecadd's offset cases (16 of them): case i's inputs start (i & 3) and
+ * ((i >> 2) & 3) floats into their buffers; its size n and the output's
+ * offset are drawn from the case's generator, n first, then the offset, and
+ * the inputs after that (check_vecadd in test_week01.c fills them from the
+ * same generator). The test's generator is WB_RNG(), wb_rng_for(__func__, i),
+ * and a Check test's __func__ is its name with "_fn" after it: W01_OFFSETS_TAG.
+ * The judge (instructor/judge_w01.c) draws case i from
+ * wb_rng_for_seed(seed, W01_OFFSETS_TAG, i) through this same function, so a
+ * seed gives it the cases the test draws, sizes and inputs alike (a slip at
+ * one size a hidden seed draws is found by both). */
+#define W01_N_OFFSET_CASES 16
+#define W01_OFFSETS_TAG    "vecadd_offsets_fn"
+static inline void w01_offset_case(wb_rng *r, int i, size_t *n, size_t *oa, size_t *ob, size_t *oc)
+{
+    *n = (size_t)wb_rng_int(r, 1000, 200000);
+    *oc = (size_t)wb_rng_int(r, 0, 3);
+    *oa = (size_t)(i & 3), *ob = (size_t)((i >> 2) & 3);
+}
 
 /* The peak formulas on known parts: H100 SXM (2619 MHz HBM3 on a 5120-bit
  * bus; 132 SMs x 128 lanes at 1980 MHz), and an RTX 3060-like part, to catch
