@@ -65,10 +65,12 @@ FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # allow (an allow-list, still to be confirmed on a GPU machine), log (the
 # allow-list, calls outside it only logged: dmesg | grep type=1326), off.
 SECCOMP ?= deny
-# JUDGE=1: weeks with a judge (week 01: make judge-w01) are judged by a
-# process without the student's code (instructor/README.md, "The judge and
-# the runner"). Off by default: it has not yet run on a GPU.
-JUDGE ?= 0
+# JUDGE=1, the default for local grading: weeks with a judge (week 01: make
+# judge-w01) are judged by a process without the student's code
+# (instructor/README.md, "Threat model" and "The judge and the runner");
+# JUDGE=0 grades them with their linked test programs, as every other week.
+# Slurm tasks do not carry the judge yet: there the default is 0.
+JUDGE ?= $(if $(filter slurm,$(SCHEDULER)),0,1)
 grade_judge_args = $(if $(filter 1,$(JUDGE)),--judge 1)
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
