@@ -11,6 +11,7 @@
  *   libs: -lcublas                        (extra link flags, optional)
  *   nvflags: -gencode=arch=compute_90a,code=sm_90a   (extra nvcc flags, optional)
  *   uses: phase5/week21 phase5/week22     (earlier weeks whose kernels this one runs)
+ *   pyuses: phase6/week38 phase8/week63   (weeks whose exercise files this week's Python part builds or imports)
  *   needs: cutlass                        (third-party headers, mk/needs-NAME.mk)
  *   checkpoint: w01.vecadd | vector add correct for any n
  *   checkpoint: w01.vecadd-bw | vector add bandwidth | >= 0.85 COPY
@@ -46,6 +47,16 @@
  * student copy), and this week's support files (support/NAME.cu) may include "EX.cu" of
  * W by name to build a variant of it. A week's support files may likewise
  * include the reference of the week's own exercises (a yardstick).
+ *
+ * `pyuses: W` names weeks whose exercise files this week's Python part
+ * (its pytest tests and their support/ scripts) builds from or imports:
+ * `make release` ships W with this week, built from the learner's own
+ * files as a `uses:` week is, and nothing of W reaches the C test (no
+ * include path, nothing linked). The same rules as `uses:` apply to the
+ * names (phaseP/weekNN, no repeats, not the week itself, a week of the
+ * workbook: `wb make-vars` checks that), but not the order: a core week's
+ * capstone may build on an optional track week (week 52 on weeks 59 and
+ * 63). A week is named in `uses:` or in `pyuses:`, not both.
  *
  * The week's title is not here: common/curriculum.txt holds the titles of
  * all 52 weeks and the phases, `phase: P | name` and `week: N | title` lines
@@ -112,6 +123,8 @@ typedef struct {
     char          uses[WB_MAX_USES][32];   /* "phase5/week21" */
     int           n_needs;
     char          needs[WB_MAX_USES][32];  /* "cutlass" */
+    int           n_pyuses;
+    char          pyuses[WB_MAX_USES][32]; /* "phase8/week63": released with the week, not in its C test */
     int           n_hints;
     char          hint_exercise[WB_MAX_HINTS][64];
     char          hints[WB_MAX_HINTS][600];

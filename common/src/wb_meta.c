@@ -80,18 +80,18 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
         char *key = trim(s), *val = trim(colon + 1);
         if (strcmp(key, "title") == 0) {
             FAIL("a week's title lives in common/curriculum.txt, not in week.txt");
-        } else if (strcmp(key, "uses") == 0 || strcmp(key, "needs") == 0) {
-            int is_uses = key[0] == 'u';
+        } else if (strcmp(key, "uses") == 0 || strcmp(key, "pyuses") == 0 || strcmp(key, "needs") == 0) {
+            int is_needs = key[0] == 'n', is_py = key[0] == 'p';
             char *save = NULL;
             for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-                int *n = is_uses ? &w->n_uses : &w->n_needs;
-                char (*list)[32] = is_uses ? w->uses : w->needs;
+                int *n = is_needs ? &w->n_needs : is_py ? &w->n_pyuses : &w->n_uses;
+                char (*list)[32] = is_needs ? w->needs : is_py ? w->pyuses : w->uses;
                 if (*n == WB_MAX_USES) FAIL("too many '%s' entries", key);
-                if (is_uses) {
+                if (!is_needs) {
                     int p, k, len = 0;
                     if (sscanf(tok, "phase%1d/week%2d%n", &p, &k, &len) != 2 || len != (int)strlen(tok) ||
                         strlen(tok) != 13)
-                        FAIL("uses: '%s' must name a week as phaseP/weekNN", tok);
+                        FAIL("%s: '%s' must name a week as phaseP/weekNN", key, tok);
                 } else if (!valid_id(tok)) {
                     FAIL("needs: '%s' must be a name (letters, digits, '_', '-', '.')", tok);
                 }
@@ -136,7 +136,7 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             copy(w->hints[w->n_hints], 600, text);
             w->n_hints++;
         } else {
-            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, needs, checkpoint, pycheckpoint, hint)", key);
+            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, pyuses, needs, checkpoint, pycheckpoint, hint)", key);
         }
     }
     fclose(f);
@@ -187,6 +187,18 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             snprintf(err, errsz, "%s: a week cannot use itself", path);
             return -1;
         }
+    for (int i = 0; i < w->n_pyuses; i++) {
+        if (strcmp(w->pyuses[i], w->dir) == 0) {
+            snprintf(err, errsz, "%s: a week cannot use itself (pyuses: %s)", path, w->pyuses[i]);
+            return -1;
+        }
+        for (int j = 0; j < w->n_uses; j++)
+            if (strcmp(w->pyuses[i], w->uses[j]) == 0) {
+                snprintf(err, errsz, "%s: %s is in both uses: and pyuses: (uses: already releases it)", path,
+                         w->pyuses[i]);
+                return -1;
+            }
+    }
     return 0;
 }
 

@@ -78,6 +78,25 @@ START_TEST(meta_uses_and_needs)
         write_file(p5, bad[i]);
         ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == -1, "accepted: %s", bad[i]);
     }
+    /* pyuses: the weeks a week's Python part builds from, kept apart from uses: (nothing of them in the C test) */
+    write_file(p5, "uses: phase0/week01\npyuses: phase0/week02 phase1/week08\npyuses: phase6/week38\n");
+    ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.n_uses, 1);
+    ck_assert_int_eq(w.n_pyuses, 3);
+    ck_assert_str_eq(w.pyuses[0], "phase0/week02");
+    ck_assert_str_eq(w.pyuses[2], "phase6/week38"); /* a later week may be named: the order is not checked */
+    const char *badpy[] = { "pyuses: week01\n", "pyuses: phase0/week1\n", "pyuses: phase0/week01x\n",
+                            "pyuses: phase0/week02 phase0/week02\n", "pyuses: phase1/week05\n",
+                            "uses: phase0/week01\npyuses: phase0/week01\n",
+                            "pyuses: phase0/week01 phase0/week02 phase0/week03 phase0/week04 phase1/week06 "
+                            "phase1/week07 phase1/week08 phase1/week09 phase1/week10\n" };
+    const char *why[] = { "must name a week", "must name a week", "must name a week", "listed twice",
+                          "cannot use itself", "in both uses: and pyuses:", "too many 'pyuses'" };
+    for (size_t i = 0; i < sizeof badpy / sizeof badpy[0]; i++) {
+        write_file(p5, badpy[i]);
+        ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == -1, "accepted: %s", badpy[i]);
+        ck_assert_msg(strstr(err, why[i]) != NULL, "%s: %s", badpy[i], err);
+    }
     /* a week in the wrong phase's folder */
     snprintf(p5, sizeof p5, "mkdir -p '%s/phase0/week05'", tmpdir);
     ck_assert_int_eq(system(p5), 0);

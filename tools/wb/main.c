@@ -15,7 +15,7 @@
  *                               make test's ledger lines from a results record
  *   wb results RESULTS [PREFIX] one short line a checkpoint, for logs
  *   wb make-vars                every week.txt as make variables (build/weeks.mk)
- *   wb week-info WEEK exercises|uses|needs|title|speed|pyspeed
+ *   wb week-info WEEK exercises|uses|pyuses|needs|title|speed|pyspeed
  *   wb regress-baseline OUT RESULTS...   a baseline from several runs' records
  *   wb regress-check BASELINE RESULTS... this run against it; exit 1 on a regression
  *
@@ -52,7 +52,7 @@ static const verb VERBS[] = {
     {"results", 1, -1, "results RESULTS [PREFIX]", cmd_results},
     {"report", 2, -1, "report RESULTS W [--record] [--status N]", cmd_report},
     {"make-vars", 0, -1, "make-vars", cmd_make_vars},
-    {"week-info", 2, 2, "week-info W exercises|pyexercises|uses|needs|title|speed|pyspeed|checkpoints", cmd_week_info},
+    {"week-info", 2, 2, "week-info W exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints", cmd_week_info},
     {"regress-baseline", 2, -1, "regress-baseline OUT RESULTS...", cmd_regress},
     {"regress-check", 2, -1, "regress-check BASELINE RESULTS...", cmd_regress},
     {"progress-check", 0, -1, "progress-check", cmd_progress_check},

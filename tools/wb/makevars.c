@@ -70,6 +70,13 @@ int cmd_make_vars(int argc, char **argv)
                 return 2;
             }
         }
+        /* pyuses: weeks of the workbook, in any order (wb_meta.h: a core week may build on a track week) */
+        for (int u = 0; u < w.n_pyuses; u++)
+            if (!week_exists(w.pyuses[u])) {
+                fprintf(stderr, "%s/week.txt: pyuses %s, which is not a week of this workbook\n", weeks[i],
+                        w.pyuses[u]);
+                return 2;
+            }
         printf("%s_EX :=", weeks[i]);
         for (int e = 0; e < w.n_exercises; e++) printf(" %s", w.exercises[e]);
         printf("\n%s_LIBS := ", weeks[i]);
@@ -87,7 +94,7 @@ int cmd_make_vars(int argc, char **argv)
     return 0;
 }
 
-/* `wb week-info WEEK exercises|pyexercises|uses|needs|title|speed|pyspeed|checkpoints`: one fact a line, for
+/* `wb week-info WEEK exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints`: one fact a line, for
  * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK<TAB>SPEC" a line, in week.txt's order, TARGET
  * the default target, SPEC every target field as week.txt writes them (">= 0.89 COPY | H200 >= 0.64",
  * wb_target_spec: Phase 7's twin parser, wb_targets.py, picks the target for the GPU from it), all
@@ -111,6 +118,8 @@ int cmd_week_info(int argc, char **argv)
         }
     else if (strcmp(what, "uses") == 0)
         for (int i = 0; i < w.n_uses; i++) printf("%s\n", w.uses[i]);
+    else if (strcmp(what, "pyuses") == 0)
+        for (int i = 0; i < w.n_pyuses; i++) printf("%s\n", w.pyuses[i]);
     else if (strcmp(what, "needs") == 0)
         for (int i = 0; i < w.n_needs; i++) printf("%s\n", w.needs[i]);
     else if (strcmp(what, "title") == 0) printf("%s\n", w.title);
