@@ -4,8 +4,9 @@
 # Copies the files git tracks (`git ls-files`: never an untracked or ignored
 # file, so a scratch file or an earlier release lying in the tree is not
 # shipped) of the whole workbook, or of the weeks named and every week they
-# use (week.txt's `uses:`, as `wb week-info W uses` reads it, followed
-# through), leaving out what would give solutions away or is for instructors:
+# use (week.txt's `uses:` and `pyuses:`, as `wb week-info W uses|pyuses`
+# reads them, followed through), leaving out what would give solutions away
+# or is for instructors:
 #   - every phaseP/weekNN/solution/ (a pristine starter is kept instead in
 #     phaseP/weekNN/.starter/EX.cu, so `make ... reset` still works), and the
 #     exercise files EX.cu are rewritten as that pristine starter;
@@ -56,12 +57,14 @@ else
   weeks=$(echo $all_weeks)
 fi
 # The weeks they use, and the weeks those use: the copy builds them from the
-# learner's own files.
+# learner's own files. uses: (linked into the C test) and pyuses: (built or
+# imported by the week's Python part: week 52's capstone) alike.
 added="" todo="$weeks"
 while [ -n "$(echo $todo)" ]; do
   next=""
   for w in $todo; do
-    uses=$($wb week-info "$w" uses) || { echo ">>> $w/week.txt cannot be read (above)" >&2; exit 2; }
+    uses=$($wb week-info "$w" uses && $wb week-info "$w" pyuses) ||
+      { echo ">>> $w/week.txt cannot be read (above)" >&2; exit 2; }
     for d in $uses; do
       [[ " $weeks $added " == *" $d "* ]] && continue
       added="$added $d" next="$next $d"
@@ -71,7 +74,7 @@ while [ -n "$(echo $todo)" ]; do
 done
 if [ -n "$added" ]; then
   weeks="$weeks$added"
-  echo "Also released, because the weeks asked for use them (week.txt uses:; built from the learner's own files):$added"
+  echo "Also released, because the weeks asked for use them (week.txt uses:/pyuses:; built from the learner's own files):$added"
 fi
 # A release ships what git tracks: a week whose files are not committed yet
 # (or not even added) would go out without them.

@@ -6,7 +6,8 @@
 #      instructor tools and IMPL=solution, its README and `make help` mention
 #      neither, and its `make test` passes;
 #   2. in a scratch copy of the workbook's tracked files: an untracked file is
-#      not shipped, a week's `uses:` weeks are released with it, an OUT inside
+#      not shipped, a week's `uses:` weeks are released with it (and week
+#      52's `pyuses:` weeks, which its C test does not get), an OUT inside
 #      the workbook is refused, and a solution's code planted in a released
 #      support file makes the release fail;
 #   3. the whole workbook releases (or, where TEST_WEEKS names some weeks,
@@ -124,6 +125,26 @@ if ( cd "$root" && bash instructor/release.sh "$tmp/w63" phase8/week63 ) > "$tmp
     step PASS "a week with Python tests ships phase7/common/ (its runner) and no Phase 7 week"
   else step FAIL "a week with Python tests ships phase7/common/" "$(ls "$tmp/w63/phase7" 2>&1 | tr '\n' ' ')"; fi
 else cat "$tmp/w63.log"; step FAIL "a week with Python tests ships phase7/common/" "the release of phase8/week63 failed (above)"; fi
+# Week 52's capstone (Python) builds the learner's kernels of weeks 38, 59, 41
+# and 42 and imports their week 63 ddp.py: week.txt's pyuses: ships those weeks
+# with it (the learner's files and starters, no solution/), and its uses: stays
+# empty, so nothing of them is linked into its C test.
+w52_files="phase6/week38/flash_attn.cu phase6/week59/flash_bwd.cu phase7/week41/ln_fwd.cu phase7/week42/ln_bwd.cu
+  phase8/week63/ddp.py"
+w52_label="week 52's pyuses: weeks (38, 59, 41, 42, 63) are released with it, no solution/, none in its C test's uses:"
+if ( cd "$root" && bash instructor/release.sh "$tmp/w52" phase8/week52 ) > "$tmp/w52.log" 2>&1; then
+  miss=""
+  for f in $w52_files; do
+    [ -f "$tmp/w52/$f" ] && [ -f "$tmp/w52/$(dirname "$f")/.starter/$(basename "$f")" ] || miss="$miss $f"
+    [ -e "$tmp/w52/$(dirname "$f")/solution" ] && miss="$miss $(dirname "$f")/solution(shipped)"
+  done
+  pyuses=$(cd "$root" && build/wb week-info phase8/week52 pyuses | tr '\n' ' ')
+  cuses=$(cd "$root" && build/wb week-info phase8/week52 uses)
+  if [ -n "$miss" ]; then step FAIL "$w52_label" "missing:$miss"
+  elif [ "$pyuses" != "phase6/week38 phase6/week59 phase7/week41 phase7/week42 phase8/week63 " ] || [ -n "$cuses" ]; then
+    step FAIL "$w52_label" "wb week-info: pyuses '$pyuses', uses '$cuses'"
+  else step PASS "$w52_label"; fi
+else cat "$tmp/w52.log"; step FAIL "$w52_label" "the release of phase8/week52 failed (above)"; fi
 if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>&1; then
   step FAIL "an OUT inside the workbook is refused" "it released"
 elif grep -q "inside the workbook" "$tmp/inside.log" && [ ! -e "$src/inside" ]; then
