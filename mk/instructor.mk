@@ -86,11 +86,14 @@ $(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o: instructor/judge.h i
 $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -MMD -MP -c $< -o $@
 
 # The grader's parts (grade.h), each its own object; grade.o holds main.
 GRADE_OBJ := $(patsubst %,$(BUILD)/instructor/%.o,grade_jobs grade_class grade_build grade_objcheck grade_run grade_report grade_slurm)
-$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h instructor/judge.h instructor/judge_sb.h
+# (wb_meta.h named as well: grade.h embeds its structures, and an object built before
+# this rule wrote dependency files would not see a change to them)
+$(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.h instructor/objcheck.h instructor/judge.h instructor/judge_sb.h \
+  common/include/wb_meta.h
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
 

@@ -58,9 +58,11 @@ bash instructor/fixtures/hostile.sh "$class" "$out/dupclass" >/dev/null
 grade_rc() { if [ "$1" = 2 ] && grep -q '\] Error 3$' "$2"; then echo 3; else echo "$1"; fi; }
 $MAKE -s "$GRADE_BIN" build/gpu-probe >/dev/null 2>&1
 local_gb=$out/local/gradebook.csv
-# the fixture class's quota and scratch (mk/instructor.mk: FIXTURE_SCRATCH_ARGS): diskfill passes 256 MiB
+# the fixture class's quota and scratch (mk/instructor.mk: FIXTURE_SCRATCH_ARGS): diskfill passes 256 MiB.
+# JUDGE=0: Slurm tasks grade with the linked test (they do not carry the judge), so the local
+# grading they are held against does too (the judge's feedback words differ in places)
 WB_NO_GPU=1 $MAKE -s grade SUBMISSIONS="$class" WEEKS="$FIXTURE_WEEK" GRADEBOOK="$local_gb" SEED="$SEED" LIMIT=60 \
-  JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" DISK_QUOTA=256 KEEP_SCRATCH=1 >"$out/local.log" 2>&1
+  JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" DISK_QUOTA=256 KEEP_SCRATCH=1 JUDGE=0 >"$out/local.log" 2>&1
 rc=$(grade_rc $? "$out/local.log")
 # the class through Slurm: no GPU here (no --gres), a node of this test's size
 gb=$out/grade/gradebook.csv
