@@ -5,7 +5,8 @@
 # Besides the rows: the reason each adversarial fixture was stopped (from
 # GRADEBOOK-feedback/ID.md), what the ones that ran left behind in the
 # scratch folder beside the gradebook (SCRATCH= another: marks, log sizes), and that none of
-# their processes outlived grading (pgrep). Run it right after grading.
+# their processes outlived grading (pgrep). Run it right after grading, with
+# JUDGE as the grading had it (JUDGE=0 for a grading by the linked test).
 set -u
 gb=${1:?gradebook}; mode=${2:?nogpu or gpu}
 fb=${gb%.csv}-feedback
@@ -103,9 +104,20 @@ else
   [ $n -gt 0 ] || { echo "fixture flood: no run log in $scratch/flood (did it run?)"; bad=1; }
   fl=$(du -sk "$scratch/flood" 2>/dev/null | cut -f1)
   [ "${fl:-0}" -le $((64 << 10)) ] || { echo "fixture flood: its scratch folder holds ${fl} KiB (expected under 64 MiB)"; bad=1; }
-  # right, but timed on a stream the events do not wait for: no figure
-  expect sidestream "0.00,20.00,0.00,20.00"
-  said sidestream "device work went on after the timed region"
+  # right, but timed on a stream the events do not wait for: no figure from the linked test.
+  # The judge's clock stops after the runner's reply, which comes after cudaDeviceSynchronize
+  # (judge_runner.c): there the side stream's work is inside the time, the figure is honest and
+  # earns what it earns, and what must not happen is a figure past the copy's.
+  # JUDGE as the grading had it (make's default: 1).
+  if [ "${JUDGE:-1}" = 1 ]; then
+    expect sidestream "0.00,20.00,*,*"
+    sm=$(grep -F '| w01.vecadd-bw |' "$fb/sidestream.md" 2>/dev/null | cut -d'|' -f5 | grep -oE '[0-9]+\.[0-9]+' | head -1)
+    if [ -n "$sm" ] && awk -v r="$sm" 'BEGIN { exit !(r > 1.2) }'; then
+      echo "fixture sidestream: measured $sm of COPY under the judge: its clock stopped before the work did"; bad=1; fi
+  else
+    expect sidestream "0.00,20.00,0.00,20.00"
+    said sidestream "device work went on after the timed region"
+  fi
   # right, but skips the work when called again with the same arguments: no figure
   expect cached "0.00,20.00,0.00,20.00"
   said cached "a timed run on fresh inputs gave a wrong output"   # its final output is the poison too: the spot check
