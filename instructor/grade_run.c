@@ -299,6 +299,33 @@ int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)
  * holds the other end, the GPU and the record. The record lies beside the
  * scratch workbook, where the sandbox cannot reach; the runner's own output
  * goes to the run's log as before, the judge's to a log of its own. */
+/* The limit named in a judged runner's .end file ("exit E signal S limit NAME
+ * why", judge_sb.c), waiting up to 3 s for it to be written; none when there
+ * is no such file or it names none. */
+static sb_limit runner_limit(const char *end)
+{
+    char line[1400] = "";
+    for (int i = 0; i < 60; i++) {
+        FILE *f = fopen(end, "r");
+        if (f) {
+            int got = fgets(line, sizeof line, f) != NULL;
+            fclose(f);
+            if (got && strchr(line, '\n')) break;
+        }
+        line[0] = 0;
+        usleep(50000);
+    }
+    const char *l = strstr(line, " limit ");
+    if (!l) return SB_LIMIT_NONE;
+    l += 7;
+    for (int k = SB_LIMIT_WALL; k <= SB_LIMIT_DISK; k++) {
+        const char *name = sb_limit_name((sb_limit)k);
+        size_t n = strlen(name);
+        if (strncmp(l, name, n) == 0 && (l[n] == ' ' || l[n] == '\n' || l[n] == 0)) return (sb_limit)k;
+    }
+    return SB_LIMIT_NONE;
+}
+
 static void run_judged(grader *G, student *s, int w, const char *id, unsigned long long seed, const char *tag,
                        const sb_opts *o, cp_grade *out)
 {
@@ -308,6 +335,9 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
     snprintf(rec, sizeof rec, "%s/../judge-results-%d-%s%s.tsv", s->tree, w, id, tag);
     snprintf(jlog, sizeof jlog, "%s/../judge-%d-%s%s.log", s->tree, w, id, tag);
     unlink(rec);
+    char end[1700];
+    snprintf(end, sizeof end, "%s.end", o->log_path ? o->log_path : "");
+    if (o->log_path) unlink(end);
     double wall = G->limit + 60;
     fflush(NULL);
     pid_t p = fork();
@@ -364,6 +394,12 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
         snprintf(out->why, sizeof out->why, "not graded: the judge failed (the instructor was told)");
         return;
     }
+    /* A limit the runner's sandbox stopped it at (output, memory, CPU, file size,
+     * disk, its wall clock) is the run's outcome, in the words a linked test's run
+     * gets: the judge itself only saw a runner that stopped answering. The keeper
+     * of that sandbox (judge_sb.c) writes it to the run log's .end file as the
+     * runner ends, which may be just after the judge has. */
+    if (!timed_out && o->log_path) r.limit = runner_limit(end);
     outcome_from_record(rec, id, &r, wall, jlog, out);
 }
 

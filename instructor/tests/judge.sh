@@ -20,6 +20,13 @@ rm -rf "$log" && mkdir -p "$log/class/correct" "$log/class/starter/phase0/week01
 chmod 755 "$log" "$log/scratch"
 cp -R instructor/fixtures/class/correct/. "$log/class/correct/"
 touch "$log/class/starter/phase0/week01/notes.txt"
+# loud: the correct files, but dq_peak_gbps (a CPU function the judge calls through the runner,
+# GPU or not) prints 64 MiB: the runner's sandbox stops it at its output limit, and the feedback
+# must say so in the linked test's words, not "early exit" (the judge only sees the runner go)
+mkdir -p "$log/class/loud" && cp -R instructor/fixtures/class/correct/. "$log/class/loud/"
+sed -i 's|^    return 2.0 \* mem_clock_khz|    { static char b[1 << 16]; memset(b, 120, sizeof b); for (int i = 0; i < 1024; i++) fwrite(b, 1, sizeof b, stdout); }\n&|' \
+  "$log/class/loud/phase0/week01/devquery.cu"
+grep -q fwrite "$log/class/loud/phase0/week01/devquery.cu" || { t_fail "$label" "loud's devquery.cu was not made"; t_end; }
 if ! $MAKE -s judge-w01 "$GRADE_BIN" "$BUILD/phase0/week01/starter/test" >"$log/build.log" 2>&1; then
   tail -n 20 "$log/build.log"; t_fail "$label" "judge-w01 or the grader does not build (see $log/build.log)"; t_end
 fi
@@ -37,6 +44,11 @@ for who in correct starter; do
 done
 grep -q "judged outside the student's process" "$log/judged.log" || bad="$bad the grader did not say it judges week 01;"
 grep -q "dq_peak_gbps" "$log/judged-feedback/starter.md" 2>/dev/null || bad="$bad the starter's FAIL does not name dq_peak_gbps;"
-if [ -z "$bad" ]; then t_pass "$label" "correct SKIP (no GPU), the starter FAILs devquery, as without --judge"
+for how in judged linked; do
+  [ "$(cells $how loud)" = "0.00,SKIP,SKIP" ] || bad="$bad loud: $how $(cells $how loud), expected 0.00,SKIP,SKIP;"
+  grep -q "output limit: the run printed too much" "$log/$how-feedback/loud.md" 2>/dev/null ||
+    bad="$bad loud: the $how feedback does not say \"output limit\";"
+done
+if [ -z "$bad" ]; then t_pass "$label" "correct SKIP (no GPU), the starter FAILs devquery, loud is stopped at the output limit and told so, as without --judge"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
