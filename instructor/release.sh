@@ -59,6 +59,7 @@ fi
 # The weeks they use, and the weeks those use: the copy builds them from the
 # learner's own files. uses: (linked into the C test) and pyuses: (built or
 # imported by the week's Python part: week 52's capstone) alike.
+asked=$weeks   # the weeks named (or all): the "Try it" line names the first of them
 added="" todo="$weeks"
 while [ -n "$(echo $todo)" ]; do
   next=""
@@ -178,5 +179,5 @@ done
 [ $bad = 0 ] || { echo ">>> release in $out FAILED its checks (above); do not hand it out" >&2; exit 1; }
 n=$(find "$out" -type f | wc -l)
 echo "Student copy in $out: $(echo $weeks | wc -w) week(s), $n files; no solution/, no instructor/, starters kept in WEEK/.starter/."
-first=$(echo $weeks | tr " " "\n" | sort | head -1)
+first=$(echo $asked | tr " " "\n" | sort | head -1)
 echo "Try it: cd $out && make $first check"

@@ -131,7 +131,7 @@ else cat "$tmp/w63.log"; step FAIL "a week with Python tests ships phase7/common
 # empty, so nothing of them is linked into its C test.
 w52_files="phase6/week38/flash_attn.cu phase6/week59/flash_bwd.cu phase7/week41/ln_fwd.cu phase7/week42/ln_bwd.cu
   phase8/week63/ddp.py"
-w52_label="week 52's pyuses: weeks (38, 59, 41, 42, 63) are released with it, no solution/, none in its C test's uses:"
+w52_label="week 52's pyuses: weeks (38, 59, 41, 42, 63) are released with it, no solution/, none in its C test's uses:; its Try it line names week 52"
 if ( cd "$root" && bash instructor/release.sh "$tmp/w52" phase8/week52 ) > "$tmp/w52.log" 2>&1; then
   miss=""
   for f in $w52_files; do
@@ -143,6 +143,8 @@ if ( cd "$root" && bash instructor/release.sh "$tmp/w52" phase8/week52 ) > "$tmp
   if [ -n "$miss" ]; then step FAIL "$w52_label" "missing:$miss"
   elif [ "$pyuses" != "phase6/week38 phase6/week59 phase7/week41 phase7/week42 phase8/week63 " ] || [ -n "$cuses" ]; then
     step FAIL "$w52_label" "wb week-info: pyuses '$pyuses', uses '$cuses'"
+  elif ! grep -q "make phase8/week52 check" "$tmp/w52.log"; then
+    step FAIL "$w52_label" "its 'Try it' line names another week than the one released: $(grep 'Try it' "$tmp/w52.log")"
   else step PASS "$w52_label"; fi
 else cat "$tmp/w52.log"; step FAIL "$w52_label" "the release of phase8/week52 failed (above)"; fi
 if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>&1; then
