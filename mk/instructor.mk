@@ -142,6 +142,7 @@ grade: $(WB)
 	@case "$(SCHEDULER)" in local|slurm) ;; *) echo ">>> SCHEDULER=$(SCHEDULER): local (this host) or slurm (a job array)"; exit 2;; esac
 	$(call check_weeks,$(GIVEN_WEEKS))
 	$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
+	$(if $(filter 1,$(JUDGE)),$(if $(filter phase0/week01,$(GIVEN_WEEKS)),$(Q)bash instructor/judge_calibrate.sh $(BUILD)))
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \
@@ -247,9 +248,10 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # The judge and the runner (instructor/README.md, "The judge and the runner";
 # judge.h). judge-w01 links no student code; a week's runner links the
 # student's objects, judge_runner.c and its main, and nothing that writes a
-# results record (the link is refused if one is there). Built and compiled
-# here; NOT RUN ON A GPU YET. The plumbing is tested without a GPU by
-# instructor/Makefile.sandbox (test_judge).
+# results record (the link is refused if one is there). Run on an H200 as a
+# program of its own and through the grader (2026-11-28); the plumbing is
+# tested without a GPU by instructor/Makefile.sandbox (test_judge).
+# make grade runs instructor/judge_calibrate.sh first when it judges week 01.
 JUDGE_W01 := $(BUILD)/instructor/judge-w01
 $(BUILD)/instructor/judge_cuda.o: instructor/judge.c instructor/judge.h instructor/judge_msg.h
 	@mkdir -p $(@D)

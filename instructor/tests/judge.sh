@@ -49,6 +49,16 @@ for how in judged linked; do
   grep -q "output limit: the run printed too much" "$log/$how-feedback/loud.md" 2>/dev/null ||
     bad="$bad loud: the $how feedback does not say \"output limit\";"
 done
+# judge_calibrate.sh (run by make grade before a judged week 01): the reference's judged figure
+# against this GPU's target, a warning under the 10 % margin; records written here, no GPU run
+cal() { # ratio target -> the script's line for a passing record of that figure
+  printf '#wb-results 2\nweek\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage\n' >"$log/cal.tsv"
+  printf 'phase0/week01\tw01.vecadd-bw\tpass\t-\t3646\tGB/s\tCOPY\t4179\t%s\t%s\t1\tNVIDIA H200\t1\t0\t0\t-\t-\n' "$1" "$2" >>"$log/cal.tsv"
+  JUDGE_CALIBRATE_RECORD=$log/cal.tsv bash instructor/judge_calibrate.sh "$BUILD"; }
+c1=$(cal 0.873 0.79); c2=$(cal 0.873 0.85); c3=$(bash instructor/judge_calibrate.sh "$BUILD")
+[[ $c1 == *"margin +11 %"* && $c1 != *WARNING* ]] || bad="$bad calibration at 0.873 against 0.79: '$c1';"
+[[ $c2 == *WARNING*"under the 10 % margin"* ]] || bad="$bad calibration at 0.873 against 0.85 gave no warning: '$c2';"
+[[ $c3 == *"not run"* ]] || bad="$bad calibration without a GPU: '$c3';"
 if [ -z "$bad" ]; then t_pass "$label" "correct SKIP (no GPU), the starter FAILs devquery, loud is stopped at the output limit and told so, as without --judge"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
