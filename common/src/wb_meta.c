@@ -410,24 +410,23 @@ char *wb_target_text(const wb_checkpoint *c, const char *device, char *buf, size
     return buf;
 }
 
-char *wb_targets_all(const wb_checkpoint *c, char *buf, size_t n)
+/* Every target of a checkpoint: the default, then each model's, joined by
+ * sep, each number printed with fmt ("%.2f" to read, "%.15g" to parse back). */
+static char *targets_join(const wb_checkpoint *c, char *buf, size_t n, const char *sep, const char *fmt)
 {
+    char num[40];
     size_t k = 0;
     buf[0] = 0;
     if (!(c->target > 0)) return buf;
-    k += (size_t)snprintf(buf, n, ">= %.2f %s", c->target, c->yard);
-    for (int i = 0; i < c->n_models && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "; %s >= %.2f", c->models[i].model, c->models[i].target);
+    snprintf(num, sizeof num, fmt, c->target);
+    k += (size_t)snprintf(buf, n, ">= %s %s", num, c->yard);
+    for (int i = 0; i < c->n_models && k < n; i++) {
+        snprintf(num, sizeof num, fmt, c->models[i].target);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s >= %s", sep, c->models[i].model, num);
+    }
     return buf;
 }
 
-char *wb_target_spec(const wb_checkpoint *c, char *buf, size_t n)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    if (!(c->target > 0)) return buf;
-    k += (size_t)snprintf(buf, n, ">= %.15g %s", c->target, c->yard);
-    for (int i = 0; i < c->n_models && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, " | %s >= %.15g", c->models[i].model, c->models[i].target);
-    return buf;
-}
+char *wb_targets_all(const wb_checkpoint *c, char *buf, size_t n) { return targets_join(c, buf, n, "; ", "%.2f"); }
+
+char *wb_target_spec(const wb_checkpoint *c, char *buf, size_t n) { return targets_join(c, buf, n, " | ", "%.15g"); }

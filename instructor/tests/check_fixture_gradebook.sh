@@ -24,6 +24,11 @@ expect() { # student expected-cells (devquery,vecadd,bw,total); '*' matches anyt
 said() { # student text: the feedback says why
   grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }
 }
+past_copy() { # student why: its w01.vecadd-bw figure (the feedback's table) must not pass 1.2 of COPY
+  local r
+  r=$(grep -F '| w01.vecadd-bw |' "$fb/$1.md" 2>/dev/null | cut -d'|' -f5 | grep -oE '[0-9]+\.[0-9]+' | head -1)
+  if [ -n "$r" ] && awk -v r="$r" 'BEGIN { exit !(r > 1.2) }'; then echo "fixture $1: measured $r of COPY: $2"; bad=1; fi
+}
 said_either() { # student text1 text2: the feedback says one of them (the linked test's words, the judge's)
   grep -qF -e "$2" -e "$3" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback says neither \"$2\" nor \"$3\""; bad=1; }
 }
@@ -111,9 +116,7 @@ else
   # JUDGE as the grading had it (make's default: 1).
   if [ "${JUDGE:-1}" = 1 ]; then
     expect sidestream "0.00,20.00,*,*"
-    sm=$(grep -F '| w01.vecadd-bw |' "$fb/sidestream.md" 2>/dev/null | cut -d'|' -f5 | grep -oE '[0-9]+\.[0-9]+' | head -1)
-    if [ -n "$sm" ] && awk -v r="$sm" 'BEGIN { exit !(r > 1.2) }'; then
-      echo "fixture sidestream: measured $sm of COPY under the judge: its clock stopped before the work did"; bad=1; fi
+    past_copy sidestream "under the judge: its clock stopped before the work did"
   else
     expect sidestream "0.00,20.00,0.00,20.00"
     said sidestream "device work went on after the timed region"
@@ -128,9 +131,7 @@ else
   # is credit for work skipped: a figure far past the copy's (the second class took 29 x COPY).
   expect pattern "0.00,20.00,*,*"
   said pattern "| w01.vecadd | PASS"
-  pm=$(grep -F '| w01.vecadd-bw |' "$fb/pattern.md" 2>/dev/null | cut -d'|' -f5 | grep -oE '[0-9]+\.[0-9]+' | head -1)
-  if [ -n "$pm" ] && awk -v r="$pm" 'BEGIN { exit !(r > 1.2) }'; then
-    echo "fixture pattern: measured $pm of COPY: the benchmark timed runs that skipped their work"; bad=1; fi
+  past_copy pattern "the benchmark timed runs that skipped their work"
   # every test's process ends with _exit(0) before its checks: nothing passes (40 of 40 before the harness checked)
   expect earlyexit "0.00,0.00,0.00,0.00"
   said_either earlyexit "early exit (a test's process ended mid-test)" "$judge_early"

@@ -279,6 +279,18 @@ class GraphCount:
         cls.capture_begin, cls.replay = capture_begin, replay
 
 
+def eager_step(F, model, opt):
+    """PyTorch's own training step (the yardsticks' and the reference's): zeroed grads, the loss,
+    backward, the optimizer; returns a function of (x, y) giving the loss."""
+    def step(x, y):
+        opt.zero_grad(set_to_none=True)
+        loss = F.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+    return step
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--code", required=True, help="the folder holding capstone.py")
@@ -392,12 +404,7 @@ def main():
         start = [p.detach().clone() for p in pm]
         start_ref = [p.detach().clone() for p in ref.module.parameters()]
 
-        def step_ref(x, y):
-            opt_ref.zero_grad(set_to_none=True)
-            loss = F.mse_loss(ref(x), y)
-            loss.backward()
-            opt_ref.step()
-            return loss
+        step_ref = eager_step(F, ref, opt_ref)
 
         comm, moved_storage, ptrs = "", "", None
         c0, r0 = graphs.captures, graphs.replays
@@ -453,12 +460,7 @@ def main():
             def step_mine(x, y):
                 return cap.train_step(model, opt, x, y)
 
-            def step_comp(x, y):
-                opt_c.zero_grad(set_to_none=True)
-                loss = F.mse_loss(comp(x), y)
-                loss.backward()
-                opt_c.step()
-                return loss
+            step_comp = eager_step(F, comp, opt_c)
 
             sides = [("mine", step_mine), ("eager", step_ref), ("compile", step_comp)]
             ms = {n: [] for n, _ in sides}
