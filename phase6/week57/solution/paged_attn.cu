@@ -442,7 +442,8 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
     constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS;
     constexpr int LOADS = TOK / TPL;
     constexpr int S = PAGED_STAGES;
-    static_assert(paged_ring_bytes<D, G>() + 2 * PAGED_WARPS * G * (D + 2) * 4 <= 227 * 1024,
+    constexpr int NB = PAGED_SPAN > 1 ? 2 : 1; /* merge buffers: a block of one partition needs one */
+    static_assert(paged_ring_bytes<D, G>() + NB * PAGED_WARPS * G * (D + 2) * 4 <= 227 * 1024,
                   "PAGED_STAGES: the ring and the merge buffers pass 227 KB of shared memory");
     const int kvh = blockIdx.x, b = blockIdx.y;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
@@ -525,9 +526,9 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
         for (int e = 0; e < 8; e++) acc[g][e] = 0.f;
     }
     /* The block's warps merge a partition in shared memory, double-buffered
-     * by partition: one barrier each. */
-    __shared__ float sm_m[2][PAGED_WARPS][G], sm_l[2][PAGED_WARPS][G];
-    __shared__ float sm_o[2][PAGED_WARPS][G][D];
+     * by partition when SPAN > 1: one barrier each. */
+    __shared__ float sm_m[NB][PAGED_WARPS][G], sm_l[NB][PAGED_WARPS][G];
+    __shared__ float sm_o[NB][PAGED_WARPS][G][D];
 
 #pragma unroll 1
     for (int s = 0; s < S - 1; s++) issue(s);
@@ -540,7 +541,7 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
          * each partition of the block here once, in order (the same barriers). */
 #pragma unroll 1
         for (; pc < p; pc++) {
-            const int bf = (pc - pz) & 1;
+            const int bf = (pc - pz) & (NB - 1);
 #pragma unroll
             for (int g = 0; g < G; g++)
 #pragma unroll
@@ -691,8 +692,13 @@ static void launch_attn(const paged_attn_args *a, int lbs, float *ml, float *po,
 #if PAGED_STAGES > 0 /* the ring in dynamic shared memory; SPAN partitions a block */
     constexpr int bytes = paged_ring_bytes<D, G>();
     const unsigned z = a->partition ? (unsigned)((P + PAGED_SPAN - 1) / PAGED_SPAN) : 1u;
-    if (bytes > 48 * 1024) /* past the default: a failure shows in the launch's error */
+    /* Past 48 KB a kernel must ask; the carveout all shared memory (the loads
+     * skip L1): blocks an SM are then set by the ring. A failure shows in the
+     * launch's error. */
+    if (bytes > 48 * 1024)
         (void)cudaFuncSetAttribute(paged_attn_kernel<D, G>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    (void)cudaFuncSetAttribute(paged_attn_kernel<D, G>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
     paged_attn_kernel<D, G><<<dim3((unsigned)a->num_kv_heads, (unsigned)a->batch, z), PAGED_WARPS * 32, bytes>>>(*a, lbs, ml, po, P);
     return;
 #endif
