@@ -167,16 +167,10 @@ static __device__ __forceinline__ void turn_softmax(float (&s)[LOADS][G], float 
  * are still in flight. */
 static __device__ __forceinline__ void cp_async16(uint4 *dst, const uint16_t *src)
 {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
 }
-static __device__ __forceinline__ void cp_async_commit()
-{
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-template <int N> static __device__ __forceinline__ void cp_async_wait()
-{
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
+static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
 
 /* The ring's bytes (dynamic shared memory): PAGED_STAGES turns of K and V
  * rows a warp, TOK rows of D bf16 each. */
@@ -536,7 +530,9 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
 #pragma unroll 1
     for (int i = 0;; i++) {
         const long long cl = (long long)c0 + (long long)i * step;
-        const int p = cl >= Tend ? pend : a.partition ? (int)(cl / a.partition) : 0;
+        /* the turn's partition: pz for every turn of a block of one (an int
+         * division a turn with SPAN > 1; cl < Tend fits an int) */
+        const int p = cl >= Tend ? pend : PAGED_SPAN > 1 && a.partition ? (int)cl / a.partition : pz;
         /* Partitions pc .. p - 1 are done for this warp: every warp passes
          * each partition of the block here once, in order (the same barriers). */
 #pragma unroll 1

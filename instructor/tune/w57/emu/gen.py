@@ -11,9 +11,9 @@ src, k = re.subn(r'asm\("ex2\.approx\.ftz\.f32 %0, %1;\\n" : "=f"\(y\) : "f"\(x\
 assert k == 1, 'the ex2 asm line'
 # PAGED_STAGES's cp.async: a copy recorded at issue, done at the wait that
 # completes its group (emu_rt.cc); the dynamic shared memory: the emulator's.
-for pat, rep in ((r'asm volatile\("cp\.async\.cg\.shared\.global \[%0\], \[%1\], 16;\\n" ::"r"\(\(unsigned\)__cvta_generic_to_shared\(dst\)\), "l"\(src\) : "memory"\);', 'emu_cp_async(dst, src);'),
-                 (r'asm volatile\("cp\.async\.commit_group;\\n" ::: "memory"\);', 'emu_cp_commit();'),
-                 (r'asm volatile\("cp\.async\.wait_group %0;\\n" ::"n"\(N\) : "memory"\);', 'emu_cp_wait(N);'),
+for pat, rep in ((r'asm volatile\("cp\.async\.cg\.shared\.global \[%0\], \[%1\], 16;" ::"r"\(\(unsigned\)__cvta_generic_to_shared\(dst\)\), "l"\(src\) : "memory"\);', 'emu_cp_async(dst, src);'),
+                 (r'asm volatile\("cp\.async\.commit_group;" ::: "memory"\);', 'emu_cp_commit();'),
+                 (r'asm volatile\("cp\.async\.wait_group %0;" ::"n"\(N\) : "memory"\);', 'emu_cp_wait(N);'),
                  (r'extern __shared__ __align__\(16\) uint4 (\w+)\[\];', r'uint4 *\1 = (uint4 *)emu_dyn_smem;')):
     src, k = re.subn(pat, rep, src)
     assert k == 1, 'PAGED_STAGES line %s: found %d' % (rep, k)
