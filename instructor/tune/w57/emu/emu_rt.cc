@@ -72,6 +72,7 @@ void emu_run_block(dim3 bid, unsigned n, const std::function<void()> &body)
         for (int r = 0; r < 6; r++) *--sp = nullptr;
         t.sp = sp, t.done = 0, t.fn = &fn;
         t.tid = { i, 0, 0 }, t.bid = { bid.x, bid.y, bid.z }, t.lane = i % 32, t.warp = i / 32;
+        t.cps.clear(), t.cp_group = 0;
     }
     for (unsigned w = 0; w < n / 32; w++) warp_bar[w] = { 0, 0, 32 };
     block_bar = { 0, 0, (int)n };
@@ -110,4 +111,37 @@ void emu_check_read(const void *p, size_t n)
     if (it == bufs.begin() || (--it, a + n > it->first + it->second)) {
         fprintf(stderr, "emu: load of %zu bytes at %p outside every buffer\n", n, p); abort();
     }
+}
+
+/* PAGED_STAGES's dynamic shared memory and cp.async (emu_shim.h). */
+void *emu_dyn_smem;
+static size_t dyn_bytes;
+long emu_cp_copies;
+void emu_set_dyn_smem(size_t bytes)
+{
+    static std::vector<unsigned char> buf;
+    buf.assign(bytes + 16, 0xFF); /* all-ones bf16: NaN, until a copy lands */
+    emu_dyn_smem = (void *)(((uintptr_t)buf.data() + 15) & ~(uintptr_t)15);
+    dyn_bytes = bytes;
+}
+void emu_cp_async(void *dst, const void *src)
+{
+    uintptr_t d = (uintptr_t)dst, b = (uintptr_t)emu_dyn_smem;
+    if (d % 16 || d < b || d + 16 > b + dyn_bytes) { fprintf(stderr, "emu: cp.async to %p outside the dynamic shared memory\n", dst); abort(); }
+    emu_check_read(src, 16);
+    for (auto &c : emu_cur->cps)
+        if (c.dst == dst) { fprintf(stderr, "emu: cp.async into a piece whose copy is still pending (thread %u)\n", emu_cur->tid.x); abort(); }
+    memset(dst, 0xFF, 16);
+    emu_cur->cps.push_back({ dst, src, emu_cur->cp_group });
+}
+void emu_cp_commit() { emu_cur->cp_group++; }
+void emu_cp_wait(int n)
+{
+    auto &v = emu_cur->cps;
+    size_t k = 0;
+    for (auto &c : v) {
+        if (c.group < emu_cur->cp_group - n) memcpy(c.dst, c.src, 16), emu_cp_copies++;
+        else v[k++] = c;
+    }
+    v.resize(k);
 }
