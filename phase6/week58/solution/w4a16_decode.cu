@@ -542,10 +542,13 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
  * last min(G, ST) uses: no copy is still writing when its warp goes on (its
  * threads take part in dec_finish's barriers and store nothing).
  *
- * Knobs (for the sweep): W58_DEC4_STAGES (default 5) and W58_DEC4_BLOCKS
- * (blocks an SM asked of __launch_bounds__, default 2; at 1, up to 10
- * stages fit). Registers: two blocks of 288 threads an SM leave 113 a
- * thread, so ptxas is held to 112. */
+ * Knobs (for the sweep): W58_DEC4_STAGES (default 5), W58_DEC4_BLOCKS
+ * (blocks an SM asked of __launch_bounds__, default 2; 3 blocks fit with 3
+ * stages, 1 with up to 10) and W58_DEC4_XBULK (default 1; 0 leaves x out of
+ * the stage, M small copies fewer a group, and the consumers read x through
+ * L1 as variant 1 does: 17,920 bytes a stage, 6 stages by default).
+ * Registers: two blocks of 288 threads an SM leave 113 a thread, so ptxas
+ * is held to 112; it uses 72 (nvcc 13, sm_90, no spills). */
 #define DEC4_CWARPS 8                              /* consumer warps (256 columns) */
 #define DEC4_THREADS (32 * (DEC4_CWARPS + 1))     /* + the producer warp */
 #define DEC4_WROW 1056                             /* bytes from one word-row of a stage to the next */
@@ -553,9 +556,12 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
 #define DEC4_ZOFF (DEC4_SOFF + 2 * DEC_COLS)       /* 17408: its zeros */
 #define DEC4_XOFF (DEC4_ZOFF + 2 * DEC_COLS)       /* 17920: x, 16 rows */
 #define DEC4_XROW 320                              /* bytes from one row of x to the next */
-#define DEC4_STAGE (DEC4_XOFF + 16 * DEC4_XROW)    /* 23040 */
+#ifndef W58_DEC4_XBULK
+#define W58_DEC4_XBULK 1 /* 0: x is not in the stage; the consumers read it through L1 as variant 1 does */
+#endif
+#define DEC4_STAGE (W58_DEC4_XBULK ? DEC4_XOFF + 16 * DEC4_XROW : DEC4_XOFF) /* 23040 (17920 without x) */
 #ifndef W58_DEC4_STAGES
-#define W58_DEC4_STAGES 5
+#define W58_DEC4_STAGES (W58_DEC4_XBULK ? 5 : 6)
 #endif
 #ifndef W58_DEC4_BLOCKS
 #define W58_DEC4_BLOCKS 2
@@ -681,8 +687,8 @@ static __global__ void __launch_bounds__(DEC4_THREADS, W58_DEC4_BLOCKS)
          * in bytes from each array's start, the group's start added per use. */
         const int cn = min(DEC_COLS, N - c0); /* the tile's columns: a multiple of 8, 8..256 */
         const uint32_t wbytes = 4u * (uint32_t)cn, sbytes = 2u * (uint32_t)cn;
-        const uint32_t tx = 16u * wbytes + 2u * sbytes + 2u * DEC_GROUP * (uint32_t)M;
-        const bool wlane = lane < 16, xlane = lane >= 16 && lane - 16 < M, slane = lane < 2;
+        const uint32_t tx = 16u * wbytes + 2u * sbytes + (W58_DEC4_XBULK ? 2u * DEC_GROUP * (uint32_t)M : 0u);
+        const bool wlane = lane < 16, xlane = W58_DEC4_XBULK && lane >= 16 && lane - 16 < M, slane = lane < 2;
         const char *wsrc = (const char *)wq, *xsrc = (const char *)x;
         const char *ssrc = (const char *)(lane == 0 ? sc : zr);
         /* this lane's first group: word-row 16 g0 + l, columns c0..; x row l - 16, k = 128 g0..; the scales or zeros of g0 */
@@ -717,6 +723,7 @@ static __global__ void __launch_bounds__(DEC4_THREADS, W58_DEC4_BLOCKS)
         const uint32_t woff = (uint32_t)t * DEC4_WROW + 4u * cw; /* word-row t (4 s + t for s), columns cw .. cw + 3 */
         const uint32_t soff = DEC4_SOFF + 2u * cw;
         const uint32_t xoff = DEC4_XOFF + (uint32_t)g * DEC4_XROW + 16u * t; /* row g, k = 8 t .. (+ 32 s) */
+        size_t xo = (size_t)g * K + (size_t)g0 * DEC_GROUP + 8 * t; /* XBULK 0: x[g][k] of the group worked on, in halves */
         int st = 0;
         uint32_t ph = 0;
 #pragma unroll 1
@@ -724,14 +731,20 @@ static __global__ void __launch_bounds__(DEC4_THREADS, W58_DEC4_BLOCKS)
             mbar_wait_loop(full0 + 8 * st, ph); /* use u of stage st has landed (acquire: its bytes are visible) */
             const unsigned char *sb = ring + st * DEC4_STAGE;
             uint4 wc[4];
-            uint2 sc2 = make_uint2(0, 0), zc2 = make_uint2(0, 0);
 #pragma unroll
             for (int s = 0; s < 4; s++) wc[s] = has ? *(const uint4 *)(sb + woff + 4 * s * DEC4_WROW) : make_uint4(0, 0, 0, 0);
-            if (has) sc2 = *(const uint2 *)(sb + soff), zc2 = *(const uint2 *)(sb + soff + 2 * DEC_COLS);
+            const uint2 sc2 = has ? *(const uint2 *)(sb + soff) : make_uint2(0, 0);
+            const uint2 zc2 = has ? *(const uint2 *)(sb + soff + 2 * DEC_COLS) : make_uint2(0, 0);
             dec_group(acc, wc, sc2, zc2, [&](int s, uint4 &xl, uint4 &xh) {
-                xl = lo ? *(const uint4 *)(sb + xoff + 64 * s) : make_uint4(0, 0, 0, 0);
-                xh = hi ? *(const uint4 *)(sb + xoff + 8 * DEC4_XROW + 64 * s) : make_uint4(0, 0, 0, 0);
+                if constexpr (W58_DEC4_XBULK) {
+                    xl = lo ? *(const uint4 *)(sb + xoff + 64 * s) : make_uint4(0, 0, 0, 0);
+                    xh = hi ? *(const uint4 *)(sb + xoff + 8 * DEC4_XROW + 64 * s) : make_uint4(0, 0, 0, 0);
+                } else {
+                    xl = lo ? __ldg((const uint4 *)(x + xo + 32 * s)) : make_uint4(0, 0, 0, 0);
+                    xh = hi ? __ldg((const uint4 *)(x + xo + (size_t)8 * K + 32 * s)) : make_uint4(0, 0, 0, 0);
+                }
             });
+            xo += DEC_GROUP;
             __syncwarp(); /* every lane's reads of the stage are done ... */
             if (lane == 0) mbar_arrive(empty0 + 8 * st); /* ... before the warp hands it back */
             if (++st == ST) st = 0, ph ^= 1;
