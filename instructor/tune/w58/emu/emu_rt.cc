@@ -1,7 +1,7 @@
-/* emu_rt.cc — the emulator's runtime: coroutines (a hand-written x86-64
- * stack switch, as week 57's emulator), block and warp barriers, the warp's
- * mma.sync, emulated mbarriers and cp.async.bulk, and a registry of "device"
- * buffers every global load and bulk copy is checked against. The threads
+/* emu_rt.cc — week 58's emulator runtime, on the coroutines, barriers and
+ * checked buffers of ../../emu/emu_core.h (shared with week 57's): the
+ * warp's mma.sync, emulated mbarriers and cp.async.bulk (every bulk copy's
+ * source checked against the buffers too). The threads
  * of a block run one at a time, in an order shuffled every round; a bulk
  * copy poisons its destination (0xff bytes: NaN halves) when issued and
  * lands, completing its bytes on its mbarrier, at a later round chosen at
@@ -11,18 +11,10 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include "../../emu/emu_core.h"
 
-#include "../../emu/emu_switch.h" /* the coroutines' stack switch, shared with the other week's emulator */
-
-emu_thread *emu_cur;
 emu_idx emu_grid;
 int emu_sms = 132, emu_per_sm = 2, emu_binary_version = 90;
-static void *sched_sp;
-struct bar { int count, gen, expected; };
-static bar warp_bar[32], block_bar;
-static std::vector<emu_thread> th;
-static const size_t STACK = 256 << 10;
-static long progress;
 static std::mt19937_64 rng(1);
 void emu_seed(unsigned long s) { rng.seed(s); }
 
@@ -33,27 +25,7 @@ void emu_seed(unsigned long s) { rng.seed(s); }
     abort();
 }
 
-static void trampoline()
-{
-    (*emu_cur->fn)();
-    emu_cur->done = 1;
-    progress++;
-    emu_switch(&emu_cur->sp, sched_sp);
-    abort();
-}
-
-void emu_yield() { emu_switch(&emu_cur->sp, sched_sp); }
 void emu_progress() { progress++; }
-
-static void barrier(bar &b)
-{
-    int g = b.gen;
-    progress++;
-    if (++b.count == b.expected) { b.count = 0, b.gen++, progress++; return; }
-    while (b.gen == g) emu_yield();
-}
-void emu_barrier_warp() { barrier(warp_bar[emu_cur->warp]); }
-void emu_barrier_block() { barrier(block_bar); }
 
 /* ---- mma.sync.m16n8k16 (f16 in, f32 accumulate): A row-major 16 x 16, B
  * 16 x 8 ("col": each thread's pairs run along k), C 16 x 8. Thread (g, t):
@@ -168,22 +140,8 @@ static void land(size_t i)
 
 void emu_run_block(dim3 bid, unsigned n, const std::function<void()> &body)
 {
-    if (n == 0 || n % 32 || n > 1024) { fprintf(stderr, "emu: block of %u threads\n", n); abort(); }
-    if (th.size() < n) th.resize(n);
     std::function<void()> fn = body;
-    for (unsigned i = 0; i < n; i++) {
-        emu_thread &t = th[i];
-        if (!t.stack) t.stack = (char *)aligned_alloc(64, STACK);
-        uintptr_t top = ((uintptr_t)(t.stack + STACK)) & ~(uintptr_t)15;
-        void **sp = (void **)top;
-        *--sp = nullptr;            /* the trampoline's "return address" */
-        *--sp = (void *)trampoline; /* ret of emu_switch lands here */
-        for (int r = 0; r < 6; r++) *--sp = nullptr;
-        t.sp = sp, t.done = 0, t.fn = &fn;
-        t.tid = { i, 0, 0 }, t.bid = { bid.x, bid.y, bid.z }, t.lane = i % 32, t.warp = i / 32;
-    }
-    for (unsigned w = 0; w < n / 32; w++) warp_bar[w] = { 0, 0, 32 };
-    block_bar = { 0, 0, (int)n };
+    start_threads(bid, n, &fn);
     mbars.clear();
     if (ring_p) memset(ring_p, 0xff, ring_n); /* a new block: nothing in the ring is its own yet */
     std::vector<unsigned> order(n);
@@ -217,22 +175,3 @@ void emu_run_block(dim3 bid, unsigned n, const std::function<void()> &body)
         }
 }
 
-static std::map<uintptr_t, size_t> bufs;
-void *emu_alloc(size_t n)
-{
-    void *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
-    bufs[(uintptr_t)p] = n;
-    return p;
-}
-void emu_free(void *p) { if (p) { bufs.erase((uintptr_t)p); free(p); } }
-long emu_reads;
-void emu_check_read(const void *p, size_t n)
-{
-    uintptr_t a = (uintptr_t)p;
-    emu_reads++;
-    if (a % n) { fprintf(stderr, "emu: misaligned %zu-byte load at %p\n", n, p); abort(); }
-    auto it = bufs.upper_bound(a);
-    if (it == bufs.begin() || (--it, a + n > it->first + it->second)) {
-        fprintf(stderr, "emu: load of %zu bytes at %p outside every buffer\n", n, p); abort();
-    }
-}
