@@ -24,3 +24,16 @@ tune-w57: $(LIBWB) $(NVCC_STAMP)
 tune-w57-emu:
 	$(Q)BUILD=$(BUILD) CC='$(CC)' CXX='$(CXX)' CUDA_INC='$(CUDA_INC)' TUNE_W57_SETS='$(TUNE_W57_SETS)' \
 	  bash instructor/tune/w57/emu/run.sh
+
+# W57KNOBS='-DPAGED_STAGES=3 -DPAGED_MIN_BLOCKS=2' BUILD=build-w57x with any goal
+# (make phase6/week57 check IMPL=solution, sanitize, bench): the week built
+# with a sweep's kernel knobs, to check a winner whole before it becomes the
+# default. PAGED_PARTITION (S) is the test's, not the kernel's: not here.
+ifneq ($(W57KNOBS),)
+ifneq ($(filter-out tune-w57 tune-w57-emu,$(MAKECMDGOALS)),)
+ifeq ($(BUILD),build)
+$(error W57KNOBS=$(W57KNOBS) needs a build folder of its own (BUILD=build-w57x): objects built without the knobs would be linked as they are)
+endif
+NVFLAGS += $(W57KNOBS)
+endif
+endif
