@@ -1,5 +1,6 @@
-/* emu_core.h — what the kernel emulators (w57/emu, w58/emu) share: a
- * block's threads as coroutines on a hand-written x86-64 stack switch
+/* emu_core.h — the kernel emulators' common core (w57/emu's; week 58's
+ * emulator went with its variant 4): a block's threads as coroutines on a
+ * hand-written x86-64 stack switch
  * (emu_switch saves the callee-saved registers on the current stack, stores
  * its stack pointer in *save_sp, moves to to_sp and restores that stack's
  * registers), the warp and block barriers, and the registry of "device"

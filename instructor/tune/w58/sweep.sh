@@ -16,7 +16,7 @@ summary=$OUT/summary.txt
 for set in $TUNE_W58_SETS; do
     flags=
     for d in ${set//,/ }; do flags="$flags -D$d"; done
-    tag=$(echo "$set" | sed 's/W58_DEC_VARIANT=/v/; s/W58_DEC4_STAGES=/st/; s/W58_DEC4_BLOCKS=/b/; s/W58_DEC4_XBULK=/x/; s/,/-/g')
+    tag=$(echo "$set" | sed 's/W58_DEC_VARIANT=/v/; s/,/-/g')
     b=build-w58-$tag
     log=$OUT/$tag.txt
     echo "== $set ($b)" | tee "$log"
