@@ -14,7 +14,7 @@ typedef struct {
     int    rc;         /* rl_analyse's return */
     int    touched;    /* the point is no longer all 0x5A */
     double gbps, gflops, intensity, ridge, roof_gflops, fraction;
-    int    bound_null; /* bound was NULL */
+    int    bound_null; /* bound was NULL, or not written (still the filler: not read) */
     char   bound[32];  /* else its text (cut at 31 bytes) */
 } w03_rl_reply;
 

@@ -51,8 +51,10 @@ static int analyse(const jr_args *a)
     r.touched = memcmp(&p, &before, sizeof p) != 0;
     r.gbps = p.gbps, r.gflops = p.gflops, r.intensity = p.intensity, r.ridge = p.ridge;
     r.roof_gflops = p.roof_gflops, r.fraction = p.fraction;
-    r.bound_null = !r.touched || p.bound == NULL;
-    if (r.touched && p.bound) strncpy(r.bound, p.bound, sizeof r.bound - 1);
+    /* a bound still the 0x5A filler is not a string: not read (NULL to the judge) */
+    int bound_set = memcmp(&p.bound, &before.bound, sizeof p.bound) != 0;
+    r.bound_null = !bound_set || p.bound == NULL;
+    if (!r.bound_null) strncpy(r.bound, p.bound, sizeof r.bound - 1);
     memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
     return 0;
 }

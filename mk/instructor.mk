@@ -299,7 +299,10 @@ $(foreach i,$(IMPLS),$(BUILD)/$(2)/$(i)/judge-runner): $(BUILD)/$(2)/%/judge-run
 	$$(Q)$$(CXX) -o $$@ $$^ $$(LDCUDA)
 	$$(Q)if nm $$@ | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)'; then \
 	  echo ">>> $$@ links a results writer or the test harness: refused"; rm -f $$@; exit 1; fi
-judge-w$(1): $(BUILD)/instructor/judge-w$(1) $(BUILD)/$(2)/solution/judge-runner $(BUILD)/$(2)/starter/judge-runner
+# (the runner's main object named: the grader links each student's runner from it, and .SECONDARY
+# would leave a deleted one unbuilt while the runners above are up to date)
+judge-w$(1): $(BUILD)/instructor/judge-w$(1) $(BUILD)/$(2)/solution/judge-runner $(BUILD)/$(2)/starter/judge-runner \
+  $(BUILD)/instructor/judge_w$(1)_runner.o $(BUILD)/instructor/judge_runner_cuda.o
 KNOWN_GOALS += judge-w$(1)
 .PHONY: judge-w$(1)
 endef
