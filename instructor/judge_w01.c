@@ -190,36 +190,32 @@ static void vec_past_2g(jd *J, jd_tally *t)
     jd_free(J, ia), jd_free(J, ib), jd_free(J, ic);
 }
 
+/* Case i: the test's sizes, then its offset mixes, each drawn for this seed
+ * (w01_checks.h): its generators, sizes, offsets and inputs, so a slip at a
+ * size only some seed draws is found by the judge on the seed the test
+ * would find it on. ctx: room for the expected output. */
+static int vec_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ref)
+{
+    if (i < (int)W01_N_SIZES) {
+        wb_rng rng = wb_rng_for_seed(jd_seed, W01_SIZES_TAG, i);
+        return vec_case(J, B, ref, &rng, W01_SIZES[i], 0, 0, 0, t);
+    }
+    i -= (int)W01_N_SIZES;
+    wb_rng rng = wb_rng_for_seed(jd_seed, W01_OFFSETS_TAG, i);
+    size_t n, oa, ob, oc;
+    w01_offset_case(&rng, i, &n, &oa, &ob, &oc);
+    return vec_case(J, B, ref, &rng, n, oa, ob, oc, t);
+}
+
 static void judge_vecadd(jd_ck *k)
 {
-    jd *J = k->J;
-    jd_tally *t = k->t;
     size_t maxn = W01_SIZES[W01_N_SIZES - 1];
     if (maxn < 200000) maxn = 200000;
-    jd_case_bufs B = { .ib = { -1, -1, -1 } };
     float *ref = malloc(maxn * 4);
-    if (!ref || jd_case_bufs_alloc(J, &B, 2, maxn + 4, maxn, t) != 0) {
-        if (!ref) jd_failf(t, "buffers: out of memory");
-        goto done;
-    }
-    /* the test's cases for this seed (w01_checks.h): its generators, sizes,
-     * offsets and inputs, so a slip at a size only some seed draws is found
-     * by the judge on the seed the test would find it on */
-    for (size_t s = 0; s < W01_N_SIZES && !J->lost; s++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, W01_SIZES_TAG, (int)s);
-        if (vec_case(J, &B, ref, &rng, W01_SIZES[s], 0, 0, 0, t) < 0) goto done;
-    }
-    for (int i = 0; i < W01_N_OFFSET_CASES && !J->lost; i++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, W01_OFFSETS_TAG, i);
-        size_t n, oa, ob, oc;
-        w01_offset_case(&rng, i, &n, &oa, &ob, &oc);
-        if (vec_case(J, &B, ref, &rng, n, oa, ob, oc, t) < 0) goto done;
-    }
-    jd_case_bufs_free(J, &B);
-    if (!J->lost) vec_past_2g(J, t);
-done:
-    jd_case_bufs_free(J, &B);
+    if (!ref) return jd_failf(k->t, "buffers: out of memory");
+    jd_cases(k->J, k->t, 2, maxn + 4, maxn, (int)W01_N_SIZES + W01_N_OFFSET_CASES, vec_one, ref);
     free(ref);
+    if (!k->J->lost) vec_past_2g(k->J, k->t);
 }
 
 /* ------------------------------------------------------------- vecadd-bw */

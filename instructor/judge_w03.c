@@ -132,62 +132,60 @@ static void judge_roofline_gpu(jd_ck *k) { judge_roofline(k->J, k->t); }
 
 /* ---------------------------------------------------------------- copy */
 
+/* Case i: the test's sizes, then its offset mixes, each drawn for this seed
+ * (w03_checks.h): its generators, sizes, offsets and inputs (the NaN and
+ * Inf it plants), compared as the test compares (no tolerance). */
+static int copy_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    (void)ctx;
+    int off = i >= (int)W03_N_SIZES, c = off ? i - (int)W03_N_SIZES : i;
+    wb_rng rng = wb_rng_for_seed(jd_seed, off ? W03_COPY_OFFSETS_TAG : W03_COPY_SIZES_TAG, c);
+    size_t n = W03_SIZES[off ? 0 : c], ox = 0, oy = 0;
+    if (off) w03_copy_offset_case(&rng, c, &n, &ox, &oy);
+    w03_copy_input(&rng, B->h[0], n, ox);
+    char what[96];
+    snprintf(what, sizeof what, "n=%zu, offsets x+%zu y+%zu", n, ox, oy);
+    jd_case cs = { .fn = W03_FN_COPY, .in = { B->h[0] }, .in_n = { n + ox }, .in_off = { ox }, .n = n, .out_off = oy,
+                   .ref = B->h[0] + ox, .atol = 0, .rtol = 0, .what = what, .out_name = "y", .fn_name = "copy_f32" };
+    return jd_case_run(J, B, &cs, t);
+}
+
 static void judge_copy(jd_ck *k)
 {
-    jd *J = k->J;
-    jd_tally *t = k->t;
     size_t maxn = W03_SIZES[W03_N_SIZES - 1];
     if (maxn < 300000) maxn = 300000;
-    jd_case_bufs B = { .ib = { -1, -1, -1 } };
-    if (jd_case_bufs_alloc(J, &B, 1, maxn + 4, maxn, t) != 0) goto done;
-    /* the test's cases for this seed (w03_checks.h): its generators, sizes, offsets and inputs */
-    for (int i = 0; i < (int)W03_N_SIZES + W03_N_COPY_OFFSET_CASES && !J->lost; i++) {
-        int off = i >= (int)W03_N_SIZES, c = off ? i - (int)W03_N_SIZES : i;
-        wb_rng rng = wb_rng_for_seed(jd_seed, off ? W03_COPY_OFFSETS_TAG : W03_COPY_SIZES_TAG, c);
-        size_t n = W03_SIZES[off ? 0 : c], ox = 0, oy = 0;
-        if (off) w03_copy_offset_case(&rng, c, &n, &ox, &oy);
-        w03_copy_input(&rng, B.h[0], n, ox);
-        char what[96];
-        snprintf(what, sizeof what, "n=%zu, offsets x+%zu y+%zu", n, ox, oy);
-        jd_case cs = { .fn = W03_FN_COPY, .in = { B.h[0] }, .in_n = { n + ox }, .in_off = { ox }, .n = n, .out_off = oy,
-                       .ref = B.h[0] + ox, .atol = 0, .rtol = 0, .what = what, .out_name = "y", .fn_name = "copy_f32" };
-        if (jd_case_run(J, &B, &cs, t) < 0) break;
-    }
-done:
-    jd_case_bufs_free(J, &B);
+    jd_cases(k->J, k->t, 1, maxn + 4, maxn, (int)W03_N_SIZES + W03_N_COPY_OFFSET_CASES, copy_one, NULL);
 }
 
 /* ---------------------------------------------------------------- fma */
 
+/* Case i: the test's sizes (random iteration count, a and b), then its
+ * NaN/Inf/overflow cases, drawn for this seed, against the CPU replay with
+ * the test's tolerance. ctx: room for the expected output. */
+static int fma_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    float *ref = ctx;
+    int nf = i >= (int)W03_N_SIZES, c = nf ? i - (int)W03_N_SIZES : i;
+    wb_rng rng = wb_rng_for_seed(jd_seed, nf ? W03_FMA_NONFINITE_TAG : W03_FMA_SIZES_TAG, c);
+    w03_fma_case fc;
+    if (nf) w03_fma_nonfinite_case(&rng, c, B->h[0], &fc);
+    else w03_fma_sizes_case(&rng, c, B->h[0], &fc);
+    for (size_t e = 0; e < fc.n; e++) ref[e] = w03_fma_replay(B->h[0][e], fc.iters, fc.a, fc.b);
+    char what[160];
+    snprintf(what, sizeof what, "%s: n=%zu iters=%d a=%.9g b=%.9g", nf ? "NaN, Inf and overflow" : "random", fc.n,
+             fc.iters, fc.a, fc.b);
+    jd_case cs = { .fn = W03_FN_FMA, .in = { B->h[0] }, .in_n = { fc.n }, .n = fc.n, .ref = ref, .atol = W03_FMA_ATOL,
+                   .rtol = W03_FMA_RTOL, .i64 = { 0, fc.iters }, .f64 = { fc.a, fc.b }, .what = what, .out_name = "y",
+                   .fn_name = "fmachain_run" };
+    return jd_case_run(J, B, &cs, t);
+}
+
 static void judge_fma(jd_ck *k)
 {
-    jd *J = k->J;
-    jd_tally *t = k->t;
     size_t maxn = W03_SIZES[W03_N_SIZES - 1];
-    jd_case_bufs B = { .ib = { -1, -1, -1 } };
     float *ref = malloc(maxn * 4);
-    if (!ref) {
-        jd_failf(t, "buffers: out of memory");
-        goto done;
-    }
-    if (jd_case_bufs_alloc(J, &B, 1, maxn, maxn, t) != 0) goto done;
-    for (int i = 0; i < (int)W03_N_SIZES + W03_N_FMA_NONFINITE && !J->lost; i++) {
-        int nf = i >= (int)W03_N_SIZES, c = nf ? i - (int)W03_N_SIZES : i;
-        wb_rng rng = wb_rng_for_seed(jd_seed, nf ? W03_FMA_NONFINITE_TAG : W03_FMA_SIZES_TAG, c);
-        w03_fma_case fc;
-        if (nf) w03_fma_nonfinite_case(&rng, c, B.h[0], &fc);
-        else w03_fma_sizes_case(&rng, c, B.h[0], &fc);
-        for (size_t e = 0; e < fc.n; e++) ref[e] = w03_fma_replay(B.h[0][e], fc.iters, fc.a, fc.b);
-        char what[160];
-        snprintf(what, sizeof what, "%s: n=%zu iters=%d a=%.9g b=%.9g", nf ? "NaN, Inf and overflow" : "random", fc.n,
-                 fc.iters, fc.a, fc.b);
-        jd_case cs = { .fn = W03_FN_FMA, .in = { B.h[0] }, .in_n = { fc.n }, .n = fc.n, .ref = ref,
-                       .atol = W03_FMA_ATOL, .rtol = W03_FMA_RTOL, .i64 = { 0, fc.iters }, .f64 = { fc.a, fc.b },
-                       .what = what, .out_name = "y", .fn_name = "fmachain_run" };
-        if (jd_case_run(J, &B, &cs, t) < 0) break;
-    }
-done:
-    jd_case_bufs_free(J, &B);
+    if (!ref) return jd_failf(k->t, "buffers: out of memory");
+    jd_cases(k->J, k->t, 1, maxn, maxn, (int)W03_N_SIZES + W03_N_FMA_NONFINITE, fma_one, ref);
     free(ref);
 }
 

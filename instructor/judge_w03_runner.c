@@ -59,11 +59,5 @@ static int analyse(const jr_args *a)
     return 0;
 }
 
-static const jr_entry TABLE[] = {
-    { W03_FN_COPY, "copy_f32", copy },
-    { W03_FN_FMA, "fmachain_run", fmachain },
-    { W03_FN_RL_COST, "rl_cost_*", cost },
-    { W03_FN_RL_ANALYSE, "rl_analyse", analyse },
-};
-
-int main(int argc, char **argv) { return jr_main(argc, argv, TABLE, (int)(sizeof TABLE / sizeof *TABLE)); }
+JR_MAIN({ W03_FN_COPY, "copy_f32", copy }, { W03_FN_FMA, "fmachain_run", fmachain },
+        { W03_FN_RL_COST, "rl_cost_*", cost }, { W03_FN_RL_ANALYSE, "rl_analyse", analyse })

@@ -124,6 +124,16 @@ int jd_case_run(jd *J, jd_case_bufs *B, const jd_case *c, jd_tally *t)
     return 0;
 }
 
+void jd_cases(jd *J, jd_tally *t, int n_in, size_t in_cap, size_t out_cap, int n,
+              int (*one)(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx), void *ctx)
+{
+    jd_case_bufs B;
+    if (jd_case_bufs_alloc(J, &B, n_in, in_cap, out_cap, t) == 0)
+        for (int i = 0; i < n && !J->lost; i++)
+            if (one(J, &B, i, t, ctx) < 0) break;
+    jd_case_bufs_free(J, &B);
+}
+
 /* ---------------------------------------------------------- a timed checkpoint */
 
 /* Read JD_SAMPLES positions (idx_h, already chosen) of every rep's output. */

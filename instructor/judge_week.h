@@ -82,6 +82,11 @@ typedef struct {
     const char  *what, *out_name, *fn_name;
 } jd_case;
 int jd_case_run(jd *J, jd_case_bufs *B, const jd_case *c, jd_tally *t);
+/* n cases on one set of buffers (jd_case_bufs_alloc's sizes): one(J, B, i,
+ * t, ctx) draws case i and runs it (jd_case_run's return); stops at the
+ * first -1 or when the runner is lost; the buffers freed after. */
+void jd_cases(jd *J, jd_tally *t, int n_in, size_t in_cap, size_t out_cap, int n,
+              int (*one)(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx), void *ctx);
 
 /* ---------------------------------------------------------- a timed checkpoint */
 
