@@ -181,6 +181,7 @@ static int look(void *p, char *why, size_t n)
  * then the next look's positions and their expected values. */
 static int refill(jd_bench *x, uint64_t *salt, char *why, size_t n)
 {
+    if (x->fresh) x->fresh(x, *salt = jd_mix(*salt));
     for (int r = 0; r < x->k; r++) {
         for (int i = 0; i < x->n_in; i++) {
             x->seed[r][i] = *salt = jd_mix(*salt);
@@ -249,13 +250,13 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
         for (int i = 0; i < x->n_in; i++) rq.arg_buf[r][i] = x->iin[r][i];
         rq.arg_buf[r][x->n_in] = x->iout[r];
     }
-    memcpy(rq.i64, x->i64, sizeof rq.i64);
-    memcpy(rq.f64, x->f64, sizeof rq.f64);
-    rq.i64[0] = (long long)x->n;
     uint64_t salt = jd_mix(jd_seed ^ 0xb0b);
     double look_us = 0, us = 0, runner_us = 0;
     for (int k = -1; k < timed; k++) { /* k = -1: a warm-up, checked, not timed */
         if (refill(x, &salt, why, why_n)) goto out;
+        memcpy(rq.i64, x->i64, sizeof rq.i64); /* this request's scalars */
+        memcpy(rq.f64, x->f64, sizeof rq.f64);
+        rq.i64[0] = (long long)x->n;
         int c = jd_timed_call(J, &rq, &rp, look, x, look_us, &us);
         if (c == -1) snprintf(why, why_n, "%s", J->why);
         else if (c == 1) snprintf(why, why_n, "%s returned %s", x->fn_name, cudaGetErrorName((cudaError_t)rp.status));

@@ -110,6 +110,10 @@ struct jd_bench {
     double    f64[4];
     const char *fn_name;      /* for a status: "vecadd returned ..." */
     const char *out_name;     /* the output, for a wrong value: "c[17]" */
+    /* optional: new scalars (i64[1..], f64) for each request, drawn from the
+     * hidden value r before the inputs are filled: what the runner cannot see
+     * until the request arrives (it sees the inputs as the judge fills them) */
+    void (*fresh)(jd_bench *b, uint64_t r);
     /* output element i of a rep whose inputs were filled from seed[0..n_in) */
     float (*expect)(const jd_bench *b, const unsigned long long *seed, size_t i);
     /* every element of one rep's output (device, on jd_stream): h[0] wrong
