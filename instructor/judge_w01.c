@@ -39,8 +39,11 @@
  *                   before the runner ran any student code and after the
  *                   timed runs: the larger), the target from week.txt
  *                   for this GPU (wb_target_for: a `| H200 >= ...` field).
- * NOT RUN ON A GPU YET: everything here compiles; the plumbing it stands on
- * is tested without one (test_judge.c), the device path is the probe's. */
+ * Run on H200s (2026-11-28), before its timed protocol and correctness
+ * loop moved into judge_week.c: the reference passed at 0.873-0.889 of
+ * COPY, the starter failed, and the fixture class graded with it gave what
+ * instructor/tests/check_fixture_gradebook.sh expects. Not run on a GPU
+ * since the move; without a GPU the plumbing is tested by test_judge.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

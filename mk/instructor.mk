@@ -221,7 +221,7 @@ grade-class30:
 	    --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) $(grade_judge_args) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
 	  echo "class of 30, grading $$r: exit $$rc after $$(( $$(date +%s) - t0 )) s ($(JOBS) jobs, $(GPU_SHARE) students sharing the GPU for correctness runs, limit $(LIMIT) s)"; done
 	$(Q)if [ -f $(CLASS30_OUT)/gradebook1.csv ] && [ -f $(CLASS30_OUT)/gradebook2.csv ]; then \
-	  bash instructor/tests/check_class30.sh $(CLASS30_OUT)/gradebook1.csv $(CLASS30_OUT)/gradebook2.csv $(MODE); \
+	  JUDGE=$(JUDGE) bash instructor/tests/check_class30.sh $(CLASS30_OUT)/gradebook1.csv $(CLASS30_OUT)/gradebook2.csv $(MODE); \
 	else echo "class of 30: one gradebook so far; grade again with CLASS30_RUNS=\"1 2\" minus the one done"; fi
 
 # The sandbox, unpacker and object checker's own programs (instructor/Makefile.sandbox).

@@ -24,10 +24,9 @@ expect() { # student expected-cells (devquery,vecadd,bw,total); '*' matches anyt
 said() { # student text: the feedback says why
   grep -qF -- "$2" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback does not say \"$2\""; bad=1; }
 }
+. "$(dirname "$0")/feedback.sh"
 past_copy() { # student why: its w01.vecadd-bw figure (the feedback's table) must not pass 1.2 of COPY
-  local r
-  r=$(grep -F '| w01.vecadd-bw |' "$fb/$1.md" 2>/dev/null | cut -d'|' -f5 | grep -oE '[0-9]+\.[0-9]+' | head -1)
-  if [ -n "$r" ] && awk -v r="$r" 'BEGIN { exit !(r > 1.2) }'; then echo "fixture $1: measured $r of COPY: $2"; bad=1; fi
+  if over_copy "$fb/$1.md"; then echo "fixture $1: measured $(bw_ratio "$fb/$1.md") of COPY: $2"; bad=1; fi
 }
 said_either() { # student text1 text2: the feedback says one of them (the linked test's words, the judge's)
   grep -qF -e "$2" -e "$3" "$fb/$1.md" 2>/dev/null || { echo "fixture $1: its feedback says neither \"$2\" nor \"$3\""; bad=1; }
@@ -121,9 +120,18 @@ else
     expect sidestream "0.00,20.00,0.00,20.00"
     said sidestream "device work went on after the timed region"
   fi
-  # right, but skips the work when called again with the same arguments: no figure
-  expect cached "0.00,20.00,0.00,20.00"
-  said cached "a timed run on fresh inputs gave a wrong output"   # its final output is the poison too: the spot check
+  # right, but skips the work when called again with the same arguments. The linked test's
+  # spot check gives one timed run new inputs and finds its output still the poison: no figure.
+  # The judge gives every timed call its own buffers (judge_w01.c, w01.vecadd-bw), so the
+  # shortcut never fires: the kernel is timed doing its work and earns what its speed earns
+  # (0.727 of COPY on an H200, 9.20 of 10); what must not happen is a figure past the copy's.
+  if [ "${JUDGE:-1}" = 1 ]; then
+    expect cached "0.00,20.00,*,*"
+    past_copy cached "under the judge: a timed call skipped its work"
+  else
+    expect cached "0.00,20.00,0.00,20.00"
+    said cached "a timed run on fresh inputs gave a wrong output"   # its final output is the poison too: the spot check
+  fi
   # right, but adds only when the output still holds the poison, so that a benchmark's repeats
   # (their output already the sums) cost two launches: week 01's benchmark poisons the output
   # before every sample, so it adds every time and is timed doing its work. Its speed is its

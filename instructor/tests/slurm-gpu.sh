@@ -56,7 +56,9 @@ if [ ! -d "$class" ]; then
   bash instructor/fixtures/hostile.sh "$class" "$out/dupclass" >/dev/null
 fi
 $MAKE -s "$GRADE_BIN" build/gpu-probe >/dev/null || { echo "slurm-gpu: the grader does not build"; exit 2; }
-grade_args=(SUBMISSIONS="$class" WEEKS="$FIXTURE_WEEK" SEED="$SEED" LIMIT="$LIMIT" JOBS="$JOBS" GPU_SHARE="$GPU_SHARE")
+# JUDGE=0 both ways: Slurm tasks grade with the linked test (they do not carry the judge), so the
+# local grading they are held against does too, and the checks below expect the linked test's marks
+grade_args=(SUBMISSIONS="$class" WEEKS="$FIXTURE_WEEK" SEED="$SEED" LIMIT="$LIMIT" JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" JUDGE=0)
 want=$([ "$gpus" = 0 ] && echo 3 || echo 0)
 # the grader's exit status through make (which exits 2 for a recipe's 3)
 grade_rc() { if [ "$1" = 2 ] && grep -qE '\] Error [0-9]+$' "$2"; then grep -oE '\] Error [0-9]+$' "$2" | tail -n 1 | grep -oE '[0-9]+$'; else echo "$1"; fi; }
@@ -137,7 +139,7 @@ bad=$(awk -F, -v noise="$NOISE" -v tol_all="$([ "$gpus" = 0 ] && echo 0 || echo 
   END { if (FNR != n) printf "rows: local %d, Slurm %d\n", n, FNR }' "$a" "$b")
 for g in "$a" "$b"; do
   sc=$WB_ROOT/$BUILD/instructor/scratch; [ "$g" = "$b" ] && sc=$out/slurm/gradebook-slurm/scratch  # make grade keeps a local grading's scratch there
-  SCRATCH=$sc bash instructor/tests/check_fixture_gradebook.sh "$g" "$([ "$gpus" = 0 ] && echo nogpu || echo gpu)" >"$g.check" 2>&1 &&
+  JUDGE=0 SCRATCH=$sc bash instructor/tests/check_fixture_gradebook.sh "$g" "$([ "$gpus" = 0 ] && echo nogpu || echo gpu)" >"$g.check" 2>&1 &&
     echo "check_fixture_gradebook.sh: $g as expected" || { echo "check_fixture_gradebook.sh: $g:"; cat "$g.check"; }
 done
 if [ -z "$bad" ]; then
