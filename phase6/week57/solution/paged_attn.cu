@@ -49,7 +49,25 @@
  *                     given) or 1 .. 8 (a register cap for ptxas), for
  *                     G <= 4 only: G = 8 needs its 255.
  *   PAGED_PARTITION   (paged_attn.h) not the kernel's: the partition the
- *                     test's benchmarks pass (give it to the test's compile). */
+ *                     test's benchmarks pass (give it to the test's compile).
+ *   PAGED_STAGES      0 (default: the kernel above) or 2 .. 8: K and V go
+ *                     through a ring of that many turns a warp in shared
+ *                     memory, by cp.async: while a warp computes turn i,
+ *                     turns i + 1 .. i + STAGES - 1 are in flight (a lane
+ *                     copies and later reads only its own 16-byte pieces:
+ *                     no barrier). The prologue is PREFETCH 1's (seq_lens,
+ *                     q and the table entries of the warp's first 32 turns
+ *                     together); table entries come 32 turns a load, one
+ *                     lane a turn, taken by a shuffle. PREFETCH must be 0.
+ *   PAGED_SPAN        1 (default) .. 64, with STAGES only: partitions a
+ *                     block (split launches): the block walks SPAN
+ *                     consecutive partitions of its (sequence, KV head) as
+ *                     one stream of turns, the ring running across their
+ *                     edges, and merges and writes each partition's partial
+ *                     as its warps pass its end (one barrier a partition,
+ *                     the merge buffer double): the workspace layout and the
+ *                     API's partition are unchanged, the blocks and their
+ *                     start-up chains are 1 / SPAN. */
 #ifndef PAGED_TOKENS
 #define PAGED_TOKENS PAGED_CHUNK
 #endif
@@ -62,12 +80,21 @@
 #ifndef PAGED_MIN_BLOCKS
 #define PAGED_MIN_BLOCKS 0
 #endif
+#ifndef PAGED_STAGES
+#define PAGED_STAGES 0
+#endif
+#ifndef PAGED_SPAN
+#define PAGED_SPAN 1
+#endif
 static_assert(PAGED_WARPS == 1 || PAGED_WARPS == 2 || PAGED_WARPS == 4 || PAGED_WARPS == 8, "PAGED_WARPS: 1, 2, 4 or 8");
 static_assert(PAGED_TOKENS == 8 || PAGED_TOKENS == 16, "PAGED_TOKENS: 8 or 16");
 static_assert(PAGED_TOKENS_G8 == 8 || PAGED_TOKENS_G8 == 16, "PAGED_TOKENS_G8: 8 or 16");
 static_assert(PAGED_CHUNK % PAGED_TOKENS == 0 && PAGED_CHUNK % PAGED_TOKENS_G8 == 0, "a turn must not cross a KV block");
 static_assert(PAGED_PREFETCH >= 0 && PAGED_PREFETCH <= 2, "PAGED_PREFETCH: 0, 1 or 2");
 static_assert(PAGED_MIN_BLOCKS >= 0 && PAGED_MIN_BLOCKS <= 8, "PAGED_MIN_BLOCKS: 0 to 8");
+static_assert(PAGED_STAGES == 0 || (PAGED_STAGES >= 2 && PAGED_STAGES <= 8), "PAGED_STAGES: 0, or 2 to 8");
+static_assert(PAGED_STAGES == 0 || PAGED_PREFETCH == 0, "PAGED_STAGES has its own prologue: PAGED_PREFETCH 0");
+static_assert(PAGED_SPAN >= 1 && PAGED_SPAN <= 64 && (PAGED_SPAN == 1 || PAGED_STAGES > 0), "PAGED_SPAN: 1 to 64, >1 with PAGED_STAGES");
 #if PAGED_MIN_BLOCKS > 0 /* the kernel's __launch_bounds__(threads) takes a second argument (undone after it) */
 #pragma push_macro("__launch_bounds__")
 #undef __launch_bounds__
@@ -134,6 +161,25 @@ static __device__ __forceinline__ void turn_softmax(float (&s)[LOADS][G], float 
     }
 }
 
+#if PAGED_STAGES > 0
+/* 16 bytes global -> shared without a register (cached in L2 only); a
+ * group of them is committed, and waited for until at most N newer groups
+ * are still in flight. */
+static __device__ __forceinline__ void cp_async16(uint4 *dst, const uint16_t *src)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"((unsigned)__cvta_generic_to_shared(dst)), "l"(src) : "memory");
+}
+static __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
+
+/* The ring's bytes (dynamic shared memory): PAGED_STAGES turns of K and V
+ * rows a warp, TOK rows of D bf16 each. */
+template <int D, int G> static __host__ __device__ constexpr int paged_ring_bytes()
+{
+    return PAGED_WARPS * PAGED_STAGES * 2 * (G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS) * D * 2;
+}
+#endif
+
 //@end
 /* ---- the attention kernel: grid (num_kv_heads, batch, P), PAGED_WARPS * 32
  * threads. lbs = log2(block_size). Split (a.partition > 0): block z owns
@@ -146,6 +192,7 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
                       const int P)
 {
     //@solution
+#if PAGED_STAGES == 0
     constexpr int RL = D / 8;                 /* lanes that hold one K row, 8 elements each */
     constexpr int TPL = 32 / RL;              /* rows (tokens) one warp load covers */
     constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS; /* tokens of a warp's turn */
@@ -384,6 +431,196 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
             if (d == 0) ml[2 * r] = M, ml[2 * r + 1] = L;
         }
     }
+#else /* PAGED_STAGES > 0: K and V through a ring in shared memory, SPAN partitions a block */
+    constexpr int RL = D / 8, TPL = 32 / RL;
+    constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS;
+    constexpr int LOADS = TOK / TPL;
+    constexpr int S = PAGED_STAGES;
+    constexpr int NB = PAGED_SPAN > 1 ? 2 : 1; /* merge buffers: a block of one partition needs one */
+    static_assert(paged_ring_bytes<D, G>() + NB * PAGED_WARPS * G * (D + 2) * 4 <= 227 * 1024,
+                  "PAGED_STAGES: the ring and the merge buffers pass 227 KB of shared memory");
+    const int kvh = blockIdx.x, b = blockIdx.y;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int sub = lane / RL, col = (lane % RL) * 8;
+    const int step = PAGED_WARPS * TOK;
+    const int pz = a.partition ? (int)blockIdx.z * PAGED_SPAN : 0; /* the block's first partition */
+    const int T0 = pz * a.partition;                                /* its first token (0 unsplit) */
+    const int c0 = T0 + warp * TOK;                                 /* the warp's turn i: tokens c0 + i * step .. + TOK - 1 */
+    const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
+
+    /* In flight together: seq_lens, q, and the table entries of the warp's
+     * first 32 turns (lane i: turn i's; the token clamped below max_seq_len,
+     * inside the table; an entry past the sequence is loaded, never used). */
+    const long long lastc = a.max_seq_len > 0 ? a.max_seq_len - 1 : 0;
+    int tb = __ldg(tbl + (int)(min((long long)c0 + (long long)lane * step, lastc) >> lbs));
+    uint4 qraw[G];
+#pragma unroll
+    for (int g = 0; g < G; g++)
+        qraw[g] = *reinterpret_cast<const uint4 *>(a.q + ((size_t)b * a.num_q_heads + (size_t)kvh * G + g) * D + col);
+    int n = a.seq_lens[b];
+    n = n < 0 ? 0 : n > a.max_seq_len ? a.max_seq_len : n;
+    /* The block's tokens [T0, Tend): SPAN partitions (or the sequence). */
+    const int Tend = a.partition ? (int)min((long long)n, (long long)T0 + (long long)PAGED_SPAN * a.partition) : n;
+    if (a.partition && T0 >= n) return; /* the whole block: no barrier is passed yet */
+    const int pend = a.partition ? (Tend - 1) / a.partition + 1 : 1; /* one past the block's last partition */
+
+    const float qs = a.scale * 1.4426950408889634f;
+    float q[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        bf16x8_to_f32(qraw[g], q[g]);
+#pragma unroll
+        for (int e = 0; e < 8; e++) q[g][e] *= qs;
+    }
+
+    const size_t blk = (size_t)a.num_kv_heads * a.block_size * D; /* elements of a physical block */
+    const size_t head = (size_t)kvh * a.block_size * D + col;      /* this head's rows within it, this lane's column */
+    const long long limc = Tend > 0 ? Tend - 1 : 0;                /* table entries past the block's tokens: clamped */
+    /* tb: the entries of turns eb .. eb + 31; tbn: the next 32, loaded 32 turns ahead. */
+    int eb = 0, tbn = 0;
+    if ((long long)c0 + 32LL * step < Tend)
+        tbn = __ldg(tbl + (int)(min((long long)c0 + (long long)(32 + lane) * step, limc) >> lbs));
+
+    /* The ring: [warp][stage][K, V][load j][lane], 16 bytes each; a lane
+     * copies and reads only its own pieces. */
+    extern __shared__ __align__(16) uint4 paged_ring[];
+    uint4 *const ring = paged_ring + (size_t)warp * S * 2 * LOADS * 32 + lane;
+
+    /* Turn i's loads into stage i % S, one commit group a turn (empty past
+     * the block's tokens, so that the group count stays i + 1). Warp-uniform. */
+    auto issue = [&](const int i) {
+        const long long cl = (long long)c0 + (long long)i * step;
+        if (cl < Tend) {
+            const int c = (int)cl;
+            if (i - eb == 32) { /* the next 32 entries; load the ones after them */
+                eb += 32, tb = tbn;
+                if ((long long)c0 + (long long)(eb + 32) * step < Tend)
+                    tbn = __ldg(tbl + (int)(min((long long)c0 + (long long)(eb + 32 + lane) * step, limc) >> lbs));
+            }
+            const int phys = __shfl_sync(0xffffffffu, tb, i - eb);
+            const size_t base = (size_t)phys * blk + head + (size_t)(c & (a.block_size - 1)) * D;
+            uint4 *dst = ring + (size_t)(i % S) * 2 * LOADS * 32;
+#pragma unroll
+            for (int j = 0; j < LOADS; j++) {
+                const int r = j * TPL + sub;
+                if (c + r < Tend) { /* past the sequence: not read (zeros at use) */
+                    cp_async16(dst + j * 32, a.k_cache + base + (size_t)r * D);
+                    cp_async16(dst + (LOADS + j) * 32, a.v_cache + base + (size_t)r * D);
+                }
+            }
+        }
+        cp_async_commit();
+    };
+
+    float m[G], l[G], acc[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        m[g] = -INFINITY, l[g] = 0.f;
+#pragma unroll
+        for (int e = 0; e < 8; e++) acc[g][e] = 0.f;
+    }
+    /* The block's warps merge a partition in shared memory, double-buffered
+     * by partition when SPAN > 1: one barrier each. */
+    __shared__ float sm_m[NB][PAGED_WARPS][G], sm_l[NB][PAGED_WARPS][G];
+    __shared__ float sm_o[NB][PAGED_WARPS][G][D];
+
+#pragma unroll 1
+    for (int s = 0; s < S - 1; s++) issue(s);
+    int pc = pz; /* the partition (m, l, acc) belong to */
+#pragma unroll 1
+    for (int i = 0;; i++) {
+        const long long cl = (long long)c0 + (long long)i * step;
+        /* the turn's partition: pz for every turn of a block of one (an int
+         * division a turn with SPAN > 1; cl < Tend fits an int) */
+        const int p = cl >= Tend ? pend : PAGED_SPAN > 1 && a.partition ? (int)cl / a.partition : pz;
+        /* Partitions pc .. p - 1 are done for this warp: every warp passes
+         * each partition of the block here once, in order (the same barriers). */
+#pragma unroll 1
+        for (; pc < p; pc++) {
+            const int bf = (pc - pz) & (NB - 1);
+#pragma unroll
+            for (int g = 0; g < G; g++)
+#pragma unroll
+                for (int o = RL; o < 32; o <<= 1) {
+                    l[g] += __shfl_xor_sync(0xffffffffu, l[g], o);
+#pragma unroll
+                    for (int e = 0; e < 8; e++) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], o);
+                }
+            if (lane == 0)
+#pragma unroll
+                for (int g = 0; g < G; g++) sm_m[bf][warp][g] = m[g], sm_l[bf][warp][g] = l[g];
+            if (sub == 0)
+#pragma unroll
+                for (int g = 0; g < G; g++)
+#pragma unroll
+                    for (int e = 0; e < 8; e++) sm_o[bf][warp][g][col + e] = acc[g][e];
+            __syncthreads();
+            for (int x = threadIdx.x; x < G * D; x += PAGED_WARPS * 32) {
+                const int g = x / D, d = x % D;
+                float M = -INFINITY;
+#pragma unroll
+                for (int w = 0; w < PAGED_WARPS; w++) M = fmaxf(M, sm_m[bf][w][g]);
+                float L = 0.f, O = 0.f;
+                if (M != -INFINITY)
+#pragma unroll
+                    for (int w = 0; w < PAGED_WARPS; w++) {
+                        const float wt = fast_exp2(sm_m[bf][w][g] - M);
+                        L = fmaf(wt, sm_l[bf][w][g], L);
+                        O = fmaf(wt, sm_o[bf][w][g][d], O);
+                    }
+                const size_t row = (size_t)b * a.num_q_heads + (size_t)kvh * G + g;
+                if (!a.partition) {
+                    a.out[row * D + d] = f32_to_bf16_bits(L > 0.f ? O / L : 0.f);
+                } else {
+                    const size_t r = row * P + pc;
+                    po[r * D + d] = O;
+                    if (d == 0) ml[2 * r] = M, ml[2 * r + 1] = L;
+                }
+            }
+#pragma unroll
+            for (int g = 0; g < G; g++) {
+                m[g] = -INFINITY, l[g] = 0.f;
+#pragma unroll
+                for (int e = 0; e < 8; e++) acc[g][e] = 0.f;
+            }
+        }
+        if (cl >= Tend) break;
+        const int c = (int)cl;
+
+        issue(i + S - 1);      /* into the stage turn i - 1 left */
+        cp_async_wait<S - 1>(); /* turn i's group is complete */
+        const uint4 *src = ring + (size_t)(i % S) * 2 * LOADS * 32;
+        const uint4 zero = make_uint4(0, 0, 0, 0);
+
+        float s[LOADS][G];
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            const bool in = c + j * TPL + sub < Tend;
+            float kf[8];
+            bf16x8_to_f32(in ? src[j * 32] : zero, kf);
+#pragma unroll
+            for (int g = 0; g < G; g++) {
+                float d = 0.f;
+#pragma unroll
+                for (int e = 0; e < 8; e++) d = fmaf(q[g][e], kf[e], d);
+#pragma unroll
+                for (int o = RL / 2; o; o >>= 1) d += __shfl_xor_sync(0xffffffffu, d, o);
+                s[j][g] = in ? d : -INFINITY;
+            }
+        }
+        turn_softmax<G, LOADS, RL>(s, m, l, acc);
+#pragma unroll
+        for (int j = 0; j < LOADS; j++) {
+            const bool in = c + j * TPL + sub < Tend;
+            float vf[8];
+            bf16x8_to_f32(in ? src[(LOADS + j) * 32] : zero, vf);
+#pragma unroll
+            for (int g = 0; g < G; g++)
+#pragma unroll
+                for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
+        }
+    }
+#endif
     //@starter
     //| /* TODO (README, "Tasks"): block (kvh, b, part) = (blockIdx.x, .y, .z).
     //|  *  1. n = seq_lens[b] (clamped to 0 .. max_seq_len); the tokens
@@ -447,6 +684,21 @@ static __global__ void paged_merge_kernel(const float *__restrict__ ml, const fl
 template <int D, int G>
 static void launch_attn(const paged_attn_args *a, int lbs, float *ml, float *po, int P)
 {
+    //@solution
+#if PAGED_STAGES > 0 /* the ring in dynamic shared memory; SPAN partitions a block */
+    constexpr int bytes = paged_ring_bytes<D, G>();
+    const unsigned z = a->partition ? (unsigned)((P + PAGED_SPAN - 1) / PAGED_SPAN) : 1u;
+    /* Past 48 KB a kernel must ask; the carveout all shared memory (the loads
+     * skip L1): blocks an SM are then set by the ring. A failure shows in the
+     * launch's error. */
+    if (bytes > 48 * 1024)
+        (void)cudaFuncSetAttribute(paged_attn_kernel<D, G>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    (void)cudaFuncSetAttribute(paged_attn_kernel<D, G>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+    paged_attn_kernel<D, G><<<dim3((unsigned)a->num_kv_heads, (unsigned)a->batch, z), PAGED_WARPS * 32, bytes>>>(*a, lbs, ml, po, P);
+    return;
+#endif
+    //@end
     const dim3 grid((unsigned)a->num_kv_heads, (unsigned)a->batch, (unsigned)P);
     paged_attn_kernel<D, G><<<grid, PAGED_WARPS * 32>>>(*a, lbs, ml, po, P);
 }

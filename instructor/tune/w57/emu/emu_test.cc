@@ -10,7 +10,7 @@ extern "C" {
 }
 void *emu_alloc(size_t n);
 void emu_free(void *p);
-extern long emu_reads;
+extern long emu_reads, emu_cp_copies;
 
 #define ATOL 1e-3
 #define RTOL (1.0 / 256)
@@ -247,12 +247,14 @@ int main(int argc, char **argv)
 {
     int seeds = argc > 1 ? atoi(argv[1]) : 1;
     int only = argc > 2 ? atoi(argv[2]) : -1;
-    printf("knobs: PAGED_WARPS %d, PAGED_TOKENS %d, PAGED_TOKENS_G8 %d, PAGED_PREFETCH %d, PAGED_MIN_BLOCKS %d\n",
-           PAGED_WARPS, PAGED_TOKENS, PAGED_TOKENS_G8, PAGED_PREFETCH, PAGED_MIN_BLOCKS);
+    printf("knobs: PAGED_WARPS %d, PAGED_TOKENS %d, PAGED_TOKENS_G8 %d, PAGED_PREFETCH %d, PAGED_MIN_BLOCKS %d, "
+           "PAGED_STAGES %d, PAGED_SPAN %d\n",
+           PAGED_WARPS, PAGED_TOKENS, PAGED_TOKENS_G8, PAGED_PREFETCH, PAGED_MIN_BLOCKS, PAGED_STAGES, PAGED_SPAN);
     if (only < 0) run_args();
     for (int s = 0; s < seeds; s++)
         for (size_t i = 0; i < WB_COUNT(PA_CASES); i++)
             if (only < 0 || only == (int)i) run_case(&PA_CASES[i], 5700 + 131 * s + i);
-    printf("%s: %d failed (%ld checked loads)\n", G_fail ? "FAILED" : "PASSED", G_fail, emu_reads);
+    printf("%s: %d failed (%ld checked loads, %ld of them cp.async copies done)\n", G_fail ? "FAILED" : "PASSED", G_fail,
+           emu_reads, emu_cp_copies);
     return G_fail != 0;
 }

@@ -20,6 +20,8 @@ for set in ${TUNE_W57_SETS:-W4}; do
         T*) flags="$flags -DPAGED_TOKENS=${k#T}" ;;
         G*) flags="$flags -DPAGED_TOKENS_G8=${k#G}" ;;
         P*) flags="$flags -DPAGED_PREFETCH=${k#P}" ;;
+        A*) flags="$flags -DPAGED_STAGES=${k#A}" ;;
+        Z*) flags="$flags -DPAGED_SPAN=${k#Z}" ;;
         M* | S*) ;;
         *) echo "tune-w57-emu: '$k' of set '$set' is no knob"; exit 2 ;;
         esac
