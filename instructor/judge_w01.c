@@ -244,14 +244,15 @@ static void judge_bw(jd_ck *k)
 {
     static jd_bench x; /* large: its sample arrays */
     memset(&x, 0, sizeof x);
-    x.fn = W01_FN_VECADD, x.n_in = 2, x.max_k = 8, x.n = wb_bench_bytes() / 4;
+    x.fn = W01_FN_VECADD, x.n_in = 2, x.max_k = JD_BENCH_MAX_K, x.n = wb_bench_bytes() / 4;
     x.lo = LO, x.hi = HI, x.atol = JD_BITWISE, x.fn_name = "vecadd", x.out_name = "c";
     x.expect = sum_expect, x.full_check = sum_check;
     double ms = NAN;
     char why[600] = "", detail[200] = "";
     double value = NAN, copy = NAN;
     if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
-        copy = jd_copy_yard(); /* the larger of before any student code ran and now */
+        copy = jd_copy_yard(); /* through the same protocol: the larger of before any student code ran and now */
+        if (!(copy > 0)) snprintf(why, sizeof why, "no COPY figure: %s", jd_copy_yard_why());
         value = 12.0 * x.n / (ms * 1e-3) / 1e9;
         snprintf(detail, sizeof detail, "%.0f GB/s vs COPY %.0f GB/s (judge's clock, %d calls a request, median of %d)",
                  value, copy, x.k, TIMED);
@@ -263,7 +264,7 @@ static void judge_bw(jd_ck *k)
 static const jd_checkpoint CPS[] = {
     { "w01.devquery", judge_devquery, judge_peaks, 0, 0 },
     { "w01.vecadd", judge_vecadd, NULL, 0, 0 },
-    { "w01.vecadd-bw", judge_bw, NULL, 0, 1 },
+    { "w01.vecadd-bw", judge_bw, NULL, 0, 12 },
 };
 
 int main(int argc, char **argv) { return jd_week_main(argc, argv, "judge-w01", "phase0/week01", CPS, 3); }

@@ -23,8 +23,12 @@
 unsigned long long jd_seed = 20261128;
 int                jd_dev;
 cudaStream_t       jd_stream;
-/* COPY, measured by the judge before the runner has run any student code */
+/* COPY through the yard runner (jd_copy_yard), measured before the runner
+ * has run any student code; its size (bytes a call) and the runner's path */
 static double g_copy_before = NAN;
+static size_t g_copy_floats;
+static char   g_yard_path[PATH_MAX];
+static char   g_yard_why[300];
 
 uint64_t jd_mix(uint64_t x)
 {
@@ -290,11 +294,61 @@ out:
     return rc;
 }
 
+/* ---------------------------------------------------------------- COPY */
+
+/* The yard runner's copy: the output equals the input, bit for bit. */
+static float copy_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    return wb_hash_uniform_f32(seed[0], i, b->lo, b->hi);
+}
+
+static int copy_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2])
+{
+    return jd_fma_check_f32(out, b->n, seed[0], b->lo, b->hi, 0, 1.0f, 0.0f, 0, 0, bad, jd_stream) == cudaSuccess &&
+                   cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
+                   cudaStreamSynchronize(jd_stream) == cudaSuccess
+               ? 0
+               : -1;
+}
+
+static jd_bench g_yard; /* large: its sample arrays */
+
+/* COPY of g_copy_floats floats a call through the yard runner, timed by the
+ * same protocol as a student's calls; GB/s (read plus written), or NAN with
+ * g_yard_why. */
+static double yard_copy_gbps(void)
+{
+    jd Y;
+    char *argv[2] = { g_yard_path, NULL };
+    if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
+        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner (%s) did not start: %s", g_yard_path, Y.why);
+        jd_stop(&Y);
+        return NAN;
+    }
+    memset(&g_yard, 0, sizeof g_yard);
+    g_yard.fn = JD_YARD_FN_COPY, g_yard.n_in = 1, g_yard.max_k = JD_BENCH_MAX_K, g_yard.n = g_copy_floats;
+    g_yard.lo = -1.0f, g_yard.hi = 1.0f, g_yard.fn_name = "cudaMemcpyAsync", g_yard.out_name = "copy";
+    g_yard.expect = copy_expect, g_yard.full_check = copy_check;
+    double ms = NAN;
+    char why[600] = "";
+    int rc = jd_bench_run(&Y, &g_yard, JD_YARD_TIMED, &ms, why, sizeof why);
+    jd_stop(&Y);
+    if (rc != 0 || !(ms > 0)) {
+        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner's copy: %s", why[0] ? why : "no time");
+        return NAN;
+    }
+    return 8.0 * (double)g_copy_floats / (ms * 1e-3) / 1e9;
+}
+
 double jd_copy_yard(void)
 {
-    double copy = wb_yard_copy_gbps(wb_bench_bytes());
+    double copy = yard_copy_gbps();
+    if (!(copy > 0)) return g_copy_before; /* NAN too when that failed: no figure */
     return g_copy_before > copy ? g_copy_before : copy;
 }
+
+const char *jd_copy_yard_why(void) { return g_yard_why; }
 
 void jd_speed_result(wb_result *R, jd_tally *t, const wb_checkpoint *c, const char *gpu, double value,
                      const char *unit, const char *yard, double yard_value, const char *detail, const char *why)
@@ -388,6 +442,14 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
         else return usage(prog), 2;
     }
     if (!record || !which || (sock < 0 && i >= argc)) return usage(prog), 2;
+    { /* the yard runner: judge-yard-runner beside this program (instructor code only) */
+        char self[PATH_MAX];
+        ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[len > 0 ? len : 0] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) *slash = 0;
+        snprintf(g_yard_path, sizeof g_yard_path, "%s/judge-yard-runner", slash ? self : ".");
+    }
     if (scratch && sock < 0) {
         char why[PATH_MAX * 2 + 64];
         if (sandbox_runner(scratch, argv[i], record, why, sizeof why) != 0) return fprintf(stderr, "%s: %s\n", prog, why), 2;
@@ -407,7 +469,11 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
         snprintf(R[k].id, sizeof R[k].id, "%s", cps[k].id);
         R[k].seed = jd_seed;
         n_out += want[k];
-        copy |= want[k] && cps[k].copy_yard;
+        if (want[k] && cps[k].copy_yard) {
+            if (copy && copy != cps[k].copy_yard)
+                return fprintf(stderr, "%s: checkpoints timed against COPY of different sizes\n", prog), 2;
+            copy = cps[k].copy_yard;
+        }
         cpu |= want[k] && cps[k].cpu;
         if (!wb_week_checkpoint(&W, cps[k].id)) return fprintf(stderr, "%s: %s has no checkpoint %s\n", prog, wt, cps[k].id), 2;
     }
@@ -453,7 +519,10 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
     } else {
         struct cudaDeviceProp p;
         if (cudaGetDeviceProperties(&p, jd_dev) == cudaSuccess) snprintf(gpu, sizeof gpu, "%s", p.name);
-        if (copy) g_copy_before = wb_yard_copy_gbps(wb_bench_bytes()); /* before any student code runs */
+        if (copy) { /* before any student code runs, the size of the student's timed calls */
+            g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
+            g_copy_before = yard_copy_gbps();
+        }
         int started = start_runner(&J, sock, pid, scratch, argv + i, JD_MEM_DEVICE);
         for (int k = 0; k < n; k++) {
             if (!want[k]) continue;

@@ -21,7 +21,7 @@
 #include "wb_results.h"
 
 #define JD_SAMPLES     256 /* positions a look reads, per rep */
-#define JD_BENCH_MAX_K 8   /* calls a timed request at most */
+#define JD_BENCH_MAX_K 16  /* calls a timed request at most (JD_MAX_REPS) */
 #define JD_GUARD       64  /* floats of poison on each side of a correctness output */
 #define JD_BITWISE     (-1.0) /* as atol: values compared bit for bit, not by wb_close */
 
@@ -132,11 +132,21 @@ struct jd_bench {
 /* 0 and *ms, or -1 with why (a wrong output in JD_TIMED_WRONG's words). */
 int jd_bench_run(jd *J, jd_bench *b, int timed, double *ms, char *why, size_t why_n);
 
-/* COPY (wb_yard_copy_gbps) of wb_bench_bytes(), by the judge now, or as
- * measured before the runner ran any student code (each checkpoint's runner
- * is a new process, and the object check refuses code that runs before
- * main) when that was larger: a runner can only slow the judge's GPU down. */
-double jd_copy_yard(void);
+/* COPY, timed through the same protocol as the student's calls: a runner
+ * of the instructor's (judge-yard-runner, beside the judge, a plain child:
+ * judge_yard_runner.c, cudaMemcpyAsync device to device) gets the same
+ * requests (JD_BENCH_MAX_K calls on fresh, poisoned buffers, every output
+ * checked) for as many bytes a call as the student's timed call moves
+ * (jd_checkpoint.copy_yard), and the judge's clock times it, so the
+ * protocol's cost (the socket, the runner's launches and synchronisation)
+ * is in both figures and not in their ratio. GB/s now, or as measured before
+ * the student's runner started when that was larger: a runner can only slow
+ * the judge's GPU down. NAN when the yard runner failed both times
+ * (jd_copy_yard_why says why). */
+#define JD_YARD_FN_COPY 1
+#define JD_YARD_TIMED   7
+double      jd_copy_yard(void);
+const char *jd_copy_yard_why(void);
 
 /* A speed checkpoint's result: the figure against its yardstick and the
  * target for this GPU (week.txt; wb_target_for picks a `| H200 >= ...`
@@ -161,7 +171,8 @@ typedef struct {
     void (*gpu)(jd_ck *k);             /* with a GPU */
     void (*cpu)(jd *J, jd_tally *t);   /* without one, through a runner that opens none (host buffers); NULL: SKIP */
     int         cpu_whole;             /* cpu is the whole checkpoint: its PASS stands (else only its FAIL does) */
-    int         copy_yard;             /* timed against COPY of wb_bench_bytes(): measured before the runner starts */
+    int         copy_yard;             /* timed against COPY (jd_copy_yard): bytes a float of wb_bench_bytes() / 4
+                                          the timed call moves (w01's vecadd 12, w03's copy 8); 0: not */
 } jd_checkpoint;
 
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):

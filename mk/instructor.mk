@@ -272,6 +272,12 @@ $(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/sandbox.h
 $(BUILD)/instructor/judge_week.o: instructor/judge.h instructor/judge_sb.h instructor/judge_kernels.h instructor/sandbox.h
 JUDGE_COMMON_OBJ := $(BUILD)/instructor/judge_week.o $(BUILD)/instructor/judge_cuda.o $(BUILD)/instructor/judge_sb.o \
                     $(BUILD)/instructor/judge_kernels.o $(BUILD)/instructor/sandbox.o
+# The yardstick's runner (judge_yard_runner.c: COPY through the judges' protocol), beside the judges.
+JUDGE_YARD := $(BUILD)/instructor/judge-yard-runner
+$(BUILD)/instructor/judge_yard_runner.o: instructor/judge.h instructor/judge_week.h
+$(JUDGE_YARD): $(BUILD)/instructor/judge_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 
 # $(call judge_rules,NN,WEEK-DIR,EXERCISES): build/instructor/judge-wNN from
 # instructor/judge_wNN.c (with WEEK-DIR/wNN_checks.h, the checks it shares
@@ -289,7 +295,7 @@ $(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_w$(1)_runner.c instru
 	@mkdir -p $$(@D)
 	$$(if $$(Q),@echo "  CC      $$<")
 	$$(Q)$$(CC) $$(CFLAGS) -Iinstructor -c $$< -o $$@
-$(BUILD)/instructor/judge-w$(1): $(BUILD)/instructor/judge_w$(1).o $(JUDGE_COMMON_OBJ) $(LIBWB)
+$(BUILD)/instructor/judge-w$(1): $(BUILD)/instructor/judge_w$(1).o $(JUDGE_COMMON_OBJ) $(LIBWB) | $(JUDGE_YARD)
 	$$(if $$(Q),@echo "  LD      $$@")
 	$$(Q)$$(CXX) -o $$@ $$^ $$(LDCUDA) $$(LDCHECK)
 $(foreach i,$(IMPLS),$(BUILD)/$(2)/$(i)/judge-runner): $(BUILD)/$(2)/%/judge-runner: \
