@@ -404,9 +404,9 @@ def test_attention_every_config(causal, dev, gen):
 # ---------------------------------------------------------------- w44.attention-speed, w44.attention-causal-speed
 
 # B4 H16 S4096 D128 BF16: 4 B H S^2 D flops (q k^T and p v), half of them causal.
-# The target, >= 0.62 of SDPA, is the reference's ratio on the H200 (0.683 not
-# causal, 0.682 causal, against cuDNN, 2026-11-28) less the workbook's 10 % margin
-# (README, "Why the attention's target").
+# The targets (week.txt) are the reference's ratios on the H200 less the workbook's
+# 10 % margin: >= 0.62 of SDPA not causal (0.683, 0.688), >= 0.60 causal (0.682,
+# then 0.662), against cuDNN, 2026-11-28 (README, "Why the attention's target").
 AT_SPEED = dict(b=4, h=16, s=4096, d=128)
 
 

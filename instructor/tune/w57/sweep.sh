@@ -8,7 +8,7 @@
 # A set is knobs joined by '-': W (PAGED_WARPS), T (PAGED_TOKENS), G
 # (PAGED_TOKENS_G8), P (PAGED_PREFETCH), A (PAGED_STAGES), Z (PAGED_SPAN), M
 # (PAGED_MIN_BLOCKS), S (PAGED_PARTITION, the benchmarks' partition: the test
-# is rebuilt with it), each followed by its value: W4-T8-P1-S1024, W4-A3-Z2. A knob not named keeps its
+# is rebuilt with it), each followed by its value: W4-T8-A0-P1-S1024, W4-A3-Z2. A knob not named keeps its
 # default (phase6/week57/solution/paged_attn.cu, "tuning knobs").
 set -u
 . instructor/tune/bench_set.sh

@@ -13,7 +13,11 @@
 .PHONY: tune-w57 tune-w57-emu
 KNOWN_GOALS += tune-w57 tune-w57-emu
 
-TUNE_W57_SETS ?= W4 W4-P1 W4-P2 W4-T8 W4-T8-P1 W4-T8-P2-M3 W2-T8-P1 W4-P1-S1024 W4-T8-P1-S1024 W4-T8-P2-M3-S1024 W2-T8-P1-S1024 W4-T8-P1-S256 W4-A3-M2 W4-A2-M3 W4-T8-A4-M3 W4-T8-A3-M3 W4-T8-A3-M3-Z2 W4-A3-M2-Z2 W2-A2-M6 W2-T8-A4-M6
+# The default (W4, as W4-A2-M3) first, then the kernel without the ring (A0-M0, the
+# reference before 2026-11-28), its PREFETCH sets (A0: PREFETCH needs STAGES 0), the ring's.
+TUNE_W57_SETS ?= W4 W4-A0-M0 W4-A0-M0-P1 W4-A0-M0-P2 W4-T8-A0-M0 W4-T8-A0-M0-P1 W4-T8-A0-P2-M3 W2-T8-A0-M0-P1 \
+                 W4-A0-M0-P1-S1024 W4-T8-A0-M0-P1-S1024 W4-A3-M2 W4-T8-A4-M3 W4-T8-A3-M3 W4-T8-A3-M3-Z2 W4-A3-M2-Z2 \
+                 W2-A2-M6 W2-T8-A4-M6 W4-A2-M3-S1024
 TUNE_W57_BENCH ?= decode
 
 tune-w57: $(LIBWB) $(NVCC_STAMP)
@@ -24,3 +28,16 @@ tune-w57: $(LIBWB) $(NVCC_STAMP)
 tune-w57-emu:
 	$(Q)BUILD=$(BUILD) CC='$(CC)' CXX='$(CXX)' CUDA_INC='$(CUDA_INC)' TUNE_W57_SETS='$(TUNE_W57_SETS)' \
 	  bash instructor/tune/w57/emu/run.sh
+
+# W57KNOBS='-DPAGED_STAGES=3 -DPAGED_MIN_BLOCKS=2' BUILD=build-w57x with any goal
+# (make phase6/week57 check IMPL=solution, sanitize, bench): the week built
+# with a sweep's kernel knobs, to check a winner whole before it becomes the
+# default. PAGED_PARTITION (S) is the test's, not the kernel's: not here.
+ifneq ($(W57KNOBS),)
+ifneq ($(filter-out tune-w57 tune-w57-emu,$(MAKECMDGOALS)),)
+ifeq ($(BUILD),build)
+$(error W57KNOBS=$(W57KNOBS) needs a build folder of its own (BUILD=build-w57x): objects built without the knobs would be linked as they are)
+endif
+NVFLAGS += $(W57KNOBS)
+endif
+endif

@@ -25,7 +25,8 @@
 //@solution
 
 /* ---- tuning knobs (compile line, -DNAME=VALUE; unset, each is the value the
- * reference was measured with, and the code is the same):
+ * reference was measured with: the ring of 2 stages below, 3 blocks an SM,
+ * `make tune-w57`'s best set on an H200, 2026-11-28, instructor/tune/w57):
  *   PAGED_WARPS       (paged_attn.h) warps a block: 1, 2, 4 (default) or 8.
  *   PAGED_TOKENS      tokens of a warp's turn: 16 (default, = PAGED_CHUNK) or
  *                     8; a turn never crosses a KV block (it divides
@@ -45,12 +46,12 @@
  *                     next turn's row as soon as this turn's scores (P V)
  *                     have used it, so a warp's loads stay in flight while
  *                     it computes; table entries two turns ahead.
- *   PAGED_MIN_BLOCKS  __launch_bounds__'s blocks an SM: 0 (default, none
- *                     given) or 1 .. 8 (a register cap for ptxas), for
- *                     G <= 4 only: G = 8 needs its 255.
+ *   PAGED_MIN_BLOCKS  __launch_bounds__'s blocks an SM: 3 (default) or
+ *                     0 (none given) or 1 .. 8 (a register cap for ptxas),
+ *                     for G <= 4 only: G = 8 needs its 255.
  *   PAGED_PARTITION   (paged_attn.h) not the kernel's: the partition the
  *                     test's benchmarks pass (give it to the test's compile).
- *   PAGED_STAGES      0 (default: the kernel above) or 2 .. 8: K and V go
+ *   PAGED_STAGES      2 (default) .. 8, or 0 (the kernel above): K and V go
  *                     through a ring of that many turns a warp in shared
  *                     memory, by cp.async: while a warp computes turn i,
  *                     turns i + 1 .. i + STAGES - 1 are in flight (a lane
@@ -78,10 +79,10 @@
 #define PAGED_PREFETCH 0
 #endif
 #ifndef PAGED_MIN_BLOCKS
-#define PAGED_MIN_BLOCKS 0
+#define PAGED_MIN_BLOCKS 3
 #endif
 #ifndef PAGED_STAGES
-#define PAGED_STAGES 0
+#define PAGED_STAGES 2
 #endif
 #ifndef PAGED_SPAN
 #define PAGED_SPAN 1
