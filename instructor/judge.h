@@ -158,6 +158,13 @@ typedef struct {
 int jr_serve(int sock, const jr_entry *table, int n);
 /* The runner's main: argv's last argument is the socket's number. */
 int jr_main(int argc, char **argv, const jr_entry *table, int n);
+/* A week's runner's main over its entries: JR_MAIN({ FN, "name", call }, ...) */
+#define JR_MAIN(...)                                                                                       \
+    static const jr_entry jr_table_[] = { __VA_ARGS__ };                                                   \
+    int main(int argc, char **argv)                                                                        \
+    {                                                                                                      \
+        return jr_main(argc, argv, jr_table_, (int)(sizeof jr_table_ / sizeof *jr_table_));                \
+    }
 
 #ifdef __cplusplus
 }

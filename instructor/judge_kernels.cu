@@ -1,5 +1,6 @@
 // judge_kernels.cu — the judge's own kernels (judge_kernels.h): the look at
-// a sample of an output right after a runner's reply.
+// a sample of an output right after a runner's reply, and the full checks
+// of an output after the timing.
 #include "judge_kernels.h"
 
 static __global__ void gather_k(const float *src, const unsigned long long *idx, int n, float *dst)
@@ -48,5 +49,40 @@ extern "C" cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long 
     if (e != cudaSuccess || n == 0) return e;
     size_t blocks = (n + 255) / 256;
     sum_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(c, n, sa, sb, lo, hi, bad);
+    return cudaGetLastError();
+}
+
+// wb_compare.c's wb_close, on the device: NaN only for NaN, Inf only for the
+// same Inf, else |got - ref| <= atol + rtol |ref| (in double).
+static __device__ bool close_d(float got, float ref, double atol, double rtol)
+{
+    if (isnan(ref)) return isnan(got);
+    if (isinf(ref)) return isinf(got) && (got > 0) == (ref > 0);
+    if (!isfinite(got)) return false;
+    return fabs((double)got - (double)ref) <= atol + rtol * fabs((double)ref);
+}
+
+static __global__ void fma_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters,
+                                   float a, float b, double atol, double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float v = hash_uniform(sx, i, lo, hi);
+        for (int k = 0; k < iters; k++) v = fmaf(v, a, b);
+        if (!close_d(y[i], v, atol, rtol)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters,
+                                        float a, float b, double atol, double rtol, unsigned long long *bad,
+                                        cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    fma_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, lo, hi, iters, a, b, atol, rtol, bad);
     return cudaGetLastError();
 }

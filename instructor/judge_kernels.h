@@ -18,6 +18,13 @@ cudaError_t jd_gather_f32(const float *src, const unsigned long long *idx, int n
 cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long long sa, unsigned long long sb, float lo, float hi,
                              unsigned long long *bad, cudaStream_t s);
 
+/* Every y[i] (i < n) compared with x = wb_hash_uniform_f32(sx, i, lo, hi)
+ * after `iters` steps of x = fmaf(x, a, b) (iters 0: a copy of the input),
+ * by wb_close's rule (atol + rtol |ref|; NaN only for NaN): bad[0] = how many
+ * differ, bad[1] = the first (bad: 2 device words; on stream s, not waited for). */
+cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters, float a,
+                             float b, double atol, double rtol, unsigned long long *bad, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,11 +42,5 @@ static int add(const jr_args *a)
     return (int)vecadd((const float *)a->p[0], (const float *)a->p[1], (float *)a->p[2], (size_t)a->i64[0]);
 }
 
-static const jr_entry TABLE[] = {
-    { W01_FN_PEAK_GBPS, "dq_peak_gbps", peak_gbps },
-    { W01_FN_PEAK_GFLOPS, "dq_peak_fp32_gflops", peak_gflops },
-    { W01_FN_QUERY, "dq_query", query },
-    { W01_FN_VECADD, "vecadd", add },
-};
-
-int main(int argc, char **argv) { return jr_main(argc, argv, TABLE, (int)(sizeof TABLE / sizeof *TABLE)); }
+JR_MAIN({ W01_FN_PEAK_GBPS, "dq_peak_gbps", peak_gbps }, { W01_FN_PEAK_GFLOPS, "dq_peak_fp32_gflops", peak_gflops },
+        { W01_FN_QUERY, "dq_query", query }, { W01_FN_VECADD, "vecadd", add })

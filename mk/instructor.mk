@@ -65,8 +65,8 @@ FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # allow (an allow-list, still to be confirmed on a GPU machine), log (the
 # allow-list, calls outside it only logged: dmesg | grep type=1326), off.
 SECCOMP ?= deny
-# JUDGE=1, the default for local grading: weeks with a judge (week 01: make
-# judge-w01) are judged by a process without the student's code
+# JUDGE=1, the default for local grading: weeks with a judge (weeks 01 and
+# 03: make judge-w01, judge-w03) are judged by a process without the student's code
 # (instructor/README.md, "Threat model" and "The judge and the runner");
 # JUDGE=0 grades them with their linked test programs, as every other week.
 # Slurm tasks do not carry the judge yet: there the default is 0.
@@ -135,14 +135,14 @@ release: $(WB) $(LEAKCHECK)
 # The instructor's build of the graded weeks: libwb, wb, test objects; each
 # student's scratch copy starts from these.
 # A week without a C test (Phase 7's Python-only weeks) has no test program to build.
-grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test)) $(if $(filter 1,$(JUDGE)),$(if $(filter phase0/week01,$(1)),judge-w01))
+grade_prebuild = $(MAKE) $(LIBWB) $(WB) $(GPU_PROBE) $(GRADE_BIN) $(foreach w,$(1),$(if $(call has_c_test,$(w)),$(BUILD)/$(w)/starter/test)) $(if $(filter 1,$(JUDGE)),$(foreach w,$(filter $(JUDGED_WEEKS),$(1)),$(call judge_target,$(w))))
 
 grade: $(WB)
 	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds] [SCHEDULER=slurm]"; exit 2; }
 	@case "$(SCHEDULER)" in local|slurm) ;; *) echo ">>> SCHEDULER=$(SCHEDULER): local (this host) or slurm (a job array)"; exit 2;; esac
 	$(call check_weeks,$(GIVEN_WEEKS))
 	$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
-	$(if $(filter 1,$(JUDGE)),$(if $(filter phase0/week01,$(GIVEN_WEEKS)),$(Q)bash instructor/judge_calibrate.sh $(BUILD)))
+	$(if $(filter 1,$(JUDGE)),$(if $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS)),$(Q)bash instructor/judge_calibrate.sh $(BUILD) $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS))))
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \
@@ -246,13 +246,16 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 
 # The judge and the runner (instructor/README.md, "The judge and the runner";
-# judge.h). judge-w01 links no student code; a week's runner links the
-# student's objects, judge_runner.c and its main, and nothing that writes a
-# results record (the link is refused if one is there). Run on an H200 as a
-# program of its own and through the grader (2026-11-28); the plumbing is
-# tested without a GPU by instructor/Makefile.sandbox (test_judge).
-# make grade runs instructor/judge_calibrate.sh first when it judges week 01.
-JUDGE_W01 := $(BUILD)/instructor/judge-w01
+# judge.h). A week's judge (judge-w01, judge-w03) links no student code:
+# its checks, judge_week.c (shared by every week's judge), judge.c and the
+# judge's kernels; a week's runner links the student's objects,
+# judge_runner.c and its main, and nothing that writes a results record (the
+# link is refused if one is there). judge-w01 ran on an H200 as a program of
+# its own and through the grader (2026-11-28); judge-w03 has not run on a
+# GPU yet. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
+# make grade runs instructor/judge_calibrate.sh first when it judges a week
+# with a judge.
 $(BUILD)/instructor/judge_cuda.o: instructor/judge.c instructor/judge.h instructor/judge_msg.h
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
@@ -266,30 +269,54 @@ $(BUILD)/instructor/judge_kernels.o: instructor/judge_kernels.cu instructor/judg
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/sandbox.h
-$(BUILD)/instructor/judge_w01.o $(BUILD)/instructor/judge_w01_runner.o: CFLAGS += -Iphase0/week01
-$(BUILD)/instructor/judge_w01.o: instructor/judge.h instructor/judge_sb.h instructor/judge_kernels.h phase0/week01/w01_checks.h \
-                                 phase0/week01/devquery.h phase0/week01/week.txt
-$(BUILD)/instructor/judge_w01_runner.o: instructor/judge_w01_runner.c instructor/judge_w01.h instructor/judge.h \
-                                        phase0/week01/devquery.h phase0/week01/vecadd.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
-$(JUDGE_W01): $(BUILD)/instructor/judge_w01.o $(BUILD)/instructor/judge_cuda.o $(BUILD)/instructor/judge_sb.o \
-              $(BUILD)/instructor/judge_kernels.o $(BUILD)/instructor/sandbox.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA) $(LDCHECK)
-# build/phase0/week01/IMPL/judge-runner, IMPL one of $(IMPLS): the runner of
-# that build's objects (the grader builds the learner's in the sandbox).
-$(foreach i,$(IMPLS),$(BUILD)/phase0/week01/$(i)/judge-runner): $(BUILD)/phase0/week01/%/judge-runner: \
-    $(BUILD)/instructor/judge_w01_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-    $(BUILD)/phase0/week01/%/devquery.o $(BUILD)/phase0/week01/%/vecadd.o $(LIBWB)
+$(BUILD)/instructor/judge_week.o: instructor/judge.h instructor/judge_sb.h instructor/judge_kernels.h instructor/sandbox.h
+JUDGE_COMMON_OBJ := $(BUILD)/instructor/judge_week.o $(BUILD)/instructor/judge_cuda.o $(BUILD)/instructor/judge_sb.o \
+                    $(BUILD)/instructor/judge_kernels.o $(BUILD)/instructor/sandbox.o
+# The yardstick's runner (judge_yard_runner.c: COPY through the judges' protocol), beside the judges.
+JUDGE_YARD := $(BUILD)/instructor/judge-yard-runner
+$(BUILD)/instructor/judge_yard_runner.o: instructor/judge.h instructor/judge_week.h
+$(JUDGE_YARD): $(BUILD)/instructor/judge_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-	$(Q)if nm $@ | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)'; then \
-	  echo ">>> $@ links a results writer or the test harness: refused"; rm -f $@; exit 1; fi
-judge-w01: $(JUDGE_W01) $(BUILD)/phase0/week01/solution/judge-runner $(BUILD)/phase0/week01/starter/judge-runner
-KNOWN_GOALS += judge-w01
-.PHONY: judge-w01
+
+# $(call judge_rules,NN,WEEK-DIR,EXERCISES): build/instructor/judge-wNN from
+# instructor/judge_wNN.c (with WEEK-DIR/wNN_checks.h, the checks it shares
+# with the week's test), build/instructor/judge_wNN_runner.o, and
+# build/WEEK-DIR/IMPL/judge-runner for IMPL one of $(IMPLS): the runner of
+# that build's objects (the grader builds the learner's in the sandbox).
+# `make judge-wNN` builds the judge and the solution's and starter's runners.
+define judge_rules
+JUDGE_W$(1) := $(BUILD)/instructor/judge-w$(1)
+$(BUILD)/instructor/judge_w$(1).o $(BUILD)/instructor/judge_w$(1)_runner.o: CFLAGS += -I$(2)
+$(BUILD)/instructor/judge_w$(1).o: instructor/judge_week.h instructor/judge_kernels.h $(2)/w$(1)_checks.h \
+  $(foreach e,$(3),$(2)/$(e).h) $(2)/week.txt
+$(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_w$(1)_runner.c instructor/judge_w$(1).h instructor/judge.h \
+  $(foreach e,$(3),$(2)/$(e).h)
+	@mkdir -p $$(@D)
+	$$(if $$(Q),@echo "  CC      $$<")
+	$$(Q)$$(CC) $$(CFLAGS) -Iinstructor -c $$< -o $$@
+$(BUILD)/instructor/judge-w$(1): $(BUILD)/instructor/judge_w$(1).o $(JUDGE_COMMON_OBJ) $(LIBWB) | $(JUDGE_YARD)
+	$$(if $$(Q),@echo "  LD      $$@")
+	$$(Q)$$(CXX) -o $$@ $$^ $$(LDCUDA) $$(LDCHECK)
+$(foreach i,$(IMPLS),$(BUILD)/$(2)/$(i)/judge-runner): $(BUILD)/$(2)/%/judge-runner: \
+    $(BUILD)/instructor/judge_w$(1)_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+    $(foreach e,$(3),$(BUILD)/$(2)/%/$(e).o) $(LIBWB)
+	$$(if $$(Q),@echo "  LD      $$@")
+	$$(Q)$$(CXX) -o $$@ $$^ $$(LDCUDA)
+	$$(Q)if nm $$@ | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)'; then \
+	  echo ">>> $$@ links a results writer or the test harness: refused"; rm -f $$@; exit 1; fi
+# (the runner's main object named: the grader links each student's runner from it, and .SECONDARY
+# would leave a deleted one unbuilt while the runners above are up to date)
+judge-w$(1): $(BUILD)/instructor/judge-w$(1) $(BUILD)/$(2)/solution/judge-runner $(BUILD)/$(2)/starter/judge-runner \
+  $(BUILD)/instructor/judge_w$(1)_runner.o $(BUILD)/instructor/judge_runner_cuda.o
+KNOWN_GOALS += judge-w$(1)
+.PHONY: judge-w$(1)
+endef
+$(eval $(call judge_rules,01,phase0/week01,devquery vecadd))
+$(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
+# the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
+JUDGED_WEEKS := phase0/week01 phase0/week03
+judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
 -include $(sort $(wildcard instructor/tune/*/tune.mk))

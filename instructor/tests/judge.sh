@@ -9,6 +9,12 @@
 # submission of no files (the starter) FAILs w01.devquery. The same class
 # graded without --judge is the control: the same cells. The lying runners
 # are test_judge's (sandbox.sh). Needs libarchive and a working bwrap.
+# Week 03 the same way (build/instructor/judge-w03): its roofline checkpoint
+# (CPU functions) is judged through the runner without a GPU, PASS for the
+# reference, FAIL for the starter and for a rl_analyse that writes *p before
+# refusing its arguments; its GPU checkpoints SKIP, never PASS; the judge
+# is also run by itself over the reference's and the starter's runners, as
+# a plain child and in the sandbox.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge
 
@@ -59,6 +65,55 @@ c1=$(cal 0.873 0.79); c2=$(cal 0.873 0.85); c3=$(bash instructor/judge_calibrate
 [[ $c1 == *"margin +11 %"* && $c1 != *WARNING* ]] || bad="$bad calibration at 0.873 against 0.79: '$c1';"
 [[ $c2 == *WARNING*"under the 10 % margin"* ]] || bad="$bad calibration at 0.873 against 0.85 gave no warning: '$c2';"
 [[ $c3 == *"not run"* ]] || bad="$bad calibration without a GPU: '$c3';"
-if [ -z "$bad" ]; then t_pass "$label" "correct SKIP (no GPU), the starter FAILs devquery, loud is stopped at the output limit and told so, as without --judge"
+
+# ---------------------------------------------------------------- week 03
+label3="grade --judge 1: week 03 judged outside the student's process, without a GPU"
+bad3=
+c3d=$log/class3
+mkdir -p "$c3d/correct/phase0/week03" "$c3d/starter/phase0/week03" "$c3d/touchy/phase0/week03" "$log/scratch/judged3" \
+  "$log/scratch/linked3" && chmod 755 "$log/scratch/judged3" "$log/scratch/linked3"
+cp phase0/week03/solution/copy.cu phase0/week03/solution/fmachain.cu phase0/week03/solution/roofline.cu "$c3d/correct/phase0/week03/"
+touch "$c3d/starter/phase0/week03/notes.txt"
+# touchy: the reference, but rl_analyse writes *p before it refuses its arguments (roofline_edges: "*p must be left
+# alone"): the judge must see the write through the runner, as the linked test sees it
+cp "$c3d/correct/phase0/week03/"*.cu "$c3d/touchy/phase0/week03/"
+sed -i 's|^    /\* written so that NaN fails every test|    p->fraction = 0;\n&|' "$c3d/touchy/phase0/week03/roofline.cu"
+grep -q 'p->fraction = 0;' "$c3d/touchy/phase0/week03/roofline.cu" || bad3="touchy's roofline.cu was not made;"
+if ! $MAKE -s judge-w03 "$BUILD/phase0/week03/starter/test" >"$log/build3.log" 2>&1; then
+  tail -n 20 "$log/build3.log"; t_fail "$label3" "judge-w03 does not build (see $log/build3.log)"; t_end
+fi
+# shellcheck disable=SC2046
+grade3() { WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$c3d" --weeks phase0/week03 --gradebook "$log/$1.csv" \
+  --seed "$SEED" --limit 60 --jobs 2 --scratch "$log/scratch/$1" $(grade_make_args) "${@:2}" >"$log/$1.log" 2>&1; }
+cells5() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 }' "$log/$1.csv"; }
+grade3 judged3 --judge 1; grade3 linked3
+for who in correct starter touchy; do
+  # w03.copy, copy-bw, fma, fma-peak SKIP (no GPU); w03.roofline a CPU checkpoint: the reference's full marks, else 0
+  want=$([ $who = correct ] && echo "SKIP,SKIP,SKIP,SKIP,*" || echo "SKIP,SKIP,SKIP,SKIP,0.00")
+  for how in judged3 linked3; do
+    got=$(cells5 $how $who)
+    # shellcheck disable=SC2053
+    [[ $got == $want && ($who != correct || $got != *,0.00) ]] || bad3="$bad3 $who: $how $got, expected $want;"
+  done
+  [ "$(cells5 judged3 $who)" = "$(cells5 linked3 $who)" ] || bad3="$bad3 $who: judged $(cells5 judged3 $who) but linked $(cells5 linked3 $who);"
+done
+grep -q "phase0/week03: judged outside the student's process" "$log/judged3.log" || bad3="$bad3 the grader did not say it judges week 03;"
+grep -q "vecadd(1e6): bytes 0" "$log/judged3-feedback/starter.md" 2>/dev/null || bad3="$bad3 the starter's FAIL does not name the cost;"
+grep -q "must be left alone" "$log/judged3-feedback/touchy.md" 2>/dev/null || bad3="$bad3 touchy's FAIL does not say *p must be left alone;"
+# the judge by itself: the reference's runner and the starter's, plain and sandboxed; every GPU checkpoint SKIP
+for impl in solution starter; do
+  for how in plain sandbox; do
+    rec=$log/self3-$impl-$how.tsv; rm -f "$rec"
+    if [ $how = plain ]; then WB_NO_GPU=1 "$BUILD/instructor/judge-w03" --record "$rec" --checkpoint all --seed "$SEED" \
+      "$BUILD/phase0/week03/$impl/judge-runner" >"$rec.out" 2>&1
+    else mkdir -p "$log/self3-$impl" && chmod 755 "$log/self3-$impl" && WB_NO_GPU=1 "$BUILD/instructor/judge-w03" --record "$rec" \
+      --checkpoint all --seed "$SEED" --sandbox "$log/self3-$impl" "$BUILD/phase0/week03/$impl/judge-runner" >"$rec.out" 2>&1; fi
+    got=$(awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null)
+    want=$([ $impl = solution ] && echo skip,skip,skip,skip,pass || echo skip,skip,skip,skip,fail)
+    [ "$got" = "$want" ] || bad3="$bad3 judge-w03 over the $impl's runner ($how): $got, expected $want;"
+  done
+done
+bad="$bad$bad3"
+if [ -z "$bad" ]; then t_pass "$label" "correct SKIP (no GPU), the starter FAILs devquery, loud is stopped at the output limit and told so, as without --judge; week 03: the roofline judged through the runner (the reference PASSes, the starter and touchy FAIL, as linked), its GPU checkpoints SKIP, the judge alone the same, plain and sandboxed"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
