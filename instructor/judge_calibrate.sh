@@ -6,8 +6,9 @@
 # It prints the reference's judged figure against this GPU's target and
 # warns when that leaves less than the workbook's 10 % margin: the judge
 # times through a runner, and its figure for the reference has been lower
-# than the linked test's (week 01: 0.87-0.89 of COPY against 1.04 on an
-# H200; week 03's judge has not run on a GPU yet), so on a GPU whose target
+# than the linked test's (on an H200, before COPY went through the yard
+# runner: week 01 0.87-0.89 of COPY against 1.04, week 03's copy 0.81;
+# since: 1.04 and 1.01, fma-peak 0.90), so on a GPU whose target
 # was set from the linked test, correct work could lose speed credit. It
 # never stops the grading; the instructor decides (JUDGE=0, or a target for
 # this GPU model in week.txt, AUTHORING.md "Speed targets").

@@ -27,23 +27,27 @@
  *                   the output (a poisoned guard band), and n past 2^31
  *                   (2^28 where the GPU is too small; SKIP on a shared GPU);
  *   w01.vecadd-bw   K calls a request, each on its own three buffers of
- *                   wb_bench_bytes() (K = 8 where memory allows), fresh
+ *                   wb_bench_bytes() (K = 16 where memory allows), fresh
  *                   inputs from the hidden seed before every request and a
  *                   poisoned output checked still poisoned before it is
  *                   sent; the clock stops after the judge's look at 256
  *                   hidden positions of every rep's output (judge.c,
  *                   jd_timed_call: the trust model), then every element of
  *                   every output is checked on the GPU by a kernel of the
- *                   judge; the median of 7 requests against COPY
- *                   (wb_yard_copy_gbps, timed by the judge in the same run,
- *                   before the runner ran any student code and after the
- *                   timed runs: the larger), the target from week.txt
+ *                   judge; the median of 7 requests against COPY timed
+ *                   through the same protocol (jd_copy_yard: the yard
+ *                   runner, 12 bytes an element a call, before the runner
+ *                   ran any student code and after the timed runs: the
+ *                   larger), the target from week.txt
  *                   for this GPU (wb_target_for: a `| H200 >= ...` field).
  * Run on H200s (2026-11-28), before its timed protocol and correctness
  * loop moved into judge_week.c: the reference passed at 0.873-0.889 of
  * COPY, the starter failed, and the fixture class graded with it gave what
- * instructor/tests/check_fixture_gradebook.sh expects. Not run on a GPU
- * since the move; without a GPU the plumbing is tested by test_judge.c. */
+ * instructor/tests/check_fixture_gradebook.sh expects. After the move,
+ * with COPY through the yard runner (an H200, 2026-11-28): the reference
+ * 1.015-1.019 of COPY (the linked test 1.027), the starter failing all
+ * three, the fixture class as expected. Without a GPU the plumbing is
+ * tested by test_judge.c. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

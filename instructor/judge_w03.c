@@ -24,8 +24,9 @@
  *                 a poisoned output, the judge's look after the reply and
  *                 a full check of every output by the judge's kernel; the
  *                 median of 7 requests, 8 bytes an element, against COPY
- *                 timed by the judge (before any student code ran and after:
- *                 the larger); the target for this GPU from week.txt;
+ *                 timed through the same protocol (jd_copy_yard; before any
+ *                 student code ran and after: the larger); the target for
+ *                 this GPU from week.txt;
  *   w03.fma       every size of W03_SIZES (random iteration count, a, b)
  *                 and the 3 NaN/Inf/overflow cases, drawn as the test draws
  *                 them, against the CPU replay (fmaf) with the test's
@@ -41,9 +42,11 @@
  *                 student's functions called through the runner, with or
  *                 without a GPU (a CPU checkpoint: it PASSes or FAILs without
  *                 one, as the linked test does).
- * NOT RUN ON A GPU YET: everything here compiles; the plumbing and the
- * roofline checkpoint are tested without a GPU (instructor/tests/judge.sh);
- * the device path is week 01's, run on an H200. */
+ * Run on an H200 (2026-11-28), as a plain child and sandboxed: the
+ * reference passed all five (copy-bw 0.995-0.996 of COPY, fma-peak
+ * 0.897-0.902 of the peak, with COPY through the yard runner), the starter
+ * failed all five. Not yet through the grader on a GPU; without a GPU the
+ * plumbing and the roofline checkpoint are tested by instructor/tests/judge.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

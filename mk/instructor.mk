@@ -250,9 +250,9 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # its checks, judge_week.c (shared by every week's judge), judge.c and the
 # judge's kernels; a week's runner links the student's objects,
 # judge_runner.c and its main, and nothing that writes a results record (the
-# link is refused if one is there). judge-w01 ran on an H200 as a program of
-# its own and through the grader (2026-11-28); judge-w03 has not run on a
-# GPU yet. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# link is refused if one is there). Both judges ran on an H200 as programs of
+# their own and judge-w01 through the grader (2026-11-28); judge-w03 not yet
+# through the grader. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
