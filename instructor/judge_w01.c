@@ -251,18 +251,7 @@ static void judge_bw(jd_ck *k)
     x.fn = W01_FN_VECADD, x.n_in = 2, x.max_k = JD_BENCH_MAX_K, x.n = wb_bench_bytes() / 4;
     x.lo = LO, x.hi = HI, x.atol = JD_BITWISE, x.fn_name = "vecadd", x.out_name = "c";
     x.expect = sum_expect, x.full_check = sum_check;
-    double ms = NAN;
-    char why[600] = "", detail[200] = "";
-    double value = NAN, copy = NAN;
-    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
-        copy = jd_copy_yard(); /* through the same protocol: the larger of before any student code ran and now */
-        if (!(copy > 0)) snprintf(why, sizeof why, "no COPY figure: %s", jd_copy_yard_why());
-        value = 12.0 * x.n / (ms * 1e-3) / 1e9;
-        snprintf(detail, sizeof detail, "%.0f GB/s vs COPY %.0f GB/s (judge's clock, %d calls a request, median of %d)",
-                 value, copy, x.k, TIMED);
-        printf("  vecadd: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms, x.runner_ms, detail);
-    }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "COPY", copy, detail, why);
+    jd_bw_checkpoint(k, &x, TIMED, 12.0, "vecadd");
 }
 
 static const jd_checkpoint CPS[] = {

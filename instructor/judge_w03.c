@@ -243,18 +243,7 @@ static void bench_setup(int fn, size_t n, int iters, double atol, double rtol, c
 static void judge_copy_bw(jd_ck *k)
 {
     bench_setup(W03_FN_COPY, wb_bench_bytes() / 4, 0, 0, 0, "copy_f32");
-    double ms = NAN, value = NAN, copy = NAN;
-    char why[600] = "", detail[200] = "";
-    if (jd_bench_run(k->J, &g_bench, TIMED, &ms, why, sizeof why) == 0) {
-        copy = jd_copy_yard(); /* through the same protocol: the larger of before any student code ran and now */
-        if (!(copy > 0)) snprintf(why, sizeof why, "no COPY figure: %s", jd_copy_yard_why());
-        value = 8.0 * g_bench.n / (ms * 1e-3) / 1e9;
-        snprintf(detail, sizeof detail, "%.0f GB/s vs COPY %.0f GB/s (judge's clock, %d calls a request, median of %d)",
-                 value, copy, g_bench.k, TIMED);
-        printf("  copy: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms, g_bench.runner_ms,
-               detail);
-    }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "COPY", copy, detail, why);
+    jd_bw_checkpoint(k, &g_bench, TIMED, 8.0, "copy");
 }
 
 /* w03.fma-peak: 2 x 4096 x n flops a call against PEAK_FP32 (the linked test's). */

@@ -350,6 +350,22 @@ double jd_copy_yard(void)
 
 const char *jd_copy_yard_why(void) { return g_yard_why; }
 
+void jd_bw_checkpoint(jd_ck *k, jd_bench *x, int timed, double bytes_per_elem, const char *label)
+{
+    double ms = NAN, value = NAN, copy = NAN;
+    char why[600] = "", detail[200] = "";
+    if (jd_bench_run(k->J, x, timed, &ms, why, sizeof why) == 0) {
+        copy = jd_copy_yard(); /* through the same protocol: the larger of before any student code ran and now */
+        if (!(copy > 0)) snprintf(why, sizeof why, "no COPY figure: %s", jd_copy_yard_why());
+        value = bytes_per_elem * (double)x->n / (ms * 1e-3) / 1e9;
+        snprintf(detail, sizeof detail, "%.0f GB/s vs COPY %.0f GB/s (judge's clock, %d calls a request, median of %d)",
+                 value, copy, x->k, timed);
+        printf("  %s: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", label, ms, x->runner_ms,
+               detail);
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "COPY", copy, detail, why);
+}
+
 void jd_speed_result(wb_result *R, jd_tally *t, const wb_checkpoint *c, const char *gpu, double value,
                      const char *unit, const char *yard, double yard_value, const char *detail, const char *why)
 {

@@ -166,6 +166,12 @@ typedef struct {
     const char          *gpu; /* this GPU's name */
 } jd_ck;
 
+/* A bandwidth checkpoint: x timed (jd_bench_run, `timed` requests) at
+ * bytes_per_elem bytes an element a call, against jd_copy_yard (its
+ * checkpoint's copy_yard the same bytes), the result into k's record; the
+ * figures printed on a line named label. */
+void jd_bw_checkpoint(jd_ck *k, jd_bench *x, int timed, double bytes_per_elem, const char *label);
+
 typedef struct {
     const char *id;
     void (*gpu)(jd_ck *k);             /* with a GPU */

@@ -319,6 +319,20 @@ JUDGED_WEEKS := phase0/week01 phase0/week03
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
+# $(eval $(call tune_nvflags,VAR,SWEEP-GOALS,EXAMPLE-BUILD)): VAR='-D...' on make's
+# command line with any goal but the sweeps builds that week's code with those
+# macros, in a build folder of its own (objects built without them would be
+# linked as they are).
+define tune_nvflags
+ifneq ($$($(1)),)
+ifneq ($$(filter-out $(2),$$(MAKECMDGOALS)),)
+ifeq ($$(BUILD),build)
+$$(error $(1)=$$($(1)) needs a build folder of its own (BUILD=$(3)): objects built without the macros would be linked as they are)
+endif
+NVFLAGS += $$($(1))
+endif
+endif
+endef
 -include $(sort $(wildcard instructor/tune/*/tune.mk))
 
 # The tests are scripts (instructor/tests/*.sh, each runnable alone).

@@ -33,11 +33,4 @@ tune-w57-emu:
 # (make phase6/week57 check IMPL=solution, sanitize, bench): the week built
 # with a sweep's kernel knobs, to check a winner whole before it becomes the
 # default. PAGED_PARTITION (S) is the test's, not the kernel's: not here.
-ifneq ($(W57KNOBS),)
-ifneq ($(filter-out tune-w57 tune-w57-emu,$(MAKECMDGOALS)),)
-ifeq ($(BUILD),build)
-$(error W57KNOBS=$(W57KNOBS) needs a build folder of its own (BUILD=build-w57x): objects built without the knobs would be linked as they are)
-endif
-NVFLAGS += $(W57KNOBS)
-endif
-endif
+$(eval $(call tune_nvflags,W57KNOBS,tune-w57 tune-w57-emu,build-w57x))

@@ -22,11 +22,4 @@ TUNE_W58_SETS ?= W58_DEC_VARIANT=0 W58_DEC_VARIANT=1 W58_DEC_VARIANT=2 W58_DEC_V
 tune-w58:
 	$(Q)TUNE_W58_SETS='$(TUNE_W58_SETS)' bash instructor/tune/w58/sweep.sh
 
-ifneq ($(W58DEC),)
-ifneq ($(filter-out tune-w58,$(MAKECMDGOALS)),)
-ifeq ($(BUILD),build)
-$(error W58DEC=$(W58DEC) needs a build folder of its own (BUILD=build-w58v2): objects built without the macros would be linked as they are)
-endif
-NVFLAGS += $(W58DEC)
-endif
-endif
+$(eval $(call tune_nvflags,W58DEC,tune-w58,build-w58v2))
