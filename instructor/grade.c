@@ -409,10 +409,16 @@ static int setup(grader *G, const char *weeks, int mode)
     for (int w = 0; G->judge && w < G->n_weeks; w++) {
         if (G->slurm || mode != MODE_LOCAL)
             return fprintf(stderr, "grade: --judge 1 is for a local grading only (not yet wired into Slurm tasks)\n"), 2;
-        int f = find_judge(G, &G->weeks[w], err, sizeof err);
+        week_cfg *W = &G->weeks[w];
+        int f = find_judge(G, W, err, sizeof err);
         if (f < 0) return fprintf(stderr, "grade: refusing to grade: %s\n", err), 2;
-        printf("%s: %s\n", G->weeks[w].dir, f ? "judged outside the student's process (--judge 1)"
-                                              : "has no judge: its test program forms the verdict, as without --judge");
+        printf("%s: %s", W->dir, f ? "judged outside the student's process (--judge 1)"
+                                   : "has no judge: its test program forms the verdict, as without --judge");
+        for (int c = 0, first = 1; f && c < W->meta.n_checkpoints; c++)
+            if (!W->judged[c] && !W->meta.checkpoints[c].py)
+                printf("%s%s", first ? "; left to its test program (the API cannot cross a process): " : ", ",
+                       W->meta.checkpoints[c].id), first = 0;
+        printf("\n");
     }
     /* Phase 7's Python checkpoints: the instructor's python3, checked to run in the sandbox before anyone is graded */
     int any_py = 0;

@@ -67,6 +67,8 @@ typedef struct {
      * runner"): its program in the instructor's build/instructor/ and the
      * runner's main object there; "" where the week has none or --judge is off */
     char   judge[700], judge_runner_obj[700];
+    int    judged[WB_MAX_CHECKPOINTS]; /* 1: the judge forms this checkpoint's verdict (its --list); 0: the
+                                          linked test does, where the API cannot cross (the judge's header says why) */
 } week_cfg;
 
 typedef struct {

@@ -289,6 +289,22 @@ int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)
             W->judge[0] = W->judge_runner_obj[0] = 0;
             return -1;
         }
+        /* the checkpoints it judges (`--list`, its own table); the rest are the linked test's */
+        char cmd[800], line[128];
+        snprintf(cmd, sizeof cmd, "%s --list", W->judge);
+        FILE *p = popen(cmd, "r");
+        int n = 0;
+        memset(W->judged, 0, sizeof W->judged);
+        while (p && fgets(line, sizeof line, p)) {
+            line[strcspn(line, "\r\n")] = 0;
+            for (int c = 0; c < W->meta.n_checkpoints; c++)
+                if (!strcmp(line, W->meta.checkpoints[c].id)) W->judged[c] = 1, n++;
+        }
+        if (!p || pclose(p) != 0 || n == 0) {
+            snprintf(err, errsz, "--judge 1: %s --list named none of %s's checkpoints", W->judge, W->dir);
+            W->judge[0] = W->judge_runner_obj[0] = 0;
+            return -1;
+        }
         return 1;
     }
     return 0;
@@ -458,7 +474,7 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
     o.mem_bytes = RUN_MEM;
     o.log_path = log;
     if (is_dir("/usr/local/nvidia/lib64")) o.ld_library_path = "/usr/local/nvidia/lib64";
-    if (W->judge[0] && !py) { /* --judge 1: the verdict from a process without the student's code */
+    if (W->judge[0] && !py && W->judged[c]) { /* --judge 1: the verdict from a process without the student's code */
         run_judged(G, s, w, id, seed, tag, &o, out);
         return;
     }

@@ -447,6 +447,10 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
     int sock = -1, pid = -1, i = 1;
     if (n > MAX_CPS) return fprintf(stderr, "%s: more than %d checkpoints\n", prog, MAX_CPS), 2;
     for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--list")) { /* the checkpoints this judge forms (the grader asks) */
+            for (int k = 0; k < n; k++) printf("%s\n", cps[k].id);
+            return 0;
+        }
         if (!strcmp(argv[i], "--record") && i + 1 < argc) record = argv[++i];
         else if (!strcmp(argv[i], "--checkpoint") && i + 1 < argc) which = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) jd_seed = strtoull(argv[++i], NULL, 10);

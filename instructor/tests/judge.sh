@@ -98,6 +98,25 @@ for who in correct starter touchy; do
   [ "$(cells5 judged3 $who)" = "$(cells5 linked3 $who)" ] || bad3="$bad3 $who: judged $(cells5 judged3 $who) but linked $(cells5 linked3 $who);"
 done
 grep -q "phase0/week03: judged outside the student's process" "$log/judged3.log" || bad3="$bad3 the grader did not say it judges week 03;"
+# A judge that forms fewer checkpoints than week.txt has (judge-wNN --list): the grader leaves the
+# others to the linked test program, and says which. judge-w03 behind a wrapper that lists all but
+# w03.roofline: the same cells as both gradings above, roofline's record the test program's.
+j=$BUILD/instructor/judge-w03
+if mv "$j" "$j.real"; then
+  printf '#!/bin/sh\nif [ "$1" = --list ]; then "$0.real" --list | grep -vx w03.roofline; exit 0; fi\nexec "$0.real" "$@"\n' >"$j"
+  chmod +x "$j"
+  grade3 part3 --judge 1 --keep-scratch 1
+  mv -f "$j.real" "$j"
+  grep -q "phase0/week03: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w03.roofline$" \
+    "$log/part3.log" || bad3="$bad3 the grader did not say w03.roofline is left to the test program;"
+  for who in correct starter touchy; do
+    [ "$(cells5 part3 $who)" = "$(cells5 linked3 $who)" ] || bad3="$bad3 $who: partly judged $(cells5 part3 $who) but linked $(cells5 linked3 $who);"
+  done
+  ls "$log"/scratch/part3/*/judge-results-*w03.roofline* >/dev/null 2>&1 && bad3="$bad3 w03.roofline was judged though the judge does not list it;"
+  ls "$log"/scratch/part3/*/judge-results-*w03.copy-* >/dev/null 2>&1 || bad3="$bad3 the listed checkpoints were not judged;"
+else
+  bad3="$bad3 judge-w03 could not be wrapped;"
+fi
 grep -q "vecadd(1e6): bytes 0" "$log/judged3-feedback/starter.md" 2>/dev/null || bad3="$bad3 the starter's FAIL does not name the cost;"
 grep -q "must be left alone" "$log/judged3-feedback/touchy.md" 2>/dev/null || bad3="$bad3 touchy's FAIL does not say *p must be left alone;"
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed; every GPU checkpoint SKIP
