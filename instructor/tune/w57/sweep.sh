@@ -6,9 +6,9 @@
 # (tune.mk), which passes the toolchain in the environment.
 #
 # A set is knobs joined by '-': W (PAGED_WARPS), T (PAGED_TOKENS), G
-# (PAGED_TOKENS_G8), P (PAGED_PREFETCH), A (PAGED_STAGES), Z (PAGED_SPAN), M
+# (PAGED_TOKENS_G8), A (PAGED_STAGES), Z (PAGED_SPAN), M
 # (PAGED_MIN_BLOCKS), S (PAGED_PARTITION, the benchmarks' partition: the test
-# is rebuilt with it), each followed by its value: W4-T8-A0-P1-S1024, W4-A3-Z2. A knob not named keeps its
+# is rebuilt with it), each followed by its value: W4-T8-A3-S1024, W4-A3-Z2. A knob not named keeps its
 # default (phase6/week57/solution/paged_attn.cu, "tuning knobs").
 set -u
 . instructor/tune/bench_set.sh
@@ -25,12 +25,11 @@ for set in $TUNE_W57_SETS; do
         W*) flags="$flags -DPAGED_WARPS=${k#W}" ;;
         T*) flags="$flags -DPAGED_TOKENS=${k#T}" ;;
         G*) flags="$flags -DPAGED_TOKENS_G8=${k#G}" ;;
-        P*) flags="$flags -DPAGED_PREFETCH=${k#P}" ;;
         A*) flags="$flags -DPAGED_STAGES=${k#A}" ;;
         Z*) flags="$flags -DPAGED_SPAN=${k#Z}" ;;
         M*) flags="$flags -DPAGED_MIN_BLOCKS=${k#M}" ;;
         S*) pflags="-DPAGED_PARTITION=${k#S}" ;;
-        *) echo "tune-w57: '$k' of set '$set' is no knob (W, T, G, P, A, Z, M, S followed by a value)"; exit 2 ;;
+        *) echo "tune-w57: '$k' of set '$set' is no knob (W, T, G, A, Z, M, S followed by a value)"; exit 2 ;;
         esac
     done
     d=$OUT/$set

@@ -13,11 +13,9 @@
 .PHONY: tune-w57 tune-w57-emu
 KNOWN_GOALS += tune-w57 tune-w57-emu
 
-# The default (W4, as W4-A2-M3) first, then the kernel without the ring (A0-M0, the
-# reference before 2026-11-28), its PREFETCH sets (A0: PREFETCH needs STAGES 0), the ring's.
-TUNE_W57_SETS ?= W4 W4-A0-M0 W4-A0-M0-P1 W4-A0-M0-P2 W4-T8-A0-M0 W4-T8-A0-M0-P1 W4-T8-A0-P2-M3 W2-T8-A0-M0-P1 \
-                 W4-A0-M0-P1-S1024 W4-T8-A0-M0-P1-S1024 W4-A3-M2 W4-T8-A4-M3 W4-T8-A3-M3 W4-T8-A3-M3-Z2 W4-A3-M2-Z2 \
-                 W2-A2-M6 W2-T8-A4-M6 W4-A2-M3-S1024
+# The default (W4: W4-A2-M3) first, then the rings of 2026-11-28's H200 sweep (NOTES.md).
+TUNE_W57_SETS ?= W4 W4-A3-M2 W2-A2-M6 W4-T8-A4-M3 W4-T8-A3-M3 W4-T8-A3-M3-Z2 W4-A3-M2-Z2 W2-T8-A4-M6 \
+                 W4-A2-M3-S1024 W4-A2-M3-Z2
 TUNE_W57_BENCH ?= decode
 
 tune-w57: $(LIBWB) $(NVCC_STAMP)

@@ -34,33 +34,24 @@
  *   PAGED_TOKENS_G8   the turn at G = 8 (default PAGED_TOKENS): 8 there
  *                     keeps D = 128's 64 scores and 16 loads a lane from
  *                     spilling.
- *   PAGED_PREFETCH    0 (default): a turn's K and V loads all issued at its
- *                     top, the next turn's table entry one turn ahead, and
- *                     the prologue a chain (seq_lens, then q and the first
- *                     table entry, then K and V).
- *                     1: the prologue issues seq_lens, q and the first two
- *                     table entries together (the entry's index clamped to
- *                     max_seq_len, so always inside the table), one latency
- *                     before the first K and V loads instead of two.
- *                     2: as 1, and each K (V) register is reloaded with the
- *                     next turn's row as soon as this turn's scores (P V)
- *                     have used it, so a warp's loads stay in flight while
- *                     it computes; table entries two turns ahead.
  *   PAGED_MIN_BLOCKS  __launch_bounds__'s blocks an SM: 3 (default) or
  *                     0 (none given) or 1 .. 8 (a register cap for ptxas),
  *                     for G <= 4 only: G = 8 needs its 255.
  *   PAGED_PARTITION   (paged_attn.h) not the kernel's: the partition the
  *                     test's benchmarks pass (give it to the test's compile).
- *   PAGED_STAGES      2 (default) .. 8, or 0 (the kernel above): K and V go
- *                     through a ring of that many turns a warp in shared
- *                     memory, by cp.async: while a warp computes turn i,
- *                     turns i + 1 .. i + STAGES - 1 are in flight (a lane
- *                     copies and later reads only its own 16-byte pieces:
- *                     no barrier). The prologue is PREFETCH 1's (seq_lens,
- *                     q and the table entries of the warp's first 32 turns
- *                     together); table entries come 32 turns a load, one
- *                     lane a turn, taken by a shuffle. PREFETCH must be 0.
- *   PAGED_SPAN        1 (default) .. 64, with STAGES only: partitions a
+ *   PAGED_STAGES      2 (default) .. 8: K and V go through a ring of that
+ *                     many turns a warp in shared memory, by cp.async: while
+ *                     a warp computes turn i, turns i + 1 .. i + STAGES - 1
+ *                     are in flight (a lane copies and later reads only its
+ *                     own 16-byte pieces: no barrier). The prologue issues
+ *                     seq_lens, q and the table entries of the warp's first
+ *                     32 turns together; table entries come 32 turns a load,
+ *                     one lane a turn, taken by a shuffle. (The kernel that
+ *                     loaded K and V into registers at the top of each turn,
+ *                     the README's step 2, measured on the H100 and the
+ *                     H200, is in the repository's history: commit
+ *                     848a13b and before.)
+ *   PAGED_SPAN        1 (default) .. 64: partitions a
  *                     block (split launches): the block walks SPAN
  *                     consecutive partitions of its (sequence, KV head) as
  *                     one stream of turns, the ring running across their
@@ -75,9 +66,6 @@
 #ifndef PAGED_TOKENS_G8
 #define PAGED_TOKENS_G8 PAGED_TOKENS
 #endif
-#ifndef PAGED_PREFETCH
-#define PAGED_PREFETCH 0
-#endif
 #ifndef PAGED_MIN_BLOCKS
 #define PAGED_MIN_BLOCKS 3
 #endif
@@ -91,11 +79,9 @@ static_assert(PAGED_WARPS == 1 || PAGED_WARPS == 2 || PAGED_WARPS == 4 || PAGED_
 static_assert(PAGED_TOKENS == 8 || PAGED_TOKENS == 16, "PAGED_TOKENS: 8 or 16");
 static_assert(PAGED_TOKENS_G8 == 8 || PAGED_TOKENS_G8 == 16, "PAGED_TOKENS_G8: 8 or 16");
 static_assert(PAGED_CHUNK % PAGED_TOKENS == 0 && PAGED_CHUNK % PAGED_TOKENS_G8 == 0, "a turn must not cross a KV block");
-static_assert(PAGED_PREFETCH >= 0 && PAGED_PREFETCH <= 2, "PAGED_PREFETCH: 0, 1 or 2");
 static_assert(PAGED_MIN_BLOCKS >= 0 && PAGED_MIN_BLOCKS <= 8, "PAGED_MIN_BLOCKS: 0 to 8");
-static_assert(PAGED_STAGES == 0 || (PAGED_STAGES >= 2 && PAGED_STAGES <= 8), "PAGED_STAGES: 0, or 2 to 8");
-static_assert(PAGED_STAGES == 0 || PAGED_PREFETCH == 0, "PAGED_STAGES has its own prologue: PAGED_PREFETCH 0");
-static_assert(PAGED_SPAN >= 1 && PAGED_SPAN <= 64 && (PAGED_SPAN == 1 || PAGED_STAGES > 0), "PAGED_SPAN: 1 to 64, >1 with PAGED_STAGES");
+static_assert(PAGED_STAGES >= 2 && PAGED_STAGES <= 8, "PAGED_STAGES: 2 to 8");
+static_assert(PAGED_SPAN >= 1 && PAGED_SPAN <= 64, "PAGED_SPAN: 1 to 64");
 #if PAGED_MIN_BLOCKS > 0 /* the kernel's __launch_bounds__(threads) takes a second argument (undone after it) */
 #pragma push_macro("__launch_bounds__")
 #undef __launch_bounds__
@@ -162,7 +148,6 @@ static __device__ __forceinline__ void turn_softmax(float (&s)[LOADS][G], float 
     }
 }
 
-#if PAGED_STAGES > 0
 /* 16 bytes global -> shared without a register (cached in L2 only); a
  * group of them is committed, and waited for until at most N newer groups
  * are still in flight. */
@@ -179,7 +164,6 @@ template <int D, int G> static __host__ __device__ constexpr int paged_ring_byte
 {
     return PAGED_WARPS * PAGED_STAGES * 2 * (G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS) * D * 2;
 }
-#endif
 
 //@end
 /* ---- the attention kernel: grid (num_kv_heads, batch, P), PAGED_WARPS * 32
@@ -193,246 +177,6 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
                       const int P)
 {
     //@solution
-#if PAGED_STAGES == 0
-    constexpr int RL = D / 8;                 /* lanes that hold one K row, 8 elements each */
-    constexpr int TPL = 32 / RL;              /* rows (tokens) one warp load covers */
-    constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS; /* tokens of a warp's turn */
-    constexpr int LOADS = TOK / TPL;          /* warp loads a turn, for K and again for V */
-    const int kvh = blockIdx.x, b = blockIdx.y, part = blockIdx.z;
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int sub = lane / RL, col = (lane % RL) * 8; /* this lane: row sub of each load, elements col .. col + 7 */
-
-#if PAGED_PREFETCH == 0
-    int n = a.seq_lens[b];
-    n = n < 0 ? 0 : n > a.max_seq_len ? a.max_seq_len : n;
-    const int t0 = a.partition ? part * a.partition : 0;
-    const int t1 = a.partition ? min(n, t0 + a.partition) : n;
-    if (a.partition && t0 >= n) return; /* the whole block: no barrier is passed yet */
-
-    /* The group's G query rows, this lane's 8 elements of each, times scale * log2(e). */
-    const float qs = a.scale * 1.4426950408889634f;
-    float q[G][8];
-#pragma unroll
-    for (int g = 0; g < G; g++) {
-        const uint16_t *qp = a.q + ((size_t)b * a.num_q_heads + (size_t)kvh * G + g) * D + col;
-        bf16x8_to_f32(*reinterpret_cast<const uint4 *>(qp), q[g]);
-#pragma unroll
-        for (int e = 0; e < 8; e++) q[g][e] *= qs;
-    }
-#else
-    /* What does not need n is in flight with it: q, and the table entries
-     * of the warp's first two turns, their index clamped below max_seq_len
-     * (inside the table; an entry past the sequence is loaded, never used). */
-    const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
-    const int step = PAGED_WARPS * TOK;
-    const int t0 = a.partition ? part * a.partition : 0;
-    const int last = a.max_seq_len > 0 ? a.max_seq_len - 1 : 0;
-    int c = t0 + warp * TOK;
-    int phys = __ldg(tbl + (min(c, last) >> lbs));
-    int phys_next = __ldg(tbl + (min(c + step, last) >> lbs));
-    uint4 qraw[G];
-#pragma unroll
-    for (int g = 0; g < G; g++)
-        qraw[g] = *reinterpret_cast<const uint4 *>(a.q + ((size_t)b * a.num_q_heads + (size_t)kvh * G + g) * D + col);
-    int n = a.seq_lens[b];
-    n = n < 0 ? 0 : n > a.max_seq_len ? a.max_seq_len : n;
-    const int t1 = a.partition ? min(n, t0 + a.partition) : n;
-    if (a.partition && t0 >= n) return; /* the whole block: no barrier is passed yet */
-
-    const float qs = a.scale * 1.4426950408889634f;
-    float q[G][8];
-#pragma unroll
-    for (int g = 0; g < G; g++) {
-        bf16x8_to_f32(qraw[g], q[g]);
-#pragma unroll
-        for (int e = 0; e < 8; e++) q[g][e] *= qs;
-    }
-#endif
-
-    /* The warp's online softmax, per head: m (base-2 units, the same in every
-     * lane), l and acc (this lane's token row `sub` only; summed at the end). */
-    float m[G], l[G], acc[G][8];
-#pragma unroll
-    for (int g = 0; g < G; g++) {
-        m[g] = -INFINITY, l[g] = 0.f;
-#pragma unroll
-        for (int e = 0; e < 8; e++) acc[g][e] = 0.f;
-    }
-
-#if PAGED_PREFETCH == 0
-    const int32_t *tbl = a.block_tables + (size_t)b * a.max_blocks_per_seq;
-#endif
-    const size_t blk = (size_t)a.num_kv_heads * a.block_size * D; /* elements of a physical block */
-    const size_t head = (size_t)kvh * a.block_size * D + col;      /* this head's rows within it, this lane's column */
-#if PAGED_PREFETCH == 0
-    const int step = PAGED_WARPS * TOK;
-    int c = t0 + warp * TOK;
-    int phys = c < t1 ? __ldg(tbl + (c >> lbs)) : 0;
-#endif
-#if PAGED_PREFETCH < 2
-    for (; c < t1; c += step) {
-        const int cn = c + step;
-#if PAGED_PREFETCH == 0
-        const int phys_next = cn < t1 ? __ldg(tbl + (cn >> lbs)) : 0; /* in flight with this turn's loads */
-#else
-        const int phys_nn = cn + step < t1 ? __ldg(tbl + ((cn + step) >> lbs)) : 0; /* two turns ahead */
-#endif
-        const size_t base = (size_t)phys * blk + head + (size_t)(c & (a.block_size - 1)) * D;
-        uint4 kr[LOADS], vr[LOADS];
-#pragma unroll
-        for (int j = 0; j < LOADS; j++) {
-            const int r = j * TPL + sub;
-            if (c + r < t1) {
-                kr[j] = ld_stream16(a.k_cache + base + (size_t)r * D);
-                vr[j] = ld_stream16(a.v_cache + base + (size_t)r * D);
-            } else { /* past the sequence: never read (the slots may hold anything), zeros */
-                kr[j] = vr[j] = make_uint4(0, 0, 0, 0);
-            }
-        }
-
-        /* Scores: 8 FMAs in the lane, then the RL lanes of the row. */
-        float s[LOADS][G];
-#pragma unroll
-        for (int j = 0; j < LOADS; j++) {
-            float kf[8];
-            bf16x8_to_f32(kr[j], kf);
-            const bool in = c + j * TPL + sub < t1;
-#pragma unroll
-            for (int g = 0; g < G; g++) {
-                float d = 0.f;
-#pragma unroll
-                for (int e = 0; e < 8; e++) d = fmaf(q[g][e], kf[e], d);
-#pragma unroll
-                for (int o = RL / 2; o; o >>= 1) d += __shfl_xor_sync(0xffffffffu, d, o);
-                s[j][g] = in ? d : -INFINITY;
-            }
-        }
-
-        turn_softmax<G, LOADS, RL>(s, m, l, acc);
-#pragma unroll
-        for (int j = 0; j < LOADS; j++) {
-            float vf[8];
-            bf16x8_to_f32(vr[j], vf);
-#pragma unroll
-            for (int g = 0; g < G; g++)
-#pragma unroll
-                for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
-        }
-#if PAGED_PREFETCH == 0
-        phys = phys_next;
-#else
-        phys = phys_next, phys_next = phys_nn;
-#endif
-    }
-#else
-    /* The first turn's K and V, then each register refilled with the next
-     * turn's row right after its last use: 2 LOADS loads a lane stay in
-     * flight, and the next turn's rows arrive while this one computes. */
-    uint4 kr[LOADS], vr[LOADS];
-    {
-        const size_t base = (size_t)phys * blk + head + (size_t)(c & (a.block_size - 1)) * D;
-#pragma unroll
-        for (int j = 0; j < LOADS; j++) {
-            const int r = j * TPL + sub;
-            if (c + r < t1) {
-                kr[j] = ld_stream16(a.k_cache + base + (size_t)r * D);
-                vr[j] = ld_stream16(a.v_cache + base + (size_t)r * D);
-            } else { /* past the sequence: never read, zeros */
-                kr[j] = vr[j] = make_uint4(0, 0, 0, 0);
-            }
-        }
-    }
-    for (; c < t1; c += step) {
-        const int cn = c + step;
-        const int phys_nn = cn + step < t1 ? __ldg(tbl + ((cn + step) >> lbs)) : 0; /* two turns ahead */
-        const size_t base = (size_t)phys_next * blk + head + (size_t)(cn & (a.block_size - 1)) * D; /* turn cn's */
-
-        float s[LOADS][G];
-#pragma unroll
-        for (int j = 0; j < LOADS; j++) {
-            float kf[8];
-            bf16x8_to_f32(kr[j], kf);
-            const int r = j * TPL + sub;
-            if (cn + r < t1) /* kr[j] is free: the next turn's row */
-                kr[j] = ld_stream16(a.k_cache + base + (size_t)r * D);
-            else
-                kr[j] = make_uint4(0, 0, 0, 0);
-            const bool in = c + r < t1;
-#pragma unroll
-            for (int g = 0; g < G; g++) {
-                float d = 0.f;
-#pragma unroll
-                for (int e = 0; e < 8; e++) d = fmaf(q[g][e], kf[e], d);
-#pragma unroll
-                for (int o = RL / 2; o; o >>= 1) d += __shfl_xor_sync(0xffffffffu, d, o);
-                s[j][g] = in ? d : -INFINITY;
-            }
-        }
-
-        turn_softmax<G, LOADS, RL>(s, m, l, acc);
-#pragma unroll
-        for (int j = 0; j < LOADS; j++) {
-            float vf[8];
-            bf16x8_to_f32(vr[j], vf);
-            const int r = j * TPL + sub;
-            if (cn + r < t1) /* vr[j] is free */
-                vr[j] = ld_stream16(a.v_cache + base + (size_t)r * D);
-            else
-                vr[j] = make_uint4(0, 0, 0, 0);
-#pragma unroll
-            for (int g = 0; g < G; g++)
-#pragma unroll
-                for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
-        }
-        phys_next = phys_nn;
-    }
-#endif
-
-    /* The warp's TPL row groups share m: their l and acc just add. */
-#pragma unroll
-    for (int g = 0; g < G; g++)
-#pragma unroll
-        for (int o = RL; o < 32; o <<= 1) {
-            l[g] += __shfl_xor_sync(0xffffffffu, l[g], o);
-#pragma unroll
-            for (int e = 0; e < 8; e++) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], o);
-        }
-
-    /* The block's warps: the same merge as the merge kernel's, in shared memory. */
-    __shared__ float sm_m[PAGED_WARPS][G], sm_l[PAGED_WARPS][G];
-    __shared__ float sm_o[PAGED_WARPS][G][D];
-    if (lane == 0)
-#pragma unroll
-        for (int g = 0; g < G; g++) sm_m[warp][g] = m[g], sm_l[warp][g] = l[g];
-    if (sub == 0)
-#pragma unroll
-        for (int g = 0; g < G; g++)
-#pragma unroll
-            for (int e = 0; e < 8; e++) sm_o[warp][g][col + e] = acc[g][e];
-    __syncthreads();
-    for (int i = threadIdx.x; i < G * D; i += PAGED_WARPS * 32) {
-        const int g = i / D, d = i % D;
-        float M = -INFINITY;
-#pragma unroll
-        for (int w = 0; w < PAGED_WARPS; w++) M = fmaxf(M, sm_m[w][g]);
-        float L = 0.f, O = 0.f;
-        if (M != -INFINITY) /* else no warp saw a token (n == 0): zeros, and no -inf - -inf */
-#pragma unroll
-            for (int w = 0; w < PAGED_WARPS; w++) {
-                const float wt = fast_exp2(sm_m[w][g] - M); /* a warp with no token: 0 */
-                L = fmaf(wt, sm_l[w][g], L);
-                O = fmaf(wt, sm_o[w][g][d], O);
-            }
-        const size_t row = (size_t)b * a.num_q_heads + (size_t)kvh * G + g;
-        if (!a.partition) {
-            a.out[row * D + d] = f32_to_bf16_bits(L > 0.f ? O / L : 0.f);
-        } else {
-            const size_t r = row * P + part;
-            po[r * D + d] = O;
-            if (d == 0) ml[2 * r] = M, ml[2 * r + 1] = L;
-        }
-    }
-#else /* PAGED_STAGES > 0: K and V through a ring in shared memory, SPAN partitions a block */
     constexpr int RL = D / 8, TPL = 32 / RL;
     constexpr int TOK = G >= 8 ? PAGED_TOKENS_G8 : PAGED_TOKENS;
     constexpr int LOADS = TOK / TPL;
@@ -621,7 +365,6 @@ static __global__ void __launch_bounds__(PAGED_WARPS * 32)
                 for (int e = 0; e < 8; e++) acc[g][e] = fmaf(s[j][g], vf[e], acc[g][e]);
         }
     }
-#endif
     //@starter
     //| /* TODO (README, "Tasks"): block (kvh, b, part) = (blockIdx.x, .y, .z).
     //|  *  1. n = seq_lens[b] (clamped to 0 .. max_seq_len); the tokens
@@ -686,7 +429,7 @@ template <int D, int G>
 static void launch_attn(const paged_attn_args *a, int lbs, float *ml, float *po, int P)
 {
     //@solution
-#if PAGED_STAGES > 0 /* the ring in dynamic shared memory; SPAN partitions a block */
+    /* the ring in dynamic shared memory; SPAN partitions a block */
     constexpr int bytes = paged_ring_bytes<D, G>();
     const unsigned z = a->partition ? (unsigned)((P + PAGED_SPAN - 1) / PAGED_SPAN) : 1u;
     /* Past 48 KB a kernel must ask; the carveout all shared memory (the loads
@@ -698,7 +441,6 @@ static void launch_attn(const paged_attn_args *a, int lbs, float *ml, float *po,
                                cudaSharedmemCarveoutMaxShared);
     paged_attn_kernel<D, G><<<dim3((unsigned)a->num_kv_heads, (unsigned)a->batch, z), PAGED_WARPS * 32, bytes>>>(*a, lbs, ml, po, P);
     return;
-#endif
     //@end
     const dim3 grid((unsigned)a->num_kv_heads, (unsigned)a->batch, (unsigned)P);
     paged_attn_kernel<D, G><<<grid, PAGED_WARPS * 32>>>(*a, lbs, ml, po, P);

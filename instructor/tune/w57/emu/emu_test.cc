@@ -247,9 +247,9 @@ int main(int argc, char **argv)
 {
     int seeds = argc > 1 ? atoi(argv[1]) : 1;
     int only = argc > 2 ? atoi(argv[2]) : -1;
-    printf("knobs: PAGED_WARPS %d, PAGED_TOKENS %d, PAGED_TOKENS_G8 %d, PAGED_PREFETCH %d, PAGED_MIN_BLOCKS %d, "
+    printf("knobs: PAGED_WARPS %d, PAGED_TOKENS %d, PAGED_TOKENS_G8 %d, PAGED_MIN_BLOCKS %d, "
            "PAGED_STAGES %d, PAGED_SPAN %d\n",
-           PAGED_WARPS, PAGED_TOKENS, PAGED_TOKENS_G8, PAGED_PREFETCH, PAGED_MIN_BLOCKS, PAGED_STAGES, PAGED_SPAN);
+           PAGED_WARPS, PAGED_TOKENS, PAGED_TOKENS_G8, PAGED_MIN_BLOCKS, PAGED_STAGES, PAGED_SPAN);
     if (only < 0) run_args();
     for (int s = 0; s < seeds; s++)
         for (size_t i = 0; i < WB_COUNT(PA_CASES); i++)

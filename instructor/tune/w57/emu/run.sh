@@ -19,7 +19,6 @@ for set in ${TUNE_W57_SETS:-W4}; do
         W*) flags="$flags -DPAGED_WARPS=${k#W}" ;;
         T*) flags="$flags -DPAGED_TOKENS=${k#T}" ;;
         G*) flags="$flags -DPAGED_TOKENS_G8=${k#G}" ;;
-        P*) flags="$flags -DPAGED_PREFETCH=${k#P}" ;;
         A*) flags="$flags -DPAGED_STAGES=${k#A}" ;;
         Z*) flags="$flags -DPAGED_SPAN=${k#Z}" ;;
         M* | S*) ;;
