@@ -42,10 +42,12 @@
 //@solution
 /* W58_DEC_VARIANT picks the decode main loop at compile time (-D...), for
  * measuring on the GPU. Each thread makes the same products in the same mma
- * chain in every variant, so y is the same bit for bit wherever two variants
+ * chain in variants 0-3, so y is the same bit for bit wherever two of them
  * split the groups alike (0, 1 and 2 always do; 3 splits more where the GPU
  * holds more of its blocks, and its FP32 partials then add up in other
- * groupings, within the test's tolerance, not bit for bit):
+ * groupings, within the test's tolerance, not bit for bit); 5 at M <= 8
+ * rounds differently (the scale applied to sums, not to each weight), within
+ * the test's tolerance:
  *  0  the kernel above: x through the shared ring filled by cp.async, one
  *     __syncthreads a group, the next group's words in registers; 2 blocks
  *     an SM (102 registers);
@@ -62,18 +64,24 @@
  *     so still no barrier. 2's three register sets cannot be had at 80
  *     registers (the sets and the accumulators alone are 76), and even one
  *     group in flight in registers spills there.
+ *  5  1 for M > 8; for M <= 8 a group that subtracts the zero in half
+ *     (exact: small integers), leaves the scale out of the weights and
+ *     applies it to the mmas' sums of the group in FP32 (a second set of
+ *     accumulators; dec_group5), and loads and pairs only row g's x
+ *     (122 registers).
  * Split-K's grid follows the blocks an SM, as it asks the occupancy
- * calculator: 4 splits at N = 16384 on an H100 for 0-2, 6 for 3.
- * The default is 1, the fastest on an H200 at M = 1 and 16 (README, step 5
- * of the story: 0.59 and 0.56 of COPY against 0.51 and 0.49 for 0).
+ * calculator: 4 splits at N = 16384 on an H100 for 0-2 and 5, 6 for 3.
+ * The default is 5: 1 was the fastest on an H200 at M = 1 and 16 (README,
+ * step 5 of the story: 0.59 and 0.56 of COPY against 0.51 and 0.49 for
+ * 0), and 5 is 1 at M = 16 and 0.665 of COPY at M = 1 (step 7).
  * A variant 4 (a producer warp filling a shared ring by cp.async.bulk on
  * mbarriers) lost to 1 on an H200 at every setting tried, 0.32-0.50 of
  * COPY, and was removed: instructor/tune/w58/NOTES.md has its figures. */
 #ifndef W58_DEC_VARIANT
-#define W58_DEC_VARIANT 1
+#define W58_DEC_VARIANT 5
 #endif
-#if W58_DEC_VARIANT < 0 || W58_DEC_VARIANT > 3
-#error "W58_DEC_VARIANT is 0, 1, 2 or 3"
+#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5)
+#error "W58_DEC_VARIANT is 0, 1, 2, 3 or 5"
 #endif
 
 static __device__ __forceinline__ __half2 as_h2(uint32_t u)
@@ -185,6 +193,56 @@ static __device__ __forceinline__ void dec_group(float (&acc)[4][4], const uint4
             mma16816(acc[j], a0, d[0], d[1]);
             mma16816(acc[j], a1, d[2], d[3]);
         }
+    }
+}
+
+/* One group for variant 5 (M <= 8: rows 8-15 are zeros, their x neither
+ * loaded nor paired): B = q - z exactly ((1024 + q) - (1024 + z) in half:
+ * small integers), the group's products summed in accg by the mmas, then
+ * scaled in FP32 into acc by the scales of the thread's output columns (sv:
+ * columns 8t .. 8t + 7 of the warp's 32; acc[j][0] is column 8t + j,
+ * acc[j][1] column 8t + 4 + j). One subtraction a pair of weights instead
+ * of a subtraction and a product, and the scale applied to 8 sums a group
+ * instead of 128 weights. With 16 rows the second set of accumulators does
+ * not fit variant 1's 128 registers (ptxas spilled and it measured slower),
+ * so M > 8 keeps variant 1's group. */
+template <class XF>
+static __device__ __forceinline__ void dec_group5(float (&acc)[4][4], const uint4 (&wc)[4], uint2 zc2, uint4 sv,
+                                                  XF &&xf)
+{
+    const __half2 k1024 = as_h2(0x64006400u);
+    __half2 zz[4];
+    const __half *zh = (const __half *)&zc2;
+#pragma unroll
+    for (int j = 0; j < 4; j++) zz[j] = __hadd2(__half2half2(zh[j]), k1024);
+    float accg[4][4];
+#pragma unroll
+    for (int s = 0; s < 4; s++) {
+        uint4 xl;
+        xf(s, xl);
+        const uint32_t a0[4] = { __byte_perm(xl.x, xl.z, 0x5410), 0u,
+                                 __byte_perm(xl.x, xl.z, 0x7632), 0u };
+        const uint32_t a1[4] = { __byte_perm(xl.y, xl.w, 0x5410), 0u,
+                                 __byte_perm(xl.y, xl.w, 0x7632), 0u };
+        const uint32_t wv[4] = { wc[s].x, wc[s].y, wc[s].z, wc[s].w };
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            uint32_t d[4];
+#pragma unroll
+            for (int i = 0; i < 4; i++) d[i] = as_u32(__hsub2(as_h2(nibbles_to_1024q(wv[j] >> (4 * i))), zz[j]));
+            if (s == 0)
+#pragma unroll
+                for (int q = 0; q < 4; q++) accg[j][q] = 0.f;
+            mma16816(accg[j], a0, d[0], d[1]);
+            mma16816(accg[j], a1, d[2], d[3]);
+        }
+    }
+    const __half *sh = (const __half *)&sv;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        const float s0 = __half2float(sh[j]), s1 = __half2float(sh[4 + j]);
+        acc[j][0] = fmaf(s0, accg[j][0], acc[j][0]);
+        acc[j][1] = fmaf(s1, accg[j][1], acc[j][1]);
     }
 }
 
@@ -358,6 +416,47 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
                 fill = cur, cur = cur + STAGE == ST * STAGE ? 0 : cur + STAGE;
             }
             cp_async_wait_mem<0>();
+        }
+    } else if constexpr (V == 5) {
+        /* Variant 1's loop (no barrier, x through L1, one group in flight
+         * in registers) for M <= 8 with dec_group5: only row g's x, and the
+         * scales of the output columns (8 halves at ocol) instead of the
+         * weight columns'. */
+        zero_acc();
+        if (wcol < N) {
+            size_t wo = ((size_t)g0 * 16 + t) * N + col, zo = (size_t)g0 * N + col, so = (size_t)g0 * N + wcol + 8 * t;
+            size_t xo = (size_t)g * K + (size_t)g0 * DEC_GROUP + 8 * t;
+            const bool ocol_in = wcol + 8 * t < N; /* ocol, not col, decides (N = 8: only t = 0 has its columns) */
+            auto issue = [&](uint4(&w)[4], uint2 &z2, uint4 &s4) {
+                if (has) {
+#pragma unroll
+                    for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(wq + wo + (size_t)s * 4 * N));
+                    z2 = __ldg((const uint2 *)(zr + zo));
+                } else {
+#pragma unroll
+                    for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
+                    z2 = make_uint2(0, 0);
+                }
+                s4 = ocol_in ? __ldg((const uint4 *)(sc + so)) : make_uint4(0, 0, 0, 0);
+                wo += (size_t)16 * N, zo += N, so += N;
+            };
+            uint4 wb[2][4], sb[2];
+            uint2 zb[2];
+            if (G > 0) issue(wb[0], zb[0], sb[0]);
+#pragma unroll 1
+            for (int gb = 0; gb < G; gb += 2) {
+#pragma unroll
+                for (int r = 0; r < 2; r++) {
+                    const int gi = gb + r;
+                    if (gi >= G) break;
+                    if (gi + 1 < G) issue(wb[r ^ 1], zb[r ^ 1], sb[r ^ 1]);
+                    const bool lo = (lane_id() >> 2) < M;
+                    dec_group5(acc, wb[r], zb[r], sb[r], [&](int s, uint4 &xl) {
+                        xl = lo ? __ldg((const uint4 *)(x + xo + 32 * s)) : make_uint4(0, 0, 0, 0);
+                    });
+                    xo += DEC_GROUP;
+                }
+            }
         }
     } else {
         /* No barrier in the loop: each warp runs on its own, reading its x
@@ -553,9 +652,21 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
     const int gps = (groups + S - 1) / S;
     S = (groups + gps - 1) / gps;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel<W58_DEC_VARIANT><<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS, dec_smem()>>>(
+    const dim3 grid((unsigned)tiles, (unsigned)S);
+#if W58_DEC_VARIANT == 5
+    if (M <= 8) /* rows 8-15 are zeros: variant 5's group; past 8 rows, variant 1's */
+        w4_decode_kernel<5><<<grid, DEC_THREADS, dec_smem()>>>((const __half *)x_, wq, (const __half *)scales_,
+                                                              (const __half *)zeros_, (__half *)y_, g_ws, g_tickets,
+                                                              M, N, K, gps);
+    else
+        w4_decode_kernel<1><<<grid, DEC_THREADS, dec_smem()>>>((const __half *)x_, wq, (const __half *)scales_,
+                                                              (const __half *)zeros_, (__half *)y_, g_ws, g_tickets,
+                                                              M, N, K, gps);
+#else
+    w4_decode_kernel<W58_DEC_VARIANT><<<grid, DEC_THREADS, dec_smem()>>>(
         (const __half *)x_, wq, (const __half *)scales_, (const __half *)zeros_, (__half *)y_, g_ws, g_tickets, M, N, K,
         gps);
+#endif
     return cudaGetLastError();
     //@starter
     //| (void)x_, (void)wq, (void)scales_, (void)zeros_, (void)y_, (void)M, (void)N, (void)K;
