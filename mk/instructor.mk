@@ -313,9 +313,14 @@ KNOWN_GOALS += judge-w$(1)
 .PHONY: judge-w$(1)
 endef
 $(eval $(call judge_rules,01,phase0/week01,devquery vecadd))
+$(eval $(call judge_rules,02,phase0/week02,bugs))
+# week 02's given launches (support/launcher.cu) in its runner, as in its test program, and in its
+# judge, which makes the same bad launch to know the error bug_check_launch must report
+$(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(BUILD)/phase0/week02/support/launcher.o
+$(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
-JUDGED_WEEKS := phase0/week01 phase0/week03
+JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
