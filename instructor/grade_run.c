@@ -272,6 +272,7 @@ static const struct {
     const char *week, *judge, *runner_obj;
 } JUDGES[] = {
     { "phase0/week01", "judge-w01", "judge_w01_runner.o" },
+    { "phase0/week02", "judge-w02", "judge_w02_runner.o" },
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
 };
 
