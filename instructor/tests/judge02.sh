@@ -14,8 +14,7 @@
 t_begin instructor-judge02
 
 label="week 02 judged outside the student's process, without a GPU"
-have_libarchive || { t_skip "$label" "libarchive's headers are missing"; t_end; }
-if ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then t_skip "$label" "$why"; t_end; fi
+grading_or_skip "$label"
 log=$BUILD/instructor/judge02-test
 rm -rf "$log" && mkdir -p "$log/class/correct/phase0/week02" "$log/class/starter/phase0/week02" "$log/scratch"
 chmod 755 "$log" "$log/scratch"
@@ -60,12 +59,7 @@ ls "$log"/scratch/judged/*/judge-results-*w02.oob* >/dev/null 2>&1 || bad="$bad 
 # the judge by itself: six SKIP records, plain and sandboxed, whoever's runner
 for impl in solution starter; do
   for how in plain sandbox; do
-    rec=$log/self-$impl-$how.tsv; rm -f "$rec"
-    if [ $how = plain ]; then WB_NO_GPU=1 "$J" --record "$rec" --checkpoint all --seed "$SEED" \
-      "$BUILD/phase0/week02/$impl/judge-runner" >"$rec.out" 2>&1
-    else mkdir -p "$log/self-$impl" && chmod 755 "$log/self-$impl" && WB_NO_GPU=1 "$J" --record "$rec" \
-      --checkpoint all --seed "$SEED" --sandbox "$log/self-$impl" "$BUILD/phase0/week02/$impl/judge-runner" >"$rec.out" 2>&1; fi
-    got=$(awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null)
+    got=$(judge_alone "$J" "$BUILD/phase0/week02/$impl/judge-runner" "$log/self-$impl-$how.tsv" $how)
     [ "$got" = "skip,skip,skip,skip,skip,skip" ] || bad="$bad judge-w02 over the $impl's runner ($how): $got, expected six skip;"
   done
 done
