@@ -5,6 +5,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,6 +285,18 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
         char objs[400] = "";
         for (int e = 0; e < W->meta.n_exercises; e++)
             snprintf(objs + strlen(objs), sizeof objs - strlen(objs), " build/%s/learner/%s.o", W->dir, W->meta.exercises[e]);
+        /* the week's given support sources (week 02's launcher), linked as its test program links them */
+        char pat[1400];
+        glob_t g;
+        snprintf(pat, sizeof pat, "%s/%s/support/*.cu", G->root, W->dir);
+        if (glob(pat, 0, NULL, &g) == 0) {
+            for (size_t i = 0; i < g.gl_pathc; i++) {
+                const char *b = strrchr(g.gl_pathv[i], '/') + 1;
+                snprintf(objs + strlen(objs), sizeof objs - strlen(objs), " build/%s/support/%.*s.o", W->dir,
+                         (int)(strlen(b) - 3), b);
+            }
+            globfree(&g);
+        }
         argv[k++] = "--eval";
         snprintf(store[t], 700, "build/%s/learner/judge-runner: build/instructor%s build/instructor/judge_runner_cuda.o%s "
                  "build/libwb.a ; $(CXX) -o $@ $^ $(LDCUDA)", W->dir, main_o ? main_o : "/missing.o", objs);

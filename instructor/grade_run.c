@@ -266,12 +266,13 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01, make judge-w03; the
+ * instructor's build/instructor/ (make judge-w01, judge-w02, judge-w03; the
  * weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
 } JUDGES[] = {
     { "phase0/week01", "judge-w01", "judge_w01_runner.o" },
+    { "phase0/week02", "judge-w02", "judge_w02_runner.o" },
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
 };
 

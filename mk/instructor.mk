@@ -65,8 +65,8 @@ FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # allow (an allow-list, still to be confirmed on a GPU machine), log (the
 # allow-list, calls outside it only logged: dmesg | grep type=1326), off.
 SECCOMP ?= deny
-# JUDGE=1, the default for local grading: weeks with a judge (weeks 01 and
-# 03: make judge-w01, judge-w03) are judged by a process without the student's code
+# JUDGE=1, the default for local grading: weeks with a judge (JUDGED_WEEKS below;
+# make judge-wNN builds one) are judged by a process without the student's code
 # (instructor/README.md, "Threat model" and "The judge and the runner");
 # JUDGE=0 grades them with their linked test programs, as every other week.
 # Slurm tasks do not carry the judge yet: there the default is 0.
@@ -246,13 +246,13 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 
 # The judge and the runner (instructor/README.md, "The judge and the runner";
-# judge.h). A week's judge (judge-w01, judge-w03) links no student code:
+# judge.h). A week's judge (judge-wNN) links no student code:
 # its checks, judge_week.c (shared by every week's judge), judge.c and the
 # judge's kernels; a week's runner links the student's objects,
 # judge_runner.c and its main, and nothing that writes a results record (the
-# link is refused if one is there). Both judges ran on an H200 as programs of
+# link is refused if one is there). Weeks 01's and 03's judges ran on an H200 as programs of
 # their own and judge-w01 through the grader (2026-11-28); judge-w03 not yet
-# through the grader. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# through the grader, judge-w02 not yet on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -313,9 +313,14 @@ KNOWN_GOALS += judge-w$(1)
 .PHONY: judge-w$(1)
 endef
 $(eval $(call judge_rules,01,phase0/week01,devquery vecadd))
+$(eval $(call judge_rules,02,phase0/week02,bugs))
+# week 02's given launches (support/launcher.cu) in its runner, as in its test program, and in its
+# judge, which makes the same bad launch to know the error bug_check_launch must report
+$(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(BUILD)/phase0/week02/support/launcher.o
+$(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
-JUDGED_WEEKS := phase0/week01 phase0/week03
+JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

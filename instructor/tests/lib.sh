@@ -25,3 +25,20 @@ sandbox_ok() {
 }
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }
+# grading_or_skip LABEL: end the step with LABEL SKIP, and why, unless grading can run here
+# (libarchive's headers, and a sandbox that works and reaches $BUILD).
+grading_or_skip() {
+  have_libarchive || { t_skip "$1" "libarchive's headers are missing"; t_end; }
+  local why
+  if ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then t_skip "$1" "$why"; t_end; fi
+}
+# judge_alone JUDGE RUNNER REC plain|sandbox: a week's judge by itself, without a GPU, over RUNNER
+# on every checkpoint, as a plain child or in a sandbox (its scratch folder REC.sb); prints the
+# record's statuses, comma-separated (nothing when there is no record).
+judge_alone() {
+  rm -f "$3"
+  if [ "$4" = plain ]; then WB_NO_GPU=1 "$1" --record "$3" --checkpoint all --seed "$SEED" "$2" >"$3.out" 2>&1
+  else mkdir -p "$3.sb" && chmod 755 "$3.sb" &&
+    WB_NO_GPU=1 "$1" --record "$3" --checkpoint all --seed "$SEED" --sandbox "$3.sb" "$2" >"$3.out" 2>&1; fi
+  awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$3" 2>/dev/null
+}
