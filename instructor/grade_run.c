@@ -273,6 +273,7 @@ static const struct {
 } JUDGES[] = {
     { "phase0/week01", "judge-w01", "judge_w01_runner.o" },
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
+    { "phase0/week04", "judge-w04", "judge_w04_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)
