@@ -292,7 +292,7 @@ $(BUILD)/instructor/judge_w$(1).o $(BUILD)/instructor/judge_w$(1)_runner.o: CFLA
 $(BUILD)/instructor/judge_w$(1).o: instructor/judge_week.h instructor/judge_kernels.h $(2)/w$(1)_checks.h \
   $(wildcard $(foreach e,$(3),$(2)/$(e).h)) $(2)/week.txt
 $(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_w$(1)_runner.c instructor/judge_w$(1).h instructor/judge.h \
-  $(wildcard $(foreach e,$(3),$(2)/$(e).h))
+  $(wildcard $(foreach e,$(3),$(2)/$(e).h) $(2)/w$(1)_checks.h)
 	@mkdir -p $$(@D)
 	$$(if $$(Q),@echo "  CC      $$<")
 	$$(Q)$$(CC) $$(CFLAGS) -Iinstructor -c $$< -o $$@
