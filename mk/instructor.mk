@@ -65,8 +65,8 @@ FIXTURE_SCRATCH_ARGS = --keep-scratch 1 --disk-quota $(or $(DISK_QUOTA),256)
 # allow (an allow-list, still to be confirmed on a GPU machine), log (the
 # allow-list, calls outside it only logged: dmesg | grep type=1326), off.
 SECCOMP ?= deny
-# JUDGE=1, the default for local grading: weeks with a judge (weeks 01 and
-# 03: make judge-w01, judge-w03) are judged by a process without the student's code
+# JUDGE=1, the default for local grading: weeks with a judge (weeks 01, 03
+# and 04: make judge-w01, judge-w03, judge-w04) are judged by a process without the student's code
 # (instructor/README.md, "Threat model" and "The judge and the runner");
 # JUDGE=0 grades them with their linked test programs, as every other week.
 # Slurm tasks do not carry the judge yet: there the default is 0.
@@ -246,7 +246,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 
 # The judge and the runner (instructor/README.md, "The judge and the runner";
-# judge.h). A week's judge (judge-w01, judge-w03) links no student code:
+# judge.h). A week's judge (judge-w01, judge-w03, judge-w04) links no student code:
 # its checks, judge_week.c (shared by every week's judge), judge.c and the
 # judge's kernels; a week's runner links the student's objects,
 # judge_runner.c and its main, and nothing that writes a results record (the
