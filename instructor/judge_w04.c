@@ -97,18 +97,25 @@
 #define LO    (-1.0f) /* the timed runs' inputs */
 #define HI    1.0f
 
-/* ---------------------------------------------------------------- saxpy */
+/* n cases (jd_cases) with two host arrays of the judge's as ctx (void *[2],
+ * b0 and b1 bytes), freed after. */
+static void cases_with_room(jd_ck *k, int n_in, size_t in_cap, size_t out_cap, int n, size_t b0, size_t b1,
+                            int (*one)(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx))
+{
+    void *room[2] = { malloc(b0), malloc(b1) };
+    if (room[0] && room[1]) jd_cases(k->J, k->t, n_in, in_cap, out_cap, n, one, room);
+    else jd_failf(k->t, "buffers: out of memory");
+    free(room[0]), free(room[1]);
+}
 
-typedef struct {
-    float  *hy;  /* y before the call */
-    double *ref; /* a x + y in double */
-} saxpy_room;
+/* ---------------------------------------------------------------- saxpy */
 
 /* Case i: the test's sizes, then its offset mixes, then its NaN/Inf cases,
  * each drawn for this seed (w04_checks.h). */
 static int saxpy_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
 {
-    saxpy_room *m = ctx;
+    float *hy = ((void **)ctx)[0];   /* y before the call */
+    double *ref = ((void **)ctx)[1]; /* a x + y in double */
     const int n_off = W04_N_SAXPY_OFFSETS, first_off = (int)W04_N_SIZES, first_nf = first_off + n_off;
     int nonfinite = i >= first_nf, off = !nonfinite && i >= first_off;
     int c = nonfinite ? i - first_nf : off ? i - first_off : i;
@@ -118,11 +125,11 @@ static int saxpy_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
     if (off) n = w04_saxpy_offsets_n(&rng), ox = (size_t)(c & 3), oy = (size_t)(c >> 2);
     else if (nonfinite) n = W04_SAXPY_NONFINITE_N, oy = (size_t)c;
     else n = W04_SIZES[c];
-    float a = w04_saxpy_draw(&rng, n, ox, nonfinite, B->h[0], m->hy, m->ref);
+    float a = w04_saxpy_draw(&rng, n, ox, nonfinite, B->h[0], hy, ref);
     char what[96];
     snprintf(what, sizeof what, "n=%zu a=%g offsets x+%zu y+%zu%s", n, a, ox, oy, nonfinite ? ", NaN/Inf in x" : "");
     jd_case cs = { .fn = W04_FN_SAXPY, .in = { B->h[0] }, .in_n = { n + ox }, .in_off = { ox }, .n = n, .out_off = oy,
-                   .ref64 = m->ref, .out_init = m->hy, .atol = W04_SAXPY_ATOL, .rtol = W04_SAXPY_RTOL,
+                   .ref64 = ref, .out_init = hy, .atol = W04_SAXPY_ATOL, .rtol = W04_SAXPY_RTOL,
                    .f64 = { a }, .what = what, .out_name = "y", .fn_name = "sl_saxpy" };
     return jd_case_run(J, B, &cs, t);
 }
@@ -131,27 +138,18 @@ static void judge_saxpy(jd_ck *k)
 {
     size_t maxn = W04_SIZES[W04_N_SIZES - 1];
     if (maxn < W04_SAXPY_OFFSET_MAX_N) maxn = W04_SAXPY_OFFSET_MAX_N;
-    saxpy_room m = { malloc(maxn * sizeof(float)), malloc(maxn * sizeof(double)) };
-    if (m.hy && m.ref)
-        jd_cases(k->J, k->t, 1, maxn + 4, maxn, (int)W04_N_SIZES + W04_N_SAXPY_OFFSETS + W04_N_SAXPY_NONFINITE,
-                 saxpy_one, &m);
-    else
-        jd_failf(k->t, "buffers: out of memory");
-    free(m.hy), free(m.ref);
+    cases_with_room(k, 1, maxn + 4, maxn, (int)W04_N_SIZES + W04_N_SAXPY_OFFSETS + W04_N_SAXPY_NONFINITE,
+                    maxn * sizeof(float), maxn * sizeof(double), saxpy_one);
 }
 
 /* ---------------------------------------------------------------- dot */
-
-typedef struct {
-    float *x, *y; /* the case's inputs, before they are placed at their offsets */
-} dot_room;
 
 /* Case i: the test's sizes (offsets drawn), its exact integer cases, its
  * NaN and +Inf cases, drawn for this seed; each input n + 4 floats (as the
  * test allocates them, the rest 0) with the call's pointer at its offset. */
 static int dot_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
 {
-    dot_room *m = ctx;
+    float *x = ((void **)ctx)[0], *y = ((void **)ctx)[1]; /* the inputs, before they are placed at their offsets */
     const int first_ex = (int)W04_N_SIZES, first_nf = first_ex + W04_N_DOT_EXACT;
     size_t n, ox = 0, oy = 0;
     double ref, tol = 0;
@@ -159,27 +157,27 @@ static int dot_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
     if (i < first_ex) {
         wb_rng rng = wb_rng_for_seed(jd_seed, W04_DOT_SIZES_TAG, i);
         n = W04_SIZES[i];
-        w04_dot_sizes_draw(&rng, n, m->x, m->y, &ox, &oy);
-        tol = w04_dot_tolerance(m->x, m->y, n, &ref);
+        w04_dot_sizes_draw(&rng, n, x, y, &ox, &oy);
+        tol = w04_dot_tolerance(x, y, n, &ref);
         snprintf(what, sizeof what, "dot, n=%zu, offsets x+%zu y+%zu (tolerance %.3g)", n, ox, oy, tol);
     } else if (i < first_nf) {
         int c = i - first_ex;
         wb_rng rng = wb_rng_for_seed(jd_seed, W04_DOT_EXACT_TAG, c);
         n = w04_dot_exact_n(&rng, c);
-        ref = w04_dot_exact_fill(&rng, m->x, m->y, n);
+        ref = w04_dot_exact_fill(&rng, x, y, n);
         oy = (size_t)(c & 1);
         snprintf(what, sizeof what, "dot, n=%zu, integers in [-4, 4] (exact), offsets x+0 y+%zu", n, oy);
     } else {
         int c = i - first_nf;
         wb_rng rng = wb_rng_for_seed(jd_seed, W04_DOT_NONFINITE_TAG, c);
         n = W04_DOT_NONFINITE_N;
-        ref = w04_dot_nonfinite_draw(&rng, c, m->x, m->y);
+        ref = w04_dot_nonfinite_draw(&rng, c, x, y);
         snprintf(what, sizeof what, "dot, n=%zu, one x[i] = %s, y > 0", n, c ? "+Inf" : "NaN");
     }
     memset(B->h[0], 0, (n + W04_DOT_PAD) * sizeof(float));
     memset(B->h[1], 0, (n + W04_DOT_PAD) * sizeof(float));
-    memcpy(B->h[0] + ox, m->x, n * sizeof(float));
-    memcpy(B->h[1] + oy, m->y, n * sizeof(float));
+    memcpy(B->h[0] + ox, x, n * sizeof(float));
+    memcpy(B->h[1] + oy, y, n * sizeof(float));
     jd_case cs = { .fn = W04_FN_DOT, .in = { B->h[0], B->h[1] }, .in_n = { n + W04_DOT_PAD, n + W04_DOT_PAD },
                    .in_off = { ox, oy }, .n = 1, .ref64 = &ref, .atol = tol, .rtol = 0, .i64 = { 0, (long long)n },
                    .what = what, .out_name = "result", .fn_name = "sl_dot" };
@@ -190,13 +188,8 @@ static void judge_dot(jd_ck *k)
 {
     size_t maxn = W04_SIZES[W04_N_SIZES - 1];
     if (maxn < W04_DOT_EXACT_MAX_N) maxn = W04_DOT_EXACT_MAX_N;
-    dot_room m = { malloc(maxn * sizeof(float)), malloc(maxn * sizeof(float)) };
-    if (m.x && m.y)
-        jd_cases(k->J, k->t, 2, maxn + W04_DOT_PAD, 1,
-                 (int)W04_N_SIZES + W04_N_DOT_EXACT + W04_N_DOT_NONFINITE, dot_one, &m);
-    else
-        jd_failf(k->t, "buffers: out of memory");
-    free(m.x), free(m.y);
+    cases_with_room(k, 2, maxn + W04_DOT_PAD, 1, (int)W04_N_SIZES + W04_N_DOT_EXACT + W04_N_DOT_NONFINITE,
+                    maxn * sizeof(float), maxn * sizeof(float), dot_one);
 }
 
 /* ------------------------------------------------------- text through the runner */

@@ -23,16 +23,6 @@ static int dot(const jr_args *a)
     return (int)sl_dot((const float *)a->p[0], (const float *)a->p[1], (size_t)a->i64[1], (float *)a->p[2]);
 }
 
-/* What f holds from its start into buf (at most size - 1 bytes and a NUL); f is closed. */
-static void slurp(FILE *f, char *buf, size_t size)
-{
-    fflush(f);
-    rewind(f);
-    size_t k = fread(buf, 1, size - 1, f);
-    buf[k] = 0;
-    fclose(f);
-}
-
 static int cli(const jr_args *a)
 {
     char args[W04_TEXT], buf[512], *argv[16];
@@ -42,7 +32,7 @@ static int cli(const jr_args *a)
     FILE *f = tmpfile();
     if (!f) return -1;
     int rc = cli_saxpy(argc, argv, f);
-    slurp(f, (char *)a->p[0], W04_CLI_OUT);
+    w04_slurp(f, (char *)a->p[0], W04_CLI_OUT);
     memcpy(a->out, &rc, sizeof rc), *a->out_len = sizeof rc;
     return 0;
 }
@@ -56,7 +46,7 @@ static int csv(const jr_args *a)
     if (!f) return -1;
     mt_csv_header(f);
     mt_csv_row(f, name, (size_t)a->i64[0], a->f64[0]);
-    slurp(f, (char *)a->p[0], W04_CSV_TEXT);
+    w04_slurp(f, (char *)a->p[0], W04_CSV_TEXT);
     return 0;
 }
 
@@ -107,7 +97,7 @@ static int mt_run(const jr_args *a, mt_saxpy_fn fn)
     g_refused = 0;
     r.failed = mt_check_saxpy(fn, (uint64_t)a->i64[0], log);
     r.refused = g_refused;
-    slurp(log, r.first, sizeof r.first);
+    w04_slurp(log, r.first, sizeof r.first);
     r.first[strcspn(r.first, "\n")] = 0;
     memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
     return 0;

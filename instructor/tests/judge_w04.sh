@@ -65,12 +65,7 @@ grep -q "starter returns -1" "$log/judged-feedback/starter.md" 2>/dev/null || ba
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed; every GPU checkpoint SKIP
 for impl in solution starter; do
   for how in plain sandbox; do
-    rec=$log/self-$impl-$how.tsv; rm -f "$rec"
-    if [ $how = plain ]; then WB_NO_GPU=1 "$BUILD/instructor/judge-w04" --record "$rec" --checkpoint all --seed "$SEED" \
-      "$BUILD/phase0/week04/$impl/judge-runner" >"$rec.out" 2>&1
-    else mkdir -p "$log/self-$impl" && chmod 755 "$log/self-$impl" && WB_NO_GPU=1 "$BUILD/instructor/judge-w04" --record "$rec" \
-      --checkpoint all --seed "$SEED" --sandbox "$log/self-$impl" "$BUILD/phase0/week04/$impl/judge-runner" >"$rec.out" 2>&1; fi
-    got=$(awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null)
+    got=$(judge_alone 04 phase0/week04 $impl $how "$log")
     want=$([ $impl = solution ] && echo skip,skip,pass,skip,pass,skip,pass || echo skip,skip,fail,skip,fail,skip,fail)
     [ "$got" = "$want" ] || bad="$bad judge-w04 over the $impl's runner ($how): $got, expected $want;"
   done

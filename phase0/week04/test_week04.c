@@ -265,16 +265,6 @@ static void expect_csv(const char *text, const char *name, size_t n, double ms, 
     ck_assert_msg(w04_expect_csv(text, name, n, ms, ms_out, gbps_out, why, sizeof why) == 0, "%s", why);
 }
 
-/* What f holds, from its start (at most sz - 1 characters); f is closed. */
-static void slurp(FILE *f, char *buf, size_t sz)
-{
-    fflush(f);
-    rewind(f);
-    size_t k = fread(buf, 1, sz - 1, f);
-    buf[k] = 0;
-    fclose(f);
-}
-
 START_TEST(mybench_csv)
 {
     ck_assert_str_eq(__func__, W04_MYBENCH_CSV_TAG);
@@ -287,7 +277,7 @@ START_TEST(mybench_csv)
     ck_assert_msg(f != NULL, "tmpfile failed");
     mt_csv_header(f);
     mt_csv_row(f, name, n, ms);
-    slurp(f, text, sizeof text);
+    w04_slurp(f, text, sizeof text);
     double got_ms, gbps;
     expect_csv(text, name, n, ms, &got_ms, &gbps);
 }
@@ -301,7 +291,7 @@ START_TEST(mybench_gpu)
     FILE *f = tmpfile();
     ck_assert_msg(f != NULL, "tmpfile failed");
     int rc = mt_bench_saxpy(n, f);
-    slurp(f, text, sizeof text);
+    w04_slurp(f, text, sizeof text);
     ck_assert_msg(rc == 0, "mt_bench_saxpy(%zu) returned %d (the starter returns -1); it wrote \"%.200s\"", n, rc, text);
     double ms, gbps;
     expect_csv(text, "sl_saxpy", n, 0, &ms, &gbps);

@@ -188,6 +188,17 @@ static inline int w04_cli_bad_args(w04_cli_fn cli, void *ctx, char *why, size_t 
 
 /* ---------------------------------------------------------------- exercise 3: the CSV */
 
+/* What f holds from its start into buf (at most size - 1 characters and a
+ * NUL); f is closed. How the test and the runner read what was printed. */
+static inline void w04_slurp(FILE *f, char *buf, size_t size)
+{
+    fflush(f);
+    rewind(f);
+    size_t k = fread(buf, 1, size - 1, f);
+    buf[k] = 0;
+    fclose(f);
+}
+
 #define W04_MYBENCH_CSV_TAG "mybench_csv_fn"
 #define W04_N_MYBENCH_CSV   4
 #define W04_CSV_TEXT        1024 /* what the CSV's text is read into (at most 1023 characters) */
@@ -207,22 +218,17 @@ static inline void w04_csv_case(wb_rng *r, size_t *n, double *ms, char *name, si
 static inline int w04_expect_csv(const char *text, const char *name, size_t n, double ms, double *ms_out,
                                  double *gbps_out, char *why, size_t why_n)
 {
-#define W04_EXPECT(cond, ...)                  \
-    do {                                       \
-        if (!(cond)) {                         \
-            snprintf(why, why_n, __VA_ARGS__); \
-            return 1;                          \
-        }                                      \
-    } while (0)
     static const char header[] = "name,n,bytes,time_ms,gb_per_s\n";
-    W04_EXPECT(strncmp(text, header, sizeof header - 1) == 0,
-               "the CSV must start with the header \"name,n,bytes,time_ms,gb_per_s\" (units in the names), got \"%.200s\"", text);
+    if (strncmp(text, header, sizeof header - 1) != 0)
+        return snprintf(why, why_n, "the CSV must start with the header \"name,n,bytes,time_ms,gb_per_s\" (units in "
+                        "the names), got \"%.200s\"", text), 1;
     const char *row = text + sizeof header - 1;
     const char *end = strchr(row, '\n');
-    W04_EXPECT(end != NULL && end[1] == 0, "after the header, exactly one row ending in a newline; got \"%.300s\"", row);
+    if (!end || end[1] != 0)
+        return snprintf(why, why_n, "after the header, exactly one row ending in a newline; got \"%.300s\"", row), 1;
     char line[512], *field[6];
     size_t len = (size_t)(end - row);
-    W04_EXPECT(len < sizeof line, "the row is %zu characters long", len);
+    if (len >= sizeof line) return snprintf(why, why_n, "the row is %zu characters long", len), 1;
     memcpy(line, row, len);
     line[len] = 0;
     int k = 0;
@@ -231,28 +237,28 @@ static inline int w04_expect_csv(const char *text, const char *name, size_t n, d
         if (!(c = strchr(p, ','))) break;
         *c = 0;
     }
-    W04_EXPECT(k == 5, "the row \"%.*s\" has %d fields, the header 5", (int)len, row, k);
-    W04_EXPECT(strcmp(field[0], name) == 0, "name: \"%s\", expected \"%s\"", field[0], name);
+    if (k != 5) return snprintf(why, why_n, "the row \"%.*s\" has %d fields, the header 5", (int)len, row, k), 1;
+    if (strcmp(field[0], name) != 0) return snprintf(why, why_n, "name: \"%s\", expected \"%s\"", field[0], name), 1;
     double v[5];
     for (int f = 1; f < 5; f++) {
         char *stop;
         v[f] = strtod(field[f], &stop);
-        W04_EXPECT(stop != field[f] && *stop == 0 && isfinite(v[f]) && v[f] > 0,
-                   "field %d of \"%.*s\" (%s) must be a positive finite number, got \"%s\"", f + 1, (int)len, row,
-                   f == 1 ? "n" : f == 2 ? "bytes" : f == 3 ? "time_ms" : "gb_per_s", field[f]);
+        if (!(stop != field[f] && *stop == 0 && isfinite(v[f]) && v[f] > 0))
+            return snprintf(why, why_n, "field %d of \"%.*s\" (%s) must be a positive finite number, got \"%s\"", f + 1,
+                            (int)len, row, f == 1 ? "n" : f == 2 ? "bytes" : f == 3 ? "time_ms" : "gb_per_s", field[f]), 1;
     }
-    W04_EXPECT(v[1] == (double)n, "n: %s, expected %zu", field[1], n);
-    W04_EXPECT(v[2] == 12.0 * (double)n, "bytes: %s, expected 12 n = %.0f (SAXPY reads x and y and writes y)", field[2],
-               12.0 * (double)n);
-    if (ms > 0)
-        W04_EXPECT(fabs(v[3] - ms) <= 1e-5 * ms, "time_ms: %s, expected %.9g (print it with %%.6g or more digits)",
-                   field[3], ms);
+    if (v[1] != (double)n) return snprintf(why, why_n, "n: %s, expected %zu", field[1], n), 1;
+    if (v[2] != 12.0 * (double)n)
+        return snprintf(why, why_n, "bytes: %s, expected 12 n = %.0f (SAXPY reads x and y and writes y)", field[2],
+                        12.0 * (double)n), 1;
+    if (ms > 0 && !(fabs(v[3] - ms) <= 1e-5 * ms))
+        return snprintf(why, why_n, "time_ms: %s, expected %.9g (print it with %%.6g or more digits)", field[3], ms), 1;
     double gbps = v[2] / (v[3] * 1e-3) / 1e9;
-    W04_EXPECT(fabs(v[4] - gbps) <= 1e-4 * gbps,
-               "gb_per_s: %s, but bytes / (time_ms * 1e-3) / 1e9 = %.6g (GB are 1e9 bytes; time is in ms)", field[4], gbps);
+    if (!(fabs(v[4] - gbps) <= 1e-4 * gbps))
+        return snprintf(why, why_n, "gb_per_s: %s, but bytes / (time_ms * 1e-3) / 1e9 = %.6g (GB are 1e9 bytes; time "
+                        "is in ms)", field[4], gbps), 1;
     *ms_out = v[3], *gbps_out = v[4];
     return 0;
-#undef W04_EXPECT
 }
 
 /* ---------------------------------------------------------------- exercise 3: the test, tested */
