@@ -116,6 +116,26 @@ int jd_call(jd *J, const jd_req *rq, jd_rep *rp, double *wall_us)
         return fail(J, "the runner is gone (sendmsg: %s)", strerror(errno));
     }
     int fd = -1, w = wait_reply(J), got = w == 1 ? jd_recv_msg(J->sock, rp, sizeof *rp, &fd, 0) : w;
+    /* the runner asks for the judge's work inside a call (jr_back): answer, wait again */
+    for (int backs = 0; got == 1 && rp->op == JD_OP_BACK && rq->op == JD_OP_CALL && J->back; backs++) {
+        if (fd >= 0) close(fd), fd = -1;
+        if (backs >= JD_MAX_BACKS) {
+            J->lost = 1;
+            return fail(J, "the runner asked the judge for work more than %d times in one call", JD_MAX_BACKS);
+        }
+        jd_req ans;
+        memset(&ans, 0, sizeof ans);
+        ans.op = JD_OP_BACK;
+        rp->text[sizeof rp->text - 1] = 0;
+        if (rp->out_len > JD_OUT_MAX) rp->out_len = JD_OUT_MAX;
+        J->back(J->back_ctx, rp, &ans);
+        if (jd_send_msg(J->sock, &ans, sizeof ans, -1) != 0) {
+            J->lost = 1;
+            return fail(J, "the runner is gone (sendmsg: %s)", strerror(errno));
+        }
+        memset(rp, 0, sizeof *rp);
+        w = wait_reply(J), got = w == 1 ? jd_recv_msg(J->sock, rp, sizeof *rp, &fd, 0) : w;
+    }
     double t1 = jd_now_us();
     if (fd >= 0) close(fd);
     if (wall_us) *wall_us = t1 - t0;
@@ -206,7 +226,9 @@ int jd_hello(jd *J, int kind, int device)
     return 0;
 }
 
-int jd_alloc(jd *J, size_t bytes, void **ptr)
+int jd_alloc(jd *J, size_t bytes, void **ptr) { return jd_alloc_kind(J, J->kind, bytes, ptr); }
+
+int jd_alloc_kind(jd *J, int kind, size_t bytes, void **ptr)
 {
     int id = -1;
     for (int i = 0; i < JD_MAX_BUFS && id < 0; i++)
@@ -216,9 +238,9 @@ int jd_alloc(jd *J, size_t bytes, void **ptr)
     jd_buf *b = &J->bufs[id];
     jd_req rq;
     memset(&rq, 0, sizeof rq);
-    rq.op = JD_OP_BUF, rq.buf = id, rq.kind = J->kind;
+    rq.op = JD_OP_BUF, rq.buf = id, rq.kind = kind;
     int fd = -1;
-    if (J->kind == JD_MEM_HOST) {
+    if (kind == JD_MEM_HOST) {
         size_t pg = (size_t)sysconf(_SC_PAGESIZE), m = (bytes + pg - 1) / pg * pg;
         fd = memfd_create("judge-buf", MFD_CLOEXEC);
         void *p = fd >= 0 && ftruncate(fd, (off_t)m) == 0 ? mmap(NULL, m, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) : MAP_FAILED;
@@ -255,7 +277,7 @@ int jd_alloc(jd *J, size_t bytes, void **ptr)
         return fail(J, "device buffers: the judge was built without CUDA");
 #endif
     }
-    b->id = id, b->kind = J->kind, b->bytes = bytes;
+    b->id = id, b->kind = kind, b->bytes = bytes;
     rq.bytes = b->mapped;
     int rc = call_fd(J, &rq, fd);
     close(fd);

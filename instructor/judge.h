@@ -40,7 +40,9 @@ extern "C" {
                                judge's GPU while the judge measures its look: what it gains is capped) */
 
 enum { JD_MEM_HOST = 0, JD_MEM_DEVICE = 1 };
-enum { JD_OP_HELLO = 1, JD_OP_BUF, JD_OP_FREE, JD_OP_CALL, JD_OP_QUIT };
+enum { JD_OP_HELLO = 1, JD_OP_BUF, JD_OP_FREE, JD_OP_CALL, JD_OP_QUIT,
+       JD_OP_BACK /* runner to judge inside a call, and the judge's answer (jr_back, jd.back) */ };
+#define JD_MAX_BACKS 65536 /* JD_OP_BACK requests one call may make */
 
 /* Judge to runner: one SOCK_SEQPACKET record (JD_OP_BUF carries a descriptor). */
 typedef struct {
@@ -88,6 +90,12 @@ typedef struct {
     double reply_s;     /* the longest the judge waits for one reply */
     char   why[300];    /* the last failure, for the record's message */
     jd_buf bufs[JD_MAX_BUFS];
+    /* optional: what the judge does when the runner asks it, inside a call,
+     * for work of the judge's (jr_back): `ask` is the runner's message (its
+     * out[] the week's parameters, untrusted), `answer` goes back (op set
+     * already). NULL: such a message is an answer to the wrong request. */
+    void (*back)(void *ctx, const jd_rep *ask, jd_req *answer);
+    void  *back_ctx;
 } jd;
 
 /* Start `argv` (the runner, its descriptor number is appended as the last
@@ -103,10 +111,15 @@ int jd_hello(jd *J, int kind, int device);
 /* A new buffer of `bytes`, mapped here and in the runner; returns its id
  * (>= 0) and the judge's pointer in *ptr, or -1. */
 int jd_alloc(jd *J, size_t bytes, void **ptr);
+/* The same, of a kind of its own (JD_MEM_HOST in a device run: a memfd both
+ * map, for host data such as text or a host function's arrays). */
+int jd_alloc_kind(jd *J, int kind, size_t bytes, void **ptr);
 /* Unmap and release a buffer on both sides. */
 void jd_free(jd *J, int id);
 /* One request, its reply and the judge's wall clock around them (us,
  * CLOCK_MONOTONIC, from just before the send to just after the reply).
+ * A JD_OP_CALL's runner may ask for J->back's work before it replies
+ * (JD_OP_BACK, at most JD_MAX_BACKS times): answered here, in the clock.
  * Returns 0 when a well-formed reply came, -1 when not (J->lost is set, why
  * says what happened). The reply's status is the caller's to judge. */
 int jd_call(jd *J, const jd_req *rq, jd_rep *rp, double *wall_us);
@@ -156,6 +169,10 @@ typedef struct {
  * run calls from `table` (n entries), synchronise (device: the whole device)
  * and reply. Returns the process's exit status. */
 int jr_serve(int sock, const jr_entry *table, int n);
+/* Inside an exercise's call: ask the judge for work of its own (its
+ * jd.back) with `ask` (out[] the week's parameters; op set here) and wait
+ * for its answer. 0, or -1 when the judge did not answer as it should. */
+int jr_back(jd_rep *ask, jd_req *answer);
 /* The runner's main: argv's last argument is the socket's number. */
 int jr_main(int argc, char **argv, const jr_entry *table, int n);
 /* A week's runner's main over its entries: JR_MAIN({ FN, "name", call }, ...) */

@@ -12,13 +12,14 @@
 # was set from the linked test, correct work could lose speed credit. It
 # never stops the grading; the instructor decides (JUDGE=0, or a target for
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
-# WEEK: phase0/week01 (the default) or phase0/week03.
+# WEEK: phase0/week01 (the default), phase0/week03 or phase0/week04.
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
 speed_ids() { case $1 in
   phase0/week01) echo w01.vecadd-bw ;;
   phase0/week03) echo w03.copy-bw w03.fma-peak ;;
+  phase0/week04) echo w04.saxpy-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

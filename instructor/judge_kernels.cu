@@ -86,3 +86,28 @@ extern "C" cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long 
     fma_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, lo, hi, iters, a, b, atol, rtol, bad);
     return cudaGetLastError();
 }
+
+static __global__ void saxpy_check_k(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
+                                     float hi, float a, double atol, double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double ref = (double)a * (double)hash_uniform(sx, i, lo, hi) + (double)hash_uniform(sy, i, lo, hi);
+        float got = y[i];
+        if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned long long sx, unsigned long long sy,
+                                          float lo, float hi, float a, double atol, double rtol,
+                                          unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    saxpy_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, sy, lo, hi, a, atol, rtol, bad);
+    return cudaGetLastError();
+}

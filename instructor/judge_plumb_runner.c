@@ -12,6 +12,8 @@
  *              $WB_RESULTS, the judge's usual names), compute nothing, return 0
  *   skipreps   the work for the first call of a request only (k repeats timed as one)
  *   status     c = a + b but return 1 (an error code): the output is right, the call is not
+ *   back       c = a + b, but first asks the judge for work of its own (jr_back), which this
+ *              judge never offers: a message it takes for an answer to the wrong request
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -72,6 +74,13 @@ static int vecadd(const jr_args *x)
     else if (!strcmp(mode, "forge")) forge();
     else if (!strcmp(mode, "skipreps")) { if (x->rep == 0) add(a, b, c, n); }
     else if (!strcmp(mode, "status")) return add(a, b, c, n), 1;
+    else if (!strcmp(mode, "back")) {
+        jd_rep ask;
+        jd_req answer;
+        memset(&ask, 0, sizeof ask);
+        jr_back(&ask, &answer);
+        add(a, b, c, n);
+    }
     return 0;
 }
 

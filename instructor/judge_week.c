@@ -96,6 +96,8 @@ int jd_case_run(jd *J, jd_case_bufs *B, const jd_case *c, jd_tally *t)
     for (int i = 0; i < B->n_in && e == cudaSuccess; i++)
         if (c->in_n[i]) e = cudaMemcpy(B->d[i], c->in[i], c->in_n[i] * 4, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaMemset(B->d[o], 0xff, cn * 4);
+    if (e == cudaSuccess && c->out_init && c->n)
+        e = cudaMemcpy(B->d[o] + JD_GUARD + c->out_off, c->out_init, c->n * 4, cudaMemcpyHostToDevice);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) return jd_failf(t, "the judge's own copies: %s", cudaGetErrorName(e)), -1;
     jd_req rq;
@@ -118,9 +120,13 @@ int jd_case_run(jd *J, jd_case_bufs *B, const jd_case *c, jd_tally *t)
         size_t k = i - JD_GUARD - c->out_off;
         uint32_t got;
         memcpy(&got, &h[i], 4);
-        if (inside && !same(h[i], c->ref[k], c->atol, c->rtol))
-            return jd_failf(t, "%s: %s[%zu] expected %.9g got %.9g", c->what, c->out_name, k, (double)c->ref[k],
-                            (double)h[i]), 0;
+        double want = inside ? (c->ref64 ? c->ref64[k] : (double)c->ref[k]) : 0;
+        int ok = !inside || (c->ref64 ? wb_close(h[i], want, c->atol, c->rtol) : same(h[i], c->ref[k], c->atol, c->rtol));
+        if (!ok)
+            return jd_failf(t, "%s: %s[%zu] expected %.9g got %.9g", c->what, c->out_name, k, want, (double)h[i]), 0;
+        if (inside && isnan(want) && got == 0xffffffffu)
+            return jd_failf(t, "%s: %s[%zu], where NaN is expected, was never written (it still holds the poison)",
+                            c->what, c->out_name, k), 0;
         if (!inside && got != 0xffffffffu)
             return jd_failf(t, "%s: written outside the output (%zd from its start)", c->what,
                             (ssize_t)i - (ssize_t)(JD_GUARD + c->out_off)), 0;
@@ -191,14 +197,23 @@ static int refill(jd_bench *x, uint64_t *salt, char *why, size_t n)
             x->seed[r][i] = *salt = jd_mix(*salt);
             wb_dfill_uniform_f32(x->in[r][i], x->n, x->seed[r][i], x->lo, x->hi);
         }
-        cudaMemsetAsync(x->out[r], 0xff, x->n * 4, 0);
+        if (x->inout) {
+            x->seed[r][x->n_in] = *salt = jd_mix(*salt);
+            wb_dfill_uniform_f32(x->out[r], x->n, x->seed[r][x->n_in], x->lo, x->hi);
+        } else {
+            cudaMemsetAsync(x->out[r], 0xff, x->n * 4, 0);
+        }
     }
     pick(x);
     if (cudaDeviceSynchronize() != cudaSuccess || gather(x) != 0) return snprintf(why, n, "the judge's fill failed"), -1;
     for (int j = 0; j < JD_SAMPLES * x->k; j++) {
-        uint32_t u;
+        uint32_t u, fill = 0xffffffffu; /* the poison, or an in-out output's fill */
         memcpy(&u, &x->got_h[j], 4);
-        if (u != 0xffffffffu)
+        if (x->inout) {
+            float f = wb_hash_uniform_f32(x->seed[j / JD_SAMPLES][x->n_in], x->idx_h[j % JD_SAMPLES], x->lo, x->hi);
+            memcpy(&fill, &f, 4);
+        }
+        if (u != fill)
             return snprintf(why, n, "call %d: the output was written before the request was sent", j / JD_SAMPLES), 1;
     }
     pick(x);

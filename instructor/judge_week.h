@@ -62,11 +62,15 @@ void jd_case_bufs_free(jd *J, jd_case_bufs *B);
 
 /* One case: the inputs (host, in_n[i] floats each, the call's pointer
  * in_off[i] floats in) copied to the device, the output poisoned with a
- * guard on each side, exercise fn called on (inputs..., output + out_off;
- * an input of no floats is NULL, as the tests' wb_dcopy gives it)
- * with n in i64[0] and the case's other scalars, the output read back:
- * every element against ref[] (wb_close(atol, rtol), or JD_BITWISE), and
- * nothing written outside it. Failures are told as "WHAT: NAME[k] expected
+ * guard on each side (its n floats then out_init's where that is given: an
+ * output that is an input too, SAXPY's y), exercise fn called on
+ * (inputs..., output + out_off; an input of no floats is NULL, as the
+ * tests' wb_dcopy gives it) with n in i64[0] and the case's other scalars,
+ * the output read back: every element against ref[] (or ref64[], a double
+ * reference, where given; wb_close(atol, rtol), or JD_BITWISE against ref[]),
+ * an element still the poison where NaN is expected counted as not written
+ * (as the harness's wb_expect_dout_* count it), and nothing written outside
+ * it. Failures are told as "WHAT: NAME[k] expected
  * X got Y" (what: the case, out_name: the output's name, fn_name: the
  * function, for a status). Returns 0 when the case ran (passed or failed),
  * -1 when the runner or the judge's own copies failed. */
@@ -76,6 +80,8 @@ typedef struct {
     size_t       in_n[2], in_off[2];
     size_t       n, out_off;
     const float *ref;
+    const double *ref64;   /* optional: a double reference instead of ref */
+    const float *out_init; /* optional: the output's n floats before the call */
     double       atol, rtol;
     long long    i64[8]; /* i64[0] is set to n */
     double       f64[4];
@@ -96,7 +102,8 @@ void jd_cases(jd *J, jd_tally *t, int n_in, size_t in_cap, size_t out_cap, int n
  * inputs (wb_dfill_uniform_f32 from seeds drawn from the hidden seed, in
  * [lo, hi)), the outputs poisoned and a sample of each checked still poison,
  * and the expected values at the next look's hidden positions computed by
- * expect(); the clock stops after the look (JD_SAMPLES of every rep's
+ * expect() (an in-out output: filled, not poisoned; jd_bench.inout);
+ * the clock stops after the look (JD_SAMPLES of every rep's
  * output); then every element of every output is checked by full_check (a
  * kernel of the judge). One warm-up request (checked, not timed), then
  * `timed` requests; ms: the median, a call. */
@@ -114,6 +121,12 @@ struct jd_bench {
      * hidden value r before the inputs are filled: what the runner cannot see
      * until the request arrives (it sees the inputs as the judge fills them) */
     void (*fresh)(jd_bench *b, uint64_t r);
+    /* optional: the output is an input too (SAXPY's y): filled as the
+     * inputs are, from a seed of its own (seed[n_in]), instead of poisoned,
+     * and found still that fill just before the request; then expect and
+     * full_check get n_in + 1 seeds. Fresh scalars (fresh) keep the runner
+     * from computing the output as the judge fills it. */
+    int inout;
     /* output element i of a rep whose inputs were filled from seed[0..n_in) */
     float (*expect)(const jd_bench *b, const unsigned long long *seed, size_t i);
     /* every element of one rep's output (device, on jd_stream): h[0] wrong
@@ -123,7 +136,7 @@ struct jd_bench {
     /* the engine's */
     int                 k, iin[JD_BENCH_MAX_K][2], iout[JD_BENCH_MAX_K];
     float              *in[JD_BENCH_MAX_K][2], *out[JD_BENCH_MAX_K];
-    unsigned long long  seed[JD_BENCH_MAX_K][2];
+    unsigned long long  seed[JD_BENCH_MAX_K][3];
     unsigned long long *idx_d, idx_h[JD_SAMPLES];
     float              *got_d, got_h[JD_BENCH_MAX_K * JD_SAMPLES], want[JD_BENCH_MAX_K * JD_SAMPLES];
     uint64_t            pick;

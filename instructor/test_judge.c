@@ -161,6 +161,15 @@ START_TEST(lying_status_fails)
 }
 END_TEST
 
+/* A runner that asks the judge for work inside a call (jr_back) where the
+ * judge has no handler for it (jd.back unset, as in every judge but week
+ * 04's mytest) is lost: its message answers no request of the judge's. */
+START_TEST(unasked_back_fails)
+{
+    expect_no_pass("back", _i, "answered another request");
+}
+END_TEST
+
 /* The runner writes passing records wherever it can: they exist afterwards
  * (the attempt was made) and the judge's own record still fails it. */
 START_TEST(forged_record_is_not_read)
@@ -205,6 +214,7 @@ int main(int argc, char **argv)
     tcase_add_loop_test(tc, exit0_fails, 0, 2);
     tcase_add_loop_test(tc, garbage_fails, 0, 2);
     tcase_add_loop_test(tc, lying_status_fails, 0, 2);
+    tcase_add_loop_test(tc, unasked_back_fails, 0, 2);
     tcase_add_loop_test(tc, forged_record_is_not_read, 0, 2);
     tcase_add_loop_test(tc, skipped_repeats_fail, 0, 2);
     suite_add_tcase(s, tc);

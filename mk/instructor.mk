@@ -281,7 +281,8 @@ $(JUDGE_YARD): $(BUILD)/instructor/judge_yard_runner.o $(BUILD)/instructor/judge
 
 # $(call judge_rules,NN,WEEK-DIR,EXERCISES): build/instructor/judge-wNN from
 # instructor/judge_wNN.c (with WEEK-DIR/wNN_checks.h, the checks it shares
-# with the week's test), build/instructor/judge_wNN_runner.o, and
+# with the week's test; the exercises' headers where they have one),
+# build/instructor/judge_wNN_runner.o, and
 # build/WEEK-DIR/IMPL/judge-runner for IMPL one of $(IMPLS): the runner of
 # that build's objects (the grader builds the learner's in the sandbox).
 # `make judge-wNN` builds the judge and the solution's and starter's runners.
@@ -289,9 +290,9 @@ define judge_rules
 JUDGE_W$(1) := $(BUILD)/instructor/judge-w$(1)
 $(BUILD)/instructor/judge_w$(1).o $(BUILD)/instructor/judge_w$(1)_runner.o: CFLAGS += -I$(2)
 $(BUILD)/instructor/judge_w$(1).o: instructor/judge_week.h instructor/judge_kernels.h $(2)/w$(1)_checks.h \
-  $(foreach e,$(3),$(2)/$(e).h) $(2)/week.txt
+  $(wildcard $(foreach e,$(3),$(2)/$(e).h)) $(2)/week.txt
 $(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_w$(1)_runner.c instructor/judge_w$(1).h instructor/judge.h \
-  $(foreach e,$(3),$(2)/$(e).h)
+  $(wildcard $(foreach e,$(3),$(2)/$(e).h) $(2)/w$(1)_checks.h)
 	@mkdir -p $$(@D)
 	$$(if $$(Q),@echo "  CC      $$<")
 	$$(Q)$$(CC) $$(CFLAGS) -Iinstructor -c $$< -o $$@
@@ -319,8 +320,9 @@ $(eval $(call judge_rules,02,phase0/week02,bugs))
 $(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(BUILD)/phase0/week02/support/launcher.o
 $(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
+$(eval $(call judge_rules,04,phase0/week04,saxpylib cli mytest))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
-JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03
+JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

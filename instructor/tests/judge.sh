@@ -122,12 +122,7 @@ grep -q "must be left alone" "$log/judged3-feedback/touchy.md" 2>/dev/null || ba
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed; every GPU checkpoint SKIP
 for impl in solution starter; do
   for how in plain sandbox; do
-    rec=$log/self3-$impl-$how.tsv; rm -f "$rec"
-    if [ $how = plain ]; then WB_NO_GPU=1 "$BUILD/instructor/judge-w03" --record "$rec" --checkpoint all --seed "$SEED" \
-      "$BUILD/phase0/week03/$impl/judge-runner" >"$rec.out" 2>&1
-    else mkdir -p "$log/self3-$impl" && chmod 755 "$log/self3-$impl" && WB_NO_GPU=1 "$BUILD/instructor/judge-w03" --record "$rec" \
-      --checkpoint all --seed "$SEED" --sandbox "$log/self3-$impl" "$BUILD/phase0/week03/$impl/judge-runner" >"$rec.out" 2>&1; fi
-    got=$(awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null)
+    got=$(judge_alone 03 phase0/week03 $impl $how "$log")
     want=$([ $impl = solution ] && echo skip,skip,skip,skip,pass || echo skip,skip,skip,skip,fail)
     [ "$got" = "$want" ] || bad3="$bad3 judge-w03 over the $impl's runner ($how): $got, expected $want;"
   done

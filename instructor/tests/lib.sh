@@ -23,6 +23,17 @@ sandbox_ok() {
   $MAKE -s "$SB_RUN" >/dev/null 2>&1 || { echo "the sandbox program does not build (make $SB_RUN)"; return 1; }
   "$SB_RUN" --check "$@" 2>&1
 }
+# judge_alone NN WEEK IMPL plain|sandbox DIR: build/instructor/judge-wNN by itself, without a GPU, over
+# build/WEEK/IMPL/judge-runner (a plain child, or in a sandbox under DIR), every checkpoint at $SEED;
+# prints the record's statuses in its order, comma-separated (the record and output in DIR).
+judge_alone() {
+  local rec=$5/alone-w$1-$3-$4.tsv box=$5/alone-w$1-$3
+  local how=("$BUILD/$2/$3/judge-runner")
+  rm -f "$rec"
+  [ "$4" = sandbox ] && mkdir -p "$box" && chmod 755 "$box" && how=(--sandbox "$box" "${how[@]}")
+  WB_NO_GPU=1 "$BUILD/instructor/judge-w$1" --record "$rec" --checkpoint all --seed "$SEED" "${how[@]}" >"$rec.out" 2>&1
+  awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null
+}
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }
 # grading_or_skip LABEL: end the step with LABEL SKIP, and why, unless grading can run here

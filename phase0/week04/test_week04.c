@@ -2,7 +2,8 @@
  * (called as a function with argument vectors), its CSV benchmark
  * (`make phase0/week04 bench` appends the rows to a CSV file in build/bench/),
  * and the learner's own test and benchmark (mytest.cu), tested here in turn:
- * against correct and planted-bug SAXPYs, and by parsing their CSV. */
+ * against correct and planted-bug SAXPYs, and by parsing their CSV. The
+ * cases and checks the instructor's judge also runs are in w04_checks.h. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +13,9 @@
 #include "wb_harness.h"
 #include "saxpylib.h"
 #include "mytest.h"
+#include "w04_checks.h" /* the sizes, the cases' drawing and the checks, shared with the instructor's judge */
 
-static const size_t SIZES[] = { 0, 1, 2, 3, 5, 255, 256, 257, 1023, 4097, 65537, 1000003, ((size_t)1 << 24) + 1 };
+#define SIZES W04_SIZES
 
 /* ---------------------------------------------------------------- saxpy */
 
@@ -24,12 +26,7 @@ static void check_saxpy(wb_rng *rng, size_t n, size_t ox, size_t oy, int nonfini
 {
     float *hx = wb_hmalloc((n + ox) * 4), *hy = wb_hmalloc(n * 4);
     double *ref = wb_hmalloc(n * sizeof(double));
-    wb_fill_uniform_f32(rng, hx, n + ox, -1, 1);
-    wb_fill_uniform_f32(rng, hy, n, -1, 1);
-    float a = (float)(4 * wb_rng_unit(rng) - 2);
-    if (nonfinite)
-        for (size_t i = 0; i < n; i += 5) hx[ox + i] = (i / 5) % 3 == 0 ? NAN : (i / 5) % 3 == 1 ? INFINITY : -INFINITY;
-    for (size_t i = 0; i < n; i++) ref[i] = (double)a * hx[ox + i] + hy[i];
+    float a = w04_saxpy_draw(rng, n, ox, nonfinite, hx, hy, ref);
     float *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
@@ -37,13 +34,14 @@ static void check_saxpy(wb_rng *rng, size_t n, size_t ox, size_t oy, int nonfini
     WB_CUDA(sl_saxpy(a, dx ? dx + ox : NULL, dy, n));
     char what[96];
     snprintf(what, sizeof what, "n=%zu a=%g offsets x+%zu y+%zu%s", n, a, ox, oy, nonfinite ? ", NaN/Inf in x" : "");
-    wb_expect_dout_f32_f64(&y, ref, n, 1e-6, 1e-6, what);
+    wb_expect_dout_f32_f64(&y, ref, n, W04_SAXPY_ATOL, W04_SAXPY_RTOL, what);
     wb_dfree(dx), wb_dout_free(&y);
     free(hx), free(hy), free(ref);
 }
 
 START_TEST(saxpy_sizes)
 {
+    ck_assert_str_eq(__func__, W04_SAXPY_SIZES_TAG); /* the judge draws these cases by this tag (w04_checks.h) */
     wb_rng rng = WB_RNG();
     check_saxpy(&rng, SIZES[_i], 0, 0, 0);
 }
@@ -51,15 +49,17 @@ END_TEST
 
 START_TEST(saxpy_offsets)
 {
+    ck_assert_str_eq(__func__, W04_SAXPY_OFFSETS_TAG);
     wb_rng rng = WB_RNG();
-    check_saxpy(&rng, (size_t)wb_rng_int(&rng, 1000, 200000), (size_t)(_i & 3), (size_t)(_i >> 2), 0);
+    check_saxpy(&rng, w04_saxpy_offsets_n(&rng), (size_t)(_i & 3), (size_t)(_i >> 2), 0);
 }
 END_TEST
 
 START_TEST(saxpy_nonfinite)
 {
+    ck_assert_str_eq(__func__, W04_SAXPY_NONFINITE_TAG);
     wb_rng rng = WB_RNG();
-    check_saxpy(&rng, 10007, 0, (size_t)_i, 1);
+    check_saxpy(&rng, W04_SAXPY_NONFINITE_N, 0, (size_t)_i, 1);
 }
 END_TEST
 
@@ -69,7 +69,7 @@ END_TEST
  * guarded float (nothing may be written beside it). */
 static float run_dot(const float *hx, const float *hy, size_t n, size_t ox, size_t oy)
 {
-    float *dx = wb_dmalloc((n + 4) * 4), *dy = wb_dmalloc((n + 4) * 4), got;
+    float *dx = wb_dmalloc((n + W04_DOT_PAD) * 4), *dy = wb_dmalloc((n + W04_DOT_PAD) * 4), got;
     wb_h2d(dx + ox, hx, n * 4);
     wb_h2d(dy + oy, hy, n * 4);
     wb_dout r;
@@ -82,28 +82,15 @@ static float run_dot(const float *hx, const float *hy, size_t n, size_t ox, size
     return got;
 }
 
-/* Float accumulation error grows with n: the tolerance of saxpylib.h. */
-static double dot_tolerance(const float *x, const float *y, size_t n, double *ref)
-{
-    double s = 0, sq = 0;
-    for (size_t i = 0; i < n; i++) {
-        double t = (double)x[i] * y[i];
-        s += t;
-        sq += t * t;
-    }
-    *ref = s;
-    return 8 * FLT_EPSILON * sqrt((double)n) * sqrt(sq) + 1e-6 * fabs(s);
-}
-
 START_TEST(dot_sizes)
 {
+    ck_assert_str_eq(__func__, W04_DOT_SIZES_TAG);
     size_t n = SIZES[_i];
     wb_rng rng = WB_RNG();
     float *hx = wb_hmalloc(n * 4), *hy = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    wb_fill_uniform_f32(&rng, hy, n, -1, 1);
-    size_t ox = (size_t)wb_rng_int(&rng, 0, 3), oy = (size_t)wb_rng_int(&rng, 0, 3);
-    double ref, tol = dot_tolerance(hx, hy, n, &ref);
+    size_t ox, oy;
+    w04_dot_sizes_draw(&rng, n, hx, hy, &ox, &oy);
+    double ref, tol = w04_dot_tolerance(hx, hy, n, &ref);
     float got = run_dot(hx, hy, n, ox, oy);
     ck_assert_msg(fabs(got - ref) <= tol, "n=%zu (offsets x+%zu y+%zu, seed %llu): dot %.9g, reference %.9g, |error| %.3g > tolerance %.3g",
                   n, ox, oy, (unsigned long long)wb_base_seed(), got, ref, fabs(got - ref), tol);
@@ -115,15 +102,11 @@ END_TEST
  * float additions is exact, and one element counted twice or missed shows. */
 START_TEST(dot_exact)
 {
+    ck_assert_str_eq(__func__, W04_DOT_EXACT_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? ((size_t)1 << 20) : (size_t)wb_rng_int(&rng, 1, 1 << 20);
+    size_t n = w04_dot_exact_n(&rng, _i);
     float *hx = wb_hmalloc(n * 4), *hy = wb_hmalloc(n * 4);
-    double ref = 0;
-    for (size_t i = 0; i < n; i++) {
-        hx[i] = (float)wb_rng_int(&rng, -4, 4);
-        hy[i] = (float)wb_rng_int(&rng, -4, 4);
-        ref += (double)hx[i] * hy[i];
-    }
+    double ref = w04_dot_exact_fill(&rng, hx, hy, n);
     float got = run_dot(hx, hy, n, 0, (size_t)(_i & 1));
     ck_assert_msg(got == ref, "n=%zu, integers in [-4, 4]: dot %.9g, exact %.9g", n, got, ref);
     free(hx), free(hy);
@@ -132,12 +115,11 @@ END_TEST
 
 START_TEST(dot_nonfinite)
 {
-    size_t n = 3001;
+    ck_assert_str_eq(__func__, W04_DOT_NONFINITE_TAG);
+    size_t n = W04_DOT_NONFINITE_N;
     float *hx = wb_hmalloc(n * 4), *hy = wb_hmalloc(n * 4);
     wb_rng rng = WB_RNG();
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    wb_fill_uniform_f32(&rng, hy, n, 0.5f, 1);
-    hx[(size_t)wb_rng_int(&rng, 0, (int64_t)n - 1)] = _i ? INFINITY : NAN;
+    w04_dot_nonfinite_draw(&rng, _i, hx, hy);
     float got = run_dot(hx, hy, n, 0, 0);
     if (_i) ck_assert_msg(isinf(got) && got > 0, "one x[i] = +Inf, y > 0: dot must be +Inf, got %g", got);
     else ck_assert_msg(isnan(got), "one x[i] = NaN: dot must be NaN, got %g", got);
@@ -152,10 +134,7 @@ END_TEST
 static int cli(const char *args, char *out, size_t outsz)
 {
     char buf[512], *argv[16];
-    int argc = 0;
-    snprintf(buf, sizeof buf, "saxpy-cli %s", args);
-    for (char *tok = strtok(buf, " "); tok && argc < 15; tok = strtok(NULL, " ")) argv[argc++] = tok;
-    argv[argc] = NULL;
+    int argc = w04_cli_argv(args, buf, sizeof buf, argv);
     FILE *f = tmpfile();
     ck_assert_msg(f != NULL, "tmpfile failed");
     int rc = cli_saxpy(argc, argv, f);
@@ -167,46 +146,17 @@ static int cli(const char *args, char *out, size_t outsz)
     return rc;
 }
 
+/* w04_checks.h's CLI under test: cli_saxpy itself. */
+static int cli_direct(void *ctx, const char *args, char *out, size_t outsz)
+{
+    (void)ctx;
+    return cli(args, out, outsz);
+}
+
 START_TEST(cli_bad_args)
 {
-    static const char *bad[] = {
-        "",                    /* no command */
-        "frobnicate 10",       /* unknown command */
-        "saxpy",               /* too few */
-        "saxpy 10",
-        "saxpy 10 2 7 9",      /* too many */
-        "saxpy -5 2",          /* a sign */
-        "saxpy 12x 2",         /* trailing junk */
-        "saxpy 1e3 2",         /* not a decimal integer */
-        "saxpy 99999999999999999999999 2", /* overflow */
-        "saxpy 10 two",
-        "saxpy 10 2.5x",
-        "saxpy 10 inf",
-        "saxpy 10 nan",
-        "saxpy 10 2 seed",
-        "dot",
-        "dot ten",
-        "dot 10 1 2",
-        "dot 10 -1",
-        "--help extra",
-    };
-    char out[2048];
-    for (size_t i = 0; i < WB_COUNT(bad); i++) {
-        int rc = cli(bad[i], out, sizeof out);
-        ck_assert_msg(rc == 2, "`saxpy-cli %s`: exit code %d, expected 2 (bad arguments); printed \"%.200s\"", bad[i],
-                      rc, out);
-        ck_assert_msg(strncmp(out, "error: ", 7) == 0, "`saxpy-cli %s`: the first line must start with \"error: \", got \"%.200s\"",
-                      bad[i], out);
-        char *nl = strchr(out, '\n');
-        ck_assert_msg(nl && strncmp(nl + 1, "usage: saxpy-cli saxpy N A [SEED]", 33) == 0,
-                      "`saxpy-cli %s`: the second line must be the usage line, got \"%.300s\"", bad[i], out);
-    }
-    for (int h = 0; h < 2; h++) {
-        int rc = cli(h ? "--help" : "-h", out, sizeof out);
-        ck_assert_msg(rc == 0, "`saxpy-cli %s`: exit code %d, expected 0", h ? "--help" : "-h", rc);
-        ck_assert_msg(strncmp(out, "usage: saxpy-cli saxpy N A [SEED] | saxpy-cli dot N [SEED] | saxpy-cli --help\n",
-                              79) == 0, "`saxpy-cli --help`: expected the usage line, got \"%.200s\"", out);
-    }
+    char why[600];
+    ck_assert_msg(w04_cli_bad_args(cli_direct, NULL, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
@@ -255,85 +205,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- exercise 3: your test, tested */
 
-/* SAXPYs on host arrays for mt_check_saxpy. The correct ones round in three
- * ways a real SAXPY may; each buggy one is a mistake a real kernel makes. A
- * test passes all the correct ones and fails every buggy one. */
-static int saxpy_fused(float a, const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) y[i] = fmaf(a, x[i], y[i]);
-    return 0;
-}
-
-static int saxpy_unfused(float a, const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        volatile float ax = a * x[i]; /* rounded to float before the add: no FMA */
-        y[i] = ax + y[i];
-    }
-    return 0;
-}
-
-static int saxpy_in_double(float a, const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) y[i] = (float)((double)a * x[i] + y[i]);
-    return 0;
-}
-
-static int bug_last(float a, const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i + 1 < n; i++) y[i] = fmaf(a, x[i], y[i]); /* i < n - 1 */
-    return 0;
-}
-
-static int bug_tail(float a, const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n / 4 * 4; i++) y[i] = fmaf(a, x[i], y[i]); /* float4 only */
-    return 0;
-}
-
-static int bug_alpha(float a, const float *x, float *y, size_t n)
-{
-    (void)a;
-    for (size_t i = 0; i < n; i++) y[i] = x[i] + y[i];
-    return 0;
-}
-
-static int bug_nostride(float a, const float *x, float *y, size_t n)
-{
-    size_t covered = (size_t)4096 * 256; /* 4096 blocks of 256 threads, one element each */
-    for (size_t i = 0; i < n && i < covered; i++) y[i] = fmaf(a, x[i], y[i]);
-    return 0;
-}
-
-static int bug_half(float a, const float *x, float *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        int e;
-        float m = frexpf(a * x[i], &e); /* a*x kept to 11 significant bits, as in half precision */
-        y[i] = ldexpf(nearbyintf(m * 2048) / 2048, e) + y[i];
-    }
-    return 0;
-}
-
-static const struct {
-    const char *what;
-    mt_saxpy_fn fn;
-    int correct;
-    const char *hint;
-} MT_IMPLS[] = {
-    { "a correct SAXPY with an FMA (fmaf)", saxpy_fused, 1, NULL },
-    { "a correct SAXPY without an FMA (a*x rounded, then the add)", saxpy_unfused, 1, NULL },
-    { "a correct SAXPY computed in double, rounded once", saxpy_in_double, 1, NULL },
-    { "a SAXPY that never writes y[n-1] (off by one at the end)", bug_last, 0,
-      "compare every element, the last one included, for several n >= 1" },
-    { "a SAXPY that skips the n % 4 tail (a float4 loop and no scalar one)", bug_tail, 0,
-      "test n that are not multiples of 4: 1, 2, 3, 5, 257, ..." },
-    { "a SAXPY that ignores a (y = x + y)", bug_alpha, 0, "draw a at random, never 1" },
-    { "a SAXPY that stops after 2^20 elements (a grid that does not stride)", bug_nostride, 0,
-      "test one n past 2^20 = 1048576" },
-    { "a SAXPY that keeps a*x to 11 significant bits (half precision)", bug_half, 0,
-      "your tolerance is too loose: a float SAXPY is within 1e-6 + 1e-6 |ref| of the double reference" },
-};
+/* The SAXPYs handed to mt_check_saxpy, correct and with planted bugs: W04_MT_IMPLS (w04_checks.h). */
 
 /* mt_check_saxpy on one SAXPY, with a fresh seed; its failure count, and
  * the first line it logged in first (at most firstsz - 1 characters). */
@@ -353,19 +225,13 @@ static int run_mytest(mt_saxpy_fn fn, uint64_t seed, char *first, size_t firstsz
 
 START_TEST(mytest_cpu)
 {
+    ck_assert_str_eq(__func__, W04_MYTEST_CPU_TAG);
     wb_rng rng = WB_RNG();
     uint64_t seed = wb_rng_u64(&rng);
     char first[256];
-    int failed = run_mytest(MT_IMPLS[_i].fn, seed, first, sizeof first);
-    ck_assert_msg(failed >= 0, "mt_check_saxpy returned %d: write your checks in mytest.cu (the starter returns -1)", failed);
-    if (MT_IMPLS[_i].correct)
-        ck_assert_msg(failed == 0, "your checks failed %d time(s) on %s (seed %llu); first line logged: \"%s\". "
-                      "A correct float SAXPY may differ from the double reference by a few units in the last place: "
-                      "compare at atol + rtol |ref|, not with ==",
-                      failed, MT_IMPLS[_i].what, (unsigned long long)seed, first);
-    else
-        ck_assert_msg(failed > 0, "your checks passed %s (seed %llu): they must catch it. Hint: %s",
-                      MT_IMPLS[_i].what, (unsigned long long)seed, MT_IMPLS[_i].hint);
+    int failed = run_mytest(W04_MT_IMPLS[_i].fn, seed, first, sizeof first);
+    char why[800];
+    ck_assert_msg(w04_mytest_verdict(_i, failed, seed, first, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
@@ -382,84 +248,36 @@ static int saxpy_on_gpu(float a, const float *x, float *y, size_t n)
 
 START_TEST(mytest_gpu)
 {
+    ck_assert_str_eq(__func__, W04_MYTEST_GPU_TAG);
     wb_rng rng = WB_RNG();
     uint64_t seed = wb_rng_u64(&rng);
     char first[256];
     int failed = run_mytest(saxpy_on_gpu, seed, first, sizeof first);
-    ck_assert_msg(failed >= 0, "mt_check_saxpy returned %d: write your checks in mytest.cu (the starter returns -1)", failed);
-    ck_assert_msg(failed == 0, "your checks failed %d time(s) on your sl_saxpy (seed %llu); first line logged: \"%s\". "
-                  "Either sl_saxpy has a bug (w04.saxpy says) or your checks are too strict (w04.mytest says)",
-                  failed, (unsigned long long)seed, first);
+    char why[800];
+    ck_assert_msg(w04_mytest_lib_verdict(failed, seed, first, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
-/* The CSV of mytest.h in text: the header, then exactly one row for `name`
- * on n elements, with positive finite figures; bytes = 12 n exactly and
- * GB/s = bytes / time to the digits printed. ms > 0: the time must match it
- * too. Returns the row's time in *ms_out, GB/s in *gbps_out. */
+/* The CSV of mytest.h in text (w04_expect_csv); the row's time and GB/s. */
 static void expect_csv(const char *text, const char *name, size_t n, double ms, double *ms_out, double *gbps_out)
 {
-    static const char header[] = "name,n,bytes,time_ms,gb_per_s\n";
-    ck_assert_msg(strncmp(text, header, sizeof header - 1) == 0,
-                  "the CSV must start with the header \"name,n,bytes,time_ms,gb_per_s\" (units in the names), got \"%.200s\"", text);
-    const char *row = text + sizeof header - 1;
-    const char *end = strchr(row, '\n');
-    ck_assert_msg(end != NULL && end[1] == 0, "after the header, exactly one row ending in a newline; got \"%.300s\"", row);
-    char line[512], *field[6];
-    size_t len = (size_t)(end - row);
-    ck_assert_msg(len < sizeof line, "the row is %zu characters long", len);
-    memcpy(line, row, len);
-    line[len] = 0;
-    int k = 0;
-    for (char *p = line, *c; k < 6; p = c + 1) {
-        field[k++] = p;
-        if (!(c = strchr(p, ','))) break;
-        *c = 0;
-    }
-    ck_assert_msg(k == 5, "the row \"%.*s\" has %d fields, the header 5", (int)len, row, k);
-    ck_assert_msg(strcmp(field[0], name) == 0, "name: \"%s\", expected \"%s\"", field[0], name);
-    double v[5];
-    for (int f = 1; f < 5; f++) {
-        char *stop;
-        v[f] = strtod(field[f], &stop);
-        ck_assert_msg(stop != field[f] && *stop == 0 && isfinite(v[f]) && v[f] > 0,
-                      "field %d of \"%.*s\" (%s) must be a positive finite number, got \"%s\"", f + 1, (int)len, row,
-                      f == 1 ? "n" : f == 2 ? "bytes" : f == 3 ? "time_ms" : "gb_per_s", field[f]);
-    }
-    ck_assert_msg(v[1] == (double)n, "n: %s, expected %zu", field[1], n);
-    ck_assert_msg(v[2] == 12.0 * (double)n, "bytes: %s, expected 12 n = %.0f (SAXPY reads x and y and writes y)", field[2],
-                  12.0 * (double)n);
-    if (ms > 0)
-        ck_assert_msg(fabs(v[3] - ms) <= 1e-5 * ms, "time_ms: %s, expected %.9g (print it with %%.6g or more digits)",
-                      field[3], ms);
-    double gbps = v[2] / (v[3] * 1e-3) / 1e9;
-    ck_assert_msg(fabs(v[4] - gbps) <= 1e-4 * gbps,
-                  "gb_per_s: %s, but bytes / (time_ms * 1e-3) / 1e9 = %.6g (GB are 1e9 bytes; time is in ms)", field[4], gbps);
-    *ms_out = v[3], *gbps_out = v[4];
-}
-
-/* What f holds, from its start (at most sz - 1 characters); f is closed. */
-static void slurp(FILE *f, char *buf, size_t sz)
-{
-    fflush(f);
-    rewind(f);
-    size_t k = fread(buf, 1, sz - 1, f);
-    buf[k] = 0;
-    fclose(f);
+    char why[600];
+    ck_assert_msg(w04_expect_csv(text, name, n, ms, ms_out, gbps_out, why, sizeof why) == 0, "%s", why);
 }
 
 START_TEST(mybench_csv)
 {
+    ck_assert_str_eq(__func__, W04_MYBENCH_CSV_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 1, (int64_t)1 << 34);
-    double ms = exp(log(1e-3) + wb_rng_unit(&rng) * log(1e6)); /* 1 us to 1 s */
-    char name[32], text[1024];
-    snprintf(name, sizeof name, "saxpy_v%d", (int)wb_rng_int(&rng, 1, 99));
+    size_t n;
+    double ms;
+    char name[32], text[W04_CSV_TEXT];
+    w04_csv_case(&rng, &n, &ms, name, sizeof name);
     FILE *f = tmpfile();
     ck_assert_msg(f != NULL, "tmpfile failed");
     mt_csv_header(f);
     mt_csv_row(f, name, n, ms);
-    slurp(f, text, sizeof text);
+    w04_slurp(f, text, sizeof text);
     double got_ms, gbps;
     expect_csv(text, name, n, ms, &got_ms, &gbps);
 }
@@ -473,7 +291,7 @@ START_TEST(mybench_gpu)
     FILE *f = tmpfile();
     ck_assert_msg(f != NULL, "tmpfile failed");
     int rc = mt_bench_saxpy(n, f);
-    slurp(f, text, sizeof text);
+    w04_slurp(f, text, sizeof text);
     ck_assert_msg(rc == 0, "mt_bench_saxpy(%zu) returned %d (the starter returns -1); it wrote \"%.200s\"", n, rc, text);
     double ms, gbps;
     expect_csv(text, "sl_saxpy", n, 0, &ms, &gbps);
@@ -574,17 +392,17 @@ END_TEST
 
 static const wb_test TESTS[] = {
     { "w04.saxpy", WB_T(saxpy_sizes), WB_GPU, WB_COUNT(SIZES) },
-    { "w04.saxpy", WB_T(saxpy_offsets), WB_GPU, 16 },
-    { "w04.saxpy", WB_T(saxpy_nonfinite), WB_GPU, 4 },
+    { "w04.saxpy", WB_T(saxpy_offsets), WB_GPU, W04_N_SAXPY_OFFSETS },
+    { "w04.saxpy", WB_T(saxpy_nonfinite), WB_GPU, W04_N_SAXPY_NONFINITE },
     { "w04.dot", WB_T(dot_sizes), WB_GPU, WB_COUNT(SIZES) },
-    { "w04.dot", WB_T(dot_exact), WB_GPU, 4 },
-    { "w04.dot", WB_T(dot_nonfinite), WB_GPU, 2 },
+    { "w04.dot", WB_T(dot_exact), WB_GPU, W04_N_DOT_EXACT },
+    { "w04.dot", WB_T(dot_nonfinite), WB_GPU, W04_N_DOT_NONFINITE },
     { "w04.cli-args", WB_T(cli_bad_args), WB_CPU, 0 },
     { "w04.cli", WB_T(cli_runs), WB_GPU, 0 },
     WB_SPEED("w04.saxpy-bw", bench_saxpy),
-    { "w04.mytest", WB_T(mytest_cpu), WB_CPU, WB_COUNT(MT_IMPLS) },
+    { "w04.mytest", WB_T(mytest_cpu), WB_CPU, W04_N_MT_IMPLS },
     { "w04.mytest-lib", WB_T(mytest_gpu), WB_GPU, 0 },
-    { "w04.mybench-csv", WB_T(mybench_csv), WB_CPU, 4 },
+    { "w04.mybench-csv", WB_T(mybench_csv), WB_CPU, W04_N_MYBENCH_CSV },
     { "w04.mybench", WB_T(mybench_gpu), WB_GPU, 0 },
     { "w04.dot-bw", WB_T(dot_bandwidth), WB_GPU, 0 },
 };
