@@ -59,7 +59,7 @@ ls "$log"/scratch/judged/*/judge-results-*w02.oob* >/dev/null 2>&1 || bad="$bad 
 # the judge by itself: six SKIP records, plain and sandboxed, whoever's runner
 for impl in solution starter; do
   for how in plain sandbox; do
-    got=$(judge_alone "$J" "$BUILD/phase0/week02/$impl/judge-runner" "$log/self-$impl-$how.tsv" $how)
+    got=$(judge_alone 02 phase0/week02 $impl $how "$log")
     [ "$got" = "skip,skip,skip,skip,skip,skip" ] || bad="$bad judge-w02 over the $impl's runner ($how): $got, expected six skip;"
   done
 done

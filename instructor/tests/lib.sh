@@ -43,13 +43,3 @@ grading_or_skip() {
   local why
   if ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then t_skip "$1" "$why"; t_end; fi
 }
-# judge_alone JUDGE RUNNER REC plain|sandbox: a week's judge by itself, without a GPU, over RUNNER
-# on every checkpoint, as a plain child or in a sandbox (its scratch folder REC.sb); prints the
-# record's statuses, comma-separated (nothing when there is no record).
-judge_alone() {
-  rm -f "$3"
-  if [ "$4" = plain ]; then WB_NO_GPU=1 "$1" --record "$3" --checkpoint all --seed "$SEED" "$2" >"$3.out" 2>&1
-  else mkdir -p "$3.sb" && chmod 755 "$3.sb" &&
-    WB_NO_GPU=1 "$1" --record "$3" --checkpoint all --seed "$SEED" --sandbox "$3.sb" "$2" >"$3.out" 2>&1; fi
-  awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$3" 2>/dev/null
-}
