@@ -198,7 +198,9 @@ static const char *const ok_c[] = {
     "__vfprintf_chk", "__vprintf_chk", "__memcpy_chk", "__memmove_chk", "__memset_chk", "__strcpy_chk",
     "__strncpy_chk", "__strcat_chk", "stdout", "stderr", "atexit", "__dso_handle", "_GLOBAL_OFFSET_TABLE_", "qsort",
     "bsearch", "abs", "labs", "llabs", "div", "ldiv", "rand", "srand", "atoi", "atol", "atof", "strtol", "strtoul",
-    "strtoll", "strtoull", "strtod", "strtof", "clock", "time", "clock_gettime", "gettimeofday", "__errno_location",
+    "strtoll", "strtoull", "strtod", "strtof",
+    /* glibc 2.38 and later name the four integer parsers so in C23 and C++ builds (<stdlib.h> redirects) */
+    "__isoc23_strtol", "__isoc23_strtoul", "__isoc23_strtoll", "__isoc23_strtoull", "clock", "time", "clock_gettime", "gettimeofday", "__errno_location",
     "sched_yield", "nanosleep", "usleep", "_Unwind_Resume", "__gxx_personality_v0", NULL
 };
 

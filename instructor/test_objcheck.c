@@ -74,6 +74,12 @@ static const char *const sources[][2] = {
                     "__attribute__((used)) static void early(void) __asm__(\"wbfx_early\");\nstatic void early(void) {}\n"
                     "__asm__(\".section .preinit_array,\\\"aw\\\",@progbits\\n.p2align 3\\n.quad wbfx_early\\n.text\\n\");\n"
                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* strtoull as a newer glibc (2.38 and later) links it from C++: a legitimate parser, not a refused reference */
+    { "isoc23.cu", "#include \"vecadd.h\"\n"
+                   "extern \"C\" unsigned long long __isoc23_strtoull(const char *, char **, int);\n"
+                   "extern \"C\" long __isoc23_strtol(const char *, char **, int);\n"
+                   "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n)\n"
+                   "{ return (cudaError_t)(__isoc23_strtoull(\"0\", 0, 10) + __isoc23_strtol(\"0\", 0, 10)); }\n" },
 };
 #define NSRC (sizeof sources / sizeof *sources)
 
@@ -222,6 +228,13 @@ START_TEST(linked_startup_compared_with_the_starter)
     ck_assert_msg(strstr(rep.text, "ifunc resolution(s) beyond the starter build's"), "%s", rep.text);
     oc_report_free(&rep);
     ck_assert_int_eq(oc_check_startup(ifn, "/nonexistent", 0, &rep), -1);
+}
+END_TEST
+
+START_TEST(c23_parsers_allowed)
+{
+    const char *t = verdict("isoc23", week_forbid);
+    ck_assert_msg(rep.violations == 0, "week 04's cli parses with strtoull, which glibc 2.38 links as __isoc23_strtoull: %s", t);
 }
 END_TEST
 
@@ -462,6 +475,7 @@ int main(void)
     TCase *t = tcase_create("objcheck");
     tcase_set_timeout(t, 240);
     tcase_add_test(t, clean_exercise_passes);
+    tcase_add_test(t, c23_parsers_allowed);
     tcase_add_test(t, harness_internals_refused);
     tcase_add_test(t, code_before_or_after_the_test_refused);
     tcase_add_test(t, hidden_code_and_load_time_code_refused);
