@@ -87,6 +87,31 @@ extern "C" cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long 
     return cudaGetLastError();
 }
 
+// Week 05's scale+ReLU: ref = relu(alpha x), x = hash_uniform(sx, i, lo, hi),
+// the product rounded once as the CPU's float multiply rounds it.
+static __global__ void relu_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
+                                    double atol, double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float v = __fmul_rn(hash_uniform(sx, i, lo, hi), alpha);
+        if (!close_d(y[i], v < 0.f ? 0.f : v, atol, rtol)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
+                                         double atol, double rtol, unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    relu_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, lo, hi, alpha, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
 static __global__ void saxpy_check_k(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
                                      float hi, float a, double atol, double rtol, unsigned long long *bad)
 {

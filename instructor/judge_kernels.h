@@ -25,6 +25,13 @@ cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long long sa, un
 cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters, float a,
                              float b, double atol, double rtol, unsigned long long *bad, cudaStream_t s);
 
+/* Every y[i] (i < n) against week 05's relu(alpha x) (x =
+ * wb_hash_uniform_f32(sx, i, lo, hi), the product in float), by wb_close's
+ * rule: bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on
+ * stream s, not waited for). */
+cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
+                              double atol, double rtol, unsigned long long *bad, cudaStream_t s);
+
 /* Every y[i] (i < n) against SAXPY's a x + y0 in double, x =
  * wb_hash_uniform_f32(sx, i, lo, hi) and y0 the same of sy: |y[i] - ref| <=
  * atol + rtol |ref|, y[i] finite (inputs finite): bad[0] = how many differ,
