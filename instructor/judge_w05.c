@@ -408,25 +408,15 @@ static float sr_expect(const jd_bench *b, const unsigned long long *seed, size_t
 static int sr_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
                     unsigned long long h[2])
 {
-    return jd_relu_check_f32(out, b->n, seed[0], b->lo, b->hi, (float)b->f64[0], b->atol, b->rtol, bad, jd_stream) ==
-                       cudaSuccess &&
-                   cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
-                   cudaStreamSynchronize(jd_stream) == cudaSuccess
-               ? 0
-               : -1;
+    return jd_full_check_done(
+        jd_relu_check_f32(out, b->n, seed[0], b->lo, b->hi, (float)b->f64[0], b->atol, b->rtol, bad, jd_stream), bad, h);
 }
 
-/* alpha new for every request, |alpha| in [0.5, 2) of either sign (never 1:
- * a runner that copies x is wrong wherever x > 0; with a negative alpha, where
- * x < 0). The runner sees x as the judge fills it, but not alpha until the
- * request arrives. */
-static void fresh_alpha(jd_bench *b, uint64_t r)
-{
-    double u = (double)(jd_mix(r) >> 11) / 9007199254740992.0;
-    float a = (float)(0.5 + 1.5 * u);
-    if (a == 1.0f) a = 1.25f;
-    b->f64[0] = (jd_mix(r ^ 0x5a) & 1) ? -a : a;
-}
+/* alpha new for every request (jd_fresh_factor: never 1, so a runner that
+ * copies x is wrong wherever x > 0; with a negative alpha, where x < 0). The
+ * runner sees x as the judge fills it, but not alpha until the request
+ * arrives. */
+static void fresh_alpha(jd_bench *b, uint64_t r) { b->f64[0] = jd_fresh_factor(r); }
 
 static void judge_gridstride_bw(jd_ck *k)
 {

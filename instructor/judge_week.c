@@ -38,6 +38,14 @@ uint64_t jd_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+float jd_fresh_factor(uint64_t r)
+{
+    double u = (double)(jd_mix(r) >> 11) / 9007199254740992.0;
+    float a = (float)(0.5 + 1.5 * u);
+    if (a == 1.0f) a = 1.25f;
+    return (jd_mix(r ^ 0x5a) & 1) ? -a : a;
+}
+
 void jd_failf(jd_tally *t, const char *fmt, ...)
 {
     t->failed++;
@@ -307,6 +315,14 @@ out:
     if (x->got_d) cudaFree(x->got_d);
     for (int r = 0; r < x->k; r++) jd_free(J, x->iin[r][0]), jd_free(J, x->iin[r][1]), jd_free(J, x->iout[r]);
     return rc;
+}
+
+int jd_full_check_done(cudaError_t e, const unsigned long long *bad, unsigned long long h[2])
+{
+    return e == cudaSuccess && cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
+                   cudaStreamSynchronize(jd_stream) == cudaSuccess
+               ? 0
+               : -1;
 }
 
 /* ---------------------------------------------------------------- COPY */

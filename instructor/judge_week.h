@@ -37,6 +37,10 @@ extern int                jd_dev;
 extern cudaStream_t       jd_stream;
 
 uint64_t jd_mix(uint64_t x);
+/* A timed checkpoint's scale factor drawn from the hidden value r: |a| in
+ * [0.5, 2) of either sign, never 1 (a runner that skips the scaling is
+ * wrong at most elements). */
+float jd_fresh_factor(uint64_t r);
 
 /* One checkpoint's tally: tests run, failed, skipped, the first message. */
 typedef struct {
@@ -144,6 +148,9 @@ struct jd_bench {
 };
 /* 0 and *ms, or -1 with why (a wrong output in JD_TIMED_WRONG's words). */
 int jd_bench_run(jd *J, jd_bench *b, int timed, double *ms, char *why, size_t why_n);
+/* A full_check's end: e is its kernel's launch; the two words of bad read
+ * into h on jd_stream and waited for. 0, or -1 when the check did not run. */
+int jd_full_check_done(cudaError_t e, const unsigned long long *bad, unsigned long long h[2]);
 
 /* COPY, timed through the same protocol as the student's calls: a runner
  * of the instructor's (judge-yard-runner, beside the judge, a plain child:
