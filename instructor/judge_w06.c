@@ -25,7 +25,7 @@
  *                    from the hidden seed before every request, a poisoned
  *                    output, the judge's look after the reply and every
  *                    output checked in full by the judge's kernel
- *                    (judge_w06_kernels.cu); transpose_padded timed, the
+ *                    (jd_perm_check_f32); transpose_padded timed, the
  *                    median of 7 requests, 8 bytes an element (the test's
  *                    count: each float read once and written once), against
  *                    COPY timed through the same protocol (jd_copy_yard),
@@ -86,6 +86,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "judge_kernels.h"
 #include "judge_w06.h"
 #include "judge_week.h"
 #include "w06_checks.h"

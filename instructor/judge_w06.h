@@ -1,11 +1,7 @@
 /* judge_w06.h — week 06's judge and runner agree on the exercise numbers
- * and on what each call's arguments are; the judge's permutation check
- * (judge_w06_kernels.cu). */
+ * and on what each call's arguments are. */
 #ifndef JUDGE_W06_H
 #define JUDGE_W06_H
-
-#include <stddef.h>
-#include <cuda_runtime_api.h>
 
 enum { W06_FN_NAIVE = 1, W06_FN_TILED, W06_FN_PADDED, W06_FN_STRIDED, W06_FN_MEDIAN_LOCAL, W06_FN_MEDIAN_REGS,
        W06_FN_MEDIAN_ATTRS, W06_FN_POLY_SET, W06_FN_POLY_EVAL };
@@ -17,15 +13,4 @@ enum { W06_FN_NAIVE = 1, W06_FN_TILED, W06_FN_PADDED, W06_FN_STRIDED, W06_FN_MED
  * W06_FN_POLY_SET:     p[0] a host buffer of POLY_MAX floats (both map), i64[0] ncoef.
  * W06_FN_POLY_EVAL:    p[0] x, p[1] y, i64[0] n. */
 
-#ifdef __cplusplus
-extern "C" {
-#endif
-/* Every y[i] (i < n) compared bit for bit with wb_hash_uniform_f32(sx, (i % R) * S + i / R, lo, hi): the
- * transpose of a rows = R by cols = S matrix, or the strided copy's gather (R = n / s, S = s). bad[0] = how
- * many differ, bad[1] = the first (bad: 2 device words; on stream st, not waited for). */
-cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R, size_t S,
-                              unsigned long long *bad, cudaStream_t st);
-#ifdef __cplusplus
-}
-#endif
 #endif

@@ -322,13 +322,6 @@ $(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/w
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 $(eval $(call judge_rules,04,phase0/week04,saxpylib cli mytest))
 $(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
-# week 06's judge checks a timed transpose or strided copy with a kernel of its own
-$(BUILD)/instructor/judge_w06_kernels.o: instructor/judge_w06_kernels.cu instructor/judge_w06.h $(NVCC_STAMP)
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  NVCC    $<")
-	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
-$(JUDGE_W06): $(BUILD)/instructor/judge_w06_kernels.o
-$(BUILD)/instructor/judge_w06.o: instructor/judge_w06.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week06

@@ -22,15 +22,10 @@ bad=
 mkdir -p "$c/correct/phase1/week06" "$c/starter/phase1/week06"
 cp phase1/week06/solution/*.cu "$c/correct/phase1/week06/"
 touch "$c/starter/phase1/week06/notes.txt"
-if ! $MAKE -s judge-w06 "$GRADE_BIN" "$BUILD/phase1/week06/starter/test" >"$log/build.log" 2>&1; then
-  tail -n 20 "$log/build.log"; t_fail "$label" "judge-w06 or the grader does not build (see $log/build.log)"; t_end
-fi
-# shellcheck disable=SC2046
-grade() { WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$c" --weeks phase1/week06 --gradebook "$log/$1.csv" \
-  --seed "$SEED" --limit 60 --jobs 2 --scratch "$log/scratch/$1" $(grade_make_args) "${@:2}" >"$log/$1.log" 2>&1; }
+judge_grade_twice 06 phase1/week06 "$c" "$log" ||
+  { t_fail "$label" "judge-w06 or the grader does not build (see $log/build.log)"; t_end; }
 # the six checkpoints in week.txt's order: transpose transpose-bw strided strided-plot localmem const
 cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 }' "$log/$1.csv"; }
-grade judged --judge 1; grade linked
 for who in correct starter; do
   for how in judged linked; do
     got=$(cells $how $who)

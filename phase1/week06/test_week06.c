@@ -297,17 +297,8 @@ static double md_expect(size_t i, const void *ctx)
 {
     const md_ctx *c = ctx;
     float a[9];
-    for (int k = 0; k < 9; k++) {
-        long long j = (long long)i + k - 4;
-        a[k] = wb_hash_uniform_f32(SEED_M, j < 0 ? 0 : (j >= (long long)c->n ? c->n - 1 : (size_t)j), -1, 1);
-    }
-    for (int p = 0; p < 9; p++)
-        for (int j = 0; j < 8 - p; j++)
-            if (a[j] > a[j + 1]) {
-                float t = a[j];
-                a[j] = a[j + 1], a[j + 1] = t;
-            }
-    return a[4];
+    for (int k = 0; k < 9; k++) a[k] = wb_hash_uniform_f32(SEED_M, w06_median9_at(c->n, i, k), -1, 1);
+    return w06_median9_of(a);
 }
 
 static double bench_median9(void)

@@ -74,14 +74,15 @@ static inline size_t w06_sweep_n(size_t bench_bytes) { return (bench_bytes / 4) 
 static const size_t W06_MEDIAN_N[] = { 0, 1, 2, 5, 9, 257, 100003 };
 #define W06_N_MEDIAN W06_COUNT(W06_MEDIAN_N)
 
-/* The median of the window in[clamp(i-4)] .. in[clamp(i+4)] (a fixed sort). */
-static inline float w06_median9_ref(const float *in, size_t n, size_t i)
+/* The window's index k (0..8) around i: i + k - 4 clamped to [0, n-1]. */
+static inline size_t w06_median9_at(size_t n, size_t i, int k)
 {
-    float a[9];
-    for (int k = 0; k < 9; k++) {
-        long long j = (long long)i + k - 4;
-        a[k] = in[j < 0 ? 0 : (j >= (long long)n ? n - 1 : (size_t)j)];
-    }
+    long long j = (long long)i + k - 4;
+    return j < 0 ? 0 : (j >= (long long)n ? n - 1 : (size_t)j);
+}
+/* The median of 9 values (a fixed sort of a, in place). */
+static inline float w06_median9_of(float a[9])
+{
     for (int p = 0; p < 9; p++)
         for (int j = 0; j < 8 - p; j++)
             if (a[j] > a[j + 1]) {
@@ -89,6 +90,13 @@ static inline float w06_median9_ref(const float *in, size_t n, size_t i)
                 a[j] = a[j + 1], a[j + 1] = t;
             }
     return a[4];
+}
+/* The median of the window in[clamp(i-4)] .. in[clamp(i+4)]. */
+static inline float w06_median9_ref(const float *in, size_t n, size_t i)
+{
+    float a[9];
+    for (int k = 0; k < 9; k++) a[k] = in[w06_median9_at(n, i, k)];
+    return w06_median9_of(a);
 }
 
 /* Case i: n = W06_MEDIAN_N[i], the input n + 1 floats in [-10, 10), the
