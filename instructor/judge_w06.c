@@ -224,9 +224,8 @@ static void strided_sweep(jd_ck *k)
     char first[600] = "";
     for (size_t j = 0; j < W06_N_SWEEP && !k->J->lost; j++) {
         int s = W06_SWEEP[j];
-        char name[32], why[600] = "";
+        char why[600] = "";
         double ms = NAN;
-        snprintf(name, sizeof name, "strided_copy (s=%d)", s);
         bench_setup(W06_FN_STRIDED, n, n / (size_t)s, (size_t)s, "strided_copy");
         g_bench.max_k = 1, g_bench.i64[1] = s;
         k->t->tests++;
