@@ -321,8 +321,10 @@ $(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(B
 $(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 $(eval $(call judge_rules,04,phase0/week04,saxpylib cli mytest))
+$(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
+JUDGED_WEEKS += phase1/week06
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
