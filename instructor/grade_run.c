@@ -276,6 +276,7 @@ static const struct {
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
     { "phase0/week04", "judge-w04", "judge_w04_runner.o" },
     { "phase1/week05", "judge-w05", "judge_w05_runner.o" },
+    { "phase1/week06", "judge-w06", "judge_w06_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -26,15 +26,10 @@ touch "$c/starter/phase1/week05/notes.txt"
 cp "$c/correct/phase1/week05/"*.cu "$c/size1/phase1/week05/"
 sed -i 's/(shape\[d - 1\] != 1 && strides\[d - 1\]/(strides[d - 1]/' "$c/size1/phase1/week05/views.cu"
 grep -q '(strides\[d - 1\] != tensor_numel' "$c/size1/phase1/week05/views.cu" || bad="$bad size1's views.cu was not made;"
-if ! $MAKE -s judge-w05 "$GRADE_BIN" "$BUILD/phase1/week05/starter/test" >"$log/build.log" 2>&1; then
-  tail -n 20 "$log/build.log"; t_fail "$label" "judge-w05 or the grader does not build (see $log/build.log)"; t_end
-fi
-# shellcheck disable=SC2046
-grade() { WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$c" --weeks phase1/week05 --gradebook "$log/$1.csv" \
-  --seed "$SEED" --limit 60 --jobs 2 --scratch "$log/scratch/$1" $(grade_make_args) "${@:2}" >"$log/$1.log" 2>&1; }
+judge_grade_twice 05 phase1/week05 "$c" "$log" ||
+  { t_fail "$label" "judge-w05 or the grader does not build (see $log/build.log)"; t_end; }
 # the eight checkpoints in week.txt's order: gridstride index views streams event-timing default-stream overlap gridstride-bw
 cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 }' "$log/$1.csv"; }
-grade judged --judge 1; grade linked
 for who in correct starter size1; do
   # GPU checkpoints SKIP; views (CPU) full marks or 0
   case $who in
