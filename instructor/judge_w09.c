@@ -155,24 +155,14 @@ static void judge_sweep(jd_ck *k)
 
 /* ---------------------------------------------------------------- the roof */
 
-/* y[i] after k FMA steps from x[i]: the expected value at i, and the
- * judge's kernel over a whole output. */
+/* y[i] after k FMA steps from x[i]: the expected value at i (the judge's
+ * kernel checks a whole output: jd_fma_full_check). */
 static float sweep_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
 {
     return w09_sweep_ref(wb_hash_uniform_f32(seed[0], i, b->lo, b->hi), (int)b->i64[1], (float)b->f64[0],
                          (float)b->f64[1]);
 }
 
-static int sweep_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
-                       unsigned long long h[2])
-{
-    return jd_fma_check_f32(out, b->n, seed[0], b->lo, b->hi, (int)b->i64[1], (float)b->f64[0], (float)b->f64[1],
-                            b->atol, b->rtol, bad, jd_stream) == cudaSuccess &&
-                   cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
-                   cudaStreamSynchronize(jd_stream) == cudaSuccess
-               ? 0
-               : -1;
-}
 
 /* a and b new for every request, near the test's 0.9 and 0.05: a in
  * [0.85, 0.95], b in [0.02, 0.08] (the chains converge to b / (1 - a), as
@@ -198,7 +188,7 @@ static void judge_roof(jd_ck *k, int kk)
     g_bench.lo = LO, g_bench.hi = HI, g_bench.atol = W09_SWEEP_ATOL, g_bench.rtol = W09_SWEEP_RTOL;
     g_bench.i64[1] = kk, g_bench.f64[0] = W09_SA, g_bench.f64[1] = W09_SB;
     g_bench.fn_name = "sweep_fma", g_bench.out_name = "y";
-    g_bench.expect = sweep_expect, g_bench.full_check = sweep_check, g_bench.fresh = fresh_ab;
+    g_bench.expect = sweep_expect, g_bench.full_check = jd_fma_full_check, g_bench.fresh = fresh_ab;
     double ai = kk / 4.0, ms = NAN, value = NAN, copy = NAN, roof = NAN;
     double peak = w09_fmapeak_gflops(NULL, NULL); /* before the student's timed requests */
     char why[600] = "", detail[200] = "";

@@ -309,6 +309,17 @@ out:
     return rc;
 }
 
+int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2])
+{
+    return jd_fma_check_f32(out, b->n, seed[0], b->lo, b->hi, (int)b->i64[1], (float)b->f64[0], (float)b->f64[1],
+                            b->atol, b->rtol, bad, jd_stream) == cudaSuccess &&
+                   cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
+                   cudaStreamSynchronize(jd_stream) == cudaSuccess
+               ? 0
+               : -1;
+}
+
 /* ---------------------------------------------------------------- COPY */
 
 /* The yard runner's copy: the output equals the input, bit for bit. */

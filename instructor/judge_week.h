@@ -144,6 +144,12 @@ struct jd_bench {
 };
 /* 0 and *ms, or -1 with why (a wrong output in JD_TIMED_WRONG's words). */
 int jd_bench_run(jd *J, jd_bench *b, int timed, double *ms, char *why, size_t why_n);
+/* A full_check for outputs of the FMA replay (jd_fma_check_f32): y[i] is
+ * x[i] (x from seed[0] in [lo, hi)) after i64[1] steps of v = fmaf(v, a, b),
+ * a and b in f64[0] and f64[1], within atol + rtol |ref| (week 03's chains,
+ * week 09's sweep). */
+int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2]);
 
 /* COPY, timed through the same protocol as the student's calls: a runner
  * of the instructor's (judge-yard-runner, beside the judge, a plain child:
