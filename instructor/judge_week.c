@@ -23,6 +23,7 @@
 unsigned long long jd_seed = 20261128;
 int                jd_dev;
 cudaStream_t       jd_stream;
+void (*jd_before_runner)(void);
 /* COPY through the yard runner (jd_copy_yard), measured before the runner
  * has run any student code; its size (bytes a call) and the runner's path */
 static double g_copy_before = NAN;
@@ -569,6 +570,7 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
             g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
             g_copy_before = yard_copy_gbps();
         }
+        if (jd_before_runner) jd_before_runner();
         int started = start_runner(&J, sock, pid, scratch, argv + i, JD_MEM_DEVICE);
         for (int k = 0; k < n; k++) {
             if (!want[k]) continue;

@@ -200,6 +200,12 @@ typedef struct {
                                           the timed call moves (w01's vecadd 12, w03's copy 8); 0: not */
 } jd_checkpoint;
 
+/* Optional, set by a week's main before jd_week_main: the judge's own work
+ * done once its GPU is set up and COPY measured, before the runner is
+ * started or greeted, so before any student code ran (week 09 times its FMA
+ * peak there, as COPY is timed). NULL: none. */
+extern void (*jd_before_runner)(void);
+
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):
  *   PROG --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  * Writes the record of the checkpoints asked for; 0, or 2 when it could not. */
