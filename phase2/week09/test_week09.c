@@ -13,9 +13,9 @@
 /* ---------------------------------------------------------------- intensity (CPU) */
 
 /* The checks are w09_checks.h's, shared with the judge: here on your functions. */
-static const w09_intensity_ops OPS = { intensity_of,    intensity_vecadd,      intensity_saxpy,
-                                       intensity_dot,   intensity_stencil5,    intensity_gemm,
-                                       intensity_roof_gflops, intensity_ridge, intensity_memory_bound };
+static const w09_intensity_ops OPS = { intensity_of, intensity_vecadd, intensity_saxpy, intensity_dot,
+                                       intensity_stencil5, intensity_gemm, intensity_roof_gflops, intensity_ridge,
+                                       intensity_memory_bound };
 
 START_TEST(intensity_given_kernels)
 {
