@@ -168,7 +168,6 @@ static float sweep_expect(const jd_bench *b, const unsigned long long *seed, siz
                          (float)b->f64[1]);
 }
 
-
 /* a and b new for every request, near the test's 0.9 and 0.05: a in
  * [0.85, 0.95], b in [0.02, 0.08] (the chains converge to b / (1 - a), as
  * the test's do; the values do not change the speed). The runner sees the
@@ -199,8 +198,7 @@ static void judge_roof(jd_ck *k, int kk)
     g_bench.i64[1] = kk, g_bench.f64[0] = W09_SA, g_bench.f64[1] = W09_SB;
     g_bench.fn_name = "sweep_fma", g_bench.out_name = "y";
     g_bench.expect = sweep_expect, g_bench.full_check = jd_fma_full_check, g_bench.fresh = fresh_ab;
-    double ai = kk / 4.0, ms = NAN, value = NAN, copy = NAN, roof = NAN;
-    double peak = NAN;
+    double ai = kk / 4.0, ms = NAN, value = NAN, copy = NAN, peak = NAN, roof = NAN;
     char why[600] = "", detail[200] = "";
     if (jd_bench_run(k->J, &g_bench, TIMED, &ms, why, sizeof why) == 0) {
         /* the peak now, or as measured before the runner started when that was larger */
