@@ -275,6 +275,7 @@ static const struct {
     { "phase0/week02", "judge-w02", "judge_w02_runner.o" },
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
     { "phase0/week04", "judge-w04", "judge_w04_runner.o" },
+    { "phase1/week06", "judge-w06", "judge_w06_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
 };
 

@@ -111,3 +111,28 @@ extern "C" cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned lon
     saxpy_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, sy, lo, hi, a, atol, rtol, bad);
     return cudaGetLastError();
 }
+
+// y[i] = x[(i % R) * S + i / R]: a transpose of an R x S matrix, or week 06's strided copy (R = n / s, S = s).
+static __global__ void perm_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R,
+                                    size_t S, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float want = hash_uniform(sx, (i % R) * S + i / R, lo, hi);
+        if (__float_as_uint(y[i]) != __float_as_uint(want)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R,
+                                         size_t S, unsigned long long *bad, cudaStream_t st)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess || n == 0) return e;
+    if (R == 0) return cudaErrorInvalidValue;
+    size_t blocks = (n + 255) / 256;
+    perm_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, st>>>(y, n, sx, lo, hi, R, S, bad);
+    return cudaGetLastError();
+}

@@ -32,6 +32,12 @@ cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, fl
 cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
                                float hi, float a, double atol, double rtol, unsigned long long *bad, cudaStream_t s);
 
+/* Every y[i] (i < n) compared bit for bit with wb_hash_uniform_f32(sx, (i % R) * S + i / R, lo, hi): the
+ * transpose of a rows = R by cols = S matrix, or week 06's strided copy's gather (R = n / s, S = s).
+ * bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on stream st, not waited for). */
+cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R, size_t S,
+                              unsigned long long *bad, cudaStream_t st);
+
 #ifdef __cplusplus
 }
 #endif

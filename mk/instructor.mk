@@ -321,6 +321,7 @@ $(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(B
 $(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 $(eval $(call judge_rules,04,phase0/week04,saxpylib cli mytest))
+$(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
 $(eval $(call judge_rules,09,phase2/week09,intensity sweep))
 # week 09's given FMA peak kernel (support/yard_fmapeak.cu) in its judge, which times the roof's compute
 # half with it as the test does, and in its runners, as the grader links a week's support into a student's
@@ -328,6 +329,7 @@ $(JUDGE_W09) $(foreach i,$(IMPLS),$(BUILD)/phase2/week09/$(i)/judge-runner): $(B
 $(BUILD)/instructor/judge_w09.o: phase2/week09/support/yard_fmapeak.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
+JUDGED_WEEKS += phase1/week06
 JUDGED_WEEKS += phase2/week09
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 

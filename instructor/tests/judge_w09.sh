@@ -27,15 +27,10 @@ touch "$c/starter/$w/notes.txt"
 cp "$c/correct/$w/"*.cu "$c/ridge/$w/"
 sed -i 's/return ai < intensity_ridge(gbps, peak_gflops);/return ai <= intensity_ridge(gbps, peak_gflops);/' "$c/ridge/$w/intensity.cu"
 grep -q 'ai <= intensity_ridge' "$c/ridge/$w/intensity.cu" || bad="$bad ridge's intensity.cu was not made;"
-if ! $MAKE -s judge-w09 "$GRADE_BIN" "$BUILD/$w/starter/test" >"$log/build.log" 2>&1; then
-  tail -n 20 "$log/build.log"; t_fail "$label" "judge-w09 or the grader does not build (see $log/build.log)"; t_end
-fi
-# shellcheck disable=SC2046
-grade() { WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$c" --weeks $w --gradebook "$log/$1.csv" \
-  --seed "$SEED" --limit 60 --jobs 2 --scratch "$log/scratch/$1" $(grade_make_args) "${@:2}" >"$log/$1.log" 2>&1; }
+judge_grade_twice 09 $w "$c" "$log" ||
+  { t_fail "$label" "judge-w09 or the grader does not build (see $log/build.log)"; t_end; }
 # the five checkpoints in week.txt's order: intensity sweep roof-low roof-high plot
 cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 }' "$log/$1.csv"; }
-grade judged --judge 1; grade linked
 for who in correct starter ridge; do
   # the GPU checkpoints SKIP; intensity (CPU) full marks for the reference, 0 for the others
   case $who in
