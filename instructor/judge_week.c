@@ -23,6 +23,7 @@
 unsigned long long jd_seed = 20261128;
 int                jd_dev;
 cudaStream_t       jd_stream;
+void (*jd_before_runner)(void);
 /* COPY through the yard runner (jd_copy_yard), measured before the runner
  * has run any student code; its size (bytes a call) and the runner's path */
 static double g_copy_before = NAN;
@@ -325,6 +326,14 @@ int jd_full_check_done(cudaError_t e, const unsigned long long *bad, unsigned lo
                : -1;
 }
 
+int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2])
+{
+    return jd_full_check_done(jd_fma_check_f32(out, b->n, seed[0], b->lo, b->hi, (int)b->i64[1], (float)b->f64[0],
+                                               (float)b->f64[1], b->atol, b->rtol, bad, jd_stream),
+                              bad, h);
+}
+
 /* ---------------------------------------------------------------- COPY */
 
 /* The yard runner's copy: the output equals the input, bit for bit. */
@@ -574,6 +583,7 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
             g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
             g_copy_before = yard_copy_gbps();
         }
+        if (jd_before_runner) jd_before_runner();
         int started = start_runner(&J, sock, pid, scratch, argv + i, JD_MEM_DEVICE);
         for (int k = 0; k < n; k++) {
             if (!want[k]) continue;

@@ -151,6 +151,12 @@ int jd_bench_run(jd *J, jd_bench *b, int timed, double *ms, char *why, size_t wh
 /* A full_check's end: e is its kernel's launch; the two words of bad read
  * into h on jd_stream and waited for. 0, or -1 when the check did not run. */
 int jd_full_check_done(cudaError_t e, const unsigned long long *bad, unsigned long long h[2]);
+/* A full_check for outputs of the FMA replay (jd_fma_check_f32): y[i] is
+ * x[i] (x from seed[0] in [lo, hi)) after i64[1] steps of v = fmaf(v, a, b),
+ * a and b in f64[0] and f64[1], within atol + rtol |ref| (week 03's chains,
+ * week 09's sweep). */
+int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2]);
 
 /* COPY, timed through the same protocol as the student's calls: a runner
  * of the instructor's (judge-yard-runner, beside the judge, a plain child:
@@ -200,6 +206,12 @@ typedef struct {
     int         copy_yard;             /* timed against COPY (jd_copy_yard): bytes a float of wb_bench_bytes() / 4
                                           the timed call moves (w01's vecadd 12, w03's copy 8); 0: not */
 } jd_checkpoint;
+
+/* Optional, set by a week's main before jd_week_main: the judge's own work
+ * done once its GPU is set up and COPY measured, before the runner is
+ * started or greeted, so before any student code ran (week 09 times its FMA
+ * peak there, as COPY is timed). NULL: none. */
+extern void (*jd_before_runner)(void);
 
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):
  *   PROG --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START

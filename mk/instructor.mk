@@ -325,10 +325,16 @@ $(eval $(call judge_rules,05,phase1/week05,ew views streams))
 # week 05's given kernels (support/spin.cu: w05_mix, which the pipeline calls) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase1/week05/$(i)/judge-runner): $(BUILD)/phase1/week05/support/spin.o
 $(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
+$(eval $(call judge_rules,09,phase2/week09,intensity sweep))
+# week 09's given FMA peak kernel (support/yard_fmapeak.cu) in its judge, which times the roof's compute
+# half with it as the test does, and in its runners, as the grader links a week's support into a student's
+$(JUDGE_W09) $(foreach i,$(IMPLS),$(BUILD)/phase2/week09/$(i)/judge-runner): $(BUILD)/phase2/week09/support/yard_fmapeak.o
+$(BUILD)/instructor/judge_w09.o: phase2/week09/support/yard_fmapeak.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
 JUDGED_WEEKS += phase1/week06
+JUDGED_WEEKS += phase2/week09
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
