@@ -18,12 +18,9 @@ t_begin instructor-judge-w11
 label="week 11 judged outside the student's process, without a GPU"
 grading_or_skip "$label"
 log=$BUILD/instructor/judge-w11-test
-rm -rf "$log" && mkdir -p "$log/scratch/judged" "$log/scratch/linked" && chmod 755 "$log" "$log/scratch" "$log/scratch/judged" "$log/scratch/linked"
 c=$log/class
+judge_class "$log" phase2/week11 phase2/week11/solution/polyt.cu
 bad=
-mkdir -p "$c/correct/phase2/week11" "$c/starter/phase2/week11"
-cp phase2/week11/solution/polyt.cu "$c/correct/phase2/week11/"
-touch "$c/starter/phase2/week11/notes.txt"
 judge_grade_twice 11 phase2/week11 "$c" "$log" ||
   { t_fail "$label" "judge-w11 or the grader does not build (see $log/build.log)"; t_end; }
 # the two checkpoints in week.txt's order: polyt polyt-speed
@@ -48,12 +45,7 @@ fi
 [ "$("$BUILD/instructor/judge-w11" --list | tr '\n' ' ')" = "w11.polyt w11.polyt-speed " ] ||
   bad="$bad judge-w11 --list: $("$BUILD/instructor/judge-w11" --list | tr '\n' ' ');"
 # the judge by itself: two SKIP records, plain and sandboxed, whoever's runner
-for impl in solution starter; do
-  for how in plain sandbox; do
-    got=$(judge_alone 11 phase2/week11 $impl $how "$log")
-    [ "$got" = "skip,skip" ] || bad="$bad judge-w11 over the $impl's runner ($how): $got, expected two skip;"
-  done
-done
+bad="$bad$(judge_alone_each 11 phase2/week11 skip,skip "$log")"
 c11=$(bash instructor/judge_calibrate.sh "$BUILD" phase2/week11)
 [[ $c11 == *"w11.polyt-speed not run"* ]] || bad="$bad calibration of week 11 without a GPU: '$c11';"
 if [ -z "$bad" ]; then t_pass "$label" "both checkpoints listed by the judge, SKIP without a GPU judged and linked alike, the runners linked with the week's given kernel, the yard runner the given kernel alone, the judge alone the same, plain and sandboxed, calibration not run"
