@@ -139,12 +139,9 @@ static int polyt_check(const jd_bench *b, const float *out, const unsigned long 
 {
     float coef[POLYT_TERMS];
     w11_coef_unpack(b->i64, b->f64, coef);
-    return jd_polyt_check_f32(out, (int)b->i64[1], (int)b->i64[2], seed[0], b->lo, b->hi, coef, b->atol, b->rtol,
-                              bad, jd_stream) == cudaSuccess &&
-                   cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
-                   cudaStreamSynchronize(jd_stream) == cudaSuccess
-               ? 0
-               : -1;
+    return jd_full_check_done(jd_polyt_check_f32(out, (int)b->i64[1], (int)b->i64[2], seed[0], b->lo, b->hi, coef,
+                                                 b->atol, b->rtol, bad, jd_stream),
+                              bad, h);
 }
 
 /* 16 coefficients, new for every request (drawn from the hidden value r):
