@@ -278,6 +278,7 @@ static const struct {
     { "phase1/week05", "judge-w05", "judge_w05_runner.o" },
     { "phase1/week06", "judge-w06", "judge_w06_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
+    { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -161,3 +161,39 @@ extern "C" cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long
     perm_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, st>>>(y, n, sx, lo, hi, R, S, bad);
     return cudaGetLastError();
 }
+
+typedef struct {
+    float c[16];
+} poly16;
+
+static __global__ void polyt_check_k(const float *out, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                     poly16 k, double atol, double rtol, unsigned long long *bad)
+{
+    size_t n = (size_t)rows * cols;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        size_t c = i / (size_t)rows, r = i % (size_t)rows;
+        double x = hash_uniform(sx, r * (size_t)cols + c, lo, hi), ref = k.c[15];
+        for (int t = 14; t >= 0; t--) ref = __dadd_rn(__dmul_rn(ref, x), (double)k.c[t]); // unfused, as the host's
+        float got = out[i];
+        if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, unsigned long long sx, float lo,
+                                          float hi, const float coef[16], double atol, double rtol,
+                                          unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    size_t n = (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0);
+    if (e != cudaSuccess || n == 0) return e;
+    poly16 k;
+    for (int j = 0; j < 16; j++) k.c[j] = coef[j];
+    size_t blocks = (n + 255) / 256;
+    polyt_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(out, rows, cols, sx, lo, hi, k, atol, rtol,
+                                                                             bad);
+    return cudaGetLastError();
+}

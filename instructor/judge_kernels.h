@@ -45,6 +45,16 @@ cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned long long sx, 
 cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R, size_t S,
                               unsigned long long *bad, cudaStream_t st);
 
+/* Every out[i] (i < rows x cols) of week 11's polyt: out[c * rows + r]
+ * against p(x) in double, x = wb_hash_uniform_f32(sx, r * cols + c, lo, hi)
+ * and p's 16 coefficients coef (host floats; Horner's rule in double, as
+ * w11_poly_ref): |out[i] - ref| <= atol + rtol |ref|, out[i] finite (inputs
+ * finite): bad[0] = how many differ, bad[1] = the first (bad: 2 device
+ * words; on stream s, not waited for). */
+cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, unsigned long long sx, float lo, float hi,
+                               const float coef[16], double atol, double rtol, unsigned long long *bad,
+                               cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

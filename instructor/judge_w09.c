@@ -41,7 +41,7 @@
  *                  workbook's own copy and linked into this judge, timed by
  *                  wb_time in the judge's own process, 3 warm-ups and the
  *                  median of 20; measured before the runner started
- *                  (jd_before_runner) and after the student's timed
+ *                  (yard_before) and after the student's timed
  *                  requests, the larger, since a runner can only slow the
  *                  judge's GPU down; not through the protocol: a launch
  *                  runs for milliseconds, and the protocol's cost, tens of
@@ -182,8 +182,8 @@ static void fresh_ab(jd_bench *b, uint64_t r)
 
 static jd_bench g_bench; /* large: its sample arrays */
 
-/* The FMA peak measured before the runner started (jd_before_runner): no
- * student code had run. */
+/* The FMA peak measured before the runner started (jd_checkpoint.yard_before
+ * of the two roof checkpoints): no student code had run. */
 static double g_peak_before = NAN;
 static void peak_before(void) { g_peak_before = w09_fmapeak_gflops(NULL, NULL); }
 
@@ -224,12 +224,11 @@ static void judge_roof_high(jd_ck *k) { judge_roof(k, W09_K_HIGH); }
 static const jd_checkpoint CPS[] = {
     { "w09.intensity", judge_intensity_gpu, judge_intensity, 1, 0 },
     { "w09.sweep", judge_sweep, NULL, 0, 0 },
-    { "w09.roof-low", judge_roof_low, NULL, 0, 8 },
-    { "w09.roof-high", judge_roof_high, NULL, 0, 8 },
+    { "w09.roof-low", judge_roof_low, NULL, 0, 8, peak_before },
+    { "w09.roof-high", judge_roof_high, NULL, 0, 8, peak_before },
 };
 
 int main(int argc, char **argv)
 {
-    jd_before_runner = peak_before;
     return jd_week_main(argc, argv, "judge-w09", "phase2/week09", CPS, 4);
 }

@@ -23,12 +23,12 @@
 unsigned long long jd_seed = 20261128;
 int                jd_dev;
 cudaStream_t       jd_stream;
-void (*jd_before_runner)(void);
 /* COPY through the yard runner (jd_copy_yard), measured before the runner
- * has run any student code; its size (bytes a call) and the runner's path */
+ * has run any student code; its size (bytes a call) and the judge's folder,
+ * where the yard runners are */
 static double g_copy_before = NAN;
 static size_t g_copy_floats;
-static char   g_yard_path[PATH_MAX];
+static char   g_judge_dir[PATH_MAX];
 static char   g_yard_why[300];
 
 uint64_t jd_mix(uint64_t x)
@@ -354,27 +354,35 @@ static int copy_check(const jd_bench *b, const float *out, const unsigned long l
 
 static jd_bench g_yard; /* large: its sample arrays */
 
+int jd_yard_bench(const char *name, jd_bench *x, int timed, double *ms, char *why, size_t why_n)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", g_judge_dir, name);
+    jd Y;
+    char *argv[2] = { path, NULL };
+    if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
+        snprintf(why, why_n, "the yard runner (%s) did not start: %s", path, Y.why);
+        jd_stop(&Y);
+        return -1;
+    }
+    int rc = jd_bench_run(&Y, x, timed, ms, why, why_n);
+    jd_stop(&Y);
+    if (rc == 0 && !(*ms > 0)) rc = -1, snprintf(why, why_n, "no time");
+    return rc;
+}
+
 /* COPY of g_copy_floats floats a call through the yard runner, timed by the
  * same protocol as a student's calls; GB/s (read plus written), or NAN with
  * g_yard_why. */
 static double yard_copy_gbps(void)
 {
-    jd Y;
-    char *argv[2] = { g_yard_path, NULL };
-    if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
-        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner (%s) did not start: %s", g_yard_path, Y.why);
-        jd_stop(&Y);
-        return NAN;
-    }
     memset(&g_yard, 0, sizeof g_yard);
     g_yard.fn = JD_YARD_FN_COPY, g_yard.n_in = 1, g_yard.max_k = JD_BENCH_MAX_K, g_yard.n = g_copy_floats;
     g_yard.lo = -1.0f, g_yard.hi = 1.0f, g_yard.fn_name = "cudaMemcpyAsync", g_yard.out_name = "copy";
     g_yard.expect = copy_expect, g_yard.full_check = copy_check;
     double ms = NAN;
     char why[600] = "";
-    int rc = jd_bench_run(&Y, &g_yard, JD_YARD_TIMED, &ms, why, sizeof why);
-    jd_stop(&Y);
-    if (rc != 0 || !(ms > 0)) {
+    if (jd_yard_bench("judge-yard-runner", &g_yard, JD_YARD_TIMED, &ms, why, sizeof why) != 0) {
         snprintf(g_yard_why, sizeof g_yard_why, "the yard runner's copy: %s", why[0] ? why : "no time");
         return NAN;
     }
@@ -502,13 +510,13 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
         else return usage(prog), 2;
     }
     if (!record || !which || (sock < 0 && i >= argc)) return usage(prog), 2;
-    { /* the yard runner: judge-yard-runner beside this program (instructor code only) */
+    { /* the yard runners (judge-yard-runner, a week's own): beside this program (instructor code only) */
         char self[PATH_MAX];
         ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
         self[len > 0 ? len : 0] = 0;
         char *slash = strrchr(self, '/');
         if (slash) *slash = 0;
-        snprintf(g_yard_path, sizeof g_yard_path, "%s/judge-yard-runner", slash ? self : ".");
+        snprintf(g_judge_dir, sizeof g_judge_dir, "%s", slash ? self : ".");
     }
     if (scratch && sock < 0) {
         char why[PATH_MAX * 2 + 64];
@@ -583,7 +591,8 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
             g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
             g_copy_before = yard_copy_gbps();
         }
-        if (jd_before_runner) jd_before_runner();
+        for (int k = 0; k < n; k++) /* a week's own yardstick, before any student code runs too */
+            if (want[k] && cps[k].yard_before) cps[k].yard_before();
         int started = start_runner(&J, sock, pid, scratch, argv + i, JD_MEM_DEVICE);
         for (int k = 0; k < n; k++) {
             if (!want[k]) continue;

@@ -174,6 +174,15 @@ int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long l
 double      jd_copy_yard(void);
 const char *jd_copy_yard_why(void);
 
+/* Any yardstick of instructor code (COPY's, a week's given kernel), timed
+ * through the same protocol as the student's calls: jd_bench_run over a
+ * runner of the instructor's, the program `name` beside the judge (built
+ * with no student object), started as a plain child for this run alone and
+ * stopped after it. With the same jd_bench set-up (sizes, ranges, fresh
+ * scalars) and the same seed as the student's run, its requests carry the
+ * same inputs. 0 and *ms (a call), or -1 with why. */
+int jd_yard_bench(const char *name, jd_bench *x, int timed, double *ms, char *why, size_t why_n);
+
 /* A speed checkpoint's result: the figure against its yardstick and the
  * target for this GPU (week.txt; wb_target_for picks a `| H200 >= ...`
  * field where the line has one). why: a failure before the figure ("" when
@@ -205,13 +214,12 @@ typedef struct {
     int         cpu_whole;             /* cpu is the whole checkpoint: its PASS stands (else only its FAIL does) */
     int         copy_yard;             /* timed against COPY (jd_copy_yard): bytes a float of wb_bench_bytes() / 4
                                           the timed call moves (w01's vecadd 12, w03's copy 8); 0: not */
+    void (*yard_before)(void);         /* optional: a yardstick of the week's own (week 11's given kernel through
+                                          jd_yard_bench, week 09's FMA peak in the judge) timed with a GPU before
+                                          the student's runner starts, when this checkpoint is asked for; gpu()
+                                          times it again after the student's calls and keeps the better, as
+                                          COPY's larger figure is kept */
 } jd_checkpoint;
-
-/* Optional, set by a week's main before jd_week_main: the judge's own work
- * done once its GPU is set up and COPY measured, before the runner is
- * started or greeted, so before any student code ran (week 09 times its FMA
- * peak there, as COPY is timed). NULL: none. */
-extern void (*jd_before_runner)(void);
 
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):
  *   PROG --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START

@@ -330,11 +330,28 @@ $(eval $(call judge_rules,09,phase2/week09,intensity sweep))
 # half with it as the test does, and in its runners, as the grader links a week's support into a student's
 $(JUDGE_W09) $(foreach i,$(IMPLS),$(BUILD)/phase2/week09/$(i)/judge-runner): $(BUILD)/phase2/week09/support/yard_fmapeak.o
 $(BUILD)/instructor/judge_w09.o: phase2/week09/support/yard_fmapeak.h
+$(eval $(call judge_rules,11,phase2/week11,polyt))
+# week 11's given kernel (support/yard_slow.cu) in its runner, as in its test program, and in the
+# judge's own yard runner (judge_w11_runner.c built with -DW11_YARD: yard_polyt_given and no student
+# object, beside the judge), through which the judge times w11.polyt-speed's yardstick
+JUDGE_W11_YARD := $(BUILD)/instructor/judge-w11-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase2/week11/$(i)/judge-runner): $(BUILD)/phase2/week11/support/yard_slow.o
+$(BUILD)/instructor/judge_w11_yard_runner.o: instructor/judge_w11_runner.c instructor/judge_w11.h instructor/judge.h \
+  phase2/week11/polyt.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DW11_YARD -Iinstructor -Iphase2/week11 -c $< -o $@
+$(JUDGE_W11_YARD): $(BUILD)/instructor/judge_w11_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase2/week11/support/yard_slow.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W11): | $(JUDGE_W11_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
 JUDGED_WEEKS += phase1/week06
 JUDGED_WEEKS += phase2/week09
+JUDGED_WEEKS += phase2/week11
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
