@@ -325,6 +325,7 @@ $(eval $(call judge_rules,05,phase1/week05,ew views streams))
 # week 05's given kernels (support/spin.cu: w05_mix, which the pipeline calls) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase1/week05/$(i)/judge-runner): $(BUILD)/phase1/week05/support/spin.o
 $(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
+$(eval $(call judge_rules,08,phase1/week08,lastblock gridsync vote lfstack litmus tally racefix))
 $(eval $(call judge_rules,09,phase2/week09,intensity sweep))
 # week 09's given FMA peak kernel (support/yard_fmapeak.cu) in its judge, which times the roof's compute
 # half with it as the test does, and in its runners, as the grader links a week's support into a student's
@@ -350,6 +351,7 @@ $(JUDGE_W11): | $(JUDGE_W11_YARD)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
 JUDGED_WEEKS += phase1/week06
+JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
