@@ -119,11 +119,16 @@ static int gb_poison(gbuf *b, size_t lead, size_t bytes)
     return cudaMemset(b->d, 0xff, 2 * G + lead + bytes) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
 }
 
-/* An input: bytes from host at the array's start (no lead). */
+/* An input: bytes from host at the array's start (lead bytes past the
+ * band), in device memory before this returns (a copy from pageable memory
+ * may return before its DMA lands; the runner reads it in another process). */
 static int gb_put(gbuf *b, size_t lead, const void *host, size_t bytes)
 {
     if (!bytes) return 0;
-    return cudaMemcpy(b->d + G + lead, host, bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+    return cudaMemcpy(b->d + G + lead, host, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
+                   cudaDeviceSynchronize() == cudaSuccess
+               ? 0
+               : -1;
 }
 
 /* The array's bytes into host; how many band or lead bytes are no longer
