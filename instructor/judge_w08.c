@@ -390,14 +390,8 @@ static int stack_case(jd *J, jd_tally *t, gbuf *head_b, gbuf *next_b, gbuf *pop_
     snprintf(what, sizeof what, "n=%zu, after the pushes", n);
     if ((f = fetch_checked(head_b, 0, 4, &head, "head", what, t)) || (f = fetch_checked(next_b, 0, n * 4, next, "next", what, t)))
         return f < 0 ? -1 : 0;
-    size_t walked = 0;
-    memset(seen, 0, n);
-    for (unsigned v = head; v != STACK_EMPTY; v = next[v]) {
-        if (v >= n) return jd_failf(t, "n=%zu: the stack holds node %u, past n", n, v), 0;
-        if (seen[v]) return jd_failf(t, "n=%zu: node %u is in the stack twice (a cycle)", n, v), 0;
-        seen[v] = 1, walked++;
-    }
-    if (walked != n) return jd_failf(t, "n=%zu: the stack holds %zu nodes after %zu pushes", n, walked, n), 0;
+    char err[200];
+    if (w08_stack_walk(head, next, n, seen, err, sizeof err)) return jd_failf(t, "%s", err), 0;
     jd_call_setup(&rq, W08_FN_POP, 1, 3);
     gb_arg(&rq, 0, head_b, 0), gb_arg(&rq, 1, next_b, 0), gb_arg(&rq, 2, pop_b, 0);
     rq.i64[0] = (long long)m;
@@ -407,21 +401,7 @@ static int stack_case(jd *J, jd_tally *t, gbuf *head_b, gbuf *next_b, gbuf *pop_
     snprintf(what, sizeof what, "n=%zu, after the pops", n);
     if ((f = fetch_checked(pop_b, 0, m * 4, pop, "popped", what, t)) || (f = fetch_checked(head_b, 0, 4, &head, "head", what, t)))
         return f < 0 ? -1 : 0;
-    memset(seen, 0, n);
-    size_t empties = 0;
-    for (size_t i = 0; i < m; i++) {
-        if (pop[i] == STACK_EMPTY) {
-            empties++;
-            continue;
-        }
-        if (pop[i] >= n) return jd_failf(t, "n=%zu: thread %zu popped %u, not a node", n, i, pop[i]), 0;
-        if (seen[pop[i]]) return jd_failf(t, "n=%zu: node %u popped twice", n, pop[i]), 0;
-        seen[pop[i]] = 1;
-    }
-    if (empties != W08_STACK_EXTRA)
-        return jd_failf(t, "n=%zu: %zu of %zu pops found the stack empty, expected %d", n, empties, m, W08_STACK_EXTRA), 0;
-    if (head != STACK_EMPTY)
-        return jd_failf(t, "n=%zu: the stack is not empty after popping everything (head %u)", n, head), 0;
+    if (w08_stack_pops(pop, m, n, head, seen, err, sizeof err)) jd_failf(t, "%s", err);
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lfstack.h"
 #include "litmus.h"
 #include "racefix.h"
 #include "tally.h"
@@ -114,6 +115,47 @@ static inline int w08_cmp_float(const void *a, const void *b)
 static const size_t W08_STACK_SIZES[] = { 1, 2, 31, 33, 1000, 100003, (size_t)1 << 20 };
 #define W08_N_STACK_SIZES W08_COUNT(W08_STACK_SIZES)
 #define W08_STACK_EXTRA   100 /* pops more than pushes: each of them finds the stack empty */
+
+/* After n pushes: the stack from head through next[] holds every node
+ * below n once (none past n, no cycle). seen: n bytes of room. 0, or 1 and
+ * err says what is wrong. */
+static inline int w08_stack_walk(unsigned int head, const unsigned int *next, size_t n, unsigned char *seen, char *err,
+                                 size_t errsz)
+{
+    size_t walked = 0;
+    memset(seen, 0, n);
+    for (unsigned int v = head; v != STACK_EMPTY; v = next[v]) {
+        if (v >= n) return snprintf(err, errsz, "n=%zu: the stack holds node %u, past n", n, v), 1;
+        if (seen[v]) return snprintf(err, errsz, "n=%zu: node %u is in the stack twice (a cycle)", n, v), 1;
+        seen[v] = 1, walked++;
+    }
+    if (walked != n) return snprintf(err, errsz, "n=%zu: the stack holds %zu nodes after %zu pushes", n, walked, n), 1;
+    return 0;
+}
+
+/* After n + W08_STACK_EXTRA pops of n nodes: pop[] (m entries) holds every
+ * node once, STACK_EMPTY in exactly W08_STACK_EXTRA entries, and the head is
+ * empty. seen: n bytes of room. 0, or 1 and err says what is wrong. */
+static inline int w08_stack_pops(const unsigned int *pop, size_t m, size_t n, unsigned int head, unsigned char *seen,
+                                 char *err, size_t errsz)
+{
+    size_t empties = 0;
+    memset(seen, 0, n);
+    for (size_t t = 0; t < m; t++) {
+        if (pop[t] == STACK_EMPTY) {
+            empties++;
+            continue;
+        }
+        if (pop[t] >= n) return snprintf(err, errsz, "n=%zu: thread %zu popped %u, not a node", n, t, pop[t]), 1;
+        if (seen[pop[t]]) return snprintf(err, errsz, "n=%zu: node %u popped twice", n, pop[t]), 1;
+        seen[pop[t]] = 1;
+    }
+    if (empties != m - n)
+        return snprintf(err, errsz, "n=%zu: %zu of %zu pops found the stack empty, expected %zu", n, empties, m, m - n), 1;
+    if (head != STACK_EMPTY)
+        return snprintf(err, errsz, "n=%zu: the stack is not empty after popping everything (head %u)", n, head), 1;
+    return 0;
+}
 
 /* ---------------------------------------------------------------- litmus */
 
