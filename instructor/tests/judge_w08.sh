@@ -18,11 +18,7 @@ t_begin instructor-judge-w08
 label="week 08 judged outside the student's process, without a GPU"
 grading_or_skip "$label"
 log=$BUILD/instructor/judge-w08-test
-rm -rf "$log" && mkdir -p "$log/class/correct/phase1/week08" "$log/class/starter/phase1/week08" "$log/scratch/judged" \
-  "$log/scratch/linked"
-chmod 755 "$log" "$log/scratch" "$log/scratch/judged" "$log/scratch/linked"
-cp phase1/week08/solution/*.cu "$log/class/correct/phase1/week08/"
-touch "$log/class/starter/phase1/week08/notes.txt"
+judge_class "$log" phase1/week08 phase1/week08/solution/*.cu
 if ! $MAKE -s judge-w08 "$GRADE_BIN" "$BUILD/phase1/week08/starter/test" >"$log/build.log" 2>&1; then
   tail -n 20 "$log/build.log"; t_fail "$label" "judge-w08 or the grader does not build (see $log/build.log)"; t_end
 fi
@@ -41,37 +37,16 @@ for impl in solution starter; do
   done
   nm "$r" 2>/dev/null | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' && bad="$bad the $impl's runner links a results writer;"
 done
-# shellcheck disable=SC2046
-grade() { WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$log/class" --weeks phase1/week08 --gradebook "$log/$1.csv" \
-  --seed "$SEED" --limit 60 --jobs 2 --scratch "$log/scratch/$1" --keep-scratch 1 $(grade_make_args) "${@:2}" \
-  >"$log/$1.log" 2>&1; }
-# the eight checkpoints in week.txt's order
-cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 }' "$log/$1.csv"; }
-grade judged --judge 1; grade linked
-for who in correct starter; do
-  for how in judged linked; do
-    [ "$(cells $how $who)" = "SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP" ] ||
-      bad="$bad $who: $how $(cells $how $who), expected SKIP on all eight;"
-  done
-done
+# graded with --judge 1 and without: the eight checkpoints SKIP both ways
+judge_grade_twice 08 phase1/week08 "$log/class" "$log" || bad="$bad the build for grading failed;"
+bad="$bad$(all_skip_both 8 "$log")"
 grep -q "phase1/week08: judged outside the student's process (--judge 1); left to its test program (.*): w08.racecheck$" \
   "$log/judged.log" || bad="$bad the grader did not say it judges week 08 and leaves w08.racecheck to the test program;"
 # the learner's runner, linked in the sandbox from the student's objects
-for who in correct starter; do
-  r=$log/scratch/judged/$who/wb/build/phase1/week08/learner/judge-runner
-  if [ ! -x "$r" ]; then bad="$bad $who: no learner judge-runner in the scratch build;"
-  elif ! nm "$r" | grep -q ' T litmus_mp_round$' || ! nm "$r" | grep -q ' T tally_device$'; then
-    bad="$bad $who: the learner's runner lacks the week's functions;"
-  fi
-done
+bad="$bad$(learner_runner_lacks "$log" phase1/week08 lastblock_reduce litmus_mp_round tally_device)"
 ls "$log"/scratch/judged/*/judge-results-*w08.lastblock* >/dev/null 2>&1 || bad="$bad the judge wrote no record of w08.lastblock;"
 # the judge by itself: seven SKIP records, plain and sandboxed, whoever's runner
-for impl in solution starter; do
-  for how in plain sandbox; do
-    got=$(judge_alone 08 phase1/week08 $impl $how "$log")
-    [ "$got" = "skip,skip,skip,skip,skip,skip,skip" ] || bad="$bad judge-w08 over the $impl's runner ($how): $got, expected seven skip;"
-  done
-done
+bad="$bad$(judge_alone_each 08 phase1/week08 skip,skip,skip,skip,skip,skip,skip "$log")"
 if [ -z "$bad" ]; then t_pass "$label" "seven checkpoints listed by the judge, SKIP without a GPU judged and linked alike, w08.racecheck left to the test program, the runners linked from the student's objects (in the sandbox too) with no results writer, the judge alone the same, plain and sandboxed"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
