@@ -275,6 +275,7 @@ static const struct {
     { "phase0/week02", "judge-w02", "judge_w02_runner.o" },
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
     { "phase0/week04", "judge-w04", "judge_w04_runner.o" },
+    { "phase1/week07", "judge-w07", "judge_w07_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

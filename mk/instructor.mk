@@ -321,8 +321,13 @@ $(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(B
 $(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 $(eval $(call judge_rules,04,phase0/week04,saxpylib cli mytest))
+$(eval $(call judge_rules,07,phase1/week07,reduce scan hist atomics matmul))
+# week 07's given support objects (the CUB wrappers, the naive atomics) in its runner, as in its test program
+$(foreach i,$(IMPLS),$(BUILD)/phase1/week07/$(i)/judge-runner): $(BUILD)/phase1/week07/support/yard_cub.o \
+  $(BUILD)/phase1/week07/support/yard_atomics_naive.o
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
+JUDGED_WEEKS += phase1/week07
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
