@@ -12,7 +12,7 @@
 # was set from the linked test, correct work could lose speed credit. It
 # never stops the grading; the instructor decides (JUDGE=0, or a target for
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
-# WEEK: phase0/week01 (the default), phase0/week03 or phase0/week04.
+# WEEK: phase0/week01 (the default), phase0/week03, phase0/week04 or phase1/week07.
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -20,6 +20,7 @@ speed_ids() { case $1 in
   phase0/week01) echo w01.vecadd-bw ;;
   phase0/week03) echo w03.copy-bw w03.fma-peak ;;
   phase0/week04) echo w04.saxpy-bw ;;
+  phase1/week07) echo w07.reduce-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

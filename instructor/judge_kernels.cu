@@ -111,3 +111,29 @@ extern "C" cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned lon
     saxpy_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, sy, lo, hi, a, atol, rtol, bad);
     return cudaGetLastError();
 }
+
+// The double sum of hash_uniform(seed, i, lo, hi) over i < n: what a sum of
+// wb_dfill_uniform_f32's floats must come to.
+static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, double *out)
+{
+    __shared__ double part[256];
+    double acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        acc += (double)hash_uniform(seed, i, lo, hi);
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, part[0]);
+}
+
+extern "C" cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(out, 0, sizeof *out, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, out);
+    return cudaGetLastError();
+}

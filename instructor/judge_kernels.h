@@ -32,6 +32,11 @@ cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, fl
 cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
                                float hi, float a, double atol, double rtol, unsigned long long *bad, cudaStream_t s);
 
+/* *out (one device double) = the sum over i < n of wb_hash_uniform_f32(seed,
+ * i, lo, hi), in double: the sum of what wb_dfill_uniform_f32 wrote (on
+ * stream s, not waited for). */
+cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -43,19 +43,33 @@
  *                 1e-4 |ref| (their TFLOP/s by the judge's clock go in the
  *                 record's detail; no target: cuBLAS's figure is the linked
  *                 test's report only).
+ *   w07.reduce-bw the timed-call protocol (judge_week.h): K calls a request
+ *                 of reduce_sum(6, ...) (the runner's workspace allocated
+ *                 in the warm-up request, kept after), each on its own
+ *                 wb_bench_bytes() of floats in [0, 1) fresh from the hidden
+ *                 seed and its own poisoned one-float output (jd_bench.out_n),
+ *                 the judge's look after the reply and every sum checked
+ *                 against the double sum of its input (the judge's kernel)
+ *                 within the test's 1e-5 sum |x| (at 0.4999 n: sum |x| is
+ *                 n/2 within a few 1e-5 of it); the median of 7 requests,
+ *                 4 bytes an element. The yardstick, CUB's DeviceReduce::Sum
+ *                 (support/yard_cub.cu), is run by the judge through a
+ *                 runner of the instructor's (judge_w07_yard_runner.c, beside
+ *                 the judge; jd_yard_bench) on the same protocol, sizes and
+ *                 checks, before the student's runner starts and after its
+ *                 timing, the larger figure taken (as COPY is); the target
+ *                 for this GPU from week.txt.
  * Not listed (judge-w07 --list), so the grader runs them in the week's
- * linked test program: the four speed checkpoints, w07.reduce-bw,
- * w07.scan-bw and w07.hist-bw (against CUB) and w07.keycount-speed
- * (against the given naive kernel). Their yardsticks are not COPY, and
- * the timed-call protocol of judge_week.h times only COPY through a runner
- * of the instructor's, with outputs of as many floats as the input; timing
- * CUB and the naive kernel through the same protocol (a yard runner of the
- * week's, an output of one float or 256 bins, inputs of bytes or keys, the
- * runner's workspace) is not built yet. What remains for them: the linked
- * test's own timing, where each timed output is checked (wb_bench's fresh
- * inputs and spot check, every output compared with the host's), and the
- * object check. Not yet run on a GPU; without a GPU every checkpoint is
- * SKIP (instructor/tests/judge_w07.sh). */
+ * linked test program: w07.scan-bw and w07.hist-bw (against CUB) and
+ * w07.keycount-speed (against the given naive kernel). They need more of
+ * the protocol than it has: an expected value at a hidden position of a
+ * scan is a prefix of the whole input (the judge would scan each rep's
+ * input itself), and a histogram's or a key count's input is bytes or keys,
+ * not the floats jd_bench fills; not built yet. What remains for them: the
+ * linked test's own timing, where each timed output is checked (fresh
+ * inputs for the timed runs, every output compared with CUB's or the
+ * host's), and the object check. Not yet run on a GPU; without a GPU every
+ * checkpoint is SKIP (instructor/tests/judge_w07.sh). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -67,6 +81,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "judge_kernels.h"
 #include "judge_w07.h"
 #include "judge_week.h"
 #include "w07_checks.h"
@@ -576,8 +591,95 @@ static void judge_matmul(jd_ck *k)
     if (ok && !J->lost) mm_big(J, t, k->R);
 }
 
+/* ---------------------------------------------------------------- reduce-bw */
+
+#define TIMED 7
+
+/* The sum of a rep's input (wb_dfill_uniform_f32 from seed, in [lo, hi)),
+ * in double, by the judge's kernel; the last seed's kept (the look asks
+ * JD_SAMPLES times a rep). NAN when the kernel failed. */
+static double input_sum(const jd_bench *b, unsigned long long seed)
+{
+    static unsigned long long last_seed;
+    static double last = NAN, *d;
+    if (!isnan(last) && seed == last_seed) return last;
+    double h = NAN;
+    if ((d || cudaMalloc((void **)&d, sizeof *d) == cudaSuccess) &&
+        jd_hash_sum_f64(b->n, seed, b->lo, b->hi, d, jd_stream) == cudaSuccess &&
+        cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
+        cudaStreamSynchronize(jd_stream) == cudaSuccess)
+        last_seed = seed, last = h;
+    return h;
+}
+
+static float sum_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    (void)i;
+    return (float)input_sum(b, seed[0]);
+}
+
+/* The one float of a rep's output against its input's sum, within atol. */
+static int sum_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                     unsigned long long h[2])
+{
+    (void)bad;
+    float got;
+    double want = input_sum(b, seed[0]);
+    if (isnan(want) || cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+        cudaStreamSynchronize(jd_stream) != cudaSuccess)
+        return -1;
+    h[0] = !wb_close(got, want, b->atol, 0), h[1] = 0;
+    return 0;
+}
+
+/* reduce_sum(6, ...) and CUB's sum on wb_bench_bytes() of floats in [0, 1),
+ * fresh for every rep of every request; the test's tolerance, 1e-5 sum |x|,
+ * taken at 0.4999 n (sum |x| is n/2 within a few 1e-5 of it: no laxer) */
+static void sum_bench(jd_bench *x, int fn)
+{
+    memset(x, 0, sizeof *x);
+    x->fn = fn, x->n_in = 1, x->out_n = 1, x->max_k = JD_BENCH_MAX_K, x->n = wb_bench_bytes() / 4;
+    x->lo = 0.0f, x->hi = 1.0f, x->atol = 1e-5 * 0.4999 * (double)x->n, x->rtol = 0;
+    x->i64[1] = 6, x->i64[2] = W07_WS_KEEP; /* the student's: version 6, the workspace kept */
+    x->fn_name = fn == W07_FN_REDUCE ? "reduce_sum" : "cub::DeviceReduce::Sum", x->out_name = "sum";
+    x->expect = sum_expect, x->full_check = sum_check;
+}
+
+static jd_bench g_cub; /* large: its sample arrays */
+static double   g_cub_before = NAN; /* CUB's GB/s before the student's runner started */
+static char     g_cub_why[700];
+
+static double cub_gbps(void)
+{
+    sum_bench(&g_cub, W07_YARD_CUB_SUM);
+    double ms = jd_yard_bench(W07_YARD_RUNNER, &g_cub, TIMED, g_cub_why, sizeof g_cub_why);
+    return ms > 0 ? 4.0 * (double)g_cub.n / (ms * 1e-3) / 1e9 : NAN;
+}
+
+static void cub_before(void) { g_cub_before = cub_gbps(); }
+
+static void judge_reduce_bw(jd_ck *k)
+{
+    static jd_bench x; /* large: its sample arrays */
+    sum_bench(&x, W07_FN_REDUCE);
+    double ms = NAN, value = NAN, cub = NAN;
+    char why[700] = "", detail[200] = "";
+    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
+        cub = cub_gbps(); /* through the same protocol: the larger of before the student's runner and now */
+        if (g_cub_before > cub || !(cub > 0)) cub = g_cub_before;
+        if (!(cub > 0)) snprintf(why, sizeof why, "no CUB figure: %s", g_cub_why);
+        value = 4.0 * (double)x.n / (ms * 1e-3) / 1e9;
+        snprintf(detail, sizeof detail, "%.0f GB/s vs CUB %.0f GB/s (judge's clock, %d calls a request, median of %d)",
+                 value, cub, x.k, TIMED);
+        printf("  reduce v6: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms, x.runner_ms,
+               detail);
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "CUB", cub, detail, why);
+}
+
 static const jd_checkpoint CPS[] = {
     { "w07.reduce", judge_reduce, NULL, 0, 0 },
+    { "w07.reduce-bw", judge_reduce_bw, NULL, 0, 0, cub_before },
     { "w07.scan", judge_scan, NULL, 0, 0 },
     { "w07.hist", judge_hist, NULL, 0, 0 },
     { "w07.compact", judge_compact, NULL, 0, 0 },

@@ -17,6 +17,11 @@ enum { W07_FN_REDUCE = 1, W07_FN_SCAN, W07_FN_HIST, W07_FN_COMPACT, W07_FN_KEYCO
 enum {
     W07_WS_NONE = 0,   /* a NULL workspace (the bad-version case: reduce_sum(0, NULL, 10, NULL, NULL)) */
     W07_WS_POISON = 1, /* the workspace, every byte 0xff before the call (a correctness case) */
+    W07_WS_KEEP = 2,   /* the workspace as the last call left it (timed calls: the test allocates it once) */
 };
+
+/* The yard runner's (judge_w07_yard_runner.c): p[0] x, p[1] the sum, i64[0] n. */
+enum { W07_YARD_CUB_SUM = 1 };
+#define W07_YARD_RUNNER "judge-w07-yard-runner"
 
 #endif

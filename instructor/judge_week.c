@@ -158,11 +158,14 @@ static int gather(jd_bench *x)
     return cudaStreamSynchronize(jd_stream) == cudaSuccess ? 0 : -1;
 }
 
+/* Floats of each output. */
+static size_t outn(const jd_bench *x) { return x->out_n ? x->out_n : x->n; }
+
 /* New hidden positions for the next gather. */
 static void pick(jd_bench *x)
 {
     uint64_t k = x->pick = jd_mix(x->pick);
-    for (int j = 0; j < JD_SAMPLES; j++) x->idx_h[j] = (k = jd_mix(k)) % x->n;
+    for (int j = 0; j < JD_SAMPLES; j++) x->idx_h[j] = (k = jd_mix(k)) % outn(x);
 }
 
 /* The look right after a reply: every sampled value is the expected one
@@ -201,7 +204,7 @@ static int refill(jd_bench *x, uint64_t *salt, char *why, size_t n)
             x->seed[r][x->n_in] = *salt = jd_mix(*salt);
             wb_dfill_uniform_f32(x->out[r], x->n, x->seed[r][x->n_in], x->lo, x->hi);
         } else {
-            cudaMemsetAsync(x->out[r], 0xff, x->n * 4, 0);
+            cudaMemsetAsync(x->out[r], 0xff, outn(x) * 4, 0);
         }
     }
     pick(x);
@@ -229,17 +232,17 @@ static int full_check(jd_bench *x, unsigned long long *bad, char *why, size_t n)
         if (x->full_check(x, x->out[r], x->seed[r], bad, h) != 0) return snprintf(why, n, "the judge's check did not run"), 1;
         if (h[0])
             return snprintf(why, n, JD_TIMED_WRONG ": call %d of a timed request: %llu of %zu elements wrong, the first "
-                            "%s[%llu] (checked in full after the timing)", r, h[0], x->n, x->out_name, h[1]), 1;
+                            "%s[%llu] (checked in full after the timing)", r, h[0], outn(x), x->out_name, h[1]), 1;
     }
     return 0;
 }
 
 int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t why_n)
 {
-    size_t bytes = x->n * 4, free_b = 0, total = 0;
+    size_t bytes = x->n * 4, out_bytes = outn(x) * 4, free_b = 0, total = 0;
     int nbuf = x->n_in + 1, rc = -1;
     cudaMemGetInfo(&free_b, &total);
-    x->k = (int)(free_b / 2 / (nbuf * bytes));
+    x->k = (int)(free_b / 2 / (x->n_in * bytes + out_bytes));
     if (x->k > x->max_k) x->k = x->max_k;
     if (x->k > JD_BENCH_MAX_K) x->k = JD_BENCH_MAX_K;
     if (x->k < 1) x->k = 1;
@@ -252,7 +255,7 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
     for (int r = 0; r < x->k; r++) {
         int ok = 1;
         for (int i = 0; i < x->n_in && ok; i++) ok = (x->iin[r][i] = jd_alloc(J, bytes, (void **)&x->in[r][i])) >= 0;
-        if (!ok || (x->iout[r] = jd_alloc(J, bytes, (void **)&x->out[r])) < 0) {
+        if (!ok || (x->iout[r] = jd_alloc(J, out_bytes, (void **)&x->out[r])) < 0) {
             snprintf(why, why_n, "buffers: %s", J->why);
             goto out;
         }
@@ -329,28 +332,61 @@ static int copy_check(const jd_bench *b, const float *out, const unsigned long l
 
 static jd_bench g_yard; /* large: its sample arrays */
 
+/* The folder of this program (the judges and their yard runners are built
+ * side by side), "." when it cannot be read. */
+static void self_dir(char *dir, size_t n)
+{
+    char self[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[len > 0 ? len : 0] = 0;
+    char *slash = strrchr(self, '/');
+    if (slash) *slash = 0;
+    snprintf(dir, n, "%s", slash ? self : ".");
+}
+
+/* b through the runner at path (a plain child): ms a call, or NAN with why. */
+static double yard_bench_at(const char *path, jd_bench *b, int timed, char *why, size_t why_n)
+{
+    jd Y;
+    char *argv[2] = { (char *)path, NULL };
+    why[0] = 0;
+    if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
+        snprintf(why, why_n, "the yard runner (%s) did not start: %s", path, Y.why);
+        jd_stop(&Y);
+        return NAN;
+    }
+    double ms = NAN;
+    char w[600] = "";
+    int rc = jd_bench_run(&Y, b, timed, &ms, w, sizeof w);
+    jd_stop(&Y);
+    if (rc != 0 || !(ms > 0)) {
+        snprintf(why, why_n, "the yard runner (%s): %s", path, w[0] ? w : "no time");
+        return NAN;
+    }
+    return ms;
+}
+
+double jd_yard_bench(const char *runner, jd_bench *b, int timed, char *why, size_t why_n)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 256];
+    self_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/%s", dir, runner);
+    return yard_bench_at(path, b, timed, why, why_n);
+}
+
 /* COPY of g_copy_floats floats a call through the yard runner, timed by the
  * same protocol as a student's calls; GB/s (read plus written), or NAN with
  * g_yard_why. */
 static double yard_copy_gbps(void)
 {
-    jd Y;
-    char *argv[2] = { g_yard_path, NULL };
-    if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
-        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner (%s) did not start: %s", g_yard_path, Y.why);
-        jd_stop(&Y);
-        return NAN;
-    }
     memset(&g_yard, 0, sizeof g_yard);
     g_yard.fn = JD_YARD_FN_COPY, g_yard.n_in = 1, g_yard.max_k = JD_BENCH_MAX_K, g_yard.n = g_copy_floats;
     g_yard.lo = -1.0f, g_yard.hi = 1.0f, g_yard.fn_name = "cudaMemcpyAsync", g_yard.out_name = "copy";
     g_yard.expect = copy_expect, g_yard.full_check = copy_check;
-    double ms = NAN;
-    char why[600] = "";
-    int rc = jd_bench_run(&Y, &g_yard, JD_YARD_TIMED, &ms, why, sizeof why);
-    jd_stop(&Y);
-    if (rc != 0 || !(ms > 0)) {
-        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner's copy: %s", why[0] ? why : "no time");
+    char why[700];
+    double ms = yard_bench_at(g_yard_path, &g_yard, JD_YARD_TIMED, why, sizeof why);
+    if (!(ms > 0)) {
+        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner's copy: %s", why);
         return NAN;
     }
     return 8.0 * (double)g_copy_floats / (ms * 1e-3) / 1e9;
@@ -478,12 +514,9 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
     }
     if (!record || !which || (sock < 0 && i >= argc)) return usage(prog), 2;
     { /* the yard runner: judge-yard-runner beside this program (instructor code only) */
-        char self[PATH_MAX];
-        ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-        self[len > 0 ? len : 0] = 0;
-        char *slash = strrchr(self, '/');
-        if (slash) *slash = 0;
-        snprintf(g_yard_path, sizeof g_yard_path, "%s/judge-yard-runner", slash ? self : ".");
+        char dir[PATH_MAX - 32];
+        self_dir(dir, sizeof dir);
+        snprintf(g_yard_path, sizeof g_yard_path, "%s/judge-yard-runner", dir);
     }
     if (scratch && sock < 0) {
         char why[PATH_MAX * 2 + 64];
@@ -558,6 +591,8 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
             g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
             g_copy_before = yard_copy_gbps();
         }
+        for (int k = 0; k < n; k++) /* the checkpoints' own yardsticks, as COPY: before any student code runs */
+            if (want[k] && cps[k].yard_before) cps[k].yard_before();
         int started = start_runner(&J, sock, pid, scratch, argv + i, JD_MEM_DEVICE);
         for (int k = 0; k < n; k++) {
             if (!want[k]) continue;

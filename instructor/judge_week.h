@@ -111,6 +111,8 @@ typedef struct jd_bench jd_bench;
 struct jd_bench {
     int       fn, n_in, max_k;
     size_t    n;
+    size_t    out_n;          /* floats (4-byte words) of each output, the look's and the check's range;
+                                 0: n (a reduction's output is one float) */
     float     lo, hi;
     double    atol, rtol;     /* the look's comparison (JD_BITWISE as atol: bit for bit) */
     long long i64[8];         /* the call's scalars; i64[0] is set to n */
@@ -144,6 +146,13 @@ struct jd_bench {
 };
 /* 0 and *ms, or -1 with why (a wrong output in JD_TIMED_WRONG's words). */
 int jd_bench_run(jd *J, jd_bench *b, int timed, double *ms, char *why, size_t why_n);
+
+/* A yardstick other than COPY, timed through the same protocol: `b` run by
+ * jd_bench_run through `runner`, a program of the instructor's beside the
+ * judge (its file name: built with the judge, linking judge_runner.c and
+ * the yardstick, instructor code only; a plain child), with `timed`
+ * requests. ms a call, or NAN with why. */
+double jd_yard_bench(const char *runner, jd_bench *b, int timed, char *why, size_t why_n);
 
 /* COPY, timed through the same protocol as the student's calls: a runner
  * of the instructor's (judge-yard-runner, beside the judge, a plain child:
@@ -192,6 +201,9 @@ typedef struct {
     int         cpu_whole;             /* cpu is the whole checkpoint: its PASS stands (else only its FAIL does) */
     int         copy_yard;             /* timed against COPY (jd_copy_yard): bytes a float of wb_bench_bytes() / 4
                                           the timed call moves (w01's vecadd 12, w03's copy 8); 0: not */
+    void (*yard_before)(void);         /* optional, with a GPU: times the checkpoint's own yardstick (jd_yard_bench)
+                                          before the student's runner starts, as COPY is (the checkpoint then takes
+                                          the larger of that and its figure after); NULL: none */
 } jd_checkpoint;
 
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):
