@@ -137,3 +137,94 @@ extern "C" cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float 
     hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, out);
     return cudaGetLastError();
 }
+
+// hash_uniform's 64 bits before they become a float.
+static __device__ unsigned long long hash_bits(unsigned long long seed, size_t i)
+{
+    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static __device__ unsigned char hash_byte(unsigned long long seed, size_t i) { return (unsigned char)(hash_bits(seed, i) >> 56); }
+
+static __device__ unsigned hash_key(unsigned long long seed, size_t i, unsigned nkeys)
+{
+    unsigned long long z = hash_bits(seed, i);
+    return z >> 48 == 0 ? nkeys + (unsigned)(z & 255) : (unsigned)((z >> 16) % nkeys);
+}
+
+static __global__ void hash_bytes_k(unsigned char *d, size_t n, unsigned long long seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = hash_byte(seed, i);
+}
+
+static __global__ void hash_bytes_hist_k(size_t n, unsigned long long seed, unsigned int *bins)
+{
+    __shared__ unsigned int h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        atomicAdd(&h[hash_byte(seed, i)], 1u);
+    __syncthreads();
+    if (h[threadIdx.x]) atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
+
+static __global__ void hash_keys_k(unsigned *d, size_t n, unsigned long long seed, unsigned nkeys)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = hash_key(seed, i, nkeys);
+}
+
+static __global__ void hash_keys_in_range_k(size_t n, unsigned long long seed, unsigned nkeys, unsigned long long *count)
+{
+    __shared__ unsigned long long c;
+    if (threadIdx.x == 0) c = 0;
+    __syncthreads();
+    unsigned long long mine = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        mine += hash_key(seed, i, nkeys) < nkeys;
+    atomicAdd(&c, mine);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(count, c);
+}
+
+static unsigned grid_for(size_t n)
+{
+    size_t blocks = (n + 255) / 256;
+    return (unsigned)(blocks < 2048 ? blocks : 2048);
+}
+
+extern "C" cudaError_t jd_hash_bytes(unsigned char *d, size_t n, unsigned long long seed, cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    hash_bytes_k<<<grid_for(n), 256, 0, s>>>(d, n, seed);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_bytes_hist(size_t n, unsigned long long seed, unsigned int *bins, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(bins, 0, 256 * sizeof *bins, s);
+    if (e != cudaSuccess || n == 0) return e;
+    hash_bytes_hist_k<<<grid_for(n), 256, 0, s>>>(n, seed, bins);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_keys(unsigned *d, size_t n, unsigned long long seed, unsigned nkeys, cudaStream_t s)
+{
+    if (n == 0 || nkeys == 0) return n == 0 ? cudaSuccess : cudaErrorInvalidValue;
+    hash_keys_k<<<grid_for(n), 256, 0, s>>>(d, n, seed, nkeys);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_keys_in_range(size_t n, unsigned long long seed, unsigned nkeys, unsigned long long *count,
+                                             cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(count, 0, sizeof *count, s);
+    if (e != cudaSuccess || n == 0 || nkeys == 0) return e;
+    hash_keys_in_range_k<<<grid_for(n), 256, 0, s>>>(n, seed, nkeys, count);
+    return cudaGetLastError();
+}

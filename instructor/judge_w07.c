@@ -43,32 +43,45 @@
  *                 1e-4 |ref| (their TFLOP/s by the judge's clock go in the
  *                 record's detail; no target: cuBLAS's figure is the linked
  *                 test's report only).
- *   w07.reduce-bw the timed-call protocol (judge_week.h): K calls a request
- *                 of reduce_sum(6, ...) (the runner's workspace allocated
- *                 in the warm-up request, kept after), each on its own
- *                 wb_bench_bytes() of floats in [0, 1) fresh from the hidden
- *                 seed and its own poisoned one-float output (jd_bench.out_n),
- *                 the judge's look after the reply and every sum checked
- *                 against the double sum of its input (the judge's kernel)
- *                 within the test's 1e-5 sum |x| (at 0.4999 n: sum |x| is
- *                 n/2 within a few 1e-5 of it); the median of 7 requests,
- *                 4 bytes an element. The yardstick, CUB's DeviceReduce::Sum
- *                 (support/yard_cub.cu), is run by the judge through a
- *                 runner of the instructor's (judge_w07_yard_runner.c, beside
- *                 the judge; jd_yard_bench) on the same protocol, sizes and
- *                 checks, before the student's runner starts and after its
- *                 timing, the larger figure taken (as COPY is); the target
- *                 for this GPU from week.txt.
- * Not listed (judge-w07 --list), so the grader runs them in the week's
- * linked test program: w07.scan-bw and w07.hist-bw (against CUB) and
- * w07.keycount-speed (against the given naive kernel). They need more of
- * the protocol than it has: an expected value at a hidden position of a
- * scan is a prefix of the whole input (the judge would scan each rep's
- * input itself), and a histogram's or a key count's input is bytes or keys,
- * not the floats jd_bench fills; not built yet. What remains for them: the
- * linked test's own timing, where each timed output is checked (fresh
- * inputs for the timed runs, every output compared with CUB's or the
- * host's), and the object check. Not yet run on a GPU; without a GPU every
+ *   w07.reduce-bw, w07.hist-bw, w07.keycount-speed: the timed-call protocol
+ *                 (judge_week.h): K calls a request, each on its own input
+ *                 fresh from the hidden seed and its own poisoned output,
+ *                 the judge's look after the reply and every output checked
+ *                 in full after the timing against what the judge's kernels
+ *                 compute from the input's seed; the median of 7 requests:
+ *                 - reduce-bw: reduce_sum(6, ...) on wb_bench_bytes() of
+ *                   floats in [0, 1), one float out (jd_bench.out_n), within
+ *                   the test's 1e-5 sum |x| (taken at 0.4999 n: sum |x| is
+ *                   n/2 within a few 1e-5 of it) of the double sum; 4 bytes
+ *                   an element, against CUB's DeviceReduce::Sum;
+ *                 - hist-bw: hist_shared on wb_bench_bytes() of uniform
+ *                   random bytes (jd_bench.fill, jd_hash_bytes), the 256
+ *                   bins exact; a byte an element, against CUB's
+ *                   HistogramEven (its bins zeroed first, as the test's);
+ *                 - keycount-speed: atomics_keycount_warp at one key on
+ *                   wb_bench_bytes() / 4 keys, all 0 but one in 65536 out of
+ *                   range (jd_hash_keys: the count is fresh for every rep,
+ *                   where the test's keys are all 0 and its count always n),
+ *                   counts[0] exact; Gkeys/s, against the given naive key
+ *                   count (support/yard_atomics_naive.cu; 4 calls a request,
+ *                   about 75 ms each).
+ *                 Each yardstick is run and timed by the judge through a
+ *                 runner of the instructor's (judge_w07_yard_runner.c, with
+ *                 the week's given support objects, beside the judge;
+ *                 jd_yard_bench) on the same protocol, sizes and checks,
+ *                 before the student's runner starts and after its timing,
+ *                 the larger figure taken (as COPY is); the runners hold
+ *                 their workspaces (allocated in the untimed warm-up
+ *                 request, as the test allocates them before timing); the
+ *                 target for this GPU from week.txt.
+ * Not listed (judge-w07 --list), so the grader runs it in the week's
+ * linked test program: w07.scan-bw (against CUB). The look's expected
+ * value at a hidden position of a scan is a prefix of the whole input,
+ * which the judge would have to scan itself for every rep of every request
+ * (and check every element against in full); not built yet. What remains
+ * for it: the linked test's own timing, where every timed output is
+ * checked against the host's prefix sums, and the object check. Not yet
+ * run on a GPU; without a GPU every
  * checkpoint is SKIP (instructor/tests/judge_w07.sh). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -595,95 +608,166 @@ static void judge_matmul(jd_ck *k)
 
 #define TIMED 7
 
-/* The sum of a rep's input (wb_dfill_uniform_f32 from seed, in [lo, hi)),
- * in double, by the judge's kernel; the last seed's kept (the look asks
- * JD_SAMPLES times a rep). NAN when the kernel failed. */
-static double input_sum(const jd_bench *b, unsigned long long seed)
-{
-    static unsigned long long last_seed;
-    static double last = NAN, *d;
-    if (!isnan(last) && seed == last_seed) return last;
-    double h = NAN;
-    if ((d || cudaMalloc((void **)&d, sizeof *d) == cudaSuccess) &&
-        jd_hash_sum_f64(b->n, seed, b->lo, b->hi, d, jd_stream) == cudaSuccess &&
-        cudaMemcpyAsync(&h, d, sizeof h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
-        cudaStreamSynchronize(jd_stream) == cudaSuccess)
-        last_seed = seed, last = h;
-    return h;
-}
+/* What a rep's output must be, computed from its input's seed by the
+ * judge's kernels (the input is the seed's fill): the last seed's kept (the
+ * look asks JD_SAMPLES times a rep). 0, or -1 when a kernel failed. */
+typedef struct {
+    unsigned long long seed;
+    int                ok;
+    double             sum;                /* reduce: the double sum of the floats */
+    uint32_t           bins[W07_HIST_BINS]; /* hist: the counts of the bytes */
+    unsigned long long in_range;           /* keycount at one key: counts[0] */
+} want_cache;
 
-static float sum_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+static int wanted(const jd_bench *b, unsigned long long seed, want_cache **out)
 {
-    (void)i;
-    return (float)input_sum(b, seed[0]);
-}
-
-/* The one float of a rep's output against its input's sum, within atol. */
-static int sum_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
-                     unsigned long long h[2])
-{
-    (void)bad;
-    float got;
-    double want = input_sum(b, seed[0]);
-    if (isnan(want) || cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+    static want_cache c;
+    static void *d;
+    *out = &c;
+    if (c.ok && c.seed == seed) return 0;
+    c.ok = 0;
+    if (!d && cudaMalloc(&d, W07_HIST_BINS * 4) != cudaSuccess) return d = NULL, -1;
+    cudaError_t e;
+    void *h;
+    size_t bytes;
+    if (b->fn == W07_FN_HIST || b->fn == W07_YARD_CUB_HIST)
+        e = jd_hash_bytes_hist(b->n, seed, d, jd_stream), h = c.bins, bytes = sizeof c.bins;
+    else if (b->fn == W07_FN_KEYCOUNT || b->fn == W07_YARD_NAIVE_KEYCOUNT)
+        e = jd_hash_keys_in_range(b->n, seed, 1, d, jd_stream), h = &c.in_range, bytes = sizeof c.in_range;
+    else e = jd_hash_sum_f64(b->n, seed, b->lo, b->hi, d, jd_stream), h = &c.sum, bytes = sizeof c.sum;
+    if (e != cudaSuccess || cudaMemcpyAsync(h, d, bytes, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
         cudaStreamSynchronize(jd_stream) != cudaSuccess)
         return -1;
-    h[0] = !wb_close(got, want, b->atol, 0), h[1] = 0;
+    c.seed = seed, c.ok = 1;
     return 0;
 }
 
-/* reduce_sum(6, ...) and CUB's sum on wb_bench_bytes() of floats in [0, 1),
- * fresh for every rep of every request; the test's tolerance, 1e-5 sum |x|,
- * taken at 0.4999 n (sum |x| is n/2 within a few 1e-5 of it: no laxer) */
-static void sum_bench(jd_bench *x, int fn)
+/* Element i of the output: the sum, a bin, the count (a count's bits as a
+ * float: compared bit for bit, JD_BITWISE). NaN when the kernel failed. */
+static float out_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    want_cache *c;
+    if (wanted(b, seed[0], &c) != 0) return NAN;
+    if (b->out_n == 1 && b->atol != JD_BITWISE) return (float)c->sum;
+    uint32_t u = b->out_n == 1 ? (uint32_t)c->in_range : c->bins[i % W07_HIST_BINS];
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Every element of a rep's output (out_n: 1 or 256) against out_expect. */
+static int out_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                     unsigned long long h[2])
+{
+    (void)bad;
+    float got[W07_HIST_BINS];
+    size_t m = b->out_n;
+    if (m > W07_HIST_BINS || cudaMemcpyAsync(got, out, m * 4, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+        cudaStreamSynchronize(jd_stream) != cudaSuccess)
+        return -1;
+    h[0] = 0, h[1] = 0;
+    for (size_t i = 0; i < m; i++) {
+        float want = out_expect(b, seed, i);
+        int ok = b->atol == JD_BITWISE ? memcmp(&got[i], &want, 4) == 0 : wb_close(got[i], (double)want, b->atol, 0);
+        if (!ok && !h[0]++) h[1] = i;
+    }
+    return 0;
+}
+
+static void fill_bytes(const jd_bench *b, void *in, unsigned long long seed) { jd_hash_bytes(in, b->n, seed, 0); }
+static void fill_keys(const jd_bench *b, void *in, unsigned long long seed) { jd_hash_keys(in, b->n, seed, 1, 0); }
+
+/* The three timed jobs, the student's call (yard 0) or its yardstick's:
+ *   reduce: reduce_sum(6, ...) or CUB's sum on wb_bench_bytes() of floats
+ *     in [0, 1), one float out; the test's tolerance, 1e-5 sum |x|, taken at
+ *     0.4999 n (sum |x| is n/2 within a few 1e-5 of it: no laxer);
+ *   hist: hist_shared or CUB's HistogramEven (bins zeroed first, as the
+ *     test's yardstick) on wb_bench_bytes() of uniform random bytes, 256
+ *     bins out, exact;
+ *   keycount: atomics_keycount_warp or the given naive one, one key (nkeys
+ *     1), wb_bench_bytes() / 4 keys: 0, but one in 65536 out of range (so the
+ *     count is fresh for every rep), counts[0] exact. */
+enum { JOB_REDUCE, JOB_HIST, JOB_KEYCOUNT };
+
+static void job_bench(jd_bench *x, int job, int yard)
 {
     memset(x, 0, sizeof *x);
-    x->fn = fn, x->n_in = 1, x->out_n = 1, x->max_k = JD_BENCH_MAX_K, x->n = wb_bench_bytes() / 4;
-    x->lo = 0.0f, x->hi = 1.0f, x->atol = 1e-5 * 0.4999 * (double)x->n, x->rtol = 0;
-    x->i64[1] = 6, x->i64[2] = W07_WS_KEEP; /* the student's: version 6, the workspace kept */
-    x->fn_name = fn == W07_FN_REDUCE ? "reduce_sum" : "cub::DeviceReduce::Sum", x->out_name = "sum";
-    x->expect = sum_expect, x->full_check = sum_check;
+    x->n_in = 1, x->max_k = JD_BENCH_MAX_K, x->expect = out_expect, x->full_check = out_check;
+    if (job == JOB_REDUCE) {
+        x->fn = yard ? W07_YARD_CUB_SUM : W07_FN_REDUCE, x->out_n = 1, x->n = wb_bench_bytes() / 4;
+        x->lo = 0.0f, x->hi = 1.0f, x->atol = 1e-5 * 0.4999 * (double)x->n;
+        x->i64[1] = 6, x->i64[2] = W07_WS_KEEP; /* the student's: version 6, the workspace kept */
+        x->fn_name = yard ? "cub::DeviceReduce::Sum" : "reduce_sum", x->out_name = "sum";
+    } else if (job == JOB_HIST) {
+        x->fn = yard ? W07_YARD_CUB_HIST : W07_FN_HIST, x->out_n = W07_HIST_BINS, x->n = wb_bench_bytes();
+        x->in_bytes = x->n, x->fill = fill_bytes, x->atol = JD_BITWISE;
+        x->i64[1] = 1; /* hist_shared */
+        x->fn_name = yard ? "cub::DeviceHistogram::HistogramEven" : "hist_shared", x->out_name = "bins";
+    } else {
+        x->fn = yard ? W07_YARD_NAIVE_KEYCOUNT : W07_FN_KEYCOUNT, x->out_n = 1, x->n = wb_bench_bytes() / 4;
+        x->fill = fill_keys, x->atol = JD_BITWISE;
+        x->i64[1] = 1; /* nkeys */
+        if (yard) x->max_k = 4; /* about 75 ms a call: the protocol's cost is nothing beside it */
+        x->fn_name = yard ? "yard_keycount_naive" : "atomics_keycount_warp", x->out_name = "counts";
+    }
 }
 
-static jd_bench g_cub; /* large: its sample arrays */
-static double   g_cub_before = NAN; /* CUB's GB/s before the student's runner started */
-static char     g_cub_why[700];
+/* What a call of job moves, in its unit (GB/s: bytes; Gkeys/s: keys), an element. */
+static const struct {
+    double      per_elem;
+    const char *unit, *label;
+} JOB[] = { { 4.0, "GB/s", "reduce v6" }, { 1.0, "GB/s", "hist_shared" }, { 1.0, "Gkeys/s", "keycount, 1 key" } };
 
-static double cub_gbps(void)
+static jd_bench g_yard_b;                          /* large: its sample arrays */
+static double   g_before[3] = { NAN, NAN, NAN };   /* each yardstick before the student's runner started */
+static char     g_yard_why[700];
+
+/* job's yardstick through the week's yard runner: its figure, or NAN (g_yard_why). */
+static double yard_figure(int job)
 {
-    sum_bench(&g_cub, W07_YARD_CUB_SUM);
-    double ms = jd_yard_bench(W07_YARD_RUNNER, &g_cub, TIMED, g_cub_why, sizeof g_cub_why);
-    return ms > 0 ? 4.0 * (double)g_cub.n / (ms * 1e-3) / 1e9 : NAN;
+    job_bench(&g_yard_b, job, 1);
+    double ms = jd_yard_bench(W07_YARD_RUNNER, &g_yard_b, TIMED, g_yard_why, sizeof g_yard_why);
+    return ms > 0 ? JOB[job].per_elem * (double)g_yard_b.n / (ms * 1e-3) / 1e9 : NAN;
 }
 
-static void cub_before(void) { g_cub_before = cub_gbps(); }
+static void before_reduce(void) { g_before[JOB_REDUCE] = yard_figure(JOB_REDUCE); }
+static void before_hist(void) { g_before[JOB_HIST] = yard_figure(JOB_HIST); }
+static void before_keycount(void) { g_before[JOB_KEYCOUNT] = yard_figure(JOB_KEYCOUNT); }
 
-static void judge_reduce_bw(jd_ck *k)
+/* The student's job timed, then its yardstick again: the larger of before
+ * and now (the student's runner can only slow the GPU down). */
+static void judge_speed(jd_ck *k, int job)
 {
     static jd_bench x; /* large: its sample arrays */
-    sum_bench(&x, W07_FN_REDUCE);
-    double ms = NAN, value = NAN, cub = NAN;
+    job_bench(&x, job, 0);
+    double ms = NAN, value = NAN, yard = NAN;
     char why[700] = "", detail[200] = "";
     if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
-        cub = cub_gbps(); /* through the same protocol: the larger of before the student's runner and now */
-        if (g_cub_before > cub || !(cub > 0)) cub = g_cub_before;
-        if (!(cub > 0)) snprintf(why, sizeof why, "no CUB figure: %s", g_cub_why);
-        value = 4.0 * (double)x.n / (ms * 1e-3) / 1e9;
-        snprintf(detail, sizeof detail, "%.0f GB/s vs CUB %.0f GB/s (judge's clock, %d calls a request, median of %d)",
-                 value, cub, x.k, TIMED);
-        printf("  reduce v6: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms, x.runner_ms,
-               detail);
+        yard = yard_figure(job);
+        if (g_before[job] > yard || !(yard > 0)) yard = g_before[job];
+        if (!(yard > 0)) snprintf(why, sizeof why, "no yardstick figure: %s", g_yard_why);
+        value = JOB[job].per_elem * (double)x.n / (ms * 1e-3) / 1e9;
+        snprintf(detail, sizeof detail, "%.4g %s vs %s %.4g (judge's clock, %d calls a request, median of %d)", value,
+                 JOB[job].unit, k->c->yard[0] ? k->c->yard : "yardstick", yard, x.k, TIMED);
+        printf("  %s: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", JOB[job].label, ms,
+               x.runner_ms, detail);
     }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "CUB", cub, detail, why);
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, JOB[job].unit, "", yard, detail, why);
 }
+
+static void judge_reduce_bw(jd_ck *k) { judge_speed(k, JOB_REDUCE); }
+static void judge_hist_bw(jd_ck *k) { judge_speed(k, JOB_HIST); }
+static void judge_keycount_speed(jd_ck *k) { judge_speed(k, JOB_KEYCOUNT); }
 
 static const jd_checkpoint CPS[] = {
     { "w07.reduce", judge_reduce, NULL, 0, 0 },
-    { "w07.reduce-bw", judge_reduce_bw, NULL, 0, 0, cub_before },
+    { "w07.reduce-bw", judge_reduce_bw, NULL, 0, 0, before_reduce },
     { "w07.scan", judge_scan, NULL, 0, 0 },
     { "w07.hist", judge_hist, NULL, 0, 0 },
+    { "w07.hist-bw", judge_hist_bw, NULL, 0, 0, before_hist },
     { "w07.compact", judge_compact, NULL, 0, 0 },
     { "w07.keycount", judge_keycount, NULL, 0, 0 },
+    { "w07.keycount-speed", judge_keycount_speed, NULL, 0, 0, before_keycount },
     { "w07.matmul", judge_matmul, NULL, 0, 0 },
 };
 

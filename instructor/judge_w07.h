@@ -20,8 +20,12 @@ enum {
     W07_WS_KEEP = 2,   /* the workspace as the last call left it (timed calls: the test allocates it once) */
 };
 
-/* The yard runner's (judge_w07_yard_runner.c): p[0] x, p[1] the sum, i64[0] n. */
-enum { W07_YARD_CUB_SUM = 1 };
+/* The yard runner's (judge_w07_yard_runner.c), numbered apart from the
+ * student's: p[0] the input, p[1] the output, i64[0] n:
+ * W07_YARD_CUB_SUM: cub::DeviceReduce::Sum, one float out;
+ * W07_YARD_CUB_HIST: the 256 bins zeroed, then cub::DeviceHistogram::HistogramEven;
+ * W07_YARD_NAIVE_KEYCOUNT: yard_keycount_naive, i64[1] nkeys. */
+enum { W07_YARD_CUB_SUM = 101, W07_YARD_CUB_HIST, W07_YARD_NAIVE_KEYCOUNT };
 #define W07_YARD_RUNNER "judge-w07-yard-runner"
 
 #endif

@@ -325,13 +325,15 @@ $(eval $(call judge_rules,07,phase1/week07,reduce scan hist atomics matmul))
 # week 07's given support objects (the CUB wrappers, the naive atomics) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase1/week07/$(i)/judge-runner): $(BUILD)/phase1/week07/support/yard_cub.o \
   $(BUILD)/phase1/week07/support/yard_atomics_naive.o
-# and its yardstick's runner (judge_w07_yard_runner.c: CUB's sum through the judges' protocol), beside the judge
+# and its yardsticks' runner (judge_w07_yard_runner.c: CUB's sum and histogram, the naive key count, through
+# the judges' protocol), beside the judge
 $(BUILD)/instructor/judge-w07-yard-runner: $(BUILD)/instructor/judge_w07_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase1/week07/support/yard_cub.o $(LIBWB)
+  $(BUILD)/phase1/week07/support/yard_cub.o $(BUILD)/phase1/week07/support/yard_atomics_naive.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(BUILD)/instructor/judge_w07_yard_runner.o: CFLAGS += -Iphase1/week07
-$(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge_w07.h phase1/week07/support/yard_cub.h
+$(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge_w07.h phase1/week07/support/yard_cub.h \
+  phase1/week07/atomics.h
 $(JUDGE_W07): | $(BUILD)/instructor/judge-w07-yard-runner
 judge-w07: $(BUILD)/instructor/judge-w07-yard-runner
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
