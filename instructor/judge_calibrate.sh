@@ -20,7 +20,7 @@ speed_ids() { case $1 in
   phase0/week01) echo w01.vecadd-bw ;;
   phase0/week03) echo w03.copy-bw w03.fma-peak ;;
   phase0/week04) echo w04.saxpy-bw ;;
-  phase1/week07) echo w07.reduce-bw w07.hist-bw w07.keycount-speed ;;
+  phase1/week07) echo w07.reduce-bw w07.scan-bw w07.hist-bw w07.keycount-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -1,6 +1,8 @@
 // judge_kernels.cu — the judge's own kernels (judge_kernels.h): the look at
 // a sample of an output right after a runner's reply, and the full checks
 // of an output after the timing.
+#include <stdlib.h>
+
 #include "judge_kernels.h"
 
 static __global__ void gather_k(const float *src, const unsigned long long *idx, int n, float *dst)
@@ -226,5 +228,104 @@ extern "C" cudaError_t jd_hash_keys_in_range(size_t n, unsigned long long seed, 
     cudaError_t e = cudaMemsetAsync(count, 0, sizeof *count, s);
     if (e != cudaSuccess || n == 0 || nkeys == 0) return e;
     hash_keys_in_range_k<<<grid_for(n), 256, 0, s>>>(n, seed, nkeys, count);
+    return cudaGetLastError();
+}
+
+// The inclusive prefix sums, in double, of hash_uniform(seed, i, lo, hi):
+// tiles of PREFIX_TILE elements, 16 a thread; each tile's sum, the tiles'
+// offsets scanned on the host, then each tile scanned from its offset.
+#define PREFIX_TILE 4096
+
+static __global__ void prefix_tile_sum_k(size_t n, unsigned long long seed, float lo, float hi, double *tsum)
+{
+    __shared__ double part[256];
+    size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
+    double acc = 0;
+    for (int k = 0; k < 16; k++)
+        if (base + k < n) acc += (double)hash_uniform(seed, base + k, lo, hi);
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned s = 128; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) tsum[blockIdx.x] = part[0];
+}
+
+static __global__ void prefix_tile_scan_k(size_t n, unsigned long long seed, float lo, float hi, const double *toff,
+                                          double *ref)
+{
+    __shared__ double part[256];
+    size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
+    double v[16], acc = 0;
+    for (int k = 0; k < 16; k++) {
+        if (base + k < n) acc += (double)hash_uniform(seed, base + k, lo, hi);
+        v[k] = acc;
+    }
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned off = 1; off < 256; off <<= 1) { // inclusive scan of the threads' totals
+        double t = threadIdx.x >= off ? part[threadIdx.x - off] : 0;
+        __syncthreads();
+        part[threadIdx.x] += t;
+        __syncthreads();
+    }
+    double before = toff[blockIdx.x] + (threadIdx.x ? part[threadIdx.x - 1] : 0);
+    for (int k = 0; k < 16; k++)
+        if (base + k < n) ref[base + k] = before + v[k];
+}
+
+extern "C" cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref,
+                                          cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    size_t T = (n + PREFIX_TILE - 1) / PREFIX_TILE;
+    double *d = NULL, *h = (double *)malloc(T * sizeof *h);
+    cudaError_t e = h ? cudaMalloc((void **)&d, T * sizeof *d) : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        prefix_tile_sum_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpyAsync(h, d, T * sizeof *h, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess) {
+        double acc = 0; // exclusive: tile t starts after the sum of tiles 0 .. t-1
+        for (size_t t = 0; t < T; t++) {
+            double x = h[t];
+            h[t] = acc, acc += x;
+        }
+        e = cudaMemcpyAsync(d, h, T * sizeof *h, cudaMemcpyHostToDevice, s);
+    }
+    if (e == cudaSuccess) {
+        prefix_tile_scan_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d, ref);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (d) cudaFree(d);
+    free(h);
+    return e;
+}
+
+static __global__ void prefix_check_k(const float *y, const double *ref, size_t n, double atol, double rtol,
+                                      unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = y[i];
+        double r = ref[i];
+        if (!(isfinite(got) && fabs((double)got - r) <= atol + rtol * fabs(r))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, double atol, double rtol,
+                                           unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    prefix_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, ref, n, atol, rtol, bad);
     return cudaGetLastError();
 }

@@ -51,6 +51,16 @@ cudaError_t jd_hash_keys(unsigned *d, size_t n, unsigned long long seed, unsigne
 cudaError_t jd_hash_keys_in_range(size_t n, unsigned long long seed, unsigned nkeys, unsigned long long *count,
                                   cudaStream_t s);
 
+/* ref[0..n) (device doubles) = the inclusive prefix sums, in double, of
+ * wb_hash_uniform_f32(seed, i, lo, hi): what a scan of wb_dfill_uniform_f32's
+ * floats must give (on stream s; waited for: a step runs on the host). */
+cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref, cudaStream_t s);
+/* Every y[i] (i < n) finite and within atol + rtol |ref[i]| of ref[i]:
+ * bad[0] = how many are not, bad[1] = the first (bad: 2 device words; on
+ * stream s, not waited for). */
+cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, double atol, double rtol,
+                                unsigned long long *bad, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

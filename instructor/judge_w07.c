@@ -43,17 +43,22 @@
  *                 1e-4 |ref| (their TFLOP/s by the judge's clock go in the
  *                 record's detail; no target: cuBLAS's figure is the linked
  *                 test's report only).
- *   w07.reduce-bw, w07.hist-bw, w07.keycount-speed: the timed-call protocol
- *                 (judge_week.h): K calls a request, each on its own input
- *                 fresh from the hidden seed and its own poisoned output,
- *                 the judge's look after the reply and every output checked
- *                 in full after the timing against what the judge's kernels
- *                 compute from the input's seed; the median of 7 requests:
+ *   w07.reduce-bw, w07.scan-bw, w07.hist-bw, w07.keycount-speed: the
+ *                 timed-call protocol (judge_week.h): K calls a request,
+ *                 each on its own input fresh from the hidden seed and its
+ *                 own poisoned output, the judge's look after the reply and
+ *                 every output checked in full after the timing against
+ *                 what the judge's kernels compute from the input's seed;
+ *                 the median of 7 requests:
  *                 - reduce-bw: reduce_sum(6, ...) on wb_bench_bytes() of
  *                   floats in [0, 1), one float out (jd_bench.out_n), within
  *                   the test's 1e-5 sum |x| (taken at 0.4999 n: sum |x| is
  *                   n/2 within a few 1e-5 of it) of the double sum; 4 bytes
  *                   an element, against CUB's DeviceReduce::Sum;
+ *                 - scan-bw: scan_fast on the same floats, every element
+ *                   within the test's 1e-2 + 1e-4 |ref| of the double prefix
+ *                   sums (jd_hash_prefix_f64; the test samples 4096 of
+ *                   them); 8 bytes an element, against CUB's InclusiveSum;
  *                 - hist-bw: hist_shared on wb_bench_bytes() of uniform
  *                   random bytes (jd_bench.fill, jd_hash_bytes), the 256
  *                   bins exact; a byte an element, against CUB's
@@ -74,14 +79,8 @@
  *                 their workspaces (allocated in the untimed warm-up
  *                 request, as the test allocates them before timing); the
  *                 target for this GPU from week.txt.
- * Not listed (judge-w07 --list), so the grader runs it in the week's
- * linked test program: w07.scan-bw (against CUB). The look's expected
- * value at a hidden position of a scan is a prefix of the whole input,
- * which the judge would have to scan itself for every rep of every request
- * (and check every element against in full); not built yet. What remains
- * for it: the linked test's own timing, where every timed output is
- * checked against the host's prefix sums, and the object check. Not yet
- * run on a GPU; without a GPU every
+ * Every checkpoint of week 07 is judged: none is left to the linked test.
+ * Not yet run on a GPU; without a GPU every
  * checkpoint is SKIP (instructor/tests/judge_w07.sh). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -604,19 +603,34 @@ static void judge_matmul(jd_ck *k)
     if (ok && !J->lost) mm_big(J, t, k->R);
 }
 
-/* ---------------------------------------------------------------- reduce-bw */
+/* ---------------------------------------------------------------- the speed checkpoints */
 
 #define TIMED 7
+
+enum { JOB_REDUCE, JOB_SCAN, JOB_HIST, JOB_KEYCOUNT };
+
+/* The job a call belongs to, the student's or its yardstick's. */
+static int job_of(int fn)
+{
+    switch (fn) {
+    case W07_FN_SCAN: case W07_YARD_CUB_SCAN: return JOB_SCAN;
+    case W07_FN_HIST: case W07_YARD_CUB_HIST: return JOB_HIST;
+    case W07_FN_KEYCOUNT: case W07_YARD_NAIVE_KEYCOUNT: return JOB_KEYCOUNT;
+    }
+    return JOB_REDUCE;
+}
 
 /* What a rep's output must be, computed from its input's seed by the
  * judge's kernels (the input is the seed's fill): the last seed's kept (the
  * look asks JD_SAMPLES times a rep). 0, or -1 when a kernel failed. */
 typedef struct {
     unsigned long long seed;
-    int                ok;
+    int                ok, kind;               /* the job it is for (JOB_*): jobs share the seeds' sequence */
+    size_t             n;
     double             sum;                /* reduce: the double sum of the floats */
     uint32_t           bins[W07_HIST_BINS]; /* hist: the counts of the bytes */
     unsigned long long in_range;           /* keycount at one key: counts[0] */
+    double            *prefix;             /* scan: the double prefix sums (device, n) */
 } want_cache;
 
 static int wanted(const jd_bench *b, unsigned long long seed, want_cache **out)
@@ -624,12 +638,24 @@ static int wanted(const jd_bench *b, unsigned long long seed, want_cache **out)
     static want_cache c;
     static void *d;
     *out = &c;
-    if (c.ok && c.seed == seed) return 0;
-    c.ok = 0;
+    if (c.ok && c.seed == seed && c.kind == job_of(b->fn) && c.n == b->n) return 0;
+    c.ok = 0, c.kind = job_of(b->fn), c.n = b->n;
     if (!d && cudaMalloc(&d, W07_HIST_BINS * 4) != cudaSuccess) return d = NULL, -1;
     cudaError_t e;
     void *h;
     size_t bytes;
+    if (b->fn == W07_FN_SCAN || b->fn == W07_YARD_CUB_SCAN) { /* n doubles of the judge's, once */
+        static size_t cap;
+        if (b->n > cap) {
+            if (c.prefix) cudaFree(c.prefix);
+            c.prefix = NULL, cap = 0;
+            if (cudaMalloc((void **)&c.prefix, b->n * sizeof *c.prefix) != cudaSuccess) return c.prefix = NULL, -1;
+            cap = b->n;
+        }
+        if (jd_hash_prefix_f64(b->n, seed, b->lo, b->hi, c.prefix, jd_stream) != cudaSuccess) return -1;
+        c.seed = seed, c.ok = 1;
+        return 0;
+    }
     if (b->fn == W07_FN_HIST || b->fn == W07_YARD_CUB_HIST)
         e = jd_hash_bytes_hist(b->n, seed, d, jd_stream), h = c.bins, bytes = sizeof c.bins;
     else if (b->fn == W07_FN_KEYCOUNT || b->fn == W07_YARD_NAIVE_KEYCOUNT)
@@ -648,6 +674,11 @@ static float out_expect(const jd_bench *b, const unsigned long long *seed, size_
 {
     want_cache *c;
     if (wanted(b, seed[0], &c) != 0) return NAN;
+    if (b->fn == W07_FN_SCAN || b->fn == W07_YARD_CUB_SCAN) {
+        double r = NAN;
+        if (cudaMemcpy(&r, c->prefix + i, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
+        return (float)r;
+    }
     if (b->out_n == 1 && b->atol != JD_BITWISE) return (float)c->sum;
     uint32_t u = b->out_n == 1 ? (uint32_t)c->in_range : c->bins[i % W07_HIST_BINS];
     float f;
@@ -655,11 +686,20 @@ static float out_expect(const jd_bench *b, const unsigned long long *seed, size_
     return f;
 }
 
-/* Every element of a rep's output (out_n: 1 or 256) against out_expect. */
+/* Every element of a rep's output against out_expect (a scan's: the
+ * judge's kernel against the double prefix sums). */
 static int out_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
                      unsigned long long h[2])
 {
-    (void)bad;
+    if (b->fn == W07_FN_SCAN || b->fn == W07_YARD_CUB_SCAN) {
+        want_cache *c;
+        return wanted(b, seed[0], &c) == 0 &&
+                       jd_prefix_check_f32(out, c->prefix, b->n, b->atol, b->rtol, bad, jd_stream) == cudaSuccess &&
+                       cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
+                       cudaStreamSynchronize(jd_stream) == cudaSuccess
+                   ? 0
+                   : -1;
+    }
     float got[W07_HIST_BINS];
     size_t m = b->out_n;
     if (m > W07_HIST_BINS || cudaMemcpyAsync(got, out, m * 4, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
@@ -677,18 +717,18 @@ static int out_check(const jd_bench *b, const float *out, const unsigned long lo
 static void fill_bytes(const jd_bench *b, void *in, unsigned long long seed) { jd_hash_bytes(in, b->n, seed, 0); }
 static void fill_keys(const jd_bench *b, void *in, unsigned long long seed) { jd_hash_keys(in, b->n, seed, 1, 0); }
 
-/* The three timed jobs, the student's call (yard 0) or its yardstick's:
+/* The four timed jobs, the student's call (yard 0) or its yardstick's:
  *   reduce: reduce_sum(6, ...) or CUB's sum on wb_bench_bytes() of floats
  *     in [0, 1), one float out; the test's tolerance, 1e-5 sum |x|, taken at
  *     0.4999 n (sum |x| is n/2 within a few 1e-5 of it: no laxer);
+ *   scan: scan_fast or CUB's InclusiveSum on the same floats, n out, every
+ *     element within the test's 1e-2 + 1e-4 |ref| of the double prefix;
  *   hist: hist_shared or CUB's HistogramEven (bins zeroed first, as the
  *     test's yardstick) on wb_bench_bytes() of uniform random bytes, 256
  *     bins out, exact;
  *   keycount: atomics_keycount_warp or the given naive one, one key (nkeys
  *     1), wb_bench_bytes() / 4 keys: 0, but one in 65536 out of range (so the
  *     count is fresh for every rep), counts[0] exact. */
-enum { JOB_REDUCE, JOB_HIST, JOB_KEYCOUNT };
-
 static void job_bench(jd_bench *x, int job, int yard)
 {
     memset(x, 0, sizeof *x);
@@ -698,6 +738,11 @@ static void job_bench(jd_bench *x, int job, int yard)
         x->lo = 0.0f, x->hi = 1.0f, x->atol = 1e-5 * 0.4999 * (double)x->n;
         x->i64[1] = 6, x->i64[2] = W07_WS_KEEP; /* the student's: version 6, the workspace kept */
         x->fn_name = yard ? "cub::DeviceReduce::Sum" : "reduce_sum", x->out_name = "sum";
+    } else if (job == JOB_SCAN) {
+        x->fn = yard ? W07_YARD_CUB_SCAN : W07_FN_SCAN, x->n = wb_bench_bytes() / 4;
+        x->lo = 0.0f, x->hi = 1.0f, x->atol = W07_SCAN_BENCH_ATOL, x->rtol = W07_SCAN_BENCH_RTOL;
+        x->i64[1] = 2, x->i64[2] = W07_WS_KEEP; /* scan_fast, the workspace kept */
+        x->fn_name = yard ? "cub::DeviceScan::InclusiveSum" : "scan_fast", x->out_name = "y";
     } else if (job == JOB_HIST) {
         x->fn = yard ? W07_YARD_CUB_HIST : W07_FN_HIST, x->out_n = W07_HIST_BINS, x->n = wb_bench_bytes();
         x->in_bytes = x->n, x->fill = fill_bytes, x->atol = JD_BITWISE;
@@ -716,10 +761,13 @@ static void job_bench(jd_bench *x, int job, int yard)
 static const struct {
     double      per_elem;
     const char *unit, *label;
-} JOB[] = { { 4.0, "GB/s", "reduce v6" }, { 1.0, "GB/s", "hist_shared" }, { 1.0, "Gkeys/s", "keycount, 1 key" } };
+} JOB[] = { { 4.0, "GB/s", "reduce v6" },
+            { 8.0, "GB/s", "scan_fast" },
+            { 1.0, "GB/s", "hist_shared" },
+            { 1.0, "Gkeys/s", "keycount, 1 key" } };
 
 static jd_bench g_yard_b;                          /* large: its sample arrays */
-static double   g_before[3] = { NAN, NAN, NAN };   /* each yardstick before the student's runner started */
+static double   g_before[4] = { NAN, NAN, NAN, NAN }; /* each yardstick before the student's runner started */
 static char     g_yard_why[700];
 
 /* job's yardstick through the week's yard runner: its figure, or NAN (g_yard_why). */
@@ -731,6 +779,7 @@ static double yard_figure(int job)
 }
 
 static void before_reduce(void) { g_before[JOB_REDUCE] = yard_figure(JOB_REDUCE); }
+static void before_scan(void) { g_before[JOB_SCAN] = yard_figure(JOB_SCAN); }
 static void before_hist(void) { g_before[JOB_HIST] = yard_figure(JOB_HIST); }
 static void before_keycount(void) { g_before[JOB_KEYCOUNT] = yard_figure(JOB_KEYCOUNT); }
 
@@ -756,6 +805,7 @@ static void judge_speed(jd_ck *k, int job)
 }
 
 static void judge_reduce_bw(jd_ck *k) { judge_speed(k, JOB_REDUCE); }
+static void judge_scan_bw(jd_ck *k) { judge_speed(k, JOB_SCAN); }
 static void judge_hist_bw(jd_ck *k) { judge_speed(k, JOB_HIST); }
 static void judge_keycount_speed(jd_ck *k) { judge_speed(k, JOB_KEYCOUNT); }
 
@@ -763,6 +813,7 @@ static const jd_checkpoint CPS[] = {
     { "w07.reduce", judge_reduce, NULL, 0, 0 },
     { "w07.reduce-bw", judge_reduce_bw, NULL, 0, 0, before_reduce },
     { "w07.scan", judge_scan, NULL, 0, 0 },
+    { "w07.scan-bw", judge_scan_bw, NULL, 0, 0, before_scan },
     { "w07.hist", judge_hist, NULL, 0, 0 },
     { "w07.hist-bw", judge_hist_bw, NULL, 0, 0, before_hist },
     { "w07.compact", judge_compact, NULL, 0, 0 },

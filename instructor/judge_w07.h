@@ -24,8 +24,9 @@ enum {
  * student's: p[0] the input, p[1] the output, i64[0] n:
  * W07_YARD_CUB_SUM: cub::DeviceReduce::Sum, one float out;
  * W07_YARD_CUB_HIST: the 256 bins zeroed, then cub::DeviceHistogram::HistogramEven;
- * W07_YARD_NAIVE_KEYCOUNT: yard_keycount_naive, i64[1] nkeys. */
-enum { W07_YARD_CUB_SUM = 101, W07_YARD_CUB_HIST, W07_YARD_NAIVE_KEYCOUNT };
+ * W07_YARD_NAIVE_KEYCOUNT: yard_keycount_naive, i64[1] nkeys;
+ * W07_YARD_CUB_SCAN: cub::DeviceScan::InclusiveSum, n floats out. */
+enum { W07_YARD_CUB_SUM = 101, W07_YARD_CUB_HIST, W07_YARD_NAIVE_KEYCOUNT, W07_YARD_CUB_SCAN };
 #define W07_YARD_RUNNER "judge-w07-yard-runner"
 
 #endif

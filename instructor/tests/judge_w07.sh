@@ -3,10 +3,10 @@
 # (instructor/README.md, "The judge and the runner"; build/instructor/judge-w07).
 # Week 07 has no CPU checkpoint: without a GPU every checkpoint the judge
 # lists is SKIP, never PASS, graded with --judge 1 as without it (the
-# same cells, for the reference and the starter). The grader says which
-# checkpoint it leaves to the test program (w07.scan-bw: judge-w07 --list
-# does not name it). The judge by itself over the reference's and the
-# starter's runners, plain and in the sandbox: every checkpoint SKIP.
+# same cells, for the reference and the starter). judge-w07 --list names
+# all ten (none left to the test program). The judge by itself over the
+# reference's and the starter's runners, plain and in the sandbox: every
+# checkpoint SKIP.
 # Needs libarchive and a working bwrap.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w07
@@ -36,19 +36,19 @@ for who in correct starter; do
     [ "$got" = "$want" ] || bad="$bad $who: $how $got, expected $want;"
   done
 done
-grep -q "phase1/week07: judged outside the student's process (--judge 1); left to its test program (.*): w07.scan-bw$" \
-  "$log/judged.log" || bad="$bad the grader did not say it judges week 07 and leaves w07.scan-bw to the test program;"
+grep -q "phase1/week07: judged outside the student's process (--judge 1)$" \
+  "$log/judged.log" || bad="$bad the grader did not say it judges week 07 (and leaves none of it to the test program);"
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed; every checkpoint SKIP
 for impl in solution starter; do
   for how in plain sandbox; do
     got=$(judge_alone 07 phase1/week07 $impl $how "$log")
-    [ "$got" = "skip,skip,skip,skip,skip,skip,skip,skip,skip" ] || bad="$bad judge-w07 over the $impl's runner ($how): $got, expected nine skip;"
+    [ "$got" = "skip,skip,skip,skip,skip,skip,skip,skip,skip,skip" ] || bad="$bad judge-w07 over the $impl's runner ($how): $got, expected ten skip;"
   done
 done
-[ "$("$BUILD/instructor/judge-w07" --list | tr '\n' ' ')" = "w07.reduce w07.reduce-bw w07.scan w07.hist w07.hist-bw w07.compact w07.keycount w07.keycount-speed w07.matmul " ] ||
+[ "$("$BUILD/instructor/judge-w07" --list | tr '\n' ' ')" = "w07.reduce w07.reduce-bw w07.scan w07.scan-bw w07.hist w07.hist-bw w07.compact w07.keycount w07.keycount-speed w07.matmul " ] ||
   bad="$bad judge-w07 --list: $("$BUILD/instructor/judge-w07" --list | tr '\n' ' ');"
 c7=$(bash instructor/judge_calibrate.sh "$BUILD" phase1/week07)
-[[ $c7 == *"w07.reduce-bw not run"*"w07.hist-bw not run"*"w07.keycount-speed not run"* ]] || bad="$bad calibration of week 07 without a GPU: '$c7';"
-if [ -z "$bad" ]; then t_pass "$label" "every checkpoint the judge lists SKIPs without a GPU, judged as linked, for the reference and the starter; scan-bw left to the test program; the judge alone the same, plain and sandboxed"
+[[ $c7 == *"w07.reduce-bw not run"*"w07.scan-bw not run"*"w07.hist-bw not run"*"w07.keycount-speed not run"* ]] || bad="$bad calibration of week 07 without a GPU: '$c7';"
+if [ -z "$bad" ]; then t_pass "$label" "every checkpoint the judge lists SKIPs without a GPU, judged as linked, for the reference and the starter, none left to the test program; the judge alone the same, plain and sandboxed"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

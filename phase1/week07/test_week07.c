@@ -387,7 +387,7 @@ static double bench_scan(wb_headline *head)
     wb_time(sc_work, &c, NULL, &yr.t);
     yr.value = yr.bytes / (yr.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
-    if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, 1e-2, 1e-4, &cmp)) wb_bench_invalid(&yr, cmp.msg);
+    if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, W07_SCAN_BENCH_ATOL, W07_SCAN_BENCH_RTOL, &cmp)) wb_bench_invalid(&yr, cmp.msg);
     wb_bench_emit(&yr);
     static const char *const VAR[3] = { "Hillis-Steele tiles", "Blelloch tiles", "reduce-then-scan" };
     double ratio = NAN;
@@ -398,7 +398,7 @@ static double bench_scan(wb_headline *head)
         wb_dpoison(y, bytes);
         wb_time(sc_work, &c, NULL, &r.t);
         r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
-        if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, 1e-2, 1e-4, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, W07_SCAN_BENCH_ATOL, W07_SCAN_BENCH_RTOL, &cmp)) wb_bench_invalid(&r, cmp.msg);
         if (s == 2) ratio = wb_bench_headline(&r, head);
         else wb_bench_emit(&r);
     }

@@ -112,6 +112,11 @@ static inline void w07_scan_float_fill(wb_rng *r, int i, float *hx, size_t n, do
     for (size_t k = 0; k < n; k++) acc += hx[k], ref[k] = acc;
 }
 
+/* The timed scans' check (bench_scan): against the double prefix, within
+ * 1e-2 + 1e-4 |ref| (the test samples 4096 positions, the judge every one). */
+#define W07_SCAN_BENCH_ATOL 1e-2
+#define W07_SCAN_BENCH_RTOL 1e-4
+
 /* ---------------------------------------------------------------- histogram */
 
 #define W07_HIST_TAG   "hist_exact_fn"
