@@ -562,5 +562,7 @@ int main(int argc, char **argv)
     free(G.st);
     for (int w = 0; w < G.n_weeks; w++)
         for (int k = 0; k < G.weeks[w].n_api; k++) free(G.weeks[w].api[k]);
+    for (int w = 0; w < G.n_weeks; w++)
+        for (int k = 0; k < G.weeks[w].n_given; k++) free(G.weeks[w].given[k]);
     return rc;
 }

@@ -61,6 +61,9 @@ typedef struct {
     char   forbid_except[MAX_FORBID][300]; /* " ex1 ex2 ": exercises allowed this library */
     int    n_api;
     char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
+    int    n_given;
+    char  *given[MAX_API];     /* the week's given functions (build/WEEK/support/*.o: week 05's w05_mix) */
+    const char *refs[2 * MAX_API]; /* api and given: what an exercise may call of its week (NULL-terminated) */
     int    has_c;              /* WEEK/test_*.c: a C test program (built, object-checked, run) */
     int    has_py;             /* WEEK/test_*.py: Phase 7's Python checkpoints (wb_pyrun.py) */
     /* --judge 1: the week's judge (instructor/README.md, "The judge and the

@@ -28,6 +28,26 @@ int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
             return snprintf(err, errsz, "%s: cannot read the exercise API from %s (make grade builds it)", W->dir, obj), -1;
     }
     W->api[W->n_api] = NULL;
+    /* the week's given support code, which an exercise may call as its test program links it (week 05's
+     * pipeline calls w05_mix of support/spin.cu): built beside the starters' test program */
+    char pat[1400];
+    glob_t g;
+    W->n_given = 0;
+    snprintf(pat, sizeof pat, "%s/build/%s/support/*.o", root, W->dir);
+    if (glob(pat, 0, NULL, &g) == 0) {
+        for (size_t i = 0; i < g.gl_pathc; i++)
+            if (oc_api_symbols(g.gl_pathv[i], W->given, &W->n_given, MAX_API - 1) < 0) {
+                snprintf(err, errsz, "%s: cannot read the given functions from %s", W->dir, g.gl_pathv[i]);
+                globfree(&g);
+                return -1;
+            }
+        globfree(&g);
+    }
+    W->given[W->n_given] = NULL;
+    int r = 0;
+    for (int k = 0; k < W->n_api; k++) W->refs[r++] = W->api[k];
+    for (int k = 0; k < W->n_given; k++) W->refs[r++] = W->given[k];
+    W->refs[r] = NULL;
     return 0;
 }
 
@@ -59,7 +79,7 @@ void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy 
     memset(p, 0, sizeof *p);
     p->api = (const char *const *)W->api;
     p->harness_allow = HARNESS_ALLOW;
-    p->allow_refs = (const char *const *)W->api; /* one exercise may call another of its week (week 04's cli) */
+    p->allow_refs = W->refs; /* one exercise may call another of its week (week 04's cli), and its given code */
     p->forbid = forbid;
     p->include_dirs = incp;
 }

@@ -266,7 +266,7 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01, judge-w02, judge-w03; the
+ * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w09; the
  * weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
@@ -275,7 +275,11 @@ static const struct {
     { "phase0/week02", "judge-w02", "judge_w02_runner.o" },
     { "phase0/week03", "judge-w03", "judge_w03_runner.o" },
     { "phase0/week04", "judge-w04", "judge_w04_runner.o" },
+    { "phase1/week05", "judge-w05", "judge_w05_runner.o" },
+    { "phase1/week06", "judge-w06", "judge_w06_runner.o" },
     { "phase1/week07", "judge-w07", "judge_w07_runner.o" },
+    { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
+    { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

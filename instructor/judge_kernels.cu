@@ -89,6 +89,31 @@ extern "C" cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long 
     return cudaGetLastError();
 }
 
+// Week 05's scale+ReLU: ref = relu(alpha x), x = hash_uniform(sx, i, lo, hi),
+// the product rounded once as the CPU's float multiply rounds it.
+static __global__ void relu_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
+                                    double atol, double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float v = __fmul_rn(hash_uniform(sx, i, lo, hi), alpha);
+        if (!close_d(y[i], v < 0.f ? 0.f : v, atol, rtol)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
+                                         double atol, double rtol, unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    relu_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, lo, hi, alpha, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
 static __global__ void saxpy_check_k(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
                                      float hi, float a, double atol, double rtol, unsigned long long *bad)
 {
@@ -111,6 +136,67 @@ extern "C" cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned lon
     if (e != cudaSuccess || n == 0) return e;
     size_t blocks = (n + 255) / 256;
     saxpy_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, sy, lo, hi, a, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+// y[i] = x[(i % R) * S + i / R]: a transpose of an R x S matrix, or week 06's strided copy (R = n / s, S = s).
+static __global__ void perm_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R,
+                                    size_t S, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float want = hash_uniform(sx, (i % R) * S + i / R, lo, hi);
+        if (__float_as_uint(y[i]) != __float_as_uint(want)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R,
+                                         size_t S, unsigned long long *bad, cudaStream_t st)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess || n == 0) return e;
+    if (R == 0) return cudaErrorInvalidValue;
+    size_t blocks = (n + 255) / 256;
+    perm_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, st>>>(y, n, sx, lo, hi, R, S, bad);
+    return cudaGetLastError();
+}
+
+typedef struct {
+    float c[16];
+} poly16;
+
+static __global__ void polyt_check_k(const float *out, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                     poly16 k, double atol, double rtol, unsigned long long *bad)
+{
+    size_t n = (size_t)rows * cols;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        size_t c = i / (size_t)rows, r = i % (size_t)rows;
+        double x = hash_uniform(sx, r * (size_t)cols + c, lo, hi), ref = k.c[15];
+        for (int t = 14; t >= 0; t--) ref = __dadd_rn(__dmul_rn(ref, x), (double)k.c[t]); // unfused, as the host's
+        float got = out[i];
+        if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, unsigned long long sx, float lo,
+                                          float hi, const float coef[16], double atol, double rtol,
+                                          unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    size_t n = (size_t)(rows > 0 ? rows : 0) * (size_t)(cols > 0 ? cols : 0);
+    if (e != cudaSuccess || n == 0) return e;
+    poly16 k;
+    for (int j = 0; j < 16; j++) k.c[j] = coef[j];
+    size_t blocks = (n + 255) / 256;
+    polyt_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(out, rows, cols, sx, lo, hi, k, atol, rtol,
+                                                                             bad);
     return cudaGetLastError();
 }
 

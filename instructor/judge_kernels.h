@@ -25,12 +25,35 @@ cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long long sa, un
 cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters, float a,
                              float b, double atol, double rtol, unsigned long long *bad, cudaStream_t s);
 
+/* Every y[i] (i < n) against week 05's relu(alpha x) (x =
+ * wb_hash_uniform_f32(sx, i, lo, hi), the product in float), by wb_close's
+ * rule: bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on
+ * stream s, not waited for). */
+cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
+                              double atol, double rtol, unsigned long long *bad, cudaStream_t s);
+
 /* Every y[i] (i < n) against SAXPY's a x + y0 in double, x =
  * wb_hash_uniform_f32(sx, i, lo, hi) and y0 the same of sy: |y[i] - ref| <=
  * atol + rtol |ref|, y[i] finite (inputs finite): bad[0] = how many differ,
  * bad[1] = the first (bad: 2 device words; on stream s, not waited for). */
 cudaError_t jd_saxpy_check_f32(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
                                float hi, float a, double atol, double rtol, unsigned long long *bad, cudaStream_t s);
+
+/* Every y[i] (i < n) compared bit for bit with wb_hash_uniform_f32(sx, (i % R) * S + i / R, lo, hi): the
+ * transpose of a rows = R by cols = S matrix, or week 06's strided copy's gather (R = n / s, S = s).
+ * bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on stream st, not waited for). */
+cudaError_t jd_perm_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, size_t R, size_t S,
+                              unsigned long long *bad, cudaStream_t st);
+
+/* Every out[i] (i < rows x cols) of week 11's polyt: out[c * rows + r]
+ * against p(x) in double, x = wb_hash_uniform_f32(sx, r * cols + c, lo, hi)
+ * and p's 16 coefficients coef (host floats; Horner's rule in double, as
+ * w11_poly_ref): |out[i] - ref| <= atol + rtol |ref|, out[i] finite (inputs
+ * finite): bad[0] = how many differ, bad[1] = the first (bad: 2 device
+ * words; on stream s, not waited for). */
+cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, unsigned long long sx, float lo, float hi,
+                               const float coef[16], double atol, double rtol, unsigned long long *bad,
+                               cudaStream_t s);
 
 /* *out (one device double) = the sum over i < n of wb_hash_uniform_f32(seed,
  * i, lo, hi), in double: the sum of what wb_dfill_uniform_f32 wrote (on

@@ -196,24 +196,14 @@ static void judge_fma(jd_ck *k)
 
 /* ---------------------------------------------------------------- timed */
 
-/* y = x (iters 0) or x after i64[1] FMA steps: the expected value at i,
- * and the judge's kernel over a whole output. */
+/* y = x (iters 0) or x after i64[1] FMA steps: the expected value at i
+ * (the judge's kernel checks a whole output: jd_fma_full_check). */
 static float chain_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
 {
     return w03_fma_replay(wb_hash_uniform_f32(seed[0], i, b->lo, b->hi), (int)b->i64[1], (float)b->f64[0],
                           (float)b->f64[1]);
 }
 
-static int chain_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
-                       unsigned long long h[2])
-{
-    return jd_fma_check_f32(out, b->n, seed[0], b->lo, b->hi, (int)b->i64[1], (float)b->f64[0], (float)b->f64[1],
-                            b->atol, b->rtol, bad, jd_stream) == cudaSuccess &&
-                   cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
-                   cudaStreamSynchronize(jd_stream) == cudaSuccess
-               ? 0
-               : -1;
-}
 
 /* fma-peak's a and b, new for every request: a in [0.999, 0.9999], b = (1 - a) c
  * with c in [0.5, 1.5] (the chains stay near c, as the test's 0.9999 and 1e-4
@@ -236,7 +226,7 @@ static void bench_setup(int fn, size_t n, int iters, double atol, double rtol, c
     g_bench.lo = LO, g_bench.hi = HI, g_bench.atol = atol, g_bench.rtol = rtol;
     g_bench.i64[1] = iters, g_bench.f64[0] = W03_FMA_A, g_bench.f64[1] = W03_FMA_B;
     g_bench.fn_name = fn_name, g_bench.out_name = "y";
-    g_bench.expect = chain_expect, g_bench.full_check = chain_check;
+    g_bench.expect = chain_expect, g_bench.full_check = jd_fma_full_check;
 }
 
 /* w03.copy-bw: 8 bytes an element against COPY, both by the judge's clock. */

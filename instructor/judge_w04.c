@@ -415,13 +415,7 @@ static int saxpy_check(const jd_bench *b, const float *out, const unsigned long 
  * runner that leaves y alone or ignores a is wrong at every element). The
  * runner sees x and y as the judge fills them, but not a until the request
  * arrives: it cannot have the output ready. */
-static void fresh_a(jd_bench *b, uint64_t r)
-{
-    double u = (double)(jd_mix(r) >> 11) / 9007199254740992.0;
-    float a = (float)(0.5 + 1.5 * u);
-    if (a == 1.0f) a = 1.25f;
-    b->f64[0] = (jd_mix(r ^ 0x5a) & 1) ? -a : a;
-}
+static void fresh_a(jd_bench *b, uint64_t r) { b->f64[0] = jd_fresh_factor(r); }
 
 static void judge_saxpy_bw(jd_ck *k)
 {

@@ -693,12 +693,8 @@ static int out_check(const jd_bench *b, const float *out, const unsigned long lo
 {
     if (b->fn == W07_FN_SCAN || b->fn == W07_YARD_CUB_SCAN) {
         want_cache *c;
-        return wanted(b, seed[0], &c) == 0 &&
-                       jd_prefix_check_f32(out, c->prefix, b->n, b->atol, b->rtol, bad, jd_stream) == cudaSuccess &&
-                       cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
-                       cudaStreamSynchronize(jd_stream) == cudaSuccess
-                   ? 0
-                   : -1;
+        if (wanted(b, seed[0], &c) != 0) return -1;
+        return jd_full_check_done(jd_prefix_check_f32(out, c->prefix, b->n, b->atol, b->rtol, bad, jd_stream), bad, h);
     }
     float got[W07_HIST_BINS];
     size_t m = b->out_n;
@@ -774,8 +770,9 @@ static char     g_yard_why[700];
 static double yard_figure(int job)
 {
     job_bench(&g_yard_b, job, 1);
-    double ms = jd_yard_bench(W07_YARD_RUNNER, &g_yard_b, TIMED, g_yard_why, sizeof g_yard_why);
-    return ms > 0 ? JOB[job].per_elem * (double)g_yard_b.n / (ms * 1e-3) / 1e9 : NAN;
+    double ms = NAN;
+    if (jd_yard_bench(W07_YARD_RUNNER, &g_yard_b, TIMED, &ms, g_yard_why, sizeof g_yard_why) != 0) return NAN;
+    return JOB[job].per_elem * (double)g_yard_b.n / (ms * 1e-3) / 1e9;
 }
 
 static void before_reduce(void) { g_before[JOB_REDUCE] = yard_figure(JOB_REDUCE); }

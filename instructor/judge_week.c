@@ -24,10 +24,11 @@ unsigned long long jd_seed = 20261128;
 int                jd_dev;
 cudaStream_t       jd_stream;
 /* COPY through the yard runner (jd_copy_yard), measured before the runner
- * has run any student code; its size (bytes a call) and the runner's path */
+ * has run any student code; its size (bytes a call) and the judge's folder,
+ * where the yard runners are */
 static double g_copy_before = NAN;
 static size_t g_copy_floats;
-static char   g_yard_path[PATH_MAX];
+static char   g_judge_dir[PATH_MAX];
 static char   g_yard_why[300];
 
 uint64_t jd_mix(uint64_t x)
@@ -36,6 +37,14 @@ uint64_t jd_mix(uint64_t x)
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
+}
+
+float jd_fresh_factor(uint64_t r)
+{
+    double u = (double)(jd_mix(r) >> 11) / 9007199254740992.0;
+    float a = (float)(0.5 + 1.5 * u);
+    if (a == 1.0f) a = 1.25f;
+    return (jd_mix(r ^ 0x5a) & 1) ? -a : a;
 }
 
 void jd_failf(jd_tally *t, const char *fmt, ...)
@@ -313,6 +322,22 @@ out:
     return rc;
 }
 
+int jd_full_check_done(cudaError_t e, const unsigned long long *bad, unsigned long long h[2])
+{
+    return e == cudaSuccess && cudaMemcpyAsync(h, bad, 2 * sizeof *h, cudaMemcpyDeviceToHost, jd_stream) == cudaSuccess &&
+                   cudaStreamSynchronize(jd_stream) == cudaSuccess
+               ? 0
+               : -1;
+}
+
+int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2])
+{
+    return jd_full_check_done(jd_fma_check_f32(out, b->n, seed[0], b->lo, b->hi, (int)b->i64[1], (float)b->f64[0],
+                                               (float)b->f64[1], b->atol, b->rtol, bad, jd_stream),
+                              bad, h);
+}
+
 /* ---------------------------------------------------------------- COPY */
 
 /* The yard runner's copy: the output equals the input, bit for bit. */
@@ -333,46 +358,21 @@ static int copy_check(const jd_bench *b, const float *out, const unsigned long l
 
 static jd_bench g_yard; /* large: its sample arrays */
 
-/* The folder of this program (the judges and their yard runners are built
- * side by side), "." when it cannot be read. */
-static void self_dir(char *dir, size_t n)
+int jd_yard_bench(const char *name, jd_bench *x, int timed, double *ms, char *why, size_t why_n)
 {
-    char self[PATH_MAX];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[len > 0 ? len : 0] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash) *slash = 0;
-    snprintf(dir, n, "%s", slash ? self : ".");
-}
-
-/* b through the runner at path (a plain child): ms a call, or NAN with why. */
-static double yard_bench_at(const char *path, jd_bench *b, int timed, char *why, size_t why_n)
-{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%s", g_judge_dir, name);
     jd Y;
-    char *argv[2] = { (char *)path, NULL };
-    why[0] = 0;
+    char *argv[2] = { path, NULL };
     if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
         snprintf(why, why_n, "the yard runner (%s) did not start: %s", path, Y.why);
         jd_stop(&Y);
-        return NAN;
+        return -1;
     }
-    double ms = NAN;
-    char w[600] = "";
-    int rc = jd_bench_run(&Y, b, timed, &ms, w, sizeof w);
+    int rc = jd_bench_run(&Y, x, timed, ms, why, why_n);
     jd_stop(&Y);
-    if (rc != 0 || !(ms > 0)) {
-        snprintf(why, why_n, "the yard runner (%s): %s", path, w[0] ? w : "no time");
-        return NAN;
-    }
-    return ms;
-}
-
-double jd_yard_bench(const char *runner, jd_bench *b, int timed, char *why, size_t why_n)
-{
-    char dir[PATH_MAX], path[PATH_MAX + 256];
-    self_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/%s", dir, runner);
-    return yard_bench_at(path, b, timed, why, why_n);
+    if (rc == 0 && !(*ms > 0)) rc = -1, snprintf(why, why_n, "no time");
+    return rc;
 }
 
 /* COPY of g_copy_floats floats a call through the yard runner, timed by the
@@ -384,10 +384,10 @@ static double yard_copy_gbps(void)
     g_yard.fn = JD_YARD_FN_COPY, g_yard.n_in = 1, g_yard.max_k = JD_BENCH_MAX_K, g_yard.n = g_copy_floats;
     g_yard.lo = -1.0f, g_yard.hi = 1.0f, g_yard.fn_name = "cudaMemcpyAsync", g_yard.out_name = "copy";
     g_yard.expect = copy_expect, g_yard.full_check = copy_check;
-    char why[700];
-    double ms = yard_bench_at(g_yard_path, &g_yard, JD_YARD_TIMED, why, sizeof why);
-    if (!(ms > 0)) {
-        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner's copy: %s", why);
+    double ms = NAN;
+    char why[600] = "";
+    if (jd_yard_bench("judge-yard-runner", &g_yard, JD_YARD_TIMED, &ms, why, sizeof why) != 0) {
+        snprintf(g_yard_why, sizeof g_yard_why, "the yard runner's copy: %s", why[0] ? why : "no time");
         return NAN;
     }
     return 8.0 * (double)g_copy_floats / (ms * 1e-3) / 1e9;
@@ -514,10 +514,13 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
         else return usage(prog), 2;
     }
     if (!record || !which || (sock < 0 && i >= argc)) return usage(prog), 2;
-    { /* the yard runner: judge-yard-runner beside this program (instructor code only) */
-        char dir[PATH_MAX - 32];
-        self_dir(dir, sizeof dir);
-        snprintf(g_yard_path, sizeof g_yard_path, "%s/judge-yard-runner", dir);
+    { /* the yard runners (judge-yard-runner, a week's own): beside this program (instructor code only) */
+        char self[PATH_MAX];
+        ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[len > 0 ? len : 0] = 0;
+        char *slash = strrchr(self, '/');
+        if (slash) *slash = 0;
+        snprintf(g_judge_dir, sizeof g_judge_dir, "%s", slash ? self : ".");
     }
     if (scratch && sock < 0) {
         char why[PATH_MAX * 2 + 64];
@@ -592,7 +595,7 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
             g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
             g_copy_before = yard_copy_gbps();
         }
-        for (int k = 0; k < n; k++) /* the checkpoints' own yardsticks, as COPY: before any student code runs */
+        for (int k = 0; k < n; k++) /* a week's own yardstick, before any student code runs too */
             if (want[k] && cps[k].yard_before) cps[k].yard_before();
         int started = start_runner(&J, sock, pid, scratch, argv + i, JD_MEM_DEVICE);
         for (int k = 0; k < n; k++) {

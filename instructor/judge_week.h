@@ -37,6 +37,10 @@ extern int                jd_dev;
 extern cudaStream_t       jd_stream;
 
 uint64_t jd_mix(uint64_t x);
+/* A timed checkpoint's scale factor drawn from the hidden value r: |a| in
+ * [0.5, 2) of either sign, never 1 (a runner that skips the scaling is
+ * wrong at most elements). */
+float jd_fresh_factor(uint64_t r);
 
 /* One checkpoint's tally: tests run, failed, skipped, the first message. */
 typedef struct {
@@ -112,12 +116,11 @@ struct jd_bench {
     int       fn, n_in, max_k;
     size_t    n;
     size_t    out_n;          /* floats (4-byte words) of each output, the look's and the check's range;
-                                 0: n (a reduction's output is one float) */
+                                 0: n (a reduction's output is one float; inout: n) */
     size_t    in_bytes;       /* bytes of each input; 0: n floats */
-    /* optional: fills one input (device, n elements of in_bytes / n bytes,
-     * on the default stream) from seed, instead of wb_dfill_uniform_f32
-     * with lo and hi: bytes or keys; expect and full_check then know the
-     * fill by its seed */
+    /* optional: fills one input (device, on the default stream) from seed,
+     * instead of wb_dfill_uniform_f32 with lo and hi: bytes or keys; expect
+     * and full_check then know the fill by its seed */
     void (*fill)(const jd_bench *b, void *in, unsigned long long seed);
     float     lo, hi;
     double    atol, rtol;     /* the look's comparison (JD_BITWISE as atol: bit for bit) */
@@ -152,13 +155,15 @@ struct jd_bench {
 };
 /* 0 and *ms, or -1 with why (a wrong output in JD_TIMED_WRONG's words). */
 int jd_bench_run(jd *J, jd_bench *b, int timed, double *ms, char *why, size_t why_n);
-
-/* A yardstick other than COPY, timed through the same protocol: `b` run by
- * jd_bench_run through `runner`, a program of the instructor's beside the
- * judge (its file name: built with the judge, linking judge_runner.c and
- * the yardstick, instructor code only; a plain child), with `timed`
- * requests. ms a call, or NAN with why. */
-double jd_yard_bench(const char *runner, jd_bench *b, int timed, char *why, size_t why_n);
+/* A full_check's end: e is its kernel's launch; the two words of bad read
+ * into h on jd_stream and waited for. 0, or -1 when the check did not run. */
+int jd_full_check_done(cudaError_t e, const unsigned long long *bad, unsigned long long h[2]);
+/* A full_check for outputs of the FMA replay (jd_fma_check_f32): y[i] is
+ * x[i] (x from seed[0] in [lo, hi)) after i64[1] steps of v = fmaf(v, a, b),
+ * a and b in f64[0] and f64[1], within atol + rtol |ref| (week 03's chains,
+ * week 09's sweep). */
+int jd_fma_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2]);
 
 /* COPY, timed through the same protocol as the student's calls: a runner
  * of the instructor's (judge-yard-runner, beside the judge, a plain child:
@@ -175,6 +180,15 @@ double jd_yard_bench(const char *runner, jd_bench *b, int timed, char *why, size
 #define JD_YARD_TIMED   7
 double      jd_copy_yard(void);
 const char *jd_copy_yard_why(void);
+
+/* Any yardstick of instructor code (COPY's, a week's given kernel), timed
+ * through the same protocol as the student's calls: jd_bench_run over a
+ * runner of the instructor's, the program `name` beside the judge (built
+ * with no student object), started as a plain child for this run alone and
+ * stopped after it. With the same jd_bench set-up (sizes, ranges, fresh
+ * scalars) and the same seed as the student's run, its requests carry the
+ * same inputs. 0 and *ms (a call), or -1 with why. */
+int jd_yard_bench(const char *name, jd_bench *x, int timed, double *ms, char *why, size_t why_n);
 
 /* A speed checkpoint's result: the figure against its yardstick and the
  * target for this GPU (week.txt; wb_target_for picks a `| H200 >= ...`
@@ -207,9 +221,11 @@ typedef struct {
     int         cpu_whole;             /* cpu is the whole checkpoint: its PASS stands (else only its FAIL does) */
     int         copy_yard;             /* timed against COPY (jd_copy_yard): bytes a float of wb_bench_bytes() / 4
                                           the timed call moves (w01's vecadd 12, w03's copy 8); 0: not */
-    void (*yard_before)(void);         /* optional, with a GPU: times the checkpoint's own yardstick (jd_yard_bench)
-                                          before the student's runner starts, as COPY is (the checkpoint then takes
-                                          the larger of that and its figure after); NULL: none */
+    void (*yard_before)(void);         /* optional: a yardstick of the week's own (week 11's given kernel through
+                                          jd_yard_bench, week 09's FMA peak in the judge) timed with a GPU before
+                                          the student's runner starts, when this checkpoint is asked for; gpu()
+                                          times it again after the student's calls and keeps the better, as
+                                          COPY's larger figure is kept */
 } jd_checkpoint;
 
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):

@@ -252,7 +252,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # judge_runner.c and its main, and nothing that writes a results record (the
 # link is refused if one is there). Weeks 01's and 03's judges ran on an H200 as programs of
 # their own and judge-w01 through the grader (2026-11-28); judge-w03 not yet
-# through the grader, judge-w02 not yet on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# through the grader, judge-w02 not yet on a GPU (nor judge-w05). The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -321,6 +321,10 @@ $(JUDGE_W02) $(foreach i,$(IMPLS),$(BUILD)/phase0/week02/$(i)/judge-runner): $(B
 $(BUILD)/instructor/judge_w02.o $(BUILD)/instructor/judge_w02_runner.o: phase0/week02/support/launcher.h
 $(eval $(call judge_rules,03,phase0/week03,copy fmachain roofline))
 $(eval $(call judge_rules,04,phase0/week04,saxpylib cli mytest))
+$(eval $(call judge_rules,05,phase1/week05,ew views streams))
+# week 05's given kernels (support/spin.cu: w05_mix, which the pipeline calls) in its runner, as in its test program
+$(foreach i,$(IMPLS),$(BUILD)/phase1/week05/$(i)/judge-runner): $(BUILD)/phase1/week05/support/spin.o
+$(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
 $(eval $(call judge_rules,07,phase1/week07,reduce scan hist atomics matmul))
 # week 07's given support objects (the CUB wrappers, the naive atomics) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase1/week07/$(i)/judge-runner): $(BUILD)/phase1/week07/support/yard_cub.o \
@@ -336,9 +340,34 @@ $(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge
   phase1/week07/atomics.h
 $(JUDGE_W07): | $(BUILD)/instructor/judge-w07-yard-runner
 judge-w07: $(BUILD)/instructor/judge-w07-yard-runner
+$(eval $(call judge_rules,09,phase2/week09,intensity sweep))
+# week 09's given FMA peak kernel (support/yard_fmapeak.cu) in its judge, which times the roof's compute
+# half with it as the test does, and in its runners, as the grader links a week's support into a student's
+$(JUDGE_W09) $(foreach i,$(IMPLS),$(BUILD)/phase2/week09/$(i)/judge-runner): $(BUILD)/phase2/week09/support/yard_fmapeak.o
+$(BUILD)/instructor/judge_w09.o: phase2/week09/support/yard_fmapeak.h
+$(eval $(call judge_rules,11,phase2/week11,polyt))
+# week 11's given kernel (support/yard_slow.cu) in its runner, as in its test program, and in the
+# judge's own yard runner (judge_w11_runner.c built with -DW11_YARD: yard_polyt_given and no student
+# object, beside the judge), through which the judge times w11.polyt-speed's yardstick
+JUDGE_W11_YARD := $(BUILD)/instructor/judge-w11-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase2/week11/$(i)/judge-runner): $(BUILD)/phase2/week11/support/yard_slow.o
+$(BUILD)/instructor/judge_w11_yard_runner.o: instructor/judge_w11_runner.c instructor/judge_w11.h instructor/judge.h \
+  phase2/week11/polyt.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DW11_YARD -Iinstructor -Iphase2/week11 -c $< -o $@
+$(JUDGE_W11_YARD): $(BUILD)/instructor/judge_w11_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase2/week11/support/yard_slow.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W11): | $(JUDGE_W11_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
+JUDGED_WEEKS += phase1/week05
+JUDGED_WEEKS += phase1/week06
 JUDGED_WEEKS += phase1/week07
+JUDGED_WEEKS += phase2/week09
+JUDGED_WEEKS += phase2/week11
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -34,6 +34,41 @@ judge_alone() {
   WB_NO_GPU=1 "$BUILD/instructor/judge-w$1" --record "$rec" --checkpoint all --seed "$SEED" "${how[@]}" >"$rec.out" 2>&1
   awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null
 }
+# judge_grade_twice NN WEEK CLASS DIR: build judge-wNN, the grader and WEEK's starter test program, then
+# grade CLASS's WEEK without a GPU at $SEED twice, with --judge 1 (DIR/judged.{csv,log}, its scratch
+# DIR/scratch/judged) and without (DIR/linked.*); 1 with DIR/build.log's tail printed when the build failed.
+judge_grade_twice() {
+  if ! $MAKE -s "judge-w$1" "$GRADE_BIN" "$BUILD/$2/starter/test" >"$4/build.log" 2>&1; then tail -n 20 "$4/build.log"; return 1; fi
+  local how
+  for how in judged linked; do
+    # shellcheck disable=SC2046
+    WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$3" --weeks "$2" --gradebook "$4/$how.csv" --seed "$SEED" \
+      --limit 60 --jobs 2 --scratch "$4/scratch/$how" $(grade_make_args) $([ $how = judged ] && echo --judge 1) \
+      >"$4/$how.log" 2>&1
+  done
+  return 0
+}
+# judge_class DIR WEEK FILE...: DIR made afresh (0755, with DIR/scratch/judged and DIR/scratch/linked)
+# and in DIR/class a class of two for WEEK: correct (the FILEs, the reference's) and starter (no
+# exercise file: the pristine starter is graded).
+judge_class() {
+  local d=$1 w=$2
+  shift 2
+  rm -rf "$d" && mkdir -p "$d/scratch/judged" "$d/scratch/linked" "$d/class/correct/$w" "$d/class/starter/$w" &&
+    chmod 755 "$d" "$d/scratch" "$d/scratch/judged" "$d/scratch/linked" && cp "$@" "$d/class/correct/$w/" &&
+    touch "$d/class/starter/$w/notes.txt"
+}
+# judge_alone_each NN WEEK WANT DIR: judge_alone over the solution's and the starter's runners, plain
+# and sandboxed; prints "judge-wNN over the IMPL's runner (HOW): GOT, expected WANT;" for each that differs.
+judge_alone_each() {
+  local impl how got
+  for impl in solution starter; do
+    for how in plain sandbox; do
+      got=$(judge_alone "$1" "$2" $impl $how "$4")
+      [ "$got" = "$3" ] || printf ' judge-w%s over the %s'"'"'s runner (%s): %s, expected %s;' "$1" $impl $how "$got" "$3"
+    done
+  done
+}
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }
 # grading_or_skip LABEL: end the step with LABEL SKIP, and why, unless grading can run here

@@ -10,61 +10,53 @@
 #include "ew.h"
 #include "streams.h"
 #include "views.h"
-
-static float relu_ref(float v, float alpha)
-{
-    v *= alpha;
-    return v < 0.f ? 0.f : v;
-}
+#include "w05_checks.h"
 
 /* ---------------------------------------------------------------- ew_scale_relu */
 
-static const size_t SIZES[] = { 0, 1, 3, 31, 255, 256, 257, 1023, 4097, 65537, 1000003, ((size_t)1 << 24) + 5 };
-
-/* Run ew_scale_relu on n fresh random elements, the input starting ox elements
- * into its buffer and the output oy elements into a guarded, poisoned one;
- * with specials, NaN and both infinities among them. Check every output and
- * that nothing was written outside y[0..n). */
+/* Run ew_scale_relu on n fresh random elements (w05_checks.h), the input
+ * starting ox elements into its buffer and the output oy elements into a
+ * guarded, poisoned one; with specials, NaN and both infinities among them.
+ * Check every output and that nothing was written outside y[0..n). */
 static void check_scale_relu(wb_rng *rng, size_t n, size_t ox, size_t oy, int specials)
 {
     float *hx = wb_hmalloc((n + ox) * 4), *ref = wb_hmalloc(n * 4);
-    float alpha = (float)wb_rng_unit(rng) * 4.f - 1.f;
-    wb_fill_uniform_f32(rng, hx, n + ox, -100, 100);
-    if (specials && n >= 4) {
-        hx[ox + 0] = NAN, hx[ox + 1] = INFINITY, hx[ox + 2] = -INFINITY, hx[ox + n - 1] = NAN;
-        alpha = 1.5f;
-    }
-    for (size_t i = 0; i < n; i++) ref[i] = relu_ref(hx[ox + i], alpha);
+    float alpha = w05_sr_draw(rng, n, ox, specials, hx, ref);
     float *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
     WB_CUDA(ew_scale_relu(dx ? dx + ox : NULL, dy, n, alpha));
     char what[96];
     snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu, alpha %g", n, ox, oy, alpha);
-    wb_expect_dout_f32(&y, ref, n, 0, 1e-7, what);
+    wb_expect_dout_f32(&y, ref, n, 0, W05_SR_RTOL, what);
     wb_dfree(dx), wb_dout_free(&y);
     free(hx), free(ref);
 }
 
 START_TEST(scale_relu_sizes)
 {
+    ck_assert_str_eq(__func__, W05_SR_SIZES_TAG); /* the judge draws these cases by this tag (w05_checks.h) */
     wb_rng rng = WB_RNG();
-    check_scale_relu(&rng, SIZES[_i], 0, 0, 0);
+    size_t ox, oy, n = w05_sr_sizes_n(_i, &ox, &oy);
+    check_scale_relu(&rng, n, ox, oy, 0);
 }
 END_TEST
 
 START_TEST(scale_relu_offsets)
 {
+    ck_assert_str_eq(__func__, W05_SR_OFFSETS_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 1000, 300000);
-    check_scale_relu(&rng, n, (size_t)(_i & 3), (size_t)((_i >> 2) & 3), 0);
+    size_t ox, oy, n = w05_sr_offsets_n(&rng, _i, &ox, &oy);
+    check_scale_relu(&rng, n, ox, oy, 0);
 }
 END_TEST
 
 START_TEST(scale_relu_nan_inf)
 {
+    ck_assert_str_eq(__func__, W05_SR_NANINF_TAG);
     wb_rng rng = WB_RNG();
-    check_scale_relu(&rng, (size_t)wb_rng_int(&rng, 4, 5000), (size_t)(_i & 1), (size_t)(_i & 1), 1);
+    size_t ox, oy, n = w05_sr_naninf_n(&rng, _i, &ox, &oy);
+    check_scale_relu(&rng, n, ox, oy, 1);
 }
 END_TEST
 
@@ -72,18 +64,15 @@ END_TEST
 
 START_TEST(add2d_shapes)
 {
-    static const int R[] = { 1, 1, 7, 33, 257, 1000, 70000, 3 }, C[] = { 1, 300, 1, 31, 129, 1000, 5, 65537 };
+    ck_assert_str_eq(__func__, W05_ADD2D_TAG);
     wb_rng rng = WB_RNG();
-    int rows = R[_i], cols = C[_i];
-    size_t lda = (size_t)cols + (size_t)wb_rng_int(&rng, 0, 9), ldb = (size_t)cols + (size_t)wb_rng_int(&rng, 0, 9),
-           ldc = (size_t)cols + (size_t)wb_rng_int(&rng, 1, 9);
+    int rows, cols;
+    size_t lda, ldb, ldc;
+    w05_add2d_shape(&rng, _i, &rows, &cols, &lda, &ldb, &ldc);
     size_t na = lda * rows, nb = ldb * rows, nc = ldc * rows;
     float *ha = wb_hmalloc(na * 4), *hb = wb_hmalloc(nb * 4), *hc = wb_hmalloc(nc * 4);
     float *ref = wb_hmalloc((size_t)rows * cols * 4), *got = wb_hmalloc((size_t)rows * cols * 4);
-    wb_fill_uniform_f32(&rng, ha, na, -10, 10);
-    wb_fill_uniform_f32(&rng, hb, nb, -10, 10);
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) ref[(size_t)r * cols + c] = ha[r * lda + c] + hb[r * ldb + c];
+    w05_add2d_fill(&rng, rows, cols, ha, lda, hb, ldb, ref);
     float *da = wb_dcopy(ha, na * 4), *db = wb_dcopy(hb, nb * 4);
     wb_dout c;
     float *dc = wb_dout_alloc(&c, "c", nc * 4, 0);
@@ -99,7 +88,7 @@ START_TEST(add2d_shapes)
         pad_written += wb_count_not_byte(hc + r * ldc + cols, (ldc - cols) * 4, 0xFF);
     }
     wb_cmp cmp;
-    wb_compare_f32("c", got, ref, (size_t)rows * cols, 0, 1e-7, &cmp);
+    wb_compare_f32("c", got, ref, (size_t)rows * cols, 0, W05_ADD2D_RTOL, &cmp);
     WB_EXPECT_CMP(cmp, what);
     ck_assert_msg(pad_written == 0, "%s: %zu bytes of row padding written", what, pad_written);
     wb_dfree(da), wb_dfree(db), wb_dout_free(&c);
@@ -113,31 +102,14 @@ END_TEST
  * with a step, the way x.permute(...)[::s] would leave it. */
 START_TEST(tensor3_views)
 {
-    static const int SH[][3] = { { 1, 1, 1 }, { 0, 5, 7 }, { 3, 1, 33 }, { 5, 70, 3 }, { 17, 9, 129 },
-                                 { 2, 3, 70001 }, { 70000, 2, 3 }, { 4, 66000, 2 }, { 31, 33, 35 }, { 8, 16, 300 } };
+    ck_assert_str_eq(__func__, W05_TENSOR3_TAG);
     wb_rng rng = WB_RNG();
-    int shape[3] = { SH[_i][0], SH[_i][1], SH[_i][2] };
-    int perm[3] = { 0, 1, 2 };
-    for (int d = 2; d > 0; d--) { /* random permutation */
-        int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
-        perm[d] = perm[j], perm[j] = t;
-    }
-    int step[3];
-    long long base_shape[3], base_st[3], st[3];
-    for (int d = 0; d < 3; d++) step[d] = (int)wb_rng_int(&rng, 1, 2);
-    /* the view's dimension d is base dimension perm[d], read with step[d] */
-    for (int d = 0; d < 3; d++) base_shape[perm[d]] = (long long)shape[d] * step[d] + (shape[d] ? 0 : 1);
-    base_st[2] = 1, base_st[1] = base_shape[2], base_st[0] = base_shape[2] * base_shape[1];
-    for (int d = 0; d < 3; d++) st[d] = base_st[perm[d]] * step[d];
-    size_t nbase = (size_t)(base_shape[0] * base_shape[1] * base_shape[2]), nout = (size_t)shape[0] * shape[1] * shape[2];
+    int shape[3];
+    long long st[3];
+    size_t nbase = w05_tensor3_view(&rng, _i, shape, st), nout = (size_t)shape[0] * shape[1] * shape[2];
     float *hx = wb_hmalloc(nbase * 4), *ref = wb_hmalloc(nout * 4);
-    wb_fill_uniform_f32(&rng, hx, nbase, -5, 5);
-    if (nbase > 2) hx[nbase / 2] = NAN;
-    float alpha = 0.75f;
-    for (int i = 0; i < shape[0]; i++)
-        for (int j = 0; j < shape[1]; j++)
-            for (int k = 0; k < shape[2]; k++)
-                ref[((size_t)i * shape[1] + j) * shape[2] + k] = relu_ref(hx[i * st[0] + j * st[1] + k * st[2]], alpha);
+    float alpha = W05_TENSOR3_ALPHA;
+    w05_tensor3_fill(&rng, hx, nbase, shape, st, ref);
     float *dx = wb_dcopy(hx, nbase * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", nout * 4, 0);
@@ -145,7 +117,7 @@ START_TEST(tensor3_views)
     char what[128];
     snprintf(what, sizeof what, "shape %d x %d x %d, strides %lld %lld %lld", shape[0], shape[1], shape[2], st[0], st[1],
              st[2]);
-    wb_expect_dout_f32(&y, ref, nout, 0, 1e-7, what);
+    wb_expect_dout_f32(&y, ref, nout, 0, W05_TENSOR3_RTOL, what);
     wb_dfree(dx), wb_dout_free(&y);
     free(hx), free(ref);
 }
@@ -153,149 +125,60 @@ END_TEST
 
 /* ---------------------------------------------------------------- views (CPU) */
 
-static long long offset_of(int nd, const long long *shape, const long long *st, long long linear)
+/* The linked functions, as w05_checks.h's checks take them. */
+static void lk_contiguous(void *ctx, int ndim, const long long *shape, long long *strides)
 {
-    long long off = 0;
-    for (int d = nd - 1; d >= 0; d--) {
-        off += (linear % shape[d]) * st[d];
-        linear /= shape[d];
-    }
-    return off;
+    (void)ctx;
+    views_contiguous_strides(ndim, shape, strides);
 }
+
+static int lk_permute(void *ctx, int ndim, const long long *shape, const long long *strides, const int *perm,
+                      long long *new_shape, long long *new_strides)
+{
+    (void)ctx;
+    return views_permute(ndim, shape, strides, perm, new_shape, new_strides);
+}
+
+static int lk_view(void *ctx, int ndim, const long long *shape, const long long *strides, int new_ndim,
+                   const long long *new_shape, long long *new_strides)
+{
+    (void)ctx;
+    return views_strides(ndim, shape, strides, new_ndim, new_shape, new_strides);
+}
+
+static const w05_views_ops OPS = { lk_contiguous, lk_permute, lk_view, NULL };
 
 START_TEST(contiguous_known)
 {
-    long long s1[] = { 2, 3, 4 }, e1[] = { 12, 4, 1 }, g[3];
-    memset(g, 0x7f, sizeof g);
-    views_contiguous_strides(3, s1, g);
-    for (int d = 0; d < 3; d++) ck_assert_msg(g[d] == e1[d], "shape (2,3,4): stride[%d] = %lld, expected %lld", d, g[d], e1[d]);
-    long long s2[] = { 5 }, g2[1] = { 0 };
-    views_contiguous_strides(1, s2, g2);
-    ck_assert_msg(g2[0] == 1, "shape (5): stride %lld, expected 1", g2[0]);
+    char why[400];
+    ck_assert_msg(w05_contiguous_known(&OPS, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
 START_TEST(permute_random)
 {
+    ck_assert_str_eq(__func__, W05_PERMUTE_TAG);
     wb_rng rng = WB_RNG();
-    int nd = (int)wb_rng_int(&rng, 1, 5);
-    long long shape[8], st[8], nshape[8], nst[8];
-    int perm[8];
-    for (int d = 0; d < nd; d++) shape[d] = wb_rng_int(&rng, 1, 5), perm[d] = d;
-    views_contiguous_strides(nd, shape, st);
-    for (int d = nd - 1; d > 0; d--) {
-        int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
-        perm[d] = perm[j], perm[j] = t;
-    }
-    memset(nshape, 0, sizeof nshape);
-    memset(nst, 0, sizeof nst);
-    ck_assert_int_eq(views_permute(nd, shape, st, perm, nshape, nst), 0);
-    for (int d = 0; d < nd; d++) {
-        ck_assert_msg(nshape[d] == shape[perm[d]], "permuted shape[%d] = %lld, expected %lld", d, nshape[d], shape[perm[d]]);
-        ck_assert_msg(nst[d] == st[perm[d]], "permuted stride[%d] = %lld, expected %lld", d, nst[d], st[perm[d]]);
-    }
-    int bad[3] = { 0, 0, 2 };
-    if (nd == 3) ck_assert_msg(views_permute(3, shape, st, bad, nshape, nst) == -1, "perm (0,0,2) must be refused");
-    int out_of_range[1] = { 1 };
-    ck_assert_msg(views_permute(1, shape, st, out_of_range, nshape, nst) == -1,
-                  "perm (1) of a 1-D tensor must be refused");
+    char why[400];
+    ck_assert_msg(w05_permute_random(&OPS, &rng, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
 /* Known answers (what torch's .view() does). */
 START_TEST(view_known)
 {
-    long long ns[8];
-    long long s23[] = { 2, 3 }, c23[] = { 3, 1 }, t23[] = { 1, 2 } /* (3,2) transposed to (2,3) */;
-    long long s6[] = { 6 }, s32[] = { 3, 2 }, s321[] = { 3, 1, 2 }, s5[] = { 5 };
-    ck_assert_msg(views_strides(2, s23, c23, 1, s6, ns) == 1 && ns[0] == 1, "contiguous (2,3) -> (6): stride 1");
-    ck_assert_msg(views_strides(2, s23, c23, 2, s32, ns) == 1 && ns[0] == 2 && ns[1] == 1, "contiguous (2,3) -> (3,2)");
-    ck_assert_msg(views_strides(2, s23, t23, 1, s6, ns) == 0, "transposed (2,3) -> (6) needs a copy");
-    ck_assert_msg(views_strides(2, s23, t23, 3, s321, ns) == 0, "transposed (2,3) -> (3,1,2) needs a copy");
-    ck_assert_msg(views_strides(2, s23, c23, 1, s5, ns) == -1, "(2,3) -> (5): element counts differ");
-    long long s2x3[] = { 2, 3 }, sl[] = { 6, 1 }; /* x[:, :3] of a (2,6) tensor */
-    ck_assert_msg(views_strides(2, s2x3, sl, 1, s6, ns) == 0, "a column slice (2,3) strides (6,1) -> (6) needs a copy");
-    long long s4[] = { 4, 2 }, st4[] = { 4, 2 }, s8[] = { 2, 2, 2 }; /* x[:, ::2] of (4,4): rows split fine */
-    ck_assert_msg(views_strides(2, s4, st4, 3, s8, ns) == 1 && ns[0] == 8 && ns[1] == 4 && ns[2] == 2,
-                  "(4,2) strides (4,2) -> (2,2,2) is a view with strides (8,4,2)");
+    char why[400];
+    ck_assert_msg(w05_view_known(&OPS, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
-/* Random tensors (permuted, sliced, broadcast with stride 0, size-1 dims)
- * and random target shapes of the same size: the prediction must match a
- * brute force that asks whether the element offsets, in logical order, are
- * an affine function of the new index. */
+/* Random tensors against brute force (w05_checks.h). */
 START_TEST(view_brute_force)
 {
+    ck_assert_str_eq(__func__, W05_BRUTE_TAG);
     wb_rng rng = WB_RNG();
-    for (int trial = 0; trial < 400; trial++) {
-        int nd = (int)wb_rng_int(&rng, 1, 4);
-        long long shape[8], st[8], base[8], bst[8], pshape[8], pst[8];
-        int perm[8];
-        for (int d = 0; d < nd; d++) base[d] = wb_rng_int(&rng, 1, 4), perm[d] = d;
-        views_contiguous_strides(nd, base, bst);
-        for (int d = nd - 1; d > 0; d--) {
-            int j = (int)wb_rng_int(&rng, 0, d), t = perm[d];
-            perm[d] = perm[j], perm[j] = t;
-        }
-        if (wb_rng_int(&rng, 0, 1)) ck_assert_int_eq(views_permute(nd, base, bst, perm, pshape, pst), 0);
-        else memcpy(pshape, base, sizeof base), memcpy(pst, bst, sizeof bst);
-        for (int d = 0; d < nd; d++) {
-            shape[d] = pshape[d], st[d] = pst[d];
-            long long r = wb_rng_int(&rng, 0, 9);
-            if (r == 0) st[d] = 0;                                 /* broadcast */
-            else if (r == 1 && shape[d] > 1) shape[d] -= 1;        /* slice */
-            else if (r == 2) st[d] *= 2;                           /* step */
-        }
-        long long numel = 1;
-        for (int d = 0; d < nd; d++) numel *= shape[d];
-        /* a random factorisation of numel into 1..4 dimensions */
-        int nn = (int)wb_rng_int(&rng, 1, 4);
-        long long ns[8], left = numel;
-        for (int d = 0; d < nn - 1; d++) {
-            long long f = 1;
-            for (int tries = 0; tries < 8; tries++) {
-                long long c = wb_rng_int(&rng, 1, 6);
-                if (left % c == 0) { f = c; break; }
-            }
-            ns[d] = f, left /= f;
-        }
-        ns[nn - 1] = left;
-        long long got[8];
-        for (int d = 0; d < 8; d++) got[d] = -12345;
-        int r = views_strides(nd, shape, st, nn, ns, got);
-        /* brute force: candidate strides from unit steps, then check all */
-        long long cand[8];
-        int affine = 1;
-        long long off0 = offset_of(nd, shape, st, 0);
-        for (int d = 0; d < nn; d++) {
-            long long lin = 1;
-            for (int e = d + 1; e < nn; e++) lin *= ns[e];
-            cand[d] = ns[d] > 1 ? offset_of(nd, shape, st, lin) - off0 : 0;
-        }
-        for (long long l = 0; l < numel && affine; l++) {
-            long long want = offset_of(nd, shape, st, l), have = 0, rem = l;
-            for (int d = nn - 1; d >= 0; d--) have += (rem % ns[d]) * cand[d], rem /= ns[d];
-            affine = want == have;
-        }
-        char desc[256];
-        int p = snprintf(desc, sizeof desc, "shape (");
-        for (int d = 0; d < nd; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", shape[d], d < nd - 1 ? "," : "");
-        p += snprintf(desc + p, sizeof desc - p, ") strides (");
-        for (int d = 0; d < nd; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", st[d], d < nd - 1 ? "," : "");
-        p += snprintf(desc + p, sizeof desc - p, ") -> (");
-        for (int d = 0; d < nn; d++) p += snprintf(desc + p, sizeof desc - p, "%lld%s", ns[d], d < nn - 1 ? "," : "");
-        snprintf(desc + p, sizeof desc - p, ")");
-        ck_assert_msg(r == (affine ? 1 : 0), "%s: views_strides says %d, brute force says %s", desc, r,
-                      affine ? "a view (1)" : "a copy (0)");
-        if (r == 1)
-            for (long long l = 0; l < numel; l++) {
-                long long have = 0, rem = l;
-                for (int d = nn - 1; d >= 0; d--) have += (rem % ns[d]) * got[d], rem /= ns[d];
-                ck_assert_msg(have == offset_of(nd, shape, st, l), "%s: the strides returned read element %lld from the wrong place",
-                              desc, l);
-            }
-    }
+    char why[400];
+    ck_assert_msg(w05_view_brute_force(&OPS, &rng, why, sizeof why) == 0, "%s", why);
 }
 END_TEST
 
@@ -484,62 +367,19 @@ END_TEST
 
 /* ---------------------------------------------------------------- copy/compute overlap */
 
-static unsigned mix_ref(unsigned v, unsigned rounds)
-{
-    for (unsigned r = 0; r < rounds; r++) {
-        v ^= v >> 15;
-        v *= 0x2c1b3c6dU;
-        v ^= v >> 12;
-        v += r;
-    }
-    return v;
-}
-
-enum { HGUARD = 64 }; /* poisoned elements each side of the pinned output */
-
-/* The timeline must be what stream order makes it: within a chunk copy in,
- * kernel, copy out, each after the one before, all after the origin; a
- * stream's next chunk after its previous one. (Nothing about how chunks of
- * different streams overlap: CUDA does not promise that.) */
-static void check_timeline(const w05_chunk_times *tl, int chunks, int nstreams, const char *what)
-{
-    const float eps = 1e-3f; /* event resolution is about 0.5 us */
-    for (int k = 0; k < chunks; k++) {
-        const float *t = &tl[k].h2d_start;
-        for (int i = 0; i < 6; i++) {
-            ck_assert_msg(isfinite(t[i]) && t[i] >= -eps, "%s: chunk %d, time %d of 6 is %g ms (not after the origin)",
-                          what, k, i, (double)t[i]);
-            if (i) ck_assert_msg(t[i] >= t[i - 1] - eps, "%s: chunk %d, time %d (%g ms) before time %d (%g ms)", what, k,
-                                 i, (double)t[i], i - 1, (double)t[i - 1]);
-        }
-        if (k >= nstreams)
-            ck_assert_msg(tl[k].h2d_start >= tl[k - nstreams].d2h_end - eps,
-                          "%s: chunk %d started (%g ms) before chunk %d of the same stream ended (%g ms)", what, k,
-                          (double)tl[k].h2d_start, k - nstreams, (double)tl[k - nstreams].d2h_end);
-    }
-}
-
 START_TEST(overlap_exact)
 {
-    static const struct { size_t n; int chunks, nstreams; } CASES[] = {
-        { 1, 1, 1 },      { 0, 1, 1 },       { 1, 3, 2 },          { 3, 4, 3 },          { 1000, 1, 1 },
-        { 1000, 7, 3 },   { 65537, 3, 2 },   { 65537, 64, 8 },     { (1 << 20) + 7, 8, 3 }, { (1 << 22) + 1, 16, 2 },
-        { 0, 0, 0 },      { 0, 0, 0 } /* random */,
-    };
+    ck_assert_str_eq(__func__, W05_OVERLAP_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = CASES[_i].n;
-    int chunks = CASES[_i].chunks, nstreams = CASES[_i].nstreams;
-    if (chunks == 0) {
-        n = (size_t)wb_rng_int(&rng, 1, 3000000);
-        chunks = (int)wb_rng_int(&rng, 1, 20), nstreams = (int)wb_rng_int(&rng, 1, 3);
-    }
-    unsigned rounds = (unsigned)wb_rng_int(&rng, 1, 8);
-    int timeline = _i & 1;
+    size_t n;
+    int chunks, nstreams;
+    unsigned rounds;
+    int timeline = w05_overlap_case(&rng, _i, &n, &chunks, &nstreams, &rounds);
     unsigned *hx, *hy, *ref = wb_hmalloc(n * 4 + 4), *got = wb_hmalloc(n * 4 + 4);
     WB_CUDA(cudaHostAlloc((void **)&hx, n * 4 + 4, cudaHostAllocDefault));
-    WB_CUDA(cudaHostAlloc((void **)&hy, (n + 2 * HGUARD) * 4, cudaHostAllocDefault));
-    for (size_t i = 0; i < n; i++) hx[i] = (unsigned)wb_rng_u64(&rng), ref[i] = mix_ref(hx[i], rounds);
-    wb_hpoison(hy, (n + 2 * HGUARD) * 4);
+    WB_CUDA(cudaHostAlloc((void **)&hy, (n + 2 * W05_HGUARD) * 4, cudaHostAllocDefault));
+    w05_overlap_fill(&rng, n, rounds, hx, ref);
+    wb_hpoison(hy, (n + 2 * W05_HGUARD) * 4);
     unsigned *dx = wb_dmalloc(n * 4);
     wb_dout y;
     unsigned *dy = wb_dout_alloc(&y, "dy (device)", n * 4, 0);
@@ -550,16 +390,17 @@ START_TEST(overlap_exact)
     char what[128];
     snprintf(what, sizeof what, "n=%zu, %d chunks on %d streams, %u rounds%s", n, chunks, nstreams, rounds,
              timeline ? ", with timeline" : "");
-    WB_CUDA(streams_overlap_pipeline(hx, hy + HGUARD, dx, dy, n, rounds, chunks, st, nstreams, timeline ? tl : NULL));
+    WB_CUDA(streams_overlap_pipeline(hx, hy + W05_HGUARD, dx, dy, n, rounds, chunks, st, nstreams, timeline ? tl : NULL));
     WB_CUDA(cudaDeviceSynchronize());
-    memcpy(got, hy + HGUARD, n * 4);
-    size_t guard = wb_count_not_byte(hy, HGUARD * 4, 0xFF) + wb_count_not_byte(hy + HGUARD + n, HGUARD * 4, 0xFF);
+    memcpy(got, hy + W05_HGUARD, n * 4);
+    size_t guard = wb_count_not_byte(hy, W05_HGUARD * 4, 0xFF) + wb_count_not_byte(hy + W05_HGUARD + n, W05_HGUARD * 4, 0xFF);
     wb_cmp cmp;
     wb_compare_u32("y", got, ref, n, &cmp);
     WB_EXPECT_CMP(cmp, what);
     ck_assert_msg(guard == 0, "%s: %zu bytes written outside hy[0..n)", what, guard);
     wb_expect_dout_guards(&y, got, what);
-    if (timeline) check_timeline(tl, chunks, nstreams, what);
+    char why[400];
+    if (timeline) ck_assert_msg(w05_check_timeline(tl, chunks, nstreams, what, why, sizeof why) == 0, "%s", why);
     for (int j = 0; j < nstreams; j++) cudaStreamDestroy(st[j]);
     wb_dfree(dx), wb_dout_free(&y);
     cudaFreeHost(hx), cudaFreeHost(hy);
@@ -581,7 +422,7 @@ enum { SEED_X = 51 };
 
 static double sr_expect(size_t i, const void *ctx)
 {
-    return relu_ref(wb_hash_uniform_f32(SEED_X, i, -1, 1), ((const sr_ctx *)ctx)->alpha);
+    return w05_relu_ref(wb_hash_uniform_f32(SEED_X, i, -1, 1), ((const sr_ctx *)ctx)->alpha);
 }
 
 static double bench_scale_relu(wb_headline *h)
@@ -654,7 +495,7 @@ static int ov_check(void *p, char *why, size_t size)
     for (size_t j = 0; j <= 4096; j++) {
         size_t i = j < 4096 ? j * step : c->n - 1;
         if (i >= c->n) continue;
-        unsigned want = mix_ref(c->hx[i], c->rounds);
+        unsigned want = w05_mix_ref(c->hx[i], c->rounds);
         if (c->hy[i] != want) {
             snprintf(why, size, "hy[%zu] = 0x%08x, expected 0x%08x", i, c->hy[i], want);
             return 1;
@@ -787,19 +628,19 @@ static double bench_overlap(void)
 }
 
 static const wb_test TESTS[] = {
-    { "w05.gridstride", WB_T(scale_relu_sizes), WB_GPU, WB_COUNT(SIZES) },
-    { "w05.gridstride", WB_T(scale_relu_offsets), WB_GPU, 16 },
-    { "w05.gridstride", WB_T(scale_relu_nan_inf), WB_GPU, 4 },
-    { "w05.index", WB_T(add2d_shapes), WB_GPU, 8 },
-    { "w05.index", WB_T(tensor3_views), WB_GPU, 10 },
+    { "w05.gridstride", WB_T(scale_relu_sizes), WB_GPU, (int)W05_N_SIZES },
+    { "w05.gridstride", WB_T(scale_relu_offsets), WB_GPU, W05_N_SR_OFFSETS },
+    { "w05.gridstride", WB_T(scale_relu_nan_inf), WB_GPU, W05_N_SR_NANINF },
+    { "w05.index", WB_T(add2d_shapes), WB_GPU, W05_N_ADD2D },
+    { "w05.index", WB_T(tensor3_views), WB_GPU, W05_N_TENSOR3 },
     { "w05.views", WB_T(contiguous_known), WB_CPU, 0 },
-    { "w05.views", WB_T(permute_random), WB_CPU, 8 },
+    { "w05.views", WB_T(permute_random), WB_CPU, W05_N_PERMUTE },
     { "w05.views", WB_T(view_known), WB_CPU, 0 },
-    { "w05.views", WB_T(view_brute_force), WB_CPU, 8 },
+    { "w05.views", WB_T(view_brute_force), WB_CPU, W05_N_BRUTE },
     { "w05.streams", WB_T(streams_ordered), WB_GPU, 3 },
     { "w05.event-timing", WB_T(event_timing), WB_GPU, 0 },
     { "w05.default-stream", WB_T(default_stream), WB_GPU, 0 },
-    { "w05.overlap", WB_T(overlap_exact), WB_GPU, 12 },
+    { "w05.overlap", WB_T(overlap_exact), WB_GPU, W05_N_OVERLAP },
     WB_SPEED("w05.gridstride-bw", bench_scale_relu),
 };
 

@@ -10,24 +10,21 @@
 #include "localmem.h"
 #include "strided.h"
 #include "transpose.h"
+#include "w06_checks.h" /* the checks instructor/judge_w06.c shares */
 
 /* ---------------------------------------------------------------- transpose */
 
 typedef cudaError_t (*transpose_fn)(const float *, float *, int, int);
 static const transpose_fn TFN[3] = { transpose_naive, transpose_tiled, transpose_padded };
 static const char *const TNAME[3] = { "transpose_naive", "transpose_tiled", "transpose_padded" };
-static const int TR[] = { 0, 1, 1, 33, 31, 32, 257, 1000, 4097, 3, 2049 };
-static const int TC[] = { 5, 1, 33, 1, 33, 32, 129, 3, 1025, 70001, 2047 };
-
 START_TEST(transpose_shapes)
 {
+    ck_assert_str_eq(__func__, W06_TRANSPOSE_TAG); /* the judge draws these cases by this tag (w06_checks.h) */
     wb_rng rng = WB_RNG();
-    int rows = TR[_i], cols = TC[_i];
+    int rows = W06_TR[_i], cols = W06_TC[_i];
     size_t n = (size_t)rows * cols;
     float *hin = wb_hmalloc((n + 1) * 4), *ref = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hin, n + 1, -1e3f, 1e3f);
-    for (int r = 0; r < rows; r++)
-        for (int c = 0; c < cols; c++) ref[(size_t)c * rows + r] = hin[(size_t)r * cols + c];
+    w06_transpose_case(&rng, rows, cols, hin, ref);
     float *din = wb_dcopy(hin, (n + 1) * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
@@ -90,14 +87,13 @@ static double bench_transpose(wb_headline *h)
 
 START_TEST(strided_correct)
 {
-    static const int S[] = { 1, 2, 3, 4, 7, 8, 32, 33, 64, 1000 };
+    ck_assert_str_eq(__func__, W06_STRIDED_TAG);
     wb_rng rng = WB_RNG();
-    int s = S[_i];
-    size_t R = (size_t)wb_rng_int(&rng, 1, 20000), n = R * (size_t)s;
-    if (_i == 0) n = 1, R = 1;
+    int s = W06_STRIDES_CORRECT[_i];
+    size_t R, n = w06_strided_n(&rng, _i, &R);
     float *hin = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hin, n, -1, 1);
-    for (size_t i = 0; i < n; i++) ref[i] = hin[(i % R) * s + i / R];
+    w06_strided_ref(hin, ref, n, R, s);
     float *din = wb_dcopy(hin, n * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
@@ -127,8 +123,9 @@ static double st_expect(size_t i, const void *ctx)
 }
 
 /* The strides of the sweep: one benchmark row each (the CSV of make
- * phase1/week06 bench), and one point each of strided.csv and its plot. */
-static const int STRIDES[] = { 1, 2, 4, 8, 16, 32, 64 };
+ * phase1/week06 bench), and one point each of strided.csv and its plot
+ * (w06_checks.h's W06_SWEEP). */
+#define STRIDES W06_SWEEP
 
 typedef struct {
     double copy;                      /* COPY GB/s, same buffer size, same run */
@@ -138,7 +135,7 @@ typedef struct {
 
 static void run_stride_sweep(st_sweep *sw)
 {
-    size_t n = (wb_bench_bytes() / 4) & ~(size_t)63;
+    size_t n = w06_sweep_n(wb_bench_bytes());
     st_ctx c = { wb_dmalloc(n * 4), wb_dmalloc(n * 4), n, 0, 1 };
     wb_dfill_uniform_f32((float *)c.in, n, SEED_S, -1, 1);
     sw->copy = wb_yard_copy_gbps(n * 4);
@@ -252,30 +249,13 @@ END_TEST
 
 /* ---------------------------------------------------------------- spill */
 
-static float median9_ref(const float *in, size_t n, size_t i)
-{
-    float a[9];
-    for (int k = 0; k < 9; k++) {
-        long long j = (long long)i + k - 4;
-        a[k] = in[j < 0 ? 0 : (j >= (long long)n ? n - 1 : (size_t)j)];
-    }
-    for (int p = 0; p < 9; p++)
-        for (int j = 0; j < 8 - p; j++)
-            if (a[j] > a[j + 1]) {
-                float t = a[j];
-                a[j] = a[j + 1], a[j + 1] = t;
-            }
-    return a[4];
-}
-
 START_TEST(median9_correct)
 {
-    static const size_t N[] = { 0, 1, 2, 5, 9, 257, 100003 };
+    ck_assert_str_eq(__func__, W06_MEDIAN_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = N[_i];
+    size_t n = W06_MEDIAN_N[_i];
     float *hin = wb_hmalloc((n + 1) * 4), *ref = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hin, n + 1, -10, 10);
-    for (size_t i = 0; i < n; i++) ref[i] = median9_ref(hin, n, i);
+    w06_median_case(&rng, n, hin, ref);
     float *din = wb_dcopy(hin, (n + 1) * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
@@ -317,17 +297,8 @@ static double md_expect(size_t i, const void *ctx)
 {
     const md_ctx *c = ctx;
     float a[9];
-    for (int k = 0; k < 9; k++) {
-        long long j = (long long)i + k - 4;
-        a[k] = wb_hash_uniform_f32(SEED_M, j < 0 ? 0 : (j >= (long long)c->n ? c->n - 1 : (size_t)j), -1, 1);
-    }
-    for (int p = 0; p < 9; p++)
-        for (int j = 0; j < 8 - p; j++)
-            if (a[j] > a[j + 1]) {
-                float t = a[j];
-                a[j] = a[j + 1], a[j + 1] = t;
-            }
-    return a[4];
+    for (int k = 0; k < 9; k++) a[k] = wb_hash_uniform_f32(SEED_M, w06_median9_at(c->n, i, k), -1, 1);
+    return w06_median9_of(a);
 }
 
 static double bench_median9(void)
@@ -354,45 +325,33 @@ static double bench_median9(void)
 
 /* ---------------------------------------------------------------- constant memory */
 
-static void poly_ref(const float *c, int m, const float *x, double *y, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        double acc = c[m - 1];
-        for (int k = m - 2; k >= 0; k--) acc = acc * x[i] + c[k];
-        y[i] = acc;
-    }
-}
-
 START_TEST(poly_correct)
 {
-    static const int M[] = { 1, 2, 5, 17, 64 };
-    static const size_t N[] = { 0, 1, 257, 100003, 3 };
+    ck_assert_str_eq(__func__, W06_POLY_TAG);
     wb_rng rng = WB_RNG();
-    int m = M[_i];
-    size_t n = N[_i];
+    int m = W06_POLY_M[_i];
+    size_t n = W06_POLY_N[_i];
     float coef[POLY_MAX], x_host_coef[POLY_MAX];
-    wb_fill_uniform_f32(&rng, coef, POLY_MAX, -1, 1);
-    memcpy(x_host_coef, coef, sizeof coef);
     float *hx = wb_hmalloc((n + 1) * 4);
     double *ref = wb_hmalloc(n * 8);
-    wb_fill_uniform_f32(&rng, hx, n + 1, -1, 1);
+    w06_poly_case(&rng, n, coef, hx);
+    memcpy(x_host_coef, coef, sizeof coef);
     float *dx = wb_dcopy(hx, (n + 1) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    double sumabs = 0;
-    for (int k = 0; k < m; k++) sumabs += fabs(coef[k]);
+    double atol = w06_poly_atol(coef, m);
     for (int round = 0; round < 2; round++) {
         WB_CUDA(constmem_poly_set(x_host_coef, m));
         for (int k = 0; k < POLY_MAX; k++) x_host_coef[k] = NAN; /* the copy must already be made */
-        poly_ref(coef, m, hx, ref, n);
+        w06_poly_ref(coef, m, hx, ref, n);
         if (round) wb_dout_poison(&y); /* the second set writes into a fresh poison */
         WB_CUDA(constmem_poly_eval(dx, dy, n));
         char what[64];
         snprintf(what, sizeof what, "%d coefficients, n=%zu, set %d", m, n, round + 1);
-        wb_expect_dout_f32_f64(&y, ref, n, 4e-7 * m * sumabs, 1e-6, what);
+        wb_expect_dout_f32_f64(&y, ref, n, atol, W06_POLY_RTOL, what);
         /* second round: new coefficients, reversed */
-        for (int k = 0; k < m; k++) x_host_coef[k] = coef[m - 1 - k];
-        memcpy(coef, x_host_coef, (size_t)m * 4);
+        w06_poly_reverse(coef, m);
+        memcpy(x_host_coef, coef, (size_t)m * 4);
     }
     ck_assert_msg(constmem_poly_set(coef, 0) == cudaErrorInvalidValue &&
                       constmem_poly_set(coef, POLY_MAX + 1) == cudaErrorInvalidValue,
@@ -403,14 +362,14 @@ START_TEST(poly_correct)
 END_TEST
 
 static const wb_test TESTS[] = {
-    { "w06.transpose", WB_T(transpose_shapes), WB_GPU, WB_COUNT(TR) },
+    { "w06.transpose", WB_T(transpose_shapes), WB_GPU, W06_N_SHAPES },
     WB_SPEED("w06.transpose-bw", bench_transpose),
-    { "w06.strided", WB_T(strided_correct), WB_GPU, 10 },
+    { "w06.strided", WB_T(strided_correct), WB_GPU, W06_N_STRIDED },
     { "w06.strided", WB_T(strided_sweep), WB_GPU, 0 },
     { "w06.strided-plot", WB_T(strided_plot), WB_GPU, 0 },
-    { "w06.localmem", WB_T(median9_correct), WB_GPU, 7 },
+    { "w06.localmem", WB_T(median9_correct), WB_GPU, W06_N_MEDIAN },
     { "w06.localmem", WB_T(median9_no_local_memory), WB_GPU, 0 },
-    { "w06.const", WB_T(poly_correct), WB_GPU, 5 },
+    { "w06.const", WB_T(poly_correct), WB_GPU, W06_N_POLY },
 };
 
 /* Benchmarks that serve no checkpoint; `--bench` also runs every WB_SPEED one. */
