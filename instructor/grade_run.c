@@ -266,7 +266,7 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w09; the
+ * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09; the
  * weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
@@ -278,6 +278,7 @@ static const struct {
     { "phase1/week05", "judge-w05", "judge_w05_runner.o" },
     { "phase1/week06", "judge-w06", "judge_w06_runner.o" },
     { "phase1/week07", "judge-w07", "judge_w07_runner.o" },
+    { "phase1/week08", "judge-w08", "judge_w08_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
 };

@@ -252,7 +252,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # judge_runner.c and its main, and nothing that writes a results record (the
 # link is refused if one is there). Weeks 01's and 03's judges ran on an H200 as programs of
 # their own and judge-w01 through the grader (2026-11-28); judge-w03 not yet
-# through the grader, judge-w02 not yet on a GPU (nor judge-w05). The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# through the grader, judge-w02 not yet on a GPU (nor judge-w05, judge-w08). The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -340,6 +340,7 @@ $(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge
   phase1/week07/atomics.h
 $(JUDGE_W07): | $(BUILD)/instructor/judge-w07-yard-runner
 judge-w07: $(BUILD)/instructor/judge-w07-yard-runner
+$(eval $(call judge_rules,08,phase1/week08,lastblock gridsync vote lfstack litmus tally racefix))
 $(eval $(call judge_rules,09,phase2/week09,intensity sweep))
 # week 09's given FMA peak kernel (support/yard_fmapeak.cu) in its judge, which times the roof's compute
 # half with it as the test does, and in its runners, as the grader links a week's support into a student's
@@ -366,6 +367,7 @@ JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
 JUDGED_WEEKS += phase1/week06
 JUDGED_WEEKS += phase1/week07
+JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))

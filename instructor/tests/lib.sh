@@ -35,7 +35,7 @@ judge_alone() {
   awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null
 }
 # judge_grade_twice NN WEEK CLASS DIR: build judge-wNN, the grader and WEEK's starter test program, then
-# grade CLASS's WEEK without a GPU at $SEED twice, with --judge 1 (DIR/judged.{csv,log}, its scratch
+# grade CLASS's WEEK without a GPU at $SEED twice, with --judge 1 (DIR/judged.{csv,log}, its scratch kept in
 # DIR/scratch/judged) and without (DIR/linked.*); 1 with DIR/build.log's tail printed when the build failed.
 judge_grade_twice() {
   if ! $MAKE -s "judge-w$1" "$GRADE_BIN" "$BUILD/$2/starter/test" >"$4/build.log" 2>&1; then tail -n 20 "$4/build.log"; return 1; fi
@@ -43,7 +43,7 @@ judge_grade_twice() {
   for how in judged linked; do
     # shellcheck disable=SC2046
     WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$3" --weeks "$2" --gradebook "$4/$how.csv" --seed "$SEED" \
-      --limit 60 --jobs 2 --scratch "$4/scratch/$how" $(grade_make_args) $([ $how = judged ] && echo --judge 1) \
+      --limit 60 --jobs 2 --scratch "$4/scratch/$how" --keep-scratch 1 $(grade_make_args) $([ $how = judged ] && echo --judge 1) \
       >"$4/$how.log" 2>&1
   done
   return 0
@@ -67,6 +67,30 @@ judge_alone_each() {
       got=$(judge_alone "$1" "$2" $impl $how "$4")
       [ "$got" = "$3" ] || printf ' judge-w%s over the %s'"'"'s runner (%s): %s, expected %s;' "$1" $impl $how "$got" "$3"
     done
+  done
+}
+# all_skip_both N DIR: after judge_grade_twice, each student (correct, starter) whose N cells (the week's
+# checkpoints) are not all SKIP, judged or linked, printed with ';' after it.
+all_skip_both() {
+  local how who want got
+  want=$(printf 'SKIP%.0s,' $(seq "$1")) && want=${want%,}
+  for how in judged linked; do
+    for who in correct starter; do
+      got=$(awk -F, -v who="$who" -v n="$1" '$1 == who { s = $2; for (i = 3; i <= n + 1; i++) s = s "," $i; print s }' "$2/$how.csv")
+      [ "$got" = "$want" ] || printf ' %s: %s %s, expected SKIP on all %s;' "$who" "$how" "$got" "$1"
+    done
+  done
+}
+# learner_runner_lacks DIR WEEK SYMBOL...: the runners the grader linked in the sandbox for the students correct
+# and starter (after judge_grade_twice: its kept scratch under DIR/scratch/judged): prints each that is missing
+# or lacks a SYMBOL (nm, text), with ';' after it.
+learner_runner_lacks() {
+  local dir=$1 week=$2 who r s
+  shift 2
+  for who in correct starter; do
+    r=$dir/scratch/judged/$who/wb/build/$week/learner/judge-runner
+    if [ ! -x "$r" ]; then printf ' %s: no learner judge-runner in the scratch build;' "$who"; continue; fi
+    for s in "$@"; do nm "$r" | grep -q " T $s\$" || printf ' %s: the learner'"'"'s runner lacks %s;' "$who" "$s"; done
   done
 }
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).

@@ -25,25 +25,25 @@
 #include "racefix.h"
 #include "tally.h"
 #include "vote.h"
+#include "w08_checks.h"
 
-static const size_t SIZES[] = { 0, 1, 2, 31, 255, 256, 257, 2047, 2049, 65537, 1000003, 2000000 };
+#define SIZES W08_SIZES /* the sizes, the cases and their checks: w08_checks.h, shared with the judge */
 
 /* ---------------------------------------------------------------- lastblock */
 
 START_TEST(lastblock_exact_deterministic)
 {
+    ck_assert_str_eq(__func__, W08_LASTBLOCK_TAG); /* the judge draws these cases by this tag (w08_checks.h) */
     wb_rng rng = WB_RNG();
     size_t n = SIZES[_i];
     float *hx = wb_hmalloc((n + 1) * 4);
-    for (size_t i = 0; i < n; i++) hx[i] = (float)wb_rng_int(&rng, -3, 5); /* exact in any order */
-    double ref = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[i];
+    double ref = w08_lastblock_ints(&rng, hx, n); /* exact in any order */
     float *dx = wb_dcopy(hx, n * 4);
     void *tmp = wb_dmalloc(lastblock_tmp_bytes());
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "sum", 4, 0);
     char what[64];
-    for (int run = 0; run < 3; run++) { /* the same workspace: the counter must come back to 0 */
+    for (int run = 0; run < W08_LASTBLOCK_INT_RUNS; run++) { /* the same workspace: the counter must come back to 0 */
         wb_dout_poison(&out);
         WB_CUDA(lastblock_reduce(dx, n, dout, tmp));
         float got;
@@ -53,18 +53,16 @@ START_TEST(lastblock_exact_deterministic)
                       (unsigned long long)wb_base_seed(), got, ref);
     }
     /* float data: close to the double sum, and the same bits every run */
-    wb_fill_uniform_f32(&rng, hx, n, -1, 2);
-    double fref = 0, abs_sum = 0;
-    for (size_t i = 0; i < n; i++) fref += hx[i], abs_sum += fabs(hx[i]);
+    double tol, fref = w08_lastblock_floats(&rng, hx, n, &tol);
     wb_h2d(dx, hx, n * 4);
     uint32_t bits0 = 0;
-    for (int run = 0; run < 5; run++) {
+    for (int run = 0; run < W08_LASTBLOCK_FLOAT_RUNS; run++) {
         wb_dout_poison(&out);
         WB_CUDA(lastblock_reduce(dx, n, dout, tmp));
         float got;
         snprintf(what, sizeof what, "n=%zu, run %d, float data", n, run + 1);
         wb_expect_dout_guards(&out, &got, what);
-        ck_assert_msg(wb_close(got, fref, 1e-6 * abs_sum + 1e-7, 0), "n=%zu float data: sum %.9g, expected %.9g", n, got, fref);
+        ck_assert_msg(wb_close(got, fref, tol, 0), "n=%zu float data: sum %.9g, expected %.9g", n, got, fref);
         uint32_t bits;
         memcpy(&bits, &got, 4);
         if (run == 0) bits0 = bits;
@@ -80,15 +78,12 @@ END_TEST
 
 START_TEST(center_sizes)
 {
+    ck_assert_str_eq(__func__, W08_CENTER_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : (size_t)wb_rng_int(&rng, 1, 5000000);
+    size_t n = w08_center_n(&rng, _i);
     float *hx = wb_hmalloc(n * 4);
     double *ref = wb_hmalloc(n * 8);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 3);
-    double mean = 0;
-    for (size_t i = 0; i < n; i++) mean += hx[i];
-    mean = n ? mean / n : 0;
-    for (size_t i = 0; i < n; i++) ref[i] = hx[i] - mean;
+    w08_center_draw(&rng, hx, ref, n);
     float *dx = wb_dcopy(hx, n * 4);
     void *tmp = wb_dmalloc(gridsync_center_tmp_bytes());
     wb_dout y;
@@ -96,7 +91,7 @@ START_TEST(center_sizes)
     WB_CUDA(gridsync_center_mean(dx, dy, n, tmp));
     char what[48];
     snprintf(what, sizeof what, "n=%zu", n);
-    wb_expect_dout_f32_f64(&y, ref, n, 1e-5, 1e-6, what);
+    wb_expect_dout_f32_f64(&y, ref, n, W08_CENTER_ATOL, W08_CENTER_RTOL, what);
     wb_dfree(dx), wb_dout_free(&y), wb_dfree(tmp);
     free(hx), free(ref);
 }
@@ -104,22 +99,13 @@ END_TEST
 
 /* ---------------------------------------------------------------- vote */
 
-static int cmp_float(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
 START_TEST(compact_sizes)
 {
+    ck_assert_str_eq(__func__, W08_COMPACT_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : (size_t)wb_rng_int(&rng, 1, 3000000);
+    size_t n = w08_compact_n(&rng, _i);
     float *hx = wb_hmalloc(n * 4), *hout = wb_hmalloc(n * 4), *ref = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    if (n > 8) hx[1] = NAN, hx[2] = INFINITY, hx[3] = -INFINITY, hx[4] = 0.f, hx[5] = -0.f, hx[6] = 1e-30f;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (hx[i] > 0) ref[k++] = hx[i];
+    size_t k = w08_compact_draw(&rng, hx, ref, n);
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout out, cnt;
     float *dout = wb_dout_alloc(&out, "out", n * 4, 0);
@@ -132,8 +118,8 @@ START_TEST(compact_sizes)
      * out[count..n) must still hold the poison (the guards cover past n) */
     wb_expect_dout_guards(&out, hout, what);
     ck_assert_msg(count == k, "n=%zu (seed %llu): count %u, expected %zu", n, (unsigned long long)wb_base_seed(), count, k);
-    qsort(hout, k, 4, cmp_float);
-    qsort(ref, k, 4, cmp_float);
+    qsort(hout, k, 4, w08_cmp_float);
+    qsort(ref, k, 4, w08_cmp_float);
     snprintf(what, sizeof what, "n=%zu, kept elements sorted", n);
     wb_cmp cmp;
     wb_compare_f32("out", hout, ref, k, 0, 0, &cmp);
@@ -148,8 +134,7 @@ END_TEST
 
 START_TEST(stack_push_pop)
 {
-    static const size_t SN[] = { 1, 2, 31, 33, 1000, 100003, (size_t)1 << 20 };
-    size_t n = SN[_i], extra = 100, m = n + extra;
+    size_t n = W08_STACK_SIZES[_i], extra = W08_STACK_EXTRA, m = n + extra;
     wb_dout head_o, next_o, pop_o;
     unsigned int *dhead = wb_dout_alloc(&head_o, "head", 4, 0), *dnext = wb_dout_alloc(&next_o, "next", n * 4, 0),
                  *dpop = wb_dout_alloc(&pop_o, "popped", m * 4, 0);
@@ -162,32 +147,13 @@ START_TEST(stack_push_pop)
     snprintf(what, sizeof what, "n=%zu, after the pushes", n);
     wb_expect_dout_guards(&head_o, &head, what);
     wb_expect_dout_guards(&next_o, next, what);
-    size_t walked = 0;
-    for (unsigned v = head; v != STACK_EMPTY; v = next[v]) {
-        /* `if ... ck_abort_msg`, not ck_assert, inside loops over a million
-         * elements: Check logs every passed assertion. */
-        if (v >= n) ck_abort_msg("n=%zu: the stack holds node %u, past n", n, v);
-        if (seen[v]) ck_abort_msg("n=%zu: node %u is in the stack twice (a cycle)", n, v);
-        seen[v] = 1, walked++;
-    }
-    ck_assert_msg(walked == n, "n=%zu: the stack holds %zu nodes after %zu pushes", n, walked, n);
+    char err[200];
+    if (w08_stack_walk(head, next, n, seen, err, sizeof err)) ck_abort_msg("%s", err); /* w08_checks.h: the judge's too */
     WB_CUDA(lfstack_pop_all(dhead, dnext, dpop, m));
     snprintf(what, sizeof what, "n=%zu, after the pops", n);
     wb_expect_dout_guards(&pop_o, pop, what);
     wb_expect_dout_guards(&head_o, &head, what);
-    memset(seen, 0, n);
-    size_t empties = 0;
-    for (size_t t = 0; t < m; t++) {
-        if (pop[t] == STACK_EMPTY) {
-            empties++;
-            continue;
-        }
-        if (pop[t] >= n) ck_abort_msg("n=%zu: thread %zu popped %u, not a node", n, t, pop[t]);
-        if (seen[pop[t]]) ck_abort_msg("n=%zu: node %u popped twice", n, pop[t]);
-        seen[pop[t]] = 1;
-    }
-    ck_assert_msg(empties == extra, "n=%zu: %zu of %zu pops found the stack empty, expected %zu", n, empties, m, extra);
-    ck_assert_msg(head == STACK_EMPTY, "n=%zu: the stack is not empty after popping everything (head %u)", n, head);
+    if (w08_stack_pops(pop, m, n, head, seen, err, sizeof err)) ck_abort_msg("%s", err);
     wb_dout_free(&head_o), wb_dout_free(&next_o), wb_dout_free(&pop_o);
     free(next), free(pop), free(seen);
 }
@@ -204,9 +170,7 @@ END_TEST
  * afterwards, every reader must write what it saw). The stale reads of the
  * unordered demonstrations are reported (wb_report), never judged. */
 
-typedef struct {
-    size_t reads, raised, stale; /* reader records, flags seen raised, raised flags with old data */
-} mp_count;
+typedef w08_mp_count mp_count;
 
 /* `rounds` rounds of `kind` on npairs pairs, fresh round values. 0, or 1 and
  * *err says what is wrong (a record not written, a value no writer stored, a
@@ -219,7 +183,7 @@ static int mp_run(wb_rng *rng, size_t npairs, int kind, int rounds, mp_count *c,
     unsigned int *ddata = wb_dout_alloc(&data_o, "data", npairs * 4, 0), *dflag = wb_dout_alloc(&flag_o, "flag", npairs * 4, 0),
                  *dseen = wb_dout_alloc(&seen_o, "seen", 2 * npairs * 4, 0);
     unsigned int *hd = wb_hmalloc(npairs * 4 + 4), *hf = wb_hmalloc(npairs * 4 + 4), *hs = wb_hmalloc(2 * npairs * 4 + 4);
-    unsigned int base = (unsigned int)wb_rng_int(rng, 1, 1 << 30); /* never near the poison 0xFFFFFFFF */
+    unsigned int base = w08_mp_base(rng);
     for (size_t p = 0; p < npairs; p++) hd[p] = hf[p] = base - 1;
     wb_h2d(ddata, hd, npairs * 4);
     wb_h2d(dflag, hf, npairs * 4);
@@ -232,26 +196,7 @@ static int mp_run(wb_rng *rng, size_t npairs, int kind, int rounds, mp_count *c,
         wb_expect_dout_guards(&seen_o, hs, what);
         wb_expect_dout_guards(&data_o, hd, what);
         wb_expect_dout_guards(&flag_o, hf, what);
-        for (size_t p = 0; p < npairs; p++) {
-            unsigned int f = hs[2 * p], d = hs[2 * p + 1];
-            if (f == 0xFFFFFFFFu && d == 0xFFFFFFFFu) {
-                snprintf(err, errsz, "%s: pair %zu: the reader wrote nothing (seen[] still holds the poison)", what, p);
-                break;
-            }
-            if ((f != r && f != r - 1) || (d != r && d != r - 1)) {
-                snprintf(err, errsz, "%s: pair %zu: the reader saw flag %u, data %u; only %u (before) or %u (this round) were ever stored",
-                         what, p, f, d, r - 1, r);
-                break;
-            }
-            if (hd[p] != r || hf[p] != r) {
-                snprintf(err, errsz, "%s: pair %zu: after the round data = %u, flag = %u, expected both %u (the writer did not publish)",
-                         what, p, hd[p], hf[p], r);
-                break;
-            }
-            c->reads++;
-            c->raised += f == r;
-            c->stale += f == r && d != r;
-        }
+        w08_mp_round_check(hs, hd, hf, npairs, r, what, c, err, errsz);
     }
     wb_dout_free(&data_o), wb_dout_free(&flag_o), wb_dout_free(&seen_o);
     free(hd), free(hf), free(hs);
@@ -272,19 +217,21 @@ static void check_mp(wb_rng *rng, size_t npairs, int kind, int rounds)
                   npairs, (unsigned long long)wb_base_seed(), c.stale, c.raised);
 }
 
-static const size_t MP_SIZES[] = { 1, 2, 31, 127, 128, 129, 255, 256, 257, 4097, 65537, (size_t)1 << 20 };
+#define MP_SIZES W08_MP_SIZES
 
 START_TEST(mp_device_sizes)
 {
+    ck_assert_str_eq(__func__, W08_MP_DEVICE_TAG);
     wb_rng rng = WB_RNG();
-    check_mp(&rng, MP_SIZES[_i], MP_DEVICE, MP_SIZES[_i] > 100000 ? 4 : 16);
+    check_mp(&rng, MP_SIZES[_i], MP_DEVICE, w08_mp_rounds(MP_SIZES[_i]));
 }
 END_TEST
 
 START_TEST(mp_block_sizes)
 {
+    ck_assert_str_eq(__func__, W08_MP_BLOCK_TAG);
     wb_rng rng = WB_RNG();
-    check_mp(&rng, MP_SIZES[_i], MP_BLOCK, MP_SIZES[_i] > 100000 ? 4 : 16);
+    check_mp(&rng, MP_SIZES[_i], MP_BLOCK, w08_mp_rounds(MP_SIZES[_i]));
 }
 END_TEST
 
@@ -294,7 +241,8 @@ END_TEST
  * need not show them. */
 START_TEST(mp_demo)
 {
-    enum { NP = 1 << 18, ROUNDS = 32 };
+    enum { NP = W08_MP_DEMO_NP, ROUNDS = W08_MP_DEMO_ROUNDS };
+    ck_assert_str_eq(__func__, W08_MP_DEMO_TAG);
     wb_rng rng = WB_RNG();
     mp_count c;
     char err[300], fig[400];
@@ -319,18 +267,10 @@ END_TEST
 
 /* ---------------------------------------------------------------- tally */
 
-static const unsigned int TALLY_BINS[] = { 1, 2, 31, 256, 257, 4096, TALLY_SHARED_MAX, 65537, 1u << 20 };
-
 static void check_tally(wb_rng *rng, size_t n, unsigned int nbins, int skew)
 {
     unsigned int *keys = wb_hmalloc(n * 4 + 4), *ref = wb_hmalloc((size_t)nbins * 4), *got = wb_hmalloc((size_t)nbins * 4);
-    wb_fill_u32(rng, keys, n, nbins);
-    if (skew) { /* half the keys on one bin: the hot address of a real histogram */
-        unsigned int hot = (unsigned int)wb_rng_int(rng, 0, nbins - 1);
-        for (size_t i = 0; i < n; i += 2) keys[i] = hot;
-    }
-    memset(ref, 0, (size_t)nbins * 4);
-    for (size_t i = 0; i < n; i++) ref[keys[i]]++;
+    w08_tally_draw(rng, keys, ref, n, nbins, skew); /* skew: half the keys on one bin */
     unsigned int *dkeys = wb_dcopy(keys, n * 4);
     wb_dout c;
     unsigned int *dc = wb_dout_alloc(&c, "counts", (size_t)nbins * 4, 0);
@@ -356,10 +296,10 @@ static void check_tally(wb_rng *rng, size_t n, unsigned int nbins, int skew)
 
 START_TEST(tally_sizes)
 {
+    ck_assert_str_eq(__func__, W08_TALLY_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = SIZES[_i % WB_COUNT(SIZES)];
-    check_tally(&rng, n, TALLY_BINS[_i % WB_COUNT(TALLY_BINS)], 0);
-    check_tally(&rng, n, (unsigned int)wb_rng_int(&rng, 1, 1 << 20), _i & 1);
+    size_t n = w08_tally_n(_i);
+    for (int part = 0; part < 2; part++) check_tally(&rng, n, w08_tally_bins(&rng, _i, part), w08_tally_skew(_i, part));
 }
 END_TEST
 
@@ -374,35 +314,16 @@ END_TEST
  * tiles), checks the numbers and writes its verdict to the file the variable
  * names. Any hazard fails the checkpoint, whatever the numbers said. */
 
-/* Integer values and weights: every partial sum is an integer far below
- * 2^24, so the float result is exact in any order of the sums. */
-static void racefix_inputs(wb_rng *rng, float *x, size_t n, racefix_taps *taps)
-{
-    for (size_t i = 0; i < n; i++) x[i] = (float)wb_rng_int(rng, -64, 64);
-    for (int k = 0; k < RACEFIX_TAPS; k++) taps->w[k] = (float)wb_rng_int(rng, -4, 4);
-    taps->w[RACEFIX_RADIUS] = (float)wb_rng_int(rng, 1, 4); /* never an all-zero stencil */
-}
-
-static void racefix_ref(const float *x, size_t n, const racefix_taps *taps, float *y)
-{
-    for (size_t i = 0; i < n; i++) {
-        double acc = 0;
-        for (int k = 0; k < RACEFIX_TAPS; k++) {
-            size_t g = i + (size_t)k; /* the index into x, plus R */
-            if (g >= RACEFIX_RADIUS && g - RACEFIX_RADIUS < n) acc += (double)taps->w[k] * x[g - RACEFIX_RADIUS];
-        }
-        y[i] = (float)acc;
-    }
-}
-
-static const size_t RF_SIZES[] = { 0, 1, 2, 3, 4, 7, 255, 256, 257, 262, 511, 4099, 65537, 1000003 };
-static const unsigned int RF_BLOCKS[] = { 0, 1, 2, 3, 5, 64, 1000 }; /* 0: the function chooses */
+#define racefix_inputs w08_racefix_inputs /* w08_checks.h */
+#define racefix_ref    w08_racefix_ref
+#define RF_SIZES       W08_RF_SIZES
 
 START_TEST(racefix_sizes)
 {
+    ck_assert_str_eq(__func__, W08_RACEFIX_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = RF_SIZES[_i], lead = (size_t)(_i % 3) * 4; /* an output 0, 4 or 8 bytes past an aligned start */
-    unsigned int blocks = RF_BLOCKS[_i % WB_COUNT(RF_BLOCKS)];
+    size_t n = w08_rf_n(_i), lead = w08_rf_lead(_i); /* an output 0, 4 or 8 bytes past an aligned start */
+    unsigned int blocks = w08_rf_blocks(_i);
     float *hx = wb_hmalloc(n * 4 + 4), *ref = wb_hmalloc(n * 4 + 4);
     racefix_taps taps;
     racefix_inputs(&rng, hx, n, &taps);
@@ -411,7 +332,7 @@ START_TEST(racefix_sizes)
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, lead);
     char what[96];
-    for (int run = 0; run < 3; run++) { /* a race may show on one run of several */
+    for (int run = 0; run < W08_RF_RUNS; run++) { /* a race may show on one run of several */
         wb_dout_poison(&y);
         WB_CUDA(racefix_stencil(dx, dy, n, taps, blocks));
         snprintf(what, sizeof what, "n=%zu, blocks=%u%s, run %d", n, blocks, blocks ? "" : " (chosen)", run + 1);
@@ -851,13 +772,13 @@ static double bench_contention(void)
 
 static const wb_test TESTS[] = {
     { "w08.lastblock", WB_T(lastblock_exact_deterministic), WB_GPU, WB_COUNT(SIZES) },
-    { "w08.gridsync", WB_T(center_sizes), WB_GPU, WB_COUNT(SIZES) + 4 },
-    { "w08.vote", WB_T(compact_sizes), WB_GPU, WB_COUNT(SIZES) + 4 },
-    { "w08.lockfree", WB_T(stack_push_pop), WB_GPU, 7 },
+    { "w08.gridsync", WB_T(center_sizes), WB_GPU, W08_CENTER_CASES },
+    { "w08.vote", WB_T(compact_sizes), WB_GPU, W08_COMPACT_CASES },
+    { "w08.lockfree", WB_T(stack_push_pop), WB_GPU, W08_N_STACK_SIZES },
     { "w08.mp-device", WB_T(mp_device_sizes), WB_GPU, WB_COUNT(MP_SIZES) },
     { "w08.mp-device", WB_T(mp_demo), WB_GPU, 0 },
     { "w08.mp-block", WB_T(mp_block_sizes), WB_GPU, WB_COUNT(MP_SIZES) },
-    { "w08.tally", WB_T(tally_sizes), WB_GPU, WB_COUNT(SIZES) + 6 },
+    { "w08.tally", WB_T(tally_sizes), WB_GPU, W08_TALLY_CASES },
     { "w08.racecheck", WB_T(racefix_sizes), WB_GPU, WB_COUNT(RF_SIZES) },
     { "w08.racecheck", WB_T(racefix_racecheck), WB_GPU, 0 },
 };
