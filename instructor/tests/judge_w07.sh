@@ -4,8 +4,9 @@
 # of its checkpoints need a GPU, so without one each must be SKIP, never
 # PASS: graded with --judge 1 (the runner linked in the sandbox from each
 # student's five objects and the week's given support objects, started
-# there, the record written by the judge) the cells are those of the same
-# class graded without it; the judge lists all ten (none left to the
+# there, the record written by the judge; that runner holds the student's
+# functions and the given ones) the cells are those of the same class
+# graded without it; the judge lists all ten (none left to the
 # linked test); the runners hold the given support objects, and the yard
 # runner beside the judge holds CUB's wrappers and the naive key count and
 # no student function; the judge by itself over the reference's and the
@@ -24,17 +25,13 @@ judge_class "$log" phase1/week07 phase1/week07/solution/*.cu
 bad=
 judge_grade_twice 07 phase1/week07 "$c" "$log" ||
   { t_fail "$label" "judge-w07 or the grader does not build (see $log/build.log)"; t_end; }
-# the ten checkpoints in week.txt's order: reduce reduce-bw scan scan-bw hist hist-bw compact keycount keycount-speed matmul
-cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 "," $10 "," $11 }' "$log/$1.csv"; }
-want="SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP"
-for who in correct starter; do
-  for how in judged linked; do
-    [ "$(cells $how $who)" = "$want" ] || bad="$bad $who: $how $(cells $how $who), expected SKIP on all ten;"
-  done
-done
+# the ten checkpoints SKIP both ways, for the reference and the starter
+bad="$bad$(all_skip_both 10 "$log")"
+# the learner's runner, linked in the sandbox from the student's objects and the week's given ones
+bad="$bad$(learner_runner_lacks "$log" phase1/week07 reduce_sum atomics_keycount_warp yard_keycount_naive yard_cub_sum)"
 grep -q "phase1/week07: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
   bad="$bad the grader did not say it judges week 07, leaving nothing to the test program;"
-# the runners: the student's functions and the week's given ones; the yard runner: the given ones alone
+# the instructor's runners: the week's given objects too; the yard runner: the given ones alone
 for impl in solution starter; do
   nm "$BUILD/phase1/week07/$impl/judge-runner" 2>/dev/null | grep -q ' T yard_keycount_naive$' ||
     bad="$bad the $impl's runner lacks the week's given support objects;"
