@@ -277,6 +277,7 @@ static const struct {
     { "phase0/week04", "judge-w04", "judge_w04_runner.o" },
     { "phase1/week05", "judge-w05", "judge_w05_runner.o" },
     { "phase1/week06", "judge-w06", "judge_w06_runner.o" },
+    { "phase1/week07", "judge-w07", "judge_w07_runner.o" },
     { "phase1/week08", "judge-w08", "judge_w08_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },

@@ -1,6 +1,8 @@
 // judge_kernels.cu — the judge's own kernels (judge_kernels.h): the look at
 // a sample of an output right after a runner's reply, and the full checks
 // of an output after the timing.
+#include <stdlib.h>
+
 #include "judge_kernels.h"
 
 static __global__ void gather_k(const float *src, const unsigned long long *idx, int n, float *dst)
@@ -195,5 +197,221 @@ extern "C" cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, 
     size_t blocks = (n + 255) / 256;
     polyt_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(out, rows, cols, sx, lo, hi, k, atol, rtol,
                                                                              bad);
+    return cudaGetLastError();
+}
+
+// The double sum of hash_uniform(seed, i, lo, hi) over i < n: what a sum of
+// wb_dfill_uniform_f32's floats must come to.
+static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, double *out)
+{
+    __shared__ double part[256];
+    double acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        acc += (double)hash_uniform(seed, i, lo, hi);
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, part[0]);
+}
+
+extern "C" cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(out, 0, sizeof *out, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, out);
+    return cudaGetLastError();
+}
+
+// hash_uniform's 64 bits before they become a float.
+static __device__ unsigned long long hash_bits(unsigned long long seed, size_t i)
+{
+    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static __device__ unsigned char hash_byte(unsigned long long seed, size_t i) { return (unsigned char)(hash_bits(seed, i) >> 56); }
+
+static __device__ unsigned hash_key(unsigned long long seed, size_t i, unsigned nkeys)
+{
+    unsigned long long z = hash_bits(seed, i);
+    return z >> 48 == 0 ? nkeys + (unsigned)(z & 255) : (unsigned)((z >> 16) % nkeys);
+}
+
+static __global__ void hash_bytes_k(unsigned char *d, size_t n, unsigned long long seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = hash_byte(seed, i);
+}
+
+static __global__ void hash_bytes_hist_k(size_t n, unsigned long long seed, unsigned int *bins)
+{
+    __shared__ unsigned int h[256];
+    h[threadIdx.x] = 0;
+    __syncthreads();
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        atomicAdd(&h[hash_byte(seed, i)], 1u);
+    __syncthreads();
+    if (h[threadIdx.x]) atomicAdd(&bins[threadIdx.x], h[threadIdx.x]);
+}
+
+static __global__ void hash_keys_k(unsigned *d, size_t n, unsigned long long seed, unsigned nkeys)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = hash_key(seed, i, nkeys);
+}
+
+static __global__ void hash_keys_in_range_k(size_t n, unsigned long long seed, unsigned nkeys, unsigned long long *count)
+{
+    __shared__ unsigned long long c;
+    if (threadIdx.x == 0) c = 0;
+    __syncthreads();
+    unsigned long long mine = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        mine += hash_key(seed, i, nkeys) < nkeys;
+    atomicAdd(&c, mine);
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(count, c);
+}
+
+static unsigned grid_for(size_t n)
+{
+    size_t blocks = (n + 255) / 256;
+    return (unsigned)(blocks < 2048 ? blocks : 2048);
+}
+
+extern "C" cudaError_t jd_hash_bytes(unsigned char *d, size_t n, unsigned long long seed, cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    hash_bytes_k<<<grid_for(n), 256, 0, s>>>(d, n, seed);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_bytes_hist(size_t n, unsigned long long seed, unsigned int *bins, cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(bins, 0, 256 * sizeof *bins, s);
+    if (e != cudaSuccess || n == 0) return e;
+    hash_bytes_hist_k<<<grid_for(n), 256, 0, s>>>(n, seed, bins);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_keys(unsigned *d, size_t n, unsigned long long seed, unsigned nkeys, cudaStream_t s)
+{
+    if (n == 0 || nkeys == 0) return n == 0 ? cudaSuccess : cudaErrorInvalidValue;
+    hash_keys_k<<<grid_for(n), 256, 0, s>>>(d, n, seed, nkeys);
+    return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_keys_in_range(size_t n, unsigned long long seed, unsigned nkeys, unsigned long long *count,
+                                             cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(count, 0, sizeof *count, s);
+    if (e != cudaSuccess || n == 0 || nkeys == 0) return e;
+    hash_keys_in_range_k<<<grid_for(n), 256, 0, s>>>(n, seed, nkeys, count);
+    return cudaGetLastError();
+}
+
+// The inclusive prefix sums, in double, of hash_uniform(seed, i, lo, hi):
+// tiles of PREFIX_TILE elements, 16 a thread; each tile's sum, the tiles'
+// offsets scanned on the host, then each tile scanned from its offset.
+#define PREFIX_TILE 4096
+
+static __global__ void prefix_tile_sum_k(size_t n, unsigned long long seed, float lo, float hi, double *tsum)
+{
+    __shared__ double part[256];
+    size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
+    double acc = 0;
+    for (int k = 0; k < 16; k++)
+        if (base + k < n) acc += (double)hash_uniform(seed, base + k, lo, hi);
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned s = 128; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) tsum[blockIdx.x] = part[0];
+}
+
+static __global__ void prefix_tile_scan_k(size_t n, unsigned long long seed, float lo, float hi, const double *toff,
+                                          double *ref)
+{
+    __shared__ double part[256];
+    size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
+    double v[16], acc = 0;
+    for (int k = 0; k < 16; k++) {
+        if (base + k < n) acc += (double)hash_uniform(seed, base + k, lo, hi);
+        v[k] = acc;
+    }
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned off = 1; off < 256; off <<= 1) { // inclusive scan of the threads' totals
+        double t = threadIdx.x >= off ? part[threadIdx.x - off] : 0;
+        __syncthreads();
+        part[threadIdx.x] += t;
+        __syncthreads();
+    }
+    double before = toff[blockIdx.x] + (threadIdx.x ? part[threadIdx.x - 1] : 0);
+    for (int k = 0; k < 16; k++)
+        if (base + k < n) ref[base + k] = before + v[k];
+}
+
+extern "C" cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref,
+                                          cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    size_t T = (n + PREFIX_TILE - 1) / PREFIX_TILE;
+    double *d = NULL, *h = (double *)malloc(T * sizeof *h);
+    cudaError_t e = h ? cudaMalloc((void **)&d, T * sizeof *d) : cudaErrorMemoryAllocation;
+    if (e == cudaSuccess) {
+        prefix_tile_sum_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaMemcpyAsync(h, d, T * sizeof *h, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (e == cudaSuccess) {
+        double acc = 0; // exclusive: tile t starts after the sum of tiles 0 .. t-1
+        for (size_t t = 0; t < T; t++) {
+            double x = h[t];
+            h[t] = acc, acc += x;
+        }
+        e = cudaMemcpyAsync(d, h, T * sizeof *h, cudaMemcpyHostToDevice, s);
+    }
+    if (e == cudaSuccess) {
+        prefix_tile_scan_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d, ref);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
+    if (d) cudaFree(d);
+    free(h);
+    return e;
+}
+
+static __global__ void prefix_check_k(const float *y, const double *ref, size_t n, double atol, double rtol,
+                                      unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float got = y[i];
+        double r = ref[i];
+        if (!(isfinite(got) && fabs((double)got - r) <= atol + rtol * fabs(r))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, double atol, double rtol,
+                                           unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    prefix_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, ref, n, atol, rtol, bad);
     return cudaGetLastError();
 }

@@ -55,6 +55,35 @@ cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, unsigned lo
                                const float coef[16], double atol, double rtol, unsigned long long *bad,
                                cudaStream_t s);
 
+/* *out (one device double) = the sum over i < n of wb_hash_uniform_f32(seed,
+ * i, lo, hi), in double: the sum of what wb_dfill_uniform_f32 wrote (on
+ * stream s, not waited for). */
+cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s);
+
+/* Random bytes and keys for inputs that are not floats, from the same hash
+ * as wb_hash_uniform_f32 (its 64 bits z of (seed, i)), and what they count
+ * to, computed from the seed (on stream s, not waited for):
+ *   jd_hash_bytes: d[i] = z >> 56, i < n;
+ *   jd_hash_bytes_hist: bins[0..256) (device) = the counts of those bytes;
+ *   jd_hash_keys: d[i] = (z >> 16) % nkeys, or, one key in 65536 (z >> 48
+ *     == 0), nkeys + (z & 255): out of range;
+ *   jd_hash_keys_in_range: *count (one device word) = how many are below nkeys. */
+cudaError_t jd_hash_bytes(unsigned char *d, size_t n, unsigned long long seed, cudaStream_t s);
+cudaError_t jd_hash_bytes_hist(size_t n, unsigned long long seed, unsigned int *bins, cudaStream_t s);
+cudaError_t jd_hash_keys(unsigned *d, size_t n, unsigned long long seed, unsigned nkeys, cudaStream_t s);
+cudaError_t jd_hash_keys_in_range(size_t n, unsigned long long seed, unsigned nkeys, unsigned long long *count,
+                                  cudaStream_t s);
+
+/* ref[0..n) (device doubles) = the inclusive prefix sums, in double, of
+ * wb_hash_uniform_f32(seed, i, lo, hi): what a scan of wb_dfill_uniform_f32's
+ * floats must give (on stream s; waited for: a step runs on the host). */
+cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref, cudaStream_t s);
+/* Every y[i] (i < n) finite and within atol + rtol |ref[i]| of ref[i]:
+ * bad[0] = how many are not, bad[1] = the first (bad: 2 device words; on
+ * stream s, not waited for). */
+cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, double atol, double rtol,
+                                unsigned long long *bad, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

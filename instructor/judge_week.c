@@ -167,11 +167,14 @@ static int gather(jd_bench *x)
     return cudaStreamSynchronize(jd_stream) == cudaSuccess ? 0 : -1;
 }
 
+/* Floats of each output. */
+static size_t outn(const jd_bench *x) { return x->out_n ? x->out_n : x->n; }
+
 /* New hidden positions for the next gather. */
 static void pick(jd_bench *x)
 {
     uint64_t k = x->pick = jd_mix(x->pick);
-    for (int j = 0; j < JD_SAMPLES; j++) x->idx_h[j] = (k = jd_mix(k)) % x->n;
+    for (int j = 0; j < JD_SAMPLES; j++) x->idx_h[j] = (k = jd_mix(k)) % outn(x);
 }
 
 /* The look right after a reply: every sampled value is the expected one
@@ -204,13 +207,14 @@ static int refill(jd_bench *x, uint64_t *salt, char *why, size_t n)
     for (int r = 0; r < x->k; r++) {
         for (int i = 0; i < x->n_in; i++) {
             x->seed[r][i] = *salt = jd_mix(*salt);
-            wb_dfill_uniform_f32(x->in[r][i], x->n, x->seed[r][i], x->lo, x->hi);
+            if (x->fill) x->fill(x, x->in[r][i], x->seed[r][i]);
+            else wb_dfill_uniform_f32(x->in[r][i], x->n, x->seed[r][i], x->lo, x->hi);
         }
         if (x->inout) {
             x->seed[r][x->n_in] = *salt = jd_mix(*salt);
             wb_dfill_uniform_f32(x->out[r], x->n, x->seed[r][x->n_in], x->lo, x->hi);
         } else {
-            cudaMemsetAsync(x->out[r], 0xff, x->n * 4, 0);
+            cudaMemsetAsync(x->out[r], 0xff, outn(x) * 4, 0);
         }
     }
     pick(x);
@@ -238,17 +242,17 @@ static int full_check(jd_bench *x, unsigned long long *bad, char *why, size_t n)
         if (x->full_check(x, x->out[r], x->seed[r], bad, h) != 0) return snprintf(why, n, "the judge's check did not run"), 1;
         if (h[0])
             return snprintf(why, n, JD_TIMED_WRONG ": call %d of a timed request: %llu of %zu elements wrong, the first "
-                            "%s[%llu] (checked in full after the timing)", r, h[0], x->n, x->out_name, h[1]), 1;
+                            "%s[%llu] (checked in full after the timing)", r, h[0], outn(x), x->out_name, h[1]), 1;
     }
     return 0;
 }
 
 int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t why_n)
 {
-    size_t bytes = x->n * 4, free_b = 0, total = 0;
+    size_t bytes = x->in_bytes ? x->in_bytes : x->n * 4, out_bytes = outn(x) * 4, free_b = 0, total = 0;
     int nbuf = x->n_in + 1, rc = -1;
     cudaMemGetInfo(&free_b, &total);
-    x->k = (int)(free_b / 2 / (nbuf * bytes));
+    x->k = (int)(free_b / 2 / (x->n_in * bytes + out_bytes));
     if (x->k > x->max_k) x->k = x->max_k;
     if (x->k > JD_BENCH_MAX_K) x->k = JD_BENCH_MAX_K;
     if (x->k < 1) x->k = 1;
@@ -261,7 +265,7 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
     for (int r = 0; r < x->k; r++) {
         int ok = 1;
         for (int i = 0; i < x->n_in && ok; i++) ok = (x->iin[r][i] = jd_alloc(J, bytes, (void **)&x->in[r][i])) >= 0;
-        if (!ok || (x->iout[r] = jd_alloc(J, bytes, (void **)&x->out[r])) < 0) {
+        if (!ok || (x->iout[r] = jd_alloc(J, out_bytes, (void **)&x->out[r])) < 0) {
             snprintf(why, why_n, "buffers: %s", J->why);
             goto out;
         }
@@ -487,7 +491,7 @@ static void usage(const char *prog)
                     "(--sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)\n", prog);
 }
 
-#define MAX_CPS 8
+#define MAX_CPS 16 /* week 07 has ten */
 
 int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, const jd_checkpoint *cps, int n)
 {

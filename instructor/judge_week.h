@@ -115,6 +115,13 @@ typedef struct jd_bench jd_bench;
 struct jd_bench {
     int       fn, n_in, max_k;
     size_t    n;
+    size_t    out_n;          /* floats (4-byte words) of each output, the look's and the check's range;
+                                 0: n (a reduction's output is one float; inout: n) */
+    size_t    in_bytes;       /* bytes of each input; 0: n floats */
+    /* optional: fills one input (device, on the default stream) from seed,
+     * instead of wb_dfill_uniform_f32 with lo and hi: bytes or keys; expect
+     * and full_check then know the fill by its seed */
+    void (*fill)(const jd_bench *b, void *in, unsigned long long seed);
     float     lo, hi;
     double    atol, rtol;     /* the look's comparison (JD_BITWISE as atol: bit for bit) */
     long long i64[8];         /* the call's scalars; i64[0] is set to n */

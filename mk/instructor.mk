@@ -325,6 +325,21 @@ $(eval $(call judge_rules,05,phase1/week05,ew views streams))
 # week 05's given kernels (support/spin.cu: w05_mix, which the pipeline calls) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase1/week05/$(i)/judge-runner): $(BUILD)/phase1/week05/support/spin.o
 $(eval $(call judge_rules,06,phase1/week06,transpose strided localmem constmem))
+$(eval $(call judge_rules,07,phase1/week07,reduce scan hist atomics matmul))
+# week 07's given support objects (the CUB wrappers, the naive atomics) in its runner, as in its test program
+$(foreach i,$(IMPLS),$(BUILD)/phase1/week07/$(i)/judge-runner): $(BUILD)/phase1/week07/support/yard_cub.o \
+  $(BUILD)/phase1/week07/support/yard_atomics_naive.o
+# and its yardsticks' runner (judge_w07_yard_runner.c: CUB's sum and histogram, the naive key count, through
+# the judges' protocol), beside the judge
+$(BUILD)/instructor/judge-w07-yard-runner: $(BUILD)/instructor/judge_w07_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase1/week07/support/yard_cub.o $(BUILD)/phase1/week07/support/yard_atomics_naive.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(BUILD)/instructor/judge_w07_yard_runner.o: CFLAGS += -Iphase1/week07
+$(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge_w07.h phase1/week07/support/yard_cub.h \
+  phase1/week07/atomics.h
+$(JUDGE_W07): | $(BUILD)/instructor/judge-w07-yard-runner
+judge-w07: $(BUILD)/instructor/judge-w07-yard-runner
 $(eval $(call judge_rules,08,phase1/week08,lastblock gridsync vote lfstack litmus tally racefix))
 $(eval $(call judge_rules,09,phase2/week09,intensity sweep))
 # week 09's given FMA peak kernel (support/yard_fmapeak.cu) in its judge, which times the roof's compute
@@ -351,6 +366,7 @@ $(JUDGE_W11): | $(JUDGE_W11_YARD)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
 JUDGED_WEEKS += phase1/week06
+JUDGED_WEEKS += phase1/week07
 JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11

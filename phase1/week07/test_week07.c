@@ -15,15 +15,7 @@
 #include "matmul.h"
 #include "reduce.h"
 #include "scan.h"
-
-static const size_t SIZES[] = { 0, 1, 2, 31, 255, 256, 257, 511, 512, 513, 1023, 1025, 4095, 4097, 65537, 1000003, 2000000 };
-
-/* Integer values in [lo, hi] as floats: every partial sum is an integer
- * below 2^24, so any summation order gives the exact answer. */
-static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
-{
-    for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
-}
+#include "w07_checks.h" /* the cases' drawing and checks, shared with the instructor's judge */
 
 /* ---------------------------------------------------------------- reduce */
 
@@ -47,12 +39,11 @@ static float run_reduce(int v, const float *hx, size_t n, size_t off)
 
 START_TEST(reduce_exact)
 {
+    ck_assert_str_eq(__func__, W07_REDUCE_EXACT_TAG); /* the judge draws these cases by this tag (w07_checks.h) */
     wb_rng rng = WB_RNG();
-    size_t n = SIZES[_i], off = (size_t)(_i & 1);
+    size_t n = W07_SIZES[_i], off = w07_reduce_exact_off(_i);
     float *hx = wb_hmalloc((n + off) * 4);
-    fill_int(&rng, hx, n + off, -3, 5);
-    double ref = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[off + i];
+    double ref = w07_reduce_exact_fill(&rng, hx, n, off);
     for (int v = 1; v <= REDUCE_VERSIONS; v++) {
         float got = run_reduce(v, hx, n, off);
         ck_assert_msg(got == (float)ref, "v%d, n=%zu, integer data (seed %llu): sum %.1f, expected %.1f", v, n,
@@ -64,16 +55,15 @@ END_TEST
 
 START_TEST(reduce_float)
 {
+    ck_assert_str_eq(__func__, W07_REDUCE_FLOAT_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 1, 3000000);
+    size_t n = w07_reduce_float_n(&rng, _i);
     float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 2);
-    double ref = 0, abs_sum = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[i], abs_sum += fabs(hx[i]);
+    double atol, ref = w07_reduce_float_fill(&rng, hx, n, &atol);
     for (int v = 1; v <= REDUCE_VERSIONS; v++) {
         float got = run_reduce(v, hx, n, 0);
-        ck_assert_msg(wb_close(got, ref, 1e-6 * abs_sum + 1e-6, 0), "v%d, n=%zu (seed %llu): sum %.9g, expected %.9g", v,
-                      n, (unsigned long long)wb_base_seed(), got, ref);
+        ck_assert_msg(wb_close(got, ref, atol, 0), "v%d, n=%zu (seed %llu): sum %.9g, expected %.9g", v, n,
+                      (unsigned long long)wb_base_seed(), got, ref);
     }
     free(hx);
 }
@@ -81,12 +71,12 @@ END_TEST
 
 START_TEST(reduce_nan_inf)
 {
+    ck_assert_str_eq(__func__, W07_REDUCE_NANINF_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 2, 100000);
+    size_t n = w07_reduce_naninf_n(&rng);
     float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
     const char *what;
-    float want = wb_plant_nonfinite(&rng, hx, n, _i, &what);
+    float want = w07_reduce_naninf_fill(&rng, hx, n, _i, &what);
     for (int v = 1; v <= REDUCE_VERSIONS; v++) {
         float got = run_reduce(v, hx, n, 0);
         ck_assert_msg(wb_close(got, want, 0, 0), "v%d, n=%zu with %s: sum %g, expected %g", v, n, what, got, want);
@@ -122,18 +112,13 @@ static void run_scan(int s, const float *hx, size_t n, size_t off, wb_dout *y)
     wb_dfree(dx), wb_dfree(tmp);
 }
 
-/* Scan sizes past SIZES: several 4096-element tiles, and a tile's tail. */
-static const size_t SCAN_MORE[] = { 1 << 18, (1 << 20) + 1 };
-
 START_TEST(scan_exact)
 {
+    ck_assert_str_eq(__func__, W07_SCAN_EXACT_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)_i < WB_COUNT(SIZES) ? SIZES[_i] : SCAN_MORE[(size_t)_i - WB_COUNT(SIZES)];
-    size_t off = (size_t)(_i % 3);
+    size_t n = w07_scan_exact_n(_i), off = w07_scan_exact_off(_i);
     float *hx = wb_hmalloc((n + off) * 4), *ref = wb_hmalloc(n * 4);
-    fill_int(&rng, hx, n + off, -4, 6);
-    double acc = 0;
-    for (size_t i = 0; i < n; i++) acc += hx[off + i], ref[i] = (float)acc;
+    w07_scan_exact_fill(&rng, hx, n, off, ref);
     for (int s = 0; s < 3; s++) {
         wb_dout y;
         run_scan(s, hx, n, off, &y);
@@ -148,21 +133,18 @@ END_TEST
 
 START_TEST(scan_float_nan_inf)
 {
+    ck_assert_str_eq(__func__, W07_SCAN_FLOAT_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 100, 3000000);
+    size_t n = w07_scan_float_n(&rng);
     float *hx = wb_hmalloc(n * 4);
     double *ref = wb_hmalloc(n * 8);
-    wb_fill_uniform_f32(&rng, hx, n, 0, 1);
-    if (_i == 1) hx[n / 3] = NAN;
-    if (_i == 2) hx[n / 2] = INFINITY;
-    double acc = 0;
-    for (size_t i = 0; i < n; i++) acc += hx[i], ref[i] = acc;
+    w07_scan_float_fill(&rng, _i, hx, n, ref);
     for (int s = 0; s < 3; s++) {
         wb_dout y;
         run_scan(s, hx, n, 0, &y);
         char what[80];
         snprintf(what, sizeof what, "%s, n=%zu%s", SCAN_NAMES[s], n, _i == 1 ? ", a NaN" : _i == 2 ? ", an Inf" : "");
-        wb_expect_dout_f32_f64(&y, ref, n, 1e-3, 2e-5, what);
+        wb_expect_dout_f32_f64(&y, ref, n, W07_SCAN_ATOL, W07_SCAN_RTOL, what);
         wb_dout_free(&y);
     }
     free(hx), free(ref);
@@ -177,17 +159,12 @@ static const char *const HIST_NAMES[3] = { "hist_global", "hist_shared", "hist_w
 
 START_TEST(hist_exact)
 {
-    static const size_t HN[] = { 0, 1, 15, 16, 17, 33, 1000, 65537, 1000003, ((size_t)1 << 24) + 3 };
+    ck_assert_str_eq(__func__, W07_HIST_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = HN[_i % 10], off = (size_t)wb_rng_int(&rng, 0, 15);
-    int kind = _i / 10; /* 0 uniform, 1 one value, 2 four values */
+    size_t n = w07_hist_n(_i);
     unsigned char *hx = wb_hmalloc(n + 16);
-    for (size_t i = 0; i < n + 16; i++) {
-        uint64_t r = wb_rng_u64(&rng);
-        hx[i] = (unsigned char)(kind == 0 ? r & 255 : kind == 1 ? 200 : 60 + (r & 3) * 50);
-    }
-    uint32_t ref[HIST_BINS] = { 0 };
-    for (size_t i = 0; i < n; i++) ref[hx[off + i]]++;
+    uint32_t ref[HIST_BINS];
+    size_t off = w07_hist_fill(&rng, _i, hx, ref);
     unsigned char *dx = wb_dcopy(hx, n + 16);
     wb_dout bins;
     unsigned int *db = wb_dout_alloc(&bins, "bins", HIST_BINS * 4, 0);
@@ -195,8 +172,7 @@ START_TEST(hist_exact)
         if (h) wb_dout_poison(&bins); /* each version starts from poisoned bins: it must zero them */
         WB_CUDA(HISTS[h](dx + off, n, db));
         char what[96];
-        snprintf(what, sizeof what, "%s, n=%zu at byte offset %zu, %s", HIST_NAMES[h], n, off,
-                 kind == 0 ? "uniform bytes" : kind == 1 ? "all one value" : "four values");
+        snprintf(what, sizeof what, "%s, n=%zu at byte offset %zu, %s", HIST_NAMES[h], n, off, W07_HIST_KIND[_i / 10]);
         wb_expect_dout_u32(&bins, ref, HIST_BINS, what);
     }
     wb_dfree(dx), wb_dout_free(&bins);
@@ -206,45 +182,21 @@ END_TEST
 
 /* ---------------------------------------------------------------- atomics */
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Random words in [0, 2^32 - 2]: never 0xFFFFFFFF, the poison, so an
- * element of out that was written shows. */
-static uint32_t rand_word(wb_rng *rng) { return (uint32_t)(wb_rng_u64(rng) % 0xFFFFFFFFu); }
-
-/* Compaction of n fresh random words, x starting `off` words into its
- * buffer. kind 0: half kept; 1: all; 2: none; 3: one in 64; 4: runs of kept
- * and dropped words (whole warps of each, and warps that mix). The count
- * must be exact, the kept words equal as a multiset (both sides sorted: the
- * order is free), out past the count still poisoned, nothing outside out or
- * the count written. */
+/* Compaction of n fresh words (w07_compact_fill), x starting `off` words
+ * into its buffer. The count must be exact, the kept words equal as a
+ * multiset (both sides sorted: the order is free), out past the count still
+ * poisoned, nothing outside out or the count written. */
 static void check_compact(wb_rng *rng, size_t n, size_t off, int kind)
 {
-    static const char *const KIND[5] = { "half kept", "all kept", "none kept", "1 in 64 kept", "runs" };
     uint32_t *hx = wb_hmalloc((n + off + 1) * 4), *ref = wb_hmalloc((n + 1) * 4), *got = wb_hmalloc((n + 1) * 4);
-    uint32_t thresh = kind == 1 ? 0xFFFFFFFFu : kind == 2 ? 0 : kind == 3 ? 1u << 26 : 1u << 31;
-    int keep = 1;
-    for (size_t i = 0; i < n + off; i++) {
-        hx[i] = rand_word(rng);
-        if (kind == 4) {
-            if (wb_rng_int(rng, 0, 39) == 0) keep = !keep;
-            hx[i] = keep ? hx[i] >> 1 : (hx[i] >> 1) | (1u << 31);
-            if (hx[i] == 0xFFFFFFFFu) hx[i]--;
-        }
-    }
-    size_t nref = 0;
-    for (size_t i = 0; i < n; i++)
-        if (hx[off + i] < thresh) ref[nref++] = hx[off + i];
+    uint32_t thresh = w07_compact_thresh(kind);
+    size_t nref = w07_compact_fill(rng, kind, hx, n, off, ref);
     uint32_t *dx = wb_dcopy(hx, (n + off) * 4);
     wb_dout out, cnt;
     unsigned int *dout = wb_dout_alloc(&out, "out", n * 4, 0), *dcnt = wb_dout_alloc(&cnt, "count", 4, 0);
     WB_CUDA(atomics_compact_warp(dx ? dx + off : NULL, n, thresh, dout, dcnt));
     char what[96];
-    snprintf(what, sizeof what, "atomics_compact_warp, n=%zu, x+%zu, %s", n, off, KIND[kind]);
+    snprintf(what, sizeof what, "atomics_compact_warp, n=%zu, x+%zu, %s", n, off, W07_COMPACT_KIND[kind]);
     uint32_t count;
     wb_expect_dout_guards(&cnt, &count, what);
     wb_expect_dout_guards(&out, got, what);
@@ -254,8 +206,8 @@ static void check_compact(wb_rng *rng, size_t n, size_t off, int kind)
     for (size_t i = nref; i < n; i++) past += got[i] != 0xFFFFFFFFu;
     ck_assert_msg(past == 0, "%s (seed %llu): %zu elements of out past the count (%zu) were written", what,
                   (unsigned long long)wb_base_seed(), past, nref);
-    qsort(got, nref, 4, cmp_u32);
-    qsort(ref, nref, 4, cmp_u32);
+    qsort(got, nref, 4, w07_cmp_u32);
+    qsort(ref, nref, 4, w07_cmp_u32);
     wb_cmp cmp;
     wb_compare_u32("out, sorted", got, ref, nref, &cmp);
     WB_EXPECT_CMP(cmp, what);
@@ -265,58 +217,41 @@ static void check_compact(wb_rng *rng, size_t n, size_t off, int kind)
 
 START_TEST(compact_sizes)
 {
+    ck_assert_str_eq(__func__, W07_COMPACT_SIZES_TAG);
     wb_rng rng = WB_RNG();
-    check_compact(&rng, SIZES[_i], (size_t)(_i % 4), _i % 5);
+    check_compact(&rng, W07_SIZES[_i], (size_t)(_i % 4), _i % 5);
 }
 END_TEST
 
 START_TEST(compact_kinds)
 {
+    ck_assert_str_eq(__func__, W07_COMPACT_KINDS_TAG);
     wb_rng rng = WB_RNG();
-    check_compact(&rng, (size_t)wb_rng_int(&rng, 100000, 5000000), (size_t)wb_rng_int(&rng, 0, 3), _i);
+    size_t n, off;
+    w07_compact_kinds_case(&rng, &n, &off);
+    check_compact(&rng, n, off, _i);
 }
 END_TEST
 
-/* n keys (starting `off` words into their buffer), nkeys counters. */
-static const struct { size_t n; unsigned nkeys; } KC[] = {
-    { 0, 1 },        { 1, 1 },          { 31, 1 },         { 32, 2 },           { 33, 3 },
-    { 1000, 1 },     { 1000, 32 },      { 4097, 33 },      { 65537, 256 },      { 65537, 1 },
-    { 1000003, 4 },  { 1000003, 4097 }, { 1000003, 65536 }, { (1 << 22) + 5, 1 }, { (1 << 22) + 5, 1000003 },
-    { 1000, 0 },
-};
-
-/* atomics_keycount_warp on fresh random keys: mode 0 uniform over 0..nkeys-1; 1 a
- * hot key three times in four; 2 runs of one key. One key in 32 is out of
- * range (nkeys and more, up to 0xFFFFFFFF) and must not be counted. The
- * counts must be exact, from poisoned counters (the function zeroes them). */
+/* atomics_keycount_warp on fresh keys (w07_keycount_fill: uniform, a hot
+ * key, runs of one key; one key in 32 out of range, which must not be
+ * counted). The counts must be exact, from poisoned counters (the function
+ * zeroes them). */
 START_TEST(keycount_exact)
 {
-    static const char *const MODE[3] = { "uniform keys", "a hot key", "runs of one key" };
+    ck_assert_str_eq(__func__, W07_KEYCOUNT_TAG);
     wb_rng rng = WB_RNG();
-    size_t n = KC[_i].n, off = (size_t)(_i % 4);
-    unsigned nkeys = KC[_i].nkeys;
-    int mode = _i % 3;
+    size_t n = W07_KC[_i].n, off = (size_t)(_i % 4);
+    unsigned nkeys = W07_KC[_i].nkeys;
     uint32_t *hk = wb_hmalloc((n + off + 1) * 4), *ref = wb_hmalloc(((size_t)nkeys + 1) * 4);
-    uint32_t hot = nkeys ? (uint32_t)wb_rng_int(&rng, 0, nkeys - 1) : 0, run = hot;
-    for (size_t i = 0; i < n + off; i++) {
-        uint32_t k = nkeys ? (uint32_t)wb_rng_int(&rng, 0, nkeys - 1) : 0;
-        if (mode == 1 && wb_rng_int(&rng, 0, 3)) k = hot;
-        if (mode == 2) {
-            if (wb_rng_int(&rng, 0, 49) == 0) run = k;
-            k = run;
-        }
-        if (wb_rng_int(&rng, 0, 31) == 0) k = wb_rng_int(&rng, 0, 1) ? 0xFFFFFFFFu : nkeys + (uint32_t)wb_rng_int(&rng, 0, 40);
-        hk[i] = k;
-    }
-    memset(ref, 0, ((size_t)nkeys + 1) * 4);
-    for (size_t i = 0; i < n; i++)
-        if (hk[off + i] < nkeys) ref[hk[off + i]]++;
+    w07_keycount_fill(&rng, _i, hk, ref);
     uint32_t *dk = wb_dcopy(hk, (n + off) * 4);
     wb_dout counts;
     unsigned int *dc = wb_dout_alloc(&counts, "counts", (size_t)nkeys * 4, 0);
     WB_CUDA(atomics_keycount_warp(dk ? dk + off : NULL, n, nkeys, dc));
     char what[96];
-    snprintf(what, sizeof what, "atomics_keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys, MODE[mode]);
+    snprintf(what, sizeof what, "atomics_keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys,
+             W07_KC_MODE[_i % 3]);
     wb_expect_dout_u32(&counts, ref, nkeys, what);
     wb_dfree(dk), wb_dout_free(&counts);
     free(hk), free(ref);
@@ -330,14 +265,7 @@ static void check_matmul(wb_rng *rng, int M, int N, int K)
     size_t na = (size_t)M * K + 1, nb = (size_t)K * N + 1, nc = (size_t)M * N;
     float *hA = wb_hmalloc(na * 4), *hB = wb_hmalloc(nb * 4);
     double *ref = wb_hmalloc(nc * 8);
-    wb_fill_uniform_f32(rng, hA, na, -1, 1);
-    wb_fill_uniform_f32(rng, hB, nb, -1, 1);
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            double acc = 0;
-            for (int k = 0; k < K; k++) acc += (double)hA[(size_t)i * K + k] * hB[(size_t)k * N + j];
-            ref[(size_t)i * N + j] = acc;
-        }
+    w07_matmul_fill(rng, M, N, K, hA, hB, ref);
     float *dA = wb_dcopy(hA, na * 4), *dB = wb_dcopy(hB, nb * 4);
     wb_dout C;
     float *dC = wb_dout_alloc(&C, "C", nc * 4, 0);
@@ -346,7 +274,7 @@ static void check_matmul(wb_rng *rng, int M, int N, int K)
         WB_CUDA(v ? matmul_tiled(dA, dB, dC, M, N, K) : matmul_naive(dA, dB, dC, M, N, K));
         char what[80];
         snprintf(what, sizeof what, "%s, M=%d N=%d K=%d", v ? "matmul_tiled" : "matmul_naive", M, N, K);
-        wb_expect_dout_f32_f64(&C, ref, nc, 1e-6 * K + 1e-6, 1e-5, what);
+        wb_expect_dout_f32_f64(&C, ref, nc, w07_mm_atol(K), W07_MM_RTOL, what);
     }
     wb_dfree(dA), wb_dfree(dB), wb_dout_free(&C);
     free(hA), free(hB), free(ref);
@@ -354,10 +282,9 @@ static void check_matmul(wb_rng *rng, int M, int N, int K)
 
 START_TEST(matmul_shapes)
 {
-    static const int S[][3] = { { 1, 1, 1 }, { 1, 17, 33 }, { 33, 1, 65 }, { 31, 33, 35 }, { 64, 64, 64 },
-                                { 100, 257, 129 }, { 5, 7, 0 }, { 257, 31, 1000 }, { 512, 384, 256 } };
+    ck_assert_str_eq(__func__, W07_MATMUL_TAG);
     wb_rng rng = WB_RNG();
-    check_matmul(&rng, S[_i][0], S[_i][1], S[_i][2]);
+    check_matmul(&rng, W07_MM_SHAPES[_i][0], W07_MM_SHAPES[_i][1], W07_MM_SHAPES[_i][2]);
 }
 END_TEST
 
@@ -460,7 +387,7 @@ static double bench_scan(wb_headline *head)
     wb_time(sc_work, &c, NULL, &yr.t);
     yr.value = yr.bytes / (yr.t.median * 1e-3) / 1e9;
     wb_cmp cmp;
-    if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, 1e-2, 1e-4, &cmp)) wb_bench_invalid(&yr, cmp.msg);
+    if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, W07_SCAN_BENCH_ATOL, W07_SCAN_BENCH_RTOL, &cmp)) wb_bench_invalid(&yr, cmp.msg);
     wb_bench_emit(&yr);
     static const char *const VAR[3] = { "Hillis-Steele tiles", "Blelloch tiles", "reduce-then-scan" };
     double ratio = NAN;
@@ -471,7 +398,7 @@ static double bench_scan(wb_headline *head)
         wb_dpoison(y, bytes);
         wb_time(sc_work, &c, NULL, &r.t);
         r.value = r.bytes / (r.t.median * 1e-3) / 1e9;
-        if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, 1e-2, 1e-4, &cmp)) wb_bench_invalid(&r, cmp.msg);
+        if (wb_dverify_f32("y", y, n, sc_expect, prefix, 1 << 12, W07_SCAN_BENCH_ATOL, W07_SCAN_BENCH_RTOL, &cmp)) wb_bench_invalid(&r, cmp.msg);
         if (s == 2) ratio = wb_bench_headline(&r, head);
         else wb_bench_emit(&r);
     }
@@ -812,21 +739,21 @@ START_TEST(matmul_vs_cublas)
 END_TEST
 
 static const wb_test TESTS[] = {
-    { "w07.reduce", WB_T(reduce_exact), WB_GPU, WB_COUNT(SIZES) },
-    { "w07.reduce", WB_T(reduce_float), WB_GPU, 4 },
-    { "w07.reduce", WB_T(reduce_nan_inf), WB_GPU, 3 },
+    { "w07.reduce", WB_T(reduce_exact), WB_GPU, W07_N_SIZES },
+    { "w07.reduce", WB_T(reduce_float), WB_GPU, W07_N_REDUCE_FLOAT },
+    { "w07.reduce", WB_T(reduce_nan_inf), WB_GPU, W07_N_REDUCE_NANINF },
     { "w07.reduce", WB_T(reduce_bad_version), WB_GPU, 0 },
     WB_SPEED("w07.reduce-bw", bench_reduce),
-    { "w07.scan", WB_T(scan_exact), WB_GPU, WB_COUNT(SIZES) + WB_COUNT(SCAN_MORE) },
-    { "w07.scan", WB_T(scan_float_nan_inf), WB_GPU, 3 },
+    { "w07.scan", WB_T(scan_exact), WB_GPU, W07_N_SCAN_EXACT },
+    { "w07.scan", WB_T(scan_float_nan_inf), WB_GPU, W07_N_SCAN_FLOAT },
     WB_SPEED("w07.scan-bw", bench_scan),
-    { "w07.hist", WB_T(hist_exact), WB_GPU, 30 },
+    { "w07.hist", WB_T(hist_exact), WB_GPU, W07_N_HIST },
     WB_SPEED("w07.hist-bw", bench_hist),
-    { "w07.compact", WB_T(compact_sizes), WB_GPU, WB_COUNT(SIZES) },
-    { "w07.compact", WB_T(compact_kinds), WB_GPU, 5 },
-    { "w07.keycount", WB_T(keycount_exact), WB_GPU, WB_COUNT(KC) },
+    { "w07.compact", WB_T(compact_sizes), WB_GPU, W07_N_SIZES },
+    { "w07.compact", WB_T(compact_kinds), WB_GPU, W07_N_COMPACT_KINDS },
+    { "w07.keycount", WB_T(keycount_exact), WB_GPU, W07_N_KC },
     WB_SPEED("w07.keycount-speed", bench_keycount),
-    { "w07.matmul", WB_T(matmul_shapes), WB_GPU, 9 },
+    { "w07.matmul", WB_T(matmul_shapes), WB_GPU, W07_N_MM },
     { "w07.matmul", WB_T(matmul_vs_cublas), WB_GPU, 0 },
 };
 
