@@ -68,9 +68,11 @@
  * The fault's error cannot be made in the judge's own process (its context
  * would be lost): there any error passes, as in the test.
  *
- * NOT RUN ON A GPU YET: it builds, and without a GPU every checkpoint is
- * SKIP (all six need one), through the grader and by itself, plain and
- * sandboxed (instructor/tests/judge02.sh). */
+ * Run on an H200 (2026-11-29): by itself, plain and sandboxed, the
+ * reference's runner passed all six and the starter's failed all six; a
+ * class of two through the grader got the same cells judged and linked.
+ * Without a GPU every checkpoint is SKIP (all six need one), through the
+ * grader and by itself, plain and sandboxed (instructor/tests/judge02.sh). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

@@ -72,7 +72,9 @@
  * own figures, and the judge cannot see the GPU work behind a printed
  * line), w04.mybench (mt_bench_saxpy times sl_saxpy with CUDA events inside
  * the student's process; its figure is reported, not judged) and w04.dot-bw
- * (a figure only, no target). Not yet run on a GPU; without a GPU the
+ * (a figure only, no target). Run on an H200 (2026-11-29): by itself, plain and
+ * sandboxed, the reference passed all seven and the starter failed all seven;
+ * through the grader the same cells judged and linked. Without a GPU the
  * plumbing and the three CPU checkpoints are tested by instructor/tests/judge_w04.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

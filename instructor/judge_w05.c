@@ -70,8 +70,10 @@
  * stream) and w05.default-stream (which stream waits for which is observed
  * by a gate kernel and an event query inside the process that made the
  * stream; a stream handle does not cross processes). Their guarantee is the
- * linked test's (instructor/README.md, the threat model). Not yet run on a
- * GPU; without a GPU the plumbing and w05.views are tested by
+ * linked test's (instructor/README.md, the threat model). Run on an H200
+ * (2026-11-29): by itself the reference passed all five and the starter
+ * failed all five; through the grader the reference full marks, the
+ * starter 0. Without a GPU the plumbing and w05.views are tested by
  * instructor/tests/judge_w05.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -73,7 +73,8 @@
  * are the checkpoint, in the student's tree, and the judge, outside it,
  * would draw them from its own figures; the sweep's correctness, what the
  * plot stands on, is formed here under w06.strided).
- * Not yet run on a GPU; without a GPU the plumbing (every checkpoint SKIP,
+ * Run on an H200 (2026-11-29) through the grader: the
+ * reference full marks on all five, the starter 0. Without a GPU the plumbing (every checkpoint SKIP,
  * the grader's cells as linked) is tested by instructor/tests/judge_w06.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

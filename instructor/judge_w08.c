@@ -62,7 +62,8 @@
  * same in the sandbox (its exactness part and its racecheck part, SKIP
  * without compute-sanitizer): the guarantee is the linked test's, no less
  * than before. No checkpoint of the week is timed, and none is a CPU
- * checkpoint: without a GPU every listed one is SKIP. Not yet run on a GPU;
+ * checkpoint: without a GPU every listed one is SKIP. Run on an H200 (2026-11-29) through the
+ * grader: the reference full marks on all seven, the starter 0;
  * without one the plumbing is tested by instructor/tests/judge_w08.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -55,7 +55,8 @@
  * it would add to a verdict, that the kernel is correct and measurable at
  * every k, the judge's w09.sweep and the two roof checkpoints establish
  * outside the student's process at both ends of the sweep).
- * Not yet run on a GPU; without a GPU the plumbing and the intensity
+ * Run on an H200 (2026-11-29) through the grader: the
+ * reference full marks on all four, the starter 0. Without a GPU the plumbing and the intensity
  * checkpoint are tested by instructor/tests/judge_w09.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
