@@ -103,8 +103,9 @@ void jd_cases(jd *J, jd_tally *t, int n_in, size_t in_cap, size_t out_cap, int n
 /* The timed-call protocol (judge.c, jd_timed_call: the trust model). K calls
  * a request (as many as half the free memory holds, at most max_k), each on
  * its own n_in inputs and output of n floats. Before every request: fresh
- * inputs (wb_dfill_uniform_f32 from seeds drawn from the hidden seed, in
- * [lo, hi)), the outputs poisoned and a sample of each checked still poison,
+ * inputs (wb_dfill_uniform_f32 from seeds drawn from the run's seed mixed
+ * with 64 random bits of the judge process, in [lo, hi): jd_secret in
+ * judge_week.c), the outputs poisoned and a sample of each checked still poison,
  * and the expected values at the next look's hidden positions computed by
  * expect() (an in-out output: filled, not poisoned; jd_bench.inout);
  * the clock stops after the look (JD_SAMPLES of every rep's
