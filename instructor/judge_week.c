@@ -98,6 +98,70 @@ void jd_case_bufs_free(jd *J, jd_case_bufs *B)
     }
 }
 
+int jd_gbuf_alloc(jd *J, jd_gbuf *b, size_t cap, jd_tally *t)
+{
+    b->cap = cap;
+    b->id = jd_alloc(J, 2 * JD_GBAND + cap, (void **)&b->d);
+    if (b->id < 0) return jd_failf(t, "buffers: %s", J->why), -1;
+    return 0;
+}
+
+void jd_gbuf_free(jd *J, jd_gbuf *b)
+{
+    if (b->id >= 0) jd_free(J, b->id);
+    b->id = -1;
+}
+
+int jd_gbuf_poison(jd_gbuf *b, size_t lead, size_t bytes)
+{
+    if (lead + bytes > b->cap) return -1;
+    return cudaMemset(b->d, 0xff, 2 * JD_GBAND + lead + bytes) == cudaSuccess &&
+                   cudaDeviceSynchronize() == cudaSuccess
+               ? 0
+               : -1;
+}
+
+/* Synchronised: a copy from pageable memory may return before its DMA
+ * lands, and the runner reads the buffer from another process. */
+int jd_gbuf_put(jd_gbuf *b, size_t lead, const void *host, size_t bytes)
+{
+    if (!bytes) return 0;
+    if (lead + bytes > b->cap) return -1;
+    return cudaMemcpy(b->d + JD_GBAND + lead, host, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
+                   cudaDeviceSynchronize() == cudaSuccess
+               ? 0
+               : -1;
+}
+
+void jd_gbuf_arg(jd_req *rq, int k, const jd_gbuf *b, size_t lead)
+{
+    rq->arg_buf[0][k] = b ? b->id : -1;
+    rq->arg_off[0][k] = b ? JD_GBAND + lead : 0;
+}
+
+int jd_gbuf_fetch(jd_gbuf *b, size_t lead, size_t bytes, void *host, const char *name, const char *what, jd_tally *t)
+{
+    size_t         front = JD_GBAND + lead, all = front + bytes + JD_GBAND;
+    unsigned char *w = lead + bytes <= b->cap ? malloc(all) : NULL;
+    if (!w || cudaMemcpy(w, b->d, all, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        free(w);
+        return jd_failf(t, "%s: reading %s back: the judge's copy failed", what, name), -1;
+    }
+    long      changed = 0;
+    long long first = 0;
+    for (size_t i = 0; i < all; i++) {
+        if (i == front) i += bytes;
+        if (i < all && w[i] != 0xff && !changed++) first = (long long)i - (long long)front;
+    }
+    if (!changed && bytes) memcpy(host, w + front, bytes);
+    free(w);
+    if (changed)
+        return jd_failf(t, "%s: written outside %s: %ld bytes of its guard band changed, the first %lld bytes from its start",
+                        what, name, changed, first),
+               1;
+    return 0;
+}
+
 int jd_case_run(jd *J, jd_case_bufs *B, const jd_case *c, jd_tally *t)
 {
     t->tests++;

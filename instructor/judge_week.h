@@ -64,6 +64,30 @@ typedef struct {
 int  jd_case_bufs_alloc(jd *J, jd_case_bufs *B, int n_in, size_t in_cap, size_t out_cap, jd_tally *t);
 void jd_case_bufs_free(jd *J, jd_case_bufs *B);
 
+/* A guarded byte buffer both processes map, for arrays of any type:
+ * JD_GBAND bytes of band | lead | the array | JD_GBAND bytes of band, for
+ * lead + array up to cap bytes. An output is poisoned whole (0xFF, as the
+ * harness's wb_dout_poison does) before a call and read back with the band
+ * and lead checked; an input is put at the array's place. Each returns 0,
+ * or -1 when the judge's own copy failed. */
+#define JD_GBAND (JD_GUARD * 4)
+typedef struct {
+    int            id;
+    unsigned char *d;
+    size_t         cap;
+} jd_gbuf;
+int  jd_gbuf_alloc(jd *J, jd_gbuf *b, size_t cap, jd_tally *t); /* -1: t says why */
+void jd_gbuf_free(jd *J, jd_gbuf *b);                           /* an id < 0 is none */
+int  jd_gbuf_poison(jd_gbuf *b, size_t lead, size_t bytes);
+int  jd_gbuf_put(jd_gbuf *b, size_t lead, const void *host, size_t bytes); /* in device memory on return */
+/* Argument k of the request's first rep: b's array (lead bytes past the
+ * band), or NULL where b is NULL (an input of no bytes, as wb_dcopy of 0 gives). */
+void jd_gbuf_arg(jd_req *rq, int k, const jd_gbuf *b, size_t lead);
+/* The array's bytes into host, the band and lead checked: 0, 1 (a byte
+ * outside the array changed: t says "WHAT: written outside NAME ..."), or
+ * -1 (the judge's copy failed; t says so). */
+int jd_gbuf_fetch(jd_gbuf *b, size_t lead, size_t bytes, void *host, const char *name, const char *what, jd_tally *t);
+
 /* One case: the inputs (host, in_n[i] floats each, the call's pointer
  * in_off[i] floats in) copied to the device, the output poisoned with a
  * guard on each side (its n floats then out_init's where that is given: an
