@@ -98,6 +98,8 @@ void jd_case_bufs_free(jd *J, jd_case_bufs *B)
     }
 }
 
+_Static_assert(JD_GBAND == WB_GUARD_BYTES, "a judge's guard band is the harness's (wb_dout)");
+
 int jd_gbuf_alloc(jd *J, jd_gbuf *b, size_t cap, jd_tally *t)
 {
     b->cap = cap;
