@@ -114,6 +114,31 @@ extern "C" cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long
     return cudaGetLastError();
 }
 
+// Week 12's fused chain: ref = relu(fmaf(a, x, b)) s, x = hash_uniform(sx, i, lo, hi).
+static __global__ void chain_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, float a,
+                                     float b, float s, double atol, double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        float t = fmaf(a, hash_uniform(sx, i, lo, hi), b);
+        if (!close_d(y[i], __fmul_rn(t < 0.f ? 0.f : t, s), atol, rtol)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_chain_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float a,
+                                          float b, float s, double atol, double rtol, unsigned long long *bad,
+                                          cudaStream_t st)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    chain_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, st>>>(y, n, sx, lo, hi, a, b, s, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
 static __global__ void saxpy_check_k(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,
                                      float hi, float a, double atol, double rtol, unsigned long long *bad)
 {
