@@ -382,29 +382,37 @@ static double g_eager_before = NAN, g_unfused_before = NAN;
 static char   g_eager_why[600], g_unfused_why[600];
 static void eager_before(void) { g_eager_before = yard_ms(eager_setup, g_eager_why, sizeof g_eager_why); }
 
-/* The yardstick's figure: the faster of before and after (a runner can
- * only slow the judge's GPU or CPU down, which would flatter the ratio). */
-static double faster(double before, double after) { return !(after > 0) ? before : !(before > 0) ? after : fmin(before, after); }
+/* The student's timed run of g_bench (set up already), then the yardstick
+ * (yard_setup's) through the yard runner, its figure the faster of that
+ * and `before`, timed before the student's runner started (a runner can
+ * only slow the judge's GPU or CPU down, which would flatter the ratio):
+ * 0 with *ms, *after and *yard (ms a call), or -1 with why. */
+static int mine_then_yard(jd_ck *k, void (*yard_setup)(jd_bench *), double before, const char *before_why,
+                          const char *yard_name, double *ms, double *after, double *yard, char *why, size_t why_n)
+{
+    char ywhy[600] = "";
+    if (jd_bench_run(k->J, &g_bench, TIMED, ms, why, why_n) != 0) return -1;
+    *after = yard_ms(yard_setup, ywhy, sizeof ywhy);
+    *yard = !(*after > 0) ? before : !(before > 0) ? *after : fmin(before, *after);
+    if (*yard > 0) return 0;
+    snprintf(why, why_n, "no figure for %s: %s", yard_name, ywhy[0] ? ywhy : before_why);
+    return -1;
+}
 
 static void judge_graph_speed(jd_ck *k)
 {
-    double ms = NAN, eager = NAN, value = NAN, yard = NAN;
-    char why[600] = "", ewhy[600] = "", detail[200] = "";
+    double ms = NAN, after = NAN, eager = NAN, value = NAN, yard = NAN;
+    char why[600] = "", detail[200] = "";
     tiny_setup(&g_bench, W12_FN_GRAPH_LAUNCH, "graph_launch");
     g_bench.prepare = graphs_prepare, g_bench.release = graphs_release;
-    if (jd_bench_run(k->J, &g_bench, TIMED, &ms, why, sizeof why) == 0) {
-        double after = yard_ms(eager_setup, ewhy, sizeof ewhy);
-        eager = faster(g_eager_before, after);
-        if (!(eager > 0)) {
-            snprintf(why, sizeof why, "no figure for the eager launches: %s", ewhy[0] ? ewhy : g_eager_why);
-        } else {
-            value = W12_TINY_K / (ms * 1e3), yard = W12_TINY_K / (eager * 1e3); /* kernels a microsecond */
-            snprintf(detail, sizeof detail, "graph replay %.3f us a kernel, eager %.3f (judge's clock, %d calls of %d "
-                     "kernels a request, median of %d)", 1 / value, 1 / yard, g_bench.k, W12_TINY_K, TIMED);
-            printf("  graph replay: %.4f ms a call of %d kernels by the judge's clock (%.4f by the runner's own); eager "
-                   "%.4f (before the runner %.4f, after %.4f): %.2fx\n", ms, W12_TINY_K, g_bench.runner_ms, eager,
-                   g_eager_before, after, eager / ms);
-        }
+    if (mine_then_yard(k, eager_setup, g_eager_before, g_eager_why, "the eager launches", &ms, &after, &eager, why,
+                       sizeof why) == 0) {
+        value = W12_TINY_K / (ms * 1e3), yard = W12_TINY_K / (eager * 1e3); /* kernels a microsecond */
+        snprintf(detail, sizeof detail, "graph replay %.3f us a kernel, eager %.3f (judge's clock, %d calls of %d "
+                 "kernels a request, median of %d)", 1 / value, 1 / yard, g_bench.k, W12_TINY_K, TIMED);
+        printf("  graph replay: %.4f ms a call of %d kernels by the judge's clock (%.4f by the runner's own); eager "
+               "%.4f (before the runner %.4f, after %.4f): %.2fx\n", ms, W12_TINY_K, g_bench.runner_ms, eager,
+               g_eager_before, after, eager / ms);
     }
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "kernels/us", "EAGER", yard, detail, why);
 }
@@ -474,23 +482,18 @@ static void unfused_before(void) { g_unfused_before = yard_ms(unfused_setup, g_u
  * the judge's clock through the same protocol; the ratio of their times. */
 static void judge_fuse_speed(jd_ck *k)
 {
-    double ms = NAN, chain = NAN, value = NAN, yard = NAN;
-    char why[600] = "", cwhy[600] = "", detail[200] = "";
+    double ms = NAN, after = NAN, chain = NAN, value = NAN, yard = NAN;
+    char why[600] = "", detail[200] = "";
     chain_setup(&g_bench, W12_FN_FUSE, "fused_chain");
-    if (jd_bench_run(k->J, &g_bench, TIMED, &ms, why, sizeof why) == 0) {
-        double after = yard_ms(unfused_setup, cwhy, sizeof cwhy);
-        chain = faster(g_unfused_before, after);
-        if (!(chain > 0)) {
-            snprintf(why, sizeof why, "no figure for the given chain: %s", cwhy[0] ? cwhy : g_unfused_why);
-        } else {
-            double n = (double)g_bench.n;
-            value = n / (ms * 1e-3) / 1e9, yard = n / (chain * 1e-3) / 1e9;
-            snprintf(detail, sizeof detail, "%.3f ms vs the given chain's %.3f ms a call, %.1f vs %.1f Gelem/s (judge's "
-                     "clock, %d calls a request, median of %d)", ms, chain, value, yard, g_bench.k, TIMED);
-            printf("  fused_chain: %.4f ms a call by the judge's clock (%.4f by the runner's own); the given chain "
-                   "%.4f (before the runner %.4f, after %.4f): %.2fx\n", ms, g_bench.runner_ms, chain,
-                   g_unfused_before, after, chain / ms);
-        }
+    if (mine_then_yard(k, unfused_setup, g_unfused_before, g_unfused_why, "the given chain", &ms, &after, &chain, why,
+                       sizeof why) == 0) {
+        double n = (double)g_bench.n;
+        value = n / (ms * 1e-3) / 1e9, yard = n / (chain * 1e-3) / 1e9;
+        snprintf(detail, sizeof detail, "%.3f ms vs the given chain's %.3f ms a call, %.1f vs %.1f Gelem/s (judge's "
+                 "clock, %d calls a request, median of %d)", ms, chain, value, yard, g_bench.k, TIMED);
+        printf("  fused_chain: %.4f ms a call by the judge's clock (%.4f by the runner's own); the given chain %.4f "
+               "(before the runner %.4f, after %.4f): %.2fx\n", ms, g_bench.runner_ms, chain, g_unfused_before, after,
+               chain / ms);
     }
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "Gelem/s", "UNFUSED", yard, detail, why);
 }

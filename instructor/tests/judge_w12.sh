@@ -31,16 +31,8 @@ grep -q "phase2/week12: judged outside the student's process (--judge 1)$" "$log
   bad="$bad the grader did not say it judges week 12, leaving nothing to the test program;"
 bad="$bad$(learner_runner_lacks "$log" phase2/week12 ilp_scale graph_create graph_launch fused_chain tiny_add)"
 # the runners: the student's functions and the given tiny_add; the yard runner: the given code alone
-for impl in solution starter; do
-  nm "$BUILD/phase2/week12/$impl/judge-runner" 2>/dev/null | grep -q ' T tiny_add$' ||
-    bad="$bad the $impl's runner lacks the week's given tiny_add;"
-done
-Y=$BUILD/instructor/judge-w12-yard-runner
-if [ ! -x "$Y" ]; then bad="$bad no $Y beside the judge;"
-elif ! nm "$Y" | grep -q ' T yard_tiny_eager$' || ! nm "$Y" | grep -q ' T yard_unfused_chain$' ||
-  nm "$Y" | grep -Eq ' T (ilp_scale|graph_create|graph_launch|fused_chain)$'; then
-  bad="$bad the yard runner is not the given eager launches and chain alone;"
-fi
+bad="$bad$(runners_hold phase2/week12 tiny_add)"
+bad="$bad$(yard_runner_only 12 "yard_tiny_eager yard_unfused_chain tiny_add" "ilp_scale graph_create graph_launch fused_chain")"
 [ "$("$BUILD/instructor/judge-w12" --list | tr '\n' ' ')" = "w12.ilp w12.ilp-bw w12.graph w12.graph-speed w12.fuse w12.fuse-speed " ] ||
   bad="$bad judge-w12 --list: $("$BUILD/instructor/judge-w12" --list | tr '\n' ' ');"
 # the judge by itself: six SKIP records, plain and sandboxed, whoever's runner
