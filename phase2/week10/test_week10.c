@@ -10,51 +10,29 @@
 #include "occupancy.h"
 #include "support/occ_kernels.h"
 #include "volkov.h"
+#include "w10_checks.h" /* the checks instructor/judge_w10.c shares */
 
 /* ---------------------------------------------------------------- calculator (CPU) */
 
-static const occ_device H100 = { 32, 2048, 32, 1024, 65536, 65536, 255, 256, 4, 233472, 49152, 232448, 1024, 128 };
+/* The checks are w10_checks.h's, shared with the judge: here on your functions. */
+static int my_blocks(void *ctx, const occ_device *d, const occ_config *c, occ_limiter *limiter)
+{
+    (void)ctx;
+    return occ_blocks_per_sm(d, c, limiter);
+}
 
-typedef struct { int threads, regs; size_t smem_static, smem_dyn; int opt_in, blocks; occ_limiter why; } occ_case;
-
-/* Worked by hand from the rules in the README (H100 limits above). */
-static const occ_case CASES[] = {
-    { 256, 32, 0, 0, 0, 8, OCC_LIMIT_WARPS },        /* 8 warps a block, 64 warps an SM */
-    { 128, 64, 0, 0, 0, 8, OCC_LIMIT_REGS },         /* 2048 regs a warp: 8 warps a sub-partition */
-    { 1024, 72, 0, 0, 0, 0, OCC_LIMIT_NONE },        /* 2304 * 32 > 65536: cannot launch */
-    { 1024, 64, 0, 0, 0, 1, OCC_LIMIT_REGS },        /* exactly the register file */
-    { 96, 40, 0, 20000, 0, 11, OCC_LIMIT_SMEM },     /* 21024 -> 21120 bytes: 233472 / 21120 = 11 */
-    { 32, 16, 0, 0, 0, 32, OCC_LIMIT_BLOCKS },       /* the 32-block limit */
-    { 256, 32, 0, 100000, 1, 2, OCC_LIMIT_SMEM },    /* opted in: 101120 bytes a block */
-    { 256, 32, 0, 60000, 0, 0, OCC_LIMIT_NONE },     /* over 48 KB + 1 KB without opting in */
-    { 256, 255, 0, 0, 0, 1, OCC_LIMIT_REGS },        /* 8160 -> 8192 regs a warp */
-    { 256, 256, 0, 0, 0, 0, OCC_LIMIT_NONE },        /* over 255 registers a thread */
-    { 1025, 16, 0, 0, 0, 0, OCC_LIMIT_NONE },        /* over 1024 threads a block */
-    { 100, 48, 4096, 0, 0, 10, OCC_LIMIT_REGS },     /* 4 warps; 1536 regs a warp: 10 warps a sub-partition */
-    { 32, 200, 0, 0, 0, 8, OCC_LIMIT_REGS },         /* 6400 regs a warp: 2 per sub-partition, not 65536/6400 = 10 */
-    { 64, 16, 47000, 1000, 1, 4, OCC_LIMIT_SMEM },   /* 49024 -> 49152 bytes: 4 blocks */
-};
-
-static const char *LIMITS[] = { "none", "warps", "blocks", "registers", "shared memory" };
+static double my_fraction(void *ctx, const occ_device *d, const occ_config *c)
+{
+    (void)ctx;
+    return occ_fraction(d, c);
+}
 
 START_TEST(calc_hand_computed)
 {
-    for (size_t j = 0; j < WB_COUNT(CASES); j++) {
-        const occ_case *k = &CASES[j];
-        occ_config c = { k->threads, k->regs, k->smem_static, k->smem_dyn, k->opt_in };
-        occ_limiter why = OCC_LIMIT_NONE;
-        int got = occ_blocks_per_sm(&H100, &c, &why);
-        ck_assert_msg(got == k->blocks, "%d threads, %d regs, %zu+%zu B shared%s: %d blocks per SM, expected %d",
-                      k->threads, k->regs, k->smem_static, k->smem_dyn, k->opt_in ? " (opted in)" : "", got,
-                      k->blocks);
-        if (k->blocks > 0)
-            ck_assert_msg(why == k->why, "%d threads, %d regs, %zu+%zu B shared: limited by %s, expected %s",
-                          k->threads, k->regs, k->smem_static, k->smem_dyn, LIMITS[why], LIMITS[k->why]);
-    }
-    occ_config full = { 256, 32, 0, 0, 0 }, part = { 96, 40, 0, 20000, 0 };
-    ck_assert_msg(wb_close(occ_fraction(&H100, &full), 1.0, 0, 1e-12), "occ_fraction: %g, expected 1", occ_fraction(&H100, &full));
-    ck_assert_msg(wb_close(occ_fraction(&H100, &part), 33.0 / 64, 0, 1e-12), "occ_fraction: %g, expected 33/64",
-                  occ_fraction(&H100, &part));
+    const w10_calc_ops ops = { my_blocks, my_fraction, NULL };
+    char why[400];
+    int bad = w10_calc_hand(&ops, why, sizeof why);
+    ck_assert_msg(!bad, "%s", why);
 }
 END_TEST
 
@@ -79,9 +57,6 @@ static occ_device this_device(void)
     return d;
 }
 
-static const int THREADS[] = { 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 384, 416, 512, 544, 640, 768, 800, 1024 };
-static const size_t DYN[] = { 0, 1, 1000, 3000, 8192, 20000, 40000, 47000, 48128, 49152, 60000, 100000, 150000, 230000 };
-
 START_TEST(calc_matches_runtime)
 {
     occ_device dev = this_device();
@@ -94,17 +69,17 @@ START_TEST(calc_matches_runtime)
         occ_device d = dev; /* the runtime ignores the kernel's own maxThreadsPerBlock here */
         printf("  kernel %-32s %3d registers, %5zu B static shared, at most %d threads a block\n", occk_name(k),
                a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock);
-        for (size_t t = 0; t < WB_COUNT(THREADS); t++)
-            for (size_t s = 0; s < WB_COUNT(DYN); s++) {
+        for (size_t t = 0; t < W10_N_THREADS; t++)
+            for (size_t s = 0; s < W10_N_DYN; s++) {
                 int rt = -1;
-                if (occk_max_active(k, THREADS[t], DYN[s], &rt) != cudaSuccess) rt = 0; /* cannot launch */
+                if (occk_max_active(k, W10_THREADS[t], W10_DYN[s], &rt) != cudaSuccess) rt = 0; /* cannot launch */
                 cudaGetLastError();
-                occ_config c = { THREADS[t], a.numRegs, a.sharedSizeBytes, DYN[s], occk_opted_in(k) };
+                occ_config c = { W10_THREADS[t], a.numRegs, a.sharedSizeBytes, W10_DYN[s], occk_opted_in(k) };
                 int mine = occ_blocks_per_sm(&d, &c, NULL);
                 compared++;
                 if (mine != rt && wrong++ == 0)
                     snprintf(first, sizeof first, "kernel %s, %d threads, %d regs, %zu+%zu B shared%s: yours %d, runtime %d",
-                             occk_name(k), THREADS[t], a.numRegs, a.sharedSizeBytes, DYN[s],
+                             occk_name(k), W10_THREADS[t], a.numRegs, a.sharedSizeBytes, W10_DYN[s],
                              occk_opted_in(k) ? " (opted in)" : "", mine, rt);
             }
     }
@@ -215,56 +190,26 @@ END_TEST
 
 /* ---------------------------------------------------------------- fewer threads, more ILP (Volkov) */
 
-/* The chain the exercise runs, replayed on the CPU: fmaf is exact on both
- * sides (one rounding), so the GPU must give these bits. */
-static float chain_ref(float x, int steps, float a, float b)
-{
-    float v = x;
-    for (int s = 0; s < steps; s++) v = fmaf(v, a, b);
-    return v;
-}
-
-static const int KS[] = { 1, 2, 4, 8 };
-
-/* n = 0, 1, around a warp, a block and K * blockDim, a prime, past 2^22 (none
- * of them but 0 and the exact-cover one a multiple of K * blockDim). */
-static const size_t VK_SIZES[] = { 0, 1, 31, 255, 257, 2047, 2049, 8193, 65537, 1000003, (1u << 22) + 3 };
-/* (threads, blocks): one block, a few, a warp, a block of 96 (not a power of
- * two), 1024 threads, more blocks than tiles; 0 blocks = exactly one tile a
- * block (n / (K * threads) rounded up). */
-static const int VK_GRID[][2] = { { 256, 1 }, { 256, 3 }, { 32, 1 }, { 96, 7 }, { 1024, 2 }, { 128, 1000 }, { 256, 0 } };
-
 /* One k: every size, each on a grid of the list, fresh random inputs with
  * NaN, +Inf, -Inf and a near-overflow value planted, a random step count and
- * a, b; the output poisoned, guarded, and compared bit for bit. */
+ * a, b (w10_checks.h draws them, as the judge does); the output poisoned,
+ * guarded, and compared bit for bit. */
 START_TEST(volkov_sizes)
 {
+    ck_assert_str_eq(__func__, W10_VOLKOV_SIZES_TAG); /* the judge draws these cases by this tag (w10_checks.h) */
     wb_rng rng = WB_RNG();
-    int k = KS[_i];
-    for (size_t j = 0; j < WB_COUNT(VK_SIZES); j++) {
-        size_t n = VK_SIZES[j];
-        const int *g = VK_GRID[(j + (size_t)_i) % WB_COUNT(VK_GRID)];
-        int threads = g[0], blocks = g[1];
-        if (blocks == 0) blocks = n ? (int)((n + (size_t)k * threads - 1) / ((size_t)k * threads)) : 1;
-        int steps = n > 100000 ? (int)wb_rng_int(&rng, 1, 3) : j == 1 ? 0 : (int)wb_rng_int(&rng, 0, 40);
-        float a = (float)(wb_rng_unit(&rng) * 2.2 - 1.1), b = (float)(wb_rng_unit(&rng) * 2 - 1);
+    for (size_t j = 0; j < W10_N_VK_SIZES; j++) {
+        size_t n = W10_VK_SIZES[j];
         float *hx = wb_hmalloc(n * 4 + 4), *ref = wb_hmalloc(n * 4 + 4);
-        wb_fill_uniform_f32(&rng, hx, n, -4, 4);
-        if (n >= 8) {
-            hx[wb_rng_int(&rng, 0, (int64_t)n - 1)] = NAN;
-            hx[wb_rng_int(&rng, 0, (int64_t)n - 1)] = INFINITY;
-            hx[wb_rng_int(&rng, 0, (int64_t)n - 1)] = -INFINITY;
-            hx[n - 1] = 3.0e38f; /* overflows to Inf where |a| > 1 */
-        }
-        for (size_t i = 0; i < n; i++) ref[i] = chain_ref(hx[i], steps, a, b);
+        w10_vk_case c;
+        w10_vk_draw(&rng, _i, j, hx, ref, &c);
         float *dx = wb_dcopy(hx, n * 4);
         wb_dout y;
-        size_t lead = j & 1; /* every other output starts one float in */
-        float *dy = wb_dout_alloc(&y, "y", n * 4, lead * 4);
+        float *dy = wb_dout_alloc(&y, "y", n * 4, c.lead * 4);
         char what[160];
-        snprintf(what, sizeof what, "k=%d, n=%zu, %d steps, a=%.9g, b=%.9g, %d blocks of %d threads", k, n, steps,
-                 (double)a, (double)b, blocks, threads);
-        cudaError_t e = volkov_chains(k, dx, dy, n, steps, a, b, threads, blocks);
+        snprintf(what, sizeof what, "k=%d, n=%zu, %d steps, a=%.9g, b=%.9g, %d blocks of %d threads", c.k, n, c.steps,
+                 (double)c.a, (double)c.b, c.blocks, c.threads);
+        cudaError_t e = volkov_chains(c.k, dx, dy, n, c.steps, c.a, c.b, c.threads, c.blocks);
         ck_assert_msg(e == cudaSuccess, "%s: returned %s", what, cudaGetErrorString(e));
         wb_expect_dout_f32(&y, ref, n, 0, 0, what);
         wb_dfree(dx);
@@ -284,11 +229,10 @@ START_TEST(volkov_rejects_k)
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, 0);
-    static const int BAD[] = { 0, -1, 3, 5, 16 };
-    for (size_t j = 0; j < WB_COUNT(BAD); j++) {
-        cudaError_t e = volkov_chains(BAD[j], dx, dy, n, 5, 0.5f, 0.25f, 256, 4);
+    for (size_t j = 0; j < W10_N_BAD_KS; j++) {
+        cudaError_t e = volkov_chains(W10_BAD_KS[j], dx, dy, n, 5, 0.5f, 0.25f, 256, 4);
         cudaGetLastError();
-        ck_assert_msg(e == cudaErrorInvalidValue, "k=%d: returned %s, expected cudaErrorInvalidValue", BAD[j],
+        ck_assert_msg(e == cudaErrorInvalidValue, "k=%d: returned %s, expected cudaErrorInvalidValue", W10_BAD_KS[j],
                       cudaGetErrorString(e));
     }
     wb_expect_dout_guards(&y, out, "after the refused calls");
@@ -299,15 +243,9 @@ START_TEST(volkov_rejects_k)
 }
 END_TEST
 
-/* The race. Both sides run the same elements through the same chains on
- * every SM; what differs is where the independent FMAs come from:
- *   FULLOCC (given): 1 chain a thread, 8 blocks of 256 per SM = 64 warps;
- *   yours:           k chains a thread, 1 block of 256 per SM = 8 warps.
- * n is a whole number of tiles for every SM on both sides (2048 elements a
- * SM a round, VK_ROUNDS rounds), so neither side has a tail the other has
- * not; steps is long enough that the loads and stores are a few percent. */
-enum { SEED_V = 107, VK_THREADS = 256, VK_FULL_BPS = 8, VK_ROUNDS = 4, VK_STEPS = 4096 };
-static const float VK_A = 0.99951171875f, VK_B = 0.0625f; /* 1 - 2^-11: v drifts towards 128, never settles */
+/* The race (w10_checks.h: the sizes, shared with the judge). */
+enum { SEED_V = 107, VK_THREADS = W10_VK_THREADS, VK_FULL_BPS = W10_VK_FULL_BPS, VK_STEPS = W10_VK_STEPS };
+static const float VK_A = W10_VK_A, VK_B = W10_VK_B;
 
 typedef struct { int k, blocks; const float *x; float *y; size_t n; unsigned long long salt; } vk_ctx;
 
@@ -326,7 +264,7 @@ static void vk_yours_work(void *p)
 static double vk_expect(size_t i, const void *ctx)
 {
     const vk_ctx *c = ctx;
-    return (double)chain_ref(wb_hash_uniform_f32(SEED_V + c->salt, i, -1, 1), VK_STEPS, VK_A, VK_B);
+    return (double)w10_chain_ref(wb_hash_uniform_f32(SEED_V + c->salt, i, -1, 1), VK_STEPS, VK_A, VK_B);
 }
 
 static void vk_fresh(void *p, unsigned long long salt)
@@ -371,7 +309,7 @@ static double bench_volkov(wb_headline *h)
 {
     int sms = wb_this_device()->sm_count;
     occ_device d = this_device();
-    size_t n = (size_t)sms * VK_FULL_BPS * VK_THREADS * VK_ROUNDS;
+    size_t n = w10_vk_race_n(sms);
     vk_ctx c = { 1, sms * VK_FULL_BPS, wb_dmalloc(n * 4), wb_dmalloc(n * 4), n, 0 };
     wb_dfill_uniform_f32((float *)c.x, n, SEED_V, -1, 1);
     double flops = 2.0 * VK_STEPS * (double)n;
@@ -394,10 +332,10 @@ static double bench_volkov(wb_headline *h)
      * k = 1, 2, 4, 8: the ladder; k = 8 is the headline. */
     wb_bench_row r = { 0 };
     c.blocks = sms;
-    for (size_t j = 0; j < WB_COUNT(KS); j++) {
+    for (size_t j = 0; j < W10_N_KS; j++) {
         struct cudaFuncAttributes a;
         int fit = 0;
-        c.k = KS[j];
+        c.k = W10_KS[j];
         WB_CUDA(volkov_attr(c.k, &a));
         WB_CUDA(volkov_max_active(c.k, VK_THREADS, &fit));
         snprintf(variant, sizeof variant, "yours, k=%d, 1 blk/SM (occ %.3f, %d regs, %zu B local)", c.k, vk_occ(1, fit, &d),
@@ -406,7 +344,7 @@ static double bench_volkov(wb_headline *h)
                              .unit = "GFLOP/s", .yard_name = "FULLOCC", .yard = full.value };
         vk_time(&c, vk_yours_work, &row);
         if (full.invalid) wb_bench_invalid(&row, "the given full-occupancy kernel's output was wrong: no yardstick");
-        if (c.k == 8) {
+        if (c.k == W10_VK_SPEED_K) {
             r = row;
             break;
         }
@@ -427,7 +365,7 @@ static const wb_test TESTS[] = {
     { "w10.calc", WB_T(calc_hand_computed), WB_CPU, 0 },
     { "w10.calc", WB_T(calc_matches_runtime), WB_GPU, 0 },
     { "w10.sweep", WB_T(launch_sweep), WB_GPU, 0 },
-    { "w10.volkov", WB_T(volkov_sizes), WB_GPU, WB_COUNT(KS) },
+    { "w10.volkov", WB_T(volkov_sizes), WB_GPU, W10_N_KS },
     { "w10.volkov", WB_T(volkov_rejects_k), WB_GPU, 0 },
     WB_SPEED("w10.volkov-speed", bench_volkov),
 };
