@@ -282,6 +282,7 @@ static const struct {
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
     { "phase2/week12", "judge-w12", "judge_w12_runner.o" },
+    { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -379,6 +379,26 @@ $(JUDGE_W12_YARD): $(BUILD)/instructor/judge_w12_yard_runner.o $(BUILD)/instruct
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W12): | $(JUDGE_W12_YARD)
+$(eval $(call judge_rules,10,phase2/week10,occupancy volkov))
+# week 10's given kernels (support/*.cu) in its runner, as the grader links a week's support into a student's;
+# the given occupancy kernels (support/occ_kernels.cu) in its judge, which asks the runtime about them as the
+# test does; and its own yard runner (judge_w10_runner.c built with -DW10_YARD: yard_fullocc_chains and no
+# student object, beside the judge), through which the judge times w10.volkov-speed's yardstick
+W10_SUPPORT := $(foreach s,occ_kernels scale yard_fullocc,$(BUILD)/phase2/week10/support/$(s).o)
+JUDGE_W10_YARD := $(BUILD)/instructor/judge-w10-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase2/week10/$(i)/judge-runner): $(W10_SUPPORT)
+$(JUDGE_W10): $(BUILD)/phase2/week10/support/occ_kernels.o
+$(BUILD)/instructor/judge_w10.o: phase2/week10/support/occ_kernels.h
+$(BUILD)/instructor/judge_w10_yard_runner.o: instructor/judge_w10_runner.c instructor/judge_w10.h instructor/judge.h \
+  phase2/week10/volkov.h phase2/week10/occupancy.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DW10_YARD -Iinstructor -Iphase2/week10 -c $< -o $@
+$(JUDGE_W10_YARD): $(BUILD)/instructor/judge_w10_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase2/week10/support/yard_fullocc.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W10): | $(JUDGE_W10_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -388,6 +408,7 @@ JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11
 JUDGED_WEEKS += phase2/week12
+JUDGED_WEEKS += phase2/week10
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -40,50 +40,21 @@ END_TEST
 
 static occ_device this_device(void)
 {
-    int dev = 0, v[12];
+    int dev = 0;
+    occ_device d;
     WB_CUDA(cudaGetDevice(&dev));
-    const enum cudaDeviceAttr A[12] = {
-        cudaDevAttrWarpSize, cudaDevAttrMaxThreadsPerMultiProcessor, cudaDevAttrMaxBlocksPerMultiprocessor,
-        cudaDevAttrMaxThreadsPerBlock, cudaDevAttrMaxRegistersPerMultiprocessor, cudaDevAttrMaxRegistersPerBlock,
-        cudaDevAttrMaxSharedMemoryPerMultiprocessor, cudaDevAttrMaxSharedMemoryPerBlock,
-        cudaDevAttrMaxSharedMemoryPerBlockOptin, cudaDevAttrReservedSharedMemoryPerBlock,
-        cudaDevAttrComputeCapabilityMajor, cudaDevAttrComputeCapabilityMinor,
-    };
-    for (int j = 0; j < 12; j++) WB_CUDA(cudaDeviceGetAttribute(&v[j], A[j], dev));
-    /* 255 registers a thread, 256-register units, 4 sub-partitions and
-     * 128-byte shared-memory units hold from Volta (cc 7.0) on */
-    occ_device d = { v[0], v[1], v[2], v[3], v[4], v[5], 255, 256, 4, (size_t)v[6], (size_t)v[7], (size_t)v[8],
-                     (size_t)v[9], 128 };
+    WB_CUDA(w10_device(dev, &d));
     return d;
 }
 
 START_TEST(calc_matches_runtime)
 {
+    const w10_calc_ops ops = { my_blocks, my_fraction, NULL };
     occ_device dev = this_device();
-    int compared = 0, wrong = 0;
+    int compared = 0;
     char first[400] = "";
-    for (int k = 0; k < occk_count(); k++) {
-        struct cudaFuncAttributes a;
-        WB_CUDA(occk_attr(k, &a));
-        if (occk_opted_in(k)) WB_CUDA(occk_opt_in(k, (int)(dev.smem_per_block_optin - a.sharedSizeBytes)));
-        occ_device d = dev; /* the runtime ignores the kernel's own maxThreadsPerBlock here */
-        printf("  kernel %-32s %3d registers, %5zu B static shared, at most %d threads a block\n", occk_name(k),
-               a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock);
-        for (size_t t = 0; t < W10_N_THREADS; t++)
-            for (size_t s = 0; s < W10_N_DYN; s++) {
-                int rt = -1;
-                if (occk_max_active(k, W10_THREADS[t], W10_DYN[s], &rt) != cudaSuccess) rt = 0; /* cannot launch */
-                cudaGetLastError();
-                occ_config c = { W10_THREADS[t], a.numRegs, a.sharedSizeBytes, W10_DYN[s], occk_opted_in(k) };
-                int mine = occ_blocks_per_sm(&d, &c, NULL);
-                compared++;
-                if (mine != rt && wrong++ == 0)
-                    snprintf(first, sizeof first, "kernel %s, %d threads, %d regs, %zu+%zu B shared%s: yours %d, runtime %d",
-                             occk_name(k), W10_THREADS[t], a.numRegs, a.sharedSizeBytes, W10_DYN[s],
-                             occk_opted_in(k) ? " (opted in)" : "", mine, rt);
-            }
-    }
-    printf("  %d configurations compared, %d differ from cudaOccupancyMaxActiveBlocksPerMultiprocessor\n", compared, wrong);
+    int wrong = w10_calc_runtime(&ops, &dev, &compared, first, sizeof first);
+    ck_assert_msg(wrong >= 0, "%s", first);
     ck_assert_msg(wrong == 0, "%d of %d configurations differ; first: %s", wrong, compared, first);
 }
 END_TEST

@@ -17,8 +17,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <cuda_runtime_api.h>
 
 #include "occupancy.h"
+#include "support/occ_kernels.h"
 #include "wb_compare.h"
 #include "wb_rand.h"
 
@@ -94,6 +96,65 @@ static const int    W10_THREADS[] = { 32, 64, 96, 128, 160, 192, 224, 256, 288, 
 static const size_t W10_DYN[] = { 0, 1, 1000, 3000, 8192, 20000, 40000, 47000, 48128, 49152, 60000, 100000, 150000, 230000 };
 #define W10_N_THREADS (sizeof W10_THREADS / sizeof W10_THREADS[0])
 #define W10_N_DYN     (sizeof W10_DYN / sizeof W10_DYN[0])
+
+/* This device's limits (dev), as the runtime reports them: 255 registers
+ * a thread, 256-register units, 4 sub-partitions and 128-byte shared-memory
+ * units hold from Volta (cc 7.0) on. */
+static inline cudaError_t w10_device(int dev, occ_device *d)
+{
+    int v[10];
+    const enum cudaDeviceAttr A[10] = {
+        cudaDevAttrWarpSize, cudaDevAttrMaxThreadsPerMultiProcessor, cudaDevAttrMaxBlocksPerMultiprocessor,
+        cudaDevAttrMaxThreadsPerBlock, cudaDevAttrMaxRegistersPerMultiprocessor, cudaDevAttrMaxRegistersPerBlock,
+        cudaDevAttrMaxSharedMemoryPerMultiprocessor, cudaDevAttrMaxSharedMemoryPerBlock,
+        cudaDevAttrMaxSharedMemoryPerBlockOptin, cudaDevAttrReservedSharedMemoryPerBlock,
+    };
+    for (int j = 0; j < 10; j++) {
+        cudaError_t e = cudaDeviceGetAttribute(&v[j], A[j], dev);
+        if (e != cudaSuccess) return e;
+    }
+    occ_device x = { v[0], v[1], v[2], v[3], v[4], v[5], 255, 256, 4, (size_t)v[6], (size_t)v[7], (size_t)v[8],
+                     (size_t)v[9], 128 };
+    *d = x;
+    return cudaSuccess;
+}
+
+/* Every configuration of the grid on every given kernel: the calculator
+ * (o) on dev (w10_device's) against
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor, in this process. Returns
+ * how many differ (the first told in first) with *compared the count, or
+ * -1 when a CUDA call of the check itself failed (first says which). */
+static inline int w10_calc_runtime(const w10_calc_ops *o, const occ_device *dev, int *compared, char *first,
+                                   size_t first_n)
+{
+    int wrong = 0;
+    *compared = 0, first[0] = 0;
+    for (int k = 0; k < occk_count(); k++) {
+        struct cudaFuncAttributes a;
+        cudaError_t e = occk_attr(k, &a);
+        if (e == cudaSuccess && occk_opted_in(k)) e = occk_opt_in(k, (int)(dev->smem_per_block_optin - a.sharedSizeBytes));
+        if (e != cudaSuccess) return snprintf(first, first_n, "kernel %s: %s", occk_name(k), cudaGetErrorString(e)), -1;
+        occ_device d = *dev; /* the runtime ignores the kernel's own maxThreadsPerBlock here */
+        printf("  kernel %-32s %3d registers, %5zu B static shared, at most %d threads a block\n", occk_name(k),
+               a.numRegs, a.sharedSizeBytes, a.maxThreadsPerBlock);
+        for (size_t t = 0; t < W10_N_THREADS; t++)
+            for (size_t s = 0; s < W10_N_DYN; s++) {
+                int rt = -1;
+                if (occk_max_active(k, W10_THREADS[t], W10_DYN[s], &rt) != cudaSuccess) rt = 0; /* cannot launch */
+                cudaGetLastError();
+                occ_config c = { W10_THREADS[t], a.numRegs, a.sharedSizeBytes, W10_DYN[s], occk_opted_in(k) };
+                int mine = o->blocks(o->ctx, &d, &c, NULL);
+                (*compared)++;
+                if (mine != rt && wrong++ == 0)
+                    snprintf(first, first_n, "kernel %s, %d threads, %d regs, %zu+%zu B shared%s: yours %d, runtime %d",
+                             occk_name(k), W10_THREADS[t], a.numRegs, a.sharedSizeBytes, W10_DYN[s],
+                             occk_opted_in(k) ? " (opted in)" : "", mine, rt);
+            }
+    }
+    printf("  %d configurations compared, %d differ from cudaOccupancyMaxActiveBlocksPerMultiprocessor\n", *compared,
+           wrong);
+    return wrong;
+}
 
 /* ---------------------------------------------------------------- volkov */
 
