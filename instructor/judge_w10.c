@@ -421,38 +421,36 @@ static int bench_setup(jd_bench *x, int fn, const char *fn_name, char *why, size
     return 0;
 }
 
-/* FULLOCC through the yard runner: ms a call, or NAN with why. */
-static double full_ms(char *why, size_t why_n)
+/* Before the student's runner starts (jd_checkpoint.yard_before): FULLOCC
+ * through the yard runner, ms a call, or NAN with why. */
+static void full_before(void)
 {
-    double ms = NAN;
-    if (bench_setup(&g_full, W10_FN_FULLOCC, "yard_fullocc_chains", why, why_n) != 0) return NAN;
-    if (jd_yard_bench(W10_YARD_RUNNER, &g_full, TIMED, &ms, why, why_n) != 0) return NAN;
-    return ms;
+    if (bench_setup(&g_full, W10_FN_FULLOCC, "yard_fullocc_chains", g_full_before_why, sizeof g_full_before_why) != 0 ||
+        jd_yard_bench(W10_YARD_RUNNER, &g_full, TIMED, &g_full_before_ms, g_full_before_why, sizeof g_full_before_why) != 0)
+        g_full_before_ms = NAN;
 }
-
-/* Before the student's runner starts (jd_checkpoint.yard_before). */
-static void full_before(void) { g_full_before_ms = full_ms(g_full_before_why, sizeof g_full_before_why); }
 
 /* w10.volkov-speed: k = 8 on 1 block of 256 a SM against FULLOCC on 8, the
  * same data, both by the judge's clock through the same protocol. */
 static void judge_speed(jd_ck *k)
 {
-    double ms = NAN, full = NAN, value = NAN, yard = NAN;
+    double ms = NAN, full = NAN, after = NAN, value = NAN, yard = NAN;
     char why[600] = "", fwhy[600] = "", detail[200] = "";
     if (bench_setup(&g_mine, W10_FN_VOLKOV, "volkov_chains", why, sizeof why) == 0 &&
-        jd_bench_run(k->J, &g_mine, TIMED, &ms, why, sizeof why) == 0) {
-        double after = full_ms(fwhy, sizeof fwhy), before = g_full_before_ms; /* the faster of the two */
-        full = !(after > 0) ? before : !(before > 0) ? after : fmin(before, after);
+        jd_bench_run(k->J, &g_mine, TIMED, &ms, why, sizeof why) == 0 &&
+        bench_setup(&g_full, W10_FN_FULLOCC, "yard_fullocc_chains", why, sizeof why) == 0) {
+        full = jd_yard_faster(W10_YARD_RUNNER, &g_full, TIMED, g_full_before_ms, g_full_before_why, &after, fwhy,
+                              sizeof fwhy);
         if (!(full > 0)) {
-            snprintf(why, sizeof why, "no figure for the given full-occupancy kernel: %s",
-                     fwhy[0] ? fwhy : g_full_before_why);
+            snprintf(why, sizeof why, "no figure for the given full-occupancy kernel: %s", fwhy);
         } else {
             double flops = 2.0 * W10_VK_STEPS * (double)g_mine.n;
             value = flops / (ms * 1e-3) / 1e9, yard = flops / (full * 1e-3) / 1e9;
             snprintf(detail, sizeof detail, "k=8 on 1 block of 256 a SM %.0f vs FULLOCC %.0f GFLOP/s (judge's clock, %d "
                      "calls a request, median of %d)", value, yard, g_mine.k, TIMED);
             printf("  volkov k=8: %.4f ms a call by the judge's clock (%.4f by the runner's own); FULLOCC %.4f (before "
-                   "the runner %.4f, after %.4f): %.3f of FULLOCC\n", ms, g_mine.runner_ms, full, before, after, full / ms);
+                   "the runner %.4f, after %.4f): %.3f of FULLOCC\n", ms, g_mine.runner_ms, full, g_full_before_ms, after,
+                   full / ms);
         }
     }
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GFLOP/s", "FULLOCC", yard, detail, why);

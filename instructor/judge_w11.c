@@ -173,17 +173,15 @@ static void bench_setup(jd_bench *x, int fn, const char *fn_name)
     x->fresh = fresh_coef, x->expect = polyt_expect, x->full_check = polyt_check;
 }
 
-/* The given kernel through the yard runner: ms a call, or NAN with why. */
-static double given_ms(char *why, size_t why_n)
+/* Before the student's runner starts (jd_checkpoint.yard_before): the
+ * given kernel through the yard runner, ms a call, or NAN with why. */
+static void given_before(void)
 {
-    double ms = NAN;
     bench_setup(&g_given, W11_FN_GIVEN, "yard_polyt_given");
-    if (jd_yard_bench(W11_YARD_RUNNER, &g_given, TIMED, &ms, why, why_n) != 0) return NAN;
-    return ms;
+    if (jd_yard_bench(W11_YARD_RUNNER, &g_given, TIMED, &g_given_before_ms, g_given_before_why,
+                      sizeof g_given_before_why) != 0)
+        g_given_before_ms = NAN;
 }
-
-/* Before the student's runner starts (jd_checkpoint.yard_before). */
-static void given_before(void) { g_given_before_ms = given_ms(g_given_before_why, sizeof g_given_before_why); }
 
 /* w11.polyt-speed: polyt and the given kernel on the same data, both by
  * the judge's clock through the same protocol; the ratio of their times. */
@@ -193,10 +191,11 @@ static void judge_speed(jd_ck *k)
     char why[600] = "", gwhy[600] = "", detail[200] = "";
     bench_setup(&g_mine, W11_FN_POLYT, "polyt");
     if (jd_bench_run(k->J, &g_mine, TIMED, &ms, why, sizeof why) == 0) {
-        double after = given_ms(gwhy, sizeof gwhy), before = g_given_before_ms; /* the faster of the two */
-        given = !(after > 0) ? before : !(before > 0) ? after : fmin(before, after);
+        double after = NAN, before = g_given_before_ms;
+        bench_setup(&g_given, W11_FN_GIVEN, "yard_polyt_given");
+        given = jd_yard_faster(W11_YARD_RUNNER, &g_given, TIMED, before, g_given_before_why, &after, gwhy, sizeof gwhy);
         if (!(given > 0)) {
-            snprintf(why, sizeof why, "no figure for the given kernel: %s", gwhy[0] ? gwhy : g_given_before_why);
+            snprintf(why, sizeof why, "no figure for the given kernel: %s", gwhy);
         } else {
             double bytes = 8.0 * (double)g_mine.n;
             value = bytes / (ms * 1e-3) / 1e9, yard = bytes / (given * 1e-3) / 1e9;

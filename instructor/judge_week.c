@@ -477,6 +477,18 @@ int jd_yard_bench(const char *name, jd_bench *x, int timed, double *ms, char *wh
     return rc;
 }
 
+double jd_yard_faster(const char *name, jd_bench *x, int timed, double before_ms, const char *before_why,
+                      double *after_ms, char *why, size_t why_n)
+{
+    char now_why[600] = "";
+    double after = NAN;
+    if (jd_yard_bench(name, x, timed, &after, now_why, sizeof now_why) != 0) after = NAN;
+    *after_ms = after;
+    double ms = !(after > 0) ? before_ms : !(before_ms > 0) ? after : fmin(before_ms, after);
+    if (!(ms > 0)) snprintf(why, why_n, "%s", now_why[0] ? now_why : before_why);
+    return ms;
+}
+
 /* COPY of g_copy_floats floats a call through the yard runner, timed by the
  * same protocol as a student's calls; GB/s (read plus written), or NAN with
  * g_yard_why. */

@@ -220,6 +220,15 @@ const char *jd_copy_yard_why(void);
  * scalars) and the same seed as the student's run, its requests carry the
  * same inputs. 0 and *ms (a call), or -1 with why. */
 int jd_yard_bench(const char *name, jd_bench *x, int timed, double *ms, char *why, size_t why_n);
+/* A week's own yardstick timed again after the student's calls (x set up
+ * as for the run before the student's runner started, which gave
+ * before_ms, or NAN with before_why): jd_yard_bench now, and the faster
+ * of the two kept (a runner can only slow the judge's GPU down, which would
+ * flatter a ratio to a slowed yardstick), as COPY's larger figure is.
+ * *after_ms: this run's figure (NAN when it failed). ms a call, or NAN with
+ * why (this run's failure, else before_why). */
+double jd_yard_faster(const char *name, jd_bench *x, int timed, double before_ms, const char *before_why,
+                      double *after_ms, char *why, size_t why_n);
 
 /* A speed checkpoint's result: the figure against its yardstick and the
  * target for this GPU (week.txt; wb_target_for picks a `| H200 >= ...`

@@ -26,26 +26,15 @@ c=$log/class
 bad=
 judge_grade_twice 10 $w "$c" "$log" ||
   { t_fail "$label" "judge-w10 or the grader does not build (see $log/build.log)"; t_end; }
-# the four checkpoints in week.txt's order: calc sweep volkov volkov-speed
-cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 }' "$log/$1.csv"; }
-for who in correct starter; do
-  want=$([ $who = correct ] && echo SKIP,SKIP,SKIP,SKIP || echo 0.00,SKIP,SKIP,SKIP)
-  for how in judged linked; do
-    got=$(cells $how $who)
-    [ "$got" = "$want" ] || bad="$bad $who: $how $got, expected $want;"
-  done
-done
+# the four checkpoints in week.txt's order: calc sweep volkov volkov-speed; the starter's calc FAILs (CPU)
+bad="$bad$(cells_both 4 "$log" correct=SKIP,SKIP,SKIP,SKIP starter=0.00,SKIP,SKIP,SKIP)"
 grep -q "$w: judged outside the student's process (--judge 1); left to its test program (.*): w10.sweep$" \
   "$log/judged.log" || bad="$bad the grader did not say it judges week 10 and leaves w10.sweep to the test program;"
 grep -q "256 threads, 32 regs, 0+0 B shared: 0 blocks per SM, expected 8" "$log/judged-feedback/starter.md" 2>/dev/null ||
   bad="$bad the starter's FAIL does not name the first hand-worked case;"
 # the runners: the student's functions and the week's given kernels; the yard runner: the given kernel alone
 bad="$bad$(learner_runner_lacks "$log" $w occ_blocks_per_sm volkov_chains yard_fullocc_chains occk_max_active)"
-Y=$BUILD/instructor/judge-w10-yard-runner
-if [ ! -x "$Y" ]; then bad="$bad no $Y beside the judge;"
-elif ! nm "$Y" | grep -q ' T yard_fullocc_chains$' || nm "$Y" | grep -Eq ' T (volkov_chains|occ_blocks_per_sm)$'; then
-  bad="$bad the yard runner is not the given kernel alone;"
-fi
+bad="$bad$(yard_runner_alone "$BUILD/instructor/judge-w10-yard-runner" yard_fullocc_chains volkov_chains occ_blocks_per_sm)"
 [ "$("$BUILD/instructor/judge-w10" --list | tr '\n' ' ')" = "w10.calc w10.volkov w10.volkov-speed " ] ||
   bad="$bad judge-w10 --list: $("$BUILD/instructor/judge-w10" --list | tr '\n' ' ');"
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed

@@ -37,11 +37,7 @@ for impl in solution starter; do
   nm "$BUILD/phase2/week11/$impl/judge-runner" 2>/dev/null | grep -q ' T yard_polyt_given$' ||
     bad="$bad the $impl's runner lacks the week's given kernel;"
 done
-Y=$BUILD/instructor/judge-w11-yard-runner
-if [ ! -x "$Y" ]; then bad="$bad no $Y beside the judge;"
-elif ! nm "$Y" | grep -q ' T yard_polyt_given$' || nm "$Y" | grep -q ' T polyt$'; then
-  bad="$bad the yard runner is not the given kernel alone;"
-fi
+bad="$bad$(yard_runner_alone "$BUILD/instructor/judge-w11-yard-runner" yard_polyt_given polyt)"
 [ "$("$BUILD/instructor/judge-w11" --list | tr '\n' ' ')" = "w11.polyt w11.polyt-speed " ] ||
   bad="$bad judge-w11 --list: $("$BUILD/instructor/judge-w11" --list | tr '\n' ' ');"
 # the judge by itself: two SKIP records, plain and sandboxed, whoever's runner

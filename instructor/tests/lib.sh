@@ -69,17 +69,35 @@ judge_alone_each() {
     done
   done
 }
+# cells_both N DIR WHO=WANT...: after judge_grade_twice, each student WHO whose N cells (the week's checkpoints),
+# judged or linked, are not WANT (comma-separated, as the gradebook has them), printed with ';' after it.
+cells_both() {
+  local n=$1 dir=$2 pair who want how got
+  shift 2
+  for pair in "$@"; do
+    who=${pair%%=*} want=${pair#*=}
+    for how in judged linked; do
+      got=$(awk -F, -v who="$who" -v n="$n" '$1 == who { s = $2; for (i = 3; i <= n + 1; i++) s = s "," $i; print s }' "$dir/$how.csv")
+      [ "$got" = "$want" ] || printf ' %s: %s %s, expected %s;' "$who" "$how" "$got" "$want"
+    done
+  done
+}
 # all_skip_both N DIR: after judge_grade_twice, each student (correct, starter) whose N cells (the week's
 # checkpoints) are not all SKIP, judged or linked, printed with ';' after it.
 all_skip_both() {
-  local how who want got
+  local want
   want=$(printf 'SKIP%.0s,' $(seq "$1")) && want=${want%,}
-  for how in judged linked; do
-    for who in correct starter; do
-      got=$(awk -F, -v who="$who" -v n="$1" '$1 == who { s = $2; for (i = 3; i <= n + 1; i++) s = s "," $i; print s }' "$2/$how.csv")
-      [ "$got" = "$want" ] || printf ' %s: %s %s, expected SKIP on all %s;' "$who" "$how" "$got" "$1"
-    done
-  done
+  cells_both "$1" "$2" correct="$want" starter="$want"
+}
+# yard_runner_alone PATH GIVEN STUDENT...: PATH, a week's yard runner beside its judge, missing, lacking the
+# given function GIVEN or holding a student's function STUDENT (nm, text): printed with ';' after it.
+yard_runner_alone() {
+  local y=$1 given=$2 s
+  shift 2
+  [ -x "$y" ] || { printf ' no %s beside the judge;' "$y"; return; }
+  nm "$y" | grep -q " T $given\$" || printf ' the yard runner lacks the given %s;' "$given"
+  for s in "$@"; do nm "$y" | grep -q " T $s\$" && printf ' the yard runner holds the student'"'"'s %s;' "$s"; done
+  return 0
 }
 # learner_runner_lacks DIR WEEK SYMBOL...: the runners the grader linked in the sandbox for the students correct
 # and starter (after judge_grade_twice: its kept scratch under DIR/scratch/judged): prints each that is missing
