@@ -389,7 +389,7 @@ static float vk_expect(const jd_bench *b, const unsigned long long *seed, size_t
 
 /* a and b new for every request, drawn from the hidden value r, near the
  * test's (1 - 2^-11, 1/16): a = 1 - 2^-11 (1 + u), b = 1/32 + v/16, u and v
- * in [0, 1); from |x| < 1 the chains drift towards b / (1 - a), at most 96,
+ * in [0, 1); from |x| < 1 the chains drift towards b / (1 - a), under 192,
  * and stay finite and normal. The same sequence for the student's run and
  * FULLOCC's: both start from the same seed. */
 static void fresh_ab(jd_bench *b, uint64_t r)
