@@ -34,7 +34,8 @@ grep -q "256 threads, 32 regs, 0+0 B shared: 0 blocks per SM, expected 8" "$log/
   bad="$bad the starter's FAIL does not name the first hand-worked case;"
 # the runners: the student's functions and the week's given kernels; the yard runner: the given kernel alone
 bad="$bad$(learner_runner_lacks "$log" $w occ_blocks_per_sm volkov_chains yard_fullocc_chains occk_max_active)"
-bad="$bad$(yard_runner_alone "$BUILD/instructor/judge-w10-yard-runner" yard_fullocc_chains volkov_chains occ_blocks_per_sm)"
+bad="$bad$(runners_hold $w yard_fullocc_chains occk_max_active scale_launch)"
+bad="$bad$(yard_runner_only 10 yard_fullocc_chains "volkov_chains occ_blocks_per_sm occ_fraction")"
 [ "$("$BUILD/instructor/judge-w10" --list | tr '\n' ' ')" = "w10.calc w10.volkov w10.volkov-speed " ] ||
   bad="$bad judge-w10 --list: $("$BUILD/instructor/judge-w10" --list | tr '\n' ' ');"
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed

@@ -33,11 +33,8 @@ done
 grep -q "phase2/week11: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
   bad="$bad the grader did not say it judges week 11, leaving nothing to the test program;"
 # the runners: the student's polyt and the week's given kernel; the yard runner: the given kernel alone
-for impl in solution starter; do
-  nm "$BUILD/phase2/week11/$impl/judge-runner" 2>/dev/null | grep -q ' T yard_polyt_given$' ||
-    bad="$bad the $impl's runner lacks the week's given kernel;"
-done
-bad="$bad$(yard_runner_alone "$BUILD/instructor/judge-w11-yard-runner" yard_polyt_given polyt)"
+bad="$bad$(runners_hold phase2/week11 yard_polyt_given)"
+bad="$bad$(yard_runner_only 11 yard_polyt_given polyt)"
 [ "$("$BUILD/instructor/judge-w11" --list | tr '\n' ' ')" = "w11.polyt w11.polyt-speed " ] ||
   bad="$bad judge-w11 --list: $("$BUILD/instructor/judge-w11" --list | tr '\n' ' ');"
 # the judge by itself: two SKIP records, plain and sandboxed, whoever's runner

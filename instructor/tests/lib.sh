@@ -89,16 +89,6 @@ all_skip_both() {
   want=$(printf 'SKIP%.0s,' $(seq "$1")) && want=${want%,}
   cells_both "$1" "$2" correct="$want" starter="$want"
 }
-# yard_runner_alone PATH GIVEN STUDENT...: PATH, a week's yard runner beside its judge, missing, lacking the
-# given function GIVEN or holding a student's function STUDENT (nm, text): printed with ';' after it.
-yard_runner_alone() {
-  local y=$1 given=$2 s
-  shift 2
-  [ -x "$y" ] || { printf ' no %s beside the judge;' "$y"; return; }
-  nm "$y" | grep -q " T $given\$" || printf ' the yard runner lacks the given %s;' "$given"
-  for s in "$@"; do nm "$y" | grep -q " T $s\$" && printf ' the yard runner holds the student'"'"'s %s;' "$s"; done
-  return 0
-}
 # learner_runner_lacks DIR WEEK SYMBOL...: the runners the grader linked in the sandbox for the students correct
 # and starter (after judge_grade_twice: its kept scratch under DIR/scratch/judged): prints each that is missing
 # or lacks a SYMBOL (nm, text), with ';' after it.
