@@ -415,3 +415,193 @@ extern "C" cudaError_t jd_prefix_check_f32(const float *y, const double *ref, si
     prefix_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, ref, n, atol, rtol, bad);
     return cudaGetLastError();
 }
+
+// ------------------------------------------------------------ week 15's checks
+
+static __device__ void flag_bad(unsigned long long *bad, size_t i)
+{
+    atomicAdd(&bad[0], 1ull);
+    atomicMin(&bad[1], (unsigned long long)i);
+}
+
+static cudaError_t reset_bad(unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    return cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+}
+
+static unsigned grid_for(size_t n, size_t cap)
+{
+    size_t blocks = (n + 255) / 256;
+    return (unsigned)(blocks < cap ? blocks : cap);
+}
+
+static __global__ void hash_sumsq_k(size_t n, unsigned long long seed, float lo, float hi, double *out)
+{
+    __shared__ double part[256];
+    double acc = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double v = hash_uniform(seed, i, lo, hi);
+        acc += v * v;
+    }
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) atomicAdd(out, part[0]);
+}
+
+extern "C" cudaError_t jd_hash_sumsq_f64(size_t n, unsigned long long seed, float lo, float hi, double *out,
+                                         cudaStream_t s)
+{
+    cudaError_t e = cudaMemsetAsync(out, 0, sizeof *out, s);
+    if (e != cudaSuccess || n == 0) return e;
+    hash_sumsq_k<<<grid_for(n, 2048), 256, 0, s>>>(n, seed, lo, hi, out);
+    return cudaGetLastError();
+}
+
+// w15_checks.h's w15_gelu_ref, in double.
+static __device__ double gelu_d(double v) { return v / (1.0 + exp(-1.5957691216057308 * (v + 0.044715 * v * v * v))); }
+
+static __global__ void gelu_check_k(const float *y, size_t n, int cols, unsigned long long sx, float xlo, float xhi,
+                                    unsigned long long sb, unsigned long long sr, float lo, float hi, float s,
+                                    double atol, double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double v = (double)hash_uniform(sx, i, xlo, xhi) + (double)hash_uniform(sb, i % (size_t)cols, lo, hi);
+        double ref = (double)hash_uniform(sr, i, lo, hi) + (double)s * gelu_d(v);
+        float got = y[i];
+        if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) flag_bad(bad, i);
+    }
+}
+
+extern "C" cudaError_t jd_gelu_check_f32(const float *y, size_t n, int cols, unsigned long long sx, float xlo, float xhi,
+                                         unsigned long long sb, unsigned long long sr, float lo, float hi, float s,
+                                         double atol, double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    cudaError_t e = reset_bad(bad, st);
+    if (e != cudaSuccess || n == 0 || cols <= 0) return e;
+    gelu_check_k<<<grid_for(n, 8192), 256, 0, st>>>(y, n, cols, sx, xlo, xhi, sb, sr, lo, hi, s, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+// One block a row (a grid-stride loop over the rows): the row's max and
+// sum of exp(x - max) in double, then every element against exp(x - m) / sum.
+static __global__ void softmax_check_k(const float *y, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                       double atol, double rtol, unsigned long long *bad)
+{
+    __shared__ double part[256];
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+        size_t base = (size_t)row * cols;
+        double m = -INFINITY;
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) m = fmax(m, (double)hash_uniform(sx, base + j, lo, hi));
+        part[threadIdx.x] = m;
+        __syncthreads();
+        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (threadIdx.x < s) part[threadIdx.x] = fmax(part[threadIdx.x], part[threadIdx.x + s]);
+            __syncthreads();
+        }
+        m = part[0];
+        __syncthreads();
+        double sum = 0;
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) sum += exp((double)hash_uniform(sx, base + j, lo, hi) - m);
+        part[threadIdx.x] = sum;
+        __syncthreads();
+        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+            __syncthreads();
+        }
+        sum = part[0];
+        __syncthreads();
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+            double ref = exp((double)hash_uniform(sx, base + j, lo, hi) - m) / sum;
+            float got = y[base + j];
+            if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) flag_bad(bad, base + j);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_softmax_check_f32(const float *y, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                            double atol, double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    cudaError_t e = reset_bad(bad, st);
+    if (e != cudaSuccess || rows <= 0 || cols <= 0) return e;
+    softmax_check_k<<<rows < 16384 ? rows : 16384, 256, 0, st>>>(y, rows, cols, sx, lo, hi, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+static __device__ double bell_d(double v) { return exp(-v * v); }
+
+static __global__ void smooth_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, double atol,
+                                      double rtol, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double l = i > 0 ? bell_d(hash_uniform(sx, i - 1, lo, hi)) : 0;
+        double r = i + 1 < n ? bell_d(hash_uniform(sx, i + 1, lo, hi)) : 0;
+        double ref = 0.25 * (l + r) + 0.5 * bell_d(hash_uniform(sx, i, lo, hi));
+        float got = y[i];
+        if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) flag_bad(bad, i);
+    }
+}
+
+extern "C" cudaError_t jd_smooth_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi,
+                                           double atol, double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    cudaError_t e = reset_bad(bad, st);
+    if (e != cudaSuccess || n == 0) return e;
+    smooth_check_k<<<grid_for(n, 8192), 256, 0, st>>>(y, n, sx, lo, hi, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+static __global__ void scale_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi,
+                                     const double *sumsq, double atol, double rtol, unsigned long long *bad)
+{
+    double norm = sqrt(*sumsq);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double ref = (double)hash_uniform(sx, i, lo, hi) / norm;
+        float got = y[i];
+        if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) flag_bad(bad, i);
+    }
+}
+
+extern "C" cudaError_t jd_scale_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi,
+                                          const double *sumsq, double atol, double rtol, unsigned long long *bad,
+                                          cudaStream_t st)
+{
+    cudaError_t e = reset_bad(bad, st);
+    if (e != cudaSuccess || n == 0) return e;
+    scale_check_k<<<grid_for(n, 8192), 256, 0, st>>>(y, n, sx, lo, hi, sumsq, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+static __global__ void gemm_check_k(const float *C, int M, int N, int K, unsigned long long sa, unsigned long long sb,
+                                    unsigned long long sbias, float lo, float hi, int bias_relu, double atol, double rtol,
+                                    unsigned long long *bad)
+{
+    size_t mn = (size_t)M * N;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < mn; i += (size_t)gridDim.x * blockDim.x) {
+        size_t row = i / (size_t)N, col = i % (size_t)N;
+        double acc = 0;
+        for (int k = 0; k < K; k++)
+            acc += (double)hash_uniform(sa, row * K + k, lo, hi) * (double)hash_uniform(sb, (size_t)k * N + col, lo, hi);
+        if (bias_relu) {
+            acc += (double)hash_uniform(sbias, col, lo, hi);
+            acc = acc < 0 ? 0 : acc;
+        }
+        float got = C[i];
+        if (!(isfinite(got) && fabs((double)got - acc) <= atol + rtol * fabs(acc))) flag_bad(bad, i);
+    }
+}
+
+extern "C" cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, unsigned long long sa, unsigned long long sb,
+                                         unsigned long long sbias, float lo, float hi, int bias_relu, double atol,
+                                         double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    cudaError_t e = reset_bad(bad, st);
+    if (e != cudaSuccess || M <= 0 || N <= 0) return e;
+    gemm_check_k<<<grid_for((size_t)M * N, 16384), 256, 0, st>>>(C, M, N, K, sa, sb, sbias, lo, hi, bias_relu, atol, rtol,
+                                                                 bad);
+    return cudaGetLastError();
+}

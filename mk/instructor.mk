@@ -362,6 +362,9 @@ $(JUDGE_W11_YARD): $(BUILD)/instructor/judge_w11_yard_runner.o $(BUILD)/instruct
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W11): | $(JUDGE_W11_YARD)
+$(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
+# week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
+$(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -370,6 +373,7 @@ JUDGED_WEEKS += phase1/week07
 JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11
+JUDGED_WEEKS += phase3/week15
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
