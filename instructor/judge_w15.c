@@ -157,14 +157,19 @@ static void bufs_free(jd *J, w15_bufs *B)
     B->h = NULL;
 }
 
-/* in_cap[k] floats of input k (0: none), out_cap floats of output (a lead
- * of up to 3 floats besides), tmp_bytes of workspace (0: none). 0, or -1
- * with t failed. */
-static int bufs_alloc(jd *J, w15_bufs *B, const size_t in_cap[3], size_t out_cap, size_t tmp_bytes, jd_tally *t)
+/* No buffers yet (bufs_free does nothing). */
+static void bufs_init(w15_bufs *B)
 {
     memset(B, 0, sizeof *B);
     for (int k = 0; k < 3; k++) B->in[k].id = -1;
     B->out.id = B->tmp.id = -1;
+}
+
+/* in_cap[k] floats of input k (0: none), out_cap floats of output (a lead
+ * of up to 3 floats besides), tmp_bytes of workspace (0: none), B from
+ * bufs_init. 0, or -1 with t failed. */
+static int bufs_alloc(jd *J, w15_bufs *B, const size_t in_cap[3], size_t out_cap, size_t tmp_bytes, jd_tally *t)
+{
     B->tmp_bytes = tmp_bytes;
     for (int k = 0; k < 3; k++)
         if (in_cap[k] && jd_gbuf_alloc(J, &B->in[k], in_cap[k] * 4, t) != 0) return -1;
@@ -255,6 +260,7 @@ static void judge_gelu(jd_ck *k)
     }
     size_t cap[3] = { maxn + 4, maxc + 4, maxn + 4 };
     w15_bufs B;
+    bufs_init(&B);
     float *hx = malloc(cap[0] * 4), *hb = malloc(cap[1] * 4), *hr = malloc(cap[2] * 4);
     double *ref = malloc(maxn * 8 + 8);
     if (!hx || !hb || !hr || !ref) jd_failf(k->t, "buffers: out of memory");
@@ -291,6 +297,7 @@ static void judge_l2norm(jd_ck *k)
     if (tmp_bytes(k->J, &tb, k->t) != 0) return;
     size_t cap[3] = { maxn + 3, 0, 0 };
     w15_bufs B;
+    bufs_init(&B);
     float *hx = malloc(cap[0] * 4);
     if (!hx) return jd_failf(k->t, "buffers: out of memory");
     if (bufs_alloc(k->J, &B, cap, 1, tb, k->t) == 0)
@@ -328,6 +335,7 @@ static void judge_softmax(jd_ck *k)
         if (w15_elems(W15_SSHAPES[i][0], W15_SSHAPES[i][1]) > maxn) maxn = w15_elems(W15_SSHAPES[i][0], W15_SSHAPES[i][1]);
     size_t cap[3] = { maxn + 2, 0, 0 };
     w15_bufs B;
+    bufs_init(&B);
     float *hx = malloc(cap[0] * 4);
     double *ref = malloc(maxn * 8 + 8);
     if (!hx || !ref) jd_failf(k->t, "buffers: out of memory");
@@ -361,6 +369,7 @@ static void judge_smooth(jd_ck *k)
         if (W15_MSIZES[i] > maxn) maxn = W15_MSIZES[i];
     size_t cap[3] = { maxn + 4, 0, 0 };
     w15_bufs B;
+    bufs_init(&B);
     float *hx = malloc(cap[0] * 4);
     double *ref = malloc(maxn * 8 + 8);
     if (!hx || !ref) jd_failf(k->t, "buffers: out of memory");
@@ -480,6 +489,7 @@ static void judge_linear(jd_ck *k)
     }
     size_t cap[3] = { ma + 1, mb + 1, mn };
     w15_bufs B;
+    bufs_init(&B);
     float *hA = malloc(cap[0] * 4), *hB = malloc(cap[1] * 4), *hbias = malloc(cap[2] * 4);
     double *ref = malloc(mc * 8), *ref2 = malloc(mc * 8);
     if (!hA || !hB || !hbias || !ref || !ref2) jd_failf(k->t, "buffers: out of memory");
@@ -548,6 +558,7 @@ static void judge_normalize(jd_ck *k)
     if (tmp_bytes(k->J, &tb, k->t) != 0) return;
     size_t cap[3] = { maxn + 2, 0, 0 };
     w15_bufs B;
+    bufs_init(&B);
     float *hx = malloc(cap[0] * 4);
     double *ref = malloc(maxn * 8 + 8);
     if (!hx || !ref) jd_failf(k->t, "buffers: out of memory");

@@ -252,7 +252,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # judge_runner.c and its main, and nothing that writes a results record (the
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
 # 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
-# weeks 01-05 as programs of their own (week 03's only so); judge-w07 has not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# weeks 01-05 as programs of their own (week 03's only so); judge-w07 and judge-w15 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
