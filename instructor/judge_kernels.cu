@@ -201,13 +201,15 @@ extern "C" cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, 
 }
 
 // The double sum of hash_uniform(seed, i, lo, hi) over i < n: what a sum of
-// wb_dfill_uniform_f32's floats must come to.
-static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, double *out)
+// wb_dfill_uniform_f32's floats must come to; of their squares where square.
+static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, int square, double *out)
 {
     __shared__ double part[256];
     double acc = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        acc += (double)hash_uniform(seed, i, lo, hi);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double v = hash_uniform(seed, i, lo, hi);
+        acc += square ? v * v : v;
+    }
     part[threadIdx.x] = acc;
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -222,7 +224,7 @@ extern "C" cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float 
     cudaError_t e = cudaMemsetAsync(out, 0, sizeof *out, s);
     if (e != cudaSuccess || n == 0) return e;
     size_t blocks = (n + 255) / 256;
-    hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, out);
+    hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, 0, out);
     return cudaGetLastError();
 }
 
@@ -436,29 +438,12 @@ static unsigned grid_for(size_t n, size_t cap)
     return (unsigned)(blocks < cap ? blocks : cap);
 }
 
-static __global__ void hash_sumsq_k(size_t n, unsigned long long seed, float lo, float hi, double *out)
-{
-    __shared__ double part[256];
-    double acc = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        double v = hash_uniform(seed, i, lo, hi);
-        acc += v * v;
-    }
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
-        __syncthreads();
-    }
-    if (threadIdx.x == 0) atomicAdd(out, part[0]);
-}
-
 extern "C" cudaError_t jd_hash_sumsq_f64(size_t n, unsigned long long seed, float lo, float hi, double *out,
                                          cudaStream_t s)
 {
     cudaError_t e = cudaMemsetAsync(out, 0, sizeof *out, s);
     if (e != cudaSuccess || n == 0) return e;
-    hash_sumsq_k<<<grid_for(n, 2048), 256, 0, s>>>(n, seed, lo, hi, out);
+    hash_sum_k<<<grid_for(n, 2048), 256, 0, s>>>(n, seed, lo, hi, 1, out);
     return cudaGetLastError();
 }
 

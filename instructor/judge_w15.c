@@ -142,41 +142,48 @@ static void judge_traffic_gpu(jd_ck *k) { judge_traffic(k->J, k->t); }
 /* ---------------------------------------------------------------- guarded cases */
 
 /* Up to three inputs, an output and a workspace, each a guarded buffer;
- * host room for the output. */
+ * host room for the inputs (hin), the output (h) and two references. */
 typedef struct {
     jd_gbuf in[3], out, tmp;
     size_t  tmp_bytes;
-    float  *h;
+    float  *hin[3], *h;
+    double *ref, *ref2;
 } w15_bufs;
 
 static void bufs_free(jd *J, w15_bufs *B)
 {
-    for (int k = 0; k < 3; k++) jd_gbuf_free(J, &B->in[k]);
+    for (int k = 0; k < 3; k++) jd_gbuf_free(J, &B->in[k]), free(B->hin[k]);
     jd_gbuf_free(J, &B->out), jd_gbuf_free(J, &B->tmp);
-    free(B->h);
-    B->h = NULL;
+    free(B->h), free(B->ref), free(B->ref2);
 }
 
-/* No buffers yet (bufs_free does nothing). */
-static void bufs_init(w15_bufs *B)
+/* in_cap[k] floats of input k (0: none), out_cap floats of output (a lead
+ * of up to 3 floats besides) and of each reference, tmp_bytes of workspace
+ * (0: none). 0, or -1 with t failed; bufs_free after either. */
+static int bufs_alloc(jd *J, w15_bufs *B, const size_t in_cap[3], size_t out_cap, size_t tmp_bytes, jd_tally *t)
 {
     memset(B, 0, sizeof *B);
     for (int k = 0; k < 3; k++) B->in[k].id = -1;
     B->out.id = B->tmp.id = -1;
-}
-
-/* in_cap[k] floats of input k (0: none), out_cap floats of output (a lead
- * of up to 3 floats besides), tmp_bytes of workspace (0: none), B from
- * bufs_init. 0, or -1 with t failed. */
-static int bufs_alloc(jd *J, w15_bufs *B, const size_t in_cap[3], size_t out_cap, size_t tmp_bytes, jd_tally *t)
-{
     B->tmp_bytes = tmp_bytes;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 3; k++) {
         if (in_cap[k] && jd_gbuf_alloc(J, &B->in[k], in_cap[k] * 4, t) != 0) return -1;
+        if (in_cap[k] && !(B->hin[k] = malloc(in_cap[k] * 4))) return jd_failf(t, "buffers: out of memory"), -1;
+    }
     if (jd_gbuf_alloc(J, &B->out, (out_cap + 4) * 4, t) != 0) return -1;
     if (tmp_bytes && jd_gbuf_alloc(J, &B->tmp, tmp_bytes, t) != 0) return -1;
-    if (!(B->h = malloc((out_cap + 1) * 4))) return jd_failf(t, "buffers: out of memory"), -1;
+    if (!(B->h = malloc((out_cap + 1) * 4)) || !(B->ref = malloc((out_cap + 1) * 8)) ||
+        !(B->ref2 = malloc((out_cap + 1) * 8)))
+        return jd_failf(t, "buffers: out of memory"), -1;
     return 0;
+}
+
+/* The largest of a[0..n) and floor. */
+static size_t max_size(const size_t *a, size_t n, size_t floor)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] > floor) floor = a[i];
+    return floor;
 }
 
 /* One call: inputs in[k] (in_n[k] floats, the call's pointer in_off[k]
@@ -260,11 +267,8 @@ static void judge_gelu(jd_ck *k)
     }
     size_t cap[3] = { maxn + 4, maxc + 4, maxn + 4 };
     w15_bufs B;
-    bufs_init(&B);
-    float *hx = malloc(cap[0] * 4), *hb = malloc(cap[1] * 4), *hr = malloc(cap[2] * 4);
-    double *ref = malloc(maxn * 8 + 8);
-    if (!hx || !hb || !hr || !ref) jd_failf(k->t, "buffers: out of memory");
-    else if (bufs_alloc(k->J, &B, cap, maxn, 0, k->t) == 0)
+    float **h = B.hin;
+    if (bufs_alloc(k->J, &B, cap, maxn, 0, k->t) == 0)
         for (int i = 0; i < (int)(W15_N_GSHAPES + W15_N_GOFFS) && !k->J->lost; i++) {
             int shapes = i < (int)W15_N_GSHAPES, c = shapes ? i : i - (int)W15_N_GSHAPES, rows, cols;
             wb_rng rng = wb_rng_for_seed(jd_seed, shapes ? W15_GELU_SHAPES_TAG : W15_GELU_OFFSETS_TAG, c);
@@ -273,33 +277,26 @@ static void judge_gelu(jd_ck *k)
             else w15_gelu_offsets_shape(&rng, &rows, &cols), memcpy(o, W15_GOFFS[c], sizeof o);
             size_t n = w15_elems(rows, cols), nb = cols > 0 ? (size_t)cols : 0;
             float s;
-            w15_gelu_case(&rng, rows, cols, o[0], o[1], o[2], hx, hb, hr, &s, ref);
+            w15_gelu_case(&rng, rows, cols, o[0], o[1], o[2], h[0], h[1], h[2], &s, B.ref);
             char what[128];
             snprintf(what, sizeof what, "rows=%d cols=%d, offsets x+%zu bias+%zu r+%zu y+%zu", rows, cols, o[0], o[1], o[2],
                      o[3]);
-            w15_case cs = { .fn = W15_FN_GELU, .nin = 3, .in = { hx, hb, hr }, .in_n = { n + o[0], nb + o[1], n + o[2] },
-                            .in_off = { o[0], o[1], o[2] }, .n = n, .out_off = o[3], .ref = ref, .atol = W15_GELU_ATOL,
+            w15_case cs = { .fn = W15_FN_GELU, .nin = 3, .in = { h[0], h[1], h[2] }, .in_n = { n + o[0], nb + o[1], n + o[2] },
+                            .in_off = { o[0], o[1], o[2] }, .n = n, .out_off = o[3], .ref = B.ref, .atol = W15_GELU_ATOL,
                             .rtol = W15_GELU_RTOL, .i64 = { (long long)n, rows, cols }, .f64 = { s }, .what = what,
                             .fn_name = "gelu_chain_fused", .out_name = "y" };
             if (case_run(k->J, &B, &cs, k->t) < 0) break;
         }
     bufs_free(k->J, &B);
-    free(hx), free(hb), free(hr), free(ref);
 }
 
 /* ---------------------------------------------------------------- L2 norm */
 
 static void judge_l2norm(jd_ck *k)
 {
-    size_t tb = 0, maxn = W15_NSPECIAL_MAX;
-    for (size_t i = 0; i < W15_N_NSIZES; i++)
-        if (W15_NSIZES[i] > maxn) maxn = W15_NSIZES[i];
+    size_t tb = 0, cap[3] = { max_size(W15_NSIZES, W15_N_NSIZES, W15_NSPECIAL_MAX) + 3, 0, 0 };
     if (tmp_bytes(k->J, &tb, k->t) != 0) return;
-    size_t cap[3] = { maxn + 3, 0, 0 };
     w15_bufs B;
-    bufs_init(&B);
-    float *hx = malloc(cap[0] * 4);
-    if (!hx) return jd_failf(k->t, "buffers: out of memory");
     if (bufs_alloc(k->J, &B, cap, 1, tb, k->t) == 0)
         for (int i = 0; i < (int)(W15_N_NSIZES + W15_N_NSPECIALS) && !k->J->lost; i++) {
             int sizes = i < (int)W15_N_NSIZES, c = sizes ? i : i - (int)W15_N_NSIZES;
@@ -309,21 +306,20 @@ static void judge_l2norm(jd_ck *k)
             char what[64];
             if (sizes) {
                 n = W15_NSIZES[c], off = (size_t)(c % 3);
-                want = w15_l2norm_sizes_case(&rng, n, off, hx);
+                want = w15_l2norm_sizes_case(&rng, n, off, B.hin[0]);
                 snprintf(what, sizeof what, "n=%zu, x+%zu", n, off);
             } else {
                 const char *sp;
                 w15_l2norm_specials_n(&rng, &n, &at);
-                want = w15_l2norm_specials_case(&rng, c, n, at, hx, &sp);
+                want = w15_l2norm_specials_case(&rng, c, n, at, B.hin[0], &sp);
                 snprintf(what, sizeof what, "n=%zu with %s", n, sp);
             }
-            w15_case cs = { .fn = W15_FN_NORM, .nin = 1, .with_tmp = 1, .in = { hx }, .in_n = { n + off }, .in_off = { off },
-                            .n = 1, .ref = &want, .atol = 0, .rtol = W15_NORM_RTOL, .i64 = { (long long)n }, .what = what,
-                            .fn_name = "norm_l2", .out_name = "norm" };
+            w15_case cs = { .fn = W15_FN_NORM, .nin = 1, .with_tmp = 1, .in = { B.hin[0] }, .in_n = { n + off },
+                            .in_off = { off }, .n = 1, .ref = &want, .atol = 0, .rtol = W15_NORM_RTOL,
+                            .i64 = { (long long)n }, .what = what, .fn_name = "norm_l2", .out_name = "norm" };
             if (case_run(k->J, &B, &cs, k->t) < 0) break;
         }
     bufs_free(k->J, &B);
-    free(hx);
 }
 
 /* ---------------------------------------------------------------- softmax */
@@ -335,11 +331,7 @@ static void judge_softmax(jd_ck *k)
         if (w15_elems(W15_SSHAPES[i][0], W15_SSHAPES[i][1]) > maxn) maxn = w15_elems(W15_SSHAPES[i][0], W15_SSHAPES[i][1]);
     size_t cap[3] = { maxn + 2, 0, 0 };
     w15_bufs B;
-    bufs_init(&B);
-    float *hx = malloc(cap[0] * 4);
-    double *ref = malloc(maxn * 8 + 8);
-    if (!hx || !ref) jd_failf(k->t, "buffers: out of memory");
-    else if (bufs_alloc(k->J, &B, cap, maxn, 0, k->t) == 0)
+    if (bufs_alloc(k->J, &B, cap, maxn, 0, k->t) == 0)
         for (int i = 0; i < (int)(W15_N_SSHAPES + W15_N_SOFFSETS) && !k->J->lost; i++) {
             int shapes = i < (int)W15_N_SSHAPES, c = shapes ? i : i - (int)W15_N_SSHAPES, rows, cols;
             wb_rng rng = wb_rng_for_seed(jd_seed, shapes ? W15_SOFTMAX_SHAPES_TAG : W15_SOFTMAX_OFFSETS_TAG, c);
@@ -347,50 +339,41 @@ static void judge_softmax(jd_ck *k)
             if (shapes) rows = W15_SSHAPES[c][0], cols = W15_SSHAPES[c][1];
             else w15_softmax_offsets_shape(&rng, &rows, &cols), ox = (size_t)(c & 1), oy = (size_t)(c >> 1);
             size_t n = w15_elems(rows, cols);
-            w15_softmax_case(&rng, rows, cols, ox, hx, ref);
+            w15_softmax_case(&rng, rows, cols, ox, B.hin[0], B.ref);
             char what[160];
             snprintf(what, sizeof what, "rows=%d cols=%d, x+%zu y+%zu%s", rows, cols, ox, oy,
                      rows >= 6 && cols >= 2 ? " (rows 0-5: near 3e4, +-1e30, some -Inf, all -Inf, a NaN, a +Inf)" : "");
-            w15_case cs = { .fn = W15_FN_SOFTMAX, .nin = 1, .in = { hx }, .in_n = { n + ox }, .in_off = { ox }, .n = n,
-                            .out_off = oy, .ref = ref, .atol = W15_SOFTMAX_ATOL, .rtol = W15_SOFTMAX_RTOL,
+            w15_case cs = { .fn = W15_FN_SOFTMAX, .nin = 1, .in = { B.hin[0] }, .in_n = { n + ox }, .in_off = { ox },
+                            .n = n, .out_off = oy, .ref = B.ref, .atol = W15_SOFTMAX_ATOL, .rtol = W15_SOFTMAX_RTOL,
                             .i64 = { (long long)n, rows, cols }, .what = what, .fn_name = "softmax_fused", .out_name = "y" };
             if (case_run(k->J, &B, &cs, k->t) < 0) break;
         }
     bufs_free(k->J, &B);
-    free(hx), free(ref);
 }
 
 /* ---------------------------------------------------------------- smooth */
 
 static void judge_smooth(jd_ck *k)
 {
-    size_t maxn = W15_MOFF_MAX;
-    for (size_t i = 0; i < W15_N_MSIZES; i++)
-        if (W15_MSIZES[i] > maxn) maxn = W15_MSIZES[i];
-    size_t cap[3] = { maxn + 4, 0, 0 };
+    size_t maxn = max_size(W15_MSIZES, W15_N_MSIZES, W15_MOFF_MAX), cap[3] = { maxn + 4, 0, 0 };
     w15_bufs B;
-    bufs_init(&B);
-    float *hx = malloc(cap[0] * 4);
-    double *ref = malloc(maxn * 8 + 8);
-    if (!hx || !ref) jd_failf(k->t, "buffers: out of memory");
-    else if (bufs_alloc(k->J, &B, cap, maxn, 0, k->t) == 0)
+    if (bufs_alloc(k->J, &B, cap, maxn, 0, k->t) == 0)
         for (int i = 0; i < (int)(W15_N_MSIZES + W15_N_MOFFSETS) && !k->J->lost; i++) {
             int sizes = i < (int)W15_N_MSIZES, c = sizes ? i : i - (int)W15_N_MSIZES;
             wb_rng rng = wb_rng_for_seed(jd_seed, sizes ? W15_SMOOTH_SIZES_TAG : W15_SMOOTH_OFFSETS_TAG, c);
             size_t n, ox = 0, oy = 0;
             if (sizes) n = W15_MSIZES[c];
             else n = w15_smooth_offsets_n(&rng), ox = (size_t)(c & 3), oy = (size_t)(c >> 2);
-            w15_smooth_case(&rng, n, ox, hx, ref);
+            w15_smooth_case(&rng, n, ox, B.hin[0], B.ref);
             char what[128];
             snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu%s", n, ox, oy,
                      n >= 8 ? " (NaN at 1, +Inf at n/2, -Inf at n-2)" : "");
-            w15_case cs = { .fn = W15_FN_SMOOTH, .nin = 1, .in = { hx }, .in_n = { n + ox }, .in_off = { ox }, .n = n,
-                            .out_off = oy, .ref = ref, .atol = W15_SMOOTH_ATOL, .rtol = W15_SMOOTH_RTOL,
+            w15_case cs = { .fn = W15_FN_SMOOTH, .nin = 1, .in = { B.hin[0] }, .in_n = { n + ox }, .in_off = { ox },
+                            .n = n, .out_off = oy, .ref = B.ref, .atol = W15_SMOOTH_ATOL, .rtol = W15_SMOOTH_RTOL,
                             .i64 = { (long long)n }, .what = what, .fn_name = "smooth_fused", .out_name = "y" };
             if (case_run(k->J, &B, &cs, k->t) < 0) break;
         }
     bufs_free(k->J, &B);
-    free(hx), free(ref);
 }
 
 /* ---------------------------------------------------------------- large outputs */
@@ -489,23 +472,19 @@ static void judge_linear(jd_ck *k)
     }
     size_t cap[3] = { ma + 1, mb + 1, mn };
     w15_bufs B;
-    bufs_init(&B);
-    float *hA = malloc(cap[0] * 4), *hB = malloc(cap[1] * 4), *hbias = malloc(cap[2] * 4);
-    double *ref = malloc(mc * 8), *ref2 = malloc(mc * 8);
-    if (!hA || !hB || !hbias || !ref || !ref2) jd_failf(k->t, "buffers: out of memory");
-    else if (bufs_alloc(k->J, &B, cap, mc, 0, k->t) == 0)
+    if (bufs_alloc(k->J, &B, cap, mc, 0, k->t) == 0)
         for (int i = 0; i < (int)W15_N_LSHAPES && !k->J->lost; i++) {
             int M = W15_LSHAPES[i][0], N = W15_LSHAPES[i][1], K = W15_LSHAPES[i][2], nan = i % 2, rc = 0;
             size_t na = (size_t)M * K, nb = (size_t)K * N;
             wb_rng rng = wb_rng_for_seed(jd_seed, W15_LINEAR_TAG, i);
-            w15_linear_case(&rng, M, N, K, nan, hA, hB, hbias, ref, ref2);
+            w15_linear_case(&rng, M, N, K, nan, B.hin[0], B.hin[1], B.hin[2], B.ref, B.ref2);
             for (int v = 0; v < 2 && rc == 0; v++) {
                 char what[96];
                 snprintf(what, sizeof what, "%s, M=%d N=%d K=%d%s", v ? "linear_sgemm_bias_relu" : "linear_sgemm", M, N, K,
                          nan && na ? ", A[0][0] NaN" : "");
                 w15_case cs = { .fn = v ? W15_FN_SGEMM_BIAS_RELU : W15_FN_SGEMM, .nin = v ? 3 : 2,
-                                .in = { hA, hB, hbias }, .in_n = { na + 1, nb + 1, (size_t)N }, .n = (size_t)M * N,
-                                .ref = v ? ref2 : ref, .atol = w15_linear_atol(K), .rtol = W15_LINEAR_RTOL,
+                                .in = { B.hin[0], B.hin[1], B.hin[2] }, .in_n = { na + 1, nb + 1, (size_t)N },
+                                .n = (size_t)M * N, .ref = v ? B.ref2 : B.ref, .atol = w15_linear_atol(K), .rtol = W15_LINEAR_RTOL,
                                 .i64 = { (long long)M * N, M, N, K }, .what = what,
                                 .fn_name = v ? "linear_sgemm_bias_relu" : "linear_sgemm", .out_name = "C" };
                 rc = case_run(k->J, &B, &cs, k->t);
@@ -513,7 +492,6 @@ static void judge_linear(jd_ck *k)
             if (rc < 0) break;
         }
     bufs_free(k->J, &B);
-    free(hA), free(hB), free(hbias), free(ref), free(ref2);
     if (!k->t->failed && !k->J->lost) linear_big(k);
 }
 
@@ -552,33 +530,25 @@ out:
 
 static void judge_normalize(jd_ck *k)
 {
-    size_t tb = 0, maxn = W15_NORMALIZE_ZERO_N;
-    for (size_t i = 0; i < W15_N_ZSIZES; i++)
-        if (W15_ZSIZES[i] > maxn) maxn = W15_ZSIZES[i];
+    size_t tb = 0, maxn = max_size(W15_ZSIZES, W15_N_ZSIZES, W15_NORMALIZE_ZERO_N), cap[3] = { maxn + 2, 0, 0 };
     if (tmp_bytes(k->J, &tb, k->t) != 0) return;
-    size_t cap[3] = { maxn + 2, 0, 0 };
     w15_bufs B;
-    bufs_init(&B);
-    float *hx = malloc(cap[0] * 4);
-    double *ref = malloc(maxn * 8 + 8);
-    if (!hx || !ref) jd_failf(k->t, "buffers: out of memory");
-    else if (bufs_alloc(k->J, &B, cap, maxn, tb, k->t) == 0)
+    if (bufs_alloc(k->J, &B, cap, maxn, tb, k->t) == 0)
         for (int i = 0; i <= (int)W15_N_ZSIZES && !k->J->lost; i++) {
             int zero = i == (int)W15_N_ZSIZES;
             wb_rng rng = wb_rng_for_seed(jd_seed, zero ? W15_NORMALIZE_ZERO_TAG : W15_NORMALIZE_SIZES_TAG, zero ? 0 : i);
             size_t n = zero ? W15_NORMALIZE_ZERO_N : W15_ZSIZES[i], ox = zero ? 0 : (size_t)(i % 2),
                    oy = zero ? 0 : (size_t)(i % 3);
-            w15_normalize_case(&rng, n, ox, zero, hx, ref);
+            w15_normalize_case(&rng, n, ox, zero, B.hin[0], B.ref);
             char what[96];
             snprintf(what, sizeof what, "n=%zu, x+%zu y+%zu%s", n, ox, oy, zero ? ", all zeros: 0/0 is NaN" : "");
-            w15_case cs = { .fn = W15_FN_NORMALIZE, .nin = 1, .with_tmp = 1, .in = { hx }, .in_n = { n + ox },
-                            .in_off = { ox }, .n = n, .out_off = oy, .ref = ref, .atol = W15_NORMALIZE_ATOL,
+            w15_case cs = { .fn = W15_FN_NORMALIZE, .nin = 1, .with_tmp = 1, .in = { B.hin[0] }, .in_n = { n + ox },
+                            .in_off = { ox }, .n = n, .out_off = oy, .ref = B.ref, .atol = W15_NORMALIZE_ATOL,
                             .rtol = W15_NORM_RTOL, .i64 = { (long long)n }, .what = what, .fn_name = "normalize_fused",
                             .out_name = "y" };
             if (case_run(k->J, &B, &cs, k->t) < 0) break;
         }
     bufs_free(k->J, &B);
-    free(hx), free(ref);
     if (!k->t->failed && !k->J->lost) normalize_big(k, tb);
 }
 

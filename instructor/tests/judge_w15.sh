@@ -25,20 +25,8 @@ bad=
 judge_grade_twice 15 phase3/week15 "$c" "$log" ||
   { t_fail "$label" "judge-w15 or the grader does not build (see $log/build.log)"; t_end; }
 # the eleven checkpoints in week.txt's order: traffic, then gelu, l2norm, softmax and smooth each with its
-# speed checkpoint, linear, normalize
-cells() { awk -F, -v who="$2" '$1 == who { s = $2; for (i = 3; i <= 12; i++) s = s "," $i; print s }' "$log/$1.csv"; }
-rest=SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP,SKIP
-for who in correct starter; do
-  # traffic (CPU): the reference's full marks, the starter's 0; every GPU checkpoint SKIP
-  want=$([ $who = correct ] && echo "*,$rest" || echo "0.00,$rest")
-  for how in judged linked; do
-    got=$(cells $how $who)
-    # shellcheck disable=SC2053
-    [[ -n $got && $got == $want && ($who != correct || $got != 0.00,*) && $got != SKIP,* ]] ||
-      bad="$bad $who: $how $got, expected $want;"
-  done
-  [ "$(cells judged $who)" = "$(cells linked $who)" ] || bad="$bad $who: judged $(cells judged $who) but linked $(cells linked $who);"
-done
+# speed checkpoint, linear, normalize; traffic (CPU) full marks for the reference, 0 for the starter, the rest SKIP
+bad="$bad$(cpu_first_cells 11 "$log" correct starter)"
 grep -q "phase3/week15: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
   bad="$bad the grader did not say it judges week 15, leaving nothing to the test program;"
 # the learner's runners hold the student's functions and the week's given chains
