@@ -281,6 +281,7 @@ static const struct {
     { "phase1/week08", "judge-w08", "judge_w08_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
+    { "phase2/week12", "judge-w12", "judge_w12_runner.o" },
     { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
 };
 

@@ -64,54 +64,87 @@ static __device__ bool close_d(float got, float ref, double atol, double rtol)
     return fabs((double)got - (double)ref) <= atol + rtol * fabs((double)ref);
 }
 
-static __global__ void fma_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters,
-                                   float a, float b, double atol, double rtol, unsigned long long *bad)
+// Every y[i] (i < n) against ref(i) (a functor: element i's expected value)
+// by close_d: bad[0] = how many differ, bad[1] = the first (on stream s, not
+// waited for).
+template <class Ref>
+static __global__ void ref_check_k(const float *y, size_t n, Ref ref, double atol, double rtol, unsigned long long *bad)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float v = hash_uniform(sx, i, lo, hi);
-        for (int k = 0; k < iters; k++) v = fmaf(v, a, b);
-        if (!close_d(y[i], v, atol, rtol)) {
+        if (!close_d(y[i], ref(i), atol, rtol)) {
             atomicAdd(&bad[0], 1ull);
             atomicMin(&bad[1], (unsigned long long)i);
         }
     }
 }
+
+template <class Ref>
+static cudaError_t ref_check(const float *y, size_t n, Ref ref, double atol, double rtol, unsigned long long *bad,
+                             cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    ref_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, ref, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+// The FMA replay: x = hash_uniform(sx, i, lo, hi) after `iters` steps of x = fmaf(x, a, b).
+struct fma_ref {
+    unsigned long long sx;
+    float              lo, hi;
+    int                iters;
+    float              a, b;
+    __device__ float operator()(size_t i) const
+    {
+        float v = hash_uniform(sx, i, lo, hi);
+        for (int k = 0; k < iters; k++) v = fmaf(v, a, b);
+        return v;
+    }
+};
 
 extern "C" cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, int iters,
                                         float a, float b, double atol, double rtol, unsigned long long *bad,
                                         cudaStream_t s)
 {
-    unsigned long long init[2] = { 0, ~0ull };
-    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
-    if (e != cudaSuccess || n == 0) return e;
-    size_t blocks = (n + 255) / 256;
-    fma_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, lo, hi, iters, a, b, atol, rtol, bad);
-    return cudaGetLastError();
+    return ref_check(y, n, fma_ref{ sx, lo, hi, iters, a, b }, atol, rtol, bad, s);
 }
 
 // Week 05's scale+ReLU: ref = relu(alpha x), x = hash_uniform(sx, i, lo, hi),
 // the product rounded once as the CPU's float multiply rounds it.
-static __global__ void relu_check_k(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
-                                    double atol, double rtol, unsigned long long *bad)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+struct relu_ref {
+    unsigned long long sx;
+    float              lo, hi, alpha;
+    __device__ float operator()(size_t i) const
+    {
         float v = __fmul_rn(hash_uniform(sx, i, lo, hi), alpha);
-        if (!close_d(y[i], v < 0.f ? 0.f : v, atol, rtol)) {
-            atomicAdd(&bad[0], 1ull);
-            atomicMin(&bad[1], (unsigned long long)i);
-        }
+        return v < 0.f ? 0.f : v;
     }
-}
+};
 
 extern "C" cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
                                          double atol, double rtol, unsigned long long *bad, cudaStream_t s)
 {
-    unsigned long long init[2] = { 0, ~0ull };
-    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
-    if (e != cudaSuccess || n == 0) return e;
-    size_t blocks = (n + 255) / 256;
-    relu_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, n, sx, lo, hi, alpha, atol, rtol, bad);
-    return cudaGetLastError();
+    return ref_check(y, n, relu_ref{ sx, lo, hi, alpha }, atol, rtol, bad, s);
+}
+
+// Week 12's fused chain: ref = relu(fmaf(a, x, b)) s, x = hash_uniform(sx, i, lo, hi).
+struct chain_ref {
+    unsigned long long sx;
+    float              lo, hi, a, b, s;
+    __device__ float operator()(size_t i) const
+    {
+        float t = fmaf(a, hash_uniform(sx, i, lo, hi), b);
+        return __fmul_rn(t < 0.f ? 0.f : t, s);
+    }
+};
+
+extern "C" cudaError_t jd_chain_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float a,
+                                          float b, float s, double atol, double rtol, unsigned long long *bad,
+                                          cudaStream_t st)
+{
+    return ref_check(y, n, chain_ref{ sx, lo, hi, a, b, s }, atol, rtol, bad, st);
 }
 
 static __global__ void saxpy_check_k(const float *y, size_t n, unsigned long long sx, unsigned long long sy, float lo,

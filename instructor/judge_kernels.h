@@ -32,6 +32,14 @@ cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long long sx, fl
 cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float alpha,
                               double atol, double rtol, unsigned long long *bad, cudaStream_t s);
 
+/* Every y[i] (i < n) against week 12's chain relu(a x + b) s (x =
+ * wb_hash_uniform_f32(sx, i, lo, hi); a x + b one fused multiply-add, the
+ * product with s rounded once, as w12_chain_ref), by wb_close's rule:
+ * bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on
+ * stream st, not waited for). */
+cudaError_t jd_chain_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, float a, float b,
+                               float s, double atol, double rtol, unsigned long long *bad, cudaStream_t st);
+
 /* Every y[i] (i < n) against SAXPY's a x + y0 in double, x =
  * wb_hash_uniform_f32(sx, i, lo, hi) and y0 the same of sy: |y[i] - ref| <=
  * atol + rtol |ref|, y[i] finite (inputs finite): bad[0] = how many differ,

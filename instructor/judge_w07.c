@@ -13,9 +13,10 @@
  *
  * The cases are test_week07.c's (drawn through phase1/week07/w07_checks.h,
  * shared with the test, each from wb_rng_for_seed with the test's tag for
- * the hidden seed); every output is a poisoned buffer with 256 bytes of
- * poison on each side (the test's wb_dout), a write outside it fails, and
- * an element still the poison where NaN is due counts as not written:
+ * the hidden seed); every output is poisoned whole with JD_GBAND (256)
+ * bytes of poison on each side (jd_gbuf, as the test's wb_dout), a write
+ * outside it fails, and an element still the poison where NaN is due
+ * counts as not written:
  *   w07.reduce    the 17 sizes on integer data (every version exact; x at
  *                 an offset of 0 or 1 floats), 4 float cases (within
  *                 1e-6 sum |x| + 1e-6 of the double sum), 3 NaN/Inf cases
@@ -101,87 +102,37 @@
 #include "wb_compare.h"
 #include "wb_cuda.h"
 
-#define GUARD 256 /* bytes of poison on each side of an output (the test's WB_GUARD_BYTES) */
-
 /* ------------------------------------------------------------ buffers */
 
-/* A buffer both map: the judge's device (or host) pointer d, cap bytes. */
-typedef struct {
-    int            id;
-    unsigned char *d;
-    size_t         cap;
-} jbuf;
-
-static int jb_alloc(jd *J, jbuf *b, size_t cap, jd_tally *t)
+/* Every buffer is a guarded byte buffer (jd_gbuf: JD_GBAND bytes of band on
+ * each side of lead + array, the test's WB_GUARD_BYTES), inputs too: every
+ * argument points at an array JD_GBAND + lead bytes into its allocation, as
+ * an output's always did. */
+static void bufs_free(jd *J, jd_gbuf *b, int n)
 {
-    b->cap = cap;
-    b->id = jd_alloc(J, cap, (void **)&b->d);
-    if (b->id < 0) return jd_failf(t, "buffers: %s", J->why), -1;
-    return 0;
+    for (int i = 0; i < n; i++) jd_gbuf_free(J, &b[i]);
 }
 
-static void jb_free(jd *J, jbuf *b)
-{
-    jd_free(J, b->id);
-    b->id = -1;
-}
-
-/* up to 3 buffers for a checkpoint; 0, or -1 (t says why) with none left */
-static int bufs_alloc(jd *J, jbuf *b, int n, const size_t *cap, jd_tally *t)
+/* Up to 3 for a checkpoint, cap[i] the most lead + array bytes of b[i]; 0,
+ * or -1 (t says why) with none left. */
+static int bufs_alloc(jd *J, jd_gbuf *b, int n, const size_t *cap, jd_tally *t)
 {
     for (int i = 0; i < n; i++) b[i].id = -1;
     for (int i = 0; i < n; i++)
-        if (jb_alloc(J, &b[i], cap[i], t) != 0) {
-            for (int k = 0; k < i; k++) jb_free(J, &b[k]);
-            return -1;
-        }
+        if (jd_gbuf_alloc(J, &b[i], cap[i], t) != 0) return bufs_free(J, b, n), -1;
     return 0;
 }
 
-static int h2d(jbuf *b, const void *h, size_t bytes)
-{
-    if (bytes > b->cap) return -1;
-    return bytes && cudaMemcpy(b->d, h, bytes, cudaMemcpyHostToDevice) != cudaSuccess ? -1 : 0;
-}
-
-/* Poison a guarded output: its lead and bytes and a guard on each side. */
-static int poison(jbuf *b, size_t lead, size_t bytes)
-{
-    return cudaMemset(b->d, 0xff, GUARD + lead + bytes + GUARD) == cudaSuccess ? 0 : -1;
-}
-
-/* Read a guarded output back (its bytes into h) and check nothing outside
- * it was written (the lead, the guards): 0, 1 (t has why), -1 (the copy failed). */
-static int fetch(jbuf *b, size_t lead, size_t bytes, void *h, const char *what, jd_tally *t)
-{
-    size_t all = GUARD + lead + bytes + GUARD;
-    unsigned char *w = malloc(all);
-    if (!w || cudaMemcpy(w, b->d, all, cudaMemcpyDeviceToHost) != cudaSuccess) {
-        free(w);
-        return jd_failf(t, "%s: reading the output back failed", what), -1;
-    }
-    for (size_t i = 0; i < all; i++) {
-        if (i == GUARD + lead) i += bytes;
-        if (i < all && w[i] != 0xff) {
-            long long at = (long long)i - (long long)(GUARD + lead);
-            free(w);
-            return jd_failf(t, "%s: written outside the output (%lld bytes from its start)", what, at), 1;
-        }
-    }
-    if (bytes) memcpy(h, w + GUARD + lead, bytes);
-    free(w);
-    return 0;
-}
-
-/* The call: buffer arguments (ids, -1 for NULL) at byte offsets; 0, 1 (a
- * status other than success: t has it), -1 (the runner is lost). */
-static int call(jd *J, int fn, int nargs, const int *id, const size_t *off, const long long *i64, const char *fn_name,
-                const char *what, jd_tally *t, double *wall_us)
+/* The call: argument a the array of b[a], lead[a] bytes past its band (b[a]
+ * NULL: a NULL pointer); 0, 1 (a status other than success: t has it), -1
+ * (the runner is lost). */
+static int call(jd *J, int fn, int nargs, const jd_gbuf *const *b, const size_t *lead, const long long *i64,
+                const char *fn_name, const char *what, jd_tally *t, double *wall_us)
 {
     jd_req rq;
     jd_rep rp;
     jd_call_setup(&rq, fn, 1, nargs);
-    for (int a = 0; a < nargs; a++) rq.arg_buf[0][a] = id[a], rq.arg_off[0][a] = id[a] < 0 ? 0 : off[a];
+    for (int a = 0; a < nargs; a++) jd_gbuf_arg(&rq, a, b[a], lead[a]);
     for (int k = 0; k < 8; k++) rq.i64[k] = i64[k];
     if (jd_call(J, &rq, &rp, wall_us) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
     if (rp.status != 0)
@@ -220,23 +171,23 @@ static int expect_u32(const uint32_t *got, const uint32_t *want, size_t n, const
 
 /* Every version's sum of hx[off .. off + n) (n + off floats copied to x),
  * each into a fresh poison, against want (atol, or NaN / Inf). 0, or -1 lost. */
-static int reduce_case(jd *J, jbuf *b, const float *hx, size_t n, size_t off, double want, double atol, const char *data,
+static int reduce_case(jd *J, jd_gbuf *b, const float *hx, size_t n, size_t off, double want, double atol, const char *data,
                        jd_tally *t)
 {
-    if (h2d(&b[0], hx, (n + off) * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
+    if (jd_gbuf_put(&b[0], 0, hx, (n + off) * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
     for (int v = 1; v <= 6; v++) {
         char what[160];
         snprintf(what, sizeof what, "v%d, n=%zu, x+%zu, %s", v, n, off, data);
         t->tests++;
-        if (poison(&b[1], 0, 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
-        int id[2] = { n + off ? b[0].id : -1, b[1].id };
-        size_t o[2] = { off * 4, GUARD };
+        if (jd_gbuf_poison(&b[1], 0, 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
+        const jd_gbuf *a[2] = { n + off ? &b[0] : NULL, &b[1] };
+        size_t lead[2] = { off * 4, 0 };
         long long i64[8] = { (long long)n, v, W07_WS_POISON };
-        int c = call(J, W07_FN_REDUCE, 2, id, o, i64, "reduce_sum", what, t, NULL);
+        int c = call(J, W07_FN_REDUCE, 2, a, lead, i64, "reduce_sum", what, t, NULL);
         if (c < 0) return -1;
         if (c) continue;
         float got;
-        int f = fetch(&b[1], 0, 4, &got, what, t);
+        int f = jd_gbuf_fetch(&b[1], 0, 4, &got, "sum", what, t);
         if (f < 0) return -1;
         if (f) continue;
         float w32 = (float)want;
@@ -254,8 +205,8 @@ static void judge_reduce(jd_ck *k)
     jd *J = k->J;
     jd_tally *t = k->t;
     size_t maxn = ((size_t)1 << 24) + 3;
-    jbuf b[2];
-    size_t cap[2] = { (maxn + 1) * 4, GUARD + 4 + GUARD };
+    jd_gbuf b[2];
+    size_t cap[2] = { (maxn + 1) * 4, 4 };
     if (bufs_alloc(J, b, 2, cap, t) != 0) return;
     float *hx = malloc((maxn + 1) * 4);
     if (!hx) jd_failf(t, "out of memory");
@@ -290,7 +241,7 @@ static void judge_reduce(jd_ck *k)
                      rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status));
     }
     free(hx);
-    jb_free(J, &b[0]), jb_free(J, &b[1]);
+    bufs_free(J, b, 2);
 }
 
 /* ---------------------------------------------------------------- scan */
@@ -299,22 +250,22 @@ static const char *const SCAN_NAMES[3] = { "scan_hs", "scan_blelloch", "scan_fas
 
 /* The three scans of hx[off .. off + n) into y at the same offset, each into
  * a fresh poison; 0, or -1 lost. */
-static int scan_case(jd *J, jbuf *b, const float *hx, size_t n, size_t off, const float *ref32, const double *ref64,
+static int scan_case(jd *J, jd_gbuf *b, const float *hx, size_t n, size_t off, const float *ref32, const double *ref64,
                      double atol, double rtol, const char *data, float *got, jd_tally *t)
 {
-    if (h2d(&b[0], hx, (n + off) * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
+    if (jd_gbuf_put(&b[0], 0, hx, (n + off) * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
     for (int s = 0; s < 3; s++) {
         char what[160];
         snprintf(what, sizeof what, "%s, n=%zu, offset %zu, %s", SCAN_NAMES[s], n, off, data);
         t->tests++;
-        if (poison(&b[1], off * 4, n * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
-        int id[2] = { n + off ? b[0].id : -1, b[1].id };
-        size_t o[2] = { off * 4, GUARD + off * 4 };
+        if (jd_gbuf_poison(&b[1], off * 4, n * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
+        const jd_gbuf *a[2] = { n + off ? &b[0] : NULL, &b[1] };
+        size_t lead[2] = { off * 4, off * 4 };
         long long i64[8] = { (long long)n, s, W07_WS_POISON };
-        int c = call(J, W07_FN_SCAN, 2, id, o, i64, SCAN_NAMES[s], what, t, NULL);
+        int c = call(J, W07_FN_SCAN, 2, a, lead, i64, SCAN_NAMES[s], what, t, NULL);
         if (c < 0) return -1;
         if (c) continue;
-        int f = fetch(&b[1], off * 4, n * 4, got, what, t);
+        int f = jd_gbuf_fetch(&b[1], off * 4, n * 4, got, "y", what, t);
         if (f < 0) return -1;
         if (!f) expect_f32(got, ref64, ref32, n, atol, rtol, "y", what, t);
     }
@@ -328,8 +279,8 @@ static void judge_scan(jd_ck *k)
     size_t maxn = W07_SCAN_FLOAT_MAX_N;
     for (size_t i = 0; i < W07_N_SCAN_EXACT; i++)
         if (w07_scan_exact_n((int)i) > maxn) maxn = w07_scan_exact_n((int)i);
-    jbuf b[2];
-    size_t cap[2] = { (maxn + 3) * 4, GUARD + (maxn + 3) * 4 + GUARD };
+    jd_gbuf b[2];
+    size_t cap[2] = { (maxn + 3) * 4, (maxn + 3) * 4 };
     if (bufs_alloc(J, b, 2, cap, t) != 0) return;
     float *hx = malloc((maxn + 3) * 4), *ref = malloc(maxn * 4), *got = malloc(maxn * 4);
     double *ref64 = malloc(maxn * 8);
@@ -349,7 +300,7 @@ static void judge_scan(jd_ck *k)
             break;
     }
     free(hx), free(ref), free(got), free(ref64);
-    jb_free(J, &b[0]), jb_free(J, &b[1]);
+    bufs_free(J, b, 2);
 }
 
 /* ---------------------------------------------------------------- histogram */
@@ -360,8 +311,8 @@ static void judge_hist(jd_ck *k)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
-    jbuf b[2];
-    size_t cap[2] = { W07_HIST_MAX_N + 16, GUARD + W07_HIST_BINS * 4 + GUARD };
+    jd_gbuf b[2];
+    size_t cap[2] = { W07_HIST_MAX_N + 16, W07_HIST_BINS * 4 };
     if (bufs_alloc(J, b, 2, cap, t) != 0) return;
     unsigned char *hx = malloc(W07_HIST_MAX_N + 16);
     if (!hx) jd_failf(t, "out of memory");
@@ -370,7 +321,7 @@ static void judge_hist(jd_ck *k)
         size_t n = w07_hist_n(i);
         uint32_t ref[W07_HIST_BINS], got[W07_HIST_BINS];
         size_t off = w07_hist_fill(&r, i, hx, ref);
-        if (h2d(&b[0], hx, n + 16) != 0) {
+        if (jd_gbuf_put(&b[0], 0, hx, n + 16) != 0) {
             jd_failf(t, "the judge's own copies failed");
             break;
         }
@@ -379,24 +330,24 @@ static void judge_hist(jd_ck *k)
             char what[160];
             snprintf(what, sizeof what, "%s, n=%zu at byte offset %zu, %s", HIST_NAMES[h], n, off, W07_HIST_KIND[i / 10]);
             t->tests++;
-            if (poison(&b[1], 0, sizeof ref) != 0) { /* each version from poisoned bins: it must zero them */
+            if (jd_gbuf_poison(&b[1], 0, sizeof ref) != 0) { /* each version from poisoned bins: it must zero them */
                 lost = 1, jd_failf(t, "the judge's own copies failed");
                 break;
             }
-            int id[2] = { b[0].id, b[1].id };
-            size_t o[2] = { off, GUARD };
+            const jd_gbuf *a[2] = { &b[0], &b[1] };
+            size_t lead[2] = { off, 0 };
             long long i64[8] = { (long long)n, h };
-            int c = call(J, W07_FN_HIST, 2, id, o, i64, HIST_NAMES[h], what, t, NULL);
+            int c = call(J, W07_FN_HIST, 2, a, lead, i64, HIST_NAMES[h], what, t, NULL);
             if (c < 0) lost = 1;
             if (c) continue;
-            int f = fetch(&b[1], 0, sizeof got, got, what, t);
+            int f = jd_gbuf_fetch(&b[1], 0, sizeof got, got, "bins", what, t);
             if (f < 0) lost = 1;
             if (!f) expect_u32(got, ref, W07_HIST_BINS, "bins", what, t);
         }
         if (lost) break;
     }
     free(hx);
-    jb_free(J, &b[0]), jb_free(J, &b[1]);
+    bufs_free(J, b, 2);
 }
 
 /* ---------------------------------------------------------------- compaction */
@@ -404,23 +355,24 @@ static void judge_hist(jd_ck *k)
 /* One compaction case (w07_compact_fill): the count exact, the kept words
  * as a multiset, out past the count still poison, nothing outside out or
  * the count written. hx, ref, got: n + off + 1 words. 0, or -1 lost. */
-static int compact_case(jd *J, jbuf *b, wb_rng *r, size_t n, size_t off, int kind, uint32_t *hx, uint32_t *ref,
+static int compact_case(jd *J, jd_gbuf *b, wb_rng *r, size_t n, size_t off, int kind, uint32_t *hx, uint32_t *ref,
                         uint32_t *got, jd_tally *t)
 {
     size_t nref = w07_compact_fill(r, kind, hx, n, off, ref);
     char what[160];
     snprintf(what, sizeof what, "atomics_compact_warp, n=%zu, x+%zu, %s", n, off, W07_COMPACT_KIND[kind]);
     t->tests++;
-    if (h2d(&b[0], hx, (n + off) * 4) != 0 || poison(&b[1], 0, n * 4) != 0 || poison(&b[2], 0, 4) != 0)
+    if (jd_gbuf_put(&b[0], 0, hx, (n + off) * 4) != 0 || jd_gbuf_poison(&b[1], 0, n * 4) != 0 ||
+        jd_gbuf_poison(&b[2], 0, 4) != 0)
         return jd_failf(t, "the judge's own copies failed"), -1;
-    int id[3] = { n + off ? b[0].id : -1, b[1].id, b[2].id };
-    size_t o[3] = { off * 4, GUARD, GUARD };
+    const jd_gbuf *a[3] = { n + off ? &b[0] : NULL, &b[1], &b[2] };
+    size_t lead[3] = { off * 4, 0, 0 };
     long long i64[8] = { (long long)n, w07_compact_thresh(kind) };
-    int c = call(J, W07_FN_COMPACT, 3, id, o, i64, "atomics_compact_warp", what, t, NULL);
+    int c = call(J, W07_FN_COMPACT, 3, a, lead, i64, "atomics_compact_warp", what, t, NULL);
     if (c) return c < 0 ? -1 : 0;
     uint32_t count;
-    int f = fetch(&b[2], 0, 4, &count, what, t);
-    if (!f) f = fetch(&b[1], 0, n * 4, got, what, t);
+    int f = jd_gbuf_fetch(&b[2], 0, 4, &count, "count", what, t);
+    if (!f) f = jd_gbuf_fetch(&b[1], 0, n * 4, got, "out", what, t);
     if (f) return f < 0 ? -1 : 0;
     if (count != nref) return jd_failf(t, "%s: count %u, expected %zu", what, count, nref), 0;
     size_t past = 0;
@@ -438,8 +390,8 @@ static void judge_compact(jd_ck *k)
     jd_tally *t = k->t;
     size_t maxn = W07_COMPACT_MAX_N;
     if (W07_SIZES[W07_N_SIZES - 1] > maxn) maxn = W07_SIZES[W07_N_SIZES - 1];
-    jbuf b[3];
-    size_t cap[3] = { (maxn + 4) * 4, GUARD + maxn * 4 + GUARD, GUARD + 4 + GUARD };
+    jd_gbuf b[3];
+    size_t cap[3] = { (maxn + 4) * 4, maxn * 4, 4 };
     if (bufs_alloc(J, b, 3, cap, t) != 0) return;
     uint32_t *hx = malloc((maxn + 4) * 4), *ref = malloc((maxn + 1) * 4), *got = malloc((maxn + 1) * 4);
     int ok = hx && ref && got;
@@ -455,7 +407,7 @@ static void judge_compact(jd_ck *k)
         if (compact_case(J, b, &r, n, off, i, hx, ref, got, t) < 0) ok = 0;
     }
     free(hx), free(ref), free(got);
-    for (int i = 0; i < 3; i++) jb_free(J, &b[i]);
+    bufs_free(J, b, 3);
 }
 
 /* ---------------------------------------------------------------- key counts */
@@ -464,8 +416,8 @@ static void judge_keycount(jd_ck *k)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
-    jbuf b[2];
-    size_t cap[2] = { (W07_KC_MAX_N + 4) * 4, GUARD + (size_t)W07_KC_MAX_K * 4 + GUARD };
+    jd_gbuf b[2];
+    size_t cap[2] = { (W07_KC_MAX_N + 4) * 4, (size_t)W07_KC_MAX_K * 4 };
     if (bufs_alloc(J, b, 2, cap, t) != 0) return;
     uint32_t *hk = malloc((W07_KC_MAX_N + 4) * 4), *ref = malloc(((size_t)W07_KC_MAX_K + 1) * 4),
              *got = malloc(((size_t)W07_KC_MAX_K + 1) * 4);
@@ -479,22 +431,22 @@ static void judge_keycount(jd_ck *k)
         snprintf(what, sizeof what, "atomics_keycount_warp, n=%zu, keys+%zu, nkeys=%u, %s", n, off, nkeys,
                  W07_KC_MODE[i % 3]);
         t->tests++;
-        if (h2d(&b[0], hk, (n + off) * 4) != 0 || poison(&b[1], 0, (size_t)nkeys * 4) != 0) {
+        if (jd_gbuf_put(&b[0], 0, hk, (n + off) * 4) != 0 || jd_gbuf_poison(&b[1], 0, (size_t)nkeys * 4) != 0) {
             jd_failf(t, "the judge's own copies failed");
             break;
         }
-        int id[2] = { n + off ? b[0].id : -1, b[1].id };
-        size_t o[2] = { off * 4, GUARD };
+        const jd_gbuf *a[2] = { n + off ? &b[0] : NULL, &b[1] };
+        size_t lead[2] = { off * 4, 0 };
         long long i64[8] = { (long long)n, nkeys };
-        int c = call(J, W07_FN_KEYCOUNT, 2, id, o, i64, "atomics_keycount_warp", what, t, NULL);
+        int c = call(J, W07_FN_KEYCOUNT, 2, a, lead, i64, "atomics_keycount_warp", what, t, NULL);
         if (c < 0) break;
         if (c) continue;
-        int f = fetch(&b[1], 0, (size_t)nkeys * 4, got, what, t);
+        int f = jd_gbuf_fetch(&b[1], 0, (size_t)nkeys * 4, got, "counts", what, t);
         if (f < 0) break;
         if (!f) expect_u32(got, ref, nkeys, "counts", what, t);
     }
     free(hk), free(ref), free(got);
-    jb_free(J, &b[0]), jb_free(J, &b[1]);
+    bufs_free(J, b, 2);
 }
 
 /* ---------------------------------------------------------------- matmul */
@@ -503,13 +455,13 @@ static const char *const MM_NAMES[2] = { "matmul_naive", "matmul_tiled" };
 
 /* C = A B by version v into a fresh poison (C's bytes: M N floats); 0 ran,
  * 1 failed (t), -1 lost. */
-static int mm_call(jd *J, jbuf *b, int M, int N, int K, int v, const char *what, double *wall_us, jd_tally *t)
+static int mm_call(jd *J, jd_gbuf *b, int M, int N, int K, int v, const char *what, double *wall_us, jd_tally *t)
 {
-    if (poison(&b[2], 0, (size_t)M * N * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
-    int id[3] = { b[0].id, b[1].id, b[2].id };
-    size_t o[3] = { 0, 0, GUARD };
+    if (jd_gbuf_poison(&b[2], 0, (size_t)M * N * 4) != 0) return jd_failf(t, "the judge's own copies failed"), -1;
+    const jd_gbuf *a[3] = { &b[0], &b[1], &b[2] };
+    size_t lead[3] = { 0, 0, 0 };
     long long i64[8] = { M, N, K, v };
-    return call(J, W07_FN_MATMUL, 3, id, o, i64, MM_NAMES[v], what, t, wall_us);
+    return call(J, W07_FN_MATMUL, 3, a, lead, i64, MM_NAMES[v], what, t, wall_us);
 }
 
 /* The test's matmul_vs_cublas: both versions at 4096^3 on inputs filled
@@ -519,13 +471,13 @@ static void mm_big(jd *J, jd_tally *t, wb_result *R)
 {
     const int n = W07_MM_BIG;
     size_t e = (size_t)n * n;
-    jbuf b[3];
-    size_t cap[3] = { e * 4, e * 4, GUARD + e * 4 + GUARD };
+    jd_gbuf b[3];
+    size_t cap[3] = { e * 4, e * 4, e * 4 };
     if (bufs_alloc(J, b, 3, cap, t) != 0) return;
     uint64_t s = jd_mix(jd_seed ^ 0x4d4d);
     unsigned long long sa = s = jd_mix(s), sb = s = jd_mix(s);
-    wb_dfill_uniform_f32((float *)b[0].d, e, sa, -1, 1);
-    wb_dfill_uniform_f32((float *)b[1].d, e, sb, -1, 1);
+    wb_dfill_uniform_f32((float *)(b[0].d + JD_GBAND), e, sa, -1, 1); /* at the arrays, where the call points */
+    wb_dfill_uniform_f32((float *)(b[1].d + JD_GBAND), e, sb, -1, 1);
     double tf[2] = { NAN, NAN };
     if (cudaDeviceSynchronize() != cudaSuccess) jd_failf(t, "the judge's own fill failed");
     else
@@ -542,7 +494,7 @@ static void mm_big(jd *J, jd_tally *t, wb_result *R)
             for (int j = 128; j < S; j++) idx[j] = (size_t)((s = jd_mix(s)) % e);
             for (int j = 0; j < S; j++) {
                 float got;
-                if (cudaMemcpy(&got, b[2].d + GUARD + idx[j] * 4, 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+                if (cudaMemcpy(&got, b[2].d + JD_GBAND + idx[j] * 4, 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
                     jd_failf(t, "%s: reading C failed", what);
                     break;
                 }
@@ -557,7 +509,7 @@ static void mm_big(jd *J, jd_tally *t, wb_result *R)
         }
     snprintf(R->detail, sizeof R->detail, "4096^3: naive %.2f, tiled %.2f TFLOP/s by the judge's clock (one call each)",
              tf[0], tf[1]);
-    for (int i = 0; i < 3; i++) jb_free(J, &b[i]);
+    bufs_free(J, b, 3);
 }
 
 static void judge_matmul(jd_ck *k)
@@ -571,8 +523,8 @@ static void judge_matmul(jd_ck *k)
         if (K * N + 1 > mb) mb = K * N + 1;
         if (M * N > mc) mc = M * N;
     }
-    jbuf b[3];
-    size_t cap[3] = { ma * 4, mb * 4, GUARD + mc * 4 + GUARD };
+    jd_gbuf b[3];
+    size_t cap[3] = { ma * 4, mb * 4, mc * 4 };
     if (bufs_alloc(J, b, 3, cap, t) != 0) return;
     float *hA = malloc(ma * 4), *hB = malloc(mb * 4), *got = malloc(mc * 4);
     double *ref = malloc(mc * 8);
@@ -582,7 +534,8 @@ static void judge_matmul(jd_ck *k)
         wb_rng r = wb_rng_for_seed(jd_seed, W07_MATMUL_TAG, i);
         int M = W07_MM_SHAPES[i][0], N = W07_MM_SHAPES[i][1], K = W07_MM_SHAPES[i][2];
         w07_matmul_fill(&r, M, N, K, hA, hB, ref);
-        if (h2d(&b[0], hA, ((size_t)M * K + 1) * 4) != 0 || h2d(&b[1], hB, ((size_t)K * N + 1) * 4) != 0) {
+        if (jd_gbuf_put(&b[0], 0, hA, ((size_t)M * K + 1) * 4) != 0 ||
+            jd_gbuf_put(&b[1], 0, hB, ((size_t)K * N + 1) * 4) != 0) {
             ok = 0, jd_failf(t, "the judge's own copies failed");
             break;
         }
@@ -593,13 +546,13 @@ static void judge_matmul(jd_ck *k)
             int c = mm_call(J, b, M, N, K, v, what, NULL, t);
             if (c < 0) ok = 0;
             if (c) continue;
-            int f = fetch(&b[2], 0, (size_t)M * N * 4, got, what, t);
+            int f = jd_gbuf_fetch(&b[2], 0, (size_t)M * N * 4, got, "C", what, t);
             if (f < 0) ok = 0;
             if (!f) expect_f32(got, ref, NULL, (size_t)M * N, w07_mm_atol(K), W07_MM_RTOL, "C", what, t);
         }
     }
     free(hA), free(hB), free(got), free(ref);
-    for (int i = 0; i < 3; i++) jb_free(J, &b[i]);
+    bufs_free(J, b, 3);
     if (ok && !J->lost) mm_big(J, t, k->R);
 }
 

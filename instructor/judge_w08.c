@@ -86,84 +86,10 @@
 #include "wb_cuda.h"
 #include "wb_rand.h"
 
-#define G          WB_GUARD_BYTES       /* the harness's guard band, each side */
-#define LEAD_ROOM  16                   /* bytes an output may start past the band */
 #define W08_TMP_CAP ((size_t)256 << 20)  /* the most workspace the judge gives a runner that asks */
 
-/* ------------------------------------------------------------ guarded buffers */
-
-/* One buffer both map: G bytes of band | lead | the array | G bytes of band,
- * for up to cap bytes of array. */
-typedef struct {
-    int            id;
-    unsigned char *d;
-    size_t         cap;
-} gbuf;
-
-static int gb_alloc(jd *J, gbuf *b, size_t cap, jd_tally *t)
-{
-    b->cap = cap;
-    b->id = jd_alloc(J, 2 * G + LEAD_ROOM + cap, (void **)&b->d);
-    if (b->id < 0) jd_failf(t, "buffers: %s", J->why);
-    return b->id < 0 ? -1 : 0;
-}
-
-static void gb_free(jd *J, gbuf *b)
-{
-    if (b->id >= 0) jd_free(J, b->id);
-    b->id = -1;
-}
-
-/* The whole band, lead and array poisoned (0xFF), as wb_dout_poison does. */
-static int gb_poison(gbuf *b, size_t lead, size_t bytes)
-{
-    return cudaMemset(b->d, 0xff, 2 * G + lead + bytes) == cudaSuccess && cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
-}
-
-/* An input: bytes from host at the array's start (lead bytes past the
- * band), in device memory before this returns (a copy from pageable memory
- * may return before its DMA lands; the runner reads it in another process). */
-static int gb_put(gbuf *b, size_t lead, const void *host, size_t bytes)
-{
-    if (!bytes) return 0;
-    return cudaMemcpy(b->d + G + lead, host, bytes, cudaMemcpyHostToDevice) == cudaSuccess &&
-                   cudaDeviceSynchronize() == cudaSuccess
-               ? 0
-               : -1;
-}
-
-/* The array's bytes into host; how many band or lead bytes are no longer
- * 0xFF (as wb_dout_fetch counts them), or -1 when the copy failed. */
-static long gb_fetch(gbuf *b, size_t lead, size_t bytes, void *host)
-{
-    size_t front = G + lead;
-    unsigned char f[G + LEAD_ROOM], g[G];
-    if (cudaMemcpy(f, b->d, front, cudaMemcpyDeviceToHost) != cudaSuccess ||
-        cudaMemcpy(g, b->d + front + bytes, G, cudaMemcpyDeviceToHost) != cudaSuccess ||
-        (bytes && cudaMemcpy(host, b->d + front, bytes, cudaMemcpyDeviceToHost) != cudaSuccess))
-        return -1;
-    long changed = 0;
-    for (size_t i = 0; i < front; i++) changed += f[i] != 0xFF;
-    for (size_t i = 0; i < G; i++) changed += g[i] != 0xFF;
-    return changed;
-}
-
-/* Argument k of the request: the array of b (lead bytes past the band), or
- * NULL (b NULL: an input of no bytes, as the test's wb_dcopy of 0 gives). */
-static void gb_arg(jd_req *rq, int k, const gbuf *b, size_t lead)
-{
-    rq->arg_buf[0][k] = b ? b->id : -1;
-    rq->arg_off[0][k] = b ? G + lead : 0;
-}
-
-/* Fetch an output and fail on a changed band: 0, 1 (failed: t says why), -1 (the judge's copy failed). */
-static int fetch_checked(gbuf *b, size_t lead, size_t bytes, void *host, const char *name, const char *what, jd_tally *t)
-{
-    long ch = gb_fetch(b, lead, bytes, host);
-    if (ch < 0) return jd_failf(t, "%s: reading %s back: the judge's copy failed", what, name), -1;
-    if (ch) return jd_failf(t, "%s: %ld bytes written outside %s (its guard band)", what, ch, name), 1;
-    return 0;
-}
+/* Every buffer is a guarded byte buffer (jd_gbuf: JD_GBAND bytes of band on
+ * each side of the array, the harness's WB_GUARD_BYTES), its lead always 0. */
 
 /* Send the request; 0 with the reply's status in *st, or -1 (the runner is lost, t says so). */
 static int call(jd *J, const jd_req *rq, const char *what, jd_tally *t, int *st)
@@ -200,14 +126,14 @@ static void judge_lastblock(jd_ck *k)
     jd_tally *t = k->t;
     size_t maxn = W08_SIZES[W08_N_SIZES - 1];
     w08_tmp w;
-    gbuf x = { -1, NULL, 0 }, out = { -1, NULL, 0 }, tmp = { -1, NULL, 0 };
+    jd_gbuf x = { -1, NULL, 0 }, out = { -1, NULL, 0 }, tmp = { -1, NULL, 0 };
     float *hx = malloc((maxn + 1) * 4);
     if (!hx) {
         jd_failf(t, "buffers: out of memory");
         return;
     }
-    if (tmp_sizes(J, &w, t) != 0 || gb_alloc(J, &x, maxn * 4, t) || gb_alloc(J, &out, 4, t) ||
-        gb_alloc(J, &tmp, w.lastblock ? w.lastblock : 1, t))
+    if (tmp_sizes(J, &w, t) != 0 || jd_gbuf_alloc(J, &x, maxn * 4, t) || jd_gbuf_alloc(J, &out, 4, t) ||
+        jd_gbuf_alloc(J, &tmp, w.lastblock ? w.lastblock : 1, t))
         goto done;
     for (size_t c = 0; c < W08_N_SIZES && !J->lost; c++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, W08_LASTBLOCK_TAG, (int)c);
@@ -215,13 +141,14 @@ static void judge_lastblock(jd_ck *k)
         double ref = w08_lastblock_ints(&rng, hx, n), tol = 0;
         t->tests++;
         int failed = t->failed;
-        if (gb_put(&x, 0, hx, n * 4) || gb_poison(&tmp, 0, w.lastblock)) {
+        if (jd_gbuf_put(&x, 0, hx, n * 4) || jd_gbuf_poison(&tmp, 0, w.lastblock)) {
             jd_failf(t, "n=%zu: the judge's own copies failed", n);
             break;
         }
         jd_req rq;
         jd_call_setup(&rq, W08_FN_LASTBLOCK, 1, 3);
-        gb_arg(&rq, 0, n ? &x : NULL, 0), gb_arg(&rq, 1, &out, 0), gb_arg(&rq, 2, w.lastblock ? &tmp : NULL, 0);
+        jd_gbuf_arg(&rq, 0, n ? &x : NULL, 0), jd_gbuf_arg(&rq, 1, &out, 0);
+        jd_gbuf_arg(&rq, 2, w.lastblock ? &tmp : NULL, 0);
         rq.i64[0] = (long long)n;
         uint32_t bits0 = 0;
         for (int run = 0; run < W08_LASTBLOCK_INT_RUNS + W08_LASTBLOCK_FLOAT_RUNS && t->failed == failed; run++) {
@@ -230,13 +157,13 @@ static void judge_lastblock(jd_ck *k)
             snprintf(what, sizeof what, "n=%zu, run %d, %s data", n, r + 1, fl ? "float" : "integer");
             if (run == W08_LASTBLOCK_INT_RUNS) { /* the float data, drawn after the integers */
                 ref = w08_lastblock_floats(&rng, hx, n, &tol);
-                if (gb_put(&x, 0, hx, n * 4)) {
+                if (jd_gbuf_put(&x, 0, hx, n * 4)) {
                     jd_failf(t, "%s: the judge's own copies failed", what);
                     break;
                 }
             }
             float got;
-            if (gb_poison(&out, 0, 4)) {
+            if (jd_gbuf_poison(&out, 0, 4)) {
                 jd_failf(t, "%s: the judge's own copies failed", what);
                 break;
             }
@@ -245,7 +172,7 @@ static void judge_lastblock(jd_ck *k)
                 jd_failf(t, "%s: lastblock_reduce returned %s", what, err_name(st));
                 break;
             }
-            if (fetch_checked(&out, 0, 4, &got, "the sum", what, t)) break;
+            if (jd_gbuf_fetch(&out, 0, 4, &got, "the sum", what, t)) break;
             uint32_t bits;
             memcpy(&bits, &got, 4);
             if (!fl && !(got == (float)ref))
@@ -259,7 +186,7 @@ static void judge_lastblock(jd_ck *k)
         }
     }
 done:
-    gb_free(J, &tmp), gb_free(J, &out), gb_free(J, &x);
+    jd_gbuf_free(J, &tmp), jd_gbuf_free(J, &out), jd_gbuf_free(J, &x);
     free(hx);
 }
 
@@ -271,15 +198,15 @@ static void judge_gridsync(jd_ck *k)
     jd_tally *t = k->t;
     size_t maxn = W08_CENTER_MAX_N > W08_SIZES[W08_N_SIZES - 1] ? W08_CENTER_MAX_N : W08_SIZES[W08_N_SIZES - 1];
     w08_tmp w;
-    gbuf x = { -1, NULL, 0 }, y = { -1, NULL, 0 }, tmp = { -1, NULL, 0 };
+    jd_gbuf x = { -1, NULL, 0 }, y = { -1, NULL, 0 }, tmp = { -1, NULL, 0 };
     float *hx = malloc(maxn * 4), *hy = malloc(maxn * 4);
     double *ref = malloc(maxn * 8);
     if (!hx || !hy || !ref) {
         jd_failf(t, "buffers: out of memory");
         goto done;
     }
-    if (tmp_sizes(J, &w, t) != 0 || gb_alloc(J, &x, maxn * 4, t) || gb_alloc(J, &y, maxn * 4, t) ||
-        gb_alloc(J, &tmp, w.center ? w.center : 1, t))
+    if (tmp_sizes(J, &w, t) != 0 || jd_gbuf_alloc(J, &x, maxn * 4, t) || jd_gbuf_alloc(J, &y, maxn * 4, t) ||
+        jd_gbuf_alloc(J, &tmp, w.center ? w.center : 1, t))
         goto done;
     for (int c = 0; c < (int)W08_CENTER_CASES && !J->lost; c++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, W08_CENTER_TAG, c);
@@ -288,28 +215,28 @@ static void judge_gridsync(jd_ck *k)
         char what[48];
         snprintf(what, sizeof what, "n=%zu", n);
         t->tests++;
-        if (gb_put(&x, 0, hx, n * 4) || gb_poison(&y, 0, n * 4) || gb_poison(&tmp, 0, w.center)) {
+        if (jd_gbuf_put(&x, 0, hx, n * 4) || jd_gbuf_poison(&y, 0, n * 4) || jd_gbuf_poison(&tmp, 0, w.center)) {
             jd_failf(t, "%s: the judge's own copies failed", what);
             break;
         }
         jd_req rq;
         int st;
         jd_call_setup(&rq, W08_FN_CENTER, 1, 3);
-        gb_arg(&rq, 0, n ? &x : NULL, 0), gb_arg(&rq, 1, &y, 0), gb_arg(&rq, 2, w.center ? &tmp : NULL, 0);
+        jd_gbuf_arg(&rq, 0, n ? &x : NULL, 0), jd_gbuf_arg(&rq, 1, &y, 0), jd_gbuf_arg(&rq, 2, w.center ? &tmp : NULL, 0);
         rq.i64[0] = (long long)n;
         if (call(J, &rq, what, t, &st) != 0) break;
         if (st != 0) {
             jd_failf(t, "%s: gridsync_center_mean returned %s", what, err_name(st));
             continue;
         }
-        int f = fetch_checked(&y, 0, n * 4, hy, "y", what, t);
+        int f = jd_gbuf_fetch(&y, 0, n * 4, hy, "y", what, t);
         if (f < 0) break;
         if (f) continue;
         wb_cmp cmp;
         if (wb_compare_f32_f64("y", hy, ref, n, W08_CENTER_ATOL, W08_CENTER_RTOL, &cmp)) jd_failf(t, "%s: %s", what, cmp.msg);
     }
 done:
-    gb_free(J, &tmp), gb_free(J, &y), gb_free(J, &x);
+    jd_gbuf_free(J, &tmp), jd_gbuf_free(J, &y), jd_gbuf_free(J, &x);
     free(hx), free(hy), free(ref);
 }
 
@@ -320,27 +247,27 @@ static void judge_vote(jd_ck *k)
     jd *J = k->J;
     jd_tally *t = k->t;
     size_t maxn = W08_COMPACT_MAX_N > W08_SIZES[W08_N_SIZES - 1] ? W08_COMPACT_MAX_N : W08_SIZES[W08_N_SIZES - 1];
-    gbuf x = { -1, NULL, 0 }, out = { -1, NULL, 0 }, cnt = { -1, NULL, 0 };
+    jd_gbuf x = { -1, NULL, 0 }, out = { -1, NULL, 0 }, cnt = { -1, NULL, 0 };
     float *hx = malloc(maxn * 4), *hout = malloc(maxn * 4), *ref = malloc(maxn * 4);
     if (!hx || !hout || !ref) {
         jd_failf(t, "buffers: out of memory");
         goto done;
     }
-    if (gb_alloc(J, &x, maxn * 4, t) || gb_alloc(J, &out, maxn * 4, t) || gb_alloc(J, &cnt, 4, t)) goto done;
+    if (jd_gbuf_alloc(J, &x, maxn * 4, t) || jd_gbuf_alloc(J, &out, maxn * 4, t) || jd_gbuf_alloc(J, &cnt, 4, t)) goto done;
     for (int c = 0; c < (int)W08_COMPACT_CASES && !J->lost; c++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, W08_COMPACT_TAG, c);
         size_t n = w08_compact_n(&rng, c), kept = w08_compact_draw(&rng, hx, ref, n);
         char what[64];
         snprintf(what, sizeof what, "n=%zu", n);
         t->tests++;
-        if (gb_put(&x, 0, hx, n * 4) || gb_poison(&out, 0, n * 4) || gb_poison(&cnt, 0, 4)) {
+        if (jd_gbuf_put(&x, 0, hx, n * 4) || jd_gbuf_poison(&out, 0, n * 4) || jd_gbuf_poison(&cnt, 0, 4)) {
             jd_failf(t, "%s: the judge's own copies failed", what);
             break;
         }
         jd_req rq;
         int st;
         jd_call_setup(&rq, W08_FN_COMPACT, 1, 3);
-        gb_arg(&rq, 0, n ? &x : NULL, 0), gb_arg(&rq, 1, &out, 0), gb_arg(&rq, 2, &cnt, 0);
+        jd_gbuf_arg(&rq, 0, n ? &x : NULL, 0), jd_gbuf_arg(&rq, 1, &out, 0), jd_gbuf_arg(&rq, 2, &cnt, 0);
         rq.i64[0] = (long long)n;
         if (call(J, &rq, what, t, &st) != 0) break;
         if (st != 0) {
@@ -348,8 +275,8 @@ static void judge_vote(jd_ck *k)
             continue;
         }
         unsigned int count = 0;
-        int f = fetch_checked(&cnt, 0, 4, &count, "count", what, t);
-        if (!f) f = fetch_checked(&out, 0, n * 4, hout, "out", what, t);
+        int f = jd_gbuf_fetch(&cnt, 0, 4, &count, "count", what, t);
+        if (!f) f = jd_gbuf_fetch(&out, 0, n * 4, hout, "out", what, t);
         if (f < 0) break;
         if (f) continue;
         if (count != kept) {
@@ -363,7 +290,7 @@ static void judge_vote(jd_ck *k)
         else if (wb_count_not_byte(hout + kept, (n - kept) * 4, 0xFF) != 0) jd_failf(t, "n=%zu: written past out[count-1]", n);
     }
 done:
-    gb_free(J, &cnt), gb_free(J, &out), gb_free(J, &x);
+    jd_gbuf_free(J, &cnt), jd_gbuf_free(J, &out), jd_gbuf_free(J, &x);
     free(hx), free(hout), free(ref);
 }
 
@@ -371,7 +298,7 @@ done:
 
 /* One size: n pushes, the stack walked here, n + 100 pops checked here.
  * 0, or -1 when the runner or the judge's copies failed (stop). */
-static int stack_case(jd *J, jd_tally *t, gbuf *head_b, gbuf *next_b, gbuf *pop_b, size_t n, unsigned int *next,
+static int stack_case(jd *J, jd_tally *t, jd_gbuf *head_b, jd_gbuf *next_b, jd_gbuf *pop_b, size_t n, unsigned int *next,
                       unsigned int *pop, unsigned char *seen)
 {
     size_t m = n + W08_STACK_EXTRA;
@@ -379,28 +306,31 @@ static int stack_case(jd *J, jd_tally *t, gbuf *head_b, gbuf *next_b, gbuf *pop_
     char what[48];
     int st, f;
     t->tests++;
-    if (gb_poison(head_b, 0, 4) || gb_poison(next_b, 0, n * 4) || gb_poison(pop_b, 0, m * 4) || gb_put(head_b, 0, &empty, 4))
+    if (jd_gbuf_poison(head_b, 0, 4) || jd_gbuf_poison(next_b, 0, n * 4) || jd_gbuf_poison(pop_b, 0, m * 4) ||
+        jd_gbuf_put(head_b, 0, &empty, 4))
         return jd_failf(t, "n=%zu: the judge's own copies failed", n), -1;
     jd_req rq;
     jd_call_setup(&rq, W08_FN_PUSH, 1, 2);
-    gb_arg(&rq, 0, head_b, 0), gb_arg(&rq, 1, next_b, 0);
+    jd_gbuf_arg(&rq, 0, head_b, 0), jd_gbuf_arg(&rq, 1, next_b, 0);
     rq.i64[0] = (long long)n;
     snprintf(what, sizeof what, "n=%zu, the pushes", n);
     if (call(J, &rq, what, t, &st) != 0) return -1;
     if (st != 0) return jd_failf(t, "%s: lfstack_push_all returned %s", what, err_name(st)), 0;
     snprintf(what, sizeof what, "n=%zu, after the pushes", n);
-    if ((f = fetch_checked(head_b, 0, 4, &head, "head", what, t)) || (f = fetch_checked(next_b, 0, n * 4, next, "next", what, t)))
+    if ((f = jd_gbuf_fetch(head_b, 0, 4, &head, "head", what, t)) ||
+        (f = jd_gbuf_fetch(next_b, 0, n * 4, next, "next", what, t)))
         return f < 0 ? -1 : 0;
     char err[200];
     if (w08_stack_walk(head, next, n, seen, err, sizeof err)) return jd_failf(t, "%s", err), 0;
     jd_call_setup(&rq, W08_FN_POP, 1, 3);
-    gb_arg(&rq, 0, head_b, 0), gb_arg(&rq, 1, next_b, 0), gb_arg(&rq, 2, pop_b, 0);
+    jd_gbuf_arg(&rq, 0, head_b, 0), jd_gbuf_arg(&rq, 1, next_b, 0), jd_gbuf_arg(&rq, 2, pop_b, 0);
     rq.i64[0] = (long long)m;
     snprintf(what, sizeof what, "n=%zu, the pops", n);
     if (call(J, &rq, what, t, &st) != 0) return -1;
     if (st != 0) return jd_failf(t, "%s: lfstack_pop_all returned %s", what, err_name(st)), 0;
     snprintf(what, sizeof what, "n=%zu, after the pops", n);
-    if ((f = fetch_checked(pop_b, 0, m * 4, pop, "popped", what, t)) || (f = fetch_checked(head_b, 0, 4, &head, "head", what, t)))
+    if ((f = jd_gbuf_fetch(pop_b, 0, m * 4, pop, "popped", what, t)) ||
+        (f = jd_gbuf_fetch(head_b, 0, 4, &head, "head", what, t)))
         return f < 0 ? -1 : 0;
     if (w08_stack_pops(pop, m, n, head, seen, err, sizeof err)) jd_failf(t, "%s", err);
     return 0;
@@ -411,21 +341,21 @@ static void judge_lockfree(jd_ck *k)
     jd *J = k->J;
     jd_tally *t = k->t;
     size_t maxn = W08_STACK_SIZES[W08_N_STACK_SIZES - 1], maxm = maxn + W08_STACK_EXTRA;
-    gbuf head = { -1, NULL, 0 }, next = { -1, NULL, 0 }, pop = { -1, NULL, 0 };
+    jd_gbuf head = { -1, NULL, 0 }, next = { -1, NULL, 0 }, pop = { -1, NULL, 0 };
     unsigned int *hnext = malloc(maxn * 4), *hpop = malloc(maxm * 4);
     unsigned char *seen = malloc(maxn);
     if (!hnext || !hpop || !seen) jd_failf(t, "buffers: out of memory");
-    else if (!gb_alloc(J, &head, 4, t) && !gb_alloc(J, &next, maxn * 4, t) && !gb_alloc(J, &pop, maxm * 4, t))
+    else if (!jd_gbuf_alloc(J, &head, 4, t) && !jd_gbuf_alloc(J, &next, maxn * 4, t) && !jd_gbuf_alloc(J, &pop, maxm * 4, t))
         for (size_t c = 0; c < W08_N_STACK_SIZES && !J->lost; c++)
             if (stack_case(J, t, &head, &next, &pop, W08_STACK_SIZES[c], hnext, hpop, seen) < 0) break;
-    gb_free(J, &pop), gb_free(J, &next), gb_free(J, &head);
+    jd_gbuf_free(J, &pop), jd_gbuf_free(J, &next), jd_gbuf_free(J, &head);
     free(hnext), free(hpop), free(seen);
 }
 
 /* ---------------------------------------------------------------- litmus */
 
 typedef struct {
-    gbuf          data, flag, seen;
+    jd_gbuf       data, flag, seen;
     unsigned int *hd, *hf, *hs;
 } mp_bufs;
 
@@ -435,14 +365,15 @@ static int mp_alloc(jd *J, mp_bufs *B, size_t maxp, jd_tally *t)
     B->data.id = B->flag.id = B->seen.id = -1;
     B->hd = malloc(maxp * 4 + 4), B->hf = malloc(maxp * 4 + 4), B->hs = malloc(2 * maxp * 4 + 4);
     if (!B->hd || !B->hf || !B->hs) return jd_failf(t, "buffers: out of memory"), -1;
-    return gb_alloc(J, &B->data, maxp * 4, t) || gb_alloc(J, &B->flag, maxp * 4, t) || gb_alloc(J, &B->seen, 2 * maxp * 4, t)
+    return jd_gbuf_alloc(J, &B->data, maxp * 4, t) || jd_gbuf_alloc(J, &B->flag, maxp * 4, t) ||
+                   jd_gbuf_alloc(J, &B->seen, 2 * maxp * 4, t)
                ? -1
                : 0;
 }
 
 static void mp_free(jd *J, mp_bufs *B)
 {
-    gb_free(J, &B->seen), gb_free(J, &B->flag), gb_free(J, &B->data);
+    jd_gbuf_free(J, &B->seen), jd_gbuf_free(J, &B->flag), jd_gbuf_free(J, &B->data);
     free(B->hd), free(B->hf), free(B->hs);
 }
 
@@ -460,29 +391,29 @@ static int mp_run(jd *J, mp_bufs *B, wb_rng *rng, size_t npairs, int kind, int r
     err[0] = 0;
     unsigned int base = w08_mp_base(rng);
     for (size_t p = 0; p < npairs; p++) B->hd[p] = B->hf[p] = base - 1;
-    if (gb_poison(&B->data, 0, npairs * 4) || gb_poison(&B->flag, 0, npairs * 4) || gb_put(&B->data, 0, B->hd, npairs * 4) ||
-        gb_put(&B->flag, 0, B->hf, npairs * 4))
+    if (jd_gbuf_poison(&B->data, 0, npairs * 4) || jd_gbuf_poison(&B->flag, 0, npairs * 4) ||
+        jd_gbuf_put(&B->data, 0, B->hd, npairs * 4) || jd_gbuf_put(&B->flag, 0, B->hf, npairs * 4))
         return snprintf(err, errsz, "npairs=%zu: the judge's own copies failed", npairs), -1;
     jd_req rq;
     jd_rep rp;
     jd_call_setup(&rq, W08_FN_MP_ROUND, 1, 3);
-    gb_arg(&rq, 0, &B->data, 0), gb_arg(&rq, 1, &B->flag, 0), gb_arg(&rq, 2, &B->seen, 0);
+    jd_gbuf_arg(&rq, 0, &B->data, 0), jd_gbuf_arg(&rq, 1, &B->flag, 0), jd_gbuf_arg(&rq, 2, &B->seen, 0);
     rq.i64[0] = (long long)npairs, rq.i64[2] = kind;
     char what[96];
     for (int k = 0; k < rounds; k++) {
         unsigned int r = base + (unsigned int)k;
         snprintf(what, sizeof what, "npairs=%zu, round %d", npairs, k + 1);
-        if (gb_poison(&B->seen, 0, 2 * npairs * 4)) return snprintf(err, errsz, "%s: the judge's own copies failed", what), -1;
+        if (jd_gbuf_poison(&B->seen, 0, 2 * npairs * 4))
+            return snprintf(err, errsz, "%s: the judge's own copies failed", what), -1;
         rq.i64[1] = r;
         if (jd_call(J, &rq, &rp, NULL) != 0) return snprintf(err, errsz, "%s: %s", what, J->why), -1;
         if (rp.status != 0) return snprintf(err, errsz, "%s: litmus_mp_round returned %s", what, err_name(rp.status)), 2;
-        long ch[3] = { gb_fetch(&B->seen, 0, 2 * npairs * 4, B->hs), gb_fetch(&B->data, 0, npairs * 4, B->hd),
-                       gb_fetch(&B->flag, 0, npairs * 4, B->hf) };
-        static const char *names[3] = { "seen", "data", "flag" };
-        for (int i = 0; i < 3; i++) {
-            if (ch[i] < 0) return snprintf(err, errsz, "%s: reading %s back: the judge's copy failed", what, names[i]), -1;
-            if (ch[i]) return snprintf(err, errsz, "%s: %ld bytes written outside %s (its guard band)", what, ch[i], names[i]), 2;
-        }
+        jd_tally ft; /* a band changed, or the judge's copy failed: its message into err */
+        memset(&ft, 0, sizeof ft);
+        int f = jd_gbuf_fetch(&B->seen, 0, 2 * npairs * 4, B->hs, "seen", what, &ft);
+        if (!f) f = jd_gbuf_fetch(&B->data, 0, npairs * 4, B->hd, "data", what, &ft);
+        if (!f) f = jd_gbuf_fetch(&B->flag, 0, npairs * 4, B->hf, "flag", what, &ft);
+        if (f) return snprintf(err, errsz, "%s", ft.msg), f < 0 ? -1 : 2;
         if (w08_mp_round_check(B->hs, B->hd, B->hf, npairs, r, what, c, err, errsz)) return 1;
     }
     return 0;
@@ -572,17 +503,17 @@ static void judge_mp_block(jd_ck *k) { mp_sizes(k, MP_BLOCK, W08_MP_BLOCK_TAG); 
 /* One of tally_device (fn W08_FN_TALLY_DEVICE) or tally_block on the keys
  * in `keys` (NULL: none), counts poisoned first: exact against ref, or the
  * refusal where nbins is past TALLY_SHARED_MAX. 0, or -1 (stop). */
-static int tally_one(jd *J, jd_tally *t, int fn, gbuf *keys, gbuf *counts, size_t n, unsigned int nbins, int skew,
+static int tally_one(jd *J, jd_tally *t, int fn, jd_gbuf *keys, jd_gbuf *counts, size_t n, unsigned int nbins, int skew,
                      const unsigned int *ref, unsigned int *got)
 {
     int block = fn == W08_FN_TALLY_BLOCK, st, f;
     char what[96];
     snprintf(what, sizeof what, "%s, n=%zu, %u bins%s", block ? "tally_block" : "tally_device", n, nbins,
              skew ? ", half the keys on one bin" : "");
-    if (gb_poison(counts, 0, (size_t)nbins * 4)) return jd_failf(t, "%s: the judge's own copies failed", what), -1;
+    if (jd_gbuf_poison(counts, 0, (size_t)nbins * 4)) return jd_failf(t, "%s: the judge's own copies failed", what), -1;
     jd_req rq;
     jd_call_setup(&rq, fn, 1, 2);
-    gb_arg(&rq, 0, keys, 0), gb_arg(&rq, 1, counts, 0);
+    jd_gbuf_arg(&rq, 0, keys, 0), jd_gbuf_arg(&rq, 1, counts, 0);
     rq.i64[0] = (long long)n, rq.i64[1] = nbins;
     if (call(J, &rq, what, t, &st) != 0) return -1;
     int refuse = block && nbins > TALLY_SHARED_MAX;
@@ -590,7 +521,7 @@ static int tally_one(jd *J, jd_tally *t, int fn, gbuf *keys, gbuf *counts, size_
         return jd_failf(t, "%s: returned %s, expected cudaErrorInvalidValue (too many bins for shared memory)", what,
                         err_name(st)), 0;
     if (!refuse && st != 0) return jd_failf(t, "%s: returned %s", what, err_name(st)), 0;
-    if ((f = fetch_checked(counts, 0, (size_t)nbins * 4, got, "counts", what, t))) return f < 0 ? -1 : 0;
+    if ((f = jd_gbuf_fetch(counts, 0, (size_t)nbins * 4, got, "counts", what, t))) return f < 0 ? -1 : 0;
     if (refuse) {
         if (wb_count_not_byte(got, (size_t)nbins * 4, 0xFF) != 0) jd_failf(t, "%s: wrote counts though it refused the bins", what);
         return 0;
@@ -605,11 +536,11 @@ static void judge_tally(jd_ck *k)
     jd *J = k->J;
     jd_tally *t = k->t;
     size_t maxn = W08_SIZES[W08_N_SIZES - 1];
-    gbuf keys = { -1, NULL, 0 }, counts = { -1, NULL, 0 };
+    jd_gbuf keys = { -1, NULL, 0 }, counts = { -1, NULL, 0 };
     unsigned int *hk = malloc(maxn * 4 + 4), *ref = malloc((size_t)W08_TALLY_MAX_BINS * 4),
                  *got = malloc((size_t)W08_TALLY_MAX_BINS * 4);
     if (!hk || !ref || !got) jd_failf(t, "buffers: out of memory");
-    else if (!gb_alloc(J, &keys, maxn * 4, t) && !gb_alloc(J, &counts, (size_t)W08_TALLY_MAX_BINS * 4, t))
+    else if (!jd_gbuf_alloc(J, &keys, maxn * 4, t) && !jd_gbuf_alloc(J, &counts, (size_t)W08_TALLY_MAX_BINS * 4, t))
         for (int c = 0; c < (int)W08_TALLY_CASES && !J->lost; c++) {
             wb_rng rng = wb_rng_for_seed(jd_seed, W08_TALLY_TAG, c);
             size_t n = w08_tally_n(c);
@@ -619,18 +550,18 @@ static void judge_tally(jd_ck *k)
                 unsigned int nbins = w08_tally_bins(&rng, c, part);
                 int skew = w08_tally_skew(c, part);
                 w08_tally_draw(&rng, hk, ref, n, nbins, skew);
-                if (gb_put(&keys, 0, hk, n * 4)) {
+                if (jd_gbuf_put(&keys, 0, hk, n * 4)) {
                     jd_failf(t, "n=%zu: the judge's own copies failed", n);
                     stop = 1;
                     break;
                 }
-                gbuf *kb = n ? &keys : NULL;
+                jd_gbuf *kb = n ? &keys : NULL;
                 stop = tally_one(J, t, W08_FN_TALLY_DEVICE, kb, &counts, n, nbins, skew, ref, got) < 0 ||
                        tally_one(J, t, W08_FN_TALLY_BLOCK, kb, &counts, n, nbins, skew, ref, got) < 0;
             }
             if (stop) break;
         }
-    gb_free(J, &counts), gb_free(J, &keys);
+    jd_gbuf_free(J, &counts), jd_gbuf_free(J, &keys);
     free(hk), free(ref), free(got);
 }
 

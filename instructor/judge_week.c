@@ -98,6 +98,8 @@ void jd_case_bufs_free(jd *J, jd_case_bufs *B)
     }
 }
 
+_Static_assert(JD_GBAND == WB_GUARD_BYTES, "a judge's guard band is the harness's (wb_dout)");
+
 int jd_gbuf_alloc(jd *J, jd_gbuf *b, size_t cap, jd_tally *t)
 {
     b->cap = cap;
@@ -342,7 +344,7 @@ static uint64_t jd_secret(void)
 int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t why_n)
 {
     size_t bytes = x->in_bytes ? x->in_bytes : x->n * 4, out_bytes = outn(x) * 4, free_b = 0, total = 0;
-    int nbuf = x->n_in + 1, rc = -1;
+    int nbuf = x->n_in + 1, rc = -1, prepared = 0;
     cudaMemGetInfo(&free_b, &total);
     x->k = (int)(free_b / 2 / (x->n_in * bytes + out_bytes));
     if (x->k > x->max_k) x->k = x->max_k;
@@ -366,6 +368,13 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
         cudaMalloc((void **)&x->got_d, sizeof x->got_h) != cudaSuccess || cudaMalloc((void **)&bad, 16) != cudaSuccess) {
         snprintf(why, why_n, "the judge's own buffers: cudaMalloc failed");
         goto out;
+    }
+    if (x->prepare) {
+        if (x->prepare(J, x, why, why_n) != 0) {
+            if (!why[0]) snprintf(why, why_n, "the set-up before the timed calls failed");
+            goto out;
+        }
+        prepared = 1;
     }
     jd_req rq;
     jd_rep rp;
@@ -406,6 +415,7 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
     x->runner_ms = runner_us / timed / x->k / 1e3;
     rc = 0;
 out:
+    if (prepared && x->release) x->release(J, x);
     free(t);
     if (bad) cudaFree(bad);
     if (x->idx_d) cudaFree(x->idx_d);

@@ -169,6 +169,12 @@ struct jd_bench {
      * elements, h[1] the first; 0, or -1 when the check did not run */
     int (*full_check)(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad_dev,
                       unsigned long long h[2]);
+    /* optional: untimed work on the reps' buffers once they exist, before
+     * the warm-up request (week 12 has the runner build a CUDA graph on each
+     * rep's output: the graph is what the timed calls replay): 0, or -1 with
+     * why; `release` undoes it before the buffers are freed */
+    int (*prepare)(jd *J, jd_bench *b, char *why, size_t why_n);
+    void (*release)(jd *J, jd_bench *b);
     /* the engine's */
     int                 k, iin[JD_BENCH_MAX_K][2], iout[JD_BENCH_MAX_K];
     float              *in[JD_BENCH_MAX_K][2], *out[JD_BENCH_MAX_K];

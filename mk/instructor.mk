@@ -252,7 +252,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # judge_runner.c and its main, and nothing that writes a results record (the
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
 # 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
-# weeks 01-05 as programs of their own (week 03's only so); judge-w07 and judge-w15 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w12 and judge-w15 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -362,6 +362,23 @@ $(JUDGE_W11_YARD): $(BUILD)/instructor/judge_w11_yard_runner.o $(BUILD)/instruct
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W11): | $(JUDGE_W11_YARD)
+$(eval $(call judge_rules,12,phase2/week12,ilp graph fuse))
+# week 12's given support (support/tiny.cu, which graph_create captures; yard_eager.cu and
+# yard_unfused.cu) in its runner, as in its test program, and in the judge's own yard runner
+# (judge_w12_runner.c built with -DW12_YARD: yard_tiny_eager and yard_unfused_chain, no student
+# object, beside the judge), through which the judge times EAGER and UNFUSED
+W12_SUPPORT_OBJ := $(patsubst %,$(BUILD)/phase2/week12/support/%.o,tiny yard_eager yard_unfused)
+JUDGE_W12_YARD := $(BUILD)/instructor/judge-w12-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase2/week12/$(i)/judge-runner): $(W12_SUPPORT_OBJ)
+$(BUILD)/instructor/judge_w12_yard_runner.o: instructor/judge_w12_runner.c instructor/judge_w12.h instructor/judge.h \
+  phase2/week12/graph.h phase2/week12/fuse.h phase2/week12/ilp.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DW12_YARD -Iinstructor -Iphase2/week12 -c $< -o $@
+$(JUDGE_W12_YARD): $(BUILD)/instructor/judge_w12_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(W12_SUPPORT_OBJ) $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W12): | $(JUDGE_W12_YARD)
 $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
 # week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
@@ -373,6 +390,7 @@ JUDGED_WEEKS += phase1/week07
 JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11
+JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase3/week15
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 

@@ -114,6 +114,26 @@ learner_runner_lacks() {
     for s in "$@"; do nm "$r" | grep -q " T $s\$" || printf ' %s: the learner'"'"'s runner lacks %s;' "$who" "$s"; done
   done
 }
+# runners_hold WEEK SYMBOL...: the instructor's builds of the solution's and the starter's runners
+# (build/WEEK/IMPL/judge-runner) each hold every SYMBOL (nm, text): prints each lack, with ';' after it.
+runners_hold() {
+  local week=$1 impl s
+  shift
+  for impl in solution starter; do
+    for s in "$@"; do
+      nm "$BUILD/$week/$impl/judge-runner" 2>/dev/null | grep -q " T $s\$" || printf ' the %s'"'"'s runner lacks %s;' $impl "$s"
+    done
+  done
+}
+# yard_runner_only NN "GIVEN..." "STUDENT...": build/instructor/judge-wNN-yard-runner, beside the judge,
+# holds every GIVEN symbol (nm, text) and none of the STUDENT ones: prints what is wrong, with ';' after it.
+yard_runner_only() {
+  local y=$BUILD/instructor/judge-w$1-yard-runner s
+  [ -x "$y" ] || { printf ' no %s beside the judge;' "$y"; return; }
+  for s in $2; do nm "$y" | grep -q " T $s\$" || printf ' the yard runner lacks the given %s;' "$s"; done
+  for s in $3; do nm "$y" | grep -q " T $s\$" && printf ' the yard runner holds the student'"'"'s %s;' "$s"; done
+  return 0
+}
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }
 # grading_or_skip LABEL: end the step with LABEL SKIP, and why, unless grading can run here
