@@ -4,8 +4,10 @@
 # w15.traffic is a CPU checkpoint (the student's traffic_bytes, called by
 # the runner, its figures compared by the judge): judged without a GPU, full
 # marks for the reference and 0 for the starter; every other checkpoint
-# needs a GPU and must be SKIP, never PASS. The class: the reference and the
-# starter, graded with --judge 1 (the runner linked in the sandbox from
+# needs a GPU and must be SKIP, never PASS. The class: the reference, the
+# starter and minus (the reference but for traffic_bytes of a version that
+# does not exist: 0, not -1; the judge must ask what the test asks), graded
+# with --judge 1 (the runner linked in the sandbox from
 # each student's objects and the week's given support/yard_unfused.o) and
 # without it: the same cells. The judge lists all eleven checkpoints (none
 # left to the linked test). The judge by itself over the reference's and
@@ -22,11 +24,17 @@ log=$BUILD/instructor/judge-w15-test
 c=$log/class
 judge_class "$log" phase3/week15 phase3/week15/solution/*.cu
 bad=
+m=$c/minus/phase3/week15
+mkdir -p "$m" && cp "$c/correct/phase3/week15/"*.cu "$m/"
+sed -i 's/if (fused != 0 \&\& fused != 1) return -1;/if (fused != 0 \&\& fused != 1) return 0;/' "$m/traffic.cu"
+grep -q 'fused != 1) return 0;' "$m/traffic.cu" || bad="$bad minus's traffic.cu was not made;"
 judge_grade_twice 15 phase3/week15 "$c" "$log" ||
   { t_fail "$label" "judge-w15 or the grader does not build (see $log/build.log)"; t_end; }
 # the eleven checkpoints in week.txt's order: traffic, then gelu, l2norm, softmax and smooth each with its
-# speed checkpoint, linear, normalize; traffic (CPU) full marks for the reference, 0 for the starter, the rest SKIP
-bad="$bad$(cpu_first_cells 11 "$log" correct starter)"
+# speed checkpoint, linear, normalize; traffic (CPU) full marks for the reference, 0 for the others, the rest SKIP
+bad="$bad$(cpu_first_cells 11 "$log" correct starter minus)"
+grep -q "a chain or version that does not exist must give -1" "$log/judged-feedback/minus.md" 2>/dev/null ||
+  bad="$bad minus's traffic FAIL does not say a version that does not exist gives -1;"
 grep -q "phase3/week15: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
   bad="$bad the grader did not say it judges week 15, leaving nothing to the test program;"
 # the learner's runners hold the student's functions and the week's given chains
@@ -51,6 +59,6 @@ c15=$(bash instructor/judge_calibrate.sh "$BUILD" phase3/week15)
 for id in w15.gelu-speed w15.l2norm-speed w15.softmax-speed w15.smooth-speed; do
   [[ $c15 == *"$id not run"* ]] || bad="$bad calibration of week 15 without a GPU: '$c15';"
 done
-if [ -z "$bad" ]; then t_pass "$label" "all eleven checkpoints listed by the judge; traffic judged through the runner (the reference full marks, the starter 0), every GPU checkpoint SKIP, judged and linked alike; the learner's runners hold the week's functions and given chains; the judge alone the same, plain and sandboxed; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "all eleven checkpoints listed by the judge; traffic judged through the runner (the reference full marks, the starter and minus 0), every GPU checkpoint SKIP, judged and linked alike; the learner's runners hold the week's functions and given chains; the judge alone the same, plain and sandboxed; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
