@@ -93,9 +93,10 @@ cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, dou
                                 unsigned long long *bad, cudaStream_t s);
 
 /* Week 15's timed outputs, every element against its reference in double
- * from the inputs' seeds (wb_hash_uniform_f32), finite and within atol +
- * rtol |ref| (the inputs are finite): bad[0] = how many are not, bad[1] =
- * the first (bad: 2 device words; on stream st, not waited for).
+ * from the inputs' seeds (wb_hash_uniform_f32), by wb_close's rule (atol +
+ * rtol |ref|; the references are finite, so a NaN or an Inf is wrong):
+ * bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on
+ * stream st, not waited for).
  *   jd_hash_sumsq_f64: *out (one device double) = the sum of squares of
  *     wb_hash_uniform_f32(seed, i, lo, hi), i < n (the L2 norm's square);
  *   jd_gelu_check_f32: y = r + s gelu(x + bias[i % cols]), x from sx in
