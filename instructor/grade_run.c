@@ -266,7 +266,7 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09; the
+ * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09, judge-w15; the
  * weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
@@ -283,6 +283,7 @@ static const struct {
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
     { "phase2/week12", "judge-w12", "judge_w12_runner.o" },
     { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
+    { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -55,17 +55,18 @@ extern "C" cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long 
 }
 
 // wb_compare.c's wb_close, on the device: NaN only for NaN, Inf only for the
-// same Inf, else |got - ref| <= atol + rtol |ref| (in double).
-static __device__ bool close_d(float got, float ref, double atol, double rtol)
+// same Inf, else |got - ref| <= atol + rtol |ref| (in double; a float
+// reference converts exactly).
+static __device__ bool close_d(float got, double ref, double atol, double rtol)
 {
     if (isnan(ref)) return isnan(got);
     if (isinf(ref)) return isinf(got) && (got > 0) == (ref > 0);
     if (!isfinite(got)) return false;
-    return fabs((double)got - (double)ref) <= atol + rtol * fabs((double)ref);
+    return fabs((double)got - ref) <= atol + rtol * fabs(ref);
 }
 
-// Every y[i] (i < n) against ref(i) (a functor: element i's expected value)
-// by close_d: bad[0] = how many differ, bad[1] = the first (on stream s, not
+// Every y[i] (i < n) against ref(i) (a functor: element i's expected value,
+// a float or a double) by close_d: bad[0] = how many differ, bad[1] = the first (on stream s, not
 // waited for).
 template <class Ref>
 static __global__ void ref_check_k(const float *y, size_t n, Ref ref, double atol, double rtol, unsigned long long *bad)
@@ -234,13 +235,15 @@ extern "C" cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, 
 }
 
 // The double sum of hash_uniform(seed, i, lo, hi) over i < n: what a sum of
-// wb_dfill_uniform_f32's floats must come to.
-static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, double *out)
+// wb_dfill_uniform_f32's floats must come to; of their squares where square.
+static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, int square, double *out)
 {
     __shared__ double part[256];
     double acc = 0;
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        acc += (double)hash_uniform(seed, i, lo, hi);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double v = hash_uniform(seed, i, lo, hi);
+        acc += square ? v * v : v;
+    }
     part[threadIdx.x] = acc;
     __syncthreads();
     for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -250,13 +253,24 @@ static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, f
     if (threadIdx.x == 0) atomicAdd(out, part[0]);
 }
 
-extern "C" cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s)
+static cudaError_t hash_sum(size_t n, unsigned long long seed, float lo, float hi, int square, double *out, cudaStream_t s)
 {
     cudaError_t e = cudaMemsetAsync(out, 0, sizeof *out, s);
     if (e != cudaSuccess || n == 0) return e;
     size_t blocks = (n + 255) / 256;
-    hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, out);
+    hash_sum_k<<<(unsigned)(blocks < 2048 ? blocks : 2048), 256, 0, s>>>(n, seed, lo, hi, square, out);
     return cudaGetLastError();
+}
+
+extern "C" cudaError_t jd_hash_sum_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s)
+{
+    return hash_sum(n, seed, lo, hi, 0, out, s);
+}
+
+extern "C" cudaError_t jd_hash_sumsq_f64(size_t n, unsigned long long seed, float lo, float hi, double *out,
+                                         cudaStream_t s)
+{
+    return hash_sum(n, seed, lo, hi, 1, out, s);
 }
 
 // hash_uniform's 64 bits before they become a float.
@@ -447,4 +461,149 @@ extern "C" cudaError_t jd_prefix_check_f32(const float *y, const double *ref, si
     size_t blocks = (n + 255) / 256;
     prefix_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, ref, n, atol, rtol, bad);
     return cudaGetLastError();
+}
+
+// ------------------------------------------------------------ week 15's checks
+
+static __device__ void flag_bad(unsigned long long *bad, size_t i)
+{
+    atomicAdd(&bad[0], 1ull);
+    atomicMin(&bad[1], (unsigned long long)i);
+}
+
+static cudaError_t reset_bad(unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    return cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+}
+
+// w15_checks.h's w15_gelu_ref, in double.
+static __device__ double gelu_d(double v) { return v / (1.0 + exp(-1.5957691216057308 * (v + 0.044715 * v * v * v))); }
+
+// Week 15's GELU chain: r + s gelu(x + bias[i % cols]) in double.
+struct gelu_ref {
+    unsigned long long sx;
+    float              xlo, xhi;
+    unsigned long long sb, sr;
+    float              lo, hi, s;
+    size_t             cols;
+    __device__ double operator()(size_t i) const
+    {
+        double v = (double)hash_uniform(sx, i, xlo, xhi) + (double)hash_uniform(sb, i % cols, lo, hi);
+        return (double)hash_uniform(sr, i, lo, hi) + (double)s * gelu_d(v);
+    }
+};
+
+extern "C" cudaError_t jd_gelu_check_f32(const float *y, size_t n, int cols, unsigned long long sx, float xlo, float xhi,
+                                         unsigned long long sb, unsigned long long sr, float lo, float hi, float s,
+                                         double atol, double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    if (cols <= 0) n = 0;
+    return ref_check(y, n, gelu_ref{ sx, xlo, xhi, sb, sr, lo, hi, s, (size_t)(cols > 0 ? cols : 1) }, atol, rtol, bad, st);
+}
+
+// One block a row (a grid-stride loop over the rows): the row's max and
+// sum of exp(x - max) in double, then every element against exp(x - m) / sum.
+static __global__ void softmax_check_k(const float *y, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                       double atol, double rtol, unsigned long long *bad)
+{
+    __shared__ double part[256];
+    for (int row = blockIdx.x; row < rows; row += gridDim.x) {
+        size_t base = (size_t)row * cols;
+        double m = -INFINITY;
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) m = fmax(m, (double)hash_uniform(sx, base + j, lo, hi));
+        part[threadIdx.x] = m;
+        __syncthreads();
+        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (threadIdx.x < s) part[threadIdx.x] = fmax(part[threadIdx.x], part[threadIdx.x + s]);
+            __syncthreads();
+        }
+        m = part[0];
+        __syncthreads();
+        double sum = 0;
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) sum += exp((double)hash_uniform(sx, base + j, lo, hi) - m);
+        part[threadIdx.x] = sum;
+        __syncthreads();
+        for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+            __syncthreads();
+        }
+        sum = part[0];
+        __syncthreads();
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) {
+            double ref = exp((double)hash_uniform(sx, base + j, lo, hi) - m) / sum;
+            float got = y[base + j];
+            if (!close_d(got, ref, atol, rtol)) flag_bad(bad, base + j);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_softmax_check_f32(const float *y, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                            double atol, double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    cudaError_t e = reset_bad(bad, st);
+    if (e != cudaSuccess || rows <= 0 || cols <= 0) return e;
+    softmax_check_k<<<rows < 16384 ? rows : 16384, 256, 0, st>>>(y, rows, cols, sx, lo, hi, atol, rtol, bad);
+    return cudaGetLastError();
+}
+
+static __device__ double bell_d(double v) { return exp(-v * v); }
+
+// Week 15's smoothing: 0.25 t[i-1] + 0.5 t[i] + 0.25 t[i+1], t = exp(-x^2), 0 outside [0, n).
+struct smooth_ref {
+    unsigned long long sx;
+    float              lo, hi;
+    size_t             n;
+    __device__ double operator()(size_t i) const
+    {
+        double l = i > 0 ? bell_d(hash_uniform(sx, i - 1, lo, hi)) : 0;
+        double r = i + 1 < n ? bell_d(hash_uniform(sx, i + 1, lo, hi)) : 0;
+        return 0.25 * (l + r) + 0.5 * bell_d(hash_uniform(sx, i, lo, hi));
+    }
+};
+
+extern "C" cudaError_t jd_smooth_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi,
+                                           double atol, double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    return ref_check(y, n, smooth_ref{ sx, lo, hi, n }, atol, rtol, bad, st);
+}
+
+// Week 15's normalize: x / sqrt(*sumsq).
+struct scale_ref {
+    unsigned long long sx;
+    float              lo, hi;
+    const double      *sumsq;
+    __device__ double operator()(size_t i) const { return (double)hash_uniform(sx, i, lo, hi) / sqrt(*sumsq); }
+};
+
+extern "C" cudaError_t jd_scale_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi,
+                                          const double *sumsq, double atol, double rtol, unsigned long long *bad,
+                                          cudaStream_t st)
+{
+    return ref_check(y, n, scale_ref{ sx, lo, hi, sumsq }, atol, rtol, bad, st);
+}
+
+// Week 15's linear: C = A B (row-major, M x K by K x N), relu(A B + bias[col]) where bias_relu.
+struct gemm_ref {
+    unsigned long long sa, sb, sbias;
+    float              lo, hi;
+    int                N, K, bias_relu;
+    __device__ double operator()(size_t i) const
+    {
+        size_t row = i / (size_t)N, col = i % (size_t)N;
+        double acc = 0;
+        for (int k = 0; k < K; k++)
+            acc += (double)hash_uniform(sa, row * K + k, lo, hi) * (double)hash_uniform(sb, (size_t)k * N + col, lo, hi);
+        if (!bias_relu) return acc;
+        acc += (double)hash_uniform(sbias, col, lo, hi);
+        return acc < 0 ? 0 : acc;
+    }
+};
+
+extern "C" cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, unsigned long long sa, unsigned long long sb,
+                                         unsigned long long sbias, float lo, float hi, int bias_relu, double atol,
+                                         double rtol, unsigned long long *bad, cudaStream_t st)
+{
+    size_t mn = M > 0 && N > 0 ? (size_t)M * N : 0;
+    return ref_check(C, mn, gemm_ref{ sa, sb, sbias, lo, hi, N > 0 ? N : 1, K, bias_relu }, atol, rtol, bad, st);
 }

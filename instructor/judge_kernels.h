@@ -92,6 +92,35 @@ cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, floa
 cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, double atol, double rtol,
                                 unsigned long long *bad, cudaStream_t s);
 
+/* Week 15's timed outputs, every element against its reference in double
+ * from the inputs' seeds (wb_hash_uniform_f32), by wb_close's rule (atol +
+ * rtol |ref|; the references are finite, so a NaN or an Inf is wrong):
+ * bad[0] = how many differ, bad[1] = the first (bad: 2 device words; on
+ * stream st, not waited for).
+ *   jd_hash_sumsq_f64: *out (one device double) = the sum of squares of
+ *     wb_hash_uniform_f32(seed, i, lo, hi), i < n (the L2 norm's square);
+ *   jd_gelu_check_f32: y = r + s gelu(x + bias[i % cols]), x from sx in
+ *     [xlo, xhi), bias from sb and r from sr in [lo, hi) (the tanh form);
+ *   jd_softmax_check_f32: row softmax of rows x cols x from sx in [lo, hi);
+ *   jd_smooth_check_f32: y[i] = 0.25 t[i-1] + 0.5 t[i] + 0.25 t[i+1], t =
+ *     exp(-x^2), 0 outside [0, n);
+ *   jd_scale_check_f32: y = x / sqrt(*sumsq) (sumsq: one device double);
+ *   jd_gemm_check_f32: C = A B (M x K by K x N, row-major, from sa and sb),
+ *     or relu(A B + bias[col]) (bias from sbias) when bias_relu. */
+cudaError_t jd_hash_sumsq_f64(size_t n, unsigned long long seed, float lo, float hi, double *out, cudaStream_t s);
+cudaError_t jd_gelu_check_f32(const float *y, size_t n, int cols, unsigned long long sx, float xlo, float xhi,
+                              unsigned long long sb, unsigned long long sr, float lo, float hi, float s, double atol,
+                              double rtol, unsigned long long *bad, cudaStream_t st);
+cudaError_t jd_softmax_check_f32(const float *y, int rows, int cols, unsigned long long sx, float lo, float hi,
+                                 double atol, double rtol, unsigned long long *bad, cudaStream_t st);
+cudaError_t jd_smooth_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, double atol,
+                                double rtol, unsigned long long *bad, cudaStream_t st);
+cudaError_t jd_scale_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi, const double *sumsq,
+                               double atol, double rtol, unsigned long long *bad, cudaStream_t st);
+cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, unsigned long long sa, unsigned long long sb,
+                              unsigned long long sbias, float lo, float hi, int bias_relu, double atol, double rtol,
+                              unsigned long long *bad, cudaStream_t st);
+
 #ifdef __cplusplus
 }
 #endif

@@ -252,7 +252,8 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # judge_runner.c and its main, and nothing that writes a results record (the
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
 # 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
-# weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w10 and judge-w12 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w10 and judge-w12 by themselves on the H200;
+# judge-w15 has not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -399,6 +400,9 @@ $(JUDGE_W10_YARD): $(BUILD)/instructor/judge_w10_yard_runner.o $(BUILD)/instruct
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W10): | $(JUDGE_W10_YARD)
+$(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
+# week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
+$(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -409,6 +413,7 @@ JUDGED_WEEKS += phase2/week09
 JUDGED_WEEKS += phase2/week11
 JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase2/week10
+JUDGED_WEEKS += phase3/week15
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -29,22 +29,9 @@ sed -i 's/return ai < intensity_ridge(gbps, peak_gflops);/return ai <= intensity
 grep -q 'ai <= intensity_ridge' "$c/ridge/$w/intensity.cu" || bad="$bad ridge's intensity.cu was not made;"
 judge_grade_twice 09 $w "$c" "$log" ||
   { t_fail "$label" "judge-w09 or the grader does not build (see $log/build.log)"; t_end; }
-# the five checkpoints in week.txt's order: intensity sweep roof-low roof-high plot
-cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 }' "$log/$1.csv"; }
-for who in correct starter ridge; do
-  # the GPU checkpoints SKIP; intensity (CPU) full marks for the reference, 0 for the others
-  case $who in
-    correct) want="*,SKIP,SKIP,SKIP,SKIP" ;;
-    *) want="0.00,SKIP,SKIP,SKIP,SKIP" ;;
-  esac
-  for how in judged linked; do
-    got=$(cells $how $who)
-    # shellcheck disable=SC2053
-    [[ -n $got && $got == $want && ($who != correct || $got != 0.00,*) && $got != SKIP,* ]] ||
-      bad="$bad $who: $how $got, expected $want;"
-  done
-  [ "$(cells judged $who)" = "$(cells linked $who)" ] || bad="$bad $who: judged $(cells judged $who) but linked $(cells linked $who);"
-done
+# the five checkpoints in week.txt's order: intensity sweep roof-low roof-high plot; the GPU checkpoints SKIP,
+# intensity (CPU) full marks for the reference, 0 for the others
+bad="$bad$(cpu_first_cells 5 "$log" correct starter ridge)"
 grep -q "$w: judged outside the student's process (--judge 1); left to its test program (.*): w09.plot$" \
   "$log/judged.log" || bad="$bad the grader did not say it judges week 09 and leaves w09.plot to the test program;"
 grep -q "intensity_memory_bound(20, 3000, 60000) = 1, expected 0" "$log/judged-feedback/ridge.md" 2>/dev/null ||

@@ -89,6 +89,27 @@ all_skip_both() {
   want=$(printf 'SKIP%.0s,' $(seq "$1")) && want=${want%,}
   cells_both "$1" "$2" correct="$want" starter="$want"
 }
+# cpu_first_cells N DIR WHO...: after judge_grade_twice, for a week whose first checkpoint runs on the CPU and whose
+# other N-1 need a GPU: each WHO's N cells, judged and linked, must be the first the reference's full marks (WHO
+# correct) or 0 (any other WHO), then SKIP, and the same both ways; prints each that is not, with ';' after it.
+cpu_first_cells() {
+  local n=$1 dir=$2 who how want skips got=() i
+  shift 2
+  skips=$(printf ',SKIP%.0s' $(seq $((n - 1))))
+  for who in "$@"; do
+    want=$([ "$who" = correct ] && echo "*$skips" || echo "0.00$skips")
+    i=0
+    for how in judged linked; do
+      got[i]=$(awk -F, -v who="$who" -v n="$n" '$1 == who { s = $2; for (i = 3; i <= n + 1; i++) s = s "," $i; print s }' \
+        "$dir/$how.csv")
+      # shellcheck disable=SC2053
+      [[ -n ${got[i]} && ${got[i]} == $want && ($who != correct || ${got[i]} != 0.00,*) && ${got[i]} != SKIP,* ]] ||
+        printf ' %s: %s %s, expected %s;' "$who" $how "${got[i]}" "$want"
+      i=$((i + 1))
+    done
+    [ "${got[0]}" = "${got[1]}" ] || printf ' %s: judged %s but linked %s;' "$who" "${got[0]}" "${got[1]}"
+  done
+}
 # learner_runner_lacks DIR WEEK SYMBOL...: the runners the grader linked in the sandbox for the students correct
 # and starter (after judge_grade_twice: its kept scratch under DIR/scratch/judged): prints each that is missing
 # or lacks a SYMBOL (nm, text), with ';' after it.
