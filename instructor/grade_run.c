@@ -281,6 +281,7 @@ static const struct {
     { "phase1/week08", "judge-w08", "judge_w08_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
+    { "phase3/week13", "judge-w13", "judge_w13_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

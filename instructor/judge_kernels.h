@@ -84,6 +84,17 @@ cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, floa
 cudaError_t jd_prefix_check_f32(const float *y, const double *ref, size_t n, double atol, double rtol,
                                 unsigned long long *bad, cudaStream_t s);
 
+/* Week 13's scan (on stream s; jd_hash_prefix_u32 waits, the others do not):
+ *   jd_hash_u32: d[i] = the hash's 64 bits z of (seed, i) >> (64 - bits),
+ *     i < n, bits 1 .. 32 (4: values in [0, 16));
+ *   jd_hash_prefix_u32: ref[0..n) (device) = the inclusive prefix sums of
+ *     those words modulo 2^32 (what an int32 scan of them must give);
+ *   jd_u32_check: every y[i] (i < n) against ref[i] bit for bit: bad[0] = how
+ *     many differ, bad[1] = the first (bad: 2 device words). */
+cudaError_t jd_hash_u32(unsigned *d, size_t n, unsigned long long seed, unsigned bits, cudaStream_t s);
+cudaError_t jd_hash_prefix_u32(size_t n, unsigned long long seed, unsigned bits, unsigned *ref, cudaStream_t s);
+cudaError_t jd_u32_check(const unsigned *y, const unsigned *ref, size_t n, unsigned long long *bad, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

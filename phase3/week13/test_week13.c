@@ -20,6 +20,7 @@
 #include "vote.h"
 #include "warpreduce.h"
 #include "warpscan.h"
+#include "w13_checks.h"
 
 /* Sizes around the warp (31, 32, 33), the block (255-257), and large. */
 static const size_t SIZES[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 4097, 65537, 1000003 };
@@ -710,8 +711,8 @@ static void check_scan1(const int32_t *hx, size_t n, size_t ox, size_t oy, unsig
         printf("  scan1pass: one process (CK_FORK=no: make sanitize, a debugger): n = %zu instead of %zu\n", m, n);
         n = m;
     }
-    uint32_t *ref = wb_hmalloc(n * 4), acc = 0;
-    for (size_t i = 0; i < n; i++) acc += (uint32_t)hx[ox + i], ref[i] = acc;
+    uint32_t *ref = wb_hmalloc(n * 4);
+    w13_scan1_ref(hx + ox, n, ref);
     int32_t *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
     int32_t *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
@@ -731,37 +732,26 @@ static void check_scan1(const int32_t *hx, size_t n, size_t ox, size_t oy, unsig
     free(ref);
 }
 
-/* Around a warp, a tile, two tiles, the look-back's window of 32 tiles, and
- * many tiles; x or y off alignment (the element-by-element path) on some. */
-static const struct { size_t n, ox, oy; } SCAN1_CASES[] = {
-    { 0, 0, 0 },                       { 1, 0, 0 },                      { 31, 0, 1 },
-    { 33, 1, 0 },                      { SCAN1_TILE - 1, 0, 0 },         { SCAN1_TILE, 0, 0 },
-    { SCAN1_TILE, 0, 3 },              { SCAN1_TILE + 1, 0, 0 },         { 2 * SCAN1_TILE + 5, 1, 1 },
-    { 32 * SCAN1_TILE, 0, 0 },         { 33 * SCAN1_TILE + 1, 0, 0 },    { 37 * SCAN1_TILE + 999, 2, 0 },
-    { 1000003, 0, 0 },                 { 1000003, 0, 2 },                { 256 * SCAN1_TILE, 0, 0 },
-    { 3 * 1024 * SCAN1_TILE + 77, 0, 0 },
-};
-
-/* Even cases: the whole 32-bit range (the sums wrap); odd: [-1000, 1000]. */
+/* The cases of W13_SCAN1_CASES (w13_checks.h), each twice on one workspace. */
 static void scan1_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t n = SCAN1_CASES[cs].n, ox = SCAN1_CASES[cs].ox;
+    ck_assert_str_eq(__func__, W13_SCAN1_SIZES_TAG);
+    size_t n = W13_SCAN1_CASES[cs].n, ox = W13_SCAN1_CASES[cs].ox;
     int32_t *hx = wb_hmalloc((n + ox) * 4);
-    if (cs % 2)
-        for (size_t i = 0; i < n + ox; i++) hx[i] = (int32_t)wb_rng_int(&rng, -1000, 1000);
-    else wb_fill_u32(&rng, (uint32_t *)hx, n + ox, 0);
-    check_scan1(hx, n, ox, SCAN1_CASES[cs].oy, 0, 1, cs % 2 ? "values in [-1000, 1000]" : "the whole int32 range");
+    const char *data = w13_scan1_sizes_fill(&rng, cs, hx);
+    check_scan1(hx, n, ox, W13_SCAN1_CASES[cs].oy, 0, 1, data);
     free(hx);
 }
 
-START_TEST(scan1_sizes) { CASES(scan1_sizes_case, WB_COUNT(SCAN1_CASES)); }
+START_TEST(scan1_sizes) { CASES(scan1_sizes_case, W13_N_SCAN1_CASES); }
 END_TEST
 
 /* 100M+ ints (4M+ in one process: make sanitize), the whole int32 range. */
 START_TEST(scan1_large)
 {
-    size_t n = ((size_t)100 << 20) + 7, free_b = 0;
+    ck_assert_str_eq(__func__, W13_SCAN1_LARGE_TAG);
+    size_t n = W13_SCAN1_LARGE_N, free_b = 0;
     if (one_process()) {
         n = ((size_t)1 << 22) + 7;
         printf("  scan1_large: one process (CK_FORK=no: make sanitize, a debugger): n = %zu instead of 100M+\n", n);
@@ -776,7 +766,7 @@ START_TEST(scan1_large)
     }
     wb_rng rng = WB_RNG();
     int32_t *hx = wb_hmalloc(n * 4);
-    wb_fill_u32(&rng, (uint32_t *)hx, n, 0);
+    w13_scan1_large_fill(&rng, hx, n);
     check_scan1(hx, n, 0, 0, 0, 0, "the whole int32 range");
     free(hx);
 }
@@ -788,10 +778,10 @@ END_TEST
 START_TEST(scan1_shaken)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? 40 * SCAN1_TILE + 17 : _i == 1 ? (size_t)wb_rng_int(&rng, 300000, 3000000) : ((size_t)1 << 24) + 3;
-    unsigned shake = (unsigned)wb_rng_u64(&rng) | 1u;
+    ck_assert_str_eq(__func__, W13_SCAN1_SHAKEN_TAG);
+    size_t n = w13_scan1_shaken_n(&rng, _i);
     int32_t *hx = wb_hmalloc(n * 4);
-    for (size_t i = 0; i < n; i++) hx[i] = (int32_t)wb_rng_int(&rng, -1000, 1000);
+    unsigned shake = w13_scan1_shaken_fill(&rng, hx, n);
     check_scan1(hx, n, 0, 0, shake, 1, "values in [-1000, 1000]");
     free(hx);
 }
@@ -1194,9 +1184,9 @@ static const wb_test TESTS[] = {
     { "w13.cg", WB_T(cg_sum_float), WB_GPU, 5 },
     { "w13.cg", WB_T(redux_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.cg", WB_T(cg_bad_args), WB_GPU, 0 },
-    { "w13.scan1pass", WB_T(scan1_sizes), WB_GPU, LOOPS(WB_COUNT(SCAN1_CASES)) },
+    { "w13.scan1pass", WB_T(scan1_sizes), WB_GPU, LOOPS(W13_N_SCAN1_CASES) },
     { "w13.scan1pass", WB_T(scan1_large), WB_GPU, 0 },
-    { "w13.scan1pass", WB_T(scan1_shaken), WB_GPU, 3 },
+    { "w13.scan1pass", WB_T(scan1_shaken), WB_GPU, W13_N_SCAN1_SHAKEN },
     { "w13.scan1pass", WB_T(scan1_too_large), WB_GPU, 0 },
     WB_SPEED("w13.scan-speed", bench_scan1),
 };

@@ -1,0 +1,26 @@
+/* judge_w13.h — week 13's judge and runners agree on the exercise numbers
+ * and on each call's arguments. */
+#ifndef JUDGE_W13_H
+#define JUDGE_W13_H
+
+enum { W13_FN_SCAN1 = 1, W13_FN_ROWSUM, W13_FN_SUM, W13_FN_GEMV };
+
+/* W13_FN_SCAN1:  p[0] x, p[1] y; i64[0] n, i64[1] shake, i64[2] the workspace (W13_WS_*):
+ *                scan1pass_tmp_bytes(n) bytes of the runner's own device memory.
+ * W13_FN_ROWSUM: p[0] x, p[1] out; i64[0] rows, i64[1] cols (br_rowsum).
+ * W13_FN_SUM:    p[0] x, p[1] the sum (one float); i64[0] n (br_sum).
+ * W13_FN_GEMV:   p[0] A, p[1] x, p[2] y; i64[0] rows, i64[1] cols (gv_gemv).
+ * A buffer argument the judge leaves out (-1) is NULL, as the test's wb_dcopy of no bytes gives. */
+enum {
+    W13_WS_NONE = 0,   /* a NULL workspace (scan1_too_large: scan1pass(NULL, NULL, SCAN1_TILE << 31, NULL, 0)) */
+    W13_WS_POISON = 1, /* the workspace, every byte 0xff before the call (a correctness case's first run) */
+    W13_WS_KEEP = 2,   /* the workspace as the last call left it (a case's second run; timed calls) */
+};
+
+/* The yard runner's (judge_w13_yard_runner.c), numbered apart from the
+ * student's: W13_YARD_CUB_SCAN: p[0] x, p[1] y, i64[0] n:
+ * cub::DeviceScan::InclusiveSum of int32 (support/yard_cub_scan.cu). */
+enum { W13_YARD_CUB_SCAN = 101 };
+#define W13_YARD_RUNNER "judge-w13-yard-runner"
+
+#endif

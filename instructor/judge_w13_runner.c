@@ -1,0 +1,61 @@
+/* judge_w13_runner.c — week 13's runner (instructor/judge.h): this main,
+ * judge_runner.c, the student's objects of the week and its given support
+ * objects (linked as its test program links them), nothing that writes a
+ * record. Each entry calls one function of the week's API on what the judge
+ * sent; judge_w13.c holds every check.
+ *
+ * scan1pass takes a workspace of the size the student's own
+ * scan1pass_tmp_bytes (given code in the student's file) asks for: the
+ * runner keeps one of its own, grown as needed, filled with 0xff before a
+ * case's first call (the test poisons one a case) and left as it is for the
+ * case's second call and for timed calls (the test allocates one before
+ * timing). */
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "blockreduce.h"
+#include "gemv.h"
+#include "judge.h"
+#include "judge_w13.h"
+#include "scan1pass.h"
+
+/* The workspace for `bytes` (W13_WS_*), or NULL (none asked, or no memory:
+ * then the call gets NULL and fails as it would). */
+static void *workspace(size_t bytes, long long how)
+{
+    static void *ws;
+    static size_t cap;
+    if (how == W13_WS_NONE) return NULL;
+    if (bytes > cap) {
+        if (ws) cudaFree(ws);
+        ws = NULL, cap = 0;
+        if (cudaMalloc(&ws, bytes) != cudaSuccess) return NULL;
+        cap = bytes;
+    }
+    if (ws && bytes && how == W13_WS_POISON && cudaMemset(ws, 0xff, bytes) != cudaSuccess) return NULL;
+    return ws;
+}
+
+static int scan1(const jr_args *a)
+{
+    size_t n = (size_t)a->i64[0];
+    void *tmp = a->i64[2] == W13_WS_NONE ? NULL : workspace(scan1pass_tmp_bytes(n), a->i64[2]);
+    return (int)scan1pass((const int32_t *)a->p[0], (int32_t *)a->p[1], n, tmp, (unsigned)a->i64[1]);
+}
+
+static int rowsum(const jr_args *a)
+{
+    return (int)br_rowsum((const float *)a->p[0], (size_t)a->i64[0], (size_t)a->i64[1], (float *)a->p[1]);
+}
+
+static int sum(const jr_args *a) { return (int)br_sum((const float *)a->p[0], (size_t)a->i64[0], (float *)a->p[1]); }
+
+static int gemv(const jr_args *a)
+{
+    return (int)gv_gemv((const float *)a->p[0], (const float *)a->p[1], (float *)a->p[2], (size_t)a->i64[0],
+                        (size_t)a->i64[1]);
+}
+
+JR_MAIN({ W13_FN_SCAN1, "scan1pass", scan1 }, { W13_FN_ROWSUM, "br_rowsum", rowsum }, { W13_FN_SUM, "br_sum", sum },
+        { W13_FN_GEMV, "gv_gemv", gemv })

@@ -1,0 +1,39 @@
+/* judge_w13_yard_runner.c — week 13's yardsticks' runner (judge_week.h,
+ * jd_yard_bench): judge_runner.c, this main and the week's given support
+ * object phase3/week13/support/yard_cub_scan.cu (CUB's DeviceScan::
+ * InclusiveSum of int32), instructor code only. The judge times it through
+ * it with the same protocol as the student's calls, so what the protocol
+ * costs is in both figures and not in their ratio. */
+#include <stddef.h>
+#include <stdint.h>
+#include <cuda_runtime_api.h>
+
+#include "judge.h"
+#include "judge_w13.h"
+#include "support/yard_cub_scan.h"
+
+/* CUB's workspace of `bytes`, the runner's own, allocated on the first call
+ * of a size (the warm-up request: not timed), as the test allocates CUB's
+ * before timing; NULL when there is no memory. */
+static void *workspace(size_t bytes)
+{
+    static void *ws;
+    static size_t cap;
+    if (bytes > cap) {
+        if (ws) cudaFree(ws);
+        ws = NULL, cap = 0;
+        if (cudaMalloc(&ws, bytes) != cudaSuccess) return NULL;
+        cap = bytes;
+    }
+    return ws;
+}
+
+/* p[0] x, p[1] y, i64[0] n */
+static int cub_scan(const jr_args *a)
+{
+    size_t n = (size_t)a->i64[0], bytes = yard_cub_scan_i32_bytes(n);
+    void *ws = bytes ? workspace(bytes) : NULL;
+    return ws ? (int)yard_cub_scan_i32(ws, bytes, (const int32_t *)a->p[0], (int32_t *)a->p[1], n) : -1;
+}
+
+JR_MAIN({ W13_YARD_CUB_SCAN, "cub::DeviceScan::InclusiveSum", cub_scan })
