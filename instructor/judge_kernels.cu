@@ -527,3 +527,37 @@ extern "C" cudaError_t jd_u32_check(const unsigned *y, const unsigned *ref, size
     u32_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, ref, n, bad);
     return cudaGetLastError();
 }
+
+// Week 13's row sums and GEMV: y[r] against the double sum over c < cols of
+// a = hash_uniform(sa, r * cols + c, lo, hi), times hash_uniform(sx, c, lo,
+// hi) where has_x (a GEMV), a thread a row.
+static __global__ void rowdot_check_k(const float *y, size_t rows, size_t cols, unsigned long long sa,
+                                      unsigned long long sx, int has_x, float lo, float hi, double atol, double rtol,
+                                      unsigned long long *bad)
+{
+    for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
+        double acc = 0;
+        for (size_t c = 0; c < cols; c++) {
+            double a = (double)hash_uniform(sa, r * cols + c, lo, hi);
+            acc += has_x ? a * (double)hash_uniform(sx, c, lo, hi) : a;
+        }
+        float got = y[r];
+        if (!(isfinite(got) && fabs((double)got - acc) <= atol + rtol * fabs(acc))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)r);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsigned long long sa,
+                                           unsigned long long sx, int has_x, float lo, float hi, double atol,
+                                           double rtol, unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || rows == 0) return e;
+    size_t blocks = (rows + 127) / 128;
+    rowdot_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 128, 0, s>>>(y, rows, cols, sa, sx, has_x, lo, hi, atol,
+                                                                              rtol, bad);
+    return cudaGetLastError();
+}

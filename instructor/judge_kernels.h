@@ -95,6 +95,16 @@ cudaError_t jd_hash_u32(unsigned *d, size_t n, unsigned long long seed, unsigned
 cudaError_t jd_hash_prefix_u32(size_t n, unsigned long long seed, unsigned bits, unsigned *ref, cudaStream_t s);
 cudaError_t jd_u32_check(const unsigned *y, const unsigned *ref, size_t n, unsigned long long *bad, cudaStream_t s);
 
+/* Week 13's row sums and GEMV: every y[r] (r < rows) finite and within atol
+ * + rtol |ref| of ref, the double sum over c < cols of a =
+ * wb_hash_uniform_f32(sa, r * cols + c, lo, hi) (a row-major matrix as
+ * wb_dfill_uniform_f32 fills it), each times wb_hash_uniform_f32(sx, c, lo,
+ * hi) where has_x (y = A x): bad[0] = how many are not, bad[1] = the first
+ * (bad: 2 device words; on stream s, not waited for). */
+cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsigned long long sa, unsigned long long sx,
+                                int has_x, float lo, float hi, double atol, double rtol, unsigned long long *bad,
+                                cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

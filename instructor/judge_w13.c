@@ -73,7 +73,10 @@
 #include "judge_week.h"
 #include "w13_checks.h"
 #include "wb_bench.h"
+#include "wb_compare.h"
 #include "wb_cuda.h"
+
+#define TIMED 7 /* requests of a timed checkpoint, the median taken */
 
 /* The call: buffer arguments (gbufs, NULL for none) at byte leads; 0, 1 (a
  * status other than success: t has it), -1 (the runner is lost). */
@@ -186,9 +189,306 @@ static void judge_scan1(jd_ck *k)
     jd_gbuf_free(J, &bx), jd_gbuf_free(J, &by);
 }
 
+/* ---------------------------------------------------------------- block reduce */
+
+/* The one-pass sums' and row sums' cases, in one numbering: the rowsum
+ * shapes, rowsum_specials, sum_exact, sum_float, sum_nan_inf. */
+enum {
+    BR_SHAPES = 0,
+    BR_SPECIALS = BR_SHAPES + (int)W13_ROWSUM_CASES,
+    BR_SUM_EXACT = BR_SPECIALS + 1,
+    BR_SUM_FLOAT = BR_SUM_EXACT + (int)W13_SUM_CASES,
+    BR_SUM_NANINF = BR_SUM_FLOAT + W13_N_SUM_FLOAT,
+    BR_CASES = BR_SUM_NANINF + W13_N_SUM_NANINF,
+};
+#define BR_IN_CAP  (W13_SUM_MAX_N + 8)  /* floats: the largest input of them (sum_float's 2^24 + 3 + 3) */
+#define BR_OUT_CAP W13_ROWSUM_MAX_ROWS
+
+static int br_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    double *ref = ctx;
+    float *hx = B->h[0], want32 = 0;
+    char what[160];
+    jd_case c;
+    memset(&c, 0, sizeof c);
+    c.in[0] = hx, c.out_name = "out", c.what = what;
+    if (i < BR_SPECIALS) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_ROWSUM_TAG, i - BR_SHAPES);
+        size_t rows, cols, off;
+        int exact;
+        w13_rowsum_shape(i - BR_SHAPES, &rows, &cols, &off, &exact);
+        w13_rowsum_fill(&r, i - BR_SHAPES, hx, ref, &c.atol, &c.rtol);
+        snprintf(what, sizeof what, "rowsum %zu x %zu, x+%zu, %s", rows, cols, off, exact ? "integer data" : "float data");
+        c.fn = W13_FN_ROWSUM, c.fn_name = "br_rowsum", c.in_n[0] = rows * cols + off, c.in_off[0] = off, c.n = rows;
+        c.ref64 = ref, c.i64[1] = (long long)cols, c.i64[2] = (long long)rows;
+    } else if (i == BR_SPECIALS) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_ROWSUM_SPECIALS_TAG, 0);
+        size_t rows = W13_ROWSUM_SPECIALS_ROWS, cols = w13_rowsum_specials_fill(&r, hx, ref);
+        snprintf(what, sizeof what, "rowsum %zu x %zu with NaN and Inf", rows, cols);
+        c.fn = W13_FN_ROWSUM, c.fn_name = "br_rowsum", c.in_n[0] = rows * cols, c.n = rows;
+        c.ref64 = ref, c.atol = 1e-6 * (double)cols, c.rtol = 1e-5, c.i64[1] = (long long)cols, c.i64[2] = (long long)rows;
+    } else {
+        size_t n, off = 0;
+        c.fn = W13_FN_SUM, c.fn_name = "br_sum", c.out_name = "sum", c.n = 1;
+        if (i < BR_SUM_FLOAT) {
+            int cs = i - BR_SUM_EXACT;
+            wb_rng r = wb_rng_for_seed(jd_seed, W13_SUM_EXACT_TAG, cs);
+            n = w13_sum_exact_n(cs), off = (size_t)(cs & 3);
+            want32 = (float)w13_sum_exact_fill(&r, cs, hx); /* the float of the exact sum, exactly */
+            c.ref = &want32;
+            snprintf(what, sizeof what, "br_sum n=%zu, x+%zu, integer data", n, off);
+        } else if (i < BR_SUM_NANINF) {
+            wb_rng r = wb_rng_for_seed(jd_seed, W13_SUM_FLOAT_TAG, i - BR_SUM_FLOAT);
+            off = (size_t)((i - BR_SUM_FLOAT) & 3);
+            n = w13_sum_float_fill(&r, i - BR_SUM_FLOAT, hx, &ref[0], &c.atol);
+            c.ref64 = ref;
+            snprintf(what, sizeof what, "br_sum n=%zu, x+%zu, floats in [-1, 2)", n, off);
+        } else {
+            wb_rng r = wb_rng_for_seed(jd_seed, W13_SUM_NANINF_TAG, i - BR_SUM_NANINF);
+            const char *data;
+            n = w13_sum_naninf_fill(&r, i - BR_SUM_NANINF, hx, &want32, &data);
+            c.ref = &want32;
+            snprintf(what, sizeof what, "br_sum n=%zu with %s", n, data);
+        }
+        c.in_n[0] = n + off, c.in_off[0] = off, c.i64[1] = (long long)n;
+    }
+    return jd_case_run(J, B, &c, t);
+}
+
+static void judge_blockreduce(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    double *ref = malloc(BR_OUT_CAP * sizeof *ref);
+    if (!ref) return jd_failf(t, "out of memory");
+    jd_cases(J, t, 1, BR_IN_CAP, BR_OUT_CAP, BR_CASES, br_one, ref);
+    free(ref);
+    if (J->lost) return;
+    /* br_rowsum(NULL, 2^31, 1, NULL) */
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W13_FN_ROWSUM, 1, 2);
+    rq.i64[0] = 0, rq.i64[1] = 1, rq.i64[2] = (long long)((size_t)1 << 31);
+    t->tests++;
+    if (jd_call(J, &rq, &rp, NULL) != 0) jd_failf(t, "br_rowsum rows = 2^31: %s", J->why);
+    else if (rp.status != (int)cudaErrorInvalidValue)
+        jd_failf(t, "rows = 2^31 must return cudaErrorInvalidValue (br_rowsum returned %s)",
+                 rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status));
+}
+
+/* ---------------------------------------------------------------- gemv */
+
+#define GV_IN_CAP (W13_GEMV_MAX_M + 8)
+
+static int gemv_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    double *ref = ctx;
+    wb_rng r = wb_rng_for_seed(jd_seed, W13_GEMV_TAG, i);
+    size_t rows, cols, oa, ox;
+    w13_gemv_shape(i, &rows, &cols, &oa, &ox);
+    int specials = w13_gemv_fill(&r, i, B->h[0], B->h[1], ref);
+    char what[160];
+    snprintf(what, sizeof what, "gemv %zu x %zu, A+%zu x+%zu%s", rows, cols, oa, ox, specials ? ", NaN and Inf in A" : "");
+    jd_case c;
+    memset(&c, 0, sizeof c);
+    c.fn = W13_FN_GEMV, c.fn_name = "gv_gemv", c.out_name = "y", c.what = what;
+    c.in[0] = B->h[0], c.in_n[0] = rows * cols + oa, c.in_off[0] = oa;
+    c.in[1] = B->h[1], c.in_n[1] = cols + ox, c.in_off[1] = ox;
+    c.n = rows, c.ref64 = ref, c.atol = w13_gemv_atol(cols), c.rtol = W13_GEMV_RTOL;
+    c.i64[1] = (long long)cols, c.i64[2] = (long long)rows;
+    return jd_case_run(J, B, &c, t);
+}
+
+/* gemv_many_rows: 2^25 + 77 rows of 4 (the 16-byte path) and of 3 columns,
+ * A and x from seeds of the hidden seed, every row of y checked by the
+ * judge's kernel (the test samples 4096) at the test's 1e-5 + 1e-5 |ref|,
+ * nothing written outside y. 0, or -1 lost. */
+static int gemv_many(jd *J, int loop, jd_tally *t)
+{
+    size_t cols = loop == 0 ? 4 : 3, rows = W13_GEMV_MANY_ROWS, m = rows * cols;
+    char what[96];
+    snprintf(what, sizeof what, "gemv %zu x %zu (more rows than warps)", rows, cols);
+    t->tests++;
+    float *dA = NULL, *dx = NULL, *hy = malloc(rows * 4);
+    unsigned long long *bad = NULL, h[2] = { 0, 0 };
+    int ia = jd_alloc(J, m * 4, (void **)&dA), ix = jd_alloc(J, cols * 4, (void **)&dx), rc = 0;
+    jd_gbuf by = { -1, NULL, 0 };
+    if (ia < 0 || ix < 0 || jd_gbuf_alloc(J, &by, rows * 4, t) != 0 || !hy || cudaMalloc((void **)&bad, 16) != cudaSuccess) {
+        if (!t->msg[0]) jd_failf(t, "%s: buffers: %s", what, J->why);
+        rc = -1;
+        goto out;
+    }
+    unsigned long long sa = jd_mix(jd_seed ^ 0x6e31 ^ (unsigned long long)loop), sx = jd_mix(sa);
+    wb_dfill_uniform_f32(dA, m, sa, -1, 1);
+    wb_dfill_uniform_f32(dx, cols, sx, -1, 1);
+    if (cudaDeviceSynchronize() != cudaSuccess || jd_gbuf_poison(&by, 0, rows * 4) != 0) {
+        jd_failf(t, "%s: the judge's own fill failed", what);
+        rc = -1;
+        goto out;
+    }
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W13_FN_GEMV, 1, 3);
+    rq.arg_buf[0][0] = ia, rq.arg_buf[0][1] = ix;
+    jd_gbuf_arg(&rq, 2, &by, 0);
+    rq.i64[0] = (long long)rows, rq.i64[1] = (long long)cols, rq.i64[2] = (long long)rows;
+    if (jd_call(J, &rq, &rp, NULL) != 0) {
+        jd_failf(t, "%s: %s", what, J->why);
+        rc = -1;
+        goto out;
+    }
+    if (rp.status != 0) {
+        jd_failf(t, "%s: gv_gemv returned %s", what, rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status));
+        goto out;
+    }
+    int f = jd_gbuf_fetch(&by, 0, rows * 4, hy, "y", what, t);
+    if (f) {
+        rc = f < 0 ? -1 : 0;
+        goto out;
+    }
+    if (jd_full_check_done(jd_rowdot_check_f32((const float *)(by.d + JD_GBAND), rows, cols, sa, sx, 1, -1, 1, 1e-5, 1e-5,
+                                               bad, jd_stream),
+                           bad, h) != 0) {
+        jd_failf(t, "%s: the judge's check did not run", what);
+        rc = -1;
+    } else if (h[0]) {
+        jd_failf(t, "%s: %llu of %zu rows wrong, the first y[%llu] = %.9g", what, h[0], rows, h[1], (double)hy[h[1]]);
+    }
+out:
+    if (bad) cudaFree(bad);
+    free(hy);
+    jd_gbuf_free(J, &by);
+    if (ia >= 0) jd_free(J, ia);
+    if (ix >= 0) jd_free(J, ix);
+    return rc;
+}
+
+static void judge_gemv(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    double *ref = malloc(W13_GEMV_MAX_ROWS * sizeof *ref);
+    if (!ref) return jd_failf(t, "out of memory");
+    jd_cases(J, t, 2, GV_IN_CAP, W13_GEMV_MAX_ROWS, (int)W13_GEMV_CASES, gemv_one, ref);
+    free(ref);
+    for (int loop = 0; loop < 2 && !J->lost; loop++)
+        if (gemv_many(J, loop, t) < 0) break;
+}
+
+/* ---------------------------------------------------------------- the COPY-timed checkpoints */
+
+/* Row sums and GEMV of rows of 1024 floats, wb_bench_bytes() of matrix:
+ * the look's expected row (the double sum, or dot with x, on the host) and
+ * every row of every output by the judge's kernel, at the test's tolerance
+ * (rows: 1e-4 cols / 1024 + 1e-5 |ref|; GEMV 1e-4 + 1e-5 |ref|). */
+#define BENCH_COLS 1024
+
+static float rowdot_expect(const jd_bench *b, const unsigned long long *seed, size_t r)
+{
+    size_t cols = (size_t)b->i64[1];
+    int has_x = b->n_in == 2;
+    double s = 0;
+    for (size_t c = 0; c < cols; c++) {
+        double a = wb_hash_uniform_f32(seed[0], r * cols + c, b->lo, b->hi);
+        s += has_x ? a * wb_hash_uniform_f32(seed[1], c, b->lo, b->hi) : a;
+    }
+    return (float)s;
+}
+
+static int rowdot_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                        unsigned long long h[2])
+{
+    int has_x = b->n_in == 2;
+    return jd_full_check_done(jd_rowdot_check_f32(out, (size_t)b->i64[2], (size_t)b->i64[1], seed[0], has_x ? seed[1] : 0,
+                                                  has_x, b->lo, b->hi, b->atol, b->rtol, bad, jd_stream),
+                              bad, h);
+}
+
+static jd_bench g_bench; /* large: its sample arrays */
+
+/* w13.shfl-speed: br_rowsum of rows of 1024 floats in [-1, 1); bytes: the
+ * matrix read and the sums written. */
+static void judge_shfl_speed(jd_ck *k)
+{
+    jd_bench *x = &g_bench;
+    memset(x, 0, sizeof *x);
+    size_t rows = wb_bench_bytes() / (BENCH_COLS * 4);
+    x->fn = W13_FN_ROWSUM, x->n_in = 1, x->max_k = JD_BENCH_MAX_K, x->n = rows * BENCH_COLS, x->out_n = rows;
+    x->lo = -1.0f, x->hi = 1.0f, x->atol = 1e-4 * BENCH_COLS / 1024, x->rtol = 1e-5;
+    x->i64[1] = BENCH_COLS, x->i64[2] = (long long)rows;
+    x->expect = rowdot_expect, x->full_check = rowdot_check, x->fn_name = "br_rowsum", x->out_name = "out";
+    jd_bw_checkpoint(k, x, TIMED, 4.0 * (double)(x->n + rows) / (double)x->n, "br_rowsum, 1024 cols");
+}
+
+/* w13.gemv-bw: gv_gemv on rows of 1024 floats (A and x in [-1, 1)); bytes:
+ * A, x and y, each once. x's buffer is as large as A's (the protocol's
+ * inputs are one size); the call reads its first 1024. */
+static void judge_gemv_bw(jd_ck *k)
+{
+    jd_bench *x = &g_bench;
+    memset(x, 0, sizeof *x);
+    size_t rows = wb_bench_bytes() / (BENCH_COLS * 4);
+    x->fn = W13_FN_GEMV, x->n_in = 2, x->max_k = JD_BENCH_MAX_K, x->n = rows * BENCH_COLS, x->out_n = rows;
+    x->lo = -1.0f, x->hi = 1.0f, x->atol = 1e-4, x->rtol = 1e-5;
+    x->i64[1] = BENCH_COLS, x->i64[2] = (long long)rows;
+    x->expect = rowdot_expect, x->full_check = rowdot_check, x->fn_name = "gv_gemv", x->out_name = "y";
+    jd_bw_checkpoint(k, x, TIMED, 4.0 * (double)(x->n + BENCH_COLS + rows) / (double)x->n, "gv_gemv, 1024 cols");
+}
+
+/* The double sum of the last seed asked, from the judge's kernel. */
+static int sum_wanted(const jd_bench *b, unsigned long long seed, double *sum)
+{
+    static double *d, have_sum;
+    static unsigned long long have;
+    static int ok;
+    if (ok && have == seed) return *sum = have_sum, 0;
+    ok = 0;
+    if (!d && cudaMalloc((void **)&d, sizeof *d) != cudaSuccess) return d = NULL, -1;
+    if (cudaMemsetAsync(d, 0, sizeof *d, jd_stream) != cudaSuccess ||
+        jd_hash_sum_f64(b->n, seed, b->lo, b->hi, d, jd_stream) != cudaSuccess ||
+        cudaMemcpyAsync(&have_sum, d, sizeof have_sum, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+        cudaStreamSynchronize(jd_stream) != cudaSuccess)
+        return -1;
+    have = seed, ok = 1, *sum = have_sum;
+    return 0;
+}
+
+static float sum_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    (void)i;
+    double s;
+    return sum_wanted(b, seed[0], &s) != 0 ? NAN : (float)s;
+}
+
+static int sum_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                     unsigned long long h[2])
+{
+    (void)bad;
+    float got;
+    double s;
+    if (sum_wanted(b, seed[0], &s) != 0 || cudaMemcpyAsync(&got, out, 4, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+        cudaStreamSynchronize(jd_stream) != cudaSuccess)
+        return -1;
+    h[0] = !wb_close(got, s, b->atol, 0), h[1] = 0;
+    return 0;
+}
+
+/* w13.reduce-bw: br_sum of wb_bench_bytes() of floats in [0, 1), one float
+ * out, within the test's 1e-5 sum |x| (taken at 0.4999 n: sum |x| is n / 2
+ * within a few 1e-5 of it, so no laxer) of the double sum; bytes: x read. */
+static void judge_reduce_bw(jd_ck *k)
+{
+    jd_bench *x = &g_bench;
+    memset(x, 0, sizeof *x);
+    x->fn = W13_FN_SUM, x->n_in = 1, x->max_k = JD_BENCH_MAX_K, x->n = wb_bench_bytes() / 4, x->out_n = 1;
+    x->lo = 0.0f, x->hi = 1.0f, x->atol = 1e-5 * 0.4999 * (double)x->n;
+    x->i64[1] = (long long)x->n;
+    x->expect = sum_expect, x->full_check = sum_check, x->fn_name = "br_sum", x->out_name = "sum";
+    jd_bw_checkpoint(k, x, TIMED, 4.0, "br_sum");
+}
+
 /* ---------------------------------------------------------------- the timed scan */
 
-#define TIMED     7
 #define SCAN_BITS 4 /* the timed inputs in [0, 16), as the test's */
 
 /* The prefix sums of the last seed asked (the look asks JD_SAMPLES times a
@@ -287,6 +587,11 @@ static void judge_scan_speed(jd_ck *k)
 }
 
 static const jd_checkpoint CPS[] = {
+    { "w13.blockreduce", judge_blockreduce, NULL, 0, 0 },
+    { "w13.shfl-speed", judge_shfl_speed, NULL, 0, 8 },
+    { "w13.reduce-bw", judge_reduce_bw, NULL, 0, 8 },
+    { "w13.gemv", judge_gemv, NULL, 0, 0 },
+    { "w13.gemv-bw", judge_gemv_bw, NULL, 0, 8 },
     { "w13.scan1pass", judge_scan1, NULL, 0, 0 },
     { "w13.scan-speed", judge_scan_speed, NULL, 0, 0, before_scan },
 };

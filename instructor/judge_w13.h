@@ -7,9 +7,11 @@ enum { W13_FN_SCAN1 = 1, W13_FN_ROWSUM, W13_FN_SUM, W13_FN_GEMV };
 
 /* W13_FN_SCAN1:  p[0] x, p[1] y; i64[0] n, i64[1] shake, i64[2] the workspace (W13_WS_*):
  *                scan1pass_tmp_bytes(n) bytes of the runner's own device memory.
- * W13_FN_ROWSUM: p[0] x, p[1] out; i64[0] rows, i64[1] cols (br_rowsum).
- * W13_FN_SUM:    p[0] x, p[1] the sum (one float); i64[0] n (br_sum).
- * W13_FN_GEMV:   p[0] A, p[1] x, p[2] y; i64[0] rows, i64[1] cols (gv_gemv).
+ * W13_FN_ROWSUM: p[0] x, p[1] out; i64[1] cols, i64[2] rows (br_rowsum).
+ * W13_FN_SUM:    p[0] x, p[1] the sum (one float); i64[1] n (br_sum).
+ * W13_FN_GEMV:   p[0] A, p[1] x, p[2] y; i64[1] cols, i64[2] rows (gv_gemv).
+ * (i64[0] is the judge's: a checked case's output length, a timed request's
+ * input length; the sizes travel in i64[1..2].)
  * A buffer argument the judge leaves out (-1) is NULL, as the test's wb_dcopy of no bytes gives. */
 enum {
     W13_WS_NONE = 0,   /* a NULL workspace (scan1_too_large: scan1pass(NULL, NULL, SCAN1_TILE << 31, NULL, 0)) */

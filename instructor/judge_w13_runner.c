@@ -46,14 +46,14 @@ static int scan1(const jr_args *a)
 
 static int rowsum(const jr_args *a)
 {
-    return (int)br_rowsum((const float *)a->p[0], (size_t)a->i64[0], (size_t)a->i64[1], (float *)a->p[1]);
+    return (int)br_rowsum((const float *)a->p[0], (size_t)a->i64[2], (size_t)a->i64[1], (float *)a->p[1]);
 }
 
-static int sum(const jr_args *a) { return (int)br_sum((const float *)a->p[0], (size_t)a->i64[0], (float *)a->p[1]); }
+static int sum(const jr_args *a) { return (int)br_sum((const float *)a->p[0], (size_t)a->i64[1], (float *)a->p[1]); }
 
 static int gemv(const jr_args *a)
 {
-    return (int)gv_gemv((const float *)a->p[0], (const float *)a->p[1], (float *)a->p[2], (size_t)a->i64[0],
+    return (int)gv_gemv((const float *)a->p[0], (const float *)a->p[1], (float *)a->p[2], (size_t)a->i64[2],
                         (size_t)a->i64[1]);
 }
 

@@ -12,15 +12,15 @@
 # holds CUB's scan and no student function; the judge by itself over the
 # reference's and the starter's runners, as a plain child and in the
 # sandbox, writes a SKIP record for each checkpoint it forms; calibration
-# without a GPU has nothing of week 13 to run (no COPY-timed checkpoint
-# formed yet). Needs libarchive and a working bwrap. On a GPU: the commands
-# in instructor/README.md's week 13 entry.
+# without a GPU says its four speed checkpoints were not run. Needs
+# libarchive and a working bwrap. On a GPU: the commands in
+# instructor/README.md's week 13 entry.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w13
 
 # what judge-w13 forms (--list) and what it leaves to the test program, in week.txt's order
-FORMED="w13.scan1pass w13.scan-speed"
-LEFT="w13.masks, w13.warpreduce, w13.warpscan, w13.vote, w13.blockreduce, w13.shfl-speed, w13.shfl-cub, w13.reduce-bw, w13.gemv, w13.gemv-bw, w13.cg"
+FORMED="w13.blockreduce w13.shfl-speed w13.reduce-bw w13.gemv w13.gemv-bw w13.scan1pass w13.scan-speed"
+LEFT="w13.masks, w13.warpreduce, w13.warpscan, w13.vote, w13.shfl-cub, w13.cg"
 
 label="week 13 judged outside the student's process, without a GPU"
 grading_or_skip "$label"
@@ -65,6 +65,9 @@ fi
 # the judge by itself: a SKIP record for each checkpoint it forms, plain and sandboxed, whoever's runner
 want=$(printf 'skip,%.0s' $FORMED) && want=${want%,}
 bad="$bad$(judge_alone_each 13 phase3/week13 "$want" "$log")"
-if [ -z "$bad" ]; then t_pass "$label" "the checkpoints the judge lists SKIP without a GPU, judged and linked alike (masks, left to the test program, full marks and 0), the others named as left to the test program, the runners linked with the week's given objects, the yard runner CUB's scan alone, the judge alone the same, plain and sandboxed"
+c13=$(bash instructor/judge_calibrate.sh "$BUILD" phase3/week13)
+[[ $c13 == *"w13.shfl-speed not run"*"w13.reduce-bw not run"*"w13.gemv-bw not run"*"w13.scan-speed not run"* ]] ||
+  bad="$bad calibration of week 13 without a GPU: '$c13';"
+if [ -z "$bad" ]; then t_pass "$label" "the checkpoints the judge lists SKIP without a GPU, judged and linked alike (masks, left to the test program, full marks and 0), the others named as left to the test program, the runners linked with the week's given objects, the yard runner CUB's scan alone, the judge alone the same, plain and sandboxed, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -22,8 +22,9 @@
 #include "warpscan.h"
 #include "w13_checks.h"
 
-/* Sizes around the warp (31, 32, 33), the block (255-257), and large. */
-static const size_t SIZES[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 4097, 65537, 1000003 };
+/* The sizes (W13_SIZES: around the warp, the block, and large), the
+ * cases' draws and references shared with the judge: w13_checks.h. */
+#define SIZES W13_SIZES
 
 /* Each loop index of a loop test runs PER cases: every forked test pays for
  * a CUDA context of its own, so 16 sizes make 4 tests, not 16. A failure
@@ -32,12 +33,7 @@ enum { PER = 4 };
 #define CASES(fn, count) for (int cs_ = _i * PER; cs_ < (_i + 1) * PER && cs_ < (int)(count); cs_++) fn(cs_)
 #define LOOPS(count) (((int)(count) + PER - 1) / PER)
 
-/* Integer values in [lo, hi] as floats: every partial sum below 2^24 is
- * exact, so any summation order gives the same answer. */
-static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
-{
-    for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
-}
+#define fill_int w13_fill_int
 
 /* Max and min that return NaN when either side is NaN (the week's rule). */
 static float max_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
@@ -337,37 +333,29 @@ END_TEST
 
 /* ---------------------------------------------------------------- block reduce */
 
-/* Loop k runs shape k / 2 with x k % 4 floats in: shapes at even positions
- * run aligned once (the float4 path where cols % 4 == 0), those at odd
- * positions never. */
-static const size_t ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },    { 1, 1 },    { 1, 1023 }, { 2, 1024 },
-                                           { 3, 1025 }, { 5, 4097 }, { 100, 33 }, { 1000, 100 }, { 7, 100000 },
-                                           { 65537, 3 }, { 300, 2048 }, { 4097, 1024 }, { 9, 36 }, { 6, 4100 } };
-#define ROWSUM_CASES (2 * WB_COUNT(ROWSUM_SHAPES))
+#define ROWSUM_CASES W13_ROWSUM_CASES
 
-/* Row sums of a rows x cols matrix starting `off` floats into its buffer;
- * even loops integer data (exact), odd loops uniform floats. */
+/* Row sums of a rows x cols matrix starting `off` floats into its buffer
+ * (W13_ROWSUM_SHAPES); even loops integer data (exact), odd loops uniform
+ * floats. */
 static void rowsum_shapes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t rows = ROWSUM_SHAPES[cs / 2][0], cols = ROWSUM_SHAPES[cs / 2][1], off = (size_t)(cs % 4), m = rows * cols;
-    int exact = cs % 2 == 0;
+    ck_assert_str_eq(__func__, W13_ROWSUM_TAG);
+    size_t rows, cols, off;
+    int exact;
+    w13_rowsum_shape(cs, &rows, &cols, &off, &exact);
+    size_t m = rows * cols;
     float *hx = wb_hmalloc((m + off) * 4);
-    double *ref = wb_hmalloc(rows * 8);
-    if (exact) fill_int(&rng, hx, m + off, -3, 5);
-    else wb_fill_uniform_f32(&rng, hx, m + off, -1, 1);
-    for (size_t r = 0; r < rows; r++) {
-        double s = 0;
-        for (size_t c = 0; c < cols; c++) s += hx[off + r * cols + c];
-        ref[r] = s;
-    }
+    double *ref = wb_hmalloc(rows * 8), atol, rtol;
+    w13_rowsum_fill(&rng, cs, hx, ref, &atol, &rtol);
     float *dx = wb_dcopy(hx, (m + off) * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", rows * 4, 0);
     WB_CUDA(br_rowsum(dx ? dx + off : NULL, rows, cols, dout));
     char what[96];
     snprintf(what, sizeof what, "rowsum %zu x %zu, x+%zu, %s", rows, cols, off, exact ? "integer data" : "float data");
-    wb_expect_dout_f32_f64(&out, ref, rows, exact ? 0 : 1e-6 * (double)cols + 1e-6, exact ? 0 : 1e-5, what);
+    wb_expect_dout_f32_f64(&out, ref, rows, atol, rtol, what);
     wb_dfree(dx), wb_dout_free(&out);
     free(hx), free(ref);
 }
@@ -378,20 +366,11 @@ END_TEST
 START_TEST(rowsum_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t rows = 6, cols = (size_t)wb_rng_int(&rng, 1025, 5000), m = rows * cols;
-    float *hx = wb_hmalloc(m * 4);
+    ck_assert_str_eq(__func__, W13_ROWSUM_SPECIALS_TAG);
+    size_t rows = W13_ROWSUM_SPECIALS_ROWS;
+    float *hx = wb_hmalloc(rows * W13_ROWSUM_SPECIALS_MAX_COLS * 4);
     double *ref = wb_hmalloc(rows * 8);
-    wb_fill_uniform_f32(&rng, hx, m, -1, 1);
-    hx[0 * cols + 17] = NAN;                               /* row 0: NaN */
-    hx[1 * cols + cols - 1] = INFINITY;                    /* row 1: +Inf */
-    hx[2 * cols + 3] = INFINITY, hx[2 * cols + 999] = -INFINITY; /* row 2: NaN */
-    hx[3 * cols + 1024] = -INFINITY;                       /* row 3: -Inf */
-    hx[5 * cols] = NAN;                                    /* row 5: NaN; row 4 finite */
-    for (size_t r = 0; r < rows; r++) {
-        double s = 0;
-        for (size_t c = 0; c < cols; c++) s += hx[r * cols + c];
-        ref[r] = s;
-    }
+    size_t cols = w13_rowsum_specials_fill(&rng, hx, ref), m = rows * cols;
     float *dx = wb_dcopy(hx, m * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", rows * 4, 0);
@@ -411,7 +390,7 @@ START_TEST(rowsum_too_many_rows)
 }
 END_TEST
 
-#define SUM_CASES (WB_COUNT(SIZES) + 2)
+#define SUM_CASES W13_SUM_CASES
 
 /* A whole-array float sum of this week (br_sum, cgr_sum), and its name. */
 typedef cudaError_t (*sum_fn)(const float *x, size_t n, float *out);
@@ -437,19 +416,20 @@ static float run_sum(const float *hx, size_t n, size_t off) { return run_sum_of(
  * stream (each test its own). */
 static void sum_exact_of(sum_fn fn, const char *name, const char *stream, int cs)
 {
-    static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
     wb_rng rng = wb_rng_for(stream, cs);
-    size_t n = (size_t)cs < WB_COUNT(SIZES) ? SIZES[cs] : MORE[(size_t)cs - WB_COUNT(SIZES)], off = (size_t)(cs & 3);
+    size_t n = w13_sum_exact_n(cs), off = (size_t)(cs & 3);
     float *hx = wb_hmalloc((n + off) * 4);
-    fill_int(&rng, hx, n + off, -3, 5);
-    double ref = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[off + i];
+    double ref = w13_sum_exact_fill(&rng, cs, hx);
     float got = run_sum_of(fn, name, hx, n, off);
     ck_assert_msg(got == (float)ref, "%s n=%zu, x+%zu, integer data (seed %llu): %.1f, expected %.1f", name, n, off,
                   (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
-static void sum_exact_case(int cs) { sum_exact_of(br_sum, "br_sum", __func__, cs); }
+static void sum_exact_case(int cs)
+{
+    ck_assert_str_eq(__func__, W13_SUM_EXACT_TAG);
+    sum_exact_of(br_sum, "br_sum", __func__, cs);
+}
 
 START_TEST(sum_exact) { CASES(sum_exact_case, SUM_CASES); }
 END_TEST
@@ -457,13 +437,13 @@ END_TEST
 START_TEST(sum_float)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 1, 3000000), off = (size_t)(_i & 3);
-    float *hx = wb_hmalloc((n + off) * 4);
-    wb_fill_uniform_f32(&rng, hx, n + off, -1, 2);
-    double ref = 0, abs_sum = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[off + i], abs_sum += fabs(hx[off + i]);
+    ck_assert_str_eq(__func__, W13_SUM_FLOAT_TAG);
+    size_t off = (size_t)(_i & 3);
+    float *hx = wb_hmalloc((W13_SUM_MAX_N + 3) * 4);
+    double ref, atol;
+    size_t n = w13_sum_float_fill(&rng, _i, hx, &ref, &atol);
     float got = run_sum(hx, n, off);
-    ck_assert_msg(wb_close(got, ref, 1e-5 * abs_sum + 1e-6, 0), "br_sum n=%zu, x+%zu (seed %llu): %.9g, expected %.9g",
+    ck_assert_msg(wb_close(got, ref, atol, 0), "br_sum n=%zu, x+%zu (seed %llu): %.9g, expected %.9g",
                   n, off, (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
@@ -472,11 +452,10 @@ END_TEST
 START_TEST(sum_nan_inf)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 2, 2000000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    ck_assert_str_eq(__func__, W13_SUM_NANINF_TAG);
+    float *hx = wb_hmalloc(2000000 * 4), want;
     const char *what;
-    float want = wb_plant_nonfinite(&rng, hx, n, _i, &what);
+    size_t n = w13_sum_naninf_fill(&rng, _i, hx, &want, &what);
     float got = run_sum(hx, n, 0);
     ck_assert_msg(wb_close(got, want, 0, 0), "br_sum n=%zu with %s: %g, expected %g", n, what, got, want);
     free(hx);
@@ -485,37 +464,28 @@ END_TEST
 
 /* ---------------------------------------------------------------- gemv */
 
-static const size_t GEMV_SHAPES[][2] = { { 0, 7 },    { 5, 0 },    { 1, 1 },     { 1, 31 },     { 3, 32 },
-                                         { 7, 33 },   { 9, 4 },    { 33, 100 },  { 100, 1023 }, { 1000, 1024 },
-                                         { 4097, 129 }, { 65537, 64 }, { 3, 4099 }, { 20000, 1000 } };
-#define GEMV_CASES (3 * WB_COUNT(GEMV_SHAPES))
+#define GEMV_CASES W13_GEMV_CASES
 
-/* y = A x on a shape of GEMV_SHAPES; loop k % 3: 0 both aligned, 1 A one
- * float in (scalar path), 2 x two floats in. Loops 3 * shapes. NaN and Inf
- * planted in two rows on every fourth loop. */
+/* y = A x on a shape of W13_GEMV_SHAPES; loop k % 3: 0 both aligned, 1 A
+ * one float in (scalar path), 2 x two floats in. Loops 3 * shapes. NaN and
+ * Inf planted in two rows on every fourth loop. */
 static void gemv_shapes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t rows = GEMV_SHAPES[cs / 3][0], cols = GEMV_SHAPES[cs / 3][1], m = rows * cols;
-    size_t oa = cs % 3 == 1 ? 1 : 0, ox = cs % 3 == 2 ? 2 : 0;
+    ck_assert_str_eq(__func__, W13_GEMV_TAG);
+    size_t rows, cols, oa, ox;
+    w13_gemv_shape(cs, &rows, &cols, &oa, &ox);
+    size_t m = rows * cols;
     float *hA = wb_hmalloc((m + oa) * 4), *hx = wb_hmalloc((cols + ox) * 4);
     double *ref = wb_hmalloc(rows * 8);
-    wb_fill_uniform_f32(&rng, hA, m + oa, -1, 1);
-    wb_fill_uniform_f32(&rng, hx, cols + ox, -1, 1);
-    int specials = cs % 4 == 0 && rows >= 3 && cols >= 2;
-    if (specials) hA[oa + 1 * cols + cols - 1] = NAN, hA[oa + 2 * cols] = INFINITY;
-    for (size_t r = 0; r < rows; r++) {
-        double s = 0;
-        for (size_t k = 0; k < cols; k++) s += (double)hA[oa + r * cols + k] * hx[ox + k];
-        ref[r] = s;
-    }
+    int specials = w13_gemv_fill(&rng, cs, hA, hx, ref);
     float *dA = wb_dcopy(hA, (m + oa) * 4), *dx = wb_dcopy(hx, (cols + ox) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", rows * 4, 0);
     WB_CUDA(gv_gemv(dA ? dA + oa : NULL, dx ? dx + ox : NULL, dy, rows, cols));
     char what[112];
     snprintf(what, sizeof what, "gemv %zu x %zu, A+%zu x+%zu%s", rows, cols, oa, ox, specials ? ", NaN and Inf in A" : "");
-    wb_expect_dout_f32_f64(&y, ref, rows, 1e-6 * (double)cols + 1e-6, 1e-5, what);
+    wb_expect_dout_f32_f64(&y, ref, rows, w13_gemv_atol(cols), W13_GEMV_RTOL, what);
     wb_dfree(dA), wb_dfree(dx), wb_dout_free(&y);
     free(hA), free(hx), free(ref);
 }
@@ -545,7 +515,7 @@ static double gemv_expect(size_t r, const void *ctx)
 START_TEST(gemv_many_rows)
 {
     gv_shape s = { _i == 0 ? 4 : 3, 0 };
-    size_t rows = ((size_t)1 << 25) + 77, m = rows * s.cols;
+    size_t rows = W13_GEMV_MANY_ROWS, m = rows * s.cols;
     float *dA = wb_dmalloc(m * 4), *dx = wb_dmalloc(s.cols * 4), *dy = wb_dmalloc(rows * 4);
     wb_dfill_uniform_f32(dA, m, SEED_A, -1, 1);
     wb_dfill_uniform_f32(dx, s.cols, SEED_X, -1, 1);
@@ -1171,8 +1141,8 @@ static const wb_test TESTS[] = {
     { "w13.blockreduce", WB_T(rowsum_specials), WB_GPU, 0 },
     { "w13.blockreduce", WB_T(rowsum_too_many_rows), WB_GPU, 0 },
     { "w13.blockreduce", WB_T(sum_exact), WB_GPU, LOOPS(SUM_CASES) },
-    { "w13.blockreduce", WB_T(sum_float), WB_GPU, 4 },
-    { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, 3 },
+    { "w13.blockreduce", WB_T(sum_float), WB_GPU, W13_N_SUM_FLOAT },
+    { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, W13_N_SUM_NANINF },
     WB_SPEED("w13.shfl-speed", bench_shfl),
     WB_SPEED("w13.shfl-cub", bench_shfl_cub),
     WB_SPEED("w13.reduce-bw", bench_reduce),

@@ -13,11 +13,176 @@
 #ifndef W13_CHECKS_H
 #define W13_CHECKS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "scan1pass.h"
 #include "wb_rand.h"
+
+/* ---------------------------------------------------------------- shared */
+
+/* Sizes around the warp (31, 32, 33), the block (255-257), and large. */
+static const size_t W13_SIZES[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 4097, 65537, 1000003 };
+#define W13_N_SIZES (sizeof W13_SIZES / sizeof W13_SIZES[0])
+
+/* Integer values in [lo, hi] as floats: every partial sum below 2^24 is
+ * exact, so any summation order gives the same answer. */
+static inline void w13_fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
+{
+    for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
+}
+
+/* ---------------------------------------------------------------- block reduce */
+
+#define W13_ROWSUM_TAG          "rowsum_shapes_case"
+#define W13_ROWSUM_SPECIALS_TAG "rowsum_specials_fn"
+
+/* Case k runs shape k / 2 with x k % 4 floats in: shapes at even positions
+ * run aligned once (the float4 path where cols % 4 == 0), those at odd
+ * positions never. */
+static const size_t W13_ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },    { 1, 1 },    { 1, 1023 }, { 2, 1024 },
+                                               { 3, 1025 }, { 5, 4097 }, { 100, 33 }, { 1000, 100 }, { 7, 100000 },
+                                               { 65537, 3 }, { 300, 2048 }, { 4097, 1024 }, { 9, 36 }, { 6, 4100 } };
+#define W13_ROWSUM_CASES  (2 * (sizeof W13_ROWSUM_SHAPES / sizeof W13_ROWSUM_SHAPES[0]))
+#define W13_ROWSUM_MAX_M  ((size_t)4097 * 1024)  /* the most floats of a case's matrix */
+#define W13_ROWSUM_MAX_ROWS ((size_t)65537)
+
+/* Case cs: rows, cols, x's offset; integer data (exact) on even cases. */
+static inline void w13_rowsum_shape(int cs, size_t *rows, size_t *cols, size_t *off, int *exact)
+{
+    *rows = W13_ROWSUM_SHAPES[cs / 2][0], *cols = W13_ROWSUM_SHAPES[cs / 2][1], *off = (size_t)(cs % 4);
+    *exact = cs % 2 == 0;
+}
+
+/* Case cs's m + off inputs (even: integers in [-3, 5], odd: uniform [-1,
+ * 1)) and the double row sums of the matrix at hx + off; the tolerance. */
+static inline void w13_rowsum_fill(wb_rng *rng, int cs, float *hx, double *ref, double *atol, double *rtol)
+{
+    size_t rows, cols, off;
+    int exact;
+    w13_rowsum_shape(cs, &rows, &cols, &off, &exact);
+    if (exact) w13_fill_int(rng, hx, rows * cols + off, -3, 5);
+    else wb_fill_uniform_f32(rng, hx, rows * cols + off, -1, 1);
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (size_t c = 0; c < cols; c++) s += hx[off + r * cols + c];
+        ref[r] = s;
+    }
+    *atol = exact ? 0 : 1e-6 * (double)cols + 1e-6, *rtol = exact ? 0 : 1e-5;
+}
+
+/* rowsum_specials: 6 rows of 1025 .. 5000 columns (returned), uniform [-1,
+ * 1) with NaN and Inf planted (rows 0, 2, 5 NaN, 1 +Inf, 3 -Inf, 4 finite),
+ * the double row sums; within 1e-6 cols, 1e-5 |ref|. hx: 6 x 5000 floats. */
+#define W13_ROWSUM_SPECIALS_ROWS 6
+#define W13_ROWSUM_SPECIALS_MAX_COLS 5000
+static inline size_t w13_rowsum_specials_fill(wb_rng *rng, float *hx, double *ref)
+{
+    size_t rows = W13_ROWSUM_SPECIALS_ROWS, cols = (size_t)wb_rng_int(rng, 1025, 5000), m = rows * cols;
+    wb_fill_uniform_f32(rng, hx, m, -1, 1);
+    hx[0 * cols + 17] = NAN;                                     /* row 0: NaN */
+    hx[1 * cols + cols - 1] = INFINITY;                          /* row 1: +Inf */
+    hx[2 * cols + 3] = INFINITY, hx[2 * cols + 999] = -INFINITY; /* row 2: NaN */
+    hx[3 * cols + 1024] = -INFINITY;                             /* row 3: -Inf */
+    hx[5 * cols] = NAN;                                          /* row 5: NaN; row 4 finite */
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (size_t c = 0; c < cols; c++) s += hx[r * cols + c];
+        ref[r] = s;
+    }
+    return cols;
+}
+
+/* The one-pass sums (br_sum, cgr_sum). Exact: the sizes and two more
+ * (2^20, 2^22 + 5), x 0-3 floats off alignment, integers in [-3, 5]; the
+ * sum must be the float of the exact sum. */
+#define W13_SUM_EXACT_TAG    "sum_exact_case"
+#define W13_CG_SUM_EXACT_TAG "cg_sum_exact_case"
+#define W13_SUM_FLOAT_TAG    "sum_float_fn"
+#define W13_SUM_NANINF_TAG   "sum_nan_inf_fn"
+#define W13_SUM_CASES        (W13_N_SIZES + 2)
+#define W13_N_SUM_FLOAT      4
+#define W13_N_SUM_NANINF     3
+#define W13_SUM_MAX_N        (((size_t)1 << 24) + 3) /* sum_float's loop 0, the largest of them */
+static inline size_t w13_sum_exact_n(int cs)
+{
+    static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
+    return (size_t)cs < W13_N_SIZES ? W13_SIZES[cs] : MORE[(size_t)cs - W13_N_SIZES];
+}
+static inline double w13_sum_exact_fill(wb_rng *rng, int cs, float *hx)
+{
+    size_t n = w13_sum_exact_n(cs), off = (size_t)(cs & 3);
+    w13_fill_int(rng, hx, n + off, -3, 5);
+    double ref = 0;
+    for (size_t i = 0; i < n; i++) ref += hx[off + i];
+    return ref;
+}
+
+/* sum_float loop i: n (2^24 + 3 on loop 0, else 1 .. 3M) and x's offset
+ * (i & 3), n + off uniform [-1, 2); the double sum; within 1e-5 sum |x| + 1e-6. */
+static inline size_t w13_sum_float_fill(wb_rng *rng, int i, float *hx, double *ref, double *atol)
+{
+    size_t n = i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(rng, 1, 3000000), off = (size_t)(i & 3);
+    wb_fill_uniform_f32(rng, hx, n + off, -1, 2);
+    double s = 0, abs_sum = 0;
+    for (size_t k = 0; k < n; k++) s += hx[off + k], abs_sum += fabs(hx[off + k]);
+    *ref = s, *atol = 1e-5 * abs_sum + 1e-6;
+    return n;
+}
+
+/* sum_nan_inf loop i: n in [2, 2M], uniform [-1, 1) with a NaN or Inf
+ * planted (wb_plant_nonfinite: the sum that must come out, exactly). */
+static inline size_t w13_sum_naninf_fill(wb_rng *rng, int i, float *hx, float *want, const char **what)
+{
+    size_t n = (size_t)wb_rng_int(rng, 2, 2000000);
+    wb_fill_uniform_f32(rng, hx, n, -1, 1);
+    *want = wb_plant_nonfinite(rng, hx, n, i, what);
+    return n;
+}
+
+/* ---------------------------------------------------------------- gemv */
+
+#define W13_GEMV_TAG "gemv_shapes_case"
+static const size_t W13_GEMV_SHAPES[][2] = { { 0, 7 },    { 5, 0 },    { 1, 1 },     { 1, 31 },     { 3, 32 },
+                                             { 7, 33 },   { 9, 4 },    { 33, 100 },  { 100, 1023 }, { 1000, 1024 },
+                                             { 4097, 129 }, { 65537, 64 }, { 3, 4099 }, { 20000, 1000 } };
+#define W13_GEMV_CASES    (3 * (sizeof W13_GEMV_SHAPES / sizeof W13_GEMV_SHAPES[0]))
+#define W13_GEMV_MAX_M    ((size_t)20000 * 1000)
+#define W13_GEMV_MAX_ROWS ((size_t)65537)
+#define W13_GEMV_MAX_COLS ((size_t)4099)
+
+/* Case cs: shape cs / 3; cs % 3: 0 both aligned, 1 A one float in (the
+ * scalar path), 2 x two floats in; NaN and Inf planted in two rows on every
+ * fourth case (returned: 1). */
+static inline void w13_gemv_shape(int cs, size_t *rows, size_t *cols, size_t *oa, size_t *ox)
+{
+    *rows = W13_GEMV_SHAPES[cs / 3][0], *cols = W13_GEMV_SHAPES[cs / 3][1];
+    *oa = cs % 3 == 1 ? 1 : 0, *ox = cs % 3 == 2 ? 2 : 0;
+}
+static inline int w13_gemv_fill(wb_rng *rng, int cs, float *hA, float *hx, double *ref)
+{
+    size_t rows, cols, oa, ox;
+    w13_gemv_shape(cs, &rows, &cols, &oa, &ox);
+    size_t m = rows * cols;
+    wb_fill_uniform_f32(rng, hA, m + oa, -1, 1);
+    wb_fill_uniform_f32(rng, hx, cols + ox, -1, 1);
+    int specials = cs % 4 == 0 && rows >= 3 && cols >= 2;
+    if (specials) hA[oa + 1 * cols + cols - 1] = NAN, hA[oa + 2 * cols] = INFINITY;
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (size_t k = 0; k < cols; k++) s += (double)hA[oa + r * cols + k] * hx[ox + k];
+        ref[r] = s;
+    }
+    return specials;
+}
+/* The tolerance: 1e-6 cols + 1e-6, 1e-5 |ref|. */
+static inline double w13_gemv_atol(size_t cols) { return 1e-6 * (double)cols + 1e-6; }
+#define W13_GEMV_RTOL 1e-5
+
+/* gemv_many_rows: more rows than the grid has warps (the launcher caps the
+ * grid at 2^22 blocks of 8 warps); loop 0: cols 4 (16-byte path), 1: 3. */
+#define W13_GEMV_MANY_ROWS (((size_t)1 << 25) + 77)
 
 /* ---------------------------------------------------------------- single-pass scan */
 
