@@ -189,6 +189,136 @@ static void judge_scan1(jd_ck *k)
     jd_gbuf_free(J, &bx), jd_gbuf_free(J, &by);
 }
 
+/* ---------------------------------------------------------------- masks (CPU) */
+
+/* wr_tail_mask(0 .. 32) and vt_lanes_below(0 .. 31) from the runner (host
+ * functions: with a GPU or without one), each against its value. */
+static void judge_masks(jd *J, jd_tally *t)
+{
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W13_FN_MASKS, 1, 0);
+    t->tests += 2;
+    if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "wr_tail_mask, vt_lanes_below: %s", J->why);
+    unsigned m[65];
+    if (rp.status != 0 || rp.out_len != sizeof m)
+        return jd_failf(t, "wr_tail_mask, vt_lanes_below: the runner's call failed (%s)", rp.status ? rp.text : "no values");
+    memcpy(m, rp.out, sizeof m);
+    for (unsigned v = 0; v <= 32; v++) {
+        unsigned want = (unsigned)((1ull << v) - 1ull);
+        if (m[v] != want) return jd_failf(t, "wr_tail_mask(%u) = 0x%08x, expected 0x%08x", v, m[v], want);
+    }
+    for (unsigned l = 0; l < 32; l++) {
+        unsigned want = (unsigned)((1ull << l) - 1ull);
+        if (m[33 + l] != want) return jd_failf(t, "vt_lanes_below(%u) = 0x%08x, expected 0x%08x", l, m[33 + l], want);
+    }
+}
+
+static void judge_masks_gpu(jd_ck *k) { judge_masks(k->J, k->t); }
+
+/* ---------------------------------------------------------------- warp reduce and scan */
+
+static const char *const OP_NAMES[3] = { "sum", "max", "min" };
+
+/* The three ops on hx[0..n) (B's input), each into a fresh poison. */
+static int wreduce_ops(jd *J, jd_case_bufs *B, size_t n, const char *data, double *ref, jd_tally *t)
+{
+    size_t groups = (n + 31) / 32;
+    for (int op = 0; op < 3; op++) {
+        char what[160];
+        snprintf(what, sizeof what, "warp %s, n=%zu (%zu groups, last has %zu), %s", OP_NAMES[op], n, groups,
+                 n % 32 ? n % 32 : 32, data);
+        w13_warp_reduce_ref(B->h[0], n, op, ref);
+        jd_case c;
+        memset(&c, 0, sizeof c);
+        c.fn = W13_FN_WREDUCE, c.fn_name = "wr_warp_reduce", c.out_name = "out", c.what = what;
+        c.in[0] = B->h[0], c.in_n[0] = n, c.n = groups, c.ref64 = ref;
+        c.atol = w13_warp_reduce_atol(op), c.rtol = w13_warp_reduce_rtol(op);
+        c.i64[1] = op, c.i64[2] = (long long)n;
+        if (jd_case_run(J, B, &c, t) < 0) return -1;
+    }
+    return 0;
+}
+
+/* warp_reduce_sizes (the sizes, uniform), then warp_reduce_specials. */
+static int wreduce_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    if (i < (int)W13_N_SIZES) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_WREDUCE_TAG, i);
+        wb_fill_uniform_f32(&r, B->h[0], W13_SIZES[i], -1, 1);
+        return wreduce_ops(J, B, W13_SIZES[i], "uniform [-1, 1]", ctx, t);
+    }
+    wb_rng r = wb_rng_for_seed(jd_seed, W13_WREDUCE_SPECIALS_TAG, i - (int)W13_N_SIZES);
+    const char *data;
+    size_t n = w13_warp_reduce_specials_fill(&r, i - (int)W13_N_SIZES, B->h[0], &data);
+    return wreduce_ops(J, B, n, data, ctx, t);
+}
+
+#define WR_IN_CAP (W13_SIZES[W13_N_SIZES - 1] + 8)
+
+static void judge_warpreduce(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    double *ref = malloc(WR_IN_CAP * sizeof *ref);
+    if (!ref) return jd_failf(t, "out of memory");
+    jd_cases(J, t, 1, WR_IN_CAP, WR_IN_CAP / 32 + 1, (int)W13_N_SIZES + W13_N_WREDUCE_SPECIALS, wreduce_one, ref);
+    free(ref);
+    for (int op = 3; op >= -1 && !J->lost; op -= 4) { /* wr_warp_reduce(3 and -1, NULL, 10, NULL) */
+        jd_req rq;
+        jd_rep rp;
+        jd_call_setup(&rq, W13_FN_WREDUCE, 1, 2);
+        rq.i64[1] = op, rq.i64[2] = 10;
+        t->tests++;
+        if (jd_call(J, &rq, &rp, NULL) != 0) jd_failf(t, "wr_warp_reduce(%d, ...): %s", op, J->why);
+        else if (rp.status != (int)cudaErrorInvalidValue)
+            jd_failf(t, "ops other than WR_SUM, WR_MAX, WR_MIN must return cudaErrorInvalidValue (op %d returned %s)", op,
+                     rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status));
+    }
+}
+
+/* Both scans of the n floats at hx[off] (B's input) into y at the same
+ * offset, each into a fresh poison. */
+static int wscan_both(jd *J, jd_case_bufs *B, size_t n, size_t off, double atol, double rtol, const char *data,
+                      double *ref, jd_tally *t)
+{
+    for (int inclusive = 1; inclusive >= 0; inclusive--) {
+        char what[160];
+        snprintf(what, sizeof what, "%s warp scan, n=%zu, offset %zu, %s", inclusive ? "inclusive" : "exclusive", n, off,
+                 data);
+        w13_warp_scan_ref(B->h[0], n, off, inclusive, ref);
+        jd_case c;
+        memset(&c, 0, sizeof c);
+        c.fn = W13_FN_WSCAN, c.fn_name = "warpscan_prefix_sum", c.out_name = "y", c.what = what;
+        c.in[0] = B->h[0], c.in_n[0] = n + off, c.in_off[0] = off, c.n = n, c.out_off = off, c.ref64 = ref;
+        c.atol = atol, c.rtol = rtol, c.i64[1] = inclusive;
+        if (jd_case_run(J, B, &c, t) < 0) return -1;
+    }
+    return 0;
+}
+
+/* warp_scan_exact (the sizes, integers), then warp_scan_float_specials. */
+static int wscan_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    if (i < (int)W13_N_SIZES) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_WSCAN_TAG, i);
+        size_t off, n = w13_warp_scan_exact_fill(&r, i, B->h[0], &off);
+        return wscan_both(J, B, n, off, 0, 0, "integer data", ctx, t);
+    }
+    wb_rng r = wb_rng_for_seed(jd_seed, W13_WSCAN_FLOAT_TAG, i - (int)W13_N_SIZES);
+    const char *data;
+    size_t n = w13_warp_scan_float_fill(&r, i - (int)W13_N_SIZES, B->h[0], &data);
+    return wscan_both(J, B, n, 0, 1e-5, 1e-5, data, ctx, t);
+}
+
+static void judge_warpscan(jd_ck *k)
+{
+    double *ref = malloc(WR_IN_CAP * sizeof *ref);
+    if (!ref) return jd_failf(k->t, "out of memory");
+    jd_cases(k->J, k->t, 1, WR_IN_CAP, WR_IN_CAP, (int)W13_N_SIZES + W13_N_WSCAN_FLOAT, wscan_one, ref);
+    free(ref);
+}
+
 /* ---------------------------------------------------------------- block reduce */
 
 /* The one-pass sums' and row sums' cases, in one numbering: the rowsum
@@ -587,6 +717,9 @@ static void judge_scan_speed(jd_ck *k)
 }
 
 static const jd_checkpoint CPS[] = {
+    { "w13.masks", judge_masks_gpu, judge_masks, 1, 0 },
+    { "w13.warpreduce", judge_warpreduce, NULL, 0, 0 },
+    { "w13.warpscan", judge_warpscan, NULL, 0, 0 },
     { "w13.blockreduce", judge_blockreduce, NULL, 0, 0 },
     { "w13.shfl-speed", judge_shfl_speed, NULL, 0, 8 },
     { "w13.reduce-bw", judge_reduce_bw, NULL, 0, 8 },

@@ -12,6 +12,7 @@
  * timing). */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cuda_runtime_api.h>
 
 #include "blockreduce.h"
@@ -19,6 +20,9 @@
 #include "judge.h"
 #include "judge_w13.h"
 #include "scan1pass.h"
+#include "vote.h"
+#include "warpreduce.h"
+#include "warpscan.h"
 
 /* The workspace for `bytes` (W13_WS_*), or NULL (none asked, or no memory:
  * then the call gets NULL and fails as it would). */
@@ -57,5 +61,25 @@ static int gemv(const jr_args *a)
                         (size_t)a->i64[1]);
 }
 
+static int masks(const jr_args *a)
+{
+    unsigned m[65];
+    for (unsigned v = 0; v <= 32; v++) m[v] = wr_tail_mask(v);
+    for (unsigned l = 0; l < 32; l++) m[33 + l] = vt_lanes_below(l);
+    memcpy(a->out, m, sizeof m), *a->out_len = sizeof m;
+    return 0;
+}
+
+static int wreduce(const jr_args *a)
+{
+    return (int)wr_warp_reduce((int)a->i64[1], (const float *)a->p[0], (size_t)a->i64[2], (float *)a->p[1]);
+}
+
+static int wscan(const jr_args *a)
+{
+    return (int)warpscan_prefix_sum((const float *)a->p[0], (size_t)a->i64[0], (float *)a->p[1], (int)a->i64[1]);
+}
+
 JR_MAIN({ W13_FN_SCAN1, "scan1pass", scan1 }, { W13_FN_ROWSUM, "br_rowsum", rowsum }, { W13_FN_SUM, "br_sum", sum },
-        { W13_FN_GEMV, "gv_gemv", gemv })
+        { W13_FN_GEMV, "gv_gemv", gemv }, { W13_FN_MASKS, "wr_tail_mask, vt_lanes_below", masks },
+        { W13_FN_WREDUCE, "wr_warp_reduce", wreduce }, { W13_FN_WSCAN, "warpscan_prefix_sum", wscan })

@@ -5,13 +5,15 @@
 # never PASS: graded with --judge 1 (the runner linked in the sandbox from
 # each student's objects and the week's given support objects, started
 # there, the record written by the judge) the cells are those of the same
-# class graded without it (w13.masks, a CPU checkpoint left to the linked
-# test, full marks for the reference and 0 for the starter both ways); the
-# grader names the checkpoints it leaves to the test program; the runners
+# class graded without it (w13.masks, the CPU checkpoint, judged through a
+# runner that opens no GPU: full marks for the reference and 0 for the
+# starter both ways); the grader names the checkpoints it leaves to the
+# test program; the runners
 # hold the given support objects, and the yard runner beside the judge
 # holds CUB's scan and no student function; the judge by itself over the
 # reference's and the starter's runners, as a plain child and in the
-# sandbox, writes a SKIP record for each checkpoint it forms; calibration
+# sandbox, passes w13.masks for the reference and fails it for the starter
+# and writes a SKIP record for each other checkpoint it forms; calibration
 # without a GPU says its four speed checkpoints were not run. Needs
 # libarchive and a working bwrap. On a GPU: the commands in
 # instructor/README.md's week 13 entry.
@@ -19,8 +21,8 @@
 t_begin instructor-judge-w13
 
 # what judge-w13 forms (--list) and what it leaves to the test program, in week.txt's order
-FORMED="w13.blockreduce w13.shfl-speed w13.reduce-bw w13.gemv w13.gemv-bw w13.scan1pass w13.scan-speed"
-LEFT="w13.masks, w13.warpreduce, w13.warpscan, w13.vote, w13.shfl-cub, w13.cg"
+FORMED="w13.masks w13.warpreduce w13.warpscan w13.blockreduce w13.shfl-speed w13.reduce-bw w13.gemv w13.gemv-bw w13.scan1pass w13.scan-speed"
+LEFT="w13.vote, w13.shfl-cub, w13.cg"
 
 label="week 13 judged outside the student's process, without a GPU"
 grading_or_skip "$label"
@@ -62,12 +64,19 @@ elif ! nm "$Y" | grep -q ' T yard_cub_scan_i32$' ||
 fi
 [ "$("$BUILD/instructor/judge-w13" --list | tr '\n' ' ')" = "$FORMED " ] ||
   bad="$bad judge-w13 --list: $("$BUILD/instructor/judge-w13" --list | tr '\n' ' '), expected $FORMED;"
-# the judge by itself: a SKIP record for each checkpoint it forms, plain and sandboxed, whoever's runner
-want=$(printf 'skip,%.0s' $FORMED) && want=${want%,}
-bad="$bad$(judge_alone_each 13 phase3/week13 "$want" "$log")"
+# the judge by itself: w13.masks (CPU) PASS for the reference and FAIL for the starter, a SKIP record for
+# each other checkpoint it forms, plain and sandboxed
+skips=$(printf ',skip%.0s' $(seq $(($(wc -w <<<"$FORMED") - 1))))
+for impl in solution starter; do
+  for how in plain sandbox; do
+    got=$(judge_alone 13 phase3/week13 $impl $how "$log")
+    want=$([ $impl = solution ] && echo "pass$skips" || echo "fail$skips")
+    [ "$got" = "$want" ] || bad="$bad judge-w13 over the $impl's runner ($how): $got, expected $want;"
+  done
+done
 c13=$(bash instructor/judge_calibrate.sh "$BUILD" phase3/week13)
 [[ $c13 == *"w13.shfl-speed not run"*"w13.reduce-bw not run"*"w13.gemv-bw not run"*"w13.scan-speed not run"* ]] ||
   bad="$bad calibration of week 13 without a GPU: '$c13';"
-if [ -z "$bad" ]; then t_pass "$label" "the checkpoints the judge lists SKIP without a GPU, judged and linked alike (masks, left to the test program, full marks and 0), the others named as left to the test program, the runners linked with the week's given objects, the yard runner CUB's scan alone, the judge alone the same, plain and sandboxed, calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "the GPU checkpoints the judge lists SKIP without a GPU, judged and linked alike (masks full marks and 0), the others named as left to the test program, the runners linked with the week's given objects, the yard runner CUB's scan alone, the judge alone the same, plain and sandboxed, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

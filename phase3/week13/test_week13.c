@@ -35,9 +35,6 @@ enum { PER = 4 };
 
 #define fill_int w13_fill_int
 
-/* Max and min that return NaN when either side is NaN (the week's rule). */
-static float max_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
-static float min_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : b); }
 
 /* ---------------------------------------------------------------- masks (CPU) */
 
@@ -72,22 +69,13 @@ static void check_warp_reduce(const float *hx, size_t n, const char *data)
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
     for (int op = WR_SUM; op <= WR_MIN; op++) {
-        for (size_t g = 0; g < groups; g++) {
-            size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
-            double s = 0;
-            float m = hx[lo];
-            for (size_t i = lo; i < hi; i++) {
-                s += hx[i];
-                if (i > lo) m = op == WR_MAX ? max_nan(m, hx[i]) : min_nan(m, hx[i]);
-            }
-            ref[g] = op == WR_SUM ? s : (double)m;
-        }
+        w13_warp_reduce_ref(hx, n, op, ref);
         if (op != WR_SUM) wb_dout_poison(&out);
         WB_CUDA(wr_warp_reduce(op, dx, n, dout));
         char what[128];
         snprintf(what, sizeof what, "warp %s, n=%zu (%zu groups, last has %zu), %s", OP_NAMES[op], n, groups,
                  n % 32 ? n % 32 : 32, data);
-        wb_expect_dout_f32_f64(&out, ref, groups, op == WR_SUM ? 1e-4 : 0, op == WR_SUM ? 1e-6 : 0, what);
+        wb_expect_dout_f32_f64(&out, ref, groups, w13_warp_reduce_atol(op), w13_warp_reduce_rtol(op), what);
     }
     wb_dfree(dx), wb_dout_free(&out);
     free(ref);
@@ -96,6 +84,7 @@ static void check_warp_reduce(const float *hx, size_t n, const char *data)
 static void warp_reduce_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_WREDUCE_TAG);
     size_t n = SIZES[cs];
     float *hx = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
@@ -106,28 +95,15 @@ static void warp_reduce_sizes_case(int cs)
 START_TEST(warp_reduce_sizes) { CASES(warp_reduce_sizes_case, WB_COUNT(SIZES)); }
 END_TEST
 
-/* 0: NaN, +Inf and -Inf planted (one group gets both infinities, the last,
- * partial group a NaN in its last element); 1: all negative (a max that
- * starts from 0, or pads with 0, fails); 2: all positive (the same for min). */
+/* w13_warp_reduce_specials_fill: NaN and infinities planted, all negative,
+ * all positive. */
 START_TEST(warp_reduce_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t n = 32 * (size_t)wb_rng_int(&rng, 4, 200) + (size_t)wb_rng_int(&rng, 1, 31);
-    float *hx = wb_hmalloc(n * 4);
-    const char *data = "";
-    if (_i == 0) {
-        wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-        hx[n - 1] = NAN;                                     /* the partial group's last valid lane */
-        hx[5] = NAN, hx[32 + 31] = INFINITY, hx[64] = -INFINITY; /* groups 0, 1, 2 */
-        hx[96 + 7] = INFINITY, hx[96 + 20] = -INFINITY;         /* group 3: both */
-        data = "NaN, +Inf, -Inf planted";
-    } else if (_i == 1) {
-        wb_fill_uniform_f32(&rng, hx, n, -10, -1);
-        data = "all in [-10, -1]";
-    } else {
-        wb_fill_uniform_f32(&rng, hx, n, 1, 10);
-        data = "all in [1, 10]";
-    }
+    ck_assert_str_eq(__func__, W13_WREDUCE_SPECIALS_TAG);
+    float *hx = wb_hmalloc(W13_WREDUCE_SPECIALS_MAX_N * 4);
+    const char *data;
+    size_t n = w13_warp_reduce_specials_fill(&rng, _i, hx, &data);
     check_warp_reduce(hx, n, data);
     free(hx);
 }
@@ -152,12 +128,7 @@ static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, 
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, off * 4);
     for (int inclusive = 1; inclusive >= 0; inclusive--) {
-        double acc = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (i % 32 == 0) acc = 0;
-            if (inclusive) acc += hx[off + i], ref[i] = acc;
-            else ref[i] = acc, acc += hx[off + i];
-        }
+        w13_warp_scan_ref(hx, n, off, inclusive, ref);
         if (!inclusive) wb_dout_poison(&y);
         WB_CUDA(warpscan_prefix_sum(dx ? dx + off : NULL, n, dy, inclusive));
         char what[128];
@@ -172,9 +143,10 @@ static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, 
 static void warp_scan_exact_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t n = SIZES[cs], off = (size_t)(cs % 3);
-    float *hx = wb_hmalloc((n + off) * 4);
-    fill_int(&rng, hx, n + off, -4, 6);
+    ck_assert_str_eq(__func__, W13_WSCAN_TAG);
+    size_t off = (size_t)(cs % 3);
+    float *hx = wb_hmalloc((SIZES[cs] + off) * 4);
+    size_t n = w13_warp_scan_exact_fill(&rng, cs, hx, &off);
     check_warp_scan(hx, n, off, 0, 0, "integer data");
     free(hx);
 }
@@ -182,17 +154,15 @@ static void warp_scan_exact_case(int cs)
 START_TEST(warp_scan_exact) { CASES(warp_scan_exact_case, WB_COUNT(SIZES)); }
 END_TEST
 
-/* Float data; 1: NaN planted, 2: +Inf and -Inf planted (NaN from there on
- * in the group that has both). */
+/* w13_warp_scan_float_fill: float data; 1: NaN planted, 2: +Inf and -Inf. */
 START_TEST(warp_scan_float_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 100, 300000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    if (_i == 1) hx[3] = NAN, hx[n / 2] = NAN, hx[n - 1] = NAN;
-    if (_i == 2) hx[40] = INFINITY, hx[70] = -INFINITY, hx[75] = INFINITY, hx[n - 1] = -INFINITY;
-    check_warp_scan(hx, n, 0, 1e-5, 1e-5, _i == 0 ? "uniform [-1, 1]" : _i == 1 ? "NaN planted" : "Inf planted");
+    ck_assert_str_eq(__func__, W13_WSCAN_FLOAT_TAG);
+    float *hx = wb_hmalloc(W13_WSCAN_FLOAT_MAX_N * 4);
+    const char *data;
+    size_t n = w13_warp_scan_float_fill(&rng, _i, hx, &data);
+    check_warp_scan(hx, n, 0, 1e-5, 1e-5, data);
     free(hx);
 }
 END_TEST
@@ -1130,10 +1100,10 @@ static const wb_test TESTS[] = {
     { "w13.masks", WB_T(tail_mask_values), WB_CPU, 0 },
     { "w13.masks", WB_T(lanes_below_values), WB_CPU, 0 },
     { "w13.warpreduce", WB_T(warp_reduce_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
-    { "w13.warpreduce", WB_T(warp_reduce_specials), WB_GPU, 3 },
+    { "w13.warpreduce", WB_T(warp_reduce_specials), WB_GPU, W13_N_WREDUCE_SPECIALS },
     { "w13.warpreduce", WB_T(warp_reduce_bad_op), WB_GPU, 0 },
     { "w13.warpscan", WB_T(warp_scan_exact), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
-    { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, 3 },
+    { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, W13_N_WSCAN_FLOAT },
     { "w13.vote", WB_T(votes_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.vote", WB_T(compact_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.vote", WB_T(compact_specials), WB_GPU, 3 },

@@ -33,6 +33,99 @@ static inline void w13_fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
     for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
 }
 
+/* ---------------------------------------------------------------- warp reduce and scan */
+
+#define W13_WREDUCE_TAG          "warp_reduce_sizes_case"
+#define W13_WREDUCE_SPECIALS_TAG "warp_reduce_specials_fn"
+#define W13_WSCAN_TAG            "warp_scan_exact_case"
+#define W13_WSCAN_FLOAT_TAG      "warp_scan_float_specials_fn"
+#define W13_N_WREDUCE_SPECIALS   3
+#define W13_N_WSCAN_FLOAT        3
+#define W13_WREDUCE_SPECIALS_MAX_N ((size_t)32 * 200 + 31)
+#define W13_WSCAN_FLOAT_MAX_N      ((size_t)300000)
+
+/* Max and min that return NaN when either side is NaN (the week's rule). */
+static inline float w13_max_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
+static inline float w13_min_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : b); }
+
+/* ref[g] for each group of 32 of hx[0..n): op 0 the double sum, 1 the max,
+ * 2 the min (NaN propagating); the tolerance: the sum 1e-4 + 1e-6 |ref|,
+ * max and min exact. */
+static inline void w13_warp_reduce_ref(const float *hx, size_t n, int op, double *ref)
+{
+    for (size_t g = 0; g < (n + 31) / 32; g++) {
+        size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
+        double s = 0;
+        float m = hx[lo];
+        for (size_t i = lo; i < hi; i++) {
+            s += hx[i];
+            if (i > lo) m = op == 1 ? w13_max_nan(m, hx[i]) : w13_min_nan(m, hx[i]);
+        }
+        ref[g] = op == 0 ? s : (double)m;
+    }
+}
+static inline double w13_warp_reduce_atol(int op) { return op == 0 ? 1e-4 : 0; }
+static inline double w13_warp_reduce_rtol(int op) { return op == 0 ? 1e-6 : 0; }
+
+/* warp_reduce_specials loop i: n (4 .. 200 whole groups and a partial one)
+ * drawn, then the data: 0 uniform [-1, 1) with NaN, +Inf and -Inf planted
+ * (one group gets both infinities, the last, partial group a NaN in its
+ * last element); 1 all in [-10, -1] (a max that starts from 0, or pads with
+ * 0, fails); 2 all in [1, 10] (the same for min). Returns n. */
+static inline size_t w13_warp_reduce_specials_fill(wb_rng *rng, int i, float *hx, const char **data)
+{
+    size_t n = 32 * (size_t)wb_rng_int(rng, 4, 200) + (size_t)wb_rng_int(rng, 1, 31);
+    if (i == 0) {
+        wb_fill_uniform_f32(rng, hx, n, -1, 1);
+        hx[n - 1] = NAN;                                         /* the partial group's last valid lane */
+        hx[5] = NAN, hx[32 + 31] = INFINITY, hx[64] = -INFINITY; /* groups 0, 1, 2 */
+        hx[96 + 7] = INFINITY, hx[96 + 20] = -INFINITY;         /* group 3: both */
+        *data = "NaN, +Inf, -Inf planted";
+    } else if (i == 1) {
+        wb_fill_uniform_f32(rng, hx, n, -10, -1);
+        *data = "all in [-10, -1]";
+    } else {
+        wb_fill_uniform_f32(rng, hx, n, 1, 10);
+        *data = "all in [1, 10]";
+    }
+    return n;
+}
+
+/* Both warp scans of the n floats at hx[off]: ref[i] the group's inclusive
+ * or exclusive prefix, in double. */
+static inline void w13_warp_scan_ref(const float *hx, size_t n, size_t off, int inclusive, double *ref)
+{
+    double acc = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 32 == 0) acc = 0;
+        if (inclusive) acc += hx[off + i], ref[i] = acc;
+        else ref[i] = acc, acc += hx[off + i];
+    }
+}
+
+/* warp_scan_exact case cs: n = W13_SIZES[cs], x and y cs % 3 floats in,
+ * n + off integers in [-4, 6]; exact. */
+static inline size_t w13_warp_scan_exact_fill(wb_rng *rng, int cs, float *hx, size_t *off)
+{
+    size_t n = W13_SIZES[cs];
+    *off = (size_t)(cs % 3);
+    w13_fill_int(rng, hx, n + *off, -4, 6);
+    return n;
+}
+
+/* warp_scan_float_specials loop i: n in [100, 300000], uniform [-1, 1); 1:
+ * NaN planted, 2: +Inf and -Inf planted (NaN from there on in the group that
+ * has both); within 1e-5 + 1e-5 |ref|. */
+static inline size_t w13_warp_scan_float_fill(wb_rng *rng, int i, float *hx, const char **data)
+{
+    size_t n = (size_t)wb_rng_int(rng, 100, 300000);
+    wb_fill_uniform_f32(rng, hx, n, -1, 1);
+    if (i == 1) hx[3] = NAN, hx[n / 2] = NAN, hx[n - 1] = NAN;
+    if (i == 2) hx[40] = INFINITY, hx[70] = -INFINITY, hx[75] = INFINITY, hx[n - 1] = -INFINITY;
+    *data = i == 0 ? "uniform [-1, 1]" : i == 1 ? "NaN planted" : "Inf planted";
+    return n;
+}
+
 /* ---------------------------------------------------------------- block reduce */
 
 #define W13_ROWSUM_TAG          "rowsum_shapes_case"
