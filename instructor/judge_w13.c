@@ -67,6 +67,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgreduce.h"
 #include "judge.h"
 #include "judge_kernels.h"
 #include "judge_w13.h"
@@ -505,6 +506,144 @@ static void judge_gemv(jd_ck *k)
         if (gemv_many(J, loop, t) < 0) break;
 }
 
+/* ---------------------------------------------------------------- cooperative groups */
+
+/* cg_tile_sizes case i: the sum over its tiles, then the max on new data. */
+static int cg_tile_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    double *ref = ctx;
+    wb_rng r = wb_rng_for_seed(jd_seed, W13_CG_TILE_TAG, i);
+    size_t n = W13_SIZES[i / 2];
+    unsigned tile = w13_cg_tile(i);
+    for (int op = 0; op < 2; op++) {
+        const char *data = "uniform [-1, 1]";
+        if (op == 0) w13_cg_tile_sum_fill(&r, i, B->h[0]);
+        else data = w13_cg_tile_max_fill(&r, i, B->h[0]);
+        w13_cg_tile_ref(op, tile, B->h[0], n, ref);
+        char what[160];
+        snprintf(what, sizeof what, "cg::reduce %s over tiles of %u, n=%zu (last tile %zu), %s", op == 0 ? "sum" : "max",
+                 tile, n, n % tile ? n % tile : (size_t)tile, data);
+        jd_case c;
+        memset(&c, 0, sizeof c);
+        c.fn = W13_FN_CG_TILE, c.fn_name = "cgr_tile_reduce", c.out_name = "out", c.what = what;
+        c.in[0] = B->h[0], c.in_n[0] = n, c.n = (n + tile - 1) / tile, c.ref64 = ref;
+        c.atol = op == 0 ? 1e-5 : 0, c.rtol = op == 0 ? 1e-6 : 0;
+        c.i64[1] = op == 0 ? CGR_SUM : CGR_MAX, c.i64[2] = (long long)n, c.i64[3] = tile;
+        if (jd_case_run(J, B, &c, t) < 0) return -1;
+    }
+    return 0;
+}
+
+/* cg_sum_exact (the test's sum_exact cases for cgr_sum), then cg_sum_float. */
+static int cg_sum_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
+{
+    double *ref = ctx;
+    float *hx = B->h[0], want32 = 0;
+    size_t n, off = 0;
+    char what[160];
+    jd_case c;
+    memset(&c, 0, sizeof c);
+    c.fn = W13_FN_CG_SUM, c.fn_name = "cgr_sum", c.out_name = "sum", c.what = what, c.n = 1, c.in[0] = hx;
+    if (i < (int)W13_SUM_CASES) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_CG_SUM_EXACT_TAG, i);
+        n = w13_sum_exact_n(i), off = (size_t)(i & 3);
+        want32 = (float)w13_sum_exact_fill(&r, i, hx);
+        c.ref = &want32;
+        snprintf(what, sizeof what, "cgr_sum n=%zu, x+%zu, integer data", n, off);
+    } else {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_CG_FLOAT_TAG, i - (int)W13_SUM_CASES);
+        const char *data;
+        n = w13_cg_sum_float_fill(&r, i - (int)W13_SUM_CASES, hx, &ref[0], &c.atol, &data);
+        c.ref64 = ref;
+        snprintf(what, sizeof what, "cgr_sum n=%zu, %s", n, data);
+    }
+    c.in_n[0] = n + off, c.in_off[0] = off, c.i64[1] = (long long)n;
+    return jd_case_run(J, B, &c, t);
+}
+
+static const char *const REDUX_NAMES[3] = { "add", "max", "min" };
+
+/* redux_sizes: the three ops of each size on the test's words, exact. 0, or -1 lost. */
+static int redux_cases(jd *J, jd_tally *t)
+{
+    size_t cap = W13_SIZES[W13_N_SIZES - 1], gcap = (cap + 31) / 32;
+    jd_gbuf bx = { -1, NULL, 0 }, bo = { -1, NULL, 0 };
+    uint32_t *hx = malloc(cap * 4), *ref = malloc(gcap * 4), *got = malloc(gcap * 4);
+    int rc = 0;
+    if (!hx || !ref || !got) jd_failf(t, "out of memory"), rc = -1;
+    else if (jd_gbuf_alloc(J, &bx, cap * 4, t) != 0 || jd_gbuf_alloc(J, &bo, gcap * 4, t) != 0) rc = -1;
+    for (int i = 0; !rc && i < (int)W13_N_SIZES && !J->lost; i++) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_REDUX_TAG, i);
+        size_t n = W13_SIZES[i], groups = (n + 31) / 32;
+        const char *data = w13_redux_fill(&r, i, hx);
+        if (jd_gbuf_put(&bx, 0, hx, n * 4) != 0) {
+            jd_failf(t, "the judge's own copies failed");
+            rc = -1;
+            break;
+        }
+        for (int op = 0; op < 3 && !rc; op++) {
+            char what[160];
+            snprintf(what, sizeof what, "__reduce_%s_sync, n=%zu (last warp %zu lanes), %s", REDUX_NAMES[op], n,
+                     n % 32 ? n % 32 : 32, data);
+            w13_redux_ref(op, hx, n, ref);
+            t->tests++;
+            if (jd_gbuf_poison(&bo, 0, groups * 4) != 0) {
+                jd_failf(t, "the judge's own copies failed");
+                rc = -1;
+                break;
+            }
+            jd_gbuf *b[2] = { n ? &bx : NULL, &bo };
+            size_t lead[2] = { 0, 0 };
+            long long i64[8] = { 0, op, (long long)n };
+            int c = call(J, W13_FN_REDUX, 2, b, lead, i64, "cgr_warp_u32", what, t);
+            if (c < 0) rc = -1;
+            if (c) continue;
+            int f = jd_gbuf_fetch(&bo, 0, groups * 4, got, "out", what, t);
+            if (f < 0) rc = -1;
+            if (f) continue;
+            for (size_t g = 0; g < groups; g++)
+                if (got[g] != ref[g]) {
+                    jd_failf(t, "%s: out[%zu] expected %u got %u", what, g, ref[g], got[g]);
+                    break;
+                }
+        }
+    }
+    free(hx), free(ref), free(got);
+    jd_gbuf_free(J, &bx), jd_gbuf_free(J, &bo);
+    return rc;
+}
+
+/* One call that must return cudaErrorInvalidValue (NULL buffers). */
+static void refused(jd *J, int fn, long long op, long long tile, const char *what, jd_tally *t)
+{
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, fn, 1, 2);
+    rq.i64[1] = op, rq.i64[2] = 10, rq.i64[3] = tile;
+    t->tests++;
+    if (jd_call(J, &rq, &rp, NULL) != 0) jd_failf(t, "%s: %s", what, J->why);
+    else if (rp.status != (int)cudaErrorInvalidValue)
+        jd_failf(t, "%s must return cudaErrorInvalidValue (it returned %s)", what,
+                 rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status));
+}
+
+static void judge_cg(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    double *ref = malloc(WR_IN_CAP * sizeof *ref);
+    if (!ref) return jd_failf(t, "out of memory");
+    jd_cases(J, t, 1, WR_IN_CAP, WR_IN_CAP / 8 + 1, (int)W13_CG_TILE_CASES, cg_tile_one, ref);
+    if (!J->lost) jd_cases(J, t, 1, BR_IN_CAP, 1, (int)W13_SUM_CASES + W13_N_CG_FLOAT, cg_sum_one, ref);
+    free(ref);
+    if (J->lost || redux_cases(J, t) < 0 || J->lost) return;
+    refused(J, W13_FN_CG_TILE, CGR_MIN, 32, "cgr_tile_reduce(CGR_MIN, 32, ...)", t);
+    refused(J, W13_FN_CG_TILE, CGR_SUM, 16, "cgr_tile_reduce(CGR_SUM, 16, ...)", t);
+    refused(J, W13_FN_CG_TILE, CGR_MAX, 0, "cgr_tile_reduce(CGR_MAX, 0, ...)", t);
+    refused(J, W13_FN_REDUX, 3, 0, "cgr_warp_u32(3, ...)", t);
+    refused(J, W13_FN_REDUX, -1, 0, "cgr_warp_u32(-1, ...)", t);
+}
+
 /* ---------------------------------------------------------------- the COPY-timed checkpoints */
 
 /* Row sums and GEMV of rows of 1024 floats, wb_bench_bytes() of matrix:
@@ -725,6 +864,7 @@ static const jd_checkpoint CPS[] = {
     { "w13.reduce-bw", judge_reduce_bw, NULL, 0, 8 },
     { "w13.gemv", judge_gemv, NULL, 0, 0 },
     { "w13.gemv-bw", judge_gemv_bw, NULL, 0, 8 },
+    { "w13.cg", judge_cg, NULL, 0, 0 },
     { "w13.scan1pass", judge_scan1, NULL, 0, 0 },
     { "w13.scan-speed", judge_scan_speed, NULL, 0, 0, before_scan },
 };

@@ -3,7 +3,8 @@
 #ifndef JUDGE_W13_H
 #define JUDGE_W13_H
 
-enum { W13_FN_SCAN1 = 1, W13_FN_ROWSUM, W13_FN_SUM, W13_FN_GEMV, W13_FN_MASKS, W13_FN_WREDUCE, W13_FN_WSCAN };
+enum { W13_FN_SCAN1 = 1, W13_FN_ROWSUM, W13_FN_SUM, W13_FN_GEMV, W13_FN_MASKS, W13_FN_WREDUCE, W13_FN_WSCAN,
+       W13_FN_CG_TILE, W13_FN_CG_SUM, W13_FN_REDUX };
 
 /* W13_FN_SCAN1:  p[0] x, p[1] y; i64[0] n, i64[1] shake, i64[2] the workspace (W13_WS_*):
  *                scan1pass_tmp_bytes(n) bytes of the runner's own device memory.
@@ -14,6 +15,9 @@ enum { W13_FN_SCAN1 = 1, W13_FN_ROWSUM, W13_FN_SUM, W13_FN_GEMV, W13_FN_MASKS, W
  *                65 unsigned ints (host functions: the CPU checkpoint w13.masks).
  * W13_FN_WREDUCE: p[0] x, p[1] out; i64[1] op, i64[2] n (wr_warp_reduce).
  * W13_FN_WSCAN:  p[0] x, p[1] y; i64[0] n, i64[1] inclusive (warpscan_prefix_sum).
+ * W13_FN_CG_TILE: p[0] x, p[1] out; i64[1] op, i64[2] n, i64[3] tile (cgr_tile_reduce).
+ * W13_FN_CG_SUM: p[0] x, p[1] the sum (one float); i64[1] n (cgr_sum).
+ * W13_FN_REDUX:  p[0] x, p[1] out (uint32); i64[1] op, i64[2] n (cgr_warp_u32).
  * (i64[0] is the judge's: a checked case's output length, a timed request's
  * input length; the sizes travel in i64[1..2].)
  * A buffer argument the judge leaves out (-1) is NULL, as the test's wb_dcopy of no bytes gives. */

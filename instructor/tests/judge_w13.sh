@@ -21,8 +21,8 @@
 t_begin instructor-judge-w13
 
 # what judge-w13 forms (--list) and what it leaves to the test program, in week.txt's order
-FORMED="w13.masks w13.warpreduce w13.warpscan w13.blockreduce w13.shfl-speed w13.reduce-bw w13.gemv w13.gemv-bw w13.scan1pass w13.scan-speed"
-LEFT="w13.vote, w13.shfl-cub, w13.cg"
+FORMED="w13.masks w13.warpreduce w13.warpscan w13.blockreduce w13.shfl-speed w13.reduce-bw w13.gemv w13.gemv-bw w13.cg w13.scan1pass w13.scan-speed"
+LEFT="w13.vote, w13.shfl-cub"
 
 label="week 13 judged outside the student's process, without a GPU"
 grading_or_skip "$label"

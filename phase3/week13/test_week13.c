@@ -508,13 +508,7 @@ static void check_cg_tile(int op, unsigned tile, const float *hx, size_t n, cons
 {
     size_t groups = CGR_GROUPS(n, tile);
     double *ref = wb_hmalloc(groups * 8);
-    for (size_t g = 0; g < groups; g++) {
-        size_t lo = tile * g, hi = lo + tile < n ? lo + tile : n;
-        double s = 0;
-        float m = hx[lo];
-        for (size_t i = lo; i < hi; i++) s += hx[i], m = hx[i] > m ? hx[i] : m;
-        ref[g] = op == CGR_SUM ? s : (double)m;
-    }
+    w13_cg_tile_ref(op, tile, hx, n, ref);
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
@@ -533,15 +527,14 @@ static void check_cg_tile(int op, unsigned tile, const float *hx, size_t n, cons
 static void cg_tile_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_CG_TILE_TAG);
     size_t n = SIZES[cs / 2];
-    unsigned tile = cs % 2 ? 8 : 32;
+    unsigned tile = w13_cg_tile(cs);
     float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    w13_cg_tile_sum_fill(&rng, cs, hx);
     check_cg_tile(CGR_SUM, tile, hx, n, "uniform [-1, 1]");
-    wb_fill_uniform_f32(&rng, hx, n, -10, -1);
-    int inf = (cs / 2) % 2 == 1 && n >= 40;
-    if (inf) hx[3] = INFINITY, hx[17] = -INFINITY, hx[n - 1] = -INFINITY, hx[n / 2] = INFINITY;
-    check_cg_tile(CGR_MAX, tile, hx, n, inf ? "all in [-10, -1], +Inf and -Inf planted" : "all in [-10, -1]");
+    const char *data = w13_cg_tile_max_fill(&rng, cs, hx);
+    check_cg_tile(CGR_MAX, tile, hx, n, data);
     free(hx);
 }
 
@@ -549,7 +542,11 @@ START_TEST(cg_tile_sizes) { CASES(cg_tile_sizes_case, 2 * WB_COUNT(SIZES)); }
 END_TEST
 
 static float run_cg_sum(const float *hx, size_t n, size_t off) { return run_sum_of(cgr_sum, "cgr_sum", hx, n, off); }
-static void cg_sum_exact_case(int cs) { sum_exact_of(cgr_sum, "cgr_sum", __func__, cs); }
+static void cg_sum_exact_case(int cs)
+{
+    ck_assert_str_eq(__func__, W13_CG_SUM_EXACT_TAG);
+    sum_exact_of(cgr_sum, "cgr_sum", __func__, cs);
+}
 
 START_TEST(cg_sum_exact) { CASES(cg_sum_exact_case, SUM_CASES); }
 END_TEST
@@ -558,16 +555,13 @@ END_TEST
 START_TEST(cg_sum_float)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 2, 3000000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 2);
-    double ref = 0, abs_sum = 0;
-    const char *what = "uniform [-1, 2]";
-    if (_i >= 2) ref = wb_plant_nonfinite(&rng, hx, n, _i - 2, &what);
-    else
-        for (size_t i = 0; i < n; i++) ref += hx[i], abs_sum += fabs(hx[i]);
+    ck_assert_str_eq(__func__, W13_CG_FLOAT_TAG);
+    float *hx = wb_hmalloc(W13_SUM_MAX_N * 4);
+    double ref, atol;
+    const char *what;
+    size_t n = w13_cg_sum_float_fill(&rng, _i, hx, &ref, &atol, &what);
     float got = run_cg_sum(hx, n, 0);
-    ck_assert_msg(wb_close(got, ref, 1e-5 * abs_sum + 1e-6, 0), "cgr_sum n=%zu, %s (seed %llu): %.9g, expected %.9g", n,
+    ck_assert_msg(wb_close(got, ref, atol, 0), "cgr_sum n=%zu, %s (seed %llu): %.9g, expected %.9g", n,
                   what, (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
@@ -582,13 +576,7 @@ static void check_redux(const uint32_t *hx, size_t n, const char *data)
     wb_dout out;
     uint32_t *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
     for (int op = CGR_SUM; op <= CGR_MIN; op++) {
-        for (size_t g = 0; g < groups; g++) {
-            size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
-            uint32_t r = op == CGR_SUM ? 0 : hx[lo];
-            for (size_t i = lo; i < hi; i++)
-                r = op == CGR_SUM ? r + hx[i] : op == CGR_MAX ? (hx[i] > r ? hx[i] : r) : (hx[i] < r ? hx[i] : r);
-            ref[g] = r;
-        }
+        w13_redux_ref(op, hx, n, ref);
         if (op != CGR_SUM) wb_dout_poison(&out);
         WB_CUDA(cgr_warp_u32(op, dx, n, dout));
         char what[128];
@@ -606,11 +594,11 @@ static void check_redux(const uint32_t *hx, size_t n, const char *data)
 static void redux_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_REDUX_TAG);
     size_t n = SIZES[cs];
     uint32_t *hx = wb_hmalloc(n * 4);
-    wb_fill_u32(&rng, hx, n, cs % 2 ? 1000 : 0);
-    if (cs % 2 && n > 1) hx[n - 1] = 0xFFFFFFFFu, hx[n - 2] = 0;
-    check_redux(hx, n, cs % 2 ? "values below 1000, 0 and 2^32 - 1 last" : "the whole 32-bit range");
+    const char *data = w13_redux_fill(&rng, cs, hx);
+    check_redux(hx, n, data);
     free(hx);
 }
 
@@ -1121,7 +1109,7 @@ static const wb_test TESTS[] = {
     WB_SPEED("w13.gemv-bw", bench_gemv),
     { "w13.cg", WB_T(cg_tile_sizes), WB_GPU, LOOPS(2 * WB_COUNT(SIZES)) },
     { "w13.cg", WB_T(cg_sum_exact), WB_GPU, LOOPS(SUM_CASES) },
-    { "w13.cg", WB_T(cg_sum_float), WB_GPU, 5 },
+    { "w13.cg", WB_T(cg_sum_float), WB_GPU, W13_N_CG_FLOAT },
     { "w13.cg", WB_T(redux_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.cg", WB_T(cg_bad_args), WB_GPU, 0 },
     { "w13.scan1pass", WB_T(scan1_sizes), WB_GPU, LOOPS(W13_N_SCAN1_CASES) },

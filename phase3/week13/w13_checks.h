@@ -277,6 +277,81 @@ static inline double w13_gemv_atol(size_t cols) { return 1e-6 * (double)cols + 1
  * grid at 2^22 blocks of 8 warps); loop 0: cols 4 (16-byte path), 1: 3. */
 #define W13_GEMV_MANY_ROWS (((size_t)1 << 25) + 77)
 
+/* ---------------------------------------------------------------- cooperative groups */
+
+#define W13_CG_TILE_TAG  "cg_tile_sizes_case"
+#define W13_CG_FLOAT_TAG "cg_sum_float_fn"
+#define W13_REDUX_TAG    "redux_sizes_case"
+#define W13_CG_TILE_CASES (2 * W13_N_SIZES)
+#define W13_N_CG_FLOAT    5
+
+/* cg_tile_sizes case cs: n = W13_SIZES[cs / 2], tiles of 32 (even cs) or 8;
+ * first the sum's data (uniform [-1, 1)), then, after the sum is checked,
+ * the max's (all in [-10, -1]: a pad of 0 in the last tile shows; +Inf and
+ * -Inf planted on every other size). */
+static inline unsigned w13_cg_tile(int cs) { return cs % 2 ? 8 : 32; }
+static inline void w13_cg_tile_sum_fill(wb_rng *rng, int cs, float *hx)
+{
+    wb_fill_uniform_f32(rng, hx, W13_SIZES[cs / 2], -1, 1);
+}
+static inline const char *w13_cg_tile_max_fill(wb_rng *rng, int cs, float *hx)
+{
+    size_t n = W13_SIZES[cs / 2];
+    wb_fill_uniform_f32(rng, hx, n, -10, -1);
+    int inf = (cs / 2) % 2 == 1 && n >= 40;
+    if (inf) hx[3] = INFINITY, hx[17] = -INFINITY, hx[n - 1] = -INFINITY, hx[n / 2] = INFINITY;
+    return inf ? "all in [-10, -1], +Inf and -Inf planted" : "all in [-10, -1]";
+}
+/* ref[g] over tiles of `tile`: op 0 the double sum (1e-5 + 1e-6 |ref|), 1
+ * the max (exact). */
+static inline void w13_cg_tile_ref(int op, unsigned tile, const float *hx, size_t n, double *ref)
+{
+    for (size_t g = 0; g < (n + tile - 1) / tile; g++) {
+        size_t lo = tile * g, hi = lo + tile < n ? lo + tile : n;
+        double s = 0;
+        float m = hx[lo];
+        for (size_t i = lo; i < hi; i++) s += hx[i], m = hx[i] > m ? hx[i] : m;
+        ref[g] = op == 0 ? s : (double)m;
+    }
+}
+
+/* cg_sum_float loop i: n (2^24 + 3 on loop 0, else 2 .. 3M), uniform [-1,
+ * 2); loops 2-4 a NaN or Inf planted (wb_plant_nonfinite, loop - 2), whose
+ * sum must come out; else the double sum within 1e-5 sum |x| + 1e-6. */
+static inline size_t w13_cg_sum_float_fill(wb_rng *rng, int i, float *hx, double *ref, double *atol, const char **what)
+{
+    size_t n = i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(rng, 2, 3000000);
+    wb_fill_uniform_f32(rng, hx, n, -1, 2);
+    double s = 0, abs_sum = 0;
+    *what = "uniform [-1, 2]";
+    if (i >= 2) s = wb_plant_nonfinite(rng, hx, n, i - 2, what);
+    else
+        for (size_t k = 0; k < n; k++) s += hx[k], abs_sum += fabs(hx[k]);
+    *ref = s, *atol = 1e-5 * abs_sum + 1e-6;
+    return n;
+}
+
+/* redux_sizes case cs: n = W13_SIZES[cs]; even cases the whole 32-bit range
+ * (the sums wrap; max and min near the ends); odd: values below 1000
+ * (ties), with 0 and 2^32 - 1 in the last two lanes of the last warp. */
+static inline const char *w13_redux_fill(wb_rng *rng, int cs, uint32_t *hx)
+{
+    size_t n = W13_SIZES[cs];
+    wb_fill_u32(rng, hx, n, cs % 2 ? 1000 : 0);
+    if (cs % 2 && n > 1) hx[n - 1] = 0xFFFFFFFFu, hx[n - 2] = 0;
+    return cs % 2 ? "values below 1000, 0 and 2^32 - 1 last" : "the whole 32-bit range";
+}
+/* ref[g] of each warp's group: op 0 the sum modulo 2^32, 1 the max, 2 the min. */
+static inline void w13_redux_ref(int op, const uint32_t *hx, size_t n, uint32_t *ref)
+{
+    for (size_t g = 0; g < (n + 31) / 32; g++) {
+        size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
+        uint32_t r = op == 0 ? 0 : hx[lo];
+        for (size_t i = lo; i < hi; i++) r = op == 0 ? r + hx[i] : op == 1 ? (hx[i] > r ? hx[i] : r) : (hx[i] < r ? hx[i] : r);
+        ref[g] = r;
+    }
+}
+
 /* ---------------------------------------------------------------- single-pass scan */
 
 #define W13_SCAN1_SIZES_TAG  "scan1_sizes_case"
