@@ -15,7 +15,7 @@
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week11 or phase3/week13 (w11.polyt-speed: against the
 # given kernel, which the judge times itself through its yard runner, not COPY; week 07's against CUB and
-# the given naive key count, the same way; week 13's w13.scan-speed against CUB, the same way).
+# the given naive key count, the same way; week 13's w13.shfl-cub and w13.scan-speed against CUB, the same way).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -28,7 +28,7 @@ speed_ids() { case $1 in
   phase1/week07) echo w07.reduce-bw w07.scan-bw w07.hist-bw w07.keycount-speed ;;
   phase2/week09) echo w09.roof-low w09.roof-high ;;
   phase2/week11) echo w11.polyt-speed ;;
-  phase3/week13) echo w13.shfl-speed w13.reduce-bw w13.gemv-bw w13.scan-speed ;;
+  phase3/week13) echo w13.shfl-speed w13.shfl-cub w13.reduce-bw w13.gemv-bw w13.scan-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -81,20 +81,27 @@
 
 /* The call: buffer arguments (gbufs, NULL for none) at byte leads; 0, 1 (a
  * status other than success: t has it), -1 (the runner is lost). */
-static int call(jd *J, int fn, int nargs, jd_gbuf *const *b, const size_t *lead, const long long *i64,
-                const char *fn_name, const char *what, jd_tally *t)
+static int call_f(jd *J, int fn, int nargs, jd_gbuf *const *b, const size_t *lead, const long long *i64, double f0,
+                  const char *fn_name, const char *what, jd_tally *t)
 {
     jd_req rq;
     jd_rep rp;
     jd_call_setup(&rq, fn, 1, nargs);
     for (int a = 0; a < nargs; a++) jd_gbuf_arg(&rq, a, b[a], b[a] ? lead[a] : 0);
     for (int k = 0; k < 8; k++) rq.i64[k] = i64[k];
+    rq.f64[0] = f0;
     if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
     if (rp.status != 0)
         return jd_failf(t, "%s: %s returned %s", what, fn_name,
                         rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status)),
                1;
     return 0;
+}
+
+static int call(jd *J, int fn, int nargs, jd_gbuf *const *b, const size_t *lead, const long long *i64,
+                const char *fn_name, const char *what, jd_tally *t)
+{
+    return call_f(J, fn, nargs, b, lead, i64, 0, fn_name, what, t);
 }
 
 /* ---------------------------------------------------------------- single-pass scan */
@@ -318,6 +325,100 @@ static void judge_warpscan(jd_ck *k)
     if (!ref) return jd_failf(k->t, "out of memory");
     jd_cases(k->J, k->t, 1, WR_IN_CAP, WR_IN_CAP, (int)W13_N_SIZES + W13_N_WSCAN_FLOAT, wscan_one, ref);
     free(ref);
+}
+
+/* ---------------------------------------------------------------- votes */
+
+/* The inputs and outputs of the vote cases: x, ballot and flags (or out and
+ * count), guarded; host copies. */
+typedef struct {
+    jd_gbuf   x, o1, o2;
+    float    *hx, *got, *scratch;
+    uint32_t *rb, *rf, *gb, *gf;
+    long long *last;
+} vt_bufs;
+
+/* vt_warp_votes on case cs of votes_sizes: ballots and flags exact, nothing
+ * written outside them. 0, or -1 lost. */
+static int votes_case(jd *J, vt_bufs *V, int cs, jd_tally *t)
+{
+    wb_rng r = wb_rng_for_seed(jd_seed, W13_VOTES_TAG, cs);
+    float thr;
+    size_t n = w13_votes_fill(&r, cs, V->hx, &thr, V->rb, V->rf), groups = (n + 31) / 32;
+    char what[160];
+    snprintf(what, sizeof what, "n=%zu, thr=%g, last group %zu elements", n, thr, n % 32 ? n % 32 : 32);
+    t->tests++;
+    if (jd_gbuf_put(&V->x, 0, V->hx, n * 4) != 0 || jd_gbuf_poison(&V->o1, 0, groups * 4) != 0 ||
+        jd_gbuf_poison(&V->o2, 0, groups * 4) != 0)
+        return jd_failf(t, "the judge's own copies failed"), -1;
+    jd_gbuf *b[3] = { n ? &V->x : NULL, &V->o1, &V->o2 };
+    size_t lead[3] = { 0, 0, 0 };
+    long long i64[8] = { 0, 0, (long long)n };
+    int c = call_f(J, W13_FN_VOTES, 3, b, lead, i64, thr, "vt_warp_votes", what, t);
+    if (c) return c < 0 ? -1 : 0;
+    int f = jd_gbuf_fetch(&V->o1, 0, groups * 4, V->gb, "ballot", what, t);
+    if (!f) f = jd_gbuf_fetch(&V->o2, 0, groups * 4, V->gf, "flags", what, t);
+    if (f) return f < 0 ? -1 : 0;
+    for (size_t g = 0; g < groups; g++) {
+        if (V->gb[g] != V->rb[g]) return jd_failf(t, "%s: ballot[%zu] expected %u got %u", what, g, V->rb[g], V->gb[g]), 0;
+        if (V->gf[g] != V->rf[g]) return jd_failf(t, "%s: flags[%zu] expected %u got %u", what, g, V->rf[g], V->gf[g]), 0;
+    }
+    return 0;
+}
+
+/* vt_compact of hx[0..n) by > thr (w13_compact_verify). 0, or -1 lost. */
+static int compact_case(jd *J, vt_bufs *V, size_t n, float thr, int ordered, const char *data, jd_tally *t)
+{
+    char what[160], why[300];
+    snprintf(what, sizeof what, "compact n=%zu, thr=%g, %s", n, thr, data);
+    t->tests++;
+    if (jd_gbuf_put(&V->x, 0, V->hx, n * 4) != 0 || jd_gbuf_poison(&V->o1, 0, n * 4) != 0 ||
+        jd_gbuf_poison(&V->o2, 0, 8) != 0)
+        return jd_failf(t, "the judge's own copies failed"), -1;
+    jd_gbuf *b[3] = { n ? &V->x : NULL, &V->o1, &V->o2 };
+    size_t lead[3] = { 0, 0, 0 };
+    long long i64[8] = { 0, 0, (long long)n };
+    int c = call_f(J, W13_FN_COMPACT, 3, b, lead, i64, thr, "vt_compact", what, t);
+    if (c) return c < 0 ? -1 : 0;
+    unsigned long long count = 0;
+    int f = jd_gbuf_fetch(&V->o2, 0, 8, &count, "count", what, t);
+    if (!f) f = jd_gbuf_fetch(&V->o1, 0, n * 4, V->got, "out", what, t);
+    if (f) return f < 0 ? -1 : 0;
+    if (w13_compact_verify(V->hx, n, thr, ordered, V->got, count, V->scratch, V->last, why, sizeof why))
+        jd_failf(t, "%s: %s", what, why);
+    return 0;
+}
+
+static void judge_vote(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    size_t cap = W13_COMPACT_MAX_N > W13_SIZES[W13_N_SIZES - 1] ? W13_COMPACT_MAX_N : W13_SIZES[W13_N_SIZES - 1];
+    size_t gcap = (cap + 31) / 32;
+    vt_bufs V = { { -1, NULL, 0 }, { -1, NULL, 0 }, { -1, NULL, 0 }, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    V.hx = malloc(cap * 4), V.got = malloc(cap * 4), V.scratch = malloc(cap * 4);
+    V.rb = malloc(gcap * 4), V.rf = malloc(gcap * 4), V.gb = malloc(gcap * 4), V.gf = malloc(gcap * 4);
+    V.last = malloc(gcap * sizeof *V.last);
+    int ok = V.hx && V.got && V.scratch && V.rb && V.rf && V.gb && V.gf && V.last;
+    if (!ok) jd_failf(t, "out of memory");
+    else
+        ok = jd_gbuf_alloc(J, &V.x, cap * 4, t) == 0 && jd_gbuf_alloc(J, &V.o1, cap * 4, t) == 0 &&
+             jd_gbuf_alloc(J, &V.o2, gcap * 4 + 8, t) == 0;
+    for (int i = 0; ok && i < (int)W13_N_SIZES && !J->lost; i++)
+        if (votes_case(J, &V, i, t) < 0) ok = 0;
+    for (int i = 0; ok && i < (int)W13_N_SIZES && !J->lost; i++) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_COMPACT_TAG, i);
+        size_t n = w13_compact_sizes_fill(&r, i, V.hx);
+        if (compact_case(J, &V, n, 0.0f, 1, "values +-(i+1)", t) < 0) ok = 0;
+    }
+    for (int i = 0; ok && i < W13_N_COMPACT_SPECIALS && !J->lost; i++) {
+        wb_rng r = wb_rng_for_seed(jd_seed, W13_COMPACT_SPECIALS_TAG, i);
+        float thr;
+        size_t n = w13_compact_specials_fill(&r, i, V.hx, &thr);
+        if (compact_case(J, &V, n, thr, 0, "uniform with NaN and Inf", t) < 0) ok = 0;
+    }
+    free(V.hx), free(V.got), free(V.scratch), free(V.rb), free(V.rf), free(V.gb), free(V.gf), free(V.last);
+    jd_gbuf_free(J, &V.x), jd_gbuf_free(J, &V.o1), jd_gbuf_free(J, &V.o2);
 }
 
 /* ---------------------------------------------------------------- block reduce */
@@ -673,20 +774,75 @@ static int rowdot_check(const jd_bench *b, const float *out, const unsigned long
                               bad, h);
 }
 
-static jd_bench g_bench; /* large: its sample arrays */
+static jd_bench g_bench;  /* large: its sample arrays */
+static jd_bench g_yard_b; /* a yardstick's, through the yard runner */
 
-/* w13.shfl-speed: br_rowsum of rows of 1024 floats in [-1, 1); bytes: the
- * matrix read and the sums written. */
-static void judge_shfl_speed(jd_ck *k)
+/* br_rowsum (yard 0) or CUB's row sums (W13_YARD_CUB_ROWSUM_*) of rows of
+ * 1024 floats in [-1, 1), wb_bench_bytes() of matrix. */
+static void rowsum_bench(jd_bench *x, int fn)
 {
-    jd_bench *x = &g_bench;
     memset(x, 0, sizeof *x);
     size_t rows = wb_bench_bytes() / (BENCH_COLS * 4);
-    x->fn = W13_FN_ROWSUM, x->n_in = 1, x->max_k = JD_BENCH_MAX_K, x->n = rows * BENCH_COLS, x->out_n = rows;
+    x->fn = fn, x->n_in = 1, x->max_k = JD_BENCH_MAX_K, x->n = rows * BENCH_COLS, x->out_n = rows;
     x->lo = -1.0f, x->hi = 1.0f, x->atol = 1e-4 * BENCH_COLS / 1024, x->rtol = 1e-5;
     x->i64[1] = BENCH_COLS, x->i64[2] = (long long)rows;
-    x->expect = rowdot_expect, x->full_check = rowdot_check, x->fn_name = "br_rowsum", x->out_name = "out";
-    jd_bw_checkpoint(k, x, TIMED, 4.0 * (double)(x->n + rows) / (double)x->n, "br_rowsum, 1024 cols");
+    x->expect = rowdot_expect, x->full_check = rowdot_check, x->out_name = "out";
+    x->fn_name = fn == W13_FN_ROWSUM ? "br_rowsum" : fn == W13_YARD_CUB_ROWSUM_BLOCK ? "CUB BlockLoad + BlockReduce"
+                                                                                   : "cub::DeviceSegmentedReduce::Sum";
+}
+
+/* GB/s of the row sums: the matrix read and the sums written. */
+static double rowsum_gbps(const jd_bench *x, double ms)
+{
+    return 4.0 * (double)(x->n + (size_t)x->i64[2]) / (ms * 1e-3) / 1e9;
+}
+
+/* w13.shfl-speed: br_rowsum against COPY. */
+static void judge_shfl_speed(jd_ck *k)
+{
+    rowsum_bench(&g_bench, W13_FN_ROWSUM);
+    jd_bw_checkpoint(k, &g_bench, TIMED, 4.0 * (double)(g_bench.n + (size_t)g_bench.i64[2]) / (double)g_bench.n,
+                     "br_rowsum, 1024 cols");
+}
+
+/* w13.shfl-cub's yardstick: the faster of CUB's two row sums, each through
+ * the yard runner (jd_yard_bench); NAN when both failed (g_cub_why). */
+static double g_cub_before = NAN;
+static char   g_cub_why[700];
+
+static double cub_rowsum_figure(void)
+{
+    double best = NAN;
+    for (int fn = W13_YARD_CUB_ROWSUM_BLOCK; fn <= W13_YARD_CUB_ROWSUM_SEG; fn++) {
+        double ms = NAN;
+        rowsum_bench(&g_yard_b, fn);
+        if (jd_yard_bench(W13_YARD_RUNNER, &g_yard_b, TIMED, &ms, g_cub_why, sizeof g_cub_why) != 0) continue;
+        double v = rowsum_gbps(&g_yard_b, ms);
+        if (!(best >= v)) best = v;
+    }
+    return best;
+}
+
+static void before_shfl_cub(void) { g_cub_before = cub_rowsum_figure(); }
+
+/* w13.shfl-cub: br_rowsum timed, then CUB's again: the larger of before and now. */
+static void judge_shfl_cub(jd_ck *k)
+{
+    static jd_bench x; /* large: its sample arrays */
+    rowsum_bench(&x, W13_FN_ROWSUM);
+    double ms = NAN, value = NAN, yard = NAN;
+    char why[700] = "", detail[200] = "";
+    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
+        yard = cub_rowsum_figure();
+        if (g_cub_before > yard || !(yard > 0)) yard = g_cub_before;
+        if (!(yard > 0)) snprintf(why, sizeof why, "no yardstick figure: %s", g_cub_why);
+        value = rowsum_gbps(&x, ms);
+        snprintf(detail, sizeof detail, "%.4g GB/s vs CUB %.4g (judge's clock, %d calls a request, median of %d)", value,
+                 yard, x.k, TIMED);
+        printf("  br_rowsum vs CUB: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms,
+               x.runner_ms, detail);
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "", yard, detail, why);
 }
 
 /* w13.gemv-bw: gv_gemv on rows of 1024 floats (A and x in [-1, 1)); bytes:
@@ -819,7 +975,6 @@ static void scan_bench(jd_bench *x, int yard)
     x->fn_name = yard ? "cub::DeviceScan::InclusiveSum" : "scan1pass", x->out_name = "y";
 }
 
-static jd_bench g_yard_b;                /* large: its sample arrays */
 static double   g_scan_before = NAN;     /* CUB's figure before the student's runner started */
 static char     g_yard_why[700];
 
@@ -859,8 +1014,10 @@ static const jd_checkpoint CPS[] = {
     { "w13.masks", judge_masks_gpu, judge_masks, 1, 0 },
     { "w13.warpreduce", judge_warpreduce, NULL, 0, 0 },
     { "w13.warpscan", judge_warpscan, NULL, 0, 0 },
+    { "w13.vote", judge_vote, NULL, 0, 0 },
     { "w13.blockreduce", judge_blockreduce, NULL, 0, 0 },
     { "w13.shfl-speed", judge_shfl_speed, NULL, 0, 8 },
+    { "w13.shfl-cub", judge_shfl_cub, NULL, 0, 0, before_shfl_cub },
     { "w13.reduce-bw", judge_reduce_bw, NULL, 0, 8 },
     { "w13.gemv", judge_gemv, NULL, 0, 0 },
     { "w13.gemv-bw", judge_gemv_bw, NULL, 0, 8 },

@@ -94,8 +94,21 @@ static int redux(const jr_args *a)
     return (int)cgr_warp_u32((int)a->i64[1], (const uint32_t *)a->p[0], (size_t)a->i64[2], (uint32_t *)a->p[1]);
 }
 
+static int votes(const jr_args *a)
+{
+    return (int)vt_warp_votes((const float *)a->p[0], (size_t)a->i64[2], (float)a->f64[0], (unsigned *)a->p[1],
+                              (unsigned *)a->p[2]);
+}
+
+static int compact(const jr_args *a)
+{
+    return (int)vt_compact((const float *)a->p[0], (size_t)a->i64[2], (float)a->f64[0], (float *)a->p[1],
+                           (unsigned long long *)a->p[2]);
+}
+
 JR_MAIN({ W13_FN_SCAN1, "scan1pass", scan1 }, { W13_FN_ROWSUM, "br_rowsum", rowsum }, { W13_FN_SUM, "br_sum", sum },
         { W13_FN_GEMV, "gv_gemv", gemv }, { W13_FN_MASKS, "wr_tail_mask, vt_lanes_below", masks },
         { W13_FN_WREDUCE, "wr_warp_reduce", wreduce }, { W13_FN_WSCAN, "warpscan_prefix_sum", wscan },
         { W13_FN_CG_TILE, "cgr_tile_reduce", cg_tile }, { W13_FN_CG_SUM, "cgr_sum", cg_sum },
-        { W13_FN_REDUX, "cgr_warp_u32", redux })
+        { W13_FN_REDUX, "cgr_warp_u32", redux }, { W13_FN_VOTES, "vt_warp_votes", votes },
+        { W13_FN_COMPACT, "vt_compact", compact })

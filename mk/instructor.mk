@@ -364,15 +364,17 @@ $(JUDGE_W11_YARD): $(BUILD)/instructor/judge_w11_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W11): | $(JUDGE_W11_YARD)
 $(eval $(call judge_rules,13,phase3/week13,warpreduce warpscan vote blockreduce gemv cgreduce scan1pass))
 # week 13's given support objects (CUB's scan and row sums, the shared-memory row sums) in its runner, as in
-# its test program, and CUB's scan in its yardsticks' runner (judge_w13_yard_runner.c, no student object), beside the judge
+# its test program, and CUB's scan and row sums in its yardsticks' runner (judge_w13_yard_runner.c, no student
+# object), beside the judge
 W13_SUPPORT := $(foreach s,yard_cub_scan yard_cub_rowsum yard_shared_rowsum,$(BUILD)/phase3/week13/support/$(s).o)
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week13/$(i)/judge-runner): $(W13_SUPPORT)
 $(BUILD)/instructor/judge-w13-yard-runner: $(BUILD)/instructor/judge_w13_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase3/week13/support/yard_cub_scan.o $(LIBWB)
+  $(BUILD)/phase3/week13/support/yard_cub_scan.o $(BUILD)/phase3/week13/support/yard_cub_rowsum.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(BUILD)/instructor/judge_w13_yard_runner.o: CFLAGS += -Iphase3/week13
-$(BUILD)/instructor/judge_w13_yard_runner.o: instructor/judge.h instructor/judge_w13.h phase3/week13/support/yard_cub_scan.h
+$(BUILD)/instructor/judge_w13_yard_runner.o: instructor/judge.h instructor/judge_w13.h phase3/week13/support/yard_cub_scan.h \
+  phase3/week13/support/yard_cub_rowsum.h
 $(JUDGE_W13): | $(BUILD)/instructor/judge-w13-yard-runner
 judge-w13: $(BUILD)/instructor/judge-w13-yard-runner
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)

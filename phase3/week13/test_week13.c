@@ -172,25 +172,12 @@ END_TEST
 static void votes_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_VOTES_TAG);
+    ck_assert(VT_ANY_NAN == 1u && VT_ALL_ABOVE == 2u); /* w13_votes_fill's flags */
     size_t n = SIZES[cs], groups = WR_GROUPS(n);
-    float *hx = wb_hmalloc(n * 4);
-    float thr = (float)(wb_rng_unit(&rng) - 0.5);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    /* some groups all above thr: the second, and (on odd loops) the last, partial or not */
-    for (size_t i = 32; i < 64 && i < n; i++) hx[i] = thr + 1.0f;
-    if ((cs & 1) && n > 0)
-        for (size_t i = (groups - 1) * 32; i < n; i++) hx[i] = thr + 0.5f;
-    if (cs % 3 == 0 && n > 0) hx[n - 1] = NAN, hx[n / 2] = NAN;
+    float *hx = wb_hmalloc(n * 4), thr;
     uint32_t *rb = wb_hmalloc(groups * 4), *rf = wb_hmalloc(groups * 4);
-    for (size_t g = 0; g < groups; g++) {
-        uint32_t b = 0, any_nan = 0, all = 1;
-        for (size_t i = 32 * g; i < n && i < 32 * g + 32; i++) {
-            if (hx[i] > thr) b |= 1u << (i - 32 * g);
-            else all = 0;
-            if (isnan(hx[i])) any_nan = 1;
-        }
-        rb[g] = b, rf[g] = (any_nan ? VT_ANY_NAN : 0u) | (all ? VT_ALL_ABOVE : 0u);
-    }
+    w13_votes_fill(&rng, cs, hx, &thr, rb, rf);
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout ob, of;
     unsigned *db = wb_dout_alloc(&ob, "ballot", groups * 4, 0), *df = wb_dout_alloc(&of, "flags", groups * 4, 0);
@@ -274,9 +261,10 @@ static void check_compact(const float *hx, size_t n, float thr, int ordered, con
 static void compact_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_COMPACT_TAG);
     size_t n = SIZES[cs];
     float *hx = wb_hmalloc(n * 4);
-    for (size_t i = 0; i < n; i++) hx[i] = (float)(i + 1) * (wb_rng_u64(&rng) & 1 ? 1.0f : -1.0f);
+    w13_compact_sizes_fill(&rng, cs, hx);
     check_compact(hx, n, 0.0f, 1, "values +-(i+1)");
     free(hx);
 }
@@ -288,14 +276,9 @@ END_TEST
 START_TEST(compact_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 1000, 500000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    for (int k = 0; k < 20; k++) {
-        size_t i = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
-        hx[i] = k % 3 == 0 ? NAN : k % 3 == 1 ? INFINITY : -INFINITY;
-    }
-    float thr = _i == 0 ? 0.0f : (float)(wb_rng_unit(&rng) * 1.6 - 0.8);
+    ck_assert_str_eq(__func__, W13_COMPACT_SPECIALS_TAG);
+    float *hx = wb_hmalloc(W13_COMPACT_MAX_N * 4), thr;
+    size_t n = w13_compact_specials_fill(&rng, _i, hx, &thr);
     check_compact(hx, n, thr, 0, "uniform with NaN and Inf");
     free(hx);
 }
@@ -1094,7 +1077,7 @@ static const wb_test TESTS[] = {
     { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, W13_N_WSCAN_FLOAT },
     { "w13.vote", WB_T(votes_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.vote", WB_T(compact_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
-    { "w13.vote", WB_T(compact_specials), WB_GPU, 3 },
+    { "w13.vote", WB_T(compact_specials), WB_GPU, W13_N_COMPACT_SPECIALS },
     { "w13.blockreduce", WB_T(rowsum_shapes), WB_GPU, LOOPS(ROWSUM_CASES) },
     { "w13.blockreduce", WB_T(rowsum_specials), WB_GPU, 0 },
     { "w13.blockreduce", WB_T(rowsum_too_many_rows), WB_GPU, 0 },

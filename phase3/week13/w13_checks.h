@@ -16,6 +16,9 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "scan1pass.h"
 #include "wb_rand.h"
@@ -124,6 +127,112 @@ static inline size_t w13_warp_scan_float_fill(wb_rng *rng, int i, float *hx, con
     if (i == 2) hx[40] = INFINITY, hx[70] = -INFINITY, hx[75] = INFINITY, hx[n - 1] = -INFINITY;
     *data = i == 0 ? "uniform [-1, 1]" : i == 1 ? "NaN planted" : "Inf planted";
     return n;
+}
+
+/* ---------------------------------------------------------------- votes */
+
+#define W13_VOTES_TAG            "votes_sizes_case"
+#define W13_COMPACT_TAG          "compact_sizes_case"
+#define W13_COMPACT_SPECIALS_TAG "compact_specials_fn"
+#define W13_N_COMPACT_SPECIALS   3
+#define W13_COMPACT_MAX_N        ((size_t)500000)
+
+/* votes_sizes case cs: n = W13_SIZES[cs], thr in [-0.5, 0.5), uniform [-1,
+ * 1) with the second group all above thr, and on odd cases the last; NaN at
+ * n - 1 and n / 2 on every third case. The ballots (bits of the elements >
+ * thr) and flags (VT_ANY_NAN, VT_ALL_ABOVE over the valid lanes) in rb, rf. */
+static inline size_t w13_votes_fill(wb_rng *rng, int cs, float *hx, float *thr, uint32_t *rb, uint32_t *rf)
+{
+    size_t n = W13_SIZES[cs], groups = (n + 31) / 32;
+    *thr = (float)(wb_rng_unit(rng) - 0.5);
+    wb_fill_uniform_f32(rng, hx, n, -1, 1);
+    for (size_t i = 32; i < 64 && i < n; i++) hx[i] = *thr + 1.0f;
+    if ((cs & 1) && n > 0)
+        for (size_t i = (groups - 1) * 32; i < n; i++) hx[i] = *thr + 0.5f;
+    if (cs % 3 == 0 && n > 0) hx[n - 1] = NAN, hx[n / 2] = NAN;
+    for (size_t g = 0; g < groups; g++) {
+        uint32_t b = 0, any_nan = 0, all = 1;
+        for (size_t i = 32 * g; i < n && i < 32 * g + 32; i++) {
+            if (hx[i] > *thr) b |= 1u << (i - 32 * g);
+            else all = 0;
+            if (isnan(hx[i])) any_nan = 1;
+        }
+        rb[g] = b, rf[g] = (any_nan ? 1u : 0u) | (all ? 2u : 0u); /* VT_ANY_NAN, VT_ALL_ABOVE */
+    }
+    return n;
+}
+
+/* compact_sizes case cs: n = W13_SIZES[cs] values +-(i + 1) (so a value
+ * names its index), thr 0, the order within a group checked. */
+static inline size_t w13_compact_sizes_fill(wb_rng *rng, int cs, float *hx)
+{
+    size_t n = W13_SIZES[cs];
+    for (size_t i = 0; i < n; i++) hx[i] = (float)(i + 1) * (wb_rng_u64(rng) & 1 ? 1.0f : -1.0f);
+    return n;
+}
+
+/* compact_specials loop i: n in [1000, 500000], uniform [-1, 1) with 20
+ * NaN (never kept), +Inf (kept) and -Inf; thr 0 on loop 0, else in [-0.8,
+ * 0.8); the order not checked. */
+static inline size_t w13_compact_specials_fill(wb_rng *rng, int i, float *hx, float *thr)
+{
+    size_t n = (size_t)wb_rng_int(rng, 1000, 500000);
+    wb_fill_uniform_f32(rng, hx, n, -1, 1);
+    for (int k = 0; k < 20; k++) {
+        size_t j = (size_t)wb_rng_int(rng, 0, (int64_t)n - 1);
+        hx[j] = k % 3 == 0 ? NAN : k % 3 == 1 ? INFINITY : -INFINITY;
+    }
+    *thr = i == 0 ? 0.0f : (float)(wb_rng_unit(rng) * 1.6 - 0.8);
+    return n;
+}
+
+static inline int w13_cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* The judge's check of a compaction of hx[0..n) by > thr, as the test's
+ * check_compact: count the number kept; out past it unwritten (the poison's
+ * bits 0xffffffff); when `ordered` (values +-(i + 1)) each group's values
+ * next to each other and in index order; the kept values as a multiset.
+ * got (n floats, out as read back) is sorted in place; scratch: n floats.
+ * 0, or 1 with why. */
+static inline int w13_compact_verify(const float *hx, size_t n, float thr, int ordered, float *got,
+                                     unsigned long long count, float *scratch, long long *last, char *why, size_t whysz)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (hx[i] > thr) scratch[kept++] = hx[i];
+    if (count != kept) return snprintf(why, whysz, "*count = %llu, expected %zu", count, kept), 1;
+    for (size_t k = kept; k < n; k++) {
+        uint32_t bits;
+        memcpy(&bits, &got[k], 4);
+        if (bits != 0xFFFFFFFFu) return snprintf(why, whysz, "out[%zu] was written, past the %zu kept elements", k, kept), 1;
+    }
+    if (ordered) {
+        size_t groups = (n + 31) / 32;
+        for (size_t g = 0; g < groups; g++) last[g] = -1;
+        for (size_t k = 0; k < kept; k++) {
+            long long idx = (long long)got[k] - 1;
+            if (idx < 0 || (size_t)idx >= n) return snprintf(why, whysz, "out[%zu] = %g is not an input value", k, got[k]), 1;
+            size_t g = (size_t)idx / 32;
+            int starts = k == 0 || (long long)got[k - 1] - 1 < 0 || (size_t)((long long)got[k - 1] - 1) / 32 != g;
+            if (starts && last[g] >= 0)
+                return snprintf(why, whysz, "the kept elements of group %zu are not next to each other in out", g), 1;
+            if (!starts && idx <= last[g])
+                return snprintf(why, whysz, "out[%zu] (element %lld) comes after element %lld of the same group", k, idx,
+                                last[g]),
+                       1;
+            last[g] = idx;
+        }
+    }
+    qsort(got, kept, 4, w13_cmp_float);
+    qsort(scratch, kept, 4, w13_cmp_float);
+    for (size_t k = 0; k < kept; k++)
+        if (memcmp(&got[k], &scratch[k], 4) != 0)
+            return snprintf(why, whysz, "out (sorted)[%zu] expected %.9g got %.9g", k, scratch[k], got[k]), 1;
+    return 0;
 }
 
 /* ---------------------------------------------------------------- block reduce */
