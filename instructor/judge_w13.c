@@ -12,9 +12,40 @@
  *
  * The cases are test_week13.c's (drawn through phase3/week13/w13_checks.h,
  * shared with the test, each from wb_rng_for_seed with the test's tag for
- * the hidden seed); every output is a guarded byte buffer (jd_gbuf: 256
- * bytes of poison on each side and the lead before an offset output), a
- * write outside it fails, and an element still the poison counts as wrong.
+ * the hidden seed); every output is poisoned with a guard band of 64 floats
+ * (256 bytes) on each side (jd_case for floats, the guarded byte buffer
+ * jd_gbuf for ints and bits), a write outside it fails, and an element
+ * still the poison where NaN is due counts as not written. Tolerances are
+ * the test's.
+ *   w13.masks       wr_tail_mask(0 .. 32) and vt_lanes_below(0 .. 31), host
+ *                   functions called by the runner (with no GPU, by a
+ *                   runner that opens none: PASS and FAIL stand), each exact.
+ *   w13.warpreduce  the 16 sizes (uniform) and the 3 special cases (NaN and
+ *                   infinities planted, all negative, all positive), sum
+ *                   (1e-4 + 1e-6 |ref|), max and min (exact, NaN
+ *                   propagating) each into a fresh poison; ops 3 and -1
+ *                   refused with cudaErrorInvalidValue.
+ *   w13.warpscan    the 16 sizes on integers (exact, x and y 0-2 floats
+ *                   off alignment) and the 3 float cases (NaN, Inf),
+ *                   inclusive and exclusive.
+ *   w13.vote        ballots and flags of the 16 sizes, exact; compaction of
+ *                   the 16 sizes (values +-(i + 1): each group's kept values
+ *                   next to each other and in order) and of the 3 special
+ *                   cases: the count, out past it untouched, the kept
+ *                   values as a multiset (w13_compact_verify).
+ *   w13.blockreduce br_rowsum on the 30 shape cases and the NaN/Inf case,
+ *                   rows = 2^31 refused; br_sum on the 18 exact cases (the
+ *                   float of the exact sum), the 4 float cases and the 3
+ *                   NaN/Inf cases.
+ *   w13.gemv        the 42 shape cases (A or x off alignment, NaN and Inf
+ *                   planted on every fourth) and 2^25 + 77 rows of 4 and of
+ *                   3 columns (more rows than warps), the latter on inputs
+ *                   from the hidden seed with every row checked by the
+ *                   judge's kernel (the test samples 4096).
+ *   w13.cg          cg::reduce sum and max over tiles of 32 and 8 on the
+ *                   16 sizes, cgr_sum on the 18 exact and 5 float/NaN/Inf
+ *                   cases, __reduce_*_sync's words of the 16 sizes exact;
+ *                   the bad op and tile (and REDUX op) refused.
  *   w13.scan1pass   scan1pass on the test's 16 cases (n = 0, 1, 31, 33, a
  *                   tile -1, a tile, a tile +1, two tiles, 32, 33 and 37
  *                   tiles, 1000003, 256 tiles and 3072 tiles + 77; x and y
@@ -22,41 +53,54 @@
  *                   [-1000, 1000]), each run twice on one workspace of the
  *                   runner's (scan1pass_tmp_bytes(n) bytes, every byte 0xff
  *                   before the first run, the second run on what the first
- *                   left), y poisoned before each run; 100M+ 7 ints of the
+ *                   left), y poisoned before each run; 100M + 7 ints of the
  *                   whole range once (16M + 7 when the GPU has not 2n ints
  *                   and 1 GB free, as the test); the three shaken cases
  *                   (40 tiles + 17, up to 3M, 2^24 + 3, values in [-1000,
- *                   1000]) with the test's odd shake, which makes random
- *                   tiles wait before they publish, each twice; every
- *                   element exact modulo 2^32; and n = SCAN1_TILE x 2^31
- *                   refused with cudaErrorInvalidValue.
- *   w13.scan-speed  the timed-call protocol (judge_week.h): K calls a
- *                   request, each on its own wb_bench_bytes() / 4 int32
- *                   fresh from the hidden seed (jd_hash_u32: values in
- *                   [0, 16), as the test's, so CUB's signed sums never
- *                   overflow) and its own poisoned y, shake 0, the runner's
- *                   workspace kept across calls (the test allocates it
- *                   before timing); the judge's look after the reply and
- *                   every element of every y checked bit for bit after the
- *                   timing against the prefix sums the judge's kernels
- *                   compute from the input's seed (jd_hash_prefix_u32); the
- *                   median of 7 requests, 8 bytes an element, against CUB's
- *                   DeviceScan::InclusiveSum (support/yard_cub_scan.cu) run
- *                   and timed by the judge through a runner of the
- *                   instructor's (judge_w13_yard_runner.c, with that given
- *                   object alone, beside the judge; jd_yard_bench) on the
- *                   same protocol, sizes and checks, before the student's
- *                   runner starts and after its timing, the larger figure
- *                   taken; the target for this GPU from week.txt. (The
- *                   test also prints both against a device-to-device copy;
- *                   not judged, not printed here.)
- * Left to the linked test (judge-w13 --list does not name them; the grader
- * runs them in the week's test program and says so): w13.masks,
- * w13.warpreduce, w13.warpscan, w13.vote, w13.blockreduce, w13.shfl-speed,
- * w13.shfl-cub, w13.reduce-bw, w13.gemv, w13.gemv-bw and w13.cg — not yet
- * written here, not for a reason of principle: each is a correctness or a
- * timed checkpoint a judge can form. Not yet run on a GPU; without a GPU
- * every checkpoint is SKIP (instructor/tests/judge_w13.sh). */
+ *                   1000]) with the test's odd `shake` argument, which makes
+ *                   random tiles wait before they publish, each twice;
+ *                   every element exact modulo 2^32; and n = SCAN1_TILE x
+ *                   2^31 refused with cudaErrorInvalidValue.
+ * The speed checkpoints: the timed-call protocol (judge_week.h): K calls a
+ * request, each on its own inputs fresh from the hidden seed and its own
+ * poisoned output, the judge's look right after the reply and every
+ * element of every output checked after the timing by the judge's kernels
+ * against what the input's seed gives; the median of 7 requests:
+ *   w13.shfl-speed  br_rowsum of rows of 1024 floats in [-1, 1),
+ *                   wb_bench_bytes() of matrix, each row within 1e-4 +
+ *                   1e-5 |ref| of the double sum (jd_rowdot_check_f32);
+ *                   bytes: the matrix and the sums; against COPY of the
+ *                   matrix through the same protocol (jd_copy_yard).
+ *   w13.shfl-cub    the same timing against the faster of CUB's BlockLoad +
+ *                   BlockReduce kernel and DeviceSegmentedReduce::Sum
+ *                   (support/yard_cub_rowsum.cu).
+ *   w13.reduce-bw   br_sum of wb_bench_bytes() of floats in [0, 1), within
+ *                   the test's 1e-5 sum |x| (taken at 0.4999 n) of the
+ *                   double sum; 4 bytes an element, against COPY.
+ *   w13.gemv-bw     gv_gemv, 1024 columns, A and x in [-1, 1), each row
+ *                   within 1e-4 + 1e-5 |ref|; bytes: A, x and y; against
+ *                   COPY of A.
+ *   w13.scan-speed  scan1pass (shake 0, the runner's workspace kept across
+ *                   calls, as the test allocates it before timing) on
+ *                   wb_bench_bytes() / 4 int32 in [0, 16) (jd_hash_u32, as
+ *                   the test's, so CUB's signed sums never overflow), every
+ *                   element bit for bit against the judge's prefix sums
+ *                   (jd_hash_prefix_u32, jd_u32_check); 8 bytes an element,
+ *                   against CUB's DeviceScan::InclusiveSum
+ *                   (support/yard_cub_scan.cu). (The test also prints both
+ *                   against a copy; not judged.)
+ * The CUB yardsticks are instructor code: the judge runs and times them
+ * itself through a runner of the instructor's (judge_w13_yard_runner.c:
+ * judge_runner.c and the given yard_cub_scan.o and yard_cub_rowsum.o, no
+ * student object, beside the judge; jd_yard_bench) on the same protocol,
+ * sizes and checks, before the student's runner starts and after its
+ * timing, the larger figure taken (a runner can only slow the judge's GPU);
+ * the runners hold CUB's workspaces (allocated in the untimed warm-up
+ * request). The target for this GPU from week.txt.
+ * Every checkpoint of week 13 is judged: none is left to the linked test.
+ * Not yet run on a GPU; without a GPU every checkpoint but w13.masks is
+ * SKIP (instructor/tests/judge_w13.sh).
+ */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
