@@ -361,35 +361,46 @@ static __global__ void prefix_tile_scan_k(size_t n, unsigned long long seed, flo
         if (base + k < n) ref[base + k] = before + v[k];
 }
 
-extern "C" cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref,
-                                          cudaStream_t s)
+// Both prefixes' host part: the tiles' sums (sum(T, d): a kernel of T
+// blocks into d), their exclusive prefix on the host, then each tile scanned
+// from its offset (scan(T, d)); waited for.
+template <typename V, typename Sum, typename Scan>
+static cudaError_t prefix_by_tiles(size_t n, cudaStream_t s, Sum sum, Scan scan)
 {
     if (n == 0) return cudaSuccess;
     size_t T = (n + PREFIX_TILE - 1) / PREFIX_TILE;
-    double *d = NULL, *h = (double *)malloc(T * sizeof *h);
+    V *d = NULL, *h = (V *)malloc(T * sizeof *h);
     cudaError_t e = h ? cudaMalloc((void **)&d, T * sizeof *d) : cudaErrorMemoryAllocation;
     if (e == cudaSuccess) {
-        prefix_tile_sum_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d);
+        sum((unsigned)T, d);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaMemcpyAsync(h, d, T * sizeof *h, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (e == cudaSuccess) {
-        double acc = 0; // exclusive: tile t starts after the sum of tiles 0 .. t-1
+        V acc = 0; // exclusive: tile t starts after the sum of tiles 0 .. t-1 (unsigned: modulo 2^32)
         for (size_t t = 0; t < T; t++) {
-            double x = h[t];
+            V x = h[t];
             h[t] = acc, acc += x;
         }
         e = cudaMemcpyAsync(d, h, T * sizeof *h, cudaMemcpyHostToDevice, s);
     }
     if (e == cudaSuccess) {
-        prefix_tile_scan_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d, ref);
+        scan((unsigned)T, d);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (d) cudaFree(d);
     free(h);
     return e;
+}
+
+extern "C" cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref,
+                                          cudaStream_t s)
+{
+    return prefix_by_tiles<double>(
+        n, s, [=](unsigned T, double *d) { prefix_tile_sum_k<<<T, 256, 0, s>>>(n, seed, lo, hi, d); },
+        [=](unsigned T, double *d) { prefix_tile_scan_k<<<T, 256, 0, s>>>(n, seed, lo, hi, d, ref); });
 }
 
 static __global__ void prefix_check_k(const float *y, const double *ref, size_t n, double atol, double rtol,
@@ -480,32 +491,9 @@ static __global__ void prefix_u32_tile_scan_k(size_t n, unsigned long long seed,
 extern "C" cudaError_t jd_hash_prefix_u32(size_t n, unsigned long long seed, unsigned bits, unsigned *ref, cudaStream_t s)
 {
     if (bits < 1 || bits > 32) return cudaErrorInvalidValue;
-    if (n == 0) return cudaSuccess;
-    size_t T = (n + PREFIX_TILE - 1) / PREFIX_TILE;
-    unsigned *d = NULL, *h = (unsigned *)malloc(T * sizeof *h);
-    cudaError_t e = h ? cudaMalloc((void **)&d, T * sizeof *d) : cudaErrorMemoryAllocation;
-    if (e == cudaSuccess) {
-        prefix_u32_tile_sum_k<<<(unsigned)T, 256, 0, s>>>(n, seed, bits, d);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess) e = cudaMemcpyAsync(h, d, T * sizeof *h, cudaMemcpyDeviceToHost, s);
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-    if (e == cudaSuccess) {
-        unsigned acc = 0; // exclusive, modulo 2^32: tile t starts after the sum of tiles 0 .. t-1
-        for (size_t t = 0; t < T; t++) {
-            unsigned x = h[t];
-            h[t] = acc, acc += x;
-        }
-        e = cudaMemcpyAsync(d, h, T * sizeof *h, cudaMemcpyHostToDevice, s);
-    }
-    if (e == cudaSuccess) {
-        prefix_u32_tile_scan_k<<<(unsigned)T, 256, 0, s>>>(n, seed, bits, d, ref);
-        e = cudaGetLastError();
-    }
-    if (e == cudaSuccess) e = cudaStreamSynchronize(s);
-    if (d) cudaFree(d);
-    free(h);
-    return e;
+    return prefix_by_tiles<unsigned>(
+        n, s, [=](unsigned T, unsigned *d) { prefix_u32_tile_sum_k<<<T, 256, 0, s>>>(n, seed, bits, d); },
+        [=](unsigned T, unsigned *d) { prefix_u32_tile_scan_k<<<T, 256, 0, s>>>(n, seed, bits, d, ref); });
 }
 
 static __global__ void u32_check_k(const unsigned *y, const unsigned *ref, size_t n, unsigned long long *bad)

@@ -382,6 +382,26 @@ typedef struct {
     long long *last;
 } vt_bufs;
 
+/* fn on V's buffers: V->hx[0..n) put in x, o1 (bytes1) and o2 (bytes2)
+ * poisoned, the call on (x, o1, o2) with n and thr, then both read back
+ * (into h1 and h2, named n1 and n2) with their bands checked. 0 read, 1
+ * failed (t says why), -1 lost. */
+static int vt_call(jd *J, vt_bufs *V, int fn, const char *fn_name, size_t n, float thr, size_t bytes1, void *h1,
+                   const char *n1, size_t bytes2, void *h2, const char *n2, const char *what, jd_tally *t)
+{
+    t->tests++;
+    if (jd_gbuf_put(&V->x, 0, V->hx, n * 4) != 0 || jd_gbuf_poison(&V->o1, 0, bytes1) != 0 ||
+        jd_gbuf_poison(&V->o2, 0, bytes2) != 0)
+        return jd_failf(t, "the judge's own copies failed"), -1;
+    jd_gbuf *b[3] = { n ? &V->x : NULL, &V->o1, &V->o2 };
+    size_t lead[3] = { 0, 0, 0 };
+    long long i64[8] = { 0, 0, (long long)n };
+    int c = call_f(J, fn, 3, b, lead, i64, thr, fn_name, what, t);
+    if (c) return c;
+    int f = jd_gbuf_fetch(&V->o1, 0, bytes1, h1, n1, what, t);
+    return f ? f : jd_gbuf_fetch(&V->o2, 0, bytes2, h2, n2, what, t);
+}
+
 /* vt_warp_votes on case cs of votes_sizes: ballots and flags exact, nothing
  * written outside them. 0, or -1 lost. */
 static int votes_case(jd *J, vt_bufs *V, int cs, jd_tally *t)
@@ -391,18 +411,9 @@ static int votes_case(jd *J, vt_bufs *V, int cs, jd_tally *t)
     size_t n = w13_votes_fill(&r, cs, V->hx, &thr, V->rb, V->rf), groups = (n + 31) / 32;
     char what[160];
     snprintf(what, sizeof what, "n=%zu, thr=%g, last group %zu elements", n, thr, n % 32 ? n % 32 : 32);
-    t->tests++;
-    if (jd_gbuf_put(&V->x, 0, V->hx, n * 4) != 0 || jd_gbuf_poison(&V->o1, 0, groups * 4) != 0 ||
-        jd_gbuf_poison(&V->o2, 0, groups * 4) != 0)
-        return jd_failf(t, "the judge's own copies failed"), -1;
-    jd_gbuf *b[3] = { n ? &V->x : NULL, &V->o1, &V->o2 };
-    size_t lead[3] = { 0, 0, 0 };
-    long long i64[8] = { 0, 0, (long long)n };
-    int c = call_f(J, W13_FN_VOTES, 3, b, lead, i64, thr, "vt_warp_votes", what, t);
+    int c = vt_call(J, V, W13_FN_VOTES, "vt_warp_votes", n, thr, groups * 4, V->gb, "ballot", groups * 4, V->gf, "flags",
+                    what, t);
     if (c) return c < 0 ? -1 : 0;
-    int f = jd_gbuf_fetch(&V->o1, 0, groups * 4, V->gb, "ballot", what, t);
-    if (!f) f = jd_gbuf_fetch(&V->o2, 0, groups * 4, V->gf, "flags", what, t);
-    if (f) return f < 0 ? -1 : 0;
     for (size_t g = 0; g < groups; g++) {
         if (V->gb[g] != V->rb[g]) return jd_failf(t, "%s: ballot[%zu] expected %u got %u", what, g, V->rb[g], V->gb[g]), 0;
         if (V->gf[g] != V->rf[g]) return jd_failf(t, "%s: flags[%zu] expected %u got %u", what, g, V->rf[g], V->gf[g]), 0;
@@ -415,19 +426,9 @@ static int compact_case(jd *J, vt_bufs *V, size_t n, float thr, int ordered, con
 {
     char what[160], why[300];
     snprintf(what, sizeof what, "compact n=%zu, thr=%g, %s", n, thr, data);
-    t->tests++;
-    if (jd_gbuf_put(&V->x, 0, V->hx, n * 4) != 0 || jd_gbuf_poison(&V->o1, 0, n * 4) != 0 ||
-        jd_gbuf_poison(&V->o2, 0, 8) != 0)
-        return jd_failf(t, "the judge's own copies failed"), -1;
-    jd_gbuf *b[3] = { n ? &V->x : NULL, &V->o1, &V->o2 };
-    size_t lead[3] = { 0, 0, 0 };
-    long long i64[8] = { 0, 0, (long long)n };
-    int c = call_f(J, W13_FN_COMPACT, 3, b, lead, i64, thr, "vt_compact", what, t);
-    if (c) return c < 0 ? -1 : 0;
     unsigned long long count = 0;
-    int f = jd_gbuf_fetch(&V->o2, 0, 8, &count, "count", what, t);
-    if (!f) f = jd_gbuf_fetch(&V->o1, 0, n * 4, V->got, "out", what, t);
-    if (f) return f < 0 ? -1 : 0;
+    int c = vt_call(J, V, W13_FN_COMPACT, "vt_compact", n, thr, n * 4, V->got, "out", 8, &count, "count", what, t);
+    if (c) return c < 0 ? -1 : 0;
     if (w13_compact_verify(V->hx, n, thr, ordered, V->got, count, V->scratch, V->last, why, sizeof why))
         jd_failf(t, "%s: %s", what, why);
     return 0;
@@ -869,24 +870,34 @@ static double cub_rowsum_figure(void)
 
 static void before_shfl_cub(void) { g_cub_before = cub_rowsum_figure(); }
 
-/* w13.shfl-cub: br_rowsum timed, then CUB's again: the larger of before and now. */
+/* The student's call x timed, then CUB's (figure(): GB/s, or NAN with
+ * yard_why) again: the larger of `before` and now (the student's runner can
+ * only slow the GPU down); bytes_per_elem bytes an element of x. */
+static void cub_speed(jd_ck *k, jd_bench *x, double bytes_per_elem, double (*figure)(void), double before,
+                      const char *yard_why, const char *label)
+{
+    double ms = NAN, value = NAN, yard = NAN;
+    char why[700] = "", detail[200] = "";
+    if (jd_bench_run(k->J, x, TIMED, &ms, why, sizeof why) == 0) {
+        yard = figure();
+        if (before > yard || !(yard > 0)) yard = before;
+        if (!(yard > 0)) snprintf(why, sizeof why, "no yardstick figure: %s", yard_why);
+        value = bytes_per_elem * (double)x->n / (ms * 1e-3) / 1e9;
+        snprintf(detail, sizeof detail, "%.4g GB/s vs CUB %.4g (judge's clock, %d calls a request, median of %d)", value,
+                 yard, x->k, TIMED);
+        printf("  %s: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", label, ms, x->runner_ms,
+               detail);
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "", yard, detail, why);
+}
+
+/* w13.shfl-cub: br_rowsum against CUB's faster row sums. */
 static void judge_shfl_cub(jd_ck *k)
 {
     static jd_bench x; /* large: its sample arrays */
     rowsum_bench(&x, W13_FN_ROWSUM);
-    double ms = NAN, value = NAN, yard = NAN;
-    char why[700] = "", detail[200] = "";
-    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
-        yard = cub_rowsum_figure();
-        if (g_cub_before > yard || !(yard > 0)) yard = g_cub_before;
-        if (!(yard > 0)) snprintf(why, sizeof why, "no yardstick figure: %s", g_cub_why);
-        value = rowsum_gbps(&x, ms);
-        snprintf(detail, sizeof detail, "%.4g GB/s vs CUB %.4g (judge's clock, %d calls a request, median of %d)", value,
-                 yard, x.k, TIMED);
-        printf("  br_rowsum vs CUB: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms,
-               x.runner_ms, detail);
-    }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "", yard, detail, why);
+    cub_speed(k, &x, 4.0 * (double)(x.n + (size_t)x.i64[2]) / (double)x.n, cub_rowsum_figure, g_cub_before, g_cub_why,
+              "br_rowsum vs CUB");
 }
 
 /* w13.gemv-bw: gv_gemv on rows of 1024 floats (A and x in [-1, 1)); bytes:
@@ -1033,25 +1044,12 @@ static double cub_scan_figure(void)
 
 static void before_scan(void) { g_scan_before = cub_scan_figure(); }
 
-/* The student's scan timed, then CUB's again: the larger of before and now
- * (the student's runner can only slow the GPU down). */
+/* w13.scan-speed: scan1pass against CUB's InclusiveSum. */
 static void judge_scan_speed(jd_ck *k)
 {
     static jd_bench x; /* large: its sample arrays */
     scan_bench(&x, 0);
-    double ms = NAN, value = NAN, yard = NAN;
-    char why[700] = "", detail[200] = "";
-    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
-        yard = cub_scan_figure();
-        if (g_scan_before > yard || !(yard > 0)) yard = g_scan_before;
-        if (!(yard > 0)) snprintf(why, sizeof why, "no yardstick figure: %s", g_yard_why);
-        value = 8.0 * (double)x.n / (ms * 1e-3) / 1e9;
-        snprintf(detail, sizeof detail, "%.4g GB/s vs CUB %.4g (judge's clock, %d calls a request, median of %d)", value,
-                 yard, x.k, TIMED);
-        printf("  scan1pass: %.4f ms a call by the judge's clock (%.4f by the runner's own), %s\n", ms, x.runner_ms,
-               detail);
-    }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "", yard, detail, why);
+    cub_speed(k, &x, 8.0, cub_scan_figure, g_scan_before, g_yard_why, "scan1pass");
 }
 
 static const jd_checkpoint CPS[] = {

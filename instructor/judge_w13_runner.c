@@ -19,25 +19,18 @@
 #include "cgreduce.h"
 #include "gemv.h"
 #include "judge.h"
+#include "judge_ws.h"
 #include "judge_w13.h"
 #include "scan1pass.h"
 #include "vote.h"
 #include "warpreduce.h"
 #include "warpscan.h"
 
-/* The workspace for `bytes` (W13_WS_*), or NULL (none asked, or no memory:
- * then the call gets NULL and fails as it would). */
+/* The workspace for `bytes` (W13_WS_*, judge_ws.h), or NULL (none asked,
+ * or no memory: then the call gets NULL and fails as it would). */
 static void *workspace(size_t bytes, long long how)
 {
-    static void *ws;
-    static size_t cap;
-    if (how == W13_WS_NONE) return NULL;
-    if (bytes > cap) {
-        if (ws) cudaFree(ws);
-        ws = NULL, cap = 0;
-        if (cudaMalloc(&ws, bytes) != cudaSuccess) return NULL;
-        cap = bytes;
-    }
+    void *ws = how == W13_WS_NONE ? NULL : jr_workspace(bytes);
     if (ws && bytes && how == W13_WS_POISON && cudaMemset(ws, 0xff, bytes) != cudaSuccess) return NULL;
     return ws;
 }

@@ -4,37 +4,24 @@
  * InclusiveSum of int32) and yard_cub_rowsum.cu (CUB's row sums, two
  * ways), instructor code only. The judge times it through
  * it with the same protocol as the student's calls, so what the protocol
- * costs is in both figures and not in their ratio. */
+ * costs is in both figures and not in their ratio. CUB's workspaces are
+ * the runner's own (judge_ws.h), allocated on the first call of a size (the
+ * warm-up request: not timed), as the test allocates CUB's before timing. */
 #include <stddef.h>
 #include <stdint.h>
 #include <cuda_runtime_api.h>
 
 #include "judge.h"
+#include "judge_ws.h"
 #include "judge_w13.h"
 #include "support/yard_cub_rowsum.h"
 #include "support/yard_cub_scan.h"
-
-/* CUB's workspace of `bytes`, the runner's own, allocated on the first call
- * of a size (the warm-up request: not timed), as the test allocates CUB's
- * before timing; NULL when there is no memory. */
-static void *workspace(size_t bytes)
-{
-    static void *ws;
-    static size_t cap;
-    if (bytes > cap) {
-        if (ws) cudaFree(ws);
-        ws = NULL, cap = 0;
-        if (cudaMalloc(&ws, bytes) != cudaSuccess) return NULL;
-        cap = bytes;
-    }
-    return ws;
-}
 
 /* p[0] x, p[1] y, i64[0] n */
 static int cub_scan(const jr_args *a)
 {
     size_t n = (size_t)a->i64[0], bytes = yard_cub_scan_i32_bytes(n);
-    void *ws = bytes ? workspace(bytes) : NULL;
+    void *ws = bytes ? jr_workspace(bytes) : NULL;
     return ws ? (int)yard_cub_scan_i32(ws, bytes, (const int32_t *)a->p[0], (int32_t *)a->p[1], n) : -1;
 }
 
@@ -47,7 +34,7 @@ static int cub_rowsum_block(const jr_args *a)
 static int cub_rowsum_seg(const jr_args *a)
 {
     size_t rows = (size_t)a->i64[2], cols = (size_t)a->i64[1], bytes = yard_cub_rowsum_seg_bytes(rows, cols);
-    void *ws = workspace(bytes ? bytes : 1);
+    void *ws = jr_workspace(bytes ? bytes : 1);
     return ws ? (int)yard_cub_rowsum_seg(ws, bytes, (const float *)a->p[0], rows, cols, (float *)a->p[1]) : -1;
 }
 

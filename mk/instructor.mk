@@ -337,7 +337,8 @@ $(BUILD)/instructor/judge-w07-yard-runner: $(BUILD)/instructor/judge_w07_yard_ru
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(BUILD)/instructor/judge_w07_yard_runner.o: CFLAGS += -Iphase1/week07
 $(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge_w07.h phase1/week07/support/yard_cub.h \
-  phase1/week07/atomics.h
+  phase1/week07/atomics.h instructor/judge_ws.h
+$(BUILD)/instructor/judge_w07_runner.o: instructor/judge_ws.h
 $(JUDGE_W07): | $(BUILD)/instructor/judge-w07-yard-runner
 judge-w07: $(BUILD)/instructor/judge-w07-yard-runner
 $(eval $(call judge_rules,08,phase1/week08,lastblock gridsync vote lfstack litmus tally racefix))
@@ -374,7 +375,8 @@ $(BUILD)/instructor/judge-w13-yard-runner: $(BUILD)/instructor/judge_w13_yard_ru
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(BUILD)/instructor/judge_w13_yard_runner.o: CFLAGS += -Iphase3/week13
 $(BUILD)/instructor/judge_w13_yard_runner.o: instructor/judge.h instructor/judge_w13.h phase3/week13/support/yard_cub_scan.h \
-  phase3/week13/support/yard_cub_rowsum.h
+  phase3/week13/support/yard_cub_rowsum.h instructor/judge_ws.h
+$(BUILD)/instructor/judge_w13_runner.o: instructor/judge_ws.h
 $(JUDGE_W13): | $(BUILD)/instructor/judge-w13-yard-runner
 judge-w13: $(BUILD)/instructor/judge-w13-yard-runner
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
