@@ -617,6 +617,8 @@ extern "C" cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, un
 {
     size_t mn = M > 0 && N > 0 ? (size_t)M * N : 0;
     return ref_check(C, mn, gemm_ref{ sa, sb, sbias, lo, hi, N > 0 ? N : 1, K, bias_relu }, atol, rtol, bad, st);
+}
+
 // Week 13's scan: d[i] = hash_bits(seed, i) >> (64 - bits), the inclusive
 // prefix sums of those words modulo 2^32 (tiles of PREFIX_TILE, 16 a thread,
 // as the double prefix above), and a bit-for-bit check of a scan against them.
