@@ -427,6 +427,22 @@ $(JUDGE_W26_YARD): $(BUILD)/instructor/judge_w26_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W26): | $(JUDGE_W26_YARD)
 judge-w26: $(JUDGE_W26_YARD)
+$(eval $(call judge_rules,25,phase5/week25,hgemm_wmma))
+# week 25's judge: judge_hgemm.c's checks, as week 26's above, and its yard runner
+# (judge_hgemm_yard_runner.c: cublasGemmEx alone, no student object, beside the judge)
+JUDGE_W25_YARD := $(BUILD)/instructor/judge-w25-yard-runner
+$(JUDGE_W25): $(JUDGE_HGEMM_OBJ)
+$(JUDGE_W25): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w25_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
+  instructor/judge.h phase5/common/hgemm_host.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/common -c $< -o $@
+$(JUDGE_W25_YARD): $(BUILD)/instructor/judge_w25_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W25): | $(JUDGE_W25_YARD)
+judge-w25: $(JUDGE_W25_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -439,6 +455,7 @@ JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase5/week26
+JUDGED_WEEKS += phase5/week25
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
