@@ -254,12 +254,16 @@ int copy_untrusted(const char *from, const char *to, long max, char *why, size_t
 
 /* ------------------------------------------------------------------ builds */
 
+/* Bytes of one make argument build_argv writes (a rule: the judge's runner
+ * names every object of its week). */
+#define BUILD_ARG_MAX 2048
+
 /* The make command of one week of one student, run in the sandbox: the
  * learner test, and for each exercise its full dependency list (nvcc -M:
  * make's -MMD leaves out system headers, and nvcc counts CCCL's cub and
  * thrust among them), which the object check reads. -k: a file that does
  * not compile still leaves the others' objects and lists to check. */
-static int build_argv(const grader *G, const student *s, int w, char **argv, char store[][700])
+static int build_argv(const grader *G, const student *s, int w, char **argv, char store[][BUILD_ARG_MAX])
 {
     const week_cfg *W = &G->weeks[w];
     int k = 0, t = 0;
@@ -271,18 +275,18 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
     for (int i = 0; i < G->n_make_args; i++) argv[k++] = G->make_args[i];
     for (int e = 0; e < W->meta.n_exercises; e++) {
         argv[k++] = "--eval";
-        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps: %s/%s.cu ; @mkdir -p $(@D) && $(NVCC) $(NVFLAGS) $(call week_nvf,%s) -I%s -M "
+        snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/%s.fulldeps: %s/%s.cu ; @mkdir -p $(@D) && $(NVCC) $(NVFLAGS) $(call week_nvf,%s) -I%s -M "
                  "-MT build/%s/learner/%s.o -MF $@ $<", W->dir, W->meta.exercises[e], W->dir, W->meta.exercises[e],
                  W->dir, W->dir, W->dir, W->meta.exercises[e]);
         argv[k++] = store[t++];
     }
-    snprintf(store[t], 700, "build/%s/learner/test", W->dir);
+    snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/test", W->dir);
     argv[k++] = store[t++];
     if (W->judge[0]) {
         /* the runner: its main, judge_runner.c, the student's objects, libwb (grade_run.c,
          * run_judged); --eval is read before the Makefile: no variable of it in the prerequisites */
         const char *main_o = strrchr(W->judge_runner_obj, '/');
-        char objs[400] = "";
+        char objs[1400] = ""; /* week 13: seven exercises and three support objects */
         for (int e = 0; e < W->meta.n_exercises; e++)
             snprintf(objs + strlen(objs), sizeof objs - strlen(objs), " build/%s/learner/%s.o", W->dir, W->meta.exercises[e]);
         /* the week's given support sources (week 02's launcher), linked as its test program links them */
@@ -298,14 +302,14 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
             globfree(&g);
         }
         argv[k++] = "--eval";
-        snprintf(store[t], 700, "build/%s/learner/judge-runner: build/instructor%s build/instructor/judge_runner_cuda.o%s "
+        snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/judge-runner: build/instructor%s build/instructor/judge_runner_cuda.o%s "
                  "build/libwb.a ; $(CXX) -o $@ $^ $(LDCUDA)", W->dir, main_o ? main_o : "/missing.o", objs);
         argv[k++] = store[t++];
-        snprintf(store[t], 700, "build/%s/learner/judge-runner", W->dir);
+        snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/judge-runner", W->dir);
         argv[k++] = store[t++];
     }
     for (int e = 0; e < W->meta.n_exercises; e++) {
-        snprintf(store[t], 700, "build/%s/learner/%s.fulldeps", W->dir, W->meta.exercises[e]);
+        snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/%s.fulldeps", W->dir, W->meta.exercises[e]);
         argv[k++] = store[t++];
     }
     argv[k] = NULL;
@@ -359,7 +363,7 @@ static int build_start(grader *G, int t, build_slot *slot)
     if (pid < 0) return close(fd[0]), close(fd[1]), -1;
     if (pid == 0) {
         close(fd[0]);
-        static char store[2 * WB_MAX_EXERCISES + 4][700]; /* + the judge's runner: its rule and its target */
+        static char store[2 * WB_MAX_EXERCISES + 4][BUILD_ARG_MAX]; /* + the judge's runner: its rule and its target */
         char *argv[2 * WB_MAX_EXERCISES + 3 * WB_MAX_EXERCISES + 48], log[1400];
         build_argv(G, s, w, argv, store);
         snprintf(log, sizeof log, "%s/../build-%d.log", s->tree, w);

@@ -410,35 +410,46 @@ static __global__ void prefix_tile_scan_k(size_t n, unsigned long long seed, flo
         if (base + k < n) ref[base + k] = before + v[k];
 }
 
-extern "C" cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref,
-                                          cudaStream_t s)
+// Both prefixes' host part: the tiles' sums (sum(T, d): a kernel of T
+// blocks into d), their exclusive prefix on the host, then each tile scanned
+// from its offset (scan(T, d)); waited for.
+template <typename V, typename Sum, typename Scan>
+static cudaError_t prefix_by_tiles(size_t n, cudaStream_t s, Sum sum, Scan scan)
 {
     if (n == 0) return cudaSuccess;
     size_t T = (n + PREFIX_TILE - 1) / PREFIX_TILE;
-    double *d = NULL, *h = (double *)malloc(T * sizeof *h);
+    V *d = NULL, *h = (V *)malloc(T * sizeof *h);
     cudaError_t e = h ? cudaMalloc((void **)&d, T * sizeof *d) : cudaErrorMemoryAllocation;
     if (e == cudaSuccess) {
-        prefix_tile_sum_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d);
+        sum((unsigned)T, d);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaMemcpyAsync(h, d, T * sizeof *h, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (e == cudaSuccess) {
-        double acc = 0; // exclusive: tile t starts after the sum of tiles 0 .. t-1
+        V acc = 0; // exclusive: tile t starts after the sum of tiles 0 .. t-1 (unsigned: modulo 2^32)
         for (size_t t = 0; t < T; t++) {
-            double x = h[t];
+            V x = h[t];
             h[t] = acc, acc += x;
         }
         e = cudaMemcpyAsync(d, h, T * sizeof *h, cudaMemcpyHostToDevice, s);
     }
     if (e == cudaSuccess) {
-        prefix_tile_scan_k<<<(unsigned)T, 256, 0, s>>>(n, seed, lo, hi, d, ref);
+        scan((unsigned)T, d);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess) e = cudaStreamSynchronize(s);
     if (d) cudaFree(d);
     free(h);
     return e;
+}
+
+extern "C" cudaError_t jd_hash_prefix_f64(size_t n, unsigned long long seed, float lo, float hi, double *ref,
+                                          cudaStream_t s)
+{
+    return prefix_by_tiles<double>(
+        n, s, [=](unsigned T, double *d) { prefix_tile_sum_k<<<T, 256, 0, s>>>(n, seed, lo, hi, d); },
+        [=](unsigned T, double *d) { prefix_tile_scan_k<<<T, 256, 0, s>>>(n, seed, lo, hi, d, ref); });
 }
 
 static __global__ void prefix_check_k(const float *y, const double *ref, size_t n, double atol, double rtol,
@@ -632,5 +643,128 @@ extern "C" cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long lon
     else if (as == JD_HALF_F32) hash_half_k<<<grid_for(n), 256, 0, s>>>((float *)d, n, seed, lo, hi);
     else if (as == JD_HALF_F64) hash_half_k<<<grid_for(n), 256, 0, s>>>((double *)d, n, seed, lo, hi);
     else return cudaErrorInvalidValue;
+    return cudaGetLastError();
+}
+
+// Week 13's scan: d[i] = hash_bits(seed, i) >> (64 - bits), the inclusive
+// prefix sums of those words modulo 2^32 (tiles of PREFIX_TILE, 16 a thread,
+// as the double prefix above), and a bit-for-bit check of a scan against them.
+static __device__ unsigned hash_word(unsigned long long seed, size_t i, unsigned bits)
+{
+    return (unsigned)(hash_bits(seed, i) >> (64 - bits));
+}
+
+static __global__ void hash_u32_k(unsigned *d, size_t n, unsigned long long seed, unsigned bits)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = hash_word(seed, i, bits);
+}
+
+extern "C" cudaError_t jd_hash_u32(unsigned *d, size_t n, unsigned long long seed, unsigned bits, cudaStream_t s)
+{
+    if (bits < 1 || bits > 32) return cudaErrorInvalidValue;
+    if (n == 0) return cudaSuccess;
+    hash_u32_k<<<grid_for(n), 256, 0, s>>>(d, n, seed, bits);
+    return cudaGetLastError();
+}
+
+static __global__ void prefix_u32_tile_sum_k(size_t n, unsigned long long seed, unsigned bits, unsigned *tsum)
+{
+    __shared__ unsigned part[256];
+    size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
+    unsigned acc = 0;
+    for (int k = 0; k < 16; k++)
+        if (base + k < n) acc += hash_word(seed, base + k, bits);
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned s = 128; s > 0; s >>= 1) {
+        if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) tsum[blockIdx.x] = part[0];
+}
+
+static __global__ void prefix_u32_tile_scan_k(size_t n, unsigned long long seed, unsigned bits, const unsigned *toff,
+                                              unsigned *ref)
+{
+    __shared__ unsigned part[256];
+    size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
+    unsigned v[16], acc = 0;
+    for (int k = 0; k < 16; k++) {
+        if (base + k < n) acc += hash_word(seed, base + k, bits);
+        v[k] = acc;
+    }
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned off = 1; off < 256; off <<= 1) { // inclusive scan of the threads' totals
+        unsigned t = threadIdx.x >= off ? part[threadIdx.x - off] : 0;
+        __syncthreads();
+        part[threadIdx.x] += t;
+        __syncthreads();
+    }
+    unsigned before = toff[blockIdx.x] + (threadIdx.x ? part[threadIdx.x - 1] : 0);
+    for (int k = 0; k < 16; k++)
+        if (base + k < n) ref[base + k] = before + v[k];
+}
+
+extern "C" cudaError_t jd_hash_prefix_u32(size_t n, unsigned long long seed, unsigned bits, unsigned *ref, cudaStream_t s)
+{
+    if (bits < 1 || bits > 32) return cudaErrorInvalidValue;
+    return prefix_by_tiles<unsigned>(
+        n, s, [=](unsigned T, unsigned *d) { prefix_u32_tile_sum_k<<<T, 256, 0, s>>>(n, seed, bits, d); },
+        [=](unsigned T, unsigned *d) { prefix_u32_tile_scan_k<<<T, 256, 0, s>>>(n, seed, bits, d, ref); });
+}
+
+static __global__ void u32_check_k(const unsigned *y, const unsigned *ref, size_t n, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        if (y[i] != ref[i]) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+}
+
+extern "C" cudaError_t jd_u32_check(const unsigned *y, const unsigned *ref, size_t n, unsigned long long *bad,
+                                    cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n == 0) return e;
+    size_t blocks = (n + 255) / 256;
+    u32_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(y, ref, n, bad);
+    return cudaGetLastError();
+}
+
+// Week 13's row sums and GEMV: y[r] against the double sum over c < cols of
+// a = hash_uniform(sa, r * cols + c, lo, hi), times hash_uniform(sx, c, lo,
+// hi) where has_x (a GEMV), a thread a row.
+static __global__ void rowdot_check_k(const float *y, size_t rows, size_t cols, unsigned long long sa,
+                                      unsigned long long sx, int has_x, float lo, float hi, double atol, double rtol,
+                                      unsigned long long *bad)
+{
+    for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
+        double acc = 0;
+        for (size_t c = 0; c < cols; c++) {
+            double a = (double)hash_uniform(sa, r * cols + c, lo, hi);
+            acc += has_x ? a * (double)hash_uniform(sx, c, lo, hi) : a;
+        }
+        float got = y[r];
+        if (!(isfinite(got) && fabs((double)got - acc) <= atol + rtol * fabs(acc))) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)r);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsigned long long sa,
+                                           unsigned long long sx, int has_x, float lo, float hi, double atol,
+                                           double rtol, unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || rows == 0) return e;
+    size_t blocks = (rows + 127) / 128;
+    rowdot_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 128, 0, s>>>(y, rows, cols, sa, sx, has_x, lo, hi, atol,
+                                                                              rtol, bad);
     return cudaGetLastError();
 }

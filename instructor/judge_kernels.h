@@ -120,6 +120,26 @@ cudaError_t jd_scale_check_f32(const float *y, size_t n, unsigned long long sx, 
 cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, unsigned long long sa, unsigned long long sb,
                               unsigned long long sbias, float lo, float hi, int bias_relu, double atol, double rtol,
                               unsigned long long *bad, cudaStream_t st);
+/* Week 13's scan (on stream s; jd_hash_prefix_u32 waits, the others do not):
+ *   jd_hash_u32: d[i] = the hash's 64 bits z of (seed, i) >> (64 - bits),
+ *     i < n, bits 1 .. 32 (4: values in [0, 16));
+ *   jd_hash_prefix_u32: ref[0..n) (device) = the inclusive prefix sums of
+ *     those words modulo 2^32 (what an int32 scan of them must give);
+ *   jd_u32_check: every y[i] (i < n) against ref[i] bit for bit: bad[0] = how
+ *     many differ, bad[1] = the first (bad: 2 device words). */
+cudaError_t jd_hash_u32(unsigned *d, size_t n, unsigned long long seed, unsigned bits, cudaStream_t s);
+cudaError_t jd_hash_prefix_u32(size_t n, unsigned long long seed, unsigned bits, unsigned *ref, cudaStream_t s);
+cudaError_t jd_u32_check(const unsigned *y, const unsigned *ref, size_t n, unsigned long long *bad, cudaStream_t s);
+
+/* Week 13's row sums and GEMV: every y[r] (r < rows) finite and within atol
+ * + rtol |ref| of ref, the double sum over c < cols of a =
+ * wb_hash_uniform_f32(sa, r * cols + c, lo, hi) (a row-major matrix as
+ * wb_dfill_uniform_f32 fills it), each times wb_hash_uniform_f32(sx, c, lo,
+ * hi) where has_x (y = A x): bad[0] = how many are not, bad[1] = the first
+ * (bad: 2 device words; on stream s, not waited for). */
+cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsigned long long sa, unsigned long long sx,
+                                int has_x, float lo, float hi, double atol, double rtol, unsigned long long *bad,
+                                cudaStream_t s);
 
 /* The HGEMM weeks' inputs (weeks 25 and 26): d[i] (i < n) = the half
  * nearest wb_hash_uniform_f32(seed, i, lo, hi), rounded to nearest even (as

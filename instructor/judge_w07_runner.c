@@ -15,24 +15,17 @@
 #include "atomics.h"
 #include "hist.h"
 #include "judge.h"
+#include "judge_ws.h"
 #include "judge_w07.h"
 #include "matmul.h"
 #include "reduce.h"
 #include "scan.h"
 
-/* The workspace for `bytes` (W07_WS_*), or NULL (none asked, or no memory:
- * then the call gets NULL and fails as it would). */
+/* The workspace for `bytes` (W07_WS_*, judge_ws.h), or NULL (none asked,
+ * or no memory: then the call gets NULL and fails as it would). */
 static void *workspace(size_t bytes, long long how)
 {
-    static void *ws;
-    static size_t cap;
-    if (how == W07_WS_NONE) return NULL;
-    if (bytes > cap) {
-        if (ws) cudaFree(ws);
-        ws = NULL, cap = 0;
-        if (cudaMalloc(&ws, bytes) != cudaSuccess) return NULL;
-        cap = bytes;
-    }
+    void *ws = how == W07_WS_NONE ? NULL : jr_workspace(bytes);
     if (ws && bytes && how == W07_WS_POISON) cudaMemset(ws, 0xff, bytes);
     return ws;
 }

@@ -4,36 +4,23 @@
  * yard_atomics_naive.cu, the naive key count), instructor code only. The
  * judge times them through it with the same protocol as the student's
  * calls, so what the protocol costs is in both figures and not in their
- * ratio. */
+ * ratio. CUB's workspaces are the runner's own (judge_ws.h), allocated on
+ * the first call of a size (the warm-up request: not timed), as the test
+ * allocates CUB's before timing. */
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
 #include "judge.h"
+#include "judge_ws.h"
 #include "atomics.h"
 #include "judge_w07.h"
 #include "support/yard_cub.h"
-
-/* CUB's workspace of `bytes`, the runner's own, allocated on the first call
- * of a size (the warm-up request: not timed), as the test allocates CUB's
- * before timing; NULL when there is no memory. */
-static void *workspace(size_t bytes)
-{
-    static void *ws;
-    static size_t cap;
-    if (bytes > cap) {
-        if (ws) cudaFree(ws);
-        ws = NULL, cap = 0;
-        if (cudaMalloc(&ws, bytes) != cudaSuccess) return NULL;
-        cap = bytes;
-    }
-    return ws;
-}
 
 /* p[0] x, p[1] the sum (one float), i64[0] n */
 static int cub_sum(const jr_args *a)
 {
     size_t n = (size_t)a->i64[0], bytes = yard_cub_sum_bytes(n);
-    void *ws = workspace(bytes);
+    void *ws = jr_workspace(bytes);
     return ws ? (int)yard_cub_sum(ws, bytes, (const float *)a->p[0], (float *)a->p[1], n) : -1;
 }
 
@@ -41,7 +28,7 @@ static int cub_sum(const jr_args *a)
 static int cub_scan(const jr_args *a)
 {
     size_t n = (size_t)a->i64[0], bytes = yard_cub_scan_bytes(n);
-    void *ws = workspace(bytes);
+    void *ws = jr_workspace(bytes);
     return ws ? (int)yard_cub_scan(ws, bytes, (const float *)a->p[0], (float *)a->p[1], n) : -1;
 }
 
@@ -50,7 +37,7 @@ static int cub_scan(const jr_args *a)
 static int cub_hist(const jr_args *a)
 {
     size_t n = (size_t)a->i64[0], bytes = yard_cub_hist_bytes(n);
-    void *ws = workspace(bytes);
+    void *ws = jr_workspace(bytes);
     if (!ws) return -1;
     cudaError_t e = cudaMemsetAsync(a->p[1], 0, 256 * sizeof(unsigned int), 0);
     return (int)(e != cudaSuccess ? e : yard_cub_hist(ws, bytes, (const unsigned char *)a->p[0], (unsigned int *)a->p[1], n));

@@ -338,7 +338,8 @@ $(BUILD)/instructor/judge-w07-yard-runner: $(BUILD)/instructor/judge_w07_yard_ru
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(BUILD)/instructor/judge_w07_yard_runner.o: CFLAGS += -Iphase1/week07
 $(BUILD)/instructor/judge_w07_yard_runner.o: instructor/judge.h instructor/judge_w07.h phase1/week07/support/yard_cub.h \
-  phase1/week07/atomics.h
+  phase1/week07/atomics.h instructor/judge_ws.h
+$(BUILD)/instructor/judge_w07_runner.o: instructor/judge_ws.h
 $(JUDGE_W07): | $(BUILD)/instructor/judge-w07-yard-runner
 judge-w07: $(BUILD)/instructor/judge-w07-yard-runner
 $(eval $(call judge_rules,08,phase1/week08,lastblock gridsync vote lfstack litmus tally racefix))
@@ -403,6 +404,22 @@ $(JUDGE_W10): | $(JUDGE_W10_YARD)
 $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
 # week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
+$(eval $(call judge_rules,13,phase3/week13,warpreduce warpscan vote blockreduce gemv cgreduce scan1pass))
+# week 13's given support objects (CUB's scan and row sums, the shared-memory row sums) in its runner, as in
+# its test program, and CUB's scan and row sums in its yardsticks' runner (judge_w13_yard_runner.c, no student
+# object), beside the judge
+W13_SUPPORT := $(foreach s,yard_cub_scan yard_cub_rowsum yard_shared_rowsum,$(BUILD)/phase3/week13/support/$(s).o)
+$(foreach i,$(IMPLS),$(BUILD)/phase3/week13/$(i)/judge-runner): $(W13_SUPPORT)
+$(BUILD)/instructor/judge-w13-yard-runner: $(BUILD)/instructor/judge_w13_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase3/week13/support/yard_cub_scan.o $(BUILD)/phase3/week13/support/yard_cub_rowsum.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(BUILD)/instructor/judge_w13_yard_runner.o: CFLAGS += -Iphase3/week13
+$(BUILD)/instructor/judge_w13_yard_runner.o: instructor/judge.h instructor/judge_w13.h phase3/week13/support/yard_cub_scan.h \
+  phase3/week13/support/yard_cub_rowsum.h instructor/judge_ws.h
+$(BUILD)/instructor/judge_w13_runner.o: instructor/judge_ws.h
+$(JUDGE_W13): | $(BUILD)/instructor/judge-w13-yard-runner
+judge-w13: $(BUILD)/instructor/judge-w13-yard-runner
 $(eval $(call judge_rules,26,phase5/week26,hgemm_mma))
 # week 26's judge: the checks it shares with week 25's (judge_hgemm.c: the test's cases through
 # phase5/common/hgemm_check.h, cuBLAS's DGEMM as the reference of the large and the timed outputs), and
@@ -454,6 +471,7 @@ JUDGED_WEEKS += phase2/week11
 JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase3/week15
+JUDGED_WEEKS += phase3/week13
 JUDGED_WEEKS += phase5/week26
 JUDGED_WEEKS += phase5/week25
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))

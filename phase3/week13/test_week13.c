@@ -20,9 +20,11 @@
 #include "vote.h"
 #include "warpreduce.h"
 #include "warpscan.h"
+#include "w13_checks.h"
 
-/* Sizes around the warp (31, 32, 33), the block (255-257), and large. */
-static const size_t SIZES[] = { 0, 1, 2, 31, 32, 33, 63, 64, 65, 255, 256, 257, 1000, 4097, 65537, 1000003 };
+/* The sizes (W13_SIZES: around the warp, the block, and large), the
+ * cases' draws and references shared with the judge: w13_checks.h. */
+#define SIZES W13_SIZES
 
 /* Each loop index of a loop test runs PER cases: every forked test pays for
  * a CUDA context of its own, so 16 sizes make 4 tests, not 16. A failure
@@ -31,16 +33,8 @@ enum { PER = 4 };
 #define CASES(fn, count) for (int cs_ = _i * PER; cs_ < (_i + 1) * PER && cs_ < (int)(count); cs_++) fn(cs_)
 #define LOOPS(count) (((int)(count) + PER - 1) / PER)
 
-/* Integer values in [lo, hi] as floats: every partial sum below 2^24 is
- * exact, so any summation order gives the same answer. */
-static void fill_int(wb_rng *rng, float *v, size_t n, int lo, int hi)
-{
-    for (size_t i = 0; i < n; i++) v[i] = (float)wb_rng_int(rng, lo, hi);
-}
+#define fill_int w13_fill_int
 
-/* Max and min that return NaN when either side is NaN (the week's rule). */
-static float max_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a > b ? a : b); }
-static float min_nan(float a, float b) { return isnan(a) || isnan(b) ? NAN : (a < b ? a : b); }
 
 /* ---------------------------------------------------------------- masks (CPU) */
 
@@ -75,22 +69,13 @@ static void check_warp_reduce(const float *hx, size_t n, const char *data)
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
     for (int op = WR_SUM; op <= WR_MIN; op++) {
-        for (size_t g = 0; g < groups; g++) {
-            size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
-            double s = 0;
-            float m = hx[lo];
-            for (size_t i = lo; i < hi; i++) {
-                s += hx[i];
-                if (i > lo) m = op == WR_MAX ? max_nan(m, hx[i]) : min_nan(m, hx[i]);
-            }
-            ref[g] = op == WR_SUM ? s : (double)m;
-        }
+        w13_warp_reduce_ref(hx, n, op, ref);
         if (op != WR_SUM) wb_dout_poison(&out);
         WB_CUDA(wr_warp_reduce(op, dx, n, dout));
         char what[128];
         snprintf(what, sizeof what, "warp %s, n=%zu (%zu groups, last has %zu), %s", OP_NAMES[op], n, groups,
                  n % 32 ? n % 32 : 32, data);
-        wb_expect_dout_f32_f64(&out, ref, groups, op == WR_SUM ? 1e-4 : 0, op == WR_SUM ? 1e-6 : 0, what);
+        wb_expect_dout_f32_f64(&out, ref, groups, w13_warp_reduce_atol(op), w13_warp_reduce_rtol(op), what);
     }
     wb_dfree(dx), wb_dout_free(&out);
     free(ref);
@@ -99,6 +84,7 @@ static void check_warp_reduce(const float *hx, size_t n, const char *data)
 static void warp_reduce_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_WREDUCE_TAG);
     size_t n = SIZES[cs];
     float *hx = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, hx, n, -1, 1);
@@ -109,28 +95,15 @@ static void warp_reduce_sizes_case(int cs)
 START_TEST(warp_reduce_sizes) { CASES(warp_reduce_sizes_case, WB_COUNT(SIZES)); }
 END_TEST
 
-/* 0: NaN, +Inf and -Inf planted (one group gets both infinities, the last,
- * partial group a NaN in its last element); 1: all negative (a max that
- * starts from 0, or pads with 0, fails); 2: all positive (the same for min). */
+/* w13_warp_reduce_specials_fill: NaN and infinities planted, all negative,
+ * all positive. */
 START_TEST(warp_reduce_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t n = 32 * (size_t)wb_rng_int(&rng, 4, 200) + (size_t)wb_rng_int(&rng, 1, 31);
-    float *hx = wb_hmalloc(n * 4);
-    const char *data = "";
-    if (_i == 0) {
-        wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-        hx[n - 1] = NAN;                                     /* the partial group's last valid lane */
-        hx[5] = NAN, hx[32 + 31] = INFINITY, hx[64] = -INFINITY; /* groups 0, 1, 2 */
-        hx[96 + 7] = INFINITY, hx[96 + 20] = -INFINITY;         /* group 3: both */
-        data = "NaN, +Inf, -Inf planted";
-    } else if (_i == 1) {
-        wb_fill_uniform_f32(&rng, hx, n, -10, -1);
-        data = "all in [-10, -1]";
-    } else {
-        wb_fill_uniform_f32(&rng, hx, n, 1, 10);
-        data = "all in [1, 10]";
-    }
+    ck_assert_str_eq(__func__, W13_WREDUCE_SPECIALS_TAG);
+    float *hx = wb_hmalloc(W13_WREDUCE_SPECIALS_MAX_N * 4);
+    const char *data;
+    size_t n = w13_warp_reduce_specials_fill(&rng, _i, hx, &data);
     check_warp_reduce(hx, n, data);
     free(hx);
 }
@@ -155,12 +128,7 @@ static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, 
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", n * 4, off * 4);
     for (int inclusive = 1; inclusive >= 0; inclusive--) {
-        double acc = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (i % 32 == 0) acc = 0;
-            if (inclusive) acc += hx[off + i], ref[i] = acc;
-            else ref[i] = acc, acc += hx[off + i];
-        }
+        w13_warp_scan_ref(hx, n, off, inclusive, ref);
         if (!inclusive) wb_dout_poison(&y);
         WB_CUDA(warpscan_prefix_sum(dx ? dx + off : NULL, n, dy, inclusive));
         char what[128];
@@ -175,9 +143,10 @@ static void check_warp_scan(const float *hx, size_t n, size_t off, double atol, 
 static void warp_scan_exact_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t n = SIZES[cs], off = (size_t)(cs % 3);
-    float *hx = wb_hmalloc((n + off) * 4);
-    fill_int(&rng, hx, n + off, -4, 6);
+    ck_assert_str_eq(__func__, W13_WSCAN_TAG);
+    size_t off = (size_t)(cs % 3);
+    float *hx = wb_hmalloc((SIZES[cs] + off) * 4);
+    size_t n = w13_warp_scan_exact_fill(&rng, cs, hx, &off);
     check_warp_scan(hx, n, off, 0, 0, "integer data");
     free(hx);
 }
@@ -185,17 +154,15 @@ static void warp_scan_exact_case(int cs)
 START_TEST(warp_scan_exact) { CASES(warp_scan_exact_case, WB_COUNT(SIZES)); }
 END_TEST
 
-/* Float data; 1: NaN planted, 2: +Inf and -Inf planted (NaN from there on
- * in the group that has both). */
+/* w13_warp_scan_float_fill: float data; 1: NaN planted, 2: +Inf and -Inf. */
 START_TEST(warp_scan_float_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 100, 300000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    if (_i == 1) hx[3] = NAN, hx[n / 2] = NAN, hx[n - 1] = NAN;
-    if (_i == 2) hx[40] = INFINITY, hx[70] = -INFINITY, hx[75] = INFINITY, hx[n - 1] = -INFINITY;
-    check_warp_scan(hx, n, 0, 1e-5, 1e-5, _i == 0 ? "uniform [-1, 1]" : _i == 1 ? "NaN planted" : "Inf planted");
+    ck_assert_str_eq(__func__, W13_WSCAN_FLOAT_TAG);
+    float *hx = wb_hmalloc(W13_WSCAN_FLOAT_MAX_N * 4);
+    const char *data;
+    size_t n = w13_warp_scan_float_fill(&rng, _i, hx, &data);
+    check_warp_scan(hx, n, 0, 1e-5, 1e-5, data);
     free(hx);
 }
 END_TEST
@@ -205,25 +172,12 @@ END_TEST
 static void votes_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_VOTES_TAG);
+    ck_assert(VT_ANY_NAN == 1u && VT_ALL_ABOVE == 2u); /* w13_votes_fill's flags */
     size_t n = SIZES[cs], groups = WR_GROUPS(n);
-    float *hx = wb_hmalloc(n * 4);
-    float thr = (float)(wb_rng_unit(&rng) - 0.5);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    /* some groups all above thr: the second, and (on odd loops) the last, partial or not */
-    for (size_t i = 32; i < 64 && i < n; i++) hx[i] = thr + 1.0f;
-    if ((cs & 1) && n > 0)
-        for (size_t i = (groups - 1) * 32; i < n; i++) hx[i] = thr + 0.5f;
-    if (cs % 3 == 0 && n > 0) hx[n - 1] = NAN, hx[n / 2] = NAN;
+    float *hx = wb_hmalloc(n * 4), thr;
     uint32_t *rb = wb_hmalloc(groups * 4), *rf = wb_hmalloc(groups * 4);
-    for (size_t g = 0; g < groups; g++) {
-        uint32_t b = 0, any_nan = 0, all = 1;
-        for (size_t i = 32 * g; i < n && i < 32 * g + 32; i++) {
-            if (hx[i] > thr) b |= 1u << (i - 32 * g);
-            else all = 0;
-            if (isnan(hx[i])) any_nan = 1;
-        }
-        rb[g] = b, rf[g] = (any_nan ? VT_ANY_NAN : 0u) | (all ? VT_ALL_ABOVE : 0u);
-    }
+    w13_votes_fill(&rng, cs, hx, &thr, rb, rf);
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout ob, of;
     unsigned *db = wb_dout_alloc(&ob, "ballot", groups * 4, 0), *df = wb_dout_alloc(&of, "flags", groups * 4, 0);
@@ -307,9 +261,10 @@ static void check_compact(const float *hx, size_t n, float thr, int ordered, con
 static void compact_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_COMPACT_TAG);
     size_t n = SIZES[cs];
     float *hx = wb_hmalloc(n * 4);
-    for (size_t i = 0; i < n; i++) hx[i] = (float)(i + 1) * (wb_rng_u64(&rng) & 1 ? 1.0f : -1.0f);
+    w13_compact_sizes_fill(&rng, cs, hx);
     check_compact(hx, n, 0.0f, 1, "values +-(i+1)");
     free(hx);
 }
@@ -321,14 +276,9 @@ END_TEST
 START_TEST(compact_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 1000, 500000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
-    for (int k = 0; k < 20; k++) {
-        size_t i = (size_t)wb_rng_int(&rng, 0, (int64_t)n - 1);
-        hx[i] = k % 3 == 0 ? NAN : k % 3 == 1 ? INFINITY : -INFINITY;
-    }
-    float thr = _i == 0 ? 0.0f : (float)(wb_rng_unit(&rng) * 1.6 - 0.8);
+    ck_assert_str_eq(__func__, W13_COMPACT_SPECIALS_TAG);
+    float *hx = wb_hmalloc(W13_COMPACT_MAX_N * 4), thr;
+    size_t n = w13_compact_specials_fill(&rng, _i, hx, &thr);
     check_compact(hx, n, thr, 0, "uniform with NaN and Inf");
     free(hx);
 }
@@ -336,37 +286,29 @@ END_TEST
 
 /* ---------------------------------------------------------------- block reduce */
 
-/* Loop k runs shape k / 2 with x k % 4 floats in: shapes at even positions
- * run aligned once (the float4 path where cols % 4 == 0), those at odd
- * positions never. */
-static const size_t ROWSUM_SHAPES[][2] = { { 0, 5 },    { 3, 0 },    { 1, 1 },    { 1, 1023 }, { 2, 1024 },
-                                           { 3, 1025 }, { 5, 4097 }, { 100, 33 }, { 1000, 100 }, { 7, 100000 },
-                                           { 65537, 3 }, { 300, 2048 }, { 4097, 1024 }, { 9, 36 }, { 6, 4100 } };
-#define ROWSUM_CASES (2 * WB_COUNT(ROWSUM_SHAPES))
+#define ROWSUM_CASES W13_ROWSUM_CASES
 
-/* Row sums of a rows x cols matrix starting `off` floats into its buffer;
- * even loops integer data (exact), odd loops uniform floats. */
+/* Row sums of a rows x cols matrix starting `off` floats into its buffer
+ * (W13_ROWSUM_SHAPES); even loops integer data (exact), odd loops uniform
+ * floats. */
 static void rowsum_shapes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t rows = ROWSUM_SHAPES[cs / 2][0], cols = ROWSUM_SHAPES[cs / 2][1], off = (size_t)(cs % 4), m = rows * cols;
-    int exact = cs % 2 == 0;
+    ck_assert_str_eq(__func__, W13_ROWSUM_TAG);
+    size_t rows, cols, off;
+    int exact;
+    w13_rowsum_shape(cs, &rows, &cols, &off, &exact);
+    size_t m = rows * cols;
     float *hx = wb_hmalloc((m + off) * 4);
-    double *ref = wb_hmalloc(rows * 8);
-    if (exact) fill_int(&rng, hx, m + off, -3, 5);
-    else wb_fill_uniform_f32(&rng, hx, m + off, -1, 1);
-    for (size_t r = 0; r < rows; r++) {
-        double s = 0;
-        for (size_t c = 0; c < cols; c++) s += hx[off + r * cols + c];
-        ref[r] = s;
-    }
+    double *ref = wb_hmalloc(rows * 8), atol, rtol;
+    w13_rowsum_fill(&rng, cs, hx, ref, &atol, &rtol);
     float *dx = wb_dcopy(hx, (m + off) * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", rows * 4, 0);
     WB_CUDA(br_rowsum(dx ? dx + off : NULL, rows, cols, dout));
     char what[96];
     snprintf(what, sizeof what, "rowsum %zu x %zu, x+%zu, %s", rows, cols, off, exact ? "integer data" : "float data");
-    wb_expect_dout_f32_f64(&out, ref, rows, exact ? 0 : 1e-6 * (double)cols + 1e-6, exact ? 0 : 1e-5, what);
+    wb_expect_dout_f32_f64(&out, ref, rows, atol, rtol, what);
     wb_dfree(dx), wb_dout_free(&out);
     free(hx), free(ref);
 }
@@ -377,20 +319,11 @@ END_TEST
 START_TEST(rowsum_specials)
 {
     wb_rng rng = WB_RNG();
-    size_t rows = 6, cols = (size_t)wb_rng_int(&rng, 1025, 5000), m = rows * cols;
-    float *hx = wb_hmalloc(m * 4);
+    ck_assert_str_eq(__func__, W13_ROWSUM_SPECIALS_TAG);
+    size_t rows = W13_ROWSUM_SPECIALS_ROWS;
+    float *hx = wb_hmalloc(rows * W13_ROWSUM_SPECIALS_MAX_COLS * 4);
     double *ref = wb_hmalloc(rows * 8);
-    wb_fill_uniform_f32(&rng, hx, m, -1, 1);
-    hx[0 * cols + 17] = NAN;                               /* row 0: NaN */
-    hx[1 * cols + cols - 1] = INFINITY;                    /* row 1: +Inf */
-    hx[2 * cols + 3] = INFINITY, hx[2 * cols + 999] = -INFINITY; /* row 2: NaN */
-    hx[3 * cols + 1024] = -INFINITY;                       /* row 3: -Inf */
-    hx[5 * cols] = NAN;                                    /* row 5: NaN; row 4 finite */
-    for (size_t r = 0; r < rows; r++) {
-        double s = 0;
-        for (size_t c = 0; c < cols; c++) s += hx[r * cols + c];
-        ref[r] = s;
-    }
+    size_t cols = w13_rowsum_specials_fill(&rng, hx, ref), m = rows * cols;
     float *dx = wb_dcopy(hx, m * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", rows * 4, 0);
@@ -410,7 +343,7 @@ START_TEST(rowsum_too_many_rows)
 }
 END_TEST
 
-#define SUM_CASES (WB_COUNT(SIZES) + 2)
+#define SUM_CASES W13_SUM_CASES
 
 /* A whole-array float sum of this week (br_sum, cgr_sum), and its name. */
 typedef cudaError_t (*sum_fn)(const float *x, size_t n, float *out);
@@ -436,19 +369,20 @@ static float run_sum(const float *hx, size_t n, size_t off) { return run_sum_of(
  * stream (each test its own). */
 static void sum_exact_of(sum_fn fn, const char *name, const char *stream, int cs)
 {
-    static const size_t MORE[] = { 1 << 20, (1 << 22) + 5 };
     wb_rng rng = wb_rng_for(stream, cs);
-    size_t n = (size_t)cs < WB_COUNT(SIZES) ? SIZES[cs] : MORE[(size_t)cs - WB_COUNT(SIZES)], off = (size_t)(cs & 3);
+    size_t n = w13_sum_exact_n(cs), off = (size_t)(cs & 3);
     float *hx = wb_hmalloc((n + off) * 4);
-    fill_int(&rng, hx, n + off, -3, 5);
-    double ref = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[off + i];
+    double ref = w13_sum_exact_fill(&rng, cs, hx);
     float got = run_sum_of(fn, name, hx, n, off);
     ck_assert_msg(got == (float)ref, "%s n=%zu, x+%zu, integer data (seed %llu): %.1f, expected %.1f", name, n, off,
                   (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
-static void sum_exact_case(int cs) { sum_exact_of(br_sum, "br_sum", __func__, cs); }
+static void sum_exact_case(int cs)
+{
+    ck_assert_str_eq(__func__, W13_SUM_EXACT_TAG);
+    sum_exact_of(br_sum, "br_sum", __func__, cs);
+}
 
 START_TEST(sum_exact) { CASES(sum_exact_case, SUM_CASES); }
 END_TEST
@@ -456,13 +390,13 @@ END_TEST
 START_TEST(sum_float)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 1, 3000000), off = (size_t)(_i & 3);
-    float *hx = wb_hmalloc((n + off) * 4);
-    wb_fill_uniform_f32(&rng, hx, n + off, -1, 2);
-    double ref = 0, abs_sum = 0;
-    for (size_t i = 0; i < n; i++) ref += hx[off + i], abs_sum += fabs(hx[off + i]);
+    ck_assert_str_eq(__func__, W13_SUM_FLOAT_TAG);
+    size_t off = (size_t)(_i & 3);
+    float *hx = wb_hmalloc((W13_SUM_MAX_N + 3) * 4);
+    double ref, atol;
+    size_t n = w13_sum_float_fill(&rng, _i, hx, &ref, &atol);
     float got = run_sum(hx, n, off);
-    ck_assert_msg(wb_close(got, ref, 1e-5 * abs_sum + 1e-6, 0), "br_sum n=%zu, x+%zu (seed %llu): %.9g, expected %.9g",
+    ck_assert_msg(wb_close(got, ref, atol, 0), "br_sum n=%zu, x+%zu (seed %llu): %.9g, expected %.9g",
                   n, off, (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
@@ -471,11 +405,10 @@ END_TEST
 START_TEST(sum_nan_inf)
 {
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 2, 2000000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    ck_assert_str_eq(__func__, W13_SUM_NANINF_TAG);
+    float *hx = wb_hmalloc(2000000 * 4), want;
     const char *what;
-    float want = wb_plant_nonfinite(&rng, hx, n, _i, &what);
+    size_t n = w13_sum_naninf_fill(&rng, _i, hx, &want, &what);
     float got = run_sum(hx, n, 0);
     ck_assert_msg(wb_close(got, want, 0, 0), "br_sum n=%zu with %s: %g, expected %g", n, what, got, want);
     free(hx);
@@ -484,37 +417,28 @@ END_TEST
 
 /* ---------------------------------------------------------------- gemv */
 
-static const size_t GEMV_SHAPES[][2] = { { 0, 7 },    { 5, 0 },    { 1, 1 },     { 1, 31 },     { 3, 32 },
-                                         { 7, 33 },   { 9, 4 },    { 33, 100 },  { 100, 1023 }, { 1000, 1024 },
-                                         { 4097, 129 }, { 65537, 64 }, { 3, 4099 }, { 20000, 1000 } };
-#define GEMV_CASES (3 * WB_COUNT(GEMV_SHAPES))
+#define GEMV_CASES W13_GEMV_CASES
 
-/* y = A x on a shape of GEMV_SHAPES; loop k % 3: 0 both aligned, 1 A one
- * float in (scalar path), 2 x two floats in. Loops 3 * shapes. NaN and Inf
- * planted in two rows on every fourth loop. */
+/* y = A x on a shape of W13_GEMV_SHAPES; loop k % 3: 0 both aligned, 1 A
+ * one float in (scalar path), 2 x two floats in. Loops 3 * shapes. NaN and
+ * Inf planted in two rows on every fourth loop. */
 static void gemv_shapes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t rows = GEMV_SHAPES[cs / 3][0], cols = GEMV_SHAPES[cs / 3][1], m = rows * cols;
-    size_t oa = cs % 3 == 1 ? 1 : 0, ox = cs % 3 == 2 ? 2 : 0;
+    ck_assert_str_eq(__func__, W13_GEMV_TAG);
+    size_t rows, cols, oa, ox;
+    w13_gemv_shape(cs, &rows, &cols, &oa, &ox);
+    size_t m = rows * cols;
     float *hA = wb_hmalloc((m + oa) * 4), *hx = wb_hmalloc((cols + ox) * 4);
     double *ref = wb_hmalloc(rows * 8);
-    wb_fill_uniform_f32(&rng, hA, m + oa, -1, 1);
-    wb_fill_uniform_f32(&rng, hx, cols + ox, -1, 1);
-    int specials = cs % 4 == 0 && rows >= 3 && cols >= 2;
-    if (specials) hA[oa + 1 * cols + cols - 1] = NAN, hA[oa + 2 * cols] = INFINITY;
-    for (size_t r = 0; r < rows; r++) {
-        double s = 0;
-        for (size_t k = 0; k < cols; k++) s += (double)hA[oa + r * cols + k] * hx[ox + k];
-        ref[r] = s;
-    }
+    int specials = w13_gemv_fill(&rng, cs, hA, hx, ref);
     float *dA = wb_dcopy(hA, (m + oa) * 4), *dx = wb_dcopy(hx, (cols + ox) * 4);
     wb_dout y;
     float *dy = wb_dout_alloc(&y, "y", rows * 4, 0);
     WB_CUDA(gv_gemv(dA ? dA + oa : NULL, dx ? dx + ox : NULL, dy, rows, cols));
     char what[112];
     snprintf(what, sizeof what, "gemv %zu x %zu, A+%zu x+%zu%s", rows, cols, oa, ox, specials ? ", NaN and Inf in A" : "");
-    wb_expect_dout_f32_f64(&y, ref, rows, 1e-6 * (double)cols + 1e-6, 1e-5, what);
+    wb_expect_dout_f32_f64(&y, ref, rows, w13_gemv_atol(cols), W13_GEMV_RTOL, what);
     wb_dfree(dA), wb_dfree(dx), wb_dout_free(&y);
     free(hA), free(hx), free(ref);
 }
@@ -544,7 +468,7 @@ static double gemv_expect(size_t r, const void *ctx)
 START_TEST(gemv_many_rows)
 {
     gv_shape s = { _i == 0 ? 4 : 3, 0 };
-    size_t rows = ((size_t)1 << 25) + 77, m = rows * s.cols;
+    size_t rows = W13_GEMV_MANY_ROWS, m = rows * s.cols;
     float *dA = wb_dmalloc(m * 4), *dx = wb_dmalloc(s.cols * 4), *dy = wb_dmalloc(rows * 4);
     wb_dfill_uniform_f32(dA, m, SEED_A, -1, 1);
     wb_dfill_uniform_f32(dx, s.cols, SEED_X, -1, 1);
@@ -567,13 +491,7 @@ static void check_cg_tile(int op, unsigned tile, const float *hx, size_t n, cons
 {
     size_t groups = CGR_GROUPS(n, tile);
     double *ref = wb_hmalloc(groups * 8);
-    for (size_t g = 0; g < groups; g++) {
-        size_t lo = tile * g, hi = lo + tile < n ? lo + tile : n;
-        double s = 0;
-        float m = hx[lo];
-        for (size_t i = lo; i < hi; i++) s += hx[i], m = hx[i] > m ? hx[i] : m;
-        ref[g] = op == CGR_SUM ? s : (double)m;
-    }
+    w13_cg_tile_ref(op, tile, hx, n, ref);
     float *dx = wb_dcopy(hx, n * 4);
     wb_dout out;
     float *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
@@ -592,15 +510,14 @@ static void check_cg_tile(int op, unsigned tile, const float *hx, size_t n, cons
 static void cg_tile_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_CG_TILE_TAG);
     size_t n = SIZES[cs / 2];
-    unsigned tile = cs % 2 ? 8 : 32;
+    unsigned tile = w13_cg_tile(cs);
     float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 1);
+    w13_cg_tile_sum_fill(&rng, cs, hx);
     check_cg_tile(CGR_SUM, tile, hx, n, "uniform [-1, 1]");
-    wb_fill_uniform_f32(&rng, hx, n, -10, -1);
-    int inf = (cs / 2) % 2 == 1 && n >= 40;
-    if (inf) hx[3] = INFINITY, hx[17] = -INFINITY, hx[n - 1] = -INFINITY, hx[n / 2] = INFINITY;
-    check_cg_tile(CGR_MAX, tile, hx, n, inf ? "all in [-10, -1], +Inf and -Inf planted" : "all in [-10, -1]");
+    const char *data = w13_cg_tile_max_fill(&rng, cs, hx);
+    check_cg_tile(CGR_MAX, tile, hx, n, data);
     free(hx);
 }
 
@@ -608,7 +525,11 @@ START_TEST(cg_tile_sizes) { CASES(cg_tile_sizes_case, 2 * WB_COUNT(SIZES)); }
 END_TEST
 
 static float run_cg_sum(const float *hx, size_t n, size_t off) { return run_sum_of(cgr_sum, "cgr_sum", hx, n, off); }
-static void cg_sum_exact_case(int cs) { sum_exact_of(cgr_sum, "cgr_sum", __func__, cs); }
+static void cg_sum_exact_case(int cs)
+{
+    ck_assert_str_eq(__func__, W13_CG_SUM_EXACT_TAG);
+    sum_exact_of(cgr_sum, "cgr_sum", __func__, cs);
+}
 
 START_TEST(cg_sum_exact) { CASES(cg_sum_exact_case, SUM_CASES); }
 END_TEST
@@ -617,16 +538,13 @@ END_TEST
 START_TEST(cg_sum_float)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? ((size_t)1 << 24) + 3 : (size_t)wb_rng_int(&rng, 2, 3000000);
-    float *hx = wb_hmalloc(n * 4);
-    wb_fill_uniform_f32(&rng, hx, n, -1, 2);
-    double ref = 0, abs_sum = 0;
-    const char *what = "uniform [-1, 2]";
-    if (_i >= 2) ref = wb_plant_nonfinite(&rng, hx, n, _i - 2, &what);
-    else
-        for (size_t i = 0; i < n; i++) ref += hx[i], abs_sum += fabs(hx[i]);
+    ck_assert_str_eq(__func__, W13_CG_FLOAT_TAG);
+    float *hx = wb_hmalloc(W13_SUM_MAX_N * 4);
+    double ref, atol;
+    const char *what;
+    size_t n = w13_cg_sum_float_fill(&rng, _i, hx, &ref, &atol, &what);
     float got = run_cg_sum(hx, n, 0);
-    ck_assert_msg(wb_close(got, ref, 1e-5 * abs_sum + 1e-6, 0), "cgr_sum n=%zu, %s (seed %llu): %.9g, expected %.9g", n,
+    ck_assert_msg(wb_close(got, ref, atol, 0), "cgr_sum n=%zu, %s (seed %llu): %.9g, expected %.9g", n,
                   what, (unsigned long long)wb_base_seed(), got, ref);
     free(hx);
 }
@@ -641,13 +559,7 @@ static void check_redux(const uint32_t *hx, size_t n, const char *data)
     wb_dout out;
     uint32_t *dout = wb_dout_alloc(&out, "out", groups * 4, 0);
     for (int op = CGR_SUM; op <= CGR_MIN; op++) {
-        for (size_t g = 0; g < groups; g++) {
-            size_t lo = 32 * g, hi = lo + 32 < n ? lo + 32 : n;
-            uint32_t r = op == CGR_SUM ? 0 : hx[lo];
-            for (size_t i = lo; i < hi; i++)
-                r = op == CGR_SUM ? r + hx[i] : op == CGR_MAX ? (hx[i] > r ? hx[i] : r) : (hx[i] < r ? hx[i] : r);
-            ref[g] = r;
-        }
+        w13_redux_ref(op, hx, n, ref);
         if (op != CGR_SUM) wb_dout_poison(&out);
         WB_CUDA(cgr_warp_u32(op, dx, n, dout));
         char what[128];
@@ -665,11 +577,11 @@ static void check_redux(const uint32_t *hx, size_t n, const char *data)
 static void redux_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
+    ck_assert_str_eq(__func__, W13_REDUX_TAG);
     size_t n = SIZES[cs];
     uint32_t *hx = wb_hmalloc(n * 4);
-    wb_fill_u32(&rng, hx, n, cs % 2 ? 1000 : 0);
-    if (cs % 2 && n > 1) hx[n - 1] = 0xFFFFFFFFu, hx[n - 2] = 0;
-    check_redux(hx, n, cs % 2 ? "values below 1000, 0 and 2^32 - 1 last" : "the whole 32-bit range");
+    const char *data = w13_redux_fill(&rng, cs, hx);
+    check_redux(hx, n, data);
     free(hx);
 }
 
@@ -710,8 +622,8 @@ static void check_scan1(const int32_t *hx, size_t n, size_t ox, size_t oy, unsig
         printf("  scan1pass: one process (CK_FORK=no: make sanitize, a debugger): n = %zu instead of %zu\n", m, n);
         n = m;
     }
-    uint32_t *ref = wb_hmalloc(n * 4), acc = 0;
-    for (size_t i = 0; i < n; i++) acc += (uint32_t)hx[ox + i], ref[i] = acc;
+    uint32_t *ref = wb_hmalloc(n * 4);
+    w13_scan1_ref(hx + ox, n, ref);
     int32_t *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
     int32_t *dy = wb_dout_alloc(&y, "y", n * 4, oy * 4);
@@ -731,37 +643,26 @@ static void check_scan1(const int32_t *hx, size_t n, size_t ox, size_t oy, unsig
     free(ref);
 }
 
-/* Around a warp, a tile, two tiles, the look-back's window of 32 tiles, and
- * many tiles; x or y off alignment (the element-by-element path) on some. */
-static const struct { size_t n, ox, oy; } SCAN1_CASES[] = {
-    { 0, 0, 0 },                       { 1, 0, 0 },                      { 31, 0, 1 },
-    { 33, 1, 0 },                      { SCAN1_TILE - 1, 0, 0 },         { SCAN1_TILE, 0, 0 },
-    { SCAN1_TILE, 0, 3 },              { SCAN1_TILE + 1, 0, 0 },         { 2 * SCAN1_TILE + 5, 1, 1 },
-    { 32 * SCAN1_TILE, 0, 0 },         { 33 * SCAN1_TILE + 1, 0, 0 },    { 37 * SCAN1_TILE + 999, 2, 0 },
-    { 1000003, 0, 0 },                 { 1000003, 0, 2 },                { 256 * SCAN1_TILE, 0, 0 },
-    { 3 * 1024 * SCAN1_TILE + 77, 0, 0 },
-};
-
-/* Even cases: the whole 32-bit range (the sums wrap); odd: [-1000, 1000]. */
+/* The cases of W13_SCAN1_CASES (w13_checks.h), each twice on one workspace. */
 static void scan1_sizes_case(int cs)
 {
     wb_rng rng = wb_rng_for(__func__, cs);
-    size_t n = SCAN1_CASES[cs].n, ox = SCAN1_CASES[cs].ox;
+    ck_assert_str_eq(__func__, W13_SCAN1_SIZES_TAG);
+    size_t n = W13_SCAN1_CASES[cs].n, ox = W13_SCAN1_CASES[cs].ox;
     int32_t *hx = wb_hmalloc((n + ox) * 4);
-    if (cs % 2)
-        for (size_t i = 0; i < n + ox; i++) hx[i] = (int32_t)wb_rng_int(&rng, -1000, 1000);
-    else wb_fill_u32(&rng, (uint32_t *)hx, n + ox, 0);
-    check_scan1(hx, n, ox, SCAN1_CASES[cs].oy, 0, 1, cs % 2 ? "values in [-1000, 1000]" : "the whole int32 range");
+    const char *data = w13_scan1_sizes_fill(&rng, cs, hx);
+    check_scan1(hx, n, ox, W13_SCAN1_CASES[cs].oy, 0, 1, data);
     free(hx);
 }
 
-START_TEST(scan1_sizes) { CASES(scan1_sizes_case, WB_COUNT(SCAN1_CASES)); }
+START_TEST(scan1_sizes) { CASES(scan1_sizes_case, W13_N_SCAN1_CASES); }
 END_TEST
 
 /* 100M+ ints (4M+ in one process: make sanitize), the whole int32 range. */
 START_TEST(scan1_large)
 {
-    size_t n = ((size_t)100 << 20) + 7, free_b = 0;
+    ck_assert_str_eq(__func__, W13_SCAN1_LARGE_TAG);
+    size_t n = W13_SCAN1_LARGE_N, free_b = 0;
     if (one_process()) {
         n = ((size_t)1 << 22) + 7;
         printf("  scan1_large: one process (CK_FORK=no: make sanitize, a debugger): n = %zu instead of 100M+\n", n);
@@ -776,7 +677,7 @@ START_TEST(scan1_large)
     }
     wb_rng rng = WB_RNG();
     int32_t *hx = wb_hmalloc(n * 4);
-    wb_fill_u32(&rng, (uint32_t *)hx, n, 0);
+    w13_scan1_large_fill(&rng, hx, n);
     check_scan1(hx, n, 0, 0, 0, 0, "the whole int32 range");
     free(hx);
 }
@@ -788,10 +689,10 @@ END_TEST
 START_TEST(scan1_shaken)
 {
     wb_rng rng = WB_RNG();
-    size_t n = _i == 0 ? 40 * SCAN1_TILE + 17 : _i == 1 ? (size_t)wb_rng_int(&rng, 300000, 3000000) : ((size_t)1 << 24) + 3;
-    unsigned shake = (unsigned)wb_rng_u64(&rng) | 1u;
+    ck_assert_str_eq(__func__, W13_SCAN1_SHAKEN_TAG);
+    size_t n = w13_scan1_shaken_n(&rng, _i);
     int32_t *hx = wb_hmalloc(n * 4);
-    for (size_t i = 0; i < n; i++) hx[i] = (int32_t)wb_rng_int(&rng, -1000, 1000);
+    unsigned shake = w13_scan1_shaken_fill(&rng, hx, n);
     check_scan1(hx, n, 0, 0, shake, 1, "values in [-1000, 1000]");
     free(hx);
 }
@@ -1170,19 +1071,19 @@ static const wb_test TESTS[] = {
     { "w13.masks", WB_T(tail_mask_values), WB_CPU, 0 },
     { "w13.masks", WB_T(lanes_below_values), WB_CPU, 0 },
     { "w13.warpreduce", WB_T(warp_reduce_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
-    { "w13.warpreduce", WB_T(warp_reduce_specials), WB_GPU, 3 },
+    { "w13.warpreduce", WB_T(warp_reduce_specials), WB_GPU, W13_N_WREDUCE_SPECIALS },
     { "w13.warpreduce", WB_T(warp_reduce_bad_op), WB_GPU, 0 },
     { "w13.warpscan", WB_T(warp_scan_exact), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
-    { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, 3 },
+    { "w13.warpscan", WB_T(warp_scan_float_specials), WB_GPU, W13_N_WSCAN_FLOAT },
     { "w13.vote", WB_T(votes_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.vote", WB_T(compact_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
-    { "w13.vote", WB_T(compact_specials), WB_GPU, 3 },
+    { "w13.vote", WB_T(compact_specials), WB_GPU, W13_N_COMPACT_SPECIALS },
     { "w13.blockreduce", WB_T(rowsum_shapes), WB_GPU, LOOPS(ROWSUM_CASES) },
     { "w13.blockreduce", WB_T(rowsum_specials), WB_GPU, 0 },
     { "w13.blockreduce", WB_T(rowsum_too_many_rows), WB_GPU, 0 },
     { "w13.blockreduce", WB_T(sum_exact), WB_GPU, LOOPS(SUM_CASES) },
-    { "w13.blockreduce", WB_T(sum_float), WB_GPU, 4 },
-    { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, 3 },
+    { "w13.blockreduce", WB_T(sum_float), WB_GPU, W13_N_SUM_FLOAT },
+    { "w13.blockreduce", WB_T(sum_nan_inf), WB_GPU, W13_N_SUM_NANINF },
     WB_SPEED("w13.shfl-speed", bench_shfl),
     WB_SPEED("w13.shfl-cub", bench_shfl_cub),
     WB_SPEED("w13.reduce-bw", bench_reduce),
@@ -1191,12 +1092,12 @@ static const wb_test TESTS[] = {
     WB_SPEED("w13.gemv-bw", bench_gemv),
     { "w13.cg", WB_T(cg_tile_sizes), WB_GPU, LOOPS(2 * WB_COUNT(SIZES)) },
     { "w13.cg", WB_T(cg_sum_exact), WB_GPU, LOOPS(SUM_CASES) },
-    { "w13.cg", WB_T(cg_sum_float), WB_GPU, 5 },
+    { "w13.cg", WB_T(cg_sum_float), WB_GPU, W13_N_CG_FLOAT },
     { "w13.cg", WB_T(redux_sizes), WB_GPU, LOOPS(WB_COUNT(SIZES)) },
     { "w13.cg", WB_T(cg_bad_args), WB_GPU, 0 },
-    { "w13.scan1pass", WB_T(scan1_sizes), WB_GPU, LOOPS(WB_COUNT(SCAN1_CASES)) },
+    { "w13.scan1pass", WB_T(scan1_sizes), WB_GPU, LOOPS(W13_N_SCAN1_CASES) },
     { "w13.scan1pass", WB_T(scan1_large), WB_GPU, 0 },
-    { "w13.scan1pass", WB_T(scan1_shaken), WB_GPU, 3 },
+    { "w13.scan1pass", WB_T(scan1_shaken), WB_GPU, W13_N_SCAN1_SHAKEN },
     { "w13.scan1pass", WB_T(scan1_too_large), WB_GPU, 0 },
     WB_SPEED("w13.scan-speed", bench_scan1),
 };
