@@ -285,6 +285,8 @@ static const struct {
     { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
     { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
     { "phase3/week13", "judge-w13", "judge_w13_runner.o" },
+    { "phase5/week26", "judge-w26", "judge_w26_runner.o" },
+    { "phase5/week25", "judge-w25", "judge_w25_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -3,6 +3,8 @@
 // of an output after the timing.
 #include <stdlib.h>
 
+#include <cuda_fp16.h>
+
 #include "judge_kernels.h"
 
 static __global__ void gather_k(const float *src, const unsigned long long *idx, int n, float *dst)
@@ -617,6 +619,31 @@ extern "C" cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, un
 {
     size_t mn = M > 0 && N > 0 ? (size_t)M * N : 0;
     return ref_check(C, mn, gemm_ref{ sa, sb, sbias, lo, hi, N > 0 ? N : 1, K, bias_relu }, atol, rtol, bad, st);
+}
+
+// The HGEMM weeks' inputs: the half nearest hash_uniform(seed, i, lo, hi)
+// (__float2half_rn: to nearest even, as the tests' fill_half_uniform and
+// the host's wb_f32_to_f16), stored as its bits, its float or its double.
+template <class T> static __device__ T half_as(__half h);
+template <> __device__ unsigned short half_as<unsigned short>(__half h) { return __half_as_ushort(h); }
+template <> __device__ float half_as<float>(__half h) { return __half2float(h); }
+template <> __device__ double half_as<double>(__half h) { return (double)__half2float(h); }
+
+template <class T>
+static __global__ void hash_half_k(T *d, size_t n, unsigned long long seed, float lo, float hi)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = half_as<T>(__float2half_rn(hash_uniform(seed, i, lo, hi)));
+}
+
+extern "C" cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    if (as == JD_HALF_BITS) hash_half_k<<<grid_for(n), 256, 0, s>>>((unsigned short *)d, n, seed, lo, hi);
+    else if (as == JD_HALF_F32) hash_half_k<<<grid_for(n), 256, 0, s>>>((float *)d, n, seed, lo, hi);
+    else if (as == JD_HALF_F64) hash_half_k<<<grid_for(n), 256, 0, s>>>((double *)d, n, seed, lo, hi);
+    else return cudaErrorInvalidValue;
+    return cudaGetLastError();
 }
 
 // Week 13's scan: d[i] = hash_bits(seed, i) >> (64 - bits), the inclusive

@@ -141,6 +141,14 @@ cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsign
                                 int has_x, float lo, float hi, double atol, double rtol, unsigned long long *bad,
                                 cudaStream_t s);
 
+/* The HGEMM weeks' inputs (weeks 25 and 26): d[i] (i < n) = the half
+ * nearest wb_hash_uniform_f32(seed, i, lo, hi), rounded to nearest even (as
+ * the tests' fill_half_uniform), stored as `as` says: JD_HALF_BITS its bits
+ * (uint16_t), JD_HALF_F32 its value as a float, JD_HALF_F64 as a double (on
+ * stream s, not waited for). */
+enum { JD_HALF_BITS = 0, JD_HALF_F32 = 1, JD_HALF_F64 = 2 };
+cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -253,7 +253,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
 # 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
 # weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w10 and judge-w12 by themselves on the H200;
-# judge-w15 has not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# judge-w15, judge-w25 and judge-w26 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -282,7 +282,7 @@ $(JUDGE_YARD): $(BUILD)/instructor/judge_yard_runner.o $(BUILD)/instructor/judge
 
 # $(call judge_rules,NN,WEEK-DIR,EXERCISES): build/instructor/judge-wNN from
 # instructor/judge_wNN.c (with WEEK-DIR/wNN_checks.h, the checks it shares
-# with the week's test; the exercises' headers where they have one),
+# with the week's test, where it has one; the exercises' headers where they have one),
 # build/instructor/judge_wNN_runner.o, and
 # build/WEEK-DIR/IMPL/judge-runner for IMPL one of $(IMPLS): the runner of
 # that build's objects (the grader builds the learner's in the sandbox).
@@ -290,7 +290,7 @@ $(JUDGE_YARD): $(BUILD)/instructor/judge_yard_runner.o $(BUILD)/instructor/judge
 define judge_rules
 JUDGE_W$(1) := $(BUILD)/instructor/judge-w$(1)
 $(BUILD)/instructor/judge_w$(1).o $(BUILD)/instructor/judge_w$(1)_runner.o: CFLAGS += -I$(2)
-$(BUILD)/instructor/judge_w$(1).o: instructor/judge_week.h instructor/judge_kernels.h $(2)/w$(1)_checks.h \
+$(BUILD)/instructor/judge_w$(1).o: instructor/judge_week.h instructor/judge_kernels.h $(wildcard $(2)/w$(1)_checks.h) \
   $(wildcard $(foreach e,$(3),$(2)/$(e).h)) $(2)/week.txt
 $(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_w$(1)_runner.c instructor/judge_w$(1).h instructor/judge.h \
   $(wildcard $(foreach e,$(3),$(2)/$(e).h) $(2)/w$(1)_checks.h)
@@ -420,6 +420,46 @@ $(BUILD)/instructor/judge_w13_yard_runner.o: instructor/judge.h instructor/judge
 $(BUILD)/instructor/judge_w13_runner.o: instructor/judge_ws.h
 $(JUDGE_W13): | $(BUILD)/instructor/judge-w13-yard-runner
 judge-w13: $(BUILD)/instructor/judge-w13-yard-runner
+$(eval $(call judge_rules,26,phase5/week26,hgemm_mma))
+# week 26's judge: the checks it shares with week 25's (judge_hgemm.c: the test's cases through
+# phase5/common/hgemm_check.h, cuBLAS's DGEMM as the reference of the large and the timed outputs), and
+# its yard runner (judge_hgemm_yard_runner.c built with -DHG_WITH_SIMT: cublasGemmEx and the given
+# support/yard_sgemm_simt.o, no student object, beside the judge), through which the judge times
+# w26.mma-speed's and w26.tc-wins's yardsticks
+JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o
+$(JUDGE_HGEMM_OBJ): CFLAGS += -Iphase5/common
+$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h phase5/common/hgemm_check.h \
+  phase5/common/hgemm_host.h
+JUDGE_W26_YARD := $(BUILD)/instructor/judge-w26-yard-runner
+$(JUDGE_W26): $(JUDGE_HGEMM_OBJ)
+$(JUDGE_W26): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w26_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
+  instructor/judge.h phase5/common/hgemm_host.h phase5/week26/support/yard_sgemm_simt.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DHG_WITH_SIMT -Iinstructor -Iphase5/common -Iphase5/week26 -c $< -o $@
+$(JUDGE_W26_YARD): $(BUILD)/instructor/judge_w26_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase5/week26/support/yard_sgemm_simt.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W26): | $(JUDGE_W26_YARD)
+judge-w26: $(JUDGE_W26_YARD)
+$(eval $(call judge_rules,25,phase5/week25,hgemm_wmma))
+# week 25's judge: judge_hgemm.c's checks, as week 26's above, and its yard runner
+# (judge_hgemm_yard_runner.c: cublasGemmEx alone, no student object, beside the judge)
+JUDGE_W25_YARD := $(BUILD)/instructor/judge-w25-yard-runner
+$(JUDGE_W25): $(JUDGE_HGEMM_OBJ)
+$(JUDGE_W25): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w25_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
+  instructor/judge.h phase5/common/hgemm_host.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/common -c $< -o $@
+$(JUDGE_W25_YARD): $(BUILD)/instructor/judge_w25_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W25): | $(JUDGE_W25_YARD)
+judge-w25: $(JUDGE_W25_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -432,6 +472,8 @@ JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase3/week13
+JUDGED_WEEKS += phase5/week26
+JUDGED_WEEKS += phase5/week25
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

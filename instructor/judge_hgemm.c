@@ -1,0 +1,392 @@
+/* judge_hgemm.c — the checks of the tensor-core HGEMM weeks' judges
+ * (judge_w25.c: hgemm_wmma; judge_w26.c: hgemm_mma; judge_hgemm.h). Links
+ * no student code: the student's function is called by the week's runner on
+ * guarded buffers this process allocated, filled and poisoned.
+ *
+ * Correctness (w25.wmma, w26.mma): the cases mirror test_week25.c's and
+ * test_week26.c's, their shapes and tolerance read from the tests' own
+ * phase5/common/hgemm_check.h (HGEMM_SHAPES, HGEMM_SPECIAL,
+ * HGEMM_UNALIGNED, HGEMM_LARGE, hgemm_atol(K) + HGEMM_RTOL |ref|), each drawn
+ * as hgemm_case_open draws it (A and B uniform in [-1, 1] rounded to half, a
+ * NaN in A and +Inf in B for the special shapes) from wb_rng_for_seed with
+ * the test's tag for the hidden seed; A and B start `off` halves and C `off`
+ * floats past a 256-byte boundary (0 but for the unaligned shapes, as the
+ * test's), C is poisoned whole with JD_GBAND bytes of poison on each side
+ * (jd_gbuf, as the test's wb_dout), and every element of C is compared with
+ * the product in double (an element still the poison where NaN is due
+ * counts as not written; a byte outside C changed fails). The large shapes,
+ * which the test samples at 4096 elements, are checked at every element here:
+ * their inputs are filled on the device from hidden seeds and their
+ * reference is cuBLAS's DGEMM of the same halves in double (the judge links
+ * cuBLAS: instructor code).
+ *
+ * Speed (w25.wmma-speed, w26.mma-speed, w26.tc-wins): the timed-call
+ * protocol (judge_week.h) at 4096^3: K calls a request, each on its own A
+ * and B fresh from the hidden seed (halves in [-1, 1), jd_hash_half) and
+ * its own poisoned C, the judge's look after the reply, then every element
+ * of every timed C checked within the test's tolerance of the double product
+ * (the DGEMM of that rep's inputs, cached by their seeds, and
+ * jd_prefix_check_f32: every element finite and close); the median of 7
+ * requests. The yardsticks run through a runner of the instructor's
+ * (judge_hgemm_yard_runner.c: judge-w25-yard-runner, judge-w26-yard-runner
+ * beside the judge, no student object) on the same protocol, sizes, fresh
+ * inputs and checks: cublasGemmEx (FP16 in, FP32 compute, FP32 C: the
+ * tests' hgemm_cublas_rm), and for w26.tc-wins week 26's given FP32
+ * CUDA-core GEMM (support/yard_sgemm_simt.cu) on floats holding the same
+ * halves (the test converts its halves to floats before timing it); each
+ * timed before the student's runner starts and again after the student's
+ * calls, the faster kept (jd_yard_faster). TFLOP/s = 2 4096^3 / the median
+ * call's time by the judge's clock. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+#include "judge_hgemm.h"
+#include "judge_kernels.h"
+#include "judge_week.h"
+#include "hgemm_check.h" /* the test's shapes and tolerance */
+#include "wb_compare.h"
+#include "wb_f16.h"
+#include "wb_rand.h"
+
+#define LO     (-1.0f)
+#define HI     1.0f
+#define BENCH  4096 /* the speed checkpoints' M = N = K, as the tests' */
+#define TIMED  JD_YARD_TIMED
+
+/* ---------------------------------------------------------------- the reference in double */
+
+static cublasHandle_t g_blas;
+
+/* ref (device, M x N doubles, row-major) = A B in double, A (M x K) and B
+ * (K x N) the halves jd_hash_half draws from sa and sb in [LO, HI); da and
+ * db device scratch of M K and K N doubles. 0, or -1. Waited for. */
+static int ref_gemm(int M, int N, int K, unsigned long long sa, unsigned long long sb, double *da, double *db,
+                    double *ref)
+{
+    if (!g_blas) {
+        if (cublasCreate(&g_blas) != CUBLAS_STATUS_SUCCESS) return g_blas = NULL, -1;
+        if (cublasSetStream(g_blas, jd_stream) != CUBLAS_STATUS_SUCCESS) return -1;
+    }
+    if (jd_hash_half(da, JD_HALF_F64, (size_t)M * K, sa, LO, HI, jd_stream) != cudaSuccess ||
+        jd_hash_half(db, JD_HALF_F64, (size_t)K * N, sb, LO, HI, jd_stream) != cudaSuccess)
+        return -1;
+    const double one = 1.0, zero = 0.0; /* row-major C = A B is column-major C^T = B^T A^T */
+    if (cublasDgemm(g_blas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one, db, N, da, K, &zero, ref, N) !=
+        CUBLAS_STATUS_SUCCESS)
+        return -1;
+    return cudaStreamSynchronize(jd_stream) == cudaSuccess ? 0 : -1;
+}
+
+/* ---------------------------------------------------------------- correctness */
+
+/* got (n floats of C) against ref (double) at K's tolerance: 0, or 1 with t's message. */
+static int expect_c(const float *got, const double *ref, size_t n, int K, const char *what, jd_tally *t)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &got[i], 4);
+        if (isnan(ref[i]) && u == 0xffffffffu)
+            return jd_failf(t, "%s: C[%zu], where NaN is expected, was never written (it still holds the poison)", what, i), 1;
+        if (!wb_close(got[i], ref[i], hgemm_atol(K), HGEMM_RTOL))
+            return jd_failf(t, "%s: C[%zu] expected %.9g got %.9g", what, i, ref[i], (double)got[i]), 1;
+    }
+    return 0;
+}
+
+/* One case's inputs: on the host (ha, hb: the halves, ref: the product in
+ * double), or, for a large shape (ha NULL), drawn on the device from sa, sb
+ * (ref computed by ref_gemm after the call). */
+typedef struct {
+    int M, N, K, off;
+    const uint16_t *ha, *hb;
+    unsigned long long sa, sb;
+    double *ref;
+    const char *what;
+} hg_case;
+
+/* The case: A, B and C guarded (A and B `off` halves, C `off` floats past
+ * the band), C poisoned, the student's function called, C read back (the
+ * bands checked) and compared. 0 when it ran (passed or failed), -1 when the
+ * runner or the judge's own copies failed. */
+static int run_case(jd *J, const hg_week *w, hg_case *c, jd_tally *t)
+{
+    size_t na = (size_t)c->M * c->K, nb = (size_t)c->K * c->N, nc = (size_t)c->M * c->N, off = (size_t)c->off;
+    jd_gbuf A = { .id = -1 }, B = { .id = -1 }, C = { .id = -1 };
+    float *got = malloc((nc + 1) * 4);
+    double *da = NULL, *db = NULL, *dref = NULL;
+    int rc = -1;
+    t->tests++;
+    if (!got) return jd_failf(t, "%s: the judge is out of memory", c->what), -1;
+    if (jd_gbuf_alloc(J, &A, (na + off) * 2, t) != 0 || jd_gbuf_alloc(J, &B, (nb + off) * 2, t) != 0 ||
+        jd_gbuf_alloc(J, &C, (nc + off) * 4, t) != 0)
+        goto out;
+    if (c->ha) {
+        if (jd_gbuf_put(&A, off * 2, c->ha, na * 2) != 0 || jd_gbuf_put(&B, off * 2, c->hb, nb * 2) != 0) goto copies;
+    } else if (jd_hash_half(A.d + JD_GBAND + off * 2, JD_HALF_BITS, na, c->sa, LO, HI, jd_stream) != cudaSuccess ||
+               jd_hash_half(B.d + JD_GBAND + off * 2, JD_HALF_BITS, nb, c->sb, LO, HI, jd_stream) != cudaSuccess ||
+               cudaStreamSynchronize(jd_stream) != cudaSuccess) {
+        goto copies;
+    }
+    if (jd_gbuf_poison(&C, off * 4, nc * 4) != 0) goto copies;
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, HG_FN_STUDENT, 1, 3);
+    jd_gbuf_arg(&rq, 0, &A, off * 2);
+    jd_gbuf_arg(&rq, 1, &B, off * 2);
+    jd_gbuf_arg(&rq, 2, &C, off * 4);
+    rq.i64[0] = (long long)nc, rq.i64[1] = c->M, rq.i64[2] = c->N, rq.i64[3] = c->K;
+    if (jd_call(J, &rq, &rp, NULL) != 0) {
+        jd_failf(t, "%s: %s", c->what, J->why);
+        goto out;
+    }
+    rc = 0;
+    if (rp.status != 0) {
+        jd_failf(t, "%s: %s returned %s", c->what, w->fn_name,
+                 rp.status < 0 ? rp.text : cudaGetErrorName((cudaError_t)rp.status));
+        goto out;
+    }
+    int f = jd_gbuf_fetch(&C, off * 4, nc * 4, got, "C", c->what, t);
+    if (f) {
+        rc = f < 0 ? -1 : 0;
+        goto out;
+    }
+    if (!c->ha) { /* the large shape's reference: cuBLAS's DGEMM of the same halves */
+        if (cudaMalloc((void **)&da, na * 8) != cudaSuccess || cudaMalloc((void **)&db, nb * 8) != cudaSuccess ||
+            cudaMalloc((void **)&dref, nc * 8) != cudaSuccess ||
+            ref_gemm(c->M, c->N, c->K, c->sa, c->sb, da, db, dref) != 0 ||
+            cudaMemcpy(c->ref, dref, nc * 8, cudaMemcpyDeviceToHost) != cudaSuccess) {
+            rc = -1;
+            jd_failf(t, "%s: the judge's reference (cuBLAS's DGEMM) failed", c->what);
+            goto out;
+        }
+    }
+    expect_c(got, c->ref, nc, c->K, c->what, t);
+    goto out;
+copies:
+    jd_failf(t, "%s: the judge's own copies failed", c->what);
+out:
+    cudaFree(da), cudaFree(db), cudaFree(dref);
+    cudaGetLastError(); /* a failed allocation above is not the next call's error */
+    jd_gbuf_free(J, &A), jd_gbuf_free(J, &B), jd_gbuf_free(J, &C);
+    free(got);
+    return rc;
+}
+
+/* A case of the test's own drawing (hgemm_case_open): A and B uniform in
+ * [-1, 1] from the test's tag and index for the hidden seed, the NaN and
+ * Inf where `special` asks, rounded to half; the product in double on the
+ * host. 0 ran, -1 lost. */
+static int host_case(jd *J, const hg_week *w, const char *test, int i, int M, int N, int K, int special, int off,
+                     jd_tally *t)
+{
+    size_t na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
+    char tag[64], what[160];
+    snprintf(tag, sizeof tag, "%s_%s_fn", w->tag, test);
+    snprintf(what, sizeof what, "M=%d N=%d K=%d%s%s", M, N, K, special ? " with NaN and Inf inputs" : "",
+             off ? (off % 2 ? " (A, B, C unaligned: C 4-byte aligned)" : " (A, B, C unaligned: C 8-byte aligned)") : "");
+    float *fa = malloc((na + 1) * 4), *fb = malloc((nb + 1) * 4);
+    uint16_t *ha = malloc((na + 1) * 2), *hb = malloc((nb + 1) * 2);
+    double *ref = calloc(nc + 1, 8);
+    int rc = -1;
+    if (!fa || !fb || !ha || !hb || !ref) {
+        jd_failf(t, "%s: the judge is out of memory", what);
+    } else {
+        wb_rng r = wb_rng_for_seed(jd_seed, tag, i);
+        wb_fill_uniform_f32(&r, fa, na, -1, 1);
+        wb_fill_uniform_f32(&r, fb, nb, -1, 1);
+        if (special && na && nb) {
+            fa[wb_rng_int(&r, 0, (int64_t)na - 1)] = NAN;
+            fb[wb_rng_int(&r, 0, (int64_t)nb - 1)] = INFINITY;
+        }
+        for (size_t k = 0; k < na; k++) ha[k] = wb_f32_to_f16(fa[k]), fa[k] = wb_f16_to_f32(ha[k]);
+        for (size_t k = 0; k < nb; k++) hb[k] = wb_f32_to_f16(fb[k]), fb[k] = wb_f16_to_f32(hb[k]);
+        for (int y = 0; y < M; y++)
+            for (int k = 0; k < K; k++) {
+                double a = fa[(size_t)y * K + k];
+                const float *brow = fb + (size_t)k * N;
+                double *crow = ref + (size_t)y * N;
+                for (int x = 0; x < N; x++) crow[x] += a * brow[x];
+            }
+        hg_case c = { M, N, K, off, ha, hb, 0, 0, ref, what };
+        rc = run_case(J, w, &c, t);
+    }
+    free(fa), free(fb), free(ha), free(hb), free(ref);
+    return rc;
+}
+
+void hg_judge_correct(jd_ck *k, const hg_week *w)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    int lost = 0;
+    for (int i = 0; !lost && i < (int)(sizeof HGEMM_SHAPES / sizeof *HGEMM_SHAPES); i++)
+        lost = host_case(J, w, "shapes", i, HGEMM_SHAPES[i].M, HGEMM_SHAPES[i].N, HGEMM_SHAPES[i].K, HGEMM_FINITE, 0, t) < 0;
+    for (int i = 0; !lost && i < (int)(sizeof HGEMM_SPECIAL / sizeof *HGEMM_SPECIAL); i++)
+        lost = host_case(J, w, "nan_inf", i, HGEMM_SPECIAL[i].M, HGEMM_SPECIAL[i].N, HGEMM_SPECIAL[i].K, HGEMM_NAN_INF, 0,
+                         t) < 0;
+    for (int i = 0; !lost && i < (int)(sizeof HGEMM_UNALIGNED / sizeof *HGEMM_UNALIGNED); i++) {
+        hgemm_offset_shape s = HGEMM_UNALIGNED[i];
+        lost = host_case(J, w, "unaligned", i, s.M, s.N, s.K, HGEMM_FINITE, s.off, t) < 0;
+    }
+    for (int i = 0; !lost && i < (int)(sizeof HGEMM_LARGE / sizeof *HGEMM_LARGE); i++) {
+        hgemm_shape s = HGEMM_LARGE[i];
+        size_t nc = (size_t)s.M * s.N;
+        double *ref = malloc(nc * 8);
+        char what[96];
+        snprintf(what, sizeof what, "M=%d N=%d K=%d (every element)", s.M, s.N, s.K);
+        if (!ref) {
+            jd_failf(t, "%s: the judge is out of memory", what);
+            break;
+        }
+        uint64_t h = jd_mix(jd_seed ^ 0x4847454d4d4c41ull ^ (uint64_t)i); /* the hidden seed's, this case's */
+        hg_case c = { s.M, s.N, s.K, 0, NULL, NULL, jd_mix(h ^ 1), jd_mix(h ^ 2), ref, what };
+        lost = run_case(J, w, &c, t) < 0;
+        free(ref);
+    }
+}
+
+/* ---------------------------------------------------------------- speed */
+
+/* The timed reps' references: the DGEMM of a rep's inputs, by their seeds,
+ * one slot a rep (as many as the device holds, then reused in turn), so the
+ * look's expected values before a request and the full checks after it
+ * compute each rep's product once. */
+typedef struct {
+    unsigned long long sa, sb;
+    int                ok;
+    double            *ref;
+} ref_slot;
+static ref_slot g_slot[JD_BENCH_MAX_K];
+static int      g_nslot, g_turn;
+static double  *g_da, *g_db;
+
+static void refs_release(void)
+{
+    for (int i = 0; i < g_nslot; i++) cudaFree(g_slot[i].ref);
+    cudaFree(g_da), cudaFree(g_db);
+    g_da = g_db = NULL, g_nslot = 0, g_turn = 0;
+    cudaGetLastError();
+}
+
+static const double *bench_ref(const jd_bench *b, const unsigned long long *seed)
+{
+    int M = (int)b->i64[1], N = (int)b->i64[2], K = (int)b->i64[3];
+    for (int i = 0; i < g_nslot; i++)
+        if (g_slot[i].ok && g_slot[i].sa == seed[0] && g_slot[i].sb == seed[1]) return g_slot[i].ref;
+    if (!g_da && (cudaMalloc((void **)&g_da, (size_t)M * K * 8) != cudaSuccess ||
+                  cudaMalloc((void **)&g_db, (size_t)K * N * 8) != cudaSuccess)) {
+        refs_release();
+        return NULL;
+    }
+    ref_slot *s = NULL;
+    if (g_nslot < JD_BENCH_MAX_K) {
+        double *r = NULL;
+        if (cudaMalloc((void **)&r, (size_t)M * N * 8) == cudaSuccess) s = &g_slot[g_nslot++], s->ref = r;
+        cudaGetLastError();
+    }
+    if (!s) {
+        if (!g_nslot) return NULL;
+        s = &g_slot[g_turn++ % g_nslot];
+    }
+    s->ok = 0;
+    if (ref_gemm(M, N, K, seed[0], seed[1], g_da, g_db, s->ref) != 0) return NULL;
+    s->sa = seed[0], s->sb = seed[1], s->ok = 1;
+    return s->ref;
+}
+
+/* Element i of C for inputs from seed[0] (A) and seed[1] (B): the look's expected value. */
+static float bench_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    const double *ref = bench_ref(b, seed);
+    double r = NAN;
+    if (!ref || cudaMemcpy(&r, ref + i, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
+    return (float)r;
+}
+
+/* Every element of a timed C: finite and within the test's tolerance of the double product. */
+static int bench_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                       unsigned long long h[2])
+{
+    const double *ref = bench_ref(b, seed);
+    if (!ref) return -1;
+    return jd_full_check_done(jd_prefix_check_f32(out, ref, b->n, b->atol, b->rtol, bad, jd_stream), bad, h);
+}
+
+/* An input: n halves (the SIMT GEMM's: n floats holding the same halves) from seed. */
+static void fill_halves(const jd_bench *b, void *in, unsigned long long seed)
+{
+    jd_hash_half(in, b->fn == HG_YARD_SIMT ? JD_HALF_F32 : JD_HALF_BITS, b->n, seed, b->lo, b->hi, 0);
+}
+
+/* fn at BENCH^3: two inputs (A and B, BENCH^2 each: the shape is square, so
+ * the protocol's n serves both), C out, the test's tolerance at K = BENCH. */
+static void bench_setup(jd_bench *x, int fn, const char *fn_name)
+{
+    memset(x, 0, sizeof *x);
+    x->fn = fn, x->n_in = 2, x->max_k = JD_BENCH_MAX_K, x->n = (size_t)BENCH * BENCH;
+    x->in_bytes = x->n * (fn == HG_YARD_SIMT ? 4 : 2), x->fill = fill_halves;
+    x->lo = LO, x->hi = HI, x->atol = hgemm_atol(BENCH), x->rtol = HGEMM_RTOL;
+    x->i64[1] = BENCH, x->i64[2] = BENCH, x->i64[3] = BENCH;
+    x->fn_name = fn_name, x->out_name = "C", x->expect = bench_expect, x->full_check = bench_check;
+}
+
+/* The two yardsticks: 0 cuBLAS, 1 the given SIMT GEMM. */
+static const struct {
+    int         fn;
+    const char *name, *label;
+} YARD[2] = { { HG_YARD_CUBLAS, "cublasGemmEx", "cuBLAS" }, { HG_YARD_SIMT, "yard_sgemm_simt", "SIMT" } };
+
+static jd_bench g_mine, g_yard; /* large: their sample arrays */
+static double   g_before_ms[2] = { NAN, NAN };
+static char     g_before_why[2][600];
+
+static void yard_before(const hg_week *w, int y)
+{
+    bench_setup(&g_yard, YARD[y].fn, YARD[y].name);
+    if (jd_yard_bench(w->yard_runner, &g_yard, TIMED, &g_before_ms[y], g_before_why[y], sizeof g_before_why[y]) != 0)
+        g_before_ms[y] = NAN;
+    refs_release();
+}
+
+void hg_cublas_before(const hg_week *w) { yard_before(w, 0); }
+void hg_simt_before(const hg_week *w) { yard_before(w, 1); }
+
+/* The student's function timed, then yardstick y again (the faster of
+ * before and after kept); TFLOP/s of each, their ratio the figure. */
+static void judge_speed(jd_ck *k, const hg_week *w, int y)
+{
+    double ms = NAN, yms = NAN, value = NAN, yard = NAN, flops = 2.0 * BENCH * BENCH * BENCH;
+    char why[700] = "", ywhy[600] = "", detail[200] = "";
+    bench_setup(&g_mine, HG_FN_STUDENT, w->fn_name);
+    int rc = jd_bench_run(k->J, &g_mine, TIMED, &ms, why, sizeof why);
+    refs_release();
+    if (rc == 0) {
+        double after = NAN;
+        bench_setup(&g_yard, YARD[y].fn, YARD[y].name);
+        yms = jd_yard_faster(w->yard_runner, &g_yard, TIMED, g_before_ms[y], g_before_why[y], &after, ywhy, sizeof ywhy);
+        refs_release();
+        if (!(yms > 0)) {
+            snprintf(why, sizeof why, "no figure for %s: %s", YARD[y].name, ywhy);
+        } else {
+            value = flops / (ms * 1e-3) / 1e12, yard = flops / (yms * 1e-3) / 1e12;
+            snprintf(detail, sizeof detail, "%.4g TFLOP/s vs %s %.4g at %d^3 (judge's clock, %d calls a request, median of %d)",
+                     value, YARD[y].label, yard, BENCH, g_mine.k, TIMED);
+            printf("  %s: %.4f ms a call by the judge's clock (%.4f by the runner's own); %s %.4f (before the runner "
+                   "%.4f, after %.4f): %.3fx\n",
+                   w->fn_name, ms, g_mine.runner_ms, YARD[y].name, yms, g_before_ms[y], after, yms / ms);
+        }
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", YARD[y].label, yard, detail, why);
+}
+
+void hg_judge_vs_cublas(jd_ck *k, const hg_week *w) { judge_speed(k, w, 0); }
+void hg_judge_vs_simt(jd_ck *k, const hg_week *w) { judge_speed(k, w, 1); }
