@@ -284,6 +284,7 @@ static const struct {
     { "phase2/week12", "judge-w12", "judge_w12_runner.o" },
     { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
     { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
+    { "phase5/week23", "judge-w23", "judge_w23_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

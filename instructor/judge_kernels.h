@@ -121,6 +121,11 @@ cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, unsigned long
                               unsigned long long sbias, float lo, float hi, int bias_relu, double atol, double rtol,
                               unsigned long long *bad, cudaStream_t st);
 
+/* d[i] = (double)wb_hash_uniform_f32(seed, i, lo, hi), i < n: what
+ * wb_dfill_uniform_f32 writes, widened to double (phase 5's SGEMM judges'
+ * cublasDgemm reference; on stream s, not waited for). */
+cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

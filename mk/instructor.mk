@@ -403,6 +403,27 @@ $(JUDGE_W10): | $(JUDGE_W10_YARD)
 $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
 # week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
+# phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
+# phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
+# and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32; no student
+# object), beside the judges, which link cuBLAS for their references
+JUDGE_GEMM_YARD := $(BUILD)/instructor/judge-gemm-yard-runner
+$(BUILD)/instructor/judge_gemm.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_gemm.o: instructor/judge_gemm.h instructor/judge.h instructor/judge_week.h instructor/judge_kernels.h \
+  phase5/common/gemm_check.h phase5/common/yard_sgemm.h
+$(BUILD)/instructor/judge_gemm_yard_runner.o: instructor/judge.h instructor/judge_gemm.h
+$(JUDGE_GEMM_YARD): $(BUILD)/instructor/judge_gemm_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA) -lcublas
+# $(call judge_gemm_week,NN): week NN's judge with judge_gemm.o and cuBLAS, its yard runner beside it
+define judge_gemm_week
+$(JUDGE_W$(1)): $(BUILD)/instructor/judge_gemm.o | $(JUDGE_GEMM_YARD)
+$(JUDGE_W$(1)): LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w$(1).o $(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_gemm.h
+judge-w$(1): $(JUDGE_GEMM_YARD)
+endef
+$(eval $(call judge_rules,23,phase5/week23,tile1d tile2d))
+$(eval $(call judge_gemm_week,23))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -414,6 +435,7 @@ JUDGED_WEEKS += phase2/week11
 JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase3/week15
+JUDGED_WEEKS += phase5/week23
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

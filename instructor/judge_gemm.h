@@ -1,0 +1,58 @@
+/* judge_gemm.h — what the judges of phase 5's SGEMM weeks (21-24) share
+ * (judge_gemm.c), and how their runners call a week's SGEMM.
+ *
+ * Every SGEMM of those weeks has phase5/week21/naive.h's interface,
+ * fn(M, N, K, A, B, C) with row-major A (M x K), B (K x N) and C (M x N).
+ * A call request's arguments: p[0] A, p[1] B, p[2] C, i64[1] M, i64[2] N,
+ * i64[3] K (i64[0] is the judge's element count of C). A runner's entry is
+ * jg_call(a, the week's function); the judge's side is below. */
+#ifndef JUDGE_GEMM_H
+#define JUDGE_GEMM_H
+
+#include <cuda_runtime_api.h>
+
+#include "judge.h"
+
+typedef cudaError_t (*jg_fn)(int M, int N, int K, const float *A, const float *B, float *C);
+
+/* A runner's entry: the week's function on what the judge sent. */
+static inline int jg_call(const jr_args *a, jg_fn fn)
+{
+    return (int)fn((int)a->i64[1], (int)a->i64[2], (int)a->i64[3], (const float *)a->p[0], (const float *)a->p[1],
+                   (float *)a->p[2]);
+}
+
+/* The yardstick's runner (judge_gemm_yard_runner.c, instructor code only,
+ * beside the judges): JG_YARD_CUBLAS is cublasSgemm in CUBLAS_PEDANTIC_MATH
+ * (FP32, no TF32) computing row-major C = A B on its own handle, with the
+ * call layout above. */
+#define JG_YARD_RUNNER "judge-gemm-yard-runner"
+enum { JG_YARD_CUBLAS = 101 };
+
+#ifndef JG_RUNNER_ONLY
+#include "judge_week.h"
+
+/* A checkpoint's correctness: the cases of phase5/common/gemm_check.h
+ * (GEMM_CASES, what test_week21.c-test_week24.c loop over, and the two
+ * NaN/Inf cases of gemm_check_nonfinite) through exercise fn, each drawn
+ * for the hidden seed (tags tag_sizes and tag_nonfinite, case i), into a
+ * poisoned C with a guard band on each side, every element against the
+ * double product within the test's gemm_tol(K), nothing written outside C. */
+void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite);
+
+/* A speed checkpoint at 4096^3 (the test's gemm_vs_cublas_4096): exercise
+ * fn (label: the version's name) through the timed-call protocol, every
+ * output checked in full against the judge's cublasDgemm product within
+ * gemm_tol(4096), against cuBLAS FP32 (pedantic) timed through the same
+ * protocol by the yard runner (jg_yard_before before the student's runner
+ * starts, again after, the faster kept). */
+void jg_speed_vs_cublas(jd_ck *k, int fn, const char *fn_name, const char *label);
+void jg_yard_before(void);
+
+/* The 4096^3 timed protocol's set-up for exercise fn (the student's or the
+ * yard runner's), max_k calls a request; TFLOP/s of a call of ms. */
+void   jg_bench_setup(jd_bench *x, int fn, const char *fn_name, int max_k);
+double jg_tflops(const jd_bench *x, double ms);
+#endif
+
+#endif
