@@ -285,6 +285,7 @@ static const struct {
     { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
     { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
     { "phase5/week23", "judge-w23", "judge_w23_runner.o" },
+    { "phase5/week24", "judge-w24", "judge_w24_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -107,23 +107,27 @@ static int dref_host(int M, int N, int K, const float *A, const float *B, double
 #define N_SIZES ((int)WB_COUNT(GEMM_CASES))
 
 typedef struct {
-    int         fn;
-    const char *fn_name, *tag_sizes, *tag_nonfinite;
+    int              fn;
+    const char      *fn_name, *tag_sizes, *tag_nonfinite;
+    const jg_extra  *extra;
     float      *a, *b; /* host: the inputs, each after `off` leading floats */
     double     *ref;
 } gemm_room;
 
 /* Case i: GEMM_CASES[i] (uniform in [-1, 1], A, B and C `off` floats past
  * an aligned start), then, i >= N_SIZES, gemm_check_nonfinite's case
- * i - N_SIZES (128^3 and 131 x 133 x 135, a NaN in A and an Inf in B). */
+ * i - N_SIZES (128^3 and 131 x 133 x 135, a NaN in A and an Inf in B),
+ * then the week's extra case, where it has one (uniform in [-1, 1]). */
 static int gemm_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
 {
     gemm_room *g = ctx;
-    int nonfinite = i >= N_SIZES, j = nonfinite ? i - N_SIZES : i;
-    gemm_case c = nonfinite ? (gemm_case){ j ? 131 : 128, j ? 133 : 128, j ? 135 : 128, 0, 0 } : GEMM_CASES[j];
+    int extra = i >= N_SIZES + 2, nonfinite = !extra && i >= N_SIZES, j = extra ? 0 : nonfinite ? i - N_SIZES : i;
+    gemm_case c = extra       ? (gemm_case){ g->extra->M, g->extra->N, g->extra->K, g->extra->off, 0 }
+                  : nonfinite ? (gemm_case){ j ? 131 : 128, j ? 133 : 128, j ? 135 : 128, 0, 0 }
+                              : GEMM_CASES[j];
     int M = c.M, N = c.N, K = c.K;
     size_t o = c.off > 0 ? (size_t)c.off : 0, na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    wb_rng rng = wb_rng_for_seed(jd_seed, nonfinite ? g->tag_nonfinite : g->tag_sizes, j);
+    wb_rng rng = wb_rng_for_seed(jd_seed, extra ? g->extra->tag : nonfinite ? g->tag_nonfinite : g->tag_sizes, j);
     float *hA = g->a + o, *hB = g->b + o;
     memset(g->a, 0, (o + na + 1) * 4), memset(g->b, 0, (o + nb + 1) * 4);
     wb_fill_uniform_f32(&rng, hA, na, -1, 1);
@@ -150,11 +154,13 @@ static int gemm_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
     return jd_case_run(J, B, &cs, t);
 }
 
-void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite)
+void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
+                const jg_extra *extra)
 {
     size_t in = 0, out = 0;
-    for (int i = 0; i < N_SIZES; i++) {
-        gemm_case c = GEMM_CASES[i];
+    for (int i = 0; i <= N_SIZES; i++) {
+        if (i == N_SIZES && !extra) break;
+        gemm_case c = i < N_SIZES ? GEMM_CASES[i] : (gemm_case){ extra->M, extra->N, extra->K, extra->off, 0 };
         size_t o = c.off > 0 ? (size_t)c.off : 0;
         size_t a = o + (size_t)c.M * c.K + 1, b = o + (size_t)c.K * c.N + 1, m = (size_t)c.M * c.N;
         if (a > in) in = a;
@@ -162,9 +168,10 @@ void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, co
         if (m > out) out = m;
     }
     if (131 * 135 + 1 > in) in = 131 * 135 + 1;
-    gemm_room g = { fn, fn_name, tag_sizes, tag_nonfinite, malloc(in * 4), malloc(in * 4), malloc(out * sizeof(double)) };
+    gemm_room g = { fn, fn_name, tag_sizes, tag_nonfinite, extra, malloc(in * 4), malloc(in * 4),
+                    malloc(out * sizeof(double)) };
     if (!g.a || !g.b || !g.ref) jd_failf(k->t, "buffers: out of memory");
-    else jd_cases(k->J, k->t, 2, in, out, N_SIZES + 2, gemm_one, &g);
+    else jd_cases(k->J, k->t, 2, in, out, N_SIZES + 2 + (extra ? 1 : 0), gemm_one, &g);
     free(g.a), free(g.b), free(g.ref);
 }
 

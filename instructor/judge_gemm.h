@@ -32,13 +32,23 @@ enum { JG_YARD_CUBLAS = 101 };
 #ifndef JG_RUNNER_ONLY
 #include "judge_week.h"
 
+/* A case a week's test adds to GEMM_CASES (week 24's warptile_large):
+ * its sizes and offset (sampled there or not, every element is checked
+ * here), drawn as gemm_check_case draws one, from the test's tag, index 0. */
+typedef struct {
+    int         M, N, K, off;
+    const char *tag;
+} jg_extra;
+
 /* A checkpoint's correctness: the cases of phase5/common/gemm_check.h
  * (GEMM_CASES, what test_week21.c-test_week24.c loop over, and the two
- * NaN/Inf cases of gemm_check_nonfinite) through exercise fn, each drawn
- * for the hidden seed (tags tag_sizes and tag_nonfinite, case i), into a
- * poisoned C with a guard band on each side, every element against the
- * double product within the test's gemm_tol(K), nothing written outside C. */
-void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite);
+ * NaN/Inf cases of gemm_check_nonfinite), then extra where it is given,
+ * through exercise fn, each drawn for the hidden seed (tags tag_sizes and
+ * tag_nonfinite, case i), into a poisoned C with a guard band on each side,
+ * every element against the double product within the test's gemm_tol(K),
+ * nothing written outside C. */
+void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
+                const jg_extra *extra);
 
 /* A speed checkpoint at 4096^3 (the test's gemm_vs_cublas_4096): exercise
  * fn (label: the version's name) through the timed-call protocol, every

@@ -424,6 +424,8 @@ judge-w$(1): $(JUDGE_GEMM_YARD)
 endef
 $(eval $(call judge_rules,23,phase5/week23,tile1d tile2d))
 $(eval $(call judge_gemm_week,23))
+$(eval $(call judge_rules,24,phase5/week24,vec4 dbuf warptile))
+$(eval $(call judge_gemm_week,24))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -436,6 +438,7 @@ JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase5/week23
+JUDGED_WEEKS += phase5/week24
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
