@@ -107,27 +107,29 @@ static int dref_host(int M, int N, int K, const float *A, const float *B, double
 #define N_SIZES ((int)WB_COUNT(GEMM_CASES))
 
 typedef struct {
-    int              fn;
-    const char      *fn_name, *tag_sizes, *tag_nonfinite;
-    const jg_extra  *extra;
-    float      *a, *b; /* host: the inputs, each after `off` leading floats */
-    double     *ref;
+    const jg_set *set;
+    int           n_sizes, n_nonfinite; /* cases of each kind, in this order, then the extra */
+    float        *a, *b;                /* host: the inputs, each after `off` leading floats */
+    double       *ref;
 } gemm_room;
 
-/* Case i: GEMM_CASES[i] (uniform in [-1, 1], A, B and C `off` floats past
- * an aligned start), then, i >= N_SIZES, gemm_check_nonfinite's case
- * i - N_SIZES (128^3 and 131 x 133 x 135, a NaN in A and an Inf in B),
- * then the week's extra case, where it has one (uniform in [-1, 1]). */
+/* Case i of the set: GEMM_CASES[only[i]] (uniform in [-1, 1], A, B and C
+ * `off` floats past an aligned start), then gemm_check_nonfinite's cases
+ * (128^3 and 131 x 133 x 135, a NaN in A and an Inf in B), then the
+ * week's extra case (uniform in [-1, 1]). */
 static int gemm_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
 {
-    gemm_room *g = ctx;
-    int extra = i >= N_SIZES + 2, nonfinite = !extra && i >= N_SIZES, j = extra ? 0 : nonfinite ? i - N_SIZES : i;
-    gemm_case c = extra       ? (gemm_case){ g->extra->M, g->extra->N, g->extra->K, g->extra->off, 0 }
+    gemm_room    *g = ctx;
+    const jg_set *set = g->set;
+    int nonfinite = i >= g->n_sizes && i < g->n_sizes + g->n_nonfinite, extra = i >= g->n_sizes + g->n_nonfinite;
+    int j = extra ? 0 : nonfinite ? i - g->n_sizes : set->only ? set->only[i] : i;
+    gemm_case c = extra       ? (gemm_case){ set->extra->M, set->extra->N, set->extra->K, set->extra->off, 0 }
                   : nonfinite ? (gemm_case){ j ? 131 : 128, j ? 133 : 128, j ? 135 : 128, 0, 0 }
                               : GEMM_CASES[j];
     int M = c.M, N = c.N, K = c.K;
     size_t o = c.off > 0 ? (size_t)c.off : 0, na = (size_t)M * K, nb = (size_t)K * N, nc = (size_t)M * N;
-    wb_rng rng = wb_rng_for_seed(jd_seed, extra ? g->extra->tag : nonfinite ? g->tag_nonfinite : g->tag_sizes, j);
+    const char *tag = extra ? set->extra->tag : nonfinite ? set->tag_nonfinite : set->tag_sizes;
+    wb_rng rng = wb_rng_for_seed(jd_seed, tag, j);
     float *hA = g->a + o, *hB = g->b + o;
     memset(g->a, 0, (o + na + 1) * 4), memset(g->b, 0, (o + nb + 1) * 4);
     wb_fill_uniform_f32(&rng, hA, na, -1, 1);
@@ -143,36 +145,44 @@ static int gemm_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
     } else if (dref_host(M, N, K, hA, hB, g->ref) != 0) {
         return jd_failf(t, "the judge's reference product (cublasDgemm) failed"), -1;
     }
-    char what[160];
-    snprintf(what, sizeof what, "%s M=%d N=%d K=%d%s%s", g->fn_name, M, N, K, o ? " (unaligned pointers)" : "",
+    char what[160], fn[48];
+    if (set->arg) snprintf(fn, sizeof fn, "%s T=%lld", set->fn_name, set->arg);
+    else snprintf(fn, sizeof fn, "%s", set->fn_name);
+    snprintf(what, sizeof what, "%s M=%d N=%d K=%d%s%s", fn, M, N, K, o ? " (unaligned pointers)" : "",
              nonfinite ? " (a NaN in A, an Inf in B)" : "");
     double tol = gemm_tol(K);
     /* the inputs with their leading floats and one more, as the test allocates them: never NULL */
-    jd_case cs = { .fn = g->fn, .in = { g->a, g->b }, .in_n = { o + na + 1, o + nb + 1 }, .in_off = { o, o }, .n = nc,
-                   .out_off = o, .ref64 = g->ref, .atol = tol, .rtol = tol, .i64 = { 0, M, N, K }, .what = what,
-                   .out_name = "C", .fn_name = g->fn_name };
+    jd_case cs = { .fn = set->fn, .in = { g->a, g->b }, .in_n = { o + na + 1, o + nb + 1 }, .in_off = { o, o },
+                   .n = nc, .out_off = o, .ref64 = g->ref, .atol = tol, .rtol = tol,
+                   .i64 = { 0, M, N, K, set->arg }, .what = what, .out_name = "C", .fn_name = set->fn_name };
     return jd_case_run(J, B, &cs, t);
 }
 
-void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
-                const jg_extra *extra)
+void jg_correct(jd_ck *k, const jg_set *set)
 {
-    size_t in = 0, out = 0;
-    for (int i = 0; i <= N_SIZES; i++) {
-        if (i == N_SIZES && !extra) break;
-        gemm_case c = i < N_SIZES ? GEMM_CASES[i] : (gemm_case){ extra->M, extra->N, extra->K, extra->off, 0 };
+    gemm_room g = { set, set->only ? set->n_only : N_SIZES, set->tag_nonfinite ? 2 : 0, NULL, NULL, NULL };
+    size_t in = 131 * 135 + 1, out = 131 * 133;
+    for (int i = 0; i <= g.n_sizes; i++) {
+        if (i == g.n_sizes && !set->extra) break;
+        gemm_case c = i == g.n_sizes ? (gemm_case){ set->extra->M, set->extra->N, set->extra->K, set->extra->off, 0 }
+                                     : GEMM_CASES[set->only ? set->only[i] : i];
         size_t o = c.off > 0 ? (size_t)c.off : 0;
         size_t a = o + (size_t)c.M * c.K + 1, b = o + (size_t)c.K * c.N + 1, m = (size_t)c.M * c.N;
         if (a > in) in = a;
         if (b > in) in = b;
         if (m > out) out = m;
     }
-    if (131 * 135 + 1 > in) in = 131 * 135 + 1;
-    gemm_room g = { fn, fn_name, tag_sizes, tag_nonfinite, extra, malloc(in * 4), malloc(in * 4),
-                    malloc(out * sizeof(double)) };
+    g.a = malloc(in * 4), g.b = malloc(in * 4), g.ref = malloc(out * sizeof(double));
     if (!g.a || !g.b || !g.ref) jd_failf(k->t, "buffers: out of memory");
-    else jd_cases(k->J, k->t, 2, in, out, N_SIZES + 2 + (extra ? 1 : 0), gemm_one, &g);
+    else jd_cases(k->J, k->t, 2, in, out, g.n_sizes + g.n_nonfinite + (set->extra ? 1 : 0), gemm_one, &g);
     free(g.a), free(g.b), free(g.ref);
+}
+
+void jg_correct_all(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
+                    const jg_extra *extra)
+{
+    jg_set set = { fn, fn_name, tag_sizes, tag_nonfinite, NULL, 0, extra, 0 };
+    jg_correct(k, &set);
 }
 
 /* ---------------------------------------------------------------- 4096^3, timed */
@@ -224,8 +234,8 @@ static char     g_yard_before_why[600];
 void jg_yard_before(void)
 {
     jg_bench_setup(&g_yard, JG_YARD_CUBLAS, "cublasSgemm (pedantic)", JD_BENCH_MAX_K);
-    if (jd_yard_bench(JG_YARD_RUNNER, &g_yard, TIMED, &g_yard_before_ms, g_yard_before_why, sizeof g_yard_before_why) !=
-        0)
+    if (jd_yard_bench(JG_YARD_RUNNER, &g_yard, TIMED, &g_yard_before_ms, g_yard_before_why,
+                      sizeof g_yard_before_why) != 0)
         g_yard_before_ms = NAN;
 }
 
@@ -238,7 +248,8 @@ void jg_speed_vs_cublas(jd_ck *k, int fn, const char *fn_name, const char *label
     if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
         double after = NAN, before = g_yard_before_ms;
         jg_bench_setup(&g_yard, JG_YARD_CUBLAS, "cublasSgemm (pedantic)", JD_BENCH_MAX_K);
-        double yms = jd_yard_faster(JG_YARD_RUNNER, &g_yard, TIMED, before, g_yard_before_why, &after, ywhy, sizeof ywhy);
+        double yms =
+            jd_yard_faster(JG_YARD_RUNNER, &g_yard, TIMED, before, g_yard_before_why, &after, ywhy, sizeof ywhy);
         if (!(yms > 0)) {
             snprintf(why, sizeof why, "no figure for cuBLAS: %s", ywhy);
         } else {
@@ -246,7 +257,8 @@ void jg_speed_vs_cublas(jd_ck *k, int fn, const char *fn_name, const char *label
             snprintf(detail, sizeof detail, "%.2f TFLOP/s vs cuBLAS FP32 (pedantic) %.2f at 4096^3 (judge's clock, %d "
                      "calls a request, median of %d)", value, yard, x.k, TIMED);
             printf("  %s: %.3f ms a call by the judge's clock (%.3f by the runner's own); cuBLAS %.3f (before the "
-                   "runner %.3f, after %.3f): %.3f of cuBLAS\n", label, ms, x.runner_ms, yms, before, after, value / yard);
+                   "runner %.3f, after %.3f): %.3f of cuBLAS\n",
+                   label, ms, x.runner_ms, yms, before, after, value / yard);
         }
     }
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", "cuBLAS", yard, detail, why);

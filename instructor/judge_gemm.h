@@ -40,15 +40,30 @@ typedef struct {
     const char *tag;
 } jg_extra;
 
-/* A checkpoint's correctness: the cases of phase5/common/gemm_check.h
- * (GEMM_CASES, what test_week21.c-test_week24.c loop over, and the two
- * NaN/Inf cases of gemm_check_nonfinite), then extra where it is given,
- * through exercise fn, each drawn for the hidden seed (tags tag_sizes and
- * tag_nonfinite, case i), into a poisoned C with a guard band on each side,
- * every element against the double product within the test's gemm_tol(K),
- * nothing written outside C. */
-void jg_correct(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
-                const jg_extra *extra);
+/* A set of correctness cases through one exercise: the cases of
+ * phase5/common/gemm_check.h (GEMM_CASES, what test_week21.c-test_week24.c
+ * loop over, or only some of them; the two NaN/Inf cases of
+ * gemm_check_nonfinite), then extra where it is given, each drawn for the
+ * hidden seed with the test's tags (case i of GEMM_CASES from tag_sizes,
+ * index i; NaN/Inf case j from tag_nonfinite, index j). */
+typedef struct {
+    int             fn;
+    const char     *fn_name;
+    const char     *tag_sizes, *tag_nonfinite; /* tag_nonfinite NULL: no NaN/Inf case */
+    const int      *only;                      /* only these GEMM_CASES, n_only of them (NULL: all) */
+    int             n_only;
+    const jg_extra *extra;                     /* optional */
+    long long       arg;                       /* the call's i64[4] (week 22's tile size) */
+} jg_set;
+
+/* A checkpoint's correctness (into k's tally): set's cases, each into a
+ * poisoned C with a guard band on each side, every element against the
+ * double product within the test's gemm_tol(K), a NaN where one is due
+ * written, nothing written outside C. */
+void jg_correct(jd_ck *k, const jg_set *set);
+/* The usual set: every case, both NaN/Inf cases, extra where given. */
+void jg_correct_all(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
+                    const jg_extra *extra);
 
 /* A speed checkpoint at 4096^3 (the test's gemm_vs_cublas_4096): exercise
  * fn (label: the version's name) through the timed-call protocol, every

@@ -22,7 +22,8 @@ static cudaError_t cublas_rm(int M, int N, int K, const float *A, const float *B
     if (!h) {
         cublasHandle_t made;
         if (cublasCreate(&made) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
-        if (cublasSetMathMode(made, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS) return cublasDestroy(made), cudaErrorUnknown;
+        if (cublasSetMathMode(made, CUBLAS_PEDANTIC_MATH) != CUBLAS_STATUS_SUCCESS)
+            return cublasDestroy(made), cudaErrorUnknown;
         h = made;
     }
     const float one = 1.0f, zero = 0.0f;

@@ -49,8 +49,16 @@
 #include "judge_week.h"
 #include "w23_checks.h"
 
-static void judge_tile1d(jd_ck *k) { jg_correct(k, W23_FN_TILE1D, "tile1d_sgemm", W23_TILE1D_SIZES, W23_TILE1D_NONFINITE, NULL); }
-static void judge_tile2d(jd_ck *k) { jg_correct(k, W23_FN_TILE2D, "tile2d_sgemm", W23_TILE2D_SIZES, W23_TILE2D_NONFINITE, NULL); }
+static void judge_tile1d(jd_ck *k)
+{
+    jg_correct_all(k, W23_FN_TILE1D, "tile1d_sgemm", W23_TILE1D_SIZES, W23_TILE1D_NONFINITE, NULL);
+}
+
+static void judge_tile2d(jd_ck *k)
+{
+    jg_correct_all(k, W23_FN_TILE2D, "tile2d_sgemm", W23_TILE2D_SIZES, W23_TILE2D_NONFINITE, NULL);
+}
+
 static void judge_tile2d_speed(jd_ck *k) { jg_speed_vs_cublas(k, W23_FN_TILE2D, "tile2d_sgemm", "2D register tiles"); }
 
 static const jd_checkpoint CPS[] = {

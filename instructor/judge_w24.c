@@ -51,13 +51,20 @@
 #include "judge_week.h"
 #include "w24_checks.h"
 
-static void judge_vec4(jd_ck *k) { jg_correct(k, W24_FN_VEC4, "vec4_sgemm", W24_VEC4_SIZES, W24_VEC4_NONFINITE, NULL); }
-static void judge_dbuf(jd_ck *k) { jg_correct(k, W24_FN_DBUF, "dbuf_sgemm", W24_DBUF_SIZES, W24_DBUF_NONFINITE, NULL); }
+static void judge_vec4(jd_ck *k)
+{
+    jg_correct_all(k, W24_FN_VEC4, "vec4_sgemm", W24_VEC4_SIZES, W24_VEC4_NONFINITE, NULL);
+}
+
+static void judge_dbuf(jd_ck *k)
+{
+    jg_correct_all(k, W24_FN_DBUF, "dbuf_sgemm", W24_DBUF_SIZES, W24_DBUF_NONFINITE, NULL);
+}
 
 static void judge_warptile(jd_ck *k)
 {
     static const jg_extra large = { W24_LARGE_M, W24_LARGE_N, W24_LARGE_K, 0, W24_WARPTILE_LARGE };
-    jg_correct(k, W24_FN_WARPTILE, "warptile_sgemm", W24_WARPTILE_SIZES, W24_WARPTILE_NONFINITE, &large);
+    jg_correct_all(k, W24_FN_WARPTILE, "warptile_sgemm", W24_WARPTILE_SIZES, W24_WARPTILE_NONFINITE, &large);
 }
 
 static void judge_warptile_speed(jd_ck *k) { jg_speed_vs_cublas(k, W24_FN_WARPTILE, "warptile_sgemm", "warp tiles"); }
