@@ -286,6 +286,7 @@ static const struct {
     { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
     { "phase5/week23", "judge-w23", "judge_w23_runner.o" },
     { "phase5/week24", "judge-w24", "judge_w24_runner.o" },
+    { "phase5/week22", "judge-w22", "judge_w22_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

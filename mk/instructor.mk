@@ -426,6 +426,8 @@ $(eval $(call judge_rules,23,phase5/week23,tile1d tile2d))
 $(eval $(call judge_gemm_week,23))
 $(eval $(call judge_rules,24,phase5/week24,vec4 dbuf warptile))
 $(eval $(call judge_gemm_week,24))
+$(eval $(call judge_rules,22,phase5/week22,tiled))
+$(eval $(call judge_gemm_week,22))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -439,6 +441,7 @@ JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase5/week23
 JUDGED_WEEKS += phase5/week24
+JUDGED_WEEKS += phase5/week22
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
