@@ -227,39 +227,69 @@ double jg_tflops(const jd_bench *x, double ms)
     return 2.0 * n * n * n / (ms * 1e-3) / 1e12;
 }
 
-static jd_bench g_yard;                  /* large: its sample arrays */
-static double   g_yard_before_ms = NAN; /* cuBLAS before the student's runner started */
-static char     g_yard_before_why[600];
+/* The yardsticks, by the yard runner's exercise number: what the feedback
+ * calls each, its function's name, and the calls a request (as the
+ * student's version it is set against). */
+static const struct {
+    int         fn;
+    const char *name, *fn_name;
+    int         max_k;
+} YARD[] = {
+    { JG_YARD_CUBLAS, "cuBLAS FP32 (pedantic)", "cublasSgemm (pedantic)", JD_BENCH_MAX_K },
+    { JG_YARD_NAIVE, "the reference naive SGEMM", "yard_naive_sgemm", JG_NAIVE_MAX_K },
+};
+enum { N_YARD = (int)(sizeof YARD / sizeof YARD[0]) };
 
-void jg_yard_before(void)
+static jd_bench g_yard;                                 /* large: its sample arrays */
+static double   g_yard_before_ms[N_YARD] = { NAN, NAN }; /* each before the student's runner started */
+static char     g_yard_before_why[N_YARD][600];
+
+static int yard_of(int yard_fn)
 {
-    jg_bench_setup(&g_yard, JG_YARD_CUBLAS, "cublasSgemm (pedantic)", JD_BENCH_MAX_K);
-    if (jd_yard_bench(JG_YARD_RUNNER, &g_yard, TIMED, &g_yard_before_ms, g_yard_before_why,
-                      sizeof g_yard_before_why) != 0)
-        g_yard_before_ms = NAN;
+    for (int y = 0; y < N_YARD; y++)
+        if (YARD[y].fn == yard_fn) return y;
+    return 0;
+}
+
+static void yard_before(int y)
+{
+    jg_bench_setup(&g_yard, YARD[y].fn, YARD[y].fn_name, YARD[y].max_k);
+    if (jd_yard_bench(JG_YARD_RUNNER, &g_yard, TIMED, &g_yard_before_ms[y], g_yard_before_why[y],
+                      sizeof g_yard_before_why[y]) != 0)
+        g_yard_before_ms[y] = NAN;
+}
+
+void jg_yard_before(void) { yard_before(yard_of(JG_YARD_CUBLAS)); }
+void jg_naive_before(void) { yard_before(yard_of(JG_YARD_NAIVE)); }
+
+void jg_speed(jd_ck *k, int fn, const char *fn_name, const char *label, int yard_fn)
+{
+    static jd_bench x; /* large: its sample arrays */
+    int y = yard_of(yard_fn);
+    double ms = NAN, value = NAN, yard = NAN;
+    char why[600] = "", ywhy[600] = "", detail[240] = "";
+    jg_bench_setup(&x, fn, fn_name, YARD[y].max_k);
+    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
+        double after = NAN, before = g_yard_before_ms[y];
+        jg_bench_setup(&g_yard, YARD[y].fn, YARD[y].fn_name, YARD[y].max_k);
+        double yms =
+            jd_yard_faster(JG_YARD_RUNNER, &g_yard, TIMED, before, g_yard_before_why[y], &after, ywhy, sizeof ywhy);
+        if (!(yms > 0)) {
+            snprintf(why, sizeof why, "no figure for %s: %s", YARD[y].name, ywhy);
+        } else {
+            value = jg_tflops(&x, ms), yard = jg_tflops(&g_yard, yms);
+            snprintf(detail, sizeof detail, "%.3g TFLOP/s vs %s %.3g at 4096^3 (judge's clock, %d calls a request, "
+                     "median of %d)", value, YARD[y].name, yard, x.k, TIMED);
+            printf("  %s: %.3f ms a call by the judge's clock (%.3f by the runner's own); %s %.3f (before the "
+                   "runner %.3f, after %.3f): %.3f of it\n",
+                   label, ms, x.runner_ms, YARD[y].name, yms, before, after, value / yard);
+        }
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", YARD[y].fn == JG_YARD_NAIVE ? "NAIVE" : "cuBLAS", yard,
+                    detail, why);
 }
 
 void jg_speed_vs_cublas(jd_ck *k, int fn, const char *fn_name, const char *label)
 {
-    static jd_bench x; /* large: its sample arrays */
-    double ms = NAN, value = NAN, yard = NAN;
-    char why[600] = "", ywhy[600] = "", detail[240] = "";
-    jg_bench_setup(&x, fn, fn_name, JD_BENCH_MAX_K);
-    if (jd_bench_run(k->J, &x, TIMED, &ms, why, sizeof why) == 0) {
-        double after = NAN, before = g_yard_before_ms;
-        jg_bench_setup(&g_yard, JG_YARD_CUBLAS, "cublasSgemm (pedantic)", JD_BENCH_MAX_K);
-        double yms =
-            jd_yard_faster(JG_YARD_RUNNER, &g_yard, TIMED, before, g_yard_before_why, &after, ywhy, sizeof ywhy);
-        if (!(yms > 0)) {
-            snprintf(why, sizeof why, "no figure for cuBLAS: %s", ywhy);
-        } else {
-            value = jg_tflops(&x, ms), yard = jg_tflops(&g_yard, yms);
-            snprintf(detail, sizeof detail, "%.2f TFLOP/s vs cuBLAS FP32 (pedantic) %.2f at 4096^3 (judge's clock, %d "
-                     "calls a request, median of %d)", value, yard, x.k, TIMED);
-            printf("  %s: %.3f ms a call by the judge's clock (%.3f by the runner's own); cuBLAS %.3f (before the "
-                   "runner %.3f, after %.3f): %.3f of cuBLAS\n",
-                   label, ms, x.runner_ms, yms, before, after, value / yard);
-        }
-    }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", "cuBLAS", yard, detail, why);
+    jg_speed(k, fn, fn_name, label, JG_YARD_CUBLAS);
 }

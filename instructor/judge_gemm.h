@@ -27,7 +27,12 @@ static inline int jg_call(const jr_args *a, jg_fn fn)
  * (FP32, no TF32) computing row-major C = A B on its own handle, with the
  * call layout above. */
 #define JG_YARD_RUNNER "judge-gemm-yard-runner"
-enum { JG_YARD_CUBLAS = 101 };
+enum { JG_YARD_CUBLAS = 101, JG_YARD_NAIVE };
+/* JG_YARD_NAIVE: week 21's NAIVE, yard_naive_sgemm (phase5/week21/support/
+ * yard_naive.cu built in the instructor's tree: the reference naive kernel),
+ * the same layout; timed at JG_NAIVE_MAX_K calls a request (some 100 ms a
+ * call), as is the coalesced kernel set against it. */
+#define JG_NAIVE_MAX_K 4
 
 #ifndef JG_RUNNER_ONLY
 #include "judge_week.h"
@@ -73,6 +78,10 @@ void jg_correct_all(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes
  * starts, again after, the faster kept). */
 void jg_speed_vs_cublas(jd_ck *k, int fn, const char *fn_name, const char *label);
 void jg_yard_before(void);
+/* The same against the yard runner's yard_fn (JG_YARD_CUBLAS or
+ * JG_YARD_NAIVE: week 21's, timed before by jg_naive_before). */
+void jg_speed(jd_ck *k, int fn, const char *fn_name, const char *label, int yard_fn);
+void jg_naive_before(void);
 
 /* The 4096^3 timed protocol's set-up for exercise fn (the student's or the
  * yard runner's), max_k calls a request; TFLOP/s of a call of ms. */

@@ -6,7 +6,9 @@
  * untimed warm-up request), enqueued on the default stream as the
  * students' kernels are: the test's yardstick (phase5/common/yard_sgemm.h),
  * its operands swapped so that its output is the product the judge checks
- * (at M = N = K the same cuBLAS kernel). */
+ * (at M = N = K the same cuBLAS kernel). JG_YARD_NAIVE is week 21's NAIVE:
+ * phase5/week21/support/yard_naive.cu as the instructor's tree builds it,
+ * the reference naive kernel. */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -32,6 +34,10 @@ static cudaError_t cublas_rm(int M, int N, int K, const float *A, const float *B
                : cudaErrorUnknown;
 }
 
-static int yard_cublas(const jr_args *a) { return jg_call(a, cublas_rm); }
+/* week 21's support/yard_naive.cu: the reference naive kernel under its own name */
+cudaError_t yard_naive_sgemm(int M, int N, int K, const float *A, const float *B, float *C);
 
-JR_MAIN({ JG_YARD_CUBLAS, "cublasSgemm (pedantic)", yard_cublas })
+static int yard_cublas(const jr_args *a) { return jg_call(a, cublas_rm); }
+static int yard_naive(const jr_args *a) { return jg_call(a, yard_naive_sgemm); }
+
+JR_MAIN({ JG_YARD_CUBLAS, "cublasSgemm (pedantic)", yard_cublas }, { JG_YARD_NAIVE, "yard_naive_sgemm", yard_naive })

@@ -405,14 +405,16 @@ $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smoot
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
-# and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32; no student
-# object), beside the judges, which link cuBLAS for their references
+# and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's
+# given support/yard_naive.o, the reference naive kernel in this tree; no student object), beside
+# the judges, which link cuBLAS for their references
 JUDGE_GEMM_YARD := $(BUILD)/instructor/judge-gemm-yard-runner
 $(BUILD)/instructor/judge_gemm.o: CFLAGS += -Iphase5/common
 $(BUILD)/instructor/judge_gemm.o: instructor/judge_gemm.h instructor/judge.h instructor/judge_week.h instructor/judge_kernels.h \
   phase5/common/gemm_check.h phase5/common/yard_sgemm.h
 $(BUILD)/instructor/judge_gemm_yard_runner.o: instructor/judge.h instructor/judge_gemm.h
-$(JUDGE_GEMM_YARD): $(BUILD)/instructor/judge_gemm_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+$(JUDGE_GEMM_YARD): $(BUILD)/instructor/judge_gemm_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase5/week21/support/yard_naive.o $(LIBWB)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA) -lcublas
 # $(call judge_gemm_week,NN): week NN's judge with judge_gemm.o and cuBLAS, its yard runner beside it
