@@ -287,6 +287,7 @@ static const struct {
     { "phase5/week23", "judge-w23", "judge_w23_runner.o" },
     { "phase5/week24", "judge-w24", "judge_w24_runner.o" },
     { "phase5/week22", "judge-w22", "judge_w22_runner.o" },
+    { "phase5/week21", "judge-w21", "judge_w21_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

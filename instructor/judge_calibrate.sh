@@ -14,11 +14,12 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week15, phase5/week23,
-# phase5/week24 or phase5/week22
+# phase5/week24, phase5/week22 or phase5/week21
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
-# three-kernel chain, the same way; weeks 22's, 23's and 24's against cuBLAS FP32, pedantic).
+# three-kernel chain, the same way; weeks 22's, 23's and 24's against cuBLAS FP32, pedantic, week 21's against the
+# reference naive kernel).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -37,6 +38,7 @@ speed_ids() { case $1 in
   phase5/week23) echo w23.tile2d-speed ;;
   phase5/week24) echo w24.warptile-speed ;;
   phase5/week22) echo w22.tiled-speed ;;
+  phase5/week21) echo w21.coalesced-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

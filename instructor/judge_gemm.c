@@ -146,10 +146,10 @@ static int gemm_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
         return jd_failf(t, "the judge's reference product (cublasDgemm) failed"), -1;
     }
     char what[160], fn[48];
-    if (set->arg) snprintf(fn, sizeof fn, "%s T=%lld", set->fn_name, set->arg);
+    if (set->arg_name) snprintf(fn, sizeof fn, "%s %s=%lld", set->fn_name, set->arg_name, set->arg);
     else snprintf(fn, sizeof fn, "%s", set->fn_name);
-    snprintf(what, sizeof what, "%s M=%d N=%d K=%d%s%s", fn, M, N, K, o ? " (unaligned pointers)" : "",
-             nonfinite ? " (a NaN in A, an Inf in B)" : "");
+    snprintf(what, sizeof what, "%s M=%d N=%d K=%d%s%s%s", fn, M, N, K, o ? " (unaligned pointers)" : "",
+             nonfinite ? " (a NaN in A, an Inf in B)" : "", set->note ? set->note : "");
     double tol = gemm_tol(K);
     /* the inputs with their leading floats and one more, as the test allocates them: never NULL */
     jd_case cs = { .fn = set->fn, .in = { g->a, g->b }, .in_n = { o + na + 1, o + nb + 1 }, .in_off = { o, o },
@@ -181,7 +181,7 @@ void jg_correct(jd_ck *k, const jg_set *set)
 void jg_correct_all(jd_ck *k, int fn, const char *fn_name, const char *tag_sizes, const char *tag_nonfinite,
                     const jg_extra *extra)
 {
-    jg_set set = { fn, fn_name, tag_sizes, tag_nonfinite, NULL, 0, extra, 0 };
+    jg_set set = { .fn = fn, .fn_name = fn_name, .tag_sizes = tag_sizes, .tag_nonfinite = tag_nonfinite, .extra = extra };
     jg_correct(k, &set);
 }
 

@@ -58,7 +58,9 @@ typedef struct {
     const int      *only;                      /* only these GEMM_CASES, n_only of them (NULL: all) */
     int             n_only;
     const jg_extra *extra;                     /* optional */
-    long long       arg;                       /* the call's i64[4] (week 22's tile size) */
+    long long       arg;                       /* the call's i64[4] (week 22's tile size, week 21's TF32 handle) */
+    const char     *arg_name;                  /* optional: the cases are named "fn_name ARG_NAME=arg ..." */
+    const char     *note;                      /* optional: said after each case's sizes */
 } jg_set;
 
 /* A checkpoint's correctness (into k's tally): set's cases, each into a

@@ -111,12 +111,13 @@ static void occupancy(jd_ck *k)
 static void judge_tiled(jd_ck *k)
 {
     for (int i = 0; i < 3 && !k->J->lost; i++) {
-        jg_set s = { W22_FN_TILED_T, "tiled_sgemm_t", W22_TILED_SIZES, W22_TILED_NONFINITE, NULL, 0, NULL,
-                     W22_TILES[i] };
+        jg_set s = { .fn = W22_FN_TILED_T, .fn_name = "tiled_sgemm_t", .tag_sizes = W22_TILED_SIZES,
+                     .tag_nonfinite = W22_TILED_NONFINITE, .arg = W22_TILES[i], .arg_name = "T" };
         jg_correct(k, &s);
     }
     if (k->J->lost) return;
-    jg_set d = { W22_FN_TILED, "tiled_sgemm", W22_TILED_DEFAULT, NULL, W22_DEFAULT_CASES, 2, NULL, 0 };
+    jg_set d = { .fn = W22_FN_TILED, .fn_name = "tiled_sgemm", .tag_sizes = W22_TILED_DEFAULT,
+                 .only = W22_DEFAULT_CASES, .n_only = 2 };
     jg_correct(k, &d);
     if (!k->J->lost) occupancy(k);
 }

@@ -430,6 +430,11 @@ $(eval $(call judge_rules,24,phase5/week24,vec4 dbuf warptile))
 $(eval $(call judge_gemm_week,24))
 $(eval $(call judge_rules,22,phase5/week22,tiled))
 $(eval $(call judge_gemm_week,22))
+$(eval $(call judge_rules,21,phase5/week21,naive coalesced cublas_rm))
+$(eval $(call judge_gemm_week,21))
+# week 21's given support/yard_naive.o in its runner, as in its test program, and cuBLAS (cublas_rm.o calls it)
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): $(BUILD)/phase5/week21/support/yard_naive.o
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): LDCUDA += -lcublas
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -444,6 +449,7 @@ JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase5/week23
 JUDGED_WEEKS += phase5/week24
 JUDGED_WEEKS += phase5/week22
+JUDGED_WEEKS += phase5/week21
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
