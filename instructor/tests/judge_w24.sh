@@ -20,24 +20,11 @@ grading_or_skip "$label"
 log=$BUILD/instructor/judge-w24-test
 c=$log/class
 judge_class "$log" phase5/week24 phase5/week24/solution/vec4.cu phase5/week24/solution/dbuf.cu phase5/week24/solution/warptile.cu
-bad=
 judge_grade_twice 24 phase5/week24 "$c" "$log" ||
   { t_fail "$label" "judge-w24 or the grader does not build (see $log/build.log)"; t_end; }
 # the four checkpoints in week.txt's order: vec4 dbuf warptile warptile-speed
-bad="$bad$(all_skip_both 4 "$log")"
-grep -q "phase5/week24: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 24, leaving nothing to the test program;"
-bad="$bad$(learner_runner_lacks "$log" phase5/week24 vec4_sgemm dbuf_sgemm warptile_sgemm)"
-bad="$bad$(runners_hold phase5/week24 vec4_sgemm dbuf_sgemm warptile_sgemm)"
-y=$BUILD/instructor/judge-gemm-yard-runner
-[ -x "$y" ] || bad="$bad no $y beside the judge;"
-for s in vec4_sgemm dbuf_sgemm warptile_sgemm; do nm "$y" 2>/dev/null | grep -q " T $s\$" && bad="$bad the yard runner holds the student's $s;"; done
-[ "$("$BUILD/instructor/judge-w24" --list | tr '\n' ' ')" = "w24.vec4 w24.dbuf w24.warptile w24.warptile-speed " ] ||
-  bad="$bad judge-w24 --list: $("$BUILD/instructor/judge-w24" --list | tr '\n' ' ');"
-# the judge by itself: four SKIP records, plain and sandboxed, whoever's runner
-bad="$bad$(judge_alone_each 24 phase5/week24 skip,skip,skip,skip "$log")"
-c24=$(bash instructor/judge_calibrate.sh "$BUILD" phase5/week24)
-[[ $c24 == *"w24.warptile-speed not run"* ]] || bad="$bad calibration of week 24 without a GPU: '$c24';"
+bad="$(all_skip_both 4 "$log")"
+bad="$bad$(gemm_judged 24 phase5/week24 "$log" "w24.vec4 w24.dbuf w24.warptile w24.warptile-speed" "vec4_sgemm dbuf_sgemm warptile_sgemm" skip,skip,skip,skip)"
 if [ -z "$bad" ]; then t_pass "$label" "all four checkpoints listed by the judge, SKIP without a GPU judged and linked alike, the runners linked with the three SGEMMs, the yard runner with none, the judge alone the same, plain and sandboxed, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
