@@ -266,8 +266,8 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09, judge-w15; the
- * weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
+ * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09, judge-w15,
+ * judge-w21 ... judge-w24; the weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
 } JUDGES[] = {

@@ -253,7 +253,7 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
 # 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
 # weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w10 and judge-w12 by themselves on the H200;
-# judge-w15 has not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# judge-w15 and judge-w21 to judge-w24 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
