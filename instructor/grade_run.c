@@ -266,8 +266,8 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09, judge-w15; the
- * weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
+ * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09, judge-w15,
+ * judge-w21 ... judge-w24; the weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
 } JUDGES[] = {
@@ -287,6 +287,10 @@ static const struct {
     { "phase3/week13", "judge-w13", "judge_w13_runner.o" },
     { "phase5/week26", "judge-w26", "judge_w26_runner.o" },
     { "phase5/week25", "judge-w25", "judge_w25_runner.o" },
+    { "phase5/week23", "judge-w23", "judge_w23_runner.o" },
+    { "phase5/week24", "judge-w24", "judge_w24_runner.o" },
+    { "phase5/week22", "judge-w22", "judge_w22_runner.o" },
+    { "phase5/week21", "judge-w21", "judge_w21_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -766,5 +766,18 @@ extern "C" cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t c
     size_t blocks = (rows + 127) / 128;
     rowdot_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 128, 0, s>>>(y, rows, cols, sa, sx, has_x, lo, hi, atol,
                                                                               rtol, bad);
+// Phase 5's SGEMM judges (judge_gemm.c): an input as wb_dfill_uniform_f32 fills it, widened to
+// double, for the judge's own cublasDgemm reference.
+static __global__ void hash_fill_f64_k(double *d, size_t n, unsigned long long seed, float lo, float hi)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = (double)hash_uniform(seed, i, lo, hi);
+}
+
+extern "C" cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    size_t blocks = (n + 255) / 256;
+    hash_fill_f64_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(d, n, seed, lo, hi);
     return cudaGetLastError();
 }

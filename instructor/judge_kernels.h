@@ -149,6 +149,11 @@ cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsign
 enum { JD_HALF_BITS = 0, JD_HALF_F32 = 1, JD_HALF_F64 = 2 };
 cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s);
 
+/* d[i] = (double)wb_hash_uniform_f32(seed, i, lo, hi), i < n: what
+ * wb_dfill_uniform_f32 writes, widened to double (phase 5's SGEMM judges'
+ * cublasDgemm reference; on stream s, not waited for). */
+cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

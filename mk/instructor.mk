@@ -253,7 +253,8 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
 # 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
 # weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w10 and judge-w12 by themselves on the H200;
-# judge-w15, judge-w25 and judge-w26 have not run on a GPU. The plumbing is tested without a GPU by instructor/Makefile.sandbox
+# judge-w13 and judge-w15 by themselves on the H200; judge-w21 to judge-w26 have not run on a GPU. The plumbing is tested without a
+# GPU by instructor/Makefile.sandbox
 # (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
@@ -460,6 +461,38 @@ $(JUDGE_W25_YARD): $(BUILD)/instructor/judge_w25_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W25): | $(JUDGE_W25_YARD)
 judge-w25: $(JUDGE_W25_YARD)
+# phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
+# phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
+# and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's
+# given support/yard_naive.o, the reference naive kernel in this tree; no student object), beside
+# the judges, which link cuBLAS for their references
+JUDGE_GEMM_YARD := $(BUILD)/instructor/judge-gemm-yard-runner
+$(BUILD)/instructor/judge_gemm.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_gemm.o: instructor/judge_gemm.h instructor/judge.h instructor/judge_week.h instructor/judge_kernels.h \
+  phase5/common/gemm_check.h phase5/common/yard_sgemm.h
+$(BUILD)/instructor/judge_gemm_yard_runner.o: instructor/judge.h instructor/judge_gemm.h
+$(JUDGE_GEMM_YARD): $(BUILD)/instructor/judge_gemm_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase5/week21/support/yard_naive.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA) -lcublas
+# $(call judge_gemm_week,NN): week NN's judge with judge_gemm.o and cuBLAS, its yard runner beside it
+define judge_gemm_week
+$(JUDGE_W$(1)): $(BUILD)/instructor/judge_gemm.o | $(JUDGE_GEMM_YARD)
+$(JUDGE_W$(1)): LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w$(1).o $(BUILD)/instructor/judge_w$(1)_runner.o: instructor/judge_gemm.h
+judge-w$(1): $(JUDGE_GEMM_YARD)
+endef
+$(eval $(call judge_rules,23,phase5/week23,tile1d tile2d))
+$(eval $(call judge_gemm_week,23))
+$(eval $(call judge_rules,24,phase5/week24,vec4 dbuf warptile))
+$(eval $(call judge_gemm_week,24))
+$(eval $(call judge_rules,22,phase5/week22,tiled))
+$(eval $(call judge_gemm_week,22))
+$(eval $(call judge_rules,21,phase5/week21,naive coalesced cublas_rm))
+$(eval $(call judge_gemm_week,21))
+# week 21's given support/yard_naive.o in its runner, as in its test program, and cuBLAS (cublas_rm.o calls it)
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): $(BUILD)/phase5/week21/support/yard_naive.o
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): LDCUDA += -lcublas
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
@@ -474,6 +507,10 @@ JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase3/week13
 JUDGED_WEEKS += phase5/week26
 JUDGED_WEEKS += phase5/week25
+JUDGED_WEEKS += phase5/week23
+JUDGED_WEEKS += phase5/week24
+JUDGED_WEEKS += phase5/week22
+JUDGED_WEEKS += phase5/week21
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -142,6 +142,29 @@ yard_runner_only() {
   for s in $3; do nm "$y" | grep -q " T $s\$" && printf ' the yard runner holds the student'"'"'s %s;' "$s"; done
   return 0
 }
+# gemm_judged NN WEEK DIR "IDS" "SYMBOLS" WANT: after judge_grade_twice (DIR) for a phase 5 SGEMM week (weeks
+# 21-24, instructor/judge_gemm.c), what each of their tests asks: the grader says it judges WEEK, leaving nothing
+# to the test program; the learners' runners and the instructor's hold every SYMBOL (nm, text); the yard runner the
+# four judges share (judge-gemm-yard-runner) holds none of them; judge-wNN --list is IDS (in order); the judge
+# alone over both runners, plain and sandboxed, gives WANT (judge_alone_each); calibration without a GPU says the
+# last of IDS (the speed checkpoint) was not run. Prints each that is not so, with ';' after it.
+gemm_judged() {
+  local nn=$1 week=$2 dir=$3 ids=$4 syms=$5 want=$6 y=$BUILD/instructor/judge-gemm-yard-runner s cal
+  grep -q "$week: judged outside the student's process (--judge 1)\$" "$dir/judged.log" ||
+    printf ' the grader did not say it judges %s, leaving nothing to the test program;' "$week"
+  # shellcheck disable=SC2086
+  learner_runner_lacks "$dir" "$week" $syms
+  # shellcheck disable=SC2086
+  runners_hold "$week" $syms
+  [ -x "$y" ] || printf ' no %s beside the judge;' "$y"
+  for s in $syms; do nm "$y" 2>/dev/null | grep -q " T $s\$" && printf ' the yard runner holds the student'"'"'s %s;' "$s"; done
+  [ "$("$BUILD/instructor/judge-w$nn" --list | tr '\n' ' ')" = "$ids " ] ||
+    printf ' judge-w%s --list: %s;' "$nn" "$("$BUILD/instructor/judge-w$nn" --list | tr '\n' ' ')"
+  judge_alone_each "$nn" "$week" "$want" "$dir"
+  cal=$(bash instructor/judge_calibrate.sh "$BUILD" "$week")
+  [[ $cal == *"${ids##* } not run"* ]] || printf ' calibration of %s without a GPU: %s;' "$week" "$cal"
+  return 0
+}
 # The grader's make arguments as mk/instructor.mk gives them (NVCC, ARCH, CHECK_DIR, SECCOMP).
 grade_make_args() { $MAKE -s --no-print-directory --eval 'build/.grade-make-args: ; @echo $(GRADE_MAKE_ARGS)' build/.grade-make-args; }
 # grading_or_skip LABEL: end the step with LABEL SKIP, and why, unless grading can run here
