@@ -766,6 +766,9 @@ extern "C" cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t c
     size_t blocks = (rows + 127) / 128;
     rowdot_check_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 128, 0, s>>>(y, rows, cols, sa, sx, has_x, lo, hi, atol,
                                                                               rtol, bad);
+    return cudaGetLastError();
+}
+
 // Phase 5's SGEMM judges (judge_gemm.c): an input as wb_dfill_uniform_f32 fills it, widened to
 // double, for the judge's own cublasDgemm reference.
 static __global__ void hash_fill_f64_k(double *d, size_t n, unsigned long long seed, float lo, float hi)
