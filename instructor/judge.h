@@ -32,9 +32,9 @@
 extern "C" {
 #endif
 
-#define JD_MAX_BUFS 64  /* buffers a runner holds at once */
+#define JD_MAX_BUFS 256 /* buffers a runner holds at once (64 calls of up to 3 buffers, and room) */
 #define JD_MAX_ARGS 6   /* buffer arguments of one call */
-#define JD_MAX_REPS 16  /* calls in one request (a short kernel repeated, each on its own buffers) */
+#define JD_MAX_REPS 64  /* calls in one request (a short kernel repeated, each on its own buffers) */
 #define JD_OUT_MAX  512 /* bytes of host output a reply carries (a struct the exercise fills) */
 #define JD_LOOK_CAP_US 50.0 /* the most of a look's cost jd_timed_call subtracts (the runner can slow the
                                judge's GPU while the judge measures its look: what it gains is capped) */

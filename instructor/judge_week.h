@@ -21,7 +21,7 @@
 #include "wb_results.h"
 
 #define JD_SAMPLES     256 /* positions a look reads, per rep */
-#define JD_BENCH_MAX_K 16  /* calls a timed request at most (JD_MAX_REPS) */
+#define JD_BENCH_MAX_K 64  /* calls a timed request at most (JD_MAX_REPS) */
 #define JD_GUARD       64  /* floats of poison on each side of a correctness output */
 #define JD_BITWISE     (-1.0) /* as atol: values compared bit for bit, not by wb_close */
 
