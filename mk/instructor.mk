@@ -250,12 +250,10 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # its checks, judge_week.c (shared by every week's judge), judge.c and the
 # judge's kernels; a week's runner links the student's objects,
 # judge_runner.c and its main, and nothing that writes a results record (the
-# link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-06,
-# 08, 09 and 11 passed the reference and failed the starter through the grader, and those of
-# weeks 01-05 as programs of their own (week 03's only so); judge-w07, judge-w10 and judge-w12 by themselves on the H200;
-# judge-w13 and judge-w15 by themselves on the H200; judge-w21 to judge-w26 have not run on a GPU. The plumbing is tested without a
-# GPU by instructor/Makefile.sandbox
-# (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
+# link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-09
+# and 11 passed the reference and failed the starter through the grader, and those of weeks 01-05,
+# 07, 08, 10, 12, 13, 15 and 21-26 as programs of their own (week 03's only so). The plumbing is
+# tested without a GPU by instructor/Makefile.sandbox (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
 $(BUILD)/instructor/judge_cuda.o: instructor/judge.c instructor/judge.h instructor/judge_msg.h
