@@ -27,7 +27,7 @@
  *                   the output (a poisoned guard band), and n past 2^31
  *                   (2^28 where the GPU is too small; SKIP on a shared GPU);
  *   w01.vecadd-bw   K calls a request, each on its own three buffers of
- *                   wb_bench_bytes() (K = 16 where memory allows), fresh
+ *                   wb_bench_bytes() (K = 64 where memory allows), fresh
  *                   inputs from the hidden seed before every request and a
  *                   poisoned output checked still poisoned before it is
  *                   sent; the clock stops after the judge's look at 256

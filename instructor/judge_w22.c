@@ -39,7 +39,7 @@
  *                 holds the answers to the same bounds, so a runner that
  *                 reports them claims no more than a test program does;
  *   w22.tiled-speed  tiled_sgemm at 4096^3 through the timed-call protocol
- *                 (judge_week.h): 16 calls a request, each on its own A and
+ *                 (judge_week.h): 64 calls a request, each on its own A and
  *                 B fresh from the hidden seed in [-1, 1) and its own
  *                 poisoned C, the judge's look after the reply, every
  *                 element of every C checked after the timing against the

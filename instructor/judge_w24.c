@@ -29,7 +29,7 @@
  *                 nothing written outside C. The test samples its three
  *                 largest cases; here every element is checked;
  *   w24.warptile-speed  warptile_sgemm at 4096^3 through the timed-call
- *                 protocol (judge_week.h): 16 calls a request, each on its
+ *                 protocol (judge_week.h): 64 calls a request, each on its
  *                 own A and B fresh from the hidden seed in [-1, 1) and its
  *                 own poisoned C, the judge's look after the reply, every
  *                 element of every C checked after the timing against the
