@@ -784,3 +784,27 @@ extern "C" cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long 
     hash_fill_f64_k<<<(unsigned)(blocks < 8192 ? blocks : 8192), 256, 0, s>>>(d, n, seed, lo, hi);
     return cudaGetLastError();
 }
+
+// Week 28's epilogue on a reference product, in place, in double: ref[i] =
+// act(ref[i] + bias[i % N]), bias[c] = hash_uniform(sbias, c, lo, hi) (what
+// wb_dfill_uniform_f32 writes) when has_bias; act 0 none, 1 ReLU (v < 0 ? 0
+// : v), 2 GELU in its tanh form, as gemm_epilogue.h defines them.
+static __global__ void bias_act_f64_k(double *ref, size_t n, size_t N, unsigned long long sbias, int has_bias, float lo,
+                                      float hi, int act)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        double v = ref[i] + (has_bias ? (double)hash_uniform(sbias, i % N, lo, hi) : 0.0);
+        if (act == 1) v = v < 0 ? 0 : v;
+        else if (act == 2) v = 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
+        ref[i] = v;
+    }
+}
+
+extern "C" cudaError_t jd_bias_act_f64(double *ref, size_t n, size_t N, unsigned long long sbias, int has_bias, float lo,
+                                       float hi, int act, cudaStream_t s)
+{
+    if (n == 0) return cudaSuccess;
+    if (N == 0 || act < 0 || act > 2) return cudaErrorInvalidValue;
+    bias_act_f64_k<<<grid_for(n), 256, 0, s>>>(ref, n, N, sbias, has_bias, lo, hi, act);
+    return cudaGetLastError();
+}

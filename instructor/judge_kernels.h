@@ -149,6 +149,14 @@ cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t cols, unsign
 enum { JD_HALF_BITS = 0, JD_HALF_F32 = 1, JD_HALF_F64 = 2 };
 cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s);
 
+/* Week 28's epilogue on a reference product (device doubles, M x N
+ * row-major, n = M N), in place: ref[i] = act(ref[i] + bias[i % N]) in
+ * double, bias[c] = wb_hash_uniform_f32(sbias, c, lo, hi) when has_bias; act
+ * 0 none, 1 ReLU (v < 0 ? 0 : v), 2 GELU (tanh form) (on stream s, not
+ * waited for). */
+cudaError_t jd_bias_act_f64(double *ref, size_t n, size_t N, unsigned long long sbias, int has_bias, float lo, float hi,
+                            int act, cudaStream_t s);
+
 /* d[i] = (double)wb_hash_uniform_f32(seed, i, lo, hi), i < n: what
  * wb_dfill_uniform_f32 writes, widened to double (phase 5's SGEMM judges'
  * cublasDgemm reference; on stream s, not waited for). */

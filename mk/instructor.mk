@@ -459,6 +459,26 @@ $(JUDGE_W25_YARD): $(BUILD)/instructor/judge_w25_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W25): | $(JUDGE_W25_YARD)
 judge-w25: $(JUDGE_W25_YARD)
+$(eval $(call judge_rules,28,phase5/week28,gemm_epilogue))
+# week 28's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): judge_hgemm.c's
+# checks with the epilogue, and its yard runner (judge_w28_yard_runner.c: the week's given
+# support/yard_epilogue.o, cuBLASLt's RELU_BIAS, no student object, beside the judge), through which the
+# judge times w28.fused-speed's yardstick
+JUDGE_W28_YARD := $(BUILD)/instructor/judge-w28-yard-runner
+$(JUDGE_W28): $(JUDGE_HGEMM_OBJ)
+$(JUDGE_W28): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w28.o $(BUILD)/instructor/judge_w28_runner.o: instructor/judge_w28.h instructor/judge_hgemm.h
+$(BUILD)/instructor/judge_w28_yard_runner.o: instructor/judge_w28_yard_runner.c instructor/judge_w28.h \
+  instructor/judge_hgemm.h instructor/judge.h phase5/week28/support/yard_epilogue.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/week28 -c $< -o $@
+$(JUDGE_W28_YARD): $(BUILD)/instructor/judge_w28_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase5/week28/support/yard_epilogue.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
+$(JUDGE_W28): | $(JUDGE_W28_YARD)
+judge-w28: $(JUDGE_W28_YARD)
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's
