@@ -14,7 +14,7 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
-# phase3/week15, phase5/week21 to week26 or phase5/week28
+# phase3/week15, phase5/week21 to week28
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -22,7 +22,8 @@
 # and 24's against cuBLAS FP32, pedantic, week 21's against the reference naive kernel; week 26's
 # w26.mma-speed and w26.tc-wins against cublasGemmEx and the given FP32 CUDA-core GEMM, week 25's
 # w25.wmma-speed against cublasGemmEx, the same way; week 28's w28.fused-speed against cuBLASLt's
-# RELU_BIAS, the same way, its judge staged: not yet used by the grader).
+# RELU_BIAS and week 27's w27.tiled-speed and w27.cutlass3-speed against week 26's reference kernel and
+# cublasGemmEx, the same way, their judges staged: not yet used by the grader).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -46,6 +47,7 @@ speed_ids() { case $1 in
   phase5/week22) echo w22.tiled-speed ;;
   phase5/week21) echo w21.coalesced-speed ;;
   phase5/week28) echo w28.fused-speed ;;
+  phase5/week27) echo w27.tiled-speed w27.cutlass3-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -178,7 +178,7 @@ static int run_case(jd *J, const hg_week *w, hg_case *c, jd_tally *t)
     if (jd_gbuf_poison(&C, off * 4, nc * 4) != 0) goto copies;
     jd_req rq;
     jd_rep rp;
-    jd_call_setup(&rq, HG_FN_STUDENT, 1, w->epi ? 4 : 3);
+    jd_call_setup(&rq, w->fn ? w->fn : HG_FN_STUDENT, 1, w->epi ? 4 : 3);
     jd_gbuf_arg(&rq, 0, &A, off * 2);
     jd_gbuf_arg(&rq, 1, &B, off * 2);
     jd_gbuf_arg(&rq, 2, &C, off * 4);
@@ -276,23 +276,40 @@ static int host_case(jd *J, const hg_week *w, const char *test, int i, int M, in
     return rc;
 }
 
+#define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
+
+/* hgemm_check.h's cases (weeks 25, 26 and 27's hgemm_tiled and cutlass_hgemm). */
+static const hg_cases *default_cases(void)
+{
+    static hg_shape sh[COUNT(HGEMM_SHAPES)], sp[COUNT(HGEMM_SPECIAL)], un[COUNT(HGEMM_UNALIGNED)], lg[COUNT(HGEMM_LARGE)];
+    static hg_cases c;
+    for (int i = 0; i < COUNT(HGEMM_SHAPES); i++) sh[i] = (hg_shape){ HGEMM_SHAPES[i].M, HGEMM_SHAPES[i].N, HGEMM_SHAPES[i].K, 0 };
+    for (int i = 0; i < COUNT(HGEMM_SPECIAL); i++) sp[i] = (hg_shape){ HGEMM_SPECIAL[i].M, HGEMM_SPECIAL[i].N, HGEMM_SPECIAL[i].K, 0 };
+    for (int i = 0; i < COUNT(HGEMM_UNALIGNED); i++)
+        un[i] = (hg_shape){ HGEMM_UNALIGNED[i].M, HGEMM_UNALIGNED[i].N, HGEMM_UNALIGNED[i].K, HGEMM_UNALIGNED[i].off };
+    for (int i = 0; i < COUNT(HGEMM_LARGE); i++) lg[i] = (hg_shape){ HGEMM_LARGE[i].M, HGEMM_LARGE[i].N, HGEMM_LARGE[i].K, 0 };
+    c = (hg_cases){ sh, sp, un, lg, COUNT(sh), COUNT(sp), HGEMM_NAN_INF, COUNT(un), COUNT(lg) };
+    return &c;
+}
+
 void hg_judge_correct(jd_ck *k, const hg_week *w)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
+    const hg_cases *cs = w->cases ? w->cases : default_cases();
     int lost = 0;
-    for (int i = 0; !lost && i < (int)(sizeof HGEMM_SHAPES / sizeof *HGEMM_SHAPES); i++)
-        lost = host_case(J, w, "shapes", i, HGEMM_SHAPES[i].M, HGEMM_SHAPES[i].N, HGEMM_SHAPES[i].K, HGEMM_FINITE, 0,
+    for (int i = 0; !lost && i < cs->n_shapes; i++)
+        lost = host_case(J, w, "shapes", i, cs->shapes[i].M, cs->shapes[i].N, cs->shapes[i].K, HGEMM_FINITE, 0, NULL,
+                         t) < 0;
+    for (int i = 0; !lost && i < cs->n_special; i++)
+        lost = host_case(J, w, "nan_inf", i, cs->special[i].M, cs->special[i].N, cs->special[i].K, cs->special_kind, 0,
                          NULL, t) < 0;
-    for (int i = 0; !lost && i < (int)(sizeof HGEMM_SPECIAL / sizeof *HGEMM_SPECIAL); i++)
-        lost = host_case(J, w, "nan_inf", i, HGEMM_SPECIAL[i].M, HGEMM_SPECIAL[i].N, HGEMM_SPECIAL[i].K, HGEMM_NAN_INF, 0,
-                         NULL, t) < 0;
-    for (int i = 0; !lost && i < (int)(sizeof HGEMM_UNALIGNED / sizeof *HGEMM_UNALIGNED); i++) {
-        hgemm_offset_shape s = HGEMM_UNALIGNED[i];
+    for (int i = 0; !lost && i < cs->n_unaligned; i++) {
+        hg_shape s = cs->unaligned[i];
         lost = host_case(J, w, "unaligned", i, s.M, s.N, s.K, HGEMM_FINITE, s.off, NULL, t) < 0;
     }
-    for (int i = 0; !lost && i < (int)(sizeof HGEMM_LARGE / sizeof *HGEMM_LARGE); i++) {
-        hgemm_shape s = HGEMM_LARGE[i];
+    for (int i = 0; !lost && i < cs->n_large; i++) {
+        hg_shape s = cs->large[i];
         size_t nc = (size_t)s.M * s.N;
         double *ref = malloc(nc * 8);
         char what[96];
@@ -463,17 +480,19 @@ static void bench_setup(jd_bench *x, int fn, const char *fn_name, const hg_week 
     x->fn_name = fn_name, x->out_name = "C", x->expect = bench_expect, x->full_check = bench_check;
 }
 
-/* The yardsticks: 0 cuBLAS, 1 the given SIMT GEMM, 2 week 28's cuBLASLt fused epilogue. */
+/* The yardsticks: 0 cuBLAS, 1 the given SIMT GEMM, 2 week 28's cuBLASLt
+ * fused epilogue, 3 week 26's reference kernel (week 27's). */
 static const struct {
     int         fn;
     const char *name, *label;
-} YARD[3] = { { HG_YARD_CUBLAS, "cublasGemmEx", "cuBLAS" },
+} YARD[4] = { { HG_YARD_CUBLAS, "cublasGemmEx", "cuBLAS" },
               { HG_YARD_SIMT, "yard_sgemm_simt", "SIMT" },
-              { HG_YARD_LT, "cublasLtMatmul RELU_BIAS", "cuBLASLt" } };
+              { HG_YARD_LT, "cublasLtMatmul RELU_BIAS", "cuBLASLt" },
+              { HG_YARD_W26, "hgemm_mma (week 26's reference)", "W26" } };
 
 static jd_bench g_mine, g_yard; /* large: their sample arrays */
-static double   g_before_ms[3] = { NAN, NAN, NAN };
-static char     g_before_why[3][600];
+static double   g_before_ms[4] = { NAN, NAN, NAN, NAN };
+static char     g_before_why[4][600];
 
 static void yard_before(const hg_week *w, int y)
 {
@@ -486,6 +505,7 @@ static void yard_before(const hg_week *w, int y)
 void hg_cublas_before(const hg_week *w) { yard_before(w, 0); }
 void hg_simt_before(const hg_week *w) { yard_before(w, 1); }
 void hg_lt_before(const hg_week *w) { yard_before(w, 2); }
+void hg_w26_before(const hg_week *w) { yard_before(w, 3); }
 
 /* The student's function timed, then yardstick y again (the faster of
  * before and after kept); TFLOP/s of each, their ratio the figure. */
@@ -493,7 +513,7 @@ static void judge_speed(jd_ck *k, const hg_week *w, int y)
 {
     double ms = NAN, yms = NAN, value = NAN, yard = NAN;
     char why[700] = "", ywhy[600] = "", detail[240] = "", shape[48];
-    bench_setup(&g_mine, w->epi ? HG_FN_PACKED : HG_FN_STUDENT, w->fn_name, w);
+    bench_setup(&g_mine, w->epi ? HG_FN_PACKED : w->fn ? w->fn : HG_FN_STUDENT, w->fn_name, w);
     long long M = g_mine.i64[1], N = g_mine.i64[2], K = g_mine.i64[3];
     double flops = 2.0 * M * N * K;
     if (M == N && N == K) snprintf(shape, sizeof shape, "%lld^3", M);
@@ -522,3 +542,4 @@ static void judge_speed(jd_ck *k, const hg_week *w, int y)
 void hg_judge_vs_cublas(jd_ck *k, const hg_week *w) { judge_speed(k, w, 0); }
 void hg_judge_vs_simt(jd_ck *k, const hg_week *w) { judge_speed(k, w, 1); }
 void hg_judge_vs_lt(jd_ck *k, const hg_week *w) { judge_speed(k, w, 2); }
+void hg_judge_vs_w26(jd_ck *k, const hg_week *w) { judge_speed(k, w, 3); }

@@ -1,5 +1,6 @@
 /* judge_hgemm.h — what the judges of the tensor-core HGEMM weeks (week 25's
- * hgemm_wmma, week 26's hgemm_mma, week 28's gemm_epilogue_bias_act) share (judge_hgemm.c): the call's
+ * hgemm_wmma, week 26's hgemm_mma, week 27's hgemm_tiled, cutlass_hgemm and
+ * cutlass3_hgemm, week 28's gemm_epilogue_bias_act) share (judge_hgemm.c): the call's
  * arguments, the yardsticks' runner's exercise numbers, and the checkpoints'
  * bodies, each week's judge a table that names its function.
  *
@@ -18,6 +19,8 @@
  * hgemm_mma, week 28 gemm_epilogue_bias_act (and HG_FN_PACKED: the same, its
  * bias after B). */
 enum { HG_FN_STUDENT = 1, HG_FN_PACKED = 3 };
+/* week 27's runner: HG_FN_STUDENT hgemm_tiled, and these */
+enum { HG_FN_CUTLASS = 4, HG_FN_CUTLASS3 = 5 };
 
 /* The yard runners' (judge_hgemm_yard_runner.c: instructor code, no student
  * object, beside the judge as judge-w25-yard-runner and judge-w26-yard-runner):
@@ -28,11 +31,22 @@ enum { HG_FN_STUDENT = 1, HG_FN_PACKED = 3 };
  * HG_YARD_LT: week 28's given cuBLASLt fused epilogue (support/yard_epilogue.cu,
  *   CUBLASLT_EPILOGUE_RELU_BIAS for ACT_RELU), its bias after B as
  *   HG_FN_PACKED's, one plan a rep's buffers made in the untimed warm-up;
- *   only in week 28's yard runner (judge_w28_yard_runner.c). */
-enum { HG_YARD_CUBLAS = 101, HG_YARD_SIMT, HG_YARD_LT };
+ *   only in week 28's yard runner (judge_w28_yard_runner.c);
+ * HG_YARD_W26: week 26's reference hgemm_mma (phase5/week26/solution, a
+ *   given object here); only in week 27's yard runner. */
+enum { HG_YARD_CUBLAS = 101, HG_YARD_SIMT, HG_YARD_LT, HG_YARD_W26 };
 
 #ifndef JUDGE_HGEMM_RUNNER_ONLY
 #include "judge_week.h"
+
+/* A function's correctness cases, when not hgemm_check.h's (HGEMM_SHAPES,
+ * HGEMM_SPECIAL with HGEMM_NAN_INF, HGEMM_UNALIGNED, HGEMM_LARGE): week
+ * 27's CUTLASS 3 GEMM takes N and K multiples of 8 only. */
+typedef struct { int M, N, K, off; } hg_shape; /* off: the unaligned shapes' only */
+typedef struct {
+    const hg_shape *shapes, *special, *unaligned, *large;
+    int n_shapes, n_special, special_kind /* hgemm_check.h's HGEMM_NAN_INF or HGEMM_NAN_PM_INF */, n_unaligned, n_large;
+} hg_cases;
 
 /* One week: its checkpoints' ids and what the student's function is called. */
 typedef struct {
@@ -44,6 +58,8 @@ typedef struct {
      * the tolerance's factor on hgemm_atol(K) (0: 1) */
     int    epi, bm, bn, bk, bact;
     double atol_scale;
+    int    fn;              /* the runner's exercise number: 0 HG_FN_STUDENT (week 27's three functions) */
+    const hg_cases *cases;  /* NULL: hgemm_check.h's */
 } hg_week;
 
 /* The correctness checkpoint (w25.wmma, w26.mma): every case of the test's,
@@ -58,6 +74,7 @@ void hg_judge_fused(jd_ck *k, const hg_week *w);
 void hg_cublas_before(const hg_week *w);
 void hg_simt_before(const hg_week *w);
 void hg_lt_before(const hg_week *w);
+void hg_w26_before(const hg_week *w);
 /* The speed checkpoints: the student's function at 4096^3 against cuBLAS
  * (w25.wmma-speed, w26.mma-speed) or against the given SIMT GEMM (w26.tc-wins). */
 void hg_judge_vs_cublas(jd_ck *k, const hg_week *w);
@@ -65,6 +82,8 @@ void hg_judge_vs_simt(jd_ck *k, const hg_week *w);
 /* week 28's w28.fused-speed: the fused call with bias and ReLU at the
  * week's shape against cuBLASLt's RELU_BIAS on the same protocol */
 void hg_judge_vs_lt(jd_ck *k, const hg_week *w);
+/* week 27's w27.tiled-speed: against week 26's reference hgemm_mma */
+void hg_judge_vs_w26(jd_ck *k, const hg_week *w);
 #endif
 
 #endif

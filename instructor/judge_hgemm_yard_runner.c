@@ -2,7 +2,9 @@
  * (judge_week.h, jd_yard_bench): judge_runner.c, this main and cuBLAS,
  * instructor code only, no student object: judge-w25-yard-runner; built
  * with -DHG_WITH_SIMT and week 26's given support/yard_sgemm_simt.o as
- * judge-w26-yard-runner. The judge times them through it with the same
+ * judge-w26-yard-runner; built with -DHG_WITH_W26 and week 26's reference
+ * phase5/week26/solution/hgemm_mma.o (a given object: week 27's yardstick,
+ * not the student's) as judge-w27-yard-runner. The judge times them through it with the same
  * protocol as the student's calls (judge_hgemm.c), so what the protocol
  * costs is in both figures and not in their ratio. */
 #include <stdint.h>
@@ -40,4 +42,17 @@ static int simt(const jr_args *a)
 #define HG_SIMT_ENTRY
 #endif
 
-JR_MAIN({ HG_YARD_CUBLAS, "cublasGemmEx", cublas } HG_SIMT_ENTRY)
+#ifdef HG_WITH_W26
+#include "hgemm_mma.h"
+/* the same arguments: week 26's reference kernel, w27.tiled-speed's yardstick */
+static int w26(const jr_args *a)
+{
+    return (int)hgemm_mma((const uint16_t *)a->p[0], (const uint16_t *)a->p[1], (float *)a->p[2], (int)a->i64[1],
+                          (int)a->i64[2], (int)a->i64[3]);
+}
+#define HG_W26_ENTRY , { HG_YARD_W26, "hgemm_mma (week 26's reference)", w26 }
+#else
+#define HG_W26_ENTRY
+#endif
+
+JR_MAIN({ HG_YARD_CUBLAS, "cublasGemmEx", cublas } HG_SIMT_ENTRY HG_W26_ENTRY)

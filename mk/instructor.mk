@@ -479,6 +479,26 @@ $(JUDGE_W28_YARD): $(BUILD)/instructor/judge_w28_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
 $(JUDGE_W28): | $(JUDGE_W28_YARD)
 judge-w28: $(JUDGE_W28_YARD)
+$(eval $(call judge_rules,27,phase5/week27,hgemm_tiled cutlass_gemm cutlass3_gemm))
+# week 27's judge (staged, as week 28's): judge_hgemm.c's checks on its three functions, and its yard
+# runner (judge_hgemm_yard_runner.c built with -DHG_WITH_W26: cublasGemmEx and week 26's reference
+# hgemm_mma.o as a given object, no student object, beside the judge), through which the judge times
+# w27.tiled-speed's and w27.cutlass3-speed's yardsticks
+JUDGE_W27_YARD := $(BUILD)/instructor/judge-w27-yard-runner
+$(JUDGE_W27): $(JUDGE_HGEMM_OBJ)
+$(JUDGE_W27): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w27.o $(BUILD)/instructor/judge_w27_runner.o: instructor/judge_w27.h instructor/judge_hgemm.h
+$(BUILD)/instructor/judge_w27_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
+  instructor/judge.h phase5/common/hgemm_host.h phase5/week26/hgemm_mma.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -DHG_WITH_W26 -Iinstructor -Iphase5/common -Iphase5/week26 -c $< -o $@
+$(JUDGE_W27_YARD): $(BUILD)/instructor/judge_w27_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase5/week26/solution/hgemm_mma.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W27): | $(JUDGE_W27_YARD)
+judge-w27: $(JUDGE_W27_YARD)
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's
