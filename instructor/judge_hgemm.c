@@ -36,7 +36,22 @@
  * halves (the test converts its halves to floats before timing it); each
  * timed before the student's runner starts and again after the student's
  * calls, the faster kept (jd_yard_faster). TFLOP/s = 2 4096^3 / the median
- * call's time by the judge's clock. */
+ * call's time by the judge's clock.
+ *
+ * Weeks 27 and 28 (staged judges: judge_w27.c, judge_w28.c) reuse all of
+ * it. Week 27: the same cases on each of its three functions (hg_week.fn:
+ * the runner's exercise number), CUTLASS 3's with its own case lists
+ * (hg_cases: N and K multiples of 8, a NaN and +-Inf), the yardsticks
+ * cublasGemmEx and week 26's reference hgemm_mma (HG_YARD_W26) in
+ * judge-w27-yard-runner. Week 28 (hg_week.epi): every case also draws a
+ * bias after B (as hgemm_case_open does) and its reference is act(A B +
+ * bias[col]) in double (the host's, or jd_bias_act_f64 on cuBLAS's DGEMM
+ * for the large and timed ones) at 1.2 hgemm_atol(K) (test_week28.c's
+ * fused_atol); the timed shape is M = 8192, N = 4096, K = 512 with a bias
+ * and ReLU, the bias N floats 256-byte aligned after B in B's buffer (the
+ * protocol sends two inputs a call), and the yardstick cuBLASLt's
+ * RELU_BIAS (HG_YARD_LT, the week's given support/yard_epilogue.cu) in
+ * judge-w28-yard-runner. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
