@@ -19,10 +19,7 @@
 t_begin instructor-judge-w27
 
 label="week 27's judge alone, without a GPU"
-why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD") || { t_skip "$label" "$why"; t_end; }
-log=$BUILD/instructor/judge-w27-test
-rm -rf "$log" && mkdir -p "$log" && chmod 755 "$log"
-$MAKE -s judge-w27 >"$log/build.log" 2>&1 || { t_fail "$label" "judge-w27 does not build (see $log/build.log)"; t_end; }
+staged_judge_begin 27 "$label"
 fns="hgemm_tiled cutlass_hgemm cutlass3_hgemm"
 bad=
 # shellcheck disable=SC2086
@@ -33,9 +30,6 @@ nm "$BUILD/instructor/judge-w27-yard-runner" | grep -q " U cublasGemmEx" ||
 for s in $fns hgemm_mma; do
   nm "$BUILD/instructor/judge-w27" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
 done
-ids="w27.tiled w27.tiled-speed w27.cutlass w27.cutlass3 w27.cutlass3-speed"
-[ "$("$BUILD/instructor/judge-w27" --list | tr '\n' ' ')" = "$ids " ] ||
-  bad="$bad judge-w27 --list: $("$BUILD/instructor/judge-w27" --list | tr '\n' ' ');"
 # the judge by itself, plain and sandboxed: the reference's runner all SKIP, the starter's FAILs the contract
 for how in plain sandbox; do
   for pair in solution=skip,skip,skip,skip,skip starter=skip,skip,skip,fail,skip; do
@@ -46,10 +40,7 @@ for how in plain sandbox; do
 done
 grep -q "w27.cutlass3 fail: M=0 N=8 K=8 is a shape the contract accepts" "$log/alone-w27-starter-plain.tsv.out" ||
   bad="$bad the starter's w27.cutlass3 failure does not name the first empty shape;"
-c27=$(bash instructor/judge_calibrate.sh "$BUILD" phase5/week27)
-for id in w27.tiled-speed w27.cutlass3-speed; do
-  [[ $c27 == *"$id not run"* ]] || bad="$bad calibration of week 27 without a GPU: '$c27';"
-done
+bad="$bad$(judge_lists_uncalibrated 27 phase5/week27 "w27.tiled w27.tiled-speed w27.cutlass w27.cutlass3 w27.cutlass3-speed" "w27.tiled-speed w27.cutlass3-speed")"
 if [ -z "$bad" ]; then t_pass "$label" "all five checkpoints listed, without a GPU SKIP over the reference's runner and the starter's but w27.cutlass3's contract (FAIL), plain and sandboxed, the runners holding the week's three functions, the yard runner cuBLAS and week 26's reference alone, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -16,10 +16,7 @@
 t_begin instructor-judge-w28
 
 label="week 28's judge alone, without a GPU"
-why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD") || { t_skip "$label" "$why"; t_end; }
-log=$BUILD/instructor/judge-w28-test
-rm -rf "$log" && mkdir -p "$log" && chmod 755 "$log"
-$MAKE -s judge-w28 >"$log/build.log" 2>&1 || { t_fail "$label" "judge-w28 does not build (see $log/build.log)"; t_end; }
+staged_judge_begin 28 "$label"
 bad=
 bad="$bad$(runners_hold phase5/week28 gemm_epilogue_bias_act gemm_epilogue_act)"
 bad="$bad$(yard_runner_only 28 "yard_lt_open yard_lt_run" "gemm_epilogue_bias_act gemm_epilogue_act")"
@@ -28,12 +25,9 @@ nm "$BUILD/instructor/judge-w28-yard-runner" | grep -q " U cublasLtMatmul" ||
 for s in gemm_epilogue_bias_act gemm_epilogue_act; do
   nm "$BUILD/instructor/judge-w28" | grep -q " [TU] $s\$" && bad="$bad the judge links the student's $s;"
 done
-[ "$("$BUILD/instructor/judge-w28" --list | tr '\n' ' ')" = "w28.fused w28.bias-act w28.fused-speed " ] ||
-  bad="$bad judge-w28 --list: $("$BUILD/instructor/judge-w28" --list | tr '\n' ' ');"
 # the judge by itself: three SKIP records, plain and sandboxed, whoever's runner
 bad="$bad$(judge_alone_each 28 phase5/week28 skip,skip,skip "$log")"
-c28=$(bash instructor/judge_calibrate.sh "$BUILD" phase5/week28)
-[[ $c28 == *"w28.fused-speed not run"* ]] || bad="$bad calibration of week 28 without a GPU: '$c28';"
+bad="$bad$(judge_lists_uncalibrated 28 phase5/week28 "w28.fused w28.bias-act w28.fused-speed" "w28.fused-speed")"
 if [ -z "$bad" ]; then t_pass "$label" "all three checkpoints listed, SKIP without a GPU over the reference's and the starter's runners, plain and sandboxed, the runners holding the week's two functions, the yard runner cuBLASLt alone, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -174,3 +174,24 @@ grading_or_skip() {
   local why
   if ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then t_skip "$1" "$why"; t_end; fi
 }
+# staged_judge_begin NN LABEL: for a staged judge's test (the judge alone, not yet used by the grader): end
+# the step with LABEL SKIP unless the sandbox works here; else DIR (build/instructor/judge-wNN-test) made
+# afresh and `make judge-wNN` built into it, ending the step with LABEL FAIL when it does not build.
+# Sets log to DIR.
+staged_judge_begin() {
+  local why
+  why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD") || { t_skip "$2" "$why"; t_end; }
+  log=$BUILD/instructor/judge-w$1-test
+  rm -rf "$log" && mkdir -p "$log" && chmod 755 "$log"
+  $MAKE -s "judge-w$1" >"$log/build.log" 2>&1 || { t_fail "$2" "judge-w$1 does not build (see $log/build.log)"; t_end; }
+}
+# judge_lists_uncalibrated NN WEEK "IDS" "SPEED-IDS": judge-wNN --list is IDS (in order), and calibration
+# without a GPU says each of SPEED-IDS was not run; prints each that is not so, with ';' after it.
+judge_lists_uncalibrated() {
+  local got cal id
+  got=$("$BUILD/instructor/judge-w$1" --list | tr '\n' ' ')
+  [ "$got" = "$3 " ] || printf ' judge-w%s --list: %s;' "$1" "$got"
+  cal=$(bash instructor/judge_calibrate.sh "$BUILD" "$2")
+  for id in $4; do [[ $cal == *"$id not run"* ]] || printf ' calibration of %s without a GPU: %s;' "$2" "$cal"; done
+  return 0
+}
