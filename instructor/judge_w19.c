@@ -49,6 +49,16 @@
  *                    returned accelerations within acc_tol(n) S_i of the
  *                    double reference at the returned positions; nothing
  *                    written outside pos, vel or acc;
+ *   w19.energy       the test's two runs (n = 1000, 100 steps of 4e-3, eps
+ *                    0.05; n = 257, 400 steps of 1e-3, eps 0.1; bodies in
+ *                    a ball, velocities in [-0.5, 0.5]^3): the judge calls
+ *                    nbody_accel_tiled once, then leapfrog_step step by
+ *                    step (one call a request, the same guarded buffers),
+ *                    and reads the final state back: some body moved more
+ *                    than 0.1, the energy (double, on the CPU) within 1e-5
+ *                    of its start, positions and velocities within 5e-5
+ *                    of its own double-precision leapfrog run; nothing
+ *                    written outside pos, vel or acc;
  *   w19.grid         the test's ten grids (coordinates on a lattice of
  *                    1/64, so every distance is exact): cg_workspace_bytes
  *                    asked through the runner, cg_build and cg_count_pairs
@@ -77,13 +87,15 @@
  *                    requests, against COPY through the same protocol
  *                    (jd_copy_yard), the target for this GPU from week.txt.
  * Not listed (judge-w19 --list), so the grader runs them in the week's
- * linked test program: w19.energy and w19.realtime (hundreds of steps, or a
- * timed run of whole steps, each of which the judge could drive call by
- * call, but not yet written: the linked test checks them as before; the
- * forces and the single step they stand on are formed here), and
- * w19.steps-plot (the sweep written to build/WEEK/steps.csv and drawn by
- * gnuplot from the student's process: the files are the checkpoint, in
- * the student's tree).
+ * linked test program: w19.realtime (whole steps timed with the state
+ * carried from step to step and the accelerations on entry those at the
+ * positions: the timed-call protocol refills its inputs before every
+ * request and has no untimed force evaluation between the fill and the
+ * call, so the judge would need a step protocol of its own; the forces,
+ * the single step and the long run it stands on, and the tiled kernel's
+ * speed, are formed here), and w19.steps-plot (the sweep written to
+ * build/WEEK/steps.csv and drawn by gnuplot from the student's process:
+ * the files are the checkpoint, in the student's tree).
  * Written and tested without a GPU (instructor/tests/judge_w19.sh: every
  * checkpoint SKIP there); not yet run on a GPU nor used by the grader
  * (instructor/README.md's week 19 entry says what to run). */
@@ -440,6 +452,132 @@ static void judge_step(jd_ck *k)
         jd_gbuf_alloc(k->J, &G[2], 1000 * 12, k->t) == 0)
         for (int c = 0; c < (int)(sizeof STEP_N / sizeof STEP_N[0]) && !k->J->lost && !k->t->failed; c++)
             if (step_case(k->J, G, c, k->t) < 0) break;
+    for (int b = 0; b < 3; b++) jd_gbuf_free(k->J, &G[b]);
+}
+
+/* ---------------------------------------------------------------- w19.energy */
+
+/* test_week19.c's energy: kinetic plus softened potential, in double. */
+static double energy(const double *x, const double *v, const double *m, int n, double eps2)
+{
+    double K = 0, W = 0;
+    for (int i = 0; i < n; i++) {
+        K += 0.5 * m[i] * (v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] + v[3 * i + 2] * v[3 * i + 2]);
+        for (int j = i + 1; j < n; j++) {
+            double dx = x[3 * j] - x[3 * i], dy = x[3 * j + 1] - x[3 * i + 1], dz = x[3 * j + 2] - x[3 * i + 2];
+            W -= m[i] * m[j] / sqrt(dx * dx + dy * dy + dz * dz + eps2);
+        }
+    }
+    return K + W;
+}
+
+typedef struct { int n, steps; float dt, eps; } drift_case;
+static const drift_case DRIFT[] = { { 1000, 100, 4e-3f, 0.05f }, { 257, 400, 1e-3f, 0.1f } };
+
+/* One of the test's runs: nbody_accel_tiled once, then `steps` calls of leapfrog_step, each a call of the
+ * judge's on the same three buffers; the final state against the energy at the start and a double run. */
+static int energy_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
+{
+    int n = DRIFT[c].n, steps = DRIFT[c].steps, rc = 0;
+    float dt = DRIFT[c].dt, eps2 = DRIFT[c].eps * DRIFT[c].eps;
+    wb_rng rng = wb_rng_for_seed(jd_seed, "judge-w19-energy", c);
+    float *hp = make_bodies(&rng, n), *hv = malloc((size_t)n * 12), *gp = malloc((size_t)n * 16),
+          *gv = malloc((size_t)n * 12), *ga = malloc((size_t)n * 12);
+    double *x = calloc((size_t)n, 24), *v = calloc((size_t)n, 24), *m = calloc((size_t)n, 8),
+           *a = calloc((size_t)n, 24), *gx = calloc((size_t)n, 24), *gvd = calloc((size_t)n, 24);
+    if (!hp || !hv || !gp || !gv || !ga || !x || !v || !m || !a || !gx || !gvd) {
+        rc = -1, jd_failf(t, "out of memory");
+        goto out;
+    }
+    wb_fill_uniform_f32(&rng, hv, (size_t)3 * n, -0.5f, 0.5f);
+    for (int i = 0; i < n; i++) { /* a ball, not a cube: pull the corners in */
+        float *p = hp + 4 * i;
+        float r2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
+        if (r2 > 1) p[0] /= 2, p[1] /= 2, p[2] /= 2;
+    }
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) x[3 * i + k] = hp[4 * i + k], v[3 * i + k] = hv[3 * i + k];
+        m[i] = hp[4 * i + 3];
+    }
+    double e0 = energy(x, v, m, n, eps2);
+    const size_t bytes[3] = { (size_t)n * 16, (size_t)n * 12, (size_t)n * 12 };
+    if (jd_gbuf_poison(&G[0], 0, bytes[0]) != 0 || jd_gbuf_put(&G[0], 0, hp, bytes[0]) != 0 ||
+        jd_gbuf_poison(&G[1], 0, bytes[1]) != 0 || jd_gbuf_put(&G[1], 0, hv, bytes[1]) != 0 ||
+        jd_gbuf_poison(&G[2], 0, bytes[2]) != 0) {
+        rc = -1, jd_failf(t, "the judge's own copies failed");
+        goto out;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "n=%d, %d steps of dt=%g", n, steps, dt);
+    t->tests++;
+    jd_req rq;
+    int st = 0;
+    jd_call_setup(&rq, W19_FN_ACC_TILED, 1, 2);
+    jd_gbuf_arg(&rq, 0, &G[0], 0);
+    jd_gbuf_arg(&rq, 1, &G[2], 0);
+    rq.i64[1] = n, rq.f64[0] = eps2;
+    if ((rc = call(J, &rq, &st, what, t)) != 0) goto out;
+    if (st != 0) {
+        jd_failf(t, "%s: nbody_accel_tiled returned %s", what, status_name(st));
+        goto out;
+    }
+    for (int s = 0; s < steps; s++) {
+        jd_call_setup(&rq, W19_FN_STEP, 1, 3);
+        for (int b = 0; b < 3; b++) jd_gbuf_arg(&rq, b, &G[b], 0);
+        rq.i64[1] = n, rq.f64[0] = dt, rq.f64[1] = eps2;
+        if ((rc = call(J, &rq, &st, what, t)) != 0) goto out;
+        if (st != 0) {
+            jd_failf(t, "%s: step %d: leapfrog_step returned %s", what, s + 1, status_name(st));
+            goto out;
+        }
+    }
+    float *dst[3] = { gp, gv, ga };
+    static const char *const NAME[3] = { "pos", "vel", "acc" };
+    for (int b = 0; b < 3; b++) {
+        int f = jd_gbuf_fetch(&G[b], 0, bytes[b], dst[b], NAME[b], what, t);
+        if (f) {
+            rc = f < 0 ? -1 : 0;
+            goto out;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++) gx[3 * i + k] = gp[4 * i + k], gvd[3 * i + k] = gv[3 * i + k];
+    double e1 = energy(gx, gvd, m, n, eps2), drift = fabs(e1 - e0) / fabs(e0);
+    ref_accel_all_d(x, m, n, eps2, a);
+    for (int s = 0; s < steps; s++) {
+        for (int k = 0; k < 3 * n; k++) v[k] += a[k] * dt / 2, x[k] += v[k] * dt;
+        ref_accel_all_d(x, m, n, eps2, a);
+        for (int k = 0; k < 3 * n; k++) v[k] += a[k] * dt / 2;
+    }
+    double dx = 0, dvv = 0, moved = 0;
+    for (int k = 0; k < 3 * n; k++) {
+        dx = fmax(dx, fabs(gx[k] - x[k]));
+        dvv = fmax(dvv, fabs(gvd[k] - v[k]));
+        moved = fmax(moved, fabs(gx[k] - hp[4 * (k / 3) + k % 3]));
+    }
+    if (isnan(dx) || isnan(dvv)) dx = dvv = INFINITY;
+    printf("  leapfrog: %s: |dE/E| = %.2e (E0 = %.6f); max |x - x_ref| %.2e, max |v - v_ref| %.2e\n", what, drift, e0,
+           dx, dvv);
+    if (!(moved > 0.1))
+        jd_failf(t, "n=%d: after %d steps no body moved more than %g: is leapfrog_step doing anything?", n, steps, moved);
+    else if (!(drift <= 1e-5))
+        jd_failf(t, "n=%d, %d steps: relative energy change %.3e > 1e-5 (E0 %.9g, E %.9g): kick-drift-kick conserves "
+                 "energy to O(dt^2); check the order of the half kicks and the drift", n, steps, drift, e0, e1);
+    else if (!(dx <= 5e-5 && dvv <= 5e-5))
+        jd_failf(t, "n=%d, %d steps: the run left a double-precision leapfrog run of the same system: max |x - x_ref| "
+                 "%.3e, max |v - v_ref| %.3e (tolerance 5e-5)", n, steps, dx, dvv);
+out:
+    free(hp), free(hv), free(gp), free(gv), free(ga), free(x), free(v), free(m), free(a), free(gx), free(gvd);
+    return rc;
+}
+
+static void judge_energy(jd_ck *k)
+{
+    jd_gbuf G[3] = { { -1, NULL, 0 }, { -1, NULL, 0 }, { -1, NULL, 0 } };
+    if (jd_gbuf_alloc(k->J, &G[0], 1000 * 16, k->t) == 0 && jd_gbuf_alloc(k->J, &G[1], 1000 * 12, k->t) == 0 &&
+        jd_gbuf_alloc(k->J, &G[2], 1000 * 12, k->t) == 0)
+        for (int c = 0; c < (int)(sizeof DRIFT / sizeof DRIFT[0]) && !k->J->lost && !k->t->failed; c++)
+            if (energy_case(k->J, G, c, k->t) < 0) break;
     for (int b = 0; b < 3; b++) jd_gbuf_free(k->J, &G[b]);
 }
 
@@ -858,6 +996,7 @@ static const jd_checkpoint CPS[] = {
     { "w19.forces", judge_forces, NULL, 0, 0 },
     { "w19.nbody-peak", judge_nbody_peak, NULL, 0, 0 },
     { "w19.step", judge_step, NULL, 0, 0 },
+    { "w19.energy", judge_energy, NULL, 0, 0 },
     { "w19.grid", judge_grid, NULL, 0, 0 },
     { "w19.stencil", judge_stencil, NULL, 0, 0 },
     { "w19.stencil-speed", judge_stencil_speed, NULL, 0, 8 },
