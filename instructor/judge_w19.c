@@ -377,6 +377,47 @@ static int expect_f32(const float *got, const float *ref, size_t n, double atol,
     return 0;
 }
 
+/* The bodies and velocities (floats) as double positions, velocities and masses. */
+static void split(const float *hp, const float *hv, int n, double *x, double *v, double *m)
+{
+    for (int i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) x[3 * i + k] = hp[4 * i + k], v[3 * i + k] = hv[3 * i + k];
+        m[i] = hp[4 * i + 3];
+    }
+}
+
+/* leapfrog_step(pos, vel, acc, n, dt, eps2) on G: 0 and its status, or -1 (lost). */
+static int step_call(jd *J, jd_gbuf G[3], int n, float dt, float eps2, int *st, const char *what, jd_tally *t)
+{
+    jd_req rq;
+    jd_call_setup(&rq, W19_FN_STEP, 1, 3);
+    for (int b = 0; b < 3; b++) jd_gbuf_arg(&rq, b, &G[b], 0);
+    rq.i64[1] = n, rq.f64[0] = dt, rq.f64[1] = eps2;
+    return call(J, &rq, st, what, t);
+}
+
+/* pos, vel and acc read back from G (bytes[b] each) into dst, their bands checked: jd_gbuf_fetch's 0, 1 or -1. */
+static int fetch3(jd_gbuf G[3], const size_t bytes[3], float *const dst[3], const char *what, jd_tally *t)
+{
+    static const char *const NAME[3] = { "pos", "vel", "acc" };
+    for (int b = 0; b < 3; b++) {
+        int f = jd_gbuf_fetch(&G[b], 0, bytes[b], dst[b], NAME[b], what, t);
+        if (f) return f;
+    }
+    return 0;
+}
+
+/* The cases of a leapfrog checkpoint on three guarded buffers of up to 1000 bodies. */
+static void lf_cases(jd_ck *k, int n_cases, int (*one)(jd *J, jd_gbuf G[3], int c, jd_tally *t))
+{
+    jd_gbuf G[3] = { { -1, NULL, 0 }, { -1, NULL, 0 }, { -1, NULL, 0 } };
+    if (jd_gbuf_alloc(k->J, &G[0], 1000 * 16, k->t) == 0 && jd_gbuf_alloc(k->J, &G[1], 1000 * 12, k->t) == 0 &&
+        jd_gbuf_alloc(k->J, &G[2], 1000 * 12, k->t) == 0)
+        for (int c = 0; c < n_cases && !k->J->lost && !k->t->failed; c++)
+            if (one(k->J, G, c, k->t) < 0) break;
+    for (int b = 0; b < 3; b++) jd_gbuf_free(k->J, &G[b]);
+}
+
 static int step_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
 {
     int n = STEP_N[c];
@@ -392,10 +433,7 @@ static int step_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
         goto out;
     }
     wb_fill_uniform_f32(&rng, hv, (size_t)3 * n, -0.5f, 0.5f);
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) x[3 * i + k] = hp[4 * i + k], v[3 * i + k] = hv[3 * i + k];
-        m[i] = hp[4 * i + 3];
-    }
+    split(hp, hv, n, x, v, m);
     ref_accel_all_d(x, m, n, eps2, a);
     for (size_t k = 0; k < 3 * (size_t)n; k++) ha[k] = (float)a[k];
     const void *src[3] = { hp, hv, ha };
@@ -407,13 +445,9 @@ static int step_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
         }
     char what[96];
     snprintf(what, sizeof what, "leapfrog_step, n=%d, dt=%g, eps2=%g", n, dt, eps2);
-    jd_req rq;
-    jd_call_setup(&rq, W19_FN_STEP, 1, 3);
-    for (int b = 0; b < 3; b++) jd_gbuf_arg(&rq, b, &G[b], 0);
-    rq.i64[1] = n, rq.f64[0] = dt, rq.f64[1] = eps2;
     int st = 0;
     t->tests++;
-    if ((rc = call(J, &rq, &st, what, t)) != 0) goto out;
+    if ((rc = step_call(J, G, n, dt, eps2, &st, what, t)) != 0) goto out;
     if (st != 0) {
         jd_failf(t, "%s: leapfrog_step returned %s", what, status_name(st));
         goto out;
@@ -425,14 +459,11 @@ static int step_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
         for (int k = 0; k < 3; k++) rp[4 * i + k] = (float)x[3 * i + k], rv[3 * i + k] = (float)v[3 * i + k];
         rp[4 * i + 3] = hp[4 * i + 3];
     }
-    float *dst[3] = { gp, gv, ga };
-    static const char *const NAME[3] = { "pos", "vel", "acc" };
-    for (int b = 0; b < 3; b++) {
-        int f = jd_gbuf_fetch(&G[b], 0, bytes[b], dst[b], NAME[b], what, t);
-        if (f) {
-            rc = f < 0 ? -1 : 0;
-            goto out;
-        }
+    float *const dst[3] = { gp, gv, ga };
+    int f = fetch3(G, bytes, dst, what, t);
+    if (f) {
+        rc = f < 0 ? -1 : 0;
+        goto out;
     }
     char msg[400] = "";
     if (expect_f32(gp, rp, (size_t)4 * n, 1e-5, 1e-6, "pos", what, t) ||
@@ -445,15 +476,7 @@ out:
     return rc;
 }
 
-static void judge_step(jd_ck *k)
-{
-    jd_gbuf G[3] = { { -1, NULL, 0 }, { -1, NULL, 0 }, { -1, NULL, 0 } };
-    if (jd_gbuf_alloc(k->J, &G[0], 1000 * 16, k->t) == 0 && jd_gbuf_alloc(k->J, &G[1], 1000 * 12, k->t) == 0 &&
-        jd_gbuf_alloc(k->J, &G[2], 1000 * 12, k->t) == 0)
-        for (int c = 0; c < (int)(sizeof STEP_N / sizeof STEP_N[0]) && !k->J->lost && !k->t->failed; c++)
-            if (step_case(k->J, G, c, k->t) < 0) break;
-    for (int b = 0; b < 3; b++) jd_gbuf_free(k->J, &G[b]);
-}
+static void judge_step(jd_ck *k) { lf_cases(k, (int)(sizeof STEP_N / sizeof STEP_N[0]), step_case); }
 
 /* ---------------------------------------------------------------- w19.energy */
 
@@ -495,10 +518,7 @@ static int energy_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
         float r2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
         if (r2 > 1) p[0] /= 2, p[1] /= 2, p[2] /= 2;
     }
-    for (int i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) x[3 * i + k] = hp[4 * i + k], v[3 * i + k] = hv[3 * i + k];
-        m[i] = hp[4 * i + 3];
-    }
+    split(hp, hv, n, x, v, m);
     double e0 = energy(x, v, m, n, eps2);
     const size_t bytes[3] = { (size_t)n * 16, (size_t)n * 12, (size_t)n * 12 };
     if (jd_gbuf_poison(&G[0], 0, bytes[0]) != 0 || jd_gbuf_put(&G[0], 0, hp, bytes[0]) != 0 ||
@@ -522,23 +542,17 @@ static int energy_case(jd *J, jd_gbuf G[3], int c, jd_tally *t)
         goto out;
     }
     for (int s = 0; s < steps; s++) {
-        jd_call_setup(&rq, W19_FN_STEP, 1, 3);
-        for (int b = 0; b < 3; b++) jd_gbuf_arg(&rq, b, &G[b], 0);
-        rq.i64[1] = n, rq.f64[0] = dt, rq.f64[1] = eps2;
-        if ((rc = call(J, &rq, &st, what, t)) != 0) goto out;
+        if ((rc = step_call(J, G, n, dt, eps2, &st, what, t)) != 0) goto out;
         if (st != 0) {
             jd_failf(t, "%s: step %d: leapfrog_step returned %s", what, s + 1, status_name(st));
             goto out;
         }
     }
-    float *dst[3] = { gp, gv, ga };
-    static const char *const NAME[3] = { "pos", "vel", "acc" };
-    for (int b = 0; b < 3; b++) {
-        int f = jd_gbuf_fetch(&G[b], 0, bytes[b], dst[b], NAME[b], what, t);
-        if (f) {
-            rc = f < 0 ? -1 : 0;
-            goto out;
-        }
+    float *const dst[3] = { gp, gv, ga };
+    int f = fetch3(G, bytes, dst, what, t);
+    if (f) {
+        rc = f < 0 ? -1 : 0;
+        goto out;
     }
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 3; k++) gx[3 * i + k] = gp[4 * i + k], gvd[3 * i + k] = gv[3 * i + k];
@@ -571,15 +585,7 @@ out:
     return rc;
 }
 
-static void judge_energy(jd_ck *k)
-{
-    jd_gbuf G[3] = { { -1, NULL, 0 }, { -1, NULL, 0 }, { -1, NULL, 0 } };
-    if (jd_gbuf_alloc(k->J, &G[0], 1000 * 16, k->t) == 0 && jd_gbuf_alloc(k->J, &G[1], 1000 * 12, k->t) == 0 &&
-        jd_gbuf_alloc(k->J, &G[2], 1000 * 12, k->t) == 0)
-        for (int c = 0; c < (int)(sizeof DRIFT / sizeof DRIFT[0]) && !k->J->lost && !k->t->failed; c++)
-            if (energy_case(k->J, G, c, k->t) < 0) break;
-    for (int b = 0; b < 3; b++) jd_gbuf_free(k->J, &G[b]);
-}
+static void judge_energy(jd_ck *k) { lf_cases(k, (int)(sizeof DRIFT / sizeof DRIFT[0]), energy_case); }
 
 /* ---------------------------------------------------------------- w19.grid */
 
