@@ -806,5 +806,59 @@ extern "C" cudaError_t jd_bias_act_f64(double *ref, size_t n, size_t N, unsigned
     if (n == 0) return cudaSuccess;
     if (N == 0 || act < 0 || act > 2) return cudaErrorInvalidValue;
     bias_act_f64_k<<<grid_for(n), 256, 0, s>>>(ref, n, N, sbias, has_bias, lo, hi, act);
+// Week 19's 7-point stencil over the hashed grid (x fastest): boundary cells copied, interior cells
+// c0 x + c1 (the six neighbours), in double from the float inputs (test_week19.c's st_expect).
+struct stencil_ref {
+    unsigned long long sx;
+    float              lo, hi;
+    size_t             nx, ny, nz;
+    double             c0, c1;
+    __device__ double  in(size_t i) const { return (double)hash_uniform(sx, i, lo, hi); }
+    __device__ double  operator()(size_t i) const
+    {
+        size_t sy = nx, sz = nx * ny, x = i % sy, y = i / sy % ny, z = i / sz;
+        if (x == 0 || y == 0 || z == 0 || x + 1 == nx || y + 1 == ny || z + 1 == nz) return in(i);
+        return c0 * in(i) + c1 * (in(i - 1) + in(i + 1) + in(i - sy) + in(i + sy) + in(i - sz) + in(i + sz));
+    }
+};
+
+extern "C" cudaError_t jd_stencil_check_f32(const float *y, size_t nx, size_t ny, size_t nz, unsigned long long sx,
+                                            float lo, float hi, double c0, double c1, double atol, double rtol,
+                                            unsigned long long *bad, cudaStream_t s)
+{
+    return ref_check(y, nx * ny * nz, stencil_ref{ sx, lo, hi, nx, ny, nz, c0, c1 }, atol, rtol, bad, s);
+}
+
+// Week 19's accelerations: for each body i, a_i in double from the float bodies (x, y, z, m) and
+// S_i = sum_j |m_j| |d| / (|d|^2 + eps2)^1.5; every component of acc within tmul S_i (test_week19.c's
+// check_acc). bad[0] counts the wrong bodies, bad[1] the first.
+static __global__ void nbody_check_k(const float *acc, const float4 *pos, int n, double eps2, double tmul,
+                                     unsigned long long *bad)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        float4 p = pos[i];
+        double ax = 0, ay = 0, az = 0, S = 0;
+        for (int j = 0; j < n; j++) {
+            float4 q = pos[j];
+            double dx = (double)q.x - p.x, dy = (double)q.y - p.y, dz = (double)q.z - p.z;
+            double r2 = dx * dx + dy * dy + dz * dz, s2 = r2 + eps2, w = (double)q.w / (s2 * sqrt(s2));
+            ax += dx * w, ay += dy * w, az += dz * w;
+            S += fabs(w) * sqrt(r2);
+        }
+        double tol = tmul * S, g0 = acc[3 * (size_t)i], g1 = acc[3 * (size_t)i + 1], g2 = acc[3 * (size_t)i + 2];
+        if (!(fabs(g0 - ax) <= tol) || !(fabs(g1 - ay) <= tol) || !(fabs(g2 - az) <= tol)) {
+            atomicAdd(&bad[0], 1ull);
+            atomicMin(&bad[1], (unsigned long long)i);
+        }
+    }
+}
+
+extern "C" cudaError_t jd_nbody_check_f32(const float *acc, const float *pos, int n, double eps2, double tmul,
+                                          unsigned long long *bad, cudaStream_t s)
+{
+    unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, s);
+    if (e != cudaSuccess || n <= 0) return e;
+    nbody_check_k<<<(unsigned)((n + 127) / 128), 128, 0, s>>>(acc, (const float4 *)pos, n, eps2, tmul, bad);
     return cudaGetLastError();
 }

@@ -162,6 +162,21 @@ cudaError_t jd_bias_act_f64(double *ref, size_t n, size_t N, unsigned long long 
  * cublasDgemm reference; on stream s, not waited for). */
 cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s);
 
+/* Week 19's stencil: every y[i] (i < nx ny nz) against one 7-point sweep
+ * (boundary copied; interior c0 x + c1 x the six neighbours, in double) of
+ * x = wb_hash_uniform_f32(sx, i, lo, hi), by wb_close(atol, rtol) (on
+ * stream s, not waited for). */
+cudaError_t jd_stencil_check_f32(const float *y, size_t nx, size_t ny, size_t nz, unsigned long long sx, float lo,
+                                 float hi, double c0, double c1, double atol, double rtol, unsigned long long *bad,
+                                 cudaStream_t s);
+/* Week 19's accelerations: acc (3n floats) against the double sums over
+ * the n bodies pos (4n floats, x y z m, 16-byte aligned; device), each
+ * component within tmul S_i (S_i: the sum of the terms' magnitudes, as
+ * test_week19.c's check_acc); bad[0] wrong bodies, bad[1] the first (on
+ * stream s, not waited for). */
+cudaError_t jd_nbody_check_f32(const float *acc, const float *pos, int n, double eps2, double tmul,
+                               unsigned long long *bad, cudaStream_t s);
+
 #ifdef __cplusplus
 }
 #endif

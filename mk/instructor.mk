@@ -531,6 +531,7 @@ $(eval $(call judge_gemm_week,21))
 # week 21's given support/yard_naive.o in its runner, as in its test program, and cuBLAS (cublas_rm.o calls it)
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): $(BUILD)/phase5/week21/support/yard_naive.o
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): LDCUDA += -lcublas
+$(eval $(call judge_rules,19,phase4/week19,nbody leapfrog cellgrid stencil))
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
