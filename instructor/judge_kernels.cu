@@ -806,6 +806,9 @@ extern "C" cudaError_t jd_bias_act_f64(double *ref, size_t n, size_t N, unsigned
     if (n == 0) return cudaSuccess;
     if (N == 0 || act < 0 || act > 2) return cudaErrorInvalidValue;
     bias_act_f64_k<<<grid_for(n), 256, 0, s>>>(ref, n, N, sbias, has_bias, lo, hi, act);
+    return cudaGetLastError();
+}
+
 // Week 19's 7-point stencil over the hashed grid (x fastest): boundary cells copied, interior cells
 // c0 x + c1 (the six neighbours), in double from the float inputs (test_week19.c's st_expect).
 struct stencil_ref {
