@@ -532,6 +532,12 @@ $(eval $(call judge_gemm_week,21))
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): $(BUILD)/phase5/week21/support/yard_naive.o
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,19,phase4/week19,nbody leapfrog cellgrid stencil))
+$(eval $(call judge_rules,29,phase6/week29,naive stable))
+# week 29's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's checks
+# through phase6/week29/w29_checks.h, the double reference of phase6/common/softmax_check.h; no kernel of
+# its own (every output is read back and checked on the host) and no yardstick (no speed checkpoint)
+$(BUILD)/instructor/judge_w29.o: CFLAGS += -Iphase6/common
+$(BUILD)/instructor/judge_w29.o: phase6/common/softmax_check.h instructor/judge_w29.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
