@@ -538,6 +538,15 @@ $(eval $(call judge_rules,29,phase6/week29,naive stable))
 # its own (every output is read back and checked on the host) and no yardstick (no speed checkpoint)
 $(BUILD)/instructor/judge_w29.o: CFLAGS += -Iphase6/common
 $(BUILD)/instructor/judge_w29.o: phase6/common/softmax_check.h instructor/judge_w29.h
+# and, for its test without a GPU (instructor/tests/judge_w29.sh), a runner of the week's functions on the CPU
+# (judge_w29_host.c: instructor code, right or with the bug W29_HOST_BUG names), to which the judge gives host buffers
+$(BUILD)/instructor/judge_w29_host.o: CFLAGS += -Iphase6/week29
+$(BUILD)/instructor/judge_w29_host.o: phase6/week29/naive.h phase6/week29/stable.h
+$(BUILD)/instructor/judge-w29-host-runner: $(BUILD)/instructor/judge_w29_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/instructor/judge_w29_host.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+judge-w29: $(BUILD)/instructor/judge-w29-host-runner
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
