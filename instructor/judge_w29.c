@@ -47,21 +47,34 @@
  * returns an error (a kernel cannot launch without a GPU, as the
  * reference's cannot) leaves the checkpoint SKIP, but a call that returns
  * cudaSuccess has claimed its output (the runner waited for any GPU it
- * sees: judge_w29_runner.c), which is then checked as above. The starter
- * returns cudaSuccess and launches nothing, so it FAILs every checkpoint
- * here with a GPU or without one, each for the reason it would on a GPU:
- *   w29.limit     its naive_limit returns 0.0: naive_limit(1) is 88.72;
- *   w29.naive     its naive_softmax writes nothing: the first case with an
- *                 element (1 x 1) finds y[0] still the poison (all bits set,
- *                 a NaN) where 1 is due;
- *   w29.overflow  the same: row 0 of 1 column, small logits, holds the
- *                 poison: "never written" (the check that also catches a
- *                 kernel that skips the rows it cannot compute);
- *   w29.stable    its stable_softmax writes nothing: 1 x 1 finds y[0] the
- *                 poison where 1 is due.
- * Not yet run on a GPU; without one, instructor/tests/judge_w29.sh: the
- * reference PASSes w29.limit and is SKIP on the other three, the starter
- * FAILs all four, plain and sandboxed. */
+ * sees: judge_w29_runner.c), which is then checked as above (so a function
+ * that returns cudaSuccess after a launch that failed, against naive.h's
+ * and stable.h's "returns the first launch error", FAILs there too).
+ *
+ * The starter has no kernel: naive.cu and stable.cu hold TODO comments,
+ * naive_softmax and stable_softmax cast their arguments to void and return
+ * cudaSuccess, naive_limit returns 0.0. So it FAILs every checkpoint, with
+ * a GPU or without one, each for the reason a GPU run gives:
+ *   w29.limit     naive_limit(1), the first listed, is 0.0 where 88.72 is
+ *                 due (and any other column count after it);
+ *   w29.naive     y is never written: the first case with an element
+ *                 (1 x 1, after 0 x 5 and 5 x 0, which have none) finds
+ *                 y[0] still the poison (all bits set, a NaN), which no
+ *                 tolerance takes for the 1 that is due;
+ *   w29.overflow  y is never written: row 0 of the 1-column case (small
+ *                 logits) is the poison, "never written", the check that
+ *                 also catches a kernel that skips the rows it cannot
+ *                 compute (NaN rows must be written, as NaN);
+ *   w29.stable    as w29.naive: 1 x 1 finds y[0] the poison where 1 is due.
+ * The row sums of the naive version, never written by the starter, are not
+ * what fails it: their contents are the student's.
+ *
+ * Not yet run on a GPU. Without one, instructor/tests/judge_w29.sh: over
+ * the reference's runner w29.limit PASS and the other three SKIP, over the
+ * starter's all four FAIL, plain and sandboxed; and over the week's
+ * functions on the CPU (judge_w29_host.c, host buffers) no case fails,
+ * while each of six bugs fails the checkpoint a GPU run would, at the case
+ * the test would. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
