@@ -94,7 +94,6 @@
 
 #define W29_LIMIT_DRAWN_TAG "w29_limit_drawn" /* the judge's own column counts (not the test's) */
 #define W29_N_LIMIT_DRAWN   8
-#define W29_MAX_ROWS        70000 /* the most rows of a case (SHAPES' 70000 x 3) */
 
 static const char *status_name(int st) { return st < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)st); }
 
@@ -159,8 +158,10 @@ static void judge_limit(jd *J, jd_tally *t)
         double got;
         t->tests++;
         if (limit_call(J, cols, &got, t) != 0) return;
-        if (!wb_close(got, want, W29_LIMIT_ATOL, 0))
-            return jd_failf(t, "naive_limit(%d) = %.6f, expected ln(FLT_MAX / %d) = %.6f", cols, got, cols, want);
+        if (!wb_close(got, want, W29_LIMIT_ATOL, 0)) {
+            jd_failf(t, "naive_limit(%d) = %.6f, expected ln(FLT_MAX / %d) = %.6f", cols, got, cols, want);
+            return;
+        }
     }
 }
 
@@ -182,28 +183,40 @@ static void bufs_free(jd *J, w29_bufs *B)
     free(B->hx), free(B->hy), free(B->hs), free(B->ref);
 }
 
-/* Room for cases of up to maxn elements (x and y a float of lead besides)
- * and W29_MAX_ROWS rows. 0, or -1 with t failed; bufs_free after either. */
-static int bufs_alloc(jd *J, w29_bufs *B, size_t maxn, jd_tally *t)
-{
-    memset(B, 0, sizeof *B);
-    B->x.id = B->y.id = B->s.id = -1;
-    if (jd_gbuf_alloc(J, &B->x, (maxn + 1) * 4, t) != 0 || jd_gbuf_alloc(J, &B->y, (maxn + 1) * 4, t) != 0 ||
-        jd_gbuf_alloc(J, &B->s, (size_t)W29_MAX_ROWS * 4, t) != 0)
-        return -1;
-    if (!(B->hx = malloc((maxn + 1) * 4)) || !(B->hy = malloc((maxn + 1) * 4)) ||
-        !(B->hs = malloc((size_t)W29_MAX_ROWS * 4)) || !(B->ref = malloc((maxn + 1) * 8)))
-        return jd_failf(t, "buffers: out of memory"), -1;
-    return 0;
-}
-
-/* The largest case of the shapes and the offset mixes. */
+/* The most elements and rows of a case: the shapes, the offset mixes and
+ * the overflow cases. */
 static size_t max_elems(void)
 {
     size_t m = (size_t)W29_OFF_MAX_ROWS * W29_OFF_MAX_COLS;
     for (size_t i = 0; i < W29_N_SHAPES; i++)
         if (softmax_elems(W29_SHAPES[i][0], W29_SHAPES[i][1]) > m) m = softmax_elems(W29_SHAPES[i][0], W29_SHAPES[i][1]);
+    for (size_t i = 0; i < W29_N_OV_COLS; i++)
+        if ((size_t)W29_OV_ROWS * W29_OV_COLS[i] > m) m = (size_t)W29_OV_ROWS * W29_OV_COLS[i];
     return m;
+}
+
+static size_t max_rows(void)
+{
+    size_t m = W29_OFF_MAX_ROWS > W29_OV_ROWS ? W29_OFF_MAX_ROWS : W29_OV_ROWS;
+    for (size_t i = 0; i < W29_N_SHAPES; i++)
+        if ((size_t)W29_SHAPES[i][0] > m) m = (size_t)W29_SHAPES[i][0];
+    return m;
+}
+
+/* Room for every case (x and y a float of lead besides). 0, or -1 with t
+ * failed; bufs_free after either. */
+static int bufs_alloc(jd *J, w29_bufs *B, jd_tally *t)
+{
+    const size_t maxn = max_elems(), rows = max_rows();
+    memset(B, 0, sizeof *B);
+    B->x.id = B->y.id = B->s.id = -1;
+    if (jd_gbuf_alloc(J, &B->x, (maxn + 1) * 4, t) != 0 || jd_gbuf_alloc(J, &B->y, (maxn + 1) * 4, t) != 0 ||
+        jd_gbuf_alloc(J, &B->s, rows * 4, t) != 0)
+        return -1;
+    if (!(B->hx = malloc((maxn + 1) * 4)) || !(B->hy = malloc((maxn + 1) * 4)) || !(B->hs = malloc(rows * 4)) ||
+        !(B->ref = malloc((maxn + 1) * 8)))
+        return jd_failf(t, "buffers: out of memory"), -1;
+    return 0;
 }
 
 enum { CALL_RAN = 0, CALL_FAILED = 1, CALL_NO_GPU = 2, CALL_LOST = -1 };
@@ -249,10 +262,14 @@ static void compare_all(const w29_bufs *B, size_t n, const char *what, jd_tally 
     for (size_t i = 0; i < n; i++) {
         uint32_t got;
         memcpy(&got, &B->hy[i], 4);
-        if (!wb_close(B->hy[i], B->ref[i], W29_ATOL, W29_RTOL))
-            return jd_failf(t, "%s: y[%zu] expected %.9g got %.9g", what, i, B->ref[i], (double)B->hy[i]);
-        if (isnan(B->ref[i]) && got == 0xffffffffu)
-            return jd_failf(t, "%s: y[%zu], where NaN is expected, was never written (it still holds the poison)", what, i);
+        if (!wb_close(B->hy[i], B->ref[i], W29_ATOL, W29_RTOL)) {
+            jd_failf(t, "%s: y[%zu] expected %.9g got %.9g", what, i, B->ref[i], (double)B->hy[i]);
+            return;
+        }
+        if (isnan(B->ref[i]) && got == 0xffffffffu) {
+            jd_failf(t, "%s: y[%zu], where NaN is expected, was never written (it still holds the poison)", what, i);
+            return;
+        }
     }
 }
 
@@ -274,7 +291,7 @@ static void judge_rows(jd *J, jd_tally *t, int fn)
 {
     const int stable = fn == W29_FN_STABLE;
     w29_bufs B;
-    if (bufs_alloc(J, &B, max_elems(), t) == 0)
+    if (bufs_alloc(J, &B, t) == 0)
         for (int i = 0; i < (int)(W29_N_SHAPES + W29_N_OFFSETS) && !J->lost; i++) {
             const int shapes = i < (int)W29_N_SHAPES, c = shapes ? i : i - (int)W29_N_SHAPES;
             const char *tag = stable ? (shapes ? W29_STABLE_SHAPES_TAG : W29_STABLE_OFFSETS_TAG)
@@ -315,25 +332,31 @@ static void overflow_rows(const w29_bufs *B, int cols, const char *what, jd_tall
         const double *w = B->ref + (size_t)r * cols;
         size_t unwritten, right;
         w29_ov_count(g, w, cols, &unwritten, &right);
-        if (unwritten)
-            return jd_failf(t, "%s: row %d (%s): %zu of %d elements never written (still the poison)", what, r,
-                            W29_OV_WHAT[r], unwritten, cols);
-        if (w29_ov_must_fail(r) && right)
-            return jd_failf(t,
-                            "%s: row %d (%s): %zu of %d elements right, expected none: does your naive softmax "
-                            "subtract the max? This exercise is the formula without it (that one is stable_softmax)",
-                            what, r, W29_OV_WHAT[r], right, cols);
+        if (unwritten) {
+            jd_failf(t, "%s: row %d (%s): %zu of %d elements never written (still the poison)", what, r,
+                     W29_OV_WHAT[r], unwritten, cols);
+            return;
+        }
+        if (w29_ov_must_fail(r) && right) {
+            jd_failf(t,
+                     "%s: row %d (%s): %zu of %d elements right, expected none: does your naive softmax "
+                     "subtract the max? This exercise is the formula without it (that one is stable_softmax)",
+                     what, r, W29_OV_WHAT[r], right, cols);
+            return;
+        }
         for (int j = 0; j < cols && !w29_ov_must_fail(r); j++)
-            if (!wb_close(g[j], w[j], W29_ATOL, W29_RTOL))
-                return jd_failf(t, "%s: row %d (%s logits, first %g): y[%d] expected %.9g got %.9g", what, r,
-                                W29_OV_WHAT[r], (double)B->hx[(size_t)r * cols], j, w[j], (double)g[j]);
+            if (!wb_close(g[j], w[j], W29_ATOL, W29_RTOL)) {
+                jd_failf(t, "%s: row %d (%s logits, first %g): y[%d] expected %.9g got %.9g", what, r,
+                         W29_OV_WHAT[r], (double)B->hx[(size_t)r * cols], j, w[j], (double)g[j]);
+                return;
+            }
     }
 }
 
 static void judge_overflow_cpu(jd *J, jd_tally *t)
 {
     w29_bufs B;
-    if (bufs_alloc(J, &B, (size_t)W29_OV_ROWS * W29_OV_COLS[W29_N_OV_COLS - 1], t) == 0)
+    if (bufs_alloc(J, &B, t) == 0)
         for (int i = 0; i < (int)W29_N_OV_COLS && !J->lost; i++) {
             const int cols = W29_OV_COLS[i];
             wb_rng rng = wb_rng_for_seed(jd_seed, W29_OVERFLOW_TAG, i);
