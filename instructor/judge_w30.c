@@ -11,10 +11,11 @@
  *   judge-w30 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The cases mirror test_week30.c's: its case lists (OC_WHAT, SHAPES, the
- * special rows, the offset draws) are static in the test, so they are
- * copied below and drawn with the test's tags and indices; the reference is
- * the test's own softmax_ref (phase6/common/softmax_check.h). Every
+ * The cases are test_week30.c's (shared through phase6/week30/w30_checks.h:
+ * the CPU cases and their two-pass reference, the shapes, the special rows,
+ * the offset draws, the tolerance), each drawn as the test draws it for the
+ * seed (wb_rng_for_seed with the test's tag); the softmax reference is the
+ * test's own softmax_ref (phase6/common/softmax_check.h). Every
  * correctness output sits in a guarded, poisoned buffer (jd_case: the
  * misaligned lead and a band each side), every element against the double
  * reference at the test's 1e-7 + 5e-5 |ref|, NaN where NaN is due, the
@@ -108,69 +109,38 @@
 #include "wb_bench.h"
 #include "wb_compare.h"
 #include "wb_cudnn.h"
+#include "w30_checks.h"
 #include "wb_rand.h"
 
-#define ATOL  1e-7 /* test_week30.c's */
-#define RTOL  5e-5
+#define ATOL  W30_ATOL
+#define RTOL  W30_RTOL
 #define TIMED 7
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 
 /* ---------------------------------------------------------------- online-cpu */
 
-/* test_week30.c's stats_ref, copied (static there): the two-pass
- * definition in double, m = max (NaN skipped), s = sum of exp(x - m) with
- * -Inf entries adding 0. */
-static void stats_ref(const float *x, size_t n, double *m, double *s)
-{
-    double mm = -INFINITY, ss = 0;
-    for (size_t j = 0; j < n; j++)
-        if (x[j] > mm) mm = x[j];
-    for (size_t j = 0; j < n; j++)
-        if (x[j] != -INFINITY) ss += exp((double)x[j] - mm);
-    *m = mm, *s = ss;
-}
-
-/* test_week30.c's OC_WHAT (static there): case k of the CPU check. */
-static const char *const OC_WHAT[] = { "uniform in [-20, 20]",  "near +1e4",        "near -1e4",
-                                       "increasing (a new max at every element)", "-Inf first, then finite",
-                                       "all -Inf",              "empty",            "a NaN",
-                                       "a +Inf",                "one element",      "over +-1e4, every third -Inf" };
-enum { OC_MAX_N = 200000 };
-
 /* Case k's x, drawn as the test's online_cpu draws it: its length. */
 static size_t oc_case(int k, float *x)
 {
-    wb_rng rng = wb_rng_for_seed(jd_seed, "online_cpu_fn", k);
-    size_t n = (size_t)wb_rng_int(&rng, 2, OC_MAX_N);
-    if (k == 6) n = 0;
-    if (k == 9) n = 1;
-    wb_fill_uniform_f32(&rng, x, n, -20, 20);
-    for (size_t j = 0; j < n; j++) {
-        if (k == 1) x[j] = 1e4f + (float)(wb_rng_unit(&rng) * 16 - 8);
-        if (k == 2) x[j] = -1e4f + (float)(wb_rng_unit(&rng) * 16 - 8);
-        if (k == 3) x[j] = (float)(-50.0 + 100.0 * (double)j / (double)n);
-        if (k == 4 && j < n / 3) x[j] = -INFINITY;
-        if (k == 5) x[j] = -INFINITY;
-        if (k == 10) x[j] = j % 3 == 2 ? -INFINITY : (float)(wb_rng_unit(&rng) * 2e4 - 1e4);
-    }
-    if (k == 7) x[wb_rng_int(&rng, 0, (int64_t)n - 1)] = NAN;
-    if (k == 8) x[wb_rng_int(&rng, 0, (int64_t)n - 1)] = INFINITY;
+    wb_rng rng = wb_rng_for_seed(jd_seed, W30_ONLINE_CPU_TAG, k);
+    size_t n = w30_oc_n(&rng, k);
+    w30_oc_fill(&rng, k, x, n);
     return n;
 }
 
 static void judge_online_cpu(jd *J, jd_tally *t)
 {
-    float *x = malloc(OC_MAX_N * sizeof *x), *shared = NULL;
-    int ib = x ? jd_alloc_kind(J, JD_MEM_HOST, OC_MAX_N * sizeof *x, (void **)&shared) : -1;
+    float *x = malloc(W30_OC_MAX_N * sizeof *x), *shared = NULL;
+    int ib = x ? jd_alloc_kind(J, JD_MEM_HOST, W30_OC_MAX_N * sizeof *x, (void **)&shared) : -1;
     if (ib < 0) {
         jd_failf(t, "buffers: %s", x ? J->why : "out of memory");
         free(x);
         return;
     }
-    for (int k = 0; k < N_OF(OC_WHAT) && !J->lost; k++) {
+    for (int k = 0; k < (int)W30_N_OC && !J->lost; k++) {
         size_t n = oc_case(k, x);
         double wm, ws, got[2];
-        stats_ref(x, n, &wm, &ws);
+        w30_stats_ref(x, n, &wm, &ws);
         memcpy(shared, x, n * sizeof *x);
         t->tests++;
         jd_req rq;
@@ -179,18 +149,19 @@ static void judge_online_cpu(jd *J, jd_tally *t)
         rq.arg_buf[0][0] = ib;
         rq.i64[1] = (long long)n;
         if (jd_call(J, &rq, &rp, NULL) != 0) {
-            jd_failf(t, "online_stats, n=%zu, %s: %s", n, OC_WHAT[k], J->why);
+            jd_failf(t, "online_stats, n=%zu, %s: %s", n, W30_OC_WHAT[k], J->why);
             break;
         }
         if (rp.status != 0 || rp.out_len != sizeof got) {
-            jd_failf(t, "online_stats, n=%zu, %s: no answer from the runner", n, OC_WHAT[k]);
+            jd_failf(t, "online_stats, n=%zu, %s: no answer from the runner", n, W30_OC_WHAT[k]);
             continue;
         }
         memcpy(got, rp.out, sizeof got);
         if (!(got[0] == wm || (isnan(got[0]) && isnan(wm))))
-            jd_failf(t, "online_stats, n=%zu, %s: m = %.17g, expected %.17g", n, OC_WHAT[k], got[0], wm);
+            jd_failf(t, "online_stats, n=%zu, %s: m = %.17g, expected %.17g", n, W30_OC_WHAT[k], got[0], wm);
         else if (!wb_close(got[1], ws, 0, 1e-9))
-            jd_failf(t, "online_stats, n=%zu, %s: s = %.17g, expected %.17g (1e-9 relative)", n, OC_WHAT[k], got[1], ws);
+            jd_failf(t, "online_stats, n=%zu, %s: s = %.17g, expected %.17g (1e-9 relative)", n, W30_OC_WHAT[k],
+                     got[1], ws);
     }
     jd_free(J, ib);
     free(x);
@@ -199,32 +170,6 @@ static void judge_online_cpu(jd *J, jd_tally *t)
 static void judge_online_cpu_gpu(jd_ck *k) { judge_online_cpu(k->J, k->t); }
 
 /* ---------------------------------------------------------------- the shapes */
-
-/* test_week30.c's SHAPES ({rows, cols}), copied (static there): every
- * register size of both kernels, the streamed path past 32768 and for
- * cols % 4 != 0, rows past 65535, groups of 8 and 16 lanes with a partial
- * warp of rows. */
-static const int SHAPES[][2] = { { 0, 5 },     { 5, 0 },    { 1, 1 },     { 9, 1 },     { 13, 8 },   { 8, 31 },
-                                 { 9, 32 },    { 8, 33 },   { 37, 64 },   { 9, 100 },   { 8, 256 },  { 9, 512 },
-                                 { 8, 1000 },  { 9, 1024 }, { 8, 1028 },  { 9, 2048 },  { 8, 4096 }, { 9, 8192 },
-                                 { 8, 16388 }, { 9, 32768 }, { 8, 32772 }, { 3, 100003 }, { 70000, 4 }, { 5000, 32 } };
-enum { OFF_MAX_N = 64 * 10000 }; /* the offset cases: at most 64 rows of 4 x 2500 floats */
-
-/* test_week30.c's specials (static there), copied: rows 0-7 when rows >= 8. */
-static void specials(wb_rng *rng, float *x, int rows, int cols)
-{
-    if (rows < 8 || cols < 1) return;
-    for (int j = 0; j < cols; j++) {
-        x[j] = 1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-        x[(size_t)cols + j] = -1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-        x[2 * (size_t)cols + j] = (float)(wb_rng_unit(rng) * 2e4 - 1e4);
-        if (j % 3 == 1) x[3 * (size_t)cols + j] = -INFINITY;
-        x[4 * (size_t)cols + j] = -INFINITY;
-        x[7 * (size_t)cols + j] = j % 2 ? -INFINITY : -1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-    }
-    x[5 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = NAN;
-    x[6 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = INFINITY;
-}
 
 /* One function's cases: its exercise, its name (the offset cases' tag in
  * the test), the shape cases' tag, how many offset cases; host room. */
@@ -244,7 +189,7 @@ static int sm_case(jd *J, jd_case_bufs *B, const sm_fn *f, wb_rng *rng, int rows
 {
     size_t n = softmax_elems(rows, cols);
     wb_fill_uniform_f32(rng, f->hx, n + ox, -20, 20);
-    specials(rng, f->hx + ox, rows, cols);
+    w30_specials(rng, f->hx + ox, rows, cols);
     softmax_ref(f->hx + ox, f->ref, rows, cols);
     char what[200];
     snprintf(what, sizeof what, "%s, rows=%d cols=%d, x+%zu y+%zu%s", f->name, rows, cols, ox, oy,
@@ -262,37 +207,40 @@ static int sm_case(jd *J, jd_case_bufs *B, const sm_fn *f, wb_rng *rng, int rows
 static int sm_one(jd *J, jd_case_bufs *B, int i, jd_tally *t, void *ctx)
 {
     const sm_fn *f = ctx;
-    if (i < N_OF(SHAPES)) {
+    if (i < (int)W30_N_SHAPES) {
         wb_rng rng = wb_rng_for_seed(jd_seed, f->shapes_tag, i);
-        return sm_case(J, B, f, &rng, SHAPES[i][0], SHAPES[i][1], 0, 0, t);
+        return sm_case(J, B, f, &rng, W30_SHAPES[i][0], W30_SHAPES[i][1], 0, 0, t);
     }
-    i -= N_OF(SHAPES);
+    i -= (int)W30_N_SHAPES;
     wb_rng rng = wb_rng_for_seed(jd_seed, f->name, i);
-    int rows = (int)wb_rng_int(&rng, 8, 64), cols = (int)wb_rng_int(&rng, 1, 3000);
-    if (i % 3 == 0) cols = 4 * (int)wb_rng_int(&rng, 1, 2500);
-    return sm_case(J, B, f, &rng, rows, cols, (size_t)(i & 1), (size_t)((i >> 1) & 1), t);
+    int rows, cols;
+    size_t ox, oy;
+    w30_offsets_case(&rng, i, &rows, &cols, &ox, &oy);
+    return sm_case(J, B, f, &rng, rows, cols, ox, oy, t);
 }
 
 static void sm_cases(jd_ck *k, sm_fn *f)
 {
-    size_t cap = OFF_MAX_N;
-    for (int i = 0; i < N_OF(SHAPES); i++)
-        if (softmax_elems(SHAPES[i][0], SHAPES[i][1]) > cap) cap = softmax_elems(SHAPES[i][0], SHAPES[i][1]);
+    size_t cap = W30_OFF_MAX_N;
+    for (size_t i = 0; i < W30_N_SHAPES; i++) {
+        size_t n = softmax_elems(W30_SHAPES[i][0], W30_SHAPES[i][1]);
+        if (n > cap) cap = n;
+    }
     f->hx = malloc((cap + 4) * sizeof *f->hx), f->ref = malloc((cap + 4) * sizeof *f->ref);
     if (!f->hx || !f->ref) jd_failf(k->t, "buffers: out of memory");
-    else jd_cases(k->J, k->t, 1, cap + 4, cap + 4, N_OF(SHAPES) + f->n_offsets, sm_one, f);
+    else jd_cases(k->J, k->t, 1, cap + 4, cap + 4, (int)W30_N_SHAPES + f->n_offsets, sm_one, f);
     free(f->hx), free(f->ref);
 }
 
 static void judge_warp(jd_ck *k)
 {
-    sm_fn f = { W30_FN_WARP, "rowsoftmax_warp", "warp_shapes_fn", 4, NULL, NULL };
+    sm_fn f = { W30_FN_WARP, "rowsoftmax_warp", W30_WARP_SHAPES_TAG, 4, NULL, NULL };
     sm_cases(k, &f);
 }
 
 static void judge_block(jd_ck *k)
 {
-    sm_fn f = { W30_FN_BLOCK, "rowsoftmax_block", "block_shapes_fn", 4, NULL, NULL };
+    sm_fn f = { W30_FN_BLOCK, "rowsoftmax_block", W30_BLOCK_SHAPES_TAG, 4, NULL, NULL };
     sm_cases(k, &f);
 }
 
@@ -322,7 +270,7 @@ static void online_past_2g(jd *J, jd_tally *t)
         rows = 8192;
     }
     const size_t n = softmax_elems(rows, cols), bytes = n * 4;
-    wb_rng rng = wb_rng_for_seed(jd_seed, "online_past_2g_fn", 0);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W30_PAST_2G_TAG, 0);
     const unsigned long long seed = wb_rng_u64(&rng);
     char what[96];
     snprintf(what, sizeof what, "rowsoftmax_online, %d x %d (%zu elements)", rows, cols, n);
@@ -359,13 +307,15 @@ static void online_past_2g(jd *J, jd_tally *t)
         jd_softmax_check_f32((const float *)(y.d + JD_GBAND), rows, cols, seed, -20, 20, ATOL, RTOL, bad, jd_stream) !=
             cudaSuccess ||
         cudaMemcpyAsync(hb, bad, sizeof hb, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
-        cudaStreamSynchronize(jd_stream) != cudaSuccess || cudaMemcpy(band[0], y.d, JD_GBAND, cudaMemcpyDeviceToHost) != cudaSuccess ||
+        cudaStreamSynchronize(jd_stream) != cudaSuccess ||
+        cudaMemcpy(band[0], y.d, JD_GBAND, cudaMemcpyDeviceToHost) != cudaSuccess ||
         cudaMemcpy(band[1], y.d + JD_GBAND + bytes, JD_GBAND, cudaMemcpyDeviceToHost) != cudaSuccess) {
         jd_failf(t, "%s: the judge's check did not run", what);
         goto out;
     }
     if (hb[0]) {
-        jd_failf(t, "%s: %llu elements of y wrong (checked in full), the first y[%llu] (row %llu)%s", what, hb[0], hb[1],
+        jd_failf(t, "%s: %llu elements of y wrong (checked in full), the first y[%llu] (row %llu)%s", what, hb[0],
+                 hb[1],
                  hb[1] / (unsigned long long)cols,
                  (hb[1] / cols + 1) * cols > ((unsigned long long)1 << 31) ? ", past 2^31: is an index an int?" : "");
         goto out;
@@ -384,7 +334,7 @@ out:
 
 static void judge_online(jd_ck *k)
 {
-    sm_fn f = { W30_FN_ONLINE, "rowsoftmax_online", "online_shapes_fn", 8, NULL, NULL };
+    sm_fn f = { W30_FN_ONLINE, "rowsoftmax_online", W30_ONLINE_SHAPES_TAG, 8, NULL, NULL };
     sm_cases(k, &f);
     if (!k->J->lost) online_past_2g(k->J, k->t);
 }
@@ -519,7 +469,8 @@ static void judge_cudnn(jd_ck *k)
                "judge's clock\n", cols, ms, cms, g_cudnn_before[l], after);
         if (!(cms > 0)) { /* no yardstick at this length: no figure (the test's yard_bad) */
             if (!yard_bad++)
-                snprintf(why, sizeof why, "cuDNN's output at %d columns, the yardstick, is wrong or failed: %s", cols, w);
+                snprintf(why, sizeof why, "cuDNN's output at %d columns, the yardstick, is wrong or failed: %s", cols,
+                         w);
             continue;
         }
         const double ratio = cms / ms; /* yours / cuDNN in GB/s: the same bytes */
@@ -538,8 +489,8 @@ static void judge_cudnn(jd_ck *k)
     if (!why[0]) {
         printf("  yours / cuDNN at each row length, %zu floats each: %s; the lowest, at %d columns, is the figure\n", n,
                list, worst_cols);
-        snprintf(detail, sizeof detail, "%.0f GB/s vs cuDNN %.0f at %d cols, the lowest of yours/cuDNN (%s)", value, yard,
-                 worst_cols, list);
+        snprintf(detail, sizeof detail, "%.0f GB/s vs cuDNN %.0f at %d cols, the lowest of yours/cuDNN (%s)", value,
+                 yard, worst_cols, list);
     }
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "cuDNN", yard, detail, why);
 }

@@ -23,14 +23,15 @@ enum { AT_THREADS = 256 };
 
 // A block a position: the row's max, then its sum of exp(x - max), in
 // double (tree reductions in shared memory), then the position's value.
-static __global__ void softmax_at_k(const unsigned long long *idx, int npos, int cols, unsigned long long seed, float lo,
-                                    float hi, double *out)
+static __global__ void softmax_at_k(const unsigned long long *idx, int npos, int cols, unsigned long long seed,
+                                    float lo, float hi, double *out)
 {
     __shared__ double part[AT_THREADS];
     for (int j = blockIdx.x; j < npos; j += gridDim.x) {
         const size_t i = (size_t)idx[j], base = i / (size_t)cols * (size_t)cols;
         double m = -INFINITY;
-        for (int c = threadIdx.x; c < cols; c += AT_THREADS) m = fmax(m, (double)w30_hash_uniform(seed, base + c, lo, hi));
+        for (int c = threadIdx.x; c < cols; c += AT_THREADS)
+            m = fmax(m, (double)w30_hash_uniform(seed, base + c, lo, hi));
         part[threadIdx.x] = m;
         __syncthreads();
         for (int s = AT_THREADS / 2; s > 0; s >>= 1) {
@@ -40,7 +41,8 @@ static __global__ void softmax_at_k(const unsigned long long *idx, int npos, int
         m = part[0];
         __syncthreads();
         double sum = 0;
-        for (int c = threadIdx.x; c < cols; c += AT_THREADS) sum += exp((double)w30_hash_uniform(seed, base + c, lo, hi) - m);
+        for (int c = threadIdx.x; c < cols; c += AT_THREADS)
+            sum += exp((double)w30_hash_uniform(seed, base + c, lo, hi) - m);
         part[threadIdx.x] = sum;
         __syncthreads();
         for (int s = AT_THREADS / 2; s > 0; s >>= 1) {

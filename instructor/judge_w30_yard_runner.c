@@ -19,8 +19,8 @@ static int cudnn_softmax(const jr_args *a)
 {
     char why[300];
     if (!yard_cudnn_open(why, sizeof why)) return fprintf(stderr, "judge-w30-yard-runner: %s\n", why), -1;
-    if (yard_cudnn_softmax((const float *)a->p[0], (float *)a->p[1], (int)a->i64[1], (int)a->i64[2], why, sizeof why) != 0)
-        return fprintf(stderr, "judge-w30-yard-runner: %s\n", why), -1;
+    const float *x = (const float *)a->p[0];
+    if (yard_cudnn_softmax(x, (float *)a->p[1], (int)a->i64[1], (int)a->i64[2], why, sizeof why) != 0) return fprintf(stderr, "judge-w30-yard-runner: %s\n", why), -1;
     return 0;
 }
 
