@@ -547,6 +547,31 @@ $(BUILD)/instructor/judge-w29-host-runner: $(BUILD)/instructor/judge_w29_runner.
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 judge-w29: $(BUILD)/instructor/judge-w29-host-runner
+$(eval $(call judge_rules,30,phase6/week30,online rowsoftmax))
+# week 30's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's reference
+# (phase6/common/softmax_check.h), its own kernel judge_w30_kernels.cu (the look's expected values, linked
+# into judge-w30 alone), cuDNN found as the test finds it (wb_cudnn.h, libwb's loader), and its yard runner
+# (judge_w30_yard_runner.c: the week's given support/yard_cudnn_softmax.o, no student object, beside the
+# judge), through which the judge times w30.cudnn's yardstick
+JUDGE_W30_YARD := $(BUILD)/instructor/judge-w30-yard-runner
+$(BUILD)/instructor/judge_w30.o: CFLAGS += -Iphase6/common
+$(BUILD)/instructor/judge_w30.o: instructor/judge_w30.h instructor/judge_w30_kernels.h phase6/common/softmax_check.h
+$(BUILD)/instructor/judge_w30_kernels.o: instructor/judge_w30_kernels.cu instructor/judge_w30_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W30): $(BUILD)/instructor/judge_w30_kernels.o
+$(BUILD)/instructor/judge_w30_yard_runner.o: instructor/judge_w30_yard_runner.c instructor/judge_w30.h instructor/judge.h \
+  phase6/week30/support/yard_cudnn_softmax.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week30 -c $< -o $@
+$(JUDGE_W30_YARD): $(BUILD)/instructor/judge_w30_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase6/week30/support/yard_cudnn_softmax.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W30): | $(JUDGE_W30_YARD)
+judge-w30: $(JUDGE_W30_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05

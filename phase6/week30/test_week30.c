@@ -11,58 +11,29 @@
 #include "online.h"
 #include "rowsoftmax.h"
 #include "support/yard_cudnn_softmax.h"
+#include "w30_checks.h" /* the cases, shared with the instructor's judge */
 
-#define ATOL 1e-7
-#define RTOL 5e-5
-
-/* The two-pass definition, in double: m = max (NaN skipped, as fmaxf does),
- * s = sum of exp(x - m) with -Inf entries adding 0 (so a row of -Inf only
- * gives m = -Inf, s = 0; a +Inf gives s = NaN, Inf - Inf). */
-static void stats_ref(const float *x, size_t n, double *m, double *s)
-{
-    double mm = -INFINITY, ss = 0;
-    for (size_t j = 0; j < n; j++)
-        if (x[j] > mm) mm = x[j];
-    for (size_t j = 0; j < n; j++)
-        if (x[j] != -INFINITY) ss += exp((double)x[j] - mm);
-    *m = mm, *s = ss;
-}
-
+#define ATOL W30_ATOL
+#define RTOL W30_RTOL
 
 /* ---------------------------------------------------------------- online (CPU) */
 
-/* Case k of the CPU check: what x holds. */
-static const char *const OC_WHAT[] = { "uniform in [-20, 20]",  "near +1e4",        "near -1e4",
-                                       "increasing (a new max at every element)", "-Inf first, then finite",
-                                       "all -Inf",              "empty",            "a NaN",
-                                       "a +Inf",                "one element",      "over +-1e4, every third -Inf" };
-
+/* Case k of the CPU check (w30_checks.h): x as W30_OC_WHAT[k] says. */
 START_TEST(online_cpu)
 {
+    ck_assert_str_eq(__func__, W30_ONLINE_CPU_TAG); /* the judge draws these cases by this tag (w30_checks.h) */
     wb_rng rng = WB_RNG();
-    size_t n = (size_t)wb_rng_int(&rng, 2, 200000);
     const int k = _i;
-    if (k == 6) n = 0;
-    if (k == 9) n = 1;
+    size_t n = w30_oc_n(&rng, k);
     float *x = wb_hmalloc((n ? n : 1) * 4);
-    wb_fill_uniform_f32(&rng, x, n, -20, 20);
-    for (size_t j = 0; j < n; j++) {
-        if (k == 1) x[j] = 1e4f + (float)(wb_rng_unit(&rng) * 16 - 8);
-        if (k == 2) x[j] = -1e4f + (float)(wb_rng_unit(&rng) * 16 - 8);
-        if (k == 3) x[j] = (float)(-50.0 + 100.0 * (double)j / (double)n);
-        if (k == 4 && j < n / 3) x[j] = -INFINITY;
-        if (k == 5) x[j] = -INFINITY;
-        if (k == 10) x[j] = j % 3 == 2 ? -INFINITY : (float)(wb_rng_unit(&rng) * 2e4 - 1e4);
-    }
-    if (k == 7) x[wb_rng_int(&rng, 0, (int64_t)n - 1)] = NAN;
-    if (k == 8) x[wb_rng_int(&rng, 0, (int64_t)n - 1)] = INFINITY;
+    w30_oc_fill(&rng, k, x, n);
     double m = 12345, s = 12345, wm, ws;
     online_stats(x, n, &m, &s);
-    stats_ref(x, n, &wm, &ws);
-    ck_assert_msg(m == wm || (isnan(m) && isnan(wm)), "online_stats, n=%zu, %s: m = %.17g, expected %.17g", n, OC_WHAT[k],
-                  m, wm);
+    w30_stats_ref(x, n, &wm, &ws);
+    ck_assert_msg(m == wm || (isnan(m) && isnan(wm)), "online_stats, n=%zu, %s: m = %.17g, expected %.17g", n,
+                  W30_OC_WHAT[k], m, wm);
     ck_assert_msg(wb_close(s, ws, 0, 1e-9), "online_stats, n=%zu, %s: s = %.17g, expected %.17g (1e-9 relative)", n,
-                  OC_WHAT[k], s, ws);
+                  W30_OC_WHAT[k], s, ws);
     free(x);
 }
 END_TEST
@@ -71,31 +42,9 @@ END_TEST
 
 typedef cudaError_t (*softmax_fn)(const float *, float *, int, int);
 
-/* Every register size of both kernels, the streamed path past 32768 and for
- * cols % 4 != 0, rows past 65535, groups of 8 and 16 lanes with a partial
- * warp of rows. */
-static const int SHAPES[][2] = { { 0, 5 },     { 5, 0 },    { 1, 1 },     { 9, 1 },     { 13, 8 },   { 8, 31 },
-                                 { 9, 32 },    { 8, 33 },   { 37, 64 },   { 9, 100 },   { 8, 256 },  { 9, 512 },
-                                 { 8, 1000 },  { 9, 1024 }, { 8, 1028 },  { 9, 2048 },  { 8, 4096 }, { 9, 8192 },
-                                 { 8, 16388 }, { 9, 32768 }, { 8, 32772 }, { 3, 100003 }, { 70000, 4 }, { 5000, 32 } };
-
-/* Rows 0-7 when rows >= 8: near +1e4, near -1e4, over +-1e4, small with
- * every third -Inf, all -Inf (NaN), a NaN, a +Inf (NaN), near -1e4 with
- * every second -Inf. */
-static void specials(wb_rng *rng, float *x, int rows, int cols)
-{
-    if (rows < 8 || cols < 1) return;
-    for (int j = 0; j < cols; j++) {
-        x[j] = 1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-        x[(size_t)cols + j] = -1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-        x[2 * (size_t)cols + j] = (float)(wb_rng_unit(rng) * 2e4 - 1e4);
-        if (j % 3 == 1) x[3 * (size_t)cols + j] = -INFINITY;
-        x[4 * (size_t)cols + j] = -INFINITY;
-        x[7 * (size_t)cols + j] = j % 2 ? -INFINITY : -1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-    }
-    x[5 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = NAN;
-    x[6 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = INFINITY;
-}
+/* The shapes (W30_SHAPES), the special rows 0-7 (w30_specials) and the
+ * offset cases (w30_offsets_case) are in w30_checks.h, shared with the
+ * instructor's judge. */
 
 static void check_softmax(softmax_fn fn, const char *name, wb_rng *rng, int rows, int cols, size_t ox, size_t oy)
 {
@@ -103,7 +52,7 @@ static void check_softmax(softmax_fn fn, const char *name, wb_rng *rng, int rows
     float *hx = wb_hmalloc((n + ox) * 4);
     double *ref = wb_hmalloc(n * 8);
     wb_fill_uniform_f32(rng, hx, n + ox, -20, 20);
-    specials(rng, hx + ox, rows, cols);
+    w30_specials(rng, hx + ox, rows, cols);
     softmax_ref(hx + ox, ref, rows, cols);
     float *dx = wb_dcopy(hx, (n + ox) * 4);
     wb_dout y;
@@ -120,35 +69,39 @@ static void check_softmax(softmax_fn fn, const char *name, wb_rng *rng, int rows
 }
 
 /* Misaligned x or y (by one float: i & 1, i & 2), and cols that are not a
- * multiple of 4. */
+ * multiple of 4 (w30_offsets_case). */
 static void check_offsets(softmax_fn fn, const char *name, int i)
 {
     wb_rng rng = wb_rng_for(name, i);
-    int rows = (int)wb_rng_int(&rng, 8, 64), cols = (int)wb_rng_int(&rng, 1, 3000);
-    if (i % 3 == 0) cols = 4 * (int)wb_rng_int(&rng, 1, 2500); /* i = 0: the float4 paths; i = 3: the same cols, misaligned */
-    check_softmax(fn, name, &rng, rows, cols, (size_t)(i & 1), (size_t)((i >> 1) & 1));
+    int rows, cols;
+    size_t ox, oy;
+    w30_offsets_case(&rng, i, &rows, &cols, &ox, &oy);
+    check_softmax(fn, name, &rng, rows, cols, ox, oy);
 }
 
 START_TEST(warp_shapes)
 {
+    ck_assert_str_eq(__func__, W30_WARP_SHAPES_TAG);
     wb_rng rng = WB_RNG();
-    check_softmax(rowsoftmax_warp, "rowsoftmax_warp", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+    check_softmax(rowsoftmax_warp, "rowsoftmax_warp", &rng, W30_SHAPES[_i][0], W30_SHAPES[_i][1], 0, 0);
 }
 END_TEST
 START_TEST(warp_offsets) { check_offsets(rowsoftmax_warp, "rowsoftmax_warp", _i); }
 END_TEST
 START_TEST(block_shapes)
 {
+    ck_assert_str_eq(__func__, W30_BLOCK_SHAPES_TAG);
     wb_rng rng = WB_RNG();
-    check_softmax(rowsoftmax_block, "rowsoftmax_block", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+    check_softmax(rowsoftmax_block, "rowsoftmax_block", &rng, W30_SHAPES[_i][0], W30_SHAPES[_i][1], 0, 0);
 }
 END_TEST
 START_TEST(block_offsets) { check_offsets(rowsoftmax_block, "rowsoftmax_block", _i); }
 END_TEST
 START_TEST(online_shapes)
 {
+    ck_assert_str_eq(__func__, W30_ONLINE_SHAPES_TAG);
     wb_rng rng = WB_RNG();
-    check_softmax(rowsoftmax_online, "rowsoftmax_online", &rng, SHAPES[_i][0], SHAPES[_i][1], 0, 0);
+    check_softmax(rowsoftmax_online, "rowsoftmax_online", &rng, W30_SHAPES[_i][0], W30_SHAPES[_i][1], 0, 0);
 }
 END_TEST
 START_TEST(online_offsets) { check_offsets(rowsoftmax_online, "rowsoftmax_online", _i); }
@@ -169,6 +122,7 @@ START_TEST(online_past_2g)
         rows = 8192;
     }
     const size_t n = softmax_elems(rows, cols);
+    ck_assert_str_eq(__func__, W30_PAST_2G_TAG);
     wb_rng rng = WB_RNG();
     const unsigned long long seed = wb_rng_u64(&rng);
     float *dx = wb_dmalloc(n * 4), *dy = wb_dmalloc(n * 4);
@@ -456,12 +410,12 @@ START_TEST(ladder_plot)
 END_TEST
 
 static const wb_test TESTS[] = {
-    { "w30.online-cpu", WB_T(online_cpu), WB_CPU, WB_COUNT(OC_WHAT) },
-    { "w30.warp", WB_T(warp_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w30.online-cpu", WB_T(online_cpu), WB_CPU, W30_N_OC },
+    { "w30.warp", WB_T(warp_shapes), WB_GPU, W30_N_SHAPES },
     { "w30.warp", WB_T(warp_offsets), WB_GPU, 4 },
-    { "w30.block", WB_T(block_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w30.block", WB_T(block_shapes), WB_GPU, W30_N_SHAPES },
     { "w30.block", WB_T(block_offsets), WB_GPU, 4 },
-    { "w30.online", WB_T(online_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w30.online", WB_T(online_shapes), WB_GPU, W30_N_SHAPES },
     { "w30.online", WB_T(online_offsets), WB_GPU, 8 },
     { "w30.online", WB_T(online_past_2g), WB_GPU, 0 },
     WB_SPEED("w30.speed", bench_speed),
