@@ -472,9 +472,9 @@ static void judge_norm(jd_ck *k, int method)
     size_t max_n, max_cols, max_rows;
     case_caps(&max_n, &max_cols, &max_rows);
     w31_bufs B;
-    w31_host h;
+    w31_host h = { NULL, NULL, NULL };
     int rc = 0;
-    if (bufs_alloc(k->J, &B, max_n, max_cols, max_rows, k->t) == 0 && host_alloc(&h, max_n, max_cols, k->t) == 0) {
+    if (bufs_alloc(k->J, &B, max_n, max_cols, max_rows, k->t) == 0 && host_alloc(&h, max_n, max_cols, k->t) == 0)
         for (int i = 0; i < (int)(W31_N_SHAPES + W31_N_OFFSETS) && rc == 0 && !k->J->lost; i++) {
             int shape = i < (int)W31_N_SHAPES, c = shape ? i : i - (int)W31_N_SHAPES, rows, cols;
             size_t ox = 0, op = 0, oy = 0;
@@ -485,8 +485,7 @@ static void judge_norm(jd_ck *k, int method)
             rc = rms ? rms_case(k->J, &B, h.x, h.g, &rng, rows, cols, ox, op, oy, k->t)
                      : ln_case(k->J, &B, h.x, h.g, h.b, &rng, method, rows, cols, ox, op, oy, k->t);
         }
-        host_free(&h);
-    }
+    host_free(&h);
     bufs_free(k->J, &B);
     if (rc == 0 && !k->J->lost) args_cases(k->J, method, k->t);
 }
@@ -504,9 +503,9 @@ static void judge_stable(jd_ck *k)
     if (k->J->lost) return;
     const int rows = W31_STABLE_ROWS, maxc = W31_STABLE_COLS[W31_COUNT(W31_STABLE_COLS) - 1];
     w31_bufs B;
-    w31_host h;
+    w31_host h = { NULL, NULL, NULL };
     if (bufs_alloc(k->J, &B, (size_t)rows * maxc, (size_t)maxc, (size_t)rows, k->t) == 0 &&
-        host_alloc(&h, (size_t)rows * maxc, (size_t)maxc, k->t) == 0) {
+        host_alloc(&h, (size_t)rows * maxc, (size_t)maxc, k->t) == 0)
         for (int i = 0; i < (int)W31_COUNT(W31_STABLE_COLS) && !k->J->lost; i++) {
             const int cols = W31_STABLE_COLS[i];
             wb_rng rng = wb_rng_for_seed(jd_seed, W31_STABLE_GPU_TAG, i);
@@ -531,8 +530,7 @@ static void judge_stable(jd_ck *k)
             }
             if (c < 0) break;
         }
-        host_free(&h);
-    }
+    host_free(&h);
     bufs_free(k->J, &B);
 }
 
@@ -653,7 +651,8 @@ static void judge_ladder(jd_ck *k, int rms)
         g_bench.expect = norm_expect, g_bench.full_check = norm_check;
         char w[600];
         if (jd_bench_run(k->J, &g_bench, TIMED, &ms[h], w, sizeof w) != 0) {
-            snprintf(why, sizeof why, "hidden %d (%zu x %d): %s", cols, rows, cols, w);
+            snprintf(why, sizeof why, "hidden %d (%zu x %d; the timed calls' eps is drawn afresh in [0.25, 1.25) each "
+                     "request): %s", cols, rows, cols, w);
             break;
         }
         value[h] = w31_bw_bytes(rms, rows, cols) / (ms[h] * 1e-3) / 1e9;
