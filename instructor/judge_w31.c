@@ -137,11 +137,21 @@ typedef struct {
     float *x;
 } mom_buf;
 
-static int mom_alloc(jd *J, mom_buf *m, jd_tally *t)
+/* The buffer and host room for a row of the judge's own: the room, or
+ * NULL with t failed; mom_end after. */
+static float *mom_begin(jd *J, mom_buf *m, jd_tally *t)
 {
+    float *x = malloc(MOMENTS_CAP * sizeof(float));
+    if (!x) return jd_failf(t, "buffers: out of memory"), NULL;
     m->id = jd_alloc_kind(J, JD_MEM_HOST, MOMENTS_CAP * sizeof(float), (void **)&m->x);
-    if (m->id < 0) return jd_failf(t, "buffers: %s", J->why), -1;
-    return 0;
+    if (m->id < 0) return jd_failf(t, "buffers: %s", J->why), free(x), NULL;
+    return x;
+}
+
+static void mom_end(jd *J, mom_buf *m, float *x)
+{
+    jd_free(J, m->id);
+    free(x);
 }
 
 /* Function f (0 sumsq, 1 two-pass, 2 Welford) on x[0..n), copied in afresh:
@@ -164,12 +174,8 @@ static int mom_call(jd *J, mom_buf *m, const float *x, size_t n, int f, float *m
 static void judge_moments(jd *J, jd_tally *t)
 {
     mom_buf m;
-    float *x = malloc(MOMENTS_CAP * sizeof(float));
-    if (!x || mom_alloc(J, &m, t) != 0) {
-        if (!x) jd_failf(t, "buffers: out of memory");
-        free(x);
-        return;
-    }
+    float *x = mom_begin(J, &m, t);
+    if (!x) return;
     for (size_t i = 0; i < W31_N_MSIZES && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, W31_MOMENTS_TAG, (int)i);
         size_t n = W31_MSIZES[i];
@@ -188,8 +194,7 @@ static void judge_moments(jd *J, jd_tally *t)
             }
         }
     }
-    jd_free(J, m.id);
-    free(x);
+    mom_end(J, &m, x);
 }
 
 static void judge_moments_gpu(jd_ck *k) { judge_moments(k->J, k->t); }
@@ -198,12 +203,8 @@ static void judge_moments_gpu(jd_ck *k) { judge_moments(k->J, k->t); }
 static void judge_stable_cpu(jd *J, jd_tally *t)
 {
     mom_buf m;
-    float *x = malloc(MOMENTS_CAP * sizeof(float));
-    if (!x || mom_alloc(J, &m, t) != 0) {
-        if (!x) jd_failf(t, "buffers: out of memory");
-        free(x);
-        return;
-    }
+    float *x = mom_begin(J, &m, t);
+    if (!x) return;
     for (size_t i = 0; i < W31_N_SHOW && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, W31_STABLE_CPU_TAG, (int)i);
         const float off = W31_SHOW[i].offset;
@@ -220,8 +221,7 @@ static void judge_stable_cpu(jd *J, jd_tally *t)
         snprintf(what, sizeof what, "x = %g + U(-1,1), n = %zu", (double)off, n);
         if (w31_stable_verdict(mean, var, mu, v, n, what, why, sizeof why)) jd_failf(t, "%s", why);
     }
-    jd_free(J, m.id);
-    free(x);
+    mom_end(J, &m, x);
 }
 
 /* ---------------------------------------------------------------- guarded cases */
