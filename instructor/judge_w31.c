@@ -559,21 +559,23 @@ static double unit_of(uint64_t r) { return (double)(jd_mix(r) >> 11) / 900719925
 /* eps afresh each request, in [0.25, 1.25): it moves every rstd and y. */
 static void norm_fresh(jd_bench *b, uint64_t r) { b->f64[0] = (double)(float)(0.25 + unit_of(r)); }
 
-/* A row's statistics, remembered per (seed, row, eps) for the look's
- * expected values (most samples fall in rows of their own; a few share). */
+/* A row's statistics, remembered per (exercise, cols, seed, row, eps) for
+ * the look's expected values (most samples fall in rows of their own; a few
+ * share). */
 #define STATS_SLOTS 4096
 static struct {
     unsigned long long seed;
-    size_t             row;
+    size_t             row, cols;
     double             eps, mean, rstd;
-    int                used;
-} g_stats[STATS_SLOTS];
+    int                fn;
+} g_stats[STATS_SLOTS]; /* fn 0: unused */
 
 static void row_stats(const jd_bench *b, unsigned long long seed, size_t row, double *mean, double *rstd)
 {
     const size_t cols = (size_t)b->i64[2], slot = (size_t)(jd_mix(seed ^ (row * 0x9e37ull)) % STATS_SLOTS);
     const int rms = b->fn == W31_FN_RMS_TIMED;
-    if (g_stats[slot].used && g_stats[slot].seed == seed && g_stats[slot].row == row && g_stats[slot].eps == b->f64[0]) {
+    if (g_stats[slot].fn == b->fn && g_stats[slot].cols == cols && g_stats[slot].seed == seed && g_stats[slot].row == row &&
+        g_stats[slot].eps == b->f64[0]) {
         *mean = g_stats[slot].mean, *rstd = g_stats[slot].rstd;
         return;
     }
@@ -584,8 +586,8 @@ static void row_stats(const jd_bench *b, unsigned long long seed, size_t row, do
     }
     double m = rms ? 0 : s / (double)cols, var = q / (double)cols - m * m;
     *mean = m, *rstd = 1.0 / sqrt(var + b->f64[0]);
-    g_stats[slot].seed = seed, g_stats[slot].row = row, g_stats[slot].eps = b->f64[0];
-    g_stats[slot].mean = *mean, g_stats[slot].rstd = *rstd, g_stats[slot].used = 1;
+    g_stats[slot].fn = b->fn, g_stats[slot].cols = cols, g_stats[slot].seed = seed, g_stats[slot].row = row;
+    g_stats[slot].eps = b->f64[0], g_stats[slot].mean = *mean, g_stats[slot].rstd = *rstd;
 }
 
 /* Output element i: y (i < rows x cols), then mean (LayerNorm), then rstd. */
