@@ -538,7 +538,6 @@ static void judge_stable(jd_ck *k)
 
 static jd_bench g_bench; /* large: its sample arrays */
 static double  *g_xd, *g_gd, *g_bd; /* the inputs as doubles, for the full check */
-static unsigned long long *g_bad;   /* 2 device words */
 
 static unsigned long long gamma_seed(unsigned long long sx) { return jd_mix(sx ^ 0x9a77a); }
 static unsigned long long beta_seed(unsigned long long sx) { return jd_mix(sx ^ 0xbe7a); }
@@ -631,10 +630,10 @@ static void judge_ladder(jd_ck *k, int rms)
     int calls[W31_N_HIDDEN], worst = -1;
     char why[600] = "", detail[200] = "";
     g_xd = g_gd = g_bd = NULL;
+    const size_t max_cols = (size_t)W31_HIDDEN[W31_N_HIDDEN - 1];
     if (cudaMalloc((void **)&g_xd, max_n * sizeof(double)) != cudaSuccess ||
-        cudaMalloc((void **)&g_gd, 8192 * sizeof(double)) != cudaSuccess ||
-        cudaMalloc((void **)&g_bd, 8192 * sizeof(double)) != cudaSuccess ||
-        (!g_bad && cudaMalloc((void **)&g_bad, 16) != cudaSuccess)) {
+        cudaMalloc((void **)&g_gd, max_cols * sizeof(double)) != cudaSuccess ||
+        cudaMalloc((void **)&g_bd, max_cols * sizeof(double)) != cudaSuccess) {
         snprintf(why, sizeof why, "the judge's own buffers: cudaMalloc failed");
         goto out;
     }
