@@ -572,6 +572,15 @@ $(JUDGE_W30_YARD): $(BUILD)/instructor/judge_w30_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W30): | $(JUDGE_W30_YARD)
 judge-w30: $(JUDGE_W30_YARD)
+$(eval $(call judge_rules,31,phase6/week31,moments layernorm rmsnorm))
+# week 31's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet) and its own kernel
+# (judge_w31_kernels.cu: the timed outputs' full check), linked into this judge alone
+$(BUILD)/instructor/judge_w31_kernels.o: instructor/judge_w31_kernels.cu instructor/judge_w31_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W31): $(BUILD)/instructor/judge_w31_kernels.o
+$(BUILD)/instructor/judge_w31.o: instructor/judge_w31.h instructor/judge_w31_kernels.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
