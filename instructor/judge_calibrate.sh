@@ -14,8 +14,8 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
-# phase3/week15, phase4/week19 (staged: its judge not yet used by the grader) or phase5/week21 to
-# week28 (27 and 28 staged too)
+# phase3/week15, phase4/week19 (staged: its judge not yet used by the grader), phase5/week21 to
+# week28 (27 and 28 staged too) or phase6/week32 (staged)
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -25,7 +25,7 @@
 # w25.wmma-speed against cublasGemmEx, the same way; week 19's w19.nbody-peak against the FP32 datasheet
 # peak, a constant of the GPU, as w03.fma-peak; week 28's w28.fused-speed against cuBLASLt's RELU_BIAS and
 # week 27's w27.tiled-speed and w27.cutlass3-speed against week 26's reference kernel and cublasGemmEx,
-# the same way as week 26's).
+# the same way as week 26's; week 32's w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -51,6 +51,7 @@ speed_ids() { case $1 in
   phase4/week19) echo w19.nbody-peak w19.stencil-speed ;;
   phase5/week28) echo w28.fused-speed ;;
   phase5/week27) echo w27.tiled-speed w27.cutlass3-speed ;;
+  phase6/week32) echo w32.dx-bw w32.dgb-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}
