@@ -114,26 +114,25 @@ typedef struct {
     size_t  in_cap, out_cap; /* doubles */
 } host_bufs;
 
-/* ln_host_backward through the runner: the inputs copied in, the outputs
- * poisoned (0xFF bytes: NaN, as wb_hpoison) with their bands, then read
- * back into dx, dg, db. 0, 1 (failed: t says), -1 (the runner is gone). */
-static int host_call(jd *J, host_bufs *H, int rows, int cols, const double *x, const double *gamma, const double *mean,
-                     const double *rstd, const double *dy, double *dx, double *dg, double *db, const char *what,
-                     jd_tally *t)
+/* ln_host_backward through the runner on h's inputs: the inputs copied in,
+ * the outputs poisoned (0xFF bytes: NaN, as wb_hpoison) with their bands,
+ * then read back into h's yx, yg, yb. 0, 1 (failed: t says), -1 (the
+ * runner is gone). */
+static int host_call(jd *J, host_bufs *H, host_case *h, const char *what, jd_tally *t)
 {
-    const size_t n = nn(rows) * nn(cols), nr = nn(rows), nc = nn(cols), outs = n + 2 * nc;
+    const size_t n = h->n, nr = nn(h->rows), nc = nn(h->cols), outs = n + 2 * nc;
     double *p = H->in;
-    memcpy(p, x, n * 8), p += n;
-    memcpy(p, gamma, nc * 8), p += nc;
-    memcpy(p, mean, nr * 8), p += nr;
-    memcpy(p, rstd, nr * 8), p += nr;
-    memcpy(p, dy, n * 8);
+    memcpy(p, h->x, n * 8), p += n;
+    memcpy(p, h->gamma, nc * 8), p += nc;
+    memcpy(p, h->mean, nr * 8), p += nr;
+    memcpy(p, h->rstd, nr * 8), p += nr;
+    memcpy(p, h->dy, n * 8);
     memset(H->out, 0xff, (outs + 2 * BAND) * 8);
     jd_req rq;
     jd_rep rp;
     jd_call_setup(&rq, W32_FN_HOST, 1, 2);
     rq.arg_buf[0][0] = H->iin, rq.arg_buf[0][1] = H->iout, rq.arg_off[0][1] = BAND * 8;
-    rq.i64[1] = rows, rq.i64[2] = cols;
+    rq.i64[1] = h->rows, rq.i64[2] = h->cols;
     if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
     if (rp.status != 0) return jd_failf(t, "%s: ln_host_backward: %s", what, status_name(rp.status)), 1;
     const unsigned char *o = (const unsigned char *)H->out;
@@ -144,7 +143,8 @@ static int host_call(jd *J, host_bufs *H, int rows, int cols, const double *x, c
                             (long long)b - BAND * 8),
                    1;
     }
-    memcpy(dx, H->out + BAND, n * 8), memcpy(dg, H->out + BAND + n, nc * 8), memcpy(db, H->out + BAND + n + nc, nc * 8);
+    memcpy(h->yx, H->out + BAND, n * 8), memcpy(h->yg, H->out + BAND + n, nc * 8);
+    memcpy(h->yb, H->out + BAND + n + nc, nc * 8);
     return 0;
 }
 
@@ -170,32 +170,23 @@ static int gradcheck_case(jd *J, host_bufs *H, int i, jd_tally *t)
 {
     wb_rng rng = wb_rng_for_seed(jd_seed, W32_GRADCHECK_TAG, i);
     const int rows = GC[i][0], cols = GC[i][1];
-    const size_t n = (size_t)rows * cols, nc = (size_t)cols, nr = (size_t)rows;
-    double *x = wb_hmalloc(n * 8), *dy = wb_hmalloc(n * 8), *gamma = wb_hmalloc(nc * 8), *beta = wb_hmalloc(nc * 8);
-    double *mean = wb_hmalloc(nr * 8), *rstd = wb_hmalloc(nr * 8);
-    double *fx = wb_hmalloc(n * 8), *fg = wb_hmalloc(nc * 8), *fb = wb_hmalloc(nc * 8);
-    double *rx = wb_hmalloc(n * 8), *rg = wb_hmalloc(nc * 8), *rb = wb_hmalloc(nc * 8);
-    double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc(nc * 8), *yb = wb_hmalloc(nc * 8);
-    gc_draw(&rng, rows, cols, x, dy, gamma, beta, mean, rstd);
-    fd_grad(x, n, fx, x, gamma, beta, dy, rows, cols);
-    fd_grad(gamma, nc, fg, x, gamma, beta, dy, rows, cols);
-    fd_grad(beta, nc, fb, x, gamma, beta, dy, rows, cols);
+    host_case h;
+    gc_make(&h, &rng, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against central differences (h = %g)", rows, cols, W32_FD_H);
     const double tol = W32_FD_TOL;
+    const size_t n = h.n, nc = nn(cols);
     wb_cmp c;
     int rc = 0;
     t->tests++;
-    ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, NULL, NULL, NULL);
-    if (wb_compare_f64("dx", rx, fx, n, tol, tol, &c) || wb_compare_f64("dgamma", rg, fg, nc, tol, tol, &c) ||
-        wb_compare_f64("dbeta", rb, fb, nc, tol, tol, &c))
+    if (wb_compare_f64("dx", h.rx, h.fx, n, tol, tol, &c) || wb_compare_f64("dgamma", h.rg, h.fg, nc, tol, tol, &c) ||
+        wb_compare_f64("dbeta", h.rb, h.fb, nc, tol, tol, &c))
         jd_failf(t, "%s: the judge's own reference disagrees with finite differences (a bug in the judge): %s", what, c.msg);
-    else if ((rc = host_call(J, H, rows, cols, x, gamma, mean, rstd, dy, yx, yg, yb, what, t)) == 0 &&
-             (wb_compare_f64("dx", yx, fx, n, tol, tol, &c) || wb_compare_f64("dgamma", yg, fg, nc, tol, tol, &c) ||
-              wb_compare_f64("dbeta", yb, fb, nc, tol, tol, &c)))
+    else if ((rc = host_call(J, H, &h, what, t)) == 0 &&
+             (wb_compare_f64("dx", h.yx, h.fx, n, tol, tol, &c) || wb_compare_f64("dgamma", h.yg, h.fg, nc, tol, tol, &c) ||
+              wb_compare_f64("dbeta", h.yb, h.fb, nc, tol, tol, &c)))
         jd_failf(t, "%s: %s", what, c.msg);
-    free(x), free(dy), free(gamma), free(beta), free(mean), free(rstd);
-    free(fx), free(fg), free(fb), free(rx), free(rg), free(rb), free(yx), free(yg), free(yb);
+    host_case_free(&h);
     return rc < 0 ? -1 : 0;
 }
 
@@ -204,28 +195,20 @@ static int host_ref_case(jd *J, host_bufs *H, int i, jd_tally *t)
 {
     wb_rng rng = wb_rng_for_seed(jd_seed, W32_HOST_REF_TAG, i);
     const int rows = HS[i][0], cols = HS[i][1];
-    const size_t n = (size_t)rows * cols, nc = (size_t)cols, nr = (size_t)rows;
-    float *fx = wb_hmalloc(n * 4), *fdy = wb_hmalloc(n * 4), *fg = wb_hmalloc(nc * 4);
-    float *fm = wb_hmalloc(nr * 4), *fr = wb_hmalloc(nr * 4);
-    make_inputs(&rng, fx, fg, fdy, rows, cols);
-    float_stats(fx, rows, cols, fm, fr);
-    double *x = widen(fx, n), *dy = widen(fdy, n), *gamma = widen(fg, nc), *mean = widen(fm, nr), *rstd = widen(fr, nr);
-    double *rx = wb_hmalloc(n * 8), *rg = wb_hmalloc(nc * 8), *rb = wb_hmalloc(nc * 8);
-    double *sx = wb_hmalloc(nr * 8), *sg = wb_hmalloc(nc * 8), *sb = wb_hmalloc(nc * 8);
-    double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc(nc * 8), *yb = wb_hmalloc(nc * 8);
-    ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, sx, sg, sb);
+    host_case h;
+    hr_make(&h, &rng, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against the reference", rows, cols);
     t->tests++;
-    int rc = host_call(J, H, rows, cols, x, gamma, mean, rstd, dy, yx, yg, yb, what, t);
+    int rc = host_call(J, H, &h, what, t);
     size_t first = 0;
-    const char *arr = rc ? NULL : host_mismatch(yx, yg, yb, rx, rg, rb, sx, sg, sb, rows, cols, &first);
+    const char *arr = rc ? NULL : host_mismatch(h.yx, h.yg, h.yb, h.rx, h.rg, h.rb, h.sx, h.sg, h.sb, rows, cols, &first);
     if (arr) {
-        const double *want = arr[1] == 'x' ? rx : arr[1] == 'g' ? rg : rb, *got = arr[1] == 'x' ? yx : arr[1] == 'g' ? yg : yb;
+        const double *want = arr[1] == 'x' ? h.rx : arr[1] == 'g' ? h.rg : h.rb,
+                     *got = arr[1] == 'x' ? h.yx : arr[1] == 'g' ? h.yg : h.yb;
         jd_failf(t, "%s: %s[%zu] expected %.15g got %.15g", what, arr, first, want[first], got[first]);
     }
-    free(fx), free(fdy), free(fg), free(fm), free(fr), free(x), free(dy), free(gamma), free(mean), free(rstd);
-    free(rx), free(rg), free(rb), free(sx), free(sg), free(sb), free(yx), free(yg), free(yb);
+    host_case_free(&h);
     return rc < 0 ? -1 : 0;
 }
 
@@ -265,12 +248,9 @@ static void prob_make(prob *p, wb_rng *rng, int rows, int cols, const size_t off
     p->hx = wb_hmalloc(n * 4), p->hdy = wb_hmalloc(n * 4), p->hg = wb_hmalloc(nc * 4);
     p->hm = wb_hmalloc(nr * 4), p->hr = wb_hmalloc(nr * 4);
     problem_draw(rng, rows, cols, nan, p->hx, p->hg, p->hdy, p->hm, p->hr);
-    double *x = widen(p->hx, n), *dy = widen(p->hdy, n), *g = widen(p->hg, nc), *m = widen(p->hm, nr),
-           *r = widen(p->hr, nr);
     p->rdx = wb_hmalloc(n * 8), p->rdg = wb_hmalloc(nc * 8), p->rdb = wb_hmalloc(nc * 8);
     p->sdx = wb_hmalloc(nr * 8), p->sdg = wb_hmalloc(nc * 8), p->sdb = wb_hmalloc(nc * 8);
-    ref_backward(x, g, m, r, dy, p->rdx, p->rdg, p->rdb, rows, cols, p->sdx, p->sdg, p->sdb);
-    free(x), free(dy), free(g), free(m), free(r);
+    float_ref(p->hx, p->hg, p->hdy, p->hm, p->hr, rows, cols, p->rdx, p->rdg, p->rdb, p->sdx, p->sdg, p->sdb);
 }
 
 static void prob_free(prob *p)
@@ -390,37 +370,6 @@ out:
     return rc;
 }
 
-static void judge_dx(jd_ck *k)
-{
-    size_t ncap = (size_t)W32_DX_OFF_MAX_ROWS * W32_OFF_MAX_COLS, ccap = W32_OFF_MAX_COLS, rcap = W32_DX_OFF_MAX_ROWS;
-    for (size_t i = 0; i < W32_COUNT(DXS); i++) {
-        const size_t n = nn(DXS[i][0]) * nn(DXS[i][1]);
-        if (n > ncap) ncap = n;
-        if (nn(DXS[i][1]) > ccap) ccap = nn(DXS[i][1]);
-        if (nn(DXS[i][0]) > rcap) rcap = nn(DXS[i][0]);
-    }
-    dev_bufs B;
-    const int n_shapes = (int)W32_COUNT(DXS), n_all = n_shapes + W32_N_DX_OFFSETS + W32_N_NAN;
-    if (dev_bufs_alloc(k->J, &B, ncap, ccap, rcap, ncap, 0, k->t) == 0)
-        for (int i = 0; i < n_all && !k->J->lost; i++) {
-            size_t off[5] = { 0, 0, 0, 0, 0 };
-            int rows, cols, nan = 0;
-            wb_rng rng;
-            if (i < n_shapes) {
-                rng = wb_rng_for_seed(jd_seed, W32_DX_SHAPES_TAG, i);
-                rows = DXS[i][0], cols = DXS[i][1];
-            } else if (i < n_shapes + W32_N_DX_OFFSETS) {
-                rng = wb_rng_for_seed(jd_seed, W32_DX_OFFSETS_TAG, i - n_shapes);
-                dx_offsets_case(&rng, i - n_shapes, &rows, &cols, off);
-            } else {
-                rng = wb_rng_for_seed(jd_seed, W32_DX_NAN_TAG, i - n_shapes - W32_N_DX_OFFSETS);
-                dx_nan_shape(i - n_shapes - W32_N_DX_OFFSETS, &rows, &cols), nan = 1;
-            }
-            if (dx_case(k->J, &B, &rng, rows, cols, off, nan, k->t) < 0) break;
-        }
-    dev_bufs_free(k->J, &B);
-}
-
 /* ---- dgamma, dbeta */
 
 /* ln_dgb_workspace_bytes(rows, cols) through the runner: 0 and *b, or -1 with t failed. */
@@ -500,36 +449,53 @@ static int dgb_case(jd *J, dev_bufs *B, wb_rng *rng, int rows, int cols, const s
     return rc < 0 ? -1 : 0;
 }
 
-static void judge_dgb(jd_ck *k)
+/* ---- the two case lists */
+
+/* A function's cases, as the test lists them: its shapes, its offset mixes
+ * and its NaN cases, each with the test's tag, drawn from that. */
+typedef struct {
+    const int (*shapes)[2];
+    int         n_shapes, n_offsets, off_max_rows, dgb;
+    const char *tags[3];
+    void (*offsets_case)(wb_rng *rng, int i, int *rows, int *cols, size_t off[5]);
+    void (*nan_shape)(int i, int *rows, int *cols);
+    int (*run)(jd *J, dev_bufs *B, wb_rng *rng, int rows, int cols, const size_t off[5], int nan, jd_tally *t);
+} case_list;
+
+static const case_list DX_CASES = { DXS, (int)W32_COUNT(DXS), W32_N_DX_OFFSETS, W32_DX_OFF_MAX_ROWS, 0,
+                                    { W32_DX_SHAPES_TAG, W32_DX_OFFSETS_TAG, W32_DX_NAN_TAG },
+                                    dx_offsets_case, dx_nan_shape, dx_case };
+static const case_list DGB_CASES = { DGS, (int)W32_COUNT(DGS), W32_N_DGB_OFFSETS, W32_DGB_OFF_MAX_ROWS, 1,
+                                     { W32_DGB_SHAPES_TAG, W32_DGB_OFFSETS_TAG, W32_DGB_NAN_TAG },
+                                     dgb_offsets_case, dgb_nan_shape, dgb_case };
+
+static void judge_cases(jd_ck *k, const case_list *L)
 {
-    size_t ncap = (size_t)W32_DGB_OFF_MAX_ROWS * W32_OFF_MAX_COLS, ccap = W32_OFF_MAX_COLS, rcap = W32_DGB_OFF_MAX_ROWS;
-    for (size_t i = 0; i < W32_COUNT(DGS); i++) {
-        const size_t n = nn(DGS[i][0]) * nn(DGS[i][1]);
+    size_t ncap = (size_t)L->off_max_rows * W32_OFF_MAX_COLS, ccap = W32_OFF_MAX_COLS, rcap = (size_t)L->off_max_rows;
+    for (int i = 0; i < L->n_shapes; i++) {
+        const size_t n = nn(L->shapes[i][0]) * nn(L->shapes[i][1]);
         if (n > ncap) ncap = n;
-        if (nn(DGS[i][1]) > ccap) ccap = nn(DGS[i][1]);
-        if (nn(DGS[i][0]) > rcap) rcap = nn(DGS[i][0]);
+        if (nn(L->shapes[i][1]) > ccap) ccap = nn(L->shapes[i][1]);
+        if (nn(L->shapes[i][0]) > rcap) rcap = nn(L->shapes[i][0]);
     }
-    dev_bufs B;
-    const int n_shapes = (int)W32_COUNT(DGS), n_all = n_shapes + W32_N_DGB_OFFSETS + W32_N_NAN;
-    if (dev_bufs_alloc(k->J, &B, ncap, 0, rcap, ccap, ccap, k->t) == 0)
+    dev_bufs B; /* dx: gamma and dx; dgamma/dbeta: no gamma, two outputs of a row's width */
+    const int n_all = L->n_shapes + L->n_offsets + W32_N_NAN;
+    if (dev_bufs_alloc(k->J, &B, ncap, L->dgb ? 0 : ccap, rcap, L->dgb ? ccap : ncap, L->dgb ? ccap : 0, k->t) == 0)
         for (int i = 0; i < n_all && !k->J->lost; i++) {
             size_t off[5] = { 0, 0, 0, 0, 0 };
-            int rows, cols, nan = 0;
-            wb_rng rng;
-            if (i < n_shapes) {
-                rng = wb_rng_for_seed(jd_seed, W32_DGB_SHAPES_TAG, i);
-                rows = DGS[i][0], cols = DGS[i][1];
-            } else if (i < n_shapes + W32_N_DGB_OFFSETS) {
-                rng = wb_rng_for_seed(jd_seed, W32_DGB_OFFSETS_TAG, i - n_shapes);
-                dgb_offsets_case(&rng, i - n_shapes, &rows, &cols, off);
-            } else {
-                rng = wb_rng_for_seed(jd_seed, W32_DGB_NAN_TAG, i - n_shapes - W32_N_DGB_OFFSETS);
-                dgb_nan_shape(i - n_shapes - W32_N_DGB_OFFSETS, &rows, &cols), nan = 1;
-            }
-            if (dgb_case(k->J, &B, &rng, rows, cols, off, nan, k->t) < 0) break;
+            int rows, cols, nan = 0, list = i < L->n_shapes ? 0 : i < L->n_shapes + L->n_offsets ? 1 : 2;
+            const int c = list == 0 ? i : list == 1 ? i - L->n_shapes : i - L->n_shapes - L->n_offsets;
+            wb_rng rng = wb_rng_for_seed(jd_seed, L->tags[list], c);
+            if (list == 0) rows = L->shapes[c][0], cols = L->shapes[c][1];
+            else if (list == 1) L->offsets_case(&rng, c, &rows, &cols, off);
+            else L->nan_shape(c, &rows, &cols), nan = 1;
+            if (L->run(k->J, &B, &rng, rows, cols, off, nan, k->t) < 0) break;
         }
     dev_bufs_free(k->J, &B);
 }
+
+static void judge_dx(jd_ck *k) { judge_cases(k, &DX_CASES); }
+static void judge_dgb(jd_ck *k) { judge_cases(k, &DGB_CASES); }
 
 /* ---------------------------------------------------------------- timed checkpoints */
 

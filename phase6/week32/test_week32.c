@@ -48,36 +48,26 @@ START_TEST(gradcheck_fd)
     wb_rng rng = WB_RNG();
     const int rows = GC[_i][0], cols = GC[_i][1];
     const size_t n = (size_t)rows * cols;
-    double *x = wb_hmalloc(n * 8), *dy = wb_hmalloc(n * 8), *gamma = wb_hmalloc(cols * 8), *beta = wb_hmalloc(cols * 8);
-    double *mean = wb_hmalloc(rows * 8), *rstd = wb_hmalloc(rows * 8);
-    double *fx = wb_hmalloc(n * 8), *fg = wb_hmalloc(cols * 8), *fb = wb_hmalloc(cols * 8);
-    double *rx = wb_hmalloc(n * 8), *rg = wb_hmalloc(cols * 8), *rb = wb_hmalloc(cols * 8);
-    double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc(cols * 8), *yb = wb_hmalloc(cols * 8);
-    gc_draw(&rng, rows, cols, x, dy, gamma, beta, mean, rstd);
-    fd_grad(x, n, fx, x, gamma, beta, dy, rows, cols);
-    fd_grad(gamma, cols, fg, x, gamma, beta, dy, rows, cols);
-    fd_grad(beta, cols, fb, x, gamma, beta, dy, rows, cols);
+    host_case h;
+    gc_make(&h, &rng, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against central differences (h = 1e-5)", rows, cols);
     const double atol = W32_FD_TOL, rtol = W32_FD_TOL;
     wb_cmp c;
 
-    ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, NULL, NULL, NULL);
-    if (wb_compare_f64("dx", rx, fx, n, atol, rtol, &c) || wb_compare_f64("dgamma", rg, fg, cols, atol, rtol, &c) ||
-        wb_compare_f64("dbeta", rb, fb, cols, atol, rtol, &c))
+    if (wb_compare_f64("dx", h.rx, h.fx, n, atol, rtol, &c) || wb_compare_f64("dgamma", h.rg, h.fg, cols, atol, rtol, &c) ||
+        wb_compare_f64("dbeta", h.rb, h.fb, cols, atol, rtol, &c))
         ck_abort_msg("%s: the TEST's own reference disagrees with finite differences (a bug in the test, not "
                      "yours): %s", what, c.msg);
 
-    wb_hpoison(yx, n * 8), wb_hpoison(yg, cols * 8), wb_hpoison(yb, cols * 8);
-    ln_host_backward(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
-    wb_compare_f64("dx", yx, fx, n, atol, rtol, &c);
+    ln_host_backward(h.x, h.gamma, h.mean, h.rstd, h.dy, h.yx, h.yg, h.yb, rows, cols);
+    wb_compare_f64("dx", h.yx, h.fx, n, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
-    wb_compare_f64("dgamma", yg, fg, cols, atol, rtol, &c);
+    wb_compare_f64("dgamma", h.yg, h.fg, cols, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
-    wb_compare_f64("dbeta", yb, fb, cols, atol, rtol, &c);
+    wb_compare_f64("dbeta", h.yb, h.fb, cols, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
-    free(x), free(dy), free(gamma), free(beta), free(mean), free(rstd);
-    free(fx), free(fg), free(fb), free(rx), free(rg), free(rb), free(yx), free(yg), free(yb);
+    host_case_free(&h);
 }
 END_TEST
 
@@ -86,31 +76,21 @@ START_TEST(host_vs_ref)
     ck_assert_str_eq(__func__, W32_HOST_REF_TAG);
     wb_rng rng = WB_RNG();
     const int rows = HS[_i][0], cols = HS[_i][1];
-    const size_t n = (size_t)rows * cols;
-    float *fx = wb_hmalloc(n * 4), *fdy = wb_hmalloc(n * 4), *fg = wb_hmalloc((size_t)cols * 4);
-    float *fm = wb_hmalloc((size_t)rows * 4), *fr = wb_hmalloc((size_t)rows * 4);
-    make_inputs(&rng, fx, fg, fdy, rows, cols);
-    float_stats(fx, rows, cols, fm, fr);
-    double *x = widen(fx, n), *dy = widen(fdy, n), *gamma = widen(fg, cols), *mean = widen(fm, rows),
-           *rstd = widen(fr, rows);
-    double *rx = wb_hmalloc(n * 8), *rg = wb_hmalloc((size_t)cols * 8), *rb = wb_hmalloc((size_t)cols * 8);
-    double *sx = wb_hmalloc((size_t)rows * 8), *sg = wb_hmalloc((size_t)cols * 8), *sb = wb_hmalloc((size_t)cols * 8);
-    double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc((size_t)cols * 8), *yb = wb_hmalloc((size_t)cols * 8);
-    ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, sx, sg, sb);
-    wb_hpoison(yx, n * 8), wb_hpoison(yg, (size_t)cols * 8), wb_hpoison(yb, (size_t)cols * 8);
-    ln_host_backward(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
+    host_case h;
+    hr_make(&h, &rng, rows, cols);
+    ln_host_backward(h.x, h.gamma, h.mean, h.rstd, h.dy, h.yx, h.yg, h.yb, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against the test's reference", rows, cols);
     /* double against double: 1e-12 of each result's scale */
     size_t first = 0;
-    const char *arr = host_mismatch(yx, yg, yb, rx, rg, rb, sx, sg, sb, rows, cols, &first);
+    const char *arr = host_mismatch(h.yx, h.yg, h.yb, h.rx, h.rg, h.rb, h.sx, h.sg, h.sb, rows, cols, &first);
     if (arr) {
-        const double *want = arr[1] == 'x' ? rx : arr[1] == 'g' ? rg : rb, *got = arr[1] == 'x' ? yx : arr[1] == 'g' ? yg : yb;
+        const double *want = arr[1] == 'x' ? h.rx : arr[1] == 'g' ? h.rg : h.rb,
+                     *got = arr[1] == 'x' ? h.yx : arr[1] == 'g' ? h.yg : h.yb;
         ck_abort_msg("%s (seed %llu): %s[%zu] expected %.15g got %.15g", what, (unsigned long long)wb_base_seed(), arr,
                      first, want[first], got[first]);
     }
-    free(fx), free(fdy), free(fg), free(fm), free(fr), free(x), free(dy), free(gamma), free(mean), free(rstd);
-    free(rx), free(rg), free(rb), free(sx), free(sg), free(sb), free(yx), free(yg), free(yb);
+    host_case_free(&h);
 }
 END_TEST
 
@@ -138,12 +118,10 @@ static void problem_make(problem *p, wb_rng *rng, int rows, int cols, size_t ox,
     memset(p->hx, 0, ox * 4), memset(p->hdy, 0, ody * 4), memset(p->hg, 0, og * 4);
     memset(p->hm, 0, om * 4), memset(p->hr, 0, om * 4);
     problem_draw(rng, rows, cols, nan, p->hx + ox, p->hg + og, p->hdy + ody, p->hm + om, p->hr + om);
-    double *x = widen(p->hx + ox, n), *dy = widen(p->hdy + ody, n), *g = widen(p->hg + og, nc);
-    double *m = widen(p->hm + om, nr), *r = widen(p->hr + om, nr);
     p->rdx = wb_hmalloc(n * 8), p->rdg = wb_hmalloc(nc * 8), p->rdb = wb_hmalloc(nc * 8);
     p->sdx = wb_hmalloc(nr * 8), p->sdg = wb_hmalloc(nc * 8), p->sdb = wb_hmalloc(nc * 8);
-    ref_backward(x, g, m, r, dy, p->rdx, p->rdg, p->rdb, rows, cols, p->sdx, p->sdg, p->sdb);
-    free(x), free(dy), free(g), free(m), free(r);
+    float_ref(p->hx + ox, p->hg + og, p->hdy + ody, p->hm + om, p->hr + om, rows, cols, p->rdx, p->rdg, p->rdb, p->sdx,
+              p->sdg, p->sdb);
     p->dev_x = wb_dcopy(p->hx, (n + ox) * 4), p->dev_dy = wb_dcopy(p->hdy, (n + ody) * 4);
     p->dev_g = wb_dcopy(p->hg, (nc + og) * 4);
     p->dev_m = wb_dcopy(p->hm, (nr + om) * 4), p->dev_r = wb_dcopy(p->hr, (nr + om) * 4);

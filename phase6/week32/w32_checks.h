@@ -196,9 +196,83 @@ static double *widen(const float *v, size_t n)
     return d;
 }
 
+/* The reference and its scales for float inputs (as the device gets them),
+ * widened to double. */
+static void float_ref(const float *x, const float *gamma, const float *dy, const float *mean, const float *rstd,
+                      int rows, int cols, double *dx, double *dgamma, double *dbeta, double *dxs, double *dgs,
+                      double *dbs)
+{
+    const size_t n = (size_t)rows * cols, nr = (size_t)rows, nc = (size_t)cols;
+    double *xd = widen(x, n), *dyd = widen(dy, n), *g = widen(gamma, nc), *m = widen(mean, nr), *r = widen(rstd, nr);
+    ref_backward(xd, g, m, r, dyd, dx, dgamma, dbeta, rows, cols, dxs, dgs, dbs);
+    free(xd), free(dyd), free(g), free(m), free(r);
+}
+
 /* The host backward against the reference on wider rows (double both: only
  * the order of the additions differs). rows 0 must give zero dgamma and dbeta. */
 static const int HS[][2] = { { 0, 5 }, { 5, 0 }, { 37, 1000 }, { 1, 4097 }, { 200, 3 } };
+
+/* A host case: the inputs in double, central differences (the gradcheck's
+ * cases), the reference with its scales, and room for the host backward's
+ * results, poisoned (0xFF bytes: NaN). */
+typedef struct {
+    int     rows, cols;
+    size_t  n;
+    double *x, *dy, *gamma, *beta, *mean, *rstd;
+    double *fx, *fg, *fb; /* central differences */
+    double *rx, *rg, *rb; /* the reference */
+    double *sx, *sg, *sb; /* its scales */
+    double *yx, *yg, *yb; /* the host backward's results */
+} host_case;
+
+static void host_case_alloc(host_case *h, int rows, int cols)
+{
+    const size_t n = (size_t)rows * cols, nr = (size_t)rows, nc = (size_t)cols;
+    h->rows = rows, h->cols = cols, h->n = n;
+    h->x = wb_hmalloc(n * 8), h->dy = wb_hmalloc(n * 8), h->gamma = wb_hmalloc(nc * 8), h->beta = wb_hmalloc(nc * 8);
+    h->mean = wb_hmalloc(nr * 8), h->rstd = wb_hmalloc(nr * 8);
+    h->fx = wb_hmalloc(n * 8), h->fg = wb_hmalloc(nc * 8), h->fb = wb_hmalloc(nc * 8);
+    h->rx = wb_hmalloc(n * 8), h->rg = wb_hmalloc(nc * 8), h->rb = wb_hmalloc(nc * 8);
+    h->sx = wb_hmalloc(nr * 8), h->sg = wb_hmalloc(nc * 8), h->sb = wb_hmalloc(nc * 8);
+    h->yx = wb_hmalloc(n * 8), h->yg = wb_hmalloc(nc * 8), h->yb = wb_hmalloc(nc * 8);
+    wb_hpoison(h->yx, n * 8), wb_hpoison(h->yg, nc * 8), wb_hpoison(h->yb, nc * 8);
+}
+
+static void host_case_free(host_case *h)
+{
+    free(h->x), free(h->dy), free(h->gamma), free(h->beta), free(h->mean), free(h->rstd);
+    free(h->fx), free(h->fg), free(h->fb), free(h->rx), free(h->rg), free(h->rb);
+    free(h->sx), free(h->sg), free(h->sb), free(h->yx), free(h->yg), free(h->yb);
+}
+
+/* A gradcheck case (GC): the inputs, central differences for x, gamma and
+ * beta, and the reference (no scales). */
+static void gc_make(host_case *h, wb_rng *rng, int rows, int cols)
+{
+    host_case_alloc(h, rows, cols);
+    gc_draw(rng, rows, cols, h->x, h->dy, h->gamma, h->beta, h->mean, h->rstd);
+    fd_grad(h->x, h->n, h->fx, h->x, h->gamma, h->beta, h->dy, rows, cols);
+    fd_grad(h->gamma, (size_t)cols, h->fg, h->x, h->gamma, h->beta, h->dy, rows, cols);
+    fd_grad(h->beta, (size_t)cols, h->fb, h->x, h->gamma, h->beta, h->dy, rows, cols);
+    ref_backward(h->x, h->gamma, h->mean, h->rstd, h->dy, h->rx, h->rg, h->rb, rows, cols, NULL, NULL, NULL);
+}
+
+/* A wider case (HS): float inputs as the device gets them (make_inputs,
+ * float_stats) widened to double, and the reference with its scales. */
+static void hr_make(host_case *h, wb_rng *rng, int rows, int cols)
+{
+    const size_t n = (size_t)rows * cols, nr = (size_t)rows, nc = (size_t)cols;
+    host_case_alloc(h, rows, cols);
+    float *fx = wb_hmalloc(n * 4), *fdy = wb_hmalloc(n * 4), *fg = wb_hmalloc(nc * 4);
+    float *fm = wb_hmalloc(nr * 4), *fr = wb_hmalloc(nr * 4);
+    make_inputs(rng, fx, fg, fdy, rows, cols);
+    float_stats(fx, rows, cols, fm, fr);
+    for (size_t k = 0; k < n; k++) h->x[k] = fx[k], h->dy[k] = fdy[k];
+    for (size_t j = 0; j < nc; j++) h->gamma[j] = fg[j];
+    for (size_t i = 0; i < nr; i++) h->mean[i] = fm[i], h->rstd[i] = fr[i];
+    ref_backward(h->x, h->gamma, h->mean, h->rstd, h->dy, h->rx, h->rg, h->rb, rows, cols, h->sx, h->sg, h->sb);
+    free(fx), free(fdy), free(fg), free(fm), free(fr);
+}
 
 /* The host backward's results (y*) against the reference's (r*) within
  * W32_HOST_TOL of each result's scale (s*): NULL when all are, else the
