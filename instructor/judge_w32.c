@@ -165,48 +165,39 @@ static int host_bufs_alloc(jd *J, host_bufs *H, jd_tally *t)
     return 0;
 }
 
-/* One of GC: against central differences. */
-static int gradcheck_case(jd *J, host_bufs *H, int i, jd_tally *t)
+/* Case i of GC (gc: against central differences) or of HS (against the
+ * reference on float inputs widened). 0, or -1 when the runner is gone. */
+static int host_case_run(jd *J, host_bufs *H, int gc, int i, jd_tally *t)
 {
-    wb_rng rng = wb_rng_for_seed(jd_seed, W32_GRADCHECK_TAG, i);
-    const int rows = GC[i][0], cols = GC[i][1];
+    wb_rng rng = wb_rng_for_seed(jd_seed, gc ? W32_GRADCHECK_TAG : W32_HOST_REF_TAG, i);
+    const int rows = gc ? GC[i][0] : HS[i][0], cols = gc ? GC[i][1] : HS[i][1];
+    const size_t nc = nn(cols);
     host_case h;
-    gc_make(&h, &rng, rows, cols);
     char what[96];
-    snprintf(what, sizeof what, "rows=%d cols=%d, against central differences (h = %g)", rows, cols, W32_FD_H);
+    if (gc) gc_make(&h, &rng, rows, cols);
+    else hr_make(&h, &rng, rows, cols);
+    if (gc) snprintf(what, sizeof what, "rows=%d cols=%d, against central differences (h = %g)", rows, cols, W32_FD_H);
+    else snprintf(what, sizeof what, "rows=%d cols=%d, against the reference", rows, cols);
     const double tol = W32_FD_TOL;
-    const size_t n = h.n, nc = nn(cols);
     wb_cmp c;
     int rc = 0;
     t->tests++;
-    if (wb_compare_f64("dx", h.rx, h.fx, n, tol, tol, &c) || wb_compare_f64("dgamma", h.rg, h.fg, nc, tol, tol, &c) ||
-        wb_compare_f64("dbeta", h.rb, h.fb, nc, tol, tol, &c))
+    if (gc && (wb_compare_f64("dx", h.rx, h.fx, h.n, tol, tol, &c) || wb_compare_f64("dgamma", h.rg, h.fg, nc, tol, tol, &c) ||
+               wb_compare_f64("dbeta", h.rb, h.fb, nc, tol, tol, &c)))
         jd_failf(t, "%s: the judge's own reference disagrees with finite differences (a bug in the judge): %s", what, c.msg);
-    else if ((rc = host_call(J, H, &h, what, t)) == 0 &&
-             (wb_compare_f64("dx", h.yx, h.fx, n, tol, tol, &c) || wb_compare_f64("dgamma", h.yg, h.fg, nc, tol, tol, &c) ||
-              wb_compare_f64("dbeta", h.yb, h.fb, nc, tol, tol, &c)))
+    else if ((rc = host_call(J, H, &h, what, t)) != 0)
+        ;
+    else if (gc && (wb_compare_f64("dx", h.yx, h.fx, h.n, tol, tol, &c) ||
+                    wb_compare_f64("dgamma", h.yg, h.fg, nc, tol, tol, &c) || wb_compare_f64("dbeta", h.yb, h.fb, nc, tol, tol, &c)))
         jd_failf(t, "%s: %s", what, c.msg);
-    host_case_free(&h);
-    return rc < 0 ? -1 : 0;
-}
-
-/* One of HS: against the reference on float inputs widened. */
-static int host_ref_case(jd *J, host_bufs *H, int i, jd_tally *t)
-{
-    wb_rng rng = wb_rng_for_seed(jd_seed, W32_HOST_REF_TAG, i);
-    const int rows = HS[i][0], cols = HS[i][1];
-    host_case h;
-    hr_make(&h, &rng, rows, cols);
-    char what[96];
-    snprintf(what, sizeof what, "rows=%d cols=%d, against the reference", rows, cols);
-    t->tests++;
-    int rc = host_call(J, H, &h, what, t);
-    size_t first = 0;
-    const char *arr = rc ? NULL : host_mismatch(h.yx, h.yg, h.yb, h.rx, h.rg, h.rb, h.sx, h.sg, h.sb, rows, cols, &first);
-    if (arr) {
-        const double *want = arr[1] == 'x' ? h.rx : arr[1] == 'g' ? h.rg : h.rb,
-                     *got = arr[1] == 'x' ? h.yx : arr[1] == 'g' ? h.yg : h.yb;
-        jd_failf(t, "%s: %s[%zu] expected %.15g got %.15g", what, arr, first, want[first], got[first]);
+    else if (!gc) {
+        size_t first = 0;
+        const char *arr = host_mismatch(h.yx, h.yg, h.yb, h.rx, h.rg, h.rb, h.sx, h.sg, h.sb, rows, cols, &first);
+        if (arr) {
+            const double *want = arr[1] == 'x' ? h.rx : arr[1] == 'g' ? h.rg : h.rb,
+                         *got = arr[1] == 'x' ? h.yx : arr[1] == 'g' ? h.yg : h.yb;
+            jd_failf(t, "%s: %s[%zu] expected %.15g got %.15g", what, arr, first, want[first], got[first]);
+        }
     }
     host_case_free(&h);
     return rc < 0 ? -1 : 0;
@@ -217,10 +208,10 @@ static void judge_gradcheck(jd *J, jd_tally *t)
     host_bufs H;
     memset(&H, 0, sizeof H);
     if (host_bufs_alloc(J, &H, t) == 0) {
-        for (int i = 0; i < (int)W32_COUNT(GC) && !J->lost; i++)
-            if (gradcheck_case(J, &H, i, t) < 0) break;
-        for (int i = 0; i < (int)W32_COUNT(HS) && !J->lost; i++)
-            if (host_ref_case(J, &H, i, t) < 0) break;
+        for (int i = 0; i < (int)(W32_COUNT(GC) + W32_COUNT(HS)) && !J->lost; i++) {
+            const int gc = i < (int)W32_COUNT(GC);
+            if (host_case_run(J, &H, gc, gc ? i : i - (int)W32_COUNT(GC), t) < 0) break;
+        }
     }
     if (H.iin >= 0) jd_free(J, H.iin);
     if (H.iout >= 0) jd_free(J, H.iout);
