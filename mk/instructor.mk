@@ -499,6 +499,15 @@ $(JUDGE_W27_YARD): $(BUILD)/instructor/judge_w27_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W27): | $(JUDGE_W27_YARD)
 judge-w27: $(JUDGE_W27_YARD)
+$(eval $(call judge_rules,32,phase6/week32,ln_host ln_dx ln_dgb))
+# week 32's judge (staged, as week 28's): the checks of phase6/week32/w32_checks.h, and its own kernels
+# (judge_w32_kernels.cu: the timed outputs' references and full checks), linked into this judge alone
+$(JUDGE_W32): $(BUILD)/instructor/judge_w32_kernels.o
+$(BUILD)/instructor/judge_w32.o: instructor/judge_w32_kernels.h
+$(BUILD)/instructor/judge_w32_kernels.o: instructor/judge_w32_kernels.cu instructor/judge_w32_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's

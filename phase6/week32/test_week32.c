@@ -17,75 +17,10 @@
 #include "ln_host.h"
 #include "ln_dx.h"
 #include "ln_dgb.h"
+#include "w32_checks.h"
 
-/* ---------------------------------------------------------------- forward and reference (double) */
-
-/* mean and rstd of each row, two passes, as ln_host.h defines them. */
-static void ln_stats(const double *x, int rows, int cols, double *mean, double *rstd)
-{
-    for (int i = 0; i < rows; i++) {
-        const double *xr = x + (size_t)i * cols;
-        double s = 0, v = 0;
-        for (int j = 0; j < cols; j++) s += xr[j];
-        const double mu = s / cols;
-        for (int j = 0; j < cols; j++) v += (xr[j] - mu) * (xr[j] - mu);
-        mean[i] = mu, rstd[i] = 1.0 / sqrt(v / cols + LN_EPS);
-    }
-}
-
-/* The loss whose gradient the backward computes: L = sum_ij w_ij y_ij with
- * y = LayerNorm(x) (mean and rstd recomputed from x), so dL/dy = w. */
-static double ln_loss(const double *x, const double *gamma, const double *beta, const double *w, int rows, int cols)
-{
-    double L = 0;
-    for (int i = 0; i < rows; i++) {
-        const double *xr = x + (size_t)i * cols, *wr = w + (size_t)i * cols;
-        double mu, rs;
-        ln_stats(xr, 1, cols, &mu, &rs);
-        for (int j = 0; j < cols; j++) L += wr[j] * ((xr[j] - mu) * rs * gamma[j] + beta[j]);
-    }
-    return L;
-}
-
-static double fmax_num(double a, double b) { return isnan(b) ? a : (b > a ? b : a); }
-
-/* The test's analytic backward: the definitions of ln_dx.h and ln_dgb.h,
- * with xhat and g of a row kept in arrays. When dxs, dgs, dbs are not NULL
- * they get the scale each result's float rounding is judged against: per
- * row of dx, rstd * max|g| * (1 + max xhat^2) (the size of the terms dx is
- * made of); per column, the sums of |dy xhat| and of |dy| (a float sum is
- * off by a few ulps of the sum of its |terms|). */
-static void ref_backward(const double *x, const double *gamma, const double *mean, const double *rstd,
-                         const double *dy, double *dx, double *dgamma, double *dbeta, int rows, int cols,
-                         double *dxs, double *dgs, double *dbs)
-{
-    if (cols <= 0) return;
-    const size_t nc = (size_t)cols;
-    const double inv = 1.0 / cols;
-    double *xh = wb_hmalloc(nc * 8), *g = wb_hmalloc(nc * 8);
-    memset(dgamma, 0, nc * 8), memset(dbeta, 0, nc * 8);
-    if (dgs) memset(dgs, 0, nc * 8), memset(dbs, 0, nc * 8);
-    for (size_t r = 0; r < (size_t)(rows > 0 ? rows : 0); r++) {
-        const size_t o = r * nc;
-        double sum_g = 0, sum_gxh = 0, big_g = 0, big_xh = 0;
-        for (size_t j = 0; j < nc; j++) {
-            xh[j] = (x[o + j] - mean[r]) * rstd[r];
-            g[j] = dy[o + j] * gamma[j];
-            sum_g += g[j];
-            sum_gxh += g[j] * xh[j];
-            big_g = fmax_num(big_g, fabs(g[j]));
-            big_xh = fmax_num(big_xh, fabs(xh[j]));
-        }
-        for (size_t j = 0; j < nc; j++) {
-            dx[o + j] = rstd[r] * (g[j] - inv * sum_g - inv * sum_gxh * xh[j]);
-            dgamma[j] += dy[o + j] * xh[j];
-            dbeta[j] += dy[o + j];
-            if (dgs) dgs[j] += fabs(dy[o + j] * xh[j]), dbs[j] += fabs(dy[o + j]);
-        }
-        if (dxs) dxs[r] = rstd[r] * big_g * (1 + big_xh * big_xh);
-    }
-    free(xh), free(g);
-}
+/* The forward, the reference, the cases and the tolerances:
+ * w32_checks.h (shared with the instructor's judge). */
 
 /* Fail the test unless every got[k] is within tol * scale[k / per] + tol * |ref[k]|
  * of ref[k] (NaN never passes where a number is expected; a NaN reference
@@ -107,153 +42,55 @@ static void expect_scaled(const char *name, const float *got, const double *ref,
 
 /* ---------------------------------------------------------------- gradcheck (CPU) */
 
-/* Central differences of the loss, step h, for every x, gamma and beta. */
-enum { FD_X, FD_GAMMA, FD_BETA };
-static void fd_grad(double *v, size_t n, double *out, double *x, double *gamma, double *beta, const double *w,
-                    int rows, int cols)
-{
-    const double h = 1e-5;
-    for (size_t k = 0; k < n; k++) {
-        const double keep = v[k];
-        v[k] = keep + h;
-        const double lp = ln_loss(x, gamma, beta, w, rows, cols);
-        v[k] = keep - h;
-        const double lm = ln_loss(x, gamma, beta, w, rows, cols);
-        v[k] = keep;
-        out[k] = (lp - lm) / (2 * h);
-    }
-}
-
-/* Small shapes: one element, one row, one column, odd widths. */
-static const int GC[][2] = { { 1, 1 }, { 1, 2 }, { 1, 7 }, { 3, 1 }, { 2, 5 }, { 4, 16 }, { 3, 33 } };
-
 START_TEST(gradcheck_fd)
 {
+    ck_assert_str_eq(__func__, W32_GRADCHECK_TAG); /* the judge draws these cases by this tag (w32_checks.h) */
     wb_rng rng = WB_RNG();
     const int rows = GC[_i][0], cols = GC[_i][1];
     const size_t n = (size_t)rows * cols;
-    double *x = wb_hmalloc(n * 8), *dy = wb_hmalloc(n * 8), *gamma = wb_hmalloc(cols * 8), *beta = wb_hmalloc(cols * 8);
-    double *mean = wb_hmalloc(rows * 8), *rstd = wb_hmalloc(rows * 8);
-    double *fx = wb_hmalloc(n * 8), *fg = wb_hmalloc(cols * 8), *fb = wb_hmalloc(cols * 8);
-    double *rx = wb_hmalloc(n * 8), *rg = wb_hmalloc(cols * 8), *rb = wb_hmalloc(cols * 8);
-    double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc(cols * 8), *yb = wb_hmalloc(cols * 8);
-    wb_fill_uniform_f64(&rng, x, n, -2, 2);
-    wb_fill_uniform_f64(&rng, dy, n, -1, 1);
-    wb_fill_uniform_f64(&rng, gamma, cols, -1.5, 1.5);
-    wb_fill_uniform_f64(&rng, beta, cols, -1, 1);
-    for (int i = 0; i < rows; i++) {
-        double *xr = x + (size_t)i * cols;
-        if (cols >= 2) xr[0] = -2 - wb_rng_unit(&rng), xr[1] = 2 + wb_rng_unit(&rng); /* variance well above eps */
-        if (i == 1)
-            for (int j = 0; j < cols; j++) xr[j] += 100; /* the mean must come out of every term */
-    }
-    ln_stats(x, rows, cols, mean, rstd);
-    fd_grad(x, n, fx, x, gamma, beta, dy, rows, cols);
-    fd_grad(gamma, cols, fg, x, gamma, beta, dy, rows, cols);
-    fd_grad(beta, cols, fb, x, gamma, beta, dy, rows, cols);
+    host_case h;
+    gc_make(&h, &rng, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against central differences (h = 1e-5)", rows, cols);
-    const double atol = 1e-6, rtol = 1e-6;
+    const double atol = W32_FD_TOL, rtol = W32_FD_TOL;
     wb_cmp c;
 
-    ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, NULL, NULL, NULL);
-    if (wb_compare_f64("dx", rx, fx, n, atol, rtol, &c) || wb_compare_f64("dgamma", rg, fg, cols, atol, rtol, &c) ||
-        wb_compare_f64("dbeta", rb, fb, cols, atol, rtol, &c))
+    if (wb_compare_f64("dx", h.rx, h.fx, n, atol, rtol, &c) || wb_compare_f64("dgamma", h.rg, h.fg, cols, atol, rtol, &c) ||
+        wb_compare_f64("dbeta", h.rb, h.fb, cols, atol, rtol, &c))
         ck_abort_msg("%s: the TEST's own reference disagrees with finite differences (a bug in the test, not "
                      "yours): %s", what, c.msg);
 
-    wb_hpoison(yx, n * 8), wb_hpoison(yg, cols * 8), wb_hpoison(yb, cols * 8);
-    ln_host_backward(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
-    wb_compare_f64("dx", yx, fx, n, atol, rtol, &c);
+    ln_host_backward(h.x, h.gamma, h.mean, h.rstd, h.dy, h.yx, h.yg, h.yb, rows, cols);
+    wb_compare_f64("dx", h.yx, h.fx, n, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
-    wb_compare_f64("dgamma", yg, fg, cols, atol, rtol, &c);
+    wb_compare_f64("dgamma", h.yg, h.fg, cols, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
-    wb_compare_f64("dbeta", yb, fb, cols, atol, rtol, &c);
+    wb_compare_f64("dbeta", h.yb, h.fb, cols, atol, rtol, &c);
     WB_EXPECT_CMP(c, what);
-    free(x), free(dy), free(gamma), free(beta), free(mean), free(rstd);
-    free(fx), free(fg), free(fb), free(rx), free(rg), free(rb), free(yx), free(yg), free(yb);
+    host_case_free(&h);
 }
 END_TEST
 
-/* Inputs that stress the formulas, one row pattern each: every 5th row (from
- * row 1) offset by 1e4, every 7th (from row 3) constant (variance 0, rstd =
- * 1/sqrt(eps)), dy of every 6th (from row 2) scaled by 1e4. Floats, as the
- * device gets them. */
-static void make_inputs(wb_rng *rng, float *x, float *gamma, float *dy, int rows, int cols)
-{
-    const size_t n = (size_t)rows * cols;
-    wb_fill_uniform_f32(rng, x, n, -2, 2);
-    wb_fill_uniform_f32(rng, gamma, (size_t)cols, -1.5f, 1.5f);
-    wb_fill_uniform_f32(rng, dy, n, -1, 1);
-    for (int i = 0; i < rows; i++) {
-        float *xr = x + (size_t)i * cols, *dr = dy + (size_t)i * cols;
-        if (i % 5 == 1)
-            for (int j = 0; j < cols; j++) xr[j] += 1e4f;
-        else if (i % 7 == 3)
-            for (int j = 1; j < cols; j++) xr[j] = xr[0];
-        if (i % 6 == 2)
-            for (int j = 0; j < cols; j++) dr[j] *= 1e4f;
-    }
-}
-
-/* The saved statistics of float rows, as a forward would store them. */
-static void float_stats(const float *x, int rows, int cols, float *mean, float *rstd)
-{
-    double *xd = wb_hmalloc((size_t)cols * 8), mu, rs;
-    for (int i = 0; i < rows; i++) {
-        for (int j = 0; j < cols; j++) xd[j] = x[(size_t)i * cols + j];
-        ln_stats(xd, 1, cols, &mu, &rs);
-        mean[i] = (float)mu, rstd[i] = (float)rs;
-    }
-    free(xd);
-}
-
-static double *widen(const float *v, size_t n)
-{
-    double *d = wb_hmalloc(n * 8);
-    for (size_t k = 0; k < n; k++) d[k] = v[k];
-    return d;
-}
-
-/* Your host backward against the test's on wider rows (double both: only the
- * order of the additions differs). rows 0 must give zero dgamma and dbeta. */
-static const int HS[][2] = { { 0, 5 }, { 5, 0 }, { 37, 1000 }, { 1, 4097 }, { 200, 3 } };
-
 START_TEST(host_vs_ref)
 {
+    ck_assert_str_eq(__func__, W32_HOST_REF_TAG);
     wb_rng rng = WB_RNG();
     const int rows = HS[_i][0], cols = HS[_i][1];
-    const size_t n = (size_t)rows * cols;
-    float *fx = wb_hmalloc(n * 4), *fdy = wb_hmalloc(n * 4), *fg = wb_hmalloc((size_t)cols * 4);
-    float *fm = wb_hmalloc((size_t)rows * 4), *fr = wb_hmalloc((size_t)rows * 4);
-    make_inputs(&rng, fx, fg, fdy, rows, cols);
-    float_stats(fx, rows, cols, fm, fr);
-    double *x = widen(fx, n), *dy = widen(fdy, n), *gamma = widen(fg, cols), *mean = widen(fm, rows),
-           *rstd = widen(fr, rows);
-    double *rx = wb_hmalloc(n * 8), *rg = wb_hmalloc((size_t)cols * 8), *rb = wb_hmalloc((size_t)cols * 8);
-    double *sx = wb_hmalloc((size_t)rows * 8), *sg = wb_hmalloc((size_t)cols * 8), *sb = wb_hmalloc((size_t)cols * 8);
-    double *yx = wb_hmalloc(n * 8), *yg = wb_hmalloc((size_t)cols * 8), *yb = wb_hmalloc((size_t)cols * 8);
-    ref_backward(x, gamma, mean, rstd, dy, rx, rg, rb, rows, cols, sx, sg, sb);
-    wb_hpoison(yx, n * 8), wb_hpoison(yg, (size_t)cols * 8), wb_hpoison(yb, (size_t)cols * 8);
-    ln_host_backward(x, gamma, mean, rstd, dy, yx, yg, yb, rows, cols);
+    host_case h;
+    hr_make(&h, &rng, rows, cols);
+    ln_host_backward(h.x, h.gamma, h.mean, h.rstd, h.dy, h.yx, h.yg, h.yb, rows, cols);
     char what[96];
     snprintf(what, sizeof what, "rows=%d cols=%d, against the test's reference", rows, cols);
     /* double against double: 1e-12 of each result's scale */
-    size_t bad = 0, first = 0;
-    const char *arr = "dx";
-    for (size_t k = 0; k < n && !bad; k++)
-        if (!wb_close(yx[k], rx[k], 1e-12 * sx[k / cols], 1e-12)) bad = 1, first = k;
-    for (int j = 0; j < cols && !bad; j++)
-        if (!wb_close(yg[j], rg[j], 1e-12 * sg[j], 1e-12)) bad = 1, first = (size_t)j, arr = "dgamma";
-    for (int j = 0; j < cols && !bad; j++)
-        if (!wb_close(yb[j], rb[j], 1e-12 * sb[j], 1e-12)) bad = 1, first = (size_t)j, arr = "dbeta";
-    if (bad) {
-        const double *want = arr[1] == 'x' ? rx : arr[1] == 'g' ? rg : rb, *got = arr[1] == 'x' ? yx : arr[1] == 'g' ? yg : yb;
+    size_t first = 0;
+    const char *arr = host_mismatch(h.yx, h.yg, h.yb, h.rx, h.rg, h.rb, h.sx, h.sg, h.sb, rows, cols, &first);
+    if (arr) {
+        const double *want = arr[1] == 'x' ? h.rx : arr[1] == 'g' ? h.rg : h.rb,
+                     *got = arr[1] == 'x' ? h.yx : arr[1] == 'g' ? h.yg : h.yb;
         ck_abort_msg("%s (seed %llu): %s[%zu] expected %.15g got %.15g", what, (unsigned long long)wb_base_seed(), arr,
                      first, want[first], got[first]);
     }
-    free(fx), free(fdy), free(fg), free(fm), free(fr), free(x), free(dy), free(gamma), free(mean), free(rstd);
-    free(rx), free(rg), free(rb), free(sx), free(sg), free(sb), free(yx), free(yg), free(yb);
+    host_case_free(&h);
 }
 END_TEST
 
@@ -280,15 +117,11 @@ static void problem_make(problem *p, wb_rng *rng, int rows, int cols, size_t ox,
     p->hm = wb_hmalloc((nr + om) * 4), p->hr = wb_hmalloc((nr + om) * 4);
     memset(p->hx, 0, ox * 4), memset(p->hdy, 0, ody * 4), memset(p->hg, 0, og * 4);
     memset(p->hm, 0, om * 4), memset(p->hr, 0, om * 4);
-    make_inputs(rng, p->hx + ox, p->hg + og, p->hdy + ody, rows, cols);
-    if (nan && rows >= 3 && cols >= 6) p->hdy[ody + 2 * nc + 5] = NAN; /* row 2, column 5 */
-    float_stats(p->hx + ox, rows, cols, p->hm + om, p->hr + om);
-    double *x = widen(p->hx + ox, n), *dy = widen(p->hdy + ody, n), *g = widen(p->hg + og, nc);
-    double *m = widen(p->hm + om, nr), *r = widen(p->hr + om, nr);
+    problem_draw(rng, rows, cols, nan, p->hx + ox, p->hg + og, p->hdy + ody, p->hm + om, p->hr + om);
     p->rdx = wb_hmalloc(n * 8), p->rdg = wb_hmalloc(nc * 8), p->rdb = wb_hmalloc(nc * 8);
     p->sdx = wb_hmalloc(nr * 8), p->sdg = wb_hmalloc(nc * 8), p->sdb = wb_hmalloc(nc * 8);
-    ref_backward(x, g, m, r, dy, p->rdx, p->rdg, p->rdb, rows, cols, p->sdx, p->sdg, p->sdb);
-    free(x), free(dy), free(g), free(m), free(r);
+    float_ref(p->hx + ox, p->hg + og, p->hdy + ody, p->hm + om, p->hr + om, rows, cols, p->rdx, p->rdg, p->rdb, p->sdx,
+              p->sdg, p->sdb);
     p->dev_x = wb_dcopy(p->hx, (n + ox) * 4), p->dev_dy = wb_dcopy(p->hdy, (n + ody) * 4);
     p->dev_g = wb_dcopy(p->hg, (nc + og) * 4);
     p->dev_m = wb_dcopy(p->hm, (nr + om) * 4), p->dev_r = wb_dcopy(p->hr, (nr + om) * 4);
@@ -320,21 +153,15 @@ static void check_dx(wb_rng *rng, int rows, int cols, size_t ox, size_t ody, siz
              ox, ody, og, om, oout, nan ? ", a NaN in dy[2][5]" : "");
     float *got = wb_hmalloc(p.n * 4);
     wb_expect_dout_guards(&o, got, what);
-    expect_scaled("dx", got, p.rdx, p.sdx, p.n, cols > 0 ? (size_t)cols : 1, 3e-5, what);
+    expect_scaled("dx", got, p.rdx, p.sdx, p.n, cols > 0 ? (size_t)cols : 1, W32_DEV_TOL, what);
     free(got);
     wb_dout_free(&o);
     problem_free(&p);
 }
 
-/* Empty, one element, one column, odd widths, every register-kernel width
- * (128 to 8192), past 8192, many short rows, many 1024-wide rows. */
-static const int DXS[][2] = { { 0, 5 },     { 5, 0 },     { 1, 1 },     { 3, 1 },      { 1, 7 },      { 2, 3 },
-                              { 7, 33 },    { 5, 128 },   { 9, 512 },   { 4, 1024 },   { 3, 1023 },   { 6, 2048 },
-                              { 9, 6144 },  { 16, 4096 }, { 5, 8192 },  { 3, 8193 },   { 2, 20000 },  { 1000, 257 },
-                              { 40000, 64 }, { 4096, 1024 } };
-
 START_TEST(dx_shapes)
 {
+    ck_assert_str_eq(__func__, W32_DX_SHAPES_TAG);
     wb_rng rng = WB_RNG();
     check_dx(&rng, DXS[_i][0], DXS[_i][1], 0, 0, 0, 0, 0, 0);
 }
@@ -343,18 +170,22 @@ END_TEST
 /* Misaligned pointers: each of x, dy, gamma, mean/rstd and dx shifted by a float. */
 START_TEST(dx_offsets)
 {
-    static const int COLS[] = { 1024, 4096, 8192, 1000 };
+    ck_assert_str_eq(__func__, W32_DX_OFFSETS_TAG);
     wb_rng rng = WB_RNG();
-    const int rows = (int)wb_rng_int(&rng, 1, 200), cols = COLS[_i % 4];
-    check_dx(&rng, rows, cols, (size_t)(_i & 1), (size_t)((_i >> 1) & 1), (size_t)((_i >> 2) & 1),
-             (size_t)((_i >> 1) & 1), (size_t)((_i * 3) & 3), 0);
+    int rows, cols;
+    size_t o[5];
+    dx_offsets_case(&rng, _i, &rows, &cols, o);
+    check_dx(&rng, rows, cols, o[OFF_X], o[OFF_DY], o[OFF_G], o[OFF_M], o[OFF_OUT], 0);
 }
 END_TEST
 
 START_TEST(dx_nan)
 {
+    ck_assert_str_eq(__func__, W32_DX_NAN_TAG);
     wb_rng rng = WB_RNG();
-    check_dx(&rng, _i ? 3 : 6, _i ? 8192 : 1000, 0, 0, 0, 0, 0, 1);
+    int rows, cols;
+    dx_nan_shape(_i, &rows, &cols);
+    check_dx(&rng, rows, cols, 0, 0, 0, 0, 0, 1);
 }
 END_TEST
 
@@ -377,8 +208,8 @@ static void check_dgb(wb_rng *rng, int rows, int cols, size_t ox, size_t ody, si
     float *g1 = wb_hmalloc(nc * 4), *b1 = wb_hmalloc(nc * 4), *g2 = wb_hmalloc(nc * 4), *b2 = wb_hmalloc(nc * 4);
     wb_expect_dout_guards(&og, g1, what);
     wb_expect_dout_guards(&ob, b1, what);
-    expect_scaled("dgamma", g1, p.rdg, p.sdg, nc, 1, 3e-5, what);
-    expect_scaled("dbeta", b1, p.rdb, p.sdb, nc, 1, 3e-5, what);
+    expect_scaled("dgamma", g1, p.rdg, p.sdg, nc, 1, W32_DEV_TOL, what);
+    expect_scaled("dbeta", b1, p.rdb, p.sdb, nc, 1, W32_DEV_TOL, what);
     /* again, into poisoned outputs: the same bits */
     wb_dout_poison(&og), wb_dout_poison(&ob);
     WB_CUDA(ln_dgb_backward(at(p.dev_x, ox), at(p.dev_dy, ody), at(p.dev_m, om), at(p.dev_r, om), dg, db, ws, rows,
@@ -396,14 +227,9 @@ static void check_dgb(wb_rng *rng, int rows, int cols, size_t ox, size_t ody, si
     problem_free(&p);
 }
 
-/* Empty (rows 0: zeros), one element, one row, one column, odd and wide
- * shapes, many rows of few columns. */
-static const int DGS[][2] = { { 0, 5 },     { 5, 0 },      { 1, 1 },      { 1, 7 },    { 3, 1 },
-                              { 7, 33 },    { 33, 128 },   { 100, 1000 }, { 1000, 257 }, { 2048, 1024 },
-                              { 40000, 64 }, { 70000, 3 }, { 300, 8192 }, { 3, 20000 } };
-
 START_TEST(dgb_shapes)
 {
+    ck_assert_str_eq(__func__, W32_DGB_SHAPES_TAG);
     wb_rng rng = WB_RNG();
     check_dgb(&rng, DGS[_i][0], DGS[_i][1], 0, 0, 0, 0, 0);
 }
@@ -411,18 +237,22 @@ END_TEST
 
 START_TEST(dgb_offsets)
 {
-    static const int COLS[] = { 1024, 4096, 1000, 8192 };
+    ck_assert_str_eq(__func__, W32_DGB_OFFSETS_TAG);
     wb_rng rng = WB_RNG();
-    const int rows = (int)wb_rng_int(&rng, 1, 500), cols = COLS[_i % 4];
-    check_dgb(&rng, rows, cols, (size_t)(_i & 1), (size_t)((_i >> 1) & 1), (size_t)(_i & 1), (size_t)((_i * 3) & 3),
-              0);
+    int rows, cols;
+    size_t o[5];
+    dgb_offsets_case(&rng, _i, &rows, &cols, o);
+    check_dgb(&rng, rows, cols, o[OFF_X], o[OFF_DY], o[OFF_M], o[OFF_OUT], 0);
 }
 END_TEST
 
 START_TEST(dgb_nan)
 {
+    ck_assert_str_eq(__func__, W32_DGB_NAN_TAG);
     wb_rng rng = WB_RNG();
-    check_dgb(&rng, _i ? 3 : 600, _i ? 8192 : 1000, 0, 0, 0, 0, 1);
+    int rows, cols;
+    dgb_nan_shape(_i, &rows, &cols);
+    check_dgb(&rng, rows, cols, 0, 0, 0, 0, 1);
 }
 END_TEST
 
@@ -434,11 +264,9 @@ END_TEST
  * such rows (mean near 0, rstd near sqrt(3)). The backward's cost does not
  * depend on the values, and its answer is checked for the values it got. */
 enum { SEED_X = 3201, SEED_DY, SEED_G, SEED_M, SEED_R };
-static const int BENCH_COLS[] = { 1024, 4096, 8192 };
 static const char *const BENCH_DX[] = { "dx, hidden 1024", "dx, hidden 4096", "dx, hidden 8192" };
 static const char *const BENCH_DGB[] = { "dgamma+dbeta, hidden 1024", "dgamma+dbeta, hidden 4096",
                                          "dgamma+dbeta, hidden 8192" };
-#define BENCH_MAX_COLS 8192
 
 typedef struct {
     float *x, *dy, *gamma, *mean, *rstd, *dx, *dgamma, *dbeta; /* device */
@@ -693,11 +521,11 @@ static const wb_test TESTS[] = {
     { "w32.gradcheck", WB_T(gradcheck_fd), WB_CPU, WB_COUNT(GC) },
     { "w32.gradcheck", WB_T(host_vs_ref), WB_CPU, WB_COUNT(HS) },
     { "w32.dx", WB_T(dx_shapes), WB_GPU, WB_COUNT(DXS) },
-    { "w32.dx", WB_T(dx_offsets), WB_GPU, 8 },
-    { "w32.dx", WB_T(dx_nan), WB_GPU, 2 },
+    { "w32.dx", WB_T(dx_offsets), WB_GPU, W32_N_DX_OFFSETS },
+    { "w32.dx", WB_T(dx_nan), WB_GPU, W32_N_NAN },
     { "w32.dgb", WB_T(dgb_shapes), WB_GPU, WB_COUNT(DGS) },
-    { "w32.dgb", WB_T(dgb_offsets), WB_GPU, 4 },
-    { "w32.dgb", WB_T(dgb_nan), WB_GPU, 2 },
+    { "w32.dgb", WB_T(dgb_offsets), WB_GPU, W32_N_DGB_OFFSETS },
+    { "w32.dgb", WB_T(dgb_nan), WB_GPU, W32_N_NAN },
     WB_SPEED("w32.dx-bw", bench_dx),
     WB_SPEED("w32.dgb-bw", bench_dgb),
 };
