@@ -80,8 +80,8 @@
 #ifndef W58_DEC_VARIANT
 #define W58_DEC_VARIANT 5
 #endif
-#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5 && W58_DEC_VARIANT != 6 && W58_DEC_VARIANT != 7)
-#error "W58_DEC_VARIANT is 0, 1, 2, 3, 5, 6 or 7"
+#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5)
+#error "W58_DEC_VARIANT is 0, 1, 2, 3 or 5"
 #endif
 
 static __device__ __forceinline__ __half2 as_h2(uint32_t u)
@@ -121,16 +121,6 @@ static __device__ __forceinline__ void mma16816(float (&c)[4], const uint32_t (&
                  "{%0,%1,%2,%3};\n"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-/* The same mma on zero accumulators: d = a b (variant 6's first mma of a
- * group, so that nothing zeroes the group's sums first). */
-static __device__ __forceinline__ void mma16816_0(float (&d)[4], const uint32_t (&a)[4], uint32_t b0, uint32_t b1)
-{
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-                 "{%10,%10,%10,%10};\n"
-                 : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1), "f"(0.f));
 }
 
 static __device__ __forceinline__ int lane_id()
@@ -256,65 +246,6 @@ static __device__ __forceinline__ void dec_group5(float (&acc)[4][4], const uint
     }
 }
 
-/* One group for variant 6: each word dequantised with one shift, four lop3 and four
- * half2 operations, all exact, and the scale applied to the group's sums
- * in FP32, as in dec_group5. Of the word's pairs, (q0,q4) and (q2,q6) come
- * from lop3 with 0x000f000f on w and on w >> 8: 1024 + q, less 1024 + z in
- * one subtraction; (q1,q5) and (q3,q7) from 0x00f000f0: 1024 + 16 q, times
- * 1/16 less 64 + z in one fused multiply-add, whose exact result q - z is
- * small enough to need no rounding. The pairs are the same as dequant8's,
- * so the k-slots and x's pairing are dec_group's. */
-template <class XF>
-static __device__ __forceinline__ void dec_group6(float (&acc)[4][4], const uint4 (&wc)[4], uint2 zc2, uint4 sv,
-                                                  XF &&xf)
-{
-    const __half2 k1024 = as_h2(0x64006400u), km64 = as_h2(0xd400d400u) /* -64 */, k16th = as_h2(0x2c002c00u);
-    __half2 zl[4], zh[4];
-    const __half *zp = (const __half *)&zc2;
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        const __half2 z2 = __half2half2(zp[j]);
-        zl[j] = __hadd2(z2, k1024); /* 1024 + z */
-        zh[j] = __hsub2(km64, z2);  /* -(64 + z) */
-    }
-    float accg[4][4];
-#pragma unroll
-    for (int s = 0; s < 4; s++) {
-        uint4 xl, xh;
-        xf(s, xl, xh);
-        const uint32_t a0[4] = { __byte_perm(xl.x, xl.z, 0x5410), __byte_perm(xh.x, xh.z, 0x5410),
-                                 __byte_perm(xl.x, xl.z, 0x7632), __byte_perm(xh.x, xh.z, 0x7632) };
-        const uint32_t a1[4] = { __byte_perm(xl.y, xl.w, 0x5410), __byte_perm(xh.y, xh.w, 0x5410),
-                                 __byte_perm(xl.y, xl.w, 0x7632), __byte_perm(xh.y, xh.w, 0x7632) };
-        const uint32_t wv[4] = { wc[s].x, wc[s].y, wc[s].z, wc[s].w };
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            uint32_t r;
-            asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(r) : "r"(wv[j]), "r"(0x00f000f0u), "r"(0x64006400u));
-            const uint32_t w8 = wv[j] >> 8;
-            const uint32_t d0 = as_u32(__hsub2(as_h2(nibbles_to_1024q(wv[j])), zl[j]));
-            const uint32_t d1 = as_u32(__hfma2(as_h2(r), k16th, zh[j]));
-            asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(r) : "r"(w8), "r"(0x00f000f0u), "r"(0x64006400u));
-            const uint32_t d2 = as_u32(__hsub2(as_h2(nibbles_to_1024q(w8)), zl[j]));
-            const uint32_t d3 = as_u32(__hfma2(as_h2(r), k16th, zh[j]));
-            if (s == 0)
-                mma16816_0(accg[j], a0, d0, d1);
-            else
-                mma16816(accg[j], a0, d0, d1);
-            mma16816(accg[j], a1, d2, d3);
-        }
-    }
-    const __half *sh = (const __half *)&sv;
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        const float s0 = __half2float(sh[j]), s1 = __half2float(sh[4 + j]);
-        acc[j][0] = fmaf(s0, accg[j][0], acc[j][0]);
-        acc[j][1] = fmaf(s1, accg[j][1], acc[j][1]);
-        acc[j][2] = fmaf(s0, accg[j][2], acc[j][2]);
-        acc[j][3] = fmaf(s1, accg[j][3], acc[j][3]);
-    }
-}
-
 /* Variants of the main loop (W58_DEC_VARIANT, see the top of this region). */
 template <int V> struct dec_cfg {
     static constexpr bool xring = V == 0;        /* x through the shared ring, a barrier a group */
@@ -323,8 +254,6 @@ template <int V> struct dec_cfg {
     static constexpr int blocks = V == 3 ? 3 : 2; /* blocks an SM (__launch_bounds__) */
     /* 3: dynamic shared memory, a stage = each thread's 4 uint4 of words and one of scales and zeros */
     static constexpr int smem = stages * 5 * DEC_THREADS * 16;
-    /* 7: each warp's two stages of x, 16 rows of 16 pieces of 16 bytes and 4 of padding */
-    static constexpr int xsmem = V == 7 ? (DEC_THREADS / 32) * 2 * 16 * 20 * 16 : 0;
 };
 
 template <int V>
@@ -488,122 +417,6 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
             }
             cp_async_wait_mem<0>();
         }
-    } else if constexpr (V == 6) {
-        /* Variant 5's loop with dec_group6, for every M: rows g and g + 8
-         * always (at M <= 8 a second row's loads and pairings cost less than
-         * the register moves its zeros would need: HMMA's A operand is four
-         * consecutive registers). Nothing is zeroed or predicated in the
-         * loop: a thread whose rows are past M reads row M - 1's x, and one
-         * whose columns are past N the last four columns' words and the last
-         * eight's scales; what they compute lands only in rows and columns
-         * that are never stored. */
-        zero_acc();
-        if (wcol < N) {
-            const int cc = min(col, N - 4), oc = min(wcol + 8 * t, N - 8);
-            const int rg = min(g, M - 1), rh = min(g + 8, M - 1);
-            size_t wo = ((size_t)g0 * 16 + t) * N + cc, zo = (size_t)g0 * N + cc, so = (size_t)g0 * N + oc;
-            size_t xo = (size_t)rg * K + (size_t)g0 * DEC_GROUP + 8 * t;
-            const size_t x8 = (size_t)(rh - rg) * K;
-            auto issue = [&](uint4(&w)[4], uint2 &z2, uint4 &s4) {
-#pragma unroll
-                for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(wq + wo + (size_t)s * 4 * N));
-                z2 = __ldg((const uint2 *)(zr + zo));
-                s4 = __ldg((const uint4 *)(sc + so));
-                wo += (size_t)16 * N, zo += N, so += N;
-            };
-            uint4 wb[2][4], sb[2];
-            uint2 zb[2];
-            if (G > 0) issue(wb[0], zb[0], sb[0]);
-#pragma unroll 1
-            for (int gb = 0; gb < G; gb += 2) {
-#pragma unroll
-                for (int r = 0; r < 2; r++) {
-                    const int gi = gb + r;
-                    if (gi >= G) break;
-                    if (gi + 1 < G) issue(wb[r ^ 1], zb[r ^ 1], sb[r ^ 1]);
-                    dec_group6(acc, wb[r], zb[r], sb[r], [&](int s, uint4 &xl, uint4 &xh) {
-                        xl = __ldg((const uint4 *)(x + xo + 32 * s));
-                        xh = __ldg((const uint4 *)(x + xo + x8 + 32 * s));
-                    });
-                    xo += DEC_GROUP;
-                }
-            }
-        }
-    } else if constexpr (V == 7) {
-        /* Variant 1 with x through shared memory: each warp copies the
-         * next group's x (M rows x 128 halves) into its own stage by
-         * cp.async while it works on this one, so x's latency is hidden as
-         * the words' is, without a register; only the warp reads its
-         * stages, so __syncwarp is the only barrier. A row is 16 pieces of
-         * 16 bytes and 4 of padding (320 bytes: rows g and g + 1 of a
-         * quarter-warp 16 banks apart). Rows past M read row M - 1: never
-         * stored. */
-        extern __shared__ __align__(16) uint4 xw[]; /* [warp][stage][16 rows][20 pieces] */
-        constexpr int XROW = 20, XSTAGE = 16 * XROW; /* in uint4 */
-        zero_acc();
-        if (wcol < N) {
-            uint4 *mine = xw + warp * 2 * XSTAGE;
-            const uint32_t mine_s = (uint32_t)__cvta_generic_to_shared(mine);
-            size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col;
-            auto issue = [&](uint4(&w)[4], uint2 &s2, uint2 &z2) {
-                if (has) {
-#pragma unroll
-                    for (int s = 0; s < 4; s++) w[s] = __ldcs((const uint4 *)(wq + wo + (size_t)s * 4 * N));
-                    s2 = __ldg((const uint2 *)(sc + so));
-                    z2 = __ldg((const uint2 *)(zr + so));
-                } else {
-#pragma unroll
-                    for (int s = 0; s < 4; s++) w[s] = make_uint4(0, 0, 0, 0);
-                    s2 = z2 = make_uint2(0, 0);
-                }
-                wo += (size_t)16 * N, so += N;
-            };
-            /* Lane l copies pieces l + 32 i (i = 0..7): row (l >> 4) + 2 i,
-             * piece l & 15; the rows below M, i < nrow. The source runs on
-             * by a group a call, the destination flips between the stages. */
-            const int cr = lane >> 4, nrow = (M - cr + 1) >> 1;
-            const uint32_t cdst = mine_s + (uint32_t)((cr * XROW + (lane & 15)) * 16);
-            uint32_t soff = 0; /* the stage the next copy fills: 0 or XSTAGE * 16 bytes */
-            const char *csrc = (const char *)(x + (size_t)cr * K + (size_t)g0 * DEC_GROUP + (lane & 15) * 8);
-            const size_t k4 = (size_t)4 * K; /* bytes of two rows */
-            auto copy_x = [&](int gi) {
-                if (gi < G) {
-                    const char *src = csrc;
-                    uint32_t dst = cdst + soff;
-#pragma unroll
-                    for (int i = 0; i < 8; i++) {
-                        if (i < nrow) cp_async16(dst, src);
-                        dst += 2 * XROW * 16, src += k4;
-                    }
-                }
-                cp_async_commit();
-                csrc += DEC_GROUP * 2, soff = (uint32_t)(XSTAGE * 16) - soff;
-            };
-            /* The reader: rows g and g + 8 (past M: M - 1), piece 4 s + t. */
-            const uint4 *xa = mine + min(g, M - 1) * XROW + t, *xb = mine + min(g + 8, M - 1) * XROW + t;
-            uint4 wb[2][4];
-            uint2 sb[2], zb[2];
-            if (G > 0) issue(wb[0], sb[0], zb[0]);
-            copy_x(0);
-#pragma unroll 1
-            for (int gb = 0; gb < G; gb += 2) {
-#pragma unroll
-                for (int r = 0; r < 2; r++) {
-                    const int gi = gb + r;
-                    if (gi >= G) break;
-                    if (gi + 1 < G) issue(wb[r ^ 1], sb[r ^ 1], zb[r ^ 1]);
-                    copy_x(gi + 1);
-                    cp_async_wait_mem<1>(); /* this lane's pieces of group gi have landed */
-                    __syncwarp();           /* ... and every lane's */
-                    dec_group(acc, wb[r], sb[r], zb[r], [&](int s, uint4 &xl, uint4 &xh) {
-                        xl = xa[r * XSTAGE + 4 * s];
-                        xh = xb[r * XSTAGE + 4 * s];
-                    });
-                    __syncwarp(); /* every lane is done with this stage before it is copied into again */
-                }
-            }
-            cp_async_wait_mem<0>();
-        }
     } else if constexpr (V == 5) {
         /* Variant 1's loop (no barrier, x through L1, one group in flight
          * in registers) for M <= 8 with dec_group5: only row g's x, and the
@@ -744,10 +557,7 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
 }
 
 /* The dynamic shared memory a launch of the chosen variant takes (0 but for 3). */
-static constexpr size_t dec_smem()
-{
-    return dec_cfg<W58_DEC_VARIANT>::stages > 0 ? dec_cfg<W58_DEC_VARIANT>::smem : dec_cfg<W58_DEC_VARIANT>::xsmem;
-}
+static constexpr size_t dec_smem() { return dec_cfg<W58_DEC_VARIANT>::stages > 0 ? dec_cfg<W58_DEC_VARIANT>::smem : 0; }
 
 /* Blocks the device holds at once (SMs x blocks an SM), asked once per device. */
 static cudaError_t dec_slots(int *slots)
@@ -843,15 +653,7 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
     S = (groups + gps - 1) / gps;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
     const dim3 grid((unsigned)tiles, (unsigned)S);
-#if W58_DEC_VARIANT == 7
-    if (M <= 8) /* variant 5's kernel: row g alone */
-        w4_decode_kernel<5><<<grid, DEC_THREADS>>>((const __half *)x_, wq, (const __half *)scales_, (const __half *)zeros_,
-                                                   (__half *)y_, g_ws, g_tickets, M, N, K, gps);
-    else
-        w4_decode_kernel<7><<<grid, DEC_THREADS, dec_smem()>>>((const __half *)x_, wq, (const __half *)scales_,
-                                                              (const __half *)zeros_, (__half *)y_, g_ws, g_tickets,
-                                                              M, N, K, gps);
-#elif W58_DEC_VARIANT == 5
+#if W58_DEC_VARIANT == 5
     if (M <= 8) /* rows 8-15 are zeros: variant 5's group; past 8 rows, variant 1's */
         w4_decode_kernel<5><<<grid, DEC_THREADS, dec_smem()>>>((const __half *)x_, wq, (const __half *)scales_,
                                                               (const __half *)zeros_, (__half *)y_, g_ws, g_tickets,
