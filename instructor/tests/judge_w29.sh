@@ -32,12 +32,8 @@
 t_begin instructor-judge-w29
 
 label="week 29 judged outside the student's process, without a GPU"
-grading_or_skip "$label"
-log=$BUILD/instructor/judge-w29-test
 w=phase6/week29
-judge_class "$log" $w $w/solution/*.cu
-judge_grade_twice 29 $w "$log/class" "$log" ||
-  { t_fail "$label" "judge-w29 or the grader does not build (see $log/build.log)"; t_end; }
+judged_week_begin 29 $w "$label" $w/solution/*.cu
 $MAKE -s "$BUILD/instructor/judge-w29-host-runner" "$BUILD/$w/solution/judge-runner" "$BUILD/$w/starter/judge-runner" \
   >>"$log/build.log" 2>&1 || { t_fail "$label" "the runners do not build (see $log/build.log)"; t_end; }
 bad=
