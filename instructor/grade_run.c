@@ -266,8 +266,9 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w04, judge-w08, judge-w09, judge-w15,
- * judge-w21 ... judge-w24; the weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
+ * instructor's build/instructor/ (make judge-w01 ... judge-w13, judge-w15, judge-w19 and judge-w21 ...
+ * judge-w32: weeks 01-13, 15, 19 and 21-32; the weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the
+ * two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
 } JUDGES[] = {
@@ -280,17 +281,24 @@ static const struct {
     { "phase1/week07", "judge-w07", "judge_w07_runner.o" },
     { "phase1/week08", "judge-w08", "judge_w08_runner.o" },
     { "phase2/week09", "judge-w09", "judge_w09_runner.o" },
+    { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
     { "phase2/week11", "judge-w11", "judge_w11_runner.o" },
     { "phase2/week12", "judge-w12", "judge_w12_runner.o" },
-    { "phase2/week10", "judge-w10", "judge_w10_runner.o" },
-    { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
     { "phase3/week13", "judge-w13", "judge_w13_runner.o" },
-    { "phase5/week26", "judge-w26", "judge_w26_runner.o" },
-    { "phase5/week25", "judge-w25", "judge_w25_runner.o" },
+    { "phase3/week15", "judge-w15", "judge_w15_runner.o" },
+    { "phase4/week19", "judge-w19", "judge_w19_runner.o" },
+    { "phase5/week21", "judge-w21", "judge_w21_runner.o" },
+    { "phase5/week22", "judge-w22", "judge_w22_runner.o" },
     { "phase5/week23", "judge-w23", "judge_w23_runner.o" },
     { "phase5/week24", "judge-w24", "judge_w24_runner.o" },
-    { "phase5/week22", "judge-w22", "judge_w22_runner.o" },
-    { "phase5/week21", "judge-w21", "judge_w21_runner.o" },
+    { "phase5/week25", "judge-w25", "judge_w25_runner.o" },
+    { "phase5/week26", "judge-w26", "judge_w26_runner.o" },
+    { "phase5/week27", "judge-w27", "judge_w27_runner.o" },
+    { "phase5/week28", "judge-w28", "judge_w28_runner.o" },
+    { "phase6/week29", "judge-w29", "judge_w29_runner.o" },
+    { "phase6/week30", "judge-w30", "judge_w30_runner.o" },
+    { "phase6/week31", "judge-w31", "judge_w31_runner.o" },
+    { "phase6/week32", "judge-w32", "judge_w32_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -38,7 +38,7 @@
  * calls, the faster kept (jd_yard_faster). TFLOP/s = 2 4096^3 / the median
  * call's time by the judge's clock.
  *
- * Weeks 27 and 28 (staged judges: judge_w27.c, judge_w28.c) reuse all of
+ * Weeks 27 and 28 (judge_w27.c, judge_w28.c) reuse all of
  * it. Week 27: the same cases on each of its three functions (hg_week.fn:
  * the runner's exercise number), CUTLASS 3's with its own case lists
  * (hg_cases: N and K multiples of 8, a NaN and +-Inf), the yardsticks

@@ -96,9 +96,13 @@
  * speed, are formed here), and w19.steps-plot (the sweep written to
  * build/WEEK/steps.csv and drawn by gnuplot from the student's process:
  * the files are the checkpoint, in the student's tree).
- * Written and tested without a GPU (instructor/tests/judge_w19.sh: every
- * checkpoint SKIP there); not yet run on a GPU nor used by the grader
- * (instructor/README.md's week 19 entry says what to run). */
+ * On an H200 (2026-11-29), alone over the reference's and the starter's
+ * runners, plain and sandboxed: the starter FAILed all seven, the reference
+ * PASSed six (w19.stencil-speed 0.605 of COPY, the linked test 0.597, under
+ * the target then in week.txt: the kernel's figure, not the judge's); not
+ * yet through the grader there. Without a GPU, instructor/tests/judge_w19.sh
+ * (every checkpoint SKIP, judged and linked alike; instructor/README.md's
+ * week 19 entry says what to run on a GPU). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

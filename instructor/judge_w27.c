@@ -50,7 +50,10 @@
  *                      test's. The 2.x GEMM the test prints beside it is
  *                      reported there, not judged: not here.
  * Every checkpoint of week 27 is judged: none is left to the linked test.
- * Not yet run on a GPU; without a GPU every checkpoint is SKIP but for
+ * On an H200 (2026-11-29), alone over the reference's and the starter's
+ * runners, plain and sandboxed: the reference PASSed all five, the
+ * starter FAILed all five; not yet through the grader there. Without a GPU
+ * every checkpoint is SKIP but for
  * w27.cutlass3's contract, whose failure stands (the starter FAILs it)
  * (instructor/tests/judge_w27.sh). */
 #include <stdio.h>

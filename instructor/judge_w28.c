@@ -47,7 +47,10 @@
  *                    >= 0.40 cuBLASLt. The test's other rows (GELU, the
  *                    unfused pairs) are reported there, not judged: not here.
  * Every checkpoint of week 28 is judged: none is left to the linked test.
- * Not yet run on a GPU; without a GPU every checkpoint is SKIP
+ * On an H200 (2026-11-29), alone over the reference's and the starter's
+ * runners, plain and sandboxed: the reference PASSed all three, the
+ * starter FAILed all three; not yet through the grader there. Without a
+ * GPU every checkpoint is SKIP, judged and linked alike
  * (instructor/tests/judge_w28.sh). */
 #include <math.h>
 #include <stdint.h>

@@ -42,19 +42,25 @@
  * (the week has no speed checkpoint; its benchmark is a report).
  *
  * Without a GPU the judge gives the runner host buffers (judge.h, the
- * plumbing mode) and runs w29.limit in full and the three GPU checkpoints'
- * cases as well (jd_checkpoint.cpu, whose FAIL alone stands): a call that
- * returns an error (a kernel cannot launch without a GPU, as the
- * reference's cannot) leaves the checkpoint SKIP, but a call that returns
- * cudaSuccess has claimed its output (the runner waited for any GPU it
- * sees: judge_w29_runner.c), which is then checked as above (so a function
- * that returns cudaSuccess after a launch that failed, against naive.h's
- * and stable.h's "returns the first launch error", FAILs there too).
+ * plumbing mode) and runs w29.limit in full; the three GPU checkpoints SKIP
+ * there, as the linked test's do, so the grader's cells without a GPU are
+ * the same judged and linked. Only with JUDGE_W29_HOST_CHECKS=1 in the
+ * judge's environment (its test, instructor/tests/judge_w29.sh; the grader
+ * never sets it) does it run their cases as well (jd_checkpoint.cpu, whose
+ * FAIL alone stands): a call that returns an error (a kernel cannot launch
+ * without a GPU, as the reference's cannot) leaves the checkpoint SKIP, but
+ * a call that returns cudaSuccess has claimed its output (the runner waited
+ * for any GPU it sees: judge_w29_runner.c), which is then checked as above
+ * (so a function that returns cudaSuccess after a launch that failed,
+ * against naive.h's and stable.h's "returns the first launch error", FAILs
+ * there too). That is how the judge's checks are tested without a GPU, over
+ * the starter's runner and over judge_w29_host.c's.
  *
  * The starter has no kernel: naive.cu and stable.cu hold TODO comments,
  * naive_softmax and stable_softmax cast their arguments to void and return
- * cudaSuccess, naive_limit returns 0.0. So it FAILs every checkpoint, with
- * a GPU or without one, each for the reason a GPU run gives:
+ * cudaSuccess, naive_limit returns 0.0. So it FAILs every checkpoint with a
+ * GPU (without one w29.limit, and with JUDGE_W29_HOST_CHECKS=1 all four),
+ * each for the reason a GPU run gives:
  *   w29.limit     naive_limit(1), the first listed, is 0.0 where 88.72 is
  *                 due (and any other column count after it);
  *   w29.naive     y is never written: the first case with an element
@@ -69,12 +75,17 @@
  * The row sums of the naive version, never written by the starter, are not
  * what fails it: their contents are the student's.
  *
- * Not yet run on a GPU. Without one, instructor/tests/judge_w29.sh: over
+ * On an H200 (2026-11-29), alone over the reference's and the starter's
+ * runners, plain and sandboxed: the reference PASSed all four, the starter
+ * FAILed all four; not yet through the grader on a GPU. Without one,
+ * instructor/tests/judge_w29.sh: graded with --judge 1 and without, the
+ * same cells (w29.limit judged, the other three SKIP); the judge alone over
  * the reference's runner w29.limit PASS and the other three SKIP, over the
- * starter's all four FAIL, plain and sandboxed; and over the week's
- * functions on the CPU (judge_w29_host.c, host buffers) no case fails,
- * while each of six bugs fails the checkpoint a GPU run would, at the case
- * the test would. */
+ * starter's w29.limit FAIL and three SKIP, and with
+ * JUDGE_W29_HOST_CHECKS=1 all four FAIL, plain and sandboxed; and over the
+ * week's functions on the CPU (judge_w29_host.c, host buffers, the variable
+ * set) no case fails, while each of six bugs fails the checkpoint a GPU run
+ * would, at the case the test would. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -373,15 +384,26 @@ static void judge_overflow_cpu(jd *J, jd_tally *t)
 
 static void judge_overflow(jd_ck *k) { judge_overflow_cpu(k->J, k->t); }
 
-/* No speed checkpoint: nothing is timed against COPY. */
+/* No speed checkpoint: nothing is timed against COPY. The three GPU
+ * checkpoints' cpu callbacks run only with JUDGE_W29_HOST_CHECKS=1 (main). */
 static const jd_checkpoint CPS[] = {
     { "w29.limit", judge_limit_gpu, judge_limit, 1, 0, NULL },
     { "w29.naive", judge_naive, judge_naive_cpu, 0, 0, NULL },
     { "w29.overflow", judge_overflow, judge_overflow_cpu, 0, 0, NULL },
     { "w29.stable", judge_stable, judge_stable_cpu, 0, 0, NULL },
 };
+#define N_CPS ((int)(sizeof CPS / sizeof CPS[0]))
 
 int main(int argc, char **argv)
 {
-    return jd_week_main(argc, argv, "judge-w29", "phase6/week29", CPS, (int)(sizeof CPS / sizeof CPS[0]));
+    /* Without a GPU the GPU checkpoints' cases on host buffers only when asked
+     * for (the judge's own test); else they SKIP, as the linked test's do and
+     * every other judge's GPU checkpoints, so judged and linked agree */
+    jd_checkpoint cps[N_CPS];
+    memcpy(cps, CPS, sizeof CPS);
+    const char *h = getenv("JUDGE_W29_HOST_CHECKS");
+    if (!h || strcmp(h, "1") != 0)
+        for (int k = 0; k < N_CPS; k++)
+            if (cps[k].cpu != judge_limit) cps[k].cpu = NULL;
+    return jd_week_main(argc, argv, "judge-w29", "phase6/week29", cps, N_CPS);
 }

@@ -2,7 +2,8 @@
  * judge without a GPU (instructor/tests/judge_w29.sh): linked with
  * judge_w29_runner.c into build/instructor/judge-w29-host-runner, which the
  * judge, having no GPU, gives host buffers. They return cudaSuccess, so the
- * judge checks every output as it would a GPU's: correct (W29_HOST_BUG
+ * judge run with JUDGE_W29_HOST_CHECKS=1 (without it the GPU checkpoints
+ * SKIP without a GPU) checks every output as it would a GPU's: correct (W29_HOST_BUG
  * unset) no case may fail; each bug below must fail where the test would
  * on a GPU, which shows the cases before it ran and passed:
  *   long     naive and stable: one element 1e-5 off in rows of 100003 columns

@@ -87,7 +87,10 @@
  * the student's run wrote and drew its files; the correctness it rests on is
  * judged here (every ladder length from 1024 up in w30.cudnn, 32 to 32768
  * among the shapes of w30.warp, w30.block and w30.online).
- * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * On an H200 (2026-11-29), alone over the reference's and the starter's
+ * runners, plain and sandboxed: the reference PASSed all six, the
+ * starter FAILed all six; not yet through the grader there. Without a GPU
+ * the plumbing is tested by
  * instructor/tests/judge_w30.sh (w30.online-cpu PASS for the reference and
  * FAIL for the starter; every other checkpoint SKIP, never PASS). */
 #ifndef _GNU_SOURCE

@@ -1,10 +1,8 @@
 /* judge_w31.c — build/instructor/judge-w31: week 31's judge (instructor/
- * README.md, "The judge and the runner"). STAGED: written and tested
- * without a GPU, not yet used by the grader (no JUDGED_WEEKS line, no
- * JUDGES row: the grader grades the week with its linked test until this
- * has run on a GPU; README.md's week 31 entry has the commands). It links
- * no student code: the student's moments.o, layernorm.o and rmsnorm.o are
- * linked into the runner (judge_w31_runner.c), which this process starts
+ * README.md, "The judge and the runner"; its week 31 entry has the
+ * commands to run it on a GPU). It links no student code: the student's
+ * moments.o, layernorm.o and rmsnorm.o are linked into the runner
+ * (judge_w31_runner.c), which this process starts
  * (or is handed) and asks to call them on buffers it allocated (judge.h). It
  * poisons, fills, times and checks, and writes the results record itself,
  * outside the runner's reach. The command line, the runner's start, the
@@ -98,7 +96,12 @@
  *                        same to within hidden floats), the target for this
  *                        GPU from week.txt.
  * Every checkpoint of week 31 is formed here: none is left to the linked
- * test. Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * test. On an H200 (2026-11-29), alone over the reference's and the
+ * starter's runners, plain and sandboxed: the starter FAILed all eight,
+ * the reference PASSed seven (w31.layernorm-bw 0.892 / 0.889 of COPY, the
+ * linked test 0.893, under the target then in week.txt: the kernel's
+ * figure, not the judge's); not yet through the grader there. Without a
+ * GPU the plumbing is tested by
  * instructor/tests/judge_w31.sh (w31.moments PASS for the reference and
  * FAIL for the starter, w31.welford-stable SKIP and FAIL; every other
  * checkpoint SKIP, never PASS). */

@@ -72,9 +72,11 @@
  *                  dgamma in the output (the protocol gives a call two
  *                  inputs and one output).
  * Every checkpoint of week 32 is judged: none is left to the linked test.
- * Staged: not yet run on a GPU, not used by the grader (instructor/
- * README.md's week 32 entry says how to run it and register it). Without a
- * GPU the plumbing is tested by instructor/tests/judge_w32.sh
+ * On an H200 (2026-11-29), alone over the reference's and the starter's
+ * runners, plain and sandboxed: the reference PASSed all five, the
+ * starter FAILed all five; not yet through the grader there (instructor/
+ * README.md's week 32 entry says how to run it). Without a GPU the
+ * plumbing is tested by instructor/tests/judge_w32.sh
  * (w32.gradcheck PASS for the reference and FAIL for the starter; every
  * other checkpoint SKIP, never PASS). */
 #ifndef _GNU_SOURCE

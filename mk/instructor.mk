@@ -252,8 +252,10 @@ $(PROBE_IPC): $(BUILD)/instructor/probe_ipc.o $(BUILD)/instructor/probe_ipc_kern
 # judge_runner.c and its main, and nothing that writes a results record (the
 # link is refused if one is there). On an H200 (2026-11-28/29) the judges of weeks 01, 02, 04-09
 # and 11 passed the reference and failed the starter through the grader, and those of weeks 01-05,
-# 07, 08, 10, 12, 13, 15 and 21-26 as programs of their own (week 03's only so). The plumbing is
-# tested without a GPU by instructor/Makefile.sandbox (test_judge), the CPU checkpoints through the runner by tests/judge.sh.
+# 07, 08, 10, 12, 13, 15, 19 and 21-32 as programs of their own (week 03's only so; weeks 19 and
+# 27-32 plain and sandboxed, w19.stencil-speed and w31.layernorm-bw short of the targets then in week.txt).
+# The plumbing is tested without a GPU by instructor/Makefile.sandbox (test_judge), the CPU checkpoints
+# through the runner by tests/judge.sh.
 # make grade runs instructor/judge_calibrate.sh first when it judges a week
 # with a judge.
 $(BUILD)/instructor/judge_cuda.o: instructor/judge.c instructor/judge.h instructor/judge_msg.h
@@ -460,10 +462,9 @@ $(JUDGE_W25_YARD): $(BUILD)/instructor/judge_w25_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W25): | $(JUDGE_W25_YARD)
 judge-w25: $(JUDGE_W25_YARD)
 $(eval $(call judge_rules,28,phase5/week28,gemm_epilogue))
-# week 28's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): judge_hgemm.c's
-# checks with the epilogue, and its yard runner (judge_w28_yard_runner.c: the week's given
-# support/yard_epilogue.o, cuBLASLt's RELU_BIAS, no student object, beside the judge), through which the
-# judge times w28.fused-speed's yardstick
+# week 28's judge: judge_hgemm.c's checks with the epilogue, and its yard runner (judge_w28_yard_runner.c:
+# the week's given support/yard_epilogue.o, cuBLASLt's RELU_BIAS, no student object, beside the judge),
+# through which the judge times w28.fused-speed's yardstick
 JUDGE_W28_YARD := $(BUILD)/instructor/judge-w28-yard-runner
 $(JUDGE_W28): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W28): private LDCUDA += -lcublas
@@ -480,7 +481,7 @@ $(JUDGE_W28_YARD): $(BUILD)/instructor/judge_w28_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W28): | $(JUDGE_W28_YARD)
 judge-w28: $(JUDGE_W28_YARD)
 $(eval $(call judge_rules,27,phase5/week27,hgemm_tiled cutlass_gemm cutlass3_gemm))
-# week 27's judge (staged, as week 28's): judge_hgemm.c's checks on its three functions, and its yard
+# week 27's judge: judge_hgemm.c's checks on its three functions, and its yard
 # runner (judge_hgemm_yard_runner.c built with -DHG_WITH_W26: cublasGemmEx and week 26's reference
 # hgemm_mma.o as a given object, no student object, beside the judge), through which the judge times
 # w27.tiled-speed's and w27.cutlass3-speed's yardsticks
@@ -500,7 +501,7 @@ $(JUDGE_W27_YARD): $(BUILD)/instructor/judge_w27_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W27): | $(JUDGE_W27_YARD)
 judge-w27: $(JUDGE_W27_YARD)
 $(eval $(call judge_rules,32,phase6/week32,ln_host ln_dx ln_dgb))
-# week 32's judge (staged, as week 28's): the checks of phase6/week32/w32_checks.h, and its own kernels
+# week 32's judge: the checks of phase6/week32/w32_checks.h, and its own kernels
 # (judge_w32_kernels.cu: the timed outputs' references and full checks), linked into this judge alone
 $(JUDGE_W32): $(BUILD)/instructor/judge_w32_kernels.o
 $(BUILD)/instructor/judge_w32.o: instructor/judge_w32_kernels.h
@@ -542,9 +543,9 @@ $(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): $(BUILD)/phase5/
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week21/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,19,phase4/week19,nbody leapfrog cellgrid stencil))
 $(eval $(call judge_rules,29,phase6/week29,naive stable))
-# week 29's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's checks
-# through phase6/week29/w29_checks.h, the double reference of phase6/common/softmax_check.h; no kernel of
-# its own (every output is read back and checked on the host) and no yardstick (no speed checkpoint)
+# week 29's judge: the test's checks through phase6/week29/w29_checks.h, the double reference of
+# phase6/common/softmax_check.h; no kernel of its own (every output is read back and checked on the host)
+# and no yardstick (no speed checkpoint)
 $(BUILD)/instructor/judge_w29.o: CFLAGS += -Iphase6/common
 $(BUILD)/instructor/judge_w29.o: phase6/common/softmax_check.h instructor/judge_w29.h
 # and, for its test without a GPU (instructor/tests/judge_w29.sh), a runner of the week's functions on the CPU
@@ -557,7 +558,7 @@ $(BUILD)/instructor/judge-w29-host-runner: $(BUILD)/instructor/judge_w29_runner.
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 judge-w29: $(BUILD)/instructor/judge-w29-host-runner
 $(eval $(call judge_rules,30,phase6/week30,online rowsoftmax))
-# week 30's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's reference
+# week 30's judge: the test's reference
 # (phase6/common/softmax_check.h), its own kernel judge_w30_kernels.cu (the look's expected values, linked
 # into judge-w30 alone), cuDNN found as the test finds it (wb_cudnn.h, libwb's loader), and its yard runner
 # (judge_w30_yard_runner.c: the week's given support/yard_cudnn_softmax.o, no student object, beside the
@@ -582,8 +583,8 @@ $(JUDGE_W30_YARD): $(BUILD)/instructor/judge_w30_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W30): | $(JUDGE_W30_YARD)
 judge-w30: $(JUDGE_W30_YARD)
 $(eval $(call judge_rules,31,phase6/week31,moments layernorm rmsnorm))
-# week 31's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet) and its own kernel
-# (judge_w31_kernels.cu: the timed outputs' full check), linked into this judge alone
+# week 31's judge and its own kernel (judge_w31_kernels.cu: the timed outputs' full check), linked into this
+# judge alone
 $(BUILD)/instructor/judge_w31_kernels.o: instructor/judge_w31_kernels.cu instructor/judge_w31_kernels.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
@@ -597,17 +598,24 @@ JUDGED_WEEKS += phase1/week06
 JUDGED_WEEKS += phase1/week07
 JUDGED_WEEKS += phase1/week08
 JUDGED_WEEKS += phase2/week09
+JUDGED_WEEKS += phase2/week10
 JUDGED_WEEKS += phase2/week11
 JUDGED_WEEKS += phase2/week12
-JUDGED_WEEKS += phase2/week10
-JUDGED_WEEKS += phase3/week15
 JUDGED_WEEKS += phase3/week13
-JUDGED_WEEKS += phase5/week26
-JUDGED_WEEKS += phase5/week25
+JUDGED_WEEKS += phase3/week15
+JUDGED_WEEKS += phase4/week19
+JUDGED_WEEKS += phase5/week21
+JUDGED_WEEKS += phase5/week22
 JUDGED_WEEKS += phase5/week23
 JUDGED_WEEKS += phase5/week24
-JUDGED_WEEKS += phase5/week22
-JUDGED_WEEKS += phase5/week21
+JUDGED_WEEKS += phase5/week25
+JUDGED_WEEKS += phase5/week26
+JUDGED_WEEKS += phase5/week27
+JUDGED_WEEKS += phase5/week28
+JUDGED_WEEKS += phase6/week29
+JUDGED_WEEKS += phase6/week30
+JUDGED_WEEKS += phase6/week31
+JUDGED_WEEKS += phase6/week32
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

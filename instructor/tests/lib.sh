@@ -58,6 +58,20 @@ judge_class() {
     chmod 755 "$d" "$d/scratch" "$d/scratch/judged" "$d/scratch/linked" && cp "$@" "$d/class/correct/$w/" &&
     touch "$d/class/starter/$w/notes.txt"
 }
+# judged_week_begin NN WEEK LABEL FILE...: a registered week's test begins: ends the step with LABEL SKIP unless
+# grading can run here (grading_or_skip); else DIR (build/instructor/judge-wNN-test) made afresh with the class
+# of two (judge_class: the FILEs, the reference's, and the starter), graded without a GPU with --judge 1 and
+# without (judge_grade_twice), the step ending with LABEL FAIL when the judge or the grader does not build.
+# Sets log to DIR.
+judged_week_begin() {
+  local nn=$1 week=$2 label=$3
+  shift 3
+  grading_or_skip "$label"
+  log=$BUILD/instructor/judge-w$nn-test
+  judge_class "$log" "$week" "$@"
+  judge_grade_twice "$nn" "$week" "$log/class" "$log" ||
+    { t_fail "$label" "judge-w$nn or the grader does not build (see $log/build.log)"; t_end; }
+}
 # judge_alone_each NN WEEK WANT DIR: judge_alone over the solution's and the starter's runners, plain
 # and sandboxed; prints "judge-wNN over the IMPL's runner (HOW): GOT, expected WANT;" for each that differs.
 judge_alone_each() {
