@@ -508,6 +508,11 @@ $(BUILD)/instructor/judge_w32_kernels.o: instructor/judge_w32_kernels.cu instruc
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(eval $(call judge_rules,33,phase6/week33,qkt mask))
+# week 33's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's lists and
+# checks copied into it (test_week33.c shares no header); no kernel of its own, no yardstick; its runner
+# links cuBLAS (the week's libs: qkt.o calls it)
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week33/$(i)/judge-runner): LDCUDA += -lcublas
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's
