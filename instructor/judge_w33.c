@@ -13,11 +13,10 @@
  *   judge-w33 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The checks are test_week33.c's. The test keeps its case lists and checks
- * in its own file (no header shared with a judge), so they are copied here:
- * the same shapes, fills, padding lengths, tolerances and order, each case
- * drawn as the test draws it for the seed (wb_rng_for_seed with the test's
- * tag). A change to the test's lists must be made here too. qkt_scores
+ * The checks are test_week33.c's, shared through phase6/week33/w33_checks.h
+ * (the shapes, each case drawn as the test draws it for the seed:
+ * wb_rng_for_seed with the test's tag; the double reference, the masks'
+ * rule, the scores' tolerance, the bad sizes). qkt_scores
  * takes a cuBLAS handle, which cannot cross processes: the runner makes one
  * for each call in pedantic FP32 (the test's wb_cublas_handle(1)) and
  * destroys it after. Every output S is a guarded buffer (jd_gbuf: a
@@ -64,6 +63,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
@@ -75,112 +75,33 @@
 #include "judge_w33.h"
 #include "judge_week.h"
 #include "wb_cuda.h"
+#include "w33_checks.h"
 #include "wb_rand.h"
 
-#define NEG_INF_BITS 0xff800000u
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define N_OF(a) W33_COUNT(a)
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-/* A cuBLAS status by name (the judge does not link cuBLAS), or the runner's failure. */
+/* A status of qkt_scores: cuBLAS's name for it (a CUDA error the device
+ * reported after the call returned success reads as a number), or the
+ * runner's failure. */
 static const char *blas_status(int st, char *buf, size_t n)
 {
-    static const struct { int v; const char *s; } names[] = {
-        { 0, "CUBLAS_STATUS_SUCCESS" },          { 1, "CUBLAS_STATUS_NOT_INITIALIZED" },
-        { 3, "CUBLAS_STATUS_ALLOC_FAILED" },     { 7, "CUBLAS_STATUS_INVALID_VALUE" },
-        { 8, "CUBLAS_STATUS_ARCH_MISMATCH" },    { 11, "CUBLAS_STATUS_MAPPING_ERROR" },
-        { 13, "CUBLAS_STATUS_EXECUTION_FAILED" }, { 14, "CUBLAS_STATUS_INTERNAL_ERROR" },
-        { 15, "CUBLAS_STATUS_NOT_SUPPORTED" },   { 16, "CUBLAS_STATUS_LICENSE_ERROR" },
-    };
     if (st < 0) return "a runner failure (it could not make a cuBLAS handle)";
-    for (size_t i = 0; i < N_OF(names); i++)
-        if (names[i].v == st) return names[i].s;
-    snprintf(buf, n, "status %d (a cuBLAS status, or a CUDA error the device reported after it returned success)", st);
+    snprintf(buf, n, "%s (%d)", cublasGetStatusString((cublasStatus_t)st), st);
     return buf;
 }
 
 static const char *cuda_status(int st) { return st < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)st); }
 
-/* ---------------------------------------------------------------- the test's lists and checks (copied) */
-
-typedef struct { int B, H, L, D; } shape4;
-typedef struct { int B, H, L; } shape3;
-
-/* test_week33.c's SHAPES: L = 1, L odd and past a warp, L = 1000, D = 1, D = 128, empty shapes. */
-static const shape4 SHAPES[] = {
-    { 1, 1, 1, 1 },   { 1, 1, 1, 64 }, { 2, 3, 31, 16 },  { 1, 2, 33, 64 }, { 2, 2, 100, 128 },
-    { 3, 1, 257, 32 }, { 2, 4, 64, 1 }, { 1, 1, 1000, 40 }, { 1, 1, 0, 8 },   { 0, 4, 16, 16 },
-};
-/* test_week33.c's MSHAPES. */
-static const shape3 MSHAPES[] = {
-    { 1, 1, 1 }, { 2, 3, 31 }, { 1, 2, 33 }, { 3, 2, 100 }, { 4, 2, 37 }, { 2, 1, 257 }, { 1, 1, 1025 },
-    { 2, 3, 1500 }, { 5, 3, 0 }, { 0, 2, 9 },
-};
-
-static void ref_scores(const float *Q, const float *K, shape4 s, double *ref, double *mag)
-{
-    double scale = 1.0 / sqrt((double)s.D);
-    size_t heads = (size_t)s.B * s.H, L = (size_t)s.L, D = (size_t)s.D;
-    for (size_t bh = 0; bh < heads; bh++)
-        for (size_t i = 0; i < L; i++) {
-            const float *q = Q + (bh * L + i) * D;
-            for (size_t j = 0; j < L; j++) {
-                const float *k = K + (bh * L + j) * D;
-                double acc = 0, a = 0;
-                for (size_t d = 0; d < D; d++) acc += (double)q[d] * k[d], a += fabs((double)q[d] * k[d]);
-                ref[(bh * L + i) * L + j] = acc * scale;
-                mag[(bh * L + i) * L + j] = a * scale;
-            }
-        }
-}
-
-static int masked(int i, int j, int causal, const int *kv_len, int b)
-{
-    return (causal && j > i) || (kv_len && j >= kv_len[b]);
-}
-
-/* The test's expect_scores: 0, or 1 with t failed at the first wrong score. */
+/* w33_scores_bad's verdict into t: 0, or 1 with t failed at the first wrong score. */
 static int expect_scores(const float *got, const double *ref, const double *mag, size_t n, int D, const char *what,
                          jd_tally *t)
 {
-    size_t bad = 0, first = 0;
-    for (size_t k = 0; k < n; k++) {
-        int ok;
-        if (isinf(ref[k]) && ref[k] < 0) ok = f2u(got[k]) == NEG_INF_BITS;
-        else ok = isfinite(got[k]) && fabs(got[k] - ref[k]) <= 1e-7 + 2.0 * D * ldexp(1, -24) * mag[k];
-        if (!ok && bad++ == 0) first = k;
-    }
+    size_t first = 0, bad = w33_scores_bad(got, ref, mag, n, D, &first);
     if (!bad) return 0;
     jd_failf(t, "%s: %zu of %zu scores wrong; S[%zu] (flat index) expected %.9g%s, got %.9g (bits %08x)%s", what, bad, n,
              first, ref[first], isinf(ref[first]) ? " (masked: exactly -inf)" : "", (double)got[first],
-             f2u(got[first]), f2u(got[first]) == 0xffffffffu ? ": never written (still the poison)" : "");
+             w33_f2u(got[first]), w33_f2u(got[first]) == 0xffffffffu ? ": never written (still the poison)" : "");
     return 1;
-}
-
-static void draw_kv_len(wb_rng *rng, int *kv, int B, int L, int pick)
-{
-    for (int b = 0; b < B; b++) kv[b] = (int)wb_rng_int(rng, 0, L);
-    if (B == 1) kv[0] = pick % 3 == 0 ? 0 : pick % 3 == 1 ? L : kv[0];
-    else if (B > 1) kv[0] = 0, kv[B - 1] = L;
-}
-
-static void fill_qk(wb_rng *rng, float *Q, float *K, size_t n, float r)
-{
-    wb_fill_uniform_f32(rng, Q, n, -r, r);
-    wb_fill_uniform_f32(rng, K, n, -r, r);
-}
-
-static void fill_adversarial(wb_rng *rng, float *S, size_t n)
-{
-    const float special[] = { NAN, INFINITY, -INFINITY, -0.0f, 1e4f, -1e4f };
-    wb_fill_uniform_f32(rng, S, n, -1e4f, 1e4f);
-    for (size_t k = 0; k < n; k++)
-        if (wb_rng_int(rng, 0, 15) == 0) S[k] = special[wb_rng_int(rng, 0, (int64_t)N_OF(special) - 1)];
 }
 
 /* ---------------------------------------------------------------- buffers and calls */
@@ -208,14 +129,14 @@ static int bufs_alloc(jd *J, w33_bufs *B, jd_tally *t)
     memset(B, 0, sizeof *B);
     B->q.id = B->k.id = B->s.id = B->kv.id = -1;
     size_t nqk = 64, ns = 64;
-    for (size_t i = 0; i < N_OF(SHAPES); i++) {
-        size_t q = (size_t)SHAPES[i].B * SHAPES[i].H * SHAPES[i].L * SHAPES[i].D;
-        size_t s = (size_t)SHAPES[i].B * SHAPES[i].H * SHAPES[i].L * SHAPES[i].L;
+    for (size_t i = 0; i < N_OF(W33_SHAPES); i++) {
+        size_t q = (size_t)W33_SHAPES[i].B * W33_SHAPES[i].H * W33_SHAPES[i].L * W33_SHAPES[i].D;
+        size_t s = (size_t)W33_SHAPES[i].B * W33_SHAPES[i].H * W33_SHAPES[i].L * W33_SHAPES[i].L;
         if (q > nqk) nqk = q;
         if (s > ns) ns = s;
     }
-    for (size_t i = 0; i < N_OF(MSHAPES); i++) {
-        size_t s = (size_t)MSHAPES[i].B * MSHAPES[i].H * MSHAPES[i].L * MSHAPES[i].L;
+    for (size_t i = 0; i < N_OF(W33_MSHAPES); i++) {
+        size_t s = (size_t)W33_MSHAPES[i].B * W33_MSHAPES[i].H * W33_MSHAPES[i].L * W33_MSHAPES[i].L;
         if (s > ns) ns = s;
     }
     B->nqk = nqk, B->ns = ns;
@@ -233,7 +154,7 @@ static int bufs_alloc(jd *J, w33_bufs *B, jd_tally *t)
  * of no floats, as the test's wb_dcopy of 0 bytes gives) into S (not
  * poisoned here), a null handle where null_handle: 0 with *st, or -1 with t
  * failed (the runner is lost). */
-static int qkt_call(jd *J, w33_bufs *B, shape4 s, int have_in, int null_handle, const char *what, int *st, jd_tally *t)
+static int qkt_call(jd *J, w33_bufs *B, w33_shape4 s, int have_in, int null_handle, const char *what, int *st, jd_tally *t)
 {
     const int nqk = have_in;
     jd_req rq;
@@ -248,7 +169,7 @@ static int qkt_call(jd *J, w33_bufs *B, shape4 s, int have_in, int null_handle, 
 }
 
 /* mask_scores on S in B, kv_len from B where padded: 0 with *st, or -1 with t failed. */
-static int mask_call(jd *J, w33_bufs *B, shape3 s, int causal, int padded, const char *what, int *st, jd_tally *t)
+static int mask_call(jd *J, w33_bufs *B, w33_shape3 s, int causal, int padded, const char *what, int *st, jd_tally *t)
 {
     jd_req rq;
     jd_rep rp;
@@ -279,13 +200,13 @@ static int untouched(w33_bufs *B, size_t bytes, const char *what, const char *wr
  * mask choices after it): 0 ran, -1 the runner or the judge's copies failed. */
 static int scores_case(jd *J, w33_bufs *B, int i, int with_mask, jd_tally *t)
 {
-    const shape4 s = SHAPES[i];
+    const w33_shape4 s = W33_SHAPES[i];
     const size_t nqk = (size_t)s.B * s.H * s.L * s.D, ns = (size_t)s.B * s.H * s.L * s.L;
-    wb_rng rng = wb_rng_for_seed(jd_seed, with_mask ? "scores_masked" : "qkt_shapes", i);
+    wb_rng rng = wb_rng_for_seed(jd_seed, with_mask ? W33_SCORES_TAG : W33_QKT_TAG, i);
     const float r = with_mask ? (i & 1 ? 1.0f : 100.0f) : (i & 1 ? 100.0f : 1.0f);
-    fill_qk(&rng, B->hQ, B->hK, nqk, r);
-    ref_scores(B->hQ, B->hK, s, B->ref, B->mag);
-    if (with_mask) draw_kv_len(&rng, B->kvh, s.B, s.L, i + 1);
+    w33_fill_qk(&rng, B->hQ, B->hK, nqk, r);
+    w33_ref_scores(B->hQ, B->hK, s, B->ref, B->mag);
+    if (with_mask) w33_draw_kv_len(&rng, B->kvh, s.B, s.L, i + 1);
     if (jd_gbuf_put(&B->q, 0, B->hQ, nqk * 4) != 0 || jd_gbuf_put(&B->k, 0, B->hK, nqk * 4) != 0 ||
         (s.B > 0 && jd_gbuf_put(&B->kv, 0, B->kvh, (size_t)s.B * 4) != 0))
         return jd_failf(t, "B=%d H=%d L=%d D=%d: the judge's own copies failed", s.B, s.H, s.L, s.D), -1;
@@ -303,7 +224,7 @@ static int scores_case(jd *J, w33_bufs *B, int i, int with_mask, jd_tally *t)
                 int ii = (int)(row % (size_t)s.L), b = (int)(row / ((size_t)s.L * s.H));
                 for (int j = 0; j < s.L; j++) {
                     size_t k = row * s.L + j;
-                    B->want[k] = masked(ii, j, causal, padded ? B->kvh : NULL, b) ? -INFINITY : B->ref[k];
+                    B->want[k] = w33_masked(ii, j, causal, padded ? B->kvh : NULL, b) ? -INFINITY : B->ref[k];
                 }
             }
             want = B->want;
@@ -317,7 +238,7 @@ static int scores_case(jd *J, w33_bufs *B, int i, int with_mask, jd_tally *t)
             return 0;
         }
         if (with_mask) {
-            shape3 m = { s.B, s.H, s.L };
+            w33_shape3 m = { s.B, s.H, s.L };
             if (mask_call(J, B, m, causal, padded, what, &st, t) != 0) return -1;
             if (st != 0) {
                 jd_failf(t, "%s: mask_scores returned %s", what, cuda_status(st));
@@ -334,22 +255,19 @@ static int scores_case(jd *J, w33_bufs *B, int i, int with_mask, jd_tally *t)
 /* qkt_errors: the bad sizes and the null handle, S untouched. */
 static void qkt_errors(jd *J, w33_bufs *B, jd_tally *t)
 {
-    enum { L = 8, D = 4 };
-    wb_rng rng = wb_rng_for_seed(jd_seed, "qkt_errors", 0);
-    fill_qk(&rng, B->hQ, B->hK, L * D, 1.0f);
+    enum { L = W33_ERR_L, D = W33_ERR_D };
+    wb_rng rng = wb_rng_for_seed(jd_seed, W33_QKT_ERR_TAG, 0);
+    w33_fill_qk(&rng, B->hQ, B->hK, L * D, 1.0f);
     if (jd_gbuf_put(&B->q, 0, B->hQ, L * D * 4) != 0 || jd_gbuf_put(&B->k, 0, B->hK, L * D * 4) != 0 ||
         jd_gbuf_poison(&B->s, 0, L * L * 4) != 0) {
         jd_failf(t, "qkt_scores' bad sizes: the judge's own copies failed");
         return;
     }
-    const struct { int B, H, L, D; const char *what; } bad[] = {
-        { 1, 1, L, 0, "D = 0" },   { 1, 1, L, -4, "D = -4" }, { 1, 1, -1, D, "L = -1" },
-        { -1, 1, L, D, "B = -1" }, { 1, -2, L, D, "H = -2" }, { 65536, 65536, L, D, "B * H = 2^32 (past INT_MAX)" },
-    };
+    const w33_bad4 *bad = W33_QKT_BAD;
     char what[120], sb[120];
     t->tests++;
-    for (size_t k = 0; k < N_OF(bad) && !J->lost; k++) {
-        const shape4 s = { bad[k].B, bad[k].H, bad[k].L, bad[k].D };
+    for (size_t k = 0; k < N_OF(W33_QKT_BAD) && !J->lost; k++) {
+        const w33_shape4 s = { bad[k].B, bad[k].H, bad[k].L, bad[k].D };
         int st;
         snprintf(what, sizeof what, "qkt_scores with %s", bad[k].what);
         if (qkt_call(J, B, s, 1, 0, what, &st, t) != 0) return;
@@ -359,7 +277,7 @@ static void qkt_errors(jd *J, w33_bufs *B, jd_tally *t)
         }
     }
     int st;
-    if (qkt_call(J, B, (shape4){ 1, 1, L, D }, 1, 1, "qkt_scores with a null handle", &st, t) != 0) return;
+    if (qkt_call(J, B, (w33_shape4){ 1, 1, L, D }, 1, 1, "qkt_scores with a null handle", &st, t) != 0) return;
     if (st == 0) {
         jd_failf(t, "qkt_scores with a null handle returned CUBLAS_STATUS_SUCCESS: pass on cuBLAS's error");
         return;
@@ -376,7 +294,7 @@ static void judge_qkt(jd_ck *k)
     w33_bufs B;
     if (bufs_alloc(k->J, &B, k->t) == 0) {
         int rc = 0;
-        for (int i = 0; i < (int)N_OF(SHAPES) && rc == 0 && !k->J->lost; i++) rc = scores_case(k->J, &B, i, 0, k->t);
+        for (int i = 0; i < (int)N_OF(W33_SHAPES) && rc == 0 && !k->J->lost; i++) rc = scores_case(k->J, &B, i, 0, k->t);
         if (rc == 0 && !k->J->lost) qkt_errors(k->J, &B, k->t);
     }
     bufs_free(k->J, &B);
@@ -386,7 +304,7 @@ static void judge_scores(jd_ck *k)
 {
     w33_bufs B;
     if (bufs_alloc(k->J, &B, k->t) == 0)
-        for (int i = 0, rc = 0; i < (int)N_OF(SHAPES) && rc == 0 && !k->J->lost; i++)
+        for (int i = 0, rc = 0; i < (int)N_OF(W33_SHAPES) && rc == 0 && !k->J->lost; i++)
             rc = scores_case(k->J, &B, i, 1, k->t);
     bufs_free(k->J, &B);
 }
@@ -397,11 +315,11 @@ static void judge_scores(jd_ck *k)
  * bit for bit. 0 ran, -1 the runner or the judge's copies failed. */
 static int mask_case(jd *J, w33_bufs *B, int i, jd_tally *t)
 {
-    const shape3 s = MSHAPES[i];
+    const w33_shape3 s = W33_MSHAPES[i];
     const size_t ns = (size_t)s.B * s.H * s.L * s.L;
-    wb_rng rng = wb_rng_for_seed(jd_seed, "mask_exact", i);
-    fill_adversarial(&rng, B->hS, ns);
-    draw_kv_len(&rng, B->kvh, s.B, s.L, i);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W33_MASK_TAG, i);
+    w33_fill_adversarial(&rng, B->hS, ns);
+    w33_draw_kv_len(&rng, B->kvh, s.B, s.L, i);
     if (s.B >= 4) B->kvh[1] = -3, B->kvh[2] = s.L + 5; /* out of range: all masked, none masked */
     if (s.B > 0 && jd_gbuf_put(&B->kv, 0, B->kvh, (size_t)s.B * 4) != 0)
         return jd_failf(t, "mask_scores B=%d H=%d L=%d: the judge's own copies failed", s.B, s.H, s.L), -1;
@@ -412,7 +330,7 @@ static int mask_case(jd *J, w33_bufs *B, int i, jd_tally *t)
             int ii = (int)(r % (size_t)s.L), b = (int)(r / ((size_t)s.L * s.H));
             for (int j = 0; j < s.L; j++) {
                 size_t k = r * s.L + j;
-                want[k] = masked(ii, j, causal, padded ? B->kvh : NULL, b) ? NEG_INF_BITS : f2u(B->hS[k]);
+                want[k] = w33_masked(ii, j, causal, padded ? B->kvh : NULL, b) ? W33_NEG_INF_BITS : w33_f2u(B->hS[k]);
             }
         }
         char what[200];
@@ -431,7 +349,7 @@ static int mask_case(jd *J, w33_bufs *B, int i, jd_tally *t)
             if (got[k] != want[k])
                 return jd_failf(t, "%s: S[%zu] (flat index, row %zu, column %zu) expected bits %08x%s, got %08x%s", what,
                                 k, k / (size_t)s.L, k % (size_t)s.L, want[k],
-                                want[k] == NEG_INF_BITS ? " (masked: exactly -inf)" : " (unmasked: as it was)", got[k],
+                                want[k] == W33_NEG_INF_BITS ? " (masked: exactly -inf)" : " (unmasked: as it was)", got[k],
                                 got[k] == 0xffffffffu ? " (the poison: what the judge wrote before the scores)" : ""),
                        0;
     }
@@ -449,11 +367,11 @@ static int check_rows(const float *dS, size_t r0, size_t nr, int H, int L, const
         int i = (int)(r % (size_t)L), b = (int)(r / ((size_t)L * H));
         for (int j = 0; j < L; j++) {
             size_t k = r * L + j;
-            uint32_t want = masked(i, j, 1, kv, b) ? NEG_INF_BITS : f2u(wb_hash_uniform_f32(seed, k, -1, 1));
+            uint32_t want = w33_masked(i, j, 1, kv, b) ? W33_NEG_INF_BITS : w33_f2u(wb_hash_uniform_f32(seed, k, -1, 1));
             if (got[k - r0 * L] != want)
                 return jd_failf(t, "mask_scores causal and padded, H %d, L %d: row %zu (batch %d, query %d, kv_len %d), "
                                 "column %d (flat index %zu) expected bits %08x%s, got %08x", H, L, r, b, i, kv[b], j, k,
-                                want, want == NEG_INF_BITS ? " (masked: exactly -inf)" : " (unmasked: as it was)",
+                                want, want == W33_NEG_INF_BITS ? " (masked: exactly -inf)" : " (unmasked: as it was)",
                                 got[k - r0 * L]),
                        1;
         }
@@ -473,10 +391,10 @@ static void mask_past_2g(jd *J, jd_tally *t)
     const size_t rows = (size_t)B * H * L, n = rows * L;
     if (n <= ((size_t)1 << 31))
         printf("  mask past 2^31: %.1f GB free, checked at B = %d (%zu entries)\n", free_b / 1e9, B, n);
-    wb_rng rng = wb_rng_for_seed(jd_seed, "mask_past_2g", 0);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W33_MASK_2G_TAG, 0);
     const unsigned long long seed = wb_rng_u64(&rng);
     int kv[9];
-    draw_kv_len(&rng, kv, B, L, 2);
+    w33_draw_kv_len(&rng, kv, B, L, 2);
     if (B > 2) kv[B - 2] = (int)wb_rng_int(&rng, 1, L - 1); /* the batch across 2^31 cut mid-row */
     const size_t span = 64;
     uint32_t *got = malloc(span * L * 4);
@@ -530,16 +448,16 @@ out:
 /* mask_errors: negative sizes refused, S untouched. */
 static void mask_errors(jd *J, w33_bufs *B, jd_tally *t)
 {
-    const struct { int B, H, L; } bad[] = { { -1, 1, 4 }, { 1, -1, 4 }, { 1, 1, -4 } };
+    const w33_bad3 *bad = W33_MASK_BAD;
     t->tests++;
     if (jd_gbuf_poison(&B->s, 0, 16 * 4) != 0) {
         jd_failf(t, "mask_scores' bad sizes: the judge's own copies failed");
         return;
     }
-    for (size_t k = 0; k < N_OF(bad); k++) {
+    for (size_t k = 0; k < N_OF(W33_MASK_BAD); k++) {
         char what[120];
         snprintf(what, sizeof what, "mask_scores(B=%d, H=%d, L=%d)", bad[k].B, bad[k].H, bad[k].L);
-        const shape3 s = { bad[k].B, bad[k].H, bad[k].L };
+        const w33_shape3 s = { bad[k].B, bad[k].H, bad[k].L };
         int st;
         if (mask_call(J, B, s, 1, 0, what, &st, t) != 0) return;
         if (st != (int)cudaErrorInvalidValue) {
@@ -554,7 +472,7 @@ static void judge_mask(jd_ck *k)
 {
     w33_bufs B;
     int rc = bufs_alloc(k->J, &B, k->t);
-    for (int i = 0; i < (int)N_OF(MSHAPES) && rc == 0 && !k->J->lost; i++) rc = mask_case(k->J, &B, i, k->t);
+    for (int i = 0; i < (int)N_OF(W33_MSHAPES) && rc == 0 && !k->J->lost; i++) rc = mask_case(k->J, &B, i, k->t);
     if (rc == 0 && !k->J->lost) {
         bufs_free(k->J, &B); /* the large case wants the memory */
         mask_past_2g(k->J, k->t);

@@ -509,9 +509,10 @@ $(BUILD)/instructor/judge_w32_kernels.o: instructor/judge_w32_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(eval $(call judge_rules,33,phase6/week33,qkt mask))
-# week 33's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's lists and
-# checks copied into it (test_week33.c shares no header); no kernel of its own, no yardstick; its runner
-# links cuBLAS (the week's libs: qkt.o calls it)
+# week 33's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
+# phase6/week33/w33_checks.h; no kernel of its own, no yardstick; cuBLAS for its statuses' names; its
+# runner links cuBLAS (the week's libs: qkt.o calls it)
+$(JUDGE_W33): LDCUDA += -lcublas
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week33/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,34,phase6/week34,softmax pv attention))
 # week 34's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's lists and
