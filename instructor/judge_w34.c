@@ -15,11 +15,10 @@
  *   judge-w34 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The checks are test_week34.c's. The test keeps its case lists and checks
- * in its own file (no header shared with a judge), so they are copied here:
- * the same shapes, fills, padding lengths, tolerances and order, each case
- * drawn as the test draws it for the seed (wb_rng_for_seed with the test's
- * tag). A change to the test's lists must be made here too. pv_output and
+ * The checks are test_week34.c's, shared through phase6/week34/w34_checks.h
+ * (the shapes, each case drawn as the test draws it for the seed:
+ * wb_rng_for_seed with the test's tag; the double references and the
+ * tolerances, the bad sizes, the timed rows' length and range). pv_output and
  * attention take a cuBLAS handle, which cannot cross processes: the runner
  * makes one for each call in pedantic FP32 (the test's
  * wb_cublas_handle(1)), on the default stream, and destroys it after. Every
@@ -100,6 +99,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
@@ -112,30 +112,22 @@
 #include "judge_w34.h"
 #include "judge_w34_kernels.h"
 #include "judge_week.h"
+#include "w34_checks.h"
 #include "wb_bench.h"
 #include "wb_compare.h"
 #include "wb_cuda.h"
 #include "wb_rand.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define N_OF(a) W34_COUNT(a)
 #define TIMED   7
 
-static const double U = 5.9604644775390625e-8; /* 2^-24, FP32's unit roundoff */
-
-/* A cuBLAS status by name (the judge does not link cuBLAS), or the runner's failure. */
+/* A status of pv_output or attention: cuBLAS's name for it (a CUDA error
+ * the device reported after the call returned success reads as a number),
+ * or the runner's failure. */
 static const char *blas_status(int st, char *buf, size_t n)
 {
-    static const struct { int v; const char *s; } names[] = {
-        { 0, "CUBLAS_STATUS_SUCCESS" },          { 1, "CUBLAS_STATUS_NOT_INITIALIZED" },
-        { 3, "CUBLAS_STATUS_ALLOC_FAILED" },     { 7, "CUBLAS_STATUS_INVALID_VALUE" },
-        { 8, "CUBLAS_STATUS_ARCH_MISMATCH" },    { 11, "CUBLAS_STATUS_MAPPING_ERROR" },
-        { 13, "CUBLAS_STATUS_EXECUTION_FAILED" }, { 14, "CUBLAS_STATUS_INTERNAL_ERROR" },
-        { 15, "CUBLAS_STATUS_NOT_SUPPORTED" },   { 16, "CUBLAS_STATUS_LICENSE_ERROR" },
-    };
     if (st < 0) return "a runner failure (it could not make a cuBLAS handle)";
-    for (size_t i = 0; i < N_OF(names); i++)
-        if (names[i].v == st) return names[i].s;
-    snprintf(buf, n, "status %d (a cuBLAS status, or a CUDA error the device reported after it returned success)", st);
+    snprintf(buf, n, "%s (%d)", cublasGetStatusString((cublasStatus_t)st), st);
     return buf;
 }
 
@@ -148,15 +140,15 @@ static int is_poison(float v)
     return u == 0xffffffffu;
 }
 
-/* The test's expect_tol: 0, or 1 with t failed at the first wrong element. */
+/* The test's expect_tol (w34_tol_bad), and where NaN is due the poison
+ * not taken for it (never written): 0, or 1 with t failed at the first wrong
+ * element. */
 static int expect_tol(const float *got, const double *ref, const double *tol, size_t n, const char *name,
                       const char *what, jd_tally *t)
 {
-    size_t bad = 0, first = 0;
-    for (size_t k = 0; k < n; k++) {
-        int ok = isnan(ref[k]) ? isnan(got[k]) && !is_poison(got[k]) : isfinite(got[k]) && fabs(got[k] - ref[k]) <= tol[k];
-        if (!ok && bad++ == 0) first = k;
-    }
+    size_t first = 0, bad = w34_tol_bad(got, ref, tol, n, &first);
+    for (size_t k = 0; k < n && !bad; k++)
+        if (isnan(ref[k]) && is_poison(got[k])) bad = 1, first = k;
     if (!bad) return 0;
     jd_failf(t, "%s: %zu of %zu wrong; %s[%zu] expected %.9g (tolerance %.3g), got %.9g%s", what, bad, n, name, first,
              ref[first], tol[first], (double)got[first],
@@ -180,13 +172,6 @@ static int untouched(jd_gbuf *b, size_t bytes, void *host, const char *name, con
 
 /* ---------------------------------------------------------------- w34.traffic (host functions) */
 
-/* test_week34.c's model_floats. */
-static double model_floats(double B, double H, double L, double D, int causal)
-{
-    double per_head = 4 * L * D + L * L * (1 + 2 + 1) + (causal ? L * (L - 1) / 2 : 0);
-    return B * H * per_head;
-}
-
 /* The runner's three doubles for (B, H, L, D, causal): 0, or -1 with t failed. */
 static int model_call(jd *J, int B, int H, int L, int D, int causal, double v[3], jd_tally *t)
 {
@@ -203,15 +188,13 @@ static int model_call(jd *J, int B, int H, int L, int D, int causal, double v[3]
 
 static void judge_traffic(jd *J, jd_tally *t)
 {
-    static const struct { int B, H, L, D; } C[] = {
-        { 1, 1, 1, 1 }, { 2, 3, 31, 16 }, { 4, 16, 4096, 128 }, { 8, 16, 2048, 64 }, { 4, 16, 16384, 128 }, { 1, 1, 0, 64 },
-    };
+    const w34_shape4 *C = W34_TRAFFIC;
     double v[3];
-    for (size_t k = 0; k < N_OF(C) && !J->lost; k++) {
+    for (size_t k = 0; k < N_OF(W34_TRAFFIC) && !J->lost; k++) {
         t->tests++;
         for (int causal = 0; causal < 2; causal++) {
             if (model_call(J, C[k].B, C[k].H, C[k].L, C[k].D, causal, v, t) != 0) return;
-            double want = 4 * model_floats(C[k].B, C[k].H, C[k].L, C[k].D, causal);
+            double want = 4 * w34_model_floats(C[k].B, C[k].H, C[k].L, C[k].D, causal);
             if (!wb_close(v[0], want, 0, 1e-12)) {
                 jd_failf(t, "attention_naive_bytes(B=%d, H=%d, L=%d, D=%d, causal=%d) = %.17g, expected %.17g", C[k].B,
                          C[k].H, C[k].L, C[k].D, causal, v[0], want);
@@ -245,66 +228,6 @@ static void judge_traffic_gpu(jd_ck *k) { judge_traffic(k->J, k->t); }
 
 /* ---------------------------------------------------------------- w34.softmax */
 
-/* test_week34.c's fill_softmax_rows and softmax_ref. */
-static void fill_softmax_rows(wb_rng *rng, float *S, size_t rows, int L)
-{
-    if (L == 0) return;
-    for (size_t r = 0; r < rows; r++) {
-        float *x = S + r * (size_t)L;
-        int kind = (int)(r % 6);
-        switch (kind) {
-        case 0: wb_fill_uniform_f32(rng, x, (size_t)L, -5, 5); break;
-        case 1: wb_fill_uniform_f32(rng, x, (size_t)L, -1e4f, 1e4f); break;
-        case 2:
-            wb_fill_uniform_f32(rng, x, (size_t)L, -30, 30);
-            for (int j = 0; j < L; j++)
-                if (wb_rng_int(rng, 0, 1)) x[j] = -INFINITY;
-            break;
-        case 3:
-            for (int j = 0; j < L; j++) x[j] = -INFINITY;
-            break;
-        case 4:
-            wb_fill_uniform_f32(rng, x, (size_t)L, -8, 8);
-            for (int j = (int)(r % (size_t)L) + 1; j < L; j++) x[j] = -INFINITY;
-            break;
-        default:
-            wb_fill_uniform_f32(rng, x, (size_t)L, -5, 5);
-            x[wb_rng_int(rng, 0, L - 1)] = NAN;
-        }
-    }
-}
-
-static void softmax_ref(const float *S, double *ref, double *tol, size_t rows, int L)
-{
-    for (size_t r = 0; r < rows; r++) {
-        const float *x = &S[(size_t)L * r];
-        double m = -INFINITY;
-        int nan = 0;
-        for (int j = 0; j < L; j++) {
-            if (isnan(x[j])) nan = 1;
-            else if (x[j] > m) m = x[j];
-        }
-        double s = 0;
-        for (int j = 0; j < L; j++)
-            if (!nan && x[j] != -INFINITY) s += exp((double)x[j] - m);
-        for (int j = 0; j < L; j++) {
-            size_t k = r * (size_t)L + j;
-            if (nan) ref[k] = NAN, tol[k] = 0;
-            else if (m == -INFINITY || x[j] == -INFINITY) ref[k] = 0, tol[k] = 0;
-            else {
-                ref[k] = exp((double)x[j] - m) / s;
-                tol[k] = 1e-12 + ref[k] * U * (16 + 2 * fabs((double)x[j] - m) + L);
-            }
-        }
-    }
-}
-
-typedef struct { size_t rows; int L; } sm_shape;
-static const sm_shape SM_SHAPES[] = {
-    { 1, 1 },   { 7, 1 },    { 3, 31 },   { 6, 32 },   { 5, 255 },  { 9, 256 },     { 6, 257 },  { 17, 1000 },
-    { 6, 2048 }, { 7, 4096 }, { 6, 4097 }, { 6, 10000 }, { 6, 65536 }, { 0, 16 },    { 5, 0 },    { 6000, 64 },
-};
-
 /* softmax_scores on the S and P in their buffers (P at lead bytes; in
  * place: S is P): 0 with *st, or -1 with t failed. */
 static int softmax_call(jd *J, jd_gbuf *S, jd_gbuf *P, size_t lead, int in_place, size_t rows, int L, const char *what,
@@ -327,8 +250,8 @@ static void judge_softmax(jd_ck *k)
     jd *J = k->J;
     jd_tally *t = k->t;
     size_t cap = 64;
-    for (size_t i = 0; i < N_OF(SM_SHAPES); i++)
-        if (SM_SHAPES[i].rows * (size_t)SM_SHAPES[i].L > cap) cap = SM_SHAPES[i].rows * (size_t)SM_SHAPES[i].L;
+    for (size_t i = 0; i < N_OF(W34_SM_SHAPES); i++)
+        if (W34_SM_SHAPES[i].rows * (size_t)W34_SM_SHAPES[i].L > cap) cap = W34_SM_SHAPES[i].rows * (size_t)W34_SM_SHAPES[i].L;
     jd_gbuf S = { -1, NULL, 0 }, P = { -1, NULL, 0 };
     float *hS = malloc(cap * 4), *got = malloc(cap * 4);
     double *ref = malloc(cap * 8), *tol = malloc(cap * 8);
@@ -337,12 +260,12 @@ static void judge_softmax(jd_ck *k)
         goto out;
     }
     if (jd_gbuf_alloc(J, &S, cap * 4, t) != 0 || jd_gbuf_alloc(J, &P, cap * 4 + 4, t) != 0) goto out;
-    for (int i = 0; i < (int)N_OF(SM_SHAPES) && !J->lost; i++) {
-        const size_t rows = SM_SHAPES[i].rows, n = rows * (size_t)SM_SHAPES[i].L, lead = 4 * (size_t)(i & 1);
-        const int L = SM_SHAPES[i].L;
-        wb_rng rng = wb_rng_for_seed(jd_seed, "softmax_rows", i);
-        fill_softmax_rows(&rng, hS, rows, L);
-        softmax_ref(hS, ref, tol, rows, L);
+    for (int i = 0; i < (int)N_OF(W34_SM_SHAPES) && !J->lost; i++) {
+        const size_t rows = W34_SM_SHAPES[i].rows, n = rows * (size_t)W34_SM_SHAPES[i].L, lead = 4 * (size_t)(i & 1);
+        const int L = W34_SM_SHAPES[i].L;
+        wb_rng rng = wb_rng_for_seed(jd_seed, W34_SOFTMAX_TAG, i);
+        w34_fill_softmax_rows(&rng, hS, rows, L);
+        w34_softmax_ref(hS, ref, tol, rows, L);
         for (int in_place = 0; in_place < 2; in_place++) {
             char what[160];
             if (in_place) snprintf(what, sizeof what, "softmax_scores, %zu rows of L=%d, in place (P == S)", rows, L);
@@ -386,7 +309,7 @@ out:
 
 /* ---------------------------------------------------------------- w34.softmax-bw */
 
-#define SM_BENCH_L 2048
+#define SM_BENCH_L W34_SM_BENCH_L
 static jd_bench g_bench; /* large: its sample arrays */
 static double  *g_xd;    /* the scores as doubles, for the full check */
 
@@ -420,9 +343,9 @@ static void judge_softmax_bw(jd_ck *k)
     }
     memset(&g_bench, 0, sizeof g_bench);
     g_bench.fn = W34_FN_SOFTMAX, g_bench.n_in = 1, g_bench.max_k = JD_BENCH_MAX_K, g_bench.n = n;
-    g_bench.lo = -8, g_bench.hi = 8;
+    g_bench.lo = W34_SM_BENCH_LO, g_bench.hi = W34_SM_BENCH_HI;
     /* the look: the test's tolerance at its largest (|x - max| < 16), and the expected value's rounding to float */
-    g_bench.atol = 1e-12, g_bench.rtol = U * (16 + 2 * 16 + SM_BENCH_L + 2);
+    g_bench.atol = 1e-12, g_bench.rtol = W34_U * (16 + 2 * 16 + SM_BENCH_L + 2);
     g_bench.i64[1] = (long long)rows, g_bench.i64[2] = SM_BENCH_L;
     g_bench.fn_name = "softmax_scores", g_bench.out_name = "P";
     g_bench.expect = sm_expect, g_bench.full_check = sm_check;
@@ -433,26 +356,20 @@ static void judge_softmax_bw(jd_ck *k)
 
 /* ---------------------------------------------------------------- w34.pv and w34.attention */
 
-typedef struct { int B, H, L, D; } shape4;
-static const shape4 SHAPES[] = {
-    { 1, 1, 1, 1 },   { 1, 1, 1, 64 }, { 2, 3, 31, 16 },  { 1, 2, 33, 64 }, { 2, 2, 100, 128 },
-    { 3, 1, 257, 32 }, { 2, 4, 64, 1 }, { 1, 1, 1000, 40 }, { 1, 1, 0, 8 },   { 0, 4, 16, 16 },
-};
-
 /* The largest B H L^2 and B H L D of the shapes. */
 static void shape_caps(size_t *np, size_t *nv)
 {
     *np = *nv = 64;
-    for (size_t i = 0; i < N_OF(SHAPES); i++) {
-        size_t h = (size_t)SHAPES[i].B * SHAPES[i].H, L = (size_t)SHAPES[i].L;
+    for (size_t i = 0; i < N_OF(W34_SHAPES); i++) {
+        size_t h = (size_t)W34_SHAPES[i].B * W34_SHAPES[i].H, L = (size_t)W34_SHAPES[i].L;
         if (h * L * L > *np) *np = h * L * L;
-        if (h * L * SHAPES[i].D > *nv) *nv = h * L * SHAPES[i].D;
+        if (h * L * W34_SHAPES[i].D > *nv) *nv = h * L * W34_SHAPES[i].D;
     }
 }
 
 /* pv_output or attention: the cuBLAS status in *st, or -1 with t failed.
  * args: the call's buffers (NULL: a NULL argument), leads 0. */
-static int blas_call(jd *J, int fn, jd_gbuf *const *args, int nargs, shape4 s, int null_handle, int causal,
+static int blas_call(jd *J, int fn, jd_gbuf *const *args, int nargs, w34_shape4 s, int null_handle, int causal,
                      const char *what, int *st, jd_tally *t)
 {
     jd_req rq;
@@ -482,25 +399,11 @@ static void judge_pv(jd_ck *k)
     if (jd_gbuf_alloc(J, &P, npc * 4, t) != 0 || jd_gbuf_alloc(J, &V, nvc * 4, t) != 0 ||
         jd_gbuf_alloc(J, &O, nvc * 4, t) != 0)
         goto out;
-    for (int i = 0; i < (int)N_OF(SHAPES) && !J->lost; i++) {
-        const shape4 s = SHAPES[i];
+    for (int i = 0; i < (int)N_OF(W34_SHAPES) && !J->lost; i++) {
+        const w34_shape4 s = W34_SHAPES[i];
         const size_t heads = (size_t)s.B * s.H, L = (size_t)s.L, D = (size_t)s.D, np = heads * L * L, nv = heads * L * D;
-        wb_rng rng = wb_rng_for_seed(jd_seed, "pv_shapes", i);
-        wb_fill_uniform_f32(&rng, hP, np, 0, 2.0f / (float)(L ? L : 1));
-        for (size_t q = 0; q < np; q++)
-            if (wb_rng_int(&rng, 0, 7) == 0) hP[q] = 0;
-        wb_fill_uniform_f32(&rng, hV, nv, -1, 1);
-        for (size_t bh = 0; bh < heads; bh++)
-            for (size_t r = 0; r < L; r++)
-                for (size_t d = 0; d < D; d++) {
-                    double acc = 0, mag = 0;
-                    for (size_t j = 0; j < L; j++) {
-                        double v = (double)hP[(bh * L + r) * L + j] * hV[(bh * L + j) * D + d];
-                        acc += v, mag += fabs(v);
-                    }
-                    ref[(bh * L + r) * D + d] = acc;
-                    tol[(bh * L + r) * D + d] = 1e-7 + 2.0 * L * U * mag;
-                }
+        wb_rng rng = wb_rng_for_seed(jd_seed, W34_PV_TAG, i);
+        w34_pv_case(&rng, s, hP, hV, ref, tol);
         char what[120];
         snprintf(what, sizeof what, "pv_output B=%d H=%d L=%d D=%d (P of weights in [0, 2/L), an eighth 0; V in [-1, 1])",
                  s.B, s.H, s.L, s.D);
@@ -522,21 +425,19 @@ static void judge_pv(jd_ck *k)
     }
     if (J->lost) goto out;
     /* pv_errors: P and V poisoned (NaN), O untouched by every failed call */
-    enum { L = 8, D = 4 };
+    enum { L = W34_ERR_L, D = W34_ERR_D };
     t->tests++;
     if (jd_gbuf_poison(&P, 0, L * L * 4) != 0 || jd_gbuf_poison(&V, 0, L * D * 4) != 0 ||
         jd_gbuf_poison(&O, 0, L * D * 4) != 0) {
         jd_failf(t, "pv_output's bad sizes: the judge's own copies failed");
         goto out;
     }
-    const struct { int B, H, L, D; const char *what; } bad[] = {
-        { 1, 1, L, 0, "D = 0" }, { 1, 1, -1, D, "L = -1" }, { -1, 1, L, D, "B = -1" }, { 65536, 65536, L, D, "B * H = 2^32" },
-    };
+    const w34_bad4 *bad = W34_PV_BAD;
     jd_gbuf *args[3] = { &P, &V, &O };
-    for (size_t c = 0; c < N_OF(bad); c++) {
+    for (size_t c = 0; c < N_OF(W34_PV_BAD); c++) {
         char what[80];
         snprintf(what, sizeof what, "pv_output with %s", bad[c].what);
-        const shape4 s = { bad[c].B, bad[c].H, bad[c].L, bad[c].D };
+        const w34_shape4 s = { bad[c].B, bad[c].H, bad[c].L, bad[c].D };
         int st;
         if (blas_call(J, W34_FN_PV, args, 3, s, 0, 0, what, &st, t) != 0) goto out;
         if (st != 7 /* CUBLAS_STATUS_INVALID_VALUE */) {
@@ -545,7 +446,7 @@ static void judge_pv(jd_ck *k)
         }
     }
     int st;
-    if (blas_call(J, W34_FN_PV, args, 3, (shape4){ 1, 1, L, D }, 1, 0, "pv_output with a null handle", &st, t) != 0)
+    if (blas_call(J, W34_FN_PV, args, 3, (w34_shape4){ 1, 1, L, D }, 1, 0, "pv_output with a null handle", &st, t) != 0)
         goto out;
     if (st == 0) {
         jd_failf(t, "pv_output with a null handle returned CUBLAS_STATUS_SUCCESS: pass on cuBLAS's error");
@@ -559,39 +460,6 @@ static void judge_pv(jd_ck *k)
 out:
     jd_gbuf_free(J, &P), jd_gbuf_free(J, &V), jd_gbuf_free(J, &O);
     free(hP), free(hV), free(got), free(ref), free(tol);
-}
-
-/* test_week34.c's attention_row. */
-static int attention_row(const float *q, const float *K, const float *V, int L, int D, int keep, double *o, double *tol,
-                         double *s, double *p)
-{
-    double scale = 1.0 / sqrt((double)D), m = -INFINITY, magmax = 0, smax = 0;
-    for (int d = 0; d < D; d++) o[d] = 0, tol[d] = 0;
-    if (keep <= 0) return 0;
-    for (int j = 0; j < keep; j++) {
-        double acc = 0, mag = 0;
-        for (int d = 0; d < D; d++) {
-            double v = (double)q[d] * K[(size_t)j * D + d];
-            acc += v, mag += fabs(v);
-        }
-        s[j] = acc * scale;
-        if (s[j] > m) m = s[j];
-        if (mag * scale > magmax) magmax = mag * scale;
-        if (fabs(s[j]) > smax) smax = fabs(s[j]);
-    }
-    double sum = 0;
-    for (int j = 0; j < keep; j++) sum += p[j] = exp(s[j] - m);
-    double rel = 4.0 * D * U * magmax + 4.0 * U * (1 + smax) + (L + 16) * U + 2.0 * L * U;
-    for (int j = 0; j < keep; j++) {
-        p[j] /= sum;
-        for (int d = 0; d < D; d++) {
-            double v = V[(size_t)j * D + d];
-            o[d] += p[j] * v;
-            tol[d] += p[j] * fabs(v);
-        }
-    }
-    for (int d = 0; d < D; d++) tol[d] = 1e-6 + rel * tol[d];
-    return 1;
 }
 
 static void judge_attention(jd_ck *k)
@@ -615,18 +483,12 @@ static void judge_attention(jd_ck *k)
         jd_gbuf_alloc(J, &V, nc * 4, t) != 0 || jd_gbuf_alloc(J, &O, nc * 4, t) != 0 ||
         jd_gbuf_alloc(J, &W, nwc * 4, t) != 0 || jd_gbuf_alloc(J, &KV, sizeof kv, t) != 0)
         goto out;
-    for (int i = 0; i < (int)N_OF(SHAPES) && !J->lost; i++) {
-        const shape4 sh = SHAPES[i];
+    for (int i = 0; i < (int)N_OF(W34_SHAPES) && !J->lost; i++) {
+        const w34_shape4 sh = W34_SHAPES[i];
         const size_t heads = (size_t)sh.B * sh.H, L = (size_t)sh.L, D = (size_t)sh.D, n = heads * L * D;
         const size_t nw = heads * L * L;
-        wb_rng rng = wb_rng_for_seed(jd_seed, "attention_e2e", i);
-        const float r = i & 1 ? 4.0f : 1.0f;
-        wb_fill_uniform_f32(&rng, hQ, n, -r, r);
-        wb_fill_uniform_f32(&rng, hK, n, -r, r);
-        wb_fill_uniform_f32(&rng, hV, n, -1, 1);
-        for (int b = 0; b < sh.B; b++) kv[b] = (int)wb_rng_int(&rng, 0, sh.L);
-        if (sh.B > 1) kv[0] = 0, kv[sh.B - 1] = sh.L;
-        else if (sh.B == 1) kv[0] = i % 3 == 0 ? 0 : kv[0];
+        wb_rng rng = wb_rng_for_seed(jd_seed, W34_ATTENTION_TAG, i);
+        const float r = w34_attention_inputs(&rng, i, sh, hQ, hK, hV, kv);
         if (jd_gbuf_put(&Q, 0, hQ, n * 4) != 0 || jd_gbuf_put(&K, 0, hK, n * 4) != 0 || jd_gbuf_put(&V, 0, hV, n * 4) != 0 ||
             (sh.B > 0 && jd_gbuf_put(&KV, 0, kv, (size_t)sh.B * 4) != 0)) {
             jd_failf(t, "attention B=%d H=%d L=%d D=%d: the judge's own copies failed", sh.B, sh.H, sh.L, sh.D);
@@ -634,14 +496,7 @@ static void judge_attention(jd_ck *k)
         }
         for (int combo = 0; combo < 4; combo++) {
             const int causal = combo & 1, padded = combo >> 1;
-            for (size_t bh = 0; bh < heads; bh++)
-                for (size_t q = 0; q < L; q++) {
-                    int keep = (int)L;
-                    if (causal && (int)q + 1 < keep) keep = (int)q + 1;
-                    if (padded && kv[bh / sh.H] < keep) keep = kv[bh / sh.H];
-                    dead[bh * L + q] = !attention_row(hQ + (bh * L + q) * D, hK + bh * L * D, hV + bh * L * D, sh.L, sh.D,
-                                                      keep, ref + (bh * L + q) * D, tol + (bh * L + q) * D, s, p);
-                }
+            w34_attention_ref(hQ, hK, hV, sh, causal, padded ? kv : NULL, ref, tol, dead, s, p);
             char what[200];
             snprintf(what, sizeof what, "attention B=%d H=%d L=%d D=%d, inputs +-%g, %s%s", sh.B, sh.H, sh.L, sh.D,
                      (double)r, causal ? "causal" : "not causal",

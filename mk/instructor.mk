@@ -515,10 +515,11 @@ $(eval $(call judge_rules,33,phase6/week33,qkt mask))
 $(JUDGE_W33): LDCUDA += -lcublas
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week33/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,34,phase6/week34,softmax pv attention))
-# week 34's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's lists and
-# checks copied into it (test_week34.c shares no header), and its own kernel (judge_w34_kernels.cu: the
-# timed softmax's full check), linked into this judge alone; its runner links week 33's qkt.o and mask.o
+# week 34's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
+# phase6/week34/w34_checks.h, its own kernel (judge_w34_kernels.cu: the timed softmax's full check), linked
+# into this judge alone, and cuBLAS for its statuses' names; its runner links week 33's qkt.o and mask.o
 # as the week's test program does (week.txt's uses:) and cuBLAS
+$(JUDGE_W34): LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w34_kernels.o: instructor/judge_w34_kernels.cu instructor/judge_w34_kernels.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
