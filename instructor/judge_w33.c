@@ -81,12 +81,15 @@
 #define N_OF(a) W33_COUNT(a)
 
 /* A status of qkt_scores: cuBLAS's name for it (a CUDA error the device
- * reported after the call returned success reads as a number), or the
+ * reported after the call returned success is named as such), or the
  * runner's failure. */
 static const char *blas_status(int st, char *buf, size_t n)
 {
     if (st < 0) return "a runner failure (it could not make a cuBLAS handle)";
-    snprintf(buf, n, "%s (%d)", cublasGetStatusString((cublasStatus_t)st), st);
+    if (st >= 100) /* no cuBLAS status: the device's error, found when the runner synchronised after success */
+        snprintf(buf, n, "CUBLAS_STATUS_SUCCESS, then %s on the device", cudaGetErrorName((cudaError_t)st));
+    else
+        snprintf(buf, n, "%s (%s)", cublasGetStatusName((cublasStatus_t)st), cublasGetStatusString((cublasStatus_t)st));
     return buf;
 }
 
@@ -271,7 +274,7 @@ static void qkt_errors(jd *J, w33_bufs *B, jd_tally *t)
         int st;
         snprintf(what, sizeof what, "qkt_scores with %s", bad[k].what);
         if (qkt_call(J, B, s, 1, 0, what, &st, t) != 0) return;
-        if (st != 7 /* CUBLAS_STATUS_INVALID_VALUE */) {
+        if (st != (int)CUBLAS_STATUS_INVALID_VALUE) {
             jd_failf(t, "%s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", what, blas_status(st, sb, sizeof sb));
             return;
         }
