@@ -63,7 +63,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
@@ -72,6 +71,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "judge_cublas.h"
 #include "judge_w33.h"
 #include "judge_week.h"
 #include "wb_cuda.h"
@@ -79,19 +79,6 @@
 #include "wb_rand.h"
 
 #define N_OF(a) W33_COUNT(a)
-
-/* A status of qkt_scores: cuBLAS's name for it (a CUDA error the device
- * reported after the call returned success is named as such), or the
- * runner's failure. */
-static const char *blas_status(int st, char *buf, size_t n)
-{
-    if (st < 0) return "a runner failure (it could not make a cuBLAS handle)";
-    if (st >= 100) /* no cuBLAS status: the device's error, found when the runner synchronised after success */
-        snprintf(buf, n, "CUBLAS_STATUS_SUCCESS, then %s on the device", cudaGetErrorName((cudaError_t)st));
-    else
-        snprintf(buf, n, "%s (%s)", cublasGetStatusName((cublasStatus_t)st), cublasGetStatusString((cublasStatus_t)st));
-    return buf;
-}
 
 static const char *cuda_status(int st) { return st < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)st); }
 
@@ -237,7 +224,7 @@ static int scores_case(jd *J, w33_bufs *B, int i, int with_mask, jd_tally *t)
         if (jd_gbuf_poison(&B->s, 0, ns * 4) != 0) return jd_failf(t, "%s: the judge's own copies failed", what), -1;
         if (qkt_call(J, B, s, nqk > 0, 0, what, &st, t) != 0) return -1;
         if (st != 0) {
-            jd_failf(t, "%s: qkt_scores returned %s", what, blas_status(st, sb, sizeof sb));
+            jd_failf(t, "%s: qkt_scores returned %s", what, jd_cublas_status(st, sb, sizeof sb));
             return 0;
         }
         if (with_mask) {
@@ -275,7 +262,7 @@ static void qkt_errors(jd *J, w33_bufs *B, jd_tally *t)
         snprintf(what, sizeof what, "qkt_scores with %s", bad[k].what);
         if (qkt_call(J, B, s, 1, 0, what, &st, t) != 0) return;
         if (st != (int)CUBLAS_STATUS_INVALID_VALUE) {
-            jd_failf(t, "%s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", what, blas_status(st, sb, sizeof sb));
+            jd_failf(t, "%s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", what, jd_cublas_status(st, sb, sizeof sb));
             return;
         }
     }
@@ -286,7 +273,7 @@ static void qkt_errors(jd *J, w33_bufs *B, jd_tally *t)
         return;
     }
     if (st < 0) {
-        jd_failf(t, "qkt_scores with a null handle: %s", blas_status(st, sb, sizeof sb));
+        jd_failf(t, "qkt_scores with a null handle: %s", jd_cublas_status(st, sb, sizeof sb));
         return;
     }
     untouched(B, L * L * 4, "failed qkt_scores calls (bad sizes, a null handle)", "a failed call", t);

@@ -99,7 +99,6 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
@@ -108,6 +107,7 @@
 #include <string.h>
 
 #include "judge.h"
+#include "judge_cublas.h"
 #include "judge_kernels.h"
 #include "judge_w34.h"
 #include "judge_w34_kernels.h"
@@ -120,19 +120,6 @@
 
 #define N_OF(a) W34_COUNT(a)
 #define TIMED   7
-
-/* A status of pv_output or attention: cuBLAS's name for it (a CUDA error
- * the device reported after the call returned success is named as such),
- * or the runner's failure. */
-static const char *blas_status(int st, char *buf, size_t n)
-{
-    if (st < 0) return "a runner failure (it could not make a cuBLAS handle)";
-    if (st >= 100) /* no cuBLAS status: the device's error, found when the runner synchronised after success */
-        snprintf(buf, n, "CUBLAS_STATUS_SUCCESS, then %s on the device", cudaGetErrorName((cudaError_t)st));
-    else
-        snprintf(buf, n, "%s (%s)", cublasGetStatusName((cublasStatus_t)st), cublasGetStatusString((cublasStatus_t)st));
-    return buf;
-}
 
 static const char *cuda_status(int st) { return st < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)st); }
 
@@ -425,7 +412,7 @@ static void judge_pv(jd_ck *k)
         int st;
         if (blas_call(J, W34_FN_PV, args, 3, s, 0, 0, what, &st, t) != 0) goto out;
         if (st != 0) {
-            jd_failf(t, "%s: pv_output returned %s", what, blas_status(st, sb, sizeof sb));
+            jd_failf(t, "%s: pv_output returned %s", what, jd_cublas_status(st, sb, sizeof sb));
             goto out;
         }
         int f = jd_gbuf_fetch(&O, 0, nv * 4, got, "O", what, t);
@@ -449,7 +436,7 @@ static void judge_pv(jd_ck *k)
         int st;
         if (blas_call(J, W34_FN_PV, args, 3, s, 0, 0, what, &st, t) != 0) goto out;
         if (st != (int)CUBLAS_STATUS_INVALID_VALUE) {
-            jd_failf(t, "%s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", what, blas_status(st, sb, sizeof sb));
+            jd_failf(t, "%s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", what, jd_cublas_status(st, sb, sizeof sb));
             goto out;
         }
     }
@@ -461,7 +448,7 @@ static void judge_pv(jd_ck *k)
         goto out;
     }
     if (st < 0) {
-        jd_failf(t, "pv_output with a null handle: %s", blas_status(st, sb, sizeof sb));
+        jd_failf(t, "pv_output with a null handle: %s", jd_cublas_status(st, sb, sizeof sb));
         goto out;
     }
     untouched(&O, L * D * 4, got, "O", "failed pv_output calls (bad sizes, a null handle)", "a failed call", t);
@@ -518,7 +505,7 @@ static void judge_attention(jd_ck *k)
             int st;
             if (blas_call(J, W34_FN_ATT, args, 6, sh, 0, causal, what, &st, t) != 0) goto out;
             if (st != 0) {
-                jd_failf(t, "%s: attention returned %s", what, blas_status(st, sb, sizeof sb));
+                jd_failf(t, "%s: attention returned %s", what, jd_cublas_status(st, sb, sizeof sb));
                 goto out;
             }
             int f = jd_gbuf_fetch(&O, 0, n * 4, got, "O", what, t);

@@ -513,6 +513,7 @@ $(eval $(call judge_rules,33,phase6/week33,qkt mask))
 # phase6/week33/w33_checks.h; no kernel of its own, no yardstick; cuBLAS for its statuses' names; its
 # runner links cuBLAS (the week's libs: qkt.o calls it)
 $(JUDGE_W33): LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w33.o: instructor/judge_w33.h instructor/judge_cublas.h
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week33/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,34,phase6/week34,softmax pv attention))
 # week 34's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
@@ -525,7 +526,7 @@ $(BUILD)/instructor/judge_w34_kernels.o: instructor/judge_w34_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W34): $(BUILD)/instructor/judge_w34_kernels.o
-$(BUILD)/instructor/judge_w34.o: instructor/judge_w34.h instructor/judge_w34_kernels.h
+$(BUILD)/instructor/judge_w34.o: instructor/judge_w34.h instructor/judge_w34_kernels.h instructor/judge_cublas.h
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): $(call used_objs,phase6/week34)
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): LDCUDA += -lcublas
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
