@@ -27,7 +27,8 @@
 # the same way as week 26's; week 30's w30.speed against COPY and w30.cudnn against cudnnSoftmaxForward,
 # the worst of six row lengths, each timed through its yard runner the same way; week 31's
 # w31.layernorm-bw and w31.rmsnorm-bw against COPY, the slowest of four hidden sizes; week 32's
-# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths).
+# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 34's w34.softmax-bw against
+# COPY, rows of 2048).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -56,6 +57,7 @@ speed_ids() { case $1 in
   phase6/week30) echo w30.speed w30.cudnn ;;
   phase6/week31) echo w31.layernorm-bw w31.rmsnorm-bw ;;
   phase6/week32) echo w32.dx-bw w32.dgb-bw ;;
+  phase6/week34) echo w34.softmax-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -509,6 +509,27 @@ $(BUILD)/instructor/judge_w32_kernels.o: instructor/judge_w32_kernels.cu instruc
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(eval $(call judge_rules,33,phase6/week33,qkt mask))
+# week 33's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
+# phase6/week33/w33_checks.h; no kernel of its own, no yardstick; cuBLAS for its statuses' names; its
+# runner links cuBLAS (the week's libs: qkt.o calls it)
+$(JUDGE_W33): LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w33.o: instructor/judge_w33.h instructor/judge_cublas.h
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week33/$(i)/judge-runner): LDCUDA += -lcublas
+$(eval $(call judge_rules,34,phase6/week34,softmax pv attention))
+# week 34's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
+# phase6/week34/w34_checks.h, its own kernel (judge_w34_kernels.cu: the timed softmax's full check), linked
+# into this judge alone, and cuBLAS for its statuses' names; its runner links week 33's qkt.o and mask.o
+# as the week's test program does (week.txt's uses:) and cuBLAS
+$(JUDGE_W34): LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w34_kernels.o: instructor/judge_w34_kernels.cu instructor/judge_w34_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W34): $(BUILD)/instructor/judge_w34_kernels.o
+$(BUILD)/instructor/judge_w34.o: instructor/judge_w34.h instructor/judge_w34_kernels.h instructor/judge_cublas.h
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): $(call used_objs,phase6/week34)
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): LDCUDA += -lcublas
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's

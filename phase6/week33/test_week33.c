@@ -12,99 +12,32 @@
 #include "wb_cublas.h"
 #include "qkt.h"
 #include "mask.h"
+#include "w33_checks.h" /* the shapes, case drawing, reference and tolerance, shared with the judge */
 
 /* ---------------------------------------------------------------- helpers */
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-#define NEG_INF_BITS 0xff800000u
-
-typedef struct { int B, H, L, D; } shape4;
-
-/* ref[bh, i, j] = (1/sqrt(D)) sum_d Q[bh, i, d] K[bh, j, d] in double, and
- * mag[...] = (1/sqrt(D)) sum_d |Q| |K|, the scale of its rounding error. */
-static void ref_scores(const float *Q, const float *K, shape4 s, double *ref, double *mag)
-{
-    double scale = 1.0 / sqrt((double)s.D);
-    size_t heads = (size_t)s.B * s.H, L = (size_t)s.L, D = (size_t)s.D;
-    for (size_t bh = 0; bh < heads; bh++)
-        for (size_t i = 0; i < L; i++) {
-            const float *q = Q + (bh * L + i) * D;
-            for (size_t j = 0; j < L; j++) {
-                const float *k = K + (bh * L + j) * D;
-                double acc = 0, a = 0;
-                for (size_t d = 0; d < D; d++) acc += (double)q[d] * k[d], a += fabs((double)q[d] * k[d]);
-                ref[(bh * L + i) * L + j] = acc * scale;
-                mag[(bh * L + i) * L + j] = a * scale;
-            }
-        }
-}
-
-/* Is entry (b, *, i, j) masked? (the test's own rule, from mask.h) */
-static int masked(int i, int j, int causal, const int *kv_len, int b)
-{
-    return (causal && j > i) || (kv_len && j >= kv_len[b]);
-}
-
-/* Compare scores: where ref is -inf the entry must be exactly -inf (its
- * bits); elsewhere |got - ref| <= 1e-7 + 2 D 2^-24 mag, the worst-case error
- * of an FP32 dot product of D terms (gamma_D = D u, doubled for the scale's
- * rounding), whatever order cuBLAS sums in. A NaN never passes. */
+/* Compare scores (w33_scores_bad: exactly -inf where masked, else within
+ * an FP32 dot product's worst-case error; a NaN never passes). */
 static void expect_scores(const float *got, const double *ref, const double *mag, size_t n, int D, const char *what)
 {
-    size_t bad = 0, first = 0;
-    for (size_t k = 0; k < n; k++) {
-        int ok;
-        if (isinf(ref[k]) && ref[k] < 0) ok = f2u(got[k]) == NEG_INF_BITS;
-        else ok = isfinite(got[k]) && fabs(got[k] - ref[k]) <= 1e-7 + 2.0 * D * ldexp(1, -24) * mag[k];
-        if (!ok && bad++ == 0) first = k;
-    }
+    size_t first = 0, bad = w33_scores_bad(got, ref, mag, n, D, &first);
     if (bad)
         ck_abort_msg("%s (seed %llu): %zu of %zu scores wrong; S[%zu] (flat index) expected %.9g%s, got %.9g (bits %08x)",
                      what, (unsigned long long)wb_base_seed(), bad, n, first, ref[first],
-                     isinf(ref[first]) ? " (masked: exactly -inf)" : "", (double)got[first], f2u(got[first]));
-}
-
-/* Valid key lengths for a padding mask: batch 0 none valid, the last batch
- * all, the others anywhere in [0, L]; one batch alone takes 0, L or a random
- * length by `pick`. */
-static void draw_kv_len(wb_rng *rng, int *kv, int B, int L, int pick)
-{
-    for (int b = 0; b < B; b++) kv[b] = (int)wb_rng_int(rng, 0, L);
-    if (B == 1) kv[0] = pick % 3 == 0 ? 0 : pick % 3 == 1 ? L : kv[0];
-    else if (B > 1) kv[0] = 0, kv[B - 1] = L;
+                     isinf(ref[first]) ? " (masked: exactly -inf)" : "", (double)got[first], w33_f2u(got[first]));
 }
 
 /* ---------------------------------------------------------------- QK^T */
 
-/* L = 1, L odd and past a warp, L = 1000, D = 1, D = 128, empty shapes. */
-static const shape4 SHAPES[] = {
-    { 1, 1, 1, 1 },   { 1, 1, 1, 64 }, { 2, 3, 31, 16 },  { 1, 2, 33, 64 }, { 2, 2, 100, 128 },
-    { 3, 1, 257, 32 }, { 2, 4, 64, 1 }, { 1, 1, 1000, 40 }, { 1, 1, 0, 8 },   { 0, 4, 16, 16 },
-};
-
-/* Inputs uniform in [-r, r]: r = 1 gives scores of a few tenths, r = 100
- * scores of some thousands (logits of +-1e4 at the extremes). */
-static void fill_qk(wb_rng *rng, float *Q, float *K, size_t n, float r)
-{
-    wb_fill_uniform_f32(rng, Q, n, -r, r);
-    wb_fill_uniform_f32(rng, K, n, -r, r);
-}
-
 START_TEST(qkt_shapes)
 {
     wb_rng rng = WB_RNG();
-    shape4 s = SHAPES[_i];
+    w33_shape4 s = W33_SHAPES[_i];
     size_t nqk = (size_t)s.B * s.H * s.L * s.D, ns = (size_t)s.B * s.H * s.L * s.L;
     float *hQ = wb_hmalloc(nqk * 4 + 16), *hK = wb_hmalloc(nqk * 4 + 16), *got = wb_hmalloc(ns * 4 + 16);
     double *ref = wb_hmalloc(ns * 8 + 16), *mag = wb_hmalloc(ns * 8 + 16);
-    fill_qk(&rng, hQ, hK, nqk, _i & 1 ? 100.0f : 1.0f);
-    ref_scores(hQ, hK, s, ref, mag);
+    w33_fill_qk(&rng, hQ, hK, nqk, _i & 1 ? 100.0f : 1.0f);
+    w33_ref_scores(hQ, hK, s, ref, mag);
     float *dQ = wb_dcopy(hQ, nqk * 4), *dK = wb_dcopy(hK, nqk * 4);
     wb_dout S;
     float *dS = wb_dout_alloc(&S, "S", ns * 4, 0);
@@ -126,18 +59,15 @@ END_TEST
 START_TEST(qkt_errors)
 {
     wb_rng rng = WB_RNG();
-    enum { L = 8, D = 4 };
+    enum { L = W33_ERR_L, D = W33_ERR_D };
     float hQ[L * D], hK[L * D];
-    fill_qk(&rng, hQ, hK, L * D, 1.0f);
+    w33_fill_qk(&rng, hQ, hK, L * D, 1.0f);
     float *dQ = wb_dcopy(hQ, sizeof hQ), *dK = wb_dcopy(hK, sizeof hK);
     wb_dout S;
     float *dS = wb_dout_alloc(&S, "S", L * L * 4, 0);
     cublasHandle_t h = wb_cublas_handle(1);
-    const struct { int B, H, L, D; const char *what; } bad[] = {
-        { 1, 1, L, 0, "D = 0" },          { 1, 1, L, -4, "D = -4" },  { 1, 1, -1, D, "L = -1" },
-        { -1, 1, L, D, "B = -1" },        { 1, -2, L, D, "H = -2" },  { 65536, 65536, L, D, "B * H = 2^32 (past INT_MAX)" },
-    };
-    for (size_t k = 0; k < WB_COUNT(bad); k++) {
+    const w33_bad4 *bad = W33_QKT_BAD;
+    for (size_t k = 0; k < W33_COUNT(W33_QKT_BAD); k++) {
         cublasStatus_t st = qkt_scores(h, dQ, dK, dS, bad[k].B, bad[k].H, bad[k].L, bad[k].D);
         ck_assert_msg(st == CUBLAS_STATUS_INVALID_VALUE,
                       "qkt_scores with %s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", bad[k].what,
@@ -156,32 +86,16 @@ END_TEST
 
 /* ---------------------------------------------------------------- masks alone */
 
-typedef struct { int B, H, L; } shape3;
-static const shape3 MSHAPES[] = {
-    { 1, 1, 1 }, { 2, 3, 31 }, { 1, 2, 33 }, { 3, 2, 100 }, { 4, 2, 37 }, { 2, 1, 257 }, { 1, 1, 1025 },
-    { 2, 3, 1500 }, { 5, 3, 0 }, { 0, 2, 9 },
-};
-
-/* Scores no GEMM gives, to prove the mask neither reads nor rounds what it
- * keeps: +-1e4, NaN, +-Inf, -0, -inf already there. */
-static void fill_adversarial(wb_rng *rng, float *S, size_t n)
-{
-    const float special[] = { NAN, INFINITY, -INFINITY, -0.0f, 1e4f, -1e4f };
-    wb_fill_uniform_f32(rng, S, n, -1e4f, 1e4f);
-    for (size_t k = 0; k < n; k++)
-        if (wb_rng_int(rng, 0, 15) == 0) S[k] = special[wb_rng_int(rng, 0, (int64_t)WB_COUNT(special) - 1)];
-}
-
 START_TEST(mask_exact)
 {
     wb_rng rng = WB_RNG();
-    shape3 s = MSHAPES[_i];
+    w33_shape3 s = W33_MSHAPES[_i];
     size_t ns = (size_t)s.B * s.H * s.L * s.L;
     float *hS = wb_hmalloc(ns * 4 + 16);
     uint32_t *want = wb_hmalloc(ns * 4 + 16), *got = wb_hmalloc(ns * 4 + 16);
     int *kv = wb_hmalloc((size_t)s.B * 4 + 16);
-    fill_adversarial(&rng, hS, ns);
-    draw_kv_len(&rng, kv, s.B, s.L, _i);
+    w33_fill_adversarial(&rng, hS, ns);
+    w33_draw_kv_len(&rng, kv, s.B, s.L, _i);
     if (s.B >= 4) kv[1] = -3, kv[2] = s.L + 5; /* out of range: all masked, none masked */
     int *dkv = wb_dcopy(kv, (size_t)s.B * 4);
     wb_dout S;
@@ -193,7 +107,7 @@ START_TEST(mask_exact)
             int i = (int)(r % (size_t)s.L), b = (int)(r / ((size_t)s.L * s.H));
             for (int j = 0; j < s.L; j++) {
                 size_t k = r * s.L + j;
-                want[k] = masked(i, j, causal, kvh, b) ? NEG_INF_BITS : f2u(hS[k]);
+                want[k] = w33_masked(i, j, causal, kvh, b) ? W33_NEG_INF_BITS : w33_f2u(hS[k]);
             }
         }
         if (ns) wb_h2d(dS, hS, ns * 4);
@@ -225,7 +139,7 @@ static void check_rows(const float *dS, size_t r0, size_t nr, int H, int L, cons
         int i = (int)(r % (size_t)L), b = (int)(r / ((size_t)L * H));
         for (int j = 0; j < L; j++) {
             size_t k = r * L + j;
-            want[k - r0 * L] = masked(i, j, 1, kv, b) ? NEG_INF_BITS : f2u(wb_hash_uniform_f32(seed, k, -1, 1));
+            want[k - r0 * L] = w33_masked(i, j, 1, kv, b) ? W33_NEG_INF_BITS : w33_f2u(wb_hash_uniform_f32(seed, k, -1, 1));
         }
     }
     memcpy(got, buf, nr * L * 4);
@@ -250,7 +164,7 @@ START_TEST(mask_past_2g)
     wb_rng rng = WB_RNG();
     unsigned long long seed = wb_rng_u64(&rng);
     int *kv = wb_hmalloc((size_t)B * 4);
-    draw_kv_len(&rng, kv, B, L, 2);
+    w33_draw_kv_len(&rng, kv, B, L, 2);
     if (B > 2) kv[B - 2] = (int)wb_rng_int(&rng, 1, L - 1); /* the batch across 2^31 cut mid-row */
     int *dkv = wb_dcopy(kv, (size_t)B * 4);
     float *dS = wb_dmalloc(n * 4);
@@ -273,8 +187,8 @@ START_TEST(mask_errors)
 {
     wb_dout S;
     float *dS = wb_dout_alloc(&S, "S", 16 * 4, 0);
-    const struct { int B, H, L; } bad[] = { { -1, 1, 4 }, { 1, -1, 4 }, { 1, 1, -4 } };
-    for (size_t k = 0; k < WB_COUNT(bad); k++) {
+    const w33_bad3 *bad = W33_MASK_BAD;
+    for (size_t k = 0; k < W33_COUNT(W33_MASK_BAD); k++) {
         cudaError_t e = mask_scores(dS, bad[k].B, bad[k].H, bad[k].L, 1, NULL);
         ck_assert_msg(e == cudaErrorInvalidValue,
                       "mask_scores(B=%d, H=%d, L=%d) returned %s, expected cudaErrorInvalidValue", bad[k].B, bad[k].H,
@@ -293,14 +207,14 @@ END_TEST
 START_TEST(scores_masked)
 {
     wb_rng rng = WB_RNG();
-    shape4 s = SHAPES[_i];
+    w33_shape4 s = W33_SHAPES[_i];
     size_t nqk = (size_t)s.B * s.H * s.L * s.D, ns = (size_t)s.B * s.H * s.L * s.L;
     float *hQ = wb_hmalloc(nqk * 4 + 16), *hK = wb_hmalloc(nqk * 4 + 16), *got = wb_hmalloc(ns * 4 + 16);
     double *ref = wb_hmalloc(ns * 8 + 16), *mag = wb_hmalloc(ns * 8 + 16), *want = wb_hmalloc(ns * 8 + 16);
     int *kv = wb_hmalloc((size_t)s.B * 4 + 16);
-    fill_qk(&rng, hQ, hK, nqk, _i & 1 ? 1.0f : 100.0f);
-    ref_scores(hQ, hK, s, ref, mag);
-    draw_kv_len(&rng, kv, s.B, s.L, _i + 1);
+    w33_fill_qk(&rng, hQ, hK, nqk, _i & 1 ? 1.0f : 100.0f);
+    w33_ref_scores(hQ, hK, s, ref, mag);
+    w33_draw_kv_len(&rng, kv, s.B, s.L, _i + 1);
     float *dQ = wb_dcopy(hQ, nqk * 4), *dK = wb_dcopy(hK, nqk * 4);
     int *dkv = wb_dcopy(kv, (size_t)s.B * 4);
     wb_dout S;
@@ -313,7 +227,7 @@ START_TEST(scores_masked)
             int i = (int)(r % (size_t)s.L), b = (int)(r / ((size_t)s.L * s.H));
             for (int j = 0; j < s.L; j++) {
                 size_t k = r * s.L + j;
-                want[k] = masked(i, j, causal, kvh, b) ? -INFINITY : ref[k];
+                want[k] = w33_masked(i, j, causal, kvh, b) ? -INFINITY : ref[k];
             }
         }
         char what[200];
@@ -371,7 +285,7 @@ static size_t verify_scores(const scores_ctx *c, wb_rng *rng, char *msg, size_t 
             acc += q * k, mag += fabs(q * k);
         }
         double scale = 1.0 / sqrt((double)D);
-        int ok = j > i ? f2u(got) == NEG_INF_BITS
+        int ok = j > i ? w33_f2u(got) == W33_NEG_INF_BITS
                        : isfinite(got) && fabs(got - acc * scale) <= 1e-7 + 2.0 * D * ldexp(1, -24) * mag * scale;
         if (!ok && bad++ == 0)
             snprintf(msg, size, "S[head %zu, %zu, %zu] = %.9g, expected %.9g", bh, i, j, (double)got,
@@ -412,12 +326,12 @@ static double bench_scores(void)
 }
 
 static const wb_test TESTS[] = {
-    { "w33.qkt", WB_T(qkt_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w33.qkt", WB_T(qkt_shapes), WB_GPU, WB_COUNT(W33_SHAPES) },
     { "w33.qkt", WB_T(qkt_errors), WB_GPU, 0 },
-    { "w33.mask", WB_T(mask_exact), WB_GPU, WB_COUNT(MSHAPES) },
+    { "w33.mask", WB_T(mask_exact), WB_GPU, WB_COUNT(W33_MSHAPES) },
     { "w33.mask", WB_T(mask_past_2g), WB_GPU, 0 },
     { "w33.mask", WB_T(mask_errors), WB_GPU, 0 },
-    { "w33.scores", WB_T(scores_masked), WB_GPU, WB_COUNT(SHAPES) },
+    { "w33.scores", WB_T(scores_masked), WB_GPU, WB_COUNT(W33_SHAPES) },
 };
 
 /* Benchmarks that serve no checkpoint. */

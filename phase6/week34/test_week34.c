@@ -15,21 +15,16 @@
 #include "attention.h"
 #include "qkt.h"  /* week 33 */
 #include "mask.h" /* week 33 */
+#include "w34_checks.h" /* the cases, references and tolerances, shared with the judge */
 
 /* ---------------------------------------------------------------- helpers */
-
-static const double U = 5.9604644775390625e-8; /* 2^-24, FP32's unit roundoff */
 
 /* Compare got with ref element by element at tol[k] (NaN never passes where
  * ref is a number; ref NaN wants NaN). */
 static void expect_tol(const float *got, const double *ref, const double *tol, size_t n, const char *name,
                        const char *what)
 {
-    size_t bad = 0, first = 0;
-    for (size_t k = 0; k < n; k++) {
-        int ok = isnan(ref[k]) ? isnan(got[k]) : isfinite(got[k]) && fabs(got[k] - ref[k]) <= tol[k];
-        if (!ok && bad++ == 0) first = k;
-    }
+    size_t first = 0, bad = w34_tol_bad(got, ref, tol, n, &first);
     if (bad)
         ck_abort_msg("%s (seed %llu): %zu of %zu wrong; %s[%zu] expected %.9g (tolerance %.3g), got %.9g", what,
                      (unsigned long long)wb_base_seed(), bad, n, name, first, ref[first], tol[first], (double)got[first]);
@@ -37,32 +32,18 @@ static void expect_tol(const float *got, const double *ref, const double *tol, s
 
 /* ---------------------------------------------------------------- traffic model (CPU) */
 
-/* The test's own count, in floats, gathered the other way round: the O(L D)
- * part (Q and K read by qkt, V read and O written by pv) and the O(L^2) part
- * (S written by qkt, read and written by softmax, read by pv; the causal
- * mask's writes). */
-static double model_floats(double B, double H, double L, double D, int causal)
-{
-    double per_head = 4 * L * D                      /* Q, K, V in, O out */
-                      + L * L * (1 + 2 + 1)          /* S written, softmax reads and writes, pv reads */
-                      + (causal ? L * (L - 1) / 2 : 0); /* the causal mask writes its half */
-    return B * H * per_head;
-}
-
 START_TEST(traffic_model)
 {
-    const struct { int B, H, L, D; } C[] = {
-        { 1, 1, 1, 1 }, { 2, 3, 31, 16 }, { 4, 16, 4096, 128 }, { 8, 16, 2048, 64 }, { 4, 16, 16384, 128 }, { 1, 1, 0, 64 },
-    };
-    for (size_t k = 0; k < WB_COUNT(C); k++)
+    const w34_shape4 *C = W34_TRAFFIC;
+    for (size_t k = 0; k < W34_COUNT(W34_TRAFFIC); k++)
         for (int causal = 0; causal < 2; causal++) {
-            double want = 4 * model_floats(C[k].B, C[k].H, C[k].L, C[k].D, causal);
+            double want = 4 * w34_model_floats(C[k].B, C[k].H, C[k].L, C[k].D, causal);
             double got = attention_naive_bytes(C[k].B, C[k].H, C[k].L, C[k].D, causal);
             ck_assert_msg(wb_close(got, want, 0, 1e-12),
                           "attention_naive_bytes(B=%d, H=%d, L=%d, D=%d, causal=%d) = %.17g, expected %.17g", C[k].B,
                           C[k].H, C[k].L, C[k].D, causal, got, want);
         }
-    for (size_t k = 0; k < WB_COUNT(C); k++) {
+    for (size_t k = 0; k < W34_COUNT(W34_TRAFFIC); k++) {
         double fused = 16.0 * C[k].B * C[k].H * (double)C[k].L * C[k].D, flops = 4.0 * C[k].B * C[k].H * (double)C[k].L * C[k].L * C[k].D;
         ck_assert_msg(wb_close(attention_fused_bytes(C[k].B, C[k].H, C[k].L, C[k].D), fused, 0, 1e-12),
                       "attention_fused_bytes(B=%d, H=%d, L=%d, D=%d) = %.17g, expected %.17g (Q, K, V read, O written)",
@@ -89,86 +70,16 @@ END_TEST
 
 /* ---------------------------------------------------------------- softmax */
 
-/* Row kinds, by row index: 0 scores in [-5, 5]; 1 logits of +-1e4; 2 about
- * half the entries masked (-inf), the rest in [-30, 30]; 3 every entry
- * masked (the output must be zeros); 4 a causal row: the first (r % L) + 1
- * entries in [-8, 8], the rest masked; 5 one NaN among [-5, 5] (a NaN row). */
-static void fill_softmax_rows(wb_rng *rng, float *S, size_t rows, int L)
-{
-    if (L == 0) return;
-    for (size_t r = 0; r < rows; r++) {
-        float *x = S + r * (size_t)L;
-        int kind = (int)(r % 6);
-        switch (kind) {
-        case 0: wb_fill_uniform_f32(rng, x, (size_t)L, -5, 5); break;
-        case 1: wb_fill_uniform_f32(rng, x, (size_t)L, -1e4f, 1e4f); break;
-        case 2:
-            wb_fill_uniform_f32(rng, x, (size_t)L, -30, 30);
-            for (int j = 0; j < L; j++)
-                if (wb_rng_int(rng, 0, 1)) x[j] = -INFINITY;
-            break;
-        case 3:
-            for (int j = 0; j < L; j++) x[j] = -INFINITY;
-            break;
-        case 4:
-            wb_fill_uniform_f32(rng, x, (size_t)L, -8, 8);
-            for (int j = (int)(r % (size_t)L) + 1; j < L; j++) x[j] = -INFINITY;
-            break;
-        default:
-            wb_fill_uniform_f32(rng, x, (size_t)L, -5, 5);
-            x[wb_rng_int(rng, 0, L - 1)] = NAN;
-        }
-    }
-}
-
-/* The reference in double, and a tolerance for each output: expf's error
- * grows with |x - max| (x - max is rounded to 2^-24 of itself in float, and
- * exp turns an error in its argument into the same relative error), and the
- * sum of L positive terms in float errs by at most L u relative in any
- * order; 16 u covers expf's own error (a few ulp), 1/sum and the
- * product. Fully masked rows and masked entries want exact zeros (tolerance
- * 0), NaN rows NaN. */
-static void softmax_ref(const float *S, double *ref, double *tol, size_t rows, int L)
-{
-    for (size_t r = 0; r < rows; r++) {
-        const float *x = &S[(size_t)L * r];
-        double m = -INFINITY;
-        int nan = 0;
-        for (int j = 0; j < L; j++) {
-            if (isnan(x[j])) nan = 1;
-            else if (x[j] > m) m = x[j];
-        }
-        double s = 0;
-        for (int j = 0; j < L; j++)
-            if (!nan && x[j] != -INFINITY) s += exp((double)x[j] - m);
-        for (int j = 0; j < L; j++) {
-            size_t k = r * (size_t)L + j;
-            if (nan) ref[k] = NAN, tol[k] = 0;
-            else if (m == -INFINITY || x[j] == -INFINITY) ref[k] = 0, tol[k] = 0;
-            else {
-                ref[k] = exp((double)x[j] - m) / s;
-                tol[k] = 1e-12 + ref[k] * U * (16 + 2 * fabs((double)x[j] - m) + L);
-            }
-        }
-    }
-}
-
-typedef struct { size_t rows; int L; } sm_shape;
-static const sm_shape SM_SHAPES[] = {
-    { 1, 1 },   { 7, 1 },    { 3, 31 },   { 6, 32 },   { 5, 255 },  { 9, 256 },     { 6, 257 },  { 17, 1000 },
-    { 6, 2048 }, { 7, 4096 }, { 6, 4097 }, { 6, 10000 }, { 6, 65536 }, { 0, 16 },    { 5, 0 },    { 6000, 64 },
-};
-
 START_TEST(softmax_rows)
 {
     wb_rng rng = WB_RNG();
-    size_t rows = SM_SHAPES[_i].rows, n = rows * (size_t)SM_SHAPES[_i].L;
-    int L = SM_SHAPES[_i].L;
+    size_t rows = W34_SM_SHAPES[_i].rows, n = rows * (size_t)W34_SM_SHAPES[_i].L;
+    int L = W34_SM_SHAPES[_i].L;
     float *hS = wb_hmalloc(n * 4 + 16);
     double *ref = wb_hmalloc(n * 8 + 16), *tol = wb_hmalloc(n * 8 + 16);
     float *got = wb_hmalloc(n * 4 + 16);
-    fill_softmax_rows(&rng, hS, rows, L);
-    softmax_ref(hS, ref, tol, rows, L);
+    w34_fill_softmax_rows(&rng, hS, rows, L);
+    w34_softmax_ref(hS, ref, tol, rows, L);
     float *dS = wb_dcopy(hS, n * 4);
     wb_dout P;
     float *dP = wb_dout_alloc(&P, "P", n * 4, 4 * (size_t)(_i & 1)); /* odd loops: P starts 4 bytes off */
@@ -208,7 +119,7 @@ END_TEST
 /* ---------------------------------------------------------------- softmax bandwidth */
 
 enum { SEED_SM = 341 };
-enum { SM_BENCH_L = 2048 };
+enum { SM_BENCH_L = W34_SM_BENCH_L };
 typedef struct { const float *S; float *P; size_t rows; int L; unsigned long long salt; } sm_ctx;
 
 static void sm_work(void *p)
@@ -228,8 +139,8 @@ static size_t sm_verify(const sm_ctx *c, int count, unsigned long long pick, cha
     wb_rng_seed(&rng, pick);
     for (int t = 0; t < count && !bad; t++) {
         size_t r = t == 0 ? c->rows - 1 : (size_t)wb_rng_int(&rng, 0, (int64_t)c->rows - 1);
-        for (size_t j = 0; j < L; j++) x[j] = wb_hash_uniform_f32(SEED_SM + c->salt, r * L + j, -8, 8);
-        softmax_ref(x, ref, tol, 1, c->L);
+        for (size_t j = 0; j < L; j++) x[j] = wb_hash_uniform_f32(SEED_SM + c->salt, r * L + j, W34_SM_BENCH_LO, W34_SM_BENCH_HI);
+        w34_softmax_ref(x, ref, tol, 1, c->L);
         wb_d2h(got, c->P + r * L, L * 4);
         wb_cmp cmp;
         for (size_t j = 0; j < L; j++)
@@ -246,7 +157,7 @@ static void sm_fresh(void *p, unsigned long long salt)
 {
     sm_ctx *c = p;
     c->salt = salt;
-    wb_dfill_uniform_f32((float *)c->S, c->rows * c->L, SEED_SM + salt, -8, 8);
+    wb_dfill_uniform_f32((float *)c->S, c->rows * c->L, SEED_SM + salt, W34_SM_BENCH_LO, W34_SM_BENCH_HI);
     wb_dpoison(c->P, c->rows * c->L * 4);
 }
 
@@ -265,7 +176,7 @@ static double bench_softmax(wb_headline *h)
     sm_ctx c = { NULL, NULL, bytes / (4 * (size_t)SM_BENCH_L), SM_BENCH_L, 0 };
     size_t n = c.rows * SM_BENCH_L;
     c.S = wb_dmalloc(n * 4), c.P = wb_dmalloc(n * 4);
-    wb_dfill_uniform_f32((float *)c.S, n, SEED_SM, -8, 8);
+    wb_dfill_uniform_f32((float *)c.S, n, SEED_SM, W34_SM_BENCH_LO, W34_SM_BENCH_HI);
     wb_dpoison(c.P, n * 4);
     double copy = wb_yard_copy_gbps(n * 4);
     wb_bench_row r = { .exercise = "softmax", .variant = "yours, rows of 2048", .n = n, .bytes = 8.0 * n,
@@ -283,36 +194,15 @@ static double bench_softmax(wb_headline *h)
 
 /* ---------------------------------------------------------------- PV */
 
-typedef struct { int B, H, L, D; } shape4;
-static const shape4 SHAPES[] = {
-    { 1, 1, 1, 1 },   { 1, 1, 1, 64 }, { 2, 3, 31, 16 },  { 1, 2, 33, 64 }, { 2, 2, 100, 128 },
-    { 3, 1, 257, 32 }, { 2, 4, 64, 1 }, { 1, 1, 1000, 40 }, { 1, 1, 0, 8 },   { 0, 4, 16, 16 },
-};
-
 START_TEST(pv_shapes)
 {
     wb_rng rng = WB_RNG();
-    shape4 s = SHAPES[_i];
+    w34_shape4 s = W34_SHAPES[_i];
     size_t heads = (size_t)s.B * s.H, L = (size_t)s.L, D = (size_t)s.D;
     size_t np = heads * L * L, nv = heads * L * D;
     float *hP = wb_hmalloc(np * 4 + 16), *hV = wb_hmalloc(nv * 4 + 16), *got = wb_hmalloc(nv * 4 + 16);
     double *ref = wb_hmalloc(nv * 8 + 16), *tol = wb_hmalloc(nv * 8 + 16);
-    /* rows of weights: non-negative, summing to about 1, some exactly 0 */
-    wb_fill_uniform_f32(&rng, hP, np, 0, 2.0f / (float)(L ? L : 1));
-    for (size_t k = 0; k < np; k++)
-        if (wb_rng_int(&rng, 0, 7) == 0) hP[k] = 0;
-    wb_fill_uniform_f32(&rng, hV, nv, -1, 1);
-    for (size_t bh = 0; bh < heads; bh++)
-        for (size_t i = 0; i < L; i++)
-            for (size_t d = 0; d < D; d++) {
-                double acc = 0, mag = 0;
-                for (size_t j = 0; j < L; j++) {
-                    double t = (double)hP[(bh * L + i) * L + j] * hV[(bh * L + j) * D + d];
-                    acc += t, mag += fabs(t);
-                }
-                ref[(bh * L + i) * D + d] = acc;
-                tol[(bh * L + i) * D + d] = 1e-7 + 2.0 * L * U * mag; /* worst case of L FP32 steps, doubled */
-            }
+    w34_pv_case(&rng, s, hP, hV, ref, tol); /* rows of weights: non-negative, summing to about 1, some exactly 0 */
     float *dP = wb_dcopy(hP, np * 4), *dV = wb_dcopy(hV, nv * 4);
     wb_dout O;
     float *dO = wb_dout_alloc(&O, "O", nv * 4, 0);
@@ -330,16 +220,14 @@ END_TEST
 
 START_TEST(pv_errors)
 {
-    enum { L = 8, D = 4 };
+    enum { L = W34_ERR_L, D = W34_ERR_D };
     wb_dout O;
     float *dO = wb_dout_alloc(&O, "O", L * D * 4, 0);
     float *dP = wb_dmalloc(L * L * 4), *dV = wb_dmalloc(L * D * 4);
     wb_dpoison(dP, L * L * 4), wb_dpoison(dV, L * D * 4);
     cublasHandle_t h = wb_cublas_handle(1);
-    const struct { int B, H, L, D; const char *what; } bad[] = {
-        { 1, 1, L, 0, "D = 0" }, { 1, 1, -1, D, "L = -1" }, { -1, 1, L, D, "B = -1" }, { 65536, 65536, L, D, "B * H = 2^32" },
-    };
-    for (size_t k = 0; k < WB_COUNT(bad); k++) {
+    const w34_bad4 *bad = W34_PV_BAD;
+    for (size_t k = 0; k < W34_COUNT(W34_PV_BAD); k++) {
         cublasStatus_t st = pv_output(h, dP, dV, dO, bad[k].B, bad[k].H, bad[k].L, bad[k].D);
         ck_assert_msg(st == CUBLAS_STATUS_INVALID_VALUE,
                       "pv_output with %s returned %s, expected CUBLAS_STATUS_INVALID_VALUE", bad[k].what,
@@ -357,67 +245,17 @@ END_TEST
 
 /* ---------------------------------------------------------------- attention end to end */
 
-/* One output row of attention in double: query q (D floats), keys and values
- * of its head (L x D), the first `keep` keys visible. Writes o (D doubles) and
- * a tolerance per element; returns 0 when no key is visible (o = 0).
- *
- * The tolerance, from the FP32 steps (u = 2^-24):
- *   a score's error is at most 2 D u mag_j (mag_j = scale sum_d |q_d k_jd|:
- *   a dot product of D terms, as week 33);
- *   a weight's relative error is then at most twice the largest score error,
- *   plus 4 u (1 + max |s|) for exp of a rounded x - max, plus (L + 16) u
- *   for a float sum of L terms and the division;
- *   the PV sum of L terms adds 2 L u;
- * all of it relative to sum_j p_j |v_jd|, plus 1e-6. */
-static int attention_row(const float *q, const float *K, const float *V, int L, int D, int keep, double *o, double *tol,
-                         double *s, double *p)
-{
-    double scale = 1.0 / sqrt((double)D), m = -INFINITY, magmax = 0, smax = 0;
-    for (int d = 0; d < D; d++) o[d] = 0, tol[d] = 0;
-    if (keep <= 0) return 0;
-    for (int j = 0; j < keep; j++) {
-        double acc = 0, mag = 0;
-        for (int d = 0; d < D; d++) {
-            double t = (double)q[d] * K[(size_t)j * D + d];
-            acc += t, mag += fabs(t);
-        }
-        s[j] = acc * scale;
-        if (s[j] > m) m = s[j];
-        if (mag * scale > magmax) magmax = mag * scale;
-        if (fabs(s[j]) > smax) smax = fabs(s[j]);
-    }
-    double sum = 0;
-    for (int j = 0; j < keep; j++) sum += p[j] = exp(s[j] - m);
-    double rel = 4.0 * D * U * magmax + 4.0 * U * (1 + smax) + (L + 16) * U + 2.0 * L * U;
-    for (int j = 0; j < keep; j++) {
-        p[j] /= sum;
-        for (int d = 0; d < D; d++) {
-            double v = V[(size_t)j * D + d];
-            o[d] += p[j] * v;
-            tol[d] += p[j] * fabs(v);
-        }
-    }
-    for (int d = 0; d < D; d++) tol[d] = 1e-6 + rel * tol[d];
-    return 1;
-}
-
 START_TEST(attention_e2e)
 {
     wb_rng rng = WB_RNG();
-    shape4 sh = SHAPES[_i];
+    w34_shape4 sh = W34_SHAPES[_i];
     size_t heads = (size_t)sh.B * sh.H, L = (size_t)sh.L, D = (size_t)sh.D, n = heads * L * D;
     float *hQ = wb_hmalloc(n * 4 + 16), *hK = wb_hmalloc(n * 4 + 16), *hV = wb_hmalloc(n * 4 + 16);
     float *got = wb_hmalloc(n * 4 + 16);
     double *ref = wb_hmalloc(n * 8 + 16), *tol = wb_hmalloc(n * 8 + 16), *s = wb_hmalloc(L * 8 + 16), *p = wb_hmalloc(L * 8 + 16);
     char *dead = wb_hmalloc(heads * L + 16);
     int *kv = wb_hmalloc((size_t)sh.B * 4 + 16);
-    float r = _i & 1 ? 4.0f : 1.0f; /* +-4: scores of several units, sharp rows */
-    wb_fill_uniform_f32(&rng, hQ, n, -r, r);
-    wb_fill_uniform_f32(&rng, hK, n, -r, r);
-    wb_fill_uniform_f32(&rng, hV, n, -1, 1);
-    for (int b = 0; b < sh.B; b++) kv[b] = (int)wb_rng_int(&rng, 0, sh.L);
-    if (sh.B > 1) kv[0] = 0, kv[sh.B - 1] = sh.L;          /* no key at all; every key */
-    else if (sh.B == 1) kv[0] = _i % 3 == 0 ? 0 : kv[0];
+    float r = w34_attention_inputs(&rng, _i, sh, hQ, hK, hV, kv); /* +-4 on odd cases: sharp rows */
     float *dQ = wb_dcopy(hQ, n * 4), *dK = wb_dcopy(hK, n * 4), *dV = wb_dcopy(hV, n * 4);
     float *dW = wb_dmalloc(heads * L * L * 4 + 4);
     int *dkv = wb_dcopy(kv, (size_t)sh.B * 4);
@@ -426,14 +264,7 @@ START_TEST(attention_e2e)
     cublasHandle_t h = wb_cublas_handle(1);
     for (int combo = 0; combo < 4; combo++) {
         int causal = combo & 1, padded = combo >> 1;
-        for (size_t bh = 0; bh < heads; bh++)
-            for (size_t i = 0; i < L; i++) {
-                int keep = (int)L;
-                if (causal && (int)i + 1 < keep) keep = (int)i + 1;
-                if (padded && kv[bh / sh.H] < keep) keep = kv[bh / sh.H];
-                dead[bh * L + i] = !attention_row(hQ + (bh * L + i) * D, hK + bh * L * D, hV + bh * L * D, sh.L, sh.D,
-                                                  keep, ref + (bh * L + i) * D, tol + (bh * L + i) * D, s, p);
-            }
+        w34_attention_ref(hQ, hK, hV, sh, causal, padded ? kv : NULL, ref, tol, dead, s, p);
         char what[200];
         snprintf(what, sizeof what, "attention B=%d H=%d L=%d D=%d, inputs +-%g, %s%s", sh.B, sh.H, sh.L, sh.D, (double)r,
                  causal ? "causal" : "not causal", padded ? ", padded (batch 0 has no valid key)" : ", no padding");
@@ -507,7 +338,7 @@ static size_t att_verify(const att_ctx *c, int count, unsigned long long pick, c
             K[k] = wb_hash_uniform_f32(SEED_K + c->salt, bh * L * D + k, -1, 1);
             V[k] = wb_hash_uniform_f32(SEED_V + c->salt, bh * L * D + k, -1, 1);
         }
-        attention_row(q, K, V, c->L, c->D, c->L, o, tol, s, p);
+        w34_attention_row(q, K, V, c->L, c->D, c->L, o, tol, s, p);
         wb_d2h(got, c->O + (bh * L + i) * D, D * 4);
         for (size_t d = 0; d < D; d++)
             if (!(isfinite(got[d]) && fabs(got[d] - o[d]) <= tol[d]) && bad++ == 0)
@@ -572,12 +403,12 @@ END_TEST
 
 static const wb_test TESTS[] = {
     { "w34.traffic", WB_T(traffic_model), WB_CPU, 0 },
-    { "w34.softmax", WB_T(softmax_rows), WB_GPU, WB_COUNT(SM_SHAPES) },
+    { "w34.softmax", WB_T(softmax_rows), WB_GPU, WB_COUNT(W34_SM_SHAPES) },
     { "w34.softmax", WB_T(softmax_errors), WB_GPU, 0 },
     WB_SPEED("w34.softmax-bw", bench_softmax),
-    { "w34.pv", WB_T(pv_shapes), WB_GPU, WB_COUNT(SHAPES) },
+    { "w34.pv", WB_T(pv_shapes), WB_GPU, WB_COUNT(W34_SHAPES) },
     { "w34.pv", WB_T(pv_errors), WB_GPU, 0 },
-    { "w34.attention", WB_T(attention_e2e), WB_GPU, WB_COUNT(SHAPES) },
+    { "w34.attention", WB_T(attention_e2e), WB_GPU, WB_COUNT(W34_SHAPES) },
     { "w34.report", WB_T(attention_report), WB_GPU, 0 },
 };
 
