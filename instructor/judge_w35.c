@@ -14,13 +14,14 @@
  *   judge-w35 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The week's test (test_week35.c) has no shared header of cases, so its
- * case lists (shapes, offsets, probabilities, the known answers) are copied
- * here, and its y check (check_y: one ulp of y plus one ulp of the scaled
- * term, NaN and Inf passed through where kept, the residual exactly where
- * dropped, a mask byte 0 or 1) with them; each case is drawn from the
- * hidden seed (wb_rng_for_seed with a tag of this judge's), not the test's
- * draws. The judge has its own model of the mask (judge_w35_philox.h:
+ * The checks are test_week35.c's, shared through phase6/week35/w35_checks.h
+ * (the known answers and curand's words, the case lists: shapes, alignment
+ * mixes, probabilities; the y check w35_y_ok: one ulp of y plus one ulp of
+ * the scaled term, NaN and Inf passed through where kept, the residual
+ * exactly where dropped, a mask byte 0 or 1); each case's seed, offset and
+ * inputs are drawn from the hidden seed (wb_rng_for_seed with a tag of this
+ * judge's), not as the test draws them, and no message shows a dropout seed
+ * or offset (shown_draw). The judge has its own model of the mask (judge_w35_philox.h:
  * Philox4x32-10, curand_uniform's map, the keep of dropout.h), which it
  * checks against Random123's known answers and the test's table of curand's
  * words before it judges anything with it. Every GPU output is in a guarded
@@ -44,7 +45,7 @@
  *                     x, bias, residual, y 0..3 floats in, the mask 0..4
  *                     bytes in), its NaN / +-Inf / +-1e4 inputs on the
  *                     float4 (64 x 1024) and scalar (64 x 1001) shapes: y
- *                     against the mask the kernel wrote (check_y), the
+ *                     against the mask the kernel wrote (w35_y_ok), the
  *                     status cudaSuccess; its 5 invalid p (-0.1, 1.5, NaN,
  *                     -Inf, Inf): cudaErrorInvalidValue and not a byte of y
  *                     or the mask written; and its run past 2^31 elements
@@ -93,7 +94,7 @@
  *                     model's mask at the test's 4e-6 + 4e-7 |ref|) and
  *                     every element of every output checked by the judge's
  *                     kernel (judge_w35_kernels.cu: the mask equal to the
- *                     model, which dropout.h defines, and y within check_y's
+ *                     model, which dropout.h defines, and y within w35_y_ok's
  *                     bound; the test checks the timed mask's keep rate and
  *                     y at 65536 samples against it: the judge's check is
  *                     stricter, a mask the model does not give fails here
@@ -121,6 +122,7 @@
 #include "judge_w35_kernels.h"
 #include "judge_w35_philox.h"
 #include "judge_week.h"
+#include "w35_checks.h"
 #include "wb_bench.h"
 #include "wb_cuda.h"
 #include "wb_rand.h"
@@ -131,31 +133,6 @@
 static const char *status_name(int st) { return st < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)st); }
 
 /* ---------------------------------------------------------------- the model */
-
-/* test_week35.c's known answers (Random123's kat_vectors) and its table of
- * curand's words, copied: the judge's model must give them. */
-static const struct { uint32_t ctr[4], key[2], out[4]; } KAT[] = {
-    { { 0, 0, 0, 0 }, { 0, 0 }, { 0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u } },
-    { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu }, { 0xffffffffu, 0xffffffffu },
-      { 0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu } },
-    { { 0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u }, { 0xa4093822u, 0x299f31d0u },
-      { 0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u } },
-};
-
-static const struct { unsigned long long seed, offset, i; uint32_t word; } WORDS[] = {
-    { 0x0000000000000000ull, 0x0ull, 0ull, 0x6627e8d5u },
-    { 0x0000000000000000ull, 0x0ull, 1ull, 0xe169c58du },
-    { 0x0000000000000000ull, 0x0ull, 2ull, 0xbc57ac4cu },
-    { 0x0000000000000000ull, 0x0ull, 3ull, 0x9b00dbd8u },
-    { 0x0000000000000000ull, 0x0ull, 4ull, 0x844515e1u },
-    { 0x0000000001352903ull, 0x0ull, 12345ull, 0x442efd41u },
-    { 0x0000000001352903ull, 0x1ull, 12345ull, 0x9072b8d9u },
-    { 0x0000000001352904ull, 0x0ull, 12345ull, 0x1567075eu },
-    { 0x9e3779b97f4a7c15ull, 0x3ull, 17179869190ull, 0xa0bd0582u },
-    { 0x000000000000002aull, 0x100000005ull, 2147483650ull, 0xa0401ea6u },
-    { 0xffffffffffffffffull, 0x3fffffffffffffffull, 17179869183ull, 0xa9402a01u },
-    { 0x0000000000000007ull, 0x2ull, 1023ull, 0x0f5a8b70u },
-};
 
 /* The word of element i (seed, offset) under the model. */
 static uint32_t model_word(unsigned long long seed, unsigned long long offset, unsigned long long i)
@@ -168,14 +145,14 @@ static uint32_t model_word(unsigned long long seed, unsigned long long offset, u
 /* 1 when the judge's model gives the known answers, else 0 with t failed. */
 static int model_ok(jd_tally *t)
 {
-    for (size_t k = 0; k < COUNT(KAT); k++) {
+    for (size_t k = 0; k < COUNT(W35_KAT); k++) {
         uint32_t out[4];
-        jd35_philox(KAT[k].ctr, KAT[k].key, out);
-        if (memcmp(out, KAT[k].out, sizeof out) != 0)
+        jd35_philox(W35_KAT[k].ctr, W35_KAT[k].key, out);
+        if (memcmp(out, W35_KAT[k].out, sizeof out) != 0)
             return jd_failf(t, "the judge's own Philox model misses known answer %zu: the judge is broken", k), 0;
     }
-    for (size_t k = 0; k < COUNT(WORDS); k++)
-        if (model_word(WORDS[k].seed, WORDS[k].offset, WORDS[k].i) != WORDS[k].word)
+    for (size_t k = 0; k < COUNT(W35_WORDS); k++)
+        if (model_word(W35_WORDS[k].seed, W35_WORDS[k].offset, W35_WORDS[k].i) != W35_WORDS[k].word)
             return jd_failf(t, "the judge's own Philox model misses curand's word %zu: the judge is broken", k), 0;
     if (!(jd35_uniform(0) > 0.0f) || jd35_uniform(0xffffffffu) != 1.0f)
         return jd_failf(t, "the judge's own uniform map is wrong: the judge is broken"), 0;
@@ -268,7 +245,8 @@ static void judge_philox(jd *J, jd_tally *t)
 {
     if (!model_ok(t)) return;
     int rc = 0;
-    for (size_t k = 0; k < COUNT(KAT) && rc == 0; k++) rc = check_block(J, KAT[k].ctr, KAT[k].key, KAT[k].out, t);
+    for (size_t k = 0; k < COUNT(W35_KAT) && rc == 0; k++)
+        rc = check_block(J, W35_KAT[k].ctr, W35_KAT[k].key, W35_KAT[k].out, t);
     wb_rng rng = wb_rng_for_seed(jd_seed, "w35-judge-philox", 0);
     for (int k = 0; k < 32 && rc == 0; k++) {
         uint32_t ctr[4], key[2], want[4];
@@ -277,10 +255,10 @@ static void judge_philox(jd *J, jd_tally *t)
         jd35_philox(ctr, key, want);
         rc = check_block(J, ctr, key, want, t);
     }
-    static const uint32_t XS[] = { 0u, 1u, 255u, 256u, 0x7fffffffu, 0x80000000u, 0xffffff7fu, 0xffffff80u, 0xffffffffu };
-    for (size_t k = 0; k < COUNT(XS) && rc == 0; k++) rc = check_uniform(J, XS[k], t);
+    for (size_t k = 0; k < COUNT(W35_UNIFORM_XS) && rc == 0; k++) rc = check_uniform(J, W35_UNIFORM_XS[k], t);
     for (int k = 0; k < 64 && rc == 0; k++) rc = check_uniform(J, (uint32_t)shown_draw(&rng), t);
-    for (size_t k = 0; k < COUNT(WORDS) && rc == 0; k++) rc = check_keep(J, WORDS[k].seed, WORDS[k].offset, WORDS[k].i, t);
+    for (size_t k = 0; k < COUNT(W35_WORDS) && rc == 0; k++)
+        rc = check_keep(J, W35_WORDS[k].seed, W35_WORDS[k].offset, W35_WORDS[k].i, t);
     for (int k = 0; k < 64 && rc == 0; k++) {
         unsigned long long seed = shown_draw(&rng), offset = shown_draw(&rng) >> 2, i = shown_draw(&rng) >> 24;
         rc = check_keep(J, seed, offset, i, t);
@@ -290,26 +268,6 @@ static void judge_philox(jd *J, jd_tally *t)
 static void judge_philox_gpu(jd_ck *k) { judge_philox(k->J, k->t); }
 
 /* ---------------------------------------------------------------- y against the mask */
-
-/* test_week35.c's check_y for one element (copied): a kept element within
- * one ulp of y plus one ulp of the scaled term of the exact r + (x + b) *
- * scale, the same NaN or infinity where that fmaf is not finite; a dropped
- * one r exactly; a mask byte above 1 wrong. 1 when right; *want the
- * expected value. */
-static int y_ok(float xv, float bv, float r, float scale, float got, uint8_t m, double *want)
-{
-    const float v = xv + bv;
-    if (m > 1) return *want = NAN, 0;
-    if (m == 0) return *want = r, got == r;
-    const float f = fmaf(v, scale, r);
-    if (!isfinite(f)) return *want = f, isnan(f) ? isnan(got) : got == f;
-    const double term = (double)v * scale, exact = (double)r + term;
-    const double tol = (fabs(exact) + fabs(term)) * 0x1p-23 + 0x1p-126;
-    *want = exact;
-    return isfinite(got) && fabs((double)got - exact) <= tol;
-}
-
-static float scale_of(float p) { return p < 1.0f ? 1.0f / (1.0f - p) : 0.0f; }
 
 /* Host inputs of a case: x in [-4, 4], bias and residual in [-1, 1] (the test's). */
 typedef struct {
@@ -335,11 +293,11 @@ static void free_inputs(inputs *in) { free(in->x), free(in->b), free(in->r), in-
 /* y against the mask; the number of wrong elements, the first in msg. */
 static size_t check_y(const inputs *in, int cols, float p, const float *y, const uint8_t *m, char *msg, size_t size)
 {
-    const float scale = scale_of(p);
+    const float scale = w35_scale(p);
     size_t bad = 0;
     for (size_t i = 0, col = 0; i < in->n; i++, col = col + 1 == (size_t)cols ? 0 : col + 1) {
         double want;
-        if (!y_ok(in->x[i], in->b[col], in->r[i], scale, y[i], m[i], &want) && bad++ == 0)
+        if (!w35_y_ok(in->x[i], in->b[col], in->r[i], scale, y[i], m[i], &want) && bad++ == 0)
             snprintf(msg, size,
                      "element %zu (row %zu, col %zu): mask %u, x %.9g, bias %.9g, residual %.9g: y %.9g, expected %.9g%s",
                      i, i / (size_t)cols, col, m[i], (double)in->x[i], (double)in->b[col], (double)in->r[i],
@@ -454,17 +412,6 @@ static int fresh_case(jd *J, w35_bufs *B, wb_rng *rng, const dcase *c, jd_tally 
 
 /* ---------------------------------------------------------------- w35.dropout */
 
-static const float PS[] = { 0.1f, 0.5f, 0.9f, 0.0f, 1.0f, 0.25f };
-
-static const int SHAPES[][2] = { { 0, 7 },     { 7, 0 },     { -3, 8 },     { 1, 1 },     { 1, 3 },
-                                 { 3, 5 },     { 2, 4 },     { 1, 5 },      { 5, 1023 },  { 33, 1024 },
-                                 { 17, 4097 }, { 1000, 257 }, { 300, 4096 }, { 70000, 8 }, { 4, 8192 },
-                                 { 1000, 1 },   { 2, 300001 }, { 1, 1048576 } };
-
-static const size_t OFFS[][5] = { { 0, 0, 0, 0, 0 }, { 1, 0, 0, 0, 0 }, { 0, 1, 0, 0, 0 }, { 0, 0, 1, 0, 0 },
-                                  { 0, 0, 0, 1, 0 }, { 0, 0, 0, 0, 1 }, { 0, 0, 0, 0, 2 }, { 0, 0, 0, 0, 4 },
-                                  { 1, 1, 1, 3, 3 }, { 2, 3, 1, 0, 1 } };
-
 #define CASE_N    ((size_t)2051 * 4096) /* the largest case of any checkpoint: w35.mask-stats' */
 #define CASE_COLS ((size_t)1048576)
 
@@ -525,13 +472,13 @@ static int check_big_range(const float *dy, const uint8_t *dm, size_t lo, size_t
         free(y), free(m);
         return jd_failf(t, "n=%zu: the judge's own copies failed", n), -1;
     }
-    const float scale = scale_of(p);
+    const float scale = w35_scale(p);
     size_t bad = 0, first = 0;
     double want = 0, fw = 0;
     for (size_t i = 0; i < w; i++) {
         const size_t e = lo + i;
         *kept += m[i] == 1;
-        if (!y_ok(wb_hash_uniform_f32(sx, e, -4, 4), wb_hash_uniform_f32(sb, e % (size_t)cols, -1, 1),
+        if (!w35_y_ok(wb_hash_uniform_f32(sx, e, -4, 4), wb_hash_uniform_f32(sb, e % (size_t)cols, -1, 1),
                   wb_hash_uniform_f32(sr, e, -1, 1), scale, y[i], m[i], &want) &&
             bad++ == 0)
             first = e, fw = want;
@@ -618,18 +565,20 @@ static void judge_dropout(jd_ck *k)
     jd_tally *t = k->t;
     w35_bufs B;
     size_t max_n = (size_t)300 * 1200; /* the alignment mixes' largest */
-    for (size_t i = 0; i < COUNT(SHAPES); i++)
-        if (elems(SHAPES[i][0], SHAPES[i][1]) > max_n) max_n = elems(SHAPES[i][0], SHAPES[i][1]);
+    for (size_t i = 0; i < COUNT(W35_SHAPES); i++)
+        if (elems(W35_SHAPES[i][0], W35_SHAPES[i][1]) > max_n) max_n = elems(W35_SHAPES[i][0], W35_SHAPES[i][1]);
     int f = bufs_alloc(J, &B, max_n, CASE_COLS, t) != 0 ? -1 : 0;
-    for (size_t i = 0; i < COUNT(SHAPES) && f >= 0 && !J->lost; i++) {
+    for (size_t i = 0; i < COUNT(W35_SHAPES) && f >= 0 && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "w35-judge-shapes", (int)i);
-        dcase c = { SHAPES[i][0], SHAPES[i][1], PS[i % COUNT(PS)], shown_draw(&rng), (unsigned long long)i, 0, 0, 0, 0, 0 };
+        dcase c = { W35_SHAPES[i][0], W35_SHAPES[i][1], W35_PS[i % COUNT(W35_PS)], shown_draw(&rng),
+                    (unsigned long long)i, 0, 0, 0, 0, 0 };
         f = fresh_case(J, &B, &rng, &c, t);
     }
-    for (size_t i = 0; i < COUNT(OFFS) && f >= 0 && !J->lost; i++) {
+    for (size_t i = 0; i < COUNT(W35_OFFS) && f >= 0 && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "w35-judge-offsets", (int)i);
         const int rows = (int)wb_rng_int(&rng, 1, 300), cols = 4 * (int)wb_rng_int(&rng, 1, 300);
-        dcase c = { rows, cols, 0.3f, shown_draw(&rng), 1, OFFS[i][0], OFFS[i][1], OFFS[i][2], OFFS[i][3], OFFS[i][4] };
+        dcase c = { rows, cols, 0.3f, shown_draw(&rng), 1, W35_OFFS[i][0], W35_OFFS[i][1], W35_OFFS[i][2],
+                    W35_OFFS[i][3], W35_OFFS[i][4] };
         f = fresh_case(J, &B, &rng, &c, t);
     }
     for (int i = 0; i < 2 && f >= 0 && !J->lost; i++) f = specials_case(J, &B, i, t);
@@ -640,11 +589,6 @@ static void judge_dropout(jd_ck *k)
 
 /* ---------------------------------------------------------------- w35.mask-model */
 
-static const struct { int rows, cols; float p; size_t om; } MODEL[] = {
-    { 1, 1, 0.5f, 0 }, { 3, 7, 0.5f, 0 }, { 129, 1000, 0.1f, 0 }, { 64, 4096, 0.5f, 0 },
-    { 33, 2048, 0.9f, 1 }, { 257, 1023, 0.3f, 0 }, { 2, 8192, 0.7f, 0 }, { 500, 4, 0.5f, 0 },
-};
-
 static void judge_mask_model(jd_ck *k)
 {
     jd *J = k->J;
@@ -652,10 +596,10 @@ static void judge_mask_model(jd_ck *k)
     if (!model_ok(t)) return;
     w35_bufs B;
     int f = bufs_alloc(J, &B, (size_t)257 * 1023, 8192, t) != 0 ? -1 : 0;
-    for (size_t i = 0; i < COUNT(MODEL) && f >= 0 && !J->lost; i++) {
+    for (size_t i = 0; i < COUNT(W35_MODEL) && f >= 0 && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "w35-judge-mask-model", (int)i);
         const unsigned long long seed = shown_draw(&rng), offset = (unsigned long long)wb_rng_int(&rng, 0, 1000);
-        dcase c = { MODEL[i].rows, MODEL[i].cols, MODEL[i].p, seed, offset, 0, 0, 0, 0, MODEL[i].om };
+        dcase c = { W35_MODEL[i].rows, W35_MODEL[i].cols, W35_MODEL[i].p, seed, offset, 0, 0, 0, 0, W35_MODEL[i].om };
         if (i == 5) c.offset = ((unsigned long long)1 << 40) + 3; /* an offset past 2^32 */
         f = fresh_case(J, &B, &rng, &c, t);
         if (f) continue;
@@ -685,32 +629,24 @@ static int binomial_ok(size_t count, size_t N, double q, const char *what, const
     return 0;
 }
 
-static const float STAT_P[] = { 0.0f, 0.1f, 0.5f, 0.9f, 1.0f, 0.3f };
-
 static void judge_mask_stats(jd_ck *k)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
     w35_bufs B;
     int f = bufs_alloc(J, &B, CASE_N, 4096, t) != 0 ? -1 : 0;
-    for (size_t s = 0; s < COUNT(STAT_P) && f >= 0 && !J->lost; s++) {
+    for (size_t s = 0; s < COUNT(W35_STAT_P) && f >= 0 && !J->lost; s++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "w35-judge-mask-stats", (int)s);
         const size_t sc = s == 5;
-        dcase c = { 2051, sc ? 4095 : 4096, STAT_P[s], shown_draw(&rng), 0, sc, 0, sc, 0, sc };
+        dcase c = { 2051, sc ? 4095 : 4096, W35_STAT_P[s], shown_draw(&rng), 0, sc, 0, sc, 0, sc };
         f = fresh_case(J, &B, &rng, &c, t);
         if (f) continue;
         char what[200];
         describe(&c, what, sizeof what);
-        const uint8_t *hm = B.hm;
-        const size_t n = elems(c.rows, c.cols), cols = (size_t)c.cols;
+        const size_t n = elems(c.rows, c.cols);
         const double q = 1.0 - (double)c.p;
-        size_t kept = 0, lane[4] = { 0 }, lane_n[4] = { 0 }, both = 0, pairs = 0, agree = 0, vpairs = 0;
-        for (size_t i = 0; i < n; i++) {
-            kept += hm[i], lane[i % 4] += hm[i], lane_n[i % 4]++;
-            if (i % 2 == 0 && i + 1 < n) both += hm[i] & hm[i + 1], pairs++;
-        }
-        for (size_t row = 0; row + 1 < (size_t)c.rows; row += 2)
-            for (size_t j = 0; j < cols; j++) agree += hm[row * cols + j] == hm[(row + 1) * cols + j], vpairs++;
+        const w35_mask_counts m = w35_count_mask(B.hm, c.rows, c.cols);
+        const size_t kept = m.kept;
         if (c.p == 0.0f && kept != n) {
             jd_failf(t, "%s: p = 0 must keep every element; %zu of %zu kept", what, kept, n);
             continue;
@@ -724,24 +660,17 @@ static void judge_mask_stats(jd_ck *k)
         for (int l = 0; l < 4 && ok; l++) {
             char which[64];
             snprintf(which, sizeof which, "elements kept at i %% 4 == %d", l);
-            ok = binomial_ok(lane[l], lane_n[l], q, what, which, t);
+            ok = binomial_ok(m.lane[l], m.lane_n[l], q, what, which, t);
         }
-        if (ok) ok = binomial_ok(both, pairs, q * q, what, "pairs (2j, 2j+1) both kept", t);
-        if (ok) binomial_ok(agree, vpairs, q * q + (1 - q) * (1 - q), what, "elements equal to the one below (rows 2j, 2j+1)", t);
+        if (ok) ok = binomial_ok(m.both, m.pairs, q * q, what, "pairs (2j, 2j+1) both kept", t);
+        if (ok)
+            binomial_ok(m.agree, m.vpairs, q * q + (1 - q) * (1 - q), what,
+                        "elements equal to the one below (rows 2j, 2j+1)", t);
     }
     bufs_free(J, &B);
 }
 
 /* ---------------------------------------------------------------- w35.deterministic */
-
-static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
-
-static const struct { int rows, cols; float p; } DET[] = { { 96, 1000, 0.5f }, { 64, 4096, 0.1f }, { 3, 7, 0.3f } };
 
 /* c run on in again (label names the variant), checked; its y and mask
  * copied into y and m. 0, 1, -1 as call_case. */
@@ -760,7 +689,7 @@ static int det_case(jd *J, w35_bufs *B, int d, jd_tally *t)
 {
     wb_rng rng = wb_rng_for_seed(jd_seed, "w35-judge-deterministic", d);
     const unsigned long long seed = shown_draw(&rng), offset = (unsigned long long)wb_rng_int(&rng, 0, 99);
-    dcase c = { DET[d].rows, DET[d].cols, DET[d].p, seed, offset, 0, 0, 0, 0, 0 };
+    dcase c = { W35_DET[d].rows, W35_DET[d].cols, W35_DET[d].p, seed, offset, 0, 0, 0, 0, 0 };
     inputs in = { NULL, NULL, NULL, 0, 0 };
     const size_t n = elems(c.rows, c.cols);
     float *y0 = malloc(n * 4), *y1 = malloc(n * 4), *y2 = malloc(n * 4);
@@ -797,7 +726,7 @@ static int det_case(jd *J, w35_bufs *B, int d, jd_tally *t)
         f = rerun(J, B, &s, &u, y1, m1, shape == 0 ? ", as rows/2 x 2 cols" : ", as one row", t);
         free(u.b);
         if (f) goto out;
-        size_t dd = count_diff(m0, m1, n);
+        size_t dd = w35_count_diff(m0, m1, n);
         if (dd) {
             jd_failf(t, "%s: the same data as %d x %d gave a mask that differs in %zu of %zu elements: the mask of "
                      "element i must depend on seed, offset and i only", what, s.rows, s.cols, dd, n);
@@ -808,7 +737,7 @@ static int det_case(jd *J, w35_bufs *B, int d, jd_tally *t)
     dcase a = c;
     a.ox = 1, a.ob = 3, a.orr = 2, a.oy = 1, a.om = 1;
     if ((f = rerun(J, B, &a, &in, y1, m1, ", misaligned", t)) != 0) goto out;
-    size_t dd = count_diff(m0, m1, n);
+    size_t dd = w35_count_diff(m0, m1, n);
     if (dd) {
         jd_failf(t, "%s: misaligned pointers gave a mask that differs in %zu of %zu elements", what, dd, n);
         goto out;
@@ -820,7 +749,7 @@ static int det_case(jd *J, w35_bufs *B, int d, jd_tally *t)
         else e.offset++;
         if ((f = rerun(J, B, &e, &in, y1, m1, o == 0 ? ", seed + 1" : ", offset + 1", t)) != 0) goto out;
         const double q = 2.0 * c.p * (1.0 - c.p);
-        if (!binomial_ok(count_diff(m0, m1, n), n, q, what,
+        if (!binomial_ok(w35_count_diff(m0, m1, n), n, q, what,
                          o == 0 ? "elements whose mask changed with seed + 1" : "elements whose mask changed with offset + 1",
                          t))
             goto out;
@@ -834,7 +763,7 @@ static void judge_deterministic(jd_ck *k)
 {
     w35_bufs B;
     int f = bufs_alloc(k->J, &B, (size_t)64 * 4096, (size_t)64 * 4096, k->t) != 0 ? -1 : 0;
-    for (int d = 0; d < (int)COUNT(DET) && f >= 0 && !k->J->lost; d++) f = det_case(k->J, &B, d, k->t);
+    for (int d = 0; d < (int)COUNT(W35_DET) && f >= 0 && !k->J->lost; d++) f = det_case(k->J, &B, d, k->t);
     bufs_free(k->J, &B);
 }
 
@@ -879,7 +808,7 @@ static float bench_expect(const jd_bench *b, const unsigned long long *seed, siz
     if (!jd35_keep(ds, off, i, p)) return r;
     const float v = wb_hash_uniform_f32(seed[0], i, -4, 4) +
                     wb_hash_uniform_f32(bias_seed(seed[0]), i % (size_t)b->i64[2], -1, 1);
-    return (float)((double)r + (double)v * scale_of(p));
+    return (float)((double)r + (double)v * w35_scale(p));
 }
 
 static int bench_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,

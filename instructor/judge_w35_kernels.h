@@ -17,7 +17,7 @@ extern "C" {
  * [-1, 1). mask[i] must be the model's keep (judge_w35_philox.h: seed,
  * offset, i, p), and y[i] the residual exactly where dropped, else within
  * one ulp of y plus one ulp of the scaled term of the exact r + (x + b) *
- * scale (x + b rounded to float first; the test's check_y bound; scale =
+ * scale (x + b rounded to float first; w35_checks.h's w35_y_ok bound; scale =
  * 1.0f / (1.0f - p) in float). bad[0] = how many elements are wrong, bad[1]
  * = the first's index (bad: 2 device words; on stream s, not waited for). */
 cudaError_t jd_w35_dropout_check(const float *out, size_t rows, int cols, unsigned long long sx, unsigned long long sr,
