@@ -58,6 +58,7 @@ speed_ids() { case $1 in
   phase6/week31) echo w31.layernorm-bw w31.rmsnorm-bw ;;
   phase6/week32) echo w32.dx-bw w32.dgb-bw ;;
   phase6/week34) echo w34.softmax-bw ;;
+  phase6/week35) echo w35.dropout-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -530,6 +530,17 @@ $(JUDGE_W34): $(BUILD)/instructor/judge_w34_kernels.o
 $(BUILD)/instructor/judge_w34.o: instructor/judge_w34.h instructor/judge_w34_kernels.h instructor/judge_cublas.h
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): $(call used_objs,phase6/week34)
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): LDCUDA += -lcublas
+$(eval $(call judge_rules,35,phase6/week35,philox dropout))
+# week 35's judge (staged, as week 32's): its own model of the mask (judge_w35_philox.h) and its own kernel
+# (judge_w35_kernels.cu: the timed outputs' full check against that model), linked into this judge alone
+$(JUDGE_W35): $(BUILD)/instructor/judge_w35_kernels.o
+$(BUILD)/instructor/judge_w35.o $(BUILD)/instructor/judge_w35_runner.o: instructor/judge_w35.h
+$(BUILD)/instructor/judge_w35.o: instructor/judge_w35_kernels.h instructor/judge_w35_philox.h
+$(BUILD)/instructor/judge_w35_kernels.o: instructor/judge_w35_kernels.cu instructor/judge_w35_kernels.h \
+  instructor/judge_w35_philox.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's

@@ -10,58 +10,34 @@
 #include "wb_harness.h"
 #include "philox.h"
 #include "dropout.h"
+#include "w35_checks.h"
 
 /* ---------------------------------------------------------------- philox (CPU) */
 
-/* Random123's known answers for Philox4x32-10 (kat_vectors), which curand's
- * curand_Philox4x32_10 reproduces. */
-static const struct { uint32_t ctr[4], key[2], out[4]; } KAT[] = {
-    { { 0, 0, 0, 0 }, { 0, 0 }, { 0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u } },
-    { { 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu }, { 0xffffffffu, 0xffffffffu },
-      { 0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu } },
-    { { 0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u }, { 0xa4093822u, 0x299f31d0u },
-      { 0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u } },
-};
-
-/* (seed, offset, i) -> the 32-bit word curand_uniform4 turns into element i's
- * uniform, taken from curand itself (curand_init(seed, i / 4, 4 * offset),
- * curand4, word i % 4): i past 2^32 groups, offsets past 2^32, every word. */
-static const struct { unsigned long long seed, offset, i; uint32_t word; } WORDS[] = {
-    { 0x0000000000000000ull, 0x0ull, 0ull, 0x6627e8d5u },
-    { 0x0000000000000000ull, 0x0ull, 1ull, 0xe169c58du },
-    { 0x0000000000000000ull, 0x0ull, 2ull, 0xbc57ac4cu },
-    { 0x0000000000000000ull, 0x0ull, 3ull, 0x9b00dbd8u },
-    { 0x0000000000000000ull, 0x0ull, 4ull, 0x844515e1u },
-    { 0x0000000001352903ull, 0x0ull, 12345ull, 0x442efd41u },
-    { 0x0000000001352903ull, 0x1ull, 12345ull, 0x9072b8d9u },
-    { 0x0000000001352904ull, 0x0ull, 12345ull, 0x1567075eu },
-    { 0x9e3779b97f4a7c15ull, 0x3ull, 17179869190ull, 0xa0bd0582u },
-    { 0x000000000000002aull, 0x100000005ull, 2147483650ull, 0xa0401ea6u },
-    { 0xffffffffffffffffull, 0x3fffffffffffffffull, 17179869183ull, 0xa9402a01u },
-    { 0x0000000000000007ull, 0x2ull, 1023ull, 0x0f5a8b70u },
-};
+/* The known answers and curand's words: w35_checks.h (W35_KAT, W35_WORDS). */
 
 /* curand_uniform's map, as philox.h states it (the test's own copy). */
 static float uniform_of(uint32_t w) { return (float)w * 2.3283064e-10f + (2.3283064e-10f / 2.0f); }
 
 START_TEST(philox_known_answers)
 {
-    for (size_t t = 0; t < WB_COUNT(KAT); t++) {
+    for (size_t t = 0; t < WB_COUNT(W35_KAT); t++) {
         uint32_t out[4] = { 0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu, 0xdeadbeefu };
-        philox4x32_10(KAT[t].ctr, KAT[t].key, out);
-        ck_assert_msg(memcmp(out, KAT[t].out, sizeof out) == 0,
+        philox4x32_10(W35_KAT[t].ctr, W35_KAT[t].key, out);
+        ck_assert_msg(memcmp(out, W35_KAT[t].out, sizeof out) == 0,
                       "philox4x32_10(ctr %08x %08x %08x %08x, key %08x %08x) gave %08x %08x %08x %08x, "
                       "expected %08x %08x %08x %08x",
-                      KAT[t].ctr[0], KAT[t].ctr[1], KAT[t].ctr[2], KAT[t].ctr[3], KAT[t].key[0], KAT[t].key[1], out[0],
-                      out[1], out[2], out[3], KAT[t].out[0], KAT[t].out[1], KAT[t].out[2], KAT[t].out[3]);
+                      W35_KAT[t].ctr[0], W35_KAT[t].ctr[1], W35_KAT[t].ctr[2], W35_KAT[t].ctr[3], W35_KAT[t].key[0],
+                      W35_KAT[t].key[1], out[0], out[1], out[2], out[3], W35_KAT[t].out[0], W35_KAT[t].out[1],
+                      W35_KAT[t].out[2], W35_KAT[t].out[3]);
     }
 }
 END_TEST
 
 START_TEST(philox_uniform_map)
 {
-    const uint32_t xs[] = { 0u, 1u, 255u, 256u, 0x7fffffffu, 0x80000000u, 0xffffff7fu, 0xffffff80u, 0xffffffffu };
-    for (size_t t = 0; t < WB_COUNT(xs); t++) {
+    const uint32_t *xs = W35_UNIFORM_XS;
+    for (size_t t = 0; t < WB_COUNT(W35_UNIFORM_XS); t++) {
         float got = philox_uniform(xs[t]), want = uniform_of(xs[t]);
         ck_assert_msg(memcmp(&got, &want, sizeof got) == 0, "philox_uniform(0x%08x) = %.9g, expected %.9g", xs[t],
                       (double)got, (double)want);
@@ -75,16 +51,16 @@ END_TEST
  * keeps, at it it drops; p = 0 keeps, p = 1 drops. */
 START_TEST(philox_keep_words)
 {
-    for (size_t t = 0; t < WB_COUNT(WORDS); t++) {
-        float u = uniform_of(WORDS[t].word), below = nextafterf(u, 0.0f);
+    for (size_t t = 0; t < WB_COUNT(W35_WORDS); t++) {
+        float u = uniform_of(W35_WORDS[t].word), below = nextafterf(u, 0.0f);
         const struct { float p; int want; } ps[] = { { below, 1 }, { u, 0 }, { 0.0f, 1 }, { 1.0f, 0 } };
         for (size_t k = 0; k < WB_COUNT(ps); k++) {
-            int got = philox_dropout_keep_host(WORDS[t].seed, WORDS[t].offset, (size_t)WORDS[t].i, ps[k].p);
+            int got = philox_dropout_keep_host(W35_WORDS[t].seed, W35_WORDS[t].offset, (size_t)W35_WORDS[t].i, ps[k].p);
             if (got != ps[k].want)
                 ck_abort_msg("philox_dropout_keep_host(seed 0x%llx, offset 0x%llx, i %llu, p %.9g) = %d, expected %d: "
                              "element i's word is 0x%08x (uniform %.9g), word %llu of group %llu",
-                             WORDS[t].seed, WORDS[t].offset, WORDS[t].i, (double)ps[k].p, got, ps[k].want,
-                             WORDS[t].word, (double)u, WORDS[t].i % 4, WORDS[t].i / 4);
+                             W35_WORDS[t].seed, W35_WORDS[t].offset, W35_WORDS[t].i, (double)ps[k].p, got, ps[k].want,
+                             W35_WORDS[t].word, (double)u, W35_WORDS[t].i % 4, W35_WORDS[t].i / 4);
         }
     }
 }
@@ -152,37 +128,18 @@ static void run_case(wb_rng *rng, const dcase *c, const inputs *in, float *hy, u
     wb_dfree(bx), wb_dfree(bb), wb_dfree(br), wb_dout_free(&y), wb_dout_free(&m);
 }
 
-/* y against the mask the kernel wrote. A kept element must be within one
- * ulp of y plus one ulp of the scaled term (x + b) * scale of the exact
- * r + (x + b) * scale (x + b rounded to float first, as the kernel adds
- * them): fmaf rounds once, a multiply and an add twice, both pass. Where
- * that fmaf is not finite (NaN or Inf inputs), y must be the same NaN or
- * infinity. A dropped element gives r exactly. Returns the number of bad
+/* y against the mask the kernel wrote, element by element (w35_y_ok:
+ * one ulp of y plus one ulp of the scaled term where kept, r exactly where
+ * dropped, NaN and Inf passed through). Returns the number of bad
  * elements, the first described in msg. */
 static size_t check_y(const inputs *in, int cols, float p, const float *y, const uint8_t *m, char *msg, size_t size)
 {
-    const float scale = p < 1.0f ? 1.0f / (1.0f - p) : 0.0f;
+    const float scale = w35_scale(p);
     size_t bad = 0;
     for (size_t i = 0, col = 0; i < in->n; i++, col = col + 1 == (size_t)cols ? 0 : col + 1) {
-        const float v = in->x[i] + in->b[col], r = in->r[i], got = y[i];
-        int ok;
+        const float r = in->r[i], got = y[i];
         double want;
-        if (m[i] > 1) {
-            ok = 0, want = NAN;
-        } else if (m[i] == 0) {
-            ok = got == r, want = r;
-        } else {
-            const float f = fmaf(v, scale, r);
-            if (!isfinite(f)) {
-                ok = isnan(f) ? isnan(got) : got == f;
-                want = f;
-            } else {
-                const double term = (double)v * scale, exact = (double)r + term;
-                const double tol = (fabs(exact) + fabs(term)) * 0x1p-23 + 0x1p-126;
-                ok = isfinite(got) && fabs((double)got - exact) <= tol;
-                want = exact;
-            }
-        }
+        const int ok = w35_y_ok(in->x[i], in->b[col], r, scale, got, m[i], &want);
         if (!ok && bad++ == 0)
             snprintf(msg, size,
                      "element %zu (row %zu, col %zu): mask %u, x %.9g, bias %.9g, residual %.9g: y %.9g, expected %.9g%s",
@@ -225,20 +182,14 @@ static void check_case(wb_rng *rng, const dcase *c, uint8_t **hm_out, inputs *in
     else free_inputs(&in);
 }
 
-static const float PS[] = { 0.1f, 0.5f, 0.9f, 0.0f, 1.0f, 0.25f };
-
 /* ---------------------------------------------------------------- w35.dropout */
 
-static const int SHAPES[][2] = { { 0, 7 },     { 7, 0 },     { -3, 8 },     { 1, 1 },     { 1, 3 },
-                                 { 3, 5 },     { 2, 4 },     { 1, 5 },      { 5, 1023 },  { 33, 1024 },
-                                 { 17, 4097 }, { 1000, 257 }, { 300, 4096 }, { 70000, 8 }, { 4, 8192 },
-                                 { 1000, 1 },   { 2, 300001 }, { 1, 1048576 } };
-
+/* The shapes and their p: w35_checks.h (W35_SHAPES, W35_PS). */
 START_TEST(dropout_shapes)
 {
     wb_rng rng = WB_RNG();
-    dcase c = { SHAPES[_i][0], SHAPES[_i][1], PS[_i % WB_COUNT(PS)], wb_rng_u64(&rng), (unsigned long long)_i,
-                0, 0, 0, 0, 0 };
+    dcase c = { W35_SHAPES[_i][0], W35_SHAPES[_i][1], W35_PS[_i % WB_COUNT(W35_PS)], wb_rng_u64(&rng),
+                (unsigned long long)_i, 0, 0, 0, 0, 0 };
     check_case(&rng, &c, NULL, NULL);
 }
 END_TEST
@@ -246,17 +197,13 @@ END_TEST
 /* Pointers that are not 16-byte aligned, each alone (a kernel that checks
  * four of the five faults there), then several. Offsets in floats; the
  * mask's in bytes (4 keeps a 4-byte store possible). */
-static const size_t OFFS[][5] = { { 0, 0, 0, 0, 0 }, { 1, 0, 0, 0, 0 }, { 0, 1, 0, 0, 0 }, { 0, 0, 1, 0, 0 },
-                                  { 0, 0, 0, 1, 0 }, { 0, 0, 0, 0, 1 }, { 0, 0, 0, 0, 2 }, { 0, 0, 0, 0, 4 },
-                                  { 1, 1, 1, 3, 3 }, { 2, 3, 1, 0, 1 } };
-
 START_TEST(dropout_offsets)
 {
     wb_rng rng = WB_RNG();
     const int rows = (int)wb_rng_int(&rng, 1, 300), cols = 4 * (int)wb_rng_int(&rng, 1, 300);
     const unsigned long long seed = wb_rng_u64(&rng);
     dcase c = { rows, cols, 0.3f, seed, 1,
-                OFFS[_i][0], OFFS[_i][1], OFFS[_i][2], OFFS[_i][3], OFFS[_i][4] };
+                W35_OFFS[_i][0], W35_OFFS[_i][1], W35_OFFS[_i][2], W35_OFFS[_i][3], W35_OFFS[_i][4] };
     check_case(&rng, &c, NULL, NULL);
 }
 END_TEST
@@ -395,16 +342,11 @@ END_TEST
 
 /* The device mask equals philox_dropout_keep_host for every element: both paths,
  * several seeds and offsets, a group split across rows (cols % 4 != 0). */
-static const struct { int rows, cols; float p; size_t om; } MODEL[] = {
-    { 1, 1, 0.5f, 0 }, { 3, 7, 0.5f, 0 }, { 129, 1000, 0.1f, 0 }, { 64, 4096, 0.5f, 0 },
-    { 33, 2048, 0.9f, 1 }, { 257, 1023, 0.3f, 0 }, { 2, 8192, 0.7f, 0 }, { 500, 4, 0.5f, 0 },
-};
-
 START_TEST(mask_model)
 {
     wb_rng rng = WB_RNG();
     const unsigned long long seed = wb_rng_u64(&rng), offset = (unsigned long long)wb_rng_int(&rng, 0, 1000);
-    dcase c = { MODEL[_i].rows, MODEL[_i].cols, MODEL[_i].p, seed, offset, 0, 0, 0, 0, MODEL[_i].om };
+    dcase c = { W35_MODEL[_i].rows, W35_MODEL[_i].cols, W35_MODEL[_i].p, seed, offset, 0, 0, 0, 0, W35_MODEL[_i].om };
     if (_i == 5) c.offset = ((unsigned long long)1 << 40) + 3; /* an offset past 2^32 */
     uint8_t *hm;
     check_case(&rng, &c, &hm, NULL);
@@ -440,49 +382,37 @@ static void expect_binomial(size_t count, size_t N, double q, const char *what, 
  * (1 - p)^2), and agreement of an element with the one below it (rows 2j
  * and 2j+1: (1 - p)^2 + p^2): one number for four elements, or a mask that
  * repeats by column, fails here. */
-static const float STAT_P[] = { 0.0f, 0.1f, 0.5f, 0.9f, 1.0f, 0.3f };
 
 START_TEST(mask_stats)
 {
     wb_rng rng = WB_RNG();
     const int scalar = _i == 5;
-    dcase c = { 2051, scalar ? 4095 : 4096, STAT_P[_i], wb_rng_u64(&rng), 0, scalar, 0, scalar, 0, scalar };
+    dcase c = { 2051, scalar ? 4095 : 4096, W35_STAT_P[_i], wb_rng_u64(&rng), 0, scalar, 0, scalar, 0, scalar };
     uint8_t *hm;
     check_case(&rng, &c, &hm, NULL);
     char what[200];
     describe(&c, what, sizeof what);
-    const size_t n = elems(c.rows, c.cols), cols = (size_t)c.cols;
+    const size_t n = elems(c.rows, c.cols);
     const double q = 1.0 - (double)c.p;
-    size_t kept = 0, lane[4] = { 0 }, lane_n[4] = { 0 }, both = 0, pairs = 0, agree = 0, vpairs = 0;
-    for (size_t i = 0; i < n; i++) {
-        kept += hm[i], lane[i % 4] += hm[i], lane_n[i % 4]++;
-        if (i % 2 == 0 && i + 1 < n) both += hm[i] & hm[i + 1], pairs++;
-    }
-    for (size_t row = 0; row + 1 < (size_t)c.rows; row += 2)
-        for (size_t j = 0; j < cols; j++) agree += hm[row * cols + j] == hm[(row + 1) * cols + j], vpairs++;
+    const w35_mask_counts k = w35_count_mask(hm, c.rows, c.cols);
+    const size_t kept = k.kept;
     if (c.p == 0.0f) ck_assert_msg(kept == n, "%s: p = 0 must keep every element; %zu of %zu kept", what, kept, n);
     if (c.p == 1.0f) ck_assert_msg(kept == 0, "%s: p = 1 must drop every element; %zu of %zu kept", what, kept, n);
     printf("  p=%g: kept %.5f of %zu (expected %.5f)\n", (double)c.p, (double)kept / n, n, q);
     expect_binomial(kept, n, q, what, "elements kept");
-    for (int k = 0; k < 4; k++) {
+    for (int l = 0; l < 4; l++) {
         char which[64];
-        snprintf(which, sizeof which, "elements kept at i %% 4 == %d", k);
-        expect_binomial(lane[k], lane_n[k], q, what, which);
+        snprintf(which, sizeof which, "elements kept at i %% 4 == %d", l);
+        expect_binomial(k.lane[l], k.lane_n[l], q, what, which);
     }
-    expect_binomial(both, pairs, q * q, what, "pairs (2j, 2j+1) both kept");
-    expect_binomial(agree, vpairs, q * q + (1 - q) * (1 - q), what, "elements equal to the one below (rows 2j, 2j+1)");
+    expect_binomial(k.both, k.pairs, q * q, what, "pairs (2j, 2j+1) both kept");
+    expect_binomial(k.agree, k.vpairs, q * q + (1 - q) * (1 - q), what,
+                    "elements equal to the one below (rows 2j, 2j+1)");
     free(hm);
 }
 END_TEST
 
 /* ---------------------------------------------------------------- w35.deterministic */
-
-static size_t count_diff(const uint8_t *a, const uint8_t *b, size_t n)
-{
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++) d += a[i] != b[i];
-    return d;
-}
 
 /* Runs `c` on in (shape rows x cols), giving y and the mask. */
 static void rerun(wb_rng *rng, const dcase *c, const inputs *in, float *hy, uint8_t *hm, const char *label)
@@ -500,13 +430,12 @@ static void rerun(wb_rng *rng, const dcase *c, const inputs *in, float *hy, uint
  * times, and with every pointer misaligned give the same mask (a different
  * grid, or the other kernel); seed + 1 and offset + 1 change about 2p(1-p)
  * of it. */
-static const struct { int rows, cols; float p; } DET[] = { { 96, 1000, 0.5f }, { 64, 4096, 0.1f }, { 3, 7, 0.3f } };
 
 START_TEST(deterministic)
 {
     wb_rng rng = WB_RNG();
     const unsigned long long seed = wb_rng_u64(&rng), offset = (unsigned long long)wb_rng_int(&rng, 0, 99);
-    dcase c = { DET[_i].rows, DET[_i].cols, DET[_i].p, seed, offset, 0, 0, 0, 0, 0 };
+    dcase c = { W35_DET[_i].rows, W35_DET[_i].cols, W35_DET[_i].p, seed, offset, 0, 0, 0, 0, 0 };
     uint8_t *m0;
     inputs in;
     check_case(&rng, &c, &m0, &in);
@@ -533,7 +462,7 @@ START_TEST(deterministic)
         t.b = wb_hmalloc(t.nb * 4);
         for (size_t j = 0; j < t.nb; j++) t.b[j] = in.b[j % (size_t)c.cols];
         rerun(&rng, &s, &t, y1, m1, shape == 0 ? ", as rows/2 x 2 cols" : ", as one row");
-        size_t d = count_diff(m0, m1, n);
+        size_t d = w35_count_diff(m0, m1, n);
         ck_assert_msg(d == 0, "%s: the same data as %d x %d gave a mask that differs in %zu of %zu elements: the mask "
                       "of element i must depend on seed, offset and i only", what, s.rows, s.cols, d, n);
         free(t.b);
@@ -543,7 +472,7 @@ START_TEST(deterministic)
     dcase a = c;
     a.ox = 1, a.ob = 3, a.orr = 2, a.oy = 1, a.om = 1;
     rerun(&rng, &a, &in, y1, m1, ", misaligned");
-    size_t d = count_diff(m0, m1, n);
+    size_t d = w35_count_diff(m0, m1, n);
     ck_assert_msg(d == 0, "%s: misaligned pointers gave a mask that differs in %zu of %zu elements", what, d, n);
 
     /* another seed, another offset: independent masks, differing in 2p(1-p) */
@@ -553,7 +482,7 @@ START_TEST(deterministic)
         else o.offset++;
         rerun(&rng, &o, &in, y1, m1, k == 0 ? ", seed + 1" : ", offset + 1");
         const double q = 2.0 * c.p * (1.0 - c.p);
-        expect_binomial(count_diff(m0, m1, n), n, q, what, k == 0 ? "elements whose mask changed with seed + 1"
+        expect_binomial(w35_count_diff(m0, m1, n), n, q, what, k == 0 ? "elements whose mask changed with seed + 1"
                                                                   : "elements whose mask changed with offset + 1");
     }
     free(y0), free(y1), free(m0), free(m1), free_inputs(&in);
@@ -677,14 +606,14 @@ static const wb_test TESTS[] = {
     { "w35.philox", WB_T(philox_known_answers), WB_CPU, 0 },
     { "w35.philox", WB_T(philox_uniform_map), WB_CPU, 0 },
     { "w35.philox", WB_T(philox_keep_words), WB_CPU, 0 },
-    { "w35.dropout", WB_T(dropout_shapes), WB_GPU, WB_COUNT(SHAPES) },
-    { "w35.dropout", WB_T(dropout_offsets), WB_GPU, WB_COUNT(OFFS) },
+    { "w35.dropout", WB_T(dropout_shapes), WB_GPU, WB_COUNT(W35_SHAPES) },
+    { "w35.dropout", WB_T(dropout_offsets), WB_GPU, WB_COUNT(W35_OFFS) },
     { "w35.dropout", WB_T(dropout_specials), WB_GPU, 2 },
     { "w35.dropout", WB_T(dropout_bad_p), WB_GPU, 0 },
     { "w35.dropout", WB_T(dropout_past_2g), WB_GPU, 0 },
-    { "w35.mask-model", WB_T(mask_model), WB_GPU, WB_COUNT(MODEL) },
-    { "w35.mask-stats", WB_T(mask_stats), WB_GPU, WB_COUNT(STAT_P) },
-    { "w35.deterministic", WB_T(deterministic), WB_GPU, WB_COUNT(DET) },
+    { "w35.mask-model", WB_T(mask_model), WB_GPU, WB_COUNT(W35_MODEL) },
+    { "w35.mask-stats", WB_T(mask_stats), WB_GPU, WB_COUNT(W35_STAT_P) },
+    { "w35.deterministic", WB_T(deterministic), WB_GPU, WB_COUNT(W35_DET) },
     WB_SPEED("w35.dropout-bw", bench_dropout),
 };
 
