@@ -28,7 +28,9 @@
 # the same way as week 26's; week 30's w30.speed against COPY and w30.cudnn against cudnnSoftmaxForward,
 # the worst of six row lengths, each timed through its yard runner the same way; week 31's
 # w31.layernorm-bw and w31.rmsnorm-bw against COPY, the slowest of four hidden sizes; week 32's
-# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths).
+# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 36's w36.smx-speed and
+# w36.split-speed against COPY, and w36.model, the lowest fit of four timings, the given chain's through its
+# yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -57,6 +59,7 @@ speed_ids() { case $1 in
   phase6/week30) echo w30.speed w30.cudnn ;;
   phase6/week31) echo w31.layernorm-bw w31.rmsnorm-bw ;;
   phase6/week32) echo w32.dx-bw w32.dgb-bw ;;
+  phase6/week36) echo w36.smx-speed w36.split-speed w36.model ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}
