@@ -10,10 +10,11 @@
  *   judge-w36 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The checks are test_week36.c's, copied here (the test keeps its case list
- * and reference in its own file, no shared header): the same shapes, specials,
- * offsets, tolerances and each case drawn as the test draws it for the seed
- * (wb_rng_for_seed with the tag WB_RNG gives there: the test function's name):
+ * The checks are test_week36.c's, shared through phase6/week36/w36_checks.h
+ * (the traffic model, the mask, the double reference, the shapes, specials,
+ * offsets, tolerances, how each case is drawn, the benchmarks' shapes), each
+ * case drawn as the test draws it for the seed (wb_rng_for_seed with the
+ * test's tag):
  *   w36.traffic    traffic_variant_bytes, a CPU function (judged with or
  *                  without a GPU; without one the runner opens none): the
  *                  test's 10 shapes x 3 variants against the week's model
@@ -96,46 +97,15 @@
 #include "judge_w36.h"
 #include "judge_w36_kernels.h"
 #include "judge_week.h"
-#include "smx.h"
-#include "split.h"
-#include "traffic.h"
+#include "w36_checks.h"
 #include "wb_bench.h"
 #include "wb_compare.h"
 #include "wb_cuda.h"
 #include "wb_rand.h"
 
-#define TIMED     7
-#define TMP_CAP   ((size_t)1 << 30) /* the most scratch the judge gives split_smx */
-#define COUNT(a)  (sizeof(a) / sizeof((a)[0]))
-#define SMX_RTOL  2e-4 /* the test's */
-#define FIT_HIGH  1.15 /* the test's: a modelled GB/s above this x COPY counts bytes never moved */
-#define S_LO      -16.0f
-#define S_HI      16.0f
-static const float BSCALE = 0.125f; /* the test's benchmarks' 1 / sqrt(64) */
-
-static double smx_atol(int cols) { return 1e-4 / (cols > 0 ? cols : 1); }
-
-static const char *const VARIANT_NAMES[FUS_VARIANTS] = { "unfused (given)", "fused (yours)", "split (yours)" };
-
-/* The week's traffic model (the test's model_bytes_per_score). */
-static double model_bytes_per_score(int variant, int cols, int causal)
-{
-    switch (variant) {
-    case FUS_UNFUSED: return causal ? 24 : 16;
-    case FUS_FUSED: return cols <= SMX_ONCHIP_COLS ? 8 : 12;
-    case FUS_SPLIT: return 12;
-    default: return -1;
-    }
-}
-
-static long long kept_of(size_t r, int rows, int cols, int causal)
-{
-    long long n_keep = causal ? (long long)(r % (size_t)rows) + 1 + (cols - rows) : cols;
-    if (n_keep < 0) n_keep = 0;
-    return n_keep > cols ? cols : n_keep;
-}
-
-static float zscale(float scale, float s) { return (float)((double)scale * (double)s); }
+#define TIMED    7
+#define TMP_CAP  ((size_t)1 << 30) /* the most scratch the judge gives split_smx */
+#define COUNT(a) W36_COUNT(a)
 
 /* ---------------------------------------------------------------- the CPU functions */
 
@@ -168,13 +138,10 @@ static int ask_tmp(jd *J, int batch, int rows, int cols, unsigned long long *b, 
 /* The test's traffic_model. */
 static void judge_traffic(jd *J, jd_tally *t)
 {
-    static const int SH[][4] = { { 100, 256, 4096, 1 }, { 32, 1, 3276800, 1 }, { 4, 128, 8192, 0 }, { 4, 128, 8193, 0 },
-                                 { 2, 5, 7, 1 },        { 2, 5, 7, 0 },        { 1, 1, 1, 1 },      { 7, 3, 8191, 1 },
-                                 { 1, 2, 100000, 0 },   { 70000, 1, 5, 0 } };
-    static const int EMPTY[][3] = { { 0, 5, 5 }, { 3, 0, 5 }, { 3, 5, 0 }, { -1, 5, 5 }, { 3, 5, -7 } };
+    const int(*SH)[4] = TRAFFIC_SH, (*EMPTY)[3] = TRAFFIC_EMPTY;
     double got = 0, g2 = 0;
     t->tests++;
-    for (size_t k = 0; k < COUNT(SH); k++)
+    for (size_t k = 0; k < COUNT(TRAFFIC_SH); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             double want = model_bytes_per_score(v, SH[k][2], SH[k][3]) * SH[k][0] * SH[k][1] * (double)SH[k][2];
             if (ask_traffic(J, v, SH[k][0], SH[k][1], SH[k][2], SH[k][3], &got, t)) return;
@@ -187,7 +154,7 @@ static void judge_traffic(jd *J, jd_tally *t)
                 return;
             }
         }
-    for (size_t k = 0; k < COUNT(EMPTY); k++)
+    for (size_t k = 0; k < COUNT(TRAFFIC_EMPTY); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             if (ask_traffic(J, v, EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], 1, &got, t)) return;
             if (got != 0)
@@ -206,10 +173,10 @@ static void judge_traffic_gpu(jd_ck *k) { judge_traffic(k->J, k->t); }
 /* The test's split_tmp_size. */
 static void judge_tmp_size(jd *J, jd_tally *t)
 {
-    static const int SH[][3] = { { 1, 1, 1 }, { 2, 3, 16384 }, { 2, 3, 16385 }, { 32, 1, 3276800 }, { 70000, 1, 5 } };
+    const int(*SH)[3] = TMP_SH;
     unsigned long long got = 0, a = 0, b = 0, c = 0;
     t->tests++;
-    for (size_t k = 0; k < COUNT(SH); k++) {
+    for (size_t k = 0; k < COUNT(TMP_SH); k++) {
         size_t chunks = ((size_t)SH[k][2] + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
         size_t need = (size_t)SH[k][0] * SH[k][1] * chunks * 2 * sizeof(float);
         if (ask_tmp(J, SH[k][0], SH[k][1], SH[k][2], &got, t)) return;
@@ -227,78 +194,6 @@ static void judge_tmp_size(jd *J, jd_tally *t)
 
 /* ---------------------------------------------------------------- the device cases */
 
-/* The test's reference: P of every flattened row in double, from the float z. */
-static void smx_ref(const float *S, double *ref, size_t nrows, int rows, int cols, float scale, int causal)
-{
-    double *z = wb_hmalloc((size_t)(cols > 0 ? cols : 1) * 8);
-    for (size_t r = 0; r < nrows; r++) {
-        const float *x = &S[r * (size_t)cols];
-        double *p = ref + r * (size_t)cols, m = -INFINITY, s = 0;
-        long long kept = kept_of(r, rows, cols, causal);
-        for (long long j = 0; j < cols; j++) {
-            z[j] = j < kept ? (double)zscale(scale, x[j]) : -INFINITY;
-            if (z[j] > m) m = z[j];
-        }
-        if (m == -INFINITY) {
-            for (long long j = 0; j < cols; j++) p[j] = 0;
-            continue;
-        }
-        for (long long j = 0; j < cols; j++) s += exp(z[j] - m);
-        for (long long j = 0; j < cols; j++) p[j] = exp(z[j] - m) / s;
-    }
-    free(z);
-}
-
-static const char *const SPECIALS = "rows 0-7: near 1e4, +-1e4, some -Inf, all -Inf, a NaN, a +Inf, a masked NaN, one key left";
-
-/* The test's plant_specials, the same draws in the same order. */
-static void plant_specials(wb_rng *rng, float *S, size_t nrows, int rows, int cols, int causal)
-{
-    if (cols < 2) return;
-    for (size_t r = 0; r < nrows && r < 8; r++) {
-        float *x = S + r * (size_t)cols;
-        long long kept = kept_of(r, rows, cols, causal);
-        switch (r) {
-        case 0:
-            for (int j = 0; j < cols; j++) x[j] = 1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-            break;
-        case 1:
-            for (int j = 0; j < cols; j++) x[j] = (float)((wb_rng_unit(rng) * 2 - 1) * 1e4);
-            break;
-        case 2:
-            for (int j = 1; j < cols; j += 3) x[j] = -INFINITY;
-            break;
-        case 3:
-            for (int j = 0; j < cols; j++) x[j] = -INFINITY;
-            break;
-        case 4:
-            if (kept > 0) x[wb_rng_int(rng, 0, kept - 1)] = NAN;
-            break;
-        case 5:
-            if (kept > 0) x[wb_rng_int(rng, 0, kept - 1)] = INFINITY;
-            break;
-        case 6:
-            x[kept < cols ? wb_rng_int(rng, kept, cols - 1) : wb_rng_int(rng, 0, cols - 1)] = kept < cols ? NAN : -INFINITY;
-            break;
-        default:
-            if (kept > 0) {
-                long long keep = wb_rng_int(rng, 0, kept - 1);
-                for (long long j = 0; j < kept; j++)
-                    if (j != keep) x[j] = -INFINITY;
-            }
-        }
-    }
-}
-
-/* The test's shapes: batch, rows, cols, causal. */
-static const int SHAPES[][4] = {
-    { 0, 3, 5, 1 },     { 2, 0, 4, 0 },       { 2, 3, 0, 1 },      { 1, 1, 1, 0 },          { 1, 1, 1, 1 },
-    { 1, 1, 7, 1 },     { 3, 5, 5, 1 },       { 2, 7, 3, 1 },      { 1, 40, 3, 1 },         { 1, 9, 33, 0 },
-    { 4, 33, 257, 1 },  { 2, 64, 511, 0 },    { 2, 64, 513, 1 },   { 1, 16, 1024, 1 },      { 1, 8, 2047, 0 },
-    { 1, 8, 4096, 1 },  { 1, 6, 4097, 0 },    { 1, 4, 8192, 1 },   { 1, 3, 8193, 1 },       { 2, 3, 20000, 0 },
-    { 2, 4, 16384, 1 }, { 2, 4, 16386, 1 },   { 1, 3, 49157, 1 },  { 1, 2, (1 << 20) + 3, 1 }, { 70000, 1, 5, 0 },
-    { 3, 1000, 64, 1 },
-};
 
 enum { RUN_FUSED = 0, RUN_SPLIT = 1 };
 
@@ -311,11 +206,9 @@ static int check_case(jd *J, jd_tally *t, wb_rng *rng, int which, int batch, int
 {
     size_t nrows = batch > 0 && rows > 0 ? (size_t)batch * rows : 0, n = cols > 0 ? nrows * (size_t)cols : 0;
     if (n == 0) nrows = 0;
-    float scale = (float)(0.05 + 0.2 * wb_rng_unit(rng));
     float *hS = wb_hmalloc((n + oS) * 4 + 4), *hP = wb_hmalloc(n * 4 + 4);
     double *ref = wb_hmalloc(n * 8 + 8);
-    wb_fill_uniform_f32(rng, hS, n + oS, S_LO, S_HI);
-    plant_specials(rng, hS + oS, nrows, rows, cols, causal);
+    float scale = case_draw(rng, hS, n, oS, nrows, rows, cols, causal);
     smx_ref(hS + oS, ref, nrows, rows, cols, scale, causal);
     char what[256];
     snprintf(what, sizeof what, "%s, batch %d rows %d cols %d %s, scale %g, S+%zu P+%zu%s",
@@ -393,28 +286,29 @@ out:
 /* The test's check_offsets: S and P at offsets 0-3, cols on chip (k < 4) or past it. */
 static int check_offsets(jd *J, jd_tally *t, wb_rng *rng, int which, int k)
 {
-    int batch = (int)wb_rng_int(rng, 1, 3), rows = (int)wb_rng_int(rng, 8, 40);
-    int cols = k < 4 ? 4 * (int)wb_rng_int(rng, 2, 600) : (int)wb_rng_int(rng, 8200, 12000);
-    return check_case(J, t, rng, which, batch, rows, cols, k & 1, (size_t)(k & 3), (size_t)((k >> 1) & 3));
+    int batch, rows, cols, causal;
+    size_t oS, oP;
+    offsets_shape(rng, k, &batch, &rows, &cols, &causal, &oS, &oP);
+    return check_case(J, t, rng, which, batch, rows, cols, causal, oS, oP);
 }
 
 /* The shapes, the offsets (and, for split, the long case), each drawn from
  * the seed with the test function's name. */
 static void run_cases(jd *J, jd_tally *t, int which)
 {
-    const char *tag_sh = which == RUN_FUSED ? "smx_shapes_fn" : "split_shapes_fn";
-    const char *tag_off = which == RUN_FUSED ? "smx_offsets_fn" : "split_offsets_fn";
+    const char *tag_sh = which == RUN_FUSED ? W36_SMX_SHAPES_TAG : W36_SPLIT_SHAPES_TAG;
+    const char *tag_off = which == RUN_FUSED ? W36_SMX_OFFSETS_TAG : W36_SPLIT_OFFSETS_TAG;
     for (int i = 0; i < (int)COUNT(SHAPES) && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, tag_sh, i);
         if (check_case(J, t, &rng, which, SHAPES[i][0], SHAPES[i][1], SHAPES[i][2], SHAPES[i][3], 0, 0) < 0) return;
     }
-    for (int i = 0; i < 8 && !J->lost; i++) {
+    for (int i = 0; i < W36_N_OFFSETS && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, tag_off, i);
         if (check_offsets(J, t, &rng, which, i) < 0) return;
     }
     if (which == RUN_SPLIT && !J->lost) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, "split_long_fn", 0);
-        check_case(J, t, &rng, RUN_SPLIT, 1, 9, (1 << 22) + 7, 1, 0, 0);
+        wb_rng rng = wb_rng_for_seed(jd_seed, W36_SPLIT_LONG_TAG, 0);
+        check_case(J, t, &rng, RUN_SPLIT, W36_LONG_BATCH, W36_LONG_ROWS, W36_LONG_COLS, 1, 0, 0);
     }
 }
 
@@ -428,10 +322,7 @@ static void judge_split(jd_ck *k)
 
 /* ---------------------------------------------------------------- timed checkpoints */
 
-/* The test's two shapes: prefill, 256 causal queries x 4096 keys, as many
- * heads as fill wb_bench_bytes(); decode, 32 heads of one query x as many
- * keys as fill it (a multiple of 4096). */
-enum { PF_ROWS = 256, PF_COLS = 4096, DC_BATCH = 32 };
+/* The test's two shapes (w36_checks.h): prefill and decode. */
 enum { SH_PREFILL = 0, SH_DECODE = 1 };
 static void shape_of(int sh, int *batch, int *rows, int *cols)
 {
@@ -521,7 +412,7 @@ static int time_variant(jd *J, int v, int sh, double *ms, size_t *n_out, char *w
     shape_of(sh, &batch, &rows, &cols);
     const size_t n = (size_t)batch * rows * (size_t)cols;
     memset(&g_bench, 0, sizeof g_bench);
-    g_bench.n_in = 1, g_bench.max_k = JD_BENCH_MAX_K, g_bench.n = n, g_bench.lo = S_LO, g_bench.hi = S_HI;
+    g_bench.n_in = 1, g_bench.max_k = JD_BENCH_MAX_K, g_bench.n = n, g_bench.lo = W36_S_LO, g_bench.hi = W36_S_HI;
     g_bench.i64[1] = batch, g_bench.i64[2] = rows, g_bench.i64[3] = cols, g_bench.i64[4] = 1, g_bench.f64[0] = BSCALE;
     g_bench.atol = smx_atol(cols), g_bench.rtol = SMX_RTOL;
     g_bench.fill = bench_fill, g_bench.expect = bench_expect, g_bench.full_check = bench_full, g_bench.out_name = "P";
