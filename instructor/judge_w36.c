@@ -145,8 +145,7 @@ static void judge_traffic(jd *J, jd_tally *t)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             double want = model_bytes_per_score(v, SH[k][2], SH[k][3]) * SH[k][0] * SH[k][1] * (double)SH[k][2];
             if (ask_traffic(J, v, SH[k][0], SH[k][1], SH[k][2], SH[k][3], &got, t)) return;
-            if (got != want)
-            {
+            if (got != want) {
                 jd_failf(t, "%s, batch %d rows %d cols %d %s: traffic_variant_bytes says %.17g bytes, the model gives "
                          "%.17g (%g bytes a score); list its kernels and what each reads and writes", VARIANT_NAMES[v],
                          SH[k][0], SH[k][1], SH[k][2], SH[k][3] ? "causal" : "no mask", got, want,
@@ -157,8 +156,7 @@ static void judge_traffic(jd *J, jd_tally *t)
     for (size_t k = 0; k < COUNT(TRAFFIC_EMPTY); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             if (ask_traffic(J, v, EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], 1, &got, t)) return;
-            if (got != 0)
-            {
+            if (got != 0) {
                 jd_failf(t, "%s, batch %d rows %d cols %d: nothing to do, so 0 bytes; traffic_variant_bytes says %g",
                          VARIANT_NAMES[v], EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], got);
                 return;
@@ -180,8 +178,7 @@ static void judge_tmp_size(jd *J, jd_tally *t)
         size_t chunks = ((size_t)SH[k][2] + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
         size_t need = (size_t)SH[k][0] * SH[k][1] * chunks * 2 * sizeof(float);
         if (ask_tmp(J, SH[k][0], SH[k][1], SH[k][2], &got, t)) return;
-        if (got < need)
-        {
+        if (got < need) {
             jd_failf(t, "split_smx_tmp_bytes(%d, %d, %d) = %llu: one (max, sum) pair of floats for each of the %zu "
                      "chunks of %zu rows needs %zu", SH[k][0], SH[k][1], SH[k][2], got, chunks,
                      (size_t)SH[k][0] * SH[k][1], need);
@@ -193,7 +190,6 @@ static void judge_tmp_size(jd *J, jd_tally *t)
 }
 
 /* ---------------------------------------------------------------- the device cases */
-
 
 enum { RUN_FUSED = 0, RUN_SPLIT = 1 };
 
