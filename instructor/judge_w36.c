@@ -66,7 +66,9 @@
  *                  split_smx at the decode shape, each through the protocol
  *                  as above, with the bytes the student's
  *                  traffic_variant_bytes reports for that shape (asked
- *                  through the runner) over the judge's time against COPY:
+ *                  through the runner) over the judge's time against COPY
+ *                  (one figure for both shapes: the test copies each
+ *                  shape's scores, both wb_bench_bytes() to within a row):
  *                  a failed run, bytes <= 0 or a fit above 1.15 is the
  *                  verdict (as the test's invalid headline), else the figure
  *                  is the lowest fit of the four; the target week.txt's;
