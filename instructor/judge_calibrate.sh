@@ -59,6 +59,7 @@ speed_ids() { case $1 in
   phase6/week32) echo w32.dx-bw w32.dgb-bw ;;
   phase6/week34) echo w34.softmax-bw ;;
   phase6/week35) echo w35.dropout-bw ;;
+  phase6/week36) echo w36.smx-speed w36.split-speed w36.model ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

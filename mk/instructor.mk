@@ -541,6 +541,29 @@ $(BUILD)/instructor/judge_w35_kernels.o: instructor/judge_w35_kernels.cu instruc
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(eval $(call judge_rules,36,phase6/week36,traffic smx split))
+# week 36's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet), its own kernels
+# (judge_w36_kernels.cu: the timed outputs' row statistics and full checks), linked into this judge alone,
+# and its yard runner (judge_w36_yard_runner.c: the week's given support/yard_unfused.o, no student object,
+# beside the judge), through which the judge times w36.model's given chain
+JUDGE_W36_YARD := $(BUILD)/instructor/judge-w36-yard-runner
+$(BUILD)/instructor/judge_w36.o: instructor/judge_w36.h instructor/judge_w36_kernels.h
+$(BUILD)/instructor/judge_w36_kernels.o: instructor/judge_w36_kernels.cu instructor/judge_w36_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W36): $(BUILD)/instructor/judge_w36_kernels.o
+$(BUILD)/instructor/judge_w36_yard_runner.o: instructor/judge_w36_yard_runner.c instructor/judge_w36.h instructor/judge.h \
+  phase6/week36/smx.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week36 -c $< -o $@
+$(JUDGE_W36_YARD): $(BUILD)/instructor/judge_w36_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase6/week36/support/yard_unfused.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W36): | $(JUDGE_W36_YARD)
+judge-w36: $(JUDGE_W36_YARD)
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's

@@ -13,42 +13,17 @@
 #include "smx.h"
 #include "split.h"
 #include "traffic.h"
+#include "w36_checks.h"
 
-static const char *const VARIANT_NAMES[FUS_VARIANTS] = { "unfused (given)", "fused (yours)", "split (yours)" };
-
-/* The week's traffic model (README, "The traffic model"), bytes a score:
- * what traffic_variant_bytes must say. */
-static double model_bytes_per_score(int variant, int cols, int causal)
-{
-    switch (variant) {
-    case FUS_UNFUSED: return causal ? 24 : 16;  /* scale 8, mask 8 (causal only), softmax 8 */
-    case FUS_FUSED: return cols <= SMX_ONCHIP_COLS ? 8 : 12;
-    case FUS_SPLIT: return 12;
-    default: return -1;
-    }
-}
-
-/* Keys 0 .. kept-1 of flattened row r survive the mask (smx.h). */
-static long long kept_of(size_t r, int rows, int cols, int causal)
-{
-    long long n_keep = causal ? (long long)(r % (size_t)rows) + 1 + (cols - rows) : cols; /* keys 0 .. i + cols - rows */
-    if (n_keep < 0) n_keep = 0;
-    return n_keep > cols ? cols : n_keep;
-}
-
-/* z as the kernels make it: the float product scale * s, rounded once (the
- * product of two floats is exact in double; one rounding to float). */
-static float zscale(float scale, float s) { return (float)((double)scale * (double)s); }
+/* The traffic model, the mask, the reference, the cases and their draws,
+ * the tolerances: w36_checks.h (shared with the instructor's judge). */
 
 /* ---------------------------------------------------------------- traffic (CPU) */
 
 START_TEST(traffic_model)
 {
-    static const int SH[][4] = { /* batch, rows, cols, causal */
-                                 { 100, 256, 4096, 1 }, { 32, 1, 3276800, 1 }, { 4, 128, 8192, 0 }, { 4, 128, 8193, 0 },
-                                 { 2, 5, 7, 1 },        { 2, 5, 7, 0 },        { 1, 1, 1, 1 },      { 7, 3, 8191, 1 },
-                                 { 1, 2, 100000, 0 },   { 70000, 1, 5, 0 } };
-    for (int k = 0; k < (int)WB_COUNT(SH); k++)
+    const int(*SH)[4] = TRAFFIC_SH; /* batch, rows, cols, causal */
+    for (int k = 0; k < (int)WB_COUNT(TRAFFIC_SH); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             double want = model_bytes_per_score(v, SH[k][2], SH[k][3]) * SH[k][0] * SH[k][1] * (double)SH[k][2];
             double got = traffic_variant_bytes(v, SH[k][0], SH[k][1], SH[k][2], SH[k][3]);
@@ -58,8 +33,8 @@ START_TEST(traffic_model)
                              VARIANT_NAMES[v], SH[k][0], SH[k][1], SH[k][2], SH[k][3] ? "causal" : "no mask", got, want,
                              model_bytes_per_score(v, SH[k][2], SH[k][3]));
         }
-    static const int EMPTY[][3] = { { 0, 5, 5 }, { 3, 0, 5 }, { 3, 5, 0 }, { -1, 5, 5 }, { 3, 5, -7 } };
-    for (int k = 0; k < (int)WB_COUNT(EMPTY); k++)
+    const int(*EMPTY)[3] = TRAFFIC_EMPTY;
+    for (int k = 0; k < (int)WB_COUNT(TRAFFIC_EMPTY); k++)
         for (int v = 0; v < FUS_VARIANTS; v++) {
             double got = traffic_variant_bytes(v, EMPTY[k][0], EMPTY[k][1], EMPTY[k][2], 1);
             if (got != 0)
@@ -71,82 +46,6 @@ START_TEST(traffic_model)
 }
 END_TEST
 
-/* ---------------------------------------------------------------- the reference */
-
-/* P of every flattened row in double, from the float z the kernels make. */
-static void smx_ref(const float *S, double *ref, size_t nrows, int rows, int cols, float scale, int causal)
-{
-    double *z = wb_hmalloc((size_t)cols * 8);
-    for (size_t r = 0; r < nrows; r++) {
-        const float *x = &S[r * (size_t)cols];
-        double *p = ref + r * (size_t)cols, m = -INFINITY, s = 0;
-        long long kept = kept_of(r, rows, cols, causal);
-        for (long long j = 0; j < cols; j++) {
-            z[j] = j < kept ? (double)zscale(scale, x[j]) : -INFINITY;
-            if (z[j] > m) m = z[j]; /* NaN compares false: skipped, as fmaxf does */
-        }
-        if (m == -INFINITY) { /* nothing kept: zeros */
-            for (long long j = 0; j < cols; j++) p[j] = 0;
-            continue;
-        }
-        for (long long j = 0; j < cols; j++) s += exp(z[j] - m);
-        for (long long j = 0; j < cols; j++) p[j] = exp(z[j] - m) / s;
-    }
-    free(z);
-}
-
-/* The first eight flattened rows get the adversarial cases (cols >= 2):
- * 0 logits near 1e4 (exp overflows without the max), 1 logits of +-1e4,
- * 2 every third key -Inf, 3 all -Inf (zeros), 4 a NaN at a kept key (a NaN
- * row), 5 a +Inf at a kept key (a NaN row), 6 a NaN at a masked key (masked
- * away; -Inf at a key when nothing is masked), 7 -Inf at every kept key but
- * one (that one gets 1). */
-static const char *const SPECIALS = "rows 0-7: near 1e4, +-1e4, some -Inf, all -Inf, a NaN, a +Inf, a masked NaN, one key left";
-
-static void plant_specials(wb_rng *rng, float *S, size_t nrows, int rows, int cols, int causal)
-{
-    if (cols < 2) return;
-    for (size_t r = 0; r < nrows && r < 8; r++) {
-        float *x = S + r * (size_t)cols;
-        long long kept = kept_of(r, rows, cols, causal);
-        switch (r) {
-        case 0:
-            for (int j = 0; j < cols; j++) x[j] = 1e4f + (float)(wb_rng_unit(rng) * 16 - 8);
-            break;
-        case 1:
-            for (int j = 0; j < cols; j++) x[j] = (float)((wb_rng_unit(rng) * 2 - 1) * 1e4);
-            break;
-        case 2:
-            for (int j = 1; j < cols; j += 3) x[j] = -INFINITY;
-            break;
-        case 3:
-            for (int j = 0; j < cols; j++) x[j] = -INFINITY;
-            break;
-        case 4:
-            if (kept > 0) x[wb_rng_int(rng, 0, kept - 1)] = NAN;
-            break;
-        case 5:
-            if (kept > 0) x[wb_rng_int(rng, 0, kept - 1)] = INFINITY;
-            break;
-        case 6:
-            x[kept < cols ? wb_rng_int(rng, kept, cols - 1) : wb_rng_int(rng, 0, cols - 1)] = kept < cols ? NAN : -INFINITY;
-            break;
-        default:
-            if (kept > 0) {
-                long long keep = wb_rng_int(rng, 0, kept - 1);
-                for (long long j = 0; j < kept; j++)
-                    if (j != keep) x[j] = -INFINITY;
-            }
-        }
-    }
-}
-
-/* Tolerances: P is compared at atol + rtol |ref|, atol a ten-thousandth of
- * the mean probability 1 / cols, so a masked key (ref 0) given any real
- * weight fails, and rtol for the float sum and exp. */
-#define SMX_RTOL 2e-4
-static double smx_atol(int cols) { return 1e-4 / (cols > 0 ? cols : 1); }
-
 enum { RUN_FUSED = 0, RUN_SPLIT = 1 };
 
 /* One case: fresh scores, the specials, S and P at float offsets oS and oP,
@@ -155,11 +54,9 @@ static void check_case(wb_rng *rng, int which, int batch, int rows, int cols, in
 {
     size_t nrows = batch > 0 && rows > 0 ? (size_t)batch * rows : 0, n = cols > 0 ? nrows * (size_t)cols : 0;
     if (n == 0) nrows = 0;
-    float scale = (float)(0.05 + 0.2 * wb_rng_unit(rng));
     float *hS = wb_hmalloc((n + oS) * 4);
     double *ref = wb_hmalloc(n * 8 + 8);
-    wb_fill_uniform_f32(rng, hS, n + oS, -16, 16);
-    plant_specials(rng, hS + oS, nrows, rows, cols, causal);
+    float scale = case_draw(rng, hS, n, oS, nrows, rows, cols, causal);
     smx_ref(hS + oS, ref, nrows, rows, cols, scale, causal);
     float *dS = wb_dcopy(hS, (n + oS) * 4);
     wb_dout P;
@@ -184,38 +81,27 @@ static void check_case(wb_rng *rng, int which, int batch, int rows, int cols, in
     free(hS), free(ref);
 }
 
-/* batch, rows, cols, causal: empty shapes, one score, rows > cols (the first
- * rows - cols queries see no key), every template size of the on-chip
- * version and its edges, the long-row version, rows past 65535, split chunk
- * edges (16384) and a chunk with nothing kept (2 x 4 x 16386 causal: row 0
- * keeps 16383 keys). */
-static const int SHAPES[][4] = {
-    { 0, 3, 5, 1 },     { 2, 0, 4, 0 },       { 2, 3, 0, 1 },      { 1, 1, 1, 0 },          { 1, 1, 1, 1 },
-    { 1, 1, 7, 1 },     { 3, 5, 5, 1 },       { 2, 7, 3, 1 },      { 1, 40, 3, 1 },         { 1, 9, 33, 0 },
-    { 4, 33, 257, 1 },  { 2, 64, 511, 0 },    { 2, 64, 513, 1 },   { 1, 16, 1024, 1 },      { 1, 8, 2047, 0 },
-    { 1, 8, 4096, 1 },  { 1, 6, 4097, 0 },    { 1, 4, 8192, 1 },   { 1, 3, 8193, 1 },       { 2, 3, 20000, 0 },
-    { 2, 4, 16384, 1 }, { 2, 4, 16386, 1 },   { 1, 3, 49157, 1 },  { 1, 2, (1 << 20) + 3, 1 }, { 70000, 1, 5, 0 },
-    { 3, 1000, 64, 1 },
-};
 
 START_TEST(smx_shapes)
 {
+    ck_assert_str_eq(__func__, W36_SMX_SHAPES_TAG); /* the judge draws these cases by this tag (w36_checks.h) */
     wb_rng rng = WB_RNG();
     check_case(&rng, RUN_FUSED, SHAPES[_i][0], SHAPES[_i][1], SHAPES[_i][2], SHAPES[_i][3], 0, 0);
 }
 END_TEST
 
-/* Sub-arrays at any float offset: a float4 path must check the alignment of
- * both pointers (and that cols keeps every row aligned). */
+/* Sub-arrays at any float offset (w36_checks.h, offsets_shape). */
 static void check_offsets(wb_rng *rng, int which, int k)
 {
-    int batch = (int)wb_rng_int(rng, 1, 3), rows = (int)wb_rng_int(rng, 8, 40);
-    int cols = k < 4 ? 4 * (int)wb_rng_int(rng, 2, 600) : (int)wb_rng_int(rng, 8200, 12000);
-    check_case(rng, which, batch, rows, cols, k & 1, (size_t)(k & 3), (size_t)((k >> 1) & 3));
+    int batch, rows, cols, causal;
+    size_t oS, oP;
+    offsets_shape(rng, k, &batch, &rows, &cols, &causal, &oS, &oP);
+    check_case(rng, which, batch, rows, cols, causal, oS, oP);
 }
 
 START_TEST(smx_offsets)
 {
+    ck_assert_str_eq(__func__, W36_SMX_OFFSETS_TAG);
     wb_rng rng = WB_RNG();
     check_offsets(&rng, RUN_FUSED, _i);
 }
@@ -223,6 +109,7 @@ END_TEST
 
 START_TEST(split_shapes)
 {
+    ck_assert_str_eq(__func__, W36_SPLIT_SHAPES_TAG);
     wb_rng rng = WB_RNG();
     check_case(&rng, RUN_SPLIT, SHAPES[_i][0], SHAPES[_i][1], SHAPES[_i][2], SHAPES[_i][3], 0, 0);
 }
@@ -230,6 +117,7 @@ END_TEST
 
 START_TEST(split_offsets)
 {
+    ck_assert_str_eq(__func__, W36_SPLIT_OFFSETS_TAG);
     wb_rng rng = WB_RNG();
     check_offsets(&rng, RUN_SPLIT, _i);
 }
@@ -238,15 +126,16 @@ END_TEST
 /* Many chunks a row: 4 M keys, 257 chunks, a NaN and the specials. */
 START_TEST(split_long)
 {
+    ck_assert_str_eq(__func__, W36_SPLIT_LONG_TAG);
     wb_rng rng = WB_RNG();
-    check_case(&rng, RUN_SPLIT, 1, 9, (1 << 22) + 7, 1, 0, 0);
+    check_case(&rng, RUN_SPLIT, W36_LONG_BATCH, W36_LONG_ROWS, W36_LONG_COLS, 1, 0, 0);
 }
 END_TEST
 
 START_TEST(split_tmp_size)
 {
-    static const int SH[][3] = { { 1, 1, 1 }, { 2, 3, 16384 }, { 2, 3, 16385 }, { 32, 1, 3276800 }, { 70000, 1, 5 } };
-    for (int k = 0; k < (int)WB_COUNT(SH); k++) {
+    const int(*SH)[3] = TMP_SH;
+    for (int k = 0; k < (int)WB_COUNT(TMP_SH); k++) {
         size_t chunks = ((size_t)SH[k][2] + SPLIT_CHUNK - 1) / SPLIT_CHUNK;
         size_t need = (size_t)SH[k][0] * SH[k][1] * chunks * 2 * sizeof(float);
         size_t got = split_smx_tmp_bytes(SH[k][0], SH[k][1], SH[k][2]);
@@ -264,7 +153,6 @@ END_TEST
 /* ---------------------------------------------------------------- benchmarks */
 
 enum { SEED_S = 361 };
-static const float BSCALE = 0.125f; /* 1 / sqrt(64) */
 
 /* One shape on the device, the variant to run, and the expected P from the
  * hash of the scores (wb_dfill_uniform_f32), with each row's max and sum
@@ -294,7 +182,7 @@ static sx_ctx sx_setup(int batch, int rows, int cols, int causal, int with_T)
         c.m[k] = wb_hmalloc(c.nrows * 8), c.s[k] = wb_hmalloc(c.nrows * 8), c.done[k] = calloc(c.nrows, 1);
         c.slot_salt[k] = (unsigned long long)k;
     }
-    wb_dfill_uniform_f32(c.S, c.n, SEED_S, -16, 16);
+    wb_dfill_uniform_f32(c.S, c.n, SEED_S, W36_S_LO, W36_S_HI);
     return c;
 }
 
@@ -325,7 +213,7 @@ static void sx_row(sx_ctx *c, size_t r, double *m_out, double *s_out)
         double m = -INFINITY, s = 0;
         float *z = wb_hmalloc((size_t)(kept > 0 ? kept : 1) * 4);
         for (long long j = 0; j < kept; j++) {
-            z[j] = zscale(BSCALE, wb_hash_uniform_f32(seed, base + (size_t)j, -16, 16));
+            z[j] = zscale(BSCALE, wb_hash_uniform_f32(seed, base + (size_t)j, W36_S_LO, W36_S_HI));
             if (z[j] > m) m = z[j];
         }
         for (long long j = 0; j < kept; j++) s += exp((double)z[j] - m);
@@ -344,7 +232,7 @@ static double sx_expect(size_t i, const void *p)
     sx_row(c, r, &m, &s);
     if (m == -INFINITY) return 0;
     if (j >= kept_of(r, c->rows, c->cols, c->causal)) return 0;
-    double z = zscale(BSCALE, wb_hash_uniform_f32(SEED_S + c->salt, i, -16, 16));
+    double z = zscale(BSCALE, wb_hash_uniform_f32(SEED_S + c->salt, i, W36_S_LO, W36_S_HI));
     return exp(z - m) / s;
 }
 
@@ -353,7 +241,7 @@ static void sx_fresh(void *p, unsigned long long salt)
 {
     sx_ctx *c = p;
     c->salt = salt;
-    wb_dfill_uniform_f32(c->S, c->n, SEED_S + salt, -16, 16);
+    wb_dfill_uniform_f32(c->S, c->n, SEED_S + salt, W36_S_LO, W36_S_HI);
     wb_dpoison(c->P, c->n * 4);
 }
 static int sx_check(void *p, char *why, size_t size)
@@ -390,7 +278,6 @@ static void sx_time(sx_ctx *c, int v, int spot, int per_score, wb_bench_row *r)
  * keys, causal (3 % of the scores masked), as many heads as fill
  * wb_bench_bytes() (100 heads and 400 MiB of scores on the H100). Decode:
  * 32 heads of one query against as many keys as fill it (3.3 M). */
-enum { PF_ROWS = 256, PF_COLS = 4096, DC_BATCH = 32 };
 static int prefill_batch(void) { return (int)(wb_bench_bytes() / 4 / ((size_t)PF_ROWS * PF_COLS)); }
 static sx_ctx prefill_ctx(int with_T) { return sx_setup(prefill_batch(), PF_ROWS, PF_COLS, 1, with_T); }
 static sx_ctx decode_ctx(void)
@@ -454,7 +341,6 @@ static double bench_split(wb_headline *h)
  * kernel lands near 1. The figure is the lowest of the four; one above
  * FIT_HIGH x COPY means the model counts bytes the kernel cannot have moved,
  * and the row gets no figure. */
-#define FIT_HIGH 1.15
 static double bench_model(wb_headline *h)
 {
     sx_ctx pf = prefill_ctx(1), dc = decode_ctx();
