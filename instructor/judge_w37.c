@@ -10,12 +10,13 @@
  *   judge-w37 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * test_week37.c has no header of checks to share, so its case list, its
- * IO model references (io_naive_ref, io_flash_ref), its double reference
- * (ref_row) and its tolerances (3e-5 + 1e-4 |ref| for O, 5e-2 near logits
- * of +-1e4; lse_atol and LSE_RTOL for lse) are copied here, and each case
- * is drawn as the test draws it for the seed (wb_rng_for_seed with the
- * test's tag: its __func__):
+ * The checks are test_week37.c's, shared through phase6/week37/w37_checks.h:
+ * its IO model's own derivation and grid, its double reference of a row
+ * (w37_ref_row), its tolerances (W37_O_ATOL + W37_O_RTOL |ref| for O,
+ * W37_HUGE_ATOL near logits of +-1e4; w37_lse_atol and W37_LSE_RTOL for
+ * lse), its flash cases and their draws (w37_case_fill), the long head's
+ * length; each case drawn as the test draws it for the seed
+ * (wb_rng_for_seed with the test's tag):
  *   w37.io           attn_io_naive_bytes and attn_io_flash_bytes on the
  *                    test's grid (S of 0 to 100003, D of 64, 128, 80, bh of
  *                    1, 3, 64, seven tilings, causal or not), each equal to
@@ -85,6 +86,7 @@
 #include "judge_w37.h"
 #include "judge_w37_kernels.h"
 #include "judge_week.h"
+#include "w37_checks.h"
 #include "wb_compare.h"
 #include "wb_cuda.h"
 #include "wb_rand.h"
@@ -92,26 +94,6 @@
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 
 /* ---------------------------------------------------------------- w37.io (CPU) */
-
-/* test_week37.c's io_flash_ref: per key tile, the query tiles that load it. */
-static double io_flash_ref(int64_t bh, int64_t S, int64_t D, int64_t Br, int64_t Bc, int causal)
-{
-    if (S < 0 || bh < 0 || D < 1 || Br < 1 || Bc < 1) return -1;
-    int64_t tr = (S + Br - 1) / Br;
-    double kv_rows = 0;
-    for (int64_t j0 = 0; j0 < S; j0 += Bc) {
-        int64_t rows = S - j0 < Bc ? S - j0 : Bc, visitors = tr;
-        if (causal) visitors = tr - ((j0 + 1 + Br - 1) / Br - 1);
-        kv_rows += (double)rows * (double)visitors;
-    }
-    return (double)bh * 4.0 * (double)D * (2.0 * (double)S + 2.0 * kv_rows);
-}
-
-static double io_naive_ref(int64_t bh, int64_t S, int64_t D)
-{
-    if (S < 0 || bh < 0 || D < 1) return -1;
-    return (double)bh * (16.0 * (double)S * (double)S + 16.0 * (double)S * (double)D);
-}
 
 /* One CPU function through the runner: 0 and *got, or -1 (t says why). */
 static int io_call(jd *J, int fn, const long long *args, int nargs, double *got, jd_tally *t)
@@ -129,30 +111,26 @@ static int io_call(jd *J, int fn, const long long *args, int nargs, double *got,
 
 static void judge_io(jd *J, jd_tally *t)
 {
-    static const int64_t SS[] = { 0, 1, 2, 63, 64, 65, 100, 127, 1000, 1023, 4096, 4097, 16384, 100003 };
-    static const int64_t DS[] = { 64, 128, 80 };
-    static const int64_t TILES[][2] = { { 64, 64 }, { 128, 64 }, { 64, 128 }, { 32, 96 }, { 96, 32 }, { 1, 1 }, { 7, 5 } };
-    static const int64_t BHS[] = { 1, 3, 64 };
     double got;
-    for (int a = 0; a < N_OF(SS); a++)
-        for (int b = 0; b < N_OF(DS); b++)
-            for (int h = 0; h < N_OF(BHS); h++) {
-                const int64_t S = SS[a], D = DS[b], bh = BHS[h];
+    for (int a = 0; a < N_OF(W37_IO_S); a++)
+        for (int b = 0; b < N_OF(W37_IO_D); b++)
+            for (int h = 0; h < N_OF(W37_IO_BH); h++) {
+                const int64_t S = W37_IO_S[a], D = W37_IO_D[b], bh = W37_IO_BH[h];
                 long long args[6] = { bh, S, D };
                 if (io_call(J, W37_FN_IO_NAIVE, args, 3, &got, t) != 0) return;
-                double want = io_naive_ref(bh, S, D);
+                double want = w37_io_naive_ref(bh, S, D);
                 if (got != want) {
                     jd_failf(t, "attn_io_naive_bytes(bh=%lld, S=%lld, D=%lld) = %.17g, expected %.17g: count the "
                              "three kernels again (attn_io.h)",
                              (long long)bh, (long long)S, (long long)D, got, want);
                     return;
                 }
-                for (int k = 0; k < N_OF(TILES); k++)
+                for (int k = 0; k < N_OF(W37_IO_TILES); k++)
                     for (int causal = 0; causal < 2; causal++) {
-                        const int64_t Br = TILES[k][0], Bc = TILES[k][1];
+                        const int64_t Br = W37_IO_TILES[k][0], Bc = W37_IO_TILES[k][1];
                         long long fa[6] = { bh, S, D, Br, Bc, causal };
                         if (io_call(J, W37_FN_IO_FLASH, fa, 6, &got, t) != 0) return;
-                        want = io_flash_ref(bh, S, D, Br, Bc, causal);
+                        want = w37_io_flash_ref(bh, S, D, Br, Bc, causal);
                         if (got != want) {
                             jd_failf(t, "attn_io_flash_bytes(bh=%lld, S=%lld, D=%lld, Br=%lld, Bc=%lld, %s) = %.17g, "
                                      "expected %.17g%s",
@@ -188,40 +166,9 @@ static void judge_io(jd *J, jd_tally *t)
 
 static void judge_io_gpu(jd_ck *k) { judge_io(k->J, k->t); }
 
-/* ---------------------------------------------------------------- the reference */
+/* ---------------------------------------------------------------- row checks */
 
-/* test_week37.c's ref_row: row i of one head in double (keys j < S, or
- * j <= i causal; fmax skips a NaN logit, exp(NaN - m) makes the row NaN);
- * returns the row's log-sum-exp. */
-static double ref_row(const float *q_row, const float *kh, const float *vh, int S, int D, double scale, int causal,
-                      int i, double *out, double *s)
-{
-    int n = causal ? i + 1 : S;
-    double m = -INFINITY;
-    for (int j = 0; j < n; j++) {
-        double acc = 0;
-        for (int d = 0; d < D; d++) acc += (double)q_row[d] * kh[(size_t)j * D + d];
-        s[j] = acc * scale;
-        m = fmax(m, s[j]);
-    }
-    double l = 0;
-    for (int d = 0; d < D; d++) out[d] = 0;
-    for (int j = 0; j < n; j++) {
-        double p = exp(s[j] - m);
-        l += p;
-        for (int d = 0; d < D; d++) out[d] += p * vh[(size_t)j * D + d];
-    }
-    for (int d = 0; d < D; d++) out[d] /= l;
-    return m + log(l);
-}
-
-/* The test's tolerances: O within atol + rtol |ref|, lse within lse_atol(S,
- * huge) + LSE_RTOL |ref| (test_week37.c says why). */
-#define O_ATOL   3e-5
-#define O_RTOL   1e-4
-#define LSE_RTOL 1e-6
-static double lse_atol(int S, int huge) { return (huge ? 5e-2 : 1e-5) + ((S + FA_BC - 1) / FA_BC + 16) * 0x1p-23; }
-
+/* A row of one head. */
 typedef struct {
     int h, i;
 } rowid;
@@ -247,7 +194,7 @@ static int check_rows(const float *q, const float *k, const float *v, const floa
     if (!want || !s) bad = 1, jd_failf(t, "%s: the judge's reference: out of memory", what);
     for (size_t r = 0; r < nrows && !bad; r++) {
         const size_t head = (size_t)rows[r].h * S * D, at = head + (size_t)rows[r].i * D;
-        const double wl = ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want, s);
+        const double wl = w37_ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want, s);
         for (int d = 0; d < D && !bad; d++)
             if (!close_written(o[at + d], want[d], atol, rtol)) {
                 uint32_t u;
@@ -258,7 +205,7 @@ static int check_rows(const float *q, const float *k, const float *v, const floa
                          u == 0xffffffffu ? " (never written: still the poison)" : "");
             }
         const float gl = lse[(size_t)rows[r].h * S + rows[r].i];
-        if (!bad && !close_written(gl, wl, lse_atol(S, huge), LSE_RTOL)) {
+        if (!bad && !close_written(gl, wl, w37_lse_atol(S, huge), W37_LSE_RTOL)) {
             bad = 1;
             jd_failf(t, "%s: first wrong lse in head %d, row %d (lse[h * S + i] = m + log(l), natural log): expected "
                      "%.9g got %.9g", what, rows[r].h, rows[r].i, wl, (double)gl);
@@ -269,25 +216,6 @@ static int check_rows(const float *q, const float *k, const float *v, const floa
 }
 
 /* ---------------------------------------------------------------- w37.flash */
-
-enum { NORMAL, HUGE_LOGITS, NAN_KEY };
-typedef struct {
-    int bh, S, D, causal, kind, offset;
-} fa_case;
-
-/* test_week37.c's CASES (copied: the test has no header of checks), in its order. */
-static const fa_case CASES[] = {
-    { 1, 0, 64, 0, NORMAL, 0 },       { 0, 16, 128, 1, NORMAL, 0 },      { 1, 1, 64, 0, NORMAL, 0 },
-    { 1, 1, 64, 1, NORMAL, 0 },       { 2, 1, 128, 0, NORMAL, 1 },       { 1, 2, 128, 1, NORMAL, 0 },
-    { 1, 17, 64, 0, NORMAL, 0 },      { 1, 63, 64, 1, NORMAL, 0 },       { 1, 64, 64, 0, NORMAL, 0 },
-    { 1, 64, 128, 1, NORMAL, 0 },     { 1, 65, 64, 1, NORMAL, 0 },       { 1, 65, 128, 0, NORMAL, 0 },
-    { 3, 127, 64, 0, NORMAL, 0 },     { 2, 128, 128, 1, NORMAL, 3 },     { 2, 129, 128, 1, NORMAL, 0 },
-    { 4, 200, 64, 1, NORMAL, 1 },     { 5, 333, 128, 0, NORMAL, 0 },     { 1, 1000, 64, 0, NORMAL, 0 },
-    { 1, 1023, 128, 1, NORMAL, 0 },   { 2, 1500, 64, 1, NORMAL, 2 },     { 1, 4096, 64, 0, NORMAL, 0 },
-    { 1, 4097, 128, 1, NORMAL, 0 },   { 2, 300, 64, 0, HUGE_LOGITS, 0 }, { 1, 517, 128, 1, HUGE_LOGITS, 0 },
-    { 2, 150, 64, 0, NAN_KEY, 0 },    { 2, 190, 128, 1, NAN_KEY, 0 },
-};
-#define CASES_TAG "flash_cases_fn" /* the test's START_TEST(flash_cases) */
 
 /* The guarded buffers of a call: q, k, v, o, lse (jd_gbuf: a band each side). */
 typedef struct {
@@ -341,24 +269,17 @@ static int fa_fetch(fa_bufs *B, size_t lead, size_t n, size_t nl, float *o, floa
 /* Case i, drawn as the test's check_flash draws it; every row checked. */
 static int flash_case(jd *J, fa_bufs *B, int ci, float *hq, float *hk, float *hv, float *o, float *lse, jd_tally *t)
 {
-    const fa_case *c = &CASES[ci];
+    const w37_case *c = &W37_CASES[ci];
     const int bh = c->bh, S = c->S, D = c->D;
     const size_t n = (size_t)bh * S * D, off = (size_t)c->offset, nl = (size_t)bh * S;
     const double scale = 1.0 / sqrt((double)D);
-    wb_rng rng = wb_rng_for_seed(jd_seed, CASES_TAG, ci);
-    const float qk = c->kind == HUGE_LOGITS ? 150.0f : 2.0f;
-    wb_fill_uniform_f32(&rng, hq, n + off, -qk, qk);
-    wb_fill_uniform_f32(&rng, hk, n + off, -qk, qk);
-    wb_fill_uniform_f32(&rng, hv, n + off, -1, 1);
-    if (c->kind == NAN_KEY) {
-        int nh = (int)wb_rng_int(&rng, 0, bh - 1), nj = (int)wb_rng_int(&rng, 0, S - 1);
-        hk[off + ((size_t)nh * S + nj) * D + (size_t)wb_rng_int(&rng, 0, D - 1)] = NAN;
-    }
+    wb_rng rng = wb_rng_for_seed(jd_seed, W37_CASES_TAG, ci);
+    w37_case_fill(&rng, c, hq, hk, hv);
     char what[200];
     snprintf(what, sizeof what, "bh=%d S=%d D=%d %s%s%s, pointers +%d floats", bh, S, D,
              c->causal ? "causal" : "non-causal",
-             c->kind == HUGE_LOGITS ? ", logits near +-1e4 (subtract the running max before exp)" : "",
-             c->kind == NAN_KEY ? ", a NaN in one key: the rows that see it are NaN, the others not" : "", c->offset);
+             c->kind == W37_HUGE_LOGITS ? ", logits near +-1e4 (subtract the running max before exp)" : "",
+             c->kind == W37_NAN_KEY ? ", a NaN in one key: the rows that see it are NaN, the others not" : "", c->offset);
     t->tests++;
     const float *in[3] = { hq, hk, hv };
     int st = 0;
@@ -372,9 +293,9 @@ static int flash_case(jd *J, fa_bufs *B, int ci, float *hq, float *hk, float *hv
     rowid *rows = malloc(nl * sizeof *rows);
     if (!rows) return jd_failf(t, "%s: out of memory", what), -1;
     for (size_t r = 0; r < nl; r++) rows[r] = (rowid){ (int)(r / (size_t)S), (int)(r % (size_t)S) };
-    const int huge = c->kind == HUGE_LOGITS;
-    check_rows(hq + off, hk + off, hv + off, o, lse, S, D, scale, c->causal, rows, nl, huge ? 5e-2 : O_ATOL,
-               huge ? 0 : O_RTOL, huge, what, t);
+    const int huge = c->kind == W37_HUGE_LOGITS;
+    check_rows(hq + off, hk + off, hv + off, o, lse, S, D, scale, c->causal, rows, nl, huge ? W37_HUGE_ATOL : W37_O_ATOL,
+               huge ? 0 : W37_O_RTOL, huge, what, t);
     free(rows);
     return 0;
 }
@@ -421,9 +342,9 @@ static void flash_rejects(jd *J, fa_bufs *B, float *o, float *lse, jd_tally *t)
 static void judge_flash(jd_ck *k)
 {
     size_t in_cap = (size_t)70 * 256, lse_cap = 70;
-    for (int i = 0; i < N_OF(CASES); i++) {
-        const size_t n = (size_t)CASES[i].bh * CASES[i].S * CASES[i].D + (size_t)CASES[i].offset;
-        const size_t nl = (size_t)CASES[i].bh * CASES[i].S + (size_t)CASES[i].offset;
+    for (int i = 0; i < N_OF(W37_CASES); i++) {
+        const w37_case *c = &W37_CASES[i];
+        const size_t n = (size_t)c->bh * c->S * c->D + (size_t)c->offset, nl = (size_t)c->bh * c->S + (size_t)c->offset;
         if (n > in_cap) in_cap = n;
         if (nl > lse_cap) lse_cap = nl;
     }
@@ -433,7 +354,7 @@ static void judge_flash(jd_ck *k)
           *lse = malloc(lse_cap * 4);
     if (!hq || !hk || !hv || !o || !lse) jd_failf(k->t, "buffers: out of memory");
     else if (fa_alloc(k->J, &B, in_cap * 4, lse_cap * 4, k->t) == 0) {
-        for (int i = 0; i < N_OF(CASES) && !k->J->lost; i++)
+        for (int i = 0; i < N_OF(W37_CASES) && !k->J->lost; i++)
             if (flash_case(k->J, &B, i, hq, hk, hv, o, lse, k->t) < 0) break;
         if (!k->J->lost) flash_rejects(k->J, &B, o, lse, k->t);
     }
@@ -443,8 +364,7 @@ static void judge_flash(jd_ck *k)
 
 /* ---------------------------------------------------------------- w37.long */
 
-#define LONG_TAG "flash_long_fn" /* the test's START_TEST(flash_long) */
-#define LONG_ROWS 64             /* the test's 24 rows, then 40 more */
+#define LONG_ROWS 64 /* the test's 24 rows, then 40 more */
 
 static void judge_long(jd_ck *k)
 {
@@ -455,11 +375,10 @@ static void judge_long(jd_ck *k)
         return;
     }
     const int D = 64;
-    int S = (int)ceil(sqrt((double)total_b / 4.0)) + 1001;
-    if (S % 64 == 0) S++;
+    const int S = w37_long_S(total_b);
     const size_t n = (size_t)S * D;
     const double scale = 1.0 / sqrt((double)D);
-    wb_rng rng = wb_rng_for_seed(jd_seed, LONG_TAG, 0);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W37_LONG_TAG, 0);
     float *q = malloc(n * 4), *kk = malloc(n * 4), *v = malloc(n * 4), *o = malloc(n * 4), *lse = malloc((size_t)S * 4);
     fa_bufs B;
     for (int i = 0; i < 5; i++) B.b[i].id = -1;
@@ -488,7 +407,7 @@ static void judge_long(jd_ck *k)
     rows[nr++] = (rowid){ 0, 0 }, rows[nr++] = (rowid){ 0, 1 }, rows[nr++] = (rowid){ 0, 64 };
     rows[nr++] = (rowid){ 0, S - 1 }, rows[nr++] = (rowid){ 0, S - 2 };
     while (nr < LONG_ROWS) rows[nr++] = (rowid){ 0, (int)wb_rng_int(&rng, 2, S - 3) };
-    if (!check_rows(q, kk, v, o, lse, S, D, scale, 1, rows, nr, O_ATOL, O_RTOL, 0, what, t))
+    if (!check_rows(q, kk, v, o, lse, S, D, scale, 1, rows, nr, W37_O_ATOL, W37_O_RTOL, 0, what, t))
         printf("  %s: %d rows right, with Q, K, V, O and lse only (%.0f MB in all)\n", what, LONG_ROWS,
                (16.0 * (double)n + 4.0 * S) / 1e6);
 out:
@@ -611,17 +530,17 @@ static float attn_expect(const jd_bench *b, const unsigned long long *seed, size
 }
 
 /* Every element of a rep's O (and lse, where the output has it) against the
- * reference: O at the test's 3e-5 + 1e-4 |ref|, lse at lse_atol(S) +
- * LSE_RTOL |ref|. */
+ * reference: O at W37_O_ATOL + W37_O_RTOL |ref|, lse at w37_lse_atol(S) +
+ * W37_LSE_RTOL |ref| (w37_checks.h, the test's). */
 static int attn_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
                       unsigned long long h[2])
 {
     const size_t n = b->n, nl = (b->out_n > n ? b->out_n - n : 0);
     if (ref_compute(b, seed[0]) != 0) return -1;
-    if (jd_full_check_done(jd_prefix_check_f32(out, g_ref.o, n, O_ATOL, O_RTOL, bad, jd_stream), bad, h) != 0) return -1;
+    if (jd_full_check_done(jd_prefix_check_f32(out, g_ref.o, n, W37_O_ATOL, W37_O_RTOL, bad, jd_stream), bad, h) != 0) return -1;
     if (!nl) return 0;
     unsigned long long h2[2];
-    if (jd_full_check_done(jd_prefix_check_f32(out + n, g_ref.lse, nl, lse_atol((int)b->i64[2], 0), LSE_RTOL, g_ref.bad2,
+    if (jd_full_check_done(jd_prefix_check_f32(out + n, g_ref.lse, nl, w37_lse_atol((int)b->i64[2], 0), W37_LSE_RTOL, g_ref.bad2,
                                                jd_stream),
                            g_ref.bad2, h2) != 0)
         return -1;
@@ -640,7 +559,7 @@ static void attn_bench(jd_bench *x, int fn, const char *fn_name, int with_lse)
     x->in_bytes = 3 * x->n * 4;
     x->out_n = x->n + (with_lse ? (size_t)SP_BH * SP_S : 0);
     x->fill = attn_fill, x->lo = -2, x->hi = 2;
-    x->atol = O_ATOL, x->rtol = O_RTOL; /* the look's; the full check holds lse to its own */
+    x->atol = W37_O_ATOL, x->rtol = W37_O_RTOL; /* the look's; the full check holds lse to its own */
     x->i64[1] = SP_BH, x->i64[2] = SP_S, x->i64[3] = SP_D, x->i64[4] = SP_CAUSAL;
     x->f64[0] = (float)(1.0 / sqrt((double)SP_D));
     x->expect = attn_expect, x->full_check = attn_check;
