@@ -646,6 +646,35 @@ $(BUILD)/instructor/judge_w31_kernels.o: instructor/judge_w31_kernels.cu instruc
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W31): $(BUILD)/instructor/judge_w31_kernels.o
 $(BUILD)/instructor/judge_w31.o: instructor/judge_w31.h instructor/judge_w31_kernels.h
+$(eval $(call judge_rules,37,phase6/week37,attn_io flash_attn))
+# week 37's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the week's given
+# support objects and cuBLAS in its runners, as the grader links a week's runner; its own kernels
+# (judge_w37_kernels.cu: the double reference's softmax and the look's gather), linked into judge-w37 alone,
+# which links cuBLAS for its cublasDgemm reference; and its yard runner (judge_w37_yard_runner.c: the
+# week's given support/yard_cublas_attn.o, no student object, beside the judge), through which the judge
+# times w37.flash-speed's yardstick
+W37_SUPPORT_OBJ := $(BUILD)/phase6/week37/support/yard_cublas_attn.o $(BUILD)/phase6/week37/support/yard_naive_attn.o
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week37/$(i)/judge-runner): $(W37_SUPPORT_OBJ)
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week37/$(i)/judge-runner): LDCUDA += -lcublas
+JUDGE_W37_YARD := $(BUILD)/instructor/judge-w37-yard-runner
+$(BUILD)/instructor/judge_w37.o: instructor/judge_w37.h instructor/judge_w37_kernels.h
+$(BUILD)/instructor/judge_w37_kernels.o: instructor/judge_w37_kernels.cu instructor/judge_w37_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W37): $(BUILD)/instructor/judge_w37_kernels.o
+$(JUDGE_W37): LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w37_yard_runner.o: instructor/judge_w37_yard_runner.c instructor/judge_w37.h instructor/judge.h \
+  phase6/week37/support/yard_cublas_attn.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week37 -c $< -o $@
+$(JUDGE_W37_YARD): $(BUILD)/instructor/judge_w37_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase6/week37/support/yard_cublas_attn.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W37): | $(JUDGE_W37_YARD)
+judge-w37: $(JUDGE_W37_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05

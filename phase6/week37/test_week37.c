@@ -15,56 +15,31 @@
 #include "attn_io.h"
 #include "flash_attn.h"
 #include "support/yard_cublas_attn.h"
+#include "w37_checks.h" /* the references, tolerances and cases, shared with the instructor's judge */
 
 /* ---------------------------------------------------------------- IO model (CPU) */
 
-/* The test's own derivation of attn_io.h's model, written per key tile
- * rather than per query tile: key tile j (rows j*Bc .. min((j+1)*Bc, S) - 1)
- * is loaded, K and V, by every query tile that visits it: all T_r of them, or
- * causal, the query tiles whose last row is at or past j*Bc. */
-static double io_flash_ref(int64_t bh, int64_t S, int64_t D, int64_t Br, int64_t Bc, int causal)
-{
-    if (S < 0 || bh < 0 || D < 1 || Br < 1 || Bc < 1) return -1;
-    int64_t tr = (S + Br - 1) / Br;
-    double kv_rows = 0;
-    for (int64_t j0 = 0; j0 < S; j0 += Bc) {
-        int64_t rows = S - j0 < Bc ? S - j0 : Bc, visitors = tr;
-        if (causal) {
-            /* query tile i visits it when min((i+1)*Br, S) - 1 >= j0, i.e. i >= ceil((j0+1)/Br) - 1 */
-            int64_t first = (j0 + 1 + Br - 1) / Br - 1;
-            visitors = tr - first;
-        }
-        kv_rows += (double)rows * (double)visitors;
-    }
-    return (double)bh * 4.0 * (double)D * (2.0 * (double)S + 2.0 * kv_rows);
-}
-
-static double io_naive_ref(int64_t bh, int64_t S, int64_t D)
-{
-    if (S < 0 || bh < 0 || D < 1) return -1;
-    return (double)bh * (16.0 * (double)S * (double)S + 16.0 * (double)S * (double)D);
-}
+/* The model's own derivation (w37_io_flash_ref, w37_io_naive_ref) and the
+ * grid are in w37_checks.h. */
 
 START_TEST(io_model)
 {
-    static const int64_t SS[] = { 0, 1, 2, 63, 64, 65, 100, 127, 1000, 1023, 4096, 4097, 16384, 100003 };
-    static const int64_t DS[] = { 64, 128, 80 };
-    static const int64_t TILES[][2] = { { 64, 64 }, { 128, 64 }, { 64, 128 }, { 32, 96 }, { 96, 32 }, { 1, 1 }, { 7, 5 } };
-    static const int64_t BHS[] = { 1, 3, 64 };
-    for (size_t a = 0; a < WB_COUNT(SS); a++)
-        for (size_t b = 0; b < WB_COUNT(DS); b++)
-            for (size_t h = 0; h < WB_COUNT(BHS); h++) {
+    const int64_t *SS = W37_IO_S, *DS = W37_IO_D, *BHS = W37_IO_BH;
+    const int64_t(*TILES)[2] = W37_IO_TILES;
+    for (size_t a = 0; a < WB_COUNT(W37_IO_S); a++)
+        for (size_t b = 0; b < WB_COUNT(W37_IO_D); b++)
+            for (size_t h = 0; h < WB_COUNT(W37_IO_BH); h++) {
                 int64_t S = SS[a], D = DS[b], bh = BHS[h];
-                double got = attn_io_naive_bytes(bh, S, D), want = io_naive_ref(bh, S, D);
+                double got = attn_io_naive_bytes(bh, S, D), want = w37_io_naive_ref(bh, S, D);
                 if (got != want)
                     ck_abort_msg("attn_io_naive_bytes(bh=%lld, S=%lld, D=%lld) = %.17g, expected %.17g: count the "
                                  "three kernels again (attn_io.h)",
                                  (long long)bh, (long long)S, (long long)D, got, want);
-                for (size_t t = 0; t < WB_COUNT(TILES); t++)
+                for (size_t t = 0; t < WB_COUNT(W37_IO_TILES); t++)
                     for (int causal = 0; causal < 2; causal++) {
                         int64_t Br = TILES[t][0], Bc = TILES[t][1];
                         got = attn_io_flash_bytes(bh, S, D, Br, Bc, causal);
-                        want = io_flash_ref(bh, S, D, Br, Bc, causal);
+                        want = w37_io_flash_ref(bh, S, D, Br, Bc, causal);
                         if (got != want)
                             ck_abort_msg("attn_io_flash_bytes(bh=%lld, S=%lld, D=%lld, Br=%lld, Bc=%lld, %s) = "
                                          "%.17g, expected %.17g%s",
@@ -102,47 +77,9 @@ END_TEST
 
 /* ---------------------------------------------------------------- reference */
 
-/* Row i of one head's attention in double: q_row is row i of Q, kh and vh
- * the head's K and V (S x D). Keys j < S, or j <= i when causal. fmax skips
- * a NaN logit for the max, and exp(NaN - m) then makes the row NaN. Returns
- * the row's log-sum-exp, m + log(l). */
-static double ref_row(const float *q_row, const float *kh, const float *vh, int S, int D, double scale, int causal,
-                      int i, double *out, double *s)
-{
-    int n = causal ? i + 1 : S;
-    double m = -INFINITY;
-    for (int j = 0; j < n; j++) {
-        double acc = 0;
-        for (int d = 0; d < D; d++) acc += (double)q_row[d] * kh[(size_t)j * D + d];
-        s[j] = acc * scale;
-        m = fmax(m, s[j]);
-    }
-    double l = 0;
-    for (int d = 0; d < D; d++) out[d] = 0;
-    for (int j = 0; j < n; j++) {
-        double p = exp(s[j] - m);
-        l += p;
-        for (int d = 0; d < D; d++) out[d] += p * vh[(size_t)j * D + d];
-    }
-    for (int d = 0; d < D; d++) out[d] /= l;
-    return m + log(l);
-}
-
-/* Tolerance of lse, the FP32 m + log(l) (m in base 2 is fine: ln 2 (m2 +
- * log2 l)), against the double reference:
- *   - m: the largest logit, rounded a few times on its way (the logit times
- *     scale log2 e, the add of log2 l, the product by ln 2), 5 roundings of
- *     |lse| at most (|m| <= |lse| + log S): rtol 1e-6;
- *   - l: a sum of positive terms, exp within 2 ulp each, carried from key
- *     tile to key tile by one multiply-add: its relative error, which is
- *     log l's absolute one, stays under (T + 16) 2^-23 for T key tiles;
- *   - the logits' own FP32 error (a dot product of D terms), which lse
- *     carries as a weighted mean: about 1e-6 on these inputs (|q|, |k| <= 2),
- *     1e-5 allowed; near +-1e4 the 5e-2 that O allows there.
- * A slip (a natural log taken as base 2, the scale or m left out, a row
- * shifted) is off by far more on almost every row. */
-#define LSE_RTOL 1e-6
-static double lse_atol(int S, int huge) { return (huge ? 5e-2 : 1e-5) + ((S + FA_BC - 1) / FA_BC + 16) * 0x1p-23; }
+/* The double reference (w37_ref_row) and the tolerances of O and lse
+ * (W37_O_ATOL, W37_O_RTOL, W37_HUGE_ATOL; w37_lse_atol, W37_LSE_RTOL: why
+ * they are what they are) are in w37_checks.h. */
 
 /* The rows a check compares: every row when the reference is cheap, else
  * per head the first and last 64 and 64 at random. */
@@ -177,7 +114,7 @@ static void expect_rows(const float *q, const float *k, const float *v, const fl
     double *want_lse = wb_hmalloc(nrows * sizeof *want_lse + 8);
     for (size_t r = 0; r < nrows; r++) {
         size_t head = (size_t)rows[r].h * S * D, at = head + (size_t)rows[r].i * D;
-        want_lse[r] = ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want + r * D, s);
+        want_lse[r] = w37_ref_row(q + at, k + head, v + head, S, D, scale, causal, rows[r].i, want + r * D, s);
         memcpy(g + r * D, got + at, (size_t)D * sizeof *g);
         gl[r] = got_lse[(size_t)rows[r].h * S + rows[r].i];
     }
@@ -189,7 +126,7 @@ static void expect_rows(const float *q, const float *k, const float *v, const fl
                      "order head, row): %s",
                      what, (unsigned long long)wb_base_seed(), rows[r].h, rows[r].i, cmp.first_bad % D, cmp.msg);
     }
-    wb_compare_f32_f64("lse", gl, want_lse, nrows, lse_atol(S, huge), LSE_RTOL, &cmp);
+    wb_compare_f32_f64("lse", gl, want_lse, nrows, w37_lse_atol(S, huge), W37_LSE_RTOL, &cmp);
     if (cmp.bad) {
         size_t r = cmp.first_bad;
         ck_abort_msg("%s (seed %llu): first wrong lse in head %d, row %d (lse[h * S + i] = m + log(l), natural "
@@ -201,45 +138,23 @@ static void expect_rows(const float *q, const float *k, const float *v, const fl
 
 /* ---------------------------------------------------------------- flash_attn */
 
-enum { NORMAL, HUGE_LOGITS, NAN_KEY };
-typedef struct { int bh, S, D, causal, kind, offset; } fa_case;
+/* The cases (W37_CASES: 0 and 1 rows, tile edges, odd lengths, several
+ * heads, long rows (sampled), logits near +-1e4, a NaN key, misaligned
+ * pointers) and how their inputs are drawn (w37_case_fill) are in
+ * w37_checks.h. */
 
-/* 0 and 1 rows, tile edges (63, 64, 65, 127-129), odd lengths, several
- * heads, long rows (sampled), logits near +-1e4, a NaN key; `offset` floats
- * into every buffer (misaligned pointers). */
-static const fa_case CASES[] = {
-    { 1, 0, 64, 0, NORMAL, 0 },       { 0, 16, 128, 1, NORMAL, 0 },    { 1, 1, 64, 0, NORMAL, 0 },
-    { 1, 1, 64, 1, NORMAL, 0 },       { 2, 1, 128, 0, NORMAL, 1 },     { 1, 2, 128, 1, NORMAL, 0 },
-    { 1, 17, 64, 0, NORMAL, 0 },      { 1, 63, 64, 1, NORMAL, 0 },     { 1, 64, 64, 0, NORMAL, 0 },
-    { 1, 64, 128, 1, NORMAL, 0 },     { 1, 65, 64, 1, NORMAL, 0 },     { 1, 65, 128, 0, NORMAL, 0 },
-    { 3, 127, 64, 0, NORMAL, 0 },     { 2, 128, 128, 1, NORMAL, 3 },   { 2, 129, 128, 1, NORMAL, 0 },
-    { 4, 200, 64, 1, NORMAL, 1 },     { 5, 333, 128, 0, NORMAL, 0 },   { 1, 1000, 64, 0, NORMAL, 0 },
-    { 1, 1023, 128, 1, NORMAL, 0 },   { 2, 1500, 64, 1, NORMAL, 2 },   { 1, 4096, 64, 0, NORMAL, 0 },
-    { 1, 4097, 128, 1, NORMAL, 0 },   { 2, 300, 64, 0, HUGE_LOGITS, 0 }, { 1, 517, 128, 1, HUGE_LOGITS, 0 },
-    { 2, 150, 64, 0, NAN_KEY, 0 },    { 2, 190, 128, 1, NAN_KEY, 0 },
-};
-
-static void check_flash(wb_rng *rng, const fa_case *c)
+static void check_flash(wb_rng *rng, const w37_case *c)
 {
     const int bh = c->bh, S = c->S, D = c->D;
     const size_t n = (size_t)bh * S * D, off = (size_t)c->offset;
     const double scale = 1.0 / sqrt((double)D);
     float *q = wb_hmalloc((n + off + 1) * 4), *k = wb_hmalloc((n + off + 1) * 4), *v = wb_hmalloc((n + off + 1) * 4);
-    /* logits ~ N(0, 1.3) for NORMAL; q, k of +-150 give logits of +-1e4 */
-    float qk = c->kind == HUGE_LOGITS ? 150.0f : 2.0f;
-    wb_fill_uniform_f32(rng, q, n + off, -qk, qk);
-    wb_fill_uniform_f32(rng, k, n + off, -qk, qk);
-    wb_fill_uniform_f32(rng, v, n + off, -1, 1);
+    w37_case_fill(rng, c, q, k, v); /* logits ~ N(0, 1.3), or near +-1e4; a NaN key */
     char what[200];
-    int nh = 0, nj = 0;
-    if (c->kind == NAN_KEY) {
-        nh = (int)wb_rng_int(rng, 0, bh - 1), nj = (int)wb_rng_int(rng, 0, S - 1);
-        k[off + ((size_t)nh * S + nj) * D + (size_t)wb_rng_int(rng, 0, D - 1)] = NAN;
-    }
     snprintf(what, sizeof what, "bh=%d S=%d D=%d %s%s%s, pointers +%d floats", bh, S, D,
              c->causal ? "causal" : "non-causal",
-             c->kind == HUGE_LOGITS ? ", logits near +-1e4 (subtract the running max before exp)" : "",
-             c->kind == NAN_KEY ? ", a NaN in one key: the rows that see it are NaN, the others not" : "",
+             c->kind == W37_HUGE_LOGITS ? ", logits near +-1e4 (subtract the running max before exp)" : "",
+             c->kind == W37_NAN_KEY ? ", a NaN in one key: the rows that see it are NaN, the others not" : "",
              c->offset);
     float *dq = wb_dcopy(q, (n + off) * 4), *dk = wb_dcopy(k, (n + off) * 4), *dv = wb_dcopy(v, (n + off) * 4);
     const size_t nl = (size_t)bh * S; /* lse: one float a row */
@@ -253,8 +168,8 @@ static void check_flash(wb_rng *rng, const fa_case *c)
     if (n > 0) {
         rowid *rows;
         size_t nrows = pick_rows(rng, bh, S, D, &rows);
-        int huge = c->kind == HUGE_LOGITS;
-        double atol = huge ? 5e-2 : 3e-5, rtol = huge ? 0 : 1e-4;
+        int huge = c->kind == W37_HUGE_LOGITS;
+        double atol = huge ? W37_HUGE_ATOL : W37_O_ATOL, rtol = huge ? 0 : W37_O_RTOL;
         expect_rows(q + off, k + off, v + off, got, got_lse, S, D, scale, c->causal, rows, nrows, atol, rtol, huge,
                     what);
         free(rows);
@@ -265,8 +180,9 @@ static void check_flash(wb_rng *rng, const fa_case *c)
 
 START_TEST(flash_cases)
 {
+    ck_assert_str_eq(__func__, W37_CASES_TAG); /* the judge draws these cases by this tag (w37_checks.h) */
     wb_rng rng = WB_RNG();
-    check_flash(&rng, &CASES[_i]);
+    check_flash(&rng, &W37_CASES[_i]);
 }
 END_TEST
 
@@ -309,10 +225,10 @@ START_TEST(flash_long)
     size_t free_b = 0, total_b = 0;
     WB_CUDA(cudaMemGetInfo(&free_b, &total_b));
     const int D = 64;
-    int S = (int)ceil(sqrt((double)total_b / 4.0)) + 1001;
-    if (S % 64 == 0) S++;
+    int S = w37_long_S(total_b);
     size_t n = (size_t)S * D;
     const double scale = 1.0 / sqrt((double)D);
+    ck_assert_str_eq(__func__, W37_LONG_TAG); /* the judge draws this case by this tag (w37_checks.h) */
     wb_rng rng = WB_RNG();
     float *q = wb_hmalloc(n * 4), *k = wb_hmalloc(n * 4), *v = wb_hmalloc(n * 4);
     wb_fill_uniform_f32(&rng, q, n, -2, 2);
@@ -333,7 +249,7 @@ START_TEST(flash_long)
     rows[nr++] = (rowid){ 0, 0 }, rows[nr++] = (rowid){ 0, 1 }, rows[nr++] = (rowid){ 0, 64 };
     rows[nr++] = (rowid){ 0, S - 1 }, rows[nr++] = (rowid){ 0, S - 2 };
     while (nr < WB_COUNT(rows)) rows[nr++] = (rowid){ 0, (int)wb_rng_int(&rng, 2, S - 3) };
-    expect_rows(q, k, v, got, got_lse, S, D, scale, 1, rows, nr, 3e-5, 1e-4, 0, what);
+    expect_rows(q, k, v, got, got_lse, S, D, scale, 1, rows, nr, W37_O_ATOL, W37_O_RTOL, 0, what);
     printf("  %s: correct with Q, K, V, O and lse only (%.0f MB in all)\n", what, (16.0 * (double)n + 4.0 * S) / 1e6);
     wb_dfree(dq), wb_dfree(dk), wb_dfree(dv), wb_dout_free(&o), wb_dout_free(&ol);
     free(q), free(k), free(v), free(got), free(got_lse);
@@ -406,17 +322,17 @@ static int attn_verify(const attn_ctx *a, char *why, size_t size)
         }
         for (int r = 0; r < 8 && !bad; r++) {
             int i = rows[r];
-            double want_lse = ref_row(q + (size_t)i * D, k, v, S, D, 1.0 / sqrt((double)D), a->causal, i, want, s);
+            double want_lse = w37_ref_row(q + (size_t)i * D, k, v, S, D, 1.0 / sqrt((double)D), a->causal, i, want, s);
             wb_d2h(g, a->o + base + (size_t)i * D, (size_t)D * 4);
             wb_cmp cmp;
-            if (wb_compare_f32_f64("o", g, want, D, 3e-5, 1e-4, &cmp)) {
+            if (wb_compare_f32_f64("o", g, want, D, W37_O_ATOL, W37_O_RTOL, &cmp)) {
                 snprintf(why, size, "%s: head %d row %d: %s", ATTN_NAMES[a->kind], heads[t], i, cmp.msg);
                 bad = 1;
             }
             float got_lse;
             if (!bad && a->lse) {
                 wb_d2h(&got_lse, a->lse + (size_t)heads[t] * S + i, 4);
-                if (wb_compare_f32_f64("lse", &got_lse, &want_lse, 1, lse_atol(S, 0), LSE_RTOL, &cmp)) {
+                if (wb_compare_f32_f64("lse", &got_lse, &want_lse, 1, w37_lse_atol(S, 0), W37_LSE_RTOL, &cmp)) {
                     snprintf(why, size, "%s: head %d row %d: %s", ATTN_NAMES[a->kind], heads[t], i, cmp.msg);
                     bad = 1;
                 }
@@ -455,7 +371,7 @@ static double run_attn(int bh, int S, int D, int causal, wb_headline *headline)
     snprintf(variant, sizeof variant, "bh=%d S=%d D=%d %s", bh, S, D, causal ? "causal" : "non-causal");
 
     wb_bench_row y = { .exercise = "attn_cublas", .variant = variant, .n = (size_t)S, .flops = flops,
-                       .bytes = io_naive_ref(bh, S, D), .unit = "TFLOP/s" };
+                       .bytes = w37_io_naive_ref(bh, S, D), .unit = "TFLOP/s" };
     wb_time(attn_work, &cb, NULL, &y.t);
     y.value = flops / (y.t.median * 1e-3) / 1e12;
     if (attn_verify(&cb, why, sizeof why)) wb_bench_invalid(&y, why);
@@ -463,14 +379,14 @@ static double run_attn(int bh, int S, int D, int causal, wb_headline *headline)
     double yard = y.invalid ? NAN : y.value;
 
     wb_bench_row nr = { .exercise = "attn_naive", .variant = variant, .n = (size_t)S, .flops = flops,
-                        .bytes = io_naive_ref(bh, S, D), .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = yard };
+                        .bytes = w37_io_naive_ref(bh, S, D), .unit = "TFLOP/s", .yard_name = "cuBLAS", .yard = yard };
     wb_time(attn_work, &nv, NULL, &nr.t);
     nr.value = flops / (nr.t.median * 1e-3) / 1e12;
     if (attn_verify(&nv, why, sizeof why)) wb_bench_invalid(&nr, why);
     wb_bench_emit(&nr);
 
     wb_bench_row r = { .exercise = "flash_attn", .variant = variant, .n = (size_t)S, .flops = flops,
-                       .bytes = io_flash_ref(bh, S, D, FA_BR, FA_BC, causal) + 4.0 * bh * S, .unit = "TFLOP/s",
+                       .bytes = w37_io_flash_ref(bh, S, D, FA_BR, FA_BC, causal) + 4.0 * bh * S, .unit = "TFLOP/s",
                        .yard_name = "cuBLAS", .yard = yard };
     wb_bench_opts o = WB_BENCH_DEFAULTS;
     o.fresh = attn_fresh, o.check = attn_check;
@@ -500,7 +416,7 @@ static double bench_ladder(void)
 
 static const wb_test TESTS[] = {
     { "w37.io", WB_T(io_model), WB_CPU, 0 },
-    { "w37.flash", WB_T(flash_cases), WB_GPU, WB_COUNT(CASES) },
+    { "w37.flash", WB_T(flash_cases), WB_GPU, W37_N_CASES },
     { "w37.flash", WB_T(flash_rejects), WB_GPU, 0 },
     { "w37.long", WB_T(flash_long), WB_GPU, 0 },
     WB_SPEED("w37.flash-speed", bench_flash),
