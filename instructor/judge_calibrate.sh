@@ -15,7 +15,7 @@
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
 # phase3/week15, phase4/week19 (staged: its judge not yet used by the grader), phase5/week21 to
-# week28 (27 and 28 staged too), phase6/week30, phase6/week31 or phase6/week32 (staged)
+# week28 (27 and 28 staged too), phase6/week30, phase6/week31, phase6/week32 or phase6/week38 (staged)
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -28,7 +28,8 @@
 # the same way as week 26's; week 30's w30.speed against COPY and w30.cudnn against cudnnSoftmaxForward,
 # the worst of six row lengths, each timed through its yard runner the same way; week 31's
 # w31.layernorm-bw and w31.rmsnorm-bw against COPY, the slowest of four hidden sizes; week 32's
-# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths).
+# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 38's w38.fwd-speed against
+# cuDNN's fused attention (SDPA), timed through its yard runner the same way).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -57,6 +58,7 @@ speed_ids() { case $1 in
   phase6/week30) echo w30.speed w30.cudnn ;;
   phase6/week31) echo w31.layernorm-bw w31.rmsnorm-bw ;;
   phase6/week32) echo w32.dx-bw w32.dgb-bw ;;
+  phase6/week38) echo w38.fwd-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}
