@@ -12,14 +12,16 @@
  *   judge-w38 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The cases, the reference and the tolerances are test_week38.c's, copied
- * here (the test has no shared header; it is left as it is): its CASES, its
- * fwd_long shapes and rows, its fwd_args calls, its ref_row in double, its
- * ATOL, RTOL, ATOL_BIG_LOGITS, LSE_RTOL and lse_atol. Each case is drawn as
- * the test draws it for the seed (wb_rng_for_seed with the test's tag,
- * "fwd_cases_fn" and "fwd_long_fn": the same inputs as the test's for the
- * same seed). Outputs sit in guarded buffers (jd_gbuf: poisoned, JD_GBAND
- * bytes of band each side, read back with the bands checked):
+ * The cases, the reference and the tolerances are test_week38.c's, shared
+ * through phase6/week38/w38_checks.h: its CASES, its ref_row in double, its
+ * ATOL, RTOL, ATOL_BIG_LOGITS, LSE_RTOL and lse_atol, its draw_bf16; its
+ * fwd_long shapes and fixed rows and its fwd_args calls are copied here
+ * (they sit in the test's bodies). Each case is drawn as the test draws it
+ * for the seed (wb_rng_for_seed with the test's tags, W38_CASES_TAG and
+ * W38_LONG_TAG: the same inputs as the test's for the same seed; the
+ * reference with the test's double scale, the call given it as a float).
+ * Outputs sit in guarded buffers (jd_gbuf: poisoned, JD_GBAND bytes of band
+ * each side, read back with the bands checked):
  *   w38.fwd        the test's 18 cases (S 1 to 1031, D 64 and 128, causal
  *                  and not, scale 1 with logits near 1e4), every element of
  *                  O and every lse against the double reference on the
@@ -99,64 +101,10 @@
 #include "wb_cudnn.h"
 #include "wb_f16.h"
 #include "wb_rand.h"
+#include "w38_checks.h"
 
 #define TIMED 7
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
-
-/* ---------------------------------------------------------------- test_week38.c's reference and tolerances */
-
-/* One output row in double (test_week38.c's ref_row): o = softmax(scale q
- * K^T) V over the keys the query sees; returns the row's log-sum-exp. */
-static double ref_row(const float *q, const float *kh, const float *vh, int S, int D, int row, int causal,
-                      double scale, double *sc, double *out)
-{
-    int n = causal ? row + 1 : S;
-    double m = -INFINITY;
-    for (int j = 0; j < n; j++) {
-        const float *k = kh + (size_t)j * D;
-        double s = 0;
-        for (int d = 0; d < D; d++) s += (double)q[d] * k[d];
-        sc[j] = s * scale;
-        if (sc[j] > m) m = sc[j];
-    }
-    double l = 0;
-    for (int j = 0; j < n; j++) l += (sc[j] = exp(sc[j] - m));
-    for (int d = 0; d < D; d++) out[d] = 0;
-    for (int j = 0; j < n; j++) {
-        const float *v = vh + (size_t)j * D;
-        for (int d = 0; d < D; d++) out[d] += sc[j] * v[d];
-    }
-    for (int d = 0; d < D; d++) out[d] /= l;
-    return m + log(l);
-}
-
-/* The test's tolerances (its comments say why): O within ATOL + RTOL |ref|
- * (ATOL_BIG_LOGITS for logits near 1e4), lse within lse_atol + LSE_RTOL |ref|. */
-#define ATOL 5e-3
-#define RTOL 8e-3
-#define ATOL_BIG_LOGITS 2e-2
-#define LSE_RTOL 1e-6
-static double lse_atol(int S, int big) { return (big ? 5e-2 : 2e-5) + ((S + 31) / 32 + 32) * 0x1p-23; }
-
-typedef struct {
-    int B, H, S, D, causal, big; /* big: scale 1 and |q|, |k| <= 50, logits ~ 1e4 */
-} fa_case;
-
-/* test_week38.c's CASES */
-static const fa_case CASES[] = {
-    { 1, 1, 1, 64, 0, 0 },    { 1, 1, 1, 128, 1, 0 },   { 1, 2, 17, 64, 1, 0 },   { 2, 1, 17, 128, 0, 0 },
-    { 1, 1, 64, 128, 1, 0 },  { 1, 1, 127, 64, 0, 0 },  { 1, 1, 128, 128, 1, 0 }, { 1, 2, 129, 128, 0, 0 },
-    { 2, 2, 129, 64, 1, 0 },  { 1, 1, 200, 128, 1, 0 }, { 1, 3, 333, 64, 0, 0 },  { 2, 1, 333, 128, 1, 0 },
-    { 1, 1, 1031, 128, 0, 0 }, { 1, 1, 1031, 64, 1, 0 }, { 1, 2, 300, 128, 0, 1 }, { 1, 2, 300, 128, 1, 1 },
-    { 1, 1, 513, 64, 0, 1 },  { 1, 1, 513, 64, 1, 1 },
-};
-
-/* Host inputs: n bf16 values uniform in [lo, hi], and the same as floats (the test's draw_bf16). */
-static void draw_bf16(wb_rng *rng, uint16_t *h, float *f, size_t n, float lo, float hi)
-{
-    wb_fill_uniform_f32(rng, f, n, lo, hi);
-    for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]), f[i] = wb_bf16_to_f32(h[i]);
-}
 
 /* ---------------------------------------------------------------- w38.fwd */
 
@@ -230,8 +178,8 @@ static int fa_case_run(jd *J, jd_tally *t, wb_rng *rng, const fa_case *c, const 
         for (int r = 0; r < per_head; r++) {
             const int row = rows ? rows[r] : r;
             const size_t base = bh * hs + (size_t)row * c->D;
-            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal,
-                                   (double)(float)scale, sc, ref + at);
+            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
+                                   ref + at);
             gl[atl++] = got_lse[(size_t)bh * c->S + row];
             for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
             at += c->D;
@@ -260,7 +208,7 @@ static int fa_case_run(jd *J, jd_tally *t, wb_rng *rng, const fa_case *c, const 
             cudaMemcpy(dq + 2 * n, hv, n * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
             jd_full_check_done(jd_w38_attn_check(dq, dq + n, dq + 2 * n, (const uint16_t *)(bo.d + JD_GBAND),
                                                  (const float *)(bl.d + JD_GBAND), c->B * c->H, c->S, c->D, c->causal,
-                                                 (double)(float)scale, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL,
+                                                 scale, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL,
                                                  lse_atol(c->S, c->big), LSE_RTOL, bad, jd_stream),
                                bad, h) != 0) {
             jd_failf(t, "%s: the judge's check of every row did not run", what);
@@ -360,11 +308,11 @@ out:
 static void judge_fwd(jd_ck *k)
 {
     for (int i = 0; i < N_OF(CASES) && !k->J->lost; i++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, "fwd_cases_fn", i);
+        wb_rng rng = wb_rng_for_seed(jd_seed, W38_CASES_TAG, i);
         if (fa_case_run(k->J, k->t, &rng, &CASES[i], NULL, 0, 0) < 0) return;
     }
     for (int i = 0; i < 4 && !k->J->lost; i++) { /* the test's fwd_long: its rows drawn first, as it draws them */
-        wb_rng rng = wb_rng_for_seed(jd_seed, "fwd_long_fn", i);
+        wb_rng rng = wb_rng_for_seed(jd_seed, W38_LONG_TAG, i);
         fa_case c = { 2, 3, 4133, (i & 1) ? 128 : 64, i >> 1, 0 };
         int rows[32] = { 0, 1, 63, 64, 127, 128, 129, 2047, 2048, 4031, 4032, 4095, 4096, 4097, 4131, 4132 };
         for (int r = 16; r < 32; r++) rows[r] = (int)wb_rng_int(&rng, 0, c.S - 1);
