@@ -173,17 +173,7 @@ static int fa_case_run(jd *J, jd_tally *t, wb_rng *rng, const fa_case *c, const 
         if (f < 0) rc = -1;
         goto out;
     }
-    size_t at = 0, atl = 0;
-    for (int bh = 0; bh < c->B * c->H; bh++)
-        for (int r = 0; r < per_head; r++) {
-            const int row = rows ? rows[r] : r;
-            const size_t base = bh * hs + (size_t)row * c->D;
-            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
-                                   ref + at);
-            gl[atl++] = got_lse[(size_t)bh * c->S + row];
-            for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
-            at += c->D;
-        }
+    w38_rows(c, rows, per_head, fq, fk, fv, got, got_lse, scale, sc, g, gl, ref, ref_lse);
     wb_cmp cmp;
     wb_compare_f32_f64("O", g, ref, m, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL, &cmp);
     if (cmp.bad) {

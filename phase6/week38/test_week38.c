@@ -21,7 +21,7 @@
  * check that nothing was written outside O. */
 static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_rows)
 {
-    size_t n = (size_t)c->B * c->H * c->S * c->D, hs = (size_t)c->S * c->D;
+    size_t n = (size_t)c->B * c->H * c->S * c->D;
     float qk = c->big ? 50.f : 3.f;
     double scale = c->big ? 1.0 : 1.0 / sqrt((double)c->D);
     uint16_t *hq = wb_hmalloc(n * 2 + 2), *hk = wb_hmalloc(n * 2 + 2), *hv = wb_hmalloc(n * 2 + 2);
@@ -48,17 +48,7 @@ static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_row
     size_t m = (size_t)c->B * c->H * per_head * c->D, ml = (size_t)c->B * c->H * per_head;
     float *g = wb_hmalloc(m * 4 + 4), *gl = wb_hmalloc(ml * 4 + 4);
     double *ref = wb_hmalloc(m * 8 + 8), *sc = wb_hmalloc((size_t)c->S * 8 + 8), *ref_lse = wb_hmalloc(ml * 8 + 8);
-    size_t at = 0, atl = 0;
-    for (int bh = 0; bh < c->B * c->H; bh++)
-        for (int r = 0; r < per_head; r++) {
-            int row = rows ? rows[r] : r;
-            size_t base = bh * hs + (size_t)row * c->D;
-            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
-                                   ref + at);
-            gl[atl++] = got_lse[(size_t)bh * c->S + row];
-            for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
-            at += c->D;
-        }
+    w38_rows(c, rows, per_head, fq, fk, fv, got, got_lse, scale, sc, g, gl, ref, ref_lse);
     wb_cmp cmp;
     wb_compare_f32_f64("O", g, ref, m, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL, &cmp);
     if (cmp.bad && m) { /* say which (head, row, d) the first bad element is */

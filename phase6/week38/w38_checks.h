@@ -97,4 +97,26 @@ static void draw_bf16(wb_rng *rng, uint16_t *h, float *f, size_t n, float lo, fl
     for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]), f[i] = wb_bf16_to_f32(h[i]);
 }
 
+/* The rows a check compares, one after another: rows[0 .. per_head) of
+ * every head (every row when rows is NULL). got and got_lse are the whole
+ * O (bf16) and lse read back; into g and gl the compared rows' O as floats
+ * and lse, into ref and ref_lse their double reference (sc: S doubles of
+ * scratch). */
+static void w38_rows(const fa_case *c, const int *rows, int per_head, const float *fq, const float *fk,
+                     const float *fv, const uint16_t *got, const float *got_lse, double scale, double *sc, float *g,
+                     float *gl, double *ref, double *ref_lse)
+{
+    size_t hs = (size_t)c->S * c->D, at = 0, atl = 0;
+    for (int bh = 0; bh < c->B * c->H; bh++)
+        for (int r = 0; r < per_head; r++) {
+            int row = rows ? rows[r] : r;
+            size_t base = bh * hs + (size_t)row * c->D;
+            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
+                                   ref + at);
+            gl[atl++] = got_lse[(size_t)bh * c->S + row];
+            for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
+            at += c->D;
+        }
+}
+
 #endif
