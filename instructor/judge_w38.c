@@ -43,7 +43,7 @@
  *                  the full check of a call's output takes tens of ms),
  *                  each on its own Q, K and V (one buffer, Q then K then V;
  *                  Q and K bf16 in [-3, 3), V in [-1, 1), the test's
- *                  ranges, hashed on the device from the hidden seed) and
+ *                  ranges, filled on the device from the hidden seed) and
  *                  its own poisoned output (O, then lse right after it),
  *                  the judge's look right after the reply (256 positions a
  *                  call: the word's upper bf16 of O, or an lse, against the
@@ -98,6 +98,7 @@
 #include "judge_w38_kernels.h"
 #include "judge_week.h"
 #include "wb_compare.h"
+#include "wb_cuda.h"
 #include "wb_cudnn.h"
 #include "wb_f16.h"
 #include "wb_rand.h"
@@ -322,10 +323,11 @@ enum { TB = 4, TH = 16, TS = 4096, TD = 128 };
 
 /* The judge's own copy of one rep's inputs (device memory the runner never
  * sees: the reference is not made from the buffers the runner was handed),
- * and the look's expected values for one rep, kept until the seed or the
- * positions change. */
+ * the floats they are rounded from, and the look's expected values for one
+ * rep, kept until the seed or the positions change. */
 static struct {
     uint16_t           *qkv;
+    float              *tmp;
     unsigned long long  seed;
     int                 have;
     unsigned long long *idx_d;
@@ -338,26 +340,39 @@ static struct {
 static void ref_release(void)
 {
     if (g_ref.qkv) cudaFree(g_ref.qkv);
+    if (g_ref.tmp) cudaFree(g_ref.tmp);
     if (g_ref.idx_d) cudaFree(g_ref.idx_d);
     if (g_ref.at_d) cudaFree(g_ref.at_d);
     memset(&g_ref, 0, sizeof g_ref);
 }
 
-/* The judge's copy holds the inputs of seed: 0, or -1. */
+/* One rep's Q, K and V from its seed, on the default stream: Q and K
+ * uniform in [-3, 3), V in [-1, 1) (the test's ranges, wb_dfill_uniform_f32),
+ * rounded to bf16. 0, or -1. */
+static int fill_qkv_from(uint16_t *qkv, unsigned long long seed)
+{
+    if (!g_ref.tmp && cudaMalloc((void **)&g_ref.tmp, 3 * T_ELEMS * 4) != cudaSuccess) return g_ref.tmp = NULL, -1;
+    wb_dfill_uniform_f32(g_ref.tmp, 2 * T_ELEMS, seed, -3, 3);
+    wb_dfill_uniform_f32(g_ref.tmp + 2 * T_ELEMS, T_ELEMS, jd_mix(seed), -1, 1);
+    return jd_w38_to_bf16(g_ref.tmp, qkv, 3 * T_ELEMS, 0) == cudaSuccess ? 0 : -1;
+}
+
+/* The judge's copy holds the inputs of seed, ready for jd_stream: 0, or -1. */
 static int ref_inputs(unsigned long long seed)
 {
     if (g_ref.have && g_ref.seed == seed) return 0;
     g_ref.have = 0;
     if (!g_ref.qkv && cudaMalloc((void **)&g_ref.qkv, 3 * T_ELEMS * 2) != cudaSuccess) return g_ref.qkv = NULL, -1;
-    if (jd_w38_fill_qkv(g_ref.qkv, T_ELEMS, seed, jd_stream) != cudaSuccess) return -1;
+    if (fill_qkv_from(g_ref.qkv, seed) != 0 || cudaStreamSynchronize(0) != cudaSuccess) return -1;
     g_ref.seed = seed, g_ref.have = 1;
     return 0;
 }
 
+/* The protocol's fill of a rep's input (the engine waits for the device after it). */
 static void fill_qkv(const jd_bench *b, void *in, unsigned long long seed)
 {
     (void)b;
-    jd_w38_fill_qkv((uint16_t *)in, T_ELEMS, seed, 0);
+    fill_qkv_from((uint16_t *)in, seed);
 }
 
 static float at_expect(const jd_bench *b, const unsigned long long *seed, size_t i)

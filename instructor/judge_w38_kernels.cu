@@ -12,31 +12,20 @@ enum { WARPS = 8, MAX_D = 128 };
 
 static __device__ __forceinline__ float bf(unsigned h) { return __uint_as_float((h & 0xffffu) << 16); }
 
-// wb_fill.cu's hash_uniform (as judge_w30_kernels.cu's copy), rounded to
-// bf16 to nearest even (the values are finite).
-static __device__ uint16_t hash_bf16(unsigned long long seed, size_t i, float lo, float hi)
+// Floats to bf16, to nearest even (the values are finite).
+static __global__ void to_bf16_k(const float *f, uint16_t *h, size_t n)
 {
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float u = (float)(z >> 40) * (1.0f / 16777216.0f);
-    unsigned b = __float_as_uint(__fadd_rn(lo, __fmul_rn(hi - lo, u)));
-    b += 0x7fffu + ((b >> 16) & 1u);
-    return (uint16_t)(b >> 16);
+    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < n; e += (size_t)gridDim.x * blockDim.x) {
+        unsigned b = __float_as_uint(f[e]);
+        b += 0x7fffu + ((b >> 16) & 1u);
+        h[e] = (uint16_t)(b >> 16);
+    }
 }
 
-static __global__ void fill_k(uint16_t *qkv, size_t n, unsigned long long seed)
-{
-    for (size_t e = blockIdx.x * (size_t)blockDim.x + threadIdx.x; e < 3 * n; e += (size_t)gridDim.x * blockDim.x)
-        qkv[e] = e < 2 * n ? hash_bf16(seed, e, -3.f, 3.f) : hash_bf16(seed, e, -1.f, 1.f);
-}
-
-extern "C" cudaError_t jd_w38_fill_qkv(uint16_t *qkv, size_t n, unsigned long long seed, cudaStream_t st)
+extern "C" cudaError_t jd_w38_to_bf16(const float *f, uint16_t *h, size_t n, cudaStream_t st)
 {
     if (n == 0) return cudaSuccess;
-    fill_k<<<2048, 256, 0, st>>>(qkv, n, seed);
+    to_bf16_k<<<2048, 256, 0, st>>>(f, h, n);
     return cudaGetLastError();
 }
 

@@ -1,7 +1,8 @@
 /* judge_w38_kernels.h — week 38's judge's own kernels (judge_w38_kernels.cu),
- * linked into judge-w38 alone: the timed inputs' fill, the attention
- * reference in double on the GPU (one warp a query row), its check of every
- * element of O and lse, and its values at the look's positions. */
+ * linked into judge-w38 alone: the bf16 rounding of the timed inputs, the
+ * attention reference in double on the GPU (one warp a query row), its
+ * check of every element of O and lse, and its values at the look's
+ * positions. */
 #ifndef JUDGE_W38_KERNELS_H
 #define JUDGE_W38_KERNELS_H
 
@@ -13,9 +14,8 @@
 extern "C" {
 #endif
 
-/* qkv[0 .. 3n): Q and K bf16 uniform in [-3, 3), V in [-1, 1) (the week's
- * timing inputs' ranges), element e from a hash of (seed, e) alone. */
-cudaError_t jd_w38_fill_qkv(uint16_t *qkv, size_t n, unsigned long long seed, cudaStream_t st);
+/* h[i] = f[i] rounded to bf16, to nearest even (finite values). */
+cudaError_t jd_w38_to_bf16(const float *f, uint16_t *h, size_t n, cudaStream_t st);
 
 /* Every row of O (bf16, B H S D) and, where lse is not NULL, of lse (B H S
  * floats) against softmax(scale Q K^T [causal]) V and m + log(l) in double
