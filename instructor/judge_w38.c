@@ -191,14 +191,16 @@ static int fa_case_run(jd *J, jd_tally *t, wb_rng *rng, const fa_case *c, const 
                  i / per_head, rows ? rows[i % per_head] : (int)(i % per_head), cmp.msg);
         goto out;
     }
-    if (gpu_all) { /* every row, from the judge's own copy of the inputs */
+    if (gpu_all) { /* every row: the judge's own copies of the inputs and of the O and lse it read back */
         unsigned long long h[2] = { 0, 0 };
-        if (cudaMalloc((void **)&dq, n * 6) != cudaSuccess || cudaMalloc((void **)&bad, 16) != cudaSuccess ||
+        if (cudaMalloc((void **)&dq, n * 8 + nl * 4) != cudaSuccess || cudaMalloc((void **)&bad, 16) != cudaSuccess ||
             cudaMemcpy(dq, hq, n * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
             cudaMemcpy(dq + n, hk, n * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
             cudaMemcpy(dq + 2 * n, hv, n * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
-            jd_full_check_done(jd_w38_attn_check(dq, dq + n, dq + 2 * n, (const uint16_t *)(bo.d + JD_GBAND),
-                                                 (const float *)(bl.d + JD_GBAND), c->B * c->H, c->S, c->D, c->causal,
+            cudaMemcpy(dq + 3 * n, got, n * 2, cudaMemcpyHostToDevice) != cudaSuccess ||
+            cudaMemcpy(dq + 4 * n, got_lse, nl * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
+            jd_full_check_done(jd_w38_attn_check(dq, dq + n, dq + 2 * n, dq + 3 * n, (const float *)(dq + 4 * n),
+                                                 c->B * c->H, c->S, c->D, c->causal,
                                                  scale, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL,
                                                  lse_atol(c->S, c->big), LSE_RTOL, bad, jd_stream),
                                bad, h) != 0) {
