@@ -61,6 +61,7 @@ speed_ids() { case $1 in
   phase6/week35) echo w35.dropout-bw ;;
   phase6/week36) echo w36.smx-speed w36.split-speed w36.model ;;
   phase6/week37) echo w37.flash-speed ;;
+  phase6/week38) echo w38.fwd-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

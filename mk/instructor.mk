@@ -675,6 +675,31 @@ $(JUDGE_W37_YARD): $(BUILD)/instructor/judge_w37_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W37): | $(JUDGE_W37_YARD)
 judge-w37: $(JUDGE_W37_YARD)
+$(eval $(call judge_rules,38,phase6/week38,flash_attn))
+# week 38's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): its own kernels
+# (judge_w38_kernels.cu: the timed inputs' fill, the attention reference in double and its check of every
+# element, linked into judge-w38 alone), cuDNN found as the test finds it (wb_cudnn.h, libwb's loader), and
+# its yard runner (judge_w38_yard_runner.c: the phase's given cuDNN SDPA yardstick,
+# phase6/common/cudnn-frontend/yard_sdpa_cudnn.o, no student object, beside the judge), through which the
+# judge times w38.fwd-speed's yardstick
+JUDGE_W38_YARD := $(BUILD)/instructor/judge-w38-yard-runner
+$(BUILD)/instructor/judge_w38.o: instructor/judge_w38.h instructor/judge_w38_kernels.h
+$(BUILD)/instructor/judge_w38_kernels.o: instructor/judge_w38_kernels.cu instructor/judge_w38_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W38): $(BUILD)/instructor/judge_w38_kernels.o
+$(BUILD)/instructor/judge_w38_yard_runner.o: instructor/judge_w38_yard_runner.c instructor/judge_w38.h instructor/judge.h \
+  phase6/common/cudnn-frontend/yard_sdpa_cudnn.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/common/cudnn-frontend -c $< -o $@
+$(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase6/common/cudnn-frontend/yard_sdpa_cudnn.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W38): | $(JUDGE_W38_YARD)
+judge-w38: $(JUDGE_W38_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05

@@ -12,94 +12,16 @@
 #include "yard_sdpa_cudnn.h" /* phase6/common/cudnn-frontend/ */
 #include "bf16_fill.h" /* phase6/common/ */
 #include "wb_f16.h" /* wb_f32_to_bf16, wb_bf16_to_f32 */
-
-
-/* ---------------------------------------------------------------- the reference */
-
-/* One output row in double: o = softmax(scale q K^T) V over the keys the
- * query sees (all S, or 0..row when causal). q is D floats; kh and vh are one
- * head's S x D keys and values as floats (the bf16 values, exactly); sc is
- * scratch of S doubles. Returns the row's log-sum-exp, m + log(l). */
-static double ref_row(const float *q, const float *kh, const float *vh, int S, int D, int row, int causal,
-                    double scale, double *sc, double *out)
-{
-    int n = causal ? row + 1 : S;
-    double m = -INFINITY;
-    for (int j = 0; j < n; j++) {
-        const float *k = kh + (size_t)j * D;
-        double s = 0;
-        for (int d = 0; d < D; d++) s += (double)q[d] * k[d];
-        sc[j] = s * scale;
-        if (sc[j] > m) m = sc[j];
-    }
-    double l = 0;
-    for (int j = 0; j < n; j++) l += (sc[j] = exp(sc[j] - m));
-    for (int d = 0; d < D; d++) out[d] = 0;
-    for (int j = 0; j < n; j++) {
-        const float *v = vh + (size_t)j * D;
-        for (int d = 0; d < D; d++) out[d] += sc[j] * v[d];
-    }
-    for (int d = 0; d < D; d++) out[d] /= l;
-    return m + log(l);
-}
-
-/* Tolerances (README, "Checking a BF16 kernel"). bf16 keeps 8 significant
- * bits: rounding is off by at most 2^-8 of the value. With |v| <= 1: P
- * rounded to bf16 moves O by at most 2^-8 (each weight off by <= 2^-8 of
- * itself), O rounded to bf16 by 2^-8 |O|; the FP32 sums and ex2.approx add
- * ~1e-6. Bound 0.0039 + 0.0039 |O|, under 5e-3 + 8e-3 |O|. A
- * wrong mask or a lost rescale moves O by 0.05 to 1 on these inputs. With
- * logits near 1e4 the FP32 score itself is off by ~1e-2 (its last bits), which
- * can move O by ~1e-2 where two keys nearly tie: atol 2e-2 there. */
-#define ATOL 5e-3
-#define RTOL 8e-3
-#define ATOL_BIG_LOGITS 2e-2
-
-/* lse, FP32 ln 2 (m sl2 + log2 l) against the double m + log(l) on the same
- * bf16 inputs. No bf16 rounding reaches it (l sums the FP32 weights, not the
- * bf16 P), so its tolerance is FP32's:
- *   - m: the largest score, rounded a few times on its way (times sl2, the
- *     add of log2 l, the product by ln 2), 5 roundings of |lse| at most
- *     (|m| <= |lse| + log S): rtol 1e-6;
- *   - l: a sum of positive terms (ex2.approx within 2^-22 each), carried
- *     from key tile to key tile by one multiply-add: its relative error,
- *     log l's absolute one, stays under (T + 32) 2^-23 for T tiles of 32 keys
- *     (the smallest tile of the reference's variants);
- *   - the FP32 scores (the mma's sums of D products): about 1e-6 here
- *     (|q|, |k| <= 3), 2e-5 allowed; near 1e4 the 5e-2 of a few last bits
- *     of each of the D / 16 partial sums.
- * A slip (a log in the wrong base, sl2 or m left out, the quad's partial l,
- * a row shifted) is off by far more on almost every row. */
-#define LSE_RTOL 1e-6
-static double lse_atol(int S, int big) { return (big ? 5e-2 : 2e-5) + ((S + 31) / 32 + 32) * 0x1p-23; }
+#include "w38_checks.h" /* the reference, the tolerances and the cases, shared with the instructor's judge */
 
 /* ---------------------------------------------------------------- correctness */
-
-typedef struct {
-    int B, H, S, D, causal, big; /* big: scale 1 and |q|, |k| <= 50, logits ~ 1e4 */
-} fa_case;
-
-static const fa_case CASES[] = {
-    { 1, 1, 1, 64, 0, 0 },    { 1, 1, 1, 128, 1, 0 },   { 1, 2, 17, 64, 1, 0 },   { 2, 1, 17, 128, 0, 0 },
-    { 1, 1, 64, 128, 1, 0 },  { 1, 1, 127, 64, 0, 0 },  { 1, 1, 128, 128, 1, 0 }, { 1, 2, 129, 128, 0, 0 },
-    { 2, 2, 129, 64, 1, 0 },  { 1, 1, 200, 128, 1, 0 }, { 1, 3, 333, 64, 0, 0 },  { 2, 1, 333, 128, 1, 0 },
-    { 1, 1, 1031, 128, 0, 0 }, { 1, 1, 1031, 64, 1, 0 }, { 1, 2, 300, 128, 0, 1 }, { 1, 2, 300, 128, 1, 1 },
-    { 1, 1, 513, 64, 0, 1 },  { 1, 1, 513, 64, 1, 1 },
-};
-
-/* Host inputs: n bf16 values uniform in [lo, hi], and the same as floats. */
-static void draw_bf16(wb_rng *rng, uint16_t *h, float *f, size_t n, float lo, float hi)
-{
-    wb_fill_uniform_f32(rng, f, n, lo, hi);
-    for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]), f[i] = wb_bf16_to_f32(h[i]);
-}
 
 /* Run one case on fresh random inputs; compare the rows listed in rows[]
  * (every row of every head when rows == NULL) with the double reference and
  * check that nothing was written outside O. */
 static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_rows)
 {
-    size_t n = (size_t)c->B * c->H * c->S * c->D, hs = (size_t)c->S * c->D;
+    size_t n = (size_t)c->B * c->H * c->S * c->D;
     float qk = c->big ? 50.f : 3.f;
     double scale = c->big ? 1.0 : 1.0 / sqrt((double)c->D);
     uint16_t *hq = wb_hmalloc(n * 2 + 2), *hk = wb_hmalloc(n * 2 + 2), *hv = wb_hmalloc(n * 2 + 2);
@@ -126,17 +48,7 @@ static void check_case(wb_rng *rng, const fa_case *c, const int *rows, int n_row
     size_t m = (size_t)c->B * c->H * per_head * c->D, ml = (size_t)c->B * c->H * per_head;
     float *g = wb_hmalloc(m * 4 + 4), *gl = wb_hmalloc(ml * 4 + 4);
     double *ref = wb_hmalloc(m * 8 + 8), *sc = wb_hmalloc((size_t)c->S * 8 + 8), *ref_lse = wb_hmalloc(ml * 8 + 8);
-    size_t at = 0, atl = 0;
-    for (int bh = 0; bh < c->B * c->H; bh++)
-        for (int r = 0; r < per_head; r++) {
-            int row = rows ? rows[r] : r;
-            size_t base = bh * hs + (size_t)row * c->D;
-            ref_lse[atl] = ref_row(fq + base, fk + bh * hs, fv + bh * hs, c->S, c->D, row, c->causal, scale, sc,
-                                   ref + at);
-            gl[atl++] = got_lse[(size_t)bh * c->S + row];
-            for (int d = 0; d < c->D; d++) g[at + d] = wb_bf16_to_f32(got[base + d]);
-            at += c->D;
-        }
+    w38_rows(c, rows, per_head, fq, fk, fv, got, got_lse, scale, sc, g, gl, ref, ref_lse);
     wb_cmp cmp;
     wb_compare_f32_f64("O", g, ref, m, c->big ? ATOL_BIG_LOGITS : ATOL, RTOL, &cmp);
     if (cmp.bad && m) { /* say which (head, row, d) the first bad element is */
