@@ -14,7 +14,8 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
-# phase3/week15, phase4/week19, phase5/week21 to week28, phase6/week30, phase6/week31 or phase6/week32
+# phase3/week15, phase4/week19, phase5/week21 to week28, phase6/week30 to week32, or (staged: not yet
+# used by the grader) phase6/week34 to week38
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -27,8 +28,9 @@
 # the same way as week 26's; week 30's w30.speed against COPY and w30.cudnn against cudnnSoftmaxForward,
 # the worst of six row lengths, each timed through its yard runner the same way; week 31's
 # w31.layernorm-bw and w31.rmsnorm-bw against COPY, the slowest of four hidden sizes; week 32's
-# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 34's w34.softmax-bw against
-# COPY, rows of 2048).
+# w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 34's w34.softmax-bw, week 35's
+# w35.dropout-bw and week 36's three against COPY; week 37's w37.flash-speed against the given cuBLAS
+# attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
