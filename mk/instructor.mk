@@ -700,6 +700,13 @@ $(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W38): | $(JUDGE_W38_YARD)
 judge-w38: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,39,phase7/week39,softmax_ext))
+# week 39's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C API's checks
+# (judge_smx7.h, shared with week 40's judge; the reference of phase7/common/softmax_host.h, the test's
+# own); no kernel of its own, no yardstick; its runner links softmax_ext.o as the Check test does (the C
+# API alone, no WB_TORCH_EXT)
+$(BUILD)/instructor/judge_w39.o: CFLAGS += -Iphase7/common
+$(BUILD)/instructor/judge_w39.o: instructor/judge_w39.h instructor/judge_smx7.h phase7/common/softmax_host.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
