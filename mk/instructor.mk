@@ -707,6 +707,12 @@ $(eval $(call judge_rules,39,phase7/week39,softmax_ext))
 # API alone, no WB_TORCH_EXT)
 $(BUILD)/instructor/judge_w39.o: CFLAGS += -Iphase7/common
 $(BUILD)/instructor/judge_w39.o: instructor/judge_w39.h instructor/judge_smx7.h phase7/common/softmax_host.h
+$(eval $(call judge_rules,40,phase7/week40,softmax_checked))
+# week 40's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): week 39's C API
+# checks (judge_smx7.h) over softmax_checked's cases and refusals; no kernel of its own, no yardstick; its
+# runner links softmax_checked.o as the Check test does (the C API alone, no WB_TORCH_EXT)
+$(BUILD)/instructor/judge_w40.o: CFLAGS += -Iphase7/common
+$(BUILD)/instructor/judge_w40.o: instructor/judge_w40.h instructor/judge_smx7.h phase7/common/softmax_host.h
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
