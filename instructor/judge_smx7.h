@@ -73,6 +73,14 @@ static void smx7_free(jd *J, smx7_bufs *B)
     B->x.id = B->y.id = -1;
 }
 
+/* The most elements of n shapes (rows, cols), at least m. */
+static size_t smx7_largest(const long long (*S)[2], size_t n, size_t m)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((size_t)(S[i][0] * S[i][1]) > m) m = (size_t)(S[i][0] * S[i][1]);
+    return m;
+}
+
 /* Room for n_max elements of any of the three types: 0, or -1 with t failed; smx7_free after either. */
 static int smx7_alloc(jd *J, smx7_bufs *B, size_t n_max, jd_tally *t)
 {
@@ -202,6 +210,14 @@ static int smx7_refusals(jd *J, smx7_bufs *B, const char *fn_name, const smx7_ba
     wb_fill_uniform_f32(&rng, B->xf, N, -5, 5);
     snprintf(what, sizeof what, "FP32 4 x 8 after the refused calls (a refused call that launched anyway breaks it)");
     return smx7_case(J, B, fn_name, 0, 4, 8, 0, what, t);
+}
+
+/* A checkpoint's end: the refusals where its cases ran (rc 0) and the runner answers, then the buffers freed. */
+static void smx7_finish(jd *J, smx7_bufs *B, int rc, const char *fn_name, const smx7_bad *bad, size_t n_bad,
+                        jd_tally *t)
+{
+    if (rc == 0 && !J->lost) smx7_refusals(J, B, fn_name, bad, n_bad, "capi_refuses", t);
+    smx7_free(J, B);
 }
 
 #endif

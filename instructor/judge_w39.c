@@ -94,13 +94,8 @@ static void judge_capi(jd_ck *k)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
-    size_t n_max = 0;
-    for (size_t i = 0; i < N_OF(SHAPES); i++)
-        if ((size_t)(SHAPES[i][0] * SHAPES[i][1]) > n_max) n_max = (size_t)(SHAPES[i][0] * SHAPES[i][1]);
-    for (size_t i = 0; i < N_OF(SPECIAL); i++)
-        if ((size_t)(SPECIAL[i][0] * SPECIAL[i][1]) > n_max) n_max = (size_t)(SPECIAL[i][0] * SPECIAL[i][1]);
     smx7_bufs B;
-    int rc = smx7_alloc(J, &B, n_max, t);
+    int rc = smx7_alloc(J, &B, smx7_largest(SHAPES, N_OF(SHAPES), smx7_largest(SPECIAL, N_OF(SPECIAL), 0)), t);
     for (int special = 0; special < 2; special++) {
         const long long(*S)[2] = special ? SPECIAL : SHAPES;
         const int n_s = special ? (int)N_OF(SPECIAL) : (int)N_OF(SHAPES);
@@ -116,8 +111,7 @@ static void judge_capi(jd_ck *k)
                 rc = smx7_case(J, &B, "softmax_ext", dt, rows, cols, 0, what, t);
             }
     }
-    if (rc == 0 && !J->lost) smx7_refusals(J, &B, "softmax_ext", BAD, N_OF(BAD), "capi_refuses", t);
-    smx7_free(J, &B);
+    smx7_finish(J, &B, rc, "softmax_ext", BAD, N_OF(BAD), t);
 }
 
 static const jd_checkpoint CPS[] = {

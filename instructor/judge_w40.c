@@ -84,11 +84,8 @@ static void judge_capi(jd_ck *k)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
-    size_t n_max = 0;
-    for (size_t i = 0; i < N_OF(SHAPES); i++)
-        if ((size_t)(SHAPES[i][0] * SHAPES[i][1]) > n_max) n_max = (size_t)(SHAPES[i][0] * SHAPES[i][1]);
     smx7_bufs B;
-    int rc = smx7_alloc(J, &B, n_max, t);
+    int rc = smx7_alloc(J, &B, smx7_largest(SHAPES, N_OF(SHAPES), 0), t);
     for (int i = 0; i < (int)N_OF(SHAPES) && rc == 0 && !J->lost; i++)
         for (int dt = 0; dt < 3 && rc == 0 && !J->lost; dt++)
             for (int ip = 0; ip < 2 && rc == 0 && !J->lost; ip++) {
@@ -100,8 +97,7 @@ static void judge_capi(jd_ck *k)
                 snprintf(what, sizeof what, "%s %lld x %lld%s", SMX7_NAMES[dt], rows, cols, ip ? " in place" : "");
                 rc = smx7_case(J, &B, "softmax_checked", dt, rows, cols, ip, what, t);
             }
-    if (rc == 0 && !J->lost) smx7_refusals(J, &B, "softmax_checked", BAD, N_OF(BAD), "capi_refuses", t);
-    smx7_free(J, &B);
+    smx7_finish(J, &B, rc, "softmax_checked", BAD, N_OF(BAD), t);
 }
 
 static const jd_checkpoint CPS[] = {
