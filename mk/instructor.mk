@@ -700,6 +700,10 @@ $(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W38): | $(JUDGE_W38_YARD)
 judge-w38: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,41,phase7/week41,ln_fwd))
+# week 41's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C test's cases
+# and checks copied into it, no kernel of its own (every output is read back and checked on the host) and
+# no yardstick (the C test has no speed checkpoint)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
