@@ -17,11 +17,11 @@
  * (test_week41.py: the autograd Function, w41.forward-speed among them) are
  * not the judge's business and stay with the week's Python test.
  *
- * The cases and checks are test_week41.c's, copied here (the test has no
- * shared header, and the week's test program is not changed): the same
- * shapes, the same row kinds and specials, drawn in the test's order from
- * wb_rng_for_seed(seed, the test's tag, case), the same double reference and
- * tolerances. Every output (y, mean, rstd) is a guarded buffer (jd_gbuf: a
+ * The checks are test_week41.c's, shared through phase7/week41/
+ * w41_checks.h (the shapes, the misaligned cases' draw, the row kinds and
+ * specials, each case drawn as the test draws it for the seed:
+ * wb_rng_for_seed with the test's tag; the double reference and its
+ * tolerances); the argument cases are copied from the test. Every output (y, mean, rstd) is a guarded buffer (jd_gbuf: a
  * poisoned band each side, 0xFF as the harness's wb_dout), read back whole,
  * nothing written outside it:
  *   w41.kernel  ln_fwd on the test's 22 shapes (0 x 7, 1 x 1, 9 x 1, cols 2,
@@ -65,108 +65,17 @@
 #include "judge.h"
 #include "judge_w41.h"
 #include "judge_week.h"
+#include "w41_checks.h"
 #include "wb_rand.h"
 
-#define U32    5.9604644775390625e-8 /* 2^-24 */
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-static const float EPS = 1e-5f; /* torch's default, as the test */
-
-/* test_week41.c's SHAPES, in its order. */
-static const int SHAPES[][2] = { { 0, 7 },     { 1, 1 },     { 9, 1 },      { 10, 2 },    { 10, 3 },    { 10, 5 },
-                                 { 10, 31 },   { 10, 33 },   { 10, 127 },   { 16, 128 },  { 10, 255 },  { 33, 1024 },
-                                 { 10, 1025 }, { 20, 4096 }, { 10, 4097 },  { 10, 8192 }, { 10, 8193 }, { 10, 16384 },
-                                 { 10, 16385 }, { 10, 20000 }, { 3000, 64 }, { 300, 768 } };
-/* The caps over every case: SHAPES and the misaligned ones (up to 40 rows of
- * 6000 columns), plus the one float of an offset. */
+#define N_OF(a) W41_COUNT(a)
+/* The caps over every case: W41_SHAPES and the misaligned ones (up to 40
+ * rows of 6000 columns), plus the one float of an offset. */
 #define CAP_N    (240000 + 4)
 #define CAP_COLS (20000 + 4)
 #define CAP_ROWS 3000
 
-static uint32_t f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static const char *cuda_status(int st) { return st < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)st); }
-
-/* test_week41.c's fill_rows: row kinds by r % 5: U(-5, 5); U(-1e4, 1e4);
- * +-1e4 + U(-1, 1); a constant row; U(-1, 1). With specials and rows >= 7:
- * row 6 holds a NaN, and when rows >= 9 row 8 an Inf. */
-static void fill_rows(wb_rng *rng, float *x, int rows, int cols, int specials)
-{
-    for (int r = 0; r < rows; r++) {
-        float *xr = x + (size_t)r * cols;
-        switch (r % 5) {
-        case 0: wb_fill_uniform_f32(rng, xr, (size_t)cols, -5, 5); break;
-        case 1: wb_fill_uniform_f32(rng, xr, (size_t)cols, -1e4f, 1e4f); break;
-        case 2:
-            wb_fill_uniform_f32(rng, xr, (size_t)cols, -1, 1);
-            for (int j = 0; j < cols; j++) xr[j] += r % 2 ? -1e4f : 1e4f;
-            break;
-        case 3: {
-            float c = (float)wb_rng_int(rng, -8, 8);
-            for (int j = 0; j < cols; j++) xr[j] = c;
-            break;
-        }
-        default: wb_fill_uniform_f32(rng, xr, (size_t)cols, -1, 1);
-        }
-    }
-    if (specials && rows >= 7) x[6 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = NAN;
-    if (specials && rows >= 9) x[8 * (size_t)cols + (size_t)wb_rng_int(rng, 0, cols - 1)] = INFINITY;
-}
-
-/* test_week41.c's compare (y, mean, rstd host copies against the double
- * reference, row by row), and a value still the poison's bits where NaN is
- * due counted as not written. Returns the count of wrong values, the first
- * three told in msg. */
-static size_t compare(const float *x, const float *w, const float *b, const float *y, const float *mean,
-                      const float *rstd, int rows, int cols, char *msg, size_t size)
-{
-    size_t bad = 0, used = 0;
-    msg[0] = 0;
-#define BAD(...)                                                                                      \
-    do {                                                                                              \
-        if (bad++ < 3 && used < size) used += (size_t)snprintf(msg + used, size - used, __VA_ARGS__); \
-    } while (0)
-    for (int r = 0; r < rows; r++) {
-        const float *xr = x + (size_t)r * cols, *yr = y + (size_t)r * cols;
-        double s = 0, q = 0;
-        for (int j = 0; j < cols; j++) s += xr[j];
-        const double m = s / cols;
-        for (int j = 0; j < cols; j++) q += ((double)xr[j] - m) * ((double)xr[j] - m);
-        const double var = q / cols, rs = 1.0 / sqrt(var + (double)EPS);
-        if (!isfinite(m) || !isfinite(var)) {
-            if (!isnan(rstd[r]) || f2u(rstd[r]) == 0xffffffffu)
-                BAD("; row %d holds a NaN or Inf: rstd expected NaN, got %.9g%s", r, rstd[r],
-                    f2u(rstd[r]) == 0xffffffffu ? " (never written: still the poison)" : "");
-            for (int j = 0; j < cols; j++)
-                if (!isnan(yr[j]) || f2u(yr[j]) == 0xffffffffu) {
-                    BAD("; row %d holds a NaN or Inf: y[%d] expected NaN, got %.9g%s", r, j, yr[j],
-                        f2u(yr[j]) == 0xffffffffu ? " (never written: still the poison)" : "");
-                    break;
-                }
-            continue;
-        }
-        const double mtol = 2e-6 * fmax(fabs(m), sqrt(var)) + 1e-30;
-        const double rtol = 2e-5 + 16 * U32 * fabs(m) * rs;
-        if (!(fabs(mean[r] - m) <= mtol)) BAD("; mean[%d] expected %.9g, got %.9g (tolerance %.3g)", r, m, mean[r], mtol);
-        if (!(fabs(rstd[r] - rs) <= rtol * rs))
-            BAD("; rstd[%d] expected %.9g, got %.9g (relative tolerance %.3g)", r, rs, rstd[r], rtol);
-        for (int j = 0; j < cols; j++) {
-            const double d = (double)xr[j] - m, ref = d * rs * w[j] + b[j];
-            const double tol = 2e-5 * (1 + fabs(ref)) + fabs(w[j]) * rs * (mtol + rtol * fabs(d));
-            if (!(fabs(yr[j] - ref) <= tol)) { /* NaN fails */
-                BAD("; y[%d][%d] expected %.9g, got %.9g (tolerance %.3g)%s", r, j, ref, yr[j], tol,
-                    f2u(yr[j]) == 0xffffffffu ? ": never written (still the poison)" : "");
-                break;
-            }
-        }
-    }
-#undef BAD
-    return bad;
-}
 
 /* ---------------------------------------------------------------- buffers and calls */
 
@@ -221,7 +130,7 @@ static int fwd_call(jd *J, w41_bufs *B, int have_x, size_t ox, size_t op, size_t
     return 0;
 }
 
-/* test_week41.c's check_fwd: one run on fresh inputs, x at ox floats past an
+/* test_week41.c's check_fwd (its draws and checks w41_checks.h's): one run on fresh inputs, x at ox floats past an
  * aligned address, weight and bias at op, y at oy (poisoned, guarded), mean
  * and rstd guarded. 0 ran (passed or t failed), -1 the runner or the
  * judge's copies failed. */
@@ -232,7 +141,7 @@ static int check_fwd(jd *J, w41_bufs *B, wb_rng *rng, int rows, int cols, size_t
     wb_fill_uniform_f32(rng, B->hx, ox, -1, 1);
     wb_fill_uniform_f32(rng, B->hw, op, -1, 1);
     wb_fill_uniform_f32(rng, B->hb, op, -1, 1);
-    fill_rows(rng, hx, rows, cols, 1);
+    w41_fill_rows(rng, hx, rows, cols, 1);
     wb_fill_uniform_f32(rng, hw, (size_t)cols, -1.5f, 1.5f);
     wb_fill_uniform_f32(rng, hb, (size_t)cols, -1, 1);
     char what[160], msg[600];
@@ -243,13 +152,13 @@ static int check_fwd(jd *J, w41_bufs *B, wb_rng *rng, int rows, int cols, size_t
         jd_gbuf_poison(&B->m, 0, (size_t)rows * 4) != 0 || jd_gbuf_poison(&B->r, 0, (size_t)rows * 4) != 0)
         return jd_failf(t, "%s: the judge's own copies failed", what), -1;
     int st;
-    if (fwd_call(J, B, n + ox > 0, ox, op, oy, rows, cols, EPS, what, &st, t) != 0) return -1;
+    if (fwd_call(J, B, n + ox > 0, ox, op, oy, rows, cols, W41_EPS, what, &st, t) != 0) return -1;
     if (st != 0) return jd_failf(t, "%s: ln_fwd returned %s", what, cuda_status(st)), 0;
     int f = jd_gbuf_fetch(&B->y, oy * 4, n * 4, B->hy, "y", what, t);
     if (!f) f = jd_gbuf_fetch(&B->m, 0, (size_t)rows * 4, B->hm, "mean", what, t);
     if (!f) f = jd_gbuf_fetch(&B->r, 0, (size_t)rows * 4, B->hr, "rstd", what, t);
     if (f) return f < 0 ? -1 : 0;
-    size_t bad = compare(hx, hw, hb, B->hy, B->hm, B->hr, rows, cols, msg, sizeof msg);
+    size_t bad = w41_compare(hx, hw, hb, B->hy, B->hm, B->hr, rows, cols, 1, msg, sizeof msg);
     if (bad)
         jd_failf(t, "%s (rows by r %% 5: U(-5,5), U(-1e4,1e4), +-1e4 + U(-1,1), constant, U(-1,1)%s): %zu wrong%s", what,
                  rows >= 7 ? "; row 6 a NaN, row 8 an Inf" : "", bad, msg);
@@ -268,7 +177,7 @@ static void fwd_args(jd *J, w41_bufs *B, jd_tally *t)
         { 4, -3, 1e-5f, (int)cudaErrorInvalidValue }, { 4, 16, -1.f, (int)cudaErrorInvalidValue },
         { 4, 16, NAN, (int)cudaErrorInvalidValue },
     };
-    wb_rng rng = wb_rng_for_seed(jd_seed, "fwd_args_fn", 0);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W41_ARGS_TAG, 0);
     wb_fill_uniform_f32(&rng, B->hx, 64, -1, 1);
     wb_fill_uniform_f32(&rng, B->hw, 16, -1, 1);
     t->tests++;
@@ -316,17 +225,17 @@ static void judge_kernel(jd_ck *k)
     w41_bufs B;
     int rc = bufs_alloc(J, &B, t);
     /* fwd_shapes: each shape on fresh inputs, aligned */
-    for (int i = 0; i < (int)N_OF(SHAPES) && rc == 0 && !J->lost && !t->failed; i++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, "fwd_shapes_fn", i);
-        rc = check_fwd(J, &B, &rng, SHAPES[i][0], SHAPES[i][1], 0, 0, 0, t);
+    for (int i = 0; i < (int)N_OF(W41_SHAPES) && rc == 0 && !J->lost && !t->failed; i++) {
+        wb_rng rng = wb_rng_for_seed(jd_seed, W41_SHAPES_TAG, i);
+        rc = check_fwd(J, &B, &rng, W41_SHAPES[i][0], W41_SHAPES[i][1], 0, 0, 0, t);
     }
     /* fwd_offsets: x, weight/bias or y one float past an aligned start, cols % 4 == 0 (k < 3) and not */
-    for (int i = 0; i < 6 && rc == 0 && !J->lost && !t->failed; i++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, "fwd_offsets_fn", i);
-        const int rows = (int)wb_rng_int(&rng, 10, 40);
-        const int cols = i < 3 ? 4 * (int)wb_rng_int(&rng, 1, 1500) : (int)wb_rng_int(&rng, 1, 6000);
-        rc = check_fwd(J, &B, &rng, rows, cols, (size_t)(i == 0 || i == 3), (size_t)(i == 1 || i == 4),
-                       (size_t)(i == 2 || i == 5), t);
+    for (int i = 0; i < W41_OFFSET_CASES && rc == 0 && !J->lost && !t->failed; i++) {
+        wb_rng rng = wb_rng_for_seed(jd_seed, W41_OFFSETS_TAG, i);
+        int rows, cols;
+        size_t ox, op, oy;
+        w41_offset_case(&rng, i, &rows, &cols, &ox, &op, &oy);
+        rc = check_fwd(J, &B, &rng, rows, cols, ox, op, oy, t);
     }
     if (rc == 0 && !J->lost && !t->failed) fwd_args(J, &B, t);
     bufs_free(J, &B);
