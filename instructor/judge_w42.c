@@ -17,11 +17,11 @@
  * (test_week42.py: the Function's backward, w42.backward-speed among them)
  * are not the judge's business and stay with the week's Python test.
  *
- * The cases and checks are test_week42.c's, copied here (the test has no
- * shared header, and the week's test program is not changed): the same
- * shapes, row kinds and NaN, drawn in the test's order from
- * wb_rng_for_seed(seed, the test's tag, case), the same double reference
- * and tolerances. ln_bwd_f32/_f64 take nine pointers, more than a call's
+ * The checks are test_week42.c's, shared through phase7/week42/
+ * w42_checks.h (the shapes, the row kinds and the NaN, each case drawn as
+ * the test draws it for the seed: wb_rng_for_seed with the test's tag; the
+ * double reference and its tolerances); the argument cases are copied
+ * from the test. ln_bwd_f32/_f64 take nine pointers, more than a call's
  * JD_MAX_ARGS: the five inputs go in one buffer, each at a 256-byte aligned
  * offset (as the test's separate cudaMallocs), NULL where the test's copy
  * of 0 bytes is NULL (judge_w42.h). The workspace is the size the student's
@@ -73,15 +73,11 @@
 #include "judge.h"
 #include "judge_w42.h"
 #include "judge_week.h"
+#include "w42_checks.h"
 #include "wb_rand.h"
 
-#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
-static const double EPS = 1e-5;
+#define N_OF(a) W42_COUNT(a)
 
-/* test_week42.c's SHAPES, in its order. */
-static const int SHAPES[][2] = { { 0, 5 },    { 1, 1 },     { 7, 1 },    { 3, 7 },     { 5, 33 },    { 9, 127 },
-                                 { 4, 255 },  { 33, 1024 }, { 9, 1025 }, { 17, 4096 }, { 5, 8193 },  { 3, 20000 },
-                                 { 3000, 64 }, { 1000, 257 }, { 40000, 3 } };
 /* The caps over every case (1000 x 257 is the most elements, 40000 the most
  * rows, 20000 the most columns), in elements. */
 #define CAP_N    257000
@@ -95,104 +91,19 @@ static const char *cuda_status(int st) { return st < 0 ? "a runner failure" : cu
 
 /* ---------------------------------------------------------------- the test's case and reference */
 
-/* test_week42.c's bcase and make_case: the inputs of one case, in double on
- * the host, values representable in the type under test. */
-typedef struct {
-    int     rows, cols;
-    double *x, *dy, *w, *mean, *rstd;
-} bcase;
+static void free_case(w42_case *c) { free(c->x), free(c->dy), free(c->w), free(c->mean), free(c->rstd); }
 
-static double rnd(double v, int f32) { return f32 ? (double)(float)v : v; }
-
-static void free_case(bcase *c) { free(c->x), free(c->dy), free(c->w), free(c->mean), free(c->rstd); }
-
-/* 0, or -1 (out of memory; free_case after either). */
-static int make_case(bcase *c, wb_rng *rng, int rows, int cols, int f32, int nan)
+/* One case's inputs drawn as the test draws them (w42_fill_case): 0, or -1
+ * (out of memory; free_case after either). */
+static int make_case(w42_case *c, wb_rng *rng, int rows, int cols, int f32, int nan)
 {
-    *c = (bcase){ rows, cols, NULL, NULL, NULL, NULL, NULL };
+    *c = (w42_case){ rows, cols, NULL, NULL, NULL, NULL, NULL };
     size_t n = (size_t)rows * cols;
     c->x = malloc(n * 8 + 8), c->dy = malloc(n * 8 + 8), c->w = malloc((size_t)cols * 8 + 8);
     c->mean = malloc((size_t)rows * 8 + 8), c->rstd = malloc((size_t)rows * 8 + 8);
     if (!c->x || !c->dy || !c->w || !c->mean || !c->rstd) return -1;
-    for (int r = 0; r < rows; r++) {
-        double *xr = c->x + (size_t)r * cols;
-        switch (r % 4) {
-        case 0: wb_fill_uniform_f64(rng, xr, (size_t)cols, -3, 3); break;
-        case 1: wb_fill_uniform_f64(rng, xr, (size_t)cols, 1e4 - 1, 1e4 + 1); break;
-        case 2: { double k = (double)wb_rng_int(rng, -4, 4); for (int j = 0; j < cols; j++) xr[j] = k; break; }
-        default: wb_fill_uniform_f64(rng, xr, (size_t)cols, -1e3, 1e3);
-        }
-        double s = 0, q = 0;
-        for (int j = 0; j < cols; j++) xr[j] = rnd(xr[j], f32), s += xr[j];
-        double m = s / cols;
-        for (int j = 0; j < cols; j++) q += (xr[j] - m) * (xr[j] - m);
-        c->mean[r] = rnd(m, f32), c->rstd[r] = rnd(1 / sqrt(q / cols + EPS), f32);
-    }
-    wb_fill_uniform_f64(rng, c->dy, n, -1, 1);
-    wb_fill_uniform_f64(rng, c->w, (size_t)cols, -1.5, 1.5);
-    for (size_t i = 0; i < n; i++) c->dy[i] = rnd(c->dy[i], f32);
-    for (int j = 0; j < cols; j++) c->w[j] = rnd(c->w[j], f32);
-    if (nan && rows > 1) c->dy[(size_t)cols + cols / 2] = NAN;
+    w42_fill_case(rng, c, f32, nan);
     return 0;
-}
-
-static double host_at(const void *h, size_t i, int f32) { return f32 ? ((const float *)h)[i] : ((const double *)h)[i]; }
-
-/* The poison's bits (0xFF bytes) at element i: a value never written. */
-static int poison_at(const void *h, size_t i, int f32)
-{
-    static const unsigned char ff[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-    return memcmp((const unsigned char *)h + i * (f32 ? 4 : 8), ff, f32 ? 4 : 8) == 0;
-}
-
-/* test_week42.c's comparison of dx, dweight, dbias (host copies of the
- * type) with the double reference, and the poison where NaN is due counted
- * as not written. Returns the count of wrong values, the first three in msg. */
-static size_t compare(const bcase *c, const void *hdx, const void *hdw, const void *hdb, int f32, char *msg, size_t size)
-{
-    const int rows = c->rows, cols = c->cols;
-    const double u = f32 ? 2e-5 : 1e-12; /* relative to the size of what is summed */
-    size_t bad = 0, used = 0;
-    msg[0] = 0;
-#define BAD(...)                                                                                      \
-    do {                                                                                              \
-        if (bad++ < 3 && used < size) used += (size_t)snprintf(msg + used, size - used, __VA_ARGS__); \
-    } while (0)
-#define NEVER(h, i) (poison_at(h, i, f32) ? " (never written: still the poison)" : "")
-    for (int i = 0; i < rows; i++) {
-        const double *xr = c->x + (size_t)i * cols, *dr = c->dy + (size_t)i * cols, mi = c->mean[i], ri = c->rstd[i];
-        double a = 0, b = 0, aa = 0, ab = 0;
-        for (int j = 0; j < cols; j++) {
-            double g = dr[j] * c->w[j], xh = (xr[j] - mi) * ri;
-            a += g, b += g * xh, aa += fabs(g), ab += fabs(g * xh);
-        }
-        a /= cols, b /= cols, aa /= cols, ab /= cols;
-        for (int j = 0; j < cols; j++) {
-            const size_t k = (size_t)i * cols + j;
-            double g = dr[j] * c->w[j], xh = (xr[j] - mi) * ri, ref = ri * (g - a - xh * b);
-            double tol = 8 * u * ri * (fabs(g) + aa + fabs(xh) * (ab + fabs(b))) + 1e-300;
-            double got = host_at(hdx, k, f32);
-            if ((!(fabs(got - ref) <= tol) && !(isnan(ref) && isnan(got))) || poison_at(hdx, k, f32)) {
-                BAD("; dx[%d][%d] expected %.12g, got %.12g (tolerance %.3g)%s", i, j, ref, got, tol, NEVER(hdx, k));
-                break;
-            }
-        }
-    }
-    for (int j = 0; j < cols; j++) {
-        double sw = 0, sb = 0, aw = 0, abs_b = 0;
-        for (int i = 0; i < rows; i++) {
-            double d = c->dy[(size_t)i * cols + j], t = d * ((c->x[(size_t)i * cols + j] - c->mean[i]) * c->rstd[i]);
-            sw += t, sb += d, aw += fabs(t), abs_b += fabs(d);
-        }
-        double gw = host_at(hdw, (size_t)j, f32), gb = host_at(hdb, (size_t)j, f32);
-        if ((!(fabs(gw - sw) <= 2 * u * aw + 1e-300) && !(isnan(sw) && isnan(gw))) || poison_at(hdw, (size_t)j, f32))
-            BAD("; dweight[%d] expected %.12g, got %.12g (tolerance %.3g)%s", j, sw, gw, 2 * u * aw, NEVER(hdw, j));
-        if ((!(fabs(gb - sb) <= 2 * u * abs_b + 1e-300) && !(isnan(sb) && isnan(gb))) || poison_at(hdb, (size_t)j, f32))
-            BAD("; dbias[%d] expected %.12g, got %.12g (tolerance %.3g)%s", j, sb, gb, 2 * u * abs_b, NEVER(hdb, j));
-    }
-#undef NEVER
-#undef BAD
-    return bad;
 }
 
 /* ---------------------------------------------------------------- buffers and calls */
@@ -284,7 +195,7 @@ static void put_typed(unsigned char *hin, size_t off, const double *h, size_t n,
     }
 }
 
-/* test_week42.c's check_bwd: the backward of type f32 (1) or f64 (0) on a
+/* test_week42.c's check_bwd (its draws and checks w42_checks.h's): the backward of type f32 (1) or f64 (0) on a
  * fresh case, against the double reference; then a second run, compared
  * bit for bit. 0 ran (passed or t failed), -1 the runner or the judge's
  * copies failed. */
@@ -294,7 +205,7 @@ static int check_bwd(jd *J, w42_bufs *B, wb_rng *rng, int rows, int cols, int f3
     snprintf(what, sizeof what, "ln_bwd_%s, rows=%d cols=%d%s", f32 ? "f32" : "f64", rows, cols,
              nan ? ", a NaN in dy[1]" : "");
     t->tests++;
-    bcase c;
+    w42_case c;
     int rc = 0;
     jd_gbuf ws = { -1, NULL, 0 };
     if (make_case(&c, rng, rows, cols, f32, nan) != 0) {
@@ -356,7 +267,7 @@ static int check_bwd(jd *J, w42_bufs *B, wb_rng *rng, int rows, int cols, int f3
             goto out;
         }
     }
-    size_t bad = compare(&c, B->h[0][0], B->h[0][1], B->h[0][2], f32, msg, sizeof msg);
+    size_t bad = w42_compare(&c, B->h[0][0], B->h[0][1], B->h[0][2], f32, 1, msg, sizeof msg);
     if (bad) {
         jd_failf(t, "%s (rows by r %% 4: U(-3,3), 1e4 + U(-1,1), constant, U(-1e3,1e3)): %zu wrong%s", what, bad, msg);
         goto out;
@@ -428,17 +339,17 @@ static void judge_kernel(jd_ck *k)
     w42_bufs B;
     int rc = bufs_alloc(J, &B, t);
 #define GO (rc == 0 && !J->lost && !t->failed)
-    for (int i = 0; i < (int)N_OF(SHAPES) && GO; i++) { /* bwd_f32 */
-        wb_rng rng = wb_rng_for_seed(jd_seed, "bwd_f32_fn", i);
-        rc = check_bwd(J, &B, &rng, SHAPES[i][0], SHAPES[i][1], 1, 0, t);
+    for (int i = 0; i < (int)N_OF(W42_SHAPES) && GO; i++) { /* bwd_f32 */
+        wb_rng rng = wb_rng_for_seed(jd_seed, W42_F32_TAG, i);
+        rc = check_bwd(J, &B, &rng, W42_SHAPES[i][0], W42_SHAPES[i][1], 1, 0, t);
     }
-    for (int i = 0; i < (int)N_OF(SHAPES) && GO; i++) { /* bwd_f64 */
-        wb_rng rng = wb_rng_for_seed(jd_seed, "bwd_f64_fn", i);
-        rc = check_bwd(J, &B, &rng, SHAPES[i][0], SHAPES[i][1], 0, 0, t);
+    for (int i = 0; i < (int)N_OF(W42_SHAPES) && GO; i++) { /* bwd_f64 */
+        wb_rng rng = wb_rng_for_seed(jd_seed, W42_F64_TAG, i);
+        rc = check_bwd(J, &B, &rng, W42_SHAPES[i][0], W42_SHAPES[i][1], 0, 0, t);
     }
-    for (int i = 0; i < 2 && GO; i++) { /* bwd_nan: 6 x 33 in double, 6 x 1000 in float */
-        wb_rng rng = wb_rng_for_seed(jd_seed, "bwd_nan_fn", i);
-        rc = check_bwd(J, &B, &rng, 6, i ? 1000 : 33, i & 1, 1, t);
+    for (int i = 0; i < W42_NAN_CASES && GO; i++) { /* bwd_nan: 6 x 33 in double, 6 x 1000 in float */
+        wb_rng rng = wb_rng_for_seed(jd_seed, W42_NAN_TAG, i);
+        rc = check_bwd(J, &B, &rng, 6, W42_NAN_COLS(i), i & 1, 1, t);
     }
     if (GO) bwd_args(J, &B, t);
 #undef GO
