@@ -701,12 +701,12 @@ $(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W38): | $(JUDGE_W38_YARD)
 judge-w38: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,41,phase7/week41,ln_fwd))
-# week 41's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C test's cases
-# and checks copied into it, no kernel of its own (every output is read back and checked on the host) and
-# no yardstick (the C test has no speed checkpoint)
+# week 41's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C test's checks
+# through phase7/week41/w41_checks.h; no kernel of its own (every output is read back and checked on the
+# host) and no yardstick (the C test has no speed checkpoint)
 $(eval $(call judge_rules,42,phase7/week42,ln_bwd))
-# week 42's judge (staged, as week 41's): the C test's cases and checks copied into it, no kernel of its
-# own and no yardstick
+# week 42's judge (staged, as week 41's): the C test's checks through phase7/week42/w42_checks.h; no
+# kernel of its own and no yardstick
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
