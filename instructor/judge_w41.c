@@ -21,9 +21,10 @@
  * w41_checks.h (the shapes, the misaligned cases' draw, the row kinds and
  * specials, each case drawn as the test draws it for the seed:
  * wb_rng_for_seed with the test's tag; the double reference and its
- * tolerances); the argument cases are copied from the test. Every output (y, mean, rstd) is a guarded buffer (jd_gbuf: a
- * poisoned band each side, 0xFF as the harness's wb_dout), read back whole,
- * nothing written outside it:
+ * tolerances); the argument cases are copied from the test. Every output
+ * (y, mean, rstd) is a guarded buffer (jd_gbuf: a poisoned band each side,
+ * 0xFF as the harness's wb_dout), read back whole, nothing written outside
+ * it:
  *   w41.kernel  ln_fwd on the test's 22 shapes (0 x 7, 1 x 1, 9 x 1, cols 2,
  *               3, 5, 31, 33, 127, 128, 255, 1024, 1025, 4096, 4097, 8192,
  *               8193, 16384, 16385, 20000, 3000 x 64, 300 x 768), rows by
