@@ -713,6 +713,13 @@ $(eval $(call judge_rules,40,phase7/week40,softmax_checked))
 # runner links softmax_checked.o as the Check test does (the C API alone, no WB_TORCH_EXT)
 $(BUILD)/instructor/judge_w40.o: CFLAGS += -Iphase7/common
 $(BUILD)/instructor/judge_w40.o: instructor/judge_w40.h instructor/judge_smx7.h phase7/common/softmax_host.h
+$(eval $(call judge_rules,41,phase7/week41,ln_fwd))
+# week 41's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C test's checks
+# through phase7/week41/w41_checks.h; no kernel of its own (every output is read back and checked on the
+# host) and no yardstick (the C test has no speed checkpoint)
+$(eval $(call judge_rules,42,phase7/week42,ln_bwd))
+# week 42's judge (staged, as week 41's): the C test's checks through phase7/week42/w42_checks.h; no
+# kernel of its own and no yardstick
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# instructor/tests/judge_w41.sh — week 41's judge by itself without a GPU
+# (instructor/README.md, "The judge and the runner"; instructor/judge_w41.c).
+# The judge is staged: written and tested here, not yet used by the grader
+# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# It lists the week's one C checkpoint (none left to the linked test; the
+# Python checkpoints are not the judge's); the runners hold ln_fwd and no
+# results writer, the judge not ln_fwd; the checkpoint runs on the GPU (the
+# week has no CPU function), so over the reference's runner and over the
+# starter's it SKIPs, never PASSes, plain and sandboxed. Needs a working
+# bwrap. On a GPU: the commands in instructor/README.md's week 41 entry.
+. "$(dirname "$0")/lib.sh"
+t_begin instructor-judge-w41
+
+label="week 41's judge alone, without a GPU"
+staged_judge_begin 41 "$label"
+fns="ln_fwd"
+bad=
+# shellcheck disable=SC2086
+bad="$bad$(runners_hold phase7/week41 $fns)"
+for s in $fns; do
+  nm "$BUILD/instructor/judge-w41" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
+done
+for impl in solution starter; do
+  nm "$BUILD/phase7/week41/$impl/judge-runner" | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' &&
+    bad="$bad the $impl's runner links a results writer or the test harness;"
+done
+bad="$bad$(judge_alone_each 41 phase7/week41 skip "$log")"
+got=$("$BUILD/instructor/judge-w41" --list | tr '\n' ' ')
+[ "$got" = "w41.kernel " ] || bad="$bad judge-w41 --list: $got;"
+if [ -z "$bad" ]; then t_pass "$label" "w41.kernel listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding ln_fwd"
+else t_fail "$label" "$bad (see $log)"; fi
+t_end
