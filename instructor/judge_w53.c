@@ -43,8 +43,8 @@
  *                    never dereferenced (the test's copy_contract: its 6
  *                    refused shapes, 2^31 rows, (2^31 - 1)^2, and the empty
  *                    shapes on NULL pointers; and 4 of the judge's own:
- *                    2^31 columns, a row stride of 2^40 bytes, rows and ld
- *                    that break two rules): cudaErrorInvalidValue, or
+ *                    2^31 columns, row strides of 2^40 and 2^64
+ *                    bytes, an ld that breaks two rules): cudaErrorInvalidValue, or
  *                    cudaSuccess for the empty ones; through the runner,
  *                    also without a GPU, where its failure stands. On a
  *                    compute capability 9.0 GPU then the test's 20 shapes
@@ -386,7 +386,7 @@ static const refused_case REFUSED_BIG[] = {
       "(2^31 - 1) x (2^31 - 1): 2^49 boxes, past a 1-D grid" },
     { 4, (size_t)1 << 31, (size_t)1 << 31, (size_t)1 << 31, 0, 0, "2^31 cols: TMA's coordinates are 32-bit signed" },
     { 8, 8, (size_t)1 << 38, 8, 0, 0, "ld_src 2^38 floats: a row stride of 2^40 bytes" },
-    { 8, 8, 8, (size_t)1 << 62, 0, 0, "ld_dst 2^62 floats: a row stride past 2^64 bytes" },
+    { 8, 8, 8, (size_t)1 << 62, 0, 0, "ld_dst 2^62 floats: a row stride of 2^64 bytes (0 in 64 bits)" },
     { 8, 8, 6, 4, 0, 0, "ld_src below cols and not a multiple of 4 floats" },
 };
 
