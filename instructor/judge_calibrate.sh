@@ -15,7 +15,7 @@
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
 # phase3/week15, phase4/week19, phase5/week21 to week28, phase6/week30 to week32, or (staged: not yet
-# used by the grader) phase6/week34 to week38
+# used by the grader) phase6/week34 to week38 and phase5/week53
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -30,7 +30,8 @@
 # w31.layernorm-bw and w31.rmsnorm-bw against COPY, the slowest of four hidden sizes; week 32's
 # w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 34's w34.softmax-bw, week 35's
 # w35.dropout-bw and week 36's three against COPY; week 37's w37.flash-speed against the given cuBLAS
-# attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner).
+# attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner;
+# week 53's w53.tma-copy-bw against COPY).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -64,6 +65,7 @@ speed_ids() { case $1 in
   phase6/week36) echo w36.smx-speed w36.split-speed w36.model ;;
   phase6/week37) echo w37.flash-speed ;;
   phase6/week38) echo w38.fwd-speed ;;
+  phase5/week53) echo w53.tma-copy-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -720,6 +720,15 @@ $(eval $(call judge_rules,41,phase7/week41,ln_fwd))
 $(eval $(call judge_rules,42,phase7/week42,ln_bwd))
 # week 42's judge (staged, as week 41's): the C test's checks through phase7/week42/w42_checks.h; no
 # kernel of its own and no yardstick
+$(eval $(call judge_rules,53,phase5/week53,tma_box tma_copy))
+# week 53's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the copy's values,
+# special bits and empty shapes of phase5/common/tma_copy_check.h, which the week's test includes too; no
+# kernel of its own (jd_perm_check_f32 checks the timed outputs) and no yardstick but COPY; the week's given
+# support/clip_probe.o in its runners, as the grader links a week's support into a student's
+$(BUILD)/instructor/judge_w53.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_w53.o: instructor/judge_w53.h phase5/common/tma_copy_check.h
+$(BUILD)/instructor/judge_w53_runner.o: instructor/judge_w53.h
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week53/$(i)/judge-runner): $(BUILD)/phase5/week53/support/clip_probe.o
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
