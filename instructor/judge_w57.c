@@ -14,11 +14,14 @@
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
  * The cases, their draws, the planted keys, the double reference and the
- * tolerances are test_week57.c's, copied here (the test keeps them in its
- * body, with no header to share): MG_CASES and merge_cases' draws,
- * PA_CASES with pc_tables, pc_fill, pc_plant and pc_reference, ATOL 1e-3,
- * RTOL 2^-8, MERGE_ATOL 1e-5. Each case is drawn from the hidden seed
- * (wb_rng_for_seed with tags of the judge's own). Every input and output
+ * tolerances are test_week57.c's, shared through phase6/week57/
+ * w57_checks.h: MG_CASES with w57_merge_draw (the partials and their
+ * double merge), PA_CASES with pc_draw (pc_tables, pc_fill, pc_plant) and
+ * pc_reference, ATOL 1e-3, RTOL 2^-8, MERGE_ATOL 1e-5; decode_args' calls
+ * are copied here (they sit in the test's body). Each case is drawn as the
+ * test draws it for the seed (wb_rng_for_seed with the test's tags,
+ * W57_MERGE_TAG and W57_DECODE_TAG: the same inputs as the test's for the
+ * same seed). Every input and output
  * sits in a guarded buffer (jd_gbuf: poisoned, JD_GBAND bytes of band each
  * side, read back with the bands checked):
  *   w57.merge         paged_attn_merge on the test's 5 cases (0 to 256
@@ -107,14 +110,10 @@
 #include "wb_cuda.h"
 #include "wb_f16.h"
 #include "wb_rand.h"
+#include "w57_checks.h"
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 
-/* The test's tolerances (test_week57.c, README "Checking it") */
-#define ATOL       1e-3
-#define RTOL       (1.0 / 256)
-#define MERGE_ATOL 1e-5
-#define POISON16   0xFFFFu
 
 static const char *status_name(int s) { return s < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)s); }
 
@@ -122,71 +121,22 @@ static void gb_none(jd_gbuf *b) { b->id = -1, b->d = NULL, b->cap = 0; }
 
 /* ---------------------------------------------------------------- w57.merge */
 
-/* test_week57.c's MG_CASES and their draws (merge_cases), copied: the test
- * keeps them in its body. */
-typedef struct {
-    int batch, heads, D, partition, kind;
-    int lens[8];
-} mg_case;
-
-static const mg_case MG_CASES[] = {
-    { 6, 2, 128, 512, 0, { 0, 1, 512, 513, 5000, 32768 } },
-    { 4, 3, 64, 512, 0, { 1000, 1, 0, 2049 } },
-    { 3, 2, 128, 16, 0, { 17, 333, 4096 } }, /* 2, 21 and 256 partitions */
-    { 5, 1, 128, 512, 1, { 513, 1024, 1025, 9000, 32768 } },
-    { 4, 2, 64, 256, 2, { 2560, 257, 256, 7777 } },
-};
 
 /* Case i drawn as the test draws it, run, every element checked: 0 when it
  * ran (passed or failed), -1 when the runner or the judge's copies failed. */
 static int merge_case(jd *J, int i, jd_tally *t)
 {
     const mg_case *c = &MG_CASES[i];
-    wb_rng rng = wb_rng_for_seed(jd_seed, "w57_merge", i);
-    int P = 0;
-    for (int b = 0; b < c->batch; b++) {
-        int np = paged_partitions(c->lens[b], c->partition);
-        if (np > P) P = np;
-    }
-    const size_t rows = (size_t)c->batch * c->heads, nml = rows * P * 2, npo = rows * P * c->D, nout = rows * c->D;
-    float *ml = wb_hmalloc(nml * 4 + 4), *po = wb_hmalloc(npo * 4 + 4), *g = wb_hmalloc(nout * 4 + 4);
-    double *ref = wb_hmalloc(nout * 8 + 8);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W57_MERGE_TAG, i);
+    float *ml, *po;
+    double *ref;
+    size_t nml, npo;
+    const int P = w57_merge_draw(&rng, c, &ml, &po, &ref, &nml, &npo);
+    const size_t rows = (size_t)c->batch * c->heads, nout = rows * c->D;
+    float *g = wb_hmalloc(nout * 4 + 4);
     uint16_t *got = wb_hmalloc(nout * 2 + 2);
-    wb_hpoison(ml, nml * 4), wb_hpoison(po, npo * 4); /* partitions past a sequence's stay NaN: never read */
-    for (int b = 0; b < c->batch; b++) {
-        const int np = paged_partitions(c->lens[b], c->partition);
-        for (int h = 0; h < c->heads; h++) {
-            const size_t r0 = ((size_t)b * c->heads + h) * P;
-            double M = -INFINITY;
-            for (int p = 0; p != np; p++) {
-                float *m = ml + 2 * (r0 + p), *o = po + (r0 + p) * c->D;
-                if (c->kind == 2 && p % 3 == 1) { /* empty */
-                    m[0] = -INFINITY, m[1] = 0;
-                    for (int d = 0; d < c->D; d++) o[d] = 0;
-                    continue;
-                }
-                m[0] = c->kind == 0   ? (float)(80 * wb_rng_unit(&rng) - 40)
-                       : c->kind == 1 ? (float)(1e4 + 30 * wb_rng_unit(&rng))
-                                      : (float)(600 * (int)wb_rng_int(&rng, -1, 1));
-                m[1] = (float)(1 + (c->partition - 1) * wb_rng_unit(&rng));
-                for (int d = 0; d < c->D; d++) o[d] = m[1] * (float)(2 * wb_rng_unit(&rng) - 1);
-                if (m[0] > M) M = m[0];
-            }
-            double L = 0, *O = ref + ((size_t)b * c->heads + h) * c->D;
-            for (int d = 0; d < c->D; d++) O[d] = 0;
-            for (int p = 0; p < np && M != -INFINITY; p++) {
-                const float *m = ml + 2 * (r0 + p), *o = po + (r0 + p) * c->D;
-                double w = exp2((double)m[0] - M);
-                L += w * m[1];
-                for (int d = 0; d < c->D; d++) O[d] += w * o[d];
-            }
-            for (int d = 0; d < c->D; d++) O[d] = L > 0 ? O[d] / L : 0;
-        }
-    }
     char what[220];
-    snprintf(what, sizeof what, "merge: batch %d, %d heads, D %d, partition %d, %d partitions deep, %s", c->batch,
-             c->heads, c->D, c->partition, P,
-             c->kind == 0 ? "m in [-40, 40]" : c->kind == 1 ? "m near 1e4" : "m of -600, 0, 600 and empty partitions");
+    w57_merge_what(c, P, what, sizeof what);
     jd_gbuf bm, bp, bl, bo;
     gb_none(&bm), gb_none(&bp), gb_none(&bl), gb_none(&bo);
     int rc = -1;
@@ -237,150 +187,7 @@ static void judge_merge(jd_ck *k)
         if (merge_case(k->J, i, k->t) < 0) return;
 }
 
-/* ---------------------------------------------------------------- a paged cache on the host */
-
-/* test_week57.c's pcache, pc_tables, pc_plant, pc_fill and pc_reference,
- * copied (the test keeps them in its body). */
-typedef struct {
-    int batch, kvh, G, D, bs, partition;
-    int *lens;
-    int max_len, maxb, nblk;
-    int32_t *table;      /* batch x maxb */
-    uint16_t *q, *k, *v; /* bf16 bits; unused blocks and slots NaN */
-    size_t cache_elems;
-} pcache;
-
-static void pc_tables(wb_rng *rng, pcache *c)
-{
-    int need = 0, maxneed = 1;
-    for (int b = 0; b < c->batch; b++) {
-        int nb = (c->lens[b] + c->bs - 1) / c->bs;
-        need += nb;
-        if (nb > maxneed) maxneed = nb;
-    }
-    c->maxb = maxneed + 1;
-    c->nblk = need + need / 4 + 3;
-    int *perm = wb_hmalloc((size_t)c->nblk * sizeof(int));
-    for (int i = 0; i < c->nblk; i++) perm[i] = i;
-    for (int i = c->nblk - 1; i > 0; i--) {
-        int j = (int)wb_rng_int(rng, 0, i), t = perm[i];
-        perm[i] = perm[j], perm[j] = t;
-    }
-    c->table = wb_hmalloc((size_t)c->batch * c->maxb * 4);
-    int at = 0;
-    for (int b = 0; b < c->batch; b++) {
-        int nb = (c->lens[b] + c->bs - 1) / c->bs;
-        for (int i = 0; i < c->maxb; i++)
-            c->table[(size_t)b * c->maxb + i] = i < nb ? perm[at++] : perm[need + (int)wb_rng_int(rng, 0, c->nblk - need - 1)];
-    }
-    free(perm);
-}
-
-static uint16_t draw16(wb_rng *rng, float lo, float hi)
-{
-    return wb_f32_to_bf16((float)(lo + (hi - lo) * wb_rng_unit(rng)));
-}
-
-static void pc_plant(pcache *c, int b, int t)
-{
-    if (t < 0 || t >= c->lens[b]) return;
-    const int Hq = c->kvh * c->G;
-    for (int h = 0; h < c->kvh; h++) {
-        const uint16_t *q = c->q + ((size_t)b * Hq + h * c->G + t % c->G) * c->D;
-        size_t at = paged_kv_offset(c->table[(size_t)b * c->maxb + t / c->bs], h, t % c->bs, c->kvh, c->bs, c->D);
-        for (int d = 0; d < c->D; d++) c->k[at + d] = wb_f32_to_bf16(wb_bf16_to_f32(q[d]) >= 0 ? 0.5f : -0.5f);
-    }
-}
-
-static void pc_fill(wb_rng *rng, pcache *c)
-{
-    const int Hq = c->kvh * c->G;
-    c->cache_elems = (size_t)c->nblk * c->kvh * c->bs * c->D;
-    c->k = wb_hmalloc(c->cache_elems * 2), c->v = wb_hmalloc(c->cache_elems * 2);
-    for (size_t i = 0; i < c->cache_elems; i++) c->k[i] = c->v[i] = POISON16;
-    c->q = wb_hmalloc((size_t)c->batch * Hq * c->D * 2);
-    for (size_t i = 0; i < (size_t)c->batch * Hq * c->D; i++) c->q[i] = draw16(rng, -2, 2);
-    for (int b = 0; b < c->batch; b++)
-        for (int t = 0; t < c->lens[b]; t++)
-            for (int h = 0; h < c->kvh; h++) {
-                size_t at = paged_kv_offset(c->table[(size_t)b * c->maxb + t / c->bs], h, t % c->bs, c->kvh, c->bs, c->D);
-                for (int d = 0; d < c->D; d++) c->k[at + d] = draw16(rng, -1, 1), c->v[at + d] = draw16(rng, -1, 1);
-            }
-    const int P = c->partition ? c->partition : PAGED_PARTITION;
-    for (int b = 0; b < c->batch; b++) {
-        const int n = c->lens[b], edges[] = { 0, c->bs - 1, c->bs, P - 1, P, 2 * P - 1, 2 * P, n - 1 };
-        for (size_t e = 0; e < sizeof edges / sizeof *edges; e++) pc_plant(c, b, edges[e]);
-    }
-}
-
-static void pc_free(pcache *c) { free(c->lens), free(c->table), free(c->q), free(c->k), free(c->v); }
-
-static void pc_reference(const pcache *c, double *ref)
-{
-    const int Hq = c->kvh * c->G, D = c->D;
-    const double scale = 1.0 / sqrt((double)D);
-    double *sc = wb_hmalloc((size_t)(c->max_len + 1) * 8);
-    float *kf = wb_hmalloc((size_t)(c->max_len + 1) * D * 4), *vf = wb_hmalloc((size_t)(c->max_len + 1) * D * 4);
-    for (int b = 0; b < c->batch; b++)
-        for (int h = 0; h < c->kvh; h++) {
-            const int n = c->lens[b];
-            for (int t = 0; t < n; t++) {
-                size_t at = paged_kv_offset(c->table[(size_t)b * c->maxb + t / c->bs], h, t % c->bs, c->kvh, c->bs, D);
-                for (int d = 0; d < D; d++)
-                    kf[(size_t)t * D + d] = wb_bf16_to_f32(c->k[at + d]), vf[(size_t)t * D + d] = wb_bf16_to_f32(c->v[at + d]);
-            }
-            for (int g = 0; g < c->G; g++) {
-                const size_t row = (size_t)b * Hq + (size_t)h * c->G + g;
-                const uint16_t *q = c->q + row * D;
-                double *o = ref + row * D, m = -INFINITY, l = 0;
-                for (int d = 0; d < D; d++) o[d] = 0;
-                for (int t = 0; t < n; t++) {
-                    double s = 0;
-                    for (int d = 0; d < D; d++) s += (double)wb_bf16_to_f32(q[d]) * kf[(size_t)t * D + d];
-                    sc[t] = s * scale;
-                    if (sc[t] > m) m = sc[t];
-                }
-                for (int t = 0; t < n; t++) {
-                    double p = exp(sc[t] - m);
-                    l += p;
-                    for (int d = 0; d < D; d++) o[d] += p * vf[(size_t)t * D + d];
-                }
-                for (int d = 0; d < D; d++) o[d] = n ? o[d] / l : 0;
-            }
-        }
-    free(sc), free(kf), free(vf);
-}
-
 /* ---------------------------------------------------------------- w57.decode */
-
-/* test_week57.c's PA_CASES, copied. lens: the batch's lengths (nl of them);
- * or, with nl == 0, `batch` lengths drawn in [0, rand_max] (the first two 0
- * and 1). deep: max_seq_len is the block table's capacity. */
-typedef struct {
-    const char *name;
-    int batch, kvh, G, D, bs, partition;
-    int lens[10], nl, rand_max, deep;
-} pa_case;
-
-static const pa_case PA_CASES[] = {
-    { "one token", 1, 2, 4, 128, 16, 512, { 1 }, 1, 0, 0 },
-    { "block edges", 7, 2, 4, 128, 16, 512, { 15, 16, 17, 31, 32, 33, 2 }, 7, 0, 0 },
-    { "partition edges", 6, 2, 4, 128, 16, 512, { 511, 512, 513, 1023, 1024, 1025 }, 6, 0, 0 },
-    { "32k tokens, GQA 8", 2, 1, 8, 128, 16, 512, { 32768, 32767 }, 2, 0, 0 },
-    { "mixed batch", 24, 2, 4, 128, 16, 512, { 0 }, 0, 3000, 1 },
-    { "GQA 1 (multi-head)", 8, 4, 1, 128, 16, 512, { 0 }, 0, 1500, 0 },
-    { "GQA 2", 2, 3, 2, 128, 16, 512, { 100, 700 }, 2, 0, 0 },
-    { "GQA 8", 4, 1, 8, 128, 16, 512, { 1, 17, 513, 2000 }, 4, 0, 0 },
-    { "D 64", 8, 2, 4, 64, 16, 512, { 1, 15, 16, 17, 511, 512, 513, 1500 }, 8, 0, 0 },
-    { "D 64, GQA 8", 10, 1, 8, 64, 16, 512, { 0 }, 0, 2500, 0 },
-    { "block size 32", 5, 2, 4, 128, 32, 512, { 31, 32, 33, 513, 1000 }, 5, 0, 1 },
-    { "block size 256", 4, 2, 2, 128, 256, 512, { 255, 256, 257, 1300 }, 4, 0, 0 },
-    { "partition 256", 4, 2, 4, 128, 16, 256, { 255, 256, 257, 1000 }, 4, 0, 0 },
-    { "partition 16", 5, 2, 4, 64, 16, 16, { 15, 16, 17, 100, 333 }, 5, 0, 0 },
-    { "no split, mixed batch", 12, 2, 4, 128, 16, 0, { 0 }, 0, 3000, 0 },
-    { "no split, 32k tokens", 1, 2, 4, 128, 16, 0, { 32768 }, 1, 0, 0 },
-    { "no split, D 64, GQA 1", 3, 2, 1, 64, 16, 0, { 1, 17, 600 }, 3, 0, 0 },
-};
 
 /* The call's scalars (W57_FN_DECODE, W57_FN_WS). */
 typedef struct {
@@ -418,15 +225,9 @@ static int pa_ws(jd *J, const pa_scalars *s, uint64_t w[2], jd_tally *t)
 static int decode_case(jd *J, int i, jd_tally *t)
 {
     const pa_case *pc = &PA_CASES[i];
-    wb_rng rng = wb_rng_for_seed(jd_seed, "w57_decode", i);
-    pcache c = { pc->batch, pc->kvh, pc->G, pc->D, pc->bs, pc->partition, NULL, 0, 0, 0, NULL, NULL, NULL, NULL, 0 };
-    c.lens = wb_hmalloc((size_t)c.batch * sizeof(int));
-    for (int b = 0; b < c.batch; b++) {
-        c.lens[b] = pc->nl ? pc->lens[b] : b < 2 ? b : (int)wb_rng_int(&rng, 0, pc->rand_max);
-        if (c.lens[b] > c.max_len) c.max_len = c.lens[b];
-    }
-    pc_tables(&rng, &c);
-    pc_fill(&rng, &c);
+    wb_rng rng = wb_rng_for_seed(jd_seed, W57_DECODE_TAG, i);
+    pcache c;
+    pc_draw(&rng, pc, &c);
     const int Hq = c.kvh * c.G;
     const size_t nout = (size_t)c.batch * Hq * c.D, ntab = (size_t)c.batch * c.maxb;
     const pa_scalars s = { c.batch, Hq, c.kvh, c.D, c.nblk, c.bs, c.maxb, pc->deep ? c.maxb * c.bs : c.max_len,
