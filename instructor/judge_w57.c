@@ -119,6 +119,19 @@ static const char *status_name(int s) { return s < 0 ? "a runner failure" : cuda
 
 static void gb_none(jd_gbuf *b) { b->id = -1, b->d = NULL, b->cap = 0; }
 
+/* The call rq, its status cudaSuccess, out (bytes of bo) read back into got
+ * with its bands checked: 0; 1 when the call was wrong (t says why); -1 when
+ * the runner or the judge's own copies failed. */
+static int call_fetch(jd *J, jd_req *rq, const char *fn, jd_gbuf *bo, size_t bytes, void *got, const char *what,
+                      jd_tally *t)
+{
+    jd_rep rp;
+    if (jd_call(J, rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
+    if (rp.status != 0) return jd_failf(t, "%s: %s returned %s", what, fn, status_name(rp.status)), 1;
+    const int f = jd_gbuf_fetch(bo, 0, bytes, got, "out", what, t);
+    return f < 0 ? -1 : f;
+}
+
 /* ---------------------------------------------------------------- w57.merge */
 
 
@@ -150,25 +163,13 @@ static int merge_case(jd *J, int i, jd_tally *t)
         goto out;
     }
     jd_req rq;
-    jd_rep rp;
     jd_call_setup(&rq, W57_FN_MERGE, 1, 4);
     jd_gbuf_arg(&rq, 0, &bm, 0), jd_gbuf_arg(&rq, 1, &bp, 0), jd_gbuf_arg(&rq, 2, &bl, 0), jd_gbuf_arg(&rq, 3, &bo, 0);
     rq.i64[0] = (long long)nout, rq.i64[1] = c->batch, rq.i64[2] = c->heads, rq.i64[3] = c->D, rq.i64[4] = P;
     rq.i64[5] = c->partition;
-    if (jd_call(J, &rq, &rp, NULL) != 0) {
-        jd_failf(t, "%s: %s", what, J->why);
-        goto out;
-    }
-    rc = 0;
-    if (rp.status != 0) {
-        jd_failf(t, "%s: paged_attn_merge returned %s", what, status_name(rp.status));
-        goto out;
-    }
-    int f = jd_gbuf_fetch(&bo, 0, nout * 2, got, "out", what, t);
-    if (f) {
-        if (f < 0) rc = -1;
-        goto out;
-    }
+    const int f = call_fetch(J, &rq, "paged_attn_merge", &bo, nout * 2, got, what, t);
+    rc = f < 0 ? -1 : 0;
+    if (f) goto out;
     for (size_t e = 0; e < nout; e++) g[e] = wb_bf16_to_f32(got[e]);
     wb_cmp cmp;
     if (wb_compare_f32_f64("out", g, ref, nout, MERGE_ATOL, RTOL, &cmp))
@@ -259,31 +260,19 @@ static int decode_case(jd *J, int i, jd_tally *t)
         goto out;
     }
     jd_req rq;
-    jd_rep rp;
     jd_call_setup(&rq, W57_FN_DECODE, 1, 6);
     jd_gbuf_arg(&rq, 0, &bq, 0), jd_gbuf_arg(&rq, 1, &bk, 0), jd_gbuf_arg(&rq, 2, &bv, 0);
     jd_gbuf_arg(&rq, 3, &bt, 0), jd_gbuf_arg(&rq, 4, &bo, 0), jd_gbuf_arg(&rq, 5, w[0] ? &bw : NULL, 0);
     pa_put(&rq, &s);
     rq.i64[0] = 0;
-    if (jd_call(J, &rq, &rp, NULL) != 0) {
-        jd_failf(t, "%s: %s", what, J->why);
-        goto out;
-    }
-    rc = 0;
-    if (rp.status != 0) {
-        jd_failf(t, "%s: paged_attn returned %s", what, status_name(rp.status));
-        goto out;
-    }
-    int f = jd_gbuf_fetch(&bo, 0, nout * 2, got, "out", what, t);
+    int f = call_fetch(J, &rq, "paged_attn", &bo, nout * 2, got, what, t);
     if (!f && w[0]) { /* the workspace's bands: nothing written past it */
         float *scratch = wb_hmalloc(w[0] * 4);
         f = jd_gbuf_fetch(&bw, 0, w[0] * 4, scratch, "the workspace", what, t);
         free(scratch);
     }
-    if (f) {
-        if (f < 0) rc = -1;
-        goto out;
-    }
+    rc = f < 0 ? -1 : 0;
+    if (f) goto out;
     pc_reference(&c, ref);
     for (size_t e = 0; e < nout; e++) g[e] = wb_bf16_to_f32(got[e]);
     wb_cmp cmp;
@@ -553,11 +542,12 @@ static float pb_expect(const jd_bench *b, const unsigned long long *seed, size_t
 {
     if (!g_ref.at_ok || g_ref.at_seed != seed[0] || memcmp(g_ref.at_idx, b->idx_h, sizeof g_ref.at_idx) != 0) {
         g_ref.at_ok = 0;
-        jd_w57_batch B;
         if ((!g_ref.idx_d && cudaMalloc((void **)&g_ref.idx_d, sizeof b->idx_h) != cudaSuccess) ||
             (!g_ref.at_d && cudaMalloc((void **)&g_ref.at_d, sizeof g_ref.at_h) != cudaSuccess) ||
-            ref_inputs(seed[0]) != 0 || (B = ref_batch(b), 0) ||
-            cudaMemcpyAsync(g_ref.idx_d, b->idx_h, sizeof b->idx_h, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess ||
+            ref_inputs(seed[0]) != 0)
+            return NAN; /* the look then fails: no figure from an unchecked run */
+        const jd_w57_batch B = ref_batch(b);
+        if (cudaMemcpyAsync(g_ref.idx_d, b->idx_h, sizeof b->idx_h, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess ||
             jd_w57_at(&B, g_ref.idx_d, JD_SAMPLES, g_ref.at_d, jd_stream) != cudaSuccess ||
             cudaMemcpyAsync(g_ref.at_h, g_ref.at_d, sizeof g_ref.at_h, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
             cudaStreamSynchronize(jd_stream) != cudaSuccess)
