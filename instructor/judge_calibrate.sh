@@ -66,6 +66,7 @@ speed_ids() { case $1 in
   phase6/week37) echo w37.flash-speed ;;
   phase6/week38) echo w38.fwd-speed ;;
   phase5/week53) echo w53.tma-copy-bw ;;
+  phase6/week57) echo w57.decode-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

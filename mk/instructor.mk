@@ -729,6 +729,15 @@ $(BUILD)/instructor/judge_w53.o: CFLAGS += -Iphase5/common
 $(BUILD)/instructor/judge_w53.o: instructor/judge_w53.h phase5/common/tma_copy_check.h
 $(BUILD)/instructor/judge_w53_runner.o: instructor/judge_w53.h
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week53/$(i)/judge-runner): $(BUILD)/phase5/week53/support/clip_probe.o
+$(eval $(call judge_rules,57,phase6/week57,paged_attn))
+# week 57's judge kernels (judge_w57_kernels.cu: the paged decode reference in double, its check of every
+# element of a timed output and its values at the look's positions), linked into judge-w57 alone
+$(BUILD)/instructor/judge_w57.o: instructor/judge_w57.h instructor/judge_w57_kernels.h
+$(BUILD)/instructor/judge_w57_kernels.o: instructor/judge_w57_kernels.cu instructor/judge_w57_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W57): $(BUILD)/instructor/judge_w57_kernels.o
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
