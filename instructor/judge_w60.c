@@ -13,11 +13,14 @@
  *   judge-w60 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * test_week60.c has no shared header, so its format model, its reference
- * (ref_dot, out_ok: the BF16 rounding and the PTX ISA's accumulation
- * allowance), its case tables (SHAPES, FULL, SPECIAL, LARGE, REFUSED) and
- * its draws are copied here; the judge draws each case from the class seed
- * with tags of its own (wb_rng_for_seed), not the test's draws.
+ * The GEMM's checks are test_week60.c's, shared through
+ * phase6/week60/w60_checks.h: the tolerance (the BF16 rounding and the PTX
+ * ISA's accumulation allowance), ref_dot, out_ok, the case tables (SHAPES,
+ * FULL, SPECIAL, LARGE, REFUSED) and the scales' draw. The format model
+ * (model_value, model_code: the test's sits in a struct with the
+ * learner's functions) and the cases' draws (the test's bodies) are copied
+ * here; the judge draws each case from the class seed with tags of its own
+ * (wb_rng_for_seed), not the test's draws.
  *   w60.convert  a CPU checkpoint, on host memory both processes map
  *                (judged with or without a GPU; without one the runner
  *                opens none): the 256 codes of each format decoded by
@@ -109,6 +112,7 @@
 #include "fp8_convert.h"
 #include "fp8_gemm.h"
 #include "support/fp8_fill.h"
+#include "w60_checks.h"
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 #define TIMED 7
@@ -284,63 +288,10 @@ static void judge_convert(jd *J, jd_tally *t)
 
 static void judge_convert_gpu(jd_ck *k) { judge_convert(k->J, k->t); }
 
-/* ---------------------------------------------------------------- the GEMM's reference (test_week60.c's) */
-
-#define BF16_RTOL (0x1p-8 + 0x1p-20)
-#define BF16_ATOL 0x1p-133
-#define BF16_INF_AT (0x1p128 * (1.0 - 0x1p-9))
-
-static void ref_dot(const float *a, const float *b, int K, double s, double unit, double *ref, double *allow)
-{
-    double P = 0, E = 0;
-    const double lim = 2048.0 * unit;
-    for (int k0 = 0; k0 < K; k0 += 32) {
-        double part = 0, T = fabs(P);
-        const int k1 = k0 + 32 < K ? k0 + 32 : K;
-        for (int k = k0; k < k1; k++) {
-            const double p = (double)a[k] * (double)b[k];
-            part += p;
-            T += fabs(p);
-        }
-        if (!(T < lim)) E += 0x1p-5 * T;
-        P += part;
-    }
-    *ref = s * P;
-    *allow = fabs(s) * E;
-}
-
-static int out_ok(uint16_t bits, double ref, double allow)
-{
-    const double got = (double)wb_bf16_to_f32(bits);
-    if (isnan(ref)) return isnan(got);
-    if (isnan(got)) return 0;
-    const double tol = allow * (1 + BF16_RTOL) + BF16_RTOL * fabs(ref) + BF16_ATOL;
-    if (isinf(got)) return (got > 0) == (ref > 0) && fabs(ref) + tol >= BF16_INF_AT;
-    return fabs(got - ref) <= tol && fabs(ref) - tol < BF16_INF_AT;
-}
-
-typedef struct {
-    size_t n, bad;
-    char msg[600];
-} out_cmp;
-
-static void cmp_one(out_cmp *c, size_t i, size_t j, uint16_t bits, double ref, double allow)
-{
-    c->n++;
-    if (out_ok(bits, ref, allow)) return;
-    if (c->bad++ < 3) {
-        const size_t used = strlen(c->msg);
-        snprintf(c->msg + used, sizeof c->msg - used, "%sD[%zu][%zu] expected %.7g (tolerance %.3g) got %.7g (0x%04x)",
-                 used ? "; " : "", i, j, ref, allow * (1 + BF16_RTOL) + BF16_RTOL * fabs(ref) + BF16_ATOL,
-                 (double)wb_bf16_to_f32(bits), bits);
-    }
-}
-
 /* ---------------------------------------------------------------- w60.gemm's cases */
 
-typedef struct {
-    int M, N, K, pad, off, grid;
-} g_shape;
+/* (the tolerance, ref_dot, out_ok, cmp_one, the case tables and
+ * random_scale: phase6/week60/w60_checks.h, the test's) */
 
 typedef struct {
     int M, N, K;
@@ -368,8 +319,6 @@ static void data_decode(g_data *g)
     for (size_t i = 0; i < na; i++) g->av[i] = (float)model_value(&E4M3, g->a[i]);
     for (size_t i = 0; i < nb; i++) g->bv[i] = (float)model_value(&E4M3, g->b[i]);
 }
-
-static float random_scale(wb_rng *rng) { return (float)ldexp(1.0 + wb_rng_unit(rng), (int)wb_rng_int(rng, -4, 4)); }
 
 static void data_exact(g_data *g, wb_rng *rng, int range, int ea, int eb)
 {
@@ -486,62 +435,6 @@ out:
     free(h), free(ref), free(allow);
     return rc;
 }
-
-static const g_shape SHAPES[] = {
-    { 1, 1, 16, 0, 0, 0 },         { 0, 5, 16, 0, 0, 0 },          { 5, 0, 16, 0, 0, 0 },
-    { 5, 7, 0, 3, 1, 0 },          { 1, 1, 0, 0, 0, 0 },           { 3, 5, 16, 1, 1, 0 },
-    { 64, 64, 64, 0, 0, 0 },       { 127, 129, 144, 0, 0, 0 },     { 128, 256, 128, 0, 0, 0 },
-    { 129, 257, 272, 2, 0, 0 },    { 255, 256, 1008, 0, 1, 0 },    { 257, 511, 128, 0, 0, 0 },
-    { 1000, 1000, 96, 0, 3, 0 },   { 64, 4096, 16, 0, 0, 0 },      { 4096, 64, 256, 0, 0, 0 },
-    { 300, 300, 4096, 5, 0, 0 },   { 65, 33, 4112, 0, 2, 0 },
-    { 2048, 2304, 128, 0, 0, 0 },  { 2048, 2560, 272, 1, 2, 0 },
-    { 1000, 1000, 144, 0, 0, 1 },  { 1000, 1000, 400, 0, 0, 3 },   { 777, 1500, 656, 3, 1, 7 },
-    { 513, 769, 16, 0, 0, 2 },     { 640, 1280, 528, 0, 0, 1 },
-    { 127, 136, 144, 8, 0, 0 },    { 129, 264, 272, 0, 8, 3 },     { 3, 8, 16, 8, 8, 0 },
-    { 1, 8, 16, 0, 0, 0 },         { 77, 304, 64, 8, 8, 0 },       { 200, 40, 128, 8, 0, 1 },
-    { 64, 4096, 16, 8, 0, 0 },     { 64, 4096, 16, 1, 0, 0 },      { 64, 4096, 16, 0, 2, 0 },
-    { 127, 129, 144, 7, 0, 0 },    { 129, 257, 272, 7, 8, 3 },
-};
-
-static const g_shape FULL[] = {
-    { 128, 256, 32, 0, 0, 0 }, { 77, 300, 64, 3, 1, 0 }, { 257, 136, 128, 0, 8, 0 }, { 64, 256, 256, 0, 0, 1 },
-    { 200, 264, 144, 8, 0, 3 },
-};
-
-static const struct {
-    g_shape s;
-    int what;
-} SPECIAL[] = {
-    { { 77, 300, 64, 3, 1, 0 }, 0 },   { { 128, 256, 128, 0, 0, 0 }, 0 }, { { 300, 520, 96, 0, 0, 1 }, 0 },
-    { { 130, 136, 1024, 0, 0, 0 }, 1 }, { { 130, 133, 1024, 3, 1, 2 }, 1 }, { { 200, 264, 512, 0, 0, 0 }, 2 },
-    { { 99, 101, 512, 1, 1, 3 }, 2 },
-};
-
-static const g_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0 },
-                                 { 2049, 3001, 4112, 0, 0, 0 },
-                                 { 2049, 3001, 4112, 0, 0, 5 },
-                                 { 2049, 3008, 4112, 0, 0, 0 } };
-
-typedef struct {
-    int M, N, K;
-    size_t ldd;
-    int a_off, b_off, null_scale, grid;
-    const char *why;
-} g_refused;
-
-static const g_refused REFUSED[] = {
-    { 8, 8, 24, 8, 0, 0, 0, 0, "K = 24 is not a multiple of 16 (24-byte rows)" },
-    { 8, 8, 8, 8, 0, 0, 0, 0, "K = 8" },
-    { 8, 8, 16, 7, 0, 0, 0, 0, "ldd < N" },
-    { -1, 8, 16, 8, 0, 0, 0, 0, "M < 0" },
-    { 8, -8, 16, 8, 0, 0, 0, 0, "N < 0" },
-    { 8, 8, -16, 8, 0, 0, 0, 0, "K < 0" },
-    { 8, 8, 16, 8, 8, 0, 0, 0, "A 8 bytes past a 16-byte boundary" },
-    { 8, 8, 16, 8, 0, 1, 0, 0, "B 1 byte past a 16-byte boundary" },
-    { 8, 8, 16, 8, 0, 0, 1, 0, "scale_a NULL" },
-    { 8, 8, 16, 8, 0, 0, 2, 0, "scale_b NULL" },
-    { 8, 8, 16, 8, 0, 0, 0, -1, "grid < 0" },
-};
 
 /* One refusal through fp8_gemm_grid (and fp8_gemm where the grid is 0), on
  * B's buffers or (B NULL) made-up pointers. 0, 1 (failed), -1 (runner lost). */
