@@ -13,14 +13,14 @@
  *   judge-w60 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * The GEMM's checks are test_week60.c's, shared through
- * phase6/week60/w60_checks.h: the tolerance (the BF16 rounding and the PTX
- * ISA's accumulation allowance), ref_dot, out_ok, the case tables (SHAPES,
- * FULL, SPECIAL, LARGE, REFUSED) and the scales' draw. The format model
- * (model_value, model_code: the test's sits in a struct with the
- * learner's functions) and the cases' draws (the test's bodies) are copied
- * here; the judge draws each case from the class seed with tags of its own
- * (wb_rng_for_seed), not the test's draws.
+ * The checks are test_week60.c's, shared through phase6/week60/w60_checks.h:
+ * the formats' model (model_value, model_code; the judge's fmt8 holds no
+ * learner function), the tolerance (the BF16 rounding and the PTX ISA's
+ * accumulation allowance), ref_dot, out_ok, the inputs' draws (data_exact,
+ * data_full_range, random_scale), the case tables (SHAPES, FULL, SPECIAL,
+ * LARGE, REFUSED). The test bodies' lists of conversion inputs and their
+ * order of draws are copied here; the judge draws each case from the
+ * class seed with tags of its own (wb_rng_for_seed), not the test's draws.
  *   w60.convert  a CPU checkpoint, on host memory both processes map
  *                (judged with or without a GPU; without one the runner
  *                opens none): the 256 codes of each format decoded by
@@ -119,66 +119,10 @@
 
 static const char *status_name(int s) { return s < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)s); }
 
-/* ---------------------------------------------------------------- the formats (test_week60.c's model) */
+/* ---------------------------------------------------------------- the formats (w60_checks.h's model) */
 
-typedef struct {
-    const char *name;
-    int exp_bits, man_bits, has_inf, top;
-    double table[128];
-} fmt8;
-
-static fmt8 E4M3 = { "E4M3", 4, 3, 0, FP8_E4M3_MAX_CODE, { 0 } };
-static fmt8 E5M2 = { "E5M2", 5, 2, 1, FP8_E5M2_MAX_CODE, { 0 } };
-
-static double model_value(const fmt8 *f, unsigned code)
-{
-    const unsigned body = code & 0x7fu, field = body >> f->man_bits, frac = body & ((1u << f->man_bits) - 1);
-    const unsigned ones = (1u << f->exp_bits) - 1;
-    const double sgn = (code & 0x80u) ? -1.0 : 1.0;
-    if (f->has_inf && field == ones) return frac == 0 ? sgn * INFINITY : NAN;
-    if (!f->has_inf && body == 0x7fu) return NAN;
-    const int bias = (1 << (f->exp_bits - 1)) - 1;
-    const double scale = pow(2.0, (field == 0 ? 1 : (int)field) - bias);
-    const double significand = (field == 0 ? 0.0 : 1.0) + (double)frac / (double)(1u << f->man_bits);
-    return sgn * significand * scale;
-}
-
-static void model_init(fmt8 *f)
-{
-    for (int c = 0; c <= f->top; c++) f->table[c] = model_value(f, (unsigned)c);
-}
-
-/* The code the conversion must give for x (a NaN input: -1, any NaN code will do). */
-static int model_code(const fmt8 *f, float x)
-{
-    if (isnan(x)) return -1;
-    const unsigned sgn = signbit(x) ? 0x80u : 0u;
-    const double a = fabs((double)x);
-    if (a >= f->table[f->top]) return (int)(sgn | (unsigned)f->top);
-    int lo = 0, hi = f->top;
-    while (hi - lo > 1) {
-        const int mid = (lo + hi) / 2;
-        if (f->table[mid] <= a) lo = mid;
-        else hi = mid;
-    }
-    const double below = a - f->table[lo], above = f->table[hi] - a;
-    const int pick = below < above ? lo : above < below ? hi : (lo % 2 == 0 ? lo : hi);
-    return (int)(sgn | (unsigned)pick);
-}
-
-static float bits_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t f32_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+static fmt8 E4M3 = { "E4M3", 4, 3, 0, FP8_E4M3_MAX_CODE, NULL, NULL, { 0 } };
+static fmt8 E5M2 = { "E5M2", 5, 2, 1, FP8_E5M2_MAX_CODE, NULL, NULL, { 0 } };
 
 /* ---------------------------------------------------------------- w60.convert */
 
@@ -254,7 +198,7 @@ static int convert_format(jd *J, jd_tally *t, int fi, float *x, unsigned char *o
     for (size_t i = 0; i < n; i++) {
         const int want = model_code(f, x[i]);
         const unsigned got = out[i];
-        if (want < 0 ? !isnan(model_value(f, got)) : got != (unsigned)want)
+        if (want < 0 ? !is_nan_code(f, got) : got != (unsigned)want)
             if (bad++ == 0) first = i;
     }
     if (bad) {
@@ -290,62 +234,8 @@ static void judge_convert_gpu(jd_ck *k) { judge_convert(k->J, k->t); }
 
 /* ---------------------------------------------------------------- w60.gemm's cases */
 
-/* (the tolerance, ref_dot, out_ok, cmp_one, the case tables and
- * random_scale: phase6/week60/w60_checks.h, the test's) */
-
-typedef struct {
-    int M, N, K;
-    uint8_t *a, *b;
-    float *av, *bv;
-    float sa, sb;
-    double unit;
-    const char *kind;
-} g_data;
-
-static void data_alloc(g_data *g, int M, int N, int K)
-{
-    g->M = M, g->N = N, g->K = K;
-    const size_t na = (size_t)M * K, nb = (size_t)N * K;
-    g->a = wb_hmalloc(na + 16), g->b = wb_hmalloc(nb + 16);
-    g->av = wb_hmalloc(na * 4 + 16), g->bv = wb_hmalloc(nb * 4 + 16);
-}
-
-static void data_free(g_data *g) { free(g->a), free(g->b), free(g->av), free(g->bv); }
-
-static void data_decode(g_data *g)
-{
-    model_init(&E4M3);
-    const size_t na = (size_t)g->M * g->K, nb = (size_t)g->N * g->K;
-    for (size_t i = 0; i < na; i++) g->av[i] = (float)model_value(&E4M3, g->a[i]);
-    for (size_t i = 0; i < nb; i++) g->bv[i] = (float)model_value(&E4M3, g->b[i]);
-}
-
-static void data_exact(g_data *g, wb_rng *rng, int range, int ea, int eb)
-{
-    const size_t na = (size_t)g->M * g->K, nb = (size_t)g->N * g->K;
-    for (size_t i = 0; i < na; i++) g->a[i] = fp8_fill_code((int)wb_rng_int(rng, -range, range), ea);
-    for (size_t i = 0; i < nb; i++) g->b[i] = fp8_fill_code((int)wb_rng_int(rng, -range, range), eb);
-    g->sa = random_scale(rng), g->sb = random_scale(rng);
-    g->unit = ldexp(1.0, ea + eb);
-    g->kind = "small integers times powers of two";
-    data_decode(g);
-}
-
-static void data_full_range(g_data *g, wb_rng *rng)
-{
-    const size_t na = (size_t)g->M * g->K, nb = (size_t)g->N * g->K;
-    for (int side = 0; side < 2; side++) {
-        uint8_t *c = side ? g->b : g->a;
-        for (size_t i = 0, n = side ? nb : na; i < n; i++) {
-            unsigned v = (unsigned)wb_rng_int(rng, 0, 253);
-            c[i] = (uint8_t)(v < 127 ? v : v + 1);
-        }
-    }
-    g->sa = random_scale(rng), g->sb = random_scale(rng);
-    g->unit = 0x1p-18;
-    g->kind = "E4M3 codes from the whole range";
-    data_decode(g);
-}
+/* (the tolerance, ref_dot, out_ok, cmp_one, the inputs' draws, the case
+ * tables: phase6/week60/w60_checks.h, the test's) */
 
 /* Guarded buffers of one GEMM call: A, B, the scales (scale_b 4 bytes after
  * scale_a, as the test's), D. */
@@ -407,10 +297,7 @@ static int check_data(jd *J, jd_tally *t, const g_data *g, g_shape s, const char
         jd_failf(t, "%s: the judge's own copies failed", what);
         goto out;
     }
-    const double sd = (double)g->sa * (double)g->sb;
-    for (size_t i = 0; i < M; i++)
-        for (size_t j = 0; j < N; j++)
-            ref_dot(g->av + i * K, g->bv + j * K, (int)K, sd, g->unit, &ref[i * N + j], &allow[i * N + j]);
+    data_reference(g, ref, allow);
     const int st = gemm_call(J, &B, 0, 0, 0, lead, s.M, s.N, s.K, ldd, s.grid, s.grid != 0, t);
     if (st == -1 && J->lost) goto out;
     rc = 0;

@@ -1,10 +1,10 @@
 /* w60_checks.h — what week 60's GEMM checks expect, shared by the week's
  * test program (test_week60.c) and the instructor's judge
  * (instructor/judge_w60.c, which runs the student's code in a separate
- * runner): the tolerance (the output's BF16 rounding and the PTX ISA's
- * FP8 accumulation allowance), the double reference of one output, the
- * shapes, the full-range, special and large cases, the refusals and the
- * scales' draw. Change a check here and both follow. */
+ * runner): the formats' model, the tolerance (the output's BF16 rounding
+ * and the PTX ISA's FP8 accumulation allowance), the double reference, the
+ * inputs' draws, the shapes, the full-range, special and large cases, the
+ * refusals. Change a check here and both follow. */
 #ifndef W60_CHECKS_H
 #define W60_CHECKS_H
 
@@ -12,10 +12,81 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "fp8_convert.h" /* the formats' constants */
+#include "support/fp8_fill.h"
+#include "wb_cuda.h" /* wb_hmalloc */
 #include "wb_f16.h" /* wb_bf16_to_f32 */
 #include "wb_rand.h"
+
+/* The test's own model of a format (the judge's too): a code's value from its fields (the
+ * OCP FP8 definitions, fp8_convert.h), and a float's code as the nearest
+ * entry of the sorted table of all non-negative finite values, ties to the
+ * even code, saturated. A different road to the same numbers than bit
+ * manipulation, which is what the exercise does. */
+typedef struct {
+    const char *name;
+    int exp_bits, man_bits, has_inf; /* has_inf: exponent all ones is Inf/NaN (E5M2) */
+    int top;                         /* the largest finite value's code */
+    float (*from)(uint8_t);          /* the learner's */
+    uint8_t (*to)(float);
+    double table[128];               /* table[c]: the value of code c, c = 0 .. top */
+} fmt8;
+
+/* The value of `code` in format f: NaN, +-Inf, or sign * significand * 2^exponent. */
+static double model_value(const fmt8 *f, unsigned code)
+{
+    const unsigned body = code & 0x7fu, field = body >> f->man_bits, frac = body & ((1u << f->man_bits) - 1);
+    const unsigned ones = (1u << f->exp_bits) - 1;
+    const double sgn = (code & 0x80u) ? -1.0 : 1.0;
+    if (f->has_inf && field == ones) return frac == 0 ? sgn * INFINITY : NAN;
+    if (!f->has_inf && body == 0x7fu) return NAN;
+    const int bias = (1 << (f->exp_bits - 1)) - 1;
+    const double scale = pow(2.0, (field == 0 ? 1 : (int)field) - bias);
+    const double significand = (field == 0 ? 0.0 : 1.0) + (double)frac / (double)(1u << f->man_bits);
+    return sgn * significand * scale;
+}
+
+static void model_init(fmt8 *f)
+{
+    for (int c = 0; c <= f->top; c++) f->table[c] = model_value(f, (unsigned)c);
+}
+
+/* The code the conversion must give for x (a NaN input: -1, any NaN code will do). */
+static int model_code(const fmt8 *f, float x)
+{
+    if (isnan(x)) return -1;
+    const unsigned sgn = signbit(x) ? 0x80u : 0u;
+    const double a = fabs((double)x);
+    if (a >= f->table[f->top]) return (int)(sgn | (unsigned)f->top);
+    int lo = 0, hi = f->top; /* table[lo] <= a < table[hi] */
+    while (hi - lo > 1) {
+        const int mid = (lo + hi) / 2;
+        if (f->table[mid] <= a) lo = mid;
+        else hi = mid;
+    }
+    const double below = a - f->table[lo], above = f->table[hi] - a;
+    const int pick = below < above ? lo : above < below ? hi : (lo % 2 == 0 ? lo : hi);
+    return (int)(sgn | (unsigned)pick);
+}
+
+static int is_nan_code(const fmt8 *f, unsigned code) { return isnan(model_value(f, code)); }
+
+static float bits_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
 
 /* An output passes when, with s = scale_a * scale_b and P the exact sum of
  * the decoded products (both in double),
@@ -112,6 +183,78 @@ typedef struct {
 static float random_scale(wb_rng *rng)
 {
     return (float)ldexp(1.0 + wb_rng_unit(rng), (int)wb_rng_int(rng, -4, 4));
+}
+
+/* Inputs: codes on the host, their values (the model's decoding), scales. */
+typedef struct {
+    int M, N, K;
+    uint8_t *a, *b;   /* M x K and N x K codes */
+    float *av, *bv;   /* their values */
+    float sa, sb;
+    double unit;      /* every product is a multiple of it */
+    const char *kind; /* for messages */
+} g_data;
+
+static void data_alloc(g_data *g, int M, int N, int K)
+{
+    g->M = M, g->N = N, g->K = K;
+    const size_t na = (size_t)M * K, nb = (size_t)N * K;
+    g->a = wb_hmalloc(na + 16), g->b = wb_hmalloc(nb + 16);
+    g->av = wb_hmalloc(na * 4 + 16), g->bv = wb_hmalloc(nb * 4 + 16);
+}
+
+static void data_free(g_data *g) { free(g->a), free(g->b), free(g->av), free(g->bv); }
+
+/* E4M3's model for the inputs' values (the learner's conversions not used). */
+static fmt8 W60_E4M3_MODEL = { "E4M3", 4, 3, 0, FP8_E4M3_MAX_CODE, NULL, NULL, { 0 } };
+
+static void data_decode(g_data *g)
+{
+    model_init(&W60_E4M3_MODEL);
+    const size_t na = (size_t)g->M * g->K, nb = (size_t)g->N * g->K;
+    for (size_t i = 0; i < na; i++) g->av[i] = (float)model_value(&W60_E4M3_MODEL, g->a[i]);
+    for (size_t i = 0; i < nb; i++) g->bv[i] = (float)model_value(&W60_E4M3_MODEL, g->b[i]);
+}
+
+/* Small integers -range .. range times 2^ea (A) and 2^eb (B): sums exact in
+ * any accumulator of 12 or more bits while they stay under 2^11 units. */
+static void data_exact(g_data *g, wb_rng *rng, int range, int ea, int eb)
+{
+    const size_t na = (size_t)g->M * g->K, nb = (size_t)g->N * g->K;
+    for (size_t i = 0; i < na; i++) g->a[i] = fp8_fill_code((int)wb_rng_int(rng, -range, range), ea);
+    for (size_t i = 0; i < nb; i++) g->b[i] = fp8_fill_code((int)wb_rng_int(rng, -range, range), eb);
+    g->sa = random_scale(rng), g->sb = random_scale(rng);
+    g->unit = ldexp(1.0, ea + eb);
+    g->kind = "small integers times powers of two";
+    data_decode(g);
+}
+
+/* Codes drawn from all 254 non-NaN E4M3 codes: every exponent, subnormals,
+ * +-448, both zeros. */
+static void data_full_range(g_data *g, wb_rng *rng)
+{
+    const size_t na = (size_t)g->M * g->K, nb = (size_t)g->N * g->K;
+    for (int side = 0; side < 2; side++) {
+        uint8_t *c = side ? g->b : g->a;
+        for (size_t i = 0, n = side ? nb : na; i < n; i++) {
+            unsigned v = (unsigned)wb_rng_int(rng, 0, 253);
+            c[i] = (uint8_t)(v < 127 ? v : v + 1); /* skip 0x7f */
+        }
+    }
+    g->sa = random_scale(rng), g->sb = random_scale(rng);
+    g->unit = 0x1p-18;
+    g->kind = "E4M3 codes from the whole range";
+    data_decode(g);
+}
+
+/* The reference of every output (M x N) and its allowance. */
+static void data_reference(const g_data *g, double *ref, double *allow)
+{
+    const double s = (double)g->sa * (double)g->sb;
+    for (int i = 0; i < g->M; i++)
+        for (int j = 0; j < g->N; j++)
+            ref_dot(g->av + (size_t)i * g->K, g->bv + (size_t)j * g->K, g->K, s, g->unit, &ref[(size_t)i * g->N + j],
+                    &allow[(size_t)i * g->N + j]);
 }
 
 static const g_shape SHAPES[] = {
