@@ -491,6 +491,19 @@ static int need_sm90a(jd_tally *t)
     return 1;
 }
 
+/* One shape on small integers times powers of two (exact sums), random
+ * scales: the test's gemm_shapes and gemm_random. check_data's return. */
+static int exact_case(jd *J, jd_tally *t, wb_rng *rng, g_shape s)
+{
+    g_data g;
+    data_alloc(&g, s.M, s.N, s.K);
+    const int ea = (int)wb_rng_int(rng, -4, 3), eb = (int)wb_rng_int(rng, -4, 3);
+    data_exact(&g, rng, 3, ea, eb);
+    const int rc = check_data(J, t, &g, s, NULL);
+    data_free(&g);
+    return rc;
+}
+
 static void judge_gemm(jd_ck *k)
 {
     jd *J = k->J;
@@ -499,14 +512,7 @@ static void judge_gemm(jd_ck *k)
     if (need_sm90a(t)) return;
     for (int i = 0; i < N_OF(SHAPES) && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w60_shapes", i);
-        const g_shape s = SHAPES[i];
-        g_data g;
-        data_alloc(&g, s.M, s.N, s.K);
-        const int ea = (int)wb_rng_int(&rng, -4, 3), eb = (int)wb_rng_int(&rng, -4, 3);
-        data_exact(&g, &rng, 3, ea, eb);
-        const int rc = check_data(J, t, &g, s, NULL);
-        data_free(&g);
-        if (rc < 0) return;
+        if (exact_case(J, t, &rng, SHAPES[i]) < 0) return;
     }
     for (int i = 0; i < 8 && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w60_random", i);
@@ -516,13 +522,7 @@ static void judge_gemm(jd_ck *k)
         s.off = (int)wb_rng_int(&rng, 0, 3), s.grid = (int)wb_rng_int(&rng, 0, 5);
         if (i % 2)
             s.N = (s.N + 7) / 8 * 8, s.pad = 8 * (int)wb_rng_int(&rng, 0, 1), s.off = 8 * (int)wb_rng_int(&rng, 0, 1);
-        g_data g;
-        data_alloc(&g, s.M, s.N, s.K);
-        const int ea = (int)wb_rng_int(&rng, -4, 3), eb = (int)wb_rng_int(&rng, -4, 3);
-        data_exact(&g, &rng, 3, ea, eb);
-        const int rc = check_data(J, t, &g, s, NULL);
-        data_free(&g);
-        if (rc < 0) return;
+        if (exact_case(J, t, &rng, s) < 0) return;
     }
     for (int i = 0; i < N_OF(FULL) && !J->lost; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w60_full", i);
