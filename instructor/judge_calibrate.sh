@@ -67,6 +67,7 @@ speed_ids() { case $1 in
   phase6/week38) echo w38.fwd-speed ;;
   phase5/week53) echo w53.tma-copy-bw ;;
   phase6/week57) echo w57.decode-speed ;;
+  phase6/week60) echo w60.fp8-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

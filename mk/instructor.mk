@@ -738,6 +738,33 @@ $(BUILD)/instructor/judge_w57_kernels.o: instructor/judge_w57_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W57): $(BUILD)/instructor/judge_w57_kernels.o
+$(eval $(call judge_rules,60,phase6/week60,fp8_convert fp8_gemm))
+# week 60's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# fp8_convert.o and fp8_gemm.o (sm_90a, as the week's rules build them) in its runners; its own kernels
+# (judge_w60_kernels.cu: the timed inputs' fill and the check of every timed output, linked into judge-w60
+# alone); and its yard runner (judge_w60_yard_runner.c: the week's given support/yard_fp8_lt.o, cuBLASLt's
+# FP8 GEMM, no student object, beside the judge), through which the judge times w60.fp8-speed's yardstick
+JUDGE_W60_YARD := $(BUILD)/instructor/judge-w60-yard-runner
+$(BUILD)/instructor/judge_w60.o $(BUILD)/instructor/judge_w60_runner.o: instructor/judge_w60.h \
+  phase6/week60/support/fp8_fill.h
+$(BUILD)/instructor/judge_w60.o: instructor/judge_w60_kernels.h
+$(BUILD)/instructor/judge_w60_kernels.o: instructor/judge_w60_kernels.cu instructor/judge_w60_kernels.h \
+  instructor/judge_w60.h phase6/week60/support/fp8_fill.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -Iphase6/week60 -c $< -o $@
+$(JUDGE_W60): $(BUILD)/instructor/judge_w60_kernels.o
+$(BUILD)/instructor/judge_w60_yard_runner.o: instructor/judge_w60_yard_runner.c instructor/judge_w60.h instructor/judge.h \
+  phase6/week60/support/yard_fp8_lt.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week60 -c $< -o $@
+$(JUDGE_W60_YARD): $(BUILD)/instructor/judge_w60_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase6/week60/support/yard_fp8_lt.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
+$(JUDGE_W60): | $(JUDGE_W60_YARD)
+judge-w60: $(JUDGE_W60_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
