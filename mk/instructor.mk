@@ -700,6 +700,36 @@ $(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W38): | $(JUDGE_W38_YARD)
 judge-w38: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
+# week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
+# shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
+# phase5/common/bf16_gemm_check.h, cuBLAS's DGEMM as the reference of the large and the timed outputs,
+# its own kernel judge_bf16gemm_kernels.cu), and its yard runner (judge_bf16gemm_yard_runner.c:
+# cublasGemmEx BF16 TN alone, no student object, beside the judge), through which the judge times
+# w54.gemm-speed's yardstick
+JUDGE_BF16GEMM_OBJ := $(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_bf16gemm_kernels.o
+$(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_w54.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_bf16gemm.o: instructor/judge_bf16gemm.h instructor/judge_bf16gemm_kernels.h \
+  instructor/judge_week.h instructor/judge_kernels.h phase5/common/bf16_gemm_check.h phase5/common/bf16_host.h
+$(BUILD)/instructor/judge_bf16gemm_kernels.o: instructor/judge_bf16gemm_kernels.cu instructor/judge_bf16gemm_kernels.h \
+  $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_w54.o $(BUILD)/instructor/judge_w54_runner.o: instructor/judge_w54.h instructor/judge_bf16gemm.h
+$(JUDGE_W54): $(JUDGE_BF16GEMM_OBJ)
+$(JUDGE_W54): private LDCUDA += -lcublas
+JUDGE_W54_YARD := $(BUILD)/instructor/judge-w54-yard-runner
+$(BUILD)/instructor/judge_w54_yard_runner.o: instructor/judge_bf16gemm_yard_runner.c instructor/judge_bf16gemm.h \
+  instructor/judge.h phase5/common/bf16_host.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/common -c $< -o $@
+$(JUDGE_W54_YARD): $(BUILD)/instructor/judge_w54_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W54): | $(JUDGE_W54_YARD)
+judge-w54: $(JUDGE_W54_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
