@@ -53,6 +53,7 @@
 #include "judge.h"
 #include "judge_bf16gemm.h"
 #include "judge_bf16gemm_kernels.h"
+#include "judge_gemm_refs.h"
 #include "judge_kernels.h"
 #include "judge_week.h"
 #include "wb_compare.h"
@@ -409,75 +410,32 @@ void bg_judge_gemm(jd_ck *k, const bg_week *w)
 
 /* ---------------------------------------------------------------- speed */
 
-/* The timed reps' references: the DGEMM of a rep's inputs, by their seeds,
- * one slot a rep (as many as the device holds, then reused in turn), so the
- * look's expected values before a request and the full checks after it
- * compute each rep's product once. */
-typedef struct {
-    unsigned long long sa, sb;
-    int                ok;
-    double            *ref;
-} ref_slot;
-static ref_slot  g_slot[JD_BENCH_MAX_K];
-static int       g_nslot, g_turn;
+/* The timed reps' references (judge_gemm_refs.c, cached by the rep's
+ * seeds): the rep's inputs filled again as the protocol filled them
+ * (fill_bf16 below), and their DGEMM, on scratch kept between reps. */
 static double   *g_da, *g_db;
 static uint16_t *g_ha, *g_hb;
 
-static void refs_release(void)
+static void scratch_free(void)
 {
-    for (int i = 0; i < g_nslot; i++) cudaFree(g_slot[i].ref);
     cudaFree(g_da), cudaFree(g_db), cudaFree(g_ha), cudaFree(g_hb);
-    g_da = g_db = NULL, g_ha = g_hb = NULL, g_nslot = 0, g_turn = 0;
-    cudaGetLastError();
+    g_da = g_db = NULL, g_ha = g_hb = NULL;
 }
 
-static const double *bench_ref(const jd_bench *b, const unsigned long long *seed)
+static int make_ref(const jd_bench *b, const unsigned long long *seed, double *ref)
 {
     int M = (int)b->i64[1], N = (int)b->i64[2], K = (int)b->i64[3];
-    for (int i = 0; i < g_nslot; i++)
-        if (g_slot[i].ok && g_slot[i].sa == seed[0] && g_slot[i].sb == seed[1]) return g_slot[i].ref;
     if (!g_da && (cudaMalloc((void **)&g_da, (size_t)M * K * 8) != cudaSuccess ||
                   cudaMalloc((void **)&g_db, (size_t)N * K * 8) != cudaSuccess ||
                   cudaMalloc((void **)&g_ha, (size_t)M * K * 2) != cudaSuccess ||
                   cudaMalloc((void **)&g_hb, (size_t)N * K * 2) != cudaSuccess)) {
-        refs_release();
-        return NULL;
-    }
-    ref_slot *s = NULL;
-    if (g_nslot < JD_BENCH_MAX_K) {
-        double *r = NULL;
-        if (cudaMalloc((void **)&r, (size_t)M * N * 8) == cudaSuccess) s = &g_slot[g_nslot++], s->ref = r;
+        scratch_free();
         cudaGetLastError();
+        return -1;
     }
-    if (!s) {
-        if (!g_nslot) return NULL;
-        s = &g_slot[g_turn++ % g_nslot];
-    }
-    s->ok = 0;
-    /* the rep's inputs again, as the protocol filled them (fill_bf16 below) */
     wb_dfill_uniform_bf16(g_ha, (size_t)M * K, seed[0], b->lo, b->hi);
     wb_dfill_uniform_bf16(g_hb, (size_t)N * K, seed[1], b->lo, b->hi);
-    if (ref_gemm(M, N, K, g_ha, g_hb, g_da, g_db, s->ref) != 0) return NULL;
-    s->sa = seed[0], s->sb = seed[1], s->ok = 1;
-    return s->ref;
-}
-
-/* Element i of C for inputs from seed[0] (A) and seed[1] (B): the look's expected value. */
-static float bench_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
-{
-    const double *ref = bench_ref(b, seed);
-    double r = NAN;
-    if (!ref || cudaMemcpy(&r, ref + i, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
-    return (float)r;
-}
-
-/* Every element of a timed C: finite and within the test's tolerance of the double product. */
-static int bench_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
-                       unsigned long long h[2])
-{
-    const double *ref = bench_ref(b, seed);
-    if (!ref) return -1;
-    return jd_full_check_done(jd_prefix_check_f32(out, ref, b->n, b->atol, b->rtol, bad, jd_stream), bad, h);
+    return ref_gemm(M, N, K, g_ha, g_hb, g_da, g_db, ref);
 }
 
 /* An input: BENCH x BENCH BF16 values from seed (A's M K, B's N K: square here). */
@@ -495,7 +453,8 @@ static void bench_setup(jd_bench *x, int fn, const char *fn_name)
     x->in_bytes = (size_t)BENCH * BENCH * 2;
     x->fill = fill_bf16;
     x->lo = LO, x->hi = HI, x->atol = bf16_gemm_atol(BENCH), x->rtol = BF16_GEMM_RTOL;
-    x->fn_name = fn_name, x->out_name = "C", x->expect = bench_expect, x->full_check = bench_check;
+    x->fn_name = fn_name, x->out_name = "C", x->expect = jd_refs_expect, x->full_check = jd_refs_check;
+    jd_refs_use(make_ref, scratch_free);
 }
 
 static jd_bench g_mine, g_yard; /* large: their sample arrays */
@@ -507,7 +466,7 @@ void bg_cublas_before(const bg_week *w)
     bench_setup(&g_yard, BG_YARD_CUBLAS, "cublasGemmEx");
     if (jd_yard_bench(w->yard_runner, &g_yard, TIMED, &g_before_ms, g_before_why, sizeof g_before_why) != 0)
         g_before_ms = NAN;
-    refs_release();
+    jd_refs_release();
 }
 
 /* The student's function timed (its plain entry, ldc N), then cuBLAS again
@@ -515,28 +474,10 @@ void bg_cublas_before(const bg_week *w)
 void bg_judge_vs_cublas(jd_ck *k, const bg_week *w)
 {
     if (!bg_on_sm90(w, k->t)) return;
-    double ms = NAN, yms = NAN, value = NAN, yard = NAN;
-    char why[700] = "", ywhy[600] = "", detail[240] = "";
-    const double flops = 2.0 * BENCH * BENCH * (double)BENCH;
+    char shape[24];
+    snprintf(shape, sizeof shape, "%d^3", BENCH);
     bench_setup(&g_mine, BG_FN_GEMM, w->fn_name);
-    int rc = jd_bench_run(k->J, &g_mine, TIMED, &ms, why, sizeof why);
-    refs_release();
-    if (rc == 0) {
-        double after = NAN;
-        bench_setup(&g_yard, BG_YARD_CUBLAS, "cublasGemmEx");
-        yms = jd_yard_faster(w->yard_runner, &g_yard, TIMED, g_before_ms, g_before_why, &after, ywhy, sizeof ywhy);
-        refs_release();
-        if (!(yms > 0)) {
-            snprintf(why, sizeof why, "no figure for cublasGemmEx: %s", ywhy);
-        } else {
-            value = flops / (ms * 1e-3) / 1e12, yard = flops / (yms * 1e-3) / 1e12;
-            snprintf(detail, sizeof detail,
-                     "%.4g TFLOP/s vs cuBLAS %.4g at %d^3 (judge's clock, %d calls a request, median of %d)", value,
-                     yard, BENCH, g_mine.k, TIMED);
-            printf("  %s: %.4f ms a call by the judge's clock (%.4f by the runner's own); cublasGemmEx %.4f (before "
-                   "the runner %.4f, after %.4f): %.3fx\n",
-                   w->fn_name, ms, g_mine.runner_ms, yms, g_before_ms, after, yms / ms);
-        }
-    }
-    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", "cuBLAS", yard, detail, why);
+    bench_setup(&g_yard, BG_YARD_CUBLAS, "cublasGemmEx");
+    jd_gemm_speed(k, &g_mine, &g_yard, w->yard_runner, g_before_ms, g_before_why, 2.0 * BENCH * BENCH * (double)BENCH,
+                  shape, "cuBLAS");
 }

@@ -427,10 +427,10 @@ $(eval $(call judge_rules,26,phase5/week26,hgemm_mma))
 # its yard runner (judge_hgemm_yard_runner.c built with -DHG_WITH_SIMT: cublasGemmEx and the given
 # support/yard_sgemm_simt.o, no student object, beside the judge), through which the judge times
 # w26.mma-speed's and w26.tc-wins's yardsticks
-JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o
+JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o $(BUILD)/instructor/judge_gemm_refs.o
 $(JUDGE_HGEMM_OBJ): CFLAGS += -Iphase5/common
-$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h phase5/common/hgemm_check.h \
-  phase5/common/hgemm_host.h
+$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h instructor/judge_gemm_refs.h \
+  phase5/common/hgemm_check.h phase5/common/hgemm_host.h
 JUDGE_W26_YARD := $(BUILD)/instructor/judge-w26-yard-runner
 $(JUDGE_W26): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W26): private LDCUDA += -lcublas
@@ -707,9 +707,10 @@ $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # its own kernel judge_bf16gemm_kernels.cu), and its yard runner (judge_bf16gemm_yard_runner.c:
 # cublasGemmEx BF16 TN alone, no student object, beside the judge), through which the judge times
 # w54.gemm-speed's yardstick
-JUDGE_BF16GEMM_OBJ := $(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_bf16gemm_kernels.o
+JUDGE_BF16GEMM_OBJ := $(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_bf16gemm_kernels.o \
+  $(BUILD)/instructor/judge_gemm_refs.o
 $(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_w54.o: CFLAGS += -Iphase5/common
-$(BUILD)/instructor/judge_bf16gemm.o: instructor/judge_bf16gemm.h instructor/judge_bf16gemm_kernels.h \
+$(BUILD)/instructor/judge_bf16gemm.o: instructor/judge_bf16gemm.h instructor/judge_bf16gemm_kernels.h instructor/judge_gemm_refs.h \
   instructor/judge_week.h instructor/judge_kernels.h phase5/common/bf16_gemm_check.h phase5/common/bf16_host.h
 $(BUILD)/instructor/judge_bf16gemm_kernels.o: instructor/judge_bf16gemm_kernels.cu instructor/judge_bf16gemm_kernels.h \
   $(NVCC_STAMP)
