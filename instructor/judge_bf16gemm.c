@@ -1,9 +1,10 @@
 /* judge_bf16gemm.c — the checks of the Hopper-track BF16 GEMM weeks'
- * judges (judge_w54.c: wgmma_gemm_bf16; judge_bf16gemm.h). Links no student
+ * judges (judge_w54.c: wgmma_gemm_bf16; judge_w55.c: ws_gemm_bf16 and
+ * ws_gemm_bf16_grid; judge_bf16gemm.h). Links no student
  * code: the student's function is called by the week's runner on guarded
  * buffers this process allocated, filled and poisoned.
  *
- * Correctness (w54.gemm): the test's cases (copied into the week's judge),
+ * Correctness (w54.gemm, w55.gemm): the test's cases (copied into the week's judge),
  * each drawn as bf16_check_gemm draws it (A then B uniform in [-1, 1], a
  * NaN in A, +Inf and -Inf in B for the special ones, rounded to BF16) from
  * wb_rng_for_seed with the week's tag for the hidden seed; C (M rows of
@@ -23,7 +24,11 @@
  * (gemm_contract), judged here too through a runner that opens no GPU
  * (bg_judge_contract: host buffers, only its FAIL stands).
  *
- * Speed (w54.gemm-speed): the timed-call protocol (judge_week.h) at
+ * Week 55's function takes a grid as well: every case is run through
+ * ws_gemm_bf16_grid on the case's grid, and the refusals through both
+ * entries, as the test's bf16_gemm_api with a grid_fn does.
+ *
+ * Speed (w54.gemm-speed, w55.gemm-speed, each through its plain entry): the timed-call protocol (judge_week.h) at
  * 4096^3: K calls a request, each on its own A and B fresh from the hidden
  * seed (BF16 in [-1, 1), wb_dfill_uniform_bf16) and its own poisoned C, the
  * judge's look after the reply, then every element of every timed C
@@ -32,7 +37,8 @@
  * element finite and close); the median of 7 requests. The yardstick,
  * cublasGemmEx BF16 TN (bf16_gemm_cublas_tn), runs through a runner of the
  * instructor's (judge_bf16gemm_yard_runner.c, beside the judge, no student
- * object) on the same protocol, sizes, fresh inputs and checks, before the
+ * object; judge-w54-yard-runner, which week 55's judge runs too) on the
+ * same protocol, sizes, fresh inputs and checks, before the
  * student's runner starts and again after the student's calls, the faster
  * kept (jd_yard_faster). TFLOP/s = 2 4096^3 / the median call's time by
  * the judge's clock.
@@ -388,7 +394,7 @@ void bg_judge_gemm(jd_ck *k, const bg_week *w)
     snprintf(tag, sizeof tag, "%s_gemm_random", w->tag);
     for (int i = 0; !lost && i < w->n_random; i++) {
         wb_rng r = wb_rng_for_seed(jd_seed, tag, i);
-        bf16_gemm_shape s = w->random(&r);
+        bf16_gemm_shape s = w->random(&r, i);
         lost = host_case(J, w, &r, s, t) < 0;
     }
     for (int i = 0; !lost && i < w->n_large; i++) {

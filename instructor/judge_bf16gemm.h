@@ -1,5 +1,5 @@
 /* judge_bf16gemm.h — what the judges of Phase 5's Hopper-track BF16 GEMMs
- * (week 54's wgmma_gemm_bf16, week 55's ws_gemm_bf16) share
+ * (week 54's wgmma_gemm_bf16, week 55's ws_gemm_bf16 and ws_gemm_bf16_grid) share
  * (judge_bf16gemm.c), as judge_hgemm.h is for weeks 25-28: the call's
  * arguments, the runners' exercise numbers, and the checkpoints' bodies,
  * each week's judge a table that names its function and cases.
@@ -38,9 +38,9 @@ typedef struct {
     const char *sm90_what;   /* the SKIP's words off compute capability 9.0: the test's wb_need_sm90a argument */
     const bf16_gemm_shape *shapes;
     int n_shapes;
-    /* the test's fresh random shapes: n_random of them, each drawn by random() */
+    /* the test's fresh random shapes: n_random of them, the i-th drawn by random(r, i) */
     int n_random;
-    bf16_gemm_shape (*random)(wb_rng *r);
+    bf16_gemm_shape (*random)(wb_rng *r, int i);
     const bf16_gemm_shape *large; /* every element checked here (the test samples 4096) */
     int n_large;
     const bf16_refused_case *refused;

@@ -31,7 +31,8 @@
 # w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 34's w34.softmax-bw, week 35's
 # w35.dropout-bw and week 36's three against COPY; week 37's w37.flash-speed against the given cuBLAS
 # attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner;
-# week 54's w54.gemm-speed against cublasGemmEx BF16 TN through its yard runner).
+# week 54's w54.gemm-speed and week 55's w55.gemm-speed against cublasGemmEx BF16 TN through week 54's
+# yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -66,6 +67,7 @@ speed_ids() { case $1 in
   phase6/week37) echo w37.flash-speed ;;
   phase6/week38) echo w38.fwd-speed ;;
   phase5/week54) echo w54.gemm-speed ;;
+  phase5/week55) echo w55.gemm-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

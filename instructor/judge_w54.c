@@ -286,10 +286,11 @@ static const bf16_refused_case REFUSED[] = {
 };
 
 /* test_week54.c's gemm_random: M, N 1..600, K 8..480 in steps of 8, pad and C's offset 0..3. */
-static bf16_gemm_shape random_shape(wb_rng *r)
+static bf16_gemm_shape random_shape(wb_rng *r, int i)
 {
     bf16_gemm_shape s = { (int)wb_rng_int(r, 1, 600), (int)wb_rng_int(r, 1, 600), 8 * (int)wb_rng_int(r, 1, 60),
                           (int)wb_rng_int(r, 0, 3), (int)wb_rng_int(r, 0, 3), 0, 0 };
+    (void)i;
     return s;
 }
 

@@ -731,6 +731,17 @@ $(JUDGE_W54_YARD): $(BUILD)/instructor/judge_w54_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W54): | $(JUDGE_W54_YARD)
 judge-w54: $(JUDGE_W54_YARD)
+$(eval $(call judge_rules,55,phase5/week55,ws_gemm))
+# week 55's judge (staged, as week 54's): judge_bf16gemm.c's checks with the grid entry, its yardstick timed
+# through week 54's yard runner (cublasGemmEx BF16 TN, no student object); its runner links week 54's
+# reference objects as the week's test program does (week.txt's uses:: ws_gemm.o calls wgmma_desc_bf16_sw128)
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week55/$(i)/judge-runner): $(call used_objs,phase5/week55)
+$(BUILD)/instructor/judge_w55.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_w55.o $(BUILD)/instructor/judge_w55_runner.o: instructor/judge_w55.h instructor/judge_bf16gemm.h
+$(JUDGE_W55): $(JUDGE_BF16GEMM_OBJ)
+$(JUDGE_W55): private LDCUDA += -lcublas
+$(JUDGE_W55): | $(JUDGE_W54_YARD)
+judge-w55: $(JUDGE_W54_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
