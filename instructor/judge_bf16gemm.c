@@ -73,18 +73,26 @@
 #define TIMED JD_YARD_TIMED
 #define POISON 0xffffffffu
 
-int bg_on_sm90(const bg_week *w, jd_tally *t)
-{
-    struct cudaDeviceProp p;
-    memset(&p, 0, sizeof p);
-    if (cudaGetDeviceProperties(&p, jd_dev) == cudaSuccess && p.major == 9 && p.minor == 0) return 1;
-    t->skipped++;
-    if (!t->msg[0])
-        snprintf(t->msg, sizeof t->msg,
-                 "%s is sm_90a code, which loads only on a compute capability 9.0 GPU (H100, H200); this one is %d.%d",
-                 w->sm90_what, p.major, p.minor);
-    return 0;
-}
+int bg_on_sm90(const bg_week *w, jd_tally *t) { return jd_on_sm90(t, w->sm90_what); }
+
+const bf16_refused_case bg_refused[BG_N_REFUSED_TMA + 1] = {
+    { 8, 8, 12, 8, 0, 0, "K = 12 is not a multiple of 8 (24-byte rows)", 0 },
+    { 8, 8, 7, 8, 0, 0, "K = 7", 0 },
+    { 8, 8, 8, 7, 0, 0, "ldc < N", 0 },
+    { -1, 8, 8, 8, 0, 0, "M < 0", 0 },
+    { 8, -8, 8, 8, 0, 0, "N < 0", 0 },
+    { 8, 8, -8, 8, 0, 0, "K < 0", 0 },
+    { 8, 8, 8, 8, 4, 0, "A 8 bytes past a 16-byte boundary", 0 },
+    { 8, 8, 8, 8, 0, 1, "B 2 bytes past a 16-byte boundary", 0 },
+    { 8, 8, 8, 8, 0, 0, "grid < 0", -1 },
+};
+
+static const bg_week *g_week;
+void bg_use(const bg_week *w) { g_week = w; }
+void bg_gemm_ck(jd_ck *k) { bg_judge_gemm(k, g_week); }
+void bg_contract_ck(jd *J, jd_tally *t) { bg_judge_contract(J, t, g_week); }
+void bg_speed_ck(jd_ck *k) { bg_judge_vs_cublas(k, g_week); }
+void bg_before(void) { bg_cublas_before(g_week); }
 
 /* ---------------------------------------------------------------- the reference in double */
 

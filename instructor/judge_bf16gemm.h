@@ -47,6 +47,23 @@ typedef struct {
     int n_refused;
 } bg_week;
 
+/* The TMA contract's refusals both weeks' tests list (test_week54.c's
+ * REFUSED, the first BG_N_REFUSED_TMA rows of test_week55.c's), then week
+ * 55's grid < 0 (grid -1): BG_N_REFUSED_TMA + 1 rows. */
+#define BG_N_REFUSED_TMA 8
+extern const bf16_refused_case bg_refused[BG_N_REFUSED_TMA + 1];
+
+/* The week whose checkpoints the callbacks below form (the week's main
+ * says, before jd_week_main). */
+void bg_use(const bg_week *w);
+/* jd_checkpoint's callbacks for the GEMM checkpoints: bg_judge_gemm
+ * (w54.gemm, w55.gemm; without a GPU bg_judge_contract), bg_judge_vs_cublas
+ * (w54.gemm-speed, w55.gemm-speed; before the runner bg_cublas_before). */
+void bg_gemm_ck(jd_ck *k);
+void bg_contract_ck(jd *J, jd_tally *t);
+void bg_speed_ck(jd_ck *k);
+void bg_before(void);
+
 /* Compute capability 9.0 (sm_90a code loads nowhere else): 1, or 0 with t
  * SKIP and the test's reason. */
 int bg_on_sm90(const bg_week *w, jd_tally *t);

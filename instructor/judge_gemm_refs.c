@@ -5,6 +5,7 @@
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "judge_gemm_refs.h"
 #include "judge_kernels.h"
@@ -89,4 +90,17 @@ void jd_gemm_speed(jd_ck *k, jd_bench *mine, jd_bench *yard, const char *yard_ru
         }
     }
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", yard_label, yv, detail, why);
+}
+
+int jd_on_sm90(jd_tally *t, const char *what)
+{
+    struct cudaDeviceProp p;
+    memset(&p, 0, sizeof p);
+    if (cudaGetDeviceProperties(&p, jd_dev) == cudaSuccess && p.major == 9 && p.minor == 0) return 1;
+    t->skipped++;
+    if (!t->msg[0])
+        snprintf(t->msg, sizeof t->msg,
+                 "%s is sm_90a code, which loads only on a compute capability 9.0 GPU (H100, H200); this one is %d.%d",
+                 what, p.major, p.minor);
+    return 0;
 }

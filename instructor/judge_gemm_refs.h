@@ -36,4 +36,10 @@ int   jd_refs_check(const jd_bench *b, const float *out, const unsigned long lon
 void jd_gemm_speed(jd_ck *k, jd_bench *mine, jd_bench *yard, const char *yard_runner, double before_ms,
                    const char *before_why, double flops, const char *shape, const char *yard_label);
 
+
+/* Compute capability 9.0, where sm_90a code (wgmma, TMA) loads: 1, or 0
+ * with t SKIP and the tests' reason: "WHAT is sm_90a code, which loads
+ * only on a compute capability 9.0 GPU (H100, H200); this one is X.Y". */
+int jd_on_sm90(jd_tally *t, const char *what);
+
 #endif

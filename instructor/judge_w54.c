@@ -262,7 +262,8 @@ static void judge_desc_gpu(jd_ck *k) { judge_desc(k->J, k->t); }
 
 /* ---------------------------------------------------------------- w54.gemm, w54.gemm-speed */
 
-/* test_week54.c's SHAPES, LARGE and REFUSED (M, N, K, pad, off, special). */
+/* test_week54.c's SHAPES and LARGE (M, N, K, pad, off, special); its
+ * REFUSED is judge_bf16gemm.c's bg_refused. */
 static const bf16_gemm_shape SHAPES[] = {
     { 1, 1, 8, 0, 0, 0, 0 },       { 0, 5, 8, 0, 0, 0, 0 },       { 5, 0, 8, 0, 0, 0, 0 },
     { 5, 7, 0, 3, 1, 0, 0 },       { 1, 1, 0, 0, 0, 0, 0 },       { 3, 5, 8, 1, 1, 0, 0 },
@@ -274,16 +275,6 @@ static const bf16_gemm_shape SHAPES[] = {
     { 128, 256, 128, 0, 0, 1, 0 }, { 77, 300, 56, 3, 1, 1, 0 },
 };
 static const bf16_gemm_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0, 0 }, { 2049, 3001, 4104, 0, 0, 0, 0 } };
-static const bf16_refused_case REFUSED[] = {
-    { 8, 8, 12, 8, 0, 0, "K = 12 is not a multiple of 8 (24-byte rows)", 0 },
-    { 8, 8, 7, 8, 0, 0, "K = 7", 0 },
-    { 8, 8, 8, 7, 0, 0, "ldc < N", 0 },
-    { -1, 8, 8, 8, 0, 0, "M < 0", 0 },
-    { 8, -8, 8, 8, 0, 0, "N < 0", 0 },
-    { 8, 8, -8, 8, 0, 0, "K < 0", 0 },
-    { 8, 8, 8, 8, 4, 0, "A 8 bytes past a 16-byte boundary", 0 },
-    { 8, 8, 8, 8, 0, 1, "B 2 bytes past a 16-byte boundary", 0 },
-};
 
 /* test_week54.c's gemm_random: M, N 1..600, K 8..480 in steps of 8, pad and C's offset 0..3. */
 static bf16_gemm_shape random_shape(wb_rng *r, int i)
@@ -297,20 +288,16 @@ static bf16_gemm_shape random_shape(wb_rng *r, int i)
 #define COUNT(a) ((int)(sizeof(a) / sizeof *(a)))
 
 static const bg_week W54 = { "wgmma_gemm_bf16", NULL, "w54", W54_YARD_RUNNER, "wgmma_gemm (wgmma, TMA, setmaxnreg)",
-                             SHAPES, COUNT(SHAPES), 6, random_shape, LARGE, COUNT(LARGE), REFUSED, COUNT(REFUSED) };
-
-static void judge_gemm(jd_ck *k) { bg_judge_gemm(k, &W54); }
-static void judge_contract(jd *J, jd_tally *t) { bg_judge_contract(J, t, &W54); }
-static void judge_speed(jd_ck *k) { bg_judge_vs_cublas(k, &W54); }
-static void cublas_before(void) { bg_cublas_before(&W54); }
+                             SHAPES, COUNT(SHAPES), 6, random_shape, LARGE, COUNT(LARGE), bg_refused, BG_N_REFUSED_TMA };
 
 static const jd_checkpoint CPS[] = {
     { "w54.desc", judge_desc_gpu, judge_desc, 1, 0, NULL },
-    { "w54.gemm", judge_gemm, judge_contract, 0, 0, NULL },
-    { "w54.gemm-speed", judge_speed, NULL, 0, 0, cublas_before },
+    { "w54.gemm", bg_gemm_ck, bg_contract_ck, 0, 0, NULL },
+    { "w54.gemm-speed", bg_speed_ck, NULL, 0, 0, bg_before },
 };
 
 int main(int argc, char **argv)
 {
+    bg_use(&W54);
     return jd_week_main(argc, argv, "judge-w54", "phase5/week54", CPS, COUNT(CPS));
 }

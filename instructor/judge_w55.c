@@ -314,7 +314,8 @@ static void judge_schedule_gpu(jd_ck *k) { judge_schedule(k->J, k->t); }
 
 /* ---------------------------------------------------------------- w55.gemm, w55.gemm-speed */
 
-/* test_week55.c's SHAPES, LARGE and REFUSED (M, N, K, pad, off, special, grid). */
+/* test_week55.c's SHAPES and LARGE (M, N, K, pad, off, special, grid); its
+ * REFUSED is judge_bf16gemm.c's bg_refused. */
 static const bf16_gemm_shape SHAPES[] = {
     { 1, 1, 8, 0, 0, 0, 0 },      { 0, 5, 8, 0, 0, 0, 0 },       { 5, 0, 8, 0, 0, 0, 0 },     { 5, 7, 0, 3, 1, 0, 0 },
     { 1, 1, 0, 0, 0, 0, 0 },      { 3, 5, 8, 1, 1, 0, 0 },       { 64, 64, 64, 0, 0, 0, 0 },  { 127, 129, 72, 0, 0, 0, 0 },
@@ -335,17 +336,6 @@ static const bf16_gemm_shape LARGE[] = { { 4096, 4096, 4096, 0, 0, 0, 0 },
                                          { 2049, 3001, 4104, 0, 0, 0, 0 },
                                          { 2049, 3001, 4104, 0, 0, 0, 5 },
                                          { 2049, 3004, 4104, 0, 0, 0, 0 } };
-static const bf16_refused_case REFUSED[] = {
-    { 8, 8, 12, 8, 0, 0, "K = 12 is not a multiple of 8 (24-byte rows)", 0 },
-    { 8, 8, 7, 8, 0, 0, "K = 7", 0 },
-    { 8, 8, 8, 7, 0, 0, "ldc < N", 0 },
-    { -1, 8, 8, 8, 0, 0, "M < 0", 0 },
-    { 8, -8, 8, 8, 0, 0, "N < 0", 0 },
-    { 8, 8, -8, 8, 0, 0, "K < 0", 0 },
-    { 8, 8, 8, 8, 4, 0, "A 8 bytes past a 16-byte boundary", 0 },
-    { 8, 8, 8, 8, 0, 1, "B 2 bytes past a 16-byte boundary", 0 },
-    { 8, 8, 8, 8, 0, 0, "grid < 0", -1 },
-};
 
 /* test_week55.c's gemm_random (index i): M, N 1..900, K 8..480 in steps of
  * 8, pad and C's offset 0..3, grid 0..5; the odd ones with C as the TMA
@@ -360,20 +350,16 @@ static bf16_gemm_shape random_shape(wb_rng *r, int i)
 
 static const bg_week W55 = { "ws_gemm_bf16", "ws_gemm_bf16_grid", "w55", W55_YARD_RUNNER,
                              "ws_gemm (wgmma, TMA, setmaxnreg)", SHAPES, COUNT(SHAPES), 8, random_shape, LARGE,
-                             COUNT(LARGE), REFUSED, COUNT(REFUSED) };
-
-static void judge_gemm(jd_ck *k) { bg_judge_gemm(k, &W55); }
-static void judge_contract(jd *J, jd_tally *t) { bg_judge_contract(J, t, &W55); }
-static void judge_speed(jd_ck *k) { bg_judge_vs_cublas(k, &W55); }
-static void cublas_before(void) { bg_cublas_before(&W55); }
+                             COUNT(LARGE), bg_refused, BG_N_REFUSED_TMA + 1 };
 
 static const jd_checkpoint CPS[] = {
     { "w55.schedule", judge_schedule_gpu, judge_schedule, 1, 0, NULL },
-    { "w55.gemm", judge_gemm, judge_contract, 0, 0, NULL },
-    { "w55.gemm-speed", judge_speed, NULL, 0, 0, cublas_before },
+    { "w55.gemm", bg_gemm_ck, bg_contract_ck, 0, 0, NULL },
+    { "w55.gemm-speed", bg_speed_ck, NULL, 0, 0, bg_before },
 };
 
 int main(int argc, char **argv)
 {
+    bg_use(&W55);
     return jd_week_main(argc, argv, "judge-w55", "phase5/week55", CPS, COUNT(CPS));
 }

@@ -489,6 +489,7 @@ JUDGE_W27_YARD := $(BUILD)/instructor/judge-w27-yard-runner
 $(JUDGE_W27): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W27): private LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w27.o $(BUILD)/instructor/judge_w27_runner.o: instructor/judge_w27.h instructor/judge_hgemm.h
+$(BUILD)/instructor/judge_w27.o: instructor/judge_gemm_refs.h
 $(BUILD)/instructor/judge_w27_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
   instructor/judge.h phase5/common/hgemm_host.h phase5/week26/hgemm_mma.h
 	@mkdir -p $(@D)
