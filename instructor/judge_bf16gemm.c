@@ -99,17 +99,22 @@ void bg_before(void) { bg_cublas_before(g_week); }
 static cublasHandle_t g_blas;
 
 /* ref (device, M x N doubles, row-major) = A B^T in double, A (M x K) and B
- * (N x K) the BF16 values at dA and dB (device); da and db device scratch
- * of M K and N K doubles. 0, or -1. Waited for. */
-static int ref_gemm(int M, int N, int K, const uint16_t *dA, const uint16_t *dB, double *da, double *db, double *ref)
+ * (N x K) the BF16 values wb_dfill_uniform_bf16 draws from sa and sb in
+ * [LO, HI), drawn again here into the judge's own scratch (h16a, h16b: M K
+ * and N K halves; da, db: as many doubles), never read from the buffers
+ * the runner maps. 0, or -1. Waited for. */
+static int ref_gemm(int M, int N, int K, unsigned long long sa, unsigned long long sb, uint16_t *h16a, uint16_t *h16b,
+                    double *da, double *db, double *ref)
 {
+    wb_dfill_uniform_bf16(h16a, (size_t)M * K, sa, LO, HI);
+    wb_dfill_uniform_bf16(h16b, (size_t)N * K, sb, LO, HI);
     if (!g_blas) {
         if (cublasCreate(&g_blas) != CUBLAS_STATUS_SUCCESS) return g_blas = NULL, -1;
         if (cublasSetStream(g_blas, jd_stream) != CUBLAS_STATUS_SUCCESS) return -1;
     }
     if (cudaDeviceSynchronize() != cudaSuccess || /* the fills, on the default stream */
-        jd_bf16_to_f64(dA, da, (size_t)M * K, jd_stream) != cudaSuccess ||
-        jd_bf16_to_f64(dB, db, (size_t)N * K, jd_stream) != cudaSuccess)
+        jd_bf16_to_f64(h16a, da, (size_t)M * K, jd_stream) != cudaSuccess ||
+        jd_bf16_to_f64(h16b, db, (size_t)N * K, jd_stream) != cudaSuccess)
         return -1;
     /* row-major C = A B^T is column-major C^T (N x M) = B A^T: B^T's column-major K x N read transposed */
     const double one = 1.0, zero = 0.0;
@@ -154,6 +159,7 @@ static int run_case(jd *J, const bg_week *w, bg_case *c, jd_tally *t)
     jd_gbuf A = { .id = -1 }, B = { .id = -1 }, C = { .id = -1 };
     float *got = malloc((nc + 1) * 4);
     double *da = NULL, *db = NULL, *dref = NULL;
+    uint16_t *ha = NULL, *hb = NULL;
     int rc = -1;
     t->tests++;
     if (!got) return jd_failf(t, "%s: the judge is out of memory", c->what), -1;
@@ -189,11 +195,11 @@ static int run_case(jd *J, const bg_week *w, bg_case *c, jd_tally *t)
         rc = f < 0 ? -1 : 0;
         goto out;
     }
-    if (!c->ha) { /* the large shape's reference: cuBLAS's DGEMM of the same BF16 values */
+    if (!c->ha) { /* the large shape's reference: cuBLAS's DGEMM of the same BF16 values, drawn again */
         if (cudaMalloc((void **)&da, na * 8) != cudaSuccess || cudaMalloc((void **)&db, nb * 8) != cudaSuccess ||
+            cudaMalloc((void **)&ha, na * 2) != cudaSuccess || cudaMalloc((void **)&hb, nb * 2) != cudaSuccess ||
             cudaMalloc((void **)&dref, M * N * 8) != cudaSuccess ||
-            ref_gemm(c->s.M, c->s.N, c->s.K, (const uint16_t *)(A.d + JD_GBAND), (const uint16_t *)(B.d + JD_GBAND),
-                     da, db, dref) != 0 ||
+            ref_gemm(c->s.M, c->s.N, c->s.K, c->sa, c->sb, ha, hb, da, db, dref) != 0 ||
             cudaMemcpy(c->ref, dref, M * N * 8, cudaMemcpyDeviceToHost) != cudaSuccess) {
             rc = -1;
             jd_failf(t, "%s: the judge's reference (cuBLAS's DGEMM) failed", c->what);
@@ -230,7 +236,7 @@ static int run_case(jd *J, const bg_week *w, bg_case *c, jd_tally *t)
 copies:
     jd_failf(t, "%s: the judge's own copies failed", c->what);
 out:
-    cudaFree(da), cudaFree(db), cudaFree(dref);
+    cudaFree(da), cudaFree(db), cudaFree(ha), cudaFree(hb), cudaFree(dref);
     cudaGetLastError(); /* a failed allocation above is not the next call's error */
     jd_gbuf_free(J, &A), jd_gbuf_free(J, &B), jd_gbuf_free(J, &C);
     free(got);
@@ -425,8 +431,8 @@ void bg_judge_gemm(jd_ck *k, const bg_week *w)
 /* ---------------------------------------------------------------- speed */
 
 /* The timed reps' references (judge_gemm_refs.c, cached by the rep's
- * seeds): the rep's inputs filled again as the protocol filled them
- * (fill_bf16 below), and their DGEMM, on scratch kept between reps. */
+ * seeds): the rep's inputs drawn again as the protocol filled them
+ * (fill_bf16 below, in [LO, HI)), and their DGEMM, on scratch kept between reps. */
 static double   *g_da, *g_db;
 static uint16_t *g_ha, *g_hb;
 
@@ -447,9 +453,7 @@ static int make_ref(const jd_bench *b, const unsigned long long *seed, double *r
         cudaGetLastError();
         return -1;
     }
-    wb_dfill_uniform_bf16(g_ha, (size_t)M * K, seed[0], b->lo, b->hi);
-    wb_dfill_uniform_bf16(g_hb, (size_t)N * K, seed[1], b->lo, b->hi);
-    return ref_gemm(M, N, K, g_ha, g_hb, g_da, g_db, ref);
+    return ref_gemm(M, N, K, seed[0], seed[1], g_ha, g_hb, g_da, g_db, ref);
 }
 
 /* An input: BENCH x BENCH BF16 values from seed (A's M K, B's N K: square here). */
