@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # instructor/tests/bf16gemm_lib.sh — what the tests of the Hopper-track BF16 GEMM weeks' staged judges
 # (judge_w54.sh, judge_w55.sh) share; sourced after lib.sh.
 #
@@ -8,6 +9,7 @@
 # (the week's CPU checkpoint) PASS for the reference and FAIL for the starter, naming STARTER-WORDS, the two
 # GPU checkpoints SKIP; judge-wNN --list is IDS and calibration without a GPU says the last was not run.
 # Prints each that is not so, with ';' after it.
+# shellcheck disable=SC2154 # log: staged_judge_begin's
 bf16_judge_alone() {
   local nn=$1 week=$2 syms=$3 ids=$4 words=$5 s impl how want got
   # shellcheck disable=SC2086
