@@ -427,10 +427,10 @@ $(eval $(call judge_rules,26,phase5/week26,hgemm_mma))
 # its yard runner (judge_hgemm_yard_runner.c built with -DHG_WITH_SIMT: cublasGemmEx and the given
 # support/yard_sgemm_simt.o, no student object, beside the judge), through which the judge times
 # w26.mma-speed's and w26.tc-wins's yardsticks
-JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o
+JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o $(BUILD)/instructor/judge_gemm_refs.o
 $(JUDGE_HGEMM_OBJ): CFLAGS += -Iphase5/common
-$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h phase5/common/hgemm_check.h \
-  phase5/common/hgemm_host.h
+$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h instructor/judge_gemm_refs.h \
+  phase5/common/hgemm_check.h phase5/common/hgemm_host.h
 JUDGE_W26_YARD := $(BUILD)/instructor/judge-w26-yard-runner
 $(JUDGE_W26): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W26): private LDCUDA += -lcublas
@@ -489,6 +489,7 @@ JUDGE_W27_YARD := $(BUILD)/instructor/judge-w27-yard-runner
 $(JUDGE_W27): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W27): private LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w27.o $(BUILD)/instructor/judge_w27_runner.o: instructor/judge_w27.h instructor/judge_hgemm.h
+$(BUILD)/instructor/judge_w27.o: instructor/judge_gemm_refs.h
 $(BUILD)/instructor/judge_w27_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
   instructor/judge.h phase5/common/hgemm_host.h phase5/week26/hgemm_mma.h
 	@mkdir -p $(@D)
@@ -765,6 +766,48 @@ $(JUDGE_W60_YARD): $(BUILD)/instructor/judge_w60_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
 $(JUDGE_W60): | $(JUDGE_W60_YARD)
 judge-w60: $(JUDGE_W60_YARD)
+$(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
+# week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
+# shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
+# phase5/common/bf16_gemm_check.h, cuBLAS's DGEMM as the reference of the large and the timed outputs,
+# its own kernel judge_bf16gemm_kernels.cu), and its yard runner (judge_bf16gemm_yard_runner.c:
+# cublasGemmEx BF16 TN alone, no student object, beside the judge), through which the judge times
+# w54.gemm-speed's yardstick
+JUDGE_BF16GEMM_OBJ := $(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_bf16gemm_kernels.o \
+  $(BUILD)/instructor/judge_gemm_refs.o
+$(BUILD)/instructor/judge_bf16gemm.o $(BUILD)/instructor/judge_w54.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_bf16gemm.o: instructor/judge_bf16gemm.h instructor/judge_bf16gemm_kernels.h instructor/judge_gemm_refs.h \
+  instructor/judge_week.h instructor/judge_kernels.h phase5/common/bf16_gemm_check.h phase5/common/bf16_host.h
+$(BUILD)/instructor/judge_bf16gemm_kernels.o: instructor/judge_bf16gemm_kernels.cu instructor/judge_bf16gemm_kernels.h \
+  $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(BUILD)/instructor/judge_w54.o $(BUILD)/instructor/judge_w54_runner.o: instructor/judge_w54.h instructor/judge_bf16gemm.h
+$(JUDGE_W54): $(JUDGE_BF16GEMM_OBJ)
+$(JUDGE_W54): private LDCUDA += -lcublas
+JUDGE_W54_YARD := $(BUILD)/instructor/judge-w54-yard-runner
+$(BUILD)/instructor/judge_w54_yard_runner.o: instructor/judge_bf16gemm_yard_runner.c instructor/judge_bf16gemm.h \
+  instructor/judge.h phase5/common/bf16_host.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/common -c $< -o $@
+$(JUDGE_W54_YARD): $(BUILD)/instructor/judge_w54_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W54): | $(JUDGE_W54_YARD)
+judge-w54: $(JUDGE_W54_YARD)
+$(eval $(call judge_rules,55,phase5/week55,ws_gemm))
+# week 55's judge (staged, as week 54's): judge_bf16gemm.c's checks with the grid entry, its yardstick timed
+# through week 54's yard runner (cublasGemmEx BF16 TN, no student object); its runner links week 54's
+# reference objects as the week's test program does (week.txt's uses:: ws_gemm.o calls wgmma_desc_bf16_sw128)
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week55/$(i)/judge-runner): $(call used_objs,phase5/week55)
+$(BUILD)/instructor/judge_w55.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_w55.o $(BUILD)/instructor/judge_w55_runner.o: instructor/judge_w55.h instructor/judge_bf16gemm.h
+$(JUDGE_W55): $(JUDGE_BF16GEMM_OBJ)
+$(JUDGE_W55): private LDCUDA += -lcublas
+$(JUDGE_W55): | $(JUDGE_W54_YARD)
+judge-w55: $(JUDGE_W54_YARD)
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
