@@ -64,7 +64,6 @@
 #include <string.h>
 
 #include "judge.h"
-#include "judge_gemm_refs.h"
 #include "judge_hgemm.h"
 #include "judge_kernels.h"
 #include "judge_week.h"
@@ -402,28 +401,70 @@ static size_t bench_halves(const jd_bench *b)
     return mk > kn ? mk : kn;
 }
 
-/* The timed reps' references (judge_gemm_refs.c, cached by the rep's
- * seeds): the DGEMM of a rep's inputs, with week 28's epilogue, on scratch
- * kept between reps. */
-static double *g_da, *g_db;
+/* The timed reps' references: the DGEMM of a rep's inputs, by their seeds,
+ * one slot a rep (as many as the device holds, then reused in turn), so the
+ * look's expected values before a request and the full checks after it
+ * compute each rep's product once. */
+typedef struct {
+    unsigned long long sa, sb;
+    int                ok;
+    double            *ref;
+} ref_slot;
+static ref_slot g_slot[JD_BENCH_MAX_K];
+static int      g_nslot, g_turn;
+static double  *g_da, *g_db;
 
-static void scratch_free(void)
+static void refs_release(void)
 {
+    for (int i = 0; i < g_nslot; i++) cudaFree(g_slot[i].ref);
     cudaFree(g_da), cudaFree(g_db);
-    g_da = g_db = NULL;
+    g_da = g_db = NULL, g_nslot = 0, g_turn = 0;
+    cudaGetLastError();
 }
 
-static int make_ref(const jd_bench *b, const unsigned long long *seed, double *ref)
+static const double *bench_ref(const jd_bench *b, const unsigned long long *seed)
 {
     int M = (int)b->i64[1], N = (int)b->i64[2], K = (int)b->i64[3];
+    for (int i = 0; i < g_nslot; i++)
+        if (g_slot[i].ok && g_slot[i].sa == seed[0] && g_slot[i].sb == seed[1]) return g_slot[i].ref;
     if (!g_da && (cudaMalloc((void **)&g_da, (size_t)M * K * 8) != cudaSuccess ||
                   cudaMalloc((void **)&g_db, (size_t)K * N * 8) != cudaSuccess)) {
-        scratch_free();
-        cudaGetLastError();
-        return -1;
+        refs_release();
+        return NULL;
     }
+    ref_slot *s = NULL;
+    if (g_nslot < JD_BENCH_MAX_K) {
+        double *r = NULL;
+        if (cudaMalloc((void **)&r, (size_t)M * N * 8) == cudaSuccess) s = &g_slot[g_nslot++], s->ref = r;
+        cudaGetLastError();
+    }
+    if (!s) {
+        if (!g_nslot) return NULL;
+        s = &g_slot[g_turn++ % g_nslot];
+    }
+    s->ok = 0;
     hg_epi e = { (int)b->i64[4], b->i64[5] > 0, bias_seed(seed[1]) }; /* week 28's: the bias after B */
-    return ref_gemm(M, N, K, seed[0], seed[1], g_da, g_db, ref, &e);
+    if (ref_gemm(M, N, K, seed[0], seed[1], g_da, g_db, s->ref, &e) != 0) return NULL;
+    s->sa = seed[0], s->sb = seed[1], s->ok = 1;
+    return s->ref;
+}
+
+/* Element i of C for inputs from seed[0] (A) and seed[1] (B): the look's expected value. */
+static float bench_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    const double *ref = bench_ref(b, seed);
+    double r = NAN;
+    if (!ref || cudaMemcpy(&r, ref + i, sizeof r, cudaMemcpyDeviceToHost) != cudaSuccess) return NAN;
+    return (float)r;
+}
+
+/* Every element of a timed C: finite and within the test's tolerance of the double product. */
+static int bench_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                       unsigned long long h[2])
+{
+    const double *ref = bench_ref(b, seed);
+    if (!ref) return -1;
+    return jd_full_check_done(jd_prefix_check_f32(out, ref, b->n, b->atol, b->rtol, bad, jd_stream), bad, h);
 }
 
 /* An input: the halves (the SIMT GEMM's: floats holding the same halves)
@@ -451,8 +492,7 @@ static void bench_setup(jd_bench *x, int fn, const char *fn_name, const hg_week 
     }
     x->fill = fill_halves;
     x->lo = LO, x->hi = HI, x->atol = atol_for(w, K), x->rtol = HGEMM_RTOL;
-    x->fn_name = fn_name, x->out_name = "C", x->expect = jd_refs_expect, x->full_check = jd_refs_check;
-    jd_refs_use(make_ref, scratch_free);
+    x->fn_name = fn_name, x->out_name = "C", x->expect = bench_expect, x->full_check = bench_check;
 }
 
 /* The yardsticks: 0 cuBLAS, 1 the given SIMT GEMM, 2 week 28's cuBLASLt
@@ -474,7 +514,7 @@ static void yard_before(const hg_week *w, int y)
     bench_setup(&g_yard, YARD[y].fn, YARD[y].name, w);
     if (jd_yard_bench(w->yard_runner, &g_yard, TIMED, &g_before_ms[y], g_before_why[y], sizeof g_before_why[y]) != 0)
         g_before_ms[y] = NAN;
-    jd_refs_release();
+    refs_release();
 }
 
 void hg_cublas_before(const hg_week *w) { yard_before(w, 0); }
@@ -486,14 +526,32 @@ void hg_w26_before(const hg_week *w) { yard_before(w, 3); }
  * before and after kept); TFLOP/s of each, their ratio the figure. */
 static void judge_speed(jd_ck *k, const hg_week *w, int y)
 {
-    char shape[48];
+    double ms = NAN, yms = NAN, value = NAN, yard = NAN;
+    char why[700] = "", ywhy[600] = "", detail[240] = "", shape[48];
     bench_setup(&g_mine, w->epi ? HG_FN_PACKED : w->fn ? w->fn : HG_FN_STUDENT, w->fn_name, w);
-    bench_setup(&g_yard, YARD[y].fn, YARD[y].name, w);
     long long M = g_mine.i64[1], N = g_mine.i64[2], K = g_mine.i64[3];
+    double flops = 2.0 * M * N * K;
     if (M == N && N == K) snprintf(shape, sizeof shape, "%lld^3", M);
     else snprintf(shape, sizeof shape, "M=%lld N=%lld K=%lld", M, N, K);
-    jd_gemm_speed(k, &g_mine, &g_yard, w->yard_runner, g_before_ms[y], g_before_why[y], 2.0 * M * N * K, shape,
-                  YARD[y].label);
+    int rc = jd_bench_run(k->J, &g_mine, TIMED, &ms, why, sizeof why);
+    refs_release();
+    if (rc == 0) {
+        double after = NAN;
+        bench_setup(&g_yard, YARD[y].fn, YARD[y].name, w);
+        yms = jd_yard_faster(w->yard_runner, &g_yard, TIMED, g_before_ms[y], g_before_why[y], &after, ywhy, sizeof ywhy);
+        refs_release();
+        if (!(yms > 0)) {
+            snprintf(why, sizeof why, "no figure for %s: %s", YARD[y].name, ywhy);
+        } else {
+            value = flops / (ms * 1e-3) / 1e12, yard = flops / (yms * 1e-3) / 1e12;
+            snprintf(detail, sizeof detail, "%.4g TFLOP/s vs %s %.4g at %s (judge's clock, %d calls a request, median of %d)",
+                     value, YARD[y].label, yard, shape, g_mine.k, TIMED);
+            printf("  %s: %.4f ms a call by the judge's clock (%.4f by the runner's own); %s %.4f (before the runner "
+                   "%.4f, after %.4f): %.3fx\n",
+                   w->fn_name, ms, g_mine.runner_ms, YARD[y].name, yms, g_before_ms[y], after, yms / ms);
+        }
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", YARD[y].label, yard, detail, why);
 }
 
 void hg_judge_vs_cublas(jd_ck *k, const hg_week *w) { judge_speed(k, w, 0); }
