@@ -427,9 +427,9 @@ $(eval $(call judge_rules,26,phase5/week26,hgemm_mma))
 # its yard runner (judge_hgemm_yard_runner.c built with -DHG_WITH_SIMT: cublasGemmEx and the given
 # support/yard_sgemm_simt.o, no student object, beside the judge), through which the judge times
 # w26.mma-speed's and w26.tc-wins's yardsticks
-JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o $(BUILD)/instructor/judge_gemm_refs.o
+JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o
 $(JUDGE_HGEMM_OBJ): CFLAGS += -Iphase5/common
-$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h instructor/judge_gemm_refs.h \
+$(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h \
   phase5/common/hgemm_check.h phase5/common/hgemm_host.h
 JUDGE_W26_YARD := $(BUILD)/instructor/judge-w26-yard-runner
 $(JUDGE_W26): $(JUDGE_HGEMM_OBJ)
@@ -489,7 +489,6 @@ JUDGE_W27_YARD := $(BUILD)/instructor/judge-w27-yard-runner
 $(JUDGE_W27): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W27): private LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w27.o $(BUILD)/instructor/judge_w27_runner.o: instructor/judge_w27.h instructor/judge_hgemm.h
-$(BUILD)/instructor/judge_w27.o: instructor/judge_gemm_refs.h
 $(BUILD)/instructor/judge_w27_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
   instructor/judge.h phase5/common/hgemm_host.h phase5/week26/hgemm_mma.h
 	@mkdir -p $(@D)
