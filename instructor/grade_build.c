@@ -302,11 +302,13 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
             globfree(&g);
         }
         argv[k++] = "--eval";
-        /* the week's libraries (week.txt's libs:, week 21's cuBLAS) as its test program links them: the
-         * recipe is expanded when it runs, after the Makefile has defined week_libs */
+        /* the objects of the weeks it uses (week.txt's uses:, week 34's of week 33, prebuilt and copied
+         * into the tree above) and the week's libraries (week.txt's libs:, week 21's cuBLAS) as its test
+         * program links them: the recipe is expanded when it runs, after the Makefile has defined
+         * used_objs and week_libs */
         snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/judge-runner: build/instructor%s build/instructor/judge_runner_cuda.o%s "
-                 "build/libwb.a ; $(CXX) -o $@ $^ $(call week_libs,%s) $(LDCUDA)", W->dir, main_o ? main_o : "/missing.o",
-                 objs, W->dir);
+                 "build/libwb.a ; $(CXX) -o $@ $^ $(call used_objs,%s) $(call week_libs,%s) $(LDCUDA)", W->dir,
+                 main_o ? main_o : "/missing.o", objs, W->dir, W->dir);
         argv[k++] = store[t++];
         snprintf(store[t], BUILD_ARG_MAX, "build/%s/learner/judge-runner", W->dir);
         argv[k++] = store[t++];

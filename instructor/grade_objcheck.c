@@ -43,6 +43,24 @@ int load_week_api(const char *root, week_cfg *W, char *err, size_t errsz)
             }
         globfree(&g);
     }
+    /* the exercises of the weeks it uses (week.txt's uses:; week 34's attention calls week 33's
+     * qkt_scores), linked into its test program from the reference's objects (the Makefile's used_objs) */
+    for (int u = 0; u < W->meta.n_uses; u++) {
+        int found = 0;
+        for (int impl = 0; impl < 2 && !found; impl++) {
+            snprintf(pat, sizeof pat, "%s/build/%s/%s/*.o", root, W->meta.uses[u], impl ? "starter" : "solution");
+            if (glob(pat, 0, NULL, &g) != 0) continue;
+            found = 1;
+            for (size_t i = 0; i < g.gl_pathc; i++)
+                if (oc_api_symbols(g.gl_pathv[i], W->given, &W->n_given, MAX_API - 1) < 0) {
+                    snprintf(err, errsz, "%s: cannot read the functions of %s from %s", W->dir, W->meta.uses[u],
+                             g.gl_pathv[i]);
+                    globfree(&g);
+                    return -1;
+                }
+            globfree(&g);
+        }
+    }
     W->given[W->n_given] = NULL;
     int r = 0;
     for (int k = 0; k < W->n_api; k++) W->refs[r++] = W->api[k];
