@@ -738,6 +738,13 @@ $(BUILD)/instructor/judge_w57_kernels.o: instructor/judge_w57_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W57): $(BUILD)/instructor/judge_w57_kernels.o
+$(eval $(call judge_rules,59,phase6/week59,flash_bwd))
+# week 59's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the week's given
+# forward (support/attn_fwd_lse.o, which makes O and lse from the judge's own Q, K and V, as in the test)
+# and its double reference (support/bwd_ref.h, the test's) in the judge; the runner holds flash_bwd alone
+$(BUILD)/instructor/judge_w59.o: instructor/judge_w59.h phase6/week59/support/attn_fwd_lse.h \
+  phase6/week59/support/bwd_ref.h
+$(JUDGE_W59): $(BUILD)/phase6/week59/support/attn_fwd_lse.o
 $(eval $(call judge_rules,60,phase6/week60,fp8_convert fp8_gemm))
 # week 60's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
 # fp8_convert.o and fp8_gemm.o (sm_90a, as the week's rules build them) in its runners; its own kernels
