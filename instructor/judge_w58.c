@@ -1,0 +1,429 @@
+/* judge_w58.c — build/instructor/judge-w58: week 58's judge (instructor/
+ * README.md, "The judge and the runner"). STAGED: written and tested
+ * without a GPU, not yet used by the grader (the week is graded with its
+ * linked test until this judge has run on a GPU). It links no student code:
+ * the student's w4a16_decode.o and w4a16_prefill.o are linked into the
+ * runner (judge_w58_runner.c), which this process starts (or is handed) and
+ * asks to call w4a16_decode and w4a16_prefill on buffers it allocated
+ * (judge.h). It poisons, fills and checks, and writes the results record
+ * itself, outside the runner's reach. The command line, the runner's start,
+ * the record and the guarded buffers are judge_week.c's:
+ *
+ *   judge-w58 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
+ *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
+ *
+ * test_week58.c keeps its cases, draws and checks in its own body (no
+ * shared header), so they are copied here: DECODE_SHAPES, PREFILL_SHAPES
+ * (with their sampled row counts), fill_weights and fill_x (each column its
+ * own amplitude 0.01 .. 1, some all positive or all negative; x uniform in
+ * [-1, 1]), the given quantiser and dequantiser (support/w4_quant.h, given
+ * code, included), the double reference of one row on the dequantised
+ * weights and the tolerance W4_ATOL * sqrt(sum (x w)^2) + W4_RTOL |ref| +
+ * 2^-24 (W4_ATOL 2^-8, W4_RTOL 2^-10, NaN never passing). Each case is
+ * drawn from the class seed with the judge's own tags (wb_rng_for_seed;
+ * the test draws from its tags), every input and output in a guarded
+ * buffer (jd_gbuf: poisoned, JD_GBAND bytes of band each side, read back
+ * with the bands checked):
+ *   w58.decode   the given quantiser's bit order and round trip on the CPU
+ *                (the test's quant_layout: given code, checked in the judge's
+ *                process; its quant_error is a printed figure, no gate, not
+ *                formed); the test's refusals (M < 0, N < 0, K < 0, K 100
+ *                and 192, N 12 and 4, M 17; each of the five pointers off
+ *                16-byte alignment) on the test's made-up pointers, which
+ *                the runner builds (judge_w58.h, W58_MADE_UP) and the call
+ *                must refuse before touching, cudaErrorInvalidValue; with a
+ *                GPU, the test's 12 shapes (M 1 .. 16, K 128 .. 11008, N 8,
+ *                120, 4104), every output finite (written) and every output
+ *                of every row against the double reference, nothing written
+ *                outside y; the test's edges: M = 0 and N = 0 write nothing
+ *                (y, 3 x 120 halves, still the poison), K = 0 gives y = 0.
+ *                Without a GPU the refusals and the quantiser's checks run
+ *                through a runner that opens none: their FAIL stands, a PASS
+ *                needs the GPU cases;
+ *   w58.prefill  the same for w4a16_prefill: the refusals without M's limit,
+ *                the test's 9 shapes (M 1 .. 4096), all rows compared where
+ *                the test compares all, else its sampled rows (rows 0, 1,
+ *                127, 128, M - 1 and random ones up to 24, 32 or 48 rows,
+ *                from the judge's draw) with every other output checked
+ *                finite, the edges.
+ * Left to the linked test (unlisted: the grader runs them in the test
+ * program and says so), to be formed here in a later revision:
+ *   w58.decode-speed and w58.prefill-speed: not yet written (the timed
+ *   protocol's inputs for the packed layout, a judge kernel checking every
+ *   output of a timed call, and cuBLAS's GemmEx on the dequantised weights
+ *   as the prefill's yardstick). The linked test times them in the
+ *   student's process with its sampled spot checks.
+ * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * instructor/tests/judge_w58.sh (both checkpoints SKIP over the reference's
+ * runner and FAIL over the starter's, whose calls accept bad arguments). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "judge.h"
+#include "judge_w58.h"
+#include "judge_week.h"
+#include "wb_cuda.h"
+#include "wb_f16.h"
+#include "wb_rand.h"
+#include "support/w4_quant.h"
+
+#define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
+
+static const char *status_name(int s) { return s < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)s); }
+
+static void gb_none(jd_gbuf *b) { b->id = -1, b->d = NULL, b->cap = 0; }
+
+/* ---------------------------------------------------------------- test_week58.c's tolerance, layer and reference */
+
+#define W4_ATOL 0x1p-8
+#define W4_RTOL 0x1p-10
+
+static int w4_close(double got, double ref, double nrm)
+{
+    return isfinite(got) && fabs(got - ref) <= W4_ATOL * nrm + W4_RTOL * fabs(ref) + 0x1p-24;
+}
+
+typedef struct {
+    int M, N, K;
+    uint16_t *x;  /* M x K halves */
+    uint32_t *wq; /* K/8 x N */
+    uint16_t *s, *z;
+    float *wd;    /* dequant(W), K x N */
+} w4_layer;
+
+static void fill_weights(wb_rng *rng, float *W, int K, int N)
+{
+    for (int n = 0; n < N; n++) {
+        double amp = pow(10.0, -2.0 + 2.0 * wb_rng_unit(rng));
+        int kind = (int)wb_rng_int(rng, 0, 5);
+        double off = kind == 0 ? 1.2 : kind == 1 ? -1.2 : 0.0;
+        for (int k = 0; k < K; k++) W[(size_t)k * N + n] = (float)(amp * (2.0 * wb_rng_unit(rng) - 1.0 + off));
+    }
+}
+
+static void fill_x(wb_rng *rng, uint16_t *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++) x[i] = wb_f32_to_f16((float)(2.0 * wb_rng_unit(rng) - 1.0));
+}
+
+static w4_layer layer_make(wb_rng *rng, int M, int N, int K)
+{
+    w4_layer L = { M, N, K, NULL, NULL, NULL, NULL, NULL };
+    size_t kn = (size_t)K * N;
+    L.x = wb_hmalloc((size_t)M * K * 2 + 16);
+    fill_x(rng, L.x, (size_t)M * K);
+    float *W = wb_hmalloc(kn * 4 + 16);
+    fill_weights(rng, W, K, N);
+    L.wq = wb_hmalloc(kn / 2 + 16);
+    L.s = wb_hmalloc(kn / 64 + 16);
+    L.z = wb_hmalloc(kn / 64 + 16);
+    w4_quantise(W, K, N, L.wq, L.s, L.z);
+    free(W);
+    L.wd = wb_hmalloc(kn * 4 + 16);
+    w4_dequantise(L.wq, L.s, L.z, K, N, L.wd);
+    return L;
+}
+
+static void layer_free(w4_layer *L) { free(L->x), free(L->wq), free(L->s), free(L->z), free(L->wd); }
+
+/* y[m][.] in double for one row, and each output's norm sqrt(sum (x w)^2). */
+static void ref_row(const w4_layer *L, int m, double *y, double *nrm)
+{
+    for (int n = 0; n < L->N; n++) y[n] = 0, nrm[n] = 0;
+    for (int k = 0; k < L->K; k++) {
+        double xv = wb_f16_to_f32(L->x[(size_t)m * L->K + k]);
+        if (xv == 0) continue;
+        const float *w = L->wd + (size_t)k * L->N;
+        for (int n = 0; n < L->N; n++) {
+            double p = xv * w[n];
+            y[n] += p, nrm[n] += p * p;
+        }
+    }
+    for (int n = 0; n < L->N; n++) nrm[n] = sqrt(nrm[n]);
+}
+
+/* ---------------------------------------------------------------- the given quantiser (the test's quant_layout) */
+
+static void quant_layout(jd_tally *t, const char *tag)
+{
+    t->tests++;
+    enum { K0 = 128, N0 = 8 };
+    float *W = wb_hmalloc(K0 * N0 * 4);
+    uint32_t wq[K0 / 8 * N0];
+    uint16_t s[N0], z[N0];
+    for (int k = 0; k < K0; k++)
+        for (int n = 0; n < N0; n++) W[k * N0 + n] = n == 0 ? 0.1f * (float)(k % 16) : (float)((k * 7 + n * 3) % 11) - 5.f;
+    w4_quantise(W, K0, N0, wq, s, z);
+    free(W);
+    if (wq[0] != 0x76543210u || wq[N0] != 0xfedcba98u) {
+        jd_failf(t, "the given quantiser: word (0, 0) must hold k = 0..7 from the lowest nibble up (0x76543210, got "
+                 "0x%08x), word (1, 0) k = 8..15 (0xfedcba98, got 0x%08x)", wq[0], wq[N0]);
+        return;
+    }
+    if (!(wb_f16_to_f32(z[0]) == 0.f && fabsf(wb_f16_to_f32(s[0]) - 0.1f) < 1e-4f)) {
+        jd_failf(t, "the given quantiser: column 0 must have z 0, s 0.1");
+        return;
+    }
+    wb_rng rng = wb_rng_for_seed(jd_seed, tag, 0);
+    const int K = 1024, N = 264;
+    float *Wf = wb_hmalloc((size_t)K * N * 4);
+    fill_weights(&rng, Wf, K, N);
+    uint32_t *q = wb_hmalloc((size_t)K * N / 2);
+    uint16_t *ss = wb_hmalloc((size_t)K * N / 64), *zz = wb_hmalloc((size_t)K * N / 64);
+    float *wd = wb_hmalloc((size_t)K * N * 4);
+    w4_quantise(Wf, K, N, q, ss, zz);
+    w4_dequantise(q, ss, zz, K, N, wd);
+    for (int k = 0; k < K && !t->failed; k++)
+        for (int n = 0; n < N; n++) {
+            size_t sz = (size_t)(k / 128) * N + n;
+            float sf = wb_f16_to_f32(ss[sz]), zf = wb_f16_to_f32(zz[sz]);
+            if (!(sf >= 0x1p-14f && zf >= 0.f && zf <= 15.f && zf == rintf(zf))) {
+                jd_failf(t, "the given quantiser: group %d column %d: s %g, z %g (z an integer 0..15, s >= 2^-14)",
+                         k / 128, n, sf, zf);
+                break;
+            }
+            if (fabsf(Wf[(size_t)k * N + n] - wd[(size_t)k * N + n]) > 0.52f * sf) {
+                jd_failf(t, "the given quantiser: W[%d][%d] = %g dequantises to %g: more than half a step (s = %g) away",
+                         k, n, Wf[(size_t)k * N + n], wd[(size_t)k * N + n], sf);
+                break;
+            }
+        }
+    free(Wf), free(q), free(ss), free(zz), free(wd);
+}
+
+/* ---------------------------------------------------------------- the refusals (the test's check_refusals) */
+
+/* On the test's made-up pointers (the runner's, never dereferenced): each
+ * bad shape and each pointer off 16-byte alignment returns
+ * cudaErrorInvalidValue. 0, or -1 when the runner failed (t says why). */
+static int refusals(jd *J, jd_tally *t, int fn, const char *name, int max_m)
+{
+    static const struct { int M, N, K; const char *why; } BAD[] = {
+        { -1, 8, 128, "M < 0" },        { 3, -8, 128, "N < 0" },    { 3, 8, -128, "K < 0" },
+        { 3, 8, 100, "K not a multiple of 128" }, { 3, 8, 192, "K not a multiple of 128" },
+        { 3, 12, 128, "N not a multiple of 8" },  { 3, 4, 128, "N not a multiple of 8" },
+        { 0, 8, 128, "M past the kernel's limit" },
+    };
+    static const char *WHICH[] = { "x", "wq", "scales", "zeros", "y" };
+    static const int OFF[] = { 8, 8, 4, 8, 2 }; /* the test's x + 4, wq + 8 bytes, s + 2, z + 4, y + 1 */
+    t->tests++;
+    for (int i = 0; i < N_OF(BAD) + 5; i++) {
+        const int b = i < N_OF(BAD) ? i : -1, p = i - N_OF(BAD);
+        int M = b >= 0 ? BAD[b].M : 3, N = b >= 0 ? BAD[b].N : 8, K = b >= 0 ? BAD[b].K : 128;
+        if (b == N_OF(BAD) - 1) {
+            if (max_m > 1 << 20) continue; /* prefill has no limit on M */
+            M = max_m + 1;
+        }
+        jd_req rq;
+        jd_rep rp;
+        jd_call_setup(&rq, fn, 1, 5);
+        rq.i64[1] = M, rq.i64[2] = N, rq.i64[3] = K, rq.i64[4] = W58_MADE_UP;
+        rq.i64[5] = b >= 0 ? 0 : OFF[p], rq.i64[6] = b >= 0 ? -1 : p;
+        if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s (bad arguments): %s", name, J->why), -1;
+        if (rp.status == cudaErrorInvalidValue) continue;
+        if (b >= 0)
+            jd_failf(t, "%s(M=%d, N=%d, K=%d): %s must return cudaErrorInvalidValue, got %s", name, M, N, K, BAD[b].why,
+                     status_name(rp.status));
+        else
+            jd_failf(t, "%s: a %s that is not 16-byte aligned must be refused, got %s", name, WHICH[p],
+                     status_name(rp.status));
+        return 0;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- one case (the test's check_case) */
+
+typedef struct { int M, N, K; } w4_shape;
+
+/* The call of fn on the five guarded buffers (NULL where given none). */
+static int w4_call(jd *J, int fn, jd_gbuf *const b[5], int M, int N, int K, int *status, jd_tally *t, const char *what)
+{
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, fn, 1, 5);
+    for (int i = 0; i < 5; i++) jd_gbuf_arg(&rq, i, b[i], 0);
+    rq.i64[1] = M, rq.i64[2] = N, rq.i64[3] = K, rq.i64[4] = 0;
+    if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
+    *status = rp.status;
+    return 0;
+}
+
+/* A fresh layer of shape sh through fn: every output written (finite), the
+ * test's rows (all where nrows is 0 or >= M) against the double reference,
+ * nothing written outside y. 0 when the case ran (passed or failed), -1
+ * when the runner or the judge's own copies failed. */
+static int run_case(jd *J, jd_tally *t, int fn, const char *name, const char *tag, int i, w4_shape sh, int nrows)
+{
+    const int M = sh.M, N = sh.N, K = sh.K;
+    const size_t kn = (size_t)K * N, ny = (size_t)M * N;
+    wb_rng rng = wb_rng_for_seed(jd_seed, tag, i);
+    w4_layer L = layer_make(&rng, M, N, K);
+    char what[160];
+    snprintf(what, sizeof what, "%s M=%d N=%d K=%d", name, M, N, K);
+    jd_gbuf bx, bw, bs, bz, by;
+    gb_none(&bx), gb_none(&bw), gb_none(&bs), gb_none(&bz), gb_none(&by);
+    jd_gbuf *const args[5] = { &bx, &bw, &bs, &bz, &by };
+    uint16_t *got = wb_hmalloc(ny * 2 + 16);
+    int *rows = wb_hmalloc((size_t)(M > 0 ? M : 1) * sizeof(int));
+    double *ref = wb_hmalloc((size_t)N * 8 + 8), *nrm = wb_hmalloc((size_t)N * 8 + 8);
+    int rc = -1, st;
+    t->tests++;
+    if (jd_gbuf_alloc(J, &bx, (size_t)M * K * 2, t) || jd_gbuf_alloc(J, &bw, kn / 2, t) ||
+        jd_gbuf_alloc(J, &bs, kn / 64, t) || jd_gbuf_alloc(J, &bz, kn / 64, t) || jd_gbuf_alloc(J, &by, ny * 2, t))
+        goto out;
+    if (jd_gbuf_put(&bx, 0, L.x, (size_t)M * K * 2) || jd_gbuf_put(&bw, 0, L.wq, kn / 2) ||
+        jd_gbuf_put(&bs, 0, L.s, kn / 64) || jd_gbuf_put(&bz, 0, L.z, kn / 64) || jd_gbuf_poison(&by, 0, ny * 2)) {
+        jd_failf(t, "%s: the judge's own copies failed", what);
+        goto out;
+    }
+    if (w4_call(J, fn, args, M, N, K, &st, t, what) != 0) goto out;
+    rc = 0;
+    if (st != 0) {
+        jd_failf(t, "%s: %s returned %s", what, name, status_name(st));
+        goto out;
+    }
+    const int f = jd_gbuf_fetch(&by, 0, ny * 2, got, "y", what, t);
+    if (f) {
+        rc = f < 0 ? -1 : 0;
+        goto out;
+    }
+    for (size_t e = 0; e < ny; e++)
+        if ((got[e] & 0x7c00u) == 0x7c00u) {
+            jd_failf(t, "%s: y[%zu][%zu] = 0x%04x is not finite (never written?)", what, e / N, e % N, got[e]);
+            goto out;
+        }
+    int nr = 0;
+    if (nrows <= 0 || nrows >= M) {
+        for (int m = 0; m < M; m++) rows[nr++] = m;
+    } else {
+        const int fixed[] = { 0, 1, 127, 128, M - 1 };
+        for (int q = 0; q < N_OF(fixed); q++)
+            if (fixed[q] < M) rows[nr++] = fixed[q];
+        while (nr < nrows) rows[nr++] = (int)wb_rng_int(&rng, 0, M - 1);
+    }
+    size_t bad = 0;
+    char first[200] = "";
+    for (int r = 0; r < nr; r++) {
+        const int m = rows[r];
+        ref_row(&L, m, ref, nrm);
+        for (int n = 0; n < N; n++) {
+            const double g = wb_f16_to_f32(got[(size_t)m * N + n]);
+            if (w4_close(g, ref[n], nrm[n])) continue;
+            if (!bad++)
+                snprintf(first, sizeof first, "y[%d][%d] expected %.6g got %.6g (tolerance %.3g)", m, n, ref[n], g,
+                         W4_ATOL * nrm[n] + W4_RTOL * fabs(ref[n]));
+        }
+    }
+    if (bad) jd_failf(t, "%s: %zu of %zu outputs wrong; first %s", what, bad, (size_t)nr * N, first);
+out:
+    for (int a = 0; a < 5; a++) jd_gbuf_free(J, args[a]);
+    free(got), free(rows), free(ref), free(nrm);
+    layer_free(&L);
+    return rc;
+}
+
+/* The test's check_edges: M == 0 and N == 0 write nothing, K == 0 gives y = 0
+ * (inputs a poisoned 4096-byte buffer, y 3 x 120 halves). */
+static void edges(jd *J, jd_tally *t, int fn, const char *name)
+{
+    jd_gbuf bd, by;
+    gb_none(&bd), gb_none(&by);
+    uint16_t host[3 * 120];
+    static const struct { int M, N, K; const char *what; } E[] = {
+        { 0, 120, 128, "M == 0 (N 120, K 128) writes nothing" },
+        { 3, 0, 128, "N == 0 (M 3, K 128) writes nothing" },
+        { 3, 120, 0, "K == 0 (M 3, N 120) gives y = 0" },
+    };
+    t->tests++;
+    if (jd_gbuf_alloc(J, &bd, 4096, t) || jd_gbuf_alloc(J, &by, sizeof host, t)) goto out;
+    if (jd_gbuf_poison(&bd, 0, 4096) || jd_gbuf_poison(&by, 0, sizeof host)) {
+        jd_failf(t, "%s edges: the judge's own copies failed", name);
+        goto out;
+    }
+    jd_gbuf *const args[5] = { &bd, &bd, &bd, &bd, &by };
+    for (int i = 0; i < N_OF(E); i++) {
+        char what[120];
+        snprintf(what, sizeof what, "%s: %s", name, E[i].what);
+        int st;
+        if (w4_call(J, fn, args, E[i].M, E[i].N, E[i].K, &st, t, what) != 0) goto out;
+        if (st != 0) {
+            jd_failf(t, "%s: %s returned %s", what, name, status_name(st));
+            goto out;
+        }
+        if (jd_gbuf_fetch(&by, 0, sizeof host, host, "y", what, t)) goto out;
+        for (int e = 0; e < 3 * 120; e++) {
+            const int ok = E[i].K == 0 ? (host[e] & 0x7fffu) == 0 : host[e] == 0xFFFFu;
+            if (ok) continue;
+            if (E[i].K == 0)
+                jd_failf(t, "%s: y[%d][%d] = 0x%04x", what, e / 120, e % 120, host[e]);
+            else
+                jd_failf(t, "%s: y[%d] was written", what, e);
+            goto out;
+        }
+    }
+out:
+    jd_gbuf_free(J, &bd), jd_gbuf_free(J, &by);
+}
+
+/* ---------------------------------------------------------------- the checkpoints */
+
+static const w4_shape DECODE_SHAPES[] = {
+    { 1, 8, 128 },     { 3, 120, 256 },   { 16, 8, 256 },     { 1, 4104, 4096 },  { 3, 4104, 11008 },
+    { 16, 120, 11008 }, { 16, 4104, 4096 }, { 7, 4104, 128 },  { 9, 120, 4096 },   { 1, 120, 11008 },
+    { 16, 4104, 11008 }, { 5, 8, 11008 },
+};
+
+static const struct { w4_shape sh; int rows; } PREFILL_SHAPES[] = {
+    { { 1, 8, 128 }, 0 },         { { 3, 120, 256 }, 0 },      { { 16, 4104, 4096 }, 0 },
+    { { 33, 120, 11008 }, 0 },    { { 33, 4104, 256 }, 0 },    { { 257, 4104, 11008 }, 24 },
+    { { 4096, 8, 128 }, 0 },      { { 4096, 120, 11008 }, 48 }, { { 4096, 4104, 4096 }, 32 },
+};
+
+/* The parts judged without a GPU: the given quantiser and the refusals. */
+static int decode_cpu_parts(jd *J, jd_tally *t)
+{
+    quant_layout(t, "w58.decode quant_layout");
+    return refusals(J, t, W58_FN_DECODE, "w4a16_decode", 16);
+}
+
+static void judge_decode_cpu(jd *J, jd_tally *t) { decode_cpu_parts(J, t); }
+
+static void judge_decode(jd_ck *k)
+{
+    jd *J = k->J;
+    if (decode_cpu_parts(J, k->t) != 0) return;
+    for (int i = 0; i < N_OF(DECODE_SHAPES) && !J->lost; i++)
+        if (run_case(J, k->t, W58_FN_DECODE, "w4a16_decode", "w58.decode", i, DECODE_SHAPES[i], 0) < 0) return;
+    if (!J->lost) edges(J, k->t, W58_FN_DECODE, "w4a16_decode");
+}
+
+static void judge_prefill_cpu(jd *J, jd_tally *t) { refusals(J, t, W58_FN_PREFILL, "w4a16_prefill", 1 << 30); }
+
+static void judge_prefill(jd_ck *k)
+{
+    jd *J = k->J;
+    if (refusals(J, k->t, W58_FN_PREFILL, "w4a16_prefill", 1 << 30) != 0) return;
+    for (int i = 0; i < N_OF(PREFILL_SHAPES) && !J->lost; i++)
+        if (run_case(J, k->t, W58_FN_PREFILL, "w4a16_prefill", "w58.prefill", i, PREFILL_SHAPES[i].sh,
+                     PREFILL_SHAPES[i].rows) < 0)
+            return;
+    if (!J->lost) edges(J, k->t, W58_FN_PREFILL, "w4a16_prefill");
+}
+
+static const jd_checkpoint CPS[] = {
+    { "w58.decode", judge_decode, judge_decode_cpu, 0, 0, NULL },
+    { "w58.prefill", judge_prefill, judge_prefill_cpu, 0, 0, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    return jd_week_main(argc, argv, "judge-w58", "phase6/week58", CPS, N_OF(CPS));
+}
