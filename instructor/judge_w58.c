@@ -7,7 +7,8 @@
  * asks to call w4a16_decode and w4a16_prefill on buffers it allocated
  * (judge.h). It poisons, fills and checks, and writes the results record
  * itself, outside the runner's reach. The command line, the runner's start,
- * the record and the guarded buffers are judge_week.c's:
+ * the record, the guarded buffers, the timed-call protocol and the COPY
+ * yardstick are judge_week.c's:
  *
  *   judge-w58 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
@@ -46,16 +47,46 @@
  *                127, 128, M - 1 and random ones up to 24, 32 or 48 rows,
  *                from the judge's draw) with every other output checked
  *                finite, the edges.
- * Left to the linked test (unlisted: the grader runs them in the test
+ *   w58.decode-speed  the test's bench_decode: K = N = 16384 (136 MB read
+ *                a call at M = 16, past the L2), M = 1 and M = 16, each
+ *                through the timed-call protocol (judge_week.h): up to 64
+ *                calls a request, each on its own input (one buffer: x |
+ *                wq | scales | zeros, judge_w58.h's w58_timed_layout)
+ *                filled on the device by the judge's kernel from the
+ *                hidden seed (judge_w58_kernels.cu) and its own poisoned
+ *                y. The timed inputs are not the test's (x uniform, scales
+ *                in [2^-9, 2^-6]) but made so that the output is exact: x
+ *                integers -3 .. 3, random words, scales 2^-8 or 2^-7,
+ *                zeros 0 .. 15, so every partial sum is a multiple of
+ *                2^-8 below 2^21 of them, exact in FP32 in any order, and
+ *                y the exact sum rounded once to FP16 (nearest even),
+ *                whatever the kernel's order (the speed of the product
+ *                does not depend on the values). The judge's look right
+ *                after the reply (256 4-byte words, FP16 pairs, a call)
+ *                and then every element of every timed y (the judge's
+ *                kernel, the exact sum in integers from the seed, never
+ *                from the buffers the runner was handed) are compared bit
+ *                for bit (+0 and -0 alike in the full check), stricter
+ *                than the test's sampled tolerance, which a kernel that
+ *                accumulates in FP32 and rounds once meets exactly;
+ *                the median of 7 requests. The figure: the test's bytes
+ *                (words, scales and zeros, x and y) / the median call's
+ *                time, the slower of M = 1 and M = 16, against COPY
+ *                through the same protocol (jd_copy_yard, copy_yard 8: one
+ *                wb_bench_bytes() array, where the test copies the 136 MB
+ *                it reads: both past the L2, at the same GB/s), the larger
+ *                of before the student's runner started and after; the
+ *                target is week.txt's.
+ * Left to the linked test (unlisted: the grader runs it in the test
  * program and says so), to be formed here in a later revision:
- *   w58.decode-speed and w58.prefill-speed: not yet written (the timed
- *   protocol's inputs for the packed layout, a judge kernel checking every
- *   output of a timed call, and cuBLAS's GemmEx on the dequantised weights
- *   as the prefill's yardstick). The linked test times them in the
- *   student's process with its sampled spot checks.
+ *   w58.prefill-speed  against cublasGemmEx on the dequantised weights:
+ *                not yet written (a yard runner of cuBLAS over the same
+ *                timed inputs, dequantised untimed). The linked test times
+ *                it in the student's process with its sampled spot checks.
  * Not yet run on a GPU. Without a GPU the plumbing is tested by
- * instructor/tests/judge_w58.sh (both checkpoints SKIP over the reference's
- * runner and FAIL over the starter's, whose calls accept bad arguments). */
+ * instructor/tests/judge_w58.sh (w58.decode and w58.prefill SKIP over the
+ * reference's runner and FAIL over the starter's, whose calls accept bad
+ * arguments; w58.decode-speed SKIP over both). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -68,6 +99,7 @@
 
 #include "judge.h"
 #include "judge_w58.h"
+#include "judge_w58_kernels.h"
 #include "judge_week.h"
 #include "wb_cuda.h"
 #include "wb_f16.h"
@@ -418,9 +450,126 @@ static void judge_prefill(jd_ck *k)
     if (!J->lost) edges(J, k->t, W58_FN_PREFILL, "w4a16_prefill");
 }
 
+/* ---------------------------------------------------------------- w58.decode-speed */
+
+/* The test's bench_decode: K = N = 16384, M = 1 and M = 16, the slower the figure. */
+enum { DEC_K = 16384, DEC_N = 16384 };
+#define TIMED     7
+#define COPY_YARD 8 /* COPY of one wb_bench_bytes() array a call (the test copies the 136 MB it reads) */
+
+/* Bytes the decode product must move (the test's dec_bytes): words, scales and zeros, x, y. */
+static double dec_bytes(int M)
+{
+    const double kn = (double)DEC_K * DEC_N;
+    return kn / 2 + kn / 32 + 2.0 * M * DEC_K + 2.0 * M * DEC_N;
+}
+
+static void dec_fill(const jd_bench *b, void *in, unsigned long long seed)
+{
+    if (jd_w58_fill((unsigned char *)in, (int)b->i64[1], (int)b->i64[2], (int)b->i64[3], seed, 0) == cudaSuccess)
+        cudaStreamSynchronize(0);
+}
+
+/* The look's expected words for one rep, kept by the rep's seed and the positions themselves. */
+static struct {
+    unsigned long long *idx_d;
+    float              *at_d, at_h[JD_SAMPLES];
+    unsigned long long  seed, idx[JD_SAMPLES];
+    int                 ok;
+} g_at;
+
+static void at_release(void)
+{
+    if (g_at.idx_d) cudaFree(g_at.idx_d);
+    if (g_at.at_d) cudaFree(g_at.at_d);
+    memset(&g_at, 0, sizeof g_at);
+}
+
+static float dec_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    if (!g_at.ok || g_at.seed != seed[0] || memcmp(g_at.idx, b->idx_h, sizeof g_at.idx) != 0) {
+        g_at.ok = 0;
+        if ((!g_at.idx_d && cudaMalloc((void **)&g_at.idx_d, sizeof b->idx_h) != cudaSuccess) ||
+            (!g_at.at_d && cudaMalloc((void **)&g_at.at_d, sizeof g_at.at_h) != cudaSuccess))
+            return NAN; /* the look then fails: no figure from an unchecked run */
+        if (cudaMemcpyAsync(g_at.idx_d, b->idx_h, sizeof b->idx_h, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess ||
+            jd_w58_at((int)b->i64[1], (int)b->i64[2], (int)b->i64[3], seed[0], g_at.idx_d, JD_SAMPLES, g_at.at_d,
+                      jd_stream) != cudaSuccess ||
+            cudaMemcpyAsync(g_at.at_h, g_at.at_d, sizeof g_at.at_h, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+            cudaStreamSynchronize(jd_stream) != cudaSuccess)
+            return NAN;
+        g_at.seed = seed[0], g_at.ok = 1;
+        memcpy(g_at.idx, b->idx_h, sizeof g_at.idx);
+    }
+    for (int j = 0; j < JD_SAMPLES; j++)
+        if (b->idx_h[j] == i) return g_at.at_h[j];
+    return NAN;
+}
+
+/* Every element of one rep's y against the exact output of its seed, bit
+ * for bit; h[1] as an index of the output's 4-byte words, as the look's. */
+static int dec_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                          unsigned long long h[2])
+{
+    if (jd_full_check_done(jd_w58_check((const uint16_t *)out, (int)b->i64[1], (int)b->i64[2], (int)b->i64[3], seed[0],
+                                        bad, jd_stream),
+                           bad, h) != 0)
+        return -1;
+    if (h[0]) h[1] /= 2;
+    return 0;
+}
+
+static jd_bench g_bench; /* large: its sample arrays */
+
+/* One M through the timed protocol: 0 and *ms, or -1 with why. */
+static int dec_time(jd *J, int M, double *ms, char *why, size_t why_n)
+{
+    size_t off[5];
+    w58_timed_layout((size_t)M, DEC_N, DEC_K, off);
+    jd_bench *x = &g_bench;
+    memset(x, 0, sizeof *x);
+    x->fn = W58_FN_DECODE_TIMED, x->n_in = 1, x->max_k = JD_BENCH_MAX_K;
+    x->n = (size_t)M * DEC_N / 2; /* the output's 4-byte words (FP16 pairs) */
+    x->in_bytes = off[4];         /* x | wq | scales | zeros */
+    x->fill = dec_fill;
+    x->lo = -3, x->hi = 3;        /* (the fill's own: x integers -3 .. 3) */
+    x->atol = JD_BITWISE;         /* the exact sum rounded once: the same bits whatever the order */
+    x->i64[1] = M, x->i64[2] = DEC_N, x->i64[3] = DEC_K;
+    x->expect = dec_expect, x->full_check = dec_full_check;
+    x->fn_name = "w4a16_decode", x->out_name = "y (FP16 pairs)";
+    const int r = jd_bench_run(J, x, TIMED, ms, why, why_n);
+    at_release();
+    return r;
+}
+
+static void judge_decode_speed(jd_ck *k)
+{
+    double ms[2] = { NAN, NAN }, v[2] = { NAN, NAN }, copy = NAN;
+    char why[600] = "", detail[200] = "";
+    static const int MS[2] = { 1, 16 };
+    for (int i = 0; i < 2 && !why[0]; i++) {
+        char w[560];
+        if (dec_time(k->J, MS[i], &ms[i], w, sizeof w) != 0) {
+            snprintf(why, sizeof why, "M = %d: %s", MS[i], w);
+            break;
+        }
+        v[i] = dec_bytes(MS[i]) / (ms[i] * 1e-3) / 1e9;
+    }
+    if (!why[0]) {
+        copy = jd_copy_yard(); /* through the same protocol: the larger of before any student code ran and now */
+        if (!(copy > 0)) snprintf(why, sizeof why, "no COPY figure: %s", jd_copy_yard_why());
+        snprintf(detail, sizeof detail, "M=1 %.0f GB/s, M=16 %.0f GB/s vs COPY %.0f GB/s (judge's clock, median of %d)",
+                 v[0], v[1], copy, TIMED);
+        printf("  w4a16_decode K = N = %d: M = 1 %.4f ms, M = 16 %.4f ms a call by the judge's clock, %s\n", DEC_K, ms[0],
+               ms[1], detail);
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, v[0] < v[1] ? v[0] : v[1], "GB/s", "COPY", copy, detail, why);
+}
+
 static const jd_checkpoint CPS[] = {
     { "w58.decode", judge_decode, judge_decode_cpu, 0, 0, NULL },
     { "w58.prefill", judge_prefill, judge_prefill_cpu, 0, 0, NULL },
+    { "w58.decode-speed", judge_decode_speed, NULL, 0, COPY_YARD, NULL },
 };
 
 int main(int argc, char **argv)

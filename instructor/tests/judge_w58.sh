@@ -3,15 +3,15 @@
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w58.c).
 # The judge is staged: written and tested here, not yet used by the grader
 # (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
-# lists w58.decode and w58.prefill (the two speed checkpoints are left to
-# the linked test); the runners hold the week's two functions, the judge
-# neither; the judge by itself over the reference's and the starter's
-# runners, as a plain child and in the sandbox: both checkpoints SKIP over
-# the reference's runner (their CPU parts, the given quantiser's checks and
-# the refusals on made-up pointers, pass; the shapes need a GPU) and FAIL
-# over the starter's (its calls return cudaSuccess for M < 0), never PASS;
-# calibration has no speed checkpoint of the judge's to run. Needs a working
-# bwrap. On a GPU: the commands in instructor/README.md's week 58 entry.
+# lists w58.decode, w58.prefill and w58.decode-speed (w58.prefill-speed is
+# left to the linked test); the runners hold the week's two functions, the
+# judge neither; the judge by itself over the reference's and the
+# starter's runners, as a plain child and in the sandbox: w58.decode and
+# w58.prefill SKIP over the reference's runner (their CPU parts, the given
+# quantiser's checks and the refusals on made-up pointers, pass; the shapes
+# need a GPU) and FAIL over the starter's (its calls return cudaSuccess for
+# M < 0), w58.decode-speed SKIP over both, never PASS; calibration without
+# a GPU says w58.decode-speed was not run. Needs a working bwrap. On a GPU: the commands in instructor/README.md's week 58 entry.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w58
 
@@ -27,9 +27,10 @@ for impl in solution starter; do
   nm "$BUILD/phase6/week58/$impl/judge-runner" | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' &&
     bad="$bad the $impl's runner links a results writer or the test harness;"
 done
-# the judge by itself, plain and sandboxed: SKIP over the reference's runner, FAIL over the starter's
+# the judge by itself, plain and sandboxed: the correctness checkpoints SKIP over the reference's runner and
+# FAIL over the starter's; the speed checkpoint SKIP over both
 for how in plain sandbox; do
-  for pair in solution=skip,skip starter=fail,fail; do
+  for pair in solution=skip,skip,skip starter=fail,fail,skip; do
     impl=${pair%%=*} want=${pair#*=}
     got=$(judge_alone 58 phase6/week58 "$impl" $how "$log")
     [ "$got" = "$want" ] || bad="$bad judge-w58 over the $impl's runner ($how): $got, expected $want;"
@@ -39,7 +40,7 @@ for ex in decode prefill; do
   grep -q "w58.$ex fail: w4a16_$ex(M=-1, N=8, K=128): M < 0 must return cudaErrorInvalidValue, got cudaSuccess" \
     "$log/alone-w58-starter-plain.tsv.out" || bad="$bad the starter's w58.$ex failure does not name M < 0;"
 done
-bad="$bad$(judge_lists_uncalibrated 58 phase6/week58 "w58.decode w58.prefill" "")"
-if [ -z "$bad" ]; then t_pass "$label" "two checkpoints listed (w58.decode-speed and w58.prefill-speed left to the linked test); both SKIP over the reference's runner and FAIL over the starter's (M < 0 accepted), plain and sandboxed; the runners holding the week's functions, the judge none"
+bad="$bad$(judge_lists_uncalibrated 58 phase6/week58 "w58.decode w58.prefill w58.decode-speed" "w58.decode-speed")"
+if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed (w58.prefill-speed left to the linked test); w58.decode and w58.prefill SKIP over the reference's runner and FAIL over the starter's (M < 0 accepted), w58.decode-speed SKIP over both, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
