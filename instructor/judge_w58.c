@@ -77,19 +77,38 @@
  *                it reads: both past the L2, at the same GB/s), the larger
  *                of before the student's runner started and after; the
  *                target is week.txt's.
- * Left to the linked test (unlisted: the grader runs it in the test
- * program and says so), to be formed here in a later revision:
- *   w58.prefill-speed  against cublasGemmEx on the dequantised weights:
- *                not yet written (a yard runner of cuBLAS over the same
- *                timed inputs, dequantised untimed). The linked test times
- *                it in the student's process with its sampled spot checks.
+ *   w58.prefill-speed  the test's bench_prefill: M = 4096, K = N = 8192,
+ *                through the same protocol (up to 64 calls a request, each
+ *                on its own input filled as w58.decode-speed's, exact by
+ *                the same argument: partial sums under 2^20 units of
+ *                2^-8), the look bit for bit against the exact sums, then
+ *                every element of every timed y bit for bit against
+ *                cublasGemmEx (FP16 in and out, FP32 compute, the test's
+ *                call) on the judge's own dense copy of the rep's layer
+ *                (x and dequant(W) made from the seed again, never the
+ *                runner's buffers); the median of 7 requests. The
+ *                yardstick, cublasGemmEx on the dequantised weights as
+ *                the test's, is timed in the judge's own process (the
+ *                judge links cuBLAS: instructor code), on a layer of the
+ *                judge's seed, 20 calls between events a sample, the
+ *                median of 7, before the student's calls and after, the
+ *                faster kept; its output checked at 256 words against the
+ *                exact sums (the full check leans on cuBLAS being exact
+ *                here: a cuBLAS that is not FAILs with a message that says
+ *                it is the judge's problem). The protocol's cost (a
+ *                socket round trip a request of up to 64 calls of about
+ *                1.5 ms) is in the student's figure alone, under 1 %.
+ *                TFLOP/s = 2 M N K / the median call's time; the target is
+ *                week.txt's (0.37 of cuBLAS).
+ * Every checkpoint of week 58 is judged: none is left to the linked test.
  * Not yet run on a GPU. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w58.sh (w58.decode and w58.prefill SKIP over the
  * reference's runner and FAIL over the starter's, whose calls accept bad
- * arguments; w58.decode-speed SKIP over both). */
+ * arguments; the two speed checkpoints SKIP over both). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
 #include <stdint.h>
@@ -521,25 +540,33 @@ static int dec_full_check(const jd_bench *b, const float *out, const unsigned lo
 
 static jd_bench g_bench; /* large: its sample arrays */
 
-/* One M through the timed protocol: 0 and *ms, or -1 with why. */
-static int dec_time(jd *J, int M, double *ms, char *why, size_t why_n)
+/* fn at M x N x K through the timed protocol (the full check full_check): 0 and *ms, or -1 with why. */
+static int w58_time(jd *J, int fn, const char *fn_name, int M, int N, int K,
+                    int (*full_check)(const jd_bench *, const float *, const unsigned long long *, unsigned long long *,
+                                      unsigned long long[2]),
+                    double *ms, char *why, size_t why_n)
 {
     size_t off[5];
-    w58_timed_layout((size_t)M, DEC_N, DEC_K, off);
+    w58_timed_layout((size_t)M, (size_t)N, (size_t)K, off);
     jd_bench *x = &g_bench;
     memset(x, 0, sizeof *x);
-    x->fn = W58_FN_DECODE_TIMED, x->n_in = 1, x->max_k = JD_BENCH_MAX_K;
-    x->n = (size_t)M * DEC_N / 2; /* the output's 4-byte words (FP16 pairs) */
-    x->in_bytes = off[4];         /* x | wq | scales | zeros */
+    x->fn = fn, x->n_in = 1, x->max_k = JD_BENCH_MAX_K;
+    x->n = (size_t)M * N / 2; /* the output's 4-byte words (FP16 pairs) */
+    x->in_bytes = off[4];     /* x | wq | scales | zeros */
     x->fill = dec_fill;
-    x->lo = -3, x->hi = 3;        /* (the fill's own: x integers -3 .. 3) */
-    x->atol = JD_BITWISE;         /* the exact sum rounded once: the same bits whatever the order */
-    x->i64[1] = M, x->i64[2] = DEC_N, x->i64[3] = DEC_K;
-    x->expect = dec_expect, x->full_check = dec_full_check;
-    x->fn_name = "w4a16_decode", x->out_name = "y (FP16 pairs)";
+    x->lo = -3, x->hi = 3;    /* (the fill's own: x integers -3 .. 3) */
+    x->atol = JD_BITWISE;     /* the exact sum rounded once: the same bits whatever the order */
+    x->i64[1] = M, x->i64[2] = N, x->i64[3] = K;
+    x->expect = dec_expect, x->full_check = full_check;
+    x->fn_name = fn_name, x->out_name = "y (FP16 pairs)";
     const int r = jd_bench_run(J, x, TIMED, ms, why, why_n);
     at_release();
     return r;
+}
+
+static int dec_time(jd *J, int M, double *ms, char *why, size_t why_n)
+{
+    return w58_time(J, W58_FN_DECODE_TIMED, "w4a16_decode", M, DEC_N, DEC_K, dec_full_check, ms, why, why_n);
 }
 
 static void judge_decode_speed(jd_ck *k)
@@ -566,10 +593,170 @@ static void judge_decode_speed(jd_ck *k)
     jd_speed_result(k->R, k->t, k->c, k->gpu, v[0] < v[1] ? v[0] : v[1], "GB/s", "COPY", copy, detail, why);
 }
 
+/* ---------------------------------------------------------------- w58.prefill-speed */
+
+/* The test's bench_prefill: M = 4096, K = N = 8192. */
+enum { PRE_M = 4096, PRE_N = 8192, PRE_K = 8192, PRE_CALLS = 20 };
+
+/* The judge's cuBLAS (its own process, its own buffers): the dense layer of a seed (x | dequant(W), exact),
+ * cublasGemmEx into ref: the yardstick timed, and the reference of every timed output's full check. */
+static struct {
+    cublasHandle_t      h;
+    unsigned char      *dense;
+    uint16_t           *ref;
+    unsigned long long  seed;
+    int                 have;
+} g_pre;
+
+static void pre_release(void)
+{
+    if (g_pre.h) cublasDestroy(g_pre.h);
+    if (g_pre.dense) cudaFree(g_pre.dense);
+    if (g_pre.ref) cudaFree(g_pre.ref);
+    memset(&g_pre, 0, sizeof g_pre);
+}
+
+/* row-major y = x Wd is column-major y^T = Wd^T x^T: Wd first, nothing transposed (the test's pre_cublas) */
+static int pre_gemm(void)
+{
+    const float one = 1.f, zero = 0.f;
+    return cublasGemmEx(g_pre.h, CUBLAS_OP_N, CUBLAS_OP_N, PRE_N, PRE_M, PRE_K, &one,
+                        g_pre.dense + w58_dense_at(PRE_M, PRE_K), CUDA_R_16F, PRE_N, g_pre.dense, CUDA_R_16F, PRE_K,
+                        &zero, g_pre.ref, CUDA_R_16F, PRE_N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT) ==
+                   CUBLAS_STATUS_SUCCESS
+               ? 0
+               : -1;
+}
+
+static int pre_open(void)
+{
+    if (g_pre.h) return 0;
+    if (cublasCreate(&g_pre.h) != CUBLAS_STATUS_SUCCESS) return g_pre.h = NULL, -1;
+    if (cublasSetStream(g_pre.h, jd_stream) != CUBLAS_STATUS_SUCCESS ||
+        cudaMalloc((void **)&g_pre.dense, w58_dense_at(PRE_M, PRE_K) + (size_t)PRE_K * PRE_N * 2) != cudaSuccess ||
+        cudaMalloc((void **)&g_pre.ref, (size_t)PRE_M * PRE_N * 2) != cudaSuccess)
+        return -1;
+    return 0;
+}
+
+/* ref = cuBLAS on the dense layer of seed: 0, or -1. */
+static int pre_ref(unsigned long long seed)
+{
+    if (g_pre.have && g_pre.seed == seed) return 0;
+    g_pre.have = 0;
+    if (pre_open() != 0 || jd_w58_fill_dense(g_pre.dense, PRE_M, PRE_N, PRE_K, seed, jd_stream) != cudaSuccess ||
+        pre_gemm() != 0 || cudaStreamSynchronize(jd_stream) != cudaSuccess)
+        return -1;
+    g_pre.seed = seed, g_pre.have = 1;
+    return 0;
+}
+
+/* Every element of one rep's y against cuBLAS's on the same layer (exact: see the header), bit for bit. */
+static int pre_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                          unsigned long long h[2])
+{
+    (void)b;
+    if (pre_ref(seed[0]) != 0) return -1;
+    if (jd_full_check_done(jd_w58_same((const uint16_t *)out, g_pre.ref, (size_t)PRE_M * PRE_N, bad, jd_stream), bad, h) !=
+        0)
+        return -1;
+    if (h[0]) h[1] /= 2;
+    return 0;
+}
+
+/* cuBLAS timed in the judge's process on a layer of its own seed: PRE_CALLS calls a sample between
+ * events, the median of TIMED samples, after one untimed call; its output then checked at 256 words
+ * against the exact sums (jd_w58_at): a cuBLAS that is not exact here would make the full check unfair.
+ * ms a call, or NAN with why. */
+static double pre_cublas_ms(unsigned long long seed, char *why, size_t why_n)
+{
+    cudaEvent_t e0 = NULL, e1 = NULL;
+    double t[TIMED], ms = NAN;
+    unsigned long long *idx_d = NULL, idx[JD_SAMPLES];
+    float *at_d = NULL, at[JD_SAMPLES];
+    uint32_t got[JD_SAMPLES];
+    if (pre_ref(seed) != 0 || cudaEventCreate(&e0) != cudaSuccess || cudaEventCreate(&e1) != cudaSuccess) {
+        snprintf(why, why_n, "cuBLAS's yardstick did not run (cublasGemmEx FP16, FP32 compute)");
+        goto out;
+    }
+    for (int r = 0; r < TIMED; r++) {
+        float f = 0;
+        int bad = cudaEventRecord(e0, jd_stream) != cudaSuccess;
+        for (int c = 0; c < PRE_CALLS && !bad; c++) bad = pre_gemm() != 0;
+        if (bad || cudaEventRecord(e1, jd_stream) != cudaSuccess || cudaEventSynchronize(e1) != cudaSuccess ||
+            cudaEventElapsedTime(&f, e0, e1) != cudaSuccess) {
+            snprintf(why, why_n, "cuBLAS's yardstick failed while timed");
+            goto out;
+        }
+        t[r] = f / PRE_CALLS;
+    }
+    for (int i = 1; i < TIMED; i++) /* the median */
+        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
+            const double u = t[j];
+            t[j] = t[j - 1], t[j - 1] = u;
+        }
+    uint64_t k = jd_mix(seed ^ 0x58);
+    for (int j = 0; j < JD_SAMPLES; j++) idx[j] = (k = jd_mix(k)) % ((size_t)PRE_M * PRE_N / 2);
+    if (cudaMalloc((void **)&idx_d, sizeof idx) != cudaSuccess || cudaMalloc((void **)&at_d, sizeof at) != cudaSuccess ||
+        cudaMemcpyAsync(idx_d, idx, sizeof idx, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess ||
+        jd_w58_at(PRE_M, PRE_N, PRE_K, seed, idx_d, JD_SAMPLES, at_d, jd_stream) != cudaSuccess ||
+        cudaMemcpyAsync(at, at_d, sizeof at, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+        cudaStreamSynchronize(jd_stream) != cudaSuccess) {
+        snprintf(why, why_n, "the judge's check of cuBLAS's output did not run");
+        goto out;
+    }
+    for (int j = 0; j < JD_SAMPLES; j++) {
+        if (cudaMemcpy(&got[j], (const unsigned char *)g_pre.ref + idx[j] * 4, 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+            snprintf(why, why_n, "the judge's check of cuBLAS's output did not run");
+            goto out;
+        }
+        uint32_t want;
+        memcpy(&want, &at[j], 4);
+        if (got[j] != want) {
+            snprintf(why, why_n, "the judge's yardstick: cuBLAS's output is not the exact sum at y word %llu (0x%08x, "
+                     "exact 0x%08x): the full check would be unfair; a judge problem, not the submission's",
+                     idx[j], got[j], want);
+            goto out;
+        }
+    }
+    ms = t[TIMED / 2];
+out:
+    if (e0) cudaEventDestroy(e0);
+    if (e1) cudaEventDestroy(e1);
+    if (idx_d) cudaFree(idx_d);
+    if (at_d) cudaFree(at_d);
+    return ms;
+}
+
+static void judge_prefill_speed(jd_ck *k)
+{
+    const double flops = 2.0 * PRE_M * PRE_N * PRE_K;
+    double ms = NAN, value = NAN, lib = NAN, lib_ms;
+    char why[600] = "", detail[200] = "";
+    const unsigned long long yseed = jd_mix(jd_seed ^ 0x5802ull);
+    lib_ms = pre_cublas_ms(yseed, why, sizeof why); /* before the student's calls */
+    if (!why[0] && w58_time(k->J, W58_FN_PREFILL_TIMED, "w4a16_prefill", PRE_M, PRE_N, PRE_K, pre_full_check, &ms, why,
+                            sizeof why) == 0) {
+        g_pre.have = 0;
+        const double after = pre_cublas_ms(yseed, why, sizeof why); /* and after: the faster kept */
+        if (!why[0]) {
+            lib_ms = after < lib_ms ? after : lib_ms;
+            value = flops / (ms * 1e-3) / 1e12, lib = flops / (lib_ms * 1e-3) / 1e12;
+            snprintf(detail, sizeof detail, "%.0f TFLOP/s vs cuBLAS %.0f TFLOP/s (judge's clock, median of %d)", value,
+                     lib, TIMED);
+            printf("  w4a16_prefill M = %d, N = K = %d: %.4f ms a call by the judge's clock, cuBLAS %.4f ms, %s\n",
+                   PRE_M, PRE_N, ms, lib_ms, detail);
+        }
+    }
+    pre_release();
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", "cuBLAS", lib, detail, why);
+}
+
 static const jd_checkpoint CPS[] = {
     { "w58.decode", judge_decode, judge_decode_cpu, 0, 0, NULL },
     { "w58.prefill", judge_prefill, judge_prefill_cpu, 0, 0, NULL },
     { "w58.decode-speed", judge_decode_speed, NULL, 0, COPY_YARD, NULL },
+    { "w58.prefill-speed", judge_prefill_speed, NULL, 0, 0, NULL },
 };
 
 int main(int argc, char **argv)

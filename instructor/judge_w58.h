@@ -3,7 +3,7 @@
 #ifndef JUDGE_W58_H
 #define JUDGE_W58_H
 
-enum { W58_FN_DECODE = 1, W58_FN_PREFILL, W58_FN_DECODE_TIMED };
+enum { W58_FN_DECODE = 1, W58_FN_PREFILL, W58_FN_DECODE_TIMED, W58_FN_PREFILL_TIMED };
 
 /* W58_FN_DECODE, W58_FN_PREFILL: w4a16_decode / w4a16_prefill on p[0] x,
  * p[1] wq, p[2] scales, p[3] zeros, p[4] y (each NULL where the judge sends
@@ -13,8 +13,8 @@ enum { W58_FN_DECODE = 1, W58_FN_PREFILL, W58_FN_DECODE_TIMED };
  * slot's offset, and i64[5] the byte offset added to one of them, i64[6]
  * which (0 x .. 4 y; -1 none). A call that returned an error has it
  * cleared after it. */
-/* W58_FN_DECODE_TIMED: the timed protocol's one input and one output:
- * w4a16_decode on p[0] x | wq | scales | zeros (w58_timed_layout
+/* W58_FN_DECODE_TIMED, W58_FN_PREFILL_TIMED: the timed protocol's one input
+ * and one output: w4a16_decode / w4a16_prefill on p[0] x | wq | scales | zeros (w58_timed_layout
  * below: each part at a 256-byte boundary), p[1] y; i64[1] M,
  * i64[2] N, i64[3] K. (A timed request's i64[0] is the judge's: its output
  * length in 4-byte words.) */

@@ -133,3 +133,46 @@ cudaError_t jd_w58_at(int M, int N, int K, unsigned long long seed, const unsign
     at_kernel<<<(npos + 7) / 8, 256, 0, st>>>(M, N, K, seed, idx, npos, out);
     return cudaGetLastError();
 }
+
+/* x (M x K halves) at in, then dequant(W) dense (K x N halves) at w58_dense_at(M, K): the same layer as
+ * jd_w58_fill's, its weights dequantised (exactly: (q - z) s with s a power of two) */
+__global__ void fill_dense_kernel(unsigned char *in, int M, int N, int K, unsigned long long seed, size_t o1)
+{
+    const size_t nx = (size_t)M * K, nw = (size_t)K * N;
+    uint16_t *x = (uint16_t *)in, *w = (uint16_t *)(in + o1);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < nx + nw; i += (size_t)gridDim.x * blockDim.x) {
+        if (i < nx) {
+            x[i] = half_int(x_of(seed, K, (int)(i / K), (int)(i % K)));
+        } else {
+            const size_t j = i - nx;
+            const int k = (int)(j / N), n = (int)(j % N), g = k / 128;
+            const int q = (int)(w_of(seed, N, k / 8, n) >> (4 * (k % 8)) & 15u);
+            const int d = (q - z_of(seed, N, g, n)) * s_of(seed, N, g, n);
+            w[j] = __half_as_ushort(__float2half_rn(ldexpf((float)d, -8)));
+        }
+    }
+}
+
+cudaError_t jd_w58_fill_dense(unsigned char *in, int M, int N, int K, unsigned long long seed, cudaStream_t st)
+{
+    fill_dense_kernel<<<1024, 256, 0, st>>>(in, M, N, K, seed, w58_dense_at((size_t)M, (size_t)K));
+    return cudaGetLastError();
+}
+
+__global__ void same_kernel(const uint16_t *y, const uint16_t *ref, size_t n, unsigned long long *bad)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        if (!same_bits(y[i], ref[i])) {
+            atomicAdd(bad, 1ull);
+            atomicMin(bad + 1, (unsigned long long)i);
+        }
+}
+
+cudaError_t jd_w58_same(const uint16_t *y, const uint16_t *ref, size_t n, unsigned long long *bad, cudaStream_t st)
+{
+    const unsigned long long init[2] = { 0, ~0ull };
+    cudaError_t e = cudaMemcpyAsync(bad, init, sizeof init, cudaMemcpyHostToDevice, st);
+    if (e != cudaSuccess || n == 0) return e;
+    same_kernel<<<2048, 256, 0, st>>>(y, ref, n, bad);
+    return cudaGetLastError();
+}

@@ -37,6 +37,15 @@ cudaError_t jd_w58_check(const uint16_t *y, int M, int N, int K, unsigned long l
 cudaError_t jd_w58_at(int M, int N, int K, unsigned long long seed, const unsigned long long *idx, int npos,
                       float *out, cudaStream_t st);
 
+/* The same layer as jd_w58_fill's for cuBLAS: x (M x K halves) at in, then
+ * dequant(W) dense (K x N halves, row-major) at w58_dense_at(M, K). */
+static inline size_t w58_dense_at(size_t M, size_t K) { return (M * K * 2 + 255) & ~(size_t)255; }
+cudaError_t jd_w58_fill_dense(unsigned char *in, int M, int N, int K, unsigned long long seed, cudaStream_t st);
+
+/* y against ref (n halves each) bit for bit (+0 and -0 alike): bad[0] the
+ * wrong elements, bad[1] the first (set here before the launch). */
+cudaError_t jd_w58_same(const uint16_t *y, const uint16_t *ref, size_t n, unsigned long long *bad, cudaStream_t st);
+
 #ifdef __cplusplus
 }
 #endif

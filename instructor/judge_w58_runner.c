@@ -32,15 +32,18 @@ static int decode(const jr_args *a) { return call(w4a16_decode, a); }
 static int prefill(const jr_args *a) { return call(w4a16_prefill, a); }
 
 /* p[0] x | wq | scales | zeros (w58_timed_layout), p[1] y; i64[1..3] M N K */
-static int decode_timed(const jr_args *a)
+static int timed(w4_fn fn, const jr_args *a)
 {
     const int M = (int)a->i64[1], N = (int)a->i64[2], K = (int)a->i64[3];
     size_t off[5];
     w58_timed_layout((size_t)M, (size_t)N, (size_t)K, off);
     const unsigned char *in = (const unsigned char *)a->p[0];
-    return (int)w4a16_decode((const uint16_t *)in, (const uint32_t *)(in + off[1]), (const uint16_t *)(in + off[2]),
-                             (const uint16_t *)(in + off[3]), (uint16_t *)a->p[1], M, N, K);
+    return (int)fn((const uint16_t *)in, (const uint32_t *)(in + off[1]), (const uint16_t *)(in + off[2]),
+                   (const uint16_t *)(in + off[3]), (uint16_t *)a->p[1], M, N, K);
 }
 
+static int decode_timed(const jr_args *a) { return timed(w4a16_decode, a); }
+static int prefill_timed(const jr_args *a) { return timed(w4a16_prefill, a); }
+
 JR_MAIN({ W58_FN_DECODE, "w4a16_decode", decode }, { W58_FN_PREFILL, "w4a16_prefill", prefill },
-        { W58_FN_DECODE_TIMED, "w4a16_decode", decode_timed })
+        { W58_FN_DECODE_TIMED, "w4a16_decode", decode_timed }, { W58_FN_PREFILL_TIMED, "w4a16_prefill", prefill_timed })

@@ -3,15 +3,15 @@
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w58.c).
 # The judge is staged: written and tested here, not yet used by the grader
 # (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
-# lists w58.decode, w58.prefill and w58.decode-speed (w58.prefill-speed is
-# left to the linked test); the runners hold the week's two functions, the
+# lists all four checkpoints (none left to the linked test); the runners
+# hold the week's two functions, the
 # judge neither; the judge by itself over the reference's and the
 # starter's runners, as a plain child and in the sandbox: w58.decode and
 # w58.prefill SKIP over the reference's runner (their CPU parts, the given
 # quantiser's checks and the refusals on made-up pointers, pass; the shapes
 # need a GPU) and FAIL over the starter's (its calls return cudaSuccess for
-# M < 0), w58.decode-speed SKIP over both, never PASS; calibration without
-# a GPU says w58.decode-speed was not run. Needs a working bwrap. On a GPU: the commands in instructor/README.md's week 58 entry.
+# M < 0), the two speed checkpoints SKIP over both, never PASS; calibration
+# without a GPU says both speed checkpoints were not run. Needs a working bwrap. On a GPU: the commands in instructor/README.md's week 58 entry.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w58
 
@@ -28,9 +28,9 @@ for impl in solution starter; do
     bad="$bad the $impl's runner links a results writer or the test harness;"
 done
 # the judge by itself, plain and sandboxed: the correctness checkpoints SKIP over the reference's runner and
-# FAIL over the starter's; the speed checkpoint SKIP over both
+# FAIL over the starter's; the speed checkpoints SKIP over both
 for how in plain sandbox; do
-  for pair in solution=skip,skip,skip starter=fail,fail,skip; do
+  for pair in solution=skip,skip,skip,skip starter=fail,fail,skip,skip; do
     impl=${pair%%=*} want=${pair#*=}
     got=$(judge_alone 58 phase6/week58 "$impl" $how "$log")
     [ "$got" = "$want" ] || bad="$bad judge-w58 over the $impl's runner ($how): $got, expected $want;"
@@ -40,7 +40,8 @@ for ex in decode prefill; do
   grep -q "w58.$ex fail: w4a16_$ex(M=-1, N=8, K=128): M < 0 must return cudaErrorInvalidValue, got cudaSuccess" \
     "$log/alone-w58-starter-plain.tsv.out" || bad="$bad the starter's w58.$ex failure does not name M < 0;"
 done
-bad="$bad$(judge_lists_uncalibrated 58 phase6/week58 "w58.decode w58.prefill w58.decode-speed" "w58.decode-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed (w58.prefill-speed left to the linked test); w58.decode and w58.prefill SKIP over the reference's runner and FAIL over the starter's (M < 0 accepted), w58.decode-speed SKIP over both, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
+bad="$bad$(judge_lists_uncalibrated 58 phase6/week58 "w58.decode w58.prefill w58.decode-speed w58.prefill-speed" \
+  "w58.decode-speed w58.prefill-speed")"
+if [ -z "$bad" ]; then t_pass "$label" "four checkpoints listed (none left to the linked test); w58.decode and w58.prefill SKIP over the reference's runner and FAIL over the starter's (M < 0 accepted), the speed checkpoints SKIP over both, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
