@@ -814,6 +814,21 @@ $(JUDGE_W55): $(JUDGE_BF16GEMM_OBJ)
 $(JUDGE_W55): private LDCUDA += -lcublas
 $(JUDGE_W55): | $(JUDGE_W54_YARD)
 judge-w55: $(JUDGE_W54_YARD)
+$(eval $(call judge_rules,58,phase6/week58,w4a16_decode w4a16_prefill))
+# week 58's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's cases and
+# checks copied (the test keeps them in its body), the given quantiser (support/w4_quant.h, header only)
+# included; its own kernels (judge_w58_kernels.cu: the timed decode's inputs from a seed and the exact check
+# of every timed output, linked into judge-w58 alone); COPY, and cuBLAS (w58.prefill-speed's yardstick and its
+# full check's reference) in the judge's own process
+$(BUILD)/instructor/judge_w58.o: instructor/judge_w58.h instructor/judge_w58_kernels.h phase6/week58/support/w4_quant.h
+$(BUILD)/instructor/judge_w58_runner.o: instructor/judge_w58.h
+$(BUILD)/instructor/judge_w58_kernels.o: instructor/judge_w58_kernels.cu instructor/judge_w58_kernels.h \
+  instructor/judge_w58.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W58): $(BUILD)/instructor/judge_w58_kernels.o
+$(JUDGE_W58): private LDCUDA += -lcublas
 # the weeks that have a judge (instructor/grade_run.c's JUDGES table: keep the two one)
 JUDGED_WEEKS := phase0/week01 phase0/week02 phase0/week03 phase0/week04
 JUDGED_WEEKS += phase1/week05
