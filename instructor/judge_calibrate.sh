@@ -31,7 +31,7 @@
 # w32.dx-bw and w32.dgb-bw against COPY, the worst of three widths; week 34's w34.softmax-bw, week 35's
 # w35.dropout-bw and week 36's three against COPY; week 37's w37.flash-speed against the given cuBLAS
 # attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner;
-# week 53's w53.tma-copy-bw against COPY).
+# week 53's w53.tma-copy-bw and week 56's w56.multicast-bw against COPY).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -68,6 +68,7 @@ speed_ids() { case $1 in
   phase5/week53) echo w53.tma-copy-bw ;;
   phase6/week57) echo w57.decode-speed ;;
   phase6/week60) echo w60.fp8-speed ;;
+  phase5/week56) echo w56.multicast-bw ;;
   phase5/week54) echo w54.gemm-speed ;;
   phase5/week55) echo w55.gemm-speed ;;
 esac; }
