@@ -20,8 +20,9 @@
  * its key kinds (make_keys) are static there (the test has no header of its
  * own to share), so they are copied below; the copy's values, the special
  * bit patterns and the empty shapes come from phase5/common/tma_copy_check.h,
- * which the test includes too. Cases are drawn from the hidden seed with
- * this judge's own tags, not as the test draws them.
+ * which the test includes too, and the copy's checks on guarded buffers
+ * from judge_tma_copy.c, shared with week 53's judge. Cases are drawn from
+ * the hidden seed with this judge's own tags, not as the test draws them.
  *   w56.plan          cluster_hist_plan, a CPU function: the runner calls
  *                     it on the scalars sent, over a plan of 0x5A bytes, and
  *                     returns the status and the plan as it left it. The
@@ -113,7 +114,7 @@
 #include "judge_kernels.h"
 #include "judge_week.h"
 #include "cluster_hist.h"
-#include "tma_copy_check.h" /* phase5/common: the copy's values, special bits and empty shapes */
+#include "judge_tma_copy.h" /* the copy checks shared with week 53's judge (phase5/common/tma_copy_check.h's values) */
 #include "judge_w56.h"
 #include "wb_bench.h"
 #include "wb_cuda.h"
@@ -129,8 +130,6 @@ enum { H100_SMEM = 232448, H100_BINS = H100_SMEM / 4 };
 
 #define HIST_WHAT "cluster_hist (thread-block clusters, distributed shared memory)"
 #define MC_WHAT   "tma_multicast (clusters, TMA multicast, remote mbarrier arrivals)"
-
-static const char *status_text(int s) { return cudaGetErrorName((cudaError_t)s); }
 
 /* ---------------------------------------------------------------- w56.plan (CPU) */
 
@@ -387,11 +386,11 @@ static void hist_contract(jd *J, jd_tally *t)
         if (hist_raw(J, 0, 100, 0, 100, BAD[i], &s, t) != 0) return;
         if (s != (int)cudaErrorInvalidValue)
             jd_failf(t, "cluster %d: must be refused with cudaErrorInvalidValue before any CUDA call, got %s", BAD[i],
-                     status_text(s));
+                     jt_status(s));
     }
     t->tests++;
     if (J->lost || hist_raw(J, 0, 100, 0, 0, 0, &s, t) != 0) return;
-    if (s != 0) jd_failf(t, "0 bins: cudaSuccess and nothing done, got %s", status_text(s));
+    if (s != 0) jd_failf(t, "0 bins: cudaSuccess and nothing done, got %s", jt_status(s));
 }
 
 typedef struct {
@@ -429,7 +428,7 @@ static int hist_case_run(jd *J, hist_room *R, wb_rng *rng, const hist_case *c, j
     rq.i64[1] = (long long)c->n, rq.i64[2] = (long long)c->nbins, rq.i64[3] = c->cluster;
     if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
     if (rp.status != 0)
-        return jd_failf(t, "%s: cluster_hist returned %s", what, rp.status < 0 ? rp.text : status_text(rp.status)), 0;
+        return jd_failf(t, "%s: cluster_hist returned %s", what, rp.status < 0 ? rp.text : jt_status(rp.status)), 0;
     int f = jd_gbuf_fetch(&R->bins, 0, (size_t)c->nbins * 4, R->got, "bins", what, t);
     if (f) return f < 0 ? -1 : 0;
     size_t bad = 0, first = 0;
@@ -469,7 +468,7 @@ static int hist_refused(jd *J, hist_room *R, uint32_t per, int lim, jd_tally *t)
         if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", B[i].why, J->why), -1;
         if (rp.status != (int)cudaErrorInvalidValue) {
             jd_failf(t, "%s (%u bins, limit %d bytes a CTA): must be refused with cudaErrorInvalidValue, got %s",
-                     B[i].why, B[i].nbins, lim, rp.status < 0 ? rp.text : status_text(rp.status));
+                     B[i].why, B[i].nbins, lim, rp.status < 0 ? rp.text : jt_status(rp.status));
             continue;
         }
         int f = jd_gbuf_fetch(&R->bins, 0, (size_t)B[i].nbins * 4, R->got, "bins", B[i].why, t);
@@ -567,19 +566,15 @@ static const mc_refused_case REFUSED_BIG[] = {
 
 #define A0 0x7f0000000000ull /* the contract's addresses: 16-byte aligned, never dereferenced */
 
-/* tma_multicast_f32 on NULL-or-address arguments: 0 and *status, or -1 (t failed: lost). */
-static int mc_raw(jd *J, uint64_t src, size_t ld_src, uint64_t dst, size_t ld_dst, size_t rows, size_t cols,
-                  int copies, int mc, int *status, jd_tally *t)
+/* tma_multicast_f32 as its runner calls it (judge_tma_copy.h), for each
+ * of the test's configurations: copies, multicast, and its words. */
+static jt_call mc_call(int copies, int mc)
 {
-    jd_req rq;
-    jd_rep rp;
-    jd_call_setup(&rq, W56_FN_MC, 1, 2); /* p[0], p[1] NULL: the addresses in i64[5], i64[6] */
-    rq.i64[1] = (long long)ld_src, rq.i64[2] = (long long)ld_dst, rq.i64[3] = (long long)rows;
-    rq.i64[4] = (long long)cols, rq.i64[5] = (long long)src, rq.i64[6] = (long long)dst, rq.i64[7] = copies;
-    rq.f64[0] = mc;
-    if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "tma_multicast_f32: %s", J->why), -1;
-    *status = rp.status;
-    return 0;
+    static char label[2][5][32];
+    char *l = label[mc != 0][copies];
+    snprintf(l, sizeof label[0][0], "%d copies, %s", copies, mc ? "multicast" : "no multicast");
+    jt_call c = { W56_FN_MC, copies, copies, mc, "tma_multicast_f32", l };
+    return c;
 }
 
 /* test_week56.c's mc_contract (with and without multicast, and the judge's
@@ -591,153 +586,42 @@ static void mc_contract(jd *J, jd_tally *t)
     for (size_t i = 0; i < COUNT(REFUSED) + COUNT(REFUSED_BIG); i++) {
         const mc_refused_case *c = i < COUNT(REFUSED) ? &REFUSED[i] : &REFUSED_BIG[i - COUNT(REFUSED)];
         for (int mc = 1; mc >= 0 && !J->lost; mc--) {
+            const jt_call call = mc_call(c->copies == 2 || c->copies == 4 ? c->copies : 4, mc);
+            jt_call bad = call;
+            bad.copies = c->copies, bad.i64_7 = c->copies; /* the copies refused, as sent */
             t->tests++;
-            if (mc_raw(J, A0 + 4 * c->off_src, c->ld_src, A0 + 65536 + 4 * c->off_dst, c->ld_dst, c->rows, c->cols,
-                       c->copies, mc, &s, t) != 0)
+            if (jt_raw(J, &bad, A0 + 4 * c->off_src, c->ld_src, A0 + 65536 + 4 * c->off_dst, c->ld_dst, c->rows,
+                       c->cols, &s, t) != 0)
                 return;
             if (s != (int)cudaErrorInvalidValue)
                 jd_failf(t, "%s (%s): must be refused with cudaErrorInvalidValue, got %s", c->why,
-                         mc ? "multicast" : "no multicast", status_text(s));
+                         mc ? "multicast" : "no multicast", jt_status(s));
         }
     }
-    for (size_t i = 0; i < COUNT(TMA_EMPTY_SHAPES) && !J->lost; i++) {
-        t->tests++;
-        if (mc_raw(J, 0, 3, 0, 5, TMA_EMPTY_SHAPES[i][0], TMA_EMPTY_SHAPES[i][1], 2, 1, &s, t) != 0) return;
-        if (s != 0)
-            jd_failf(t, "%zu x %zu with NULL pointers: an empty copy is cudaSuccess, got %s", TMA_EMPTY_SHAPES[i][0],
-                     TMA_EMPTY_SHAPES[i][1], status_text(s));
-    }
+    const jt_call two = mc_call(2, 1);
+    jt_empty_host(J, &two, t);
 }
 
-/* The GPU cases' buffers: src and dst guarded (jd_gbuf), with host room. */
-typedef struct {
-    jd_gbuf   src, dst;
-    size_t    src_cap, dst_cap; /* bytes */
-    uint32_t *hs, *hd;
-} mc_room;
-
-/* dst read back (bytes from its start) and all still the poison. 0 (checked), -1 lost. */
-static int expect_untouched(mc_room *R, size_t bytes, const char *what, jd_tally *t)
-{
-    int f = jd_gbuf_fetch(&R->dst, 0, bytes, R->hd, "dst", what, t);
-    if (f) return f < 0 ? -1 : 0;
-    const unsigned char *h = (const unsigned char *)R->hd;
-    for (size_t i = 0; i < bytes; i++)
-        if (h[i] != 0xFF) return jd_failf(t, "%s: dst was written (byte %zu)", what, i), 0;
-    return 0;
-}
-
-/* tma_check_copies for one shape: src uniform in [-1000, 1000], with
- * `specials` about a quarter TMA_SPECIAL_BITS; dst poisoned; every element
- * of the `copies` stacked copies, padding included, the source's bits or
- * the poison. 0 (checked), -1 (lost or the judge's copy failed). */
-static int mc_case(jd *J, mc_room *R, wb_rng *rng, tma_copy_shape s, int copies, int mc, int specials, jd_tally *t)
-{
-    const size_t ls = tma_round4(s.cols) + s.pad_src, ld = tma_round4(s.cols) + s.pad_dst;
-    const size_t ns = s.rows * ls, nd = (size_t)copies * s.rows * ld;
-    char what[200];
-    snprintf(what, sizeof what, "%d copies, %s: %zu x %zu, ld_src %zu, ld_dst %zu%s", copies,
-             mc ? "multicast" : "no multicast", s.rows, s.cols, ls, ld, specials ? ", NaN/Inf/-0/denormals" : "");
-    t->tests++;
-    if (ns * 4 > R->src_cap || nd * 4 > R->dst_cap) return jd_failf(t, "%s: the judge's buffers are too small", what), -1;
-    wb_fill_uniform_f32(rng, (float *)R->hs, ns, -1000, 1000);
-    if (specials)
-        for (size_t i = 0; i < ns; i++)
-            if (wb_rng_int(rng, 0, 3) == 0)
-                R->hs[i] = TMA_SPECIAL_BITS[wb_rng_int(rng, 0, (int64_t)COUNT(TMA_SPECIAL_BITS) - 1)];
-    if (jd_gbuf_put(&R->src, 0, R->hs, ns * 4) != 0 || jd_gbuf_poison(&R->dst, 0, nd * 4) != 0)
-        return jd_failf(t, "%s: the judge's own copies failed", what), -1;
-    jd_req rq;
-    jd_rep rp;
-    jd_call_setup(&rq, W56_FN_MC, 1, 2);
-    jd_gbuf_arg(&rq, 0, &R->src, 0);
-    jd_gbuf_arg(&rq, 1, &R->dst, 0);
-    rq.i64[1] = (long long)ls, rq.i64[2] = (long long)ld, rq.i64[3] = (long long)s.rows, rq.i64[4] = (long long)s.cols;
-    rq.i64[7] = copies, rq.f64[0] = mc;
-    if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
-    if (rp.status != 0)
-        return jd_failf(t, "%s: returned %s", what, rp.status < 0 ? rp.text : status_text(rp.status)), 0;
-    int f = jd_gbuf_fetch(&R->dst, 0, nd * 4, R->hd, "dst", what, t);
-    if (f) return f < 0 ? -1 : 0;
-    size_t bad = 0, first = 0;
-    for (size_t r = 0; r < (size_t)copies * s.rows; r++)
-        for (size_t c = 0; c < ld; c++) {
-            uint32_t want = c < s.cols ? R->hs[(r % s.rows) * ls + c] : 0xFFFFFFFFu;
-            if (R->hd[r * ld + c] != want && bad++ == 0) first = r * ld + c;
-        }
-    if (bad) {
-        size_t r = first / ld, c = first % ld;
-        uint32_t got = R->hd[first], want = c < s.cols ? R->hs[(r % s.rows) * ls + c] : 0xFFFFFFFFu;
-        jd_failf(t, "%s: %zu of %zu elements wrong; the first, copy %zu dst[%zu][%zu], expected 0x%08x got 0x%08x (%s)",
-                 what, bad, nd, r / s.rows, r % s.rows, c, want, got,
-                 c >= s.cols ? "row padding: nothing may be written there"
-                 : got == 0xFFFFFFFFu ? "still the poison: not written"
-                                      : "not the source's bits");
-    }
-    return 0;
-}
-
-/* test_week56.c's mc_empty on real buffers (4 copies, multicast): cudaSuccess, nothing written. */
-static int mc_empty(jd *J, mc_room *R, jd_tally *t)
-{
-    for (size_t i = 0; i < COUNT(TMA_EMPTY_SHAPES); i++) {
-        const size_t rows = TMA_EMPTY_SHAPES[i][0], cols = TMA_EMPTY_SHAPES[i][1];
-        char what[64];
-        snprintf(what, sizeof what, "%zu x %zu (empty: nothing written)", rows, cols);
-        t->tests++;
-        if (jd_gbuf_poison(&R->dst, 0, 256) != 0) return jd_failf(t, "%s: the judge's own copies failed", what), -1;
-        jd_req rq;
-        jd_rep rp;
-        jd_call_setup(&rq, W56_FN_MC, 1, 2);
-        jd_gbuf_arg(&rq, 0, &R->src, 0);
-        jd_gbuf_arg(&rq, 1, &R->dst, 0);
-        rq.i64[1] = 8, rq.i64[2] = 8, rq.i64[3] = (long long)rows, rq.i64[4] = (long long)cols;
-        rq.i64[7] = 4, rq.f64[0] = 1;
-        if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
-        if (rp.status != 0) {
-            jd_failf(t, "%zu x %zu: an empty copy is cudaSuccess, got %s", rows, cols,
-                     rp.status < 0 ? rp.text : status_text(rp.status));
-            continue;
-        }
-        if (expect_untouched(R, 256, what, t) != 0) return -1;
-    }
-    return 0;
-}
-
-/* test_week56.c's mc_refused on real buffers, with and without multicast: the error, dst untouched. */
-static int mc_refused(jd *J, mc_room *R, jd_tally *t)
+/* test_week56.c's mc_refused on real buffers, with and without multicast:
+ * the error, dst untouched. 0, or -1 (lost). */
+static int mc_refused(jd *J, jt_room *R, jd_tally *t)
 {
     for (size_t i = 0; i < COUNT(REFUSED); i++) {
         const mc_refused_case *c = &REFUSED[i];
         t->tests++;
-        if (jd_gbuf_poison(&R->src, 0, 4096) != 0 || jd_gbuf_poison(&R->dst, 0, 4096) != 0)
-            return jd_failf(t, "%s: the judge's own copies failed", c->why), -1;
-        int refused = 1;
-        for (int mc = 0; mc < 2 && refused; mc++) {
-            jd_req rq;
-            jd_rep rp;
-            jd_call_setup(&rq, W56_FN_MC, 1, 2);
-            jd_gbuf_arg(&rq, 0, &R->src, 4 * c->off_src);
-            jd_gbuf_arg(&rq, 1, &R->dst, 4 * c->off_dst);
-            rq.i64[1] = (long long)c->ld_src, rq.i64[2] = (long long)c->ld_dst, rq.i64[3] = (long long)c->rows;
-            rq.i64[4] = (long long)c->cols, rq.i64[7] = c->copies, rq.f64[0] = mc;
-            if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", c->why, J->why), -1;
-            if (rp.status != (int)cudaErrorInvalidValue) {
-                jd_failf(t, "%s (%s): must be refused with cudaErrorInvalidValue, got %s", c->why,
-                         mc ? "multicast" : "no multicast", rp.status < 0 ? rp.text : status_text(rp.status));
-                refused = 0;
-            }
+        if (jt_poison(R, 4096, c->why, t) != 0) return -1;
+        int r = 0;
+        for (int mc = 0; mc < 2 && r == 0; mc++) {
+            jt_call call = mc_call(4, mc);
+            call.copies = c->copies, call.i64_7 = c->copies;
+            char why[160];
+            snprintf(why, sizeof why, "%s (%s)", c->why, mc ? "multicast" : "no multicast");
+            r = jt_refused(J, R, &call, c->rows, c->cols, c->ld_src, c->ld_dst, c->off_src, c->off_dst, why, t);
         }
-        if (refused && expect_untouched(R, 4096, c->why, t) != 0) return -1;
+        if (r < 0) return -1;
+        if (r == 0 && jt_untouched(R, 4096, c->why, t) != 0) return -1;
     }
     return 0;
-}
-
-static void shape_bytes(tma_copy_shape s, int copies, size_t *src, size_t *dst)
-{
-    size_t ls = tma_round4(s.cols) + s.pad_src, ld = tma_round4(s.cols) + s.pad_dst;
-    if (4 * s.rows * ls > *src) *src = 4 * s.rows * ls;
-    if (4 * (size_t)copies * s.rows * ld > *dst) *dst = 4 * (size_t)copies * s.rows * ld;
 }
 
 static void judge_mc(jd_ck *k)
@@ -746,26 +630,24 @@ static void judge_mc(jd_ck *k)
     jd_tally *t = k->t;
     mc_contract(J, t);
     if (J->lost || !jd_on_sm90(t, MC_WHAT)) return;
-    mc_room R = { .src = { .id = -1 }, .dst = { .id = -1 }, .src_cap = 4096, .dst_cap = 4096 };
+    jt_room R = { .src_cap = 4096, .dst_cap = 4096 };
     tma_copy_shape biggest = { MC_RANDOM_MAX, MC_RANDOM_MAX, 12, 12 };
-    shape_bytes(biggest, 4, &R.src_cap, &R.dst_cap);
-    for (size_t i = 0; i < COUNT(SHAPES); i++) shape_bytes(SHAPES[i], 4, &R.src_cap, &R.dst_cap);
-    for (size_t i = 0; i < COUNT(SPECIAL_SHAPES); i++) shape_bytes(SPECIAL_SHAPES[i], 4, &R.src_cap, &R.dst_cap);
-    R.hs = malloc(R.src_cap), R.hd = malloc(R.dst_cap);
-    if (!R.hs || !R.hd) {
-        jd_failf(t, "buffers: the judge is out of memory");
-        goto out;
-    }
-    if (jd_gbuf_alloc(J, &R.src, R.src_cap, t) != 0 || jd_gbuf_alloc(J, &R.dst, R.dst_cap, t) != 0) goto out;
+    jt_fit(biggest, 4, &R.src_cap, &R.dst_cap);
+    for (size_t i = 0; i < COUNT(SHAPES); i++) jt_fit(SHAPES[i], 4, &R.src_cap, &R.dst_cap);
+    for (size_t i = 0; i < COUNT(SPECIAL_SHAPES); i++) jt_fit(SPECIAL_SHAPES[i], 4, &R.src_cap, &R.dst_cap);
+    if (jt_room_open(J, &R, t) != 0) goto out;
     for (size_t i = 0; i < COUNT(SHAPES); i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w56_mc_shapes", (int)i);
-        for (size_t j = 0; j < COUNT(CFG); j++)
-            if (mc_case(J, &R, &rng, SHAPES[i], CFG[j][0], CFG[j][1], 0, t) != 0) goto out;
+        for (size_t j = 0; j < COUNT(CFG); j++) {
+            const jt_call c = mc_call(CFG[j][0], CFG[j][1]);
+            if (jt_case(J, &R, &c, &rng, SHAPES[i], 0, t) != 0) goto out;
+        }
     }
+    const jt_call mc4 = mc_call(4, 1), mc2 = mc_call(2, 1);
     for (size_t i = 0; i < COUNT(SPECIAL_SHAPES); i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w56_mc_specials", (int)i);
-        if (mc_case(J, &R, &rng, SPECIAL_SHAPES[i], 4, 1, 1, t) != 0 ||
-            mc_case(J, &R, &rng, SPECIAL_SHAPES[i], 2, 1, 1, t) != 0)
+        if (jt_case(J, &R, &mc4, &rng, SPECIAL_SHAPES[i], 1, t) != 0 ||
+            jt_case(J, &R, &mc2, &rng, SPECIAL_SHAPES[i], 1, t) != 0)
             goto out;
     }
     for (int i = 0; i < N_MC_RANDOM; i++) { /* test_week56.c's mc_random */
@@ -773,13 +655,13 @@ static void judge_mc(jd_ck *k)
         tma_copy_shape s = { (size_t)wb_rng_int(&rng, 1, MC_RANDOM_MAX), (size_t)wb_rng_int(&rng, 1, MC_RANDOM_MAX),
                              4 * (size_t)wb_rng_int(&rng, 0, 3), 4 * (size_t)wb_rng_int(&rng, 0, 3) };
         int copies = wb_rng_int(&rng, 0, 1) ? 4 : 2, mc = (int)wb_rng_int(&rng, 0, 3) != 0;
-        if (mc_case(J, &R, &rng, s, copies, mc, i & 1, t) != 0) goto out;
+        const jt_call c = mc_call(copies, mc);
+        if (jt_case(J, &R, &c, &rng, s, i & 1, t) != 0) goto out;
     }
-    if (mc_empty(J, &R, t) != 0) goto out;
+    if (jt_empty(J, &R, &mc4, t) != 0) goto out;
     mc_refused(J, &R, t);
 out:
-    jd_gbuf_free(J, &R.src), jd_gbuf_free(J, &R.dst);
-    free(R.hs), free(R.hd);
+    jt_room_close(J, &R);
 }
 
 /* ---------------------------------------------------------------- w56.multicast-bw */
