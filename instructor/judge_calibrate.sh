@@ -71,6 +71,7 @@ speed_ids() { case $1 in
   phase6/week58) echo w58.decode-speed w58.prefill-speed ;;
   phase5/week54) echo w54.gemm-speed ;;
   phase5/week55) echo w55.gemm-speed ;;
+  phase5/week56) echo w56.multicast-bw ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -19,8 +19,9 @@
  * TMA's rules are static there (the test has no header of its own to
  * share), so they are copied below; the copy's values, the special bit
  * patterns and the empty shapes come from phase5/common/tma_copy_check.h,
- * which the test includes too. Cases are drawn from the hidden seed with
- * this judge's own tags, not as the test draws them.
+ * which the test includes too; the copy's checks on guarded buffers are
+ * judge_tma_copy.c's, shared with week 56's judge. Cases are drawn from
+ * the hidden seed with this judge's own tags, not as the test draws them.
  *   w53.box          tma_box_plan, a CPU function: the runner calls it on
  *                    the scalars sent, over a plan of 0x5A bytes, and
  *                    returns the status and the plan as it left them. The
@@ -94,7 +95,7 @@
 #include "judge_kernels.h"
 #include "judge_week.h"
 #include "tma_box.h"
-#include "tma_copy_check.h" /* phase5/common: the copy's values, special bits and empty shapes */
+#include "judge_tma_copy.h" /* the copy checks shared with week 56's judge (phase5/common/tma_copy_check.h's values) */
 #include "judge_w53.h"
 #include "wb_bench.h"
 #include "wb_cuda.h"
@@ -394,21 +395,8 @@ static const refused_case REFUSED_BIG[] = {
 
 #define A0 0x7f0000000000ull /* the contract's addresses: 16-byte aligned, never dereferenced */
 
-/* tma_copy_f32 on NULL-or-address arguments: 0 and *status, or -1 (t failed: lost). */
-static int copy_raw(jd *J, uint64_t src, size_t ld_src, uint64_t dst, size_t ld_dst, size_t rows, size_t cols,
-                    int *status, jd_tally *t)
-{
-    jd_req rq;
-    jd_rep rp;
-    jd_call_setup(&rq, W53_FN_COPY, 1, 2); /* p[0], p[1] NULL: the addresses in i64[5], i64[6] */
-    rq.i64[1] = (long long)ld_src, rq.i64[2] = (long long)ld_dst, rq.i64[3] = (long long)rows;
-    rq.i64[4] = (long long)cols, rq.i64[5] = (long long)src, rq.i64[6] = (long long)dst;
-    if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "tma_copy_f32: %s", J->why), -1;
-    *status = rp.status;
-    return 0;
-}
-
-static const char *status_text(int s) { return cudaGetErrorName((cudaError_t)s); }
+/* tma_copy_f32 as its runner calls it (judge_tma_copy.h): one copy. */
+static const jt_call COPY_CALL = { W53_FN_COPY, 1, 0, 0, "tma_copy_f32", "tma_copy_f32" };
 
 /* test_week53.c's copy_contract (and the judge's own refusals): refused
  * shapes refused before any CUDA call, the empty ones accepted on NULL
@@ -419,19 +407,13 @@ static void contract(jd *J, jd_tally *t)
     for (size_t i = 0; i < COUNT(REFUSED) + COUNT(REFUSED_BIG) && !J->lost; i++) {
         const refused_case *c = i < COUNT(REFUSED) ? &REFUSED[i] : &REFUSED_BIG[i - COUNT(REFUSED)];
         t->tests++;
-        if (copy_raw(J, A0 + 4 * c->off_src, c->ld_src, A0 + 65536 + 4 * c->off_dst, c->ld_dst, c->rows, c->cols, &s,
-                     t) != 0)
+        if (jt_raw(J, &COPY_CALL, A0 + 4 * c->off_src, c->ld_src, A0 + 65536 + 4 * c->off_dst, c->ld_dst, c->rows,
+                   c->cols, &s, t) != 0)
             return;
         if (s != (int)cudaErrorInvalidValue)
-            jd_failf(t, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why, status_text(s));
+            jd_failf(t, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why, jt_status(s));
     }
-    for (size_t i = 0; i < COUNT(TMA_EMPTY_SHAPES) && !J->lost; i++) {
-        t->tests++;
-        if (copy_raw(J, 0, 3, 0, 5, TMA_EMPTY_SHAPES[i][0], TMA_EMPTY_SHAPES[i][1], &s, t) != 0) return;
-        if (s != 0)
-            jd_failf(t, "%zu x %zu with NULL pointers: an empty copy is cudaSuccess, got %s", TMA_EMPTY_SHAPES[i][0],
-                     TMA_EMPTY_SHAPES[i][1], status_text(s));
-    }
+    jt_empty_host(J, &COPY_CALL, t);
 }
 
 /* Compute capability 9.0 (the sm_90a kernel loads nowhere else): 1, or 0
@@ -449,129 +431,18 @@ static int on_sm90(jd_tally *t)
     return 0;
 }
 
-/* The GPU cases' buffers: src and dst guarded (jd_gbuf), with host room. */
-typedef struct {
-    jd_gbuf   src, dst;
-    size_t    cap; /* bytes */
-    uint32_t *hs, *hd, *want;
-} copy_room;
-
-/* dst read back (bytes from its start) and all still the poison. 0 (checked), -1 lost. */
-static int expect_untouched(copy_room *R, size_t bytes, const char *what, jd_tally *t)
-{
-    int f = jd_gbuf_fetch(&R->dst, 0, bytes, R->hd, "dst", what, t);
-    if (f) return f < 0 ? -1 : 0;
-    const unsigned char *h = (const unsigned char *)R->hd;
-    for (size_t i = 0; i < bytes; i++)
-        if (h[i] != 0xFF) return jd_failf(t, "%s: dst was written (byte %zu)", what, i), 0;
-    return 0;
-}
-
-/* tma_check_copies for one shape (copies 1): src uniform in [-1000, 1000],
- * with `specials` about a quarter TMA_SPECIAL_BITS; dst poisoned; every
- * element of dst, padding included, the source's bits or the poison. 0
- * (checked), -1 (lost or the judge's copy failed). */
-static int copy_case(jd *J, copy_room *R, wb_rng *rng, tma_copy_shape s, int specials, jd_tally *t)
-{
-    const size_t ls = tma_round4(s.cols) + s.pad_src, ld = tma_round4(s.cols) + s.pad_dst;
-    const size_t ns = s.rows * ls, nd = s.rows * ld;
-    char what[200];
-    snprintf(what, sizeof what, "tma_copy_f32: %zu x %zu, ld_src %zu, ld_dst %zu%s", s.rows, s.cols, ls, ld,
-             specials ? ", NaN/Inf/-0/denormals" : "");
-    t->tests++;
-    if (ns * 4 > R->cap || nd * 4 > R->cap) return jd_failf(t, "%s: the judge's buffers are too small", what), -1;
-    wb_fill_uniform_f32(rng, (float *)R->hs, ns, -1000, 1000);
-    if (specials)
-        for (size_t i = 0; i < ns; i++)
-            if (wb_rng_int(rng, 0, 3) == 0)
-                R->hs[i] = TMA_SPECIAL_BITS[wb_rng_int(rng, 0, (int64_t)COUNT(TMA_SPECIAL_BITS) - 1)];
-    if (jd_gbuf_put(&R->src, 0, R->hs, ns * 4) != 0 || jd_gbuf_poison(&R->dst, 0, nd * 4) != 0)
-        return jd_failf(t, "%s: the judge's own copies failed", what), -1;
-    jd_req rq;
-    jd_rep rp;
-    jd_call_setup(&rq, W53_FN_COPY, 1, 2);
-    jd_gbuf_arg(&rq, 0, &R->src, 0);
-    jd_gbuf_arg(&rq, 1, &R->dst, 0);
-    rq.i64[1] = (long long)ls, rq.i64[2] = (long long)ld, rq.i64[3] = (long long)s.rows, rq.i64[4] = (long long)s.cols;
-    if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
-    if (rp.status != 0)
-        return jd_failf(t, "%s: returned %s", what, rp.status < 0 ? rp.text : status_text(rp.status)), 0;
-    int f = jd_gbuf_fetch(&R->dst, 0, nd * 4, R->hd, "dst", what, t);
-    if (f) return f < 0 ? -1 : 0;
-    size_t bad = 0, first = 0;
-    for (size_t r = 0; r < s.rows; r++)
-        for (size_t c = 0; c < ld; c++) {
-            uint32_t want = c < s.cols ? R->hs[r * ls + c] : 0xFFFFFFFFu;
-            if (R->hd[r * ld + c] != want && bad++ == 0) first = r * ld + c;
-        }
-    if (bad) {
-        size_t r = first / ld, c = first % ld;
-        uint32_t got = R->hd[first], want = c < s.cols ? R->hs[r * ls + c] : 0xFFFFFFFFu;
-        jd_failf(t, "%s: %zu of %zu elements wrong; the first dst[%zu][%zu] expected 0x%08x got 0x%08x (%s)", what, bad,
-                 nd, r, c, want, got,
-                 c >= s.cols ? "row padding: nothing may be written there"
-                 : got == 0xFFFFFFFFu ? "still the poison: not written"
-                                      : "not the source's bits");
-    }
-    return 0;
-}
-
-/* test_week53.c's copy_empty on real buffers: cudaSuccess, nothing written. */
-static int empty_cases(jd *J, copy_room *R, jd_tally *t)
-{
-    for (size_t i = 0; i < COUNT(TMA_EMPTY_SHAPES); i++) {
-        const size_t rows = TMA_EMPTY_SHAPES[i][0], cols = TMA_EMPTY_SHAPES[i][1];
-        char what[64];
-        snprintf(what, sizeof what, "%zu x %zu (empty: nothing written)", rows, cols);
-        t->tests++;
-        if (jd_gbuf_poison(&R->dst, 0, 256) != 0) return jd_failf(t, "%s: the judge's own copies failed", what), -1;
-        jd_req rq;
-        jd_rep rp;
-        jd_call_setup(&rq, W53_FN_COPY, 1, 2);
-        jd_gbuf_arg(&rq, 0, &R->src, 0);
-        jd_gbuf_arg(&rq, 1, &R->dst, 0);
-        rq.i64[1] = 8, rq.i64[2] = 8, rq.i64[3] = (long long)rows, rq.i64[4] = (long long)cols;
-        if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", what, J->why), -1;
-        if (rp.status != 0) {
-            jd_failf(t, "%zu x %zu: an empty copy is cudaSuccess, got %s", rows, cols,
-                     rp.status < 0 ? rp.text : status_text(rp.status));
-            continue;
-        }
-        if (expect_untouched(R, 256, what, t) != 0) return -1;
-    }
-    return 0;
-}
-
 /* test_week53.c's copy_refused on real buffers: the error, dst untouched. */
-static int refused_cases(jd *J, copy_room *R, jd_tally *t)
+static int refused_cases(jd *J, jt_room *R, jd_tally *t)
 {
     for (size_t i = 0; i < COUNT(REFUSED); i++) {
         const refused_case *c = &REFUSED[i];
         t->tests++;
-        if (jd_gbuf_poison(&R->src, 0, 4096) != 0 || jd_gbuf_poison(&R->dst, 0, 4096) != 0)
-            return jd_failf(t, "%s: the judge's own copies failed", c->why), -1;
-        jd_req rq;
-        jd_rep rp;
-        jd_call_setup(&rq, W53_FN_COPY, 1, 2);
-        jd_gbuf_arg(&rq, 0, &R->src, 4 * c->off_src);
-        jd_gbuf_arg(&rq, 1, &R->dst, 4 * c->off_dst);
-        rq.i64[1] = (long long)c->ld_src, rq.i64[2] = (long long)c->ld_dst, rq.i64[3] = (long long)c->rows;
-        rq.i64[4] = (long long)c->cols;
-        if (jd_call(J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", c->why, J->why), -1;
-        if (rp.status != (int)cudaErrorInvalidValue) {
-            jd_failf(t, "%s: must be refused with cudaErrorInvalidValue, got %s", c->why,
-                     rp.status < 0 ? rp.text : status_text(rp.status));
-            continue;
-        }
-        if (expect_untouched(R, 4096, c->why, t) != 0) return -1;
+        if (jt_poison(R, 4096, c->why, t) != 0) return -1;
+        int r = jt_refused(J, R, &COPY_CALL, c->rows, c->cols, c->ld_src, c->ld_dst, c->off_src, c->off_dst, c->why, t);
+        if (r < 0) return -1;
+        if (r == 0 && jt_untouched(R, 4096, c->why, t) != 0) return -1;
     }
     return 0;
-}
-
-static size_t shape_bytes(tma_copy_shape s)
-{
-    size_t ls = tma_round4(s.cols) + s.pad_src, ld = tma_round4(s.cols) + s.pad_dst;
-    return 4 * s.rows * (ls > ld ? ls : ld);
 }
 
 static void judge_copy(jd_ck *k)
@@ -580,38 +451,30 @@ static void judge_copy(jd_ck *k)
     jd_tally *t = k->t;
     contract(J, t);
     if (J->lost || !on_sm90(t)) return;
-    copy_room R = { .src = { .id = -1 }, .dst = { .id = -1 } };
+    jt_room R = { .src_cap = 4096, .dst_cap = 4096 };
     tma_copy_shape biggest = { RANDOM_MAX, RANDOM_MAX, 12, 12 };
-    R.cap = shape_bytes(biggest);
-    for (size_t i = 0; i < COUNT(SHAPES); i++)
-        if (shape_bytes(SHAPES[i]) > R.cap) R.cap = shape_bytes(SHAPES[i]);
-    for (size_t i = 0; i < COUNT(SPECIAL_SHAPES); i++)
-        if (shape_bytes(SPECIAL_SHAPES[i]) > R.cap) R.cap = shape_bytes(SPECIAL_SHAPES[i]);
-    R.hs = malloc(R.cap), R.hd = malloc(R.cap);
-    if (!R.hs || !R.hd) {
-        jd_failf(t, "buffers: the judge is out of memory");
-        goto out;
-    }
-    if (jd_gbuf_alloc(J, &R.src, R.cap, t) != 0 || jd_gbuf_alloc(J, &R.dst, R.cap, t) != 0) goto out;
+    jt_fit(biggest, 1, &R.src_cap, &R.dst_cap);
+    for (size_t i = 0; i < COUNT(SHAPES); i++) jt_fit(SHAPES[i], 1, &R.src_cap, &R.dst_cap);
+    for (size_t i = 0; i < COUNT(SPECIAL_SHAPES); i++) jt_fit(SPECIAL_SHAPES[i], 1, &R.src_cap, &R.dst_cap);
+    if (jt_room_open(J, &R, t) != 0) goto out;
     for (size_t i = 0; i < COUNT(SHAPES); i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w53_copy_shapes", (int)i);
-        if (copy_case(J, &R, &rng, SHAPES[i], 0, t) != 0) goto out;
+        if (jt_case(J, &R, &COPY_CALL, &rng, SHAPES[i], 0, t) != 0) goto out;
     }
     for (size_t i = 0; i < COUNT(SPECIAL_SHAPES); i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w53_copy_specials", (int)i);
-        if (copy_case(J, &R, &rng, SPECIAL_SHAPES[i], 1, t) != 0) goto out;
+        if (jt_case(J, &R, &COPY_CALL, &rng, SPECIAL_SHAPES[i], 1, t) != 0) goto out;
     }
     for (int i = 0; i < N_RANDOM; i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w53_copy_random", i);
         tma_copy_shape s = { (size_t)wb_rng_int(&rng, 1, RANDOM_MAX), (size_t)wb_rng_int(&rng, 1, RANDOM_MAX),
                              4 * (size_t)wb_rng_int(&rng, 0, 3), 4 * (size_t)wb_rng_int(&rng, 0, 3) };
-        if (copy_case(J, &R, &rng, s, i & 1, t) != 0) goto out;
+        if (jt_case(J, &R, &COPY_CALL, &rng, s, i & 1, t) != 0) goto out;
     }
-    if (empty_cases(J, &R, t) != 0) goto out;
+    if (jt_empty(J, &R, &COPY_CALL, t) != 0) goto out;
     refused_cases(J, &R, t);
 out:
-    jd_gbuf_free(J, &R.src), jd_gbuf_free(J, &R.dst);
-    free(R.hs), free(R.hd);
+    jt_room_close(J, &R);
 }
 
 /* ---------------------------------------------------------------- w53.tma-copy-bw */

@@ -729,6 +729,24 @@ $(BUILD)/instructor/judge_w53.o: CFLAGS += -Iphase5/common
 $(BUILD)/instructor/judge_w53.o: instructor/judge_w53.h phase5/common/tma_copy_check.h
 $(BUILD)/instructor/judge_w53_runner.o: instructor/judge_w53.h
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week53/$(i)/judge-runner): $(BUILD)/phase5/week53/support/clip_probe.o
+$(eval $(call judge_rules,56,phase5/week56,cluster_hist tma_multicast))
+# week 56's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the copy checks it
+# shares with week 53's (judge_tma_copy.c, over phase5/common/tma_copy_check.h, which the tests include);
+# jd_on_sm90 from judge_gemm_refs.o; no kernel of its own (jd_perm_check_f32 checks each copy of the timed
+# outputs) and no yardstick but COPY; the week's given support/yard_hist.o in its runners, as the grader
+# links a week's support into a student's, and week 53's reference objects as the week's test program
+# does (week.txt's uses:: tma_multicast.o calls tma_box_plan)
+$(BUILD)/instructor/judge_w56.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_w56.o: instructor/judge_w56.h instructor/judge_gemm_refs.h phase5/common/tma_copy_check.h
+$(BUILD)/instructor/judge_w56_runner.o: instructor/judge_w56.h
+$(JUDGE_W56): $(BUILD)/instructor/judge_gemm_refs.o
+# the copy checks weeks 53 and 56 share (judge_tma_copy.c), linked into their two judges
+$(BUILD)/instructor/judge_tma_copy.o: CFLAGS += -Iphase5/common
+$(BUILD)/instructor/judge_tma_copy.o: instructor/judge_week.h phase5/common/tma_copy_check.h
+$(BUILD)/instructor/judge_w53.o $(BUILD)/instructor/judge_w56.o: instructor/judge_tma_copy.h
+$(JUDGE_W53) $(JUDGE_W56): $(BUILD)/instructor/judge_tma_copy.o
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week56/$(i)/judge-runner): $(BUILD)/phase5/week56/support/yard_hist.o
+$(foreach i,$(IMPLS),$(BUILD)/phase5/week56/$(i)/judge-runner): $(call used_objs,phase5/week56)
 $(eval $(call judge_rules,57,phase6/week57,paged_attn))
 # week 57's judge kernels (judge_w57_kernels.cu: the paged decode reference in double, its check of every
 # element of a timed output and its values at the look's positions), linked into judge-w57 alone
