@@ -68,6 +68,7 @@ speed_ids() { case $1 in
   phase5/week53) echo w53.tma-copy-bw ;;
   phase6/week57) echo w57.decode-speed ;;
   phase6/week60) echo w60.fp8-speed ;;
+  phase6/week61) echo w61.sparse-speed ;;
   phase5/week54) echo w54.gemm-speed ;;
   phase5/week55) echo w55.gemm-speed ;;
 esac; }
