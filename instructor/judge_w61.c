@@ -13,12 +13,14 @@
  *   judge-w61 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
- * test_week61.c has no header of checks to share: its reference (ref_keep,
- * ref_prune, ref_positions, the layout's ref_word and ref_shift,
- * ref_compress, ref_decompress), its draws (fill_weights, fill_x,
- * rand_nonzero), its tolerance (sp_close), its case list (SHAPES) and the
- * bodies of its checks are copied here; the judge draws each case from the
- * class seed with tags of its own (wb_rng_for_seed), not the test's draws.
+ * The checks are test_week61.c's, shared through phase6/week61/w61_checks.h:
+ * the reference (ref_keep, ref_prune, ref_positions, the layout's ref_word
+ * and ref_shift, ref_compress, ref_decompress), the draws (fill_weights,
+ * fill_x, rand_nonzero), the layout's register words (hyp_word), the
+ * tolerance (sp_close) and the case list (SHAPES). The test bodies' fixed
+ * inputs and their order of draws are copied here; the judge draws each
+ * case from the class seed with tags of its own (wb_rng_for_seed), not the
+ * test's draws.
  *   w61.pack     a CPU checkpoint, on host memory both processes map
  *                (judged with or without a GPU; without one the runner
  *                opens none): the test's prune_exhaustive (the 4096 groups
@@ -102,102 +104,12 @@
 #include "judge_week.h"
 #include "wb_f16.h"
 #include "wb_rand.h"
+#include "w61_checks.h"
 
 #define N_OF(a) ((int)(sizeof(a) / sizeof *(a)))
 #define TIMED 7
 
 static const char *status_name(int s) { return s < 0 ? "a runner failure" : cudaGetErrorName((cudaError_t)s); }
-
-/* ---------------------------------------------------------------- test_week61.c's reference (copied) */
-
-static unsigned ref_mag(uint16_t h) { return h & 0x7fffu; }
-
-static unsigned ref_keep(const uint16_t v[4])
-{
-    int order[4] = { 0, 1, 2, 3 };
-    for (int a = 1; a < 4; a++)
-        for (int b = a; b > 0 && ref_mag(v[order[b]]) > ref_mag(v[order[b - 1]]); b--) {
-            int t = order[b];
-            order[b] = order[b - 1], order[b - 1] = t;
-        }
-    return (1u << order[0]) | (1u << order[1]);
-}
-
-static void ref_prune(const uint16_t *w, uint16_t *wp, size_t n)
-{
-    for (size_t g = 0; g < n; g += 4) {
-        unsigned keep = ref_keep(w + g);
-        for (int i = 0; i < 4; i++) wp[g + i] = (keep >> i & 1) ? w[g + i] : 0;
-    }
-}
-
-static int ref_positions(const uint16_t v[4], int *i0, int *i1)
-{
-    unsigned nz = 0;
-    for (int i = 0; i < 4; i++) nz |= (unsigned)(ref_mag(v[i]) != 0) << i;
-    if (__builtin_popcount(nz) > 2) return -1;
-    for (int i = 0; i < 4 && __builtin_popcount(nz) < 2; i++) nz |= 1u << i;
-    *i0 = __builtin_ctz(nz);
-    *i1 = 31 - __builtin_clz(nz);
-    return 0;
-}
-
-static size_t ref_word(int r, int k, int K) { return ((size_t)(r / 16) * (K / 64) + k / 64) * 32 + 4 * (r % 8) + (k % 64) / 16; }
-static int ref_shift(int r, int k) { return (r % 16) / 8 * 16 + (k % 16) / 4 * 4; }
-static size_t meta_words(int rows, int K) { return (size_t)(rows / 16) * (K / 64) * 32; }
-
-static int ref_compress(const uint16_t *wp, uint16_t *vals, uint32_t *meta, int rows, int K)
-{
-    memset(meta, 0, meta_words(rows, K) * 4);
-    for (int r = 0; r < rows; r++)
-        for (int k = 0; k < K; k += 4) {
-            const uint16_t *v = wp + (size_t)r * K + k;
-            int i0, i1;
-            if (ref_positions(v, &i0, &i1)) return -1;
-            vals[(size_t)r * (K / 2) + k / 2] = v[i0];
-            vals[(size_t)r * (K / 2) + k / 2 + 1] = v[i1];
-            meta[ref_word(r, k, K)] |= (uint32_t)(i0 | i1 << 2) << ref_shift(r, k);
-        }
-    return 0;
-}
-
-static void ref_decode(const uint32_t *meta, int r, int k, int K, int *i0, int *i1)
-{
-    unsigned nib = meta[ref_word(r, k, K)] >> ref_shift(r, k) & 0xfu;
-    *i0 = nib & 3, *i1 = nib >> 2;
-}
-
-static void ref_decompress(const uint16_t *vals, const uint32_t *meta, uint16_t *w, int rows, int K)
-{
-    for (int r = 0; r < rows; r++)
-        for (int k = 0; k < K; k += 4) {
-            int i0, i1;
-            ref_decode(meta, r, k, K, &i0, &i1);
-            uint16_t *o = w + (size_t)r * K + k;
-            o[0] = o[1] = o[2] = o[3] = 0;
-            o[i0] = vals[(size_t)r * (K / 2) + k / 2];
-            o[i1] = vals[(size_t)r * (K / 2) + k / 2 + 1];
-        }
-}
-
-static uint16_t rand_nonzero(wb_rng *rng)
-{
-    float v = (float)ldexp(1.0 + wb_rng_unit(rng), (int)wb_rng_int(rng, -6, 0));
-    return wb_f32_to_f16(wb_rng_int(rng, 0, 1) ? -v : v);
-}
-
-static void fill_weights(wb_rng *rng, uint16_t *W, int rows, int K)
-{
-    for (int r = 0; r < rows; r++) {
-        double amp = pow(10.0, -2.0 + 2.0 * wb_rng_unit(rng));
-        for (int k = 0; k < K; k++) W[(size_t)r * K + k] = wb_f32_to_f16((float)(amp * (2.0 * wb_rng_unit(rng) - 1.0)));
-    }
-}
-
-static void fill_x(wb_rng *rng, uint16_t *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++) x[i] = wb_f32_to_f16((float)(2.0 * wb_rng_unit(rng) - 1.0));
-}
 
 /* ---------------------------------------------------------------- w61.pack: host buffers both processes map */
 
@@ -584,13 +496,6 @@ static void judge_refusals(jd *J, jd_tally *t)
 /* test_week61.c's mma_sp_layout, on sp24_pack.h's layout alone (the test
  * tries other hypotheses only to say which matched): one mma.sp through the
  * week's given sp24_probe_one, both selectors, D exact. 0, 1 failed, -1 lost. */
-static uint32_t nib16(int (*pos)[8][2], int r, int q0)
-{
-    uint32_t v = 0;
-    for (int u = 0; u < 4; u++) v |= (uint32_t)(pos[r][q0 + u][0] | pos[r][q0 + u][1] << 2) << (4 * u);
-    return v;
-}
-
 static int layout_case(jd *J, jd_tally *t)
 {
     t->tests++;
@@ -642,8 +547,7 @@ static int layout_case(jd *J, jd_tally *t)
     }
     for (int sel = 0; sel < 2; sel++) {
         for (int l = 0; l < 32; l++) {
-            const int g = l / 4, tt = l % 4, hf = tt % 2;
-            he[l] = tt / 2 != sel ? 0xffffffffu : nib16(pos, g, 4 * hf) | nib16(pos, g + 8, 4 * hf) << 16;
+            he[l] = hyp_word((const int (*)[8][2])pos, HYP_LAYOUT, sel, l);
         }
         if (jd_gbuf_put(&ge, 0, he, sizeof he) || jd_gbuf_poison(&gd, 0, sizeof hd)) {
             jd_failf(t, "the layout's probe: the judge's own copies failed");
@@ -682,21 +586,6 @@ out:
     jd_gbuf_free(J, &ga), jd_gbuf_free(J, &gb), jd_gbuf_free(J, &ge), jd_gbuf_free(J, &gd);
     return rc;
 }
-
-/* test_week61.c's tolerance */
-#define SP_ATOL 0x1p-11
-#define SP_RTOL 0x1p-10
-static int sp_close(double got, double ref, double nrm)
-{
-    return isfinite(got) && fabs(got - ref) <= SP_ATOL * nrm + SP_RTOL * fabs(ref) + 0x1p-24;
-}
-
-typedef struct { int M, N, K, rows; } sp_shape;
-static const sp_shape SHAPES[] = {
-    { 1, 16, 64, 0 },      { 3, 48, 128, 0 },     { 17, 256, 192, 0 },   { 128, 272, 64, 0 },
-    { 129, 16, 4096, 0 },  { 1000, 48, 11008, 0 }, { 3, 4112, 4096, 0 }, { 129, 4112, 192, 0 },
-    { 1000, 272, 4096, 0 }, { 4096, 256, 128, 24 }, { 4096, 4112, 4096, 16 },
-};
 
 /* test_week61.c's check_case: the layer (layer_make's draws), y on guarded
  * buffers, every output finite, the test's rows against the double
