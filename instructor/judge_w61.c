@@ -16,8 +16,9 @@
  * The checks are test_week61.c's, shared through phase6/week61/w61_checks.h:
  * the reference (ref_keep, ref_prune, ref_positions, the layout's ref_word
  * and ref_shift, ref_compress, ref_decompress), the draws (fill_weights,
- * fill_x, rand_nonzero), the layout's register words (hyp_word), the
- * tolerance (sp_close) and the case list (SHAPES). The test bodies' fixed
+ * fill_x, rand_nonzero), the probe's registers (layout_regs, hyp_word), the
+ * tolerance (sp_close, ref_out), the case list (SHAPES) and the rows a case
+ * checks (case_rows). The test bodies' fixed
  * inputs and their order of draws are copied here; the judge draws each
  * case from the class seed with tags of its own (wb_rng_for_seed), not the
  * test's draws.
@@ -501,41 +502,10 @@ static int layout_case(jd *J, jd_tally *t)
     t->tests++;
     wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w61_layout", 0);
     static int pos[16][8][2];
-    float A[16][32], B[32][8], D[16][8];
-    uint16_t ac[16][16];
-    memset(A, 0, sizeof A);
-    for (int r = 0; r < 16; r++)
-        for (int q = 0; q < 8; q++) {
-            int a = (int)wb_rng_int(&rng, 0, 3), b = (int)wb_rng_int(&rng, 0, 2);
-            b += b >= a;
-            pos[r][q][0] = a < b ? a : b, pos[r][q][1] = a < b ? b : a;
-            for (int s = 0; s < 2; s++) {
-                float v = (float)(wb_rng_int(&rng, 1, 16) * (wb_rng_int(&rng, 0, 1) ? 1 : -1)) / 8.f;
-                A[r][4 * q + pos[r][q][s]] = v;
-                ac[r][2 * q + s] = wb_f32_to_f16(v);
-            }
-        }
-    for (int k = 0; k < 32; k++)
-        for (int n = 0; n < 8; n++) B[k][n] = (float)wb_rng_int(&rng, -16, 16) / 8.f;
-    for (int r = 0; r < 16; r++)
-        for (int n = 0; n < 8; n++) {
-            double s = 0;
-            for (int k = 0; k < 32; k++) s += (double)A[r][k] * B[k][n];
-            D[r][n] = (float)s;
-        }
+    float D[16][8];
     uint32_t ha[128], hb[128], he[32];
     float hd[128];
-#define PK(lo, hi) ((uint32_t)(lo) | (uint32_t)(hi) << 16)
-    for (int l = 0; l < 32; l++) {
-        const int g = l >> 2, tt = l & 3;
-        ha[4 * l + 0] = PK(ac[g][2 * tt], ac[g][2 * tt + 1]);
-        ha[4 * l + 1] = PK(ac[g + 8][2 * tt], ac[g + 8][2 * tt + 1]);
-        ha[4 * l + 2] = PK(ac[g][2 * tt + 8], ac[g][2 * tt + 9]);
-        ha[4 * l + 3] = PK(ac[g + 8][2 * tt + 8], ac[g + 8][2 * tt + 9]);
-        for (int i = 0; i < 4; i++)
-            hb[4 * l + i] = PK(wb_f32_to_f16(B[2 * tt + 8 * i][g]), wb_f32_to_f16(B[2 * tt + 8 * i + 1][g]));
-    }
-#undef PK
+    layout_regs(&rng, pos, ha, hb, D);
     jd_gbuf ga = { -1, NULL, 0 }, gb = { -1, NULL, 0 }, ge = { -1, NULL, 0 }, gd = { -1, NULL, 0 };
     int rc = 1;
     if (jd_gbuf_alloc(J, &ga, sizeof ha, t) || jd_gbuf_alloc(J, &gb, sizeof hb, t) || jd_gbuf_alloc(J, &ge, sizeof he, t) ||
@@ -621,6 +591,7 @@ static int shape_case(jd *J, jd_tally *t, wb_rng *rng, sp_shape sh)
             kpos[(size_t)n * (K / 2) + k / 2 + 1] = (int16_t)(k + i1);
         }
     fill_x(rng, x, mk);
+    const sp_layer L = { M, N, K, x, vals, meta, kpos };
     if (jd_gbuf_alloc(J, &gx, mk * 2, t) || jd_gbuf_alloc(J, &gv, nk, t) || jd_gbuf_alloc(J, &gm, nm * 4, t) ||
         jd_gbuf_alloc(J, &gy, mn * 2, t))
         goto out;
@@ -644,29 +615,13 @@ static int shape_case(jd *J, jd_tally *t, wb_rng *rng, sp_shape sh)
             jd_failf(t, "%s: y[%zu][%zu] = 0x%04x is not finite (never written?)", what, i / N, i % N, got[i]);
             goto out;
         }
-    int nr = 0;
-    if (sh.rows == 0 || sh.rows >= M) {
-        for (int m = 0; m < M; m++) rows[nr++] = m;
-    } else {
-        const int fixed[] = { 0, 1, 127, 128, M - 1 };
-        for (int f = 0; f < N_OF(fixed); f++)
-            if (fixed[f] < M) rows[nr++] = fixed[f];
-        while (nr < sh.rows) rows[nr++] = (int)wb_rng_int(rng, 0, M - 1);
-    }
+    const int nr = case_rows(rng, sh, rows);
     size_t bad = 0;
     char first[200] = "";
     for (int r = 0; r < nr; r++)
         for (int n = 0; n < N; n++) {
             const int m = rows[r];
-            const uint16_t *v = vals + (size_t)n * (K / 2);
-            const int16_t *kp = kpos + (size_t)n * (K / 2);
-            const uint16_t *xr = x + (size_t)m * K;
-            double s = 0, s2 = 0;
-            for (int i = 0; i < K / 2; i++) {
-                const double p = (double)wb_f16_to_f32(v[i]) * wb_f16_to_f32(xr[kp[i]]);
-                s += p, s2 += p * p;
-            }
-            const double nrm = sqrt(s2), g = wb_f16_to_f32(got[(size_t)m * N + n]);
+            double nrm, s = ref_out(&L, x, m, n, &nrm), g = wb_f16_to_f32(got[(size_t)m * N + n]);
             if (sp_close(g, s, nrm)) continue;
             if (!bad++)
                 snprintf(first, sizeof first, "y[%d][%d] expected %.6g got %.6g (tolerance %.3g)", m, n, s, g,

@@ -316,40 +316,10 @@ START_TEST(mma_sp_layout)
     NEED_SM80();
     wb_rng rng = WB_RNG();
     static int pos[16][8][2];
-    float A[16][32] = { { 0 } }, B[32][8], D[16][8];
-    uint16_t ac[16][16];
-    for (int r = 0; r < 16; r++)
-        for (int q = 0; q < 8; q++) {
-            int a = (int)wb_rng_int(&rng, 0, 3), b = (int)wb_rng_int(&rng, 0, 2);
-            b += b >= a;
-            pos[r][q][0] = a < b ? a : b, pos[r][q][1] = a < b ? b : a;
-            for (int s = 0; s < 2; s++) {
-                float v = (float)(wb_rng_int(&rng, 1, 16) * (wb_rng_int(&rng, 0, 1) ? 1 : -1)) / 8.f;
-                A[r][4 * q + pos[r][q][s]] = v;
-                ac[r][2 * q + s] = wb_f32_to_f16(v);
-            }
-        }
-    for (int k = 0; k < 32; k++)
-        for (int n = 0; n < 8; n++) B[k][n] = (float)wb_rng_int(&rng, -16, 16) / 8.f;
-    for (int r = 0; r < 16; r++)
-        for (int n = 0; n < 8; n++) {
-            double s = 0;
-            for (int k = 0; k < 32; k++) s += (double)A[r][k] * B[k][n];
-            D[r][n] = (float)s;
-        }
+    float D[16][8];
     uint32_t ha[128], hb[128], he[32];
     float hd[128];
-#define PK(lo, hi) ((uint32_t)(lo) | (uint32_t)(hi) << 16)
-    for (int l = 0; l < 32; l++) {
-        const int g = l >> 2, t = l & 3;
-        ha[4 * l + 0] = PK(ac[g][2 * t], ac[g][2 * t + 1]);
-        ha[4 * l + 1] = PK(ac[g + 8][2 * t], ac[g + 8][2 * t + 1]);
-        ha[4 * l + 2] = PK(ac[g][2 * t + 8], ac[g][2 * t + 9]);
-        ha[4 * l + 3] = PK(ac[g + 8][2 * t + 8], ac[g + 8][2 * t + 9]);
-        for (int i = 0; i < 4; i++)
-            hb[4 * l + i] = PK(wb_f32_to_f16(B[2 * t + 8 * i][g]), wb_f32_to_f16(B[2 * t + 8 * i + 1][g]));
-    }
-#undef PK
+    layout_regs(&rng, pos, ha, hb, D);
     uint32_t *da = wb_dcopy(ha, sizeof ha), *db = wb_dcopy(hb, sizeof hb), *de = wb_dmalloc(sizeof he);
     float *dd = wb_dmalloc(sizeof hd);
     char report[600] = "";
@@ -389,14 +359,6 @@ END_TEST
 /* ---------------------------------------------------------------- w61.gemm: correctness */
 
 
-typedef struct {
-    int M, N, K;
-    uint16_t *x;     /* M x K */
-    uint16_t *vals;  /* N x K/2 */
-    uint32_t *meta;
-    int16_t *kpos;   /* N x K/2: the k of each kept value (from the metadata) */
-} sp_layer;
-
 static sp_layer layer_make(wb_rng *rng, int M, int N, int K)
 {
     sp_layer L = { M, N, K, NULL, NULL, NULL, NULL };
@@ -423,21 +385,6 @@ static sp_layer layer_make(wb_rng *rng, int M, int N, int K)
 
 static void layer_free(sp_layer *L) { free(L->x), free(L->vals), free(L->meta), free(L->kpos); }
 
-/* y[m][n] in double, and its norm sqrt(sum (x w)^2), over the kept values. */
-static double ref_out(const sp_layer *L, const uint16_t *x, int m, int n, double *nrm)
-{
-    const uint16_t *v = L->vals + (size_t)n * (L->K / 2);
-    const int16_t *kp = L->kpos + (size_t)n * (L->K / 2);
-    const uint16_t *xr = x + (size_t)m * L->K;
-    double s = 0, s2 = 0;
-    for (int i = 0; i < L->K / 2; i++) {
-        double p = (double)wb_f16_to_f32(v[i]) * wb_f16_to_f32(xr[kp[i]]);
-        s += p, s2 += p * p;
-    }
-    *nrm = sqrt(s2);
-    return s;
-}
-
 
 static void check_case(wb_rng *rng, sp_shape sh)
 {
@@ -456,15 +403,7 @@ static void check_case(wb_rng *rng, sp_shape sh)
         if ((got[i] & 0x7c00u) == 0x7c00u)
             ck_abort_msg("%s (seed %llu): y[%zu][%zu] = 0x%04x is not finite (never written?)", what,
                          (unsigned long long)wb_base_seed(), i / N, i % N, got[i]);
-    int *rows = wb_hmalloc((size_t)M * sizeof(int) + 64), nr = 0;
-    if (sh.rows == 0 || sh.rows >= M) {
-        for (int m = 0; m < M; m++) rows[nr++] = m;
-    } else {
-        const int fixed[] = { 0, 1, 127, 128, M - 1 };
-        for (size_t f = 0; f < WB_COUNT(fixed); f++)
-            if (fixed[f] < M) rows[nr++] = fixed[f];
-        while (nr < sh.rows) rows[nr++] = (int)wb_rng_int(rng, 0, M - 1);
-    }
+    int *rows = wb_hmalloc((size_t)M * sizeof(int) + 64), nr = case_rows(rng, sh, rows);
     size_t bad = 0;
     char first[200] = "";
     for (int r = 0; r < nr; r++)

@@ -129,6 +129,45 @@ static void fill_x(wb_rng *rng, uint16_t *x, size_t n)
  * and the metadata by hypothesis h (0: sp24_pack.h's layout). */
 enum { HYP_LAYOUT, HYP_HALVES, HYP_PAIRS, HYP_NIBBLE, HYP_ROWPAIR, HYPS };
 
+/* The probe's case, drawn from rng: pos the kept positions of A's 8
+ * groups a row (i0 < i1), the A and B registers of the 32 lanes (ha, hb:
+ * 4 words a lane) and the exact D (16 x 8). */
+static void layout_regs(wb_rng *rng, int (*pos)[8][2], uint32_t *ha, uint32_t *hb, float (*D)[8])
+{
+    float A[16][32] = { { 0 } }, B[32][8];
+    uint16_t ac[16][16];
+    for (int r = 0; r < 16; r++)
+        for (int q = 0; q < 8; q++) {
+            int a = (int)wb_rng_int(rng, 0, 3), b = (int)wb_rng_int(rng, 0, 2);
+            b += b >= a;
+            pos[r][q][0] = a < b ? a : b, pos[r][q][1] = a < b ? b : a;
+            for (int s = 0; s < 2; s++) {
+                float v = (float)(wb_rng_int(rng, 1, 16) * (wb_rng_int(rng, 0, 1) ? 1 : -1)) / 8.f;
+                A[r][4 * q + pos[r][q][s]] = v;
+                ac[r][2 * q + s] = wb_f32_to_f16(v);
+            }
+        }
+    for (int k = 0; k < 32; k++)
+        for (int n = 0; n < 8; n++) B[k][n] = (float)wb_rng_int(rng, -16, 16) / 8.f;
+    for (int r = 0; r < 16; r++)
+        for (int n = 0; n < 8; n++) {
+            double s = 0;
+            for (int k = 0; k < 32; k++) s += (double)A[r][k] * B[k][n];
+            D[r][n] = (float)s;
+        }
+#define PK(lo, hi) ((uint32_t)(lo) | (uint32_t)(hi) << 16)
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        ha[4 * l + 0] = PK(ac[g][2 * t], ac[g][2 * t + 1]);
+        ha[4 * l + 1] = PK(ac[g + 8][2 * t], ac[g + 8][2 * t + 1]);
+        ha[4 * l + 2] = PK(ac[g][2 * t + 8], ac[g][2 * t + 9]);
+        ha[4 * l + 3] = PK(ac[g + 8][2 * t + 8], ac[g + 8][2 * t + 9]);
+        for (int i = 0; i < 4; i++)
+            hb[4 * l + i] = PK(wb_f32_to_f16(B[2 * t + 8 * i][g]), wb_f32_to_f16(B[2 * t + 8 * i + 1][g]));
+    }
+#undef PK
+}
+
 static uint32_t nib16(const int (*pos)[8][2], int r, int q0, int swap_fields)
 {
     uint32_t v = 0;
@@ -173,5 +212,46 @@ static const sp_shape SHAPES[] = {
     { 129, 16, 4096, 0 },  { 1000, 48, 11008, 0 }, { 3, 4112, 4096, 0 }, { 129, 4112, 192, 0 },
     { 1000, 272, 4096, 0 }, { 4096, 256, 128, 24 }, { 4096, 4112, 4096, 16 },
 };
+
+/* A GEMM case's layer: x, W compressed, and the k of each kept value. */
+typedef struct {
+    int M, N, K;
+    uint16_t *x;     /* M x K */
+    uint16_t *vals;  /* N x K/2 */
+    uint32_t *meta;
+    int16_t *kpos;   /* N x K/2: the k of each kept value (from the metadata) */
+} sp_layer;
+
+/* y[m][n] in double, and its norm sqrt(sum (x w)^2), over the kept values. */
+static double ref_out(const sp_layer *L, const uint16_t *x, int m, int n, double *nrm)
+{
+    const uint16_t *v = L->vals + (size_t)n * (L->K / 2);
+    const int16_t *kp = L->kpos + (size_t)n * (L->K / 2);
+    const uint16_t *xr = x + (size_t)m * L->K;
+    double s = 0, s2 = 0;
+    for (int i = 0; i < L->K / 2; i++) {
+        double p = (double)wb_f16_to_f32(v[i]) * wb_f16_to_f32(xr[kp[i]]);
+        s += p, s2 += p * p;
+    }
+    *nrm = sqrt(s2);
+    return s;
+}
+
+/* The rows of y a case checks (rows: room for M): every row, or (sh.rows
+ * > 0) the first, the last, tile edges and random ones drawn from rng. */
+static int case_rows(wb_rng *rng, sp_shape sh, int *rows)
+{
+    const int M = sh.M;
+    int nr = 0;
+    if (sh.rows == 0 || sh.rows >= M) {
+        for (int m = 0; m < M; m++) rows[nr++] = m;
+    } else {
+        const int fixed[] = { 0, 1, 127, 128, M - 1 };
+        for (size_t f = 0; f < sizeof fixed / sizeof *fixed; f++)
+            if (fixed[f] < M) rows[nr++] = fixed[f];
+        while (nr < sh.rows) rows[nr++] = (int)wb_rng_int(rng, 0, M - 1);
+    }
+    return nr;
+}
 
 #endif
