@@ -72,6 +72,7 @@ speed_ids() { case $1 in
   phase5/week54) echo w54.gemm-speed ;;
   phase5/week55) echo w55.gemm-speed ;;
   phase5/week56) echo w56.multicast-bw ;;
+  phase6/week61) echo w61.sparse-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

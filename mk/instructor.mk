@@ -790,6 +790,33 @@ $(JUDGE_W60_YARD): $(BUILD)/instructor/judge_w60_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
 $(JUDGE_W60): | $(JUDGE_W60_YARD)
 judge-w60: $(JUDGE_W60_YARD)
+$(eval $(call judge_rules,61,phase6/week61,sp24_pack sp24_gemm))
+# week 61's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# sp24_pack.o and sp24_gemm.o and the week's given support/sp24_probe.o (as in the test program) in its
+# runners; its own kernels (judge_w61_kernels.cu: the timed inputs' fill and the check of every timed
+# output, linked into judge-w61 alone); and its yard runner (judge_w61_yard_runner.c: cublasGemmEx on the
+# dense pruned weights, no student object, beside the judge), through which the judge times
+# w61.sparse-speed's yardstick
+JUDGE_W61_YARD := $(BUILD)/instructor/judge-w61-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase6/week61/$(i)/judge-runner): $(BUILD)/phase6/week61/support/sp24_probe.o
+$(BUILD)/instructor/judge_w61.o $(BUILD)/instructor/judge_w61_runner.o: instructor/judge_w61.h
+$(BUILD)/instructor/judge_w61_runner.o: phase6/week61/support/sp24_probe.h
+$(BUILD)/instructor/judge_w61.o: instructor/judge_w61_kernels.h
+$(BUILD)/instructor/judge_w61_kernels.o: instructor/judge_w61_kernels.cu instructor/judge_w61_kernels.h \
+  instructor/judge_w61.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W61): $(BUILD)/instructor/judge_w61_kernels.o
+$(BUILD)/instructor/judge_w61_yard_runner.o: instructor/judge_w61_yard_runner.c instructor/judge_w61.h instructor/judge.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W61_YARD): $(BUILD)/instructor/judge_w61_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W61): | $(JUDGE_W61_YARD)
+judge-w61: $(JUDGE_W61_YARD)
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
