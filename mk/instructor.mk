@@ -700,6 +700,14 @@ $(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W38): | $(JUDGE_W38_YARD)
 judge-w38: $(JUDGE_W38_YARD)
+# the calls, checks and timing of week 38's attention contract (judge_attn.c), shared by the judges of
+# weeks 38 and 62 (its cases and reference: phase6/week38/w38_checks.h)
+$(BUILD)/instructor/judge_attn.o: CFLAGS += -Iphase6/week38
+$(BUILD)/instructor/judge_attn.o: instructor/judge_w38.h instructor/judge_w38_kernels.h instructor/judge_week.h \
+  instructor/judge.h phase6/week38/w38_checks.h
+$(BUILD)/instructor/judge_w38.o: instructor/judge_attn.h
+$(JUDGE_W38): $(BUILD)/instructor/judge_attn.o
+$(JUDGE_W38): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(eval $(call judge_rules,39,phase7/week39,softmax_ext))
 # week 39's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C API's checks
 # (judge_smx7.h, shared with week 40's judge; the reference of phase7/common/softmax_host.h, the test's
