@@ -825,6 +825,18 @@ $(JUDGE_W61_YARD): $(BUILD)/instructor/judge_w61_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W61): | $(JUDGE_W61_YARD)
 judge-w61: $(JUDGE_W61_YARD)
+$(eval $(call judge_rules,62,phase6/week62,fa3_fwd))
+# week 62's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): week 38's attention
+# contract, so week 38's judge's calls, checks and timing (judge_attn.c), its kernels (judge_w38_kernels.cu)
+# and its yard runner (judge-w38-yard-runner: cuDNN SDPA, no student object), and jd_on_sm90
+# (judge_gemm_refs.c: its checkpoints SKIP on a GPU that is not compute capability 9.0)
+$(BUILD)/instructor/judge_w62.o: CFLAGS += -Iphase6/week38
+$(BUILD)/instructor/judge_w62.o: instructor/judge_w62.h instructor/judge_attn.h instructor/judge_gemm_refs.h \
+  phase6/week38/w38_checks.h
+$(JUDGE_W62): $(BUILD)/instructor/judge_attn.o $(BUILD)/instructor/judge_w38_kernels.o $(BUILD)/instructor/judge_gemm_refs.o
+$(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
+$(JUDGE_W62): | $(JUDGE_W38_YARD)
+judge-w62: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
