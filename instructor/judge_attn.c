@@ -195,6 +195,22 @@ out:
     jd_gbuf_free(J, &o), jd_gbuf_free(J, &l);
 }
 
+void ja_fwd(jd_ck *k, const fa_case *cases, int n, const fa_case *longs, int n_long, const ja_arg_call *calls,
+            int n_calls)
+{
+    for (int i = 0; i < n && !k->J->lost; i++) {
+        wb_rng rng = wb_rng_for_seed(jd_seed, W38_CASES_TAG, i);
+        if (ja_case_run(k->J, k->t, &rng, &cases[i], NULL, 0, 0) < 0) return;
+    }
+    for (int i = 0; i < n_long && !k->J->lost; i++) { /* the tests' fwd_long: its rows drawn first, as it draws them */
+        wb_rng rng = wb_rng_for_seed(jd_seed, W38_LONG_TAG, i);
+        int rows[32] = { 0, 1, 63, 64, 127, 128, 129, 2047, 2048, 4031, 4032, 4095, 4096, 4097, 4131, 4132 };
+        for (int r = 16; r < 32; r++) rows[r] = (int)wb_rng_int(&rng, 0, longs[i].S - 1);
+        if (ja_case_run(k->J, k->t, &rng, &longs[i], rows, 32, 1) < 0) return;
+    }
+    if (!k->J->lost) ja_args(k->J, k->t, calls, n_calls);
+}
+
 /* ---------------------------------------------------------------- the timed shape */
 
 enum { TB = JA_TB, TH = JA_TH, TS = JA_TS, TD = JA_TD };

@@ -52,6 +52,16 @@ typedef struct {
  * writing a byte of O or lse. */
 void ja_args(jd *J, jd_tally *t, const ja_arg_call *calls, int n);
 
+/* A week's correctness checkpoint: its cases (every row), then its long
+ * cases (the 16 fixed rows of the tests' fwd_long and 16 drawn from the
+ * case's rng first, as the tests draw them; every row of every head on the
+ * GPU too), then its bad-argument calls. Case i is drawn from
+ * wb_rng_for_seed(jd_seed, tag, i), the tags those of the tests' fwd_cases
+ * and fwd_long (W38_CASES_TAG, W38_LONG_TAG: week 62's test names its two
+ * the same), so for a seed the judge has the test's inputs. */
+void ja_fwd(jd_ck *k, const fa_case *cases, int n, const fa_case *longs, int n_long, const ja_arg_call *calls,
+            int n_calls);
+
 /* The timed shape (the tests' fwd_speed) */
 enum { JA_TB = 4, JA_TH = 16, JA_TS = 4096, JA_TD = 128 };
 

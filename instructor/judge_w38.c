@@ -111,21 +111,13 @@ static const ja_arg_call CALLS[] = {
     { 1, 1, 16, 64, 0, 0.1f, 0, 0, 2, 0, 0, 1, "an lse that is not 4-byte aligned must be refused" },
 };
 
-static void judge_fwd(jd_ck *k)
-{
-    for (int i = 0; i < N_OF(CASES) && !k->J->lost; i++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, W38_CASES_TAG, i);
-        if (ja_case_run(k->J, k->t, &rng, &CASES[i], NULL, 0, 0) < 0) return;
-    }
-    for (int i = 0; i < 4 && !k->J->lost; i++) { /* the test's fwd_long: its rows drawn first, as it draws them */
-        wb_rng rng = wb_rng_for_seed(jd_seed, W38_LONG_TAG, i);
-        fa_case c = { 2, 3, 4133, (i & 1) ? 128 : 64, i >> 1, 0 };
-        int rows[32] = { 0, 1, 63, 64, 127, 128, 129, 2047, 2048, 4031, 4032, 4095, 4096, 4097, 4131, 4132 };
-        for (int r = 16; r < 32; r++) rows[r] = (int)wb_rng_int(&rng, 0, c.S - 1);
-        if (ja_case_run(k->J, k->t, &rng, &c, rows, 32, 1) < 0) return;
-    }
-    if (!k->J->lost) ja_args(k->J, k->t, CALLS, N_OF(CALLS));
-}
+/* The test's fwd_long: B 2, H 3, S 4133, D 64 and 128, non-causal and causal, in the test's order (_i: D
+ * 128 when odd, causal from 2 on) */
+static const fa_case LONG[] = {
+    { 2, 3, 4133, 64, 0, 0 }, { 2, 3, 4133, 128, 0, 0 }, { 2, 3, 4133, 64, 1, 0 }, { 2, 3, 4133, 128, 1, 0 },
+};
+
+static void judge_fwd(jd_ck *k) { ja_fwd(k, CASES, N_OF(CASES), LONG, N_OF(LONG), CALLS, N_OF(CALLS)); }
 
 /* ---------------------------------------------------------------- w38.fwd-speed */
 

@@ -24,7 +24,9 @@
  * fwd_args calls, and its descriptor checks, are copied here (they sit in
  * test_week62.c, which has no shared header); each case is drawn as the
  * test draws it for the seed (wb_rng_for_seed with the test's tags
- * "fwd_cases_fn" and "fwd_long_fn": the test's inputs for the same seed;
+ * "fwd_cases_fn" and "fwd_long_fn", week 38's W38_CASES_TAG and
+ * W38_LONG_TAG, since the two tests name their tests alike: the test's
+ * inputs for the same seed;
  * the reference with the test's double scale, the call given it as a float).
  *   w62.desc       (CPU, also judged without a GPU) the test's desc_values:
  *                  fa3_fwd_desc for both operands, every k16 step kk 0..7
@@ -175,9 +177,6 @@ static void judge_desc_gpu(jd_ck *k) { judge_desc(k->J, k->t); }
 
 /* ---------------------------------------------------------------- w62.fwd */
 
-#define W62_CASES_TAG "fwd_cases_fn" /* test_week62.c's fwd_cases */
-#define W62_LONG_TAG  "fwd_long_fn"  /* and its fwd_long */
-
 /* test_week62.c's CASES (B, H, S, D, causal, big) */
 static const fa_case W62_CASES[] = {
     { 1, 1, 1, 128, 0, 0 },    { 1, 1, 1, 128, 1, 0 },    { 1, 2, 63, 128, 0, 0 },   { 2, 1, 63, 128, 1, 0 },
@@ -209,21 +208,12 @@ static const ja_arg_call CALLS[] = {
     { 1, 1, 16, 128, 0, 0.1f, 0, 0, 2, 0, 0, 1, "an lse that is not 4-byte aligned must be refused" },
 };
 
+/* test_week62.c's fwd_long (_i: causal) */
+static const fa_case LONG[] = { { 2, 3, 4133, 128, 0, 0 }, { 2, 3, 4133, 128, 1, 0 } };
+
 static void judge_fwd(jd_ck *k)
 {
-    if (!jd_on_sm90(k->t, SM90_WHAT)) return;
-    for (int i = 0; i < N_OF(W62_CASES) && !k->J->lost; i++) {
-        wb_rng rng = wb_rng_for_seed(jd_seed, W62_CASES_TAG, i);
-        if (ja_case_run(k->J, k->t, &rng, &W62_CASES[i], NULL, 0, 0) < 0) return;
-    }
-    for (int i = 0; i < 2 && !k->J->lost; i++) { /* the test's fwd_long: its rows drawn first, as it draws them */
-        wb_rng rng = wb_rng_for_seed(jd_seed, W62_LONG_TAG, i);
-        fa_case c = { 2, 3, 4133, 128, i, 0 };
-        int rows[32] = { 0, 1, 63, 64, 127, 128, 129, 2047, 2048, 4031, 4032, 4095, 4096, 4097, 4131, 4132 };
-        for (int r = 16; r < 32; r++) rows[r] = (int)wb_rng_int(&rng, 0, c.S - 1);
-        if (ja_case_run(k->J, k->t, &rng, &c, rows, 32, 1) < 0) return;
-    }
-    if (!k->J->lost) ja_args(k->J, k->t, CALLS, N_OF(CALLS));
+    if (jd_on_sm90(k->t, SM90_WHAT)) ja_fwd(k, W62_CASES, N_OF(W62_CASES), LONG, N_OF(LONG), CALLS, N_OF(CALLS));
 }
 
 /* ---------------------------------------------------------------- w62.fwd-speed */
