@@ -6,6 +6,7 @@
 #include <cuda_fp16.h>
 
 #include "judge_kernels.h"
+#include "wb_hd.h"
 
 static __global__ void gather_k(const float *src, const unsigned long long *idx, int n, float *dst)
 {
@@ -20,24 +21,11 @@ extern "C" cudaError_t jd_gather_f32(const float *src, const unsigned long long 
     return cudaGetLastError();
 }
 
-// wb_fill.cu's hash_uniform, the same bits (keep the two in step: an honest
-// vecadd fails every judged speed run if they drift, which is loud).
-static __device__ float hash_uniform(unsigned long long seed, size_t i, float lo, float hi)
-{
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float u = (float)(z >> 40) * (1.0f / 16777216.0f);
-    return __fadd_rn(lo, __fmul_rn(hi - lo, u));
-}
-
 static __global__ void sum_check_k(const float *c, size_t n, unsigned long long sa, unsigned long long sb, float lo,
                                    float hi, unsigned long long *bad)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float want = __fadd_rn(hash_uniform(sa, i, lo, hi), hash_uniform(sb, i, lo, hi));
+        float want = __fadd_rn(wb_hash_uniform(sa, i, lo, hi), wb_hash_uniform(sb, i, lo, hi));
         if (__float_as_uint(c[i]) != __float_as_uint(want)) {
             atomicAdd(&bad[0], 1ull);
             atomicMin(&bad[1], (unsigned long long)i);
@@ -56,17 +44,6 @@ extern "C" cudaError_t jd_sum_check_f32(const float *c, size_t n, unsigned long 
     return cudaGetLastError();
 }
 
-// wb_compare.c's wb_close, on the device: NaN only for NaN, Inf only for the
-// same Inf, else |got - ref| <= atol + rtol |ref| (in double; a float
-// reference converts exactly).
-static __device__ bool close_d(float got, double ref, double atol, double rtol)
-{
-    if (isnan(ref)) return isnan(got);
-    if (isinf(ref)) return isinf(got) && (got > 0) == (ref > 0);
-    if (!isfinite(got)) return false;
-    return fabs((double)got - ref) <= atol + rtol * fabs(ref);
-}
-
 // Every y[i] (i < n) against ref(i) (a functor: element i's expected value,
 // a float or a double) by close_d: bad[0] = how many differ, bad[1] = the first (on stream s, not
 // waited for).
@@ -74,7 +51,7 @@ template <class Ref>
 static __global__ void ref_check_k(const float *y, size_t n, Ref ref, double atol, double rtol, unsigned long long *bad)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        if (!close_d(y[i], ref(i), atol, rtol)) {
+        if (!wb_close_hd(y[i], ref(i), atol, rtol)) {
             atomicAdd(&bad[0], 1ull);
             atomicMin(&bad[1], (unsigned long long)i);
         }
@@ -93,7 +70,7 @@ static cudaError_t ref_check(const float *y, size_t n, Ref ref, double atol, dou
     return cudaGetLastError();
 }
 
-// The FMA replay: x = hash_uniform(sx, i, lo, hi) after `iters` steps of x = fmaf(x, a, b).
+// The FMA replay: x = wb_hash_uniform(sx, i, lo, hi) after `iters` steps of x = fmaf(x, a, b).
 struct fma_ref {
     unsigned long long sx;
     float              lo, hi;
@@ -101,7 +78,7 @@ struct fma_ref {
     float              a, b;
     __device__ float operator()(size_t i) const
     {
-        float v = hash_uniform(sx, i, lo, hi);
+        float v = wb_hash_uniform(sx, i, lo, hi);
         for (int k = 0; k < iters; k++) v = fmaf(v, a, b);
         return v;
     }
@@ -114,14 +91,14 @@ extern "C" cudaError_t jd_fma_check_f32(const float *y, size_t n, unsigned long 
     return ref_check(y, n, fma_ref{ sx, lo, hi, iters, a, b }, atol, rtol, bad, s);
 }
 
-// Week 05's scale+ReLU: ref = relu(alpha x), x = hash_uniform(sx, i, lo, hi),
+// Week 05's scale+ReLU: ref = relu(alpha x), x = wb_hash_uniform(sx, i, lo, hi),
 // the product rounded once as the CPU's float multiply rounds it.
 struct relu_ref {
     unsigned long long sx;
     float              lo, hi, alpha;
     __device__ float operator()(size_t i) const
     {
-        float v = __fmul_rn(hash_uniform(sx, i, lo, hi), alpha);
+        float v = __fmul_rn(wb_hash_uniform(sx, i, lo, hi), alpha);
         return v < 0.f ? 0.f : v;
     }
 };
@@ -132,13 +109,13 @@ extern "C" cudaError_t jd_relu_check_f32(const float *y, size_t n, unsigned long
     return ref_check(y, n, relu_ref{ sx, lo, hi, alpha }, atol, rtol, bad, s);
 }
 
-// Week 12's fused chain: ref = relu(fmaf(a, x, b)) s, x = hash_uniform(sx, i, lo, hi).
+// Week 12's fused chain: ref = relu(fmaf(a, x, b)) s, x = wb_hash_uniform(sx, i, lo, hi).
 struct chain_ref {
     unsigned long long sx;
     float              lo, hi, a, b, s;
     __device__ float operator()(size_t i) const
     {
-        float t = fmaf(a, hash_uniform(sx, i, lo, hi), b);
+        float t = fmaf(a, wb_hash_uniform(sx, i, lo, hi), b);
         return __fmul_rn(t < 0.f ? 0.f : t, s);
     }
 };
@@ -154,7 +131,7 @@ static __global__ void saxpy_check_k(const float *y, size_t n, unsigned long lon
                                      float hi, float a, double atol, double rtol, unsigned long long *bad)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        double ref = (double)a * (double)hash_uniform(sx, i, lo, hi) + (double)hash_uniform(sy, i, lo, hi);
+        double ref = (double)a * (double)wb_hash_uniform(sx, i, lo, hi) + (double)wb_hash_uniform(sy, i, lo, hi);
         float got = y[i];
         if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) {
             atomicAdd(&bad[0], 1ull);
@@ -180,7 +157,7 @@ static __global__ void perm_check_k(const float *y, size_t n, unsigned long long
                                     size_t S, unsigned long long *bad)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        float want = hash_uniform(sx, (i % R) * S + i / R, lo, hi);
+        float want = wb_hash_uniform(sx, (i % R) * S + i / R, lo, hi);
         if (__float_as_uint(y[i]) != __float_as_uint(want)) {
             atomicAdd(&bad[0], 1ull);
             atomicMin(&bad[1], (unsigned long long)i);
@@ -210,7 +187,7 @@ static __global__ void polyt_check_k(const float *out, int rows, int cols, unsig
     size_t n = (size_t)rows * cols;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
         size_t c = i / (size_t)rows, r = i % (size_t)rows;
-        double x = hash_uniform(sx, r * (size_t)cols + c, lo, hi), ref = k.c[15];
+        double x = wb_hash_uniform(sx, r * (size_t)cols + c, lo, hi), ref = k.c[15];
         for (int t = 14; t >= 0; t--) ref = __dadd_rn(__dmul_rn(ref, x), (double)k.c[t]); // unfused, as the host's
         float got = out[i];
         if (!(isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref))) {
@@ -236,14 +213,14 @@ extern "C" cudaError_t jd_polyt_check_f32(const float *out, int rows, int cols, 
     return cudaGetLastError();
 }
 
-// The double sum of hash_uniform(seed, i, lo, hi) over i < n: what a sum of
+// The double sum of wb_hash_uniform(seed, i, lo, hi) over i < n: what a sum of
 // wb_dfill_uniform_f32's floats must come to; of their squares where square.
 static __global__ void hash_sum_k(size_t n, unsigned long long seed, float lo, float hi, int square, double *out)
 {
     __shared__ double part[256];
     double acc = 0;
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        double v = hash_uniform(seed, i, lo, hi);
+        double v = wb_hash_uniform(seed, i, lo, hi);
         acc += square ? v * v : v;
     }
     part[threadIdx.x] = acc;
@@ -275,21 +252,11 @@ extern "C" cudaError_t jd_hash_sumsq_f64(size_t n, unsigned long long seed, floa
     return hash_sum(n, seed, lo, hi, 1, out, s);
 }
 
-// hash_uniform's 64 bits before they become a float.
-static __device__ unsigned long long hash_bits(unsigned long long seed, size_t i)
-{
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static __device__ unsigned char hash_byte(unsigned long long seed, size_t i) { return (unsigned char)(hash_bits(seed, i) >> 56); }
+static __device__ unsigned char hash_byte(unsigned long long seed, size_t i) { return (unsigned char)(wb_hash_bits(seed, i) >> 56); }
 
 static __device__ unsigned hash_key(unsigned long long seed, size_t i, unsigned nkeys)
 {
-    unsigned long long z = hash_bits(seed, i);
+    unsigned long long z = wb_hash_bits(seed, i);
     return z >> 48 == 0 ? nkeys + (unsigned)(z & 255) : (unsigned)((z >> 16) % nkeys);
 }
 
@@ -366,7 +333,7 @@ extern "C" cudaError_t jd_hash_keys_in_range(size_t n, unsigned long long seed, 
     return cudaGetLastError();
 }
 
-// The inclusive prefix sums, in double, of hash_uniform(seed, i, lo, hi):
+// The inclusive prefix sums, in double, of wb_hash_uniform(seed, i, lo, hi):
 // tiles of PREFIX_TILE elements, 16 a thread; each tile's sum, the tiles'
 // offsets scanned on the host, then each tile scanned from its offset.
 #define PREFIX_TILE 4096
@@ -377,7 +344,7 @@ static __global__ void prefix_tile_sum_k(size_t n, unsigned long long seed, floa
     size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
     double acc = 0;
     for (int k = 0; k < 16; k++)
-        if (base + k < n) acc += (double)hash_uniform(seed, base + k, lo, hi);
+        if (base + k < n) acc += (double)wb_hash_uniform(seed, base + k, lo, hi);
     part[threadIdx.x] = acc;
     __syncthreads();
     for (unsigned s = 128; s > 0; s >>= 1) {
@@ -394,7 +361,7 @@ static __global__ void prefix_tile_scan_k(size_t n, unsigned long long seed, flo
     size_t base = blockIdx.x * (size_t)PREFIX_TILE + threadIdx.x * 16;
     double v[16], acc = 0;
     for (int k = 0; k < 16; k++) {
-        if (base + k < n) acc += (double)hash_uniform(seed, base + k, lo, hi);
+        if (base + k < n) acc += (double)wb_hash_uniform(seed, base + k, lo, hi);
         v[k] = acc;
     }
     part[threadIdx.x] = acc;
@@ -502,8 +469,8 @@ struct gelu_ref {
     size_t             cols;
     __device__ double operator()(size_t i) const
     {
-        double v = (double)hash_uniform(sx, i, xlo, xhi) + (double)hash_uniform(sb, i % cols, lo, hi);
-        return (double)hash_uniform(sr, i, lo, hi) + (double)s * gelu_d(v);
+        double v = (double)wb_hash_uniform(sx, i, xlo, xhi) + (double)wb_hash_uniform(sb, i % cols, lo, hi);
+        return (double)wb_hash_uniform(sr, i, lo, hi) + (double)s * gelu_d(v);
     }
 };
 
@@ -524,7 +491,7 @@ static __global__ void softmax_check_k(const float *y, int rows, int cols, unsig
     for (int row = blockIdx.x; row < rows; row += gridDim.x) {
         size_t base = (size_t)row * cols;
         double m = -INFINITY;
-        for (int j = threadIdx.x; j < cols; j += blockDim.x) m = fmax(m, (double)hash_uniform(sx, base + j, lo, hi));
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) m = fmax(m, (double)wb_hash_uniform(sx, base + j, lo, hi));
         part[threadIdx.x] = m;
         __syncthreads();
         for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -534,7 +501,7 @@ static __global__ void softmax_check_k(const float *y, int rows, int cols, unsig
         m = part[0];
         __syncthreads();
         double sum = 0;
-        for (int j = threadIdx.x; j < cols; j += blockDim.x) sum += exp((double)hash_uniform(sx, base + j, lo, hi) - m);
+        for (int j = threadIdx.x; j < cols; j += blockDim.x) sum += exp((double)wb_hash_uniform(sx, base + j, lo, hi) - m);
         part[threadIdx.x] = sum;
         __syncthreads();
         for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
@@ -544,9 +511,9 @@ static __global__ void softmax_check_k(const float *y, int rows, int cols, unsig
         sum = part[0];
         __syncthreads();
         for (int j = threadIdx.x; j < cols; j += blockDim.x) {
-            double ref = exp((double)hash_uniform(sx, base + j, lo, hi) - m) / sum;
+            double ref = exp((double)wb_hash_uniform(sx, base + j, lo, hi) - m) / sum;
             float got = y[base + j];
-            if (!close_d(got, ref, atol, rtol)) flag_bad(bad, base + j);
+            if (!wb_close_hd(got, ref, atol, rtol)) flag_bad(bad, base + j);
         }
     }
 }
@@ -569,9 +536,9 @@ struct smooth_ref {
     size_t             n;
     __device__ double operator()(size_t i) const
     {
-        double l = i > 0 ? bell_d(hash_uniform(sx, i - 1, lo, hi)) : 0;
-        double r = i + 1 < n ? bell_d(hash_uniform(sx, i + 1, lo, hi)) : 0;
-        return 0.25 * (l + r) + 0.5 * bell_d(hash_uniform(sx, i, lo, hi));
+        double l = i > 0 ? bell_d(wb_hash_uniform(sx, i - 1, lo, hi)) : 0;
+        double r = i + 1 < n ? bell_d(wb_hash_uniform(sx, i + 1, lo, hi)) : 0;
+        return 0.25 * (l + r) + 0.5 * bell_d(wb_hash_uniform(sx, i, lo, hi));
     }
 };
 
@@ -586,7 +553,7 @@ struct scale_ref {
     unsigned long long sx;
     float              lo, hi;
     const double      *sumsq;
-    __device__ double operator()(size_t i) const { return (double)hash_uniform(sx, i, lo, hi) / sqrt(*sumsq); }
+    __device__ double operator()(size_t i) const { return (double)wb_hash_uniform(sx, i, lo, hi) / sqrt(*sumsq); }
 };
 
 extern "C" cudaError_t jd_scale_check_f32(const float *y, size_t n, unsigned long long sx, float lo, float hi,
@@ -606,9 +573,9 @@ struct gemm_ref {
         size_t row = i / (size_t)N, col = i % (size_t)N;
         double acc = 0;
         for (int k = 0; k < K; k++)
-            acc += (double)hash_uniform(sa, row * K + k, lo, hi) * (double)hash_uniform(sb, (size_t)k * N + col, lo, hi);
+            acc += (double)wb_hash_uniform(sa, row * K + k, lo, hi) * (double)wb_hash_uniform(sb, (size_t)k * N + col, lo, hi);
         if (!bias_relu) return acc;
-        acc += (double)hash_uniform(sbias, col, lo, hi);
+        acc += (double)wb_hash_uniform(sbias, col, lo, hi);
         return acc < 0 ? 0 : acc;
     }
 };
@@ -621,7 +588,7 @@ extern "C" cudaError_t jd_gemm_check_f32(const float *C, int M, int N, int K, un
     return ref_check(C, mn, gemm_ref{ sa, sb, sbias, lo, hi, N > 0 ? N : 1, K, bias_relu }, atol, rtol, bad, st);
 }
 
-// The HGEMM weeks' inputs: the half nearest hash_uniform(seed, i, lo, hi)
+// The HGEMM weeks' inputs: the half nearest wb_hash_uniform(seed, i, lo, hi)
 // (__float2half_rn: to nearest even, as the tests' fill_half_uniform and
 // the host's wb_f32_to_f16), stored as its bits, its float or its double.
 template <class T> static __device__ T half_as(__half h);
@@ -633,7 +600,7 @@ template <class T>
 static __global__ void hash_half_k(T *d, size_t n, unsigned long long seed, float lo, float hi)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        d[i] = half_as<T>(__float2half_rn(hash_uniform(seed, i, lo, hi)));
+        d[i] = half_as<T>(__float2half_rn(wb_hash_uniform(seed, i, lo, hi)));
 }
 
 extern "C" cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s)
@@ -646,12 +613,12 @@ extern "C" cudaError_t jd_hash_half(void *d, int as, size_t n, unsigned long lon
     return cudaGetLastError();
 }
 
-// Week 13's scan: d[i] = hash_bits(seed, i) >> (64 - bits), the inclusive
+// Week 13's scan: d[i] = wb_hash_bits(seed, i) >> (64 - bits), the inclusive
 // prefix sums of those words modulo 2^32 (tiles of PREFIX_TILE, 16 a thread,
 // as the double prefix above), and a bit-for-bit check of a scan against them.
 static __device__ unsigned hash_word(unsigned long long seed, size_t i, unsigned bits)
 {
-    return (unsigned)(hash_bits(seed, i) >> (64 - bits));
+    return (unsigned)(wb_hash_bits(seed, i) >> (64 - bits));
 }
 
 static __global__ void hash_u32_k(unsigned *d, size_t n, unsigned long long seed, unsigned bits)
@@ -736,7 +703,7 @@ extern "C" cudaError_t jd_u32_check(const unsigned *y, const unsigned *ref, size
 }
 
 // Week 13's row sums and GEMV: y[r] against the double sum over c < cols of
-// a = hash_uniform(sa, r * cols + c, lo, hi), times hash_uniform(sx, c, lo,
+// a = wb_hash_uniform(sa, r * cols + c, lo, hi), times wb_hash_uniform(sx, c, lo,
 // hi) where has_x (a GEMV), a thread a row.
 static __global__ void rowdot_check_k(const float *y, size_t rows, size_t cols, unsigned long long sa,
                                       unsigned long long sx, int has_x, float lo, float hi, double atol, double rtol,
@@ -745,8 +712,8 @@ static __global__ void rowdot_check_k(const float *y, size_t rows, size_t cols, 
     for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
         double acc = 0;
         for (size_t c = 0; c < cols; c++) {
-            double a = (double)hash_uniform(sa, r * cols + c, lo, hi);
-            acc += has_x ? a * (double)hash_uniform(sx, c, lo, hi) : a;
+            double a = (double)wb_hash_uniform(sa, r * cols + c, lo, hi);
+            acc += has_x ? a * (double)wb_hash_uniform(sx, c, lo, hi) : a;
         }
         float got = y[r];
         if (!(isfinite(got) && fabs((double)got - acc) <= atol + rtol * fabs(acc))) {
@@ -774,7 +741,7 @@ extern "C" cudaError_t jd_rowdot_check_f32(const float *y, size_t rows, size_t c
 static __global__ void hash_fill_f64_k(double *d, size_t n, unsigned long long seed, float lo, float hi)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        d[i] = (double)hash_uniform(seed, i, lo, hi);
+        d[i] = (double)wb_hash_uniform(seed, i, lo, hi);
 }
 
 extern "C" cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long seed, float lo, float hi, cudaStream_t s)
@@ -786,14 +753,14 @@ extern "C" cudaError_t jd_hash_fill_f64(double *d, size_t n, unsigned long long 
 }
 
 // Week 28's epilogue on a reference product, in place, in double: ref[i] =
-// act(ref[i] + bias[i % N]), bias[c] = hash_uniform(sbias, c, lo, hi) (what
+// act(ref[i] + bias[i % N]), bias[c] = wb_hash_uniform(sbias, c, lo, hi) (what
 // wb_dfill_uniform_f32 writes) when has_bias; act 0 none, 1 ReLU (v < 0 ? 0
 // : v), 2 GELU in its tanh form, as gemm_epilogue.h defines them.
 static __global__ void bias_act_f64_k(double *ref, size_t n, size_t N, unsigned long long sbias, int has_bias, float lo,
                                       float hi, int act)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
-        double v = ref[i] + (has_bias ? (double)hash_uniform(sbias, i % N, lo, hi) : 0.0);
+        double v = ref[i] + (has_bias ? (double)wb_hash_uniform(sbias, i % N, lo, hi) : 0.0);
         if (act == 1) v = v < 0 ? 0 : v;
         else if (act == 2) v = 0.5 * v * (1 + tanh(0.7978845608028654 * (v + 0.044715 * v * v * v)));
         ref[i] = v;
@@ -816,7 +783,7 @@ struct stencil_ref {
     float              lo, hi;
     size_t             nx, ny, nz;
     double             c0, c1;
-    __device__ double  in(size_t i) const { return (double)hash_uniform(sx, i, lo, hi); }
+    __device__ double  in(size_t i) const { return (double)wb_hash_uniform(sx, i, lo, hi); }
     __device__ double  operator()(size_t i) const
     {
         size_t sy = nx, sz = nx * ny, x = i % sy, y = i / sy % ny, z = i / sz;

@@ -5,19 +5,7 @@
 #include <math.h>
 
 #include "judge_w30_kernels.h"
-
-// wb_fill.cu's hash_uniform, the same bits (as judge_kernels.cu's copy: keep
-// the three in step, or every expected value is wrong and every run fails).
-static __device__ float w30_hash_uniform(unsigned long long seed, size_t i, float lo, float hi)
-{
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float u = (float)(z >> 40) * (1.0f / 16777216.0f);
-    return __fadd_rn(lo, __fmul_rn(hi - lo, u));
-}
+#include "wb_hd.h"
 
 enum { AT_THREADS = 256 };
 
@@ -31,7 +19,7 @@ static __global__ void softmax_at_k(const unsigned long long *idx, int npos, int
         const size_t i = (size_t)idx[j], base = i / (size_t)cols * (size_t)cols;
         double m = -INFINITY;
         for (int c = threadIdx.x; c < cols; c += AT_THREADS)
-            m = fmax(m, (double)w30_hash_uniform(seed, base + c, lo, hi));
+            m = fmax(m, (double)wb_hash_uniform(seed, base + c, lo, hi));
         part[threadIdx.x] = m;
         __syncthreads();
         for (int s = AT_THREADS / 2; s > 0; s >>= 1) {
@@ -42,14 +30,14 @@ static __global__ void softmax_at_k(const unsigned long long *idx, int npos, int
         __syncthreads();
         double sum = 0;
         for (int c = threadIdx.x; c < cols; c += AT_THREADS)
-            sum += exp((double)w30_hash_uniform(seed, base + c, lo, hi) - m);
+            sum += exp((double)wb_hash_uniform(seed, base + c, lo, hi) - m);
         part[threadIdx.x] = sum;
         __syncthreads();
         for (int s = AT_THREADS / 2; s > 0; s >>= 1) {
             if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
             __syncthreads();
         }
-        if (threadIdx.x == 0) out[j] = exp((double)w30_hash_uniform(seed, i, lo, hi) - m) / part[0];
+        if (threadIdx.x == 0) out[j] = exp((double)wb_hash_uniform(seed, i, lo, hi) - m) / part[0];
         __syncthreads();
     }
 }

@@ -2,27 +2,7 @@
 // (judge_w32_kernels.h): LayerNorm backward's references from the judge's
 // hashed inputs, in double, and the full checks of the timed outputs.
 #include "judge_w32_kernels.h"
-
-// wb_fill.cu's hash_uniform, the same bits (as judge_kernels.cu keeps it:
-// keep the three in step; a drift fails every correct timed run, loudly).
-static __device__ float w32_hash(unsigned long long seed, size_t i, float lo, float hi)
-{
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float u = (float)(z >> 40) * (1.0f / 16777216.0f);
-    return __fadd_rn(lo, __fmul_rn(hi - lo, u));
-}
-
-// wb_compare.c's wb_close: NaN only for NaN, else |got - ref| <= atol + rtol |ref|.
-static __device__ bool w32_close(float got, double ref, double atol, double rtol)
-{
-    if (isnan(ref)) return isnan(got);
-    if (isinf(ref)) return isinf(got) && (got > 0) == (ref > 0);
-    return isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref);
-}
+#include "wb_hd.h"
 
 // The ranges of w32_checks.h (W32_*_LO/HI), which the judge's fills use.
 #define X_LO -1.0f
@@ -44,8 +24,8 @@ struct row_terms {
 static __device__ row_terms terms(const jd32_inputs &in, size_t base, int j, double mu, double rs)
 {
     row_terms t;
-    t.g = (double)w32_hash(in.sdy, base + j, X_LO, X_HI) * (double)w32_hash(in.sg, (size_t)j, G_LO, G_HI);
-    t.xh = ((double)w32_hash(in.sx, base + j, X_LO, X_HI) - mu) * rs;
+    t.g = (double)wb_hash_uniform(in.sdy, base + j, X_LO, X_HI) * (double)wb_hash_uniform(in.sg, (size_t)j, G_LO, G_HI);
+    t.xh = ((double)wb_hash_uniform(in.sx, base + j, X_LO, X_HI) - mu) * rs;
     return t;
 }
 
@@ -72,7 +52,7 @@ static __device__ void row_means(const jd32_inputs &in, int r, double mu, double
 static __global__ void dx_rowsums_k(jd32_inputs in, double *c)
 {
     for (int r = blockIdx.x; r < in.rows; r += gridDim.x) {
-        const double mu = w32_hash(in.sm, (size_t)r, M_LO, M_HI), rs = w32_hash(in.sr, (size_t)r, R_LO, R_HI);
+        const double mu = wb_hash_uniform(in.sm, (size_t)r, M_LO, M_HI), rs = wb_hash_uniform(in.sr, (size_t)r, R_LO, R_HI);
         double c1, c2;
         row_means(in, r, mu, rs, &c1, &c2);
         if (threadIdx.x == 0) c[2 * (size_t)r] = c1, c[2 * (size_t)r + 1] = c2;
@@ -82,13 +62,13 @@ static __global__ void dx_rowsums_k(jd32_inputs in, double *c)
 static __global__ void dx_check_k(const float *dx, jd32_inputs in, double atol, double rtol, unsigned long long *bad)
 {
     for (int r = blockIdx.x; r < in.rows; r += gridDim.x) {
-        const double mu = w32_hash(in.sm, (size_t)r, M_LO, M_HI), rs = w32_hash(in.sr, (size_t)r, R_LO, R_HI);
+        const double mu = wb_hash_uniform(in.sm, (size_t)r, M_LO, M_HI), rs = wb_hash_uniform(in.sr, (size_t)r, R_LO, R_HI);
         const size_t base = (size_t)r * in.cols;
         double c1, c2;
         row_means(in, r, mu, rs, &c1, &c2);
         for (int j = threadIdx.x; j < in.cols; j += blockDim.x) {
             row_terms t = terms(in, base, j, mu, rs);
-            if (!w32_close(dx[base + j], rs * (t.g - c1 - t.xh * c2), atol, rtol)) {
+            if (!wb_close_hd(dx[base + j], rs * (t.g - c1 - t.xh * c2), atol, rtol)) {
                 atomicAdd(&bad[0], 1ull);
                 atomicMin(&bad[1], (unsigned long long)(base + j));
             }
@@ -133,8 +113,8 @@ static __global__ void dgb_colsums_k(jd32_inputs in, double *sums)
     double g = 0, b = 0;
     for (int r = r0; r < r1; r++) {
         const size_t i = (size_t)r * in.cols + j;
-        const double d = w32_hash(in.sdy, i, X_LO, X_HI), x = w32_hash(in.sx, i, X_LO, X_HI);
-        const double mu = w32_hash(in.sm, (size_t)r, M_LO, M_HI), rs = w32_hash(in.sr, (size_t)r, R_LO, R_HI);
+        const double d = wb_hash_uniform(in.sdy, i, X_LO, X_HI), x = wb_hash_uniform(in.sx, i, X_LO, X_HI);
+        const double mu = wb_hash_uniform(in.sm, (size_t)r, M_LO, M_HI), rs = wb_hash_uniform(in.sr, (size_t)r, R_LO, R_HI);
         g += d * ((x - mu) * rs);
         b += d;
     }
@@ -155,7 +135,7 @@ static __global__ void dgb_check_k(const float *out, const double *sums, int n, 
                                    unsigned long long *bad)
 {
     const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n && !w32_close(out[k], sums[k], atol, rtol)) {
+    if (k < n && !wb_close_hd(out[k], sums[k], atol, rtol)) {
         atomicAdd(&bad[0], 1ull);
         atomicMin(&bad[1], (unsigned long long)k);
     }

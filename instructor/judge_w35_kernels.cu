@@ -7,21 +7,9 @@
 
 #include "judge_w35_kernels.h"
 #include "judge_w35_philox.h"
+#include "wb_hd.h"
 
 #define CHECK_THREADS 256
-
-// wb_fill.cu's hash_uniform, the same bits (as judge_kernels.cu keeps it:
-// keep them in step; a drift fails every correct timed run, loudly).
-static __device__ float w35_hash(unsigned long long seed, size_t i, float lo, float hi)
-{
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float u = (float)(z >> 40) * (1.0f / 16777216.0f);
-    return __fadd_rn(lo, __fmul_rn(hi - lo, u));
-}
 
 // One thread a group of four elements (the inputs are finite here).
 static __global__ void dropout_check_k(const float *out, size_t rows, int cols, unsigned long long sx,
@@ -37,11 +25,11 @@ static __global__ void dropout_check_k(const float *out, size_t rows, int cols, 
             const size_t i = 4 * g + (size_t)k;
             if (i >= n) break;
             const int keep = jd35_uniform(w[k]) > p;
-            const float r = w35_hash(sr, i, -1.0f, 1.0f), got = out[i];
+            const float r = wb_hash_uniform(sr, i, -1.0f, 1.0f), got = out[i];
             bool ok = mask[i] == (uint8_t)keep;
             if (ok && !keep) ok = got == r;
             else if (ok) {
-                const float v = __fadd_rn(w35_hash(sx, i, -4.0f, 4.0f), w35_hash(sb, i % (size_t)cols, -1.0f, 1.0f));
+                const float v = __fadd_rn(wb_hash_uniform(sx, i, -4.0f, 4.0f), wb_hash_uniform(sb, i % (size_t)cols, -1.0f, 1.0f));
                 const double term = (double)v * (double)scale, exact = (double)r + term;
                 const double tol = (fabs(exact) + fabs(term)) * 0x1p-23 + 0x1p-126;
                 ok = isfinite(got) && fabs((double)got - exact) <= tol;

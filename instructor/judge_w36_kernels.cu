@@ -4,27 +4,7 @@
 #include <math.h>
 
 #include "judge_w36_kernels.h"
-
-// wb_fill.cu's hash_uniform, the same bits (as judge_kernels.cu keeps it:
-// keep them in step; a drift fails every correct timed run, loudly).
-static __device__ float w36_hash(unsigned long long seed, size_t i, float lo, float hi)
-{
-    unsigned long long z = seed ^ ((unsigned long long)i * 0x9E3779B97F4A7C15ull);
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    float u = (float)(z >> 40) * (1.0f / 16777216.0f);
-    return __fadd_rn(lo, __fmul_rn(hi - lo, u));
-}
-
-// wb_compare.c's wb_close: NaN only for NaN, else |got - ref| <= atol + rtol |ref|.
-static __device__ bool w36_close(float got, double ref, double atol, double rtol)
-{
-    if (isnan(ref)) return isnan(got);
-    if (isinf(ref)) return isinf(got) && (got > 0) == (ref > 0);
-    return isfinite(got) && fabs((double)got - ref) <= atol + rtol * fabs(ref);
-}
+#include "wb_hd.h"
 
 #define THREADS 256
 #define CHUNK   8192 // keys of a row a stats block covers
@@ -40,7 +20,7 @@ static __device__ long long kept_of(size_t r, const jd36_scores &in)
 // z as the kernels make it: one float multiply, rounded once.
 static __device__ double zof(const jd36_scores &in, size_t i)
 {
-    return (double)__fmul_rn(in.scale, w36_hash(in.seed, i, in.lo, in.hi));
+    return (double)__fmul_rn(in.scale, wb_hash_uniform(in.seed, i, in.lo, in.hi));
 }
 
 static size_t nrows_of(const jd36_scores *in)
@@ -133,7 +113,7 @@ static __global__ void check_k(const float *P, jd36_scores in, size_t n, const d
         const long long j = (long long)(i % (size_t)in.cols);
         const double M = stats[2 * r], S = stats[2 * r + 1];
         const double want = M == -INFINITY || j >= kept_of(r, in) ? 0.0 : exp(zof(in, i) - M) / S;
-        if (!w36_close(P[i], want, atol, rtol)) {
+        if (!wb_close_hd(P[i], want, atol, rtol)) {
             atomicAdd(&bad[0], 1ull);
             atomicMin(&bad[1], (unsigned long long)i);
         }

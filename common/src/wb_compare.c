@@ -1,5 +1,6 @@
 /* wb_compare.c — tolerance comparison with NaN/Inf rules (see wb_compare.h). */
 #include "wb_compare.h"
+#include "wb_hd.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -7,13 +8,7 @@
 
 #define WB_SHOW 4 /* mismatches spelled out in the message */
 
-int wb_close(double got, double ref, double atol, double rtol)
-{
-    if (isnan(ref)) return isnan(got);
-    if (isinf(ref)) return isinf(got) && (got > 0) == (ref > 0);
-    if (!isfinite(got)) return 0;
-    return fabs(got - ref) <= atol + rtol * fabs(ref);
-}
+int wb_close(double got, double ref, double atol, double rtol) { return wb_close_hd(got, ref, atol, rtol); }
 
 typedef double (*getter)(const void *, size_t);
 static double get_f32(const void *p, size_t i) { return ((const float *)p)[i]; }

@@ -8,6 +8,7 @@
 
 #include "wb.h"
 #include "wb_f16.h"
+#include "wb_hd.h"
 #include "test_harness.h"
 
 START_TEST(compare_within_tolerance)
@@ -64,6 +65,27 @@ END_TEST
 static uint32_t bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static float flt(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
 
+/* wb_hd.h's hash is splitmix64 (its first output from state 0 at i = 0),
+ * its uniform is wb_hash_uniform_f32's bits in [lo, hi), and wb_close is
+ * wb_close_hd. */
+START_TEST(hash_is_splitmix_and_one_copy)
+{
+    ck_assert_uint_eq(wb_hash_bits(0, 0), 0xE220A8397B1DCDAFull);
+    for (size_t i = 0; i < 4096; i++) {
+        unsigned long long seed = 0x5EEDull * (i % 7);
+        float a = wb_hash_uniform(seed, i, -3, 5), b = wb_hash_uniform_f32(seed, i, -3, 5);
+        uint32_t ua, ub;
+        memcpy(&ua, &a, 4), memcpy(&ub, &b, 4);
+        ck_assert_uint_eq(ua, ub);
+        ck_assert(a >= -3 && a < 5);
+    }
+    const double v[] = { 0, 1, -1, 1e-7, NAN, INFINITY, -INFINITY };
+    for (int i = 0; i < 7; i++)
+        for (int j = 0; j < 7; j++)
+            ck_assert_int_eq(!!wb_close(v[i], v[j], 1e-6, 1e-5), !!wb_close_hd(v[i], v[j], 1e-6, 1e-5));
+}
+END_TEST
+
 START_TEST(bf16_round_and_back)
 {
     const struct { uint32_t in; uint16_t want; } C[] = {
@@ -98,5 +120,6 @@ void compare_tests(TCase *t)
     tcase_add_test(t, compare_nan_never_passes);
     tcase_add_test(t, compare_nonfinite_references);
     tcase_add_test(t, compare_poisoned_output_fails);
+    tcase_add_test(t, hash_is_splitmix_and_one_copy);
     tcase_add_test(t, bf16_round_and_back);
 }
