@@ -110,10 +110,14 @@ static const bwd_case CASES[] = {
 
 static float case_scale(const bwd_case *c) { return c->scale > 0 ? c->scale : (float)(1.0 / sqrt((double)c->D)); }
 
+/* The test's draw (the same numbers from the rng), and f[] the BF16 values
+ * the device holds: the reference is formed from what the kernels read, as
+ * the test's is from its device copies read back, never from the floats
+ * before rounding. */
 static void draw_bf16(wb_rng *rng, uint16_t *h, float *f, size_t n, float lo, float hi)
 {
     wb_fill_uniform_f32(rng, f, n, lo, hi);
-    for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]);
+    for (size_t i = 0; i < n; i++) h[i] = wb_f32_to_bf16(f[i]), f[i] = wb_bf16_to_f32(h[i]);
 }
 
 /* flash_bwd_workspace_bytes through the runner: 0 and *v, or -1 (t says why). */
