@@ -21,6 +21,20 @@ extern "C" cudaError_t jd_gather_f32(const float *src, const unsigned long long 
     return cudaGetLastError();
 }
 
+static __global__ void gather_reps_k(const float *const *src, const unsigned long long *idx, int n, float *dst)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) dst[(size_t)blockIdx.y * n + i] = src[blockIdx.y][idx[i]];
+}
+
+extern "C" cudaError_t jd_gather_reps_f32(const float *const *src, int reps, const unsigned long long *idx, int n,
+                                          float *dst, cudaStream_t s)
+{
+    if (n <= 0 || reps <= 0) return cudaSuccess;
+    gather_reps_k<<<dim3((unsigned)(n + 255) / 256, (unsigned)reps), 256, 0, s>>>(src, idx, n, dst);
+    return cudaGetLastError();
+}
+
 static __global__ void sum_check_k(const float *c, size_t n, unsigned long long sa, unsigned long long sb, float lo,
                                    float hi, unsigned long long *bad)
 {

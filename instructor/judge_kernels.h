@@ -10,6 +10,10 @@ extern "C" {
 
 /* dst[k] = src[idx[k]] for k < n (device pointers; on stream s, not waited for). */
 cudaError_t jd_gather_f32(const float *src, const unsigned long long *idx, int n, float *dst, cudaStream_t s);
+/* The same over reps outputs at once (src: a device array of reps pointers):
+ * dst[r * n + i] = src[r][idx[i]], one launch whatever reps is. */
+cudaError_t jd_gather_reps_f32(const float *const *src, int reps, const unsigned long long *idx, int n, float *dst,
+                               cudaStream_t s);
 
 /* Every c[i] (i < n) compared bit for bit with
  * wb_hash_uniform_f32(sa, i, lo, hi) + wb_hash_uniform_f32(sb, i, lo, hi):

@@ -72,11 +72,16 @@
  *                the median of 7 requests. The figure: the test's bytes
  *                (words, scales and zeros, x and y) / the median call's
  *                time, the slower of M = 1 and M = 16, against COPY
- *                through the same protocol (jd_copy_yard, copy_yard 8: one
- *                wb_bench_bytes() array, where the test copies the 136 MB
- *                it reads: both past the L2, at the same GB/s), the larger
- *                of before the student's runner started and after; the
- *                target is week.txt's.
+ *                through the same protocol (jd_copy_yard) of the same
+ *                size as the test's copy (the 137 MB the decode moves at
+ *                M = 16, 64 calls a request as the decode's: the
+ *                protocol's fixed cost a request, 0.4-0.5 ms on an H200,
+ *                the same share of both; against the 480 MB copy of
+ *                wb_bench_bytes() it was 10 % of a decode call's time and
+ *                3 % of a copy's, and the reference read 0.49 of COPY
+ *                where the test reads 0.56), the larger of before the
+ *                student's runner started and after; the target is
+ *                week.txt's.
  *   w58.prefill-speed  the test's bench_prefill: M = 4096, K = N = 8192,
  *                through the same protocol (up to 64 calls a request, each
  *                on its own input filled as w58.decode-speed's, exact by
@@ -474,7 +479,8 @@ static void judge_prefill(jd_ck *k)
 /* The test's bench_decode: K = N = 16384, M = 1 and M = 16, the slower the figure. */
 enum { DEC_K = 16384, DEC_N = 16384 };
 #define TIMED     7
-#define COPY_YARD 8 /* COPY of one wb_bench_bytes() array a call (the test copies the 136 MB it reads) */
+#define COPY_YARD 8 /* timed against COPY, of the bytes the decode moves at M = 16 (the test's copy): */
+#define COPY_BYTES ((size_t)16384 * 16384 / 2 + (size_t)16384 * 16384 / 32 + 4 * (size_t)16 * 16384)
 
 /* Bytes the decode product must move (the test's dec_bytes): words, scales and zeros, x, y. */
 static double dec_bytes(int M)
@@ -755,7 +761,7 @@ static void judge_prefill_speed(jd_ck *k)
 static const jd_checkpoint CPS[] = {
     { "w58.decode", judge_decode, judge_decode_cpu, 0, 0, NULL },
     { "w58.prefill", judge_prefill, judge_prefill_cpu, 0, 0, NULL },
-    { "w58.decode-speed", judge_decode_speed, NULL, 0, COPY_YARD, NULL },
+    { "w58.decode-speed", judge_decode_speed, NULL, 0, COPY_YARD, NULL, COPY_BYTES, 0 },
     { "w58.prefill-speed", judge_prefill_speed, NULL, 0, 0, NULL },
 };
 

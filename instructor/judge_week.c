@@ -30,6 +30,7 @@ cudaStream_t       jd_stream;
  * where the yard runners are */
 static double g_copy_before = NAN;
 static size_t g_copy_floats;
+static int    g_copy_max_k; /* the COPY's calls a request (jd_checkpoint.copy_max_k; 0: JD_BENCH_MAX_K) */
 static char   g_judge_dir[PATH_MAX];
 static char   g_yard_why[300];
 
@@ -224,11 +225,23 @@ void jd_cases(jd *J, jd_tally *t, int n_in, size_t in_cap, size_t out_cap, int n
 /* ---------------------------------------------------------- a timed checkpoint */
 
 /* Read JD_SAMPLES positions (idx_h, already chosen) of every rep's output. */
+/* The positions idx_h onto the device, waited for: done before a request is
+ * sent, so the look inside the timed window is one launch and one copy back. */
+static int put_idx(jd_bench *x)
+{
+    return cudaMemcpyAsync(x->idx_d, x->idx_h, sizeof x->idx_h, cudaMemcpyHostToDevice, jd_stream) == cudaSuccess &&
+                   cudaStreamSynchronize(jd_stream) == cudaSuccess
+               ? 0
+               : -1;
+}
+
+/* Every rep's output at the positions put_idx put: one kernel over all the
+ * reps (its cost does not grow with k: a launch a rep cost 370-500 us a
+ * look at 64 reps on an H200, most of it not subtracted, about 7 us charged
+ * to every call of week 58's decode). */
 static int gather(jd_bench *x)
 {
-    if (cudaMemcpyAsync(x->idx_d, x->idx_h, sizeof x->idx_h, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess) return -1;
-    for (int r = 0; r < x->k; r++)
-        if (jd_gather_f32(x->out[r], x->idx_d, JD_SAMPLES, x->got_d + r * JD_SAMPLES, jd_stream) != cudaSuccess) return -1;
+    if (jd_gather_reps_f32((const float *const *)x->outs_d, x->k, x->idx_d, JD_SAMPLES, x->got_d, jd_stream) != cudaSuccess) return -1;
     if (cudaMemcpyAsync(x->got_h, x->got_d, sizeof(float) * JD_SAMPLES * x->k, cudaMemcpyDeviceToHost, jd_stream) !=
         cudaSuccess)
         return -1;
@@ -286,7 +299,8 @@ static int refill(jd_bench *x, uint64_t *salt, char *why, size_t n)
         }
     }
     pick(x);
-    if (cudaDeviceSynchronize() != cudaSuccess || gather(x) != 0) return snprintf(why, n, "the judge's fill failed"), -1;
+    if (cudaDeviceSynchronize() != cudaSuccess || put_idx(x) != 0 || gather(x) != 0)
+        return snprintf(why, n, "the judge's fill failed"), -1;
     for (int j = 0; j < JD_SAMPLES * x->k; j++) {
         uint32_t u, fill = 0xffffffffu; /* the poison, or an in-out output's fill */
         memcpy(&u, &x->got_h[j], 4);
@@ -298,6 +312,7 @@ static int refill(jd_bench *x, uint64_t *salt, char *why, size_t n)
             return snprintf(why, n, "call %d: the output was written before the request was sent", j / JD_SAMPLES), 1;
     }
     pick(x);
+    if (put_idx(x) != 0) return snprintf(why, n, "the judge's look positions: a copy failed"), -1;
     for (int r = 0; r < x->k; r++)
         for (int j = 0; j < JD_SAMPLES; j++) x->want[r * JD_SAMPLES + j] = x->expect(x, x->seed[r], x->idx_h[j]);
     return 0;
@@ -351,7 +366,7 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
     if (x->k > JD_BENCH_MAX_K) x->k = JD_BENCH_MAX_K;
     if (x->k < 1) x->k = 1;
     x->pick = jd_mix(jd_seed ^ 0x51ed ^ jd_secret());
-    x->idx_d = NULL, x->got_d = NULL;
+    x->idx_d = NULL, x->got_d = NULL, x->outs_d = NULL;
     for (int r = 0; r < JD_BENCH_MAX_K; r++) x->iin[r][0] = x->iin[r][1] = x->iout[r] = -1;
     why[0] = 0;
     unsigned long long *bad = NULL;
@@ -365,7 +380,9 @@ int jd_bench_run(jd *J, jd_bench *x, int timed, double *ms, char *why, size_t wh
         }
     }
     if (!t || cudaMalloc((void **)&x->idx_d, sizeof x->idx_h) != cudaSuccess ||
-        cudaMalloc((void **)&x->got_d, sizeof x->got_h) != cudaSuccess || cudaMalloc((void **)&bad, 16) != cudaSuccess) {
+        cudaMalloc((void **)&x->got_d, sizeof x->got_h) != cudaSuccess || cudaMalloc((void **)&bad, 16) != cudaSuccess ||
+        cudaMalloc((void **)&x->outs_d, sizeof x->out) != cudaSuccess ||
+        cudaMemcpy(x->outs_d, x->out, sizeof x->out, cudaMemcpyHostToDevice) != cudaSuccess) {
         snprintf(why, why_n, "the judge's own buffers: cudaMalloc failed");
         goto out;
     }
@@ -420,6 +437,7 @@ out:
     if (bad) cudaFree(bad);
     if (x->idx_d) cudaFree(x->idx_d);
     if (x->got_d) cudaFree(x->got_d);
+    if (x->outs_d) cudaFree(x->outs_d);
     for (int r = 0; r < x->k; r++) jd_free(J, x->iin[r][0]), jd_free(J, x->iin[r][1]), jd_free(J, x->iout[r]);
     return rc;
 }
@@ -495,7 +513,8 @@ double jd_yard_faster(const char *name, jd_bench *x, int timed, double before_ms
 static double yard_copy_gbps(void)
 {
     memset(&g_yard, 0, sizeof g_yard);
-    g_yard.fn = JD_YARD_FN_COPY, g_yard.n_in = 1, g_yard.max_k = JD_BENCH_MAX_K, g_yard.n = g_copy_floats;
+    g_yard.fn = JD_YARD_FN_COPY, g_yard.n_in = 1, g_yard.max_k = g_copy_max_k > 0 ? g_copy_max_k : JD_BENCH_MAX_K;
+    g_yard.n = g_copy_floats;
     g_yard.lo = -1.0f, g_yard.hi = 1.0f, g_yard.fn_name = "cudaMemcpyAsync", g_yard.out_name = "copy";
     g_yard.expect = copy_expect, g_yard.full_check = copy_check;
     double ms = NAN;
@@ -648,6 +667,7 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
     if (wb_week_load(wt, &W, err, sizeof err) != 0) return fprintf(stderr, "%s: %s\n", prog, err), 2;
     wb_result R[MAX_CPS];
     int want[MAX_CPS], n_out = 0, copy = 0, cpu = 0;
+    size_t copy_bytes = 0;
     for (int k = 0; k < n; k++) {
         want[k] = !strcmp(which, "all") || !strcmp(which, cps[k].id);
         wb_result_init(&R[k]);
@@ -656,9 +676,9 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
         R[k].seed = jd_seed;
         n_out += want[k];
         if (want[k] && cps[k].copy_yard) {
-            if (copy && copy != cps[k].copy_yard)
+            if (copy && (copy != cps[k].copy_yard || copy_bytes != cps[k].copy_bytes || g_copy_max_k != cps[k].copy_max_k))
                 return fprintf(stderr, "%s: checkpoints timed against COPY of different sizes\n", prog), 2;
-            copy = cps[k].copy_yard;
+            copy = cps[k].copy_yard, copy_bytes = cps[k].copy_bytes, g_copy_max_k = cps[k].copy_max_k;
         }
         cpu |= want[k] && cps[k].cpu;
         if (!wb_week_checkpoint(&W, cps[k].id)) return fprintf(stderr, "%s: %s has no checkpoint %s\n", prog, wt, cps[k].id), 2;
@@ -706,7 +726,7 @@ int jd_week_main(int argc, char **argv, const char *prog, const char *week_dir, 
         struct cudaDeviceProp p;
         if (cudaGetDeviceProperties(&p, jd_dev) == cudaSuccess) snprintf(gpu, sizeof gpu, "%s", p.name);
         if (copy) { /* before any student code runs, the size of the student's timed calls */
-            g_copy_floats = wb_bench_bytes() / 4 * (size_t)copy / 8;
+            g_copy_floats = copy_bytes ? copy_bytes / 4 : wb_bench_bytes() / 4 * (size_t)copy / 8;
             g_copy_before = yard_copy_gbps();
         }
         for (int k = 0; k < n; k++) /* a week's own yardstick, before any student code runs too */

@@ -180,6 +180,7 @@ struct jd_bench {
     float              *in[JD_BENCH_MAX_K][2], *out[JD_BENCH_MAX_K];
     unsigned long long  seed[JD_BENCH_MAX_K][3];
     unsigned long long *idx_d, idx_h[JD_SAMPLES];
+    float             **outs_d;   /* out[] on the device, for the look's one gather */
     float              *got_d, got_h[JD_BENCH_MAX_K * JD_SAMPLES], want[JD_BENCH_MAX_K * JD_SAMPLES];
     uint64_t            pick;
     double              runner_ms; /* the runner's own clock, a call (shown only) */
@@ -266,6 +267,17 @@ typedef struct {
                                           the student's runner starts, when this checkpoint is asked for; gpu()
                                           times it again after the student's calls and keeps the better, as
                                           COPY's larger figure is kept */
+    /* optional, a copy_yard checkpoint's: the COPY's request shaped as the
+     * student's, so that both carry the same share of the protocol's fixed
+     * cost a request (the socket's round trip, the look after the GPU turns
+     * from the runner's context to the judge's: 0.4-0.5 ms on an H200,
+     * instructor/README.md, "Timing a judged call"): bytes a call copies
+     * (0: copy_yard's rule) and calls a request (0: as many as memory holds,
+     * at most JD_BENCH_MAX_K). Week 58's decode moves 137 MB a call where
+     * wb_bench_bytes() is 480 MB on an H200: timed against the larger copy,
+     * the same fixed cost was 10 % of a decode call's time and 3 % of a copy's. */
+    size_t      copy_bytes;
+    int         copy_max_k;
 } jd_checkpoint;
 
 /* The judge's main (usage: judge.h's judges, judge_w01.c's header):
