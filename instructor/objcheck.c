@@ -592,7 +592,14 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
         const char *why = bad_reason(n);
         if (why) {
             if (nvtx_may_use(n) && nvtx_uses[i] > 0 && other_uses[i] == 0) continue; /* only NVTX's loader */
-            report(r, "references: %s: %s", n, why);
+            /* nvcc gives every __device__ function that is neither static nor inline a host copy that calls
+             * exit(1) (kept by the host compiler unless static and unused): say so, since the learner may never
+             * have written the call */
+            report(r, "references: %s: %s%s", n, why,
+                   !strcmp(n, "exit") ? " (if your code calls no exit itself: nvcc gives each __device__ function "
+                                        "that is neither static nor inline a host copy that calls exit; declare "
+                                        "your __device__ functions __device__ inline, or static __device__)"
+                                      : "");
             continue;
         }
         if (is_mangled(n)) {

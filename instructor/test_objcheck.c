@@ -74,6 +74,12 @@ static const char *const sources[][2] = {
                     "__attribute__((used)) static void early(void) __asm__(\"wbfx_early\");\nstatic void early(void) {}\n"
                     "__asm__(\".section .preinit_array,\\\"aw\\\",@progbits\\n.p2align 3\\n.quad wbfx_early\\n.text\\n\");\n"
                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* a __device__ helper neither static nor inline: nvcc's host copy of it calls exit(1) (weeks 39 and 40
+     * shipped such helpers); the same helper inline: no exit */
+    { "anondev.cu", "#include \"vecadd.h\"\nnamespace { __device__ float twice(float v) { return 2 * v; } }\n"
+                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    { "anoninline.cu", "#include \"vecadd.h\"\nnamespace { __device__ inline float twice(float v) { return 2 * v; } }\n"
+                       "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
     /* strtoull as a newer glibc (2.38 and later) links it from C++: a legitimate parser, not a refused reference */
     { "isoc23.cu", "#include \"vecadd.h\"\n"
                    "extern \"C\" unsigned long long __isoc23_strtoull(const char *, char **, int);\n"
@@ -251,6 +257,17 @@ START_TEST(dlopen_getenv_system_refused)
     const char *t = verdict("dl", NULL);
     ck_assert_msg(strstr(t, "references: dlopen: loads code") && strstr(t, "references: dlsym:"), "%s", t);
     ck_assert_msg(strstr(t, "references: getenv:") && strstr(t, "references: system: starts another process"), "%s", t);
+}
+END_TEST
+
+/* The refusal of exit names the likely cause, which the learner never
+ * wrote; the inline helper is clean. */
+START_TEST(anonymous_device_helper_explained)
+{
+    const char *t = verdict("anondev", NULL);
+    ck_assert_msg(strstr(t, "references: exit: leaves the test early") && strstr(t, "declare your __device__ functions"), "%s", t);
+    t = verdict("anoninline", NULL);
+    ck_assert_msg(!strstr(t, "exit"), "%s", t);
 }
 END_TEST
 
@@ -480,6 +497,7 @@ int main(void)
     tcase_add_test(t, code_before_or_after_the_test_refused);
     tcase_add_test(t, hidden_code_and_load_time_code_refused);
     tcase_add_test(t, linked_startup_compared_with_the_starter);
+    tcase_add_test(t, anonymous_device_helper_explained);
     tcase_add_test(t, dlopen_getenv_system_refused);
     tcase_add_test(t, cublas_refused_by_symbol_and_header);
     tcase_add_test(t, cub_refused_but_fine_when_allowed);

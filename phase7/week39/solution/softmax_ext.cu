@@ -43,7 +43,7 @@ template <typename T> using io = softmax_ext_io<T>;
 /* (m, s): the running max and the sum of exp(x - m). A +Inf makes s NaN (the
  * whole row is NaN in torch: Inf - Inf), a NaN makes s NaN by itself, and a
  * -Inf adds nothing (exp(-Inf - m) = 0; the test keeps exp(-Inf - -Inf) out). */
-[[maybe_unused]] __device__ void add_one(float &m, float &s, float v)
+[[maybe_unused]] __device__ inline void add_one(float &m, float &s, float v)
 {
     if (v > m) {
         s = v == INFINITY ? NAN : s * expf(m - v) + 1.0f;
@@ -53,7 +53,7 @@ template <typename T> using io = softmax_ext_io<T>;
     }
 }
 
-[[maybe_unused]] __device__ void merge(float &m, float &s, float m2, float s2)
+[[maybe_unused]] __device__ inline void merge(float &m, float &s, float m2, float s2)
 {
     float M = fmaxf(m, m2);
     s = (m == M ? s : s * expf(m - M)) + (m2 == M ? s2 : s2 * expf(m2 - M));

@@ -20,17 +20,17 @@ namespace {
 constexpr int NT = 256; /* threads a block, a block a row */
 
 template <typename T> __device__ float ld(T v);
-template <> __device__ float ld<float>(float v) { return v; }
-template <> __device__ float ld<__half>(__half v) { return __half2float(v); }
-template <> __device__ float ld<__nv_bfloat16>(__nv_bfloat16 v) { return __bfloat162float(v); }
+template <> __device__ inline float ld<float>(float v) { return v; }
+template <> __device__ inline float ld<__half>(__half v) { return __half2float(v); }
+template <> __device__ inline float ld<__nv_bfloat16>(__nv_bfloat16 v) { return __bfloat162float(v); }
 template <typename T> __device__ T st(float v);
-template <> __device__ float st<float>(float v) { return v; }
-template <> __device__ __half st<__half>(float v) { return __float2half_rn(v); }
-template <> __device__ __nv_bfloat16 st<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
+template <> __device__ inline float st<float>(float v) { return v; }
+template <> __device__ inline __half st<__half>(float v) { return __float2half_rn(v); }
+template <> __device__ inline __nv_bfloat16 st<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
 
 /* The online (max, sum) pair of week 39: +Inf poisons the sum (a NaN row, as
  * in torch), -Inf adds nothing. */
-__device__ void fold(float &m, float &s, float v)
+__device__ inline void fold(float &m, float &s, float v)
 {
     if (v > m) {
         s = (v == INFINITY) ? NAN : s * expf(m - v) + 1.0f;
@@ -40,7 +40,7 @@ __device__ void fold(float &m, float &s, float v)
     }
 }
 
-__device__ void join(float &m, float &s, float mo, float so)
+__device__ inline void join(float &m, float &s, float mo, float so)
 {
     const float M = fmaxf(m, mo);
     s = (m == M ? s : s * expf(m - M)) + (mo == M ? so : so * expf(mo - M));
