@@ -62,7 +62,7 @@ typedef struct {
     int    n_api;
     char  *api[MAX_API];       /* the exercises' C functions, from the instructor's starter objects */
     int    n_given;
-    char  *given[MAX_API];     /* the week's given functions (build/WEEK/support/*.o: week 05's w05_mix) */
+    char  *given[MAX_API];     /* the week's given functions (the .o files of build/WEEK/support/: week 05's w05_mix) */
     const char *refs[2 * MAX_API]; /* api and given: what an exercise may call of its week (NULL-terminated) */
     int    has_c;              /* WEEK/test_*.c: a C test program (built, object-checked, run) */
     int    has_py;             /* WEEK/test_*.py: Phase 7's Python checkpoints (wb_pyrun.py) */
