@@ -266,9 +266,10 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w13, judge-w15, judge-w19 and judge-w21 ...
- * judge-w32: weeks 01-13, 15, 19 and 21-32; the weeks are mk/instructor.mk's JUDGED_WEEKS too: keep the
- * two one). */
+ * instructor's build/instructor/ (make judge-w01 ... judge-w13, judge-w15, judge-w19, judge-w21 ...
+ * judge-w32, judge-w38 ... judge-w42, judge-w53 ... judge-w55, judge-w57, judge-w59, judge-w60 and
+ * judge-w62: weeks 01-13, 15, 19, 21-32, 38-42, 53-55, 57, 59, 60 and 62; the weeks are
+ * mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
 } JUDGES[] = {
@@ -299,6 +300,18 @@ static const struct {
     { "phase6/week30", "judge-w30", "judge_w30_runner.o" },
     { "phase6/week31", "judge-w31", "judge_w31_runner.o" },
     { "phase6/week32", "judge-w32", "judge_w32_runner.o" },
+    { "phase6/week38", "judge-w38", "judge_w38_runner.o" },
+    { "phase7/week39", "judge-w39", "judge_w39_runner.o" },
+    { "phase7/week40", "judge-w40", "judge_w40_runner.o" },
+    { "phase7/week41", "judge-w41", "judge_w41_runner.o" },
+    { "phase7/week42", "judge-w42", "judge_w42_runner.o" },
+    { "phase5/week53", "judge-w53", "judge_w53_runner.o" },
+    { "phase5/week54", "judge-w54", "judge_w54_runner.o" },
+    { "phase5/week55", "judge-w55", "judge_w55_runner.o" },
+    { "phase6/week57", "judge-w57", "judge_w57_runner.o" },
+    { "phase6/week59", "judge-w59", "judge_w59_runner.o" },
+    { "phase6/week60", "judge-w60", "judge_w60_runner.o" },
+    { "phase6/week62", "judge-w62", "judge_w62_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -82,7 +82,7 @@
  *   w38.plot         TFLOP/s against S written to build/.../attn_vs_seq.csv
  *                    and drawn to a PNG by gnuplot: its verdict is that the
  *                    student's run wrote and drew its files.
- * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w38.sh (both checkpoints SKIP, never PASS; the
  * week has no CPU checkpoint). */
 #include <math.h>

@@ -49,7 +49,7 @@
  * fails at its first case ("FP32 0 x 64: softmax_ext returned
  * cudaErrorNotYetImplemented").
  *
- * Not yet run on a GPU. Without one w39.capi SKIPs (no CPU part):
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without one w39.capi SKIPs (no CPU part):
  * instructor/tests/judge_w39.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

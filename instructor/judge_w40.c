@@ -52,7 +52,7 @@
  * call ("softmax_checked with rows = -1 returned
  * cudaErrorInvalidConfiguration, want cudaErrorInvalidValue").
  *
- * Not yet run on a GPU. Without one w40.capi SKIPs (no CPU part):
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without one w40.capi SKIPs (no CPU part):
  * instructor/tests/judge_w40.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

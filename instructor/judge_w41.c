@@ -51,7 +51,7 @@
  * The starter's ln_fwd returns cudaSuccess and writes nothing: w41.kernel
  * fails at its second shape (1 x 1: y[0][0] still the poison).
  *
- * Not yet run on a GPU. Without one the checkpoint SKIPs (no CPU part):
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without one the checkpoint SKIPs (no CPU part):
  * instructor/tests/judge_w41.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -58,7 +58,7 @@
  * and write nothing: w42.kernel fails at its first shape (0 x 5:
  * dweight[0] still the poison where 0 is due).
  *
- * Not yet run on a GPU. Without one the checkpoint SKIPs (no CPU part):
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without one the checkpoint SKIPs (no CPU part):
  * instructor/tests/judge_w42.sh. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

@@ -78,7 +78,7 @@
  *                    other than 9.0, as the test's.
  * The week's benchmark `clip` (the given store-clipping probe) is a report,
  * no checkpoint. Every checkpoint of week 53 is judged: none is left to
- * the linked test. Not yet run on a GPU. Without a GPU every checkpoint is
+ * the linked test. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without a GPU every checkpoint is
  * SKIP but w53.box (PASS or FAIL) and w53.tma-copy's contract, whose
  * failure stands (instructor/tests/judge_w53.sh). */
 #ifndef _GNU_SOURCE

@@ -60,7 +60,7 @@
  *                   target): not judged.
  * The GPU checkpoints SKIP on a GPU that is not compute capability 9.0,
  * with the test's reason. Every checkpoint of week 55 is judged: none is
- * left to the linked test. Not yet run on a GPU; without a GPU
+ * left to the linked test. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL; without a GPU
  * w55.schedule is judged and the others SKIP (instructor/tests/judge_w55.sh). */
 #include <stdio.h>
 #include <stdlib.h>

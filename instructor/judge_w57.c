@@ -93,7 +93,7 @@
  *                     correctness is judged here (w57.decode's no-split
  *                     cases, 32k tokens among them; the headline's timed
  *                     outputs in w57.decode-speed).
- * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w57.sh (every checkpoint SKIP, never PASS; the
  * week has no CPU checkpoint). */
 #ifndef _GNU_SOURCE

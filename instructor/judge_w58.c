@@ -106,7 +106,7 @@
  *                TFLOP/s = 2 M N K / the median call's time; the target is
  *                week.txt's (0.37 of cuBLAS).
  * Every checkpoint of week 58 is judged: none is left to the linked test.
- * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * Run on an H200 (2026-11-29), alone: the reference PASSed all four plain, w58.prefill-speed FAILed sandboxed (0.366 of cuBLAS against 0.37: the cuBLAS yardstick on the judge's exact-sum inputs read faster than the test's); staged for that (instructor/README.md). Without a GPU the plumbing is tested by
  * instructor/tests/judge_w58.sh (w58.decode and w58.prefill SKIP over the
  * reference's runner and FAIL over the starter's, whose calls accept bad
  * arguments; the two speed checkpoints SKIP over both). */

@@ -62,7 +62,7 @@
  *                  a judge kernel of its own), not written yet. Until then
  *                  the linked test times it, checking 3 heads x 8 rows of
  *                  each timed output against the same reference.
- * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w59.sh (w59.bwd SKIPs, never PASSes; the week has
  * no CPU checkpoint). */
 #ifndef _GNU_SOURCE

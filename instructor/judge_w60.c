@@ -88,7 +88,7 @@
  *                printed there with no target: not formed here. On a GPU of
  *                another compute capability: SKIP, as w60.gemm.
  * Every checkpoint of week 60 is judged: none is left to the linked test.
- * Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w60.sh (w60.convert PASS for the reference and
  * FAIL for the starter; w60.gemm and w60.fp8-speed SKIP, never PASS). */
 #ifndef _GNU_SOURCE

@@ -71,7 +71,7 @@
  *                  reason (the test's cudnn_ready); a wrong cuDNN output
  *                  FAILs (the test's !lib.invalid).
  * Every checkpoint of the week is formed here; none is left to the linked
- * test. Not yet run on a GPU. Without a GPU the plumbing is tested by
+ * test. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS, the starter FAIL. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w62.sh (w62.desc PASS for the reference and FAIL
  * for the starter; w62.fwd and w62.fwd-speed SKIP, never PASS). */
 #include <math.h>

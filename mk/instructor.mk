@@ -919,6 +919,18 @@ JUDGED_WEEKS += phase6/week29
 JUDGED_WEEKS += phase6/week30
 JUDGED_WEEKS += phase6/week31
 JUDGED_WEEKS += phase6/week32
+JUDGED_WEEKS += phase6/week38
+JUDGED_WEEKS += phase7/week39
+JUDGED_WEEKS += phase7/week40
+JUDGED_WEEKS += phase7/week41
+JUDGED_WEEKS += phase7/week42
+JUDGED_WEEKS += phase5/week53
+JUDGED_WEEKS += phase5/week54
+JUDGED_WEEKS += phase5/week55
+JUDGED_WEEKS += phase6/week57
+JUDGED_WEEKS += phase6/week59
+JUDGED_WEEKS += phase6/week60
+JUDGED_WEEKS += phase6/week62
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w38.sh — week 38's judge by itself without a GPU
+# instructor/tests/judge_w38.sh — week 38 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w38.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists the two checkpoints it forms (w38.more-shapes and w38.plot left to
 # the linked test); the runners hold flash_attn_fwd, the yard runner beside
 # the judge holds the given cuDNN SDPA yardstick and not flash_attn_fwd, the
@@ -14,9 +15,13 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w38
 
-label="week 38's judge alone, without a GPU"
-staged_judge_begin 38 "$label"
-bad="$(runners_hold phase6/week38 flash_attn_fwd)"
+label="week 38 judged outside the student's process, without a GPU"
+judged_week_begin 38 phase6/week38 "$label" phase6/week38/solution/*.cu
+bad=
+bad="$bad$(all_skip_both 4 "$log")"
+grep -q "phase6/week38: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w38.more-shapes, w38.plot$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 38 and what it leaves to the test program;"
+bad="$bad$(runners_hold phase6/week38 flash_attn_fwd)"
 bad="$bad$(yard_runner_only 38 "yard_sdpa_cudnn_fwd yard_sdpa_cudnn_prepare" flash_attn_fwd)"
 for s in flash_attn_fwd yard_sdpa_cudnn_fwd; do
   nm "$BUILD/instructor/judge-w38" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
@@ -29,6 +34,6 @@ done
 bad="$bad$(judge_alone_each 38 phase6/week38 skip,skip "$log")"
 grep -q "w38.fwd" "$log/alone-w38-solution-plain.tsv" || bad="$bad the record names no w38.fwd;"
 bad="$bad$(judge_lists_uncalibrated 38 phase6/week38 "w38.fwd w38.fwd-speed" "w38.fwd-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "two checkpoints listed (w38.more-shapes and w38.plot left to the linked test); both SKIP over the reference's and the starter's runners, plain and sandboxed; the runners holding flash_attn_fwd, the yard runner the given cuDNN SDPA yardstick alone; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; two checkpoints listed (w38.more-shapes and w38.plot left to the linked test); both SKIP over the reference's and the starter's runners, plain and sandboxed; the runners holding flash_attn_fwd, the yard runner the given cuDNN SDPA yardstick alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w40.sh — week 40's judge by itself without a GPU
+# instructor/tests/judge_w40.sh — week 40 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w40.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells (the grader's Python the sandbox can
+# run: sandbox_python), and the judge by itself as below.
 # It lists the week's one C checkpoint, w40.capi (the Python checkpoints are
 # test_week40.py's, not the judge's); the runners hold softmax_checked and no
 # results writer, the judge does not; the checkpoint runs on the GPU (the
@@ -12,9 +14,14 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w40
 
-label="week 40's judge alone, without a GPU"
-staged_judge_begin 40 "$label"
-bad="$(runners_hold phase7/week40 softmax_checked)"
+label="week 40 judged outside the student's process, without a GPU"
+sandbox_python "$label"
+judged_week_begin 40 phase7/week40 "$label" phase7/week40/solution/*.cu
+bad=
+bad="$bad$(all_skip_both 12 "$log")"
+grep -q "phase7/week40: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 40, leaving nothing to the test program;"
+bad="$bad$(runners_hold phase7/week40 softmax_checked)"
 nm "$BUILD/instructor/judge-w40" | grep -q " [TU] softmax_checked\$" && bad="$bad the judge links softmax_checked;"
 for impl in solution starter; do
   nm "$BUILD/phase7/week40/$impl/judge-runner" | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' &&
@@ -23,6 +30,6 @@ done
 bad="$bad$(judge_alone_each 40 phase7/week40 skip "$log")"
 got=$("$BUILD/instructor/judge-w40" --list | tr '\n' ' ')
 [ "$got" = "w40.capi " ] || bad="$bad judge-w40 --list: $got;"
-if [ -z "$bad" ]; then t_pass "$label" "w40.capi listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding softmax_checked"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; w40.capi listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding softmax_checked"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

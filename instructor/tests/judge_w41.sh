@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w41.sh — week 41's judge by itself without a GPU
+# instructor/tests/judge_w41.sh — week 41 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w41.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells (the grader's Python the sandbox can
+# run: sandbox_python), and the judge by itself as below.
 # It lists the week's one C checkpoint (none left to the linked test; the
 # Python checkpoints are not the judge's); the runners hold ln_fwd and no
 # results writer, the judge not ln_fwd; the checkpoint runs on the GPU (the
@@ -12,10 +14,14 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w41
 
-label="week 41's judge alone, without a GPU"
-staged_judge_begin 41 "$label"
+label="week 41 judged outside the student's process, without a GPU"
+sandbox_python "$label"
+judged_week_begin 41 phase7/week41 "$label" phase7/week41/solution/*.cu
 fns="ln_fwd"
 bad=
+bad="$bad$(all_skip_both 6 "$log")"
+grep -q "phase7/week41: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 41, leaving nothing to the test program;"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase7/week41 $fns)"
 for s in $fns; do
@@ -28,6 +34,6 @@ done
 bad="$bad$(judge_alone_each 41 phase7/week41 skip "$log")"
 got=$("$BUILD/instructor/judge-w41" --list | tr '\n' ' ')
 [ "$got" = "w41.kernel " ] || bad="$bad judge-w41 --list: $got;"
-if [ -z "$bad" ]; then t_pass "$label" "w41.kernel listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding ln_fwd"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; w41.kernel listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding ln_fwd"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w42.sh — week 42's judge by itself without a GPU
+# instructor/tests/judge_w42.sh — week 42 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w42.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells (the grader's Python the sandbox can
+# run: sandbox_python), and the judge by itself as below.
 # It lists the week's one C checkpoint (none left to the linked test; the
 # Python checkpoints are not the judge's); the runners hold the three
 # functions the C test calls (ln_bwd_workspace_bytes, ln_bwd_f32,
@@ -13,10 +15,14 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w42
 
-label="week 42's judge alone, without a GPU"
-staged_judge_begin 42 "$label"
+label="week 42 judged outside the student's process, without a GPU"
+sandbox_python "$label"
+judged_week_begin 42 phase7/week42 "$label" phase7/week42/solution/*.cu
 fns="ln_bwd_workspace_bytes ln_bwd_f32 ln_bwd_f64"
 bad=
+bad="$bad$(all_skip_both 7 "$log")"
+grep -q "phase7/week42: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 42, leaving nothing to the test program;"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase7/week42 $fns)"
 for s in $fns; do
@@ -29,6 +35,6 @@ done
 bad="$bad$(judge_alone_each 42 phase7/week42 skip "$log")"
 got=$("$BUILD/instructor/judge-w42" --list | tr '\n' ' ')
 [ "$got" = "w42.kernel " ] || bad="$bad judge-w42 --list: $got;"
-if [ -z "$bad" ]; then t_pass "$label" "w42.kernel listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding the three functions the C test calls"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; w42.kernel listed, SKIP over the reference's and the starter's runners, plain and sandboxed, the runners holding the three functions the C test calls"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

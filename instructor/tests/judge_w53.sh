@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w53.sh — week 53's judge by itself without a GPU
+# instructor/tests/judge_w53.sh — week 53 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w53.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below.
 # It lists all three checkpoints (none left to the linked test); the
 # runners hold the week's two functions and no results writer, the judge
 # neither; w53.box is a CPU function the judge checks without a GPU through
@@ -17,10 +18,13 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w53
 
-label="week 53's judge alone, without a GPU"
-staged_judge_begin 53 "$label"
+label="week 53 judged outside the student's process, without a GPU"
+judged_week_begin 53 phase5/week53 "$label" phase5/week53/solution/*.cu
 fns="tma_box_plan tma_copy_f32"
 bad=
+bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
+grep -q "phase5/week53: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 53, leaving nothing to the test program;"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase5/week53 $fns)"
 for s in $fns; do
@@ -45,6 +49,6 @@ done
 grep -q "w53.box fail: case 0: base 0x7f0000000000, 1 x 1, ld 4, 4-byte elements, box 128 x 32, swizzle 128: TMA_ERR_ARG, expected TMA_OK" \
   "$log/alone-w53-starter-plain.tsv.out" || bad="$bad the starter's w53.box failure does not name the first case;"
 bad="$bad$(judge_lists_uncalibrated 53 phase5/week53 "w53.box w53.tma-copy w53.tma-copy-bw" "w53.tma-copy-bw")"
-if [ -z "$bad" ]; then t_pass "$label" "all three checkpoints listed, w53.box PASS over the reference's runner (24040 calls) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's two functions, calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; all three checkpoints listed, w53.box PASS over the reference's runner (24040 calls) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's two functions, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

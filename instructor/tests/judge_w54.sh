@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w54.sh — week 54's judge by itself without a GPU
+# instructor/tests/judge_w54.sh — week 54 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w54.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below
 # (bf16gemm_lib.sh's bf16_judge_alone): its three checkpoints listed; the
 # runners holding the descriptor functions and wgmma_gemm_bf16, its yard
 # runner cuBLAS's call alone, the judge neither; over the reference's and
@@ -14,10 +15,13 @@
 . "$(dirname "$0")/bf16gemm_lib.sh"
 t_begin instructor-judge-w54
 
-label="week 54's judge alone, without a GPU"
-staged_judge_begin 54 "$label"
+label="week 54 judged outside the student's process, without a GPU"
+judged_week_begin 54 phase5/week54 "$label" phase5/week54/solution/*.cu
 bad="$(bf16_judge_alone 54 phase5/week54 "wgmma_desc_make wgmma_desc_advance wgmma_desc_bf16_sw128 wgmma_gemm_bf16" \
   "w54.desc w54.gemm w54.gemm-speed" "wgmma_desc_make(addr 0x400, lbo 16, sbo 1024")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed; w54.desc PASS for the reference and FAIL for the starter, w54.gemm and w54.gemm-speed SKIP, over either runner, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS's call alone; calibration not run"
+bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
+grep -q "phase5/week54: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 54, leaving nothing to the test program;"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed; w54.desc PASS for the reference and FAIL for the starter, w54.gemm and w54.gemm-speed SKIP, over either runner, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS's call alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

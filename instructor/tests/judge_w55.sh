@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w55.sh — week 55's judge by itself without a GPU
+# instructor/tests/judge_w55.sh — week 55 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w55.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below
 # (bf16gemm_lib.sh's bf16_judge_alone): its three checkpoints listed; the
 # runners holding ws_schedule, ws_gemm_bf16 and ws_gemm_bf16_grid, week
 # 54's yard runner (which this judge times cuBLAS through) cuBLAS's call
@@ -15,10 +16,13 @@
 . "$(dirname "$0")/bf16gemm_lib.sh"
 t_begin instructor-judge-w55
 
-label="week 55's judge alone, without a GPU"
-staged_judge_begin 55 "$label"
+label="week 55 judged outside the student's process, without a GPU"
+judged_week_begin 55 phase5/week55 "$label" phase5/week55/solution/*.cu
 bad="$(bf16_judge_alone 55 phase5/week55 "ws_schedule ws_gemm_bf16 ws_gemm_bf16_grid" \
   "w55.schedule w55.gemm w55.gemm-speed" "256 x 512 x 320, grid 2, CTA 0")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed; w55.schedule PASS for the reference and FAIL for the starter, w55.gemm and w55.gemm-speed SKIP, over either runner, plain and sandboxed; the runners holding the week's functions, week 54's yard runner cuBLAS's call alone; calibration not run"
+bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
+grep -q "phase5/week55: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 55, leaving nothing to the test program;"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed; w55.schedule PASS for the reference and FAIL for the starter, w55.gemm and w55.gemm-speed SKIP, over either runner, plain and sandboxed; the runners holding the week's functions, week 54's yard runner cuBLAS's call alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w57.sh — week 57's judge by itself without a GPU
+# instructor/tests/judge_w57.sh — week 57 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w57.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists three checkpoints (w57.split, a report, left to the linked test);
 # the runners hold paged_attn, paged_attn_merge and paged_attn_ws_floats,
 # the judge none of them; the judge by itself over the reference's and the
@@ -13,11 +14,15 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w57
 
-label="week 57's judge alone, without a GPU"
-staged_judge_begin 57 "$label"
+label="week 57 judged outside the student's process, without a GPU"
+judged_week_begin 57 phase6/week57 "$label" phase6/week57/solution/*.cu
 fns="paged_attn paged_attn_merge paged_attn_ws_floats paged_attn_ws_ml_floats"
+bad=
+bad="$bad$(all_skip_both 4 "$log")"
+grep -q "phase6/week57: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w57.split$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 57 and what it leaves to the test program;"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase6/week57 $fns)"
+bad="$bad$(runners_hold phase6/week57 $fns)"
 for s in $fns; do
   nm "$BUILD/instructor/judge-w57" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
 done
@@ -29,6 +34,6 @@ done
 bad="$bad$(judge_alone_each 57 phase6/week57 skip,skip,skip "$log")"
 grep -q "w57.decode-speed" "$log/alone-w57-solution-plain.tsv" || bad="$bad the record names no w57.decode-speed;"
 bad="$bad$(judge_lists_uncalibrated 57 phase6/week57 "w57.merge w57.decode w57.decode-speed" "w57.decode-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed (w57.split, a report, left to the linked test); all SKIP over the reference's and the starter's runners, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed (w57.split, a report, left to the linked test); all SKIP over the reference's and the starter's runners, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w59.sh — week 59's judge by itself without a GPU
+# instructor/tests/judge_w59.sh — week 59 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w59.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists one checkpoint, w59.bwd (w59.errors, a report, and w59.bwd-speed are
 # left to the linked test); the runners hold flash_bwd and
 # flash_bwd_workspace_bytes, and neither the given forward nor cuDNN's
@@ -14,9 +15,13 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w59
 
-label="week 59's judge alone, without a GPU"
-staged_judge_begin 59 "$label"
-bad="$(runners_hold phase6/week59 flash_bwd flash_bwd_workspace_bytes)"
+label="week 59 judged outside the student's process, without a GPU"
+judged_week_begin 59 phase6/week59 "$label" phase6/week59/solution/*.cu
+bad=
+bad="$bad$(all_skip_both 3 "$log")"
+grep -q "phase6/week59: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w59.errors, w59.bwd-speed$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 59 and what it leaves to the test program;"
+bad="$bad$(runners_hold phase6/week59 flash_bwd flash_bwd_workspace_bytes)"
 for s in flash_bwd flash_bwd_workspace_bytes; do
   nm "$BUILD/instructor/judge-w59" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
 done
@@ -30,6 +35,6 @@ done
 bad="$bad$(judge_alone_each 59 phase6/week59 skip "$log")"
 grep -q "w59.bwd" "$log/alone-w59-solution-plain.tsv" || bad="$bad the record names no w59.bwd;"
 bad="$bad$(judge_lists_uncalibrated 59 phase6/week59 "w59.bwd" "")"
-if [ -z "$bad" ]; then t_pass "$label" "one checkpoint listed (w59.errors, a report, and w59.bwd-speed left to the linked test); it SKIPs over the reference's and the starter's runners, plain and sandboxed; the runners holding flash_bwd and flash_bwd_workspace_bytes, the judge the given forward and neither of them"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; one checkpoint listed (w59.errors, a report, and w59.bwd-speed left to the linked test); it SKIPs over the reference's and the starter's runners, plain and sandboxed; the runners holding flash_bwd and flash_bwd_workspace_bytes, the judge the given forward and neither of them"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w60.sh — week 60's judge by itself without a GPU
+# instructor/tests/judge_w60.sh — week 60 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w60.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists all three checkpoints (none left to the linked test); the runners
 # hold the week's four functions, the yard runner beside the judge holds the
 # given cuBLASLt FP8 yardstick and none of them, the judge neither; the
@@ -17,11 +18,15 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w60
 
-label="week 60's judge alone, without a GPU"
-staged_judge_begin 60 "$label"
+label="week 60 judged outside the student's process, without a GPU"
+judged_week_begin 60 phase6/week60 "$label" phase6/week60/solution/*.cu
 fns="fp8_convert_from_e4m3 fp8_convert_from_e5m2 fp8_convert_to_e4m3 fp8_convert_to_e5m2 fp8_gemm fp8_gemm_grid"
+bad=
+bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
+grep -q "phase6/week60: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 60, leaving nothing to the test program;"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase6/week60 $fns)"
+bad="$bad$(runners_hold phase6/week60 $fns)"
 bad="$bad$(yard_runner_only 60 "yard_fp8_open yard_fp8_run" "$fns")"
 for s in $fns yard_fp8_open; do
   nm "$BUILD/instructor/judge-w60" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
@@ -44,6 +49,6 @@ done
 grep -q "w60.convert fail: E4M3 code 0x01 is 0.001953125; fp8_convert_from gave 0" \
   "$log/alone-w60-starter-plain.tsv.out" || bad="$bad the starter's w60.convert failure does not name code 0x01;"
 bad="$bad$(judge_lists_uncalibrated 60 phase6/week60 "w60.convert w60.gemm w60.fp8-speed" "w60.fp8-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed (none left to the linked test); w60.convert PASS over the reference's runner and FAIL over the starter's, w60.gemm and w60.fp8-speed SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner the given cuBLASLt yardstick alone; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed (none left to the linked test); w60.convert PASS over the reference's runner and FAIL over the starter's, w60.gemm and w60.fp8-speed SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner the given cuBLASLt yardstick alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

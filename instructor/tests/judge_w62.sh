@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w62.sh — week 62's judge by itself without a GPU
+# instructor/tests/judge_w62.sh — week 62 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w62.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists all three checkpoints (none left to the linked test); the runners
 # hold fa3_fwd and fa3_fwd_desc, the yard runner it uses (week 38's, beside
 # the judge) holds the given cuDNN SDPA yardstick and neither of them, the
@@ -17,9 +18,13 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w62
 
-label="week 62's judge alone, without a GPU"
-staged_judge_begin 62 "$label"
-bad="$(runners_hold phase6/week62 fa3_fwd fa3_fwd_desc)"
+label="week 62 judged outside the student's process, without a GPU"
+judged_week_begin 62 phase6/week62 "$label" phase6/week62/solution/*.cu
+bad=
+bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
+grep -q "phase6/week62: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
+  bad="$bad the grader did not say it judges week 62, leaving nothing to the test program;"
+bad="$bad$(runners_hold phase6/week62 fa3_fwd fa3_fwd_desc)"
 bad="$bad$(yard_runner_only 38 "yard_sdpa_cudnn_fwd yard_sdpa_cudnn_prepare" "fa3_fwd fa3_fwd_desc")"
 for s in fa3_fwd fa3_fwd_desc yard_sdpa_cudnn_fwd; do
   nm "$BUILD/instructor/judge-w62" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
@@ -42,6 +47,6 @@ done
 grep -q "w62.desc fail: QK (K-major), tile at 0, k16 step 0: returned -1" \
   "$log/alone-w62-starter-plain.tsv.out" || bad="$bad the starter's w62.desc failure does not name tile 0, step 0;"
 bad="$bad$(judge_lists_uncalibrated 62 phase6/week62 "w62.desc w62.fwd w62.fwd-speed" "w62.fwd-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed (none left to the linked test); w62.desc PASS over the reference's runner and FAIL over the starter's, w62.fwd and w62.fwd-speed SKIP, plain and sandboxed; the runners holding fa3_fwd and fa3_fwd_desc, week 38's yard runner the given cuDNN SDPA yardstick alone; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed (none left to the linked test); w62.desc PASS over the reference's runner and FAIL over the starter's, w62.fwd and w62.fwd-speed SKIP, plain and sandboxed; the runners holding fa3_fwd and fa3_fwd_desc, week 38's yard runner the given cuDNN SDPA yardstick alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -188,6 +188,18 @@ grading_or_skip() {
   local why
   if ! why=$(mkdir -p "$BUILD" && sandbox_ok "$PWD/$BUILD"); then t_skip "$1" "$why"; t_end; fi
 }
+# sandbox_python LABEL: grading a Phase 7 week needs a python3 the sandbox's uid can run (the grader probes it
+# and refuses the whole class otherwise): python3 on PATH when it and its base live under /usr, else
+# /usr/bin/python3 put first on PATH (exported); with neither, the step ends with LABEL SKIP.
+sandbox_python() {
+  local pre p b
+  pre=$(python3 -c 'import sys; print(sys.prefix, sys.base_prefix)' 2>/dev/null)
+  read -r p b <<<"$pre"
+  case $p in /usr | /usr/*) case $b in /usr | /usr/*) return 0 ;; esac ;; esac
+  if [ -x /usr/bin/python3 ]; then PATH=/usr/bin:$PATH; export PATH; return 0; fi
+  t_skip "$1" "no python3 under /usr for the sandbox to run (python3 on PATH: ${pre:-none})"
+  t_end
+}
 # staged_judge_begin NN LABEL: for a staged judge's test (the judge alone, not yet used by the grader): end
 # the step with LABEL SKIP unless the sandbox works here; else DIR (build/instructor/judge-wNN-test) made
 # afresh and `make judge-wNN` built into it, ending the step with LABEL FAIL when it does not build.
