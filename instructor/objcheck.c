@@ -251,6 +251,35 @@ static const bad_group bad_refs[] = {
       "reads or changes the environment: could tell a graded run from practice" },
 };
 
+/* nvcc's host copy of a __device__ function that is neither static nor
+ * inline, as the host compiler builds it at the weeks' -O3: `volatile int v
+ * = 1; exit(v);`, the whole function (21 bytes, 25 after an endbr64):
+ *   sub $0x18,%rsp; movl $1,0xc(%rsp); mov 0xc(%rsp),%edi; call exit
+ * True when the relocation at r_offset of code section `code` (its bytes
+ * at `b`, `size` of them) is that call's, and the function symbol of the
+ * section starts the sequence and is no longer than it. Such a call exits
+ * with status 1, which fails the test whatever else happens (and an early
+ * exit with any status is a FAIL in the harness and no reply to a judge),
+ * so it is not the student's exit: a learner's __device__ helper would
+ * otherwise lose the week. */
+static int nvcc_device_stub_call(const uint8_t *b, uint64_t size, uint64_t r_offset, unsigned code,
+                                 const Elf64_Sym *sym, size_t nsym)
+{
+    static const uint8_t STUB[] = { 0x48, 0x83, 0xec, 0x18, 0xc7, 0x44, 0x24, 0x0c, 0x01, 0x00, 0x00, 0x00,
+                                    0x8b, 0x7c, 0x24, 0x0c, 0xe8 };
+    static const uint8_t ENDBR[] = { 0xf3, 0x0f, 0x1e, 0xfa };
+    if (r_offset < sizeof STUB || r_offset + 4 > size) return 0;
+    uint64_t at = r_offset - sizeof STUB;
+    if (memcmp(b + at, STUB, sizeof STUB)) return 0;
+    uint64_t start = at;
+    if (at >= sizeof ENDBR && !memcmp(b + at - sizeof ENDBR, ENDBR, sizeof ENDBR)) start = at - sizeof ENDBR;
+    for (size_t i = 1; i < nsym; i++)
+        if (ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC && sym[i].st_shndx == code &&
+            (sym[i].st_value == at || sym[i].st_value == start) && sym[i].st_value + sym[i].st_size == r_offset + 4)
+            return 1;
+    return 0;
+}
+
 static const char *bad_reason(const char *s)
 {
     for (size_t g = 0; g < sizeof bad_refs / sizeof *bad_refs; g++)
@@ -478,6 +507,27 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
         }
     }
 
+    /* References to exit, and those that are calls from nvcc's host copies of
+     * __device__ functions (nvcc_device_stub_call): when every one is, exit
+     * is not reported. */
+    size_t exit_refs = 0, exit_stub_refs = 0;
+    for (unsigned s = 0; s < nsec; s++) {
+        if (sh[s].sh_type != SHT_RELA || sh[s].sh_link != symidx || sh[s].sh_info >= nsec) continue;
+        if (sh[s].sh_entsize != sizeof(Elf64_Rela) || !fits(f, sh[s].sh_offset, sh[s].sh_size) || sh[s].sh_offset % 8) continue;
+        const Elf64_Shdr *tgt = &sh[sh[s].sh_info];
+        int code = (tgt->sh_flags & SHF_EXECINSTR) && tgt->sh_type == SHT_PROGBITS && fits(f, tgt->sh_offset, tgt->sh_size);
+        const Elf64_Rela *rel = (const Elf64_Rela *)(f->b + sh[s].sh_offset);
+        for (size_t k = 0; k < sh[s].sh_size / sizeof *rel; k++) {
+            size_t si = ELF64_R_SYM(rel[k].r_info);
+            if (si == 0 || si >= nsym || strcmp(str + sym[si].st_name, "exit")) continue;
+            exit_refs++;
+            unsigned type = ELF64_R_TYPE(rel[k].r_info);
+            if (code && (type == R_X86_64_PLT32 || type == R_X86_64_PC32) && rel[k].r_addend == -4 &&
+                nvcc_device_stub_call(f->b + tgt->sh_offset, tgt->sh_size, rel[k].r_offset, sh[s].sh_info, sym, nsym))
+                exit_stub_refs++;
+        }
+    }
+
     /* The forbid list as libraries. */
     enum { MAXL = 32 };
     lib libs[MAXL];
@@ -593,8 +643,9 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
         if (why) {
             if (nvtx_may_use(n) && nvtx_uses[i] > 0 && other_uses[i] == 0) continue; /* only NVTX's loader */
             /* nvcc gives every __device__ function that is neither static nor inline a host copy that calls
-             * exit(1) (kept by the host compiler unless static and unused): say so, since the learner may never
-             * have written the call */
+             * exit(1) (kept by the host compiler unless static and unused): not the student's exit when every
+             * reference is such a copy's call; else say so, since the learner may never have written the call */
+            if (!strcmp(n, "exit") && exit_refs > 0 && exit_stub_refs == exit_refs) continue;
             report(r, "references: %s: %s%s", n, why,
                    !strcmp(n, "exit") ? " (if your code calls no exit itself: nvcc gives each __device__ function "
                                         "that is neither static nor inline a host copy that calls exit; declare "

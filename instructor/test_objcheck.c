@@ -78,6 +78,15 @@ static const char *const sources[][2] = {
      * shipped such helpers); the same helper inline: no exit */
     { "anondev.cu", "#include \"vecadd.h\"\nnamespace { __device__ float twice(float v) { return 2 * v; } }\n"
                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* the same helpers built at the weeks' -O3 (o3_: built with -O3): nvcc's host copies are
+     * recognised and not the student's exit; a host function calling exit beside them is */
+    { "o3_devhelper.cu", "#include \"vecadd.h\"\n__device__ float twice(float v) { return 2 * v; }\n"
+                         "namespace { __device__ float thrice(float v) { return 3 * v; } }\n"
+                         "__global__ void k(float *c) { c[0] = twice(thrice(c[0])); }\n"
+                         "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { k<<<1, 1>>>(c); return cudaSuccess; }\n" },
+    { "o3_hostexit.cu", "#include <stdlib.h>\n#include \"vecadd.h\"\n__device__ float twice(float v) { return 2 * v; }\n"
+                        "__attribute__((noinline)) static void bye(int s) { exit(s); }\n"
+                        "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { if (!n) bye(0); return cudaSuccess; }\n" },
     { "anoninline.cu", "#include \"vecadd.h\"\nnamespace { __device__ inline float twice(float v) { return 2 * v; } }\n"
                        "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
     /* strtoull as a newer glibc (2.38 and later) links it from C++: a legitimate parser, not a refused reference */
@@ -121,7 +130,7 @@ static int build_all(void)
     int n = snprintf(cmd, sizeof cmd, "cd '%s' && for f in clean", week);
     for (size_t i = 0; i < NSRC; i++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " %.*s", (int)(strlen(sources[i][0]) - 3), sources[i][0]);
     snprintf(cmd + n, sizeof cmd - (size_t)n,
-             "; do ( %s -c -arch=sm_90 -std=c++17 -MD -I. -I../../common/include $f.cu -o $f.o 2> $f.err || "
+             "; do ( %s -c -arch=sm_90 -std=c++17 $(case $f in o3_*) echo -O3;; esac) -MD -I. -I../../common/include $f.cu -o $f.o 2> $f.err || "
              "cat $f.err ) & done; wait", nvcc);
     run(cmd);
     return 0;
@@ -260,14 +269,20 @@ START_TEST(dlopen_getenv_system_refused)
 }
 END_TEST
 
-/* The refusal of exit names the likely cause, which the learner never
- * wrote; the inline helper is clean. */
+/* nvcc's host copies of __device__ helpers: at -O0 (no build of the
+ * grader's) the refusal of exit names them; at the weeks' -O3 they are
+ * recognised and pass; a host exit beside them is refused; an inline
+ * helper has no copy. */
 START_TEST(anonymous_device_helper_explained)
 {
     const char *t = verdict("anondev", NULL);
     ck_assert_msg(strstr(t, "references: exit: leaves the test early") && strstr(t, "declare your __device__ functions"), "%s", t);
     t = verdict("anoninline", NULL);
     ck_assert_msg(!strstr(t, "exit"), "%s", t);
+    t = verdict("o3_devhelper", NULL);
+    ck_assert_msg(!strstr(t, "exit"), "%s", t);
+    t = verdict("o3_hostexit", NULL);
+    ck_assert_msg(strstr(t, "references: exit: leaves the test early"), "%s", t);
 }
 END_TEST
 
