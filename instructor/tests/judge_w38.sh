@@ -19,8 +19,7 @@ label="week 38 judged outside the student's process, without a GPU"
 judged_week_begin 38 phase6/week38 "$label" phase6/week38/solution/*.cu
 bad=
 bad="$bad$(all_skip_both 4 "$log")"
-grep -q "phase6/week38: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w38.more-shapes, w38.plot$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 38 and what it leaves to the test program;"
+bad="$bad$(grader_says_judged 38 phase6/week38 "w38.more-shapes, w38.plot")"
 bad="$bad$(runners_hold phase6/week38 flash_attn_fwd)"
 bad="$bad$(yard_runner_only 38 "yard_sdpa_cudnn_fwd yard_sdpa_cudnn_prepare" flash_attn_fwd)"
 for s in flash_attn_fwd yard_sdpa_cudnn_fwd; do

@@ -19,8 +19,7 @@ sandbox_python "$label"
 judged_week_begin 39 phase7/week39 "$label" phase7/week39/solution/*.cu
 bad=
 bad="$bad$(all_skip_both 8 "$log")"
-grep -q "phase7/week39: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 39, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 39 phase7/week39)"
 bad="$bad$(runners_hold phase7/week39 softmax_ext)"
 nm "$BUILD/instructor/judge-w39" | grep -q " [TU] softmax_ext\$" && bad="$bad the judge links softmax_ext;"
 for impl in solution starter; do

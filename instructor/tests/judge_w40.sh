@@ -19,8 +19,7 @@ sandbox_python "$label"
 judged_week_begin 40 phase7/week40 "$label" phase7/week40/solution/*.cu
 bad=
 bad="$bad$(all_skip_both 12 "$log")"
-grep -q "phase7/week40: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 40, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 40 phase7/week40)"
 bad="$bad$(runners_hold phase7/week40 softmax_checked)"
 nm "$BUILD/instructor/judge-w40" | grep -q " [TU] softmax_checked\$" && bad="$bad the judge links softmax_checked;"
 for impl in solution starter; do

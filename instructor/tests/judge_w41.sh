@@ -20,8 +20,7 @@ judged_week_begin 41 phase7/week41 "$label" phase7/week41/solution/*.cu
 fns="ln_fwd"
 bad=
 bad="$bad$(all_skip_both 6 "$log")"
-grep -q "phase7/week41: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 41, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 41 phase7/week41)"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase7/week41 $fns)"
 for s in $fns; do

@@ -23,8 +23,7 @@ judged_week_begin 53 phase5/week53 "$label" phase5/week53/solution/*.cu
 fns="tma_box_plan tma_copy_f32"
 bad=
 bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
-grep -q "phase5/week53: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 53, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 53 phase5/week53)"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase5/week53 $fns)"
 for s in $fns; do

@@ -20,8 +20,7 @@ judged_week_begin 54 phase5/week54 "$label" phase5/week54/solution/*.cu
 bad="$(bf16_judge_alone 54 phase5/week54 "wgmma_desc_make wgmma_desc_advance wgmma_desc_bf16_sw128 wgmma_gemm_bf16" \
   "w54.desc w54.gemm w54.gemm-speed" "wgmma_desc_make(addr 0x400, lbo 16, sbo 1024")"
 bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
-grep -q "phase5/week54: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 54, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 54 phase5/week54)"
 if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed; w54.desc PASS for the reference and FAIL for the starter, w54.gemm and w54.gemm-speed SKIP, over either runner, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS's call alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -21,8 +21,7 @@ judged_week_begin 55 phase5/week55 "$label" phase5/week55/solution/*.cu
 bad="$(bf16_judge_alone 55 phase5/week55 "ws_schedule ws_gemm_bf16 ws_gemm_bf16_grid" \
   "w55.schedule w55.gemm w55.gemm-speed" "256 x 512 x 320, grid 2, CTA 0")"
 bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
-grep -q "phase5/week55: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 55, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 55 phase5/week55)"
 if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed; w55.schedule PASS for the reference and FAIL for the starter, w55.gemm and w55.gemm-speed SKIP, over either runner, plain and sandboxed; the runners holding the week's functions, week 54's yard runner cuBLAS's call alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

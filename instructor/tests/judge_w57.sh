@@ -19,8 +19,7 @@ judged_week_begin 57 phase6/week57 "$label" phase6/week57/solution/*.cu
 fns="paged_attn paged_attn_merge paged_attn_ws_floats paged_attn_ws_ml_floats"
 bad=
 bad="$bad$(all_skip_both 4 "$log")"
-grep -q "phase6/week57: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w57.split$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 57 and what it leaves to the test program;"
+bad="$bad$(grader_says_judged 57 phase6/week57 "w57.split")"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase6/week57 $fns)"
 for s in $fns; do

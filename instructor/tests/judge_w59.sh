@@ -19,8 +19,7 @@ label="week 59 judged outside the student's process, without a GPU"
 judged_week_begin 59 phase6/week59 "$label" phase6/week59/solution/*.cu
 bad=
 bad="$bad$(all_skip_both 3 "$log")"
-grep -q "phase6/week59: judged outside the student's process (--judge 1); left to its test program (the API cannot cross a process): w59.errors, w59.bwd-speed$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 59 and what it leaves to the test program;"
+bad="$bad$(grader_says_judged 59 phase6/week59 "w59.errors, w59.bwd-speed")"
 bad="$bad$(runners_hold phase6/week59 flash_bwd flash_bwd_workspace_bytes)"
 for s in flash_bwd flash_bwd_workspace_bytes; do
   nm "$BUILD/instructor/judge-w59" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"

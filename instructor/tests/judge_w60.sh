@@ -23,8 +23,7 @@ judged_week_begin 60 phase6/week60 "$label" phase6/week60/solution/*.cu
 fns="fp8_convert_from_e4m3 fp8_convert_from_e5m2 fp8_convert_to_e4m3 fp8_convert_to_e5m2 fp8_gemm fp8_gemm_grid"
 bad=
 bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
-grep -q "phase6/week60: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 60, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 60 phase6/week60)"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase6/week60 $fns)"
 bad="$bad$(yard_runner_only 60 "yard_fp8_open yard_fp8_run" "$fns")"

@@ -22,8 +22,7 @@ label="week 62 judged outside the student's process, without a GPU"
 judged_week_begin 62 phase6/week62 "$label" phase6/week62/solution/*.cu
 bad=
 bad="$bad$(cpu_first_cells 3 "$log" correct starter)"
-grep -q "phase6/week62: judged outside the student's process (--judge 1)$" "$log/judged.log" ||
-  bad="$bad the grader did not say it judges week 62, leaving nothing to the test program;"
+bad="$bad$(grader_says_judged 62 phase6/week62)"
 bad="$bad$(runners_hold phase6/week62 fa3_fwd fa3_fwd_desc)"
 bad="$bad$(yard_runner_only 38 "yard_sdpa_cudnn_fwd yard_sdpa_cudnn_prepare" "fa3_fwd fa3_fwd_desc")"
 for s in fa3_fwd fa3_fwd_desc yard_sdpa_cudnn_fwd; do

@@ -72,6 +72,15 @@ judged_week_begin() {
   judge_grade_twice "$nn" "$week" "$log/class" "$log" ||
     { t_fail "$label" "judge-w$nn or the grader does not build (see $log/build.log)"; t_end; }
 }
+# grader_says_judged NN WEEK [LEFT]: after judge_grade_twice, prints the lack with ';' after it unless the
+# grader's log ($log/judged.log) says it judges WEEK and leaves to the test program LEFT (ids, ", " between)
+# or nothing.
+grader_says_judged() {
+  local want="$2: judged outside the student's process (--judge 1)"
+  [ -n "${3:-}" ] && want="$want; left to its test program (the API cannot cross a process): $3"
+  grep -qxF "$want" "$log/judged.log" ||
+    printf ' the grader did not say it judges week %s, leaving %s to the test program;' "$1" "${3:-nothing}"
+}
 # judge_alone_each NN WEEK WANT DIR: judge_alone over the solution's and the starter's runners, plain
 # and sandboxed; prints "judge-wNN over the IMPL's runner (HOW): GOT, expected WANT;" for each that differs.
 judge_alone_each() {
