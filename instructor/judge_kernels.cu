@@ -8,19 +8,6 @@
 #include "judge_kernels.h"
 #include "wb_hd.h"
 
-static __global__ void gather_k(const float *src, const unsigned long long *idx, int n, float *dst)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) dst[i] = src[idx[i]];
-}
-
-extern "C" cudaError_t jd_gather_f32(const float *src, const unsigned long long *idx, int n, float *dst, cudaStream_t s)
-{
-    if (n <= 0) return cudaSuccess;
-    gather_k<<<(n + 255) / 256, 256, 0, s>>>(src, idx, n, dst);
-    return cudaGetLastError();
-}
-
 static __global__ void gather_reps_k(const float *const *src, const unsigned long long *idx, int n, float *dst)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

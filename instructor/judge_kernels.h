@@ -8,10 +8,9 @@
 extern "C" {
 #endif
 
-/* dst[k] = src[idx[k]] for k < n (device pointers; on stream s, not waited for). */
-cudaError_t jd_gather_f32(const float *src, const unsigned long long *idx, int n, float *dst, cudaStream_t s);
-/* The same over reps outputs at once (src: a device array of reps pointers):
- * dst[r * n + i] = src[r][idx[i]], one launch whatever reps is. */
+/* dst[r * n + i] = src[r][idx[i]] for r < reps, i < n: every rep's output at the
+ * same positions in one launch (src: a device array of reps device pointers; on
+ * stream s, not waited for). */
 cudaError_t jd_gather_reps_f32(const float *const *src, int reps, const unsigned long long *idx, int n, float *dst,
                                cudaStream_t s);
 

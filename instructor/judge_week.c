@@ -224,7 +224,6 @@ void jd_cases(jd *J, jd_tally *t, int n_in, size_t in_cap, size_t out_cap, int n
 
 /* ---------------------------------------------------------- a timed checkpoint */
 
-/* Read JD_SAMPLES positions (idx_h, already chosen) of every rep's output. */
 /* The positions idx_h onto the device, waited for: done before a request is
  * sent, so the look inside the timed window is one launch and one copy back. */
 static int put_idx(jd_bench *x)
@@ -235,7 +234,7 @@ static int put_idx(jd_bench *x)
                : -1;
 }
 
-/* Every rep's output at the positions put_idx put: one kernel over all the
+/* JD_SAMPLES positions of every rep's output, those put_idx put: one kernel over all the
  * reps (its cost does not grow with k: a launch a rep cost 370-500 us a
  * look at 64 reps on an H200, most of it not subtracted, about 7 us charged
  * to every call of week 58's decode). */
