@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "judge_w58_kernels.h"
+#include "wb_hd.h"
 
 /* splitmix64's finaliser over (seed, part, i) */
 __device__ __forceinline__ uint64_t h64(unsigned long long seed, unsigned part, size_t i)
@@ -151,6 +152,32 @@ __global__ void fill_dense_kernel(unsigned char *in, int M, int N, int K, unsign
             w[j] = __half_as_ushort(__float2half_rn(ldexpf((float)d, -8)));
         }
     }
+}
+
+/* The test's kind of layer (x uniform in [-1, 1], scales in [2^-9, 2^-6], random words, integer zeros), x and
+ * dequant(W) dense as fill_dense_kernel lays them out: what cuBLAS's time is taken on. */
+__global__ void fill_dense_test_kernel(unsigned char *in, int M, int N, int K, unsigned long long seed, size_t o1)
+{
+    const size_t nx = (size_t)M * K, nw = (size_t)K * N;
+    uint16_t *x = (uint16_t *)in, *w = (uint16_t *)(in + o1);
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < nx + nw; i += (size_t)gridDim.x * blockDim.x) {
+        if (i < nx) {
+            x[i] = __half_as_ushort(__float2half_rn(wb_hash_uniform(seed, i, -1.f, 1.f)));
+        } else {
+            const size_t j = i - nx;
+            const int k = (int)(j / N), n = (int)(j % N), g = k / 128;
+            const int q = (int)(w_of(seed, N, k / 8, n) >> (4 * (k % 8)) & 15u);
+            const float sc = __half2float(__float2half_rn(wb_hash_uniform(seed ^ 0x5c, (size_t)g * N + n, 1.f, 8.f) *
+                                                          (1.f / 512.f)));
+            w[j] = __half_as_ushort(__float2half_rn((float)(q - z_of(seed, N, g, n)) * sc));
+        }
+    }
+}
+
+cudaError_t jd_w58_fill_dense_test(unsigned char *in, int M, int N, int K, unsigned long long seed, cudaStream_t st)
+{
+    fill_dense_test_kernel<<<1024, 256, 0, st>>>(in, M, N, K, seed, w58_dense_at((size_t)M, (size_t)K));
+    return cudaGetLastError();
 }
 
 cudaError_t jd_w58_fill_dense(unsigned char *in, int M, int N, int K, unsigned long long seed, cudaStream_t st)

@@ -888,7 +888,7 @@ $(eval $(call judge_rules,58,phase6/week58,w4a16_decode w4a16_prefill))
 $(BUILD)/instructor/judge_w58.o: instructor/judge_w58.h instructor/judge_w58_kernels.h phase6/week58/support/w4_quant.h
 $(BUILD)/instructor/judge_w58_runner.o: instructor/judge_w58.h
 $(BUILD)/instructor/judge_w58_kernels.o: instructor/judge_w58_kernels.cu instructor/judge_w58_kernels.h \
-  instructor/judge_w58.h $(NVCC_STAMP)
+  instructor/judge_w58.h common/include/wb_hd.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
