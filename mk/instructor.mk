@@ -510,14 +510,14 @@ $(BUILD)/instructor/judge_w32_kernels.o: instructor/judge_w32_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(eval $(call judge_rules,33,phase6/week33,qkt mask))
-# week 33's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
+# week 33's judge: the checks of
 # phase6/week33/w33_checks.h; no kernel of its own, no yardstick; cuBLAS for its statuses' names; its
 # runner links cuBLAS (the week's libs: qkt.o calls it)
 $(JUDGE_W33): LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w33.o: instructor/judge_w33.h instructor/judge_cublas.h
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week33/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,34,phase6/week34,softmax pv attention))
-# week 34's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks of
+# week 34's judge: the checks of
 # phase6/week34/w34_checks.h, its own kernel (judge_w34_kernels.cu: the timed softmax's full check), linked
 # into this judge alone, and cuBLAS for its statuses' names; its runner links week 33's qkt.o and mask.o
 # as the week's test program does (week.txt's uses:) and cuBLAS
@@ -531,7 +531,7 @@ $(BUILD)/instructor/judge_w34.o: instructor/judge_w34.h instructor/judge_w34_ker
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): $(call used_objs,phase6/week34)
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week34/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,35,phase6/week35,philox dropout))
-# week 35's judge (staged, as week 32's): its own model of the mask (judge_w35_philox.h) and its own kernel
+# week 35's judge (as week 32's): its own model of the mask (judge_w35_philox.h) and its own kernel
 # (judge_w35_kernels.cu: the timed outputs' full check against that model), linked into this judge alone
 $(JUDGE_W35): $(BUILD)/instructor/judge_w35_kernels.o
 $(BUILD)/instructor/judge_w35.o $(BUILD)/instructor/judge_w35_runner.o: instructor/judge_w35.h
@@ -542,7 +542,7 @@ $(BUILD)/instructor/judge_w35_kernels.o: instructor/judge_w35_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(eval $(call judge_rules,36,phase6/week36,traffic smx split))
-# week 36's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet), its own kernels
+# week 36's judge, its own kernels
 # (judge_w36_kernels.cu: the timed outputs' row statistics and full checks), linked into this judge alone,
 # and its yard runner (judge_w36_yard_runner.c: the week's given support/yard_unfused.o, no student object,
 # beside the judge), through which the judge times w36.model's given chain
@@ -647,7 +647,7 @@ $(BUILD)/instructor/judge_w31_kernels.o: instructor/judge_w31_kernels.cu instruc
 $(JUDGE_W31): $(BUILD)/instructor/judge_w31_kernels.o
 $(BUILD)/instructor/judge_w31.o: instructor/judge_w31.h instructor/judge_w31_kernels.h
 $(eval $(call judge_rules,37,phase6/week37,attn_io flash_attn))
-# week 37's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the week's given
+# week 37's judge: the week's given
 # support objects and cuBLAS in its runners, as the grader links a week's runner; its own kernels
 # (judge_w37_kernels.cu: the double reference's softmax and the look's gather), linked into judge-w37 alone,
 # which links cuBLAS for its cublasDgemm reference; and its yard runner (judge_w37_yard_runner.c: the
@@ -676,7 +676,7 @@ $(JUDGE_W37_YARD): $(BUILD)/instructor/judge_w37_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W37): | $(JUDGE_W37_YARD)
 judge-w37: $(JUDGE_W37_YARD)
 $(eval $(call judge_rules,38,phase6/week38,flash_attn))
-# week 38's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): its own kernels
+# week 38's judge: its own kernels
 # (judge_w38_kernels.cu: the timed inputs' fill, the attention reference in double and its check of every
 # element, linked into judge-w38 alone), cuDNN found as the test finds it (wb_cudnn.h, libwb's loader), and
 # its yard runner (judge_w38_yard_runner.c: the phase's given cuDNN SDPA yardstick,
@@ -709,27 +709,27 @@ $(BUILD)/instructor/judge_w38.o: instructor/judge_attn.h
 $(JUDGE_W38): $(BUILD)/instructor/judge_attn.o
 $(JUDGE_W38): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(eval $(call judge_rules,39,phase7/week39,softmax_ext))
-# week 39's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C API's checks
+# week 39's judge: the C API's checks
 # (judge_smx7.h, shared with week 40's judge; the reference of phase7/common/softmax_host.h, the test's
 # own); no kernel of its own, no yardstick; its runner links softmax_ext.o as the Check test does (the C
 # API alone, no WB_TORCH_EXT)
 $(BUILD)/instructor/judge_w39.o: CFLAGS += -Iphase7/common
 $(BUILD)/instructor/judge_w39.o: instructor/judge_w39.h instructor/judge_smx7.h phase7/common/softmax_host.h
 $(eval $(call judge_rules,40,phase7/week40,softmax_checked))
-# week 40's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): week 39's C API
+# week 40's judge: week 39's C API
 # checks (judge_smx7.h) over softmax_checked's cases and refusals; no kernel of its own, no yardstick; its
 # runner links softmax_checked.o as the Check test does (the C API alone, no WB_TORCH_EXT)
 $(BUILD)/instructor/judge_w40.o: CFLAGS += -Iphase7/common
 $(BUILD)/instructor/judge_w40.o: instructor/judge_w40.h instructor/judge_smx7.h phase7/common/softmax_host.h
 $(eval $(call judge_rules,41,phase7/week41,ln_fwd))
-# week 41's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the C test's checks
+# week 41's judge: the C test's checks
 # through phase7/week41/w41_checks.h; no kernel of its own (every output is read back and checked on the
 # host) and no yardstick (the C test has no speed checkpoint)
 $(eval $(call judge_rules,42,phase7/week42,ln_bwd))
-# week 42's judge (staged, as week 41's): the C test's checks through phase7/week42/w42_checks.h; no
+# week 42's judge (as week 41's): the C test's checks through phase7/week42/w42_checks.h; no
 # kernel of its own and no yardstick
 $(eval $(call judge_rules,53,phase5/week53,tma_box tma_copy))
-# week 53's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the copy's values,
+# week 53's judge: the copy's values,
 # special bits and empty shapes of phase5/common/tma_copy_check.h, which the week's test includes too; no
 # kernel of its own (jd_perm_check_f32 checks the timed outputs) and no yardstick but COPY; the week's given
 # support/clip_probe.o in its runners, as the grader links a week's support into a student's
@@ -765,14 +765,14 @@ $(BUILD)/instructor/judge_w57_kernels.o: instructor/judge_w57_kernels.cu instruc
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W57): $(BUILD)/instructor/judge_w57_kernels.o
 $(eval $(call judge_rules,59,phase6/week59,flash_bwd))
-# week 59's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the week's given
+# week 59's judge: the week's given
 # forward (support/attn_fwd_lse.o, which makes O and lse from the judge's own Q, K and V, as in the test)
 # and its double reference (support/bwd_ref.h, the test's) in the judge; the runner holds flash_bwd alone
 $(BUILD)/instructor/judge_w59.o: instructor/judge_w59.h phase6/week59/support/attn_fwd_lse.h \
   phase6/week59/support/bwd_ref.h
 $(JUDGE_W59): $(BUILD)/phase6/week59/support/attn_fwd_lse.o
 $(eval $(call judge_rules,60,phase6/week60,fp8_convert fp8_gemm))
-# week 60's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# week 60's judge: the student's
 # fp8_convert.o and fp8_gemm.o (sm_90a, as the week's rules build them) in its runners; its own kernels
 # (judge_w60_kernels.cu: the timed inputs' fill and the check of every timed output, linked into judge-w60
 # alone); and its yard runner (judge_w60_yard_runner.c: the week's given support/yard_fp8_lt.o, cuBLASLt's
@@ -826,7 +826,7 @@ $(JUDGE_W61_YARD): $(BUILD)/instructor/judge_w61_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W61): | $(JUDGE_W61_YARD)
 judge-w61: $(JUDGE_W61_YARD)
 $(eval $(call judge_rules,62,phase6/week62,fa3_fwd))
-# week 62's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): week 38's attention
+# week 62's judge: week 38's attention
 # contract, so week 38's judge's calls, checks and timing (judge_attn.c), its kernels (judge_w38_kernels.cu)
 # and its yard runner (judge-w38-yard-runner: cuDNN SDPA, no student object), and jd_on_sm90
 # (judge_gemm_refs.c: its checkpoints SKIP on a GPU that is not compute capability 9.0)
@@ -838,7 +838,7 @@ $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in 
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
-# week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
+# week 54's judge: the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
 # phase5/common/bf16_gemm_check.h, cuBLAS's DGEMM as the reference of the large and the timed outputs,
 # its own kernel judge_bf16gemm_kernels.cu), and its yard runner (judge_bf16gemm_yard_runner.c:
@@ -869,7 +869,7 @@ $(JUDGE_W54_YARD): $(BUILD)/instructor/judge_w54_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W54): | $(JUDGE_W54_YARD)
 judge-w54: $(JUDGE_W54_YARD)
 $(eval $(call judge_rules,55,phase5/week55,ws_gemm))
-# week 55's judge (staged, as week 54's): judge_bf16gemm.c's checks with the grid entry, its yardstick timed
+# week 55's judge (as week 54's): judge_bf16gemm.c's checks with the grid entry, its yardstick timed
 # through week 54's yard runner (cublasGemmEx BF16 TN, no student object); its runner links week 54's
 # reference objects as the week's test program does (week.txt's uses:: ws_gemm.o calls wgmma_desc_bf16_sw128)
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week55/$(i)/judge-runner): $(call used_objs,phase5/week55)
@@ -919,6 +919,11 @@ JUDGED_WEEKS += phase6/week29
 JUDGED_WEEKS += phase6/week30
 JUDGED_WEEKS += phase6/week31
 JUDGED_WEEKS += phase6/week32
+JUDGED_WEEKS += phase6/week33
+JUDGED_WEEKS += phase6/week34
+JUDGED_WEEKS += phase6/week35
+JUDGED_WEEKS += phase6/week36
+JUDGED_WEEKS += phase6/week37
 JUDGED_WEEKS += phase6/week38
 JUDGED_WEEKS += phase7/week39
 JUDGED_WEEKS += phase7/week40

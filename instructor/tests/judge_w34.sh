@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w34.sh — week 34's judge by itself without a GPU
+# instructor/tests/judge_w34.sh — week 34 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w34.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below.
 # It lists five checkpoints (w34.report, a report with no target, is left to
 # the linked test); the runners hold the week's six functions and week 33's
 # two (linked as the week's test links them) and no results writer, the
@@ -16,10 +17,12 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w34
 
-label="week 34's judge alone, without a GPU"
-staged_judge_begin 34 "$label"
+label="week 34 judged outside the student's process, without a GPU"
+judged_week_begin 34 phase6/week34 "$label" phase6/week34/solution/*.cu
 fns="softmax_scores pv_output attention attention_naive_bytes attention_fused_bytes attention_flops"
 bad=
+bad="$bad$(cpu_first_cells 6 "$log" correct starter)"
+bad="$bad$(grader_says_judged 34 phase6/week34 "w34.report")"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase6/week34 $fns qkt_scores mask_scores)"
 for s in $fns qkt_scores mask_scores; do
@@ -43,6 +46,6 @@ grep -q "w34.traffic fail: attention_naive_bytes(B=1, H=1, L=1, D=1, causal=0) =
   "$log/alone-w34-starter-plain.tsv.out" || bad="$bad the starter's w34.traffic failure does not name the first shape;"
 bad="$bad$(judge_lists_uncalibrated 34 phase6/week34 "w34.traffic w34.softmax w34.softmax-bw w34.pv w34.attention" \
   "w34.softmax-bw")"
-if [ -z "$bad" ]; then t_pass "$label" "five checkpoints listed (w34.report left to the linked test), w34.traffic PASS over the reference's runner and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's six functions and week 33's two, calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; five checkpoints listed (w34.report left to the linked test), w34.traffic PASS over the reference's runner and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's six functions and week 33's two, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

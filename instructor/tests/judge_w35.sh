@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w35.sh — week 35's judge by itself without a GPU
+# instructor/tests/judge_w35.sh — week 35 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w35.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below.
 # It lists all six checkpoints (none left to the linked test); the runners
 # hold the week's four functions and no results writer, the judge none of
 # them; w35.philox is CPU functions the judge checks without a GPU through a
@@ -17,10 +18,12 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w35
 
-label="week 35's judge alone, without a GPU"
-staged_judge_begin 35 "$label"
+label="week 35 judged outside the student's process, without a GPU"
+judged_week_begin 35 phase6/week35 "$label" phase6/week35/solution/*.cu
 fns="philox4x32_10 philox_uniform philox_dropout_keep_host dropout_bias_residual"
 bad=
+bad="$bad$(cpu_first_cells 6 "$log" correct starter)"
+bad="$bad$(grader_says_judged 35 phase6/week35)"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase6/week35 $fns)"
 for s in $fns; do
@@ -45,6 +48,6 @@ done
 grep -q "w35.philox fail: philox4x32_10(ctr 00000000 00000000 00000000 00000000, key 00000000 00000000) gave deadbeef deadbeef deadbeef deadbeef, expected 6627e8d5" \
   "$log/alone-w35-starter-plain.tsv.out" || bad="$bad the starter's w35.philox failure does not name the first known answer;"
 bad="$bad$(judge_lists_uncalibrated 35 phase6/week35 "w35.philox w35.dropout w35.mask-model w35.mask-stats w35.deterministic w35.dropout-bw" "w35.dropout-bw")"
-if [ -z "$bad" ]; then t_pass "$label" "all six checkpoints listed, w35.philox PASS over the reference's runner (412 checks) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's four functions, calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; all six checkpoints listed, w35.philox PASS over the reference's runner (412 checks) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's four functions, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w36.sh — week 36's judge by itself without a GPU
+# instructor/tests/judge_w36.sh — week 36 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w36.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists all seven checkpoints (none left to the linked test); the runners
 # hold the week's four functions and no results writer, the yard runner
 # beside the judge the given chain (yard_smx_unfused) and none of them, the
@@ -18,10 +19,12 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w36
 
-label="week 36's judge by itself, without a GPU"
-staged_judge_begin 36 "$label"
+label="week 36 judged outside the student's process, without a GPU"
+judged_week_begin 36 phase6/week36 "$label" phase6/week36/solution/*.cu
 fns="traffic_variant_bytes smx_fused split_smx_tmp_bytes split_smx"
 bad=
+bad="$bad$(cpu_first_cells 7 "$log" correct)$(cells_both 7 "$log" starter=0.00,SKIP,SKIP,0.00,SKIP,SKIP,SKIP)"
+bad="$bad$(grader_says_judged 36 phase6/week36)"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase6/week36 $fns)"
 bad="$bad$(yard_runner_only 36 yard_smx_unfused "$fns")"
@@ -45,6 +48,6 @@ grep -q "w36.split fail: split_smx_tmp_bytes(1, 1, 1) = 0: one (max, sum) pair o
   "$log/alone-w36-starter-plain.tsv.out" || bad="$bad the starter's w36.split failure is not the first scratch size;"
 bad="$bad$(judge_lists_uncalibrated 36 phase6/week36 "w36.traffic w36.smx w36.smx-speed w36.split w36.split-speed \
 w36.model w36.hurts" "w36.smx-speed w36.split-speed w36.model")"
-if [ -z "$bad" ]; then t_pass "$label" "seven checkpoints listed, w36.traffic PASS over the reference's runner and FAIL over the starter's, w36.split's scratch size FAIL for the starter (SKIP for the reference), every GPU checkpoint SKIP, plain and sandboxed; the runners hold the week's four functions, the yard runner the given chain alone; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; seven checkpoints listed, w36.traffic PASS over the reference's runner and FAIL over the starter's, w36.split's scratch size FAIL for the starter (SKIP for the reference), every GPU checkpoint SKIP, plain and sandboxed; the runners hold the week's four functions, the yard runner the given chain alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

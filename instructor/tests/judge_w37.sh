@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w37.sh — week 37's judge by itself without a GPU
+# instructor/tests/judge_w37.sh — week 37 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w37.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below.
 # It lists all four checkpoints (none left to the linked test); the runners
 # hold the week's three functions, the yard runner beside the judge holds
 # the given cuBLAS attention and none of them, the judge none of them;
@@ -16,10 +17,12 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w37
 
-label="week 37's judge alone, without a GPU"
-staged_judge_begin 37 "$label"
+label="week 37 judged outside the student's process, without a GPU"
+judged_week_begin 37 phase6/week37 "$label" phase6/week37/solution/*.cu
 fns="attn_io_naive_bytes attn_io_flash_bytes flash_attn"
 bad=
+bad="$bad$(cpu_first_cells 4 "$log" correct starter)"
+bad="$bad$(grader_says_judged 37 phase6/week37)"
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold phase6/week37 $fns)"
 bad="$bad$(yard_runner_only 37 "yard_attn_cublas yard_attn_cublas_workspace_bytes" "$fns")"
@@ -44,6 +47,6 @@ done
 grep -q "w37.io fail: attn_io_naive_bytes(bh=1, S=1, D=64) = 0, expected 1040" "$log/alone-w37-starter-plain.tsv.out" ||
   bad="$bad the starter's w37.io failure does not name the naive count at S = 1;"
 bad="$bad$(judge_lists_uncalibrated 37 phase6/week37 "w37.io w37.flash w37.long w37.flash-speed" "w37.flash-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "all four checkpoints listed, w37.io PASS over the reference's runner (1897 calls) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's three functions, the yard runner the given cuBLAS attention alone, calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; all four checkpoints listed, w37.io PASS over the reference's runner (1897 calls) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's three functions, the yard runner the given cuBLAS attention alone, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
