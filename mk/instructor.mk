@@ -837,6 +837,12 @@ $(JUDGE_W62): $(BUILD)/instructor/judge_attn.o $(BUILD)/instructor/judge_w38_ker
 $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
+# week 17's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's cases
+# copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
+# $TMPDIR, the shipped images read by the judge from --week-dir); the three speed checkpoints left to the
+# linked test for now (instructor/README.md, week 17's entry)
+$(BUILD)/instructor/judge_w17.o $(BUILD)/instructor/judge_w17_runner.o: instructor/judge_w17.h
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
