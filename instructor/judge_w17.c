@@ -68,17 +68,51 @@
  *                  pipeline_workspace_bytes asks for (poisoned; at most
  *                  W17_WS_CAP bytes), bit for bit against the test's
  *                  single-threaded CPU version, then again on the same
- *                  workspace with the output poisoned.
- * Left to the linked test (unlisted: the grader runs them in the test
- * program and says so), not yet judged here: w17.conv-bw (conv2d_tiled
- * against COPY), w17.conv-speed (against cuDNN's fastest algorithm) and
- * w17.pipeline-speed (the pipeline against COPY). Their correctness rests on
- * the checkpoints above (conv2d_tiled at K = 5 among w17.conv2d's shapes,
- * the pipeline at 4000x3000 among w17.pipeline's), and the test checks
- * every timed output it reports.
+ *                  workspace with the output poisoned;
+ *   w17.conv-bw    conv2d_tiled with a 5 x 5 filter (weights in [-1, 1]
+ *                  drawn from the run's seed, handed to conv2d_set_weights
+ *                  before the warm-up: jd_bench.prepare) on the test's
+ *                  square image (wb_bench_bytes() of floats, its side a
+ *                  multiple of 32), through the timed-call protocol
+ *                  (judge_week.h: up to 64 calls a request, each on its own
+ *                  input in [0, 1) from the hidden seed and a poisoned
+ *                  output, the judge's look right after the reply, every
+ *                  timed output checked in full by the judge's kernel
+ *                  jd_w17_conv_check_f32 at w17.conv2d's tolerance, the
+ *                  input re-derived from its seed; the median of 7
+ *                  requests), 8 bytes a pixel, against COPY of the image
+ *                  through the same protocol (jd_copy_yard), >= 0.50;
+ *   w17.conv-speed the same timed convolution against cuDNN's
+ *                  (cudnnConvolutionForward through the week's given
+ *                  support/yard_cudnn_conv.cu, cuDNN loaded at run time as
+ *                  the test loads it) in the judge's own yard runner
+ *                  (judge-w17-yard-runner, no student object): each
+ *                  algorithm cuDNN's own search offers for the shape (not
+ *                  marked too slow, as the test) planned and its workspace
+ *                  allocated before the warm-up, timed through the same
+ *                  protocol, every output checked in full against cuDNN's
+ *                  zero border at the test's wider tolerance (2e-5 sum|w| +
+ *                  1e-6, 1e-4), before the student's runner starts and
+ *                  after, the faster kept; the fastest algorithm with a
+ *                  figure is the yardstick, >= 1.00. A wrong output of the
+ *                  student's FAILs with or without cuDNN; then, where the
+ *                  judge cannot load cuDNN or cuDNN cannot plan the shape,
+ *                  SKIP with the test's reason; no algorithm with a figure:
+ *                  FAIL, as the test's.
+ * Left to the linked test (unlisted: the grader runs it in the test program
+ * and says so), not yet judged here: w17.pipeline-speed (the pipeline on a
+ * 4000x3000 scene against COPY, the CPU version timed beside it as a
+ * report). Judging it would take the pipeline re-made on the GPU by the
+ * judge (its global histogram makes every output byte depend on the whole
+ * image, so neither the look's expected values nor the full check of 64
+ * timed outputs a request can come from the CPU version in time); its
+ * correctness rests on w17.pipeline (4000x3000 among its scenes, twice on
+ * one workspace), and the test checks its timed outputs (a spot check on
+ * another scene and the last output whole).
  * Not yet run on a GPU. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w17.sh (w17.pgm PASS for the reference and FAIL
- * for the starter; every other checkpoint SKIP, never PASS). */
+ * for the starter; every other checkpoint SKIP, never PASS; calibration
+ * says w17.conv-bw and w17.conv-speed were not run). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -93,10 +127,13 @@
 #include "equalize.h"
 #include "judge.h"
 #include "judge_w17.h"
+#include "judge_w17_kernels.h"
 #include "judge_week.h"
 #include "pgm.h"
 #include "separable.h"
+#include "wb_bench.h"
 #include "wb_compare.h"
+#include "wb_cudnn.h"
 #include "wb_cuda.h"
 #include "wb_rand.h"
 
@@ -1108,11 +1145,217 @@ static void judge_pipeline(jd_ck *k)
     free(P.src), free(P.want), free(P.edge), free(P.got), free(P.tmp), free(P.blur);
 }
 
+/* ================================================================ w17.conv-bw, w17.conv-speed */
+
+#define TIMED 7
+#define CS_K  5 /* the checkpoints' filter: test_week17.c's CS_K */
+
+/* The timed convolution: conv2d_tiled (or, through the yard runner,
+ * cuDNN's) on a square image of wb_bench_bytes() of floats, its side a
+ * multiple of 32 (test_week17.c's cs_setup), the input uniform in [0, 1)
+ * from the hidden seed, k x k weights in [-1, 1] drawn from the run's seed
+ * and handed over before the warm-up (prepare: conv2d_set_weights, or
+ * cuDNN's plan); i64[1..2] width and height, i64[4] which of cuDNN's
+ * algorithms (the yard's), i64[5] 1: cuDNN's zero border expected. */
+static jd_w17_filter g_filter;
+static double        g_sumabs;
+
+static void filter_draw(void)
+{
+    wb_rng rng = wb_rng_for_seed(jd_seed, "w17.conv-speed", CS_K);
+    g_filter.k = CS_K;
+    wb_fill_uniform_f32(&rng, g_filter.w, (size_t)CS_K * CS_K, -1, 1);
+    g_sumabs = 0;
+    for (int i = 0; i < CS_K * CS_K; i++) g_sumabs += fabs(g_filter.w[i]);
+}
+
+static int cs_side(void) { return ((int)sqrt((double)(wb_bench_bytes() / 4)) / 32) * 32; }
+
+static float cs_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    const int w = (int)b->i64[1], h = (int)b->i64[2], zero = (int)b->i64[5], k = g_filter.k, r = k / 2;
+    const int x = (int)(i % (size_t)w), y = (int)(i / (size_t)w);
+    double s = 0;
+    for (int a = 0; a < k; a++)
+        for (int c = 0; c < k; c++) {
+            int xx = x + c - r, yy = y + a - r;
+            double v = zero && (xx < 0 || xx >= w || yy < 0 || yy >= h)
+                           ? 0
+                           : wb_hash_uniform_f32(seed[0], (size_t)clampc(yy, h) * w + clampc(xx, w), b->lo, b->hi);
+            s += (double)g_filter.w[a * k + c] * v;
+        }
+    return (float)s;
+}
+
+static int cs_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                    unsigned long long h[2])
+{
+    return jd_full_check_done(jd_w17_conv_check_f32(out, (int)b->i64[1], (int)b->i64[2], &g_filter, seed[0], b->lo,
+                                                    b->hi, (int)b->i64[5], b->atol, b->rtol, bad, jd_stream),
+                              bad, h);
+}
+
+/* What the yard runner's plan said (W17_FN_CONV_SET's reply there). */
+static w17_yard_plan g_plan;
+static int           g_plan_got;
+
+/* The weights to the runner (conv2d_set_weights), or to the yard runner
+ * (cuDNN's plan for this image and algorithm i64[4], its workspace). */
+static int cs_prepare(jd *J, jd_bench *b, char *why, size_t why_n)
+{
+    float *hw = NULL;
+    int ib = jd_alloc_kind(J, JD_MEM_HOST, sizeof g_filter.w, (void **)&hw);
+    if (ib < 0) return snprintf(why, why_n, "buffers: %s", J->why), -1;
+    memcpy(hw, g_filter.w, sizeof g_filter.w);
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W17_FN_CONV_SET, 1, 1);
+    rq.arg_buf[0][0] = ib;
+    rq.i64[1] = g_filter.k, rq.i64[2] = b->i64[1], rq.i64[3] = b->i64[2], rq.i64[4] = b->i64[4];
+    int rc = -1;
+    g_plan_got = 0;
+    if (jd_call(J, &rq, &rp, NULL) != 0) snprintf(why, why_n, "conv2d_set_weights: %s", J->why);
+    else if (b->i64[5]) { /* the yard: its plan */
+        if (rp.out_len == sizeof g_plan) memcpy(&g_plan, rp.out, sizeof g_plan), g_plan_got = 1;
+        if (rp.status != 0 || !g_plan_got)
+            snprintf(why, why_n, "cuDNN: %s", g_plan_got && g_plan.why[0] ? g_plan.why : "the yard runner failed");
+        else rc = 0;
+    } else if (rp.status != 0)
+        snprintf(why, why_n, "conv2d_set_weights(w, %d) returned %s", g_filter.k, status_name(rp.status));
+    else rc = 0;
+    jd_free(J, ib);
+    return rc;
+}
+
+static void cs_bench(jd_bench *x, int yard, int algo)
+{
+    const int side = cs_side();
+    memset(x, 0, sizeof *x);
+    x->fn = W17_FN_CONV_RUN, x->n_in = 1, x->max_k = JD_BENCH_MAX_K, x->n = (size_t)side * side;
+    x->lo = 0, x->hi = 1;
+    /* w17.conv2d's tolerance; cuDNN's (its FFT and Winograd algorithms round otherwise): the test's wider one */
+    x->atol = yard ? 2e-5 * g_sumabs + 1e-6 : 3e-6 * g_filter.k * g_sumabs + 1e-6, x->rtol = yard ? 1e-4 : 1e-5;
+    x->i64[1] = side, x->i64[2] = side, x->i64[4] = algo, x->i64[5] = yard;
+    x->expect = cs_expect, x->full_check = cs_check, x->prepare = cs_prepare;
+    x->fn_name = yard ? "cudnnConvolutionForward" : "conv2d_tiled", x->out_name = "out";
+}
+
+static jd_bench g_bench, g_yard_b; /* large: their sample arrays */
+
+static void judge_conv_bw(jd_ck *k)
+{
+    filter_draw();
+    cs_bench(&g_bench, 0, 0);
+    jd_bw_checkpoint(k, &g_bench, TIMED, 8.0, "conv2d_tiled, K=5");
+}
+
+/* cuDNN: each algorithm its search offers (not marked too slow), timed
+ * through the yard runner before the student's runner starts and after,
+ * the faster kept; the fastest algorithm whose every timed output is right
+ * is the yardstick. */
+enum { CS_ALGOS = 8 };
+static int    g_have_cudnn = -1;
+static char   g_no_cudnn[300];
+static double g_cudnn_before[CS_ALGOS];
+static char   g_cudnn_before_why[CS_ALGOS][600];
+static char   g_algo_name[CS_ALGOS][32];
+static int    g_n_algos = -1; /* usable algorithms, as the first plan said (-1: not planned) */
+
+static int have_cudnn(void)
+{
+    if (g_have_cudnn < 0) g_have_cudnn = wb_cudnn_open(g_no_cudnn, sizeof g_no_cudnn);
+    return g_have_cudnn;
+}
+
+/* Algorithm a through the yard runner: ms a call or NAN with why; the plan's word on the algorithms kept. */
+static double cudnn_ms(int a, char *why, size_t why_n)
+{
+    double ms = NAN;
+    cs_bench(&g_yard_b, 1, a);
+    if (jd_yard_bench(W17_YARD_RUNNER, &g_yard_b, TIMED, &ms, why, why_n) != 0) ms = NAN;
+    if (g_plan_got) {
+        if (g_n_algos < 0) g_n_algos = g_plan.usable < CS_ALGOS ? g_plan.usable : CS_ALGOS;
+        if (a < CS_ALGOS && g_plan.name[0]) snprintf(g_algo_name[a], sizeof g_algo_name[a], "%s", g_plan.name);
+    }
+    return ms;
+}
+
+static void cudnn_before(void)
+{
+    filter_draw();
+    for (int a = 0; a < CS_ALGOS; a++) {
+        g_cudnn_before[a] = NAN;
+        snprintf(g_cudnn_before_why[a], sizeof g_cudnn_before_why[a], "cuDNN could not be loaded");
+        if (!have_cudnn() || (g_n_algos >= 0 && a >= g_n_algos)) continue;
+        g_cudnn_before[a] = cudnn_ms(a, g_cudnn_before_why[a], sizeof g_cudnn_before_why[a]);
+        if (g_n_algos < 0) break; /* no plan: no algorithm */
+    }
+}
+
+static void judge_conv_speed(jd_ck *k)
+{
+    double ms = NAN, best = NAN;
+    int best_a = -1;
+    char why[700] = "", detail[300] = "", notes[400] = "";
+    size_t used = 0;
+    filter_draw();
+    cs_bench(&g_bench, 0, 0);
+    const size_t n = g_bench.n;
+    if (jd_bench_run(k->J, &g_bench, TIMED, &ms, why, sizeof why) != 0) { /* wrong: FAIL, cuDNN or not */
+        jd_speed_result(k->R, k->t, k->c, k->gpu, NAN, "GB/s", "cuDNN", NAN, "", why);
+        return;
+    }
+    if (!have_cudnn()) {
+        k->t->skipped++;
+        snprintf(k->t->msg, sizeof k->t->msg, "cuDNN, the yardstick, cannot run here: %s", g_no_cudnn);
+        return;
+    }
+    char first_why[600] = "";
+    for (int a = 0; a < CS_ALGOS && (g_n_algos < 0 || a < g_n_algos); a++) {
+        char w[600] = "";
+        double after = NAN;
+        cs_bench(&g_yard_b, 1, a);
+        double cms = jd_yard_faster(W17_YARD_RUNNER, &g_yard_b, TIMED, g_cudnn_before[a], g_cudnn_before_why[a],
+                                    &after, w, sizeof w);
+        if (g_plan_got && g_n_algos < 0) g_n_algos = g_plan.usable < CS_ALGOS ? g_plan.usable : CS_ALGOS;
+        if (g_plan_got && g_plan.name[0]) snprintf(g_algo_name[a], sizeof g_algo_name[a], "%s", g_plan.name);
+        if (!(cms > 0)) {
+            if (!first_why[0]) snprintf(first_why, sizeof first_why, "%s", w);
+            if (used < sizeof notes)
+                used += (size_t)snprintf(notes + used, sizeof notes - used, "; %s: no figure (%.80s)",
+                                         g_algo_name[a][0] ? g_algo_name[a] : "an algorithm", w);
+            if (g_n_algos < 0) break; /* no plan at all */
+            continue;
+        }
+        printf("  cuDNN %s: %.4f ms a call (before the runner %.4f, after %.4f), by the judge's clock\n", g_algo_name[a],
+               cms, g_cudnn_before[a], after);
+        if (best_a < 0 || cms < best) best = cms, best_a = a;
+    }
+    if (best_a < 0) {
+        if (g_n_algos <= 0) { /* cuDNN could not plan this convolution: SKIP, as the test */
+            k->t->skipped++;
+            snprintf(k->t->msg, sizeof k->t->msg, "cuDNN, the yardstick, cannot run here: %s", first_why);
+            return;
+        }
+        snprintf(why, sizeof why, "none of the %d algorithms cuDNN offers for this convolution gave a figure%s",
+                 g_n_algos, notes);
+        jd_speed_result(k->R, k->t, k->c, k->gpu, NAN, "GB/s", "cuDNN", NAN, "", why);
+        return;
+    }
+    const double value = 8.0 * (double)n / (ms * 1e-3) / 1e9, yard = 8.0 * (double)n / (best * 1e-3) / 1e9;
+    snprintf(detail, sizeof detail, "%.0f GB/s vs cuDNN %s %.0f GB/s (judge's clock, median of %d)%s", value,
+             g_algo_name[best_a], yard, TIMED, notes);
+    printf("  conv2d_tiled, K=5, %dx%d: %.4f ms a call; %s\n", (int)g_bench.i64[1], (int)g_bench.i64[2], ms, detail);
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "cuDNN", yard, detail, "");
+}
+
 /* ================================================================ the week */
 
 static const jd_checkpoint CPS[] = {
     { "w17.pgm", judge_pgm_gpu, judge_pgm, 1, 0, NULL },
     { "w17.conv2d", judge_conv2d, NULL, 0, 0, NULL },
+    { "w17.conv-bw", judge_conv_bw, NULL, 0, 8, NULL },
+    { "w17.conv-speed", judge_conv_speed, NULL, 0, 0, cudnn_before },
     { "w17.separable", judge_separable, NULL, 0, 0, NULL },
     { "w17.equalize", judge_equalize, NULL, 0, 0, NULL },
     { "w17.resize", judge_resize, NULL, 0, 0, NULL },

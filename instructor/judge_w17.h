@@ -82,4 +82,23 @@ typedef struct {
     int io_failed;                        /* the runner's own file work failed */
 } w17_pgm_rep;
 
+/* The yard runner's (judge_w17_yard_runner.c: the week's given
+ * support/yard_cudnn_conv.o, no student object), the same numbers as the
+ * student's runner, so one timed set-up serves both:
+ * W17_FN_CONV_SET: p[0] the k x k weights (host memory), i64[1] k, i64[2]
+ *                  width, i64[3] height, i64[4] a: cuDNN opened and the
+ *                  convolution planned (yard_cudnn_conv_plan: its own
+ *                  search), the a-th of the algorithms it offers that are
+ *                  not marked too slow taken and its workspace allocated.
+ *                  out: w17_yard_plan; status 0, or -1 (why says why).
+ * W17_FN_CONV_RUN: p[0] in, p[1] out: yard_cudnn_conv with that
+ *                  algorithm (N = C = K = 1, FP32, zero padding). */
+typedef struct {
+    int   usable;   /* algorithms the search offers, not too slow */
+    float find_ms;  /* the one taken: the time cuDNN's search measured */
+    char  name[32]; /* its name ("" when none was taken) */
+    char  why[200]; /* a failure: why */
+} w17_yard_plan;
+#define W17_YARD_RUNNER "judge-w17-yard-runner"
+
 #endif
