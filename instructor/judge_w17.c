@@ -3,9 +3,10 @@
  * student's pgm.o, conv2d.o, separable.o, equalize.o, resize.o, sobel.o
  * and pipeline.o are linked into the runner (judge_w17_runner.c), which
  * this process starts (or is handed) and asks to call them on buffers it
- * allocated (judge.h). It poisons, fills and checks, and writes the results
- * record itself, outside the runner's reach. The command line, the
- * runner's start, the record and the guarded buffers are judge_week.c's:
+ * allocated (judge.h). It poisons, fills, times and checks, and writes the
+ * results record itself, outside the runner's reach. The command line, the
+ * runner's start, the record, the guarded buffers, the timed-call protocol
+ * and the COPY yardstick are judge_week.c's:
  *
  *   judge-w17 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
@@ -99,20 +100,27 @@
  *                  judge cannot load cuDNN or cuDNN cannot plan the shape,
  *                  SKIP with the test's reason; no algorithm with a figure:
  *                  FAIL, as the test's.
- * Left to the linked test (unlisted: the grader runs it in the test program
- * and says so), not yet judged here: w17.pipeline-speed (the pipeline on a
- * 4000x3000 scene against COPY, the CPU version timed beside it as a
- * report). Judging it would take the pipeline re-made on the GPU by the
- * judge (its global histogram makes every output byte depend on the whole
- * image, so neither the look's expected values nor the full check of 64
- * timed outputs a request can come from the CPU version in time); its
- * correctness rests on w17.pipeline (4000x3000 among its scenes, twice on
- * one workspace), and the test checks its timed outputs (a spot check on
- * another scene and the last output whole).
+ *   w17.pipeline-speed
+ *                  pipeline_apply on 4000x3000 scenes through the timed
+ *                  protocol (64 calls a request, median of 7): each call's
+ *                  scene made on the device from its hidden seed by the
+ *                  judge's kernel (a gradient, 7 discs and noise, as the
+ *                  test's make_scene draws them), a poisoned output, one
+ *                  workspace of pipeline_workspace_bytes the runner
+ *                  allocates before the warm-up (the calls run one after
+ *                  another on stream 0); the look reads 4-byte words of
+ *                  every call's output bit for bit, and every byte of every
+ *                  timed output is checked against the judge's own pipeline
+ *                  on the GPU (jd_w17_pipe_ref: exact, as the test's CPU
+ *                  version), re-made from each call's seed; 21 bytes a
+ *                  pixel against COPY of wb_bench_bytes(), >= 0.45. The
+ *                  test's CPU version timed beside it is a report row, not
+ *                  part of the verdict, and is not timed here.
+ * None is left to the linked test.
  * Not yet run on a GPU. Without a GPU the plumbing is tested by
  * instructor/tests/judge_w17.sh (w17.pgm PASS for the reference and FAIL
  * for the starter; every other checkpoint SKIP, never PASS; calibration
- * says w17.conv-bw and w17.conv-speed were not run). */
+ * says the three speed checkpoints were not run). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -1349,6 +1357,128 @@ static void judge_conv_speed(jd_ck *k)
     jd_speed_result(k->R, k->t, k->c, k->gpu, value, "GB/s", "cuDNN", yard, detail, "");
 }
 
+/* ================================================================ w17.pipeline-speed */
+
+/* test_week17.c's bench_pipeline: 4000 x 3000, 21 bytes a pixel over the
+ * call's time against COPY of wb_bench_bytes(). Each timed call gets its
+ * own scene made on the device from its hidden seed (jd_w17_scene_u8: a
+ * gradient, 7 discs and noise, as make_scene draws), a poisoned output,
+ * and the workspace the runner allocated before the warm-up
+ * (pipeline_workspace_bytes, the student's). The look reads 4-byte words
+ * of the output bit for bit; the expected words and the full check come
+ * from the judge's own pipeline on the GPU (jd_w17_pipe_ref, exact as the
+ * test's CPU version), re-made from the seed for each call. */
+enum { PW = 4000, PH = 3000 };
+
+static struct {
+    unsigned char      *in, *edge, *lut;
+    float              *tmp, *blur;
+    unsigned           *hist, *words_d, words_h[JD_SAMPLES];
+    unsigned long long *idx_d, seed, words_seed;
+    uint64_t            words_pick;
+    int                 have, words_ok, allocated;
+} g_pr;
+
+static int pr_alloc(void)
+{
+    const size_t n = (size_t)PW * PH;
+    if (g_pr.allocated) return 0;
+    if (cudaMalloc((void **)&g_pr.in, n) != cudaSuccess || cudaMalloc((void **)&g_pr.edge, n) != cudaSuccess ||
+        cudaMalloc((void **)&g_pr.lut, 256) != cudaSuccess || cudaMalloc((void **)&g_pr.tmp, n * 4) != cudaSuccess ||
+        cudaMalloc((void **)&g_pr.blur, n * 4) != cudaSuccess || cudaMalloc((void **)&g_pr.hist, 1024) != cudaSuccess ||
+        cudaMalloc((void **)&g_pr.words_d, sizeof g_pr.words_h) != cudaSuccess ||
+        cudaMalloc((void **)&g_pr.idx_d, JD_SAMPLES * sizeof *g_pr.idx_d) != cudaSuccess)
+        return -1;
+    g_pr.allocated = 1;
+    return 0;
+}
+
+/* The judge's edges and LUT of the scene of seed (on jd_stream): 0, or -1. */
+static int pr_ref(unsigned long long seed)
+{
+    if (g_pr.have && g_pr.seed == seed) return 0;
+    g_pr.have = 0;
+    if (pr_alloc() != 0 || jd_w17_scene_u8(g_pr.in, PW, PH, seed, jd_stream) != cudaSuccess ||
+        jd_w17_pipe_ref(g_pr.in, PW, PH, g_pr.tmp, g_pr.blur, g_pr.edge, g_pr.hist, g_pr.lut, jd_stream) != cudaSuccess)
+        return -1;
+    g_pr.seed = seed, g_pr.have = 1;
+    return 0;
+}
+
+static void pipe_fill(const jd_bench *b, void *in, unsigned long long seed)
+{
+    (void)b;
+    (void)jd_w17_scene_u8((unsigned char *)in, PW, PH, seed, 0); /* a failure: the look finds it */
+}
+
+static float pipe_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    if (!g_pr.words_ok || g_pr.words_seed != seed[0] || g_pr.words_pick != b->pick) {
+        g_pr.words_ok = 0;
+        if (pr_ref(seed[0]) != 0 ||
+            cudaMemcpyAsync(g_pr.idx_d, b->idx_h, sizeof b->idx_h, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess ||
+            jd_w17_pipe_words(g_pr.edge, g_pr.lut, g_pr.idx_d, JD_SAMPLES, g_pr.words_d, jd_stream) != cudaSuccess ||
+            cudaMemcpyAsync(g_pr.words_h, g_pr.words_d, sizeof g_pr.words_h, cudaMemcpyDeviceToHost, jd_stream) !=
+                cudaSuccess ||
+            cudaStreamSynchronize(jd_stream) != cudaSuccess)
+            return NAN; /* the look then fails: no figure from an unchecked run */
+        g_pr.words_seed = seed[0], g_pr.words_pick = b->pick, g_pr.words_ok = 1;
+    }
+    for (int j = 0; j < JD_SAMPLES; j++)
+        if (b->idx_h[j] == i) {
+            float f;
+            memcpy(&f, &g_pr.words_h[j], 4);
+            return f;
+        }
+    return NAN;
+}
+
+static int pipe_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2])
+{
+    if (pr_ref(seed[0]) != 0) return -1;
+    return jd_full_check_done(jd_w17_pipe_check((const unsigned char *)out, g_pr.edge, g_pr.lut, b->n, bad, jd_stream),
+                              bad, h);
+}
+
+static int pipe_prepare(jd *J, jd_bench *b, char *why, size_t why_n)
+{
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W17_FN_PIPE_PREP, 1, 0);
+    rq.i64[1] = b->i64[1], rq.i64[2] = b->i64[2];
+    if (jd_call(J, &rq, &rp, NULL) != 0) return snprintf(why, why_n, "pipeline_workspace_bytes: %s", J->why), -1;
+    if (rp.status != 0)
+        return snprintf(why, why_n, "the runner found no room for the workspace pipeline_workspace_bytes(%d, %d) asks",
+                        PW, PH),
+               -1;
+    return 0;
+}
+
+static void pipe_release(jd *J, jd_bench *b)
+{
+    (void)b;
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W17_FN_PIPE_FREE, 1, 0);
+    (void)jd_call(J, &rq, &rp, NULL);
+}
+
+static void judge_pipeline_speed(jd_ck *k)
+{
+    const size_t n = (size_t)PW * PH;
+    memset(&g_bench, 0, sizeof g_bench);
+    g_bench.fn = W17_FN_PIPE_RUN, g_bench.n_in = 1, g_bench.max_k = JD_BENCH_MAX_K, g_bench.n = n;
+    g_bench.in_bytes = n, g_bench.out_n = n / 4, g_bench.fill = pipe_fill;
+    g_bench.atol = JD_BITWISE, g_bench.rtol = 0;
+    g_bench.i64[1] = PW, g_bench.i64[2] = PH;
+    g_bench.expect = pipe_expect, g_bench.full_check = pipe_check;
+    g_bench.prepare = pipe_prepare, g_bench.release = pipe_release;
+    g_bench.fn_name = "pipeline_apply", g_bench.out_name = "out's 4-byte word";
+    g_pr.have = 0, g_pr.words_ok = 0;
+    jd_bw_checkpoint(k, &g_bench, TIMED, 21.0, "pipeline_apply, 4000x3000");
+}
+
 /* ================================================================ the week */
 
 static const jd_checkpoint CPS[] = {
@@ -1361,6 +1491,7 @@ static const jd_checkpoint CPS[] = {
     { "w17.resize", judge_resize, NULL, 0, 0, NULL },
     { "w17.sobel", judge_sobel, NULL, 0, 0, NULL },
     { "w17.pipeline", judge_pipeline, NULL, 0, 0, NULL },
+    { "w17.pipeline-speed", judge_pipeline_speed, NULL, 0, 8, NULL },
 };
 
 int main(int argc, char **argv)

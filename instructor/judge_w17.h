@@ -57,13 +57,21 @@ enum { W17_FN_DECODE = 1, W17_FN_READ, W17_FN_ENCODE, W17_FN_FILE };
  * W17_FN_PIPE_WS:    i64[1] width, i64[2] height: out:
  *                    pipeline_workspace_bytes (a size_t).
  * W17_FN_PIPE:       p[0] in, p[1] out, p[2] work; i64[1] width, i64[2]
- *                    height: pipeline_apply. */
+ *                    height: pipeline_apply.
+ * W17_FN_PIPE_PREP:  i64[1] width, i64[2] height: a workspace of
+ *                    pipeline_workspace_bytes(width, height) bytes the
+ *                    runner allocates and keeps (before the timed calls;
+ *                    the calls run one after another on stream 0, so one
+ *                    workspace serves them all); status, or -1.
+ * W17_FN_PIPE_RUN:   p[0] in, p[1] out; i64[1] width, i64[2] height:
+ *                    pipeline_apply on that workspace (the timed call).
+ * W17_FN_PIPE_FREE:  the workspace freed. */
 enum {
     W17_FN_CONV_NAIVE = 11, W17_FN_CONV_TILED, W17_FN_CONV_SET, W17_FN_CONV_RUN, W17_FN_CONV_BAD,
     W17_FN_SEP_ROWS = 21, W17_FN_SEP_COLS, W17_FN_SEP_BOTH, W17_FN_SEP_BAD,
     W17_FN_EQ_HIST = 31, W17_FN_EQ_LUT, W17_FN_EQ_APPLY,
     W17_FN_RESIZE = 41, W17_FN_RESIZE_BAD, W17_FN_SOBEL,
-    W17_FN_PIPE_WS = 51, W17_FN_PIPE
+    W17_FN_PIPE_WS = 51, W17_FN_PIPE, W17_FN_PIPE_PREP, W17_FN_PIPE_RUN, W17_FN_PIPE_FREE
 };
 
 /* test_week17.c's conv2d_bad_k: the k every call must refuse */

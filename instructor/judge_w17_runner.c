@@ -265,6 +265,28 @@ static int pipe_apply(const jr_args *a)
     return (int)pipeline_apply((const uint8_t *)a->p[0], (uint8_t *)a->p[1], (int)a->i64[1], (int)a->i64[2], a->p[2]);
 }
 
+static void *g_work;
+
+static int pipe_prep(const jr_args *a)
+{
+    size_t b = pipeline_workspace_bytes((int)a->i64[1], (int)a->i64[2]);
+    if (g_work) cudaFree(g_work), g_work = NULL;
+    if (b && cudaMalloc(&g_work, b) != cudaSuccess) return fprintf(stderr, "no room for a workspace of %zu bytes\n", b), -1;
+    return 0;
+}
+
+static int pipe_run(const jr_args *a)
+{
+    return (int)pipeline_apply((const uint8_t *)a->p[0], (uint8_t *)a->p[1], (int)a->i64[1], (int)a->i64[2], g_work);
+}
+
+static int pipe_free(const jr_args *a)
+{
+    (void)a;
+    if (g_work) cudaFree(g_work), g_work = NULL;
+    return 0;
+}
+
 JR_MAIN({ W17_FN_DECODE, "pgm_decode", decode }, { W17_FN_READ, "pgm_read", read_file },
         { W17_FN_ENCODE, "pgm_encode", encode }, { W17_FN_FILE, "pgm_write, pgm_read", file_round_trip },
         { W17_FN_CONV_NAIVE, "conv2d_naive", conv_naive }, { W17_FN_CONV_TILED, "conv2d_tiled", conv_tiled },
@@ -275,4 +297,5 @@ JR_MAIN({ W17_FN_DECODE, "pgm_decode", decode }, { W17_FN_READ, "pgm_read", read
         { W17_FN_EQ_LUT, "eq_lut", eq_l }, { W17_FN_EQ_APPLY, "eq_apply", eq_app },
         { W17_FN_RESIZE, "resize_bilinear", resize }, { W17_FN_RESIZE_BAD, "resize_bilinear", resize_bad },
         { W17_FN_SOBEL, "sobel", sob }, { W17_FN_PIPE_WS, "pipeline_workspace_bytes", pipe_ws },
-        { W17_FN_PIPE, "pipeline_apply", pipe_apply })
+        { W17_FN_PIPE, "pipeline_apply", pipe_apply }, { W17_FN_PIPE_PREP, "pipeline_workspace_bytes", pipe_prep },
+        { W17_FN_PIPE_RUN, "pipeline_apply", pipe_run }, { W17_FN_PIPE_FREE, "cudaFree", pipe_free })

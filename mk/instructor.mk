@@ -840,11 +840,11 @@ judge-w62: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
 # week 17's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's cases
 # copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
-# $TMPDIR, the shipped images read by the judge from --week-dir); its own kernel (judge_w17_kernels.cu: the
-# timed convolutions' full check, linked into judge-w17 alone); cuDNN found as the test finds it (wb_cudnn.h)
-# and its yard runner (judge_w17_yard_runner.c: the week's given support/yard_cudnn_conv.o, no student
-# object, beside the judge), through which the judge times w17.conv-speed's yardstick; w17.pipeline-speed
-# left to the linked test (instructor/README.md, week 17's entry)
+# $TMPDIR, the shipped images read by the judge from --week-dir); its own kernels (judge_w17_kernels.cu: the
+# timed convolutions' full check, the timed pipeline's scenes and its reference on the GPU, linked into
+# judge-w17 alone); cuDNN found as the test finds it (wb_cudnn.h) and its yard runner
+# (judge_w17_yard_runner.c: the week's given support/yard_cudnn_conv.o, no student object, beside the
+# judge), through which the judge times w17.conv-speed's yardstick
 JUDGE_W17_YARD := $(BUILD)/instructor/judge-w17-yard-runner
 $(BUILD)/instructor/judge_w17.o $(BUILD)/instructor/judge_w17_runner.o: instructor/judge_w17.h
 $(BUILD)/instructor/judge_w17.o: instructor/judge_w17_kernels.h
