@@ -1280,6 +1280,7 @@ static double cudnn_ms(int a, char *why, size_t why_n)
 {
     double ms = NAN;
     cs_bench(&g_yard_b, 1, a);
+    g_plan_got = 0; /* set by this run's plan alone (cs_prepare) */
     if (jd_yard_bench(W17_YARD_RUNNER, &g_yard_b, TIMED, &ms, why, why_n) != 0) ms = NAN;
     if (g_plan_got) {
         if (g_n_algos < 0) g_n_algos = g_plan.usable < CS_ALGOS ? g_plan.usable : CS_ALGOS;
@@ -1323,6 +1324,7 @@ static void judge_conv_speed(jd_ck *k)
         char w[600] = "";
         double after = NAN;
         cs_bench(&g_yard_b, 1, a);
+        g_plan_got = 0; /* set by this run's plan alone (cs_prepare) */
         double cms = jd_yard_faster(W17_YARD_RUNNER, &g_yard_b, TIMED, g_cudnn_before[a], g_cudnn_before_why[a],
                                     &after, w, sizeof w);
         if (g_plan_got && g_n_algos < 0) g_n_algos = g_plan.usable < CS_ALGOS ? g_plan.usable : CS_ALGOS;
