@@ -33,7 +33,9 @@
 # w35.dropout-bw and week 36's three against COPY; week 37's w37.flash-speed against the given cuBLAS
 # attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner;
 # week 53's w53.tma-copy-bw against COPY; week 62's w62.fwd-speed against cuDNN's fused attention through
-# week 38's yard runner, the lower ratio of its non-causal and causal shapes).
+# week 38's yard runner, the lower ratio of its non-causal and causal shapes; week 17's w17.conv-bw and
+# w17.pipeline-speed against COPY and w17.conv-speed against cuDNN's fastest convolution algorithm through
+# its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -76,6 +78,7 @@ speed_ids() { case $1 in
   phase5/week56) echo w56.multicast-bw ;;
   phase6/week61) echo w61.sparse-speed ;;
   phase6/week62) echo w62.fwd-speed ;;
+  phase4/week17) echo w17.conv-bw w17.conv-speed w17.pipeline-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -837,6 +837,33 @@ $(JUDGE_W62): $(BUILD)/instructor/judge_attn.o $(BUILD)/instructor/judge_w38_ker
 $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
+# week 17's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's cases
+# copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
+# $TMPDIR, the shipped images read by the judge from --week-dir); its own kernels (judge_w17_kernels.cu: the
+# timed convolutions' full check, the timed pipeline's scenes and its reference on the GPU, linked into
+# judge-w17 alone); cuDNN found as the test finds it (wb_cudnn.h) and its yard runner
+# (judge_w17_yard_runner.c: the week's given support/yard_cudnn_conv.o, no student object, beside the
+# judge), through which the judge times w17.conv-speed's yardstick
+JUDGE_W17_YARD := $(BUILD)/instructor/judge-w17-yard-runner
+$(BUILD)/instructor/judge_w17.o $(BUILD)/instructor/judge_w17_runner.o: instructor/judge_w17.h
+$(BUILD)/instructor/judge_w17.o: instructor/judge_w17_kernels.h
+$(BUILD)/instructor/judge_w17_kernels.o: instructor/judge_w17_kernels.cu instructor/judge_w17_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W17): $(BUILD)/instructor/judge_w17_kernels.o
+$(BUILD)/instructor/judge_w17_yard_runner.o: instructor/judge_w17_yard_runner.c instructor/judge_w17.h instructor/judge.h \
+  phase4/week17/support/yard_cudnn_conv.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase4/week17 -c $< -o $@
+$(JUDGE_W17_YARD): $(BUILD)/instructor/judge_w17_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase4/week17/support/yard_cudnn_conv.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W17): | $(JUDGE_W17_YARD)
+judge-w17: $(JUDGE_W17_YARD)
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge: the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
