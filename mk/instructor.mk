@@ -837,6 +837,14 @@ $(JUDGE_W62): $(BUILD)/instructor/judge_attn.o $(BUILD)/instructor/judge_w38_ker
 $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,14,phase3/week14,blas cubdev cubblock thrustops))
+# week 14's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# blas.o, cubdev.o, cubblock.o and thrustops.o in its runners, which link cuBLAS (the week's libs) and
+# make their own handle; cuBLAS in the judge for its statuses' names (judge_cublas.h)
+$(JUDGE_W14): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w14.o: instructor/judge_w14.h instructor/judge_cublas.h
+$(BUILD)/instructor/judge_w14_runner.o: instructor/judge_ws.h
+$(foreach i,$(IMPLS),$(BUILD)/phase3/week14/$(i)/judge-runner): LDCUDA += -lcublas
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
