@@ -16,7 +16,7 @@
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
 # phase3/week15, phase4/week19, phase5/week21 to week28, phase6/week30 to week32, phase6/week38,
 # phase5/week53 to week55, phase6/week57, phase6/week60, phase6/week62, or (staged: not yet used by the
-# grader) phase6/week34 to week37, phase5/week56, phase6/week58 or phase6/week61
+# grader) phase3/week14, phase6/week34 to week37, phase5/week56, phase6/week58 or phase6/week61
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -33,7 +33,8 @@
 # w35.dropout-bw and week 36's three against COPY; week 37's w37.flash-speed against the given cuBLAS
 # attention and week 38's w38.fwd-speed against cuDNN's fused attention, each through its yard runner;
 # week 53's w53.tma-copy-bw against COPY; week 62's w62.fwd-speed against cuDNN's fused attention through
-# week 38's yard runner, the lower ratio of its non-causal and causal shapes).
+# week 38's yard runner, the lower ratio of its non-causal and causal shapes; week 14's w14.tf32-speed
+# against cuBLAS in TF32 mode and w14.strided-speed against a loop of cublasSgemm, through its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -75,6 +76,7 @@ speed_ids() { case $1 in
   phase5/week55) echo w55.gemm-speed ;;
   phase5/week56) echo w56.multicast-bw ;;
   phase6/week61) echo w61.sparse-speed ;;
+  phase3/week14) echo w14.tf32-speed w14.strided-speed ;;
   phase6/week62) echo w62.fwd-speed ;;
 esac; }
 for week in "$@"; do

@@ -105,9 +105,12 @@
 #include "blas.h"
 #include "judge.h"
 #include "judge_cublas.h"
+#include "judge_gemm.h"
+#include "judge_kernels.h"
 #include "judge_w14.h"
 #include "judge_week.h"
 #include "wb_compare.h"
+#include "wb_cuda.h"
 #include "wb_rand.h"
 
 #define COUNT(a) (sizeof(a) / sizeof *(a))
@@ -1184,14 +1187,138 @@ static void judge_thrust(jd_ck *k)
     if (!k->J->lost) thrust_oom(k->J, k->t);
 }
 
-/* The speed checkpoints (w14.tf32-speed, w14.strided-speed, w14.sort-speed)
- * are not listed: the grader runs them in the linked test (the header says why). */
+/* ---------------------------------------------------------------- the speed checkpoints */
+
+#define TIMED_TF32    5 /* requests timed, the median kept: judge_gemm.c's for a call of 4096^3 */
+#define TIMED_STRIDED 7
+#define TF32_ATOL     0.25 /* the test's spot check in TF32 mode (typical error 1e-2 at K = 4096, a wrong product 20) */
+#define STRIDED_ATOL  1e-3 /* the test's spot check of the strided runs */
+
+/* w14.tf32-speed: judge_gemm.c's 4096^3 set-up (inputs in [-1, 1) from
+ * each call's hidden seed, the look's elements in double, every element of
+ * every timed C against cublasDgemm), within the test's TF32 tolerance. */
+static void tf32_setup(jd_bench *x, int fn, const char *fn_name)
+{
+    jg_bench_setup(x, fn, fn_name, JD_BENCH_MAX_K);
+    x->atol = TF32_ATOL, x->rtol = 0;
+}
+
+/* w14.strided-speed: element i of a rep's C (batch of n x n products) in
+ * double from the inputs' seeds (the look's). */
+static float strided_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    size_t n = (size_t)b->i64[1], nn = n * n, base = i / nn * nn, row = i % nn / n, col = i % n;
+    double s = 0;
+    for (size_t k = 0; k < n; k++)
+        s += (double)wb_hash_uniform_f32(seed[0], base + row * n + k, b->lo, b->hi) *
+             (double)wb_hash_uniform_f32(seed[1], base + k * n + col, b->lo, b->hi);
+    return (float)s;
+}
+
+/* The judge's own reference of a timed strided output: A and B filled
+ * again in double from their seeds, cublasDgemmStridedBatched on them (a
+ * handle of the judge's on jd_stream), every element compared. */
+static cublasHandle_t g_dh;
+static double *g_da, *g_db, *g_dc;
+
+static int strided_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                         unsigned long long h[2])
+{
+    int n = (int)b->i64[1], batch = (int)b->i64[2];
+    size_t all = b->n;
+    long long nn = (long long)n * n;
+    if (!g_dh) {
+        if (cudaMalloc((void **)&g_da, all * 8) != cudaSuccess || cudaMalloc((void **)&g_db, all * 8) != cudaSuccess ||
+            cudaMalloc((void **)&g_dc, all * 8) != cudaSuccess || cublasCreate(&g_dh) != CUBLAS_STATUS_SUCCESS ||
+            cublasSetStream(g_dh, jd_stream) != CUBLAS_STATUS_SUCCESS)
+            return g_dh = NULL, -1;
+    }
+    const double one = 1, zero = 0;
+    if (jd_hash_fill_f64(g_da, all, seed[0], b->lo, b->hi, jd_stream) != cudaSuccess ||
+        jd_hash_fill_f64(g_db, all, seed[1], b->lo, b->hi, jd_stream) != cudaSuccess ||
+        cublasDgemmStridedBatched(g_dh, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, g_db, n, nn, g_da, n, nn, &zero, g_dc, n,
+                                  nn, batch) != CUBLAS_STATUS_SUCCESS)
+        return -1;
+    return jd_full_check_done(jd_prefix_check_f32(out, g_dc, all, b->atol, b->rtol, bad, jd_stream), bad, h);
+}
+
+static void strided_setup(jd_bench *x, int fn, const char *fn_name)
+{
+    memset(x, 0, sizeof *x);
+    x->fn = fn, x->n_in = 2, x->max_k = JD_BENCH_MAX_K;
+    x->n = (size_t)W14_BATCH_COUNT * W14_BATCH_N * W14_BATCH_N;
+    x->lo = -1, x->hi = 1, x->atol = STRIDED_ATOL, x->rtol = 0;
+    x->i64[1] = W14_BATCH_N, x->i64[2] = W14_BATCH_COUNT;
+    x->fn_name = fn_name, x->out_name = "C";
+    x->expect = strided_expect, x->full_check = strided_check;
+}
+
+/* The two timed checkpoints and their yardsticks (the yard runner's). */
+static const struct {
+    int         fn, yard_fn, timed;
+    const char *fn_name, *yard_fn_name, *yard, *yard_words, *shape;
+    void (*setup)(jd_bench *x, int fn, const char *fn_name);
+    double flops;
+} SPEED[] = {
+    { W14_FN_GEMM_TF32, W14_YARD_TF32, TIMED_TF32, "blas_gemm (W14_TF32)", "cublasSgemm (TF32 tensor ops)", "cuBLAS",
+      "cuBLAS in TF32 mode", "4096^3", tf32_setup, 2.0 * 4096 * 4096 * 4096 },
+    { W14_FN_STRIDED_TIMED, W14_YARD_LOOP, TIMED_STRIDED, "blas_gemm_strided", "a loop of cublasSgemm", "LOOP",
+      "a loop of 4096 cublasSgemm calls", "4096 x 64^3", strided_setup,
+      2.0 * W14_BATCH_N * W14_BATCH_N * W14_BATCH_N * W14_BATCH_COUNT },
+};
+
+static jd_bench g_yard; /* large: its sample arrays */
+static double   g_before_ms[2] = { NAN, NAN }; /* each yardstick before the student's runner started */
+static char     g_before_why[2][600];
+
+static void yard_before(int y)
+{
+    SPEED[y].setup(&g_yard, SPEED[y].yard_fn, SPEED[y].yard_fn_name);
+    if (jd_yard_bench(W14_YARD_RUNNER, &g_yard, SPEED[y].timed, &g_before_ms[y], g_before_why[y],
+                      sizeof g_before_why[y]) != 0)
+        g_before_ms[y] = NAN;
+}
+
+static void before_tf32(void) { yard_before(0); }
+static void before_strided(void) { yard_before(1); }
+
+static void speed(jd_ck *k, int y)
+{
+    static jd_bench x; /* large: its sample arrays */
+    double ms = NAN, value = NAN, yard = NAN;
+    char why[600] = "", ywhy[600] = "", detail[240] = "";
+    SPEED[y].setup(&x, SPEED[y].fn, SPEED[y].fn_name);
+    if (jd_bench_run(k->J, &x, SPEED[y].timed, &ms, why, sizeof why) == 0) {
+        double after = NAN;
+        SPEED[y].setup(&g_yard, SPEED[y].yard_fn, SPEED[y].yard_fn_name);
+        double yms = jd_yard_faster(W14_YARD_RUNNER, &g_yard, SPEED[y].timed, g_before_ms[y], g_before_why[y], &after,
+                                    ywhy, sizeof ywhy);
+        if (!(yms > 0)) {
+            snprintf(why, sizeof why, "no figure for %s: %s", SPEED[y].yard_words, ywhy);
+        } else {
+            value = SPEED[y].flops / (ms * 1e-3) / 1e12, yard = SPEED[y].flops / (yms * 1e-3) / 1e12;
+            snprintf(detail, sizeof detail, "%.3g TFLOP/s vs %s %.3g at %s (judge's clock, %d calls a request, median of %d)",
+                     value, SPEED[y].yard_words, yard, SPEED[y].shape, x.k, SPEED[y].timed);
+            printf("  %s: %.3f ms a call by the judge's clock (%.3f by the runner's own); %s %.3f (before the runner "
+                   "%.3f, after %.3f): %.3f of it\n",
+                   SPEED[y].fn_name, ms, x.runner_ms, SPEED[y].yard_words, yms, g_before_ms[y], after, value / yard);
+        }
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "TFLOP/s", SPEED[y].yard, yard, detail, why);
+}
+
+static void judge_tf32_speed(jd_ck *k) { speed(k, 0); }
+static void judge_strided_speed(jd_ck *k) { speed(k, 1); }
+
+/* w14.sort-speed is not listed: the grader runs it in the linked test (the header says why). */
 static const jd_checkpoint CPS[] = {
     { "w14.tf32", judge_tf32_gpu, judge_tf32, 1, 0 },
     { "w14.blas1", judge_blas1, NULL, 0, 0 },
     { "w14.gemm", judge_gemm, NULL, 0, 0 },
     { "w14.batched", judge_batched, NULL, 0, 0 },
     { "w14.mathmodes", judge_mathmodes, NULL, 0, 0 },
+    { "w14.tf32-speed", judge_tf32_speed, NULL, 0, 0, before_tf32 },
+    { "w14.strided-speed", judge_strided_speed, NULL, 0, 0, before_strided },
     { "w14.cubdev", judge_cubdev, NULL, 0, 0 },
     { "w14.blockwarp", judge_blockwarp, NULL, 0, 0 },
     { "w14.thrust", judge_thrust, NULL, 0, 0 },

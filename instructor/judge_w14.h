@@ -5,7 +5,7 @@
 
 enum { W14_FN_TF32 = 1, W14_FN_AXPY, W14_FN_DOT, W14_FN_GEMM, W14_FN_BATCHED, W14_FN_STRIDED, W14_FN_CUB_SUM,
        W14_FN_CUB_SCAN, W14_FN_CUB_SORT, W14_FN_ARGMAX, W14_FN_AMAX, W14_FN_SQDIST, W14_FN_SORT_BY_KEY,
-       W14_FN_THRUST_OOM };
+       W14_FN_THRUST_OOM, W14_FN_GEMM_TF32, W14_FN_STRIDED_TIMED };
 
 /* The cuBLAS entries run on a handle of the runner's own (a handle cannot
  * cross processes), made once; before each call its stream is the default
@@ -44,7 +44,23 @@ enum { W14_FN_TF32 = 1, W14_FN_AXPY, W14_FN_DOT, W14_FN_GEMM, W14_FN_BATCHED, W1
  *                 can (1 GB, 64 MB, 4 MB chunks, at most 1024), calls thr_sort_by_key on all W14_OOM_N,
  *                 frees what it took; out[] the big call's status (an int) and, 8 bytes in, the free
  *                 bytes it saw (an unsigned long long); the reply's status is the small sort's.
- * (i64[0] is the judge's.) */
+ * W14_FN_GEMM_TF32: timed (judge_gemm.h's layout: p[0] A, p[1] B, p[2] C, i64[1..3] M, N, K, row-major,
+ *                 contiguous): blas_gemm(W14_TF32, alpha 1, beta 0) on the runner's handle in
+ *                 CUBLAS_DEFAULT_MATH (the test's: the TF32 must come from blas_gemm).
+ * W14_FN_STRIDED_TIMED: timed: p[0] A, p[1] B, p[2] C, i64[1] n, i64[2] batch: blas_gemm_strided of batch
+ *                 contiguous n x n products (strides n * n), the handle in CUBLAS_PEDANTIC_MATH.
+ *                 The timed entries return cudaErrorUnknown for a cuBLAS status other than success (the
+ *                 timed protocol names a reply's status as a CUDA error).
+ * (i64[0] is the judge's.)
+ *
+ * The yard runner's (judge_w14_yard_runner.c, instructor code only, beside the judge; jd_yard_bench):
+ * W14_YARD_TF32: cublasSgemm on a handle in CUBLAS_TF32_TENSOR_OP_MATH, W14_FN_GEMM_TF32's arguments (the
+ * test's yardstick for w14.tf32-speed); W14_YARD_LOOP: W14_FN_STRIDED_TIMED's arguments, a loop of batch
+ * cublasSgemm calls on a handle in CUBLAS_PEDANTIC_MATH (w14.strided-speed's). */
+enum { W14_YARD_TF32 = 101, W14_YARD_LOOP };
+#define W14_YARD_RUNNER "judge-w14-yard-runner"
+#define W14_BATCH_N     64   /* w14.strided-speed: 4096 products of 64^3 */
+#define W14_BATCH_COUNT 4096
 enum { W14_TA = 1, W14_TB = 2, W14_MODE_TF32 = 4, W14_NULL_HANDLE = 8 };
 enum { W14_WS_QUERY = 0, W14_WS_SMALL = 1 };
 #define W14_OOM_N   ((long long)1 << 25)

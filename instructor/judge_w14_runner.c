@@ -199,10 +199,34 @@ static int oom(const jr_args *a)
     return 0;
 }
 
+/* Timed: one row-major 4096^3 product in TF32 mode (judge_gemm.h's layout). */
+static int gemm_tf32(const jr_args *a)
+{
+    int M = (int)a->i64[1], N = (int)a->i64[2], K = (int)a->i64[3], fail;
+    cublasHandle_t h = handle(0, CUBLAS_DEFAULT_MATH, &fail);
+    if (fail) return -1;
+    return blas_gemm(h, W14_TF32, 0, 0, M, N, K, 1.0f, a->p[0], K, a->p[1], N, 0.0f, a->p[2], N) == CUBLAS_STATUS_SUCCESS
+               ? 0
+               : (int)cudaErrorUnknown;
+}
+
+/* Timed: batch contiguous n x n products, one strided-batched call. */
+static int strided_timed(const jr_args *a)
+{
+    int n = (int)a->i64[1], batch = (int)a->i64[2], fail;
+    long long nn = (long long)n * n;
+    cublasHandle_t h = handle(0, CUBLAS_PEDANTIC_MATH, &fail);
+    if (fail) return -1;
+    return blas_gemm_strided(h, n, n, n, a->p[0], nn, a->p[1], nn, a->p[2], nn, batch) == CUBLAS_STATUS_SUCCESS
+               ? 0
+               : (int)cudaErrorUnknown;
+}
+
 JR_MAIN({ W14_FN_TF32, "blas_tf32_round", tf32 }, { W14_FN_AXPY, "blas_axpy", axpy }, { W14_FN_DOT, "blas_dot", dot },
         { W14_FN_GEMM, "blas_gemm", gemm }, { W14_FN_BATCHED, "blas_gemm_batched", batched },
         { W14_FN_STRIDED, "blas_gemm_strided", strided }, { W14_FN_CUB_SUM, "cubdev_sum", cub_sum },
         { W14_FN_CUB_SCAN, "cubdev_scan", cub_scan }, { W14_FN_CUB_SORT, "cubdev_sort_pairs", cub_sort },
         { W14_FN_ARGMAX, "cubblock_row_argmax", argmax }, { W14_FN_AMAX, "cubblock_row_amax", amax },
         { W14_FN_SQDIST, "thr_sqdist", sqdist }, { W14_FN_SORT_BY_KEY, "thr_sort_by_key", sort_by_key },
-        { W14_FN_THRUST_OOM, "thr_sort_by_key, memory taken", oom })
+        { W14_FN_THRUST_OOM, "thr_sort_by_key, memory taken", oom }, { W14_FN_GEMM_TF32, "blas_gemm (W14_TF32)", gemm_tf32 },
+        { W14_FN_STRIDED_TIMED, "blas_gemm_strided", strided_timed })
