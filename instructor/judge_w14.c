@@ -83,13 +83,42 @@
  * (restore two modes; return an error when memory is gone), and everything
  * the judge can see (outputs, guard bands, statuses) it checks itself.
  *
- * Left to the linked test (not listed, so the grader runs them in
- * test_week14 and says so): the speed checkpoints w14.tf32-speed (against
- * cuBLAS in TF32 mode at 4096^3), w14.strided-speed (against a loop of
- * 4096 cublasSgemm) and w14.sort-speed (against SortPairs over all 32
- * bits): their yardsticks would be timed by the judge through a yard runner
- * of its own, not yet written. Not yet run on a GPU; without a GPU every
- * listed checkpoint but w14.tf32 is SKIP (instructor/tests/judge_w14.sh).
+ * The speed checkpoints: the timed-call protocol (judge_week.h): K calls a
+ * request, each on its own inputs in [-1, 1) fresh from the hidden seed and
+ * its own poisoned output, the judge's look right after the reply, every
+ * element of every timed output checked after the timing against the
+ * judge's double reference; the median of the requests; TFLOP/s against the
+ * yardstick timed the same way on the same inputs:
+ *   w14.tf32-speed    blas_gemm(W14_TF32) at 4096^3 on the runner's handle
+ *                     in CUBLAS_DEFAULT_MATH (the TF32 must come from
+ *                     blas_gemm, as in the test), judge_gemm.c's set-up
+ *                     (every C against cublasDgemm) within the test's TF32
+ *                     tolerance 0.25, 5 requests; against cublasSgemm on a
+ *                     handle in CUBLAS_TF32_TENSOR_OP_MATH (the test's
+ *                     yardstick). The test's pedantic FP32 row is a report,
+ *                     not formed here.
+ *   w14.strided-speed blas_gemm_strided of 4096 products of 64^3 (pedantic
+ *                     handle), every C against the judge's own
+ *                     cublasDgemmStridedBatched of the inputs filled again
+ *                     in double, within the test's 1e-3, 7 requests;
+ *                     against a loop of 4096 cublasSgemm calls (the test's
+ *                     yardstick), pedantic.
+ * Both yardsticks are instructor code, timed by the judge through its own
+ * yard runner (judge_w14_yard_runner.c: cuBLAS alone, no student object,
+ * beside the judge; jd_yard_bench) before the student's runner starts and
+ * after its timing, the faster kept (a runner can only slow the judge's
+ * GPU). The target for this GPU from week.txt.
+ *
+ * Left to the linked test (not listed, so the grader runs it in
+ * test_week14 and says so): w14.sort-speed (SortPairs of 32M keys below
+ * 2^16 with end_bit 16 against the same sort over all 32 bits). Its
+ * yardstick must be CUB's own SortPairs in a yard runner, not the
+ * student's 32-bit sort (a runner could slow that one on purpose), and its
+ * timed outputs (two arrays, a permutation of the input pairs) want a look
+ * and a full check of their own (the sorted position of a hidden sample
+ * needs the whole key histogram of each call's fresh keys): not written
+ * yet. Not yet run on a GPU; without a GPU every listed checkpoint but
+ * w14.tf32 is SKIP (instructor/tests/judge_w14.sh).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
