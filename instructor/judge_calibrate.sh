@@ -16,7 +16,7 @@
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
 # phase3/week15, phase4/week19, phase5/week21 to week28, phase6/week30 to week32, phase6/week34 to
 # week38, phase5/week53 to week55, phase6/week57, phase6/week60, phase6/week62, or (staged: not yet used
-# by the grader) phase5/week56, phase6/week58 or phase6/week61
+# by the grader) phase3/week14, phase4/week17, phase5/week56, phase6/week58 or phase6/week61
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and
@@ -35,7 +35,8 @@
 # week 53's w53.tma-copy-bw against COPY; week 62's w62.fwd-speed against cuDNN's fused attention through
 # week 38's yard runner, the lower ratio of its non-causal and causal shapes; week 17's w17.conv-bw and
 # w17.pipeline-speed against COPY and w17.conv-speed against cuDNN's fastest convolution algorithm through
-# its yard runner).
+# its yard runner; week 14's w14.tf32-speed against cuBLAS in TF32 mode and
+# w14.strided-speed against a loop of cublasSgemm, through its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -77,6 +78,7 @@ speed_ids() { case $1 in
   phase5/week55) echo w55.gemm-speed ;;
   phase5/week56) echo w56.multicast-bw ;;
   phase6/week61) echo w61.sparse-speed ;;
+  phase3/week14) echo w14.tf32-speed w14.strided-speed ;;
   phase6/week62) echo w62.fwd-speed ;;
   phase4/week17) echo w17.conv-bw w17.conv-speed w17.pipeline-speed ;;
 esac; }

@@ -864,6 +864,30 @@ $(JUDGE_W17_YARD): $(BUILD)/instructor/judge_w17_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
 $(JUDGE_W17): | $(JUDGE_W17_YARD)
 judge-w17: $(JUDGE_W17_YARD)
+$(eval $(call judge_rules,14,phase3/week14,blas cubdev cubblock thrustops))
+# week 14's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# blas.o, cubdev.o, cubblock.o and thrustops.o in its runners, which link cuBLAS (the week's libs) and
+# make their own handle; cuBLAS in the judge for its statuses' names (judge_cublas.h)
+$(JUDGE_W14): private LDCUDA += -lcublas
+$(BUILD)/instructor/judge_w14.o: instructor/judge_w14.h instructor/judge_cublas.h
+$(BUILD)/instructor/judge_w14_runner.o: instructor/judge_ws.h
+$(foreach i,$(IMPLS),$(BUILD)/phase3/week14/$(i)/judge-runner): LDCUDA += -lcublas
+# and judge_gemm.c's 4096^3 set-up (w14.tf32-speed: every timed C against cublasDgemm), and its yard runner
+# (judge_w14_yard_runner.c: cublasSgemm in TF32 mode and a loop of cublasSgemm, no student object, beside
+# the judge), through which the judge times w14.tf32-speed's and w14.strided-speed's yardsticks
+JUDGE_W14_YARD := $(BUILD)/instructor/judge-w14-yard-runner
+$(JUDGE_W14): $(BUILD)/instructor/judge_gemm.o
+$(JUDGE_W14): private LDCHECK += $(LIBWB)  # (judge_gemm.o comes after libwb in the link and calls it)
+$(BUILD)/instructor/judge_w14.o: instructor/judge_gemm.h
+$(BUILD)/instructor/judge_w14_yard_runner.o: instructor/judge_w14_yard_runner.c instructor/judge_w14.h instructor/judge.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W14_YARD): $(BUILD)/instructor/judge_w14_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
+$(JUDGE_W14): | $(JUDGE_W14_YARD)
+judge-w14: $(JUDGE_W14_YARD)
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge: the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
