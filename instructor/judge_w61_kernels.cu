@@ -4,6 +4,7 @@
 
 #include "judge_w61.h"
 #include "judge_w61_kernels.h"
+#include "wb_hd.h"
 
 static __device__ uint16_t h16(float v) { return __half_as_ushort(__float2half_rn(v)); }
 
@@ -16,11 +17,15 @@ static __global__ void fill_kernel(uint8_t *in, int M, int N, int K, unsigned lo
     const size_t total = nx + ng + (dense ? 0 : nm), step = (size_t)gridDim.x * blockDim.x;
     for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
         if (i < nx) {
-            x[i] = h16((float)w61_xint(sx, i) * 0.125f);
+            x[i] = dense == 2 ? h16(wb_hash_uniform(sx, i, -1.f, 1.f)) : h16((float)w61_xint(sx, i) * 0.125f);
         } else if (i < nx + ng) {
             const size_t g = i - nx;
             const int p = w61_pair(sw, g);
-            const uint16_t v0 = h16((float)w61_wint(sw, g, 0) * 0.0625f), v1 = h16((float)w61_wint(sw, g, 1) * 0.0625f);
+            uint16_t v0 = h16((float)w61_wint(sw, g, 0) * 0.0625f), v1 = h16((float)w61_wint(sw, g, 1) * 0.0625f);
+            if (dense == 2) { /* the test's kind: a row's amplitude (a power of two, 1 to 2^-6) times uniform values */
+                const float amp = ldexpf(1.f, -(int)(wb_hash_bits(sw ^ 0xa3, g / (size_t)(K / 4)) % 7u));
+                v0 = h16(amp * wb_hash_uniform(sw, 2 * g, -1.f, 1.f)), v1 = h16(amp * wb_hash_uniform(sw, 2 * g + 1, -1.f, 1.f));
+            }
             if (dense) {
                 uint16_t *o = w + 4 * g; /* row n = g / (K/4), k = 4 (g % (K/4)): W[n][k] at n K + k = 4 g */
                 for (int j = 0; j < 4; j++) o[j] = j == w61_i0(p) ? v0 : j == w61_i1(p) ? v1 : 0;

@@ -14,8 +14,11 @@ extern "C" {
 
 /* The timed call's input on the default stream: x (M x K FP16) at 0 from
  * seed_x and, from seed_w, W's compressed form (vals at W61_V_AT, meta at
- * W61_E_AT: sp24_pack.h's layout) or, dense != 0, W itself (N x K FP16,
- * the pruned values decompressed, at W61_V_AT: cuBLAS's input). */
+ * W61_E_AT: sp24_pack.h's layout) or, dense 1, W itself (N x K FP16,
+ * the pruned values decompressed, at W61_V_AT: cuBLAS's input). dense 2:
+ * the same places and 2:4 pattern with values of the test's kind (x
+ * uniform in [-1, 1], each row of W an amplitude 1 to 2^-6 times uniform
+ * values), not exact: what cuBLAS's time is taken on. */
 cudaError_t jd_w61_fill(uint8_t *in, int M, int N, int K, unsigned long long seed_x, unsigned long long seed_w,
                         int dense);
 /* The same values as integers (x: 8 x, W: 16 W, dense, N x K) on stream. */

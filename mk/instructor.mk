@@ -811,7 +811,7 @@ $(BUILD)/instructor/judge_w61.o $(BUILD)/instructor/judge_w61_runner.o: instruct
 $(BUILD)/instructor/judge_w61_runner.o: phase6/week61/support/sp24_probe.h
 $(BUILD)/instructor/judge_w61.o: instructor/judge_w61_kernels.h
 $(BUILD)/instructor/judge_w61_kernels.o: instructor/judge_w61_kernels.cu instructor/judge_w61_kernels.h \
-  instructor/judge_w61.h $(NVCC_STAMP)
+  instructor/judge_w61.h common/include/wb_hd.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
