@@ -332,6 +332,7 @@ typedef struct {
     char dep[128];  /* a __static_initialization_and_destruction helper it calls */
     int  bad;       /* calls or references anything but the allowed few */
     int  init;      /* constructs std::ios_base::Init */
+    int  dtor;      /* a destructor (named ...D0Ev, D1Ev or D2Ev) */
 } code_fn;
 static code_fn *g_fns;
 static int g_nfns, g_capfns;
@@ -351,9 +352,46 @@ static const code_fn *code_fn_named(const char *n)
 static int benign_static_init(const char *n, int depth)
 {
     const code_fn *c = n && *n ? code_fn_named(n) : NULL;
-    if (!c || c->bad || depth > 2) return 0;
+    if (!c || c->bad || c->dtor || depth > 2) return 0;
     if (c->dep[0]) return benign_static_init(c->dep, depth + 1);
     return c->init;
+}
+
+/* A destructor's mangled name: ...D0Ev (deleting), D1Ev (complete), D2Ev (base). */
+static int dtor_name(const char *n)
+{
+    size_t k = strlen(n);
+    return is_mangled(n) && k > 4 && n[k - 4] == 'D' && n[k - 3] >= '0' && n[k - 3] <= '2' && !strcmp(n + k - 2, "Ev");
+}
+
+/* The standard library's destructors that Thrust's and CUB's headers
+ * register or call from theirs: libstdc++'s code, as long as no student
+ * object defines one of them (check_elf refuses that, so an object cannot
+ * put its own code under these names). */
+static const char *const STD_DTORS[] = {
+    "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEED1Ev", "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEED2Ev",
+    "_ZNSt9bad_allocD1Ev", "_ZNSt9bad_allocD2Ev", "_ZNSt13runtime_errorD1Ev", "_ZNSt13runtime_errorD2Ev",
+    "_ZNSt3_V214error_categoryD1Ev", "_ZNSt3_V214error_categoryD2Ev", "_ZNSt9exceptionD1Ev", "_ZNSt9exceptionD2Ev",
+    NULL
+};
+
+/* What a benign destructor may reference besides another one of this file:
+ * operator delete, a vtable or type information (data), and STD_DTORS. */
+static int dtor_may_use(const char *n)
+{
+    return !strcmp(n, "_ZdlPv") || !strcmp(n, "_ZdlPvm") || starts(n, "_ZTV") || starts(n, "_ZTI") || in_list(STD_DTORS, n);
+}
+
+/* A destructor of this file whose code does nothing but return, store a
+ * vtable, free memory and call other such destructors: what a function-local
+ * static of a library class registers with __cxa_atexit (Thrust's error
+ * categories in every file that uses Thrust). Code that only destroys cannot
+ * write a record, so registering it is harmless. */
+static int benign_dtor(const char *n, int depth)
+{
+    const code_fn *c = n && *n ? code_fn_named(n) : NULL;
+    if (!c || !c->dtor || c->bad || depth > 3) return 0;
+    return c->dep[0] ? benign_dtor(c->dep, depth + 1) : 1;
 }
 
 
@@ -446,6 +484,57 @@ static int check_sections(const span *f, const Elf64_Ehdr *eh, const Elf64_Shdr 
         if (alloc && !data_name(n)) report(r, "section: %s: an allocated section the compilers never make", n);
     }
     return r->violations - before;
+}
+
+/* benign_dtor for symbol si, by its name or an alias (a destructor's D1Ev and D2Ev are one function, which
+ * objdump names once). */
+static int benign_dtor_sym(const Elf64_Sym *sym, size_t nsym, const char *str, size_t si)
+{
+    if (benign_dtor(str + sym[si].st_name, 0)) return 1;
+    for (size_t i = 1; i < nsym; i++)
+        if (i != si && ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC && sym[i].st_shndx == sym[si].st_shndx &&
+            sym[i].st_value == sym[si].st_value && benign_dtor(str + sym[i].st_name, 0))
+            return 1;
+    return 0;
+}
+
+/* The __cxa_atexit call at rel[k], in function fn_i: does it register a benign destructor and nothing
+ * else? Every code address taken in fn_i since its start or its previous __cxa_atexit call must be a
+ * benign destructor of this file (one at least); the other references there may be data of this file,
+ * __dso_handle, a vtable or type information. Anything else (an address in code taken without a name, an
+ * undefined symbol that could be another file's function) and the call is refused as before. */
+static int registers_benign_dtor(const Elf64_Rela *rel, size_t nrel, size_t k, const Elf64_Sym *sym, size_t nsym,
+                                 const char *str, const Elf64_Shdr *sh, unsigned nsec, size_t fn_i)
+{
+    uint64_t lo = sym[fn_i].st_value, hi = rel[k].r_offset;
+    for (size_t j = 0; j < nrel; j++) { /* the previous __cxa_atexit call of this function */
+        size_t sj = ELF64_R_SYM(rel[j].r_info);
+        if (sj && sj < nsym && rel[j].r_offset >= lo && rel[j].r_offset < hi && !strcmp(str + sym[sj].st_name, "__cxa_atexit"))
+            lo = rel[j].r_offset + 1;
+    }
+    int dtors = 0;
+    for (size_t j = 0; j < nrel; j++) {
+        if (rel[j].r_offset < lo || rel[j].r_offset >= hi) continue;
+        unsigned t = ELF64_R_TYPE(rel[j].r_info);
+        size_t sj = ELF64_R_SYM(rel[j].r_info);
+        if (t == R_X86_64_PLT32) continue; /* a call: not an address handed on */
+        if (!sj || sj >= nsym) return 0;
+        const char *n = str + sym[sj].st_name;
+        int type = ELF64_ST_TYPE(sym[sj].st_info);
+        unsigned shn = sym[sj].st_shndx;
+        if (type == STT_FUNC && shn != SHN_UNDEF) {
+            if (!benign_dtor_sym(sym, nsym, str, sj)) return 0;
+            dtors++;
+        } else if (type == STT_SECTION) {
+            if (shn >= nsec || (sh[shn].sh_flags & SHF_EXECINSTR)) return 0; /* an unnamed address in code */
+        } else if (shn == SHN_UNDEF) {
+            if (in_list(STD_DTORS, n)) dtors++; /* std::string's, as a static std::string registers it */
+            else if (strcmp(n, "__dso_handle") && !starts(n, "_ZTV") && !starts(n, "_ZTI")) return 0;
+        } else if (type != STT_OBJECT) {
+            return 0;
+        }
+    }
+    return dtors > 0;
 }
 
 static int check_elf(const span *f, const char *path, const oc_policy *p, oc_report *r)
@@ -600,6 +689,9 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
                     in = i;
             if (in && !strcmp(str + sym[in].st_name, NVCC_REGISTER)) continue;
             if (in && benign_static_init(str + sym[in].st_name, 0)) continue;
+            if (in && !strcmp(callee, "__cxa_atexit") &&
+                registers_benign_dtor(rel, sh[s].sh_size / sizeof *rel, k, sym, nsym, str, sh, nsec, in))
+                continue;
             report(r, "references: %s: registers code to run after the test (in %s)", callee,
                    in ? str + sym[in].st_name : "(unnamed)");
         }
@@ -614,6 +706,9 @@ static int check_elf(const span *f, const char *path, const oc_policy *p, oc_rep
                 forbidden_lib = 1;
                 if (hits[l]++ == 0) first[l] = n;
             }
+        if (sym[i].st_shndx != SHN_UNDEF && in_list(STD_DTORS, n))
+            report(r, "defines: %s: a destructor of the standard library (libstdc++'s own, run at exit when a "
+                      "static of its class is destroyed)", n);
         if (type == STT_GNU_IFUNC && sym[i].st_shndx != SHN_UNDEF)
             report(r, "ifunc: %s: its resolver runs when the program is loaded, before the test "
                       "(exercise code runs only when the test calls it)", n);
@@ -711,8 +806,9 @@ static int check_code(const char *path, oc_report *r)
         if (line[0] != ' ' && line[0] != '\t' && lt && gt) {
             snprintf(fn, sizeof fn, "%.*s", (int)(gt - lt - 1), lt + 1);
             branch[0] = 0, cur = NULL;
-            /* only a static initialiser can be let through (benign_static_init) */
-            if (!strstr(fn, "_GLOBAL__sub_I") && !strstr(fn, "__static_initialization_and_destruction")) continue;
+            /* only a static initialiser (benign_static_init) or a destructor (benign_dtor) can be let through */
+            int dt = dtor_name(fn);
+            if (!dt && !strstr(fn, "_GLOBAL__sub_I") && !strstr(fn, "__static_initialization_and_destruction")) continue;
             if (g_nfns == g_capfns) {
                 int cap = g_capfns ? 2 * g_capfns : 64;
                 code_fn *m = realloc(g_fns, (size_t)cap * sizeof *m);
@@ -722,6 +818,7 @@ static int check_code(const char *path, oc_report *r)
                 cur = &g_fns[g_nfns++];
                 memset(cur, 0, sizeof *cur);
                 snprintf(cur->name, sizeof cur->name, "%s", fn);
+                cur->dtor = dt;
             }
             continue;
         }
@@ -731,7 +828,12 @@ static int check_code(const char *path, oc_report *r)
             char *sym = strchr(rx + 2, '\t');
             char target[256] = "";
             if (sym) snprintf(target, sizeof target, "%.*s", (int)strcspn(sym + 1, "+-"), sym + 1);
-            if (cur) {
+            if (cur && cur->dtor) {
+                if (dtor_may_use(target)) ;
+                else if (dtor_name(target) && (!cur->dep[0] || !strcmp(cur->dep, target)) && strcmp(target, fn))
+                    snprintf(cur->dep, sizeof cur->dep, "%s", target);
+                else cur->bad = 1;
+            } else if (cur) {
                 if (!strcmp(target, "_ZNSt8ios_base4InitC1Ev")) cur->init = 1;
                 else if (!strcmp(target, "_ZNSt8ios_base4InitD1Ev") || !strcmp(target, "__cxa_atexit") ||
                          !strcmp(target, "__dso_handle") || (target[0] == '.' && strncmp(target, ".text", 5)))
@@ -746,7 +848,7 @@ static int check_code(const char *path, oc_report *r)
         /* a direct branch that was not relocated: to itself, or to another function of this file */
         if (branch[0] && cur) {
             if (!strcmp(branch, fn)) ; /* a jump inside the function */
-            else if (strstr(branch, "__static_initialization_and_destruction"))
+            else if (!cur->dtor && strstr(branch, "__static_initialization_and_destruction"))
                 snprintf(cur->dep, sizeof cur->dep, "%s", branch);
             else cur->bad = 1;
         }
