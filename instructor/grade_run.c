@@ -266,9 +266,8 @@ static void not_run(cp_grade *out, const char *why)
  *
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
- * instructor's build/instructor/ (make judge-w01 ... judge-w13, judge-w15, judge-w19, judge-w21 ...
- * judge-w42, judge-w53 ... judge-w55, judge-w57, judge-w59, judge-w60 and judge-w62: weeks 01-13, 15,
- * 19, 21-42, 53-55, 57, 59, 60 and 62; the weeks are
+ * instructor's build/instructor/ (make judge-w01 ... judge-w15, judge-w19, judge-w21 ... judge-w42 and
+ * judge-w53 ... judge-w62: weeks 01-15, 19, 21-42 and 53-62; the weeks are
  * mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
@@ -317,6 +316,10 @@ static const struct {
     { "phase6/week59", "judge-w59", "judge_w59_runner.o" },
     { "phase6/week60", "judge-w60", "judge_w60_runner.o" },
     { "phase6/week62", "judge-w62", "judge_w62_runner.o" },
+    { "phase3/week14", "judge-w14", "judge_w14_runner.o" },
+    { "phase5/week56", "judge-w56", "judge_w56_runner.o" },
+    { "phase6/week58", "judge-w58", "judge_w58_runner.o" },
+    { "phase6/week61", "judge-w61", "judge_w61_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -1,8 +1,5 @@
 /* judge_w56.c — build/instructor/judge-w56: week 56's judge (instructor/
- * README.md, "The judge and the runner"). STAGED: written and tested
- * without a GPU, not yet used by the grader (no JUDGED_WEEKS line, no
- * JUDGES row: the grader grades the week with its linked test until this
- * has run on a GPU; README.md's week 56 entry has the commands). It links
+ * README.md, "The judge and the runner"). It links
  * no student code: the student's cluster_hist.o and tma_multicast.o (sm_90a
  * code, as the week's rules build them) are linked into the runner
  * (judge_w56_runner.c, with the week's given support/yard_hist.o, as the
@@ -95,8 +92,10 @@
  *                     than 9.0, as the test's.
  * The week's benchmarks (multicast's four rows and cluster_hist against
  * the given global-atomics histogram) are reports, no checkpoint. Every
- * checkpoint of week 56 is judged: none is left to the linked test. Not yet
- * run on a GPU. Without a GPU every checkpoint is SKIP but w56.plan (PASS
+ * checkpoint of week 56 is judged: none is left to the linked test. Run on
+ * an H200 (2026-11-29), alone, plain and sandboxed: the reference PASSed
+ * all four (w56.multicast-bw 0.794 and 0.799 of COPY against the H200
+ * target 0.71), the starter FAILed all four. Without a GPU every checkpoint is SKIP but w56.plan (PASS
  * or FAIL) and the contracts of w56.dsmem and w56.multicast, whose failure
  * stands (instructor/tests/judge_w56.sh). */
 #ifndef _GNU_SOURCE

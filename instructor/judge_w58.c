@@ -1,7 +1,5 @@
 /* judge_w58.c — build/instructor/judge-w58: week 58's judge (instructor/
- * README.md, "The judge and the runner"). STAGED: written and tested
- * without a GPU, not yet used by the grader (the week is graded with its
- * linked test until this judge has run on a GPU). It links no student code:
+ * README.md, "The judge and the runner"). It links no student code:
  * the student's w4a16_decode.o and w4a16_prefill.o are linked into the
  * runner (judge_w58_runner.c), which this process starts (or is handed) and
  * asks to call w4a16_decode and w4a16_prefill on buffers it allocated
@@ -115,7 +113,9 @@
  * Every checkpoint of week 58 is judged: none is left to the linked test.
  * Run on an H200 (2026-11-29), alone: the reference PASSed all four plain; w58.prefill-speed FAILed
  * sandboxed (0.366 of cuBLAS against 0.37) while cuBLAS was timed on the exact layer, which it runs 9 %
- * faster than the test's values (a probe, same day); it is now timed on a layer of the test's kind.
+ * faster than the test's values (a probe, same day); it is now timed on a layer of the test's kind, and
+ * the reference PASSed all four plain and sandboxed (w58.decode-speed 0.568 and 0.557 of COPY against 0.50,
+ * w58.prefill-speed 0.434 and 0.427 of cuBLAS against 0.37), the starter FAILed all four.
  * Without a GPU the plumbing is tested by
  * instructor/tests/judge_w58.sh (w58.decode and w58.prefill SKIP over the
  * reference's runner and FAIL over the starter's, whose calls accept bad

@@ -738,7 +738,7 @@ $(BUILD)/instructor/judge_w53.o: instructor/judge_w53.h phase5/common/tma_copy_c
 $(BUILD)/instructor/judge_w53_runner.o: instructor/judge_w53.h
 $(foreach i,$(IMPLS),$(BUILD)/phase5/week53/$(i)/judge-runner): $(BUILD)/phase5/week53/support/clip_probe.o
 $(eval $(call judge_rules,56,phase5/week56,cluster_hist tma_multicast))
-# week 56's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the copy checks it
+# week 56's judge: the copy checks it
 # shares with week 53's (judge_tma_copy.c, over phase5/common/tma_copy_check.h, which the tests include);
 # jd_on_sm90 from judge_gemm_refs.o; no kernel of its own (jd_perm_check_f32 checks each copy of the timed
 # outputs) and no yardstick but COPY; the week's given support/yard_hist.o in its runners, as the grader
@@ -799,7 +799,7 @@ $(JUDGE_W60_YARD): $(BUILD)/instructor/judge_w60_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W60): | $(JUDGE_W60_YARD)
 judge-w60: $(JUDGE_W60_YARD)
 $(eval $(call judge_rules,61,phase6/week61,sp24_pack sp24_gemm))
-# week 61's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# week 61's judge: the student's
 # sp24_pack.o and sp24_gemm.o and the week's given support/sp24_probe.o (as in the test program) in its
 # runners; its own kernels (judge_w61_kernels.cu: the timed inputs' fill and the check of every timed
 # output, linked into judge-w61 alone); and its yard runner (judge_w61_yard_runner.c: cublasGemmEx on the
@@ -865,7 +865,7 @@ $(JUDGE_W17_YARD): $(BUILD)/instructor/judge_w17_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W17): | $(JUDGE_W17_YARD)
 judge-w17: $(JUDGE_W17_YARD)
 $(eval $(call judge_rules,14,phase3/week14,blas cubdev cubblock thrustops))
-# week 14's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the student's
+# week 14's judge: the student's
 # blas.o, cubdev.o, cubblock.o and thrustops.o in its runners, which link cuBLAS (the week's libs) and
 # make their own handle; cuBLAS in the judge for its statuses' names (judge_cublas.h)
 $(JUDGE_W14): private LDCUDA += -lcublas
@@ -931,7 +931,7 @@ $(JUDGE_W55): private LDCUDA += -lcublas
 $(JUDGE_W55): | $(JUDGE_W54_YARD)
 judge-w55: $(JUDGE_W54_YARD)
 $(eval $(call judge_rules,58,phase6/week58,w4a16_decode w4a16_prefill))
-# week 58's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's cases and
+# week 58's judge: the test's cases and
 # checks copied (the test keeps them in its body), the given quantiser (support/w4_quant.h, header only)
 # included; its own kernels (judge_w58_kernels.cu: the timed decode's inputs from a seed and the exact check
 # of every timed output, linked into judge-w58 alone); COPY, and cuBLAS (w58.prefill-speed's yardstick and its
@@ -987,6 +987,10 @@ JUDGED_WEEKS += phase6/week57
 JUDGED_WEEKS += phase6/week59
 JUDGED_WEEKS += phase6/week60
 JUDGED_WEEKS += phase6/week62
+JUDGED_WEEKS += phase3/week14
+JUDGED_WEEKS += phase5/week56
+JUDGED_WEEKS += phase6/week58
+JUDGED_WEEKS += phase6/week61
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w14.sh — week 14's judge by itself without a GPU
+# instructor/tests/judge_w14.sh — week 14 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w14.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists the week's eight correctness checkpoints and two of its speed ones
 # (w14.sort-speed is left to the linked test); the runners hold the week's
 # functions, the yard runner beside the judge calls cuBLAS and holds none
@@ -17,12 +18,15 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w14
 
-label="week 14's judge alone, without a GPU"
-staged_judge_begin 14 "$label"
+label="week 14 judged outside the student's process, without a GPU"
+judged_week_begin 14 phase3/week14 "$label" phase3/week14/solution/*.cu
 fns="blas_tf32_round blas_axpy blas_dot blas_gemm blas_gemm_batched blas_gemm_strided cubdev_sum cubdev_scan
   cubdev_sort_pairs cubblock_row_argmax cubblock_row_amax thr_sqdist thr_sort_by_key"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase3/week14 $fns)"
+bad=
+bad="$bad$(cpu_first_cells 11 "$log" correct starter)"
+bad="$bad$(grader_says_judged 14 phase3/week14 "w14.sort-speed")"
+bad="$bad$(runners_hold phase3/week14 $fns)"
 # shellcheck disable=SC2086
 bad="$bad$(yard_runner_only 14 "" "$(echo $fns)")"
 nm "$BUILD/instructor/judge-w14-yard-runner" | grep -q ' U cublasSgemm' || bad="$bad the yard runner does not call cublasSgemm;"
@@ -50,6 +54,6 @@ grep -q "w14.tf32 fail: blas_tf32_round(0x1.002p+0) \[1 + 2^-11 (a tie: away fro
 bad="$bad$(judge_lists_uncalibrated 14 phase3/week14 \
   "w14.tf32 w14.blas1 w14.gemm w14.batched w14.mathmodes w14.tf32-speed w14.strided-speed w14.cubdev w14.blockwarp w14.thrust" \
   "w14.tf32-speed w14.strided-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "ten checkpoints listed (w14.sort-speed left to the linked test); w14.tf32 PASS over the reference's runner and FAIL over the starter's, the nine GPU checkpoints SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS alone, the judge none; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; ten checkpoints listed (w14.sort-speed left to the linked test); w14.tf32 PASS over the reference's runner and FAIL over the starter's, the nine GPU checkpoints SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS alone, the judge none; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

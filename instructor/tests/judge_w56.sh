@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w56.sh — week 56's judge by itself without a GPU
+# instructor/tests/judge_w56.sh — week 56 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w56.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader.
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below.
 # It lists all four checkpoints (none left to the linked test); the
 # runners hold the week's three functions and no results writer, the judge
 # none; w56.plan is a CPU function the judge checks without a GPU through a
@@ -17,11 +18,14 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w56
 
-label="week 56's judge alone, without a GPU"
-staged_judge_begin 56 "$label"
+label="week 56 judged outside the student's process, without a GPU"
+judged_week_begin 56 phase5/week56 "$label" phase5/week56/solution/*.cu
 fns="cluster_hist_plan cluster_hist tma_multicast_f32"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase5/week56 $fns)"
+bad=
+bad="$bad$(cpu_first_cells 4 "$log" correct starter)"
+bad="$bad$(grader_says_judged 56 phase5/week56)"
+bad="$bad$(runners_hold phase5/week56 $fns)"
 for s in $fns; do
   nm "$BUILD/instructor/judge-w56" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
 done
@@ -44,6 +48,6 @@ done
 grep -q "w56.plan fail: case 0: 1 bins, cluster 0, limit 232448 bytes: CHIST_ERR_ARG, expected CHIST_OK" \
   "$log/alone-w56-starter-plain.tsv.out" || bad="$bad the starter's w56.plan failure does not name the first case;"
 bad="$bad$(judge_lists_uncalibrated 56 phase5/week56 "w56.plan w56.dsmem w56.multicast w56.multicast-bw" "w56.multicast-bw")"
-if [ -z "$bad" ]; then t_pass "$label" "all four checkpoints listed, w56.plan PASS over the reference's runner (20025 calls) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's three functions, calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; all four checkpoints listed, w56.plan PASS over the reference's runner (20025 calls) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed, the runners holding the week's three functions, calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w58.sh — week 58's judge by itself without a GPU
+# instructor/tests/judge_w58.sh — week 58 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w58.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists all four checkpoints (none left to the linked test); the runners
 # hold the week's two functions, the
 # judge neither; the judge by itself over the reference's and the
@@ -15,11 +16,14 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w58
 
-label="week 58's judge alone, without a GPU"
-staged_judge_begin 58 "$label"
+label="week 58 judged outside the student's process, without a GPU"
+judged_week_begin 58 phase6/week58 "$label" phase6/week58/solution/*.cu
 fns="w4a16_decode w4a16_prefill"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase6/week58 $fns)"
+bad=
+bad="$bad$(cells_both 4 "$log" correct=SKIP,SKIP,SKIP,SKIP starter=0.00,0.00,SKIP,SKIP)"
+bad="$bad$(grader_says_judged 58 phase6/week58)"
+bad="$bad$(runners_hold phase6/week58 $fns)"
 for s in $fns; do
   nm "$BUILD/instructor/judge-w58" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
 done
@@ -42,6 +46,6 @@ for ex in decode prefill; do
 done
 bad="$bad$(judge_lists_uncalibrated 58 phase6/week58 "w58.decode w58.prefill w58.decode-speed w58.prefill-speed" \
   "w58.decode-speed w58.prefill-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "four checkpoints listed (none left to the linked test); w58.decode and w58.prefill SKIP over the reference's runner and FAIL over the starter's (M < 0 accepted), the speed checkpoints SKIP over both, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; four checkpoints listed (none left to the linked test); w58.decode and w58.prefill SKIP over the reference's runner and FAIL over the starter's (M < 0 accepted), the speed checkpoints SKIP over both, plain and sandboxed; the runners holding the week's functions, the judge none; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w61.sh — week 61's judge by itself without a GPU
+# instructor/tests/judge_w61.sh — week 61 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w61.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists all three checkpoints (none left to the linked test); the runners
 # hold the week's four functions and the given probe, the yard runner beside
 # the judge calls cuBLAS and holds none of them, the judge neither; the
@@ -18,11 +19,14 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w61
 
-label="week 61's judge alone, without a GPU"
-staged_judge_begin 61 "$label"
+label="week 61 judged outside the student's process, without a GPU"
+judged_week_begin 61 phase6/week61 "$label" phase6/week61/solution/*.cu
 fns="sp24_pack_prune sp24_pack_compress sp24_pack_decompress sp24_gemm"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase6/week61 $fns sp24_probe_one)"
+bad=
+bad="$bad$(cpu_first_cells 3 "$log" correct)$(cells_both 3 "$log" starter=0.00,0.00,SKIP)"
+bad="$bad$(grader_says_judged 61 phase6/week61)"
+bad="$bad$(runners_hold phase6/week61 $fns sp24_probe_one)"
 bad="$bad$(yard_runner_only 61 "" "$fns sp24_probe_one")"
 nm "$BUILD/instructor/judge-w61-yard-runner" | grep -q ' U cublasGemmEx' || bad="$bad the yard runner does not call cublasGemmEx;"
 for s in $fns sp24_probe_one; do
@@ -49,6 +53,6 @@ grep -q "w61.pack fail: group (0x0000, 0x0000, 0x0000, 0x0000) pruned to (0xffff
 grep -q "w61.gemm fail: sp24_gemm(M=-1, N=16, K=64): M < 0 must return cudaErrorInvalidValue" "$out" ||
   bad="$bad the starter's w61.gemm failure does not name the first refusal;"
 bad="$bad$(judge_lists_uncalibrated 61 phase6/week61 "w61.pack w61.gemm w61.sparse-speed" "w61.sparse-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "three checkpoints listed (none left to the linked test); w61.pack PASS over the reference's runner and FAIL over the starter's, w61.gemm SKIP over the reference's (its refusals pass) and FAIL over the starter's, w61.sparse-speed SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS alone; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; three checkpoints listed (none left to the linked test); w61.pack PASS over the reference's runner and FAIL over the starter's, w61.gemm SKIP over the reference's (its refusals pass) and FAIL over the starter's, w61.sparse-speed SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner cuBLAS alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
