@@ -98,6 +98,8 @@ void exercise_policy(const grader *G, const student *s, int w, int e, oc_policy 
     p->api = (const char *const *)W->api;
     p->harness_allow = HARNESS_ALLOW;
     p->allow_refs = W->refs; /* one exercise may call another of its week (week 04's cli), and its given code */
+    for (int k = 0; k < W->meta.n_fileio; k++)
+        if (!strcmp(W->meta.fileio[k], W->meta.exercises[e])) p->allow_fileio = 1;
     p->forbid = forbid;
     p->include_dirs = incp;
 }

@@ -14,9 +14,9 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
-# phase3/week14, phase3/week15, phase4/week19, phase5/week21 to week28, phase6/week30 to week32,
-# phase6/week34 to week38, phase5/week53 to week56, phase6/week57, phase6/week58, phase6/week60 to week62,
-# or (staged: not yet used by the grader) phase4/week17
+# phase3/week14, phase3/week15, phase4/week17, phase4/week19, phase5/week21 to week28, phase6/week30 to
+# week32, phase6/week34 to week38, phase5/week53 to week56, phase6/week57, phase6/week58 or phase6/week60
+# to week62
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
 # COPY; week 07's against CUB and the given naive key count, week 10's w10.volkov-speed against the given
 # full-occupancy kernel, week 12's w12.graph-speed and w12.fuse-speed against the given eager launches and

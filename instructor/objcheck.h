@@ -61,6 +61,8 @@ typedef struct {
     const char *const *harness_allow;    /* harness functions a submission may call, e.g. "wb_cuda_check_" */
     const char *const *forbid;           /* the week's forbid list: "cublas", "cub", "yard_*", ... */
     const char *const *allow_refs;       /* extra references allowed (exact names) */
+    int allow_fileio;                    /* the exercise reads or writes files by contract (week.txt's fileio:):
+                                            C's stdio file functions allowed */
     const char *const *include_dirs;     /* folders headers may come from */
 } oc_policy;
 

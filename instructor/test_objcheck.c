@@ -101,6 +101,12 @@ static const char *const sources[][2] = {
                         "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { static Late l; (void)l; return cudaSuccess; }\n" },
     { "stddtor.cu", "#include \"vecadd.h\"\nextern \"C\" void _ZNSt9bad_allocD2Ev(void *p) { (void)p; }\n"
                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* an exercise that reads a file by contract (week 17's PGM reader): refused unless the week's fileio: names it */
+    { "fileio.cu", "#include <stdio.h>\n#include <string.h>\n#include \"vecadd.h\"\n"
+                   "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) {\n"
+                   "  FILE *f = fopen(\"in.pgm\", \"rb\"); if (!f) return cudaErrorInvalidValue;\n"
+                   "  size_t k = fread(c, 4, n, f); int e = ferror(f); fclose(f);\n"
+                   "  return (cudaError_t)(k != n || e || strpbrk(\"P5\", \"5\") == NULL); }\n" },
     /* strtoull as a newer glibc (2.38 and later) links it from C++: a legitimate parser, not a refused reference */
     { "isoc23.cu", "#include \"vecadd.h\"\n"
                    "extern \"C\" unsigned long long __isoc23_strtoull(const char *, char **, int);\n"
@@ -220,6 +226,20 @@ START_TEST(static_locals_registering_destructors)
     ck_assert_msg(strstr(t, "references: __cxa_atexit: registers code to run after the test"), "%s", t);
     t = verdict("stddtor", NULL);
     ck_assert_msg(strstr(t, "defines: _ZNSt9bad_allocD2Ev: a destructor of the standard library"), "%s", t);
+}
+END_TEST
+
+/* C's stdio file functions: only for an exercise whose week names it in fileio: (allow_fileio) */
+START_TEST(file_io_only_where_the_week_allows_it)
+{
+    const char *t = verdict("fileio", NULL);
+    ck_assert_msg(strstr(t, "references: fopen: file I/O"), "%s", t);
+    oc_report_free(&rep);
+    oc_policy p = policy(NULL);
+    p.allow_fileio = 1;
+    snprintf(obj, sizeof obj, "%s/fileio.o", objdir);
+    ck_assert_int_ge(oc_check_object(obj, &p, &rep), 0);
+    ck_assert_msg(rep.violations == 0, "%s", rep.text ? rep.text : "");
 }
 END_TEST
 
@@ -535,6 +555,7 @@ int main(void)
     tcase_set_timeout(t, 240);
     tcase_add_test(t, clean_exercise_passes);
     tcase_add_test(t, static_locals_registering_destructors);
+    tcase_add_test(t, file_io_only_where_the_week_allows_it);
     tcase_add_test(t, c23_parsers_allowed);
     tcase_add_test(t, harness_internals_refused);
     tcase_add_test(t, code_before_or_after_the_test_refused);

@@ -838,7 +838,7 @@ $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in 
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
-# week 17's judge (staged: written and tested without a GPU, not in JUDGED_WEEKS yet): the test's cases
+# week 17's judge: the test's cases
 # copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
 # $TMPDIR, the shipped images read by the judge from --week-dir); its own kernels (judge_w17_kernels.cu: the
 # timed convolutions' full check, the timed pipeline's scenes and its reference on the GPU, linked into
@@ -991,6 +991,7 @@ JUDGED_WEEKS += phase3/week14
 JUDGED_WEEKS += phase5/week56
 JUDGED_WEEKS += phase6/week58
 JUDGED_WEEKS += phase6/week61
+JUDGED_WEEKS += phase4/week17
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.

@@ -13,6 +13,7 @@
  *   uses: phase5/week21 phase5/week22     (earlier weeks whose kernels this one runs)
  *   pyuses: phase6/week38 phase8/week63   (weeks whose exercise files this week's Python part builds or imports)
  *   needs: cutlass                        (third-party headers, mk/needs-NAME.mk)
+ *   fileio: pgm                           (exercises whose contract reads or writes files)
  *   checkpoint: w01.vecadd | vector add correct for any n
  *   checkpoint: w01.vecadd-bw | vector add bandwidth | >= 0.85 COPY
  *   hint: vecadd | One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x.
@@ -47,6 +48,12 @@
  * student copy), and this week's support files (support/NAME.cu) may include "EX.cu" of
  * W by name to build a variant of it. A week's support files may likewise
  * include the reference of the week's own exercises (a yardstick).
+ *
+ * `fileio: EX ...` names exercises of this week whose contract is to read
+ * or write files (week 17's PGM reader and writer, week 18's model
+ * loader): the grader's object check lets those exercises, and no other,
+ * call C's stdio file functions (fopen, fread, fwrite, fclose, ...); every
+ * name must be an `exercise:` of the week.
  *
  * `pyuses: W` names weeks whose exercise files this week's Python part
  * (its pytest tests and their support/ scripts) builds from or imports:
@@ -125,6 +132,9 @@ typedef struct {
     char          needs[WB_MAX_USES][32];  /* "cutlass" */
     int           n_pyuses;
     char          pyuses[WB_MAX_USES][32]; /* "phase8/week63": released with the week, not in its C test */
+    int           n_fileio;
+    char          fileio[WB_MAX_EXERCISES][64]; /* exercises that read or write files (the grader's object
+                                                    check lets them call C's stdio file functions) */
     int           n_hints;
     char          hint_exercise[WB_MAX_HINTS][64];
     char          hints[WB_MAX_HINTS][600];

@@ -99,6 +99,15 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
                     if (strcmp(list[i], tok) == 0) FAIL("%s: '%s' listed twice", key, tok);
                 copy(list[(*n)++], 32, tok);
             }
+        } else if (strcmp(key, "fileio") == 0) {
+            char *save = NULL;
+            for (char *tok = strtok_r(val, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+                if (w->n_fileio == WB_MAX_EXERCISES) FAIL("too many 'fileio' entries");
+                if (!valid_id(tok)) FAIL("fileio: '%s' must be an exercise's name", tok);
+                for (int i = 0; i < w->n_fileio; i++)
+                    if (strcmp(w->fileio[i], tok) == 0) FAIL("fileio: '%s' listed twice", tok);
+                copy(w->fileio[w->n_fileio++], 64, tok);
+            }
         } else if (strcmp(key, "libs") == 0) {
             copy(w->libs, sizeof w->libs, val);
         } else if (strcmp(key, "nvflags") == 0) {
@@ -136,8 +145,13 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             copy(w->hints[w->n_hints], 600, text);
             w->n_hints++;
         } else {
-            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, pyuses, needs, checkpoint, pycheckpoint, hint)", key);
+            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, pyuses, needs, fileio, checkpoint, pycheckpoint, hint)", key);
         }
+    }
+    for (int i = 0; i < w->n_fileio; i++) {
+        int k = 0;
+        while (k < w->n_exercises && strcmp(w->exercises[k], w->fileio[i])) k++;
+        if (k == w->n_exercises) FAIL("fileio: '%s' is not an exercise of the week", w->fileio[i]);
     }
     fclose(f);
     /* The folder names the week; the curriculum gives its title. */

@@ -72,8 +72,14 @@ START_TEST(meta_uses_and_needs)
     ck_assert_str_eq(w.uses[2], "phase0/week03");
     ck_assert_int_eq(w.n_needs, 1);
     ck_assert_str_eq(w.needs[0], "cutlass");
+    /* fileio: exercises of the week whose contract reads or writes files */
+    write_file(p5, "exercise: pgm\nexercise: conv\nfileio: pgm\n");
+    ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_eq(w.n_fileio, 1);
+    ck_assert_str_eq(w.fileio[0], "pgm");
     const char *bad[] = { "uses: week01\n", "uses: phase0/week1\n", "uses: phase0/week01 phase0/week01\n",
-                          "uses: phase1/week05\n", "needs: a/b\n" };
+                          "uses: phase1/week05\n", "needs: a/b\n", "exercise: pgm\nfileio: other\n",
+                          "exercise: pgm\nfileio: pgm pgm\n", "fileio: a/b\n" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_file(p5, bad[i]);
         ck_assert_msg(wb_week_load(p5, &w, err, sizeof err) == -1, "accepted: %s", bad[i]);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# instructor/tests/judge_w17.sh — week 17's judge by itself without a GPU
+# instructor/tests/judge_w17.sh — week 17 graded with its judge without a GPU
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w17.c).
-# The judge is staged: written and tested here, not yet used by the grader
-# (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
+# The week is judged by the grader (JUDGED_WEEKS): its class of two (the
+# reference and the starter) graded without a GPU with --judge 1 and
+# without gives the same cells, and the judge by itself as below. It
 # lists all ten checkpoints (none left to the linked test); the runners hold the week's PGM functions and kernels' entry points, the
 # yard runner beside the judge the given cuDNN yardstick and none of them,
 # the judge none of them; the judge by itself over the
@@ -16,12 +17,15 @@
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-judge-w17
 
-label="week 17's judge alone, without a GPU"
-staged_judge_begin 17 "$label"
+label="week 17 judged outside the student's process, without a GPU"
+judged_week_begin 17 phase4/week17 "$label" phase4/week17/solution/*.cu
 fns="pgm_decode pgm_encode pgm_read pgm_write pgm_free conv2d_naive conv2d_set_weights conv2d_tiled sep_set_weights
   sep_rows sep_cols eq_histogram eq_lut eq_apply resize_bilinear sobel pipeline_workspace_bytes pipeline_apply"
 # shellcheck disable=SC2086
-bad="$(runners_hold phase4/week17 $fns)"
+bad=
+bad="$bad$(cpu_first_cells 10 "$log" correct starter)"
+bad="$bad$(grader_says_judged 17 phase4/week17)"
+bad="$bad$(runners_hold phase4/week17 $fns)"
 bad="$bad$(yard_runner_only 17 "yard_cudnn_conv_open yard_cudnn_conv_plan yard_cudnn_conv" "$fns")"
 for s in $fns; do
   nm "$BUILD/instructor/judge-w17" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
@@ -46,6 +50,6 @@ grep -q "w17.pgm fail: pgm_decode refused a valid file (plain P5): returned -1" 
 bad="$bad$(judge_lists_uncalibrated 17 phase4/week17 \
   "w17.pgm w17.conv2d w17.conv-bw w17.conv-speed w17.separable w17.equalize w17.resize w17.sobel w17.pipeline w17.pipeline-speed" \
   "w17.conv-bw w17.conv-speed w17.pipeline-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "all ten checkpoints listed (none left to the linked test); w17.pgm PASS over the reference's runner and FAIL over the starter's, the nine GPU ones SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner the given cuDNN yardstick alone, the judge none; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike; all ten checkpoints listed (none left to the linked test); w17.pgm PASS over the reference's runner and FAIL over the starter's, the nine GPU ones SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner the given cuDNN yardstick alone, the judge none; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
