@@ -14,8 +14,14 @@
 
 /* Harness functions an exercise file may call (wb_cuda.h's WB_CUDA and
  * WB_LAUNCH, the device facts, the input generator week 04's CLI uses). */
+/* The workbook's functions an exercise may call: error checks, the device query, the random numbers
+ * (week 04's and week 20's applications draw their inputs) and week 47's rank broadcast (its exercise's
+ * contract). Until 2026-11-29 the list lacked wb_rng_unit and wb_rank_bcast, and every correct
+ * submission of weeks 20 and 47 scored 0. */
 static const char *const HARNESS_ALLOW[] = { "wb_cuda_check_", "wb_launch_status_", "wb_fp32_lanes_per_sm",
-                                             "wb_rng_seed", "wb_fill_uniform_f32", NULL };
+                                             "wb_rng_seed", "wb_rng_for", "wb_rng_for_seed", "wb_rng_u64",
+                                             "wb_rng_int", "wb_rng_unit", "wb_fill_uniform_f32", "wb_rank_bcast",
+                                             NULL };
 
 /* The exercise API of week w: the C functions the instructor's own build of
  * the starters defines (build/WEEK/starter/EX.o, made by `make grade`). */
