@@ -109,8 +109,10 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
      * student), with their prebuilt objects; and the phaseP/common/ folders
      * of every week in the copy. */
     for (int w = 0; w < G->n_weeks; w++)
-        for (int u = 0; u < G->weeks[w].meta.n_uses; u++) {
-            const char *v = G->weeks[w].meta.uses[u];
+        for (int u = 0; u < G->weeks[w].meta.n_uses + G->weeks[w].meta.n_pyuses; u++) {
+            /* pyuses: too (week 52's capstone, week.txt's check of its names needs them there) */
+            const char *v = u < G->weeks[w].meta.n_uses ? G->weeks[w].meta.uses[u]
+                                                          : G->weeks[w].meta.pyuses[u - G->weeks[w].meta.n_uses];
             int graded = 0;
             for (int k = 0; k < G->n_weeks; k++) graded |= strcmp(G->weeks[k].dir, v) == 0;
             char there[1400];
@@ -122,9 +124,11 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
             if (copy_tracked(G->root, v, s->tree, log) || sh(cmd, log))
                 return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
         }
-    for (int w = 0; w < G->n_weeks; w++) {
+    for (int w = 0; w <= G->n_weeks; w++) {
         char ph[16];
-        snprintf(ph, sizeof ph, "%.*s", (int)strcspn(G->weeks[w].dir, "/"), G->weeks[w].dir);
+        /* and phase7/common after the weeks: the Python runner every week with Python checkpoints uses */
+        if (w == G->n_weeks) snprintf(ph, sizeof ph, "phase7");
+        else snprintf(ph, sizeof ph, "%.*s", (int)strcspn(G->weeks[w].dir, "/"), G->weeks[w].dir);
         char there[1400], pc[40];
         snprintf(there, sizeof there, "%s/%s/common", s->tree, ph);
         snprintf(pc, sizeof pc, "%s/common", ph);
