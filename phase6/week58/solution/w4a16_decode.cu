@@ -78,9 +78,9 @@
  * mbarriers) lost to 1 on an H200 at every setting tried, 0.32-0.50 of
  * COPY, and was removed: instructor/tune/w58/NOTES.md has its figures. */
 #ifndef W58_DEC_VARIANT
-#define W58_DEC_VARIANT 5
+#define W58_DEC_VARIANT 9
 #endif
-#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5)
+#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5 && W58_DEC_VARIANT != 8 && W58_DEC_VARIANT != 9)
 #error "W58_DEC_VARIANT is 0, 1, 2, 3 or 5"
 #endif
 
@@ -556,8 +556,508 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
     if (threadIdx.x == 0) tickets[blockIdx.x] = 0; /* ready for the next launch */
 }
 
+/* Variant 8: the weights are the A operand, x the B operand. An mma's A is
+ * 16 columns x 16 k (256 weights: 32 words), its B 16 k x 8 rows of x, so at
+ * M <= 8 one mma does what variants 0-5 do with two (their B, the weights,
+ * is 16 k x 8 columns; their A, x, is 16 rows of which M are used). Thread
+ * (g, t) loads word-row 4 s + t of 2 TT columns, col .. col + 2 TT - 1 (col =
+ * warp's first + 2 TT g), as one uint4 (TT = 2) or uint2 (TT = 1); column
+ * col + j is row g (j even) or g + 8 (j odd) of A tile j / 2, and what comes
+ * out of the mmas is thread (g, t)'s own columns, x rows 2 t, 2 t + 1 (and 8
+ * more at M > 8). Each word is dequantised exactly to q - z with one shift,
+ * four lop3 and four half2 operations (the pairs (q1, q5), (q3, q7) come out
+ * times 16 and one HFMA2 with 1/16 brings them back while it subtracts
+ * 64 + z); unless HS, the mmas sum x (q - z) over the group in FP32 and the
+ * scale of the thread's column multiplies those sums (4 FFMAs a column a
+ * group where the weights took 128 products); with HS each weight is
+ * multiplied by its scale in half first. NT n8 tiles of x rows (1 at M <= 8,
+ * 2 past it), D register sets of words, scales and zeros in rotation (D - 1
+ * groups in flight), BL blocks an SM. */
+static __device__ __forceinline__ uint32_t lop3_or(uint32_t w, uint32_t mask, uint32_t bits)
+{
+    uint32_t r;
+    asm("lop3.b32 %0, %1, %2, %3, 0xea;\n" : "=r"(r) : "r"(w), "r"(mask), "r"(bits));
+    return r;
+}
+
+template <int NT, int TT, bool HS, class XF>
+static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], const uint32_t (&wc)[4][2 * TT],
+                                                  const uint32_t (&sc)[TT], const uint32_t (&zc)[TT], XF &&xf)
+{
+    const __half *zh = (const __half *)&zc[0], *sh = (const __half *)&sc[0];
+    __half2 zl[2 * TT], zf[2 * TT], ss[2 * TT];
+#pragma unroll
+    for (int j = 0; j < 2 * TT; j++) {
+        const __half2 z = __half2half2(zh[j]);
+        zl[j] = __hadd2(z, as_h2(0x64006400u));        /* 1024 + z */
+        zf[j] = __hneg2(__hadd2(z, as_h2(0x54005400u))); /* -(64 + z) */
+        ss[j] = __half2half2(sh[j]);
+    }
+    const __half2 k16 = as_h2(0x2c002c00u); /* 1/16 */
+    float accg[TT][NT][4];
+#pragma unroll
+    for (int s = 0; s < 4; s++) {
+        uint32_t b[NT][2][2]; /* [nt][mma][reg]: (k0,k4), (k1,k5) | (k2,k6), (k3,k7) of row 8 nt + g */
+        xf(s, b);
+        uint32_t d[2 * TT][4]; /* word j: (q0,q4), (q1,q5), (q2,q6), (q3,q7), each less z */
+#pragma unroll
+        for (int j = 0; j < 2 * TT; j++) {
+            const uint32_t w = wc[s][j], w8 = w >> 8;
+            d[j][0] = as_u32(__hsub2(as_h2(lop3_or(w, 0x000f000fu, 0x64006400u)), zl[j]));
+            d[j][1] = as_u32(__hfma2(as_h2(lop3_or(w, 0x00f000f0u, 0x64006400u)), k16, zf[j]));
+            d[j][2] = as_u32(__hsub2(as_h2(lop3_or(w8, 0x000f000fu, 0x64006400u)), zl[j]));
+            d[j][3] = as_u32(__hfma2(as_h2(lop3_or(w8, 0x00f000f0u, 0x64006400u)), k16, zf[j]));
+            if constexpr (HS)
+#pragma unroll
+                for (int i = 0; i < 4; i++) d[j][i] = as_u32(__hmul2(as_h2(d[j][i]), ss[j]));
+        }
+#pragma unroll
+        for (int tau = 0; tau < TT; tau++) {
+            /* A rows g, g + 8: words 2 tau, 2 tau + 1; slots 2t, 2t+1 | 2t+8, 2t+9 */
+            const uint32_t a0[4] = { d[2 * tau][0], d[2 * tau + 1][0], d[2 * tau][1], d[2 * tau + 1][1] };
+            const uint32_t a1[4] = { d[2 * tau][2], d[2 * tau + 1][2], d[2 * tau][3], d[2 * tau + 1][3] };
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++) {
+                if constexpr (HS) {
+                    mma16816(acc[tau][nt], a0, b[nt][0][0], b[nt][0][1]);
+                    mma16816(acc[tau][nt], a1, b[nt][1][0], b[nt][1][1]);
+                } else {
+                    if (s == 0)
+#pragma unroll
+                        for (int q = 0; q < 4; q++) accg[tau][nt][q] = 0.f;
+                    mma16816(accg[tau][nt], a0, b[nt][0][0], b[nt][0][1]);
+                    mma16816(accg[tau][nt], a1, b[nt][1][0], b[nt][1][1]);
+                }
+            }
+        }
+    }
+    if constexpr (!HS)
+#pragma unroll
+        for (int tau = 0; tau < TT; tau++) {
+            const float s0 = __half2float(sh[2 * tau]), s1 = __half2float(sh[2 * tau + 1]);
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++) {
+                acc[tau][nt][0] = fmaf(s0, accg[tau][nt][0], acc[tau][nt][0]);
+                acc[tau][nt][1] = fmaf(s0, accg[tau][nt][1], acc[tau][nt][1]);
+                acc[tau][nt][2] = fmaf(s1, accg[tau][nt][2], acc[tau][nt][2]);
+                acc[tau][nt][3] = fmaf(s1, accg[tau][nt][3], acc[tau][nt][3]);
+            }
+        }
+}
+
+/* Loads of TT uint2 (TT = 1) or one uint4 (TT = 2): 2 TT words or halves. */
+template <int TT> struct v8ld;
+template <> struct v8ld<1> {
+    static __device__ __forceinline__ void cs(uint32_t (&r)[2], const uint32_t *p)
+    {
+        const uint2 v = __ldcs((const uint2 *)p);
+        r[0] = v.x, r[1] = v.y;
+    }
+    static __device__ __forceinline__ void g(uint32_t (&r)[1], const __half *p) { r[0] = __ldg((const unsigned *)p); }
+};
+template <> struct v8ld<2> {
+    static __device__ __forceinline__ void cs(uint32_t (&r)[4], const uint32_t *p)
+    {
+        const uint4 v = __ldcs((const uint4 *)p);
+        r[0] = v.x, r[1] = v.y, r[2] = v.z, r[3] = v.w;
+    }
+    static __device__ __forceinline__ void g(uint32_t (&r)[2], const __half *p)
+    {
+        const uint2 v = __ldg((const uint2 *)p);
+        r[0] = v.x, r[1] = v.y;
+    }
+};
+
+template <int NT, int D, int TT, int BL, bool HS>
+static __global__ void __launch_bounds__(DEC_THREADS, BL)
+    w4_decode_kernel8(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
+                      const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
+                      unsigned *__restrict__ tickets, int M, int N, int K, int gps)
+{
+    constexpr int CW = 16 * TT; /* columns a warp */
+    __shared__ bool last;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const int S = gridDim.y, split = blockIdx.y, groups = K / DEC_GROUP;
+    const int g0 = split * gps, G = min(gps, groups - g0);
+    const int wcol = blockIdx.x * (8 * CW) + warp * CW;
+    const int col = wcol + 2 * TT * g; /* this thread's 2 TT columns, in and out */
+    const bool has = col < N;          /* N is a multiple of 8: all 2 TT of them or none */
+
+    float acc[TT][NT][4];
+#pragma unroll
+    for (int a = 0; a < TT; a++)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f;
+
+    if (wcol < N) {
+        size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col;
+        size_t xo = (size_t)g * K + (size_t)g0 * DEC_GROUP + 8 * t;
+        const size_t x8 = (size_t)8 * K;
+        auto issue = [&](uint32_t(&w)[4][2 * TT], uint32_t(&s2)[TT], uint32_t(&z2)[TT]) {
+            if (has) {
+#pragma unroll
+                for (int s = 0; s < 4; s++) v8ld<TT>::cs(w[s], wq + wo + (size_t)s * 4 * N);
+                v8ld<TT>::g(s2, sc + so);
+                v8ld<TT>::g(z2, zr + so);
+            } else {
+#pragma unroll
+                for (int s = 0; s < 4; s++)
+#pragma unroll
+                    for (int j = 0; j < 2 * TT; j++) w[s][j] = 0;
+#pragma unroll
+                for (int j = 0; j < TT; j++) s2[j] = z2[j] = 0;
+            }
+            wo += (size_t)16 * N, so += N;
+        };
+        uint32_t wb[D][4][2 * TT], sb[D][TT], zb[D][TT];
+#pragma unroll
+        for (int r = 0; r < D - 1; r++)
+            if (r < G) issue(wb[r], sb[r], zb[r]);
+#pragma unroll 1
+        for (int gb = 0; gb < G; gb += D) {
+#pragma unroll
+            for (int r = 0; r < D; r++) {
+                const int gi = gb + r;
+                if (gi >= G) break;
+                if (gi + D - 1 < G) issue(wb[(r + D - 1) % D], sb[(r + D - 1) % D], zb[(r + D - 1) % D]);
+                const int lg = lane_id() >> 2;
+                dec_group8<NT, TT, HS>(acc, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
+#pragma unroll
+                    for (int nt = 0; nt < NT; nt++) {
+                        const uint4 xr = lg + 8 * nt < M ? __ldg((const uint4 *)(x + xo + nt * x8 + 32 * s))
+                                                         : make_uint4(0, 0, 0, 0);
+                        b[nt][0][0] = __byte_perm(xr.x, xr.z, 0x5410); /* k = 0, 4 */
+                        b[nt][0][1] = __byte_perm(xr.x, xr.z, 0x7632); /* k = 1, 5 */
+                        b[nt][1][0] = __byte_perm(xr.y, xr.w, 0x5410); /* k = 2, 6 */
+                        b[nt][1][1] = __byte_perm(xr.y, xr.w, 0x7632); /* k = 3, 7 */
+                    }
+                });
+                xo += DEC_GROUP;
+            }
+        }
+    }
+
+    /* Thread (g, t): columns col .. col + 2 TT - 1 of rows 8 nt + 2 t + h;
+     * acc[tau][nt][h] is column col + 2 tau, acc[tau][nt][2 + h] col + 2 tau + 1. */
+    if (S == 1) {
+        if (has)
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int row = 8 * nt + 2 * t + h;
+                    if (row >= M) continue;
+                    uint32_t o[TT];
+#pragma unroll
+                    for (int tau = 0; tau < TT; tau++)
+                        o[tau] = as_u32(__floats2half2_rn(acc[tau][nt][h], acc[tau][nt][2 + h]));
+                    if constexpr (TT == 2)
+                        *(uint2 *)(y + (size_t)row * N + col) = make_uint2(o[0], o[1]);
+                    else
+                        *(uint32_t *)(y + (size_t)row * N + col) = o[0];
+                }
+        return;
+    }
+    if (has)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int row = 8 * nt + 2 * t + h;
+                if (row >= M) continue;
+                float *p = ws + ((size_t)split * M + row) * N + col;
+                if constexpr (TT == 2)
+                    *(float4 *)p = make_float4(acc[0][nt][h], acc[0][nt][2 + h], acc[1][nt][h], acc[1][nt][2 + h]);
+                else
+                    *(float2 *)p = make_float2(acc[0][nt][h], acc[0][nt][2 + h]);
+            }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.x], 1u) == (unsigned)S - 1;
+    __syncthreads();
+    if (!last) return;
+    if (has)
+        for (int row = 2 * t; row < M; row += (row & 1) ? 7 : 1) { /* 2t, 2t+1, 2t+8, 2t+9 */
+            float v[2 * TT];
+#pragma unroll
+            for (int j = 0; j < 2 * TT; j++) v[j] = 0.f;
+            for (int sp_ = 0; sp_ < S; sp_++) {
+                const float *p = ws + ((size_t)sp_ * M + row) * N + col;
+                if constexpr (TT == 2) {
+                    const float4 a = __ldcg((const float4 *)p);
+                    v[0] += a.x, v[1] += a.y, v[2] += a.z, v[3] += a.w;
+                } else {
+                    const float2 a = __ldcg((const float2 *)p);
+                    v[0] += a.x, v[1] += a.y;
+                }
+            }
+            if constexpr (TT == 2)
+                *(uint2 *)(y + (size_t)row * N + col) =
+                    make_uint2(as_u32(__floats2half2_rn(v[0], v[1])), as_u32(__floats2half2_rn(v[2], v[3])));
+            else
+                *(uint32_t *)(y + (size_t)row * N + col) = as_u32(__floats2half2_rn(v[0], v[1]));
+        }
+    if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
+}
+
+/* Variant 9: variant 8 (TT = 2) with x staged in shared memory. Every warp
+ * of a block needs the same x, all MR = 8 NT rows of it: through L1 that is,
+ * at 16 rows, twice the bytes of the words each warp reads (ncu on variant
+ * 8 at M = 16: L1 busy 75 %, DRAM 41 %). Here the block copies the x of XC
+ * groups at a time into shared memory once, already in the order of the
+ * mma's B fragments, and each warp takes its fragments with one ldmatrix.x4
+ * an n8 tile and a k-step: for group gi, step s and fragment f (0: k = 0, 4;
+ * 1: 1, 5; 2: 2, 6; 3: 3, 7 of each of the step's four word-rows), an 8 x 8
+ * matrix of halves with row m = x row m, elements 2 t', 2 t' + 1 = that
+ * pair of word-row 4 s + t'. Rows M .. MR - 1 hold zeros. A barrier pair
+ * every XC groups (one or two a launch at the decode shape); none between. */
+static __device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], uint32_t addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+
+template <int NT, int D, int WPB, int BL, bool HS>
+static __global__ void __launch_bounds__(32 * WPB, BL)
+    w4_decode_kernel9(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
+                      const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
+                      unsigned *__restrict__ tickets, int M, int N, int K, int gps, int XC)
+{
+    constexpr int TT = 2, CW = 32, MR = 8 * NT;
+    extern __shared__ __align__(16) uint32_t xsm[]; /* [XC][4 s][4 f][MR][4 words] */
+    __shared__ bool last;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const int S = gridDim.y, split = blockIdx.y, groups = K / DEC_GROUP;
+    const int g0 = split * gps, G = min(gps, groups - g0);
+    const int wcol = blockIdx.x * (WPB * CW) + warp * CW;
+    const int col = wcol + 4 * g;
+    const bool has = col < N;
+
+    float acc[TT][NT][4];
+#pragma unroll
+    for (int a = 0; a < TT; a++)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+            for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f;
+
+    /* x of groups c0 .. c0 + XC - 1 of the split into xsm (all threads). */
+    auto stage = [&](int c0) {
+        const int n16 = MR * XC * 16; /* uint4 pieces: row m, group, word-row r */
+        for (int i = threadIdx.x; i < n16; i += 32 * WPB) {
+            const int m = i / (XC * 16), rest = i - m * (XC * 16), gi = rest >> 4, r = rest & 15;
+            uint4 v = make_uint4(0, 0, 0, 0);
+            if (m < M && c0 + gi < G) v = __ldg((const uint4 *)(x + (size_t)m * K + (size_t)(g0 + c0 + gi) * DEC_GROUP + 8 * r));
+            const uint32_t p[4] = { __byte_perm(v.x, v.z, 0x5410), __byte_perm(v.x, v.z, 0x7632),
+                                    __byte_perm(v.y, v.w, 0x5410), __byte_perm(v.y, v.w, 0x7632) };
+            uint32_t *dst = xsm + ((size_t)((gi * 4 + (r >> 2)) * 4) * MR + m) * 4 + (r & 3);
+#pragma unroll
+            for (int f = 0; f < 4; f++) dst[f * MR * 4] = p[f];
+        }
+    };
+    const uint32_t xbase = (uint32_t)__cvta_generic_to_shared(xsm) + ((lane >> 3) * MR + (lane & 7)) * 16;
+
+    size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col;
+    auto issue = [&](uint32_t(&w)[4][2 * TT], uint32_t(&s2)[TT], uint32_t(&z2)[TT]) {
+        if (has) {
+#pragma unroll
+            for (int s = 0; s < 4; s++) v8ld<TT>::cs(w[s], wq + wo + (size_t)s * 4 * N);
+            v8ld<TT>::g(s2, sc + so);
+            v8ld<TT>::g(z2, zr + so);
+        } else {
+#pragma unroll
+            for (int s = 0; s < 4; s++)
+#pragma unroll
+                for (int j = 0; j < 2 * TT; j++) w[s][j] = 0;
+#pragma unroll
+            for (int j = 0; j < TT; j++) s2[j] = z2[j] = 0;
+        }
+        wo += (size_t)16 * N, so += N;
+    };
+    uint32_t wb[D][4][2 * TT], sb[D][TT], zb[D][TT];
+#pragma unroll
+    for (int r = 0; r < D - 1; r++)
+        if (r < G) issue(wb[r], sb[r], zb[r]);
+    int cx = 0; /* group index within the staged chunk */
+#pragma unroll 1
+    for (int gb = 0; gb < G; gb += D) {
+#pragma unroll
+        for (int r = 0; r < D; r++) {
+            const int gi = gb + r;
+            if (gi >= G) break;
+            if (gi + D - 1 < G) issue(wb[(r + D - 1) % D], sb[(r + D - 1) % D], zb[(r + D - 1) % D]);
+            if (gi % XC == 0) { /* block-uniform */
+                __syncthreads(); /* everyone is done with the last chunk */
+                stage(gi);
+                __syncthreads();
+                cx = 0;
+            }
+            const uint32_t xg = xbase + (uint32_t)cx * (16 * MR * 16);
+            dec_group8<NT, TT, HS>(acc, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++) {
+                    uint32_t q[4];
+                    ldsm_x4(q, xg + (uint32_t)(s * 4 * MR * 16 + nt * 8 * 16));
+                    b[nt][0][0] = q[0], b[nt][0][1] = q[1], b[nt][1][0] = q[2], b[nt][1][1] = q[3];
+                }
+            });
+            cx++;
+        }
+    }
+
+    if (S == 1) {
+        if (has)
+#pragma unroll
+            for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int row = 8 * nt + 2 * t + h;
+                    if (row >= M) continue;
+                    *(uint2 *)(y + (size_t)row * N + col) =
+                        make_uint2(as_u32(__floats2half2_rn(acc[0][nt][h], acc[0][nt][2 + h])),
+                                   as_u32(__floats2half2_rn(acc[1][nt][h], acc[1][nt][2 + h])));
+                }
+        return;
+    }
+    if (has)
+#pragma unroll
+        for (int nt = 0; nt < NT; nt++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int row = 8 * nt + 2 * t + h;
+                if (row >= M) continue;
+                *(float4 *)(ws + ((size_t)split * M + row) * N + col) =
+                    make_float4(acc[0][nt][h], acc[0][nt][2 + h], acc[1][nt][h], acc[1][nt][2 + h]);
+            }
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.x], 1u) == (unsigned)S - 1;
+    __syncthreads();
+    if (!last) return;
+    if (has)
+        for (int row = 2 * t; row < M; row += (row & 1) ? 7 : 1) {
+            float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
+            for (int sp_ = 0; sp_ < S; sp_++) {
+                const float4 a = __ldcg((const float4 *)(ws + ((size_t)sp_ * M + row) * N + col));
+                v.x += a.x, v.y += a.y, v.z += a.z, v.w += a.w;
+            }
+            *(uint2 *)(y + (size_t)row * N + col) =
+                make_uint2(as_u32(__floats2half2_rn(v.x, v.y)), as_u32(__floats2half2_rn(v.z, v.w)));
+        }
+    if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
+}
+
+#ifndef W58_D1
+#define W58_D1 3
+#endif
+#ifndef W58_D2
+#define W58_D2 2
+#endif
+#ifndef W58_TT1
+#define W58_TT1 2
+#endif
+#ifndef W58_TT2
+#define W58_TT2 2
+#endif
+#ifndef W58_BL1
+#define W58_BL1 (W58_DEC_VARIANT == 9 ? 1 : 2)
+#endif
+#ifndef W58_BL2
+#define W58_BL2 (W58_DEC_VARIANT == 9 ? 1 : 2)
+#endif
+#ifndef W58_HS2
+#define W58_HS2 0
+#endif
+
+static float *g_ws;
+static unsigned *g_tickets;
+static cudaError_t dec_workspace(size_t floats, size_t tickets);
+
+/* One launch of variant 8 with its own occupancy (asked once per device). */
+template <int NT, int D, int TT, int BL, bool HS>
+static cudaError_t dec8_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
+                               int M, int N, int K)
+{
+    static int known_dev = -1, known_slots = 0;
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    if (dev != known_dev) {
+        int sms = 0, per_sm = 0;
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel8<NT, D, TT, BL, HS>,
+                                                              DEC_THREADS, 0);
+        if (e != cudaSuccess) return e;
+        known_slots = sms * (per_sm > 0 ? per_sm : 1), known_dev = dev;
+    }
+    const int cols = 8 * 16 * TT, tiles = (N + cols - 1) / cols, groups = K / DEC_GROUP;
+    int S = known_slots / tiles;
+    S = S < 1 ? 1 : S > DEC_MAX_SPLITS ? DEC_MAX_SPLITS : S;
+    S = S > groups ? groups : S;
+    const int gps = (groups + S - 1) / S;
+    S = (groups + gps - 1) / gps;
+    if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
+    w4_decode_kernel8<NT, D, TT, BL, HS>
+        <<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS>>>(x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps);
+    return cudaGetLastError();
+}
+
+#ifndef W58_XC
+#define W58_XC 32 /* most groups of x staged at once */
+#endif
+#ifndef W58_WPB1
+#define W58_WPB1 16
+#endif
+#ifndef W58_WPB2
+#define W58_WPB2 16
+#endif
+
+template <int NT, int D, int WPB, int BL, bool HS>
+static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
+                               int M, int N, int K)
+{
+    static int known_dev = -1, known_slots = 0;
+    constexpr size_t smax = (size_t)W58_XC * 16 * 8 * NT * 16; /* bytes of xsm at XC = W58_XC */
+    int dev = 0;
+    cudaError_t e = cudaGetDevice(&dev);
+    if (e != cudaSuccess) return e;
+    if (dev != known_dev) {
+        int sms = 0, per_sm = 0;
+        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
+        if (e == cudaSuccess)
+            e = cudaFuncSetAttribute(w4_decode_kernel9<NT, D, WPB, BL, HS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)smax);
+        if (e == cudaSuccess)
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel9<NT, D, WPB, BL, HS>, 32 * WPB,
+                                                              smax);
+        if (e != cudaSuccess) return e;
+        known_slots = sms * (per_sm > 0 ? per_sm : 1), known_dev = dev;
+    }
+    const int cols = 32 * WPB, tiles = (N + cols - 1) / cols, groups = K / DEC_GROUP;
+    int S = known_slots / tiles;
+    S = S < 1 ? 1 : S > DEC_MAX_SPLITS ? DEC_MAX_SPLITS : S;
+    S = S > groups ? groups : S;
+    const int gps = (groups + S - 1) / S;
+    S = (groups + gps - 1) / gps;
+    const int XC = gps < W58_XC ? gps : W58_XC;
+    if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
+    w4_decode_kernel9<NT, D, WPB, BL, HS><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16>>>(
+        x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps, XC);
+    return cudaGetLastError();
+}
+
 /* The dynamic shared memory a launch of the chosen variant takes (0 but for 3). */
+#if W58_DEC_VARIANT >= 8
+static constexpr size_t dec_smem() { return 0; }
+#define DEC_KERNEL_ASKED (w4_decode_kernel<1>) /* unused */
+#else
 static constexpr size_t dec_smem() { return dec_cfg<W58_DEC_VARIANT>::stages > 0 ? dec_cfg<W58_DEC_VARIANT>::smem : 0; }
+#define DEC_KERNEL_ASKED (w4_decode_kernel<W58_DEC_VARIANT>)
+#endif
 
 /* Blocks the device holds at once (SMs x blocks an SM), asked once per device. */
 static cudaError_t dec_slots(int *slots)
@@ -571,11 +1071,11 @@ static cudaError_t dec_slots(int *slots)
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
         if constexpr (dec_smem() > 0) { /* past the 48 KiB a block gets without asking */
             if (e == cudaSuccess)
-                e = cudaFuncSetAttribute(w4_decode_kernel<W58_DEC_VARIANT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                e = cudaFuncSetAttribute(DEC_KERNEL_ASKED, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                          (int)dec_smem());
         }
         if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel<W58_DEC_VARIANT>, DEC_THREADS,
+            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, DEC_KERNEL_ASKED, DEC_THREADS,
                                                               dec_smem());
         if (e != cudaSuccess) return e;
         known_slots = sms * (per_sm > 0 ? per_sm : 1);
@@ -588,8 +1088,6 @@ static cudaError_t dec_slots(int *slots)
 /* The split-K workspace: partial sums and one ticket per column tile, kept
  * between calls (grown when a call needs more) on the device first used.
  * Tickets start at 0 and every launch leaves them at 0. */
-static float *g_ws;
-static unsigned *g_tickets;
 static size_t g_ws_floats, g_n_tickets;
 static int g_ws_dev = -1;
 
@@ -640,6 +1138,19 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
         return cudaErrorInvalidValue;
     if (M == 0 || N == 0) return cudaSuccess;
     if (K == 0) return cudaMemsetAsync(y_, 0, (size_t)M * N * 2, 0); /* 0x0000 is +0 */
+#if W58_DEC_VARIANT == 9
+    if (M <= 8)
+        return dec9_launch<1, W58_D1, W58_WPB1, W58_BL1, false>((const __half *)x_, wq, (const __half *)scales_,
+                                                         (const __half *)zeros_, (__half *)y_, M, N, K);
+    return dec9_launch<2, W58_D2, W58_WPB2, W58_BL2, W58_HS2>((const __half *)x_, wq, (const __half *)scales_,
+                                                     (const __half *)zeros_, (__half *)y_, M, N, K);
+#elif W58_DEC_VARIANT == 8
+    if (M <= 8)
+        return dec8_launch<1, W58_D1, W58_TT1, W58_BL1, false>((const __half *)x_, wq, (const __half *)scales_,
+                                                               (const __half *)zeros_, (__half *)y_, M, N, K);
+    return dec8_launch<2, W58_D2, W58_TT2, W58_BL2, W58_HS2>((const __half *)x_, wq, (const __half *)scales_,
+                                                             (const __half *)zeros_, (__half *)y_, M, N, K);
+#else
     int slots = 0;
     cudaError_t e = dec_slots(&slots);
     if (e != cudaSuccess) return e;
@@ -668,6 +1179,7 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
         gps);
 #endif
     return cudaGetLastError();
+#endif
     //@starter
     //| (void)x_, (void)wq, (void)scales_, (void)zeros_, (void)y_, (void)M, (void)N, (void)K;
     //| return cudaSuccess;
