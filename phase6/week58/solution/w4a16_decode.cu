@@ -40,6 +40,9 @@
 #define DEC_MAX_SPLITS 32  /* at most this many blocks add into one column tile */
 
 //@solution
+/* The variants below share helpers the chosen one may not call: no warning
+ * for an unused static function in this file. */
+#pragma nv_diag_suppress 177
 /* W58_DEC_VARIANT picks the decode main loop at compile time (-D...), for
  * measuring on the GPU. Each thread makes the same products in the same mma
  * chain in variants 0-3, so y is the same bit for bit wherever two of them
@@ -80,7 +83,7 @@
 #ifndef W58_DEC_VARIANT
 #define W58_DEC_VARIANT 9
 #endif
-#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5 && W58_DEC_VARIANT != 8 && W58_DEC_VARIANT != 9)
+#if W58_DEC_VARIANT < 0 || (W58_DEC_VARIANT > 3 && W58_DEC_VARIANT != 5 && W58_DEC_VARIANT != 9)
 #error "W58_DEC_VARIANT is 0, 1, 2, 3 or 5"
 #endif
 
@@ -556,23 +559,23 @@ static __global__ void __launch_bounds__(DEC_THREADS, dec_cfg<V>::blocks)
     if (threadIdx.x == 0) tickets[blockIdx.x] = 0; /* ready for the next launch */
 }
 
-/* Variant 8: the weights are the A operand, x the B operand. An mma's A is
- * 16 columns x 16 k (256 weights: 32 words), its B 16 k x 8 rows of x, so at
- * M <= 8 one mma does what variants 0-5 do with two (their B, the weights,
- * is 16 k x 8 columns; their A, x, is 16 rows of which M are used). Thread
- * (g, t) loads word-row 4 s + t of 2 TT columns, col .. col + 2 TT - 1 (col =
- * warp's first + 2 TT g), as one uint4 (TT = 2) or uint2 (TT = 1); column
- * col + j is row g (j even) or g + 8 (j odd) of A tile j / 2, and what comes
- * out of the mmas is thread (g, t)'s own columns, x rows 2 t, 2 t + 1 (and 8
- * more at M > 8). Each word is dequantised exactly to q - z with one shift,
- * four lop3 and four half2 operations (the pairs (q1, q5), (q3, q7) come out
- * times 16 and one HFMA2 with 1/16 brings them back while it subtracts
- * 64 + z); unless HS, the mmas sum x (q - z) over the group in FP32 and the
- * scale of the thread's column multiplies those sums (4 FFMAs a column a
- * group where the weights took 128 products); with HS each weight is
- * multiplied by its scale in half first. NT n8 tiles of x rows (1 at M <= 8,
- * 2 past it), D register sets of words, scales and zeros in rotation (D - 1
- * groups in flight), BL blocks an SM. */
+/* Variant 9's group (and variant 8's, which read x through L1; removed,
+ * its code in the history): the weights are the A operand, x the B operand.
+ * An mma's A is 16 columns x 16 k (256 weights: 32 words), its B 16 k x 8
+ * rows of x, so at M <= 8 one mma does what variants 0-5 do with two (their
+ * B, the weights, is 16 k x 8 columns; their A, x, is 16 rows of which M are
+ * used). Thread (g, t) loads word-row 4 s + t of four columns, col .. col + 3
+ * (col = the warp's first + 4 g), as one uint4; column col + j is row g (j
+ * even) or g + 8 (j odd) of A tile j / 2, and what comes out of the mmas is
+ * thread (g, t)'s own columns, x rows 2 t, 2 t + 1 (and 8 more at M > 8).
+ * Each word is dequantised exactly to q - z with one shift, four lop3 and
+ * four half2 operations (the pairs (q1, q5), (q3, q7) come out times 16 and
+ * one HFMA2 with 1/16 brings them back while it subtracts 64 + z); unless
+ * HS, the mmas sum x (q - z) over the group in FP32 and the scale of the
+ * thread's column multiplies those sums (4 FFMAs a column a group where the
+ * weights took 128 products); with HS each weight is multiplied by its
+ * scale in half first. NT n8 tiles of x rows (1 at M <= 8, 2 past it); TT
+ * A tiles a thread (2: four columns). */
 static __device__ __forceinline__ uint32_t lop3_or(uint32_t w, uint32_t mask, uint32_t bits)
 {
     uint32_t r;
@@ -645,16 +648,8 @@ static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], const
         }
 }
 
-/* Loads of TT uint2 (TT = 1) or one uint4 (TT = 2): 2 TT words or halves. */
+/* Loads of one uint4 of words (four columns) and one uint2 of halves. */
 template <int TT> struct v8ld;
-template <> struct v8ld<1> {
-    static __device__ __forceinline__ void cs(uint32_t (&r)[2], const uint32_t *p)
-    {
-        const uint2 v = __ldcs((const uint2 *)p);
-        r[0] = v.x, r[1] = v.y;
-    }
-    static __device__ __forceinline__ void g(uint32_t (&r)[1], const __half *p) { r[0] = __ldg((const unsigned *)p); }
-};
 template <> struct v8ld<2> {
     static __device__ __forceinline__ void cs(uint32_t (&r)[4], const uint32_t *p)
     {
@@ -668,141 +663,7 @@ template <> struct v8ld<2> {
     }
 };
 
-template <int NT, int D, int TT, int BL, bool HS>
-static __global__ void __launch_bounds__(DEC_THREADS, BL)
-    w4_decode_kernel8(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
-                      const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
-                      unsigned *__restrict__ tickets, int M, int N, int K, int gps)
-{
-    constexpr int CW = 16 * TT; /* columns a warp */
-    __shared__ bool last;
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    const int S = gridDim.y, split = blockIdx.y, groups = K / DEC_GROUP;
-    const int g0 = split * gps, G = min(gps, groups - g0);
-    const int wcol = blockIdx.x * (8 * CW) + warp * CW;
-    const int col = wcol + 2 * TT * g; /* this thread's 2 TT columns, in and out */
-    const bool has = col < N;          /* N is a multiple of 8: all 2 TT of them or none */
-
-    float acc[TT][NT][4];
-#pragma unroll
-    for (int a = 0; a < TT; a++)
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-            for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f;
-
-    if (wcol < N) {
-        size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col;
-        size_t xo = (size_t)g * K + (size_t)g0 * DEC_GROUP + 8 * t;
-        const size_t x8 = (size_t)8 * K;
-        auto issue = [&](uint32_t(&w)[4][2 * TT], uint32_t(&s2)[TT], uint32_t(&z2)[TT]) {
-            if (has) {
-#pragma unroll
-                for (int s = 0; s < 4; s++) v8ld<TT>::cs(w[s], wq + wo + (size_t)s * 4 * N);
-                v8ld<TT>::g(s2, sc + so);
-                v8ld<TT>::g(z2, zr + so);
-            } else {
-#pragma unroll
-                for (int s = 0; s < 4; s++)
-#pragma unroll
-                    for (int j = 0; j < 2 * TT; j++) w[s][j] = 0;
-#pragma unroll
-                for (int j = 0; j < TT; j++) s2[j] = z2[j] = 0;
-            }
-            wo += (size_t)16 * N, so += N;
-        };
-        uint32_t wb[D][4][2 * TT], sb[D][TT], zb[D][TT];
-#pragma unroll
-        for (int r = 0; r < D - 1; r++)
-            if (r < G) issue(wb[r], sb[r], zb[r]);
-#pragma unroll 1
-        for (int gb = 0; gb < G; gb += D) {
-#pragma unroll
-            for (int r = 0; r < D; r++) {
-                const int gi = gb + r;
-                if (gi >= G) break;
-                if (gi + D - 1 < G) issue(wb[(r + D - 1) % D], sb[(r + D - 1) % D], zb[(r + D - 1) % D]);
-                const int lg = lane_id() >> 2;
-                dec_group8<NT, TT, HS>(acc, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
-#pragma unroll
-                    for (int nt = 0; nt < NT; nt++) {
-                        const uint4 xr = lg + 8 * nt < M ? __ldg((const uint4 *)(x + xo + nt * x8 + 32 * s))
-                                                         : make_uint4(0, 0, 0, 0);
-                        b[nt][0][0] = __byte_perm(xr.x, xr.z, 0x5410); /* k = 0, 4 */
-                        b[nt][0][1] = __byte_perm(xr.x, xr.z, 0x7632); /* k = 1, 5 */
-                        b[nt][1][0] = __byte_perm(xr.y, xr.w, 0x5410); /* k = 2, 6 */
-                        b[nt][1][1] = __byte_perm(xr.y, xr.w, 0x7632); /* k = 3, 7 */
-                    }
-                });
-                xo += DEC_GROUP;
-            }
-        }
-    }
-
-    /* Thread (g, t): columns col .. col + 2 TT - 1 of rows 8 nt + 2 t + h;
-     * acc[tau][nt][h] is column col + 2 tau, acc[tau][nt][2 + h] col + 2 tau + 1. */
-    if (S == 1) {
-        if (has)
-#pragma unroll
-            for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const int row = 8 * nt + 2 * t + h;
-                    if (row >= M) continue;
-                    uint32_t o[TT];
-#pragma unroll
-                    for (int tau = 0; tau < TT; tau++)
-                        o[tau] = as_u32(__floats2half2_rn(acc[tau][nt][h], acc[tau][nt][2 + h]));
-                    if constexpr (TT == 2)
-                        *(uint2 *)(y + (size_t)row * N + col) = make_uint2(o[0], o[1]);
-                    else
-                        *(uint32_t *)(y + (size_t)row * N + col) = o[0];
-                }
-        return;
-    }
-    if (has)
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-            for (int h = 0; h < 2; h++) {
-                const int row = 8 * nt + 2 * t + h;
-                if (row >= M) continue;
-                float *p = ws + ((size_t)split * M + row) * N + col;
-                if constexpr (TT == 2)
-                    *(float4 *)p = make_float4(acc[0][nt][h], acc[0][nt][2 + h], acc[1][nt][h], acc[1][nt][2 + h]);
-                else
-                    *(float2 *)p = make_float2(acc[0][nt][h], acc[0][nt][2 + h]);
-            }
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.x], 1u) == (unsigned)S - 1;
-    __syncthreads();
-    if (!last) return;
-    if (has)
-        for (int row = 2 * t; row < M; row += (row & 1) ? 7 : 1) { /* 2t, 2t+1, 2t+8, 2t+9 */
-            float v[2 * TT];
-#pragma unroll
-            for (int j = 0; j < 2 * TT; j++) v[j] = 0.f;
-            for (int sp_ = 0; sp_ < S; sp_++) {
-                const float *p = ws + ((size_t)sp_ * M + row) * N + col;
-                if constexpr (TT == 2) {
-                    const float4 a = __ldcg((const float4 *)p);
-                    v[0] += a.x, v[1] += a.y, v[2] += a.z, v[3] += a.w;
-                } else {
-                    const float2 a = __ldcg((const float2 *)p);
-                    v[0] += a.x, v[1] += a.y;
-                }
-            }
-            if constexpr (TT == 2)
-                *(uint2 *)(y + (size_t)row * N + col) =
-                    make_uint2(as_u32(__floats2half2_rn(v[0], v[1])), as_u32(__floats2half2_rn(v[2], v[3])));
-            else
-                *(uint32_t *)(y + (size_t)row * N + col) = as_u32(__floats2half2_rn(v[0], v[1]));
-        }
-    if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
-}
-
-/* Variant 9: variant 8 (TT = 2) with x staged in shared memory. Every warp
+/* Variant 9: the group above with x staged in shared memory. Every warp
  * of a block needs the same x, all MR = 8 NT rows of it: through L1 that is,
  * at 16 rows, twice the bytes of the words each warp reads (ncu on variant
  * 8 at M = 16: L1 busy 75 %, DRAM 41 %). Here the block copies the x of XC
@@ -956,17 +817,11 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
 #ifndef W58_D2
 #define W58_D2 2
 #endif
-#ifndef W58_TT1
-#define W58_TT1 2
-#endif
-#ifndef W58_TT2
-#define W58_TT2 2
-#endif
 #ifndef W58_BL1
-#define W58_BL1 (W58_DEC_VARIANT == 9 ? 1 : 2)
+#define W58_BL1 1 /* blocks an SM */
 #endif
 #ifndef W58_BL2
-#define W58_BL2 (W58_DEC_VARIANT == 9 ? 1 : 2)
+#define W58_BL2 1
 #endif
 #ifndef W58_HS2
 #define W58_HS2 0
@@ -975,36 +830,6 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
 static float *g_ws;
 static unsigned *g_tickets;
 static cudaError_t dec_workspace(size_t floats, size_t tickets);
-
-/* One launch of variant 8 with its own occupancy (asked once per device). */
-template <int NT, int D, int TT, int BL, bool HS>
-static cudaError_t dec8_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
-                               int M, int N, int K)
-{
-    static int known_dev = -1, known_slots = 0;
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e != cudaSuccess) return e;
-    if (dev != known_dev) {
-        int sms = 0, per_sm = 0;
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel8<NT, D, TT, BL, HS>,
-                                                              DEC_THREADS, 0);
-        if (e != cudaSuccess) return e;
-        known_slots = sms * (per_sm > 0 ? per_sm : 1), known_dev = dev;
-    }
-    const int cols = 8 * 16 * TT, tiles = (N + cols - 1) / cols, groups = K / DEC_GROUP;
-    int S = known_slots / tiles;
-    S = S < 1 ? 1 : S > DEC_MAX_SPLITS ? DEC_MAX_SPLITS : S;
-    S = S > groups ? groups : S;
-    const int gps = (groups + S - 1) / S;
-    S = (groups + gps - 1) / gps;
-    if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel8<NT, D, TT, BL, HS>
-        <<<dim3((unsigned)tiles, (unsigned)S), DEC_THREADS>>>(x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps);
-    return cudaGetLastError();
-}
 
 #ifndef W58_XC
 #define W58_XC 32 /* most groups of x staged at once */
@@ -1051,13 +876,9 @@ static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half
 }
 
 /* The dynamic shared memory a launch of the chosen variant takes (0 but for 3). */
-#if W58_DEC_VARIANT >= 8
-static constexpr size_t dec_smem() { return 0; }
-#define DEC_KERNEL_ASKED (w4_decode_kernel<1>) /* unused */
-#else
+#if W58_DEC_VARIANT != 9 /* variant 9 asks for its own (dec9_launch) */
 static constexpr size_t dec_smem() { return dec_cfg<W58_DEC_VARIANT>::stages > 0 ? dec_cfg<W58_DEC_VARIANT>::smem : 0; }
 #define DEC_KERNEL_ASKED (w4_decode_kernel<W58_DEC_VARIANT>)
-#endif
 
 /* Blocks the device holds at once (SMs x blocks an SM), asked once per device. */
 static cudaError_t dec_slots(int *slots)
@@ -1084,6 +905,7 @@ static cudaError_t dec_slots(int *slots)
     *slots = known_slots;
     return cudaSuccess;
 }
+#endif
 
 /* The split-K workspace: partial sums and one ticket per column tile, kept
  * between calls (grown when a call needs more) on the device first used.
@@ -1144,12 +966,6 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
                                                          (const __half *)zeros_, (__half *)y_, M, N, K);
     return dec9_launch<2, W58_D2, W58_WPB2, W58_BL2, W58_HS2>((const __half *)x_, wq, (const __half *)scales_,
                                                      (const __half *)zeros_, (__half *)y_, M, N, K);
-#elif W58_DEC_VARIANT == 8
-    if (M <= 8)
-        return dec8_launch<1, W58_D1, W58_TT1, W58_BL1, false>((const __half *)x_, wq, (const __half *)scales_,
-                                                               (const __half *)zeros_, (__half *)y_, M, N, K);
-    return dec8_launch<2, W58_D2, W58_TT2, W58_BL2, W58_HS2>((const __half *)x_, wq, (const __half *)scales_,
-                                                             (const __half *)zeros_, (__half *)y_, M, N, K);
 #else
     int slots = 0;
     cudaError_t e = dec_slots(&slots);
