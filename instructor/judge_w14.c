@@ -109,15 +109,31 @@
  * after its timing, the faster kept (a runner can only slow the judge's
  * GPU). The target for this GPU from week.txt.
  *
- * Left to the linked test (not listed, so the grader runs it in
- * test_week14 and says so): w14.sort-speed (SortPairs of 32M keys below
- * 2^16 with end_bit 16 against the same sort over all 32 bits). Its
- * yardstick must be CUB's own SortPairs in a yard runner, not the
- * student's 32-bit sort (a runner could slow that one on purpose), and its
- * timed outputs (two arrays, a permutation of the input pairs) want a look
- * and a full check of their own (the sorted position of a hidden sample
- * needs the whole key histogram of each call's fresh keys): not written
- * yet. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASSed all ten
+ * w14.sort-speed (SortPairs of 32M keys below 2^16 with end_bit 16 against
+ * the same sort over all 32 bits) is STAGED: formed and listed only with
+ * W14_JUDGE_SORT_SPEED on (judge-w14-sort is this file built so, for its
+ * GPU run); in judge-w14, which the grader runs, the switch is 0, it is not
+ * listed and the grader runs it in test_week14 and says so, as before. Its
+ * yardstick is not the student's own 32-bit sort, as the test's is (a
+ * runner could slow that one on purpose), but CUB's own
+ * cub::DeviceRadixSort::SortPairs over all 32 bits (judge_w14_kernels.cu)
+ * in the yard runner, on the same inputs (the same set-up and seeds),
+ * before the student's runner starts and after its timing, the faster
+ * kept. The reference's 32-bit call is that very SortPairs on the same
+ * data, so for it ALLBITS is the test's yardstick and 1.25 keeps its
+ * meaning (the H100's 1.69 in the week's README, 23 % over 1.25 + 10 %).
+ * The student's cubdev_sort_pairs(end_bit 16) is timed through the timed
+ * protocol: 2^25 pairs a call, 64 calls a request (as memory allows), the
+ * median of 7; each call on its own keys (wb_hash_bits(seed, i) >> 48, the
+ * test's keys for that seed) and values (a permutation of 0..n-1 by a
+ * hidden odd multiplier and mask) fresh from the hidden seed and its own
+ * poisoned output (keys_out, then vals_out, in one buffer); the look right
+ * after the reply reads 256 hidden words of both against the judge's own
+ * CUB sort of the same inputs (made before the request); after the timing
+ * every pair of every timed output is checked by the judge's kernel:
+ * each value names an input position p, the key is key(p), and (key, p)
+ * rises strictly pair to pair: sorted by the whole key, stable, and a
+ * permutation of the input. Not yet run on a GPU. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASSed all ten
  * (w14.tf32-speed 1.003 and 1.000 of cuBLAS in TF32 mode against 0.90, w14.strided-speed 439 and 397
  * times the loop against 10), the starter FAILed all ten. Without a GPU every listed checkpoint but
  * w14.tf32 is SKIP (instructor/tests/judge_w14.sh).
