@@ -36,7 +36,8 @@
 # week 38's yard runner, the lower ratio of its non-causal and causal shapes; week 17's w17.conv-bw and
 # w17.pipeline-speed against COPY and w17.conv-speed against cuDNN's fastest convolution algorithm through
 # its yard runner; week 14's w14.tf32-speed against cuBLAS in TF32 mode and
-# w14.strided-speed against a loop of cublasSgemm, through its yard runner).
+# w14.strided-speed against a loop of cublasSgemm, through its yard runner, and w14.sort-speed, staged, against
+# CUB's all-bits SortPairs through the same yard runner once judge_w14.c's W14_JUDGE_SORT_SPEED is on).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -78,7 +79,7 @@ speed_ids() { case $1 in
   phase5/week55) echo w55.gemm-speed ;;
   phase5/week56) echo w56.multicast-bw ;;
   phase6/week61) echo w61.sparse-speed ;;
-  phase3/week14) echo w14.tf32-speed w14.strided-speed ;;
+  phase3/week14) echo w14.tf32-speed w14.strided-speed w14.sort-speed ;;
   phase6/week62) echo w62.fwd-speed ;;
   phase4/week17) echo w17.conv-bw w17.conv-speed w17.pipeline-speed ;;
 esac; }
@@ -87,6 +88,11 @@ for week in "$@"; do
   for id in $(speed_ids "$week"); do
     rec=$b/instructor/judge-calibrate-$id.tsv log=$b/instructor/judge-calibrate-$id.log
     if [ -n "${JUDGE_CALIBRATE_RECORD:-}" ]; then rec=$JUDGE_CALIBRATE_RECORD   # tests: a record given, no run
+    elif [ -x "$b/instructor/judge-w$nn" ] && ! "$b/instructor/judge-w$nn" --list | grep -qxF "$id"; then
+      # staged behind a switch, not formed by this build of the judge (week 14's w14.sort-speed, judge_w14.c's
+      # W14_JUDGE_SORT_SPEED): the linked test times it
+      echo "judge calibration: $id not formed by judge-w$nn (left to the linked test)"
+      continue
     else
       rm -f "$rec"
       "$b/instructor/judge-w$nn" --record "$rec" --checkpoint "$id" --week-dir "$week" \

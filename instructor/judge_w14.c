@@ -109,15 +109,31 @@
  * after its timing, the faster kept (a runner can only slow the judge's
  * GPU). The target for this GPU from week.txt.
  *
- * Left to the linked test (not listed, so the grader runs it in
- * test_week14 and says so): w14.sort-speed (SortPairs of 32M keys below
- * 2^16 with end_bit 16 against the same sort over all 32 bits). Its
- * yardstick must be CUB's own SortPairs in a yard runner, not the
- * student's 32-bit sort (a runner could slow that one on purpose), and its
- * timed outputs (two arrays, a permutation of the input pairs) want a look
- * and a full check of their own (the sorted position of a hidden sample
- * needs the whole key histogram of each call's fresh keys): not written
- * yet. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASSed all ten
+ * w14.sort-speed (SortPairs of 32M keys below 2^16 with end_bit 16 against
+ * the same sort over all 32 bits) is STAGED: formed and listed only with
+ * W14_JUDGE_SORT_SPEED on (judge-w14-sort is this file built so, for its
+ * GPU run); in judge-w14, which the grader runs, the switch is 0, it is not
+ * listed and the grader runs it in test_week14 and says so, as before. Its
+ * yardstick is not the student's own 32-bit sort, as the test's is (a
+ * runner could slow that one on purpose), but CUB's own
+ * cub::DeviceRadixSort::SortPairs over all 32 bits (judge_w14_kernels.cu)
+ * in the yard runner, on the same inputs (the same set-up and seeds),
+ * before the student's runner starts and after its timing, the faster
+ * kept. The reference's 32-bit call is that very SortPairs on the same
+ * data, so for it ALLBITS is the test's yardstick and 1.25 keeps its
+ * meaning (the H100's 1.69 in the week's README, 23 % over 1.25 + 10 %).
+ * The student's cubdev_sort_pairs(end_bit 16) is timed through the timed
+ * protocol: 2^25 pairs a call, 64 calls a request (as memory allows), the
+ * median of 7; each call on its own keys (wb_hash_bits(seed, i) >> 48, the
+ * test's keys for that seed) and values (a permutation of 0..n-1 by a
+ * hidden odd multiplier and mask) fresh from the hidden seed and its own
+ * poisoned output (keys_out, then vals_out, in one buffer); the look right
+ * after the reply reads 256 hidden words of both against the judge's own
+ * CUB sort of the same inputs (made before the request); after the timing
+ * every pair of every timed output is checked by the judge's kernel:
+ * each value names an input position p, the key is key(p), and (key, p)
+ * rises strictly pair to pair: sorted by the whole key, stable, and a
+ * permutation of the input. Not yet run on a GPU. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASSed all ten
  * (w14.tf32-speed 1.003 and 1.000 of cuBLAS in TF32 mode against 0.90, w14.strided-speed 439 and 397
  * times the loop against 10), the starter FAILed all ten. Without a GPU every listed checkpoint but
  * w14.tf32 is SKIP (instructor/tests/judge_w14.sh).
@@ -139,6 +155,7 @@
 #include "judge_gemm.h"
 #include "judge_kernels.h"
 #include "judge_w14.h"
+#include "judge_w14_kernels.h"
 #include "judge_week.h"
 #include "wb_compare.h"
 #include "wb_cuda.h"
@@ -1341,7 +1358,161 @@ static void speed(jd_ck *k, int y)
 static void judge_tf32_speed(jd_ck *k) { speed(k, 0); }
 static void judge_strided_speed(jd_ck *k) { speed(k, 1); }
 
-/* w14.sort-speed is not listed: the grader runs it in the linked test (the header says why). */
+/* ---------------------------------------------------------------- w14.sort-speed (staged) */
+
+/* The switch: 1 lists and forms w14.sort-speed (judge-w14-sort is built
+ * with it on); 0, judge-w14's until it has run on a GPU, leaves it to the
+ * linked test, as before (the header says so). */
+#ifndef W14_JUDGE_SORT_SPEED
+#define W14_JUDGE_SORT_SPEED 0
+#endif
+
+#define TIMED_SORT   7  /* requests timed, the median kept */
+#define SORT_ALLBITS 32 /* the yardstick's end_bit, and the judge's reference's */
+#define SORT_END_BIT 16 /* the student's, as the test's */
+
+/* The judge's reference of the look: the rep's inputs made again from
+ * their seeds in buffers of the judge's, CUB's SortPairs over all 32 bits
+ * (stable: the one right answer), the look's positions gathered. Made once
+ * for each rep's seeds and look, freed after each timed run (not held
+ * while another runner works). */
+static struct {
+    unsigned           *ki, *vi, *ko, *vo, *got_d, got_h[JD_SAMPLES];
+    void               *tmp;
+    size_t              tmp_bytes, n;
+    unsigned long long *idx_d, seed[2];
+    uint64_t            pick;
+    int                 ok;
+} g_sr;
+
+static void sort_ref_free(void)
+{
+    cudaFree(g_sr.ki), cudaFree(g_sr.vi), cudaFree(g_sr.ko), cudaFree(g_sr.vo), cudaFree(g_sr.got_d);
+    cudaFree(g_sr.tmp), cudaFree(g_sr.idx_d);
+    memset(&g_sr, 0, sizeof g_sr);
+}
+
+static int sort_ref_alloc(size_t n)
+{
+    if (g_sr.ki && g_sr.n == n) return 0;
+    sort_ref_free();
+    size_t b = n * 4;
+    if (cudaMalloc((void **)&g_sr.ki, b) != cudaSuccess || cudaMalloc((void **)&g_sr.vi, b) != cudaSuccess ||
+        cudaMalloc((void **)&g_sr.ko, b) != cudaSuccess || cudaMalloc((void **)&g_sr.vo, b) != cudaSuccess ||
+        cudaMalloc((void **)&g_sr.got_d, sizeof g_sr.got_h) != cudaSuccess ||
+        cudaMalloc((void **)&g_sr.idx_d, JD_SAMPLES * sizeof *g_sr.idx_d) != cudaSuccess ||
+        jd_w14_cub_sort_pairs(NULL, &g_sr.tmp_bytes, g_sr.ki, g_sr.ko, g_sr.vi, g_sr.vo, (int)n, SORT_ALLBITS,
+                              jd_stream) != cudaSuccess ||
+        cudaMalloc(&g_sr.tmp, g_sr.tmp_bytes ? g_sr.tmp_bytes : 1) != cudaSuccess) {
+        sort_ref_free();
+        return -1;
+    }
+    g_sr.n = n;
+    return 0;
+}
+
+/* Input 0 the keys (below 2^16, the test's), input 1 the values (a hidden
+ * permutation of 0..n-1: the check finds each pair's input position). */
+static void sort_fill(const jd_bench *b, void *in, unsigned long long seed)
+{
+    int vals = 0;
+    for (int r = 0; r < b->k; r++) vals |= in == (void *)b->in[r][1];
+    if (vals) (void)jd_w14_sort_vals(in, b->n, seed, 0); /* a failure: the look finds it */
+    else (void)jd_w14_sort_keys(in, b->n, seed, 0);
+}
+
+/* Word i of a rep's output (keys_out, then vals_out), from the judge's
+ * reference of the rep's seeds; NaN (the look fails: no figure from an
+ * unchecked run) when the reference could not be made. */
+static float sort_expect(const jd_bench *b, const unsigned long long *seed, size_t i)
+{
+    if (!g_sr.ok || g_sr.seed[0] != seed[0] || g_sr.seed[1] != seed[1] || g_sr.pick != b->pick) {
+        g_sr.ok = 0;
+        if (sort_ref_alloc(b->n) != 0 || jd_w14_sort_keys(g_sr.ki, b->n, seed[0], jd_stream) != cudaSuccess ||
+            jd_w14_sort_vals(g_sr.vi, b->n, seed[1], jd_stream) != cudaSuccess ||
+            jd_w14_cub_sort_pairs(g_sr.tmp, &g_sr.tmp_bytes, g_sr.ki, g_sr.ko, g_sr.vi, g_sr.vo, (int)b->n, SORT_ALLBITS,
+                                  jd_stream) != cudaSuccess ||
+            cudaMemcpyAsync(g_sr.idx_d, b->idx_h, sizeof b->idx_h, cudaMemcpyHostToDevice, jd_stream) != cudaSuccess ||
+            jd_w14_gather_pairs(g_sr.ko, g_sr.vo, b->n, g_sr.idx_d, JD_SAMPLES, g_sr.got_d, jd_stream) != cudaSuccess ||
+            cudaMemcpyAsync(g_sr.got_h, g_sr.got_d, sizeof g_sr.got_h, cudaMemcpyDeviceToHost, jd_stream) != cudaSuccess ||
+            cudaStreamSynchronize(jd_stream) != cudaSuccess)
+            return NAN;
+        g_sr.seed[0] = seed[0], g_sr.seed[1] = seed[1], g_sr.pick = b->pick, g_sr.ok = 1;
+    }
+    for (int j = 0; j < JD_SAMPLES; j++)
+        if (b->idx_h[j] == i) return u2f(g_sr.got_h[j]);
+    return NAN;
+}
+
+/* Every pair of a timed output: sorted by the whole key, stable, and a
+ * permutation of the input pairs (judge_w14_kernels.h). */
+static int sort_full_check(const jd_bench *b, const float *out, const unsigned long long *seed, unsigned long long *bad,
+                      unsigned long long h[2])
+{
+    const unsigned *ko = (const unsigned *)out;
+    return jd_full_check_done(jd_w14_sort_check(ko, ko + b->n, b->n, seed[0], seed[1], bad, jd_stream), bad, h);
+}
+
+/* fn on W14_SORT_N pairs over bits [0, end_bit): the student's
+ * cubdev_sort_pairs (end_bit 16) or the yard runner's CUB (32); the same
+ * set-up, so the same seeds and the same inputs. */
+static void sort_setup(jd_bench *x, int fn, int end_bit, const char *fn_name)
+{
+    memset(x, 0, sizeof *x);
+    x->fn = fn, x->n_in = 2, x->max_k = JD_BENCH_MAX_K;
+    x->n = (size_t)W14_SORT_N, x->out_n = 2 * (size_t)W14_SORT_N, x->fill = sort_fill;
+    x->atol = JD_BITWISE, x->rtol = 0;
+    x->i64[2] = end_bit;
+    x->fn_name = fn_name, x->out_name = "keys_out|vals_out";
+    x->expect = sort_expect, x->full_check = sort_full_check;
+}
+
+#define SORT_YARD_NAME "cub::DeviceRadixSort::SortPairs over all 32 bits"
+
+static double g_sort_before = NAN; /* the yardstick before the student's runner started */
+static char   g_sort_before_why[600];
+
+static void __attribute__((unused)) before_sort(void)
+{
+    sort_setup(&g_yard, W14_YARD_SORT, SORT_ALLBITS, SORT_YARD_NAME);
+    if (jd_yard_bench(W14_YARD_RUNNER, &g_yard, TIMED_SORT, &g_sort_before, g_sort_before_why,
+                      sizeof g_sort_before_why) != 0)
+        g_sort_before = NAN;
+    sort_ref_free();
+}
+
+static void __attribute__((unused)) judge_sort_speed(jd_ck *k)
+{
+    static jd_bench x; /* large: its sample arrays */
+    double ms = NAN, value = NAN, yard = NAN;
+    char why[600] = "", ywhy[600] = "", detail[240] = "";
+    sort_setup(&x, W14_FN_SORT_TIMED, SORT_END_BIT, "cubdev_sort_pairs (end_bit 16)");
+    int rc = jd_bench_run(k->J, &x, TIMED_SORT, &ms, why, sizeof why);
+    sort_ref_free();
+    if (rc == 0) {
+        double after = NAN;
+        sort_setup(&g_yard, W14_YARD_SORT, SORT_ALLBITS, SORT_YARD_NAME);
+        double yms = jd_yard_faster(W14_YARD_RUNNER, &g_yard, TIMED_SORT, g_sort_before, g_sort_before_why, &after,
+                                    ywhy, sizeof ywhy);
+        sort_ref_free();
+        if (!(yms > 0)) {
+            snprintf(why, sizeof why, "no figure for %s: %s", SORT_YARD_NAME, ywhy);
+        } else {
+            value = (double)W14_SORT_N / (ms * 1e-3) / 1e9, yard = (double)W14_SORT_N / (yms * 1e-3) / 1e9;
+            snprintf(detail, sizeof detail,
+                     "%.3g Gpairs/s vs CUB's all-bits SortPairs %.3g at 2^25 pairs, keys below 2^16 (judge's clock, %d "
+                     "calls a request, median of %d)",
+                     value, yard, x.k, TIMED_SORT);
+            printf("  cubdev_sort_pairs (end_bit 16): %.3f ms a call by the judge's clock (%.3f by the runner's own); "
+                   "%s %.3f (before the runner %.3f, after %.3f): %.3f of it\n",
+                   ms, x.runner_ms, SORT_YARD_NAME, yms, g_sort_before, after, value / yard);
+        }
+    }
+    jd_speed_result(k->R, k->t, k->c, k->gpu, value, "Gpairs/s", "ALLBITS", yard, detail, why);
+}
+
+/* w14.sort-speed is listed only with the switch on (W14_JUDGE_SORT_SPEED);
+ * off, the grader runs it in the linked test (the header says why). */
 static const jd_checkpoint CPS[] = {
     { "w14.tf32", judge_tf32_gpu, judge_tf32, 1, 0 },
     { "w14.blas1", judge_blas1, NULL, 0, 0 },
@@ -1351,6 +1522,9 @@ static const jd_checkpoint CPS[] = {
     { "w14.tf32-speed", judge_tf32_speed, NULL, 0, 0, before_tf32 },
     { "w14.strided-speed", judge_strided_speed, NULL, 0, 0, before_strided },
     { "w14.cubdev", judge_cubdev, NULL, 0, 0 },
+#if W14_JUDGE_SORT_SPEED
+    { "w14.sort-speed", judge_sort_speed, NULL, 0, 0, before_sort },
+#endif
     { "w14.blockwarp", judge_blockwarp, NULL, 0, 0 },
     { "w14.thrust", judge_thrust, NULL, 0, 0 },
 };

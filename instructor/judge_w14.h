@@ -5,7 +5,7 @@
 
 enum { W14_FN_TF32 = 1, W14_FN_AXPY, W14_FN_DOT, W14_FN_GEMM, W14_FN_BATCHED, W14_FN_STRIDED, W14_FN_CUB_SUM,
        W14_FN_CUB_SCAN, W14_FN_CUB_SORT, W14_FN_ARGMAX, W14_FN_AMAX, W14_FN_SQDIST, W14_FN_SORT_BY_KEY,
-       W14_FN_THRUST_OOM, W14_FN_GEMM_TF32, W14_FN_STRIDED_TIMED };
+       W14_FN_THRUST_OOM, W14_FN_GEMM_TF32, W14_FN_STRIDED_TIMED, W14_FN_SORT_TIMED };
 
 /* The cuBLAS entries run on a handle of the runner's own (a handle cannot
  * cross processes), made once; before each call its stream is the default
@@ -51,18 +51,25 @@ enum { W14_FN_TF32 = 1, W14_FN_AXPY, W14_FN_DOT, W14_FN_GEMM, W14_FN_BATCHED, W1
  *                 contiguous n x n products (strides n * n), the handle in CUBLAS_PEDANTIC_MATH.
  *                 The timed entries return cudaErrorUnknown for a cuBLAS status other than success (the
  *                 timed protocol names a reply's status as a CUDA error).
+ * W14_FN_SORT_TIMED: timed (w14.sort-speed, staged: judge_w14.c's W14_JUDGE_SORT_SPEED): p[0] keys_in,
+ *                 p[1] vals_in, p[2] the output, keys_out (i64[0] words) then vals_out (i64[0] more);
+ *                 i64[0] n, i64[2] end_bit: cubdev_sort_pairs's query, then the call with the runner's
+ *                 workspace (judge_ws.h) of that size; the call's status.
  * (i64[0] is the judge's.)
  *
  * The yard runner's (judge_w14_yard_runner.c, instructor code only, beside the judge; jd_yard_bench):
  * W14_YARD_TF32: cublasSgemm on a handle in CUBLAS_TF32_TENSOR_OP_MATH, W14_FN_GEMM_TF32's arguments (the
  * test's yardstick for w14.tf32-speed); W14_YARD_LOOP: W14_FN_STRIDED_TIMED's arguments, a loop of batch
- * cublasSgemm calls on a handle in CUBLAS_PEDANTIC_MATH (w14.strided-speed's). */
-enum { W14_YARD_TF32 = 101, W14_YARD_LOOP };
+ * cublasSgemm calls on a handle in CUBLAS_PEDANTIC_MATH (w14.strided-speed's); W14_YARD_SORT:
+ * W14_FN_SORT_TIMED's arguments, cub::DeviceRadixSort::SortPairs over bits [0, i64[2]) (judge_w14_kernels.cu;
+ * w14.sort-speed's ALLBITS: i64[2] = 32, the judge's). */
+enum { W14_YARD_TF32 = 101, W14_YARD_LOOP, W14_YARD_SORT };
 #define W14_YARD_RUNNER "judge-w14-yard-runner"
 #define W14_BATCH_N     64   /* w14.strided-speed: 4096 products of 64^3 */
 #define W14_BATCH_COUNT 4096
 enum { W14_TA = 1, W14_TB = 2, W14_MODE_TF32 = 4, W14_NULL_HANDLE = 8 };
 enum { W14_WS_QUERY = 0, W14_WS_SMALL = 1 };
 #define W14_OOM_N   ((long long)1 << 25)
+#define W14_SORT_N  (1 << 25) /* w14.sort-speed: 32M pairs, keys below 2^16 (the test's bench_sort) */
 
 #endif

@@ -5,12 +5,19 @@
  * on a handle in CUBLAS_TF32_TENSOR_OP_MATH; W14_YARD_LOOP is
  * w14.strided-speed's: batch such products of n^3, one cublasSgemm each,
  * on a handle in CUBLAS_PEDANTIC_MATH. Each handle is made on the first
- * call (the untimed warm-up request), both enqueue on the default stream. */
+ * call (the untimed warm-up request), both enqueue on the default stream.
+ * W14_YARD_SORT is w14.sort-speed's ALLBITS: CUB's own
+ * cub::DeviceRadixSort::SortPairs (judge_w14_kernels.cu) over bits
+ * [0, i64[2]) on the default stream, the query and then the call with this
+ * runner's workspace (judge_ws.h), as the student's entry calls
+ * cubdev_sort_pairs. */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
 #include "judge.h"
 #include "judge_w14.h"
+#include "judge_w14_kernels.h"
+#include "judge_ws.h"
 
 static cublasHandle_t made(cublasHandle_t *h, cublasMath_t mode)
 {
@@ -50,4 +57,18 @@ static int yard_loop(const jr_args *a)
     return 0;
 }
 
-JR_MAIN({ W14_YARD_TF32, "cublasSgemm (TF32 tensor ops)", yard_tf32 }, { W14_YARD_LOOP, "a loop of cublasSgemm", yard_loop })
+static int yard_sort(const jr_args *a)
+{
+    int n = (int)a->i64[0], end_bit = (int)a->i64[2];
+    const unsigned *ki = a->p[0], *vi = a->p[1];
+    unsigned *ko = a->p[2], *vo = ko + n;
+    size_t bytes = 0;
+    cudaError_t e = jd_w14_cub_sort_pairs(NULL, &bytes, ki, ko, vi, vo, n, end_bit, 0);
+    if (e != cudaSuccess) return (int)e;
+    void *tmp = jr_workspace(bytes ? bytes : 1);
+    if (!tmp) return (int)cudaErrorMemoryAllocation;
+    return (int)jd_w14_cub_sort_pairs(tmp, &bytes, ki, ko, vi, vo, n, end_bit, 0);
+}
+
+JR_MAIN({ W14_YARD_TF32, "cublasSgemm (TF32 tensor ops)", yard_tf32 }, { W14_YARD_LOOP, "a loop of cublasSgemm", yard_loop },
+        { W14_YARD_SORT, "cub::DeviceRadixSort::SortPairs", yard_sort })
