@@ -115,6 +115,7 @@
 #include "judge_w18_kernels.h"
 #include "judge_week.h"
 #include "wb_compare.h"
+#include "wb_file.h"
 #include "wb_f16.h"
 #include "wb_harness.h"
 #include "wb_rand.h"
@@ -279,6 +280,463 @@ static void layer_ref_i8(const float *x, const int8_t *qw, const float *sw, cons
     }
     free(qx);
 }
+
+/* ================================================================ w18.load and w18.model (CPU) */
+
+static const char *g_week_dir = "phase4/week18";
+
+enum { HELD_OUT_N = 2000, HELD_OUT_CORRECT = 1906 };
+static const int SHIPPED_DIMS[] = { 64, 128, 64, 10 };
+#define FP16_LOGIT_TOL 0.02
+#define FP16_MAX_DROP  0.10
+#define INT8_LOGIT_TOL 0.60
+#define INT8_MAX_DROP  0.50
+#define BF16_LOGIT_TOL 0.20
+#define BF16_MAX_DROP  0.25
+enum { BAD_MODELS = 12, BAD_DIGITS = 8, LOAD_RUNS = 4 };
+enum { MLP_MAX_DIM_ = 4096 }; /* model_io.h's MLP_MAX_DIM */
+
+/* The host buffers both processes map: a file's bytes, the values read, the labels read. */
+#define ROOM_BYTES  ((size_t)2 << 20)
+#define ROOM_VALS   ((size_t)1 << 18)
+#define ROOM_LABELS ((size_t)1 << 16)
+typedef struct {
+    jd            *J;
+    int            ib, iv, il;
+    unsigned char *bytes;
+    float         *vals;
+    uint8_t       *labels;
+} ld_room;
+
+static int room_alloc(jd *J, ld_room *P, jd_tally *t)
+{
+    memset(P, 0, sizeof *P);
+    P->J = J, P->ib = P->iv = P->il = -1;
+    P->ib = jd_alloc_kind(J, JD_MEM_HOST, ROOM_BYTES, (void **)&P->bytes);
+    if (P->ib >= 0) P->iv = jd_alloc_kind(J, JD_MEM_HOST, ROOM_VALS * 4, (void **)&P->vals);
+    if (P->iv >= 0) P->il = jd_alloc_kind(J, JD_MEM_HOST, ROOM_LABELS, (void **)&P->labels);
+    if (P->il < 0) return jd_failf(t, "buffers: %s", J->why), -1;
+    return 0;
+}
+
+static void room_free(ld_room *P)
+{
+    if (P->il >= 0) jd_free(P->J, P->il);
+    if (P->iv >= 0) jd_free(P->J, P->iv);
+    if (P->ib >= 0) jd_free(P->J, P->ib);
+}
+
+/* A loader (fn W18_FN_MLP_LOAD or W18_FN_DIGITS_LOAD) on len bytes (len < 0: a file that does not exist)
+ * through a file of the runner's: 0 and *r, or -1 (t says why). */
+static int load_call(ld_room *P, int fn, const unsigned char *bytes, long long len, w18_load_rep *r, jd_tally *t)
+{
+    const char *name = fn == W18_FN_MLP_LOAD ? "model_io_mlp_load" : "model_io_digits_load";
+    if (len > (long long)ROOM_BYTES) return jd_failf(t, "%s: a file of %lld bytes is past the judge's room", name, len), -1;
+    if (len > 0) memcpy(P->bytes, bytes, (size_t)len);
+    memset(P->vals, 0xA5, ROOM_VALS * 4);
+    memset(P->labels, 0xA5, ROOM_LABELS);
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, fn, 1, 3);
+    rq.arg_buf[0][0] = P->ib, rq.arg_buf[0][1] = P->iv, rq.arg_buf[0][2] = P->il;
+    rq.i64[1] = len, rq.i64[2] = (long long)ROOM_VALS, rq.i64[3] = (long long)ROOM_LABELS;
+    if (jd_call(P->J, &rq, &rp, NULL) != 0) return jd_failf(t, "%s: %s", name, P->J->why), -1;
+    if (rp.status != 0 || rp.out_len != sizeof *r) return jd_failf(t, "%s: no answer from the runner", name), -1;
+    memcpy(r, rp.out, sizeof *r);
+    if (r->io_failed) return jd_failf(t, "%s: the runner could not write its file", name), -1;
+    return 0;
+}
+
+static uint32_t le32_at(const unsigned char *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+static void le32_put(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+static float lef_at(const unsigned char *p)
+{
+    uint32_t u = le32_at(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* test_week18.c's model_image and digits_image */
+static unsigned char *model_image(wb_rng *rng, int L, const int *dims, size_t *len)
+{
+    size_t params = 0;
+    for (int l = 0; l < L; l++) params += (size_t)dims[l + 1] * (dims[l] + 1);
+    size_t head = 16 + 4 * (size_t)(L + 1);
+    *len = head + 4 * params;
+    unsigned char *img = wb_hmalloc(*len);
+    memcpy(img, "WB18MLP", 8);
+    le32_put(img + 8, 1);
+    le32_put(img + 12, (uint32_t)L);
+    for (int l = 0; l <= L; l++) le32_put(img + 16 + 4 * l, (uint32_t)dims[l]);
+    for (size_t i = 0; i < params; i++) {
+        float v = (float)(wb_rng_unit(rng) * 2 - 1);
+        uint32_t u;
+        memcpy(&u, &v, 4);
+        le32_put(img + head + 4 * i, u);
+    }
+    return img;
+}
+
+static unsigned char *digits_image(wb_rng *rng, int n, int rows, int cols, size_t *len)
+{
+    size_t f = (size_t)rows * cols;
+    *len = 24 + (size_t)n * (f + 1);
+    unsigned char *img = wb_hmalloc(*len);
+    memcpy(img, "WB18DIG", 8);
+    le32_put(img + 8, 1), le32_put(img + 12, (uint32_t)n), le32_put(img + 16, (uint32_t)rows);
+    le32_put(img + 20, (uint32_t)cols);
+    for (size_t i = 0; i < (size_t)n * f; i++) img[24 + i] = (unsigned char)wb_rng_int(rng, 0, 255);
+    for (int i = 0; i < n; i++) img[24 + (size_t)n * f + i] = (unsigned char)wb_rng_int(rng, 0, 9);
+    return img;
+}
+
+/* The model the runner read back (r, P->vals) is exactly img's; 0, or 1 with t told. */
+static int model_equals(const ld_room *P, const w18_load_rep *r, const unsigned char *img, const char *what,
+                        jd_tally *t)
+{
+    if (r->rc != 0) return jd_failf(t, "model_io_mlp_load of %s: returned %d (refused it)", what, r->rc), 1;
+    const int L = (int)le32_at(img + 12);
+    if (r->n_layers != L) return jd_failf(t, "%s: n_layers %d, the file has %d", what, r->n_layers, L), 1;
+    for (int l = 0; l <= L; l++)
+        if (r->dims[l] != (int)le32_at(img + 16 + 4 * l))
+            return jd_failf(t, "%s: dims[%d] = %d, the file has %u", what, l, r->dims[l], le32_at(img + 16 + 4 * l)), 1;
+    if (r->null_array) return jd_failf(t, "%s: a W[l] or b[l] is NULL", what), 1;
+    if (!r->copied) return jd_failf(t, "%s: the weights could not be read back", what), 1;
+    const unsigned char *p = img + 16 + 4 * (L + 1);
+    const float *v = P->vals;
+    for (int l = 0; l < L; l++) {
+        size_t nw = (size_t)r->dims[l + 1] * r->dims[l], bad = 0;
+        for (size_t i = 0; i < nw; i++, p += 4) bad += *v++ != lef_at(p);
+        for (int i = 0; i < r->dims[l + 1]; i++, p += 4) bad += *v++ != lef_at(p);
+        if (bad) return jd_failf(t, "%s: %zu weights or biases of layer %d differ from the file", what, bad, l), 1;
+    }
+    if (!r->freed_empty) return jd_failf(t, "%s: model_io_mlp_free must leave the model empty", what), 1;
+    return 0;
+}
+
+static int refused(const w18_load_rep *r, const char *fn, const char *what, jd_tally *t)
+{
+    if (r->rc == 0) return jd_failf(t, "%s accepted %s: it must return -1", fn, what), 1;
+    if (!r->err_set) return jd_failf(t, "%s refused %s but wrote no reason into err", fn, what), 1;
+    if (!r->empty) return jd_failf(t, "%s refused %s but left the %s non-empty", fn, what,
+                                    strstr(fn, "mlp") ? "model" : "set"), 1;
+    return 0;
+}
+
+static unsigned char *read_shipped(const char *name, size_t *len, jd_tally *t)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/data/%s", g_week_dir, name);
+    unsigned char *img = (unsigned char *)wb_read_file(path, len);
+    if (!img) jd_failf(t, "the judge cannot read %s", path);
+    return img;
+}
+
+/* The shipped files loaded exactly (test_week18.c's load_shipped); on success the model's values in
+ * P->vals and the set in P->vals / P->labels are the last call's: the digits'. 0, 1 (failed), -1. */
+static int shipped_case(ld_room *P, jd_tally *t)
+{
+    t->tests++;
+    size_t len;
+    unsigned char *img = read_shipped("mlp_digits.bin", &len, t);
+    if (!img) return -1;
+    w18_load_rep r;
+    int rc = load_call(P, W18_FN_MLP_LOAD, img, (long long)len, &r, t);
+    if (rc == 0 && r.rc == 0 && (r.n_layers != 3 || memcmp(r.dims, SHIPPED_DIMS, sizeof SHIPPED_DIMS)))
+        rc = 1, jd_failf(t, "the shipped model: %d layers, dims %d %d %d %d; expected 3 layers of 64 128 64 10",
+                         r.n_layers, r.dims[0], r.dims[1], r.dims[2], r.dims[3]);
+    if (rc == 0) rc = model_equals(P, &r, img, "the shipped mlp_digits.bin", t);
+    free(img);
+    if (rc) return rc;
+    img = read_shipped("digits_test.bin", &len, t);
+    if (!img) return -1;
+    if ((rc = load_call(P, W18_FN_DIGITS_LOAD, img, (long long)len, &r, t)) == 0) {
+        if (r.rc != 0) rc = 1, jd_failf(t, "model_io_digits_load of the shipped digits_test.bin: returned %d", r.rc);
+        else if (r.n != HELD_OUT_N || r.features != 64)
+            rc = 1, jd_failf(t, "digits_test.bin: n %d features %d, expected %d and 64", r.n, r.features, HELD_OUT_N);
+        else if (r.null_array || !r.copied)
+            rc = 1, jd_failf(t, "digits_test.bin: x or label NULL, or not read back");
+        else {
+            size_t bad = 0;
+            for (size_t i = 0; i < (size_t)HELD_OUT_N * 64; i++) bad += P->vals[i] != img[24 + i] / 255.0f;
+            for (int i = 0; i < HELD_OUT_N; i++) bad += P->labels[i] != img[24 + (size_t)HELD_OUT_N * 64 + i];
+            if (bad)
+                rc = 1, jd_failf(t, "digits_test.bin: %zu pixels or labels differ from the file (x = byte / 255.0f)",
+                                 bad);
+        }
+    }
+    free(img);
+    return rc;
+}
+
+/* test_week18.c's load_checks, run i: a valid random model, its 12 damaged copies and a missing file; a
+ * valid random set and its 8 damaged copies. 0, or -1 (runner lost). */
+static int load_checks(ld_room *P, jd_tally *t, int run)
+{
+    wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w18_load_checks", run);
+    int L = (int)wb_rng_int(&rng, 1, 4), dims[5];
+    for (int l = 0; l <= L; l++) dims[l] = (int)wb_rng_int(&rng, 1, 40);
+    size_t len;
+    unsigned char *img = model_image(&rng, L, dims, &len);
+    const size_t head = 16 + 4 * (size_t)(L + 1);
+    w18_load_rep r;
+    char what[200];
+    int rc = 0;
+    t->tests++;
+    snprintf(what, sizeof what, "a valid random %d-layer model", L);
+    if (load_call(P, W18_FN_MLP_LOAD, img, (long long)len, &r, t) != 0) rc = -1;
+    else if (model_equals(P, &r, img, what, t)) goto out;
+    for (int c = 0; c < BAD_MODELS && rc == 0; c++) {
+        unsigned char *b = wb_hmalloc(len + 128);
+        memcpy(b, img, len);
+        size_t n = len;
+        const char *w = "";
+        float nan = NAN, inf = INFINITY;
+        switch (c) {
+        case 0: b[3] ^= 0x20, w = "wrong magic"; break;
+        case 1: le32_put(b + 8, 2), w = "version 2"; break;
+        case 2: le32_put(b + 12, 0), w = "0 layers"; break;
+        case 3: le32_put(b + 12, W18_MAX_LAYERS + 1), w = "too many layers"; break;
+        case 4: le32_put(b + 16 + 4 * (size_t)wb_rng_int(&rng, 0, L), 0), w = "a dimension of 0"; break;
+        case 5: le32_put(b + 16, MLP_MAX_DIM_ + 1), w = "a dimension past MLP_MAX_DIM"; break;
+        case 6: n = len - 1, w = "one byte short"; break;
+        case 7: b[len] = 0, n = len + 1, w = "one byte too many"; break;
+        case 8: memcpy(b + head + 4 * (size_t)wb_rng_int(&rng, 0, (int64_t)(len - head) / 4 - 1), &nan, 4),
+                w = "a NaN weight"; break;
+        case 9: memcpy(b + len - 4, &inf, 4), w = "an infinite bias"; break;
+        case 10: n = 0, w = "an empty file"; break;
+        default:
+            le32_put(b + 12, 2), le32_put(b + 16, 4096), le32_put(b + 20, 4096), le32_put(b + 24, 4096);
+            n = 28 + 4 * 16, w = "huge dimensions in a small file";
+            break;
+        }
+        snprintf(what, sizeof what, "a model file with %s", w);
+        t->tests++;
+        if (load_call(P, W18_FN_MLP_LOAD, b, (long long)n, &r, t) != 0) rc = -1;
+        else if (refused(&r, "model_io_mlp_load", what, t)) c = BAD_MODELS;
+        free(b);
+        if (c == BAD_MODELS) goto out;
+    }
+    if (rc) goto out;
+    t->tests++;
+    if (load_call(P, W18_FN_MLP_LOAD, NULL, -1, &r, t) != 0) rc = -1;
+    else if (refused(&r, "model_io_mlp_load", "a file that does not exist", t)) goto out;
+    if (rc) goto out;
+
+    int nd = (int)wb_rng_int(&rng, 1, 50), rows = (int)wb_rng_int(&rng, 1, 9), cols = (int)wb_rng_int(&rng, 1, 9);
+    size_t dlen;
+    unsigned char *dimg = digits_image(&rng, nd, rows, cols, &dlen);
+    t->tests++;
+    snprintf(what, sizeof what, "%d valid %d x %d samples", nd, rows, cols);
+    if (load_call(P, W18_FN_DIGITS_LOAD, dimg, (long long)dlen, &r, t) != 0) rc = -1;
+    else if (r.rc != 0) jd_failf(t, "model_io_digits_load of %s: returned %d", what, r.rc), rc = 1;
+    else if (r.n != nd || r.features != rows * cols)
+        jd_failf(t, "model_io_digits_load: n %d features %d, the file has %d and %d", r.n, r.features, nd, rows * cols),
+            rc = 1;
+    else if (r.null_array || !r.copied) jd_failf(t, "model_io_digits_load of %s: x or label NULL", what), rc = 1;
+    else {
+        size_t bad = 0;
+        for (size_t i = 0; i < (size_t)nd * rows * cols; i++) bad += P->vals[i] != dimg[24 + i] / 255.0f;
+        for (int i = 0; i < nd; i++) bad += P->labels[i] != dimg[dlen - nd + i];
+        if (bad) jd_failf(t, "model_io_digits_load: %zu pixels or labels differ from the file", bad), rc = 1;
+    }
+    for (int c = 0; c < BAD_DIGITS && rc == 0; c++) {
+        size_t wrap = 24 + ((size_t)1 << 20);
+        unsigned char *b = wb_hmalloc((dlen > wrap ? dlen : wrap) + 1);
+        memcpy(b, dimg, dlen);
+        size_t n = dlen;
+        const char *w = "";
+        switch (c) {
+        case 0: b[0] = 'X', w = "wrong magic"; break;
+        case 1: le32_put(b + 8, 7), w = "version 7"; break;
+        case 2: le32_put(b + 12, 0), w = "n = 0"; break;
+        case 3: le32_put(b + 16, 65), w = "65 rows"; break;
+        case 4: n = dlen - 1, w = "one byte short"; break;
+        case 5: b[dlen] = 0, n = dlen + 1, w = "one byte too many"; break;
+        case 6: b[dlen - 1 - (size_t)wb_rng_int(&rng, 0, nd - 1)] = 10, w = "a label of 10"; break;
+        default:
+            memset(b + 24, 0, wrap - 24);
+            le32_put(b + 12, 1u << 20), le32_put(b + 16, 64), le32_put(b + 20, 64);
+            n = wrap, w = "2^20 images of 64 x 64 in a 1 MiB file (a size that wraps in 32 bits)";
+            break;
+        }
+        snprintf(what, sizeof what, "a digits file with %s", w);
+        t->tests++;
+        if (load_call(P, W18_FN_DIGITS_LOAD, b, (long long)n, &r, t) != 0) rc = -1;
+        else if (refused(&r, "model_io_digits_load", what, t)) rc = 1;
+        free(b);
+    }
+    free(dimg);
+out:
+    free(img);
+    return rc < 0 ? -1 : 0;
+}
+
+static void judge_load(jd *J, jd_tally *t)
+{
+    ld_room P;
+    if (room_alloc(J, &P, t) == 0) {
+        int rc = shipped_case(&P, t);
+        for (int i = 0; i < LOAD_RUNS && rc >= 0 && !J->lost; i++) rc = load_checks(&P, t, i);
+    }
+    room_free(&P);
+}
+static void judge_load_gpu(jd_ck *k) { judge_load(k->J, k->t); }
+
+/* ---------------------------------------------------------------- w18.model: the test's CPU model */
+
+typedef struct {
+    int          n_layers, dims[W18_MAX_LAYERS + 1];
+    const float *W[W18_MAX_LAYERS], *b[W18_MAX_LAYERS];
+} cpu_model;
+
+enum { P_FP32, P_FP16, P_INT8, P_BF16 };
+
+/* test_week18.c's model_ref: each layer's output kept in float; FP16 rounds the weights, INT8 quantises
+ * them and runs int8.h's layer, BF16 rounds each layer's input and weights to bfloat16 */
+static void model_ref(const cpu_model *m, int prec, const float *x, int n, float *logits)
+{
+    int L = m->n_layers, widest = 1;
+    for (int l = 0; l <= L; l++) widest = m->dims[l] > widest ? m->dims[l] : widest;
+    float *a = wb_hmalloc((size_t)n * widest * 4), *c = wb_hmalloc((size_t)n * widest * 4);
+    double *y = wb_hmalloc((size_t)n * widest * 8);
+    memcpy(a, x, (size_t)n * m->dims[0] * 4);
+    for (int l = 0; l < L; l++) {
+        int in = m->dims[l], out = m->dims[l + 1], relu = l < L - 1;
+        size_t nw = (size_t)out * in;
+        if (prec == P_INT8) {
+            int8_t *q = wb_hmalloc((size_t)out * I8_LD(in));
+            float *s = wb_hmalloc((size_t)out * 4);
+            quantize_weights_ref(m->W[l], out, in, q, s);
+            layer_ref_i8(a, q, s, m->b[l], y, n, in, out, relu);
+            for (size_t i = 0; i < (size_t)n * out; i++) c[i] = (float)y[i];
+            free(q), free(s);
+        } else {
+            const float *W = m->W[l];
+            float *Wh = NULL;
+            if (prec == P_FP16) {
+                Wh = wb_hmalloc(nw * 4);
+                for (size_t i = 0; i < nw; i++) Wh[i] = wb_f16_to_f32(wb_f32_to_f16(m->W[l][i]));
+                W = Wh;
+            }
+            if (prec == P_BF16) {
+                Wh = wb_hmalloc(nw * 4);
+                for (size_t i = 0; i < nw; i++) Wh[i] = wb_bf16_to_f32(wb_f32_to_bf16(m->W[l][i]));
+                for (size_t i = 0; i < (size_t)n * in; i++) a[i] = wb_bf16_to_f32(wb_f32_to_bf16(a[i]));
+                W = Wh;
+            }
+            layer_ref(a, W, m->b[l], y, n, in, out, relu);
+            for (size_t i = 0; i < (size_t)n * out; i++) c[i] = (float)y[i];
+            free(Wh);
+        }
+        float *tmp = a;
+        a = c, c = tmp;
+    }
+    memcpy(logits, a, (size_t)n * m->dims[L] * 4);
+    free(a), free(c), free(y);
+}
+
+static int argmax_row(const float *v, int n)
+{
+    int best = 0;
+    for (int c = 1; c < n; c++)
+        if (v[c] > v[best]) best = c;
+    return best;
+}
+
+static int count_correct(const float *logits, const uint8_t *label, int n)
+{
+    int ok = 0;
+    for (int i = 0; i < n; i++) ok += argmax_row(logits + (size_t)i * 10, 10) == label[i];
+    return ok;
+}
+
+static double max_abs_diff(const float *a, const float *b, size_t n)
+{
+    double d = 0;
+    for (size_t i = 0; i < n; i++) d = fabs((double)a[i] - b[i]) > d ? fabs((double)a[i] - b[i]) : d;
+    return d;
+}
+
+/* test_week18.c's model_accuracy_cpu on what the student's loaders read from the shipped files. */
+static void judge_model(jd *J, jd_tally *t)
+{
+    ld_room P;
+    t->tests++;
+    if (room_alloc(J, &P, t) != 0) goto out0;
+    size_t len;
+    unsigned char *img = read_shipped("mlp_digits.bin", &len, t);
+    if (!img) goto out0;
+    w18_load_rep rm, rd;
+    int rc = load_call(&P, W18_FN_MLP_LOAD, img, (long long)len, &rm, t);
+    free(img);
+    if (rc) goto out0;
+    if (rm.rc != 0 || !rm.copied || rm.null_array) {
+        jd_failf(t, "model_io_mlp_load(%s/data/mlp_digits.bin): returned %d%s", g_week_dir, rm.rc,
+                 rm.rc == 0 ? ", its arrays not readable" : "");
+        goto out0;
+    }
+    size_t nparam = 0;
+    for (int l = 0; l < rm.n_layers; l++) nparam += (size_t)rm.dims[l + 1] * (rm.dims[l] + 1);
+    float *params = wb_hmalloc(nparam * 4 + 4);
+    memcpy(params, P.vals, nparam * 4);
+    img = read_shipped("digits_test.bin", &len, t);
+    if (!img || load_call(&P, W18_FN_DIGITS_LOAD, img, (long long)len, &rd, t) != 0) goto out1;
+    if (rd.rc != 0 || !rd.copied || rd.null_array) {
+        jd_failf(t, "model_io_digits_load(%s/data/digits_test.bin): returned %d%s", g_week_dir, rd.rc,
+                 rd.rc == 0 ? ", its arrays not readable" : "");
+        goto out1;
+    }
+    if (!(rm.n_layers == 3 && rm.dims[0] == rd.features && rm.dims[3] == 10)) {
+        jd_failf(t, "the shipped model and held-out set do not fit together (n_layers %d, inputs %d, features %d)",
+                 rm.n_layers, rm.dims[0], rd.features);
+        goto out1;
+    }
+    cpu_model m;
+    memset(&m, 0, sizeof m);
+    m.n_layers = rm.n_layers;
+    memcpy(m.dims, rm.dims, sizeof m.dims);
+    const float *p = params;
+    for (int l = 0; l < m.n_layers; l++) m.W[l] = p, p += (size_t)m.dims[l + 1] * m.dims[l], m.b[l] = p, p += m.dims[l + 1];
+    const int n = rd.n;
+    float *x = wb_hmalloc((size_t)n * rd.features * 4);
+    uint8_t *label = wb_hmalloc((size_t)n + 1);
+    memcpy(x, P.vals, (size_t)n * rd.features * 4), memcpy(label, P.labels, (size_t)n);
+    float *l32 = wb_hmalloc((size_t)n * 40), *lq = wb_hmalloc((size_t)n * 40);
+    model_ref(&m, P_FP32, x, n, l32);
+    const int ok32 = count_correct(l32, label, n);
+    printf("  CPU FP32: %d of %d held-out digits right (%.2f %%)\n", ok32, n, 100.0 * ok32 / n);
+    if (ok32 != HELD_OUT_CORRECT)
+        jd_failf(t, "the FP32 model gets %d of %d right on the CPU; the week states %d", ok32, n, HELD_OUT_CORRECT);
+    const struct { int prec; const char *name; double tol, drop; } PR[] = {
+        { P_FP16, "FP16", FP16_LOGIT_TOL, FP16_MAX_DROP },
+        { P_INT8, "INT8", INT8_LOGIT_TOL, INT8_MAX_DROP },
+        { P_BF16, "BF16", BF16_LOGIT_TOL, BF16_MAX_DROP },
+    };
+    for (int q = 0; q < N_OF(PR) && ok32 == HELD_OUT_CORRECT; q++) {
+        model_ref(&m, PR[q].prec, x, n, lq);
+        double diff = max_abs_diff(lq, l32, (size_t)n * 10);
+        int ok = count_correct(lq, label, n);
+        double drop = 100.0 * (ok32 - ok) / n;
+        printf("  CPU %s emulation: max |logit - FP32| %.4f (stated <= %.2f), %d right (drop %.2f points, stated "
+               "<= %.2f)\n", PR[q].name, diff, PR[q].tol, ok, drop, PR[q].drop);
+        if (!(diff <= PR[q].tol && drop <= PR[q].drop)) {
+            jd_failf(t, "%s on the CPU: max diff %.4f, drop %.2f points: outside the stated tolerance", PR[q].name,
+                     diff, drop);
+            break;
+        }
+    }
+    free(x), free(label), free(l32), free(lq);
+out1:
+    free(img), free(params);
+out0:
+    room_free(&P);
+}
+static void judge_model_gpu(jd_ck *k) { judge_model(k->J, k->t); }
 
 /* ================================================================ the layers */
 
@@ -792,6 +1250,8 @@ static void judge_layer_speed(jd_ck *k) { judge_speed(k, 0); }
 static void judge_bf16_speed(jd_ck *k) { judge_speed(k, 1); }
 
 static const jd_checkpoint CPS[] = {
+    { "w18.load", judge_load_gpu, judge_load, 1, 0, NULL },
+    { "w18.model", judge_model_gpu, judge_model, 1, 0, NULL },
     { "w18.fp32", judge_fp32, NULL, 0, 0, NULL },
     { "w18.fp16", judge_fp16, NULL, 0, 0, NULL },
     { "w18.int8", judge_int8, NULL, 0, 0, NULL },
@@ -802,5 +1262,7 @@ static const jd_checkpoint CPS[] = {
 
 int main(int argc, char **argv)
 {
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--week-dir")) g_week_dir = argv[i + 1];
     return jd_week_main(argc, argv, "judge-w18", "phase4/week18", CPS, N_OF(CPS));
 }

@@ -31,6 +31,36 @@ enum {
     W18_FN_I8_QUANT, W18_FN_F32_BAD, W18_FN_BF16_BAD, W18_FN_TIMED_F32, W18_FN_TIMED_BF16
 };
 
+/* The CPU functions (host memory both processes map, a memfd):
+ * W18_FN_MLP_LOAD:    p[0] a file's bytes, i64[1] their number (-1: a path
+ *                     that does not exist); p[1] room for i64[2] floats.
+ *                     The runner writes the bytes to a file of its own in
+ *                     $TMPDIR, model_io_mlp_load on a model filled with 0x5A
+ *                     bytes first; on success W[0], b[0], W[1], b[1], ...
+ *                     copied to p[1] when they fit, then model_io_mlp_free.
+ *                     out: w18_load_rep.
+ * W18_FN_DIGITS_LOAD: the same for model_io_digits_load: x to p[1] (room
+ *                     for i64[2] floats), the labels to p[2] (room for
+ *                     i64[3] bytes), then model_io_digits_free.
+ * W18_FN_PLAN_BYTES:  p[0] n_layers + 1 ints, i64[1] n_layers, i64[2]
+ *                     batch: out: plan_mlp_bytes (a size_t). */
+enum { W18_FN_MLP_LOAD = 31, W18_FN_DIGITS_LOAD, W18_FN_PLAN_BYTES };
+
+#define W18_MAX_LAYERS 8 /* model_io.h's MLP_MAX_LAYERS */
+
+/* What the runner saw of a load. */
+typedef struct {
+    int rc;                       /* the loader's return */
+    int err_set;                  /* err[0] != 0 after the call */
+    int empty;                    /* the model or set left empty (every field model_io.h names zero / NULL) */
+    int n_layers, dims[W18_MAX_LAYERS + 1]; /* the model's (W18_FN_MLP_LOAD) */
+    int n, features;              /* the set's (W18_FN_DIGITS_LOAD) */
+    int null_array;               /* rc 0 but a W[l], b[l], x or label NULL */
+    int copied;                   /* the values went to p[1] (and p[2]) */
+    int freed_empty;              /* the free left it empty */
+    int io_failed;                /* the runner's own file work failed */
+} w18_load_rep;
+
 /* The timed input's layout for element size ES (4: FP32 x and W; 2:
  * bfloat16): x (batch x in), then W (out x in) at W18_W_AT, then b (out
  * floats) at W18_B_AT. */

@@ -1,10 +1,19 @@
 /* judge_w18_runner.c — week 18's runner (instructor/judge.h): this main,
- * judge_runner.c and the student's fp32.o, fp16.o, int8.o and bf16.o (with
- * the week's other objects, model_io.o and plan.o, which no entry calls).
- * Each entry calls one function of the week's API on the buffers the judge
- * sent (judge_w18.h) and holds no check. */
+ * judge_runner.c and the student's model_io.o, fp32.o, fp16.o, int8.o,
+ * plan.o and bf16.o, nothing that writes a record. Each entry calls one
+ * function of the week's API on the buffers the judge sent (judge_w18.h)
+ * and holds no check. The files of W18_FN_MLP_LOAD and W18_FN_DIGITS_LOAD
+ * are the runner's own, in $TMPDIR (/tmp in the sandbox), removed after
+ * the call. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bf16.h"
 #include "fp16.h"
@@ -12,6 +21,8 @@
 #include "int8.h"
 #include "judge.h"
 #include "judge_w18.h"
+#include "model_io.h"
+#include "plan.h"
 
 #define BATCH (int)a->i64[1]
 #define IN    (int)a->i64[2]
@@ -108,9 +119,110 @@ static int timed_bf16(const jr_args *a)
                             (const float *)(in + W18_B_AT(2, BATCH, IN, OUT)), (float *)a->p[1], BATCH, IN, OUT, 1);
 }
 
+/* ---------------------------------------------------------------- the loaders and the plan (CPU) */
+
+/* The bytes p[0] (i64[1] of them) in a file of the runner's own: 0 and its path, or -1. i64[1] < 0: a path
+ * in a folder that does not exist. */
+static int own_file(const jr_args *a, char *path, size_t n)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (a->i64[1] < 0) return snprintf(path, n, "%s/w18-judge-none/no-such-file.bin", tmp && *tmp ? tmp : "/tmp"), 0;
+    snprintf(path, n, "%s/w18-judge-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+    const size_t len = (size_t)a->i64[1];
+    if (!f || (len && fwrite(a->p[0], 1, len, f) != len) || fclose(f) != 0) {
+        if (fd >= 0) remove(path);
+        return -1;
+    }
+    return 0;
+}
+
+static int mlp_load(const jr_args *a)
+{
+    w18_load_rep r;
+    memset(&r, 0, sizeof r);
+    char path[400], err[300] = "";
+    if (own_file(a, path, sizeof path) != 0) {
+        r.io_failed = 1;
+        memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
+        return 0;
+    }
+    mlp_model m;
+    memset(&m, 0x5A, sizeof m);
+    r.rc = model_io_mlp_load(path, &m, err, sizeof err);
+    if (a->i64[1] >= 0) remove(path);
+    r.err_set = err[0] != 0;
+    r.empty = m.n_layers == 0 && m.storage == NULL && m.W[0] == NULL && m.b[0] == NULL;
+    r.n_layers = m.n_layers;
+    if (r.rc == 0 && m.n_layers >= 1 && m.n_layers <= W18_MAX_LAYERS) {
+        size_t total = 0;
+        for (int l = 0; l <= m.n_layers; l++) r.dims[l] = m.dims[l];
+        for (int l = 0; l < m.n_layers; l++) {
+            r.null_array |= m.W[l] == NULL || m.b[l] == NULL;
+            total += (size_t)m.dims[l + 1] * ((size_t)m.dims[l] + 1);
+        }
+        if (!r.null_array && total <= (size_t)a->i64[2] && a->p[1]) {
+            float *o = (float *)a->p[1];
+            for (int l = 0; l < m.n_layers; l++) {
+                size_t nw = (size_t)m.dims[l + 1] * m.dims[l];
+                memcpy(o, m.W[l], nw * 4), o += nw;
+                memcpy(o, m.b[l], (size_t)m.dims[l + 1] * 4), o += m.dims[l + 1];
+            }
+            r.copied = 1;
+        }
+    }
+    if (r.rc == 0) {
+        model_io_mlp_free(&m);
+        r.freed_empty = m.storage == NULL && m.n_layers == 0;
+    }
+    memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
+    return 0;
+}
+
+static int digits_load(const jr_args *a)
+{
+    w18_load_rep r;
+    memset(&r, 0, sizeof r);
+    char path[400], err[300] = "";
+    if (own_file(a, path, sizeof path) != 0) {
+        r.io_failed = 1;
+        memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
+        return 0;
+    }
+    digits_set d;
+    memset(&d, 0x5A, sizeof d);
+    r.rc = model_io_digits_load(path, &d, err, sizeof err);
+    if (a->i64[1] >= 0) remove(path);
+    r.err_set = err[0] != 0;
+    r.empty = d.n == 0 && d.x == NULL && d.label == NULL;
+    r.n = d.n, r.features = d.features;
+    if (r.rc == 0) {
+        r.null_array = d.x == NULL || d.label == NULL;
+        if (!r.null_array && d.n >= 0 && d.features >= 0 && (size_t)d.n * d.features <= (size_t)a->i64[2] &&
+            d.n <= a->i64[3] && a->p[1] && a->p[2]) {
+            memcpy(a->p[1], d.x, (size_t)d.n * d.features * 4);
+            memcpy(a->p[2], d.label, (size_t)d.n);
+            r.copied = 1;
+        }
+        model_io_digits_free(&d);
+        r.freed_empty = d.x == NULL && d.label == NULL;
+    }
+    memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
+    return 0;
+}
+
+static int plan_bytes(const jr_args *a)
+{
+    size_t r = plan_mlp_bytes((const int *)a->p[0], (int)a->i64[1], (int)a->i64[2]);
+    memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
+    return 0;
+}
+
 JR_MAIN({ W18_FN_F32, "fp32_linear", f32 }, { W18_FN_F16, "fp16_linear", f16 }, { W18_FN_I8, "int8_linear", i8 },
         { W18_FN_BF16, "bf16_linear", bf }, { W18_FN_SOFTMAX, "fp32_softmax_argmax", softmax },
         { W18_FN_F16_CONV, "fp16_from_f32", f16_conv }, { W18_FN_BF16_CONV, "bf16_from_f32", bf16_conv },
         { W18_FN_I8_QUANT, "int8_quantize_rows", quant }, { W18_FN_F32_BAD, "fp32_linear", f32_bad },
         { W18_FN_BF16_BAD, "bf16_linear", bf16_bad }, { W18_FN_TIMED_F32, "fp32_linear", timed_f32 },
-        { W18_FN_TIMED_BF16, "bf16_linear", timed_bf16 })
+        { W18_FN_TIMED_BF16, "bf16_linear", timed_bf16 }, { W18_FN_MLP_LOAD, "model_io_mlp_load", mlp_load },
+        { W18_FN_DIGITS_LOAD, "model_io_digits_load", digits_load }, { W18_FN_PLAN_BYTES, "plan_mlp_bytes", plan_bytes })

@@ -837,7 +837,7 @@ $(JUDGE_W62): $(BUILD)/instructor/judge_attn.o $(BUILD)/instructor/judge_w38_ker
 $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
-$(eval $(call judge_rules,18,phase4/week18,fp32 fp16 int8 bf16))
+$(eval $(call judge_rules,18,phase4/week18,model_io fp32 fp16 int8 plan bf16))
 # week 18's judge (STAGED: not in
 # JUDGED_WEEKS until it has run on a GPU): the test's cases copied (test_week18.c has no shared header);
 # its runners link the student's fp32.o, fp16.o, int8.o and bf16.o and cuBLASLt (the week's libs); its own
