@@ -662,53 +662,88 @@ static double max_abs_diff(const float *a, const float *b, size_t n)
     return d;
 }
 
-/* test_week18.c's model_accuracy_cpu on what the student's loaders read from the shipped files. */
-static void judge_model(jd *J, jd_tally *t)
+/* The shipped model and held-out set as the student's loaders read them (the test's load_shipped). */
+typedef struct {
+    cpu_model m;
+    float    *params, *x;
+    uint8_t  *label;
+    int       n, features;
+} shipped;
+
+static void shipped_free(shipped *S)
 {
+    free(S->params), free(S->x), free(S->label);
+    memset(S, 0, sizeof *S);
+}
+
+/* 0, 1 (the loaders failed: t told) or -1 (the runner or the judge failed: t told). */
+static int shipped_load(jd *J, jd_tally *t, shipped *S)
+{
+    memset(S, 0, sizeof *S);
     ld_room P;
-    t->tests++;
-    if (room_alloc(J, &P, t) != 0) goto out0;
+    int rc = -1;
+    if (room_alloc(J, &P, t) != 0) goto out;
     size_t len;
     unsigned char *img = read_shipped("mlp_digits.bin", &len, t);
-    if (!img) goto out0;
+    if (!img) goto out;
     w18_load_rep rm, rd;
-    int rc = load_call(&P, W18_FN_MLP_LOAD, img, (long long)len, &rm, t);
+    int lc = load_call(&P, W18_FN_MLP_LOAD, img, (long long)len, &rm, t);
     free(img);
-    if (rc) goto out0;
+    if (lc) goto out;
+    rc = 1;
     if (rm.rc != 0 || !rm.copied || rm.null_array) {
         jd_failf(t, "model_io_mlp_load(%s/data/mlp_digits.bin): returned %d%s", g_week_dir, rm.rc,
                  rm.rc == 0 ? ", its arrays not readable" : "");
-        goto out0;
+        goto out;
     }
     size_t nparam = 0;
     for (int l = 0; l < rm.n_layers; l++) nparam += (size_t)rm.dims[l + 1] * (rm.dims[l] + 1);
-    float *params = wb_hmalloc(nparam * 4 + 4);
-    memcpy(params, P.vals, nparam * 4);
+    S->params = wb_hmalloc(nparam * 4 + 4);
+    memcpy(S->params, P.vals, nparam * 4);
     img = read_shipped("digits_test.bin", &len, t);
-    if (!img || load_call(&P, W18_FN_DIGITS_LOAD, img, (long long)len, &rd, t) != 0) goto out1;
+    if (!img) goto fail;
+    lc = load_call(&P, W18_FN_DIGITS_LOAD, img, (long long)len, &rd, t);
+    free(img);
+    if (lc) goto fail;
     if (rd.rc != 0 || !rd.copied || rd.null_array) {
         jd_failf(t, "model_io_digits_load(%s/data/digits_test.bin): returned %d%s", g_week_dir, rd.rc,
                  rd.rc == 0 ? ", its arrays not readable" : "");
-        goto out1;
+        goto out;
     }
     if (!(rm.n_layers == 3 && rm.dims[0] == rd.features && rm.dims[3] == 10)) {
         jd_failf(t, "the shipped model and held-out set do not fit together (n_layers %d, inputs %d, features %d)",
                  rm.n_layers, rm.dims[0], rd.features);
-        goto out1;
+        goto out;
     }
-    cpu_model m;
-    memset(&m, 0, sizeof m);
-    m.n_layers = rm.n_layers;
-    memcpy(m.dims, rm.dims, sizeof m.dims);
-    const float *p = params;
-    for (int l = 0; l < m.n_layers; l++) m.W[l] = p, p += (size_t)m.dims[l + 1] * m.dims[l], m.b[l] = p, p += m.dims[l + 1];
-    const int n = rd.n;
-    float *x = wb_hmalloc((size_t)n * rd.features * 4);
-    uint8_t *label = wb_hmalloc((size_t)n + 1);
-    memcpy(x, P.vals, (size_t)n * rd.features * 4), memcpy(label, P.labels, (size_t)n);
+    S->m.n_layers = rm.n_layers;
+    memcpy(S->m.dims, rm.dims, sizeof S->m.dims);
+    const float *p = S->params;
+    for (int l = 0; l < S->m.n_layers; l++)
+        S->m.W[l] = p, p += (size_t)S->m.dims[l + 1] * S->m.dims[l], S->m.b[l] = p, p += S->m.dims[l + 1];
+    S->n = rd.n, S->features = rd.features;
+    S->x = wb_hmalloc((size_t)S->n * S->features * 4 + 4);
+    S->label = wb_hmalloc((size_t)S->n + 1);
+    memcpy(S->x, P.vals, (size_t)S->n * S->features * 4), memcpy(S->label, P.labels, (size_t)S->n);
+    rc = 0;
+    goto out;
+fail:
+    rc = -1;
+out:
+    room_free(&P);
+    if (rc) shipped_free(S);
+    return rc;
+}
+
+/* test_week18.c's model_accuracy_cpu on what the student's loaders read from the shipped files. */
+static void judge_model(jd *J, jd_tally *t)
+{
+    shipped S;
+    t->tests++;
+    if (shipped_load(J, t, &S) != 0) return;
+    const int n = S.n;
     float *l32 = wb_hmalloc((size_t)n * 40), *lq = wb_hmalloc((size_t)n * 40);
-    model_ref(&m, P_FP32, x, n, l32);
-    const int ok32 = count_correct(l32, label, n);
+    model_ref(&S.m, P_FP32, S.x, n, l32);
+    const int ok32 = count_correct(l32, S.label, n);
     printf("  CPU FP32: %d of %d held-out digits right (%.2f %%)\n", ok32, n, 100.0 * ok32 / n);
     if (ok32 != HELD_OUT_CORRECT)
         jd_failf(t, "the FP32 model gets %d of %d right on the CPU; the week states %d", ok32, n, HELD_OUT_CORRECT);
@@ -718,9 +753,9 @@ static void judge_model(jd *J, jd_tally *t)
         { P_BF16, "BF16", BF16_LOGIT_TOL, BF16_MAX_DROP },
     };
     for (int q = 0; q < N_OF(PR) && ok32 == HELD_OUT_CORRECT; q++) {
-        model_ref(&m, PR[q].prec, x, n, lq);
+        model_ref(&S.m, PR[q].prec, S.x, n, lq);
         double diff = max_abs_diff(lq, l32, (size_t)n * 10);
-        int ok = count_correct(lq, label, n);
+        int ok = count_correct(lq, S.label, n);
         double drop = 100.0 * (ok32 - ok) / n;
         printf("  CPU %s emulation: max |logit - FP32| %.4f (stated <= %.2f), %d right (drop %.2f points, stated "
                "<= %.2f)\n", PR[q].name, diff, PR[q].tol, ok, drop, PR[q].drop);
@@ -730,15 +765,13 @@ static void judge_model(jd *J, jd_tally *t)
             break;
         }
     }
-    free(x), free(label), free(l32), free(lq);
-out1:
-    free(img), free(params);
-out0:
-    room_free(&P);
+    free(l32), free(lq);
+    shipped_free(&S);
 }
 static void judge_model_gpu(jd_ck *k) { judge_model(k->J, k->t); }
 
 /* ================================================================ the layers */
+
 
 enum { K_F32, K_F16, K_I8, K_BF16 };
 static const char *KIND_FN[] = { "fp32_linear", "fp16_linear", "int8_linear", "bf16_linear" };
@@ -1088,6 +1121,372 @@ static int bf16_refusals(jd *J, jd_tally *t)
     return rc;
 }
 
+/* ================================================================ the model on the device */
+
+/* plan_mlp_bytes(dims, L, batch) through the runner (a CPU function: dims in host memory both map): 0 and
+ * *bytes, or -1 (t told). */
+static int plan_call(jd *J, const int *dims, int L, long long batch, size_t *bytes, jd_tally *t)
+{
+    int *hd = NULL;
+    const int id = jd_alloc_kind(J, JD_MEM_HOST, 64, (void **)&hd);
+    if (id < 0) return jd_failf(t, "buffers: %s", J->why), -1;
+    memset(hd, 0, 64);
+    memcpy(hd, dims, (size_t)(L + 1) * sizeof *dims);
+    jd_req rq;
+    jd_rep rp;
+    jd_call_setup(&rq, W18_FN_PLAN_BYTES, 1, 1);
+    rq.arg_buf[0][0] = id;
+    rq.i64[1] = L, rq.i64[2] = batch;
+    int rc = 0;
+    if (jd_call(J, &rq, &rp, NULL) != 0) rc = -1, jd_failf(t, "plan_mlp_bytes: %s", J->why);
+    else if (rp.status != 0 || rp.out_len != sizeof *bytes) rc = -1, jd_failf(t, "plan_mlp_bytes: no answer from the runner");
+    else memcpy(bytes, rp.out, sizeof *bytes);
+    jd_free(J, id);
+    return rc;
+}
+
+/* test_week18.c's plan_formula: 0, or -1 when the runner failed. */
+static int plan_formula(jd *J, jd_tally *t)
+{
+    wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w18_plan_formula", 0);
+    size_t got;
+    t->tests++;
+    const struct { int L, batch; size_t want; const char *what; } FIX[] = {
+        { 3, 65536, (size_t)64 << 20, "the shipped model at batch 65536 (the plan states 64 MiB)" },
+        { 3, 1, 1024, "the shipped model, one sample (1024 bytes)" },
+        { 3, 0, 0, "batch 0 (no workspace)" },
+        { 1, 1000, 0, "a one-layer model (no hidden layer: 0 bytes)" },
+    };
+    for (int i = 0; i < N_OF(FIX); i++) {
+        if (plan_call(J, SHIPPED_DIMS, FIX[i].L, FIX[i].batch, &got, t) != 0) return -1;
+        if (got != FIX[i].want)
+            return jd_failf(t, "plan_mlp_bytes for %s = %zu, expected %zu", FIX[i].what, got, FIX[i].want), 0;
+    }
+    for (int k = 0; k < 100; k++) {
+        int L = (int)wb_rng_int(&rng, 1, W18_MAX_LAYERS), dims[W18_MAX_LAYERS + 1],
+            batch = (int)wb_rng_int(&rng, 1, 1 << 20);
+        size_t widest = 0;
+        for (int l = 0; l <= L; l++) dims[l] = (int)wb_rng_int(&rng, 1, MLP_MAX_DIM_);
+        for (int l = 1; l < L; l++) widest = (size_t)dims[l] > widest ? (size_t)dims[l] : widest;
+        const size_t want = 2 * (size_t)batch * widest * 4;
+        if (plan_call(J, dims, L, batch, &got, t) != 0) return -1;
+        if (got != want)
+            return jd_failf(t, "%d layers, batch %d: plan_mlp_bytes = %zu, expected %zu (2 x batch x widest hidden "
+                            "layer %zu x 4 bytes; inputs and logits are not the plan's)", L, batch, got, want, widest),
+                   0;
+    }
+    return 0;
+}
+
+/* The parameters of m in w18_param_at's places (host image; *bytes its size). */
+static unsigned char *param_image(const cpu_model *m, size_t *bytes)
+{
+    *bytes = w18_param_at(m->dims, m->n_layers, 0);
+    unsigned char *img = wb_hmalloc(*bytes + 4);
+    memset(img, 0, *bytes + 4);
+    for (int l = 0; l < m->n_layers; l++) {
+        memcpy(img + w18_param_at(m->dims, l, 0), m->W[l], (size_t)m->dims[l + 1] * m->dims[l] * 4);
+        memcpy(img + w18_param_at(m->dims, l, 1), m->b[l], (size_t)m->dims[l + 1] * 4);
+    }
+    return img;
+}
+
+/* plan_mlp_forward through the runner (W18_FN_FORWARD): the status, or -1 (t told). */
+static int fwd_call(jd *J, const cpu_model *m, jd_gbuf *par, jd_gbuf *cv, jd_gbuf *x, jd_gbuf *lo, jd_gbuf *pr,
+                    jd_gbuf *work, int prec, int batch, size_t work_bytes, const char *what, jd_tally *t)
+{
+    jd_gbuf *args[6] = { par, cv, x, lo, pr, work };
+    long long v[7] = { prec, batch, (long long)work_bytes, m->n_layers, 0, 0, 0 };
+    long long packed[8];
+    w18_dims_pack(packed, m->dims, m->n_layers);
+    v[4] = packed[5], v[5] = packed[6], v[6] = packed[7];
+    jd_rep rp;
+    return gcall(J, W18_FN_FORWARD, args, 6, v, 7, &rp, what, t);
+}
+
+/* Every pred the argmax of the logits returned: 0, or 1 with t told. */
+static int preds_follow(const float *logits, const int32_t *pred, int n, int classes, const char *what, jd_tally *t)
+{
+    for (int i = 0; i < n; i++)
+        if (pred[i] != argmax_row(logits + (size_t)i * classes, classes))
+            return jd_failf(t, "%s: pred[%d] = %d, but the largest of its logits is class %d", what, i, pred[i],
+                            argmax_row(logits + (size_t)i * classes, classes)),
+                   1;
+    return 0;
+}
+
+static const char *PREC_NAME[] = { "FP32", "FP16", "INT8" };
+
+/* test_week18.c's run_held_out: the shipped model in precision prec through a guarded workspace of
+ * exactly the plan's size; logits and pred into host. 0, 1 (failed: t told), -1 (runner lost). */
+static int run_held_out(jd *J, jd_tally *t, const shipped *S, int prec, float *logits, int32_t *pred)
+{
+    const cpu_model *m = &S->m;
+    const int n = S->n;
+    size_t plan;
+    if (plan_call(J, m->dims, m->n_layers, n, &plan, t) != 0) return -1;
+    if (plan != (size_t)1024 * n)
+        return jd_failf(t, "plan_mlp_bytes = %zu for %d samples, the plan states 1024 bytes a sample", plan, n), 1;
+    char what[96];
+    snprintf(what, sizeof what, "plan_mlp_forward %s on the held-out set", PREC_NAME[prec]);
+    size_t pbytes;
+    unsigned char *pimg = param_image(m, &pbytes);
+    gset G = { .n = 0 };
+    int err = 0, rc = 1;
+    jd_gbuf *gpar = gin(J, &G, pimg, pbytes, t, &err);
+    jd_gbuf *gcv = prec != P_FP32 ? gout(J, &G, w18_conv_at(m->dims, m->n_layers, 0), t, &err) : NULL;
+    jd_gbuf *gx = gin(J, &G, S->x, (size_t)n * S->features * 4, t, &err);
+    jd_gbuf *gw = gout(J, &G, plan, t, &err), *gl = gout(J, &G, (size_t)n * 40, t, &err);
+    jd_gbuf *gp = gout(J, &G, (size_t)n * 4, t, &err);
+    unsigned char *scratch = wb_hmalloc(plan + 4);
+    memset(scratch, 0x7f, (size_t)n * 4);
+    if (!err && jd_gbuf_put(gp, 0, scratch, (size_t)n * 4) != 0) err = 1, jd_failf(t, "%s: the judge's own copy failed", what);
+    if (err) goto out;
+    const int st = fwd_call(J, m, gpar, gcv, gx, gl, gp, gw, prec, n, plan, what, t);
+    if (st < 0) {
+        rc = J->lost ? -1 : 1;
+        goto out;
+    }
+    if (st != 0) {
+        jd_failf(t, "%s: returned %s", what, status_name(st));
+        goto out;
+    }
+    if (jd_gbuf_fetch(gw, 0, plan, scratch, "workspace", what, t) || jd_gbuf_fetch(gl, 0, (size_t)n * 40, logits, "logits", what, t) ||
+        jd_gbuf_fetch(gp, 0, (size_t)n * 4, pred, "pred", what, t))
+        goto out;
+    rc = 0;
+out:
+    gfree(J, &G);
+    free(pimg), free(scratch);
+    return rc;
+}
+
+static void judge_fp32_model(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    shipped S;
+    t->tests++;
+    if (shipped_load(J, t, &S) != 0) return;
+    const int n = S.n;
+    float *ref = wb_hmalloc((size_t)n * 40), *got = wb_hmalloc((size_t)n * 40);
+    int32_t *pred = wb_hmalloc((size_t)n * 4);
+    double *r64 = wb_hmalloc((size_t)n * 80);
+    model_ref(&S.m, P_FP32, S.x, n, ref);
+    for (size_t i = 0; i < (size_t)n * 10; i++) r64[i] = ref[i];
+    if (run_held_out(J, t, &S, P_FP32, got, pred) == 0 &&
+        cmp_f32(got, r64, (size_t)n * 10, 1e-4, 1e-4, "logits", "FP32 logits of the held-out set against the CPU", t) == 0 &&
+        preds_follow(got, pred, n, 10, "FP32 held-out set", t) == 0) {
+        int ok = 0;
+        for (int i = 0; i < n; i++) ok += pred[i] == S.label[i];
+        if (ok != HELD_OUT_CORRECT)
+            jd_failf(t, "FP32 on the device: %d of %d right, the week states %d", ok, n, HELD_OUT_CORRECT);
+    }
+    free(ref), free(got), free(pred), free(r64);
+    shipped_free(&S);
+}
+
+/* The stated tolerance of a reduced precision's logits against the CPU's FP32 (the test's
+ * check_quantised_model, and bf16_model's checks when pred is NULL: the class is each row's argmax). */
+static void quantised_checks(jd_tally *t, const char *name, const float *got, const int32_t *pred, const float *ref,
+                             const uint8_t *label, int n, double tol, double max_drop)
+{
+    char what[64];
+    snprintf(what, sizeof what, "%s logits against FP32", name);
+    for (size_t i = 0; i < (size_t)n * 10; i++)
+        if (!isfinite(got[i])) {
+            jd_failf(t, "%s: logit %zu is %g (never written, or wrong)", what, i, (double)got[i]);
+            return;
+        }
+    const double diff = max_abs_diff(got, ref, (size_t)n * 10);
+    if (pred && preds_follow(got, pred, n, 10, what, t)) return;
+    int ok = 0;
+    for (int i = 0; i < n; i++) ok += (pred ? pred[i] : argmax_row(got + (size_t)i * 10, 10)) == label[i];
+    const double drop = 100.0 * (HELD_OUT_CORRECT - ok) / n;
+    printf("  %s: max |logit - FP32| %.4f (stated <= %.2f); %d of %d right (%+.2f points against FP32, stated drop "
+           "<= %.2f)\n", name, diff, tol, ok, n, -drop, max_drop);
+    if (!(diff <= tol) || !(drop <= max_drop))
+        jd_failf(t, "%s: max |logit - FP32| %.4f (stated <= %.2f); %d of %d right (%.2f %%, %+.2f points against "
+                 "FP32, stated drop <= %.2f)", name, diff, tol, ok, n, 100.0 * ok / n, -drop, max_drop);
+}
+
+static void quantised_model(jd_ck *k, int prec, double tol, double max_drop)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    shipped S;
+    t->tests++;
+    if (shipped_load(J, t, &S) != 0) return;
+    const int n = S.n;
+    float *ref = wb_hmalloc((size_t)n * 40), *got = wb_hmalloc((size_t)n * 40);
+    int32_t *pred = wb_hmalloc((size_t)n * 4);
+    model_ref(&S.m, P_FP32, S.x, n, ref);
+    if (run_held_out(J, t, &S, prec, got, pred) == 0)
+        quantised_checks(t, PREC_NAME[prec], got, pred, ref, S.label, n, tol, max_drop);
+    free(ref), free(got), free(pred);
+    shipped_free(&S);
+}
+static void judge_fp16_model(jd_ck *k) { quantised_model(k, P_FP16, FP16_LOGIT_TOL, FP16_MAX_DROP); }
+static void judge_int8_model(jd_ck *k) { quantised_model(k, P_INT8, INT8_LOGIT_TOL, INT8_MAX_DROP); }
+
+/* test_week18.c's bf16_model: the shipped model through bf16_from_f32 and bf16_linear alone. */
+static void judge_bf16_model(jd_ck *k)
+{
+    jd *J = k->J;
+    jd_tally *t = k->t;
+    shipped S;
+    t->tests++;
+    if (shipped_load(J, t, &S) != 0) return;
+    const cpu_model *m = &S.m;
+    const int n = S.n, L = m->n_layers;
+    int widest = 1;
+    for (int l = 0; l <= L; l++) widest = m->dims[l] > widest ? m->dims[l] : widest;
+    float *ref = wb_hmalloc((size_t)n * 40), *got = wb_hmalloc((size_t)n * m->dims[L] * 4 + 4);
+    model_ref(m, P_FP32, S.x, n, ref);
+    size_t pbytes;
+    unsigned char *pimg = param_image(m, &pbytes);
+    gset G = { .n = 0 };
+    int err = 0;
+    const char *what = "the BF16 model on the held-out set";
+    jd_gbuf *args[6];
+    args[0] = gin(J, &G, pimg, pbytes, t, &err);
+    args[1] = gout(J, &G, w18_conv_at(m->dims, L, 0), t, &err);
+    args[2] = gin(J, &G, S.x, (size_t)n * S.features * 4, t, &err);
+    args[3] = gout(J, &G, (size_t)n * widest * 4, t, &err);
+    args[4] = gout(J, &G, (size_t)n * widest * 2, t, &err);
+    args[5] = gout(J, &G, (size_t)n * m->dims[L] * 4, t, &err);
+    if (!err) {
+        long long v[7] = { 0, n, 0, L, 0, 0, 0 }, packed[8];
+        w18_dims_pack(packed, m->dims, L);
+        v[4] = packed[5], v[5] = packed[6], v[6] = packed[7];
+        jd_rep rp;
+        const int st = gcall(J, W18_FN_BF16_CHAIN, args, 6, v, 7, &rp, what, t);
+        if (st > 0) jd_failf(t, "%s: returned %s", what, status_name(st));
+        else if (st == 0 && jd_gbuf_fetch(args[5], 0, (size_t)n * m->dims[L] * 4, got, "logits", what, t) == 0)
+            quantised_checks(t, "BF16", got, NULL, ref, S.label, n, BF16_LOGIT_TOL, BF16_MAX_DROP);
+    }
+    gfree(J, &G);
+    free(pimg), free(ref), free(got);
+    shipped_free(&S);
+}
+
+/* test_week18.c's plan_forward, case i: a random model through a guarded workspace of exactly the plan's
+ * size; the refusals first. 0, or -1 (runner lost). */
+static int plan_forward(jd *J, jd_tally *t, int i)
+{
+    static const int DIMS[][7] = { { 5, 3, 70, 2, 9, 40, 4 }, { 64, 128, 64, 10 }, { 17, 1 }, { 33, 7, 7, 7, 7, 7, 7 } };
+    static const int LAYERS[] = { 6, 3, 1, 6 }, BATCH[] = { 1000, 129, 33, 1 };
+    wb_rng rng = wb_rng_for_seed(jd_seed, "judge_w18_plan_forward", i);
+    cpu_model m;
+    memset(&m, 0, sizeof m);
+    m.n_layers = LAYERS[i];
+    memcpy(m.dims, DIMS[i], sizeof DIMS[i]);
+    size_t total = 0;
+    for (int l = 0; l < m.n_layers; l++) total += (size_t)m.dims[l + 1] * (m.dims[l] + 1);
+    float *store = wb_hmalloc(total * 4), *q = store;
+    for (int l = 0; l < m.n_layers; l++) {
+        size_t nw = (size_t)m.dims[l + 1] * m.dims[l];
+        wb_fill_uniform_f32(&rng, q, nw, -0.6f, 0.6f), m.W[l] = q, q += nw;
+        wb_fill_uniform_f32(&rng, q, (size_t)m.dims[l + 1], -0.2f, 0.4f), m.b[l] = q, q += m.dims[l + 1];
+    }
+    const int batch = BATCH[i], classes = m.dims[m.n_layers];
+    const size_t nl = (size_t)batch * classes;
+    float *hx = wb_hmalloc((size_t)batch * m.dims[0] * 4), *ref = wb_hmalloc(nl * 4), *hl = wb_hmalloc(nl * 4 + 4);
+    wb_fill_uniform_f32(&rng, hx, (size_t)batch * m.dims[0], 0, 1);
+    model_ref(&m, P_FP32, hx, batch, ref);
+    char what[96];
+    snprintf(what, sizeof what, "plan_mlp_forward, %d layers, batch %d", m.n_layers, batch);
+    t->tests++;
+    size_t plan, pbytes;
+    unsigned char *pimg = param_image(&m, &pbytes), *scratch = NULL;
+    int32_t *hp = wb_hmalloc((size_t)batch * 4 + 4);
+    gset G = { .n = 0 };
+    int err = 0, rc = 0, st;
+    if (plan_call(J, m.dims, m.n_layers, batch, &plan, t) != 0) {
+        rc = -1;
+        goto out;
+    }
+    scratch = wb_hmalloc(plan + 4);
+    jd_gbuf *gpar = gin(J, &G, pimg, pbytes, t, &err), *gx = gin(J, &G, hx, (size_t)batch * m.dims[0] * 4, t, &err);
+    jd_gbuf *gw = gout(J, &G, plan, t, &err), *gl = gout(J, &G, nl * 4, t, &err);
+    jd_gbuf *gp = gout(J, &G, (size_t)batch * 4, t, &err);
+    if (err) goto out;
+    /* refusals first: nothing may be written */
+    if (plan >= 4) {
+        if ((st = fwd_call(J, &m, gpar, NULL, gx, gl, gp, gw, P_FP32, batch, plan - 4, what, t)) < 0) goto lost;
+        if (st != (int)cudaErrorInvalidValue) {
+            jd_failf(t, "%s: a workspace 4 bytes short of the plan must give cudaErrorInvalidValue, got %s", what,
+                     status_name(st));
+            goto out;
+        }
+    }
+    if ((st = fwd_call(J, &m, gpar, NULL, gx, gl, gp, gw, 7, batch, plan, what, t)) < 0) goto lost;
+    if (st != (int)cudaErrorInvalidValue) {
+        jd_failf(t, "%s: precision 7 must give cudaErrorInvalidValue, got %s", what, status_name(st));
+        goto out;
+    }
+    if ((st = fwd_call(J, &m, gpar, NULL, gx, gl, gp, gw, P_FP32, 0, 0, what, t)) < 0) goto lost;
+    if (st != 0) {
+        jd_failf(t, "%s: batch 0 must succeed, got %s", what, status_name(st));
+        goto out;
+    }
+    if (jd_gbuf_fetch(gl, 0, nl * 4, hl, "logits", what, t)) goto out;
+    for (size_t j = 0; j < nl; j++)
+        if (!isnan(hl[j])) {
+            jd_failf(t, "%s: a refused call (or batch 0) wrote logits[%zu]", what, j);
+            goto out;
+        }
+    memset(hp, 0x7f, (size_t)batch * 4);
+    if (jd_gbuf_put(gp, 0, hp, (size_t)batch * 4) != 0) {
+        jd_failf(t, "%s: the judge's own copy failed", what);
+        goto out;
+    }
+    if ((st = fwd_call(J, &m, gpar, NULL, gx, gl, gp, gw, P_FP32, batch, plan, what, t)) < 0) goto lost;
+    if (st != 0) {
+        jd_failf(t, "%s: returned %s", what, status_name(st));
+        goto out;
+    }
+    if (jd_gbuf_fetch(gw, 0, plan, scratch, "workspace", what, t)) goto out; /* every activation inside the plan */
+    /* the last two hidden layers still in their buffers: layer l's in buffer l % 2 (A at work, B at work + plan / 2) */
+    for (int h = m.n_layers - 2; h >= 0 && h >= m.n_layers - 3; h--) {
+        cpu_model part = m;
+        part.n_layers = h + 1;
+        const size_t nh = (size_t)batch * m.dims[h + 1];
+        float *want = wb_hmalloc(nh * 4);
+        double *w64 = wb_hmalloc(nh * 8);
+        model_ref(&part, P_FP32, hx, batch, want);
+        for (size_t j = 0; j < nh; j++) w64[j] = want[j] < 0 ? 0 : want[j];
+        char where[200];
+        snprintf(where, sizeof where, "%s: layer %d's output in buffer %c of the workspace (the plan: layer l writes "
+                 "buffer l %% 2; no memory but the workspace)", what, h, (h & 1) ? 'B' : 'A');
+        const int bad = cmp_f32((const float *)scratch + (h & 1) * (plan / 8), w64, nh, 1e-4, 1e-4, "hidden", where, t);
+        free(want), free(w64);
+        if (bad) goto out;
+    }
+    if (jd_gbuf_fetch(gl, 0, nl * 4, hl, "logits", what, t) || jd_gbuf_fetch(gp, 0, (size_t)batch * 4, hp, "pred", what, t))
+        goto out;
+    double *r64 = wb_hmalloc(nl * 8 + 8);
+    for (size_t j = 0; j < nl; j++) r64[j] = ref[j];
+    const int bad = cmp_f32(hl, r64, nl, 1e-4, 1e-4, "logits", what, t);
+    free(r64);
+    if (!bad) preds_follow(hl, hp, batch, classes, what, t);
+    goto out;
+lost:
+    rc = J->lost ? -1 : 0;
+out:
+    gfree(J, &G);
+    free(store), free(hx), free(ref), free(hl), free(pimg), free(scratch), free(hp);
+    return rc;
+}
+
+static void judge_plan_cpu(jd *J, jd_tally *t) { plan_formula(J, t); }
+static void judge_plan(jd_ck *k)
+{
+    if (plan_formula(k->J, k->t) < 0) return;
+    for (int i = 0; i < 4 && !k->J->lost; i++)
+        if (plan_forward(k->J, k->t, i) < 0) return;
+}
+
 /* ---------------------------------------------------------------- the correctness checkpoints */
 
 static void judge_fp32(jd_ck *k)
@@ -1253,10 +1652,15 @@ static const jd_checkpoint CPS[] = {
     { "w18.load", judge_load_gpu, judge_load, 1, 0, NULL },
     { "w18.model", judge_model_gpu, judge_model, 1, 0, NULL },
     { "w18.fp32", judge_fp32, NULL, 0, 0, NULL },
+    { "w18.fp32-model", judge_fp32_model, NULL, 0, 0, NULL },
     { "w18.fp16", judge_fp16, NULL, 0, 0, NULL },
+    { "w18.fp16-model", judge_fp16_model, NULL, 0, 0, NULL },
     { "w18.int8", judge_int8, NULL, 0, 0, NULL },
+    { "w18.int8-model", judge_int8_model, NULL, 0, 0, NULL },
+    { "w18.plan", judge_plan, judge_plan_cpu, 0, 0, NULL },
     { "w18.layer-speed", judge_layer_speed, NULL, 0, 0, lt_before_f32 },
     { "w18.bf16", judge_bf16, NULL, 0, 0, NULL },
+    { "w18.bf16-model", judge_bf16_model, NULL, 0, 0, NULL },
     { "w18.bf16-speed", judge_bf16_speed, NULL, 0, 0, lt_before_bf16 },
 };
 

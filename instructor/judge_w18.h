@@ -48,6 +48,62 @@ enum { W18_FN_MLP_LOAD = 31, W18_FN_DIGITS_LOAD, W18_FN_PLAN_BYTES };
 
 #define W18_MAX_LAYERS 8 /* model_io.h's MLP_MAX_LAYERS */
 
+/* The model on the device (device buffers):
+ * W18_FN_FORWARD:    p[0] the parameters (w18_param_at), p[1] room for the
+ *                    converted weights (w18_conv_at; NULL: none made), p[2]
+ *                    x, p[3] logits, p[4] pred, p[5] the workspace; i64[1]
+ *                    precision, i64[2] batch, i64[3] the workspace's bytes,
+ *                    i64[4] n_layers, i64[5..7] the dims (w18_dims_pack).
+ *                    With p[1]: each layer's FP16 weights made by
+ *                    fp16_from_f32 and INT8 ones by int8_quantize_rows from
+ *                    its FP32 weights, then the device synchronised (the
+ *                    test's dev_model_make); then plan_mlp_forward on the
+ *                    mlp_dev of those pointers. The status: the first error.
+ * W18_FN_BF16_CHAIN: p[0] the parameters, p[1] room for the BF16 weights
+ *                    (w18_conv_at's FP16 places), p[2] x, p[3] h (batch x
+ *                    widest floats), p[4] a (batch x widest bfloat16), p[5]
+ *                    logits; i64[2] batch, i64[4] n_layers, i64[5..7] the
+ *                    dims: the test's run_held_out_bf16 (x to bfloat16, then
+ *                    each layer's weights converted, bf16_linear into h or
+ *                    the logits, h converted back into a). */
+enum { W18_FN_FORWARD = 41, W18_FN_BF16_CHAIN };
+
+/* 256-byte places, as separate cudaMallocs would give. */
+static inline size_t w18_al(size_t v) { return (v + 255) & ~(size_t)255; }
+/* Bytes into the parameters of layer l's W (part 0, dims[l+1] x dims[l]
+ * floats) or b (part 1, dims[l+1] floats); l = n_layers: their total. */
+static inline size_t w18_param_at(const int *dims, int l, int part)
+{
+    size_t o = 0;
+    for (int j = 0; j < l; j++) o += w18_al((size_t)dims[j + 1] * dims[j] * 4) + w18_al((size_t)dims[j + 1] * 4);
+    return part ? o + w18_al((size_t)dims[l + 1] * dims[l] * 4) : o;
+}
+/* Bytes into the converted weights of layer l's half (or bfloat16) bits
+ * (part 0), INT8 weights (1: dims[l+1] x I8_LD(dims[l])) and scales (2);
+ * l = n_layers: their total. */
+static inline size_t w18_conv_at(const int *dims, int l, int part)
+{
+    size_t o = 0;
+    for (int j = 0; j <= l; j++) {
+        if (j == l && part == 0) break;
+        const size_t in = (size_t)dims[j], out = (size_t)dims[j + 1], h = w18_al(out * in * 2);
+        const size_t q = w18_al(out * ((in + 3) / 4 * 4));
+        if (j == l) return o + h + (part == 2 ? q : 0);
+        o += h + q + w18_al(out * 4);
+    }
+    return o;
+}
+/* The dims (up to 9, each below 2^16) in i64[5..7], four to a word. */
+static inline void w18_dims_pack(long long *i64, const int *dims, int n_layers)
+{
+    i64[5] = i64[6] = i64[7] = 0;
+    for (int l = 0; l <= n_layers; l++) i64[5 + l / 4] |= (long long)(dims[l] & 0xffff) << (16 * (l % 4));
+}
+static inline void w18_dims_unpack(const long long *i64, int *dims, int n_layers)
+{
+    for (int l = 0; l <= n_layers; l++) dims[l] = (int)(i64[5 + l / 4] >> (16 * (l % 4)) & 0xffff);
+}
+
 /* What the runner saw of a load. */
 typedef struct {
     int rc;                       /* the loader's return */

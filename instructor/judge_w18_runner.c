@@ -219,10 +219,73 @@ static int plan_bytes(const jr_args *a)
     return 0;
 }
 
+/* ---------------------------------------------------------------- the model on the device */
+
+/* The dims of i64[4..7]; 0, or -1 for a layer count the judge never sends. */
+static int dims_of(const jr_args *a, int *dims)
+{
+    const int L = (int)a->i64[4];
+    if (L < 1 || L > W18_MAX_LAYERS) return -1;
+    w18_dims_unpack(a->i64, dims, L);
+    return 0;
+}
+
+static int forward(const jr_args *a)
+{
+    int dims[W18_MAX_LAYERS + 1];
+    if (dims_of(a, dims)) return (int)cudaErrorInvalidValue;
+    const int L = (int)a->i64[4];
+    unsigned char *par = (unsigned char *)a->p[0], *cv = (unsigned char *)a->p[1];
+    mlp_dev m;
+    memset(&m, 0, sizeof m);
+    m.n_layers = L;
+    memcpy(m.dims, dims, sizeof m.dims);
+    for (int l = 0; l < L; l++) {
+        m.W32[l] = (const float *)(par + w18_param_at(dims, l, 0));
+        m.b[l] = (const float *)(par + w18_param_at(dims, l, 1));
+        if (!cv) continue;
+        uint16_t *Wh = (uint16_t *)(cv + w18_conv_at(dims, l, 0));
+        int8_t *q = (int8_t *)(cv + w18_conv_at(dims, l, 1));
+        float *s = (float *)(cv + w18_conv_at(dims, l, 2));
+        cudaError_t e = fp16_from_f32(m.W32[l], Wh, (size_t)dims[l + 1] * dims[l]);
+        if (e == cudaSuccess) e = int8_quantize_rows(m.W32[l], dims[l + 1], dims[l], q, s);
+        if (e != cudaSuccess) return (int)e;
+        m.W16[l] = Wh, m.W8[l] = q, m.sw8[l] = s;
+    }
+    if (cv) {
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) return (int)e;
+    }
+    return (int)plan_mlp_forward(&m, (int)a->i64[1], (const float *)a->p[2], (int)a->i64[2], (float *)a->p[3],
+                                 (int *)a->p[4], a->p[5], (size_t)a->i64[3]);
+}
+
+static int bf16_chain(const jr_args *a)
+{
+    int dims[W18_MAX_LAYERS + 1];
+    if (dims_of(a, dims)) return (int)cudaErrorInvalidValue;
+    const int L = (int)a->i64[4], n = (int)a->i64[2];
+    unsigned char *par = (unsigned char *)a->p[0], *cv = (unsigned char *)a->p[1];
+    float *h = (float *)a->p[3], *logits = (float *)a->p[5];
+    uint16_t *act = (uint16_t *)a->p[4];
+    cudaError_t e = bf16_from_f32((const float *)a->p[2], act, (size_t)n * dims[0]);
+    for (int l = 0; l < L && e == cudaSuccess; l++) {
+        const int in = dims[l], out = dims[l + 1];
+        const float *W = (const float *)(par + w18_param_at(dims, l, 0)), *b = (const float *)(par + w18_param_at(dims, l, 1));
+        uint16_t *Wb = (uint16_t *)(cv + w18_conv_at(dims, l, 0));
+        e = bf16_from_f32(W, Wb, (size_t)out * in);
+        if (e == cudaSuccess) e = bf16_linear(act, Wb, b, l == L - 1 ? logits : h, n, in, out, l < L - 1);
+        if (e == cudaSuccess && l < L - 1) e = bf16_from_f32(h, act, (size_t)n * out);
+        if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    }
+    return (int)e;
+}
+
 JR_MAIN({ W18_FN_F32, "fp32_linear", f32 }, { W18_FN_F16, "fp16_linear", f16 }, { W18_FN_I8, "int8_linear", i8 },
         { W18_FN_BF16, "bf16_linear", bf }, { W18_FN_SOFTMAX, "fp32_softmax_argmax", softmax },
         { W18_FN_F16_CONV, "fp16_from_f32", f16_conv }, { W18_FN_BF16_CONV, "bf16_from_f32", bf16_conv },
         { W18_FN_I8_QUANT, "int8_quantize_rows", quant }, { W18_FN_F32_BAD, "fp32_linear", f32_bad },
         { W18_FN_BF16_BAD, "bf16_linear", bf16_bad }, { W18_FN_TIMED_F32, "fp32_linear", timed_f32 },
         { W18_FN_TIMED_BF16, "bf16_linear", timed_bf16 }, { W18_FN_MLP_LOAD, "model_io_mlp_load", mlp_load },
-        { W18_FN_DIGITS_LOAD, "model_io_digits_load", digits_load }, { W18_FN_PLAN_BYTES, "plan_mlp_bytes", plan_bytes })
+        { W18_FN_DIGITS_LOAD, "model_io_digits_load", digits_load }, { W18_FN_PLAN_BYTES, "plan_mlp_bytes", plan_bytes },
+        { W18_FN_FORWARD, "plan_mlp_forward", forward }, { W18_FN_BF16_CHAIN, "bf16_linear", bf16_chain })
