@@ -2,11 +2,11 @@
  * README.md, "The judge and the runner"). STAGED: written and tested
  * without a GPU, not yet used by the grader (the week is graded with its
  * linked test until this judge has run on a GPU). It links no student code:
- * the student's fp32.o, fp16.o, int8.o and bf16.o are linked into the
- * runner (judge_w18_runner.c), which this process starts (or is handed) and
- * asks to call them on buffers it allocated (judge.h). It poisons, fills,
- * times and checks, and writes the results record itself, outside the
- * runner's reach. The command line, the runner's start, the record, the
+ * the student's model_io.o, fp32.o, fp16.o, int8.o, plan.o and bf16.o are
+ * linked into the runner (judge_w18_runner.c), which this process starts
+ * (or is handed) and asks to call them on buffers it allocated
+ * (judge.h). It poisons, fills, times and checks, and writes the results
+ * record itself, outside the runner's reach. The command line, the runner's start, the record, the
  * guarded buffers and the timed-call protocol are judge_week.c's:
  *
  *   judge-w18 --record FILE --checkpoint ID|all [--seed N] [--device D] [--week-dir DIR] RUNNER-START
@@ -17,11 +17,33 @@
  * shapes, draws (ranges and order, from the class seed with the judge's
  * own tags, wb_rng_for_seed), edge values and tolerances, the CPU
  * references the test's (double sums; the INT8 layer int8.h's definition
- * step by step in float). Every output sits in a guarded byte buffer
- * (jd_gbuf: poisoned 0xFF, the bands around it checked untouched), every
- * element against the reference within atol + rtol |ref|, NaN where NaN
- * is due (the poison left there counted as not written), integer and
- * 16-bit outputs exactly:
+ * step by step in float; the whole model as its model_ref). Every output
+ * sits in a guarded byte buffer (jd_gbuf: poisoned 0xFF, the bands around
+ * it checked untouched), every element against the reference within atol
+ * + rtol |ref|, NaN where NaN is due (the poison left there counted as not
+ * written), integer and 16-bit outputs exactly:
+ *   w18.load        a CPU checkpoint, on host memory both processes map
+ *                   (judged with or without a GPU; without one the runner
+ *                   opens none): the shipped mlp_digits.bin and
+ *                   digits_test.bin (read by the judge from --week-dir's
+ *                   data/, handed to the student's loaders through files of
+ *                   the runner's own in its $TMPDIR) loaded exactly (3
+ *                   layers of 64 128 64 10, every weight and bias as the
+ *                   file's bits, x = byte / 255.0f, the labels), the model
+ *                   empty after model_io_mlp_free; the test's load_checks 4
+ *                   times: a valid random model of 1-4 layers exactly, its
+ *                   12 damaged copies (magic, version, 0 and 9 layers, a
+ *                   dimension 0 or past MLP_MAX_DIM, a byte short or too
+ *                   many, a NaN weight, an infinite bias, an empty file,
+ *                   huge dimensions in a small file) and a missing file
+ *                   refused (-1, a reason in err, the model left empty); a
+ *                   valid random digits set exactly, its 8 damaged copies
+ *                   (with the size that matches only in 32 bits) refused;
+ *   w18.model       a CPU checkpoint: the test's model_accuracy_cpu on what
+ *                   the student's loaders read from the shipped files (the
+ *                   FP32 model 1906 of 2000 right; the FP16, INT8 and BF16
+ *                   emulations within 0.02 / 0.10, 0.60 / 0.50 and 0.20 /
+ *                   0.25 points), the judge's own arithmetic;
  *   w18.fp32        fp32_linear on the test's 12 SHAPES (batch 0, 1, odd,
  *                   70001; in and out 1 to 300), x in [-1, 1), W in
  *                   [-0.5, 0.5), b in [-1, 1), against double at 1e-4 +
@@ -32,6 +54,22 @@
  *                   preset to 0x7f7f7f7f), probs at 1e-6 + 1e-5 |ref|,
  *                   pred exactly (-1 for a NaN row), then again with
  *                   probs NULL; bad_sizes' four refusals;
+ *   w18.fp32-model, w18.fp16-model, w18.int8-model
+ *                   the model the student's loaders read (as the test's:
+ *                   a loader that fails FAILs these too) through
+ *                   plan_mlp_forward in that precision on the 2000
+ *                   held-out digits: the runner builds mlp_dev from one
+ *                   parameter buffer of the judge's (each W and b at a
+ *                   256-byte place, as separate cudaMallocs) and, for FP16
+ *                   and INT8, has the student's fp16_from_f32 and
+ *                   int8_quantize_rows make the converted weights first, as
+ *                   the test's dev_model_make; the workspace exactly
+ *                   plan_mlp_bytes (1024 bytes a sample), guarded, as are
+ *                   the logits and pred (preset 0x7f): FP32 logits within
+ *                   1e-4 of the CPU and 1906 right; FP16 and INT8 every
+ *                   logit finite and within 0.02 / 0.60 of the CPU's FP32,
+ *                   at most 0.10 / 0.50 points dropped; every pred the
+ *                   argmax of its logits;
  *   w18.fp16        fp16_from_f32 on the test's 4 sizes (0 to 2^20: any bit
  *                   pattern, values around 65504, subnormal halves, near
  *                   ties, its 16 special values) bit for bit (any half NaN
@@ -41,6 +79,17 @@
  *                   one large weight), q and the scales exactly, the
  *                   padding columns 0; int8_linear on the 12 SHAPES (a
  *                   zero row of x) against int8.h's definition at 1e-5;
+ *   w18.plan        plan_mlp_bytes's formula (the shipped model at 65536,
+ *                   1 and 0, a one-layer model, 100 random models; a CPU
+ *                   function through the runner, so its FAIL stands without
+ *                   a GPU), then the test's plan_forward on its 4 random
+ *                   models: a workspace 4 bytes short and precision 7
+ *                   refused (cudaErrorInvalidValue), batch 0 succeeding,
+ *                   the logits untouched after them; then the forward pass
+ *                   through a guarded workspace of exactly the plan: its
+ *                   bands untouched, the last two hidden layers in buffers
+ *                   l % 2 (A at the workspace, B at its half), the logits
+ *                   at 1e-4, every pred the argmax of its logits;
  *   w18.bf16        bf16_from_f32 on the test's 4 sizes (any bit pattern,
  *                   ordinary values, exact ties, its 16 specials) bit for
  *                   bit; bf16_linear on the test's 12 BF16_SHAPES against
@@ -48,6 +97,12 @@
  *                   |w|max + 2^-19 |ref|; the two NaN / Inf cases (37 x 72
  *                   -> 50); the six refusals (cudaErrorInvalidValue) and
  *                   batch 0 (cudaSuccess), y untouched after them;
+ *   w18.bf16-model  the test's run_held_out_bf16 in the runner (x and each
+ *                   layer's weights through bf16_from_f32, bf16_linear into
+ *                   a buffer of the judge's, the hidden output converted
+ *                   back) on the model the student's loaders read, the
+ *                   logits guarded: every logit finite and within 0.20 of
+ *                   the CPU's FP32, at most 0.25 points dropped;
  *   w18.layer-speed fp32_linear with ReLU on 32768 x 1024 -> 1024 (68.7
  *                   GFLOP), through the timed-call protocol (judge_week.h:
  *                   up to 32 calls a request, each on its own input x | W
@@ -76,29 +131,17 @@
  *                   K = 1024.
  * The test's checks are sampled in its timings (1024 and 4096 outputs);
  * the judge's are full, so no weaker.
- * Left to the linked test (not listed: the grader runs them in the week's
- * test program and says so):
- *   w18.load, w18.model  the loaders read files (week.txt's `fileio:
- *                   model_io`): the test writes its damaged files and reads
- *                   the shipped ones; judging them here needs runner entries
- *                   that pass a file's bytes and the loaded model back
- *                   (as judge_w17's PGM entries do), not written this round;
- *   w18.fp32-model, w18.fp16-model, w18.int8-model, w18.plan
- *                   the shipped model on the device through
- *                   plan_mlp_forward, whose mlp_dev holds up to 41 device
- *                   pointers (more than a call's JD_MAX_ARGS) and the
- *                   weights the student's converters made: a runner entry
- *                   that assembles it from one packed buffer is needed, not
- *                   written this round; w18.plan's formula part with it;
- *   w18.bf16-model  the same chain of bf16_from_f32 and bf16_linear over
- *                   the loaded model (it loads the shipped files with the
- *                   student's loader);
- *   w18.throughput  a sweep of samples per second that writes a CSV and a
- *                   plot into the student's build folder: a report with no
- *                   target, read from the student's process's files.
+ * Left to the linked test (not listed: the grader runs it in the week's
+ * test program and says so): w18.throughput, a sweep of samples per second
+ * against batch size that writes a CSV and a plot into the student's build
+ * folder (files the student's run writes; a report with no target, whose
+ * timed outputs are right when w18.fp32-model, w18.fp16-model and
+ * w18.int8-model pass here).
  * Without a GPU the plumbing is tested by instructor/tests/judge_w18.sh
- * (every checkpoint SKIP, never PASS; calibration says the two speed
- * checkpoints were not run). */
+ * (w18.load and w18.model PASS for the reference and FAIL for the
+ * starter, w18.plan SKIP and FAIL, every GPU checkpoint SKIP, never PASS;
+ * calibration says the two speed checkpoints were not run). Not yet run on
+ * a GPU. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

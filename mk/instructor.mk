@@ -840,7 +840,9 @@ judge-w62: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,18,phase4/week18,model_io fp32 fp16 int8 plan bf16))
 # week 18's judge (STAGED: not in
 # JUDGED_WEEKS until it has run on a GPU): the test's cases copied (test_week18.c has no shared header);
-# its runners link the student's fp32.o, fp16.o, int8.o and bf16.o and cuBLASLt (the week's libs); its own
+# w18.load and w18.model CPU checkpoints (the loaders' files the runner's own, in its $TMPDIR, the
+# shipped ones read by the judge from --week-dir); its runners link the student's model_io.o, fp32.o,
+# fp16.o, int8.o, plan.o and bf16.o and cuBLASLt (the week's libs); its own
 # kernels (judge_w18_kernels.cu: the timed layer's inputs from their seeds and the check of every timed
 # output, linked into judge-w18 alone); and its yard runner (judge_w18_yard_runner.c: the week's given
 # support/yard_lt_layer.o, cuBLASLt's fused layer, no student object, beside the judge), through which the
