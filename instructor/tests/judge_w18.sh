@@ -3,7 +3,7 @@
 # (instructor/README.md, "The judge and the runner"; instructor/judge_w18.c).
 # The judge is staged: written and tested here, not yet used by the grader
 # (not in JUDGED_WEEKS), so this tests it alone, not against the grader. It
-# lists twelve of the week's thirteen checkpoints (w18.throughput is left to
+# lists thirteen of the week's fourteen checkpoints (w18.throughput is left to
 # the linked test); the runners hold the week's functions, the yard runner
 # beside the judge holds the given cuBLASLt yardstick and none of them, the
 # judge neither; the judge by itself over the reference's and the starter's
@@ -56,6 +56,6 @@ grep -q "CPU FP32: 1906 of 2000 held-out digits right" "$log/alone-w18-solution-
 bad="$bad$(judge_lists_uncalibrated 18 phase4/week18 \
   "w18.load w18.model w18.fp32 w18.fp32-model w18.fp16 w18.fp16-model w18.int8 w18.int8-model w18.plan w18.layer-speed w18.bf16 w18.bf16-model w18.bf16-speed" \
   "w18.layer-speed w18.bf16-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "twelve checkpoints listed (w18.throughput left to the linked test); w18.load and w18.model PASS over the reference's runner and FAIL over the starter's, w18.plan SKIP over the reference's and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner the given cuBLASLt yardstick alone; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "thirteen checkpoints listed (w18.throughput left to the linked test); w18.load and w18.model PASS over the reference's runner and FAIL over the starter's, w18.plan SKIP over the reference's and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed; the runners holding the week's functions, the yard runner the given cuBLASLt yardstick alone; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
