@@ -1304,31 +1304,6 @@ out:
     return rc;
 }
 
-static void judge_fp32_model(jd_ck *k)
-{
-    jd *J = k->J;
-    jd_tally *t = k->t;
-    shipped S;
-    t->tests++;
-    if (shipped_load(J, t, &S) != 0) return;
-    const int n = S.n;
-    float *ref = wb_hmalloc((size_t)n * 40), *got = wb_hmalloc((size_t)n * 40);
-    int32_t *pred = wb_hmalloc((size_t)n * 4);
-    double *r64 = wb_hmalloc((size_t)n * 80);
-    model_ref(&S.m, P_FP32, S.x, n, ref);
-    for (size_t i = 0; i < (size_t)n * 10; i++) r64[i] = ref[i];
-    if (run_held_out(J, t, &S, P_FP32, got, pred) == 0 &&
-        cmp_f32(got, r64, (size_t)n * 10, 1e-4, 1e-4, "logits", "FP32 logits of the held-out set against the CPU", t) == 0 &&
-        preds_follow(got, pred, n, 10, "FP32 held-out set", t) == 0) {
-        int ok = 0;
-        for (int i = 0; i < n; i++) ok += pred[i] == S.label[i];
-        if (ok != HELD_OUT_CORRECT)
-            jd_failf(t, "FP32 on the device: %d of %d right, the week states %d", ok, n, HELD_OUT_CORRECT);
-    }
-    free(ref), free(got), free(pred), free(r64);
-    shipped_free(&S);
-}
-
 /* The stated tolerance of a reduced precision's logits against the CPU's FP32 (the test's
  * check_quantised_model, and bf16_model's checks when pred is NULL: the class is each row's argmax). */
 static void quantised_checks(jd_tally *t, const char *name, const float *got, const int32_t *pred, const float *ref,
@@ -1353,7 +1328,10 @@ static void quantised_checks(jd_tally *t, const char *name, const float *got, co
                  "FP32, stated drop <= %.2f)", name, diff, tol, ok, n, 100.0 * ok / n, -drop, max_drop);
 }
 
-static void quantised_model(jd_ck *k, int prec, double tol, double max_drop)
+/* The model the loaders read through plan_mlp_forward in precision prec (the test's fp32_model and
+ * check_quantised_model): FP32 at 1e-4 of the CPU and the stated count right, FP16 and INT8 within their
+ * stated tolerance of the CPU's FP32. */
+static void device_model(jd_ck *k, int prec, double tol, double max_drop)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
@@ -1363,14 +1341,28 @@ static void quantised_model(jd_ck *k, int prec, double tol, double max_drop)
     const int n = S.n;
     float *ref = wb_hmalloc((size_t)n * 40), *got = wb_hmalloc((size_t)n * 40);
     int32_t *pred = wb_hmalloc((size_t)n * 4);
+    double *r64 = wb_hmalloc((size_t)n * 80);
     model_ref(&S.m, P_FP32, S.x, n, ref);
-    if (run_held_out(J, t, &S, prec, got, pred) == 0)
+    for (size_t i = 0; i < (size_t)n * 10; i++) r64[i] = ref[i];
+    if (run_held_out(J, t, &S, prec, got, pred) != 0) goto out;
+    if (prec != P_FP32) {
         quantised_checks(t, PREC_NAME[prec], got, pred, ref, S.label, n, tol, max_drop);
-    free(ref), free(got), free(pred);
+        goto out;
+    }
+    if (cmp_f32(got, r64, (size_t)n * 10, 1e-4, 1e-4, "logits", "FP32 logits of the held-out set against the CPU", t) == 0 &&
+        preds_follow(got, pred, n, 10, "FP32 held-out set", t) == 0) {
+        int ok = 0;
+        for (int i = 0; i < n; i++) ok += pred[i] == S.label[i];
+        if (ok != HELD_OUT_CORRECT)
+            jd_failf(t, "FP32 on the device: %d of %d right, the week states %d", ok, n, HELD_OUT_CORRECT);
+    }
+out:
+    free(ref), free(got), free(pred), free(r64);
     shipped_free(&S);
 }
-static void judge_fp16_model(jd_ck *k) { quantised_model(k, P_FP16, FP16_LOGIT_TOL, FP16_MAX_DROP); }
-static void judge_int8_model(jd_ck *k) { quantised_model(k, P_INT8, INT8_LOGIT_TOL, INT8_MAX_DROP); }
+static void judge_fp32_model(jd_ck *k) { device_model(k, P_FP32, 0, 0); }
+static void judge_fp16_model(jd_ck *k) { device_model(k, P_FP16, FP16_LOGIT_TOL, FP16_MAX_DROP); }
+static void judge_int8_model(jd_ck *k) { device_model(k, P_INT8, INT8_LOGIT_TOL, INT8_MAX_DROP); }
 
 /* test_week18.c's bf16_model: the shipped model through bf16_from_f32 and bf16_linear alone. */
 static void judge_bf16_model(jd_ck *k)

@@ -138,16 +138,22 @@ static int own_file(const jr_args *a, char *path, size_t n)
     return 0;
 }
 
+/* A load's start: *r cleared and the file written (0), or the reply sent saying the runner's own file
+ * work failed (-1). */
+static int load_begin(const jr_args *a, w18_load_rep *r, char *path, size_t n)
+{
+    memset(r, 0, sizeof *r);
+    if (own_file(a, path, n) == 0) return 0;
+    r->io_failed = 1;
+    memcpy(a->out, r, sizeof *r), *a->out_len = sizeof *r;
+    return -1;
+}
+
 static int mlp_load(const jr_args *a)
 {
     w18_load_rep r;
-    memset(&r, 0, sizeof r);
     char path[400], err[300] = "";
-    if (own_file(a, path, sizeof path) != 0) {
-        r.io_failed = 1;
-        memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
-        return 0;
-    }
+    if (load_begin(a, &r, path, sizeof path)) return 0;
     mlp_model m;
     memset(&m, 0x5A, sizeof m);
     r.rc = model_io_mlp_load(path, &m, err, sizeof err);
@@ -183,13 +189,8 @@ static int mlp_load(const jr_args *a)
 static int digits_load(const jr_args *a)
 {
     w18_load_rep r;
-    memset(&r, 0, sizeof r);
     char path[400], err[300] = "";
-    if (own_file(a, path, sizeof path) != 0) {
-        r.io_failed = 1;
-        memcpy(a->out, &r, sizeof r), *a->out_len = sizeof r;
-        return 0;
-    }
+    if (load_begin(a, &r, path, sizeof path)) return 0;
     digits_set d;
     memset(&d, 0x5A, sizeof d);
     r.rc = model_io_digits_load(path, &d, err, sizeof err);
