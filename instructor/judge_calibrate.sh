@@ -37,7 +37,9 @@
 # w17.pipeline-speed against COPY and w17.conv-speed against cuDNN's fastest convolution algorithm through
 # its yard runner; week 14's w14.tf32-speed against cuBLAS in TF32 mode and
 # w14.strided-speed against a loop of cublasSgemm, through its yard runner, and w14.sort-speed, staged, against
-# CUB's all-bits SortPairs through the same yard runner once judge_w14.c's W14_JUDGE_SORT_SPEED is on).
+# CUB's all-bits SortPairs through the same yard runner once judge_w14.c's W14_JUDGE_SORT_SPEED is on; week 18's
+# w18.layer-speed and w18.bf16-speed against cuBLASLt's fused layer (RELU_BIAS epilogue, FP32 and BF16) through
+# its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -82,6 +84,7 @@ speed_ids() { case $1 in
   phase3/week14) echo w14.tf32-speed w14.strided-speed w14.sort-speed ;;
   phase6/week62) echo w62.fwd-speed ;;
   phase4/week17) echo w17.conv-bw w17.conv-speed w17.pipeline-speed ;;
+  phase4/week18) echo w18.layer-speed w18.bf16-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

@@ -837,6 +837,36 @@ $(JUDGE_W62): $(BUILD)/instructor/judge_attn.o $(BUILD)/instructor/judge_w38_ker
 $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in the link and calls it)
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
+$(eval $(call judge_rules,18,phase4/week18,model_io fp32 fp16 int8 plan bf16))
+# week 18's judge (STAGED: not in
+# JUDGED_WEEKS until it has run on a GPU): the test's cases copied (test_week18.c has no shared header);
+# w18.load and w18.model CPU checkpoints (the loaders' files the runner's own, in its $TMPDIR, the
+# shipped ones read by the judge from --week-dir); its runners link the student's model_io.o, fp32.o,
+# fp16.o, int8.o, plan.o and bf16.o and cuBLASLt (the week's libs); its own
+# kernels (judge_w18_kernels.cu: the timed layer's inputs from their seeds and the check of every timed
+# output, linked into judge-w18 alone); and its yard runner (judge_w18_yard_runner.c: the week's given
+# support/yard_lt_layer.o, cuBLASLt's fused layer, no student object, beside the judge), through which the
+# judge times w18.layer-speed's and w18.bf16-speed's yardstick
+JUDGE_W18_YARD := $(BUILD)/instructor/judge-w18-yard-runner
+$(BUILD)/instructor/judge_w18.o $(BUILD)/instructor/judge_w18_runner.o: instructor/judge_w18.h
+$(BUILD)/instructor/judge_w18.o: instructor/judge_w18_kernels.h
+$(foreach i,$(IMPLS),$(BUILD)/phase4/week18/$(i)/judge-runner): LDCUDA += -lcublasLt
+$(BUILD)/instructor/judge_w18_kernels.o: instructor/judge_w18_kernels.cu instructor/judge_w18_kernels.h $(NVCC_STAMP)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  NVCC    $<")
+	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W18): $(BUILD)/instructor/judge_w18_kernels.o
+$(BUILD)/instructor/judge_w18_yard_runner.o: instructor/judge_w18_yard_runner.c instructor/judge_w18.h instructor/judge.h \
+  phase4/week18/support/yard_lt_layer.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase4/week18 -c $< -o $@
+$(JUDGE_W18_YARD): $(BUILD)/instructor/judge_w18_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase4/week18/support/yard_lt_layer.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ -lcublasLt $(LDCUDA)
+$(JUDGE_W18): | $(JUDGE_W18_YARD)
+judge-w18: $(JUDGE_W18_YARD)
 $(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
 # week 17's judge: the test's cases
 # copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
