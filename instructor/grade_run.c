@@ -321,6 +321,7 @@ static const struct {
     { "phase6/week58", "judge-w58", "judge_w58_runner.o" },
     { "phase6/week61", "judge-w61", "judge_w61_runner.o" },
     { "phase4/week17", "judge-w17", "judge_w17_runner.o" },
+    { "phase4/week18", "judge-w18", "judge_w18_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

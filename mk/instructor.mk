@@ -918,11 +918,9 @@ $(JUDGE_W14_YARD): $(BUILD)/instructor/judge_w14_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
 $(JUDGE_W14): | $(JUDGE_W14_YARD)
 judge-w14: $(JUDGE_W14_YARD)
-# w14.sort-speed, staged (judge_w14.c's W14_JUDGE_SORT_SPEED, 0 in judge-w14, which the grader runs: the
-# linked test times it until the switch is flipped after a GPU run): the judge's own kernels
-# (judge_w14_kernels.cu: the timed sort's inputs from a seed, its outputs checked in full, CUB's SortPairs
-# for the judge's look and for the yard runner's ALLBITS, over all 32 bits), linked into the judge and its
-# yard runner; judge-w14-sort, the judge built with the switch on (it lists and forms w14.sort-speed)
+# w14.sort-speed: the judge's own kernels (judge_w14_kernels.cu: the timed sort's inputs from a seed, its
+# outputs checked in full, CUB's SortPairs for the judge's look and for the yard runner's ALLBITS, over all
+# 32 bits), linked into the judge and its yard runner
 $(BUILD)/instructor/judge_w14_kernels.o: instructor/judge_w14_kernels.cu instructor/judge_w14_kernels.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
@@ -930,18 +928,6 @@ $(BUILD)/instructor/judge_w14_kernels.o: instructor/judge_w14_kernels.cu instruc
 $(BUILD)/instructor/judge_w14.o: instructor/judge_w14_kernels.h
 $(BUILD)/instructor/judge_w14_yard_runner.o: instructor/judge_w14_kernels.h instructor/judge_ws.h
 $(JUDGE_W14) $(JUDGE_W14_YARD): $(BUILD)/instructor/judge_w14_kernels.o
-JUDGE_W14_SORT := $(BUILD)/instructor/judge-w14-sort
-$(BUILD)/instructor/judge_w14_sort.o: instructor/judge_w14.c instructor/judge_w14.h instructor/judge_w14_kernels.h \
-  instructor/judge_week.h instructor/judge_kernels.h instructor/judge_cublas.h instructor/judge_gemm.h instructor/judge.h \
-  phase3/week14/blas.h phase3/week14/week.txt
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase3/week14 -DW14_JUDGE_SORT_SPEED=1 -c $< -o $@
-$(JUDGE_W14_SORT): $(BUILD)/instructor/judge_w14_sort.o $(BUILD)/instructor/judge_gemm.o \
-  $(BUILD)/instructor/judge_w14_kernels.o $(JUDGE_COMMON_OBJ) $(LIBWB) | $(JUDGE_YARD) $(JUDGE_W14_YARD)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA) -lcublas $(LDCHECK)
-judge-w14: $(JUDGE_W14_SORT)
 $(eval $(call judge_rules,54,phase5/week54,wgmma_desc wgmma_gemm))
 # week 54's judge: the checks it
 # shares with week 55's (judge_bf16gemm.c: the tests' tolerance and types through
@@ -1011,6 +997,7 @@ JUDGED_WEEKS += phase2/week11
 JUDGED_WEEKS += phase2/week12
 JUDGED_WEEKS += phase3/week13
 JUDGED_WEEKS += phase3/week15
+JUDGED_WEEKS += phase4/week18
 JUDGED_WEEKS += phase4/week19
 JUDGED_WEEKS += phase5/week21
 JUDGED_WEEKS += phase5/week22
