@@ -72,11 +72,19 @@
  *     applies it to the mmas' sums of the group in FP32 (a second set of
  *     accumulators; dec_group5), and loads and pairs only row g's x
  *     (122 registers).
+ *  9  the operands swapped: the weights are the A operand (16 columns x
+ *     16 k), x the B operand (16 k x 8 rows), so at M <= 8 one mma does
+ *     the work of two above; each word dequantised exactly to q - z in 9
+ *     instructions, the scale applied to the group's FP32 sums; x staged
+ *     by the block in shared memory in B-fragment order (32 groups at a
+ *     time), read by ldmatrix; blocks of 16 warps, one an SM (117-118
+ *     registers). dec_group8 and w4_decode_kernel9 below say how.
  * Split-K's grid follows the blocks an SM, as it asks the occupancy
- * calculator: 4 splits at N = 16384 on an H100 for 0-2 and 5, 6 for 3.
- * The default is 5: 1 was the fastest on an H200 at M = 1 and 16 (README,
- * step 5 of the story: 0.59 and 0.56 of COPY against 0.51 and 0.49 for
- * 0), and 5 is 1 at M = 16 and 0.665 of COPY at M = 1 (step 7).
+ * calculator: 4 splits at N = 16384 on an H100 for 0-2, 5 and 9, 6 for 3.
+ * The default is 9 (README, step 9 of the story: on an H200, 0.720 of
+ * COPY at M = 1 and 0.587 at M = 16 in the week's check, against 5's 0.662
+ * and 0.563); before it 5, which is 1 at M = 16 (step 7), and before that
+ * 1 (step 5: 0.59 and 0.56 against 0's 0.51 and 0.49).
  * A variant 4 (a producer warp filling a shared ring by cp.async.bulk on
  * mbarriers) lost to 1 on an H200 at every setting tried, 0.32-0.50 of
  * COPY, and was removed: instructor/tune/w58/NOTES.md has its figures. */

@@ -1,0 +1,132 @@
+/* instructor/tune/w58/quick.cu — week 58's decode reference, one setting of
+ * its macros, checked and timed in a few seconds (quick.sh builds it with
+ * each setting): the test's decode shapes (M = 1, 2, 3, 7, 8, 9, 16; K = 128,
+ * 256, 4096, 11008; N = 8, 120, 4104) and two of many groups a split (x
+ * staged in several chunks by variant 9) against a double reference on the
+ * layout's dequantised weights (sampled columns where N is large) at the
+ * test's tolerance, nothing written past y; then K = N = 16384 at M = 1, 2,
+ * 4, 8 and 16: the median of 22 warm calls against a device-to-device copy
+ * of the same bytes in the same loop, the ratio as the week's benchmark
+ * forms it (bytes read over the copy's bytes read and written a second),
+ * and 24 sampled columns of the last call checked. Random words, scales in
+ * [0.001, 0.101], zeros 0..15, x in [-1, 1]. */
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <cmath>
+#include <vector>
+#include <algorithm>
+#include <cuda_runtime.h>
+#include "wb_f16.h"
+#include "w4_quant.h"
+#include "w4a16_decode.h"
+static uint64_t st = 88172645463325252ull;
+static uint32_t rnd() { st ^= st << 13; st ^= st >> 7; st ^= st << 17; return (uint32_t)(st >> 11); }
+static double unit() { return rnd() / 2097152.0 / 2048.0; }
+struct L { int M, N, K; std::vector<uint16_t> x, s, z; std::vector<uint32_t> w; };
+static void make(L &l, int M, int N, int K)
+{
+    l.M = M, l.N = N, l.K = K;
+    l.x.resize((size_t)std::max(M, 1) * std::max(K, 1)); l.w.resize((size_t)std::max(K / 8, 1) * std::max(N, 1));
+    l.s.resize((size_t)std::max(K / 128, 1) * std::max(N, 1)); l.z.resize(l.s.size());
+    for (auto &v : l.x) v = wb_f32_to_f16((float)(2 * unit() - 1));
+    for (auto &v : l.w) v = rnd() ^ (rnd() << 16);
+    for (size_t i = 0; i < l.s.size(); i++) l.s[i] = wb_f32_to_f16((float)(0.001 + 0.1 * unit())), l.z[i] = wb_f32_to_f16((float)(rnd() % 16));
+}
+static int check(const L &l, const std::vector<uint16_t> &y, int ncols_sample)
+{
+    int bad = 0;
+    for (int ci = 0; ci < (ncols_sample ? ncols_sample : l.N); ci++) {
+        int n = ncols_sample ? (int)(rnd() % l.N) : ci;
+        for (int m = 0; m < l.M; m++) {
+            double ref = 0, nrm = 0;
+            for (int k = 0; k < l.K; k++) {
+                unsigned q = w4_q(l.w.data(), l.N, k, n);
+                double wv = w4_dequant_one(q, l.s[(size_t)(k / 128) * l.N + n], l.z[(size_t)(k / 128) * l.N + n]);
+                double p = wb_f16_to_f32(l.x[(size_t)m * l.K + k]) * wv;
+                ref += p, nrm += p * p;
+            }
+            double got = wb_f16_to_f32(y[(size_t)m * l.N + n]);
+            if (!(std::isfinite(got) && fabs(got - ref) <= 0x1p-8 * sqrt(nrm) + 0x1p-10 * fabs(ref) + 0x1p-24)) {
+                if (bad < 3) printf("   BAD M=%d N=%d K=%d y[%d][%d] ref %.6g got %.6g\n", l.M, l.N, l.K, m, n, ref, got);
+                bad++;
+            }
+        }
+    }
+    return bad;
+}
+struct D { uint16_t *x, *s, *z, *y; uint32_t *w; };
+static D up(const L &l, size_t ypad)
+{
+    D d;
+    cudaMalloc(&d.x, l.x.size() * 2); cudaMalloc(&d.w, l.w.size() * 4); cudaMalloc(&d.s, l.s.size() * 2);
+    cudaMalloc(&d.z, l.z.size() * 2); cudaMalloc(&d.y, ((size_t)std::max(l.M, 1) * std::max(l.N, 1) + ypad) * 2);
+    cudaMemcpy(d.x, l.x.data(), l.x.size() * 2, cudaMemcpyHostToDevice);
+    cudaMemcpy(d.w, l.w.data(), l.w.size() * 4, cudaMemcpyHostToDevice);
+    cudaMemcpy(d.s, l.s.data(), l.s.size() * 2, cudaMemcpyHostToDevice);
+    cudaMemcpy(d.z, l.z.data(), l.z.size() * 2, cudaMemcpyHostToDevice);
+    return d;
+}
+static void down(D &d) { cudaFree(d.x); cudaFree(d.w); cudaFree(d.s); cudaFree(d.z); cudaFree(d.y); }
+int main()
+{
+    int fails = 0, cases = 0;
+    const int Ms[] = { 1, 2, 3, 7, 8, 9, 16 }, Ks[] = { 128, 256, 4096, 11008 }, Ns[] = { 8, 120, 4104 };
+    for (int M : Ms) for (int K : Ks) for (int N : Ns) {
+        L l; make(l, M, N, K);
+        D d = up(l, 64);
+        size_t ny = (size_t)M * N + 64;
+        cudaMemset(d.y, 0xff, ny * 2);
+        cudaError_t e = w4a16_decode(d.x, d.w, d.s, d.z, d.y, M, N, K);
+        cudaError_t e2 = cudaDeviceSynchronize();
+        std::vector<uint16_t> y(ny);
+        cudaMemcpy(y.data(), d.y, ny * 2, cudaMemcpyDeviceToHost);
+        int bad = (e || e2) ? 1 : check(l, y, N > 200 ? 200 : 0);
+        for (size_t i = (size_t)M * N; i < ny; i++) if (y[i] != 0xffff) { bad++; printf("   wrote past y M=%d N=%d K=%d\n", M, N, K); break; }
+        cases++, fails += bad != 0;
+        down(d);
+    }
+    for (int M : { 3, 16 }) { /* many groups a split: x staged in several chunks */
+        const int K = 40960, N = 16384;
+        L l; make(l, M, N, K);
+        D d = up(l, 64);
+        size_t ny = (size_t)M * N + 64;
+        cudaMemset(d.y, 0xff, ny * 2);
+        cudaError_t e = w4a16_decode(d.x, d.w, d.s, d.z, d.y, M, N, K);
+        cudaError_t e2 = cudaDeviceSynchronize();
+        std::vector<uint16_t> y(ny);
+        cudaMemcpy(y.data(), d.y, ny * 2, cudaMemcpyDeviceToHost);
+        int bad = (e || e2) ? 1 : check(l, y, 64);
+        for (size_t i = (size_t)M * N; i < ny; i++) if (y[i] != 0xffff) { bad++; break; }
+        cases++, fails += bad != 0;
+        down(d);
+    }
+    printf("correctness: %d of %d cases failed\n", fails, cases);
+    const int K = 16384, N = 16384;
+    L l; make(l, 16, N, K);
+    D d = up(l, 0);
+    size_t wbytes = (size_t)K * N / 2, szb = (size_t)K / 128 * N * 2 * 2;
+    char *c1, *c2; cudaMalloc(&c1, wbytes + szb + (1 << 20)); cudaMalloc(&c2, wbytes + szb + (1 << 20));
+    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    for (int M : { 1, 2, 4, 8, 16 }) {
+        size_t bytes = wbytes + szb + (size_t)M * K * 2 + (size_t)M * N * 2;
+        std::vector<float> tk, tc;
+        for (int r = 0; r < 25; r++) {
+            float ms;
+            cudaEventRecord(a); cudaMemcpyAsync(c2, c1, bytes, cudaMemcpyDeviceToDevice); cudaEventRecord(b); cudaEventSynchronize(b);
+            cudaEventElapsedTime(&ms, a, b); if (r >= 3) tc.push_back(ms);
+            cudaEventRecord(a); w4a16_decode(d.x, d.w, d.s, d.z, d.y, M, N, K); cudaEventRecord(b); cudaEventSynchronize(b);
+            cudaEventElapsedTime(&ms, a, b); if (r >= 3) tk.push_back(ms);
+        }
+        std::sort(tk.begin(), tk.end()); std::sort(tc.begin(), tc.end());
+        double mk = tk[tk.size() / 2], mc = tc[tc.size() / 2];
+        std::vector<uint16_t> y((size_t)M * N);
+        cudaMemcpy(y.data(), d.y, y.size() * 2, cudaMemcpyDeviceToHost);
+        L l2 = l; l2.M = M; /* x rows 0..M-1 are the first M rows: same K */
+        int bad = check(l2, y, 24);
+        printf("M=%2d  %7.1f us  %6.0f GB/s  copy %6.0f GB/s  ratio %.3f  %s\n", M, mk * 1e3, bytes / mk / 1e6, 2 * bytes / mc / 1e6,
+               mc / mk / 2, bad ? "BAD" : "ok");
+    }
+    printf("%s\n", cudaGetErrorString(cudaGetLastError()));
+    return 0;
+}
