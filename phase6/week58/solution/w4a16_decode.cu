@@ -777,30 +777,26 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
         }
     }
 
-    if (S == 1) {
-        if (has)
-#pragma unroll
-            for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const int row = 8 * nt + 2 * t + h;
-                    if (row >= M) continue;
-                    *(uint2 *)(y + (size_t)row * N + col) =
-                        make_uint2(as_u32(__floats2half2_rn(acc[0][nt][h], acc[0][nt][2 + h])),
-                                   as_u32(__floats2half2_rn(acc[1][nt][h], acc[1][nt][2 + h])));
-                }
-        return;
-    }
-    if (has)
+    /* Thread (g, t): rows 8 nt + 2 t + h below M, columns col .. col + 3
+     * (acc[tau][nt][h] is column col + 2 tau, acc[tau][nt][2 + h] the next). */
+    auto each_row = [&](auto &&f) {
 #pragma unroll
         for (int nt = 0; nt < NT; nt++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 const int row = 8 * nt + 2 * t + h;
-                if (row >= M) continue;
-                *(float4 *)(ws + ((size_t)split * M + row) * N + col) =
-                    make_float4(acc[0][nt][h], acc[0][nt][2 + h], acc[1][nt][h], acc[1][nt][2 + h]);
+                if (row < M) f(row, make_float4(acc[0][nt][h], acc[0][nt][2 + h], acc[1][nt][h], acc[1][nt][2 + h]));
             }
+    };
+    auto put_y = [&](int row, float4 v) {
+        *(uint2 *)(y + (size_t)row * N + col) =
+            make_uint2(as_u32(__floats2half2_rn(v.x, v.y)), as_u32(__floats2half2_rn(v.z, v.w)));
+    };
+    if (S == 1) {
+        if (has) each_row(put_y);
+        return;
+    }
+    if (has) each_row([&](int row, float4 v) { *(float4 *)(ws + ((size_t)split * M + row) * N + col) = v; });
     __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.x], 1u) == (unsigned)S - 1;
@@ -813,8 +809,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
                 const float4 a = __ldcg((const float4 *)(ws + ((size_t)sp_ * M + row) * N + col));
                 v.x += a.x, v.y += a.y, v.z += a.z, v.w += a.w;
             }
-            *(uint2 *)(y + (size_t)row * N + col) =
-                make_uint2(as_u32(__floats2half2_rn(v.x, v.y)), as_u32(__floats2half2_rn(v.z, v.w)));
+            put_y(row, v);
         }
     if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
 }
@@ -849,29 +844,40 @@ static cudaError_t dec_workspace(size_t floats, size_t tickets);
 #define W58_WPB2 16
 #endif
 
-template <int NT, int D, int WPB, int BL, bool HS>
-static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
-                               int M, int N, int K)
+/* Blocks the device holds at once of kernel f (SMs x its blocks an SM with
+ * smem bytes of dynamic shared memory, asked for where past the 48 KiB a
+ * block gets without asking), asked once per device: the caller keeps
+ * known_dev and known_slots. */
+template <class F>
+static cudaError_t slots_of(F f, int threads, size_t smem, int &known_dev, int &known_slots, int *slots)
 {
-    static int known_dev = -1, known_slots = 0;
-    constexpr size_t smax = (size_t)W58_XC * 16 * 8 * NT * 16; /* bytes of xsm at XC = W58_XC */
     int dev = 0;
     cudaError_t e = cudaGetDevice(&dev);
     if (e != cudaSuccess) return e;
     if (dev != known_dev) {
         int sms = 0, per_sm = 0;
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if (e == cudaSuccess)
-            e = cudaFuncSetAttribute(w4_decode_kernel9<NT, D, WPB, BL, HS>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     (int)smax);
-        if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, w4_decode_kernel9<NT, D, WPB, BL, HS>, 32 * WPB,
-                                                              smax);
+        if (e == cudaSuccess && smem > 48 * 1024)
+            e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+        if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, threads, smem);
         if (e != cudaSuccess) return e;
         known_slots = sms * (per_sm > 0 ? per_sm : 1), known_dev = dev;
     }
+    *slots = known_slots;
+    return cudaSuccess;
+}
+
+template <int NT, int D, int WPB, int BL, bool HS>
+static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
+                               int M, int N, int K)
+{
+    static int known_dev = -1, known_slots = 0;
+    constexpr size_t smax = (size_t)W58_XC * 16 * 8 * NT * 16; /* bytes of xsm at XC = W58_XC */
+    int slots = 0;
+    cudaError_t e = slots_of(w4_decode_kernel9<NT, D, WPB, BL, HS>, 32 * WPB, smax, known_dev, known_slots, &slots);
+    if (e != cudaSuccess) return e;
     const int cols = 32 * WPB, tiles = (N + cols - 1) / cols, groups = K / DEC_GROUP;
-    int S = known_slots / tiles;
+    int S = slots / tiles;
     S = S < 1 ? 1 : S > DEC_MAX_SPLITS ? DEC_MAX_SPLITS : S;
     S = S > groups ? groups : S;
     const int gps = (groups + S - 1) / S;
@@ -892,26 +898,7 @@ static constexpr size_t dec_smem() { return dec_cfg<W58_DEC_VARIANT>::stages > 0
 static cudaError_t dec_slots(int *slots)
 {
     static int known_dev = -1, known_slots = 0;
-    int dev = 0;
-    cudaError_t e = cudaGetDevice(&dev);
-    if (e != cudaSuccess) return e;
-    if (dev != known_dev) {
-        int sms = 0, per_sm = 0;
-        e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
-        if constexpr (dec_smem() > 0) { /* past the 48 KiB a block gets without asking */
-            if (e == cudaSuccess)
-                e = cudaFuncSetAttribute(DEC_KERNEL_ASKED, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         (int)dec_smem());
-        }
-        if (e == cudaSuccess)
-            e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, DEC_KERNEL_ASKED, DEC_THREADS,
-                                                              dec_smem());
-        if (e != cudaSuccess) return e;
-        known_slots = sms * (per_sm > 0 ? per_sm : 1);
-        known_dev = dev;
-    }
-    *slots = known_slots;
-    return cudaSuccess;
+    return slots_of(DEC_KERNEL_ASKED, DEC_THREADS, dec_smem(), known_dev, known_slots, slots);
 }
 #endif
 
