@@ -1183,6 +1183,7 @@ static void judge_speed(jd_ck *k)
         int rc = sp_alloc(&s, k->J, 0, n, why, sizeof why);
         if (rc == 1) { /* the driver would not pin the judge's buffers: no fair figure here */
             sp_free(&s);
+            close_ctx(k->J, 0, &setup);
             k->t->tests = 1, k->t->skipped = 1;
             snprintf(k->t->msg, sizeof k->t->msg, "not timed: %s", why);
             return;

@@ -10,8 +10,8 @@
 # judge by itself over the reference's and the starter's runners, as a
 # plain child and in the sandbox: w20.api (a CPU checkpoint, judged through
 # a runner that opens no GPU) PASS over the reference's runner, 197 checks,
-# and FAIL over the starter's (188 of them fail: its wbk_create(NULL, 0) returns WBK_OK, ...),
-# every other checkpoint SKIP, never PASS; calibration without a GPU says
+# and FAIL over the starter's (188 of them fail: its wbk_create(NULL, 0)
+# returns WBK_OK, ...), every other checkpoint SKIP, never PASS; calibration without a GPU says
 # w20.standardize-speed was not run. Needs a working bwrap. On a GPU: the
 # commands in instructor/README.md's week 20 entry.
 . "$(dirname "$0")/lib.sh"
