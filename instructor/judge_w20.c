@@ -610,6 +610,15 @@ static int check_transpose(jd *J, opsbuf *b, int slot, wb_rng *rng, int rows, in
 
 /* ---------------------------------------------------------------- w20.ops */
 
+/* body(k, b) on the operations' buffers, freed after. */
+static void with_ops(jd_ck *k, void (*body)(jd_ck *k, opsbuf *b))
+{
+    opsbuf b;
+    if (ops_alloc(k->J, &b, k->t) == 0) body(k, &b);
+    ops_free(k->J, &b);
+}
+
+
 /* NaN (k 0) or +Inf (k 1) in x: test_week20.c's ops_nonfinite. */
 static int ops_nonfinite(jd *J, opsbuf *b, int k, jd_tally *t)
 {
@@ -688,42 +697,40 @@ static int ops_constant(jd *J, opsbuf *b, int k, jd_tally *t)
     return 0;
 }
 
-static void judge_ops(jd_ck *k)
+static void ops_all(jd_ck *k, opsbuf *b)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
-    opsbuf b;
-    if (ops_alloc(J, &b, t) != 0) goto done;
     for (size_t i = 0; i < N_OF(SIZES); i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge-w20 ops_sizes", (int)i);
-        if (open_ctx(J, 0, NULL, 1, t) != 0 || check_vector_ops(J, &b, 0, &rng, SIZES[i], "one device", t) != 0) goto done;
+        if (open_ctx(J, 0, NULL, 1, t) != 0 || check_vector_ops(J, b, 0, &rng, SIZES[i], "one device", t) != 0) return;
         close_ctx(J, 0, t);
     }
     for (size_t i = 0; i < N_OF(SHAPES); i++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge-w20 ops_transpose", (int)i);
         if (open_ctx(J, 0, NULL, 1, t) != 0 ||
-            check_transpose(J, &b, 0, &rng, SHAPES[i][0], SHAPES[i][1], "one device", t) != 0)
-            goto done;
+            check_transpose(J, b, 0, &rng, SHAPES[i][0], SHAPES[i][1], "one device", t) != 0)
+            return;
         close_ctx(J, 0, t);
     }
     for (int i = 0; i < 2; i++)
-        if (ops_nonfinite(J, &b, i, t) != 0) goto done;
+        if (ops_nonfinite(J, b, i, t) != 0) return;
     {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge-w20 ops_workspace_reuse", 0);
         static const size_t seq[] = { 10, 300000, 7, 1 << 20, 1000, 1 << 20, 1 };
-        if (open_ctx(J, 0, NULL, 1, t) != 0) goto done;
+        if (open_ctx(J, 0, NULL, 1, t) != 0) return;
         for (size_t i = 0; i < N_OF(seq); i++)
-            if (check_vector_ops(J, &b, 0, &rng, seq[i], "one context, many sizes", t) != 0) goto done;
-        if (check_transpose(J, &b, 0, &rng, 2000, 3000, "one context, many sizes", t) != 0 ||
-            check_transpose(J, &b, 0, &rng, 3, 5, "one context, many sizes", t) != 0)
-            goto done;
+            if (check_vector_ops(J, b, 0, &rng, seq[i], "one context, many sizes", t) != 0) return;
+        if (check_transpose(J, b, 0, &rng, 2000, 3000, "one context, many sizes", t) != 0 ||
+            check_transpose(J, b, 0, &rng, 3, 5, "one context, many sizes", t) != 0)
+            return;
         close_ctx(J, 0, t);
     }
     for (int i = 0; i < 3; i++)
-        if (ops_constant(J, &b, i, t) != 0) goto done;
-done:
-    ops_free(J, &b);
+        if (ops_constant(J, b, i, t) != 0) return;
 }
+
+static void judge_ops(jd_ck *k) { with_ops(k, ops_all); }
 
 /* ---------------------------------------------------------------- w20.split */
 
@@ -739,52 +746,50 @@ static int runner_device(jd *J, int dev, int *count, int *cur, jd_tally *t)
     return 0;
 }
 
-static void judge_split(jd_ck *k)
+static void split_all(jd_ck *k, opsbuf *b)
 {
     jd *J = k->J;
     jd_tally *t = k->t;
-    opsbuf b;
-    if (ops_alloc(J, &b, t) != 0) goto done;
     for (int reps = 1; reps <= 5; reps++) {
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge-w20 split_repeated_device", reps - 1);
         static const int devs[5] = { 0, 0, 0, 0, 0 };
         jd_req rq;
         w20_rep o;
-        if (open_ctx(J, 0, devs, reps, t) != 0) goto done;
+        if (open_ctx(J, 0, devs, reps, t) != 0) return;
         rq_init(&rq, W20_FN_COUNT, 0);
         t->tests++;
-        if (call_ok(J, &rq, &o, t, "wbk_device_count") < 0) goto done;
+        if (call_ok(J, &rq, &o, t, "wbk_device_count") < 0) return;
         if (o.status == WBK_OK && o.count != reps)
             jd_failf(t, "wbk_device_count: %d, the context lists %d", o.count, reps);
         char tag[48];
         snprintf(tag, sizeof tag, "device 0 listed %d times", reps);
         static const size_t ns[] = { 1, 2, 4, 5, 6, 1000, 65537, 1000003 };
         for (size_t i = 0; i < N_OF(ns); i++)
-            if (check_vector_ops(J, &b, 0, &rng, ns[i], tag, t) != 0) goto done;
-        if (check_transpose(J, &b, 0, &rng, 1, 9, tag, t) || check_transpose(J, &b, 0, &rng, 3, 40, tag, t) ||
-            check_transpose(J, &b, 0, &rng, 1001, 77, tag, t))
-            goto done;
+            if (check_vector_ops(J, b, 0, &rng, ns[i], tag, t) != 0) return;
+        if (check_transpose(J, b, 0, &rng, 1, 9, tag, t) || check_transpose(J, b, 0, &rng, 3, 40, tag, t) ||
+            check_transpose(J, b, 0, &rng, 1001, 77, tag, t))
+            return;
         close_ctx(J, 0, t);
     }
     {
         int count = 0, start = 0, cur = -1, ndev = 0;
-        if (runner_device(J, -1, &count, &start, t) != 0) goto done;
-        if (open_ctx(J, 0, NULL, 0, t) != 0) goto done;
+        if (runner_device(J, -1, &count, &start, t) != 0) return;
+        if (open_ctx(J, 0, NULL, 0, t) != 0) return;
         jd_req rq;
         w20_rep o;
         rq_init(&rq, W20_FN_COUNT, 0);
         t->tests++;
-        if (call_ok(J, &rq, &o, t, "wbk_device_count") < 0) goto done;
+        if (call_ok(J, &rq, &o, t, "wbk_device_count") < 0) return;
         ndev = o.count;
         const int want = count < WBK_MAX_DEVICES ? count : WBK_MAX_DEVICES;
         if (o.status == WBK_OK && ndev != want)
             jd_failf(t, "wbk_create(&ctx, 0) uses %d devices, this machine has %d", ndev, count);
-        if (runner_device(J, count - 1, &count, &cur, t) != 0) goto done;
+        if (runner_device(J, count - 1, &count, &cur, t) != 0) return;
         wb_rng rng = wb_rng_for_seed(jd_seed, "judge-w20 split_every_gpu", 0);
-        if (check_vector_ops(J, &b, 0, &rng, 3000017, "every GPU", t) != 0 ||
-            check_transpose(J, &b, 0, &rng, 1999, 1001, "every GPU", t) != 0)
-            goto done;
-        if (runner_device(J, -1, &count, &cur, t) != 0) goto done;
+        if (check_vector_ops(J, b, 0, &rng, 3000017, "every GPU", t) != 0 ||
+            check_transpose(J, b, 0, &rng, 1999, 1001, "every GPU", t) != 0)
+            return;
+        if (runner_device(J, -1, &count, &cur, t) != 0) return;
         t->tests++;
         if (cur != count - 1) jd_failf(t, "the current device was %d before the calls and %d after", count - 1, cur);
         close_ctx(J, 0, t);
@@ -797,9 +802,9 @@ static void judge_split(jd_ck *k)
         printf("  %s\n", fig);
         snprintf(k->R->detail, sizeof k->R->detail, "%s", fig);
     }
-done:
-    ops_free(J, &b);
 }
+
+static void judge_split(jd_ck *k) { with_ops(k, split_all); }
 
 /* ---------------------------------------------------------------- w20.app */
 
