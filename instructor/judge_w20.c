@@ -27,7 +27,7 @@
  *   w20.api         a CPU checkpoint (judged with or without a GPU; without
  *                   one the runner opens none): wbk_version, every status's
  *                   name and text (distinct, never empty, UNKNOWN outside
- *                   the range), and the test's 43 refusals 4 times (n drawn
+ *                   the range), and the test's 46 calls 4 times (n drawn
  *                   in 2..1000): every bad argument INVALID_ARG, good ones
  *                   with a NULL context INVALID_HANDLE, each failure's
  *                   wbk_last_error() "FUNCTION: what", the saxpy mismatch's
@@ -45,7 +45,9 @@
  *                   within the bound, standardize at 1e-4 + 1e-4 |ref| and
  *                   its statistics at 1e-5; the transpose on the test's 12
  *                   SHAPES (0 x 0 to 4099 x 4097) exactly; NaN and +Inf
- *                   (dot, sum, saxpy propagate, standardize all NaN); one
+ *                   (dot, sum, saxpy propagate, standardize all NaN, and
+ *                   written: a y left all poison fails here, where the
+ *                   test's NaN poison passes); one
  *                   context through sizes up and down (the workspace
  *                   reused); constant vectors (y = 0 at 1e-4, std <= 1e-5
  *                   (1 + |mean|));
