@@ -14,7 +14,7 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
-# phase3/week14, phase3/week15, phase4/week17, phase4/week19, phase5/week21 to week28, phase6/week30 to
+# phase3/week14, phase3/week15, phase4/week17 to week20, phase5/week21 to week28, phase6/week30 to
 # week32, phase6/week34 to week38, phase5/week53 to week56, phase6/week57, phase6/week58 or phase6/week60
 # to week62
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
@@ -39,7 +39,8 @@
 # w14.strided-speed against a loop of cublasSgemm, through its yard runner, and w14.sort-speed, staged, against
 # CUB's all-bits SortPairs through the same yard runner once judge_w14.c's W14_JUDGE_SORT_SPEED is on; week 18's
 # w18.layer-speed and w18.bf16-speed against cuBLASLt's fused layer (RELU_BIAS epilogue, FP32 and BF16) through
-# its yard runner).
+# its yard runner; week 20's w20.standardize-speed, staged, against XFER (the copy up and back down between the
+# same pinned host buffers) through its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -85,6 +86,7 @@ speed_ids() { case $1 in
   phase6/week62) echo w62.fwd-speed ;;
   phase4/week17) echo w17.conv-bw w17.conv-speed w17.pipeline-speed ;;
   phase4/week18) echo w18.layer-speed w18.bf16-speed ;;
+  phase4/week20) echo w20.standardize-speed ;;
 esac; }
 for week in "$@"; do
   nn=${week##*week}

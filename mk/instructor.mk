@@ -867,6 +867,25 @@ $(JUDGE_W18_YARD): $(BUILD)/instructor/judge_w18_yard_runner.o $(BUILD)/instruct
 	$(Q)$(CXX) -o $@ $^ -lcublasLt $(LDCUDA)
 $(JUDGE_W18): | $(JUDGE_W18_YARD)
 judge-w18: $(JUDGE_W18_YARD)
+$(eval $(call judge_rules,20,phase4/week20,wbk app))
+# week 20's judge (STAGED: not in JUDGED_WEEKS until it has run on a GPU): the test's cases copied
+# (test_week20.c has no shared header); every array host memory both processes map; its runners link the
+# student's wbk.o and app.o and the kernels of the weeks week.txt `uses:`, as the week's test program does,
+# and make their own contexts; its yard runner (judge_w20_yard_runner.c: XFER, the copy up and back down
+# between the same pinned host buffers, no student object, beside the judge), through which the judge
+# times w20.standardize-speed's yardstick
+JUDGE_W20_YARD := $(BUILD)/instructor/judge-w20-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase4/week20/$(i)/judge-runner): $(call used_objs,phase4/week20)
+$(BUILD)/instructor/judge_w20.o: instructor/judge_w20.h
+$(BUILD)/instructor/judge_w20_yard_runner.o: instructor/judge_w20_yard_runner.c instructor/judge_w20.h instructor/judge.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
+$(JUDGE_W20_YARD): $(BUILD)/instructor/judge_w20_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W20): | $(JUDGE_W20_YARD)
+judge-w20: $(JUDGE_W20_YARD)
 $(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
 # week 17's judge: the test's cases
 # copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
