@@ -36,8 +36,8 @@
 # week 38's yard runner, the lower ratio of its non-causal and causal shapes; week 17's w17.conv-bw and
 # w17.pipeline-speed against COPY and w17.conv-speed against cuDNN's fastest convolution algorithm through
 # its yard runner; week 14's w14.tf32-speed against cuBLAS in TF32 mode and
-# w14.strided-speed against a loop of cublasSgemm, through its yard runner, and w14.sort-speed, staged, against
-# CUB's all-bits SortPairs through the same yard runner once judge_w14.c's W14_JUDGE_SORT_SPEED is on; week 18's
+# w14.strided-speed against a loop of cublasSgemm, through its yard runner, and w14.sort-speed against
+# CUB's all-bits SortPairs through the same yard runner; week 18's
 # w18.layer-speed and w18.bf16-speed against cuBLASLt's fused layer (RELU_BIAS epilogue, FP32 and BF16) through
 # its yard runner; week 20's w20.standardize-speed, staged, against XFER (the copy up and back down between the
 # same pinned host buffers) through its yard runner).
@@ -94,8 +94,8 @@ for week in "$@"; do
     rec=$b/instructor/judge-calibrate-$id.tsv log=$b/instructor/judge-calibrate-$id.log
     if [ -n "${JUDGE_CALIBRATE_RECORD:-}" ]; then rec=$JUDGE_CALIBRATE_RECORD   # tests: a record given, no run
     elif [ -x "$b/instructor/judge-w$nn" ] && ! "$b/instructor/judge-w$nn" --list | grep -qxF "$id"; then
-      # staged behind a switch, not formed by this build of the judge (week 14's w14.sort-speed, judge_w14.c's
-      # W14_JUDGE_SORT_SPEED): the linked test times it
+      # a speed checkpoint this build of the judge does not list (one staged behind a switch, as week 14's
+      # w14.sort-speed was until 2026-11-29): the linked test times it
       echo "judge calibration: $id not formed by judge-w$nn (left to the linked test)"
       continue
     else

@@ -111,8 +111,8 @@
  *
  * w14.sort-speed (SortPairs of 32M keys below 2^16 with end_bit 16 against
  * the same sort over all 32 bits; until 2026-11-29 left to the linked
- * test). Its yardstick is not the student's own 32-bit sort, as the test's is (a
- * runner could slow that one on purpose), but CUB's own
+ * test). Its yardstick is not the student's own 32-bit sort, as the test's
+ * is (a runner could slow that one on purpose), but CUB's own
  * cub::DeviceRadixSort::SortPairs over all 32 bits (judge_w14_kernels.cu)
  * in the yard runner, on the same inputs (the same set-up and seeds),
  * before the student's runner starts and after its timing, the faster
@@ -130,12 +130,18 @@
  * every pair of every timed output is checked by the judge's kernel:
  * each value names an input position p, the key is key(p), and (key, p)
  * rises strictly pair to pair: sorted by the whole key, stable, and a
- * permutation of the input. Run on an H200 (2026-11-29), alone, plain and sandboxed: the reference PASSed all ten
- * (w14.tf32-speed 1.003 and 1.000 of cuBLAS in TF32 mode against 0.90, w14.strided-speed 439 and 397
- * times the loop against 10), the starter FAILed all ten; with w14.sort-speed, plain (2026-11-29, an
- * H200), the reference PASSed all eleven (w14.sort-speed 1.638 of CUB's all-bits sort: 0.534 ms a call
- * against 0.874; the linked test's own figure on the H100 1.69), the starter FAILed all eleven. Without a GPU every listed checkpoint but
- * w14.tf32 is SKIP (instructor/tests/judge_w14.sh).
+ * permutation of the input. Run on an H200 (2026-11-29), alone, plain and
+ * sandboxed: the reference PASSed all ten (w14.tf32-speed 1.003 and 1.000
+ * of cuBLAS in TF32 mode against 0.90, w14.strided-speed 439 and 397 times
+ * the loop against 10), the starter FAILed all ten; with w14.sort-speed,
+ * plain and sandboxed (2026-11-29, an H200), the reference PASSed all
+ * eleven (w14.sort-speed 1.638 and 1.63 of CUB's all-bits sort: 0.534 ms a
+ * call against 0.874; the linked test's own figure on the H100 1.69), the
+ * starter FAILed all eleven; through the grader (JUDGE=1, with weeks 18 and
+ * 58) the reference full marks in every cell, calibrated at +11 %
+ * (tf32-speed), +4954 % (strided-speed) and +29 % (sort-speed). Without a
+ * GPU every listed checkpoint but w14.tf32 is SKIP
+ * (instructor/tests/judge_w14.sh).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE

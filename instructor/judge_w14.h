@@ -51,7 +51,7 @@ enum { W14_FN_TF32 = 1, W14_FN_AXPY, W14_FN_DOT, W14_FN_GEMM, W14_FN_BATCHED, W1
  *                 contiguous n x n products (strides n * n), the handle in CUBLAS_PEDANTIC_MATH.
  *                 The timed entries return cudaErrorUnknown for a cuBLAS status other than success (the
  *                 timed protocol names a reply's status as a CUDA error).
- * W14_FN_SORT_TIMED: timed (w14.sort-speed, staged: judge_w14.c's W14_JUDGE_SORT_SPEED): p[0] keys_in,
+ * W14_FN_SORT_TIMED: timed (w14.sort-speed): p[0] keys_in,
  *                 p[1] vals_in, p[2] the output, keys_out (i64[0] words) then vals_out (i64[0] more);
  *                 i64[0] n, i64[2] end_bit: cubdev_sort_pairs's query, then the call with the runner's
  *                 workspace (judge_ws.h) of that size; the call's status.

@@ -838,8 +838,8 @@ $(JUDGE_W62): private LDCHECK += $(LIBWB)  # (judge_attn.o comes after libwb in 
 $(JUDGE_W62): | $(JUDGE_W38_YARD)
 judge-w62: $(JUDGE_W38_YARD)
 $(eval $(call judge_rules,18,phase4/week18,model_io fp32 fp16 int8 plan bf16))
-# week 18's judge (STAGED: not in
-# JUDGED_WEEKS until it has run on a GPU): the test's cases copied (test_week18.c has no shared header);
+# week 18's judge (in JUDGED_WEEKS since
+# 2026-11-29, after it ran on an H200): the test's cases copied (test_week18.c has no shared header);
 # w18.load and w18.model CPU checkpoints (the loaders' files the runner's own, in its $TMPDIR, the
 # shipped ones read by the judge from --week-dir); its runners link the student's model_io.o, fp32.o,
 # fp16.o, int8.o, plan.o and bf16.o and cuBLASLt (the week's libs); its own
