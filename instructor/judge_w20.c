@@ -1,7 +1,6 @@
 /* judge_w20.c — build/instructor/judge-w20: week 20's judge (instructor/
- * README.md, "The judge and the runner"). STAGED: written and tested
- * without a GPU, not yet used by the grader (the week is graded with its
- * linked test until this judge has run on a GPU). It links no student code:
+ * README.md, "The judge and the runner"). Used by the grader since
+ * 2026-11-29 (JUDGED_WEEKS), after it ran on an H200. It links no student code:
  * the student's wbk.o and app.o (with the kernels of the weeks week.txt
  * `uses:`, as the week's test program links them) are linked into the
  * runner (judge_w20_runner.c), which this process starts (or is handed) and
@@ -17,7 +16,7 @@
  *   (RUNNER-START as judge-w01's: --sock FD [--pid P] | --sandbox SCRATCH RUNNER | RUNNER)
  *
  * The cases are test_week20.c's, COPIED here (the test has no shared
- * header, and a staged judge leaves the week's test as it is): the same
+ * header, and the judge, written staged, left the week's test as it is): the same
  * sizes, shapes, ranges, edge values and tolerances, drawn from the class
  * seed with the judge's own tags (wb_rng_for_seed); the CPU references the
  * test's (double sums; the dot's and sum's bound wbk.h's plus 2e-6 of the

@@ -868,7 +868,7 @@ $(JUDGE_W18_YARD): $(BUILD)/instructor/judge_w18_yard_runner.o $(BUILD)/instruct
 $(JUDGE_W18): | $(JUDGE_W18_YARD)
 judge-w18: $(JUDGE_W18_YARD)
 $(eval $(call judge_rules,20,phase4/week20,wbk app))
-# week 20's judge (STAGED: not in JUDGED_WEEKS until it has run on a GPU): the test's cases copied
+# week 20's judge (in JUDGED_WEEKS since it ran on an H200, 2026-11-29): the test's cases copied
 # (test_week20.c has no shared header); every array host memory both processes map; its runners link the
 # student's wbk.o and app.o and the kernels of the weeks week.txt `uses:`, as the week's test program does,
 # and make their own contexts; its yard runner (judge_w20_yard_runner.c: XFER, the copy up and back down
@@ -1052,6 +1052,7 @@ JUDGED_WEEKS += phase5/week56
 JUDGED_WEEKS += phase6/week58
 JUDGED_WEEKS += phase6/week61
 JUDGED_WEEKS += phase4/week17
+JUDGED_WEEKS += phase4/week20
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
