@@ -31,7 +31,6 @@
  * y. */
 #include <string.h>
 #include <cuda_fp16.h>
-#include <cooperative_groups.h>
 #include "w4a16_decode.h"
 
 #define DEC_THREADS 256
@@ -694,7 +693,7 @@ template <int NT, int D, int WPB, int BL, bool HS>
 static __global__ void __launch_bounds__(32 * WPB, BL)
     w4_decode_kernel9(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
                       const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
-                      unsigned *__restrict__ tickets, int M, int N, int K, int gps, int XC, int cl)
+                      unsigned *__restrict__ tickets, int M, int N, int K, int gps, int XC)
 {
     constexpr int TT = 2, CW = 32, MR = 8 * NT;
     extern __shared__ __align__(16) uint32_t xsm[]; /* [XC][4 s][4 f][MR][4 words] */
@@ -797,44 +796,6 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
         if (has) each_row(put_y);
         return;
     }
-    if (cl) {
-        /* The S splits of this column tile are one thread block cluster
-         * (sm_90): each block leaves its partial sums in its own shared
-         * memory, and after the cluster's barrier warp w of block w % S adds
-         * the S partials of its threads through distributed shared memory
-         * and writes y: no workspace in global memory, no fence, no ticket. */
-        namespace cg = cooperative_groups;
-        cg::cluster_group cluster = cg::this_cluster();
-        float4 *red = (float4 *)xsm; /* [thread][TT NT] */
-        __syncthreads();              /* every warp is done reading x */
-#pragma unroll
-        for (int a = 0; a < TT; a++)
-#pragma unroll
-            for (int nt = 0; nt < NT; nt++)
-                red[threadIdx.x * (TT * NT) + a * NT + nt] = make_float4(acc[a][nt][0], acc[a][nt][1], acc[a][nt][2], acc[a][nt][3]);
-        cluster.sync();
-        if (warp % S == split) {
-#pragma unroll
-            for (int a = 0; a < TT; a++)
-#pragma unroll
-                for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-                    for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f;
-            for (int r = 0; r < S; r++) { /* in rank order: the same sums whichever block adds them */
-                const float4 *peer = cluster.map_shared_rank(red, r) + threadIdx.x * (TT * NT);
-#pragma unroll
-                for (int a = 0; a < TT; a++)
-#pragma unroll
-                    for (int nt = 0; nt < NT; nt++) {
-                        const float4 v = peer[a * NT + nt];
-                        acc[a][nt][0] += v.x, acc[a][nt][1] += v.y, acc[a][nt][2] += v.z, acc[a][nt][3] += v.w;
-                    }
-            }
-            if (has) each_row(put_y);
-        }
-        cluster.sync(); /* every block's shared memory stays until its partials are read */
-        return;
-    }
     if (has) each_row([&](int row, float4 v) { *(float4 *)(ws + ((size_t)split * M + row) * N + col) = v; });
     __threadfence();
     __syncthreads();
@@ -875,9 +836,6 @@ static cudaError_t dec_workspace(size_t floats, size_t tickets);
 
 #ifndef W58_XC
 #define W58_XC 32 /* most groups of x staged at once */
-#endif
-#ifndef W58_CLUSTER
-#define W58_CLUSTER 1 /* 1: a column tile's splits are one cluster, added through distributed shared memory */
 #endif
 #ifndef W58_WPB1
 #define W58_WPB1 16
@@ -925,35 +883,9 @@ static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half
     const int gps = (groups + S - 1) / S;
     S = (groups + gps - 1) / gps;
     const int XC = gps < W58_XC ? gps : W58_XC;
-    const size_t smem = (size_t)XC * 16 * 8 * NT * 16;
-    auto kern = w4_decode_kernel9<NT, D, WPB, BL, HS>;
-    if (W58_CLUSTER && S > 1 && S <= 8) {
-        /* The splits of a tile as one cluster, if the device holds all
-         * tiles' clusters at once (asked once per device and S). */
-        static int cl_dev[9] = { -1, -1, -1, -1, -1, -1, -1, -1, -1 }, cl_fit[9];
-        const size_t csmem = smem > (size_t)32 * WPB * 2 * NT * 16 ? smem : (size_t)32 * WPB * 2 * NT * 16;
-        cudaLaunchConfig_t cfg = {};
-        cudaLaunchAttribute at[1];
-        at[0].id = cudaLaunchAttributeClusterDimension;
-        at[0].val.clusterDim.x = 1, at[0].val.clusterDim.y = (unsigned)S, at[0].val.clusterDim.z = 1;
-        cfg.gridDim = dim3((unsigned)tiles, (unsigned)S), cfg.blockDim = dim3(32 * WPB), cfg.dynamicSmemBytes = csmem;
-        cfg.stream = 0, cfg.attrs = at, cfg.numAttrs = 1;
-        int dev = 0;
-        if ((e = cudaGetDevice(&dev)) != cudaSuccess) return e;
-        if (cl_dev[S] != dev) {
-            int n = 0;
-            if ((e = cudaOccupancyMaxActiveClusters(&n, kern, &cfg)) != cudaSuccess) return e;
-            cl_fit[S] = n, cl_dev[S] = dev;
-        }
-        if (cl_fit[S] >= tiles) {
-            if ((e = cudaLaunchKernelEx(&cfg, kern, x, wq, sc, zr, y, (float *)NULL, (unsigned *)NULL, M, N, K, gps, XC, 1)) !=
-                cudaSuccess)
-                return e;
-            return cudaGetLastError();
-        }
-    }
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    kern<<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, smem>>>(x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps, XC, 0);
+    w4_decode_kernel9<NT, D, WPB, BL, HS><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16>>>(
+        x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps, XC);
     return cudaGetLastError();
 }
 
