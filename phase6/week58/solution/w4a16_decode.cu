@@ -689,6 +689,27 @@ static __device__ __forceinline__ void ldsm_x4(uint32_t (&r)[4], uint32_t addr)
                  : "r"(addr));
 }
 
+/* W58_TIMELINE (instructor/tune/w58/quick.cu's timeline): thread 0 of each
+ * block writes the global timer at its start (0), at the end of its main
+ * loop (1) and at its exit (2); w58_timeline copies them out. Off in the
+ * workbook's builds. */
+#ifdef W58_TIMELINE
+__device__ unsigned long long g_w58_tl[3 * 4096];
+#define W58_TL_MARK(k)                                                                                                 \
+    do {                                                                                                               \
+        const unsigned b_ = blockIdx.y * gridDim.x + blockIdx.x;                                                       \
+        if (threadIdx.x == 0 && b_ < 4096) {                                                                           \
+            unsigned long long t_;                                                                                     \
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t_));                                                     \
+            g_w58_tl[3 * b_ + (k)] = t_;                                                                               \
+        }                                                                                                              \
+    } while (0)
+#else
+#define W58_TL_MARK(k) ((void)0)
+#endif
+#ifndef W58_XB
+#define W58_XB 4 /* x pieces a thread loads before it stores any (the staging's batch) */
+#endif
 template <int NT, int D, int WPB, int BL, bool HS>
 static __global__ void __launch_bounds__(32 * WPB, BL)
     w4_decode_kernel9(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
@@ -699,6 +720,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
     extern __shared__ __align__(16) uint32_t xsm[]; /* [XC][4 s][4 f][MR][4 words] */
     __shared__ bool last;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    W58_TL_MARK(0);
     const int S = gridDim.y, split = blockIdx.y, groups = K / DEC_GROUP;
     const int g0 = split * gps, G = min(gps, groups - g0);
     const int wcol = blockIdx.x * (WPB * CW) + warp * CW;
@@ -713,20 +735,44 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
 #pragma unroll
             for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f;
 
-    /* x of groups c0 .. c0 + XC - 1 of the split into xsm (all threads). */
-    auto stage = [&](int c0) {
-        const int n16 = MR * XC * 16; /* uint4 pieces: row m, group, word-row r */
-        for (int i = threadIdx.x; i < n16; i += 32 * WPB) {
-            const int m = i / (XC * 16), rest = i - m * (XC * 16), gi = rest >> 4, r = rest & 15;
-            uint4 v = make_uint4(0, 0, 0, 0);
-            if (m < M && c0 + gi < G) v = __ldg((const uint4 *)(x + (size_t)m * K + (size_t)(g0 + c0 + gi) * DEC_GROUP + 8 * r));
-            const uint32_t p[4] = { __byte_perm(v.x, v.z, 0x5410), __byte_perm(v.x, v.z, 0x7632),
-                                    __byte_perm(v.y, v.w, 0x5410), __byte_perm(v.y, v.w, 0x7632) };
-            uint32_t *dst = xsm + ((size_t)((gi * 4 + (r >> 2)) * 4) * MR + m) * 4 + (r & 3);
+    /* x of groups c0 .. c0 + XC - 1 of the split into xsm (all threads):
+     * rows below M only (rows M .. MR - 1 are zeroed once, below), XB
+     * pieces a thread at a time, all XB loads issued before the first
+     * store, so a staging waits about one L2 round trip per XB pieces a
+     * thread (a piece past the split loads x's first piece, kept in L1, and
+     * stores zeros: no branch around a load). */
+    auto put_piece = [&](int m, int gi, int r, uint4 v) {
+        const uint32_t p[4] = { __byte_perm(v.x, v.z, 0x5410), __byte_perm(v.x, v.z, 0x7632),
+                                __byte_perm(v.y, v.w, 0x5410), __byte_perm(v.y, v.w, 0x7632) };
+        uint32_t *dst = xsm + ((size_t)((gi * 4 + (r >> 2)) * 4) * MR + m) * 4 + (r & 3);
 #pragma unroll
-            for (int f = 0; f < 4; f++) dst[f * MR * 4] = p[f];
+        for (int f = 0; f < 4; f++) dst[f * MR * 4] = p[f];
+    };
+    auto stage = [&](int c0) {
+        const int n16 = M * XC * 16; /* uint4 pieces: row m, group gi, word-row r */
+        for (int i0 = threadIdx.x; i0 < n16; i0 += W58_XB * 32 * WPB) {
+            uint4 v[W58_XB];
+#pragma unroll
+            for (int u = 0; u < W58_XB; u++) {
+                const int i = i0 + u * 32 * WPB;
+                const int m = i / (XC * 16), rest = i - m * (XC * 16), gi = rest >> 4, r = rest & 15;
+                const bool ok = i < n16 && c0 + gi < G;
+                v[u] = __ldg((const uint4 *)(ok ? x + (size_t)m * K + (size_t)(g0 + c0 + gi) * DEC_GROUP + 8 * r : x));
+                if (!ok) v[u] = make_uint4(0, 0, 0, 0);
+            }
+#pragma unroll
+            for (int u = 0; u < W58_XB; u++) {
+                const int i = i0 + u * 32 * WPB;
+                if (i >= n16) break;
+                const int m = i / (XC * 16), rest = i - m * (XC * 16);
+                put_piece(m, rest >> 4, rest & 15, v[u]);
+            }
         }
     };
+    for (int i = threadIdx.x; i < (MR - M) * XC * 16; i += 32 * WPB) { /* the zero rows, once */
+        const int m = M + i / (XC * 16), rest = i % (XC * 16);
+        put_piece(m, rest >> 4, rest & 15, make_uint4(0, 0, 0, 0));
+    }
     const uint32_t xbase = (uint32_t)__cvta_generic_to_shared(xsm) + ((lane >> 3) * MR + (lane & 7)) * 16;
 
     size_t wo = ((size_t)g0 * 16 + t) * N + col, so = (size_t)g0 * N + col;
@@ -777,6 +823,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
         }
     }
 
+    W58_TL_MARK(1);
     /* Thread (g, t): rows 8 nt + 2 t + h below M, columns col .. col + 3
      * (acc[tau][nt][h] is column col + 2 tau, acc[tau][nt][2 + h] the next). */
     auto each_row = [&](auto &&f) {
@@ -794,6 +841,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
     };
     if (S == 1) {
         if (has) each_row(put_y);
+        W58_TL_MARK(2);
         return;
     }
     if (has) each_row([&](int row, float4 v) { *(float4 *)(ws + ((size_t)split * M + row) * N + col) = v; });
@@ -801,7 +849,10 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
     __syncthreads();
     if (threadIdx.x == 0) last = atomicAdd(&tickets[blockIdx.x], 1u) == (unsigned)S - 1;
     __syncthreads();
-    if (!last) return;
+    if (!last) {
+        W58_TL_MARK(2);
+        return;
+    }
     if (has)
         for (int row = 2 * t; row < M; row += (row & 1) ? 7 : 1) {
             float4 v = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -812,6 +863,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
             put_y(row, v);
         }
     if (threadIdx.x == 0) tickets[blockIdx.x] = 0;
+    W58_TL_MARK(2);
 }
 
 #ifndef W58_D1
@@ -929,6 +981,18 @@ static cudaError_t dec_workspace(size_t floats, size_t tickets)
     }
     return cudaSuccess;
 }
+#ifdef W58_TIMELINE
+cudaError_t w58_timeline(unsigned long long *host, int blocks) /* host NULL: clear them */
+{
+    if (!host) {
+        void *p = NULL;
+        cudaError_t e = cudaGetSymbolAddress(&p, g_w58_tl);
+        return e != cudaSuccess ? e : cudaMemset(p, 0, sizeof g_w58_tl);
+    }
+    return cudaMemcpyFromSymbol(host, g_w58_tl, sizeof(unsigned long long) * 3 * (size_t)blocks);
+}
+#endif
+
 //@starter
 //| /* TODO: the decode kernel. One suggested shape (the README's):
 //|  *  - a block of 8 warps covers 256 columns; thread (g = lane/4, t = lane%4)
