@@ -10,7 +10,9 @@
  * forms it (bytes read over the copy's bytes read and written a second),
  * and 24 sampled columns of the last call checked. Random words, scales in
  * [0.001, 0.101], zeros 0..15, x in [-1, 1]. `quick check`: the
- * correctness part alone (for compute-sanitizer). */
+ * correctness part alone (for compute-sanitizer). QK, QN: another timing
+ * shape. Built with -DW58_TIMELINE (the set's macros and this file): each
+ * block's start, main-loop end and exit in the last back-to-back call. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -22,6 +24,9 @@
 #include "wb_f16.h"
 #include "w4_quant.h"
 #include "w4a16_decode.h"
+#ifdef W58_TIMELINE
+cudaError_t w58_timeline(unsigned long long *host, int blocks);
+#endif
 static uint64_t st = 88172645463325252ull;
 static uint32_t rnd() { st ^= st << 13; st ^= st >> 7; st ^= st << 17; return (uint32_t)(st >> 11); }
 static double unit() { return rnd() / 2097152.0 / 2048.0; }
@@ -120,6 +125,9 @@ int main(int argc, char **argv)
         double mk = tk[tk.size() / 2], mc = tc[tc.size() / 2];
         /* back to back: 10 calls between two events, as the week's benchmark's warm calls run */
         float kb, cb;
+#ifdef W58_TIMELINE
+        w58_timeline(NULL, 0);
+#endif
         cudaEventRecord(a); for (int r = 0; r < 10; r++) w4a16_decode(d.x, d.w, d.s, d.z, d.y, M, N, K);
         cudaEventRecord(b); cudaEventSynchronize(b); cudaEventElapsedTime(&kb, a, b);
         cudaEventRecord(a); for (int r = 0; r < 10; r++) cudaMemcpyAsync(c2, c1, bytes, cudaMemcpyDeviceToDevice);
@@ -128,6 +136,28 @@ int main(int argc, char **argv)
         cudaMemcpy(y.data(), d.y, y.size() * 2, cudaMemcpyDeviceToHost);
         L l2 = l; l2.M = M; /* x rows 0..M-1 are the first M rows: same K */
         int bad = check(l2, y, 24);
+#ifdef W58_TIMELINE
+        /* the last of the 10 back-to-back calls: each block's start, main
+         * loop's end and exit (thread 0, global timer) against the first
+         * start, and the 10 calls' mean time */
+        {
+            std::vector<unsigned long long> t(3 * 4096);
+            if (w58_timeline(t.data(), 4096) == cudaSuccess) {
+                int nb = 0;
+                while (nb < 4096 && t[3 * nb] && t[3 * nb + 2] >= t[3 * nb]) nb++;
+                unsigned long long t0 = ~0ull;
+                for (int i = 0; i < nb; i++) t0 = std::min(t0, t[3 * i]);
+                std::vector<double> st, le, ex;
+                for (int i = 0; i < nb; i++)
+                    st.push_back((t[3 * i] - t0) / 1e3), le.push_back((t[3 * i + 1] - t0) / 1e3), ex.push_back((t[3 * i + 2] - t0) / 1e3);
+                std::sort(st.begin(), st.end()); std::sort(le.begin(), le.end()); std::sort(ex.begin(), ex.end());
+                if (nb)
+                    printf("  timeline M=%d, %d blocks (us from the first start): start max %.2f; loop end min %.2f median %.2f max %.2f; "
+                           "exit min %.2f max %.2f; a call %.2f\n", M, nb, st.back(), le.front(), le[nb / 2], le.back(), ex.front(),
+                           ex.back(), kb * 100);
+            }
+        }
+#endif
         printf("M=%2d  %7.1f us  %6.0f GB/s  copy %6.0f GB/s  ratio %.3f  back to back %7.1f us ratio %.3f  %s\n", M, mk * 1e3,
                bytes / mk / 1e6, 2 * bytes / mc / 1e6, mc / mk / 2, kb * 100, cb / kb / 2, bad ? "BAD" : "ok");
     }

@@ -9,7 +9,7 @@ T=${TMPDIR:-/tmp}/w58quick
 mkdir -p "$T"
 for s in $SETS; do tag=${s%%:*}; fl=${s#*:}; fl=${fl//,/ }
   ( nvcc -arch=sm_90 -O3 -lineinfo $I $fl -Xptxas -v -c phase6/week58/solution/w4a16_decode.cu -o "$T/$tag.o" > "$T/$tag.ptxas" 2>&1 &&
-    nvcc -arch=sm_90 -O3 $I -o "$T/$tag" instructor/tune/w58/quick.cu "$T/$tag.o" ) &
+    nvcc -arch=sm_90 -O3 $I $fl -o "$T/$tag" instructor/tune/w58/quick.cu "$T/$tag.o" ) &
 done
 wait
 for s in $SETS; do tag=${s%%:*}
