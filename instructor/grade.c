@@ -342,6 +342,14 @@ static int setup(grader *G, const char *weeks, int mode)
             if (r) snprintf(G->check_dir, sizeof G->check_dir, "%s", r);
             free(r);
         }
+        /* cuDNN's headers as the instructor's make found them (mk/needs-cudnn.mk):
+         * the sandboxed build cannot look them up itself where they are a
+         * Python package's (its PATH and environment are the grader's) */
+        if (strncmp(G->make_args[i], "CUDNN_INCLUDE=", 14) == 0 && G->make_args[i][14]) {
+            r = realpath(G->make_args[i] + 14, NULL);
+            if (r) snprintf(G->cudnn_inc, sizeof G->cudnn_inc, "%s", r);
+            free(r);
+        }
     }
     {
         char home[600];
@@ -365,6 +373,7 @@ static int setup(grader *G, const char *weeks, int mode)
         if (G->cuda_home[0]) G->ro[k++] = G->cuda_home;
         if (G->deps_real[0]) G->ro[k++] = G->deps_real;
         if (G->check_dir[0]) G->ro[k++] = G->check_dir;
+        if (G->cudnn_inc[0]) G->ro[k++] = G->cudnn_inc;
         G->ro[k] = NULL;
         ro_k = k;
         /* every folder the sandbox shows must be one its user can enter */

@@ -118,7 +118,7 @@ typedef struct {
     student *st;
     /* the sandbox (sandbox.h): what it shows read-only besides the system,
      * what must stay absent from it */
-    char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], sb_path[800];
+    char nvcc[600], cuda_home[600], deps_real[600], check_dir[600], cudnn_inc[600], sb_path[800];
     const char *ro[8 + MAX_PY_RO], *hide[8];
     /* Python checkpoints (weeks with test_*.py): the instructor's python3
      * (sys.executable of the python3 on PATH) and the folders it needs, shown

@@ -326,20 +326,35 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
 }
 
 /* The first compiler error in a build log, for the feedback. */
+/* The line of a failed build's log that says why: the first a compiler,
+ * linker or the system wrote ("error", "fatal", "undefined reference",
+ * "cannot find", "No such file", "Killed", ...), never one of make's own
+ * summaries ("make: *** ... Error 1", "not remade because of errors"),
+ * which name no cause; without such a line, the log's last 300 bytes. */
 static void first_error(const char *log, char *out, size_t outsz)
 {
+    static const char *const why[] = { ">>>", "error", "Error", "fatal", "undefined reference", "cannot find",
+                                       "No such file", "Killed", "Segmentation fault", "Aborted", NULL };
     char *t = wb_read_file(log, NULL);
     out[0] = 0;
     if (!t) return;
-    char *p = strstr(t, "error");
-    if (p) {
-        char *ls = p;
-        while (ls > t && ls[-1] != '\n') ls--;
-        snprintf(out, outsz, "%.*s", (int)strcspn(ls, "\n"), ls);
-    } else {
-        size_t n = strlen(t);
-        snprintf(out, outsz, "%s", n > 300 ? t + n - 300 : t);
+    for (char *ls = t; *ls;) {
+        size_t len = strcspn(ls, "\n");
+        char saved = ls[len];
+        ls[len] = 0;
+        int hit = 0;
+        if (strncmp(ls, "make:", 5) && strncmp(ls, "make[", 5))
+            for (int k = 0; why[k] && !hit; k++) hit = strstr(ls, why[k]) != NULL;
+        ls[len] = saved;
+        if (hit) {
+            snprintf(out, outsz, "%.*s", (int)len, ls);
+            free(t);
+            return;
+        }
+        ls += len + (saved != 0);
     }
+    size_t n = strlen(t);
+    snprintf(out, outsz, "%s", n > 300 ? t + n - 300 : t);
     free(t);
 }
 
@@ -437,7 +452,7 @@ static void build_done(grader *G, build_slot *slot)
         snprintf(why, sizeof why, "did not build: the build was %s", msg.r.why);
     } else snprintf(why, sizeof why, "did not compile: %s", e);
     set_all(G, s, w, ST_FAIL, why);
-    appendf(s->note[w], sizeof s->note[w], "- The build failed; its log ends:\n\n```\n%s\n```\n", e);
+    appendf(s->note[w], sizeof s->note[w], "- The build failed; from its log:\n\n```\n%s\n```\n", e);
 }
 
 /* Build every student's weeks, `jobs` at a time, each in the sandbox. */

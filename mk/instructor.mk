@@ -73,8 +73,10 @@ SECCOMP ?= deny
 JUDGE ?= $(if $(filter slurm,$(SCHEDULER)),0,1)
 grade_judge_args = $(if $(filter 1,$(JUDGE)),--judge 1)
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
-GRADE_MAKE_ARGS := --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
-  --seccomp $(SECCOMP)
+# CUDNN_INCLUDE as the instructor's make finds it (mk/needs-cudnn.mk; looked up when a grade runs, not at
+# every make): the sandboxed builds of the weeks that need cuDNN's headers get it, and the sandbox shows it.
+GRADE_MAKE_ARGS = --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_check),--make-arg CHECK_DIR=$(abs_check)) \
+  $(if $(CUDNN_INCLUDE),--make-arg CUDNN_INCLUDE=$(CUDNN_INCLUDE)) --seccomp $(SECCOMP)
 
 # The grader's sandbox (bubblewrap), unpacker (libarchive) and object
 # checker: instructor/{sandbox,unpack,objcheck}.c, tested on their own by
