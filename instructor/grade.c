@@ -337,17 +337,17 @@ static int setup(grader *G, const char *weeks, int mode)
     snprintf(G->nvcc, sizeof G->nvcc, "/usr/local/cuda/bin/nvcc");
     for (int i = 0; i < G->n_make_args; i++) {
         if (strncmp(G->make_args[i], "NVCC=", 5) == 0) snprintf(G->nvcc, sizeof G->nvcc, "%s", G->make_args[i] + 5);
-        if (strncmp(G->make_args[i], "CHECK_DIR=", 10) == 0 && G->make_args[i][10]) {
-            r = realpath(G->make_args[i] + 10, NULL);
-            if (r) snprintf(G->check_dir, sizeof G->check_dir, "%s", r);
-            free(r);
-        }
-        /* cuDNN's headers as the instructor's make found them (mk/needs-cudnn.mk):
-         * the sandboxed build cannot look them up itself where they are a
-         * Python package's (its PATH and environment are the grader's) */
-        if (strncmp(G->make_args[i], "CUDNN_INCLUDE=", 14) == 0 && G->make_args[i][14]) {
-            r = realpath(G->make_args[i] + 14, NULL);
-            if (r) snprintf(G->cudnn_inc, sizeof G->cudnn_inc, "%s", r);
+        /* folders the builds are given and the sandbox must show: Check's,
+         * and cuDNN's headers as the instructor's make found them
+         * (mk/needs-cudnn.mk; inside, the build cannot look them up where they
+         * are a Python package's: its PATH and environment are the grader's) */
+        const struct { const char *key; char *dst; size_t cap; } dirs[] = {
+            { "CHECK_DIR=", G->check_dir, sizeof G->check_dir }, { "CUDNN_INCLUDE=", G->cudnn_inc, sizeof G->cudnn_inc } };
+        for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+            const size_t kl = strlen(dirs[d].key);
+            if (strncmp(G->make_args[i], dirs[d].key, kl) || !G->make_args[i][kl]) continue;
+            r = realpath(G->make_args[i] + kl, NULL);
+            if (r) snprintf(dirs[d].dst, dirs[d].cap, "%s", r);
             free(r);
         }
     }

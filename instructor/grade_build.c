@@ -325,12 +325,12 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
     return k;
 }
 
-/* The first compiler error in a build log, for the feedback. */
 /* The line of a failed build's log that says why: the first a compiler,
  * linker or the system wrote ("error", "fatal", "undefined reference",
  * "cannot find", "No such file", "Killed", ...), never one of make's own
  * summaries ("make: *** ... Error 1", "not remade because of errors"),
- * which name no cause; without such a line, the log's last 300 bytes. */
+ * which name no cause; without such a line, the log's last lines (at
+ * most 300 bytes, from the start of a line). */
 static void first_error(const char *log, char *out, size_t outsz)
 {
     static const char *const why[] = { ">>>", "error", "Error", "fatal", "undefined reference", "cannot find",
@@ -354,7 +354,9 @@ static void first_error(const char *log, char *out, size_t outsz)
         ls += len + (saved != 0);
     }
     size_t n = strlen(t);
-    snprintf(out, outsz, "%s", n > 300 ? t + n - 300 : t);
+    const char *tail = n > 300 ? t + n - 300 : t;
+    if (tail > t && tail[-1] != '\n' && strchr(tail, '\n') && strchr(tail, '\n')[1]) tail = strchr(tail, '\n') + 1;
+    snprintf(out, outsz, "%s", tail);
     free(t);
 }
 
