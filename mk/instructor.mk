@@ -407,6 +407,28 @@ $(JUDGE_W10): | $(JUDGE_W10_YARD)
 $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
 # week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
+$(eval $(call judge_rules,16,phase3/week16,slab hostmem pipeline))
+# week 16's judge (staged: not in JUDGED_WEEKS until it has run on a GPU): the test's cases copied
+# (test_week16.c has no shared header); its runners link the student's slab.o, hostmem.o and pipeline.o and
+# the given support/work.o (w16_work, which pipeline_run calls), as the week's test program does; the judge
+# links support/work.o too (the pipeline's reference on the device, and the work's calibration); its yard
+# runner (judge_w16_yard_runner.c: SERIAL, the given yard_serial, no student object, beside the judge)
+# times w16.pipeline-speed's yardstick
+JUDGE_W16_YARD := $(BUILD)/instructor/judge-w16-yard-runner
+$(foreach i,$(IMPLS),$(BUILD)/phase3/week16/$(i)/judge-runner): $(BUILD)/phase3/week16/support/work.o
+$(JUDGE_W16): $(BUILD)/phase3/week16/support/work.o
+$(BUILD)/instructor/judge_w16.o: instructor/judge_w16.h phase3/week16/pipeline.h
+$(BUILD)/instructor/judge_w16_yard_runner.o: instructor/judge_w16_yard_runner.c instructor/judge_w16.h instructor/judge.h \
+  phase3/week16/pipeline.h
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase3/week16 -c $< -o $@
+$(JUDGE_W16_YARD): $(BUILD)/instructor/judge_w16_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
+  $(BUILD)/phase3/week16/support/yard_serial.o $(BUILD)/phase3/week16/support/work.o $(LIBWB)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
+$(JUDGE_W16): | $(JUDGE_W16_YARD)
+judge-w16: $(JUDGE_W16_YARD)
 $(eval $(call judge_rules,13,phase3/week13,warpreduce warpscan vote blockreduce gemv cgreduce scan1pass))
 # week 13's given support objects (CUB's scan and row sums, the shared-memory row sums) in its runner, as in
 # its test program, and CUB's scan and row sums in its yardsticks' runner (judge_w13_yard_runner.c, no student
