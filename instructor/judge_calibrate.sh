@@ -14,7 +14,7 @@
 # this GPU model in week.txt, AUTHORING.md "Speed targets").
 # WEEK: phase0/week01 (the default), phase0/week03, phase0/week04, phase1/week05,
 # phase1/week06, phase1/week07, phase2/week09, phase2/week10, phase2/week11, phase2/week12, phase3/week13,
-# phase3/week14, phase3/week15, phase4/week17 to week20, phase5/week21 to week28, phase6/week30 to
+# phase3/week14 to week16, phase4/week17 to week20, phase5/week21 to week28, phase6/week30 to
 # week32, phase6/week34 to week38, phase5/week53 to week56, phase6/week57, phase6/week58 or phase6/week60
 # to week62
 # (w11.polyt-speed: against the given kernel, which the judge times itself through its yard runner, not
@@ -40,7 +40,8 @@
 # CUB's all-bits SortPairs through the same yard runner; week 18's
 # w18.layer-speed and w18.bf16-speed against cuBLASLt's fused layer (RELU_BIAS epilogue, FP32 and BF16) through
 # its yard runner; week 20's w20.standardize-speed, staged, against XFER (the copy up and back down between the
-# same pinned host buffers) through its yard runner).
+# same pinned host buffers) through its yard runner; week 16's w16.pipeline-speed, staged, against SERIAL (the
+# given yard_serial, the same chunks on one stream) through its yard runner).
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
@@ -56,6 +57,7 @@ speed_ids() { case $1 in
   phase2/week12) echo w12.ilp-bw w12.graph-speed w12.fuse-speed ;;
   phase2/week10) echo w10.volkov-speed ;;
   phase3/week15) echo w15.gelu-speed w15.l2norm-speed w15.softmax-speed w15.smooth-speed ;;
+  phase3/week16) echo w16.pipeline-speed ;;
   phase3/week13) echo w13.shfl-speed w13.shfl-cub w13.reduce-bw w13.gemv-bw w13.scan-speed ;;
   phase5/week26) echo w26.mma-speed w26.tc-wins ;;
   phase5/week25) echo w25.wmma-speed ;;

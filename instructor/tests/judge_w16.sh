@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# instructor/tests/judge_w16.sh — week 16's judge by itself without a GPU
+# (instructor/README.md, "The judge and the runner"; instructor/judge_w16.c).
+# The judge is staged (not in JUDGED_WEEKS: the grader grades the week with
+# its linked test until the judge has run on a GPU), so this tests it
+# alone: it lists the four checkpoints it forms (w16.zerocopy, w16.slab,
+# w16.pipeline, w16.pipeline-speed; the ten others are left to the linked
+# test); the runners hold the student's slab, zero-copy and pipeline
+# functions and no results writer; the yard runner beside the judge holds
+# the given yard_serial and w16_work and none of the student's functions,
+# the judge none of them either; the judge over the reference's and the
+# starter's runners, as a plain child and in the sandbox: w16.slab (a CPU
+# checkpoint, judged through a runner that opens no GPU) PASS over the
+# reference's runner, 27 checks, and FAIL over the starter's (its
+# slab_init carves no block: "capacity 0, expected 100" first), every
+# other checkpoint SKIP, never PASS; calibration without a GPU says
+# w16.pipeline-speed was not run. Needs a working bwrap. On a GPU: the
+# commands in instructor/README.md's week 16 entry.
+. "$(dirname "$0")/lib.sh"
+t_begin instructor-judge-w16
+
+label="week 16's staged judge by itself, without a GPU"
+w=phase3/week16
+staged_judge_begin 16 "$label"
+fns="slab_init slab_create slab_alloc slab_free slab_capacity slab_in_use hm_alloc_pinned hm_device_ptr hm_zc_scale
+  pipeline_run"
+bad=
+# shellcheck disable=SC2086
+bad="$bad$(runners_hold $w $fns)"
+bad="$bad$(yard_runner_only 16 "yard_serial w16_work" "$fns")"
+for s in $fns yard_serial; do
+  nm "$BUILD/instructor/judge-w16" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
+done
+for impl in solution starter; do
+  nm "$BUILD/$w/$impl/judge-runner" | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' &&
+    bad="$bad the $impl's runner links a results writer or the test harness;"
+done
+# the judge by itself, plain and sandboxed
+for how in plain sandbox; do
+  for pair in "solution=skip,pass,skip,skip" "starter=skip,fail,skip,skip"; do
+    impl=${pair%%=*} want=${pair#*=}
+    got=$(judge_alone 16 $w "$impl" $how "$log")
+    [ "$got" = "$want" ] || bad="$bad judge-w16 over the $impl's runner ($how): $got, expected $want;"
+    n=$(awk -F'\t' '$2 == "w16.slab" { print $13 "/" ($14 > 0 ? "some" : 0) }' "$log/alone-w16-$impl-$how.tsv")
+    [ "$n" = "$([ "$impl" = solution ] && echo "27/0" || echo "27/some")" ] ||
+      bad="$bad the $impl's w16.slab ($how): tests/failed $n;"
+  done
+done
+grep -q "w16.slab fail: block 1, align 1, 100 bytes at base+0: capacity 0, expected 100" \
+  "$log/alone-w16-starter-plain.tsv.out" || bad="$bad the starter's w16.slab failure does not name the first layout;"
+bad="$bad$(judge_lists_uncalibrated 16 $w "w16.zerocopy w16.slab w16.pipeline w16.pipeline-speed" "w16.pipeline-speed")"
+if [ -z "$bad" ]; then t_pass "$label" "four checkpoints listed (the ten others left to the linked test); w16.slab PASS over the reference's runner (27 checks) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed; the runners holding the week's functions and no results writer, the yard runner the given yard_serial and none of them; calibration not run"
+else t_fail "$label" "$bad (see $log)"; fi
+t_end
