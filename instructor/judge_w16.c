@@ -127,6 +127,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <libgen.h>
 #include <unistd.h>
 
 #include <cuda_runtime_api.h>
@@ -143,23 +144,27 @@
 
 /* ---------------------------------------------------------------- host buffers and calls */
 
+/* A host buffer both processes map (a memfd), with a GPU too: the runner's
+ * address of it means nothing here, its id and byte offsets do. */
 typedef struct {
-    int    id;
     void  *p;
     size_t bytes;
+    int    id;
 } hbuf;
 
+/* 0, or -1 with t's message. */
 static int hb_alloc(jd *J, hbuf *b, size_t bytes, jd_tally *t)
 {
-    b->bytes = bytes;
-    b->id = jd_alloc_kind(J, JD_MEM_HOST, bytes, &b->p);
-    if (b->id < 0) return jd_failf(t, "buffers: %s", J->why), -1;
-    return 0;
+    void     *p = NULL;
+    const int id = jd_alloc_kind(J, JD_MEM_HOST, bytes, &p);
+    *b = (hbuf){ p, bytes, id };
+    return id >= 0 ? 0 : (jd_failf(t, "host buffers: %s", J->why), -1);
 }
 
 static void hb_free(jd *J, hbuf *b)
 {
-    if (b->id >= 0) jd_free(J, b->id);
+    if (b->id < 0) return;
+    jd_free(J, b->id);
     b->id = -1;
 }
 
@@ -602,7 +607,7 @@ static void judge_zerocopy(jd_ck *k)
     jd       *J = k->J;
     jd_tally *t = k->t;
     const size_t nmax = ZC_SIZES[N_OF(ZC_SIZES) - 1];
-    hbuf      X = { -1, NULL, 0 };
+    hbuf      X = { NULL, 0, -1 };
     jd_gbuf   Y = { -1, NULL, 0 };
     int       pinned = 0;
     char      why[300];
@@ -658,9 +663,10 @@ done:
 
 /* ---------------------------------------------------------------- w16.pipeline */
 
+/* The given work on the host (fmaf rounds once, as the device's does). */
 static float work_ref(float v, int iters)
 {
-    for (int k = 0; k < iters; k++) v = fmaf(v, W16_A, W16_B);
+    while (iters-- > 0) v = fmaf(v, W16_A, W16_B);
     return v;
 }
 
@@ -668,9 +674,9 @@ typedef struct { size_t n, chunk; int nstreams; } pipe_case;
 
 /* test_week16.c's PIPES */
 static const pipe_case PIPES[] = {
-    { 0, 1000, 2 },       { 1, 1000, 1 },        { 999, 1000, 3 },        { 1000, 1000, 2 },
-    { 1001, 1000, 2 },    { 5000, 1000, 4 },     { 4097, 1024, 3 },       { 100003, 4096, 2 },
-    { 65537, 100000, 4 }, { 1 << 20, 65536, 4 }, { 3000017, 1 << 18, 3 }, { (1 << 22) + 5, 1 << 20, 1 },
+    { 0, 1000, 2 }, { 1, 1000, 1 }, { 999, 1000, 3 }, { 1000, 1000, 2 }, { 1001, 1000, 2 }, { 5000, 1000, 4 },
+    { 4097, 1024, 3 }, { 100003, 4096, 2 }, { 65537, 100000, 4 }, { 1 << 20, 65536, 4 }, { 3000017, 1 << 18, 3 },
+    { (1 << 22) + 5, 1 << 20, 1 },
 };
 enum { HY_GUARD = 64 };
 
@@ -726,7 +732,7 @@ static void judge_pipeline(jd_ck *k)
         if (PIPES[i].n > nmax) nmax = PIPES[i].n;
         if ((size_t)PIPES[i].nstreams * PIPES[i].chunk * 4 > smax) smax = (size_t)PIPES[i].nstreams * PIPES[i].chunk * 4;
     }
-    hbuf    HX = { -1, NULL, 0 }, HY = { -1, NULL, 0 };
+    hbuf    HX = { NULL, 0, -1 }, HY = { NULL, 0, -1 };
     jd_gbuf DX = { -1, NULL, 0 }, DY = { -1, NULL, 0 };
     int     pinned[2] = { 0, 0 };
     char    why[300];
@@ -931,71 +937,78 @@ static int ps_full_check(pspeed *s, char *why, size_t why_n)
     return 0;
 }
 
+static int by_value(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Before a request: fresh inputs, and the look's positions found still
+ * poisoned (nothing computed ahead of the request). 0, or -1 with why. */
+static int ps_ready(pspeed *s, char *why, size_t why_n)
+{
+    if (ps_refill(s) != 0) return snprintf(why, why_n, "the judge's fill of hx failed"), -1;
+    const uint32_t *bits = (const uint32_t *)s->hy.p;
+    for (int j = 0; j < JD_SAMPLES; j++)
+        if (bits[s->idx[j]] != 0xFFFFFFFFu) return snprintf(why, why_n, "hy was written before the request was sent"), -1;
+    return 0;
+}
+
+/* What a look costs the judge by itself, timed on a finished output. */
+static double ps_look_cost(pspeed *s)
+{
+    char   w[8];
+    double t0 = jd_now_us();
+    ps_look(s, w, sizeof w);
+    return jd_now_us() - t0;
+}
+
 /* The protocol on s's buffers: one checked warm-up request, then W16_TIMED
  * timed ones, each checked in full. 0 and *ms (the median, a call), or -1 with why. */
 static int ps_run(pspeed *s, double *ms, char *why, size_t why_n)
 {
     jd_req rq;
     jd_rep rp;
-    double t_us[W16_TIMED], look_us = 0;
+    double t_us[W16_TIMED + 1], look_us = 0;
+    const char *fn = s->yard ? "the given yard_serial" : "pipeline_run";
     pipe_request(&rq, s->yard ? W16_YARD_FN_SERIAL : W16_FN_PIPE, s->hx.id, s->hy.id, s->dx, s->dy, 0, PIPE_N,
                  PIPE_CHUNK, g_iters, PIPE_NS);
     s->salt = jd_mix(jd_seed ^ 0x16a5 ^ own_bits());
     for (int q = 0; q <= W16_TIMED; q++) {
-        if (ps_refill(s) != 0) return snprintf(why, why_n, "the judge's fill of hx failed"), -1;
-        const float *hy = (const float *)s->hy.p;
-        for (int j = 0; j < JD_SAMPLES; j++) { /* nothing computed before the request */
-            uint32_t u;
-            memcpy(&u, &hy[s->idx[j]], 4);
-            if (u != 0xFFFFFFFFu) return snprintf(why, why_n, "hy was written before the request was sent"), -1;
-        }
-        double us = 0;
-        int rc = jd_timed_call(s->J, &rq, &rp, ps_look, s, look_us, &us);
-        if (rc < 0) return snprintf(why, why_n, "%s", s->J->why), -1;
-        if (rc == 1)
-            return snprintf(why, why_n, "%s returned %s", s->yard ? "the given yard_serial" : "pipeline_run",
-                            status_name(&rp)), -1;
-        if (rc == 2) return snprintf(why, why_n, "%s", s->J->why), -1;
+        if (ps_ready(s, why, why_n) != 0) return -1;
+        int rc = jd_timed_call(s->J, &rq, &rp, ps_look, s, look_us, &t_us[q]);
+        if (rc == 1) return snprintf(why, why_n, "%s returned %s", fn, status_name(&rp)), -1;
+        if (rc != 0) return snprintf(why, why_n, "%s", s->J->why), -1; /* lost, or the look's words */
         if (ps_full_check(s, why, why_n)) return -1;
-        if (q == 0) { /* the look's own cost, on a finished output */
-            char w[8];
-            double a = jd_now_us();
-            ps_look(s, w, sizeof w);
-            look_us = jd_now_us() - a;
-        } else {
-            t_us[q - 1] = us;
-        }
+        if (q == 0) look_us = ps_look_cost(s); /* the warm-up's time is not kept */
     }
-    for (int i = 1; i < W16_TIMED; i++) /* the median */
-        for (int j = i; j > 0 && t_us[j] < t_us[j - 1]; j--) {
-            double v = t_us[j];
-            t_us[j] = t_us[j - 1], t_us[j - 1] = v;
-        }
-    *ms = t_us[W16_TIMED / 2] / 1000.0;
+    qsort(t_us + 1, W16_TIMED, sizeof *t_us, by_value);
+    *ms = t_us[1 + W16_TIMED / 2] / 1e3;
     return 0;
 }
 
-/* SERIAL through the yard runner beside this judge: ms a call, or NAN with why. */
+/* The yard runner, judge-w16-yard-runner in this program's folder, started
+ * as a plain child on this judge's GPU: 0, or -1 with why. */
+static int start_yard(jd *Y, char *why, size_t why_n)
+{
+    char exe[PATH_MAX], path[PATH_MAX + 64];
+    if (!realpath("/proc/self/exe", exe)) snprintf(exe, sizeof exe, "./judge-w16");
+    snprintf(path, sizeof path, "%s/" W16_YARD_RUNNER, dirname(exe));
+    char *argv[] = { path, NULL };
+    if (jd_start_plain(Y, argv, NULL) == 0 && jd_hello(Y, JD_MEM_DEVICE, jd_dev) == 0) return 0;
+    snprintf(why, why_n, "the yard runner (%s) did not start: %s", path, Y->why);
+    jd_stop(Y);
+    return -1;
+}
+
+/* SERIAL through the yard runner: ms a call, or NAN with why. */
 static double serial_ms(char *why, size_t why_n)
 {
-    char self[PATH_MAX], path[PATH_MAX + 64];
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[len > 0 ? len : 0] = 0;
-    char *slash = strrchr(self, '/');
-    if (slash) *slash = 0;
-    snprintf(path, sizeof path, "%s/%s", slash ? self : ".", W16_YARD_RUNNER);
-    jd    Y;
-    char *argv[2] = { path, NULL };
+    jd     Y;
     double ms = NAN;
-    if (jd_start_plain(&Y, argv, NULL) != 0 || jd_hello(&Y, JD_MEM_DEVICE, jd_dev) != 0) {
-        snprintf(why, why_n, "the yard runner (%s) did not start: %s", path, Y.why);
-        jd_stop(&Y);
-        return NAN;
-    }
+    if (start_yard(&Y, why, why_n) != 0) return NAN;
     static pspeed s; /* large: its sample arrays */
-    int rc = ps_alloc(&s, &Y, 1, why, why_n);
-    if (rc == 0 && ps_run(&s, &ms, why, why_n) != 0) ms = NAN;
-    if (rc != 0) ms = NAN;
+    if (ps_alloc(&s, &Y, 1, why, why_n) != 0 || ps_run(&s, &ms, why, why_n) != 0) ms = NAN;
     ps_free(&s);
     jd_stop(&Y);
     return ms;

@@ -60,4 +60,19 @@ typedef struct {
     int       null, zero;
 } w16_res;
 
+/* W16_FN_PIN's entry, for the two runners (each defines W16_PIN_ENTRY first). */
+#ifdef W16_PIN_ENTRY
+static int w16_pin(const jr_args *a)
+{
+    const cudaError_t e = a->i64[3] ? cudaHostUnregister(a->p[0])
+                                    : cudaHostRegister(a->p[0], (size_t)a->i64[1],
+                                                       a->i64[2] ? cudaHostRegisterMapped : cudaHostRegisterDefault);
+    const int rc = (int)e;
+    (void)cudaGetLastError(); /* a refusal leaves nothing behind for the next call's check */
+    memcpy(a->out, &rc, sizeof rc);
+    *a->out_len = sizeof rc;
+    return 0;
+}
+#endif
+
 #endif

@@ -13,6 +13,7 @@
 
 #include "hostmem.h"
 #include "judge.h"
+#define W16_PIN_ENTRY /* both runners register the judge's host buffers the same way */
 #include "judge_w16.h"
 #include "pipeline.h"
 #include "slab.h"
@@ -63,17 +64,6 @@ static int slab_script(const jr_args *a)
     return 0;
 }
 
-static int pin(const jr_args *a)
-{
-    cudaError_t e = a->i64[3] ? cudaHostUnregister(a->p[0])
-                              : cudaHostRegister(a->p[0], (size_t)a->i64[1],
-                                                 a->i64[2] ? cudaHostRegisterMapped : cudaHostRegisterDefault);
-    (void)cudaGetLastError();
-    int rc = (int)e;
-    memcpy(a->out, &rc, sizeof rc), *a->out_len = sizeof rc;
-    return 0;
-}
-
 static int zc(const jr_args *a)
 {
     void *d = NULL;
@@ -98,5 +88,5 @@ static int pipe_call(const jr_args *a)
                              (float *)a->p[3], (size_t)a->i64[1], (int)a->i64[2], g_st, ns);
 }
 
-JR_MAIN({ W16_FN_SLAB, "slab_init/slab_alloc/slab_free", slab_script }, { W16_FN_PIN, "cudaHostRegister", pin },
+JR_MAIN({ W16_FN_SLAB, "slab_init/slab_alloc/slab_free", slab_script }, { W16_FN_PIN, "cudaHostRegister", w16_pin },
         { W16_FN_ZC, "hm_zc_scale", zc }, { W16_FN_PIPE, "pipeline_run", pipe_call })

@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 
 #include "judge.h"
+#define W16_PIN_ENTRY /* both runners register the judge's host buffers the same way */
 #include "judge_w16.h"
 #include "pipeline.h"
 
@@ -19,15 +20,4 @@ static int serial(const jr_args *a)
                             (float *)a->p[3], (size_t)a->i64[1], (int)a->i64[2]);
 }
 
-static int pin(const jr_args *a)
-{
-    cudaError_t e = a->i64[3] ? cudaHostUnregister(a->p[0])
-                              : cudaHostRegister(a->p[0], (size_t)a->i64[1],
-                                                 a->i64[2] ? cudaHostRegisterMapped : cudaHostRegisterDefault);
-    (void)cudaGetLastError();
-    int rc = (int)e;
-    memcpy(a->out, &rc, sizeof rc), *a->out_len = sizeof rc;
-    return 0;
-}
-
-JR_MAIN({ W16_YARD_FN_SERIAL, "yard_serial", serial }, { W16_FN_PIN, "cudaHostRegister", pin })
+JR_MAIN({ W16_YARD_FN_SERIAL, "yard_serial", serial }, { W16_FN_PIN, "cudaHostRegister", w16_pin })

@@ -28,23 +28,19 @@ bad=
 # shellcheck disable=SC2086
 bad="$bad$(runners_hold $w $fns)"
 bad="$bad$(yard_runner_only 16 "yard_serial w16_work" "$fns")"
-for s in $fns yard_serial; do
-  nm "$BUILD/instructor/judge-w16" | grep -q " [TU] $s\$" && bad="$bad the judge links $s;"
+judge_syms=$(nm "$BUILD/instructor/judge-w16")
+for s in $fns yard_serial; do grep -q " [TU] $s\$" <<<"$judge_syms" && bad="$bad the judge links $s;"; done
+for r in "$BUILD"/$w/{solution,starter}/judge-runner; do
+  nm "$r" | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' && bad="$bad $r links a results writer or the test harness;"
 done
-for impl in solution starter; do
-  nm "$BUILD/$w/$impl/judge-runner" | grep -Eq ' [TtWw] (wb_results_|wb_test_main|srunner_)' &&
-    bad="$bad the $impl's runner links a results writer or the test harness;"
-done
-# the judge by itself, plain and sandboxed
-for how in plain sandbox; do
-  for pair in "solution=skip,pass,skip,skip" "starter=skip,fail,skip,skip"; do
-    impl=${pair%%=*} want=${pair#*=}
-    got=$(judge_alone 16 $w "$impl" $how "$log")
-    [ "$got" = "$want" ] || bad="$bad judge-w16 over the $impl's runner ($how): $got, expected $want;"
-    n=$(awk -F'\t' '$2 == "w16.slab" { print $13 "/" ($14 > 0 ? "some" : 0) }' "$log/alone-w16-$impl-$how.tsv")
-    [ "$n" = "$([ "$impl" = solution ] && echo "27/0" || echo "27/some")" ] ||
-      bad="$bad the $impl's w16.slab ($how): tests/failed $n;"
-  done
+# the judge by itself, plain and sandboxed: w16.slab's status, its checks and failures, the rest SKIP
+for run in solution:plain:pass:0 solution:sandbox:pass:0 starter:plain:fail:some starter:sandbox:fail:some; do
+  IFS=: read -r impl how slab failed <<<"$run"
+  got=$(judge_alone 16 $w "$impl" "$how" "$log")
+  [ "$got" = "skip,$slab,skip,skip" ] || bad="$bad judge-w16 over the $impl's runner ($how): $got, expected skip,$slab,skip,skip;"
+  n=$(awk -F'\t' '$2 == "w16.slab" { print $13 "/" ($14 > 0 ? "some" : 0) }' "$log/alone-w16-$impl-$how.tsv")
+  [ "$n" = "27/$failed" ] || bad="$bad the $impl's w16.slab ($how): tests/failed $n;"
+  ! grep -q "$SEED" "$log/alone-w16-$impl-$how.tsv.out" || bad="$bad the class seed is in the $impl's output ($how);"
 done
 grep -q "w16.slab fail: block 1, align 1, 100 bytes at base+0: capacity 0, expected 100" \
   "$log/alone-w16-starter-plain.tsv.out" || bad="$bad the starter's w16.slab failure does not name the first layout;"
