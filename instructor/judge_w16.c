@@ -168,6 +168,11 @@ static void hb_free(jd *J, hbuf *b)
     b->id = -1;
 }
 
+static const char *status_name(const jd_rep *rp)
+{
+    return rp->status > 0 ? cudaGetErrorName((cudaError_t)rp->status) : rp->text;
+}
+
 static void rq_arg(jd_req *rq, int k, int id, size_t off)
 {
     rq->arg_buf[0][k] = id;
@@ -185,12 +190,13 @@ static int pin(jd *J, const hbuf *b, int mapped, int on, char *why, size_t why_n
     rq_arg(&rq, 0, b->id, 0);
     rq.i64[1] = (long long)b->bytes, rq.i64[2] = mapped, rq.i64[3] = !on;
     if (jd_call(J, &rq, &rp, NULL) != 0) return snprintf(why, why_n, "%s", J->why), -1;
-    int rc = -1;
-    if (rp.status == 0 && rp.out_len >= sizeof rc) memcpy(&rc, rp.out, sizeof rc);
+    if (rp.status != 0 || rp.out_len < sizeof(int)) /* the runner's own failure, or an error its process holds */
+        return snprintf(why, why_n, "registering a host buffer: %s", status_name(&rp)), -1;
+    int rc;
+    memcpy(&rc, rp.out, sizeof rc);
     if (rc != 0)
         return snprintf(why, why_n, "the runner could not %sregister the judge's host buffer of %zu bytes (%s)",
-                        on ? "" : "un", b->bytes,
-                        rp.status ? rp.text : cudaGetErrorName((cudaError_t)rc)), 1;
+                        on ? "" : "un", b->bytes, cudaGetErrorName((cudaError_t)rc)), 1;
     return 0;
 }
 
@@ -546,11 +552,6 @@ static void judge_slab_gpu(jd_ck *k) { judge_slab(k->J, k->t); }
 static const size_t ZC_SIZES[] = { 0, 1, 3, 4, 31, 255, 257, 1023, 4099, 65537, 1000003, (size_t)1 << 22 };
 static const float  ZA = 1.5f;                     /* the report's factor, the test's */
 #define ZC_REPORT_BYTES ((size_t)256 << 20)
-
-static const char *status_name(const jd_rep *rp)
-{
-    return rp->status > 0 ? cudaGetErrorName((cudaError_t)rp->status) : rp->text;
-}
 
 /* NaN where the reference has NaN and the poison still there: never written. */
 static size_t unwritten(const float *got, const float *ref, size_t n, size_t *first)
