@@ -591,11 +591,10 @@ static __device__ __forceinline__ uint32_t lop3_or(uint32_t w, uint32_t mask, ui
     return r;
 }
 
-template <int NT, int TT, bool HS, bool OF, class XF, class SF>
+template <int NT, int TT, bool HS, class XF>
 static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], const uint32_t (&wc)[4][2 * TT],
-                                                  const uint32_t (&sc)[TT], const uint32_t (&zc)[TT], XF &&xf, SF &&sf)
+                                                  const uint32_t (&sc)[TT], const uint32_t (&zc)[TT], XF &&xf)
 {
-    static_assert(!(OF && HS), "the offset form sums in FP32 before the scale");
     const __half *zh = (const __half *)&zc[0], *sh = (const __half *)&sc[0];
     __half2 zl[2 * TT], zf[2 * TT], ss[2 * TT];
 #pragma unroll
@@ -615,11 +614,6 @@ static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], const
 #pragma unroll
         for (int j = 0; j < 2 * TT; j++) {
             const uint32_t w = wc[s][j], w8 = w >> 8;
-            if constexpr (OF) { /* 1024 + q (k even), 1024 + 16 q (k odd: x there is x / 16) */
-                d[j][0] = lop3_or(w, 0x000f000fu, 0x64006400u), d[j][1] = lop3_or(w, 0x00f000f0u, 0x64006400u);
-                d[j][2] = lop3_or(w8, 0x000f000fu, 0x64006400u), d[j][3] = lop3_or(w8, 0x00f000f0u, 0x64006400u);
-                continue;
-            }
             d[j][0] = as_u32(__hsub2(as_h2(lop3_or(w, 0x000f000fu, 0x64006400u)), zl[j]));
             d[j][1] = as_u32(__hfma2(as_h2(lop3_or(w, 0x00f000f0u, 0x64006400u)), k16, zf[j]));
             d[j][2] = as_u32(__hsub2(as_h2(lop3_or(w8, 0x000f000fu, 0x64006400u)), zl[j]));
@@ -648,20 +642,7 @@ static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], const
             }
         }
     }
-    if constexpr (OF)
-#pragma unroll
-        for (int nt = 0; nt < NT; nt++) {
-            const float4 e = sf(nt); /* rows 8 nt + 2 t, + 1: (1024 E, X) each */
-#pragma unroll
-            for (int tau = 0; tau < TT; tau++)
-#pragma unroll
-                for (int q = 0; q < 4; q++) {
-                    const int c = 2 * tau + (q >> 1);
-                    const float z = __half2float(zh[c]), E = (q & 1) ? e.z : e.x, X = (q & 1) ? e.w : e.y;
-                    acc[tau][nt][q] = fmaf(__half2float(sh[c]), accg[tau][nt][q] - fmaf(z, X, E), acc[tau][nt][q]);
-                }
-        }
-    else if constexpr (!HS)
+    if constexpr (!HS)
 #pragma unroll
         for (int tau = 0; tau < TT; tau++) {
             const float s0 = __half2float(sh[2 * tau]), s1 = __half2float(sh[2 * tau + 1]);
@@ -726,9 +707,6 @@ __device__ unsigned long long g_w58_tl[3 * 4096];
 #else
 #define W58_TL_MARK(k) ((void)0)
 #endif
-#ifndef W58_OFS
-#define W58_OFS 0 /* 1: the offset form (below) where the scale comes after the group's sums */
-#endif
 #ifndef W58_XB
 #define W58_XB 4 /* x pieces a thread loads before it stores any (the staging's batch) */
 #endif
@@ -739,9 +717,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
                       unsigned *__restrict__ tickets, int M, int N, int K, int gps, int XC)
 {
     constexpr int TT = 2, CW = 32, MR = 8 * NT;
-    constexpr bool OF = W58_OFS && !HS;
-    extern __shared__ __align__(16) uint32_t xsm[]; /* [XC][4 s][4 f][MR][4 words], then OF's sums */
-    float2 *xsum = (float2 *)(xsm + (size_t)XC * 64 * MR); /* [XC][MR]: (1024 E, X) of a group's x row */
+    extern __shared__ __align__(16) uint32_t xsm[]; /* [XC][4 s][4 f][MR][4 words] */
     __shared__ bool last;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     W58_TL_MARK(0);
@@ -766,17 +742,15 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
      * thread (a piece past the split loads x's first piece, kept in L1, and
      * stores zeros: no branch around a load). */
     auto put_piece = [&](int m, int gi, int r, uint4 v) {
-        uint32_t p[4] = { __byte_perm(v.x, v.z, 0x5410), __byte_perm(v.x, v.z, 0x7632),
-                          __byte_perm(v.y, v.w, 0x5410), __byte_perm(v.y, v.w, 0x7632) };
-        if constexpr (OF) /* odd k: x / 16 (exact but below 2^-10), against the weights' 1024 + 16 q */
-            p[1] = as_u32(__hmul2(as_h2(p[1]), as_h2(0x2c002c00u))), p[3] = as_u32(__hmul2(as_h2(p[3]), as_h2(0x2c002c00u)));
+        const uint32_t p[4] = { __byte_perm(v.x, v.z, 0x5410), __byte_perm(v.x, v.z, 0x7632),
+                                __byte_perm(v.y, v.w, 0x5410), __byte_perm(v.y, v.w, 0x7632) };
         uint32_t *dst = xsm + ((size_t)((gi * 4 + (r >> 2)) * 4) * MR + m) * 4 + (r & 3);
 #pragma unroll
         for (int f = 0; f < 4; f++) dst[f * MR * 4] = p[f];
     };
     auto stage = [&](int c0) {
         const int n16 = M * XC * 16; /* uint4 pieces: row m, group gi, word-row r */
-        for (int i0 = threadIdx.x; i0 - lane < n16; i0 += W58_XB * 32 * WPB) { /* warp-uniform: OF's shuffles */
+        for (int i0 = threadIdx.x; i0 < n16; i0 += W58_XB * 32 * WPB) {
             uint4 v[W58_XB];
 #pragma unroll
             for (int u = 0; u < W58_XB; u++) {
@@ -793,32 +767,11 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
                 const int m = i / (XC * 16), rest = i - m * (XC * 16);
                 put_piece(m, rest >> 4, rest & 15, v[u]);
             }
-            if constexpr (OF) {
-#pragma unroll
-                for (int u = 0; u < W58_XB; u++) { /* the 16 lanes of a half-warp hold one (m, gi)'s 16 pieces */
-                    const int i = i0 + u * 32 * WPB;
-                    const uint32_t hx[4] = { v[u].x, v[u].y, v[u].z, v[u].w };
-                    float ev = 0.f, od = 0.f;
-#pragma unroll
-                    for (int c = 0; c < 4; c++) {
-                        const __half2 h = as_h2(hx[c]);
-                        ev += __low2float(h), od += __high2float(__hmul2(h, as_h2(0x2c002c00u)));
-                    }
-#pragma unroll
-                    for (int o = 8; o; o >>= 1)
-                        ev += __shfl_xor_sync(0xffffffffu, ev, o), od += __shfl_xor_sync(0xffffffffu, od, o);
-                    if ((lane & 15) == 0 && i < n16) {
-                        const int m = i / (XC * 16), gi = (i - m * (XC * 16)) >> 4;
-                        xsum[gi * MR + m] = make_float2(1024.f * (ev + od), ev + 16.f * od);
-                    }
-                }
-            }
         }
     };
     for (int i = threadIdx.x; i < (MR - M) * XC * 16; i += 32 * WPB) { /* the zero rows, once */
         const int m = M + i / (XC * 16), rest = i % (XC * 16);
         put_piece(m, rest >> 4, rest & 15, make_uint4(0, 0, 0, 0));
-        if (OF && (rest & 15) == 0) xsum[(rest >> 4) * MR + m] = make_float2(0.f, 0.f);
     }
     const uint32_t xbase = (uint32_t)__cvta_generic_to_shared(xsm) + ((lane >> 3) * MR + (lane & 7)) * 16;
 
@@ -858,17 +811,14 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
                 cx = 0;
             }
             const uint32_t xg = xbase + (uint32_t)cx * (16 * MR * 16);
-            dec_group8<NT, TT, HS, OF>(
-                acc, wb[r], sb[r], zb[r],
-                [&](int s, uint32_t(&b)[NT][2][2]) {
+            dec_group8<NT, TT, HS>(acc, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
 #pragma unroll
-                    for (int nt = 0; nt < NT; nt++) {
-                        uint32_t q[4];
-                        ldsm_x4(q, xg + (uint32_t)(s * 4 * MR * 16 + nt * 8 * 16));
-                        b[nt][0][0] = q[0], b[nt][0][1] = q[1], b[nt][1][0] = q[2], b[nt][1][1] = q[3];
-                    }
-                },
-                [&](int nt) { return *(const float4 *)(xsum + cx * MR + 8 * nt + 2 * t); });
+                for (int nt = 0; nt < NT; nt++) {
+                    uint32_t q[4];
+                    ldsm_x4(q, xg + (uint32_t)(s * 4 * MR * 16 + nt * 8 * 16));
+                    b[nt][0][0] = q[0], b[nt][0][1] = q[1], b[nt][1][0] = q[2], b[nt][1][1] = q[3];
+                }
+            });
             cx++;
         }
     }
@@ -974,7 +924,7 @@ static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half
                                int M, int N, int K)
 {
     static int known_dev = -1, known_slots = 0;
-    constexpr size_t smax = (size_t)W58_XC * (16 * 8 * NT * 16 + 8 * 8 * NT); /* bytes of xsm (x, sums) at XC = W58_XC */
+    constexpr size_t smax = (size_t)W58_XC * 16 * 8 * NT * 16; /* bytes of xsm at XC = W58_XC */
     int slots = 0;
     cudaError_t e = slots_of(w4_decode_kernel9<NT, D, WPB, BL, HS>, 32 * WPB, smax, known_dev, known_slots, &slots);
     if (e != cudaSuccess) return e;
@@ -986,7 +936,7 @@ static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half
     S = (groups + gps - 1) / gps;
     const int XC = gps < W58_XC ? gps : W58_XC;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel9<NT, D, WPB, BL, HS><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * (16 * 8 * NT * 16 + 8 * 8 * NT)>>>(
+    w4_decode_kernel9<NT, D, WPB, BL, HS><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16>>>(
         x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps, XC);
     return cudaGetLastError();
 }
