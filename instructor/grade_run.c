@@ -267,7 +267,7 @@ static void not_run(cp_grade *out, const char *why)
  * The weeks that have a judge (instructor/README.md, "The judge and the
  * runner"): its program and its runner's main object, both in the
  * instructor's build/instructor/ (make judge-w01 ... judge-w15, judge-w17 ... judge-w42 and
- * judge-w53 ... judge-w62: weeks 01-15, 17-42 and 53-62; the weeks are
+ * judge-w53 ... judge-w62: weeks 01-42 and 53-62; the weeks are
  * mk/instructor.mk's JUDGED_WEEKS too: keep the two one). */
 static const struct {
     const char *week, *judge, *runner_obj;
@@ -323,6 +323,7 @@ static const struct {
     { "phase4/week17", "judge-w17", "judge_w17_runner.o" },
     { "phase4/week18", "judge-w18", "judge_w18_runner.o" },
     { "phase4/week20", "judge-w20", "judge_w20_runner.o" },
+    { "phase3/week16", "judge-w16", "judge_w16_runner.o" },
 };
 
 int find_judge(const grader *G, week_cfg *W, char *err, size_t errsz)

@@ -1,7 +1,6 @@
 /* judge_w16.c — build/instructor/judge-w16: week 16's judge (instructor/
- * README.md, "The judge and the runner"). STAGED: written and tested
- * without a GPU, not yet used by the grader (no JUDGED_WEEKS line, no row in
- * grade_run.c's JUDGES) until it has run on one. It links no student code:
+ * README.md, "The judge and the runner"), used by the grader (JUDGED_WEEKS,
+ * grade_run.c's JUDGES) since it ran on an H200. It links no student code:
  * the student's slab.o, hostmem.o and pipeline.o are linked into the runner
  * (judge_w16_runner.c, with the week's given support/work.o as the test
  * program has it), which this process starts (or is handed) and asks to call

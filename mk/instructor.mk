@@ -408,7 +408,7 @@ $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smoot
 # week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
 $(eval $(call judge_rules,16,phase3/week16,slab hostmem pipeline))
-# week 16's judge (staged: not in JUDGED_WEEKS until it has run on a GPU): the test's cases copied
+# week 16's judge (in JUDGED_WEEKS since it ran on an H200, 2026-11-29): the test's cases copied
 # (test_week16.c has no shared header); its runners link the student's slab.o, hostmem.o and pipeline.o and
 # the given support/work.o (w16_work, which pipeline_run calls), as the week's test program does; the judge
 # links support/work.o too (the pipeline's reference on the device, and the work's calibration); its yard
@@ -1077,6 +1077,7 @@ JUDGED_WEEKS += phase6/week58
 JUDGED_WEEKS += phase6/week61
 JUDGED_WEEKS += phase4/week17
 JUDGED_WEEKS += phase4/week20
+JUDGED_WEEKS += phase3/week16
 judge_target = judge-w$(patsubst week%,%,$(notdir $(1)))
 
 # Tuning programs for single weeks, each beside its probe and dated notes.
