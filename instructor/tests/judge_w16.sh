@@ -56,6 +56,6 @@ done
 grep -q "w16.slab fail: block 1, align 1, 100 bytes at base+0: capacity 0, expected 100" \
   "$log/alone-w16-starter-plain.tsv.out" || bad="$bad the starter's w16.slab failure does not name the first layout;"
 bad="$bad$(judge_lists_uncalibrated 16 $w "w16.zerocopy w16.slab w16.pipeline w16.pipeline-speed" "w16.pipeline-speed")"
-if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike, the ten checkpoints on the student's own allocations left to the linked test; four checkpoints listed (the ten others left to the linked test); w16.slab PASS over the reference's runner (27 checks) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed; the runners holding the week's functions and no results writer, the yard runner the given yard_serial and none of them; calibration not run"
+if [ -z "$bad" ]; then t_pass "$label" "judged and linked cells alike, the ten checkpoints on the student's own allocations left to the linked test; four checkpoints listed; w16.slab PASS over the reference's runner (27 checks) and FAIL over the starter's, the GPU ones SKIP, plain and sandboxed; the runners holding the week's functions and no results writer, the yard runner the given yard_serial and none of them; calibration not run"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
