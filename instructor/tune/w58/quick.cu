@@ -12,7 +12,10 @@
  * [0.001, 0.101], zeros 0..15, x in [-1, 1]. `quick check`: the
  * correctness part alone (for compute-sanitizer). QK, QN: another timing
  * shape. Built with -DW58_TIMELINE (the set's macros and this file): each
- * block's start, main-loop end and exit in the last back-to-back call. */
+ * block's start, main-loop end and exit in the last back-to-back call.
+ * Each M's second line: the isolated calls again, each after a memset of
+ * twice L2 (as wb_time flushes: dirty lines when the call starts) and
+ * after a read of twice L2 (clean lines), the copy likewise. */
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -74,6 +77,17 @@ static D up(const L &l, size_t ypad)
     cudaMemcpy(d.z, l.z.data(), l.z.size() * 2, cudaMemcpyHostToDevice);
     return d;
 }
+/* A read of every byte of p (n uint4): what L2 held is evicted (dirty lines
+ * written back) and L2 is left holding clean lines. */
+static __global__ void read_all(const uint4 *p, size_t n, unsigned *sink)
+{
+    unsigned a = 0;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        const uint4 v = __ldcg(p + i);
+        a ^= v.x ^ v.y ^ v.z ^ v.w;
+    }
+    if (a == 0x9e3779b9u) *sink = a; /* keeps the loads */
+}
 static void down(D &d) { cudaFree(d.x); cudaFree(d.w); cudaFree(d.s); cudaFree(d.z); cudaFree(d.y); }
 /* One layer of fresh inputs, y poisoned with 64 halves past it: 1 if y is
  * wrong (sample columns checked, all when 0) or written past M N. */
@@ -111,6 +125,18 @@ int main(int argc, char **argv)
     const size_t cbytes = wbytes + szb + (size_t)16 * K * 2 + (size_t)16 * N * 2; /* the copy's bytes at M = 16 */
     char *c1, *c2; cudaMalloc(&c1, cbytes); cudaMalloc(&c2, cbytes);
     cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    /* Before each isolated call, the L2 as the week's benchmark leaves it
+     * (wb_time: a memset of twice L2, its lines dirty when the call starts)
+     * and as a read of another buffer leaves it (clean lines): the first
+     * makes a call that writes little pay for the memset's write-back, the
+     * copy (which writes as much as it reads) less so. */
+    int l2b = 0; cudaDeviceGetAttribute(&l2b, cudaDevAttrL2CacheSize, 0);
+    const size_t fbytes = std::max((size_t)2 * l2b, (size_t)64 << 20);
+    char *fl; unsigned *sink; cudaMalloc(&fl, fbytes); cudaMalloc(&sink, 4); cudaMemset(fl, 0x3c, fbytes);
+    auto flush = [&](int how) {
+        if (how == 1) cudaMemsetAsync(fl, 0x5a, fbytes);
+        if (how == 2) read_all<<<264, 512>>>((const uint4 *)fl, fbytes / 16, sink);
+    };
     for (int M : { 1, 2, 4, 8, 16 }) {
         size_t bytes = wbytes + szb + (size_t)M * K * 2 + (size_t)M * N * 2;
         std::vector<float> tk, tc;
@@ -123,6 +149,19 @@ int main(int argc, char **argv)
         }
         std::sort(tk.begin(), tk.end()); std::sort(tc.begin(), tc.end());
         double mk = tk[tk.size() / 2], mc = tc[tc.size() / 2];
+        double fk[3] = { 0, 0, 0 }, fc[3] = { 0, 0, 0 }; /* after a memset flush (1), a read flush (2) */
+        for (int how = 1; how <= 2; how++) {
+            std::vector<float> k2, c2v;
+            for (int r = 0; r < 25; r++) {
+                float ms;
+                flush(how); cudaEventRecord(a); cudaMemcpyAsync(c2, c1, bytes, cudaMemcpyDeviceToDevice); cudaEventRecord(b);
+                cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); if (r >= 3) c2v.push_back(ms);
+                flush(how); cudaEventRecord(a); w4a16_decode(d.x, d.w, d.s, d.z, d.y, M, N, K); cudaEventRecord(b);
+                cudaEventSynchronize(b); cudaEventElapsedTime(&ms, a, b); if (r >= 3) k2.push_back(ms);
+            }
+            std::sort(k2.begin(), k2.end()); std::sort(c2v.begin(), c2v.end());
+            fk[how] = k2[k2.size() / 2], fc[how] = c2v[c2v.size() / 2];
+        }
         /* back to back: 10 calls between two events, as the week's benchmark's warm calls run */
         float kb, cb;
 #ifdef W58_TIMELINE
@@ -160,7 +199,10 @@ int main(int argc, char **argv)
 #endif
         printf("M=%2d  %7.1f us  %6.0f GB/s  copy %6.0f GB/s  ratio %.3f  back to back %7.1f us ratio %.3f  %s\n", M, mk * 1e3,
                bytes / mk / 1e6, 2 * bytes / mc / 1e6, mc / mk / 2, kb * 100, cb / kb / 2, bad ? "BAD" : "ok");
+        printf("      after a memset of 2 L2: %7.1f us, copy %7.1f us, ratio %.3f; after a read of 2 L2: %7.1f us, copy %7.1f us, "
+               "ratio %.3f\n", fk[1] * 1e3, fc[1] * 1e3, fc[1] / fk[1] / 2, fk[2] * 1e3, fc[2] * 1e3, fc[2] / fk[2] / 2);
     }
+    cudaFree(fl); cudaFree(sink);
     printf("%s\n", cudaGetErrorString(cudaGetLastError()));
     return 0;
 }
