@@ -138,6 +138,7 @@
 #include "wb_cuda.h"
 #include "wb_hd.h"
 #include "wb_rand.h"
+#include "wb_stats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof *(a))
 
@@ -794,12 +795,7 @@ static double median_ms(int what, void *dst, const void *src, size_t bytes, int 
     }
     cudaEventDestroy(a), cudaEventDestroy(b);
     if (e != cudaSuccess) return snprintf(why, why_n, "calibration: %s", cudaGetErrorName(e)), NAN;
-    for (int i = 1; i < 10; i++)
-        for (int j = i; j > 0 && t[j] < t[j - 1]; j--) {
-            double v = t[j];
-            t[j] = t[j - 1], t[j - 1] = v;
-        }
-    return (t[4] + t[5]) / 2;
+    return wb_median(t, 10);
 }
 
 /* The test's calibrate_iters on the test's balance (work = in + out), in
@@ -937,12 +933,6 @@ static int ps_full_check(pspeed *s, char *why, size_t why_n)
     return 0;
 }
 
-static int by_value(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Before a request: fresh inputs, and the look's positions found still
  * poisoned (nothing computed ahead of the request). 0, or -1 with why. */
 static int ps_ready(pspeed *s, char *why, size_t why_n)
@@ -982,8 +972,7 @@ static int ps_run(pspeed *s, double *ms, char *why, size_t why_n)
         if (ps_full_check(s, why, why_n)) return -1;
         if (q == 0) look_us = ps_look_cost(s); /* the warm-up's time is not kept */
     }
-    qsort(t_us + 1, W16_TIMED, sizeof *t_us, by_value);
-    *ms = t_us[1 + W16_TIMED / 2] / 1e3;
+    *ms = wb_median(t_us + 1, W16_TIMED) / 1e3; /* t_us[0], the warm-up, not kept */
     return 0;
 }
 
