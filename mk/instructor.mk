@@ -143,7 +143,7 @@ grade: $(WB)
 	@[ -d "$(SUBMISSIONS)" ] && [ -n "$(WEEKS)" ] && [ "$(origin WEEKS)" = "command line" ] || { echo ">>> make grade SUBMISSIONS=dir WEEKS=\"phase0/week01\" [GRADEBOOK=out.csv] [SEED=n] [LIMIT=seconds] [SCHEDULER=slurm]"; exit 2; }
 	@case "$(SCHEDULER)" in local|slurm) ;; *) echo ">>> SCHEDULER=$(SCHEDULER): local (this host) or slurm (a job array)"; exit 2;; esac
 	$(call check_weeks,$(GIVEN_WEEKS))
-	$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
+	+$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
 	$(if $(filter 1,$(JUDGE)),$(if $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS)),$(Q)bash instructor/judge_calibrate.sh $(BUILD) $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS))))
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
@@ -162,7 +162,7 @@ FIXTURE_OUT  := $(BUILD)/instructor/fixtures
 # exits 3) is what the test without a GPU expects.
 GRADE_OK_RC ?= 0
 grade-fixtures:
-	$(Q)$(call grade_prebuild,$(FIXTURE_WEEK))
+	+$(Q)$(call grade_prebuild,$(FIXTURE_WEEK))
 	@rm -rf $(FIXTURE_OUT) && mkdir -p $(FIXTURE_OUT)/class && chmod 755 $(FIXTURE_OUT)
 	@cp -R instructor/fixtures/class/. $(FIXTURE_OUT)/class/
 	@tar -czf $(FIXTURE_OUT)/class/archived.tar.gz -C instructor/fixtures/archived .
@@ -175,7 +175,7 @@ grade-fixtures:
 FIXTURE2_WEEKS := phase1/week07 phase5/week22
 FIXTURE2_OUT   := $(BUILD)/instructor/fixtures2
 grade-fixtures2:
-	$(Q)$(call grade_prebuild,$(FIXTURE2_WEEKS))
+	+$(Q)$(call grade_prebuild,$(FIXTURE2_WEEKS))
 	@rm -rf $(FIXTURE2_OUT) && mkdir -p $(FIXTURE2_OUT) && chmod 755 $(FIXTURE2_OUT)
 	@bash instructor/fixtures/class2.sh $(FIXTURE2_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE2_OUT)/class --weeks "$(FIXTURE2_WEEKS)" \
@@ -193,7 +193,7 @@ FIXTUREPY_WEEK := phase7/week43
 FIXTUREPY_OUT  := $(BUILD)/instructor/fixturespy
 PYFX_MODE ?= $(if $(filter 1,$(WB_NO_GPU)),nogpu,$(if $(filter 1,$(TRITON_INTERPRET)),interp,gpu))
 grade-fixtures-py:
-	$(Q)$(call grade_prebuild,$(FIXTUREPY_WEEK))
+	+$(Q)$(call grade_prebuild,$(FIXTUREPY_WEEK))
 	@rm -rf $(FIXTUREPY_OUT) && mkdir -p $(FIXTUREPY_OUT) && chmod 755 $(FIXTUREPY_OUT)
 	@bash instructor/fixtures/classpy.sh $(FIXTUREPY_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTUREPY_OUT)/class --weeks "$(FIXTUREPY_WEEK)" \
@@ -213,7 +213,7 @@ CLASS30_OUT := $(BUILD)/instructor/class30
 CLASS30_RUNS ?= 1 2
 MODE ?= gpu
 grade-class30:
-	$(Q)$(call grade_prebuild,$(FIXTURE_WEEK))
+	+$(Q)$(call grade_prebuild,$(FIXTURE_WEEK))
 	@mkdir -p $(CLASS30_OUT) && chmod 755 $(CLASS30_OUT) && rm -rf $(CLASS30_OUT)/class \
 	  $(foreach r,$(CLASS30_RUNS),$(CLASS30_OUT)/gradebook$(r).csv $(CLASS30_OUT)/scratch$(r))
 	@bash instructor/fixtures/class30.sh $(CLASS30_OUT)/class
