@@ -32,6 +32,10 @@ INSTR_TEST := $(BUILD)/instructor/test_instructor
 GRADEBOOK ?= $(BUILD)/instructor/gradebook.csv
 SEED ?= 20261122
 LIMIT ?= 120
+# The fixture classes and the class of 30 (below): 30 s a checkpoint unless LIMIT
+# is given. Their hang fixture runs to the limit, twice (shared, then alone), and
+# its judge gets 60 s more: at 120 the first class did not finish in 300 s (H200).
+FIXTURE_LIMIT = $(if $(filter command line environment,$(origin LIMIT)),$(LIMIT),30)
 JOBS ?= 8
 # students whose correctness runs share the GPU at once (grade.c, step 5; instructor/README.md step 6
 # has the H100 figures); 1 runs every run alone
@@ -168,7 +172,7 @@ grade-fixtures:
 	@tar -czf $(FIXTURE_OUT)/class/archived.tar.gz -C instructor/fixtures/archived .
 	@bash instructor/fixtures/hostile.sh $(FIXTURE_OUT)/class $(FIXTURE_OUT)/dupclass
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE_OUT)/class --weeks "$(FIXTURE_WEEK)" \
-	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
+	  --gradebook $(FIXTURE_OUT)/gradebook.csv --scratch $(FIXTURE_OUT)/scratch --seed $(SEED) --limit $(FIXTURE_LIMIT) \
 	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) $(grade_judge_args) || [ $$? = $(GRADE_OK_RC) ]
 
 # The second fixture class: weeks 07 and 22 (a CUB and a cuBLAS yardstick).
@@ -179,7 +183,7 @@ grade-fixtures2:
 	@rm -rf $(FIXTURE2_OUT) && mkdir -p $(FIXTURE2_OUT) && chmod 755 $(FIXTURE2_OUT)
 	@bash instructor/fixtures/class2.sh $(FIXTURE2_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE2_OUT)/class --weeks "$(FIXTURE2_WEEKS)" \
-	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
+	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(FIXTURE_LIMIT) \
 	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) || [ $$? = $(GRADE_OK_RC) ]
 
 # The Python fixture class: week 43's Triton kernels (instructor/fixtures/classpy.sh):
@@ -197,7 +201,7 @@ grade-fixtures-py:
 	@rm -rf $(FIXTUREPY_OUT) && mkdir -p $(FIXTUREPY_OUT) && chmod 755 $(FIXTUREPY_OUT)
 	@bash instructor/fixtures/classpy.sh $(FIXTUREPY_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTUREPY_OUT)/class --weeks "$(FIXTUREPY_WEEK)" \
-	  --gradebook $(FIXTUREPY_OUT)/gradebook.csv --scratch $(FIXTUREPY_OUT)/scratch --seed $(SEED) --limit $(LIMIT) \
+	  --gradebook $(FIXTUREPY_OUT)/gradebook.csv --scratch $(FIXTUREPY_OUT)/scratch --seed $(SEED) --limit $(FIXTURE_LIMIT) \
 	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS); rc=$$?; echo "grade exited $$rc"; \
 	  want=$(if $(filter gpu,$(PYFX_MODE)),0,3); [ $$rc = $$want ] || { echo "grade-fixtures-py: grade exited $$rc, expected $$want ($(PYFX_MODE))"; exit 1; }
 	$(Q)bash instructor/tests/check_fixture_gradebook_py.sh $(FIXTUREPY_OUT)/gradebook.csv $(PYFX_MODE)
@@ -219,9 +223,9 @@ grade-class30:
 	@bash instructor/fixtures/class30.sh $(CLASS30_OUT)/class
 	$(Q)for r in $(CLASS30_RUNS); do t0=$$(date +%s); \
 	  $(GRADE_BIN) --root . --submissions $(CLASS30_OUT)/class --weeks "$(FIXTURE_WEEK)" \
-	    --gradebook $(CLASS30_OUT)/gradebook$$r.csv --scratch $(CLASS30_OUT)/scratch$$r --seed $(SEED) --limit $(LIMIT) \
+	    --gradebook $(CLASS30_OUT)/gradebook$$r.csv --scratch $(CLASS30_OUT)/scratch$$r --seed $(SEED) --limit $(FIXTURE_LIMIT) \
 	    --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) $(grade_judge_args) >$(CLASS30_OUT)/grade$$r.log 2>&1; rc=$$?; \
-	  echo "class of 30, grading $$r: exit $$rc after $$(( $$(date +%s) - t0 )) s ($(JOBS) jobs, $(GPU_SHARE) students sharing the GPU for correctness runs, limit $(LIMIT) s)"; done
+	  echo "class of 30, grading $$r: exit $$rc after $$(( $$(date +%s) - t0 )) s ($(JOBS) jobs, $(GPU_SHARE) students sharing the GPU for correctness runs, limit $(FIXTURE_LIMIT) s)"; done
 	$(Q)if [ -f $(CLASS30_OUT)/gradebook1.csv ] && [ -f $(CLASS30_OUT)/gradebook2.csv ]; then \
 	  JUDGE=$(JUDGE) bash instructor/tests/check_class30.sh $(CLASS30_OUT)/gradebook1.csv $(CLASS30_OUT)/gradebook2.csv $(MODE); \
 	else echo "class of 30: one gradebook so far; grade again with CLASS30_RUNS=\"1 2\" minus the one done"; fi
