@@ -226,6 +226,8 @@ START_TEST(not_an_archive_and_dest_exists)
     fclose(f);
     ck_assert_int_eq(up_import(arc, dest, NULL, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "junk.zip"), "%s", err);
+    /* named by its own name: the instructor's folders never reach the feedback */
+    ck_assert_msg(strncmp(err, "junk.zip: ", 10) == 0 && !strstr(err, root), "%s", err);
     assert_nothing_left();
     ent es[] = { GOOD, { 0 } };
     make_archive("ok.tar", 0, es);

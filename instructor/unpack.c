@@ -49,7 +49,9 @@ void up_escape(const char *in, char *out, size_t outsz)
 }
 
 /* The reason, naming the source and the entry escaped (up_escape): both
- * reach the instructor's terminal and the student's feedback. */
+ * reach the instructor's terminal and the student's feedback. The source by
+ * its own name (the file or folder the student handed in), not by the path
+ * of the instructor's folders it lies in. */
 static int refuse(job *j, const char *entry, const char *fmt, ...)
 {
     char why[300], src[1200], name[820];
@@ -57,7 +59,8 @@ static int refuse(job *j, const char *entry, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
-    up_escape(j->src, src, sizeof src);
+    const char *own = strrchr(j->src, '/');
+    up_escape(own && own[1] ? own + 1 : j->src, src, sizeof src);
     up_escape(entry, name, sizeof name);
     if (entry) snprintf(j->err, j->errsz, "%s: entry '%.800s' %s (submission refused)", src, name, why);
     else snprintf(j->err, j->errsz, "%s: %s (submission refused)", src, why);

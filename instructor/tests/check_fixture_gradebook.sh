@@ -68,6 +68,8 @@ said device "entry 'phase0/week01/vecadd.cu' is not a regular file or folder (de
 said ctrlname "entry 'phase0/week01/x\\x1b[2J\\x1b[31m\\x0a| w01.vecadd | PASS | 20.00 | - | - |\\x0a.cu' has a control character"
 if LC_ALL=C grep -q "$(printf '\033')" "$fb/ctrlname.md" "$gb"; then echo "fixture ctrlname: an escape character reached the feedback or the gradebook raw"; bad=1; fi
 if grep -q '^| w01.vecadd | PASS' "$fb/ctrlname.md"; then echo "fixture ctrlname: its entry name forged a row of the feedback's table"; bad=1; fi
+# a refused submission is named by its own file's name: no feedback shows the instructor's folders
+if here=$(grep -lF "$(pwd -P)/" "$fb"/*.md 2>/dev/null); then echo "feedback naming the instructor's folders ($(pwd -P)/): $here"; bad=1; fi
 # Refused before they ran (the object check): none of their processes may
 # exist after grading. Their containment, had they run, is the sandbox's own
 # tests' (daemon_dies_with_the_run, fork_storm_is_contained).
