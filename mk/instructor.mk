@@ -280,6 +280,24 @@ $(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/sandbox.h
 $(BUILD)/instructor/judge_week.o: instructor/judge.h instructor/judge_sb.h instructor/judge_kernels.h instructor/sandbox.h
 JUDGE_COMMON_OBJ := $(BUILD)/instructor/judge_week.o $(BUILD)/instructor/judge_cuda.o $(BUILD)/instructor/judge_sb.o \
                     $(BUILD)/instructor/judge_kernels.o $(BUILD)/instructor/sandbox.o
+# A judge's own yard runner: the program, with no student object, through which the judge times a
+# speed checkpoint's yardstick beside it. $(call yard_runner,NN,SOURCE,HEADERS,CFLAGS,OBJECTS,LIBS):
+# judge_wNN_yard_runner.o from SOURCE (HEADERS its prerequisites too) with CFLAGS, linked with
+# judge_runner_cuda.o, OBJECTS, libwb, LIBS and the CUDA runtime into $(JUDGE_WNN_YARD), which the
+# judge needs beside it and `make judge-wNN` builds.
+define yard_runner
+JUDGE_W$(1)_YARD := $$(BUILD)/instructor/judge-w$(1)-yard-runner
+$$(BUILD)/instructor/judge_w$(1)_yard_runner.o: $(2) $(3)
+	@mkdir -p $$(@D)
+	$$(if $$(Q),@echo "  CC      $$<")
+	$$(Q)$$(CC) $$(CFLAGS) $(4) -c $$< -o $$@
+$$(BUILD)/instructor/judge-w$(1)-yard-runner: $$(BUILD)/instructor/judge_w$(1)_yard_runner.o $$(BUILD)/instructor/judge_runner_cuda.o $(5) $$(LIBWB)
+	$$(if $$(Q),@echo "  LD      $$@")
+	$$(Q)$$(CXX) -o $$@ $$^$(if $(6), $(6)) $$(LDCUDA)
+$$(JUDGE_W$(1)): | $$(BUILD)/instructor/judge-w$(1)-yard-runner
+judge-w$(1): $$(BUILD)/instructor/judge-w$(1)-yard-runner
+endef
+
 # The yardstick's runner (judge_yard_runner.c: COPY through the judges' protocol), beside the judges.
 JUDGE_YARD := $(BUILD)/instructor/judge-yard-runner
 $(BUILD)/instructor/judge_yard_runner.o: instructor/judge.h instructor/judge_week.h
@@ -359,55 +377,26 @@ $(eval $(call judge_rules,11,phase2/week11,polyt))
 # week 11's given kernel (support/yard_slow.cu) in its runner, as in its test program, and in the
 # judge's own yard runner (judge_w11_runner.c built with -DW11_YARD: yard_polyt_given and no student
 # object, beside the judge), through which the judge times w11.polyt-speed's yardstick
-JUDGE_W11_YARD := $(BUILD)/instructor/judge-w11-yard-runner
 $(foreach i,$(IMPLS),$(BUILD)/phase2/week11/$(i)/judge-runner): $(BUILD)/phase2/week11/support/yard_slow.o
-$(BUILD)/instructor/judge_w11_yard_runner.o: instructor/judge_w11_runner.c instructor/judge_w11.h instructor/judge.h \
-  phase2/week11/polyt.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -DW11_YARD -Iinstructor -Iphase2/week11 -c $< -o $@
-$(JUDGE_W11_YARD): $(BUILD)/instructor/judge_w11_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase2/week11/support/yard_slow.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W11): | $(JUDGE_W11_YARD)
+$(eval $(call yard_runner,11,instructor/judge_w11_runner.c,instructor/judge_w11.h instructor/judge.h phase2/week11/polyt.h,-DW11_YARD -Iinstructor -Iphase2/week11,$(BUILD)/phase2/week11/support/yard_slow.o,))
 $(eval $(call judge_rules,12,phase2/week12,ilp graph fuse))
 # week 12's given support (support/tiny.cu, which graph_create captures; yard_eager.cu and
 # yard_unfused.cu) in its runner, as in its test program, and in the judge's own yard runner
 # (judge_w12_runner.c built with -DW12_YARD: yard_tiny_eager and yard_unfused_chain, no student
 # object, beside the judge), through which the judge times EAGER and UNFUSED
 W12_SUPPORT_OBJ := $(patsubst %,$(BUILD)/phase2/week12/support/%.o,tiny yard_eager yard_unfused)
-JUDGE_W12_YARD := $(BUILD)/instructor/judge-w12-yard-runner
 $(foreach i,$(IMPLS),$(BUILD)/phase2/week12/$(i)/judge-runner): $(W12_SUPPORT_OBJ)
-$(BUILD)/instructor/judge_w12_yard_runner.o: instructor/judge_w12_runner.c instructor/judge_w12.h instructor/judge.h \
-  phase2/week12/graph.h phase2/week12/fuse.h phase2/week12/ilp.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -DW12_YARD -Iinstructor -Iphase2/week12 -c $< -o $@
-$(JUDGE_W12_YARD): $(BUILD)/instructor/judge_w12_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(W12_SUPPORT_OBJ) $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W12): | $(JUDGE_W12_YARD)
+$(eval $(call yard_runner,12,instructor/judge_w12_runner.c,instructor/judge_w12.h instructor/judge.h phase2/week12/graph.h phase2/week12/fuse.h phase2/week12/ilp.h,-DW12_YARD -Iinstructor -Iphase2/week12,$(W12_SUPPORT_OBJ),))
 $(eval $(call judge_rules,10,phase2/week10,occupancy volkov))
 # week 10's given kernels (support/*.cu) in its runner, as the grader links a week's support into a student's;
 # the given occupancy kernels (support/occ_kernels.cu) in its judge, which asks the runtime about them as the
 # test does; and its own yard runner (judge_w10_runner.c built with -DW10_YARD: yard_fullocc_chains and no
 # student object, beside the judge), through which the judge times w10.volkov-speed's yardstick
 W10_SUPPORT := $(foreach s,occ_kernels scale yard_fullocc,$(BUILD)/phase2/week10/support/$(s).o)
-JUDGE_W10_YARD := $(BUILD)/instructor/judge-w10-yard-runner
 $(foreach i,$(IMPLS),$(BUILD)/phase2/week10/$(i)/judge-runner): $(W10_SUPPORT)
 $(JUDGE_W10): $(BUILD)/phase2/week10/support/occ_kernels.o
 $(BUILD)/instructor/judge_w10.o: phase2/week10/support/occ_kernels.h
-$(BUILD)/instructor/judge_w10_yard_runner.o: instructor/judge_w10_runner.c instructor/judge_w10.h instructor/judge.h \
-  phase2/week10/volkov.h phase2/week10/occupancy.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -DW10_YARD -Iinstructor -Iphase2/week10 -c $< -o $@
-$(JUDGE_W10_YARD): $(BUILD)/instructor/judge_w10_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase2/week10/support/yard_fullocc.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W10): | $(JUDGE_W10_YARD)
+$(eval $(call yard_runner,10,instructor/judge_w10_runner.c,instructor/judge_w10.h instructor/judge.h phase2/week10/volkov.h phase2/week10/occupancy.h,-DW10_YARD -Iinstructor -Iphase2/week10,$(BUILD)/phase2/week10/support/yard_fullocc.o,))
 $(eval $(call judge_rules,15,phase3/week15,traffic gelu_chain norm softmax smooth linear))
 # week 15's given unfused chains (support/yard_unfused.cu) in its runner, as in its test program
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week15/$(i)/judge-runner): $(BUILD)/phase3/week15/support/yard_unfused.o
@@ -418,21 +407,10 @@ $(eval $(call judge_rules,16,phase3/week16,slab hostmem pipeline))
 # links support/work.o too (the pipeline's reference on the device, and the work's calibration); its yard
 # runner (judge_w16_yard_runner.c: SERIAL, the given yard_serial, no student object, beside the judge)
 # times w16.pipeline-speed's yardstick
-JUDGE_W16_YARD := $(BUILD)/instructor/judge-w16-yard-runner
 $(foreach i,$(IMPLS),$(BUILD)/phase3/week16/$(i)/judge-runner): $(BUILD)/phase3/week16/support/work.o
 $(JUDGE_W16): $(BUILD)/phase3/week16/support/work.o
 $(BUILD)/instructor/judge_w16.o: instructor/judge_w16.h phase3/week16/pipeline.h
-$(BUILD)/instructor/judge_w16_yard_runner.o: instructor/judge_w16_yard_runner.c instructor/judge_w16.h instructor/judge.h \
-  phase3/week16/pipeline.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase3/week16 -c $< -o $@
-$(JUDGE_W16_YARD): $(BUILD)/instructor/judge_w16_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase3/week16/support/yard_serial.o $(BUILD)/phase3/week16/support/work.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W16): | $(JUDGE_W16_YARD)
-judge-w16: $(JUDGE_W16_YARD)
+$(eval $(call yard_runner,16,instructor/judge_w16_yard_runner.c,instructor/judge_w16.h instructor/judge.h phase3/week16/pipeline.h,-Iinstructor -Iphase3/week16,$(BUILD)/phase3/week16/support/yard_serial.o $(BUILD)/phase3/week16/support/work.o,))
 $(eval $(call judge_rules,13,phase3/week13,warpreduce warpscan vote blockreduce gemv cgreduce scan1pass))
 # week 13's given support objects (CUB's scan and row sums, the shared-memory row sums) in its runner, as in
 # its test program, and CUB's scan and row sums in its yardsticks' runner (judge_w13_yard_runner.c, no student
@@ -459,75 +437,32 @@ JUDGE_HGEMM_OBJ := $(BUILD)/instructor/judge_hgemm.o
 $(JUDGE_HGEMM_OBJ): CFLAGS += -Iphase5/common
 $(JUDGE_HGEMM_OBJ): instructor/judge_week.h instructor/judge_kernels.h \
   phase5/common/hgemm_check.h phase5/common/hgemm_host.h
-JUDGE_W26_YARD := $(BUILD)/instructor/judge-w26-yard-runner
 $(JUDGE_W26): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W26): private LDCUDA += -lcublas
-$(BUILD)/instructor/judge_w26_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
-  instructor/judge.h phase5/common/hgemm_host.h phase5/week26/support/yard_sgemm_simt.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -DHG_WITH_SIMT -Iinstructor -Iphase5/common -Iphase5/week26 -c $< -o $@
-$(JUDGE_W26_YARD): $(BUILD)/instructor/judge_w26_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase5/week26/support/yard_sgemm_simt.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W26): | $(JUDGE_W26_YARD)
-judge-w26: $(JUDGE_W26_YARD)
+$(eval $(call yard_runner,26,instructor/judge_hgemm_yard_runner.c,instructor/judge_hgemm.h instructor/judge.h phase5/common/hgemm_host.h phase5/week26/support/yard_sgemm_simt.h,-DHG_WITH_SIMT -Iinstructor -Iphase5/common -Iphase5/week26,$(BUILD)/phase5/week26/support/yard_sgemm_simt.o,-lcublas))
 $(eval $(call judge_rules,25,phase5/week25,hgemm_wmma))
 # week 25's judge: judge_hgemm.c's checks, as week 26's above, and its yard runner
 # (judge_hgemm_yard_runner.c: cublasGemmEx alone, no student object, beside the judge)
-JUDGE_W25_YARD := $(BUILD)/instructor/judge-w25-yard-runner
 $(JUDGE_W25): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W25): private LDCUDA += -lcublas
-$(BUILD)/instructor/judge_w25_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
-  instructor/judge.h phase5/common/hgemm_host.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/common -c $< -o $@
-$(JUDGE_W25_YARD): $(BUILD)/instructor/judge_w25_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W25): | $(JUDGE_W25_YARD)
-judge-w25: $(JUDGE_W25_YARD)
+$(eval $(call yard_runner,25,instructor/judge_hgemm_yard_runner.c,instructor/judge_hgemm.h instructor/judge.h phase5/common/hgemm_host.h,-Iinstructor -Iphase5/common,,-lcublas))
 $(eval $(call judge_rules,28,phase5/week28,gemm_epilogue))
 # week 28's judge: judge_hgemm.c's checks with the epilogue, and its yard runner (judge_w28_yard_runner.c:
 # the week's given support/yard_epilogue.o, cuBLASLt's RELU_BIAS, no student object, beside the judge),
 # through which the judge times w28.fused-speed's yardstick
-JUDGE_W28_YARD := $(BUILD)/instructor/judge-w28-yard-runner
 $(JUDGE_W28): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W28): private LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w28.o $(BUILD)/instructor/judge_w28_runner.o: instructor/judge_w28.h instructor/judge_hgemm.h
-$(BUILD)/instructor/judge_w28_yard_runner.o: instructor/judge_w28_yard_runner.c instructor/judge_w28.h \
-  instructor/judge_hgemm.h instructor/judge.h phase5/week28/support/yard_epilogue.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/week28 -c $< -o $@
-$(JUDGE_W28_YARD): $(BUILD)/instructor/judge_w28_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase5/week28/support/yard_epilogue.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
-$(JUDGE_W28): | $(JUDGE_W28_YARD)
-judge-w28: $(JUDGE_W28_YARD)
+$(eval $(call yard_runner,28,instructor/judge_w28_yard_runner.c,instructor/judge_w28.h instructor/judge_hgemm.h instructor/judge.h phase5/week28/support/yard_epilogue.h,-Iinstructor -Iphase5/week28,$(BUILD)/phase5/week28/support/yard_epilogue.o,-lcublasLt -lcublas))
 $(eval $(call judge_rules,27,phase5/week27,hgemm_tiled cutlass_gemm cutlass3_gemm))
 # week 27's judge: judge_hgemm.c's checks on its three functions, and its yard
 # runner (judge_hgemm_yard_runner.c built with -DHG_WITH_W26: cublasGemmEx and week 26's reference
 # hgemm_mma.o as a given object, no student object, beside the judge), through which the judge times
 # w27.tiled-speed's and w27.cutlass3-speed's yardsticks
-JUDGE_W27_YARD := $(BUILD)/instructor/judge-w27-yard-runner
 $(JUDGE_W27): $(JUDGE_HGEMM_OBJ)
 $(JUDGE_W27): private LDCUDA += -lcublas
 $(BUILD)/instructor/judge_w27.o $(BUILD)/instructor/judge_w27_runner.o: instructor/judge_w27.h instructor/judge_hgemm.h
-$(BUILD)/instructor/judge_w27_yard_runner.o: instructor/judge_hgemm_yard_runner.c instructor/judge_hgemm.h \
-  instructor/judge.h phase5/common/hgemm_host.h phase5/week26/hgemm_mma.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -DHG_WITH_W26 -Iinstructor -Iphase5/common -Iphase5/week26 -c $< -o $@
-$(JUDGE_W27_YARD): $(BUILD)/instructor/judge_w27_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase5/week26/solution/hgemm_mma.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W27): | $(JUDGE_W27_YARD)
-judge-w27: $(JUDGE_W27_YARD)
+$(eval $(call yard_runner,27,instructor/judge_hgemm_yard_runner.c,instructor/judge_hgemm.h instructor/judge.h phase5/common/hgemm_host.h phase5/week26/hgemm_mma.h,-DHG_WITH_W26 -Iinstructor -Iphase5/common -Iphase5/week26,$(BUILD)/phase5/week26/solution/hgemm_mma.o,-lcublas))
 $(eval $(call judge_rules,32,phase6/week32,ln_host ln_dx ln_dgb))
 # week 32's judge: the checks of phase6/week32/w32_checks.h, and its own kernels
 # (judge_w32_kernels.cu: the timed outputs' references and full checks), linked into this judge alone
@@ -574,24 +509,13 @@ $(eval $(call judge_rules,36,phase6/week36,traffic smx split))
 # (judge_w36_kernels.cu: the timed outputs' row statistics and full checks), linked into this judge alone,
 # and its yard runner (judge_w36_yard_runner.c: the week's given support/yard_unfused.o, no student object,
 # beside the judge), through which the judge times w36.model's given chain
-JUDGE_W36_YARD := $(BUILD)/instructor/judge-w36-yard-runner
 $(BUILD)/instructor/judge_w36.o: instructor/judge_w36.h instructor/judge_w36_kernels.h
 $(BUILD)/instructor/judge_w36_kernels.o: instructor/judge_w36_kernels.cu instructor/judge_w36_kernels.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W36): $(BUILD)/instructor/judge_w36_kernels.o
-$(BUILD)/instructor/judge_w36_yard_runner.o: instructor/judge_w36_yard_runner.c instructor/judge_w36.h instructor/judge.h \
-  phase6/week36/smx.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week36 -c $< -o $@
-$(JUDGE_W36_YARD): $(BUILD)/instructor/judge_w36_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase6/week36/support/yard_unfused.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W36): | $(JUDGE_W36_YARD)
-judge-w36: $(JUDGE_W36_YARD)
+$(eval $(call yard_runner,36,instructor/judge_w36_yard_runner.c,instructor/judge_w36.h instructor/judge.h phase6/week36/smx.h,-Iinstructor -Iphase6/week36,$(BUILD)/phase6/week36/support/yard_unfused.o,))
 # phase 5's SGEMM weeks (21-24): what their judges share (judge_gemm.c: the cases of
 # phase5/common/gemm_check.h, the judge's cublasDgemm references, the 4096^3 run against cuBLAS)
 # and its yardstick's runner (judge_gemm_yard_runner.c: cublasSgemm, pedantic FP32, and week 21's
@@ -646,7 +570,6 @@ $(eval $(call judge_rules,30,phase6/week30,online rowsoftmax))
 # into judge-w30 alone), cuDNN found as the test finds it (wb_cudnn.h, libwb's loader), and its yard runner
 # (judge_w30_yard_runner.c: the week's given support/yard_cudnn_softmax.o, no student object, beside the
 # judge), through which the judge times w30.cudnn's yardstick
-JUDGE_W30_YARD := $(BUILD)/instructor/judge-w30-yard-runner
 $(BUILD)/instructor/judge_w30.o: CFLAGS += -Iphase6/common
 $(BUILD)/instructor/judge_w30.o: instructor/judge_w30.h instructor/judge_w30_kernels.h phase6/common/softmax_check.h
 $(BUILD)/instructor/judge_w30_kernels.o: instructor/judge_w30_kernels.cu instructor/judge_w30_kernels.h $(NVCC_STAMP)
@@ -654,17 +577,7 @@ $(BUILD)/instructor/judge_w30_kernels.o: instructor/judge_w30_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W30): $(BUILD)/instructor/judge_w30_kernels.o
-$(BUILD)/instructor/judge_w30_yard_runner.o: instructor/judge_w30_yard_runner.c instructor/judge_w30.h instructor/judge.h \
-  phase6/week30/support/yard_cudnn_softmax.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week30 -c $< -o $@
-$(JUDGE_W30_YARD): $(BUILD)/instructor/judge_w30_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase6/week30/support/yard_cudnn_softmax.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W30): | $(JUDGE_W30_YARD)
-judge-w30: $(JUDGE_W30_YARD)
+$(eval $(call yard_runner,30,instructor/judge_w30_yard_runner.c,instructor/judge_w30.h instructor/judge.h phase6/week30/support/yard_cudnn_softmax.h,-Iinstructor -Iphase6/week30,$(BUILD)/phase6/week30/support/yard_cudnn_softmax.o,))
 $(eval $(call judge_rules,31,phase6/week31,moments layernorm rmsnorm))
 # week 31's judge and its own kernel (judge_w31_kernels.cu: the timed outputs' full check), linked into this
 # judge alone
@@ -684,7 +597,6 @@ $(eval $(call judge_rules,37,phase6/week37,attn_io flash_attn))
 W37_SUPPORT_OBJ := $(BUILD)/phase6/week37/support/yard_cublas_attn.o $(BUILD)/phase6/week37/support/yard_naive_attn.o
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week37/$(i)/judge-runner): $(W37_SUPPORT_OBJ)
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week37/$(i)/judge-runner): LDCUDA += -lcublas
-JUDGE_W37_YARD := $(BUILD)/instructor/judge-w37-yard-runner
 $(BUILD)/instructor/judge_w37.o: instructor/judge_w37.h instructor/judge_w37_kernels.h
 $(BUILD)/instructor/judge_w37_kernels.o: instructor/judge_w37_kernels.cu instructor/judge_w37_kernels.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
@@ -692,17 +604,7 @@ $(BUILD)/instructor/judge_w37_kernels.o: instructor/judge_w37_kernels.cu instruc
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W37): $(BUILD)/instructor/judge_w37_kernels.o
 $(JUDGE_W37): LDCUDA += -lcublas
-$(BUILD)/instructor/judge_w37_yard_runner.o: instructor/judge_w37_yard_runner.c instructor/judge_w37.h instructor/judge.h \
-  phase6/week37/support/yard_cublas_attn.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week37 -c $< -o $@
-$(JUDGE_W37_YARD): $(BUILD)/instructor/judge_w37_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase6/week37/support/yard_cublas_attn.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W37): | $(JUDGE_W37_YARD)
-judge-w37: $(JUDGE_W37_YARD)
+$(eval $(call yard_runner,37,instructor/judge_w37_yard_runner.c,instructor/judge_w37.h instructor/judge.h phase6/week37/support/yard_cublas_attn.h,-Iinstructor -Iphase6/week37,$(BUILD)/phase6/week37/support/yard_cublas_attn.o,-lcublas))
 $(eval $(call judge_rules,38,phase6/week38,flash_attn))
 # week 38's judge: its own kernels
 # (judge_w38_kernels.cu: the timed inputs' fill, the attention reference in double and its check of every
@@ -710,24 +612,13 @@ $(eval $(call judge_rules,38,phase6/week38,flash_attn))
 # its yard runner (judge_w38_yard_runner.c: the phase's given cuDNN SDPA yardstick,
 # phase6/common/cudnn-frontend/yard_sdpa_cudnn.o, no student object, beside the judge), through which the
 # judge times w38.fwd-speed's yardstick
-JUDGE_W38_YARD := $(BUILD)/instructor/judge-w38-yard-runner
 $(BUILD)/instructor/judge_w38.o: instructor/judge_w38.h instructor/judge_w38_kernels.h
 $(BUILD)/instructor/judge_w38_kernels.o: instructor/judge_w38_kernels.cu instructor/judge_w38_kernels.h $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W38): $(BUILD)/instructor/judge_w38_kernels.o
-$(BUILD)/instructor/judge_w38_yard_runner.o: instructor/judge_w38_yard_runner.c instructor/judge_w38.h instructor/judge.h \
-  phase6/common/cudnn-frontend/yard_sdpa_cudnn.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/common/cudnn-frontend -c $< -o $@
-$(JUDGE_W38_YARD): $(BUILD)/instructor/judge_w38_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase6/common/cudnn-frontend/yard_sdpa_cudnn.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W38): | $(JUDGE_W38_YARD)
-judge-w38: $(JUDGE_W38_YARD)
+$(eval $(call yard_runner,38,instructor/judge_w38_yard_runner.c,instructor/judge_w38.h instructor/judge.h phase6/common/cudnn-frontend/yard_sdpa_cudnn.h,-Iinstructor -Iphase6/common/cudnn-frontend,$(BUILD)/phase6/common/cudnn-frontend/yard_sdpa_cudnn.o,))
 # the calls, checks and timing of week 38's attention contract (judge_attn.c), shared by the judges of
 # weeks 38 and 62 (its cases and reference: phase6/week38/w38_checks.h)
 $(BUILD)/instructor/judge_attn.o: CFLAGS += -Iphase6/week38
@@ -805,7 +696,6 @@ $(eval $(call judge_rules,60,phase6/week60,fp8_convert fp8_gemm))
 # (judge_w60_kernels.cu: the timed inputs' fill and the check of every timed output, linked into judge-w60
 # alone); and its yard runner (judge_w60_yard_runner.c: the week's given support/yard_fp8_lt.o, cuBLASLt's
 # FP8 GEMM, no student object, beside the judge), through which the judge times w60.fp8-speed's yardstick
-JUDGE_W60_YARD := $(BUILD)/instructor/judge-w60-yard-runner
 $(BUILD)/instructor/judge_w60.o $(BUILD)/instructor/judge_w60_runner.o: instructor/judge_w60.h \
   phase6/week60/support/fp8_fill.h
 $(BUILD)/instructor/judge_w60.o: instructor/judge_w60_kernels.h
@@ -815,17 +705,7 @@ $(BUILD)/instructor/judge_w60_kernels.o: instructor/judge_w60_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -Iphase6/week60 -c $< -o $@
 $(JUDGE_W60): $(BUILD)/instructor/judge_w60_kernels.o
-$(BUILD)/instructor/judge_w60_yard_runner.o: instructor/judge_w60_yard_runner.c instructor/judge_w60.h instructor/judge.h \
-  phase6/week60/support/yard_fp8_lt.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase6/week60 -c $< -o $@
-$(JUDGE_W60_YARD): $(BUILD)/instructor/judge_w60_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase6/week60/support/yard_fp8_lt.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublasLt -lcublas $(LDCUDA)
-$(JUDGE_W60): | $(JUDGE_W60_YARD)
-judge-w60: $(JUDGE_W60_YARD)
+$(eval $(call yard_runner,60,instructor/judge_w60_yard_runner.c,instructor/judge_w60.h instructor/judge.h phase6/week60/support/yard_fp8_lt.h,-Iinstructor -Iphase6/week60,$(BUILD)/phase6/week60/support/yard_fp8_lt.o,-lcublasLt -lcublas))
 $(eval $(call judge_rules,61,phase6/week61,sp24_pack sp24_gemm))
 # week 61's judge: the student's
 # sp24_pack.o and sp24_gemm.o and the week's given support/sp24_probe.o (as in the test program) in its
@@ -833,7 +713,6 @@ $(eval $(call judge_rules,61,phase6/week61,sp24_pack sp24_gemm))
 # output, linked into judge-w61 alone); and its yard runner (judge_w61_yard_runner.c: cublasGemmEx on the
 # dense pruned weights, no student object, beside the judge), through which the judge times
 # w61.sparse-speed's yardstick
-JUDGE_W61_YARD := $(BUILD)/instructor/judge-w61-yard-runner
 $(foreach i,$(IMPLS),$(BUILD)/phase6/week61/$(i)/judge-runner): $(BUILD)/phase6/week61/support/sp24_probe.o
 $(BUILD)/instructor/judge_w61.o $(BUILD)/instructor/judge_w61_runner.o: instructor/judge_w61.h
 $(BUILD)/instructor/judge_w61_runner.o: phase6/week61/support/sp24_probe.h
@@ -844,15 +723,7 @@ $(BUILD)/instructor/judge_w61_kernels.o: instructor/judge_w61_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W61): $(BUILD)/instructor/judge_w61_kernels.o
-$(BUILD)/instructor/judge_w61_yard_runner.o: instructor/judge_w61_yard_runner.c instructor/judge_w61.h instructor/judge.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
-$(JUDGE_W61_YARD): $(BUILD)/instructor/judge_w61_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W61): | $(JUDGE_W61_YARD)
-judge-w61: $(JUDGE_W61_YARD)
+$(eval $(call yard_runner,61,instructor/judge_w61_yard_runner.c,instructor/judge_w61.h instructor/judge.h,-Iinstructor,,-lcublas))
 $(eval $(call judge_rules,62,phase6/week62,fa3_fwd))
 # week 62's judge: week 38's attention
 # contract, so week 38's judge's calls, checks and timing (judge_attn.c), its kernels (judge_w38_kernels.cu)
@@ -875,7 +746,6 @@ $(eval $(call judge_rules,18,phase4/week18,model_io fp32 fp16 int8 plan bf16))
 # output, linked into judge-w18 alone); and its yard runner (judge_w18_yard_runner.c: the week's given
 # support/yard_lt_layer.o, cuBLASLt's fused layer, no student object, beside the judge), through which the
 # judge times w18.layer-speed's and w18.bf16-speed's yardstick
-JUDGE_W18_YARD := $(BUILD)/instructor/judge-w18-yard-runner
 $(BUILD)/instructor/judge_w18.o $(BUILD)/instructor/judge_w18_runner.o: instructor/judge_w18.h
 $(BUILD)/instructor/judge_w18.o: instructor/judge_w18_kernels.h
 $(foreach i,$(IMPLS),$(BUILD)/phase4/week18/$(i)/judge-runner): LDCUDA += -lcublasLt
@@ -884,17 +754,7 @@ $(BUILD)/instructor/judge_w18_kernels.o: instructor/judge_w18_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W18): $(BUILD)/instructor/judge_w18_kernels.o
-$(BUILD)/instructor/judge_w18_yard_runner.o: instructor/judge_w18_yard_runner.c instructor/judge_w18.h instructor/judge.h \
-  phase4/week18/support/yard_lt_layer.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase4/week18 -c $< -o $@
-$(JUDGE_W18_YARD): $(BUILD)/instructor/judge_w18_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase4/week18/support/yard_lt_layer.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublasLt $(LDCUDA)
-$(JUDGE_W18): | $(JUDGE_W18_YARD)
-judge-w18: $(JUDGE_W18_YARD)
+$(eval $(call yard_runner,18,instructor/judge_w18_yard_runner.c,instructor/judge_w18.h instructor/judge.h phase4/week18/support/yard_lt_layer.h,-Iinstructor -Iphase4/week18,$(BUILD)/phase4/week18/support/yard_lt_layer.o,-lcublasLt))
 $(eval $(call judge_rules,20,phase4/week20,wbk app))
 # week 20's judge (in JUDGED_WEEKS since it ran on an H200, 2026-11-29): the test's cases copied
 # (test_week20.c has no shared header); every array host memory both processes map; its runners link the
@@ -902,18 +762,9 @@ $(eval $(call judge_rules,20,phase4/week20,wbk app))
 # and make their own contexts; its yard runner (judge_w20_yard_runner.c: XFER, the copy up and back down
 # between the same pinned host buffers, no student object, beside the judge), through which the judge
 # times w20.standardize-speed's yardstick
-JUDGE_W20_YARD := $(BUILD)/instructor/judge-w20-yard-runner
 $(foreach i,$(IMPLS),$(BUILD)/phase4/week20/$(i)/judge-runner): $(call used_objs,phase4/week20)
 $(BUILD)/instructor/judge_w20.o: instructor/judge_w20.h
-$(BUILD)/instructor/judge_w20_yard_runner.o: instructor/judge_w20_yard_runner.c instructor/judge_w20.h instructor/judge.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
-$(JUDGE_W20_YARD): $(BUILD)/instructor/judge_w20_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W20): | $(JUDGE_W20_YARD)
-judge-w20: $(JUDGE_W20_YARD)
+$(eval $(call yard_runner,20,instructor/judge_w20_yard_runner.c,instructor/judge_w20.h instructor/judge.h,-Iinstructor,,))
 $(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize sobel pipeline))
 # week 17's judge: the test's cases
 # copied (test_week17.c has no shared header); w17.pgm a CPU checkpoint (the runner's files in its own
@@ -922,7 +773,6 @@ $(eval $(call judge_rules,17,phase4/week17,pgm conv2d separable equalize resize 
 # judge-w17 alone); cuDNN found as the test finds it (wb_cudnn.h) and its yard runner
 # (judge_w17_yard_runner.c: the week's given support/yard_cudnn_conv.o, no student object, beside the
 # judge), through which the judge times w17.conv-speed's yardstick
-JUDGE_W17_YARD := $(BUILD)/instructor/judge-w17-yard-runner
 $(BUILD)/instructor/judge_w17.o $(BUILD)/instructor/judge_w17_runner.o: instructor/judge_w17.h
 $(BUILD)/instructor/judge_w17.o: instructor/judge_w17_kernels.h
 $(BUILD)/instructor/judge_w17_kernels.o: instructor/judge_w17_kernels.cu instructor/judge_w17_kernels.h $(NVCC_STAMP)
@@ -930,17 +780,7 @@ $(BUILD)/instructor/judge_w17_kernels.o: instructor/judge_w17_kernels.cu instruc
 	$(if $(Q),@echo "  NVCC    $<")
 	$(Q)$(NVCC) $(NVFLAGS) -Iinstructor -c $< -o $@
 $(JUDGE_W17): $(BUILD)/instructor/judge_w17_kernels.o
-$(BUILD)/instructor/judge_w17_yard_runner.o: instructor/judge_w17_yard_runner.c instructor/judge_w17.h instructor/judge.h \
-  phase4/week17/support/yard_cudnn_conv.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase4/week17 -c $< -o $@
-$(JUDGE_W17_YARD): $(BUILD)/instructor/judge_w17_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o \
-  $(BUILD)/phase4/week17/support/yard_cudnn_conv.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ $(LDCUDA)
-$(JUDGE_W17): | $(JUDGE_W17_YARD)
-judge-w17: $(JUDGE_W17_YARD)
+$(eval $(call yard_runner,17,instructor/judge_w17_yard_runner.c,instructor/judge_w17.h instructor/judge.h phase4/week17/support/yard_cudnn_conv.h,-Iinstructor -Iphase4/week17,$(BUILD)/phase4/week17/support/yard_cudnn_conv.o,))
 $(eval $(call judge_rules,14,phase3/week14,blas cubdev cubblock thrustops))
 # week 14's judge: the student's
 # blas.o, cubdev.o, cubblock.o and thrustops.o in its runners, which link cuBLAS (the week's libs) and
@@ -952,19 +792,10 @@ $(foreach i,$(IMPLS),$(BUILD)/phase3/week14/$(i)/judge-runner): LDCUDA += -lcubl
 # and judge_gemm.c's 4096^3 set-up (w14.tf32-speed: every timed C against cublasDgemm), and its yard runner
 # (judge_w14_yard_runner.c: cublasSgemm in TF32 mode and a loop of cublasSgemm, no student object, beside
 # the judge), through which the judge times w14.tf32-speed's and w14.strided-speed's yardsticks
-JUDGE_W14_YARD := $(BUILD)/instructor/judge-w14-yard-runner
 $(JUDGE_W14): $(BUILD)/instructor/judge_gemm.o
 $(JUDGE_W14): private LDCHECK += $(LIBWB)  # (judge_gemm.o comes after libwb in the link and calls it)
 $(BUILD)/instructor/judge_w14.o: instructor/judge_gemm.h
-$(BUILD)/instructor/judge_w14_yard_runner.o: instructor/judge_w14_yard_runner.c instructor/judge_w14.h instructor/judge.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -c $< -o $@
-$(JUDGE_W14_YARD): $(BUILD)/instructor/judge_w14_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W14): | $(JUDGE_W14_YARD)
-judge-w14: $(JUDGE_W14_YARD)
+$(eval $(call yard_runner,14,instructor/judge_w14_yard_runner.c,instructor/judge_w14.h instructor/judge.h,-Iinstructor,,-lcublas))
 # w14.sort-speed: the judge's own kernels (judge_w14_kernels.cu: the timed sort's inputs from a seed, its
 # outputs checked in full, CUB's SortPairs for the judge's look and for the yard runner's ALLBITS, over all
 # 32 bits), linked into the judge and its yard runner
@@ -995,17 +826,7 @@ $(BUILD)/instructor/judge_bf16gemm_kernels.o: instructor/judge_bf16gemm_kernels.
 $(BUILD)/instructor/judge_w54.o $(BUILD)/instructor/judge_w54_runner.o: instructor/judge_w54.h instructor/judge_bf16gemm.h
 $(JUDGE_W54): $(JUDGE_BF16GEMM_OBJ)
 $(JUDGE_W54): private LDCUDA += -lcublas
-JUDGE_W54_YARD := $(BUILD)/instructor/judge-w54-yard-runner
-$(BUILD)/instructor/judge_w54_yard_runner.o: instructor/judge_bf16gemm_yard_runner.c instructor/judge_bf16gemm.h \
-  instructor/judge.h phase5/common/bf16_host.h
-	@mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $<")
-	$(Q)$(CC) $(CFLAGS) -Iinstructor -Iphase5/common -c $< -o $@
-$(JUDGE_W54_YARD): $(BUILD)/instructor/judge_w54_yard_runner.o $(BUILD)/instructor/judge_runner_cuda.o $(LIBWB)
-	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CXX) -o $@ $^ -lcublas $(LDCUDA)
-$(JUDGE_W54): | $(JUDGE_W54_YARD)
-judge-w54: $(JUDGE_W54_YARD)
+$(eval $(call yard_runner,54,instructor/judge_bf16gemm_yard_runner.c,instructor/judge_bf16gemm.h instructor/judge.h phase5/common/bf16_host.h,-Iinstructor -Iphase5/common,,-lcublas))
 $(eval $(call judge_rules,55,phase5/week55,ws_gemm))
 # week 55's judge (as week 54's): judge_bf16gemm.c's checks with the grid entry, its yardstick timed
 # through week 54's yard runner (cublasGemmEx BF16 TN, no student object); its runner links week 54's
