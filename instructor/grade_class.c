@@ -35,9 +35,14 @@ const char *classify(const char *msg)
 {
     if (!msg || !*msg) return "failed";
     if (strstr(msg, "timeout") || strstr(msg, "Timeout")) return "hang (a test ran past its time limit)";
-    if (strstr(msg, "out of memory")) return "out of memory";
+    /* the runtime's words (cudaGetErrorString: the linked test) or the error's name
+     * (cudaGetErrorName: a judge's "vecadd returned cudaErrorIllegalAddress") */
+    if (strstr(msg, "out of memory") || strstr(msg, "cudaErrorMemoryAllocation")) return "out of memory";
     if (strstr(msg, "illegal") || strstr(msg, "misaligned") || strstr(msg, "unspecified launch failure") ||
-        strstr(msg, "exception") || strstr(msg, "Xid") || strstr(msg, "device-side assert"))
+        strstr(msg, "exception") || strstr(msg, "Xid") || strstr(msg, "device-side assert") ||
+        strstr(msg, "cudaErrorIllegal") || strstr(msg, "cudaErrorMisaligned") || strstr(msg, "cudaErrorLaunchFailure") ||
+        strstr(msg, "cudaErrorAssert") || strstr(msg, "cudaErrorHardwareStackError") || strstr(msg, "cudaErrorInvalidPc") ||
+        strstr(msg, "cudaErrorInvalidAddressSpace"))
         return "GPU fault";
     /* Check's fork mode: a test's process the sandbox's seccomp filter killed ("Received signal 31 (Bad system call)") */
     if (strstr(msg, "(Bad system call)")) return "forbidden system call (killed by the sandbox's seccomp filter)";

@@ -516,6 +516,13 @@ START_TEST(failure_reasons)
     ck_assert_str_eq(classify("Test timeout expired"), "hang (a test ran past its time limit)");
     ck_assert_str_eq(classify("x.c:9: vecadd(...): an illegal memory access was encountered"), "GPU fault");
     ck_assert_str_eq(classify("x.c:9: cudaMalloc: out of memory"), "out of memory");
+    /* a judge names the error (cudaGetErrorName) where the linked test gave its words */
+    ck_assert_str_eq(classify("n=1, offsets a+0 b+0 c+0: vecadd returned cudaErrorIllegalAddress"), "GPU fault");
+    ck_assert_str_eq(classify("vecadd returned cudaErrorMisalignedAddress"), "GPU fault");
+    ck_assert_str_eq(classify("vecadd returned cudaErrorLaunchFailure"), "GPU fault");
+    ck_assert_str_eq(classify("vecadd returned cudaErrorAssert"), "GPU fault");
+    ck_assert_str_eq(classify("vecadd returned cudaErrorMemoryAllocation"), "out of memory");
+    ck_assert_str_eq(classify("vecadd returned cudaErrorInvalidValue"), "wrong result");
     ck_assert_str_eq(classify("Received signal 11 (Segmentation fault)"), "crash");
     ck_assert_str_eq(classify("c: 3 of 1025 elements differ"), "wrong result");
     ck_assert_str_eq(classify("1 of 16 tests of w01.vecadd ended before reaching its end, without a failure (the "
