@@ -184,7 +184,7 @@ grade-fixtures2:
 	@bash instructor/fixtures/class2.sh $(FIXTURE2_OUT)/class
 	$(Q)$(GRADE_BIN) --root . --submissions $(FIXTURE2_OUT)/class --weeks "$(FIXTURE2_WEEKS)" \
 	  --gradebook $(FIXTURE2_OUT)/gradebook.csv --scratch $(FIXTURE2_OUT)/scratch --seed $(SEED) --limit $(FIXTURE_LIMIT) \
-	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) || [ $$? = $(GRADE_OK_RC) ]
+	  --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(FIXTURE_SCRATCH_ARGS) $(grade_judge_args) || [ $$? = $(GRADE_OK_RC) ]
 
 # The Python fixture class: week 43's Triton kernels (instructor/fixtures/classpy.sh):
 # correct, wrong (add computes x - y), crash (each exercise kills the
