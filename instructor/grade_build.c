@@ -274,6 +274,9 @@ static int build_argv(const grader *G, const student *s, int w, char **argv, cha
     argv[k++] = "make";
     argv[k++] = "-C";
     argv[k++] = (char *)s->tree;
+    /* no "Entering directory" lines: they name the scratch folder's path on the
+     * instructor's machine, and the log's tail reaches the student's feedback */
+    argv[k++] = "--no-print-directory";
     argv[k++] = "-k";
     argv[k++] = "-j4";
     for (int i = 0; i < G->n_make_args; i++) argv[k++] = G->make_args[i];
@@ -353,18 +356,6 @@ static void first_error(const char *log, char *out, size_t outsz)
         }
         ls += len + (saved != 0);
     }
-    /* no error line: the log's tail, less make's "Entering directory" and
-     * "Leaving directory" lines, which name the scratch folder's path on the
-     * instructor's machine (the feedback is the student's) */
-    char *w = t;
-    for (char *ls = t; *ls;) {
-        size_t len = strcspn(ls, "\n"), adv = len + (ls[len] != 0);
-        int dir = (!strncmp(ls, "make:", 5) || !strncmp(ls, "make[", 5)) &&
-                  (strstr(ls, ": Entering directory") || strstr(ls, ": Leaving directory"));
-        if (!dir) memmove(w, ls, adv), w += adv;
-        ls += adv;
-    }
-    *w = 0;
     size_t n = strlen(t);
     const char *tail = n > 300 ? t + n - 300 : t;
     if (tail > t && tail[-1] != '\n' && strchr(tail, '\n') && strchr(tail, '\n')[1]) tail = strchr(tail, '\n') + 1;
