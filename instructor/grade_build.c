@@ -168,7 +168,20 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
         /* Phase 7's Python exercises (pyexercise: NAME), NAME.py, the same way */
         for (int e = 0; e < m->n_pyexercises; e++)
             if (overlay(s, w, src, wk, m->pyexercises[e], "py", take, &used, log, err, errsz)) return -1;
-        if (!used) appendf(s->note[w], sizeof s->note[w], "- No file of %s was found in the submission.\n", wk);
+        if (!used) {
+            /* nothing of the week was submitted: its starters would score 0
+             * (every test catches the untouched starter), at the cost of a
+             * build and a GPU run of the week's slowest code (week 22's
+             * naive SGEMM among it); so neither built nor run */
+            char why[300];
+            snprintf(why, sizeof why, "not submitted: no file of %s was in the submission", wk);
+            set_all(G, s, w, ST_FAIL, why);
+            s->built[w] = -1;
+            s->note[w][0] = 0;
+            appendf(s->note[w], sizeof s->note[w],
+                    "- No file of %s was in the submission: the week was neither built nor run, and each of its "
+                    "checkpoints scores 0.\n", wk);
+        }
     }
     /* What week.txt says, for make, written once here: the weeks of one
      * student build at the same time in this tree, and would each write it. */

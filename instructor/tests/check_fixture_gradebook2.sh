@@ -33,15 +33,17 @@ all thrustinc phase5/week22 0.00; said thrustinc "a header of thrust (forbidden 
 [ "$(col cubcall total)" = 0.00 ] && [ "$(col yardcall total)" = 0.00 ] && [ "$(col cublascall total)" = 0.00 ] ||
   { echo "a refused fixture has points: cubcall $(col cubcall total), yardcall $(col yardcall total), cublascall $(col cublascall total)"; bad=1; }
 
+# a week with no file in the submission is neither built nor run: 0, with or without a GPU, and said so
+for s in cubcall yardcall; do all $s phase5/week22 0.00; said $s "No file of phase5/week22 was in the submission"; done
+for s in cublascall cublasinc thrustinc slow22; do all $s phase1/week07 0.00; said $s "No file of phase1/week07 was in the submission"; done
+! grep -q "tiled.cu was not in the submission" "$fb/cubcall.md" || { echo "fixture cubcall: week 22's starter was graded"; bad=1; }
 if [ "$mode" = nogpu ]; then
   # every checkpoint of both weeks needs the GPU
-  for s in correct2 slow22 cublascall; do all $s phase1/week07 SKIP; done
-  for s in correct2 slow22 cubcall yardcall cublasinc; do all $s phase5/week22 SKIP; done
+  all correct2 phase1/week07 SKIP
+  for s in correct2 slow22 cublasinc; do all $s phase5/week22 SKIP; done
 else
   t=$(col correct2 total); o=$(col correct2 out_of)
   awk -v t="$t" -v o="$o" 'BEGIN { exit !(t == o) }' || { echo "correct2: $t of $o, expected full marks"; bad=1; }
-  for s in cubcall yardcall; do all $s phase5/week22 0.00; done   # week 22 not submitted: the starter fails
-  for s in cublascall cublasinc thrustinc; do all $s phase1/week07 0.00; done
   # the reference with an unused cuBLAS include: week 22's marks of the reference itself
   [ "$(cells cublasinc phase5/week22 | cut -d, -f1)" = "$(cells correct2 phase5/week22 | cut -d, -f1)" ] ||
     { echo "cublasinc: week 22 gave $(cells cublasinc phase5/week22), correct2 $(cells correct2 phase5/week22)"; bad=1; }

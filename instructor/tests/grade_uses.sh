@@ -6,9 +6,11 @@
 # object check must take those functions as the week's own given code, not
 # refuse them ("not on the allow-list of references", which scored every
 # correct submission 0). A class of two for each week (the reference's
-# files, the starter) graded with its linked test: the reference PASSes the
-# week's CPU checkpoint (w34.traffic, w55.schedule), the starter FAILs it,
-# no object-check finding, the GPU checkpoints SKIP.
+# files, the starter's, as `wb strip` derives them) graded with its linked
+# test: the reference PASSes the week's CPU checkpoint (w34.traffic,
+# w55.schedule), the starter FAILs it, no object-check finding, the GPU
+# checkpoints SKIP. A third student submits no file of either week: neither
+# built nor run, every cell 0.00 (no SKIP: nothing is left to run on a GPU).
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-grade-uses
 
@@ -18,12 +20,17 @@ log=$BUILD/instructor/grade-uses-test
 rm -rf "$log" && mkdir -p "$log/scratch" && chmod 755 "$log" "$log/scratch"
 bad=
 for w in phase6/week34 phase5/week55; do
-  mkdir -p "$log/class/correct/$w" "$log/class/starter/$w"
-  cp "$w"/solution/*.cu "$log/class/correct/$w/" && touch "$log/class/starter/$w/notes.txt"
+  mkdir -p "$log/class/correct/$w" "$log/class/starter/$w" "$log/class/nothing/$w"
+  cp "$w"/solution/*.cu "$log/class/correct/$w/" && touch "$log/class/nothing/$w/notes.txt"
 done
 if ! $MAKE -s "$GRADE_BIN" "$BUILD/phase6/week34/starter/test" "$BUILD/phase5/week55/starter/test" >"$log/build.log" 2>&1; then
   t_fail "$label" "the grader or the weeks do not build (see $log/build.log)"; t_end
 fi
+for w in phase6/week34 phase5/week55; do
+  for f in "$w"/solution/*.cu; do
+    "$BUILD/wb" strip "$f" >"$log/class/starter/$w/${f##*/}" || { t_fail "$label" "wb strip $f failed"; t_end; }
+  done
+done
 # shellcheck disable=SC2046
 WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$log/class" --weeks "phase6/week34 phase5/week55" \
   --gradebook "$log/gradebook.csv" --seed "$SEED" --limit 60 --jobs 2 --scratch "$log/scratch" $(grade_make_args) \
@@ -33,9 +40,12 @@ want_correct="correct,10.00,SKIP,SKIP,SKIP,SKIP,SKIP,10.00,SKIP,SKIP"
 want_starter="starter,0.00,SKIP,SKIP,SKIP,SKIP,SKIP,0.00,SKIP,SKIP"
 got_correct=$(grep '^correct,' "$log/gradebook.csv" | cut -d, -f1-10)
 got_starter=$(grep '^starter,' "$log/gradebook.csv" | cut -d, -f1-10)
+got_nothing=$(grep '^nothing,' "$log/gradebook.csv" | cut -d, -f1-10)
+[ "$got_nothing" = "nothing,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00" ] ||
+  bad="$bad nothing submitted: '$got_nothing', expected every cell 0.00;"
 [ "$got_correct" = "$want_correct" ] || bad="$bad the reference: '$got_correct', expected '$want_correct';"
 [ "$got_starter" = "$want_starter" ] || bad="$bad the starter: '$got_starter', expected '$want_starter';"
 ! grep -q "object check" "$log/grade.log" || bad="$bad the object check found something: $(grep -m1 'object check' "$log/grade.log");"
-if [ -z "$bad" ]; then t_pass "$label" "week 34 (uses week 33) and week 55 (uses week 54): the reference PASSes the CPU checkpoint, the starter FAILs it, no object-check finding, the GPU checkpoints SKIP"
+if [ -z "$bad" ]; then t_pass "$label" "week 34 (uses week 33) and week 55 (uses week 54): the reference PASSes the CPU checkpoint, the starter FAILs it, no object-check finding, the GPU checkpoints SKIP; a student with no file of either week 0.00 throughout"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
