@@ -591,12 +591,8 @@ static __device__ __forceinline__ uint32_t lop3_or(uint32_t w, uint32_t mask, ui
     return r;
 }
 
-#ifndef W58_ACC2
-#define W58_ACC2 0 /* 1: a k-step's second mma (k 2,6 | 3,7) into accumulators of its own (a tune knob) */
-#endif
 template <int NT, int TT, bool HS, class XF>
-static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], float (&acc2)[TT][NT][4],
-                                                  const uint32_t (&wc)[4][2 * TT],
+static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], const uint32_t (&wc)[4][2 * TT],
                                                   const uint32_t (&sc)[TT], const uint32_t (&zc)[TT], XF &&xf)
 {
     const __half *zh = (const __half *)&zc[0], *sh = (const __half *)&sc[0];
@@ -609,7 +605,7 @@ static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], float
         ss[j] = __half2half2(sh[j]);
     }
     const __half2 k16 = as_h2(0x2c002c00u); /* 1/16 */
-    float accg[TT][NT][4], accg2[TT][NT][4];
+    float accg[TT][NT][4];
 #pragma unroll
     for (int s = 0; s < 4; s++) {
         uint32_t b[NT][2][2]; /* [nt][mma][reg]: (k0,k4), (k1,k5) | (k2,k6), (k3,k7) of row 8 nt + g */
@@ -635,13 +631,13 @@ static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], float
             for (int nt = 0; nt < NT; nt++) {
                 if constexpr (HS) {
                     mma16816(acc[tau][nt], a0, b[nt][0][0], b[nt][0][1]);
-                    mma16816(W58_ACC2 ? acc2[tau][nt] : acc[tau][nt], a1, b[nt][1][0], b[nt][1][1]);
+                    mma16816(acc[tau][nt], a1, b[nt][1][0], b[nt][1][1]);
                 } else {
                     if (s == 0)
 #pragma unroll
-                        for (int q = 0; q < 4; q++) accg[tau][nt][q] = 0.f, accg2[tau][nt][q] = 0.f;
+                        for (int q = 0; q < 4; q++) accg[tau][nt][q] = 0.f;
                     mma16816(accg[tau][nt], a0, b[nt][0][0], b[nt][0][1]);
-                    mma16816(W58_ACC2 ? accg2[tau][nt] : accg[tau][nt], a1, b[nt][1][0], b[nt][1][1]);
+                    mma16816(accg[tau][nt], a1, b[nt][1][0], b[nt][1][1]);
                 }
             }
         }
@@ -652,9 +648,6 @@ static __device__ __forceinline__ void dec_group8(float (&acc)[TT][NT][4], float
             const float s0 = __half2float(sh[2 * tau]), s1 = __half2float(sh[2 * tau + 1]);
 #pragma unroll
             for (int nt = 0; nt < NT; nt++) {
-                if constexpr (W58_ACC2)
-#pragma unroll
-                    for (int q = 0; q < 4; q++) accg[tau][nt][q] += accg2[tau][nt][q];
                 acc[tau][nt][0] = fmaf(s0, accg[tau][nt][0], acc[tau][nt][0]);
                 acc[tau][nt][1] = fmaf(s0, accg[tau][nt][1], acc[tau][nt][1]);
                 acc[tau][nt][2] = fmaf(s1, accg[tau][nt][2], acc[tau][nt][2]);
@@ -734,13 +727,13 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
     const int col = wcol + 4 * g;
     const bool has = col < N;
 
-    float acc[TT][NT][4], acc2[TT][NT][4]; /* acc2: W58_ACC2 with HS only */
+    float acc[TT][NT][4];
 #pragma unroll
     for (int a = 0; a < TT; a++)
 #pragma unroll
         for (int nt = 0; nt < NT; nt++)
 #pragma unroll
-            for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f, acc2[a][nt][q] = 0.f;
+            for (int q = 0; q < 4; q++) acc[a][nt][q] = 0.f;
 
     /* x of groups c0 .. c0 + XC - 1 of the split into xsm (all threads):
      * rows below M only (rows M .. MR - 1 are zeroed once, below), XB
@@ -818,7 +811,7 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
                 cx = 0;
             }
             const uint32_t xg = xbase + (uint32_t)cx * (16 * MR * 16);
-            dec_group8<NT, TT, HS>(acc, acc2, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
+            dec_group8<NT, TT, HS>(acc, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
 #pragma unroll
                 for (int nt = 0; nt < NT; nt++) {
                     uint32_t q[4];
@@ -831,13 +824,6 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
     }
 
     W58_TL_MARK(1);
-    if constexpr (HS && W58_ACC2)
-#pragma unroll
-        for (int a = 0; a < TT; a++)
-#pragma unroll
-            for (int nt = 0; nt < NT; nt++)
-#pragma unroll
-                for (int q = 0; q < 4; q++) acc[a][nt][q] += acc2[a][nt][q];
     /* Thread (g, t): rows 8 nt + 2 t + h below M, columns col .. col + 3
      * (acc[tau][nt][h] is column col + 2 tau, acc[tau][nt][2 + h] the next). */
     auto each_row = [&](auto &&f) {
