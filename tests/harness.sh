@@ -31,6 +31,27 @@ for t in phase[0-9]/common/tests/test_*.c; do
   fi
 done
 
+# wb margins: a results record as the notes' table, speed margins named
+label0="wb margins: every checkpoint a row, the margin ratio / target - 1, short and failed speed checkpoints named"
+m=$BUILD/common/tests/margins.tsv
+mkdir -p "$(dirname "$m")"
+{ printf '#wb-results 2\nweek\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage\n'
+  printf 'phase0/week01\tw01.vecadd\tpass\t-\t-\t-\t-\t-\t-\t-\t1\tGPU A\t3\t0\t0\t-\t-\n'
+  printf 'phase0/week01\tw01.a-bw\tpass\t-\t3120\tGB/s\tCOPY\t3300\t0.945\t0.85\t1\tGPU A\t1\t0\t0\t-\t-\n'
+  printf 'phase0/week01\tw01.b-bw\tpass\t-\t2900\tGB/s\tCOPY\t3300\t0.879\t0.85\t1\tGPU A\t1\t0\t0\t-\t-\n'
+  printf 'phase0/week01\tw01.c-bw\tfail\tcode\t1650\tGB/s\tCOPY\t3300\t0.5\t0.85\t1\tGPU A\t1\t1\t0\t-\tslow\n'
+  printf 'phase0/week01\tw01.d-bw\tskip\tnogpu\t-\t-\tCOPY\t-\t-\t0.85\t1\t-\t0\t0\t1\t-\tno GPU\n'; } >"$m"
+out=$("$WB" margins "$m" 2>&1); rc=$?
+want_rows="| phase0/week01 | w01.vecadd | PASS | - | - | - | - | - |
+| phase0/week01 | w01.a-bw | PASS | 3120 GB/s | COPY 3300 GB/s | 0.945 | >= 0.85 | +11.2 % |
+| phase0/week01 | w01.b-bw | PASS | 2900 GB/s | COPY 3300 GB/s | 0.879 | >= 0.85 | +3.4 % short |
+| phase0/week01 | w01.c-bw | FAIL | 1650 GB/s | COPY 3300 GB/s | 0.500 | >= 0.85 | -41.2 % |
+| phase0/week01 | w01.d-bw | SKIP | - | COPY | - | >= 0.85 | - |"
+want_sum="4 speed checkpoints: 1 passed by 10 % or more; 1 passed by less: w01.b-bw; 2 not passed: w01.c-bw, w01.d-bw"
+if [ $rc = 0 ] && [ "$(grep '^| phase0' <<<"$out")" = "$want_rows" ] && grep -qxF "$want_sum" <<<"$out" &&
+   grep -qxF "GPU: GPU A" <<<"$out" && ! "$WB" margins "$m.absent" >/dev/null 2>&1; then t_pass "$label0"
+else t_fail "$label0" "got (exit $rc): $out"; fi
+
 label1="harness: a test's wb_skip is SKIP, a target without a figure is FAIL, multicast is off in a test"
 label2="harness: a pycheckpoint needs no C test and is left out of the C test's record"
 if [ ! -f phase0/week01/week.txt ]; then

@@ -1,7 +1,8 @@
 /* ledger.c — `make test`'s ledger: `wb ledger`, `wb ledger-add`,
- * `wb ledger-results`; and `wb results`, a results record for logs. */
+ * `wb ledger-results`; and `wb results` and `wb margins`, results records for logs and notes. */
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,4 +111,77 @@ int cmd_results(int argc, char **argv)
     }
     free(r);
     return 0;
+}
+
+/* `wb margins RESULTS...`: every checkpoint of one or more results records
+ * as a Markdown table (week, checkpoint, result, figure, yardstick, ratio,
+ * target, margin), for an acceptance run's notes: the figures are the
+ * records', nothing recomputed but the margin, ratio / target - 1. Last, the
+ * GPUs the records name and a line that counts the speed checkpoints:
+ * passed by 10 % or more (the workbook asks that of every reference
+ * solution), passed by less (named, and "short" in the table), not passed
+ * (named). Exit 1 if a record cannot be read. */
+static void num_unit(char *buf, size_t n, double v, const char *unit)
+{
+    if (isnan(v)) snprintf(buf, n, "-");
+    else snprintf(buf, n, "%.4g%s%s", v, unit[0] ? " " : "", unit);
+}
+
+static void add_name(char *names, size_t sz, const char *id)
+{
+    size_t used = strlen(names);
+    if (used + strlen(id) + 3 < sz) snprintf(names + used, sz - used, "%s%s", used ? ", " : "", id);
+}
+
+int cmd_margins(int argc, char **argv)
+{
+    int speed = 0, good = 0, rc = 0, n_short = 0, n_not = 0;
+    char shorts[2000] = "", notpassed[2000] = "";
+    char gpus[600] = ""; /* the GPUs the records name, each once */
+    printf("| week | checkpoint | result | figure | yardstick | ratio | target | margin |\n"
+           "|---|---|---|---|---|---|---|---|\n");
+    for (int a = 2; a < argc; a++) {
+        wb_result *r = NULL;
+        char err[700];
+        int n = wb_results_read(argv[a], &r, err, sizeof err);
+        if (n < 0) {
+            fprintf(stderr, "wb margins: %s\n", err);
+            rc = 1;
+            continue;
+        }
+        for (int i = 0; i < n; i++) {
+            const wb_result *c = &r[i];
+            if (c->gpu[0] && strcmp(c->gpu, "-") && !strstr(gpus, c->gpu)) add_name(gpus, sizeof gpus, c->gpu);
+            char fig[64], yard[96], ratio[24], target[40], margin[40];
+            num_unit(fig, sizeof fig, c->value, c->unit);
+            if (c->yard[0] && !isnan(c->yard_value)) {
+                char yv[64];
+                num_unit(yv, sizeof yv, c->yard_value, c->unit);
+                snprintf(yard, sizeof yard, "%s %s", c->yard, yv);
+            } else snprintf(yard, sizeof yard, "%s", c->yard[0] ? c->yard : "-");
+            if (isnan(c->ratio)) snprintf(ratio, sizeof ratio, "-");
+            else snprintf(ratio, sizeof ratio, "%.3f", c->ratio);
+            snprintf(target, sizeof target, "-");
+            snprintf(margin, sizeof margin, "-");
+            if (c->target > 0) {
+                speed++;
+                snprintf(target, sizeof target, ">= %.2f", c->target);
+                if (c->status != WB_RES_PASS || isnan(c->ratio)) n_not++, add_name(notpassed, sizeof notpassed, c->id);
+                else if (c->ratio < 1.10 * c->target) n_short++, add_name(shorts, sizeof shorts, c->id);
+                else good++;
+                if (!isnan(c->ratio))
+                    snprintf(margin, sizeof margin, "%+.1f %%%s", 100.0 * (c->ratio / c->target - 1.0),
+                             c->status == WB_RES_PASS && c->ratio < 1.10 * c->target ? " short" : "");
+            }
+            printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", c->week, c->id,
+                   c->status == WB_RES_PASS ? "PASS" : c->status == WB_RES_FAIL ? "FAIL" : "SKIP", fig, yard, ratio,
+                   target, margin);
+        }
+        free(r);
+    }
+    printf("\nGPU: %s\n", gpus[0] ? gpus : "none named in the records");
+    printf("%d speed checkpoint%s: %d passed by 10 %% or more; %d passed by less%s%s; %d not passed%s%s\n", speed,
+           speed == 1 ? "" : "s", good, n_short, n_short ? ": " : "", n_short ? shorts : "", n_not,
+           n_not ? ": " : "", n_not ? notpassed : "");
+    return rc;
 }

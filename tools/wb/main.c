@@ -14,6 +14,7 @@
  *   wb ledger-results LEDGER RESULTS LABEL pass|fail
  *                               make test's ledger lines from a results record
  *   wb results RESULTS [PREFIX] one short line a checkpoint, for logs
+ *   wb margins RESULTS...       every checkpoint as a Markdown table, speed margins against the targets
  *   wb make-vars                every week.txt as make variables (build/weeks.mk)
  *   wb week-info WEEK exercises|uses|pyuses|needs|title|speed|pyspeed
  *   wb regress-baseline OUT RESULTS...   a baseline from several runs' records
@@ -21,7 +22,7 @@
  *
  * One file a verb or a group of verbs: help.c, status.c, starters.c (strip,
  * drift, write-starters, reset), hint.c, ledger.c (ledger, ledger-add,
- * ledger-results, results), report.c (report, progress-check), makevars.c
+ * ledger-results, results, margins), report.c (report, progress-check), makevars.c
  * (make-vars, week-info), regress.c; what they share is in wb_tool.h. */
 
 #include <stdio.h>
@@ -50,6 +51,7 @@ static const verb VERBS[] = {
     {"ledger-add", 3, -1, "ledger-add F ST LABEL [DETAIL]", cmd_ledger_add},
     {"ledger-results", 4, 4, "ledger-results F RESULTS LABEL pass|fail", cmd_ledger_results},
     {"results", 1, -1, "results RESULTS [PREFIX]", cmd_results},
+    {"margins", 1, -1, "margins RESULTS...", cmd_margins},
     {"report", 2, -1, "report RESULTS W [--record] [--status N]", cmd_report},
     {"make-vars", 0, -1, "make-vars", cmd_make_vars},
     {"week-info", 2, 2, "week-info W exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints", cmd_week_info},

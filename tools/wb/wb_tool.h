@@ -53,6 +53,7 @@ int cmd_ledger(int argc, char **argv);             /* ledger.c */
 int cmd_ledger_add(int argc, char **argv);
 int cmd_ledger_results(int argc, char **argv);
 int cmd_results(int argc, char **argv);
+int cmd_margins(int argc, char **argv);
 int cmd_report(int argc, char **argv);             /* report.c */
 int cmd_progress_check(int argc, char **argv);
 int cmd_make_vars(int argc, char **argv);          /* makevars.c */
