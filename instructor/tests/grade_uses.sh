@@ -27,9 +27,7 @@ if ! $MAKE -s "$GRADE_BIN" "$BUILD/phase6/week34/starter/test" "$BUILD/phase5/we
   t_fail "$label" "the grader or the weeks do not build (see $log/build.log)"; t_end
 fi
 for w in phase6/week34 phase5/week55; do
-  for f in "$w"/solution/*.cu; do
-    "$BUILD/wb" strip "$f" >"$log/class/starter/$w/${f##*/}" || { t_fail "$label" "wb strip $f failed"; t_end; }
-  done
+  put_starters "$w" "$log/class/starter/$w" || { t_fail "$label" "the starters of $w could not be derived"; t_end; }
 done
 # shellcheck disable=SC2046
 WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$log/class" --weeks "phase6/week34 phase5/week55" \

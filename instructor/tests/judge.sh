@@ -25,7 +25,7 @@ log=$BUILD/instructor/judge-test
 rm -rf "$log" && mkdir -p "$log/class/correct" "$log/class/starter/phase0/week01" "$log/scratch"
 chmod 755 "$log" "$log/scratch"
 cp -R instructor/fixtures/class/correct/. "$log/class/correct/"
-touch "$log/class/starter/phase0/week01/notes.txt"
+put_starters phase0/week01 "$log/class/starter/phase0/week01"
 # loud: the correct files, but dq_peak_gbps (a CPU function the judge calls through the runner,
 # GPU or not) prints 64 MiB: the runner's sandbox stops it at its output limit, and the feedback
 # must say so in the linked test's words, not "early exit" (the judge only sees the runner go)
@@ -73,7 +73,7 @@ c3d=$log/class3
 mkdir -p "$c3d/correct/phase0/week03" "$c3d/starter/phase0/week03" "$c3d/touchy/phase0/week03" "$log/scratch/judged3" \
   "$log/scratch/linked3" && chmod 755 "$log/scratch/judged3" "$log/scratch/linked3"
 cp phase0/week03/solution/copy.cu phase0/week03/solution/fmachain.cu phase0/week03/solution/roofline.cu "$c3d/correct/phase0/week03/"
-touch "$c3d/starter/phase0/week03/notes.txt"
+put_starters phase0/week03 "$c3d/starter/phase0/week03"
 # touchy: the reference, but rl_analyse writes *p before it refuses its arguments (roofline_edges: "*p must be left
 # alone"): the judge must see the write through the runner, as the linked test sees it
 cp "$c3d/correct/phase0/week03/"*.cu "$c3d/touchy/phase0/week03/"

@@ -19,7 +19,7 @@ log=$BUILD/instructor/judge02-test
 rm -rf "$log" && mkdir -p "$log/class/correct/phase0/week02" "$log/class/starter/phase0/week02" "$log/scratch"
 chmod 755 "$log" "$log/scratch"
 cp phase0/week02/solution/bugs.cu "$log/class/correct/phase0/week02/"
-touch "$log/class/starter/phase0/week02/notes.txt"
+put_starters phase0/week02 "$log/class/starter/phase0/week02"
 if ! $MAKE -s judge-w02 "$GRADE_BIN" "$BUILD/phase0/week02/starter/test" >"$log/build.log" 2>&1; then
   tail -n 20 "$log/build.log"; t_fail "$label" "judge-w02 or the grader does not build (see $log/build.log)"; t_end
 fi

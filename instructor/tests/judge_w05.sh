@@ -22,7 +22,7 @@ c=$log/class
 bad=
 mkdir -p "$c/correct/phase1/week05" "$c/starter/phase1/week05" "$c/size1/phase1/week05"
 cp phase1/week05/solution/ew.cu phase1/week05/solution/views.cu phase1/week05/solution/streams.cu "$c/correct/phase1/week05/"
-touch "$c/starter/phase1/week05/notes.txt"
+put_starters phase1/week05 "$c/starter/phase1/week05"
 cp "$c/correct/phase1/week05/"*.cu "$c/size1/phase1/week05/"
 sed -i 's/(shape\[d - 1\] != 1 && strides\[d - 1\]/(strides[d - 1]/' "$c/size1/phase1/week05/views.cu"
 grep -q '(strides\[d - 1\] != tensor_numel' "$c/size1/phase1/week05/views.cu" || bad="$bad size1's views.cu was not made;"

@@ -21,7 +21,7 @@ c=$log/class
 bad=
 mkdir -p "$c/correct/phase1/week06" "$c/starter/phase1/week06"
 cp phase1/week06/solution/*.cu "$c/correct/phase1/week06/"
-touch "$c/starter/phase1/week06/notes.txt"
+put_starters phase1/week06 "$c/starter/phase1/week06"
 judge_grade_twice 06 phase1/week06 "$c" "$log" ||
   { t_fail "$label" "judge-w06 or the grader does not build (see $log/build.log)"; t_end; }
 # the six checkpoints in week.txt's order: transpose transpose-bw strided strided-plot localmem const

@@ -23,7 +23,7 @@ w=phase2/week09
 bad=
 mkdir -p "$c/correct/$w" "$c/starter/$w" "$c/ridge/$w"
 cp $w/solution/intensity.cu $w/solution/sweep.cu "$c/correct/$w/"
-touch "$c/starter/$w/notes.txt"
+put_starters "$w" "$c/starter/$w"
 cp "$c/correct/$w/"*.cu "$c/ridge/$w/"
 sed -i 's/return ai < intensity_ridge(gbps, peak_gflops);/return ai <= intensity_ridge(gbps, peak_gflops);/' "$c/ridge/$w/intensity.cu"
 grep -q 'ai <= intensity_ridge' "$c/ridge/$w/intensity.cu" || bad="$bad ridge's intensity.cu was not made;"

@@ -13,6 +13,20 @@ GPU_SHARE=${GPU_SHARE:-4}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 ABS_CHECK_DIR=${CHECK_DIR:+$(realpath -m -- "$CHECK_DIR")}
 
+# put_starters WEEK DIR: the week's starters as a learner who changed nothing would
+# submit them (build/wb strip of each solution file, as the grader derives them) into
+# DIR. A submission with no file of a week is not graded at all (every cell 0.00, "not
+# submitted"), so a class's "starter" student submits these.
+put_starters() {
+  [ -x "$WB" ] || $MAKE -s "$WB" >/dev/null 2>&1 || return 1
+  mkdir -p "$2" || return 1
+  local f
+  for f in "$1"/solution/*.cu "$1"/solution/*.py; do
+    [ -f "$f" ] || continue
+    "$WB" strip "$f" >"$2/${f##*/}" || return 1
+  done
+}
+
 # Grading needs libarchive (to build the grader) and a working bwrap (to run
 # it): without either, its steps are SKIP with the reason, never PASS.
 have_libarchive() { printf '#include <archive.h>\n' | ${CC:-gcc} -E -x c - >/dev/null 2>&1; }
@@ -49,14 +63,14 @@ judge_grade_twice() {
   return 0
 }
 # judge_class DIR WEEK FILE...: DIR made afresh (0755, with DIR/scratch/judged and DIR/scratch/linked)
-# and in DIR/class a class of two for WEEK: correct (the FILEs, the reference's) and starter (no
-# exercise file: the pristine starter is graded).
+# and in DIR/class a class of two for WEEK: correct (the FILEs, the reference's) and starter (the
+# derived starters, put_starters).
 judge_class() {
   local d=$1 w=$2
   shift 2
   rm -rf "$d" && mkdir -p "$d/scratch/judged" "$d/scratch/linked" "$d/class/correct/$w" "$d/class/starter/$w" &&
     chmod 755 "$d" "$d/scratch" "$d/scratch/judged" "$d/scratch/linked" && cp "$@" "$d/class/correct/$w/" &&
-    touch "$d/class/starter/$w/notes.txt"
+    put_starters "$w" "$d/class/starter/$w"
 }
 # judged_week_begin NN WEEK LABEL FILE...: a registered week's test begins: ends the step with LABEL SKIP unless
 # grading can run here (grading_or_skip); else DIR (build/instructor/judge-wNN-test) made afresh with the class
