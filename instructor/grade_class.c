@@ -31,10 +31,19 @@ double speed_points(double points, double ratio, double target)
 }
 
 /* A short name for why a test failed, from Check's or WB_CUDA's message. */
+/* A judge's message saying the runner could not open the GPU when the judge
+ * said hello (judge.c, jd_hello: "the runner could not start: device BUS:
+ * cudaError..."): the runner's own code (cudaDeviceGetByPCIBusId,
+ * cudaSetDevice) failed before the judge called any of the student's
+ * functions; the sandbox's view of the GPU or the host is at fault. */
+int runner_no_gpu(const char *msg) { return msg && strstr(msg, "the runner could not start: device ") != NULL; }
+
 const char *classify(const char *msg)
 {
     if (!msg || !*msg) return "failed";
     if (strstr(msg, "timeout") || strstr(msg, "Timeout")) return "hang (a test ran past its time limit)";
+    /* judge.c's jd_hello: the runner's own code could not open the GPU, before any call into the student's */
+    if (runner_no_gpu(msg)) return "not graded (the runner could not open the GPU in its sandbox)";
     /* the runtime's words (cudaGetErrorString: the linked test) or the error's name
      * (cudaGetErrorName: a judge's "vecadd returned cudaErrorIllegalAddress") */
     if (strstr(msg, "out of memory") || strstr(msg, "cudaErrorMemoryAllocation")) return "out of memory";

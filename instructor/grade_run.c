@@ -470,6 +470,19 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
      * runner ends, which may be just after the judge has. */
     if (!timed_out && o->log_path) r.limit = runner_limit(end);
     outcome_from_record(rec, id, &r, wall, jlog, out);
+    /* The runner could not open the GPU at the judge's hello, before any of
+     * the student's functions was called: the grader's problem (the
+     * sandbox's view of the GPU, the host), said as such; the cell scores
+     * nothing and the grade exits 1. A shared run's (GPU_SHARE) is run again
+     * alone, and only that run's counts. */
+    if (out->status == ST_FAIL && runner_no_gpu(out->why)) {
+        G->sandbox_errors++;
+        fprintf(stderr, "grade: %s %s: the runner could not open the GPU in its sandbox (see %s): if every "
+                        "student shows this, the sandbox's view of the GPU is at fault\n", s->id, id, jlog);
+        char was[sizeof out->why];
+        snprintf(was, sizeof was, "%s", out->why);
+        snprintf(out->why, sizeof out->why, "%.600s (the instructor was told)", was);
+    }
 }
 
 void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed, const char *tag,

@@ -523,6 +523,13 @@ START_TEST(failure_reasons)
     ck_assert_str_eq(classify("vecadd returned cudaErrorAssert"), "GPU fault");
     ck_assert_str_eq(classify("vecadd returned cudaErrorMemoryAllocation"), "out of memory");
     ck_assert_str_eq(classify("vecadd returned cudaErrorInvalidValue"), "wrong result");
+    /* the runner's own hello could not open the GPU: the grader's problem, not a wrong result */
+    const char *nogpu = "the runner did not start: the runner could not start: device 0000:19:00.0: cudaErrorNoDevice; "
+                        "its output: /x/run.log";
+    ck_assert_int_eq(runner_no_gpu(nogpu), 1);
+    ck_assert_str_eq(classify(nogpu), "not graded (the runner could not open the GPU in its sandbox)");
+    ck_assert_int_eq(runner_no_gpu("the runner ended without answering"), 0);
+    ck_assert_int_eq(runner_no_gpu(NULL), 0);
     ck_assert_str_eq(classify("Received signal 11 (Segmentation fault)"), "crash");
     ck_assert_str_eq(classify("c: 3 of 1025 elements differ"), "wrong result");
     ck_assert_str_eq(classify("1 of 16 tests of w01.vecadd ended before reaching its end, without a failure (the "
