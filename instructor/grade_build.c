@@ -5,6 +5,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <glob.h>
 #include <signal.h>
 #include <stdio.h>
@@ -69,6 +70,38 @@ static int overlay(student *s, int w, const char *src, const char *wk, const cha
     if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy %s", from), -1;
     (*used)++;
     return 0;
+}
+
+/* The .cu and .py files of a submission (rel: the path so far), escaped,
+ * "a/b.cu, c.py", at most 6 named and 4 folders deep, for a feedback line
+ * that shows a student where the files went when the grader found none of
+ * a week's. *n counts every one found. */
+static void list_sources(const char *dir, const char *rel, int depth, char *buf, size_t sz, int *n)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[1500], r[700];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        snprintf(r, sizeof r, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name);
+        struct stat st;
+        if (lstat(path, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (depth < 4) list_sources(path, r, depth + 1, buf, sz, n);
+            continue;
+        }
+        size_t k = strlen(e->d_name);
+        if (!S_ISREG(st.st_mode) || !((k > 3 && !strcmp(e->d_name + k - 3, ".cu")) || (k > 3 && !strcmp(e->d_name + k - 3, ".py"))))
+            continue;
+        if (++*n <= 6) {
+            char esc[400];
+            up_escape(r, esc, sizeof esc);
+            appendf(buf, sz, "%s`%s`", *n > 1 ? ", " : "", esc);
+        }
+    }
+    closedir(d);
 }
 
 int prepare_student(grader *G, student *s, char *err, size_t errsz)
@@ -180,7 +213,18 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
             s->note[w][0] = 0;
             appendf(s->note[w], sizeof s->note[w],
                     "- No file of %s was in the submission: the week was neither built nor run, and each of its "
-                    "checkpoints scores 0.\n", wk);
+                    "checkpoints scores 0. The grader looks for ", wk);
+            for (int e = 0; e < m->n_exercises + m->n_pyexercises; e++)
+                appendf(s->note[w], sizeof s->note[w], "%s%s.%s", e ? (e + 1 == m->n_exercises + m->n_pyexercises ? " and " : ", ") : "",
+                        e < m->n_exercises ? m->exercises[e] : m->pyexercises[e - m->n_exercises], e < m->n_exercises ? "cu" : "py");
+            appendf(s->note[w], sizeof s->note[w], " in a folder %s/ at the submission's top or one folder down%s; ", wk,
+                    G->n_weeks == 1 ? " (or at its top)" : "");
+            char found[700] = "";
+            int n_found = 0;
+            list_sources(s->sub, "", 0, found, sizeof found, &n_found);
+            if (n_found) appendf(s->note[w], sizeof s->note[w], "the submission's .cu and .py files: %s%s.\n", found,
+                                 n_found > 6 ? " and more" : "");
+            else appendf(s->note[w], sizeof s->note[w], "the submission holds no .cu or .py file.\n");
         }
     }
     /* What week.txt says, for make, written once here: the weeks of one

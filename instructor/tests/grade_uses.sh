@@ -9,8 +9,10 @@
 # files, the starter's, as `wb strip` derives them) graded with its linked
 # test: the reference PASSes the week's CPU checkpoint (w34.traffic,
 # w55.schedule), the starter FAILs it, no object-check finding, the GPU
-# checkpoints SKIP. A third student submits no file of either week: neither
-# built nor run, every cell 0.00 (no SKIP: nothing is left to run on a GPU).
+# checkpoints SKIP. A third student submits no file of either week (a .cu in
+# a stray folder): neither built nor run, every cell 0.00 (no SKIP: nothing
+# is left to run on a GPU), and the feedback says where the grader looked and
+# names the stray file.
 . "$(dirname "$0")/lib.sh"
 t_begin instructor-grade-uses
 
@@ -23,6 +25,7 @@ for w in phase6/week34 phase5/week55; do
   mkdir -p "$log/class/correct/$w" "$log/class/starter/$w" "$log/class/nothing/$w"
   cp "$w"/solution/*.cu "$log/class/correct/$w/" && touch "$log/class/nothing/$w/notes.txt"
 done
+mkdir -p "$log/class/nothing/stray" && echo "/* in no week's folder */" >"$log/class/nothing/stray/attention.cu"
 if ! $MAKE -s "$GRADE_BIN" "$BUILD/phase6/week34/starter/test" "$BUILD/phase5/week55/starter/test" >"$log/build.log" 2>&1; then
   t_fail "$label" "the grader or the weeks do not build (see $log/build.log)"; t_end
 fi
@@ -41,6 +44,9 @@ got_starter=$(grep '^starter,' "$log/gradebook.csv" | cut -d, -f1-10)
 got_nothing=$(grep '^nothing,' "$log/gradebook.csv" | cut -d, -f1-10)
 [ "$got_nothing" = "nothing,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00" ] ||
   bad="$bad nothing submitted: '$got_nothing', expected every cell 0.00;"
+grep -qF "in a folder phase6/week34/ at the submission's top or one folder down; the submission's .cu and .py files: \`stray/attention.cu\`." \
+  "$log/gradebook-feedback/nothing.md" 2>/dev/null ||
+  bad="$bad nothing submitted: the feedback does not say where the grader looked and what the submission holds;"
 [ "$got_correct" = "$want_correct" ] || bad="$bad the reference: '$got_correct', expected '$want_correct';"
 [ "$got_starter" = "$want_starter" ] || bad="$bad the starter: '$got_starter', expected '$want_starter';"
 ! grep -q "object check" "$log/grade.log" || bad="$bad the object check found something: $(grep -m1 'object check' "$log/grade.log");"
