@@ -92,9 +92,8 @@ static void list_sources(const char *dir, const char *rel, int depth, char *buf,
             if (depth < 4) list_sources(path, r, depth + 1, buf, sz, n);
             continue;
         }
-        size_t k = strlen(e->d_name);
-        if (!S_ISREG(st.st_mode) || !((k > 3 && !strcmp(e->d_name + k - 3, ".cu")) || (k > 3 && !strcmp(e->d_name + k - 3, ".py"))))
-            continue;
+        const char *ext = strrchr(e->d_name, '.');
+        if (!S_ISREG(st.st_mode) || !ext || ext == e->d_name || (strcmp(ext, ".cu") && strcmp(ext, ".py"))) continue;
         if (++*n <= 6) {
             char esc[400];
             up_escape(r, esc, sizeof esc);

@@ -30,7 +30,6 @@ double speed_points(double points, double ratio, double target)
     return points * (f > 1 ? 1 : f);
 }
 
-/* A short name for why a test failed, from Check's or WB_CUDA's message. */
 /* A judge's message saying the runner could not open the GPU when the judge
  * said hello (judge.c, jd_hello: "the runner could not start: device BUS:
  * cudaError..."): the runner's own code (cudaDeviceGetByPCIBusId,
@@ -38,6 +37,7 @@ double speed_points(double points, double ratio, double target)
  * functions; the sandbox's view of the GPU or the host is at fault. */
 int runner_no_gpu(const char *msg) { return msg && strstr(msg, "the runner could not start: device ") != NULL; }
 
+/* A short name for why a test failed, from Check's or WB_CUDA's message. */
 const char *classify(const char *msg)
 {
     if (!msg || !*msg) return "failed";

@@ -161,11 +161,10 @@ int cmd_margins(int argc, char **argv)
             } else snprintf(yard, sizeof yard, "%s", c->yard[0] ? c->yard : "-");
             if (isnan(c->ratio)) snprintf(ratio, sizeof ratio, "-");
             else snprintf(ratio, sizeof ratio, "%.3f", c->ratio);
-            snprintf(target, sizeof target, "-");
+            wb_result_target(c, target, sizeof target); /* "-" when none */
             snprintf(margin, sizeof margin, "-");
             if (c->target > 0) {
                 speed++;
-                snprintf(target, sizeof target, ">= %.2f", c->target);
                 if (c->status != WB_RES_PASS || isnan(c->ratio)) n_not++, add_name(notpassed, sizeof notpassed, c->id);
                 else if (c->ratio < 1.10 * c->target) n_short++, add_name(shorts, sizeof shorts, c->id);
                 else good++;
