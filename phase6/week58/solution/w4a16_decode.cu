@@ -710,14 +710,13 @@ __device__ unsigned long long g_w58_tl[3 * 4096];
 #ifndef W58_XB
 #define W58_XB 4 /* x pieces a thread loads before it stores any (the staging's batch) */
 #endif
-template <int NT, int D, int WPB, int BL, bool HS, int R>
+template <int NT, int D, int WPB, int BL, bool HS, int PF>
 static __global__ void __launch_bounds__(32 * WPB, BL)
     w4_decode_kernel9(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
                       const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
                       unsigned *__restrict__ tickets, int M, int N, int K, int gps, int XC)
 {
     constexpr int TT = 2, CW = 32, MR = 8 * NT;
-    static_assert(R == 0 || R >= 2, "a ring has two stages or more");
     extern __shared__ __align__(16) uint32_t xsm[]; /* [XC][4 s][4 f][MR][4 words] */
     __shared__ bool last;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
@@ -750,9 +749,6 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
         for (int f = 0; f < 4; f++) dst[f * MR * 4] = p[f];
     };
     auto stage = [&](int c0) {
-#ifdef W58_NOSTAGE
-        if (c0 > 0 || W58_NOSTAGE) return;
-#endif
         const int n16 = M * XC * 16; /* uint4 pieces: row m, group gi, word-row r */
         for (int i0 = threadIdx.x; i0 < n16; i0 += W58_XB * 32 * WPB) {
             uint4 v[W58_XB];
@@ -796,79 +792,23 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
         }
         wo += (size_t)16 * N, so += N;
     };
-    int cx = 0; /* group index within the staged chunk */
-    auto run_group = [&](int gi, const uint32_t(&w)[4][2 * TT], const uint32_t(&s2)[TT], const uint32_t(&z2)[TT]) {
-        if (gi % XC == 0) { /* block-uniform */
-            __syncthreads(); /* everyone is done with the last chunk */
-            stage(gi);
-            __syncthreads();
-            cx = 0;
-        }
-        const uint32_t xg = xbase + (uint32_t)cx * (16 * MR * 16);
-        dec_group8<NT, TT, HS>(acc, w, s2, z2, [&](int s, uint32_t(&b)[NT][2][2]) {
+    /* PF > 0: the words of the group PF past the last one in registers
+     * asked into L2 (prefetch.global.L2) as that one is loaded, so that
+     * more bytes are on their way than the registers hold */
+    auto pf = [&](int gp) {
+        if (PF > 0 && has && gp < G) {
+            const uint32_t *p = wq + ((size_t)(g0 + gp) * 16 + t) * N + col;
 #pragma unroll
-            for (int nt = 0; nt < NT; nt++) {
-                uint32_t q[4];
-                ldsm_x4(q, xg + (uint32_t)(s * 4 * MR * 16 + nt * 8 * 16));
-                b[nt][0][0] = q[0], b[nt][0][1] = q[1], b[nt][1][0] = q[2], b[nt][1][1] = q[3];
-            }
-        });
-        cx++;
+            for (int s = 0; s < 4; s++) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + (size_t)s * 4 * N));
+        }
     };
-    if constexpr (R > 0) {
-        /* W58_R1, W58_R2: the words, scales and zeros of the next R - 1
-         * groups in flight by cp.async into a ring of R stages in shared
-         * memory past x, each thread's own 80 bytes a stage (five 16-byte
-         * slots, consecutive threads adjacent: no bank conflict), read back
-         * by the thread that copied them, so no barrier; registers hold
-         * only the group being used. */
-        const uint32_t rb = (uint32_t)__cvta_generic_to_shared(xsm + (size_t)XC * 16 * MR * 4) + threadIdx.x * 16;
-        auto slot = [&](int st, int j) { return rb + (uint32_t)((st * 5 + j) * 32 * WPB * 16); };
-        auto issue_r = [&](int st) {
-            if (has) {
-#pragma unroll
-                for (int s = 0; s < 4; s++) cp_async16(slot(st, s), wq + wo + (size_t)s * 4 * N);
-                cp_async8(slot(st, 4), sc + so);
-                cp_async8(slot(st, 4) + 8, zr + so);
-            }
-            wo += (size_t)16 * N, so += N;
-        };
-#pragma unroll
-        for (int r = 0; r < R - 1; r++) {
-            if (r < G) issue_r(r);
-            cp_async_commit();
-        }
-#pragma unroll 1
-        for (int gi = 0; gi < G; gi++) {
-            cp_async_wait_mem<R - 2>(); /* this group's copies have landed */
-            const int st = gi % R;
-            uint32_t w[4][2 * TT], s2[TT], z2[TT];
-#pragma unroll
-            for (int s = 0; s < 4; s++) {
-                uint4 v;
-                asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                             : "r"(slot(st, s)));
-                w[s][0] = has ? v.x : 0u, w[s][1] = has ? v.y : 0u, w[s][2] = has ? v.z : 0u, w[s][3] = has ? v.w : 0u;
-            }
-            {
-                uint4 v;
-                asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                             : "r"(slot(st, 4)));
-                s2[0] = has ? v.x : 0u, s2[1] = has ? v.y : 0u, z2[0] = has ? v.z : 0u, z2[1] = has ? v.w : 0u;
-            }
-            /* the stage refilled next is the one read last group, whose
-             * values the last group's mmas have consumed */
-            if (gi + R - 1 < G) issue_r((gi + R - 1) % R);
-            cp_async_commit();
-            run_group(gi, w, s2, z2);
-        }
-    } else {
     uint32_t wb[D][4][2 * TT], sb[D][TT], zb[D][TT];
 #pragma unroll
     for (int r = 0; r < D - 1; r++)
         if (r < G) issue(wb[r], sb[r], zb[r]);
+#pragma unroll
+    for (int r = 0; r < PF; r++) pf(D - 1 + r);
+    int cx = 0; /* group index within the staged chunk */
 #pragma unroll 1
     for (int gb = 0; gb < G; gb += D) {
 #pragma unroll
@@ -876,9 +816,24 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
             const int gi = gb + r;
             if (gi >= G) break;
             if (gi + D - 1 < G) issue(wb[(r + D - 1) % D], sb[(r + D - 1) % D], zb[(r + D - 1) % D]);
-            run_group(gi, wb[r], sb[r], zb[r]);
+            pf(gi + D - 1 + PF);
+            if (gi % XC == 0) { /* block-uniform */
+                __syncthreads(); /* everyone is done with the last chunk */
+                stage(gi);
+                __syncthreads();
+                cx = 0;
+            }
+            const uint32_t xg = xbase + (uint32_t)cx * (16 * MR * 16);
+            dec_group8<NT, TT, HS>(acc, wb[r], sb[r], zb[r], [&](int s, uint32_t(&b)[NT][2][2]) {
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++) {
+                    uint32_t q[4];
+                    ldsm_x4(q, xg + (uint32_t)(s * 4 * MR * 16 + nt * 8 * 16));
+                    b[nt][0][0] = q[0], b[nt][0][1] = q[1], b[nt][1][0] = q[2], b[nt][1][1] = q[3];
+                }
+            });
+            cx++;
         }
-    }
     }
 
     W58_TL_MARK(1);
@@ -939,14 +894,11 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
 #ifndef W58_HS2
 #define W58_HS2 0
 #endif
-#ifndef W58_R1
-#define W58_R1 0 /* stages of the words' shared ring at M <= 8 (0: registers, W58_D1) */
+#ifndef W58_PF1
+#define W58_PF1 0 /* groups prefetched into L2 past the registers' (M <= 8) */
 #endif
-#ifndef W58_R2
-#define W58_R2 0
-#endif
-#ifndef W58_RXC
-#define W58_RXC 32 /* with a ring: most groups of x staged at once, over NT */
+#ifndef W58_PF2
+#define W58_PF2 0
 #endif
 
 static float *g_ws;
@@ -978,9 +930,6 @@ static cudaError_t slots_of(F f, int threads, size_t smem, int &known_dev, int &
         e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
         if (e == cudaSuccess && smem > 48 * 1024)
             e = cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-#ifdef W58_CARVE
-        if (e == cudaSuccess) e = cudaFuncSetAttribute(f, cudaFuncAttributePreferredSharedMemoryCarveout, W58_CARVE);
-#endif
         if (e == cudaSuccess) e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, threads, smem);
         if (e != cudaSuccess) return e;
         known_slots = sms * (per_sm > 0 ? per_sm : 1), known_dev = dev;
@@ -989,16 +938,14 @@ static cudaError_t slots_of(F f, int threads, size_t smem, int &known_dev, int &
     return cudaSuccess;
 }
 
-template <int NT, int D, int WPB, int BL, bool HS, int R>
+template <int NT, int D, int WPB, int BL, bool HS, int PF>
 static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
                                int M, int N, int K)
 {
     static int known_dev = -1, known_slots = 0;
-    constexpr int xcmax = R > 0 ? W58_RXC / NT : W58_XC;
-    constexpr size_t ring = (size_t)R * 5 * 32 * WPB * 16;
-    constexpr size_t smax = (size_t)xcmax * 16 * 8 * NT * 16 + ring; /* bytes of xsm at XC = xcmax, and the ring */
+    constexpr size_t smax = (size_t)W58_XC * 16 * 8 * NT * 16; /* bytes of xsm at XC = W58_XC */
     int slots = 0;
-    cudaError_t e = slots_of(w4_decode_kernel9<NT, D, WPB, BL, HS, R>, 32 * WPB, smax, known_dev, known_slots, &slots);
+    cudaError_t e = slots_of(w4_decode_kernel9<NT, D, WPB, BL, HS, PF>, 32 * WPB, smax, known_dev, known_slots, &slots);
     if (e != cudaSuccess) return e;
     const int cols = 32 * WPB, tiles = (N + cols - 1) / cols, groups = K / DEC_GROUP;
     int S = slots / tiles;
@@ -1006,9 +953,9 @@ static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half
     S = S > groups ? groups : S;
     const int gps = (groups + S - 1) / S;
     S = (groups + gps - 1) / gps;
-    const int XC = gps < xcmax ? gps : xcmax;
+    const int XC = gps < W58_XC ? gps : W58_XC;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel9<NT, D, WPB, BL, HS, R><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16 + ring>>>(
+    w4_decode_kernel9<NT, D, WPB, BL, HS, PF><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16>>>(
         x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps, XC);
     return cudaGetLastError();
 }
@@ -1093,9 +1040,9 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
     if (K == 0) return cudaMemsetAsync(y_, 0, (size_t)M * N * 2, 0); /* 0x0000 is +0 */
 #if W58_DEC_VARIANT == 9
     if (M <= 8)
-        return dec9_launch<1, W58_D1, W58_WPB1, W58_BL1, false, W58_R1>((const __half *)x_, wq, (const __half *)scales_,
+        return dec9_launch<1, W58_D1, W58_WPB1, W58_BL1, false, W58_PF1>((const __half *)x_, wq, (const __half *)scales_,
                                                          (const __half *)zeros_, (__half *)y_, M, N, K);
-    return dec9_launch<2, W58_D2, W58_WPB2, W58_BL2, W58_HS2, W58_R2>((const __half *)x_, wq, (const __half *)scales_,
+    return dec9_launch<2, W58_D2, W58_WPB2, W58_BL2, W58_HS2, W58_PF2>((const __half *)x_, wq, (const __half *)scales_,
                                                      (const __half *)zeros_, (__half *)y_, M, N, K);
 #else
     int slots = 0;
