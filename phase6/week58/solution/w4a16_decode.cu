@@ -710,7 +710,7 @@ __device__ unsigned long long g_w58_tl[3 * 4096];
 #ifndef W58_XB
 #define W58_XB 4 /* x pieces a thread loads before it stores any (the staging's batch) */
 #endif
-template <int NT, int D, int WPB, int BL, bool HS, int PF>
+template <int NT, int D, int WPB, int BL, bool HS>
 static __global__ void __launch_bounds__(32 * WPB, BL)
     w4_decode_kernel9(const __half *__restrict__ x, const uint32_t *__restrict__ wq, const __half *__restrict__ sc,
                       const __half *__restrict__ zr, __half *__restrict__ y, float *__restrict__ ws,
@@ -792,22 +792,10 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
         }
         wo += (size_t)16 * N, so += N;
     };
-    /* PF > 0: the words of the group PF past the last one in registers
-     * asked into L2 (prefetch.global.L2) as that one is loaded, so that
-     * more bytes are on their way than the registers hold */
-    auto pf = [&](int gp) {
-        if (PF > 0 && has && gp < G) {
-            const uint32_t *p = wq + ((size_t)(g0 + gp) * 16 + t) * N + col;
-#pragma unroll
-            for (int s = 0; s < 4; s++) asm volatile("prefetch.global.L2 [%0];" ::"l"(p + (size_t)s * 4 * N));
-        }
-    };
     uint32_t wb[D][4][2 * TT], sb[D][TT], zb[D][TT];
 #pragma unroll
     for (int r = 0; r < D - 1; r++)
         if (r < G) issue(wb[r], sb[r], zb[r]);
-#pragma unroll
-    for (int r = 0; r < PF; r++) pf(D - 1 + r);
     int cx = 0; /* group index within the staged chunk */
 #pragma unroll 1
     for (int gb = 0; gb < G; gb += D) {
@@ -816,7 +804,6 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
             const int gi = gb + r;
             if (gi >= G) break;
             if (gi + D - 1 < G) issue(wb[(r + D - 1) % D], sb[(r + D - 1) % D], zb[(r + D - 1) % D]);
-            pf(gi + D - 1 + PF);
             if (gi % XC == 0) { /* block-uniform */
                 __syncthreads(); /* everyone is done with the last chunk */
                 stage(gi);
@@ -894,12 +881,6 @@ static __global__ void __launch_bounds__(32 * WPB, BL)
 #ifndef W58_HS2
 #define W58_HS2 0
 #endif
-#ifndef W58_PF1
-#define W58_PF1 0 /* groups prefetched into L2 past the registers' (M <= 8) */
-#endif
-#ifndef W58_PF2
-#define W58_PF2 0
-#endif
 
 static float *g_ws;
 static unsigned *g_tickets;
@@ -938,14 +919,14 @@ static cudaError_t slots_of(F f, int threads, size_t smem, int &known_dev, int &
     return cudaSuccess;
 }
 
-template <int NT, int D, int WPB, int BL, bool HS, int PF>
+template <int NT, int D, int WPB, int BL, bool HS>
 static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half *sc, const __half *zr, __half *y,
                                int M, int N, int K)
 {
     static int known_dev = -1, known_slots = 0;
     constexpr size_t smax = (size_t)W58_XC * 16 * 8 * NT * 16; /* bytes of xsm at XC = W58_XC */
     int slots = 0;
-    cudaError_t e = slots_of(w4_decode_kernel9<NT, D, WPB, BL, HS, PF>, 32 * WPB, smax, known_dev, known_slots, &slots);
+    cudaError_t e = slots_of(w4_decode_kernel9<NT, D, WPB, BL, HS>, 32 * WPB, smax, known_dev, known_slots, &slots);
     if (e != cudaSuccess) return e;
     const int cols = 32 * WPB, tiles = (N + cols - 1) / cols, groups = K / DEC_GROUP;
     int S = slots / tiles;
@@ -955,7 +936,7 @@ static cudaError_t dec9_launch(const __half *x, const uint32_t *wq, const __half
     S = (groups + gps - 1) / gps;
     const int XC = gps < W58_XC ? gps : W58_XC;
     if (S > 1 && (e = dec_workspace((size_t)S * M * N, (size_t)tiles)) != cudaSuccess) return e;
-    w4_decode_kernel9<NT, D, WPB, BL, HS, PF><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16>>>(
+    w4_decode_kernel9<NT, D, WPB, BL, HS><<<dim3((unsigned)tiles, (unsigned)S), 32 * WPB, (size_t)XC * 16 * 8 * NT * 16>>>(
         x, wq, sc, zr, y, g_ws, g_tickets, M, N, K, gps, XC);
     return cudaGetLastError();
 }
@@ -1040,9 +1021,9 @@ cudaError_t w4a16_decode(const uint16_t *x_, const uint32_t *wq, const uint16_t 
     if (K == 0) return cudaMemsetAsync(y_, 0, (size_t)M * N * 2, 0); /* 0x0000 is +0 */
 #if W58_DEC_VARIANT == 9
     if (M <= 8)
-        return dec9_launch<1, W58_D1, W58_WPB1, W58_BL1, false, W58_PF1>((const __half *)x_, wq, (const __half *)scales_,
+        return dec9_launch<1, W58_D1, W58_WPB1, W58_BL1, false>((const __half *)x_, wq, (const __half *)scales_,
                                                          (const __half *)zeros_, (__half *)y_, M, N, K);
-    return dec9_launch<2, W58_D2, W58_WPB2, W58_BL2, W58_HS2, W58_PF2>((const __half *)x_, wq, (const __half *)scales_,
+    return dec9_launch<2, W58_D2, W58_WPB2, W58_BL2, W58_HS2>((const __half *)x_, wq, (const __half *)scales_,
                                                      (const __half *)zeros_, (__half *)y_, M, N, K);
 #else
     int slots = 0;
