@@ -40,14 +40,16 @@ mkdir -p "$(dirname "$m")"
   printf 'phase0/week01\tw01.a-bw\tpass\t-\t3120\tGB/s\tCOPY\t3300\t0.945\t0.85\t1\tGPU A\t1\t0\t0\t-\t-\n'
   printf 'phase0/week01\tw01.b-bw\tpass\t-\t2900\tGB/s\tCOPY\t3300\t0.879\t0.85\t1\tGPU A\t1\t0\t0\t-\t-\n'
   printf 'phase0/week01\tw01.c-bw\tfail\tcode\t1650\tGB/s\tCOPY\t3300\t0.5\t0.85\t1\tGPU A\t1\t1\t0\t-\tslow\n'
-  printf 'phase0/week01\tw01.d-bw\tskip\tnogpu\t-\t-\tCOPY\t-\t-\t0.85\t1\t-\t0\t0\t1\t-\tno GPU\n'; } >"$m"
+  printf 'phase0/week01\tw01.d-bw\tskip\tnogpu\t-\t-\tCOPY\t-\t-\t0.85\t1\t-\t0\t0\t1\t-\tno GPU\n'
+  printf 'phase0/week01\tw01.e-speed\tpass\t-\t-\t-\tcuDNN\t-\t0.956\t0.80\t1\tGPU A\t1\t0\t0\tS4096 non-causal: 410 TFLOP/s, cuDNN 429, 0.956 | one\t-\n'; } >"$m"
 out=$("$WB" margins "$m" 2>&1); rc=$?
 want_rows="| phase0/week01 | w01.vecadd | PASS | - | - | - | - | - |
 | phase0/week01 | w01.a-bw | PASS | 3120 GB/s | COPY 3300 GB/s | 0.945 | >= 0.85 COPY | +11.2 % |
 | phase0/week01 | w01.b-bw | PASS | 2900 GB/s | COPY 3300 GB/s | 0.879 | >= 0.85 COPY | +3.4 % short |
 | phase0/week01 | w01.c-bw | FAIL | 1650 GB/s | COPY 3300 GB/s | 0.500 | >= 0.85 COPY | -41.2 % |
-| phase0/week01 | w01.d-bw | SKIP | - | COPY | - | >= 0.85 COPY | - |"
-want_sum="4 speed checkpoints: 1 passed by 10 % or more; 1 passed by less: w01.b-bw; 2 not passed: w01.c-bw, w01.d-bw"
+| phase0/week01 | w01.d-bw | SKIP | - | COPY | - | >= 0.85 COPY | - |
+| phase0/week01 | w01.e-speed | PASS | S4096 non-causal: 410 TFLOP/s, cuDNN 429, 0.956 \\| one | cuDNN | 0.956 | >= 0.80 cuDNN | +19.5 % |"
+want_sum="5 speed checkpoints: 2 passed by 10 % or more; 1 passed by less: w01.b-bw; 2 not passed: w01.c-bw, w01.d-bw"
 if [ $rc = 0 ] && [ "$(grep '^| phase0' <<<"$out")" = "$want_rows" ] && grep -qxF "$want_sum" <<<"$out" &&
    grep -qxF "GPU: GPU A" <<<"$out" && ! "$WB" margins "$m.absent" >/dev/null 2>&1; then t_pass "$label0"
 else t_fail "$label0" "got (exit $rc): $out"; fi

@@ -116,7 +116,10 @@ int cmd_results(int argc, char **argv)
 /* `wb margins RESULTS...`: every checkpoint of one or more results records
  * as a Markdown table (week, checkpoint, result, figure, yardstick, ratio,
  * target, margin), for an acceptance run's notes: the figures are the
- * records', nothing recomputed but the margin, ratio / target - 1. Last, the
+ * records', nothing recomputed but the margin, ratio / target - 1. A speed
+ * checkpoint judged on a ratio alone (wb_expect_target: the figures of its
+ * several shapes are in its detail) shows that detail as its figure, any
+ * '|' escaped so that the row stays a row. Last, the
  * GPUs the records name and a line that counts the speed checkpoints:
  * passed by 10 % or more (the workbook asks that of every reference
  * solution), passed by less (named, and "short" in the table), not passed
@@ -152,8 +155,16 @@ int cmd_margins(int argc, char **argv)
         for (int i = 0; i < n; i++) {
             const wb_result *c = &r[i];
             if (c->gpu[0] && strcmp(c->gpu, "-") && !strstr(gpus, c->gpu)) add_name(gpus, sizeof gpus, c->gpu);
-            char fig[64], yard[96], ratio[24], target[40], margin[40];
+            char fig[700], yard[96], ratio[24], target[40], margin[40];
             num_unit(fig, sizeof fig, c->value, c->unit);
+            if (isnan(c->value) && c->target > 0 && c->detail[0] && strcmp(c->detail, "-")) {
+                size_t k = 0;
+                for (const char *d = c->detail; *d && k + 3 < sizeof fig; d++) {
+                    if (*d == '|') fig[k++] = '\\';
+                    fig[k++] = *d == '\n' || *d == '\t' ? ' ' : *d;
+                }
+                fig[k] = 0;
+            }
             if (c->yard[0] && !isnan(c->yard_value)) {
                 char yv[64];
                 num_unit(yv, sizeof yv, c->yard_value, c->unit);
