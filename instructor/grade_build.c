@@ -213,9 +213,12 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
             appendf(s->note[w], sizeof s->note[w],
                     "- No file of %s was in the submission: the week was neither built nor run, and each of its "
                     "checkpoints scores 0. The grader looks for ", wk);
-            for (int e = 0; e < m->n_exercises + m->n_pyexercises; e++)
-                appendf(s->note[w], sizeof s->note[w], "%s%s.%s", e ? (e + 1 == m->n_exercises + m->n_pyexercises ? " and " : ", ") : "",
-                        e < m->n_exercises ? m->exercises[e] : m->pyexercises[e - m->n_exercises], e < m->n_exercises ? "cu" : "py");
+            const int nx = m->n_exercises, n_all = nx + m->n_pyexercises; /* "a.cu, b.cu and c.py" */
+            for (int e = 0; e < n_all; e++) {
+                const char *sep = e == 0 ? "" : e + 1 == n_all ? " and " : ", ";
+                if (e < nx) appendf(s->note[w], sizeof s->note[w], "%s%s.cu", sep, m->exercises[e]);
+                else appendf(s->note[w], sizeof s->note[w], "%s%s.py", sep, m->pyexercises[e - nx]);
+            }
             appendf(s->note[w], sizeof s->note[w], " in a folder %s/ at the submission's top or one folder down%s; ", wk,
                     G->n_weeks == 1 ? " (or at its top)" : "");
             char found[700] = "";
