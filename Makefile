@@ -34,7 +34,7 @@ ARCH ?= $(or $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>
 # An ARCH you give must be one this nvcc knows (sm_90a builds as compute_90).
 ifneq ($(filter command line environment,$(origin ARCH)),)
   ifeq ($(filter sm_%,$(ARCH)),)
-    $(error ARCH=$(ARCH) names no architecture the way nvcc's -arch reads it: give ARCH=sm_$(patsubst compute_%,%,$(ARCH)) (sm_90 for the H100))
+    $(error ARCH=$(ARCH) names no architecture the way nvcc's -arch reads it: give ARCH=sm_$(patsubst sm%,%,$(patsubst compute_%,%,$(ARCH))) (sm_90 for the H100))
   endif
   ifeq ($(shell $(NVCC) --list-gpu-arch 2>/dev/null | grep -qx 'compute_$(patsubst %a,%,$(patsubst %f,%,$(patsubst sm_%,%,$(ARCH))))' && echo ok),)
     $(error ARCH=$(ARCH) is not a GPU architecture $(NVCC) can build for (`$(NVCC) --list-gpu-arch` lists them as compute_NN; give ARCH=sm_NN, e.g. sm_90 for the H100))
@@ -270,8 +270,8 @@ define impl_rules
 $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)): $(BUILD)/$(1)/$(2)/%.o: $(call src_of,$(1),$(2),%) $(NVCC_STAMP) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@ || { \
-	  echo ">>> $$< does not compile: the first error above names the line. Fix it, or 'make $(1) reset' to start again."; exit 1; }
+	$(Q)$(NVCC) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@ || { rc=$$$$?; [ $$$$rc -gt 128 ] && exit $$$$rc; \
+	  echo ">>> $$< does not compile: the first error above names the line. Fix it, or 'make $(1) reset EX=$$*' to start that file again."; exit 1; }
 
 $(BUILD)/$(1)/$(2)/test: $(BUILD)/$(1)/.week-flags $(BUILD)/$(1)/test.o $(patsubst %,$(BUILD)/$(1)/$(2)/%.o,$($(1)_EX)) $(patsubst $(1)/support/%.cu,$(BUILD)/$(1)/support/%.o,$($(1)_SUP)) $(call need_objs,$(1)) $(call used_objs,$(1)) $(call phase_lib,$(1)) $(LIBWB)
 	$$(if $(Q),@echo "  LD      $$@")
@@ -313,11 +313,12 @@ ifneq ($(unknown_goals),)
 endif
 # A variable given on the command line that no part of the workbook reads
 # is a misspelling until shown otherwise (a misspelt IMPL= would run your code):
-# stop when it is two edits from one that is read, say so otherwise.
+# stop when it is two edits from one that is read, say so otherwise. (V, the
+# one-letter switch for full commands, is too short for the scan's pattern.)
 cmdline_vars := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
 ifneq ($(cmdline_vars),)
   read_vars := $(shell cat Makefile mk/*.mk tools/here.mk $(wildcard phase[0-9]/common/phase.mk phase[0-9]/week[0-9][0-9]/week.mk instructor/tune/*/tune.mk tests/*.sh instructor/tests/*.sh instructor/*.sh .ci/* phase7/common/*.py tools/*.sh) 2>/dev/null | grep -oE '[A-Z][A-Z0-9_]+' | sort -u)
-  unread_vars := $(filter-out $(read_vars) WB_% CK_% MAKEFLAGS MAKEOVERRIDES SHELL,$(cmdline_vars))
+  unread_vars := $(filter-out $(read_vars) WB_% CK_% V MAKEFLAGS MAKEOVERRIDES SHELL,$(cmdline_vars))
   $(foreach v,$(unread_vars),$(if $(call closest,$(v),$(read_vars)),$(error $(v)=$($(v)): no part of the workbook reads $(v) (did you mean $(call closest,$(v),$(read_vars))?)),$(if $(MAKE_RESTARTS)$(filter-out 0,$(MAKELEVEL)),,$(warning $(v)=$($(v)) is read by no part of the workbook: it changes nothing))))
 endif
 # A missing exercise file of the learner's week: say how to get it back.

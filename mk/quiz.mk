@@ -18,5 +18,5 @@ PHASE ?=
 quiz_file = quizzes/$(if $(filter preflight,$(PHASE)),preflight,phase$(PHASE)).txt
 
 quiz: $(QUIZ_BIN)
-	@[ -n "$(PHASE)" ] && [ -f "$(quiz_file)" ] || { echo ">>> say which quiz: make quiz PHASE=0 (0-8, or preflight) [ANSWERS=file]"; exit 2; }
+	@[ -n "$(PHASE)" ] && [ -f "$(quiz_file)" ] || { echo ">>> $(if $(PHASE),PHASE=$(PHASE) is not a quiz,say which quiz): make quiz PHASE=0 (0-8, or preflight) [ANSWERS=file]"; exit 2; }
 	$(Q)$(QUIZ_BIN) take $(quiz_file) $(ANSWERS)

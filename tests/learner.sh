@@ -53,6 +53,21 @@ expect "a mistyped goal gets a did-you-mean" "did you mean 'check'" "$(m phase0/
 expect "a bare week name gets its folder" "did you mean 'make phase0/week01 check'" "$(m week01 check)"
 # (the misspelling is assembled, so this file does not hold it as a word
 # make could take for one the workbook reads)
+expect "ARCH=sm90 asks for ARCH=sm_90" 'give ARCH=sm_90 ' "$(m phase0/week01 ARCH=sm90)"
+expect "V=1, the full commands, is a variable the workbook reads" '^Hint [0-9]+ of' "$(m phase0/week01 hint V=1)"
+# A compile stopped by a signal (Ctrl-C) is not the learner's code failing to compile.
+mkdir -p .fake && printf '#!/bin/sh\ncase " $* " in *" -c "*) kill -INT $$;; esac\nexec %s "$@"\n' "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" > .fake/nvcc && chmod +x .fake/nvcc
+out=$(m phase0/week01 NVCC="$PWD/.fake/nvcc")
+if grep -q 'does not compile' <<<"$out"; then t_fail "learner: an interrupted compile does not blame the code" "$(tail -c 300 <<<"$out")"; else expect "an interrupted compile does not blame the code" 'Error 130|Interrupt' "$out"; fi
+rm -rf .fake
+# Without a GPU a CPU checkpoint's PASS is not recorded: the Next line says so (week 03's roofline runs on the CPU).
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  cp phase0/week03/solution/roofline.cu phase0/week03/roofline.cu
+  out=$(m phase0/week03 check)
+  expect "without a GPU a CPU pass is said not to be recorded" 'nor for the 1 that passed \(only a run with a GPU is recorded\)' "$out"
+  [ -f progress.md ] && t_fail "learner: nothing is recorded without a GPU" "$(cat progress.md)" || t_pass "learner: nothing is recorded without a GPU"
+  git -C "$WB_ROOT" show HEAD:phase0/week03/roofline.cu > phase0/week03/roofline.cu 2>/dev/null || cp "$WB_ROOT/phase0/week03/roofline.cu" phase0/week03/roofline.cu
+fi
 expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L]P \(did you mean IMPL\?\)' "$(m phase0/week01 "IM""LP=starter")"
 expect "make hint inside a week folder is the week's hint" '^Hint [0-9]+ of [0-9]+ for phase0/week01' "$(cd phase0/week01 && m hint)"
 expect "make check inside a phase folder says what to type" "run make from the workbook's top folder" "$(cd phase0 && m check)"

@@ -97,13 +97,18 @@ int cmd_report(int argc, char **argv)
     if (nogpu) {
         /* not done: the week's GPU checkpoints never ran, so the exit status is not 0 */
         /* a GPU is the remedy only where the GPU was what lacked */
+        /* passes that ran without a GPU were not recorded either: say so, lest the PASS lines read as done */
+        char also[96] = "";
+        if (record && pass > 0 && nrec == 0)
+            snprintf(also, sizeof also, ", nor for the %d that passed (only a run with a GPU is recorded)", pass);
         if (envonly == nogpu)
-            printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Install what that "
+            printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s%s. Install what that "
                    "names, then `make %s check` again.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
-                   wdir);
+                   also, wdir);
         else
-            printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s. Run the same check on "
-                   "a machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them");
+            printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s%s. Run the same check "
+                   "on a machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
+                   also);
         return rc ? rc : 1;
     }
     if (notsel) {

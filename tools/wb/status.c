@@ -66,7 +66,7 @@ static void last_check(const char *dir, const wb_week *meta, char *out, size_t n
     }
     /* a check with no GPU records nothing: say so, or 0/N reads as no work done */
     int m = snprintf(out, n, "last check: %d pass, %d fail%s%.0d%s%s", pass, fail, skip ? ", " : "", skip,
-                     skip ? " skipped" : "", nogpu ? " (no GPU there: nothing recorded)" : "");
+                     skip ? " skipped" : "", nogpu ? " (no GPU: nothing recorded)" : "");
     if (first_fail >= 0 && m > 0 && (size_t)m < n) {
         const wb_result *f = &r[first_fail];
         /* the target for the GPU the check ran on, naming its model where week.txt gives it one */
@@ -74,9 +74,9 @@ static void last_check(const char *dir, const wb_week *meta, char *out, size_t n
         char tgt[96];
         if (cp && cp->target > 0) wb_target_text(cp, f->gpu, tgt, sizeof tgt);
         else snprintf(tgt, sizeof tgt, ">= %.2f %s", f->target, f->yard);
-        if (!isnan(f->ratio)) snprintf(out + m, n - (size_t)m, " (%s %.3f of %s, target %s)", f->id, f->ratio, f->yard,
-                                       tgt);
-        else snprintf(out + m, n - (size_t)m, " (%s)", f->id);
+        if (!isnan(f->ratio))
+            snprintf(out + m, n - (size_t)m, "; failing: %s, %.3f of %s, target %s", f->id, f->ratio, f->yard, tgt);
+        else snprintf(out + m, n - (size_t)m, "; failing: %s", f->id);
     }
     free(r);
 }
