@@ -142,6 +142,10 @@ done
 bad=0
 if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; then
   echo "release check: a solution/ or instructor/ folder is in the copy" >&2; bad=1; fi
+# A week's README, week.txt and starters never point into instructor/ (AUTHORING.md): the copy has none.
+pointing=$(cd "$out" && grep -lE 'instructor/|make tune-' phase*/week*/README.md phase*/week*/week.txt phase*/week*/*.cu phase*/week*/*.py 2>/dev/null || true)
+if [ -n "$pointing" ]; then
+  echo "release check: a week's README, week.txt or starter points into instructor/: $(echo $pointing)" >&2; bad=1; fi
 marked=$(grep -rIlE -- '^[[:space:]]*(//|#)@solution' "$out"/phase* 2>/dev/null || true)
 if [ -n "$marked" ]; then
   echo "release check: //@solution regions in: $(echo $marked)" >&2; bad=1; fi

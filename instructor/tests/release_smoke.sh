@@ -152,6 +152,15 @@ if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>
 elif grep -q "inside the workbook" "$tmp/inside.log" && [ ! -e "$src/inside" ]; then
   step PASS "an OUT inside the workbook is refused"
 else cat "$tmp/inside.log"; step FAIL "an OUT inside the workbook is refused" "not with the expected reason"; fi
+# A week's README that points into instructor/, which the copy does not have.
+cp phase0/week02/README.md "$tmp/readme.keep"
+echo "The tuning notes: instructor/tune/w02/NOTES.md." >> phase0/week02/README.md && git add phase0/week02/README.md
+if bash instructor/release.sh "$tmp/pointing" phase0/week02 > "$tmp/pointing.log" 2>&1; then
+  step FAIL "a week's README pointing into instructor/ is refused" "the release passed"
+elif grep -q "points into instructor/: phase0/week02/README.md" "$tmp/pointing.log"; then
+  step PASS "a week's README pointing into instructor/ is refused"
+else cat "$tmp/pointing.log"; step FAIL "a week's README pointing into instructor/ is refused" "not for the README"; fi
+cp "$tmp/readme.keep" phase0/week02/README.md && git add phase0/week02/README.md
 # A solution's kernel body (its //@solution region) pasted into a released support file.
 awk '/^[[:space:]]*\/\/@solution/ { on = 1; next } /^[[:space:]]*\/\/@(starter|end)/ { on = 0 } on' \
   phase0/week01/solution/vecadd.cu > "$tmp/body.txt"
