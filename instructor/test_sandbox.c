@@ -255,7 +255,7 @@ static char why[512];
 START_TEST(outside_files_are_absent)
 {
     NEED_BWRAP();
-    const char *args[] = { "stat", sibling, solution, "/work", "/root", "/home", scratch, NULL };
+    const char *args[] = { "stat", sibling, solution, "/srv", "/root", "/home", scratch, NULL };
     char want[512];
     snprintf(want, sizeof want, "%s present", sibling);
     ck_assert_msg(strstr(plain(args), want), "control: the probe must see the sibling outside");
@@ -269,7 +269,7 @@ START_TEST(outside_files_are_absent)
         snprintf(want, sizeof want, "%s ENOENT", solution);
         ck_assert_msg(strstr(log, want), "solution visible:\n%s", log);
     }
-    ck_assert_msg(strstr(log, "/work ENOENT") && strstr(log, "/root ENOENT") && strstr(log, "/home ENOENT"), "%s", log);
+    ck_assert_msg(strstr(log, "/srv ENOENT") && strstr(log, "/root ENOENT") && strstr(log, "/home ENOENT"), "%s", log);
     snprintf(want, sizeof want, "%s present", scratch);
     ck_assert_msg(strstr(log, want), "%s", log);
 }
