@@ -64,7 +64,7 @@ canon_week = $(shell echo '$(1)' | sed -E 's#/+$$##; s#^(phase[0-9])/week([0-9])
 # Every week name in $(1) is a week of this workbook, or stop here, before
 # anything is built, saying what the name should have been.
 define check_weeks
-$(foreach w,$(1),$(if $(filter $(w),$(ALL_WEEKS)),,$(error '$(w)' is not a week of this workbook$(if $(filter %/$(notdir $(w)),$(ALL_WEEKS)),: week $(patsubst week%,%,$(notdir $(w))) is $(filter %/$(notdir $(w)),$(ALL_WEEKS)),); `make status` lists them)))
+$(foreach w,$(1),$(if $(filter $(w),$(ALL_WEEKS)),,$(error '$(w)' is not a week of this workbook$(if $(filter %/$(notdir $(w)),$(ALL_WEEKS)),: week $(patsubst week%,%,$(notdir $(w))) is $(filter %/$(notdir $(w)),$(ALL_WEEKS)),)$(if $(filter $(w)/%,$(ALL_WEEKS)),: $(w)'s weeks are $(filter $(w)/%,$(ALL_WEEKS)),); `make status` lists them)))
 endef
 
 # The week named on the command line: phase0/week01, phase0/week1 or phase0/week01/.
@@ -308,6 +308,8 @@ ifneq ($(unknown_goals),)
   bad_goal := $(firstword $(unknown_goals))
   # a bare week01 (or week1) names its folder
   bad_week := $(filter %/$(shell echo '$(bad_goal)' | sed -E 's#/+$$##; s#^week([0-9])$$#week0\1#'),$(ALL_WEEKS))
+  # Phase0/Week01: the same name in lower case
+  bad_week := $(or $(bad_week),$(filter $(call canon_week,$(shell echo '$(bad_goal)' | tr A-Z a-z)),$(ALL_WEEKS)))
   goal_hint := $(if $(bad_week),make $(bad_week) $(filter $(ACTIONS),$(MAKECMDGOALS)),$(call closest,$(bad_goal),$(sort $(KNOWN_GOALS))))
   $(error '$(bad_goal)' is not something this workbook's make knows ($(if $(goal_hint),did you mean '$(strip $(goal_hint))'? ,)`make help` lists what you can type))
 endif

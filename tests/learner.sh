@@ -50,6 +50,8 @@ fi
 
 expect "ARCH=86 asks for ARCH=sm_86" 'give ARCH=sm_86' "$(m phase0/week01 ARCH=86)"
 expect "a mistyped goal gets a did-you-mean" "did you mean 'check'" "$(m phase0/week01 chek)"
+expect "a week name in capitals gets its folder" "did you mean 'make phase0/week01 check'" "$(m Phase0/Week01 check)"
+expect "a phase folder named as a week lists its weeks" "phase0's weeks are phase0/week01 phase0/week02" "$(m phase0 check)"
 expect "a bare week name gets its folder" "did you mean 'make phase0/week01 check'" "$(m week01 check)"
 # (the misspelling is assembled, so this file does not hold it as a word
 # make could take for one the workbook reads)
