@@ -539,6 +539,18 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
     o.log_path = log;
     if (is_dir("/usr/local/nvidia/lib64")) o.ld_library_path = "/usr/local/nvidia/lib64";
     if (W->judge[0] && !py && W->judged[c]) { /* --judge 1: the verdict from a process without the student's code */
+        /* The runner is told nothing the judge keeps: not the seed (a hidden
+         * one, read off the stack's environment strings without naming
+         * getenv, would come back encoded in a wrong result the feedback
+         * quotes), not which checkpoint runs, not where the record goes. */
+        const char *renv[17];
+        int k = 0;
+        for (int i = 0; env[i]; i++)
+            if (strncmp(env[i], "WB_SEED=", 8) && strncmp(env[i], "CK_RUN_CASE=", 12) &&
+                strncmp(env[i], "WB_RESULTS=", 11))
+                renv[k++] = env[i];
+        renv[k] = NULL;
+        o.env = renv;
         run_judged(G, s, w, id, seed, tag, &o, out);
         return;
     }

@@ -101,6 +101,20 @@ W29_HOST_BUG=long WB_NO_GPU=1 "$BUILD/instructor/judge-w29" --record "$rec" --ch
   "$BUILD/instructor/judge-w29-host-runner" >"$rec.out" 2>&1
 got=$(awk -F'\t' 'NR > 2 { printf "%s%s", sep, $3; sep = "," }' "$rec" 2>/dev/null)
 [ "$got" = pass,skip,skip,skip ] || bad="$bad the host runner with bug \"long\", no host checks: $got, expected pass,skip,skip,skip;"
+# The runner's environment holds no secret of the judge's: a reference whose naive_limit answers wrong
+# when WB_SEED= or CK_RUN_CASE= is among its process's environment strings (read off the stack upward,
+# no getenv or environ for the object check to see, as a determined student would: the hidden seed,
+# encoded in a wrong result, would reach the feedback) keeps its full marks when judged.
+ec=$log/envclass
+rm -rf "$ec" && mkdir -p "$ec/class/envprobe/$w" "$ec/scratch" && chmod 755 "$ec" "$ec/scratch" &&
+  cp $w/solution/stable.cu "$ec/class/envprobe/$w/" &&
+  awk '/^double naive_limit\(int cols\)/ { while ((getline l < probe) > 0) print l }
+       /return log\(\(double\)FLT_MAX\) - log\(\(double\)cols\);/ { sub(/return /, "return told() ? 0.0 : ") } { print }' \
+    probe=instructor/fixtures/envprobe.inc $w/solution/naive.cu > "$ec/class/envprobe/$w/naive.cu"
+WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$ec/class" --weeks $w --gradebook "$ec/g.csv" --seed "$SEED" --limit 60 \
+  --jobs 1 --scratch "$ec/scratch" $(grade_make_args) --judge 1 >"$ec/log" 2>&1
+got=$(awk -F, '$1 == "envprobe" { print $2 }' "$ec/g.csv" 2>/dev/null)
+[ "$got" = "10.00" ] || bad="$bad envprobe (answers wrong when the runner's environment names the seed or the checkpoint): w29.limit '$got', expected 10.00 (see $ec);"
 bad="$bad$(judge_lists_uncalibrated 29 $w "w29.limit w29.naive w29.overflow w29.stable" "")"
 if [ -z "$bad" ]; then t_pass "$label" "all four checkpoints listed by the judge; w29.limit judged through the runner (the reference full marks, the starter 0), the three GPU ones SKIP, judged and linked alike; the judge alone the same, plain and sandboxed; with JUDGE_W29_HOST_CHECKS=1 the starter FAILs all four (its GPU checkpoints' calls claim cudaSuccess on host buffers and leave the poison), over the week's functions on the CPU no case fails and each of six bugs fails where a GPU run would; the runners hold the week's three functions, the judge none"
 else t_fail "$label" "$bad (see $log)"; fi
