@@ -102,7 +102,7 @@ HOST_OBJ   := $(HOST_SRC:%.c=$(BUILD)/%.o)
 # instructor/ is, `quiz grade` too (instructor/quiz_class.c, gradebook.c).
 QUIZ_BIN   := $(BUILD)/quizzes/quiz
 QUIZ_OBJ   := $(patsubst %.c,$(BUILD)/%.o,quizzes/sha256.c quizzes/quiz_parse.c quizzes/quiz_seal.c quizzes/quiz_grade.c quizzes/quiz_take.c)
-QUIZ_CLASS_OBJ := $(if $(wildcard instructor/quiz_class.c),$(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/gradebook.o)
+QUIZ_CLASS_OBJ := $(if $(wildcard instructor/quiz_class.c),$(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/gradebook.o $(BUILD)/instructor/names.o)
 DEPS_OK    := $(BUILD)/.deps-ok
 
 # Every CUDA object depends on this file, which holds the nvcc command line

@@ -310,7 +310,7 @@ static void stand_in_id(const char *name, int is_dir, const student *st, int n, 
         base[k++] = isalnum((unsigned char)c) && !(c & 0x80) ? c : strchr("._-+@", c) && c ? c : '_';
     }
     base[k] = 0;
-    if (!k || base[0] == '.') base[0] = '_', base[k ? k : 1] = 0;
+    if (!k || strchr(".-+@", base[0])) base[0] = '_', base[k ? k : 1] = 0;
     snprintf(id, sz, "%s", base);
     for (int suffix = 2;; suffix++) {
         int taken = 0;
@@ -369,7 +369,7 @@ int list_submissions(const char *dir, student *st, int max, char *err, size_t er
         escaped(e->d_name, a, sizeof a);
         s->refused = 1;
         snprintf(s->refusal, sizeof s->refusal, "refused: the entry '%s' cannot be a student id (letters, digits and "
-                 "._-+@ only, under 128 characters; %s here): rename it and grade again", a, s->id);
+                 "._-+@ only, not beginning with - + or @, under 128 characters; %s here): rename it and grade again", a, s->id);
     }
     free(subs);
     closedir(d);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "grade.h"
+#include "names.h"
 
 /* ------------------------------------------------------------ object check */
 
@@ -189,8 +190,13 @@ void check_objects(grader *G, student *s, int w)
         }
         appendf(s->note[w], sizeof s->note[w], "```\n");
         printf("  %-24s %s: object check: %d finding%s\n", s->id, W->dir, rep.violations, rep.violations == 1 ? "" : "s");
-        for (const char *l = rep.text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
-            printf("      %.*s\n", (int)strcspn(l, "\n"), l);
+        /* a finding quotes the student's symbol names: escaped for the instructor's terminal */
+        for (const char *l = rep.text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+            char line[400], shown[1600];
+            snprintf(line, sizeof line, "%.*s", (int)(strcspn(l, "\n") < 399 ? strcspn(l, "\n") : 399), l);
+            up_escape(line, shown, sizeof shown);
+            printf("      %s\n", shown);
+        }
         s->built[w] = -1;
     } else if (s->built[w] == 1) {
         if (W->has_py) s->py_hash[w] = runner_hash(G, s, w);
@@ -205,7 +211,9 @@ void check_objects(grader *G, student *s, int w)
         snprintf(line, sizeof line, "%.*s", (int)(strcspn(l, "\n") < 499 ? strcspn(l, "\n") : 499), l);
         while ((t = strstr(line, s->tree))) memmove(t, t + tl + (t[tl] == '/'), strlen(t + tl + (t[tl] == '/')) + 1);
         appendf(s->note[w], sizeof s->note[w], "- Warning: %s.\n", line);
-        printf("  %-24s %s: object check warning: %s\n", s->id, W->dir, line);
+        char shown[2000];
+        up_escape(line, shown, sizeof shown);
+        printf("  %-24s %s: object check warning: %s\n", s->id, W->dir, shown);
     }
     oc_report_free(&rep);
 }

@@ -13,6 +13,7 @@
 
 #include "wb_file.h"
 #include "gradebook.h"
+#include "names.h"
 #include "quiz.h"
 
 /* Grade a class into the gradebook: this quiz's column ("quiz.ID (of N)") is
@@ -49,21 +50,31 @@ int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
     gb_load(gradebook, &t);
     /* a class already in the gradebook: an answer file of someone not in it
      * (a misspelt id, another section's file) is graded, but named */
-    int had_rows = t.rows > 1, added = 0;
+    int had_rows = t.rows > 1, added = 0, skipped = 0;
     int why_col, refused = 0, col = gb_quiz_cols(&t, z.id, z.n, &why_col);
     char col_name[128], why_name[128];
     snprintf(col_name, sizeof col_name, "%s", GB_CELL(&t, 0, col));
     gb_quiz_why_name(z.id, why_name, sizeof why_name);
     printf("%s: %d answer file%s in %s\n", z.title, n, n == 1 ? "" : "s", dir);
     for (int i = 0; i < n; i++) {
-        char p[1400], id[256];
+        char p[1400], id[256], shown[1100];
         snprintf(p, sizeof p, "%s/%s", dir, names[i]);
-        snprintf(id, sizeof id, "%s", names[i]);
-        char *dot = strrchr(id, '.');
-        if (dot) *dot = 0;
+        up_escape(names[i], shown, sizeof shown);
+        /* ID.txt only, and an ID that can be one (names.h): anything else is
+         * named, escaped, and skipped; never a row, never a second file for one id */
+        size_t len = strlen(names[i]);
+        if (len <= 4 || strcmp(names[i] + len - 4, ".txt") != 0 || len - 4 >= sizeof id || !up_id_ok(names[i], len - 4)) {
+            printf("  skipped: '%s' is not an answer file STUDENT.txt (letters, digits and ._-+@ in STUDENT, none of "
+                   "- + @ first): rename it and grade again\n", shown);
+            skipped++;
+            free(names[i]);
+            continue;
+        }
+        snprintf(id, sizeof id, "%.*s", (int)(len - 4), names[i]);
         char *text = wb_read_file(p, NULL);
         if (!text) {
-            printf("  %-24s skipped: %s: %s\n", id, names[i], strerror(errno));
+            printf("  %-24s skipped: %s: %s\n", id, shown, strerror(errno));
+            skipped++;
             free(names[i]);
             continue;
         }
@@ -76,8 +87,10 @@ int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
             joined[0] = 0; /* one line, for the gradebook */
             for (char *l = problems, *nl; *l && (nl = strchr(l, '\n')); l = nl + 1) {
                 *nl = 0;
-                printf("      %s\n", l);
-                qz_append(joined, sizeof joined, "; ", l);
+                char esc[4100]; /* a problem quotes the answer file: escaped for the terminal and the gradebook */
+                up_escape(l, esc, sizeof esc);
+                printf("      %s\n", esc);
+                qz_append(joined, sizeof joined, "; ", esc);
             }
             refused++;
             if (why_col < 0) why_col = gb_add_col(&t, why_name);
@@ -105,6 +118,8 @@ int qz_cmd_grade(const char *path, const char *dir, const char *gradebook)
     if (added)
         printf("%d student%s added to the gradebook as new row%s (named above).\n", added, added == 1 ? "" : "s",
                added == 1 ? "" : "s");
+    if (skipped)
+        printf("%d file%s skipped (above): not in the gradebook.\n", skipped, skipped == 1 ? "" : "s");
     if (refused)
         printf("%d answer file%s REFUSED (above): %s score says REFUSED and \"%s\" says why; fix and grade again.\n",
                refused, refused == 1 ? "" : "s", refused == 1 ? "its" : "their", why_name);

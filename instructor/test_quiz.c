@@ -365,6 +365,28 @@ START_TEST(quiz_gradebook_columns)
 }
 END_TEST
 
+/* Names a student chose: only STUDENT.txt with a usable id is graded (a
+ * second file for one id, a name a spreadsheet would take for a formula,
+ * control characters: skipped, no row); what a refused file's problems
+ * quote of it reaches the gradebook escaped. */
+START_TEST(quiz_names_a_student_chose)
+{
+    const char *answers[] = { "ann.txt", "1: b\n", "ann.zzz", "1: a\n", "+1+1.txt", "1: b\n",
+                              "=HYPERLINK(\"x\").txt", "1: b\n", "@A2.txt", "1: b\n", "eve\x1b[31m.txt", "1: b\n",
+                              "zoe.txt", "1: \x1b]0;owned\x07\n" };
+    char *t = grade_into("student\n", answers, 14);
+    ck_assert_msg(strncmp(t, "student,quiz.t0 (of 6)", 22) == 0, "%s", t);
+    ck_assert_msg(strstr(t, "\nann,1"), "ann's answer file not graded as hers:\n%s", t);
+    ck_assert_msg(strstr(t, "\nzoe,REFUSED") && strstr(t, "\\x1b]0;owned\\x07"), "zoe's problem not escaped:\n%s", t);
+    ck_assert_msg(!strchr(t, '\x1b') && !strchr(t, '\x07'), "a control character in the gradebook:\n%s", t);
+    for (const char *l = t; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        ck_assert_msg(!*l || !strchr("=+-@", *l), "a row begins with a formula character:\n%s", t);
+    ck_assert_msg(!strstr(t, "eve") && !strstr(t, "HYPERLINK") && !strstr(t, "1+1") && !strstr(t, "A2"),
+                  "a skipped file has a row:\n%s", t);
+    free(t);
+}
+END_TEST
+
 /* A graded quiz: its sealed copy holds neither keys nor explanations, `take`
  * only checks the form of the answers and says nothing of right or wrong,
  * `grade` grades from the source. */
@@ -474,6 +496,7 @@ void add_quiz_tests(Suite *s)
     ADD(quiz_asks_again);
     ADD(quiz_keeps_the_best);
     ADD(quiz_gradebook_columns);
+    ADD(quiz_names_a_student_chose);
     ADD(quiz_graded_keeps_its_key);
     ADD(quiz_files_parse);
 }

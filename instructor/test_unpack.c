@@ -271,6 +271,11 @@ START_TEST(student_ids)
     ck_assert_int_eq(up_student_id(".zip", 0, id, sizeof id), -1);
     ck_assert_int_eq(up_student_id("bob smith.zip", 0, id, sizeof id), -2);
     ck_assert_int_eq(up_student_id("x;rm -rf", 1, id, sizeof id), -2);
+    /* a gradebook cell a spreadsheet would take for a formula */
+    ck_assert_int_eq(up_student_id("+1+1.tgz", 0, id, sizeof id), -2);
+    ck_assert_int_eq(up_student_id("-2+3", 1, id, sizeof id), -2);
+    ck_assert_int_eq(up_student_id("@A2.zip", 0, id, sizeof id), -2);
+    ck_assert_int_eq(up_student_id("a+b@c-d", 1, id, sizeof id), 0);
 }
 END_TEST
 

@@ -31,23 +31,6 @@ typedef struct {
     const char *src;
 } job;
 
-void up_escape(const char *in, char *out, size_t outsz)
-{
-    static const char hex[] = "0123456789abcdef";
-    size_t o = 0;
-    if (!outsz) return;
-    for (const unsigned char *c = (const unsigned char *)in; in && *c; c++) {
-        char e[5] = { (char)*c, 0 };
-        if (*c == '\\') e[1] = '\\';
-        else if (*c < 0x20 || *c >= 0x7f) e[0] = '\\', e[1] = 'x', e[2] = hex[*c >> 4], e[3] = hex[*c & 15];
-        size_t k = strlen(e);
-        if (o + k + 1 > outsz) break; /* never half an escape */
-        memcpy(out + o, e, k);
-        o += k;
-    }
-    out[o] = 0;
-}
-
 /* The reason, naming the source and the entry escaped (up_escape): both
  * reach the instructor's terminal and the student's feedback. The source by
  * its own name (the file or folder the student handed in), not by the path
@@ -307,12 +290,7 @@ int up_student_id(const char *name, int is_dir, char *id, size_t idsz)
         }
         if (!keep) return -1;
     }
-    if (keep >= idsz) return -2;
-    for (size_t i = 0; i < keep; i++) {
-        char c = name[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || strchr("._-+@", c)))
-            return -2;
-    }
+    if (keep >= idsz || !up_id_ok(name, keep)) return -2;
     memcpy(id, name, keep);
     id[keep] = 0;
     return 0;

@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 
+#include "names.h"
+
 typedef struct {
     long long max_total_bytes;   /* all files together; 0: 256 MiB */
     long      max_entries;       /* files and folders; 0: 10000 */
@@ -35,17 +37,11 @@ typedef struct {
  * -1 with the reason in err (naming SRC and the entry). */
 int up_import(const char *src, const char *dest, const up_limits *lim, char *err, size_t errsz);
 
-/* `in` as printable ASCII for a terminal, a log or a feedback file: a
- * backslash doubled, any other byte outside 0x20-0x7e (control characters,
- * escape sequences, newlines, bytes of UTF-8) as \xNN. Cut to outsz, never
- * inside an escape; NULL gives "". Every name from a submission goes through
- * it before it is printed or written. */
-void up_escape(const char *in, char *out, size_t outsz);
+/* up_escape and up_id_ok: names.h */
 
-/* The student's id of a class-folder entry name ("bob.tar.gz" -> "bob"), or
- * -1 if the name is not a submission's: a dot file, another extension, an
- * empty id or one with characters other than letters, digits and ._-+@
- * (ids end up in file names and feedback). */
+/* The student's id of a class-folder entry name ("bob.tar.gz" -> "bob"): 0;
+ * -1 if the name is not a submission's (a dot file, another extension, an
+ * empty id); -2 if it is but cannot be an id (up_id_ok). */
 int up_student_id(const char *name, int is_dir, char *id, size_t idsz);
 
 typedef struct {

@@ -87,7 +87,7 @@ GRADE_MAKE_ARGS = --make-arg NVCC=$(NVCC) --make-arg ARCH=$(ARCH) $(if $(abs_che
 # instructor/Makefile.sandbox. Without libarchive's headers, or without a
 # working bwrap, the grading steps of instructor-test are SKIP, never PASS.
 GRADE_MODS := $(BUILD)/instructor/sandbox.o $(BUILD)/instructor/unpack.o $(BUILD)/instructor/objcheck.o \
-  $(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o
+  $(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o $(BUILD)/instructor/names.o
 $(BUILD)/instructor/judge.o $(BUILD)/instructor/judge_sb.o: instructor/judge.h instructor/judge_msg.h instructor/sandbox.h
 $(BUILD)/instructor/%.o: instructor/%.c instructor/%.h
 	@mkdir -p $(@D)

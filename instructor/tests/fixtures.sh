@@ -81,8 +81,9 @@ if [ -n "$sb" ]; then
     rc=$?
     # exit 3 (no GPU: fine's checkpoints SKIP); with a GPU it is 4, refused students and a complete gradebook
     if [ $rc = 3 ] && bash instructor/tests/check_fixture_gradebook_dup.sh "$fx/dup/gradebook.csv" >>"$log/dupclass.log" 2>&1 &&
-       grep -q "^grade: 2 submissions refused by the class listing" "$log/dupclass.log"; then
-      t_pass "grade: bad submissions refused, the class graded (dup/ and dup.tar.gz, 'bad name.tar.gz': 0 with the reason; fine graded)"
+       grep -q "not the exercise's API" "$log/dupclass.log" && ! LC_ALL=C grep -q $'\x1b' "$log/dupclass.log" &&
+       grep -q "^grade: 3 submissions refused by the class listing" "$log/dupclass.log"; then
+      t_pass "grade: bad submissions refused, the class graded (dup/ and dup.tar.gz, 'bad name.tar.gz', '+1+1.tar.gz': 0 with the reason; termobj's escape-named symbol refused, escaped on the terminal; fine graded)"
     else
       cat "$log/dupclass.log"; t_fail "grade: bad submissions refused, the class graded" "exit $rc; see $log/dupclass.log"
     fi
