@@ -38,6 +38,7 @@
 #define RUN_MEM     (16 * GIB)  /* host buffers of the largest tests, with room */
 #define FILE_LIMIT  (2 * GIB)
 #define DISK_QUOTA  (1 * GIB)   /* a student's scratch workbook (a week's build is ~10 MB); --disk-quota MiB */
+#define DISK_ENTRIES 20000     /* files and folders in it: a scratch workbook holds a few thousand */
 #define MAX_PROCS   256
 
 /* ------------------------------------------ what a checkpoint's run gave */

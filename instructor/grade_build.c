@@ -251,6 +251,7 @@ void sandbox_opts(const grader *G, const student *s, sb_opts *o)
     o->max_procs = MAX_PROCS;
     o->file_bytes = FILE_LIMIT;
     o->disk_bytes = G->disk_quota; /* the whole scratch workbook: many files each under FILE_LIMIT */
+    o->disk_entries = DISK_ENTRIES; /* empty files cost inodes, not blocks */
     o->seccomp = G->seccomp;       /* builds too: nothing of make, nvcc, gcc or ld needs a call deny kills */
 }
 
@@ -264,8 +265,8 @@ static void limit_text(const sb_result *r, const sb_opts *o, char *out, size_t s
     case SB_LIMIT_FILE: snprintf(out, sz, "it wrote a file larger than %lld GiB", o->file_bytes / GIB); break;
     case SB_LIMIT_OUTPUT: snprintf(out, sz, "it printed more than the output limit and was stopped"); break;
     case SB_LIMIT_DISK:
-        snprintf(out, sz, "disk quota: it wrote more than %lld MiB into its scratch folder and was stopped",
-                 o->disk_bytes >> 20);
+        snprintf(out, sz, "disk quota: it wrote more than %lld MiB, or more than %ld files and folders, into its "
+                 "scratch folder and was stopped", o->disk_bytes >> 20, o->disk_entries);
         break;
     default: snprintf(out, sz, "it stopped"); break;
     }

@@ -875,11 +875,12 @@ static void child(const sb_opts *o, args *a, int out_w, int info_w, int block_r,
  * hiding: the walk is made again, and after three walks that each met one
  * the last total stands. Counted unreadable only when the entry is still
  * there and cannot be read. */
-static long long du_total;
+static long long du_total, du_entries;
 static int du_unreadable, du_vanished;
 static int du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
     (void)f;
+    du_entries++;
     if (flag == FTW_DNR || flag == FTW_NS) {
         struct stat now;
         if (lstat(p, &now) != 0) {
@@ -895,10 +896,17 @@ static int du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
     du_total += (long long)st->st_blocks * 512;
     return 0;
 }
+static long long disk_use(const char *dir);
+/* Past the scratch folder's quota: its blocks, or its entries (du_entries of the same walk). */
+static int over_quota(const sb_opts *o)
+{
+    long long used = disk_use(o->scratch);
+    return used > o->disk_bytes || (o->disk_entries > 0 && du_entries > o->disk_entries);
+}
 static long long disk_use(const char *dir)
 {
     for (int walk = 0; walk < 3; walk++) {
-        du_total = 0, du_unreadable = 0, du_vanished = 0;
+        du_total = 0, du_entries = 0, du_unreadable = 0, du_vanished = 0;
         errno = 0;
         if (nftw(dir, du_one, 32, FTW_PHYS) != 0) {
             if (errno == ENOENT) du_vanished = 1;
@@ -991,7 +999,7 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     while (!reaped || open_out) {
         if (fired == SB_LIMIT_NONE && now_s() >= deadline) fired = SB_LIMIT_WALL;
         if (fired == SB_LIMIT_NONE && !reaped && now_s() >= next_du) {
-            if (disk_use(o->scratch) > o->disk_bytes) fired = SB_LIMIT_DISK;
+            if (over_quota(o)) fired = SB_LIMIT_DISK;
             next_du = now_s() + 0.5;
         }
         if (fired != SB_LIMIT_NONE && !reaped) {
@@ -1046,7 +1054,7 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     if (fired == SB_LIMIT_NONE && r->signal == SIGXFSZ) fired = SB_LIMIT_FILE;
     if (fired == SB_LIMIT_WALL || fired == SB_LIMIT_OUTPUT || fired == SB_LIMIT_DISK) r->signal = SIGKILL, r->exit_code = -1;
     /* what the run left, whatever its end: between two looks it can have written more */
-    if (o->disk_bytes > 0 && (fired == SB_LIMIT_NONE || fired == SB_LIMIT_FILE) && disk_use(o->scratch) > o->disk_bytes)
+    if (o->disk_bytes > 0 && (fired == SB_LIMIT_NONE || fired == SB_LIMIT_FILE) && over_quota(o))
         fired = SB_LIMIT_DISK;
     r->limit = fired;
     if (fired == SB_LIMIT_NONE && r->signal == SIGSYS && o->seccomp != SB_SECCOMP_OFF)

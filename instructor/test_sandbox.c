@@ -593,6 +593,14 @@ START_TEST(disk_quota_stops_many_small_files)
     ck_assert_int_eq(sb_run(&o, a4, &r), 0);
     ck_assert_int_eq(r.limit, SB_LIMIT_NONE);
     ck_assert_int_eq(r.exit_code, 0);
+    /* empty files: no blocks, but each an inode of the host's file system */
+    o.disk_entries = 300;
+    char *a5[] = { "/bin/sh", "-c", "rm -f small; mkdir e && cd e && i=0; while [ $i -lt 2000 ]; do : > f$i; i=$((i+1)); done", NULL };
+    ck_assert_int_eq(sb_run(&o, a5, &r), 0);
+    ck_assert_int_eq(r.limit, SB_LIMIT_DISK);
+    char *a6[] = { "/bin/sh", "-c", "rm -rf e; i=0; while [ $i -lt 100 ]; do : > f$i; i=$((i+1)); done", NULL };
+    ck_assert_int_eq(sb_run(&o, a6, &r), 0);
+    ck_assert_int_eq(r.limit, SB_LIMIT_NONE);
 }
 END_TEST
 

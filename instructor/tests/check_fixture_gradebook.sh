@@ -56,7 +56,7 @@ said premain "startup: 1 ifunc resolution(s) beyond the starter build's"   # the
 said hiddensys "section: .stub: the linker places it among the program's code"
 # two 200 MiB objects, each under the file size limit: the scratch folder's disk quota (256 MiB for
 # the fixture classes) stops the build, and what it wrote is gone before the class is done
-said diskfill "did not build: disk quota: it wrote more than 256 MiB into its scratch folder and was stopped"
+said diskfill "did not build: disk quota: it wrote more than 256 MiB, or more than 20000 files and folders, into its scratch folder and was stopped"
 df=$(du -sk "$scratch/diskfill" 2>/dev/null | cut -f1)
 [ "${df:-0}" -le $((64 << 10)) ] || { echo "fixture diskfill: its scratch folder holds ${df} KiB after grading (expected under 64 MiB)"; bad=1; }
 said climb "did not compile"; said climb "solution/vecadd.cu: No such file or directory"
