@@ -340,12 +340,14 @@ status: $(WB)
 	@$(WB) status
 
 need_week = $(if $(WEEK),,$(error say which week: make phase0/week01 $(1)))
+# bench, sanitize, profile, ptx and sass work on a week's C test program and its .cu exercises
+need_c_test = $(if $(call has_c_test,$(WEEK)),,@echo ">>> $(WEEK) is Python only: its checkpoints, the speed ones too, run in 'make $(WEEK) check'; make $(1) needs a week with a C test."; exit 1)
 RUN_ENV = WB_WEEK_DIR=$(WEEK) WB_WEEK=$(WEEK)
 IMPL_LABEL = $(if $(filter solution,$(IMPL)),reference solution,$(if $(filter starter,$(IMPL)),untouched starter,your code))
 
 # `make phase0/week01` builds; followed by an action, the action does the work.
 $(ALL_WEEKS) $(filter-out $(ALL_WEEKS),$(week_goal)):
-	$(if $(filter $(ACTIONS) clean distclean,$(MAKECMDGOALS)),@:,$(if $(call has_c_test,$(WEEK)),$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) && echo "Built $(call test_bin,$(WEEK),$(IMPL)) from $(IMPL_LABEL). Next: make $(WEEK) check",@echo "$(WEEK) is Python only (Triton and torch, tested with pytest): nothing to build. Next: make $(WEEK) check"))
+	$(if $(filter $(ACTIONS) clean distclean,$(MAKECMDGOALS)),@:,$(if $(call has_c_test,$(WEEK)),$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)) && echo "Built $(call test_bin,$(WEEK),$(IMPL)) from $(IMPL_LABEL). Next: make $(WEEK) check",@echo "$(WEEK) is Python only (tested with pytest): nothing to build. Next: make $(WEEK) check"))
 
 # The test program writes the results record; `wb report` reads it, records
 # what passed (your own code only) and says what to do next. A week with
@@ -366,6 +368,7 @@ watch: $(WB)
 
 bench:
 	$(call need_week,bench)
+	$(call need_c_test,bench)
 	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
 	@mkdir -p $(BUILD)/bench
 	$(Q)$(RUN_ENV) WB_CSV=$(BUILD)/bench/$(subst /,-,$(WEEK))-$(IMPL).csv $(call test_bin,$(WEEK),$(IMPL)) --bench $(NAME)
@@ -389,6 +392,7 @@ reset: $(WB)
 SANITIZE_TOOLS ?= memcheck racecheck initcheck synccheck
 sanitize:
 	$(call need_week,sanitize)
+	$(call need_c_test,sanitize)
 	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
 	$(Q)$(MAKE) -s $(GPU_PROBE)
 	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make sanitize needs an NVIDIA GPU: $$why. Nothing was checked (compute-sanitizer sees only kernels that run)."; exit 1; }
@@ -401,6 +405,7 @@ sanitize:
 
 profile:
 	$(call need_week,profile)
+	$(call need_c_test,profile)
 	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
 	@command -v ncu >/dev/null || { echo ">>> ncu (Nsight Compute) not found: it ships with the CUDA toolkit; add its folder to PATH."; exit 1; }
 	$(Q)$(RUN_ENV) WB_BENCH_SAMPLES=1 ncu --set full --launch-count $${COUNT:-6} -o $(BUILD)/$(WEEK)/profile -f $(call test_bin,$(WEEK),$(IMPL)) --bench $(NAME) && \
@@ -408,6 +413,7 @@ profile:
 
 ptx:
 	$(call need_week,ptx)
+	$(call need_c_test,ptx)
 	@mkdir -p $(BUILD)/$(WEEK)/$(IMPL)
 	$(Q)for ex in $($(WEEK)_EX); do \
 	  $(NVCC) $(NVFLAGS) $(call week_nvf,$(WEEK)) -I$(WEEK) -ptx $(call src_of,$(WEEK),$(IMPL),$$ex) -o $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx && \
@@ -415,6 +421,7 @@ ptx:
 
 sass:
 	$(call need_week,sass)
+	$(call need_c_test,sass)
 	$(Q)$(MAKE) $(patsubst %,$(BUILD)/$(WEEK)/$(IMPL)/%.o,$($(WEEK)_EX))
 	@command -v cuobjdump >/dev/null || [ -x $(CUDA_HOME)/bin/cuobjdump ] || { echo ">>> cuobjdump not found: it ships with the CUDA toolkit ($(CUDA_HOME)/bin)."; exit 1; }
 	$(Q)for ex in $($(WEEK)_EX); do \

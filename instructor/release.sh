@@ -91,7 +91,8 @@ done
 phases=" $(for w in $weeks; do echo "${w%%/*}"; done | sort -u | tr '\n' ' ')"
 # Python tests of any phase (weeks 52 and 63 of Phase 8) run through Phase 7's
 # runner and pytest plugin (phase7/common/): shipped with them, or the copy's
-# `make check` would find no runner for their checkpoints.
+# `make check` would find no runner for their checkpoints; and with them
+# phase7/requirements.txt, which `make check` names when a module is missing.
 pycommon=0
 for w in $weeks; do ls "$w"/test_*.py >/dev/null 2>&1 && pycommon=1; done
 mkdir -p "$out"
@@ -106,7 +107,7 @@ git ls-files -z | while IFS= read -r -d '' f; do
   if [[ $f =~ ^(phase[0-9]/week[0-9][0-9])/ ]]; then
     [[ " $weeks " == *" ${BASH_REMATCH[1]} "* ]] || continue
   elif [[ $f =~ ^(phase[0-9])/ ]]; then
-    [[ "$phases" == *" ${BASH_REMATCH[1]} "* ]] || { [ $pycommon = 1 ] && [[ $f == phase7/common/* ]]; } || continue
+    [[ "$phases" == *" ${BASH_REMATCH[1]} "* ]] || { [ $pycommon = 1 ] && [[ $f == phase7/common/* || $f == phase7/requirements.txt ]]; } || continue
   fi
   [ -f "$f" ] || continue
   mkdir -p "$out/$(dirname "$f")"

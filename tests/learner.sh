@@ -70,6 +70,8 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   [ -f progress.md ] && t_fail "learner: nothing is recorded without a GPU" "$(cat progress.md)" || t_pass "learner: nothing is recorded without a GPU"
   git -C "$WB_ROOT" show HEAD:phase0/week03/roofline.cu > phase0/week03/roofline.cu 2>/dev/null || cp "$WB_ROOT/phase0/week03/roofline.cu" phase0/week03/roofline.cu
 fi
+expect "a failure no file's name gives away (w18.load) names every exercise file" 'in phase4/week18/model_io.cu, phase4/week18/fp32.cu' "$(m phase4/week18 check IMPL=starter)"
+expect "bench on a Python-only week says where its speed checkpoints run" "phase8/week63 is Python only: its checkpoints, the speed ones too, run in 'make phase8/week63 check'" "$(m phase8/week63 bench)"
 expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L]P \(did you mean IMPL\?\)' "$(m phase0/week01 "IM""LP=starter")"
 expect "make hint inside a week folder is the week's hint" '^Hint [0-9]+ of [0-9]+ for phase0/week01' "$(cd phase0/week01 && m hint)"
 expect "make check inside a phase folder says what to type" "run make from the workbook's top folder" "$(cd phase0 && m check)"

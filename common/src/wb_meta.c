@@ -131,7 +131,12 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             if (wb_week_checkpoint(w, val)) FAIL("checkpoint '%s' listed twice", val);
             copy(c->id, sizeof c->id, val);
             c->py = strcmp(key, "pycheckpoint") == 0;
-            copy(c->desc, sizeof c->desc, desc);
+            /* a description longer than the field ends at a word, with "...": the whole is in week.txt */
+            if (strlen(desc) >= sizeof c->desc) {
+                size_t cut = sizeof c->desc - 4;
+                while (cut > 0 && desc[cut] != ' ') cut--;
+                snprintf(c->desc, sizeof c->desc, "%.*s...", (int)(cut ? cut : sizeof c->desc - 4), desc);
+            } else copy(c->desc, sizeof c->desc, desc);
             if (target) {
                 char why[400];
                 if (wb_target_parse(target, c, why, sizeof why) != 0) FAIL("checkpoint '%s': %s", c->id, why);

@@ -121,8 +121,9 @@ else cat "$tmp/w02.log"; step FAIL "only tracked files are shipped; uses: weeks 
 # nothing else of Phase 7.
 if ( cd "$root" && bash instructor/release.sh "$tmp/w63" phase8/week63 ) > "$tmp/w63.log" 2>&1; then
   if [ -f "$tmp/w63/phase7/common/wb_pyrun.py" ] && [ -f "$tmp/w63/phase7/common/wb_pytest.py" ] &&
+     [ -f "$tmp/w63/phase7/requirements.txt" ] &&
      [ ! -e "$tmp/w63/phase7/README.md" ] && [ -z "$(ls -d "$tmp"/w63/phase7/week* 2>/dev/null)" ]; then
-    step PASS "a week with Python tests ships phase7/common/ (its runner) and no Phase 7 week"
+    step PASS "a week with Python tests ships phase7/common/ (its runner), phase7/requirements.txt and no Phase 7 week"
   else step FAIL "a week with Python tests ships phase7/common/" "$(ls "$tmp/w63/phase7" 2>&1 | tr '\n' ' ')"; fi
 else cat "$tmp/w63.log"; step FAIL "a week with Python tests ships phase7/common/" "the release of phase8/week63 failed (above)"; fi
 # Week 52's capstone (Python) builds the learner's kernels of weeks 38, 59, 41

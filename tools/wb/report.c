@@ -36,7 +36,7 @@ int cmd_report(int argc, char **argv)
                "where. Fix that, then `make %s check` again.\n", wdir, how, wdir);
         return 1;
     }
-    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0, envonly = 0;
+    int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0, envonly = 0, pyimport = 0;
     static char failed_ids[WB_MAX_CHECKPOINTS][64];
     wb_record recs[WB_MAX_CHECKPOINTS];
     int nrec = 0;
@@ -52,6 +52,7 @@ int cmd_report(int argc, char **argv)
                 nogpu++;
                 envonly += r[i].reason == WB_WHY_ENV;
                 if (!why[0]) snprintf(why, sizeof why, "%s", r[i].message);
+                pyimport |= strstr(r[i].message, " not importable: ") != NULL; /* Phase 7's runner: pytest, torch */
             }
         }
         /* Only what a GPU ran is recorded: without one nothing is done. */
@@ -77,17 +78,22 @@ int cmd_report(int argc, char **argv)
     }
     if (fail) {
         /* the exercises the failing checkpoints name ("w22.tiled-speed": tiled), else every one */
-        int named[WB_MAX_EXERCISES * 2] = {0}, nnamed = 0;
-        for (int i = 0; i < n_ex_files(&w); i++) {
-            const char *ex = ex_name(&w, i);
-            size_t l = strlen(ex);
-            for (int j = 0; j < nfailed && !named[i]; j++) {
-                const char *id = strchr(failed_ids[j], '.');
-                id = id ? id + 1 : failed_ids[j];
-                if (strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.'))
-                    named[i] = 1, nnamed++;
+        int named[WB_MAX_EXERCISES * 2] = {0}, nnamed = 0, unmatched = 0;
+        for (int j = 0; j < nfailed; j++) {
+            const char *id = strchr(failed_ids[j], '.');
+            id = id ? id + 1 : failed_ids[j];
+            int hit = 0;
+            for (int i = 0; i < n_ex_files(&w); i++) {
+                const char *ex = ex_name(&w, i);
+                size_t l = strlen(ex);
+                if (strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.')) {
+                    hit = 1;
+                    if (!named[i]) named[i] = 1, nnamed++;
+                }
             }
+            unmatched += !hit;
         }
+        if (unmatched) nnamed = 0; /* a failure no file's name gives away (w18.load): every exercise file */
         printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
         for (int i = 0, k = 0; i < n_ex_files(&w); i++)
             if (!nnamed || named[i]) printf("%s%s/%s%s", k++ ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
@@ -109,6 +115,9 @@ int cmd_report(int argc, char **argv)
             printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s%s. Run the same check "
                    "on a machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
                    also);
+        if (pyimport)
+            printf("Python modules are missing: `python3 -m pip install -r phase7/requirements.txt` installs all that "
+                   "the Python checkpoints need (in a virtual environment: the file's first lines say how).\n");
         return rc ? rc : 1;
     }
     if (notsel) {
