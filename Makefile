@@ -199,7 +199,9 @@ $(foreach d,$(NEED_COMMONS),$(eval $(call need_common_rules,$(d))))
 # from the learner's own file in a student copy (no solution/ folder).
 ref_impl = $(if $(wildcard $(1)/solution/$(2).cu),solution,learner)
 ref_dir  = $(if $(wildcard $(1)/solution),$(1)/solution,$(1))
-used_objs = $(foreach v,$($(1)_USES),$(foreach e,$($(v)_EX),$(BUILD)/$(v)/$(call ref_impl,$(v),$(e))/$(e).o))
+# (the grader's scratch copy of a used week holds its reference's objects in
+# build/WEEK/prebuilt/, built outside the sandbox, and not their sources)
+used_objs = $(foreach v,$($(1)_USES),$(foreach e,$($(v)_EX),$(or $(wildcard $(BUILD)/$(v)/prebuilt/$(e).o),$(BUILD)/$(v)/$(call ref_impl,$(v),$(e))/$(e).o)))
 uniq = $(if $(1),$(firstword $(1)) $(call uniq,$(filter-out $(firstword $(1)),$(1))))
 week_nvf = $($(1)_NVF) $(call phase_inc,$(1)) $(call need_inc,$(1)) $(foreach v,$($(1)_USES),-I$(v)) $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_NVF))
 week_dep = $(foreach n,$($(1)_NEEDS),$(NEEDS_$(n)_DEP))

@@ -137,9 +137,12 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
             if (sh(cmd, log)) return snprintf(err, errsz, "cannot copy the judge's runner objects (see %s)", log), -1;
         }
     /* Weeks a graded week `uses:` (week.txt) and is not graded itself: as the
-     * instructor has them, reference solution included (the same for every
-     * student), with their prebuilt objects; and the phaseP/common/ folders
-     * of every week in the copy. */
+     * instructor has them, with their prebuilt objects, the reference's (the
+     * same for every student) in build/WEEK/prebuilt/, which the Makefile's
+     * used_objs links, and the reference's sources left out: a build in the
+     * sandbox could read them (#include) and quote them in its errors. A
+     * week's pyuses: (week 52's Python capstone builds from their sources)
+     * keep theirs. And the phaseP/common/ folders of every week in the copy. */
     for (int w = 0; w < G->n_weeks; w++)
         for (int u = 0; u < G->weeks[w].meta.n_uses + G->weeks[w].meta.n_pyuses; u++) {
             /* pyuses: too (week 52's capstone, week.txt's check of its names needs them there) */
@@ -155,6 +158,17 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
                      q(G->root), q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
             if (copy_tracked(G->root, v, s->tree, log) || sh(cmd, log))
                 return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
+            if (u < G->weeks[w].meta.n_uses) {
+                /* its exercise files the pristine starters (as a graded week's), never the
+                 * instructor's working copies, nor objects built from them */
+                snprintf(cmd, sizeof cmd, "cd %s && for f in %s/solution/*.cu; do [ ! -f \"$f\" ] || "
+                         "%s/build/wb strip \"$f\" > %s/\"${f##*/}\" || exit 1; done && "
+                         "rm -rf %s/solution build/%s/prebuilt build/%s/learner && "
+                         "{ [ ! -d build/%s/solution ] || mv build/%s/solution build/%s/prebuilt; }",
+                         q(s->tree), v, q(G->root), v, v, v, v, v, v, v);
+                if (sh(cmd, log))
+                    return snprintf(err, errsz, "cannot set %s's reference objects apart (see %s)", v, log), -1;
+            }
         }
     for (int w = 0; w <= G->n_weeks; w++) {
         char ph[16];
