@@ -158,17 +158,18 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
                      q(G->root), q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
             if (copy_tracked(G->root, v, s->tree, log) || sh(cmd, log))
                 return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
-            if (u < G->weeks[w].meta.n_uses) {
-                /* its exercise files the pristine starters (as a graded week's), never the
-                 * instructor's working copies, nor objects built from them */
-                snprintf(cmd, sizeof cmd, "cd %s && for f in %s/solution/*.cu; do [ ! -f \"$f\" ] || "
-                         "%s/build/wb strip \"$f\" > %s/\"${f##*/}\" || exit 1; done && "
-                         "rm -rf %s/solution build/%s/prebuilt build/%s/learner && "
-                         "{ [ ! -d build/%s/solution ] || mv build/%s/solution build/%s/prebuilt; }",
-                         q(s->tree), v, q(G->root), v, v, v, v, v, v, v);
-                if (sh(cmd, log))
-                    return snprintf(err, errsz, "cannot set %s's reference objects apart (see %s)", v, log), -1;
-            }
+            /* its exercise files the pristine starters (as a graded week's), never the
+             * instructor's working copies, nor objects built from them; the reference's
+             * objects set apart for a C test to link (uses:), none kept for pyuses: */
+            char keep[1400];
+            if (u < G->weeks[w].meta.n_uses) snprintf(keep, sizeof keep, "mv build/%s/solution build/%s/prebuilt", v, v);
+            else snprintf(keep, sizeof keep, "rm -rf build/%s/solution", v);
+            snprintf(cmd, sizeof cmd, "cd %s && for f in %s/solution/*.cu %s/solution/*.py; do [ ! -f \"$f\" ] || "
+                     "%s/build/wb strip \"$f\" > %s/\"${f##*/}\" || exit 1; done && "
+                     "rm -rf %s/solution build/%s/prebuilt build/%s/learner && { [ ! -d build/%s/solution ] || %s; }",
+                     q(s->tree), v, v, q(G->root), v, v, v, v, v, keep);
+            if (sh(cmd, log))
+                return snprintf(err, errsz, "cannot set %s's reference apart (see %s)", v, log), -1;
         }
     for (int w = 0; w <= G->n_weeks; w++) {
         char ph[16];

@@ -31,7 +31,7 @@ if ! $MAKE -s "$GRADE_BIN" $(for w in $W; do ! ls "$w"/test_week*.c >/dev/null 2
 fi
 # shellcheck disable=SC2046
 WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$log/class" --weeks "$W" --gradebook "$log/gradebook.csv" \
-  --seed "$SEED" --limit 120 --jobs 2 --scratch "$log/scratch" $(grade_make_args) >"$log/grade.log" 2>&1
+  --seed "$SEED" --limit 120 --jobs 2 --scratch "$log/scratch" --keep-scratch 1 $(grade_make_args) >"$log/grade.log" 2>&1
 row=$(grep '^correct,' "$log/gradebook.csv")
 # the cells: every column but the last four (total, out_of, skipped, seed)
 cells=$(echo "$row" | awk -F, '{ s = ""; for (i = 2; i <= NF - 4; i++) s = s (i > 2 ? "," : "") $i; print s }')
@@ -39,6 +39,13 @@ cells=$(echo "$row" | awk -F, '{ s = ""; for (i = 2; i <= NF - 4; i++) s = s (i 
 echo "$cells" | tr ',' '\n' | grep -qvE '^(SKIP|10\.00)$' && bad="$bad a cell that is neither full marks nor SKIP: $cells;"
 echo "$cells" | tr ',' '\n' | grep -qx '10.00' || bad="$bad no CPU checkpoint passed: $cells;"
 ! grep -q "object check" "$log/grade.log" || bad="$bad the object check found something: $(grep -m1 -A2 'object check' "$log/grade.log" | tr '\n' ' ');"
-if [ -z "$bad" ]; then t_pass "$label" "weeks 16, 18, 20, 47, 52 and 63: no object-check finding, every CPU checkpoint full marks, the GPU ones SKIP"
+# week 52's pyuses: weeks (not graded here) in the scratch copy: the pristine starters, no reference
+t=$log/scratch/correct/wb
+for v in phase6/week38 phase6/week59 phase7/week41 phase7/week42; do
+  [ -e "$t/$v/solution" ] && bad="$bad $v/solution (a week 52 pyuses) is in the scratch copy;"
+done
+cmp -s "$t/phase6/week38/flash_attn.cu" <(build/wb strip phase6/week38/solution/flash_attn.cu) ||
+  bad="$bad week 38's flash_attn.cu in the scratch copy is not the pristine starter;"
+if [ -z "$bad" ]; then t_pass "$label" "weeks 16, 18, 20, 47, 52 and 63: no object-check finding, every CPU checkpoint full marks, the GPU ones SKIP; week 52's pyuses: weeks in the copy as their starters, no reference"
 else t_fail "$label" "$bad (see $log)"; fi
 t_end
