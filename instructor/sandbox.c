@@ -896,13 +896,6 @@ static int du_one(const char *p, const struct stat *st, int flag, struct FTW *f)
     du_total += (long long)st->st_blocks * 512;
     return 0;
 }
-static long long disk_use(const char *dir);
-/* Past the scratch folder's quota: its blocks, or its entries (du_entries of the same walk). */
-static int over_quota(const sb_opts *o)
-{
-    long long used = disk_use(o->scratch);
-    return used > o->disk_bytes || (o->disk_entries > 0 && du_entries > o->disk_entries);
-}
 static long long disk_use(const char *dir)
 {
     for (int walk = 0; walk < 3; walk++) {
@@ -916,6 +909,14 @@ static long long disk_use(const char *dir)
         if (!du_vanished) break;
     }
     return du_total;
+}
+/* Past the scratch folder's quota: its blocks, or its entries (du_entries of
+ * the same walk); each limit only when it is set (> 0). */
+static int over_quota(const sb_opts *o)
+{
+    long long used = disk_use(o->scratch);
+    if (used == LLONG_MAX) return 1; /* not readable to the end: counted as past any limit set */
+    return (o->disk_bytes > 0 && used > o->disk_bytes) || (o->disk_entries > 0 && du_entries > o->disk_entries);
 }
 
 int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
@@ -995,7 +996,7 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     char buf[65536];
     int open_out = 1, status = 0, reaped = 0;
     sb_limit fired = SB_LIMIT_NONE;
-    double next_du = o->disk_bytes > 0 ? now_s() + 0.5 : 1e300;
+    double next_du = o->disk_bytes > 0 || o->disk_entries > 0 ? now_s() + 0.5 : 1e300;
     while (!reaped || open_out) {
         if (fired == SB_LIMIT_NONE && now_s() >= deadline) fired = SB_LIMIT_WALL;
         if (fired == SB_LIMIT_NONE && !reaped && now_s() >= next_du) {
@@ -1054,7 +1055,8 @@ int sb_run(const sb_opts *o, char *const argv[], sb_result *r)
     if (fired == SB_LIMIT_NONE && r->signal == SIGXFSZ) fired = SB_LIMIT_FILE;
     if (fired == SB_LIMIT_WALL || fired == SB_LIMIT_OUTPUT || fired == SB_LIMIT_DISK) r->signal = SIGKILL, r->exit_code = -1;
     /* what the run left, whatever its end: between two looks it can have written more */
-    if (o->disk_bytes > 0 && (fired == SB_LIMIT_NONE || fired == SB_LIMIT_FILE) && over_quota(o))
+    if ((o->disk_bytes > 0 || o->disk_entries > 0) && (fired == SB_LIMIT_NONE || fired == SB_LIMIT_FILE) &&
+        over_quota(o))
         fired = SB_LIMIT_DISK;
     r->limit = fired;
     if (fired == SB_LIMIT_NONE && r->signal == SIGSYS && o->seccomp != SB_SECCOMP_OFF)

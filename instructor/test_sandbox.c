@@ -601,6 +601,11 @@ START_TEST(disk_quota_stops_many_small_files)
     char *a6[] = { "/bin/sh", "-c", "rm -rf e; i=0; while [ $i -lt 100 ]; do : > f$i; i=$((i+1)); done", NULL };
     ck_assert_int_eq(sb_run(&o, a6, &r), 0);
     ck_assert_int_eq(r.limit, SB_LIMIT_NONE);
+    /* the entry limit holds on its own, with no size quota set */
+    o.disk_bytes = 0;
+    char *a7[] = { "/bin/sh", "-c", "rm -f f*; mkdir e && cd e && i=0; while [ $i -lt 2000 ]; do : > f$i; i=$((i+1)); done", NULL };
+    ck_assert_int_eq(sb_run(&o, a7, &r), 0);
+    ck_assert_int_eq(r.limit, SB_LIMIT_DISK);
 }
 END_TEST
 
