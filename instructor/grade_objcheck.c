@@ -138,6 +138,20 @@ unsigned long long runner_hash(const grader *G, const student *s, int w)
     return n ? (h ? h : 1) : 0;
 }
 
+/* The next line of a report's text (*l, advanced past it and its newline)
+ * into line, cut to its size, with every mention of the scratch tree (the
+ * grader's business) shown relative to it; 0 at the end. */
+static int next_line(const char **l, char *line, size_t sz, const char *tree)
+{
+    if (!*l || !**l) return 0;
+    size_t n = strcspn(*l, "\n"), tl = strlen(tree);
+    snprintf(line, sz, "%.*s", (int)(n < sz - 1 ? n : sz - 1), *l);
+    *l += n + ((*l)[n] == '\n');
+    char *t;
+    while (tl && (t = strstr(line, tree))) memmove(t, t + tl + (t[tl] == '/'), strlen(t + tl + (t[tl] == '/')) + 1);
+    return 1;
+}
+
 /* The object check of every built week of student s: each exercise object
  * and its full dependency list. Runs after the build and before any of the
  * student's code has run (a run could change the files). A violation scores
@@ -177,26 +191,15 @@ void check_objects(grader *G, student *s, int w)
                  "every checkpoint of the week scores 0", rep.violations, rep.violations == 1 ? "" : "s");
         set_all(G, s, w, ST_FAIL, why);
         appendf(s->note[w], sizeof s->note[w], "- The object check refused the compiled exercise code:\n\n```\n");
-        /* paths in the scratch copy are the grader's business: show them relative to it */
-        size_t tl = strlen(s->tree);
-        for (const char *l = rep.text; l && *l;) {
-            size_t n = strcspn(l, "\n");
-            char line[400];
-            snprintf(line, sizeof line, "%.*s", (int)(n < 399 ? n : 399), l);
-            char *t;
-            while ((t = strstr(line, s->tree))) memmove(t, t + tl + (t[tl] == '/'), strlen(t + tl + (t[tl] == '/')) + 1);
-            appendf(s->note[w], sizeof s->note[w], "%s\n", line);
-            l += n + (l[n] == '\n');
-        }
-        appendf(s->note[w], sizeof s->note[w], "```\n");
         printf("  %-24s %s: object check: %d finding%s\n", s->id, W->dir, rep.violations, rep.violations == 1 ? "" : "s");
-        /* a finding quotes the student's symbol names: escaped for the instructor's terminal */
-        for (const char *l = rep.text; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-            char line[400], shown[1600];
-            snprintf(line, sizeof line, "%.*s", (int)(strcspn(l, "\n") < 399 ? strcspn(l, "\n") : 399), l);
+        char line[400], shown[1600];
+        for (const char *l = rep.text; next_line(&l, line, sizeof line, s->tree);) {
+            appendf(s->note[w], sizeof s->note[w], "%s\n", line);
+            /* a finding quotes the student's symbol names: escaped for the instructor's terminal */
             up_escape(line, shown, sizeof shown);
             printf("      %s\n", shown);
         }
+        appendf(s->note[w], sizeof s->note[w], "```\n");
         s->built[w] = -1;
     } else if (s->built[w] == 1) {
         if (W->has_py) s->py_hash[w] = runner_hash(G, s, w);
@@ -205,13 +208,9 @@ void check_objects(grader *G, student *s, int w)
         s->bin_hash[w] = file_hash(bin);
     }
     /* findings that cost nothing (a forbidden library's header included, never called): the feedback says so */
-    size_t tl = strlen(s->tree);
-    for (const char *l = rep.wtext; l && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
-        char line[500], *t;
-        snprintf(line, sizeof line, "%.*s", (int)(strcspn(l, "\n") < 499 ? strcspn(l, "\n") : 499), l);
-        while ((t = strstr(line, s->tree))) memmove(t, t + tl + (t[tl] == '/'), strlen(t + tl + (t[tl] == '/')) + 1);
+    char line[500], shown[2000];
+    for (const char *l = rep.wtext; next_line(&l, line, sizeof line, s->tree);) {
         appendf(s->note[w], sizeof s->note[w], "- Warning: %s.\n", line);
-        char shown[2000];
         up_escape(line, shown, sizeof shown);
         printf("  %-24s %s: object check warning: %s\n", s->id, W->dir, shown);
     }
