@@ -158,16 +158,27 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
                      q(G->root), q(s->tree), v, v, q(s->tree), v, v, q(s->tree), v);
             if (copy_tracked(G->root, v, s->tree, log) || sh(cmd, log))
                 return snprintf(err, errsz, "cannot copy %s, which %s uses (see %s)", v, G->weeks[w].dir, log), -1;
-            /* its exercise files the pristine starters (as a graded week's), never the
-             * instructor's working copies, nor objects built from them; the reference's
-             * objects set apart for a C test to link (uses:), none kept for pyuses: */
+            /* its exercise files the pristine starters (put_starter, as a graded
+             * week's), never the instructor's working copies, nor objects built
+             * from them; the reference's objects set apart for a C test to link
+             * (uses:), none kept for pyuses: */
+            wb_week *um = malloc(sizeof *um);
+            char wt[1500], werr[300];
+            snprintf(wt, sizeof wt, "%s/%s/week.txt", G->root, v);
+            if (!um || wb_week_load(wt, um, werr, sizeof werr) != 0) {
+                free(um);
+                return snprintf(err, errsz, "cannot read %s, which %s uses: %s", wt, G->weeks[w].dir, um ? werr : "no memory"), -1;
+            }
+            int bad = 0;
+            for (int e = 0; !bad && e < um->n_exercises; e++) bad = put_starter(G, s, v, um->exercises[e], "cu", log, err, errsz);
+            for (int e = 0; !bad && e < um->n_pyexercises; e++) bad = put_starter(G, s, v, um->pyexercises[e], "py", log, err, errsz);
+            free(um);
+            if (bad) return -1;
             char keep[1400];
             if (u < G->weeks[w].meta.n_uses) snprintf(keep, sizeof keep, "mv build/%s/solution build/%s/prebuilt", v, v);
             else snprintf(keep, sizeof keep, "rm -rf build/%s/solution", v);
-            snprintf(cmd, sizeof cmd, "cd %s && for f in %s/solution/*.cu %s/solution/*.py; do [ ! -f \"$f\" ] || "
-                     "%s/build/wb strip \"$f\" > %s/\"${f##*/}\" || exit 1; done && "
-                     "rm -rf %s/solution build/%s/prebuilt build/%s/learner && { [ ! -d build/%s/solution ] || %s; }",
-                     q(s->tree), v, v, q(G->root), v, v, v, v, v, keep);
+            snprintf(cmd, sizeof cmd, "cd %s && rm -rf %s/solution build/%s/prebuilt build/%s/learner && "
+                     "{ [ ! -d build/%s/solution ] || %s; }", q(s->tree), v, v, v, v, keep);
             if (sh(cmd, log))
                 return snprintf(err, errsz, "cannot set %s's reference apart (see %s)", v, log), -1;
         }
