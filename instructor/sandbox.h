@@ -97,7 +97,8 @@ typedef struct {
                                         folder there the grader cannot read) the run is stopped; 0: none */
     long        disk_entries;        /* and its files and folders, counted by the same walk: empty files
                                         take no blocks but each takes an inode of the host's file
-                                        system; past it the run is stopped as past disk_bytes; 0: none */
+                                        system; past it the run is stopped as past disk_bytes, with or
+                                        without a disk_bytes; 0: none */
     long long   out_bytes;           /* log cap; 0: 16 MiB */
     long long   tmp_bytes;           /* size of the tmpfs /tmp; 0: 1 GiB */
     int         max_procs;           /* RLIMIT_NPROC in the sandbox; 0: 512 */
