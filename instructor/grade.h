@@ -175,7 +175,6 @@ const char *q(const char *s);
 double speed_points(double points, double ratio, double target);
 const char *classify(const char *msg);
 int runner_no_gpu(const char *msg);
-void redact_seed(char *msg, size_t sz, unsigned long long seed);
 int cp_is_py(const week_cfg *W, int c);
 void appendf(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz);

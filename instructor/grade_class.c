@@ -65,49 +65,6 @@ const char *classify(const char *msg)
     return "wrong result";
 }
 
-/* A hidden test's failure told without its seed: every number that follows
- * the word "seed" (the harness's "(seed N)", a program's "seed N" line), and
- * the seed itself anywhere as a whole word, in decimal, or in hexadecimal
- * with 0x or of 6 digits or more, become "(hidden)". In place, cut to sz. */
-void redact_seed(char *msg, size_t sz, unsigned long long seed)
-{
-    char dec[24], hex[24], out[2048];
-    snprintf(dec, sizeof dec, "%llu", seed);
-    snprintf(hex, sizeof hex, "%llx", seed);
-    size_t o = 0;
-    int after_seed = 0; /* the word "seed" and only separators since */
-    for (const char *p = msg; *p && o + 1 < sizeof out;) {
-        if (!isalnum((unsigned char)*p)) {
-            if (!strchr(" \t=:", *p)) after_seed = 0;
-            out[o++] = *p++;
-            continue;
-        }
-        const char *e = p;
-        while (isalnum((unsigned char)*e)) e++;
-        size_t n = (size_t)(e - p);
-        const char *h = p;
-        size_t hn = n;
-        if (n > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) h += 2, hn -= 2;
-        int digits = 1, xdigits = 1;
-        for (const char *k = p; k < e; k++) digits &= isdigit((unsigned char)*k) != 0;
-        for (const char *k = h; k < e; k++) xdigits &= isxdigit((unsigned char)*k) != 0;
-        int hexform = h != p && xdigits;
-        int hidden = (digits && n == strlen(dec) && !memcmp(p, dec, n)) ||
-                     (xdigits && (hexform || hn >= 6) && hn == strlen(hex) && !strncasecmp(h, hex, hn)) ||
-                     (after_seed && (digits || hexform));
-        if (hidden) {
-            for (const char *r = "(hidden)"; *r && o + 1 < sizeof out;) out[o++] = *r++;
-            after_seed = 0;
-        } else {
-            for (const char *k = p; k < e && o + 1 < sizeof out;) out[o++] = *k++;
-            after_seed = (n == 4 || n == 5) && !strncasecmp(p, "seeds", n);
-        }
-        p = e;
-    }
-    out[o] = 0;
-    snprintf(msg, sz, "%s", out);
-}
-
 /* --------------------------------------------------- forbidden libraries */
 
 /* What forbid.txt may name: a library objcheck knows (by its C prefix, C++

@@ -627,9 +627,17 @@ static void grade_checkpoint(grader *G, student *s, int w, int c)
             if (h.status == ST_FAIL) {
                 g->status = ST_FAIL;
                 g->points = 0;
-                /* what went wrong, never the seed: the harness quotes it ("(seed N)") */
-                redact_seed(h.why, sizeof h.why, W->seeds[k]);
-                snprintf(g->why, sizeof g->why, "hidden test %d of %d failed: %s", k + 1, W->n_seeds, h.why);
+                /* What went wrong, by its kind alone: a hidden run's message quotes
+                 * what the student's code printed or returned and sizes drawn from
+                 * the hidden seed, a channel out for anything the code read there
+                 * (the seed itself, found by trying seeds against its inputs). The
+                 * whole message goes to the instructor's terminal, escaped. */
+                snprintf(g->why, sizeof g->why, "hidden test %d of %d failed: %s (the class run's inputs passed; "
+                         "look for sizes and values your tests do not draw)", k + 1, W->n_seeds, classify(h.why));
+                char shown[4 * sizeof h.why];
+                up_escape(h.why, shown, sizeof shown);
+                printf("  %-24s %s %s: hidden test %d of %d failed: %s\n", s->id, W->dir, cp->id, k + 1, W->n_seeds, shown);
+                fflush(stdout); /* before any fork copies the buffer */
                 break;
             }
         }

@@ -24,7 +24,7 @@ log=$BUILD/instructor/judge-w04-test
 rm -rf "$log" && mkdir -p "$log/scratch/judged" "$log/scratch/linked" && chmod 755 "$log" "$log/scratch" "$log/scratch/judged" "$log/scratch/linked"
 c=$log/class
 bad=
-mkdir -p "$c/correct/phase0/week04" "$c/starter/phase0/week04" "$c/lax/phase0/week04" "$c/exact/phase0/week04"
+mkdir -p "$c/correct/phase0/week04" "$c/starter/phase0/week04" "$c/lax/phase0/week04" "$c/exact/phase0/week04" "$c/leaker/phase0/week04"
 cp phase0/week04/solution/saxpylib.cu phase0/week04/solution/cli.cu phase0/week04/solution/mytest.cu "$c/correct/phase0/week04/"
 put_starters phase0/week04 "$c/starter/phase0/week04"
 cp "$c/correct/phase0/week04/"*.cu "$c/lax/phase0/week04/"
@@ -33,6 +33,31 @@ sed -i 's/1e-6 + 1e-6 \* fabs(want)/1e-3 + 1e-3 * fabs(want)/' "$c/lax/phase0/we
 sed -i 's/!(fabs((double)y\[i\] - want) <= 1e-6 + 1e-6 \* fabs(want))/(double)y[i] != want/' "$c/exact/phase0/week04/mytest.cu"
 grep -q '1e-3 + 1e-3' "$c/lax/phase0/week04/mytest.cu" || bad="$bad lax's mytest.cu was not made;"
 grep -q '!= want' "$c/exact/phase0/week04/mytest.cu" || bad="$bad exact's mytest.cu was not made;"
+# leaker: honest checks on the seeds the class run hands mt_check_saxpy (the
+# judge's draws from the class seed, which a student can compute), and on any
+# other seed (a hidden test's) a failure that logs the seed it was handed: the
+# hidden test fails, and its feedback must carry neither that line nor the
+# hidden seed (instructor/weeks/phase0/week04/seeds.txt)
+cp "$c/correct/phase0/week04/"*.cu "$c/leaker/phase0/week04/"
+draws=$log/draws
+printf '#include <stdio.h>\n#include <stdlib.h>\n#include "wb_rand.h"\nint main(int c, char **v) { (void)c; for (int i = 0; i < 64; i++) {'\
+' wb_rng r = wb_rng_for_seed(strtoull(v[1], 0, 0), "mytest_cpu_fn", i); printf("%%lluull, ", (unsigned long long)wb_rng_u64(&r)); } return 0; }\n' >"$draws.c"
+if cc -std=c11 -Icommon/include "$draws.c" "$BUILD/libwb.a" -lm -o "$draws" 2>"$draws.log" && list=$("$draws" "$SEED") && [ -n "$list" ]; then
+  sed -i 's/^int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE \*log)$/static int mt_honest(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)/' "$c/leaker/phase0/week04/mytest.cu"
+  cat >>"$c/leaker/phase0/week04/mytest.cu" <<EOF
+static const uint64_t CLASS_DRAWS[] = { $list };
+int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
+{
+    for (size_t k = 0; k < sizeof CLASS_DRAWS / sizeof CLASS_DRAWS[0]; k++)
+        if (seed == CLASS_DRAWS[k]) return mt_honest(saxpy, seed, log);
+    fprintf(log, "LEAKED-%llu-\n", (unsigned long long)seed);
+    return 1;
+}
+EOF
+  grep -q 'static int mt_honest' "$c/leaker/phase0/week04/mytest.cu" || bad="$bad leaker's mytest.cu was not made;"
+else
+  bad="$bad the class seed's draws for leaker were not computed (see $draws.log);"
+fi
 if ! $MAKE -s judge-w04 "$GRADE_BIN" "$BUILD/phase0/week04/starter/test" >"$log/build.log" 2>&1; then
   tail -n 20 "$log/build.log"; t_fail "$label" "judge-w04 or the grader does not build (see $log/build.log)"; t_end
 fi
@@ -42,7 +67,7 @@ grade() { WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$c" --weeks phase0/we
 # the ten checkpoints in week.txt's order: saxpy dot cli-args cli saxpy-bw mytest mytest-lib mybench-csv mybench dot-bw
 cells() { awk -F, -v who="$2" '$1 == who { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 "," $10 "," $11 }' "$log/$1.csv"; }
 grade judged --judge 1; grade linked
-for who in correct starter lax exact; do
+for who in correct starter lax exact leaker; do
   # GPU checkpoints SKIP; cli-args, mytest, mybench-csv (CPU) full marks or 0
   case $who in
     correct) want="SKIP,SKIP,*,SKIP,SKIP,*,SKIP,*,SKIP,SKIP" ;;
@@ -62,6 +87,14 @@ grep -q "phase0/week04: judged outside the student's process (--judge 1); left t
 grep -q "half precision" "$log/judged-feedback/lax.md" 2>/dev/null || bad="$bad lax's FAIL does not name the half-precision SAXPY;"
 grep -q "not with ==" "$log/judged-feedback/exact.md" 2>/dev/null || bad="$bad exact's FAIL does not say \"not with ==\";"
 grep -q "starter returns -1" "$log/judged-feedback/starter.md" 2>/dev/null || bad="$bad the starter's FAIL does not say mt_check_saxpy returned -1;"
+# leaker passes the class run and fails the hidden one, told by its kind only
+hseed=$(grep -v '^#' instructor/weeks/phase0/week04/seeds.txt | head -n 1)
+for how in judged linked; do
+  f=$log/$how-feedback/leaker.md
+  grep -q "w04.mytest.*hidden test 1 of 1 failed: wrong result" "$f" 2>/dev/null || bad="$bad leaker ($how): its feedback does not say hidden test 1 of 1 failed: wrong result;"
+  ! grep -q "LEAKED" "$f" 2>/dev/null || bad="$bad leaker ($how): its feedback quotes what its code logged in a hidden run;"
+  ! grep -q "$hseed" "$f" 2>/dev/null || bad="$bad leaker ($how): its feedback shows the hidden seed;"
+done
 # the judge by itself: the reference's runner and the starter's, plain and sandboxed; every GPU checkpoint SKIP
 for impl in solution starter; do
   for how in plain sandbox; do
