@@ -206,8 +206,10 @@ void check_objects(grader *G, student *s, int w);
 extern int g_host_gpus;        /* GPUs the grader's host has (0: none, or WB_NO_GPU=1) */
 extern char g_host_gpu[256];   /* the name of its first GPU, from the same probe ("" unknown) */
 int host_gpu_count(const char *root);
+/* must_end: trust a record only from a program that ended with exit 0 or 1
+ * (the harness's own end), as a test program holding student code must */
 void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
-                         cp_grade *out);
+                         int must_end, cp_grade *out);
 /* A speed checkpoint's outcome against week.txt's target (cp) for the GPU
  * the record names (wb_target_for: `| H200 >= 0.64`): a record whose target
  * differs, that says PASS under the target, or that names a GPU whose target

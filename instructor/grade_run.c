@@ -81,7 +81,7 @@ static unsigned long long random_u64(void)
  * for a result). A missing or unreadable record is a FAIL: the program died
  * or stopped before writing it. */
 void outcome_from_record(const char *rpath, const char *id, const sb_result *j, double limit, const char *log,
-                         cp_grade *out)
+                         int must_end, cp_grade *out)
 {
     memset(out, 0, sizeof *out);
     out->ratio = NAN;
@@ -103,13 +103,21 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     }
     wb_result *r = NULL;
     char err[700];
-    int n = wb_results_read(rpath, &r, err, sizeof err);
+    /* must_end (a test program holding the student's code): the harness
+     * writes its record last and then exits 0 or 1, so a record beside any
+     * other end (a signal, Check's runner stopped by junk on its pipe: exit
+     * 2) was written by someone else, the student's code */
+    int ended = !j->signal && (j->exit_code == 0 || j->exit_code == 1);
+    int n = must_end && !ended ? -1 : wb_results_read(rpath, &r, err, sizeof err);
     const wb_result *mine = NULL;
     for (int i = 0; i < n && !mine; i++)
         if (strcmp(r[i].id, id) == 0) mine = &r[i];
     if (!mine) {
         char what[800];
         if (n < 0 && access(rpath, F_OK) != 0) snprintf(what, sizeof what, "it wrote no results record");
+        else if (n < 0 && must_end && !ended)
+            snprintf(what, sizeof what, "a results record is there, but a record counts only from a program that "
+                     "ran to its end (exit 0 or 1)");
         else if (n < 0) snprintf(what, sizeof what, "its results record is unreadable (%s)", err);
         else snprintf(what, sizeof what, "its results record has no checkpoint %s", id);
         if (j->signal == SIGSYS && j->why[0])
@@ -469,7 +477,7 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
      * of that sandbox (judge_sb.c) writes it to the run log's .end file as the
      * runner ends, which may be just after the judge has. */
     if (!timed_out && o->log_path) r.limit = runner_limit(end);
-    outcome_from_record(rec, id, &r, wall, jlog, out);
+    outcome_from_record(rec, id, &r, wall, jlog, 0, out);
     /* The runner could not open the GPU at the judge's hello, before any of
      * the student's functions was called: the grader's problem (the
      * sandbox's view of the GPU, the host), said as such; the cell scores
@@ -603,7 +611,7 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
         FILE *f = fopen(copy, "w");
         if (f) fprintf(f, "refused by the grader: %s\n", why), fclose(f);
     }
-    outcome_from_record(copy, id, &r, G->limit, log, out);
+    outcome_from_record(copy, id, &r, G->limit, log, 1, out);
 }
 
 /* One checkpoint of one week of one student: the run with the grader's seed

@@ -75,19 +75,19 @@ START_TEST(grade_from_results_record)
     sb_result ok = { .exit_code = 1 };
     cp_grade g;
 
-    outcome_from_record(path, "w01.devquery", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.devquery", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_PASS);
     score_checkpoint(&g, 10);
     ck_assert_double_eq(g.points, 10);
 
-    outcome_from_record(path, "w01.vecadd", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.vecadd", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_str_eq(g.why, "wrong result: phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
     score_checkpoint(&g, 20);
     ck_assert_double_eq(g.points, 0);
 
     /* partial speed credit from the record's ratio and target */
-    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_str_eq(g.figure, "0.620 of COPY (1750 GB/s vs COPY 2822 GB/s)");
     ck_assert_double_eq_tol(g.ratio, 0.62, 1e-12);
@@ -100,7 +100,7 @@ START_TEST(grade_from_results_record)
      * unchanged; a lowered target, or a PASS under the target, is a FAIL
      * with no points (a record written by a process holding student code) */
     wb_checkpoint bw = { .id = "w01.vecadd-bw", .target = 0.85, .yard = "COPY" };
-    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.vecadd-bw", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &bw);
     ck_assert_int_eq(g.status, ST_FAIL);
     score_checkpoint(&g, 10);
@@ -115,7 +115,7 @@ START_TEST(grade_from_results_record)
         snprintf(t[1].yard, sizeof t[1].yard, "COPY");
         char *tp = tmp_file(NULL);
         ck_assert_msg(wb_results_write(tp, t, 2, err, sizeof err) == 0, "%s", err);
-        outcome_from_record(tp, "w01.vecadd-bw", &ok, 60, NULL, &g);
+        outcome_from_record(tp, "w01.vecadd-bw", &ok, 60, NULL, 1, &g);
         ck_assert_int_eq(g.status, ST_PASS);
         reconcile_speed(&g, &bw);
         ck_assert_int_eq(g.status, ST_FAIL);
@@ -123,20 +123,20 @@ START_TEST(grade_from_results_record)
         score_checkpoint(&g, 10);
         ck_assert_double_eq(g.points, 0);
         wb_checkpoint fast = { .id = "w01.fast", .target = 0.85, .yard = "COPY" };
-        outcome_from_record(tp, "w01.fast", &ok, 60, NULL, &g);
+        outcome_from_record(tp, "w01.fast", &ok, 60, NULL, 1, &g);
         reconcile_speed(&g, &fast);
         ck_assert_int_eq(g.status, ST_FAIL);
         ck_assert_msg(strstr(g.why, "says PASS at 0.620, under week.txt's target 0.85") != NULL, "%s", g.why);
         score_checkpoint(&g, 10);
         ck_assert_double_eq(g.points, 0);
         wb_checkpoint plain = { .id = "w01.vecadd-bw", .target = 0 }; /* no target: nothing to hold */
-        outcome_from_record(tp, "w01.vecadd-bw", &ok, 60, NULL, &g);
+        outcome_from_record(tp, "w01.vecadd-bw", &ok, 60, NULL, 1, &g);
         reconcile_speed(&g, &plain);
         ck_assert_int_eq(g.status, ST_PASS);
         unlink(tp);
     }
 
-    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_SKIP);
     ck_assert_str_eq(g.why, "not graded: no NVIDIA GPU or driver found on this machine");
     ck_assert_str_eq(g.figure, "");
@@ -145,7 +145,7 @@ START_TEST(grade_from_results_record)
 
     /* on a host with a GPU, a run that found none lost it by its own doing */
     g_host_gpus = 1;
-    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, 1, &g);
     g_host_gpus = 0;
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "no GPU in the run, on a host that has one") != NULL, "%s", g.why);
@@ -156,12 +156,32 @@ START_TEST(grade_from_results_record)
     r[3].reason = WB_WHY_ENV;
     ck_assert_msg(wb_results_write(path, r, 5, err, sizeof err) == 0, "%s", err);
     g_host_gpus = 1;
-    outcome_from_record(path, "w01.other", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.other", &ok, 60, NULL, 1, &g);
     g_host_gpus = 0;
     ck_assert_int_eq(g.status, ST_SKIP);
 
+    /* a PASS in a record beside an end the harness never makes (Check's
+     * runner stopped by junk on its pipe: exit 2; a signal) was not written
+     * by the harness: nothing, when the program held student code (must_end);
+     * a judge's record (must_end 0) stands */
+    {
+        sb_result two = { .exit_code = 2 }, killed = { .exit_code = -1, .signal = SIGSEGV };
+        outcome_from_record(path, "w01.devquery", &two, 60, NULL, 1, &g);
+        ck_assert_int_eq(g.status, ST_FAIL);
+        ck_assert_msg(strstr(g.why, "(exit 2): a results record is there, but a record counts only from a program "
+                                    "that ran to its end") != NULL, "%s", g.why);
+        outcome_from_record(path, "w01.devquery", &killed, 60, NULL, 1, &g);
+        ck_assert_int_eq(g.status, ST_FAIL);
+        ck_assert_msg(strstr(g.why, "crash: the test program died of signal 11") != NULL, "%s", g.why);
+        outcome_from_record(path, "w01.devquery", &two, 60, NULL, 0, &g);
+        ck_assert_int_eq(g.status, ST_PASS);
+        sb_result zero = { .exit_code = 0 };
+        outcome_from_record(path, "w01.devquery", &zero, 60, NULL, 1, &g);
+        ck_assert_int_eq(g.status, ST_PASS);
+    }
+
     /* a speed checkpoint that failed without a figure earns nothing */
-    outcome_from_record(path, "w01.fast", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w01.fast", &ok, 60, NULL, 1, &g);
     score_checkpoint(&g, 10);
     ck_assert_double_eq(g.points, 0);
     ck_assert_str_eq(g.why, "wrong result: x.c:9: c: 3 of 1025 elements differ");
@@ -181,10 +201,10 @@ START_TEST(no_record_is_a_fail)
     sb_result ok = { .exit_code = 1 }, segv = { .signal = SIGSEGV }, hung = { .limit = SB_LIMIT_WALL, .signal = SIGKILL },
               oom = { .limit = SB_LIMIT_MEM, .signal = SIGKILL };
     /* none written: the program died or stopped first */
-    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, NULL, &g);
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "stopped before its results (exit 1): it wrote no results record"), "%s", g.why);
-    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &segv, 60, NULL, &g);
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &segv, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "crash: the test program died of signal 11") && strstr(g.why, "no results record"),
                   "%s", g.why);
@@ -192,7 +212,7 @@ START_TEST(no_record_is_a_fail)
     ck_assert_double_eq(g.points, 0);
     /* the sandbox's seccomp filter killed it (sb_run names that in why) */
     sb_result sys = { .exit_code = -1, .signal = SIGSYS, .why = SB_SECCOMP_KILLED };
-    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &sys, 60, NULL, &g);
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &sys, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "forbidden system call: the test program was killed by the seccomp filter"), "%s", g.why);
     /* ... or one test's process, in Check's fork mode: the record says so */
@@ -202,13 +222,13 @@ START_TEST(no_record_is_a_fail)
     /* what it printed last is shown, never read for a result */
     char *log = tmp_file("  PASS  w01.vecadd   vector add  [1.000 of COPY (x)]\n"
                          "CK_RUN_CASE=w01.vecadd is not a checkpoint of phase0/week01\n");
-    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, log, &g);
+    outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, log, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "its last line: \"CK_RUN_CASE=w01.vecadd is not a checkpoint"), "%s", g.why);
     unlink(log);
     /* printed lines in place of a record: unreadable */
     char *bad = tmp_file("  PASS  w01.vecadd   vector add\n");
-    outcome_from_record(bad, "w01.vecadd", &ok, 60, NULL, &g);
+    outcome_from_record(bad, "w01.vecadd", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "results record is unreadable") && strstr(g.why, "not a results record"), "%s", g.why);
     unlink(bad);
@@ -217,15 +237,15 @@ START_TEST(no_record_is_a_fail)
     rec(&r, "w01.devquery", WB_RES_PASS, "");
     char *other = tmp_file(NULL), err[600];
     ck_assert_int_eq(wb_results_write(other, &r, 1, err, sizeof err), 0);
-    outcome_from_record(other, "w01.vecadd", &ok, 60, NULL, &g);
+    outcome_from_record(other, "w01.vecadd", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "its results record has no checkpoint w01.vecadd"), "%s", g.why);
     /* a hang is a hang, whatever a record says */
-    outcome_from_record(other, "w01.devquery", &hung, 60, NULL, &g);
+    outcome_from_record(other, "w01.devquery", &hung, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strncmp(g.why, "hang: no result within 60 s", 27) == 0, "%s", g.why);
     /* so is any other limit of the sandbox */
-    outcome_from_record(other, "w01.devquery", &oom, 60, NULL, &g);
+    outcome_from_record(other, "w01.devquery", &oom, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "out of memory"), "%s", g.why);
     unlink(other);
@@ -1033,7 +1053,7 @@ START_TEST(per_gpu_targets_reconciled)
 
     /* an H200 run judged against the H200 target passes */
     gpu_rec(path, "NVIDIA H200", WB_RES_PASS, 0.704, 0.64);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     ck_assert_str_eq(g.gpu, "NVIDIA H200");
     reconcile_speed(&g, &cp);
     ck_assert_msg(g.status == ST_PASS, "%s", g.why);
@@ -1043,7 +1063,7 @@ START_TEST(per_gpu_targets_reconciled)
 
     /* the same H200 record claiming the default target: not week.txt's for an H200 */
     gpu_rec(path, "NVIDIA H200", WB_RES_FAIL, 0.704, 0.89);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "tampered record: its target is 0.89, week.txt's is 0.64 for NVIDIA H200 (H200)"),
@@ -1053,7 +1073,7 @@ START_TEST(per_gpu_targets_reconciled)
 
     /* an H100 record claiming the H200 target: forged, whatever its status */
     gpu_rec(path, "NVIDIA H100 80GB HBM3", WB_RES_PASS, 0.70, 0.64);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "its target is 0.64, week.txt's is 0.89 (its default) for NVIDIA H100 80GB HBM3"), "%s",
@@ -1061,7 +1081,7 @@ START_TEST(per_gpu_targets_reconciled)
 
     /* an H100 record under the default target: partial credit from the default */
     gpu_rec(path, "NVIDIA H100 80GB HBM3", WB_RES_FAIL, 0.70, 0.89);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_double_eq_tol(g.target, 0.89, 1e-12);
@@ -1070,7 +1090,7 @@ START_TEST(per_gpu_targets_reconciled)
 
     /* an H200 record that says PASS under the H200 target */
     gpu_rec(path, "NVIDIA H200", WB_RES_PASS, 0.60, 0.64);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "says PASS at 0.600, under week.txt's target 0.64 for NVIDIA H200 (H200)"), "%s",
@@ -1078,26 +1098,26 @@ START_TEST(per_gpu_targets_reconciled)
 
     /* "H2000" is not an H200: the default applies */
     gpu_rec(path, "NVIDIA H2000", WB_RES_PASS, 0.70, 0.64);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
 
     /* a GPU name changed to get the H200's target, on a host whose GPU is an H100 */
     snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H100 80GB HBM3");
     gpu_rec(path, "NVIDIA H200", WB_RES_PASS, 0.70, 0.64);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_msg(strstr(g.why, "names GPU 'NVIDIA H200', whose target is 0.64; this host's GPU, NVIDIA H100 80GB HBM3, "
                                 "has 0.89"), "%s", g.why);
     /* the same record on an H200 host passes; an H100 record on an H100 host too */
     snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H200");
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_msg(g.status == ST_PASS, "%s", g.why);
     snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H100 80GB HBM3");
     gpu_rec(path, "NVIDIA H100 80GB HBM3", WB_RES_PASS, 0.95, 0.89);
-    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, &g);
+    outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_msg(g.status == ST_PASS, "%s", g.why);
     g_host_gpu[0] = 0;

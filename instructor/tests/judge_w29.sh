@@ -115,6 +115,20 @@ WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$ec/class" --weeks $w --gradebo
   --jobs 1 --scratch "$ec/scratch" $(grade_make_args) --judge 1 >"$ec/log" 2>&1
 got=$(awk -F, '$1 == "envprobe" { print $2 }' "$ec/g.csv" 2>/dev/null)
 [ "$got" = "10.00" ] || bad="$bad envprobe (answers wrong when the runner's environment names the seed or the checkpoint): w29.limit '$got', expected 10.00 (see $ec);"
+# basicfile (instructor/fixtures/basicfile.inc): a wrong naive_limit that forges a record of four passes
+# through std::__basic_file and stops the test program's runner with junk on its pipe: linked (the
+# record's route) it earns nothing, the object check naming the C++ file access
+bc=$log/bfclass
+rm -rf "$bc" && mkdir -p "$bc/class/basicfile/$w" "$bc/scratch" && chmod 755 "$bc" "$bc/scratch" &&
+  cp $w/solution/stable.cu "$bc/class/basicfile/$w/" &&
+  { sed 's/^double naive_limit(int cols)$/static double real_limit(int cols)/' $w/solution/naive.cu;
+    cat instructor/fixtures/basicfile.inc; } > "$bc/class/basicfile/$w/naive.cu"
+grep -q '^static double real_limit' "$bc/class/basicfile/$w/naive.cu" || bad="$bad basicfile's naive.cu was not made;"
+WB_NO_GPU=1 "$GRADE_BIN" --root . --submissions "$bc/class" --weeks $w --gradebook "$bc/g.csv" --seed "$SEED" --limit 60 \
+  --jobs 1 --scratch "$bc/scratch" $(grade_make_args) --judge 0 >"$bc/log" 2>&1
+got=$(awk -F, '$1 == "basicfile" { print $2 }' "$bc/g.csv" 2>/dev/null)
+[ "$got" = "0.00" ] || bad="$bad basicfile (a record forged through std::__basic_file, linked): w29.limit '$got', expected 0.00 (see $bc);"
+grep -q "12__basic_file.*C++ file or filesystem access" "$bc/log" || bad="$bad basicfile: the object check did not name std::__basic_file (see $bc/log);"
 bad="$bad$(judge_lists_uncalibrated 29 $w "w29.limit w29.naive w29.overflow w29.stable" "")"
 if [ -z "$bad" ]; then t_pass "$label" "all four checkpoints listed by the judge; w29.limit judged through the runner (the reference full marks, the starter 0), the three GPU ones SKIP, judged and linked alike; the judge alone the same, plain and sandboxed; with JUDGE_W29_HOST_CHECKS=1 the starter FAILs all four (its GPU checkpoints' calls claim cudaSuccess on host buffers and leave the poison), over the week's functions on the CPU no case fails and each of six bugs fails where a GPU run would; the runners hold the week's three functions, the judge none"
 else t_fail "$label" "$bad (see $log)"; fi
