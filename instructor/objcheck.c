@@ -17,10 +17,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* Past this many sections an object is refused unread; objdump gets this
+ * many seconds of CPU time (twice of wall time) to disassemble one. */
+#define OC_MAX_SECTIONS 8192
+#define OC_OBJDUMP_S 60
 
 #define MAX_LINES 200
 #define MAX_DEPFILE (64L << 20)
@@ -798,6 +805,12 @@ static int check_code(const char *path, oc_report *r)
         dup2(fd[1], 1);
         int nul = open("/dev/null", O_WRONLY);
         if (nul >= 0) dup2(nul, 2);
+        /* a backstop past the section limit: objdump stopped (its output then
+         * cut short, a finding) after OC_OBJDUMP_S of CPU time or twice that
+         * of wall time; both survive the exec */
+        struct rlimit cpu = { OC_OBJDUMP_S, OC_OBJDUMP_S + 5 };
+        setrlimit(RLIMIT_CPU, &cpu);
+        alarm(2 * OC_OBJDUMP_S);
         execlp("objdump", "objdump", "-d", "-r", "--no-show-raw-insn", "--", path, (char *)NULL);
         _exit(127);
     }
@@ -895,8 +908,13 @@ static int check_code(const char *path, oc_report *r)
     int status = 0;
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || lines == 0)
-        report(r, "object: %s: cannot disassemble (objdump %s): the grader needs binutils' objdump", path,
-               WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "not found" : "failed");
+        report(r, "object: %s: cannot disassemble (objdump %s)%s", path,
+               WIFEXITED(status) && WEXITSTATUS(status) == 127 ? "not found"
+               : WIFSIGNALED(status) && (WTERMSIG(status) == SIGXCPU || WTERMSIG(status) == SIGALRM ||
+                                         WTERMSIG(status) == SIGKILL)
+                   ? "stopped: past its time limit"
+                   : "failed",
+               WIFEXITED(status) && WEXITSTATUS(status) == 127 ? ": the grader needs binutils' objdump" : "");
     return r->violations - before;
 }
 
@@ -924,6 +942,19 @@ int oc_check_object(const char *path, const oc_policy *p, oc_report *r)
     span f;
     if (map_file(path, 1, &f) != 0) {
         report(r, "object: %s: cannot be read (%s)", path, errno ? strerror(errno) : "not a regular file");
+        return -1;
+    }
+    /* An object of tens of thousands of sections (assembler directives make
+     * them in seconds) costs objdump time that grows with their square: one
+     * of 40,000 held a class's grading 10 minutes. A compiler's object for a
+     * week's exercise has a few hundred (391 the most among the references,
+     * CUB's); past OC_MAX_SECTIONS it is refused unread. */
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)f.b;
+    if (f.size >= sizeof *eh && !memcmp(eh->e_ident, ELFMAG, SELFMAG) && eh->e_ident[EI_CLASS] == ELFCLASS64 &&
+        eh->e_shnum > OC_MAX_SECTIONS) {
+        report(r, "object: %s: %u sections, more than a compiler makes (the limit is %d): not read", path,
+               (unsigned)eh->e_shnum, OC_MAX_SECTIONS);
+        unmap_file(&f);
         return -1;
     }
     int c = check_code(path, r); /* first: check_elf's constructor rule reads what it found */

@@ -113,6 +113,17 @@ static const char *const sources[][2] = {
                    "extern \"C\" long __isoc23_strtol(const char *, char **, int);\n"
                    "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n)\n"
                    "{ return (cudaError_t)(__isoc23_strtoull(\"0\", 0, 10) + __isoc23_strtol(\"0\", 0, 10)); }\n" },
+    /* 9000 sections of one ret each, made by the assembler in a second: objdump's time grows with their
+     * square (40,000 held a class's grading 10 minutes), so past the limit the object is not read */
+    { "sections.cu", "#include \"vecadd.h\"\n"
+                     "__asm__(\".altmacro\\n.macro wbfx_one k\\n.section .text.wbfx,\\\"ax\\\",@progbits,unique,\\k\\nret\\n"
+                     ".endm\\n.set wbfx_i, 0\\n.rept 9000\\nwbfx_one %wbfx_i\\n.set wbfx_i, wbfx_i + 1\\n.endr\\n.text\\n\");\n"
+                     "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
+    /* file I/O through libstdc++'s std::__basic_file, under the std:: prefix the check lets through */
+    { "basicfile.cu", "#include <bits/basic_file.h>\n#include <ios>\n#include \"vecadd.h\"\n"
+                      "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) {\n"
+                      "  std::__basic_file<char> f; if (f.sys_open(5, std::ios_base::out)) f.xsputn(\"x\", 1);\n"
+                      "  return cudaSuccess; }\n" },
 };
 #define NSRC (sizeof sources / sizeof *sources)
 
@@ -506,6 +517,30 @@ START_TEST(million_symbols_linear)
 }
 END_TEST
 
+START_TEST(too_many_sections_refused_unread)
+{
+    oc_report_free(&rep);
+    snprintf(obj, sizeof obj, "%s/sections.o", objdir);
+    ck_assert_msg(access(obj, F_OK) == 0, "nvcc did not build %s", obj);
+    oc_policy p = policy(week_forbid);
+    double t0 = now();
+    int n = oc_check_object(obj, &p, &rep);
+    double sec = now() - t0;
+    const char *t = rep.text ? rep.text : "";
+    ck_assert_int_lt(n, 0);
+    ck_assert_int_eq(rep.violations, 1);
+    ck_assert_msg(strstr(t, " sections, more than a compiler makes (the limit is 8192): not read"), "%s", t);
+    ck_assert_msg(sec < 10, "took %.2f s", sec);
+}
+END_TEST
+
+START_TEST(basic_file_refused)
+{
+    const char *t = verdict("basicfile", week_forbid);
+    ck_assert_msg(strstr(t, "12__basic_file") && strstr(t, "C++ file or filesystem access"), "%s", t);
+}
+END_TEST
+
 START_TEST(damaged_objects_refused_not_crashed)
 {
     char o[256];
@@ -573,6 +608,8 @@ int main(void)
     tcase_add_test(t, megabyte_line_in_deps);
     tcase_add_test(t, million_symbols_linear);
     tcase_add_test(t, damaged_objects_refused_not_crashed);
+    tcase_add_test(t, too_many_sections_refused_unread);
+    tcase_add_test(t, basic_file_refused);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
