@@ -38,11 +38,27 @@ static int fail(jd *J, const char *fmt, ...)
     return -1;
 }
 
+/* A request's nonce: splitmix64 of a count under a key the runner never
+ * sees (its process holds the student's code); from the replies it has seen
+ * it cannot tell the next one. */
+static unsigned long long next_nonce(jd *J)
+{
+    unsigned long long x = J->nonce_key ^ (++J->nonce_n * 0x9e3779b97f4a7c15ull);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x ? x : 1;
+}
+
 static void init(jd *J)
 {
     memset(J, 0, sizeof *J);
     J->sock = -1, J->pid = -1, J->device = -1;
     J->reply_s = 60;
+    int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, &J->nonce_key, sizeof J->nonce_key) != (ssize_t)sizeof J->nonce_key)
+        J->nonce_key = (unsigned long long)jd_now_us() ^ ((unsigned long long)getpid() << 32);
+    if (fd >= 0) close(fd);
     for (int i = 0; i < JD_MAX_BUFS; i++) J->bufs[i].id = -1, J->bufs[i].fd = -1;
 }
 
@@ -106,10 +122,13 @@ static int wait_reply(jd *J)
     }
 }
 
-int jd_call(jd *J, const jd_req *rq, jd_rep *rp, double *wall_us)
+int jd_call(jd *J, const jd_req *rq0, jd_rep *rp, double *wall_us)
 {
     if (J->lost) return -1;
     memset(rp, 0, sizeof *rp);
+    jd_req q = *rq0;
+    const jd_req *rq = &q;
+    q.nonce = next_nonce(J);
     double t0 = jd_now_us();
     if (jd_send_msg(J->sock, rq, sizeof *rq, -1) != 0) {
         J->lost = 1;
@@ -117,7 +136,8 @@ int jd_call(jd *J, const jd_req *rq, jd_rep *rp, double *wall_us)
     }
     int fd = -1, w = wait_reply(J), got = w == 1 ? jd_recv_msg(J->sock, rp, sizeof *rp, &fd, 0) : w;
     /* the runner asks for the judge's work inside a call (jr_back): answer, wait again */
-    for (int backs = 0; got == 1 && rp->op == JD_OP_BACK && rq->op == JD_OP_CALL && J->back; backs++) {
+    for (int backs = 0; got == 1 && rp->op == JD_OP_BACK && rq->op == JD_OP_CALL && J->back && rp->nonce == q.nonce;
+         backs++) {
         if (fd >= 0) close(fd), fd = -1;
         if (backs >= JD_MAX_BACKS) {
             J->lost = 1;
@@ -126,6 +146,7 @@ int jd_call(jd *J, const jd_req *rq, jd_rep *rp, double *wall_us)
         jd_req ans;
         memset(&ans, 0, sizeof ans);
         ans.op = JD_OP_BACK;
+        ans.nonce = q.nonce;
         rp->text[sizeof rp->text - 1] = 0;
         if (rp->out_len > JD_OUT_MAX) rp->out_len = JD_OUT_MAX;
         J->back(J->back_ctx, rp, &ans);
@@ -141,8 +162,14 @@ int jd_call(jd *J, const jd_req *rq, jd_rep *rp, double *wall_us)
     if (wall_us) *wall_us = t1 - t0;
     if (got != 1) {
         J->lost = 1;
-        return fail(J, got == 0 ? "the runner ended without answering (it exited or was stopped)"
-                                : "no well-formed answer from the runner within %.0f s", J->reply_s);
+        return fail(J, got == 0  ? "the runner ended without answering (it exited or was stopped)"
+                       : w == -1 ? "no answer from the runner within %.0f s"
+                                 : "the runner answered with a message of the wrong size or form", J->reply_s);
+    }
+    if (rp->nonce != q.nonce) {
+        J->lost = 1;
+        return fail(J, "the runner's answer does not carry its request's nonce: an answer sent before the request "
+                       "(a spare or forged reply), never the runner's own");
     }
     if (rp->op != rq->op) {
         J->lost = 1;

@@ -57,6 +57,8 @@ typedef struct {
     long long          i64[8];                           /* scalars, the same for every rep */
     double             f64[4];
     char               text[128];                        /* JD_OP_HELLO: the judge's GPU bus id, or "none" */
+    unsigned long long nonce;                            /* fresh and unguessable a request (jd_call); every
+                                                            reply to it and every jr_back inside it carries it */
 } jd_req;
 
 /* Runner to judge: one record an op. */
@@ -68,6 +70,7 @@ typedef struct {
     unsigned      out_len;
     unsigned char out[JD_OUT_MAX];
     char          text[200]; /* for people: what the runner says it did */
+    unsigned long long nonce; /* the request's: a reply sent before its request (spare, forged) cannot know it */
 } jd_rep;
 
 /* -------------------------------------------------------------- the judge */
@@ -96,6 +99,7 @@ typedef struct {
      * already). NULL: such a message is an answer to the wrong request. */
     void (*back)(void *ctx, const jd_rep *ask, jd_req *answer);
     void  *back_ctx;
+    unsigned long long nonce_key, nonce_n; /* requests' nonces: a keyed mix of a count, the key from /dev/urandom */
 } jd;
 
 /* Start `argv` (the runner, its descriptor number is appended as the last

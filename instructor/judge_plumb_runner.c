@@ -14,11 +14,15 @@
  *   status     c = a + b but return 1 (an error code): the output is right, the call is not
  *   back       c = a + b, but first asks the judge for work of its own (jr_back), which this
  *              judge never offers: a message it takes for an answer to the wrong request
+ *   spare      c = a + b, but first, in the first call, sends the judge a spare reply of its own
+ *              (on the socket it finds among its descriptors): without the requests' nonces
+ *              every later request would be answered at once by the reply before it
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include <pthread.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +78,19 @@ static int vecadd(const jr_args *x)
     else if (!strcmp(mode, "forge")) forge();
     else if (!strcmp(mode, "skipreps")) { if (x->rep == 0) add(a, b, c, n); }
     else if (!strcmp(mode, "status")) return add(a, b, c, n), 1;
-    else if (!strcmp(mode, "back")) {
+    else if (!strcmp(mode, "spare")) {
+        static int sent;
+        for (int fd = 3; fd < 256 && !sent; fd++) {
+            int type = 0;
+            socklen_t len = sizeof type;
+            if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_SEQPACKET) continue;
+            jd_rep spare;
+            memset(&spare, 0, sizeof spare);
+            spare.op = JD_OP_CALL, spare.reps_done = 1; /* status 0; the nonce it cannot know */
+            sent = send(fd, &spare, sizeof spare, 0) == (ssize_t)sizeof spare;
+        }
+        add(a, b, c, n);
+    } else if (!strcmp(mode, "back")) {
         jd_rep ask;
         jd_req answer;
         memset(&ask, 0, sizeof ask);

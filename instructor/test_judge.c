@@ -170,6 +170,14 @@ START_TEST(unasked_back_fails)
 }
 END_TEST
 
+/* A spare reply sent by the runner before the judge's request: it cannot
+ * carry the request's nonce, so the judge takes it for no answer. */
+START_TEST(spare_reply_fails)
+{
+    expect_no_pass("spare", _i, "nonce");
+}
+END_TEST
+
 /* The runner writes passing records wherever it can: they exist afterwards
  * (the attempt was made) and the judge's own record still fails it. */
 START_TEST(forged_record_is_not_read)
@@ -211,6 +219,7 @@ int main(int argc, char **argv)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, honest_runner_passes, 0, 2);
     tcase_add_loop_test(tc, early_reply_fails, 0, 2);
+    tcase_add_loop_test(tc, spare_reply_fails, 0, 2);
     tcase_add_loop_test(tc, exit0_fails, 0, 2);
     tcase_add_loop_test(tc, garbage_fails, 0, 2);
     tcase_add_loop_test(tc, lying_status_fails, 0, 2);
