@@ -121,8 +121,9 @@ int cmd_report(int argc, char **argv)
         return rc ? rc : 1;
     }
     if (notsel) {
-        printf("%d of %d checkpoints passed; %d not selected (CK_RUN_CASE). Unset it to check the whole week.\n",
-               pass, n, notsel);
+        printf("%d of %d checkpoints passed%s; %d not selected (CK_RUN_CASE). Unset it to check the whole week.\n",
+               pass, n, record && pass > 0 && nrec == 0 ? " (not recorded: only a run with a GPU is recorded)" : "",
+               notsel);
         return rc;
     }
     if (rc) {
