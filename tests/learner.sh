@@ -67,9 +67,28 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   cp phase0/week03/solution/roofline.cu phase0/week03/roofline.cu
   out=$(m phase0/week03 check)
   expect "without a GPU a CPU pass is said not to be recorded" 'nor for the 1 that passed \(only a run with a GPU is recorded\)' "$out"
+  expect "with CK_RUN_CASE too" '1 of 5 checkpoints passed \(not recorded: only a run with a GPU is recorded\); 4 not selected' \
+    "$(CK_RUN_CASE=w03.roofline m phase0/week03 check)"
   [ -f progress.md ] && t_fail "learner: nothing is recorded without a GPU" "$(cat progress.md)" || t_pass "learner: nothing is recorded without a GPU"
   git -C "$WB_ROOT" show HEAD:phase0/week03/roofline.cu > phase0/week03/roofline.cu 2>/dev/null || cp "$WB_ROOT/phase0/week03/roofline.cu" phase0/week03/roofline.cu
 fi
+# What `wb report` says of a run's record (a record written here, as the test program writes one):
+# the file behind a failing checkpoint whose first word is a word of the file's name, and the way
+# to find a test that never ended or a crash.
+rec=build/phase6/week61/results-learner.tsv
+mkdir -p build/phase6/week61 && {
+  printf '#wb-results 2\nweek\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage\n'
+  printf 'phase6/week61\tw61.pack\tpass\t-\t-\t-\t-\t-\t-\t-\t1\t-\t1\t0\t0\t-\t-\n'
+  printf 'phase6/week61\tw61.gemm\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t2\t2\t0\t-\tphase6/week61/test_week61.c:90: Test timeout expired\n'
+  printf 'phase6/week61\tw61.sparse-speed\tskip\tnogpu\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\tno GPU\n'
+} > "$rec"
+out=$(build/wb report "$rec" phase6/week61 --status 1)
+expect "a failing checkpoint names the file whose name holds its first word (w61.gemm: sp24_gemm)" 'in phase6/week61/sp24_gemm\.cu \(look for TODO\)' "$out"
+expect "a test stopped at its time limit is said to be a loop, with the way to find it" \
+  'ran past its time limit: most likely a loop .*CK_FORK=no CK_RUN_CASE=w61\.gemm gdb --args build/phase6/week61/learner/test' "$out"
+sed -i 's/\tw61\.pack\tpass\t-\t.*/\tw61.pack\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\tphase6\/week61\/test_week61.c:98: Received signal 11 (Segmentation fault)/' "$rec"
+expect "a crash is said to be in the learner's code, with the way to find it" 'crashed inside a test of w61\.pack .* then `bt`' \
+  "$(build/wb report "$rec" phase6/week61 --status 1)"
 expect "a failure no file's name gives away (w18.load) names every exercise file" 'in phase4/week18/model_io.cu, phase4/week18/fp32.cu' "$(m phase4/week18 check IMPL=starter)"
 expect "bench on a Python-only week says where its speed checkpoints run" "phase8/week63 is Python only: its checkpoints, the speed ones too, run in 'make phase8/week63 check'" "$(m phase8/week63 bench)"
 expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L]P \(did you mean IMPL\?\)' "$(m phase0/week01 "IM""LP=starter")"

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -290,7 +291,34 @@ int wb_png_ok(const char *path)
 
 static void fail_test(const char *message) { ck_abort_msg("%s", message); }
 
+/* A test that runs long says so once, from its own process: Check stops it
+ * only at its timeout (300 s), silently, and a loop that never ends in a
+ * learner's CPU code looks like a workbook that hangs. g_main_pid: the
+ * harness's process, where no note starts (CK_FORK=no runs every test
+ * there); g_slow_s: when (20 s without a GPU, when every test that runs is
+ * a CPU test; 60 s with one; WB_SLOW_NOTE_S, 0 for never). */
+static pid_t g_main_pid;
+static unsigned g_slow_s;
+static int g_timeout_s;
+static void *slow_note(void *arg)
+{
+    const char *name = arg;
+    sleep(g_slow_s);
+    fprintf(stderr, "  ... a test of %s has run %u s: on the CPU, most likely a loop that never ends (Ctrl-C stops "
+            "the check; the test is stopped at %d s)\n", name ? name : "this week", g_slow_s, g_timeout_s);
+    return NULL;
+}
+
 static void gpu_setup(void) { wb_set_error_handler(fail_test); }
+/* checkpoint c's checked setup (START_FNS, below, as END_FNS) */
+static void test_start(int c)
+{
+    gpu_setup();
+    pthread_t t;
+    if (g_slow_s > 0 && getpid() != g_main_pid &&
+        pthread_create(&t, NULL, slow_note, (void *)g_week.checkpoints[c].id) == 0)
+        pthread_detach(t);
+}
 
 /* Check's fork mode counts a test child that exits with status 0 as passed,
  * wherever it exits: code under test that calls exit(0) or _exit(0) in the
@@ -321,6 +349,21 @@ static void (*const END_FNS[])(void) = {
     test_end_24, test_end_25, test_end_26, test_end_27, test_end_28, test_end_29, test_end_30, test_end_31,
 };
 _Static_assert(sizeof END_FNS / sizeof *END_FNS == WB_MAX_CHECKPOINTS, "one test_end a checkpoint");
+#define START_FN(k) static void test_start_##k(void) { test_start(k); }
+#define START_FN8(a, b, c, d, e, f, g, h) \
+    START_FN(a) START_FN(b) START_FN(c) START_FN(d) START_FN(e) START_FN(f) START_FN(g) START_FN(h)
+START_FN8(0, 1, 2, 3, 4, 5, 6, 7)
+START_FN8(8, 9, 10, 11, 12, 13, 14, 15)
+START_FN8(16, 17, 18, 19, 20, 21, 22, 23)
+START_FN8(24, 25, 26, 27, 28, 29, 30, 31)
+static void (*const START_FNS[])(void) = {
+    test_start_0,  test_start_1,  test_start_2,  test_start_3,  test_start_4,  test_start_5,  test_start_6,
+    test_start_7,  test_start_8,  test_start_9,  test_start_10, test_start_11, test_start_12, test_start_13,
+    test_start_14, test_start_15, test_start_16, test_start_17, test_start_18, test_start_19, test_start_20,
+    test_start_21, test_start_22, test_start_23, test_start_24, test_start_25, test_start_26, test_start_27,
+    test_start_28, test_start_29, test_start_30, test_start_31,
+};
+_Static_assert(sizeof START_FNS / sizeof *START_FNS == WB_MAX_CHECKPOINTS, "one test_start a checkpoint");
 
 /* ---- the week's folder and metadata ---- */
 
@@ -607,6 +650,10 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     if (!impl || !*impl) impl = "your code";
     int timeout = getenv("WB_TEST_TIMEOUT") ? atoi(getenv("WB_TEST_TIMEOUT")) : 300;
     if (timeout <= 0) timeout = 300;
+    const char *slow = getenv("WB_SLOW_NOTE_S");
+    g_main_pid = getpid(), g_timeout_s = timeout;
+    g_slow_s = slow && *slow ? (unsigned)atoi(slow) : g.count == 0 ? 20 : 60;
+    if (g_slow_s >= (unsigned)timeout) g_slow_s = 0;
 
     cp_tally res[WB_MAX_CHECKPOINTS];
     memset(res, 0, sizeof res);
@@ -633,7 +680,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         if (!tc[c]) {
             tc[c] = tcase_create(g_week.checkpoints[c].id);
             tcase_set_timeout(tc[c], timeout);
-            tcase_add_checked_fixture(tc[c], gpu_setup, END_FNS[c]);
+            tcase_add_checked_fixture(tc[c], START_FNS[c], END_FNS[c]);
             suite_add_tcase(s, tc[c]);
         }
         if (tests[i].bench) tcase_add_loop_test(tc[c], WB_T(speed_case), i, i + 1);

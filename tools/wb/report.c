@@ -37,6 +37,8 @@ int cmd_report(int argc, char **argv)
         return 1;
     }
     int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0, envonly = 0, pyimport = 0;
+    int timeout = 0, crash = 0;
+    char slow_id[64] = "", crash_id[64] = "";
     static char failed_ids[WB_MAX_CHECKPOINTS][64];
     wb_record recs[WB_MAX_CHECKPOINTS];
     int nrec = 0;
@@ -45,6 +47,11 @@ int cmd_report(int argc, char **argv)
         if (r[i].status == WB_RES_FAIL && nfailed < WB_MAX_CHECKPOINTS)
             snprintf(failed_ids[nfailed++], sizeof failed_ids[0], "%s", r[i].id);
         if (r[i].status == WB_RES_FAIL) fail++;
+        /* Check's words for a test it stopped at its timeout, or whose process died of a signal */
+        if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Test timeout expired") && !timeout++)
+            snprintf(slow_id, sizeof slow_id, "%s", r[i].id);
+        if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Received signal") && !crash++)
+            snprintf(crash_id, sizeof crash_id, "%s", r[i].id);
         if (r[i].status == WB_RES_PASS) pass++;
         if (r[i].status == WB_RES_SKIP) {
             if (r[i].reason == WB_WHY_NOTSELECTED) notsel++;
@@ -86,7 +93,15 @@ int cmd_report(int argc, char **argv)
             for (int i = 0; i < n_ex_files(&w); i++) {
                 const char *ex = ex_name(&w, i);
                 size_t l = strlen(ex);
-                if (strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.')) {
+                int match = strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.');
+                /* or the checkpoint's first word is a word of the file's name ("w61.gemm": sp24_gemm) */
+                size_t wl = strcspn(id, "-_.");
+                for (const char *c = ex; !match && *c; c += strcspn(c, "_"), c += *c == '_') {
+                    size_t cl = strcspn(c, "_");
+                    match = cl == wl && strncmp(c, id, wl) == 0;
+                    if (!cl) break;
+                }
+                if (match) {
                     hit = 1;
                     if (!named[i]) named[i] = 1, nnamed++;
                 }
@@ -98,6 +113,19 @@ int cmd_report(int argc, char **argv)
         for (int i = 0, k = 0; i < n_ex_files(&w); i++)
             if (!nnamed || named[i]) printf("%s%s/%s%s", k++ ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
         printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
+        /* the test program beside the record (Makefile: results_of and test_bin) */
+        char bin[600] = "";
+        const char *base = strrchr(rpath, '/'), *imp = base ? strstr(base, "/results-") : NULL;
+        if (imp && strlen(imp) > 13)
+            snprintf(bin, sizeof bin, "%.*s/%.*s/test", (int)(imp - rpath), rpath, (int)(strlen(imp) - 13), imp + 9);
+        if (timeout)
+            printf("A test of %s ran past its time limit: most likely a loop in your code that never ends. To see "
+                   "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then Ctrl-C.\n", slow_id, slow_id,
+                   bin[0] ? bin : "the test program");
+        if (crash)
+            printf("Your code crashed inside a test of %s (the line above names the test, not your code). To see "
+                   "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then `bt`; on the GPU, `make %s "
+                   "sanitize`.\n", crash_id, crash_id, bin[0] ? bin : "the test program", wdir);
         return 1;
     }
     if (nogpu) {
