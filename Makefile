@@ -475,4 +475,5 @@ override TEST_WEEKS := $(foreach w,$(TEST_WEEKS),$(call canon_week,$(w)))
 $(call check_weeks,$(TEST_WEEKS))
 
 test: $(HARNESS_TEST) $(PHASE_TESTS) $(RUNNER_TEST) $(WB)
-	$(Q)TEST_WEEKS='$(TEST_WEEKS)' NPROC=$(NPROC) MAKE='$(MAKE)' bash tests/run.sh
+	$(Q)TEST_WEEKS='$(TEST_WEEKS)' ONE_WEEK='$(if $(and $(WEEK),$(filter test,$(MAKECMDGOALS))),1)' NPROC=$(NPROC) \
+	  MAKE='$(MAKE)' bash tests/run.sh
