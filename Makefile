@@ -409,6 +409,8 @@ profile:
 	$(call need_week,profile)
 	$(call need_c_test,profile)
 	$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL))
+	$(Q)$(MAKE) -s $(GPU_PROBE)
+	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make profile needs an NVIDIA GPU: $$why. Nothing was profiled (ncu reports only kernels that run)."; exit 1; }
 	@command -v ncu >/dev/null || { echo ">>> ncu (Nsight Compute) not found: it ships with the CUDA toolkit; add its folder to PATH."; exit 1; }
 	$(Q)$(RUN_ENV) WB_BENCH_SAMPLES=1 ncu --set full --launch-count $${COUNT:-6} -o $(BUILD)/$(WEEK)/profile -f $(call test_bin,$(WEEK),$(IMPL)) --bench $(NAME) && \
 	  echo "Report: $(BUILD)/$(WEEK)/profile.ncu-rep (open it in ncu-ui, or: ncu --import $(BUILD)/$(WEEK)/profile.ncu-rep --page details)"

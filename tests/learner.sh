@@ -89,6 +89,9 @@ expect "a test stopped at its time limit is said to be a loop, with the way to f
 sed -i 's/\tw61\.pack\tpass\t-\t.*/\tw61.pack\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\tphase6\/week61\/test_week61.c:98: Received signal 11 (Segmentation fault)/' "$rec"
 expect "a crash is said to be in the learner's code, with the way to find it" 'crashed inside a test of w61\.pack .* then `bt`' \
   "$(build/wb report "$rec" phase6/week61 --status 1)"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  expect "make profile without a GPU says it needs one" 'make profile needs an NVIDIA GPU: .*Nothing was profiled' "$(m phase0/week01 profile)"
+fi
 expect "a failure no file's name gives away (w18.load) names every exercise file" 'in phase4/week18/model_io.cu, phase4/week18/fp32.cu' "$(m phase4/week18 check IMPL=starter)"
 expect "bench on a Python-only week says where its speed checkpoints run" "phase8/week63 is Python only: its checkpoints, the speed ones too, run in 'make phase8/week63 check'" "$(m phase8/week63 bench)"
 expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L]P \(did you mean IMPL\?\)' "$(m phase0/week01 "IM""LP=starter")"
