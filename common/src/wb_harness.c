@@ -560,6 +560,7 @@ static int authoring_checks(const char *path, const wb_test *tests, int n_tests,
 
 typedef struct {
     int  ran, passed, failed, skipped;
+    int  ran_skipped; /* tests that ran and skipped their work themselves (wb_skip) */
     char first_msg[600];
     char skip_why[300];
     int  skip_reason; /* WB_WHY_* of skip_why */
@@ -753,7 +754,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         if (c < 0) continue;
         wb_result *o = &out[c];
         if (figs[i].status == WB_RES_SKIP) { /* wb_skip: the test could not do its work here */
-            res[c].skipped++, o->skipped++;
+            res[c].skipped++, o->skipped++, res[c].ran_skipped++;
             snprintf(res[c].skip_why, sizeof res[c].skip_why, "%s", figs[i].message);
             if (o->status != WB_RES_FAIL) {
                 o->status = WB_RES_SKIP, o->reason = figs[i].reason;
@@ -795,6 +796,11 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         if (o->status == WB_RES_FAIL) {
             printf("        %s\n", o->message);
             if (o->failed > 1) printf("        (%d of %d tests of this checkpoint failed)\n", o->failed, o->tests);
+        } else if (o->skipped && o->tests > res[c].ran_skipped) {
+            /* the tests that ran and did their work (on the CPU, without a GPU) passed: say so beside the skipped */
+            int passed = o->tests - res[c].ran_skipped;
+            printf("        %d test%s passed, %d skipped: %s\n", passed, passed == 1 ? "" : "s", o->skipped,
+                   res[c].skip_why);
         } else if (o->skipped) {
             printf("        %d test%s skipped: %s\n", o->skipped, o->skipped == 1 ? "" : "s", res[c].skip_why);
         }
