@@ -187,6 +187,7 @@ define need_common_rules
 $(BUILD)/$(1)/%.o: $(1)/%.cu $(NVCC_STAMP) | $(DEPS_OK) $(NEEDS_$(notdir $(1))_DEP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
+	$$(if $(Q),@! grep -qs 'cudnn_frontend' $$< || echo "          (the cuDNN frontend's headers: a few minutes to compile, once)")
 	$(Q)$(NVCC) $(NVFLAGS) $(NEEDS_$(notdir $(1))_NVF) -I$(patsubst %/,%,$(dir $(1))) -I$(1) -MMD -MP -c $$< -o $$@
 $(BUILD)/$(1)/libneed.a: $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(1)/*.cu))
 	$$(if $(Q),@echo "  AR      $$@")
@@ -262,6 +263,7 @@ $(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(cal
 $(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
+	$$(if $(Q),@! grep -qs 'cudnn_frontend' $$< || echo "          (the cuDNN frontend's headers: a few minutes to compile, once)")
 	$(Q)$(NVCC) -I$(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-I$(call ref_dir,$(v))) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@
 
 endef
