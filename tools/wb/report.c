@@ -109,6 +109,12 @@ int cmd_report(int argc, char **argv)
             unmatched += !hit;
         }
         if (unmatched) nnamed = 0; /* a failure no file's name gives away (w18.load): every exercise file */
+        const char *rb = strrchr(rpath, '/');
+        if (strcmp(rb ? rb + 1 : rpath, "results-starter.tsv") == 0) { /* IMPL=starter: no file of the learner's ran */
+            printf("Next: that was the untouched starter (IMPL=starter), which fails by design; `make %s check` "
+                   "checks your own files.\n", wdir);
+            return 1;
+        }
         printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
         for (int i = 0, k = 0; i < n_ex_files(&w); i++)
             if (!nnamed || named[i]) printf("%s%s/%s%s", k++ ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
