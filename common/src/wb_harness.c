@@ -480,6 +480,21 @@ static int run_bench(const char *name, double (*fn)(void), wb_speed_fn speed, do
 static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b, int n, const char *only,
                        const gpu_probe *g)
 {
+    /* a name that is no benchmark's is said so first, GPU or not */
+    int known = !only;
+    for (int i = 0; i < n_tests && !known; i++) known = tests[i].bench && !strcmp(only, bench_label(&tests[i]));
+    for (int i = 0; i < n && !known; i++) known = !strcmp(only, b[i].name);
+    if (!known) {
+        fprintf(stderr, "no benchmark named '%s' in %s; its benchmarks:", only, g_week_dir);
+        for (int i = 0; i < n_tests; i++) {
+            int dup = !tests[i].bench;
+            for (int j = 0; j < i && !dup; j++) dup = tests[j].bench == tests[i].bench;
+            if (!dup) fprintf(stderr, " %s", bench_label(&tests[i]));
+        }
+        for (int i = 0; i < n; i++) fprintf(stderr, " %s", b[i].name);
+        fprintf(stderr, " (NAME=one of them, or none for all)\n");
+        return 2;
+    }
     if (g->count == 0) {
         printf("%s: benchmarks need a GPU; nothing was measured (%s)\n", g_week_dir, g->why);
         return 3;
