@@ -359,6 +359,7 @@ $(ALL_WEEKS) $(filter-out $(ALL_WEEKS),$(week_goal)):
 has_c_test = $(wildcard $(1)/test_*.c)
 check:
 	$(call need_week,check)
+	$(if $(filter command line,$(origin EX) $(origin NAME)),@echo "note: check runs the whole week; EX= is read by reset and NAME= by bench and profile (CK_RUN_CASE=ID checks one checkpoint: the ids are in $(WEEK)/week.txt)")
 	$(if $(call has_c_test,$(WEEK)),$(Q)$(MAKE) $(call test_bin,$(WEEK),$(IMPL)))
 	$(Q)rm -f $(call results_of,$(WEEK),$(IMPL)); st=0; \
 	  $(if $(call has_c_test,$(WEEK)),$(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RESULTS=$(call results_of,$(WEEK),$(IMPL)) $(call test_bin,$(WEEK),$(IMPL)) || st=$$?;) \

@@ -92,6 +92,7 @@ expect "a crash is said to be in the learner's code, with the way to find it" 'c
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect "make profile without a GPU says it needs one" 'make profile needs an NVIDIA GPU: .*Nothing was profiled' "$(m phase0/week01 profile)"
 fi
+expect "check with EX= says check runs the whole week" 'note: check runs the whole week; EX= is read by reset' "$(m phase0/week01 check EX=vecadd)"
 expect "bench with a name that is no benchmark's lists them, GPU or not" "no benchmark named 'nosuch' in phase0/week01; its benchmarks: " \
   "$(m phase0/week01 bench NAME=nosuch)"
 expect "a check of the untouched starter says so, not which files to fix" 'that was the untouched starter \(IMPL=starter\)' \
