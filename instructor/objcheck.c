@@ -290,8 +290,11 @@ static int nvcc_device_stub_call(const uint8_t *b, uint64_t size, uint64_t r_off
     if (r_offset < sizeof STUB || r_offset + 4 > size) return 0;
     uint64_t at = r_offset - sizeof STUB;
     if (memcmp(b + at, STUB, sizeof STUB)) return 0;
+    /* before it: gcc 13 (Ubuntu 24.04) puts push %rax; pop %rax there, after
+     * the endbr64 of -fcf-protection builds; older ones neither or the endbr64 */
     uint64_t start = at;
-    if (at >= sizeof ENDBR && !memcmp(b + at - sizeof ENDBR, ENDBR, sizeof ENDBR)) start = at - sizeof ENDBR;
+    if (start >= 2 && b[start - 2] == 0x50 && b[start - 1] == 0x58) start -= 2;
+    if (start >= sizeof ENDBR && !memcmp(b + start - sizeof ENDBR, ENDBR, sizeof ENDBR)) start -= sizeof ENDBR;
     for (size_t i = 1; i < nsym; i++)
         if (ELF64_ST_TYPE(sym[i].st_info) == STT_FUNC && sym[i].st_shndx == code &&
             (sym[i].st_value == at || sym[i].st_value == start) && sym[i].st_value + sym[i].st_size == r_offset + 4)

@@ -87,6 +87,13 @@ static const char *const sources[][2] = {
     { "o3_hostexit.cu", "#include <stdlib.h>\n#include \"vecadd.h\"\n__device__ float twice(float v) { return 2 * v; }\n"
                         "__attribute__((noinline)) static void bye(int s) { exit(s); }\n"
                         "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { if (!n) bye(0); return cudaSuccess; }\n" },
+    /* the host copy of a __device__ function as gcc 13 (Ubuntu 24.04) compiles it at -O3: push %rax; pop %rax
+     * between the endbr64 and the call of exit(1) */
+    { "gcc13stub.cu", "#include \"vecadd.h\"\n"
+                      "__asm__(\".text\\n.globl _Z5twicef\\n.type _Z5twicef,@function\\n_Z5twicef:\\nendbr64\\npush %rax\\n"
+                      "pop %rax\\nsub $0x18,%rsp\\nmovl $1,0xc(%rsp)\\nmov 0xc(%rsp),%edi\\ncall exit@PLT\\n"
+                      ".size _Z5twicef, .-_Z5twicef\\n\");\n"
+                      "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
     { "anoninline.cu", "#include \"vecadd.h\"\nnamespace { __device__ inline float twice(float v) { return 2 * v; } }\n"
                        "cudaError_t vecadd(const float *a, const float *b, float *c, size_t n) { return cudaSuccess; }\n" },
     /* function-local statics that register their destructors with __cxa_atexit when first used: Thrust's
@@ -338,6 +345,8 @@ START_TEST(anonymous_device_helper_explained)
     t = verdict("anoninline", NULL);
     ck_assert_msg(!strstr(t, "exit"), "%s", t);
     t = verdict("o3_devhelper", NULL);
+    ck_assert_msg(!strstr(t, "exit"), "%s", t);
+    t = verdict("gcc13stub", NULL);
     ck_assert_msg(!strstr(t, "exit"), "%s", t);
     t = verdict("o3_hostexit", NULL);
     ck_assert_msg(strstr(t, "references: exit: leaves the test early"), "%s", t);
