@@ -183,11 +183,14 @@ need_inc    = $(foreach d,$(call need_dirs,$(1)),-I$(d))
 need_objs   = $(foreach d,$(call need_dirs,$(1)),$(if $(wildcard $(d)/*.cu),$(BUILD)/$(d)/libneed.a))
 NEED_COMMONS := $(patsubst %/,%,$(sort $(dir $(wildcard phase[0-9]/common/*/*.cu))))
 
+# said under the NVCC line of a file that includes the cuDNN frontend (minutes of compiling, once)
+frontend_note = @! grep -qs 'cudnn_frontend' $$< || echo "          (the cuDNN frontend's headers: a few minutes to compile, once)"
+
 define need_common_rules
 $(BUILD)/$(1)/%.o: $(1)/%.cu $(NVCC_STAMP) | $(DEPS_OK) $(NEEDS_$(notdir $(1))_DEP)
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$$(if $(Q),@! grep -qs 'cudnn_frontend' $$< || echo "          (the cuDNN frontend's headers: a few minutes to compile, once)")
+	$$(if $(Q),$(frontend_note))
 	$(Q)$(NVCC) $(NVFLAGS) $(NEEDS_$(notdir $(1))_NVF) -I$(patsubst %/,%,$(dir $(1))) -I$(1) -MMD -MP -c $$< -o $$@
 $(BUILD)/$(1)/libneed.a: $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(1)/*.cu))
 	$$(if $(Q),@echo "  AR      $$@")
@@ -263,7 +266,7 @@ $(BUILD)/$(1)/test.o: $$($(1)_TEST) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(cal
 $(BUILD)/$(1)/support/%.o: $(1)/support/%.cu $(NVCC_STAMP) $(BUILD)/$(1)/.week-flags | $(DEPS_OK) $(call week_dep,$(1))
 	@mkdir -p $$(@D)
 	$$(if $(Q),@echo "  NVCC    $$<")
-	$$(if $(Q),@! grep -qs 'cudnn_frontend' $$< || echo "          (the cuDNN frontend's headers: a few minutes to compile, once)")
+	$$(if $(Q),$(frontend_note))
 	$(Q)$(NVCC) -I$(call ref_dir,$(1)) $(foreach v,$($(1)_USES),-I$(call ref_dir,$(v))) $(NVFLAGS) $(call week_nvf,$(1)) -I$(1) -MMD -MP -c $$< -o $$@
 
 endef
@@ -364,7 +367,8 @@ check:
 	$(Q)rm -f $(call results_of,$(WEEK),$(IMPL)); st=0; \
 	  $(if $(call has_c_test,$(WEEK)),$(RUN_ENV) WB_IMPL='$(IMPL_LABEL)' WB_RESULTS=$(call results_of,$(WEEK),$(IMPL)) $(call test_bin,$(WEEK),$(IMPL)) || st=$$?;) \
 	  $(if $(call has_py_test,$(WEEK)),$(call py_check,$(WEEK),$(IMPL),$(call results_of,$(WEEK),$(IMPL)),'$(IMPL_LABEL)') || st=$$?;) \
-	  $(WB) report $(call results_of,$(WEEK),$(IMPL)) $(WEEK) $(if $(filter learner,$(IMPL)),--record) --status $$st
+	  $(WB) report $(call results_of,$(WEEK),$(IMPL)) $(WEEK) $(if $(filter learner,$(IMPL)),--record) --status $$st \
+	    --impl $(IMPL) --bin $(call test_bin,$(WEEK),$(IMPL))
 
 # Check again at each save of an exercise file (tools/watch.sh says how).
 watch: $(WB)

@@ -165,9 +165,10 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
             wb_week *um = malloc(sizeof *um);
             char wt[1500], werr[300];
             snprintf(wt, sizeof wt, "%s/%s/week.txt", G->root, v);
-            if (!um || wb_week_load(wt, um, werr, sizeof werr) != 0) {
+            if (!um) return snprintf(err, errsz, "no memory for %s's week.txt", v), -1;
+            if (wb_week_load(wt, um, werr, sizeof werr) != 0) {
                 free(um);
-                return snprintf(err, errsz, "cannot read %s, which %s uses: %s", wt, G->weeks[w].dir, um ? werr : "no memory"), -1;
+                return snprintf(err, errsz, "cannot read %s, which %s uses: %s", wt, G->weeks[w].dir, werr), -1;
             }
             int bad = 0;
             for (int e = 0; !bad && e < um->n_exercises; e++) bad = put_starter(G, s, v, um->exercises[e], "cu", log, err, errsz);

@@ -82,13 +82,13 @@ mkdir -p build/phase6/week61 && {
   printf 'phase6/week61\tw61.gemm\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t2\t2\t0\t-\tphase6/week61/test_week61.c:90: Test timeout expired\n'
   printf 'phase6/week61\tw61.sparse-speed\tskip\tnogpu\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\tno GPU\n'
 } > "$rec"
-out=$(build/wb report "$rec" phase6/week61 --status 1)
+out=$(build/wb report "$rec" phase6/week61 --status 1 --bin build/phase6/week61/learner/test)
 expect "a failing checkpoint names the file whose name holds its first word (w61.gemm: sp24_gemm)" 'in phase6/week61/sp24_gemm\.cu \(look for TODO\)' "$out"
 expect "a test stopped at its time limit is said to be a loop, with the way to find it" \
   'ran past its time limit: most likely a loop .*CK_FORK=no CK_RUN_CASE=w61\.gemm gdb --args build/phase6/week61/learner/test' "$out"
 sed -i 's/\tw61\.pack\tpass\t-\t.*/\tw61.pack\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\tphase6\/week61\/test_week61.c:98: Received signal 11 (Segmentation fault)/' "$rec"
 expect "a crash is said to be in the learner's code, with the way to find it" 'crashed inside a test of w61\.pack .* then `bt`' \
-  "$(build/wb report "$rec" phase6/week61 --status 1)"
+  "$(build/wb report "$rec" phase6/week61 --status 1 --bin build/phase6/week61/learner/test)"
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect "make profile without a GPU says it needs one" 'make profile needs an NVIDIA GPU: .*Nothing was profiled' "$(m phase0/week01 profile)"
 fi

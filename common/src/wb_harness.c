@@ -336,34 +336,19 @@ static void test_end(int c)
         fprintf(stderr, "warning: the end of a test of %s could not be passed on (%s)\n", r.id, strerror(errno));
 }
 
-#define END_FN(k) static void test_end_##k(void) { test_end(k); }
-#define END_FN8(a, b, c, d, e, f, g, h) END_FN(a) END_FN(b) END_FN(c) END_FN(d) END_FN(e) END_FN(f) END_FN(g) END_FN(h)
-END_FN8(0, 1, 2, 3, 4, 5, 6, 7)
-END_FN8(8, 9, 10, 11, 12, 13, 14, 15)
-END_FN8(16, 17, 18, 19, 20, 21, 22, 23)
-END_FN8(24, 25, 26, 27, 28, 29, 30, 31)
-static void (*const END_FNS[])(void) = {
-    test_end_0,  test_end_1,  test_end_2,  test_end_3,  test_end_4,  test_end_5,  test_end_6,  test_end_7,
-    test_end_8,  test_end_9,  test_end_10, test_end_11, test_end_12, test_end_13, test_end_14, test_end_15,
-    test_end_16, test_end_17, test_end_18, test_end_19, test_end_20, test_end_21, test_end_22, test_end_23,
-    test_end_24, test_end_25, test_end_26, test_end_27, test_end_28, test_end_29, test_end_30, test_end_31,
-};
+/* checkpoint k's setup and teardown, one pair a checkpoint (Check's fixtures take no argument) */
+#define CP_FNS(k) static void test_start_##k(void) { test_start(k); } static void test_end_##k(void) { test_end(k); }
+#define CP_FNS8(a, b, c, d, e, f, g, h) CP_FNS(a) CP_FNS(b) CP_FNS(c) CP_FNS(d) CP_FNS(e) CP_FNS(f) CP_FNS(g) CP_FNS(h)
+CP_FNS8(0, 1, 2, 3, 4, 5, 6, 7)
+CP_FNS8(8, 9, 10, 11, 12, 13, 14, 15)
+CP_FNS8(16, 17, 18, 19, 20, 21, 22, 23)
+CP_FNS8(24, 25, 26, 27, 28, 29, 30, 31)
+#define CP_TABLE(f)                                                                                                \
+    { f##0,  f##1,  f##2,  f##3,  f##4,  f##5,  f##6,  f##7,  f##8,  f##9,  f##10, f##11, f##12, f##13, f##14, f##15, \
+      f##16, f##17, f##18, f##19, f##20, f##21, f##22, f##23, f##24, f##25, f##26, f##27, f##28, f##29, f##30, f##31 }
+static void (*const START_FNS[])(void) = CP_TABLE(test_start_);
+static void (*const END_FNS[])(void) = CP_TABLE(test_end_);
 _Static_assert(sizeof END_FNS / sizeof *END_FNS == WB_MAX_CHECKPOINTS, "one test_end a checkpoint");
-#define START_FN(k) static void test_start_##k(void) { test_start(k); }
-#define START_FN8(a, b, c, d, e, f, g, h) \
-    START_FN(a) START_FN(b) START_FN(c) START_FN(d) START_FN(e) START_FN(f) START_FN(g) START_FN(h)
-START_FN8(0, 1, 2, 3, 4, 5, 6, 7)
-START_FN8(8, 9, 10, 11, 12, 13, 14, 15)
-START_FN8(16, 17, 18, 19, 20, 21, 22, 23)
-START_FN8(24, 25, 26, 27, 28, 29, 30, 31)
-static void (*const START_FNS[])(void) = {
-    test_start_0,  test_start_1,  test_start_2,  test_start_3,  test_start_4,  test_start_5,  test_start_6,
-    test_start_7,  test_start_8,  test_start_9,  test_start_10, test_start_11, test_start_12, test_start_13,
-    test_start_14, test_start_15, test_start_16, test_start_17, test_start_18, test_start_19, test_start_20,
-    test_start_21, test_start_22, test_start_23, test_start_24, test_start_25, test_start_26, test_start_27,
-    test_start_28, test_start_29, test_start_30, test_start_31,
-};
-_Static_assert(sizeof START_FNS / sizeof *START_FNS == WB_MAX_CHECKPOINTS, "one test_start a checkpoint");
 
 /* ---- the week's folder and metadata ---- */
 

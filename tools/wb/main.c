@@ -52,7 +52,7 @@ static const verb VERBS[] = {
     {"ledger-results", 4, 4, "ledger-results F RESULTS LABEL pass|fail", cmd_ledger_results},
     {"results", 1, -1, "results RESULTS [PREFIX]", cmd_results},
     {"margins", 1, -1, "margins RESULTS...", cmd_margins},
-    {"report", 2, -1, "report RESULTS W [--record] [--status N]", cmd_report},
+    {"report", 2, -1, "report RESULTS W [--record] [--status N] [--impl IMPL] [--bin TEST]", cmd_report},
     {"make-vars", 0, -1, "make-vars", cmd_make_vars},
     {"week-info", 2, 2, "week-info W exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints", cmd_week_info},
     {"regress-baseline", 2, -1, "regress-baseline OUT RESULTS...", cmd_regress},

@@ -8,19 +8,23 @@
 #include "wb_results.h"
 #include "wb_tool.h"
 
-/* `wb report RESULTS WEEK [--record] [--status N]`: after `make check`, read
- * the run's results record, record the passed checkpoints in the progress
- * file (--record: the learner's own code), and print the one line that says
- * what to do next. N is the test program's exit status. Exit 0, 1 (a
- * checkpoint failed or the test program stopped early) or 3 (the progress
- * file could not be written). */
+/* `wb report RESULTS WEEK [--record] [--status N] [--impl IMPL] [--bin TEST]`:
+ * after `make check`, read the run's results record, record the passed
+ * checkpoints in the progress file (--record: the learner's own code), and
+ * print the one line that says what to do next. N is the test program's
+ * exit status, IMPL the variant checked (learner, starter, solution), TEST
+ * the test program (named in the way to debug a hang or a crash). Exit 0, 1
+ * (a checkpoint failed or the test program stopped early) or 3 (the
+ * progress file could not be written). */
 int cmd_report(int argc, char **argv)
 {
-    const char *rpath = argv[2], *wdir = argv[3];
+    const char *rpath = argv[2], *wdir = argv[3], *impl = "learner", *bin = "the test program";
     int record = 0, status = 0;
     for (int i = 4; i < argc; i++) {
         if (strcmp(argv[i], "--record") == 0) record = 1;
         else if (strcmp(argv[i], "--status") == 0 && i + 1 < argc) status = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--impl") == 0 && i + 1 < argc) impl = argv[++i];
+        else if (strcmp(argv[i], "--bin") == 0 && i + 1 < argc) bin = argv[++i];
     }
     wb_week w;
     if (load_week(wdir, &w)) return 2;
@@ -109,8 +113,7 @@ int cmd_report(int argc, char **argv)
             unmatched += !hit;
         }
         if (unmatched) nnamed = 0; /* a failure no file's name gives away (w18.load): every exercise file */
-        const char *rb = strrchr(rpath, '/');
-        if (strcmp(rb ? rb + 1 : rpath, "results-starter.tsv") == 0) { /* IMPL=starter: no file of the learner's ran */
+        if (strcmp(impl, "starter") == 0) { /* no file of the learner's ran */
             printf("Next: that was the untouched starter (IMPL=starter), which fails by design; `make %s check` "
                    "checks your own files.\n", wdir);
             return 1;
@@ -119,19 +122,13 @@ int cmd_report(int argc, char **argv)
         for (int i = 0, k = 0; i < n_ex_files(&w); i++)
             if (!nnamed || named[i]) printf("%s%s/%s%s", k++ ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
         printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
-        /* the test program beside the record (Makefile: results_of and test_bin) */
-        char bin[600] = "";
-        const char *base = strrchr(rpath, '/'), *imp = base ? strstr(base, "/results-") : NULL;
-        if (imp && strlen(imp) > 13)
-            snprintf(bin, sizeof bin, "%.*s/%.*s/test", (int)(imp - rpath), rpath, (int)(strlen(imp) - 13), imp + 9);
         if (timeout)
             printf("A test of %s ran past its time limit: most likely a loop in your code that never ends. To see "
-                   "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then Ctrl-C.\n", slow_id, slow_id,
-                   bin[0] ? bin : "the test program");
+                   "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then Ctrl-C.\n", slow_id, slow_id, bin);
         if (crash)
             printf("Your code crashed inside a test of %s (the line above names the test, not your code). To see "
                    "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then `bt`; on the GPU, `make %s "
-                   "sanitize`.\n", crash_id, crash_id, bin[0] ? bin : "the test program", wdir);
+                   "sanitize`.\n", crash_id, crash_id, bin, wdir);
         return 1;
     }
     if (nogpu) {
