@@ -19,6 +19,7 @@
 # which checks the sandbox, the socket and a descriptor passed in, and
 # nothing about device memory). Exit: the sandbox run's (0 the fd path
 # crossed both ways, 1 it did not, 2 no GPU or the runner could not start).
+WB_TEST_GPU=1  # this script is the GPU's test: lib.sh must not hide it
 . "$(dirname "$0")/lib.sh"
 out=$WB_ROOT/$BUILD/probe-ipc
 ITERS=${ITERS:-1000}

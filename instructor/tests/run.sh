@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # instructor/tests/run.sh — the instructor tools' tests, without a GPU
+# (on a machine with a GPU too: lib.sh hides it, WB_NO_GPU=1)
 # (`make instructor-test`; make test runs them after the weeks): each step
 # is a script of this folder that also runs alone (slurm: grading through a
 # single-node Slurm cluster it starts, where slurm-wlm and munge are installed).

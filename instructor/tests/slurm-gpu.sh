@@ -25,6 +25,7 @@
 # NOISE (1.0 point of a speed checkpoint's 10), SBATCH (extra sbatch
 # options), ALLOW_NO_GPU=1 (a rehearsal without a GPU: WB_NO_GPU=1, no
 # gres; the gradebooks must then be equal cell for cell).
+WB_TEST_GPU=1  # this script is the GPU's test: lib.sh must not hide it
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 out=$WB_ROOT/$BUILD/slurm-gpu
