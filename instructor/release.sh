@@ -19,9 +19,11 @@
 #     has Python tests).
 # Nothing is rewritten: a week's support files include a reference exercise
 # by its bare name ("naive.cu"), which make resolves to the learner's own file
-# in a copy without solution/ folders. In README.md, the lines between
+# in a copy without solution/ folders. In every Markdown file (*.md: the top
+# README, the phases' and weeks' READMEs, the notebook), the lines between
 # "<!-- wb:instructor -->" and "<!-- wb:end -->" are left out of the copy and
-# those between "<!-- wb:student" and "wb:student -->" shown.
+# those between "<!-- wb:student" and "wb:student -->" shown; a marker left
+# open, nested or stray refuses the release, naming its file and line.
 # OUT must be outside the workbook (else a second release would ship the
 # first) and new or empty.
 # Then checks the copy: no solution/ or instructor/ folder, no //@solution
@@ -114,15 +116,36 @@ git ls-files -z | while IFS= read -r -d '' f; do
   cp -p "$f" "$out/$f"
 done
 
-# README.md as the copy needs it: no instructor-only lines.
-if [ -f "$out/README.md" ]; then
-  awk '/^<!-- wb:instructor -->$/ { skip = 1; next }
-       /^<!-- wb:end -->$/ && skip { skip = 0; next }
-       /^<!-- wb:student$/ || /^wb:student -->$/ { next }
-       skip { next }
-       $0 == "" && blank { next }   # no two blank lines where a block was left out
-       { print; blank = $0 == "" }' README.md > "$out/README.md"
-fi
+# Every Markdown file as the copy needs it: no instructor-only lines. A
+# marker is a line of its own (indented in a list item if need be); a block
+# left open, a marker inside a block or a stray "wb:student -->" is reported
+# as FILE:LINE and refuses the release (below), since what it hides would ship.
+md_bad=0
+while IFS= read -r -d '' f; do
+  awk -v name="$f" '
+    function err(line, msg) { printf "release check: %s:%d: %s\n", name, line, msg > "/dev/stderr"; bad = 1 }
+    /^[[:space:]]*<!-- wb:instructor -->[[:space:]]*$/ {
+      if (open != "") err(NR, "<!-- wb:instructor --> inside the wb:" open " block of line " at)
+      else { open = "instructor"; at = NR }
+      next }
+    /^[[:space:]]*<!-- wb:end -->[[:space:]]*$/ && open == "instructor" { open = ""; dropped = 1; next }
+    /^[[:space:]]*<!-- wb:student[[:space:]]*$/ {
+      if (open != "") err(NR, "<!-- wb:student inside the wb:" open " block of line " at)
+      else { open = "student"; at = NR }
+      next }
+    /^[[:space:]]*wb:student -->[[:space:]]*$/ {
+      if (open != "student") err(NR, "wb:student --> with no <!-- wb:student open before it")
+      else open = ""
+      next }
+    open == "instructor" { next }
+    $0 == "" && blank && dropped { next }   # no two blank lines where a block was left out
+    { print; blank = $0 == ""; dropped = 0 }
+    END {
+      if (open != "") {
+        err(at, "<!-- wb:" open (open == "instructor" ? " --> has no <!-- wb:end -->" : " has no wb:student -->") " after it: the rest of the file would ship")
+      }
+      exit bad }' "$f" > "$out/$f" || md_bad=1
+done < <(cd "$out" && find . -type f -name '*.md' -printf '%P\0' | sort -z)
 
 # Pristine starters: EX.cu and the copy reset uses.
 for w in $weeks; do
@@ -140,7 +163,7 @@ for w in $weeks; do
 done
 
 # Checks: nothing in the copy gives a solution away.
-bad=0
+bad=$md_bad
 if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; then
   echo "release check: a solution/ or instructor/ folder is in the copy" >&2; bad=1; fi
 # A week's README, week.txt and starters never point into instructor/ (AUTHORING.md): the copy has none.
