@@ -22,14 +22,18 @@
 # in a copy without solution/ folders. In every Markdown file (*.md: the top
 # README, the phases' and weeks' READMEs, the notebook), the lines between
 # "<!-- wb:instructor -->" and "<!-- wb:end -->" are left out of the copy and
-# those between "<!-- wb:student" and "wb:student -->" shown; a marker left
-# open, nested or stray refuses the release, naming its file and line.
+# those between "<!-- wb:student" and "wb:student -->" shown (AUTHORING.md,
+# "Instructor-only lines"); a marker left open, nested or stray refuses the
+# release, naming its file and line.
 # OUT must be outside the workbook (else a second release would ship the
 # first) and new or empty.
 # Then checks the copy: no solution/ or instructor/ folder, no //@solution
 # marker, no file byte-identical to a solution file, no line of a solution's
 # code in any file (build/instructor/leakcheck), no support file naming a
-# solution/ path, no plain quiz answer, no key or explanation in a graded quiz.
+# solution/ path, no plain quiz answer, no key or explanation in a graded quiz,
+# and no shipped Markdown file (but AUTHORING.md, the authors' guide to the
+# instructor copy's layout), week.txt or starter naming IMPL=solution, an
+# instructor/ path or make tune-, each line reported as FILE:LINE.
 set -euo pipefail
 out=${1:?usage: release.sh OUT [WEEK...]}
 shift
@@ -166,10 +170,27 @@ done
 bad=$md_bad
 if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; then
   echo "release check: a solution/ or instructor/ folder is in the copy" >&2; bad=1; fi
-# A week's README, week.txt and starters never point into instructor/ (AUTHORING.md): the copy has none.
-pointing=$(cd "$out" && grep -lE 'instructor/|make tune-' phase*/week*/README.md phase*/week*/week.txt phase*/week*/*.cu phase*/week*/*.py 2>/dev/null || true)
+# No shipped Markdown file (AUTHORING.md aside: the authors' guide, which
+# describes the instructor copy), week.txt or starter tells the learner to
+# run the solution or points into instructor/ (AUTHORING.md): the copy has
+# neither. Each line as FILE:LINE: TEXT.
+pointing=$(cd "$out" && {
+  find . -type f -name '*.md' ! -path ./AUTHORING.md -print0 | sort -z | xargs -0r grep -nE 'IMPL=solution|instructor/|make tune-'
+  grep -nE 'instructor/|make tune-' phase*/week*/week.txt phase*/week*/*.cu phase*/week*/*.py 2>/dev/null
+} | sed 's|^\./||; s|^\([^:]*:[0-9]*:\)|\1 |' || true)
 if [ -n "$pointing" ]; then
-  echo "release check: a week's README, week.txt or starter points into instructor/: $(echo $pointing)" >&2; bad=1; fi
+  echo "$pointing" | cut -c1-200 | sed 's/^/release check: /' >&2
+  echo "release check: the lines above name IMPL=solution, an instructor/ path or make tune-, which a student copy lacks: put them between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or say it so that it reads true without them" >&2
+  bad=1; fi
+# A marker the filter did not take (misspelt, or not alone on its line) would
+# ship with what it meant to hide.
+stray=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z |
+  xargs -0r grep -nE '^[[:space:]]*<!--[[:space:]]*(wb:)?/?(instructor|student)|wb:student[[:space:]]*-->[[:space:]]*$' |
+  sed 's|^\./||; s|^\([^:]*:[0-9]*:\)|\1 |' || true)
+if [ -n "$stray" ]; then
+  echo "$stray" | cut -c1-200 | sed 's/^/release check: /' >&2
+  echo "release check: the lines above look like wb:instructor or wb:student markers the release did not recognise (a marker is alone on its line, spelt as in AUTHORING.md)" >&2
+  bad=1; fi
 marked=$(grep -rIlE -- '^[[:space:]]*(//|#)@solution' "$out"/phase* 2>/dev/null || true)
 if [ -n "$marked" ]; then
   echo "release check: //@solution regions in: $(echo $marked)" >&2; bad=1; fi
@@ -191,8 +212,6 @@ for w in $weeks; do
     [ -f "$out/$w/$f" ] || { echo "release check: $w/$f is missing from the copy" >&2; bad=1; }
   done
 done
-if grep -qE 'IMPL=solution|<!-- wb:(instructor|student)|wb:student -->' "$out/README.md" 2>/dev/null; then
-  echo "release check: README.md in the copy still mentions IMPL=solution or a wb: marker" >&2; bad=1; fi
 if grep -rIlE '^[[:space:]]*(answer|explain):' "$out/quizzes" 2>/dev/null | grep -q .; then
   echo "release check: plain quiz answers in quizzes/" >&2; bad=1; fi
 # A graded quiz (`graded: yes` in its source or its copy) is sealed with no
