@@ -9,10 +9,16 @@
 #      not shipped, a week's `uses:` weeks are released with it (and week
 #      52's `pyuses:` weeks, which its C test does not get), an OUT inside
 #      the workbook is refused, and a solution's code planted in a released
-#      support file makes the release fail;
+#      support file makes the release fail; in a week's README, a line naming
+#      IMPL=solution or instructor/ outside a marker, and a marker left open,
+#      make it fail naming FILE:LINE, and a wb:instructor block is left out
+#      with the text around it intact;
 #   3. the whole workbook releases (or, where TEST_WEEKS names some weeks,
 #      those weeks do), and phase5/week24 (which runs the kernels of the
-#      weeks it uses) builds in the whole copy.
+#      weeks it uses) builds in the whole copy; no Markdown file it ships
+#      (AUTHORING.md aside) names IMPL=solution, instructor/ or make tune-,
+#      or holds a marker, and each is its source less its wb:instructor
+#      blocks.
 # Each step is one "PASS|FAIL<TAB>label<TAB>detail" line in TSV (for the
 # `make test` ledger) and on stdout; exit 1 when any failed.
 set -uo pipefail
@@ -90,6 +96,14 @@ if grep -qE "IMPL=solution|make release|make grade|wb:instructor|wb:student" REA
   step FAIL "README.md in the copy" "$(grep -nE 'IMPL=solution|make release|make grade|wb:instructor|wb:student' README.md | head -3)"
 elif grep -q ".starter/vecadd.cu" README.md; then step PASS "README.md in the copy: no IMPL=solution, no instructor tools"
 else step FAIL "README.md in the copy" "its student-copy text is missing"; fi
+# The week's README: the reference's command line is an instructor block in
+# the workbook, gone from the copy; the learner's lines around it stay.
+if grep -nE "IMPL=solution|wb:instructor|wb:end|wb:student" phase0/week01/README.md > w01readme.log; then
+  step FAIL "phase0/week01/README.md in the copy: no IMPL=solution, no marker" "$(head -3 w01readme.log | tr '\n' ';')"
+elif grep -q "^make phase0/week01 check  *# test your code" phase0/week01/README.md &&
+     grep -q "^make phase0/week01 sanitize " phase0/week01/README.md; then
+  step PASS "phase0/week01/README.md in the copy: no IMPL=solution, no marker, the learner's commands kept"
+else step FAIL "phase0/week01/README.md in the copy: no IMPL=solution, no marker" "the learner's command lines are missing"; fi
 if make "${args[@]}" test TEST_WEEKS=phase0/week01 > test.log 2>&1; then
   step PASS "make test TEST_WEEKS=phase0/week01 passes in the copy"
 else
@@ -153,14 +167,36 @@ if bash instructor/release.sh "$src/inside" phase0/week02 > "$tmp/inside.log" 2>
 elif grep -q "inside the workbook" "$tmp/inside.log" && [ ! -e "$src/inside" ]; then
   step PASS "an OUT inside the workbook is refused"
 else cat "$tmp/inside.log"; step FAIL "an OUT inside the workbook is refused" "not with the expected reason"; fi
-# A week's README that points into instructor/, which the copy does not have.
+# A week's README that points into instructor/, or tells the learner to run
+# the solution: the copy has neither. The release names the file and line.
 cp phase0/week02/README.md "$tmp/readme.keep"
+readme_refused() { # readme_refused LABEL LINE PATTERN: the release of phase0/week02 fails, naming README.md:LINE
+  if bash instructor/release.sh "$tmp/refused$2" phase0/week02 > "$tmp/refused$2.log" 2>&1; then
+    step FAIL "$1" "the release passed"
+  elif grep -q "release check: phase0/week02/README.md:$2: $3" "$tmp/refused$2.log"; then
+    step PASS "$1 (README.md:$2 named)"
+  else cat "$tmp/refused$2.log"; step FAIL "$1" "not for phase0/week02/README.md:$2"; fi
+  cp "$tmp/readme.keep" phase0/week02/README.md && git add phase0/week02/README.md
+}
 echo "The tuning notes: instructor/tune/w02/NOTES.md." >> phase0/week02/README.md && git add phase0/week02/README.md
-if bash instructor/release.sh "$tmp/pointing" phase0/week02 > "$tmp/pointing.log" 2>&1; then
-  step FAIL "a week's README pointing into instructor/ is refused" "the release passed"
-elif grep -q "points into instructor/: phase0/week02/README.md" "$tmp/pointing.log"; then
-  step PASS "a week's README pointing into instructor/ is refused"
-else cat "$tmp/pointing.log"; step FAIL "a week's README pointing into instructor/ is refused" "not for the README"; fi
+readme_refused "a week's README pointing into instructor/ is refused" "$(wc -l < phase0/week02/README.md)" "The tuning notes"
+printf '\n```\nmake phase0/week02 check IMPL=solution   # the reference\n```\n' >> phase0/week02/README.md && git add phase0/week02/README.md
+readme_refused "a week's README with an IMPL=solution line outside a marker is refused" "$(($(wc -l < phase0/week02/README.md) - 1))" "make phase0/week02 check IMPL=solution"
+n0=$(($(wc -l < phase0/week02/README.md) + 2))
+printf '\n<!-- wb:instructor -->\nmake phase0/week02 check IMPL=solution\n\nThe end.\n' >> phase0/week02/README.md && git add phase0/week02/README.md
+readme_refused "a wb:instructor marker left open is refused" "$n0" "<!-- wb:instructor --> has no <!-- wb:end -->"
+# A wb:instructor block (indented in a list item, and at the top level) is
+# left out, and the copy's README is the workbook's less the block's lines.
+{ printf '\n- A list item whose text goes on\n  <!-- wb:instructor -->\n  planted: `make tune-w02` (instructor/tune/w02/)\n  <!-- wb:end -->\n  after the block.\n'
+  printf '\nBefore the block.\n\n<!-- wb:instructor -->\n```\nmake phase0/week02 check IMPL=solution   # planted\n```\n<!-- wb:end -->\n\nAfter the block.\n'
+} >> phase0/week02/README.md && git add phase0/week02/README.md
+label="a week's README: its wb:instructor blocks are left out, the text around them intact"
+if bash instructor/release.sh "$tmp/blocks" phase0/week02 > "$tmp/blocks.log" 2>&1; then
+  { cat "$tmp/readme.keep"
+    printf '\n- A list item whose text goes on\n  after the block.\n\nBefore the block.\n\nAfter the block.\n'; } > "$tmp/readme.want"
+  if cmp -s "$tmp/readme.want" "$tmp/blocks/phase0/week02/README.md"; then step PASS "$label"
+  else step FAIL "$label" "$(diff "$tmp/readme.want" "$tmp/blocks/phase0/week02/README.md" | head -6 | tr '\n' ';')"; fi
+else cat "$tmp/blocks.log"; step FAIL "$label" "the release failed (above)"; fi
 cp "$tmp/readme.keep" phase0/week02/README.md && git add phase0/week02/README.md
 # A solution's kernel body (its //@solution region) pasted into a released support file.
 awk '/^[[:space:]]*\/\/@solution/ { on = 1; next } /^[[:space:]]*\/\/@(starter|end)/ { on = 0 } on' \
@@ -185,6 +221,27 @@ if bash instructor/release.sh "$tmp/all" $some_weeks > "$tmp/all.log" 2>&1; then
     :  # week 24's build in the copy is the whole release's step
   elif make "${args[@]}" phase5/week24 > build24.log 2>&1; then step PASS "phase5/week24 builds in the whole copy (its used weeks from the learner's files)"
   else tail -20 build24.log; step FAIL "phase5/week24 builds in the whole copy" "see above"; fi
+  # Its Markdown: nothing a student copy cannot use, no marker, and each file
+  # its source less its wb:instructor blocks (blank lines squeezed: a block
+  # left out may leave one fewer), student blocks shown.
+  label="$what: no shipped Markdown names IMPL=solution, instructor/ or make tune-, or holds a marker"
+  hits=$(find . -type f -name '*.md' ! -path ./AUTHORING.md -print0 | xargs -0r grep -nE \
+    'IMPL=solution|instructor/|make tune-|^[[:space:]]*<!-- wb:(instructor|student)|wb:student -->' | head -5)
+  if [ -z "$hits" ]; then step PASS "$label"; else step FAIL "$label" "$(echo "$hits" | cut -c1-120 | tr '\n' ';')"; fi
+  label="$what: each Markdown file is its source less its wb:instructor blocks, the rest intact"
+  differ="" n_md=0 n_blocks=0
+  while IFS= read -r -d '' f; do
+    n_md=$((n_md + 1))
+    grep -q '^[[:space:]]*<!-- wb:instructor -->' "$root/$f" && n_blocks=$((n_blocks + 1))
+    awk '/^[[:space:]]*<!-- wb:instructor -->[[:space:]]*$/ { cut = 1; next }
+         cut && /^[[:space:]]*<!-- wb:end -->[[:space:]]*$/ { cut = 0; next }
+         /^[[:space:]]*(<!-- wb:student|wb:student -->)[[:space:]]*$/ { next }
+         !cut' "$root/$f" | cat -s > "$tmp/md.want"
+    cat -s "$f" | cmp -s - "$tmp/md.want" || differ="$differ $f"
+  done < <(find . -type f -name '*.md' -printf '%P\0')
+  if [ -n "$differ" ]; then step FAIL "$label" "differ:$(echo $differ | cut -c1-200)"
+  elif [ "$n_blocks" -eq 0 ]; then step FAIL "$label" "none of its $n_md Markdown files has a wb:instructor block: nothing was tested"
+  else step PASS "$label ($n_md files, $n_blocks with blocks)"; fi
 else
   grep -E "release check|: solution of " "$tmp/all.log" | head -20
   step FAIL "$what releases and passes its checks" "$(grep -c ': solution of ' "$tmp/all.log") solution lines; $(grep -E 'release check' "$tmp/all.log" | cut -c1-90 | head -3 | tr '\n' ';')"
