@@ -6,7 +6,10 @@
 #     multicast is off inside a test even when the caller turned it on;
 #   - a week.txt `pycheckpoint:` needs no C test and stays out of the C
 #     test's record;
-#   - a test whose process exits with status 0 mid-test fails its checkpoint.
+#   - a test whose process exits with status 0 mid-test fails its checkpoint;
+#   - after a test runs to its time limit (or crashes), its checkpoint's later
+#     tests fail at once: one time limit, not one a test; the checkpoint
+#     fails, the others run, and no marker outlives the run.
 . "$(dirname "$0")/lib.sh"
 t_begin harness
 
@@ -91,5 +94,27 @@ got=$(got_of "$r")
 if [ "$got" = "w01.devquery=skip w01.vecadd=fail w01.vecadd-bw=fail " ] &&
    grep -q '1 of 2 tests of w01.vecadd ended before reaching its end' "$r"; then t_pass "$label3"
 else cat "$BUILD/common/tests/runner-exit.log"; t_fail "$label3" "got: $got"; fi
+
+# w01.devquery is four tests that never end (WB_RUNNER_HANG=loop), or whose first
+# crashes (crash); the time limit is 2 s: without the markers, 8 s and 6 s.
+for mode in loop crash; do
+  label4="harness: a checkpoint whose test $( [ $mode = loop ] && echo 'runs to its time limit' || echo crashes ) fails its later tests at once, the other checkpoints run"
+  r=$BUILD/common/tests/runner-hang-$mode.tsv
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-hang-XXXXXX")
+  rm -f "$r"
+  t0=$(date +%s%N)
+  TMPDIR=$tmp WB_RUNNER_HANG=$mode WB_TEST_TIMEOUT=2 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$r \
+    "$RUNNER_TEST" >"$BUILD/common/tests/runner-hang-$mode.log" 2>&1
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  got=$(got_of "$r")
+  first=$([ $mode = loop ] && echo 'Test timeout expired' || echo 'Received signal 11')
+  later=$([ $mode = loop ] && echo 'it ran to the 2 s time limit' || echo 'it crashed \(signal 11\)')
+  max=$([ $mode = loop ] && echo 5000 || echo 3000)
+  if [ "$got" = "w01.devquery=fail w01.vecadd=pass w01.vecadd-bw=fail " ] && [ "$ms" -lt "$max" ] &&
+     grep -q "$first" "$r" && grep -qE "3 of them at once, not run: an earlier test of w01.devquery did not finish: $later" \
+       "$BUILD/common/tests/runner-hang-$mode.log" && [ -z "$(ls -A "$tmp")" ]; then t_pass "$label4"
+  else cat "$BUILD/common/tests/runner-hang-$mode.log"; t_fail "$label4" "got: $got in $ms ms (under $max expected); left in TMPDIR: $(ls -A "$tmp")"; fi
+  rm -rf "$tmp"
+done
 
 t_end

@@ -32,7 +32,9 @@
  * "random", resolved once before any test runs), CK_FORK=no (one process, for
  * cuda-gdb and compute-sanitizer), CK_RUN_CASE=<checkpoint id> (run one
  * checkpoint; the others are reported skipped as not selected),
- * WB_TEST_TIMEOUT (seconds per test, default 300), WB_NO_GPU=1. */
+ * WB_TEST_TIMEOUT (seconds per test, default 300; once a test of a
+ * checkpoint is stopped there or crashes, the checkpoint's later tests fail
+ * at once, saying so), WB_NO_GPU=1. */
 #ifndef WB_HARNESS_H
 #define WB_HARNESS_H
 

@@ -5,14 +5,17 @@
 #include "wb_harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <cuda_runtime_api.h>
 
@@ -21,6 +24,7 @@ static char g_week_dir[256];
 static char g_channel[256]; /* results records from test processes to this one */
 static char g_ends[256];    /* a record from each test that reached its end (test_end) */
 static char g_gpu[256];     /* the GPU the probe found ("" for none) */
+static char g_running[256]; /* this run's folder of markers: file C while a test of checkpoint C runs (cp_enter) */
 
 const wb_week *wb_current_week(void) { return &g_week; }
 
@@ -309,10 +313,129 @@ static void *slow_note(void *arg)
     return NULL;
 }
 
+/* A test that never ends runs to Check's time limit, and so would every
+ * later test of its checkpoint (a loop in the learner's code is met by each
+ * of them): N tests cost N time limits before the check says anything. So
+ * each test of a checkpoint, in its own process, leaves a marker while it
+ * runs: g_running/C, the time it started, removed when the test reaches its
+ * end (test_end). A test that fails a check ends its process at once
+ * (Check's _exit) and leaves the marker too, but early; one stopped at the
+ * time limit leaves it one time limit old, and one that crashes writes
+ * "crashed" into it as it dies. The checkpoint's next test finds it and, for
+ * those two, fails at once, saying so (a message that starts WB_NOT_RUN).
+ * The folder is made fresh for each run (mkdtemp) and removed at its end,
+ * so no marker of an earlier run is ever found. */
+#define WB_NOT_RUN "not run: an earlier test of " /* the printed summary drops "not run: " */
+static double g_limit_s;      /* Check's time limit: WB_TEST_TIMEOUT times CK_TIMEOUT_MULTIPLIER */
+static int g_mark_fd = -1;    /* the running test's marker, for crash_mark */
+static pid_t g_mark_pid;      /* the test's process (not one the test forked) */
+static char g_crash_note[64]; /* written as the test dies: "crashed (signal N)\n" */
+
+static void crash_mark(int sig)
+{
+    if (getpid() == g_mark_pid && g_mark_fd >= 0) {
+        char *n = g_crash_note;
+        size_t len = strlen(n); /* written before the handler was installed */
+        n[len - 4] = (char)('0' + sig / 10 % 10), n[len - 3] = (char)('0' + sig % 10); /* "NN)\n" */
+        ssize_t k = write(g_mark_fd, n, len);
+        (void)k;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* dies of the signal, as without this handler: Check names it */
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* In the test's process, before the test: fail at once when the
+ * checkpoint's previous test did not finish; else leave this test's marker. */
+static void cp_enter(int c)
+{
+    if (!g_running[0] || getpid() == g_main_pid) return; /* CK_FORK=no: one process, no markers */
+    char path[300], text[200] = "";
+    snprintf(path, sizeof path, "%s/%d", g_running, c);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        ssize_t k = read(fd, text, sizeof text - 1);
+        close(fd);
+        text[k > 0 ? k : 0] = 0;
+        double started = 0;
+        const char *id = g_week.checkpoints[c].id;
+        if (strstr(text, "crashed")) {
+            const char *why = strstr(text, "crashed");
+            ck_abort_msg(WB_NOT_RUN "%s did not finish: it %.*s; fix that one first", id, (int)strcspn(why, "\n"),
+                         why);
+        }
+        if (sscanf(text, "started %lf", &started) == 1 && now_s() - started >= g_limit_s - fmin(1.0, 0.1 * g_limit_s))
+            ck_abort_msg(WB_NOT_RUN "%s did not finish: it ran to the %g s time limit (a loop that never ends?); fix "
+                         "that one first", id, g_limit_s);
+        /* it failed a check, or exited: that says nothing about this test */
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+    if (fd < 0) return; /* no marker: this test runs as it would without */
+    int n = snprintf(text, sizeof text, "started %.6f\n", now_s());
+    if (write(fd, text, (size_t)n) != n) {
+        close(fd);
+        unlink(path);
+        return;
+    }
+    g_mark_fd = fd, g_mark_pid = getpid();
+    snprintf(g_crash_note, sizeof g_crash_note, "crashed (signal %02d)\n", 0);
+    static char alt[1 << 16]; /* a crash of an overflowing stack still gets to write */
+    stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt };
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = crash_mark;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) sigaction(sigs[i], &sa, NULL);
+}
+
+/* In the test's process, once the test has returned: it finished. */
+static void cp_leave(int c)
+{
+    if (g_mark_fd < 0) return;
+    char path[300];
+    snprintf(path, sizeof path, "%s/%d", g_running, c);
+    close(g_mark_fd);
+    g_mark_fd = -1;
+    unlink(path);
+}
+
+/* Before the run: the markers' folder, fresh. After it: gone. */
+static void cp_markers_start(const char *tmp)
+{
+    snprintf(g_running, sizeof g_running, "%s/wb-running-XXXXXX", tmp);
+    if (!mkdtemp(g_running)) {
+        fprintf(stderr, "warning: no folder for the running tests' markers in %s (%s): a test that never ends is "
+                "met by each test of its checkpoint\n", tmp, strerror(errno));
+        g_running[0] = 0;
+    }
+}
+
+static void cp_markers_end(void)
+{
+    if (!g_running[0]) return;
+    char path[300];
+    for (int c = 0; c < WB_MAX_CHECKPOINTS; c++) {
+        snprintf(path, sizeof path, "%s/%d", g_running, c);
+        unlink(path);
+    }
+    rmdir(g_running);
+    g_running[0] = 0;
+}
+
 static void gpu_setup(void) { wb_set_error_handler(fail_test); }
 /* checkpoint c's checked setup (START_FNS, below, as END_FNS) */
 static void test_start(int c)
 {
+    cp_enter(c);
     gpu_setup();
     pthread_t t;
     if (g_slow_s > 0 && getpid() != g_main_pid &&
@@ -329,6 +452,7 @@ static void test_start(int c)
  * wb_test_main fails every checkpoint with fewer of these than passed tests. */
 static void test_end(int c)
 {
+    cp_leave(c);
     if (!g_ends[0]) return;
     wb_result r;
     figure_base(&r, g_week.checkpoints[c].id);
@@ -560,6 +684,8 @@ static int authoring_checks(const char *path, const wb_test *tests, int n_tests,
 
 typedef struct {
     int  ran, passed, failed, skipped;
+    int  not_run; /* failed at once: an earlier test of the checkpoint did not finish (cp_enter) */
+    char not_run_msg[300];
     int  ran_skipped; /* tests that ran and skipped their work themselves (wb_skip) */
     char first_msg[600];
     char skip_why[300];
@@ -655,6 +781,13 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     g_main_pid = getpid(), g_timeout_s = timeout;
     g_slow_s = slow && *slow ? (unsigned)atoi(slow) : g.count == 0 ? 20 : 60;
     if (g_slow_s >= (unsigned)timeout) g_slow_s = 0;
+    /* the limit Check applies (tcase_set_timeout reads the multiplier the same way) */
+    g_limit_s = timeout;
+    const char *mul = getenv("CK_TIMEOUT_MULTIPLIER");
+    char *mul_end = NULL;
+    double mulv = mul ? strtod(mul, &mul_end) : 1;
+    if (mul && mulv >= 0 && mul_end != mul && !*mul_end) g_limit_s *= mulv;
+    cp_markers_start(tmpdir && *tmpdir ? tmpdir : "/tmp");
 
     cp_tally res[WB_MAX_CHECKPOINTS];
     memset(res, 0, sizeof res);
@@ -690,6 +823,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     }
     SRunner *sr = srunner_create(s);
     srunner_run(sr, NULL, NULL, CK_SILENT);
+    cp_markers_end();
     int nres = srunner_ntests_run(sr);
     TestResult **trs = srunner_results(sr);
     for (int i = 0; i < nres; i++) {
@@ -700,6 +834,8 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
             res[c].passed++;
         } else {
             res[c].failed++;
+            if (strncmp(tr_msg(trs[i]), WB_NOT_RUN, strlen(WB_NOT_RUN)) == 0 && !res[c].not_run++)
+                snprintf(res[c].not_run_msg, sizeof res[c].not_run_msg, "%s", tr_msg(trs[i]));
             if (!res[c].first_msg[0])
                 snprintf(res[c].first_msg, sizeof res[c].first_msg, "%s:%d: %s", tr_lfile(trs[i]), tr_lno(trs[i]),
                          tr_msg(trs[i]));
@@ -795,7 +931,10 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         printf("\n");
         if (o->status == WB_RES_FAIL) {
             printf("        %s\n", o->message);
-            if (o->failed > 1) printf("        (%d of %d tests of this checkpoint failed)\n", o->failed, o->tests);
+            if (o->failed > 1 && res[c].not_run)
+                printf("        (%d of %d tests of this checkpoint failed; %d of them at once, not run: %s)\n", o->failed,
+                       o->tests, res[c].not_run, res[c].not_run_msg + strlen("not run: "));
+            else if (o->failed > 1) printf("        (%d of %d tests of this checkpoint failed)\n", o->failed, o->tests);
         } else if (o->skipped && o->tests > res[c].ran_skipped) {
             /* the tests that ran and did their work (on the CPU, without a GPU) passed: say so beside the skipped */
             int passed = o->tests - res[c].ran_skipped;

@@ -7,7 +7,13 @@
  * With WB_RUNNER_EXIT=1, w01.vecadd has a second test whose process
  * exits with status 0 in its middle, as code under test calling _exit(0)
  * would: Check's fork mode alone counts that as passed -> fail.
+ * With WB_RUNNER_HANG=loop, w01.devquery is four tests that never end
+ * (a learner's loop): the first runs to WB_TEST_TIMEOUT, the other three
+ * fail at once; with WB_RUNNER_HANG=crash the first crashes and the rest
+ * would never end. Either way w01.devquery fails and the other checkpoints
+ * run as they do without it.
  * `make test` runs it with WB_RESULTS and checks the statuses. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -35,6 +41,14 @@ START_TEST(exits_early)
 }
 END_TEST
 
+START_TEST(never_ends)
+{
+    const char *e = getenv("WB_RUNNER_HANG");
+    if (_i == 0 && e && !strcmp(e, "crash")) raise(SIGSEGV);
+    for (volatile unsigned long k = 0;; k++) {}
+}
+END_TEST
+
 static const wb_test TESTS[] = {
     { "w01.devquery", WB_T(skips_itself), WB_CPU, 0 },
     { "w01.vecadd", WB_T(multicast_off), WB_CPU, 0 },
@@ -42,4 +56,15 @@ static const wb_test TESTS[] = {
     { "w01.vecadd-bw", WB_T(passes), WB_CPU, 0 },
 };
 
-int main(int argc, char **argv) { return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS); }
+static const wb_test HANGS[] = {
+    { "w01.devquery", WB_T(never_ends), WB_CPU, 4 },
+    { "w01.vecadd", WB_T(multicast_off), WB_CPU, 0 },
+    { "w01.vecadd-bw", WB_T(passes), WB_CPU, 0 },
+};
+
+int main(int argc, char **argv)
+{
+    const char *hang = getenv("WB_RUNNER_HANG");
+    if (hang && *hang) return WB_TEST_MAIN_NO_BENCH(argc, argv, HANGS);
+    return WB_TEST_MAIN_NO_BENCH(argc, argv, TESTS);
+}
