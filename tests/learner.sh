@@ -70,6 +70,11 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   expect "with CK_RUN_CASE too" '1 of 5 checkpoints passed \(not recorded: only a run with a GPU is recorded\); 4 not selected' \
     "$(CK_RUN_CASE=w03.roofline m phase0/week03 check)"
   [ -f progress.md ] && t_fail "learner: nothing is recorded without a GPU" "$(cat progress.md)" || t_pass "learner: nothing is recorded without a GPU"
+  # a benchmark that makes no CUDA call runs without a GPU; one that does says it needs one
+  out=$(m phase6/week61 bench NAME=accuracy) && grep -q 'what 2:4 pruning costs' <<<"$out" &&
+    t_pass "learner: a CPU-only benchmark runs without a GPU (week 61's accuracy)" ||
+    t_fail "learner: a CPU-only benchmark runs without a GPU (week 61's accuracy)" "$(tail -c 300 <<<"$out")"
+  expect "a GPU benchmark without a GPU says it needs one" 'benchmark speed needs a GPU; nothing was measured' "$(m phase6/week61 bench NAME=speed)"
   git -C "$WB_ROOT" show HEAD:phase0/week03/roofline.cu > phase0/week03/roofline.cu 2>/dev/null || cp "$WB_ROOT/phase0/week03/roofline.cu" phase0/week03/roofline.cu
 fi
 # What `wb report` says of a run's record (a record written here, as the test program writes one):

@@ -77,10 +77,13 @@ typedef struct {
 #define WB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A benchmark prints rows with wb_bench_emit and returns its headline ratio
- * (the figure a speed checkpoint compares with its target). */
+ * (the figure a speed checkpoint compares with its target). One that touches
+ * no GPU (a table computed on the CPU) says so, and runs where none is:
+ *   { "accuracy", bench_accuracy, .cpu_only = 1 } */
 typedef struct {
     const char *name;
     double (*run)(void);
+    int         cpu_only; /* 1: needs no GPU (no CUDA call), runs without one */
 } wb_benchmark;
 
 int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests,

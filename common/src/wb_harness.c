@@ -604,15 +604,32 @@ static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b,
         fprintf(stderr, " (NAME=one of them, or none for all)\n");
         return 2;
     }
-    if (g->count == 0) {
-        printf("%s: benchmarks need a GPU; nothing was measured (%s)\n", g_week_dir, g->why);
-        return 3;
-    }
     wb_set_error_handler(NULL);
+    int ran = 0, failed = 0;
+    if (g->count == 0) {
+        /* only the benchmarks that need no GPU (cpu_only; a speed checkpoint's always needs one) */
+        int cpu = 0, gpu = 0;
+        for (int i = 0; i < n; i++)
+            if (!only || !strcmp(only, b[i].name)) cpu += b[i].cpu_only, gpu += !b[i].cpu_only;
+        for (int i = 0; i < n_tests && !gpu; i++) gpu = tests[i].bench && (!only || !strcmp(only, bench_label(&tests[i])));
+        if (!cpu) {
+            if (only) printf("%s: benchmark %s needs a GPU; nothing was measured (%s)\n", g_week_dir, only, g->why);
+            else printf("%s: benchmarks need a GPU; nothing was measured (%s)\n", g_week_dir, g->why);
+            return 3;
+        }
+        printf("%s benchmarks without a GPU: those that run on the CPU (seed %llu)\n", g_week_dir,
+               (unsigned long long)wb_base_seed());
+        for (int i = 0; i < n; i++) {
+            if (!b[i].cpu_only || (only && strcmp(only, b[i].name) != 0)) continue;
+            failed += run_bench(b[i].name, b[i].run, NULL, 0);
+        }
+        if (gpu) printf("The week's other benchmarks need a GPU: they were not measured (%s)\n", g->why);
+        if (getenv("WB_CSV")) printf("CSV rows appended to %s\n", getenv("WB_CSV"));
+        return failed ? 1 : gpu ? 3 : 0;
+    }
     const wb_device *d = wb_this_device();
     printf("%s benchmarks on %s (%d SMs, L2 %d MiB, seed %llu)\n", g_week_dir, d->name, d->sm_count,
            d->l2_bytes >> 20, (unsigned long long)wb_base_seed());
-    int ran = 0, failed = 0;
     /* the speed checkpoints' benchmarks first, in table order, then the rest */
     for (int i = 0; i < n_tests; i++) {
         if (!tests[i].bench) continue;
@@ -729,7 +746,8 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         for (int i = 0; i < n_tests; i++)
             printf("%-24s %-32s %s x%d\n", tests[i].checkpoint, tests[i].test ? tests[i].test->name : tests[i].bench_name,
                    tests[i].gpu ? "gpu" : "cpu", tests[i].loops ? tests[i].loops : 1);
-        for (int i = 0; i < n_benches; i++) printf("bench %s\n", benches[i].name);
+        for (int i = 0; i < n_benches; i++)
+            printf("bench %s%s\n", benches[i].name, benches[i].cpu_only ? " (CPU only: runs without a GPU)" : "");
         for (int i = 0; i < n_tests; i++)
             if (tests[i].bench) printf("bench %s (%s)\n", bench_label(&tests[i]), tests[i].checkpoint);
         return 0;

@@ -741,7 +741,7 @@ static const wb_test TESTS[] = {
 static const wb_benchmark BENCHES[] = {
     { "speed", bench_speed },
     { "probe", bench_probe },
-    { "accuracy", bench_accuracy },
+    { "accuracy", bench_accuracy, .cpu_only = 1 }, /* the CPU alone: runs without a GPU */
 };
 
 int main(int argc, char **argv) { return WB_TEST_MAIN(argc, argv, TESTS, BENCHES); }
