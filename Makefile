@@ -430,11 +430,16 @@ ptx:
 	  $(NVCC) $(NVFLAGS) $(call week_nvf,$(WEEK)) -I$(WEEK) -ptx $(call src_of,$(WEEK),$(IMPL),$$ex) -o $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx && \
 	  echo "PTX of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx ($$(grep -c '^\s*\(ld\|st\)\.' $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx) loads/stores)"; done
 
+# cuobjdump is asked for first, before anything is built: a toolkit can
+# hold nvcc without it (NVIDIA's apt packages install it apart, as
+# cuda-cuobjdump-X-Y for nvcc X.Y).
 sass:
 	$(call need_week,sass)
 	$(call need_c_test,sass)
+	@command -v cuobjdump >/dev/null || [ -x $(CUDA_HOME)/bin/cuobjdump ] || { \
+	  v=$$($(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1-\2/p' | head -n 1); \
+	  echo ">>> cuobjdump is missing (not on PATH, not in $(CUDA_HOME)/bin), and make sass needs it: install it$${v:+ (the NVIDIA apt package cuda-cuobjdump-$$v, for this nvcc)} or put the folder that holds it on PATH; make $(WEEK) ptx needs only nvcc."; exit 1; }
 	$(Q)$(MAKE) $(patsubst %,$(BUILD)/$(WEEK)/$(IMPL)/%.o,$($(WEEK)_EX))
-	@command -v cuobjdump >/dev/null || [ -x $(CUDA_HOME)/bin/cuobjdump ] || { echo ">>> cuobjdump not found: it ships with the CUDA toolkit ($(CUDA_HOME)/bin)."; exit 1; }
 	$(Q)for ex in $($(WEEK)_EX); do \
 	  $$(command -v cuobjdump || echo $(CUDA_HOME)/bin/cuobjdump) -sass $(BUILD)/$(WEEK)/$(IMPL)/$$ex.o > $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass && \
 	  echo "SASS of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass"; done

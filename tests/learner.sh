@@ -97,6 +97,15 @@ expect "a crash is said to be in the learner's code, with the way to find it" 'c
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect "make profile without a GPU says it needs one" 'make profile needs an NVIDIA GPU: .*Nothing was profiled' "$(m phase0/week01 profile)"
 fi
+# make sass where no cuobjdump is (none on PATH, none in CUDA_HOME/bin): one line, what is missing and what
+# to do, before anything is built
+mkdir -p .nocuda/bin
+nocuobj=$(tr : '\n' <<<"$PATH" | while read -r d; do [ -x "$d/cuobjdump" ] || printf '%s:' "$d"; done)
+out=$(PATH=$nocuobj m phase0/week01 sass CUDA_HOME="$PWD/.nocuda")
+if grep -qE '^>>> cuobjdump is missing \(not on PATH, not in .*/\.nocuda/bin\), and make sass needs it: install it.* or put the folder that holds it on PATH' <<<"$out" &&
+   ! grep -q 'NVCC\|ships with' <<<"$out"; then t_pass "learner: make sass without cuobjdump says what is missing and what to do, before building"
+else t_fail "learner: make sass without cuobjdump says what is missing and what to do, before building" "$(tail -c 300 <<<"$out")"; fi
+rm -rf .nocuda
 expect "check with EX= says check runs the whole week" 'note: check runs the whole week; EX= is read by reset' "$(m phase0/week01 check EX=vecadd)"
 expect "bench with a name that is no benchmark's lists them, GPU or not" "no benchmark named 'nosuch' in phase0/week01; its benchmarks: " \
   "$(m phase0/week01 bench NAME=nosuch)"
