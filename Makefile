@@ -445,10 +445,12 @@ sass:
 	  echo "SASS of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.sass"; done
 
 # Everything in build/ but what cannot be rebuilt: build/bench (the CSVs
-# make roofline plots) and build/.wb-state (which hints were shown).
+# make roofline plots) and build/.wb-state (which hints were shown, where
+# they were kept before they moved beside the progress file, progress.md.hints:
+# make hint moves a week's count from there the next time it is asked).
 clean:
 	$(if $(WEEK),rm -rf $(BUILD)/$(WEEK),$(Q)[ ! -d $(BUILD) ] || find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name .wb-state -exec rm -rf {} +; \
-	  echo "kept $(BUILD)/bench (roofline data) and hint state; make distclean removes everything")
+	  echo "kept $(BUILD)/bench (roofline data); make distclean removes everything")
 
 .PHONY: distclean
 distclean:

@@ -56,6 +56,16 @@ expect "a bare week name gets its folder" "did you mean 'make phase0/week01 chec
 # (the misspelling is assembled, so this file does not hold it as a word
 # make could take for one the workbook reads)
 expect "ARCH=sm90 asks for ARCH=sm_90" 'give ARCH=sm_90 ' "$(m phase0/week01 ARCH=sm90)"
+# Which hints were shown is kept beside the progress file: a deleted build/ loses nothing, and a count
+# kept in the old place (build/.wb-state) is carried over once.
+m phase0/week02 hint >/dev/null
+mv build build.gone && out=$(build.gone/wb hint phase0/week02 2>&1); rm -rf build; mv build.gone build
+expect "the hints shown survive a deleted build/ (kept beside progress.md)" '^Hint 2 of [0-9]+ for phase0/week02' "$out"
+mkdir -p build/.wb-state && echo 3 > build/.wb-state/hints-phase0-week04
+out=$(m phase0/week04 hint)
+if grep -q '^Hint 4 of' <<<"$out" && grep -qx 'phase0/week04 4' progress.md.hints && [ ! -f build/.wb-state/hints-phase0-week04 ]; then
+  t_pass "learner: the hints shown, kept in build/.wb-state before, move beside progress.md"
+else t_fail "learner: the hints shown, kept in build/.wb-state before, move beside progress.md" "$out"; fi
 expect "V=1, the full commands, is a variable the workbook reads" '^Hint [0-9]+ of' "$(m phase0/week01 hint V=1)"
 # A compile stopped by a signal (Ctrl-C; here SIGKILL, which no parent can have set to be ignored) is not the learner's code failing to compile.
 mkdir -p .fake && printf '#!/bin/sh\ncase " $* " in *" -c "*) kill -KILL $$;; esac\nexec %s "$@"\n' "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" > .fake/nvcc && chmod +x .fake/nvcc

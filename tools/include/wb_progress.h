@@ -66,6 +66,17 @@ int wb_progress_update(const char *path, const wb_record *recs, int n, char *err
  * as wb_progress_update would say it. Reads and changes nothing. */
 int wb_progress_check(const char *path, char *err, size_t errsz);
 
+/* Which hints `make WEEK hint` has shown, kept beside the progress file (and
+ * so not lost with build/): wb_hints_path gives PROGRESS.hints
+ * ("progress.md.hints"), one line a week, "phase0/week01 2", under a comment.
+ * wb_hints_shown: the count of `week`, or -1 where the file has no line for
+ * it (or no file). wb_hints_set writes it as the progress file is written
+ * (under a lock, to a temporary file renamed over the old one), keeping every
+ * other line: 0, or -1 with the reason in err (the file is then unchanged). */
+void wb_hints_path(char *buf, size_t n);
+int  wb_hints_shown(const char *path, const char *week);
+int  wb_hints_set(const char *path, const char *week, int shown, char *err, size_t errsz);
+
 /* Fill a record's fields, replacing any '|' or newline so it stays parseable.
  * date NULL means today. */
 void wb_record_set(wb_record *r, const char *id, const char *date, const char *gpu,

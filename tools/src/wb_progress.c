@@ -426,11 +426,71 @@ static void lock_drop(int fd, const char *lockpath)
     close(fd);
 }
 
+/* Replace the file `real` (symbolic links resolved) by `text`: written to a
+ * temporary file beside it, flushed, renamed over it, the rename flushed
+ * too; the new file keeps the old one's mode and owner. The caller holds the
+ * lock. Returns 0, or -1 with the reason (the file is then unchanged). */
+static int replace_text(const char *real, const char *text, char *err, size_t errsz)
+{
+    char tmppath[PATH_MAX + 32], dir[PATH_MAX];
+    folder_of(real, dir, sizeof dir);
+    /* the new file takes the old one's mode and owner (a new file: 0644
+     * less the umask, as any file the learner makes) */
+    struct stat old;
+    int had = stat(real, &old) == 0;
+    snprintf(tmppath, sizeof tmppath, "%s.tmp.%ld", real, (long)getpid());
+    unlink(tmppath); /* one a crashed run of the same pid left */
+    int fd = open(tmppath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, had ? 0600 : 0644);
+    if (fd < 0) {
+        snprintf(err, errsz, "cannot write in the folder %s (%s): %s", dir, tmppath, strerror(errno));
+        return -1;
+    }
+    if (had) {
+        if ((old.st_uid != geteuid() || old.st_gid != getegid()) && fchown(fd, old.st_uid, old.st_gid) != 0) {
+            /* not ours to give away: the file becomes ours, mode kept */
+        }
+        if (fchmod(fd, old.st_mode & 07777) != 0) {
+            snprintf(err, errsz, "%s: cannot set its mode: %s", tmppath, strerror(errno));
+            close(fd);
+            unlink(tmppath);
+            return -1;
+        }
+    }
+    size_t len = strlen(text), off = 0;
+    while (off < len) {
+        ssize_t k = write(fd, text + off, len - off);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, errsz, "%s: write failed: %s", tmppath, strerror(errno));
+            close(fd);
+            unlink(tmppath);
+            return -1;
+        }
+        off += (size_t)k;
+    }
+    if (fsync(fd) != 0 || close(fd) != 0) {
+        snprintf(err, errsz, "%s: cannot flush: %s", tmppath, strerror(errno));
+        unlink(tmppath);
+        return -1;
+    }
+    if (rename(tmppath, real) != 0) {
+        snprintf(err, errsz, "cannot replace %s: %s", real, strerror(errno));
+        unlink(tmppath);
+        return -1;
+    }
+    /* the rename itself reaches the disk */
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
 int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *err, size_t errsz)
 {
-    char real[PATH_MAX], lockpath[PATH_MAX + 8], tmppath[PATH_MAX + 32], dir[PATH_MAX];
+    char real[PATH_MAX], lockpath[PATH_MAX + 8];
     if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
-    folder_of(real, dir, sizeof dir);
     snprintf(lockpath, sizeof lockpath, "%s.lock", real);
     int lfd = lock_take(lockpath, err, errsz);
     if (lfd < 0) return -1;
@@ -449,61 +509,74 @@ int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *
         }
     }
     char *text = wb_progress_render(&p);
-    /* the new file takes the old one's mode and owner (a new file: 0644
-     * less the umask, as any file the learner makes) */
-    struct stat old;
-    int had = stat(real, &old) == 0;
-    snprintf(tmppath, sizeof tmppath, "%s.tmp.%ld", real, (long)getpid());
-    unlink(tmppath); /* one a crashed run of the same pid left */
-    int fd = open(tmppath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, had ? 0600 : 0644);
-    if (fd < 0) {
-        snprintf(err, errsz, "cannot write in the folder %s (%s): %s", dir, tmppath, strerror(errno));
-        goto out_free;
-    }
-    if (had) {
-        if ((old.st_uid != geteuid() || old.st_gid != getegid()) && fchown(fd, old.st_uid, old.st_gid) != 0) {
-            /* not ours to give away: the file becomes ours, mode kept */
-        }
-        if (fchmod(fd, old.st_mode & 07777) != 0) {
-            snprintf(err, errsz, "%s: cannot set its mode: %s", tmppath, strerror(errno));
-            close(fd);
-            unlink(tmppath);
-            goto out_free;
-        }
-    }
-    size_t len = strlen(text), off = 0;
-    while (off < len) {
-        ssize_t k = write(fd, text + off, len - off);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            snprintf(err, errsz, "%s: write failed: %s", tmppath, strerror(errno));
-            close(fd);
-            unlink(tmppath);
-            goto out_free;
-        }
-        off += (size_t)k;
-    }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        snprintf(err, errsz, "%s: cannot flush: %s", tmppath, strerror(errno));
-        unlink(tmppath);
-        goto out_free;
-    }
-    if (rename(tmppath, real) != 0) {
-        snprintf(err, errsz, "cannot replace %s: %s", real, strerror(errno));
-        unlink(tmppath);
-        goto out_free;
-    }
-    /* the rename itself reaches the disk */
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
+    if (replace_text(real, text, err, errsz) != 0) goto out_free;
     rc = 0;
 out_free:
     free(text);
     wb_progress_free(&p);
 out_unlock:
+    lock_drop(lfd, lockpath);
+    return rc;
+}
+
+/* ---- which hints were shown: PROGRESS.hints, beside the progress file ---- */
+
+static const char *HINTS_HEAD =
+    "# The hints `make phaseP/weekNN hint` has shown: a week and how many, a line a week.\n"
+    "# Written by make beside the progress file; delete a week's line to see its hints from the first again.\n";
+
+void wb_hints_path(char *buf, size_t n) { snprintf(buf, n, "%s.hints", wb_progress_path()); }
+
+/* The line of `week` in text ("phase0/week01 2"): its count, or -1. */
+static int hints_find(const char *text, const char *week, const char **line, size_t *len)
+{
+    size_t wl = strlen(week);
+    for (const char *l = text; *l; l += strcspn(l, "\n"), l += *l == '\n') {
+        size_t ll = strcspn(l, "\n");
+        int k;
+        if (ll > wl && strncmp(l, week, wl) == 0 && l[wl] == ' ' && sscanf(l + wl, " %d", &k) == 1 && k >= 0) {
+            if (line) *line = l, *len = ll;
+            return k;
+        }
+    }
+    return -1;
+}
+
+int wb_hints_shown(const char *path, const char *week)
+{
+    int missing;
+    char err[300];
+    char *text = slurp(path, &missing, err, sizeof err);
+    if (!text) return -1;
+    int k = hints_find(text, week, NULL, NULL);
+    free(text);
+    return k;
+}
+
+int wb_hints_set(const char *path, const char *week, int shown, char *err, size_t errsz)
+{
+    char real[PATH_MAX], lockpath[PATH_MAX + 8];
+    if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
+    snprintf(lockpath, sizeof lockpath, "%s.lock", real);
+    int lfd = lock_take(lockpath, err, errsz);
+    if (lfd < 0) return -1;
+    int missing, rc = -1;
+    char *old = slurp(path, &missing, err, errsz);
+    if (old) {
+        const char *line = NULL;
+        size_t len = 0;
+        if (missing || !*old) free(old), old = xstrndup(HINTS_HEAD, strlen(HINTS_HEAD));
+        size_t n = strlen(old);
+        char *text = malloc(n + strlen(week) + 32);
+        if (!text) abort();
+        if (hints_find(old, week, &line, &len) >= 0)
+            sprintf(text, "%.*s%s %d%s", (int)(line - old), old, week, shown, line + len);
+        else
+            sprintf(text, "%s%s%s %d\n", old, n && old[n - 1] != '\n' ? "\n" : "", week, shown);
+        rc = replace_text(real, text, err, errsz);
+        free(text);
+        free(old);
+    }
     lock_drop(lfd, lockpath);
     return rc;
 }

@@ -1,8 +1,8 @@
 /* hint.c — `wb hint`: a week's next hint, one at a time. */
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "wb_tool.h"
 
@@ -16,22 +16,27 @@ int cmd_hint(int argc, char **argv)
         printf("%s has no hints; its README's Hints section is the place to look.\n", wdir);
         return 0;
     }
-    const char *state = getenv("WB_STATE");
-    char dir[512], path[700];
-    snprintf(dir, sizeof dir, "%s", state && *state ? state : "build/.wb-state");
-    char mk[600];
-    snprintf(mk, sizeof mk, "mkdir -p '%s'", dir);
-    if (system(mk) != 0) return 2;
-    char key[128];
-    snprintf(key, sizeof key, "%s", wdir);
-    for (char *p = key; *p; p++)
-        if (*p == '/') *p = '-';
-    snprintf(path, sizeof path, "%s/hints-%s", dir, key);
-    int shown = 0;
-    FILE *f = fopen(path, "r");
-    if (f) {
-        if (fscanf(f, "%d", &shown) != 1) shown = 0;
-        fclose(f);
+    /* kept beside the progress file (wb_hints_path), so a deleted build/ loses nothing */
+    char path[600], old[700] = "", err[700];
+    wb_hints_path(path, sizeof path);
+    int shown = wb_hints_shown(path, wdir);
+    if (shown < 0) {
+        /* where it was kept before, build/.wb-state/hints-phaseP-weekNN: read once, moved on the next write */
+        char key[128];
+        snprintf(key, sizeof key, "%s", wdir);
+        for (char *p = key; *p; p++)
+            if (*p == '/') *p = '-';
+        snprintf(old, sizeof old, "build/.wb-state/hints-%s", key);
+        FILE *f = fopen(old, "r");
+        if (!f || fscanf(f, "%d", &shown) != 1 || shown < 0) shown = 0, old[0] = 0;
+        if (f) fclose(f);
+    }
+    int next = shown < w.n_hints ? shown + 1 : shown; /* the count once this hint is shown */
+    if (next != shown || old[0]) {
+        if (wb_hints_set(path, wdir, next, err, sizeof err) != 0)
+            fprintf(stderr, "note: which hints were shown could not be kept (%s)\n", err);
+        else if (old[0])
+            unlink(old);
     }
     if (shown >= w.n_hints) {
         printf("All %d hints of %s were shown. Again, all of them:\n", w.n_hints, wdir);
@@ -43,10 +48,5 @@ int cmd_hint(int argc, char **argv)
         if (strcmp(w.pyexercises[i], w.hint_exercise[shown]) == 0) hext = ".py";
     printf("Hint %d of %d for %s (%s%s):\n  %s\n", shown + 1, w.n_hints, wdir, w.hint_exercise[shown], hext,
            w.hints[shown]);
-    f = fopen(path, "w");
-    if (f) {
-        fprintf(f, "%d\n", shown + 1);
-        fclose(f);
-    }
     return 0;
 }
