@@ -16,7 +16,16 @@
  *   fileio: pgm                           (exercises whose contract reads or writes files)
  *   checkpoint: w01.vecadd | vector add correct for any n
  *   checkpoint: w01.vecadd-bw | vector add bandwidth | >= 0.85 COPY
+ *   belongs: w18.load w18.model | model_io   (the exercises a checkpoint's tests exercise, optional)
  *   hint: vecadd | One thread per element: i = blockIdx.x * blockDim.x + threadIdx.x.
+ *
+ * `belongs: ID ... | EX ...` says which exercise files the checkpoints
+ * named are about, for the line after a failed check that says which files
+ * to fix (`wb report`). Without it a checkpoint is about the exercise its
+ * first word names (w22.tiled-speed: tiled; w61.gemm: sp24_gemm, a word of
+ * the name), and one no name gives away about every exercise file. Each ID
+ * a checkpoint of the week, each EX an exercise of it, a checkpoint named
+ * on one line at most.
  *
  * A checkpoint's optional third field is its target: `>= NUMBER YARDSTICK`,
  * a ratio to the yardstick measured in the same run. Further fields, each
@@ -107,6 +116,7 @@ typedef struct {
     char   desc[200];
     double target;     /* the default target; 0 when the checkpoint has no speed target */
     int    py;         /* 1: a `pycheckpoint:` line, judged by the week's Python tests only */
+    char   files[200]; /* `belongs:`: the exercises it is about, space-separated; "" where week.txt does not say */
     char   yard[32];   /* "COPY", "cuBLAS", ...: the same for every model */
     int    n_models;   /* per-model targets (`| H200 >= 0.64`), in week.txt's order */
     wb_model_target models[WB_MAX_MODELS];

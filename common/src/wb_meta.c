@@ -70,6 +70,9 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
     }
     char line[1024];
     int lno = 0;
+    /* `belongs:` lines, resolved once every checkpoint and exercise is known */
+    struct { int lno; char ids[400], files[200]; } bel[WB_MAX_CHECKPOINTS];
+    int n_bel = 0;
     while (fgets(line, sizeof line, f)) {
         lno++;
         char *s = trim(line);
@@ -142,6 +145,14 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
                 if (wb_target_parse(target, c, why, sizeof why) != 0) FAIL("checkpoint '%s': %s", c->id, why);
             }
             w->n_checkpoints++;
+        } else if (strcmp(key, "belongs") == 0) {
+            if (n_bel == WB_MAX_CHECKPOINTS) FAIL("too many 'belongs' lines");
+            char *files = split_bar(val);
+            if (!files || !*val || !*files) FAIL("belongs needs 'checkpoint ... | exercise ...'");
+            bel[n_bel].lno = lno;
+            copy(bel[n_bel].ids, sizeof bel[n_bel].ids, val);
+            copy(bel[n_bel].files, sizeof bel[n_bel].files, files);
+            n_bel++;
         } else if (strcmp(key, "hint") == 0) {
             if (w->n_hints == WB_MAX_HINTS) FAIL("too many hints");
             char *text = split_bar(val);
@@ -150,7 +161,26 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             copy(w->hints[w->n_hints], 600, text);
             w->n_hints++;
         } else {
-            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, pyuses, needs, fileio, checkpoint, pycheckpoint, hint)", key);
+            FAIL("unknown key '%s' (exercise, pyexercise, libs, nvflags, uses, pyuses, needs, fileio, checkpoint, pycheckpoint, belongs, hint)", key);
+        }
+    }
+    for (int b = 0; b < n_bel; b++) {
+        lno = bel[b].lno;
+        char files[200] = "", *save = NULL;
+        for (char *tok = strtok_r(bel[b].files, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            int k = 0;
+            while (k < w->n_exercises && strcmp(w->exercises[k], tok)) k++;
+            for (int j = 0; k == w->n_exercises && j < w->n_pyexercises; j++)
+                if (!strcmp(w->pyexercises[j], tok)) k = -1;
+            if (k == w->n_exercises) FAIL("belongs: '%s' is not an exercise of the week", tok);
+            if (strlen(files) + strlen(tok) + 2 > sizeof files) FAIL("belongs: too many exercises");
+            strcat(strcat(files, *files ? " " : ""), tok);
+        }
+        for (char *tok = strtok_r(bel[b].ids, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+            wb_checkpoint *c = (wb_checkpoint *)wb_week_checkpoint(w, tok);
+            if (!c) FAIL("belongs: '%s' is not a checkpoint of the week", tok);
+            if (c->files[0]) FAIL("belongs: '%s' is named twice", tok);
+            copy(c->files, sizeof c->files, files);
         }
     }
     for (int i = 0; i < w->n_fileio; i++) {

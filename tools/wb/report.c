@@ -88,22 +88,31 @@ int cmd_report(int argc, char **argv)
         }
     }
     if (fail) {
-        /* the exercises the failing checkpoints name ("w22.tiled-speed": tiled), else every one */
+        /* the exercises the failing checkpoints belong to (week.txt's `belongs:`), or name ("w22.tiled-speed":
+         * tiled), else every one */
         int named[WB_MAX_EXERCISES * 2] = {0}, nnamed = 0, unmatched = 0;
         for (int j = 0; j < nfailed; j++) {
+            const wb_checkpoint *cp = wb_week_checkpoint(&w, failed_ids[j]);
+            const char *files = cp ? cp->files : "";
             const char *id = strchr(failed_ids[j], '.');
             id = id ? id + 1 : failed_ids[j];
             int hit = 0;
             for (int i = 0; i < n_ex_files(&w); i++) {
                 const char *ex = ex_name(&w, i);
                 size_t l = strlen(ex);
-                int match = strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.');
-                /* or the checkpoint's first word is a word of the file's name ("w61.gemm": sp24_gemm) */
-                size_t wl = strcspn(id, "-_.");
-                for (const char *c = ex; !match && *c; c += strcspn(c, "_"), c += *c == '_') {
-                    size_t cl = strcspn(c, "_");
-                    match = cl == wl && strncmp(c, id, wl) == 0;
-                    if (!cl) break;
+                int match = 0;
+                if (*files) { /* week.txt says: a word of its list */
+                    for (const char *c = files; !match && *c; c += strcspn(c, " "), c += *c == ' ')
+                        match = strcspn(c, " ") == l && strncmp(c, ex, l) == 0;
+                } else {
+                    match = strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.');
+                    /* or the checkpoint's first word is a word of the file's name ("w61.gemm": sp24_gemm) */
+                    size_t wl = strcspn(id, "-_.");
+                    for (const char *c = ex; !match && *c; c += strcspn(c, "_"), c += *c == '_') {
+                        size_t cl = strcspn(c, "_");
+                        match = cl == wl && strncmp(c, id, wl) == 0;
+                        if (!cl) break;
+                    }
                 }
                 if (match) {
                     hit = 1;
@@ -112,7 +121,7 @@ int cmd_report(int argc, char **argv)
             }
             unmatched += !hit;
         }
-        if (unmatched) nnamed = 0; /* a failure no file's name gives away (w18.load): every exercise file */
+        if (unmatched) nnamed = 0; /* a failure no file's name or `belongs:` gives away: every exercise file */
         if (strcmp(impl, "starter") == 0) { /* no file of the learner's ran */
             printf("Next: that was the untouched starter (IMPL=starter), which fails by design; `make %s check` "
                    "checks your own files.\n", wdir);
