@@ -129,6 +129,12 @@ mkdir -p build/phase4/week18 && {
 expect "a failing checkpoint names the file week.txt's belongs: gives it (w18.load: model_io), not every file" \
   'fix the failing checkpoint in phase4/week18/model_io\.cu \(look for TODO\)' \
   "$(build/wb report build/phase4/week18/results-learner.tsv phase4/week18 --status 1)"
+# Week 58's decode starter opens with what the exercise is: the README's first arrangement and the
+# reference's (operands swapped, 16 warps, x staged for ldmatrix), not the first reference's alone.
+hdr=$(sed -n '1,/\*\//p' phase6/week58/w4a16_decode.cu)
+if grep -q 'blocks of 16 warps cover 512 columns' <<<"$hdr" && grep -q 'swaps the operands' <<<"$hdr" &&
+   grep -q 'ldmatrix' <<<"$hdr"; then t_pass "learner: week 58's decode starter describes the exercise as its README does"
+else t_fail "learner: week 58's decode starter describes the exercise as its README does" "$(head -c 300 <<<"$hdr")"; fi
 expect "bench on a Python-only week says where its speed checkpoints run" "phase8/week63 is Python only: its checkpoints, the speed ones too, run in 'make phase8/week63 check'" "$(m phase8/week63 bench)"
 expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L]P \(did you mean IMPL\?\)' "$(m phase0/week01 "IM""LP=starter")"
 expect "make hint inside a week folder is the week's hint" '^Hint [0-9]+ of [0-9]+ for phase0/week01' "$(cd phase0/week01 && m hint)"

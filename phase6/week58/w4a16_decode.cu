@@ -1,42 +1,41 @@
 /* w4a16_decode.cu — week 58: y = x dequant(W) for M <= 16 rows of x, the
  * decode step of a language model. The packed weights are read once, 16
- * bytes a load, and every weight serves all M rows.
+ * bytes a load, and every weight serves all M rows: at the copy's speed the
+ * kernel is done (the README's byte count).
  *
  * At M = 16 the arithmetic (16 multiply-adds a weight) is more than the FP32
  * CUDA cores can do at the speed the weights arrive, so the rows go through
- * the tensor cores: x is the A operand of mma.sync.m16n8k16 (rows past M are
- * zeros), the weights dequantised in registers are B. Neither needs a trip
- * through shared memory in W's order, because a dot product does not care
- * in which order k runs: the k-slots of one mma are mapped onto the nibbles a
- * thread already holds, and x is permuted the same way.
+ * the tensor cores (mma.sync.m16n8k16), the weights dequantised in registers
+ * (the 0x6400 trick, README) as one operand and x as the other. Neither
+ * needs a trip through shared memory in W's order, because a dot product
+ * does not care in which order k runs: the k-slots of an mma are mapped onto
+ * the nibbles a thread already holds, and x is paired the same way. Where
+ * the column tiles are too few to fill the GPU, the groups are split over
+ * blocks too (split-K): each block writes FP32 partial sums, and the last
+ * block of a column tile to finish (week 08's ticket) adds them in order and
+ * writes y.
  *
- * Thread (g = lane/4, t = lane%4) of warp w loads, for every 32 rows of k,
- * one uint4: word-row 4s + t of the group (s = 0..3), columns c .. c+3 with
- * c = 32w + 4g. Each word dequantises (the 0x6400 trick, README) into four
- * half2 (q_i, q_i+4), i = 0..3: (q0,q4), (q1,q5) are the two B registers of
- * one mma, (q2,q6), (q3,q7) of a second. Column c + j is column g of the
- * j-th n8 tile. The A registers are the same pairs of x (x0,x4), (x1,x5),
- * ... of rows g and g+8, taken from shared memory and paired with __byte_perm.
- * What comes out: thread (g, t) holds rows g and g+8, columns 32w + 8t ..
- * 32w + 8t + 7 of y, one 16-byte store each.
- *
- * A block of 8 warps covers 256 columns and a range of groups; x of that
- * range goes through a ring of shared-memory chunks (one group: 16 rows x
- * 128 halves) filled by cp.async, read by all 8 warps. The next group's
- * weights are loaded into registers before this group is dequantised, so
- * a thread always has 64 bytes in flight. With few column tiles (N / 256
- * below what the GPU holds at once) the groups are split over blocks too
- * (split-K): each block writes its FP32 partial sums, and the last block of
- * a column tile to finish (week 08's ticket) adds them in order and writes
- * y. */
+ * Two arrangements, both in the README. The first (its Background, and the
+ * shape the TODO below suggests): x is the A operand (rows past M zero), the
+ * weights B; a block of 8 warps covers 256 columns, each thread loading one
+ * uint4 of a word-row for every 32 k, the next group's words loaded before
+ * this group's are used. The reference, since step 9 of the README's story,
+ * swaps the operands: the weights are A (16 columns x 16 k, a thread's four
+ * words rows g and g + 8 of two A tiles) and x is B (16 k x 8 rows), so at
+ * M <= 8 one mma does the work of two and each thread ends with its own
+ * columns; x is staged once a block in shared memory, already in the B
+ * fragments' order, and read with ldmatrix; the scale multiplies each
+ * group's FP32 sums, not each weight; blocks of 16 warps cover 512 columns,
+ * one block an SM. The story says what each step gained, and what was tried
+ * and lost. */
 #include <string.h>
 #include <cuda_fp16.h>
 #include "w4a16_decode.h"
 
-#define DEC_THREADS 256
-#define DEC_COLS 256 /* columns a block: 8 warps x 32 */
+#define DEC_THREADS 256 /* the first arrangement's block: 8 warps */
+#define DEC_COLS 256 /* its columns a block: 8 warps x 32 */
 #define DEC_GROUP 128
-#define DEC_XS 4           /* x chunks in the shared ring */
+#define DEC_XS 4           /* x chunks in a shared ring (the README's step 5, variant 0) */
 #define DEC_MAX_SPLITS 32  /* at most this many blocks add into one column tile */
 
 /* TODO: the decode kernel. One suggested shape (the README's):
