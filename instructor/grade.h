@@ -177,6 +177,16 @@ const char *classify(const char *msg);
 int runner_no_gpu(const char *msg);
 int cp_is_py(const week_cfg *W, int c);
 void appendf(char *buf, size_t sz, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Text from a student (a run's message, a build's log, a submission's
+ * names) in Markdown that renders it as text (grade_class.c): a code span
+ * (md_code) or a fenced code block (md_fence) whose fence no run of
+ * backticks in it can close, control characters as \xNN, appended to buf
+ * whole or cut with "..." (never left open); md_code_text writes one into
+ * out, `cell` escaping '|' and '\' for a table cell. */
+size_t md_escape(const char *t, char *out, size_t sz, int cell, int multiline);
+size_t md_code_text(const char *t, int block, int cell, char *out, size_t sz);
+void md_code(char *buf, size_t sz, const char *t);
+void md_fence(char *buf, size_t sz, const char *t);
 int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz);
 int split_weeks(const char *text, char out[][64], char *err, size_t errsz);
 int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,

@@ -97,7 +97,8 @@ static void list_sources(const char *dir, const char *rel, int depth, char *buf,
         if (++*n <= 6) {
             char esc[400];
             up_escape(r, esc, sizeof esc);
-            appendf(buf, sz, "%s`%s`", *n > 1 ? ", " : "", esc);
+            appendf(buf, sz, "%s", *n > 1 ? ", " : "");
+            md_code(buf, sz, esc); /* a name may hold backticks, HTML, a link: a code span no backtick in it closes */
         }
     }
     closedir(d);
@@ -544,7 +545,9 @@ static void build_done(grader *G, build_slot *slot)
         snprintf(why, sizeof why, "did not build: the build was %s", msg.r.why);
     } else snprintf(why, sizeof why, "did not compile: %s", e);
     set_all(G, s, w, ST_FAIL, why);
-    appendf(s->note[w], sizeof s->note[w], "- The build failed; from its log:\n\n```\n%s\n```\n", e);
+    /* the log quotes the student's source (an #error line, a name): a fence nothing in it can close */
+    appendf(s->note[w], sizeof s->note[w], "- The build failed; from its log:\n\n");
+    md_fence(s->note[w], sizeof s->note[w], e);
 }
 
 /* Build every student's weeks, `jobs` at a time, each in the sandbox. */
@@ -591,7 +594,11 @@ void prepare_build_check(grader *G)
             else fprintf(stderr, "grade: %s: %s\n", s->id, err);
             for (int w = 0; w < G->n_weeks; w++) {
                 set_all(G, s, w, ST_FAIL, err);
-                if (s->refused) appendf(s->note[w], sizeof s->note[w], "- %s. Every checkpoint scores 0.\n", err);
+                if (s->refused) { /* err names the submission's entries (escaped, but for Markdown) */
+                    appendf(s->note[w], sizeof s->note[w], "- ");
+                    md_code(s->note[w], sizeof s->note[w], err);
+                    appendf(s->note[w], sizeof s->note[w], ". Every checkpoint scores 0.\n");
+                }
                 s->built[w] = -1;
             }
             continue;

@@ -102,6 +102,97 @@ void appendf(char *buf, size_t sz, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Text that came from a student (a run, a build, a submission) for a
+ * Markdown code span or block: control characters (newlines too, but where
+ * `multiline`) and UTF-8's C1 controls as \xNN; in a table cell (`cell`)
+ * '|' as "\|" and '\' as \x5c, so nothing can end the cell (GFM splits a
+ * row on an unescaped '|' before it reads code spans, and "\\|" is an
+ * escaped backslash and then a '|'). Into out (always terminated), whole
+ * escapes only; returns how many bytes of t it took (strlen(t): all). */
+size_t md_escape(const char *t, char *out, size_t sz, int cell, int multiline)
+{
+    size_t n = 0;
+    const unsigned char *c = (const unsigned char *)t;
+    if (!sz) return 0;
+    out[0] = 0;
+    while (*c) {
+        char piece[16];
+        size_t took = 1;
+        if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) snprintf(piece, sizeof piece, "\\xc2\\x%02x", c[1]), took = 2;
+        else if ((*c < 0x20 && !(multiline && *c == '\n')) || *c == 0x7f) snprintf(piece, sizeof piece, "\\x%02x", *c);
+        else if (cell && *c == '|') snprintf(piece, sizeof piece, "\\|");
+        else if (cell && *c == '\\') snprintf(piece, sizeof piece, "\\x5c");
+        else piece[0] = (char)*c, piece[1] = 0;
+        size_t k = strlen(piece);
+        if (n + k + 1 > sz) break;
+        memcpy(out + n, piece, k + 1);
+        n += k, c += took;
+    }
+    if (*c) /* cut: not inside a UTF-8 character */
+        while (n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0x80) c--, out[--n] = 0;
+    if (*c && n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0xc0) c--, out[--n] = 0;
+    return (size_t)((const char *)c - t);
+}
+
+/* The longest run of backticks in t. */
+static size_t md_ticks(const char *t)
+{
+    size_t best = 0, run = 0;
+    for (; *t; t++) {
+        run = *t == '`' ? run + 1 : 0;
+        if (run > best) best = run;
+    }
+    return best;
+}
+
+/* t as a Markdown code span, or a fenced code block (`block`, its lines
+ * kept), escaped (md_escape): the fence one backtick longer than any run of
+ * backticks in t (a block's at least 3), so nothing in t can close it, and
+ * inside it nothing is markup: no HTML, link, image, emphasis, heading,
+ * list or table. A span has a space inside each fence (CommonMark strips
+ * one each side), so t may begin or end with a backtick. Into out, whole:
+ * where t does not fit it is cut, ending "...", so the closing fence is
+ * always there (an unclosed span is no span: its text would be Markdown).
+ * "" when not even the fences fit. Returns the length written. */
+size_t md_code_text(const char *t, int block, int cell, char *out, size_t sz)
+{
+    if (!sz) return 0;
+    out[0] = 0;
+    size_t f = md_ticks(t) + 1; /* escaping only replaces bytes that are no backtick: runs stay as long or shorter */
+    if (block && f < 3) f = 3;
+    /* around the text: the fences, a space or newline after the first, "..." where cut, a space or
+     * newline before the second, a block's newline after it, the terminating NUL */
+    size_t frame = 2 * f + 6 + (block ? 1 : 0);
+    if (frame >= sz) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < f; i++) out[n++] = '`';
+    out[n++] = block ? '\n' : ' ';
+    size_t took = md_escape(t, out + n, sz - frame + 1, cell, block);
+    n += strlen(out + n);
+    if (t[took]) memcpy(out + n, "...", 4), n += 3;
+    if (block && out[n - 1] != '\n') out[n++] = '\n';
+    else if (!block) out[n++] = ' ';
+    for (size_t i = 0; i < f; i++) out[n++] = '`';
+    if (block) out[n++] = '\n';
+    out[n] = 0;
+    return n;
+}
+
+/* Append t to buf (of sz bytes) as a code span (md_code) or as a fenced code
+ * block on lines of its own (md_fence), whole or cut (md_code_text). */
+static void md_append(char *buf, size_t sz, const char *t, int block)
+{
+    size_t n = strlen(buf);
+    if (n + 1 >= sz) return;
+    if (block && n && buf[n - 1] != '\n') {
+        if (n + 2 >= sz) return;
+        buf[n++] = '\n', buf[n] = 0;
+    }
+    md_code_text(t, block, 0, buf + n, sz - n);
+}
+void md_code(char *buf, size_t sz, const char *t) { md_append(buf, sz, t, 0); }
+void md_fence(char *buf, size_t sz, const char *t) { md_append(buf, sz, t, 1); }
+
 /* The instructor-only config file of a week: ROOT/instructor/weeks/WEEK/name,
  * else ROOT/WEEK/instructor/name. */
 static char *week_config(const char *root, const char *week, const char *name)

@@ -190,16 +190,17 @@ void check_objects(grader *G, student *s, int w)
         snprintf(why, sizeof why, "the compiled exercise code breaks the week's rules (%d finding%s, see the notes): "
                  "every checkpoint of the week scores 0", rep.violations, rep.violations == 1 ? "" : "s");
         set_all(G, s, w, ST_FAIL, why);
-        appendf(s->note[w], sizeof s->note[w], "- The object check refused the compiled exercise code:\n\n```\n");
+        appendf(s->note[w], sizeof s->note[w], "- The object check refused the compiled exercise code:\n\n");
         printf("  %-24s %s: object check: %d finding%s\n", s->id, W->dir, rep.violations, rep.violations == 1 ? "" : "s");
-        char line[400], shown[1600];
+        char line[400], shown[1600], found[sizeof s->note[w]] = "";
         for (const char *l = rep.text; next_line(&l, line, sizeof line, s->tree);) {
-            appendf(s->note[w], sizeof s->note[w], "%s\n", line);
+            appendf(found, sizeof found, "%s\n", line);
             /* a finding quotes the student's symbol names: escaped for the instructor's terminal */
             up_escape(line, shown, sizeof shown);
             printf("      %s\n", shown);
         }
-        appendf(s->note[w], sizeof s->note[w], "```\n");
+        /* and fenced for the feedback by a fence no backtick run of a name can close */
+        md_fence(s->note[w], sizeof s->note[w], found);
         s->built[w] = -1;
     } else if (s->built[w] == 1) {
         if (W->has_py) s->py_hash[w] = runner_hash(G, s, w);
@@ -210,7 +211,9 @@ void check_objects(grader *G, student *s, int w)
     /* findings that cost nothing (a forbidden library's header included, never called): the feedback says so */
     char line[500], shown[2000];
     for (const char *l = rep.wtext; next_line(&l, line, sizeof line, s->tree);) {
-        appendf(s->note[w], sizeof s->note[w], "- Warning: %s.\n", line);
+        appendf(s->note[w], sizeof s->note[w], "- Warning: ");
+        md_code(s->note[w], sizeof s->note[w], line);
+        appendf(s->note[w], sizeof s->note[w], ".\n");
         up_escape(line, shown, sizeof shown);
         printf("  %-24s %s: object check warning: %s\n", s->id, W->dir, shown);
     }

@@ -108,16 +108,30 @@ int write_gradebook(const grader *G, const char *path)
     return gb_commit(f, tmp, path);
 }
 
-/* Text that came from a run, a build or a submission into the feedback:
- * control characters (escape sequences, and newlines where `multiline` is
- * 0) and UTF-8's C1 controls as \xNN, never raw; in a table cell (`cell`),
- * '|' as "\|" too, so no text can end a cell or start a row of its own. */
-static void put_text(FILE *f, const char *t, int multiline, int cell)
+/* Text that came from a run, a build or a submission into the feedback: a
+ * Markdown code span (md_code_text), so nothing in it is markup (no HTML,
+ * link, image, emphasis, heading or a fence of its own) and in a table cell
+ * (`cell`) nothing ends the cell; control characters as \xNN. Mixed text
+ * (a message with the grader's words before it) is quoted whole. */
+static void put_code(FILE *f, const char *t, int cell)
+{
+    if (!t[0]) return;
+    size_t sz = strlen(t) * 6 + 64;
+    char *out = malloc(sz);
+    if (!out) return;
+    md_code_text(t, 0, cell, out, sz);
+    fputs(out, f);
+    free(out);
+}
+
+/* The notes (s->note: the grader's own Markdown, the student's text in it
+ * already in code spans and fenced blocks, md_code and md_fence): control
+ * characters but newlines as \xNN, never raw. */
+static void put_notes(FILE *f, const char *t)
 {
     for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
         if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) fprintf(f, "\\xc2\\x%02x", *++c);
-        else if ((*c < 0x20 && !(multiline && *c == '\n')) || *c == 0x7f) fprintf(f, "\\x%02x", *c);
-        else if (cell && *c == '|') fputs("\\|", f);
+        else if ((*c < 0x20 && *c != '\n') || *c == 0x7f) fprintf(f, "\\x%02x", *c);
         else fputc(*c, f);
     }
 }
@@ -134,7 +148,7 @@ int write_feedback(const grader *G, const student *s, const char *path)
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&t));
     fprintf(f, "# Feedback for %s\n\nGraded %s with the class seed %llu (fresh inputs, the same for everyone); "
                "%.0f s.\n\n**Total: %.2f of %g points.**\n", s->id, date, G->seed, s->seconds, tot, max_points(G));
-    if (s->sched_note[0]) fputs("\nOn the cluster (Slurm): ", f), put_text(f, s->sched_note, 0, 0), fputs(".\n", f);
+    if (s->sched_note[0]) fputs("\nOn the cluster (Slurm): ", f), put_code(f, s->sched_note, 0), fputs(".\n", f);
     for (int w = 0; w < G->n_weeks; w++) {
         const week_cfg *W = &G->weeks[w];
         fprintf(f, "\n## %s — %s\n\n", W->dir, W->meta.title);
@@ -150,7 +164,8 @@ int write_feedback(const grader *G, const student *s, const char *path)
             if (cp->target > 0 && g->gpu[0]) wb_target_text(cp, g->gpu, target, sizeof target);
             else if (cp->target > 0) wb_targets_all(cp, target, sizeof target);
             fprintf(f, "| %s | %s | %.2f / %g | ", cp->id, st_name(g->status), g->points, W->points[c]);
-            put_text(f, g->figure[0] ? g->figure : "-", 0, 1);
+            if (g->figure[0]) put_code(f, g->figure, 1);
+            else fputc('-', f);
             fprintf(f, " | %s |\n", target);
         }
         fprintf(f, "\n");
@@ -160,11 +175,11 @@ int write_feedback(const grader *G, const student *s, const char *path)
             if (g->status == ST_PASS) fprintf(f, "- **%s** (%s): passed.\n", cp->id, cp->desc);
             else {
                 fprintf(f, "- **%s** (%s): %s — ", cp->id, cp->desc, st_name(g->status));
-                put_text(f, g->why, 0, 0);
+                put_code(f, g->why, 0);
                 fputc('\n', f);
             }
         }
-        if (s->note[w][0]) fputs("\nNotes:\n\n", f), put_text(f, s->note[w], 1, 0);
+        if (s->note[w][0]) fputs("\nNotes:\n\n", f), put_notes(f, s->note[w]);
     }
     return fclose(f);
 }

@@ -881,7 +881,8 @@ START_TEST(gradebook_and_feedback)
     close(fd);
     ck_assert_int_eq(write_feedback(&G, &st[0], fb), 0);
     t = wb_read_file(fb, NULL);
-    ck_assert(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | 0.620 of COPY (x) | >= 0.85 COPY; H200 >= 0.79 |"));
+    ck_assert_msg(strstr(t, "| w01.vecadd-bw | FAIL | 7.29 / 10 | ` 0.620 of COPY (x) ` | >= 0.85 COPY; H200 >= 0.79 |"),
+                  "%s", t);
     ck_assert(strstr(t, "**Total: 37.29 of 40 points.**"));
     free(t);
     /* a quiz column added to the same gradebook, then replaced */
@@ -931,6 +932,121 @@ START_TEST(gradebook_and_feedback)
     unlink(fb);
     snprintf(p, sizeof p, "rm -rf %s", dir);
     sh(p, NULL);
+}
+END_TEST
+
+/* The feedback (ID.md) as Markdown: where the student's text is not in a
+ * code span or a fenced block (what md_inert leaves of a line), a line of
+ * it. Spans are CommonMark's: a run of n backticks to the next run of
+ * exactly n on the line; fences: a line of 3 or more backticks to a line of
+ * at least as many and nothing else. */
+static void md_inert(const char *md, char *out, size_t sz)
+{
+    size_t n = 0, fence = 0;
+    for (const char *l = md; *l && n + 1 < sz;) {
+        size_t len = strcspn(l, "\n"), ticks = strspn(l, "`");
+        if (fence) { /* inside a fenced block: only its closing line counts */
+            if (ticks >= fence && strspn(l + ticks, " ") == len - ticks) fence = 0;
+        } else if (ticks >= 3 && !memchr(l + ticks, '`', len - ticks)) {
+            fence = ticks;
+        } else {
+            for (size_t i = 0; i < len && n + 2 < sz;) {
+                size_t run = l[i] == '`' ? strspn(l + i, "`") : 0, j = i + run, end = 0;
+                while (run && j < len && !end) { /* the closing run of exactly `run` backticks */
+                    size_t r2 = l[j] == '`' ? strspn(l + j, "`") : 0;
+                    if (r2 == run) end = j + r2;
+                    j += r2 ? r2 : 1;
+                }
+                if (end) i = end, out[n++] = ' '; /* a span: nothing of it is markup */
+                else out[n++] = l[i], i++;
+            }
+            out[n++] = '\n';
+        }
+        l += len + (l[len] == '\n');
+    }
+    out[n] = 0;
+}
+
+/* What a student's run, build or submission can put into the feedback is
+ * text there: HTML, a link, an image, emphasis, a heading line, a fence of
+ * its own and a table's '|' reach ID.md only in code spans and fenced
+ * blocks no backtick run of theirs can close, and every row of the table
+ * keeps its five cells. Before, put_text escaped control characters and a
+ * cell's '|' only: the message below's <script> and link were Markdown. */
+START_TEST(feedback_student_text_inert)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600];
+    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
+    G.n_weeks = 1, G.seed = 5, G.st = &st, G.n_students = 1;
+    snprintf(st.id, sizeof st.id, "ann");
+    const char *evil = "wrong result: <script>alert(1)</script> [x](http://e) |a|b| ``` `` ` \\| ![i](http://e/i.png) "
+                       "*em* _u_ &amp; <http://e>\n# heading\n";
+    st.g[0][0] = (cp_grade){ ST_FAIL, 0, "", "" };
+    snprintf(st.g[0][0].why, sizeof st.g[0][0].why, "%s", evil);
+    st.g[0][1] = (cp_grade){ ST_FAIL, 0, "", "" };
+    snprintf(st.g[0][1].why, sizeof st.g[0][1].why, "`");
+    st.g[0][2] = (cp_grade){ ST_FAIL, 0, "", "below target" };
+    snprintf(st.g[0][2].figure, sizeof st.g[0][2].figure, "%s", "|a|b| <b>x</b> ``` [x](http://e) \\");
+    /* the notes as the grader writes them: a build log's lines (an #error the student wrote) and a name */
+    appendf(st.note[0], sizeof st.note[0], "- The build failed; from its log:\n\n");
+    md_fence(st.note[0], sizeof st.note[0], "x.cu:1:2: error: #error ````\n# not a heading\n<script>x</script>\n"
+                                            "[x](http://e)\n|a|b|\n`````````\n");
+    appendf(st.note[0], sizeof st.note[0], "- The submission's files: ");
+    md_code(st.note[0], sizeof st.note[0], "a`b<i>[x](http://e).cu");
+    appendf(st.note[0], sizeof st.note[0], ".\n");
+    char fb[] = "/tmp/wb-feedback-XXXXXX";
+    int fd = mkstemp(fb);
+    close(fd);
+    ck_assert_int_eq(write_feedback(&G, &st, fb), 0);
+    char *t = wb_read_file(fb, NULL);
+    static char rest[1 << 16];
+    md_inert(t, rest, sizeof rest);
+    const char *markup[] = { "<script", "<b>", "<i>", "<http", "](", "![", "&amp;", "http", "*em*", "_u_", "```", "\\|",
+                             "alert", NULL };
+    for (int k = 0; markup[k]; k++)
+        ck_assert_msg(!strstr(rest, markup[k]), "'%s' outside a code span or block:\n%s\n--- of:\n%s", markup[k], rest, t);
+    /* headings: the grader's two only; table rows: five cells each (an unescaped '|' each side and between) */
+    int rows = 0;
+    size_t fence = 0;
+    for (const char *l = t; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        size_t len = strcspn(l, "\n"), ticks = strspn(l, "`");
+        if (fence && ticks >= fence && ticks == len) fence = 0; /* a fenced block's lines are no row */
+        else if (!fence && ticks >= 3 && ticks == len) fence = ticks;
+        else if (!fence && *l == '|') {
+            int pipes = 0;
+            for (size_t i = 0; i < len; i++) {
+                size_t bs = 0;
+                while (bs < i && l[i - 1 - bs] == '\\') bs++;
+                pipes += l[i] == '|' && bs % 2 == 0;
+            }
+            ck_assert_msg(pipes == 6, "a table row of %d cells: %.*s", pipes - 1, (int)len, l);
+            rows++;
+        }
+    }
+    ck_assert_int_eq(rows, 2 + 3);
+    for (const char *l = rest; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n'))
+        ck_assert_msg(*l != '#' || !strncmp(l, "# Feedback for ann", 18) || !strncmp(l, "## phase0/week01", 16),
+                      "a heading of the student's: %.*s", (int)strcspn(l, "\n"), l);
+    /* and it is all there, as text */
+    ck_assert_msg(strstr(t, "FAIL — ```` wrong result: <script>alert(1)</script> [x](http://e) |a|b| ``` `` ` \\| "
+                            "![i](http://e/i.png)") &&
+                  strstr(t, "&amp; <http://e>\\x0a# heading\\x0a ````"), "%s", t);
+    ck_assert_msg(strstr(t, "| ```` \\|a\\|b\\| <b>x</b> ``` [x](http://e) \\x5c ```` |"), "%s", t);
+    ck_assert_msg(strstr(t, "\n``````````\nx.cu:1:2: error: #error ````\n# not a heading\n"), "%s", t);
+    ck_assert_msg(strstr(t, "`` a`b<i>[x](http://e).cu ``"), "%s", t);
+    free(t);
+    unlink(fb);
+    /* cut to fit, never left open */
+    char small[40] = "- ";
+    md_code(small, sizeof small, "0123456789 ` 0123456789 0123456789 0123456789");
+    ck_assert_str_eq(small, "- `` 0123456789 ` 0123456789 0123... ``");
+    char none[8] = "abc";
+    md_fence(none, sizeof none, "x");
+    ck_assert_str_eq(none, "abc\n");
 }
 END_TEST
 
@@ -1145,5 +1261,6 @@ void add_grade_tests(Suite *s, int have_sandbox)
     ADD(names_escaped);
     ADD(week_config_files);
     ADD(gradebook_and_feedback);
+    ADD(feedback_student_text_inert);
     ADD(slurm_parts);
 }

@@ -38,7 +38,7 @@ for s in cubcall yardcall; do all $s phase5/week22 0.00; said $s "No file of pha
 for s in cublascall cublasinc thrustinc slow22; do all $s phase1/week07 0.00; said $s "No file of phase1/week07 was in the submission"; done
 ! grep -q "tiled.cu was not in the submission" "$fb/cubcall.md" || { echo "fixture cubcall: week 22's starter was graded"; bad=1; }
 # and where the grader looked, with what the submission holds instead
-said cubcall "The grader looks for tiled.cu in a folder phase5/week22/ at the submission's top or one folder down; the submission's .cu and .py files: \`phase1/week07/reduce.cu\`."
+said cubcall "The grader looks for tiled.cu in a folder phase5/week22/ at the submission's top or one folder down; the submission's .cu and .py files: \` phase1/week07/reduce.cu \`."
 if [ "$mode" = nogpu ]; then
   # every checkpoint of both weeks needs the GPU
   all correct2 phase1/week07 SKIP

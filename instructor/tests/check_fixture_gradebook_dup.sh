@@ -30,7 +30,7 @@ row _1+1 | grep -qF "refused: the entry '+1+1.tar.gz' cannot be a student id" ||
 grep -E '^[-+=@]' "$gb" && { echo "a gradebook row begins with a formula character"; bad=1; }
 grep -q "not the exercise's API" "$fb/termobj.md" 2>/dev/null || { echo "termobj: its feedback does not name the symbol's finding"; bad=1; }
 LC_ALL=C grep -q $'\x1b' "$gb" "$fb"/*.md && { echo "an escape character in the gradebook or the feedback"; bad=1; }
-grep -q 'keep one and grade again. Every checkpoint scores 0' "$fb/dup.md" 2>/dev/null || { echo "dup: its feedback lacks the reason"; bad=1; }
+grep -q 'keep one and grade again `. Every checkpoint scores 0' "$fb/dup.md" 2>/dev/null || { echo "dup: its feedback lacks the reason"; bad=1; }
 tr , '\n' <<<"$(cells fine)" | grep -qvx SKIP && { echo "fine: cells $(cells fine), expected SKIP each (graded, no GPU)"; bad=1; }
 [ "$(row fine | awk -F, '{ print $NF }')" = "" ] || { echo "fine: refused? $(row fine)"; bad=1; }
 [ $bad = 0 ] && echo "duplicate-id class gradebook: as expected"
