@@ -98,6 +98,11 @@ typedef struct {
                                 * escaped; the student scores 0 and the rest of the class is graded */
     unsigned long long bin_hash[MAX_WEEKS]; /* the test program as built, before any of it ran */
     unsigned long long py_hash[MAX_WEEKS];  /* the Python runner, plugin, tests and wb, before any run */
+    /* --judge 1: the judge's runner (build/WEEK/learner/judge-runner) as the build linked it, before any
+     * of the student's code ran: its SHA-256, and 1 once the grader kept a copy of it beside the scratch
+     * workbook (judge_runner_paths), the copy every judged run starts; -1 when it could not */
+    unsigned char runner_sha[MAX_WEEKS][32];
+    int      runner_kept[MAX_WEEKS];
     double   seconds;
     cp_grade g[MAX_WEEKS][WB_MAX_CHECKPOINTS];
     int      sched;            /* SCHED_*: graded, or still with Slurm (its cells say PENDING or KILLED) */
@@ -198,6 +203,9 @@ int find_week_in_sub(const char *sub, const char *week, char *out, size_t outsz)
 int prepare_student(grader *G, student *s, char *err, size_t errsz);
 void sandbox_opts(const grader *G, const student *s, sb_opts *o);
 unsigned long long file_hash(const char *path);
+int file_sha256(const char *path, unsigned char out[32]);
+void judge_runner_paths(const student *s, const week_cfg *W, int w, char *built, char *kept, size_t sz);
+int keep_judge_runner(grader *G, student *s, int w);
 int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz);
 void set_all(grader *G, student *s, int w, int status, const char *why);
 void build_all(grader *G);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "wb_file.h"
+#include "sha256.h"
 #include "unpack.h"
 #include "grade.h"
 
@@ -300,21 +301,95 @@ static void limit_text(const sb_result *r, const sb_opts *o, char *out, size_t s
     }
 }
 
-/* A file's contents hashed (FNV-1a, 64 bits), not following a symlink; 0 if
- * it cannot be read. */
-unsigned long long file_hash(const char *path)
+/* A file's SHA-256 (quizzes/sha256.c), not following a symlink: 0, or -1
+ * when it is not a regular file that can be read. */
+int file_sha256(const char *path, unsigned char out[32])
 {
+    memset(out, 0, 32);
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return 0;
+    if (fd < 0) return -1;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return close(fd), 0ULL;
-    unsigned long long h = 1469598103934665603ULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return close(fd), -1;
+    sha256_ctx c;
+    sha256_init(&c);
     unsigned char buf[65536];
     ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        for (ssize_t i = 0; i < n; i++) h = (h ^ buf[i]) * 1099511628211ULL;
+    while ((n = read(fd, buf, sizeof buf)) > 0) sha256_add(&c, buf, (size_t)n);
     close(fd);
+    sha256_end(&c, out);
+    return n < 0 ? -1 : 0;
+}
+
+/* A file's contents hashed, not following a symlink: the first 64 bits of
+ * its SHA-256 (a student's code that rewrites a file must find a second
+ * preimage of those, 2^64 work; FNV-1a's, used before, can be solved for);
+ * 0 if it cannot be read. */
+unsigned long long file_hash(const char *path)
+{
+    unsigned char d[32];
+    if (file_sha256(path, d) != 0) return 0;
+    unsigned long long h = 0;
+    for (int i = 0; i < 8; i++) h = h << 8 | d[i];
     return h ? h : 1;
+}
+
+/* The judge's runner of week w of student s: as the build left it in the
+ * scratch workbook (`built`, build/WEEK/learner/judge-runner, which every
+ * run of the student's code can write) and the grader's copy of it beside
+ * the scratch workbook (`kept`, judge-runner-W in the student's scratch
+ * folder, which no sandbox can see, let alone write), each sz bytes. */
+void judge_runner_paths(const student *s, const week_cfg *W, int w, char *built, char *kept, size_t sz)
+{
+    snprintf(built, sz, "%s/build/%s/learner/judge-runner", s->tree, W->dir);
+    const char *slash = strrchr(s->tree, '/');
+    int base = slash ? (int)(slash - s->tree) : 0;
+    snprintf(kept, sz, "%.*s/judge-runner-%d", base, s->tree, w);
+}
+
+/* Right after the build linked the judge's runner (the grader's main
+ * object, the student's checked objects) and before any of the student's
+ * code has run: its SHA-256 noted, and a copy of it kept where the sandbox
+ * cannot reach (judge_runner_paths), which every judged run starts, shown
+ * read-only (run_checkpoint). A run of the student's code can rewrite the
+ * runner in its scratch workbook (week 17's and 18's code may open files;
+ * other code that slips a system call past the object check can too): the
+ * next run would then start a program no object check has read, and a
+ * kept scratch copy would hold it for whoever runs make there. 0, or -1
+ * (said on stderr: the grader's problem, not the student's). */
+int keep_judge_runner(grader *G, student *s, int w)
+{
+    char built[1500], kept[1500];
+    judge_runner_paths(s, &G->weeks[w], w, built, kept, sizeof built);
+    s->runner_kept[w] = -1;
+    unsigned char a[32], b[32];
+    int in = open(built, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), out = -1, bad = 0;
+    struct stat st;
+    if (in < 0 || fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) bad = 1;
+    if (!bad && (unlink(kept) == 0 || errno == ENOENT))
+        out = open(kept, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0755);
+    if (!bad && out >= 0) {
+        sha256_ctx c;
+        sha256_init(&c);
+        unsigned char buf[65536];
+        ssize_t n;
+        while ((n = read(in, buf, sizeof buf)) > 0) {
+            sha256_add(&c, buf, (size_t)n);
+            if (write(out, buf, (size_t)n) != n) break;
+        }
+        sha256_end(&c, a);
+        bad = n != 0;
+    } else bad = 1;
+    if (in >= 0) close(in);
+    if (out >= 0 && (fchmod(out, 0755) != 0 || close(out) != 0)) bad = 1;
+    if (bad || file_sha256(kept, b) != 0 || memcmp(a, b, 32) != 0) {
+        fprintf(stderr, "grade: %s %s: cannot keep a copy of the judge's runner (%s) beside the scratch workbook\n",
+                s->id, G->weeks[w].dir, built);
+        unlink(kept);
+        return -1;
+    }
+    memcpy(s->runner_sha[w], a, 32);
+    s->runner_kept[w] = 1;
+    return 0;
 }
 
 /* Copy a file the sandbox wrote (untrusted: perhaps a symlink, a fifo, or

@@ -155,7 +155,8 @@ static int next_line(const char **l, char *line, size_t sz, const char *tree)
 /* The object check of every built week of student s: each exercise object
  * and its full dependency list. Runs after the build and before any of the
  * student's code has run (a run could change the files). A violation scores
- * the week 0, its lines in the notes. Also notes the test program's hash. */
+ * the week 0, its lines in the notes. Also notes the test program's hash
+ * and keeps the judge's runner (keep_judge_runner). */
 void check_objects(grader *G, student *s, int w)
 {
     const week_cfg *W = &G->weeks[w];
@@ -207,6 +208,8 @@ void check_objects(grader *G, student *s, int w)
         char bin[1500];
         snprintf(bin, sizeof bin, "%s/build/%s/learner/test", s->tree, W->dir);
         s->bin_hash[w] = file_hash(bin);
+        /* --judge 1: the runner as linked, before any run could rewrite it (keep_judge_runner) */
+        if (W->judge[0] && keep_judge_runner(G, s, w) != 0) G->sandbox_errors++;
     }
     /* findings that cost nothing (a forbidden library's header included, never called): the feedback says so */
     char line[500], shown[2000];

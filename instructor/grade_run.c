@@ -404,11 +404,10 @@ static sb_limit runner_limit(const char *end)
 }
 
 static void run_judged(grader *G, student *s, int w, const char *id, unsigned long long seed, const char *tag,
-                       const sb_opts *o, cp_grade *out)
+                       const sb_opts *o, const char *runner, cp_grade *out)
 {
     const week_cfg *W = &G->weeks[w];
-    char runner[1400], rec[1600], jlog[1600];
-    snprintf(runner, sizeof runner, "%s/build/%s/learner/judge-runner", s->tree, W->dir);
+    char rec[1600], jlog[1600];
     snprintf(rec, sizeof rec, "%s/../judge-results-%d-%s%s.tsv", s->tree, w, id, tag);
     snprintf(jlog, sizeof jlog, "%s/../judge-%d-%s%s.log", s->tree, w, id, tag);
     unlink(rec);
@@ -429,7 +428,7 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
         int lf = open(jlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (lf >= 0) dup2(lf, 1), dup2(lf, 2);
         jd J;
-        char *rargv[] = { runner, NULL };
+        char *rargv[] = { (char *)runner, NULL };
         if (jd_start_sandboxed(&J, o, rargv) != 0) {
             fprintf(stderr, "the runner's sandbox: %s\n", J.why);
             _exit(2);
@@ -559,7 +558,41 @@ void run_checkpoint(grader *G, student *s, int w, int c, unsigned long long seed
                 renv[k++] = env[i];
         renv[k] = NULL;
         o.env = renv;
-        run_judged(G, s, w, id, seed, tag, &o, out);
+        /* The runner the build linked, as it was before any run: the build's
+         * file in the scratch workbook, which every run can write, must still
+         * be it (a run that rewrote it fails here), and what starts is the
+         * grader's copy (keep_judge_runner), outside the scratch workbook and
+         * shown read-only, so no run, nor one still ending, can change it. */
+        char built[1500], kept[1500];
+        unsigned char h[32];
+        judge_runner_paths(s, W, w, built, kept, sizeof built);
+        if (s->runner_kept[w] != 1) {
+            G->sandbox_errors++;
+            not_run(out, "not graded: the grader kept no copy of the judge's runner after the build (the instructor "
+                         "was told)");
+            return;
+        }
+        if (file_sha256(built, h) != 0 || memcmp(h, s->runner_sha[w], 32) != 0) {
+            char jwhy[900];
+            snprintf(jwhy, sizeof jwhy, "the judge's runner (build/%s/learner/judge-runner) changed after it was "
+                     "built: an earlier run of this submission rewrote it: not run", W->dir);
+            not_run(out, jwhy);
+            return;
+        }
+        if (file_sha256(kept, h) != 0 || memcmp(h, s->runner_sha[w], 32) != 0) {
+            G->sandbox_errors++;
+            fprintf(stderr, "grade: %s %s: the grader's copy of the judge's runner (%s) changed or is gone\n", s->id, id,
+                    kept);
+            not_run(out, "not graded: the grader's copy of the judge's runner changed (the instructor was told)");
+            return;
+        }
+        const char *ro[8 + MAX_PY_RO + 2];
+        int n = 0;
+        for (int i = 0; G->ro[i] && n < 8 + MAX_PY_RO; i++) ro[n++] = G->ro[i];
+        ro[n++] = kept;
+        ro[n] = NULL;
+        o.ro_binds = ro;
+        run_judged(G, s, w, id, seed, tag, &o, kept, out);
         return;
     }
     /* A Python checkpoint: the workbook's runner (phase7/common/wb_pyrun.py,

@@ -327,6 +327,85 @@ START_TEST(run_checkpoint_uses_the_record)
 }
 END_TEST
 
+/* The judge's runner (--judge 1) is the one the build linked: check_objects,
+ * right after the build, notes it and keeps a copy beside the scratch
+ * workbook; every judged run starts that copy, shown read-only, and a run
+ * whose earlier run rewrote build/WEEK/learner/judge-runner is not run. A
+ * stand-in judge (a script that waits for the runner and hands back a pass)
+ * and a stand-in runner that rewrites the scratch workbook's runner and
+ * tries to rewrite the program it was started as. Before, the same file was
+ * started every time: the second run started the rewritten runner. */
+START_TEST(judge_runner_kept_and_checked)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600], here[600];
+    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
+    G.n_weeks = 1;
+    G.limit = 30;
+    snprintf(G.sb_path, sizeof G.sb_path, "/usr/bin:/bin");
+    G.hide[0] = here;
+    snprintf(G.root, sizeof G.root, "%s", here); /* where the judge starts */
+    char dir[] = "/tmp/wb-grade-jrun-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    chmod(dir, 0755);
+    snprintf(st.id, sizeof st.id, "ann");
+    snprintf(st.tree, sizeof st.tree, "%s/ann/wb", dir);
+    st.built[0] = 1;
+    char cmd[2400], runner[800], judge[800], pass[800], ran[800];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/build/phase0/week01/learner && chmod -R 777 %s/ann && chmod 755 %s/ann",
+             st.tree, dir, dir);
+    ck_assert_int_eq(sh(cmd, NULL), 0);
+    snprintf(runner, sizeof runner, "%s/build/phase0/week01/learner/judge-runner", st.tree);
+    snprintf(ran, sizeof ran, "%s/ran", st.tree);
+    /* the runner: says what it was started as, rewrites the build's runner, tries itself */
+    FILE *f = fopen(runner, "w");
+    fprintf(f, "#!/bin/sh\necho \"started $0\" >> %s\necho '# rewritten by a run' >> %s\n"
+               "{ echo '# and itself' >> \"$0\"; } 2>/dev/null && echo 'wrote itself' >> %s\n", ran, runner, ran);
+    fclose(f);
+    chmod(runner, 0755);
+    /* the judge: a pass once the runner has been and gone */
+    wb_result r;
+    rec(&r, "w01.vecadd", WB_RES_PASS, "");
+    snprintf(pass, sizeof pass, "%s/pass.tsv", dir);
+    ck_assert_int_eq(wb_results_write(pass, &r, 1, err, sizeof err), 0);
+    snprintf(judge, sizeof judge, "%s/judge", dir);
+    f = fopen(judge, "w");
+    fprintf(f, "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --record ] && rec=$2; shift; done\n"
+               "for i in $(seq 100); do [ -s %s ] && break; sleep 0.1; done\nsleep 0.3\ncp %s \"$rec\"\n", ran, pass);
+    fclose(f);
+    chmod(judge, 0755);
+    week_cfg *W = &G.weeks[0];
+    snprintf(W->judge, sizeof W->judge, "%s", judge);
+    W->judged[1] = 1; /* w01.vecadd */
+    check_objects(&G, &st, 0); /* no object to check: the runner noted and kept */
+    ck_assert_int_eq(G.sandbox_errors, 0);
+    cp_grade g;
+    run_checkpoint(&G, &st, 0, 1, 77, "", &g);
+    ck_assert_msg(G.sandbox_errors == 0 && g.status == ST_PASS, "%d %s", G.sandbox_errors, g.why);
+    char *t = wb_read_file(ran, NULL), want[900];
+    snprintf(want, sizeof want, "started %s/ann/judge-runner-0\n", dir);
+    ck_assert_msg(t && strcmp(t, want) == 0, "the runner started: %s (expected the grader's copy, read-only: %s)",
+                  t ? t : "(nothing)", want);
+    free(t);
+    t = wb_read_file(runner, NULL);
+    ck_assert_msg(t && strstr(t, "# rewritten by a run"), "the stand-in runner did not rewrite the build's runner");
+    free(t);
+    /* the next run of this submission: not run, and says why */
+    unlink(ran);
+    run_checkpoint(&G, &st, 0, 1, 78, "-hidden1", &g);
+    ck_assert_msg(g.status == ST_FAIL && strstr(g.why, "the judge's runner (build/phase0/week01/learner/judge-runner) "
+                                                       "changed after it was built") && !is_file(ran),
+                  "%s", g.why);
+    ck_assert_int_eq(G.sandbox_errors, 0);
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwX %s; rm -rf %s", dir, dir);
+    sh(cmd, NULL);
+}
+END_TEST
+
 /* Shared correctness runs (grade_shared): a run that fails only while it
  * shares the GPU (here: a fake test program that says "out of memory" when
  * its results record has a shared run's name) ends PASS after its run alone;
@@ -1248,6 +1327,7 @@ void add_grade_tests(Suite *s, int have_sandbox)
     ADD(no_record_is_a_fail);
     if (have_sandbox) ADD(run_checkpoint_uses_the_record);
     if (have_sandbox) ADD(shared_runs_rerun_alone);
+    if (have_sandbox) ADD(judge_runner_kept_and_checked);
     ADD(checkpoint_environment);
     ADD(python_checkpoints);
     ADD(untrusted_files_copied);

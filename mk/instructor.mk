@@ -102,8 +102,11 @@ $(BUILD)/instructor/grade.o $(GRADE_OBJ): instructor/grade.h instructor/sandbox.
   common/include/wb_meta.h
 $(BUILD)/quizzes/quiz.o: CFLAGS += -DQUIZ_GRADE
 $(BUILD)/instructor/quiz_class.o $(BUILD)/instructor/test_grade.o $(BUILD)/instructor/test_quiz.o: CFLAGS += -Iquizzes
+# the grader hashes the judge's runner with the quizzes' SHA-256 (grade_build.c, keep_judge_runner)
+$(BUILD)/instructor/grade_build.o: CFLAGS += -Iquizzes
+$(BUILD)/instructor/grade_build.o: quizzes/sha256.h
 
-$(GRADE_BIN): $(BUILD)/instructor/grade.o $(GRADE_OBJ) $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(BUILD)/common/src/wb_stats.o $(GRADE_MODS)
+$(GRADE_BIN): $(BUILD)/instructor/grade.o $(GRADE_OBJ) $(BUILD)/quizzes/sha256.o $(BUILD)/instructor/gradebook.o $(BUILD)/common/src/wb_meta.o $(BUILD)/common/src/wb_results.o $(BUILD)/common/src/wb_file.o $(BUILD)/common/src/wb_multicast.o $(BUILD)/common/src/wb_stats.o $(GRADE_MODS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ -lm -larchive
