@@ -150,6 +150,11 @@ int jd_call(jd *J, const jd_req *rq0, jd_rep *rp, double *wall_us)
         rp->text[sizeof rp->text - 1] = 0;
         if (rp->out_len > JD_OUT_MAX) rp->out_len = JD_OUT_MAX;
         J->back(J->back_ctx, rp, &ans);
+        if (ans.op != JD_OP_BACK) { /* past what the week's judge does for one request: the call ends here */
+            ans.text[sizeof ans.text - 1] = 0;
+            J->lost = 1;
+            return fail(J, "%s", ans.text[0] ? ans.text : "the runner asked the judge for more work than one call may");
+        }
         if (jd_send_msg(J->sock, &ans, sizeof ans, -1) != 0) {
             J->lost = 1;
             return fail(J, "the runner is gone (sendmsg: %s)", strerror(errno));

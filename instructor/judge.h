@@ -96,7 +96,10 @@ typedef struct {
     /* optional: what the judge does when the runner asks it, inside a call,
      * for work of the judge's (jr_back): `ask` is the runner's message (its
      * out[] the week's parameters, untrusted), `answer` goes back (op set
-     * already). NULL: such a message is an answer to the wrong request. */
+     * already). A back that sets answer->op to 0 ends the call instead: the
+     * runner asked for more than the week's judge does for one request
+     * (week 04's SAXPYs); jd_call fails with answer->text as why and the
+     * runner is lost. NULL: such a message is an answer to the wrong request. */
     void (*back)(void *ctx, const jd_rep *ask, jd_req *answer);
     void  *back_ctx;
     unsigned long long nonce_key, nonce_n; /* requests' nonces: a keyed mix of a count, the key from /dev/urandom */

@@ -305,6 +305,7 @@ static void judge_csv_gpu(jd_ck *k) { judge_csv(k->J, k->t); }
 typedef struct {
     int    impl;
     float *x, *y;
+    unsigned long long saxpys, floats; /* this request's so far (W04_MT_MAX_SAXPYS, W04_MT_MAX_FLOATS) */
 } mt_room;
 
 static void mt_back(void *ctx, const jd_rep *ask, jd_req *answer)
@@ -315,6 +316,17 @@ static void mt_back(void *ctx, const jd_rep *ask, jd_req *answer)
     if (ask->out_len != sizeof b) return;
     memcpy(&b, ask->out, sizeof b);
     if (b.n > W04_MT_CAP) return;
+    /* the judge's work a request is bounded: past it the call ends (jd_call) and the checkpoint fails */
+    if (++m->saxpys > W04_MT_MAX_SAXPYS || (m->floats += b.n) > W04_MT_MAX_FLOATS) {
+        answer->op = 0;
+        if (m->saxpys > W04_MT_MAX_SAXPYS)
+            snprintf(answer->text, sizeof answer->text, "your checks asked the judge for more than %d SAXPYs in one "
+                     "mt_check_saxpy call", W04_MT_MAX_SAXPYS);
+        else
+            snprintf(answer->text, sizeof answer->text, "your checks asked the judge for more than %llu elements of "
+                     "SAXPY in one mt_check_saxpy call", W04_MT_MAX_FLOATS);
+        return;
+    }
     W04_MT_IMPLS[m->impl].fn(b.a, m->x, m->y, (size_t)b.n);
     answer->i64[0] = 0;
 }
@@ -364,7 +376,7 @@ static void judge_mytest(jd *J, jd_tally *t)
         wb_rng rng = wb_rng_for_seed(jd_seed, W04_MYTEST_CPU_TAG, i);
         unsigned long long seed = wb_rng_u64(&rng);
         w04_mt_reply rep;
-        m.impl = i;
+        m.impl = i, m.saxpys = m.floats = 0;
         J->back = mt_back, J->back_ctx = &m;
         int c = mt_call(J, W04_FN_MT_CHECK, bufs, seed, &rep, why[i], sizeof why[i]);
         J->back = NULL, J->back_ctx = NULL;

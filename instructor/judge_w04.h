@@ -22,6 +22,14 @@ enum { W04_FN_SAXPY = 1, W04_FN_DOT, W04_FN_CLI, W04_FN_CSV, W04_FN_MT_CHECK, W0
  *               the test does). out: a w04_mt_reply. */
 #define W04_TEXT   128
 #define W04_MT_CAP ((size_t)1 << 25) /* floats of one call the judge's SAXPYs take */
+/* What the judge computes for one mt_check_saxpy (one request): its SAXPYs
+ * and their floats in all. The test's checks need a few dozen (the
+ * reference: 15 SAXPYs, 1.4e6 floats; README.md's edge sizes and a random
+ * one), and a student's may run many more draws; past either bound the
+ * request ends and the checkpoint fails, so a runner cannot make the judge
+ * work until the wall clock (JD_MAX_BACKS SAXPYs of 2^25 floats each). */
+#define W04_MT_MAX_SAXPYS 1024
+#define W04_MT_MAX_FLOATS ((unsigned long long)1 << 28) /* 8 SAXPYs of W04_MT_CAP; 1 GiB of y read and written */
 
 typedef struct {
     float              a;

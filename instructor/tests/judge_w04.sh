@@ -7,8 +7,9 @@
 # mt_check_saxpy handed a SAXPY the judge computes, jr_back). The class:
 # the reference (PASS), the starter (FAIL), lax (the reference with a 1e-3
 # tolerance in mt_check_saxpy: it passes the half-precision SAXPY, so
-# w04.mytest FAILs) and exact (== instead of a tolerance: it fails the
-# correct SAXPYs). Graded with --judge 1 and without it: the same cells. The
+# w04.mytest FAILs), exact (== instead of a tolerance: it fails the
+# correct SAXPYs) and greedy (the reference's checks after 1100 SAXPYs it
+# ignores: judged, past the judge's 1024 SAXPYs a call, w04.mytest FAILs). Graded with --judge 1 and without it: the same cells (greedy's w04.mytest apart). The
 # grader says which checkpoints it leaves to the test program (w04.cli,
 # w04.mybench, w04.dot-bw: judge-w04 --list does not name them). The judge
 # by itself over the reference's and the starter's runners, plain and in
@@ -33,6 +34,22 @@ sed -i 's/1e-6 + 1e-6 \* fabs(want)/1e-3 + 1e-3 * fabs(want)/' "$c/lax/phase0/we
 sed -i 's/!(fabs((double)y\[i\] - want) <= 1e-6 + 1e-6 \* fabs(want))/(double)y[i] != want/' "$c/exact/phase0/week04/mytest.cu"
 grep -q '1e-3 + 1e-3' "$c/lax/phase0/week04/mytest.cu" || bad="$bad lax's mytest.cu was not made;"
 grep -q '!= want' "$c/exact/phase0/week04/mytest.cu" || bad="$bad exact's mytest.cu was not made;"
+# greedy: the reference's checks, after 1100 SAXPYs of 4 floats whose results it ignores. Judged, each
+# SAXPY it is handed is the judge's work: past 1024 in one call (W04_MT_MAX_SAXPYS) the call ends and
+# w04.mytest fails, saying why; linked, its own process does the work and it passes. Before, the judge
+# did up to 65536 SAXPYs of 2^25 floats a call, bounded only by the wall clock, and greedy passed judged.
+mkdir -p "$c/greedy/phase0/week04"
+cp "$c/correct/phase0/week04/"*.cu "$c/greedy/phase0/week04/"
+sed -i 's/^int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE \*log)$/static int mt_honest(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)/' "$c/greedy/phase0/week04/mytest.cu"
+cat >>"$c/greedy/phase0/week04/mytest.cu" <<'EOF2'
+int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
+{
+    float x[4] = { 1, 2, 3, 4 }, y[4] = { 0, 0, 0, 0 };
+    for (int k = 0; k < 1100; k++) (void)saxpy(0.5f, x, y, 4);
+    return mt_honest(saxpy, seed, log);
+}
+EOF2
+grep -q 'static int mt_honest' "$c/greedy/phase0/week04/mytest.cu" || bad="$bad greedy's mytest.cu was not made;"
 # leaker: honest checks on the seeds the class run hands mt_check_saxpy (the
 # judge's draws from the class seed, which a student can compute), and on any
 # other seed (a hidden test's) a failure that logs the seed it was handed: the
@@ -87,6 +104,13 @@ grep -q "phase0/week04: judged outside the student's process (--judge 1); left t
 grep -q "half precision" "$log/judged-feedback/lax.md" 2>/dev/null || bad="$bad lax's FAIL does not name the half-precision SAXPY;"
 grep -q "not with ==" "$log/judged-feedback/exact.md" 2>/dev/null || bad="$bad exact's FAIL does not say \"not with ==\";"
 grep -q "starter returns -1" "$log/judged-feedback/starter.md" 2>/dev/null || bad="$bad the starter's FAIL does not say mt_check_saxpy returned -1;"
+# greedy: w04.mytest 0 judged, with the reason; full marks linked (its checks are right)
+[ "$(cells judged greedy)" = "SKIP,SKIP,10.00,SKIP,SKIP,0.00,SKIP,10.00,SKIP,SKIP" ] ||
+  bad="$bad greedy: judged $(cells judged greedy), expected SKIP,SKIP,10.00,SKIP,SKIP,0.00,SKIP,10.00,SKIP,SKIP;"
+[ "$(cells linked greedy)" = "SKIP,SKIP,10.00,SKIP,SKIP,10.00,SKIP,10.00,SKIP,SKIP" ] ||
+  bad="$bad greedy: linked $(cells linked greedy), expected SKIP,SKIP,10.00,SKIP,SKIP,10.00,SKIP,10.00,SKIP,SKIP;"
+grep -q "w04.mytest.*your checks asked the judge for more than 1024 SAXPYs in one mt_check_saxpy call" \
+  "$log/judged-feedback/greedy.md" 2>/dev/null || bad="$bad greedy: its judged FAIL does not say it asked the judge for more than 1024 SAXPYs;"
 # leaker passes the class run and fails the hidden one, told by its kind only
 hseed=$(grep -v '^#' instructor/weeks/phase0/week04/seeds.txt | head -n 1)
 for how in judged linked; do
