@@ -27,7 +27,7 @@ all cubcall phase1/week07 0.00; said cubcall "uses cub (forbidden this week)"
 all yardcall phase1/week07 0.00; said yardcall "uses yard_* (forbidden this week)"
 all cublascall phase5/week22 0.00; said cublascall "uses cublas (forbidden this week)"
 # cuBLAS's header without a call is a warning, never a zero; Thrust's header is Thrust (header-only)
-said cublasinc "Warning: header: "; said cublasinc "the include alone costs nothing"; said cublasinc "cublas_v2.h: a header of cublas"
+said cublasinc "Warning: \` header: "; said cublasinc "the include alone costs nothing"; said cublasinc "cublas_v2.h: a header of cublas"
 ! grep -q "object check refused" "$fb/cublasinc.md" || { echo "fixture cublasinc: refused by the object check"; bad=1; }
 all thrustinc phase5/week22 0.00; said thrustinc "a header of thrust (forbidden this week)"
 [ "$(col cubcall total)" = 0.00 ] && [ "$(col yardcall total)" = 0.00 ] && [ "$(col cublascall total)" = 0.00 ] ||
