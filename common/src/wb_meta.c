@@ -75,6 +75,12 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
     int n_bel = 0;
     while (fgets(line, sizeof line, f)) {
         lno++;
+        /* a line longer than the buffer would be read as two, its tail a line of its own (a key of its
+         * own where it holds a ':') */
+        if (!strchr(line, '\n')) {
+            int next = fgetc(f);
+            if (next != EOF) FAIL("a line longer than %d characters", (int)sizeof line - 2);
+        }
         char *s = trim(line);
         if (!*s || *s == '#') continue;
         char *colon = strchr(s, ':');
@@ -149,6 +155,10 @@ int wb_week_load(const char *path, wb_week *w, char *err, size_t errsz)
             if (n_bel == WB_MAX_CHECKPOINTS) FAIL("too many 'belongs' lines");
             char *files = split_bar(val);
             if (!files || !*val || !*files) FAIL("belongs needs 'checkpoint ... | exercise ...'");
+            /* cut, a name at the cut would be another (w18.model-speed as w18.model): refused instead */
+            if (strlen(val) >= sizeof bel[n_bel].ids || strlen(files) >= sizeof bel[n_bel].files)
+                FAIL("belongs: the line names more than fits (%d characters of checkpoints, %d of exercises): "
+                     "split it", (int)sizeof bel[n_bel].ids - 1, (int)sizeof bel[n_bel].files - 1);
             bel[n_bel].lno = lno;
             copy(bel[n_bel].ids, sizeof bel[n_bel].ids, val);
             copy(bel[n_bel].files, sizeof bel[n_bel].files, files);

@@ -59,6 +59,64 @@ START_TEST(meta_parse_and_errors)
 }
 END_TEST
 
+/* belongs: which exercise files checkpoints are about (wb report's Next line).
+ * A line is refused rather than cut: before, the checkpoints past its 399th
+ * character were cut, so a name at the cut was read as another checkpoint's
+ * (w01.xyzzzz as w01.xyzz) and that one was said to be about the files
+ * silently; and a line past the read buffer (1023 bytes) was read as two,
+ * its tail a key: value line of its own. */
+START_TEST(meta_belongs)
+{
+    char path[400];
+    make_week_tree(path, sizeof path);
+    wb_week w;
+    char err[600];
+    write_file(path, "exercise: vecadd\nexercise: devquery\npyexercise: plot\n"
+                     "checkpoint: w01.a | a\ncheckpoint: w01.b | b\ncheckpoint: w01.c | c\n"
+                     "belongs: w01.a w01.b | devquery plot\n");
+    ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(w.checkpoints[0].files, "devquery plot");
+    ck_assert_str_eq(w.checkpoints[1].files, "devquery plot");
+    ck_assert_str_eq(w.checkpoints[2].files, "");
+    const char *bad[] = { "exercise: vecadd\ncheckpoint: w01.a | a\nbelongs: w01.a | nosuch\n",
+                          "exercise: vecadd\ncheckpoint: w01.a | a\nbelongs: w01.z | vecadd\n",
+                          "exercise: vecadd\ncheckpoint: w01.a | a\nbelongs: w01.a | vecadd\nbelongs: w01.a | vecadd\n",
+                          "exercise: vecadd\ncheckpoint: w01.a | a\nbelongs: w01.a\n" };
+    const char *why[] = { "'nosuch' is not an exercise", "'w01.z' is not a checkpoint", "'w01.a' is named twice",
+                          "belongs needs" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(path, bad[i]);
+        ck_assert_msg(wb_week_load(path, &w, err, sizeof err) == -1, "accepted: %s", bad[i]);
+        ck_assert_msg(strstr(err, why[i]) != NULL, "%s: %s", bad[i], err);
+    }
+    /* 23 checkpoints of 16 characters and a space (391), then w01.xyzzzz across the 400th: cut, it read w01.xyzz */
+    char text[8192] = "exercise: vecadd\ncheckpoint: w01.xyzz | short\ncheckpoint: w01.xyzzzz | long\n", ids[1024] = "";
+    for (int i = 0; i < 23; i++) {
+        snprintf(text + strlen(text), sizeof text - strlen(text), "checkpoint: w01.longname-%03d | n\n", i);
+        snprintf(ids + strlen(ids), sizeof ids - strlen(ids), "w01.longname-%03d ", i);
+    }
+    ck_assert_int_eq((int)strlen(ids), 391);
+    snprintf(text + strlen(text), sizeof text - strlen(text), "belongs: %sw01.xyzzzz | vecadd\n", ids);
+    write_file(path, text);
+    int rc = wb_week_load(path, &w, err, sizeof err);
+    const wb_checkpoint *shrt = rc == 0 ? wb_week_checkpoint(&w, "w01.xyzz") : NULL;
+    ck_assert_msg(rc == -1, "a belongs: line of %d characters of checkpoints was accepted (w01.xyzz's files: '%s')",
+                  (int)strlen(ids) + 10, shrt ? shrt->files : "?");
+    ck_assert_msg(strstr(err, "more than fits") != NULL, "%s", err);
+    /* a line past the buffer: refused, not read as two (a hint of 1023 characters, then a checkpoint
+     * on the same line: it was read as a checkpoint of the week) */
+    char hint[1200] = "exercise: vecadd\nhint: vecadd | ";
+    size_t n = strlen(hint);
+    memset(hint + n, 'x', 17 + 1023 - n);
+    snprintf(hint + 17 + 1023, sizeof hint - 17 - 1023, "checkpoint: w01.smuggled | tail\n");
+    write_file(path, hint);
+    rc = wb_week_load(path, &w, err, sizeof err);
+    ck_assert_msg(rc == -1, "a 1055-character line was accepted as two (%d checkpoint%s)", rc == 0 ? w.n_checkpoints : -1,
+                  rc == 0 && w.n_checkpoints == 1 ? ": w01.smuggled" : "s");
+    ck_assert_msg(strstr(err, "a line longer than") != NULL, "%s", err);
+}
+END_TEST
+
 START_TEST(meta_uses_and_needs)
 {
     char path[400], p5[400];
@@ -354,6 +412,7 @@ void meta_tests(TCase *t)
     tcase_add_test(t, meta_model_targets);
     tcase_add_test(t, meta_parse_and_errors);
     tcase_add_test(t, meta_uses_and_needs);
+    tcase_add_test(t, meta_belongs);
     tcase_add_test(t, curriculum_map);
     tcase_add_test(t, curriculum_tracks);
     tcase_add_test(t, meta_track_week);
