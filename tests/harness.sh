@@ -117,4 +117,19 @@ for mode in loop crash; do
   rm -rf "$tmp"
 done
 
+# CK_TIMEOUT_MULTIPLIER=0 is Check's "no time limit": a test that fails a check leaves its marker, and the
+# next test must not read it as one that ran to a 0 s limit (before: "3 of them at once, not run: ... it ran
+# to the 0 s time limit", three tests that pass reported failed)
+label5="harness: with CK_TIMEOUT_MULTIPLIER=0 (no limit) a test that fails a check does not fail its checkpoint's later tests"
+r=$BUILD/common/tests/runner-fail-nolimit.tsv
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-hang-XXXXXX")
+rm -f "$r"
+CK_TIMEOUT_MULTIPLIER=0 TMPDIR=$tmp WB_RUNNER_HANG=fail WB_TEST_TIMEOUT=2 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 \
+  WB_RESULTS=$r timeout 60 "$RUNNER_TEST" >"$BUILD/common/tests/runner-fail-nolimit.log" 2>&1
+got=$(got_of "$r")
+if [ "$got" = "w01.devquery=fail w01.vecadd=pass w01.vecadd-bw=fail " ] &&
+   ! grep -q "not run" "$BUILD/common/tests/runner-fail-nolimit.log" && [ -z "$(ls -A "$tmp")" ]; then t_pass "$label5"
+else cat "$BUILD/common/tests/runner-fail-nolimit.log"; t_fail "$label5" "got: $got"; fi
+rm -rf "$tmp"
+
 t_end

@@ -11,7 +11,9 @@
  * (a learner's loop): the first runs to WB_TEST_TIMEOUT, the other three
  * fail at once; with WB_RUNNER_HANG=crash the first crashes and the rest
  * would never end. Either way w01.devquery fails and the other checkpoints
- * run as they do without it.
+ * run as they do without it. With WB_RUNNER_HANG=fail the first fails a
+ * check and the other three pass: 1 of 4 failed, none "not run", whatever
+ * CK_TIMEOUT_MULTIPLIER says (0: Check sets no time limit).
  * `make test` runs it with WB_RESULTS and checks the statuses. */
 #include <signal.h>
 #include <stdlib.h>
@@ -45,6 +47,11 @@ START_TEST(never_ends)
 {
     const char *e = getenv("WB_RUNNER_HANG");
     if (_i == 0 && e && !strcmp(e, "crash")) raise(SIGSEGV);
+    /* fail: the first test fails a check at once and the other three pass (no loop) */
+    if (e && !strcmp(e, "fail")) {
+        ck_assert_msg(_i != 0, "the first test fails a check");
+        return;
+    }
     for (volatile unsigned long k = 0;; k++) {}
 }
 END_TEST
