@@ -67,6 +67,16 @@ if grep -q '^Hint 4 of' <<<"$out" && grep -qx 'phase0/week04 4' progress.md.hint
   t_pass "learner: the hints shown, kept in build/.wb-state before, move beside progress.md"
 else t_fail "learner: the hints shown, kept in build/.wb-state before, move beside progress.md" "$out"; fi
 expect "V=1, the full commands, is a variable the workbook reads" '^Hint [0-9]+ of' "$(m phase0/week01 hint V=1)"
+# A WB_PROGRESS path of 599 characters: PROGRESS.hints was cut to fit 600 bytes, to the progress file's own
+# name, and make hint added its line ("phase0/week01 1") to the progress file; it goes beside it now.
+long=$PWD/.long/$(printf 'd%.0s' $(seq 200))/$(printf 'e%.0s' $(seq 200))
+mkdir -p "$long" && lp=$long/$(printf 'p%.0s' $(seq $((599 - ${#long} - 4)))).md
+printf '# mine\n' > "$lp"
+out=$(WB_PROGRESS=$lp build/wb hint phase0/week01 2>&1)
+if [ ${#lp} = 599 ] && [ "$(cat "$lp")" = "# mine" ] && grep -qx 'phase0/week01 1' "$lp.hints" 2>/dev/null; then
+  t_pass "learner: a long WB_PROGRESS keeps the hints beside the progress file, never in it"
+else t_fail "learner: a long WB_PROGRESS keeps the hints beside the progress file, never in it" "${#lp} characters; it reads: $(head -c 200 "$lp")"; fi
+rm -rf .long
 # A compile stopped by a signal (Ctrl-C; here SIGKILL, which no parent can have set to be ignored) is not the learner's code failing to compile.
 mkdir -p .fake && printf '#!/bin/sh\ncase " $* " in *" -c "*) kill -KILL $$;; esac\nexec %s "$@"\n' "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" > .fake/nvcc && chmod +x .fake/nvcc
 out=$(m phase0/week01 NVCC="$PWD/.fake/nvcc")

@@ -73,7 +73,7 @@ int wb_progress_check(const char *path, char *err, size_t errsz);
  * it (or no file). wb_hints_set writes it as the progress file is written
  * (under a lock, to a temporary file renamed over the old one), keeping every
  * other line: 0, or -1 with the reason in err (the file is then unchanged). */
-void wb_hints_path(char *buf, size_t n);
+int  wb_hints_path(char *buf, size_t n); /* 0, or -1 (buf "") where PROGRESS.hints does not fit in n bytes */
 int  wb_hints_shown(const char *path, const char *week);
 int  wb_hints_set(const char *path, const char *week, int shown, char *err, size_t errsz);
 

@@ -525,7 +525,15 @@ static const char *HINTS_HEAD =
     "# The hints `make phaseP/weekNN hint` has shown: a week and how many, a line a week.\n"
     "# Written by make beside the progress file; delete a week's line to see its hints from the first again.\n";
 
-void wb_hints_path(char *buf, size_t n) { snprintf(buf, n, "%s.hints", wb_progress_path()); }
+/* Cut, the name would be another file's: the progress file's own where it is n - 1 bytes long, so the
+ * hints' lines went into it; "" and -1 instead. */
+int wb_hints_path(char *buf, size_t n)
+{
+    int k = snprintf(buf, n, "%s.hints", wb_progress_path());
+    if (k >= 0 && (size_t)k < n) return 0;
+    if (n) buf[0] = 0;
+    return -1;
+}
 
 /* The line of `week` in text ("phase0/week01 2"): its count, or -1. */
 static int hints_find(const char *text, const char *week, const char **line, size_t *len)

@@ -1,5 +1,6 @@
 /* hint.c — `wb hint`: a week's next hint, one at a time. */
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,9 +18,12 @@ int cmd_hint(int argc, char **argv)
         return 0;
     }
     /* kept beside the progress file (wb_hints_path), so a deleted build/ loses nothing */
-    char path[600], old[700] = "", err[700];
-    wb_hints_path(path, sizeof path);
-    int shown = wb_hints_shown(path, wdir);
+    char path[PATH_MAX + 8], old[700] = "", err[700];
+    int kept = wb_hints_path(path, sizeof path) == 0;
+    if (!kept)
+        fprintf(stderr, "note: which hints were shown cannot be kept: WB_PROGRESS is too long a path for a file "
+                "beside it (%zu characters)\n", strlen(wb_progress_path()));
+    int shown = kept ? wb_hints_shown(path, wdir) : -1;
     if (shown < 0) {
         /* where it was kept before, build/.wb-state/hints-phaseP-weekNN: read once, moved on the next write */
         char key[128];
@@ -32,7 +36,7 @@ int cmd_hint(int argc, char **argv)
         if (f) fclose(f);
     }
     int next = shown < w.n_hints ? shown + 1 : shown; /* the count once this hint is shown */
-    if (next != shown || old[0]) {
+    if (kept && (next != shown || old[0])) {
         if (wb_hints_set(path, wdir, next, err, sizeof err) != 0)
             fprintf(stderr, "note: which hints were shown could not be kept (%s)\n", err);
         else if (old[0])
