@@ -33,4 +33,20 @@ else
   cat "$BUILD/python-targets.log"; t_fail "per-GPU targets: the Python twin reads as the C reader" "see $BUILD/python-targets.log"
 fi
 
+# A learner's Python exercise with a syntax error is a FAIL that names the file and line, even where
+# torch, pytest or a GPU is missing (all of which would make it SKIP): it compiles before anything imports it.
+if [ -f phase7/week41/layernorm.py ]; then
+  d=$(mktemp -d "$BUILD/pysyntax-XXXXXX")
+  sed 's/^\(    def forward(x, weight, bias, eps)\):$/\1/' phase7/week41/layernorm.py > "$d/layernorm.py"
+  out=$(PYTHONDONTWRITEBYTECODE=1 python3 phase7/common/wb_pyrun.py "$WB" phase7/week41 "$d" "$d/results.tsv" 2>&1)
+  if ! cmp -s phase7/week41/layernorm.py "$d/layernorm.py" &&
+     grep -q "^phase7/week41	w41.forward	fail	.*layernorm.py does not compile (line [0-9]*: expected ':')" "$d/results.tsv" &&
+     ! grep -q '	skip	' "$d/results.tsv" && grep -q 'layernorm.py:[0-9]*: SyntaxError' <<<"$out"; then
+    t_pass "a Python exercise that does not compile is FAIL with its line, torch or not"
+  else
+    t_fail "a Python exercise that does not compile is FAIL with its line, torch or not" "$(tail -c 300 <<<"$out")"
+  fi
+  rm -rf "$d"
+fi
+
 t_end

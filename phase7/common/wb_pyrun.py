@@ -17,8 +17,11 @@ runs pytest in a child process with the workbook's plugin (wb_pytest.py),
 which writes what it found to a file of its own; this process checks it and
 appends the records to RESULTS (whole file written beside it and renamed).
 A child that dies (a crash in the interpreter, os._exit, a signal) leaves
-no file: every checkpoint of the run is then FAIL, never missing. Where
-pytest cannot be imported every checkpoint is SKIP with the reason.
+no file: every checkpoint of the run is then FAIL, never missing. Each
+exercise file is compiled first (no import, no bytecode): one that does not
+compile makes every checkpoint of the run FAIL, naming its line, whatever
+is installed. Where pytest cannot be imported every checkpoint is SKIP with
+the reason.
 
 The standard library only: it must run where torch and pytest are absent.
 Exit status: 0 when no checkpoint failed, 1 when one did, 2 on a usage error.
@@ -75,6 +78,34 @@ def checkpoints(wb, week):
 
 def targets_of(spec):
     return wb_targets.parse(spec) if spec else None
+
+
+def pyexercises(wb, week):
+    out = subprocess.run([wb, "week-info", week, "pyexercises"], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError("`%s week-info %s pyexercises` failed: %s" % (wb, week, out.stderr.strip()))
+    return [line for line in out.stdout.split() if line]
+
+
+def compile_error(path):
+    """None when PATH compiles as Python, else its error in one line (file,
+    line, what), with the offending line and a caret printed for people.
+    Nothing is imported and no bytecode is written: torch is not needed, so
+    a syntax error is a FAIL even where the checkpoints would be SKIP."""
+    try:
+        with open(path, "rb") as f:
+            compile(f.read(), path, "exec", dont_inherit=True)
+    except SyntaxError as e:  # IndentationError and TabError are SyntaxErrors
+        text = (e.text or "").rstrip("\n")
+        print("%s:%s: %s: %s" % (path, e.lineno, type(e).__name__, e.msg))
+        if text:
+            print("    " + text)
+            if e.offset:
+                print("    " + " " * max(e.offset - 1, 0) + "^")
+        return "%s does not compile (line %s: %s)" % (path, e.lineno, e.msg)
+    except (OSError, ValueError) as e:  # unreadable, or a NUL byte in the source
+        return "%s cannot be read as Python: %s" % (path, e)
+    return None
 
 
 def how_it_ended(rc):
@@ -149,9 +180,20 @@ def main(argv):
     owned = [c for c in owned if not sel or c[0] == sel]
     recs = []
     notes = []
+    ran = False  # pytest ran (its log is this run's)
     log = os.path.splitext(os.path.abspath(results))[0] + ".pytest.log"
+    # your files compile before anything imports them (a syntax error would
+    # otherwise hide behind a SKIP for a missing torch or GPU)
+    try:
+        broken = [m for m in (compile_error(os.path.join(code, e + ".py")) for e in pyexercises(wb, week)) if m]
+    except RuntimeError as e:
+        print(e, file=sys.stderr)
+        return 2
     if not owned:
         pass
+    elif broken:
+        why = "%s: the line above says where; fix it, then check again" % "; ".join(broken)
+        recs = [{"id": c[0], "status": "fail", "message": why, "target": c[1]} for c in owned]
     elif importlib.util.find_spec("pytest") is None:
         why = "pytest not importable: No module named 'pytest'"
         recs = [{"id": c[0], "status": "skip", "reason": "env", "message": why, "target": c[1]} for c in owned]
@@ -160,6 +202,7 @@ def main(argv):
         if os.path.exists(out):
             os.unlink(out)
         rc = run_pytest(week, code, tests, owned, [c[0] for c in cps], seed, out, log)
+        ran = True
         try:
             with open(out, encoding="utf-8") as f:
                 data = json.load(f)
@@ -215,7 +258,7 @@ def main(argv):
         npass += st == "pass"
     print("  -- %d of %d Python checkpoints passed%s%s (seed %d)" % (
         npass, len(final), ", %d failed" % nfail if nfail else "", ", %d skipped" % nskip if nskip else "", seed))
-    if nfail and os.path.exists(log):
+    if nfail and ran and os.path.exists(log):
         print("  every failed test, with its traceback: %s" % os.path.relpath(log))
     return 1 if nfail else 0
 
