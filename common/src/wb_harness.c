@@ -592,6 +592,15 @@ static int run_bench(const char *name, double (*fn)(void), wb_speed_fn speed, do
 static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b, int n, const char *only,
                        const gpu_probe *g)
 {
+    /* a week without benchmarks (a correctness week) says so, GPU or not, NAME= or not: "need a GPU" would
+     * send a learner to a GPU machine for nothing */
+    int any = n > 0;
+    for (int i = 0; i < n_tests && !any; i++) any = tests[i].bench != NULL;
+    if (!any) {
+        printf("%s has no benchmarks: nothing was measured. `make %s check` "
+               "runs its checkpoints.\n", g_week_dir, g_week_dir);
+        return only ? 2 : 0;
+    }
     /* a name that is no benchmark's is said so first, GPU or not */
     int known = !only;
     for (int i = 0; i < n_tests && !known; i++) known = tests[i].bench && !strcmp(only, bench_label(&tests[i]));
