@@ -139,12 +139,29 @@ mkdir -p build/phase4/week18 && {
 expect "a failing checkpoint names the file week.txt's belongs: gives it (w18.load: model_io), not every file" \
   'fix the failing checkpoint in phase4/week18/model_io\.cu \(look for TODO\)' \
   "$(build/wb report build/phase4/week18/results-learner.tsv phase4/week18 --status 1)"
+# A week of two files whose CPU checkpoint names neither (w47.shards, w56.plan, w53.tma-copy's "tma" is
+# both files' first word): week.txt's belongs: lines name the one file to fix, not every file of the week.
+for wc in "phase8/week47 w47.shards collectives" "phase8/week47 w47.dead-peer ranks" "phase5/week56 w56.plan cluster_hist" \
+          "phase5/week53 w53.tma-copy tma_copy" "phase7/week41 w41.saved layernorm"; do
+  set -- $wc
+  mkdir -p "build/$1" && {
+    printf '#wb-results 2\nweek\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage\n'
+    printf '%s\t%s\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\tx.c:1: wrong\n' "$1" "$2"
+  } > "build/$1/results-belongs.tsv"
+  expect "a failing $2 names $3 alone" "fix the failing checkpoint in $1/$3\.(cu|py) \(look for TODO\)" \
+    "$(build/wb report "build/$1/results-belongs.tsv" "$1" --status 1)"
+done
 # Week 58's decode starter opens with what the exercise is: the README's first arrangement and the
 # reference's (operands swapped, 16 warps, x staged for ldmatrix), not the first reference's alone.
 hdr=$(sed -n '1,/\*\//p' phase6/week58/w4a16_decode.cu)
 if grep -q 'blocks of 16 warps cover 512 columns' <<<"$hdr" && grep -q 'swaps the operands' <<<"$hdr" &&
    grep -q 'ldmatrix' <<<"$hdr"; then t_pass "learner: week 58's decode starter describes the exercise as its README does"
 else t_fail "learner: week 58's decode starter describes the exercise as its README does" "$(head -c 300 <<<"$hdr")"; fi
+# A week with no benchmarks (week 47: correctness only) says so, GPU or not, instead of "benchmarks need a GPU"
+out=$(m phase8/week47 bench)
+expect "bench on a week without benchmarks says it has none, not that they need a GPU" \
+  '^phase8/week47 has no benchmarks: nothing was measured\. `make phase8/week47 check` runs its checkpoints' "$out"
+grep -q 'need a GPU' <<<"$out" && t_fail "learner: bench on a week without benchmarks does not ask for a GPU" "$out"
 expect "bench on a Python-only week says where its speed checkpoints run" "phase8/week63 is Python only: its checkpoints, the speed ones too, run in 'make phase8/week63 check'" "$(m phase8/week63 bench)"
 expect "a misspelt variable stops the build" 'no part of the workbook reads IM[L]P \(did you mean IMPL\?\)' "$(m phase0/week01 "IM""LP=starter")"
 expect "make hint inside a week folder is the week's hint" '^Hint [0-9]+ of [0-9]+ for phase0/week01' "$(cd phase0/week01 && m hint)"
