@@ -157,7 +157,7 @@ int cmd_report(int argc, char **argv)
                    also);
         if (pyimport)
             printf("Python modules are missing: `python3 -m pip install -r phase7/requirements.txt` installs all that "
-                   "the Python checkpoints need (in a virtual environment: the file's first lines say how).\n");
+                   "the Python checkpoints need (in a virtual environment: phase7/README.md, \"What you need\", says how).\n");
         return rc ? rc : 1;
     }
     if (notsel) {
