@@ -151,6 +151,28 @@ for wc in "phase8/week47 w47.shards collectives" "phase8/week47 w47.dead-peer ra
   expect "a failing $2 names $3 alone" "fix the failing checkpoint in $1/$3\.(cu|py) \(look for TODO\)" \
     "$(build/wb report "build/$1/results-belongs.tsv" "$1" --status 1)"
 done
+# Python modules missing: the line says where the virtual environment's steps are (requirements.txt's first
+# lines only point on to phase7/README.md)
+mkdir -p build/phase7/week41 && { printf '#wb-results 2\nweek\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage\n'
+  printf "phase7/week41\tw41.forward\tskip\tenv\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\tpytest not importable: No module named 'pytest'\n"
+} > build/phase7/week41/results-pyenv.tsv
+expect "missing Python modules: the line names phase7/README.md for the virtual environment" \
+  'install -r phase7/requirements.txt. installs .*phase7/README\.md, "What you need", says how' \
+  "$(build/wb report build/phase7/week41/results-pyenv.tsv phase7/week41 --status 1)"
+# The top README's table of weeks names every optional track week (curriculum.txt's track: lines) in its
+# phase's row, so a learner reading README.md week by week finds them.
+missing=
+while IFS='|' read -r n p _; do
+  n=$(tr -dc 0-9 <<<"${n#track:}"); p=$(tr -dc 0-9 <<<"$p")
+  row=$(grep -E "^\| $p \| [0-9]{2}-[0-9]{2} \|" "$WB_ROOT/README.md" | awk -F'|' '{print $5}')
+  hit=
+  for r in $(grep -oE '[0-9]{2}(-[0-9]{2})?' <<<"${row%%:*}"); do
+    lo=${r%-*} hi=${r#*-}; [ $((10#$n)) -ge $((10#$lo)) ] && [ $((10#$n)) -le $((10#$hi)) ] && hit=1
+  done
+  [ -n "$hit" ] || missing="$missing week$n(phase$p)"
+done < <(grep '^track:' "$WB_ROOT/common/curriculum.txt")
+[ -z "$missing" ] && t_pass "learner: README.md's table of weeks names every optional track week" ||
+  t_fail "learner: README.md's table of weeks names every optional track week" "missing:$missing"
 # Week 58's decode starter opens with what the exercise is: the README's first arrangement and the
 # reference's (operands swapped, 16 warps, x staged for ldmatrix), not the first reference's alone.
 hdr=$(sed -n '1,/\*\//p' phase6/week58/w4a16_decode.cu)
