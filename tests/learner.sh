@@ -19,6 +19,17 @@ cd "$copy"
 unset MAKEFLAGS MAKELEVEL MFLAGS TEST_WEEKS
 m() { make --no-print-directory "$@" 2>&1; }
 $MAKE -s build/wb >/dev/null 2>&1 || { t_fail "learner: the copy builds build/wb" "make build/wb"; t_end; }
+# Every checkpoint of a week of several exercise files sends a learner whose check
+# failed to the file(s) it is about (week.txt's belongs:, or its name), never to
+# every file of the week (AUTHORING.md, belongs:): `wb week-info W files` says "*"
+unsent=
+for wt in phase[0-9]/week[0-9][0-9]/week.txt; do
+  w=${wt%/week.txt}
+  got=$("$WB" week-info "$w" files 2>&1) || { unsent="$unsent $w(week.txt: $(head -c 120 <<<"$got"))"; continue; }
+  unsent="$unsent$(awk -F'\t' -v w="$w" '$2 ~ /\*$/ { printf " %s:%s", w, $1 }' <<<"$got")"
+done
+[ -z "$unsent" ] && t_pass "learner: every checkpoint of a week of several files names the file(s) to fix" ||
+  t_fail "learner: every checkpoint of a week of several files names the file(s) to fix" "sent to every file:$(head -c 600 <<<"$unsent")"
 
 # expect LABEL PATTERN OUTPUT: PASS when OUTPUT has a line matching PATTERN
 expect() { if grep -qE -- "$2" <<<"$3"; then t_pass "learner: $1"; else t_fail "learner: $1" "$(head -c 300 <<<"$3")"; fi; }

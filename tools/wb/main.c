@@ -54,7 +54,7 @@ static const verb VERBS[] = {
     {"margins", 1, -1, "margins RESULTS...", cmd_margins},
     {"report", 2, -1, "report RESULTS W [--record] [--status N] [--impl IMPL] [--bin TEST]", cmd_report},
     {"make-vars", 0, -1, "make-vars", cmd_make_vars},
-    {"week-info", 2, 2, "week-info W exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints", cmd_week_info},
+    {"week-info", 2, 2, "week-info W exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints|files", cmd_week_info},
     {"regress-baseline", 2, -1, "regress-baseline OUT RESULTS...", cmd_regress},
     {"regress-check", 2, -1, "regress-check BASELINE RESULTS...", cmd_regress},
     {"progress-check", 0, -1, "progress-check", cmd_progress_check},

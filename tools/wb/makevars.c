@@ -94,8 +94,9 @@ int cmd_make_vars(int argc, char **argv)
     return 0;
 }
 
-/* `wb week-info WEEK exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints`: one fact a line, for
- * scripts. `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK<TAB>SPEC" a line, in week.txt's order, TARGET
+/* `wb week-info WEEK exercises|pyexercises|uses|pyuses|needs|title|speed|pyspeed|checkpoints|files`: one fact a
+ * line, for scripts. `files`: "ID<TAB>FILE ..." a line, the files a failed checkpoint's Next line names, "*"
+ * where nothing gives one away in a week of several (every file). `checkpoints`: "ID<TAB>TARGET<TAB>YARDSTICK<TAB>SPEC" a line, in week.txt's order, TARGET
  * the default target, SPEC every target field as week.txt writes them (">= 0.89 COPY | H200 >= 0.64",
  * wb_target_spec: Phase 7's twin parser, wb_targets.py, picks the target for the GPU from it), all
  * three "-" where there is no target (Phase 7's pytest plugin reads this, never week.txt). */
@@ -115,6 +116,15 @@ int cmd_week_info(int argc, char **argv)
             char spec[400];
             if (c->target > 0) printf("%s\t%.15g\t%s\t%s\n", c->id, c->target, c->yard, wb_target_spec(c, spec, sizeof spec));
             else printf("%s\t-\t-\t-\n", c->id);
+        }
+    else if (strcmp(what, "files") == 0) /* what a failed checkpoint's Next line names: "*" for every file */
+        for (int i = 0; i < w.n_checkpoints; i++) {
+            int named[WB_MAX_EXERCISES * 2] = {0};
+            int k = checkpoint_files(&w, w.checkpoints[i].id, named);
+            printf("%s\t", w.checkpoints[i].id);
+            for (int j = 0, m = 0; j < n_ex_files(&w); j++)
+                if (named[j] || (!k && n_ex_files(&w) == 1)) printf("%s%s%s", m++ ? " " : "", ex_name(&w, j), ex_ext(&w, j));
+            printf("%s\n", k || n_ex_files(&w) == 1 ? "" : "*");
         }
     else if (strcmp(what, "uses") == 0)
         for (int i = 0; i < w.n_uses; i++) printf("%s\n", w.uses[i]);

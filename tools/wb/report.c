@@ -8,6 +8,42 @@
 #include "wb_results.h"
 #include "wb_tool.h"
 
+/* The exercise files checkpoint `id` is about, for the Next line of a
+ * failed check: named[i] set for each; returns how many (0: neither
+ * week.txt's `belongs:` nor the checkpoint's name gives a file away, and
+ * the learner is sent to every file). `belongs:` first; else an exercise
+ * whose name starts the checkpoint's ("w22.tiled-speed": tiled), or one
+ * with the checkpoint's first word as a word of its name ("w61.gemm":
+ * sp24_gemm). */
+int checkpoint_files(const wb_week *w, const char *id, int *named)
+{
+    const wb_checkpoint *cp = wb_week_checkpoint(w, id);
+    const char *files = cp ? cp->files : "";
+    const char *dot = strchr(id, '.');
+    id = dot ? dot + 1 : id;
+    int hits = 0;
+    for (int i = 0; i < n_ex_files(w); i++) {
+        const char *ex = ex_name(w, i);
+        size_t l = strlen(ex);
+        int match = 0;
+        if (*files) { /* week.txt says: a word of its list */
+            for (const char *c = files; !match && *c; c += strcspn(c, " "), c += *c == ' ')
+                match = strcspn(c, " ") == l && strncmp(c, ex, l) == 0;
+        } else {
+            match = strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.');
+            size_t wl = strcspn(id, "-_.");
+            for (const char *c = ex; !match && *c; c += strcspn(c, "_"), c += *c == '_') {
+                size_t cl = strcspn(c, "_");
+                match = cl == wl && strncmp(c, id, wl) == 0;
+                if (!cl) break;
+            }
+        }
+        named[i] = match;
+        hits += match;
+    }
+    return hits;
+}
+
 /* `wb report RESULTS WEEK [--record] [--status N] [--impl IMPL] [--bin TEST]`:
  * after `make check`, read the run's results record, record the passed
  * checkpoints in the progress file (--record: the learner's own code), and
@@ -92,34 +128,10 @@ int cmd_report(int argc, char **argv)
          * tiled), else every one */
         int named[WB_MAX_EXERCISES * 2] = {0}, nnamed = 0, unmatched = 0;
         for (int j = 0; j < nfailed; j++) {
-            const wb_checkpoint *cp = wb_week_checkpoint(&w, failed_ids[j]);
-            const char *files = cp ? cp->files : "";
-            const char *id = strchr(failed_ids[j], '.');
-            id = id ? id + 1 : failed_ids[j];
-            int hit = 0;
-            for (int i = 0; i < n_ex_files(&w); i++) {
-                const char *ex = ex_name(&w, i);
-                size_t l = strlen(ex);
-                int match = 0;
-                if (*files) { /* week.txt says: a word of its list */
-                    for (const char *c = files; !match && *c; c += strcspn(c, " "), c += *c == ' ')
-                        match = strcspn(c, " ") == l && strncmp(c, ex, l) == 0;
-                } else {
-                    match = strncmp(id, ex, l) == 0 && (id[l] == 0 || id[l] == '-' || id[l] == '_' || id[l] == '.');
-                    /* or the checkpoint's first word is a word of the file's name ("w61.gemm": sp24_gemm) */
-                    size_t wl = strcspn(id, "-_.");
-                    for (const char *c = ex; !match && *c; c += strcspn(c, "_"), c += *c == '_') {
-                        size_t cl = strcspn(c, "_");
-                        match = cl == wl && strncmp(c, id, wl) == 0;
-                        if (!cl) break;
-                    }
-                }
-                if (match) {
-                    hit = 1;
-                    if (!named[i]) named[i] = 1, nnamed++;
-                }
-            }
-            unmatched += !hit;
+            int mine[WB_MAX_EXERCISES * 2] = {0};
+            if (!checkpoint_files(&w, failed_ids[j], mine)) unmatched++;
+            for (int i = 0; i < n_ex_files(&w); i++)
+                if (mine[i] && !named[i]) named[i] = 1, nnamed++;
         }
         if (unmatched) nnamed = 0; /* a failure no file's name or `belongs:` gives away: every exercise file */
         if (strcmp(impl, "starter") == 0) { /* no file of the learner's ran */

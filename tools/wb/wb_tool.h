@@ -25,6 +25,8 @@ int  load_week(const char *wdir, wb_week *w);
 int         n_ex_files(const wb_week *w);
 const char *ex_name(const wb_week *w, int k);
 const char *ex_ext(const wb_week *w, int k);
+/* report.c: the exercise files a checkpoint is about (named[i]); how many, 0 for "every file" */
+int         checkpoint_files(const wb_week *w, const char *id, int *named);
 
 /* ---------------- where the learner stands (status.c) ---------------- */
 
