@@ -252,6 +252,21 @@ START_TEST(no_record_is_a_fail)
 }
 END_TEST
 
+/* A grader of week 01 alone for the run tests below: 30 s a checkpoint, the
+ * sandbox's PATH, the workbook (`here`, the current folder) hidden from it. */
+static void week01_grader(grader *G, student *st, char *here, size_t n)
+{
+    char err[600];
+    memset(G, 0, sizeof *G);
+    memset(st, 0, sizeof *st);
+    ck_assert_ptr_nonnull(getcwd(here, n));
+    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G->weeks[0], err, sizeof err) == 0, "%s", err);
+    G->n_weeks = 1;
+    G->limit = 30;
+    snprintf(G->sb_path, sizeof G->sb_path, "/usr/bin:/bin");
+    G->hide[0] = here;
+}
+
 /* run_checkpoint end to end with a stand-in test program, in the sandbox: it
  * gets CK_RUN_CASE, WB_SEED and WB_RESULTS, no CK_FORK (Check forks each
  * test, so week 02's fault tests run), and its printed lines count for
@@ -260,15 +275,8 @@ START_TEST(run_checkpoint_uses_the_record)
 {
     static grader G;
     static student st;
-    memset(&G, 0, sizeof G);
-    memset(&st, 0, sizeof st);
-    char err[600], here[600];
-    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
-    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
-    G.n_weeks = 1;
-    G.limit = 30;
-    snprintf(G.sb_path, sizeof G.sb_path, "/usr/bin:/bin");
-    G.hide[0] = here;
+    char here[600];
+    week01_grader(&G, &st, here, sizeof here);
     char dir[] = "/tmp/wb-grade-run-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
     chmod(dir, 0755); /* the sandbox's uid must reach the scratch folder */
@@ -339,15 +347,8 @@ START_TEST(judge_runner_kept_and_checked)
 {
     static grader G;
     static student st;
-    memset(&G, 0, sizeof G);
-    memset(&st, 0, sizeof st);
     char err[600], here[600];
-    ck_assert_ptr_nonnull(getcwd(here, sizeof here));
-    ck_assert_msg(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err) == 0, "%s", err);
-    G.n_weeks = 1;
-    G.limit = 30;
-    snprintf(G.sb_path, sizeof G.sb_path, "/usr/bin:/bin");
-    G.hide[0] = here;
+    week01_grader(&G, &st, here, sizeof here);
     snprintf(G.root, sizeof G.root, "%s", here); /* where the judge starts */
     char dir[] = "/tmp/wb-grade-jrun-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
