@@ -422,13 +422,18 @@ profile:
 	$(Q)$(RUN_ENV) WB_BENCH_SAMPLES=1 ncu --set full --launch-count $${COUNT:-6} -o $(BUILD)/$(WEEK)/profile -f $(call test_bin,$(WEEK),$(IMPL)) --bench $(NAME) && \
 	  echo "Report: $(BUILD)/$(WEEK)/profile.ncu-rep (open it in ncu-ui, or: ncu --import $(BUILD)/$(WEEK)/profile.ncu-rep --page details)"
 
+# Every exercise is compiled even when one does not compile, and then make
+# fails with the line naming it; IMPL=starter makes the starter first.
 ptx:
 	$(call need_week,ptx)
 	$(call need_c_test,ptx)
 	@mkdir -p $(BUILD)/$(WEEK)/$(IMPL)
-	$(Q)for ex in $($(WEEK)_EX); do \
-	  $(NVCC) $(NVFLAGS) $(call week_nvf,$(WEEK)) -I$(WEEK) -ptx $(call src_of,$(WEEK),$(IMPL),$$ex) -o $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx && \
-	  echo "PTX of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx ($$(grep -c '^\s*\(ld\|st\)\.' $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx) loads/stores)"; done
+	$(Q)$(if $(filter starter,$(IMPL)),$(MAKE) -s $(foreach ex,$($(WEEK)_EX),$(call src_of,$(WEEK),$(IMPL),$(ex))))
+	$(Q)bad=; for ex in $($(WEEK)_EX); do rm -f $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx; \
+	  if $(NVCC) $(NVFLAGS) $(call week_nvf,$(WEEK)) -I$(WEEK) -ptx $(call src_of,$(WEEK),$(IMPL),$$ex) -o $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx; then \
+	  echo "PTX of $$ex: $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx ($$(grep -c '^\s*\(ld\|st\)\.' $(BUILD)/$(WEEK)/$(IMPL)/$$ex.ptx) loads/stores)"; \
+	  else bad="$$bad $$ex"; fi; done; \
+	  for ex in $$bad; do echo ">>> $(call src_of,$(WEEK),$(IMPL),$$ex) does not compile: its first error above names the line.$(if $(filter learner,$(IMPL)), Fix it or 'make $(WEEK) reset EX=$$ex' to start that file again.)"; done; [ -z "$$bad" ]
 
 # cuobjdump is asked for first, before anything is built: a toolkit can
 # hold nvcc without it (NVIDIA's apt packages install it apart, as

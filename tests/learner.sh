@@ -137,6 +137,16 @@ if grep -qE '^>>> cuobjdump is missing \(not on PATH, not in .*/\.nocuda/bin\), 
    ! grep -q 'NVCC\|ships with' <<<"$out"; then t_pass "learner: make sass without cuobjdump says what is missing and what to do, before building"
 else t_fail "learner: make sass without cuobjdump says what is missing and what to do, before building" "$(tail -c 300 <<<"$out")"; fi
 rm -rf .nocuda
+# make ptx: a file that does not compile stops it with the line that says which and what to do (the loop
+# went on to the next file and ended with status 0, the error lost above "PTX of" lines); IMPL=starter
+# makes the untouched starter first, as check and sass do (nvcc was handed a file no rule had made).
+cp phase0/week01/devquery.cu .devquery.keep && printf 'int broken(\n' >> phase0/week01/devquery.cu
+out=$(m phase0/week01 ptx) && t_fail "learner: make ptx with a file that does not compile fails" "$(tail -c 300 <<<"$out")" ||
+  expect "make ptx names the file that does not compile and the reset" "^>>> phase0/week01/devquery\.cu does not compile: .*make phase0/week01 reset EX=devquery" "$out"
+mv .devquery.keep phase0/week01/devquery.cu
+out=$(m phase0/week01 ptx IMPL=starter) && grep -q '^PTX of vecadd: build/phase0/week01/starter/vecadd\.ptx' <<<"$out" &&
+  t_pass "learner: make ptx IMPL=starter gives the untouched starter's PTX" ||
+  t_fail "learner: make ptx IMPL=starter gives the untouched starter's PTX" "$(tail -c 300 <<<"$out")"
 expect "check with EX= says check runs the whole week" 'note: check runs the whole week; EX= is read by reset' "$(m phase0/week01 check EX=vecadd)"
 expect "bench with a name that is no benchmark's lists them, GPU or not" "no benchmark named 'nosuch' in phase0/week01; its benchmarks: " \
   "$(m phase0/week01 bench NAME=nosuch)"
