@@ -384,6 +384,7 @@ bench:
 
 hint: $(WB)
 	$(call need_week,hint)
+	$(if $(filter command line,$(origin EX)),@echo "note: hint shows the week's hints in order whatever EX= says (each names its file); EX= is read by reset")
 	@$(WB) hint $(WEEK)
 
 reset: $(WB)

@@ -45,6 +45,15 @@ expect "hint works while an exercise file is missing" '^Hint 1 of' "$out"
 out=$(m phase0/week01 check)
 expect "check names the missing file and the reset that restores it" 'vecadd.cu is missing: .make phase0/week01 reset EX=vecadd.' "$out"
 m phase0/week01 reset EX=vecadd >/dev/null
+# EX= as a learner types it, the file's name or its path, names the exercise (it was "no exercise 'vecadd.cu'")
+echo '/* mine */' >> phase0/week01/vecadd.cu
+out=$(m phase0/week01 reset EX=vecadd.cu)
+cmp -s phase0/week01/vecadd.cu "$WB_ROOT/phase0/week01/vecadd.cu" && grep -q 'is kept as phase0/week01/vecadd.cu.*bak' <<<"$out" &&
+  t_pass "learner: reset EX=vecadd.cu restores vecadd and keeps the edit" || t_fail "learner: reset EX=vecadd.cu restores vecadd and keeps the edit" "$out"
+expect "reset EX=phase0/week01/vecadd.cu names the file too" 'vecadd.cu is already the starter' "$(m phase0/week01 reset EX=phase0/week01/vecadd.cu)"
+rm -f phase0/week01/vecadd.cu.*.bak
+# hint EX= was ignored without a word (the week's next hint, another file's)
+expect "hint with EX= says the hints come in order" "note: hint shows the week's hints in order" "$(m phase0/week01 hint EX=vecadd)"
 rm phase7/week43/add.py
 out=$(m phase7/week43 reset EX=add)
 [ -f phase7/week43/add.py ] && t_pass "learner: a deleted Python exercise comes back with reset" ||

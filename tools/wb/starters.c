@@ -321,6 +321,15 @@ int cmd_write_starters(int argc, char **argv)
     return 0;
 }
 
+/* EX= as a learner may type it: the exercise's name, its file name
+ * (vecadd.cu, add.py), or that file's path (phase0/week01/vecadd.cu). */
+static int names_exercise(const char *only, const char *name, const char *ext)
+{
+    const char *base = strrchr(only, '/') ? strrchr(only, '/') + 1 : only;
+    size_t n = strlen(name);
+    return strcmp(only, name) == 0 || (strncmp(base, name, n) == 0 && strcmp(base + n, ext) == 0);
+}
+
 int cmd_reset(int argc, char **argv)
 {
     const char *wdir = argv[2], *only = argc > 3 ? argv[3] : NULL;
@@ -328,7 +337,7 @@ int cmd_reset(int argc, char **argv)
     if (load_week(wdir, &w)) return 2;
     int did = 0;
     for (int i = 0; i < n_ex_files(&w); i++) {
-        if (only && *only && strcmp(only, ex_name(&w, i)) != 0) continue;
+        if (only && *only && !names_exercise(only, ex_name(&w, i), ex_ext(&w, i))) continue;
         char err[300], path[512], bak[600];
         char *s = pristine(wdir, ex_name(&w, i), ex_ext(&w, i), err, sizeof err);
         if (!s) {
