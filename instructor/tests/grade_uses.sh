@@ -53,7 +53,7 @@ got_starter=$(grep '^starter,' "$log/gradebook.csv" | cut -d, -f1-10)
 got_nothing=$(grep '^nothing,' "$log/gradebook.csv" | cut -d, -f1-10)
 [ "$got_nothing" = "nothing,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00,0.00" ] ||
   bad="$bad nothing submitted: '$got_nothing', expected every cell 0.00;"
-grep -qF "in a folder phase6/week34/ at the submission's top or one folder down; the submission's .cu and .py files: \`stray/attention.cu\`." \
+grep -qF "in a folder phase6/week34/ at the submission's top or one folder down; the submission's .cu and .py files: \` stray/attention.cu \`." \
   "$log/gradebook-feedback/nothing.md" 2>/dev/null ||
   bad="$bad nothing submitted: the feedback does not say where the grader looked and what the submission holds;"
 [ "$got_correct" = "$want_correct" ] || bad="$bad the reference: '$got_correct', expected '$want_correct';"
