@@ -126,14 +126,15 @@ static void put_code(FILE *f, const char *t, int cell)
 
 /* The notes (s->note: the grader's own Markdown, the student's text in it
  * already in code spans and fenced blocks, md_code and md_fence): control
- * characters but newlines as \xNN, never raw. */
+ * characters but newlines as \xNN, never raw (md_escape, multiline). */
 static void put_notes(FILE *f, const char *t)
 {
-    for (const unsigned char *c = (const unsigned char *)t; *c; c++) {
-        if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f) fprintf(f, "\\xc2\\x%02x", *++c);
-        else if ((*c < 0x20 && *c != '\n') || *c == 0x7f) fprintf(f, "\\x%02x", *c);
-        else fputc(*c, f);
-    }
+    size_t sz = strlen(t) * 8 + 1; /* a byte becomes at most 4, a C1 pair 8 */
+    char *out = malloc(sz);
+    if (!out) return;
+    md_escape(t, out, sz, 0, 1);
+    fputs(out, f);
+    free(out);
 }
 
 int write_feedback(const grader *G, const student *s, const char *path)

@@ -487,12 +487,20 @@ static int replace_text(const char *real, const char *text, char *err, size_t er
     return 0;
 }
 
+/* The file `path` names (symbolic links resolved) into real, of PATH_MAX
+ * bytes, locked through real.lock (into lockpath, of PATH_MAX + 8): the
+ * lock's descriptor for lock_drop, or -1 with the reason. */
+static int lock_target(const char *path, char *real, char *lockpath, char *err, size_t errsz)
+{
+    if (resolve_target(path, real, PATH_MAX, err, errsz) != 0) return -1;
+    snprintf(lockpath, PATH_MAX + 8, "%s.lock", real);
+    return lock_take(lockpath, err, errsz);
+}
+
 int wb_progress_update(const char *path, const wb_record *recs, int nrec, char *err, size_t errsz)
 {
     char real[PATH_MAX], lockpath[PATH_MAX + 8];
-    if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
-    snprintf(lockpath, sizeof lockpath, "%s.lock", real);
-    int lfd = lock_take(lockpath, err, errsz);
+    int lfd = lock_target(path, real, lockpath, err, errsz);
     if (lfd < 0) return -1;
     int rc = -1;
     wb_progress p;
@@ -564,9 +572,7 @@ int wb_hints_shown(const char *path, const char *week)
 int wb_hints_set(const char *path, const char *week, int shown, char *err, size_t errsz)
 {
     char real[PATH_MAX], lockpath[PATH_MAX + 8];
-    if (resolve_target(path, real, sizeof real, err, errsz) != 0) return -1;
-    snprintf(lockpath, sizeof lockpath, "%s.lock", real);
-    int lfd = lock_take(lockpath, err, errsz);
+    int lfd = lock_target(path, real, lockpath, err, errsz);
     if (lfd < 0) return -1;
     int missing, rc = -1;
     char *old = slurp(path, &missing, err, errsz);
