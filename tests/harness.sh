@@ -7,7 +7,7 @@
 #   - a week.txt `pycheckpoint:` needs no C test and stays out of the C
 #     test's record;
 #   - a test whose process exits with status 0 mid-test fails its checkpoint;
-#   - after a test runs to its time limit (or crashes), its checkpoint's later
+#   - after a test runs to its time limit (or crashes, or is killed), its checkpoint's later
 #     tests fail at once: one time limit, not one a test; the checkpoint
 #     fails, the others run, and no marker outlives the run.
 . "$(dirname "$0")/lib.sh"
@@ -97,8 +97,9 @@ else cat "$BUILD/common/tests/runner-exit.log"; t_fail "$label3" "got: $got"; fi
 
 # w01.devquery is four tests that never end (WB_RUNNER_HANG=loop), or whose first
 # crashes (crash); the time limit is 2 s: without the markers, 8 s and 6 s.
-for mode in loop crash; do
-  label4="harness: a checkpoint whose test $( [ $mode = loop ] && echo 'runs to its time limit' || echo crashes ) fails its later tests at once, the other checkpoints run"
+# kill: the first is killed by SIGKILL, as by the out-of-memory killer (before, the other three ran to the limit).
+for mode in loop crash kill; do
+  label4="harness: a checkpoint whose test $(case $mode in loop) echo 'runs to its time limit';; crash) echo crashes;; kill) echo 'is killed (SIGKILL)';; esac) fails its later tests at once, the other checkpoints run"
   r=$BUILD/common/tests/runner-hang-$mode.tsv
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-hang-XXXXXX")
   rm -f "$r"
@@ -107,9 +108,11 @@ for mode in loop crash; do
     "$RUNNER_TEST" >"$BUILD/common/tests/runner-hang-$mode.log" 2>&1
   ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   got=$(got_of "$r")
-  first=$([ $mode = loop ] && echo 'Test timeout expired' || echo 'Received signal 11')
-  later=$([ $mode = loop ] && echo 'it ran to the 2 s time limit' || echo 'it crashed \(signal 11\)')
-  max=$([ $mode = loop ] && echo 5000 || echo 3000)
+  case $mode in
+    loop) first='Test timeout expired' later='it ran to the 2 s time limit' max=5000;;
+    crash) first='Received signal 11' later='it crashed \(signal 11\)' max=3000;;
+    kill) first='Received signal 9' later='it was killed \(signal 9: out of memory\?\)' max=3000;;
+  esac
   if [ "$got" = "w01.devquery=fail w01.vecadd=pass w01.vecadd-bw=fail " ] && [ "$ms" -lt "$max" ] &&
      grep -q "$first" "$r" && grep -qE "3 of them at once, not run: an earlier test of w01.devquery did not finish: $later" \
        "$BUILD/common/tests/runner-hang-$mode.log" && [ -z "$(ls -A "$tmp")" ]; then t_pass "$label4"
@@ -117,18 +120,46 @@ for mode in loop crash; do
   rm -rf "$tmp"
 done
 
+# A run stopped while a test runs (Ctrl-C is SIGINT; SIGTERM; SIGKILL, which no process can catch) leaves
+# nothing in TMPDIR (before: the markers' folder, the figures' and the ends' files) and no test process
+# behind. The run has a session of its own: Check's handler sends the signal on to the run's process group.
+# SIGINT is set back to its default (perl) as at a terminal: bash starts a background command with it ignored,
+# and Check's handler, restoring that, would let the run go on.
+if command -v setsid >/dev/null && command -v perl >/dev/null; then
+  for sig in INT TERM KILL; do
+    label6="harness: a run stopped by SIG$sig while a test runs leaves nothing in TMPDIR and no test running"
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-stop-XXXXXX")
+    TMPDIR=$tmp WB_RUNNER_HANG=loop WB_TEST_TIMEOUT=60 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 \
+      setsid perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die' "$RUNNER_TEST" >"$BUILD/common/tests/runner-stop.log" 2>&1 &
+    pid=$!
+    for i in $(seq 50); do compgen -G "$tmp/wb-running-*/0" >/dev/null && break; sleep 0.1; done
+    kill -$sig $pid; wait $pid 2>/dev/null
+    for i in $(seq 30); do [ -z "$(ls -A "$tmp")$(ps -o pid= -s $pid)" ] && break; sleep 0.1; done
+    left=$(ls -A "$tmp" | tr '\n' ' ') procs=$(ps -o pid= -s $pid | tr -d ' ' | tr '\n' ' ')
+    if [ -z "$left$procs" ]; then t_pass "$label6"
+    else t_fail "$label6" "left in TMPDIR: ${left:-nothing}; still running: ${procs:-none}"; fi
+    for p in $procs; do kill -KILL "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+  done
+else
+  t_skip "harness: a run stopped by a signal leaves nothing in TMPDIR" "setsid (util-linux) or perl is not installed"
+fi
+
 # CK_TIMEOUT_MULTIPLIER=0 is Check's "no time limit": a test that fails a check leaves its marker, and the
 # next test must not read it as one that ran to a 0 s limit (before: "3 of them at once, not run: ... it ran
 # to the 0 s time limit", three tests that pass reported failed)
-label5="harness: with CK_TIMEOUT_MULTIPLIER=0 (no limit) a test that fails a check does not fail its checkpoint's later tests"
+# A markers' folder left by an earlier run killed before this change (a marker of a killed test in it) is never
+# read: each run makes its own (mkdtemp), and leaves the stale one as it is.
+label5="harness: with CK_TIMEOUT_MULTIPLIER=0 (no limit) a test that fails a check does not fail its checkpoint's later tests, nor does a stale markers' folder"
 r=$BUILD/common/tests/runner-fail-nolimit.tsv
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-hang-XXXXXX")
+mkdir "$tmp/wb-running-stale0" && printf 'started 0\nsignal 9\n' >"$tmp/wb-running-stale0/0"
 rm -f "$r"
 CK_TIMEOUT_MULTIPLIER=0 TMPDIR=$tmp WB_RUNNER_HANG=fail WB_TEST_TIMEOUT=2 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 \
   WB_RESULTS=$r timeout 60 "$RUNNER_TEST" >"$BUILD/common/tests/runner-fail-nolimit.log" 2>&1
 got=$(got_of "$r")
 if [ "$got" = "w01.devquery=fail w01.vecadd=pass w01.vecadd-bw=fail " ] &&
-   ! grep -q "not run" "$BUILD/common/tests/runner-fail-nolimit.log" && [ -z "$(ls -A "$tmp")" ]; then t_pass "$label5"
+   ! grep -q "not run" "$BUILD/common/tests/runner-fail-nolimit.log" && [ "$(ls -A "$tmp")" = wb-running-stale0 ]; then t_pass "$label5"
 else cat "$BUILD/common/tests/runner-fail-nolimit.log"; t_fail "$label5" "got: $got"; fi
 rm -rf "$tmp"
 

@@ -33,7 +33,7 @@
  * cuda-gdb and compute-sanitizer), CK_RUN_CASE=<checkpoint id> (run one
  * checkpoint; the others are reported skipped as not selected),
  * WB_TEST_TIMEOUT (seconds per test, default 300; once a test of a
- * checkpoint is stopped there or crashes, the checkpoint's later tests fail
+ * checkpoint is stopped there, crashes or is killed, the checkpoint's later tests fail
  * at once, saying so), WB_NO_GPU=1. */
 #ifndef WB_HARNESS_H
 #define WB_HARNESS_H

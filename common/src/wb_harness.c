@@ -14,7 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 #include <cuda_runtime_api.h>
@@ -320,28 +324,46 @@ static void *slow_note(void *arg)
  * runs: g_running/C, the time it started, removed when the test reaches its
  * end (test_end). A test that fails a check ends its process at once
  * (Check's _exit) and leaves the marker too, but early; one stopped at the
- * time limit leaves it one time limit old, and one that crashes writes
- * "crashed" into it as it dies. The checkpoint's next test finds it and, for
- * those two, fails at once, saying so (a message that starts WB_NOT_RUN).
- * The folder is made fresh for each run (mkdtemp) and removed at its end,
+ * time limit leaves it one time limit old, and one that dies of a signal (a
+ * crash, or SIGKILL from the out-of-memory killer) gets "signal N" added to
+ * it by this process as the test's process dies (test_died). The
+ * checkpoint's next test finds it and, for those two, fails at once, saying
+ * so (a message that starts WB_NOT_RUN). The folder is made fresh for each
+ * run (mkdtemp) and removed at its end, however the run ends (janitor_start),
  * so no marker of an earlier run is ever found. */
 #define WB_NOT_RUN "not run: an earlier test of " /* the printed summary drops "not run: " */
-static double g_limit_s;      /* Check's time limit: WB_TEST_TIMEOUT times CK_TIMEOUT_MULTIPLIER */
-static int g_mark_fd = -1;    /* the running test's marker, for crash_mark */
-static pid_t g_mark_pid;      /* the test's process (not one the test forked) */
-static char g_crash_note[64]; /* written as the test dies: "crashed (signal N)\n" */
+static double g_limit_s;   /* Check's time limit: WB_TEST_TIMEOUT times CK_TIMEOUT_MULTIPLIER */
+static int g_mark_fd = -1; /* the running test's marker */
+/* The test running now, written by its process into memory shared with this one (mmap before the run):
+ * test_died, in this process, reads which marker is its. The markers' paths are made before the run, as a
+ * signal handler cannot format one. */
+typedef struct {
+    volatile pid_t pid;
+    volatile int   cp;
+} running_test;
+static running_test *g_now;
+static char g_marker[WB_MAX_CHECKPOINTS][300];
 
-static void crash_mark(int sig)
+/* SIGCHLD in this process: a test's process died of a signal. Only what a signal handler may do: open,
+ * write, close. Check's waitpid returns only after this has run (the signal is handled on the way back from
+ * the wait), so the next test finds the note. */
+static void test_died(int sig, siginfo_t *si, void *ctx)
 {
-    if (getpid() == g_mark_pid && g_mark_fd >= 0) {
-        char *n = g_crash_note;
-        size_t len = strlen(n); /* written before the handler was installed */
-        n[len - 4] = (char)('0' + sig / 10 % 10), n[len - 3] = (char)('0' + sig % 10); /* "NN)\n" */
-        ssize_t k = write(g_mark_fd, n, len);
+    (void)sig, (void)ctx;
+    if (!g_now || si->si_pid != g_now->pid || (si->si_code != CLD_KILLED && si->si_code != CLD_DUMPED)) return;
+    int c = g_now->cp, saved = errno;
+    int fd = c >= 0 && c < WB_MAX_CHECKPOINTS ? open(g_marker[c], O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+    if (fd >= 0) { /* no O_CREAT: a test that reached its end left no marker */
+        char note[16] = "signal ";
+        size_t n = 7;
+        int s = si->si_status;
+        if (s >= 10) note[n++] = (char)('0' + s / 10 % 10);
+        note[n++] = (char)('0' + s % 10), note[n++] = '\n';
+        ssize_t k = write(fd, note, n);
         (void)k;
+        close(fd);
     }
-    signal(sig, SIG_DFL);
-    raise(sig); /* dies of the signal, as without this handler: Check names it */
+    errno = saved;
 }
 
 static double now_s(void)
@@ -356,26 +378,30 @@ static double now_s(void)
 static void cp_enter(int c)
 {
     if (!g_running[0] || getpid() == g_main_pid) return; /* CK_FORK=no: one process, no markers */
-    char path[300], text[200] = "";
-    snprintf(path, sizeof path, "%s/%d", g_running, c);
+    signal(SIGCHLD, SIG_DFL); /* test_died is this process's parent's */
+    char text[200] = "";
+    const char *path = g_marker[c];
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
         ssize_t k = read(fd, text, sizeof text - 1);
         close(fd);
         text[k > 0 ? k : 0] = 0;
         double started = 0;
-        const char *id = g_week.checkpoints[c].id;
-        if (strstr(text, "crashed")) {
-            const char *why = strstr(text, "crashed");
-            ck_abort_msg(WB_NOT_RUN "%s did not finish: it %.*s; fix that one first", id, (int)strcspn(why, "\n"),
-                         why);
-        }
+        int sig = 0;
+        const char *id = g_week.checkpoints[c].id, *died = strstr(text, "signal ");
+        if (died) sscanf(died, "signal %d", &sig);
         /* g_limit_s 0 (CK_TIMEOUT_MULTIPLIER=0): Check sets no limit, so no test ran to one; a marker
-         * left is a test that failed a check, as with a limit the marker is younger than it */
+         * left is a test that failed a check, as with a limit the marker is younger than it. Check stops a
+         * test at its limit with SIGKILL: the age says which it was. */
         if (g_limit_s > 0 && sscanf(text, "started %lf", &started) == 1 &&
             now_s() - started >= g_limit_s - fmin(1.0, 0.1 * g_limit_s))
             ck_abort_msg(WB_NOT_RUN "%s did not finish: it ran to the %g s time limit (a loop that never ends?); fix "
                          "that one first", id, g_limit_s);
+        if (sig == SIGKILL)
+            ck_abort_msg(WB_NOT_RUN "%s did not finish: it was killed (signal 9: out of memory?); fix that one first",
+                         id);
+        if (sig)
+            ck_abort_msg(WB_NOT_RUN "%s did not finish: it crashed (signal %d); fix that one first", id, sig);
         /* it failed a check, or exited: that says nothing about this test */
     }
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
@@ -386,32 +412,20 @@ static void cp_enter(int c)
         unlink(path);
         return;
     }
-    g_mark_fd = fd, g_mark_pid = getpid();
-    snprintf(g_crash_note, sizeof g_crash_note, "crashed (signal %02d)\n", 0);
-    static char alt[1 << 16]; /* a crash of an overflowing stack still gets to write */
-    stack_t ss = { .ss_sp = alt, .ss_size = sizeof alt };
-    sigaltstack(&ss, NULL);
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = crash_mark;
-    sa.sa_flags = SA_ONSTACK;
-    sigemptyset(&sa.sa_mask);
-    const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) sigaction(sigs[i], &sa, NULL);
+    g_mark_fd = fd;
+    if (g_now) g_now->cp = c, g_now->pid = getpid();
 }
 
 /* In the test's process, once the test has returned: it finished. */
 static void cp_leave(int c)
 {
     if (g_mark_fd < 0) return;
-    char path[300];
-    snprintf(path, sizeof path, "%s/%d", g_running, c);
     close(g_mark_fd);
     g_mark_fd = -1;
-    unlink(path);
+    unlink(g_marker[c]);
 }
 
-/* Before the run: the markers' folder, fresh. After it: gone. */
+/* Before the run: the markers' folder, fresh, and their paths. After it: gone. */
 static void cp_markers_start(const char *tmp)
 {
     snprintf(g_running, sizeof g_running, "%s/wb-running-XXXXXX", tmp);
@@ -419,25 +433,88 @@ static void cp_markers_start(const char *tmp)
         fprintf(stderr, "warning: no folder for the running tests' markers in %s (%s): a test that never ends is "
                 "met by each test of its checkpoint\n", tmp, strerror(errno));
         g_running[0] = 0;
+        return;
     }
+    for (int c = 0; c < WB_MAX_CHECKPOINTS; c++) snprintf(g_marker[c], sizeof g_marker[c], "%s/%d", g_running, c);
+    void *m = mmap(NULL, sizeof *g_now, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    g_now = m == MAP_FAILED ? NULL : m; /* without it, a test killed is taken for one that failed a check */
+    if (g_now) g_now->pid = 0, g_now->cp = -1;
 }
 
 static void cp_markers_end(void)
 {
     if (!g_running[0]) return;
-    char path[300];
-    for (int c = 0; c < WB_MAX_CHECKPOINTS; c++) {
-        snprintf(path, sizeof path, "%s/%d", g_running, c);
-        unlink(path);
-    }
+    for (int c = 0; c < WB_MAX_CHECKPOINTS; c++) unlink(g_marker[c]);
     rmdir(g_running);
     g_running[0] = 0;
+}
+
+/* ---- the run's temporary files, removed however the run ends ----
+ * The figures' channel, the tests' ends and the markers' folder are this
+ * run's, in TMPDIR. A Ctrl-C, a SIGTERM or the out-of-memory killer ends
+ * this process before it removes them, and while the tests run Check's own
+ * handler of SIGINT and SIGTERM is the one in place (it stops the running
+ * test and ends this process). So a small process of its own, started
+ * before the tests in a session of its own (the Ctrl-C does not reach it),
+ * waits on a pipe from this one: a byte says this process removed them;
+ * the pipe's end without one, that it died, and the janitor removes them. */
+static int g_janitor_fd = -1;
+static pid_t g_janitor_pid;
+
+static void run_files_remove(void)
+{
+    if (g_channel[0]) unlink(g_channel), g_channel[0] = 0;
+    if (g_ends[0]) unlink(g_ends), g_ends[0] = 0;
+    cp_markers_end();
+}
+
+static void janitor_start(void)
+{
+    int p[2];
+    if (pipe(p) != 0) return; /* no janitor: the files are removed as before, at the run's end */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        setsid();
+        int null = open("/dev/null", O_RDWR);
+        for (int fd = 0; fd < 3 && null >= 0; fd++) dup2(null, fd); /* holds no pipe a caller reads to its end */
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != p[0]) close(fd);
+        char b;
+        ssize_t k;
+        while ((k = read(p[0], &b, 1)) < 0 && errno == EINTR) {}
+        if (k <= 0) run_files_remove();
+        _exit(0);
+    }
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+        return;
+    }
+    g_janitor_fd = p[1], g_janitor_pid = pid;
+}
+
+static void janitor_end(void)
+{
+    if (g_janitor_fd < 0) return;
+    ssize_t k = write(g_janitor_fd, "", 1);
+    (void)k;
+    close(g_janitor_fd);
+    g_janitor_fd = -1;
+    waitpid(g_janitor_pid, NULL, 0);
 }
 
 static void gpu_setup(void) { wb_set_error_handler(fail_test); }
 /* checkpoint c's checked setup (START_FNS, below, as END_FNS) */
 static void test_start(int c)
 {
+    if (getpid() != g_main_pid) { /* a test's process */
+        if (g_janitor_fd >= 0) close(g_janitor_fd), g_janitor_fd = -1; /* the janitor's pipe is the harness's */
+#ifdef __linux__
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* a test never outlives the run, even one killed with SIGKILL */
+        if (getppid() != g_main_pid) _exit(1);
+#endif
+    }
     cp_enter(c);
     gpu_setup();
     pthread_t t;
@@ -818,6 +895,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     double mulv = mul ? strtod(mul, &mul_end) : 1;
     if (mul && mulv >= 0 && mul_end != mul && !*mul_end) g_limit_s *= mulv;
     cp_markers_start(tmpdir && *tmpdir ? tmpdir : "/tmp");
+    janitor_start();
 
     cp_tally res[WB_MAX_CHECKPOINTS];
     memset(res, 0, sizeof res);
@@ -852,7 +930,14 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         else tcase_add_test(tc[c], tests[i].test);
     }
     SRunner *sr = srunner_create(s);
+    struct sigaction died, chld_before;
+    memset(&died, 0, sizeof died);
+    died.sa_sigaction = test_died;
+    died.sa_flags = SA_SIGINFO | SA_RESTART | SA_NOCLDSTOP;
+    sigemptyset(&died.sa_mask);
+    sigaction(SIGCHLD, &died, &chld_before);
     srunner_run(sr, NULL, NULL, CK_SILENT);
+    sigaction(SIGCHLD, &chld_before, NULL);
     cp_markers_end();
     int nres = srunner_ntests_run(sr);
     TestResult **trs = srunner_results(sr);
@@ -883,7 +968,6 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         if (c >= 0) ended[c]++;
     }
     free(ends);
-    unlink(g_ends);
     for (int c = 0; c < g_week.n_checkpoints; c++) {
         int early = res[c].passed - ended[c];
         if (early <= 0) continue;
@@ -934,7 +1018,8 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
         snprintf(o->detail, sizeof o->detail, "%s", figs[i].detail);
     }
     free(figs);
-    unlink(g_channel);
+    run_files_remove();
+    janitor_end();
     /* A checkpoint with a target passes on its figure: tests that passed
      * without reporting one (no WB_SPEED line, no wb_expect_target) prove
      * nothing about speed. */

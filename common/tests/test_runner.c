@@ -10,7 +10,9 @@
  * With WB_RUNNER_HANG=loop, w01.devquery is four tests that never end
  * (a learner's loop): the first runs to WB_TEST_TIMEOUT, the other three
  * fail at once; with WB_RUNNER_HANG=crash the first crashes and the rest
- * would never end. Either way w01.devquery fails and the other checkpoints
+ * would never end; with WB_RUNNER_HANG=kill the first is killed by SIGKILL
+ * (as the out-of-memory killer does) and the rest would never end. Each way
+ * w01.devquery fails and the other checkpoints
  * run as they do without it. With WB_RUNNER_HANG=fail the first fails a
  * check and the other three pass: 1 of 4 failed, none "not run", whatever
  * CK_TIMEOUT_MULTIPLIER says (0: Check sets no time limit).
@@ -47,6 +49,7 @@ START_TEST(never_ends)
 {
     const char *e = getenv("WB_RUNNER_HANG");
     if (_i == 0 && e && !strcmp(e, "crash")) raise(SIGSEGV);
+    if (_i == 0 && e && !strcmp(e, "kill")) raise(SIGKILL);
     /* fail: the first test fails a check at once and the other three pass (no loop) */
     if (e && !strcmp(e, "fail")) {
         ck_assert_msg(_i != 0, "the first test fails a check");
