@@ -134,6 +134,13 @@ expect "a test stopped at its time limit is said to be a loop, with the way to f
 sed -i 's/\tw61\.pack\tpass\t-\t.*/\tw61.pack\tfail\tcode\t-\t-\t-\t-\t-\t-\t1\t-\t1\t1\t0\t-\tphase6\/week61\/test_week61.c:98: Received signal 11 (Segmentation fault)/' "$rec"
 expect "a crash is said to be in the learner's code, with the way to find it" 'crashed inside a test of w61\.pack .* then `bt`' \
   "$(build/wb report "$rec" phase6/week61 --status 1 --bin build/phase6/week61/learner/test)"
+# "look for TODO" only where the file named still holds one (a learner removes them as they work; the line
+# sent them to look for what was gone)
+sed -i 's/TODO/done/g' phase6/week61/sp24_gemm.cu phase6/week61/sp24_pack.cu
+out=$(build/wb report "$rec" phase6/week61 --status 1)
+grep -q 'look for TODO' <<<"$out" && t_fail "learner: files without TODO are not sent to look for one" "$out" ||
+  expect "files without TODO are sent to the FAIL lines" 'sp24_gemm\.cu \(each FAIL line above says what went wrong\), then' "$out"
+for f in sp24_gemm sp24_pack; do git -C "$WB_ROOT" show HEAD:phase6/week61/$f.cu > phase6/week61/$f.cu; done
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect "make profile without a GPU says it needs one" 'make profile needs an NVIDIA GPU: .*Nothing was profiled' "$(m phase0/week01 profile)"
 fi

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "wb_file.h"
 #include "wb_results.h"
 #include "wb_tool.h"
 
@@ -42,6 +43,15 @@ int checkpoint_files(const wb_week *w, const char *id, int *named)
         hits += match;
     }
     return hits;
+}
+
+/* Whether the file at PATH still holds a TODO (a file that cannot be read: no). */
+static int has_todo(const char *path)
+{
+    char *text = wb_read_file(path, NULL);
+    int yes = text && strstr(text, "TODO") != NULL;
+    free(text);
+    return yes;
 }
 
 /* `wb report RESULTS WEEK [--record] [--status N] [--impl IMPL] [--bin TEST]`:
@@ -139,10 +149,26 @@ int cmd_report(int argc, char **argv)
                    "checks your own files.\n", wdir);
             return 1;
         }
+        /* "look for TODO" only where a named file still holds one: a learner who removed them all is sent to
+         * the FAIL lines instead */
+        int todo[WB_MAX_EXERCISES * 2] = {0}, nfiles = 0, ntodo = 0;
+        for (int i = 0; i < n_ex_files(&w); i++) {
+            if (nnamed && !named[i]) continue;
+            char path[600];
+            snprintf(path, sizeof path, "%s/%s%s", wdir, ex_name(&w, i), ex_ext(&w, i));
+            todo[i] = has_todo(path);
+            nfiles++, ntodo += todo[i];
+        }
         printf("Next: fix the failing checkpoint%s in ", fail == 1 ? "" : "s");
         for (int i = 0, k = 0; i < n_ex_files(&w); i++)
             if (!nnamed || named[i]) printf("%s%s/%s%s", k++ ? ", " : "", wdir, ex_name(&w, i), ex_ext(&w, i));
-        printf(" (look for TODO), then check again; `make %s hint` shows a hint.\n", wdir);
+        if (ntodo == nfiles) printf(" (look for TODO)");
+        else if (!ntodo) printf(" (each FAIL line above says what went wrong)");
+        else
+            for (int i = 0, k = 0; i < n_ex_files(&w); i++)
+                if (todo[i]) k++, printf("%s%s%s%s", k > 1 ? ", " : " (look for TODO in ", ex_name(&w, i),
+                                         ex_ext(&w, i), k == ntodo ? ")" : "");
+        printf(", then check again; `make %s hint` shows a hint.\n", wdir);
         if (timeout)
             printf("A test of %s ran past its time limit: most likely a loop in your code that never ends. To see "
                    "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then Ctrl-C.\n", slow_id, slow_id, bin);
