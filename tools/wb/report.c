@@ -54,6 +54,27 @@ static int has_todo(const char *path)
     return yes;
 }
 
+/* The checkpoints IDS[0..n-1] for a sentence: "a", "a and b", "a, b and c", "a, b, c and 2 more". */
+static void print_ids(char ids[][64], int n)
+{
+    int shown = n > 4 ? 3 : n;
+    for (int i = 0; i < shown; i++)
+        printf("%s%s", i == 0 ? "" : i == n - 1 ? " and " : ", ", ids[i]);
+    if (shown < n) printf(" and %d more", n - shown);
+}
+
+/* The closing line for the checkpoints whose tests did not finish (ran to the time limit, crashed, were
+ * killed): each named, with the way to see where. LEAD and WHAT come in the singular ([0]) and the plural. */
+static void print_stopped(const char *const lead[2], char ids[][64], int n, const char *const what[2],
+                          const char *how, const char *bin)
+{
+    if (!n) return;
+    printf("%s ", lead[n > 1]);
+    print_ids(ids, n);
+    printf(" %s To see where%s: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, %s.\n", what[n > 1],
+           n > 1 ? ", start with the first" : "", ids[0], bin, how);
+}
+
 /* `wb report RESULTS WEEK [--record] [--status N] [--impl IMPL] [--bin TEST]`:
  * after `make check`, read the run's results record, record the passed
  * checkpoints in the progress file (--record: the learner's own code), and
@@ -87,9 +108,9 @@ int cmd_report(int argc, char **argv)
         return 1;
     }
     int fail = 0, pass = 0, nogpu = 0, notsel = 0, rc = status == 0 ? 0 : 1, nfailed = 0, envonly = 0, pyimport = 0;
-    int timeout = 0, crash = 0;
-    char slow_id[64] = "", crash_id[64] = "";
-    static char failed_ids[WB_MAX_CHECKPOINTS][64];
+    int timeout = 0, crash = 0, killed = 0;
+    static char failed_ids[WB_MAX_CHECKPOINTS][64], slow_ids[WB_MAX_CHECKPOINTS][64],
+        crash_ids[WB_MAX_CHECKPOINTS][64], killed_ids[WB_MAX_CHECKPOINTS][64];
     wb_record recs[WB_MAX_CHECKPOINTS];
     int nrec = 0;
     char why[600] = "";
@@ -97,11 +118,14 @@ int cmd_report(int argc, char **argv)
         if (r[i].status == WB_RES_FAIL && nfailed < WB_MAX_CHECKPOINTS)
             snprintf(failed_ids[nfailed++], sizeof failed_ids[0], "%s", r[i].id);
         if (r[i].status == WB_RES_FAIL) fail++;
-        /* Check's words for a test it stopped at its timeout, or whose process died of a signal */
-        if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Test timeout expired") && !timeout++)
-            snprintf(slow_id, sizeof slow_id, "%s", r[i].id);
-        if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Received signal") && !crash++)
-            snprintf(crash_id, sizeof crash_id, "%s", r[i].id);
+        /* Check's words for a test it stopped at its timeout, or whose process died of a signal (9: killed,
+         * most likely for memory; Check's own stop at the timeout is said as above) */
+        if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Test timeout expired") && timeout < WB_MAX_CHECKPOINTS)
+            snprintf(slow_ids[timeout++], sizeof slow_ids[0], "%s", r[i].id);
+        else if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Received signal 9 ") && killed < WB_MAX_CHECKPOINTS)
+            snprintf(killed_ids[killed++], sizeof killed_ids[0], "%s", r[i].id);
+        else if (r[i].status == WB_RES_FAIL && strstr(r[i].message, "Received signal") && crash < WB_MAX_CHECKPOINTS)
+            snprintf(crash_ids[crash++], sizeof crash_ids[0], "%s", r[i].id);
         if (r[i].status == WB_RES_PASS) pass++;
         if (r[i].status == WB_RES_SKIP) {
             if (r[i].reason == WB_WHY_NOTSELECTED) notsel++;
@@ -169,13 +193,20 @@ int cmd_report(int argc, char **argv)
                 if (todo[i]) k++, printf("%s%s%s%s", k > 1 ? ", " : " (look for TODO in ", ex_name(&w, i),
                                          ex_ext(&w, i), k == ntodo ? ")" : "");
         printf(", then check again; `make %s hint` shows a hint.\n", wdir);
-        if (timeout)
-            printf("A test of %s ran past its time limit: most likely a loop in your code that never ends. To see "
-                   "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then Ctrl-C.\n", slow_id, slow_id, bin);
-        if (crash)
-            printf("Your code crashed inside a test of %s (the line above names the test, not your code). To see "
-                   "where: `CK_FORK=no CK_RUN_CASE=%s gdb --args %s`, run, then `bt`; on the GPU, `make %s "
-                   "sanitize`.\n", crash_id, crash_id, bin, wdir);
+        static const char *const a_test[2] = { "A test of", "Tests of" };
+        static const char *const crashed[2] = { "Your code crashed inside a test of", "Your code crashed inside tests of" };
+        static const char *const loop[2] = { "ran past its time limit: most likely a loop in your code that never ends.",
+                                             "ran past their time limit: most likely a loop in your code that never ends." };
+        static const char *const where[2] = { "(the line above names the test, not your code).",
+                                              "(the lines above name the tests, not your code)." };
+        static const char *const oom[2] = { "was killed (signal 9): most likely for using too much memory (a size "
+                                            "computed wrong?).", "were killed (signal 9): most likely for using too "
+                                            "much memory (a size computed wrong?)." };
+        char how[200];
+        snprintf(how, sizeof how, "run, then `bt`; on the GPU, `make %s sanitize`", wdir);
+        print_stopped(a_test, slow_ids, timeout, loop, "run, then Ctrl-C", bin);
+        print_stopped(crashed, crash_ids, crash, where, how, bin);
+        print_stopped(a_test, killed_ids, killed, oom, "run, then `bt` where it stops", bin);
         return 1;
     }
     if (nogpu) {
