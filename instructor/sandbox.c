@@ -648,6 +648,8 @@ static int build_args(const sb_opts *o, args *a, int info_fd, int block_fd, int 
     err |= add(a, "--setenv") | add(a, "PATH") | add(a, path);
     err |= add(a, "--setenv") | add(a, "HOME") | add(a, o->scratch);
     err |= add(a, "--setenv") | add(a, "TMPDIR") | add(a, "/tmp");
+    /* what runs here knows it: HOME is the scratch tree an earlier run wrote (wb_cudnn.h searches nothing under it) */
+    err |= add(a, "--setenv") | add(a, "WB_SANDBOXED") | add(a, "1");
     if (o->ld_library_path) err |= add(a, "--setenv") | add(a, "LD_LIBRARY_PATH") | add(a, o->ld_library_path);
     for (int i = 0; o->env && o->env[i]; i++) {
         const char *eq = strchr(o->env[i], '=');

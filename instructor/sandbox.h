@@ -25,8 +25,8 @@
  * outside talks to it; what comes through it, descriptors passed with
  * SCM_RIGHTS included, is not limited by the namespaces); nothing else.
  *
- * The environment is exactly PATH, HOME=scratch, LD_LIBRARY_PATH (if given)
- * and o->env. The command runs as an unprivileged uid: when the grader is
+ * The environment is exactly PATH, HOME=scratch, LD_LIBRARY_PATH (if given),
+ * WB_SANDBOXED=1 (so wb_cudnn.h searches nothing under HOME) and o->env. The command runs as an unprivileged uid: when the grader is
  * root, bwrap itself is started as o->uid (65534 unless set) and the scratch
  * tree is chowned to it, because RLIMIT_NPROC does not bind uid 0.
  *

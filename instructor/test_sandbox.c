@@ -498,6 +498,7 @@ START_TEST(environment_is_only_what_is_given)
     const char *log = boxed(&o, &r, args);
     ck_assert_msg(!strstr(log, "SB_SECRET"), "%s", log);
     ck_assert_msg(strstr(log, "WB_SEED=42\n") && strstr(log, "LD_LIBRARY_PATH=/usr/local/nvidia/lib64\n"), "%s", log);
+    ck_assert_msg(strstr(log, "WB_SANDBOXED=1\n"), "%s", log); /* wb_cudnn.h: nothing under HOME */
     char home[200];
     snprintf(home, sizeof home, "HOME=%s\n", scratch);
     ck_assert_msg(strstr(log, home) && strstr(log, "PATH="), "%s", log);

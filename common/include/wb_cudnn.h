@@ -19,6 +19,10 @@
  *      which torch installs): nvidia/cudnn/lib under the usual site-packages
  *      and dist-packages folders, under $WB_CUDNN_DIR if set, and last where
  *      the python3 on PATH says its nvidia.cudnn package is.
+ * Under the grader's sandbox (WB_SANDBOXED=1, set by instructor/sandbox.c
+ * for everything it runs) HOME is the submission's scratch tree, which an
+ * earlier run could have written: nothing under HOME is searched, and the
+ * python3 asked runs isolated (-I: no user site folder, no current folder).
  * cuDNN 9 is a small dispatcher that opens its sub-libraries
  * (libcudnn_graph, libcudnn_ops, ...) by name when first used; in a Python
  * folder those are not on the loader's path, so they are opened first, from
@@ -36,6 +40,15 @@ extern "C" {
 /* 1 when cuDNN is loaded (calling it again is cheap); 0 when it cannot be,
  * with the reason in why (one line: what was tried, what failed). */
 int wb_cudnn_open(char *why, size_t n);
+
+/* 1 when this process runs under the grader's sandbox (WB_SANDBOXED set,
+ * not "0"): the search then skips every folder under HOME. */
+int wb_cudnn_sandboxed(void);
+
+/* Step 3's folders after $WB_CUDNN_DIR, in order, each passed to visit
+ * (which returns 1 to stop there); returns 1 when visit stopped it. None
+ * under HOME when sandboxed, and python3 then runs isolated (-I). */
+int wb_cudnn_walk(int sandboxed, int (*visit)(const char *dir, void *ctx), void *ctx);
 
 /* A symbol of the loaded cuDNN, or NULL (also before a successful open). */
 void *wb_cudnn_sym(const char *name);

@@ -36,6 +36,54 @@ static int try_dir(const char *dir, char *err, size_t n)
     return 1;
 }
 
+int wb_cudnn_sandboxed(void)
+{
+    const char *s = getenv("WB_SANDBOXED");
+    return s && *s && strcmp(s, "0") != 0;
+}
+
+int wb_cudnn_walk(int sandboxed, int (*visit)(const char *dir, void *ctx), void *ctx)
+{
+    static const char *const pats[] = {
+        "/usr/local/lib/python3*/dist-packages/nvidia/cudnn/lib",
+        "/usr/local/lib/python3*/site-packages/nvidia/cudnn/lib",
+        "/usr/lib/python3*/dist-packages/nvidia/cudnn/lib",
+        "/usr/lib/python3*/site-packages/nvidia/cudnn/lib",
+        "/opt/conda/lib/python3*/site-packages/nvidia/cudnn/lib",
+        "~/.local/lib/python3*/site-packages/nvidia/cudnn/lib",
+    };
+    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
+        glob_t g;
+        if (sandboxed && pats[i][0] == '~') continue;
+        if (glob(pats[i], GLOB_TILDE, NULL, &g) == 0) {
+            for (size_t k = 0; k < g.gl_pathc; k++)
+                if (visit(g.gl_pathv[k], ctx)) { globfree(&g); return 1; }
+            globfree(&g);
+        }
+    }
+    /* last, ask the Python on PATH where its cuDNN package is (a virtual
+     * environment, a conda or user install the patterns above miss);
+     * sandboxed, isolated (-I): no user site folder, no current folder */
+#define PY_CUDNN "-c 'import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], \"lib\"))' 2>/dev/null"
+    FILE *py = popen(sandboxed ? "python3 -I " PY_CUDNN : "python3 " PY_CUDNN, "r");
+#undef PY_CUDNN
+    if (py) {
+        char d[900] = "";
+        int got = fgets(d, sizeof d, py) != NULL;
+        pclose(py);
+        d[strcspn(d, "\n")] = 0;
+        if (got && *d && visit(d, ctx)) return 1;
+    }
+    return 0;
+}
+
+struct try_ctx { char *err; size_t n; };
+static int try_visit(const char *dir, void *ctx)
+{
+    struct try_ctx *c = ctx;
+    return try_dir(dir, c->err, c->n);
+}
+
 int wb_cudnn_open(char *why, size_t n)
 {
     char err[512] = "";
@@ -58,32 +106,8 @@ int wb_cudnn_open(char *why, size_t n)
     snprintf(err, sizeof err, "libcudnn.so.9: %s", dlerror());
     const char *dir = getenv("WB_CUDNN_DIR");
     if (dir && *dir && try_dir(dir, err, sizeof err)) return 1;
-    static const char *const pats[] = {
-        "/usr/local/lib/python3*/dist-packages/nvidia/cudnn/lib",
-        "/usr/local/lib/python3*/site-packages/nvidia/cudnn/lib",
-        "/usr/lib/python3*/dist-packages/nvidia/cudnn/lib",
-        "/usr/lib/python3*/site-packages/nvidia/cudnn/lib",
-        "/opt/conda/lib/python3*/site-packages/nvidia/cudnn/lib",
-        "~/.local/lib/python3*/site-packages/nvidia/cudnn/lib",
-    };
-    for (size_t i = 0; i < sizeof pats / sizeof pats[0]; i++) {
-        glob_t g;
-        if (glob(pats[i], GLOB_TILDE, NULL, &g) == 0) {
-            for (size_t k = 0; k < g.gl_pathc; k++)
-                if (try_dir(g.gl_pathv[k], err, sizeof err)) { globfree(&g); return 1; }
-            globfree(&g);
-        }
-    }
-    /* last, ask the Python on PATH where its cuDNN package is (a virtual
-     * environment, a conda or user install the patterns above miss) */
-    FILE *py = popen("python3 -c 'import nvidia.cudnn, os; print(os.path.join(list(nvidia.cudnn.__path__)[0], \"lib\"))' 2>/dev/null", "r");
-    if (py) {
-        char d[900] = "";
-        int got = fgets(d, sizeof d, py) != NULL;
-        pclose(py);
-        d[strcspn(d, "\n")] = 0;
-        if (got && *d && try_dir(d, err, sizeof err)) return 1;
-    }
+    struct try_ctx c = { err, sizeof err };
+    if (wb_cudnn_walk(wb_cudnn_sandboxed(), try_visit, &c)) return 1;
     snprintf(why, n, "no loadable cuDNN 9 (set WB_CUDNN_LIB=/path/to/libcudnn.so.9); last error: %s", err);
     return 0;
 }
