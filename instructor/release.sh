@@ -31,8 +31,8 @@
 # marker, no file byte-identical to a solution file, no line of a solution's
 # code in any file (build/instructor/leakcheck), no support file naming a
 # solution/ path, no plain quiz answer, no key or explanation in a graded quiz,
-# and no shipped Markdown file (but AUTHORING.md, the authors' guide to the
-# instructor copy's layout), week.txt or starter naming IMPL=solution, an
+# and no shipped Markdown file (AUTHORING.md too: its authors' parts are
+# wb:instructor blocks), week.txt or starter naming IMPL=solution, an
 # instructor/ path or make tune-, each line reported as FILE:LINE.
 set -euo pipefail
 out=${1:?usage: release.sh OUT [WEEK...]}
@@ -170,12 +170,11 @@ done
 bad=$md_bad
 if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; then
   echo "release check: a solution/ or instructor/ folder is in the copy" >&2; bad=1; fi
-# No shipped Markdown file (AUTHORING.md aside: the authors' guide, which
-# describes the instructor copy), week.txt or starter tells the learner to
-# run the solution or points into instructor/ (AUTHORING.md): the copy has
-# neither. Each line as FILE:LINE: TEXT.
+# No shipped Markdown file (AUTHORING.md too), week.txt or starter tells the
+# learner to run the solution or points into instructor/ (AUTHORING.md): the
+# copy has neither. Each line as FILE:LINE: TEXT.
 pointing=$(cd "$out" && {
-  find . -type f -name '*.md' ! -path ./AUTHORING.md -print0 | sort -z | xargs -0r grep -nE 'IMPL=solution|instructor/|make tune-'
+  find . -type f -name '*.md' -print0 | sort -z | xargs -0r grep -nE 'IMPL=solution|instructor/|make tune-'
   grep -nE 'instructor/|make tune-' phase*/week*/week.txt phase*/week*/*.cu phase*/week*/*.py 2>/dev/null
 } | sed 's|^\./||; s|^\([^:]*:[0-9]*:\)|\1 |' || true)
 if [ -n "$pointing" ]; then

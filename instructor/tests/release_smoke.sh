@@ -12,13 +12,15 @@
 #      support file makes the release fail; in a week's README, a line naming
 #      IMPL=solution or instructor/ outside a marker, and a marker left open,
 #      make it fail naming FILE:LINE, and a wb:instructor block is left out
-#      with the text around it intact;
+#      with the text around it intact; AUTHORING.md is checked as any
+#      shipped Markdown (an IMPL=solution line outside a marker refuses);
 #   3. the whole workbook releases (or, where TEST_WEEKS names some weeks,
 #      those weeks do), and phase5/week24 (which runs the kernels of the
 #      weeks it uses) builds in the whole copy; no Markdown file it ships
-#      (AUTHORING.md aside) names IMPL=solution, instructor/ or make tune-,
-#      or holds a marker, and each is its source less its wb:instructor
-#      blocks.
+#      (AUTHORING.md included) names IMPL=solution, instructor/ or make
+#      tune-, or holds a marker, and each is its source less its
+#      wb:instructor blocks; every section of AUTHORING.md a shipped file
+#      cites ("Speed targets") is in the copy's.
 # Each step is one "PASS|FAIL<TAB>label<TAB>detail" line in TSV (for the
 # `make test` ledger) and on stdout; exit 1 when any failed.
 set -uo pipefail
@@ -185,6 +187,15 @@ readme_refused "a week's README with an IMPL=solution line outside a marker is r
 n0=$(($(wc -l < phase0/week02/README.md) + 2))
 printf '\n<!-- wb:instructor -->\nmake phase0/week02 check IMPL=solution\n\nThe end.\n' >> phase0/week02/README.md && git add phase0/week02/README.md
 readme_refused "a wb:instructor marker left open is refused" "$n0" "<!-- wb:instructor --> has no <!-- wb:end -->"
+# AUTHORING.md ships, so it is checked as any Markdown file the copy has.
+cp AUTHORING.md "$tmp/authoring.keep"
+echo "make phase0/week01 check IMPL=solution   # planted" >> AUTHORING.md && git add AUTHORING.md
+if bash instructor/release.sh "$tmp/authoring" phase0/week02 > "$tmp/authoring.log" 2>&1; then
+  step FAIL "AUTHORING.md with an IMPL=solution line outside a marker is refused" "the release passed"
+elif grep -q "release check: AUTHORING.md:[0-9]*: make phase0/week01 check IMPL=solution   # planted" "$tmp/authoring.log"; then
+  step PASS "AUTHORING.md with an IMPL=solution line outside a marker is refused (AUTHORING.md named)"
+else cat "$tmp/authoring.log"; step FAIL "AUTHORING.md with an IMPL=solution line outside a marker is refused" "not for AUTHORING.md"; fi
+cp "$tmp/authoring.keep" AUTHORING.md && git add AUTHORING.md
 # A wb:instructor block (indented in a list item, and at the top level) is
 # left out, and the copy's README is the workbook's less the block's lines.
 { printf '\n- A list item whose text goes on\n  <!-- wb:instructor -->\n  planted: `make tune-w02` (instructor/tune/w02/)\n  <!-- wb:end -->\n  after the block.\n'
@@ -224,10 +235,22 @@ if bash instructor/release.sh "$tmp/all" $some_weeks > "$tmp/all.log" 2>&1; then
   # Its Markdown: nothing a student copy cannot use, no marker, and each file
   # its source less its wb:instructor blocks (blank lines squeezed: a block
   # left out may leave one fewer), student blocks shown.
-  label="$what: no shipped Markdown names IMPL=solution, instructor/ or make tune-, or holds a marker"
-  hits=$(find . -type f -name '*.md' ! -path ./AUTHORING.md -print0 | xargs -0r grep -nE \
+  label="$what: no shipped Markdown (AUTHORING.md included) names IMPL=solution, instructor/ or make tune-, or holds a marker"
+  hits=$(find . -type f -name '*.md' -print0 | xargs -0r grep -nE \
     'IMPL=solution|instructor/|make tune-|^[[:space:]]*<!-- wb:(instructor|student)|wb:student -->' | head -5)
   if [ -z "$hits" ]; then step PASS "$label"; else step FAIL "$label" "$(echo "$hits" | cut -c1-120 | tr '\n' ';')"; fi
+  # A file that cites a section of AUTHORING.md (AUTHORING.md's "Speed targets", or AUTHORING.md,
+  # "Speed targets", across a line break too) finds it in the copy's: a heading of that name.
+  label="$what: every section of AUTHORING.md a shipped file cites is in the copy's AUTHORING.md"
+  cited=$(find . -type f \( -name '*.md' -o -name week.txt \) -print0 | sort -z | while IFS= read -r -d '' f; do
+    tr '\n' ' ' < "$f" | grep -oE "AUTHORING\.md(, |'s) *\"[^\"]+\"" | sed -E 's/.*"([^"]+)"/\1/; s/  +/ /g' | sed "s|^|$f: |"
+  done | sort -u)
+  lost=$(echo "$cited" | while IFS= read -r c; do
+    [ -n "$c" ] && ! grep -qxF "## ${c#*: }" AUTHORING.md && echo "$c"
+  done | tr '\n' ';')
+  if [ -z "$cited" ]; then step FAIL "$label" "no shipped file cites a section: nothing was tested"
+  elif [ -n "$lost" ]; then step FAIL "$label" "not a heading of the copy's AUTHORING.md: $lost"
+  else step PASS "$label ($(echo "$cited" | wc -l) citations)"; fi
   label="$what: each Markdown file is its source less its wb:instructor blocks, the rest intact"
   differ="" n_md=0 n_blocks=0
   while IFS= read -r -d '' f; do
