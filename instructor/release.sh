@@ -33,7 +33,8 @@
 # solution/ path, no plain quiz answer, no key or explanation in a graded quiz,
 # and no shipped Markdown file (AUTHORING.md too: its authors' parts are
 # wb:instructor blocks), week.txt or starter naming IMPL=solution, an
-# instructor/ path or make tune-, each line reported as FILE:LINE.
+# instructor/ path or make tune-, and no shipped Markdown naming a commit of
+# the workbook's history, each line reported as FILE:LINE.
 set -euo pipefail
 out=${1:?usage: release.sh OUT [WEEK...]}
 shift
@@ -122,12 +123,24 @@ done
 
 # Every Markdown file as the copy needs it: no instructor-only lines. A
 # marker is a line of its own (indented in a list item if need be); a block
-# left open, a marker inside a block or a stray "wb:student -->" is reported
-# as FILE:LINE and refuses the release (below), since what it hides would ship.
+# left open, a marker inside a block, a stray "wb:student -->" or a line that
+# looks like a marker but is none (misspelt, not alone on its line) is
+# reported as FILE:LINE and refuses the release (below), since what it hides
+# would ship. A line in a fenced code block (``` or ~~~, closed by a fence
+# of the same character at least as long) is text, never a marker; a fence
+# left open at the end of a file refuses the release, since every marker
+# after it would be text.
 md_bad=0
 while IFS= read -r -d '' f; do
   awk -v name="$f" '
     function err(line, msg) { printf "release check: %s:%d: %s\n", name, line, msg > "/dev/stderr"; bad = 1 }
+    function out() { if (open != "instructor") { print; blank = $0 == ""; dropped = 0 } }
+    fence == "" && match($0, /^[[:space:]]*(```+|~~~+)/) {
+      fence = substr($0, RSTART, RLENGTH); sub(/^[[:space:]]*/, "", fence); fat = NR; out(); next }
+    fence != "" {
+      line = $0; sub(/^[[:space:]]*/, "", line); sub(/[[:space:]]*$/, "", line)
+      if (line ~ (substr(fence, 1, 1) == "`" ? "^`+$" : "^~+$") && length(line) >= length(fence)) fence = ""
+      out(); next }
     /^[[:space:]]*<!-- wb:instructor -->[[:space:]]*$/ {
       if (open != "") err(NR, "<!-- wb:instructor --> inside the wb:" open " block of line " at)
       else { open = "instructor"; at = NR }
@@ -142,9 +155,12 @@ while IFS= read -r -d '' f; do
       else open = ""
       next }
     open == "instructor" { next }
+    /^[[:space:]]*<!--[[:space:]]*(wb:)?\/?(instructor|student)|wb:student[[:space:]]*-->[[:space:]]*$/ {
+      err(NR, "looks like a wb:instructor or wb:student marker the release did not recognise (a marker is alone on its line, spelt as in AUTHORING.md): " substr($0, 1, 120)) }
     $0 == "" && blank && dropped { next }   # no two blank lines where a block was left out
-    { print; blank = $0 == ""; dropped = 0 }
+    { out() }
     END {
+      if (fence != "") err(fat, "the fence " fence " opened here is never closed: every marker after it would be text")
       if (open != "") {
         err(at, "<!-- wb:" open (open == "instructor" ? " --> has no <!-- wb:end -->" : " has no wb:student -->") " after it: the rest of the file would ship")
       }
@@ -181,15 +197,20 @@ if [ -n "$pointing" ]; then
   echo "$pointing" | cut -c1-200 | sed 's/^/release check: /' >&2
   echo "release check: the lines above name IMPL=solution, an instructor/ path or make tune-, which a student copy lacks: put them between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or say it so that it reads true without them" >&2
   bad=1; fi
-# A marker the filter did not take (misspelt, or not alone on its line) would
-# ship with what it meant to hide.
-stray=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z |
-  xargs -0r grep -nE '^[[:space:]]*<!--[[:space:]]*(wb:)?/?(instructor|student)|wb:student[[:space:]]*-->[[:space:]]*$' |
-  sed 's|^\./||; s|^\([^:]*:[0-9]*:\)|\1 |' || true)
-if [ -n "$stray" ]; then
-  echo "$stray" | cut -c1-200 | sed 's/^/release check: /' >&2
-  echo "release check: the lines above look like wb:instructor or wb:student markers the release did not recognise (a marker is alone on its line, spelt as in AUTHORING.md)" >&2
-  bad=1; fi
+# No shipped Markdown names a commit of the workbook's history, which the copy
+# lacks. A candidate is a word of 7 to 40 lowercase hex digits, at least one a
+# letter (an all-digit word is a number: a seed, a size); it is refused when
+# git resolves it to a commit here. A mask (0x1f: no such word), a SHA-256 sum
+# (64 digits) or a hex word no commit starts with is text.
+commits=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z | xargs -0r grep -noE '\b[0-9a-f]{7,40}\b' |
+  awk -F: '$NF ~ /[a-f]/' | sed 's|^\./||' || true)
+if [ -n "$commits" ]; then
+  named=$(echo "$commits" | awk -F: '{ print $NF }' | sort -u | while read -r h; do
+    git cat-file -e "$h^{commit}" 2>/dev/null && echo "$h"; done || true)
+  [ -n "$named" ] && echo "$commits" | awk -F: -v named=" $(echo $named) " 'index(named, " " $NF " ") {
+    printf "release check: %s:%s: names commit %s of the workbook'"'"'s history, which a student copy lacks: put it between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or leave it out\n", $1, $2, $NF }' >&2 &&
+    bad=1
+fi
 marked=$(grep -rIlE -- '^[[:space:]]*(//|#)@solution' "$out"/phase* 2>/dev/null || true)
 if [ -n "$marked" ]; then
   echo "release check: //@solution regions in: $(echo $marked)" >&2; bad=1; fi

@@ -13,7 +13,9 @@
 #      IMPL=solution or instructor/ outside a marker, and a marker left open,
 #      make it fail naming FILE:LINE, and a wb:instructor block is left out
 #      with the text around it intact; AUTHORING.md is checked as any
-#      shipped Markdown (an IMPL=solution line outside a marker refuses);
+#      shipped Markdown (an IMPL=solution line outside a marker refuses); a
+#      commit of the history named, or a fence left open, refuses; a fenced
+#      marker is text, and hex that names no commit ships;
 #   3. the whole workbook releases (or, where TEST_WEEKS names some weeks,
 #      those weeks do), and phase5/week24 (which runs the kernels of the
 #      weeks it uses) builds in the whole copy; no Markdown file it ships
@@ -122,7 +124,9 @@ src=$tmp/src
 mkdir -p "$src/build/instructor"
 git ls-files -z | tar -cf - --null -T - | tar -xf - -C "$src"
 cp -p build/wb "$src/build/" && cp -p build/instructor/leakcheck "$src/build/instructor/"
-( cd "$src" && git init -q && git add -A ) || { step FAIL "scratch copy of the workbook" "git init failed"; exit 1; }
+# committed: a commit of its history is what a README must not name (below)
+( cd "$src" && git init -q && git add -A && git -c user.name=wb -c user.email=wb@localhost commit -qm scratch ) ||
+  { step FAIL "scratch copy of the workbook" "git init failed"; exit 1; }
 cd "$src"
 echo "scratch notes" > phase0/week02/untracked-notes.txt
 echo "uses: phase0/week01" >> phase0/week02/week.txt && git add phase0/week02/week.txt
@@ -172,12 +176,14 @@ else cat "$tmp/inside.log"; step FAIL "an OUT inside the workbook is refused" "n
 # A week's README that points into instructor/, or tells the learner to run
 # the solution: the copy has neither. The release names the file and line.
 cp phase0/week02/README.md "$tmp/readme.keep"
+n_refused=0
 readme_refused() { # readme_refused LABEL LINE PATTERN: the release of phase0/week02 fails, naming README.md:LINE
-  if bash instructor/release.sh "$tmp/refused$2" phase0/week02 > "$tmp/refused$2.log" 2>&1; then
+  local o=$tmp/refused$((++n_refused))   # its own folder: two plants may be refused at one line
+  if bash instructor/release.sh "$o" phase0/week02 > "$o.log" 2>&1; then
     step FAIL "$1" "the release passed"
-  elif grep -q "release check: phase0/week02/README.md:$2: $3" "$tmp/refused$2.log"; then
+  elif grep -q "release check: phase0/week02/README.md:$2: $3" "$o.log"; then
     step PASS "$1 (README.md:$2 named)"
-  else cat "$tmp/refused$2.log"; step FAIL "$1" "not for phase0/week02/README.md:$2"; fi
+  else cat "$o.log"; step FAIL "$1" "not for phase0/week02/README.md:$2"; fi
   cp "$tmp/readme.keep" phase0/week02/README.md && git add phase0/week02/README.md
 }
 echo "The tuning notes: instructor/tune/w02/NOTES.md." >> phase0/week02/README.md && git add phase0/week02/README.md
@@ -187,6 +193,13 @@ readme_refused "a week's README with an IMPL=solution line outside a marker is r
 n0=$(($(wc -l < phase0/week02/README.md) + 2))
 printf '\n<!-- wb:instructor -->\nmake phase0/week02 check IMPL=solution\n\nThe end.\n' >> phase0/week02/README.md && git add phase0/week02/README.md
 readme_refused "a wb:instructor marker left open is refused" "$n0" "<!-- wb:instructor --> has no <!-- wb:end -->"
+h=$(git rev-parse --short=9 HEAD)
+printf '\nFixed in commit %s of the scratch history.\n' "$h" >> phase0/week02/README.md && git add phase0/week02/README.md
+readme_refused "a week's README naming a commit of the workbook's history is refused" "$(wc -l < phase0/week02/README.md)" "names commit $h"
+# A fence left open makes every marker after it text: refused at the fence's line.
+n0=$(($(wc -l < phase0/week02/README.md) + 2))
+printf '\n```\ncode\n<!-- wb:instructor -->\nmake tune-w02\n<!-- wb:end -->\n' >> phase0/week02/README.md && git add phase0/week02/README.md
+readme_refused "a fence left open (markers after it would be text) is refused" "$n0" "the fence \`\`\` opened here is never closed"
 # AUTHORING.md ships, so it is checked as any Markdown file the copy has.
 cp AUTHORING.md "$tmp/authoring.keep"
 echo "make phase0/week01 check IMPL=solution   # planted" >> AUTHORING.md && git add AUTHORING.md
@@ -196,15 +209,23 @@ elif grep -q "release check: AUTHORING.md:[0-9]*: make phase0/week01 check IMPL=
   step PASS "AUTHORING.md with an IMPL=solution line outside a marker is refused (AUTHORING.md named)"
 else cat "$tmp/authoring.log"; step FAIL "AUTHORING.md with an IMPL=solution line outside a marker is refused" "not for AUTHORING.md"; fi
 cp "$tmp/authoring.keep" AUTHORING.md && git add AUTHORING.md
+# Hex that names no commit is text: masks, an all-digit seed, a word no commit starts with, a blob's
+# SHA-1 (40 digits, no commit), a SHA-256 sum. A fence shows markers as text.
+printf '\nMasks 0x1f and 0xffffffff, seed 20261122, deadbeef, blob %s, SHA-256 %s.\n' \
+  "$(git hash-object README.md)" "$(sha256sum < README.md | cut -c1-64)" > "$tmp/hex.md"
+printf '\n```\n<!-- wb:instructor -->\nshown as text\n<!-- wb:end -->\n<!-- wb:instructr -->\n```\n' > "$tmp/fenced.md"
 # A wb:instructor block (indented in a list item, and at the top level) is
 # left out, and the copy's README is the workbook's less the block's lines.
 { printf '\n- A list item whose text goes on\n  <!-- wb:instructor -->\n  planted: `make tune-w02` (instructor/tune/w02/)\n  <!-- wb:end -->\n  after the block.\n'
   printf '\nBefore the block.\n\n<!-- wb:instructor -->\n```\nmake phase0/week02 check IMPL=solution   # planted\n```\n<!-- wb:end -->\n\nAfter the block.\n'
+  cat "$tmp/hex.md" "$tmp/fenced.md"
+  printf '\n<!-- wb:instructor -->\n~~~~\n<!-- wb:end -->\nmake phase0/week02 check IMPL=solution   # a fenced marker does not end the block\n~~~~\nFixed in commit %s.\n<!-- wb:end -->\n\nThe end.\n' "$h"
 } >> phase0/week02/README.md && git add phase0/week02/README.md
-label="a week's README: its wb:instructor blocks are left out, the text around them intact"
+label="a week's README: its wb:instructor blocks are left out (a fenced marker is text: it neither ends one nor starts one), hex that names no commit kept, the text around them intact"
 if bash instructor/release.sh "$tmp/blocks" phase0/week02 > "$tmp/blocks.log" 2>&1; then
   { cat "$tmp/readme.keep"
-    printf '\n- A list item whose text goes on\n  after the block.\n\nBefore the block.\n\nAfter the block.\n'; } > "$tmp/readme.want"
+    printf '\n- A list item whose text goes on\n  after the block.\n\nBefore the block.\n\nAfter the block.\n'
+    cat "$tmp/hex.md" "$tmp/fenced.md"; printf '\nThe end.\n'; } > "$tmp/readme.want"
   if cmp -s "$tmp/readme.want" "$tmp/blocks/phase0/week02/README.md"; then step PASS "$label"
   else step FAIL "$label" "$(diff "$tmp/readme.want" "$tmp/blocks/phase0/week02/README.md" | head -6 | tr '\n' ';')"; fi
 else cat "$tmp/blocks.log"; step FAIL "$label" "the release failed (above)"; fi
