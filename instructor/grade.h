@@ -75,6 +75,7 @@ typedef struct {
                                           linked test does, where the API cannot cross (the judge's header says why) */
 } week_cfg;
 
+#define WHY_OWN_MAX 8 /* spans of the grader's own words in a checkpoint's why */
 typedef struct {
     int    status;             /* ST_PASS / ST_FAIL / ST_SKIP */
     double points;
@@ -83,6 +84,12 @@ typedef struct {
     double ratio, target;      /* from the results record; NAN / 0 when none */
     char   yard[32];
     char   gpu[128];           /* the GPU the record says it ran on ("" none): picks week.txt's target for it */
+    /* Where why's text came from: own[] are the [start, end) spans of the
+     * grader's own words (why_own), written as text in the feedback; the
+     * rest came from a run, a build or a submission (why_text) and is quoted
+     * in code spans. A why written any other way is quoted whole. */
+    unsigned short own[WHY_OWN_MAX][2];
+    int    n_own;
 } cp_grade;
 
 typedef struct {
@@ -192,6 +199,13 @@ size_t md_escape(const char *t, char *out, size_t sz, int cell, int multiline);
 size_t md_code_text(const char *t, int block, int cell, char *out, size_t sz);
 void md_code(char *buf, size_t sz, const char *t);
 void md_fence(char *buf, size_t sz, const char *t);
+/* A checkpoint's why, built piece by piece from what each piece is: the
+ * grader's own words (why_own: fmt and what it formats from the grader's own
+ * values: numbers, week.txt, the sandbox's and the grader's messages) or text
+ * from a run, a build or a submission (why_text); why_clear empties it. */
+void why_clear(cp_grade *g);
+void why_own(cp_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void why_text(cp_grade *g, const char *t);
 int load_week_cfg(const char *root, const char *week, week_cfg *w, char *err, size_t errsz);
 int split_weeks(const char *text, char out[][64], char *err, size_t errsz);
 int list_submissions(const char *dir, student *st, int max, char *err, size_t errsz, char *ignored,
@@ -207,7 +221,9 @@ int file_sha256(const char *path, unsigned char out[32]);
 void judge_runner_paths(const student *s, const week_cfg *W, int w, char *built, char *kept, size_t sz);
 int keep_judge_runner(grader *G, student *s, int w);
 int copy_untrusted(const char *from, const char *to, long max, char *why, size_t whysz);
-void set_all(grader *G, student *s, int w, int status, const char *why);
+/* Every checkpoint of week w: status, no points, why; its first `own` bytes
+ * the grader's own words (why_own), the rest quoted. */
+void set_all(grader *G, student *s, int w, int status, const char *why, size_t own);
 void build_all(grader *G);
 void prepare_build_check(grader *G);
 

@@ -236,7 +236,7 @@ int prepare_student(grader *G, student *s, char *err, size_t errsz)
              * naive SGEMM among it); so neither built nor run */
             char why[300];
             snprintf(why, sizeof why, "not submitted: no file of %s was in the submission", wk);
-            set_all(G, s, w, ST_FAIL, why);
+            set_all(G, s, w, ST_FAIL, why, strlen(why));
             s->built[w] = -1;
             s->note[w][0] = 0;
             appendf(s->note[w], sizeof s->note[w],
@@ -526,13 +526,15 @@ static void first_error(const char *log, char *out, size_t outsz)
     free(t);
 }
 
-void set_all(grader *G, student *s, int w, int status, const char *why)
+void set_all(grader *G, student *s, int w, int status, const char *why, size_t own)
 {
     for (int c = 0; c < G->weeks[w].meta.n_checkpoints; c++) {
         cp_grade *g = &s->g[w][c];
         g->status = status;
         g->points = 0;
-        snprintf(g->why, sizeof g->why, "%s", why);
+        why_clear(g);
+        why_own(g, "%.*s", (int)own, why);
+        why_text(g, why + strnlen(why, own));
     }
 }
 
@@ -592,7 +594,7 @@ static void build_done(grader *G, build_slot *slot)
         fprintf(stderr, "grade: %s %s: the sandbox could not start the build: %s\n", s->id, G->weeks[w].dir, msg.r.why);
         snprintf(why, sizeof why, "not graded: the grader could not start the build (%s); the instructor was told",
                  msg.r.why);
-        set_all(G, s, w, ST_FAIL, why);
+        set_all(G, s, w, ST_FAIL, why, strlen(why));
         s->built[w] = -1;
         return;
     }
@@ -601,6 +603,7 @@ static void build_done(grader *G, build_slot *slot)
         return;
     }
     char e[400];
+    size_t own;
     first_error(log, e, sizeof e);
     if (msg.r.limit != SB_LIMIT_NONE) {
         sb_opts o;
@@ -609,6 +612,7 @@ static void build_done(grader *G, build_slot *slot)
         char lt[300];
         limit_text(&msg.r, &o, lt, sizeof lt);
         snprintf(why, sizeof why, "did not build: %s", lt);
+        own = strlen(why); /* the limit's words: the grader's */
         if (msg.r.limit == SB_LIMIT_DISK) { /* what the build wrote goes now, not after the class */
             char cmd[3200], dir[1500];
             snprintf(dir, sizeof dir, "%s/build/%s/learner", s->tree, G->weeks[w].dir);
@@ -618,8 +622,12 @@ static void build_done(grader *G, build_slot *slot)
         }
     } else if (msg.r.signal == SIGSYS && msg.r.why[0]) {
         snprintf(why, sizeof why, "did not build: the build was %s", msg.r.why);
-    } else snprintf(why, sizeof why, "did not compile: %s", e);
-    set_all(G, s, w, ST_FAIL, why);
+        own = strlen(why); /* the sandbox's words */
+    } else {
+        own = (size_t)snprintf(why, sizeof why, "did not compile: "); /* then the compiler's line: the student's source */
+        appendf(why, sizeof why, "%s", e);
+    }
+    set_all(G, s, w, ST_FAIL, why, own);
     /* the log quotes the student's source (an #error line, a name): a fence nothing in it can close */
     appendf(s->note[w], sizeof s->note[w], "- The build failed; from its log:\n\n");
     md_fence(s->note[w], sizeof s->note[w], e);
@@ -668,7 +676,7 @@ void prepare_build_check(grader *G)
             if (s->refused) printf("  %-24s %s\n", s->id, err);
             else fprintf(stderr, "grade: %s: %s\n", s->id, err);
             for (int w = 0; w < G->n_weeks; w++) {
-                set_all(G, s, w, ST_FAIL, err);
+                set_all(G, s, w, ST_FAIL, err, 0); /* it names the submission's entries */
                 if (s->refused) { /* err names the submission's entries (escaped, but for Markdown) */
                     appendf(s->note[w], sizeof s->note[w], "- ");
                     md_code(s->note[w], sizeof s->note[w], err);

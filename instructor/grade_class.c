@@ -193,6 +193,28 @@ static void md_append(char *buf, size_t sz, const char *t, int block)
 void md_code(char *buf, size_t sz, const char *t) { md_append(buf, sz, t, 0); }
 void md_fence(char *buf, size_t sz, const char *t) { md_append(buf, sz, t, 1); }
 
+void why_clear(cp_grade *g) { g->why[0] = 0, g->n_own = 0; }
+
+void why_own(cp_grade *g, const char *fmt, ...)
+{
+    size_t n = strlen(g->why);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->why + n, sizeof g->why - n, fmt, ap);
+    va_end(ap);
+    size_t e = strlen(g->why);
+    if (e == n) return;
+    if (g->n_own > 0 && g->own[g->n_own - 1][1] == n) g->own[g->n_own - 1][1] = (unsigned short)e;
+    else if (g->n_own < WHY_OWN_MAX) /* else no span left: quoted, as text from outside is */
+        g->own[g->n_own][0] = (unsigned short)n, g->own[g->n_own][1] = (unsigned short)e, g->n_own++;
+}
+
+void why_text(cp_grade *g, const char *t)
+{
+    size_t n = strlen(g->why);
+    snprintf(g->why + n, sizeof g->why - n, "%s", t);
+}
+
 /* The instructor-only config file of a week: ROOT/instructor/weeks/WEEK/name,
  * else ROOT/WEEK/instructor/name. */
 static char *week_config(const char *root, const char *week, const char *name)

@@ -190,7 +190,7 @@ void check_objects(grader *G, student *s, int w)
         char why[300];
         snprintf(why, sizeof why, "the compiled exercise code breaks the week's rules (%d finding%s, see the notes): "
                  "every checkpoint of the week scores 0", rep.violations, rep.violations == 1 ? "" : "s");
-        set_all(G, s, w, ST_FAIL, why);
+        set_all(G, s, w, ST_FAIL, why, strlen(why));
         appendf(s->note[w], sizeof s->note[w], "- The object check refused the compiled exercise code:\n\n");
         printf("  %-24s %s: object check: %d finding%s\n", s->id, W->dir, rep.violations, rep.violations == 1 ? "" : "s");
         char line[400], shown[1600], found[sizeof s->note[w]] = "";

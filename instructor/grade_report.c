@@ -3,6 +3,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,8 +112,8 @@ int write_gradebook(const grader *G, const char *path)
 /* Text that came from a run, a build or a submission into the feedback: a
  * Markdown code span (md_code_text), so nothing in it is markup (no HTML,
  * link, image, emphasis, heading or a fence of its own) and in a table cell
- * (`cell`) nothing ends the cell; control characters as \xNN. Mixed text
- * (a message with the grader's words before it) is quoted whole. */
+ * (`cell`) nothing ends the cell; control characters as \xNN. A
+ * checkpoint's reason comes through put_why: only its pieces from outside. */
 static void put_code(FILE *f, const char *t, int cell)
 {
     if (!t[0]) return;
@@ -122,6 +123,44 @@ static void put_code(FILE *f, const char *t, int cell)
     md_code_text(t, 0, cell, out, sz);
     fputs(out, f);
     free(out);
+}
+
+/* The grader's own words (a span of a why that why_own wrote) as Markdown
+ * text: what Markdown would read as markup escaped with a backslash ('_'
+ * only where it could start or end emphasis, so names keep theirs), control
+ * characters as \xNN. */
+static void put_plain(FILE *f, const char *t, size_t n)
+{
+    const unsigned char *c = (const unsigned char *)t;
+    for (size_t i = 0; i < n; i++) {
+        int word_ = c[i] == '_' && i > 0 && i + 1 < n && isalnum(c[i - 1]) && isalnum(c[i + 1]);
+        if (c[i] == 0xc2 && i + 1 < n && c[i + 1] >= 0x80 && c[i + 1] <= 0x9f) fprintf(f, "\\xc2\\x%02x", c[++i]);
+        else if (c[i] < 0x20 || c[i] == 0x7f) fprintf(f, "\\x%02x", c[i]);
+        else if (strchr("\\`*[]<&~", c[i]) || (c[i] == '_' && !word_)) fputc('\\', f), fputc(c[i], f);
+        else fputc(c[i], f);
+    }
+}
+
+/* A checkpoint's why as its pieces came: the grader's own words (g->own)
+ * as text, every other piece (a run's message, a compiler's line, a name
+ * from the record) in a code span (put_code). */
+static void put_why(FILE *f, const cp_grade *g)
+{
+    size_t len = strnlen(g->why, sizeof g->why), at = 0;
+    char piece[sizeof g->why];
+    for (int i = 0; i <= g->n_own && i <= WHY_OWN_MAX; i++) {
+        size_t a = i < g->n_own ? g->own[i][0] : len, e = i < g->n_own ? g->own[i][1] : len;
+        if (a > len) a = len; /* spans from a record of another run of the grader: never past the text */
+        if (a < at) a = at;
+        if (e > len) e = len;
+        if (e < a) e = a;
+        if (a > at) {
+            snprintf(piece, sizeof piece, "%.*s", (int)(a - at), g->why + at);
+            put_code(f, piece, 0);
+        }
+        put_plain(f, g->why + a, e - a);
+        at = e;
+    }
 }
 
 /* The notes (s->note: the grader's own Markdown, the student's text in it
@@ -176,7 +215,7 @@ int write_feedback(const grader *G, const student *s, const char *path)
             if (g->status == ST_PASS) fprintf(f, "- **%s** (%s): passed.\n", cp->id, cp->desc);
             else {
                 fprintf(f, "- **%s** (%s): %s — ", cp->id, cp->desc, st_name(g->status));
-                put_code(f, g->why, 0);
+                put_why(f, g);
                 fputc('\n', f);
             }
         }

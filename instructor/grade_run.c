@@ -87,8 +87,8 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     out->ratio = NAN;
     out->status = ST_FAIL;
     if (j->limit == SB_LIMIT_WALL) {
-        snprintf(out->why, sizeof out->why, "hang: no result within %.0f s; the run was stopped (instructors: if a "
-                 "correct solution needs longer, raise LIMIT)", limit);
+        why_own(out, "hang: no result within %.0f s; the run was stopped (instructors: if a correct solution needs "
+                "longer, raise LIMIT)", limit);
         return;
     }
     if (j->limit != SB_LIMIT_NONE) {
@@ -98,7 +98,7 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
                            : j->limit == SB_LIMIT_DISK ? "disk quota: the run wrote more than its scratch folder may "
                                                          "hold and was stopped (its scratch copy was removed)"
                                                        : "output limit: the run printed too much and was stopped";
-        snprintf(out->why, sizeof out->why, "%s", what);
+        why_own(out, "%s", what);
         return;
     }
     wb_result *r = NULL;
@@ -113,19 +113,17 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     for (int i = 0; i < n && !mine; i++)
         if (strcmp(r[i].id, id) == 0) mine = &r[i];
     if (!mine) {
-        char what[800];
-        if (n < 0 && access(rpath, F_OK) != 0) snprintf(what, sizeof what, "it wrote no results record");
+        /* how it ended (the sandbox's words), then what is wrong with the record */
+        if (j->signal == SIGSYS && j->why[0]) why_own(out, "forbidden system call: the test program was %s; ", j->why);
+        else if (j->signal) why_own(out, "crash: the test program died of signal %d (%s); ", j->signal, strsignal(j->signal));
+        else why_own(out, "the test program stopped before its results (exit %d): ", j->exit_code);
+        if (n < 0 && access(rpath, F_OK) != 0) why_own(out, "it wrote no results record");
         else if (n < 0 && must_end && !ended)
-            snprintf(what, sizeof what, "a results record is there, but a record counts only from a program that "
-                     "ran to its end (exit 0 or 1)");
-        else if (n < 0) snprintf(what, sizeof what, "its results record is unreadable (%s)", err);
-        else snprintf(what, sizeof what, "its results record has no checkpoint %s", id);
-        if (j->signal == SIGSYS && j->why[0])
-            snprintf(out->why, sizeof out->why, "forbidden system call: the test program was %s; %s", j->why, what);
-        else if (j->signal)
-            snprintf(out->why, sizeof out->why, "crash: the test program died of signal %d (%s); %s", j->signal,
-                     strsignal(j->signal), what);
-        else {
+            why_own(out, "a results record is there, but a record counts only from a program that ran to its end "
+                         "(exit 0 or 1)");
+        else if (n < 0) why_own(out, "its results record is unreadable: "), why_text(out, err); /* it may quote the record */
+        else why_own(out, "its results record has no checkpoint %s", id);
+        if (!j->signal) {
             /* the last line it printed, for people (the program may have said why it stopped) */
             char tail[240] = "";
             char *text = log ? wb_read_file(log, NULL) : NULL;
@@ -137,8 +135,7 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
                 snprintf(tail, sizeof tail, "%s", ls);
             }
             free(text);
-            snprintf(out->why, sizeof out->why, "the test program stopped before its results (exit %d): %s%s%s%s",
-                     j->exit_code, what, tail[0] ? "; its last line: \"" : "", tail, tail[0] ? "\"" : "");
+            if (tail[0]) why_own(out, "; its last line: "), why_text(out, tail);
         }
         free(r);
         return;
@@ -149,8 +146,9 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
          * storm leaves the harness no process for its GPU probe; a changed
          * environment says WB_NO_GPU=1): a FAIL, not a SKIP to grade again. */
         out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "no GPU in the run, on a host that has one: \"%s\" (a submission that "
-                 "starves the process limit or hides the GPU from its own test earns nothing)", mine->message);
+        why_own(out, "no GPU in the run, on a host that has one: ");
+        why_text(out, mine->message);
+        why_own(out, " (a submission that starves the process limit or hides the GPU from its own test earns nothing)");
         free(r);
         return;
     }
@@ -159,10 +157,11 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     snprintf(out->yard, sizeof out->yard, "%s", mine->yard);
     snprintf(out->gpu, sizeof out->gpu, "%s", mine->gpu);
     wb_result_figure(mine, out->figure, sizeof out->figure);
-    if (out->status == ST_FAIL)
-        snprintf(out->why, sizeof out->why, "%s: %s", classify(mine->message), mine->message[0] ? mine->message : "failed");
-    else if (out->status == ST_SKIP)
-        snprintf(out->why, sizeof out->why, "not graded: %s", mine->message[0] ? mine->message : "skipped");
+    /* the kind of failure is the grader's word (classify); the message is the run's */
+    if (out->status == ST_FAIL && mine->message[0]) why_own(out, "%s: ", classify(mine->message)), why_text(out, mine->message);
+    else if (out->status == ST_FAIL) why_own(out, "%s: failed", classify(mine->message));
+    else if (out->status == ST_SKIP && mine->message[0]) why_own(out, "not graded: "), why_text(out, mine->message);
+    else if (out->status == ST_SKIP) why_own(out, "not graded: skipped");
     free(r);
 }
 
@@ -185,25 +184,29 @@ void reconcile_speed(cp_grade *g, const wb_checkpoint *cp)
     if (g->status == ST_FAIL && isnan(g->ratio)) return; /* failed before any figure: nothing to check */
     const char *model;
     double want = wb_target_for(cp, g->gpu, &model);
-    char gpu_is[200] = ""; /* which of week.txt's targets: " for NVIDIA H200 (H200)", " (its default) for ..." */
-    if (model) snprintf(gpu_is, sizeof gpu_is, " for %s (%s)", g->gpu, model);
-    else if (cp->n_models) snprintf(gpu_is, sizeof gpu_is, " (its default) for %s", g->gpu[0] ? g->gpu : "no GPU named");
-    const char *bad = NULL;
-    char why[sizeof g->why];
+    /* the why is built in b (g->gpu, the record's GPU name, is the run's text); which of week.txt's
+     * targets: " for NVIDIA H200 (H200)", " (its default) for ..." */
+    cp_grade b;
+    why_clear(&b);
+    int bad = 1, gpu_is = 1;
     if (g_host_gpu[0] && !(wb_target_for(cp, g_host_gpu, NULL) == want)) {
-        snprintf(why, sizeof why, "tampered record: it names GPU '%s', whose target is %.4g; this host's GPU, %s, has "
-                 "%.4g", g->gpu, want, g_host_gpu, wb_target_for(cp, g_host_gpu, NULL));
-        bad = why;
+        why_own(&b, "tampered record: it names GPU "), why_text(&b, g->gpu);
+        why_own(&b, ", whose target is %.4g; this host's GPU, %s, has %.4g", want, g_host_gpu,
+                wb_target_for(cp, g_host_gpu, NULL));
+        gpu_is = 0;
     } else if (fabs(g->target - want) > 1e-9 * want) {
-        snprintf(why, sizeof why, "tampered record: its target is %.4g, week.txt's is %.4g%s", g->target, want, gpu_is);
-        bad = why;
+        why_own(&b, "tampered record: its target is %.4g, week.txt's is %.4g", g->target, want);
     } else if (g->status == ST_PASS && !(g->ratio >= want)) {
-        snprintf(why, sizeof why, "tampered record: it says PASS at %.3f, under week.txt's target %.2f%s", g->ratio,
-                 want, gpu_is);
-        bad = why;
+        why_own(&b, "tampered record: it says PASS at %.3f, under week.txt's target %.2f", g->ratio, want);
+    } else bad = 0;
+    if (bad && gpu_is) {
+        if (model) why_own(&b, " for "), why_text(&b, g->gpu), why_own(&b, " (%s)", model);
+        else if (cp->n_models && g->gpu[0]) why_own(&b, " (its default) for "), why_text(&b, g->gpu);
+        else if (cp->n_models) why_own(&b, " (its default) for no GPU named");
     }
     if (bad) {
-        snprintf(g->why, sizeof g->why, "%s (no speed credit)", bad);
+        why_own(&b, " (no speed credit)");
+        memcpy(g->why, b.why, sizeof g->why), memcpy(g->own, b.own, sizeof g->own), g->n_own = b.n_own;
         g->status = ST_FAIL;
         g->ratio = NAN;
     }
@@ -219,10 +222,11 @@ void score_checkpoint(cp_grade *g, double pts)
     if (g->status == ST_PASS) g->points = pts;
     else if (g->status == ST_FAIL && g->target > 0 && !isnan(g->ratio)) {
         g->points = speed_points(pts, g->ratio, g->target);
-        char yard[sizeof g->yard];
+        char yard[sizeof g->yard]; /* the record's name for its yardstick: the run's text */
         snprintf(yard, sizeof yard, "%s", g->yard);
-        snprintf(g->why, sizeof g->why, "below target: %.3f of %s, target >= %.2f %s: %.2f of %g points", g->ratio,
-                 yard, g->target, yard, g->points, pts);
+        why_clear(g);
+        why_own(g, "below target: %.3f of ", g->ratio), why_text(g, yard), why_own(g, ", target >= %.2f ", g->target);
+        why_text(g, yard), why_own(g, ": %.2f of %g points", g->points, pts);
     }
 }
 
@@ -267,7 +271,7 @@ static void not_run(cp_grade *out, const char *why)
     memset(out, 0, sizeof *out);
     out->ratio = NAN;
     out->status = ST_FAIL;
-    snprintf(out->why, sizeof out->why, "%s", why);
+    why_own(out, "%s", why); /* the grader's words, every caller's */
 }
 
 /* ---------------------------------------------------------------- --judge 1
@@ -420,7 +424,7 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
     if (p < 0) {
         memset(out, 0, sizeof *out);
         out->ratio = NAN, out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "not graded: the grader could not fork its judge");
+        why_own(out, "not graded: the grader could not fork its judge");
         return;
     }
     if (p == 0) {
@@ -467,7 +471,7 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
         fprintf(stderr, "grade: %s %s: the judge ended with status %d (see %s)\n", s->id, id, st, jlog);
         memset(out, 0, sizeof *out);
         out->ratio = NAN, out->status = ST_FAIL;
-        snprintf(out->why, sizeof out->why, "not graded: the judge failed (the instructor was told)");
+        why_own(out, "not graded: the judge failed (the instructor was told)");
         return;
     }
     /* A limit the runner's sandbox stopped it at (output, memory, CPU, file size,
@@ -486,9 +490,12 @@ static void run_judged(grader *G, student *s, int w, const char *id, unsigned lo
         G->sandbox_errors++;
         fprintf(stderr, "grade: %s %s: the runner could not open the GPU in its sandbox (see %s): if every "
                         "student shows this, the sandbox's view of the GPU is at fault\n", s->id, id, jlog);
-        char was[sizeof out->why];
-        snprintf(was, sizeof was, "%s", out->why);
-        snprintf(out->why, sizeof out->why, "%.600s (the instructor was told)", was);
+        if (strlen(out->why) > 600) { /* room for the words after it; a span past the cut ends there */
+            out->why[600] = 0;
+            for (int i = 0; i < out->n_own; i++)
+                for (int k = 0; k < 2; k++) out->own[i][k] = out->own[i][k] > 600 ? 600 : out->own[i][k];
+        }
+        why_own(out, " (the instructor was told)");
     }
 }
 
@@ -673,8 +680,9 @@ static void grade_checkpoint(grader *G, student *s, int w, int c)
                  * the hidden seed, a channel out for anything the code read there
                  * (the seed itself, found by trying seeds against its inputs). The
                  * whole message goes to the instructor's terminal, escaped. */
-                snprintf(g->why, sizeof g->why, "hidden test %d of %d failed: %s (the class run's inputs passed; "
-                         "look for sizes and values your tests do not draw)", k + 1, W->n_seeds, classify(h.why));
+                why_clear(g); /* the kind alone (classify): the grader's words */
+                why_own(g, "hidden test %d of %d failed: %s (the class run's inputs passed; look for sizes and values "
+                           "your tests do not draw)", k + 1, W->n_seeds, classify(h.why));
                 char shown[4 * sizeof h.why];
                 up_escape(h.why, shown, sizeof shown);
                 printf("  %-24s %s %s: hidden test %d of %d failed: %s\n", s->id, W->dir, cp->id, k + 1, W->n_seeds, shown);

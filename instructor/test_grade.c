@@ -83,6 +83,10 @@ START_TEST(grade_from_results_record)
     outcome_from_record(path, "w01.vecadd", &ok, 60, NULL, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
     ck_assert_str_eq(g.why, "wrong result: phase0/week01/test_week01.c:85: n=1025: c: 3 of 1025 wrong");
+    /* the kind is the grader's word, the message the run's (the feedback quotes it) */
+    ck_assert_int_eq(g.n_own, 1);
+    ck_assert_uint_eq(g.own[0][0], 0);
+    ck_assert_uint_eq(g.own[0][1], strlen("wrong result: "));
     score_checkpoint(&g, 20);
     ck_assert_double_eq(g.points, 0);
 
@@ -95,6 +99,8 @@ START_TEST(grade_from_results_record)
     score_checkpoint(&g, 10);
     ck_assert_double_eq_tol(g.points, 10 * 0.62 / 0.85, 1e-9);
     ck_assert_str_eq(g.why, "below target: 0.620 of COPY, target >= 0.85 COPY: 7.29 of 10 points");
+    ck_assert_int_eq(g.n_own, 3); /* the yardstick's name is the record's: the run's text, twice */
+    ck_assert_uint_eq(g.own[0][1], strlen("below target: 0.620 of "));
 
     /* held against week.txt: the same record with week.txt's target is
      * unchanged; a lowered target, or a PASS under the target, is a FAIL
@@ -224,7 +230,7 @@ START_TEST(no_record_is_a_fail)
                          "CK_RUN_CASE=w01.vecadd is not a checkpoint of phase0/week01\n");
     outcome_from_record("/nonexistent/results.tsv", "w01.vecadd", &ok, 60, log, 1, &g);
     ck_assert_int_eq(g.status, ST_FAIL);
-    ck_assert_msg(strstr(g.why, "its last line: \"CK_RUN_CASE=w01.vecadd is not a checkpoint"), "%s", g.why);
+    ck_assert_msg(strstr(g.why, "its last line: CK_RUN_CASE=w01.vecadd is not a checkpoint"), "%s", g.why);
     unlink(log);
     /* printed lines in place of a record: unreadable */
     char *bad = tmp_file("  PASS  w01.vecadd   vector add\n");
@@ -1130,6 +1136,41 @@ START_TEST(feedback_student_text_inert)
 }
 END_TEST
 
+/* The grader's own words are text in the feedback; what came from a run is
+ * in a code span, told apart by where it came from (why_own, why_text),
+ * never by how it reads: a run's message that reads like the grader's
+ * words stays quoted. */
+START_TEST(feedback_own_words_text)
+{
+    static grader G;
+    static student st;
+    memset(&G, 0, sizeof G);
+    memset(&st, 0, sizeof st);
+    char err[600];
+    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
+    G.n_weeks = 1, G.seed = 5, G.st = &st, G.n_students = 1;
+    snprintf(st.id, sizeof st.id, "ann");
+    for (int c = 0; c < 3; c++) st.g[0][c] = (cp_grade){ ST_FAIL, 0, "", "" };
+    why_own(&st.g[0][0], "hidden test %d of %d failed: %s", 1, 1, "wrong result");
+    why_own(&st.g[0][1], "wrong result: "), why_text(&st.g[0][1], "c[3] is *2* <b>x</b> `y`");
+    why_own(&st.g[0][1], " (%s)", "seen_at_3 _x_");
+    why_text(&st.g[0][2], "hidden test 1 of 1 failed: wrong result");
+    char fb[] = "/tmp/wb-feedback-XXXXXX";
+    int fd = mkstemp(fb);
+    close(fd);
+    ck_assert_int_eq(write_feedback(&G, &st, fb), 0);
+    char *t = wb_read_file(fb, NULL);
+    ck_assert_msg(strstr(t, "FAIL — hidden test 1 of 1 failed: wrong result\n"), "%s", t);
+    ck_assert_msg(strstr(t, "FAIL — wrong result: `` c[3] is *2* <b>x</b> `y` `` (seen_at_3 \\_x\\_)\n"), "%s", t);
+    ck_assert_msg(strstr(t, "FAIL — ` hidden test 1 of 1 failed: wrong result `\n"), "%s", t);
+    static char rest[1 << 16];
+    md_inert(t, rest, sizeof rest);
+    ck_assert_msg(!strstr(rest, "<b>") && !strstr(rest, "*2*"), "%s", rest);
+    free(t);
+    unlink(fb);
+}
+END_TEST
+
 /* ----------------------------------------------------------- on Slurm */
 
 /* What the Slurm part writes and reads without a cluster: the job script
@@ -1304,8 +1345,12 @@ START_TEST(per_gpu_targets_reconciled)
     outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
     reconcile_speed(&g, &cp);
     ck_assert_int_eq(g.status, ST_FAIL);
-    ck_assert_msg(strstr(g.why, "names GPU 'NVIDIA H200', whose target is 0.64; this host's GPU, NVIDIA H100 80GB HBM3, "
+    ck_assert_msg(strstr(g.why, "names GPU NVIDIA H200, whose target is 0.64; this host's GPU, NVIDIA H100 80GB HBM3, "
                                 "has 0.89"), "%s", g.why);
+    /* the record's GPU name is the run's text (quoted in the feedback), this host's the grader's */
+    ck_assert_int_eq(g.n_own, 2);
+    ck_assert_uint_eq(g.own[0][1], strlen("tampered record: it names GPU "));
+    ck_assert_uint_eq(g.own[1][0], strlen("tampered record: it names GPU NVIDIA H200"));
     /* the same record on an H200 host passes; an H100 record on an H100 host too */
     snprintf(g_host_gpu, sizeof g_host_gpu, "NVIDIA H200");
     outcome_from_record(path, "w41.forward-speed", &ok, 60, NULL, 1, &g);
@@ -1343,5 +1388,6 @@ void add_grade_tests(Suite *s, int have_sandbox)
     ADD(week_config_files);
     ADD(gradebook_and_feedback);
     ADD(feedback_student_text_inert);
+    ADD(feedback_own_words_text);
     ADD(slurm_parts);
 }

@@ -93,7 +93,7 @@ else
   expect correct "10.00,20.00,10.00,40.00"
   expect wrong "0.00,0.00,0.00,0.00"
   expect fault "10.00,0.00,0.00,10.00"
-  said fault "FAIL — \` GPU fault"   # the runtime's words (linked) or the error's name (judged): never "wrong result"
+  said fault "FAIL — GPU fault: "   # the grader's word for it, then the run's message quoted; the runtime's words (linked) or the error's name (judged): never "wrong result"
   expect hang "10.00,0.00,0.00,10.00"
   expect unwritten "10.00,0.00,0.00,10.00"
   expect archived "10.00,20.00,*,*"           # slow but right: partial speed credit
