@@ -1053,6 +1053,17 @@ static void md_inert(const char *md, char *out, size_t sz)
     out[n] = 0;
 }
 
+/* A class of one, ann, graded on week 01 with seed 5: nothing in it yet. */
+static void feedback_class(grader *G, student *st)
+{
+    memset(G, 0, sizeof *G);
+    memset(st, 0, sizeof *st);
+    char err[600];
+    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G->weeks[0], err, sizeof err), 0);
+    G->n_weeks = 1, G->seed = 5, G->st = st, G->n_students = 1;
+    snprintf(st->id, sizeof st->id, "ann");
+}
+
 /* What a student's run, build or submission can put into the feedback is
  * text there: HTML, a link, an image, emphasis, a heading line, a fence of
  * its own and a table's '|' reach ID.md only in code spans and fenced
@@ -1063,12 +1074,7 @@ START_TEST(feedback_student_text_inert)
 {
     static grader G;
     static student st;
-    memset(&G, 0, sizeof G);
-    memset(&st, 0, sizeof st);
-    char err[600];
-    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
-    G.n_weeks = 1, G.seed = 5, G.st = &st, G.n_students = 1;
-    snprintf(st.id, sizeof st.id, "ann");
+    feedback_class(&G, &st);
     const char *evil = "wrong result: <script>alert(1)</script> [x](http://e) |a|b| ``` `` ` \\| ![i](http://e/i.png) "
                        "*em* _u_ &amp; <http://e>\n# heading\n";
     st.g[0][0] = (cp_grade){ ST_FAIL, 0, "", "" };
@@ -1144,12 +1150,7 @@ START_TEST(feedback_own_words_text)
 {
     static grader G;
     static student st;
-    memset(&G, 0, sizeof G);
-    memset(&st, 0, sizeof st);
-    char err[600];
-    ck_assert_int_eq(load_week_cfg(".", "phase0/week01", &G.weeks[0], err, sizeof err), 0);
-    G.n_weeks = 1, G.seed = 5, G.st = &st, G.n_students = 1;
-    snprintf(st.id, sizeof st.id, "ann");
+    feedback_class(&G, &st);
     for (int c = 0; c < 3; c++) st.g[0][c] = (cp_grade){ ST_FAIL, 0, "", "" };
     why_own(&st.g[0][0], "hidden test %d of %d failed: %s", 1, 1, "wrong result");
     why_own(&st.g[0][1], "wrong result: "), why_text(&st.g[0][1], "c[3] is *2* <b>x</b> `y`");
