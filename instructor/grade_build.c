@@ -624,7 +624,8 @@ static void build_done(grader *G, build_slot *slot)
         snprintf(why, sizeof why, "did not build: the build was %s", msg.r.why);
         own = strlen(why); /* the sandbox's words */
     } else {
-        own = (size_t)snprintf(why, sizeof why, "did not compile: "); /* then the compiler's line: the student's source */
+        /* then the compiler's line: it quotes the student's source */
+        own = (size_t)snprintf(why, sizeof why, "did not compile: ");
         appendf(why, sizeof why, "%s", e);
     }
     set_all(G, s, w, ST_FAIL, why, own);

@@ -115,13 +115,15 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     if (!mine) {
         /* how it ended (the sandbox's words), then what is wrong with the record */
         if (j->signal == SIGSYS && j->why[0]) why_own(out, "forbidden system call: the test program was %s; ", j->why);
-        else if (j->signal) why_own(out, "crash: the test program died of signal %d (%s); ", j->signal, strsignal(j->signal));
+        else if (j->signal)
+            why_own(out, "crash: the test program died of signal %d (%s); ", j->signal, strsignal(j->signal));
         else why_own(out, "the test program stopped before its results (exit %d): ", j->exit_code);
         if (n < 0 && access(rpath, F_OK) != 0) why_own(out, "it wrote no results record");
         else if (n < 0 && must_end && !ended)
             why_own(out, "a results record is there, but a record counts only from a program that ran to its end "
                          "(exit 0 or 1)");
-        else if (n < 0) why_own(out, "its results record is unreadable: "), why_text(out, err); /* it may quote the record */
+        else if (n < 0) /* err may quote the record */
+            why_own(out, "its results record is unreadable: "), why_text(out, err);
         else why_own(out, "its results record has no checkpoint %s", id);
         if (!j->signal) {
             /* the last line it printed, for people (the program may have said why it stopped) */
@@ -158,7 +160,8 @@ void outcome_from_record(const char *rpath, const char *id, const sb_result *j, 
     snprintf(out->gpu, sizeof out->gpu, "%s", mine->gpu);
     wb_result_figure(mine, out->figure, sizeof out->figure);
     /* the kind of failure is the grader's word (classify); the message is the run's */
-    if (out->status == ST_FAIL && mine->message[0]) why_own(out, "%s: ", classify(mine->message)), why_text(out, mine->message);
+    if (out->status == ST_FAIL && mine->message[0])
+        why_own(out, "%s: ", classify(mine->message)), why_text(out, mine->message);
     else if (out->status == ST_FAIL) why_own(out, "%s: failed", classify(mine->message));
     else if (out->status == ST_SKIP && mine->message[0]) why_own(out, "not graded: "), why_text(out, mine->message);
     else if (out->status == ST_SKIP) why_own(out, "not graded: skipped");

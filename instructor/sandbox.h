@@ -26,9 +26,10 @@
  * SCM_RIGHTS included, is not limited by the namespaces); nothing else.
  *
  * The environment is exactly PATH, HOME=scratch, LD_LIBRARY_PATH (if given),
- * WB_SANDBOXED=1 (so wb_cudnn.h searches nothing under HOME) and o->env. The command runs as an unprivileged uid: when the grader is
- * root, bwrap itself is started as o->uid (65534 unless set) and the scratch
- * tree is chowned to it, because RLIMIT_NPROC does not bind uid 0.
+ * WB_SANDBOXED=1 (so wb_cudnn.h searches nothing under HOME) and o->env.
+ * The command runs as an unprivileged uid: when the grader is root, bwrap
+ * itself is started as o->uid (65534 unless set) and the scratch tree is
+ * chowned to it, because RLIMIT_NPROC does not bind uid 0.
  *
  * Limits (0 = none): wall clock (the whole sandbox is killed: its PID 1 dies,
  * the kernel kills every process of the namespace), RLIMIT_CPU (per process),
