@@ -57,6 +57,7 @@ grep -q 'static int mt_honest' "$c/greedy/phase0/week04/mytest.cu" || bad="$bad 
 # hidden seed (instructor/weeks/phase0/week04/seeds.txt)
 cp "$c/correct/phase0/week04/"*.cu "$c/leaker/phase0/week04/"
 draws=$log/draws
+$MAKE -s "$BUILD/libwb.a" >"$draws.build.log" 2>&1 # on a fresh tree nothing has built it yet
 printf '#include <stdio.h>\n#include <stdlib.h>\n#include "wb_rand.h"\nint main(int c, char **v) { (void)c; for (int i = 0; i < 64; i++) {'\
 ' wb_rng r = wb_rng_for_seed(strtoull(v[1], 0, 0), "mytest_cpu_fn", i); printf("%%lluull, ", (unsigned long long)wb_rng_u64(&r)); } return 0; }\n' >"$draws.c"
 if cc -std=c11 -Icommon/include "$draws.c" "$BUILD/libwb.a" -lm -o "$draws" 2>"$draws.log" && list=$("$draws" "$SEED") && [ -n "$list" ]; then
