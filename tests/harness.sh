@@ -145,6 +145,31 @@ else
   t_skip "harness: a run stopped by a signal leaves nothing in TMPDIR" "setsid (util-linux) or perl is not installed"
 fi
 
+# The janitor (its own session, a child of the run) killed while the tests run (the out-of-memory killer, a
+# test's code): the run still ends as it would, with its summary and record. Before, the byte the run writes
+# to the janitor's pipe at its end raised SIGPIPE, and the run died without a word (exit 141).
+label7="harness: a run whose janitor process was killed mid-run still prints its summary and writes its record"
+r=$BUILD/common/tests/runner-nojanitor.tsv
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-nojan-XXXXXX")
+rm -f "$r"
+TMPDIR=$tmp WB_RUNNER_HANG=loop WB_TEST_TIMEOUT=2 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 WB_RESULTS=$r \
+  timeout 60 "$RUNNER_TEST" >"$BUILD/common/tests/runner-nojanitor.log" 2>&1 &
+pid=$!
+runner= janitor=
+for i in $(seq 50); do
+  runner=$(pgrep -P $pid -x test_runner | head -1)
+  [ -n "$runner" ] && janitor=$(ps -o pid=,sid= --ppid "$runner" | awk '$1 == $2 { print $1 }')
+  [ -n "$janitor" ] && break; sleep 0.1
+done
+[ -n "$janitor" ] && kill -KILL "$janitor"
+wait $pid; rc=$?
+got=$(got_of "$r")
+if [ -n "$janitor" ] && [ $rc = 1 ] && [ "$got" = "w01.devquery=fail w01.vecadd=pass w01.vecadd-bw=fail " ] &&
+   grep -q -- "-- 1 of 3 checkpoints passed" "$BUILD/common/tests/runner-nojanitor.log" && [ -z "$(ls -A "$tmp")" ]; then
+  t_pass "$label7"
+else cat "$BUILD/common/tests/runner-nojanitor.log"; t_fail "$label7" "janitor ${janitor:-not found}; exit $rc; got: $got"; fi
+rm -rf "$tmp"
+
 # CK_TIMEOUT_MULTIPLIER=0 is Check's "no time limit": a test that fails a check leaves its marker, and the
 # next test must not read it as one that ran to a 0 s limit (before: "3 of them at once, not run: ... it ran
 # to the 0 s time limit", three tests that pass reported failed)
