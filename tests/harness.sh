@@ -170,6 +170,25 @@ if [ -n "$janitor" ] && [ $rc = 1 ] && [ "$got" = "w01.devquery=fail w01.vecadd=
 else cat "$BUILD/common/tests/runner-nojanitor.log"; t_fail "$label7" "janitor ${janitor:-not found}; exit $rc; got: $got"; fi
 rm -rf "$tmp"
 
+# A run started with SIGCHLD blocked (a signal mask survives exec: a parent that blocked it) still notes a
+# killed test: before, test_died never ran, the second test ran to the time limit and the rest were said to
+# follow a loop that never ends.
+if command -v perl >/dev/null; then
+  label8="harness: a run started with SIGCHLD blocked still notes a test killed by SIGKILL"
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-mask-XXXXXX")
+  t0=$(date +%s%N)
+  TMPDIR=$tmp WB_RUNNER_HANG=kill WB_TEST_TIMEOUT=2 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 \
+    timeout 60 perl -e 'use POSIX; sigprocmask(SIG_BLOCK, POSIX::SigSet->new(SIGCHLD)); exec @ARGV or die' \
+    "$RUNNER_TEST" >"$BUILD/common/tests/runner-mask.log" 2>&1
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  if [ "$ms" -lt 3000 ] && grep -qE "3 of them at once, not run: an earlier test of w01.devquery did not finish: it was killed" \
+       "$BUILD/common/tests/runner-mask.log" && [ -z "$(ls -A "$tmp")" ]; then t_pass "$label8"
+  else cat "$BUILD/common/tests/runner-mask.log"; t_fail "$label8" "${ms} ms"; fi
+  rm -rf "$tmp"
+else
+  t_skip "harness: a run started with SIGCHLD blocked still notes a killed test" "perl is not installed"
+fi
+
 # CK_TIMEOUT_MULTIPLIER=0 is Check's "no time limit": a test that fails a check leaves its marker, and the
 # next test must not read it as one that ran to a 0 s limit (before: "3 of them at once, not run: ... it ran
 # to the 0 s time limit", three tests that pass reported failed)

@@ -944,8 +944,15 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     died.sa_flags = SA_SIGINFO | SA_RESTART | SA_NOCLDSTOP;
     sigemptyset(&died.sa_mask);
     sigaction(SIGCHLD, &died, &chld_before);
+    /* a SIGCHLD blocked in the mask this process was started with (a signal mask survives exec) would never
+     * reach test_died: a killed test would go unnoted and each later test of its checkpoint run */
+    sigset_t chld, mask_before;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_UNBLOCK, &chld, &mask_before);
     srunner_run(sr, NULL, NULL, CK_SILENT);
     sigaction(SIGCHLD, &chld_before, NULL);
+    sigprocmask(SIG_SETMASK, &mask_before, NULL);
     cp_markers_end();
     int nres = srunner_ntests_run(sr);
     TestResult **trs = srunner_results(sr);
