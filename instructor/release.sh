@@ -198,12 +198,17 @@ if [ -n "$pointing" ]; then
   echo "release check: the lines above name IMPL=solution, an instructor/ path or make tune-, which a student copy lacks: put them between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or say it so that it reads true without them" >&2
   bad=1; fi
 # No shipped Markdown names a commit of the workbook's history, which the copy
-# lacks. A candidate is a word of 7 to 40 lowercase hex digits, at least one a
-# letter (an all-digit word is a number: a seed, a size); it is refused when
-# git resolves it to a commit here. A mask (0x1f: no such word), a SHA-256 sum
-# (64 digits) or a hex word no commit starts with is text.
-commits=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z | xargs -0r grep -noE '\b[0-9a-f]{7,40}\b' |
-  awk -F: '$NF ~ /[a-f]/' | sed 's|^\./||' || true)
+# lacks. A candidate is a word of 7 to 40 hex digits, at least one a letter
+# (an all-digit word is a number: a seed, a size); it is refused when git
+# resolves it to a commit here. A mask (0x1f: no such word), a SHA-256 sum
+# (64 digits) or a hex word no commit starts with is text. Words are split at
+# anything but a letter or a digit, '_' too (grep's \b is not: an italic
+# _abc1234_ was no word), and upper case is a hash too (git reads ABC1234).
+commits=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z | xargs -0r awk '{
+    n = split($0, w, /[^0-9A-Za-z]+/)
+    for (i = 1; i <= n; i++)
+      if (length(w[i]) >= 7 && length(w[i]) <= 40 && w[i] ~ /^[0-9A-Fa-f]+$/ && w[i] ~ /[A-Fa-f]/)
+        print FILENAME ":" FNR ":" tolower(w[i]) }' | sed 's|^\./||' || true)
 if [ -n "$commits" ]; then
   named=$(echo "$commits" | awk -F: '{ print $NF }' | sort -u | while read -r h; do
     git cat-file -e "$h^{commit}" 2>/dev/null && echo "$h"; done || true)

@@ -196,6 +196,12 @@ readme_refused "a wb:instructor marker left open is refused" "$n0" "<!-- wb:inst
 h=$(git rev-parse --short=9 HEAD)
 printf '\nFixed in commit %s of the scratch history.\n' "$h" >> phase0/week02/README.md && git add phase0/week02/README.md
 readme_refused "a week's README naming a commit of the workbook's history is refused" "$(wc -l < phase0/week02/README.md)" "names commit $h"
+# In italics (_hash_: grep's \b held '_' a word character, so this was no word) and in capitals (git reads
+# them alike), the same commit is named.
+printf '\nFixed in _%s_ of the scratch history.\n' "$h" >> phase0/week02/README.md && git add phase0/week02/README.md
+readme_refused "a week's README naming a commit in italics (_hash_) is refused" "$(wc -l < phase0/week02/README.md)" "names commit $h"
+printf '\nFixed in %s of the scratch history.\n' "${h^^}" >> phase0/week02/README.md && git add phase0/week02/README.md
+readme_refused "a week's README naming a commit in capitals is refused" "$(wc -l < phase0/week02/README.md)" "names commit $h"
 # A fence left open makes every marker after it text: refused at the fence's line.
 n0=$(($(wc -l < phase0/week02/README.md) + 2))
 printf '\n```\ncode\n<!-- wb:instructor -->\nmake tune-w02\n<!-- wb:end -->\n' >> phase0/week02/README.md && git add phase0/week02/README.md
