@@ -189,6 +189,39 @@ else
   t_skip "harness: a run started with SIGCHLD blocked still notes a killed test" "perl is not installed"
 fi
 
+# Under CK_FORK=no the tests run in the run's own process, and what they execute (gnuplot, compute-sanitizer,
+# python3) inherits its descriptors: the janitor's pipe must not be one of them (close-on-exec), or a program
+# that outlives the run keeps the janitor from removing its files. Before: the pipe had no FD_CLOEXEC.
+label9="harness: the janitor's pipe is close-on-exec in the run's process (CK_FORK=no: nothing a test executes holds it)"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/wb-cloexec-XXXXXX")
+CK_FORK=no TMPDIR=$tmp WB_RUNNER_HANG=loop WB_TEST_TIMEOUT=60 WB_SLOW_NOTE_S=0 WB_WEEK_DIR=phase0/week01 \
+  "$RUNNER_TEST" >"$BUILD/common/tests/runner-cloexec.log" 2>&1 &
+pid=$!
+janitor= how=""
+for i in $(seq 50); do
+  janitor=$(ps -o pid=,sid= --ppid $pid | awk '$1 == $2 { print $1 }')
+  [ -n "$janitor" ] && break; sleep 0.1
+done
+# the janitor closes what it inherited first: then it holds 0-2 (/dev/null) and its pipe's end alone
+for i in $(seq 30); do [ -n "$janitor" ] && [ "$(ls /proc/$janitor/fd 2>/dev/null | wc -l)" -le 4 ] && break; sleep 0.1; done
+if [ -n "$janitor" ]; then
+  for jfd in /proc/$janitor/fd/*; do
+    link=$(readlink "$jfd") || continue
+    [[ $link == pipe:* ]] || continue
+    for fd in /proc/$pid/fd/*; do
+      [ "$(readlink "$fd")" = "$link" ] || continue
+      fl=$(awk '/^flags:/ { print $2 }' /proc/$pid/fdinfo/${fd##*/})
+      how="$how fd ${fd##*/} flags $fl;"
+      (( (8#$fl & 8#2000000) != 0 )) || how="$how not close-on-exec;"
+    done
+  done
+fi
+kill -KILL $pid; wait $pid 2>/dev/null
+for i in $(seq 30); do [ -z "$(ls -A "$tmp")" ] && break; sleep 0.1; done
+if [ -n "$how" ] && [[ $how != *"not close-on-exec"* ]] && [ -z "$(ls -A "$tmp")" ]; then t_pass "$label9"
+else t_fail "$label9" "janitor ${janitor:-not found};${how:- no pipe shared with it}"; fi
+rm -rf "$tmp"
+
 # CK_TIMEOUT_MULTIPLIER=0 is Check's "no time limit": a test that fails a check leaves its marker, and the
 # next test must not read it as one that ran to a 0 s limit (before: "3 of them at once, not run: ... it ran
 # to the 0 s time limit", three tests that pass reported failed)

@@ -472,6 +472,9 @@ static void janitor_start(void)
 {
     int p[2];
     if (pipe(p) != 0) return; /* no janitor: the files are removed as before, at the run's end */
+    /* not into what a test executes (gnuplot, compute-sanitizer, python3): under CK_FORK=no the tests run in
+     * this process, and a program they started that outlives it would keep the janitor from its work */
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
