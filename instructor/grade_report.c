@@ -127,18 +127,26 @@ static void put_code(FILE *f, const char *t, int cell)
 
 /* The grader's own words (a span of a why that why_own wrote) as Markdown
  * text: what Markdown would read as markup escaped with a backslash ('_'
- * only where it could start or end emphasis, so names keep theirs), control
- * characters as \xNN. */
+ * only where it could start or end emphasis, so names keep theirs), then
+ * control characters as \xNN by md_escape, as everywhere in the feedback. */
 static void put_plain(FILE *f, const char *t, size_t n)
 {
+    char *m = malloc(2 * n + 1), *out = malloc(8 * n + 1); /* a byte: 2 with its backslash; 4, a C1 pair 8 */
+    if (!m || !out) {
+        free(m), free(out);
+        return;
+    }
     const unsigned char *c = (const unsigned char *)t;
+    size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         int word_ = c[i] == '_' && i > 0 && i + 1 < n && isalnum(c[i - 1]) && isalnum(c[i + 1]);
-        if (c[i] == 0xc2 && i + 1 < n && c[i + 1] >= 0x80 && c[i + 1] <= 0x9f) fprintf(f, "\\xc2\\x%02x", c[++i]);
-        else if (c[i] < 0x20 || c[i] == 0x7f) fprintf(f, "\\x%02x", c[i]);
-        else if (strchr("\\`*[]<&~", c[i]) || (c[i] == '_' && !word_)) fputc('\\', f), fputc(c[i], f);
-        else fputc(c[i], f);
+        if (strchr("\\`*[]<&~", c[i]) || (c[i] == '_' && !word_)) m[k++] = '\\';
+        m[k++] = (char)c[i];
     }
+    m[k] = 0;
+    md_escape(m, out, 8 * n + 1, 0, 0);
+    fputs(out, f);
+    free(m), free(out);
 }
 
 /* A checkpoint's why as its pieces came: the grader's own words (g->own)
