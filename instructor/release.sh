@@ -201,7 +201,9 @@ if [ -n "$pointing" ]; then
 # lacks. A candidate is a word of 7 to 40 hex digits, at least one a letter
 # (an all-digit word is a number: a seed, a size); it is refused when git
 # resolves it to a commit here. A mask (0x1f: no such word), a SHA-256 sum
-# (64 digits) or a hex word no commit starts with is text. Words are split at
+# (64 digits) or a hex word no commit starts with is text; a prefix that two
+# commits share counts (`git cat-file -e PREFIX^{commit}` fails on it as
+# ambiguous, so every object the prefix names is asked). Words are split at
 # anything but a letter or a digit, '_' too (grep's \b is not: an italic
 # _abc1234_ was no word), and upper case is a hash too (git reads ABC1234).
 commits=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z | xargs -0r awk '{
@@ -211,7 +213,8 @@ commits=$(cd "$out" && find . -type f -name '*.md' -print0 | sort -z | xargs -0r
         print FILENAME ":" FNR ":" tolower(w[i]) }' | sed 's|^\./||' || true)
 if [ -n "$commits" ]; then
   named=$(echo "$commits" | awk -F: '{ print $NF }' | sort -u | while read -r h; do
-    git cat-file -e "$h^{commit}" 2>/dev/null && echo "$h"; done || true)
+    git rev-parse --disambiguate="$h" 2>/dev/null | while read -r o; do
+      [ "$(git cat-file -t "$o")" = commit ] && { echo "$h"; break; }; done; done || true)
   [ -n "$named" ] && echo "$commits" | awk -F: -v named=" $(echo $named) " 'index(named, " " $NF " ") {
     printf "release check: %s:%s: names commit %s of the workbook'"'"'s history, which a student copy lacks: put it between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or leave it out\n", $1, $2, $NF }' >&2 &&
     bad=1

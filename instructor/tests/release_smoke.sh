@@ -202,6 +202,19 @@ printf '\nFixed in _%s_ of the scratch history.\n' "$h" >> phase0/week02/README.
 readme_refused "a week's README naming a commit in italics (_hash_) is refused" "$(wc -l < phase0/week02/README.md)" "names commit $h"
 printf '\nFixed in %s of the scratch history.\n' "${h^^}" >> phase0/week02/README.md && git add phase0/week02/README.md
 readme_refused "a week's README naming a commit in capitals is refused" "$(wc -l < phase0/week02/README.md)" "names commit $h"
+# A prefix two commits share: git cat-file -e PREFIX^{commit} fails on it as ambiguous. The two commit
+# objects are written as bytes (fixed dates, the empty tree), so their names are fixed: the second's
+# message was searched for to share acf3b9c with the first.
+for m in "ambiguous" "ambiguous 180626182"; do
+  printf 'tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor wb <wb@localhost> 1767225600 +0000\ncommitter wb <wb@localhost> 1767225600 +0000\n\n%s\n' "$m" |
+    git hash-object -t commit -w --stdin > /dev/null
+done
+if git cat-file -e 'acf3b9c^{commit}' 2>/dev/null; then
+  step FAIL "a prefix two commits share is refused" "git resolved acf3b9c: the two commits do not share it"
+else
+  printf '\nFixed in acf3b9c of the scratch history.\n' >> phase0/week02/README.md && git add phase0/week02/README.md
+  readme_refused "a week's README naming a prefix two commits share is refused" "$(wc -l < phase0/week02/README.md)" "names commit acf3b9c"
+fi
 # A fence left open makes every marker after it text: refused at the fence's line.
 n0=$(($(wc -l < phase0/week02/README.md) + 2))
 printf '\n```\ncode\n<!-- wb:instructor -->\nmake tune-w02\n<!-- wb:end -->\n' >> phase0/week02/README.md && git add phase0/week02/README.md
