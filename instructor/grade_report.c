@@ -201,7 +201,7 @@ int write_feedback(const grader *G, const student *s, const char *path)
         const week_cfg *W = &G->weeks[w];
         fprintf(f, "\n## %s — %s\n\n", W->dir, W->meta.title);
         if (W->n_seeds)
-            fprintf(f, "Correctness checkpoints were also run with %d hidden seed%s.\n\n", W->n_seeds,
+            fprintf(f, "Each correctness checkpoint that passed was also run with %d hidden seed%s.\n\n", W->n_seeds,
                     W->n_seeds == 1 ? "" : "s");
         fprintf(f, "| checkpoint | result | points | measured | target |\n|---|---|---|---|---|\n");
         for (int c = 0; c < W->meta.n_checkpoints; c++) {

@@ -971,6 +971,13 @@ START_TEST(gradebook_and_feedback)
                   "%s", t);
     ck_assert(strstr(t, "**Total: 37.29 of 40 points.**"));
     free(t);
+    /* the hidden seeds run only a correctness checkpoint that passed: a student with none (every
+     * checkpoint SKIP, a build that failed) is never told that theirs ran with them */
+    ck_assert_int_eq(write_feedback(&G, &st[1], fb), 0);
+    t = wb_read_file(fb, NULL);
+    ck_assert_msg(strstr(t, "Each correctness checkpoint that passed was also run with 1 hidden seed.\n"), "%s", t);
+    ck_assert_msg(!strstr(t, "Correctness checkpoints were also run"), "%s", t);
+    free(t);
     /* a quiz column added to the same gradebook, then replaced */
     static qz_quiz z;
     ck_assert_int_eq(qz_load("quizzes/phase0.txt", &z, err, sizeof err), 0);
