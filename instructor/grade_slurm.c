@@ -281,9 +281,14 @@ int slurm_script(const grader *G, const char *list, char *out, size_t outsz)
     snprintf(name, sizeof name, "%s", b ? b + 1 : G->gradebook);
     if (strrchr(name, '.')) *strrchr(name, '.') = 0;
     out[0] = 0;
+    /* this script's own name: its list's, .sh for .txt (submit-N.txt beside submit-N.sh) */
+    char self[800];
+    size_t ln = strlen(list);
+    if (ln > 4 && strcmp(list + ln - 4, ".txt") == 0) snprintf(self, sizeof self, "%.*s.sh", (int)(ln - 4), list);
+    else snprintf(self, sizeof self, "%s/submit-N.sh", G->slurm_dir);
     appendf(out, outsz, "#!/bin/sh\n# The workbook's grader (instructor/grade_slurm.c): one task a student of %s.\n"
-            "# Resubmit a student by hand: sbatch --array=INDEX %s/submit-N.sh (INDEX: its line of the list, from 0).\n",
-            G->subs, G->slurm_dir);
+            "# Resubmit a student by hand: sbatch --array=INDEX %s (INDEX: the student's line of %s, from 0).\n",
+            G->subs, self, list);
     appendf(out, outsz, "#SBATCH --job-name=wb-grade-%s\n#SBATCH --output=%s/logs/%%A_%%a.out\n#SBATCH --chdir=%s\n"
             "#SBATCH --export=ALL\n#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n"
             "#SBATCH --no-requeue\n", name, G->slurm_dir, G->root);

@@ -1215,6 +1215,9 @@ START_TEST(slurm_parts)
     ck_assert_msg(strstr(sc, "#SBATCH --gres=gpu:1\n#SBATCH --time=12\n#SBATCH --mem=18G\n#SBATCH --partition=gpu\n"
                              "#SBATCH --constraint=h100\n#SBATCH --time=30\nexport WB_NO_GPU=1\nexec '"), "%s", sc);
     ck_assert_msg(strstr(sc, " --task '/c/week01-slurm' '/c/week01-slurm/submit-1.txt'\n"), "%s", sc);
+    /* the resubmission its header tells of names this script, not a placeholder */
+    ck_assert_msg(strstr(sc, "# Resubmit a student by hand: sbatch --array=INDEX /c/week01-slurm/submit-1.sh "
+                             "(INDEX: the student's line of /c/week01-slurm/submit-1.txt, from 0).\n"), "%s", sc);
     G.gres[0] = 0;
     slurm_script(&G, "/l", sc, sizeof sc);
     ck_assert_msg(!strstr(sc, "--gres"), "%s", sc);
