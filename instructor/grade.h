@@ -277,6 +277,7 @@ int slurm_task(grader *G);
 int slurm_collect(grader *G, int requeue, int *n_killed);
 int slurm_read_args(const char *dir, char **argv, int max, char *store, size_t storesz);
 int slurm_minutes(const grader *G);
+void slurm_request_text(const grader *G, char *out, size_t outsz);
 int slurm_script(const grader *G, const char *list, char *out, size_t outsz);
 int slurm_parse_sacct(const char *text, const char *want, char *reason, size_t rsz);
 void slurm_array_spec(const int *idx, int n, int max_running, char *out, size_t outsz);

@@ -267,6 +267,22 @@ int slurm_minutes(const grader *G)
     return (int)ceil(s / 60);
 }
 
+/* What each task asks Slurm for, as the job script ends up asking: the
+ * grader's time and memory, or the instructor's where an SBATCH word sets
+ * them (theirs come later in the script and win): "15 min and 18G". */
+void slurm_request_text(const grader *G, char *out, size_t outsz)
+{
+    char t[64], m[64];
+    snprintf(t, sizeof t, "%d min", slurm_minutes(G));
+    snprintf(m, sizeof m, "%lldG", (long long)(RUN_MEM / GIB) + 2);
+    for (int i = 0; i < G->n_sbatch; i++) {
+        const char *o = G->sbatch[i];
+        if (strncmp(o, "--time=", 7) == 0) snprintf(t, sizeof t, "--time=%.50s (yours)", o + 7);
+        else if (strncmp(o, "--mem=", 6) == 0) snprintf(m, sizeof m, "--mem=%.50s (yours)", o + 6);
+    }
+    snprintf(out, outsz, "%s and %s", t, m);
+}
+
 /* The job script of one submission: the grader's own #SBATCH lines (a
  * student a task: one node, one task, one GPU, the time and memory the
  * limit implies, no re-queue by Slurm, which the grader does itself), then
@@ -865,10 +881,11 @@ int slurm_submit(grader *G)
                 a.index = idx[k], a.submit = submit;
                 write_attempts(G, G->st[idx[k]].id, &a, 1);
             }
-            printf("  submitted job %lld: %d task%s (--array=%s), %d min and %lldG each%s%s; script %s/submit-%d.sh, "
-                   "logs %s/logs/\n", job, n_idx, n_idx == 1 ? "" : "s", spec, slurm_minutes(G),
-                   (long long)(RUN_MEM / GIB) + 2, G->gres[0] ? ", --gres=" : "", G->gres, G->slurm_dir, submit,
-                   G->slurm_dir);
+            char req[200];
+            slurm_request_text(G, req, sizeof req);
+            printf("  submitted job %lld: %d task%s (--array=%s), %s each%s%s; script %s/submit-%d.sh, "
+                   "logs %s/logs/\n", job, n_idx, n_idx == 1 ? "" : "s", spec, req, G->gres[0] ? ", --gres=" : "",
+                   G->gres, G->slurm_dir, submit, G->slurm_dir);
         }
         free(idx);
     }

@@ -1215,6 +1215,10 @@ START_TEST(slurm_parts)
     ck_assert_msg(strstr(sc, "#SBATCH --gres=gpu:1\n#SBATCH --time=12\n#SBATCH --mem=18G\n#SBATCH --partition=gpu\n"
                              "#SBATCH --constraint=h100\n#SBATCH --time=30\nexport WB_NO_GPU=1\nexec '"), "%s", sc);
     ck_assert_msg(strstr(sc, " --task '/c/week01-slurm' '/c/week01-slurm/submit-1.txt'\n"), "%s", sc);
+    /* what the grader says each task asks for: the instructor's --time (later in the script, so it wins) */
+    char req[200];
+    slurm_request_text(&G, req, sizeof req);
+    ck_assert_str_eq(req, "--time=30 (yours) and 18G");
     /* the resubmission its header tells of names this script, not a placeholder */
     ck_assert_msg(strstr(sc, "# Resubmit a student by hand: sbatch --array=INDEX /c/week01-slurm/submit-1.sh "
                              "(INDEX: the student's line of /c/week01-slurm/submit-1.txt, from 0).\n"), "%s", sc);
