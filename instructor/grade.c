@@ -550,9 +550,10 @@ int main(int argc, char **argv)
         grade_serial(&G, s, 1);
     }
     if (G.gpu_share > 1)
-        printf("  runs: %d correctness checkpoints run %d students at a time, %d of them run again alone (not a pass "
-               "and not wrong values while shared); %d speed checkpoints run alone; %.0f s\n", n_shared, G.gpu_share, n_alone, n_speed,
-               now_s() - tr);
+        printf("  runs: %d correctness checkpoint%s run up to %d students at a time, %d of them run again alone (not a "
+               "pass and not wrong values while shared); %d speed checkpoint%s run alone; %.0f s\n", n_shared,
+               n_shared == 1 ? "" : "s", G.gpu_share < G.n_students ? G.gpu_share : G.n_students, n_alone, n_speed,
+               n_speed == 1 ? "" : "s", now_s() - tr);
     else
         printf("  runs: every checkpoint run alone (--gpu-share 1); %.0f s\n", now_s() - tr);
     rc = finish(&G, t0);
