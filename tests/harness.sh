@@ -85,6 +85,16 @@ WB_WEEK_DIR=$d/phase0/week01 WB_RESULTS=$r "$RUNNER_TEST" >"$BUILD/common/tests/
 got=$(got_of "$r")
 if [ "$got" = "$want" ] && ! grep -q py-only "$BUILD/common/tests/runner-py.log"; then t_pass "$label2"
 else cat "$BUILD/common/tests/runner-py.log"; t_fail "$label2" "got: $got"; fi
+# CK_RUN_CASE naming a pycheckpoint (`CK_RUN_CASE=w39.cmake make phase7/week39 check`, as week 39's README
+# says) is a checkpoint of the week: the C test records its own as not selected, it does not refuse the name
+label2b="harness: CK_RUN_CASE naming a pycheckpoint leaves the C test's checkpoints not selected, not refused"
+r=$BUILD/common/tests/runner-pysel.tsv
+rm -f "$r"
+CK_RUN_CASE=w01.py-only WB_WEEK_DIR=$d/phase0/week01 WB_RESULTS=$r "$RUNNER_TEST" >"$BUILD/common/tests/runner-pysel.log" 2>&1
+got=$(awk -F'\t' 'NR > 2 { printf "%s=%s/%s ", $2, $3, $4 }' "$r" 2>/dev/null)
+if [ "$got" = "w01.devquery=skip/notselected w01.vecadd=skip/notselected w01.vecadd-bw=skip/notselected " ] &&
+   ! grep -q 'is not a checkpoint' "$BUILD/common/tests/runner-pysel.log"; then t_pass "$label2b"
+else cat "$BUILD/common/tests/runner-pysel.log"; t_fail "$label2b" "got: $got"; fi
 
 label3="harness: a test whose process exits with status 0 before its end fails its checkpoint"
 r=$BUILD/common/tests/runner-exit.tsv

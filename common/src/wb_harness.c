@@ -836,10 +836,15 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     }
     /* `pycheckpoint:` lines are the week's Python tests' to judge (wb_pyrun.py
      * judges what this record lacks): this program neither needs a test for
-     * them nor prints or records them. */
-    int n_c = 0;
-    for (int c = 0; c < g_week.n_checkpoints; c++)
+     * them nor prints or records them. CK_RUN_CASE naming one of them selects
+     * none of this program's checkpoints: they are recorded as not selected. */
+    const char *sel = getenv("CK_RUN_CASE");
+    if (sel && !*sel) sel = NULL;
+    int sel_py = 0, n_c = 0;
+    for (int c = 0; c < g_week.n_checkpoints; c++) {
         if (!g_week.checkpoints[c].py) g_week.checkpoints[n_c++] = g_week.checkpoints[c];
+        else if (sel && strcmp(sel, g_week.checkpoints[c].id) == 0) sel_py = 1;
+    }
     g_week.n_checkpoints = n_c;
     if (authoring_checks(path, tests, n_tests, benches, n_benches)) return 2;
     if (list) {
@@ -857,10 +862,8 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
      * an invalid WB_SEED stops here, and "random" is drawn once. */
     unsigned long long seed = wb_base_seed();
 
-    /* CK_RUN_CASE picks one checkpoint; a name that is none is an error. */
-    const char *sel = getenv("CK_RUN_CASE");
-    if (sel && !*sel) sel = NULL;
-    if (sel && checkpoint_index(sel) < 0) {
+    /* CK_RUN_CASE picks one checkpoint; a name that is none of the week's is an error. */
+    if (sel && !sel_py && checkpoint_index(sel) < 0) {
         fprintf(stderr, "CK_RUN_CASE=%s is not a checkpoint of %s; its checkpoints are:", sel, g_week_dir);
         for (int c = 0; c < g_week.n_checkpoints; c++) fprintf(stderr, " %s", g_week.checkpoints[c].id);
         fprintf(stderr, "\n");
