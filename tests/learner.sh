@@ -114,7 +114,14 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   out=$(m phase6/week61 bench NAME=accuracy) && grep -q 'what 2:4 pruning costs' <<<"$out" &&
     t_pass "learner: a CPU-only benchmark runs without a GPU (week 61's accuracy)" ||
     t_fail "learner: a CPU-only benchmark runs without a GPU (week 61's accuracy)" "$(tail -c 300 <<<"$out")"
-  expect "a GPU benchmark without a GPU says it needs one" 'benchmark speed needs a GPU; nothing was measured' "$(m phase6/week61 bench NAME=speed)"
+  # ... in the line make's error line follows, starting with ">>>" and saying what to do, as README.md says such lines do
+  out=$(m phase6/week61 bench NAME=speed)
+  expect "a GPU benchmark without a GPU says it needs one, and where to run it, on the line before make's error" \
+    '^>>> phase6/week61: benchmark speed needs a GPU; nothing was measured \(.*\)\. Run `make phase6/week61 bench NAME=speed` on a machine with an NVIDIA GPU\.$' \
+    "$(grep -B1 '^make: \*\*\*' <<<"$out" | head -n 1)"
+  expect "bench without a GPU: the line before make's error says where to run it" \
+    '^>>> phase0/week01: benchmarks need a GPU; nothing was measured \(.*\)\. Run `make phase0/week01 bench` on a machine with an NVIDIA GPU\.$' \
+    "$(m phase0/week01 bench | grep -B1 '^make: \*\*\*' | head -n 1)"
   git -C "$WB_ROOT" show HEAD:phase0/week03/roofline.cu > phase0/week03/roofline.cu 2>/dev/null || cp "$WB_ROOT/phase0/week03/roofline.cu" phase0/week03/roofline.cu
 fi
 # What `wb report` says of a run's record (a record written here, as the test program writes one):

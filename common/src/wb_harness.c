@@ -713,8 +713,11 @@ static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b,
             if (!only || !strcmp(only, b[i].name)) cpu += b[i].cpu_only, gpu += !b[i].cpu_only;
         for (int i = 0; i < n_tests && !gpu; i++) gpu = tests[i].bench && (!only || !strcmp(only, bench_label(&tests[i])));
         if (!cpu) {
-            if (only) printf("%s: benchmark %s needs a GPU; nothing was measured (%s)\n", g_week_dir, only, g->why);
-            else printf("%s: benchmarks need a GPU; nothing was measured (%s)\n", g_week_dir, g->why);
+            /* make's own error line follows: this one, the last before it, says what to do (README.md) */
+            if (only) printf(">>> %s: benchmark %s needs a GPU; nothing was measured (%s). Run `make %s bench NAME=%s` "
+                             "on a machine with an NVIDIA GPU.\n", g_week_dir, only, g->why, g_week_dir, only);
+            else printf(">>> %s: benchmarks need a GPU; nothing was measured (%s). Run `make %s bench` on a machine "
+                        "with an NVIDIA GPU.\n", g_week_dir, g->why, g_week_dir);
             return 3;
         }
         printf("%s benchmarks without a GPU: those that run on the CPU (seed %llu)\n", g_week_dir,
@@ -723,8 +726,9 @@ static int run_benches(const wb_test *tests, int n_tests, const wb_benchmark *b,
             if (!b[i].cpu_only || (only && strcmp(only, b[i].name) != 0)) continue;
             failed += run_bench(b[i].name, b[i].run, NULL, 0);
         }
-        if (gpu) printf("The week's other benchmarks need a GPU: they were not measured (%s)\n", g->why);
         if (getenv("WB_CSV")) printf("CSV rows appended to %s\n", getenv("WB_CSV"));
+        if (gpu) printf(">>> The week's other benchmarks need a GPU: they were not measured (%s). Run `make %s bench` "
+                        "on a machine with an NVIDIA GPU for them.\n", g->why, g_week_dir);
         return failed ? 1 : gpu ? 3 : 0;
     }
     const wb_device *d = wb_this_device();
