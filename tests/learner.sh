@@ -228,6 +228,13 @@ mkdir -p build/phase7/week41 && { printf '#wb-results 2\nweek\tcheckpoint\tstatu
 expect "missing Python modules: the line names phase7/README.md for the virtual environment" \
   'install -r phase7/requirements.txt. installs .*phase7/README\.md, "What you need", says how' \
   "$(build/wb report build/phase7/week41/results-pyenv.tsv phase7/week41 --status 1)"
+# No GPU and no pytest (week 39 on a machine without either): each cause with its own count, not all of them
+# "no GPU", and the Next line is the last line
+printf "phase7/week41\tw41.kernel\tskip\tnogpu\t-\t-\t-\t-\t-\t-\t1\t-\t0\t0\t1\t-\tno GPU here\n" >> build/phase7/week41/results-pyenv.tsv
+out=$(build/wb report build/phase7/week41/results-pyenv.tsv phase7/week41 --status 1)
+expect "no GPU and a missing module: the Next line, the last, counts each cause" \
+  "^Next: 2 checkpoints could not run here; .*: 1 for want of a GPU \(no GPU here\), 1 for want of what this names \(pytest not importable: No module named 'pytest'\)\. Install that, then run the same check on a machine with an NVIDIA GPU\.$" \
+  "$(tail -n 1 <<<"$out")"
 # The top README's table of weeks names every optional track week (curriculum.txt's track: lines) in its
 # phase's row, so a learner reading README.md week by week finds them.
 missing=

@@ -113,7 +113,7 @@ int cmd_report(int argc, char **argv)
         crash_ids[WB_MAX_CHECKPOINTS][64], killed_ids[WB_MAX_CHECKPOINTS][64];
     wb_record recs[WB_MAX_CHECKPOINTS];
     int nrec = 0;
-    char why[600] = "";
+    char why[600] = "", why_env[600] = "", why_gpu[600] = "";
     for (int i = 0; i < n; i++) {
         if (r[i].status == WB_RES_FAIL && nfailed < WB_MAX_CHECKPOINTS)
             snprintf(failed_ids[nfailed++], sizeof failed_ids[0], "%s", r[i].id);
@@ -133,6 +133,9 @@ int cmd_report(int argc, char **argv)
                 nogpu++;
                 envonly += r[i].reason == WB_WHY_ENV;
                 if (!why[0]) snprintf(why, sizeof why, "%s", r[i].message);
+                /* the first of each cause, for a run that lacked both a GPU and a module */
+                char *first = r[i].reason == WB_WHY_ENV ? why_env : why_gpu;
+                if (!first[0]) snprintf(first, sizeof why_env, "%s", r[i].message);
                 pyimport |= strstr(r[i].message, " not importable: ") != NULL; /* Phase 7's runner: pytest, torch */
             }
         }
@@ -216,17 +219,22 @@ int cmd_report(int argc, char **argv)
         char also[96] = "";
         if (record && pass > 0 && nrec == 0)
             snprintf(also, sizeof also, ", nor for the %d that passed (only a run with a GPU is recorded)", pass);
+        /* the remedy for missing modules first: the Next line is the last */
+        if (pyimport)
+            printf("Python modules are missing: `python3 -m pip install -r phase7/requirements.txt` installs all that "
+                   "the Python checkpoints need (in a virtual environment: phase7/README.md, \"What you need\", says how).\n");
         if (envonly == nogpu)
             printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s%s. Install what that "
                    "names, then `make %s check` again.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
                    also, wdir);
-        else
+        else if (envonly == 0)
             printf("Next: %d checkpoint%s could not run here (%s); nothing was recorded for %s%s. Run the same check "
                    "on a machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
                    also);
-        if (pyimport)
-            printf("Python modules are missing: `python3 -m pip install -r phase7/requirements.txt` installs all that "
-                   "the Python checkpoints need (in a virtual environment: phase7/README.md, \"What you need\", says how).\n");
+        else /* both causes: each with its own count, lest a missing module be blamed on the GPU */
+            printf("Next: %d checkpoints could not run here; nothing was recorded for them%s: %d for want of a GPU "
+                   "(%s), %d for want of what this names (%s). Install that, then run the same check on a machine "
+                   "with an NVIDIA GPU.\n", nogpu, also, nogpu - envonly, why_gpu, envonly, why_env);
         return rc ? rc : 1;
     }
     if (notsel) {
