@@ -95,6 +95,11 @@ got=$(awk -F'\t' 'NR > 2 { printf "%s=%s/%s ", $2, $3, $4 }' "$r" 2>/dev/null)
 if [ "$got" = "w01.devquery=skip/notselected w01.vecadd=skip/notselected w01.vecadd-bw=skip/notselected " ] &&
    ! grep -q 'is not a checkpoint' "$BUILD/common/tests/runner-pysel.log"; then t_pass "$label2b"
 else cat "$BUILD/common/tests/runner-pysel.log"; t_fail "$label2b" "got: $got"; fi
+# ... and one that is no checkpoint of the week is refused with all of them, the Python ones too
+label2c="harness: a CK_RUN_CASE that is no checkpoint is refused, naming the week's pycheckpoints too"
+out=$(CK_RUN_CASE=w01.nosuch WB_WEEK_DIR=$d/phase0/week01 WB_RESULTS=$r "$RUNNER_TEST" 2>&1); rc=$?
+if [ $rc = 2 ] && grep -q 'CK_RUN_CASE=w01.nosuch is not a checkpoint of .*: w01.devquery w01.vecadd w01.vecadd-bw w01.py-only$' <<<"$out"
+then t_pass "$label2c"; else t_fail "$label2c" "exit $rc: $(tail -c 300 <<<"$out")"; fi
 
 label3="harness: a test whose process exits with status 0 before its end fails its checkpoint"
 r=$BUILD/common/tests/runner-exit.tsv

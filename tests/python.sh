@@ -49,4 +49,19 @@ if [ -f phase7/week41/layernorm.py ]; then
   rm -rf "$d"
 fi
 
+# CK_RUN_CASE naming no checkpoint of a Python-only week is refused by name, with the week's checkpoints, as the
+# C harness refuses one (before, every checkpoint was "not selected" and nothing said the name was wrong)
+if [ -f phase7/week43/week.txt ] && ! ls phase7/week43/test_*.c >/dev/null 2>&1; then
+  d=$(mktemp -d "$BUILD/pysel-XXXXXX")
+  out=$(CK_RUN_CASE=w43.nosuch PYTHONDONTWRITEBYTECODE=1 python3 phase7/common/wb_pyrun.py "$WB" phase7/week43 phase7/week43 "$d/results.tsv" 2>&1)
+  rc=$?
+  if [ $rc = 2 ] && [ ! -e "$d/results.tsv" ] &&
+     grep -q '^CK_RUN_CASE=w43.nosuch is not a checkpoint of phase7/week43; its checkpoints are: w43\.' <<<"$out"; then
+    t_pass "a CK_RUN_CASE that is no checkpoint of a Python week is refused by name"
+  else
+    t_fail "a CK_RUN_CASE that is no checkpoint of a Python week is refused by name" "exit $rc: $(tail -c 300 <<<"$out")"
+  fi
+  rm -rf "$d"
+fi
+
 t_end

@@ -845,7 +845,10 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
     const char *sel = getenv("CK_RUN_CASE");
     if (sel && !*sel) sel = NULL;
     int sel_py = 0, n_c = 0;
+    char all_ids[WB_MAX_CHECKPOINTS * 66] = ""; /* every checkpoint of the week, for a CK_RUN_CASE that is none */
     for (int c = 0; c < g_week.n_checkpoints; c++) {
+        size_t k = strlen(all_ids);
+        snprintf(all_ids + k, sizeof all_ids - k, " %s", g_week.checkpoints[c].id);
         if (!g_week.checkpoints[c].py) g_week.checkpoints[n_c++] = g_week.checkpoints[c];
         else if (sel && strcmp(sel, g_week.checkpoints[c].id) == 0) sel_py = 1;
     }
@@ -868,9 +871,7 @@ int wb_test_main(int argc, char **argv, const wb_test *tests, int n_tests, const
 
     /* CK_RUN_CASE picks one checkpoint; a name that is none of the week's is an error. */
     if (sel && !sel_py && checkpoint_index(sel) < 0) {
-        fprintf(stderr, "CK_RUN_CASE=%s is not a checkpoint of %s; its checkpoints are:", sel, g_week_dir);
-        for (int c = 0; c < g_week.n_checkpoints; c++) fprintf(stderr, " %s", g_week.checkpoints[c].id);
-        fprintf(stderr, "\n");
+        fprintf(stderr, "CK_RUN_CASE=%s is not a checkpoint of %s; its checkpoints are:%s\n", sel, g_week_dir, all_ids);
         return 2;
     }
     if (getenv("CK_RUN_SUITE") && *getenv("CK_RUN_SUITE")) unsetenv("CK_RUN_SUITE"); /* the suite is the week */

@@ -168,14 +168,20 @@ def main(argv):
     except (ValueError, RuntimeError) as e:
         print(e, file=sys.stderr)
         return 2
+    # CK_RUN_CASE=ID runs one checkpoint, as it does in the C harness (the grader runs them one by one); a name
+    # that is none of the week's is an error, as there: said here unless the week's C test said it already
+    sel = os.environ.get("CK_RUN_CASE", "")
+    if sel and sel not in [c[0] for c in cps]:
+        if not glob.glob(os.path.join(week, "test_*.c")):
+            print("CK_RUN_CASE=%s is not a checkpoint of %s; its checkpoints are: %s"
+                  % (sel, week, " ".join(c[0] for c in cps)), file=sys.stderr)
+        return 2
     have = set(ids_in(results))
     owned = [c for c in cps if c[0] not in have]
     if not owned:
         print("%s: every checkpoint already has a record; the Python tests have nothing to judge" % week)
         return 0
     os.makedirs(os.path.dirname(os.path.abspath(results)), exist_ok=True)
-    # CK_RUN_CASE=ID runs one checkpoint, as it does in the C harness (the grader runs them one by one)
-    sel = os.environ.get("CK_RUN_CASE", "")
     notsel = [c for c in owned if sel and c[0] != sel]
     owned = [c for c in owned if not sel or c[0] == sel]
     recs = []
