@@ -43,7 +43,7 @@ regress_run = mkdir -p $(REGRESS_DIR)/run$$run; for w in $(REGRESS_WEEKS); do \
 	  done; done
 
 regress-prepare: $(WB) $(GPU_PROBE)
-	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make regress needs an NVIDIA GPU: $$why. Nothing was measured."; exit 2; }
+	$(Q)why=$$($(GPU_PROBE)) || { echo ">>> make $(or $(filter regress-baseline,$(MAKECMDGOALS)),regress) needs an NVIDIA GPU: $$why. Nothing was measured."; exit 2; }
 	$(if $(filter command line,$(origin WEEKS)),$(call check_weeks,$(GIVEN_WEEKS)))
 	$(Q)$(MAKE) -k -j$(NPROC) $(foreach w,$(REGRESS_WEEKS),$(if $(wildcard $(w)/test_*.c),$(BUILD)/$(w)/$(call regress_impl,$(w))/test)) >$(BUILD)/regress-build.log 2>&1 || \
 	  { tail -n 20 $(BUILD)/regress-build.log; echo ">>> a week did not build (log: $(BUILD)/regress-build.log)"; exit 2; }

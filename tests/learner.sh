@@ -122,6 +122,9 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   expect "bench without a GPU: the line before make's error says where to run it" \
     '^>>> phase0/week01: benchmarks need a GPU; nothing was measured \(.*\)\. Run `make phase0/week01 bench` on a machine with an NVIDIA GPU\.$' \
     "$(m phase0/week01 bench | grep -B1 '^make: \*\*\*' | head -n 1)"
+  # the regression suite without a GPU names the command that was typed
+  expect "make regress-baseline without a GPU says that it needs one, by its own name" \
+    '^>>> make regress-baseline needs an NVIDIA GPU: .*Nothing was measured' "$(m regress-baseline)"
   git -C "$WB_ROOT" show HEAD:phase0/week03/roofline.cu > phase0/week03/roofline.cu 2>/dev/null || cp "$WB_ROOT/phase0/week03/roofline.cu" phase0/week03/roofline.cu
 fi
 # What `wb report` says of a run's record (a record written here, as the test program writes one):
