@@ -238,6 +238,21 @@ out=$(build/wb report build/phase7/week41/results-pyenv.tsv phase7/week41 --stat
 expect "no GPU and a missing module: the Next line, the last, counts each cause" \
   "^Next: 2 checkpoints could not run here; .*: 1 for want of a GPU \(no GPU here\), 1 for want of what this names \(pytest not importable: No module named 'pytest'\)\. Install that, then run the same check on a machine with an NVIDIA GPU\.$" \
   "$(tail -n 1 <<<"$out")"
+# README.md's example record is the line a check writes for those figures (a line of week.txt's targets per
+# GPU adds which target the GPU met)
+ex=$(grep -m1 '^- \[x\] w01\.vecadd-bw | ' "$WB_ROOT/README.md")
+IFS='|' read -r _ _ exgpu exfig _ <<<"$ex"; exgpu=$(xargs <<<"$exgpu")
+read -r exratio _ _ exval exunit _ _ exyard _ <<<"${exfig//[()]/ }"
+mkdir -p build/readme-ex && {
+  printf '#wb-results 2\nweek\tcheckpoint\tstatus\treason\tvalue\tunit\tyardstick\tyard_value\tratio\ttarget\tseed\tgpu\ttests\tfailed\tskipped\tdetail\tmessage\n'
+  printf 'phase0/week01\tw01.vecadd-bw\tpass\t-\t%s\t%s\tCOPY\t%s\t%s\t0.85\t1\t%s\t1\t0\t0\t%s vs COPY %s\t-\n' \
+    "$exval" "$exunit" "$exyard" "$exratio" "$exgpu" "$exval $exunit" "$exyard $exunit"
+} > build/readme-ex/r.tsv
+WB_PROGRESS=build/readme-ex/p.md build/wb report build/readme-ex/r.tsv phase0/week01 --record --status 0 >/dev/null 2>&1
+got=$(grep '^- \[x\] w01\.vecadd-bw' build/readme-ex/p.md 2>/dev/null | sed 's/| [0-9-]* |/| DATE |/')
+[ -n "$ex" ] && [ "$got" = "$(sed 's/| [0-9-]* |/| DATE |/' <<<"$ex")" ] &&
+  t_pass "learner: README.md's example record is the line a check writes" ||
+  t_fail "learner: README.md's example record is the line a check writes" "README: $ex; written: $got"
 # The top README's table of weeks names every optional track week (curriculum.txt's track: lines) in its
 # phase's row, so a learner reading README.md week by week finds them.
 missing=
