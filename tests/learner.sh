@@ -253,6 +253,16 @@ got=$(grep '^- \[x\] w01\.vecadd-bw' build/readme-ex/p.md 2>/dev/null | sed 's/|
 [ -n "$ex" ] && [ "$got" = "$(sed 's/| [0-9-]* |/| DATE |/' <<<"$ex")" ] &&
   t_pass "learner: README.md's example record is the line a check writes" ||
   t_fail "learner: README.md's example record is the line a check writes" "README: $ex; written: $got"
+# README.md's count of a phase quiz's questions holds for every phase's quiz (or names that phase's count)
+range=$(grep -oE 'checkpoint quiz of [0-9]+-[0-9]+ questions' "$WB_ROOT/README.md" | grep -oE '[0-9]+-[0-9]+')
+off=
+for q in quizzes/phase[0-9].txt; do
+  p=${q#quizzes/phase}; p=${p%.txt}; nq=$(grep -c '^q: ' "$q")
+  { [ -n "$range" ] && [ "$nq" -ge "${range%-*}" ] && [ "$nq" -le "${range#*-}" ]; } ||
+    tr '\n' ' ' < "$WB_ROOT/README.md" | grep -qE "Phase $p's has +$nq\b" || off="$off phase$p:$nq"
+done
+[ -z "$off" ] && t_pass "learner: README.md's number of quiz questions holds for every phase" ||
+  t_fail "learner: README.md's number of quiz questions holds for every phase" "README: ${range:-no range}; quizzes:$off"
 # The top README's table of weeks names every optional track week (curriculum.txt's track: lines) in its
 # phase's row, so a learner reading README.md week by week finds them.
 missing=
