@@ -263,6 +263,13 @@ for q in quizzes/phase[0-9].txt; do
 done
 [ -z "$off" ] && t_pass "learner: README.md's number of quiz questions holds for every phase" ||
   t_fail "learner: README.md's number of quiz questions holds for every phase" "README: ${range:-no range}; quizzes:$off"
+# README.md's picture of a week's folder (phase0/week01) names every file and folder the week has
+unnamed=
+for f in $(cd "$WB_ROOT" && git ls-files phase0/week01 2>/dev/null | cut -d/ -f3 | sort -u); do
+  grep -qE "^  ${f//./\\.}/? " "$WB_ROOT/README.md" || unnamed="$unnamed $f"
+done
+[ -z "$unnamed" ] && t_pass "learner: README.md's week folder names every file of phase0/week01" ||
+  t_fail "learner: README.md's week folder names every file of phase0/week01" "not named:$unnamed"
 # The top README's table of weeks names every optional track week (curriculum.txt's track: lines) in its
 # phase's row, so a learner reading README.md week by week finds them.
 missing=
