@@ -414,10 +414,11 @@ static int setup(grader *G, const char *weeks, int mode)
         G->n_weeks++;
     }
     /* --judge 1: each graded week with a judge is judged by it (grade_run.c,
-     * find_judge); a week without one is graded as before, and says so */
-    for (int w = 0; G->judge && w < G->n_weeks; w++) {
-        if (G->slurm || mode != MODE_LOCAL)
-            return fprintf(stderr, "grade: --judge 1 is for a local grading only (not yet wired into Slurm tasks)\n"), 2;
+     * find_judge); a week without one is graded as before, and says so. A
+     * Slurm grading too: the submitting host links and keeps each student's
+     * runner at the build (its hash in the student's plan), and each task
+     * starts the judge on its node; a collection runs nothing. */
+    for (int w = 0; G->judge && mode != MODE_COLLECT && w < G->n_weeks; w++) {
         week_cfg *W = &G->weeks[w];
         int f = find_judge(G, W, err, sizeof err);
         if (f < 0) return fprintf(stderr, "grade: refusing to grade: %s\n", err), 2;

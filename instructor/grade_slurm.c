@@ -151,7 +151,7 @@ static int tree_entry(const char *p, const struct stat *st, int type, struct FTW
 }
 
 /* What a student's grading depends on: the marks' options (weeks, seed,
- * limits, make arguments, no GPU, Triton's interpreter) and the submission
+ * limits, make arguments, no GPU, Triton's interpreter, the judge) and the submission
  * as it is now (every file's name, size and time). */
 static unsigned long long student_key(const grader *G, const student *s)
 {
@@ -163,6 +163,8 @@ static unsigned long long student_key(const grader *G, const student *s)
     h = fnv(h, lim, sizeof lim);
     h = fnv(h, flags, sizeof flags);
     if (G->seccomp != SB_SECCOMP_DENY) h = fnv(h, &G->seccomp, sizeof G->seccomp); /* the default keeps older keys */
+    /* judged: the plan holds the runner the build linked and its hash, which a plan made without the judge lacks */
+    if (G->judge) h = fnv(h, "judge", 6);
     for (int i = 0; i < G->n_make_args; i++) h = fnv(h, G->make_args[i], strlen(G->make_args[i]) + 1);
     /* refused by the class listing (a second submission under the id): graded again once that is fixed, though
      * the submission kept did not change */
@@ -196,7 +198,7 @@ static int write_args(const grader *G)
             "--build-limit\n%.17g\n--jobs\n%d\n--scheduler\nslurm\n--slurm-dir\n%s\n--gres\n%s\n--poll\n%.17g\n",
             G->gradebook, G->feedback, G->scratch, G->root, G->seed, G->limit, G->build_limit, G->jobs,
             G->slurm_dir, G->gres, G->slurm_poll);
-    appendf(t, cap, "--seccomp\n%s\n", sb_seccomp_name((sb_seccomp)G->seccomp));
+    appendf(t, cap, "--seccomp\n%s\n--judge\n%d\n", sb_seccomp_name((sb_seccomp)G->seccomp), G->judge);
     for (int i = 0; i < G->n_make_args; i++) appendf(t, cap, "--make-arg\n%s\n", G->make_args[i]);
     for (int i = 0; i < G->n_sbatch; i++) appendf(t, cap, "--sbatch\n%s\n", G->sbatch[i]);
     path_of(G, "args", NULL, path, sizeof path);

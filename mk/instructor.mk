@@ -73,8 +73,8 @@ SECCOMP ?= deny
 # make judge-wNN builds one) are judged by a process without the student's code
 # (instructor/README.md, "Threat model" and "The judge and the runner");
 # JUDGE=0 grades them with their linked test programs, as every other week.
-# Slurm tasks do not carry the judge yet: there the default is 0.
-JUDGE ?= $(if $(filter slurm,$(SCHEDULER)),0,1)
+# A Slurm grading's tasks judge on their nodes as a local grading does.
+JUDGE ?= 1
 grade_judge_args = $(if $(filter 1,$(JUDGE)),--judge 1)
 # ARCH as the instructor's build has it: the sandboxed builds cannot ask nvidia-smi.
 # CUDNN_INCLUDE as the instructor's make finds it (mk/needs-cudnn.mk; looked up when a grade runs, not at

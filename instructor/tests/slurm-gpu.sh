@@ -23,7 +23,8 @@
 #   STEPS=slurm bash instructor/tests/slurm-gpu.sh   time-limited); the comparison once both exist
 # Settings: LIMIT (60), JOBS (16), GPU_SHARE (4: the local grading's),
 # NOISE (1.0 point of a speed checkpoint's 10), SBATCH (extra sbatch
-# options), ALLOW_NO_GPU=1 (a rehearsal without a GPU: WB_NO_GPU=1, no
+# options), JUDGE (1: make grade's default; 0 grades week 01 by its linked
+# test both ways), ALLOW_NO_GPU=1 (a rehearsal without a GPU: WB_NO_GPU=1, no
 # gres; the gradebooks must then be equal cell for cell).
 WB_TEST_GPU=1  # this script is the GPU's test: lib.sh must not hide it
 . "$(dirname "$0")/lib.sh"
@@ -57,9 +58,10 @@ if [ ! -d "$class" ]; then
   bash instructor/fixtures/hostile.sh "$class" "$out/dupclass" >/dev/null
 fi
 $MAKE -s "$GRADE_BIN" build/gpu-probe >/dev/null || { echo "slurm-gpu: the grader does not build"; exit 2; }
-# JUDGE=0 both ways: Slurm tasks grade with the linked test (they do not carry the judge), so the
-# local grading they are held against does too, and the checks below expect the linked test's marks
-grade_args=(SUBMISSIONS="$class" WEEKS="$FIXTURE_WEEK" SEED="$SEED" LIMIT="$LIMIT" JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" JUDGE=0)
+# JUDGE (make grade's default, 1: week 01 judged) the same both ways: the tasks judge on their node as a
+# local grading does, and the checks below expect the marks of that JUDGE
+JUDGE=${JUDGE:-1}
+grade_args=(SUBMISSIONS="$class" WEEKS="$FIXTURE_WEEK" SEED="$SEED" LIMIT="$LIMIT" JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" JUDGE="$JUDGE")
 want=$([ "$gpus" = 0 ] && echo 3 || echo 0)
 # the grader's exit status through make (which exits 2 for a recipe's 3)
 grade_rc() { if [ "$1" = 2 ] && grep -qE '\] Error [0-9]+$' "$2"; then grep -oE '\] Error [0-9]+$' "$2" | tail -n 1 | grep -oE '[0-9]+$'; else echo "$1"; fi; }
@@ -140,7 +142,7 @@ bad=$(awk -F, -v noise="$NOISE" -v tol_all="$([ "$gpus" = 0 ] && echo 0 || echo 
   END { if (FNR != n) printf "rows: local %d, Slurm %d\n", n, FNR }' "$a" "$b")
 for g in "$a" "$b"; do
   sc=$WB_ROOT/$BUILD/instructor/scratch; [ "$g" = "$b" ] && sc=$out/slurm/gradebook-slurm/scratch  # make grade keeps a local grading's scratch there
-  JUDGE=0 SCRATCH=$sc bash instructor/tests/check_fixture_gradebook.sh "$g" "$([ "$gpus" = 0 ] && echo nogpu || echo gpu)" >"$g.check" 2>&1 &&
+  JUDGE=$JUDGE SCRATCH=$sc bash instructor/tests/check_fixture_gradebook.sh "$g" "$([ "$gpus" = 0 ] && echo nogpu || echo gpu)" >"$g.check" 2>&1 &&
     echo "check_fixture_gradebook.sh: $g as expected" || { echo "check_fixture_gradebook.sh: $g:"; cat "$g.check"; }
 done
 if [ -z "$bad" ]; then

@@ -4,9 +4,13 @@
 # and slurmd from Debian's slurm-wlm and munge (installed by .ci/run, never
 # here), a slurm.conf written under build/slurm/cluster/, ports of its own.
 # Without a GPU (WB_NO_GPU=1, as fixtures.sh), so no --gres:
-#   - the fixture class graded locally and through a job array: the two
-#     gradebooks equal cell for cell, the feedback too (less its date line and the build logs it quotes);
+#   - the fixture class graded locally and through a job array, both judged
+#     (make grade's default): the two gradebooks equal cell for cell, the
+#     feedback too (less its date line and the build logs it quotes);
 #   - graded again: no finished student graded again (no job submitted);
+#   - a judged week (04, whose CPU checkpoints the judge forms without a
+#     GPU) through a job array: the local judged gradebook cell for cell,
+#     and a submission only the judge fails (greedy) fails in its task;
 #   - the fault test: one student graded again with its task held RUNNING
 #     (WB_GRADE_TASK_HOLD), collected while it runs (PENDING, never 0),
 #     cancelled with scancel: the gradebook names it killed with sacct's
@@ -22,6 +26,7 @@ L_START="slurm: munged, slurmctld and slurmd started on a single-node cluster"
 L_EQUAL="slurm: the fixture class graded through a job array: the local gradebook, cell for cell"
 L_AGAIN="slurm: graded again: no finished student is graded again"
 L_PEND="slurm: collected while a task runs: its student PENDING, never 0"
+L_JUDGED="slurm: a judged week (04) through the job array: each task judges on its node, as a local judged grading"
 L_FAULT="slurm: a task cancelled while RUNNING is named killed with sacct's reason, re-queued once, and the class completes"
 skip_all() { # reason [labels...]: each SKIP, and the end
   local why=$1 l; shift
@@ -33,16 +38,16 @@ skip_all() { # reason [labels...]: each SKIP, and the end
 out=$WB_ROOT/$BUILD/slurm
 cl=$out/cluster
 mkdir -p "$out"
-have_libarchive || skip_all "libarchive's headers are missing: apt-get install -y libarchive-dev" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
-why=$(mkdir -p "$BUILD" && sandbox_ok "$out") || skip_all "$why" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
+have_libarchive || skip_all "libarchive's headers are missing: apt-get install -y libarchive-dev" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_JUDGED" "$L_PEND" "$L_FAULT"
+why=$(mkdir -p "$BUILD" && sandbox_ok "$out") || skip_all "$why" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_JUDGED" "$L_PEND" "$L_FAULT"
 
 # ------------------------------------------------------------ the cluster
 . "$(dirname "$0")/slurm-lib.sh"
 bg_pid=
 stop_all() { [ -n "$bg_pid" ] && kill "$bg_pid" 2>/dev/null; slurm_stop; }
-slurm_find || skip_all "$SLURM_WHY" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
+slurm_find || skip_all "$SLURM_WHY" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_JUDGED" "$L_PEND" "$L_FAULT"
 trap stop_all EXIT
-slurm_start "$cl" 0 || skip_all "$SLURM_WHY" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_PEND" "$L_FAULT"
+slurm_start "$cl" 0 || skip_all "$SLURM_WHY" "$L_START" "$L_EQUAL" "$L_AGAIN" "$L_JUDGED" "$L_PEND" "$L_FAULT"
 echo "slurm: munged, slurmctld and slurmd started (Slurm $(sinfo -V | awk '{print $2}'); node $SLURM_NODE idle after $SLURM_UP_S s; $SLURM_CONF)"
 t_pass "$L_START" "node $SLURM_NODE idle after $SLURM_UP_S s"
 
@@ -59,10 +64,9 @@ grade_rc() { if [ "$1" = 2 ] && grep -q '\] Error 3$' "$2"; then echo 3; else ec
 $MAKE -s "$GRADE_BIN" build/gpu-probe >/dev/null 2>&1
 local_gb=$out/local/gradebook.csv
 # the fixture class's quota and scratch (mk/instructor.mk: FIXTURE_SCRATCH_ARGS): diskfill passes 256 MiB.
-# JUDGE=0: Slurm tasks grade with the linked test (they do not carry the judge), so the local
-# grading they are held against does too (the judge's feedback words differ in places)
+# both gradings with make grade's default, JUDGE=1: week 01 judged locally and in the tasks alike
 WB_NO_GPU=1 $MAKE -s grade SUBMISSIONS="$class" WEEKS="$FIXTURE_WEEK" GRADEBOOK="$local_gb" SEED="$SEED" LIMIT=60 \
-  JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" DISK_QUOTA=256 KEEP_SCRATCH=1 JUDGE=0 >"$out/local.log" 2>&1
+  JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" DISK_QUOTA=256 KEEP_SCRATCH=1 >"$out/local.log" 2>&1
 rc=$(grade_rc $? "$out/local.log")
 # the class through Slurm: no GPU here (no --gres), a node of this test's size
 gb=$out/grade/gradebook.csv
@@ -107,6 +111,55 @@ if [ $arc = 3 ] && grep -q "through Slurm: 0 to grade, $n graded already" "$out/
   t_pass "$L_AGAIN" "0 to grade, $n graded already; no job; the same gradebook"
 else
   tail -n 20 "$out/again.log"; t_fail "$L_AGAIN" "exit $arc; see $out/again.log"
+fi
+
+# ------------------------------------------------------------ a judged week
+# Week 04's CPU checkpoints are judged through the runner without a GPU (judge_w04.sh): the reference
+# and greedy (the reference's checks after 1100 SAXPYs it ignores). Judged, greedy's w04.mytest FAILs,
+# past the judge's 1024 SAXPYs a call; linked, it passes. Through Slurm, judged by default, the tasks
+# must start the judge on their node: the local judged gradebook, cell for cell, greedy's FAIL with
+# the judge's reason, and the tasks' options saying --judge 1.
+jc=$out/judged-class
+jgb=$out/judged/gradebook.csv
+rm -rf "$jc" "$out/judged" "$out/judged-local"
+mkdir -p "$jc/correct/phase0/week04" "$jc/greedy/phase0/week04" "$out/judged" "$out/judged-local"
+chmod 755 "$out/judged" "$out/judged-local"
+cp phase0/week04/solution/saxpylib.cu phase0/week04/solution/cli.cu phase0/week04/solution/mytest.cu "$jc/correct/phase0/week04/"
+cp "$jc/correct/phase0/week04/"*.cu "$jc/greedy/phase0/week04/"
+sed -i 's/^int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE \*log)$/static int mt_honest(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)/' "$jc/greedy/phase0/week04/mytest.cu"
+cat >>"$jc/greedy/phase0/week04/mytest.cu" <<'EOF2'
+int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
+{
+    float x[4] = { 1, 2, 3, 4 }, y[4] = { 0, 0, 0, 0 };
+    for (int k = 0; k < 1100; k++) (void)saxpy(0.5f, x, y, 4);
+    return mt_honest(saxpy, seed, log);
+}
+EOF2
+jgrade() { # GRADEBOOK extra make arguments
+  WB_NO_GPU=1 $MAKE -s grade SUBMISSIONS="$jc" WEEKS=phase0/week04 GRADEBOOK="$1" SEED="$SEED" LIMIT=60 \
+    JOBS="$JOBS" GPU_SHARE="$GPU_SHARE" DISK_QUOTA=256 KEEP_SCRATCH=1 "${@:2}"
+}
+jgrade "$out/judged-local/gradebook.csv" >"$out/judged-local.log" 2>&1
+jlrc=$(grade_rc $? "$out/judged-local.log")
+jgrade "$jgb" SCHEDULER=slurm GRES= SBATCH="--mem=512M --cpus-per-task=1" SLURM_POLL=1 >"$out/judged.log" 2>&1
+jsrc=$(grade_rc $? "$out/judged.log")
+# the ten checkpoints in week.txt's order: saxpy dot cli-args cli saxpy-bw mytest mytest-lib mybench-csv mybench dot-bw
+greedy=$(awk -F, '$1 == "greedy" { print $2 "," $3 "," $4 "," $5 "," $6 "," $7 "," $8 "," $9 "," $10 "," $11 }' "$jgb" 2>/dev/null)
+if ! grep -q 'phase0/week04' "$out/judged-local/gradebook.csv" 2>/dev/null || [ $jlrc != 3 ]; then
+  tail -n 20 "$out/judged-local.log"; t_fail "$L_JUDGED" "the local judged grading failed (exit $jlrc; see $out/judged-local.log)"
+elif [ $jsrc != 3 ] || ! grep -q 'submitted job' "$out/judged.log"; then
+  tail -n 20 "$out/judged.log"; t_fail "$L_JUDGED" "the Slurm grading exited $jsrc (3 expected: no GPU; see $out/judged.log)"
+elif ! cmp -s "$out/judged-local/gradebook.csv" "$jgb"; then
+  diff "$out/judged-local/gradebook.csv" "$jgb" | head -n 10; t_fail "$L_JUDGED" "the gradebooks differ"
+elif [ "$greedy" != "SKIP,SKIP,10.00,SKIP,SKIP,0.00,SKIP,10.00,SKIP,SKIP" ] ||
+     ! grep -q "w04.mytest.*your checks asked the judge for more than 1024 SAXPYs in one mt_check_saxpy call" "$out/judged/gradebook-feedback/greedy.md"; then
+  t_fail "$L_JUDGED" "greedy: $greedy, expected w04.mytest 0.00 with the judge's reason (see $out/judged/gradebook-feedback/greedy.md)"
+elif ! grep -qx -- '--judge' "$out/judged/gradebook-slurm/args" || [ "$(grep -x -A1 -- '--judge' "$out/judged/gradebook-slurm/args" | tail -n 1)" != 1 ] ||
+     ! grep -q "phase0/week04: judged outside the student's process" "$out/judged/gradebook-slurm/logs/"*.out; then
+  t_fail "$L_JUDGED" "the tasks' options ($out/judged/gradebook-slurm/args) or logs do not say they judged"
+else
+  echo "slurm: week 04 judged in the tasks: the local judged gradebook, cell for cell; greedy $greedy"
+  t_pass "$L_JUDGED" "greedy's w04.mytest 0.00, past the judge's 1024 SAXPYs, in a task"
 fi
 
 # ------------------------------------------------------------ the fault test
