@@ -187,15 +187,15 @@ bad=$md_bad
 if find "$out" -type d \( -name solution -o -name instructor \) | grep -q .; then
   echo "release check: a solution/ or instructor/ folder is in the copy" >&2; bad=1; fi
 # No shipped Markdown file (AUTHORING.md too), week.txt or starter tells the
-# learner to run the solution or points into instructor/ (AUTHORING.md): the
-# copy has neither. Each line as FILE:LINE: TEXT.
+# learner to run the solution or points into instructor/ (AUTHORING.md), or
+# to the instructor's README by name: the copy has none of them. Each line as FILE:LINE: TEXT.
 pointing=$(cd "$out" && {
-  find . -type f -name '*.md' -print0 | sort -z | xargs -0r grep -nE 'IMPL=solution|instructor/|make tune-'
+  find . -type f -name '*.md' -print0 | sort -z | xargs -0r grep -nE 'IMPL=solution|instructor/|make tune-|instructor.s README'
   grep -nE 'instructor/|make tune-' phase*/week*/week.txt phase*/week*/*.cu phase*/week*/*.py 2>/dev/null
 } | sed 's|^\./||; s|^\([^:]*:[0-9]*:\)|\1 |' || true)
 if [ -n "$pointing" ]; then
   echo "$pointing" | cut -c1-200 | sed 's/^/release check: /' >&2
-  echo "release check: the lines above name IMPL=solution, an instructor/ path or make tune-, which a student copy lacks: put them between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or say it so that it reads true without them" >&2
+  echo "release check: the lines above name IMPL=solution, an instructor/ path, make tune- or the instructor's README, which a student copy lacks: put them between <!-- wb:instructor --> and <!-- wb:end --> (AUTHORING.md) or say it so that it reads true without them" >&2
   bad=1; fi
 # No shipped Markdown names a commit of the workbook's history, which the copy
 # lacks. A candidate is a word of 7 to 40 hex digits, at least one a letter
