@@ -45,6 +45,15 @@
 b=${1:-build}
 shift
 [ $# -gt 0 ] || set -- phase0/week01
+# A Slurm grading (make grade SCHEDULER=slurm sets JUDGE_CALIBRATE_SLURM=1): its tasks judge on the
+# nodes' GPUs, not this host's (a login node's, often none), so a calibration here would measure another
+# GPU, or say "no GPU here; every GPU checkpoint is SKIP" of a grading whose checkpoints run on GPUs.
+# Said once, with how to calibrate on a node instead.
+if [ "${JUDGE_CALIBRATE_SLURM:-}" = 1 ]; then
+  echo "judge calibration: not run on this host (SCHEDULER=slurm: the tasks judge on the nodes' GPUs, not" \
+       "this host's); to calibrate on a node: srun --gres=gpu:1 [your SBATCH options] bash instructor/judge_calibrate.sh $b $*"
+  exit 0
+fi
 speed_ids() { case $1 in
   phase0/week01) echo w01.vecadd-bw ;;
   phase0/week03) echo w03.copy-bw w03.fma-peak ;;

@@ -151,7 +151,7 @@ grade: $(WB)
 	@case "$(SCHEDULER)" in local|slurm) ;; *) echo ">>> SCHEDULER=$(SCHEDULER): local (this host) or slurm (a job array)"; exit 2;; esac
 	$(call check_weeks,$(GIVEN_WEEKS))
 	+$(Q)$(call grade_prebuild,$(GIVEN_WEEKS))
-	$(if $(filter 1,$(JUDGE)),$(if $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS)),$(Q)bash instructor/judge_calibrate.sh $(BUILD) $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS))))
+	$(if $(filter 1,$(JUDGE)),$(if $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS)),$(Q)$(if $(filter slurm,$(SCHEDULER)),JUDGE_CALIBRATE_SLURM=1 )bash instructor/judge_calibrate.sh $(BUILD) $(filter $(JUDGED_WEEKS),$(GIVEN_WEEKS))))
 	@mkdir -p $(dir $(GRADEBOOK))
 	$(Q)$(GRADE_BIN) --root . --submissions $(SUBMISSIONS) --weeks "$(GIVEN_WEEKS)" --gradebook $(GRADEBOOK) \
 	  --seed $(SEED) --limit $(LIMIT) --jobs $(JOBS) --gpu-share $(GPU_SHARE) $(GRADE_MAKE_ARGS) $(grade_scheduler_args) \

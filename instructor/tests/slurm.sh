@@ -154,6 +154,11 @@ elif ! cmp -s "$out/judged-local/gradebook.csv" "$jgb"; then
 elif [ "$greedy" != "SKIP,SKIP,10.00,SKIP,SKIP,0.00,SKIP,10.00,SKIP,SKIP" ] ||
      ! grep -q "w04.mytest.*your checks asked the judge for more than 1024 SAXPYs in one mt_check_saxpy call" "$out/judged/gradebook-feedback/greedy.md"; then
   t_fail "$L_JUDGED" "greedy: $greedy, expected w04.mytest 0.00 with the judge's reason (see $out/judged/gradebook-feedback/greedy.md)"
+elif ! grep -q "^judge calibration: not run on this host (SCHEDULER=slurm" "$out/judged.log" ||
+     grep -q "every GPU checkpoint is SKIP" "$out/judged.log" ||
+     ! grep -q "^judge calibration: w04.saxpy-bw not run" "$out/judged-local.log"; then
+  # the submitting host's GPU (a login node's, often none) is not the tasks': it calibrates nothing there
+  t_fail "$L_JUDGED" "the calibration was run on the submitting host of a Slurm grading, or not run locally (see $out/judged.log, $out/judged-local.log)"
 elif ! grep -qx -- '--judge' "$out/judged/gradebook-slurm/args" || [ "$(grep -x -A1 -- '--judge' "$out/judged/gradebook-slurm/args" | tail -n 1)" != 1 ] ||
      ! grep -q "phase0/week04: judged outside the student's process" "$out/judged/gradebook-slurm/logs/"*.out; then
   t_fail "$L_JUDGED" "the tasks' options ($out/judged/gradebook-slurm/args) or logs do not say they judged"
