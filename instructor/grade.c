@@ -550,10 +550,11 @@ int main(int argc, char **argv)
             for (int c = 0; c < G.weeks[w].meta.n_checkpoints; c++) n_speed += phase_has(&G, s, w, c, 1);
         grade_serial(&G, s, 1);
     }
+    const int at_once = G.gpu_share < G.n_students ? G.gpu_share : G.n_students;
     if (G.gpu_share > 1)
-        printf("  runs: %d correctness checkpoint%s run up to %d students at a time, %d of them run again alone (not a "
-               "pass and not wrong values while shared); %d speed checkpoint%s run alone; %.0f s\n", n_shared,
-               n_shared == 1 ? "" : "s", G.gpu_share < G.n_students ? G.gpu_share : G.n_students, n_alone, n_speed,
+        printf("  runs: %d correctness checkpoint%s run up to %d student%s at a time, %d of them run again alone (not "
+               "a pass and not wrong values while shared); %d speed checkpoint%s run alone; %.0f s\n", n_shared,
+               n_shared == 1 ? "" : "s", at_once, at_once == 1 ? "" : "s", n_alone, n_speed,
                n_speed == 1 ? "" : "s", now_s() - tr);
     else
         printf("  runs: every checkpoint run alone (--gpu-share 1); %.0f s\n", now_s() - tr);
