@@ -34,22 +34,10 @@ sed -i 's/1e-6 + 1e-6 \* fabs(want)/1e-3 + 1e-3 * fabs(want)/' "$c/lax/phase0/we
 sed -i 's/!(fabs((double)y\[i\] - want) <= 1e-6 + 1e-6 \* fabs(want))/(double)y[i] != want/' "$c/exact/phase0/week04/mytest.cu"
 grep -q '1e-3 + 1e-3' "$c/lax/phase0/week04/mytest.cu" || bad="$bad lax's mytest.cu was not made;"
 grep -q '!= want' "$c/exact/phase0/week04/mytest.cu" || bad="$bad exact's mytest.cu was not made;"
-# greedy: the reference's checks, after 1100 SAXPYs of 4 floats whose results it ignores. Judged, each
-# SAXPY it is handed is the judge's work: past 1024 in one call (W04_MT_MAX_SAXPYS) the call ends and
-# w04.mytest fails, saying why; linked, its own process does the work and it passes. Before, the judge
-# did up to 65536 SAXPYs of 2^25 floats a call, bounded only by the wall clock, and greedy passed judged.
-mkdir -p "$c/greedy/phase0/week04"
-cp "$c/correct/phase0/week04/"*.cu "$c/greedy/phase0/week04/"
-sed -i 's/^int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE \*log)$/static int mt_honest(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)/' "$c/greedy/phase0/week04/mytest.cu"
-cat >>"$c/greedy/phase0/week04/mytest.cu" <<'EOF2'
-int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
-{
-    float x[4] = { 1, 2, 3, 4 }, y[4] = { 0, 0, 0, 0 };
-    for (int k = 0; k < 1100; k++) (void)saxpy(0.5f, x, y, 4);
-    return mt_honest(saxpy, seed, log);
-}
-EOF2
-grep -q 'static int mt_honest' "$c/greedy/phase0/week04/mytest.cu" || bad="$bad greedy's mytest.cu was not made;"
+# greedy: the reference's checks, after 1100 SAXPYs of 4 floats whose results it ignores (lib.sh's
+# greedy_w04). Before, the judge did up to 65536 SAXPYs of 2^25 floats a call, bounded only by the wall
+# clock, and greedy passed judged.
+greedy_w04 "$c/greedy/phase0/week04" || bad="$bad greedy's mytest.cu was not made;"
 # leaker: honest checks on the seeds the class run hands mt_check_saxpy (the
 # judge's draws from the class seed, which a student can compute), and on any
 # other seed (a hidden test's) a failure that logs the seed it was handed: the

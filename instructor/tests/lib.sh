@@ -254,3 +254,22 @@ judge_lists_uncalibrated() {
   for id in $4; do [[ $cal == *"$id not run"* ]] || printf ' calibration of %s without a GPU: %s;' "$2" "$cal"; done
   return 0
 }
+
+# greedy_w04 DIR: week 04's reference (saxpylib.cu, cli.cu, mytest.cu) in DIR, whose mt_check_saxpy runs
+# 1100 SAXPYs it ignores before the reference's checks. Judged, each SAXPY it is handed is the judge's
+# work: past 1024 in one call (W04_MT_MAX_SAXPYS) the call ends and w04.mytest fails, saying why; linked,
+# its own process does the work and it passes (judge_w04.sh, slurm.sh). Status 0 when it was made.
+greedy_w04() {
+  mkdir -p "$1" && cp phase0/week04/solution/saxpylib.cu phase0/week04/solution/cli.cu phase0/week04/solution/mytest.cu "$1/" ||
+    return 1
+  sed -i 's/^int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE \*log)$/static int mt_honest(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)/' "$1/mytest.cu"
+  cat >>"$1/mytest.cu" <<'EOF2'
+int mt_check_saxpy(mt_saxpy_fn saxpy, uint64_t seed, FILE *log)
+{
+    float x[4] = { 1, 2, 3, 4 }, y[4] = { 0, 0, 0, 0 };
+    for (int k = 0; k < 1100; k++) (void)saxpy(0.5f, x, y, 4);
+    return mt_honest(saxpy, seed, log);
+}
+EOF2
+  grep -q 'static int mt_honest' "$1/mytest.cu"
+}
