@@ -232,9 +232,9 @@ int cmd_report(int argc, char **argv)
                    "on a machine with an NVIDIA GPU.\n", nogpu, nogpu == 1 ? "" : "s", why, nogpu == 1 ? "it" : "them",
                    also);
         else /* both causes: each with its own count, lest a missing module be blamed on the GPU */
-            printf("Next: %d checkpoints could not run here; nothing was recorded for them%s: %d for want of a GPU "
-                   "(%s), %d for want of what this names (%s). Install that, then run the same check on a machine "
-                   "with an NVIDIA GPU.\n", nogpu, also, nogpu - envonly, why_gpu, envonly, why_env);
+            printf("Next: %d checkpoints could not run here: %d for want of a GPU (%s), %d for want of what this "
+                   "names (%s); nothing was recorded for them%s. Install that, then run the same check on a machine "
+                   "with an NVIDIA GPU.\n", nogpu, nogpu - envonly, why_gpu, envonly, why_env, also);
         return rc ? rc : 1;
     }
     if (notsel) {
